@@ -1,0 +1,85 @@
+"""Runtime base for the generated message classes (odradek/wire/messages)."""
+
+from __future__ import annotations
+
+import struct
+
+from .exceptions import MalformedError, TruncatedError, UnsupportedVersionError, WireError
+
+# Sentinel for mutable defaults in generated constructors.
+DEFAULT = object()
+
+
+class Message:
+    """Base of every generated struct. Subclasses define __slots__ and _FIELDS.
+
+    _FIELDS rows: (attr, type, vmin, vmax, nullable_min, nullable_max, tag,
+    tagged_min, struct_class_name_or_None). Versions use -1/-1 for "none".
+    """
+
+    __slots__ = ()
+    _FIELDS: tuple = ()
+    _ENCODERS: dict = {}
+    _DECODERS: dict = {}
+    API_KEY: int | None = None
+    VALID_VERSIONS: tuple[int, int] = (0, -1)
+    FLEXIBLE_MIN: int | None = None
+
+    def __eq__(self, other):
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    def __repr__(self):
+        inner = ", ".join(f"{s}={getattr(self, s)!r}" for s in self.__slots__ if s != "_unknown_tagged")
+        return f"{type(self).__name__}({inner})"
+
+    @classmethod
+    def is_flexible(cls, version: int) -> bool:
+        return cls.FLEXIBLE_MIN is not None and version >= cls.FLEXIBLE_MIN
+
+    def encode_parts(self, version: int) -> list:
+        """Encode into a list of parts; records fields appear as the objects given."""
+        fn = self._ENCODERS.get(version)
+        if fn is None:
+            raise UnsupportedVersionError(self.API_KEY if self.API_KEY is not None else -1, version)
+        parts: list = []
+        try:
+            fn(self, parts)
+        except (AttributeError, TypeError, struct.error, OverflowError) as e:
+            raise WireError(f"cannot encode {type(self).__name__} v{version}: {e}") from e
+        return parts
+
+    def encode(self, version: int) -> bytes:
+        return b"".join(self.encode_parts(version))
+
+    @classmethod
+    def decode(cls, buf, version: int, pos: int = 0):
+        """Decode one message at buf[pos:]; returns the object."""
+        return cls.decode_from(buf, version, pos)[0]
+
+    @classmethod
+    def decode_from(cls, buf, version: int, pos: int = 0):
+        """Decode one message; returns (object, end position)."""
+        fn = cls._DECODERS.get(version)
+        if fn is None:
+            raise UnsupportedVersionError(cls.API_KEY if cls.API_KEY is not None else -1, version)
+        try:
+            return fn(buf, pos)
+        except (IndexError, struct.error) as e:
+            raise TruncatedError(f"{cls.__name__} v{version}: truncated ({e})") from None
+        except (UnicodeDecodeError, ValueError, OverflowError, MemoryError) as e:
+            raise MalformedError(f"{cls.__name__} v{version}: {e}") from None
+
+    def to_dict(self) -> dict:
+        out = {}
+        for s in self.__slots__:
+            if s == "_unknown_tagged":
+                continue
+            v = getattr(self, s)
+            if isinstance(v, Message):
+                v = v.to_dict()
+            elif isinstance(v, list):
+                v = [x.to_dict() if isinstance(x, Message) else x for x in v]
+            out[s] = v
+        return out

@@ -1,0 +1,72 @@
+"""Generated from Kafka's AbortTransactionRecord.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+
+
+class AbortTransactionRecord(Message):
+    __slots__ = ('reason', '_unknown_tagged')
+    _FIELDS = (('reason', 'string', 0, 32767, 0, 32767, 0, 0, None),)
+    API_KEY = 25
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, reason=None, _unknown_tagged=None):
+        self.reason = reason
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_AbortTransactionRecord_0(b, p):
+    o = _new(AbortTransactionRecord)
+    o.reason = None
+    t, p = _rtag(b, p)
+    u = None
+    if t is not None:
+        for tag, raw in t:
+            if tag == 0:
+                q = 0
+                o.reason, q = _rcnstr(raw, q)
+            else:
+                if u is None: u = []
+                u.append((tag, bytes(raw)))
+    o._unknown_tagged = u
+    return o, p
+
+
+def _e_AbortTransactionRecord_0(o, w):
+    tg = []
+    x = o.reason
+    if x is not None:
+        tw = []
+        _wcnstr(tw, x)
+        tg.append((0, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+
+
+AbortTransactionRecord._DECODERS = {0: _d_AbortTransactionRecord_0}
+AbortTransactionRecord._ENCODERS = {0: _e_AbortTransactionRecord_0}

@@ -1,0 +1,59 @@
+"""Generated from Kafka's AllocateProducerIdsRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>iq')
+
+
+class AllocateProducerIdsRequest(Message):
+    __slots__ = ('broker_id', 'broker_epoch', '_unknown_tagged')
+    _FIELDS = (('broker_id', 'int32', 0, 32767, -1, -1, None, -1, None), ('broker_epoch', 'int64', 0, 32767, -1, -1, None, -1, None))
+    API_KEY = 67
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, broker_id=0, broker_epoch=-1, _unknown_tagged=None):
+        self.broker_id = broker_id
+        self.broker_epoch = broker_epoch
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_AllocateProducerIdsRequest_0(b, p):
+    o = _new(AllocateProducerIdsRequest)
+    o.broker_id, o.broker_epoch = _S0.unpack_from(b, p)
+    p += 12
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_AllocateProducerIdsRequest_0(o, w):
+    w.append(_S0.pack(o.broker_id, o.broker_epoch))
+    _wtag(w, o._unknown_tagged)
+
+
+AllocateProducerIdsRequest._DECODERS = {0: _d_AllocateProducerIdsRequest_0}
+AllocateProducerIdsRequest._ENCODERS = {0: _e_AllocateProducerIdsRequest_0}

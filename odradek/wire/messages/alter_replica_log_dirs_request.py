@@ -1,0 +1,185 @@
+"""Generated from Kafka's AlterReplicaLogDirsRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+
+
+class AlterReplicaLogDirTopic(Message):
+    __slots__ = ('name', 'partitions', '_unknown_tagged')
+    _FIELDS = (('name', 'string', 0, 32767, -1, -1, None, -1, None), ('partitions', '[]int32', 0, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, name='', partitions=DEFAULT, _unknown_tagged=None):
+        self.name = name
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self._unknown_tagged = _unknown_tagged
+
+
+class AlterReplicaLogDir(Message):
+    __slots__ = ('path', 'topics', '_unknown_tagged')
+    _FIELDS = (('path', 'string', 0, 32767, -1, -1, None, -1, None), ('topics', '[]AlterReplicaLogDirTopic', 0, 32767, -1, -1, None, -1, 'AlterReplicaLogDirTopic'))
+
+    def __init__(self, *, path='', topics=DEFAULT, _unknown_tagged=None):
+        self.path = path
+        self.topics = [] if topics is DEFAULT else topics
+        self._unknown_tagged = _unknown_tagged
+
+
+class AlterReplicaLogDirsRequest(Message):
+    __slots__ = ('dirs', '_unknown_tagged')
+    _FIELDS = (('dirs', '[]AlterReplicaLogDir', 0, 32767, -1, -1, None, -1, 'AlterReplicaLogDir'),)
+    API_KEY = 34
+    VALID_VERSIONS = (1, 2)
+    FLEXIBLE_MIN = 2
+
+    def __init__(self, *, dirs=DEFAULT, _unknown_tagged=None):
+        self.dirs = [] if dirs is DEFAULT else dirs
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_AlterReplicaLogDirTopic_0(b, p):
+    o = _new(AlterReplicaLogDirTopic)
+    o.name, p = _rstr(b, p)
+    n, p = _ral(b, p, 4)
+    l = list(_unpack('>%di' % n, b, p))
+    p += 4 * n
+    o.partitions = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_AlterReplicaLogDir_0(b, p):
+    o = _new(AlterReplicaLogDir)
+    o.path, p = _rstr(b, p)
+    n, p = _ral(b, p, 6)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterReplicaLogDirTopic_0(b, p)
+        l.append(e)
+    o.topics = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_AlterReplicaLogDirsRequest_0(b, p):
+    o = _new(AlterReplicaLogDirsRequest)
+    n, p = _ral(b, p, 6)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterReplicaLogDir_0(b, p)
+        l.append(e)
+    o.dirs = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_AlterReplicaLogDirTopic_0(o, w):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    w.append(_pack('>%di' % len(x), *x))
+
+
+def _e_AlterReplicaLogDir_0(o, w):
+    _wstr(w, o.path)
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AlterReplicaLogDirTopic_0(e, w)
+
+
+def _e_AlterReplicaLogDirsRequest_0(o, w):
+    x = o.dirs
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AlterReplicaLogDir_0(e, w)
+
+
+def _d_AlterReplicaLogDirTopic_1(b, p):
+    o = _new(AlterReplicaLogDirTopic)
+    o.name, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 4)
+    l = list(_unpack('>%di' % n, b, p))
+    p += 4 * n
+    o.partitions = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_AlterReplicaLogDir_1(b, p):
+    o = _new(AlterReplicaLogDir)
+    o.path, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 3)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterReplicaLogDirTopic_1(b, p)
+        l.append(e)
+    o.topics = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_AlterReplicaLogDirsRequest_1(b, p):
+    o = _new(AlterReplicaLogDirsRequest)
+    n, p = _rcal(b, p, 3)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterReplicaLogDir_1(b, p)
+        l.append(e)
+    o.dirs = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_AlterReplicaLogDirTopic_1(o, w):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    w.append(_pack('>%di' % len(x), *x))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_AlterReplicaLogDir_1(o, w):
+    _wcstr(w, o.path)
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AlterReplicaLogDirTopic_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_AlterReplicaLogDirsRequest_1(o, w):
+    x = o.dirs
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AlterReplicaLogDir_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+AlterReplicaLogDirsRequest._DECODERS = {1: _d_AlterReplicaLogDirsRequest_0, 2: _d_AlterReplicaLogDirsRequest_1}
+AlterReplicaLogDirsRequest._ENCODERS = {1: _e_AlterReplicaLogDirsRequest_0, 2: _e_AlterReplicaLogDirsRequest_1}

@@ -1,0 +1,182 @@
+"""Generated from Kafka's AlterReplicaLogDirsResponse.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>i')
+_S1 = _struct.Struct('>ih')
+
+
+class AlterReplicaLogDirPartitionResult(Message):
+    __slots__ = ('partition_index', 'error_code', '_unknown_tagged')
+    _FIELDS = (('partition_index', 'int32', 0, 32767, -1, -1, None, -1, None), ('error_code', 'int16', 0, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, partition_index=0, error_code=0, _unknown_tagged=None):
+        self.partition_index = partition_index
+        self.error_code = error_code
+        self._unknown_tagged = _unknown_tagged
+
+
+class AlterReplicaLogDirTopicResult(Message):
+    __slots__ = ('topic_name', 'partitions', '_unknown_tagged')
+    _FIELDS = (('topic_name', 'string', 0, 32767, -1, -1, None, -1, None), ('partitions', '[]AlterReplicaLogDirPartitionResult', 0, 32767, -1, -1, None, -1, 'AlterReplicaLogDirPartitionResult'))
+
+    def __init__(self, *, topic_name='', partitions=DEFAULT, _unknown_tagged=None):
+        self.topic_name = topic_name
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self._unknown_tagged = _unknown_tagged
+
+
+class AlterReplicaLogDirsResponse(Message):
+    __slots__ = ('throttle_time_ms', 'results', '_unknown_tagged')
+    _FIELDS = (('throttle_time_ms', 'int32', 0, 32767, -1, -1, None, -1, None), ('results', '[]AlterReplicaLogDirTopicResult', 0, 32767, -1, -1, None, -1, 'AlterReplicaLogDirTopicResult'))
+    API_KEY = 34
+    VALID_VERSIONS = (1, 2)
+    FLEXIBLE_MIN = 2
+
+    def __init__(self, *, throttle_time_ms=0, results=DEFAULT, _unknown_tagged=None):
+        self.throttle_time_ms = throttle_time_ms
+        self.results = [] if results is DEFAULT else results
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_AlterReplicaLogDirPartitionResult_0(b, p):
+    o = _new(AlterReplicaLogDirPartitionResult)
+    o.partition_index, o.error_code = _S1.unpack_from(b, p)
+    p += 6
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_AlterReplicaLogDirTopicResult_0(b, p):
+    o = _new(AlterReplicaLogDirTopicResult)
+    o.topic_name, p = _rstr(b, p)
+    n, p = _ral(b, p, 6)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterReplicaLogDirPartitionResult_0(b, p)
+        l.append(e)
+    o.partitions = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_AlterReplicaLogDirsResponse_0(b, p):
+    o = _new(AlterReplicaLogDirsResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _ral(b, p, 6)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterReplicaLogDirTopicResult_0(b, p)
+        l.append(e)
+    o.results = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_AlterReplicaLogDirPartitionResult_0(o, w):
+    w.append(_S1.pack(o.partition_index, o.error_code))
+
+
+def _e_AlterReplicaLogDirTopicResult_0(o, w):
+    _wstr(w, o.topic_name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AlterReplicaLogDirPartitionResult_0(e, w)
+
+
+def _e_AlterReplicaLogDirsResponse_0(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AlterReplicaLogDirTopicResult_0(e, w)
+
+
+def _d_AlterReplicaLogDirPartitionResult_1(b, p):
+    o = _new(AlterReplicaLogDirPartitionResult)
+    o.partition_index, o.error_code = _S1.unpack_from(b, p)
+    p += 6
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_AlterReplicaLogDirTopicResult_1(b, p):
+    o = _new(AlterReplicaLogDirTopicResult)
+    o.topic_name, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 7)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterReplicaLogDirPartitionResult_1(b, p)
+        l.append(e)
+    o.partitions = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_AlterReplicaLogDirsResponse_1(b, p):
+    o = _new(AlterReplicaLogDirsResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _rcal(b, p, 3)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterReplicaLogDirTopicResult_1(b, p)
+        l.append(e)
+    o.results = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_AlterReplicaLogDirPartitionResult_1(o, w):
+    w.append(_S1.pack(o.partition_index, o.error_code))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_AlterReplicaLogDirTopicResult_1(o, w):
+    _wcstr(w, o.topic_name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AlterReplicaLogDirPartitionResult_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_AlterReplicaLogDirsResponse_1(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AlterReplicaLogDirTopicResult_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+AlterReplicaLogDirsResponse._DECODERS = {1: _d_AlterReplicaLogDirsResponse_0, 2: _d_AlterReplicaLogDirsResponse_1}
+AlterReplicaLogDirsResponse._ENCODERS = {1: _e_AlterReplicaLogDirsResponse_0, 2: _e_AlterReplicaLogDirsResponse_1}

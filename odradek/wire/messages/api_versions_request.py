@@ -1,0 +1,71 @@
+"""Generated from Kafka's ApiVersionsRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+
+
+class ApiVersionsRequest(Message):
+    __slots__ = ('client_software_name', 'client_software_version', '_unknown_tagged')
+    _FIELDS = (('client_software_name', 'string', 3, 32767, -1, -1, None, -1, None), ('client_software_version', 'string', 3, 32767, -1, -1, None, -1, None))
+    API_KEY = 18
+    VALID_VERSIONS = (0, 4)
+    FLEXIBLE_MIN = 3
+
+    def __init__(self, *, client_software_name='', client_software_version='', _unknown_tagged=None):
+        self.client_software_name = client_software_name
+        self.client_software_version = client_software_version
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_ApiVersionsRequest_0(b, p):
+    o = _new(ApiVersionsRequest)
+    o.client_software_name = ''
+    o.client_software_version = ''
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_ApiVersionsRequest_0(o, w):
+    pass
+
+
+def _d_ApiVersionsRequest_1(b, p):
+    o = _new(ApiVersionsRequest)
+    o.client_software_name, p = _rcstr(b, p)
+    o.client_software_version, p = _rcstr(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_ApiVersionsRequest_1(o, w):
+    _wcstr(w, o.client_software_name)
+    _wcstr(w, o.client_software_version)
+    _wtag(w, o._unknown_tagged)
+
+
+ApiVersionsRequest._DECODERS = {0: _d_ApiVersionsRequest_0, 1: _d_ApiVersionsRequest_0, 2: _d_ApiVersionsRequest_0, 3: _d_ApiVersionsRequest_1, 4: _d_ApiVersionsRequest_1}
+ApiVersionsRequest._ENCODERS = {0: _e_ApiVersionsRequest_0, 1: _e_ApiVersionsRequest_0, 2: _e_ApiVersionsRequest_0, 3: _e_ApiVersionsRequest_1, 4: _e_ApiVersionsRequest_1}

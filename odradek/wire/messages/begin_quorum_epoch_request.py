@@ -1,0 +1,234 @@
+"""Generated from Kafka's BeginQuorumEpochRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>i')
+_S1 = _struct.Struct('>ii')
+_S2 = _struct.Struct('>iii')
+_S3 = _struct.Struct('>i16sii')
+_S4 = _struct.Struct('>H')
+
+
+class PartitionData(Message):
+    __slots__ = ('partition_index', 'voter_directory_id', 'leader_id', 'leader_epoch', '_unknown_tagged')
+    _FIELDS = (('partition_index', 'int32', 0, 32767, -1, -1, None, -1, None), ('voter_directory_id', 'uuid', 1, 32767, -1, -1, None, -1, None), ('leader_id', 'int32', 0, 32767, -1, -1, None, -1, None), ('leader_epoch', 'int32', 0, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, partition_index=0, voter_directory_id=ZERO_UUID, leader_id=0, leader_epoch=0, _unknown_tagged=None):
+        self.partition_index = partition_index
+        self.voter_directory_id = voter_directory_id
+        self.leader_id = leader_id
+        self.leader_epoch = leader_epoch
+        self._unknown_tagged = _unknown_tagged
+
+
+class TopicData(Message):
+    __slots__ = ('topic_name', 'partitions', '_unknown_tagged')
+    _FIELDS = (('topic_name', 'string', 0, 32767, -1, -1, None, -1, None), ('partitions', '[]PartitionData', 0, 32767, -1, -1, None, -1, 'PartitionData'))
+
+    def __init__(self, *, topic_name='', partitions=DEFAULT, _unknown_tagged=None):
+        self.topic_name = topic_name
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self._unknown_tagged = _unknown_tagged
+
+
+class LeaderEndpoint(Message):
+    __slots__ = ('name', 'host', 'port', '_unknown_tagged')
+    _FIELDS = (('name', 'string', 1, 32767, -1, -1, None, -1, None), ('host', 'string', 1, 32767, -1, -1, None, -1, None), ('port', 'uint16', 1, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, name='', host='', port=0, _unknown_tagged=None):
+        self.name = name
+        self.host = host
+        self.port = port
+        self._unknown_tagged = _unknown_tagged
+
+
+class BeginQuorumEpochRequest(Message):
+    __slots__ = ('cluster_id', 'voter_id', 'topics', 'leader_endpoints', '_unknown_tagged')
+    _FIELDS = (('cluster_id', 'string', 0, 32767, 0, 32767, None, -1, None), ('voter_id', 'int32', 1, 32767, -1, -1, None, -1, None), ('topics', '[]TopicData', 0, 32767, -1, -1, None, -1, 'TopicData'), ('leader_endpoints', '[]LeaderEndpoint', 1, 32767, -1, -1, None, -1, 'LeaderEndpoint'))
+    API_KEY = 53
+    VALID_VERSIONS = (0, 1)
+    FLEXIBLE_MIN = 1
+
+    def __init__(self, *, cluster_id=None, voter_id=-1, topics=DEFAULT, leader_endpoints=DEFAULT, _unknown_tagged=None):
+        self.cluster_id = cluster_id
+        self.voter_id = voter_id
+        self.topics = [] if topics is DEFAULT else topics
+        self.leader_endpoints = [] if leader_endpoints is DEFAULT else leader_endpoints
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_PartitionData_0(b, p):
+    o = _new(PartitionData)
+    o.partition_index, = _S0.unpack_from(b, p)
+    p += 4
+    o.voter_directory_id = ZERO_UUID
+    o.leader_id, o.leader_epoch = _S1.unpack_from(b, p)
+    p += 8
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_TopicData_0(b, p):
+    o = _new(TopicData)
+    o.topic_name, p = _rstr(b, p)
+    n, p = _ral(b, p, 12)
+    l = []
+    for _ in range(n):
+        e, p = _d_PartitionData_0(b, p)
+        l.append(e)
+    o.partitions = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_BeginQuorumEpochRequest_0(b, p):
+    o = _new(BeginQuorumEpochRequest)
+    o.cluster_id, p = _rnstr(b, p)
+    o.voter_id = -1
+    n, p = _ral(b, p, 6)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicData_0(b, p)
+        l.append(e)
+    o.topics = l
+    o.leader_endpoints = []
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_PartitionData_0(o, w):
+    w.append(_S2.pack(o.partition_index, o.leader_id, o.leader_epoch))
+
+
+def _e_TopicData_0(o, w):
+    _wstr(w, o.topic_name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_PartitionData_0(e, w)
+
+
+def _e_BeginQuorumEpochRequest_0(o, w):
+    _wnstr(w, o.cluster_id)
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        _e_TopicData_0(e, w)
+
+
+def _d_PartitionData_1(b, p):
+    o = _new(PartitionData)
+    o.partition_index, o.voter_directory_id, o.leader_id, o.leader_epoch = _S3.unpack_from(b, p)
+    p += 28
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_TopicData_1(b, p):
+    o = _new(TopicData)
+    o.topic_name, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 29)
+    l = []
+    for _ in range(n):
+        e, p = _d_PartitionData_1(b, p)
+        l.append(e)
+    o.partitions = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_LeaderEndpoint_0(b, p):
+    o = _new(LeaderEndpoint)
+    o.name, p = _rcstr(b, p)
+    o.host, p = _rcstr(b, p)
+    o.port, = _S4.unpack_from(b, p)
+    p += 2
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_BeginQuorumEpochRequest_1(b, p):
+    o = _new(BeginQuorumEpochRequest)
+    o.cluster_id, p = _rcnstr(b, p)
+    o.voter_id, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _rcal(b, p, 3)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicData_1(b, p)
+        l.append(e)
+    o.topics = l
+    n, p = _rcal(b, p, 5)
+    l = []
+    for _ in range(n):
+        e, p = _d_LeaderEndpoint_0(b, p)
+        l.append(e)
+    o.leader_endpoints = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_PartitionData_1(o, w):
+    w.append(_S3.pack(o.partition_index, o.voter_directory_id, o.leader_id, o.leader_epoch))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_TopicData_1(o, w):
+    _wcstr(w, o.topic_name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_PartitionData_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_LeaderEndpoint_0(o, w):
+    _wcstr(w, o.name)
+    _wcstr(w, o.host)
+    w.append(_S4.pack(o.port))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_BeginQuorumEpochRequest_1(o, w):
+    _wcnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.voter_id))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicData_1(e, w)
+    x = o.leader_endpoints
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_LeaderEndpoint_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+BeginQuorumEpochRequest._DECODERS = {0: _d_BeginQuorumEpochRequest_0, 1: _d_BeginQuorumEpochRequest_1}
+BeginQuorumEpochRequest._ENCODERS = {0: _e_BeginQuorumEpochRequest_0, 1: _e_BeginQuorumEpochRequest_1}

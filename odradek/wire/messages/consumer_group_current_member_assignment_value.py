@@ -1,0 +1,144 @@
+"""Generated from Kafka's ConsumerGroupCurrentMemberAssignmentValue.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>iib')
+_S1 = _struct.Struct('>16s')
+
+
+class TopicPartitions(Message):
+    __slots__ = ('topic_id', 'partitions', 'assignment_epochs', '_unknown_tagged')
+    _FIELDS = (('topic_id', 'uuid', 0, 32767, -1, -1, None, -1, None), ('partitions', '[]int32', 0, 32767, -1, -1, None, -1, None), ('assignment_epochs', '[]int32', 0, 32767, 0, 32767, 0, 0, None))
+
+    def __init__(self, *, topic_id=ZERO_UUID, partitions=DEFAULT, assignment_epochs=DEFAULT, _unknown_tagged=None):
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self.assignment_epochs = [] if assignment_epochs is DEFAULT else assignment_epochs
+        self._unknown_tagged = _unknown_tagged
+
+
+class ConsumerGroupCurrentMemberAssignmentValue(Message):
+    __slots__ = ('member_epoch', 'previous_member_epoch', 'state', 'assigned_partitions', 'partitions_pending_revocation', '_unknown_tagged')
+    _FIELDS = (('member_epoch', 'int32', 0, 32767, -1, -1, None, -1, None), ('previous_member_epoch', 'int32', 0, 32767, -1, -1, None, -1, None), ('state', 'int8', 0, 32767, -1, -1, None, -1, None), ('assigned_partitions', '[]TopicPartitions', 0, 32767, -1, -1, None, -1, 'TopicPartitions'), ('partitions_pending_revocation', '[]TopicPartitions', 0, 32767, -1, -1, None, -1, 'TopicPartitions'))
+    API_KEY = 8
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, member_epoch=0, previous_member_epoch=0, state=0, assigned_partitions=DEFAULT, partitions_pending_revocation=DEFAULT, _unknown_tagged=None):
+        self.member_epoch = member_epoch
+        self.previous_member_epoch = previous_member_epoch
+        self.state = state
+        self.assigned_partitions = [] if assigned_partitions is DEFAULT else assigned_partitions
+        self.partitions_pending_revocation = [] if partitions_pending_revocation is DEFAULT else partitions_pending_revocation
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_TopicPartitions_0(b, p):
+    o = _new(TopicPartitions)
+    o.topic_id, = _S1.unpack_from(b, p)
+    p += 16
+    n, p = _rcal(b, p, 4)
+    l = list(_unpack('>%di' % n, b, p))
+    p += 4 * n
+    o.partitions = l
+    o.assignment_epochs = []
+    t, p = _rtag(b, p)
+    u = None
+    if t is not None:
+        for tag, raw in t:
+            if tag == 0:
+                q = 0
+                n, q = _rcnal(raw, q, 4)
+                if n < 0:
+                    o.assignment_epochs = None
+                else:
+                    l = list(_unpack('>%di' % n, raw, q))
+                    q += 4 * n
+                    o.assignment_epochs = l
+            else:
+                if u is None: u = []
+                u.append((tag, bytes(raw)))
+    o._unknown_tagged = u
+    return o, p
+
+
+def _d_ConsumerGroupCurrentMemberAssignmentValue_0(b, p):
+    o = _new(ConsumerGroupCurrentMemberAssignmentValue)
+    o.member_epoch, o.previous_member_epoch, o.state = _S0.unpack_from(b, p)
+    p += 9
+    n, p = _rcal(b, p, 18)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicPartitions_0(b, p)
+        l.append(e)
+    o.assigned_partitions = l
+    n, p = _rcal(b, p, 18)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicPartitions_0(b, p)
+        l.append(e)
+    o.partitions_pending_revocation = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_TopicPartitions_0(o, w):
+    w.append(_S1.pack(o.topic_id))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    w.append(_pack('>%di' % len(x), *x))
+    tg = []
+    x = o.assignment_epochs
+    if x is None or x:
+        tw = []
+        x = x
+        if x is None:
+            tw.append(b'\x00')
+        else:
+            tw.append(_uv(len(x) + 1))
+            tw.append(_pack('>%di' % len(x), *x))
+        tg.append((0, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+
+
+def _e_ConsumerGroupCurrentMemberAssignmentValue_0(o, w):
+    w.append(_S0.pack(o.member_epoch, o.previous_member_epoch, o.state))
+    x = o.assigned_partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicPartitions_0(e, w)
+    x = o.partitions_pending_revocation
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicPartitions_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+ConsumerGroupCurrentMemberAssignmentValue._DECODERS = {0: _d_ConsumerGroupCurrentMemberAssignmentValue_0}
+ConsumerGroupCurrentMemberAssignmentValue._ENCODERS = {0: _e_ConsumerGroupCurrentMemberAssignmentValue_0}

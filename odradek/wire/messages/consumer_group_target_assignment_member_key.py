@@ -1,0 +1,57 @@
+"""Generated from Kafka's ConsumerGroupTargetAssignmentMemberKey.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+
+
+class ConsumerGroupTargetAssignmentMemberKey(Message):
+    __slots__ = ('group_id', 'member_id', '_unknown_tagged')
+    _FIELDS = (('group_id', 'string', 0, 0, -1, -1, None, -1, None), ('member_id', 'string', 0, 0, -1, -1, None, -1, None))
+    API_KEY = 7
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = None
+
+    def __init__(self, *, group_id='', member_id='', _unknown_tagged=None):
+        self.group_id = group_id
+        self.member_id = member_id
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_ConsumerGroupTargetAssignmentMemberKey_0(b, p):
+    o = _new(ConsumerGroupTargetAssignmentMemberKey)
+    o.group_id, p = _rstr(b, p)
+    o.member_id, p = _rstr(b, p)
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_ConsumerGroupTargetAssignmentMemberKey_0(o, w):
+    _wstr(w, o.group_id)
+    _wstr(w, o.member_id)
+
+
+ConsumerGroupTargetAssignmentMemberKey._DECODERS = {0: _d_ConsumerGroupTargetAssignmentMemberKey_0}
+ConsumerGroupTargetAssignmentMemberKey._ENCODERS = {0: _e_ConsumerGroupTargetAssignmentMemberKey_0}

@@ -1,0 +1,80 @@
+"""Generated from Kafka's DelegationTokenRecord.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>qqq')
+
+
+class DelegationTokenRecord(Message):
+    __slots__ = ('owner', 'requester', 'renewers', 'issue_timestamp', 'max_timestamp', 'expiration_timestamp', 'token_id', '_unknown_tagged')
+    _FIELDS = (('owner', 'string', 0, 32767, -1, -1, None, -1, None), ('requester', 'string', 0, 32767, -1, -1, None, -1, None), ('renewers', '[]string', 0, 32767, -1, -1, None, -1, None), ('issue_timestamp', 'int64', 0, 32767, -1, -1, None, -1, None), ('max_timestamp', 'int64', 0, 32767, -1, -1, None, -1, None), ('expiration_timestamp', 'int64', 0, 32767, -1, -1, None, -1, None), ('token_id', 'string', 0, 32767, -1, -1, None, -1, None))
+    API_KEY = 10
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, owner='', requester='', renewers=DEFAULT, issue_timestamp=0, max_timestamp=0, expiration_timestamp=0, token_id='', _unknown_tagged=None):
+        self.owner = owner
+        self.requester = requester
+        self.renewers = [] if renewers is DEFAULT else renewers
+        self.issue_timestamp = issue_timestamp
+        self.max_timestamp = max_timestamp
+        self.expiration_timestamp = expiration_timestamp
+        self.token_id = token_id
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_DelegationTokenRecord_0(b, p):
+    o = _new(DelegationTokenRecord)
+    o.owner, p = _rcstr(b, p)
+    o.requester, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 1)
+    l = []
+    for _ in range(n):
+        e, p = _rcstr(b, p)
+        l.append(e)
+    o.renewers = l
+    o.issue_timestamp, o.max_timestamp, o.expiration_timestamp = _S0.unpack_from(b, p)
+    p += 24
+    o.token_id, p = _rcstr(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_DelegationTokenRecord_0(o, w):
+    _wcstr(w, o.owner)
+    _wcstr(w, o.requester)
+    x = o.renewers
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _wcstr(w, e)
+    w.append(_S0.pack(o.issue_timestamp, o.max_timestamp, o.expiration_timestamp))
+    _wcstr(w, o.token_id)
+    _wtag(w, o._unknown_tagged)
+
+
+DelegationTokenRecord._DECODERS = {0: _d_DelegationTokenRecord_0}
+DelegationTokenRecord._ENCODERS = {0: _e_DelegationTokenRecord_0}

@@ -1,0 +1,132 @@
+"""Generated from Kafka's DeleteGroupsResponse.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>i')
+_S1 = _struct.Struct('>h')
+
+
+class DeletableGroupResult(Message):
+    __slots__ = ('group_id', 'error_code', '_unknown_tagged')
+    _FIELDS = (('group_id', 'string', 0, 32767, -1, -1, None, -1, None), ('error_code', 'int16', 0, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, group_id='', error_code=0, _unknown_tagged=None):
+        self.group_id = group_id
+        self.error_code = error_code
+        self._unknown_tagged = _unknown_tagged
+
+
+class DeleteGroupsResponse(Message):
+    __slots__ = ('throttle_time_ms', 'results', '_unknown_tagged')
+    _FIELDS = (('throttle_time_ms', 'int32', 0, 32767, -1, -1, None, -1, None), ('results', '[]DeletableGroupResult', 0, 32767, -1, -1, None, -1, 'DeletableGroupResult'))
+    API_KEY = 42
+    VALID_VERSIONS = (0, 2)
+    FLEXIBLE_MIN = 2
+
+    def __init__(self, *, throttle_time_ms=0, results=DEFAULT, _unknown_tagged=None):
+        self.throttle_time_ms = throttle_time_ms
+        self.results = [] if results is DEFAULT else results
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_DeletableGroupResult_0(b, p):
+    o = _new(DeletableGroupResult)
+    o.group_id, p = _rstr(b, p)
+    o.error_code, = _S1.unpack_from(b, p)
+    p += 2
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_DeleteGroupsResponse_0(b, p):
+    o = _new(DeleteGroupsResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _ral(b, p, 4)
+    l = []
+    for _ in range(n):
+        e, p = _d_DeletableGroupResult_0(b, p)
+        l.append(e)
+    o.results = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_DeletableGroupResult_0(o, w):
+    _wstr(w, o.group_id)
+    w.append(_S1.pack(o.error_code))
+
+
+def _e_DeleteGroupsResponse_0(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DeletableGroupResult_0(e, w)
+
+
+def _d_DeletableGroupResult_1(b, p):
+    o = _new(DeletableGroupResult)
+    o.group_id, p = _rcstr(b, p)
+    o.error_code, = _S1.unpack_from(b, p)
+    p += 2
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_DeleteGroupsResponse_1(b, p):
+    o = _new(DeleteGroupsResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _rcal(b, p, 4)
+    l = []
+    for _ in range(n):
+        e, p = _d_DeletableGroupResult_1(b, p)
+        l.append(e)
+    o.results = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_DeletableGroupResult_1(o, w):
+    _wcstr(w, o.group_id)
+    w.append(_S1.pack(o.error_code))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_DeleteGroupsResponse_1(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeletableGroupResult_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+DeleteGroupsResponse._DECODERS = {0: _d_DeleteGroupsResponse_0, 1: _d_DeleteGroupsResponse_0, 2: _d_DeleteGroupsResponse_1}
+DeleteGroupsResponse._ENCODERS = {0: _e_DeleteGroupsResponse_0, 1: _e_DeleteGroupsResponse_0, 2: _e_DeleteGroupsResponse_1}

@@ -1,0 +1,224 @@
+"""Generated from Kafka's DeleteTopicsResponse.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>i')
+_S1 = _struct.Struct('>h')
+_S2 = _struct.Struct('>16sh')
+
+
+class DeletableTopicResult(Message):
+    __slots__ = ('name', 'topic_id', 'error_code', 'error_message', '_unknown_tagged')
+    _FIELDS = (('name', 'string', 0, 32767, 6, 32767, None, -1, None), ('topic_id', 'uuid', 6, 32767, -1, -1, None, -1, None), ('error_code', 'int16', 0, 32767, -1, -1, None, -1, None), ('error_message', 'string', 5, 32767, 5, 32767, None, -1, None))
+
+    def __init__(self, *, name='', topic_id=ZERO_UUID, error_code=0, error_message=None, _unknown_tagged=None):
+        self.name = name
+        self.topic_id = topic_id
+        self.error_code = error_code
+        self.error_message = error_message
+        self._unknown_tagged = _unknown_tagged
+
+
+class DeleteTopicsResponse(Message):
+    __slots__ = ('throttle_time_ms', 'responses', '_unknown_tagged')
+    _FIELDS = (('throttle_time_ms', 'int32', 1, 32767, -1, -1, None, -1, None), ('responses', '[]DeletableTopicResult', 0, 32767, -1, -1, None, -1, 'DeletableTopicResult'))
+    API_KEY = 20
+    VALID_VERSIONS = (1, 6)
+    FLEXIBLE_MIN = 4
+
+    def __init__(self, *, throttle_time_ms=0, responses=DEFAULT, _unknown_tagged=None):
+        self.throttle_time_ms = throttle_time_ms
+        self.responses = [] if responses is DEFAULT else responses
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_DeletableTopicResult_0(b, p):
+    o = _new(DeletableTopicResult)
+    o.name, p = _rstr(b, p)
+    o.topic_id = ZERO_UUID
+    o.error_code, = _S1.unpack_from(b, p)
+    p += 2
+    o.error_message = None
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_DeleteTopicsResponse_0(b, p):
+    o = _new(DeleteTopicsResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _ral(b, p, 4)
+    l = []
+    for _ in range(n):
+        e, p = _d_DeletableTopicResult_0(b, p)
+        l.append(e)
+    o.responses = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_DeletableTopicResult_0(o, w):
+    _wstr(w, o.name)
+    w.append(_S1.pack(o.error_code))
+
+
+def _e_DeleteTopicsResponse_0(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DeletableTopicResult_0(e, w)
+
+
+def _d_DeletableTopicResult_1(b, p):
+    o = _new(DeletableTopicResult)
+    o.name, p = _rcstr(b, p)
+    o.topic_id = ZERO_UUID
+    o.error_code, = _S1.unpack_from(b, p)
+    p += 2
+    o.error_message = None
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_DeleteTopicsResponse_1(b, p):
+    o = _new(DeleteTopicsResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _rcal(b, p, 4)
+    l = []
+    for _ in range(n):
+        e, p = _d_DeletableTopicResult_1(b, p)
+        l.append(e)
+    o.responses = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_DeletableTopicResult_1(o, w):
+    _wcstr(w, o.name)
+    w.append(_S1.pack(o.error_code))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_DeleteTopicsResponse_1(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeletableTopicResult_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _d_DeletableTopicResult_2(b, p):
+    o = _new(DeletableTopicResult)
+    o.name, p = _rcstr(b, p)
+    o.topic_id = ZERO_UUID
+    o.error_code, = _S1.unpack_from(b, p)
+    p += 2
+    o.error_message, p = _rcnstr(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_DeleteTopicsResponse_2(b, p):
+    o = _new(DeleteTopicsResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _rcal(b, p, 5)
+    l = []
+    for _ in range(n):
+        e, p = _d_DeletableTopicResult_2(b, p)
+        l.append(e)
+    o.responses = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_DeletableTopicResult_2(o, w):
+    _wcstr(w, o.name)
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.error_message)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_DeleteTopicsResponse_2(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeletableTopicResult_2(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _d_DeletableTopicResult_3(b, p):
+    o = _new(DeletableTopicResult)
+    o.name, p = _rcnstr(b, p)
+    o.topic_id, o.error_code = _S2.unpack_from(b, p)
+    p += 18
+    o.error_message, p = _rcnstr(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_DeleteTopicsResponse_3(b, p):
+    o = _new(DeleteTopicsResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _rcal(b, p, 21)
+    l = []
+    for _ in range(n):
+        e, p = _d_DeletableTopicResult_3(b, p)
+        l.append(e)
+    o.responses = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_DeletableTopicResult_3(o, w):
+    _wcnstr(w, o.name)
+    w.append(_S2.pack(o.topic_id, o.error_code))
+    _wcnstr(w, o.error_message)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_DeleteTopicsResponse_3(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeletableTopicResult_3(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+DeleteTopicsResponse._DECODERS = {1: _d_DeleteTopicsResponse_0, 2: _d_DeleteTopicsResponse_0, 3: _d_DeleteTopicsResponse_0, 4: _d_DeleteTopicsResponse_1, 5: _d_DeleteTopicsResponse_2, 6: _d_DeleteTopicsResponse_3}
+DeleteTopicsResponse._ENCODERS = {1: _e_DeleteTopicsResponse_0, 2: _e_DeleteTopicsResponse_0, 3: _e_DeleteTopicsResponse_0, 4: _e_DeleteTopicsResponse_1, 5: _e_DeleteTopicsResponse_2, 6: _e_DeleteTopicsResponse_3}

@@ -1,0 +1,143 @@
+"""Generated from Kafka's DescribeLogDirsRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+
+
+class DescribableLogDirTopic(Message):
+    __slots__ = ('topic', 'partitions', '_unknown_tagged')
+    _FIELDS = (('topic', 'string', 0, 32767, -1, -1, None, -1, None), ('partitions', '[]int32', 0, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, topic='', partitions=DEFAULT, _unknown_tagged=None):
+        self.topic = topic
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self._unknown_tagged = _unknown_tagged
+
+
+class DescribeLogDirsRequest(Message):
+    __slots__ = ('topics', '_unknown_tagged')
+    _FIELDS = (('topics', '[]DescribableLogDirTopic', 0, 32767, 0, 32767, None, -1, 'DescribableLogDirTopic'),)
+    API_KEY = 35
+    VALID_VERSIONS = (1, 5)
+    FLEXIBLE_MIN = 2
+
+    def __init__(self, *, topics=DEFAULT, _unknown_tagged=None):
+        self.topics = [] if topics is DEFAULT else topics
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_DescribableLogDirTopic_0(b, p):
+    o = _new(DescribableLogDirTopic)
+    o.topic, p = _rstr(b, p)
+    n, p = _ral(b, p, 4)
+    l = list(_unpack('>%di' % n, b, p))
+    p += 4 * n
+    o.partitions = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_DescribeLogDirsRequest_0(b, p):
+    o = _new(DescribeLogDirsRequest)
+    n, p = _rnal(b, p, 6)
+    if n < 0:
+        o.topics = None
+    else:
+        l = []
+        for _ in range(n):
+            e, p = _d_DescribableLogDirTopic_0(b, p)
+            l.append(e)
+        o.topics = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_DescribableLogDirTopic_0(o, w):
+    _wstr(w, o.topic)
+    x = o.partitions
+    w.append(_I(len(x)))
+    w.append(_pack('>%di' % len(x), *x))
+
+
+def _e_DescribeLogDirsRequest_0(o, w):
+    x = o.topics
+    if x is None:
+        w.append(b'\xff\xff\xff\xff')
+    else:
+        w.append(_I(len(x)))
+        for e in x:
+            _e_DescribableLogDirTopic_0(e, w)
+
+
+def _d_DescribableLogDirTopic_1(b, p):
+    o = _new(DescribableLogDirTopic)
+    o.topic, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 4)
+    l = list(_unpack('>%di' % n, b, p))
+    p += 4 * n
+    o.partitions = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_DescribeLogDirsRequest_1(b, p):
+    o = _new(DescribeLogDirsRequest)
+    n, p = _rcnal(b, p, 3)
+    if n < 0:
+        o.topics = None
+    else:
+        l = []
+        for _ in range(n):
+            e, p = _d_DescribableLogDirTopic_1(b, p)
+            l.append(e)
+        o.topics = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_DescribableLogDirTopic_1(o, w):
+    _wcstr(w, o.topic)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    w.append(_pack('>%di' % len(x), *x))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_DescribeLogDirsRequest_1(o, w):
+    x = o.topics
+    if x is None:
+        w.append(b'\x00')
+    else:
+        w.append(_uv(len(x) + 1))
+        for e in x:
+            _e_DescribableLogDirTopic_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+DescribeLogDirsRequest._DECODERS = {1: _d_DescribeLogDirsRequest_0, 2: _d_DescribeLogDirsRequest_1, 3: _d_DescribeLogDirsRequest_1, 4: _d_DescribeLogDirsRequest_1, 5: _d_DescribeLogDirsRequest_1}
+DescribeLogDirsRequest._ENCODERS = {1: _e_DescribeLogDirsRequest_0, 2: _e_DescribeLogDirsRequest_1, 3: _e_DescribeLogDirsRequest_1, 4: _e_DescribeLogDirsRequest_1, 5: _e_DescribeLogDirsRequest_1}

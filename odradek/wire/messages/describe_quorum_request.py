@@ -1,0 +1,121 @@
+"""Generated from Kafka's DescribeQuorumRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>i')
+
+
+class PartitionData(Message):
+    __slots__ = ('partition_index', '_unknown_tagged')
+    _FIELDS = (('partition_index', 'int32', 0, 32767, -1, -1, None, -1, None),)
+
+    def __init__(self, *, partition_index=0, _unknown_tagged=None):
+        self.partition_index = partition_index
+        self._unknown_tagged = _unknown_tagged
+
+
+class TopicData(Message):
+    __slots__ = ('topic_name', 'partitions', '_unknown_tagged')
+    _FIELDS = (('topic_name', 'string', 0, 32767, -1, -1, None, -1, None), ('partitions', '[]PartitionData', 0, 32767, -1, -1, None, -1, 'PartitionData'))
+
+    def __init__(self, *, topic_name='', partitions=DEFAULT, _unknown_tagged=None):
+        self.topic_name = topic_name
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self._unknown_tagged = _unknown_tagged
+
+
+class DescribeQuorumRequest(Message):
+    __slots__ = ('topics', '_unknown_tagged')
+    _FIELDS = (('topics', '[]TopicData', 0, 32767, -1, -1, None, -1, 'TopicData'),)
+    API_KEY = 55
+    VALID_VERSIONS = (0, 2)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, topics=DEFAULT, _unknown_tagged=None):
+        self.topics = [] if topics is DEFAULT else topics
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_PartitionData_0(b, p):
+    o = _new(PartitionData)
+    o.partition_index, = _S0.unpack_from(b, p)
+    p += 4
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_TopicData_0(b, p):
+    o = _new(TopicData)
+    o.topic_name, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 5)
+    l = []
+    for _ in range(n):
+        e, p = _d_PartitionData_0(b, p)
+        l.append(e)
+    o.partitions = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_DescribeQuorumRequest_0(b, p):
+    o = _new(DescribeQuorumRequest)
+    n, p = _rcal(b, p, 3)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicData_0(b, p)
+        l.append(e)
+    o.topics = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_PartitionData_0(o, w):
+    w.append(_S0.pack(o.partition_index))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_TopicData_0(o, w):
+    _wcstr(w, o.topic_name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_PartitionData_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_DescribeQuorumRequest_0(o, w):
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicData_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+DescribeQuorumRequest._DECODERS = {0: _d_DescribeQuorumRequest_0, 1: _d_DescribeQuorumRequest_0, 2: _d_DescribeQuorumRequest_0}
+DescribeQuorumRequest._ENCODERS = {0: _e_DescribeQuorumRequest_0, 1: _e_DescribeQuorumRequest_0, 2: _e_DescribeQuorumRequest_0}

@@ -1,0 +1,92 @@
+"""Generated from Kafka's DescribeUserScramCredentialsRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+
+
+class UserName(Message):
+    __slots__ = ('name', '_unknown_tagged')
+    _FIELDS = (('name', 'string', 0, 32767, -1, -1, None, -1, None),)
+
+    def __init__(self, *, name='', _unknown_tagged=None):
+        self.name = name
+        self._unknown_tagged = _unknown_tagged
+
+
+class DescribeUserScramCredentialsRequest(Message):
+    __slots__ = ('users', '_unknown_tagged')
+    _FIELDS = (('users', '[]UserName', 0, 32767, 0, 32767, None, -1, 'UserName'),)
+    API_KEY = 50
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, users=DEFAULT, _unknown_tagged=None):
+        self.users = [] if users is DEFAULT else users
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_UserName_0(b, p):
+    o = _new(UserName)
+    o.name, p = _rcstr(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_DescribeUserScramCredentialsRequest_0(b, p):
+    o = _new(DescribeUserScramCredentialsRequest)
+    n, p = _rcnal(b, p, 2)
+    if n < 0:
+        o.users = None
+    else:
+        l = []
+        for _ in range(n):
+            e, p = _d_UserName_0(b, p)
+            l.append(e)
+        o.users = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_UserName_0(o, w):
+    _wcstr(w, o.name)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_DescribeUserScramCredentialsRequest_0(o, w):
+    x = o.users
+    if x is None:
+        w.append(b'\x00')
+    else:
+        w.append(_uv(len(x) + 1))
+        for e in x:
+            _e_UserName_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+DescribeUserScramCredentialsRequest._DECODERS = {0: _d_DescribeUserScramCredentialsRequest_0}
+DescribeUserScramCredentialsRequest._ENCODERS = {0: _e_DescribeUserScramCredentialsRequest_0}

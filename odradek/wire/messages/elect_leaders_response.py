@@ -1,0 +1,211 @@
+"""Generated from Kafka's ElectLeadersResponse.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>i')
+_S1 = _struct.Struct('>ih')
+
+
+class PartitionResult(Message):
+    __slots__ = ('partition_id', 'error_code', 'error_message', '_unknown_tagged')
+    _FIELDS = (('partition_id', 'int32', 0, 32767, -1, -1, None, -1, None), ('error_code', 'int16', 0, 32767, -1, -1, None, -1, None), ('error_message', 'string', 0, 32767, 0, 32767, None, -1, None))
+
+    def __init__(self, *, partition_id=0, error_code=0, error_message='', _unknown_tagged=None):
+        self.partition_id = partition_id
+        self.error_code = error_code
+        self.error_message = error_message
+        self._unknown_tagged = _unknown_tagged
+
+
+class ReplicaElectionResult(Message):
+    __slots__ = ('topic', 'partition_result', '_unknown_tagged')
+    _FIELDS = (('topic', 'string', 0, 32767, -1, -1, None, -1, None), ('partition_result', '[]PartitionResult', 0, 32767, -1, -1, None, -1, 'PartitionResult'))
+
+    def __init__(self, *, topic='', partition_result=DEFAULT, _unknown_tagged=None):
+        self.topic = topic
+        self.partition_result = [] if partition_result is DEFAULT else partition_result
+        self._unknown_tagged = _unknown_tagged
+
+
+class ElectLeadersResponse(Message):
+    __slots__ = ('throttle_time_ms', 'error_code', 'replica_election_results', '_unknown_tagged')
+    _FIELDS = (('throttle_time_ms', 'int32', 0, 32767, -1, -1, None, -1, None), ('error_code', 'int16', 1, 32767, -1, -1, None, -1, None), ('replica_election_results', '[]ReplicaElectionResult', 0, 32767, -1, -1, None, -1, 'ReplicaElectionResult'))
+    API_KEY = 43
+    VALID_VERSIONS = (0, 2)
+    FLEXIBLE_MIN = 2
+
+    def __init__(self, *, throttle_time_ms=0, error_code=0, replica_election_results=DEFAULT, _unknown_tagged=None):
+        self.throttle_time_ms = throttle_time_ms
+        self.error_code = error_code
+        self.replica_election_results = [] if replica_election_results is DEFAULT else replica_election_results
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_PartitionResult_0(b, p):
+    o = _new(PartitionResult)
+    o.partition_id, o.error_code = _S1.unpack_from(b, p)
+    p += 6
+    o.error_message, p = _rnstr(b, p)
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_ReplicaElectionResult_0(b, p):
+    o = _new(ReplicaElectionResult)
+    o.topic, p = _rstr(b, p)
+    n, p = _ral(b, p, 8)
+    l = []
+    for _ in range(n):
+        e, p = _d_PartitionResult_0(b, p)
+        l.append(e)
+    o.partition_result = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_ElectLeadersResponse_0(b, p):
+    o = _new(ElectLeadersResponse)
+    o.throttle_time_ms, = _S0.unpack_from(b, p)
+    p += 4
+    o.error_code = 0
+    n, p = _ral(b, p, 6)
+    l = []
+    for _ in range(n):
+        e, p = _d_ReplicaElectionResult_0(b, p)
+        l.append(e)
+    o.replica_election_results = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_PartitionResult_0(o, w):
+    w.append(_S1.pack(o.partition_id, o.error_code))
+    _wnstr(w, o.error_message)
+
+
+def _e_ReplicaElectionResult_0(o, w):
+    _wstr(w, o.topic)
+    x = o.partition_result
+    w.append(_I(len(x)))
+    for e in x:
+        _e_PartitionResult_0(e, w)
+
+
+def _e_ElectLeadersResponse_0(o, w):
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.replica_election_results
+    w.append(_I(len(x)))
+    for e in x:
+        _e_ReplicaElectionResult_0(e, w)
+
+
+def _d_ElectLeadersResponse_1(b, p):
+    o = _new(ElectLeadersResponse)
+    o.throttle_time_ms, o.error_code = _S1.unpack_from(b, p)
+    p += 6
+    n, p = _ral(b, p, 6)
+    l = []
+    for _ in range(n):
+        e, p = _d_ReplicaElectionResult_0(b, p)
+        l.append(e)
+    o.replica_election_results = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_ElectLeadersResponse_1(o, w):
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.replica_election_results
+    w.append(_I(len(x)))
+    for e in x:
+        _e_ReplicaElectionResult_0(e, w)
+
+
+def _d_PartitionResult_1(b, p):
+    o = _new(PartitionResult)
+    o.partition_id, o.error_code = _S1.unpack_from(b, p)
+    p += 6
+    o.error_message, p = _rcnstr(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_ReplicaElectionResult_1(b, p):
+    o = _new(ReplicaElectionResult)
+    o.topic, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 8)
+    l = []
+    for _ in range(n):
+        e, p = _d_PartitionResult_1(b, p)
+        l.append(e)
+    o.partition_result = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_ElectLeadersResponse_2(b, p):
+    o = _new(ElectLeadersResponse)
+    o.throttle_time_ms, o.error_code = _S1.unpack_from(b, p)
+    p += 6
+    n, p = _rcal(b, p, 3)
+    l = []
+    for _ in range(n):
+        e, p = _d_ReplicaElectionResult_1(b, p)
+        l.append(e)
+    o.replica_election_results = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_PartitionResult_1(o, w):
+    w.append(_S1.pack(o.partition_id, o.error_code))
+    _wcnstr(w, o.error_message)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_ReplicaElectionResult_1(o, w):
+    _wcstr(w, o.topic)
+    x = o.partition_result
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_PartitionResult_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_ElectLeadersResponse_2(o, w):
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.replica_election_results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_ReplicaElectionResult_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+ElectLeadersResponse._DECODERS = {0: _d_ElectLeadersResponse_0, 1: _d_ElectLeadersResponse_1, 2: _d_ElectLeadersResponse_2}
+ElectLeadersResponse._ENCODERS = {0: _e_ElectLeadersResponse_0, 1: _e_ElectLeadersResponse_1, 2: _e_ElectLeadersResponse_2}

@@ -1,0 +1,62 @@
+"""Generated from Kafka's EnvelopeRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+
+
+class EnvelopeRequest(Message):
+    __slots__ = ('request_data', 'request_principal', 'client_host_address', '_unknown_tagged')
+    _FIELDS = (('request_data', 'bytes', 0, 32767, -1, -1, None, -1, None), ('request_principal', 'bytes', 0, 32767, 0, 32767, None, -1, None), ('client_host_address', 'bytes', 0, 32767, -1, -1, None, -1, None))
+    API_KEY = 58
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, request_data=b'', request_principal=b'', client_host_address=b'', _unknown_tagged=None):
+        self.request_data = request_data
+        self.request_principal = request_principal
+        self.client_host_address = client_host_address
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_EnvelopeRequest_0(b, p):
+    o = _new(EnvelopeRequest)
+    o.request_data, p = _rcbyt(b, p)
+    o.request_principal, p = _rcnbyt(b, p)
+    o.client_host_address, p = _rcbyt(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_EnvelopeRequest_0(o, w):
+    _wcbyt(w, o.request_data)
+    _wcnbyt(w, o.request_principal)
+    _wcbyt(w, o.client_host_address)
+    _wtag(w, o._unknown_tagged)
+
+
+EnvelopeRequest._DECODERS = {0: _d_EnvelopeRequest_0}
+EnvelopeRequest._ENCODERS = {0: _e_EnvelopeRequest_0}

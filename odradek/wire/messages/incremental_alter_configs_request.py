@@ -1,0 +1,198 @@
+"""Generated from Kafka's IncrementalAlterConfigsRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>b')
+_S1 = _struct.Struct('>?')
+
+
+class AlterableConfig(Message):
+    __slots__ = ('name', 'config_operation', 'value', '_unknown_tagged')
+    _FIELDS = (('name', 'string', 0, 32767, -1, -1, None, -1, None), ('config_operation', 'int8', 0, 32767, -1, -1, None, -1, None), ('value', 'string', 0, 32767, 0, 32767, None, -1, None))
+
+    def __init__(self, *, name='', config_operation=0, value='', _unknown_tagged=None):
+        self.name = name
+        self.config_operation = config_operation
+        self.value = value
+        self._unknown_tagged = _unknown_tagged
+
+
+class AlterConfigsResource(Message):
+    __slots__ = ('resource_type', 'resource_name', 'configs', '_unknown_tagged')
+    _FIELDS = (('resource_type', 'int8', 0, 32767, -1, -1, None, -1, None), ('resource_name', 'string', 0, 32767, -1, -1, None, -1, None), ('configs', '[]AlterableConfig', 0, 32767, -1, -1, None, -1, 'AlterableConfig'))
+
+    def __init__(self, *, resource_type=0, resource_name='', configs=DEFAULT, _unknown_tagged=None):
+        self.resource_type = resource_type
+        self.resource_name = resource_name
+        self.configs = [] if configs is DEFAULT else configs
+        self._unknown_tagged = _unknown_tagged
+
+
+class IncrementalAlterConfigsRequest(Message):
+    __slots__ = ('resources', 'validate_only', '_unknown_tagged')
+    _FIELDS = (('resources', '[]AlterConfigsResource', 0, 32767, -1, -1, None, -1, 'AlterConfigsResource'), ('validate_only', 'bool', 0, 32767, -1, -1, None, -1, None))
+    API_KEY = 44
+    VALID_VERSIONS = (0, 1)
+    FLEXIBLE_MIN = 1
+
+    def __init__(self, *, resources=DEFAULT, validate_only=False, _unknown_tagged=None):
+        self.resources = [] if resources is DEFAULT else resources
+        self.validate_only = validate_only
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_AlterableConfig_0(b, p):
+    o = _new(AlterableConfig)
+    o.name, p = _rstr(b, p)
+    o.config_operation, = _S0.unpack_from(b, p)
+    p += 1
+    o.value, p = _rnstr(b, p)
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_AlterConfigsResource_0(b, p):
+    o = _new(AlterConfigsResource)
+    o.resource_type, = _S0.unpack_from(b, p)
+    p += 1
+    o.resource_name, p = _rstr(b, p)
+    n, p = _ral(b, p, 5)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterableConfig_0(b, p)
+        l.append(e)
+    o.configs = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _d_IncrementalAlterConfigsRequest_0(b, p):
+    o = _new(IncrementalAlterConfigsRequest)
+    n, p = _ral(b, p, 7)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterConfigsResource_0(b, p)
+        l.append(e)
+    o.resources = l
+    o.validate_only, = _S1.unpack_from(b, p)
+    p += 1
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_AlterableConfig_0(o, w):
+    _wstr(w, o.name)
+    w.append(_S0.pack(o.config_operation))
+    _wnstr(w, o.value)
+
+
+def _e_AlterConfigsResource_0(o, w):
+    w.append(_S0.pack(o.resource_type))
+    _wstr(w, o.resource_name)
+    x = o.configs
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AlterableConfig_0(e, w)
+
+
+def _e_IncrementalAlterConfigsRequest_0(o, w):
+    x = o.resources
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AlterConfigsResource_0(e, w)
+    w.append(_S1.pack(o.validate_only))
+
+
+def _d_AlterableConfig_1(b, p):
+    o = _new(AlterableConfig)
+    o.name, p = _rcstr(b, p)
+    o.config_operation, = _S0.unpack_from(b, p)
+    p += 1
+    o.value, p = _rcnstr(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_AlterConfigsResource_1(b, p):
+    o = _new(AlterConfigsResource)
+    o.resource_type, = _S0.unpack_from(b, p)
+    p += 1
+    o.resource_name, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 4)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterableConfig_1(b, p)
+        l.append(e)
+    o.configs = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_IncrementalAlterConfigsRequest_1(b, p):
+    o = _new(IncrementalAlterConfigsRequest)
+    n, p = _rcal(b, p, 4)
+    l = []
+    for _ in range(n):
+        e, p = _d_AlterConfigsResource_1(b, p)
+        l.append(e)
+    o.resources = l
+    o.validate_only, = _S1.unpack_from(b, p)
+    p += 1
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_AlterableConfig_1(o, w):
+    _wcstr(w, o.name)
+    w.append(_S0.pack(o.config_operation))
+    _wcnstr(w, o.value)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_AlterConfigsResource_1(o, w):
+    w.append(_S0.pack(o.resource_type))
+    _wcstr(w, o.resource_name)
+    x = o.configs
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AlterableConfig_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_IncrementalAlterConfigsRequest_1(o, w):
+    x = o.resources
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AlterConfigsResource_1(e, w)
+    w.append(_S1.pack(o.validate_only))
+    _wtag(w, o._unknown_tagged)
+
+
+IncrementalAlterConfigsRequest._DECODERS = {0: _d_IncrementalAlterConfigsRequest_0, 1: _d_IncrementalAlterConfigsRequest_1}
+IncrementalAlterConfigsRequest._ENCODERS = {0: _e_IncrementalAlterConfigsRequest_0, 1: _e_IncrementalAlterConfigsRequest_1}

@@ -1,0 +1,94 @@
+"""Generated from Kafka's InitProducerIdResponse.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>ihqh')
+_S1 = _struct.Struct('>ihqhqh')
+
+
+class InitProducerIdResponse(Message):
+    __slots__ = ('throttle_time_ms', 'error_code', 'producer_id', 'producer_epoch', 'ongoing_txn_producer_id', 'ongoing_txn_producer_epoch', '_unknown_tagged')
+    _FIELDS = (('throttle_time_ms', 'int32', 0, 32767, -1, -1, None, -1, None), ('error_code', 'int16', 0, 32767, -1, -1, None, -1, None), ('producer_id', 'int64', 0, 32767, -1, -1, None, -1, None), ('producer_epoch', 'int16', 0, 32767, -1, -1, None, -1, None), ('ongoing_txn_producer_id', 'int64', 6, 32767, -1, -1, None, -1, None), ('ongoing_txn_producer_epoch', 'int16', 6, 32767, -1, -1, None, -1, None))
+    API_KEY = 22
+    VALID_VERSIONS = (0, 6)
+    FLEXIBLE_MIN = 2
+
+    def __init__(self, *, throttle_time_ms=0, error_code=0, producer_id=-1, producer_epoch=0, ongoing_txn_producer_id=-1, ongoing_txn_producer_epoch=-1, _unknown_tagged=None):
+        self.throttle_time_ms = throttle_time_ms
+        self.error_code = error_code
+        self.producer_id = producer_id
+        self.producer_epoch = producer_epoch
+        self.ongoing_txn_producer_id = ongoing_txn_producer_id
+        self.ongoing_txn_producer_epoch = ongoing_txn_producer_epoch
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_InitProducerIdResponse_0(b, p):
+    o = _new(InitProducerIdResponse)
+    o.throttle_time_ms, o.error_code, o.producer_id, o.producer_epoch = _S0.unpack_from(b, p)
+    p += 16
+    o.ongoing_txn_producer_id = -1
+    o.ongoing_txn_producer_epoch = -1
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_InitProducerIdResponse_0(o, w):
+    w.append(_S0.pack(o.throttle_time_ms, o.error_code, o.producer_id, o.producer_epoch))
+
+
+def _d_InitProducerIdResponse_1(b, p):
+    o = _new(InitProducerIdResponse)
+    o.throttle_time_ms, o.error_code, o.producer_id, o.producer_epoch = _S0.unpack_from(b, p)
+    p += 16
+    o.ongoing_txn_producer_id = -1
+    o.ongoing_txn_producer_epoch = -1
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_InitProducerIdResponse_1(o, w):
+    w.append(_S0.pack(o.throttle_time_ms, o.error_code, o.producer_id, o.producer_epoch))
+    _wtag(w, o._unknown_tagged)
+
+
+def _d_InitProducerIdResponse_2(b, p):
+    o = _new(InitProducerIdResponse)
+    o.throttle_time_ms, o.error_code, o.producer_id, o.producer_epoch, o.ongoing_txn_producer_id, o.ongoing_txn_producer_epoch = _S1.unpack_from(b, p)
+    p += 26
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_InitProducerIdResponse_2(o, w):
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code, o.producer_id, o.producer_epoch, o.ongoing_txn_producer_id, o.ongoing_txn_producer_epoch))
+    _wtag(w, o._unknown_tagged)
+
+
+InitProducerIdResponse._DECODERS = {0: _d_InitProducerIdResponse_0, 1: _d_InitProducerIdResponse_0, 2: _d_InitProducerIdResponse_1, 3: _d_InitProducerIdResponse_1, 4: _d_InitProducerIdResponse_1, 5: _d_InitProducerIdResponse_1, 6: _d_InitProducerIdResponse_2}
+InitProducerIdResponse._ENCODERS = {0: _e_InitProducerIdResponse_0, 1: _e_InitProducerIdResponse_0, 2: _e_InitProducerIdResponse_1, 3: _e_InitProducerIdResponse_1, 4: _e_InitProducerIdResponse_1, 5: _e_InitProducerIdResponse_1, 6: _e_InitProducerIdResponse_2}

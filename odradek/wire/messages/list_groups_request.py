@@ -1,0 +1,122 @@
+"""Generated from Kafka's ListGroupsRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+
+
+class ListGroupsRequest(Message):
+    __slots__ = ('states_filter', 'types_filter', '_unknown_tagged')
+    _FIELDS = (('states_filter', '[]string', 4, 32767, -1, -1, None, -1, None), ('types_filter', '[]string', 5, 32767, -1, -1, None, -1, None))
+    API_KEY = 16
+    VALID_VERSIONS = (0, 5)
+    FLEXIBLE_MIN = 3
+
+    def __init__(self, *, states_filter=DEFAULT, types_filter=DEFAULT, _unknown_tagged=None):
+        self.states_filter = [] if states_filter is DEFAULT else states_filter
+        self.types_filter = [] if types_filter is DEFAULT else types_filter
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_ListGroupsRequest_0(b, p):
+    o = _new(ListGroupsRequest)
+    o.states_filter = []
+    o.types_filter = []
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_ListGroupsRequest_0(o, w):
+    pass
+
+
+def _d_ListGroupsRequest_1(b, p):
+    o = _new(ListGroupsRequest)
+    o.states_filter = []
+    o.types_filter = []
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_ListGroupsRequest_1(o, w):
+    _wtag(w, o._unknown_tagged)
+
+
+def _d_ListGroupsRequest_2(b, p):
+    o = _new(ListGroupsRequest)
+    n, p = _rcal(b, p, 1)
+    l = []
+    for _ in range(n):
+        e, p = _rcstr(b, p)
+        l.append(e)
+    o.states_filter = l
+    o.types_filter = []
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_ListGroupsRequest_2(o, w):
+    x = o.states_filter
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _wcstr(w, e)
+    _wtag(w, o._unknown_tagged)
+
+
+def _d_ListGroupsRequest_3(b, p):
+    o = _new(ListGroupsRequest)
+    n, p = _rcal(b, p, 1)
+    l = []
+    for _ in range(n):
+        e, p = _rcstr(b, p)
+        l.append(e)
+    o.states_filter = l
+    n, p = _rcal(b, p, 1)
+    l = []
+    for _ in range(n):
+        e, p = _rcstr(b, p)
+        l.append(e)
+    o.types_filter = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_ListGroupsRequest_3(o, w):
+    x = o.states_filter
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _wcstr(w, e)
+    x = o.types_filter
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _wcstr(w, e)
+    _wtag(w, o._unknown_tagged)
+
+
+ListGroupsRequest._DECODERS = {0: _d_ListGroupsRequest_0, 1: _d_ListGroupsRequest_0, 2: _d_ListGroupsRequest_0, 3: _d_ListGroupsRequest_1, 4: _d_ListGroupsRequest_2, 5: _d_ListGroupsRequest_3}
+ListGroupsRequest._ENCODERS = {0: _e_ListGroupsRequest_0, 1: _e_ListGroupsRequest_0, 2: _e_ListGroupsRequest_0, 3: _e_ListGroupsRequest_1, 4: _e_ListGroupsRequest_2, 5: _e_ListGroupsRequest_3}

@@ -1,0 +1,75 @@
+"""Generated from Kafka's RenewDelegationTokenRequest.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>q')
+
+
+class RenewDelegationTokenRequest(Message):
+    __slots__ = ('hmac', 'renew_period_ms', '_unknown_tagged')
+    _FIELDS = (('hmac', 'bytes', 0, 32767, -1, -1, None, -1, None), ('renew_period_ms', 'int64', 0, 32767, -1, -1, None, -1, None))
+    API_KEY = 39
+    VALID_VERSIONS = (1, 2)
+    FLEXIBLE_MIN = 2
+
+    def __init__(self, *, hmac=b'', renew_period_ms=0, _unknown_tagged=None):
+        self.hmac = hmac
+        self.renew_period_ms = renew_period_ms
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_RenewDelegationTokenRequest_0(b, p):
+    o = _new(RenewDelegationTokenRequest)
+    o.hmac, p = _rbyt(b, p)
+    o.renew_period_ms, = _S0.unpack_from(b, p)
+    p += 8
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_RenewDelegationTokenRequest_0(o, w):
+    _wbyt(w, o.hmac)
+    w.append(_S0.pack(o.renew_period_ms))
+
+
+def _d_RenewDelegationTokenRequest_1(b, p):
+    o = _new(RenewDelegationTokenRequest)
+    o.hmac, p = _rcbyt(b, p)
+    o.renew_period_ms, = _S0.unpack_from(b, p)
+    p += 8
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_RenewDelegationTokenRequest_1(o, w):
+    _wcbyt(w, o.hmac)
+    w.append(_S0.pack(o.renew_period_ms))
+    _wtag(w, o._unknown_tagged)
+
+
+RenewDelegationTokenRequest._DECODERS = {1: _d_RenewDelegationTokenRequest_0, 2: _d_RenewDelegationTokenRequest_1}
+RenewDelegationTokenRequest._ENCODERS = {1: _e_RenewDelegationTokenRequest_0, 2: _e_RenewDelegationTokenRequest_1}

@@ -1,0 +1,72 @@
+"""Generated from Kafka's RenewDelegationTokenResponse.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>hqi')
+
+
+class RenewDelegationTokenResponse(Message):
+    __slots__ = ('error_code', 'expiry_timestamp_ms', 'throttle_time_ms', '_unknown_tagged')
+    _FIELDS = (('error_code', 'int16', 0, 32767, -1, -1, None, -1, None), ('expiry_timestamp_ms', 'int64', 0, 32767, -1, -1, None, -1, None), ('throttle_time_ms', 'int32', 0, 32767, -1, -1, None, -1, None))
+    API_KEY = 39
+    VALID_VERSIONS = (1, 2)
+    FLEXIBLE_MIN = 2
+
+    def __init__(self, *, error_code=0, expiry_timestamp_ms=0, throttle_time_ms=0, _unknown_tagged=None):
+        self.error_code = error_code
+        self.expiry_timestamp_ms = expiry_timestamp_ms
+        self.throttle_time_ms = throttle_time_ms
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_RenewDelegationTokenResponse_0(b, p):
+    o = _new(RenewDelegationTokenResponse)
+    o.error_code, o.expiry_timestamp_ms, o.throttle_time_ms = _S0.unpack_from(b, p)
+    p += 14
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_RenewDelegationTokenResponse_0(o, w):
+    w.append(_S0.pack(o.error_code, o.expiry_timestamp_ms, o.throttle_time_ms))
+
+
+def _d_RenewDelegationTokenResponse_1(b, p):
+    o = _new(RenewDelegationTokenResponse)
+    o.error_code, o.expiry_timestamp_ms, o.throttle_time_ms = _S0.unpack_from(b, p)
+    p += 14
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_RenewDelegationTokenResponse_1(o, w):
+    w.append(_S0.pack(o.error_code, o.expiry_timestamp_ms, o.throttle_time_ms))
+    _wtag(w, o._unknown_tagged)
+
+
+RenewDelegationTokenResponse._DECODERS = {1: _d_RenewDelegationTokenResponse_0, 2: _d_RenewDelegationTokenResponse_1}
+RenewDelegationTokenResponse._ENCODERS = {1: _e_RenewDelegationTokenResponse_0, 2: _e_RenewDelegationTokenResponse_1}

@@ -1,0 +1,67 @@
+"""Generated from Kafka's SaslHandshakeResponse.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>h')
+
+
+class SaslHandshakeResponse(Message):
+    __slots__ = ('error_code', 'mechanisms', '_unknown_tagged')
+    _FIELDS = (('error_code', 'int16', 0, 32767, -1, -1, None, -1, None), ('mechanisms', '[]string', 0, 32767, -1, -1, None, -1, None))
+    API_KEY = 17
+    VALID_VERSIONS = (0, 1)
+    FLEXIBLE_MIN = None
+
+    def __init__(self, *, error_code=0, mechanisms=DEFAULT, _unknown_tagged=None):
+        self.error_code = error_code
+        self.mechanisms = [] if mechanisms is DEFAULT else mechanisms
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_SaslHandshakeResponse_0(b, p):
+    o = _new(SaslHandshakeResponse)
+    o.error_code, = _S0.unpack_from(b, p)
+    p += 2
+    n, p = _ral(b, p, 2)
+    l = []
+    for _ in range(n):
+        e, p = _rstr(b, p)
+        l.append(e)
+    o.mechanisms = l
+    o._unknown_tagged = None
+    return o, p
+
+
+def _e_SaslHandshakeResponse_0(o, w):
+    w.append(_S0.pack(o.error_code))
+    x = o.mechanisms
+    w.append(_I(len(x)))
+    for e in x:
+        _wstr(w, e)
+
+
+SaslHandshakeResponse._DECODERS = {0: _d_SaslHandshakeResponse_0, 1: _d_SaslHandshakeResponse_0}
+SaslHandshakeResponse._ENCODERS = {0: _e_SaslHandshakeResponse_0, 1: _e_SaslHandshakeResponse_0}

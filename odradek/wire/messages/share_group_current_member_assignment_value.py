@@ -1,0 +1,103 @@
+"""Generated from Kafka's ShareGroupCurrentMemberAssignmentValue.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>iib')
+_S1 = _struct.Struct('>16s')
+
+
+class TopicPartitions(Message):
+    __slots__ = ('topic_id', 'partitions', '_unknown_tagged')
+    _FIELDS = (('topic_id', 'uuid', 0, 32767, -1, -1, None, -1, None), ('partitions', '[]int32', 0, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, topic_id=ZERO_UUID, partitions=DEFAULT, _unknown_tagged=None):
+        self.topic_id = topic_id
+        self.partitions = [] if partitions is DEFAULT else partitions
+        self._unknown_tagged = _unknown_tagged
+
+
+class ShareGroupCurrentMemberAssignmentValue(Message):
+    __slots__ = ('member_epoch', 'previous_member_epoch', 'state', 'assigned_partitions', '_unknown_tagged')
+    _FIELDS = (('member_epoch', 'int32', 0, 32767, -1, -1, None, -1, None), ('previous_member_epoch', 'int32', 0, 32767, -1, -1, None, -1, None), ('state', 'int8', 0, 32767, -1, -1, None, -1, None), ('assigned_partitions', '[]TopicPartitions', 0, 32767, -1, -1, None, -1, 'TopicPartitions'))
+    API_KEY = 14
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, member_epoch=0, previous_member_epoch=0, state=0, assigned_partitions=DEFAULT, _unknown_tagged=None):
+        self.member_epoch = member_epoch
+        self.previous_member_epoch = previous_member_epoch
+        self.state = state
+        self.assigned_partitions = [] if assigned_partitions is DEFAULT else assigned_partitions
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_TopicPartitions_0(b, p):
+    o = _new(TopicPartitions)
+    o.topic_id, = _S1.unpack_from(b, p)
+    p += 16
+    n, p = _rcal(b, p, 4)
+    l = list(_unpack('>%di' % n, b, p))
+    p += 4 * n
+    o.partitions = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_ShareGroupCurrentMemberAssignmentValue_0(b, p):
+    o = _new(ShareGroupCurrentMemberAssignmentValue)
+    o.member_epoch, o.previous_member_epoch, o.state = _S0.unpack_from(b, p)
+    p += 9
+    n, p = _rcal(b, p, 18)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicPartitions_0(b, p)
+        l.append(e)
+    o.assigned_partitions = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_TopicPartitions_0(o, w):
+    w.append(_S1.pack(o.topic_id))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    w.append(_pack('>%di' % len(x), *x))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_ShareGroupCurrentMemberAssignmentValue_0(o, w):
+    w.append(_S0.pack(o.member_epoch, o.previous_member_epoch, o.state))
+    x = o.assigned_partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicPartitions_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+ShareGroupCurrentMemberAssignmentValue._DECODERS = {0: _d_ShareGroupCurrentMemberAssignmentValue_0}
+ShareGroupCurrentMemberAssignmentValue._ENCODERS = {0: _e_ShareGroupCurrentMemberAssignmentValue_0}

@@ -1,0 +1,264 @@
+"""Generated from Kafka's StreamsGroupTopologyValue.json by tools/gen_wire.py. Do not edit."""
+# flake8: noqa
+import struct as _struct
+
+from ..base import DEFAULT, Message
+from ..exceptions import TruncatedError as _Trunc
+from ..primitives import (
+    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
+    read_string as _rstr, read_nullable_string as _rnstr, read_compact_string as _rcstr,
+    read_compact_nullable_string as _rcnstr, read_bytes as _rbyt, read_nullable_bytes as _rnbyt,
+    read_compact_bytes as _rcbyt, read_compact_nullable_bytes as _rcnbyt, read_records as _rrec,
+    read_compact_records as _rcrec, read_array_len as _ral, read_nullable_array_len as _rnal,
+    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
+    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
+    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+)
+
+_new = object.__new__
+_unpack = _struct.unpack_from
+_pack = _struct.pack
+
+
+def _tagkey(t):
+    return t[0]
+
+_S0 = _struct.Struct('>i')
+_S1 = _struct.Struct('>ih')
+
+
+class TopicConfig(Message):
+    __slots__ = ('key', 'value', '_unknown_tagged')
+    _FIELDS = (('key', 'string', 0, 32767, -1, -1, None, -1, None), ('value', 'string', 0, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, key='', value='', _unknown_tagged=None):
+        self.key = key
+        self.value = value
+        self._unknown_tagged = _unknown_tagged
+
+
+class TopicInfo(Message):
+    __slots__ = ('name', 'partitions', 'replication_factor', 'topic_configs', '_unknown_tagged')
+    _FIELDS = (('name', 'string', 0, 32767, -1, -1, None, -1, None), ('partitions', 'int32', 0, 32767, -1, -1, None, -1, None), ('replication_factor', 'int16', 0, 32767, -1, -1, None, -1, None), ('topic_configs', '[]TopicConfig', 0, 32767, -1, -1, None, -1, 'TopicConfig'))
+
+    def __init__(self, *, name='', partitions=0, replication_factor=0, topic_configs=DEFAULT, _unknown_tagged=None):
+        self.name = name
+        self.partitions = partitions
+        self.replication_factor = replication_factor
+        self.topic_configs = [] if topic_configs is DEFAULT else topic_configs
+        self._unknown_tagged = _unknown_tagged
+
+
+class CopartitionGroup(Message):
+    __slots__ = ('source_topics', 'source_topic_regex', 'repartition_source_topics', '_unknown_tagged')
+    _FIELDS = (('source_topics', '[]int16', 0, 32767, -1, -1, None, -1, None), ('source_topic_regex', '[]int16', 0, 32767, -1, -1, None, -1, None), ('repartition_source_topics', '[]int16', 0, 32767, -1, -1, None, -1, None))
+
+    def __init__(self, *, source_topics=DEFAULT, source_topic_regex=DEFAULT, repartition_source_topics=DEFAULT, _unknown_tagged=None):
+        self.source_topics = [] if source_topics is DEFAULT else source_topics
+        self.source_topic_regex = [] if source_topic_regex is DEFAULT else source_topic_regex
+        self.repartition_source_topics = [] if repartition_source_topics is DEFAULT else repartition_source_topics
+        self._unknown_tagged = _unknown_tagged
+
+
+class Subtopology(Message):
+    __slots__ = ('subtopology_id', 'source_topics', 'source_topic_regex', 'state_changelog_topics', 'repartition_sink_topics', 'repartition_source_topics', 'copartition_groups', '_unknown_tagged')
+    _FIELDS = (('subtopology_id', 'string', 0, 32767, -1, -1, None, -1, None), ('source_topics', '[]string', 0, 32767, -1, -1, None, -1, None), ('source_topic_regex', '[]string', 0, 32767, -1, -1, None, -1, None), ('state_changelog_topics', '[]TopicInfo', 0, 32767, -1, -1, None, -1, 'TopicInfo'), ('repartition_sink_topics', '[]string', 0, 32767, -1, -1, None, -1, None), ('repartition_source_topics', '[]TopicInfo', 0, 32767, -1, -1, None, -1, 'TopicInfo'), ('copartition_groups', '[]CopartitionGroup', 0, 32767, -1, -1, None, -1, 'CopartitionGroup'))
+
+    def __init__(self, *, subtopology_id='', source_topics=DEFAULT, source_topic_regex=DEFAULT, state_changelog_topics=DEFAULT, repartition_sink_topics=DEFAULT, repartition_source_topics=DEFAULT, copartition_groups=DEFAULT, _unknown_tagged=None):
+        self.subtopology_id = subtopology_id
+        self.source_topics = [] if source_topics is DEFAULT else source_topics
+        self.source_topic_regex = [] if source_topic_regex is DEFAULT else source_topic_regex
+        self.state_changelog_topics = [] if state_changelog_topics is DEFAULT else state_changelog_topics
+        self.repartition_sink_topics = [] if repartition_sink_topics is DEFAULT else repartition_sink_topics
+        self.repartition_source_topics = [] if repartition_source_topics is DEFAULT else repartition_source_topics
+        self.copartition_groups = [] if copartition_groups is DEFAULT else copartition_groups
+        self._unknown_tagged = _unknown_tagged
+
+
+class StreamsGroupTopologyValue(Message):
+    __slots__ = ('epoch', 'subtopologies', '_unknown_tagged')
+    _FIELDS = (('epoch', 'int32', 0, 32767, -1, -1, None, -1, None), ('subtopologies', '[]Subtopology', 0, 32767, -1, -1, None, -1, 'Subtopology'))
+    API_KEY = 23
+    VALID_VERSIONS = (0, 0)
+    FLEXIBLE_MIN = 0
+
+    def __init__(self, *, epoch=0, subtopologies=DEFAULT, _unknown_tagged=None):
+        self.epoch = epoch
+        self.subtopologies = [] if subtopologies is DEFAULT else subtopologies
+        self._unknown_tagged = _unknown_tagged
+
+
+
+def _d_TopicConfig_0(b, p):
+    o = _new(TopicConfig)
+    o.key, p = _rcstr(b, p)
+    o.value, p = _rcstr(b, p)
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_TopicInfo_0(b, p):
+    o = _new(TopicInfo)
+    o.name, p = _rcstr(b, p)
+    o.partitions, o.replication_factor = _S1.unpack_from(b, p)
+    p += 6
+    n, p = _rcal(b, p, 3)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicConfig_0(b, p)
+        l.append(e)
+    o.topic_configs = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_CopartitionGroup_0(b, p):
+    o = _new(CopartitionGroup)
+    n, p = _rcal(b, p, 2)
+    l = list(_unpack('>%dh' % n, b, p))
+    p += 2 * n
+    o.source_topics = l
+    n, p = _rcal(b, p, 2)
+    l = list(_unpack('>%dh' % n, b, p))
+    p += 2 * n
+    o.source_topic_regex = l
+    n, p = _rcal(b, p, 2)
+    l = list(_unpack('>%dh' % n, b, p))
+    p += 2 * n
+    o.repartition_source_topics = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_Subtopology_0(b, p):
+    o = _new(Subtopology)
+    o.subtopology_id, p = _rcstr(b, p)
+    n, p = _rcal(b, p, 1)
+    l = []
+    for _ in range(n):
+        e, p = _rcstr(b, p)
+        l.append(e)
+    o.source_topics = l
+    n, p = _rcal(b, p, 1)
+    l = []
+    for _ in range(n):
+        e, p = _rcstr(b, p)
+        l.append(e)
+    o.source_topic_regex = l
+    n, p = _rcal(b, p, 9)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicInfo_0(b, p)
+        l.append(e)
+    o.state_changelog_topics = l
+    n, p = _rcal(b, p, 1)
+    l = []
+    for _ in range(n):
+        e, p = _rcstr(b, p)
+        l.append(e)
+    o.repartition_sink_topics = l
+    n, p = _rcal(b, p, 9)
+    l = []
+    for _ in range(n):
+        e, p = _d_TopicInfo_0(b, p)
+        l.append(e)
+    o.repartition_source_topics = l
+    n, p = _rcal(b, p, 4)
+    l = []
+    for _ in range(n):
+        e, p = _d_CopartitionGroup_0(b, p)
+        l.append(e)
+    o.copartition_groups = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _d_StreamsGroupTopologyValue_0(b, p):
+    o = _new(StreamsGroupTopologyValue)
+    o.epoch, = _S0.unpack_from(b, p)
+    p += 4
+    n, p = _rcal(b, p, 8)
+    l = []
+    for _ in range(n):
+        e, p = _d_Subtopology_0(b, p)
+        l.append(e)
+    o.subtopologies = l
+    t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
+
+
+def _e_TopicConfig_0(o, w):
+    _wcstr(w, o.key)
+    _wcstr(w, o.value)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_TopicInfo_0(o, w):
+    _wcstr(w, o.name)
+    w.append(_S1.pack(o.partitions, o.replication_factor))
+    x = o.topic_configs
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicConfig_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_CopartitionGroup_0(o, w):
+    x = o.source_topics
+    w.append(_uv(len(x) + 1))
+    w.append(_pack('>%dh' % len(x), *x))
+    x = o.source_topic_regex
+    w.append(_uv(len(x) + 1))
+    w.append(_pack('>%dh' % len(x), *x))
+    x = o.repartition_source_topics
+    w.append(_uv(len(x) + 1))
+    w.append(_pack('>%dh' % len(x), *x))
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_Subtopology_0(o, w):
+    _wcstr(w, o.subtopology_id)
+    x = o.source_topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _wcstr(w, e)
+    x = o.source_topic_regex
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _wcstr(w, e)
+    x = o.state_changelog_topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicInfo_0(e, w)
+    x = o.repartition_sink_topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _wcstr(w, e)
+    x = o.repartition_source_topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicInfo_0(e, w)
+    x = o.copartition_groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_CopartitionGroup_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _e_StreamsGroupTopologyValue_0(o, w):
+    w.append(_S0.pack(o.epoch))
+    x = o.subtopologies
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_Subtopology_0(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+StreamsGroupTopologyValue._DECODERS = {0: _d_StreamsGroupTopologyValue_0}
+StreamsGroupTopologyValue._ENCODERS = {0: _e_StreamsGroupTopologyValue_0}

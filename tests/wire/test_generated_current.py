@@ -1,0 +1,43 @@
+"""The committed odradek/wire/messages is exactly what tools/gen_wire.py writes from the specs."""
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SPECS = Path(os.environ.get("ODRADEK_KAFKA_SPECS", ROOT.parent / "shared" / "kafka-protocol"))
+OUT = ROOT / "odradek" / "wire" / "messages"
+
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_wire", ROOT / "tools" / "gen_wire.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules["gen_wire"] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.skipif(not (SPECS / "message").is_dir(), reason="Kafka JSON specs not present beside the repo")
+def test_generated_code_is_current():
+    files = _generator().generate(str(SPECS))
+    committed = {p.name for p in OUT.glob("*.py")}
+    assert committed == set(files), "generated module set differs; run python tools/gen_wire.py SPEC_DIR"
+    stale = [name for name, src in files.items() if (OUT / name).read_text() != src]
+    assert not stale, f"stale generated modules: {stale[:5]}; run python tools/gen_wire.py SPEC_DIR"
+
+
+def test_comment_stripping_keeps_urls_in_strings():
+    gen = _generator()
+    text = '{"about": "see http://x//y", // comment\n "a": 1}'
+    assert gen.strip_comments(text) == '{"about": "see http://x//y", \n "a": 1}'
+
+
+def test_version_ranges():
+    gen = _generator()
+    assert gen.parse_versions("3-13") == (3, 13)
+    assert gen.parse_versions("9+") == (9, gen.MAX_VERSION)
+    assert gen.parse_versions("none") == (-1, -1)
+    assert gen.parse_versions("5") == (5, 5)
