@@ -1,0 +1,59 @@
+"""ApiVersions (key 18): advertise exactly the versions the handlers implement."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.api_versions_response import (
+    ApiVersion,
+    ApiVersionsResponse,
+    FinalizedFeatureKey,
+    SupportedFeatureKey,
+)
+
+API_KEY = 18
+MIN_VERSION = 0
+MAX_VERSION = 4
+
+# The metadata.version feature a Kafka 4.x broker advertises (4.0-IV3 .. 4.3-IV?).
+METADATA_VERSION_MIN = 1
+METADATA_VERSION_MAX = 27
+
+
+def advertised() -> list[ApiVersion]:
+    from . import supported_versions
+
+    return [ApiVersion(api_key=k, min_version=lo, max_version=hi) for k, lo, hi in supported_versions()]
+
+
+def unsupported_version_response() -> ApiVersionsResponse:
+    """Kafka's answer to an ApiVersions version it does not know: error 35 and the list, in v0 layout."""
+    return ApiVersionsResponse(error_code=ErrorCode.UNSUPPORTED_VERSION, api_keys=advertised())
+
+
+def handle(ctx, request) -> ApiVersionsResponse:
+    resp = ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=advertised(), throttle_time_ms=0)
+    if ctx.api_version >= 3:
+        if not _valid_client_software(request.client_software_name) or not _valid_client_software(
+            request.client_software_version
+        ):
+            resp.error_code = ErrorCode.INVALID_REQUEST
+            resp.api_keys = []
+            return resp
+        resp.supported_features = [
+            SupportedFeatureKey(name="metadata.version", min_version=METADATA_VERSION_MIN,
+                                max_version=METADATA_VERSION_MAX),
+        ]
+        resp.finalized_features_epoch = ctx.broker.finalized_features_epoch()
+        resp.finalized_features = [
+            FinalizedFeatureKey(name=name, max_version_level=level, min_version_level=level)
+            for name, level in ctx.broker.finalized_features().items()
+        ]
+        resp.zk_migration_ready = False
+    return resp
+
+
+def _valid_client_software(value: str) -> bool:
+    # Kafka: [a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?
+    import re
+
+    return bool(re.fullmatch(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?", value or ""))

@@ -1,0 +1,38 @@
+"""What a handler receives, and how it asks the broker to answer later."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+
+@dataclass
+class RequestContext:
+    """Per-request facts. ``broker`` is the service facade built by odradek/broker."""
+
+    api_key: int
+    api_version: int
+    correlation_id: int
+    client_id: str | None
+    now_ms: int
+    broker: Any
+    connection_id: str = ""
+    client_host: str = ""
+    header: Any = None
+
+
+@dataclass
+class Delayed:
+    """A response that cannot be given yet (acks=all, long-poll Fetch, JoinGroup...).
+
+    The broker's purgatory calls ``try_complete(now_ms)`` when any of ``watch``
+    keys is poked (e.g. ("partition", topic, index) after an append, ("group", id))
+    and at ``deadline_ms``; it returns the response, or None to keep waiting.
+    At the deadline the broker calls ``on_expire(now_ms)`` which must return the
+    response.
+    """
+
+    try_complete: Callable[[int], Any]
+    on_expire: Callable[[int], Any]
+    deadline_ms: int
+    watch: list = field(default_factory=list)
