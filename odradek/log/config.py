@@ -1,0 +1,122 @@
+"""Per-log configuration: Kafka's topic-level log configs with Kafka's defaults."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+LONG_MAX = 9223372036854775807
+
+
+class ConfigError(ValueError):
+    """A topic config value of the wrong type or out of range (INVALID_CONFIG)."""
+
+
+@dataclass(frozen=True)
+class LogConfig:
+    segment_bytes: int = 1073741824
+    segment_ms: int = 604800000
+    segment_index_bytes: int = 10485760
+    index_interval_bytes: int = 4096
+    retention_ms: int = 604800000          # -1: keep forever
+    retention_bytes: int = -1              # -1: no size limit
+    cleanup_policy: tuple[str, ...] = ("delete",)
+    min_cleanable_dirty_ratio: float = 0.5
+    delete_retention_ms: int = 86400000
+    max_message_bytes: int = 1048588
+    message_timestamp_type: str = "CreateTime"
+    flush_messages: int = LONG_MAX
+    flush_ms: int = LONG_MAX
+    min_compaction_lag_ms: int = 0
+
+    @property
+    def compact(self) -> bool:
+        return "compact" in self.cleanup_policy
+
+    @property
+    def delete(self) -> bool:
+        return "delete" in self.cleanup_policy
+
+    @property
+    def log_append_time(self) -> bool:
+        return self.message_timestamp_type == "LogAppendTime"
+
+    @classmethod
+    def from_properties(cls, props: dict, *, base: "LogConfig | None" = None,
+                        strict: bool = False) -> "LogConfig":
+        """Build from Kafka property names ("segment.bytes": "1024", ...).
+
+        Values may be strings (as in CreateTopics / AlterConfigs) or Python values.
+        Unknown names are ignored (topic configs also carry broker-side settings such
+        as min.insync.replicas) unless strict=True.
+        """
+        values = {}
+        for name, raw in props.items():
+            spec = _SPECS.get(name)
+            if spec is None:
+                if strict:
+                    raise ConfigError(f"unknown log config {name!r}")
+                continue
+            attr, parse = spec
+            try:
+                values[attr] = parse(raw)
+            except (TypeError, ValueError) as e:
+                raise ConfigError(f"invalid value {raw!r} for {name}: {e}") from None
+        return dataclasses.replace(base or cls(), **values)
+
+    def to_properties(self) -> dict[str, str]:
+        out = {}
+        for name, (attr, _) in _SPECS.items():
+            v = getattr(self, attr)
+            out[name] = ",".join(v) if isinstance(v, tuple) else str(v)
+        return out
+
+
+def _int(lo: int, hi: int = LONG_MAX):
+    def parse(v):
+        if isinstance(v, bool) or isinstance(v, float):
+            raise TypeError("expected an integer")
+        n = int(str(v).strip()) if isinstance(v, str) else int(v)
+        if not lo <= n <= hi:
+            raise ValueError(f"must be in [{lo}, {hi}]")
+        return n
+    return parse
+
+
+def _ratio(v):
+    x = float(v)
+    if not 0.0 <= x <= 1.0:
+        raise ValueError("must be in [0, 1]")
+    return x
+
+
+def _policy(v):
+    parts = v if isinstance(v, (list, tuple)) else str(v).split(",")
+    parts = tuple(sorted({p.strip() for p in parts if p.strip()}))
+    if not parts or not set(parts) <= {"delete", "compact"}:
+        raise ValueError("must be a list of 'delete' and/or 'compact'")
+    return parts
+
+
+def _ts_type(v):
+    if v not in ("CreateTime", "LogAppendTime"):
+        raise ValueError("must be CreateTime or LogAppendTime")
+    return v
+
+
+INT_MAX = 2147483647
+_SPECS = {
+    "segment.bytes": ("segment_bytes", _int(14, INT_MAX)),
+    "segment.ms": ("segment_ms", _int(1)),
+    "segment.index.bytes": ("segment_index_bytes", _int(4, INT_MAX)),
+    "index.interval.bytes": ("index_interval_bytes", _int(0, INT_MAX)),
+    "retention.ms": ("retention_ms", _int(-1)),
+    "retention.bytes": ("retention_bytes", _int(-1)),
+    "cleanup.policy": ("cleanup_policy", _policy),
+    "min.cleanable.dirty.ratio": ("min_cleanable_dirty_ratio", _ratio),
+    "delete.retention.ms": ("delete_retention_ms", _int(0)),
+    "max.message.bytes": ("max_message_bytes", _int(0, INT_MAX)),
+    "message.timestamp.type": ("message_timestamp_type", _ts_type),
+    "flush.messages": ("flush_messages", _int(1)),
+    "flush.ms": ("flush_ms", _int(0)),
+    "min.compaction.lag.ms": ("min_compaction_lag_ms", _int(0)),
+}

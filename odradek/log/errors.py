@@ -1,0 +1,51 @@
+"""Errors raised by the log engine; `error_name` is the Kafka error the broker maps to."""
+from __future__ import annotations
+
+
+class LogError(Exception):
+    error_name = "UNKNOWN_SERVER_ERROR"
+
+
+class OffsetOutOfRangeError(LogError):
+    error_name = "OFFSET_OUT_OF_RANGE"
+
+
+class RecordTooLargeError(LogError):
+    error_name = "RECORD_TOO_LARGE"
+
+
+class RecordBatchTooLargeError(LogError):
+    error_name = "RECORD_LIST_TOO_LARGE"
+
+
+class InvalidRecordError(LogError):
+    error_name = "INVALID_RECORD"
+
+
+class CorruptRecordError(LogError):
+    error_name = "CORRUPT_MESSAGE"
+
+
+class OutOfOrderSequenceError(LogError):
+    error_name = "OUT_OF_ORDER_SEQUENCE_NUMBER"
+
+
+class InvalidProducerEpochError(LogError):
+    error_name = "INVALID_PRODUCER_EPOCH"
+
+
+class UnexpectedAppendOffsetError(LogError):
+    """A follower append whose offsets do not continue the log."""
+    error_name = "UNKNOWN_SERVER_ERROR"
+
+
+class LogCorruptionError(LogError):
+    """Data that was fsynced (below the recovery point) fails validation."""
+    error_name = "KAFKA_STORAGE_ERROR"
+
+    def __init__(self, path: str, position: int, offset: int, reason: str):
+        super().__init__(f"corrupt log segment {path} at position {position} "
+                         f"(offset {offset}): {reason}")
+        self.path = path
+        self.position = position
+        self.offset = offset

@@ -1,0 +1,347 @@
+"""The small filesystem interface the log engine does all its I/O through.
+
+`RealFileSystem` is the production implementation (plain os calls, positional
+writes, real fsync). `FaultyFileSystem` keeps files in memory, tracks what has
+been fsynced, and can crash after N bytes, so tests can simulate a power loss or
+a kill -9 in the middle of any write and then "reboot" into what the disk holds.
+"""
+from __future__ import annotations
+
+import os
+import posixpath
+import random
+import shutil
+from typing import Protocol
+
+
+class FileHandle(Protocol):
+    path: str
+
+    def append(self, data) -> int: ...           # returns the position written at
+    def pwrite(self, data, position: int) -> None: ...
+    def read(self, position: int, length: int) -> bytes: ...
+    def size(self) -> int: ...
+    def fsync(self) -> None: ...
+    def truncate(self, size: int) -> None: ...
+    def close(self) -> None: ...
+    def fileno(self) -> int | None: ...          # None when sendfile is impossible
+
+
+class FileSystem(Protocol):
+    def open(self, path: str) -> FileHandle: ...  # read/write, created if missing
+    def listdir(self, path: str) -> list[str]: ...
+    def exists(self, path: str) -> bool: ...
+    def size(self, path: str) -> int: ...
+    def remove(self, path: str) -> None: ...
+    def rename(self, src: str, dst: str) -> None: ...  # atomic, replaces dst
+    def makedirs(self, path: str) -> None: ...
+    def rmtree(self, path: str) -> None: ...
+    def isdir(self, path: str) -> bool: ...
+    def fsync_dir(self, path: str) -> None: ...
+
+
+def read_whole(fs: FileSystem, path: str) -> bytes:
+    f = fs.open(path)
+    try:
+        return f.read(0, f.size())
+    finally:
+        f.close()
+
+
+def write_atomic(fs: FileSystem, path: str, data: bytes) -> None:
+    """Write a small file so a crash leaves either the old or the new content."""
+    tmp = path + ".tmp"
+    f = fs.open(tmp)
+    try:
+        f.truncate(0)
+        f.append(data)
+        f.fsync()
+    finally:
+        f.close()
+    fs.rename(tmp, path)
+    fs.fsync_dir(posixpath.dirname(path) or ".")
+
+
+# ---------------------------------------------------------------- real files
+
+
+class RealFile:
+    __slots__ = ("path", "_fd", "_size")
+
+    def __init__(self, path: str):
+        self.path = path
+        self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        self._size = os.fstat(self._fd).st_size
+
+    def append(self, data) -> int:
+        pos = self._size
+        view = memoryview(data)
+        n = len(view)
+        done = 0
+        while done < n:
+            done += os.pwrite(self._fd, view[done:], pos + done)
+        self._size = pos + n
+        return pos
+
+    def pwrite(self, data, position: int) -> None:
+        view = memoryview(data)
+        done = 0
+        while done < len(view):
+            done += os.pwrite(self._fd, view[done:], position + done)
+        self._size = max(self._size, position + len(view))
+
+    def read(self, position: int, length: int) -> bytes:
+        return os.pread(self._fd, length, position)
+
+    def size(self) -> int:
+        return self._size
+
+    def fsync(self) -> None:
+        os.fsync(self._fd)
+
+    def truncate(self, size: int) -> None:
+        os.ftruncate(self._fd, size)
+        self._size = size
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    def fileno(self) -> int | None:
+        return self._fd
+
+
+class RealFileSystem:
+    def open(self, path: str) -> RealFile:
+        return RealFile(path)
+
+    def listdir(self, path: str) -> list[str]:
+        return os.listdir(path)
+
+    def exists(self, path: str) -> bool:
+        return os.path.exists(path)
+
+    def size(self, path: str) -> int:
+        return os.path.getsize(path)
+
+    def remove(self, path: str) -> None:
+        os.remove(path)
+
+    def rename(self, src: str, dst: str) -> None:
+        os.replace(src, dst)
+
+    def makedirs(self, path: str) -> None:
+        os.makedirs(path, exist_ok=True)
+
+    def rmtree(self, path: str) -> None:
+        shutil.rmtree(path, ignore_errors=True)
+
+    def isdir(self, path: str) -> bool:
+        return os.path.isdir(path)
+
+    def fsync_dir(self, path: str) -> None:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+# ------------------------------------------------------------- faulty files
+
+
+class SimulatedCrash(Exception):
+    """Raised by FaultyFileSystem once its byte budget is spent: the process 'died'."""
+
+
+class _Inode:
+    __slots__ = ("data", "durable")
+
+    def __init__(self, data: bytes = b"", durable: bytes = b""):
+        self.data = bytearray(data)
+        self.durable = bytes(durable)
+
+
+class FaultyFile:
+    def __init__(self, fs: "FaultyFileSystem", path: str, inode: _Inode):
+        self.fs = fs
+        self.path = path
+        self.inode = inode
+        self.closed = False
+
+    def _write(self, data, position: int) -> None:
+        data = bytes(data)
+        data = self.fs._charge(data)  # may shorten the write and then raise after it
+        buf = self.inode.data
+        if position > len(buf):
+            buf.extend(b"\0" * (position - len(buf)))
+        buf[position:position + len(data)] = data
+        self.fs._after_write()
+
+    def append(self, data) -> int:
+        self.fs._check()
+        pos = len(self.inode.data)
+        self._write(data, pos)
+        return pos
+
+    def pwrite(self, data, position: int) -> None:
+        self.fs._check()
+        self._write(data, position)
+
+    def read(self, position: int, length: int) -> bytes:
+        self.fs._check()
+        return bytes(self.inode.data[position:position + length])
+
+    def size(self) -> int:
+        return len(self.inode.data)
+
+    def fsync(self) -> None:
+        self.fs._check()
+        self.inode.durable = bytes(self.inode.data)
+        self.fs.fsyncs += 1
+
+    def truncate(self, size: int) -> None:
+        self.fs._check()
+        del self.inode.data[size:]
+
+    def close(self) -> None:
+        self.closed = True
+
+    def fileno(self) -> int | None:
+        return None
+
+
+class FaultyFileSystem:
+    """In-memory filesystem with crash injection.
+
+    Directory operations (create, rename, remove) are durable at once (as with a
+    journaled fs after the dir fsync the engine does); file contents are durable
+    only up to the last fsync. `crash_after_bytes` makes the write that crosses the
+    budget land partially and raise SimulatedCrash; every later call raises too.
+    `restart(mode)` returns the filesystem a rebooted machine would see:
+    "lost"  - only fsynced bytes survive;
+    "kept"  - everything written survives (kill -9: the page cache is kept);
+    "torn"  - fsynced bytes plus a random prefix of what followed them.
+    """
+
+    def __init__(self, seed: int = 0):
+        self.files: dict[str, _Inode] = {}
+        self.dirs: set[str] = {"/"}
+        self.crash_after_bytes: int | None = None
+        self.bytes_written = 0
+        self.crashed = False
+        self.fsyncs = 0
+        self.rng = random.Random(seed)
+
+    # fault control
+    def _check(self) -> None:
+        if self.crashed:
+            raise SimulatedCrash("filesystem already crashed")
+
+    def _charge(self, data: bytes) -> bytes:
+        if self.crash_after_bytes is not None:
+            left = self.crash_after_bytes - self.bytes_written
+            if len(data) > left:
+                self._pending_crash = True
+                data = data[:max(left, 0)]
+        self.bytes_written += len(data)
+        return data
+
+    def _after_write(self) -> None:
+        if getattr(self, "_pending_crash", False):
+            self._pending_crash = False
+            self.crashed = True
+            raise SimulatedCrash(f"crashed after {self.bytes_written} bytes")
+
+    def crash(self) -> None:
+        self.crashed = True
+
+    def restart(self, mode: str = "lost", seed: int | None = None) -> "FaultyFileSystem":
+        rng = random.Random(seed) if seed is not None else self.rng
+        new = FaultyFileSystem(seed=rng.randrange(1 << 30))
+        new.dirs = set(self.dirs)
+        for path, inode in self.files.items():
+            if mode == "kept":
+                content = bytes(inode.data)
+            elif mode == "lost":
+                content = inode.durable
+            elif mode == "torn":
+                data, durable = bytes(inode.data), inode.durable
+                if data.startswith(durable):
+                    content = data[:rng.randint(len(durable), len(data))]
+                else:
+                    content = rng.choice([data, durable])
+            else:
+                raise ValueError(mode)
+            new.files[path] = _Inode(content, content)
+        return new
+
+    # FileSystem
+    def _norm(self, path: str) -> str:
+        return posixpath.normpath(path)
+
+    def open(self, path: str) -> FaultyFile:
+        self._check()
+        path = self._norm(path)
+        parent = posixpath.dirname(path)
+        if parent not in self.dirs:
+            raise FileNotFoundError(parent)
+        inode = self.files.get(path)
+        if inode is None:
+            inode = self.files[path] = _Inode()
+        return FaultyFile(self, path, inode)
+
+    def listdir(self, path: str) -> list[str]:
+        path = self._norm(path)
+        if path not in self.dirs:
+            raise FileNotFoundError(path)
+        out = [posixpath.basename(p) for p in self.files if posixpath.dirname(p) == path]
+        out += [posixpath.basename(d) for d in self.dirs if d != path and posixpath.dirname(d) == path]
+        return sorted(out)
+
+    def exists(self, path: str) -> bool:
+        path = self._norm(path)
+        return path in self.files or path in self.dirs
+
+    def isdir(self, path: str) -> bool:
+        return self._norm(path) in self.dirs
+
+    def size(self, path: str) -> int:
+        return len(self.files[self._norm(path)].data)
+
+    def remove(self, path: str) -> None:
+        self._check()
+        del self.files[self._norm(path)]
+
+    def rename(self, src: str, dst: str) -> None:
+        self._check()
+        src, dst = self._norm(src), self._norm(dst)
+        if src in self.dirs:
+            for d in sorted(self.dirs):
+                if d == src or d.startswith(src + "/"):
+                    self.dirs.discard(d)
+                    self.dirs.add(dst + d[len(src):])
+            for p in list(self.files):
+                if p.startswith(src + "/"):
+                    self.files[dst + p[len(src):]] = self.files.pop(p)
+            return
+        self.files[dst] = self.files.pop(src)
+
+    def makedirs(self, path: str) -> None:
+        self._check()
+        path = self._norm(path)
+        while path not in self.dirs:
+            self.dirs.add(path)
+            path = posixpath.dirname(path)
+
+    def rmtree(self, path: str) -> None:
+        self._check()
+        path = self._norm(path)
+        self.dirs = {d for d in self.dirs if not (d == path or d.startswith(path + "/"))}
+        for p in list(self.files):
+            if p.startswith(path + "/"):
+                del self.files[p]
+
+    def fsync_dir(self, path: str) -> None:
+        self._check()

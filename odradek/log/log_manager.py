@@ -1,0 +1,117 @@
+"""LogManager: every PartitionLog under the log.dirs, in `topic-partition` dirs."""
+from __future__ import annotations
+
+import posixpath
+import threading
+import uuid
+from typing import Callable, Iterator
+
+from .compaction import LogCleaner
+from .config import LogConfig
+from .fs import FileSystem, RealFileSystem
+from .partition_log import PartitionLog
+
+DELETE_SUFFIX = "-delete"
+
+
+def parse_dir_name(name: str) -> tuple[str, int] | None:
+    """'my-topic-3' -> ('my-topic', 3); None for anything else."""
+    topic, sep, part = name.rpartition("-")
+    if not sep or not topic or not part.isdigit() or "." in part:
+        return None
+    return topic, int(part)
+
+
+class LogManager:
+    def __init__(self, log_dirs: list[str] | str, *, fs: FileSystem | None = None,
+                 default_config: LogConfig | None = None,
+                 topic_config: Callable[[str], LogConfig | None] | None = None,
+                 now_ms: int = 0):
+        """Open every partition found under log_dirs (recovering as needed)."""
+        self.fs = fs or RealFileSystem()
+        self.log_dirs = [log_dirs] if isinstance(log_dirs, str) else list(log_dirs)
+        self.default_config = default_config or LogConfig()
+        self.topic_config = topic_config or (lambda topic: None)
+        self.logs: dict[tuple[str, int], PartitionLog] = {}
+        self.cleaner = LogCleaner()
+        self.lock = threading.Lock()
+        self._load(now_ms)
+
+    def _config_for(self, topic: str) -> LogConfig:
+        return self.topic_config(topic) or self.default_config
+
+    def _load(self, now_ms: int) -> None:
+        for d in self.log_dirs:
+            self.fs.makedirs(d)
+            for name in self.fs.listdir(d):
+                path = posixpath.join(d, name)
+                if not self.fs.isdir(path):
+                    continue
+                if name.endswith(DELETE_SUFFIX):
+                    self.fs.rmtree(path)  # a deletion interrupted by a crash
+                    continue
+                tp = parse_dir_name(name)
+                if tp is None:
+                    continue
+                self.logs[tp] = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
+
+    def get(self, topic: str, partition: int) -> PartitionLog | None:
+        return self.logs.get((topic, partition))
+
+    def get_or_create(self, topic: str, partition: int, config: LogConfig | None = None,
+                      now_ms: int = 0) -> PartitionLog:
+        with self.lock:
+            log = self.logs.get((topic, partition))
+            if log is None:
+                counts = {d: 0 for d in self.log_dirs}
+                for lg in self.logs.values():
+                    parent = posixpath.dirname(lg.dir)
+                    if parent in counts:
+                        counts[parent] += 1
+                d = min(self.log_dirs, key=lambda x: counts[x])  # fewest partitions
+                log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
+                                   config or self._config_for(topic), now_ms=now_ms)
+                self.logs[(topic, partition)] = log
+            elif config is not None:
+                log.config = config
+            return log
+
+    def update_config(self, topic: str, config: LogConfig) -> None:
+        for (t, _), log in self.logs.items():
+            if t == topic:
+                log.config = config
+
+    def delete(self, topic: str, partition: int) -> bool:
+        """Rename to `topic-partition.<id>-delete` first (a crash finishes it on startup)."""
+        with self.lock:
+            log = self.logs.pop((topic, partition), None)
+        if log is None:
+            return False
+        with log.lock:
+            for seg in log.segments + log._retired:
+                seg.close()
+            dead = f"{log.dir}.{uuid.uuid4().hex}{DELETE_SUFFIX}"
+            self.fs.rename(log.dir, dead)
+            self.fs.rmtree(dead)
+        return True
+
+    def list(self) -> list[tuple[str, int]]:
+        return sorted(self.logs)
+
+    def __iter__(self) -> Iterator[PartitionLog]:
+        return iter(list(self.logs.values()))
+
+    # periodic hooks, called by the broker with its clock
+    def apply_retention(self, now_ms: int) -> int:
+        return sum(log.apply_retention(now_ms) for log in self)
+
+    def flush_dirty(self, now_ms: int) -> int:
+        return sum(1 for log in self if log.maybe_flush(now_ms))
+
+    def clean_once(self, now_ms: int):
+        """One compaction pass on the dirtiest log; run from a background thread."""
+        return self.cleaner.run_once(list(self), now_ms)
+
+    def close(self) -> None:
+        for log in self:
+            log.close()

@@ -1,0 +1,651 @@
+"""PartitionLog: the ordered list of segments of one topic-partition.
+
+Appends validate the batches (via odradek.wire.records), rewrite baseOffset in
+place (outside the CRC) and write the bytes as they came, in one write. Reads
+return file slices for sendfile. Recovery after an unclean shutdown re-validates
+every segment at or above the recovery point, rebuilds its indexes and truncates
+the first invalid or partial batch together with everything after it.
+"""
+from __future__ import annotations
+
+import posixpath
+import threading
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from odradek.wire import records
+from odradek.wire.exceptions import InvalidRecordError as WireInvalidRecordError
+from odradek.wire.exceptions import WireError
+
+from . import errors
+from .config import LogConfig
+from .fs import FileHandle, FileSystem, read_whole, write_atomic
+from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
+                             load_latest_snapshot, snapshot_path)
+from .segment import LogSegment, file_name
+
+CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
+CHECKPOINT_FILE = "log-state.checkpoint"
+
+EARLIEST_TIMESTAMP = -2
+LATEST_TIMESTAMP = -1
+MAX_TIMESTAMP = -3
+EARLIEST_LOCAL_TIMESTAMP = -4
+
+
+@dataclass
+class AppendInfo:
+    base_offset: int
+    last_offset: int
+    log_append_time_ms: int      # -1 unless the topic/append uses LogAppendTime
+    log_start_offset: int
+    record_count: int
+    max_timestamp: int
+    duplicate: bool = False      # an idempotent retry: nothing written, original offsets
+
+
+@dataclass(frozen=True)
+class FileSlice:
+    path: str
+    position: int
+    length: int
+    file: FileHandle             # file.fileno() for os.sendfile (None on fake filesystems)
+
+
+@dataclass
+class FetchSlices:
+    slices: list[FileSlice] = field(default_factory=list)
+    total_bytes: int = 0
+    first_offset: int = -1       # base offset of the first batch returned
+    high_watermark: int = 0
+    log_start_offset: int = 0
+    log_end_offset: int = 0
+
+    def read_bytes(self) -> bytes:
+        """Materialize (tests, non-sendfile transports)."""
+        return b"".join(s.file.read(s.position, s.length) for s in self.slices)
+
+
+@dataclass(frozen=True)
+class TimestampOffset:
+    offset: int
+    timestamp: int
+
+
+class PartitionLog:
+    def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
+                 *, now_ms: int = 0):
+        """Open (recovering if needed) or create the log in `directory`."""
+        self.fs = fs
+        self.dir = directory
+        self.config = config or LogConfig()
+        self.lock = threading.RLock()
+        self.segments: list[LogSegment] = []
+        self._bases: list[int] = []
+        self.log_start_offset = 0
+        self.recovery_point = 0
+        self.cleaner_checkpoint = 0
+        self._high_watermark = 0
+        self.producer_state = ProducerStateTable()
+        self.unflushed_messages = 0
+        self.last_flush_ms = now_ms
+        self._retired: list[LogSegment] = []  # replaced segments, closed later (in-flight sendfile)
+        self.recovered_unclean = False
+        self.truncated_on_recovery = 0
+        fs.makedirs(directory)
+        self._load(now_ms)
+
+    # ------------------------------------------------------------ offsets
+
+    @property
+    def active(self) -> LogSegment:
+        return self.segments[-1]
+
+    @property
+    def log_end_offset(self) -> int:
+        return self.segments[-1].next_offset
+
+    @property
+    def high_watermark(self) -> int:
+        return self._high_watermark
+
+    @high_watermark.setter
+    def high_watermark(self, value: int) -> None:
+        with self.lock:
+            self._high_watermark = min(max(value, self.log_start_offset), self.log_end_offset)
+
+    @property
+    def size_in_bytes(self) -> int:
+        return sum(s.size for s in self.segments)
+
+    # ------------------------------------------------------------ loading
+
+    def _checkpoint_path(self) -> str:
+        return posixpath.join(self.dir, CHECKPOINT_FILE)
+
+    def _read_checkpoint(self) -> dict[str, int]:
+        path = self._checkpoint_path()
+        if not self.fs.exists(path):
+            return {}
+        out = {}
+        for line in read_whole(self.fs, path).decode().splitlines()[1:]:
+            k, _, v = line.partition("=")
+            out[k] = int(v)
+        return out
+
+    def _write_checkpoint(self) -> None:
+        text = (f"0\nlog_start_offset={self.log_start_offset}\nrecovery_point={self.recovery_point}\n"
+                f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n")
+        write_atomic(self.fs, self._checkpoint_path(), text.encode())
+
+    def _new_segment(self, base_offset: int, now_ms: int) -> LogSegment:
+        c = self.config
+        return LogSegment(self.fs, self.dir, base_offset, index_interval_bytes=c.index_interval_bytes,
+                          index_max_bytes=c.segment_index_bytes, created_ms=now_ms)
+
+    def _set_segments(self, segs: list[LogSegment]) -> None:
+        self.segments = segs
+        self._bases = [s.base_offset for s in segs]
+
+    def _load(self, now_ms: int) -> None:
+        fs, d = self.fs, self.dir
+        names = fs.listdir(d)
+        clean_marker = posixpath.join(d, CLEAN_SHUTDOWN_FILE)
+        clean = CLEAN_SHUTDOWN_FILE in names
+        cp = self._read_checkpoint()
+        self.log_start_offset = cp.get("log_start_offset", 0)
+        self.recovery_point = cp.get("recovery_point", 0)
+        self.cleaner_checkpoint = cp.get("cleaner_checkpoint", 0)
+        hw = cp.get("high_watermark", 0)
+        bases = []
+        for name in names:
+            stem, _, ext = name.partition(".")
+            path = posixpath.join(d, name)
+            if ext in ("log.cleaned", "log.swap", "deleted", "log.deleted", "index.deleted",
+                       "timeindex.deleted", "snapshot.tmp") or name.endswith(".tmp"):
+                fs.remove(path)  # interrupted cleaning / deletion / checkpoint write
+            elif ext == "log" and stem.isdigit():
+                bases.append(int(stem))
+        present = set(bases)
+        for name in names:  # indexes without a log: left over from a deletion
+            stem, _, ext = name.partition(".")
+            if ext in ("index", "timeindex") and stem.isdigit() and int(stem) not in present:
+                fs.remove(posixpath.join(d, name))
+        bases.sort()
+        if clean:
+            fs.remove(clean_marker)  # a crash from here on must not look clean
+        self.recovered_unclean = not clean and bool(bases)
+        segs: list[LogSegment] = []
+        for i, base in enumerate(bases):
+            seg = self._new_segment(base, now_ms)
+            next_base = bases[i + 1] if i + 1 < len(bases) else None
+            below_rp = next_base is not None and next_base <= self.recovery_point
+            if (clean or below_rp) and seg.load_clean():
+                pass
+            else:
+                expected = segs[-1].next_offset if segs else base
+                scan = seg.recover(expected)
+                if scan.error is not None:
+                    if clean or below_rp or seg.next_offset < self.recovery_point:
+                        # fsynced data that fails validation: refuse to guess
+                        seg.close()
+                        for s in segs:
+                            s.close()
+                        raise errors.LogCorruptionError(seg.path, scan.valid_bytes,
+                                                        seg.next_offset, scan.error)
+                    self.truncated_on_recovery += scan.truncated_bytes
+                    segs.append(seg)
+                    # everything after a torn or corrupt tail is unreachable
+                    for later in bases[i + 1:]:
+                        dead = self._new_segment(later, now_ms)
+                        self.truncated_on_recovery += dead.size
+                        dead.delete()
+                    break
+            segs.append(seg)
+        if not segs:
+            segs.append(self._new_segment(self.log_start_offset, now_ms))
+        self._set_segments(segs)
+        leo = self.log_end_offset
+        if self.log_start_offset > leo:
+            self._truncate_fully_and_start_at(self.log_start_offset, now_ms)
+            leo = self.log_end_offset
+        self.log_start_offset = max(self.log_start_offset, self.segments[0].base_offset)
+        self.recovery_point = min(self.recovery_point, leo)
+        self.cleaner_checkpoint = min(max(self.cleaner_checkpoint, self.log_start_offset), leo)
+        self._high_watermark = min(max(hw, self.log_start_offset), leo)
+        self._rebuild_producer_state()
+        if self.recovered_unclean:
+            self.flush()  # make the recovered state the new recovery point
+
+    def _rebuild_producer_state(self) -> None:
+        leo = self.log_end_offset
+        snap = load_latest_snapshot(self.fs, self.dir, leo)
+        if snap is None:
+            self.producer_state = ProducerStateTable()
+            start = self.log_start_offset
+        else:
+            start, self.producer_state = snap
+        if start >= leo:
+            return
+        i = max(0, bisect_right(self._bases, start) - 1)
+        for seg in self.segments[i:]:
+            pos = seg.position_of(start) if seg.base_offset <= start else 0
+            for _, h in seg.batches(pos):
+                if h.base_offset >= start:
+                    self.producer_state.update_from_header(h)
+
+    # ------------------------------------------------------------ append
+
+    def append(self, record_set, now_ms: int, *, leader_epoch: int | None = None,
+               log_append_time: bool | None = None, assign_offsets: bool = True) -> AppendInfo:
+        """Append one or more record batches.
+
+        assign_offsets=True (leader): validate, check producer sequences, give the
+        batches the next offsets. False (follower / replay): keep the batch offsets,
+        which must continue the log.
+        """
+        buf = bytearray(record_set)
+        cfg = self.config
+        try:
+            headers = records.validate_record_set(buf, require_dense=assign_offsets)
+        except WireInvalidRecordError as e:
+            raise errors.InvalidRecordError(str(e)) from e
+        except WireError as e:
+            raise errors.CorruptRecordError(str(e)) from e
+        if not headers:
+            raise errors.InvalidRecordError("empty record set")
+        if sum(h.size_in_bytes for h in headers) != len(buf):
+            raise errors.CorruptRecordError("trailing bytes after the last batch")
+        for h in headers:
+            if h.size_in_bytes > cfg.max_message_bytes:
+                raise errors.RecordTooLargeError(
+                    f"batch of {h.size_in_bytes} bytes exceeds max.message.bytes {cfg.max_message_bytes}")
+        if len(buf) > cfg.segment_bytes:
+            raise errors.RecordBatchTooLargeError(
+                f"{len(buf)} bytes exceed segment.bytes {cfg.segment_bytes}")
+        if cfg.compact:
+            from .compaction import validate_compacted_record_set
+            validate_compacted_record_set(buf)
+        use_lat = cfg.log_append_time if log_append_time is None else log_append_time
+
+        with self.lock:
+            leo = self.log_end_offset
+            if assign_offsets:
+                for h in headers:
+                    if h.producer_id >= 0 and not h.is_control:
+                        chk = self.producer_state.check(h.producer_id, h.producer_epoch,
+                                                        h.base_sequence, h.last_offset_delta)
+                        if chk.result is CheckResult.DUPLICATE:
+                            d = chk.duplicate_of
+                            return AppendInfo(d.first_offset, d.last_offset,
+                                              now_ms if use_lat else -1, self.log_start_offset,
+                                              0, d.max_timestamp, duplicate=True)
+                        if chk.result is CheckResult.OUT_OF_ORDER_SEQUENCE:
+                            raise errors.OutOfOrderSequenceError(
+                                f"producer {h.producer_id}: sequence {h.base_sequence} out of order")
+                        if chk.result is CheckResult.INVALID_PRODUCER_EPOCH:
+                            raise errors.InvalidProducerEpochError(
+                                f"producer {h.producer_id}: epoch {h.producer_epoch} is stale")
+            elif headers[0].base_offset < leo:
+                raise errors.UnexpectedAppendOffsetError(
+                    f"batch base offset {headers[0].base_offset} < log end offset {leo}")
+
+            batches = []
+            pos = 0
+            next_offset = leo
+            count = 0
+            max_ts = -1
+            for h in headers:
+                if assign_offsets:
+                    records.set_base_offset(buf, pos, next_offset)
+                    base = next_offset
+                else:
+                    base = h.base_offset
+                last = base + h.last_offset_delta
+                if leader_epoch is not None:
+                    records.set_partition_leader_epoch(buf, pos, leader_epoch)
+                bmax = h.max_timestamp
+                if use_lat and assign_offsets:
+                    records.set_log_append_time(buf, pos, now_ms)
+                    bmax = now_ms
+                batches.append((pos, base, last, bmax, h))
+                max_ts = max(max_ts, bmax)
+                count += h.records_count
+                next_offset = last + 1
+                pos += h.size_in_bytes
+            first_base, last_offset = batches[0][1], batches[-1][2]
+            first_ts = batches[0][3]
+
+            seg = self.active
+            if self._should_roll(seg, len(buf), first_ts, last_offset, now_ms):
+                seg = self._roll(now_ms, first_base)
+            seg.append(buf, [(p, last, bmax, h.size_in_bytes) for p, _, last, bmax, h in batches])
+            for _, base, last, bmax, h in batches:
+                if h.producer_id >= 0:
+                    if h.is_control:
+                        self.producer_state.update_from_header(h)
+                    else:
+                        self.producer_state.update(h.producer_id, h.producer_epoch, h.base_sequence,
+                                                   base, last, bmax)
+            self.unflushed_messages += count
+            if self.unflushed_messages >= cfg.flush_messages:
+                self.flush()
+            return AppendInfo(first_base, last_offset, now_ms if use_lat else -1,
+                              self.log_start_offset, count, max_ts)
+
+    def _should_roll(self, seg: LogSegment, size: int, first_ts: int, last_offset: int,
+                     now_ms: int) -> bool:
+        if seg.size == 0:
+            return False
+        cfg = self.config
+        if seg.size > cfg.segment_bytes - size:
+            return True
+        if seg.first_batch_timestamp >= 0 and first_ts >= 0:
+            waited = first_ts - seg.first_batch_timestamp
+        else:
+            waited = now_ms - seg.created_ms
+        if waited > cfg.segment_ms:
+            return True
+        return seg.index_full or not seg.can_hold(last_offset)
+
+    def roll(self, now_ms: int) -> LogSegment:
+        with self.lock:
+            if self.active.size == 0:
+                return self.active
+            return self._roll(now_ms, self.log_end_offset)
+
+    def _roll(self, now_ms: int, base_offset: int) -> LogSegment:
+        old = self.active
+        old.on_become_inactive()
+        old.flush()  # Kafka flushes a rolled segment (asynchronously); we do it now
+        new = self._new_segment(base_offset, now_ms)
+        self._set_segments(self.segments + [new])
+        self.recovery_point = base_offset
+        self.producer_state.write_snapshot(self.fs, self.dir, base_offset)
+        self._prune_snapshots()
+        self._write_checkpoint()
+        return new
+
+    def _prune_snapshots(self) -> None:
+        snaps = list_snapshots(self.fs, self.dir)
+        for off in snaps[:-2]:
+            self.fs.remove(snapshot_path(self.dir, off))
+
+    # ------------------------------------------------------------ read
+
+    def read(self, offset: int, max_bytes: int, upper_bound_offset: int | None = None,
+             min_one_batch: bool = True) -> FetchSlices:
+        """File slices holding whole batches from the one containing `offset`, up to
+        max_bytes (the first batch even when larger, if min_one_batch) and only batches
+        entirely below upper_bound_offset (high watermark / last stable offset)."""
+        with self.lock:
+            leo = self.log_end_offset
+            out = FetchSlices(high_watermark=self._high_watermark,
+                              log_start_offset=self.log_start_offset, log_end_offset=leo)
+            if offset < self.log_start_offset or offset > leo:
+                raise errors.OffsetOutOfRangeError(
+                    f"offset {offset} outside [{self.log_start_offset}, {leo}]")
+            ub = leo if upper_bound_offset is None else min(upper_bound_offset, leo)
+            if offset >= ub:
+                return out
+            i = max(0, bisect_right(self._bases, offset) - 1)
+            remaining = max_bytes
+            while i < len(self.segments) and (remaining > 0 or not out.slices):
+                seg = self.segments[i]
+                i += 1
+                found = seg.find_batch(offset)
+                if found is None:
+                    continue
+                start, first = found
+                if first.last_offset >= ub:
+                    break
+                if ub >= seg.next_offset and seg.size - start <= remaining:
+                    end = seg.size  # fast path: the whole tail fits
+                    done = False
+                else:
+                    end, done = start, False
+                    for p, h in seg.batches(start):
+                        if h.last_offset >= ub:
+                            done = True
+                            break
+                        if p + h.size_in_bytes - start > remaining and not (
+                                min_one_batch and not out.slices and p == start):
+                            done = True
+                            break
+                        end = p + h.size_in_bytes
+                if end > start:
+                    if out.first_offset < 0:
+                        out.first_offset = first.base_offset
+                    out.slices.append(FileSlice(seg.path, start, end - start, seg.log))
+                    out.total_bytes += end - start
+                    remaining -= end - start
+                if done or end == start:
+                    break
+                offset = seg.next_offset
+            return out
+
+    def offset_for_timestamp(self, timestamp: int) -> TimestampOffset | None:
+        """ListOffsets: the first record with timestamp >= `timestamp`, or the special
+        -1 latest / -2 earliest / -3 max-timestamp / -4 earliest-local queries."""
+        with self.lock:
+            if timestamp in (EARLIEST_TIMESTAMP, EARLIEST_LOCAL_TIMESTAMP):
+                return TimestampOffset(self.log_start_offset, -1)
+            if timestamp == LATEST_TIMESTAMP:
+                return TimestampOffset(self.log_end_offset, -1)
+            if timestamp == MAX_TIMESTAMP:
+                best = None
+                for seg in self.segments:
+                    if seg.size and (best is None or seg.max_timestamp > best.max_timestamp):
+                        best = seg
+                if best is None or best.max_timestamp < 0:
+                    return None
+                return TimestampOffset(best.offset_of_max_timestamp, best.max_timestamp)
+            for seg in self.segments:
+                if seg.size == 0 or seg.max_timestamp < timestamp or seg.next_offset <= self.log_start_offset:
+                    continue
+                below = seg.time_index.lookup_below(timestamp)
+                pos = seg.offset_index.lookup(below)[1] if below is not None else 0
+                for p, h in seg.batches(pos):
+                    if h.max_timestamp < timestamp or h.last_offset < self.log_start_offset:
+                        continue
+                    _, recs = records.decode_records(seg.read(p, h.size_in_bytes), 0)
+                    for r in recs:
+                        off = h.base_offset + r.offset_delta
+                        ts = h.max_timestamp if h.timestamp_type == 1 else h.base_timestamp + r.timestamp_delta
+                        if ts >= timestamp and off >= self.log_start_offset:
+                            return TimestampOffset(off, ts)
+            return None
+
+    # ------------------------------------------------------------ retention
+
+    def apply_retention(self, now_ms: int) -> int:
+        """Delete whole old segments by retention.ms / retention.bytes (if the policy
+        includes delete) and those wholly below the log start offset. Only segments
+        below the high watermark go. Returns the number of segments deleted."""
+        with self.lock:
+            cfg = self.config
+            total = self.size_in_bytes
+            n = 0
+            for i, seg in enumerate(self.segments):
+                next_base = self.segments[i + 1].base_offset if i + 1 < len(self.segments) else None
+                end = seg.next_offset if next_base is None else next_base
+                if end > self._high_watermark or seg.size == 0 and next_base is None:
+                    break
+                if next_base is not None and next_base <= self.log_start_offset:
+                    ok = True
+                elif not cfg.delete:
+                    ok = False
+                else:
+                    ok = (cfg.retention_ms >= 0 and seg.max_timestamp < now_ms - cfg.retention_ms) or \
+                         (cfg.retention_bytes >= 0 and total - seg.size >= cfg.retention_bytes)
+                if not ok:
+                    break
+                total -= seg.size
+                n += 1
+            if n:
+                self._delete_oldest(n, now_ms)
+            return n
+
+    def _delete_oldest(self, n: int, now_ms: int) -> None:
+        if n >= len(self.segments):
+            self._roll(now_ms, self.log_end_offset)
+        dead, keep = self.segments[:n], self.segments[n:]
+        self._set_segments(keep)
+        self.log_start_offset = max(self.log_start_offset, keep[0].base_offset)
+        self.cleaner_checkpoint = max(self.cleaner_checkpoint, self.log_start_offset)
+        self._write_checkpoint()  # log start first: a crash then finds only orphans
+        for seg in dead:
+            self._retire(seg)
+
+    def _retire(self, seg: LogSegment) -> None:
+        for p in (seg.path, seg.offset_index.path, seg.time_index.path):
+            if self.fs.exists(p):
+                self.fs.remove(p)
+        self._retired.append(seg)  # keep the fd open for in-flight sendfile
+        while len(self._retired) > 16:
+            self._retired.pop(0).close()
+
+    def delete_records(self, offset: int) -> int:
+        """DeleteRecords: move the log start offset; returns the new low watermark."""
+        with self.lock:
+            if offset == -1:  # Kafka: -1 means the high watermark
+                offset = self._high_watermark
+            if offset < 0 or offset > self._high_watermark:
+                raise errors.OffsetOutOfRangeError(
+                    f"delete offset {offset} above high watermark {self._high_watermark}")
+            if offset > self.log_start_offset:
+                self.log_start_offset = offset
+                self.cleaner_checkpoint = max(self.cleaner_checkpoint, offset)
+                self._write_checkpoint()
+                n = 0
+                while n + 1 < len(self.segments) and self.segments[n + 1].base_offset <= offset:
+                    n += 1
+                if n:
+                    dead, keep = self.segments[:n], self.segments[n:]
+                    self._set_segments(keep)
+                    for seg in dead:
+                        self._retire(seg)
+            return self.log_start_offset
+
+    # ------------------------------------------------------------ truncation
+
+    def truncate_to(self, offset: int, now_ms: int = 0) -> None:
+        """Remove every offset >= offset (follower truncation)."""
+        with self.lock:
+            if offset >= self.log_end_offset:
+                return
+            if offset < self.log_start_offset:
+                self._truncate_fully_and_start_at(offset, now_ms)
+                return
+            keep = [s for s in self.segments if s.base_offset <= offset]
+            for seg in self.segments[len(keep):]:
+                self._retire(seg)
+            self._set_segments(keep)
+            self.active.truncate_to(offset)
+            self.active.flush()
+            self._after_truncation()
+
+    def truncate_fully_and_start_at(self, offset: int, now_ms: int = 0) -> None:
+        with self.lock:
+            self._truncate_fully_and_start_at(offset, now_ms)
+
+    def _truncate_fully_and_start_at(self, offset: int, now_ms: int) -> None:
+        for seg in self.segments:
+            self._retire(seg)
+        for off in list_snapshots(self.fs, self.dir):
+            self.fs.remove(snapshot_path(self.dir, off))
+        self._set_segments([self._new_segment(offset, now_ms)])
+        self.log_start_offset = offset
+        self.producer_state = ProducerStateTable()
+        self._after_truncation()
+
+    def _after_truncation(self) -> None:
+        leo = self.log_end_offset
+        self.recovery_point = min(self.recovery_point, leo)
+        self.cleaner_checkpoint = min(self.cleaner_checkpoint, leo)
+        self._high_watermark = min(self._high_watermark, leo)
+        self._write_checkpoint()
+        self._rebuild_producer_state()
+
+    # ------------------------------------------------------------ durability
+
+    def flush(self) -> None:
+        """fsync everything written so far and move the recovery point to the end."""
+        with self.lock:
+            for seg in self.segments:
+                if seg.dirty or seg is self.active:
+                    seg.flush()
+            self.recovery_point = self.log_end_offset
+            self.unflushed_messages = 0
+            self._write_checkpoint()
+
+    def maybe_flush(self, now_ms: int) -> bool:
+        """flush.ms policy, called periodically by the LogManager."""
+        with self.lock:
+            if self.unflushed_messages and now_ms - self.last_flush_ms >= self.config.flush_ms:
+                self.flush()
+                self.last_flush_ms = now_ms
+                return True
+            if not self.unflushed_messages:
+                self.last_flush_ms = now_ms
+            return False
+
+    def close(self) -> None:
+        """fsync, snapshot producer state, write the clean-shutdown marker."""
+        with self.lock:
+            self.active.on_become_inactive()
+            self.flush()
+            leo = self.log_end_offset
+            self.producer_state.write_snapshot(self.fs, self.dir, leo)
+            self._prune_snapshots()
+            f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))
+            f.fsync()
+            f.close()
+            self.fs.fsync_dir(self.dir)
+            for seg in self.segments + self._retired:
+                seg.close()
+            self._retired.clear()
+
+    def delete_files(self) -> None:
+        """Remove the whole partition directory (topic deletion)."""
+        with self.lock:
+            for seg in self.segments + self._retired:
+                seg.close()
+            self.fs.rmtree(self.dir)
+
+    # ------------------------------------------------------------ cleaner hooks
+
+    def replace_segment(self, old: LogSegment, cleaned_path: str, now_ms: int,
+                        expected_size: int, expected_generation: int) -> bool:
+        """Crash-safe swap of a cleaned copy (fsynced at cleaned_path) for `old`.
+        Returns False when `old` is gone (retention/truncation raced the cleaner)."""
+        with self.lock:
+            try:
+                i = self.segments.index(old)
+            except ValueError:
+                return False
+            if old is self.active or old.size != expected_size or old.generation != expected_generation:
+                return False
+            # drop the indexes first: a crash after this rebuilds them from the log
+            for p in (old.offset_index.path, old.time_index.path):
+                if self.fs.exists(p):
+                    self.fs.remove(p)
+            self.fs.rename(cleaned_path, old.path)
+            self.fs.fsync_dir(self.dir)
+            new = self._new_segment(old.base_offset, now_ms)
+            scan = new.recover(old.base_offset)
+            if scan.error is not None:
+                raise errors.LogCorruptionError(new.path, scan.valid_bytes, scan.error_offset, scan.error)
+            new.flush()
+            segs = list(self.segments)
+            segs[i] = new
+            self._set_segments(segs)
+            self._retired.append(old)
+            while len(self._retired) > 16:
+                self._retired.pop(0).close()
+            return True
+
+    def set_cleaner_checkpoint(self, offset: int) -> None:
+        with self.lock:
+            self.cleaner_checkpoint = max(self.cleaner_checkpoint, offset)
+            self._write_checkpoint()

@@ -1,0 +1,187 @@
+"""Idempotent-producer state of one partition: per producer id the epoch and the
+metadata of its last 5 batches, checked on every append, snapshotted to
+`%020d.snapshot` (offset = log end offset when taken) and rebuilt on recovery."""
+from __future__ import annotations
+
+import enum
+import posixpath
+from collections import deque
+from dataclasses import dataclass, field
+
+import crc32c
+from construct import Int8ub, Int16sb, Int16ub, Int32sb, Int32ub, Int64sb, PrefixedArray, Struct
+
+from .fs import FileSystem, read_whole, write_atomic
+
+MAX_CACHED_BATCHES = 5
+INT32_MAX = 2147483647
+SNAPSHOT_SUFFIX = ".snapshot"
+
+
+class CheckResult(enum.Enum):
+    OK = "OK"
+    DUPLICATE = "DUPLICATE_SEQUENCE_NUMBER"
+    OUT_OF_ORDER_SEQUENCE = "OUT_OF_ORDER_SEQUENCE_NUMBER"
+    INVALID_PRODUCER_EPOCH = "INVALID_PRODUCER_EPOCH"
+
+
+@dataclass(frozen=True)
+class BatchMetadata:
+    first_seq: int
+    last_seq: int
+    first_offset: int
+    last_offset: int
+    max_timestamp: int
+
+
+@dataclass
+class ProducerEntry:
+    epoch: int
+    batches: deque = field(default_factory=lambda: deque(maxlen=MAX_CACHED_BATCHES))
+    last_timestamp: int = -1
+
+    @property
+    def last_seq(self) -> int:
+        return self.batches[-1].last_seq if self.batches else -1
+
+
+@dataclass(frozen=True)
+class Check:
+    result: CheckResult
+    duplicate_of: BatchMetadata | None = None
+
+
+def _next_seq(seq: int) -> int:
+    return 0 if seq == INT32_MAX else seq + 1
+
+
+def _last_seq(first_seq: int, last_offset_delta: int) -> int:
+    s = first_seq + last_offset_delta
+    return s - INT32_MAX - 1 if s > INT32_MAX else s
+
+
+_SNAPSHOT = Struct(
+    "version" / Int16ub,
+    "crc" / Int32ub,
+    "entries" / PrefixedArray(Int32ub, Struct(
+        "producer_id" / Int64sb,
+        "epoch" / Int16sb,
+        "last_timestamp" / Int64sb,
+        "batches" / PrefixedArray(Int8ub, Struct(
+            "first_seq" / Int32sb, "last_seq" / Int32sb,
+            "first_offset" / Int64sb, "last_offset" / Int64sb, "max_timestamp" / Int64sb)),
+    )),
+)
+
+
+class ProducerStateTable:
+    def __init__(self):
+        self.producers: dict[int, ProducerEntry] = {}
+
+    def check(self, producer_id: int, producer_epoch: int, base_sequence: int,
+              last_offset_delta: int) -> Check:
+        """Decide what to do with a batch from an idempotent producer (pid >= 0)."""
+        entry = self.producers.get(producer_id)
+        if entry is None:
+            return Check(CheckResult.OK)  # unknown producer (new, or expired): accept
+        if producer_epoch < entry.epoch:
+            return Check(CheckResult.INVALID_PRODUCER_EPOCH)
+        if base_sequence < 0:
+            return Check(CheckResult.OK)
+        if producer_epoch > entry.epoch:
+            # a bumped epoch starts again at sequence 0
+            return Check(CheckResult.OK if base_sequence == 0 else CheckResult.OUT_OF_ORDER_SEQUENCE)
+        last_seq = _last_seq(base_sequence, last_offset_delta)
+        for b in entry.batches:
+            if b.first_seq == base_sequence and b.last_seq == last_seq:
+                return Check(CheckResult.DUPLICATE, b)
+        if entry.last_seq < 0 or base_sequence == _next_seq(entry.last_seq):
+            return Check(CheckResult.OK)
+        return Check(CheckResult.OUT_OF_ORDER_SEQUENCE)
+
+    def update(self, producer_id: int, producer_epoch: int, base_sequence: int,
+               first_offset: int, last_offset: int, max_timestamp: int) -> None:
+        entry = self.producers.get(producer_id)
+        if entry is None or producer_epoch != entry.epoch:
+            entry = self.producers[producer_id] = ProducerEntry(producer_epoch)
+        if base_sequence >= 0:
+            entry.batches.append(BatchMetadata(
+                base_sequence, _last_seq(base_sequence, last_offset - first_offset),
+                first_offset, last_offset, max_timestamp))
+        entry.last_timestamp = max(entry.last_timestamp, max_timestamp)
+
+    def update_from_header(self, h) -> None:
+        if h.producer_id >= 0:
+            if h.is_control:
+                e = self.producers.get(h.producer_id)
+                if e is None or h.producer_epoch > e.epoch:
+                    self.producers[h.producer_id] = ProducerEntry(h.producer_epoch)
+                return
+            self.update(h.producer_id, h.producer_epoch, h.base_sequence,
+                        h.base_offset, h.last_offset, h.max_timestamp)
+
+    def truncate_after(self, offset: int) -> None:
+        """Forget batches at or after offset (used only when no snapshot fits)."""
+        for pid in list(self.producers):
+            e = self.producers[pid]
+            kept = [b for b in e.batches if b.last_offset < offset]
+            e.batches = deque(kept, maxlen=MAX_CACHED_BATCHES)
+
+    def clear(self) -> None:
+        self.producers.clear()
+
+    # ------------------------------------------------------------ snapshots
+
+    def to_bytes(self) -> bytes:
+        entries = [dict(producer_id=pid, epoch=e.epoch, last_timestamp=e.last_timestamp,
+                        batches=[b.__dict__ for b in e.batches])
+                   for pid, e in sorted(self.producers.items())]
+        body = _SNAPSHOT.build(dict(version=1, crc=0, entries=entries))
+        crc = crc32c.crc32c(body[6:])
+        return body[:2] + crc.to_bytes(4, "big") + body[6:]
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> "ProducerStateTable":
+        if len(data) < 6 or crc32c.crc32c(data[6:]) != int.from_bytes(data[2:6], "big"):
+            raise ValueError("producer snapshot checksum mismatch")
+        parsed = _SNAPSHOT.parse(data)
+        t = cls()
+        for e in parsed.entries:
+            entry = ProducerEntry(e.epoch, last_timestamp=e.last_timestamp)
+            for b in e.batches:
+                entry.batches.append(BatchMetadata(b.first_seq, b.last_seq, b.first_offset,
+                                                   b.last_offset, b.max_timestamp))
+            t.producers[e.producer_id] = entry
+        return t
+
+    def write_snapshot(self, fs: FileSystem, directory: str, offset: int) -> str:
+        path = posixpath.join(directory, f"{offset:020d}{SNAPSHOT_SUFFIX}")
+        write_atomic(fs, path, self.to_bytes())
+        return path
+
+
+def list_snapshots(fs: FileSystem, directory: str) -> list[int]:
+    out = []
+    for name in fs.listdir(directory):
+        if name.endswith(SNAPSHOT_SUFFIX) and name[:-len(SNAPSHOT_SUFFIX)].isdigit():
+            out.append(int(name[:-len(SNAPSHOT_SUFFIX)]))
+    return sorted(out)
+
+
+def snapshot_path(directory: str, offset: int) -> str:
+    return posixpath.join(directory, f"{offset:020d}{SNAPSHOT_SUFFIX}")
+
+
+def load_latest_snapshot(fs: FileSystem, directory: str, max_offset: int
+                         ) -> tuple[int, ProducerStateTable] | None:
+    """Newest readable snapshot with offset <= max_offset; newer ones are deleted."""
+    for off in reversed(list_snapshots(fs, directory)):
+        path = snapshot_path(directory, off)
+        if off > max_offset:
+            fs.remove(path)
+            continue
+        try:
+            return off, ProducerStateTable.from_bytes(read_whole(fs, path))
+        except Exception:
+            fs.remove(path)  # torn or corrupt: fall back to an older one
+    return None

@@ -1,0 +1,265 @@
+"""One log segment: `%020d.log` plus its sparse `.index` and `.timeindex`."""
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from typing import Iterator
+
+from odradek.wire import records
+from odradek.wire.exceptions import WireError
+
+from .fs import FileSystem
+from .index import IndexCorruptError, OffsetIndex, TimeIndex
+
+HEADER_SIZE = 61          # magic-2 batch header: enough to read every header field
+SCAN_CHUNK = 64 * 1024
+INT32_MAX = 2147483647
+
+
+def file_name(base_offset: int, suffix: str) -> str:
+    return f"{base_offset:020d}{suffix}"
+
+
+@dataclass
+class SegmentScan:
+    """Result of validating a segment from the start."""
+    valid_bytes: int
+    truncated_bytes: int
+    error: str | None = None
+    error_offset: int = -1
+
+
+class LogSegment:
+    def __init__(self, fs: FileSystem, directory: str, base_offset: int, *,
+                 index_interval_bytes: int, index_max_bytes: int, created_ms: int):
+        self.fs = fs
+        self.directory = directory
+        self.base_offset = base_offset
+        self.index_interval_bytes = index_interval_bytes
+        self.path = posixpath.join(directory, file_name(base_offset, ".log"))
+        self.log = fs.open(self.path)
+        self.offset_index = OffsetIndex(fs, posixpath.join(directory, file_name(base_offset, ".index")),
+                                        base_offset, index_max_bytes)
+        self.time_index = TimeIndex(fs, posixpath.join(directory, file_name(base_offset, ".timeindex")),
+                                    base_offset, index_max_bytes)
+        self.size = self.log.size()
+        self.next_offset = base_offset
+        self.max_timestamp = -1
+        self.offset_of_max_timestamp = base_offset
+        self.first_batch_timestamp = -1
+        self.created_ms = created_ms
+        self.bytes_since_last_index = 0
+        self.dirty = False  # bytes written since last fsync
+        self.generation = 0  # bumped by truncation, so the cleaner can detect a race
+
+    # -------------------------------------------------------------- writing
+
+    def append(self, buf, batches: list[tuple[int, int, int, int]]) -> None:
+        """Write `buf` (one or more batches whose offsets are already assigned) in one
+        write. batches: (relative position, last offset, max timestamp, size)."""
+        start = self.log.append(buf)
+        for rel, last_offset, max_ts, size in batches:
+            self._track(start + rel, last_offset, max_ts, size)
+        self.size = start + len(buf)
+        self.dirty = True
+
+    def _track(self, position: int, last_offset: int, max_ts: int, size: int) -> None:
+        if self.first_batch_timestamp < 0 and max_ts >= 0:
+            self.first_batch_timestamp = max_ts
+        if max_ts > self.max_timestamp:
+            self.max_timestamp = max_ts
+            self.offset_of_max_timestamp = last_offset
+        if self.bytes_since_last_index > self.index_interval_bytes:
+            self.offset_index.append(last_offset, position)
+            self.time_index.append(self.max_timestamp, self.offset_of_max_timestamp)
+            self.bytes_since_last_index = 0
+        self.bytes_since_last_index += size
+        self.next_offset = last_offset + 1
+
+    @property
+    def index_full(self) -> bool:
+        return self.offset_index.is_full or self.time_index.is_full
+
+    def can_hold(self, last_offset: int) -> bool:
+        return last_offset - self.base_offset <= INT32_MAX
+
+    def flush(self) -> None:
+        if self.dirty:
+            self.log.fsync()
+            self.dirty = False
+        self.offset_index.flush()
+        self.time_index.flush()
+
+    def on_become_inactive(self) -> None:
+        """Kafka appends the final max-timestamp entry when a segment is rolled."""
+        if self.max_timestamp >= 0:
+            ti = self.time_index
+            if not ti.keys or self.max_timestamp > ti.keys[-1]:
+                ti.keys.append(self.max_timestamp)
+                ti.values.append(self.offset_of_max_timestamp)
+
+    # -------------------------------------------------------------- reading
+
+    def read(self, position: int, length: int) -> bytes:
+        return self.log.read(position, length)
+
+    def batches(self, start: int = 0, end: int | None = None) -> Iterator[tuple[int, "records.BatchHeader"]]:
+        """(position, header) of every batch starting in [start, end); headers only."""
+        end = self.size if end is None else end
+        pos = start
+        chunk = b""
+        chunk_pos = pos
+        while pos < end:
+            rel = pos - chunk_pos
+            if rel < 0 or rel + HEADER_SIZE > len(chunk):
+                chunk = self.log.read(pos, min(SCAN_CHUNK, self.size - pos))
+                chunk_pos, rel = pos, 0
+                if len(chunk) < HEADER_SIZE:
+                    return
+            h = records.read_batch_header(chunk, rel)
+            yield pos, h
+            pos += h.size_in_bytes
+
+    def find_batch(self, offset: int) -> tuple[int, "records.BatchHeader"] | None:
+        """Position and header of the first batch whose last offset >= offset."""
+        _, pos = self.offset_index.lookup(offset)
+        for p, h in self.batches(pos):
+            if h.last_offset >= offset:
+                return p, h
+        return None
+
+    def position_of(self, offset: int) -> int:
+        """Position of the first batch with last offset >= offset (or the end)."""
+        found = self.find_batch(offset)
+        return self.size if found is None else found[0]
+
+    # -------------------------------------------------------------- recovery
+
+    def recover(self, min_offset: int) -> SegmentScan:
+        """Validate every batch (CRC included), rebuild both indexes, truncate at the
+        first invalid or partial batch. min_offset: offsets must not go below it."""
+        self.offset_index.reset()
+        self.time_index.reset()
+        self._reset_stats()
+        pos = 0
+        expected = min_offset
+        size = self.log.size()
+        error = None
+        err_offset = -1
+        while pos < size:
+            head = self.log.read(pos, HEADER_SIZE)
+            try:
+                h = records.read_batch_header(head, 0)
+            except WireError as e:
+                error = f"unreadable batch header: {e}"
+                break
+            if h.batch_length < HEADER_SIZE - 12 or pos + h.size_in_bytes > size:
+                error = f"partial batch ({h.size_in_bytes} bytes, {size - pos} left)"
+                err_offset = h.base_offset
+                break
+            data = self.log.read(pos, h.size_in_bytes)
+            try:
+                records.validate_batch(data, 0)
+            except WireError as e:
+                error = f"invalid batch: {e}"
+                err_offset = h.base_offset
+                break
+            if h.base_offset < expected:
+                error = f"offset {h.base_offset} below expected {expected}"
+                err_offset = h.base_offset
+                break
+            self._track(pos, h.last_offset, h.max_timestamp, h.size_in_bytes)
+            expected = h.last_offset + 1
+            pos += h.size_in_bytes
+        truncated = size - pos
+        if truncated:
+            self.log.truncate(pos)
+        self.size = pos
+        self.offset_index.flush(fsync=False)
+        self.time_index.flush(fsync=False)
+        return SegmentScan(pos, truncated, error, err_offset)
+
+    def _reset_stats(self) -> None:
+        self.next_offset = self.base_offset
+        self.max_timestamp = -1
+        self.offset_of_max_timestamp = self.base_offset
+        self.first_batch_timestamp = -1
+        self.bytes_since_last_index = 0
+
+    def load_clean(self) -> bool:
+        """Trust the index files (clean shutdown or below the recovery point); scan
+        only the tail after the last index entry. False: indexes unusable."""
+        try:
+            self.offset_index.load()
+            self.time_index.load()
+        except IndexCorruptError:
+            return False
+        oi, ti = self.offset_index, self.time_index
+        if oi.values and oi.values[-1] >= self.size:
+            return False
+        if ti.values and (ti.values[-1] < self.base_offset or ti.values[-1] > INT32_MAX + self.base_offset):
+            return False
+        self._reset_stats()
+        last = ti.last_entry()
+        if last is not None:
+            self.max_timestamp, self.offset_of_max_timestamp = last
+        start = oi.values[-1] if oi.values else 0
+        try:
+            if self.size >= HEADER_SIZE:
+                first = records.read_batch_header(self.log.read(0, HEADER_SIZE), 0)
+                self.first_batch_timestamp = first.max_timestamp
+            end = start
+            for pos, h in self.batches(start):
+                if pos + h.size_in_bytes > self.size:
+                    return False
+                if h.max_timestamp > self.max_timestamp:
+                    self.max_timestamp = h.max_timestamp
+                    self.offset_of_max_timestamp = h.last_offset
+                self.next_offset = h.last_offset + 1
+                end = pos + h.size_in_bytes
+            if end != self.size:
+                return False
+        except WireError:
+            return False
+        self.bytes_since_last_index = self.size - start
+        return True
+
+    # -------------------------------------------------------------- changes
+
+    def truncate_to(self, offset: int) -> int:
+        """Remove every batch whose last offset >= offset; return bytes removed."""
+        pos = self.position_of(offset)
+        removed = self.size - pos
+        if removed <= 0:
+            return 0
+        self.log.truncate(pos)
+        self.size = pos
+        self.generation += 1
+        self.offset_index.truncate_to_position(pos)
+        self.time_index.truncate_to(offset)
+        self.offset_index.flush(fsync=False)
+        self.time_index.flush(fsync=False)
+        # recompute stats from the (now shorter) segment tail
+        start = self.offset_index.values[-1] if self.offset_index.values else 0
+        last = self.time_index.last_entry()
+        self._reset_stats()
+        if last is not None:
+            self.max_timestamp, self.offset_of_max_timestamp = last
+        if self.size >= HEADER_SIZE:
+            self.first_batch_timestamp = records.read_batch_header(self.log.read(0, HEADER_SIZE), 0).max_timestamp
+        for _, h in self.batches(start):
+            if h.max_timestamp > self.max_timestamp:
+                self.max_timestamp, self.offset_of_max_timestamp = h.max_timestamp, h.last_offset
+            self.next_offset = h.last_offset + 1
+        self.bytes_since_last_index = self.size - start
+        self.dirty = True
+        return removed
+
+    def close(self) -> None:
+        self.log.close()
+
+    def delete(self) -> None:
+        self.log.close()
+        for p in (self.path, self.offset_index.path, self.time_index.path):
+            if self.fs.exists(p):
+                self.fs.remove(p)
