@@ -543,6 +543,10 @@ class PartitionLog:
             self._set_segments(keep)
             self.active.truncate_to(offset)
             self.active.flush()
+            if self.log_end_offset < self.log_start_offset:
+                # the batch holding the log start went: nothing visible is left
+                self._truncate_fully_and_start_at(self.log_start_offset, now_ms)
+                return
             self._after_truncation()
 
     def truncate_fully_and_start_at(self, offset: int, now_ms: int = 0) -> None:
