@@ -1,0 +1,15 @@
+"""Heartbeat (key 12): keeps a classic member's session alive; tells it when to rejoin."""
+
+from __future__ import annotations
+
+from odradek.wire.messages.heartbeat_response import HeartbeatResponse
+
+API_KEY = 12
+MIN_VERSION = 0
+MAX_VERSION = 4
+
+
+def handle(ctx, request) -> HeartbeatResponse:
+    err = ctx.broker.groups.heartbeat(request.group_id, request.generation_id, request.member_id,
+                                      request.group_instance_id if ctx.api_version >= 3 else None, ctx.now_ms)
+    return HeartbeatResponse(throttle_time_ms=0, error_code=err)

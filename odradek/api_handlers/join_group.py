@@ -1,0 +1,76 @@
+"""JoinGroup (key 11): classic group membership; parks until the rebalance completes."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from odradek.api_handlers.context import Delayed
+from odradek.coordinator.group_api import client_host
+from odradek.coordinator.group_state import JoinResult, Slot
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.join_group_response import JoinGroupResponse, JoinGroupResponseMember
+
+API_KEY = 11
+MIN_VERSION = 0
+MAX_VERSION = 9
+
+# A parked join is completed by the coordinator (driven by tick); this margin only bounds one the
+# coordinator never answers, so the client retries instead of hanging.
+PARK_MARGIN_MS = 5000
+
+
+def park(ctx, slot: Slot, build: Callable[[Any], Any], timeout_ms: int, group_id: str,
+         fallback: Callable[[], Any]):
+    """Answer now if the slot is done, else a Delayed watching ("group", group_id)."""
+    if slot.done:
+        return build(slot.result)
+
+    def try_complete(now_ms: int):
+        return build(slot.result) if slot.done else None
+
+    def on_expire(now_ms: int):
+        return build(slot.result if slot.done else fallback())
+
+    return Delayed(try_complete=try_complete, on_expire=on_expire,
+                   deadline_ms=ctx.now_ms + max(timeout_ms, 0) + PARK_MARGIN_MS,
+                   watch=[("group", group_id)])
+
+
+def build_response(v: int, r: JoinResult) -> JoinGroupResponse:
+    protocol_name = r.protocol_name
+    if protocol_name is None and v < 7:
+        protocol_name = ""
+    return JoinGroupResponse(
+        throttle_time_ms=0,
+        error_code=r.error,
+        generation_id=r.generation_id,
+        protocol_type=r.protocol_type,
+        protocol_name=protocol_name,
+        leader=r.leader,
+        skip_assignment=r.skip_assignment,
+        member_id=r.member_id,
+        members=[JoinGroupResponseMember(member_id=mid, group_instance_id=iid, metadata=md)
+                 for mid, iid, md in r.members],
+    )
+
+
+def handle(ctx, request):
+    v = ctx.api_version
+    coord = ctx.broker.groups
+    rebalance_timeout = request.rebalance_timeout_ms if v >= 1 else request.session_timeout_ms
+    slot = coord.join_group(
+        request.group_id,
+        request.member_id,
+        request.group_instance_id if v >= 5 else None,
+        ctx.client_id or "",
+        client_host(ctx),
+        request.session_timeout_ms,
+        rebalance_timeout,
+        request.protocol_type,
+        [(p.name, p.metadata) for p in request.protocols],
+        ctx.now_ms,
+        api_version=v,
+    )
+    initial_delay = coord.config.group_initial_rebalance_delay_ms
+    return park(ctx, slot, lambda r: build_response(v, r), rebalance_timeout + initial_delay, request.group_id,
+                lambda: JoinResult(error=ErrorCode.REBALANCE_IN_PROGRESS, member_id=request.member_id))

@@ -1,0 +1,27 @@
+"""LeaveGroup (key 13): one member (v0-2) or a batch of members, static ones by instance id (v3+)."""
+
+from __future__ import annotations
+
+from odradek.wire.messages.leave_group_response import LeaveGroupResponse, MemberResponse
+
+API_KEY = 13
+MIN_VERSION = 0
+MAX_VERSION = 5
+
+
+def handle(ctx, request) -> LeaveGroupResponse:
+    v = ctx.api_version
+    coord = ctx.broker.groups
+    if v < 3:
+        top, errors = coord.leave_group(request.group_id, [(request.member_id, None)], ctx.now_ms)
+        return LeaveGroupResponse(throttle_time_ms=0, error_code=top if top else errors[0])
+    members = [(m.member_id, m.group_instance_id) for m in request.members]
+    top, errors = coord.leave_group(request.group_id, members, ctx.now_ms)
+    if top:
+        return LeaveGroupResponse(throttle_time_ms=0, error_code=top, members=[])
+    return LeaveGroupResponse(
+        throttle_time_ms=0,
+        error_code=0,
+        members=[MemberResponse(member_id=mid, group_instance_id=iid, error_code=err)
+                 for (mid, iid), err in zip(members, errors)],
+    )

@@ -1,0 +1,22 @@
+"""ListGroups (key 16) v0-5: every group, filtered by state (v4+) and type (v5+)."""
+
+from __future__ import annotations
+
+from odradek.wire.messages.list_groups_response import ListedGroup, ListGroupsResponse
+
+API_KEY = 16
+MIN_VERSION = 0
+MAX_VERSION = 5
+
+
+def handle(ctx, request) -> ListGroupsResponse:
+    v = ctx.api_version
+    states = request.states_filter if v >= 4 else None
+    types = request.types_filter if v >= 5 else None
+    groups = ctx.broker.groups.list_groups(states or None, types or None)
+    return ListGroupsResponse(
+        throttle_time_ms=0,
+        error_code=0,
+        groups=[ListedGroup(group_id=gid, protocol_type=ptype, group_state=state, group_type=gtype)
+                for gid, ptype, state, gtype in groups],
+    )

@@ -1,0 +1,40 @@
+"""OffsetDelete (key 47) v0: drop committed offsets of partitions the group no longer consumes."""
+
+from __future__ import annotations
+
+from odradek.coordinator.group_api import topic_partitions
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.offset_delete_response import (
+    OffsetDeleteResponse,
+    OffsetDeleteResponsePartition,
+    OffsetDeleteResponseTopic,
+)
+
+API_KEY = 47
+MIN_VERSION = 0
+MAX_VERSION = 0
+
+
+def handle(ctx, request) -> OffsetDeleteResponse:
+    wanted = []
+    errors: dict = {}
+    for t in request.topics:
+        parts = topic_partitions(ctx, t.name)
+        for p in t.partitions:
+            tp = (t.name, p.partition_index)
+            if parts is None or p.partition_index not in parts:
+                errors[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            else:
+                wanted.append(tp)
+    top, result = ctx.broker.groups.delete_offsets(request.group_id, wanted, ctx.now_ms)
+    if top:
+        return OffsetDeleteResponse(error_code=top, throttle_time_ms=0, topics=[])
+    errors.update(result)
+    return OffsetDeleteResponse(
+        error_code=0,
+        throttle_time_ms=0,
+        topics=[OffsetDeleteResponseTopic(name=t.name, partitions=[
+            OffsetDeleteResponsePartition(partition_index=p.partition_index,
+                                          error_code=errors.get((t.name, p.partition_index), 0))
+            for p in t.partitions]) for t in request.topics],
+    )

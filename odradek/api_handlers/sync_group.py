@@ -1,0 +1,38 @@
+"""SyncGroup (key 14): the leader hands out assignments; followers park until it does."""
+
+from __future__ import annotations
+
+from odradek.api_handlers.join_group import park
+from odradek.coordinator.group_state import SyncResult
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.sync_group_response import SyncGroupResponse
+
+API_KEY = 14
+MIN_VERSION = 0
+MAX_VERSION = 5
+
+
+def build_response(v: int, r: SyncResult) -> SyncGroupResponse:
+    return SyncGroupResponse(throttle_time_ms=0, error_code=r.error,
+                             protocol_type=r.protocol_type if v >= 5 else None,
+                             protocol_name=r.protocol_name if v >= 5 else None,
+                             assignment=r.assignment or b"")
+
+
+def handle(ctx, request):
+    v = ctx.api_version
+    coord = ctx.broker.groups
+    slot = coord.sync_group(
+        request.group_id,
+        request.generation_id,
+        request.member_id,
+        request.group_instance_id if v >= 3 else None,
+        request.protocol_type if v >= 5 else None,
+        request.protocol_name if v >= 5 else None,
+        {a.member_id: a.assignment for a in request.assignments},
+        ctx.now_ms,
+    )
+    g = coord.groups.get(request.group_id)
+    timeout = g.rebalance_timeout_ms() if g is not None else 0
+    return park(ctx, slot, lambda r: build_response(v, r), timeout, request.group_id,
+                lambda: SyncResult(error=ErrorCode.REBALANCE_IN_PROGRESS))

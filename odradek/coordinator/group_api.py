@@ -1,0 +1,38 @@
+"""Small helpers the group handlers share (odradek/api_handlers/{join_group,offset_commit,...}.py)."""
+
+from __future__ import annotations
+
+
+def client_host(ctx) -> str:
+    """Kafka shows the client's InetAddress.toString(): '/127.0.0.1'."""
+    host = ctx.client_host or ""
+    if host and not host.startswith("/"):
+        host = "/" + host
+    return host
+
+
+def topic_partitions(ctx, topic: str):
+    """The set of partition indexes of ``topic`` in the current metadata image, or None if unknown.
+
+    Returns the sentinel ANY when the broker has no metadata image to check against.
+    """
+    controller = getattr(ctx.broker, "controller", None)
+    image = getattr(controller, "image", None)
+    topics = getattr(image, "topics", None)
+    if topics is None:
+        return ANY
+    t = topics.get(topic) if hasattr(topics, "get") else None
+    if t is None:
+        return None
+    parts = getattr(t, "partitions", None)
+    if parts is None:
+        return ANY
+    return parts
+
+
+class _Any:
+    def __contains__(self, item) -> bool:
+        return True
+
+
+ANY = _Any()

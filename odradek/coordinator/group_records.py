@@ -1,0 +1,132 @@
+"""Records of the internal topic __consumer_offsets, framed exactly as Kafka frames them.
+
+key   = int16 record type (the key's "apiKey": 0/1 offset commit, 2 group metadata) + key struct v0
+value = int16 value version + value struct; None is a tombstone.
+Partition of a group = Utils.abs(groupId.hashCode()) % partitions, as in Kafka.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from odradek.wire.messages.group_metadata_key import GroupMetadataKey
+from odradek.wire.messages.group_metadata_value import GroupMetadataValue, MemberMetadata
+from odradek.wire.messages.offset_commit_key import OffsetCommitKey
+from odradek.wire.messages.offset_commit_value import OffsetCommitValue
+
+OFFSETS_TOPIC = "__consumer_offsets"
+DEFAULT_OFFSETS_PARTITIONS = 50
+
+LEGACY_OFFSET_COMMIT_KEY = 0
+OFFSET_COMMIT_KEY = 1
+GROUP_METADATA_KEY = 2
+
+# Versions Kafka 4.x writes: offset commit value v3 (v1 when an expire timestamp is set),
+# group metadata value v3.
+OFFSET_COMMIT_VALUE_VERSION = 3
+GROUP_METADATA_VALUE_VERSION = 3
+
+_I16 = struct.Struct(">h")
+
+
+def java_string_hash(s: str) -> int:
+    """java.lang.String.hashCode(): s[0]*31^(n-1) + ... over UTF-16 code units, int32 wrap-around."""
+    h = 0
+    data = s.encode("utf-16-be")
+    for i in range(0, len(data), 2):
+        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def kafka_abs(n: int) -> int:
+    """org.apache.kafka.common.utils.Utils.abs: Integer.MIN_VALUE maps to 0."""
+    return 0 if n == -(1 << 31) else abs(n)
+
+
+def partition_for(group_id: str, partitions: int = DEFAULT_OFFSETS_PARTITIONS) -> int:
+    return kafka_abs(java_string_hash(group_id)) % partitions
+
+
+@dataclass
+class OffsetAndMetadata:
+    offset: int
+    leader_epoch: int = -1
+    metadata: str = ""
+    commit_timestamp_ms: int = 0
+    expire_timestamp_ms: int = -1  # only from OffsetCommit v2-v4 retention_time_ms
+
+
+def offset_commit_key(group: str, topic: str, partition: int) -> bytes:
+    return _I16.pack(OFFSET_COMMIT_KEY) + OffsetCommitKey(group=group, topic=topic, partition=partition).encode(0)
+
+
+def offset_commit_value(om: OffsetAndMetadata) -> bytes:
+    version = 1 if om.expire_timestamp_ms >= 0 else OFFSET_COMMIT_VALUE_VERSION
+    v = OffsetCommitValue(
+        offset=om.offset,
+        leader_epoch=om.leader_epoch,
+        metadata=om.metadata or "",
+        commit_timestamp=om.commit_timestamp_ms,
+        expire_timestamp=om.expire_timestamp_ms,
+    )
+    return _I16.pack(version) + v.encode(version)
+
+
+def group_metadata_key(group: str) -> bytes:
+    return _I16.pack(GROUP_METADATA_KEY) + GroupMetadataKey(group=group).encode(0)
+
+
+def group_metadata_value(
+    protocol_type: str,
+    generation: int,
+    protocol: str | None,
+    leader: str | None,
+    current_state_timestamp_ms: int,
+    members: list[MemberMetadata],
+) -> bytes:
+    v = GroupMetadataValue(
+        protocol_type=protocol_type or "",
+        generation=generation,
+        protocol=protocol,
+        leader=leader,
+        current_state_timestamp=current_state_timestamp_ms,
+        members=members,
+    )
+    return _I16.pack(GROUP_METADATA_VALUE_VERSION) + v.encode(GROUP_METADATA_VALUE_VERSION)
+
+
+@dataclass
+class DecodedKey:
+    kind: str  # "offset" | "group" | "other"
+    group: str
+    topic: str = ""
+    partition: int = -1
+
+
+def decode_key(key: bytes) -> DecodedKey:
+    (version,) = _I16.unpack_from(key, 0)
+    if version in (LEGACY_OFFSET_COMMIT_KEY, OFFSET_COMMIT_KEY):
+        k = OffsetCommitKey.decode(key, 0, 2)
+        return DecodedKey("offset", k.group, k.topic, k.partition)
+    if version == GROUP_METADATA_KEY:
+        k = GroupMetadataKey.decode(key, 0, 2)
+        return DecodedKey("group", k.group)
+    return DecodedKey("other", "")
+
+
+def decode_offset_value(value: bytes) -> OffsetAndMetadata:
+    (version,) = _I16.unpack_from(value, 0)
+    v = OffsetCommitValue.decode(value, version, 2)
+    return OffsetAndMetadata(
+        offset=v.offset,
+        leader_epoch=v.leader_epoch if version >= 3 else -1,
+        metadata=v.metadata or "",
+        commit_timestamp_ms=v.commit_timestamp,
+        expire_timestamp_ms=v.expire_timestamp if version == 1 else -1,
+    )
+
+
+def decode_group_value(value: bytes) -> GroupMetadataValue:
+    (version,) = _I16.unpack_from(value, 0)
+    return GroupMetadataValue.decode(value, version, 2)

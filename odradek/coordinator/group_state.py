@@ -1,0 +1,181 @@
+"""The data of one classic consumer group: states, members, and the slots pending requests wait on."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any
+
+from odradek.wire.errors import ErrorCode
+
+
+class GroupState(enum.Enum):
+    EMPTY = "Empty"
+    PREPARING_REBALANCE = "PreparingRebalance"
+    COMPLETING_REBALANCE = "CompletingRebalance"
+    STABLE = "Stable"
+    DEAD = "Dead"
+
+
+# Kafka's ClassicGroupState.validPreviousStates
+VALID_PREVIOUS = {
+    GroupState.EMPTY: {GroupState.PREPARING_REBALANCE},
+    GroupState.PREPARING_REBALANCE: {GroupState.STABLE, GroupState.COMPLETING_REBALANCE, GroupState.EMPTY},
+    GroupState.COMPLETING_REBALANCE: {GroupState.PREPARING_REBALANCE},
+    GroupState.STABLE: {GroupState.COMPLETING_REBALANCE},
+    GroupState.DEAD: {GroupState.STABLE, GroupState.PREPARING_REBALANCE, GroupState.COMPLETING_REBALANCE,
+                      GroupState.EMPTY, GroupState.DEAD},
+}
+
+
+class Slot:
+    """Where a parked JoinGroup/SyncGroup request finds its answer once the coordinator has one."""
+
+    __slots__ = ("result",)
+
+    def __init__(self, result: Any = None):
+        self.result = result
+
+    @property
+    def done(self) -> bool:
+        return self.result is not None
+
+
+@dataclass
+class JoinResult:
+    error: ErrorCode = ErrorCode.NONE
+    generation_id: int = -1
+    protocol_type: str | None = None
+    protocol_name: str | None = None
+    leader: str = ""
+    member_id: str = ""
+    members: list = field(default_factory=list)  # [(member_id, group_instance_id, metadata)]
+    skip_assignment: bool = False
+
+
+@dataclass
+class SyncResult:
+    error: ErrorCode = ErrorCode.NONE
+    protocol_type: str | None = None
+    protocol_name: str | None = None
+    assignment: bytes = b""
+
+
+@dataclass
+class Member:
+    member_id: str
+    group_instance_id: str | None
+    client_id: str
+    client_host: str
+    rebalance_timeout_ms: int
+    session_timeout_ms: int
+    protocol_type: str
+    protocols: list  # [(name, metadata bytes)] in the member's preference order
+    assignment: bytes = b""
+    join_slot: Slot | None = None
+    sync_slot: Slot | None = None
+    heartbeat_deadline_ms: int = 0
+
+    @property
+    def awaiting_join(self) -> bool:
+        return self.join_slot is not None
+
+    @property
+    def awaiting_sync(self) -> bool:
+        return self.sync_slot is not None
+
+    def metadata_for(self, protocol: str | None) -> bytes:
+        for name, meta in self.protocols:
+            if name == protocol:
+                return meta
+        return b""
+
+    def matches(self, protocols: list) -> bool:
+        return list(protocols) == list(self.protocols)
+
+
+@dataclass
+class Group:
+    group_id: str
+    state: GroupState = GroupState.EMPTY
+    state_timestamp_ms: int = -1
+    generation_id: int = 0
+    protocol_type: str | None = None
+    protocol_name: str | None = None
+    leader_id: str | None = None
+    members: dict = field(default_factory=dict)  # member_id -> Member (insertion order kept)
+    static_members: dict = field(default_factory=dict)  # group_instance_id -> member_id
+    pending_members: dict = field(default_factory=dict)  # member_id -> deadline (MEMBER_ID_REQUIRED issued)
+    pending_sync: set = field(default_factory=set)
+    offsets: dict = field(default_factory=dict)  # (topic, partition) -> OffsetAndMetadata
+    # rebalance timers
+    join_deadline_ms: int | None = None
+    initial_delay_active: bool = False
+    initial_remaining_ms: int = 0
+    new_member_added: bool = False
+    sync_deadline_ms: int | None = None
+
+    def is_in(self, *states: GroupState) -> bool:
+        return self.state in states
+
+    def transition(self, to: GroupState, now_ms: int) -> None:
+        if self.state not in VALID_PREVIOUS[to]:
+            raise AssertionError(f"group {self.group_id}: illegal transition {self.state.value} -> {to.value}")
+        self.state = to
+        self.state_timestamp_ms = now_ms
+
+    def rebalance_timeout_ms(self) -> int:
+        return max((m.rebalance_timeout_ms for m in self.members.values()), default=0)
+
+    def all_members_joined(self) -> bool:
+        return not self.pending_members and all(m.awaiting_join for m in self.members.values())
+
+    def is_leader(self, member_id: str) -> bool:
+        return self.leader_id == member_id
+
+    def select_protocol(self) -> str | None:
+        """Kafka's vote: candidates every member supports, each member votes for its favourite candidate."""
+        members = list(self.members.values())
+        if not members:
+            return None
+        candidates = [name for name, _ in members[0].protocols]
+        for m in members[1:]:
+            names = {name for name, _ in m.protocols}
+            candidates = [c for c in candidates if c in names]
+        if not candidates:
+            return None
+        votes: dict[str, int] = {c: 0 for c in candidates}
+        for m in members:
+            for name, _ in m.protocols:
+                if name in votes:
+                    votes[name] += 1
+                    break
+        return max(candidates, key=lambda c: votes[c])
+
+    def supports_protocols(self, protocol_type: str, names: set) -> bool:
+        if not self.members:
+            return bool(protocol_type) and bool(names)
+        if protocol_type != self.protocol_type:
+            return False
+        for m in self.members.values():
+            if not names & {n for n, _ in m.protocols}:
+                return False
+        return True
+
+    def subscribed_topics(self) -> set | None:
+        """Topics the members subscribe to (consumer protocol); None when unknown."""
+        if self.protocol_type != "consumer" or not self.protocol_name:
+            return None
+        from odradek.wire.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
+
+        topics: set = set()
+        for m in self.members.values():
+            meta = m.metadata_for(self.protocol_name)
+            try:
+                version = int.from_bytes(meta[:2], "big", signed=True)
+                version = min(max(version, 0), 3)
+                sub = ConsumerProtocolSubscription.decode(meta, version, 2)
+            except Exception:
+                return None
+            topics.update(sub.topics)
+        return topics
