@@ -1,0 +1,276 @@
+"""Topic configs as Kafka 4.3 defines them: names, types, defaults, validation, broker synonyms.
+
+The defaults agree with odradek/log/config.py (LogConfig) for the keys the log engine
+uses; this table adds the keys Kafka lists that the log does not act on, the broker
+synonyms (log.retention.ms, log.retention.hours, ...) and Kafka's exact validation
+messages. Resolution order for a topic key (Kafka's config sources):
+DYNAMIC_TOPIC_CONFIG > DYNAMIC_BROKER_CONFIG > DYNAMIC_DEFAULT_BROKER_CONFIG >
+STATIC_BROKER_CONFIG > DEFAULT_CONFIG.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+LONG_MAX = 9223372036854775807
+INT_MAX = 2147483647
+
+# ConfigSource (DescribeConfigs v1+)
+UNKNOWN = 0
+DYNAMIC_TOPIC_CONFIG = 1
+DYNAMIC_BROKER_CONFIG = 2
+DYNAMIC_DEFAULT_BROKER_CONFIG = 3
+STATIC_BROKER_CONFIG = 4
+DEFAULT_CONFIG = 5
+
+# ConfigType (DescribeConfigs v3+)
+T_BOOLEAN, T_STRING, T_INT, T_SHORT, T_LONG, T_DOUBLE, T_LIST = 1, 2, 3, 4, 5, 6, 7
+_TYPE_NAME = {T_BOOLEAN: "BOOLEAN", T_STRING: "STRING", T_INT: "INT", T_LONG: "LONG", T_DOUBLE: "DOUBLE",
+              T_LIST: "LIST"}
+
+# Resource types
+TOPIC = 2
+BROKER = 4
+
+
+class InvalidConfig(ValueError):
+    """A config value Kafka would reject with INVALID_CONFIG; str() is Kafka's message."""
+
+
+@dataclass(frozen=True)
+class Synonym:
+    """A broker property that supplies a topic config's default (scale converts units)."""
+
+    name: str
+    default: str | None
+    scale: int = 1
+
+
+@dataclass(frozen=True)
+class ConfigDef:
+    name: str
+    type: int
+    default: str
+    synonyms: tuple[Synonym, ...] = ()
+    lo: float | None = None
+    hi: float | None = None
+    choices: tuple[str, ...] | None = None
+    # extra check: returns an error string or None
+    check: Callable[[str], str | None] | None = field(default=None, compare=False)
+
+    def validate(self, value: str | None) -> str:
+        """Return the normalised value or raise InvalidConfig with Kafka's message."""
+        if value is None:
+            raise InvalidConfig(f"Null value not supported for topic configs: {self.name}")
+        v = value.strip() if self.type != T_STRING else value
+        err = None
+        if self.type in (T_INT, T_LONG, T_SHORT):
+            try:
+                n = int(v)
+            except ValueError:
+                raise InvalidConfig(self._bad(value, f"Not a number of type {_TYPE_NAME[self.type]}")) from None
+            limit = INT_MAX if self.type == T_INT else LONG_MAX
+            if not -limit - 1 <= n <= limit:
+                raise InvalidConfig(self._bad(value, f"Not a number of type {_TYPE_NAME[self.type]}"))
+            err = self._range(n)
+            v = str(n)
+        elif self.type == T_DOUBLE:
+            try:
+                x = float(v)
+            except ValueError:
+                raise InvalidConfig(self._bad(value, "Not a number of type DOUBLE")) from None
+            err = self._range(x)
+            v = str(x)
+        elif self.type == T_BOOLEAN:
+            if v.lower() not in ("true", "false"):
+                raise InvalidConfig(self._bad(value, "Expected value to be either true or false"))
+            v = v.lower()
+        elif self.type == T_LIST:
+            items = [p.strip() for p in v.split(",")] if v else []
+            items = [p for p in items if p]
+            if self.choices is not None:
+                for it in items:
+                    if it not in self.choices:
+                        err = "String must be one of: " + ", ".join(self.choices)
+                        break
+            v = ",".join(items)
+        elif self.type == T_STRING and self.choices is not None:
+            if v not in self.choices:
+                err = "String must be one of: " + ", ".join(self.choices)
+        if err is None and self.check is not None:
+            err = self.check(v)
+        if err is not None:
+            raise InvalidConfig(self._bad(value, err))
+        return v
+
+    def _bad(self, value, why: str) -> str:
+        return f"Invalid value {value} for configuration {self.name}: {why}"
+
+    def _range(self, n) -> str | None:
+        # Kafka's ConfigDef.Range messages
+        if self.lo is not None and n < self.lo:
+            return f"Value must be at least {_num(self.lo)}"
+        if self.hi is not None and n > self.hi:
+            return f"Value must be no more than {_num(self.hi)}"
+        return None
+
+
+def _num(x) -> str:
+    return str(int(x)) if float(x).is_integer() else str(x)
+
+
+def _level(lo, hi, extra):
+    def check(v: str) -> str | None:
+        n = int(v)
+        if n == extra or lo <= n <= hi:
+            return None
+        return f"Value must be between {lo} and {hi}, or be {extra}"
+    return check
+
+
+def _s(name, default=None, scale=1):
+    return Synonym(name, default, scale)
+
+
+_D = ConfigDef
+_L = str(LONG_MAX)
+TOPIC_CONFIGS: dict[str, ConfigDef] = {d.name: d for d in [
+    _D("cleanup.policy", T_LIST, "delete", (_s("log.cleanup.policy", "delete"),), choices=("compact", "delete")),
+    _D("compression.gzip.level", T_INT, "-1", (_s("compression.gzip.level", "-1"),), check=_level(1, 9, -1)),
+    _D("compression.lz4.level", T_INT, "9", (_s("compression.lz4.level", "9"),), lo=1, hi=17),
+    _D("compression.type", T_STRING, "producer", (_s("compression.type", "producer"),),
+       choices=("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")),
+    _D("compression.zstd.level", T_INT, "3", (_s("compression.zstd.level", "3"),), lo=-131072, hi=22),
+    _D("delete.retention.ms", T_LONG, "86400000", (_s("log.cleaner.delete.retention.ms", "86400000"),), lo=0),
+    _D("file.delete.delay.ms", T_LONG, "60000", (_s("log.segment.delete.delay.ms", "60000"),), lo=0),
+    _D("flush.messages", T_LONG, _L, (_s("log.flush.interval.messages", _L),), lo=1),
+    _D("flush.ms", T_LONG, _L, (_s("log.flush.interval.ms"),), lo=0),
+    _D("follower.replication.throttled.replicas", T_LIST, ""),
+    _D("index.interval.bytes", T_INT, "4096", (_s("log.index.interval.bytes", "4096"),), lo=0),
+    _D("leader.replication.throttled.replicas", T_LIST, ""),
+    _D("local.retention.bytes", T_LONG, "-2", (_s("log.local.retention.bytes", "-2"),), lo=-2),
+    _D("local.retention.ms", T_LONG, "-2", (_s("log.local.retention.ms", "-2"),), lo=-2),
+    _D("max.compaction.lag.ms", T_LONG, _L, (_s("log.cleaner.max.compaction.lag.ms", _L),), lo=1),
+    _D("max.message.bytes", T_INT, "1048588", (_s("message.max.bytes", "1048588"),), lo=0),
+    _D("message.timestamp.after.max.ms", T_LONG, "3600000",
+       (_s("log.message.timestamp.after.max.ms", "3600000"),), lo=0),
+    _D("message.timestamp.before.max.ms", T_LONG, _L, (_s("log.message.timestamp.before.max.ms", _L),), lo=0),
+    _D("message.timestamp.type", T_STRING, "CreateTime", (_s("log.message.timestamp.type", "CreateTime"),),
+       choices=("CreateTime", "LogAppendTime")),
+    _D("min.cleanable.dirty.ratio", T_DOUBLE, "0.5", (_s("log.cleaner.min.cleanable.ratio", "0.5"),), lo=0, hi=1),
+    _D("min.compaction.lag.ms", T_LONG, "0", (_s("log.cleaner.min.compaction.lag.ms", "0"),), lo=0),
+    _D("min.insync.replicas", T_INT, "1", (_s("min.insync.replicas", "1"),), lo=1),
+    _D("preallocate", T_BOOLEAN, "false", (_s("log.preallocate", "false"),)),
+    _D("remote.log.copy.disable", T_BOOLEAN, "false"),
+    _D("remote.log.delete.on.disable", T_BOOLEAN, "false"),
+    _D("remote.storage.enable", T_BOOLEAN, "false"),
+    _D("retention.bytes", T_LONG, "-1", (_s("log.retention.bytes", "-1"),)),
+    _D("retention.ms", T_LONG, "604800000",
+       (_s("log.retention.ms"), _s("log.retention.minutes", None, 60000), _s("log.retention.hours", "168", 3600000)),
+       lo=-1),
+    _D("segment.bytes", T_INT, "1073741824", (_s("log.segment.bytes", "1073741824"),), lo=1048576),
+    _D("segment.index.bytes", T_INT, "10485760", (_s("log.index.size.max.bytes", "10485760"),), lo=4),
+    _D("segment.jitter.ms", T_LONG, "0", (_s("log.roll.jitter.ms"), _s("log.roll.jitter.hours", "0", 3600000)),
+       lo=0),
+    _D("segment.ms", T_LONG, "604800000", (_s("log.roll.ms"), _s("log.roll.hours", "168", 3600000)), lo=1),
+    _D("unclean.leader.election.enable", T_BOOLEAN, "false", (_s("unclean.leader.election.enable", "false"),)),
+]}
+
+# Broker property -> (topic config it feeds, scale). Every synonym above.
+BROKER_SYNONYMS: dict[str, tuple[ConfigDef, Synonym]] = {
+    s.name: (d, s) for d in TOPIC_CONFIGS.values() for s in d.synonyms
+}
+
+# Broker-level configs that are not topic synonyms but that the broker reads from
+# ``defaults`` (listed by DescribeConfigs on a broker, read-only, not dynamic).
+BROKER_STATIC: dict[str, tuple[int, str | None]] = {
+    "num.partitions": (T_INT, "1"),
+    "default.replication.factor": (T_INT, "1"),
+    "auto.create.topics.enable": (T_BOOLEAN, "true"),
+    "delete.topic.enable": (T_BOOLEAN, "true"),
+    "offsets.topic.num.partitions": (T_INT, "50"),
+    "offsets.topic.replication.factor": (T_SHORT, "3"),
+    "transaction.state.log.num.partitions": (T_INT, "50"),
+    "transaction.state.log.replication.factor": (T_SHORT, "3"),
+    "log.dirs": (T_STRING, None),
+    "log.dir": (T_STRING, "/tmp/kafka-logs"),
+    "listeners": (T_LIST, "PLAINTEXT://:9092"),
+    "advertised.listeners": (T_STRING, None),
+    "node.id": (T_INT, "-1"),
+    "broker.id": (T_INT, "-1"),
+    "process.roles": (T_LIST, ""),
+}
+
+
+def broker_config_type(name: str) -> int:
+    if name in BROKER_SYNONYMS:
+        d, s = BROKER_SYNONYMS[name]
+        return T_INT if s.scale != 1 else d.type
+    return BROKER_STATIC.get(name, (T_STRING, None))[0]
+
+
+def broker_default(name: str) -> str | None:
+    if name in BROKER_SYNONYMS:
+        return BROKER_SYNONYMS[name][1].default
+    return BROKER_STATIC.get(name, (T_STRING, None))[1]
+
+
+def validate_broker_value(name: str, value: str) -> str:
+    """Validate a dynamic broker config that is a topic synonym; same rules, scaled."""
+    d, s = BROKER_SYNONYMS[name]
+    if s.scale == 1:
+        try:
+            return d.validate(value)
+        except InvalidConfig as e:
+            raise InvalidConfig(str(e).replace(f"configuration {d.name}:", f"configuration {name}:")) from None
+    try:
+        return str(int(value.strip()))
+    except ValueError:
+        raise InvalidConfig(f"Invalid value {value} for configuration {name}: Not a number of type INT") from None
+
+
+@dataclass(frozen=True)
+class ConfigView:
+    """One config as DescribeConfigs / CreateTopics v5+ report it."""
+
+    name: str
+    value: str | None
+    read_only: bool
+    config_source: int
+    is_sensitive: bool = False
+    synonyms: tuple[tuple[str, str | None, int], ...] = ()  # (name, value, source)
+    config_type: int = 0
+    documentation: str | None = None
+
+
+def broker_layers(static: dict[str, str], dyn_default: dict[str, str], dyn_broker: dict[str, str]):
+    """The broker-level layers, strongest first, for topic config resolution."""
+    return ((DYNAMIC_BROKER_CONFIG, dyn_broker), (DYNAMIC_DEFAULT_BROKER_CONFIG, dyn_default),
+            (STATIC_BROKER_CONFIG, static))
+
+
+def resolve_topic_config(d: ConfigDef, overrides: dict[str, str], layers) -> ConfigView:
+    """Effective value and source of topic config ``d`` with Kafka's synonyms list."""
+    syn: list[tuple[str, str | None, int]] = []
+    if d.name in overrides:
+        syn.append((d.name, overrides[d.name], DYNAMIC_TOPIC_CONFIG))
+    for source, props in layers:
+        for s in d.synonyms:
+            if s.name in props:
+                syn.append((s.name, props[s.name], source))
+    for s in d.synonyms:
+        if s.default is not None:
+            syn.append((s.name, s.default, DEFAULT_CONFIG))
+    if syn:
+        name, value, source = syn[0]
+        scale = next((s.scale for s in d.synonyms if s.name == name), 1)
+        if scale != 1 and value is not None:
+            value = str(int(value) * scale)
+    else:
+        value, source = d.default, DEFAULT_CONFIG
+    return ConfigView(d.name, value, False, source, False, tuple(syn), d.type)
+
+
+def effective_topic_config(overrides: dict[str, str], layers) -> dict[str, str]:
+    return {name: resolve_topic_config(d, overrides, layers).value for name, d in TOPIC_CONFIGS.items()}

@@ -1,0 +1,238 @@
+"""Immutable metadata image and the delta that builds the next one (Kafka's MetadataImage/MetadataDelta).
+
+An image is never mutated: ``MetadataDelta(image).replay(record, offset)`` collects
+changes and ``.apply()`` returns a new image that shares every untouched part.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Mapping
+
+from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
+from odradek.wire.messages.config_record import ConfigRecord
+from odradek.wire.messages.feature_level_record import FeatureLevelRecord
+from odradek.wire.messages.partition_change_record import PartitionChangeRecord
+from odradek.wire.messages.partition_record import PartitionRecord
+from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
+from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
+from odradek.wire.messages.topic_record import TopicRecord
+from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+
+from .configs import BROKER, TOPIC
+
+INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
+_EMPTY: Mapping = MappingProxyType({})
+
+
+def _empty() -> Mapping:
+    return _EMPTY
+
+
+@dataclass(frozen=True)
+class PartitionImage:
+    partition: int
+    leader: int
+    leader_epoch: int
+    partition_epoch: int
+    replicas: tuple = ()
+    isr: tuple = ()
+
+
+@dataclass(frozen=True)
+class TopicImage:
+    name: str
+    topic_id: bytes
+    partitions: Mapping[int, PartitionImage] = field(default_factory=_empty)
+    configs: Mapping[str, str] = field(default_factory=_empty)  # dynamic topic overrides only
+
+    @property
+    def is_internal(self) -> bool:
+        return self.name in INTERNAL_TOPICS
+
+
+@dataclass(frozen=True)
+class BrokerImage:
+    node_id: int
+    host: str
+    port: int
+    rack: str | None = None
+    fenced: bool = False
+    incarnation_id: bytes = bytes(16)
+    epoch: int = -1
+
+
+@dataclass(frozen=True)
+class MetadataImage:
+    topics: Mapping[str, TopicImage] = field(default_factory=_empty)
+    topics_by_id: Mapping[bytes, TopicImage] = field(default_factory=_empty)
+    brokers: Mapping[int, BrokerImage] = field(default_factory=_empty)
+    cluster_id: str = ""
+    controller_id: int = -1
+    offset: int = -1
+    features: Mapping[str, int] = field(default_factory=_empty)
+    # dynamic broker configs: "" = cluster default, str(node_id) = per broker
+    broker_configs: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
+    # dynamic topic configs by topic name (kept apart from topics, as Kafka's ConfigurationsImage)
+    topic_configs: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
+
+    def topic_by_id(self, topic_id: bytes) -> TopicImage | None:
+        return self.topics_by_id.get(topic_id)
+
+
+def _freeze(d: dict) -> Mapping:
+    return MappingProxyType(d)
+
+
+@dataclass
+class MetadataDelta:
+    """Changes on top of ``base``; replay records in log order, then apply()."""
+
+    base: MetadataImage
+    topics: dict[bytes, TopicImage | None] = field(default_factory=dict)  # None = removed
+    brokers: dict[int, BrokerImage] = field(default_factory=dict)
+    features: dict[str, int] = field(default_factory=dict)
+    broker_configs: dict[str, dict[str, str]] = field(default_factory=dict)
+    topic_configs: dict[str, dict[str, str]] = field(default_factory=dict)
+    offset: int = -1
+
+    def _topic(self, topic_id: bytes) -> TopicImage | None:
+        if topic_id in self.topics:
+            return self.topics[topic_id]
+        return self.base.topics_by_id.get(topic_id)
+
+    def _topic_by_name(self, name: str) -> TopicImage | None:
+        for t in self.topics.values():
+            if t is not None and t.name == name:
+                return t
+        t = self.base.topics.get(name)
+        if t is not None and self.topics.get(t.topic_id, t) is None:
+            return None
+        return t
+
+    def replay(self, record, offset: int) -> None:
+        self.offset = offset
+        if isinstance(record, TopicRecord):
+            self.topics[record.topic_id] = TopicImage(record.name, record.topic_id)
+        elif isinstance(record, PartitionRecord):
+            t = self._topic(record.topic_id)
+            if t is None:
+                raise ValueError(f"PartitionRecord for unknown topic id {record.topic_id.hex()}")
+            p = PartitionImage(record.partition_id, record.leader, record.leader_epoch, record.partition_epoch,
+                               tuple(record.replicas), tuple(record.isr))
+            parts = dict(t.partitions)
+            parts[p.partition] = p
+            self.topics[t.topic_id] = replace(t, partitions=_freeze(parts))
+        elif isinstance(record, PartitionChangeRecord):
+            t = self._topic(record.topic_id)
+            if t is None or record.partition_id not in t.partitions:
+                raise ValueError("PartitionChangeRecord for unknown partition")
+            old = t.partitions[record.partition_id]
+            leader = old.leader if record.leader == -2 else record.leader
+            new = replace(
+                old,
+                leader=leader,
+                leader_epoch=old.leader_epoch + (1 if leader != old.leader or record.replicas is not None else 0),
+                partition_epoch=old.partition_epoch + 1,
+                isr=old.isr if record.isr is None else tuple(record.isr),
+                replicas=old.replicas if record.replicas is None else tuple(record.replicas),
+            )
+            parts = dict(t.partitions)
+            parts[new.partition] = new
+            self.topics[t.topic_id] = replace(t, partitions=_freeze(parts))
+        elif isinstance(record, RemoveTopicRecord):
+            t = self._topic(record.topic_id)
+            if t is not None:
+                self.topic_configs[t.name] = {}
+            self.topics[record.topic_id] = None
+        elif isinstance(record, ConfigRecord):
+            self._replay_config(record)
+        elif isinstance(record, RegisterBrokerRecord):
+            ep = record.end_points[0] if record.end_points else None
+            self.brokers[record.broker_id] = BrokerImage(
+                record.broker_id, ep.host if ep else "", ep.port if ep else 0, record.rack, bool(record.fenced),
+                record.incarnation_id, record.broker_epoch)
+        elif isinstance(record, UnfenceBrokerRecord):
+            b = self.brokers.get(record.id) or self.base.brokers.get(record.id)
+            if b is not None:
+                self.brokers[record.id] = replace(b, fenced=False)
+        elif isinstance(record, BrokerRegistrationChangeRecord):
+            b = self.brokers.get(record.broker_id) or self.base.brokers.get(record.broker_id)
+            if b is not None and record.fenced in (1, -1):
+                # 1 = fence, -1 = unfence (BrokerRegistrationFencingChange)
+                self.brokers[record.broker_id] = replace(b, fenced=record.fenced == 1)
+        elif isinstance(record, FeatureLevelRecord):
+            self.features[record.name] = record.feature_level
+        # other record types (NoOpRecord, ...) carry nothing for this image
+
+    def _replay_config(self, record: ConfigRecord) -> None:
+        if record.resource_type == TOPIC:
+            store, base = self.topic_configs, self.base.topic_configs
+        elif record.resource_type == BROKER:
+            store, base = self.broker_configs, self.base.broker_configs
+        else:
+            return
+        cur = store.get(record.resource_name)
+        if cur is None:
+            cur = store[record.resource_name] = dict(base.get(record.resource_name, {}))
+        if record.value is None:
+            cur.pop(record.name, None)
+        else:
+            cur[record.name] = record.value
+
+    def apply(self, *, cluster_id: str | None = None, controller_id: int | None = None) -> MetadataImage:
+        b = self.base
+        topics, by_id = b.topics, b.topics_by_id
+        if self.topics:
+            topics, by_id = dict(b.topics), dict(b.topics_by_id)
+            for tid, t in self.topics.items():
+                old = by_id.pop(tid, None)
+                if old is not None:
+                    topics.pop(old.name, None)
+                if t is not None:
+                    topics[t.name] = t
+                    by_id[tid] = t
+            topics, by_id = _freeze(topics), _freeze(by_id)
+        tcfg = _merge_configs(b.topic_configs, self.topic_configs)
+        if self.topics or self.topic_configs:
+            topics, by_id = dict(topics), dict(by_id)
+            names = {t.name for t in self.topics.values() if t is not None} | set(self.topic_configs)
+            for name in names:
+                t = topics.get(name)
+                if t is not None:
+                    cfg = tcfg.get(name, _EMPTY)
+                    if dict(t.configs) != dict(cfg):
+                        t = replace(t, configs=cfg)
+                        topics[name] = by_id[t.topic_id] = t
+            topics, by_id = _freeze(topics), _freeze(by_id)
+        brokers = b.brokers
+        if self.brokers:
+            brokers = _freeze({**b.brokers, **self.brokers})
+        features = b.features
+        if self.features:
+            features = _freeze({**b.features, **self.features})
+        bcfg = _merge_configs(b.broker_configs, self.broker_configs)
+        return MetadataImage(
+            topics=topics,
+            topics_by_id=by_id,
+            brokers=brokers,
+            cluster_id=b.cluster_id if cluster_id is None else cluster_id,
+            controller_id=b.controller_id if controller_id is None else controller_id,
+            offset=max(b.offset, self.offset),
+            features=features,
+            broker_configs=bcfg,
+            topic_configs=tcfg,
+        )
+
+
+def _merge_configs(base: Mapping, changed: dict) -> Mapping:
+    if not changed:
+        return base
+    merged = dict(base)
+    for k, v in changed.items():
+        if v:
+            merged[k] = _freeze(dict(v))
+        else:
+            merged.pop(k, None)
+    return _freeze(merged)

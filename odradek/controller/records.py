@@ -1,0 +1,74 @@
+"""KRaft metadata record serde: Kafka's MetadataRecordSerde (ApiMessageAndVersion framing).
+
+A record value is: unsigned varint frame version (1), unsigned varint api key,
+unsigned varint record version, then the record body in that version.
+"""
+
+from __future__ import annotations
+
+from odradek.wire.exceptions import MalformedError
+from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
+from odradek.wire.messages.config_record import ConfigRecord
+from odradek.wire.messages.feature_level_record import FeatureLevelRecord
+from odradek.wire.messages.no_op_record import NoOpRecord
+from odradek.wire.messages.partition_change_record import PartitionChangeRecord
+from odradek.wire.messages.partition_record import PartitionRecord
+from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
+from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
+from odradek.wire.messages.topic_record import TopicRecord
+from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+from odradek.wire.primitives import uvarint_bytes
+
+FRAME_VERSION = 1
+
+RECORD_TYPES = {cls.API_KEY: cls for cls in (
+    RegisterBrokerRecord, TopicRecord, PartitionRecord, ConfigRecord, PartitionChangeRecord,
+    FeatureLevelRecord, RemoveTopicRecord, UnfenceBrokerRecord, BrokerRegistrationChangeRecord, NoOpRecord,
+)}
+
+# The version each record type is written in (read: any version the codec knows).
+WRITE_VERSION = {
+    RegisterBrokerRecord: 3,
+    PartitionRecord: 0,
+    PartitionChangeRecord: 0,
+    BrokerRegistrationChangeRecord: 0,
+}
+
+
+def encode_record(record, version: int | None = None) -> bytes:
+    cls = type(record)
+    if version is None:
+        version = WRITE_VERSION.get(cls, 0)
+    return (uvarint_bytes(FRAME_VERSION) + uvarint_bytes(cls.API_KEY) + uvarint_bytes(version)
+            + record.encode(version))
+
+
+def _read_uvarint(buf, pos: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if pos >= len(buf):
+            raise MalformedError("truncated varint in metadata record")
+        b = buf[pos]
+        pos += 1
+        value |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return value, pos
+        shift += 7
+        if shift > 28:
+            raise MalformedError("varint too long in metadata record")
+
+
+def decode_record(buf) -> tuple[object, int]:
+    """-> (record object, record version). Raises MalformedError for anything unknown."""
+    frame_version, pos = _read_uvarint(buf, 0)
+    if frame_version != FRAME_VERSION:
+        raise MalformedError(f"unknown metadata record frame version {frame_version}")
+    api_key, pos = _read_uvarint(buf, pos)
+    version, pos = _read_uvarint(buf, pos)
+    cls = RECORD_TYPES.get(api_key)
+    if cls is None:
+        raise MalformedError(f"unknown metadata record type {api_key}")
+    record, end = cls.decode_from(buf, version, pos)
+    if end != len(buf):
+        raise MalformedError(f"{end - len(buf)} trailing bytes after {cls.__name__}")
+    return record, version
