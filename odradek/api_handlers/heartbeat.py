@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.api_handlers.join_group import coordinator
 from odradek.wire.messages.heartbeat_response import HeartbeatResponse
 
 API_KEY = 12
@@ -10,6 +11,6 @@ MAX_VERSION = 4
 
 
 def handle(ctx, request) -> HeartbeatResponse:
-    err = ctx.broker.groups.heartbeat(request.group_id, request.generation_id, request.member_id,
+    err = coordinator(ctx).heartbeat(request.group_id, request.generation_id, request.member_id,
                                       request.group_instance_id if ctx.api_version >= 3 else None, ctx.now_ms)
     return HeartbeatResponse(throttle_time_ms=0, error_code=err)

@@ -54,9 +54,17 @@ def build_response(v: int, r: JoinResult) -> JoinGroupResponse:
     )
 
 
+def coordinator(ctx):
+    """ctx.broker.groups, with its poke bound to the purgatory if the broker did not pass one."""
+    coord = ctx.broker.groups
+    if coord.poke is None:
+        coord.poke = getattr(ctx.broker, "purgatory_poke", None)
+    return coord
+
+
 def handle(ctx, request):
     v = ctx.api_version
-    coord = ctx.broker.groups
+    coord = coordinator(ctx)
     rebalance_timeout = request.rebalance_timeout_ms if v >= 1 else request.session_timeout_ms
     slot = coord.join_group(
         request.group_id,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.api_handlers.join_group import coordinator
 from odradek.wire.messages.leave_group_response import LeaveGroupResponse, MemberResponse
 
 API_KEY = 13
@@ -11,7 +12,7 @@ MAX_VERSION = 5
 
 def handle(ctx, request) -> LeaveGroupResponse:
     v = ctx.api_version
-    coord = ctx.broker.groups
+    coord = coordinator(ctx)
     if v < 3:
         top, errors = coord.leave_group(request.group_id, [(request.member_id, None)], ctx.now_ms)
         return LeaveGroupResponse(throttle_time_ms=0, error_code=top if top else errors[0])

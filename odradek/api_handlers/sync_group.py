@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.join_group import park
+from odradek.api_handlers.join_group import coordinator, park
 from odradek.coordinator.group_state import SyncResult
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.sync_group_response import SyncGroupResponse
@@ -21,7 +21,7 @@ def build_response(v: int, r: SyncResult) -> SyncGroupResponse:
 
 def handle(ctx, request):
     v = ctx.api_version
-    coord = ctx.broker.groups
+    coord = coordinator(ctx)
     slot = coord.sync_group(
         request.group_id,
         request.generation_id,

@@ -95,7 +95,7 @@ class GroupCoordinator:
         self.config = GroupConfig.from_any(config)
         self.num_partitions = self.config.offsets_topic_num_partitions
         self.groups: dict[str, Group] = {}
-        self._poke = poke or (lambda key: None)
+        self.poke = poke  # handlers fill it with ctx.broker.purgatory_poke if the broker did not
         self._new_member_id = new_member_id or (lambda prefix: f"{prefix}-{uuid.uuid4()}")
         self._now = now_ms
         self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
@@ -128,12 +128,18 @@ class GroupCoordinator:
         )
         return rec.group_metadata_key(g.group_id), value
 
-    def load_all(self) -> None:
+    def load_all(self, now_ms: int | None = None) -> None:
+        """Rebuild every group from every __consumer_offsets partition (synchronous, at startup)."""
         for p in range(self.num_partitions):
-            self.load(p)
+            self.load_partition(p, now_ms)
 
-    def load(self, partition: int) -> None:
+    # the broker calls load(now_ms) / load_all(now_ms): both load everything
+    load = load_all
+
+    def load_partition(self, partition: int, now_ms: int | None = None) -> None:
         """Rebuild every group of one __consumer_offsets partition from its records (last value wins)."""
+        if now_ms is not None:
+            self._now = now_ms
         if self.log is None:
             return
         offsets: dict[str, dict] = {}
@@ -193,7 +199,8 @@ class GroupCoordinator:
     # ------------------------------------------------------------------ helpers
 
     def _poke_group(self, g: Group) -> None:
-        self._poke(("group", g.group_id))
+        if self.poke is not None:
+            self.poke(("group", g.group_id))
 
     def _join_result(self, g: Group, m: Member, version: int, error: ErrorCode = E.NONE,
                      skip_assignment: bool = False) -> JoinResult:
