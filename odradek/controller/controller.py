@@ -197,8 +197,38 @@ class Controller:
     def _live_brokers(self) -> list[int]:
         return sorted(b.node_id for b in self.image.brokers.values() if not b.fenced)
 
+    def _static_broker(self) -> dict[str, str]:
+        """Static broker properties that feed topic configs, by broker name.
+
+        ``defaults`` may carry broker names (log.retention.hours) or topic names
+        (retention.ms, what BrokerConfig.topic_defaults() gives); a topic-named value
+        equal to Kafka's default is not reported as set, so sources match Kafka's.
+        """
+        static = {}
+        for k, v in self.defaults.items():
+            if k in C.BROKER_SYNONYMS:
+                static[k] = v
+        for k, v in self.defaults.items():
+            d = C.TOPIC_CONFIGS.get(k)
+            if d is None or not d.synonyms or any(s.name in static for s in d.synonyms):
+                continue
+            try:
+                if d.validate(v) == d.validate(d.default):
+                    continue
+            except InvalidConfig:
+                continue
+            static[d.synonyms[0].name] = v
+        # a broker property at its own default is not "set" either
+        return {k: v for k, v in static.items() if k not in self.defaults or C.broker_default(k) != v}
+
+    def finalized_features(self) -> dict[str, int]:
+        return dict(self.image.features)
+
+    def finalized_features_epoch(self) -> int:
+        return max(self.image.offset, 0)
+
     def _layers(self):
-        static = {k: v for k, v in self.defaults.items() if k in C.BROKER_SYNONYMS}
+        static = self._static_broker()
         bc = self.image.broker_configs
         return C.broker_layers(static, dict(bc.get("", {})), dict(bc.get(str(self.node_id), {})))
 
@@ -491,10 +521,11 @@ class Controller:
                                ((k, v, C.DYNAMIC_DEFAULT_BROKER_CONFIG),) if synonyms else (),
                                C.broker_config_type(k)) for k, v in sorted(dyn_default.items())]
         dyn_broker = dict(bc.get(name, {}))
+        static = {k: v for k, v in self.defaults.items() if k not in C.TOPIC_CONFIGS or k in C.BROKER_SYNONYMS}
+        static.update(self._static_broker())
         layers = ((C.DYNAMIC_BROKER_CONFIG, dyn_broker), (C.DYNAMIC_DEFAULT_BROKER_CONFIG, dyn_default),
-                  (C.STATIC_BROKER_CONFIG, self.defaults))
-        names = set(C.BROKER_SYNONYMS) | set(C.BROKER_STATIC) | set(self.defaults) | set(dyn_default) \
-            | set(dyn_broker)
+                  (C.STATIC_BROKER_CONFIG, static))
+        names = set(C.BROKER_SYNONYMS) | set(C.BROKER_STATIC) | set(static) | set(dyn_default) | set(dyn_broker)
         out = []
         for k in sorted(names):
             syn = [(k, props[k], src) for src, props in layers if k in props]

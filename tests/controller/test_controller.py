@@ -306,3 +306,24 @@ def test_alter_configs_replaces(ctl):
     assert (r.error_code, r.error_message) == (3, "The topic 'nope' does not exist.")
     r = ctl.alter_configs([(TOPIC, "t", [("segment.bytes", None)])], False, 1)[0]
     assert (r.error_code, r.error_message) == (42, "Null value not supported for : segment.bytes")
+
+
+def test_topic_named_defaults_from_broker_config(tmp_path):
+    # BrokerConfig.topic_defaults() passes every topic key; only non-default ones count as set
+    c = make(tmp_path, {"retention.ms": "604800000", "segment.bytes": "2097152", "message.max.bytes": "1048588"})
+    create(c, "t", 1)
+    [d] = c.describe_configs([(TOPIC, "t", ["retention.ms", "segment.bytes", "max.message.bytes"])], True)
+    v = {x.name: x for x in d.configs}
+    assert v["retention.ms"].config_source == 5
+    assert (v["segment.bytes"].value, v["segment.bytes"].config_source) == ("2097152", 4)
+    assert v["segment.bytes"].synonyms[0] == ("log.segment.bytes", "2097152", 4)
+    assert v["max.message.bytes"].config_source == 5
+    assert c.topic_config("t")["segment.bytes"] == "2097152"
+    c.close()
+
+
+def test_package_exports_and_features(ctl):
+    import odradek.controller as mod
+    assert mod.Controller is Controller and mod.BrokerImage is BrokerImage
+    assert ctl.finalized_features() == {"metadata.version": 27}
+    assert ctl.finalized_features_epoch() == ctl.image.offset
