@@ -1,0 +1,38 @@
+"""DescribeConfigs (key 32) v1-4: topic and broker resources, synonyms, config types (v3+)."""
+
+from __future__ import annotations
+
+from odradek.wire.messages.describe_configs_response import (
+    DescribeConfigsResourceResult,
+    DescribeConfigsResponse,
+    DescribeConfigsResult,
+    DescribeConfigsSynonym,
+)
+
+API_KEY = 32
+MIN_VERSION = 1
+MAX_VERSION = 4
+
+
+def handle(ctx, request) -> DescribeConfigsResponse:
+    resources = [(r.resource_type, r.resource_name, r.configuration_keys) for r in request.resources]
+    described = ctx.broker.controller.describe_configs(resources, bool(request.include_synonyms),
+                                                       bool(getattr(request, "include_documentation", False)))
+    results = []
+    for d in described:
+        configs = [
+            DescribeConfigsResourceResult(
+                name=c.name, value=c.value, read_only=c.read_only, config_source=c.config_source,
+                is_sensitive=c.is_sensitive,
+                synonyms=[DescribeConfigsSynonym(name=n, value=v, source=s) for n, v, s in c.synonyms],
+                config_type=c.config_type, documentation=c.documentation)
+            for c in d.configs
+        ]
+        # Kafka answers an error with an empty (non-null) message string, "" when it has none
+        message = d.error_message if d.error_code else None
+        if d.error_code and message is None:
+            message = ""
+        results.append(DescribeConfigsResult(error_code=int(d.error_code), error_message=message,
+                                             resource_type=d.resource_type, resource_name=d.resource_name,
+                                             configs=configs))
+    return DescribeConfigsResponse(throttle_time_ms=0, results=results)

@@ -1,0 +1,73 @@
+"""DescribeTopicPartitions (key 75) v0: topics by name (or all), paged with a cursor."""
+
+from __future__ import annotations
+
+from odradek.controller.topic_validation import invalid_topic_name
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.describe_topic_partitions_response import (
+    Cursor,
+    DescribeTopicPartitionsResponse,
+    DescribeTopicPartitionsResponsePartition,
+    DescribeTopicPartitionsResponseTopic,
+)
+
+API_KEY = 75
+MIN_VERSION = 0
+MAX_VERSION = 0
+
+ZERO_UUID = bytes(16)
+# READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS (Kafka 4.3, no authorizer)
+TOPIC_OPERATIONS = 3576
+INT32_MIN = -2147483648
+
+
+def handle(ctx, request) -> DescribeTopicPartitionsResponse:
+    image = ctx.broker.controller.image
+    limit = max(1, request.response_partition_limit)
+    cursor = request.cursor
+    if request.topics:
+        names = sorted({t.name for t in request.topics})
+    else:
+        names = sorted(image.topics)
+    if cursor is not None:
+        if request.topics and cursor.topic_name not in names:
+            return DescribeTopicPartitionsResponse(throttle_time_ms=0, topics=[
+                DescribeTopicPartitionsResponseTopic(error_code=ErrorCode.INVALID_REQUEST, name=n,
+                                                     topic_id=ZERO_UUID, is_internal=False, partitions=[],
+                                                     topic_authorized_operations=INT32_MIN)
+                for n in names], next_cursor=None)
+        names = [n for n in names if n >= cursor.topic_name]
+    topics = []
+    next_cursor = None
+    remaining = limit
+    for name in names:
+        if remaining <= 0:
+            next_cursor = Cursor(topic_name=name, partition_index=0)
+            break
+        msg = invalid_topic_name(name)
+        t = image.topics.get(name)
+        if msg or t is None:
+            code = ErrorCode.INVALID_TOPIC_EXCEPTION if msg else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            topics.append(DescribeTopicPartitionsResponseTopic(
+                error_code=code, name=name, topic_id=ZERO_UUID, is_internal=False, partitions=[],
+                topic_authorized_operations=TOPIC_OPERATIONS))
+            continue
+        start = cursor.partition_index if cursor is not None and name == cursor.topic_name else 0
+        indexes = sorted(p for p in t.partitions if p >= start)
+        take = indexes[:remaining]
+        remaining -= len(take)
+        parts = []
+        for i in take:
+            p = t.partitions[i]
+            offline = [] if p.leader >= 0 else list(p.replicas)
+            parts.append(DescribeTopicPartitionsResponsePartition(
+                error_code=ErrorCode.LEADER_NOT_AVAILABLE if p.leader < 0 else 0, partition_index=i,
+                leader_id=p.leader, leader_epoch=p.leader_epoch, replica_nodes=list(p.replicas),
+                isr_nodes=list(p.isr), eligible_leader_replicas=[], last_known_elr=[], offline_replicas=offline))
+        topics.append(DescribeTopicPartitionsResponseTopic(
+            error_code=0, name=name, topic_id=t.topic_id, is_internal=t.is_internal, partitions=parts,
+            topic_authorized_operations=TOPIC_OPERATIONS))
+        if len(take) < len(indexes):
+            next_cursor = Cursor(topic_name=name, partition_index=indexes[len(take)])
+            break
+    return DescribeTopicPartitionsResponse(throttle_time_ms=0, topics=topics, next_cursor=next_cursor)
