@@ -1,0 +1,3 @@
+from odradek.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,74 @@
+"""Helpers shared by the data-path handlers."""
+
+from __future__ import annotations
+
+import re
+
+from odradek.wire.errors import ErrorCode
+
+_LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
+MAX_TOPIC_NAME = 249
+
+
+def topic_name_error(name) -> str | None:
+    """Why `name` is not a legal topic name (Kafka's Topic.validate), or None."""
+    if not name:
+        return "Topic name is illegal, it can't be empty"
+    if name in (".", ".."):
+        return "Topic name cannot be \".\" or \"..\""
+    if len(name) > MAX_TOPIC_NAME:
+        return f"Topic name is illegal, it can't be longer than {MAX_TOPIC_NAME} characters"
+    if not _LEGAL_TOPIC.match(name):
+        return (f"Topic name \"{name}\" is illegal, it contains a character other than ASCII "
+                "alphanumerics, '.', '_' and '-'")
+    return None
+
+
+def log_error_code(exc) -> int:
+    """Kafka error code for an exception from odradek.log (by its error_name)."""
+    name = getattr(exc, "error_name", "UNKNOWN_SERVER_ERROR")
+    if name == "RECORD_TOO_LARGE":
+        name = "MESSAGE_TOO_LARGE"
+    try:
+        return int(ErrorCode[name])
+    except KeyError:
+        return int(ErrorCode.UNKNOWN_SERVER_ERROR)
+
+
+def leader_epoch_error(requested: int, current: int) -> int:
+    """Check a client's current_leader_epoch (-1 = not given) against ours."""
+    if requested < 0 or requested == current:
+        return 0
+    if requested > current:
+        return int(ErrorCode.UNKNOWN_LEADER_EPOCH)
+    return int(ErrorCode.FENCED_LEADER_EPOCH)
+
+
+class _CloseConnection:
+    """Returned by a handler instead of a response: close the connection (Kafka does
+    this for an acks=0 Produce that failed, so the client refreshes its metadata)."""
+
+    def __repr__(self) -> str:
+        return "CLOSE_CONNECTION"
+
+
+CLOSE_CONNECTION = _CloseConnection()
+
+
+class SliceRecords:
+    """A Fetch response's records field backed by log file slices (sent with sendfile).
+
+    len() is the byte count the encoder writes as the field's length.
+    """
+
+    __slots__ = ("slices", "total")
+
+    def __init__(self, fetch_slices):
+        self.slices = fetch_slices.slices
+        self.total = fetch_slices.total_bytes
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __bytes__(self) -> bytes:
+        return b"".join(s.file.read(s.position, s.length) for s in self.slices)

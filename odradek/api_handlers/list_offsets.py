@@ -1,0 +1,73 @@
+"""ListOffsets (key 2): earliest (-2), latest (-1), max timestamp (-3, v7+),
+earliest local (-4, v8+; no tiered storage so = earliest) and by timestamp."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.list_offsets_response import (
+    ListOffsetsPartitionResponse,
+    ListOffsetsResponse,
+    ListOffsetsTopicResponse,
+)
+
+from .common import leader_epoch_error
+
+API_KEY = 2
+MIN_VERSION = 1
+MAX_VERSION = 8
+
+LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL = -1, -2, -3, -4
+
+
+def _partition(ctx, req, topic: str, p) -> ListOffsetsPartitionResponse:
+    b = ctx.broker
+    v = ctx.api_version
+    out = ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=0, timestamp=-1, offset=-1,
+                                       leader_epoch=-1)
+    plog = b.replicas.get(topic, p.partition_index)
+    if plog is None:
+        out.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        return out
+    epoch = b.replicas.leader_epoch(topic, p.partition_index)
+    if v >= 4:
+        err = leader_epoch_error(p.current_leader_epoch, epoch)
+        if err:
+            out.error_code = err
+            return out
+    ts = p.timestamp
+    hw = plog.high_watermark  # = last stable offset until transactions exist
+    if ts == LATEST:
+        out.offset = hw
+    elif ts == EARLIEST or (ts == EARLIEST_LOCAL and v >= 8):
+        out.offset = plog.log_start_offset
+    elif ts == MAX_TIMESTAMP and v >= 7:
+        found = plog.offset_for_timestamp(MAX_TIMESTAMP)
+        if found is not None and found.offset < hw:
+            out.offset, out.timestamp = found.offset, found.timestamp
+    elif ts < 0:
+        out.error_code = ErrorCode.UNSUPPORTED_VERSION if ts in (MAX_TIMESTAMP, EARLIEST_LOCAL) \
+            else ErrorCode.INVALID_REQUEST
+        return out
+    else:
+        found = plog.offset_for_timestamp(ts)
+        if found is not None and found.offset < hw:
+            out.offset, out.timestamp = found.offset, found.timestamp
+    if out.offset >= 0:
+        out.leader_epoch = epoch
+    return out
+
+
+def handle(ctx, req) -> ListOffsetsResponse:
+    topics = []
+    for t in req.topics:
+        seen = set()
+        parts = []
+        for p in t.partitions:
+            if p.partition_index in seen:
+                parts.append(ListOffsetsPartitionResponse(partition_index=p.partition_index,
+                                                          error_code=ErrorCode.INVALID_REQUEST))
+                continue
+            seen.add(p.partition_index)
+            parts.append(_partition(ctx, req, t.name, p))
+        topics.append(ListOffsetsTopicResponse(name=t.name, partitions=parts))
+    return ListOffsetsResponse(throttle_time_ms=0, topics=topics)

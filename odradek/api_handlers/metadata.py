@@ -1,0 +1,108 @@
+"""Metadata (key 3): brokers, cluster id, controller, topics and partition leaders.
+
+Auto-creates unknown topics when the broker and the request allow it; like Kafka the
+first answer for such a topic is LEADER_NOT_AVAILABLE (the client asks again).
+"""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.metadata_response import (
+    MetadataResponse,
+    MetadataResponseBroker,
+    MetadataResponsePartition,
+    MetadataResponseTopic,
+)
+
+from .common import topic_name_error
+
+API_KEY = 3
+MIN_VERSION = 0
+MAX_VERSION = 13
+
+ZERO_UUID = b"\0" * 16
+OMITTED_OPS = -2147483648
+# AclOperation bits: READ 3, WRITE 4, CREATE 5, DELETE 6, ALTER 7, DESCRIBE 8,
+# CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11, IDEMPOTENT_WRITE 12,
+# CREATE_TOKENS 13, DESCRIBE_TOKENS 14
+TOPIC_OPS = sum(1 << b for b in (3, 4, 5, 6, 7, 8, 10, 11))
+CLUSTER_OPS = sum(1 << b for b in (5, 7, 8, 9, 10, 11, 12, 13, 14))
+
+
+def _topic_response(ctx, topic, internal: bool, include_ops: bool) -> MetadataResponseTopic:
+    parts = []
+    for p in sorted(topic.partitions):
+        pi = topic.partitions[p]
+        parts.append(MetadataResponsePartition(
+            error_code=0, partition_index=p, leader_id=pi.leader, leader_epoch=pi.leader_epoch,
+            replica_nodes=list(pi.replicas), isr_nodes=list(pi.isr), offline_replicas=[]))
+    return MetadataResponseTopic(
+        error_code=0, name=topic.name, topic_id=topic.topic_id, is_internal=internal, partitions=parts,
+        topic_authorized_operations=TOPIC_OPS if include_ops else OMITTED_OPS)
+
+
+def handle(ctx, req) -> MetadataResponse:
+    b = ctx.broker
+    v = ctx.api_version
+    image = b.image
+    include_ops = v >= 8 and bool(req.include_topic_authorized_operations)
+    topics_out = []
+    if req.topics is None or (v == 0 and not req.topics):
+        for name in sorted(image.topics):
+            topics_out.append(_topic_response(ctx, image.topics[name], b.is_internal(name), include_ops))
+    else:
+        allow_auto = b.config.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
+        to_create = []
+        seen = set()
+        for t in req.topics:
+            name = t.name
+            if name is None or (v >= 10 and t.topic_id != ZERO_UUID and not name):
+                topic = image.topics_by_id.get(t.topic_id)
+                if topic is None:
+                    topics_out.append(MetadataResponseTopic(
+                        error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=t.topic_id,
+                        is_internal=False, partitions=[]))
+                else:
+                    topics_out.append(_topic_response(ctx, topic, b.is_internal(topic.name), include_ops))
+                continue
+            if name in seen:
+                continue
+            seen.add(name)
+            topic = image.topics.get(name)
+            if topic is not None:
+                topics_out.append(_topic_response(ctx, topic, b.is_internal(name), include_ops))
+                continue
+            if topic_name_error(name) is not None:
+                err = ErrorCode.INVALID_TOPIC_EXCEPTION
+            elif allow_auto:
+                err = ErrorCode.LEADER_NOT_AVAILABLE
+                to_create.append(name)
+            else:
+                err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            topics_out.append(MetadataResponseTopic(
+                error_code=err, name=name, topic_id=ZERO_UUID, is_internal=b.is_internal(name), partitions=[],
+                topic_authorized_operations=OMITTED_OPS))
+        if to_create:
+            results = b.auto_create_topics(to_create, ctx.now_ms)
+            bad = {r.name: r.error_code for r in results if r.error_code not in (0, 36)}
+            if bad:
+                for t in topics_out:
+                    if t.name in bad:
+                        code = bad[t.name]
+                        # Kafka reports topics it could not auto-create this way
+                        t.error_code = ErrorCode.INVALID_TOPIC_EXCEPTION if code == 17 else code
+    brokers = []
+    for node_id in sorted(image.brokers):
+        bi = image.brokers[node_id]
+        brokers.append(MetadataResponseBroker(node_id=bi.node_id, host=bi.host, port=bi.port,
+                                              rack=getattr(bi, "rack", None)))
+    if not brokers:
+        brokers.append(MetadataResponseBroker(node_id=b.node_id, host=b.advertised_host,
+                                              port=b.advertised_port, rack=None))
+    resp = MetadataResponse(
+        throttle_time_ms=0, brokers=brokers, cluster_id=image.cluster_id,
+        controller_id=image.controller_id, topics=topics_out,
+        cluster_authorized_operations=CLUSTER_OPS if (8 <= v <= 10 and req.include_cluster_authorized_operations)
+        else OMITTED_OPS,
+        error_code=0)
+    return resp

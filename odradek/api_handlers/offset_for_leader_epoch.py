@@ -1,0 +1,43 @@
+"""OffsetForLeaderEpoch (key 23): end offset of a leader epoch.
+
+A single node never truncates, so the log is one unbroken history: any epoch up to
+the current one ends at the log end offset.
+"""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.offset_for_leader_epoch_response import (
+    EpochEndOffset,
+    OffsetForLeaderEpochResponse,
+    OffsetForLeaderTopicResult,
+)
+
+from .common import leader_epoch_error
+
+API_KEY = 23
+MIN_VERSION = 2
+MAX_VERSION = 4
+
+
+def handle(ctx, req) -> OffsetForLeaderEpochResponse:
+    b = ctx.broker
+    topics = []
+    for t in req.topics:
+        parts = []
+        for p in t.partitions:
+            r = EpochEndOffset(error_code=0, partition=p.partition, leader_epoch=-1, end_offset=-1)
+            plog = b.replicas.get(t.topic, p.partition)
+            if plog is None:
+                r.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            else:
+                current = b.replicas.leader_epoch(t.topic, p.partition)
+                err = leader_epoch_error(p.current_leader_epoch, current)
+                if err:
+                    r.error_code = err
+                elif p.leader_epoch <= current:
+                    r.leader_epoch = p.leader_epoch if p.leader_epoch >= 0 else current
+                    r.end_offset = plog.log_end_offset
+            parts.append(r)
+        topics.append(OffsetForLeaderTopicResult(topic=t.topic, partitions=parts))
+    return OffsetForLeaderEpochResponse(throttle_time_ms=0, topics=topics)

@@ -1,0 +1,90 @@
+"""Produce (key 0): append record batches; acks 0 (no response), 1 and -1.
+
+On a single node the high watermark moves with every append, so acks=-1 is answered
+as soon as the batches are in the log (page cache), exactly like acks=1.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from odradek.log import errors as log_errors
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.produce_response import (
+    BatchIndexAndErrorMessage,
+    PartitionProduceResponse,
+    ProduceResponse,
+    TopicProduceResponse,
+)
+
+from .common import CLOSE_CONNECTION, log_error_code
+
+API_KEY = 0
+MIN_VERSION = 3
+MAX_VERSION = 11
+
+log = logging.getLogger(__name__)
+
+
+def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) -> PartitionProduceResponse:
+    b = ctx.broker
+    resp = PartitionProduceResponse(index=p, error_code=0, base_offset=-1, log_append_time_ms=-1,
+                                    log_start_offset=-1, record_errors=[], error_message=None)
+    plog = b.replicas.get(topic, p)
+    if plog is None:
+        resp.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        return resp
+    if records is None or len(records) == 0:
+        resp.error_code = ErrorCode.CORRUPT_MESSAGE if records is None else ErrorCode.INVALID_RECORD
+        resp.log_start_offset = plog.log_start_offset
+        return resp
+    if b.is_internal(topic):
+        # clients may not write to internal topics (Kafka: INVALID_TOPIC_EXCEPTION)
+        resp.error_code = ErrorCode.INVALID_TOPIC_EXCEPTION
+        return resp
+    if _has_transactional_batch(records) and getattr(b, "txn_coordinator", None) is None:
+        resp.error_code = ErrorCode.INVALID_TXN_STATE
+        return resp
+    try:
+        info = b.replicas.append(topic, p, records, ctx.now_ms, log=plog)
+    except log_errors.LogError as e:
+        code = log_error_code(e)
+        resp.error_code = code
+        resp.log_start_offset = plog.log_start_offset
+        if code in (ErrorCode.INVALID_RECORD, ErrorCode.INVALID_TIMESTAMP):
+            resp.error_message = str(e)
+            resp.record_errors = [BatchIndexAndErrorMessage(batch_index=0, batch_index_error_message=str(e))]
+        elif code == ErrorCode.UNKNOWN_SERVER_ERROR:
+            log.error("append to %s-%d failed: %s", topic, p, e)
+        return resp
+    resp.base_offset = info.base_offset
+    resp.log_append_time_ms = info.log_append_time_ms
+    resp.log_start_offset = info.log_start_offset
+    return resp
+
+
+def _has_transactional_batch(records) -> bool:
+    # attributes are at byte 21..22 of the batch header; bit 4 is "transactional"
+    try:
+        return bool(records[22] & 0x10)
+    except IndexError:
+        return False
+
+
+def handle(ctx, req):
+    acks = req.acks
+    out = []
+    for t in req.topic_data:
+        parts = []
+        for pd in t.partition_data:
+            if acks not in (0, 1, -1):
+                parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
+                                                      base_offset=-1, log_start_offset=-1))
+                continue
+            parts.append(_partition(ctx, t.name, pd.index, pd.records, acks, req.transactional_id))
+        out.append(TopicProduceResponse(name=t.name, partition_responses=parts))
+    if acks == 0:
+        if any(pr.error_code for tr in out for pr in tr.partition_responses):
+            return CLOSE_CONNECTION
+        return None
+    return ProduceResponse(responses=out, throttle_time_ms=0)

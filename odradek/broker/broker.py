@@ -1,0 +1,227 @@
+"""Broker: the service facade handlers see as ``ctx.broker``, and the start-up and
+shutdown order of everything behind it (controller, logs, replicas, coordinators).
+
+No sockets here (those are in server.py); time comes from ``clock_ms``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from typing import Any, Callable
+
+log = logging.getLogger(__name__)
+
+CONSUMER_OFFSETS = "__consumer_offsets"
+INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, "__transaction_state"})
+
+
+def _controller_module():
+    try:
+        from odradek import controller as mod
+
+        if hasattr(mod, "Controller"):
+            return mod
+    except ImportError:
+        pass
+    from odradek.broker import interim_controller
+
+    return interim_controller
+
+
+class Broker:
+    def __init__(self, config, clock_ms: Callable[[], int], schedule: Callable[[float, Callable], Any]):
+        from odradek.broker.purgatory import Purgatory
+
+        self.config = config
+        self.clock_ms = clock_ms
+        self.node_id = config.node_id
+        adv = config.advertised
+        self.advertised_host = adv.host
+        self.advertised_port = adv.port
+        self.purgatory = Purgatory(clock_ms, schedule)
+        self.controller = None
+        self.log_manager = None
+        self.replicas = None
+        self.groups = None
+        self.txn_coordinator = None
+        self.producer_ids = None
+        self.fetch_sessions = None
+        self._lock_fd = None
+
+    # ------------------------------------------------------------ start-up / shutdown
+
+    def start(self) -> None:
+        from odradek.broker.fetch_sessions import FetchSessionCache
+        from odradek.broker.producer_ids import ProducerIdAllocator
+        from odradek.broker.replica_manager import ReplicaManager
+        from odradek.log import LogConfig, LogManager
+
+        cfg = self.config
+        now = self.clock_ms()
+        data_dir = cfg.data_dir
+        os.makedirs(data_dir, exist_ok=True)
+        self._lock_data_dir(data_dir)
+        cmod = _controller_module()
+        self.controller_module = cmod
+        self.controller = cmod.Controller(os.path.join(data_dir, "metadata"), cfg.node_id,
+                                          cfg.controller_defaults(), now)
+        default_log_config = cfg.log_config()
+        self.default_log_config = default_log_config
+
+        def topic_log_config(topic: str):
+            try:
+                props = self.controller.topic_config(topic)
+            except Exception:
+                props = {}
+            return LogConfig.from_properties(props or {}, base=default_log_config)
+
+        self.topic_log_config = topic_log_config
+        self.log_manager = LogManager(list(cfg.log_dirs), default_config=default_log_config,
+                                      topic_config=topic_log_config, now_ms=now)
+        self.replicas = ReplicaManager(self.log_manager, cfg.node_id, topic_log_config,
+                                       self.purgatory_poke, self.clock_ms)
+        # The first image the listener sees is the replayed metadata: open our logs.
+        self.controller.add_listener(self.replicas.on_metadata)
+        self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port),
+                              now)
+        if self.replicas.image is None:
+            self.replicas.on_metadata(None, self.controller.image)
+        self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"))
+        self.fetch_sessions = FetchSessionCache()
+        self._ensure_internal_topic(CONSUMER_OFFSETS, cfg.offsets_topic_num_partitions, {
+            "cleanup.policy": "compact",
+            "compression.type": "producer",
+            "segment.bytes": str(cfg.offsets_topic_segment_bytes),
+        })
+        self._start_group_coordinator()
+
+    def _lock_data_dir(self, data_dir: str) -> None:
+        import fcntl
+
+        fd = os.open(os.path.join(data_dir, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise RuntimeError(f"data directory {data_dir} is in use by another odradek process") from None
+        self._lock_fd = fd
+
+    def _ensure_internal_topic(self, name: str, partitions: int, configs: dict) -> None:
+        if name in self.controller.image.topics:
+            return
+        cmod = self.controller_module
+        res = self.controller.create_topics(
+            [cmod.CreateTopicSpec(name, num_partitions=partitions, replication_factor=1, configs=configs,
+                                  internal=True)], False, self.clock_ms())
+        if res and res[0].error_code not in (0, 36):
+            raise RuntimeError(f"cannot create {name}: error {res[0].error_code} {res[0].error_message}")
+
+    def _start_group_coordinator(self) -> None:
+        """Build the group coordinator if its module is present (optional until it lands)."""
+        try:
+            from odradek.coordinator import group_coordinator as gc
+        except ImportError:
+            return
+        from odradek.broker.coordinator_log import CoordinatorLog
+
+        cls = getattr(gc, "GroupCoordinator", None)
+        if cls is None:
+            return
+        clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
+        self.groups = _construct_coordinator(cls, clog, self.config, self.clock_ms())
+        load = getattr(self.groups, "load", None)
+        if load is not None:
+            load(self.clock_ms())
+
+    def close(self) -> None:
+        """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""
+        try:
+            self.purgatory.cancel_all()
+        except Exception:
+            log.exception("purgatory shutdown")
+        if self.groups is not None and hasattr(self.groups, "close"):
+            try:
+                self.groups.close(self.clock_ms())
+            except TypeError:
+                self.groups.close()
+            except Exception:
+                log.exception("group coordinator shutdown")
+        if self.log_manager is not None:
+            self.log_manager.close()
+        if self.controller is not None:
+            self.controller.close()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    # ------------------------------------------------------------ periodic work
+
+    def tick(self, now_ms: int) -> None:
+        if self.groups is not None and hasattr(self.groups, "tick"):
+            self.groups.tick(now_ms)
+
+    def apply_retention(self, now_ms: int) -> int:
+        return self.log_manager.apply_retention(now_ms)
+
+    def flush_dirty(self, now_ms: int) -> int:
+        return self.log_manager.flush_dirty(now_ms)
+
+    def has_compacted_logs(self) -> bool:
+        return any(lg.config.compact for lg in self.log_manager)
+
+    # ------------------------------------------------------------ services for handlers
+
+    @property
+    def image(self):
+        return self.controller.image
+
+    def purgatory_poke(self, key) -> int:
+        return self.purgatory.poke(key)
+
+    def finalized_features(self) -> dict[str, int]:
+        fn = getattr(self.controller, "finalized_features", None)
+        if fn is not None:
+            return fn()
+        from odradek.api_handlers.api_versions import METADATA_VERSION_MAX
+
+        return {"metadata.version": METADATA_VERSION_MAX}
+
+    def finalized_features_epoch(self) -> int:
+        fn = getattr(self.controller, "finalized_features_epoch", None)
+        return fn() if fn is not None else 0
+
+    def create_topics(self, specs, validate_only: bool, now_ms: int):
+        return self.controller.create_topics(specs, validate_only, now_ms)
+
+    def auto_create_topics(self, names: list[str], now_ms: int):
+        cmod = self.controller_module
+        return self.controller.create_topics([cmod.CreateTopicSpec(n) for n in names], False, now_ms)
+
+    def is_internal(self, topic: str) -> bool:
+        return topic in INTERNAL_TOPICS
+
+    def allocate_producer_id(self) -> int:
+        return self.producer_ids.allocate()
+
+
+def _construct_coordinator(cls, clog, config, now_ms):
+    """The coordinator's constructor is the coordinator's; pass what it asks for by name."""
+    import inspect
+
+    params = inspect.signature(cls).parameters
+    available = {
+        "log": clog, "coordinator_log": clog, "clog": clog, "config": config, "now_ms": now_ms,
+        "num_partitions": config.offsets_topic_num_partitions,
+        "initial_rebalance_delay_ms": config.group_initial_rebalance_delay_ms,
+        "group_initial_rebalance_delay_ms": config.group_initial_rebalance_delay_ms,
+        "min_session_timeout_ms": config.group_min_session_timeout_ms,
+        "max_session_timeout_ms": config.group_max_session_timeout_ms,
+        "group_min_session_timeout_ms": config.group_min_session_timeout_ms,
+        "group_max_session_timeout_ms": config.group_max_session_timeout_ms,
+        "group_max_size": config.group_max_size,
+        "offsets_retention_ms": config.offsets_retention_minutes * 60000,
+        "offset_metadata_max_bytes": config.offset_metadata_max_bytes,
+    }
+    kwargs = {n: available[n] for n in params if n in available}
+    return cls(**kwargs)

@@ -1,0 +1,268 @@
+"""One client connection: frames in, requests handled strictly in order, responses out.
+
+Reading runs ahead (pipelined requests are queued, reading pauses when the queue is
+long); handling is sequential, so responses leave in request order as Kafka
+guarantees. A frame that is too large or cannot be decoded closes this connection
+only. Fetch record data goes out with os.sendfile straight from the segment files
+while the socket accepts it, and is copied only for what the kernel did not take.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+from collections import deque
+
+from odradek.api_handlers.common import CLOSE_CONNECTION
+from odradek.api_handlers.context import Delayed, RequestContext
+from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
+from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
+from odradek.wire.frames import FrameDecoder
+
+log = logging.getLogger("odradek.broker.connection")
+
+API_VERSIONS = 18
+MAX_QUEUED_FRAMES = 32
+_BYTES_TYPES = (bytes, bytearray, memoryview)
+_seq = 0
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class KafkaConnection(asyncio.Protocol):
+    def __init__(self, server):
+        global _seq
+        _seq += 1
+        self.server = server
+        self.broker = server.broker
+        self.registry = server.registry
+        self.decoder = FrameDecoder(server.config.socket_request_max_bytes)
+        self.frames: deque = deque()
+        self.transport = None
+        self.task = None
+        self.closed = False
+        self.name = f"conn-{_seq}"
+        self.client_host = ""
+        self.idle_since_ms = _now_ms()
+        self._wakeup = None
+        self._reading_paused = False
+        self._write_paused = False
+        self._drain_waiter = None
+        self._op = None
+        self._sock_fd = None
+
+    # ------------------------------------------------------------ asyncio.Protocol
+
+    def connection_made(self, transport) -> None:
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        if peer:
+            self.client_host = str(peer[0])
+            self.name = f"{peer[0]}:{peer[1]}-{_seq}"
+        sock = transport.get_extra_info("socket")
+        try:
+            self._sock_fd = sock.fileno() if sock is not None else None
+        except Exception:
+            self._sock_fd = None
+        self.server.connections.add(self)
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def data_received(self, data) -> None:
+        try:
+            frames = self.decoder.feed(data)
+        except FrameTooLargeError as e:
+            log.info("%s: %s; closing connection", self.name, e)
+            self.close(abort=True)
+            return
+        if frames:
+            self.frames.extend(frames)
+            self._wake()
+            if len(self.frames) >= MAX_QUEUED_FRAMES and not self._reading_paused:
+                self._reading_paused = True
+                self.transport.pause_reading()
+
+    def eof_received(self):
+        return False
+
+    def connection_lost(self, exc) -> None:
+        self.closed = True
+        self.server.connections.discard(self)
+        if self._op is not None:
+            self.broker.purgatory.cancel(self._op)
+            self._op = None
+        if self.task is not None and not self.task.done():
+            self.task.cancel()
+        w = self._drain_waiter
+        if w is not None and not w.done():
+            w.set_result(None)
+
+    def pause_writing(self) -> None:
+        self._write_paused = True
+
+    def resume_writing(self) -> None:
+        self._write_paused = False
+        w = self._drain_waiter
+        if w is not None and not w.done():
+            w.set_result(None)
+
+    # ------------------------------------------------------------ processing
+
+    def close(self, abort: bool = False) -> None:
+        if self.transport is not None and not self.closed:
+            self.closed = True
+            if abort:
+                self.transport.abort()
+            else:
+                self.transport.close()
+
+    def _wake(self) -> None:
+        w = self._wakeup
+        if w is not None and not w.done():
+            w.set_result(None)
+
+    async def _run(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while not self.closed:
+                if not self.frames:
+                    self.idle_since_ms = _now_ms()
+                    self._wakeup = loop.create_future()
+                    await self._wakeup
+                    self._wakeup = None
+                    continue
+                frame = self.frames.popleft()
+                if self._reading_paused and len(self.frames) < MAX_QUEUED_FRAMES // 2:
+                    self._reading_paused = False
+                    self.transport.resume_reading()
+                self.idle_since_ms = None
+                await self._handle(frame, loop)
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            log.exception("%s: connection task failed", self.name)
+            self.close(abort=True)
+
+    async def _handle(self, frame: bytes, loop) -> None:
+        try:
+            header, body = decode_request(frame)
+        except RequestDecodeError as e:
+            if e.api_key == API_VERSIONS and isinstance(e.cause, UnsupportedVersionError):
+                await self._answer_unsupported_api_versions(e.correlation_id)
+                return
+            log.info("%s: undecodable request (api %s v%s): %s; closing connection",
+                     self.name, e.api_key, e.api_version, e)
+            self.close(abort=True)
+            return
+        except WireError as e:
+            log.info("%s: bad request frame: %s; closing connection", self.name, e)
+            self.close(abort=True)
+            return
+        key = header.request_api_key
+        ver = header.request_api_version
+        corr = header.correlation_id
+        mod = self.registry.get(key)
+        if mod is None or not mod.MIN_VERSION <= ver <= mod.MAX_VERSION:
+            if key == API_VERSIONS:
+                await self._answer_unsupported_api_versions(corr)
+                return
+            log.info("%s: unsupported api %d v%d; closing connection", self.name, key, ver)
+            self.close(abort=True)
+            return
+        ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
+                             now_ms=_now_ms(), broker=self.broker, connection_id=self.name,
+                             client_host=self.client_host, header=header)
+        try:
+            resp = mod.handle(ctx, body)
+        except Exception:
+            log.exception("%s: handler for api %d v%d failed; closing connection", self.name, key, ver)
+            self.close(abort=True)
+            return
+        if isinstance(resp, Delayed):
+            fut = loop.create_future()
+
+            def done(r, fut=fut):
+                if not fut.done():
+                    fut.set_result(r)
+
+            self._op = self.broker.purgatory.add(resp, done)
+            try:
+                resp = await fut
+            finally:
+                self._op = None
+            if isinstance(resp, BaseException):
+                self.close(abort=True)
+                return
+        if resp is None or self.closed:
+            return  # acks=0 produce: no response at all
+        if resp is CLOSE_CONNECTION:
+            self.close()
+            return
+        await self._send(key, ver, corr, resp)
+
+    async def _answer_unsupported_api_versions(self, corr: int) -> None:
+        from odradek.api_handlers import api_versions
+
+        await self._send(API_VERSIONS, 0, corr, api_versions.unsupported_version_response())
+
+    # ------------------------------------------------------------ writing
+
+    async def _send(self, key: int, ver: int, corr: int, resp) -> None:
+        try:
+            parts = encode_response_parts(key, ver, corr, resp)
+        except WireError:
+            log.exception("%s: cannot encode response to api %d v%d; closing connection", self.name, key, ver)
+            self.close(abort=True)
+            return
+        t = self.transport
+        pending = []
+        for p in parts:
+            if isinstance(p, _BYTES_TYPES):
+                pending.append(p)
+            else:
+                if pending:
+                    t.write(b"".join(pending))
+                    pending = []
+                if not self._send_records(p):
+                    return
+        if pending:
+            t.write(b"".join(pending) if len(pending) > 1 else pending[0])
+        if self._write_paused and not self.closed:
+            self._drain_waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._drain_waiter
+            finally:
+                self._drain_waiter = None
+
+    def _send_records(self, rec) -> bool:
+        """Write a records field given as file slices; False if the connection was closed."""
+        t = self.transport
+        for sl in getattr(rec, "slices", ()):
+            pos, left = sl.position, sl.length
+            fd = sl.file.fileno() if sl.file is not None else None
+            if fd is not None and self._sock_fd is not None and not self.closed \
+                    and t.get_write_buffer_size() == 0:
+                try:
+                    while left > 0:
+                        n = os.sendfile(self._sock_fd, fd, pos, left)
+                        if n == 0:
+                            break
+                        pos += n
+                        left -= n
+                except (BlockingIOError, InterruptedError):
+                    pass
+                except OSError as e:
+                    log.info("%s: sendfile failed: %s", self.name, e)
+                    self.close(abort=True)
+                    return False
+            if left > 0:
+                data = sl.file.read(pos, left)
+                if len(data) != left:
+                    log.error("%s: segment %s shorter than expected; closing connection", self.name, sl.path)
+                    self.close(abort=True)
+                    return False
+                t.write(data)
+        return True

@@ -1,0 +1,47 @@
+"""CoordinatorLog: the group (and later transaction) coordinator's view of its
+internal compacted topic: append key/value records, read them back at load time."""
+
+from __future__ import annotations
+
+from odradek.wire import records as wire_records
+
+
+class CoordinatorLog:
+    def __init__(self, replicas, topic: str):
+        self.replicas = replicas
+        self.topic = topic
+
+    def append(self, partition: int, recs: list, now_ms: int) -> int:
+        """Append (key, value|None) records as one batch; returns the last offset."""
+        batch = wire_records.build_batch([(k, v, (), now_ms) for k, v in recs], base_timestamp=now_ms)
+        info = self.replicas.append(self.topic, partition, batch, now_ms)
+        return info.last_offset
+
+    def read(self, partition: int):
+        """Every (offset, key, value) from the log start, in order."""
+        plog = self.replicas.get(self.topic, partition)
+        if plog is None:
+            return
+        offset = plog.log_start_offset
+        end = plog.log_end_offset
+        while offset < end:
+            sl = plog.read(offset, 1 << 20, upper_bound_offset=end)
+            if not sl.slices:
+                break
+            data = sl.read_bytes()
+            last = offset - 1
+            for h, recs in wire_records.iter_batches(data):
+                last = h.last_offset
+                if h.is_control:
+                    continue
+                for r in recs:
+                    off = h.base_offset + r.offset_delta
+                    if off >= offset:
+                        yield off, r.key, r.value
+            if last < offset:
+                break
+            offset = last + 1
+
+    def end_offset(self, partition: int) -> int:
+        plog = self.replicas.get(self.topic, partition)
+        return -1 if plog is None else plog.log_end_offset

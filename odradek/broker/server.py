@@ -1,0 +1,153 @@
+"""The broker process: asyncio server, one task per connection, periodic work,
+signals and the ready line."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import sys
+import time
+
+from odradek.broker.connection import KafkaConnection
+
+log = logging.getLogger("odradek.broker")
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class BrokerServer:
+    def __init__(self, config):
+        self.config = config
+        self.loop = None
+        self.broker = None
+        self.server = None
+        self.connections: set[KafkaConnection] = set()
+        self._stopping = None
+        self._tasks: list[asyncio.Task] = []
+        self.port = None
+
+    async def start(self) -> None:
+        from odradek.api_handlers import REGISTRY
+        from odradek.broker.broker import Broker
+
+        self.loop = asyncio.get_running_loop()
+        self._stopping = asyncio.Event()
+        self.registry = REGISTRY
+        lst = self.config.listener
+        # bind first: a port in use must fail before any data is touched
+        self.server = await self.loop.create_server(
+            lambda: KafkaConnection(self), lst.host or None, lst.port, reuse_address=True, backlog=1024,
+            start_serving=False)
+        sock = self.server.sockets[0]
+        self.port = sock.getsockname()[1]
+        self.broker = Broker(self.config, _now_ms, self.loop.call_later)
+        if lst.port == 0 and self.broker.advertised_port == 0:
+            self.broker.advertised_port = self.port
+        self.broker.start()
+        await self.server.start_serving()
+        self._tasks.append(self.loop.create_task(self._periodic()))
+
+    def stop(self) -> None:
+        if self._stopping is not None:
+            self._stopping.set()
+
+    async def wait_stopped(self) -> None:
+        await self._stopping.wait()
+
+    async def close(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        if self.server is not None:
+            self.server.close()
+        for conn in list(self.connections):
+            conn.close()
+        if self.broker is not None:
+            self.broker.close()
+
+    # ------------------------------------------------------------ periodic work
+
+    async def _periodic(self) -> None:
+        cfg = self.config
+        b = self.broker
+        now = _now_ms()
+        next_retention = now + min(cfg.log_retention_check_interval_ms, 300000)
+        flush_interval = min(cfg.log_flush_scheduler_interval_ms, 1000)
+        next_flush = now + flush_interval
+        next_idle = now + 1000
+        next_clean = now + 15000
+        cleaning = None
+        while True:
+            await asyncio.sleep(0.1)
+            now = _now_ms()
+            try:
+                b.tick(now)
+                if now >= next_flush:
+                    next_flush = now + flush_interval
+                    b.flush_dirty(now)
+                if now >= next_retention:
+                    next_retention = now + cfg.log_retention_check_interval_ms
+                    b.apply_retention(now)
+                if now >= next_idle:
+                    next_idle = now + 1000
+                    self._close_idle(now)
+                if now >= next_clean and cfg.log_cleaner_enable and (cleaning is None or cleaning.done()):
+                    next_clean = now + 15000
+                    if b.has_compacted_logs():
+                        cleaning = asyncio.ensure_future(
+                            self.loop.run_in_executor(None, b.log_manager.clean_once, now))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("periodic task failed")
+
+    def _close_idle(self, now: int) -> None:
+        limit = self.config.connections_max_idle_ms
+        if limit < 0:
+            return
+        for conn in list(self.connections):
+            if conn.idle_since_ms is not None and now - conn.idle_since_ms > limit:
+                log.info("closing idle connection %s", conn.name)
+                conn.close()
+
+
+async def _main(config) -> int:
+    server = BrokerServer(config)
+    loop = asyncio.get_running_loop()
+    try:
+        await server.start()
+    except (OSError, RuntimeError) as e:
+        print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
+        if server.server is not None:
+            server.server.close()
+        if server.broker is not None and server.broker.log_manager is not None:
+            server.broker.close()
+        return 1
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, server.stop)
+    host = config.listener.host or "0.0.0.0"
+    print(f"odradek ready on {host}:{server.port} (advertised {server.broker.advertised_host}:"
+          f"{server.broker.advertised_port}, node {config.node_id}, data {os.path.abspath(config.data_dir)})",
+          flush=True)
+    await server.wait_stopped()
+    await server.close()
+    try:
+        print("odradek stopped", flush=True)
+    except OSError:
+        pass
+    return 0
+
+
+def run(config) -> int:
+    logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "WARNING").upper(),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    try:
+        import uvloop
+    except ImportError:
+        uvloop = None
+    if uvloop is not None and os.environ.get("ODRADEK_NO_UVLOOP") != "1":
+        return uvloop.run(_main(config))
+    return asyncio.run(_main(config))

@@ -1,0 +1,373 @@
+"""The broker's configuration: one typed object, set with Kafka's own property names.
+
+`odradek serve [server.properties] --override k=v` reads properties in Kafka's
+format; `BrokerConfig.from_properties` turns them into a BrokerConfig or raises
+ConfigError naming the bad property. Unknown names are errors (a typo must not
+silently fall back to a default); a few Kafka settings that make no sense for a
+single Python process (thread counts, KRaft quorum wiring) are accepted and ignored
+so a stock Kafka server.properties works.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+
+LONG_MAX = 9223372036854775807
+INT_MAX = 2147483647
+
+
+class ConfigError(ValueError):
+    """A configuration property that is unknown or has an invalid value."""
+
+
+@dataclass(frozen=True)
+class Listener:
+    name: str
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        return f"{self.name}://{self.host}:{self.port}"
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    node_id: int = 1
+    listeners: tuple[Listener, ...] = (Listener("PLAINTEXT", "127.0.0.1", 9092),)
+    advertised_listeners: tuple[Listener, ...] | None = None
+    log_dirs: tuple[str, ...] = ("./odradek-data",)
+    num_partitions: int = 1
+    default_replication_factor: int = 1
+    auto_create_topics_enable: bool = True
+    delete_topic_enable: bool = True
+    # topic-level defaults (broker names; the topic names are in TOPIC_DEFAULTS)
+    log_retention_ms: int = 7 * 24 * 3600 * 1000
+    log_retention_bytes: int = -1
+    log_segment_bytes: int = 1073741824
+    log_roll_ms: int = 7 * 24 * 3600 * 1000
+    log_index_size_max_bytes: int = 10485760
+    log_index_interval_bytes: int = 4096
+    log_cleanup_policy: str = "delete"
+    log_cleaner_min_cleanable_ratio: float = 0.5
+    log_cleaner_delete_retention_ms: int = 86400000
+    log_cleaner_min_compaction_lag_ms: int = 0
+    log_cleaner_enable: bool = True
+    log_message_timestamp_type: str = "CreateTime"
+    log_flush_interval_messages: int = LONG_MAX
+    log_flush_interval_ms: int | None = None
+    message_max_bytes: int = 1048588
+    min_insync_replicas: int = 1
+    compression_type: str = "producer"
+    # broker process
+    socket_request_max_bytes: int = 104857600
+    connections_max_idle_ms: int = 600000
+    log_retention_check_interval_ms: int = 300000
+    log_flush_scheduler_interval_ms: int = LONG_MAX
+    log_flush_offset_checkpoint_interval_ms: int = 60000
+    # group coordinator
+    group_initial_rebalance_delay_ms: int = 3000
+    group_min_session_timeout_ms: int = 6000
+    group_max_session_timeout_ms: int = 1800000
+    group_max_size: int = INT_MAX
+    offsets_topic_num_partitions: int = 50
+    offsets_topic_replication_factor: int = 1
+    offsets_topic_segment_bytes: int = 104857600
+    offsets_retention_minutes: int = 10080
+    offsets_retention_check_interval_ms: int = 600000
+    offset_metadata_max_bytes: int = 4096
+    # transactions (used once the transaction coordinator exists)
+    transaction_state_log_num_partitions: int = 50
+    transaction_state_log_replication_factor: int = 1
+    transaction_max_timeout_ms: int = 900000
+    transactional_id_expiration_ms: int = 604800000
+    producer_id_expiration_ms: int = 86400000
+    # every property given explicitly, by Kafka name (for DescribeConfigs "source")
+    explicit: dict = field(default_factory=dict, compare=False, repr=False)
+
+    # ------------------------------------------------------------ derived
+
+    @property
+    def listener(self) -> Listener:
+        return self.listeners[0]
+
+    @property
+    def advertised(self) -> Listener:
+        """Host/port clients are told to connect to (Metadata, FindCoordinator)."""
+        if self.advertised_listeners:
+            return self.advertised_listeners[0]
+        lst = self.listener
+        host = lst.host
+        if host in ("", "0.0.0.0", "::"):
+            host = "127.0.0.1"
+        return Listener(lst.name, host, lst.port)
+
+    @property
+    def data_dir(self) -> str:
+        return self.log_dirs[0]
+
+    def topic_defaults(self) -> dict[str, str]:
+        """Topic-level config defaults (topic property names) derived from broker settings."""
+        return {
+            "retention.ms": str(self.log_retention_ms),
+            "retention.bytes": str(self.log_retention_bytes),
+            "segment.bytes": str(self.log_segment_bytes),
+            "segment.ms": str(self.log_roll_ms),
+            "segment.index.bytes": str(self.log_index_size_max_bytes),
+            "index.interval.bytes": str(self.log_index_interval_bytes),
+            "cleanup.policy": self.log_cleanup_policy,
+            "min.cleanable.dirty.ratio": str(self.log_cleaner_min_cleanable_ratio),
+            "delete.retention.ms": str(self.log_cleaner_delete_retention_ms),
+            "min.compaction.lag.ms": str(self.log_cleaner_min_compaction_lag_ms),
+            "max.message.bytes": str(self.message_max_bytes),
+            "message.timestamp.type": self.log_message_timestamp_type,
+            "flush.messages": str(self.log_flush_interval_messages),
+            "flush.ms": str(LONG_MAX if self.log_flush_interval_ms is None else self.log_flush_interval_ms),
+            "min.insync.replicas": str(self.min_insync_replicas),
+            "compression.type": self.compression_type,
+        }
+
+    def controller_defaults(self) -> dict[str, str]:
+        """What the controller needs: creation defaults plus topic config defaults."""
+        d = {
+            "num.partitions": str(self.num_partitions),
+            "default.replication.factor": str(self.default_replication_factor),
+            "auto.create.topics.enable": str(self.auto_create_topics_enable).lower(),
+            "delete.topic.enable": str(self.delete_topic_enable).lower(),
+            "message.max.bytes": str(self.message_max_bytes),
+            "offsets.topic.num.partitions": str(self.offsets_topic_num_partitions),
+            "offsets.topic.segment.bytes": str(self.offsets_topic_segment_bytes),
+        }
+        d.update(self.topic_defaults())
+        # what the user set, under the names they used (DescribeConfigs shows these)
+        d.update({k: str(v) for k, v in self.explicit.items() if k not in IGNORED})
+        return d
+
+    def log_config(self):
+        from odradek.log.config import LogConfig
+
+        return LogConfig.from_properties(self.topic_defaults())
+
+    # ------------------------------------------------------------ parsing
+
+    @classmethod
+    def from_properties(cls, props: dict[str, str]) -> "BrokerConfig":
+        values: dict = {}
+        explicit = {}
+        # Kafka's precedence for time units: *.ms over *.minutes over *.hours.
+        for unit_names, attr in _UNIT_ALIASES:
+            for name, factor in unit_names:
+                if name in props:
+                    values[attr] = _parse_int(name, props[name], -1 if attr == "log_retention_ms" else 1) * factor
+                    break
+        unit_keys = {n for names, _ in _UNIT_ALIASES for n, _ in names}
+        for name, raw in props.items():
+            explicit[name] = raw
+            if name in unit_keys:
+                continue
+            if name in IGNORED:
+                continue
+            spec = _SPECS.get(name)
+            if spec is None:
+                raise ConfigError(f"unknown configuration property {name!r}")
+            attr, parse = spec
+            try:
+                values[attr] = parse(raw)
+            except (ValueError, TypeError) as e:
+                raise ConfigError(f"invalid value {raw!r} for {name}: {e}") from None
+        cfg = dataclasses.replace(cls(), **values, explicit=explicit)
+        cfg._check()
+        return cfg
+
+    def _check(self) -> None:
+        if self.advertised_listeners:
+            for lst in self.advertised_listeners:
+                if lst.host in ("", "0.0.0.0", "::"):
+                    raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
+        if self.log_retention_ms == 0 or self.log_retention_ms < -1:
+            raise ConfigError("log.retention.ms must be -1 or positive")
+        if self.log_cleanup_policy not in ("delete", "compact", "compact,delete", "delete,compact"):
+            raise ConfigError(f"invalid log.cleanup.policy {self.log_cleanup_policy!r}")
+        try:
+            self.log_config()
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+
+
+# ---------------------------------------------------------------- parsers
+
+
+def _parse_int(name, raw, lo=None, hi=LONG_MAX) -> int:
+    try:
+        n = int(str(raw).strip())
+    except ValueError:
+        raise ConfigError(f"invalid value {raw!r} for {name}: expected an integer") from None
+    if lo is not None and n < lo or n > hi:
+        raise ConfigError(f"invalid value {raw!r} for {name}: must be in [{lo}, {hi}]")
+    return n
+
+
+def _int(lo=None, hi=LONG_MAX):
+    def parse(raw):
+        n = int(str(raw).strip())
+        if (lo is not None and n < lo) or n > hi:
+            raise ValueError(f"must be in [{lo}, {hi}]")
+        return n
+    return parse
+
+
+def _bool(raw) -> bool:
+    s = str(raw).strip().lower()
+    if s in ("true", "false"):
+        return s == "true"
+    raise ValueError("expected true or false")
+
+
+def _str(raw) -> str:
+    return str(raw).strip()
+
+
+def _float01(raw) -> float:
+    x = float(raw)
+    if not 0.0 <= x <= 1.0:
+        raise ValueError("must be in [0, 1]")
+    return x
+
+
+def _choice(*options):
+    def parse(raw):
+        s = str(raw).strip()
+        if s not in options:
+            raise ValueError(f"must be one of {', '.join(options)}")
+        return s
+    return parse
+
+
+def parse_listeners(raw) -> tuple[Listener, ...]:
+    out = []
+    for item in str(raw).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        name, sep, rest = item.partition("://")
+        if not sep:
+            raise ValueError(f"{item!r} is not NAME://HOST:PORT")
+        host, colon, port = rest.rpartition(":")
+        if not colon or not port.isdigit() or not 0 <= int(port) <= 65535:
+            raise ValueError(f"{item!r} has no valid port")
+        if host.startswith("[") and host.endswith("]"):
+            host = host[1:-1]
+        out.append(Listener(name.upper(), host, int(port)))
+    if not out:
+        raise ValueError("no listener given")
+    # Only the first listener is served; the CONTROLLER listener of a stock KRaft
+    # config is accepted for compatibility (this node is its own controller).
+    brokers = [lst for lst in out if lst.name != "CONTROLLER"] or out
+    return tuple(brokers)
+
+
+def _dirs(raw) -> tuple[str, ...]:
+    dirs = tuple(d.strip() for d in str(raw).split(",") if d.strip())
+    if not dirs:
+        raise ValueError("no directory given")
+    return dirs
+
+
+_SPECS = {
+    "node.id": ("node_id", _int(0, INT_MAX)),
+    "broker.id": ("node_id", _int(0, INT_MAX)),
+    "listeners": ("listeners", parse_listeners),
+    "advertised.listeners": ("advertised_listeners", parse_listeners),
+    "log.dirs": ("log_dirs", _dirs),
+    "log.dir": ("log_dirs", _dirs),
+    "num.partitions": ("num_partitions", _int(1, INT_MAX)),
+    "default.replication.factor": ("default_replication_factor", _int(1, 32767)),
+    "auto.create.topics.enable": ("auto_create_topics_enable", _bool),
+    "delete.topic.enable": ("delete_topic_enable", _bool),
+    "log.retention.bytes": ("log_retention_bytes", _int(-1)),
+    "log.segment.bytes": ("log_segment_bytes", _int(14, INT_MAX)),
+    "log.index.size.max.bytes": ("log_index_size_max_bytes", _int(4, INT_MAX)),
+    "log.index.interval.bytes": ("log_index_interval_bytes", _int(0, INT_MAX)),
+    "log.cleanup.policy": ("log_cleanup_policy", _str),
+    "log.cleaner.min.cleanable.ratio": ("log_cleaner_min_cleanable_ratio", _float01),
+    "log.cleaner.delete.retention.ms": ("log_cleaner_delete_retention_ms", _int(0)),
+    "log.cleaner.min.compaction.lag.ms": ("log_cleaner_min_compaction_lag_ms", _int(0)),
+    "log.cleaner.enable": ("log_cleaner_enable", _bool),
+    "log.message.timestamp.type": ("log_message_timestamp_type", _choice("CreateTime", "LogAppendTime")),
+    "log.flush.interval.messages": ("log_flush_interval_messages", _int(1)),
+    "log.flush.interval.ms": ("log_flush_interval_ms", _int(0)),
+    "message.max.bytes": ("message_max_bytes", _int(0, INT_MAX)),
+    "min.insync.replicas": ("min_insync_replicas", _int(1, INT_MAX)),
+    "compression.type": ("compression_type", _choice("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd")),
+    "socket.request.max.bytes": ("socket_request_max_bytes", _int(1, INT_MAX)),
+    "connections.max.idle.ms": ("connections_max_idle_ms", _int(-1)),
+    "log.retention.check.interval.ms": ("log_retention_check_interval_ms", _int(1)),
+    "log.flush.scheduler.interval.ms": ("log_flush_scheduler_interval_ms", _int(1)),
+    "log.flush.offset.checkpoint.interval.ms": ("log_flush_offset_checkpoint_interval_ms", _int(0, INT_MAX)),
+    "group.initial.rebalance.delay.ms": ("group_initial_rebalance_delay_ms", _int(0, INT_MAX)),
+    "group.min.session.timeout.ms": ("group_min_session_timeout_ms", _int(0, INT_MAX)),
+    "group.max.session.timeout.ms": ("group_max_session_timeout_ms", _int(0, INT_MAX)),
+    "group.max.size": ("group_max_size", _int(1, INT_MAX)),
+    "offsets.topic.num.partitions": ("offsets_topic_num_partitions", _int(1, INT_MAX)),
+    "offsets.topic.replication.factor": ("offsets_topic_replication_factor", _int(1, 32767)),
+    "offsets.topic.segment.bytes": ("offsets_topic_segment_bytes", _int(1, INT_MAX)),
+    "offsets.retention.minutes": ("offsets_retention_minutes", _int(1, INT_MAX)),
+    "offsets.retention.check.interval.ms": ("offsets_retention_check_interval_ms", _int(1)),
+    "offset.metadata.max.bytes": ("offset_metadata_max_bytes", _int(0, INT_MAX)),
+    "transaction.state.log.num.partitions": ("transaction_state_log_num_partitions", _int(1, INT_MAX)),
+    "transaction.state.log.replication.factor": ("transaction_state_log_replication_factor", _int(1, 32767)),
+    "transaction.max.timeout.ms": ("transaction_max_timeout_ms", _int(1, INT_MAX)),
+    "transactional.id.expiration.ms": ("transactional_id_expiration_ms", _int(1, INT_MAX)),
+    "producer.id.expiration.ms": ("producer_id_expiration_ms", _int(1, INT_MAX)),
+}
+
+# (names in precedence order with their factor to ms, attribute)
+_UNIT_ALIASES = [
+    ((("log.retention.ms", 1), ("log.retention.minutes", 60000), ("log.retention.hours", 3600000)),
+     "log_retention_ms"),
+    ((("log.roll.ms", 1), ("log.roll.hours", 3600000)), "log_roll_ms"),
+]
+
+# Accepted so a stock Kafka KRaft server.properties works; they do not apply to a
+# single asyncio process that is its own controller.
+IGNORED = frozenset({
+    "process.roles", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
+    "controller.listener.names", "inter.broker.listener.name", "listener.security.protocol.map",
+    "num.network.threads", "num.io.threads", "num.replica.fetchers", "num.recovery.threads.per.data.dir",
+    "socket.send.buffer.bytes", "socket.receive.buffer.bytes", "transaction.state.log.min.isr",
+    "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr",
+    "group.coordinator.rebalance.protocols", "unclean.leader.election.enable",
+    "queued.max.requests", "background.threads", "metadata.log.dir",
+})
+
+
+def read_properties_file(path: str) -> dict[str, str]:
+    """Java .properties (the subset Kafka configs use): k=v or k: v, # and ! comments,
+    backslash line continuation."""
+    out: dict[str, str] = {}
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i].strip()
+        i += 1
+        while line.endswith("\\") and i < len(lines):
+            line = line[:-1] + lines[i].strip()
+            i += 1
+        if not line or line[0] in "#!":
+            continue
+        for j, ch in enumerate(line):
+            if ch in "=:":
+                key, val = line[:j].strip(), line[j + 1:].strip()
+                break
+        else:
+            key, val = line, ""
+        out[key] = val
+    return out
+
+
+def parse_override(text: str) -> tuple[str, str]:
+    key, sep, val = text.partition("=")
+    if not sep or not key.strip():
+        raise ConfigError(f"--override expects key=value, got {text!r}")
+    return key.strip(), val.strip()
