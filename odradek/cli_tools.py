@@ -1,0 +1,412 @@
+"""`odradek topics|produce|consume|dump-log`: talk to a running broker over the Kafka protocol.
+
+``add_subparsers(subparsers)`` is called by odradek/cli.py. Every command speaks the
+wire protocol through odradek.broker.wire_client, so it works against Kafka too.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
+
+
+def add_subparsers(sub) -> None:
+    t = sub.add_parser("topics", help="create, list, describe, delete topics and alter their configs")
+    tsub = t.add_subparsers(dest="topics_command", metavar="ACTION")
+    c = tsub.add_parser("create", help="create a topic")
+    _bootstrap(c)
+    c.add_argument("topic")
+    c.add_argument("--partitions", type=int, default=-1)
+    c.add_argument("--replication-factor", type=int, default=-1)
+    c.add_argument("--config", action="append", default=[], metavar="KEY=VALUE")
+    c.set_defaults(func=topics_create)
+    ls = tsub.add_parser("list", help="list topics")
+    _bootstrap(ls)
+    ls.add_argument("--include-internal", action="store_true")
+    ls.set_defaults(func=topics_list)
+    d = tsub.add_parser("describe", help="partitions and configs of topics")
+    _bootstrap(d)
+    d.add_argument("topics", nargs="*")
+    d.set_defaults(func=topics_describe)
+    de = tsub.add_parser("delete", help="delete topics")
+    _bootstrap(de)
+    de.add_argument("topics", nargs="+")
+    de.set_defaults(func=topics_delete)
+    a = tsub.add_parser("alter-config", help="set or delete topic configs")
+    _bootstrap(a)
+    a.add_argument("topic")
+    a.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    a.add_argument("--delete", action="append", default=[], metavar="KEY")
+    a.set_defaults(func=topics_alter_config)
+    t.set_defaults(func=lambda args: (t.print_help(), 2)[1])
+
+    p = sub.add_parser("produce", help="send lines from stdin as records")
+    _bootstrap(p)
+    p.add_argument("topic")
+    p.add_argument("--partition", type=int, default=0)
+    p.add_argument("--key-separator", help="split each line into key and value at the first SEP")
+    p.add_argument("--acks", type=int, default=-1, choices=(-1, 0, 1))
+    p.set_defaults(func=produce)
+
+    q = sub.add_parser("consume", help="print records of a topic")
+    _bootstrap(q)
+    q.add_argument("topic")
+    q.add_argument("--from-beginning", action="store_true")
+    q.add_argument("--group", help="start at and commit to this group's offsets")
+    q.add_argument("--max-messages", type=int)
+    q.add_argument("--timeout-ms", type=int, default=None,
+                   help="stop after this long without records (default: forever, 1000 with --max-messages)")
+    q.add_argument("--print-key", action="store_true")
+    q.set_defaults(func=consume)
+
+    dl = sub.add_parser("dump-log", help="print the batches of a log segment file (.log)")
+    dl.add_argument("path")
+    dl.add_argument("--print-records", action="store_true")
+    dl.set_defaults(func=dump_log)
+
+
+def _bootstrap(p) -> None:
+    p.add_argument("--bootstrap-server", "-b", default=DEFAULT_BOOTSTRAP, help="HOST:PORT (default %(default)s)")
+
+
+def _client(args):
+    from odradek.broker.wire_client import WireClient
+
+    return WireClient.from_bootstrap(args.bootstrap_server)
+
+
+def _kv(items: list[str]) -> dict[str, str]:
+    out = {}
+    for it in items:
+        k, sep, v = it.partition("=")
+        if not sep:
+            raise SystemExit(f"expected KEY=VALUE, got {it!r}")
+        out[k] = v
+    return out
+
+
+def _err(code: int) -> str:
+    from odradek.wire.errors import ErrorCode
+
+    try:
+        return ErrorCode(code).name
+    except ValueError:
+        return str(code)
+
+
+def print_table(rows: list[list], header: list[str], out=None) -> None:
+    out = out or sys.stdout
+    cells = [[str(x) for x in header]] + [["" if x is None else str(x) for x in r] for r in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    for r in cells:
+        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=out)
+
+
+# ---------------------------------------------------------------------------- topics
+
+
+def topics_create(args) -> int:
+    from odradek.wire.messages.create_topics_request import (CreatableTopic, CreatableTopicConfig,
+                                                             CreateTopicsRequest)
+
+    with _client(args) as c:
+        req = CreateTopicsRequest(topics=[CreatableTopic(
+            name=args.topic, num_partitions=args.partitions, replication_factor=args.replication_factor,
+            configs=[CreatableTopicConfig(name=k, value=v) for k, v in _kv(args.config).items()])],
+            timeout_ms=30000)
+        r = c.send(req).topics[0]
+    if r.error_code:
+        print(f"Error creating topic {args.topic}: {_err(r.error_code)}: {r.error_message}", file=sys.stderr)
+        return 1
+    print(f"Created topic {args.topic}.")
+    return 0
+
+
+def _metadata(c, topics: list[str] | None):
+    from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+
+    req = MetadataRequest(topics=None if topics is None else [MetadataRequestTopic(name=t) for t in topics],
+                          allow_auto_topic_creation=False)
+    return c.send(req, max_version=12)
+
+
+def topics_list(args) -> int:
+    with _client(args) as c:
+        md = _metadata(c, None)
+    for t in sorted(md.topics, key=lambda t: t.name):
+        if t.is_internal and not args.include_internal:
+            continue
+        print(t.name)
+    return 0
+
+
+def topics_describe(args) -> int:
+    from odradek.controller.controller import uuid_str
+    from odradek.wire.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
+
+    with _client(args) as c:
+        md = _metadata(c, args.topics or None)
+        names = [t.name for t in md.topics if t.error_code == 0]
+        configs = {}
+        if names:
+            dc = c.send(DescribeConfigsRequest(resources=[
+                DescribeConfigsResource(resource_type=2, resource_name=n, configuration_keys=None) for n in names]))
+            configs = {r.resource_name: r for r in dc.results}
+    rc = 0
+    for t in sorted(md.topics, key=lambda t: t.name):
+        if t.error_code:
+            print(f"Error: topic {t.name}: {_err(t.error_code)}", file=sys.stderr)
+            rc = 1
+            continue
+        overrides = [f"{x.name}={x.value}" for x in configs[t.name].configs if x.config_source == 1] \
+            if t.name in configs else []
+        print(f"Topic: {t.name}\tTopicId: {uuid_str(t.topic_id)}\tPartitionCount: {len(t.partitions)}\t"
+              f"ReplicationFactor: {len(t.partitions[0].replica_nodes) if t.partitions else 0}\t"
+              f"Configs: {','.join(overrides)}")
+        rows = [[p.partition_index, p.leader_id, p.leader_epoch, ",".join(map(str, p.replica_nodes)),
+                 ",".join(map(str, p.isr_nodes))] for p in sorted(t.partitions, key=lambda p: p.partition_index)]
+        print_table(rows, ["PARTITION", "LEADER", "EPOCH", "REPLICAS", "ISR"])
+    return rc
+
+
+def topics_delete(args) -> int:
+    from odradek.wire.messages.delete_topics_request import DeleteTopicsRequest
+
+    with _client(args) as c:
+        r = c.send(DeleteTopicsRequest(topic_names=list(args.topics), timeout_ms=30000), max_version=5)
+    rc = 0
+    for x in r.responses:
+        if x.error_code:
+            print(f"Error deleting topic {x.name}: {_err(x.error_code)}: {x.error_message or ''}".rstrip(": "),
+                  file=sys.stderr)
+            rc = 1
+        else:
+            print(f"Deleted topic {x.name}.")
+    return rc
+
+
+def topics_alter_config(args) -> int:
+    from odradek.wire.messages import incremental_alter_configs_request as iac
+
+    ops = [iac.AlterableConfig(name=k, config_operation=0, value=v) for k, v in _kv(args.set).items()]
+    ops += [iac.AlterableConfig(name=k, config_operation=1, value=None) for k in args.delete]
+    if not ops:
+        print("nothing to change: give --set KEY=VALUE or --delete KEY", file=sys.stderr)
+        return 2
+    with _client(args) as c:
+        r = c.send(iac.IncrementalAlterConfigsRequest(resources=[iac.AlterConfigsResource(
+            resource_type=2, resource_name=args.topic, configs=ops)])).responses[0]
+    if r.error_code:
+        print(f"Error altering {args.topic}: {_err(r.error_code)}: {r.error_message}", file=sys.stderr)
+        return 1
+    print(f"Altered configs of topic {args.topic}.")
+    return 0
+
+
+# ---------------------------------------------------------------------------- produce / consume
+
+
+def produce(args) -> int:
+    from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+    from odradek.wire.records import build_batch
+
+    def send(c, lines: list[str]) -> int:
+        now = int(time.time() * 1000)
+        recs = []
+        for line in lines:
+            if args.key_separator and args.key_separator in line:
+                k, v = line.split(args.key_separator, 1)
+                recs.append((k.encode(), v.encode(), (), now))
+            else:
+                recs.append((None, line.encode(), (), now))
+        batch = build_batch(recs)
+        req = ProduceRequest(acks=args.acks, timeout_ms=30000, topic_data=[TopicProduceData(
+            name=args.topic, partition_data=[PartitionProduceData(index=args.partition, records=batch)])])
+        if args.acks == 0:
+            from odradek.wire.api import encode_request
+
+            c._sock.sendall(encode_request(req, c.version_for(ProduceRequest, 8), 0, c.client_id))
+            return 0
+        r = c.send(req, max_version=8)
+        p = r.responses[0].partition_responses[0]
+        if p.error_code:
+            print(f"Error producing to {args.topic}-{args.partition}: {_err(p.error_code)}"
+                  f"{': ' + p.error_message if p.error_message else ''}", file=sys.stderr)
+            return 1
+        return 0
+
+    with _client(args) as c:
+        buf: list[str] = []
+        for line in sys.stdin:
+            buf.append(line.rstrip("\n"))
+            if len(buf) >= 500:
+                if send(c, buf):
+                    return 1
+                buf = []
+        if buf and send(c, buf):
+            return 1
+    return 0
+
+
+def _list_offsets(c, topic: str, partitions: list[int], ts: int) -> dict[int, int]:
+    from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
+
+    r = c.send(ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(name=topic, partitions=[
+        ListOffsetsPartition(partition_index=p, timestamp=ts) for p in partitions])]), max_version=7)
+    return {p.partition_index: p.offset for p in r.topics[0].partitions}
+
+
+def _committed(c, group: str, topic: str, partitions: list[int]) -> dict[int, int]:
+    from odradek.wire.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestTopic
+
+    r = c.send(OffsetFetchRequest(group_id=group, topics=[OffsetFetchRequestTopic(name=topic,
+                                                                                  partition_indexes=partitions)]),
+               max_version=7)
+    out = {}
+    for t in r.topics:
+        for p in t.partitions:
+            if p.error_code == 0 and p.committed_offset >= 0:
+                out[p.partition_index] = p.committed_offset
+    return out
+
+
+def _commit(c, group: str, topic: str, offsets: dict[int, int]) -> None:
+    from odradek.wire.messages.offset_commit_request import (OffsetCommitRequest, OffsetCommitRequestPartition,
+                                                             OffsetCommitRequestTopic)
+
+    c.send(OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="", topics=[
+        OffsetCommitRequestTopic(name=topic, partitions=[
+            OffsetCommitRequestPartition(partition_index=p, committed_offset=o) for p, o in offsets.items()])]),
+        max_version=8)
+
+
+def consume(args) -> int:
+    from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+    from odradek.wire.records import iter_batches
+
+    timeout_ms = args.timeout_ms
+    if timeout_ms is None and args.max_messages is not None:
+        timeout_ms = 1000
+    with _client(args) as c:
+        md = _metadata(c, [args.topic])
+        t = md.topics[0]
+        if t.error_code:
+            print(f"Error: topic {args.topic}: {_err(t.error_code)}", file=sys.stderr)
+            return 1
+        parts = sorted(p.partition_index for p in t.partitions)
+        start = _list_offsets(c, args.topic, parts, -2 if args.from_beginning else -1)
+        if args.group:
+            start.update(_committed(c, args.group, args.topic, parts))
+        pos = dict(start)
+        count = 0
+        idle_since = time.monotonic()
+        try:
+            while args.max_messages is None or count < args.max_messages:
+                r = c.send(FetchRequest(replica_id=-1, max_wait_ms=500, min_bytes=1, max_bytes=4 << 20, topics=[
+                    FetchTopic(topic=args.topic, partitions=[
+                        FetchPartition(partition=p, fetch_offset=pos[p], partition_max_bytes=1 << 20)
+                        for p in parts])]), max_version=12)
+                got = False
+                for ft in r.responses:
+                    for pd in ft.partitions:
+                        if pd.error_code == 1:  # OFFSET_OUT_OF_RANGE: restart at the log start
+                            pos[pd.partition_index] = _list_offsets(c, args.topic, [pd.partition_index],
+                                                                    -2)[pd.partition_index]
+                            continue
+                        if not pd.records:
+                            continue
+                        for h, recs in iter_batches(bytes(pd.records)):
+                            if h.is_control:
+                                pos[pd.partition_index] = max(pos[pd.partition_index], h.next_offset)
+                                continue
+                            for rec in recs:
+                                off = rec.offset(h)
+                                if off < pos[pd.partition_index]:
+                                    continue
+                                value = "null" if rec.value is None else rec.value.decode("utf-8", "replace")
+                                if args.print_key:
+                                    key = "null" if rec.key is None else rec.key.decode("utf-8", "replace")
+                                    print(f"{key}\t{value}")
+                                else:
+                                    print(value)
+                                pos[pd.partition_index] = off + 1
+                                count += 1
+                                got = True
+                                if args.max_messages is not None and count >= args.max_messages:
+                                    break
+                            if args.max_messages is not None and count >= args.max_messages:
+                                break
+                sys.stdout.flush()
+                if got:
+                    idle_since = time.monotonic()
+                elif timeout_ms is not None and (time.monotonic() - idle_since) * 1000 >= timeout_ms:
+                    break
+        except KeyboardInterrupt:
+            pass
+        finally:
+            if args.group:
+                moved = {p: o for p, o in pos.items() if o != start.get(p)}
+                if moved:
+                    _commit(c, args.group, args.topic, moved)
+    print(f"Processed a total of {count} messages", file=sys.stderr)
+    return 0
+
+
+# ---------------------------------------------------------------------------- dump-log
+
+
+def dump_log(args) -> int:
+    from odradek.wire.exceptions import WireError
+    from odradek.wire.records import LOG_OVERHEAD, decode_records, read_batch_header
+
+    with open(args.path, "rb") as f:
+        data = f.read()
+    metadata = "__cluster_metadata" in args.path
+    print(f"Dumping {args.path}")
+    pos = 0
+    while pos < len(data):
+        try:
+            h = read_batch_header(data, pos)
+            header, records = decode_records(data, pos)
+        except WireError as e:
+            print(f"Found invalid or truncated data at position {pos}: {e}")
+            return 1
+        print(f"baseOffset: {h.base_offset} lastOffset: {h.last_offset} count: {h.records_count} "
+              f"baseSequence: {h.base_sequence} lastSequence: {h.last_sequence} producerId: {h.producer_id} "
+              f"producerEpoch: {h.producer_epoch} partitionLeaderEpoch: {h.partition_leader_epoch} "
+              f"isTransactional: {str(h.is_transactional).lower()} isControl: {str(h.is_control).lower()} "
+              f"position: {pos} CreateTime: {h.max_timestamp} size: {h.batch_length + LOG_OVERHEAD} "
+              f"magic: {h.magic} compresscodec: {_codec(h.compression)} crc: {h.crc} isvalid: true")
+        if args.print_records:
+            for r in records:
+                line = f"| offset: {r.offset(h)} CreateTime: {r.timestamp(h)} keySize: " \
+                       f"{-1 if r.key is None else len(r.key)} valueSize: {-1 if r.value is None else len(r.value)}"
+                if metadata and r.value is not None:
+                    line += " payload: " + _metadata_payload(r.value)
+                else:
+                    if r.headers:
+                        line += " headers: " + ",".join(f"{k}:{v!r}" for k, v in r.headers)
+                    if r.key is not None:
+                        line += f" key: {r.key.decode('utf-8', 'replace')}"
+                    if r.value is not None:
+                        line += f" payload: {r.value.decode('utf-8', 'replace')}"
+                print(line)
+        pos += h.batch_length + LOG_OVERHEAD
+    return 0
+
+
+def _codec(c: int) -> str:
+    return {0: "none", 1: "gzip", 2: "snappy", 3: "lz4", 4: "zstd"}.get(c, str(c))
+
+
+def _metadata_payload(value: bytes) -> str:
+    from odradek.controller.records import decode_record
+
+    try:
+        rec, version = decode_record(value)
+    except Exception as e:  # noqa: BLE001 - a dump shows what it cannot parse
+        return f"<undecodable: {e}>"
+    d = {k: (v.hex() if isinstance(v, bytes) else v) for k, v in rec.to_dict().items()}
+    return f'{{"type":"{type(rec).__name__}","version":{version},"data":{d}}}'
