@@ -75,9 +75,9 @@ class RealFile:
 
     def append(self, data) -> int:
         pos = self._size
-        view = memoryview(data)
-        n = len(view)
-        done = 0
+        n = len(data)
+        done = os.pwrite(self._fd, data, pos)
+        view = memoryview(data) if done < n else None
         while done < n:
             done += os.pwrite(self._fd, view[done:], pos + done)
         self._size = pos + n

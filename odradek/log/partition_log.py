@@ -22,7 +22,7 @@ from .config import LogConfig
 from .fs import FileHandle, FileSystem, read_whole, write_atomic
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
-from .segment import LogSegment, file_name
+from .segment import HEADER_SIZE, LogSegment, file_name
 
 CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
 CHECKPOINT_FILE = "log-state.checkpoint"
@@ -57,6 +57,7 @@ class FetchSlices:
     slices: list[FileSlice] = field(default_factory=list)
     total_bytes: int = 0
     first_offset: int = -1       # base offset of the first batch returned
+    next_offset: int = -1        # where a consumer continues (> every offset returned)
     high_watermark: int = 0
     log_start_offset: int = 0
     log_end_offset: int = 0
@@ -237,29 +238,37 @@ class PartitionLog:
     # ------------------------------------------------------------ append
 
     def append(self, record_set, now_ms: int, *, leader_epoch: int | None = None,
-               log_append_time: bool | None = None, assign_offsets: bool = True) -> AppendInfo:
+               log_append_time: bool | None = None, assign_offsets: bool = True,
+               validate: bool = True) -> AppendInfo:
         """Append one or more record batches.
 
         assign_offsets=True (leader): validate, check producer sequences, give the
         batches the next offsets. False (follower / replay): keep the batch offsets,
-        which must continue the log.
+        which must continue the log. validate=False skips the CRC check when the
+        caller (the produce handler) has just done it on the same bytes.
         """
         buf = bytearray(record_set)
         cfg = self.config
         try:
-            headers = records.validate_record_set(buf, require_dense=assign_offsets)
+            if validate:
+                headers = records.validate_record_set(buf, require_dense=assign_offsets)
+            else:
+                headers = [h for _, h in records.iter_batch_headers(buf)]
         except WireInvalidRecordError as e:
             raise errors.InvalidRecordError(str(e)) from e
         except WireError as e:
             raise errors.CorruptRecordError(str(e)) from e
         if not headers:
             raise errors.InvalidRecordError("empty record set")
-        if sum(h.size_in_bytes for h in headers) != len(buf):
-            raise errors.CorruptRecordError("trailing bytes after the last batch")
+        total = 0
         for h in headers:
-            if h.size_in_bytes > cfg.max_message_bytes:
+            size = h.batch_length + 12
+            total += size
+            if size > cfg.max_message_bytes:
                 raise errors.RecordTooLargeError(
-                    f"batch of {h.size_in_bytes} bytes exceeds max.message.bytes {cfg.max_message_bytes}")
+                    f"batch of {size} bytes exceeds max.message.bytes {cfg.max_message_bytes}")
+        if total != len(buf):
+            raise errors.CorruptRecordError("trailing bytes after the last batch")
         if len(buf) > cfg.segment_bytes:
             raise errors.RecordBatchTooLargeError(
                 f"{len(buf)} bytes exceed segment.bytes {cfg.segment_bytes}")
@@ -291,6 +300,7 @@ class PartitionLog:
                     f"batch base offset {headers[0].base_offset} < log end offset {leo}")
 
             batches = []
+            seg_batches = []
             pos = 0
             next_offset = leo
             count = 0
@@ -308,19 +318,22 @@ class PartitionLog:
                 if use_lat and assign_offsets:
                     records.set_log_append_time(buf, pos, now_ms)
                     bmax = now_ms
-                batches.append((pos, base, last, bmax, h))
-                max_ts = max(max_ts, bmax)
+                size = h.batch_length + 12
+                batches.append((base, last, bmax, h))
+                seg_batches.append((pos, last, bmax, size))
+                if bmax > max_ts:
+                    max_ts = bmax
                 count += h.records_count
                 next_offset = last + 1
-                pos += h.size_in_bytes
-            first_base, last_offset = batches[0][1], batches[-1][2]
-            first_ts = batches[0][3]
+                pos += size
+            first_base, last_offset = batches[0][0], batches[-1][1]
+            first_ts = batches[0][2]
 
-            seg = self.active
-            if self._should_roll(seg, len(buf), first_ts, last_offset, now_ms):
+            seg = self.segments[-1]
+            if seg.size and self._should_roll(seg, len(buf), first_ts, last_offset, now_ms):
                 seg = self._roll(now_ms, first_base)
-            seg.append(buf, [(p, last, bmax, h.size_in_bytes) for p, _, last, bmax, h in batches])
-            for _, base, last, bmax, h in batches:
+            seg.append(buf, seg_batches)
+            for base, last, bmax, h in batches:
                 if h.producer_id >= 0:
                     if h.is_control:
                         self.producer_state.update_from_header(h)
@@ -399,28 +412,40 @@ class PartitionLog:
                 start, first = found
                 if first.last_offset >= ub:
                     break
-                if ub >= seg.next_offset and seg.size - start <= remaining:
-                    end = seg.size  # fast path: the whole tail fits
-                    done = False
+                # the upper bound as a position: the start of the batch holding ub
+                if ub >= seg.next_offset:
+                    ub_pos = seg.size
                 else:
-                    end, done = start, False
-                    for p, h in seg.batches(start):
-                        if h.last_offset >= ub:
-                            done = True
-                            break
-                        if p + h.size_in_bytes - start > remaining and not (
-                                min_one_batch and not out.slices and p == start):
-                            done = True
+                    f = seg.find_batch(ub)
+                    ub_pos = seg.size if f is None else f[0]
+                if ub_pos - start <= remaining:
+                    end = ub_pos
+                else:
+                    # last batch boundary within max_bytes: jump with the offset index,
+                    # then scan the few batches after the nearest entry
+                    limit = start + remaining
+                    oi = seg.offset_index
+                    j = bisect_right(oi.values, limit) - 1
+                    end = max(start, oi.values[j]) if j >= 0 else start
+                    for p, h in seg.batches(end, ub_pos):
+                        if p + h.size_in_bytes > limit:
                             break
                         end = p + h.size_in_bytes
+                    if end == start and min_one_batch and not out.slices:
+                        end = start + first.size_in_bytes
                 if end > start:
                     if out.first_offset < 0:
                         out.first_offset = first.base_offset
                     out.slices.append(FileSlice(seg.path, start, end - start, seg.log))
                     out.total_bytes += end - start
                     remaining -= end - start
-                if done or end == start:
+                if end < seg.size:
+                    nxt = records.read_batch_header(seg.read(end, HEADER_SIZE), 0).base_offset
+                    if end > start:
+                        out.next_offset = nxt
                     break
+                if end > start:
+                    out.next_offset = seg.next_offset
                 offset = seg.next_offset
             return out
 

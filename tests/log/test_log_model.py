@@ -58,6 +58,8 @@ class LogModel(RuleBasedStateMachine):
         raw = fs.read_bytes()
         hs = batches_of(raw)
         assert len(raw) == fs.total_bytes
+        if hs:
+            assert fs.next_offset == hs[-1].last_offset + 1
         if off >= limit:
             assert not hs
             return
