@@ -101,10 +101,25 @@ class LogCleaner:
             return None
         result = CleanResult(plan.first_dirty, plan.end, plan.ratio)
         log_start = log.log_start_offset
-        latest = self._offset_map(plan, log_start)
+        try:
+            latest = self._offset_map(plan, log_start)
+        except (OSError, ValueError, WireError):
+            if all(seg in log.segments for seg, _, _ in plan.segments):
+                raise
+            result.aborted = True  # retention or truncation removed a segment under us
+            return result
         horizon = now_ms - log.config.delete_retention_ms
         for seg, size, gen in plan.segments:
-            out, removed = self._filter_segment(seg, size, latest, horizon, log_start)
+            if seg not in log.segments:
+                result.aborted = True
+                return result
+            try:
+                out, removed = self._filter_segment(seg, size, latest, horizon, log_start)
+            except (OSError, ValueError, WireError):
+                if seg in log.segments:
+                    raise
+                result.aborted = True
+                return result
             if removed == 0:
                 continue
             cleaned_path = seg.path + ".cleaned"

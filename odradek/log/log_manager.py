@@ -112,6 +112,28 @@ class LogManager:
         """One compaction pass on the dirtiest log; run from a background thread."""
         return self.cleaner.run_once(list(self), now_ms)
 
+    def start_cleaner(self, clock_ms: Callable[[], int], interval_s: float = 15.0) -> None:
+        """Run clean_once in a daemon thread until close(); the broker passes its clock."""
+        if getattr(self, "_cleaner_thread", None):
+            return
+        self._cleaner_stop = threading.Event()
+
+        def loop():
+            while not self._cleaner_stop.is_set():
+                if self.clean_once(clock_ms()) is None:  # nothing to do: wait
+                    self._cleaner_stop.wait(interval_s)
+
+        self._cleaner_thread = threading.Thread(target=loop, name="log-cleaner", daemon=True)
+        self._cleaner_thread.start()
+
+    def stop_cleaner(self) -> None:
+        t = getattr(self, "_cleaner_thread", None)
+        if t is not None:
+            self._cleaner_stop.set()
+            t.join()
+            self._cleaner_thread = None
+
     def close(self) -> None:
+        self.stop_cleaner()
         for log in self:
             log.close()

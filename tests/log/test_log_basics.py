@@ -272,3 +272,22 @@ def test_log_manager_create_list_delete_reload(tmp_path):
     assert m2.list() == [("my-topic", 0), ("my-topic", 1), ("my-topic", 2)]
     assert m2.get("my-topic", 1).log_end_offset == 1
     assert m2.apply_retention(now_ms=10) == 0 and m2.flush_dirty(now_ms=10) == 0
+
+
+def test_log_manager_cleaner_thread(tmp_path):
+    cfg = LogConfig(cleanup_policy=("compact",), segment_bytes=300, index_interval_bytes=50)
+    m = LogManager(str(tmp_path), topic_config=lambda t: cfg if t.startswith("c") else None)
+    log = m.get_or_create("compacted", 0)
+    for i in range(40):
+        log.append(batch([b"v%d" % i], keys=[b"k%d" % (i % 2)]), now_ms=1)
+    log.high_watermark = log.log_end_offset
+    m.start_cleaner(clock_ms=lambda: 10_000, interval_s=0.01)
+    import time
+    deadline = time.monotonic() + 5
+    while log.cleaner_checkpoint == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    m.close()
+    assert log.cleaner_checkpoint > 0
+    m2 = LogManager(str(tmp_path), topic_config=lambda t: cfg)
+    got = read_all(m2.get("compacted", 0))
+    assert len(got) < 40 and got[-1] == (39, b"k1", b"v39")
