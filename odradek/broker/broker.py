@@ -16,19 +16,6 @@ CONSUMER_OFFSETS = "__consumer_offsets"
 INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, "__transaction_state"})
 
 
-def _controller_module():
-    try:
-        from odradek import controller as mod
-
-        if hasattr(mod, "Controller"):
-            return mod
-    except ImportError:
-        pass
-    from odradek.broker import interim_controller
-
-    return interim_controller
-
-
 class Broker:
     def __init__(self, config, clock_ms: Callable[[], int], schedule: Callable[[float, Callable], Any]):
         from odradek.broker.purgatory import Purgatory
@@ -62,7 +49,8 @@ class Broker:
         data_dir = cfg.data_dir
         os.makedirs(data_dir, exist_ok=True)
         self._lock_data_dir(data_dir)
-        cmod = _controller_module()
+        from odradek import controller as cmod
+
         self.controller_module = cmod
         self.controller = cmod.Controller(os.path.join(data_dir, "metadata"), cfg.node_id,
                                           cfg.controller_defaults(), now)
@@ -118,21 +106,13 @@ class Broker:
             raise RuntimeError(f"cannot create {name}: error {res[0].error_code} {res[0].error_message}")
 
     def _start_group_coordinator(self) -> None:
-        """Build the group coordinator if its module is present (optional until it lands)."""
-        try:
-            from odradek.coordinator import group_coordinator as gc
-        except ImportError:
-            return
         from odradek.broker.coordinator_log import CoordinatorLog
+        from odradek.coordinator.group_coordinator import GroupCoordinator
 
-        cls = getattr(gc, "GroupCoordinator", None)
-        if cls is None:
-            return
         clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
-        self.groups = _construct_coordinator(cls, clog, self.config, self.clock_ms())
-        load = getattr(self.groups, "load", None)
-        if load is not None:
-            load(self.clock_ms())
+        self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
+                                       poke=self.purgatory_poke)
+        self.groups.load_all(self.clock_ms())
 
     def close(self) -> None:
         """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""
@@ -203,25 +183,3 @@ class Broker:
 
     def allocate_producer_id(self) -> int:
         return self.producer_ids.allocate()
-
-
-def _construct_coordinator(cls, clog, config, now_ms):
-    """The coordinator's constructor is the coordinator's; pass what it asks for by name."""
-    import inspect
-
-    params = inspect.signature(cls).parameters
-    available = {
-        "log": clog, "coordinator_log": clog, "clog": clog, "config": config, "now_ms": now_ms,
-        "num_partitions": config.offsets_topic_num_partitions,
-        "initial_rebalance_delay_ms": config.group_initial_rebalance_delay_ms,
-        "group_initial_rebalance_delay_ms": config.group_initial_rebalance_delay_ms,
-        "min_session_timeout_ms": config.group_min_session_timeout_ms,
-        "max_session_timeout_ms": config.group_max_session_timeout_ms,
-        "group_min_session_timeout_ms": config.group_min_session_timeout_ms,
-        "group_max_session_timeout_ms": config.group_max_session_timeout_ms,
-        "group_max_size": config.group_max_size,
-        "offsets_retention_ms": config.offsets_retention_minutes * 60000,
-        "offset_metadata_max_bytes": config.offset_metadata_max_bytes,
-    }
-    kwargs = {n: available[n] for n in params if n in available}
-    return cls(**kwargs)
