@@ -108,6 +108,11 @@ class LogManager:
     def flush_dirty(self, now_ms: int) -> int:
         return sum(1 for log in self if log.maybe_flush(now_ms))
 
+    def checkpoint_all(self) -> None:
+        """Persist high watermarks and log start offsets (call every few seconds)."""
+        for log in self:
+            log.checkpoint()
+
     def clean_once(self, now_ms: int):
         """One compaction pass on the dirtiest log; run from a background thread."""
         return self.cleaner.run_once(list(self), now_ms)

@@ -608,6 +608,12 @@ class PartitionLog:
             self.unflushed_messages = 0
             self._write_checkpoint()
 
+    def checkpoint(self) -> None:
+        """Persist log start, high watermark and cleaner progress without an fsync of
+        the data (Kafka's periodic replication-offset / log-start checkpoints)."""
+        with self.lock:
+            self._write_checkpoint()
+
     def maybe_flush(self, now_ms: int) -> bool:
         """flush.ms policy, called periodically by the LogManager."""
         with self.lock:

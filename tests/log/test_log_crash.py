@@ -189,3 +189,16 @@ def test_kill_minus_9_real_writer(tmp_path):
         assert all(v.startswith(b"v%d-" % o) for o, _, v in got)
         assert len(log.segments) > 1
         log.close()
+
+
+def test_checkpoint_keeps_high_watermark_across_a_crash():
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    log = PartitionLog(fs, DIR, CFG, now_ms=0)
+    for i in range(5):
+        log.append(build_batch([(b"k", value(i), (), 1)]), now_ms=1)
+    log.flush()
+    log.high_watermark = 5
+    log.checkpoint()
+    log2 = PartitionLog(fs.restart("lost"), DIR, CFG, now_ms=2)
+    assert log2.high_watermark == 5
