@@ -211,3 +211,59 @@ def wait_for_topic(bootstrap: str, name: str, partitions: int = 1, timeout: floa
             raise TimeoutError(f"topic {name} not ready: {t and t.error}")
         time.sleep(0.05)
 
+
+
+class RawClient:
+    """A bare Kafka protocol client on odradek.wire, for requests stock clients never send."""
+
+    def __init__(self, bootstrap: str, timeout: float = 10):
+        host, _, port = bootstrap.rpartition(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout)
+        self.corr = 0
+
+    def send_raw(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def send(self, request, version: int, client_id: str | None = "compat-raw") -> int:
+        from odradek.wire.api import encode_request
+
+        self.corr += 1
+        self.sock.sendall(encode_request(request, version, self.corr, client_id=client_id))
+        return self.corr
+
+    def recv_frame(self) -> bytes:
+        size = int.from_bytes(self._read(4), "big", signed=True)
+        return self._read(size)
+
+    def recv(self, api_key: int, version: int):
+        from odradek.wire.api import decode_response
+
+        return decode_response(self.recv_frame(), api_key, version)
+
+    def call(self, request, version: int):
+        corr = self.send(request, version)
+        resp = self.recv(type(request).API_KEY, version)
+        assert resp.correlation_id == corr
+        return resp.body
+
+    def _read(self, n: int) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("connection closed by the broker")
+            buf += chunk
+        return bytes(buf)
+
+    def is_closed_by_peer(self, timeout: float = 5) -> bool:
+        """True if the broker closes the connection (EOF or reset) within timeout."""
+        self.sock.settimeout(timeout)
+        try:
+            return self.sock.recv(1) == b""
+        except ConnectionResetError:
+            return True
+        except socket.timeout:
+            return False
+
+    def close(self) -> None:
+        self.sock.close()
