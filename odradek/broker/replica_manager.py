@@ -64,8 +64,13 @@ class ReplicaManager:
             self.logs.delete(*tp)
             self._poke(("partition", tp[0], tp[1]))
         for tp in wanted:
-            if self.logs.get(*tp) is None:
-                self.logs.get_or_create(tp[0], tp[1], self._topic_log_config(tp[0]), now_ms=now)
+            plog = self.logs.get(*tp)
+            if plog is None:
+                plog = self.logs.get_or_create(tp[0], tp[1], self._topic_log_config(tp[0]), now_ms=now)
+            if tp not in self.leader_epochs:
+                # becoming leader with this node as the whole ISR: everything in the
+                # log is committed (after a crash the checkpointed HW lags behind)
+                plog.high_watermark = plog.log_end_offset
         self.leader_epochs = wanted
 
     def _delete_topic(self, name: str) -> None:
