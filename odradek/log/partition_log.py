@@ -33,7 +33,7 @@ MAX_TIMESTAMP = -3
 EARLIEST_LOCAL_TIMESTAMP = -4
 
 
-@dataclass
+@dataclass(slots=True)
 class AppendInfo:
     base_offset: int
     last_offset: int
@@ -299,6 +299,34 @@ class PartitionLog:
                 raise errors.UnexpectedAppendOffsetError(
                     f"batch base offset {headers[0].base_offset} < log end offset {leo}")
 
+            seg = self.segments[-1]
+            if len(headers) == 1:  # the common case, kept lean
+                h = headers[0]
+                base = leo if assign_offsets else h.base_offset
+                if assign_offsets:
+                    records.set_base_offset(buf, 0, base)
+                if leader_epoch is not None:
+                    records.set_partition_leader_epoch(buf, 0, leader_epoch)
+                bmax = h.max_timestamp
+                if use_lat and assign_offsets:
+                    records.set_log_append_time(buf, 0, now_ms)
+                    bmax = now_ms
+                last = base + h.last_offset_delta
+                if seg.size and self._should_roll(seg, total, bmax, last, now_ms):
+                    seg = self._roll(now_ms, base)
+                seg.append_one(buf, last, bmax)
+                if h.producer_id >= 0:
+                    if h.is_control:
+                        self.producer_state.update_from_header(h)
+                    else:
+                        self.producer_state.update(h.producer_id, h.producer_epoch, h.base_sequence,
+                                                   base, last, bmax)
+                self.unflushed_messages += h.records_count
+                if self.unflushed_messages >= cfg.flush_messages:
+                    self.flush()
+                return AppendInfo(base, last, now_ms if use_lat else -1,
+                                  self.log_start_offset, h.records_count, bmax)
+
             batches = []
             seg_batches = []
             pos = 0
@@ -329,7 +357,6 @@ class PartitionLog:
             first_base, last_offset = batches[0][0], batches[-1][1]
             first_ts = batches[0][2]
 
-            seg = self.segments[-1]
             if seg.size and self._should_roll(seg, len(buf), first_ts, last_offset, now_ms):
                 seg = self._roll(now_ms, first_base)
             seg.append(buf, seg_batches)
@@ -348,10 +375,8 @@ class PartitionLog:
 
     def _should_roll(self, seg: LogSegment, size: int, first_ts: int, last_offset: int,
                      now_ms: int) -> bool:
-        if seg.size == 0:
-            return False
         cfg = self.config
-        if seg.size > cfg.segment_bytes - size:
+        if seg.size > cfg.segment_bytes - size or seg.index_full:
             return True
         if seg.first_batch_timestamp >= 0 and first_ts >= 0:
             waited = first_ts - seg.first_batch_timestamp
@@ -359,7 +384,7 @@ class PartitionLog:
             waited = now_ms - seg.created_ms
         if waited > cfg.segment_ms:
             return True
-        return seg.index_full or not seg.can_hold(last_offset)
+        return not seg.can_hold(last_offset)
 
     def roll(self, now_ms: int) -> LogSegment:
         with self.lock:

@@ -51,8 +51,16 @@ class LogSegment:
         self.bytes_since_last_index = 0
         self.dirty = False  # bytes written since last fsync
         self.generation = 0  # bumped by truncation, so the cleaner can detect a race
+        self.index_full = False
 
     # -------------------------------------------------------------- writing
+
+    def append_one(self, buf, last_offset: int, max_ts: int) -> None:
+        """append() for the common single-batch record set."""
+        start = self.log.append(buf)
+        self._track(start, last_offset, max_ts, len(buf))
+        self.size = start + len(buf)
+        self.dirty = True
 
     def append(self, buf, batches: list[tuple[int, int, int, int]]) -> None:
         """Write `buf` (one or more batches whose offsets are already assigned) in one
@@ -73,12 +81,12 @@ class LogSegment:
             self.offset_index.append(last_offset, position)
             self.time_index.append(self.max_timestamp, self.offset_of_max_timestamp)
             self.bytes_since_last_index = 0
+            self.index_full = self.offset_index.is_full or self.time_index.is_full
         self.bytes_since_last_index += size
         self.next_offset = last_offset + 1
 
-    @property
-    def index_full(self) -> bool:
-        return self.offset_index.is_full or self.time_index.is_full
+    def _refresh_index_full(self) -> None:
+        self.index_full = self.offset_index.is_full or self.time_index.is_full
 
     def can_hold(self, last_offset: int) -> bool:
         return last_offset - self.base_offset <= INT32_MAX
@@ -185,6 +193,7 @@ class LogSegment:
         self.offset_of_max_timestamp = self.base_offset
         self.first_batch_timestamp = -1
         self.bytes_since_last_index = 0
+        self.index_full = False
 
     def load_clean(self) -> bool:
         """Trust the index files (clean shutdown or below the recovery point); scan
@@ -222,6 +231,7 @@ class LogSegment:
         except WireError:
             return False
         self.bytes_since_last_index = self.size - start
+        self._refresh_index_full()
         return True
 
     # -------------------------------------------------------------- changes
@@ -252,6 +262,7 @@ class LogSegment:
                 self.max_timestamp, self.offset_of_max_timestamp = h.max_timestamp, h.last_offset
             self.next_offset = h.last_offset + 1
         self.bytes_since_last_index = self.size - start
+        self._refresh_index_full()
         self.dirty = True
         return removed
 
