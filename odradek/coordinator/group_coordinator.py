@@ -205,7 +205,7 @@ class GroupCoordinator:
     def _join_result(self, g: Group, m: Member, version: int, error: ErrorCode = E.NONE,
                      skip_assignment: bool = False) -> JoinResult:
         members = []
-        if g.is_leader(m.member_id) and (not skip_assignment or version >= 9):
+        if g.is_leader(m.member_id):
             members = [(x.member_id, x.group_instance_id, x.metadata_for(g.protocol_name)) for x in g.members.values()]
         return JoinResult(
             error=error,
@@ -387,7 +387,10 @@ class GroupCoordinator:
                 if was_leader:
                     g.leader_id = old_id
                 return Slot(JoinResult(error=E.UNKNOWN_SERVER_ERROR, member_id=""))
+            # Kafka answers with the leader id from before the replacement, so a rejoining static
+            # leader acts as a follower (v9+: skip_assignment tells it so, members let it refresh)
             slot.result = self._join_result(g, m, version, skip_assignment=was_leader)
+            slot.result.leader = old_id if was_leader else (g.leader_id or "")
             return slot
         if g.state is S.COMPLETING_REBALANCE:
             m.join_slot = slot

@@ -301,7 +301,9 @@ def test_static_leader_rejoin_gets_skip_assignment():
     h.sync("g", a.result.member_id, gen, {a.result.member_id: b"x"}, instance="i-a")
     again = h.join(instance="i-a")
     r = again.result
-    assert r.error == E.NONE and r.skip_assignment and r.leader == r.member_id and len(r.members) == 1
+    # like Kafka: the old leader id, so older clients act as followers; v9 clients see skip_assignment
+    assert r.error == E.NONE and r.skip_assignment and r.leader == a.result.member_id and len(r.members) == 1
+    assert h.group().leader_id == r.member_id
     assert h.group().state is GroupState.STABLE
 
 
