@@ -1,0 +1,60 @@
+"""BrokerConfig: Kafka property names, precedence, and clear errors."""
+
+import pytest
+
+from odradek.cli import build_config, make_parser
+from odradek.config import BrokerConfig, ConfigError, read_properties_file
+
+
+def test_defaults():
+    c = BrokerConfig.from_properties({})
+    assert (c.listener.host, c.listener.port) == ("127.0.0.1", 9092)
+    assert c.log_dirs == ("./odradek-data",)
+    assert c.node_id == 1 and c.num_partitions == 1 and c.auto_create_topics_enable
+    assert c.advertised.host == "127.0.0.1"
+
+
+def test_kafka_names_and_units():
+    c = BrokerConfig.from_properties({
+        "listeners": "PLAINTEXT://0.0.0.0:19092,CONTROLLER://:9093",
+        "advertised.listeners": "PLAINTEXT://broker.example:19092",
+        "log.dirs": "/a,/b", "log.retention.hours": "2", "num.partitions": "4",
+        "auto.create.topics.enable": "false", "process.roles": "broker,controller",
+    })
+    assert c.listener.port == 19092 and c.listener.host == "0.0.0.0"
+    assert (c.advertised.host, c.advertised.port) == ("broker.example", 19092)
+    assert c.log_dirs == ("/a", "/b")
+    assert c.log_retention_ms == 2 * 3600 * 1000
+    assert c.num_partitions == 4 and not c.auto_create_topics_enable
+    assert c.topic_defaults()["retention.ms"] == str(2 * 3600 * 1000)
+
+
+def test_ms_wins_over_hours():
+    c = BrokerConfig.from_properties({"log.retention.hours": "2", "log.retention.ms": "5000"})
+    assert c.log_retention_ms == 5000
+
+
+@pytest.mark.parametrize("props,needle", [
+    ({"no.such.thing": "1"}, "no.such.thing"),
+    ({"num.partitions": "zero"}, "num.partitions"),
+    ({"num.partitions": "0"}, "num.partitions"),
+    ({"auto.create.topics.enable": "yes"}, "auto.create.topics.enable"),
+    ({"listeners": "127.0.0.1:9092"}, "listeners"),
+    ({"log.message.timestamp.type": "Whenever"}, "log.message.timestamp.type"),
+])
+def test_bad_properties_name_the_property(props, needle):
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties(props)
+    assert needle in str(e.value)
+
+
+def test_properties_file_and_cli_flags(tmp_path):
+    f = tmp_path / "server.properties"
+    f.write_text("# comment\nnode.id=3\nlog.dirs=/x\nlisteners = PLAINTEXT://127.0.0.1:1234\n"
+                 "num.partitions: 2\nlog.segment.bytes=\\\n  1048576\n")
+    assert read_properties_file(str(f))["log.segment.bytes"] == "1048576"
+    args = make_parser().parse_args(["serve", str(f), "--override", "num.partitions=5", "--port", "4321",
+                                     "--data-dir", "/y"])
+    c = build_config(args)
+    assert c.node_id == 3 and c.num_partitions == 5 and c.listener.port == 4321 and c.log_dirs == ("/y",)
+    assert c.log_segment_bytes == 1048576
