@@ -277,3 +277,9 @@ def test_garbage_client_does_not_disturb_producer_and_consumer(bootstrap, topic_
         stop.set()
         for t in threads:
             t.join(5)
+
+
+def test_acks0_produce_error_closes_connection(raw, topic_name):
+    """Kafka closes the connection when an acks=0 produce fails, so the client notices."""
+    produce(raw, topic_name + "-missing", batch([b"x"]), acks=0)
+    assert raw.is_closed_by_peer()

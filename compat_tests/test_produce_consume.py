@@ -392,3 +392,20 @@ def test_long_poll_wakes_on_produce(bootstrap, topic_name):
     c.close()
     assert m is not None and m.value() == b"wake"
     assert elapsed < 2.5, f"long poll was not woken by the append ({elapsed:.2f}s)"
+
+
+def test_delete_records(bootstrap, topic_name):
+    from confluent_kafka import TopicPartition
+    from confluent_kafka.admin import AdminClient, OffsetSpec
+
+    create_topic(bootstrap, topic_name)
+    expected = expected_records("dr")
+    ck_produce(bootstrap, topic_name, {"0": [], "1": expected["1"], "all": []}, "none")
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    tp = TopicPartition(topic_name, 0, 5)
+    res = admin.delete_records([tp])[tp].result(10)
+    assert res.low_watermark == 5
+    tp0 = TopicPartition(topic_name, 0)
+    assert admin.list_offsets({tp0: OffsetSpec.earliest()})[tp0].result(10).offset == 5
+    got = kp_consume(bootstrap, topic_name, N - 5)
+    assert [v for _, v, _, _ in got] == [v for _, v, _, _ in expected["1"][5:]]

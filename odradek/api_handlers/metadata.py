@@ -94,6 +94,8 @@ def handle(ctx, req) -> MetadataResponse:
     brokers = []
     for node_id in sorted(image.brokers):
         bi = image.brokers[node_id]
+        if getattr(bi, "fenced", False):
+            continue
         brokers.append(MetadataResponseBroker(node_id=bi.node_id, host=bi.host, port=bi.port,
                                               rack=getattr(bi, "rack", None)))
     if not brokers:

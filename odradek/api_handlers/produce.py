@@ -57,6 +57,10 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
         elif code == ErrorCode.UNKNOWN_SERVER_ERROR:
             log.error("append to %s-%d failed: %s", topic, p, e)
         return resp
+    except OSError as e:  # disk full, I/O error: Kafka marks the log dir offline
+        log.error("append to %s-%d failed: %s", topic, p, e)
+        resp.error_code = ErrorCode.KAFKA_STORAGE_ERROR
+        return resp
     resp.base_offset = info.base_offset
     resp.log_append_time_ms = info.log_append_time_ms
     resp.log_start_offset = info.log_start_offset
