@@ -23,6 +23,8 @@ from .fs import FileHandle, FileSystem, read_whole, write_atomic
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
 from .segment import HEADER_SIZE, LogSegment, file_name
+from .transaction_state import PartitionTxnState, marker_is_commit
+from .txn_index import AbortedTxn
 
 CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
 CHECKPOINT_FILE = "log-state.checkpoint"
@@ -88,6 +90,7 @@ class PartitionLog:
         self.cleaner_checkpoint = 0
         self._high_watermark = 0
         self.producer_state = ProducerStateTable()
+        self.txn_state = PartitionTxnState()
         self.unflushed_messages = 0
         self.last_flush_ms = now_ms
         self._retired: list[LogSegment] = []  # replaced segments, closed later (in-flight sendfile)
@@ -170,7 +173,7 @@ class PartitionLog:
         present = set(bases)
         for name in names:  # indexes without a log: left over from a deletion
             stem, _, ext = name.partition(".")
-            if ext in ("index", "timeindex") and stem.isdigit() and int(stem) not in present:
+            if ext in ("index", "timeindex", "txnindex") and stem.isdigit() and int(stem) not in present:
                 fs.remove(posixpath.join(d, name))
         bases.sort()
         if clean:
@@ -226,14 +229,50 @@ class PartitionLog:
             start = self.log_start_offset
         else:
             start, self.producer_state = snap
-        if start >= leo:
+        # open transactions: from the checkpoint taken with that snapshot, else a full scan
+        cp = PartitionTxnState.load_checkpoint(self.fs, self.dir)
+        if cp is not None and cp[0] == start:
+            txn_start, self.txn_state = cp
+        else:
+            txn_start, self.txn_state = self.log_start_offset, PartitionTxnState()
+        scan_from = min(start, txn_start)
+        if scan_from >= leo:
             return
-        i = max(0, bisect_right(self._bases, start) - 1)
+        i = max(0, bisect_right(self._bases, scan_from) - 1)
         for seg in self.segments[i:]:
-            pos = seg.position_of(start) if seg.base_offset <= start else 0
-            for _, h in seg.batches(pos):
+            pos = seg.position_of(scan_from) if seg.base_offset <= scan_from else 0
+            for p, h in seg.batches(pos):
                 if h.base_offset >= start:
                     self.producer_state.update_from_header(h)
+                if h.base_offset >= txn_start and h.is_transactional and h.producer_id >= 0:
+                    self._track_txn(seg, seg.read(p, h.size_in_bytes) if h.is_control else None, 0,
+                                    h, h.base_offset)
+
+    def _track_txn(self, seg: LogSegment, buf, pos: int, h, base: int) -> None:
+        """Open/close the producer's transaction for a transactional batch at `base`."""
+        if not h.is_control:
+            self.txn_state.on_data(h.producer_id, base)
+            return
+        commit = marker_is_commit(buf, pos)
+        if commit is None:
+            return
+        entry = self.txn_state.on_marker(h.producer_id, base, commit, self._high_watermark)
+        if entry is not None:
+            seg.txn_index.append(entry)
+
+    @property
+    def last_stable_offset(self) -> int:
+        """Offsets below it hold no record of a transaction still open (read_committed bound)."""
+        return self.txn_state.last_stable_offset(self._high_watermark)
+
+    def aborted_transactions(self, fetch_offset: int, upper_bound_offset: int) -> list[AbortedTxn]:
+        """Aborted transactions overlapping [fetch_offset, upper_bound_offset), for a read_committed Fetch."""
+        with self.lock:
+            out: list[AbortedTxn] = []
+            i = max(0, bisect_right(self._bases, fetch_offset) - 1)
+            for seg in self.segments[i:]:  # an entry sits in the segment of its marker
+                out.extend(seg.txn_index.collect(fetch_offset, upper_bound_offset))
+            return out
 
     # ------------------------------------------------------------ append
 
@@ -316,6 +355,8 @@ class PartitionLog:
                     seg = self._roll(now_ms, base)
                 seg.append_one(buf, last, bmax)
                 if h.producer_id >= 0:
+                    if h.is_transactional:
+                        self._track_txn(seg, buf, 0, h, base)
                     if h.is_control:
                         self.producer_state.update_from_header(h)
                     else:
@@ -347,7 +388,7 @@ class PartitionLog:
                     records.set_log_append_time(buf, pos, now_ms)
                     bmax = now_ms
                 size = h.batch_length + 12
-                batches.append((base, last, bmax, h))
+                batches.append((base, last, bmax, h, pos))
                 seg_batches.append((pos, last, bmax, size))
                 if bmax > max_ts:
                     max_ts = bmax
@@ -360,8 +401,10 @@ class PartitionLog:
             if seg.size and self._should_roll(seg, len(buf), first_ts, last_offset, now_ms):
                 seg = self._roll(now_ms, first_base)
             seg.append(buf, seg_batches)
-            for base, last, bmax, h in batches:
+            for base, last, bmax, h, bpos in batches:
                 if h.producer_id >= 0:
+                    if h.is_transactional:
+                        self._track_txn(seg, buf, bpos, h, base)
                     if h.is_control:
                         self.producer_state.update_from_header(h)
                     else:
@@ -400,6 +443,7 @@ class PartitionLog:
         self._set_segments(self.segments + [new])
         self.recovery_point = base_offset
         self.producer_state.write_snapshot(self.fs, self.dir, base_offset)
+        self.txn_state.write_checkpoint(self.fs, self.dir, base_offset)
         self._prune_snapshots()
         self._write_checkpoint()
         return new
@@ -548,7 +592,7 @@ class PartitionLog:
             self._retire(seg)
 
     def _retire(self, seg: LogSegment) -> None:
-        for p in (seg.path, seg.offset_index.path, seg.time_index.path):
+        for p in (seg.path, seg.offset_index.path, seg.time_index.path, seg.txn_index_path):
             if self.fs.exists(p):
                 self.fs.remove(p)
         self._retired.append(seg)  # keep the fd open for in-flight sendfile
@@ -657,6 +701,7 @@ class PartitionLog:
             self.flush()
             leo = self.log_end_offset
             self.producer_state.write_snapshot(self.fs, self.dir, leo)
+            self.txn_state.write_checkpoint(self.fs, self.dir, leo)
             self._prune_snapshots()
             f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))
             f.fsync()

@@ -10,6 +10,8 @@ from odradek.wire.exceptions import WireError
 
 from .fs import FileSystem
 from .index import IndexCorruptError, OffsetIndex, TimeIndex
+from .txn_index import SUFFIX as TXN_INDEX_SUFFIX
+from .txn_index import TxnIndex
 
 HEADER_SIZE = 61          # magic-2 batch header: enough to read every header field
 SCAN_CHUNK = 64 * 1024
@@ -52,6 +54,15 @@ class LogSegment:
         self.dirty = False  # bytes written since last fsync
         self.generation = 0  # bumped by truncation, so the cleaner can detect a race
         self.index_full = False
+        self.txn_index_path = posixpath.join(directory, file_name(base_offset, TXN_INDEX_SUFFIX))
+        self._txn_index: TxnIndex | None = None
+
+    @property
+    def txn_index(self) -> TxnIndex:
+        """Aborted transactions whose abort marker is in this segment (opened lazily)."""
+        if self._txn_index is None:
+            self._txn_index = TxnIndex(self.fs, self.txn_index_path)
+        return self._txn_index
 
     # -------------------------------------------------------------- writing
 
@@ -97,6 +108,8 @@ class LogSegment:
             self.dirty = False
         self.offset_index.flush()
         self.time_index.flush()
+        if self._txn_index is not None:
+            self._txn_index.flush()
 
     def on_become_inactive(self) -> None:
         """Kafka appends the final max-timestamp entry when a segment is rolled."""
@@ -247,6 +260,7 @@ class LogSegment:
         self.generation += 1
         self.offset_index.truncate_to_position(pos)
         self.time_index.truncate_to(offset)
+        self.txn_index.truncate_to(offset)
         self.offset_index.flush(fsync=False)
         self.time_index.flush(fsync=False)
         # recompute stats from the (now shorter) segment tail
@@ -268,9 +282,11 @@ class LogSegment:
 
     def close(self) -> None:
         self.log.close()
+        if self._txn_index is not None:
+            self._txn_index.close()
 
     def delete(self) -> None:
-        self.log.close()
-        for p in (self.path, self.offset_index.path, self.time_index.path):
+        self.close()
+        for p in (self.path, self.offset_index.path, self.time_index.path, self.txn_index_path):
             if self.fs.exists(p):
                 self.fs.remove(p)

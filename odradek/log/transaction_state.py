@@ -1,0 +1,87 @@
+"""Transactions of one partition as the log sees them: which producers have an open
+transaction (and from which offset), hence the last stable offset; abort markers
+become aborted-transaction index entries.
+
+Persisted beside the producer snapshot as `txn-state.checkpoint` (the open
+transactions at a given log offset), so recovery replays only the tail; without a
+matching checkpoint the log is scanned from its start.
+"""
+from __future__ import annotations
+
+import posixpath
+
+from odradek.wire import records
+
+from .fs import FileSystem, read_whole, write_atomic
+from .txn_index import AbortedTxn
+
+CHECKPOINT_FILE = "txn-state.checkpoint"
+
+
+def marker_is_commit(buf, pos: int = 0) -> bool | None:
+    """COMMIT -> True, ABORT -> False, other control records -> None."""
+    _, recs = records.decode_records(buf, pos, check_crc=False)
+    if not recs:
+        return None
+    rtype, _epoch = records.parse_control_record(recs[0])
+    if rtype == records.ControlRecordType.COMMIT:
+        return True
+    if rtype == records.ControlRecordType.ABORT:
+        return False
+    return None
+
+
+class PartitionTxnState:
+    def __init__(self):
+        self.ongoing: dict[int, int] = {}  # producer id -> first offset of its open transaction
+
+    def first_unstable_offset(self) -> int | None:
+        return min(self.ongoing.values()) if self.ongoing else None
+
+    def last_stable_offset(self, high_watermark: int) -> int:
+        first = self.first_unstable_offset()
+        return high_watermark if first is None else min(first, high_watermark)
+
+    def on_data(self, producer_id: int, base_offset: int) -> None:
+        """A transactional data batch was appended at base_offset."""
+        if producer_id not in self.ongoing:
+            self.ongoing[producer_id] = base_offset
+
+    def on_marker(self, producer_id: int, marker_offset: int, commit: bool,
+                  high_watermark: int) -> AbortedTxn | None:
+        """A commit/abort marker at marker_offset; returns the index entry for an abort."""
+        first = self.ongoing.pop(producer_id, None)
+        if commit or first is None:
+            return None
+        # LSO as Kafka records it: where the log is stable once this txn is complete
+        return AbortedTxn(producer_id, first, marker_offset,
+                          self.last_stable_offset(max(high_watermark, marker_offset + 1)))
+
+    def truncate_to(self, offset: int) -> None:
+        for pid in [p for p, f in self.ongoing.items() if f >= offset]:
+            del self.ongoing[pid]
+
+    # ------------------------------------------------------------ checkpoint
+
+    def write_checkpoint(self, fs: FileSystem, directory: str, offset: int) -> None:
+        lines = [f"0 {offset}"] + [f"{pid} {first}" for pid, first in sorted(self.ongoing.items())]
+        write_atomic(fs, posixpath.join(directory, CHECKPOINT_FILE), ("\n".join(lines) + "\n").encode())
+
+    @classmethod
+    def load_checkpoint(cls, fs: FileSystem, directory: str) -> tuple[int, "PartitionTxnState"] | None:
+        path = posixpath.join(directory, CHECKPOINT_FILE)
+        if not fs.exists(path):
+            return None
+        try:
+            lines = read_whole(fs, path).decode().split("\n")
+            version, offset = lines[0].split()
+            if version != "0":
+                return None
+            st = cls()
+            for ln in lines[1:]:
+                if ln.strip():
+                    pid, first = ln.split()
+                    st.ongoing[int(pid)] = int(first)
+            return int(offset), st
+        except (ValueError, IndexError, UnicodeDecodeError):
+            return None

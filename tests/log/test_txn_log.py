@@ -1,0 +1,99 @@
+"""Transactions in the log: last stable offset, abort markers -> .txnindex, recovery."""
+from __future__ import annotations
+
+from odradek.log.fs import FaultyFileSystem, RealFileSystem
+from odradek.log.partition_log import PartitionLog
+from odradek.log.txn_index import AbortedTxn
+from odradek.wire.records import build_control_batch
+
+from log_helpers import batch, read_all
+
+
+def txn_batch(pid, epoch, seq, values):
+    return batch(values, producer_id=pid, producer_epoch=epoch, base_sequence=seq, is_transactional=True)
+
+
+def marker(pid, epoch, commit):
+    return build_control_batch(commit, pid, epoch, 0, 1000)
+
+
+def append(log, data):
+    info = log.append(data, 1000)
+    log.high_watermark = log.log_end_offset
+    return info
+
+
+def test_lso_follows_the_first_open_transaction():
+    fs = FaultyFileSystem()
+    log = PartitionLog(fs, "/d/t-0")
+    append(log, batch([b"plain"]))                       # 0
+    assert log.last_stable_offset == 1
+    append(log, txn_batch(7, 0, 0, [b"a", b"b"]))         # 1-2
+    append(log, txn_batch(8, 0, 0, [b"c"]))               # 3
+    assert log.last_stable_offset == 1
+    append(log, txn_batch(7, 0, 2, [b"d"]))               # 4
+    append(log, marker(7, 0, True))                       # 5 commit pid 7
+    assert log.last_stable_offset == 3                    # pid 8 still open at 3
+    append(log, marker(8, 0, False))                      # 6 abort pid 8
+    assert log.last_stable_offset == log.log_end_offset == 7
+    assert log.aborted_transactions(0, 7) == [AbortedTxn(8, 3, 6, 7)]
+    assert log.aborted_transactions(4, 7) == [AbortedTxn(8, 3, 6, 7)]
+    assert log.aborted_transactions(7, 8) == []
+    assert log.aborted_transactions(0, 3) == []           # starts at the upper bound: not overlapping
+    # read_committed bound: nothing of an open transaction leaks below the LSO
+    append(log, txn_batch(9, 0, 0, [b"open"]))             # 7
+    assert log.last_stable_offset == 7
+    assert [r[0] for r in read_all(log, upper=log.last_stable_offset)][-1] == 6
+
+
+def test_txn_state_survives_clean_restart_and_crash(tmp_path):
+    for clean in (True, False):
+        d = str(tmp_path / f"t-{clean}")
+        fs = RealFileSystem()
+        log = PartitionLog(fs, d)
+        append(log, txn_batch(1, 0, 0, [b"x"]))           # 0
+        append(log, marker(1, 0, False))                  # 1
+        log.roll(1000)
+        append(log, txn_batch(2, 0, 0, [b"y"]))           # 2 still open
+        append(log, txn_batch(3, 0, 0, [b"z"]))           # 3
+        append(log, marker(3, 0, False))                  # 4
+        if clean:
+            log.close()
+        log2 = PartitionLog(fs, d)
+        log2.high_watermark = log2.log_end_offset
+        assert log2.txn_state.ongoing == {2: 2}
+        assert log2.last_stable_offset == 2
+        assert [(e.producer_id, e.first_offset, e.last_offset) for e in log2.aborted_transactions(0, 5)] == \
+            [(1, 0, 1), (3, 3, 4)]
+        log2.append(marker(2, 0, True), 1000)
+        log2.high_watermark = log2.log_end_offset
+        assert log2.last_stable_offset == 6
+        log2.close()
+
+
+def test_truncation_drops_index_entries_and_reopens_transactions():
+    fs = FaultyFileSystem()
+    log = PartitionLog(fs, "/d/t-0")
+    append(log, txn_batch(1, 0, 0, [b"x"]))               # 0
+    append(log, marker(1, 0, False))                      # 1
+    assert len(log.aborted_transactions(0, 2)) == 1
+    log.truncate_to(1)
+    log.high_watermark = log.log_end_offset
+    assert log.aborted_transactions(0, 2) == []
+    assert log.txn_state.ongoing == {1: 0}
+    assert log.last_stable_offset == 0
+
+
+def test_deleted_segments_take_their_txnindex(tmp_path):
+    fs = RealFileSystem()
+    d = str(tmp_path / "t-0")
+    log = PartitionLog(fs, d)
+    append(log, txn_batch(1, 0, 0, [b"x"]))
+    append(log, marker(1, 0, False))
+    log.roll(1000)
+    append(log, batch([b"y"]))
+    import os
+    assert any(n.endswith(".txnindex") for n in os.listdir(d))
+    log.delete_records(2)
+    assert not any(n.endswith(".txnindex") for n in os.listdir(d))
+    log.close()
