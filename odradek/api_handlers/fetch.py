@@ -4,8 +4,8 @@ Rules as Kafka's: whole batches from the one holding fetch_offset; the first
 partition with data may return one batch larger than the limits (so a consumer can
 always progress); later partitions only what fits in max_bytes/partition_max_bytes;
 read_uncommitted reads up to the high watermark, read_committed up to the last
-stable offset (= high watermark until transactions exist); an empty record set is
-empty bytes, not null.
+stable offset with the aborted transactions of the range read; an empty record set
+is empty bytes, not null.
 """
 
 from __future__ import annotations
@@ -13,7 +13,12 @@ from __future__ import annotations
 from odradek.api_handlers.context import Delayed
 from odradek.log import errors as log_errors
 from odradek.wire.errors import ErrorCode
-from odradek.wire.messages.fetch_response import FetchableTopicResponse, FetchResponse, PartitionData
+from odradek.wire.messages.fetch_response import (
+    AbortedTransaction,
+    FetchableTopicResponse,
+    FetchResponse,
+    PartitionData,
+)
 
 from .common import SliceRecords, leader_epoch_error, log_error_code
 
@@ -67,14 +72,15 @@ def _read_all(ctx, req, topics):
                     error = True
                     continue
             hw = plog.high_watermark
+            lso = plog.last_stable_offset
             pd.high_watermark = hw
-            pd.last_stable_offset = hw
+            pd.last_stable_offset = lso
             pd.log_start_offset = plog.log_start_offset
             limit = min(fp.partition_max_bytes, remaining)
             if limit <= 0 and total > 0:
                 continue
             try:
-                sl = plog.read(fp.fetch_offset, max(limit, 0), upper_bound_offset=hw,
+                sl = plog.read(fp.fetch_offset, max(limit, 0), upper_bound_offset=lso if committed else hw,
                                min_one_batch=total == 0)
             except log_errors.OffsetOutOfRangeError:
                 pd.error_code = ErrorCode.OFFSET_OUT_OF_RANGE
@@ -84,11 +90,13 @@ def _read_all(ctx, req, topics):
                 pd.error_code = log_error_code(e)
                 error = True
                 continue
-            pd.high_watermark = sl.high_watermark
-            pd.last_stable_offset = sl.high_watermark
             pd.log_start_offset = sl.log_start_offset
             if sl.total_bytes:
                 pd.records = SliceRecords(sl)
+                if committed:
+                    pd.aborted_transactions = [
+                        AbortedTransaction(producer_id=a.producer_id, first_offset=a.first_offset)
+                        for a in plog.aborted_transactions(sl.first_offset, lso)]
                 total += sl.total_bytes
                 remaining -= sl.total_bytes
         responses.append(FetchableTopicResponse(topic=name or "", topic_id=topic_id, partitions=parts))

@@ -35,7 +35,8 @@ def _partition(ctx, req, topic: str, p) -> ListOffsetsPartitionResponse:
             out.error_code = err
             return out
     ts = p.timestamp
-    hw = plog.high_watermark  # = last stable offset until transactions exist
+    # the end a client may read to: last stable offset for read_committed
+    hw = plog.last_stable_offset if req.isolation_level == 1 else plog.high_watermark
     if ts == LATEST:
         out.offset = hw
     elif ts == EARLIEST or (ts == EARLIEST_LOCAL and v >= 8):
