@@ -61,6 +61,8 @@ def make_parser() -> argparse.ArgumentParser:
         cli_tools = None
     if cli_tools is not None and hasattr(cli_tools, "add_subparsers"):
         cli_tools.add_subparsers(sub)
+    from odradek import cli_groups  # `odradek groups ...`
+    cli_groups.add_subparsers(sub)
     return parser
 
 
