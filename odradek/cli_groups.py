@@ -488,31 +488,27 @@ def groups_describe(args) -> int:
                 if info.error_code:
                     rc = _fail(f"cannot describe group '{gid}': {_err(info.error_code)}")
                     continue
+                committed = {} if args.state or args.members else admin.committed(gid)
+                if info.state == "Dead" and not committed:
+                    rc = _fail(f"Consumer group '{gid}' does not exist.")
+                    continue
                 if args.state:
-                    if info.state == "Dead":
-                        print(f"\nConsumer group '{gid}' does not exist.")
-                        continue
                     coord = admin.coordinator(gid)
                     print()
                     print_table([[gid, f"{coord.host}:{coord.port} ({coord.node_id})", info.protocol or MISSING,
                                   info.state, str(len(info.members))]],
                                 ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS"])
                     continue
+                _print_state_notice(info)
                 if args.members:
-                    if _print_state_notice(info):
-                        continue
-                    header, rows = member_rows(info, args.verbose)
-                    print()
-                    print_table(rows, header)
-                    continue
-                committed = admin.committed(gid)
-                if info.state == "Dead" and not committed:
-                    print(f"\nConsumer group '{gid}' does not exist.")
+                    if info.members:
+                        header, rows = member_rows(info, args.verbose)
+                        print()
+                        print_table(rows, header)
                     continue
                 tps = sorted(set(committed) | {(t, p) for m in info.members for t, ps in m.assignment.items()
                                                for p in ps})
                 log_end = admin.list_offsets(tps, LATEST) if tps else {}
-                _print_state_notice(info)
                 rows = offset_rows(info, committed, log_end)
                 if rows:
                     print()
@@ -522,18 +518,12 @@ def groups_describe(args) -> int:
     return rc
 
 
-def _print_state_notice(info: GroupInfo) -> bool:
-    """Kafka's one-line notices; True when there is nothing more to show."""
-    if info.state == "Dead":
-        print(f"\nConsumer group '{info.group_id}' does not exist.")
-        return True
+def _print_state_notice(info: GroupInfo) -> None:
+    """Kafka's one-line notices about the group's state; on stderr, so stdout stays a table."""
     if info.state == "Empty":
-        print(f"\nConsumer group '{info.group_id}' has no active members.")
-        return True
-    if info.state in ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling"):
-        print(f"\nConsumer group '{info.group_id}' is rebalancing.")
-        return False
-    return False
+        print(f"\nConsumer group '{info.group_id}' has no active members.", file=sys.stderr)
+    elif info.state in ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling"):
+        print(f"\nConsumer group '{info.group_id}' is rebalancing.", file=sys.stderr)
 
 
 def groups_delete(args) -> int:
