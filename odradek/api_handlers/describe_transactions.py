@@ -1,0 +1,38 @@
+"""DescribeTransactions (key 65) v0: the coordinator's view of transactional ids."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.describe_transactions_response import (
+    DescribeTransactionsResponse,
+    TopicData,
+    TransactionState,
+)
+
+from .txn_common import txn_coordinator
+
+API_KEY = 65
+MIN_VERSION = 0
+MAX_VERSION = 0
+
+
+def handle(ctx, req) -> DescribeTransactionsResponse:
+    txn = txn_coordinator(ctx)
+    out = []
+    for tid in req.transactional_ids:
+        m = txn.describe(tid) if txn is not None else None
+        if m is None:
+            code = ErrorCode.TRANSACTIONAL_ID_NOT_FOUND if txn is not None else ErrorCode.COORDINATOR_NOT_AVAILABLE
+            out.append(TransactionState(error_code=code, transactional_id=tid, transaction_state="",
+                                        transaction_timeout_ms=0, transaction_start_time_ms=-1, producer_id=-1,
+                                        producer_epoch=-1, topics=[]))
+            continue
+        by_topic: dict = {}
+        for t, p in sorted(m.partitions):
+            by_topic.setdefault(t, []).append(p)
+        out.append(TransactionState(
+            error_code=0, transactional_id=tid, transaction_state=m.state.kafka_name,
+            transaction_timeout_ms=m.timeout_ms, transaction_start_time_ms=m.start_ms,
+            producer_id=m.producer_id, producer_epoch=m.producer_epoch,
+            topics=[TopicData(topic=t, partitions=ps) for t, ps in by_topic.items()]))
+    return DescribeTransactionsResponse(throttle_time_ms=0, transaction_states=out)

@@ -1,0 +1,58 @@
+"""TxnOffsetCommit (key 28) v0-5: offsets that become visible when the transaction commits."""
+
+from __future__ import annotations
+
+from odradek.coordinator.group_api import topic_partitions
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.txn_offset_commit_response import (
+    TxnOffsetCommitResponse,
+    TxnOffsetCommitResponsePartition,
+    TxnOffsetCommitResponseTopic,
+)
+
+from .txn_common import fenced_for, txn_coordinator
+
+API_KEY = 28
+MIN_VERSION = 0
+MAX_VERSION = 5
+
+
+def handle(ctx, req) -> TxnOffsetCommitResponse:
+    v = ctx.api_version
+    b = ctx.broker
+    txn = txn_coordinator(ctx)
+    store = getattr(b, "txn_offsets", None)
+    errors: dict = {}
+    offsets: dict = {}
+    for t in req.topics:
+        parts = topic_partitions(ctx, t.name)
+        for p in t.partitions:
+            tp = (t.name, p.partition_index)
+            if parts is None or p.partition_index not in parts:
+                errors[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            else:
+                offsets[tp] = (p.committed_offset, p.committed_leader_epoch if v >= 2 else -1,
+                               p.committed_metadata)
+    if offsets:
+        if txn is None or store is None:
+            err = ErrorCode.COORDINATOR_NOT_AVAILABLE
+        elif not req.group_id:
+            err = ErrorCode.INVALID_GROUP_ID
+        else:
+            err = txn.check_offset_commit(req.transactional_id, req.producer_id, req.producer_epoch)
+            if err == ErrorCode.NONE:
+                gen = req.generation_id if v >= 3 else -1
+                member = req.member_id if v >= 3 else ""
+                instance = req.group_instance_id if v >= 3 else None
+                err = b.groups.validate_txn_commit(req.group_id, gen, member, instance, ctx.now_ms)
+        if err != ErrorCode.NONE:
+            errors.update({tp: err for tp in offsets})
+        else:
+            errors.update(store.commit(req.group_id, req.producer_id, req.producer_epoch, offsets, ctx.now_ms))
+    return TxnOffsetCommitResponse(throttle_time_ms=0, topics=[
+        TxnOffsetCommitResponseTopic(name=t.name, partitions=[
+            TxnOffsetCommitResponsePartition(
+                partition_index=p.partition_index,
+                error_code=fenced_for(v, 3, errors.get((t.name, p.partition_index), ErrorCode.NONE)))
+            for p in t.partitions])
+        for t in req.topics])

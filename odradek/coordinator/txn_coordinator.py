@@ -1,0 +1,353 @@
+"""Transaction coordinator: Kafka's transaction state machine (transaction.version 1),
+persisted to __transaction_state, with the broker writing the markers itself.
+
+How the broker wires it (odradek/broker/broker.py)::
+
+    txn = TxnCoordinator(
+        log=CoordinatorLog(replicas, "__transaction_state"),
+        config=cfg,                          # transaction.max.timeout.ms, ...num.partitions
+        allocate_producer_id=broker.allocate_producer_id,
+        write_marker=fn(topic, partition, producer_id, epoch, commit, coordinator_epoch, now_ms) -> error code,
+        offsets=TxnOffsetStore(...),         # transactional offset commits (txn_offsets.py)
+    )
+    txn.load_all(now_ms)                     # at start-up: rebuild, finish PrepareCommit/PrepareAbort
+    txn.tick(now_ms)                         # every ~100 ms: abort transactions past their timeout
+
+Markers go out synchronously (single node: an append to a local log), so a
+transaction passes through PrepareCommit/PrepareAbort within one call; the Prepare
+record is still written first, so a crash in between is finished at the next start.
+"""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, fields
+from typing import Any, Callable, Iterable
+
+from odradek.wire.errors import ErrorCode
+
+from . import txn_records as rec
+from .txn_records import TxnMetadata, TxnState
+
+log = logging.getLogger(__name__)
+
+E = ErrorCode
+S = TxnState
+MAX_EPOCH = 32767
+CONSUMER_OFFSETS = "__consumer_offsets"
+
+
+@dataclass
+class TxnConfig:
+    transaction_max_timeout_ms: int = 900_000
+    transaction_state_log_num_partitions: int = rec.DEFAULT_TXN_PARTITIONS
+    transactional_id_expiration_ms: int = 604_800_000
+    transaction_abort_timed_out_transaction_cleanup_interval_ms: int = 10_000
+
+    @classmethod
+    def from_any(cls, obj: Any) -> "TxnConfig":
+        if obj is None:
+            return cls()
+        if isinstance(obj, cls):
+            return obj
+        kw = {}
+        for f in fields(cls):
+            dotted = f.name.replace("_", ".")
+            if isinstance(obj, dict):
+                for k in (f.name, dotted):
+                    if k in obj:
+                        kw[f.name] = int(obj[k])
+            elif getattr(obj, f.name, None) is not None:
+                kw[f.name] = int(getattr(obj, f.name))
+        return cls(**kw)
+
+
+class TxnCoordinator:
+    def __init__(self, log=None, config: Any = None, allocate_producer_id: Callable[[], int] | None = None,
+                 write_marker: Callable[..., int] | None = None, offsets=None, now_ms: int = 0,
+                 coordinator_epoch: int = 0):
+        self.log = log
+        self.config = TxnConfig.from_any(config)
+        self.num_partitions = self.config.transaction_state_log_num_partitions
+        self._next_pid = 0
+        self.allocate_producer_id = allocate_producer_id or self._local_pid
+        self.write_marker = write_marker or (lambda *a, **k: 0)
+        self.offsets = offsets
+        self.coordinator_epoch = coordinator_epoch
+        self.txns: dict[str, TxnMetadata] = {}
+        self._by_pid: dict[int, TxnMetadata] = {}
+        self._now = now_ms
+        self._next_timeout_check = now_ms
+
+    def _local_pid(self) -> int:
+        self._next_pid += 1
+        return self._next_pid - 1
+
+    # ------------------------------------------------------------------ persistence
+
+    def partition_for(self, transactional_id: str) -> int:
+        return rec.partition_for(transactional_id, self.num_partitions)
+
+    def _persist(self, m: TxnMetadata, now_ms: int) -> None:
+        m.last_update_ms = now_ms
+        if self.log is not None:
+            self.log.append(self.partition_for(m.transactional_id),
+                            [(rec.key_bytes(m.transactional_id), rec.value_bytes(m))], now_ms)
+
+    def _index(self, m: TxnMetadata) -> None:
+        self.txns[m.transactional_id] = m
+        self._by_pid[m.producer_id] = m
+
+    def load_all(self, now_ms: int | None = None) -> None:
+        """Rebuild every transactional id from __transaction_state; finish half-done completions."""
+        if now_ms is not None:
+            self._now = now_ms
+        if self.log is None:
+            return
+        for p in range(self.num_partitions):
+            latest: dict[str, TxnMetadata | None] = {}
+            for _offset, key, value in self.log.read(p):
+                if key is None:
+                    continue
+                try:
+                    tid = rec.decode_key(key)
+                    if tid is None:
+                        continue
+                    latest[tid] = None if value is None else rec.decode_value(tid, value)
+                except Exception:
+                    log.exception("skipping undecodable __transaction_state record in partition %d", p)
+            for tid, m in latest.items():
+                if m is None or m.state is S.DEAD:
+                    self.txns.pop(tid, None)
+                    continue
+                self._index(m)
+        now = self._now
+        for m in list(self.txns.values()):
+            if m.state in (S.PREPARE_COMMIT, S.PREPARE_ABORT):
+                log.info("finishing %s of transactional id %s after restart", m.state.kafka_name, m.transactional_id)
+                self._complete(m, m.state is S.PREPARE_COMMIT, now)
+
+    # ------------------------------------------------------------------ InitProducerId
+
+    def init_producer_id(self, transactional_id: str, timeout_ms: int, expected_pid: int = -1,
+                         expected_epoch: int = -1, now_ms: int = 0) -> tuple[ErrorCode, int, int]:
+        """-> (error, producer id, epoch). PRODUCER_FENCED is mapped by the handler for old versions."""
+        self._now = now_ms
+        if not transactional_id:
+            return E.INVALID_REQUEST, -1, -1
+        if timeout_ms <= 0 or timeout_ms > self.config.transaction_max_timeout_ms:
+            return E.INVALID_TRANSACTION_TIMEOUT, -1, -1
+        m = self.txns.get(transactional_id)
+        if m is None:
+            m = TxnMetadata(transactional_id, self.allocate_producer_id(), 0, timeout_ms,
+                            state=S.EMPTY, last_update_ms=now_ms)
+            self._persist(m, now_ms)
+            self._index(m)
+            return E.NONE, m.producer_id, m.producer_epoch
+        if m.pending or m.state in (S.PREPARE_COMMIT, S.PREPARE_ABORT):
+            return E.CONCURRENT_TRANSACTIONS, -1, -1
+        if expected_pid >= 0:
+            same = expected_pid == m.producer_id and expected_epoch == m.producer_epoch
+            retry = (expected_pid == m.producer_id and expected_epoch == m.last_producer_epoch) or \
+                    (expected_pid == m.last_producer_id and m.producer_epoch == 0)
+            if retry and m.state is not S.ONGOING:
+                return E.NONE, m.producer_id, m.producer_epoch  # a retried bump: answer it again
+            if not same:
+                return E.PRODUCER_FENCED, -1, -1
+        if m.state is S.ONGOING:
+            # a new incarnation of the producer: fence the old one and abort its transaction
+            self._fence_and_abort(m, now_ms)
+        self._bump_epoch(m)
+        m.state = S.EMPTY
+        m.partitions = set()
+        m.timeout_ms = timeout_ms
+        m.start_ms = -1
+        self._persist(m, now_ms)
+        self._index(m)
+        return E.NONE, m.producer_id, m.producer_epoch
+
+    def _bump_epoch(self, m: TxnMetadata) -> None:
+        if m.producer_epoch >= MAX_EPOCH - 1:
+            self._by_pid.pop(m.producer_id, None)
+            m.last_producer_id = m.producer_id
+            m.last_producer_epoch = -1
+            m.producer_id = self.allocate_producer_id()
+            m.producer_epoch = 0
+        else:
+            m.last_producer_epoch = m.producer_epoch
+            m.producer_epoch += 1
+
+    def _fence_and_abort(self, m: TxnMetadata, now_ms: int) -> None:
+        """PrepareEpochFence: bump the epoch so the old producer is fenced, then abort with it."""
+        if m.producer_epoch < MAX_EPOCH - 1:
+            m.last_producer_epoch = m.producer_epoch
+            m.producer_epoch += 1
+        m.state = S.PREPARE_ABORT
+        self._persist(m, now_ms)
+        self._complete(m, False, now_ms)
+
+    # ------------------------------------------------------------------ AddPartitionsToTxn / AddOffsetsToTxn
+
+    def _check_producer(self, m: TxnMetadata | None, pid: int, epoch: int) -> ErrorCode:
+        if m is None or m.producer_id != pid:
+            return E.INVALID_PRODUCER_ID_MAPPING
+        if m.producer_epoch != epoch:
+            return E.PRODUCER_FENCED
+        if m.pending or m.state in (S.PREPARE_COMMIT, S.PREPARE_ABORT):
+            return E.CONCURRENT_TRANSACTIONS
+        return E.NONE
+
+    def add_partitions(self, transactional_id: str, pid: int, epoch: int, partitions: Iterable[tuple[str, int]],
+                       now_ms: int) -> ErrorCode:
+        self._now = now_ms
+        m = self.txns.get(transactional_id)
+        err = self._check_producer(m, pid, epoch)
+        if err is not E.NONE:
+            return err
+        new = set(partitions) - m.partitions
+        if m.state is S.ONGOING and not new:
+            return E.NONE
+        if m.state in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT):
+            m.start_ms = now_ms
+            m.partitions = set()
+        elif m.state is not S.ONGOING:
+            return E.INVALID_TXN_STATE
+        old_state, old_parts = m.state, m.partitions
+        m.state = S.ONGOING
+        m.partitions = old_parts | new
+        try:
+            self._persist(m, now_ms)
+        except Exception:
+            m.state, m.partitions = old_state, old_parts
+            log.exception("cannot persist transaction %s", transactional_id)
+            return E.COORDINATOR_NOT_AVAILABLE
+        return E.NONE
+
+    def verify_partitions(self, transactional_id: str, pid: int, epoch: int,
+                          partitions: Iterable[tuple[str, int]]) -> dict:
+        """AddPartitionsToTxn verify_only: {tp: error} without changing anything."""
+        m = self.txns.get(transactional_id)
+        parts = list(partitions)
+        if m is None or m.producer_id != pid:
+            return {tp: E.INVALID_PRODUCER_ID_MAPPING for tp in parts}
+        if m.producer_epoch != epoch:
+            return {tp: E.PRODUCER_FENCED for tp in parts}
+        ok = m.state is S.ONGOING
+        return {tp: E.NONE if ok and tp in m.partitions else E.INVALID_TXN_STATE for tp in parts}
+
+    def check_produce(self, pid: int, epoch: int, topic: str, partition: int) -> ErrorCode:
+        """A transactional batch may only go to a partition of the producer's ongoing transaction."""
+        m = self._by_pid.get(pid)
+        if m is None:
+            return E.INVALID_TXN_STATE if pid >= 0 else E.NONE
+        if epoch < m.producer_epoch:
+            return E.INVALID_PRODUCER_EPOCH
+        if epoch > m.producer_epoch:
+            return E.INVALID_TXN_STATE
+        if m.state is not S.ONGOING or (topic, partition) not in m.partitions:
+            return E.INVALID_TXN_STATE
+        return E.NONE
+
+    def check_offset_commit(self, transactional_id: str, pid: int, epoch: int) -> ErrorCode:
+        m = self.txns.get(transactional_id)
+        if m is None or m.producer_id != pid:
+            return E.INVALID_PRODUCER_ID_MAPPING
+        if m.producer_epoch != epoch:
+            return E.PRODUCER_FENCED
+        return E.NONE
+
+    # ------------------------------------------------------------------ EndTxn
+
+    def end_txn(self, transactional_id: str, pid: int, epoch: int, commit: bool, now_ms: int) -> ErrorCode:
+        self._now = now_ms
+        m = self.txns.get(transactional_id)
+        if m is None or m.producer_id != pid:
+            return E.INVALID_PRODUCER_ID_MAPPING
+        if m.producer_epoch != epoch:
+            return E.PRODUCER_FENCED
+        if m.pending:
+            return E.CONCURRENT_TRANSACTIONS
+        st = m.state
+        if st is S.ONGOING:
+            m.state = S.PREPARE_COMMIT if commit else S.PREPARE_ABORT
+            try:
+                self._persist(m, now_ms)
+            except Exception:
+                m.state = S.ONGOING
+                log.exception("cannot persist transaction %s", transactional_id)
+                return E.COORDINATOR_NOT_AVAILABLE
+            self._complete(m, commit, now_ms)
+            return E.NONE
+        if st is S.COMPLETE_COMMIT:
+            return E.NONE if commit else E.INVALID_TXN_STATE
+        if st is S.COMPLETE_ABORT:
+            return E.INVALID_TXN_STATE if commit else E.NONE
+        if st is S.PREPARE_COMMIT:
+            return E.CONCURRENT_TRANSACTIONS if commit else E.INVALID_TXN_STATE
+        if st is S.PREPARE_ABORT:
+            return E.INVALID_TXN_STATE if commit else E.CONCURRENT_TRANSACTIONS
+        return E.INVALID_TXN_STATE
+
+    def _complete(self, m: TxnMetadata, commit: bool, now_ms: int) -> None:
+        """Write the markers of a transaction in Prepare*, then record Complete*."""
+        m.pending = True
+        try:
+            for topic, p in sorted(m.partitions):
+                err = self.write_marker(topic, p, m.producer_id, m.producer_epoch, commit,
+                                        self.coordinator_epoch, now_ms)
+                if err:
+                    # the partition is gone (topic deleted): nothing left to mark
+                    log.warning("marker for %s to %s-%d failed: %s", m.transactional_id, topic, p, err)
+                if topic == CONSUMER_OFFSETS and self.offsets is not None:
+                    self.offsets.complete(m.producer_id, p, commit, now_ms)
+            m.state = S.COMPLETE_COMMIT if commit else S.COMPLETE_ABORT
+            m.partitions = set()
+            self._persist(m, now_ms)
+        finally:
+            m.pending = False
+
+    # ------------------------------------------------------------------ timeouts
+
+    def tick(self, now_ms: int) -> None:
+        self._now = now_ms
+        if now_ms < self._next_timeout_check:
+            return
+        self._next_timeout_check = now_ms + min(1000,
+                                                self.config.transaction_abort_timed_out_transaction_cleanup_interval_ms)
+        self.abort_timed_out(now_ms)
+
+    def abort_timed_out(self, now_ms: int) -> list[str]:
+        aborted = []
+        for m in list(self.txns.values()):
+            if m.state is S.ONGOING and not m.pending and m.start_ms >= 0 and now_ms > m.start_ms + m.timeout_ms:
+                log.info("aborting transaction %s (producer %d epoch %d): timed out after %d ms",
+                         m.transactional_id, m.producer_id, m.producer_epoch, m.timeout_ms)
+                try:
+                    self._fence_and_abort(m, now_ms)
+                    aborted.append(m.transactional_id)
+                except Exception:
+                    log.exception("aborting timed-out transaction %s failed", m.transactional_id)
+        return aborted
+
+    # ------------------------------------------------------------------ describe / list
+
+    def describe(self, transactional_id: str) -> TxnMetadata | None:
+        return self.txns.get(transactional_id)
+
+    def list(self, states: Iterable[str] = (), producer_ids: Iterable[int] = (), min_duration_ms: int = -1,
+             pattern: str | None = None, now_ms: int = 0) -> list[TxnMetadata]:
+        states = set(states or ())
+        pids = set(producer_ids or ())
+        rx = re.compile(pattern) if pattern else None
+        out = []
+        for m in self.txns.values():
+            if states and m.state.kafka_name not in states:
+                continue
+            if pids and m.producer_id not in pids:
+                continue
+            if min_duration_ms >= 0 and (m.state is not S.ONGOING or now_ms - m.start_ms < min_duration_ms):
+                continue
+            if rx is not None and not rx.fullmatch(m.transactional_id):
+                continue
+            out.append(m)
+        return sorted(out, key=lambda m: m.transactional_id)

@@ -1,0 +1,127 @@
+"""Offsets committed inside a transaction (TxnOffsetCommit): written to
+__consumer_offsets as a transactional batch of the producer, held back as pending,
+and handed to the group coordinator only when the commit marker lands there.
+
+Load: the group coordinator ignores transactional batches; ``load_partition``
+replays them with their markers (a later plain commit of the same partition wins,
+as its record is newer).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from odradek.wire import records as wire_records
+from odradek.wire.errors import ErrorCode
+
+from . import group_records as grec
+from .group_records import OffsetAndMetadata
+
+E = ErrorCode
+
+
+class TxnOffsetStore:
+    def __init__(self, groups, append_batch: Callable[[int, bytes, int], None] | None = None,
+                 num_partitions: int | None = None):
+        """groups: the GroupCoordinator; append_batch(partition, batch bytes, now_ms) raises a
+        log error (InvalidProducerEpochError for a fenced producer) on failure."""
+        self.groups = groups
+        self.append_batch = append_batch
+        self.num_partitions = num_partitions or getattr(groups, "num_partitions", grec.DEFAULT_OFFSETS_PARTITIONS)
+        # producer id -> group id -> {(topic, partition): OffsetAndMetadata}
+        self.pending: dict[int, dict[str, dict]] = {}
+
+    def partition_for(self, group_id: str) -> int:
+        return grec.partition_for(group_id, self.num_partitions)
+
+    def commit(self, group_id: str, pid: int, epoch: int, offsets: dict, now_ms: int) -> dict:
+        """offsets {(topic, partition): (offset, leader_epoch, metadata)} -> {tp: error}."""
+        result = {}
+        staged = {}
+        recs = []
+        max_bytes = getattr(getattr(self.groups, "config", None), "offset_metadata_max_bytes", 4096)
+        for tp, (offset, leader_epoch, metadata) in offsets.items():
+            if metadata is not None and len(metadata.encode()) > max_bytes:
+                result[tp] = E.OFFSET_METADATA_TOO_LARGE
+                continue
+            om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "", now_ms)
+            staged[tp] = om
+            recs.append((grec.offset_commit_key(group_id, tp[0], tp[1]), grec.offset_commit_value(om), (), now_ms))
+        if recs and self.append_batch is not None:
+            batch = wire_records.build_batch(recs, base_timestamp=now_ms, producer_id=pid, producer_epoch=epoch,
+                                             is_transactional=True)
+            try:
+                self.append_batch(self.partition_for(group_id), batch, now_ms)
+            except Exception as e:
+                name = getattr(e, "error_name", "")
+                code = E.PRODUCER_FENCED if name == "INVALID_PRODUCER_EPOCH" else E.UNKNOWN_SERVER_ERROR
+                for tp in staged:
+                    result[tp] = code
+                return result
+        self.pending.setdefault(pid, {}).setdefault(group_id, {}).update(staged)
+        for tp in staged:
+            result[tp] = E.NONE
+        return result
+
+    def complete(self, pid: int, partition: int, commit: bool, now_ms: int) -> None:
+        """The marker of producer pid reached __consumer_offsets partition `partition`."""
+        groups = self.pending.get(pid)
+        if not groups:
+            return
+        for gid in [g for g in groups if self.partition_for(g) == partition]:
+            offsets = groups.pop(gid)
+            if commit:
+                self.groups.apply_committed_offsets(gid, offsets, now_ms)
+        if not groups:
+            self.pending.pop(pid, None)
+
+    def has_pending(self, group_id: str, tp) -> bool:
+        return any(tp in groups.get(group_id, ()) for groups in self.pending.values())
+
+    def pending_partitions(self, group_id: str) -> set:
+        out = set()
+        for groups in self.pending.values():
+            out.update(groups.get(group_id, ()))
+        return out
+
+    # ------------------------------------------------------------------ load
+
+    def load_partition(self, partition: int, batches, now_ms: int) -> None:
+        """Replay one __consumer_offsets partition: batches = iterable of (header, records)."""
+        # per producer: group -> {tp: (om, record offset)}
+        open_: dict[int, dict[str, dict]] = {}
+        last_plain: dict[tuple, int] = {}  # (group, topic, partition) -> offset of the newest plain commit
+        for h, recs in batches:
+            if h.is_control:
+                if h.producer_id < 0 or not recs:
+                    continue
+                rtype, _ = wire_records.parse_control_record(recs[0])
+                if rtype not in (wire_records.ControlRecordType.COMMIT, wire_records.ControlRecordType.ABORT):
+                    continue
+                groups = open_.pop(h.producer_id, None)
+                if groups and rtype == wire_records.ControlRecordType.COMMIT:
+                    for gid, per in groups.items():
+                        fresh = {tp: om for tp, (om, off) in per.items()
+                                 if last_plain.get((gid, tp[0], tp[1]), -1) < off}
+                        if fresh:
+                            self.groups.apply_committed_offsets(gid, fresh, now_ms)
+                continue
+            for r in recs:
+                if r.key is None:
+                    continue
+                try:
+                    k = grec.decode_key(r.key)
+                except Exception:
+                    continue
+                if k.kind != "offset":
+                    continue
+                off = h.base_offset + r.offset_delta
+                if not h.is_transactional:
+                    last_plain[(k.group, k.topic, k.partition)] = off
+                    continue
+                if r.value is None:
+                    continue
+                per = open_.setdefault(h.producer_id, {}).setdefault(k.group, {})
+                per[(k.topic, k.partition)] = (grec.decode_offset_value(r.value), off)
+        for pid, groups in open_.items():  # still open: pending until their marker comes
+            for gid, per in groups.items():
+                self.pending.setdefault(pid, {}).setdefault(gid, {}).update({tp: om for tp, (om, _) in per.items()})
