@@ -1,8 +1,7 @@
 """InitProducerId (key 22): producer ids for idempotent producers.
 
-Transactional ids go to the transaction coordinator once it exists; until then
-they are refused (TRANSACTIONAL_ID_AUTHORIZATION_FAILED, non-retriable) rather than
-half supported.
+Transactional ids go to the transaction coordinator (epoch bump, fencing of the
+previous incarnation, abort of its open transaction).
 """
 
 from __future__ import annotations
@@ -20,7 +19,13 @@ def handle(ctx, req) -> InitProducerIdResponse:
     if req.transactional_id is not None:
         txn = getattr(b, "txn_coordinator", None)
         if txn is not None:
-            return txn.handle_init_producer_id(ctx, req)
+            err, pid, epoch = txn.init_producer_id(
+                req.transactional_id, req.transaction_timeout_ms,
+                req.producer_id if ctx.api_version >= 3 else -1,
+                req.producer_epoch if ctx.api_version >= 3 else -1, ctx.now_ms)
+            if err == ErrorCode.PRODUCER_FENCED and ctx.api_version < 4:
+                err = ErrorCode.INVALID_PRODUCER_EPOCH
+            return InitProducerIdResponse(throttle_time_ms=0, error_code=err, producer_id=pid, producer_epoch=epoch)
         return InitProducerIdResponse(throttle_time_ms=0, error_code=ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
                                       producer_id=-1, producer_epoch=-1)
     # Kafka: an idempotent producer always gets a fresh id (epoch 0), also when it

@@ -30,7 +30,24 @@ def _fetch(coord, group_id: str, topics):
     return err, list(by_topic.items())
 
 
+def _unstable(ctx, request, group_id: str, res) -> list:
+    """require_stable (v7+): partitions with a pending transactional commit answer UNSTABLE_OFFSET_COMMIT."""
+    store = getattr(ctx.broker, "txn_offsets", None)
+    if store is None or ctx.api_version < 7 or not request.require_stable:
+        return res
+    pending = store.pending_partitions(group_id)
+    if not pending:
+        return res
+    return [(name, [(p, _UNSTABLE if (name, p) in pending else om) for p, om in parts]) for name, parts in res]
+
+
+_UNSTABLE = object()
+
+
 def _partition(cls, p, om):
+    if om is _UNSTABLE:
+        return cls(partition_index=p, committed_offset=-1, committed_leader_epoch=-1, metadata="",
+                   error_code=ErrorCode.UNSTABLE_OFFSET_COMMIT)
     if om is None:
         return cls(partition_index=p, committed_offset=-1, committed_leader_epoch=-1, metadata="", error_code=0)
     return cls(partition_index=p, committed_offset=om.offset, committed_leader_epoch=om.leader_epoch,
@@ -49,6 +66,7 @@ def handle(ctx, request) -> OffsetFetchResponse:
                                                        error_code=ErrorCode.INVALID_GROUP_ID))
                 continue
             err, res = _fetch(coord, rg.group_id, topics)
+            res = _unstable(ctx, request, rg.group_id, res)
             groups.append(OffsetFetchResponseGroup(
                 group_id=rg.group_id, error_code=err,
                 topics=[OffsetFetchResponseTopics(name=name, partitions=[
@@ -59,6 +77,7 @@ def handle(ctx, request) -> OffsetFetchResponse:
     if not request.group_id:
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.INVALID_GROUP_ID)
     err, res = _fetch(coord, request.group_id, topics)
+    res = _unstable(ctx, request, request.group_id, res)
     return OffsetFetchResponse(
         throttle_time_ms=0,
         error_code=err,

@@ -42,9 +42,15 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
         # clients may not write to internal topics (Kafka: INVALID_TOPIC_EXCEPTION)
         resp.error_code = ErrorCode.INVALID_TOPIC_EXCEPTION
         return resp
-    if _has_transactional_batch(records) and getattr(b, "txn_coordinator", None) is None:
-        resp.error_code = ErrorCode.INVALID_TXN_STATE
-        return resp
+    if _has_transactional_batch(records):
+        txn = getattr(b, "txn_coordinator", None)
+        # only into a partition of the producer's ongoing transaction (Kafka's partition verification)
+        code = ErrorCode.INVALID_TXN_STATE if txn is None else txn.check_produce(
+            int.from_bytes(records[43:51], "big", signed=True), int.from_bytes(records[51:53], "big", signed=True),
+            topic, p)
+        if code:
+            resp.error_code = code
+            return resp
     try:
         info = b.replicas.append(topic, p, records, ctx.now_ms, log=plog)
     except log_errors.LogError as e:

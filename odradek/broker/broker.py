@@ -13,7 +13,8 @@ from typing import Any, Callable
 log = logging.getLogger(__name__)
 
 CONSUMER_OFFSETS = "__consumer_offsets"
-INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, "__transaction_state"})
+TRANSACTION_STATE = "__transaction_state"
+INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE})
 
 
 class Broker:
@@ -32,6 +33,7 @@ class Broker:
         self.replicas = None
         self.groups = None
         self.txn_coordinator = None
+        self.txn_offsets = None
         self.producer_ids = None
         self.fetch_sessions = None
         self._lock_fd = None
@@ -83,6 +85,12 @@ class Broker:
             "segment.bytes": str(cfg.offsets_topic_segment_bytes),
         })
         self._start_group_coordinator()
+        self._ensure_internal_topic(TRANSACTION_STATE, cfg.transaction_state_log_num_partitions, {
+            "cleanup.policy": "compact",
+            "compression.type": "uncompressed",
+            "segment.bytes": "104857600",
+        })
+        self._start_txn_coordinator()
 
     def _lock_data_dir(self, data_dir: str) -> None:
         import fcntl
@@ -114,6 +122,35 @@ class Broker:
                                        poke=self.purgatory_poke)
         self.groups.load_all(self.clock_ms())
 
+    def _start_txn_coordinator(self) -> None:
+        from odradek.broker.coordinator_log import CoordinatorLog
+        from odradek.coordinator.txn_coordinator import TxnCoordinator
+        from odradek.coordinator.txn_offsets import TxnOffsetStore
+        from odradek.wire.records import build_control_batch
+
+        now = self.clock_ms()
+        offsets_log = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
+
+        def append_offsets(partition: int, batch: bytes, now_ms: int) -> None:
+            self.replicas.append(CONSUMER_OFFSETS, partition, batch, now_ms)
+
+        self.txn_offsets = TxnOffsetStore(self.groups, append_offsets)
+        for p in range(self.txn_offsets.num_partitions):
+            self.txn_offsets.load_partition(p, offsets_log.read_batches(p), now)
+
+        def write_marker(topic, partition, pid, epoch, commit, coordinator_epoch, now_ms) -> int:
+            if self.replicas.get(topic, partition) is None:
+                return 3  # UNKNOWN_TOPIC_OR_PARTITION: deleted since it joined the transaction
+            self.replicas.append(topic, partition,
+                                 build_control_batch(commit, pid, epoch, coordinator_epoch, now_ms), now_ms)
+            return 0
+
+        self.txn_coordinator = TxnCoordinator(
+            log=CoordinatorLog(self.replicas, TRANSACTION_STATE), config=self.config,
+            allocate_producer_id=self.allocate_producer_id, write_marker=write_marker,
+            offsets=self.txn_offsets, now_ms=now)
+        self.txn_coordinator.load_all(now)
+
     def close(self) -> None:
         """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""
         try:
@@ -140,6 +177,8 @@ class Broker:
     def tick(self, now_ms: int) -> None:
         if self.groups is not None and hasattr(self.groups, "tick"):
             self.groups.tick(now_ms)
+        if self.txn_coordinator is not None:
+            self.txn_coordinator.tick(now_ms)
 
     def apply_retention(self, now_ms: int) -> int:
         return self.log_manager.apply_retention(now_ms)

@@ -32,12 +32,32 @@ class CoordinatorLog:
             last = offset - 1
             for h, recs in wire_records.iter_batches(data):
                 last = h.last_offset
-                if h.is_control:
-                    continue
+                if h.is_control or h.is_transactional:
+                    continue  # transactional offset commits: TxnOffsetStore.load_partition
                 for r in recs:
                     off = h.base_offset + r.offset_delta
                     if off >= offset:
                         yield off, r.key, r.value
+            if last < offset:
+                break
+            offset = last + 1
+
+    def read_batches(self, partition: int):
+        """Every (header, records) from the log start, control batches included."""
+        plog = self.replicas.get(self.topic, partition)
+        if plog is None:
+            return
+        offset = plog.log_start_offset
+        end = plog.log_end_offset
+        while offset < end:
+            sl = plog.read(offset, 1 << 20, upper_bound_offset=end)
+            if not sl.slices:
+                break
+            last = offset - 1
+            for h, recs in wire_records.iter_batches(sl.read_bytes()):
+                last = h.last_offset
+                if last >= offset:
+                    yield h, recs
             if last < offset:
                 break
             offset = last + 1

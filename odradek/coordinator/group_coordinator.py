@@ -693,6 +693,21 @@ class GroupCoordinator:
             return E.REBALANCE_IN_PROGRESS
         return E.NONE
 
+    def validate_txn_commit(self, group_id: str, generation_id: int, member_id: str,
+                            group_instance_id: str | None, now_ms: int) -> ErrorCode:
+        """TxnOffsetCommit: the same member/generation checks as OffsetCommit (txn_offsets.py writes)."""
+        self._now = now_ms
+        if generation_id < 0 and not member_id and group_instance_id is None and group_id:
+            return E.NONE  # Kafka: a transactional commit without membership is always accepted
+        return self._validate_commit(group_id, generation_id, member_id, group_instance_id, 9, now_ms)
+
+    def apply_committed_offsets(self, group_id: str, offsets: dict, now_ms: int) -> None:
+        """Offsets of a committed transaction (already in the log): now visible."""
+        g = self.groups.get(group_id)
+        if g is None:
+            g = self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms)
+        g.offsets.update(offsets)
+
     def fetch_offsets(self, group_id: str, partitions: list | None) -> tuple[ErrorCode, dict]:
         """partitions: [(topic, partition)] or None for all. Returns (error, {tp: OffsetAndMetadata | None})."""
         g = self.groups.get(group_id)
