@@ -1,0 +1,109 @@
+"""Java kafka-clients against the broker: producer, consumer and Admin.
+
+compat_tests/java is a small Maven project (JavaClientsCheck). It is built once per
+kafka-clients version — 3.9.2, the one Spark's Kafka connector 4.2.0 pins, and 4.3.0,
+the newest — then run once per version against this module's broker. The program
+prints "PASS name" / "FAIL name: reason" per check; each check is a test here.
+Maven resolves from ~/.m2 offline first and goes online only when something is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+JAVA_DIR = Path(__file__).resolve().parent / "java"
+VERSIONS = ["3.9.2", "4.3.0"]
+CHECKS = [
+    "admin.describeCluster",
+    "admin.createTopics",
+    "admin.listTopics",
+    "admin.describeTopics",
+    "producer.everyCodecWithHeaders",
+    "producer.acks",
+    "consumer.groupCommitSyncAsync",
+    "consumer.seek",
+    "consumer.offsetsForTimes",
+    "admin.listOffsetsMaxTimestamp",
+    "consumer.pauseResume",
+    "admin.consumerGroups",
+    "admin.deleteRecords",
+    "admin.incrementalAlterConfigs",
+    "offsets.latestNeverBackwards",
+]
+# Checks that fail on odradek for a known broker bug (strict: they flip to an error once fixed).
+KNOWN_BROKER_BUGS: dict[str, str] = {
+    "admin.listOffsetsMaxTimestamp":
+        "ListOffsets MAX_TIMESTAMP (-3) answers the last offset of the batch holding the max "
+        "timestamp, Kafka answers the offset of the record itself",
+}
+
+pytestmark = pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("java") is None,
+                                reason="needs Java 17 and Maven")
+
+
+def _mvn(version: str, offline: bool) -> subprocess.CompletedProcess:
+    cmd = ["mvn", "-q", "-B", f"-Dkafka.version={version}", "compile", "dependency:build-classpath",
+           f"-Dmdep.outputFile=target/{version}/classpath.txt"]
+    if offline:
+        cmd.insert(1, "-o")
+    return subprocess.run(cmd, cwd=JAVA_DIR, capture_output=True, text=True, timeout=600)
+
+
+def build(version: str) -> str:
+    """Compile JavaClientsCheck against kafka-clients `version`; return the run classpath."""
+    r = _mvn(version, offline=True)
+    if r.returncode != 0:
+        r = _mvn(version, offline=False)
+    if r.returncode != 0:
+        raise RuntimeError(f"mvn build for kafka-clients {version} failed:\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
+    target = JAVA_DIR / "target" / version
+    return str(target / "classes") + os.pathsep + (target / "classpath.txt").read_text().strip()
+
+
+@pytest.fixture(scope="session")
+def java_classpaths() -> dict[str, str]:
+    t0 = time.monotonic()
+    cps = {v: build(v) for v in VERSIONS}
+    print(f"\njava compat build: {time.monotonic() - t0:.1f}s")
+    return cps
+
+
+@pytest.fixture(scope="module", params=VERSIONS)
+def java_results(request, java_classpaths, bootstrap) -> dict[str, str]:
+    """Run every check once for one client version: {check name: "PASS" or the failure line}."""
+    version = request.param
+    cmd = ["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", java_classpaths[version],
+           "odradek.compat.JavaClientsCheck", bootstrap]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    results: dict[str, str] = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"(PASS|FAIL) (\S+?)(?::| \()(.*)", line)
+        if m:
+            results[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
+    results["_output"] = f"exit {r.returncode}\n--- stdout\n{r.stdout[-6000:]}\n--- stderr\n{r.stderr[-6000:]}"
+    results["_exit"] = str(r.returncode)
+    results["_version"] = version
+    return results
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_java_client_check(java_results, check, request, broker):
+    if check in KNOWN_BROKER_BUGS and getattr(broker, "controllable", False):
+        request.applymarker(pytest.mark.xfail(reason=KNOWN_BROKER_BUGS[check], strict=True))
+    got = java_results.get(check)
+    assert got is not None, f"check {check} did not report (kafka-clients {java_results['_version']}):\n" \
+                            + java_results["_output"]
+    assert got == "PASS", got + "\n" + java_results["_output"]
+
+
+def test_java_program_exit_code(java_results):
+    failing = [k for k, v in java_results.items() if not k.startswith("_") and v != "PASS"]
+    expected = 1 if failing else 0
+    assert java_results["_exit"] == str(expected), java_results["_output"]
