@@ -1,0 +1,77 @@
+"""odradek benchmarks (not run by CI).
+
+    python -m bench all [--quick] [e2e options]   wire codec + odradek vs Apache Kafka end to end
+    python -m bench e2e [--quick] [...]           odradek vs Apache Kafka only (bench/e2e_bench.py)
+    python -m bench wire [--reps N]               wire codec vs kafka-python (bench/wire_bench.py)
+    python -m bench log [--mb N]                  log engine vs raw file I/O (bench/log_bench.py)
+
+`all` writes bench/results/<date>.json (everything), <date>.md (the tables) and
+<date>.png (odradek/Kafka ratios). Needs Java 17+ and Maven for the reference
+broker (jars assembled once from bench/pom.xml into bench/.cache/), and the test
+extra (confluent-kafka, kafka-python) plus matplotlib. Full run ~10 min, --quick ~2 min.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import runpy
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def run_all(argv: list[str]) -> int:
+    from bench import e2e_bench, wire_bench
+
+    ap = argparse.ArgumentParser(prog="python -m bench all")
+    e2e_bench.add_args(ap)
+    args = ap.parse_args(argv)
+    t0 = time.monotonic()
+    print("wire codec vs kafka-python ...", file=sys.stderr, flush=True)
+    wire = wire_bench.run(3 if args.quick else 5)
+    print("odradek vs Apache Kafka ...", file=sys.stderr, flush=True)
+    e2e = e2e_bench.Bench(args).run()
+    stem = time.strftime("%Y-%m-%d-%H%M%S")
+    os.makedirs(args.out, exist_ok=True)
+    md_e2e = e2e_bench.table(e2e)
+    md_wire = wire_bench.table(wire)
+    base = os.path.join(args.out, stem)
+    with open(base + ".json", "w") as f:
+        json.dump({"e2e": e2e, "wire": wire, "wall_s": round(time.monotonic() - t0, 1)}, f, indent=1)
+    with open(base + ".md", "w") as f:
+        f.write(f"# odradek benchmarks {e2e['meta']['date']} ({'quick, ' if args.quick else ''}"
+                f"reps {e2e['meta']['reps']}, {e2e['meta']['cpus']} CPUs)\n\n"
+                f"## odradek vs Apache Kafka (confluent-kafka client)\n\n{md_e2e}\n\n"
+                f"## wire codec vs kafka-python\n\n{md_wire}\n")
+    e2e_bench.plot(e2e, base + ".png")
+    print(md_e2e + "\n\n" + md_wire)
+    print(f"\nwritten: {base}.{{json,md,png}} in {time.monotonic() - t0:.0f} s")
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if argv else 2
+    cmd, rest = argv[0], argv[1:]
+    if cmd == "all":
+        return run_all(rest)
+    if cmd == "e2e":
+        from bench import e2e_bench
+        return e2e_bench.main(rest)
+    if cmd == "wire":
+        from bench import wire_bench
+        return wire_bench.main(rest)
+    if cmd == "log":
+        sys.argv = [str(HERE / "log_bench.py"), *rest]
+        runpy.run_path(str(HERE / "log_bench.py"), run_name="__main__")
+        return 0
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
