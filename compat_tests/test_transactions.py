@@ -1,0 +1,371 @@
+"""Transactions and exactly-once with stock clients: confluent-kafka (librdkafka) and
+kafka-python transactional producers, read_committed / read_uncommitted consumers,
+consume-transform-produce with offsets in the transaction, zombie fencing, kill -9
+in the middle of a transaction, and the transaction timeout.
+
+Passes against Kafka 4.3 too (``--bootstrap``), except the tests that restart the broker.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+
+from conftest import RawClient, create_topic
+
+TXN_TIMEOUT_MS = 3000
+
+
+def producer(bootstrap, txn_id=None, **extra):
+    conf = {"bootstrap.servers": bootstrap, "transactional.id": txn_id or f"tx-{uuid.uuid4().hex[:8]}",
+            "linger.ms": 5}
+    conf.update(extra)
+    p = Producer(conf)
+    p.init_transactions(20)
+    return p
+
+
+def consume(bootstrap, topic, partitions=1, isolation="read_committed", expect=None, timeout=10, idle=1.5):
+    """Values read from the start of every partition: until `expect` values, or `idle` s without any."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"reader-{uuid.uuid4().hex[:8]}",
+                  "isolation.level": isolation, "enable.auto.commit": False,
+                  "auto.offset.reset": "earliest"})
+    c.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
+    out = []
+    deadline = time.monotonic() + timeout
+    last = time.monotonic()
+    try:
+        while time.monotonic() < deadline:
+            m = c.poll(0.2)
+            if m is None:
+                if expect is None and time.monotonic() - last > idle:
+                    break
+                continue
+            if m.error():
+                continue
+            out.append(m.value().decode())
+            last = time.monotonic()
+            if expect is not None and len(out) >= expect:
+                break
+    finally:
+        c.close()
+    return out
+
+
+def end_offsets(bootstrap, topic, partitions=1, isolation="read_committed"):
+    """(low, high) per partition as the consumer sees them: high is the LSO under read_committed."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "wm", "isolation.level": isolation})
+    try:
+        return [c.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in range(partitions)]
+    finally:
+        c.close()
+
+
+# ---------------------------------------------------------------- commit / abort
+
+
+def test_commit_and_abort_confluent(bootstrap, topic_name):
+    create_topic(bootstrap, topic_name, 3)
+    p = producer(bootstrap)
+    p.begin_transaction()
+    for i in range(30):
+        p.produce(topic_name, value=f"c{i}", partition=i % 3)
+    p.commit_transaction(20)
+    p.begin_transaction()
+    for i in range(12):
+        p.produce(topic_name, value=f"a{i}", partition=i % 3)
+    p.flush(10)
+    p.abort_transaction(20)
+    p.begin_transaction()
+    for i in range(6):
+        p.produce(topic_name, value=f"d{i}", partition=i % 3)
+    p.commit_transaction(20)
+
+    committed = consume(bootstrap, topic_name, 3, "read_committed")
+    everything = consume(bootstrap, topic_name, 3, "read_uncommitted")
+    assert sorted(committed) == sorted([f"c{i}" for i in range(30)] + [f"d{i}" for i in range(6)])
+    assert sorted(everything) == sorted(committed + [f"a{i}" for i in range(12)])
+    # 48 records + one marker per partition per transaction (3 txns x 3 partitions)
+    assert sum(end_offsets(bootstrap, topic_name, 3)) == 48 + 9
+
+
+def test_kafka_python_transactional_producer(bootstrap, topic_name):
+    from kafka import KafkaConsumer, KafkaProducer
+
+    create_topic(bootstrap, topic_name, 2)
+    p = KafkaProducer(bootstrap_servers=bootstrap, transactional_id=f"kp-{uuid.uuid4().hex[:8]}")
+    p.init_transactions()
+    p.begin_transaction()
+    for i in range(10):
+        p.send(topic_name, value=f"c{i}".encode(), partition=i % 2)
+    p.commit_transaction()
+    p.begin_transaction()
+    for i in range(4):
+        p.send(topic_name, value=f"a{i}".encode(), partition=i % 2)
+    p.flush()
+    p.abort_transaction()
+    p.close()
+
+    def read(isolation):
+        c = KafkaConsumer(bootstrap_servers=bootstrap, isolation_level=isolation, auto_offset_reset="earliest",
+                          consumer_timeout_ms=2000)
+        c.assign([TopicPartition_kp(topic_name, i) for i in range(2)])
+        vals = sorted(m.value.decode() for m in c)
+        c.close()
+        return vals
+
+    assert read("read_committed") == sorted(f"c{i}" for i in range(10))
+    assert read("read_uncommitted") == sorted([f"c{i}" for i in range(10)] + [f"a{i}" for i in range(4)])
+    # kafka-python's consumer reading with librdkafka's: the same committed view
+    assert sorted(consume(bootstrap, topic_name, 2)) == sorted(f"c{i}" for i in range(10))
+
+
+def TopicPartition_kp(topic, p):
+    from kafka import TopicPartition as KTP
+
+    return KTP(topic, p)
+
+
+def test_read_committed_waits_for_open_transaction(bootstrap, topic_name):
+    """Records after an open transaction stay invisible to read_committed until it ends (LSO)."""
+    create_topic(bootstrap, topic_name, 1)
+    p = producer(bootstrap)
+    p.begin_transaction()
+    p.produce(topic_name, value="open")
+    p.flush(10)
+    plain = Producer({"bootstrap.servers": bootstrap})
+    plain.produce(topic_name, value="plain")
+    plain.flush(10)
+    assert consume(bootstrap, topic_name, idle=1.0) == []
+    assert end_offsets(bootstrap, topic_name) == [0]                       # LSO at the open txn
+    assert end_offsets(bootstrap, topic_name, isolation="read_uncommitted") == [2]
+    p.commit_transaction(20)
+    assert consume(bootstrap, topic_name, expect=2) == ["open", "plain"]
+
+
+# ---------------------------------------------------------------- consume-transform-produce
+
+
+def _process(bootstrap, src, dst, group, txn_id, stop_after=None, crash=False, batch=20):
+    """Read src, write value+'!' to dst, offsets in the same transaction. Returns records handled.
+
+    stop_after: stop after this many records; crash: leave the last transaction open
+    (as a process dying would) instead of committing it.
+    """
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "isolation.level": "read_committed",
+                  "enable.auto.commit": False, "auto.offset.reset": "earliest"})
+    c.subscribe([src])
+    p = producer(bootstrap, txn_id)
+    handled = 0
+    idle_since = time.monotonic()
+    try:
+        while stop_after is None or handled < stop_after:
+            msgs = c.consume(batch, 1.0)
+            msgs = [m for m in msgs if not m.error()]
+            if not msgs:
+                if time.monotonic() - idle_since > 4:
+                    break
+                continue
+            idle_since = time.monotonic()
+            p.begin_transaction()
+            for m in msgs:
+                p.produce(dst, value=m.value() + b"!", key=m.key(), partition=m.partition())
+            offsets = {}
+            for m in msgs:
+                offsets[(m.topic(), m.partition())] = m.offset() + 1
+            p.send_offsets_to_transaction([TopicPartition(t, pa, o) for (t, pa), o in offsets.items()],
+                                          c.consumer_group_metadata(), 20)
+            handled += len(msgs)
+            if crash and stop_after is not None and handled >= stop_after:
+                p.flush(10)
+                return handled  # transaction left open: the process "dies" here
+            p.commit_transaction(20)
+    finally:
+        c.close()
+    return handled
+
+
+def test_consume_transform_produce_exactly_once(bootstrap, topic_name):
+    src, dst = topic_name + "-in", topic_name + "-out"
+    create_topic(bootstrap, src, 2)
+    create_topic(bootstrap, dst, 2)
+    n = 300
+    pr = Producer({"bootstrap.servers": bootstrap, "enable.idempotence": True})
+    for i in range(n):
+        pr.produce(src, value=f"v{i}", partition=i % 2)
+    pr.flush(10)
+    group = f"eos-{uuid.uuid4().hex[:8]}"
+    txn_id = f"eos-tx-{uuid.uuid4().hex[:8]}"
+    # first instance handles ~100 records, then dies with a transaction open
+    _process(bootstrap, src, dst, group, txn_id, stop_after=100, crash=True)
+    # the restarted instance (same transactional.id) fences the zombie, its txn is aborted
+    _process(bootstrap, src, dst, group, txn_id)
+    out = consume(bootstrap, dst, 2, expect=n, idle=3)
+    assert sorted(out) == sorted(f"v{i}!" for i in range(n))
+    assert len(out) == len(set(out)) == n
+    # and everything is visible to read_uncommitted, including the aborted duplicates
+    assert len(consume(bootstrap, dst, 2, "read_uncommitted", idle=2)) > n
+
+
+def test_kafka_python_send_offsets_to_transaction(bootstrap, topic_name):
+    from kafka import KafkaConsumer, KafkaProducer
+    from kafka.structs import OffsetAndMetadata
+
+    src, dst = topic_name + "-in", topic_name + "-out"
+    create_topic(bootstrap, src, 1)
+    create_topic(bootstrap, dst, 1)
+    pr = Producer({"bootstrap.servers": bootstrap})
+    for i in range(50):
+        pr.produce(src, value=f"v{i}")
+    pr.flush(10)
+    group = f"kp-eos-{uuid.uuid4().hex[:8]}"
+
+    def run(limit, commit):
+        c = KafkaConsumer(src, bootstrap_servers=bootstrap, group_id=group, enable_auto_commit=False,
+                          auto_offset_reset="earliest", isolation_level="read_committed")
+        p = KafkaProducer(bootstrap_servers=bootstrap, transactional_id=group + "-tx")
+        p.init_transactions()
+        handled = 0
+        deadline = time.monotonic() + 20
+        while handled < limit and time.monotonic() < deadline:
+            polled = c.poll(timeout_ms=500, max_records=10)
+            for tp, msgs in polled.items():
+                p.begin_transaction()
+                for m in msgs:
+                    p.send(dst, value=m.value + b"!")
+                p.send_offsets_to_transaction({tp: OffsetAndMetadata(msgs[-1].offset + 1, "", -1)},
+                                              c.group_metadata())
+                if commit:
+                    p.commit_transaction()
+                else:
+                    p.abort_transaction()
+                handled += len(msgs)
+        c.close()
+        p.close()
+        return handled
+
+    assert run(20, commit=False) >= 20   # aborted: neither the output nor the offsets count
+    assert run(50, commit=True) == 50
+    assert sorted(consume(bootstrap, dst, expect=50, idle=3)) == sorted(f"v{i}!" for i in range(50))
+
+
+# ---------------------------------------------------------------- fencing
+
+
+def test_zombie_producer_is_fenced(bootstrap, topic_name):
+    create_topic(bootstrap, topic_name, 1)
+    txn_id = f"zombie-{uuid.uuid4().hex[:8]}"
+    old = producer(bootstrap, txn_id)
+    old.begin_transaction()
+    old.produce(topic_name, value="zombie-1")
+    old.flush(10)
+    new = producer(bootstrap, txn_id)  # bumps the epoch and aborts the zombie's transaction
+    new.begin_transaction()
+    new.produce(topic_name, value="new")
+    new.commit_transaction(20)
+    with pytest.raises(KafkaException) as e:
+        old.produce(topic_name, value="zombie-2")
+        old.commit_transaction(10)
+    err = e.value.args[0]
+    assert err.fatal() or err.code() in (KafkaError._FENCED, KafkaError.PRODUCER_FENCED,
+                                         KafkaError.INVALID_PRODUCER_EPOCH), err
+    assert consume(bootstrap, topic_name, expect=1, idle=2) == ["new"]
+
+
+def test_transaction_timeout_aborts_and_lso_advances(bootstrap, topic_name):
+    create_topic(bootstrap, topic_name, 1)
+    p = producer(bootstrap, **{"transaction.timeout.ms": TXN_TIMEOUT_MS})
+    p.begin_transaction()
+    p.produce(topic_name, value="abandoned")
+    p.flush(10)
+    plain = Producer({"bootstrap.servers": bootstrap})
+    plain.produce(topic_name, value="after")
+    plain.flush(10)
+    assert end_offsets(bootstrap, topic_name) == [0]
+    deadline = time.monotonic() + TXN_TIMEOUT_MS / 1000 + 15
+    while end_offsets(bootstrap, topic_name) == [0] and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert end_offsets(bootstrap, topic_name) == [3]  # data, plain record, abort marker
+    assert consume(bootstrap, topic_name, expect=1) == ["after"]
+    with pytest.raises(KafkaException):  # its epoch was bumped by the coordinator
+        p.commit_transaction(10)
+
+
+def test_invalid_transaction_timeout(bootstrap):
+    from odradek.wire.messages.init_producer_id_request import InitProducerIdRequest
+
+    rc = RawClient(bootstrap)
+    try:
+        resp = rc.call(InitProducerIdRequest(transactional_id="too-long", transaction_timeout_ms=900001,
+                                             producer_id=-1, producer_epoch=-1), 4)
+        assert resp.error_code == 50  # INVALID_TRANSACTION_TIMEOUT
+        resp = rc.call(InitProducerIdRequest(transactional_id="ok", transaction_timeout_ms=900000,
+                                             producer_id=-1, producer_epoch=-1), 4)
+        assert resp.error_code == 0 and resp.producer_id >= 0
+    finally:
+        rc.close()
+
+
+def test_describe_and_list_transactions(bootstrap, topic_name):
+    from odradek.wire.messages.describe_transactions_request import DescribeTransactionsRequest
+    from odradek.wire.messages.list_transactions_request import ListTransactionsRequest
+
+    create_topic(bootstrap, topic_name, 2)
+    txn_id = f"desc-{uuid.uuid4().hex[:8]}"
+    p = producer(bootstrap, txn_id)
+    p.begin_transaction()
+    p.produce(topic_name, value="x", partition=1)
+    p.flush(10)
+    rc = RawClient(bootstrap)
+    try:
+        d = rc.call(DescribeTransactionsRequest(transactional_ids=[txn_id, "no-such-id"]), 0)
+        st = {s.transactional_id: s for s in d.transaction_states}
+        assert st[txn_id].error_code == 0 and st[txn_id].transaction_state == "Ongoing"
+        assert [(t.topic, t.partitions) for t in st[txn_id].topics] == [(topic_name, [1])]
+        assert st["no-such-id"].error_code == 105  # TRANSACTIONAL_ID_NOT_FOUND
+        lst = rc.call(ListTransactionsRequest(state_filters=["Ongoing", "Bogus"], producer_id_filters=[],
+                                              duration_filter=-1), 1)
+        assert txn_id in [s.transactional_id for s in lst.transaction_states]
+        assert lst.unknown_state_filters == ["Bogus"]
+        p.commit_transaction(20)
+        d = rc.call(DescribeTransactionsRequest(transactional_ids=[txn_id]), 0)
+        assert d.transaction_states[0].transaction_state == "CompleteCommit"
+    finally:
+        rc.close()
+
+
+# ---------------------------------------------------------------- crash
+
+
+def test_kill9_mid_transaction_is_all_or_nothing(controllable_broker, topic_name):
+    b = controllable_broker
+    bs = b.bootstrap
+    create_topic(bs, topic_name, 2)
+    committed = producer(bs, f"k9c-{uuid.uuid4().hex[:6]}")
+    committed.begin_transaction()
+    for i in range(20):
+        committed.produce(topic_name, value=f"c{i}", partition=i % 2)
+    committed.commit_transaction(20)
+    open_ = producer(bs, f"k9o-{uuid.uuid4().hex[:6]}", **{"transaction.timeout.ms": TXN_TIMEOUT_MS})
+    open_.begin_transaction()
+    for i in range(20):
+        open_.produce(topic_name, value=f"o{i}", partition=i % 2)
+    open_.flush(10)
+    b.kill9()
+    b.start()
+    # committed before the crash: all there; open at the crash: never visible, aborted after its timeout
+    assert sorted(consume(bs, topic_name, 2, expect=20, idle=3)) == sorted(f"c{i}" for i in range(20))
+    deadline = time.monotonic() + TXN_TIMEOUT_MS / 1000 + 20
+    while sum(end_offsets(bs, topic_name, 2)) < 20 + 2 + 20 + 2 and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert sum(end_offsets(bs, topic_name, 2)) == 20 + 2 + 20 + 2  # LSO = log end: the open one was aborted
+    assert sorted(consume(bs, topic_name, 2, expect=20, idle=2)) == sorted(f"c{i}" for i in range(20))
+    assert len(consume(bs, topic_name, 2, "read_uncommitted", idle=2)) == 40
+    # a new producer with the same id works
+    nxt = producer(bs, f"k9c2-{uuid.uuid4().hex[:6]}")
+    nxt.begin_transaction()
+    nxt.produce(topic_name, value="later", partition=0)
+    nxt.commit_transaction(20)
+    assert "later" in consume(bs, topic_name, 2, expect=21, idle=2)
