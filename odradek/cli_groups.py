@@ -523,7 +523,7 @@ def _print_state_notice(info: GroupInfo) -> None:
     if info.state == "Empty":
         print(f"\nConsumer group '{info.group_id}' has no active members.", file=sys.stderr)
     elif info.state in ("PreparingRebalance", "CompletingRebalance", "Assigning", "Reconciling"):
-        print(f"\nConsumer group '{info.group_id}' is rebalancing.", file=sys.stderr)
+        print(f"\nWarning: Consumer group '{info.group_id}' is rebalancing.", file=sys.stderr)
 
 
 def groups_delete(args) -> int:
