@@ -330,8 +330,14 @@ def test_describe_and_list_transactions(bootstrap, topic_name):
         assert txn_id in [s.transactional_id for s in lst.transaction_states]
         assert lst.unknown_state_filters == ["Bogus"]
         p.commit_transaction(20)
-        d = rc.call(DescribeTransactionsRequest(transactional_ids=[txn_id]), 0)
+        deadline = time.monotonic() + 10  # Kafka writes the markers after answering EndTxn
+        while True:
+            d = rc.call(DescribeTransactionsRequest(transactional_ids=[txn_id]), 0)
+            if d.transaction_states[0].transaction_state != "PrepareCommit" or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         assert d.transaction_states[0].transaction_state == "CompleteCommit"
+        assert d.transaction_states[0].topics == []
     finally:
         rc.close()
 

@@ -155,8 +155,10 @@ class TxnCoordinator:
             if not same:
                 return E.PRODUCER_FENCED, -1, -1
         if m.state is S.ONGOING:
-            # a new incarnation of the producer: fence the old one and abort its transaction
+            # a new incarnation of the producer: fence the old one and abort its transaction;
+            # like Kafka, answer CONCURRENT_TRANSACTIONS: the retry gets the next epoch
             self._fence_and_abort(m, now_ms)
+            return E.CONCURRENT_TRANSACTIONS, -1, -1
         self._bump_epoch(m)
         m.state = S.EMPTY
         m.partitions = set()
@@ -233,7 +235,7 @@ class TxnCoordinator:
         if m.producer_epoch != epoch:
             return {tp: E.PRODUCER_FENCED for tp in parts}
         ok = m.state is S.ONGOING
-        return {tp: E.NONE if ok and tp in m.partitions else E.INVALID_TXN_STATE for tp in parts}
+        return {tp: E.NONE if ok and tp in m.partitions else E.TRANSACTION_ABORTABLE for tp in parts}
 
     def check_produce(self, pid: int, epoch: int, topic: str, partition: int) -> ErrorCode:
         """A transactional batch may only go to a partition of the producer's ongoing transaction."""
@@ -253,7 +255,7 @@ class TxnCoordinator:
         if m is None or m.producer_id != pid:
             return E.INVALID_PRODUCER_ID_MAPPING
         if m.producer_epoch != epoch:
-            return E.PRODUCER_FENCED
+            return E.INVALID_PRODUCER_EPOCH  # as Kafka answers TxnOffsetCommit
         return E.NONE
 
     # ------------------------------------------------------------------ EndTxn

@@ -53,7 +53,7 @@ class TxnOffsetStore:
                 self.append_batch(self.partition_for(group_id), batch, now_ms)
             except Exception as e:
                 name = getattr(e, "error_name", "")
-                code = E.PRODUCER_FENCED if name == "INVALID_PRODUCER_EPOCH" else E.UNKNOWN_SERVER_ERROR
+                code = E.INVALID_PRODUCER_EPOCH if name == "INVALID_PRODUCER_EPOCH" else E.UNKNOWN_SERVER_ERROR
                 for tp in staged:
                     result[tp] = code
                 return result
