@@ -1,0 +1,312 @@
+"""Deterministic simulation of a Raft quorum: N RaftNodes in one process.
+
+Everything random comes from one seed: message delay (so reordering), drops,
+duplicates, partitions, crashes and restarts (disk kept, or the write in progress
+only partly done), snapshots, resignations and proposals. After every step the
+invariants are checked; a violation raises SimFailure naming the seed.
+Replay a seed with `pytest tests/raft -k 'seed=N'` or `python tests/raft/raft_sim.py N`.
+"""
+
+from __future__ import annotations
+
+import heapq
+import pickle
+import random
+import sys
+from collections import deque
+
+from odradek.raft import MemoryStorage, RaftConfig, RaftNode
+from odradek.raft.quorum_state import Leader
+
+
+class SimFailure(AssertionError):
+    pass
+
+
+# Round-trip every RPC through its Kafka wire encoding at this version.
+WIRE_VERSIONS = {
+    "VoteRequest": 2, "VoteResponse": 2, "BeginQuorumEpochRequest": 1, "BeginQuorumEpochResponse": 1,
+    "EndQuorumEpochRequest": 1, "EndQuorumEpochResponse": 1, "FetchRequest": 17, "FetchResponse": 17,
+    "FetchSnapshotRequest": 1, "FetchSnapshotResponse": 1,
+}
+
+
+def wire_roundtrip(env):
+    msg = env.msg
+    v = WIRE_VERSIONS[type(msg).__name__]
+    return type(env)(env.src, env.dst, env.correlation_id, type(msg).decode(msg.encode(v), v))
+
+
+class SimNode:
+    def __init__(self, node_id):
+        self.id = node_id
+        self.disk = MemoryStorage()
+        self.raft: RaftNode | None = None
+        self.incarnation = 0
+        self.state: list = []  # applied (offset, records) of data batches: the state machine
+        self.next_apply = 0
+        self.last_hw = 0
+
+
+class Sim:
+    def __init__(self, seed: int, *, voters: int | None = None, observers: int | None = None,
+                 steps: int = 400, wire: bool = True):
+        self.seed = seed
+        self.rng = random.Random(seed)
+        r = self.rng
+        n = voters or r.choice((1, 3, 3, 3, 5))
+        n_obs = observers if observers is not None else r.choice((0, 0, 1))
+        self.voter_ids = list(range(1, n + 1))
+        self.ids = self.voter_ids + list(range(101, 101 + n_obs))
+        # Fault rates, drawn per seed so some runs are calm and some are stormy.
+        self.p_drop = r.choice((0, 0.02, 0.1, 0.3))
+        self.p_dup = r.choice((0, 0.02, 0.1))
+        self.max_delay = r.choice((1, 2, 5))
+        # Timeouts longer than a round trip, as real ones are (2 s vs milliseconds).
+        rtt = 2 * self.max_delay
+        self.config = RaftConfig(election_timeout=r.choice((5, 10)) + rtt, fetch_timeout=r.choice((10, 20)) + 2 * rtt,
+                                 request_timeout=rtt + r.choice((1, 4)), fetch_max_wait=r.choice((0, 2, 4)),
+                                 max_batches_per_fetch=r.choice((2, 8, 32)),
+                                 snapshot_chunk_bytes=r.choice((64, 1024, 1 << 20)))
+        self.steps = steps
+        self.wire = wire
+        self.p_crash = r.choice((0, 0.005, 0.02))
+        self.p_torn = r.choice((0, 0.5))
+        self.p_partition = r.choice((0, 0.01, 0.03))
+        self.p_propose = r.choice((0.2, 0.5, 0.9))
+        self.p_snapshot = r.choice((0, 0.01, 0.05))
+        self.p_resign = r.choice((0, 0.005))
+        self.nodes = {i: SimNode(i) for i in self.ids}
+        self.net: list = []
+        self.seq = 0
+        self.t = 0
+        self.group = {i: 0 for i in self.ids}  # partition: only same-group messages arrive
+        self.heal_at = -1
+        self.down_until: dict[int, int] = {}
+        self.leaders: dict[int, int] = {}  # epoch -> leader id
+        self.committed: dict[int, tuple] = {}  # offset -> (epoch, records), first applier wins
+        self.proposals = 0
+        self.trace: deque = deque(maxlen=60)
+        for i in self.ids:
+            self._start(i)
+
+    # ------------------------------------------------------------------ faults
+    def fail(self, why: str):
+        tail = "\n".join(self.trace)
+        raise SimFailure(f"seed={self.seed} t={self.t}: {why}\nlast events:\n{tail}")
+
+    def _start(self, i: int) -> None:
+        node = self.nodes[i]
+        node.incarnation += 1
+        node.state, node.next_apply, node.last_hw = [], 0, 0
+        node.raft = RaftNode(i, self.voter_ids, node.disk.load(), self.config,
+                             rng_seed=self.seed * 1000 + i * 10 + node.incarnation)
+        self.trace.append(f"t={self.t} start {i} -> {node.raft.status()}")
+        self._process(node)
+
+    def _crash(self, i: int, torn_ready=None) -> None:
+        node = self.nodes[i]
+        node.raft = None
+        self.down_until[i] = self.t + self.rng.randrange(5, 60)
+        self.trace.append(f"t={self.t} crash {i}" + (" (mid-write)" if torn_ready else ""))
+
+    # ------------------------------------------------------------------ driving
+    def _process(self, node: SimNode) -> None:
+        raft = node.raft
+        while raft is not None and raft.has_ready():
+            rd = raft.ready()
+            if self.p_crash and self.rng.random() < self.p_crash * self.p_torn and rd.entries:
+                # Crash in the middle of writing: only a prefix of the new batches is on disk.
+                node.disk.apply(rd, entries_limit=self.rng.randrange(len(rd.entries) + 1))
+                self._crash(node.id, torn_ready=rd)
+                return
+            node.disk.apply(rd)
+            for env in rd.messages:
+                self._send(env)
+            if rd.snapshot_to_apply is not None:
+                self._apply_snapshot(node, rd.snapshot_to_apply)
+            for b in rd.committed_entries:
+                self._apply(node, b)
+            raft.advance(rd)
+            self._check_node(node)
+
+    def _send(self, env) -> None:
+        if self.rng.random() < self.p_drop:
+            return
+        copies = 2 if self.rng.random() < self.p_dup else 1
+        for _ in range(copies):
+            self.seq += 1
+            at = self.t + 1 + self.rng.randrange(self.max_delay)
+            heapq.heappush(self.net, (at, self.seq, env))
+
+    def _apply(self, node: SimNode, b) -> None:
+        if b.base_offset != node.next_apply:
+            self.fail(f"node {node.id} applied offset {b.base_offset}, expected {node.next_apply}")
+        node.next_apply = b.next_offset
+        entry = (b.epoch, b.records, b.control)
+        known = self.committed.setdefault(b.base_offset, entry)
+        if known != entry:
+            self.fail(f"node {node.id} applied {entry} at {b.base_offset}, committed was {known}")
+        if not b.control:
+            node.state.append((b.base_offset, b.records))
+
+    def _apply_snapshot(self, node: SimNode, snap) -> None:
+        end, state = pickle.loads(snap.data)
+        if end != snap.id.end_offset:
+            self.fail(f"node {node.id} snapshot {snap.id} holds state up to {end}")
+        for off, records in state:
+            known = self.committed.get(off)
+            if known is not None and known[1] != records:
+                self.fail(f"node {node.id} snapshot has {records} at {off}, committed was {known}")
+        node.state = list(state)
+        node.next_apply = end
+
+    def _check_node(self, node: SimNode) -> None:
+        raft = node.raft
+        if raft.hw < node.last_hw:
+            self.fail(f"node {node.id} high watermark went back {node.last_hw} -> {raft.hw}")
+        node.last_hw = raft.hw
+        if isinstance(raft.state, Leader):
+            prev = self.leaders.setdefault(raft.epoch, node.id)
+            if prev != node.id:
+                self.fail(f"two leaders in epoch {raft.epoch}: {prev} and {node.id}")
+            if getattr(node, "checked_epoch", None) != raft.epoch:
+                node.checked_epoch = raft.epoch
+                self._check_leader_complete(node)
+
+    def _check_leader_complete(self, node: SimNode) -> None:
+        """A new leader's log holds every committed record (Leader Completeness)."""
+        log = node.raft.log
+        for off, (epoch, records, control) in self.committed.items():
+            if off < log.start_offset:
+                continue
+            if off >= log.end_offset:
+                self.fail(f"leader {node.id} (epoch {node.raft.epoch}) lacks committed offset {off}")
+            b = log.batches[log.index_of(off)]
+            if (b.base_offset, b.epoch, b.records) != (off, epoch, records):
+                self.fail(f"leader {node.id} has {b} where {off} was committed as {(epoch, records)}")
+
+    def _leader(self):
+        for node in self.nodes.values():
+            if node.raft is not None and node.raft.is_leader:
+                return node
+        return None
+
+    def step(self, faults: bool = True) -> None:
+        self.t += 1
+        r = self.rng
+        if faults:
+            self._random_faults()
+        for i, until in list(self.down_until.items()):
+            if self.t >= until:
+                del self.down_until[i]
+                self._start(i)
+        # Proposals (and other inputs) go to the current leader(s).
+        if r.random() < self.p_propose:
+            for node in self.nodes.values():
+                if node.raft is not None and node.raft.is_leader:
+                    self.proposals += 1
+                    data = [f"{self.seed}:{self.proposals}:{k}".encode() for k in range(r.randrange(1, 4))]
+                    node.raft.propose(data)
+                    self._process(node)
+        # Deliver what is due.
+        while self.net and self.net[0][0] <= self.t:
+            _, _, env = heapq.heappop(self.net)
+            node = self.nodes[env.dst]
+            if node.raft is None or self.group[env.src] != self.group[env.dst]:
+                continue
+            if self.wire:
+                env = wire_roundtrip(env)
+            node.raft.step(env)
+            self._process(node)
+        for node in self.nodes.values():
+            if node.raft is not None:
+                node.raft.tick()
+                self._process(node)
+
+    def _random_faults(self) -> None:
+        r = self.rng
+        if self.p_crash and r.random() < self.p_crash:
+            alive = [i for i in self.ids if self.nodes[i].raft is not None]
+            if alive:
+                self._crash(r.choice(alive))
+        if self.heal_at == self.t:
+            self.group = {i: 0 for i in self.ids}
+            self.trace.append(f"t={self.t} heal")
+        if self.p_partition and r.random() < self.p_partition:
+            self.group = {i: r.randrange(2) for i in self.ids}
+            self.heal_at = self.t + r.randrange(10, 80)
+            self.trace.append(f"t={self.t} partition {self.group}")
+        if self.p_snapshot and r.random() < self.p_snapshot:
+            node = self.nodes[r.choice(self.ids)]
+            raft = node.raft
+            if raft is not None and raft.applied > raft.log.start_offset:
+                data = pickle.dumps((raft.applied, node.state))
+                raft.snapshot(raft.applied, data)
+                self.trace.append(f"t={self.t} snapshot {node.id} at {raft.applied}")
+                self._process(node)
+        if self.p_resign and r.random() < self.p_resign:
+            node = self._leader()
+            if node is not None:
+                node.raft.resign()
+                self.trace.append(f"t={self.t} resign {node.id}")
+                self._process(node)
+
+    # ------------------------------------------------------------------ runs
+    def run(self) -> None:
+        try:
+            for _ in range(self.steps):
+                self.step()
+            self._settle()
+        except SimFailure:
+            raise
+        except Exception as e:  # an assertion inside the core, or a crash of the core
+            raise SimFailure(f"seed={self.seed} t={self.t}: {type(e).__name__}: {e}\nlast events:\n"
+                             + "\n".join(self.trace)) from e
+
+    def _settle(self) -> None:
+        """Heal everything; the cluster must elect a leader and commit a new record everywhere."""
+        self.group = {i: 0 for i in self.ids}
+        self.p_drop = self.p_dup = 0
+        self.p_propose = 0
+        for i in list(self.down_until):
+            del self.down_until[i]
+            self._start(i)
+        marker, marker_epoch = None, None
+        for _ in range(3000):
+            self.step(faults=False)
+            leader = self._leader()
+            if leader is not None and leader.raft.epoch != marker_epoch and \
+                    (marker is None or self.committed.get(marker, (0, ()))[1] != (b"settle",)):
+                # (Re)propose: an uncommitted marker may be truncated by a new leader.
+                marker, marker_epoch = leader.raft.propose([b"settle"]), leader.raft.epoch
+                self._process(leader)
+            if marker is not None and all(n.next_apply > marker for n in self.nodes.values()) \
+                    and self.committed[marker][1] == (b"settle",):
+                break
+        else:
+            self.fail("no progress after healing: "
+                      + "; ".join(n.raft.status() for n in self.nodes.values()))
+        upto = min(n.next_apply for n in self.nodes.values())
+        states = {i: [e for e in n.state if e[0] < upto] for i, n in self.nodes.items()}
+        first = states[self.ids[0]]
+        for i, st in states.items():
+            if st != first:
+                a, b = dict(first), dict(st)
+                diff = sorted(k for k in a.keys() | b.keys() if a.get(k) != b.get(k))[:5]
+                self.fail(f"node {i} state machine differs from node {self.ids[0]} at offsets {diff}: "
+                          + "; ".join(f"{k}: {a.get(k)} vs {b.get(k)}" for k in diff))
+        for node in self.nodes.values():
+            self._check_leader_complete(node) if node.raft.is_leader else None
+
+
+def run_seed(seed: int, **kw) -> Sim:
+    sim = Sim(seed, **kw)
+    sim.run()
+    return sim
+
+
+if __name__ == "__main__":
+    for a in sys.argv[1:]:
+        s = run_seed(int(a))
+        print(f"seed {a}: ok, t={s.t}, {len(s.committed)} committed, epochs {sorted(s.leaders)}")

@@ -1,0 +1,20 @@
+"""Seeded cluster simulation (see raft_sim.py). A failure names its seed; replay it with
+`pytest tests/raft --sim-seed=N` or `python tests/raft/raft_sim.py N`."""
+
+from raft_sim import Sim, run_seed
+
+
+def test_simulation(sim_seed):
+    run_seed(sim_seed)
+
+
+def test_replay_is_exact():
+    a, b = Sim(7), Sim(7)
+    a.run()
+    b.run()
+    assert a.committed == b.committed and a.leaders == b.leaders and a.t == b.t
+
+
+def test_five_voters_with_observer_long_run():
+    sim = run_seed(424242, voters=5, observers=1, steps=1500)
+    assert len(sim.committed) > 50
