@@ -75,8 +75,8 @@ class LogCleaner:
             chosen = []
             clean_bytes = dirty_bytes = 0
             for seg, seg_end in zip(closed, bounds):
-                if seg_end > log.high_watermark:
-                    break
+                if seg_end > log.last_stable_offset:
+                    break  # an open transaction may still abort: its records must not supersede
                 if seg_end <= first_dirty:
                     clean_bytes += seg.size
                 else:
@@ -101,6 +101,11 @@ class LogCleaner:
             return None
         result = CleanResult(plan.first_dirty, plan.end, plan.ratio)
         log_start = log.log_start_offset
+        # records of aborted transactions are dropped and never supersede anything
+        aborted = {}
+        for a in log.aborted_transactions(log_start, plan.end):
+            aborted.setdefault(a.producer_id, []).append((a.first_offset, a.last_offset))
+        self._aborted = aborted
         try:
             latest = self._offset_map(plan, log_start)
         except (OSError, ValueError, WireError):
@@ -143,6 +148,13 @@ class LogCleaner:
         log.set_cleaner_checkpoint(plan.end)
         return result
 
+    _aborted: dict = {}
+
+    def _is_aborted(self, h) -> bool:
+        if not h.is_transactional or h.is_control:
+            return False
+        return any(first <= h.base_offset <= last for first, last in self._aborted.get(h.producer_id, ()))
+
     @staticmethod
     def _batches(seg: LogSegment, size: int):
         for pos, h in seg.batches(0, size):
@@ -154,7 +166,7 @@ class LogCleaner:
             if seg.base_offset < plan.first_dirty and seg.next_offset <= plan.first_dirty:
                 continue
             for _, h, data in self._batches(seg, size):
-                if h.is_control or h.last_offset < max(plan.first_dirty, log_start):
+                if h.is_control or h.last_offset < max(plan.first_dirty, log_start) or self._is_aborted(h):
                     continue
                 _, recs = records.decode_records(data, 0, check_crc=False)
                 for r in recs:
@@ -173,6 +185,9 @@ class LogCleaner:
                 continue
             _, recs = records.decode_records(data, 0, check_crc=False)
             kept = []
+            if self._is_aborted(h):
+                removed_total += len(recs)
+                continue
             for r in recs:
                 off = h.base_offset + r.offset_delta
                 if r.key is not None and off >= log_start:

@@ -97,3 +97,34 @@ def test_deleted_segments_take_their_txnindex(tmp_path):
     log.delete_records(2)
     assert not any(n.endswith(".txnindex") for n in os.listdir(d))
     log.close()
+
+
+def test_compaction_drops_aborted_records_and_keeps_markers():
+    from odradek.log import LogCleaner, LogConfig
+
+    cfg = LogConfig(cleanup_policy=("compact",), segment_bytes=100000, min_cleanable_dirty_ratio=0.0)
+    fs = FaultyFileSystem()
+    log = PartitionLog(fs, "/d/c-0", cfg)
+    append(log, batch([b"committed"], keys=[b"k"]))                                  # 0
+    append(log, batch([b"aborted"], keys=[b"k"], producer_id=4, producer_epoch=0,
+                      base_sequence=0, is_transactional=True))                         # 1
+    append(log, marker(4, 0, False))                                                   # 2
+    log.roll(1000)
+    append(log, batch([b"open"], keys=[b"k"], producer_id=5, producer_epoch=0,
+                      base_sequence=0, is_transactional=True))                         # 3
+    log.roll(1000)
+    append(log, batch([b"tail"], keys=[b"other"]))                                     # 4
+    log.roll(1000)
+    # the open transaction (LSO 3) bounds the cleaner: only [0, 3) is compacted
+    LogCleaner().clean(log, now_ms=2000, force=True)
+    vals = [(o, v) for o, _, v in read_all(log)]
+    assert (0, b"committed") in vals and (1, b"aborted") not in vals
+    assert (3, b"open") in vals and len(log.aborted_transactions(0, 10)) == 1
+    from log_helpers import batches_of
+    data = log.read(0, 1 << 20).read_bytes()
+    assert [h.base_offset for h in batches_of(data) if h.is_control] == [2]
+    append(log, marker(5, 0, True))                                                    # 5: "open" committed
+    log.roll(1000)
+    LogCleaner().clean(log, now_ms=3000, force=True)
+    vals = [(o, v) for o, _, v in read_all(log)]
+    assert (0, b"committed") not in vals and (3, b"open") in vals
