@@ -109,7 +109,7 @@ class RaftNode(ElectionMixin, ReplicationMixin):
             return
         handler(self, env)
 
-    def propose(self, records) -> int:
+    def propose(self, records, timestamp: int = 0) -> int:
         """Append records as one batch at the leader; returns the offset of the last one.
 
         The batch is committed once the high watermark passes that offset."""
@@ -119,7 +119,7 @@ class RaftNode(ElectionMixin, ReplicationMixin):
         records = list(records)
         if not records:
             raise RaftError("empty proposal")
-        b = codec.data_batch(self.log.end_offset, s.epoch, records)
+        b = codec.data_batch(self.log.end_offset, s.epoch, records, timestamp)
         self.log.append(b)
         self._wake_parked(s)
         return b.last_offset

@@ -1,0 +1,74 @@
+"""A Raft log run by this process alone: the single-voter quorum of `odradek serve`.
+
+Same shape as controller.metadata_log.MetadataLog (replay / append / next_offset /
+close), but every append goes through the Raft core: the quorum state is persisted,
+the leader writes its LeaderChange record, and an append returns once committed
+(for one voter: once fsynced). Multi-voter quorums need the network driver instead.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Iterator
+
+from .file_storage import FileStorage
+from .node import RaftNode
+from .types import RaftConfig
+
+DIR_NAME = "__cluster_metadata-0"
+
+
+class LocalRaftLog:
+    def __init__(self, data_dir: str, node_id: int):
+        self.storage = FileStorage(os.path.join(data_dir, DIR_NAME))
+        state = self.storage.load()
+        self._data_seen = any(not b.control for b in state.batches) or state.snapshot is not None
+        self.node = RaftNode(node_id, [node_id], state, RaftConfig())
+        self._replayed: list = []
+        self._drive()
+        if not self.node.is_leader:
+            raise RuntimeError(f"single voter {node_id} did not elect itself: {self.node.status()}")
+
+    def _drive(self) -> None:
+        while self.node.has_ready():
+            rd = self.node.ready()
+            self.storage.apply(rd)
+            for b in rd.committed_entries:
+                if not b.control:
+                    self._replayed.append(b)
+            self.node.advance(rd)
+
+    @property
+    def next_offset(self) -> int:
+        """0 until the first data record (LeaderChange records are not metadata)."""
+        return self.node.log.end_offset if self._data_seen else 0
+
+    def replay(self) -> Iterator[tuple[int, bytes]]:
+        """(offset, record value) for every committed data record, in order."""
+        batches, self._replayed = self._replayed, []
+        for b in batches:
+            for i, v in enumerate(b.records):
+                yield b.base_offset + i, v
+
+    def append(self, values: list[bytes], timestamp: int = 0) -> int:
+        """Append encoded records as one batch, committed; returns the last offset."""
+        last = self.node.propose(values, timestamp)
+        self._drive()
+        self._replayed = []
+        self._data_seen = True
+        if self.node.hw <= last:
+            raise RuntimeError(f"append at {last} not committed (hw {self.node.hw})")
+        return last
+
+    def snapshot(self, data: bytes) -> None:
+        """Store the state machine's image of everything applied; drop the log behind it."""
+        self.node.snapshot(self.node.applied, data)
+        self._drive()
+
+    @property
+    def snapshot_data(self):
+        s = self.node.log.snapshot
+        return None if s is None else s.data
+
+    def close(self) -> None:
+        pass
