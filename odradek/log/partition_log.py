@@ -23,6 +23,7 @@ from .fs import FileHandle, FileSystem, read_whole, write_atomic
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
 from .segment import HEADER_SIZE, LogSegment, file_name
+from .transaction_state import CHECKPOINT_FILE as TXN_CHECKPOINT_FILE
 from .transaction_state import PartitionTxnState, marker_is_commit
 from .txn_index import AbortedTxn
 
@@ -652,6 +653,9 @@ class PartitionLog:
             self._retire(seg)
         for off in list_snapshots(self.fs, self.dir):
             self.fs.remove(snapshot_path(self.dir, off))
+        txn_cp = posixpath.join(self.dir, TXN_CHECKPOINT_FILE)
+        if self.fs.exists(txn_cp):
+            self.fs.remove(txn_cp)  # its open transactions were in the removed segments
         self._set_segments([self._new_segment(offset, now_ms)])
         self.log_start_offset = offset
         self.producer_state = ProducerStateTable()
