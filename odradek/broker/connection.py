@@ -19,10 +19,11 @@ from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
-from odradek.wire.frames import FrameDecoder
+from odradek.broker.framing import FrameReader
 
 log = logging.getLogger("odradek.broker.connection")
 
+PRODUCE = 0
 API_VERSIONS = 18
 MAX_QUEUED_FRAMES = 32
 _BYTES_TYPES = (bytes, bytearray, memoryview)
@@ -40,7 +41,7 @@ class KafkaConnection(asyncio.Protocol):
         self.server = server
         self.broker = server.broker
         self.registry = server.registry
-        self.decoder = FrameDecoder(server.config.socket_request_max_bytes)
+        self.decoder = FrameReader(server.config.socket_request_max_bytes)
         self.frames: deque = deque()
         self.transport = None
         self.task = None
@@ -146,7 +147,11 @@ class KafkaConnection(asyncio.Protocol):
             log.exception("%s: connection task failed", self.name)
             self.close(abort=True)
 
-    async def _handle(self, frame: bytes, loop) -> None:
+    async def _handle(self, frame, loop) -> None:
+        # Produce is decoded from the frame view, so its records stay zero-copy views;
+        # every other request gets bytes (its fields may be kept, hashed or stored).
+        if len(frame) < 2 or frame[0] != 0 or frame[1] != PRODUCE:
+            frame = bytes(frame)
         try:
             header, body = decode_request(frame)
         except RequestDecodeError as e:
