@@ -78,6 +78,7 @@ class TxnCoordinator:
         self._by_pid: dict[int, TxnMetadata] = {}
         self._now = now_ms
         self._next_timeout_check = now_ms
+        self._next_expiration_check = now_ms + 60_000
 
     def _local_pid(self) -> int:
         self._next_pid += 1
@@ -317,6 +318,35 @@ class TxnCoordinator:
         self._next_timeout_check = now_ms + min(1000,
                                                 self.config.transaction_abort_timed_out_transaction_cleanup_interval_ms)
         self.abort_timed_out(now_ms)
+        self._retry_completions(now_ms)
+        if now_ms >= self._next_expiration_check:
+            self._next_expiration_check = now_ms + 60_000
+            self.expire_transactional_ids(now_ms)
+
+    def _retry_completions(self, now_ms: int) -> None:
+        """Markers that failed to go out (an I/O error): try again rather than stay stuck."""
+        for m in list(self.txns.values()):
+            if m.state in (S.PREPARE_COMMIT, S.PREPARE_ABORT) and not m.pending:
+                try:
+                    self._complete(m, m.state is S.PREPARE_COMMIT, now_ms)
+                except Exception:
+                    log.exception("completing transaction %s failed", m.transactional_id)
+
+    def expire_transactional_ids(self, now_ms: int) -> list[str]:
+        """transactional.id.expiration.ms: forget ids idle that long (tombstone in the log)."""
+        limit = self.config.transactional_id_expiration_ms
+        gone = []
+        for m in list(self.txns.values()):
+            if m.state in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT) and not m.pending and \
+                    m.last_update_ms >= 0 and now_ms - m.last_update_ms > limit:
+                if self.log is not None:
+                    self.log.append(self.partition_for(m.transactional_id),
+                                    [(rec.key_bytes(m.transactional_id), None)], now_ms)
+                self.txns.pop(m.transactional_id, None)
+                if self._by_pid.get(m.producer_id) is m:
+                    del self._by_pid[m.producer_id]
+                gone.append(m.transactional_id)
+        return gone
 
     def abort_timed_out(self, now_ms: int) -> list[str]:
         aborted = []

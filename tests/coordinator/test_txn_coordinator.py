@@ -196,3 +196,29 @@ def test_txn_offsets_visible_only_on_commit_and_replayed_from_the_log():
     store2.load_partition(part, h_batches, 100)
     assert groups2.committed("g")[tp].offset == 42
     assert store2.pending_partitions("g") == {("in", 1)}
+
+
+def test_failed_markers_are_retried_by_tick():
+    c, _, markers = make()
+    _, pid, ep = c.init_producer_id("a", 60000, now_ms=1)
+    c.add_partitions("a", pid, ep, [("t", 0)], 2)
+    markers.fail_after = 0
+    with pytest.raises(RuntimeError):
+        c.end_txn("a", pid, ep, True, 3)
+    assert c.txns["a"].state is S.PREPARE_COMMIT
+    assert c.end_txn("a", pid, ep, True, 4) == E.CONCURRENT_TRANSACTIONS
+    markers.fail_after = None
+    c.tick(5000)
+    assert c.txns["a"].state is S.COMPLETE_COMMIT and markers.written == [("t", 0, pid, ep, True)]
+
+
+def test_idle_transactional_ids_expire():
+    log = MemLog()
+    c, _, _ = make(log, transactional_id_expiration_ms=100_000)
+    c.init_producer_id("idle", 60000, now_ms=0)
+    _, pid, ep = c.init_producer_id("busy", 60000, now_ms=0)
+    c.add_partitions("busy", pid, ep, [("t", 0)], 1)
+    assert c.expire_transactional_ids(200_000) == ["idle"]
+    c2, _, _ = make(log)
+    c2.load_all(200_001)
+    assert set(c2.txns) == {"busy"}
