@@ -1,0 +1,234 @@
+"""Clickstream on odradek: click events -> Spark Structured Streaming -> per-minute page counts.
+
+    python examples/clickstream.py run                       # everything: broker, events, Spark job, report
+    python examples/clickstream.py run --bootstrap HOST:PORT # the same against a running broker
+
+or step by step against a running broker (`odradek serve`):
+
+    python examples/clickstream.py generate --bootstrap 127.0.0.1:9092 --events 5000
+    python examples/clickstream.py job      --bootstrap 127.0.0.1:9092 --checkpoint /tmp/clicks-ckpt
+    python examples/clickstream.py print    --bootstrap 127.0.0.1:9092
+
+Topics: `clicks` (JSON events {"ts": ms, "user": ..., "page": ...}, keyed by user) and
+`page-counts` (key "minute|page", JSON value {"minute", "page", "count"}; the job runs in
+update mode, so the latest record per key is the count).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PAGES = ["/", "/products", "/products/42", "/cart", "/checkout", "/about"]
+CLICKS, COUNTS = "clicks", "page-counts"
+
+
+# ---- 1. the click generator --------------------------------------------------------------
+
+def generate(bootstrap: str, topic: str = CLICKS, events: int = 5000, minutes: int = 5,
+             start_ms: int | None = None, seed: int = 7) -> Counter:
+    """Produce `events` clicks spread over `minutes` minutes of event time; return the
+    true counts {(minute start ms, page): n} for checking the job."""
+    from confluent_kafka import Producer
+
+    rng = random.Random(seed)
+    if start_ms is None:
+        start_ms = (int(time.time() * 1000) // 60_000 - minutes) * 60_000
+    truth: Counter = Counter()
+    producer = Producer({"bootstrap.servers": bootstrap, "linger.ms": 20, "compression.type": "lz4"})
+    for i in range(events):
+        ts = start_ms + i * minutes * 60_000 // events
+        page = rng.choices(PAGES, weights=[30, 25, 15, 12, 8, 10])[0]
+        user = f"user-{rng.randrange(200)}"
+        producer.produce(topic, key=user, value=json.dumps({"ts": ts, "user": user, "page": page}), timestamp=ts)
+        truth[(ts // 60_000 * 60_000, page)] += 1
+        if i % 1000 == 0:
+            producer.poll(0)
+    assert producer.flush(30) == 0, "clicks not delivered"
+    return truth
+
+
+# ---- 2. the Spark job --------------------------------------------------------------------
+
+def spark_session(app: str = "clickstream"):
+    from pyspark.sql import SparkSession
+
+    spec = importlib.util.spec_from_file_location("odradek_fetch_jars", REPO / "tools" / "fetch_jars.py")
+    fetch_jars = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fetch_jars)
+    spark = (SparkSession.builder.master("local[2]").appName(app)
+             .config("spark.jars", ",".join(fetch_jars.spark_kafka_jars()))
+             .config("spark.sql.shuffle.partitions", "2")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.driver.host", "127.0.0.1")
+             .config("spark.driver.bindAddress", "127.0.0.1")
+             .config("spark.sql.session.timeZone", "UTC")
+             .getOrCreate())
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+def page_counts_query(spark, bootstrap: str, checkpoint: str, src: str = CLICKS, dst: str = COUNTS,
+                      available_now: bool = True):
+    """Start the streaming query: per-minute counts per page from `src` into `dst`."""
+    from pyspark.sql import functions as F
+
+    clicks = (spark.readStream.format("kafka")
+              .option("kafka.bootstrap.servers", bootstrap)
+              .option("subscribe", src)
+              .option("startingOffsets", "earliest")
+              .option("maxOffsetsPerTrigger", "2000")
+              .load())
+    events = (clicks.select(F.from_json(F.col("value").cast("string"), "ts LONG, user STRING, page STRING").alias("e"))
+              .select(F.timestamp_millis("e.ts").alias("ts"), "e.page"))
+    counts = (events.withWatermark("ts", "2 minutes")
+              .groupBy(F.window("ts", "1 minute"), "page").count())
+    out = counts.select(
+        F.concat_ws("|", F.unix_millis("window.start").cast("string"), "page").alias("key"),
+        F.to_json(F.struct(F.unix_millis("window.start").alias("minute"), "page", "count")).alias("value"))
+    writer = (out.writeStream.format("kafka")
+              .outputMode("update")
+              .option("kafka.bootstrap.servers", bootstrap)
+              .option("topic", dst)
+              .option("checkpointLocation", checkpoint))
+    writer = writer.trigger(availableNow=True) if available_now else writer.trigger(processingTime="1 second")
+    return writer.start()
+
+
+# ---- 3. the consumer that prints the counts ----------------------------------------------
+
+def read_counts(bootstrap: str, topic: str = COUNTS, idle_s: float = 2.0) -> dict[tuple[int, str], int]:
+    """The latest count per (minute, page), reading `topic` from the beginning until idle."""
+    from confluent_kafka import Consumer, TopicPartition
+
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"clickstream-print-{os.getpid()}",
+                  "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    md = c.list_topics(topic, timeout=10).topics[topic]
+    c.assign([TopicPartition(topic, p, -2) for p in md.partitions])
+    latest: dict[tuple[int, str], int] = {}
+    last_msg = time.monotonic()
+    try:
+        while time.monotonic() - last_msg < idle_s:
+            for m in c.consume(500, 0.2):
+                if m.error():
+                    raise RuntimeError(m.error())
+                v = json.loads(m.value())
+                latest[(v["minute"], v["page"])] = v["count"]
+                last_msg = time.monotonic()
+    finally:
+        c.close()
+    return latest
+
+
+def print_counts(counts: dict[tuple[int, str], int]) -> None:
+    minutes = sorted({m for m, _ in counts})
+    print(f"{'minute (UTC)':<18}" + "".join(f"{p:>14}" for p in PAGES))
+    for m in minutes:
+        stamp = time.strftime("%Y-%m-%d %H:%M", time.gmtime(m / 1000))
+        print(f"{stamp:<18}" + "".join(f"{counts.get((m, p), 0):>14}" for p in PAGES))
+
+
+# ---- glue --------------------------------------------------------------------------------
+
+def create_topics(bootstrap: str) -> None:
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    futures = admin.create_topics([NewTopic(CLICKS, 3, 1), NewTopic(COUNTS, 1, 1)])
+    for name, f in futures.items():
+        try:
+            f.result(15)
+        except Exception as e:   # already there from an earlier run is fine
+            if "TOPIC_ALREADY_EXISTS" not in str(e):
+                raise
+
+
+def start_broker(data_dir: str) -> tuple[subprocess.Popen, str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.Popen([sys.executable, "-m", "odradek", "serve", "--port", str(port), "--data-dir", data_dir],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    for line in proc.stdout:
+        if "ready on" in line:
+            print(line.strip())
+            return proc, f"127.0.0.1:{port}"
+    raise RuntimeError("odradek did not start")
+
+
+def run(bootstrap: str | None, events: int) -> int:
+    with tempfile.TemporaryDirectory(prefix="clickstream-") as tmp:
+        proc = None
+        if bootstrap is None:
+            proc, bootstrap = start_broker(os.path.join(tmp, "data"))
+        try:
+            create_topics(bootstrap)
+            t0 = time.monotonic()
+            truth = generate(bootstrap, events=events)
+            print(f"produced {events} clicks to '{CLICKS}' in {time.monotonic() - t0:.1f}s")
+            spark = spark_session()
+            t0 = time.monotonic()
+            q = page_counts_query(spark, bootstrap, os.path.join(tmp, "checkpoint"))
+            q.awaitTermination()
+            if q.exception():
+                raise q.exception()
+            print(f"Spark job wrote per-minute page counts to '{COUNTS}' in {time.monotonic() - t0:.1f}s")
+            spark.stop()
+            counts = read_counts(bootstrap)
+            print_counts(counts)
+            ok = counts == dict(truth)
+            print("counts match the generator's truth" if ok else "MISMATCH with the generator's truth")
+            return 0 if ok else 1
+        finally:
+            if proc is not None:
+                proc.terminate()
+                proc.wait(20)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="start a broker (unless --bootstrap), generate, run the job, print")
+    r.add_argument("--bootstrap")
+    r.add_argument("--events", type=int, default=5000)
+    g = sub.add_parser("generate", help="produce click events")
+    g.add_argument("--bootstrap", required=True)
+    g.add_argument("--events", type=int, default=5000)
+    j = sub.add_parser("job", help="run the Spark job (until stopped with --follow, else until caught up)")
+    j.add_argument("--bootstrap", required=True)
+    j.add_argument("--checkpoint", required=True)
+    j.add_argument("--follow", action="store_true", help="keep running, a micro-batch every second")
+    p = sub.add_parser("print", help="print the latest per-minute counts")
+    p.add_argument("--bootstrap", required=True)
+    a = ap.parse_args(argv)
+    if a.cmd == "run":
+        return run(a.bootstrap, a.events)
+    if a.cmd == "generate":
+        create_topics(a.bootstrap)
+        generate(a.bootstrap, events=a.events)
+        return 0
+    if a.cmd == "job":
+        create_topics(a.bootstrap)
+        spark = spark_session()
+        q = page_counts_query(spark, a.bootstrap, a.checkpoint, available_now=not a.follow)
+        q.awaitTermination()
+        return 0
+    print_counts(read_counts(a.bootstrap))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
