@@ -120,7 +120,7 @@ class Controller:
         with self._lock:
             os.makedirs(self.data_dir, exist_ok=True)
             cluster_id = self._load_or_create_cluster_id()
-            self._log = MetadataLog(self.data_dir)
+            self._log = MetadataLog(self.data_dir, self.node_id)
             delta = MetadataDelta(MetadataImage(controller_id=self.node_id))
             for offset, record in self._log.replay():
                 delta.replay(record, offset)

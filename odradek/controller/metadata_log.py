@@ -1,81 +1,47 @@
-"""The metadata log: KRaft records in Kafka record batches, one file, fsynced per append.
+"""The metadata log: KRaft records in Kafka record batches on the Raft core.
 
-Layout matches Kafka's ``__cluster_metadata-0/00000000000000000000.log`` (magic-2
-batches whose record values are ApiMessageAndVersion frames), so Kafka's dump-log
-and odradek's read it. Each controller decision is one batch, so it is applied
+A thin record-level face over ``odradek.raft.local_log.LocalRaftLog`` (one voter:
+an append returns once fsynced and committed). The layout is Kafka's
+``__cluster_metadata-0/00000000000000000000.log`` plus ``quorum-state``; the
+leader's LeaderChange control record sits at offset 0 as in real Kafka, so Kafka's
+dump-log and odradek's read it. Each controller decision is one batch, applied
 atomically: a torn tail batch (crash mid-write) is cut off at open.
-This stands in until the metadata partition moves onto PartitionLog / Raft (issue 9).
+Multi-voter quorums use odradek.broker.raft_driver instead.
 """
 
 from __future__ import annotations
 
-import os
 from typing import Iterator
 
-from odradek.wire.exceptions import WireError
-from odradek.wire.records import LOG_OVERHEAD, build_batch, decode_records, read_batch_header
+from odradek.raft.file_storage import SEGMENT
+from odradek.raft.local_log import DIR_NAME, LocalRaftLog
 
 from .records import decode_record, encode_record
 
-DIR_NAME = "__cluster_metadata-0"
-SEGMENT_NAME = "00000000000000000000.log"
-LEADER_EPOCH = 1
+SEGMENT_NAME = SEGMENT
+__all__ = ["DIR_NAME", "SEGMENT_NAME", "MetadataLog"]
 
 
 class MetadataLog:
-    def __init__(self, data_dir: str):
-        self.dir = os.path.join(data_dir, DIR_NAME)
-        os.makedirs(self.dir, exist_ok=True)
-        self.path = os.path.join(self.dir, SEGMENT_NAME)
-        self.next_offset = 0
-        self._batches: list[tuple[int, list[bytes]]] = []  # read at open, handed out by replay()
-        self._recover()
-        self._f = open(self.path, "ab")
+    def __init__(self, data_dir: str, node_id: int = 1):
+        self._raft = LocalRaftLog(data_dir, node_id)
 
-    def _recover(self) -> None:
-        if not os.path.exists(self.path):
-            return
-        with open(self.path, "rb") as f:
-            data = f.read()
-        pos = 0
-        while pos < len(data):
-            try:
-                h = read_batch_header(data, pos)
-                header, records = decode_records(data, pos)
-            except WireError:
-                break  # torn or corrupt tail: everything from here was never acknowledged
-            self._batches.append((header.base_offset, [r.value for r in records]))
-            self.next_offset = header.base_offset + header.last_offset_delta + 1
-            pos += h.batch_length + LOG_OVERHEAD
-        if pos < len(data):
-            with open(self.path, "r+b") as f:
-                f.truncate(pos)
-                f.flush()
-                os.fsync(f.fileno())
+    @property
+    def next_offset(self) -> int:
+        """0 until the first metadata record (a fresh log needs bootstrapping)."""
+        return self._raft.next_offset
 
     def replay(self) -> Iterator[tuple[int, object]]:
-        """(offset, record) for every record on disk, in order."""
-        for base, values in self._batches:
-            for i, v in enumerate(values):
-                record, _ = decode_record(v)
-                yield base + i, record
-        self._batches = []
+        """(offset, record) for every committed metadata record on disk, in order."""
+        for offset, value in self._raft.replay():
+            record, _ = decode_record(value)
+            yield offset, record
 
     def append(self, records: list, now_ms: int) -> int:
-        """Append records as one batch, durably; returns the offset of the last one."""
+        """Append records as one batch, committed; returns the offset of the last one."""
         if not records:
             return self.next_offset - 1
-        batch = build_batch(
-            [(None, encode_record(r), (), now_ms) for r in records],
-            base_offset=self.next_offset,
-            partition_leader_epoch=LEADER_EPOCH,
-        )
-        self._f.write(batch)
-        self._f.flush()
-        os.fsync(self._f.fileno())
-        self.next_offset += len(records)
-        return self.next_offset - 1
+        return self._raft.append([encode_record(r) for r in records], now_ms)
 
     def close(self) -> None:
-        if not self._f.closed:
-            self._f.close()
+        self._raft.close()

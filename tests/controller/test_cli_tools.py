@@ -18,7 +18,9 @@ def test_dump_log_decodes_metadata_records(tmp_path, capsys):
     assert rc == 0
     assert '"type":"TopicRecord"' in out and "'name': 'dumped'" in out
     assert out.count('"type":"PartitionRecord"') == 2
-    assert "baseOffset: 0 lastOffset: 3 count: 4" in out
+    # the leader's LeaderChange control record comes first, as in Kafka's KRaft log
+    assert "baseOffset: 0 lastOffset: 0 count: 1" in out and "isControl: true position: 0" in out
+    assert "baseOffset: 1 lastOffset: 4 count: 4" in out
 
 
 def test_print_table_aligns(capsys):
