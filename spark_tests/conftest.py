@@ -1,6 +1,6 @@
 """Fixtures for the Spark suite: PySpark + Spark's Kafka connector against a live broker.
 
-The broker is the compat suite's launcher (compat_tests/conftest.py, BrokerProcess):
+The broker is the compat suite's launcher (compat_tests/harness.py, BrokerProcess):
 one `odradek serve` subprocess for the whole session. The connector jars come from
 Maven Central through tools/fetch_jars.py (cached in .cache/jars/). One SparkSession
 (local[2], UI off, 2 shuffle partitions) serves every test.
@@ -41,7 +41,7 @@ def _load(name: str, path: Path):
     return mod
 
 
-compat = _load("odradek_compat_conftest", REPO / "compat_tests" / "conftest.py")
+compat = _load("odradek_compat_harness", REPO / "compat_tests" / "harness.py")
 fetch_jars = _load("odradek_fetch_jars", REPO / "tools" / "fetch_jars.py")
 
 def _need_pyspark():
