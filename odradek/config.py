@@ -4,8 +4,9 @@
 format; `BrokerConfig.from_properties` turns them into a BrokerConfig or raises
 ConfigError naming the bad property. Unknown names are errors (a typo must not
 silently fall back to a default); a few Kafka settings that make no sense for a
-single Python process (thread counts, KRaft quorum wiring) are accepted and ignored
-so a stock Kafka server.properties works.
+single Python process (thread counts, socket buffers) are accepted and ignored so a
+stock Kafka server.properties works. The KRaft quorum settings (process.roles,
+controller.quorum.voters, ...) are real: see `quorum_mode`.
 """
 
 from __future__ import annotations
@@ -82,6 +83,19 @@ class BrokerConfig:
     transaction_max_timeout_ms: int = 900000
     transactional_id_expiration_ms: int = 604800000
     producer_id_expiration_ms: int = 86400000
+    # KRaft quorum. A lone node with both roles (the default) is its own single voter;
+    # anything wider (more voters, or one role only) runs the Raft quorum over the wire.
+    process_roles: tuple[str, ...] = ("broker", "controller")
+    controller_quorum_voters: tuple[tuple[int, str, int], ...] = ()  # (id, host, port)
+    controller_quorum_bootstrap_servers: tuple[tuple[str, int], ...] = ()
+    controller_listener_names: tuple[str, ...] = ("CONTROLLER",)
+    controller_listeners: tuple[Listener, ...] = ()  # from listeners, by controller.listener.names
+    controller_quorum_election_timeout_ms: int = 1000
+    controller_quorum_fetch_timeout_ms: int = 2000
+    controller_quorum_request_timeout_ms: int = 2000
+    broker_heartbeat_interval_ms: int = 2000
+    broker_session_timeout_ms: int = 9000
+    metadata_log_max_record_bytes_between_snapshots: int = 20971520
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")
     explicit: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -101,6 +115,20 @@ class BrokerConfig:
         if host in ("", "0.0.0.0", "::"):
             host = "127.0.0.1"
         return Listener(lst.name, host, lst.port)
+
+    @property
+    def quorum_mode(self) -> bool:
+        """True when this process is one node of a Raft quorum wider than itself."""
+        voters = {v[0] for v in self.controller_quorum_voters}
+        if set(self.process_roles) != {"broker", "controller"}:
+            return True
+        if self.controller_quorum_bootstrap_servers and not voters:
+            return True
+        return bool(voters) and voters != {self.node_id}
+
+    @property
+    def controller_listener(self) -> Listener | None:
+        return self.controller_listeners[0] if self.controller_listeners else None
 
     @property
     def data_dir(self) -> str:
@@ -175,6 +203,16 @@ class BrokerConfig:
                 values[attr] = parse(raw)
             except (ValueError, TypeError) as e:
                 raise ConfigError(f"invalid value {raw!r} for {name}: {e}") from None
+        if "listeners" in props:
+            names = values.get("controller_listener_names", cls.controller_listener_names)
+            try:
+                every = _all_listeners(props["listeners"])
+            except ValueError as e:
+                raise ConfigError(f"invalid value {props['listeners']!r} for listeners: {e}") from None
+            values["controller_listeners"] = tuple(lst for lst in every if lst.name in names)
+            brokers = tuple(lst for lst in every if lst.name not in names)
+            if brokers:
+                values["listeners"] = brokers
         cfg = dataclasses.replace(cls(), **values, explicit=explicit)
         cfg._check()
         return cfg
@@ -192,6 +230,22 @@ class BrokerConfig:
             self.log_config()
         except ValueError as e:
             raise ConfigError(str(e)) from None
+        roles = set(self.process_roles)
+        if not roles or not roles <= {"broker", "controller"}:
+            raise ConfigError(f"invalid process.roles {','.join(self.process_roles)!r}: broker and/or controller")
+        if self.quorum_mode:
+            voters = {v[0] for v in self.controller_quorum_voters}
+            if not voters:
+                raise ConfigError("controller.quorum.voters must list the controllers (id@host:port)")
+            if "controller" in roles:
+                if self.node_id not in voters:
+                    raise ConfigError(f"node.id {self.node_id} has the controller role but is not in "
+                                      "controller.quorum.voters")
+                if not self.controller_listeners:
+                    raise ConfigError("a controller needs a listener named in controller.listener.names "
+                                      "(e.g. CONTROLLER://127.0.0.1:9093)")
+            elif self.node_id in voters:
+                raise ConfigError(f"node.id {self.node_id} is a voter but process.roles has no controller")
 
 
 # ---------------------------------------------------------------- parsers
@@ -266,6 +320,64 @@ def parse_listeners(raw) -> tuple[Listener, ...]:
     return tuple(brokers)
 
 
+def _all_listeners(raw) -> tuple[Listener, ...]:
+    out = []
+    for item in str(raw).split(","):
+        item = item.strip()
+        if item:
+            out.extend(parse_listeners_keep_all(item))
+    return tuple(out)
+
+
+def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
+    name, sep, rest = item.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if not sep or not colon or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"{item!r} is not NAME://HOST:PORT")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+    return (Listener(name.upper(), host, int(port)),)
+
+
+def _roles(raw) -> tuple[str, ...]:
+    roles = tuple(r.strip() for r in str(raw).split(",") if r.strip())
+    if not roles or any(r not in ("broker", "controller") for r in roles):
+        raise ValueError("expected broker, controller or broker,controller")
+    return roles
+
+
+def _voters(raw) -> tuple[tuple[int, str, int], ...]:
+    """Kafka's controller.quorum.voters: id@host:port,..."""
+    out = []
+    for item in str(raw).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        nid, at, addr = item.partition("@")
+        host, colon, port = addr.rpartition(":")
+        if not at or not colon or not nid.strip().isdigit() or not port.isdigit():
+            raise ValueError(f"{item!r} is not id@host:port")
+        out.append((int(nid), host.strip("[]"), int(port)))
+    return tuple(out)
+
+
+def _hostports(raw) -> tuple[tuple[str, int], ...]:
+    out = []
+    for item in str(raw).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, colon, port = item.rpartition(":")
+        if not colon or not port.isdigit():
+            raise ValueError(f"{item!r} is not host:port")
+        out.append((host.strip("[]"), int(port)))
+    return tuple(out)
+
+
+def _names(raw) -> tuple[str, ...]:
+    return tuple(n.strip().upper() for n in str(raw).split(",") if n.strip())
+
+
 def _dirs(raw) -> tuple[str, ...]:
     dirs = tuple(d.strip() for d in str(raw).split(",") if d.strip())
     if not dirs:
@@ -319,6 +431,17 @@ _SPECS = {
     "transaction.max.timeout.ms": ("transaction_max_timeout_ms", _int(1, INT_MAX)),
     "transactional.id.expiration.ms": ("transactional_id_expiration_ms", _int(1, INT_MAX)),
     "producer.id.expiration.ms": ("producer_id_expiration_ms", _int(1, INT_MAX)),
+    "process.roles": ("process_roles", _roles),
+    "controller.quorum.voters": ("controller_quorum_voters", _voters),
+    "controller.quorum.bootstrap.servers": ("controller_quorum_bootstrap_servers", _hostports),
+    "controller.listener.names": ("controller_listener_names", _names),
+    "controller.quorum.election.timeout.ms": ("controller_quorum_election_timeout_ms", _int(1, INT_MAX)),
+    "controller.quorum.fetch.timeout.ms": ("controller_quorum_fetch_timeout_ms", _int(1, INT_MAX)),
+    "controller.quorum.request.timeout.ms": ("controller_quorum_request_timeout_ms", _int(1, INT_MAX)),
+    "broker.heartbeat.interval.ms": ("broker_heartbeat_interval_ms", _int(1, INT_MAX)),
+    "broker.session.timeout.ms": ("broker_session_timeout_ms", _int(1, INT_MAX)),
+    "metadata.log.max.record.bytes.between.snapshots": (
+        "metadata_log_max_record_bytes_between_snapshots", _int(1)),
 }
 
 # (names in precedence order with their factor to ms, attribute)
@@ -328,11 +451,10 @@ _UNIT_ALIASES = [
     ((("log.roll.ms", 1), ("log.roll.hours", 3600000)), "log_roll_ms"),
 ]
 
-# Accepted so a stock Kafka KRaft server.properties works; they do not apply to a
-# single asyncio process that is its own controller.
+# Accepted so a stock Kafka KRaft server.properties works; they do not apply to an
+# asyncio process (thread counts, socket buffers, ...).
 IGNORED = frozenset({
-    "process.roles", "controller.quorum.voters", "controller.quorum.bootstrap.servers",
-    "controller.listener.names", "inter.broker.listener.name", "listener.security.protocol.map",
+    "inter.broker.listener.name", "listener.security.protocol.map",
     "num.network.threads", "num.io.threads", "num.replica.fetchers", "num.recovery.threads.per.data.dir",
     "socket.send.buffer.bytes", "socket.receive.buffer.bytes", "transaction.state.log.min.isr",
     "share.coordinator.state.topic.replication.factor", "share.coordinator.state.topic.min.isr",
