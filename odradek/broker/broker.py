@@ -40,7 +40,10 @@ class Broker:
 
     # ------------------------------------------------------------ start-up / shutdown
 
-    def start(self) -> None:
+    def start(self, controller=None) -> None:
+        """Open everything. ``controller``: a Raft quorum's controller (already following
+        the metadata log, see broker/quorum.py); the caller then registers this broker,
+        makes sure the internal topics exist and calls start_coordinators()."""
         from odradek.broker.fetch_sessions import FetchSessionCache
         from odradek.broker.producer_ids import ProducerIdAllocator
         from odradek.broker.replica_manager import ReplicaManager
@@ -54,8 +57,8 @@ class Broker:
         from odradek import controller as cmod
 
         self.controller_module = cmod
-        self.controller = cmod.Controller(os.path.join(data_dir, "metadata"), cfg.node_id,
-                                          cfg.controller_defaults(), now)
+        self.controller = controller or cmod.Controller(os.path.join(data_dir, "metadata"), cfg.node_id,
+                                                        cfg.controller_defaults(), now)
         default_log_config = cfg.log_config()
         self.default_log_config = default_log_config
 
@@ -73,23 +76,37 @@ class Broker:
                                        self.purgatory_poke, self.clock_ms)
         # The first image the listener sees is the replayed metadata: open our logs.
         self.controller.add_listener(self.replicas.on_metadata)
-        self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port),
-                              now)
+        if controller is None:
+            self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port),
+                                  now)
         if self.replicas.image is None:
             self.replicas.on_metadata(None, self.controller.image)
         self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"))
         self.fetch_sessions = FetchSessionCache()
-        self._ensure_internal_topic(CONSUMER_OFFSETS, cfg.offsets_topic_num_partitions, {
-            "cleanup.policy": "compact",
-            "compression.type": "producer",
-            "segment.bytes": str(cfg.offsets_topic_segment_bytes),
-        })
+        if controller is None:
+            self.start_coordinators()
+
+    def internal_topic_specs(self) -> list[tuple[str, int, dict]]:
+        """(name, partitions, configs) of the topics the coordinators need."""
+        cfg = self.config
+        return [
+            (CONSUMER_OFFSETS, cfg.offsets_topic_num_partitions, {
+                "cleanup.policy": "compact",
+                "compression.type": "producer",
+                "segment.bytes": str(cfg.offsets_topic_segment_bytes),
+            }),
+            (TRANSACTION_STATE, cfg.transaction_state_log_num_partitions, {
+                "cleanup.policy": "compact",
+                "compression.type": "uncompressed",
+                "segment.bytes": "104857600",
+            }),
+        ]
+
+    def start_coordinators(self) -> None:
+        (offsets, n_offsets, c_offsets), (txn, n_txn, c_txn) = self.internal_topic_specs()
+        self._ensure_internal_topic(offsets, n_offsets, c_offsets)
         self._start_group_coordinator()
-        self._ensure_internal_topic(TRANSACTION_STATE, cfg.transaction_state_log_num_partitions, {
-            "cleanup.policy": "compact",
-            "compression.type": "uncompressed",
-            "segment.bytes": "104857600",
-        })
+        self._ensure_internal_topic(txn, n_txn, c_txn)
         self._start_txn_coordinator()
 
     def _lock_data_dir(self, data_dir: str) -> None:
