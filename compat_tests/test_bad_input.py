@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from conftest import RawClient, create_topic
+from harness import RawClient, create_topic
 from odradek.wire import records
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.api_versions_request import ApiVersionsRequest

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from compat_tests.conftest import REPO, create_topic
+from harness import REPO, create_topic
 
 kafka = pytest.importorskip("kafka")
 from kafka import KafkaConsumer, KafkaProducer, OffsetAndMetadata, TopicPartition  # noqa: E402

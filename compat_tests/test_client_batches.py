@@ -6,7 +6,7 @@ also runs against Apache Kafka with --bootstrap.
 
 import pytest
 
-from conftest import RawClient, create_topic
+from harness import RawClient, create_topic
 from odradek.wire import records as rec
 from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import create_topic, wait_for_topic
+from harness import create_topic, wait_for_topic
 
 
 def consume_all(bootstrap, topic, n, partitions=1, timeout=20):
@@ -155,7 +155,7 @@ def test_clean_shutdown_signals(tmp_path, signal_name):
     import os
     import signal
 
-    from conftest import BrokerProcess
+    from harness import BrokerProcess
 
     b = BrokerProcess(str(tmp_path / "data"))
     b.start()
@@ -173,7 +173,7 @@ def test_startup_is_fast_and_config_errors_are_clear(tmp_path):
     import subprocess
     import sys
 
-    from conftest import REPO, BrokerProcess
+    from harness import REPO, BrokerProcess
 
     b = BrokerProcess(str(tmp_path / "data"))
     b.start()

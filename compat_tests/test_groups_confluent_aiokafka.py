@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from conftest import create_topic
+from harness import create_topic
 
 BROKER_OVERRIDES = {"group.initial.rebalance.delay.ms": "200"}
 SESSION_MS = 6000

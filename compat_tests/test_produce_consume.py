@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from conftest import create_topic
+from harness import create_topic
 
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
 ACKS = ["0", "1", "all"]

@@ -13,7 +13,7 @@ import uuid
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 
-from conftest import RawClient, create_topic
+from harness import RawClient, create_topic
 
 TXN_TIMEOUT_MS = 3000
 

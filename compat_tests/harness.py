@@ -1,0 +1,219 @@
+"""Shared helpers of the compatibility suite: the broker process, a raw protocol client, topic helpers.
+
+Test modules import these from here (`from harness import ...`), never from conftest: every
+conftest.py in a non-package folder is imported under the same module name.
+"""
+
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+READY_TIMEOUT_S = 30
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class BrokerProcess:
+    """An `odradek serve` subprocess that can be stopped, restarted and killed."""
+
+    controllable = True
+
+    def __init__(self, data_dir: str, overrides: dict[str, str] | None = None, port: int | None = None):
+        self.data_dir = data_dir
+        self.overrides = dict(overrides or {})
+        self.port = port or free_port()
+        self.host = "127.0.0.1"
+        self.proc: subprocess.Popen | None = None
+        self.output: list[str] = []
+        self.startup_s: float | None = None
+
+    @property
+    def bootstrap(self) -> str:
+        return f"{self.host}:{self.port}"
+
+    def start(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            return
+        cmd = [sys.executable, "-m", "odradek", "serve", "--port", str(self.port), "--data-dir", self.data_dir]
+        for k, v in self.overrides.items():
+            cmd += ["--override", f"{k}={v}"]
+        env = dict(os.environ)
+        env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+        t0 = time.monotonic()
+        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                                     cwd=str(REPO))
+        deadline = t0 + READY_TIMEOUT_S
+        ready = threading.Event()
+        proc = self.proc
+
+        def pump():
+            for line in proc.stdout:
+                self.output.append(line)
+                if "ready on" in line:
+                    ready.set()
+            ready.set()
+
+        threading.Thread(target=pump, daemon=True).start()
+        while not ready.wait(0.05):
+            if time.monotonic() > deadline:
+                self.kill9()
+                raise RuntimeError("broker not ready in time:\n" + "".join(self.output[-50:]))
+        if proc.poll() is not None or not any("ready on" in ln for ln in self.output):
+            raise RuntimeError("broker failed to start:\n" + "".join(self.output[-50:]))
+        self.startup_s = time.monotonic() - t0
+
+    def stop(self, timeout: float = 20) -> int | None:
+        """SIGTERM and wait: a clean shutdown."""
+        if self.proc is None:
+            return None
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise RuntimeError("broker did not stop on SIGTERM:\n" + "".join(self.output[-50:]))
+        rc = self.proc.returncode
+        self.proc = None
+        return rc
+
+    def kill9(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+        self.proc = None
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    @property
+    def rss_kb(self) -> int | None:
+        if self.proc is None:
+            return None
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1])
+        except OSError:
+            return None
+        return None
+
+
+class ExternalBroker:
+    """A broker we do not control (--bootstrap)."""
+
+    controllable = False
+    data_dir = None
+
+    def __init__(self, bootstrap: str):
+        self.bootstrap = bootstrap
+        self.host, _, port = bootstrap.rpartition(":")
+        self.port = int(port)
+
+    def _skip(self, *a, **k):
+        pytest.skip("needs a broker this suite controls (not with --bootstrap)")
+
+    start = stop = restart = kill9 = _skip
+
+
+def create_topic(bootstrap: str, name: str, partitions: int = 1, configs: dict | None = None) -> None:
+    """Create a topic with kafka-python's admin client and wait until it is usable."""
+    from kafka.admin import KafkaAdminClient, NewTopic
+
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, request_timeout_ms=10000)
+    try:
+        admin.create_topics([NewTopic(name, partitions, 1, topic_configs=configs or {})])
+    finally:
+        admin.close()
+    wait_for_topic(bootstrap, name, partitions)
+
+
+def wait_for_topic(bootstrap: str, name: str, partitions: int = 1, timeout: float = 10) -> None:
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    deadline = time.monotonic() + timeout
+    while True:
+        md = admin.list_topics(name, timeout=5)
+        t = md.topics.get(name)
+        if t is not None and t.error is None and len(t.partitions) == partitions and all(
+                p.leader >= 0 for p in t.partitions.values()):
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"topic {name} not ready: {t and t.error}")
+        time.sleep(0.05)
+
+
+
+class RawClient:
+    """A bare Kafka protocol client on odradek.wire, for requests stock clients never send."""
+
+    def __init__(self, bootstrap: str, timeout: float = 10):
+        host, _, port = bootstrap.rpartition(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout)
+        self.corr = 0
+
+    def send_raw(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def send(self, request, version: int, client_id: str | None = "compat-raw") -> int:
+        from odradek.wire.api import encode_request
+
+        self.corr += 1
+        self.sock.sendall(encode_request(request, version, self.corr, client_id=client_id))
+        return self.corr
+
+    def recv_frame(self) -> bytes:
+        size = int.from_bytes(self._read(4), "big", signed=True)
+        return self._read(size)
+
+    def recv(self, api_key: int, version: int):
+        from odradek.wire.api import decode_response
+
+        return decode_response(self.recv_frame(), api_key, version)
+
+    def call(self, request, version: int):
+        corr = self.send(request, version)
+        resp = self.recv(type(request).API_KEY, version)
+        assert resp.correlation_id == corr
+        return resp.body
+
+    def _read(self, n: int) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("connection closed by the broker")
+            buf += chunk
+        return bytes(buf)
+
+    def is_closed_by_peer(self, timeout: float = 5) -> bool:
+        """True if the broker closes the connection (EOF or reset) within timeout."""
+        self.sock.settimeout(timeout)
+        try:
+            return self.sock.recv(1) == b""
+        except ConnectionResetError:
+            return True
+        except socket.timeout:
+            return False
+
+    def close(self) -> None:
+        self.sock.close()
