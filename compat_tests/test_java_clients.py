@@ -38,11 +38,7 @@ CHECKS = [
     "offsets.latestNeverBackwards",
 ]
 # Checks that fail on odradek for a known broker bug (strict: they flip to an error once fixed).
-KNOWN_BROKER_BUGS: dict[str, str] = {
-    "admin.listOffsetsMaxTimestamp":
-        "ListOffsets MAX_TIMESTAMP (-3) answers the last offset of the batch holding the max "
-        "timestamp, Kafka answers the offset of the record itself",
-}
+KNOWN_BROKER_BUGS: dict[str, str] = {}
 
 pytestmark = pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("java") is None,
                                 reason="needs Java 17 and Maven")

@@ -534,7 +534,7 @@ class PartitionLog:
                         best = seg
                 if best is None or best.max_timestamp < 0:
                     return None
-                return TimestampOffset(best.offset_of_max_timestamp, best.max_timestamp)
+                return self._record_with_timestamp(best, best.max_timestamp)
             for seg in self.segments:
                 if seg.size == 0 or seg.max_timestamp < timestamp or seg.next_offset <= self.log_start_offset:
                     continue
@@ -550,6 +550,20 @@ class PartitionLog:
                         if ts >= timestamp and off >= self.log_start_offset:
                             return TimestampOffset(off, ts)
             return None
+
+    def _record_with_timestamp(self, seg, ts: int) -> TimestampOffset:
+        """The first record of `seg` whose timestamp is `ts` (Kafka answers MAX_TIMESTAMP
+        with the record's own offset, not its batch's)."""
+        for p, h in seg.batches(0):
+            if h.max_timestamp != ts:
+                continue
+            if h.timestamp_type == 1:
+                return TimestampOffset(h.base_offset, ts)
+            _, recs = records.decode_records(seg.read(p, h.size_in_bytes), 0)
+            for r in recs:
+                if h.base_timestamp + r.timestamp_delta == ts:
+                    return TimestampOffset(h.base_offset + r.offset_delta, ts)
+        return TimestampOffset(seg.offset_of_max_timestamp, ts)
 
     # ------------------------------------------------------------ retention
 

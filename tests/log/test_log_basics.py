@@ -291,3 +291,12 @@ def test_log_manager_cleaner_thread(tmp_path):
     m2 = LogManager(str(tmp_path), topic_config=lambda t: cfg)
     got = read_all(m2.get("compacted", 0))
     assert len(got) < 40 and got[-1] == (39, b"k1", b"v39")
+
+
+def test_max_timestamp_query_answers_the_record_not_its_batch():
+    log = new_log(LogConfig())
+    log.append(build_batch([(None, b"x", [], 5)]), now_ms=1)
+    log.append(build_batch([(None, b"a", [], 10), (None, b"b", [], 50), (None, b"c", [], 20)]), now_ms=1)
+    log.append(build_batch([(None, b"d", [], 30)]), now_ms=1)
+    got = log.offset_for_timestamp(-3)
+    assert (got.offset, got.timestamp) == (2, 50)
