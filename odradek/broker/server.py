@@ -74,7 +74,8 @@ class BrokerServer:
         cfg = self.config
         b = self.broker
         now = _now_ms()
-        next_retention = now + min(cfg.log_retention_check_interval_ms, 300000)
+        # Kafka's LogManager runs its first retention pass 30 s after start (InitialTaskDelayMs)
+        next_retention = now + min(cfg.log_retention_check_interval_ms, 30000)
         flush_interval = min(cfg.log_flush_scheduler_interval_ms, 1000)
         next_flush = now + flush_interval
         next_idle = now + 1000
