@@ -19,7 +19,7 @@ from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
-from odradek.broker.framing import FrameReader
+from odradek.wire.frames import FrameDecoder
 
 log = logging.getLogger("odradek.broker.connection")
 
@@ -41,7 +41,7 @@ class KafkaConnection(asyncio.Protocol):
         self.server = server
         self.broker = server.broker
         self.registry = server.registry
-        self.decoder = FrameReader(server.config.socket_request_max_bytes)
+        self.decoder = FrameDecoder(server.config.socket_request_max_bytes)
         self.frames: deque = deque()
         self.transport = None
         self.task = None

@@ -1,11 +1,11 @@
-"""FrameReader: the broker's read-path framing (memoryview frames, one copy at most)."""
+"""FrameDecoder on the broker read path: memoryview frames, one copy at most."""
 import struct
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from odradek.broker.framing import FrameReader
+from odradek.wire.frames import FrameDecoder
 from odradek.wire.exceptions import FrameTooLargeError
 
 MAX = 1 << 20
@@ -27,14 +27,14 @@ def _feed_all(reader, chunks):
 
 def test_byte_at_a_time():
     data = _stream(PAYLOADS)
-    r = FrameReader(MAX)
+    r = FrameDecoder(MAX)
     assert _feed_all(r, [data[i:i + 1] for i in range(len(data))]) == PAYLOADS
     assert r.buffered == 0
 
 
 def test_whole_stream_in_one_chunk_is_zero_copy():
     data = _stream(PAYLOADS)
-    frames = FrameReader(MAX).feed(data)
+    frames = FrameDecoder(MAX).feed(data)
     assert [bytes(f) for f in frames] == PAYLOADS
     assert all(isinstance(f, memoryview) and f.obj is data for f in frames)
 
@@ -42,7 +42,7 @@ def test_whole_stream_in_one_chunk_is_zero_copy():
 def test_spanning_frame_is_one_bytearray():
     payload = bytes(range(256)) * 40
     data = _stream([payload])
-    r = FrameReader(MAX)
+    r = FrameDecoder(MAX)
     assert r.feed(data[:1000]) == []
     assert r.buffered == 1000 - 4
     (f,) = r.feed(data[1000:])
@@ -59,14 +59,14 @@ def test_random_chunks(payloads, rnd):
         n = rnd.randint(1, 40)
         chunks.append(data[pos:pos + n])
         pos += n
-    r = FrameReader(MAX)
+    r = FrameDecoder(MAX)
     assert _feed_all(r, chunks) == payloads
     assert r.buffered == 0
 
 
 @pytest.mark.parametrize("size", [-1, MAX + 1])
 def test_bad_size_raises_and_stays_failed(size):
-    r = FrameReader(MAX)
+    r = FrameDecoder(MAX)
     with pytest.raises(FrameTooLargeError):
         r.feed(struct.pack(">i", size) + b"x")
     with pytest.raises(FrameTooLargeError):
@@ -74,7 +74,7 @@ def test_bad_size_raises_and_stays_failed(size):
 
 
 def test_bad_size_after_split_prefix():
-    r = FrameReader(MAX)
+    r = FrameDecoder(MAX)
     data = struct.pack(">i", MAX + 1)
     assert r.feed(data[:2]) == []
     with pytest.raises(FrameTooLargeError):
