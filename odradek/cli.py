@@ -46,7 +46,10 @@ def _serve(args) -> int:
     except (ConfigError, OSError) as e:
         print(f"odradek: configuration error: {e}", file=sys.stderr)
         return 2
-    from odradek.broker.server import run
+    if cfg.quorum_mode:  # one node of a multi-node KRaft cluster
+        from odradek.broker.quorum import run
+    else:
+        from odradek.broker.server import run
 
     return run(cfg)
 

@@ -105,6 +105,8 @@ class Controller:
         self._listeners: list[Listener] = []
         self._log: MetadataLog | None = None
         self._lock = threading.RLock()
+        self._propose = None  # quorum mode: (values, now_ms) -> last offset, see attach_quorum
+        self.last_proposed: int | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -177,8 +179,61 @@ class Controller:
                 self._log.close()
                 self._log = None
 
+    @property
+    def raft_node(self):
+        """The Raft core under the metadata log (DescribeQuorum)."""
+        if self._log is not None:
+            return self._log._raft.node
+        return getattr(self, "_quorum_node", None)
+
+    # ------------------------------------------------------------------ Raft quorum mode
+
+    def attach_quorum(self, propose, cluster_id: str) -> None:
+        """Replicated mode (odradek.broker.quorum): decisions are proposed to the Raft
+        leader through ``propose`` and reach the image only once committed (apply_batch)."""
+        from dataclasses import replace
+
+        self._propose = propose
+        self.image = replace(self.image, cluster_id=cluster_id, controller_id=-1)
+
+    def apply_batch(self, base_offset: int, values) -> None:
+        """Replay one committed batch of the metadata log into the image."""
+        from .records import decode_record
+
+        delta = MetadataDelta(self.image)
+        for i, v in enumerate(values):
+            record, _ = decode_record(v)
+            delta.replay(record, base_offset + i)
+        self._publish(delta.apply())
+
+    def restore_snapshot(self, data: bytes, end_offset: int) -> None:
+        from .snapshot import decode_snapshot
+
+        self._publish(decode_snapshot(data, end_offset, self.image.cluster_id, self.image.controller_id))
+
+    def snapshot_bytes(self, end_offset: int) -> bytes:
+        from .snapshot import encode_snapshot
+
+        return encode_snapshot(self.image, end_offset)
+
+    def set_controller_id(self, leader_id: int) -> None:
+        from dataclasses import replace
+
+        if self.image.controller_id != leader_id:
+            self.image = replace(self.image, controller_id=leader_id)
+
+    def _publish(self, image: MetadataImage) -> None:
+        prev, self.image = self.image, image
+        for fn in list(self._listeners):
+            fn(prev, self.image)
+
     def _commit(self, records: list, now_ms: int, old: MetadataImage | None = None) -> None:
         if not records:
+            return
+        if self._propose is not None:
+            from .records import encode_record
+
+            self.last_proposed = self._propose([encode_record(r) for r in records], now_ms)
             return
         if self._log is None:
             raise RuntimeError("controller not started")

@@ -33,8 +33,9 @@ class ElectionMixin:
             self._become_candidate()
             return
         s = self.state
+        lost = s.leader_id if isinstance(s, Follower) else getattr(s, "lost_leader", -1)
         st = Prospective(s.epoch, voted_id=s.voted_id, deadline=self._election_deadline(),
-                         granted={self.id})
+                         granted={self.id}, lost_leader=lost)
         self._set_state(st)
         if len(st.granted) >= self.majority:
             self._become_candidate()
@@ -133,7 +134,13 @@ class ElectionMixin:
         if resp.error_code != NONE or not resp.topics:
             return
         p = rpc.part(resp)
-        if self._observe_leader(p.leader_epoch, p.leader_id):
+        s = self.state
+        # A voter that has not timed out yet names the leader we lost: following it
+        # again would restart our fetch timer, and voters that time out together
+        # would keep sending each other back (a livelock seen with real processes).
+        lost = (isinstance(s, Prospective) and p.leader_epoch == s.epoch and p.leader_id == s.lost_leader
+                and env.src != s.lost_leader)  # the leader itself answering proves it is alive
+        if not lost and self._observe_leader(p.leader_epoch, p.leader_id):
             return
         s = self.state
         if isinstance(s, Prospective) and p.leader_epoch <= s.epoch:

@@ -38,6 +38,7 @@ class Unattached(EpochState):
 class Prospective(EpochState):
     granted: set = field(default_factory=set)
     rejected: set = field(default_factory=set)
+    lost_leader: int = -1  # the leader of this epoch we timed out on (not followed again)
 
 
 @dataclass

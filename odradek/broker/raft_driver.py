@@ -1,0 +1,277 @@
+"""The asyncio driver of the pure Raft core (odradek.raft.RaftNode) for a KRaft quorum.
+
+It ticks the node every TICK_MS, steps every raft RPC that arrives on the CONTROLLER
+listener, and performs each Ready in etcd's order: persist (FileStorage, fsync),
+then send (Kafka raft RPCs over the Kafka wire to the other controllers' CONTROLLER
+listener; responses are stepped back in), then apply (committed batches and installed
+snapshots go to the state machine, the controller's MetadataImage). It also takes a
+snapshot of the state machine every ``snapshot_every_bytes`` of applied records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import logging
+import os
+import random
+import struct
+
+from odradek.raft import rpc
+from odradek.raft.file_storage import FileStorage
+from odradek.raft.local_log import DIR_NAME
+from odradek.raft.node import RaftNode
+from odradek.raft.types import Envelope, RaftConfig, RaftError
+from odradek.wire.api import decode_response, encode_request
+
+log = logging.getLogger("odradek.raft")
+
+TICK_MS = 50
+_size = struct.Struct(">i")
+_corr = struct.Struct(">i")
+
+# The versions the raft RPCs go out in (both ends are odradek's generated codecs).
+RAFT_VERSIONS = {
+    rpc.VoteRequest: rpc.VoteRequest.VALID_VERSIONS[1],
+    rpc.BeginQuorumEpochRequest: rpc.BeginQuorumEpochRequest.VALID_VERSIONS[1],
+    rpc.EndQuorumEpochRequest: rpc.EndQuorumEpochRequest.VALID_VERSIONS[1],
+    rpc.FetchRequest: 17,  # KRaft's Fetch (v18 adds only a tagged high watermark we send anyway)
+    rpc.FetchSnapshotRequest: rpc.FetchSnapshotRequest.VALID_VERSIONS[1],
+}
+
+
+class PeerChannel:
+    """One Kafka-protocol client connection to a peer; many requests in flight,
+    answered in order. A failed connect is not retried for RETRY_S (requests fail fast
+    meanwhile, the Raft core resends on its own timers)."""
+
+    RETRY_S = 0.2
+
+    def __init__(self, host: str, port: int, client_id: str):
+        self.host, self.port = host, port
+        self.client_id = client_id
+        self._writer = None
+        self._connecting = None
+        self._queued: list[bytes] = []
+        self._pending: dict[int, tuple] = {}  # corr -> (future, api key, version)
+        self._corr = 0
+        self._retry_at = 0.0
+
+    def request(self, msg, version: int) -> asyncio.Future:
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        if self._writer is None and self._connecting is None and loop.time() < self._retry_at:
+            fut.set_exception(ConnectionError(f"{self.host}:{self.port} unreachable"))
+            return fut
+        self._corr = (self._corr + 1) & 0x7FFFFFFF
+        corr = self._corr
+        data = encode_request(msg, version, corr, self.client_id)
+        self._pending[corr] = (fut, type(msg).API_KEY, version)
+        if self._writer is not None:
+            self._writer.write(data)
+        else:
+            self._queued.append(data)
+            if self._connecting is None:
+                self._connecting = loop.create_task(self._run())
+        return fut
+
+    async def _run(self) -> None:
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(self.host, self.port)
+            self._writer = writer
+            self._connecting = None
+            for data in self._queued:
+                writer.write(data)
+            self._queued = []
+            while True:
+                (size,) = _size.unpack(await reader.readexactly(4))
+                frame = await reader.readexactly(size)
+                (corr,) = _corr.unpack_from(frame, 0)
+                entry = self._pending.pop(corr, None)
+                if entry is None:
+                    continue
+                fut, key, ver = entry
+                if not fut.done():
+                    try:
+                        fut.set_result(decode_response(frame, key, ver).body)
+                    except Exception as e:  # noqa: BLE001 - a bad frame fails that request
+                        fut.set_exception(e)
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 - connection refused/reset/closed
+            log.debug("peer %s:%s: %s", self.host, self.port, e)
+        finally:
+            self._retry_at = asyncio.get_running_loop().time() + self.RETRY_S
+            self._writer = None
+            self._connecting = None
+            self._queued = []
+            pending, self._pending = self._pending, {}
+            for fut, _, _ in pending.values():
+                if not fut.done():
+                    fut.set_exception(ConnectionError(f"{self.host}:{self.port} connection lost"))
+            if writer is not None:
+                writer.close()
+
+    def close(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+
+
+def request_source(msg) -> int:
+    """The replica that sent a raft request."""
+    if isinstance(msg, rpc.FetchRequest):
+        return rpc.fetch_replica_id(msg)
+    if isinstance(msg, rpc.FetchSnapshotRequest):
+        return msg.replica_id
+    p = rpc.part(msg)
+    return p.replica_id if isinstance(msg, rpc.VoteRequest) else p.leader_id
+
+
+class RaftDriver:
+    """Drives one RaftNode over the network. ``sm`` is the state machine:
+    apply_batch(base_offset, values), restore_snapshot(data, end_offset),
+    snapshot_bytes(end_offset) and on_change() (leader/epoch/commit progress)."""
+
+    def __init__(self, node_id: int, voters: dict[int, tuple[str, int]], metadata_dir: str,
+                 config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20):
+        self.storage = FileStorage(os.path.join(metadata_dir, DIR_NAME))
+        state = self.storage.load()
+        self.node = RaftNode(node_id, voters.keys(), state, config, rng_seed=random.randrange(1 << 30))
+        self.voters = dict(voters)
+        self.peers = {v: PeerChannel(h, p, f"raft-{node_id}") for v, (h, p) in voters.items() if v != node_id}
+        self.sm = sm
+        self.snapshot_every_bytes = snapshot_every_bytes
+        self._since_snapshot = 0
+        self._inbound: dict[tuple[int, int], asyncio.Future] = {}
+        self._recv_corr = 0
+        self._waiters: list = []  # heap of (offset, seq, future): done once applied > offset
+        self._seq = 0
+        self._task = None
+        self._processing = False
+        self._last_state = None
+        self.leader_hw = -1  # the last high watermark a leader told us (observers' catch-up)
+
+    # ------------------------------------------------------------ lifecycle
+    def start(self) -> None:
+        self._process()
+        self._task = asyncio.get_running_loop().create_task(self._ticker())
+
+    async def _ticker(self) -> None:
+        loop = asyncio.get_running_loop()
+        nxt = loop.time()
+        while True:
+            nxt += TICK_MS / 1000
+            await asyncio.sleep(max(0.0, nxt - loop.time()))
+            try:
+                self.node.tick()
+                self._process()
+            except Exception:
+                log.exception("raft tick failed")
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        try:
+            self.node.resign()  # graceful: EndQuorumEpoch lets the others elect at once
+            self._process()
+        except Exception:  # noqa: BLE001
+            pass
+        for p in self.peers.values():
+            p.close()
+
+    # ------------------------------------------------------------ inputs
+    def step_request(self, msg) -> asyncio.Future:
+        """A raft request from the CONTROLLER listener; the future gets the response."""
+        fut = asyncio.get_running_loop().create_future()
+        self._recv_corr += 1
+        src = request_source(msg)
+        key = (src, self._recv_corr)
+        self._inbound[key] = fut
+        try:
+            self.node.step(Envelope(src, self.node.id, self._recv_corr, msg))
+        except RaftError as e:
+            self._inbound.pop(key, None)
+            fut.set_exception(e)
+            return fut
+        self._process()
+        fut.add_done_callback(lambda _f: self._inbound.pop(key, None))
+        return fut
+
+    def propose(self, values, now_ms: int) -> int:
+        last = self.node.propose(values, now_ms)
+        self._process()
+        return last
+
+    def wait_applied(self, offset: int) -> asyncio.Future:
+        """Done (True) once the record at ``offset`` is committed and applied."""
+        fut = asyncio.get_running_loop().create_future()
+        if self.node.applied > offset:
+            fut.set_result(True)
+        else:
+            self._seq += 1
+            heapq.heappush(self._waiters, (offset, self._seq, fut))
+        return fut
+
+    # ------------------------------------------------------------ Ready
+    def _process(self) -> None:
+        if self._processing:
+            return
+        self._processing = True
+        try:
+            n = self.node
+            while n.has_ready():
+                rd = n.ready()
+                self.storage.apply(rd)
+                for env in rd.messages:
+                    self._send(env)
+                if rd.snapshot_to_apply is not None:
+                    s = rd.snapshot_to_apply
+                    self.sm.restore_snapshot(s.data, s.id.end_offset)
+                    self._since_snapshot = 0
+                for b in rd.committed_entries:
+                    self._since_snapshot += len(b.raw)
+                    if not b.control:
+                        self.sm.apply_batch(b.base_offset, b.records)
+                n.advance(rd)
+                if self._since_snapshot >= self.snapshot_every_bytes and n.applied > n.log.start_offset:
+                    n.snapshot(n.applied, self.sm.snapshot_bytes(n.applied))
+                    self._since_snapshot = 0
+            while self._waiters and self._waiters[0][0] < n.applied:
+                _, _, fut = heapq.heappop(self._waiters)
+                if not fut.done():
+                    fut.set_result(True)
+        finally:
+            self._processing = False
+        st = (self.node.state.name, self.node.epoch, self.node.leader_id)
+        if st != self._last_state:
+            self._last_state = st
+            log.info("raft %s", self.node.status())
+        self.sm.on_change()
+
+    def _send(self, env: Envelope) -> None:
+        if env.is_response:
+            fut = self._inbound.pop((env.dst, env.correlation_id), None)
+            if fut is not None and not fut.done():
+                fut.set_result(env.msg)
+            return
+        peer = self.peers.get(env.dst)
+        if peer is None:
+            return
+        fut = peer.request(env.msg, RAFT_VERSIONS[type(env.msg)])
+        fut.add_done_callback(lambda f, env=env: self._on_response(env, f))
+
+    def _on_response(self, env: Envelope, fut) -> None:
+        if fut.cancelled() or fut.exception() is not None:
+            return  # the core resends on its request timeout
+        msg = fut.result()
+        if isinstance(msg, rpc.FetchResponse) and msg.error_code == 0 and msg.responses:
+            p = rpc.part(msg)
+            if p.error_code == 0 and p.current_leader.leader_id >= 0:
+                self.leader_hw = max(self.leader_hw, p.high_watermark)
+        try:
+            self.node.step(Envelope(env.dst, self.node.id, env.correlation_id, msg))
+        except RaftError:
+            log.exception("raft response from %s rejected", env.dst)
+            return
+        self._process()
