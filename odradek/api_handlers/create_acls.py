@@ -1,0 +1,22 @@
+"""CreateAcls (key 30) v1-3: no authorizer, so every creation fails with SECURITY_DISABLED."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.create_acls_response import AclCreationResult, CreateAclsResponse
+
+from .acl_common import has_unknown
+from .common import CLOSE_CONNECTION
+
+API_KEY = 30
+MIN_VERSION = 1
+MAX_VERSION = 3
+
+
+def handle(ctx, request):
+    if any(has_unknown(c.resource_type, c.resource_pattern_type, c.operation, c.permission_type)
+           for c in request.creations):
+        return CLOSE_CONNECTION  # Kafka: IllegalArgumentException while parsing
+    return CreateAclsResponse(throttle_time_ms=0, results=[
+        AclCreationResult(error_code=ErrorCode.SECURITY_DISABLED, error_message="No Authorizer is configured.")
+        for _ in request.creations])

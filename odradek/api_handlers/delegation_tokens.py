@@ -1,0 +1,11 @@
+"""What the delegation-token APIs share: Kafka refuses token requests on a connection that was
+not authenticated with SASL (PLAINTEXT here) with DELEGATION_TOKEN_REQUEST_NOT_ALLOWED."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+
+NOT_ALLOWED = ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED
+# the principal of every PLAINTEXT connection
+PRINCIPAL_TYPE = "User"
+PRINCIPAL_NAME = "ANONYMOUS"
