@@ -1,0 +1,55 @@
+"""DescribeLogDirs (key 35) v1-5: each log directory with the size and offset lag of every
+partition log in it (`kafka-log-dirs.sh`), and (v4+) the file system's total/usable bytes."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+
+from odradek.wire.messages.describe_log_dirs_response import (DescribeLogDirsPartition, DescribeLogDirsResponse,
+                                                              DescribeLogDirsResult, DescribeLogDirsTopic)
+
+API_KEY = 35
+MIN_VERSION = 1
+MAX_VERSION = 5
+
+
+def handle(ctx, request) -> DescribeLogDirsResponse:
+    broker = ctx.broker
+    wanted = None  # None = every partition (topics: null)
+    if request.topics is not None:
+        wanted = {(t.topic, p) for t in request.topics for p in t.partitions}
+    stray = getattr(broker.replicas, "stray", set())
+    by_dir: dict[str, dict[str, list]] = {os.path.abspath(d): {} for d in broker.log_manager.log_dirs}
+    for (topic, partition) in broker.log_manager.list():
+        if (topic, partition) in stray or (wanted is not None and (topic, partition) not in wanted):
+            continue
+        plog = broker.log_manager.get(topic, partition)
+        if plog is None:
+            continue
+        parent = os.path.abspath(posixpath.dirname(plog.dir))
+        # offset lag of a current (not future) replica: how far the HW is behind the log end
+        lag = max(plog.high_watermark - plog.log_end_offset, 0)
+        by_dir.setdefault(parent, {}).setdefault(topic, []).append(
+            DescribeLogDirsPartition(partition_index=partition, partition_size=plog.size_in_bytes,
+                                     offset_lag=lag, is_future_key=False))
+    results = []
+    for d, topics in by_dir.items():
+        total = usable = -1
+        if ctx.api_version >= 4:
+            total, usable = _disk_space(d)
+        results.append(DescribeLogDirsResult(
+            error_code=0, log_dir=d, total_bytes=total, usable_bytes=usable, is_cordoned=False,
+            topics=[DescribeLogDirsTopic(name=t, partitions=parts) for t, parts in sorted(topics.items())]))
+    return DescribeLogDirsResponse(throttle_time_ms=0, error_code=0, results=results)
+
+
+def _disk_space(path: str) -> tuple[int, int]:
+    """(total, usable) bytes of the file system holding path, as Java's FileStore reports them."""
+    try:
+        st = os.statvfs(path)
+    except OSError:
+        return -1, -1
+    return st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
+
+

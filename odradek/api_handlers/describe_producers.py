@@ -1,0 +1,57 @@
+"""DescribeProducers (key 61) v0: the active idempotent/transactional producers of partitions
+(KIP-664, `kafka-transactions.sh describe-producers`), from each partition's producer state."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.describe_producers_response import (DescribeProducersResponse, PartitionResponse,
+                                                               ProducerState, TopicResponse)
+
+from .common import topic_name_error
+
+API_KEY = 61
+MIN_VERSION = 0
+MAX_VERSION = 0
+
+UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
+
+
+def handle(ctx, request) -> DescribeProducersResponse:
+    image = ctx.broker.controller.image
+    topics = []
+    for t in request.topics:
+        bad_name = topic_name_error(t.name)
+        if bad_name is not None:
+            err = (ErrorCode.INVALID_TOPIC_EXCEPTION, bad_name)
+        elif t.name not in image.topics:
+            err = (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_MESSAGE)
+        else:
+            err = None
+        parts = []
+        for p in t.partition_indexes:
+            if err is not None:
+                parts.append(PartitionResponse(partition_index=p, error_code=err[0], error_message=err[1]))
+            else:
+                parts.append(_partition(ctx, image.topics[t.name], t.name, p))
+        topics.append(TopicResponse(name=t.name, partitions=parts))
+    return DescribeProducersResponse(throttle_time_ms=0, topics=topics)
+
+
+def _partition(ctx, topic_image, name: str, p: int) -> PartitionResponse:
+    if p not in topic_image.partitions:
+        # Kafka's partition-level errors carry no message
+        return PartitionResponse(partition_index=p, error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+    plog = ctx.broker.replicas.get(name, p)
+    if plog is None:
+        return PartitionResponse(partition_index=p, error_code=ErrorCode.NOT_LEADER_OR_FOLLOWER)
+    with plog.lock:
+        ongoing = dict(plog.txn_state.ongoing)
+        active = [
+            ProducerState(producer_id=pid, producer_epoch=e.epoch, last_sequence=e.last_seq,
+                          last_timestamp=e.last_timestamp,
+                          # not tracked yet: Kafka reports the epoch of the last marker's coordinator
+                          coordinator_epoch=-1,
+                          current_txn_start_offset=ongoing.get(pid, -1))
+            for pid, e in sorted(plog.producer_state.producers.items())
+        ]
+    return PartitionResponse(partition_index=p, error_code=0, error_message=None, active_producers=active)
