@@ -6,6 +6,10 @@ always progress); later partitions only what fits in max_bytes/partition_max_byt
 read_uncommitted reads up to the high watermark, read_committed up to the last
 stable offset with the aborted transactions of the range read; an empty record set
 is empty bytes, not null.
+
+Sessions (KIP-227) as Kafka's: the broker's FetchSessionCache turns each request into
+a context (full / incremental / sessionless / session error, see fetch_session.py)
+that names the partitions to read and shapes the response.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from odradek.wire.messages.fetch_response import (
 )
 
 from .common import SliceRecords, leader_epoch_error, log_error_code
+from .fetch_session import PartitionRequest
 
 API_KEY = 1
 MIN_VERSION = 4
@@ -29,101 +34,133 @@ MAX_VERSION = 16
 ZERO_UUID = b"\0" * 16
 
 
-def _resolve(ctx, req):
-    """[(topic name or None, topic_id, FetchTopic)] honouring topic ids from v13."""
-    image = ctx.broker.image
-    out = []
+def _request_partitions(req, image, uses_topic_ids: bool) -> dict:
+    """{session key: PartitionRequest} for the request's partitions, in request order;
+    from v13 topics come by id (name None when this broker does not know the id)."""
+    out = {}
     for t in req.topics:
-        if ctx.api_version >= 13:
+        if uses_topic_ids:
             ti = image.topics_by_id.get(t.topic_id)
-            out.append((ti.name if ti is not None else None, t.topic_id, t))
+            name, topic_id = (ti.name if ti is not None else None), t.topic_id
         else:
             ti = image.topics.get(t.topic)
-            out.append((t.topic, ti.topic_id if ti is not None else ZERO_UUID, t))
+            name, topic_id = t.topic, (ti.topic_id if ti is not None else ZERO_UUID)
+        for fp in t.partitions:
+            p = PartitionRequest(name, topic_id, fp.partition, fp.fetch_offset, fp.partition_max_bytes,
+                                 fp.current_leader_epoch, fp.log_start_offset, fp.last_fetched_epoch)
+            out[(topic_id if uses_topic_ids else name, fp.partition)] = p
     return out
 
 
-def _read_all(ctx, req, topics):
-    """Build the response now; returns (response, total bytes, any partition error)."""
+def _forgotten(req, uses_topic_ids: bool) -> list:
+    return [((t.topic_id if uses_topic_ids else t.topic), p) for t in req.forgotten_topics_data
+            for p in t.partitions]
+
+
+def _read_all(ctx, req, parts):
+    """Read every partition now: ([(PartitionRequest, PartitionData)], total bytes,
+    whether a read failed, how many partitions were readable at all)."""
     b = ctx.broker
     v = ctx.api_version
     committed = req.isolation_level == 1
     remaining = req.max_bytes if req.max_bytes > 0 else 0x7FFFFFFF
     total = 0
     error = False
+    readable = 0
+    entries = []
+    for p in parts:
+        pd = PartitionData(partition_index=p.partition, error_code=0, high_watermark=-1,
+                           last_stable_offset=-1, log_start_offset=-1,
+                           aborted_transactions=[] if committed else None,
+                           preferred_read_replica=-1, records=b"")
+        entries.append((p, pd))
+        name = p.topic
+        plog = b.replicas.get(name, p.partition) if name is not None else None
+        if plog is None:
+            # unknown to the metadata: answered, but not a read error (Kafka's "erroneous")
+            pd.error_code = ErrorCode.UNKNOWN_TOPIC_ID if name is None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            continue
+        readable += 1
+        if v >= 9:
+            err = leader_epoch_error(p.current_leader_epoch, b.replicas.leader_epoch(name, p.partition))
+            if err:
+                pd.error_code = err
+                error = True
+                continue
+        hw = plog.high_watermark
+        lso = plog.last_stable_offset
+        pd.high_watermark = hw
+        pd.last_stable_offset = lso
+        pd.log_start_offset = plog.log_start_offset
+        limit = min(p.max_bytes, remaining)
+        if limit <= 0 and total > 0:
+            continue
+        try:
+            sl = plog.read(p.fetch_offset, max(limit, 0), upper_bound_offset=lso if committed else hw,
+                           min_one_batch=total == 0)
+        except log_errors.OffsetOutOfRangeError:
+            pd.error_code = ErrorCode.OFFSET_OUT_OF_RANGE
+            error = True
+            continue
+        except log_errors.LogError as e:
+            pd.error_code = log_error_code(e)
+            error = True
+            continue
+        pd.log_start_offset = sl.log_start_offset
+        if sl.total_bytes:
+            pd.records = SliceRecords(sl)
+            if committed:
+                pd.aborted_transactions = [
+                    AbortedTransaction(producer_id=a.producer_id, first_offset=a.first_offset)
+                    for a in plog.aborted_transactions(sl.first_offset, lso)]
+            total += sl.total_bytes
+            remaining -= sl.total_bytes
+    return entries, total, error, readable
+
+
+def _response(fctx, entries, now_ms: int) -> FetchResponse:
+    """The context decides what is sent (an incremental one drops unchanged partitions);
+    consecutive partitions of one topic share a topic entry, as Kafka's FetchResponse.of."""
+    error_code, session_id, kept = fctx.respond(entries, now_ms)
     responses = []
-    for name, topic_id, t in topics:
-        parts = []
-        for fp in t.partitions:
-            pd = PartitionData(partition_index=fp.partition, error_code=0, high_watermark=-1,
-                               last_stable_offset=-1, log_start_offset=-1,
-                               aborted_transactions=[] if committed else None,
-                               preferred_read_replica=-1, records=b"")
-            parts.append(pd)
-            plog = b.replicas.get(name, fp.partition) if name is not None else None
-            if plog is None:
-                pd.error_code = ErrorCode.UNKNOWN_TOPIC_ID if name is None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-                error = True
-                continue
-            if v >= 9:
-                err = leader_epoch_error(fp.current_leader_epoch, b.replicas.leader_epoch(name, fp.partition))
-                if err:
-                    pd.error_code = err
-                    error = True
-                    continue
-            hw = plog.high_watermark
-            lso = plog.last_stable_offset
-            pd.high_watermark = hw
-            pd.last_stable_offset = lso
-            pd.log_start_offset = plog.log_start_offset
-            limit = min(fp.partition_max_bytes, remaining)
-            if limit <= 0 and total > 0:
-                continue
-            try:
-                sl = plog.read(fp.fetch_offset, max(limit, 0), upper_bound_offset=lso if committed else hw,
-                               min_one_batch=total == 0)
-            except log_errors.OffsetOutOfRangeError:
-                pd.error_code = ErrorCode.OFFSET_OUT_OF_RANGE
-                error = True
-                continue
-            except log_errors.LogError as e:
-                pd.error_code = log_error_code(e)
-                error = True
-                continue
-            pd.log_start_offset = sl.log_start_offset
-            if sl.total_bytes:
-                pd.records = SliceRecords(sl)
-                if committed:
-                    pd.aborted_transactions = [
-                        AbortedTransaction(producer_id=a.producer_id, first_offset=a.first_offset)
-                        for a in plog.aborted_transactions(sl.first_offset, lso)]
-                total += sl.total_bytes
-                remaining -= sl.total_bytes
-        responses.append(FetchableTopicResponse(topic=name or "", topic_id=topic_id, partitions=parts))
-    resp = FetchResponse(throttle_time_ms=0, error_code=0, session_id=0, responses=responses,
+    last = None
+    for p, pd in kept:
+        if last is None or last.topic_id != p.topic_id or last.topic != (p.topic or ""):
+            last = FetchableTopicResponse(topic=p.topic or "", topic_id=p.topic_id, partitions=[])
+            responses.append(last)
+        last.partitions.append(pd)
+    return FetchResponse(throttle_time_ms=0, error_code=error_code, session_id=session_id, responses=responses,
                          node_endpoints=[])
-    return resp, total, error
 
 
 def handle(ctx, req):
     b = ctx.broker
-    try:
-        b.fetch_sessions.lookup(req.session_id, req.session_epoch)
-    except KeyError:
-        return FetchResponse(throttle_time_ms=0, error_code=ErrorCode.FETCH_SESSION_ID_NOT_FOUND,
-                             session_id=0, responses=[], node_endpoints=[])
-    topics = _resolve(ctx, req)
-    resp, total, error = _read_all(ctx, req, topics)
-    if req.max_wait_ms <= 0 or total >= req.min_bytes or error or not topics:
-        return resp
+    v = ctx.api_version
+    image = b.image
+    uses_topic_ids = v >= 13
+    replica_id = req.replica_state.replica_id if v >= 15 else req.replica_id
+
+    def resolve_name(topic_id):
+        ti = b.image.topics_by_id.get(topic_id)
+        return ti.name if ti is not None else None
+
+    fctx = b.fetch_sessions.new_context(v, req.session_id, req.session_epoch, replica_id >= 0,
+                                        _request_partitions(req, image, uses_topic_ids),
+                                        _forgotten(req, uses_topic_ids), resolve_name, ctx.now_ms)
+    # The context was made once, here: a long poll reads these partitions again but
+    # answers through the same context, so the session epoch moves once per request.
+    parts = fctx.partitions()
+    entries, total, error, readable = _read_all(ctx, req, parts)
+    if req.max_wait_ms <= 0 or total >= req.min_bytes or error or not readable:
+        return _response(fctx, entries, ctx.now_ms)
 
     def try_complete(now_ms: int):
-        r, n, err = _read_all(ctx, req, topics)
-        return r if (n >= req.min_bytes or err) else None
+        e, n, err, _ = _read_all(ctx, req, parts)
+        return _response(fctx, e, now_ms) if (n >= req.min_bytes or err) else None
 
     def on_expire(now_ms: int):
-        return _read_all(ctx, req, topics)[0]
+        return _response(fctx, _read_all(ctx, req, parts)[0], now_ms)
 
-    watch = [("partition", name, fp.partition) for name, _, t in topics if name is not None for fp in t.partitions]
+    watch = [("partition", p.topic, p.partition) for p in parts if p.topic is not None]
     return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.max_wait_ms,
                    watch=watch)

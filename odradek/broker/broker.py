@@ -44,7 +44,7 @@ class Broker:
         """Open everything. ``controller``: a Raft quorum's controller (already following
         the metadata log, see broker/quorum.py); the caller then registers this broker,
         makes sure the internal topics exist and calls start_coordinators()."""
-        from odradek.broker.fetch_sessions import FetchSessionCache
+        from odradek.api_handlers.fetch_session import FetchSessionCache
         from odradek.broker.producer_ids import ProducerIdAllocator
         from odradek.broker.replica_manager import ReplicaManager
         from odradek.log import LogConfig, LogManager
@@ -82,7 +82,8 @@ class Broker:
         if self.replicas.image is None:
             self.replicas.on_metadata(None, self.controller.image)
         self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"))
-        self.fetch_sessions = FetchSessionCache()
+        self.fetch_sessions = FetchSessionCache(cfg.max_incremental_fetch_session_cache_slots,
+                                                cfg.min_incremental_fetch_session_eviction_ms)
         if controller is None:
             self.start_coordinators()
 
