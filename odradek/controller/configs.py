@@ -269,6 +269,16 @@ def resolve_topic_config(d: ConfigDef, overrides: dict[str, str], layers) -> Con
             value = str(int(value) * scale)
     else:
         value, source = d.default, DEFAULT_CONFIG
+    if d.synonyms:
+        # Kafka (ConfigHelper.configSynonyms) lists broker synonyms only from the first one
+        # named like the primary (log.retention.ms): log.retention.hours alone is never shown
+        # and the source falls back to DEFAULT_CONFIG; the value is still the effective one.
+        head = 1 if d.name in overrides else 0
+        broker = syn[head:]
+        while broker and broker[0][0] != d.synonyms[0].name:
+            broker.pop(0)
+        syn = syn[:head] + broker
+        source = syn[0][2] if syn else DEFAULT_CONFIG
     return ConfigView(d.name, value, False, source, False, tuple(syn), d.type)
 
 

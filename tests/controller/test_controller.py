@@ -155,7 +155,26 @@ def test_defaults_num_partitions_and_static_config(tmp_path):
     assert c.topic_config("t")["retention.ms"] == "3600000"
     assert c.topic_config("t")["max.message.bytes"] == "2000"
     v = {x.name: x for x in r.configs}["retention.ms"]
-    assert v.config_source == 4
+    # Kafka 4.3 lists broker synonyms only from log.retention.ms on: log.retention.hours
+    # alone gives source DEFAULT_CONFIG (5) and no synonyms, the value is still 1 h
+    assert (v.value, v.config_source, v.synonyms) == ("3600000", 5, ())
+    c.close()
+
+
+def test_topic_synonyms_start_at_the_primary_broker_name(tmp_path):
+    # as Kafka 4.3 describes them (checked with log.roll.ms / log.roll.jitter.hours set)
+    c = make(tmp_path, {"log.roll.ms": "5000000", "log.roll.jitter.hours": "2"})
+    create(c, "t")
+    views = {v.name: v for v in c.topic_config_views({}, synonyms=True)}
+    seg = views["segment.ms"]
+    assert (seg.value, seg.config_source) == ("5000000", 4)
+    assert seg.synonyms == (("log.roll.ms", "5000000", 4), ("log.roll.hours", "168", 5))
+    jit = views["segment.jitter.ms"]
+    assert (jit.value, jit.config_source, jit.synonyms) == ("7200000", 5, ())
+    ret = views["retention.ms"]
+    assert (ret.value, ret.config_source, ret.synonyms) == ("604800000", 5, ())
+    over = {v.name: v for v in c.topic_config_views({"retention.ms": "1000"}, synonyms=True)}["retention.ms"]
+    assert (over.config_source, over.synonyms) == (1, (("retention.ms", "1000", 1),))
     c.close()
 
 
