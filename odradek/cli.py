@@ -66,6 +66,8 @@ def make_parser() -> argparse.ArgumentParser:
         cli_tools.add_subparsers(sub)
     from odradek import cli_groups  # `odradek groups ...`
     cli_groups.add_subparsers(sub)
+    from odradek import cli_cluster  # `odradek cluster ...`
+    cli_cluster.add_subparsers(sub)
     return parser
 
 

@@ -227,6 +227,8 @@ class RaftDriver:
                     self._send(env)
                 if rd.snapshot_to_apply is not None:
                     s = rd.snapshot_to_apply
+                    log.info("raft %d: restoring snapshot at offset %d (epoch %d, %d bytes)", n.id,
+                             s.id.end_offset, s.id.epoch, len(s.data))
                     self.sm.restore_snapshot(s.data, s.id.end_offset)
                     self._since_snapshot = 0
                 for b in rd.committed_entries:

@@ -1,0 +1,265 @@
+"""A KRaft cluster of real processes: 3 controllers + 1 broker (odradek cluster's layout).
+
+Stock clients create topics through the broker (forwarded to the active controller);
+kill -9 of the leading controller elects a new one and topics can be created again
+within seconds; the old leader restarts and catches up, by snapshot when the new
+leader has already snapshotted past its log. DescribeQuorum answers on both listeners.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import pytest
+from confluent_kafka import Consumer, Producer
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from harness import REPO, free_port
+from odradek.broker.wire_client import WireClient
+from odradek.cli_cluster import cluster_layout, serve_command
+from odradek.wire.messages.describe_quorum_request import DescribeQuorumRequest, PartitionData, TopicData
+
+# Faster than Kafka's defaults (1000/2000 ms) so the suite stays quick; snapshots
+# every few KB so a restarted node catches up by FetchSnapshot.
+FAST = ["controller.quorum.election.timeout.ms=500", "controller.quorum.fetch.timeout.ms=1000",
+        "metadata.log.max.record.bytes.between.snapshots=4096", "offsets.topic.num.partitions=3",
+        "transaction.state.log.num.partitions=3", "group.initial.rebalance.delay.ms=0"]
+
+
+class Node:
+    def __init__(self, props: dict):
+        self.props = props
+        self.id = int(props["node.id"])
+        self.proc = None
+        self.lines: list[str] = []
+
+    def start(self):
+        self.lines = []
+        env = dict(os.environ, PYTHONPATH=str(REPO), ODRADEK_LOG_LEVEL="INFO")
+        self.proc = subprocess.Popen(serve_command(self.props, FAST), stdout=subprocess.PIPE,
+                                     stderr=subprocess.STDOUT, text=True, env=env, cwd=str(REPO))
+        self.ready = threading.Event()
+        proc = self.proc
+
+        def pump():
+            for line in proc.stdout:
+                self.lines.append(line)
+                if "odradek ready" in line:
+                    self.ready.set()
+        threading.Thread(target=pump, daemon=True).start()
+
+    def wait_ready(self, timeout=30):
+        if not self.ready.wait(timeout):
+            raise RuntimeError(f"node {self.id} not ready:\n" + "".join(self.lines[-40:]))
+
+    def kill9(self):
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+
+    def stop(self):
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+    @property
+    def port(self) -> int:
+        return int(self.props["listeners"].rsplit(":", 1)[1])
+
+    @property
+    def metadata_dir(self) -> str:
+        return os.path.join(self.props["log.dirs"], "metadata", "__cluster_metadata-0")
+
+
+def describe_quorum(port: int):
+    with WireClient("127.0.0.1", port, timeout=5) as c:
+        r = c.send(DescribeQuorumRequest(topics=[TopicData(topic_name="__cluster_metadata",
+                                                           partitions=[PartitionData(partition_index=0)])]))
+    return r.topics[0].partitions[0]
+
+
+def wait_for(pred, timeout, what):
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        try:
+            v = pred()
+            if v:
+                return v
+        except Exception as e:  # noqa: BLE001 - nodes come and go
+            last = e
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what} (last error: {last})")
+
+
+def create_topic(bootstrap: str, name: str, partitions: int = 1, timeout: float = 20.0) -> float:
+    """Create via a stock client, retrying while the quorum fails over; seconds taken."""
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    t0 = time.monotonic()
+    while True:
+        try:
+            admin.create_topics([NewTopic(name, partitions, 1)], operation_timeout=10)[name].result(timeout=15)
+            return time.monotonic() - t0
+        except Exception as e:  # noqa: BLE001
+            if "already exists" in str(e):
+                return time.monotonic() - t0
+            if time.monotonic() - t0 > timeout:
+                raise
+            time.sleep(0.1)
+
+
+def _ports_free(base: int) -> bool:
+    import socket
+
+    for port in (base, base + 101, base + 102, base + 103):
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    for attempt in range(3):
+        base = free_port()
+        while base + 110 > 65000 or not _ports_free(base):
+            base = free_port()
+        # broker on base, controllers on base+101..103 (odradek cluster's layout)
+        nodes = [Node(p) for p in cluster_layout(3, 1, base, str(tmp_path / f"try{attempt}"))]
+        for n in nodes:
+            n.start()
+        try:
+            for n in nodes:
+                n.wait_ready(45)
+            break
+        except RuntimeError:
+            for n in nodes:
+                n.stop()
+            if attempt == 2:
+                raise
+    try:
+        yield nodes
+    finally:
+        for n in nodes:
+            n.stop()
+
+
+def test_failover_and_catch_up_by_snapshot(cluster):
+    controllers, broker = cluster[:3], cluster[3]
+    bootstrap = f"127.0.0.1:{broker.port}"
+    # DescribeQuorum through the broker (forwarded to the leader) and on a controller listener.
+    q = wait_for(lambda: describe_quorum(broker.port), 10, "DescribeQuorum via the broker")
+    assert q.error_code == 0 and q.leader_id in (1, 2, 3)
+    assert sorted(v.replica_id for v in q.current_voters) == [1, 2, 3]
+    assert [o.replica_id for o in q.observers] == [4]
+    leader = next(c for c in controllers if c.id == q.leader_id)
+    others = [c for c in controllers if c is not leader]
+    f = describe_quorum(others[0].port)  # a follower: NOT_LEADER_OR_FOLLOWER, naming the leader
+    assert (f.error_code, f.leader_id, f.leader_epoch) == (6, leader.id, q.leader_epoch)
+
+    create_topic(bootstrap, "before", 2)
+    p = Producer({"bootstrap.servers": bootstrap})
+    for i in range(5):
+        p.produce("before", value=b"m%d" % i)
+    assert p.flush(10) == 0
+
+    t_kill = time.monotonic()
+    leader.kill9()
+    took = create_topic(bootstrap, "after-failover")
+
+    def new_leader_answer():
+        for o in others:
+            r = describe_quorum(o.port)
+            if r.error_code == 0:
+                return r
+    new_q = wait_for(new_leader_answer, 10, "a new leader")
+    failover_s = time.monotonic() - t_kill
+    print(f"\nfailover: topic created {took:.2f}s after kill -9 of leader {leader.id}; "
+          f"new leader {new_q.leader_id} epoch {new_q.leader_epoch}")
+    assert new_q.leader_epoch > q.leader_epoch
+    assert took < 10, f"no topic creation for {took:.1f}s after the leader died"
+    assert failover_s < 15
+
+    # Enough metadata that the new leader snapshots past the dead node's log end.
+    for i in range(12):
+        create_topic(bootstrap, f"bulk-{i}", 3)
+    new_leader = next(c for c in controllers if c.id == new_q.leader_id)
+    wait_for(lambda: glob.glob(os.path.join(new_leader.metadata_dir, "*.checkpoint")), 10, "a leader snapshot")
+    old_end = os.path.getsize(os.path.join(leader.metadata_dir, "00000000000000000000.log"))
+
+    t_restart = time.monotonic()
+    leader.start()
+    leader.wait_ready()
+
+    def caught_up():
+        r = describe_quorum(new_leader.port)
+        ends = {v.replica_id: v.log_end_offset for v in r.current_voters}
+        return r.error_code == 0 and ends.get(leader.id) == ends.get(new_leader.id) and r.high_watermark == \
+            ends[new_leader.id]
+    wait_for(caught_up, 15, "the old leader to catch up")
+    print(f"old leader {leader.id} caught up {time.monotonic() - t_restart:.2f}s after restart "
+          f"(old log {old_end} bytes)")
+    # It caught up by snapshot (FetchSnapshot): it had none of its own before the kill.
+    assert glob.glob(os.path.join(leader.metadata_dir, "*.checkpoint"))
+    assert any("restoring snapshot" in ln for ln in leader.lines), "".join(leader.lines[-30:])
+
+    # The broker sees every topic; data written before the failover is still there.
+    md = AdminClient({"bootstrap.servers": bootstrap}).list_topics(timeout=10)
+    assert {"before", "after-failover", *(f"bulk-{i}" for i in range(12))} <= set(md.topics)
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "raft-cluster", "auto.offset.reset": "earliest"})
+    c.subscribe(["before"])
+    got = []
+    deadline = time.monotonic() + 20
+    while len(got) < 5 and time.monotonic() < deadline:
+        m = c.poll(0.5)
+        if m is not None and not m.error():
+            got.append(m.value())
+    c.close()
+    assert sorted(got) == [b"m%d" % i for i in range(5)]
+
+    # Now the restarted node can lead: stop the current leader gracefully (EndQuorumEpoch).
+    new_leader.stop()
+    took = create_topic(bootstrap, "after-resign")
+    print(f"graceful leader stop: topic created {took:.2f}s later")
+    assert took < 10
+
+
+def test_non_leader_controller_answers_not_controller(cluster):
+    controllers = cluster[:3]
+    q = wait_for(lambda: describe_quorum(cluster[3].port), 10, "DescribeQuorum")
+    follower = next(c for c in controllers if c.id != q.leader_id)
+    from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
+
+    with WireClient("127.0.0.1", follower.port, timeout=5) as w:
+        r = w.send(CreateTopicsRequest(topics=[CreatableTopic(name="x", num_partitions=1, replication_factor=1)],
+                                       timeout_ms=5000))
+    assert r.topics[0].error_code == 41  # NOT_CONTROLLER
+    leader = next(c for c in controllers if c.id == q.leader_id)
+    with WireClient("127.0.0.1", leader.port, timeout=5) as w:
+        r = w.send(CreateTopicsRequest(topics=[CreatableTopic(name="x", num_partitions=1, replication_factor=1)],
+                                       timeout_ms=5000))
+    assert r.topics[0].error_code == 0
+    wait_for(lambda: "x" in AdminClient({"bootstrap.servers": f"127.0.0.1:{cluster[3].port}"})
+             .list_topics(timeout=5).topics, 10, "the broker to see x")
+
+
+def test_single_node_describe_quorum(tmp_path):
+    from harness import BrokerProcess
+
+    b = BrokerProcess(str(tmp_path))
+    b.start()
+    try:
+        r = describe_quorum(b.port)
+        assert r.error_code == 0 and r.leader_id == 1 and [v.replica_id for v in r.current_voters] == [1]
+        assert r.high_watermark > 0
+    finally:
+        b.stop()
