@@ -168,6 +168,10 @@ class BrokerConfig:
             "message.max.bytes": str(self.message_max_bytes),
             "offsets.topic.num.partitions": str(self.offsets_topic_num_partitions),
             "offsets.topic.segment.bytes": str(self.offsets_topic_segment_bytes),
+            # Kafka requires these in server.properties, so DescribeConfigs shows them as static
+            "node.id": str(self.node_id),
+            "broker.id": str(self.node_id),
+            "process.roles": ",".join(self.process_roles),
         }
         d.update(self.topic_defaults())
         # what the user set, under the names they used (DescribeConfigs shows these)

@@ -191,15 +191,16 @@ BROKER_STATIC: dict[str, tuple[int, str | None]] = {
     "delete.topic.enable": (T_BOOLEAN, "true"),
     "offsets.topic.num.partitions": (T_INT, "50"),
     "offsets.topic.replication.factor": (T_SHORT, "3"),
+    "offsets.topic.segment.bytes": (T_INT, "104857600"),
     "transaction.state.log.num.partitions": (T_INT, "50"),
     "transaction.state.log.replication.factor": (T_SHORT, "3"),
     "log.dirs": (T_STRING, None),
     "log.dir": (T_STRING, "/tmp/kafka-logs"),
     "listeners": (T_LIST, "PLAINTEXT://:9092"),
     "advertised.listeners": (T_STRING, None),
-    "node.id": (T_INT, "-1"),
+    "node.id": (T_INT, None),
     "broker.id": (T_INT, "-1"),
-    "process.roles": (T_LIST, ""),
+    "process.roles": (T_LIST, None),
 }
 
 

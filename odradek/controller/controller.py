@@ -576,7 +576,9 @@ class Controller:
                                ((k, v, C.DYNAMIC_DEFAULT_BROKER_CONFIG),) if synonyms else (),
                                C.broker_config_type(k)) for k, v in sorted(dyn_default.items())]
         dyn_broker = dict(bc.get(name, {}))
-        static = {k: v for k, v in self.defaults.items() if k not in C.TOPIC_CONFIGS or k in C.BROKER_SYNONYMS}
+        # a value at Kafka's default is taken as unset (Kafka shows only DEFAULT_CONFIG then)
+        static = {k: v for k, v in self.defaults.items()
+                  if (k not in C.TOPIC_CONFIGS or k in C.BROKER_SYNONYMS) and C.broker_default(k) != v}
         static.update(self._static_broker())
         layers = ((C.DYNAMIC_BROKER_CONFIG, dyn_broker), (C.DYNAMIC_DEFAULT_BROKER_CONFIG, dyn_default),
                   (C.STATIC_BROKER_CONFIG, static))

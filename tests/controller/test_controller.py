@@ -346,3 +346,23 @@ def test_package_exports_and_features(ctl):
     assert mod.Controller is Controller and mod.BrokerImage is BrokerImage
     assert ctl.finalized_features() == {"metadata.version": 27}
     assert ctl.finalized_features_epoch() == ctl.image.offset
+
+
+def test_broker_configs_as_kafka_describes_them(tmp_path):
+    # `kafka-configs --describe --entity-type brokers --entity-name 1 --all` against Kafka 4.3:
+    # node.id/broker.id/process.roles are static (Kafka requires them), a value left at its
+    # default is DEFAULT_CONFIG only, a value given explicitly is STATIC_BROKER_CONFIG
+    from odradek.config import BrokerConfig
+
+    cfg = BrokerConfig.from_properties({"node.id": "3", "log.dirs": str(tmp_path / "d"), "num.partitions": "4"})
+    c = make(tmp_path, cfg.controller_defaults(), node_id=3)
+    [d] = c.describe_configs([(BROKER, "3", None)], include_synonyms=True)
+    v = {x.name: x for x in d.configs}
+    assert v["node.id"].value == "3" and v["node.id"].synonyms == (("node.id", "3", 4),)
+    assert v["broker.id"].synonyms == (("broker.id", "3", 4), ("broker.id", "-1", 5))
+    assert v["process.roles"].synonyms == (("process.roles", "broker,controller", 4),)
+    for name, value in [("compression.type", "producer"), ("message.max.bytes", "1048588"),
+                        ("delete.topic.enable", "true"), ("offsets.topic.segment.bytes", "104857600")]:
+        assert (v[name].value, v[name].config_source, v[name].synonyms) == (value, 5, ((name, value, 5),)), name
+    assert (v["num.partitions"].value, v["num.partitions"].config_source) == ("4", 4)
+    c.close()
