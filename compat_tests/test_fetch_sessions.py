@@ -8,6 +8,9 @@ against Apache Kafka too (`pytest compat_tests/test_fetch_sessions.py --bootstra
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
 import threading
 import time
 
@@ -195,3 +198,50 @@ def test_long_poll_in_a_session(raw, bootstrap, topic3, version):
     # the next epoch is the one after the long polls (each moved it once)
     r = s.fetch([(2, 1)])
     assert (r.error_code, r.responses) == (0, [])
+
+
+# ------------------------------------------------------------------ stock consumers
+
+
+@pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("java") is None, reason="needs Java 17 and Maven")
+@pytest.mark.parametrize("version", ["3.9.2", "4.3.0"])
+def test_java_consumer_fetches_incrementally(bootstrap, version):
+    """The Java consumer reads everything exactly once, and its fetches after the
+    first are incremental (its FetchSessionHandler's debug log says which it built)."""
+    from test_java_clients import build
+
+    cmd = ["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+           "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.FetchSessionHandler=debug",
+           "-cp", build(version), "odradek.compat.JavaClientsCheck", bootstrap, "consumer.incrementalFetch"]
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    assert "PASS consumer.incrementalFetch" in r.stdout, r.stdout + r.stderr[-5000:]
+    full = len(re.findall(r"Built full fetch", r.stderr))
+    incremental = len(re.findall(r"Built incremental fetch", r.stderr))
+    failed = re.findall(r"unable to process the fetch request.*", r.stderr)
+    print(f"kafka-clients {version}: {full} full, {incremental} incremental fetches")
+    assert not failed, failed[:5]
+    assert full >= 1 and incremental >= 20 and incremental > 5 * full, (full, incremental)
+
+
+def test_confluent_consumer_reads_everything(bootstrap, topic3):
+    """librdkafka sends sessionless fetches (epoch -1): unchanged, still exact."""
+    from confluent_kafka import Consumer, Producer, TopicPartition
+
+    p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0})
+    for i in range(900):
+        p.produce(topic3, value=f"v{i}".encode(), partition=i % 3)
+    p.flush(10)
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": topic3, "enable.auto.commit": False,
+                  "max.partition.fetch.bytes": 2048})
+    c.assign([TopicPartition(topic3, i, 0) for i in range(3)])
+    seen: dict[int, list[str]] = {0: [], 1: [], 2: []}
+    deadline = time.monotonic() + 30
+    n = 0
+    while n < 900 and time.monotonic() < deadline:
+        m = c.poll(0.5)
+        if m is not None and m.error() is None:
+            seen[m.partition()].append(m.value().decode())
+            n += 1
+    c.close()
+    for part in range(3):
+        assert seen[part] == [f"v{i}" for i in range(part, 900, 3)]

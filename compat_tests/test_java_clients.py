@@ -36,6 +36,7 @@ CHECKS = [
     "admin.deleteRecords",
     "admin.incrementalAlterConfigs",
     "offsets.latestNeverBackwards",
+    "consumer.incrementalFetch",
 ]
 # Checks that fail on odradek for a known broker bug (strict: they flip to an error once fixed).
 KNOWN_BROKER_BUGS: dict[str, str] = {}

@@ -596,6 +596,45 @@ public final class JavaClientsCheck {
         expectEq(6000L, fin.values().stream().mapToLong(Long::longValue).sum(), "total records");
     }
 
+    /** Many fetches of a 3-partition topic (small max.partition.fetch.bytes), records
+     *  trickling in while the consumer long-polls, then idle polls: every record exactly
+     *  once and in order. With fetch sessions these are incremental fetches (the pytest
+     *  side counts them in the client's FetchSessionHandler debug log). */
+    void incrementalFetch() throws Exception {
+        String topic = createTopic("incr", 3);
+        int bulk = 3000, trickle = 30;
+        produceN(topic, 3, bulk, "i");
+        List<TopicPartition> tps = List.of(new TopicPartition(topic, 0), new TopicPartition(topic, 1),
+                                           new TopicPartition(topic, 2));
+        Map<Integer, List<String>> seen = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> c = consumer(null, Map.of(
+                ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 4096, ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 200));
+             KafkaProducer<byte[], byte[]> p = producer(Map.of())) {
+            c.assign(tps);
+            c.seekToBeginning(tps);
+            int total = 0, sent = 0;
+            long deadline = System.currentTimeMillis() + 60000;
+            while (total < bulk + trickle && System.currentTimeMillis() < deadline) {
+                if (total >= bulk && sent < trickle) {   // one record at a time, into a waiting fetch
+                    p.send(new ProducerRecord<>(topic, sent % 3, b("k"), b("late-" + sent))).get();
+                    sent++;
+                }
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(300))) {
+                    seen.computeIfAbsent(r.partition(), k -> new ArrayList<>()).add(s(r.value()));
+                    total++;
+                }
+            }
+            for (int i = 0; i < 5; i++) total += c.poll(Duration.ofMillis(200)).count();   // idle: nothing more
+            expectEq(bulk + trickle, total, "records consumed");
+        }
+        for (int part = 0; part < 3; part++) {
+            List<String> expected = new ArrayList<>();
+            for (int i = part; i < bulk; i += 3) expected.add("i-" + i);
+            for (int i = part; i < trickle; i += 3) expected.add("late-" + i);
+            expectEq(expected, seen.get(part), "records of partition " + part);
+        }
+    }
+
     // ---- driver --------------------------------------------------------------------------
 
     void check(String name, Check c, Set<String> only) {
@@ -638,6 +677,7 @@ public final class JavaClientsCheck {
         j.check("admin.deleteRecords", j::deleteRecords, only);
         j.check("admin.incrementalAlterConfigs", j::incrementalAlterConfigs, only);
         j.check("offsets.latestNeverBackwards", j::latestOffsetsMonotonic, only);
+        j.check("consumer.incrementalFetch", j::incrementalFetch, only);
         j.admin.close(Duration.ofSeconds(5));
         System.out.printf("java-clients %s: %d passed, %d failed%n", version, j.passed, j.failed);
         System.exit(j.failed == 0 ? 0 : 1);
