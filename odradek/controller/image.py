@@ -11,14 +11,19 @@ from types import MappingProxyType
 from typing import Mapping
 
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
+from odradek.wire.messages.client_quota_record import ClientQuotaRecord
 from odradek.wire.messages.config_record import ConfigRecord
 from odradek.wire.messages.feature_level_record import FeatureLevelRecord
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from odradek.wire.messages.partition_record import PartitionRecord
 from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
+from odradek.wire.messages.remove_user_scram_credential_record import RemoveUserScramCredentialRecord
 from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+from odradek.wire.messages.user_scram_credential_record import UserScramCredentialRecord
+
+from . import client_quotas, scram
 
 from .configs import BROKER, TOPIC
 
@@ -76,6 +81,10 @@ class MetadataImage:
     broker_configs: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
     # dynamic topic configs by topic name (kept apart from topics, as Kafka's ConfigurationsImage)
     topic_configs: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
+    # client quotas: entity ((type, name|None), ...) -> {key: value} (see client_quotas.py)
+    client_quotas: Mapping[tuple, Mapping[str, float]] = field(default_factory=_empty)
+    # SCRAM credentials: (user, mechanism) -> scram.ScramCredential
+    scram_credentials: Mapping[tuple, object] = field(default_factory=_empty)
 
     def topic_by_id(self, topic_id: bytes) -> TopicImage | None:
         return self.topics_by_id.get(topic_id)
@@ -95,6 +104,8 @@ class MetadataDelta:
     features: dict[str, int] = field(default_factory=dict)
     broker_configs: dict[str, dict[str, str]] = field(default_factory=dict)
     topic_configs: dict[str, dict[str, str]] = field(default_factory=dict)
+    client_quotas: dict | None = None  # copy of the base's, made on the first quota record
+    scram_credentials: dict | None = None
     offset: int = -1
 
     def _topic(self, topic_id: bytes) -> TopicImage | None:
@@ -164,6 +175,14 @@ class MetadataDelta:
                 self.brokers[record.broker_id] = replace(b, fenced=record.fenced == 1)
         elif isinstance(record, FeatureLevelRecord):
             self.features[record.name] = record.feature_level
+        elif isinstance(record, ClientQuotaRecord):
+            if self.client_quotas is None:
+                self.client_quotas = dict(self.base.client_quotas)
+            client_quotas.replay(self.client_quotas, record)
+        elif isinstance(record, (UserScramCredentialRecord, RemoveUserScramCredentialRecord)):
+            if self.scram_credentials is None:
+                self.scram_credentials = dict(self.base.scram_credentials)
+            scram.replay(self.scram_credentials, record)
         # other record types (NoOpRecord, ...) carry nothing for this image
 
     def _replay_config(self, record: ConfigRecord) -> None:
@@ -223,6 +242,9 @@ class MetadataDelta:
             features=features,
             broker_configs=bcfg,
             topic_configs=tcfg,
+            client_quotas=b.client_quotas if self.client_quotas is None else _freeze(self.client_quotas),
+            scram_credentials=(b.scram_credentials if self.scram_credentials is None
+                               else _freeze(self.scram_credentials)),
         )
 
 

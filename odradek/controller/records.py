@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from odradek.wire.exceptions import MalformedError
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
+from odradek.wire.messages.client_quota_record import ClientQuotaRecord
 from odradek.wire.messages.config_record import ConfigRecord
 from odradek.wire.messages.feature_level_record import FeatureLevelRecord
 from odradek.wire.messages.no_op_record import NoOpRecord
@@ -15,8 +16,10 @@ from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from odradek.wire.messages.partition_record import PartitionRecord
 from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
+from odradek.wire.messages.remove_user_scram_credential_record import RemoveUserScramCredentialRecord
 from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+from odradek.wire.messages.user_scram_credential_record import UserScramCredentialRecord
 from odradek.wire.primitives import uvarint_bytes
 
 FRAME_VERSION = 1
@@ -24,6 +27,7 @@ FRAME_VERSION = 1
 RECORD_TYPES = {cls.API_KEY: cls for cls in (
     RegisterBrokerRecord, TopicRecord, PartitionRecord, ConfigRecord, PartitionChangeRecord,
     FeatureLevelRecord, RemoveTopicRecord, UnfenceBrokerRecord, BrokerRegistrationChangeRecord, NoOpRecord,
+    ClientQuotaRecord, UserScramCredentialRecord, RemoveUserScramCredentialRecord,
 )}
 
 # The version each record type is written in (read: any version the codec knows).

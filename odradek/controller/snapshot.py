@@ -14,6 +14,7 @@ from odradek.wire.messages.register_broker_record import BrokerEndpoint, BrokerF
 from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.records import build_batch, iter_batches
 
+from . import client_quotas, scram
 from .configs import BROKER, TOPIC
 from .image import MetadataDelta, MetadataImage
 from .records import decode_record, encode_record
@@ -39,6 +40,8 @@ def image_records(img: MetadataImage) -> list:
                 partition_epoch=p.partition_epoch))
     for name, cfg in sorted(img.topic_configs.items()):
         out += [ConfigRecord(resource_type=TOPIC, resource_name=name, name=k, value=v) for k, v in sorted(cfg.items())]
+    out += client_quotas.image_records(img.client_quotas)
+    out += scram.image_records(img.scram_credentials)
     return out
 
 

@@ -1,0 +1,137 @@
+"""SCRAM credentials in the metadata log (Kafka's ScramControlManager + ScramImage.describe).
+
+Clients send the salted password; the controller stores what a SCRAM server needs
+(salt, StoredKey = H(HMAC(salted, "Client Key")), ServerKey = HMAC(salted, "Server Key"),
+iterations) as UserScramCredentialRecords. This broker has no SASL listener, so nothing
+authenticates against them yet; they round-trip through describe and survive restarts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass
+from typing import Mapping
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.remove_user_scram_credential_record import RemoveUserScramCredentialRecord
+from odradek.wire.messages.user_scram_credential_record import UserScramCredentialRecord
+
+SHA_256, SHA_512 = 1, 2
+HASHES = {SHA_256: hashlib.sha256, SHA_512: hashlib.sha512}
+MIN_ITERATIONS = 4096
+MAX_ITERATIONS = 16384
+
+DUPLICATE = "A user credential cannot be altered twice in the same request"
+
+
+@dataclass(frozen=True)
+class ScramCredential:
+    salt: bytes
+    stored_key: bytes
+    server_key: bytes
+    iterations: int
+
+
+def replay(creds: dict, record) -> None:
+    """Apply a (Remove)UserScramCredentialRecord to a mutable {(user, mechanism): ScramCredential}."""
+    if isinstance(record, UserScramCredentialRecord):
+        creds[(record.name, record.mechanism)] = ScramCredential(
+            bytes(record.salt), bytes(record.stored_key), bytes(record.server_key), record.iterations)
+    else:
+        creds.pop((record.name, record.mechanism), None)
+
+
+def image_records(creds: Mapping) -> list:
+    return [UserScramCredentialRecord(name=u, mechanism=m, salt=c.salt, stored_key=c.stored_key,
+                                      server_key=c.server_key, iterations=c.iterations)
+            for (u, m), c in creds.items()]
+
+
+def derive_keys(mechanism: int, salted_password: bytes) -> tuple[bytes, bytes]:
+    h = HASHES[mechanism]
+    client_key = hmac.new(salted_password, b"Client Key", h).digest()
+    return h(client_key).digest(), hmac.new(salted_password, b"Server Key", h).digest()
+
+
+def _check_name_mechanism(name: str, mechanism: int):
+    if name == "":
+        return ErrorCode.UNACCEPTABLE_CREDENTIAL, "Username must not be empty"
+    if mechanism not in HASHES:
+        return ErrorCode.UNSUPPORTED_SASL_MECHANISM, "Unknown SCRAM mechanism"
+    return None
+
+
+def alter(creds: Mapping, upsertions, deletions):
+    """upsertions: [(name, mechanism, iterations, salt, salted_password)]; deletions: [(name, mechanism)].
+
+    -> (records, [(user, error_code, error_message)]): deletions, then upsertions, then errors
+    (Kafka's order). A user may appear once per request.
+    """
+    errors: dict[str, tuple] = {}
+    to_delete: dict[str, tuple] = {}
+    to_upsert: dict[str, tuple] = {}
+    for name, mech in deletions:
+        if name in errors:
+            continue
+        if to_delete.pop(name, None) is not None:
+            errors[name] = (ErrorCode.DUPLICATE_RESOURCE, DUPLICATE)
+            continue
+        err = _check_name_mechanism(name, mech)
+        if err is None and (name, mech) not in creds:
+            err = (ErrorCode.RESOURCE_NOT_FOUND, "Attempt to delete a user credential that does not exist")
+        if err is not None:
+            errors[name] = err
+        else:
+            to_delete[name] = (name, mech)
+    for up in upsertions:
+        name, mech, iterations = up[0], up[1], up[2]
+        if name in errors:
+            continue
+        if to_delete.pop(name, None) is not None or to_upsert.pop(name, None) is not None:
+            errors[name] = (ErrorCode.DUPLICATE_RESOURCE, DUPLICATE)
+            continue
+        err = _check_name_mechanism(name, mech)
+        if err is None and iterations < MIN_ITERATIONS:
+            err = (ErrorCode.UNACCEPTABLE_CREDENTIAL, "Too few iterations")
+        elif err is None and iterations > MAX_ITERATIONS:
+            err = (ErrorCode.UNACCEPTABLE_CREDENTIAL, "Too many iterations")
+        if err is not None:
+            errors[name] = err
+        else:
+            to_upsert[name] = up
+    records: list = []
+    results: list = []
+    for name, mech in to_delete.values():
+        records.append(RemoveUserScramCredentialRecord(name=name, mechanism=mech))
+        results.append((name, 0, None))
+    for name, mech, iterations, salt, salted in to_upsert.values():
+        stored, server = derive_keys(mech, bytes(salted))
+        records.append(UserScramCredentialRecord(name=name, mechanism=mech, salt=bytes(salt), stored_key=stored,
+                                                 server_key=server, iterations=iterations))
+        results.append((name, 0, None))
+    results += [(name, int(code), msg) for name, (code, msg) in errors.items()]
+    return records, results
+
+
+def describe(creds: Mapping, users: list[str] | None):
+    """-> [(user, error_code, error_message, [(mechanism, iterations)])]; users None/[] = every user."""
+    if not users:
+        names = {u: False for (u, _) in creds}
+    else:
+        names: dict[str, bool] = {}
+        for u in users:
+            names[u] = u in names
+    out = []
+    for user, dup in names.items():
+        if dup:
+            out.append((user, int(ErrorCode.DUPLICATE_RESOURCE),
+                        f"Cannot describe SCRAM credentials for the same user twice in a single request: {user}", []))
+            continue
+        infos = [(m, creds[(user, m)].iterations) for m in sorted(HASHES) if (user, m) in creds]
+        if infos:
+            out.append((user, 0, "", infos))
+        else:
+            out.append((user, int(ErrorCode.RESOURCE_NOT_FOUND),
+                        f"Attempt to describe a user credential that does not exist: {user}", []))
+    return out
