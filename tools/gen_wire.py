@@ -329,7 +329,12 @@ class ModuleGen:
             lines.extend(self.decode_value(fl, v, ff, flex, f"o.{fl.attr}"))
         flush_group()
         if flex:
-            lines.append("t, p = _rtag(b, p)")
+            # the empty tag section (one zero byte) is by far the common case
+            lines.append("if b[p] == 0:")
+            lines.append("    t = None")
+            lines.append("    p += 1")
+            lines.append("else:")
+            lines.append("    t, p = _rtag(b, p)")
             if tagged:
                 lines.append("u = None")
                 lines.append("if t is not None:")
@@ -368,7 +373,16 @@ class ModuleGen:
             else:
                 elem_min = 1 if ff else (2 if et == "string" else 4)
             lenfn = ("_rcnal" if nullable else "_rcal") if ff else ("_rnal" if nullable else "_ral")
-            out.append(f"n, {p} = {lenfn}({b}, {p}, {elem_min})")
+            if ff:
+                # one-byte compact length (under 127 elements): inline; a short buffer
+                # still fails as truncation inside the element reads
+                out.append(f"n = {b}[{p}] - 1")
+                out.append(f"if 0 <= n < 127:")
+                out.append(f"    {p} += 1")
+                out.append("else:")
+                out.append(f"    n, {p} = {lenfn}({b}, {p}, {elem_min})")
+            else:
+                out.append(f"n, {p} = {lenfn}({b}, {p}, {elem_min})")
             body = []
             if fl.struct is not None:
                 fn = self.gen_decode(fl.struct, v, flex)
@@ -382,7 +396,7 @@ class ModuleGen:
                 body.append(f"{p} += 16 * n")
             elif et in FIXED:
                 code, size = FIXED[et]
-                body.append(f"l = list(_unpack('>%d{code}' % n, {b}, {p}))")
+                body.append(f"l = list((_ARR['{code}'][n] if n < 64 else _struct.Struct('>%d{code}' % n)).unpack_from({b}, {p}))")
                 body.append(f"{p} += {size} * n")
             else:
                 rf = self.read_var(et, ff, False)
@@ -606,10 +620,11 @@ class ModuleGen:
             "    read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,",
             "    write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,",
             "    write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,",
-            "    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,",
+            "    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,",
             ")",
             "",
             "_new = object.__new__",
+            "_ARR = _ARRAY_STRUCTS",
             "_unpack = _struct.unpack_from",
             "_pack = _struct.pack",
             "",

@@ -64,6 +64,8 @@ class Message:
         fn = cls._DECODERS.get(version)
         if fn is None:
             raise UnsupportedVersionError(cls.API_KEY if cls.API_KEY is not None else -1, version)
+        if type(buf) is not memoryview:
+            buf = memoryview(buf)  # records fields come out as views, never copies
         try:
             return fn(buf, pos)
         except (IndexError, struct.error) as e:

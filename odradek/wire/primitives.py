@@ -20,6 +20,9 @@ I_UNPACK = _i.unpack_from
 
 ZERO_UUID = bytes(16)
 
+# Precompiled formats for arrays of fixed-size primitives with fewer than 64 elements.
+ARRAY_STRUCTS = {code: [struct.Struct(f">{n}{code}") for n in range(64)] for code in "?bhHiIqd"}
+
 
 def read_uvarint(buf, pos: int) -> tuple[int, int]:
     """Unsigned LEB128 varint, at most 5 bytes (Kafka's unsigned varint is 32-bit)."""

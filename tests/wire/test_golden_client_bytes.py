@@ -42,7 +42,7 @@ class Recorder:
                 if not data:
                     break
                 for frame in dec.feed(data):
-                    self.frames.append(frame)
+                    self.frames.append(bytes(frame))
                     key, version, corr = struct.unpack_from(">hhi", frame)
                     if key == 18:
                         resp = ApiVersionsResponse(

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -135,7 +136,11 @@ def _d_AddPartitionsToTxnPartitionResult_1(b, p):
     o = _new(AddPartitionsToTxnPartitionResult)
     o.partition_index, o.partition_error_code = _S1.unpack_from(b, p)
     p += 6
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -143,13 +148,21 @@ def _d_AddPartitionsToTxnPartitionResult_1(b, p):
 def _d_AddPartitionsToTxnTopicResult_1(b, p):
     o = _new(AddPartitionsToTxnTopicResult)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_AddPartitionsToTxnPartitionResult_1(b, p)
         l.append(e)
     o.results_by_partition = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -160,13 +173,21 @@ def _d_AddPartitionsToTxnResponse_1(b, p):
     p += 4
     o.error_code = 0
     o.results_by_transaction = []
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_AddPartitionsToTxnTopicResult_1(b, p)
         l.append(e)
     o.results_by_topic_v3_and_below = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -197,13 +218,21 @@ def _e_AddPartitionsToTxnResponse_1(o, w):
 def _d_AddPartitionsToTxnResult_0(b, p):
     o = _new(AddPartitionsToTxnResult)
     o.transactional_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_AddPartitionsToTxnTopicResult_1(b, p)
         l.append(e)
     o.topic_results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -212,14 +241,22 @@ def _d_AddPartitionsToTxnResponse_2(b, p):
     o = _new(AddPartitionsToTxnResponse)
     o.throttle_time_ms, o.error_code = _S1.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_AddPartitionsToTxnResult_0(b, p)
         l.append(e)
     o.results_by_transaction = l
     o.results_by_topic_v3_and_below = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -83,14 +84,22 @@ def _d_PartitionData_0(b, p):
     o = _new(PartitionData)
     o.partition_index, o.leader_epoch = _S2.unpack_from(b, p)
     p += 8
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.new_isr = l
     o.new_isr_with_epochs = []
     o.leader_recovery_state, o.partition_epoch = _S3.unpack_from(b, p)
     p += 5
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -99,13 +108,21 @@ def _d_TopicData_0(b, p):
     o = _new(TopicData)
     o.topic_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 15)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 15)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -114,13 +131,21 @@ def _d_AlterPartitionRequest_0(b, p):
     o = _new(AlterPartitionRequest)
     o.broker_id, o.broker_epoch = _S0.unpack_from(b, p)
     p += 12
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_TopicData_0(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -156,7 +181,11 @@ def _d_BrokerState_0(b, p):
     o = _new(BrokerState)
     o.broker_id, o.broker_epoch = _S0.unpack_from(b, p)
     p += 12
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -166,7 +195,11 @@ def _d_PartitionData_1(b, p):
     o.partition_index, o.leader_epoch = _S2.unpack_from(b, p)
     p += 8
     o.new_isr = []
-    n, p = _rcal(b, p, 13)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 13)
     l = []
     for _ in range(n):
         e, p = _d_BrokerState_0(b, p)
@@ -174,7 +207,11 @@ def _d_PartitionData_1(b, p):
     o.new_isr_with_epochs = l
     o.leader_recovery_state, o.partition_epoch = _S3.unpack_from(b, p)
     p += 5
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -183,13 +220,21 @@ def _d_TopicData_1(b, p):
     o = _new(TopicData)
     o.topic_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 15)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 15)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -198,13 +243,21 @@ def _d_AlterPartitionRequest_1(b, p):
     o = _new(AlterPartitionRequest)
     o.broker_id, o.broker_epoch = _S0.unpack_from(b, p)
     p += 12
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_TopicData_1(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -156,7 +157,11 @@ def _d_ApiVersion_1(b, p):
     o = _new(ApiVersion)
     o.api_key, o.min_version, o.max_version = _S1.unpack_from(b, p)
     p += 6
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -166,7 +171,11 @@ def _d_SupportedFeatureKey_0(b, p):
     o.name, p = _rcstr(b, p)
     o.min_version, o.max_version = _S3.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -176,7 +185,11 @@ def _d_FinalizedFeatureKey_0(b, p):
     o.name, p = _rcstr(b, p)
     o.max_version_level, o.min_version_level = _S3.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -185,7 +198,11 @@ def _d_ApiVersionsResponse_2(b, p):
     o = _new(ApiVersionsResponse)
     o.error_code, = _S0.unpack_from(b, p)
     p += 2
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_ApiVersion_1(b, p)
@@ -197,13 +214,21 @@ def _d_ApiVersionsResponse_2(b, p):
     o.finalized_features_epoch = -1
     o.finalized_features = []
     o.zk_migration_ready = False
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 6)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 6)
                 l = []
                 for _ in range(n):
                     e, q = _d_SupportedFeatureKey_0(raw, q)
@@ -215,7 +240,11 @@ def _d_ApiVersionsResponse_2(b, p):
                 q += 8
             elif tag == 2:
                 q = 0
-                n, q = _rcal(raw, q, 6)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 6)
                 l = []
                 for _ in range(n):
                     e, q = _d_FinalizedFeatureKey_0(raw, q)

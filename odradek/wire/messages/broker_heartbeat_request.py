@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -52,7 +53,11 @@ def _d_BrokerHeartbeatRequest_0(b, p):
     p += 22
     o.offline_log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -68,13 +73,21 @@ def _d_BrokerHeartbeatRequest_1(b, p):
     p += 22
     o.offline_log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 16)
                 l = [bytes(raw[q + 16 * i:q + 16 * i + 16]) for i in range(n)]
                 if q + 16 * n > len(raw): raise _Trunc('uuid array')
                 q += 16 * n
@@ -107,20 +120,32 @@ def _d_BrokerHeartbeatRequest_2(b, p):
     p += 22
     o.offline_log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 16)
                 l = [bytes(raw[q + 16 * i:q + 16 * i + 16]) for i in range(n)]
                 if q + 16 * n > len(raw): raise _Trunc('uuid array')
                 q += 16 * n
                 o.offline_log_dirs = l
             elif tag == 1:
                 q = 0
-                n, q = _rcnal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 16)
                 if n < 0:
                     o.cordoned_log_dirs = None
                 else:

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -54,7 +55,11 @@ def _d_BrokerRegistrationChangeRecord_0(b, p):
     o.in_controlled_shutdown = 0
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -90,7 +95,11 @@ def _d_BrokerRegistrationChangeRecord_1(b, p):
     o.in_controlled_shutdown = 0
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -135,7 +144,11 @@ def _d_BrokerRegistrationChangeRecord_2(b, p):
     o.in_controlled_shutdown = 0
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -149,7 +162,11 @@ def _d_BrokerRegistrationChangeRecord_2(b, p):
                 q += 1
             elif tag == 2:
                 q = 0
-                n, q = _rcal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 16)
                 l = [bytes(raw[q + 16 * i:q + 16 * i + 16]) for i in range(n)]
                 if q + 16 * n > len(raw): raise _Trunc('uuid array')
                 q += 16 * n
@@ -194,7 +211,11 @@ def _d_BrokerRegistrationChangeRecord_3(b, p):
     o.in_controlled_shutdown = 0
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -208,14 +229,22 @@ def _d_BrokerRegistrationChangeRecord_3(b, p):
                 q += 1
             elif tag == 2:
                 q = 0
-                n, q = _rcal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 16)
                 l = [bytes(raw[q + 16 * i:q + 16 * i + 16]) for i in range(n)]
                 if q + 16 * n > len(raw): raise _Trunc('uuid array')
                 q += 16 * n
                 o.log_dirs = l
             elif tag == 3:
                 q = 0
-                n, q = _rcnal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 16)
                 if n < 0:
                     o.cordoned_log_dirs = None
                 else:

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -82,7 +83,11 @@ def _d_Listener_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, o.security_protocol = _S2.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -92,7 +97,11 @@ def _d_Feature_0(b, p):
     o.name, p = _rcstr(b, p)
     o.min_supported_version, o.max_supported_version = _S3.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -104,13 +113,21 @@ def _d_BrokerRegistrationRequest_0(b, p):
     o.cluster_id, p = _rcstr(b, p)
     o.incarnation_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_Listener_0(b, p)
         l.append(e)
     o.listeners = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_Feature_0(b, p)
@@ -120,7 +137,11 @@ def _d_BrokerRegistrationRequest_0(b, p):
     o.is_migrating_zk_broker = False
     o.log_dirs = []
     o.previous_broker_epoch = -1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -161,13 +182,21 @@ def _d_BrokerRegistrationRequest_1(b, p):
     o.cluster_id, p = _rcstr(b, p)
     o.incarnation_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_Listener_0(b, p)
         l.append(e)
     o.listeners = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_Feature_0(b, p)
@@ -178,7 +207,11 @@ def _d_BrokerRegistrationRequest_1(b, p):
     p += 1
     o.log_dirs = []
     o.previous_broker_epoch = -1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -207,13 +240,21 @@ def _d_BrokerRegistrationRequest_2(b, p):
     o.cluster_id, p = _rcstr(b, p)
     o.incarnation_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_Listener_0(b, p)
         l.append(e)
     o.listeners = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_Feature_0(b, p)
@@ -222,13 +263,21 @@ def _d_BrokerRegistrationRequest_2(b, p):
     o.rack, p = _rcnstr(b, p)
     o.is_migrating_zk_broker, = _S4.unpack_from(b, p)
     p += 1
-    n, p = _rcal(b, p, 16)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 16)
     l = [bytes(b[p + 16 * i:p + 16 * i + 16]) for i in range(n)]
     if p + 16 * n > len(b): raise _Trunc('uuid array')
     p += 16 * n
     o.log_dirs = l
     o.previous_broker_epoch = -1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -260,13 +309,21 @@ def _d_BrokerRegistrationRequest_3(b, p):
     o.cluster_id, p = _rcstr(b, p)
     o.incarnation_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_Listener_0(b, p)
         l.append(e)
     o.listeners = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_Feature_0(b, p)
@@ -275,14 +332,22 @@ def _d_BrokerRegistrationRequest_3(b, p):
     o.rack, p = _rcnstr(b, p)
     o.is_migrating_zk_broker, = _S4.unpack_from(b, p)
     p += 1
-    n, p = _rcal(b, p, 16)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 16)
     l = [bytes(b[p + 16 * i:p + 16 * i + 16]) for i in range(n)]
     if p + 16 * n > len(b): raise _Trunc('uuid array')
     p += 16 * n
     o.log_dirs = l
     o.previous_broker_epoch, = _S5.unpack_from(b, p)
     p += 8
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

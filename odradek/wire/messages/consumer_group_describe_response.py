@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -106,24 +107,40 @@ def _d_TopicPartitions_0(b, p):
     o.topic_id, = _S3.unpack_from(b, p)
     p += 16
     o.topic_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_Assignment_0(b, p):
     o = _new(Assignment)
-    n, p = _rcal(b, p, 19)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 19)
     l = []
     for _ in range(n):
         e, p = _d_TopicPartitions_0(b, p)
         l.append(e)
     o.topic_partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -137,7 +154,11 @@ def _d_Member_0(b, p):
     p += 4
     o.client_id, p = _rcstr(b, p)
     o.client_host, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
@@ -147,7 +168,11 @@ def _d_Member_0(b, p):
     o.assignment, p = _d_Assignment_0(b, p)
     o.target_assignment, p = _d_Assignment_0(b, p)
     o.member_type = -1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -162,7 +187,11 @@ def _d_DescribedGroup_0(b, p):
     o.group_epoch, o.assignment_epoch = _S2.unpack_from(b, p)
     p += 8
     o.assignor_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 16)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 16)
     l = []
     for _ in range(n):
         e, p = _d_Member_0(b, p)
@@ -170,7 +199,11 @@ def _d_DescribedGroup_0(b, p):
     o.members = l
     o.authorized_operations, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -179,13 +212,21 @@ def _d_ConsumerGroupDescribeResponse_0(b, p):
     o = _new(ConsumerGroupDescribeResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_DescribedGroup_0(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -257,7 +298,11 @@ def _d_Member_1(b, p):
     p += 4
     o.client_id, p = _rcstr(b, p)
     o.client_host, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
@@ -268,7 +313,11 @@ def _d_Member_1(b, p):
     o.target_assignment, p = _d_Assignment_0(b, p)
     o.member_type, = _S4.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -283,7 +332,11 @@ def _d_DescribedGroup_1(b, p):
     o.group_epoch, o.assignment_epoch = _S2.unpack_from(b, p)
     p += 8
     o.assignor_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 17)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 17)
     l = []
     for _ in range(n):
         e, p = _d_Member_1(b, p)
@@ -291,7 +344,11 @@ def _d_DescribedGroup_1(b, p):
     o.members = l
     o.authorized_operations, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -300,13 +357,21 @@ def _d_ConsumerGroupDescribeResponse_1(b, p):
     o = _new(ConsumerGroupDescribeResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_DescribedGroup_1(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

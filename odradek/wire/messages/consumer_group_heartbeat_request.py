@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -64,11 +65,19 @@ def _d_TopicPartitions_0(b, p):
     o = _new(TopicPartitions)
     o.topic_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -83,7 +92,11 @@ def _d_ConsumerGroupHeartbeatRequest_0(b, p):
     o.rack_id, p = _rcnstr(b, p)
     o.rebalance_timeout_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcnal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 1)
     if n < 0:
         o.subscribed_topic_names = None
     else:
@@ -94,7 +107,11 @@ def _d_ConsumerGroupHeartbeatRequest_0(b, p):
         o.subscribed_topic_names = l
     o.subscribed_topic_regex = None
     o.server_assignor, p = _rcnstr(b, p)
-    n, p = _rcnal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 18)
     if n < 0:
         o.topic_partitions = None
     else:
@@ -103,7 +120,11 @@ def _d_ConsumerGroupHeartbeatRequest_0(b, p):
             e, p = _d_TopicPartitions_0(b, p)
             l.append(e)
         o.topic_partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -151,7 +172,11 @@ def _d_ConsumerGroupHeartbeatRequest_1(b, p):
     o.rack_id, p = _rcnstr(b, p)
     o.rebalance_timeout_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcnal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 1)
     if n < 0:
         o.subscribed_topic_names = None
     else:
@@ -162,7 +187,11 @@ def _d_ConsumerGroupHeartbeatRequest_1(b, p):
         o.subscribed_topic_names = l
     o.subscribed_topic_regex, p = _rcnstr(b, p)
     o.server_assignor, p = _rcnstr(b, p)
-    n, p = _rcnal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 18)
     if n < 0:
         o.topic_partitions = None
     else:
@@ -171,7 +200,11 @@ def _d_ConsumerGroupHeartbeatRequest_1(b, p):
             e, p = _d_TopicPartitions_0(b, p)
             l.append(e)
         o.topic_partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

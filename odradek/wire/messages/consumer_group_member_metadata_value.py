@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -72,7 +73,11 @@ def _d_ClassicProtocol_0(b, p):
     o = _new(ClassicProtocol)
     o.name, p = _rcstr(b, p)
     o.metadata, p = _rcbyt(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -81,13 +86,21 @@ def _d_ClassicMemberMetadata_0(b, p):
     o = _new(ClassicMemberMetadata)
     o.session_timeout_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_ClassicProtocol_0(b, p)
         l.append(e)
     o.supported_protocols = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -98,7 +111,11 @@ def _d_ConsumerGroupMemberMetadataValue_0(b, p):
     o.rack_id, p = _rcnstr(b, p)
     o.client_id, p = _rcstr(b, p)
     o.client_host, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
@@ -109,7 +126,11 @@ def _d_ConsumerGroupMemberMetadataValue_0(b, p):
     p += 4
     o.server_assignor, p = _rcnstr(b, p)
     o.classic_member_metadata = ClassicMemberMetadata()
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:

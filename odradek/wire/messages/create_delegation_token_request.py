@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -94,7 +95,11 @@ def _d_CreatableRenewers_1(b, p):
     o = _new(CreatableRenewers)
     o.principal_type, p = _rcstr(b, p)
     o.principal_name, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -103,7 +108,11 @@ def _d_CreateDelegationTokenRequest_1(b, p):
     o = _new(CreateDelegationTokenRequest)
     o.owner_principal_type = ''
     o.owner_principal_name = ''
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_CreatableRenewers_1(b, p)
@@ -111,7 +120,11 @@ def _d_CreateDelegationTokenRequest_1(b, p):
     o.renewers = l
     o.max_lifetime_ms, = _S0.unpack_from(b, p)
     p += 8
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -135,7 +148,11 @@ def _d_CreateDelegationTokenRequest_2(b, p):
     o = _new(CreateDelegationTokenRequest)
     o.owner_principal_type, p = _rcnstr(b, p)
     o.owner_principal_name, p = _rcnstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_CreatableRenewers_1(b, p)
@@ -143,7 +160,11 @@ def _d_CreateDelegationTokenRequest_2(b, p):
     o.renewers = l
     o.max_lifetime_ms, = _S0.unpack_from(b, p)
     p += 8
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -66,7 +67,7 @@ class CreatePartitionsRequest(Message):
 def _d_CreatePartitionsAssignment_0(b, p):
     o = _new(CreatePartitionsAssignment)
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.broker_ids = l
     o._unknown_tagged = None
@@ -133,11 +134,19 @@ def _e_CreatePartitionsRequest_0(o, w):
 
 def _d_CreatePartitionsAssignment_1(b, p):
     o = _new(CreatePartitionsAssignment)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.broker_ids = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -147,7 +156,11 @@ def _d_CreatePartitionsTopic_1(b, p):
     o.name, p = _rcstr(b, p)
     o.count, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcnal(b, p, 2)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 2)
     if n < 0:
         o.assignments = None
     else:
@@ -156,14 +169,22 @@ def _d_CreatePartitionsTopic_1(b, p):
             e, p = _d_CreatePartitionsAssignment_1(b, p)
             l.append(e)
         o.assignments = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_CreatePartitionsRequest_1(b, p):
     o = _new(CreatePartitionsRequest)
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_CreatePartitionsTopic_1(b, p)
@@ -171,7 +192,11 @@ def _d_CreatePartitionsRequest_1(b, p):
     o.topics = l
     o.timeout_ms, o.validate_only = _S1.unpack_from(b, p)
     p += 5
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

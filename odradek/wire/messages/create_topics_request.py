@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -82,7 +83,7 @@ def _d_CreatableReplicaAssignment_0(b, p):
     o.partition_index, = _S1.unpack_from(b, p)
     p += 4
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.broker_ids = l
     o._unknown_tagged = None
@@ -169,11 +170,19 @@ def _d_CreatableReplicaAssignment_1(b, p):
     o = _new(CreatableReplicaAssignment)
     o.partition_index, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.broker_ids = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -182,7 +191,11 @@ def _d_CreatableTopicConfig_1(b, p):
     o = _new(CreatableTopicConfig)
     o.name, p = _rcstr(b, p)
     o.value, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -192,26 +205,42 @@ def _d_CreatableTopic_1(b, p):
     o.name, p = _rcstr(b, p)
     o.num_partitions, o.replication_factor = _S0.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_CreatableReplicaAssignment_1(b, p)
         l.append(e)
     o.assignments = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_CreatableTopicConfig_1(b, p)
         l.append(e)
     o.configs = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_CreateTopicsRequest_1(b, p):
     o = _new(CreateTopicsRequest)
-    n, p = _rcal(b, p, 10)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 10)
     l = []
     for _ in range(n):
         e, p = _d_CreatableTopic_1(b, p)
@@ -219,7 +248,11 @@ def _d_CreateTopicsRequest_1(b, p):
     o.topics = l
     o.timeout_ms, o.validate_only = _S2.unpack_from(b, p)
     p += 5
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -123,7 +124,11 @@ def _d_CreatableTopicConfigs_0(b, p):
     o.value, p = _rcnstr(b, p)
     o.read_only, o.config_source, o.is_sensitive = _S3.unpack_from(b, p)
     p += 3
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -138,7 +143,11 @@ def _d_CreatableTopicResult_1(b, p):
     o.topic_config_error_code = 0
     o.num_partitions, o.replication_factor = _S2.unpack_from(b, p)
     p += 6
-    n, p = _rcnal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 6)
     if n < 0:
         o.configs = None
     else:
@@ -147,7 +156,11 @@ def _d_CreatableTopicResult_1(b, p):
             e, p = _d_CreatableTopicConfigs_0(b, p)
             l.append(e)
         o.configs = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -166,13 +179,21 @@ def _d_CreateTopicsResponse_1(b, p):
     o = _new(CreateTopicsResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 12)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 12)
     l = []
     for _ in range(n):
         e, p = _d_CreatableTopicResult_1(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -225,7 +246,11 @@ def _d_CreatableTopicResult_2(b, p):
     o.topic_config_error_code = 0
     o.num_partitions, o.replication_factor = _S2.unpack_from(b, p)
     p += 6
-    n, p = _rcnal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 6)
     if n < 0:
         o.configs = None
     else:
@@ -234,7 +259,11 @@ def _d_CreatableTopicResult_2(b, p):
             e, p = _d_CreatableTopicConfigs_0(b, p)
             l.append(e)
         o.configs = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -253,13 +282,21 @@ def _d_CreateTopicsResponse_2(b, p):
     o = _new(CreateTopicsResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 28)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 28)
     l = []
     for _ in range(n):
         e, p = _d_CreatableTopicResult_2(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

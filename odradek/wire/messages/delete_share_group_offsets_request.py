@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -52,7 +53,11 @@ class DeleteShareGroupOffsetsRequest(Message):
 def _d_DeleteShareGroupOffsetsRequestTopic_0(b, p):
     o = _new(DeleteShareGroupOffsetsRequestTopic)
     o.topic_name, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -60,13 +65,21 @@ def _d_DeleteShareGroupOffsetsRequestTopic_0(b, p):
 def _d_DeleteShareGroupOffsetsRequest_0(b, p):
     o = _new(DeleteShareGroupOffsetsRequest)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 2)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 2)
     l = []
     for _ in range(n):
         e, p = _d_DeleteShareGroupOffsetsRequestTopic_0(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

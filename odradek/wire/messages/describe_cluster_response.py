@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -72,7 +73,11 @@ def _d_DescribeClusterBroker_0(b, p):
     p += 4
     o.rack, p = _rcnstr(b, p)
     o.is_fenced = False
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -86,7 +91,11 @@ def _d_DescribeClusterResponse_0(b, p):
     o.cluster_id, p = _rcstr(b, p)
     o.controller_id, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 11)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_DescribeClusterBroker_0(b, p)
@@ -94,7 +103,11 @@ def _d_DescribeClusterResponse_0(b, p):
     o.brokers = l
     o.cluster_authorized_operations, = _S1.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -130,7 +143,11 @@ def _d_DescribeClusterResponse_1(b, p):
     o.cluster_id, p = _rcstr(b, p)
     o.controller_id, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 11)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_DescribeClusterBroker_0(b, p)
@@ -138,7 +155,11 @@ def _d_DescribeClusterResponse_1(b, p):
     o.brokers = l
     o.cluster_authorized_operations, = _S1.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -167,7 +188,11 @@ def _d_DescribeClusterBroker_1(b, p):
     o.rack, p = _rcnstr(b, p)
     o.is_fenced, = _S3.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -182,7 +207,11 @@ def _d_DescribeClusterResponse_2(b, p):
     o.cluster_id, p = _rcstr(b, p)
     o.controller_id, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 12)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 12)
     l = []
     for _ in range(n):
         e, p = _d_DescribeClusterBroker_1(b, p)
@@ -190,7 +219,11 @@ def _d_DescribeClusterResponse_2(b, p):
     o.brokers = l
     o.cluster_authorized_operations, = _S1.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -267,7 +268,11 @@ def _d_DescribeConfigsSynonym_1(b, p):
     o.value, p = _rcnstr(b, p)
     o.source, = _S2.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -278,7 +283,11 @@ def _d_DescribeConfigsResourceResult_2(b, p):
     o.value, p = _rcnstr(b, p)
     o.read_only, o.config_source, o.is_sensitive = _S3.unpack_from(b, p)
     p += 3
-    n, p = _rcal(b, p, 4)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_DescribeConfigsSynonym_1(b, p)
@@ -287,7 +296,11 @@ def _d_DescribeConfigsResourceResult_2(b, p):
     o.config_type, = _S2.unpack_from(b, p)
     p += 1
     o.documentation, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -300,13 +313,21 @@ def _d_DescribeConfigsResult_2(b, p):
     o.resource_type, = _S2.unpack_from(b, p)
     p += 1
     o.resource_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 9)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 9)
     l = []
     for _ in range(n):
         e, p = _d_DescribeConfigsResourceResult_2(b, p)
         l.append(e)
     o.configs = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -315,13 +336,21 @@ def _d_DescribeConfigsResponse_2(b, p):
     o = _new(DescribeConfigsResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_DescribeConfigsResult_2(b, p)
         l.append(e)
     o.results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

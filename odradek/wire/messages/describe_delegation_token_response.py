@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -146,7 +147,11 @@ def _d_DescribedDelegationTokenRenewer_1(b, p):
     o = _new(DescribedDelegationTokenRenewer)
     o.principal_type, p = _rcstr(b, p)
     o.principal_name, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -161,13 +166,21 @@ def _d_DescribedDelegationToken_1(b, p):
     p += 24
     o.token_id, p = _rcstr(b, p)
     o.hmac, p = _rcbyt(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_DescribedDelegationTokenRenewer_1(b, p)
         l.append(e)
     o.renewers = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -176,7 +189,11 @@ def _d_DescribeDelegationTokenResponse_1(b, p):
     o = _new(DescribeDelegationTokenResponse)
     o.error_code, = _S0.unpack_from(b, p)
     p += 2
-    n, p = _rcal(b, p, 30)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 30)
     l = []
     for _ in range(n):
         e, p = _d_DescribedDelegationToken_1(b, p)
@@ -184,7 +201,11 @@ def _d_DescribeDelegationTokenResponse_1(b, p):
     o.tokens = l
     o.throttle_time_ms, = _S2.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -228,13 +249,21 @@ def _d_DescribedDelegationToken_2(b, p):
     p += 24
     o.token_id, p = _rcstr(b, p)
     o.hmac, p = _rcbyt(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_DescribedDelegationTokenRenewer_1(b, p)
         l.append(e)
     o.renewers = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -243,7 +272,11 @@ def _d_DescribeDelegationTokenResponse_2(b, p):
     o = _new(DescribeDelegationTokenResponse)
     o.error_code, = _S0.unpack_from(b, p)
     p += 2
-    n, p = _rcal(b, p, 32)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 32)
     l = []
     for _ in range(n):
         e, p = _d_DescribedDelegationToken_2(b, p)
@@ -251,7 +284,11 @@ def _d_DescribeDelegationTokenResponse_2(b, p):
     o.tokens = l
     o.throttle_time_ms, = _S2.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -307,7 +308,11 @@ def _d_DescribedGroupMember_2(b, p):
     o.client_host, p = _rcstr(b, p)
     o.member_metadata, p = _rcbyt(b, p)
     o.member_assignment, p = _rcbyt(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -321,7 +326,11 @@ def _d_DescribedGroup_3(b, p):
     o.group_state, p = _rcstr(b, p)
     o.protocol_type, p = _rcstr(b, p)
     o.protocol_data, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_DescribedGroupMember_2(b, p)
@@ -329,7 +338,11 @@ def _d_DescribedGroup_3(b, p):
     o.members = l
     o.authorized_operations, = _S1.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -338,13 +351,21 @@ def _d_DescribeGroupsResponse_4(b, p):
     o = _new(DescribeGroupsResponse)
     o.throttle_time_ms, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 12)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 12)
     l = []
     for _ in range(n):
         e, p = _d_DescribedGroup_3(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -391,7 +412,11 @@ def _d_DescribedGroup_4(b, p):
     o.group_state, p = _rcstr(b, p)
     o.protocol_type, p = _rcstr(b, p)
     o.protocol_data, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_DescribedGroupMember_2(b, p)
@@ -399,7 +424,11 @@ def _d_DescribedGroup_4(b, p):
     o.members = l
     o.authorized_operations, = _S1.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -408,13 +437,21 @@ def _d_DescribeGroupsResponse_5(b, p):
     o = _new(DescribeGroupsResponse)
     o.throttle_time_ms, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 13)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 13)
     l = []
     for _ in range(n):
         e, p = _d_DescribedGroup_4(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

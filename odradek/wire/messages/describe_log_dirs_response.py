@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -170,7 +171,11 @@ def _d_DescribeLogDirsPartition_1(b, p):
     o = _new(DescribeLogDirsPartition)
     o.partition_index, o.partition_size, o.offset_lag, o.is_future_key = _S2.unpack_from(b, p)
     p += 21
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -178,13 +183,21 @@ def _d_DescribeLogDirsPartition_1(b, p):
 def _d_DescribeLogDirsTopic_1(b, p):
     o = _new(DescribeLogDirsTopic)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 22)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 22)
     l = []
     for _ in range(n):
         e, p = _d_DescribeLogDirsPartition_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -194,7 +207,11 @@ def _d_DescribeLogDirsResult_1(b, p):
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
     o.log_dir, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_DescribeLogDirsTopic_1(b, p)
@@ -203,7 +220,11 @@ def _d_DescribeLogDirsResult_1(b, p):
     o.total_bytes = -1
     o.usable_bytes = -1
     o.is_cordoned = False
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -213,13 +234,21 @@ def _d_DescribeLogDirsResponse_1(b, p):
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
     o.error_code = 0
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_DescribeLogDirsResult_1(b, p)
         l.append(e)
     o.results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -261,13 +290,21 @@ def _d_DescribeLogDirsResponse_2(b, p):
     o = _new(DescribeLogDirsResponse)
     o.throttle_time_ms, o.error_code = _S3.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_DescribeLogDirsResult_1(b, p)
         l.append(e)
     o.results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -286,7 +323,11 @@ def _d_DescribeLogDirsResult_2(b, p):
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
     o.log_dir, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_DescribeLogDirsTopic_1(b, p)
@@ -295,7 +336,11 @@ def _d_DescribeLogDirsResult_2(b, p):
     o.total_bytes, o.usable_bytes = _S4.unpack_from(b, p)
     p += 16
     o.is_cordoned = False
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -304,13 +349,21 @@ def _d_DescribeLogDirsResponse_3(b, p):
     o = _new(DescribeLogDirsResponse)
     o.throttle_time_ms, o.error_code = _S3.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 21)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 21)
     l = []
     for _ in range(n):
         e, p = _d_DescribeLogDirsResult_2(b, p)
         l.append(e)
     o.results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -340,7 +393,11 @@ def _d_DescribeLogDirsResult_3(b, p):
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
     o.log_dir, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_DescribeLogDirsTopic_1(b, p)
@@ -348,7 +405,11 @@ def _d_DescribeLogDirsResult_3(b, p):
     o.topics = l
     o.total_bytes, o.usable_bytes, o.is_cordoned = _S5.unpack_from(b, p)
     p += 17
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -357,13 +418,21 @@ def _d_DescribeLogDirsResponse_4(b, p):
     o = _new(DescribeLogDirsResponse)
     o.throttle_time_ms, o.error_code = _S3.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 22)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 22)
     l = []
     for _ in range(n):
         e, p = _d_DescribeLogDirsResult_3(b, p)
         l.append(e)
     o.results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

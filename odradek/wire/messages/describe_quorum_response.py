@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -122,7 +123,11 @@ def _d_ReplicaState_0(b, p):
     p += 8
     o.last_fetch_timestamp = -1
     o.last_caught_up_timestamp = -1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -134,19 +139,31 @@ def _d_PartitionData_0(b, p):
     o.error_message = ''
     o.leader_id, o.leader_epoch, o.high_watermark = _S2.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 13)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 13)
     l = []
     for _ in range(n):
         e, p = _d_ReplicaState_0(b, p)
         l.append(e)
     o.current_voters = l
-    n, p = _rcal(b, p, 13)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 13)
     l = []
     for _ in range(n):
         e, p = _d_ReplicaState_0(b, p)
         l.append(e)
     o.observers = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -154,13 +171,21 @@ def _d_PartitionData_0(b, p):
 def _d_TopicData_0(b, p):
     o = _new(TopicData)
     o.topic_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 25)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 25)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -170,14 +195,22 @@ def _d_DescribeQuorumResponse_0(b, p):
     o.error_code, = _S0.unpack_from(b, p)
     p += 2
     o.error_message = ''
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicData_0(b, p)
         l.append(e)
     o.topics = l
     o.nodes = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -225,7 +258,11 @@ def _d_ReplicaState_1(b, p):
     o.replica_directory_id = ZERO_UUID
     o.log_end_offset, o.last_fetch_timestamp, o.last_caught_up_timestamp = _S7.unpack_from(b, p)
     p += 24
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -237,19 +274,31 @@ def _d_PartitionData_1(b, p):
     o.error_message = ''
     o.leader_id, o.leader_epoch, o.high_watermark = _S2.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 29)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 29)
     l = []
     for _ in range(n):
         e, p = _d_ReplicaState_1(b, p)
         l.append(e)
     o.current_voters = l
-    n, p = _rcal(b, p, 29)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 29)
     l = []
     for _ in range(n):
         e, p = _d_ReplicaState_1(b, p)
         l.append(e)
     o.observers = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -257,13 +306,21 @@ def _d_PartitionData_1(b, p):
 def _d_TopicData_1(b, p):
     o = _new(TopicData)
     o.topic_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 25)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 25)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -273,14 +330,22 @@ def _d_DescribeQuorumResponse_1(b, p):
     o.error_code, = _S0.unpack_from(b, p)
     p += 2
     o.error_message = ''
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicData_1(b, p)
         l.append(e)
     o.topics = l
     o.nodes = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -325,7 +390,11 @@ def _d_ReplicaState_2(b, p):
     o = _new(ReplicaState)
     o.replica_id, o.replica_directory_id, o.log_end_offset, o.last_fetch_timestamp, o.last_caught_up_timestamp = _S9.unpack_from(b, p)
     p += 44
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -337,19 +406,31 @@ def _d_PartitionData_2(b, p):
     o.error_message, p = _rcnstr(b, p)
     o.leader_id, o.leader_epoch, o.high_watermark = _S2.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 45)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 45)
     l = []
     for _ in range(n):
         e, p = _d_ReplicaState_2(b, p)
         l.append(e)
     o.current_voters = l
-    n, p = _rcal(b, p, 45)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 45)
     l = []
     for _ in range(n):
         e, p = _d_ReplicaState_2(b, p)
         l.append(e)
     o.observers = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -357,13 +438,21 @@ def _d_PartitionData_2(b, p):
 def _d_TopicData_2(b, p):
     o = _new(TopicData)
     o.topic_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 26)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 26)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_2(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -374,7 +463,11 @@ def _d_Listener_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, = _S10.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -383,13 +476,21 @@ def _d_Node_0(b, p):
     o = _new(Node)
     o.node_id, = _S3.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_Listener_0(b, p)
         l.append(e)
     o.listeners = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -399,19 +500,31 @@ def _d_DescribeQuorumResponse_2(b, p):
     o.error_code, = _S0.unpack_from(b, p)
     p += 2
     o.error_message, p = _rcnstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicData_2(b, p)
         l.append(e)
     o.topics = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_Node_0(b, p)
         l.append(e)
     o.nodes = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -62,11 +63,19 @@ class DescribeShareGroupOffsetsRequest(Message):
 def _d_DescribeShareGroupOffsetsRequestTopic_0(b, p):
     o = _new(DescribeShareGroupOffsetsRequestTopic)
     o.topic_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -74,7 +83,11 @@ def _d_DescribeShareGroupOffsetsRequestTopic_0(b, p):
 def _d_DescribeShareGroupOffsetsRequestGroup_0(b, p):
     o = _new(DescribeShareGroupOffsetsRequestGroup)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.topics = None
     else:
@@ -83,20 +96,32 @@ def _d_DescribeShareGroupOffsetsRequestGroup_0(b, p):
             e, p = _d_DescribeShareGroupOffsetsRequestTopic_0(b, p)
             l.append(e)
         o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_DescribeShareGroupOffsetsRequest_0(b, p):
     o = _new(DescribeShareGroupOffsetsRequest)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_DescribeShareGroupOffsetsRequestGroup_0(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

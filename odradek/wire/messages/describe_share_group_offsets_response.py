@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -91,7 +92,11 @@ def _d_DescribeShareGroupOffsetsResponsePartition_0(b, p):
     o.error_code, = _S3.unpack_from(b, p)
     p += 2
     o.error_message, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -101,13 +106,21 @@ def _d_DescribeShareGroupOffsetsResponseTopic_0(b, p):
     o.topic_name, p = _rcstr(b, p)
     o.topic_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_DescribeShareGroupOffsetsResponsePartition_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -115,7 +128,11 @@ def _d_DescribeShareGroupOffsetsResponseTopic_0(b, p):
 def _d_DescribeShareGroupOffsetsResponseGroup_0(b, p):
     o = _new(DescribeShareGroupOffsetsResponseGroup)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 19)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 19)
     l = []
     for _ in range(n):
         e, p = _d_DescribeShareGroupOffsetsResponseTopic_0(b, p)
@@ -124,7 +141,11 @@ def _d_DescribeShareGroupOffsetsResponseGroup_0(b, p):
     o.error_code, = _S3.unpack_from(b, p)
     p += 2
     o.error_message, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -133,13 +154,21 @@ def _d_DescribeShareGroupOffsetsResponse_0(b, p):
     o = _new(DescribeShareGroupOffsetsResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_DescribeShareGroupOffsetsResponseGroup_0(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -185,7 +214,11 @@ def _d_DescribeShareGroupOffsetsResponsePartition_1(b, p):
     o.partition_index, o.start_offset, o.leader_epoch, o.lag, o.error_code = _S5.unpack_from(b, p)
     p += 26
     o.error_message, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -195,13 +228,21 @@ def _d_DescribeShareGroupOffsetsResponseTopic_1(b, p):
     o.topic_name, p = _rcstr(b, p)
     o.topic_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 28)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 28)
     l = []
     for _ in range(n):
         e, p = _d_DescribeShareGroupOffsetsResponsePartition_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -209,7 +250,11 @@ def _d_DescribeShareGroupOffsetsResponseTopic_1(b, p):
 def _d_DescribeShareGroupOffsetsResponseGroup_1(b, p):
     o = _new(DescribeShareGroupOffsetsResponseGroup)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 19)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 19)
     l = []
     for _ in range(n):
         e, p = _d_DescribeShareGroupOffsetsResponseTopic_1(b, p)
@@ -218,7 +263,11 @@ def _d_DescribeShareGroupOffsetsResponseGroup_1(b, p):
     o.error_code, = _S3.unpack_from(b, p)
     p += 2
     o.error_message, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -227,13 +276,21 @@ def _d_DescribeShareGroupOffsetsResponse_1(b, p):
     o = _new(DescribeShareGroupOffsetsResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_DescribeShareGroupOffsetsResponseGroup_1(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -64,7 +65,11 @@ class DescribeTopicPartitionsRequest(Message):
 def _d_TopicRequest_0(b, p):
     o = _new(TopicRequest)
     o.name, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -74,14 +79,22 @@ def _d_Cursor_0(b, p):
     o.topic_name, p = _rcstr(b, p)
     o.partition_index, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_DescribeTopicPartitionsRequest_0(b, p):
     o = _new(DescribeTopicPartitionsRequest)
-    n, p = _rcal(b, p, 2)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 2)
     l = []
     for _ in range(n):
         e, p = _d_TopicRequest_0(b, p)
@@ -94,7 +107,11 @@ def _d_DescribeTopicPartitionsRequest_0(b, p):
         p += 1
     else:
         o.cursor, p = _d_Cursor_0(b, p + 1)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -93,7 +94,7 @@ def _d_PartitionData_0(b, p):
     o.partition_index, o.leader_id, o.leader_epoch = _S0.unpack_from(b, p)
     p += 12
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.preferred_successors = l
     o.preferred_candidates = []
@@ -155,7 +156,11 @@ def _d_ReplicaInfo_0(b, p):
     o = _new(ReplicaInfo)
     o.candidate_id, o.candidate_directory_id = _S1.unpack_from(b, p)
     p += 20
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -165,13 +170,21 @@ def _d_PartitionData_1(b, p):
     o.partition_index, o.leader_id, o.leader_epoch = _S0.unpack_from(b, p)
     p += 12
     o.preferred_successors = []
-    n, p = _rcal(b, p, 21)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 21)
     l = []
     for _ in range(n):
         e, p = _d_ReplicaInfo_0(b, p)
         l.append(e)
     o.preferred_candidates = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -179,13 +192,21 @@ def _d_PartitionData_1(b, p):
 def _d_TopicData_1(b, p):
     o = _new(TopicData)
     o.topic_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 14)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 14)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -196,7 +217,11 @@ def _d_LeaderEndpoint_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, = _S2.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -204,19 +229,31 @@ def _d_LeaderEndpoint_0(b, p):
 def _d_EndQuorumEpochRequest_1(b, p):
     o = _new(EndQuorumEpochRequest)
     o.cluster_id, p = _rcnstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicData_1(b, p)
         l.append(e)
     o.topics = l
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_LeaderEndpoint_0(b, p)
         l.append(e)
     o.leader_endpoints = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -262,7 +263,7 @@ def _d_ForgottenTopic_0(b, p):
     o.topic, p = _rstr(b, p)
     o.topic_id = ZERO_UUID
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
     o._unknown_tagged = None
@@ -433,7 +434,11 @@ def _d_FetchPartition_3(b, p):
     p += 32
     o.replica_directory_id = ZERO_UUID
     o.high_watermark = 9223372036854775807
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -442,13 +447,21 @@ def _d_FetchTopic_3(b, p):
     o = _new(FetchTopic)
     o.topic, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
-    n, p = _rcal(b, p, 33)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 33)
     l = []
     for _ in range(n):
         e, p = _d_FetchPartition_3(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -457,11 +470,19 @@ def _d_ForgottenTopic_1(b, p):
     o = _new(ForgottenTopic)
     o.topic, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -474,20 +495,32 @@ def _d_FetchRequest_5(b, p):
     o.replica_state = ReplicaState()
     o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch = _S7.unpack_from(b, p)
     p += 21
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_FetchTopic_3(b, p)
         l.append(e)
     o.topics = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_1(b, p)
         l.append(e)
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -550,13 +583,21 @@ def _d_FetchTopic_4(b, p):
     o.topic = ''
     o.topic_id, = _S12.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 33)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 33)
     l = []
     for _ in range(n):
         e, p = _d_FetchPartition_3(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -566,11 +607,19 @@ def _d_ForgottenTopic_2(b, p):
     o.topic = ''
     o.topic_id, = _S12.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -583,20 +632,32 @@ def _d_FetchRequest_6(b, p):
     o.replica_state = ReplicaState()
     o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch = _S7.unpack_from(b, p)
     p += 21
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_FetchTopic_4(b, p)
         l.append(e)
     o.topics = l
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_2(b, p)
         l.append(e)
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -653,7 +714,11 @@ def _d_ReplicaState_0(b, p):
     o = _new(ReplicaState)
     o.replica_id, o.replica_epoch = _S13.unpack_from(b, p)
     p += 12
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -665,20 +730,32 @@ def _d_FetchRequest_7(b, p):
     o.replica_state = ReplicaState()
     o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch = _S7.unpack_from(b, p)
     p += 21
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_FetchTopic_4(b, p)
         l.append(e)
     o.topics = l
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_2(b, p)
         l.append(e)
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -733,7 +810,11 @@ def _d_FetchPartition_4(b, p):
     p += 32
     o.replica_directory_id = ZERO_UUID
     o.high_watermark = 9223372036854775807
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -753,13 +834,21 @@ def _d_FetchTopic_5(b, p):
     o.topic = ''
     o.topic_id, = _S12.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 33)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 33)
     l = []
     for _ in range(n):
         e, p = _d_FetchPartition_4(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -771,20 +860,32 @@ def _d_FetchRequest_8(b, p):
     o.replica_state = ReplicaState()
     o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch = _S7.unpack_from(b, p)
     p += 21
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_FetchTopic_5(b, p)
         l.append(e)
     o.topics = l
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_2(b, p)
         l.append(e)
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -856,7 +957,11 @@ def _d_FetchPartition_5(b, p):
     p += 32
     o.replica_directory_id = ZERO_UUID
     o.high_watermark = 9223372036854775807
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -880,13 +985,21 @@ def _d_FetchTopic_6(b, p):
     o.topic = ''
     o.topic_id, = _S12.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 33)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 33)
     l = []
     for _ in range(n):
         e, p = _d_FetchPartition_5(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -898,20 +1011,32 @@ def _d_FetchRequest_9(b, p):
     o.replica_state = ReplicaState()
     o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch = _S7.unpack_from(b, p)
     p += 21
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_FetchTopic_6(b, p)
         l.append(e)
     o.topics = l
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_2(b, p)
         l.append(e)
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:

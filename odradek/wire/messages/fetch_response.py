@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -417,7 +418,11 @@ def _d_AbortedTransaction_1(b, p):
     o = _new(AbortedTransaction)
     o.producer_id, o.first_offset = _S2.unpack_from(b, p)
     p += 16
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -426,7 +431,11 @@ def _d_EpochEndOffset_0(b, p):
     o = _new(EpochEndOffset)
     o.epoch, o.end_offset = _S5.unpack_from(b, p)
     p += 12
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -435,7 +444,11 @@ def _d_LeaderIdAndEpoch_0(b, p):
     o = _new(LeaderIdAndEpoch)
     o.leader_id, o.leader_epoch = _S6.unpack_from(b, p)
     p += 8
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -444,7 +457,11 @@ def _d_SnapshotId_0(b, p):
     o = _new(SnapshotId)
     o.end_offset, o.epoch = _S7.unpack_from(b, p)
     p += 12
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -456,7 +473,11 @@ def _d_PartitionData_3(b, p):
     o.diverging_epoch = EpochEndOffset()
     o.current_leader = LeaderIdAndEpoch()
     o.snapshot_id = SnapshotId()
-    n, p = _rcnal(b, p, 17)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 17)
     if n < 0:
         o.aborted_transactions = None
     else:
@@ -468,7 +489,11 @@ def _d_PartitionData_3(b, p):
     o.preferred_read_replica, = _S0.unpack_from(b, p)
     p += 4
     o.records, p = _rcrec(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -492,13 +517,21 @@ def _d_FetchableTopicResponse_3(b, p):
     o = _new(FetchableTopicResponse)
     o.topic, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
-    n, p = _rcal(b, p, 37)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 37)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_3(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -507,14 +540,22 @@ def _d_FetchResponse_4(b, p):
     o = _new(FetchResponse)
     o.throttle_time_ms, o.error_code, o.session_id = _S4.unpack_from(b, p)
     p += 10
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_FetchableTopicResponse_3(b, p)
         l.append(e)
     o.responses = l
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -594,13 +635,21 @@ def _d_FetchableTopicResponse_4(b, p):
     o.topic = ''
     o.topic_id, = _S8.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 37)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 37)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_3(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -609,14 +658,22 @@ def _d_FetchResponse_5(b, p):
     o = _new(FetchResponse)
     o.throttle_time_ms, o.error_code, o.session_id = _S4.unpack_from(b, p)
     p += 10
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_FetchableTopicResponse_4(b, p)
         l.append(e)
     o.responses = l
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -647,7 +704,11 @@ def _d_NodeEndpoint_0(b, p):
     o.port, = _S0.unpack_from(b, p)
     p += 4
     o.rack, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -656,20 +717,32 @@ def _d_FetchResponse_6(b, p):
     o = _new(FetchResponse)
     o.throttle_time_ms, o.error_code, o.session_id = _S4.unpack_from(b, p)
     p += 10
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_FetchableTopicResponse_4(b, p)
         l.append(e)
     o.responses = l
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 11)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 11)
                 l = []
                 for _ in range(n):
                     e, q = _d_NodeEndpoint_0(raw, q)

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -83,7 +84,11 @@ def _d_SnapshotId_0(b, p):
     o = _new(SnapshotId)
     o.end_offset, o.epoch = _S1.unpack_from(b, p)
     p += 12
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -96,7 +101,11 @@ def _d_PartitionSnapshot_0(b, p):
     o.position, = _S2.unpack_from(b, p)
     p += 8
     o.replica_directory_id = ZERO_UUID
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -104,13 +113,21 @@ def _d_PartitionSnapshot_0(b, p):
 def _d_TopicSnapshot_0(b, p):
     o = _new(TopicSnapshot)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 30)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 30)
     l = []
     for _ in range(n):
         e, p = _d_PartitionSnapshot_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -120,13 +137,21 @@ def _d_FetchSnapshotRequest_0(b, p):
     o.cluster_id = None
     o.replica_id, o.max_bytes = _S0.unpack_from(b, p)
     p += 8
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicSnapshot_0(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -186,7 +211,11 @@ def _d_PartitionSnapshot_1(b, p):
     o.position, = _S2.unpack_from(b, p)
     p += 8
     o.replica_directory_id = ZERO_UUID
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -204,13 +233,21 @@ def _d_PartitionSnapshot_1(b, p):
 def _d_TopicSnapshot_1(b, p):
     o = _new(TopicSnapshot)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 30)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 30)
     l = []
     for _ in range(n):
         e, p = _d_PartitionSnapshot_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -220,13 +257,21 @@ def _d_FetchSnapshotRequest_1(b, p):
     o.cluster_id = None
     o.replica_id, o.max_bytes = _S0.unpack_from(b, p)
     p += 8
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicSnapshot_1(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -108,7 +109,11 @@ def _d_SnapshotId_0(b, p):
     o = _new(SnapshotId)
     o.end_offset, o.epoch = _S1.unpack_from(b, p)
     p += 12
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -117,7 +122,11 @@ def _d_LeaderIdAndEpoch_0(b, p):
     o = _new(LeaderIdAndEpoch)
     o.leader_id, o.leader_epoch = _S3.unpack_from(b, p)
     p += 8
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -131,7 +140,11 @@ def _d_PartitionSnapshot_0(b, p):
     o.size, o.position = _S2.unpack_from(b, p)
     p += 16
     o.unaligned_records, p = _rcrec(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -148,13 +161,21 @@ def _d_PartitionSnapshot_0(b, p):
 def _d_TopicSnapshot_0(b, p):
     o = _new(TopicSnapshot)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 37)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 37)
     l = []
     for _ in range(n):
         e, p = _d_PartitionSnapshot_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -163,14 +184,22 @@ def _d_FetchSnapshotResponse_0(b, p):
     o = _new(FetchSnapshotResponse)
     o.throttle_time_ms, o.error_code = _S0.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicSnapshot_0(b, p)
         l.append(e)
     o.topics = l
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -226,7 +255,11 @@ def _d_NodeEndpoint_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, = _S5.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -235,20 +268,32 @@ def _d_FetchSnapshotResponse_1(b, p):
     o = _new(FetchSnapshotResponse)
     o.throttle_time_ms, o.error_code = _S0.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicSnapshot_0(b, p)
         l.append(e)
     o.topics = l
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 8)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 8)
                 l = []
                 for _ in range(n):
                     e, q = _d_NodeEndpoint_0(raw, q)

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -132,7 +133,11 @@ def _d_AlterableConfig_1(b, p):
     o.config_operation, = _S0.unpack_from(b, p)
     p += 1
     o.value, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -142,20 +147,32 @@ def _d_AlterConfigsResource_1(b, p):
     o.resource_type, = _S0.unpack_from(b, p)
     p += 1
     o.resource_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_AlterableConfig_1(b, p)
         l.append(e)
     o.configs = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_IncrementalAlterConfigsRequest_1(b, p):
     o = _new(IncrementalAlterConfigsRequest)
-    n, p = _rcal(b, p, 4)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_AlterConfigsResource_1(b, p)
@@ -163,7 +180,11 @@ def _d_IncrementalAlterConfigsRequest_1(b, p):
     o.resources = l
     o.validate_only, = _S1.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

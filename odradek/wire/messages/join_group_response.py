@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -186,7 +187,11 @@ def _d_JoinGroupResponseMember_2(b, p):
     o.member_id, p = _rcstr(b, p)
     o.group_instance_id, p = _rcnstr(b, p)
     o.metadata, p = _rcbyt(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -200,13 +205,21 @@ def _d_JoinGroupResponse_3(b, p):
     o.leader, p = _rcstr(b, p)
     o.skip_assignment = False
     o.member_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_JoinGroupResponseMember_2(b, p)
         l.append(e)
     o.members = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -239,13 +252,21 @@ def _d_JoinGroupResponse_4(b, p):
     o.leader, p = _rcstr(b, p)
     o.skip_assignment = False
     o.member_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_JoinGroupResponseMember_2(b, p)
         l.append(e)
     o.members = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -273,13 +294,21 @@ def _d_JoinGroupResponse_5(b, p):
     o.skip_assignment, = _S2.unpack_from(b, p)
     p += 1
     o.member_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_JoinGroupResponseMember_2(b, p)
         l.append(e)
     o.members = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

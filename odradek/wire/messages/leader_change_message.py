@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -60,7 +61,11 @@ def _d_Voter_0(b, p):
     o.voter_id, = _S1.unpack_from(b, p)
     p += 4
     o.voter_directory_id = ZERO_UUID
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -69,19 +74,31 @@ def _d_LeaderChangeMessage_0(b, p):
     o = _new(LeaderChangeMessage)
     o.version, o.leader_id = _S0.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_Voter_0(b, p)
         l.append(e)
     o.voters = l
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_Voter_0(b, p)
         l.append(e)
     o.granting_voters = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -108,7 +125,11 @@ def _d_Voter_1(b, p):
     o = _new(Voter)
     o.voter_id, o.voter_directory_id = _S2.unpack_from(b, p)
     p += 20
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -117,19 +138,31 @@ def _d_LeaderChangeMessage_1(b, p):
     o = _new(LeaderChangeMessage)
     o.version, o.leader_id = _S0.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 21)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 21)
     l = []
     for _ in range(n):
         e, p = _d_Voter_1(b, p)
         l.append(e)
     o.voters = l
-    n, p = _rcal(b, p, 21)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 21)
     l = []
     for _ in range(n):
         e, p = _d_Voter_1(b, p)
         l.append(e)
     o.granting_voters = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -42,7 +43,11 @@ class ListConfigResourcesRequest(Message):
 def _d_ListConfigResourcesRequest_0(b, p):
     o = _new(ListConfigResourcesRequest)
     o.resource_types = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -53,11 +58,19 @@ def _e_ListConfigResourcesRequest_0(o, w):
 
 def _d_ListConfigResourcesRequest_1(b, p):
     o = _new(ListConfigResourcesRequest)
-    n, p = _rcal(b, p, 1)
-    l = list(_unpack('>%db' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
+    l = list((_ARR['b'][n] if n < 64 else _struct.Struct('>%db' % n)).unpack_from(b, p))
     p += 1 * n
     o.resource_types = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -211,7 +212,11 @@ def _d_ListOffsetsPartition_2(b, p):
     o = _new(ListOffsetsPartition)
     o.partition_index, o.current_leader_epoch, o.timestamp = _S4.unpack_from(b, p)
     p += 16
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -219,13 +224,21 @@ def _d_ListOffsetsPartition_2(b, p):
 def _d_ListOffsetsTopic_2(b, p):
     o = _new(ListOffsetsTopic)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 17)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 17)
     l = []
     for _ in range(n):
         e, p = _d_ListOffsetsPartition_2(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -234,14 +247,22 @@ def _d_ListOffsetsRequest_3(b, p):
     o = _new(ListOffsetsRequest)
     o.replica_id, o.isolation_level = _S3.unpack_from(b, p)
     p += 5
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_ListOffsetsTopic_2(b, p)
         l.append(e)
     o.topics = l
     o.timeout_ms = 0
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -273,7 +294,11 @@ def _d_ListOffsetsRequest_4(b, p):
     o = _new(ListOffsetsRequest)
     o.replica_id, o.isolation_level = _S3.unpack_from(b, p)
     p += 5
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_ListOffsetsTopic_2(b, p)
@@ -281,7 +306,11 @@ def _d_ListOffsetsRequest_4(b, p):
     o.topics = l
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

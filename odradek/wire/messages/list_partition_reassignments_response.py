@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -70,19 +71,35 @@ def _d_OngoingPartitionReassignment_0(b, p):
     o = _new(OngoingPartitionReassignment)
     o.partition_index, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.replicas = l
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.adding_replicas = l
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.removing_replicas = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -90,13 +107,21 @@ def _d_OngoingPartitionReassignment_0(b, p):
 def _d_OngoingTopicReassignment_0(b, p):
     o = _new(OngoingTopicReassignment)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 8)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 8)
     l = []
     for _ in range(n):
         e, p = _d_OngoingPartitionReassignment_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -106,13 +131,21 @@ def _d_ListPartitionReassignmentsResponse_0(b, p):
     o.throttle_time_ms, o.error_code = _S0.unpack_from(b, p)
     p += 6
     o.error_message, p = _rcnstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_OngoingTopicReassignment_0(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -180,14 +181,22 @@ def _d_MetadataRequestTopic_1(b, p):
     o = _new(MetadataRequestTopic)
     o.topic_id = ZERO_UUID
     o.name, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_MetadataRequest_4(b, p):
     o = _new(MetadataRequest)
-    n, p = _rcnal(b, p, 2)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 2)
     if n < 0:
         o.topics = None
     else:
@@ -198,7 +207,11 @@ def _d_MetadataRequest_4(b, p):
         o.topics = l
     o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations = _S1.unpack_from(b, p)
     p += 3
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -225,14 +238,22 @@ def _d_MetadataRequestTopic_2(b, p):
     o.topic_id, = _S2.unpack_from(b, p)
     p += 16
     o.name, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_MetadataRequest_5(b, p):
     o = _new(MetadataRequest)
-    n, p = _rcnal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 18)
     if n < 0:
         o.topics = None
     else:
@@ -243,7 +264,11 @@ def _d_MetadataRequest_5(b, p):
         o.topics = l
     o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations = _S1.unpack_from(b, p)
     p += 3
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -268,7 +293,11 @@ def _e_MetadataRequest_5(o, w):
 
 def _d_MetadataRequest_6(b, p):
     o = _new(MetadataRequest)
-    n, p = _rcnal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 18)
     if n < 0:
         o.topics = None
     else:
@@ -282,7 +311,11 @@ def _d_MetadataRequest_6(b, p):
     o.include_cluster_authorized_operations = False
     o.include_topic_authorized_operations, = _S0.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -110,11 +111,11 @@ def _d_MetadataResponsePartition_0(b, p):
     p += 10
     o.leader_epoch = -1
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.replica_nodes = l
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.isr_nodes = l
     o.offline_replicas = []
@@ -365,15 +366,15 @@ def _d_MetadataResponsePartition_1(b, p):
     p += 10
     o.leader_epoch = -1
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.replica_nodes = l
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.isr_nodes = l
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.offline_replicas = l
     o._unknown_tagged = None
@@ -466,15 +467,15 @@ def _d_MetadataResponsePartition_2(b, p):
     o.error_code, o.partition_index, o.leader_id, o.leader_epoch = _S4.unpack_from(b, p)
     p += 14
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.replica_nodes = l
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.isr_nodes = l
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.offline_replicas = l
     o._unknown_tagged = None
@@ -642,7 +643,11 @@ def _d_MetadataResponseBroker_2(b, p):
     o.port, = _S0.unpack_from(b, p)
     p += 4
     o.rack, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -651,19 +656,35 @@ def _d_MetadataResponsePartition_3(b, p):
     o = _new(MetadataResponsePartition)
     o.error_code, o.partition_index, o.leader_id, o.leader_epoch = _S4.unpack_from(b, p)
     p += 14
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.replica_nodes = l
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.isr_nodes = l
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.offline_replicas = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -676,7 +697,11 @@ def _d_MetadataResponseTopic_5(b, p):
     o.topic_id = ZERO_UUID
     o.is_internal, = _S3.unpack_from(b, p)
     p += 1
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponsePartition_3(b, p)
@@ -684,7 +709,11 @@ def _d_MetadataResponseTopic_5(b, p):
     o.partitions = l
     o.topic_authorized_operations, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -693,7 +722,11 @@ def _d_MetadataResponse_7(b, p):
     o = _new(MetadataResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 11)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseBroker_2(b, p)
@@ -702,7 +735,11 @@ def _d_MetadataResponse_7(b, p):
     o.cluster_id, p = _rcnstr(b, p)
     o.controller_id, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 10)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 10)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseTopic_5(b, p)
@@ -711,7 +748,11 @@ def _d_MetadataResponse_7(b, p):
     o.cluster_authorized_operations, = _S0.unpack_from(b, p)
     p += 4
     o.error_code = 0
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -773,7 +814,11 @@ def _d_MetadataResponseTopic_6(b, p):
     o.name, p = _rcstr(b, p)
     o.topic_id, o.is_internal = _S5.unpack_from(b, p)
     p += 17
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponsePartition_3(b, p)
@@ -781,7 +826,11 @@ def _d_MetadataResponseTopic_6(b, p):
     o.partitions = l
     o.topic_authorized_operations, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -790,7 +839,11 @@ def _d_MetadataResponse_8(b, p):
     o = _new(MetadataResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 11)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseBroker_2(b, p)
@@ -799,7 +852,11 @@ def _d_MetadataResponse_8(b, p):
     o.cluster_id, p = _rcnstr(b, p)
     o.controller_id, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 26)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 26)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseTopic_6(b, p)
@@ -808,7 +865,11 @@ def _d_MetadataResponse_8(b, p):
     o.cluster_authorized_operations, = _S0.unpack_from(b, p)
     p += 4
     o.error_code = 0
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -845,7 +906,11 @@ def _d_MetadataResponse_9(b, p):
     o = _new(MetadataResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 11)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseBroker_2(b, p)
@@ -854,7 +919,11 @@ def _d_MetadataResponse_9(b, p):
     o.cluster_id, p = _rcnstr(b, p)
     o.controller_id, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 26)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 26)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseTopic_6(b, p)
@@ -862,7 +931,11 @@ def _d_MetadataResponse_9(b, p):
     o.topics = l
     o.cluster_authorized_operations = -2147483648
     o.error_code = 0
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -889,7 +962,11 @@ def _d_MetadataResponseTopic_7(b, p):
     o.name, p = _rcnstr(b, p)
     o.topic_id, o.is_internal = _S5.unpack_from(b, p)
     p += 17
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponsePartition_3(b, p)
@@ -897,7 +974,11 @@ def _d_MetadataResponseTopic_7(b, p):
     o.partitions = l
     o.topic_authorized_operations, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -906,7 +987,11 @@ def _d_MetadataResponse_10(b, p):
     o = _new(MetadataResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 11)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseBroker_2(b, p)
@@ -915,7 +1000,11 @@ def _d_MetadataResponse_10(b, p):
     o.cluster_id, p = _rcnstr(b, p)
     o.controller_id, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 26)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 26)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseTopic_7(b, p)
@@ -923,7 +1012,11 @@ def _d_MetadataResponse_10(b, p):
     o.topics = l
     o.cluster_authorized_operations = -2147483648
     o.error_code = 0
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -959,7 +1052,11 @@ def _d_MetadataResponse_11(b, p):
     o = _new(MetadataResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 11)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseBroker_2(b, p)
@@ -968,7 +1065,11 @@ def _d_MetadataResponse_11(b, p):
     o.cluster_id, p = _rcnstr(b, p)
     o.controller_id, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 26)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 26)
     l = []
     for _ in range(n):
         e, p = _d_MetadataResponseTopic_7(b, p)
@@ -977,7 +1078,11 @@ def _d_MetadataResponse_11(b, p):
     o.cluster_authorized_operations = -2147483648
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -144,7 +145,11 @@ def _d_OffsetCommitResponsePartition_1(b, p):
     o = _new(OffsetCommitResponsePartition)
     o.partition_index, o.error_code = _S0.unpack_from(b, p)
     p += 6
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -153,13 +158,21 @@ def _d_OffsetCommitResponseTopic_1(b, p):
     o = _new(OffsetCommitResponseTopic)
     o.name, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_OffsetCommitResponsePartition_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -168,13 +181,21 @@ def _d_OffsetCommitResponse_2(b, p):
     o = _new(OffsetCommitResponse)
     o.throttle_time_ms, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_OffsetCommitResponseTopic_1(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -207,13 +228,21 @@ def _d_OffsetCommitResponseTopic_2(b, p):
     o.name = ''
     o.topic_id, = _S2.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_OffsetCommitResponsePartition_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -222,13 +251,21 @@ def _d_OffsetCommitResponse_3(b, p):
     o = _new(OffsetCommitResponse)
     o.throttle_time_ms, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_OffsetCommitResponseTopic_2(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

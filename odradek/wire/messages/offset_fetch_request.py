@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -82,7 +83,7 @@ def _d_OffsetFetchRequestTopic_0(b, p):
     o = _new(OffsetFetchRequestTopic)
     o.name, p = _rstr(b, p)
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partition_indexes = l
     o._unknown_tagged = None
@@ -151,11 +152,19 @@ def _e_OffsetFetchRequest_1(o, w):
 def _d_OffsetFetchRequestTopic_1(b, p):
     o = _new(OffsetFetchRequestTopic)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partition_indexes = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -163,7 +172,11 @@ def _d_OffsetFetchRequestTopic_1(b, p):
 def _d_OffsetFetchRequest_2(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.topics = None
     else:
@@ -174,7 +187,11 @@ def _d_OffsetFetchRequest_2(b, p):
         o.topics = l
     o.groups = []
     o.require_stable = False
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -202,7 +219,11 @@ def _e_OffsetFetchRequest_2(o, w):
 def _d_OffsetFetchRequest_3(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.topics = None
     else:
@@ -214,7 +235,11 @@ def _d_OffsetFetchRequest_3(b, p):
     o.groups = []
     o.require_stable, = _S0.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -236,11 +261,19 @@ def _d_OffsetFetchRequestTopics_0(b, p):
     o = _new(OffsetFetchRequestTopics)
     o.name, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partition_indexes = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -250,7 +283,11 @@ def _d_OffsetFetchRequestGroup_0(b, p):
     o.group_id, p = _rcstr(b, p)
     o.member_id = None
     o.member_epoch = -1
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.topics = None
     else:
@@ -259,7 +296,11 @@ def _d_OffsetFetchRequestGroup_0(b, p):
             e, p = _d_OffsetFetchRequestTopics_0(b, p)
             l.append(e)
         o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -268,7 +309,11 @@ def _d_OffsetFetchRequest_4(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchRequestGroup_0(b, p)
@@ -276,7 +321,11 @@ def _d_OffsetFetchRequest_4(b, p):
     o.groups = l
     o.require_stable, = _S0.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -316,7 +365,11 @@ def _d_OffsetFetchRequestGroup_1(b, p):
     o.member_id, p = _rcnstr(b, p)
     o.member_epoch, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.topics = None
     else:
@@ -325,7 +378,11 @@ def _d_OffsetFetchRequestGroup_1(b, p):
             e, p = _d_OffsetFetchRequestTopics_0(b, p)
             l.append(e)
         o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -334,7 +391,11 @@ def _d_OffsetFetchRequest_5(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
-    n, p = _rcal(b, p, 8)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 8)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchRequestGroup_1(b, p)
@@ -342,7 +403,11 @@ def _d_OffsetFetchRequest_5(b, p):
     o.groups = l
     o.require_stable, = _S0.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -375,11 +440,19 @@ def _d_OffsetFetchRequestTopics_1(b, p):
     o.name = ''
     o.topic_id, = _S2.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partition_indexes = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -390,7 +463,11 @@ def _d_OffsetFetchRequestGroup_2(b, p):
     o.member_id, p = _rcnstr(b, p)
     o.member_epoch, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcnal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 18)
     if n < 0:
         o.topics = None
     else:
@@ -399,7 +476,11 @@ def _d_OffsetFetchRequestGroup_2(b, p):
             e, p = _d_OffsetFetchRequestTopics_1(b, p)
             l.append(e)
         o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -408,7 +489,11 @@ def _d_OffsetFetchRequest_6(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
-    n, p = _rcal(b, p, 8)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 8)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchRequestGroup_2(b, p)
@@ -416,7 +501,11 @@ def _d_OffsetFetchRequest_6(b, p):
     o.groups = l
     o.require_stable, = _S0.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -287,7 +288,11 @@ def _d_OffsetFetchResponsePartition_2(b, p):
     o.metadata, p = _rcnstr(b, p)
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -295,13 +300,21 @@ def _d_OffsetFetchResponsePartition_2(b, p):
 def _d_OffsetFetchResponseTopic_2(b, p):
     o = _new(OffsetFetchResponseTopic)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchResponsePartition_2(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -310,7 +323,11 @@ def _d_OffsetFetchResponse_4(b, p):
     o = _new(OffsetFetchResponse)
     o.throttle_time_ms, = _S2.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchResponseTopic_2(b, p)
@@ -319,7 +336,11 @@ def _d_OffsetFetchResponse_4(b, p):
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
     o.groups = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -357,7 +378,11 @@ def _d_OffsetFetchResponsePartitions_0(b, p):
     o.metadata, p = _rcnstr(b, p)
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -366,13 +391,21 @@ def _d_OffsetFetchResponseTopics_0(b, p):
     o = _new(OffsetFetchResponseTopics)
     o.name, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchResponsePartitions_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -380,7 +413,11 @@ def _d_OffsetFetchResponseTopics_0(b, p):
 def _d_OffsetFetchResponseGroup_0(b, p):
     o = _new(OffsetFetchResponseGroup)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchResponseTopics_0(b, p)
@@ -388,7 +425,11 @@ def _d_OffsetFetchResponseGroup_0(b, p):
     o.topics = l
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -399,13 +440,21 @@ def _d_OffsetFetchResponse_5(b, p):
     p += 4
     o.topics = []
     o.error_code = 0
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchResponseGroup_0(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -450,13 +499,21 @@ def _d_OffsetFetchResponseTopics_1(b, p):
     o.name = ''
     o.topic_id, = _S4.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchResponsePartitions_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -464,7 +521,11 @@ def _d_OffsetFetchResponseTopics_1(b, p):
 def _d_OffsetFetchResponseGroup_1(b, p):
     o = _new(OffsetFetchResponseGroup)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchResponseTopics_1(b, p)
@@ -472,7 +533,11 @@ def _d_OffsetFetchResponseGroup_1(b, p):
     o.topics = l
     o.error_code, = _S1.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -483,13 +548,21 @@ def _d_OffsetFetchResponse_6(b, p):
     p += 4
     o.topics = []
     o.error_code = 0
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchResponseGroup_1(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

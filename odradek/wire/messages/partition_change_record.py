@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -65,17 +66,25 @@ def _d_PartitionChangeRecord_0(b, p):
     o.directories = None
     o.eligible_leader_replicas = None
     o.last_known_elr = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.isr = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.isr = l
             elif tag == 1:
@@ -84,29 +93,41 @@ def _d_PartitionChangeRecord_0(b, p):
                 q += 4
             elif tag == 2:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.replicas = l
             elif tag == 3:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.removing_replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.removing_replicas = l
             elif tag == 4:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.adding_replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.adding_replicas = l
             elif tag == 5:
@@ -191,17 +212,25 @@ def _d_PartitionChangeRecord_1(b, p):
     o.directories = None
     o.eligible_leader_replicas = None
     o.last_known_elr = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.isr = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.isr = l
             elif tag == 1:
@@ -210,29 +239,41 @@ def _d_PartitionChangeRecord_1(b, p):
                 q += 4
             elif tag == 2:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.replicas = l
             elif tag == 3:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.removing_replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.removing_replicas = l
             elif tag == 4:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.adding_replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.adding_replicas = l
             elif tag == 5:
@@ -241,7 +282,11 @@ def _d_PartitionChangeRecord_1(b, p):
                 q += 1
             elif tag == 8:
                 q = 0
-                n, q = _rcnal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 16)
                 if n < 0:
                     o.directories = None
                 else:
@@ -337,17 +382,25 @@ def _d_PartitionChangeRecord_2(b, p):
     o.directories = None
     o.eligible_leader_replicas = None
     o.last_known_elr = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.isr = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.isr = l
             elif tag == 1:
@@ -356,29 +409,41 @@ def _d_PartitionChangeRecord_2(b, p):
                 q += 4
             elif tag == 2:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.replicas = l
             elif tag == 3:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.removing_replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.removing_replicas = l
             elif tag == 4:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.adding_replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.adding_replicas = l
             elif tag == 5:
@@ -387,25 +452,37 @@ def _d_PartitionChangeRecord_2(b, p):
                 q += 1
             elif tag == 6:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.eligible_leader_replicas = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.eligible_leader_replicas = l
             elif tag == 7:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.last_known_elr = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.last_known_elr = l
             elif tag == 8:
                 q = 0
-                n, q = _rcnal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 16)
                 if n < 0:
                     o.directories = None
                 else:

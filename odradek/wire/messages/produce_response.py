@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -315,7 +316,11 @@ def _d_BatchIndexAndErrorMessage_1(b, p):
     o.batch_index, = _S1.unpack_from(b, p)
     p += 4
     o.batch_index_error_message, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -324,7 +329,11 @@ def _d_PartitionProduceResponse_3(b, p):
     o = _new(PartitionProduceResponse)
     o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset = _S2.unpack_from(b, p)
     p += 30
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_BatchIndexAndErrorMessage_1(b, p)
@@ -332,7 +341,11 @@ def _d_PartitionProduceResponse_3(b, p):
     o.record_errors = l
     o.error_message, p = _rcnstr(b, p)
     o.current_leader = LeaderIdAndEpoch()
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -341,20 +354,32 @@ def _d_TopicProduceResponse_3(b, p):
     o = _new(TopicProduceResponse)
     o.name, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
-    n, p = _rcal(b, p, 33)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 33)
     l = []
     for _ in range(n):
         e, p = _d_PartitionProduceResponse_3(b, p)
         l.append(e)
     o.partition_responses = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_ProduceResponse_3(b, p):
     o = _new(ProduceResponse)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicProduceResponse_3(b, p)
@@ -363,7 +388,11 @@ def _d_ProduceResponse_3(b, p):
     o.throttle_time_ms, = _S1.unpack_from(b, p)
     p += 4
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -406,7 +435,11 @@ def _d_LeaderIdAndEpoch_0(b, p):
     o = _new(LeaderIdAndEpoch)
     o.leader_id, o.leader_epoch = _S3.unpack_from(b, p)
     p += 8
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -415,7 +448,11 @@ def _d_PartitionProduceResponse_4(b, p):
     o = _new(PartitionProduceResponse)
     o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset = _S2.unpack_from(b, p)
     p += 30
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_BatchIndexAndErrorMessage_1(b, p)
@@ -423,7 +460,11 @@ def _d_PartitionProduceResponse_4(b, p):
     o.record_errors = l
     o.error_message, p = _rcnstr(b, p)
     o.current_leader = LeaderIdAndEpoch()
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
@@ -441,13 +482,21 @@ def _d_TopicProduceResponse_4(b, p):
     o = _new(TopicProduceResponse)
     o.name, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
-    n, p = _rcal(b, p, 33)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 33)
     l = []
     for _ in range(n):
         e, p = _d_PartitionProduceResponse_4(b, p)
         l.append(e)
     o.partition_responses = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -460,14 +509,22 @@ def _d_NodeEndpoint_0(b, p):
     o.port, = _S1.unpack_from(b, p)
     p += 4
     o.rack, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_ProduceResponse_4(b, p):
     o = _new(ProduceResponse)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicProduceResponse_4(b, p)
@@ -476,13 +533,21 @@ def _d_ProduceResponse_4(b, p):
     o.throttle_time_ms, = _S1.unpack_from(b, p)
     p += 4
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 11)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 11)
                 l = []
                 for _ in range(n):
                     e, q = _d_NodeEndpoint_0(raw, q)
@@ -560,20 +625,32 @@ def _d_TopicProduceResponse_5(b, p):
     o.name = ''
     o.topic_id, = _S4.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 33)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 33)
     l = []
     for _ in range(n):
         e, p = _d_PartitionProduceResponse_4(b, p)
         l.append(e)
     o.partition_responses = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_ProduceResponse_5(b, p):
     o = _new(ProduceResponse)
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_TopicProduceResponse_5(b, p)
@@ -582,13 +659,21 @@ def _d_ProduceResponse_5(b, p):
     o.throttle_time_ms, = _S1.unpack_from(b, p)
     p += 4
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 11)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 11)
                 l = []
                 for _ in range(n):
                     e, q = _d_NodeEndpoint_0(raw, q)

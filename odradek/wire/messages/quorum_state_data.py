@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -63,7 +64,11 @@ def _d_Voter_0(b, p):
     o = _new(Voter)
     o.voter_id, = _S2.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -76,7 +81,11 @@ def _d_QuorumStateData_0(b, p):
     o.voted_directory_id = ZERO_UUID
     o.applied_offset, = _S1.unpack_from(b, p)
     p += 8
-    n, p = _rcnal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 5)
     if n < 0:
         o.current_voters = None
     else:
@@ -85,7 +94,11 @@ def _d_QuorumStateData_0(b, p):
             e, p = _d_Voter_0(b, p)
             l.append(e)
         o.current_voters = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -115,7 +128,11 @@ def _d_QuorumStateData_1(b, p):
     p += 28
     o.applied_offset = 0
     o.current_voters = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -83,7 +84,11 @@ def _d_StateBatch_0(b, p):
     o = _new(StateBatch)
     o.first_offset, o.last_offset, o.delivery_state, o.delivery_count = _S3.unpack_from(b, p)
     p += 19
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -95,13 +100,21 @@ def _d_PartitionResult_0(b, p):
     o.error_message, p = _rcnstr(b, p)
     o.state_epoch, o.start_offset = _S2.unpack_from(b, p)
     p += 12
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_StateBatch_0(b, p)
         l.append(e)
     o.state_batches = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -110,26 +123,42 @@ def _d_ReadStateResult_0(b, p):
     o = _new(ReadStateResult)
     o.topic_id, = _S0.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 21)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 21)
     l = []
     for _ in range(n):
         e, p = _d_PartitionResult_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_ReadShareGroupStateResponse_0(b, p):
     o = _new(ReadShareGroupStateResponse)
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_ReadStateResult_0(b, p)
         l.append(e)
     o.results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -76,7 +77,11 @@ def _d_PartitionResult_0(b, p):
     o.state_epoch, o.leader_epoch, o.start_offset = _S2.unpack_from(b, p)
     p += 16
     o.delivery_complete_count = -1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -85,26 +90,42 @@ def _d_ReadStateSummaryResult_0(b, p):
     o = _new(ReadStateSummaryResult)
     o.topic_id, = _S0.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 24)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 24)
     l = []
     for _ in range(n):
         e, p = _d_PartitionResult_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_ReadShareGroupStateSummaryResponse_0(b, p):
     o = _new(ReadShareGroupStateSummaryResponse)
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_ReadStateSummaryResult_0(b, p)
         l.append(e)
     o.results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -140,7 +161,11 @@ def _d_PartitionResult_1(b, p):
     o.error_message, p = _rcnstr(b, p)
     o.state_epoch, o.leader_epoch, o.start_offset, o.delivery_complete_count = _S3.unpack_from(b, p)
     p += 20
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -149,26 +174,42 @@ def _d_ReadStateSummaryResult_1(b, p):
     o = _new(ReadStateSummaryResult)
     o.topic_id, = _S0.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 28)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 28)
     l = []
     for _ in range(n):
         e, p = _d_PartitionResult_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_ReadShareGroupStateSummaryResponse_1(b, p):
     o = _new(ReadShareGroupStateSummaryResponse)
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_ReadStateSummaryResult_1(b, p)
         l.append(e)
     o.results = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -86,7 +87,11 @@ def _d_BrokerEndpoint_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, o.security_protocol = _S2.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -96,7 +101,11 @@ def _d_BrokerFeature_0(b, p):
     o.name, p = _rcstr(b, p)
     o.min_supported_version, o.max_supported_version = _S3.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -108,13 +117,21 @@ def _d_RegisterBrokerRecord_0(b, p):
     o.is_migrating_zk_broker = False
     o.incarnation_id, o.broker_epoch = _S1.unpack_from(b, p)
     p += 24
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_BrokerEndpoint_0(b, p)
         l.append(e)
     o.end_points = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_BrokerFeature_0(b, p)
@@ -126,7 +143,11 @@ def _d_RegisterBrokerRecord_0(b, p):
     o.in_controlled_shutdown = False
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -166,13 +187,21 @@ def _d_RegisterBrokerRecord_1(b, p):
     o.is_migrating_zk_broker = False
     o.incarnation_id, o.broker_epoch = _S1.unpack_from(b, p)
     p += 24
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_BrokerEndpoint_0(b, p)
         l.append(e)
     o.end_points = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_BrokerFeature_0(b, p)
@@ -183,7 +212,11 @@ def _d_RegisterBrokerRecord_1(b, p):
     p += 2
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -207,13 +240,21 @@ def _d_RegisterBrokerRecord_2(b, p):
     o = _new(RegisterBrokerRecord)
     o.broker_id, o.is_migrating_zk_broker, o.incarnation_id, o.broker_epoch = _S7.unpack_from(b, p)
     p += 29
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_BrokerEndpoint_0(b, p)
         l.append(e)
     o.end_points = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_BrokerFeature_0(b, p)
@@ -224,7 +265,11 @@ def _d_RegisterBrokerRecord_2(b, p):
     p += 2
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -248,13 +293,21 @@ def _d_RegisterBrokerRecord_3(b, p):
     o = _new(RegisterBrokerRecord)
     o.broker_id, o.is_migrating_zk_broker, o.incarnation_id, o.broker_epoch = _S7.unpack_from(b, p)
     p += 29
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_BrokerEndpoint_0(b, p)
         l.append(e)
     o.end_points = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_BrokerFeature_0(b, p)
@@ -265,13 +318,21 @@ def _d_RegisterBrokerRecord_3(b, p):
     p += 2
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 16)
                 l = [bytes(raw[q + 16 * i:q + 16 * i + 16]) for i in range(n)]
                 if q + 16 * n > len(raw): raise _Trunc('uuid array')
                 q += 16 * n
@@ -312,13 +373,21 @@ def _d_RegisterBrokerRecord_4(b, p):
     o = _new(RegisterBrokerRecord)
     o.broker_id, o.is_migrating_zk_broker, o.incarnation_id, o.broker_epoch = _S7.unpack_from(b, p)
     p += 29
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_BrokerEndpoint_0(b, p)
         l.append(e)
     o.end_points = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_BrokerFeature_0(b, p)
@@ -329,20 +398,32 @@ def _d_RegisterBrokerRecord_4(b, p):
     p += 2
     o.log_dirs = []
     o.cordoned_log_dirs = None
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 16)
                 l = [bytes(raw[q + 16 * i:q + 16 * i + 16]) for i in range(n)]
                 if q + 16 * n > len(raw): raise _Trunc('uuid array')
                 q += 16 * n
                 o.log_dirs = l
             elif tag == 1:
                 q = 0
-                n, q = _rcnal(raw, q, 16)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 16)
                 if n < 0:
                     o.cordoned_log_dirs = None
                 else:

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -75,7 +76,11 @@ def _d_ControllerEndpoint_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, o.security_protocol = _S1.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -85,7 +90,11 @@ def _d_ControllerFeature_0(b, p):
     o.name, p = _rcstr(b, p)
     o.min_supported_version, o.max_supported_version = _S2.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -94,19 +103,31 @@ def _d_RegisterControllerRecord_0(b, p):
     o = _new(RegisterControllerRecord)
     o.controller_id, o.incarnation_id, o.zk_migration_ready = _S0.unpack_from(b, p)
     p += 21
-    n, p = _rcal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 7)
     l = []
     for _ in range(n):
         e, p = _d_ControllerEndpoint_0(b, p)
         l.append(e)
     o.end_points = l
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_ControllerFeature_0(b, p)
         l.append(e)
     o.features = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

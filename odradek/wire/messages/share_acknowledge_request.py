@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -82,11 +83,19 @@ def _d_AcknowledgementBatch_0(b, p):
     o = _new(AcknowledgementBatch)
     o.first_offset, o.last_offset = _S2.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 1)
-    l = list(_unpack('>%db' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
+    l = list((_ARR['b'][n] if n < 64 else _struct.Struct('>%db' % n)).unpack_from(b, p))
     p += 1 * n
     o.acknowledge_types = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -95,13 +104,21 @@ def _d_AcknowledgePartition_0(b, p):
     o = _new(AcknowledgePartition)
     o.partition_index, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_AcknowledgementBatch_0(b, p)
         l.append(e)
     o.acknowledgement_batches = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -110,13 +127,21 @@ def _d_AcknowledgeTopic_0(b, p):
     o = _new(AcknowledgeTopic)
     o.topic_id, = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 6)
     l = []
     for _ in range(n):
         e, p = _d_AcknowledgePartition_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -128,13 +153,21 @@ def _d_ShareAcknowledgeRequest_0(b, p):
     o.share_session_epoch, = _S0.unpack_from(b, p)
     p += 4
     o.is_renew_ack = False
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_AcknowledgeTopic_0(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -182,13 +215,21 @@ def _d_ShareAcknowledgeRequest_1(b, p):
     o.member_id, p = _rcnstr(b, p)
     o.share_session_epoch, o.is_renew_ack = _S3.unpack_from(b, p)
     p += 5
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_AcknowledgeTopic_0(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -113,7 +114,11 @@ def _d_LeaderIdAndEpoch_0(b, p):
     o = _new(LeaderIdAndEpoch)
     o.leader_id, o.leader_epoch = _S4.unpack_from(b, p)
     p += 8
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -122,7 +127,11 @@ def _d_AcquiredRecords_0(b, p):
     o = _new(AcquiredRecords)
     o.first_offset, o.last_offset, o.delivery_count = _S5.unpack_from(b, p)
     p += 18
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -137,13 +146,21 @@ def _d_PartitionData_0(b, p):
     o.acknowledge_error_message, p = _rcnstr(b, p)
     o.current_leader, p = _d_LeaderIdAndEpoch_0(b, p)
     o.records, p = _rcrec(b, p)
-    n, p = _rcal(b, p, 19)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 19)
     l = []
     for _ in range(n):
         e, p = _d_AcquiredRecords_0(b, p)
         l.append(e)
     o.acquired_records = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -152,13 +169,21 @@ def _d_ShareFetchableTopicResponse_0(b, p):
     o = _new(ShareFetchableTopicResponse)
     o.topic_id, = _S2.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 22)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 22)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -171,7 +196,11 @@ def _d_NodeEndpoint_0(b, p):
     o.port, = _S1.unpack_from(b, p)
     p += 4
     o.rack, p = _rcnstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -183,19 +212,31 @@ def _d_ShareFetchResponse_0(b, p):
     o.error_message, p = _rcnstr(b, p)
     o.acquisition_lock_timeout_ms, = _S1.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_ShareFetchableTopicResponse_0(b, p)
         l.append(e)
     o.responses = l
-    n, p = _rcal(b, p, 11)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_NodeEndpoint_0(b, p)
         l.append(e)
     o.node_endpoints = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

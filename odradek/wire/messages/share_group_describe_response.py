@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -101,24 +102,40 @@ def _d_TopicPartitions_0(b, p):
     o.topic_id, = _S3.unpack_from(b, p)
     p += 16
     o.topic_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_Assignment_0(b, p):
     o = _new(Assignment)
-    n, p = _rcal(b, p, 19)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 19)
     l = []
     for _ in range(n):
         e, p = _d_TopicPartitions_0(b, p)
         l.append(e)
     o.topic_partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -131,14 +148,22 @@ def _d_Member_0(b, p):
     p += 4
     o.client_id, p = _rcstr(b, p)
     o.client_host, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
     o.subscribed_topic_names = l
     o.assignment, p = _d_Assignment_0(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -153,7 +178,11 @@ def _d_DescribedGroup_0(b, p):
     o.group_epoch, o.assignment_epoch = _S2.unpack_from(b, p)
     p += 8
     o.assignor_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 12)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 12)
     l = []
     for _ in range(n):
         e, p = _d_Member_0(b, p)
@@ -161,7 +190,11 @@ def _d_DescribedGroup_0(b, p):
     o.members = l
     o.authorized_operations, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -170,13 +203,21 @@ def _d_ShareGroupDescribeResponse_0(b, p):
     o = _new(ShareGroupDescribeResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_DescribedGroup_0(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

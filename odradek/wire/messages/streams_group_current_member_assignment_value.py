@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -62,22 +63,34 @@ class StreamsGroupCurrentMemberAssignmentValue(Message):
 def _d_TaskIds_0(b, p):
     o = _new(TaskIds)
     o.subtopology_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
     o.assignment_epochs = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcnal(raw, q, 4)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 4)
                 if n < 0:
                     o.assignment_epochs = None
                 else:
-                    l = list(_unpack('>%di' % n, raw, q))
+                    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(raw, q))
                     q += 4 * n
                     o.assignment_epochs = l
             else:
@@ -91,43 +104,71 @@ def _d_StreamsGroupCurrentMemberAssignmentValue_0(b, p):
     o = _new(StreamsGroupCurrentMemberAssignmentValue)
     o.member_epoch, o.previous_member_epoch, o.state = _S0.unpack_from(b, p)
     p += 9
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.active_tasks = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.standby_tasks = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.warmup_tasks = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.active_tasks_pending_revocation = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.standby_tasks_pending_revocation = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.warmup_tasks_pending_revocation = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

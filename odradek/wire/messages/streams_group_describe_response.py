@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -178,7 +179,11 @@ def _d_KeyValue_0(b, p):
     o = _new(KeyValue)
     o.key, p = _rcstr(b, p)
     o.value, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -188,13 +193,21 @@ def _d_TopicInfo_0(b, p):
     o.name, p = _rcstr(b, p)
     o.partitions, o.replication_factor = _S3.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_KeyValue_0(b, p)
         l.append(e)
     o.topic_configs = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -202,31 +215,51 @@ def _d_TopicInfo_0(b, p):
 def _d_Subtopology_0(b, p):
     o = _new(Subtopology)
     o.subtopology_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
     o.source_topics = l
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
     o.repartition_sink_topics = l
-    n, p = _rcal(b, p, 9)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 9)
     l = []
     for _ in range(n):
         e, p = _d_TopicInfo_0(b, p)
         l.append(e)
     o.state_changelog_topics = l
-    n, p = _rcal(b, p, 9)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 9)
     l = []
     for _ in range(n):
         e, p = _d_TopicInfo_0(b, p)
         l.append(e)
     o.repartition_source_topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -235,7 +268,11 @@ def _d_Topology_0(b, p):
     o = _new(Topology)
     o.epoch, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcnal(b, p, 6)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 6)
     if n < 0:
         o.subtopologies = None
     else:
@@ -244,7 +281,11 @@ def _d_Topology_0(b, p):
             e, p = _d_Subtopology_0(b, p)
             l.append(e)
         o.subtopologies = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -254,7 +295,11 @@ def _d_Endpoint_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, = _S4.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -264,7 +309,11 @@ def _d_TaskOffset_0(b, p):
     o.subtopology_id, p = _rcstr(b, p)
     o.partition, o.offset = _S5.unpack_from(b, p)
     p += 12
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -272,36 +321,60 @@ def _d_TaskOffset_0(b, p):
 def _d_TaskIds_0(b, p):
     o = _new(TaskIds)
     o.subtopology_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_Assignment_0(b, p):
     o = _new(Assignment)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.active_tasks = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.standby_tasks = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TaskIds_0(b, p)
         l.append(e)
     o.warmup_tasks = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -323,19 +396,31 @@ def _d_Member_0(b, p):
         p += 1
     else:
         o.user_endpoint, p = _d_Endpoint_0(b, p + 1)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_KeyValue_0(b, p)
         l.append(e)
     o.client_tags = l
-    n, p = _rcal(b, p, 14)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 14)
     l = []
     for _ in range(n):
         e, p = _d_TaskOffset_0(b, p)
         l.append(e)
     o.task_offsets = l
-    n, p = _rcal(b, p, 14)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 14)
     l = []
     for _ in range(n):
         e, p = _d_TaskOffset_0(b, p)
@@ -345,7 +430,11 @@ def _d_Member_0(b, p):
     o.target_assignment, p = _d_Assignment_0(b, p)
     o.is_classic, = _S6.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -364,7 +453,11 @@ def _d_DescribedGroup_0(b, p):
         p += 1
     else:
         o.topology, p = _d_Topology_0(b, p + 1)
-    n, p = _rcal(b, p, 28)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 28)
     l = []
     for _ in range(n):
         e, p = _d_Member_0(b, p)
@@ -372,7 +465,11 @@ def _d_DescribedGroup_0(b, p):
     o.members = l
     o.authorized_operations, = _S0.unpack_from(b, p)
     p += 4
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -381,13 +478,21 @@ def _d_StreamsGroupDescribeResponse_0(b, p):
     o = _new(StreamsGroupDescribeResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_DescribedGroup_0(b, p)
         l.append(e)
     o.groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -113,7 +114,11 @@ def _d_Status_0(b, p):
     o.status_code, = _S2.unpack_from(b, p)
     p += 1
     o.status_detail, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -121,11 +126,19 @@ def _d_Status_0(b, p):
 def _d_TaskIds_0(b, p):
     o = _new(TaskIds)
     o.subtopology_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -135,7 +148,11 @@ def _d_Endpoint_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, = _S4.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -143,11 +160,19 @@ def _d_Endpoint_0(b, p):
 def _d_TopicPartition_0(b, p):
     o = _new(TopicPartition)
     o.topic, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -155,19 +180,31 @@ def _d_TopicPartition_0(b, p):
 def _d_EndpointToPartitions_0(b, p):
     o = _new(EndpointToPartitions)
     o.user_endpoint, p = _d_Endpoint_0(b, p)
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicPartition_0(b, p)
         l.append(e)
     o.active_partitions = l
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicPartition_0(b, p)
         l.append(e)
     o.standby_partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -180,7 +217,11 @@ def _d_StreamsGroupHeartbeatResponse_0(b, p):
     o.member_id, p = _rcstr(b, p)
     o.member_epoch, o.heartbeat_interval_ms, o.acceptable_recovery_lag, o.task_offset_interval_ms = _S1.unpack_from(b, p)
     p += 16
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.status = None
     else:
@@ -189,7 +230,11 @@ def _d_StreamsGroupHeartbeatResponse_0(b, p):
             e, p = _d_Status_0(b, p)
             l.append(e)
         o.status = l
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.active_tasks = None
     else:
@@ -198,7 +243,11 @@ def _d_StreamsGroupHeartbeatResponse_0(b, p):
             e, p = _d_TaskIds_0(b, p)
             l.append(e)
         o.active_tasks = l
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.standby_tasks = None
     else:
@@ -207,7 +256,11 @@ def _d_StreamsGroupHeartbeatResponse_0(b, p):
             e, p = _d_TaskIds_0(b, p)
             l.append(e)
         o.standby_tasks = l
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.warmup_tasks = None
     else:
@@ -218,7 +271,11 @@ def _d_StreamsGroupHeartbeatResponse_0(b, p):
         o.warmup_tasks = l
     o.endpoint_information_epoch, = _S3.unpack_from(b, p)
     p += 4
-    n, p = _rcnal(b, p, 7)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 7)
     if n < 0:
         o.partitions_by_user_endpoint = None
     else:
@@ -227,7 +284,11 @@ def _d_StreamsGroupHeartbeatResponse_0(b, p):
             e, p = _d_EndpointToPartitions_0(b, p)
             l.append(e)
         o.partitions_by_user_endpoint = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -94,7 +95,11 @@ def _d_TopicConfig_0(b, p):
     o = _new(TopicConfig)
     o.key, p = _rcstr(b, p)
     o.value, p = _rcstr(b, p)
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -104,32 +109,56 @@ def _d_TopicInfo_0(b, p):
     o.name, p = _rcstr(b, p)
     o.partitions, o.replication_factor = _S1.unpack_from(b, p)
     p += 6
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicConfig_0(b, p)
         l.append(e)
     o.topic_configs = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_CopartitionGroup_0(b, p):
     o = _new(CopartitionGroup)
-    n, p = _rcal(b, p, 2)
-    l = list(_unpack('>%dh' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 2)
+    l = list((_ARR['h'][n] if n < 64 else _struct.Struct('>%dh' % n)).unpack_from(b, p))
     p += 2 * n
     o.source_topics = l
-    n, p = _rcal(b, p, 2)
-    l = list(_unpack('>%dh' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 2)
+    l = list((_ARR['h'][n] if n < 64 else _struct.Struct('>%dh' % n)).unpack_from(b, p))
     p += 2 * n
     o.source_topic_regex = l
-    n, p = _rcal(b, p, 2)
-    l = list(_unpack('>%dh' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 2)
+    l = list((_ARR['h'][n] if n < 64 else _struct.Struct('>%dh' % n)).unpack_from(b, p))
     p += 2 * n
     o.repartition_source_topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -137,43 +166,71 @@ def _d_CopartitionGroup_0(b, p):
 def _d_Subtopology_0(b, p):
     o = _new(Subtopology)
     o.subtopology_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
     o.source_topics = l
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
     o.source_topic_regex = l
-    n, p = _rcal(b, p, 9)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 9)
     l = []
     for _ in range(n):
         e, p = _d_TopicInfo_0(b, p)
         l.append(e)
     o.state_changelog_topics = l
-    n, p = _rcal(b, p, 1)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 1)
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
     o.repartition_sink_topics = l
-    n, p = _rcal(b, p, 9)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 9)
     l = []
     for _ in range(n):
         e, p = _d_TopicInfo_0(b, p)
         l.append(e)
     o.repartition_source_topics = l
-    n, p = _rcal(b, p, 4)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_CopartitionGroup_0(b, p)
         l.append(e)
     o.copartition_groups = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -182,13 +239,21 @@ def _d_StreamsGroupTopologyValue_0(b, p):
     o = _new(StreamsGroupTopologyValue)
     o.epoch, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 8)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 8)
     l = []
     for _ in range(n):
         e, p = _d_Subtopology_0(b, p)
         l.append(e)
     o.subtopologies = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -68,7 +69,7 @@ def _d_PartitionsSchema_0(b, p):
     o = _new(PartitionsSchema)
     o.topic, p = _rstr(b, p)
     n, p = _ral(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partition_ids = l
     o._unknown_tagged = None
@@ -124,11 +125,19 @@ def _e_TransactionLogValue_0(o, w):
 def _d_PartitionsSchema_1(b, p):
     o = _new(PartitionsSchema)
     o.topic, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partition_ids = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -144,7 +153,11 @@ def _d_TransactionLogValue_1(b, p):
     o.next_producer_epoch = -1
     o.transaction_timeout_ms, o.transaction_status = _S2.unpack_from(b, p)
     p += 5
-    n, p = _rcnal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcnal(b, p, 3)
     if n < 0:
         o.transaction_partitions = None
     else:
@@ -156,7 +169,11 @@ def _d_TransactionLogValue_1(b, p):
     o.transaction_last_update_timestamp_ms, o.transaction_start_timestamp_ms = _S3.unpack_from(b, p)
     p += 16
     o.client_transaction_version = 0
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -65,7 +66,11 @@ def _d_FeatureUpdateKey_0(b, p):
     o.max_version_level, o.allow_downgrade = _S1.unpack_from(b, p)
     p += 3
     o.upgrade_type = 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -74,14 +79,22 @@ def _d_UpdateFeaturesRequest_0(b, p):
     o = _new(UpdateFeaturesRequest)
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_FeatureUpdateKey_0(b, p)
         l.append(e)
     o.feature_updates = l
     o.validate_only = False
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -109,7 +122,11 @@ def _d_FeatureUpdateKey_1(b, p):
     o.allow_downgrade = False
     o.upgrade_type, = _S3.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -118,7 +135,11 @@ def _d_UpdateFeaturesRequest_1(b, p):
     o = _new(UpdateFeaturesRequest)
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
-    n, p = _rcal(b, p, 5)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 5)
     l = []
     for _ in range(n):
         e, p = _d_FeatureUpdateKey_1(b, p)
@@ -126,7 +147,11 @@ def _d_UpdateFeaturesRequest_1(b, p):
     o.feature_updates = l
     o.validate_only, = _S4.unpack_from(b, p)
     p += 1
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -83,7 +84,11 @@ def _d_PartitionData_0(b, p):
     o = _new(PartitionData)
     o.partition_index, o.error_code, o.leader_id, o.leader_epoch, o.vote_granted = _S1.unpack_from(b, p)
     p += 15
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -91,13 +96,21 @@ def _d_PartitionData_0(b, p):
 def _d_TopicData_0(b, p):
     o = _new(TopicData)
     o.topic_name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 16)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 16)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -106,14 +119,22 @@ def _d_VoteResponse_0(b, p):
     o = _new(VoteResponse)
     o.error_code, = _S0.unpack_from(b, p)
     p += 2
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicData_0(b, p)
         l.append(e)
     o.topics = l
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -148,7 +169,11 @@ def _d_NodeEndpoint_0(b, p):
     o.host, p = _rcstr(b, p)
     o.port, = _S3.unpack_from(b, p)
     p += 2
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -157,20 +182,32 @@ def _d_VoteResponse_1(b, p):
     o = _new(VoteResponse)
     o.error_code, = _S0.unpack_from(b, p)
     p += 2
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_TopicData_0(b, p)
         l.append(e)
     o.topics = l
     o.node_endpoints = []
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     u = None
     if t is not None:
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                n, q = _rcal(raw, q, 8)
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcal(raw, q, 8)
                 l = []
                 for _ in range(n):
                     e, q = _d_NodeEndpoint_0(raw, q)

@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -84,7 +85,11 @@ def _d_StateBatch_0(b, p):
     o = _new(StateBatch)
     o.first_offset, o.last_offset, o.delivery_state, o.delivery_count = _S2.unpack_from(b, p)
     p += 19
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -94,13 +99,21 @@ def _d_PartitionData_0(b, p):
     o.partition, o.state_epoch, o.leader_epoch, o.start_offset = _S1.unpack_from(b, p)
     p += 20
     o.delivery_complete_count = -1
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_StateBatch_0(b, p)
         l.append(e)
     o.state_batches = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -109,13 +122,21 @@ def _d_WriteStateData_0(b, p):
     o = _new(WriteStateData)
     o.topic_id, = _S0.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 22)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 22)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_0(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -123,13 +144,21 @@ def _d_WriteStateData_0(b, p):
 def _d_WriteShareGroupStateRequest_0(b, p):
     o = _new(WriteShareGroupStateRequest)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_WriteStateData_0(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -170,13 +199,21 @@ def _d_PartitionData_1(b, p):
     o = _new(PartitionData)
     o.partition, o.state_epoch, o.leader_epoch, o.start_offset, o.delivery_complete_count = _S3.unpack_from(b, p)
     p += 24
-    n, p = _rcal(b, p, 20)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 20)
     l = []
     for _ in range(n):
         e, p = _d_StateBatch_0(b, p)
         l.append(e)
     o.state_batches = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -185,13 +222,21 @@ def _d_WriteStateData_1(b, p):
     o = _new(WriteStateData)
     o.topic_id, = _S0.unpack_from(b, p)
     p += 16
-    n, p = _rcal(b, p, 26)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 26)
     l = []
     for _ in range(n):
         e, p = _d_PartitionData_1(b, p)
         l.append(e)
     o.partitions = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -199,13 +244,21 @@ def _d_WriteStateData_1(b, p):
 def _d_WriteShareGroupStateRequest_1(b, p):
     o = _new(WriteShareGroupStateRequest)
     o.group_id, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_WriteStateData_1(b, p)
         l.append(e)
     o.topics = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 

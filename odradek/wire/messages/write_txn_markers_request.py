@@ -13,10 +13,11 @@ from ..primitives import (
     read_compact_array_len as _rcal, read_compact_nullable_array_len as _rcnal,
     write_string as _wstr, write_nullable_string as _wnstr, write_compact_string as _wcstr,
     write_compact_nullable_string as _wcnstr, write_bytes as _wbyt, write_nullable_bytes as _wnbyt,
-    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt,
+    write_compact_bytes as _wcbyt, write_compact_nullable_bytes as _wcnbyt, ARRAY_STRUCTS as _ARRAY_STRUCTS,
 )
 
 _new = object.__new__
+_ARR = _ARRAY_STRUCTS
 _unpack = _struct.unpack_from
 _pack = _struct.pack
 
@@ -69,11 +70,19 @@ class WriteTxnMarkersRequest(Message):
 def _d_WritableTxnMarkerTopic_0(b, p):
     o = _new(WritableTxnMarkerTopic)
     o.name, p = _rcstr(b, p)
-    n, p = _rcal(b, p, 4)
-    l = list(_unpack('>%di' % n, b, p))
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 4)
+    l = list((_ARR['i'][n] if n < 64 else _struct.Struct('>%di' % n)).unpack_from(b, p))
     p += 4 * n
     o.partition_indexes = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -82,7 +91,11 @@ def _d_WritableTxnMarker_0(b, p):
     o = _new(WritableTxnMarker)
     o.producer_id, o.producer_epoch, o.transaction_result = _S0.unpack_from(b, p)
     p += 11
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_WritableTxnMarkerTopic_0(b, p)
@@ -91,20 +104,32 @@ def _d_WritableTxnMarker_0(b, p):
     o.coordinator_epoch, = _S1.unpack_from(b, p)
     p += 4
     o.transaction_version = 0
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_WriteTxnMarkersRequest_0(b, p):
     o = _new(WriteTxnMarkersRequest)
-    n, p = _rcal(b, p, 17)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 17)
     l = []
     for _ in range(n):
         e, p = _d_WritableTxnMarker_0(b, p)
         l.append(e)
     o.markers = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
@@ -139,7 +164,11 @@ def _d_WritableTxnMarker_1(b, p):
     o = _new(WritableTxnMarker)
     o.producer_id, o.producer_epoch, o.transaction_result = _S0.unpack_from(b, p)
     p += 11
-    n, p = _rcal(b, p, 3)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 3)
     l = []
     for _ in range(n):
         e, p = _d_WritableTxnMarkerTopic_0(b, p)
@@ -147,20 +176,32 @@ def _d_WritableTxnMarker_1(b, p):
     o.topics = l
     o.coordinator_epoch, o.transaction_version = _S2.unpack_from(b, p)
     p += 5
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
 
 def _d_WriteTxnMarkersRequest_1(b, p):
     o = _new(WriteTxnMarkersRequest)
-    n, p = _rcal(b, p, 18)
+    n = b[p] - 1
+    if 0 <= n < 127:
+        p += 1
+    else:
+        n, p = _rcal(b, p, 18)
     l = []
     for _ in range(n):
         e, p = _d_WritableTxnMarker_1(b, p)
         l.append(e)
     o.markers = l
-    t, p = _rtag(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
     return o, p
 
