@@ -1,0 +1,39 @@
+"""KRaft quorum settings: Kafka's names, single-voter default, clear errors."""
+
+import pytest
+
+from odradek.config import BrokerConfig, ConfigError
+
+V = "1@127.0.0.1:9093,2@127.0.0.1:9094,3@127.0.0.1:9095"
+
+
+def test_stock_combined_single_voter_is_plain_serve():
+    c = BrokerConfig.from_properties({"node.id": "1", "process.roles": "broker,controller",
+                                      "controller.quorum.voters": "1@127.0.0.1:9093",
+                                      "listeners": "PLAINTEXT://:9092,CONTROLLER://:9093"})
+    assert not c.quorum_mode and c.listener.port == 9092 and c.controller_listener.port == 9093
+
+
+def test_controller_and_broker_roles():
+    c = BrokerConfig.from_properties({"node.id": "2", "process.roles": "controller", "controller.quorum.voters": V,
+                                      "listeners": "CONTROLLER://127.0.0.1:9094"})
+    assert c.quorum_mode and c.controller_listener.port == 9094
+    assert c.controller_quorum_voters[1] == (2, "127.0.0.1", 9094)
+    b = BrokerConfig.from_properties({"node.id": "4", "process.roles": "broker", "controller.quorum.voters": V,
+                                      "listeners": "PLAINTEXT://127.0.0.1:9092"})
+    assert b.quorum_mode and b.controller_listener is None and b.listener.port == 9092
+
+
+@pytest.mark.parametrize("props,needle", [
+    ({"process.roles": "zookeeper"}, "process.roles"),
+    ({"controller.quorum.voters": "1@nohostport"}, "controller.quorum.voters"),
+    ({"node.id": "4", "process.roles": "controller", "controller.quorum.voters": V,
+      "listeners": "CONTROLLER://127.0.0.1:9096"}, "not in controller.quorum.voters"),
+    ({"node.id": "2", "process.roles": "controller", "controller.quorum.voters": V,
+      "listeners": "PLAINTEXT://127.0.0.1:9096"}, "controller.listener.names"),
+    ({"node.id": "4", "process.roles": "broker"}, "controller.quorum.voters"),
+])
+def test_bad_quorum_settings(props, needle):
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties(props)
+    assert needle in str(e.value)
