@@ -252,6 +252,27 @@ def test_non_leader_controller_answers_not_controller(cluster):
              .list_topics(timeout=5).topics, 10, "the broker to see x")
 
 
+def test_metadata_writes_other_than_topics_go_through_the_quorum(cluster):
+    from confluent_kafka.admin import ScramCredentialInfo, ScramMechanism, UserScramCredentialUpsertion
+
+    bootstrap = f"127.0.0.1:{cluster[3].port}"
+    wait_for(lambda: describe_quorum(cluster[3].port), 10, "DescribeQuorum")
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    up = UserScramCredentialUpsertion("alice", ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
+                                      b"secret", b"salt")
+    admin.alter_user_scram_credentials([up])["alice"].result(timeout=15)
+
+    def described():
+        try:
+            d = admin.describe_user_scram_credentials(["alice"])["alice"].result(timeout=5)
+        except Exception:
+            return None
+        return [(i.mechanism, i.iterations) for i in d.scram_credential_infos] or None
+
+    got = wait_for(described, 10, "the broker to see alice's credential")
+    assert got == [(ScramMechanism.SCRAM_SHA_256, 4096)]
+
+
 def test_single_node_describe_quorum(tmp_path):
     from harness import BrokerProcess
 

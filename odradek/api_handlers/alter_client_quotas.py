@@ -4,7 +4,6 @@ Kafka's ClientQuotaControlManager (entity types and combinations, keys, value ra
 from __future__ import annotations
 
 from odradek.controller import client_quotas
-from odradek.controller.decisions import decide_and_commit
 from odradek.wire.messages.alter_client_quotas_response import AlterClientQuotasResponse, EntityData, EntryData
 
 API_KEY = 49
@@ -16,8 +15,8 @@ def handle(ctx, request) -> AlterClientQuotasResponse:
     alterations = [([(e.entity_type, e.entity_name) for e in entry.entity],
                      [(op.key, None if op.remove else op.value) for op in entry.ops])
                     for entry in request.entries]
-    results = decide_and_commit(
-        ctx.broker.controller, lambda image: client_quotas.alter(image.client_quotas, alterations),
+    results = ctx.broker.controller.decide_and_commit(
+        lambda image: client_quotas.alter(image.client_quotas, alterations),
         bool(request.validate_only), ctx.now_ms)
     return AlterClientQuotasResponse(throttle_time_ms=0, entries=[
         EntryData(error_code=code, error_message=msg,

@@ -33,6 +33,7 @@ from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import (
+    alter_client_quotas_response as acqr, alter_user_scram_credentials_response as ausr,
     alter_configs_response as acr, broker_heartbeat_request as bhq, broker_heartbeat_response as bhr,
     broker_registration_request as brq, broker_registration_response as brr, create_partitions_response as cpr,
     create_topics_request as ctq, create_topics_response as ctr, delete_topics_response as dtr,
@@ -45,7 +46,9 @@ from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
 log = logging.getLogger("odradek.quorum")
 
 CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS = 19, 20, 37, 33, 44
-ADMIN_WRITES = (CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS)
+ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS = 49, 51
+ADMIN_WRITES = (CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS,
+                ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS)
 DESCRIBE_QUORUM, BROKER_REGISTRATION, BROKER_HEARTBEAT = 55, 62, 63
 NOT_CONTROLLER = int(ErrorCode.NOT_CONTROLLER)
 WRITE_TIMEOUT_S = 10.0
@@ -81,6 +84,14 @@ def not_controller_response(api_key: int, req):
     if api_key == INCREMENTAL_ALTER_CONFIGS:
         return iacr.IncrementalAlterConfigsResponse(responses=[iacr.AlterConfigsResourceResponse(
             error_code=e, resource_type=r.resource_type, resource_name=r.resource_name) for r in req.resources])
+    if api_key == ALTER_CLIENT_QUOTAS:
+        return acqr.AlterClientQuotasResponse(entries=[acqr.EntryData(error_code=e, entity=[
+            acqr.EntityData(entity_type=x.entity_type, entity_name=x.entity_name) for x in entry.entity])
+            for entry in req.entries])
+    if api_key == ALTER_USER_SCRAM_CREDENTIALS:
+        users = [u.name for u in req.deletions] + [u.name for u in req.upsertions]
+        return ausr.AlterUserScramCredentialsResponse(results=[
+            ausr.AlterUserScramCredentialsResult(user=u, error_code=e) for u in dict.fromkeys(users)])
     if api_key == BROKER_REGISTRATION:
         return brr.BrokerRegistrationResponse(error_code=e)
     if api_key == BROKER_HEARTBEAT:

@@ -227,6 +227,15 @@ class Controller:
         for fn in list(self._listeners):
             fn(prev, self.image)
 
+    def decide_and_commit(self, decide, validate_only: bool, now_ms: int):
+        """Run a pure decision (image -> (records, result)) under the lock and commit its
+        records as one batch (single voter or quorum alike); validate_only drops them."""
+        with self._lock:
+            records, result = decide(self.image)
+            if records and not validate_only:
+                self._commit(records, now_ms)
+            return result
+
     def _commit(self, records: list, now_ms: int, old: MetadataImage | None = None) -> None:
         if not records:
             return
