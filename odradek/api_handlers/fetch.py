@@ -81,6 +81,12 @@ def _read_all(ctx, req, parts):
             pd.error_code = ErrorCode.UNKNOWN_TOPIC_ID if name is None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             continue
         readable += 1
+        ti = b.image.topics.get(name) if v >= 13 else None
+        if ti is not None and ti.topic_id != p.topic_id:
+            # a session's topic deleted and re-created under the same name
+            pd.error_code = ErrorCode.INCONSISTENT_TOPIC_ID
+            error = True
+            continue
         if v >= 9:
             err = leader_epoch_error(p.current_leader_epoch, b.replicas.leader_epoch(name, p.partition))
             if err:

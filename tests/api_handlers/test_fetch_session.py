@@ -377,3 +377,13 @@ def test_handler_unknown_partition_does_not_cut_a_long_poll_short():
     # only unknown partitions: answered at once
     r = call(b, fetch_req(12, 0, 0, [("nope", 0, 0)], max_wait=500), 12)
     assert not isinstance(r, Delayed)
+
+
+def test_handler_topic_recreated_under_the_same_name_is_inconsistent():
+    b = FakeBroker()
+    sid = call(b, fetch_req(13, 0, 0, [("a", 0, 0)]), 13).session_id
+    new_a = SimpleNamespace(name="a", topic_id=b"\x33" * 16)
+    b.image.topics["a"] = new_a
+    b.image.topics_by_id = {new_a.topic_id: new_a, ID_B: b.image.topics["b"]}
+    r = call(b, fetch_req(13, sid, 1, []), 13)
+    assert parts_of(r)[(ID_A, 0)].error_code == E.INCONSISTENT_TOPIC_ID
