@@ -37,6 +37,7 @@ CHECKS = [
     "admin.incrementalAlterConfigs",
     "offsets.latestNeverBackwards",
     "consumer.incrementalFetch",
+    "producer.transactions",
 ]
 # Checks that fail on odradek for a known broker bug (strict: they flip to an error once fixed).
 KNOWN_BROKER_BUGS: dict[str, str] = {}

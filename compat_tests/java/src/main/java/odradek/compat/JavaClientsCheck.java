@@ -637,6 +637,77 @@ public final class JavaClientsCheck {
 
     // ---- driver --------------------------------------------------------------------------
 
+    /** Transactions: commit and abort, read_committed vs read_uncommitted, offsets sent in the
+     *  transaction become visible on commit only, a second producer with the same id fences the first. */
+    void transactions() throws Exception {
+        String topic = createTopic("txn", 2);
+        String group = run + "-txn-group";
+        String txnId = run + "-txn";
+        Map<String, Object> cfg = Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, txnId,
+                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 20000);
+        TopicPartition in0 = new TopicPartition(topic, 0);
+        try (KafkaProducer<byte[], byte[]> p = producer(cfg)) {
+            p.initTransactions();
+            p.beginTransaction();
+            for (int i = 0; i < 10; i++) p.send(new ProducerRecord<>(topic, i % 2, b("k" + i), b("committed-" + i)));
+            p.sendOffsetsToTransaction(Map.of(in0, new OffsetAndMetadata(7L)),
+                    new org.apache.kafka.clients.consumer.ConsumerGroupMetadata(group));
+            p.commitTransaction();
+            p.beginTransaction();
+            for (int i = 0; i < 10; i++) p.send(new ProducerRecord<>(topic, i % 2, b("k" + i), b("aborted-" + i)));
+            p.sendOffsetsToTransaction(Map.of(in0, new OffsetAndMetadata(99L)),
+                    new org.apache.kafka.clients.consumer.ConsumerGroupMetadata(group));
+            p.flush();
+            p.abortTransaction();
+        }
+        List<TopicPartition> tps = List.of(in0, new TopicPartition(topic, 1));
+        for (String iso : List.of("read_committed", "read_uncommitted")) {
+            try (KafkaConsumer<byte[], byte[]> c = consumer(null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, iso))) {
+                c.assign(tps);
+                c.seekToBeginning(tps);
+                int want = iso.equals("read_committed") ? 10 : 20;
+                List<ConsumerRecord<byte[], byte[]>> got = pollN(c, want, 20000);
+                got.addAll(pollN(c, 1, 1000));  // nothing more may arrive
+                expectEq(want, got.size(), iso + " records");
+                for (ConsumerRecord<byte[], byte[]> r : got)
+                    expect(iso.equals("read_uncommitted") || s(r.value()).startsWith("committed-"),
+                            "%s saw %s", iso, s(r.value()));
+                for (TopicPartition tp : tps)  // 5 + 5 records and two markers per partition
+                    expectEq(12L, c.position(tp), iso + " position of " + tp);
+            }
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed =
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(20, TimeUnit.SECONDS);
+        expectEq(7L, committed.get(in0).offset(), "offset committed in the transaction");
+        // zombie fencing: a new producer with the same transactional.id bumps the epoch
+        KafkaProducer<byte[], byte[]> zombie = producer(cfg);
+        zombie.initTransactions();
+        zombie.beginTransaction();
+        zombie.send(new ProducerRecord<>(topic, 0, null, b("zombie"))).get();
+        try (KafkaProducer<byte[], byte[]> fresh = producer(cfg)) {
+            fresh.initTransactions();
+            try {
+                zombie.commitTransaction();
+                throw new CheckFailed("the fenced producer committed");
+            } catch (org.apache.kafka.common.errors.ProducerFencedException
+                     | org.apache.kafka.common.errors.InvalidProducerEpochException expected) {
+                // fenced, as Kafka does
+            } finally {
+                zombie.close(Duration.ZERO);
+            }
+            fresh.beginTransaction();
+            fresh.send(new ProducerRecord<>(topic, 0, null, b("fresh"))).get();
+            fresh.commitTransaction();
+        }
+        try (KafkaConsumer<byte[], byte[]> c = consumer(null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"))) {
+            c.assign(List.of(in0));
+            c.seek(in0, 12L);
+            List<String> vals = pollN(c, 1, 20000).stream().map(r -> s(r.value())).collect(Collectors.toList());
+            vals.addAll(pollN(c, 1, 1000).stream().map(r -> s(r.value())).collect(Collectors.toList()));
+            expectEq(List.of("fresh"), vals, "records after the fenced transaction");
+        }
+    }
+
     void check(String name, Check c, Set<String> only) {
         if (!only.isEmpty() && !only.contains(name)) return;
         long t0 = System.nanoTime();
@@ -678,6 +749,7 @@ public final class JavaClientsCheck {
         j.check("admin.incrementalAlterConfigs", j::incrementalAlterConfigs, only);
         j.check("offsets.latestNeverBackwards", j::latestOffsetsMonotonic, only);
         j.check("consumer.incrementalFetch", j::incrementalFetch, only);
+        j.check("producer.transactions", j::transactions, only);
         j.admin.close(Duration.ofSeconds(5));
         System.out.printf("java-clients %s: %d passed, %d failed%n", version, j.passed, j.failed);
         System.exit(j.failed == 0 ? 0 : 1);
