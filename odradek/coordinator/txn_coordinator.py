@@ -148,18 +148,23 @@ class TxnCoordinator:
         if m.pending or m.state in (S.PREPARE_COMMIT, S.PREPARE_ABORT):
             return E.CONCURRENT_TRANSACTIONS, -1, -1
         if expected_pid >= 0:
-            same = expected_pid == m.producer_id and expected_epoch == m.producer_epoch
-            retry = (expected_pid == m.producer_id and expected_epoch == m.last_producer_epoch) or \
-                    (expected_pid == m.last_producer_id and m.producer_epoch == 0)
-            if retry and m.state is not S.ONGOING:
-                return E.NONE, m.producer_id, m.producer_epoch  # a retried bump: answer it again
-            if not same:
+            # Kafka checks only the producer id here; the epoch is checked when it is bumped
+            valid = m.producer_epoch == -1 or expected_pid == m.producer_id or \
+                (expected_pid == m.last_producer_id and expected_epoch >= MAX_EPOCH - 1)
+            if not valid:
                 return E.PRODUCER_FENCED, -1, -1
         if m.state is S.ONGOING:
             # a new incarnation of the producer: fence the old one and abort its transaction;
             # like Kafka, answer CONCURRENT_TRANSACTIONS: the retry gets the next epoch
             self._fence_and_abort(m, now_ms)
             return E.CONCURRENT_TRANSACTIONS, -1, -1
+        if expected_pid >= 0:
+            retry = (expected_pid == m.producer_id and expected_epoch == m.last_producer_epoch) or \
+                    (expected_pid == m.last_producer_id and m.producer_epoch == 0)
+            if retry:
+                return E.NONE, m.producer_id, m.producer_epoch  # a retried bump: answer it again
+            if expected_epoch != m.producer_epoch:
+                return E.PRODUCER_FENCED, -1, -1
         self._bump_epoch(m)
         m.state = S.EMPTY
         m.partitions = set()

@@ -222,3 +222,16 @@ def test_idle_transactional_ids_expire():
     c2, _, _ = make(log)
     c2.load_all(200_001)
     assert set(c2.txns) == {"busy"}
+
+
+def test_stale_expected_epoch_during_an_open_transaction_fences_like_kafka():
+    # Kafka checks only the producer id before fencing an open transaction, so a stale
+    # expected epoch there answers CONCURRENT_TRANSACTIONS (seen on Kafka 4.3), not PRODUCER_FENCED
+    c, _, markers = make()
+    _, pid, ep = c.init_producer_id("a", 60000, now_ms=1)
+    c.init_producer_id("a", 60000, pid, ep, now_ms=2)
+    c.add_partitions("a", pid, ep + 1, [("t", 0)], 3)
+    assert c.init_producer_id("a", 60000, pid, ep, now_ms=4)[0] == E.CONCURRENT_TRANSACTIONS
+    assert markers.written == [("t", 0, pid, ep + 2, False)]
+    # another producer id altogether is fenced
+    assert c.init_producer_id("a", 60000, pid + 7, 0, now_ms=5)[0] == E.PRODUCER_FENCED
