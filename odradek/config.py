@@ -71,6 +71,11 @@ class BrokerConfig:
     group_min_session_timeout_ms: int = 6000
     group_max_session_timeout_ms: int = 1800000
     group_max_size: int = INT_MAX
+    # KIP-848 consumer groups (odradek/coordinator/consumer_group_coordinator.py)
+    group_consumer_heartbeat_interval_ms: int = 5000
+    group_consumer_session_timeout_ms: int = 45000
+    group_consumer_max_size: int = INT_MAX
+    group_consumer_assignors: str = "uniform,range"
     offsets_topic_num_partitions: int = 50
     offsets_topic_replication_factor: int = 1
     offsets_topic_segment_bytes: int = 104857600
@@ -427,6 +432,10 @@ _SPECS = {
     "group.min.session.timeout.ms": ("group_min_session_timeout_ms", _int(0, INT_MAX)),
     "group.max.session.timeout.ms": ("group_max_session_timeout_ms", _int(0, INT_MAX)),
     "group.max.size": ("group_max_size", _int(1, INT_MAX)),
+    "group.consumer.heartbeat.interval.ms": ("group_consumer_heartbeat_interval_ms", _int(1, INT_MAX)),
+    "group.consumer.session.timeout.ms": ("group_consumer_session_timeout_ms", _int(1, INT_MAX)),
+    "group.consumer.max.size": ("group_consumer_max_size", _int(1, INT_MAX)),
+    "group.consumer.assignors": ("group_consumer_assignors", _str),
     "offsets.topic.num.partitions": ("offsets_topic_num_partitions", _int(1, INT_MAX)),
     "offsets.topic.replication.factor": ("offsets_topic_replication_factor", _int(1, 32767)),
     "offsets.topic.segment.bytes": ("offsets_topic_segment_bytes", _int(1, INT_MAX)),

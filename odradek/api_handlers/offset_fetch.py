@@ -65,6 +65,11 @@ def handle(ctx, request) -> OffsetFetchResponse:
                 groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
                                                        error_code=ErrorCode.INVALID_GROUP_ID))
                 continue
+            if v >= 9 and hasattr(coord, "validate_offset_fetch"):  # KIP-848 members send id + epoch
+                check = coord.validate_offset_fetch(rg.group_id, rg.member_id, rg.member_epoch)
+                if check != ErrorCode.NONE:
+                    groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[], error_code=check))
+                    continue
             err, res = _fetch(coord, rg.group_id, topics)
             res = _unstable(ctx, request, rg.group_id, res)
             groups.append(OffsetFetchResponseGroup(

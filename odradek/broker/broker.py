@@ -133,7 +133,7 @@ class Broker:
 
     def _start_group_coordinator(self) -> None:
         from odradek.broker.coordinator_log import CoordinatorLog
-        from odradek.coordinator.group_coordinator import GroupCoordinator
+        from odradek.coordinator.consumer_group_coordinator import UnifiedGroupCoordinator as GroupCoordinator
 
         clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
         self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),

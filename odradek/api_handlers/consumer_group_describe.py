@@ -1,0 +1,61 @@
+"""ConsumerGroupDescribe (key 69) v0-1: KIP-848 groups with epochs, assignments and target assignments."""
+
+from __future__ import annotations
+
+from odradek.api_handlers.consumer_group_heartbeat import image_topics
+from odradek.api_handlers.describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
+from odradek.api_handlers.join_group import coordinator
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.consumer_group_describe_response import (
+    Assignment,
+    ConsumerGroupDescribeResponse,
+    DescribedGroup,
+    Member,
+    TopicPartitions,
+)
+
+API_KEY = 69
+MIN_VERSION = 0
+MAX_VERSION = 1  # v1: MemberType
+
+MEMBER_TYPE_CONSUMER = 1
+
+
+def _assignment(parts) -> Assignment:
+    return Assignment(topic_partitions=[TopicPartitions(topic_id=tid, topic_name=name, partitions=ps)
+                                        for tid, name, ps in parts])
+
+
+def handle(ctx, request) -> ConsumerGroupDescribeResponse:
+    coord = coordinator(ctx)
+    ops = GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
+    if hasattr(coord, "update_topics"):
+        coord.update_topics(image_topics(ctx))
+    out = []
+    for gid in request.group_ids:
+        if not hasattr(coord, "consumer_group_describe"):
+            out.append(DescribedGroup(group_id=gid, error_code=ErrorCode.GROUP_ID_NOT_FOUND, group_state="Dead",
+                                      authorized_operations=ops))
+            continue
+        d = coord.consumer_group_describe(gid)
+        if d["error"] != ErrorCode.NONE:
+            out.append(DescribedGroup(group_id=gid, error_code=d["error"], error_message=d.get("message"),
+                                      group_state="Dead", group_epoch=-1, assignment_epoch=-1, assignor_name="",
+                                      authorized_operations=ops))
+            continue
+        g = d["group"]
+        members = []
+        for md in d["members"]:
+            m = md["member"]
+            members.append(Member(
+                member_id=m.member_id, instance_id=m.instance_id, rack_id=m.rack_id, member_epoch=m.member_epoch,
+                client_id=m.client_id, client_host=m.client_host,
+                subscribed_topic_names=list(m.subscribed_topic_names),
+                subscribed_topic_regex=m.subscribed_topic_regex,
+                assignment=_assignment(md["assignment"]), target_assignment=_assignment(md["target"]),
+                member_type=MEMBER_TYPE_CONSUMER))
+        out.append(DescribedGroup(
+            error_code=0, group_id=gid, group_state=g.state, group_epoch=g.group_epoch,
+            assignment_epoch=g.assignment_epoch, assignor_name=d["assignor"], members=members,
+            authorized_operations=ops))
+    return ConsumerGroupDescribeResponse(throttle_time_ms=0, groups=out)

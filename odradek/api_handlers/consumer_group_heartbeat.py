@@ -1,0 +1,55 @@
+"""ConsumerGroupHeartbeat (key 68) v0-1: KIP-848 membership, server-side assignment, reconciliation."""
+
+from __future__ import annotations
+
+from odradek.api_handlers.join_group import coordinator
+from odradek.coordinator.group_api import client_host
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.consumer_group_heartbeat_response import (
+    Assignment,
+    ConsumerGroupHeartbeatResponse,
+    TopicPartitions,
+)
+
+API_KEY = 68
+MIN_VERSION = 0
+MAX_VERSION = 1  # v1: the client names its member id (KIP-1082), SubscribedTopicRegex
+
+
+def image_topics(ctx) -> dict:
+    """{name: (topic_id, partition count)} of the broker's current metadata image."""
+    controller = getattr(ctx.broker, "controller", None)
+    image = getattr(controller, "image", None)
+    topics = getattr(image, "topics", None) or {}
+    return {name: (bytes(t.topic_id), len(t.partitions)) for name, t in topics.items()}
+
+
+def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
+    from odradek.coordinator.consumer_group_coordinator import HeartbeatRequest
+
+    v = ctx.api_version
+    coord = coordinator(ctx)
+    if not hasattr(coord, "consumer_group_heartbeat"):
+        return ConsumerGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION)
+    owned = None
+    if request.topic_partitions is not None:
+        owned = [(bytes(t.topic_id), list(t.partitions)) for t in request.topic_partitions]
+    req = HeartbeatRequest(
+        group_id=request.group_id, member_id=request.member_id, member_epoch=request.member_epoch,
+        instance_id=request.instance_id, rack_id=request.rack_id,
+        rebalance_timeout_ms=request.rebalance_timeout_ms,
+        subscribed_topic_names=request.subscribed_topic_names,
+        subscribed_topic_regex=request.subscribed_topic_regex if v >= 1 else None,
+        server_assignor=request.server_assignor, owned=owned,
+        client_id=ctx.client_id or "", client_host=client_host(ctx), api_version=v)
+    r = coord.consumer_group_heartbeat(req, ctx.now_ms, image_topics(ctx))
+    if r.error != ErrorCode.NONE:
+        return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=r.error, error_message=r.error_message,
+                                              member_id=None, member_epoch=0, heartbeat_interval_ms=0)
+    assignment = None
+    if r.assignment is not None:
+        assignment = Assignment(topic_partitions=[TopicPartitions(topic_id=tid, partitions=ps)
+                                                  for tid, ps in r.assignment.items()])
+    return ConsumerGroupHeartbeatResponse(
+        throttle_time_ms=0, error_code=0, error_message=None, member_id=r.member_id, member_epoch=r.member_epoch,
+        heartbeat_interval_ms=r.heartbeat_interval_ms, assignment=assignment)

@@ -1,0 +1,838 @@
+"""KIP-848 consumer groups next to classic groups: one coordinator, one __consumer_offsets.
+
+UnifiedGroupCoordinator extends the classic GroupCoordinator (group_coordinator.py) with Kafka's
+"consumer" group type: ConsumerGroupHeartbeat (server-side assignment, member epochs, reconciliation),
+ConsumerGroupDescribe, and the group-type-aware versions of the offset and admin APIs. A group id
+names either a classic group (self.groups) or a consumer group (self.consumer_groups), never both.
+
+Like the classic coordinator it is pure: time comes in as now_ms, topics as a {name: (topic_id,
+partitions)} snapshot the handler takes from the metadata image, and every change is first appended
+to the log as ConsumerGroup* records (consumer_group_records.py), then applied.
+
+Not done (Kafka 4.3 does it): classic members inside a consumer group (online upgrade/downgrade with
+members; an empty group converts either way), rack-aware assignment, client-side assignors.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from odradek.wire.errors import ErrorCode
+
+from . import assignors
+from . import consumer_group_records as crec
+from . import group_records as rec
+from .consumer_group_state import (
+    LEAVE_GROUP_MEMBER_EPOCH,
+    LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+    UNREVOKED_PARTITIONS,
+    ConsumerGroup,
+    ConsumerMember,
+    reconcile,
+)
+from .group_coordinator import GroupCoordinator
+from .group_records import OffsetAndMetadata
+from .group_state import Group, GroupState, JoinResult, Slot
+
+E = ErrorCode
+INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
+
+
+@dataclass
+class ConsumerGroupConfig:
+    group_consumer_heartbeat_interval_ms: int = 5000
+    group_consumer_session_timeout_ms: int = 45000
+    group_consumer_min_session_timeout_ms: int = 45000
+    group_consumer_max_session_timeout_ms: int = 60000
+    group_consumer_max_size: int = 2**31 - 1
+    group_consumer_assignors: tuple = assignors.DEFAULT_ASSIGNORS
+
+    @classmethod
+    def from_any(cls, obj: Any) -> "ConsumerGroupConfig":
+        c = cls()
+        if obj is None:
+            return c
+        for name in ("group_consumer_heartbeat_interval_ms", "group_consumer_session_timeout_ms",
+                     "group_consumer_max_size", "group_consumer_assignors"):
+            dotted = name.replace("_", ".")
+            val = obj.get(name, obj.get(dotted)) if isinstance(obj, dict) else getattr(obj, name, None)
+            if val is None:
+                continue
+            if name == "group_consumer_assignors":
+                if isinstance(val, str):
+                    val = [v.strip() for v in val.split(",") if v.strip()]
+                # Kafka accepts class names too: keep the short name ("...UniformAssignor" -> "uniform")
+                names = []
+                for v in val:
+                    short = v.rsplit(".", 1)[-1].lower().removesuffix("assignor")
+                    if short in assignors.ASSIGNORS:
+                        names.append(short)
+                setattr(c, name, tuple(names) or assignors.DEFAULT_ASSIGNORS)
+            else:
+                setattr(c, name, int(val))
+        return c
+
+    @property
+    def default_assignor(self) -> str:
+        return self.group_consumer_assignors[0]
+
+
+@dataclass
+class HeartbeatResult:
+    error: ErrorCode = E.NONE
+    error_message: str | None = None
+    member_id: str | None = None
+    member_epoch: int = 0
+    heartbeat_interval_ms: int = 0
+    assignment: dict | None = None  # {topic_id: sorted partitions} or None (unchanged)
+
+
+@dataclass
+class HeartbeatRequest:
+    group_id: str
+    member_id: str
+    member_epoch: int
+    instance_id: str | None = None
+    rack_id: str | None = None
+    rebalance_timeout_ms: int = -1
+    subscribed_topic_names: list | None = None
+    subscribed_topic_regex: str | None = None
+    server_assignor: str | None = None
+    owned: list | None = None  # [(topic_id, [partitions])]
+    client_id: str = ""
+    client_host: str = ""
+    api_version: int = 1
+
+
+class _Fail(Exception):
+    def __init__(self, code: ErrorCode, message: str | None = None):
+        super().__init__(message or code.name)
+        self.code = code
+        self.message = message
+
+
+_RE2_UNSUPPORTED = re.compile(r"\(\?[=!<]|\\[1-9]|\(\?P=")
+
+
+def compile_regex(pattern: str):
+    """RE2J-like: Python re, refusing what RE2 refuses (lookarounds, backreferences)."""
+    if _RE2_UNSUPPORTED.search(pattern):
+        raise re.error("lookaround and backreferences are not supported (RE2 syntax)")
+    return re.compile(pattern)
+
+
+def _metadata_hash(topics: dict, names: set) -> int:
+    h = hashlib.blake2b(digest_size=8)
+    for name in sorted(names):
+        t = topics.get(name)
+        if t is None:
+            continue
+        h.update(name.encode() + b"\0" + bytes(t[0]) + t[1].to_bytes(4, "big"))
+    return int.from_bytes(h.digest(), "big", signed=True)
+
+
+def _member_names(m: ConsumerMember, regexes: dict) -> set:
+    names = set(m.subscribed_topic_names)
+    if m.subscribed_topic_regex and m.subscribed_topic_regex in regexes:
+        names |= regexes[m.subscribed_topic_regex][0]
+    return names
+
+
+class UnifiedGroupCoordinator(GroupCoordinator):
+    def __init__(self, *args, consumer_config: ConsumerGroupConfig | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.consumer_groups: dict[str, ConsumerGroup] = {}
+        self.cconfig = consumer_config or ConsumerGroupConfig.from_any(kwargs.get("config"))
+        self.topics: dict = {}  # last {name: (topic_id, partitions)} seen from the metadata image
+        self._topics_sig = None
+
+    # ------------------------------------------------------------------ persistence
+
+    def load_partition(self, partition: int, now_ms: int | None = None) -> None:
+        super().load_partition(partition, now_ms)
+        if self.log is None:
+            return
+        now = self._now
+        state: dict = {}
+        for _offset, key, value in self.log.read(partition):
+            if key is None or len(key) < 2 or crec.record_type(key) not in crec.TYPES:
+                continue
+            try:
+                r = crec.decode(key, value)
+            except Exception:
+                continue
+            s = state.setdefault(r.group_id, {"epoch": None, "members": {}, "target": {}, "target_epoch": None,
+                                              "current": {}, "regex": {}})
+            if r.kind == crec.GROUP_METADATA:
+                s["epoch"] = r.value
+            elif r.kind == crec.MEMBER_METADATA:
+                s["members"][r.member_id] = r.value
+            elif r.kind == crec.TARGET_METADATA:
+                s["target_epoch"] = r.value
+            elif r.kind == crec.TARGET_MEMBER:
+                s["target"][r.member_id] = r.value
+            elif r.kind == crec.CURRENT_MEMBER:
+                s["current"][r.member_id] = r.value
+            elif r.kind == crec.REGULAR_EXPRESSION:
+                s["regex"][r.regex] = r.value
+        for gid, s in state.items():
+            if s["epoch"] is None:
+                self.consumer_groups.pop(gid, None)
+                continue
+            g = ConsumerGroup(gid, group_epoch=s["epoch"].epoch, metadata_hash=s["epoch"].metadata_hash,
+                              state_timestamp_ms=now)
+            if s["target_epoch"] is not None:
+                g.assignment_epoch = s["target_epoch"].assignment_epoch
+            for mid, mv in s["members"].items():
+                if mv is None:
+                    continue
+                m = ConsumerMember(
+                    member_id=mid, instance_id=mv.instance_id, rack_id=mv.rack_id, client_id=mv.client_id,
+                    client_host=mv.client_host, subscribed_topic_names=list(mv.subscribed_topic_names or []),
+                    subscribed_topic_regex=mv.subscribed_topic_regex or None,
+                    rebalance_timeout_ms=mv.rebalance_timeout_ms, server_assignor=mv.server_assignor or None)
+                cv = s["current"].get(mid)
+                if cv is not None:
+                    m.member_epoch = cv.member_epoch
+                    m.previous_member_epoch = cv.previous_member_epoch
+                    m.state = cv.state
+                    m.assigned = crec.epochs_from(cv.assigned_partitions, cv.member_epoch)
+                    m.pending_revocation = crec.epochs_from(cv.partitions_pending_revocation, cv.member_epoch)
+                m.session_deadline_ms = now + self.cconfig.group_consumer_session_timeout_ms
+                if m.state == UNREVOKED_PARTITIONS:
+                    m.rebalance_deadline_ms = now + max(m.rebalance_timeout_ms, 0)
+                g.members[mid] = m
+                if m.instance_id is not None:
+                    g.static_members[m.instance_id] = mid
+            for mid, tv in s["target"].items():
+                if tv is not None and mid in g.members:
+                    g.target[mid] = {bytes(t.topic_id): set(t.partitions) for t in tv.topic_partitions}
+            for regex, rv in s["regex"].items():
+                if rv is not None:
+                    g.resolved_regexes[regex] = (frozenset(rv.topics), rv.version)
+            classic = self.groups.get(gid)
+            if classic is not None and not classic.members and classic.protocol_type is None:
+                g.offsets = classic.offsets
+                del self.groups[gid]
+            self.consumer_groups[gid] = g
+
+    def _append_c(self, group_id: str, records: list, now_ms: int) -> None:
+        self._append(group_id, records, now_ms)
+
+    # ------------------------------------------------------------------ metadata
+
+    def update_topics(self, topics: dict) -> None:
+        """{name: (topic_id bytes, partition count)} of the current metadata image."""
+        self.topics = topics
+
+    def _topic_ids(self, names: set) -> set:
+        return {self.topics[n][0] for n in names if n in self.topics}
+
+    def _names_by_id(self) -> dict:
+        return {tid: name for name, (tid, _n) in self.topics.items()}
+
+    def _resolve(self, regex: str) -> frozenset:
+        try:
+            pat = compile_regex(regex)
+        except re.error:
+            return frozenset()
+        return frozenset(n for n in self.topics if n not in INTERNAL_TOPICS and pat.fullmatch(n))
+
+    # ------------------------------------------------------------------ ConsumerGroupHeartbeat
+
+    def consumer_group_heartbeat(self, req: HeartbeatRequest, now_ms: int, topics: dict | None = None
+                                 ) -> HeartbeatResult:
+        self._now = now_ms
+        if topics is not None:
+            self.update_topics(topics)
+        try:
+            self._validate_heartbeat(req)
+            if req.member_epoch in (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH):
+                return self._leave(req, now_ms)
+            return self._heartbeat(req, now_ms)
+        except _Fail as f:
+            return HeartbeatResult(error=f.code, error_message=f.message)
+
+    def _validate_heartbeat(self, req: HeartbeatRequest) -> None:
+        bad = lambda msg: _Fail(E.INVALID_REQUEST, msg)  # noqa: E731
+        if not req.group_id:
+            raise bad("GroupId can't be empty.")
+        if req.instance_id is not None and not req.instance_id:
+            raise bad("InstanceId can't be empty.")
+        if req.rack_id is not None and not req.rack_id:
+            raise bad("RackId can't be empty.")
+        if req.api_version >= 1 and not req.member_id:
+            raise bad("MemberId can't be empty.")
+        if req.member_epoch > 0 or req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH:
+            if not req.member_id:
+                raise bad("MemberId can't be empty.")
+        elif req.member_epoch == 0:
+            if req.rebalance_timeout_ms == -1:
+                raise bad("RebalanceTimeoutMs must be provided in first request.")
+            if req.owned is None or any(ps for _t, ps in req.owned):
+                raise bad("TopicPartitions must be empty when (re-)joining.")
+            if req.subscribed_topic_names is None and req.subscribed_topic_regex is None:
+                raise bad("SubscribedTopicNames or SubscribedTopicRegex must be set in first request.")
+        elif req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH:
+            if req.instance_id is None:
+                raise bad("InstanceId can't be null.")
+        else:
+            raise bad(f"MemberEpoch {req.member_epoch} is invalid.")
+        if req.subscribed_topic_regex is not None and req.subscribed_topic_regex:
+            try:
+                compile_regex(req.subscribed_topic_regex)
+            except re.error as e:
+                raise _Fail(E.INVALID_REGULAR_EXPRESSION,
+                            f"SubscribedTopicRegex `{req.subscribed_topic_regex}` is not a valid regular "
+                            f"expression: {e}.") from None
+        if req.server_assignor is not None and req.server_assignor not in self.cconfig.group_consumer_assignors:
+            raise _Fail(E.UNSUPPORTED_ASSIGNOR, f"ServerAssignor {req.server_assignor} is not supported. "
+                        f"Supported assignors: {', '.join(self.cconfig.group_consumer_assignors)}.")
+
+    def _group_for_heartbeat(self, group_id: str, create: bool, now_ms: int) -> ConsumerGroup:
+        g = self.consumer_groups.get(group_id)
+        if g is not None:
+            return g
+        classic = self.groups.get(group_id)
+        if classic is not None:
+            if classic.members or classic.state not in (GroupState.EMPTY,):
+                raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+            if not create:
+                raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+            # an empty classic group becomes a consumer group, its committed offsets kept (Kafka does too)
+            g = ConsumerGroup(group_id, state_timestamp_ms=now_ms, offsets=classic.offsets)
+            if classic.protocol_type is not None:
+                self._append(group_id, [(rec.group_metadata_key(group_id), None)], now_ms)
+            del self.groups[group_id]
+            self.consumer_groups[group_id] = g
+            return g
+        if not create:
+            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+        g = ConsumerGroup(group_id, state_timestamp_ms=now_ms)
+        self.consumer_groups[group_id] = g
+        return g
+
+    def _drop_if_new_and_empty(self, g: ConsumerGroup) -> None:
+        if not g.members and g.group_epoch == 0 and not g.offsets:
+            self.consumer_groups.pop(g.group_id, None)
+
+    def _heartbeat(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
+        g = self._group_for_heartbeat(req.group_id, req.member_epoch == 0, now_ms)
+        try:
+            return self._heartbeat_in(g, req, now_ms)
+        except _Fail:
+            self._drop_if_new_and_empty(g)
+            raise
+
+    def _heartbeat_in(self, g: ConsumerGroup, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
+        cfg = self.cconfig
+        records: list = []
+        gid = g.group_id
+        replaced_static: ConsumerMember | None = None
+        member_id = req.member_id or str(uuid.uuid4())  # v0: the coordinator names new members
+        new_member = False
+        if req.instance_id is not None:
+            old_id = g.static_members.get(req.instance_id)
+            old = g.members.get(old_id) if old_id is not None else None
+            if req.member_epoch == 0:
+                if old is None:
+                    self._check_size(g)
+                    member = ConsumerMember(member_id, instance_id=req.instance_id)
+                    new_member = True
+                elif old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
+                    raise _Fail(E.UNRELEASED_INSTANCE_ID,
+                                f"Static member {old.member_id} with instance id {req.instance_id} is not "
+                                f"released yet.")
+                else:
+                    # the restarted static member takes over the released one: same assignment, no rebalance
+                    member = old.copy()
+                    member.member_id = member_id
+                    member.member_epoch = 0
+                    member.previous_member_epoch = 0
+                    replaced_static = old
+            else:
+                if old is None:
+                    raise _Fail(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
+                if old.member_id != req.member_id:
+                    raise _Fail(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
+                                f"{req.instance_id} is fenced by {old.member_id}.")
+                member = old
+                self._check_epoch(member, req)
+        else:
+            member = g.members.get(member_id)
+            if req.member_epoch == 0:
+                if member is None:
+                    self._check_size(g)
+                    member = ConsumerMember(member_id)
+                    new_member = True
+            else:
+                if member is None:
+                    raise _Fail(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {gid}.")
+                self._check_epoch(member, req)
+
+        # ---- the member's new metadata
+        updated = member.copy()
+        if req.instance_id is not None:
+            updated.instance_id = req.instance_id
+        if req.rack_id is not None:
+            updated.rack_id = req.rack_id
+        if req.rebalance_timeout_ms != -1:
+            updated.rebalance_timeout_ms = req.rebalance_timeout_ms
+        if req.subscribed_topic_names is not None:
+            updated.subscribed_topic_names = sorted(set(req.subscribed_topic_names))
+        if req.subscribed_topic_regex is not None:
+            updated.subscribed_topic_regex = req.subscribed_topic_regex or None
+        if req.server_assignor is not None:
+            updated.server_assignor = req.server_assignor or None
+        updated.client_id, updated.client_host = req.client_id, req.client_host
+
+        bump = new_member
+        subscription_changed = (updated.subscribed_topic_names != member.subscribed_topic_names
+                                or updated.subscribed_topic_regex != member.subscribed_topic_regex)
+        if subscription_changed:
+            bump = True
+        metadata_changed = any(getattr(updated, f) != getattr(member, f) for f in (
+            "instance_id", "rack_id", "rebalance_timeout_ms", "subscribed_topic_names", "subscribed_topic_regex",
+            "server_assignor", "client_id", "client_host"))
+        if new_member or metadata_changed or replaced_static is not None:
+            records.append(crec.member_metadata(gid, updated))
+
+        # ---- the group's view with this member updated
+        members = dict(g.members)
+        if replaced_static is not None:
+            del members[replaced_static.member_id]
+        members[member_id] = updated
+
+        # regular expressions: resolve new ones, refresh all when the topics changed, drop unused ones
+        regexes = dict(g.resolved_regexes)
+        used = {m.subscribed_topic_regex for m in members.values() if m.subscribed_topic_regex}
+        sig = frozenset(self.topics)
+        for regex in sorted(used):
+            if regex not in regexes or self._topics_sig != sig:
+                topics = self._resolve(regex)
+                old = regexes.get(regex)
+                if old is None or old[0] != topics:
+                    version = (old[1] + 1) if old else 0
+                    regexes[regex] = (topics, version)
+                    records.append(crec.regular_expression(gid, regex, sorted(topics), version, now_ms))
+                    bump = True
+        for regex in sorted(set(regexes) - used):
+            del regexes[regex]
+            records.append(crec.regular_expression(gid, regex, None))
+
+        # metadata of every subscribed topic: a new partition or topic changes the hash
+        names: set = set()
+        for m in members.values():
+            names |= _member_names(m, regexes)
+        mhash = _metadata_hash(self.topics, names)
+        if mhash != g.metadata_hash:
+            bump = True
+        group_epoch = g.group_epoch + 1 if bump else g.group_epoch
+        if bump:
+            records.append(crec.group_metadata(gid, group_epoch, mhash))
+
+        # ---- target assignment
+        target = dict(g.target)
+        assignment_epoch = g.assignment_epoch
+        if replaced_static is not None:
+            t = target.pop(replaced_static.member_id, {})
+            target[member_id] = t
+            records.append(crec.target_member(gid, replaced_static.member_id, None))
+            records.append(crec.target_member(gid, member_id, t))
+        if group_epoch > assignment_epoch:
+            subs = {mid: self._topic_ids(_member_names(m, regexes)) for mid, m in members.items()}
+            wanted = set().union(*subs.values())
+            topic_meta = {tid: (name, n) for name, (tid, n) in self.topics.items() if tid in wanted}
+            assignor_name = self._preferred_assignor(members)
+            new_target = assignors.ASSIGNORS[assignor_name](subs, topic_meta, target)
+            for mid in members:
+                t = {tid: ps for tid, ps in new_target.get(mid, {}).items() if ps}
+                if t != target.get(mid, {}) or mid not in target:
+                    records.append(crec.target_member(gid, mid, t))
+                target[mid] = t
+            assignment_epoch = group_epoch
+            records.append(crec.target_metadata(gid, assignment_epoch, now_ms))
+
+        # ---- reconcile the member towards its target
+        owned = req.owned
+        partition_epochs = {}
+        for mid, m in members.items():
+            if mid == member_id:
+                continue
+            for d in (m.assigned, m.pending_revocation):
+                for tid, ps in d.items():
+                    for p in ps:
+                        partition_epochs[(tid, p)] = m.member_epoch
+        subscribed_ids = self._topic_ids(_member_names(updated, regexes))
+        before = updated
+        updated = reconcile(updated, assignment_epoch, target.get(member_id, {}), partition_epochs,
+                            subscribed_ids, owned)
+        assignment_changed = (updated.assigned != before.assigned or updated.member_epoch != member.member_epoch
+                              or updated.state != member.state
+                              or updated.pending_revocation != member.pending_revocation
+                              or updated.previous_member_epoch != member.previous_member_epoch)
+        if new_member or assignment_changed or replaced_static is not None:
+            records.append(crec.current_member(gid, updated))
+        if replaced_static is not None:
+            records.append(crec.current_member(gid, replaced_static.member_id))
+            records.append(crec.member_metadata(gid, replaced_static.member_id))
+
+        # ---- write, then apply
+        try:
+            self._append(gid, records, now_ms)
+        except Exception:
+            raise _Fail(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
+        if replaced_static is not None:
+            del g.members[replaced_static.member_id]
+        g.members[member_id] = updated
+        if updated.instance_id is not None:
+            g.static_members[updated.instance_id] = member_id
+        g.resolved_regexes = regexes
+        self._topics_sig = sig
+        g.group_epoch = group_epoch
+        g.metadata_hash = mhash
+        g.target = target
+        g.assignment_epoch = assignment_epoch
+        updated.session_deadline_ms = now_ms + cfg.group_consumer_session_timeout_ms
+        if updated.state == UNREVOKED_PARTITIONS:
+            if before.state != UNREVOKED_PARTITIONS or updated.rebalance_deadline_ms is None:
+                updated.rebalance_deadline_ms = now_ms + max(updated.rebalance_timeout_ms, 0)
+        else:
+            updated.rebalance_deadline_ms = None
+
+        full = (req.rebalance_timeout_ms != -1 and (req.subscribed_topic_names is not None
+                                                    or req.subscribed_topic_regex is not None)
+                and req.owned is not None)
+        send_assignment = req.member_epoch == 0 or updated.assigned != member.assigned or full \
+            or replaced_static is not None
+        return HeartbeatResult(
+            member_id=member_id, member_epoch=updated.member_epoch,
+            heartbeat_interval_ms=cfg.group_consumer_heartbeat_interval_ms,
+            assignment={tid: sorted(ps) for tid, ps in sorted(updated.assigned.items())} if send_assignment
+            else None)
+
+    def _preferred_assignor(self, members: dict) -> str:
+        counts: dict = {}
+        for m in members.values():
+            if m.server_assignor:
+                counts[m.server_assignor] = counts.get(m.server_assignor, 0) + 1
+        if not counts:
+            return self.cconfig.default_assignor
+        return max(sorted(counts), key=lambda k: counts[k])
+
+    def _check_size(self, g: ConsumerGroup) -> None:
+        if len(g.members) >= self.cconfig.group_consumer_max_size:
+            raise _Fail(E.GROUP_MAX_SIZE_REACHED,
+                        f"The consumer group has reached its maximum capacity of "
+                        f"{self.cconfig.group_consumer_max_size} members.")
+
+    @staticmethod
+    def _check_epoch(member: ConsumerMember, req: HeartbeatRequest) -> None:
+        """Kafka's throwIfMemberEpochIsInvalid."""
+        got = req.member_epoch
+        if got > member.member_epoch:
+            raise _Fail(E.FENCED_MEMBER_EPOCH, f"The consumer group member has a greater member epoch ({got}) "
+                        f"than the one known by the group coordinator ({member.member_epoch}). The member must "
+                        f"abandon all its partitions and rejoin.")
+        if got < member.member_epoch:
+            # the response that gave the new epoch may have been lost: accept the previous epoch if the
+            # member owns no more than what it is assigned now
+            ok = got == member.previous_member_epoch and req.owned is not None and all(
+                p in member.assigned.get(bytes(t), {}) for t, ps in req.owned for p in ps)
+            if not ok:
+                raise _Fail(E.FENCED_MEMBER_EPOCH, f"The consumer group member has a smaller member epoch "
+                            f"({got}) than the one known by the group coordinator ({member.member_epoch}). "
+                            f"The member must abandon all its partitions and rejoin.")
+
+    def _leave(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
+        g = self.consumer_groups.get(req.group_id)
+        if g is None:
+            if req.group_id in self.groups:
+                raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {req.group_id} is not a consumer group.")
+            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {req.group_id} not found.")
+        if req.instance_id is None:
+            m = g.members.get(req.member_id)
+            if m is None:
+                raise _Fail(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {g.group_id}.")
+        else:
+            mid = g.static_members.get(req.instance_id)
+            m = g.members.get(mid) if mid is not None else None
+            if m is None:
+                raise _Fail(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
+            if m.member_id != req.member_id:
+                raise _Fail(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
+                            f"{req.instance_id} is fenced by {m.member_id}.")
+        if req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH:
+            # a static member leaving for a while: it keeps its assignment until its session expires
+            left = m.copy()
+            left.member_epoch = LEAVE_GROUP_STATIC_MEMBER_EPOCH
+            left.pending_revocation = {}
+            left.assigned = {t: {p: 0 for p in ps} for t, ps in m.assigned.items()}
+            left.rebalance_deadline_ms = None
+            self._append(g.group_id, [crec.current_member(g.group_id, left)], now_ms)
+            g.members[m.member_id] = left
+            return HeartbeatResult(member_id=m.member_id, member_epoch=LEAVE_GROUP_STATIC_MEMBER_EPOCH)
+        self._remove_consumer_member(g, m.member_id, now_ms)
+        return HeartbeatResult(member_id=m.member_id, member_epoch=LEAVE_GROUP_MEMBER_EPOCH)
+
+    def _remove_consumer_member(self, g: ConsumerGroup, member_id: str, now_ms: int) -> None:
+        """Kafka's fence/remove: tombstones for the member, and a new group epoch."""
+        gid = g.group_id
+        records = [crec.current_member(gid, member_id), crec.target_member(gid, member_id, None),
+                   crec.member_metadata(gid, member_id), crec.group_metadata(gid, g.group_epoch + 1, g.metadata_hash)]
+        self._append(gid, records, now_ms)
+        m = g.members.pop(member_id)
+        g.target.pop(member_id, None)
+        if m.instance_id is not None and g.static_members.get(m.instance_id) == member_id:
+            del g.static_members[m.instance_id]
+        g.group_epoch += 1
+        if not g.members:
+            g.state_timestamp_ms = now_ms
+
+    # ------------------------------------------------------------------ ConsumerGroupDescribe
+
+    def consumer_group_describe(self, group_id: str) -> dict:
+        g = self.consumer_groups.get(group_id)
+        if g is None:
+            if group_id in self.groups:
+                return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} is not a consumer group."}
+            return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} not found."}
+        names = self._names_by_id()
+        members = []
+        for m in g.members.values():
+            members.append({
+                "member": m,
+                "assignment": [(tid, names.get(tid, ""), sorted(ps)) for tid, ps in sorted(m.assigned.items())],
+                "target": [(tid, names.get(tid, ""), sorted(ps)) for tid, ps in sorted(g.target.get(m.member_id, {}).items())
+                           if ps],
+            })
+        return {"error": E.NONE, "group": g, "members": members,
+                "assignor": g.preferred_assignor(self.cconfig.default_assignor)}
+
+    # ------------------------------------------------------------------ classic APIs on consumer groups
+
+    def join_group(self, group_id, member_id, group_instance_id, client_id, client_host, session_timeout_ms,
+                   rebalance_timeout_ms, protocol_type, protocols, now_ms, api_version=9) -> Slot:
+        g = self.consumer_groups.get(group_id)
+        if g is not None:
+            if g.members:
+                # Kafka 4.3 would host the classic member inside the consumer group (not done here)
+                return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
+            # an empty consumer group becomes a classic group, its offsets kept
+            self._append(group_id, self._tombstones(g), now_ms)
+            del self.consumer_groups[group_id]
+            classic = Group(group_id, state_timestamp_ms=now_ms)
+            classic.offsets = g.offsets
+            self.groups[group_id] = classic
+        return super().join_group(group_id, member_id, group_instance_id, client_id, client_host,
+                                  session_timeout_ms, rebalance_timeout_ms, protocol_type, protocols, now_ms,
+                                  api_version)
+
+    def _tombstones(self, g: ConsumerGroup, with_offsets: bool = False) -> list:
+        gid = g.group_id
+        out = []
+        if with_offsets:
+            out += [(rec.offset_commit_key(gid, t, p), None) for (t, p) in g.offsets]
+        out += [crec.current_member(gid, mid) for mid in g.members]
+        out += [crec.target_member(gid, mid, None) for mid in g.target]
+        out.append(crec.target_metadata(gid, None))
+        out += [crec.member_metadata(gid, mid) for mid in g.members]
+        out += [crec.regular_expression(gid, r, None) for r in g.resolved_regexes]
+        out.append(crec.group_metadata(gid, None))
+        return out
+
+    # ------------------------------------------------------------------ offsets
+
+    def _validate_consumer_commit(self, g: ConsumerGroup, member_id: str, instance_id, epoch: int,
+                                  partitions, transactional: bool, api_version: int) -> ErrorCode:
+        if epoch < 0 and not g.members:
+            return E.NONE
+        if transactional and epoch == -1 and not member_id and instance_id is None:
+            return E.NONE
+        m = g.members.get(member_id)
+        if m is None:
+            return E.UNKNOWN_MEMBER_ID
+        if not transactional and api_version < 9:
+            return E.UNSUPPORTED_VERSION
+        if epoch == m.member_epoch:
+            return E.NONE
+        if epoch > m.member_epoch:
+            return E.STALE_MEMBER_EPOCH
+        # KIP-1251 (Kafka 4.3): an older epoch commits a partition the member still holds since then
+        for topic, p in partitions:
+            t = self.topics.get(topic)
+            at = m.assignment_epoch(t[0], p) if t is not None else None
+            if at is None or epoch < at:
+                return E.STALE_MEMBER_EPOCH
+        return E.NONE
+
+    def commit_offsets(self, group_id, generation_id, member_id, group_instance_id, offsets, now_ms,
+                       retention_time_ms=-1, api_version=8) -> dict:
+        g = self.consumer_groups.get(group_id)
+        if g is None:
+            return super().commit_offsets(group_id, generation_id, member_id, group_instance_id, offsets, now_ms,
+                                          retention_time_ms, api_version)
+        self._now = now_ms
+        err = self._validate_consumer_commit(g, member_id, group_instance_id, generation_id, list(offsets), False,
+                                             api_version)
+        if err is not E.NONE:
+            return {tp: err for tp in offsets}
+        result, records, staged = {}, [], {}
+        expire = now_ms + retention_time_ms if retention_time_ms is not None and retention_time_ms >= 0 else -1
+        for tp, (offset, leader_epoch, metadata) in offsets.items():
+            if metadata is not None and len(metadata.encode()) > self.config.offset_metadata_max_bytes:
+                result[tp] = E.OFFSET_METADATA_TOO_LARGE
+                continue
+            om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
+                                   now_ms, expire)
+            staged[tp] = om
+            records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
+        try:
+            self._append(group_id, records, now_ms)
+        except Exception:
+            return {**result, **{tp: E.UNKNOWN_SERVER_ERROR for tp in staged}}
+        g.offsets.update(staged)
+        result.update({tp: E.NONE for tp in staged})
+        return result
+
+    def validate_txn_commit(self, group_id, generation_id, member_id, group_instance_id, now_ms,
+                            partitions=()) -> ErrorCode:
+        g = self.consumer_groups.get(group_id)
+        if g is None:
+            return super().validate_txn_commit(group_id, generation_id, member_id, group_instance_id, now_ms)
+        err = self._validate_consumer_commit(g, member_id, group_instance_id, generation_id, list(partitions), True, 9)
+        return err
+
+    def apply_committed_offsets(self, group_id: str, offsets: dict, now_ms: int) -> None:
+        g = self.consumer_groups.get(group_id)
+        if g is None:
+            return super().apply_committed_offsets(group_id, offsets, now_ms)
+        g.offsets.update(offsets)
+
+    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
+        """OffsetFetch v9+: a consumer group checks the member and its epoch (Kafka's validateOffsetFetch)."""
+        g = self.consumer_groups.get(group_id)
+        if g is None or (member_id is None and member_epoch < 0) or (not member_id and member_epoch < 0):
+            return E.NONE
+        m = g.members.get(member_id)
+        if m is None:
+            return E.UNKNOWN_MEMBER_ID
+        if member_epoch != m.member_epoch:
+            return E.STALE_MEMBER_EPOCH
+        return E.NONE
+
+    def fetch_offsets(self, group_id: str, partitions: list | None):
+        g = self.consumer_groups.get(group_id)
+        if g is None:
+            return super().fetch_offsets(group_id, partitions)
+        if partitions is None:
+            return E.NONE, dict(sorted(g.offsets.items()))
+        return E.NONE, {tp: g.offsets.get(tp) for tp in partitions}
+
+    def delete_offsets(self, group_id: str, partitions: list, now_ms: int):
+        g = self.consumer_groups.get(group_id)
+        if g is None:
+            return super().delete_offsets(group_id, partitions, now_ms)
+        subscribed = g.subscribed_topic_names()
+        result, records = {}, []
+        for tp in partitions:
+            if tp[0] in subscribed:
+                result[tp] = E.GROUP_SUBSCRIBED_TO_TOPIC
+                continue
+            result[tp] = E.NONE
+            if tp in g.offsets:
+                records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), None))
+        try:
+            self._append(group_id, records, now_ms)
+        except Exception:
+            return E.UNKNOWN_SERVER_ERROR, {}
+        for tp, err in result.items():
+            if err is E.NONE:
+                g.offsets.pop(tp, None)
+        return E.NONE, result
+
+    def committed(self, group_id: str) -> dict:
+        g = self.consumer_groups.get(group_id)
+        return dict(g.offsets) if g is not None else super().committed(group_id)
+
+    # ------------------------------------------------------------------ admin
+
+    def describe_group(self, group_id: str) -> dict:
+        g = self.consumer_groups.get(group_id)
+        if g is None:
+            return super().describe_group(group_id)
+        # Kafka 4.3: DescribeGroups of a consumer group answers GROUP_ID_NOT_FOUND
+        return {"error": E.GROUP_ID_NOT_FOUND, "group_id": group_id, "state": "Dead", "protocol_type": "",
+                "protocol": "", "members": [], "message": f"Group {group_id} is not a classic group."}
+
+    def list_groups(self, states=None, types=None) -> list:
+        want_types = {t.lower() for t in types} if types else None
+        out = super().list_groups(states, types)
+        want_states = {s.lower() for s in states} if states else None
+        for g in self.consumer_groups.values():
+            if want_types is not None and "consumer" not in want_types:
+                continue
+            st = g.state
+            if want_states is not None and st.lower() not in want_states:
+                continue
+            out.append((g.group_id, "consumer", st, "consumer"))
+        return out
+
+    def delete_groups(self, group_ids: list, now_ms: int) -> dict:
+        classic = [gid for gid in group_ids if gid not in self.consumer_groups]
+        result = super().delete_groups(classic, now_ms) if classic else {}
+        for gid in group_ids:
+            g = self.consumer_groups.get(gid)
+            if g is None:
+                continue
+            if g.members:
+                result[gid] = E.NON_EMPTY_GROUP
+                continue
+            try:
+                self._append(gid, self._tombstones(g, with_offsets=True), now_ms)
+                del self.consumer_groups[gid]
+                result[gid] = E.NONE
+            except Exception:
+                result[gid] = E.UNKNOWN_SERVER_ERROR
+        return {gid: result[gid] for gid in group_ids if gid in result}
+
+    # ------------------------------------------------------------------ time
+
+    def tick(self, now_ms: int) -> None:
+        super().tick(now_ms)
+        for g in list(self.consumer_groups.values()):
+            for m in list(g.members.values()):
+                if now_ms >= m.session_deadline_ms or (
+                        m.rebalance_deadline_ms is not None and now_ms >= m.rebalance_deadline_ms
+                        and m.state == UNREVOKED_PARTITIONS):
+                    try:
+                        self._remove_consumer_member(g, m.member_id, now_ms)
+                    except Exception:
+                        pass
+
+    def expire_offsets(self, now_ms: int) -> None:
+        super().expire_offsets(now_ms)
+        retention = self.config.offsets_retention_minutes * 60_000
+        for g in list(self.consumer_groups.values()):
+            subscribed = g.subscribed_topic_names()
+            gone = [tp for tp, om in g.offsets.items() if tp[0] not in subscribed and (
+                now_ms >= om.expire_timestamp_ms if om.expire_timestamp_ms >= 0
+                else now_ms - om.commit_timestamp_ms >= retention)]
+            records = [(rec.offset_commit_key(g.group_id, t, p), None) for (t, p) in gone]
+            delete_group = not g.members and len(gone) == len(g.offsets)
+            if delete_group:
+                records += self._tombstones(g)
+            if not records:
+                continue
+            try:
+                self._append(g.group_id, records, now_ms)
+            except Exception:
+                continue
+            for tp in gone:
+                g.offsets.pop(tp, None)
+            if delete_group:
+                del self.consumer_groups[g.group_id]

@@ -1,0 +1,183 @@
+"""ConsumerGroup* records of __consumer_offsets (KIP-848 groups), framed exactly as Kafka frames them.
+
+key   = int16 record type + key struct v0; value = int16 version (0) + flexible value struct v0;
+value None is a tombstone. Types: 3 group metadata (epoch), 4 partition metadata (deprecated, only
+read), 5 member metadata, 6 target assignment metadata, 7 target assignment of a member, 8 current
+member assignment, 16 resolved regular expression.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+from odradek.wire.messages.consumer_group_current_member_assignment_key import (
+    ConsumerGroupCurrentMemberAssignmentKey,
+)
+from odradek.wire.messages.consumer_group_current_member_assignment_value import (
+    ConsumerGroupCurrentMemberAssignmentValue,
+)
+from odradek.wire.messages.consumer_group_current_member_assignment_value import (
+    TopicPartitions as CurrentTopicPartitions,
+)
+from odradek.wire.messages.consumer_group_member_metadata_key import ConsumerGroupMemberMetadataKey
+from odradek.wire.messages.consumer_group_member_metadata_value import ConsumerGroupMemberMetadataValue
+from odradek.wire.messages.consumer_group_metadata_key import ConsumerGroupMetadataKey
+from odradek.wire.messages.consumer_group_metadata_value import ConsumerGroupMetadataValue
+from odradek.wire.messages.consumer_group_partition_metadata_key import ConsumerGroupPartitionMetadataKey
+from odradek.wire.messages.consumer_group_regular_expression_key import ConsumerGroupRegularExpressionKey
+from odradek.wire.messages.consumer_group_regular_expression_value import ConsumerGroupRegularExpressionValue
+from odradek.wire.messages.consumer_group_target_assignment_member_key import (
+    ConsumerGroupTargetAssignmentMemberKey,
+)
+from odradek.wire.messages.consumer_group_target_assignment_member_value import (
+    ConsumerGroupTargetAssignmentMemberValue,
+)
+from odradek.wire.messages.consumer_group_target_assignment_member_value import (
+    TopicPartition as TargetTopicPartition,
+)
+from odradek.wire.messages.consumer_group_target_assignment_metadata_key import (
+    ConsumerGroupTargetAssignmentMetadataKey,
+)
+from odradek.wire.messages.consumer_group_target_assignment_metadata_value import (
+    ConsumerGroupTargetAssignmentMetadataValue,
+)
+
+GROUP_METADATA = 3
+PARTITION_METADATA = 4
+MEMBER_METADATA = 5
+TARGET_METADATA = 6
+TARGET_MEMBER = 7
+CURRENT_MEMBER = 8
+REGULAR_EXPRESSION = 16
+TYPES = {GROUP_METADATA, PARTITION_METADATA, MEMBER_METADATA, TARGET_METADATA, TARGET_MEMBER,
+         CURRENT_MEMBER, REGULAR_EXPRESSION}
+
+_I16 = struct.Struct(">h")
+_KEYS = {
+    GROUP_METADATA: ConsumerGroupMetadataKey,
+    PARTITION_METADATA: ConsumerGroupPartitionMetadataKey,
+    MEMBER_METADATA: ConsumerGroupMemberMetadataKey,
+    TARGET_METADATA: ConsumerGroupTargetAssignmentMetadataKey,
+    TARGET_MEMBER: ConsumerGroupTargetAssignmentMemberKey,
+    CURRENT_MEMBER: ConsumerGroupCurrentMemberAssignmentKey,
+    REGULAR_EXPRESSION: ConsumerGroupRegularExpressionKey,
+}
+_VALUES = {
+    GROUP_METADATA: ConsumerGroupMetadataValue,
+    MEMBER_METADATA: ConsumerGroupMemberMetadataValue,
+    TARGET_METADATA: ConsumerGroupTargetAssignmentMetadataValue,
+    TARGET_MEMBER: ConsumerGroupTargetAssignmentMemberValue,
+    CURRENT_MEMBER: ConsumerGroupCurrentMemberAssignmentValue,
+    REGULAR_EXPRESSION: ConsumerGroupRegularExpressionValue,
+}
+
+
+def record_type(key: bytes) -> int:
+    return _I16.unpack_from(key, 0)[0]
+
+
+def _key(kind: int, **fields) -> bytes:
+    return _I16.pack(kind) + _KEYS[kind](**fields).encode(0)
+
+
+def _value(msg) -> bytes:
+    return _I16.pack(0) + msg.encode(0)
+
+
+@dataclass
+class DecodedRecord:
+    kind: int
+    group_id: str
+    member_id: str = ""
+    regex: str = ""
+    value: object = None  # decoded value struct; None for a tombstone
+
+
+def decode(key: bytes, value: bytes | None) -> DecodedRecord:
+    kind = record_type(key)
+    k = _KEYS[kind].decode(key, 0, 2)
+    member_id = getattr(k, "member_id", "") or ""
+    regex = getattr(k, "regular_expression", "") or ""
+    v = None
+    if value is not None and kind in _VALUES:
+        version = _I16.unpack_from(value, 0)[0]
+        v = _VALUES[kind].decode(value, min(version, 0), 2)
+    return DecodedRecord(kind, k.group_id, member_id, regex, v)
+
+
+# ---------------------------------------------------------------- builders
+
+
+def group_metadata(group_id: str, epoch: int | None, metadata_hash: int = 0):
+    key = _key(GROUP_METADATA, group_id=group_id)
+    if epoch is None:
+        return key, None
+    return key, _value(ConsumerGroupMetadataValue(epoch=epoch, metadata_hash=metadata_hash))
+
+
+def member_metadata(group_id: str, m) -> tuple:
+    key = _key(MEMBER_METADATA, group_id=group_id, member_id=m.member_id if not isinstance(m, str) else m)
+    if isinstance(m, str):
+        return key, None
+    return key, _value(ConsumerGroupMemberMetadataValue(
+        instance_id=m.instance_id, rack_id=m.rack_id, client_id=m.client_id, client_host=m.client_host,
+        subscribed_topic_names=sorted(m.subscribed_topic_names), subscribed_topic_regex=m.subscribed_topic_regex,
+        rebalance_timeout_ms=m.rebalance_timeout_ms, server_assignor=m.server_assignor,
+        classic_member_metadata=None))
+
+
+def target_metadata(group_id: str, epoch: int | None, timestamp_ms: int = 0):
+    key = _key(TARGET_METADATA, group_id=group_id)
+    if epoch is None:
+        return key, None
+    return key, _value(ConsumerGroupTargetAssignmentMetadataValue(assignment_epoch=epoch,
+                                                                  assignment_timestamp=timestamp_ms))
+
+
+def target_member(group_id: str, member_id: str, assignment: dict | None):
+    """assignment: {topic_id: set(partitions)}."""
+    key = _key(TARGET_MEMBER, group_id=group_id, member_id=member_id)
+    if assignment is None:
+        return key, None
+    return key, _value(ConsumerGroupTargetAssignmentMemberValue(topic_partitions=[
+        TargetTopicPartition(topic_id=tid, partitions=sorted(ps)) for tid, ps in sorted(assignment.items()) if ps]))
+
+
+def _epochs_list(d: dict) -> list:
+    """{topic_id: {partition: assignment epoch}} -> [TopicPartitions] with assignment_epochs."""
+    out = []
+    for tid, parts in sorted(d.items()):
+        if not parts:
+            continue
+        ps = sorted(parts)
+        out.append(CurrentTopicPartitions(topic_id=tid, partitions=ps, assignment_epochs=[parts[p] for p in ps]))
+    return out
+
+
+def current_member(group_id: str, m) -> tuple:
+    key = _key(CURRENT_MEMBER, group_id=group_id, member_id=m.member_id if not isinstance(m, str) else m)
+    if isinstance(m, str):
+        return key, None
+    return key, _value(ConsumerGroupCurrentMemberAssignmentValue(
+        member_epoch=m.member_epoch, previous_member_epoch=m.previous_member_epoch, state=m.state,
+        assigned_partitions=_epochs_list(m.assigned), partitions_pending_revocation=_epochs_list(m.pending_revocation)))
+
+
+def regular_expression(group_id: str, regex: str, topics: list | None, version: int = 0, timestamp_ms: int = 0):
+    key = _key(REGULAR_EXPRESSION, group_id=group_id, regular_expression=regex)
+    if topics is None:
+        return key, None
+    return key, _value(ConsumerGroupRegularExpressionValue(topics=sorted(topics), version=version,
+                                                           timestamp=timestamp_ms))
+
+
+def epochs_from(tps: list, default_epoch: int) -> dict:
+    """[TopicPartitions] (current assignment value) -> {topic_id: {partition: assignment epoch}}."""
+    out: dict = {}
+    for t in tps or []:
+        eps = list(t.assignment_epochs or [])
+        d = out.setdefault(bytes(t.topic_id), {})
+        for i, p in enumerate(t.partitions):
+            d[p] = eps[i] if i < len(eps) else default_epoch
+    return out

@@ -1,0 +1,216 @@
+"""The data of one KIP-848 consumer group, and the member reconciliation state machine.
+
+Assignments are {topic_id: {partition: assignment epoch}} for what a member owns (the epoch at which
+it was given each partition, KIP-1251) and {topic_id: set(partitions)} for target assignments.
+reconcile() is Kafka's CurrentAssignmentBuilder: a member moves towards its target assignment by
+first revoking (UNREVOKED_PARTITIONS, epoch unchanged), then taking partitions nobody else owns
+(epoch = target epoch; UNRELEASED_PARTITIONS while some are still owned by others).
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+# Kafka's MemberState bytes
+STABLE = 0
+UNREVOKED_PARTITIONS = 1
+UNRELEASED_PARTITIONS = 2
+UNKNOWN = 127
+MEMBER_STATE_NAMES = {STABLE: "STABLE", UNREVOKED_PARTITIONS: "UNREVOKED_PARTITIONS",
+                      UNRELEASED_PARTITIONS: "UNRELEASED_PARTITIONS", UNKNOWN: "UNKNOWN"}
+
+LEAVE_GROUP_MEMBER_EPOCH = -1
+LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
+
+
+@dataclass
+class ConsumerMember:
+    member_id: str
+    instance_id: str | None = None
+    rack_id: str | None = None
+    client_id: str = ""
+    client_host: str = ""
+    subscribed_topic_names: list = field(default_factory=list)
+    subscribed_topic_regex: str | None = None
+    rebalance_timeout_ms: int = -1
+    server_assignor: str | None = None
+    member_epoch: int = 0
+    previous_member_epoch: int = 0
+    state: int = STABLE
+    assigned: dict = field(default_factory=dict)  # topic_id -> {partition: assignment epoch}
+    pending_revocation: dict = field(default_factory=dict)  # topic_id -> {partition: assignment epoch}
+    # timers (not persisted; re-armed at load)
+    session_deadline_ms: int = 0
+    rebalance_deadline_ms: int | None = None
+
+    def copy(self) -> "ConsumerMember":
+        return copy.deepcopy(self)
+
+    def assigned_sets(self) -> dict:
+        return {t: set(ps) for t, ps in self.assigned.items() if ps}
+
+    def owns(self, tid: bytes, p: int) -> bool:
+        return p in self.assigned.get(tid, {}) or p in self.pending_revocation.get(tid, {})
+
+    def assignment_epoch(self, tid: bytes, p: int) -> int | None:
+        for d in (self.assigned, self.pending_revocation):
+            if p in d.get(tid, {}):
+                return d[tid][p]
+        return None
+
+    def is_reconciled_to(self, epoch: int) -> bool:
+        return self.state == STABLE and self.member_epoch == epoch
+
+
+@dataclass
+class ConsumerGroup:
+    group_id: str
+    group_epoch: int = 0
+    assignment_epoch: int = 0
+    members: dict = field(default_factory=dict)  # member_id -> ConsumerMember
+    target: dict = field(default_factory=dict)  # member_id -> {topic_id: set(partitions)}
+    static_members: dict = field(default_factory=dict)  # instance_id -> member_id
+    resolved_regexes: dict = field(default_factory=dict)  # regex -> (frozenset(topic names), version)
+    metadata_hash: int = 0
+    offsets: dict = field(default_factory=dict)  # (topic, partition) -> OffsetAndMetadata
+    state_timestamp_ms: int = -1
+
+    @property
+    def state(self) -> str:
+        if not self.members:
+            return "Empty"
+        if self.group_epoch > self.assignment_epoch:
+            return "Assigning"
+        for m in self.members.values():
+            if not m.is_reconciled_to(self.assignment_epoch):
+                return "Reconciling"
+        return "Stable"
+
+    def partition_epochs(self) -> dict:
+        """(topic_id, partition) -> epoch of the member owning it (assigned or pending revocation)."""
+        out = {}
+        for m in self.members.values():
+            for d in (m.assigned, m.pending_revocation):
+                for tid, ps in d.items():
+                    for p in ps:
+                        out[(tid, p)] = m.member_epoch
+        return out
+
+    def subscribed_topic_names(self) -> set:
+        names: set = set()
+        for m in self.members.values():
+            names.update(m.subscribed_topic_names)
+            if m.subscribed_topic_regex:
+                r = self.resolved_regexes.get(m.subscribed_topic_regex)
+                if r is not None:
+                    names.update(r[0])
+        return names
+
+    def member_topic_names(self, m: ConsumerMember) -> set:
+        names = set(m.subscribed_topic_names)
+        if m.subscribed_topic_regex:
+            r = self.resolved_regexes.get(m.subscribed_topic_regex)
+            if r is not None:
+                names.update(r[0])
+        return names
+
+    def preferred_assignor(self, default: str) -> str:
+        counts: dict = {}
+        for m in self.members.values():
+            if m.server_assignor:
+                counts[m.server_assignor] = counts.get(m.server_assignor, 0) + 1
+        if not counts:
+            return default
+        return max(sorted(counts), key=lambda k: counts[k])
+
+
+def _owns_any(owned: list | None, revoking: dict) -> bool:
+    """owned: [(topic_id, [partitions])] from the request, or None (not sent: assume it still owns)."""
+    if owned is None:
+        return True
+    for tid, parts in owned:
+        d = revoking.get(tid)
+        if d and any(p in d for p in parts):
+            return True
+    return False
+
+
+def reconcile(member: ConsumerMember, target_epoch: int, target: dict, partition_epochs: dict,
+              subscribed_ids: set, owned: list | None) -> ConsumerMember:
+    """Kafka's CurrentAssignmentBuilder.build(): the member's next state (a new object, or the same one)."""
+    st = member.state
+    if st == STABLE:
+        if member.member_epoch != target_epoch:
+            return _compute_next(member, member.member_epoch, target_epoch, target, partition_epochs,
+                                 subscribed_ids, owned)
+        return _enforce_subscription(member, subscribed_ids, owned)
+    if st == UNREVOKED_PARTITIONS:
+        if _owns_any(owned, member.pending_revocation):
+            return _enforce_subscription(member, subscribed_ids, owned)
+        return _compute_next(member, member.member_epoch, target_epoch, target, partition_epochs,
+                             subscribed_ids, owned)
+    if st == UNRELEASED_PARTITIONS:
+        return _compute_next(member, member.member_epoch, target_epoch, target, partition_epochs,
+                             subscribed_ids, owned)
+    return _compute_next(member, target_epoch, target_epoch, target, partition_epochs, subscribed_ids, owned)
+
+
+def _with(member: ConsumerMember, state: int, epoch: int, assigned: dict, pending: dict) -> ConsumerMember:
+    m = member.copy()
+    m.state = state
+    if epoch != member.member_epoch:
+        m.previous_member_epoch = member.member_epoch
+    m.member_epoch = epoch
+    m.assigned = {t: ps for t, ps in assigned.items() if ps}
+    m.pending_revocation = {t: ps for t, ps in pending.items() if ps}
+    return m
+
+
+def _enforce_subscription(member, subscribed_ids, owned):
+    """Drop partitions of topics the member no longer subscribes to (Kafka's updateCurrentAssignment)."""
+    gone = {t: ps for t, ps in member.assigned.items() if t not in subscribed_ids}
+    if not gone:
+        return member
+    assigned = {t: dict(ps) for t, ps in member.assigned.items() if t in subscribed_ids}
+    pending = {t: dict(ps) for t, ps in member.pending_revocation.items()}
+    for t, ps in gone.items():
+        pending.setdefault(t, {}).update(ps)
+    if _owns_any(owned, pending):
+        return _with(member, UNREVOKED_PARTITIONS, member.member_epoch, assigned, pending)
+    return _with(member, member.state, member.member_epoch, assigned, member.pending_revocation)
+
+
+def _compute_next(member, member_epoch, target_epoch, target, partition_epochs, subscribed_ids, owned):
+    new_assigned: dict = {}
+    new_pending: dict = {}
+    new_to_assign: dict = {}
+    unreleased = False
+    for tid in set(target) | set(member.assigned):
+        want = target.get(tid, set()) if tid in subscribed_ids else set()
+        cur = member.assigned.get(tid, {})
+        keep = {p: e for p, e in cur.items() if p in want}
+        revoke = {p: e for p, e in cur.items() if p not in want}
+        to_assign = set(want) - set(keep)
+        blocked = {p for p in to_assign
+                   if partition_epochs.get((tid, p), -1) != -1 and p not in member.pending_revocation.get(tid, {})}
+        if blocked:
+            unreleased = True
+            to_assign -= blocked
+        if keep:
+            new_assigned[tid] = keep
+        if revoke:
+            new_pending[tid] = revoke
+        if to_assign:
+            new_to_assign[tid] = to_assign
+    if new_pending and _owns_any(owned, new_pending):
+        return _with(member, UNREVOKED_PARTITIONS, member_epoch, new_assigned, new_pending)
+    if new_to_assign:
+        for tid, ps in new_to_assign.items():
+            d = new_assigned.setdefault(tid, {})
+            for p in ps:
+                d[p] = target_epoch
+        return _with(member, UNRELEASED_PARTITIONS if unreleased else STABLE, target_epoch, new_assigned, {})
+    if unreleased:
+        return _with(member, UNRELEASED_PARTITIONS, target_epoch, new_assigned, {})
+    return _with(member, STABLE, target_epoch, new_assigned, {})
