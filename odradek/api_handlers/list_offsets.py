@@ -1,5 +1,6 @@
 """ListOffsets (key 2): earliest (-2), latest (-1), max timestamp (-3, v7+),
-earliest local (-4, v8+; no tiered storage so = earliest) and by timestamp."""
+earliest local (-4, v8+; no tiered storage so = earliest), latest tiered (-5, v9+) and
+earliest pending upload (-6, v11+) (no tiered storage: offset -1, as Kafka) and by timestamp."""
 
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from .common import leader_epoch_error
 
 API_KEY = 2
 MIN_VERSION = 1
-MAX_VERSION = 8
+MAX_VERSION = 11
 
 LATEST, EARLIEST, MAX_TIMESTAMP, EARLIEST_LOCAL = -1, -2, -3, -4
+LATEST_TIERED, EARLIEST_PENDING_UPLOAD = -5, -6
 
 
 def _partition(ctx, req, topic: str, p) -> ListOffsetsPartitionResponse:
@@ -45,9 +47,11 @@ def _partition(ctx, req, topic: str, p) -> ListOffsetsPartitionResponse:
         found = plog.offset_for_timestamp(MAX_TIMESTAMP)
         if found is not None and found.offset < hw:
             out.offset, out.timestamp = found.offset, found.timestamp
+    elif (ts == LATEST_TIERED and v >= 9) or (ts == EARLIEST_PENDING_UPLOAD and v >= 11):
+        pass  # nothing is tiered: offset -1, no error (Kafka without remote storage)
     elif ts < 0:
-        out.error_code = ErrorCode.UNSUPPORTED_VERSION if ts in (MAX_TIMESTAMP, EARLIEST_LOCAL) \
-            else ErrorCode.INVALID_REQUEST
+        # Kafka 4.3 answers any special timestamp the version lacks (and unknown ones) so
+        out.error_code = ErrorCode.UNSUPPORTED_VERSION
         return out
     else:
         found = plog.offset_for_timestamp(ts)

@@ -1,0 +1,48 @@
+"""What Kafka's own CLI tools (kafka-get-offsets, kafka-configs, kafka-consumer-groups, ...)
+see, checked at the protocol level: each expectation was recorded against Apache Kafka 4.3
+(`pytest compat_tests/test_kafka_tools_parity.py --bootstrap HOST:PORT` runs it there too).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from harness import RawClient, create_topic
+from odradek.wire import records
+from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
+from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+
+
+@pytest.fixture
+def raw(bootstrap):
+    c = RawClient(bootstrap)
+    yield c
+    c.close()
+
+
+def _list_offset(raw, topic, ts, version):
+    req = ListOffsetsRequest(replica_id=-1, isolation_level=0, timeout_ms=1000, topics=[
+        ListOffsetsTopic(name=topic, partitions=[
+            ListOffsetsPartition(partition_index=0, current_leader_epoch=-1, timestamp=ts)])])
+    p = raw.call(req, version).topics[0].partitions[0]
+    return p.error_code, p.offset, p.leader_epoch
+
+
+def test_list_offsets_special_timestamps_at_every_version(raw, bootstrap, topic_name):
+    # kafka-get-offsets --time -1/-2/-3/-4/-5 uses ListOffsets up to v11
+    create_topic(bootstrap, topic_name)
+    now = int(time.time() * 1000)
+    batch = records.build_batch([(None, b"a"), (None, b"b")], base_timestamp=now)
+    raw.call(ProduceRequest(acks=-1, timeout_ms=5000, topic_data=[TopicProduceData(
+        name=topic_name, partition_data=[PartitionProduceData(index=0, records=batch)])]), 9)
+    unsupported = (35, -1, -1)
+    for v in (8, 9, 10, 11):
+        assert _list_offset(raw, topic_name, -1, v) == (0, 2, 0)
+        assert _list_offset(raw, topic_name, -2, v) == (0, 0, 0)
+        assert _list_offset(raw, topic_name, -4, v) == (0, 0, 0)
+        # latest tiered (v9+) and earliest pending upload (v11+): nothing tiered, offset -1
+        assert _list_offset(raw, topic_name, -5, v) == ((0, -1, -1) if v >= 9 else unsupported)
+        assert _list_offset(raw, topic_name, -6, v) == ((0, -1, -1) if v >= 11 else unsupported)
+        assert _list_offset(raw, topic_name, -7, v) == unsupported
