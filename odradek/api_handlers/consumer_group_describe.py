@@ -19,6 +19,8 @@ MIN_VERSION = 0
 MAX_VERSION = 1  # v1: MemberType
 
 MEMBER_TYPE_CONSUMER = 1
+# READ, DELETE, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS: what Kafka 4.3 reports for a group (3400)
+CONSUMER_GROUP_OPERATIONS = GROUP_OPERATIONS | (1 << 10) | (1 << 11)
 
 
 def _assignment(parts) -> Assignment:
@@ -28,7 +30,7 @@ def _assignment(parts) -> Assignment:
 
 def handle(ctx, request) -> ConsumerGroupDescribeResponse:
     coord = coordinator(ctx)
-    ops = GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
+    ops = CONSUMER_GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
     if hasattr(coord, "update_topics"):
         coord.update_topics(image_topics(ctx))
     out = []
@@ -39,9 +41,10 @@ def handle(ctx, request) -> ConsumerGroupDescribeResponse:
             continue
         d = coord.consumer_group_describe(gid)
         if d["error"] != ErrorCode.NONE:
+            # Kafka leaves the other fields at their defaults for a group it cannot describe
             out.append(DescribedGroup(group_id=gid, error_code=d["error"], error_message=d.get("message"),
-                                      group_state="Dead", group_epoch=-1, assignment_epoch=-1, assignor_name="",
-                                      authorized_operations=ops))
+                                      group_state="", group_epoch=0, assignment_epoch=0, assignor_name="",
+                                      authorized_operations=NOT_REQUESTED))
             continue
         g = d["group"]
         members = []
@@ -51,7 +54,7 @@ def handle(ctx, request) -> ConsumerGroupDescribeResponse:
                 member_id=m.member_id, instance_id=m.instance_id, rack_id=m.rack_id, member_epoch=m.member_epoch,
                 client_id=m.client_id, client_host=m.client_host,
                 subscribed_topic_names=list(m.subscribed_topic_names),
-                subscribed_topic_regex=m.subscribed_topic_regex,
+                subscribed_topic_regex=m.subscribed_topic_regex or "",
                 assignment=_assignment(md["assignment"]), target_assignment=_assignment(md["target"]),
                 member_type=MEMBER_TYPE_CONSUMER))
         out.append(DescribedGroup(

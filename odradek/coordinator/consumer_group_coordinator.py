@@ -765,9 +765,9 @@ class UnifiedGroupCoordinator(GroupCoordinator):
         g = self.consumer_groups.get(group_id)
         if g is None:
             return super().describe_group(group_id)
-        # Kafka 4.3: DescribeGroups of a consumer group answers GROUP_ID_NOT_FOUND
-        return {"error": E.GROUP_ID_NOT_FOUND, "group_id": group_id, "state": "Dead", "protocol_type": "",
-                "protocol": "", "members": [], "message": f"Group {group_id} is not a classic group."}
+        # Kafka 4.3 (DescribeGroups v0-5): a consumer group with no classic members shows as a Dead group
+        return {"error": E.NONE, "group_id": group_id, "state": "Dead", "protocol_type": "",
+                "protocol": "", "members": []}
 
     def list_groups(self, states=None, types=None) -> list:
         want_types = {t.lower() for t in types} if types else None

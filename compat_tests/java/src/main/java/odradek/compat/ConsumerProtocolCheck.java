@@ -1,0 +1,119 @@
+package odradek.compat;
+
+import java.time.Duration;
+import java.util.*;
+import org.apache.kafka.clients.admin.*;
+import org.apache.kafka.clients.consumer.*;
+import org.apache.kafka.clients.producer.*;
+import org.apache.kafka.common.*;
+import org.apache.kafka.common.serialization.*;
+
+/** KIP-848 consumer groups (group.protocol=consumer) with the Java client: prints PASS/FAIL per check. */
+public class ConsumerProtocolCheck {
+    static String bootstrap;
+    static int failures = 0;
+
+    interface Check { void run() throws Exception; }
+
+    static void check(String name, Check c) {
+        try { c.run(); System.out.println("PASS " + name); }
+        catch (Throwable t) { failures++; System.out.println("FAIL " + name + ": " + t); t.printStackTrace(System.err); }
+    }
+
+    static void require(boolean ok, String msg) { if (!ok) throw new AssertionError(msg); }
+
+    static KafkaConsumer<String, String> consumer(String group) {
+        Properties p = new Properties();
+        p.put("bootstrap.servers", bootstrap);
+        p.put("group.id", group);
+        p.put("group.protocol", "consumer");
+        p.put("auto.offset.reset", "earliest");
+        p.put("enable.auto.commit", "false");
+        p.put("key.deserializer", StringDeserializer.class.getName());
+        p.put("value.deserializer", StringDeserializer.class.getName());
+        return new KafkaConsumer<>(p);
+    }
+
+    public static void main(String[] args) throws Exception {
+        bootstrap = args[0];
+        String topic = "cp-" + UUID.randomUUID().toString().substring(0, 8);
+        String group = "cpg-" + UUID.randomUUID().toString().substring(0, 8);
+        Properties ap = new Properties();
+        ap.put("bootstrap.servers", bootstrap);
+        try (Admin admin = Admin.create(ap)) {
+            admin.createTopics(List.of(new NewTopic(topic, 6, (short) 1))).all().get();
+            Properties pp = new Properties();
+            pp.put("bootstrap.servers", bootstrap);
+            pp.put("key.serializer", StringSerializer.class.getName());
+            pp.put("value.serializer", StringSerializer.class.getName());
+            try (KafkaProducer<String, String> prod = new KafkaProducer<>(pp)) {
+                for (int i = 0; i < 60; i++) prod.send(new ProducerRecord<>(topic, i % 6, "k" + i, "v" + i));
+                prod.flush();
+            }
+            List<KafkaConsumer<String, String>> cs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) { KafkaConsumer<String, String> c = consumer(group); c.subscribe(List.of(topic)); cs.add(c); }
+            Map<String, Integer> seen = new HashMap<>();
+            check("consumer848.threeSplitPartitions", () -> {
+                long end = System.currentTimeMillis() + 40_000;
+                while (System.currentTimeMillis() < end) {
+                    boolean balanced = true;
+                    for (KafkaConsumer<String, String> c : cs) {
+                        ConsumerRecords<String, String> recs = c.poll(Duration.ofMillis(100));
+                        // only the first 30 records now: the rest is read across the rebalance below
+                        for (ConsumerRecord<String, String> r : recs) seen.merge(r.value(), 1, Integer::sum);
+                        if (!recs.isEmpty()) c.commitSync();
+                        if (c.assignment().size() != 2) balanced = false;
+                    }
+                    if (balanced) return;
+                }
+                StringBuilder sb = new StringBuilder();
+                for (KafkaConsumer<String, String> c : cs) sb.append(c.assignment().size()).append(' ');
+                throw new AssertionError("not balanced: " + sb);
+            });
+            check("admin.describeConsumerGroups", () -> {
+                ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+                require(d.type() == GroupType.CONSUMER, "type " + d.type());
+                require(d.groupState() == GroupState.STABLE, "state " + d.groupState());
+                require(d.members().size() == 3, "members " + d.members().size());
+                require("uniform".equals(d.partitionAssignor()), "assignor " + d.partitionAssignor());
+                int total = 0;
+                for (MemberDescription m : d.members()) {
+                    total += m.assignment().topicPartitions().size();
+                    require(m.memberEpoch().isPresent() && m.memberEpoch().get() > 0, "member epoch " + m.memberEpoch());
+                    require(m.targetAssignment().isPresent(), "target assignment");
+                }
+                require(total == 6, "assigned " + total);
+                require(d.groupEpoch().isPresent() && d.targetAssignmentEpoch().isPresent(), "epochs");
+                Collection<GroupListing> groups = admin.listGroups(ListGroupsOptions.forConsumerGroups()).all().get();
+                require(groups.stream().anyMatch(g -> g.groupId().equals(group) && g.type().orElse(null) == GroupType.CONSUMER),
+                        "listGroups " + groups);
+            });
+            check("consumer848.leaveAndExactlyOnce", () -> {
+                cs.remove(2).close();  // leaves the group: its partitions move to the others
+                long end = System.currentTimeMillis() + 40_000;
+                while (System.currentTimeMillis() < end) {
+                    for (KafkaConsumer<String, String> c : cs) {
+                        ConsumerRecords<String, String> recs = c.poll(Duration.ofMillis(100));
+                        for (ConsumerRecord<String, String> r : recs) seen.merge(r.value(), 1, Integer::sum);
+                        if (!recs.isEmpty()) c.commitSync();
+                    }
+                    if (cs.get(0).assignment().size() + cs.get(1).assignment().size() == 6 && seen.size() == 60) break;
+                }
+                require(cs.get(0).assignment().size() == 3 && cs.get(1).assignment().size() == 3,
+                        "assignment " + cs.get(0).assignment() + " " + cs.get(1).assignment());
+                require(seen.size() == 60, "seen " + seen.size());
+                for (Map.Entry<String, Integer> e : seen.entrySet()) require(e.getValue() == 1, "twice: " + e.getKey());
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
+                        .partitionsToOffsetAndMetadata().get();
+                long sum = 0;
+                for (OffsetAndMetadata om : committed.values()) sum += om.offset();
+                require(sum == 60, "committed " + committed);
+            });
+            for (KafkaConsumer<String, String> c : cs) c.close();
+            check("admin.deleteConsumerGroup", () -> {
+                admin.deleteConsumerGroups(List.of(group)).all().get();
+            });
+        }
+        System.exit(failures == 0 ? 0 : 1);
+    }
+}
