@@ -11,6 +11,7 @@ import pytest
 
 from harness import RawClient, create_topic
 from odradek.wire import records
+from odradek.wire.messages.api_versions_request import ApiVersionsRequest
 from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
 from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 
@@ -46,3 +47,10 @@ def test_list_offsets_special_timestamps_at_every_version(raw, bootstrap, topic_
         assert _list_offset(raw, topic_name, -5, v) == ((0, -1, -1) if v >= 9 else unsupported)
         assert _list_offset(raw, topic_name, -6, v) == ((0, -1, -1) if v >= 11 else unsupported)
         assert _list_offset(raw, topic_name, -7, v) == unsupported
+
+
+def test_supported_metadata_version_starts_at_3_3_iv3(raw):
+    # kafka-features describe printed "SupportedMinVersion: UNKNOWN 1" (Kafka 4.3: 3.3-IV3, level 7)
+    r = raw.call(ApiVersionsRequest(client_software_name="t", client_software_version="1"), 3)
+    mv = {f.name: f for f in r.supported_features}["metadata.version"]
+    assert mv.min_version == 7 and mv.max_version >= 27

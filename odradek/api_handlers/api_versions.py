@@ -14,8 +14,9 @@ API_KEY = 18
 MIN_VERSION = 0
 MAX_VERSION = 4
 
-# The metadata.version feature a Kafka 4.x broker advertises (4.0-IV3 .. 4.3-IV?).
-METADATA_VERSION_MIN = 1
+# The metadata.version feature a Kafka 4.x broker advertises: from 3.3-IV3 (level 7, the
+# oldest a 4.x broker supports; kafka-features names no lower one) up to ours.
+METADATA_VERSION_MIN = 7
 METADATA_VERSION_MAX = 27
 
 
