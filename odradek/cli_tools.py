@@ -61,7 +61,8 @@ def add_subparsers(sub) -> None:
     q.add_argument("--print-key", action="store_true")
     q.set_defaults(func=consume)
 
-    dl = sub.add_parser("dump-log", help="print the batches of a log segment file (.log)")
+    dl = sub.add_parser("dump-log", help="print a log segment (.log), index (.index, .timeindex) or "
+                                          "producer snapshot (.snapshot) file")
     dl.add_argument("path")
     dl.add_argument("--print-records", action="store_true")
     dl.set_defaults(func=dump_log)
@@ -361,6 +362,17 @@ def dump_log(args) -> int:
     from odradek.wire.exceptions import WireError
     from odradek.wire.records import LOG_OVERHEAD, decode_records, read_batch_header
 
+    if not args.path.endswith(".log"):
+        # .index, .timeindex, .snapshot: the log package's reader, in kafka-dump-log's layout
+        from odradek.log.dump_log import dump
+
+        try:
+            for line in dump(args.path):
+                print(line)
+        except (OSError, ValueError) as e:
+            print(f"cannot read {args.path}: {e}")
+            return 1
+        return 0
     with open(args.path, "rb") as f:
         data = f.read()
     metadata = "__cluster_metadata" in args.path

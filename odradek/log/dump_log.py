@@ -11,7 +11,7 @@ from odradek.wire.exceptions import WireError
 
 from .fs import FileSystem, RealFileSystem, read_whole
 from .index import OffsetIndex, TimeIndex
-from .producer_state import ProducerStateTable
+from .producer_state import ProducerStateTable, read_snapshot_entries
 
 _CODECS = {0: "none", 1: "gzip", 2: "snappy", 3: "lz4", 4: "zstd"}
 
@@ -48,14 +48,25 @@ def dump(path: str, print_records: bool = False, fs: FileSystem | None = None) -
         for ts, off in zip(idx.keys, idx.values):
             yield f"timestamp: {ts} offset: {off}"
     elif name.endswith(".snapshot"):
-        table = ProducerStateTable.from_bytes(read_whole(fs, path))
-        for pid, e in sorted(table.producers.items()):
-            for b in e.batches:
-                yield (f"producerId: {pid} producerEpoch: {e.epoch} firstSequence: {b.first_seq} "
-                       f"lastSequence: {b.last_seq} firstOffset: {b.first_offset} "
-                       f"lastOffset: {b.last_offset} lastTimestamp: {b.max_timestamp}")
-            if not e.batches:
-                yield f"producerId: {pid} producerEpoch: {e.epoch} lastTimestamp: {e.last_timestamp}"
+        # Kafka's DumpLogSegments layout, from the same file format
+        data = read_whole(fs, path)
+        try:
+            entries = read_snapshot_entries(data)
+        except ValueError as e:
+            if "checksum" in str(e) or "version" in str(e):
+                raise
+            entries = read_snapshot_entries(ProducerStateTable.from_bytes(data).to_bytes())  # older layout
+        for ke in entries:
+            txn = "OptionalLong.empty" if ke.current_txn_first_offset < 0 \
+                else f"OptionalLong[{ke.current_txn_first_offset}]"
+            line = (f"producerId: {ke.producer_id} producerEpoch: {ke.epoch} coordinatorEpoch: "
+                    f"{ke.coordinator_epoch} currentTxnFirstOffset: {txn} lastTimestamp: {ke.timestamp} ")
+            if ke.last_sequence >= 0:
+                first_seq = ke.last_sequence - ke.offset_delta
+                line += (f"firstSequence: {first_seq if first_seq >= 0 else first_seq + 2**31} "
+                         f"lastSequence: {ke.last_sequence} lastOffset: {ke.last_offset} "
+                         f"offsetDelta: {ke.offset_delta} timestamp: {ke.timestamp}")
+            yield line
     else:
         yield f"Ignoring unknown file {path}"
 

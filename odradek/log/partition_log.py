@@ -443,7 +443,7 @@ class PartitionLog:
         new = self._new_segment(base_offset, now_ms)
         self._set_segments(self.segments + [new])
         self.recovery_point = base_offset
-        self.producer_state.write_snapshot(self.fs, self.dir, base_offset)
+        self.producer_state.write_snapshot(self.fs, self.dir, base_offset, self.txn_state.ongoing)
         self.txn_state.write_checkpoint(self.fs, self.dir, base_offset)
         self._prune_snapshots()
         self._write_checkpoint()
@@ -718,7 +718,7 @@ class PartitionLog:
             self.active.on_become_inactive()
             self.flush()
             leo = self.log_end_offset
-            self.producer_state.write_snapshot(self.fs, self.dir, leo)
+            self.producer_state.write_snapshot(self.fs, self.dir, leo, self.txn_state.ongoing)
             self.txn_state.write_checkpoint(self.fs, self.dir, leo)
             self._prune_snapshots()
             f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))

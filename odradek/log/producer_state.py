@@ -60,7 +60,27 @@ def _last_seq(first_seq: int, last_offset_delta: int) -> int:
     return s - INT32_MAX - 1 if s > INT32_MAX else s
 
 
+# Kafka's producer snapshot (ProducerStateManager, version 1): per producer its last
+# batch only, so `kafka-dump-log --files N.snapshot` reads ours and Kafka could load them.
+_KAFKA_ENTRY = Struct(
+    "producer_id" / Int64sb,
+    "epoch" / Int16sb,
+    "last_sequence" / Int32sb,
+    "last_offset" / Int64sb,
+    "offset_delta" / Int32sb,
+    "timestamp" / Int64sb,
+    "coordinator_epoch" / Int32sb,
+    "current_txn_first_offset" / Int64sb,
+)
+_KAFKA_ENTRY_SIZE = 46
 _SNAPSHOT = Struct(
+    "version" / Int16ub,
+    "crc" / Int32ub,
+    "entries" / PrefixedArray(Int32ub, _KAFKA_ENTRY),
+)
+
+# The layout odradek wrote before (same version and CRC, every cached batch); still read.
+_LEGACY_SNAPSHOT = Struct(
     "version" / Int16ub,
     "crc" / Int32ub,
     "entries" / PrefixedArray(Int32ub, Struct(
@@ -72,6 +92,17 @@ _SNAPSHOT = Struct(
             "first_offset" / Int64sb, "last_offset" / Int64sb, "max_timestamp" / Int64sb)),
     )),
 )
+
+
+def read_snapshot_entries(data: bytes) -> list:
+    """Kafka-format snapshot entries (CRC checked); ValueError when the file is not one."""
+    if len(data) < 10 or crc32c.crc32c(data[6:]) != int.from_bytes(data[2:6], "big"):
+        raise ValueError("producer snapshot checksum mismatch")
+    if int.from_bytes(data[:2], "big") != 1:
+        raise ValueError(f"producer snapshot version {int.from_bytes(data[:2], 'big')} unknown")
+    if len(data) != 10 + _KAFKA_ENTRY_SIZE * int.from_bytes(data[6:10], "big"):
+        raise ValueError("not a Kafka producer snapshot")
+    return list(_SNAPSHOT.parse(data).entries)
 
 
 class ProducerStateTable:
@@ -132,31 +163,54 @@ class ProducerStateTable:
 
     # ------------------------------------------------------------ snapshots
 
-    def to_bytes(self) -> bytes:
-        entries = [dict(producer_id=pid, epoch=e.epoch, last_timestamp=e.last_timestamp,
-                        batches=[b.__dict__ for b in e.batches])
-                   for pid, e in sorted(self.producers.items())]
+    def to_bytes(self, ongoing: dict[int, int] | None = None) -> bytes:
+        """Kafka's snapshot layout; ``ongoing`` maps producer id -> first offset of its open txn."""
+        ongoing = ongoing or {}
+        entries = []
+        for pid, e in sorted(self.producers.items()):
+            last = e.batches[-1] if e.batches else None
+            entries.append(dict(
+                producer_id=pid, epoch=e.epoch,
+                last_sequence=last.last_seq if last else -1,
+                last_offset=last.last_offset if last else -1,
+                offset_delta=last.last_offset - last.first_offset if last else 0,
+                timestamp=e.last_timestamp,
+                coordinator_epoch=-1,
+                current_txn_first_offset=ongoing.get(pid, -1)))
         body = _SNAPSHOT.build(dict(version=1, crc=0, entries=entries))
         crc = crc32c.crc32c(body[6:])
         return body[:2] + crc.to_bytes(4, "big") + body[6:]
 
     @classmethod
     def from_bytes(cls, data: bytes) -> "ProducerStateTable":
-        if len(data) < 6 or crc32c.crc32c(data[6:]) != int.from_bytes(data[2:6], "big"):
-            raise ValueError("producer snapshot checksum mismatch")
-        parsed = _SNAPSHOT.parse(data)
         t = cls()
-        for e in parsed.entries:
-            entry = ProducerEntry(e.epoch, last_timestamp=e.last_timestamp)
-            for b in e.batches:
-                entry.batches.append(BatchMetadata(b.first_seq, b.last_seq, b.first_offset,
-                                                   b.last_offset, b.max_timestamp))
-            t.producers[e.producer_id] = entry
+        try:
+            entries = read_snapshot_entries(data)
+        except ValueError as e:
+            if "checksum" in str(e) or "version" in str(e):
+                raise
+            for le in _LEGACY_SNAPSHOT.parse(data).entries:
+                entry = ProducerEntry(le.epoch, last_timestamp=le.last_timestamp)
+                for b in le.batches:
+                    entry.batches.append(BatchMetadata(b.first_seq, b.last_seq, b.first_offset,
+                                                       b.last_offset, b.max_timestamp))
+                t.producers[le.producer_id] = entry
+            return t
+        for ke in entries:
+            entry = ProducerEntry(ke.epoch, last_timestamp=ke.timestamp)
+            if ke.last_sequence >= 0:
+                first_seq = ke.last_sequence - ke.offset_delta
+                if first_seq < 0:  # the batch wrapped past INT32_MAX
+                    first_seq += INT32_MAX + 1
+                entry.batches.append(BatchMetadata(first_seq, ke.last_sequence, ke.last_offset - ke.offset_delta,
+                                                   ke.last_offset, ke.timestamp))
+            t.producers[ke.producer_id] = entry
         return t
 
-    def write_snapshot(self, fs: FileSystem, directory: str, offset: int) -> str:
+    def write_snapshot(self, fs: FileSystem, directory: str, offset: int,
+                       ongoing: dict[int, int] | None = None) -> str:
         path = posixpath.join(directory, f"{offset:020d}{SNAPSHOT_SUFFIX}")
-        write_atomic(fs, path, self.to_bytes())
+        write_atomic(fs, path, self.to_bytes(ongoing))
         return path
 
 

@@ -214,9 +214,43 @@ def test_producer_state_table_rules_and_snapshot_roundtrip():
     assert t.check(2, 3, 0, 0).result is CheckResult.OK  # wrap-around
     t2 = ProducerStateTable.from_bytes(t.to_bytes())
     assert t2.producers.keys() == t.producers.keys()
-    assert list(t2.producers[1].batches) == list(t.producers[1].batches)
+    # Kafka's snapshot keeps each producer's last batch only
+    assert list(t2.producers[1].batches) == list(t.producers[1].batches)[-1:]
+    assert list(t2.producers[2].batches) == list(t.producers[2].batches)
     with pytest.raises(ValueError):
         ProducerStateTable.from_bytes(t.to_bytes()[:-1] + b"\0")
+
+
+def test_producer_snapshot_is_kafkas_layout():
+    # what Kafka 4.3's ProducerStateManager writes (and kafka-dump-log reads): version 1,
+    # CRC32C of the rest, int32 count, then per producer id/epoch/lastSeq/lastOffset/
+    # offsetDelta/timestamp/coordinatorEpoch/currentTxnFirstOffset
+    import struct
+
+    import crc32c
+
+    t = ProducerStateTable()
+    t.update(7, 2, 10, 100, 104, 1234)
+    t.update(9, 0, -1, 200, 200, 55)  # transactional marker-only producer: no sequence
+    data = t.to_bytes(ongoing={9: 200})
+    body = struct.pack(">i", 2) + struct.pack(">qhiqiqiq", 7, 2, 14, 104, 4, 1234, -1, -1) \
+        + struct.pack(">qhiqiqiq", 9, 0, -1, -1, 0, 55, -1, 200)
+    assert data == struct.pack(">hI", 1, crc32c.crc32c(body)) + body
+    t2 = ProducerStateTable.from_bytes(data)
+    b = t2.producers[7].batches[-1]
+    assert (b.first_seq, b.last_seq, b.first_offset, b.last_offset) == (10, 14, 100, 104)
+    assert t2.producers[9].epoch == 0 and not t2.producers[9].batches
+
+
+def test_producer_snapshot_in_odradeks_older_layout_still_loads():
+    import struct
+
+    import crc32c
+
+    body = struct.pack(">i", 1) + struct.pack(">qhq", 5, 1, 99) + struct.pack(">b", 1) \
+        + struct.pack(">iiqqq", 0, 2, 10, 12, 99)
+    t = ProducerStateTable.from_bytes(struct.pack(">hI", 1, crc32c.crc32c(body)) + body)
+    assert list(t.producers[5].batches)[0].last_offset == 12 and t.producers[5].epoch == 1
 
 
 def test_config_from_properties():
