@@ -54,3 +54,28 @@ def test_supported_metadata_version_starts_at_3_3_iv3(raw):
     r = raw.call(ApiVersionsRequest(client_software_name="t", client_software_version="1"), 3)
     mv = {f.name: f for f in r.supported_features}["metadata.version"]
     assert mv.min_version == 7 and mv.max_version >= 27
+
+
+def test_transaction_state_topic_configs(bootstrap):
+    # kafka-topics --describe --topics-with-overrides lists these for __transaction_state
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource
+
+    p = Producer({"bootstrap.servers": bootstrap, "transactional.id": "parity-txn-state"})
+    p.init_transactions(30)
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    res = ConfigResource("topic", "__transaction_state")
+    deadline = time.time() + 15
+    while True:
+        try:
+            configs = admin.describe_configs([res])[res].result(10)
+            break
+        except Exception:
+            if time.time() > deadline:
+                raise
+            time.sleep(0.2)
+    overrides = {k: c.value for k, c in configs.items() if c.source == ConfigSource.DYNAMIC_TOPIC_CONFIG.value}
+    # Kafka 4.3 with transaction.state.log.min.isr=1 (what a single node can meet)
+    assert overrides == {"cleanup.policy": "compact", "compression.type": "uncompressed",
+                         "segment.bytes": "104857600", "unclean.leader.election.enable": "false",
+                         "min.insync.replicas": "1"}

@@ -100,6 +100,10 @@ class Broker:
                 "cleanup.policy": "compact",
                 "compression.type": "uncompressed",
                 "segment.bytes": "104857600",
+                # as Kafka's TransactionLog creates it (min.insync.replicas from transaction.state.log.min.isr,
+                # which a single node can only meet at 1)
+                "min.insync.replicas": "1",
+                "unclean.leader.election.enable": "false",
             }),
         ]
 
