@@ -79,3 +79,37 @@ def test_transaction_state_topic_configs(bootstrap):
     assert overrides == {"cleanup.policy": "compact", "compression.type": "uncompressed",
                          "segment.bytes": "104857600", "unclean.leader.election.enable": "false",
                          "min.insync.replicas": "1"}
+
+
+def test_describe_groups_v6_group_id_not_found(raw, bootstrap, topic_name):
+    # kafka-consumer-groups --describe --group nosuch: Kafka 4.3 answers v6 with GROUP_ID_NOT_FOUND
+    # ("Group nosuch not found."); v5 and older describe a Dead group without error
+    from confluent_kafka import Consumer
+
+    from odradek.wire.messages.describe_groups_request import DescribeGroupsRequest
+
+    create_topic(bootstrap, topic_name)
+    classic = f"{topic_name}-classic"
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": classic, "enable.auto.commit": False})
+    c.subscribe([topic_name])
+    deadline = time.time() + 30
+    while not c.assignment() and time.time() < deadline:
+        c.poll(0.2)
+    consumer = f"{topic_name}-consumer"
+    c2 = Consumer({"bootstrap.servers": bootstrap, "group.id": consumer, "group.protocol": "consumer"})
+    c2.subscribe([topic_name])
+    while not c2.assignment() and time.time() < deadline:
+        c2.poll(0.2)
+    try:
+        groups = ["nosuch-" + topic_name, classic, consumer]
+        for v in (5, 6):
+            r = raw.call(DescribeGroupsRequest(groups=groups, include_authorized_operations=False), v)
+            got = {g.group_id: (g.error_code, g.error_message if v >= 6 else None, g.group_state)
+                   for g in r.groups}
+            missing = (69, f"Group nosuch-{topic_name} not found.", "Dead") if v >= 6 else (0, None, "Dead")
+            not_classic = (69, f"Group {consumer} is not a classic group.", "Dead") if v >= 6 \
+                else (0, None, "Dead")
+            assert got == {groups[0]: missing, classic: (0, None, "Stable"), consumer: not_classic}, v
+    finally:
+        c.close()
+        c2.close()

@@ -1,7 +1,10 @@
-"""DescribeGroups (key 15) v0-5: state, protocol and members (with assignments when Stable)."""
+"""DescribeGroups (key 15) v0-6: state, protocol and members (with assignments when Stable).
+v6 (KIP-1043) answers GROUP_ID_NOT_FOUND with a message for an unknown or non-classic group;
+older versions describe it as Dead with no error, as Kafka 4.3 does."""
 
 from __future__ import annotations
 
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_groups_response import (
     DescribedGroup,
     DescribedGroupMember,
@@ -10,7 +13,7 @@ from odradek.wire.messages.describe_groups_response import (
 
 API_KEY = 15
 MIN_VERSION = 0
-MAX_VERSION = 5
+MAX_VERSION = 6
 
 # READ | DELETE | DESCRIBE (AclOperation codes 3, 6, 8): what a group lets a client do
 GROUP_OPERATIONS = (1 << 3) | (1 << 6) | (1 << 8)
@@ -24,8 +27,14 @@ def handle(ctx, request) -> DescribeGroupsResponse:
     out = []
     for gid in request.groups:
         d = coord.describe_group(gid)
+        error, message = d["error"], d.get("message")
+        if error == ErrorCode.NONE and d["state"] == "Dead":
+            error, message = ErrorCode.GROUP_ID_NOT_FOUND, message or f"Group {gid} not found."
+        if error == ErrorCode.GROUP_ID_NOT_FOUND and v < 6:
+            error, message = ErrorCode.NONE, None
         out.append(DescribedGroup(
-            error_code=d["error"],
+            error_code=error,
+            error_message=message if v >= 6 else None,
             group_id=gid,
             group_state=d["state"],
             protocol_type=d["protocol_type"],

@@ -767,7 +767,8 @@ class UnifiedGroupCoordinator(GroupCoordinator):
             return super().describe_group(group_id)
         # Kafka 4.3 (DescribeGroups v0-5): a consumer group with no classic members shows as a Dead group
         return {"error": E.NONE, "group_id": group_id, "state": "Dead", "protocol_type": "",
-                "protocol": "", "members": []}
+                "protocol": "", "members": [],
+                "message": f"Group {group_id} is not a classic group."}  # v6: GROUP_ID_NOT_FOUND with this
 
     def list_groups(self, states=None, types=None) -> list:
         want_types = {t.lower() for t in types} if types else None
