@@ -737,23 +737,8 @@ class UnifiedGroupCoordinator(GroupCoordinator):
         g = self.consumer_groups.get(group_id)
         if g is None:
             return super().delete_offsets(group_id, partitions, now_ms)
-        subscribed = g.subscribed_topic_names()
-        result, records = {}, []
-        for tp in partitions:
-            if tp[0] in subscribed:
-                result[tp] = E.GROUP_SUBSCRIBED_TO_TOPIC
-                continue
-            result[tp] = E.NONE
-            if tp in g.offsets:
-                records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), None))
-        try:
-            self._append(group_id, records, now_ms)
-        except Exception:
-            return E.UNKNOWN_SERVER_ERROR, {}
-        for tp, err in result.items():
-            if err is E.NONE:
-                g.offsets.pop(tp, None)
-        return E.NONE, result
+        return self._delete_unsubscribed_offsets(group_id, g.offsets, g.subscribed_topic_names(), partitions,
+                                                 now_ms)
 
     def committed(self, group_id: str) -> dict:
         g = self.consumer_groups.get(group_id)

@@ -27,7 +27,7 @@ CoordinatorLog protocol::
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from odradek.wire.errors import ErrorCode
@@ -36,6 +36,7 @@ from odradek.wire.messages.group_metadata_value import MemberMetadata
 from . import group_records as rec
 from .group_records import OffsetAndMetadata
 from .group_state import Group, GroupState, JoinResult, Member, Slot, SyncResult
+from .settings import int_settings
 
 E = ErrorCode
 S = GroupState
@@ -60,20 +61,7 @@ class GroupConfig:
 
     @classmethod
     def from_any(cls, obj: Any) -> "GroupConfig":
-        if obj is None:
-            return cls()
-        if isinstance(obj, cls):
-            return obj
-        kw = {}
-        for f in fields(cls):
-            dotted = f.name.replace("_", ".")
-            if isinstance(obj, dict):
-                for k in (f.name, dotted):
-                    if k in obj:
-                        kw[f.name] = int(obj[k])
-            elif getattr(obj, f.name, None) is not None:
-                kw[f.name] = int(getattr(obj, f.name))
-        return cls(**kw)
+        return int_settings(cls, obj)
 
 
 class CoordinatorError(Exception):
@@ -730,6 +718,12 @@ class GroupCoordinator:
             if topics is None:
                 return E.NON_EMPTY_GROUP, {}
             subscribed = topics
+        return self._delete_unsubscribed_offsets(group_id, g.offsets, subscribed, partitions, now_ms)
+
+    def _delete_unsubscribed_offsets(self, group_id: str, offsets: dict, subscribed, partitions: list,
+                                     now_ms: int) -> tuple[ErrorCode, dict]:
+        """OffsetDelete's common part: tombstone the committed offsets of partitions whose
+        topic the group is not subscribed to (GROUP_SUBSCRIBED_TO_TOPIC for the others)."""
         result = {}
         records = []
         for tp in partitions:
@@ -737,7 +731,7 @@ class GroupCoordinator:
                 result[tp] = E.GROUP_SUBSCRIBED_TO_TOPIC
                 continue
             result[tp] = E.NONE
-            if tp in g.offsets:
+            if tp in offsets:
                 records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), None))
         try:
             self._append(group_id, records, now_ms)
@@ -745,7 +739,7 @@ class GroupCoordinator:
             return E.UNKNOWN_SERVER_ERROR, {}
         for tp, err in result.items():
             if err is E.NONE:
-                g.offsets.pop(tp, None)
+                offsets.pop(tp, None)
         return E.NONE, result
 
     # ------------------------------------------------------------------ admin

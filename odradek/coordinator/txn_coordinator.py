@@ -21,13 +21,14 @@ from __future__ import annotations
 
 import logging
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from odradek.wire.errors import ErrorCode
 
 from . import txn_records as rec
 from .txn_records import TxnMetadata, TxnState
+from .settings import int_settings
 
 log = logging.getLogger(__name__)
 
@@ -46,20 +47,7 @@ class TxnConfig:
 
     @classmethod
     def from_any(cls, obj: Any) -> "TxnConfig":
-        if obj is None:
-            return cls()
-        if isinstance(obj, cls):
-            return obj
-        kw = {}
-        for f in fields(cls):
-            dotted = f.name.replace("_", ".")
-            if isinstance(obj, dict):
-                for k in (f.name, dotted):
-                    if k in obj:
-                        kw[f.name] = int(obj[k])
-            elif getattr(obj, f.name, None) is not None:
-                kw[f.name] = int(getattr(obj, f.name))
-        return cls(**kw)
+        return int_settings(cls, obj)
 
 
 class TxnCoordinator:
