@@ -22,25 +22,14 @@ class CoordinatorLog:
         plog = self.replicas.get(self.topic, partition)
         if plog is None:
             return
-        offset = plog.log_start_offset
-        end = plog.log_end_offset
-        while offset < end:
-            sl = plog.read(offset, 1 << 20, upper_bound_offset=end)
-            if not sl.slices:
-                break
-            data = sl.read_bytes()
-            last = offset - 1
-            for h, recs in wire_records.iter_batches(data):
-                last = h.last_offset
-                if h.is_control or h.is_transactional:
-                    continue  # transactional offset commits: TxnOffsetStore.load_partition
-                for r in recs:
-                    off = h.base_offset + r.offset_delta
-                    if off >= offset:
-                        yield off, r.key, r.value
-            if last < offset:
-                break
-            offset = last + 1
+        start = plog.log_start_offset
+        for h, recs in self.read_batches(partition):
+            if h.is_control or h.is_transactional:
+                continue  # transactional offset commits: TxnOffsetStore.load_partition
+            for r in recs:
+                off = h.base_offset + r.offset_delta
+                if off >= start:
+                    yield off, r.key, r.value
 
     def read_batches(self, partition: int):
         """Every (header, records) from the log start, control batches included."""
