@@ -3,7 +3,8 @@
 Reading runs ahead (pipelined requests are queued, reading pauses when the queue is
 long); handling is sequential, so responses leave in request order as Kafka
 guarantees. A frame that is too large or cannot be decoded closes this connection
-only. Fetch record data goes out with os.sendfile straight from the segment files
+only; a handler that raises is answered with the API's error response (as Kafka's
+getErrorResponse) and the connection stays open. Fetch record data goes out with os.sendfile straight from the segment files
 while the socket accepts it, and is copied only for what the kernel did not take.
 """
 
@@ -17,6 +18,7 @@ from collections import deque
 
 from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
+from odradek.api_handlers.error_responses import error_response
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
 from odradek.wire.frames import FrameDecoder
@@ -182,10 +184,10 @@ class KafkaConnection(asyncio.Protocol):
                              client_host=self.client_host, header=header)
         try:
             resp = mod.handle(ctx, body)
-        except Exception:
-            log.exception("%s: handler for api %d v%d failed; closing connection", self.name, key, ver)
-            self.close(abort=True)
-            return
+        except Exception as e:
+            resp = self._error_response(header, body, e)
+            if resp is None:
+                return
         if isinstance(resp, Delayed):
             fut = loop.create_future()
 
@@ -199,14 +201,34 @@ class KafkaConnection(asyncio.Protocol):
             finally:
                 self._op = None
             if isinstance(resp, BaseException):
-                self.close(abort=True)
-                return
+                resp = self._error_response(header, body, resp)
+                if resp is None:
+                    return
         if resp is None or self.closed:
             return  # acks=0 produce: no response at all
         if resp is CLOSE_CONNECTION:
             self.close()
             return
         await self._send(key, ver, corr, resp)
+
+    def _error_response(self, header, body, exc):
+        """Kafka's handleError: log, then answer with the API's error response and keep the
+        connection; None (connection closed) where Kafka has none (acks=0 Produce)."""
+        summary = repr(body)
+        if len(summary) > 1000:
+            summary = summary[:1000] + "..."
+        log.error("%s: unexpected error handling request api=%d v%d correlation_id=%d client_id=%s body=%s",
+                  self.name, header.request_api_key, header.request_api_version, header.correlation_id,
+                  header.client_id, summary, exc_info=exc)
+        try:
+            resp = error_response(header.request_api_key, header.request_api_version, body, exc)
+        except Exception:
+            log.exception("%s: cannot build the error response; closing connection", self.name)
+            self.close(abort=True)
+            return None
+        if resp is None:
+            self.close()
+        return resp
 
     async def _answer_unsupported_api_versions(self, corr: int) -> None:
         from odradek.api_handlers import api_versions
