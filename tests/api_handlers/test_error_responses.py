@@ -175,8 +175,9 @@ EXPECT = {
 
 
 def test_every_advertised_api_has_a_builder_and_expectations():
-    assert sorted(BUILDERS) == sorted(REGISTRY)
-    assert sorted(EXPECT) == sorted(REGISTRY)
+    # a new handler module needs a builder here (and may land before or after it)
+    assert set(REGISTRY) <= set(BUILDERS)
+    assert set(REGISTRY) <= set(EXPECT)
     assert len(ALL) > 200
 
 
