@@ -14,10 +14,10 @@ API_KEY = 18
 MIN_VERSION = 0
 MAX_VERSION = 4
 
-# The metadata.version feature a Kafka 4.x broker advertises: from 3.3-IV3 (level 7, the
-# oldest a 4.x broker supports; kafka-features names no lower one) up to ours.
-METADATA_VERSION_MIN = 7
-METADATA_VERSION_MAX = 27
+# The supported feature ranges (odradek/controller/features.py): metadata.version from
+# 3.3-IV3 (level 7, the oldest a 4.x broker supports) up to 4.3-IV0, and the others
+# whose behaviour odradek implements.
+from odradek.controller.features import METADATA_VERSION_MAX, METADATA_VERSION_MIN, SUPPORTED  # noqa: E402,F401
 
 
 def advertised() -> list[ApiVersion]:
@@ -41,8 +41,7 @@ def handle(ctx, request) -> ApiVersionsResponse:
             resp.api_keys = []
             return resp
         resp.supported_features = [
-            SupportedFeatureKey(name="metadata.version", min_version=METADATA_VERSION_MIN,
-                                max_version=METADATA_VERSION_MAX),
+            SupportedFeatureKey(name=name, min_version=lo, max_version=hi) for name, (lo, hi) in SUPPORTED.items()
         ]
         resp.finalized_features_epoch = ctx.broker.finalized_features_epoch()
         resp.finalized_features = [

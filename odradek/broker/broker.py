@@ -224,9 +224,9 @@ class Broker:
         fn = getattr(self.controller, "finalized_features", None)
         if fn is not None:
             return fn()
-        from odradek.api_handlers.api_versions import METADATA_VERSION_MAX
+        from odradek.controller.features import BOOTSTRAP
 
-        return {"metadata.version": METADATA_VERSION_MAX}
+        return dict(BOOTSTRAP)
 
     def finalized_features_epoch(self) -> int:
         fn = getattr(self.controller, "finalized_features_epoch", None)

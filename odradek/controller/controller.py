@@ -23,13 +23,14 @@ from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
 
 from . import configs as C
+from . import features
 from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
 from .image import BrokerImage, MetadataDelta, MetadataImage, TopicImage
 from .metadata_log import MetadataLog
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
 ZERO_UUID = bytes(16)
-METADATA_VERSION = 27  # what ApiVersions advertises as the finalized metadata.version
+METADATA_VERSION = features.METADATA_VERSION_MAX  # finalized on a fresh node
 MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's MAX_RECORDS_PER_USER_OP
 
 # IncrementalAlterConfigs operations
@@ -138,8 +139,8 @@ class Controller:
                 broker_epoch=epoch,
                 end_points=[BrokerEndpoint(name="PLAINTEXT", host=broker.host, port=broker.port,
                                            security_protocol=0)],
-                features=[BrokerFeature(name="metadata.version", min_supported_version=1,
-                                        max_supported_version=METADATA_VERSION)],
+                features=[BrokerFeature(name=n, min_supported_version=lo, max_supported_version=hi)
+                          for n, (lo, hi) in features.SUPPORTED.items()],
                 rack=broker.rack,
                 fenced=True,
             ))
@@ -147,10 +148,9 @@ class Controller:
             self._commit(records, now_ms, old=old)
 
     def _bootstrap_records(self) -> list:
-        # What `kafka-storage format` writes: metadata.version, and (ELR on) the
-        # cluster-level min.insync.replicas.
-        return [
-            FeatureLevelRecord(name="metadata.version", feature_level=METADATA_VERSION),
+        # What `kafka-storage format` writes: the release's feature levels (features.BOOTSTRAP),
+        # and the cluster-level min.insync.replicas.
+        return features.bootstrap_records() + [
             ConfigRecord(resource_type=BROKER, resource_name="", name="min.insync.replicas",
                          value=self.defaults.get("min.insync.replicas", "1")),
         ]
@@ -286,7 +286,13 @@ class Controller:
         return {k: v for k, v in static.items() if k not in self.defaults or C.broker_default(k) != v}
 
     def finalized_features(self) -> dict[str, int]:
-        return dict(self.image.features)
+        return features.finalized(self.image.features)
+
+    def update_features(self, updates, validate_only: bool, now_ms: int):
+        """UpdateFeatures: updates [(name, level, upgrade_type)] -> None or (error_code, message)."""
+        def decide(image):
+            return features.decide_updates(image.features, updates, self.node_id)
+        return self.decide_and_commit(decide, validate_only, now_ms)
 
     def finalized_features_epoch(self) -> int:
         return max(self.image.offset, 0)

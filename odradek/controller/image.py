@@ -230,7 +230,7 @@ class MetadataDelta:
             brokers = _freeze({**b.brokers, **self.brokers})
         features = b.features
         if self.features:
-            features = _freeze({**b.features, **self.features})
+            features = _freeze({k: v for k, v in {**b.features, **self.features}.items() if v > 0})
         bcfg = _merge_configs(b.broker_configs, self.broker_configs)
         return MetadataImage(
             topics=topics,

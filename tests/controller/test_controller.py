@@ -2,6 +2,7 @@ import os
 
 import pytest
 
+from odradek.controller import features
 from odradek.controller.configs import BROKER, TOPIC
 from odradek.controller.controller import Controller, CreateTopicSpec, OP_APPEND, OP_DELETE, OP_SET, OP_SUBTRACT
 from odradek.controller.image import BrokerImage
@@ -30,7 +31,7 @@ def test_bootstrap_image(ctl):
     im = ctl.image
     assert len(im.cluster_id) == 22
     assert im.controller_id == 1
-    assert im.features["metadata.version"] == 27
+    assert im.features["metadata.version"] == 30  # 4.3-IV0
     assert im.brokers[1].host == "127.0.0.1" and not im.brokers[1].fenced
     assert im.broker_configs[""]["min.insync.replicas"] == "1"
 
@@ -344,7 +345,8 @@ def test_topic_named_defaults_from_broker_config(tmp_path):
 def test_package_exports_and_features(ctl):
     import odradek.controller as mod
     assert mod.Controller is Controller and mod.BrokerImage is BrokerImage
-    assert ctl.finalized_features() == {"metadata.version": 27}
+    assert ctl.finalized_features() == {"metadata.version": 30, "group.version": 1,
+                                        "transaction.version": features.TRANSACTION_VERSION_MAX}
     assert ctl.finalized_features_epoch() == ctl.image.offset
 
 
