@@ -42,6 +42,8 @@ def handle(ctx, request) -> ApiVersionsResponse:
             return resp
         resp.supported_features = [
             SupportedFeatureKey(name=name, min_version=lo, max_version=hi) for name, (lo, hi) in SUPPORTED.items()
+            # as Kafka (KIP-1022): v3 clients reject a min version 0, so v3 lists only the others
+            if lo > 0 or ctx.api_version >= 4
         ]
         resp.finalized_features_epoch = ctx.broker.finalized_features_epoch()
         resp.finalized_features = [
