@@ -513,6 +513,7 @@ BUILDERS: dict[int, Callable] = {
     66: _top_level(66, "ListTransactionsResponse"),
     68: _top_level(68, "ConsumerGroupHeartbeatResponse"),
     69: _consumer_group_describe,
+    74: _top_level(74, "ListConfigResourcesResponse"),
     75: _describe_topic_partitions,
 }
 

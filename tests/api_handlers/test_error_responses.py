@@ -170,6 +170,7 @@ EXPECT = {
     66: [(0, R, "err", "error_code", None)],
     68: [(0, R, "err", "error_code", None)],
     69: [(0, R, "err", "groups[].error_code", "group_ids[]"), (0, R, "same", "groups[].group_id", "group_ids[]")],
+    74: [(0, R, "err", "error_code", None)],
     75: [(0, R, "err", "topics[].error_code", "topics[]"), (0, R, "same", "topics[].name", "topics[].name")],
 }
 

@@ -1,0 +1,39 @@
+"""ListConfigResources (key 74) v0-1 (KIP-1142; v0 was ListClientMetricsResources).
+
+As Kafka 4.3's KafkaApis: v0 knows only CLIENT_METRICS resources, v1 also GROUP,
+BROKER_LOGGER, BROKER and TOPIC; an empty filter means every type the version knows,
+a type it does not know fails the whole request with UNSUPPORTED_VERSION. Listed in
+Kafka's order: groups with configs, client metrics, broker loggers, brokers, topics
+(internal ones too). odradek keeps no GROUP or CLIENT_METRICS config resources, so
+those lists are empty, as on a Kafka node where none was ever set.
+"""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.list_config_resources_response import ConfigResource, ListConfigResourcesResponse
+
+API_KEY = 74
+MIN_VERSION = 0
+MAX_VERSION = 1
+
+TOPIC, BROKER, BROKER_LOGGER, CLIENT_METRICS, GROUP = 2, 4, 8, 16, 32
+SUPPORTED = {0: (CLIENT_METRICS,), 1: (TOPIC, BROKER, BROKER_LOGGER, CLIENT_METRICS, GROUP)}
+
+
+def handle(ctx, request) -> ListConfigResourcesResponse:
+    supported = SUPPORTED[min(ctx.api_version, MAX_VERSION)]
+    wanted = set(request.resource_types) if ctx.api_version >= 1 and request.resource_types else set(supported)
+    if not wanted <= set(supported):
+        return ListConfigResourcesResponse(throttle_time_ms=0, error_code=ErrorCode.UNSUPPORTED_VERSION,
+                                           config_resources=[])
+    image = ctx.broker.controller.image
+    brokers = [str(b.node_id) for b in sorted(image.brokers.values(), key=lambda b: b.node_id) if not b.fenced]
+    out = []
+    if BROKER_LOGGER in wanted:
+        out += [ConfigResource(resource_name=b, resource_type=BROKER_LOGGER) for b in brokers]
+    if BROKER in wanted:
+        out += [ConfigResource(resource_name=b, resource_type=BROKER) for b in brokers]
+    if TOPIC in wanted:
+        out += [ConfigResource(resource_name=t, resource_type=TOPIC) for t in image.topics]
+    return ListConfigResourcesResponse(throttle_time_ms=0, error_code=0, config_resources=out)
