@@ -273,6 +273,26 @@ def test_metadata_writes_other_than_topics_go_through_the_quorum(cluster):
     assert got == [(ScramMechanism.SCRAM_SHA_256, 4096)]
 
 
+def test_update_features_through_the_broker(cluster):
+    from odradek.wire.messages.api_versions_request import ApiVersionsRequest
+    from odradek.wire.messages.update_features_request import FeatureUpdateKey, UpdateFeaturesRequest
+
+    port = cluster[3].port
+    wait_for(lambda: describe_quorum(port), 10, "DescribeQuorum")
+
+    def finalized():
+        with WireClient("127.0.0.1", port, timeout=5) as w:
+            r = w.send(ApiVersionsRequest(client_software_name="t", client_software_version="1"), 3)
+        return {f.name: f.max_version_level for f in r.finalized_features}
+
+    assert finalized().get("group.version") == 1
+    with WireClient("127.0.0.1", port, timeout=15) as w:
+        r = w.send(UpdateFeaturesRequest(timeout_ms=10000, feature_updates=[
+            FeatureUpdateKey(feature="group.version", max_version_level=0, upgrade_type=2)]), 1)
+    assert (r.error_code, [x.error_code for x in r.results]) == (0, [0])
+    wait_for(lambda: "group.version" not in finalized(), 10, "the broker to see group.version disabled")
+
+
 def test_single_node_describe_quorum(tmp_path):
     from harness import BrokerProcess
 

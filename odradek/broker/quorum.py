@@ -37,7 +37,7 @@ from odradek.wire.messages import (
     alter_configs_response as acr, broker_heartbeat_request as bhq, broker_heartbeat_response as bhr,
     broker_registration_request as brq, broker_registration_response as brr, create_partitions_response as cpr,
     create_topics_request as ctq, create_topics_response as ctr, delete_topics_response as dtr,
-    incremental_alter_configs_response as iacr,
+    incremental_alter_configs_response as iacr, update_features_response as ufr,
 )
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
 from odradek.wire.messages.register_broker_record import BrokerEndpoint, BrokerFeature, RegisterBrokerRecord
@@ -46,9 +46,9 @@ from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
 log = logging.getLogger("odradek.quorum")
 
 CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS = 19, 20, 37, 33, 44
-ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS = 49, 51
+ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES = 49, 51, 57
 ADMIN_WRITES = (CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS,
-                ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS)
+                ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES)
 DESCRIBE_QUORUM, BROKER_REGISTRATION, BROKER_HEARTBEAT = 55, 62, 63
 NOT_CONTROLLER = int(ErrorCode.NOT_CONTROLLER)
 WRITE_TIMEOUT_S = 10.0
@@ -92,6 +92,9 @@ def not_controller_response(api_key: int, req):
         users = [u.name for u in req.deletions] + [u.name for u in req.upsertions]
         return ausr.AlterUserScramCredentialsResponse(results=[
             ausr.AlterUserScramCredentialsResult(user=u, error_code=e) for u in dict.fromkeys(users)])
+    if api_key == UPDATE_FEATURES:
+        return ufr.UpdateFeaturesResponse(error_code=e, results=[
+            ufr.UpdatableFeatureResult(feature=f.feature, error_code=e) for f in req.feature_updates])
     if api_key == BROKER_REGISTRATION:
         return brr.BrokerRegistrationResponse(error_code=e)
     if api_key == BROKER_HEARTBEAT:
