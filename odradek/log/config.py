@@ -92,7 +92,7 @@ def _ratio(v):
 def _policy(v):
     parts = v if isinstance(v, (list, tuple)) else str(v).split(",")
     parts = tuple(sorted({p.strip() for p in parts if p.strip()}))
-    if not parts or not set(parts) <= {"delete", "compact"}:
+    if not set(parts) <= {"delete", "compact"}:  # empty is allowed: no retention, no compaction
         raise ValueError("must be a list of 'delete' and/or 'compact'")
     return parts
 
