@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cached_property
 
 LONG_MAX = 9223372036854775807
 
@@ -28,15 +29,15 @@ class LogConfig:
     flush_ms: int = LONG_MAX
     min_compaction_lag_ms: int = 0
 
-    @property
+    @cached_property  # read on every append; the config is frozen
     def compact(self) -> bool:
         return "compact" in self.cleanup_policy
 
-    @property
+    @cached_property  # read on every append; the config is frozen
     def delete(self) -> bool:
         return "delete" in self.cleanup_policy
 
-    @property
+    @cached_property  # read on every append; the config is frozen
     def log_append_time(self) -> bool:
         return self.message_timestamp_type == "LogAppendTime"
 

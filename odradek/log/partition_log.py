@@ -318,7 +318,8 @@ class PartitionLog:
         use_lat = cfg.log_append_time if log_append_time is None else log_append_time
 
         with self.lock:
-            leo = self.log_end_offset
+            seg = self.segments[-1]
+            leo = seg.next_offset  # self.log_end_offset
             if assign_offsets:
                 for h in headers:
                     if h.producer_id >= 0 and not h.is_control:
@@ -339,7 +340,6 @@ class PartitionLog:
                 raise errors.UnexpectedAppendOffsetError(
                     f"batch base offset {headers[0].base_offset} < log end offset {leo}")
 
-            seg = self.segments[-1]
             if len(headers) == 1:  # the common case, kept lean
                 h = headers[0]
                 base = leo if assign_offsets else h.base_offset

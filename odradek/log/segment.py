@@ -69,8 +69,22 @@ class LogSegment:
     def append_one(self, buf, last_offset: int, max_ts: int) -> None:
         """append() for the common single-batch record set."""
         start = self.log.append(buf)
-        self._track(start, last_offset, max_ts, len(buf))
-        self.size = start + len(buf)
+        n = len(buf)
+        # _track, inlined: this runs once per produced batch
+        if self.first_batch_timestamp < 0 and max_ts >= 0:
+            self.first_batch_timestamp = max_ts
+        if max_ts > self.max_timestamp:
+            self.max_timestamp = max_ts
+            self.offset_of_max_timestamp = last_offset
+        if self.bytes_since_last_index > self.index_interval_bytes:
+            self.offset_index.append(last_offset, start)
+            self.time_index.append(self.max_timestamp, self.offset_of_max_timestamp)
+            self.bytes_since_last_index = n
+            self.index_full = self.offset_index.is_full or self.time_index.is_full
+        else:
+            self.bytes_since_last_index += n
+        self.next_offset = last_offset + 1
+        self.size = start + n
         self.dirty = True
 
     def append(self, buf, batches: list[tuple[int, int, int, int]]) -> None:

@@ -239,6 +239,10 @@ def _as_bytes_view(buf) -> memoryview:
     return mv
 
 
+_unpack_header = HEADER_STRUCT.unpack_from
+_make_header = BatchHeader._make
+
+
 def read_batch_header(buf, pos: int = 0) -> BatchHeader:
     """Parse the 61-byte header at ``pos``; checks only that batch_length >= 49."""
     if len(buf) - pos < BATCH_HEADER_SIZE or pos < 0:
@@ -285,7 +289,12 @@ def validate_batch(buf, pos: int = 0, *, require_dense: bool = False) -> BatchHe
     n = len(buf)
     if n - pos > MAGIC_OFFSET and buf[pos + MAGIC_OFFSET] != MAGIC:
         raise UnsupportedMagicError(f"unsupported record batch magic {buf[pos + MAGIC_OFFSET]}")
-    h = read_batch_header(buf, pos)
+    # read_batch_header and compute_crc inlined: this runs once per produced batch
+    if n - pos < BATCH_HEADER_SIZE or pos < 0:
+        raise TruncatedError(f"need {BATCH_HEADER_SIZE} bytes for a batch header, have {n - pos}")
+    h = _make_header(_unpack_header(buf, pos))
+    if h.batch_length < MIN_BATCH_LENGTH:
+        raise CorruptRecordError(f"batch length {h.batch_length} below minimum {MIN_BATCH_LENGTH}")
     size = h.batch_length + LOG_OVERHEAD
     if pos + size > n:
         raise TruncatedError(f"batch of {size} bytes at {pos} extends past buffer of {n}")
@@ -300,7 +309,9 @@ def validate_batch(buf, pos: int = 0, *, require_dense: bool = False) -> BatchHe
     body = size - RECORDS_OFFSET
     if h.attributes & COMPRESSION_CODEC_MASK == 0 and h.records_count * MIN_RECORD_SIZE > body:
         raise CorruptRecordError(f"record count {h.records_count} cannot fit in {body} bytes")
-    crc = compute_crc(buf, pos, h.batch_length)
+    t = type(buf)
+    mv = memoryview(buf) if t is bytes or t is bytearray else _as_bytes_view(buf)
+    crc = crc32c(mv[pos + ATTRIBUTES_OFFSET : pos + size])
     if crc != h.crc:
         raise CorruptRecordError(f"record batch CRC mismatch: stored {h.crc:#010x}, computed {crc:#010x}")
     if require_dense:
