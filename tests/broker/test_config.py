@@ -58,3 +58,13 @@ def test_properties_file_and_cli_flags(tmp_path):
     c = build_config(args)
     assert c.node_id == 3 and c.num_partitions == 5 and c.listener.port == 4321 and c.log_dirs == ("/y",)
     assert c.log_segment_bytes == 1048576
+
+
+def test_kafka_python_fixture_properties_accepted():
+    # kafka-python's integration fixture (servers/resources/default/kafka.properties) sets these;
+    # Kafka accepts them, odradek refused to start ("unknown configuration property").
+    props = {"replica.lag.time.max.ms": "1000", "replica.socket.timeout.ms": "1000",
+             "offsets.commit.timeout.ms": "500", "log.cleaner.enable": "false",
+             "group.min.session.timeout.ms": "1000", "offsets.topic.num.partitions": "2"}
+    cfg = BrokerConfig.from_properties(props)
+    assert cfg.offsets_topic_num_partitions == 2
