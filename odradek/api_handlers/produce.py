@@ -59,7 +59,7 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
         resp.log_start_offset = plog.log_start_offset
         if code in (ErrorCode.INVALID_RECORD, ErrorCode.INVALID_TIMESTAMP):
             resp.error_message = str(e)
-            resp.record_errors = [BatchIndexAndErrorMessage(batch_index=0, batch_index_error_message=str(e))]
+            resp.record_errors = record_errors_of(e)
         elif code == ErrorCode.UNKNOWN_SERVER_ERROR:
             log.error("append to %s-%d failed: %s", topic, p, e)
         return resp
@@ -71,6 +71,13 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
     resp.log_append_time_ms = info.log_append_time_ms
     resp.log_start_offset = info.log_start_offset
     return resp
+
+
+def record_errors_of(e) -> list:
+    """The Produce response's record_errors: Kafka's RecordErrors where the log named the
+    offending records (keyless records in a compacted topic), else the batch's first record."""
+    errs = getattr(e, "record_errors", None) or [(0, str(e))]
+    return [BatchIndexAndErrorMessage(batch_index=i, batch_index_error_message=m) for i, m in errs]
 
 
 def _has_transactional_batch(records) -> bool:

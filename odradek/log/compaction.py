@@ -20,19 +20,28 @@ from .partition_log import PartitionLog
 from .segment import LogSegment
 
 
-def validate_compacted_record_set(buf) -> None:
-    """Produce-path check for compacted topics: every record needs a key."""
+def validate_compacted_record_set(buf, tp: str = "") -> None:
+    """Produce-path check for compacted topics: every record needs a key. As Kafka's
+    LogValidator: one RecordError per keyless record (its index in the batch), and the
+    summary message of processRecordErrors. ``tp`` is the "topic-partition" name."""
+    found = []
     try:
+        index = 0
         for pos, h in records.iter_batch_headers(buf):
             if h.is_control:
                 continue
             _, recs = records.decode_records(buf, pos, check_crc=False)
             for r in recs:
                 if r.key is None:
-                    raise errors.InvalidRecordError(
-                        "compacted topic cannot accept a record without a key")
+                    found.append((index, f"Compacted topic cannot accept message without key in topic partition {tp}"))
+                index += 1
     except WireError as e:
         raise errors.CorruptRecordError(str(e)) from e
+    if found:
+        shown = ", ".join(f"RecordError(batchIndex={i}, message='{m}')" for i, m in found[:3])
+        raise errors.InvalidRecordError(
+            f"One or more records have been rejected due to {len(found)} record errors in total, and only "
+            f"showing the first three errors at most: [{shown}]", record_errors=found)
 
 
 @dataclass

@@ -21,6 +21,11 @@ class RecordBatchTooLargeError(LogError):
 class InvalidRecordError(LogError):
     error_name = "INVALID_RECORD"
 
+    def __init__(self, message: str = "", record_errors=()):
+        super().__init__(message)
+        # Kafka's RecordError list: (batch index of the record, message), for the Produce response
+        self.record_errors = list(record_errors)
+
 
 class CorruptRecordError(LogError):
     error_name = "CORRUPT_MESSAGE"

@@ -314,7 +314,7 @@ class PartitionLog:
                 f"{len(buf)} bytes exceed segment.bytes {cfg.segment_bytes}")
         if cfg.compact:
             from .compaction import validate_compacted_record_set
-            validate_compacted_record_set(buf)
+            validate_compacted_record_set(buf, posixpath.basename(self.dir))
         use_lat = cfg.log_append_time if log_append_time is None else log_append_time
 
         with self.lock:
