@@ -194,14 +194,30 @@ BROKER_STATIC: dict[str, tuple[int, str | None]] = {
     "offsets.topic.segment.bytes": (T_INT, "104857600"),
     "transaction.state.log.num.partitions": (T_INT, "50"),
     "transaction.state.log.replication.factor": (T_SHORT, "3"),
-    "log.dirs": (T_STRING, None),
-    "log.dir": (T_STRING, "/tmp/kafka-logs"),
+    "log.dirs": (T_LIST, None),
+    "log.dir": (T_LIST, "/tmp/kafka-logs"),
     "listeners": (T_LIST, "PLAINTEXT://:9092"),
-    "advertised.listeners": (T_STRING, None),
+    "advertised.listeners": (T_LIST, None),
+    "group.initial.rebalance.delay.ms": (T_INT, "3000"),
+    "group.min.session.timeout.ms": (T_INT, "6000"),
+    "log.cleaner.enable": (T_BOOLEAN, "true"),
     "node.id": (T_INT, None),
     "broker.id": (T_INT, "-1"),
     "process.roles": (T_LIST, None),
 }
+
+
+# Kafka's read-only flag is "not dynamically updatable" (DynamicBrokerConfig): the listeners
+# can be changed per broker; of the topic synonyms only the *.ms forms are dynamic.
+BROKER_DYNAMIC_STATIC = frozenset({"listeners"})
+BROKER_STATIC_SYNONYMS = frozenset({"log.retention.hours", "log.retention.minutes", "log.roll.hours",
+                                    "log.roll.jitter.hours"})
+
+
+def broker_read_only(name: str) -> bool:
+    if name in BROKER_SYNONYMS:
+        return name in BROKER_STATIC_SYNONYMS
+    return name not in BROKER_DYNAMIC_STATIC
 
 
 def broker_config_type(name: str) -> int:

@@ -605,7 +605,7 @@ class Controller:
             if default is not None:
                 syn.append((k, default, C.DEFAULT_CONFIG))
             value, source = (syn[0][1], syn[0][2]) if syn else (None, C.DEFAULT_CONFIG)
-            out.append(ConfigView(k, value, k not in C.BROKER_SYNONYMS, source, False,
+            out.append(ConfigView(k, value, C.broker_read_only(k), source, False,
                                   tuple(syn) if synonyms else (), C.broker_config_type(k)))
         return out
 
