@@ -141,6 +141,46 @@ def test_confluent_configs(ck_admin):
         list(ck_admin.incremental_alter_configs([bad]).values())[0].result(10)
 
 
+def test_confluent_invalid_config_writes_nothing_and_topic_still_works(ck_admin, bootstrap):
+    """INVALID_CONFIG is decided before any record is written: the topic keeps its
+    config, still takes produce/fetch, and later alters apply (no listener failure)."""
+    from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource, NewTopic
+
+    name = _name("ck-badcfg")
+    ck_admin.create_topics([NewTopic(name, 1, 1, config={"cleanup.policy": "delete"})])[name].result(10)
+    bad = ConfigResource("topic", name, incremental_configs=[
+        ConfigEntry("min.cleanable.dirty.ratio", "1.5", incremental_operation=AlterConfigOpType.SET),
+        ConfigEntry("retention.ms", "60000", incremental_operation=AlterConfigOpType.SET)])
+    with pytest.raises(KafkaException) as ei:
+        list(ck_admin.incremental_alter_configs([bad]).values())[0].result(10)
+    assert ei.value.args[0].code() == KafkaError.INVALID_CONFIG
+    got = list(ck_admin.describe_configs([ConfigResource("topic", name)]).values())[0].result(10)
+    assert got["min.cleanable.dirty.ratio"].value == "0.5"
+    assert got["retention.ms"].value == "604800000"  # nothing of the rejected request applied
+    ok = ConfigResource("topic", name, incremental_configs=[
+        ConfigEntry("retention.bytes", "-5", incremental_operation=AlterConfigOpType.SET),
+        ConfigEntry("retention.ms", "60000", incremental_operation=AlterConfigOpType.SET)])
+    list(ck_admin.incremental_alter_configs([ok]).values())[0].result(10)
+    got = list(ck_admin.describe_configs([ConfigResource("topic", name)]).values())[0].result(10)
+    assert got["retention.ms"].value == "60000" and got["retention.bytes"].value == "-5"
+    p = Producer({"bootstrap.servers": bootstrap})
+    p.produce(name, b"still-works")
+    assert p.flush(10) == 0
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"g-{name}", "auto.offset.reset": "earliest",
+                  "enable.auto.commit": False})
+    try:
+        c.assign([TopicPartition(name, 0, 0)])
+        msg = None
+        for _ in range(20):
+            msg = c.poll(1.0)
+            if msg is not None and not msg.error():
+                break
+        assert msg is not None and msg.value() == b"still-works"
+    finally:
+        c.close()
+
+
 # ----------------------------------------------------------------------------- aiokafka
 
 

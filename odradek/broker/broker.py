@@ -67,7 +67,16 @@ class Broker:
                 props = self.controller.topic_config(topic)
             except Exception:
                 props = {}
-            return LogConfig.from_properties(props or {}, base=default_log_config)
+            # The controller validates with the same parser before writing a record; a
+            # bad value that still arrives (a log written before that) keeps the value
+            # the topic's log has now, else the broker default, and is logged.
+            logs = getattr(self, "log_manager", None)
+            current = next((lg.config for (t, _), lg in list(logs.logs.items()) if t == topic), None) \
+                if logs is not None else None
+
+            def bad(err):
+                log.error("topic %s: %s; keeping the previous value", topic, err.kafka_message())
+            return LogConfig.from_properties(props or {}, base=current or default_log_config, on_error=bad)
 
         self.topic_log_config = topic_log_config
         self.log_manager = LogManager(list(cfg.log_dirs), default_config=default_log_config,

@@ -44,7 +44,10 @@ class ReplicaManager:
             if prev is not None and prev.topic_id != topic.topic_id:
                 self._delete_topic(name)  # deleted and re-created under the same name
             elif prev is not None and _topic_configs(old, name) != _topic_configs(new, name):
-                self.logs.update_config(name, self._topic_log_config(name))
+                try:
+                    self.logs.update_config(name, self._topic_log_config(name))
+                except Exception:  # keep the current config; never stop the other topics
+                    log.exception("topic %s: cannot apply the new config; keeping the current one", name)
         for tp in self.logs.list():
             if tp in wanted:
                 if tp in self.stray:  # a new topic reuses the name of a stray log
@@ -66,7 +69,11 @@ class ReplicaManager:
         for tp in wanted:
             plog = self.logs.get(*tp)
             if plog is None:
-                plog = self.logs.get_or_create(tp[0], tp[1], self._topic_log_config(tp[0]), now_ms=now)
+                try:
+                    plog = self.logs.get_or_create(tp[0], tp[1], self._topic_log_config(tp[0]), now_ms=now)
+                except Exception:
+                    log.exception("cannot open the log of %s-%d; not serving it", *tp)
+                    continue
             if tp not in self.leader_epochs:
                 # becoming leader with this node as the whole ISR: everything in the
                 # log is committed (after a crash the checkpointed HW lags behind)

@@ -284,6 +284,8 @@ def resolve_topic_config(d: ConfigDef, overrides: dict[str, str], layers) -> Con
         scale = next((s.scale for s in d.synonyms if s.name == name), 1)
         if scale != 1 and value is not None:
             value = str(int(value) * scale)
+            if d.name == "retention.ms" and int(value) < 0:
+                value = "-1"  # Kafka's logRetentionTimeMillis: any negative means forever
     else:
         value, source = d.default, DEFAULT_CONFIG
     if d.synonyms:

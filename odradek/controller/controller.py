@@ -8,11 +8,13 @@ validate_only runs the decision and drops the records.
 from __future__ import annotations
 
 import base64
+import logging
 import os
 import threading
 from dataclasses import dataclass, field
 from typing import Callable
 
+from odradek.log.config import ConfigError, is_log_config, validate_properties
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.config_record import ConfigRecord
 from odradek.wire.messages.feature_level_record import FeatureLevelRecord
@@ -38,6 +40,8 @@ OP_SET, OP_DELETE, OP_APPEND, OP_SUBTRACT = 0, 1, 2, 3
 _OP_NAME = {OP_APPEND: "APPEND", OP_SUBTRACT: "SUBTRACT"}
 
 Listener = Callable[[MetadataImage, MetadataImage], None]
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -126,7 +130,7 @@ class Controller:
             self._log = MetadataLog(self.data_dir, self.node_id)
             delta = MetadataDelta(MetadataImage(controller_id=self.node_id))
             for offset, record in self._log.replay():
-                delta.replay(record, offset)
+                _replay_one(delta, record, offset)
             old = MetadataImage(controller_id=self.node_id, cluster_id=cluster_id)
             self.image = delta.apply(cluster_id=cluster_id, controller_id=self.node_id)
             records: list = []
@@ -202,8 +206,12 @@ class Controller:
 
         delta = MetadataDelta(self.image)
         for i, v in enumerate(values):
-            record, _ = decode_record(v)
-            delta.replay(record, base_offset + i)
+            try:
+                record, _ = decode_record(v)
+            except Exception:
+                log.exception("metadata record at offset %d cannot be decoded; skipped", base_offset + i)
+                continue
+            _replay_one(delta, record, base_offset + i)
         self._publish(delta.apply())
 
     def restore_snapshot(self, data: bytes, end_offset: int) -> None:
@@ -224,8 +232,16 @@ class Controller:
 
     def _publish(self, image: MetadataImage) -> None:
         prev, self.image = self.image, image
+        self._notify(prev, self.image)
+
+    def _notify(self, prev: MetadataImage, new: MetadataImage) -> None:
+        """Tell every listener; one failing listener neither stops the others nor
+        undoes a record that is already committed (it is logged)."""
         for fn in list(self._listeners):
-            fn(prev, self.image)
+            try:
+                fn(prev, new)
+            except Exception:
+                log.exception("metadata listener %r failed applying the image at offset %d", fn, new.offset)
 
     def decide_and_commit(self, decide, validate_only: bool, now_ms: int):
         """Run a pure decision (image -> (records, result)) under the lock and commit its
@@ -250,11 +266,10 @@ class Controller:
         first = last - len(records) + 1
         delta = MetadataDelta(self.image)
         for i, r in enumerate(records):
-            delta.replay(r, first + i)
+            _replay_one(delta, r, first + i)
         prev = self.image if old is None else old
         self.image = delta.apply()
-        for fn in list(self._listeners):
-            fn(prev, self.image)
+        self._notify(prev, self.image)
 
     # ------------------------------------------------------------------ helpers
 
@@ -301,6 +316,17 @@ class Controller:
         static = self._static_broker()
         bc = self.image.broker_configs
         return C.broker_layers(static, dict(bc.get("", {})), dict(bc.get(str(self.node_id), {})))
+
+    def _check_effective(self, overrides: dict[str, str], layers=None) -> None:
+        """Validate a topic's resulting effective config with the log's own parser
+        (odradek.log.config) before any record is written: INVALID_CONFIG otherwise."""
+        try:
+            eff = C.effective_topic_config(overrides, layers if layers is not None else self._layers())
+            validate_properties(eff)
+        except ConfigError as e:
+            raise _Fail(ErrorCode.INVALID_CONFIG, e.kafka_message()) from None
+        except (TypeError, ValueError) as e:  # a broker synonym that does not scale
+            raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
 
     def topic_config(self, name: str) -> dict[str, str]:
         """Effective config of a topic (overrides over broker defaults), Kafka names."""
@@ -402,6 +428,7 @@ class Controller:
             except InvalidConfig as e:
                 raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
             overrides[k] = v
+        self._check_effective(overrides)
         other = existing_unified.get(unify_collision_chars(s.name))
         if other is not None and other != s.name:
             raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{s.name}' collides with existing topic: {other}")
@@ -719,6 +746,20 @@ class Controller:
                 and "min.insync.replicas" in current:
             raise _Fail(ErrorCode.INVALID_CONFIG,
                         "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.")
+        after = {k: v for k, v in current.items() if k not in changes}
+        after.update({k: v for k, v in changes.items() if v is not None})
+        if rtype == TOPIC:
+            self._check_effective(after)
+        elif name in ("", str(self.node_id)):
+            # a broker-level value is the effective value of every topic that does not
+            # override it: check the defaults and each existing topic
+            bc = self.image.broker_configs
+            dyn_default = after if name == "" else dict(bc.get("", {}))
+            dyn_broker = after if name != "" else dict(bc.get(str(self.node_id), {}))
+            layers = C.broker_layers(self._static_broker(), dyn_default, dyn_broker)
+            self._check_effective({}, layers)
+            for t in self.image.topics.values():
+                self._check_effective(dict(t.configs), layers)
         records = []
         for k, v in changes.items():
             if v is None and k not in current:
@@ -727,3 +768,44 @@ class Controller:
                 continue
             records.append(ConfigRecord(resource_type=rtype, resource_name=name, name=k, value=v))
         return records
+
+
+def _record_problem(record) -> str | None:
+    """Why a committed record must not reach the image (written before validation
+    existed), or None.  Only ConfigRecords are checked, key by key, with the log's parser."""
+    if not isinstance(record, ConfigRecord) or record.value is None:
+        return None
+    name, value = record.name, record.value
+    try:
+        if record.resource_type == TOPIC:
+            if not is_log_config(name):
+                return None
+            validate_properties({name: value})
+        elif record.resource_type == BROKER and name in C.BROKER_SYNONYMS:
+            d, syn = C.BROKER_SYNONYMS[name]
+            if not is_log_config(d.name):
+                return None
+            scaled = str(int(value) * syn.scale) if syn.scale != 1 else value
+            if d.name == "retention.ms" and syn.scale != 1 and int(scaled) < 0:
+                scaled = "-1"
+            validate_properties({d.name: scaled})
+    except ConfigError as e:
+        return e.kafka_message()
+    except (TypeError, ValueError) as e:
+        return str(e)
+    return None
+
+
+def _replay_one(delta: MetadataDelta, record, offset: int) -> None:
+    """Replay one committed record; a record that is invalid or fails to apply is
+    logged and skipped, so the image keeps the last good value and later records
+    still apply (a restart never stops on it)."""
+    problem = _record_problem(record)
+    if problem is not None:
+        log.error("metadata record at offset %d skipped, keeping the previous value: %s (%r)",
+                  offset, problem, record)
+        return
+    try:
+        delta.replay(record, offset)
+    except Exception:
+        log.exception("metadata record at offset %d could not be applied; skipped (%r)", offset, record)

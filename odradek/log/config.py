@@ -9,7 +9,20 @@ LONG_MAX = 9223372036854775807
 
 
 class ConfigError(ValueError):
-    """A topic config value of the wrong type or out of range (INVALID_CONFIG)."""
+    """A topic config value of the wrong type or out of range (INVALID_CONFIG).
+
+    ``name``/``value``/``reason`` are set for a bad value; kafka_message() is Kafka's
+    "Invalid value X for configuration Y: why".
+    """
+
+    def __init__(self, message: str, name: str | None = None, value=None, reason: str | None = None):
+        super().__init__(message)
+        self.name, self.value, self.reason = name, value, reason
+
+    def kafka_message(self) -> str:
+        if self.name is None:
+            return str(self)
+        return f"Invalid value {self.value} for configuration {self.name}: {self.reason}"
 
 
 @dataclass(frozen=True)
@@ -43,12 +56,14 @@ class LogConfig:
 
     @classmethod
     def from_properties(cls, props: dict, *, base: "LogConfig | None" = None,
-                        strict: bool = False) -> "LogConfig":
+                        strict: bool = False, on_error=None) -> "LogConfig":
         """Build from Kafka property names ("segment.bytes": "1024", ...).
 
         Values may be strings (as in CreateTopics / AlterConfigs) or Python values.
         Unknown names are ignored (topic configs also carry broker-side settings such
-        as min.insync.replicas) unless strict=True.
+        as min.insync.replicas) unless strict=True.  A bad value raises ConfigError,
+        unless ``on_error`` is given: then it is called with the ConfigError and the
+        value from ``base`` is kept (replay of a record written before validation).
         """
         values = {}
         for name, raw in props.items():
@@ -61,7 +76,10 @@ class LogConfig:
             try:
                 values[attr] = parse(raw)
             except (TypeError, ValueError) as e:
-                raise ConfigError(f"invalid value {raw!r} for {name}: {e}") from None
+                err = ConfigError(f"invalid value {raw!r} for {name}: {e}", name, raw, str(e))
+                if on_error is None:
+                    raise err from None
+                on_error(err)
         return dataclasses.replace(base or cls(), **values)
 
     def to_properties(self) -> dict[str, str]:
@@ -72,21 +90,43 @@ class LogConfig:
         return out
 
 
+def validate_properties(props: dict) -> None:
+    """Raise ConfigError if any log config in ``props`` is one the log would reject.
+
+    The controller calls this on a topic's resulting effective config before it writes
+    any ConfigRecord: the log's parser is the one source of truth for what is valid.
+    Names the log does not act on are left to the controller's table.
+    """
+    LogConfig.from_properties({k: v for k, v in props.items() if k in _SPECS})
+
+
+def is_log_config(name: str) -> bool:
+    return name in _SPECS
+
+
 def _int(lo: int, hi: int = LONG_MAX):
     def parse(v):
         if isinstance(v, bool) or isinstance(v, float):
             raise TypeError("expected an integer")
         n = int(str(v).strip()) if isinstance(v, str) else int(v)
-        if not lo <= n <= hi:
-            raise ValueError(f"must be in [{lo}, {hi}]")
+        if n < lo:
+            raise ValueError(f"Value must be at least {lo}")
+        if n > hi:
+            raise ValueError(f"Value must be no more than {hi}")
         return n
     return parse
 
 
 def _ratio(v):
+    if isinstance(v, bool):
+        raise TypeError("Not a number of type DOUBLE")
     x = float(v)
-    if not 0.0 <= x <= 1.0:
-        raise ValueError("must be in [0, 1]")
+    if x != x:
+        raise ValueError("Not a number of type DOUBLE")
+    if x < 0.0:
+        raise ValueError("Value must be at least 0")
+    if x > 1.0:
+        raise ValueError("Value must be no more than 1")
     return x
 
 
@@ -94,13 +134,13 @@ def _policy(v):
     parts = v if isinstance(v, (list, tuple)) else str(v).split(",")
     parts = tuple(sorted({p.strip() for p in parts if p.strip()}))
     if not set(parts) <= {"delete", "compact"}:  # empty is allowed: no retention, no compaction
-        raise ValueError("must be a list of 'delete' and/or 'compact'")
+        raise ValueError("String must be one of: compact, delete")
     return parts
 
 
 def _ts_type(v):
     if v not in ("CreateTime", "LogAppendTime"):
-        raise ValueError("must be CreateTime or LogAppendTime")
+        raise ValueError("String must be one of: CreateTime, LogAppendTime")
     return v
 
 
@@ -111,7 +151,8 @@ _SPECS = {
     "segment.index.bytes": ("segment_index_bytes", _int(4, INT_MAX)),
     "index.interval.bytes": ("index_interval_bytes", _int(0, INT_MAX)),
     "retention.ms": ("retention_ms", _int(-1)),
-    "retention.bytes": ("retention_bytes", _int(-1)),
+    # Kafka puts no bound on retention.bytes: any negative value means no size limit
+    "retention.bytes": ("retention_bytes", _int(-LONG_MAX - 1)),
     "cleanup.policy": ("cleanup_policy", _policy),
     "min.cleanable.dirty.ratio": ("min_cleanable_dirty_ratio", _ratio),
     "delete.retention.ms": ("delete_retention_ms", _int(0)),

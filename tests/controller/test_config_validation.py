@@ -1,0 +1,139 @@
+"""The controller validates a topic's resulting effective config with the log's own
+parser (odradek.log.config) before writing records, and replay survives bad records."""
+import math
+
+import pytest
+
+from odradek.controller.configs import BROKER, TOPIC
+from odradek.controller.controller import Controller, CreateTopicSpec, OP_SET, OP_SUBTRACT
+from odradek.controller.image import BrokerImage
+from odradek.log.config import LogConfig
+from odradek.wire.errors import ErrorCode as E
+from odradek.wire.messages.config_record import ConfigRecord
+
+
+def make(tmp_path, defaults=None):
+    c = Controller(str(tmp_path), 1, defaults or {}, 0)
+    c.start(BrokerImage(1, "127.0.0.1", 9092), 0)
+    return c
+
+
+@pytest.fixture
+def ctl(tmp_path):
+    c = make(tmp_path)
+    yield c
+    c.close()
+
+
+def create(c, name, configs=None):
+    return c.create_topics([CreateTopicSpec(name, 1, 1, configs=configs or {})], False, 1)[0]
+
+
+def log_config(c, topic):
+    return LogConfig.from_properties(c.topic_config(topic))  # raises if the log would reject it
+
+
+def incr(c, rtype, name, ops):
+    return c.incremental_alter_configs([(rtype, name, ops)], False, 2)[0]
+
+
+def test_create_nan_dirty_ratio_is_invalid_config_and_writes_nothing(ctl):
+    end = ctl._log.next_offset
+    r = create(ctl, "t", {"min.cleanable.dirty.ratio": "NaN"})
+    assert r.error_code == E.INVALID_CONFIG
+    assert r.error_message == ("Invalid value NaN for configuration min.cleanable.dirty.ratio: "
+                               "Not a number of type DOUBLE")
+    assert "t" not in ctl.image.topics and ctl._log.next_offset == end
+
+
+def test_incremental_set_nan_dirty_ratio_is_invalid_config(ctl):
+    create(ctl, "t")
+    end = ctl._log.next_offset
+    r = incr(ctl, TOPIC, "t", [("min.cleanable.dirty.ratio", OP_SET, "nan")])
+    assert r.error_code == E.INVALID_CONFIG and "min.cleanable.dirty.ratio" in r.error_message
+    assert ctl._log.next_offset == end and dict(ctl.image.topics["t"].configs) == {}
+    log_config(ctl, "t")
+
+
+def test_legacy_alter_nan_dirty_ratio_is_invalid_config(ctl):
+    create(ctl, "t")
+    end = ctl._log.next_offset
+    r = ctl.alter_configs([(TOPIC, "t", [("min.cleanable.dirty.ratio", "NaN")])], False, 2)[0]
+    assert r.error_code == E.INVALID_CONFIG
+    assert ctl._log.next_offset == end
+
+
+def test_negative_retention_bytes_is_accepted_by_the_log_too(ctl):
+    # Kafka puts no bound on retention.bytes; the log rejected < -1 while the controller took it
+    r = create(ctl, "t", {"retention.bytes": "-5"})
+    assert r.error_code == 0
+    assert log_config(ctl, "t").retention_bytes == -5
+
+
+def test_broker_negative_retention_minutes_means_forever(ctl):
+    create(ctl, "t")
+    r = incr(ctl, BROKER, "", [("log.retention.minutes", OP_SET, "-5")])
+    assert r.error_code == 0
+    assert ctl.topic_config("t")["retention.ms"] == "-1"
+    assert log_config(ctl, "t").retention_ms == -1
+
+
+def test_broker_retention_hours_overflowing_long_is_invalid_config(ctl):
+    create(ctl, "t")
+    end = ctl._log.next_offset
+    r = incr(ctl, BROKER, "1", [("log.retention.hours", OP_SET, str(2**62))])
+    assert r.error_code == E.INVALID_CONFIG and "retention.ms" in r.error_message
+    assert ctl._log.next_offset == end
+    log_config(ctl, "t")
+
+
+def test_broker_roll_hours_zero_is_invalid_config(ctl):
+    end = ctl._log.next_offset
+    r = incr(ctl, BROKER, "", [("log.roll.hours", OP_SET, "0")])
+    assert r.error_code == E.INVALID_CONFIG
+    assert r.error_message == "Invalid value 0 for configuration segment.ms: Value must be at least 1"
+    assert ctl._log.next_offset == end
+
+
+def test_broker_nan_cleaner_ratio_is_invalid_config(ctl):
+    end = ctl._log.next_offset
+    r = incr(ctl, BROKER, "", [("log.cleaner.min.cleanable.ratio", OP_SET, "NaN")])
+    assert r.error_code == E.INVALID_CONFIG
+    assert ctl._log.next_offset == end
+
+
+def test_subtract_last_cleanup_policy_is_valid_for_the_log(ctl):
+    create(ctl, "t", {"cleanup.policy": "compact"})
+    r = incr(ctl, TOPIC, "t", [("cleanup.policy", OP_SUBTRACT, "compact")])
+    assert r.error_code == 0
+    assert log_config(ctl, "t").cleanup_policy == ()
+
+
+def test_failing_listener_does_not_stop_others_or_the_commit(ctl):
+    seen = []
+
+    def boom(old, new):
+        raise RuntimeError("listener bug")
+
+    ctl.add_listener(boom)
+    ctl.add_listener(lambda old, new: seen.append(new.offset))
+    assert create(ctl, "t").error_code == 0
+    assert "t" in ctl.image.topics and seen
+    assert create(ctl, "u").error_code == 0 and len(seen) == 2
+
+
+def test_bad_record_already_in_the_log_is_skipped_live_and_on_restart(tmp_path):
+    c = make(tmp_path)
+    create(c, "t", {"min.cleanable.dirty.ratio": "0.3"})
+    # a record written before validation existed, followed by a good one in the same batch
+    c._commit([ConfigRecord(resource_type=TOPIC, resource_name="t", name="min.cleanable.dirty.ratio", value="NaN"),
+               ConfigRecord(resource_type=TOPIC, resource_name="t", name="retention.ms", value="1234")], 3)
+    assert c.topic_config("t")["min.cleanable.dirty.ratio"] == "0.3"
+    assert c.topic_config("t")["retention.ms"] == "1234"
+    c.close()
+    c2 = make(tmp_path)  # restart replays the bad record: start-up must not fail
+    cfg = log_config(c2, "t")
+    assert cfg.min_cleanable_dirty_ratio == 0.3 and cfg.retention_ms == 1234
+    assert not math.isnan(cfg.min_cleanable_dirty_ratio)
+    assert create(c2, "u").error_code == 0
+    c2.close()
