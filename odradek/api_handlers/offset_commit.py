@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import topic_partitions
-from odradek.wire.errors import ErrorCode
+from odradek.coordinator.group_api import split_known_partitions
 from odradek.wire.messages.offset_commit_response import (
     OffsetCommitResponse,
     OffsetCommitResponsePartition,
@@ -18,16 +17,8 @@ MAX_VERSION = 9  # v10 addresses topics by id
 def handle(ctx, request) -> OffsetCommitResponse:
     v = ctx.api_version
     coord = ctx.broker.groups
-    errors: dict = {}
-    offsets: dict = {}
-    for t in request.topics:
-        parts = topic_partitions(ctx, t.name)
-        for p in t.partitions:
-            tp = (t.name, p.partition_index)
-            if parts is None or p.partition_index not in parts:
-                errors[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-                continue
-            offsets[tp] = (p.committed_offset, p.committed_leader_epoch if v >= 6 else -1, p.committed_metadata)
+    offsets, errors = split_known_partitions(ctx, request.topics, lambda p: (
+        p.committed_offset, p.committed_leader_epoch if v >= 6 else -1, p.committed_metadata))
     if offsets or not errors:
         errors.update(coord.commit_offsets(
             request.group_id,

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import topic_partitions
-from odradek.wire.errors import ErrorCode
+from odradek.coordinator.group_api import split_known_partitions
 from odradek.wire.messages.offset_delete_response import (
     OffsetDeleteResponse,
     OffsetDeleteResponsePartition,
@@ -16,17 +15,8 @@ MAX_VERSION = 0
 
 
 def handle(ctx, request) -> OffsetDeleteResponse:
-    wanted = []
-    errors: dict = {}
-    for t in request.topics:
-        parts = topic_partitions(ctx, t.name)
-        for p in t.partitions:
-            tp = (t.name, p.partition_index)
-            if parts is None or p.partition_index not in parts:
-                errors[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-            else:
-                wanted.append(tp)
-    top, result = ctx.broker.groups.delete_offsets(request.group_id, wanted, ctx.now_ms)
+    known, errors = split_known_partitions(ctx, request.topics, lambda p: None)
+    top, result = ctx.broker.groups.delete_offsets(request.group_id, list(known), ctx.now_ms)
     if top:
         return OffsetDeleteResponse(error_code=top, throttle_time_ms=0, topics=[])
     errors.update(result)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import topic_partitions
+from odradek.coordinator.group_api import split_known_partitions
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.txn_offset_commit_response import (
     TxnOffsetCommitResponse,
@@ -22,17 +22,8 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
     b = ctx.broker
     txn = txn_coordinator(ctx)
     store = getattr(b, "txn_offsets", None)
-    errors: dict = {}
-    offsets: dict = {}
-    for t in req.topics:
-        parts = topic_partitions(ctx, t.name)
-        for p in t.partitions:
-            tp = (t.name, p.partition_index)
-            if parts is None or p.partition_index not in parts:
-                errors[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-            else:
-                offsets[tp] = (p.committed_offset, p.committed_leader_epoch if v >= 2 else -1,
-                               p.committed_metadata)
+    offsets, errors = split_known_partitions(ctx, req.topics, lambda p: (
+        p.committed_offset, p.committed_leader_epoch if v >= 2 else -1, p.committed_metadata))
     if offsets:
         if txn is None or store is None:
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE

@@ -30,6 +30,24 @@ def topic_partitions(ctx, topic: str):
     return parts
 
 
+def split_known_partitions(ctx, topics, value):
+    """Request topics -> ({(topic, partition): value(p)} for partitions in the metadata image,
+    {(topic, partition): UNKNOWN_TOPIC_OR_PARTITION} for the others)."""
+    from odradek.wire.errors import ErrorCode
+
+    known: dict = {}
+    unknown: dict = {}
+    for t in topics:
+        parts = topic_partitions(ctx, t.name)
+        for p in t.partitions:
+            tp = (t.name, p.partition_index)
+            if parts is None or p.partition_index not in parts:
+                unknown[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            else:
+                known[tp] = value(p)
+    return known, unknown
+
+
 class _Any:
     def __contains__(self, item) -> bool:
         return True
