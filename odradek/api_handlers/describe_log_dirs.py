@@ -37,19 +37,8 @@ def handle(ctx, request) -> DescribeLogDirsResponse:
     for d, topics in by_dir.items():
         total = usable = -1
         if ctx.api_version >= 4:
-            total, usable = _disk_space(d)
+            total, usable = broker.log_manager.disk_space(d)
         results.append(DescribeLogDirsResult(
             error_code=0, log_dir=d, total_bytes=total, usable_bytes=usable, is_cordoned=False,
             topics=[DescribeLogDirsTopic(name=t, partitions=parts) for t, parts in sorted(topics.items())]))
     return DescribeLogDirsResponse(throttle_time_ms=0, error_code=0, results=results)
-
-
-def _disk_space(path: str) -> tuple[int, int]:
-    """(total, usable) bytes of the file system holding path, as Java's FileStore reports them."""
-    try:
-        st = os.statvfs(path)
-    except OSError:
-        return -1, -1
-    return st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
-
-

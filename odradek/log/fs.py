@@ -38,6 +38,7 @@ class FileSystem(Protocol):
     def rmtree(self, path: str) -> None: ...
     def isdir(self, path: str) -> bool: ...
     def fsync_dir(self, path: str) -> None: ...
+    def disk_space(self, path: str) -> tuple[int, int]: ...  # (total, usable) bytes, -1 when unknown
 
 
 def read_whole(fs: FileSystem, path: str) -> bytes:
@@ -115,6 +116,14 @@ class RealFile:
 class RealFileSystem:
     def open(self, path: str) -> RealFile:
         return RealFile(path)
+
+    def disk_space(self, path: str) -> tuple[int, int]:
+        """(total, usable) bytes of the file system holding path, as Java's FileStore reports."""
+        try:
+            st = os.statvfs(path)
+        except OSError:
+            return -1, -1
+        return st.f_blocks * st.f_frsize, st.f_bavail * st.f_frsize
 
     def listdir(self, path: str) -> list[str]:
         return os.listdir(path)
@@ -342,6 +351,9 @@ class FaultyFileSystem:
         for p in list(self.files):
             if p.startswith(path + "/"):
                 del self.files[p]
+
+    def disk_space(self, path: str) -> tuple[int, int]:
+        return -1, -1
 
     def fsync_dir(self, path: str) -> None:
         self._check()

@@ -95,6 +95,10 @@ class LogManager:
             self.fs.rmtree(dead)
         return True
 
+    def disk_space(self, log_dir: str) -> tuple[int, int]:
+        """(total, usable) bytes of the disk holding log_dir (-1, -1 when unknown)."""
+        return self.fs.disk_space(log_dir)
+
     def list(self) -> list[tuple[str, int]]:
         return sorted(self.logs)
 
