@@ -5,7 +5,7 @@ os.write of the same bytes, and fetch throughput (PartitionLog.read slices sent
 with os.sendfile) against raw os.sendfile of the same file; same directory, same
 run. Prints a table and writes bench/results/log_bench.json.
 
-    python bench/log_bench.py [--mb 256] [--dir /tmp]
+    python bench/log_bench.py [--rounds 40] [--round-mb 8] [--mb 128] [--dir /tmp]
 """
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ import shutil
 import sys
 import tempfile
 import time
+from statistics import median
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from odradek.log import LogConfig, PartitionLog, RealFileSystem  # noqa: E402
+from odradek.log import LogConfig, PartitionLog, RealFileSystem, batchio  # noqa: E402
 from odradek.wire.records import build_batch  # noqa: E402
 
 
@@ -30,26 +31,29 @@ def make_batch(size: int) -> bytes:
     return build_batch([(b"key", value, (), 1)] * n)
 
 
-def bench_append(d: str, batch: bytes, total: int, validate: bool) -> float:
-    cfg = LogConfig(segment_bytes=256 * 1024 * 1024)
-    log = PartitionLog(RealFileSystem(), os.path.join(d, f"append-{len(batch)}-{validate}-0"), cfg)
-    n = total // len(batch)
+def bench_append(d: str, batch: bytes, n: int, validate: bool) -> float:
+    """Bytes/s of n PartitionLog.append calls into a fresh log (closed and removed untimed)."""
+    path = os.path.join(d, f"append-{len(batch)}-{validate}-0")
+    log = PartitionLog(RealFileSystem(), path, LogConfig(segment_bytes=1024 * 1024 * 1024))
     t = time.perf_counter()
     for _ in range(n):
         log.append(batch, now_ms=1, validate=validate)
     dt = time.perf_counter() - t
     log.close()
+    shutil.rmtree(path)
     return n * len(batch) / dt
 
 
-def bench_raw_write(d: str, batch: bytes, total: int) -> float:
-    fd = os.open(os.path.join(d, f"raw-{len(batch)}.bin"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-    n = total // len(batch)
+def bench_raw_write(d: str, batch: bytes, n: int) -> float:
+    """Bytes/s of n os.write calls of the same bytes into a fresh file."""
+    path = os.path.join(d, f"raw-{len(batch)}.bin")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     t = time.perf_counter()
     for _ in range(n):
         os.write(fd, batch)
     dt = time.perf_counter() - t
     os.close(fd)
+    os.unlink(path)
     return n * len(batch) / dt
 
 
@@ -85,10 +89,11 @@ def bench_read(d: str, batch: bytes, fetch_bytes: int) -> tuple[float, float]:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--mb", type=int, default=128, help="MiB appended per run")
+    ap.add_argument("--mb", type=int, default=128, help="MiB in the log the read test reads")
+    ap.add_argument("--round-mb", type=int, default=8, help="MiB appended per append round")
+    ap.add_argument("--rounds", type=int, default=40, help="append rounds; medians are reported")
     ap.add_argument("--dir", default=None, help="directory on the disk to test")
     ap.add_argument("--fetch-bytes", type=int, default=1024 * 1024)
-    ap.add_argument("--repeat", type=int, default=3, help="runs per case; the median is kept")
     args = ap.parse_args(argv)
     d = tempfile.mkdtemp(prefix="odradek-bench-", dir=args.dir)
     total = args.mb * 1024 * 1024
@@ -96,24 +101,33 @@ def main(argv=None) -> int:
     try:
         for size in (1024, 16 * 1024):
             b = make_batch(size)
+            n = max(1, args.round_mb * 1024 * 1024 // len(b))
             raws, apps, apps_nv = [], [], []
-            for rep in range(args.repeat):  # interleaved, each from a synced page cache
-                os.sync()
-                raws.append(bench_raw_write(d, b, total))
-                os.sync()
-                shutil.rmtree(os.path.join(d, f"append-{len(b)}-True-0"), ignore_errors=True)
-                apps.append(bench_append(d, b, total, validate=True))
-                os.sync()
-                shutil.rmtree(os.path.join(d, f"append-{len(b)}-False-0"), ignore_errors=True)
-                apps_nv.append(bench_append(d, b, total, validate=False))
-            raw, app, app_nv = (sorted(x)[len(x) // 2] for x in (raws, apps, apps_nv))
+            os.sync()
+            # Many short rounds, raw and log back to back in each, so that the noise of
+            # a shared machine hits both alike; the page cache absorbs the writes (each
+            # round's file is removed, its dirty pages with it).
+            for _ in range(args.rounds):
+                raws.append(bench_raw_write(d, b, n))
+                apps.append(bench_append(d, b, n, validate=True))
+                apps_nv.append(bench_append(d, b, n, validate=False))
+            ratio = [a / r for a, r in zip(apps, raws)]
+            ratio_nv = [a / r for a, r in zip(apps_nv, raws)]
+            # a fresh log of --mb for the read test
+            rlog = PartitionLog(RealFileSystem(), os.path.join(d, f"append-{len(b)}-True-0"),
+                                LogConfig(segment_bytes=1024 * 1024 * 1024))
+            for _ in range(max(1, total // len(b))):
+                rlog.append(b, now_ms=1)
+            rlog.close()
             os.sync()
             rd, raw_rd = bench_read(d, b, args.fetch_bytes)
-            rows.append(dict(batch_bytes=len(b), raw_write_mib_s=raw / 2**20,
-                             append_mib_s=app / 2**20, append_ratio=app / raw,
-                             append_prevalidated_mib_s=app_nv / 2**20,
-                             append_prevalidated_ratio=app_nv / raw,
-                             append_batches_s=app / len(b),
+            shutil.rmtree(os.path.join(d, f"append-{len(b)}-True-0"))
+            rows.append(dict(batch_bytes=len(b), raw_write_mib_s=median(raws) / 2**20,
+                             append_mib_s=median(apps) / 2**20, append_ratio=median(ratio),
+                             append_ratio_min_max=[min(ratio), max(ratio)],
+                             append_prevalidated_mib_s=median(apps_nv) / 2**20,
+                             append_prevalidated_ratio=median(ratio_nv),
+                             append_batches_s=median(apps) / len(b),
                              raw_sendfile_mib_s=raw_rd / 2**20, read_sendfile_mib_s=rd / 2**20,
                              read_ratio=rd / raw_rd))
     finally:
@@ -126,10 +140,11 @@ def main(argv=None) -> int:
               f"{r['append_ratio']:>6.2f} {r['append_prevalidated_mib_s']:>10.0f} "
               f"{r['append_prevalidated_ratio']:>6.2f} {r['raw_sendfile_mib_s']:>12.0f} "
               f"{r['read_sendfile_mib_s']:>10.0f} {r['read_ratio']:>6.2f}")
-    print("MiB/s, median of --repeat runs; append* = append(validate=False), the produce handler "
-          "having validated the CRC already")
+    print(f"MiB/s, medians of {args.rounds} rounds of {args.round_mb} MiB; ratio = median of the "
+          "per-round append/raw ratios; append* = append(validate=False), CRC not re-checked; "
+          f"C accelerator {'used' if batchio.ACCELERATED else 'NOT built (pure Python)'}")
     out = dict(host=platform.node(), python=sys.version.split()[0], mib_per_run=args.mb,
-               repeat=args.repeat,
+               rounds=args.rounds, round_mb=args.round_mb, accelerated=batchio.ACCELERATED,
                fetch_bytes=args.fetch_bytes, time=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                rows=rows)
     res_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")

@@ -54,6 +54,14 @@ class LogConfig:
     def log_append_time(self) -> bool:
         return self.message_timestamp_type == "LogAppendTime"
 
+    @cached_property  # the appends PartitionLog takes its fast path for
+    def plain_append(self) -> bool:
+        return not self.compact and not self.log_append_time
+
+    @cached_property
+    def plain_max_bytes(self) -> int:
+        return min(self.max_message_bytes, self.segment_bytes)
+
     @classmethod
     def from_properties(cls, props: dict, *, base: "LogConfig | None" = None,
                         strict: bool = False, on_error=None) -> "LogConfig":

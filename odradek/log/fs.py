@@ -13,11 +13,15 @@ import random
 import shutil
 from typing import Protocol
 
+from .batchio import pwrite_batch, rewritten
+
 
 class FileHandle(Protocol):
     path: str
 
     def append(self, data) -> int: ...           # returns the position written at
+    # append one record batch with baseOffset (and partitionLeaderEpoch) replaced
+    def append_batch(self, record_set, base_offset: int, leader_epoch: int | None) -> int: ...
     def pwrite(self, data, position: int) -> None: ...
     def read(self, position: int, length: int) -> bytes: ...
     def size(self) -> int: ...
@@ -82,6 +86,12 @@ class RealFile:
         while done < n:
             done += os.pwrite(self._fd, view[done:], pos + done)
         self._size = pos + n
+        return pos
+
+    def append_batch(self, record_set, base_offset: int, leader_epoch: int | None) -> int:
+        pos = self._size
+        pwrite_batch(self._fd, pos, record_set, base_offset, leader_epoch)
+        self._size = pos + len(record_set)
         return pos
 
     def pwrite(self, data, position: int) -> None:
@@ -193,6 +203,9 @@ class FaultyFile:
         pos = len(self.inode.data)
         self._write(data, pos)
         return pos
+
+    def append_batch(self, record_set, base_offset: int, leader_epoch: int | None) -> int:
+        return self.append(rewritten(record_set, base_offset, leader_epoch))
 
     def pwrite(self, data, position: int) -> None:
         self.fs._check()

@@ -18,6 +18,7 @@ from odradek.wire.exceptions import InvalidRecordError as WireInvalidRecordError
 from odradek.wire.exceptions import WireError
 
 from . import errors
+from .batchio import plain_batch
 from .config import LogConfig
 from .fs import FileHandle, FileSystem, read_whole, write_atomic
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
@@ -26,6 +27,10 @@ from .segment import HEADER_SIZE, LogSegment, file_name
 from .transaction_state import CHECKPOINT_FILE as TXN_CHECKPOINT_FILE
 from .transaction_state import PartitionTxnState, marker_is_commit
 from .txn_index import AbortedTxn
+
+_plain_batch = plain_batch
+_LOG_OVERHEAD = records.LOG_OVERHEAD
+_OK = CheckResult.OK
 
 CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
 CHECKPOINT_FILE = "log-state.checkpoint"
@@ -287,8 +292,41 @@ class PartitionLog:
         which must continue the log. validate=False skips the CRC check when the
         caller (the produce handler) has just done it on the same bytes.
         """
-        buf = bytearray(record_set)
         cfg = self.config
+        if assign_offsets and log_append_time is None and cfg.plain_append:
+            # What a producer sends nearly every time, kept lean: one valid batch,
+            # CreateTime, a non-compacted topic, no transaction, a sequence that
+            # follows on, no roll due. Anything else leaves this block before any
+            # side effect; the general path below redoes the work and names errors.
+            h = _plain_batch(record_set, cfg.plain_max_bytes, validate)
+            if h is not None:
+                blen, lod, max_ts, pid, pep, bseq, count = h
+                n = blen + _LOG_OVERHEAD
+                lock = self.lock
+                lock.acquire()  # try/finally costs less than `with` here
+                try:
+                    seg = self.segments[-1]
+                    base = seg.next_offset
+                    last = base + lod
+                    size = seg.size
+                    fbt = seg.first_batch_timestamp
+                    if ((not size or not (  # else a roll is due
+                            size > cfg.segment_bytes - n or seg.index_full
+                            or last > seg.max_offset
+                            or (max_ts - fbt if fbt >= 0 and max_ts >= 0
+                                else now_ms - seg.created_ms) > cfg.segment_ms))
+                            and (pid < 0 or self.producer_state.check(
+                                pid, pep, bseq, lod).result is _OK)):
+                        seg.append_batch(record_set, base, leader_epoch, last, max_ts)
+                        if pid >= 0:
+                            self.producer_state.update(pid, pep, bseq, base, last, max_ts)
+                        unflushed = self.unflushed_messages = self.unflushed_messages + count
+                        if unflushed >= cfg.flush_messages:
+                            self.flush()
+                        return AppendInfo(base, last, -1, self.log_start_offset, count, max_ts)
+                finally:
+                    lock.release()
+        buf = bytearray(record_set)
         try:
             if validate:
                 headers = records.validate_record_set(buf, require_dense=assign_offsets)
@@ -354,7 +392,7 @@ class PartitionLog:
                 last = base + h.last_offset_delta
                 if seg.size and self._should_roll(seg, total, bmax, last, now_ms):
                     seg = self._roll(now_ms, base)
-                seg.append_one(buf, last, bmax)
+                seg.append_batch(buf, base, leader_epoch, last, bmax)
                 if h.producer_id >= 0:
                     if h.is_transactional:
                         self._track_txn(seg, buf, 0, h, base)

@@ -46,6 +46,7 @@ class LogSegment:
                                     base_offset, index_max_bytes)
         self.size = self.log.size()
         self.next_offset = base_offset
+        self.max_offset = base_offset + INT32_MAX  # offsets are stored relative, as int32
         self.max_timestamp = -1
         self.offset_of_max_timestamp = base_offset
         self.first_batch_timestamp = -1
@@ -66,10 +67,12 @@ class LogSegment:
 
     # -------------------------------------------------------------- writing
 
-    def append_one(self, buf, last_offset: int, max_ts: int) -> None:
-        """append() for the common single-batch record set."""
-        start = self.log.append(buf)
-        n = len(buf)
+    def append_batch(self, record_set, base_offset: int, leader_epoch: int | None,
+                     last_offset: int, max_ts: int) -> None:
+        """Append one batch; the file write puts base_offset (and leader_epoch) into
+        its header, leaving record_set as it is (no copy)."""
+        start = self.log.append_batch(record_set, base_offset, leader_epoch)
+        n = len(record_set)
         # _track, inlined: this runs once per produced batch
         if self.first_batch_timestamp < 0 and max_ts >= 0:
             self.first_batch_timestamp = max_ts
@@ -77,10 +80,13 @@ class LogSegment:
             self.max_timestamp = max_ts
             self.offset_of_max_timestamp = last_offset
         if self.bytes_since_last_index > self.index_interval_bytes:
-            self.offset_index.append(last_offset, start)
-            self.time_index.append(self.max_timestamp, self.offset_of_max_timestamp)
+            oi, ti = self.offset_index, self.time_index
+            oi.keys.append(last_offset)  # OffsetIndex.append: offsets only grow here
+            oi.values.append(start)
+            if not ti.keys or self.max_timestamp > ti.keys[-1]:
+                ti.append(self.max_timestamp, self.offset_of_max_timestamp)
             self.bytes_since_last_index = n
-            self.index_full = self.offset_index.is_full or self.time_index.is_full
+            self.index_full = len(oi.keys) >= oi.max_entries or len(ti.keys) >= ti.max_entries
         else:
             self.bytes_since_last_index += n
         self.next_offset = last_offset + 1
@@ -114,7 +120,7 @@ class LogSegment:
         self.index_full = self.offset_index.is_full or self.time_index.is_full
 
     def can_hold(self, last_offset: int) -> bool:
-        return last_offset - self.base_offset <= INT32_MAX
+        return last_offset <= self.max_offset
 
     def flush(self) -> None:
         if self.dirty:

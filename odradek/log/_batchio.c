@@ -1,0 +1,225 @@
+/* odradek.log._batchio: the two per-append steps of a plain produce, in C.
+ *
+ * Optional accelerator: odradek/log/batchio.py holds the same two functions in
+ * Python and is used when this module is not built. Both must agree exactly
+ * (tests/log/test_batchio.py runs them side by side).
+ *
+ *   plain_batch(record_set, max_bytes, check_crc)
+ *       -> (batch_length, last_offset_delta, max_timestamp, producer_id,
+ *           producer_epoch, base_sequence, records_count)
+ *       or None when record_set is not exactly one well-formed, dense,
+ *       non-transactional, non-control batch of at most max_bytes whose CRC32C
+ *       matches (check_crc) -- the caller then takes its general path, which
+ *       names the error.
+ *
+ *   pwrite_batch(fd, position, record_set, base_offset, leader_epoch) -> None
+ *       writes record_set at position with baseOffset (and, unless leader_epoch
+ *       is None, partitionLeaderEpoch) replaced: both lie before the CRC'd
+ *       range. The caller's buffer is not modified and not copied (pwritev of
+ *       a 16-byte header + the rest). Raises OSError.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* Record batch v2 layout (Kafka's DefaultRecordBatch). */
+#define BATCH_LENGTH_OFFSET 8
+#define PARTITION_LEADER_EPOCH_OFFSET 12
+#define MAGIC_OFFSET 16
+#define CRC_OFFSET 17
+#define ATTRIBUTES_OFFSET 21
+#define LAST_OFFSET_DELTA_OFFSET 23
+#define MAX_TIMESTAMP_OFFSET 35
+#define PRODUCER_ID_OFFSET 43
+#define PRODUCER_EPOCH_OFFSET 51
+#define BASE_SEQUENCE_OFFSET 53
+#define RECORDS_COUNT_OFFSET 57
+#define HEADER_SIZE 61
+#define LOG_OVERHEAD 12
+#define MIN_BATCH_LENGTH (HEADER_SIZE - LOG_OVERHEAD)
+#define REWRITTEN_PREFIX 16 /* baseOffset, batchLength, partitionLeaderEpoch */
+#define CODEC_MASK 0x07
+#define TXN_OR_CONTROL_MASK 0x30
+#define MIN_RECORD_SIZE 7
+
+static PyObject *crc32c_func; /* crc32c.crc32c, the chosen CRC32C implementation */
+
+static inline uint64_t be64(const unsigned char *p) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return __builtin_bswap64(v);
+}
+static inline uint32_t be32(const unsigned char *p) {
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return __builtin_bswap32(v);
+}
+static inline uint16_t be16(const unsigned char *p) {
+    return (uint16_t)((p[0] << 8) | p[1]);
+}
+
+static PyObject *plain_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "plain_batch(record_set, max_bytes, check_crc)");
+        return NULL;
+    }
+    long long max_bytes = PyLong_AsLongLong(args[1]);
+    if (max_bytes == -1 && PyErr_Occurred())
+        return NULL;
+    int check_crc = PyObject_IsTrue(args[2]);
+    if (check_crc < 0)
+        return NULL;
+    Py_buffer b;
+    if (PyObject_GetBuffer(args[0], &b, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *p = b.buf;
+    Py_ssize_t n = b.len;
+    PyObject *result = NULL;
+    if (n < HEADER_SIZE)
+        goto not_plain;
+    int32_t batch_length = (int32_t)be32(p + BATCH_LENGTH_OFFSET);
+    int16_t attributes = (int16_t)be16(p + ATTRIBUTES_OFFSET);
+    int32_t last_offset_delta = (int32_t)be32(p + LAST_OFFSET_DELTA_OFFSET);
+    int32_t count = (int32_t)be32(p + RECORDS_COUNT_OFFSET);
+    if ((int64_t)batch_length + LOG_OVERHEAD != n || p[MAGIC_OFFSET] != 2
+        || batch_length < MIN_BATCH_LENGTH || count < 1
+        || last_offset_delta != count - 1 /* dense, as Kafka's LogValidator */
+        || n > max_bytes || (attributes & TXN_OR_CONTROL_MASK)
+        || (!(attributes & CODEC_MASK) && (int64_t)count * MIN_RECORD_SIZE > n - HEADER_SIZE))
+        goto not_plain;
+    if (check_crc) {
+        PyObject *view = PyMemoryView_FromMemory((char *)p + ATTRIBUTES_OFFSET,
+                                                 n - ATTRIBUTES_OFFSET, PyBUF_READ);
+        if (view == NULL)
+            goto done;
+        PyObject *crc = PyObject_CallOneArg(crc32c_func, view);
+        Py_DECREF(view);
+        if (crc == NULL)
+            goto done;
+        unsigned long value = PyLong_AsUnsignedLong(crc);
+        Py_DECREF(crc);
+        if (value == (unsigned long)-1 && PyErr_Occurred())
+            goto done;
+        if (value != be32(p + CRC_OFFSET))
+            goto not_plain;
+    }
+    result = Py_BuildValue("(iiLLhii)", batch_length, last_offset_delta,
+                           (long long)(int64_t)be64(p + MAX_TIMESTAMP_OFFSET),
+                           (long long)(int64_t)be64(p + PRODUCER_ID_OFFSET),
+                           (short)(int16_t)be16(p + PRODUCER_EPOCH_OFFSET),
+                           (int)(int32_t)be32(p + BASE_SEQUENCE_OFFSET), count);
+    goto done;
+not_plain:
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&b);
+    return result;
+}
+
+static PyObject *pwrite_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError,
+                        "pwrite_batch(fd, position, record_set, base_offset, leader_epoch)");
+        return NULL;
+    }
+    long fd_long = PyLong_AsLong(args[0]);
+    if (fd_long == -1 && PyErr_Occurred())
+        return NULL;
+    if (fd_long < 0 || fd_long > INT_MAX) {
+        PyErr_SetString(PyExc_ValueError, "bad file descriptor");
+        return NULL;
+    }
+    int fd = (int)fd_long;
+    long long position = PyLong_AsLongLong(args[1]);
+    if (position == -1 && PyErr_Occurred())
+        return NULL;
+    long long base_offset = PyLong_AsLongLong(args[3]);
+    if (base_offset == -1 && PyErr_Occurred())
+        return NULL;
+    int has_epoch = args[4] != Py_None;
+    long epoch = 0;
+    if (has_epoch) {
+        epoch = PyLong_AsLong(args[4]);
+        if (epoch == -1 && PyErr_Occurred())
+            return NULL;
+        if (epoch < INT32_MIN || epoch > INT32_MAX) {
+            PyErr_SetString(PyExc_OverflowError, "leader_epoch out of int32 range");
+            return NULL;
+        }
+    }
+    Py_buffer b;
+    if (PyObject_GetBuffer(args[2], &b, PyBUF_SIMPLE) < 0)
+        return NULL;
+    if (b.len < HEADER_SIZE) {
+        PyBuffer_Release(&b);
+        PyErr_SetString(PyExc_ValueError, "record set shorter than a batch header");
+        return NULL;
+    }
+    unsigned char prefix[REWRITTEN_PREFIX];
+    memcpy(prefix, b.buf, REWRITTEN_PREFIX);
+    uint64_t bo = __builtin_bswap64((uint64_t)base_offset);
+    memcpy(prefix, &bo, 8);
+    if (has_epoch) {
+        uint32_t e = __builtin_bswap32((uint32_t)(int32_t)epoch);
+        memcpy(prefix + PARTITION_LEADER_EPOCH_OFFSET, &e, 4);
+    }
+    const char *body = (const char *)b.buf;
+    Py_ssize_t n = b.len, done = 0;
+    int err = 0;
+    Py_BEGIN_ALLOW_THREADS
+    while (done < n) {
+        ssize_t w;
+        if (done < REWRITTEN_PREFIX) {
+            struct iovec iov[2] = {
+                {prefix + done, (size_t)(REWRITTEN_PREFIX - done)},
+                {(char *)body + REWRITTEN_PREFIX, (size_t)(n - REWRITTEN_PREFIX)},
+            };
+            w = pwritev(fd, iov, 2, (off_t)(position + done));
+        } else {
+            w = pwrite(fd, body + done, (size_t)(n - done), (off_t)(position + done));
+        }
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            err = errno;
+            break;
+        }
+        done += w;
+    }
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&b);
+    if (err) {
+        errno = err;
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"plain_batch", (PyCFunction)(void (*)(void))plain_batch, METH_FASTCALL,
+     "Header fields of one plain, valid batch, or None."},
+    {"pwrite_batch", (PyCFunction)(void (*)(void))pwrite_batch, METH_FASTCALL,
+     "Write a batch at a position with baseOffset/partitionLeaderEpoch replaced."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "odradek.log._batchio", NULL, -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__batchio(void) {
+    PyObject *crc_module = PyImport_ImportModule("crc32c");
+    if (crc_module == NULL)
+        return NULL;
+    crc32c_func = PyObject_GetAttrString(crc_module, "crc32c");
+    Py_DECREF(crc_module);
+    if (crc32c_func == NULL)
+        return NULL;
+    return PyModule_Create(&module);
+}

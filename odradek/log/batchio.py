@@ -1,0 +1,77 @@
+"""The two per-append steps of a plain produce: check the batch, write it.
+
+`plain_batch` and `pwrite_batch` come from the C module `_batchio` when it was
+built (pip install compiles it; it is optional), else from the Python versions
+below, which define the behaviour. tests/log/test_batchio.py checks that both
+agree.
+"""
+from __future__ import annotations
+
+import os
+import struct
+
+from odradek.wire import records
+
+_HEADER = records.HEADER_STRUCT.unpack_from
+_BASE_OFFSET = struct.Struct(">q")  # both before the CRC'd range
+_PARTITION_LEADER_EPOCH = struct.Struct(">i")
+_HEADER_SIZE = records.BATCH_HEADER_SIZE
+_LOG_OVERHEAD = records.LOG_OVERHEAD
+_MIN_BATCH_LENGTH = records.MIN_BATCH_LENGTH
+_MIN_RECORD_SIZE = records.MIN_RECORD_SIZE
+_RECORDS_OFFSET = records.RECORDS_OFFSET
+_ATTRIBUTES_OFFSET = records.ATTRIBUTES_OFFSET
+_CODEC_MASK = records.COMPRESSION_CODEC_MASK
+_TXN_OR_CONTROL = records.TRANSACTIONAL_FLAG_MASK | records.CONTROL_FLAG_MASK
+_crc32c = records.crc32c
+
+
+def py_plain_batch(record_set, max_bytes: int, check_crc: bool):
+    """(batch_length, last_offset_delta, max_timestamp, producer_id, producer_epoch,
+    base_sequence, records_count) when ``record_set`` is exactly one well-formed,
+    dense (Kafka's LogValidator), non-transactional, non-control batch of at most
+    ``max_bytes`` bytes whose CRC32C matches (when ``check_crc``); else None, and
+    the caller's general path names the error."""
+    n = len(record_set)
+    if n < _HEADER_SIZE:
+        return None
+    (_, blen, _, magic, crc, attrs, lod, _, max_ts, pid, pep, bseq,
+     count) = _HEADER(record_set, 0)
+    if (blen + _LOG_OVERHEAD != n or magic != 2 or blen < _MIN_BATCH_LENGTH or count < 1
+            or lod != count - 1 or n > max_bytes or attrs & _TXN_OR_CONTROL
+            or (not attrs & _CODEC_MASK and count * _MIN_RECORD_SIZE > n - _RECORDS_OFFSET)):
+        return None
+    if check_crc and _crc32c(memoryview(record_set)[_ATTRIBUTES_OFFSET:]) != crc:
+        return None
+    return blen, lod, max_ts, pid, pep, bseq, count
+
+
+def rewritten(record_set, base_offset: int, leader_epoch: int | None) -> bytearray:
+    """A copy of the batch with baseOffset (and partitionLeaderEpoch) replaced."""
+    if not -2**63 <= base_offset < 2**63 or (
+            leader_epoch is not None and not -2**31 <= leader_epoch < 2**31):
+        raise OverflowError("base_offset must be an int64 and leader_epoch an int32")
+    buf = bytearray(record_set)
+    _BASE_OFFSET.pack_into(buf, 0, base_offset)
+    if leader_epoch is not None:
+        _PARTITION_LEADER_EPOCH.pack_into(buf, records.PARTITION_LEADER_EPOCH_OFFSET, leader_epoch)
+    return buf
+
+
+def py_pwrite_batch(fd: int, position: int, record_set, base_offset: int,
+                    leader_epoch: int | None) -> None:
+    """Write the batch at ``position`` with its offsets assigned (see rewritten)."""
+    if len(record_set) < _HEADER_SIZE:
+        raise ValueError("record set shorter than a batch header")
+    view = memoryview(rewritten(record_set, base_offset, leader_epoch))
+    done = 0
+    while done < len(view):
+        done += os.pwrite(fd, view[done:], position + done)
+
+
+try:
+    from ._batchio import plain_batch, pwrite_batch
+    ACCELERATED = True
+except ImportError:  # not built: same behaviour, slower
+    plain_batch, pwrite_batch = py_plain_batch, py_pwrite_batch
+    ACCELERATED = False

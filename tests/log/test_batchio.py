@@ -1,0 +1,188 @@
+"""odradek.log.batchio: the C accelerator agrees with the Python definition, and
+PartitionLog's plain-append fast path writes exactly what its general path writes."""
+from __future__ import annotations
+
+import os
+import struct
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from odradek.log import LogConfig, PartitionLog, RealFileSystem, batchio, errors
+from odradek.log import partition_log as partition_log_module
+from odradek.wire import records
+from odradek.wire.compression import Codec as Compression
+from odradek.wire.records import build_batch
+
+try:  # pip install builds it; a missing accelerator is a failed build, not a skip
+    from odradek.log import _batchio
+except ImportError as e:  # pragma: no cover - reported as a failure below
+    _batchio = None
+    _IMPORT_ERROR = e
+
+
+def test_accelerator_is_built_and_used():
+    assert _batchio is not None, f"odradek.log._batchio not built: {_IMPORT_ERROR}"
+    assert batchio.ACCELERATED
+    assert batchio.plain_batch is _batchio.plain_batch
+    assert batchio.pwrite_batch is _batchio.pwrite_batch
+
+
+def _batch(n=3, *, codec=Compression.NONE, pid=-1, seq=-1, txn=False, control=False, ts=1000):
+    return build_batch([(b"k%d" % i, b"v" * (i * 7), (), ts + i) for i in range(n)],
+                       compression=codec, producer_id=pid, producer_epoch=0 if pid >= 0 else -1,
+                       base_sequence=seq, is_transactional=txn, is_control=control)
+
+
+VALID = [
+    _batch(),
+    _batch(1),
+    _batch(40, codec=Compression.GZIP),
+    _batch(5, codec=Compression.ZSTD),
+    _batch(4, pid=7, seq=0),
+]
+
+
+@st.composite
+def record_sets(draw):
+    """Valid batches, two batches back to back, and every kind of damage."""
+    base = bytearray(draw(st.sampled_from(VALID + [_batch(2, txn=True, pid=3, seq=0)])))
+    kind = draw(st.sampled_from(["valid", "flip", "truncate", "extend", "two", "field"]))
+    if kind == "flip":
+        i = draw(st.integers(0, len(base) - 1))
+        base[i] ^= 1 << draw(st.integers(0, 7))
+    elif kind == "truncate":
+        base = base[:draw(st.integers(0, len(base) - 1))]
+    elif kind == "extend":
+        base += draw(st.binary(min_size=1, max_size=20))
+    elif kind == "two":
+        base += VALID[0]
+    elif kind == "field":  # header fields the fast path looks at, set to edge values
+        off, fmt = draw(st.sampled_from([(8, ">i"), (16, ">b"), (21, ">h"), (23, ">i"), (57, ">i")]))
+        lo, hi = {">i": (-2**31, 2**31 - 1), ">h": (-2**15, 2**15 - 1), ">b": (-128, 127)}[fmt]
+        struct.pack_into(fmt, base, off, draw(st.integers(lo, hi)))
+    return bytes(base)
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(rs=record_sets(), max_bytes=st.sampled_from([0, 61, 200, 1 << 20]), crc=st.booleans(),
+       as_view=st.booleans())
+def test_plain_batch_c_matches_python(rs, max_bytes, crc, as_view):
+    data = memoryview(rs) if as_view else rs
+    assert _batchio.plain_batch(data, max_bytes, crc) == batchio.py_plain_batch(data, max_bytes, crc)
+
+
+def test_plain_batch_answers():
+    b = VALID[4]
+    h = records.read_batch_header(b)
+    assert batchio.plain_batch(b, 1 << 20, True) == (
+        h.batch_length, h.last_offset_delta, h.max_timestamp, h.producer_id,
+        h.producer_epoch, h.base_sequence, h.records_count)
+    assert batchio.plain_batch(b, len(b) - 1, True) is None          # over max bytes
+    assert batchio.plain_batch(_batch(2, txn=True, pid=1, seq=0), 1 << 20, True) is None
+    bad = bytearray(b)
+    bad[-1] ^= 0xFF
+    assert batchio.plain_batch(bytes(bad), 1 << 20, True) is None    # CRC mismatch
+    assert batchio.plain_batch(bytes(bad), 1 << 20, False) is not None
+
+
+@pytest.mark.parametrize("impl", ["c", "py"])
+@pytest.mark.parametrize("epoch", [None, 0, 7, -1, 2**31 - 1])
+def test_pwrite_batch_rewrites_only_offset_and_epoch(tmp_path, impl, epoch):
+    fn = _batchio.pwrite_batch if impl == "c" else batchio.py_pwrite_batch
+    b = VALID[2]
+    path = tmp_path / "f"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT)
+    try:
+        fn(fd, 0, b, 12345, epoch)
+        fn(fd, len(b), memoryview(b), 2**40, epoch)
+    finally:
+        os.close(fd)
+    data = path.read_bytes()
+    assert len(data) == 2 * len(b)
+    for pos, base in ((0, 12345), (len(b), 2**40)):
+        out = data[pos:pos + len(b)]
+        h = records.validate_batch(out)  # the CRC still holds
+        assert h.base_offset == base
+        assert h.partition_leader_epoch == (records.read_batch_header(b).partition_leader_epoch
+                                            if epoch is None else epoch)
+        assert out[16:] == b[16:] and out[8:12] == b[8:12]
+
+
+def test_pwrite_batch_errors(tmp_path):
+    for fn in (_batchio.pwrite_batch, batchio.py_pwrite_batch):
+        with pytest.raises(ValueError):
+            fn(0, 0, b"short", 0, None)
+        with pytest.raises(OSError):
+            fn(2**20, 0, VALID[0], 0, None)  # not an open fd
+        fd = os.open(tmp_path / "ro", os.O_RDONLY | os.O_CREAT)
+        try:
+            with pytest.raises(OSError):
+                fn(fd, 0, VALID[0], 0, None)
+        finally:
+            os.close(fd)
+        with pytest.raises(OverflowError):
+            fn(1, 0, VALID[0], 0, 2**31)
+
+
+# ------------------------------------------------ fast path == general path
+
+
+def _run(directory, ops, *, fast: bool):
+    """Apply ops to a fresh log; return the AppendInfos / error names and the files."""
+    saved = partition_log_module._plain_batch
+    if not fast:
+        partition_log_module._plain_batch = lambda *a: None
+    try:
+        cfg = LogConfig(segment_bytes=4000, index_interval_bytes=300, segment_ms=10_000)
+        log = PartitionLog(RealFileSystem(), directory, cfg, now_ms=0)
+        out = []
+        for rs, now, epoch in ops:
+            try:
+                out.append(log.append(rs, now, leader_epoch=epoch))
+            except errors.LogError as e:
+                out.append(type(e).__name__)
+        log.close()
+    finally:
+        partition_log_module._plain_batch = saved
+    files = {n: open(os.path.join(directory, n), "rb").read() for n in sorted(os.listdir(directory))
+             if not n.endswith(".checkpoint")}
+    return out, files
+
+
+@st.composite
+def op_lists(draw):
+    ops = []
+    now = 1000
+    seqs = {}
+    for _ in range(draw(st.integers(1, 30))):
+        now += draw(st.integers(0, 4000))
+        pid = draw(st.sampled_from([-1, -1, 5, 6]))
+        n = draw(st.integers(1, 6))
+        seq = -1
+        if pid >= 0:
+            seq = seqs.get(pid, 0)
+            jump = draw(st.sampled_from([0, 0, 0, 3, -n]))  # in order, gap, or a retry
+            seq = max(0, seq + jump)
+            seqs[pid] = seq + n
+        rs = build_batch([(b"k", b"x" * draw(st.integers(0, 300)), (), now - 5 + i) for i in range(n)],
+                         producer_id=pid, producer_epoch=0 if pid >= 0 else -1, base_sequence=seq,
+                         compression=draw(st.sampled_from([Compression.NONE, Compression.LZ4])))
+        if draw(st.integers(0, 9)) == 0:
+            rs = rs + rs  # two batches: the general path
+        if draw(st.integers(0, 14)) == 0:
+            b = bytearray(rs)
+            b[-1] ^= 1
+            rs = bytes(b)  # corrupt
+        ops.append((rs, now, draw(st.sampled_from([None, 3]))))
+    return ops
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(ops=op_lists())
+def test_fast_path_writes_what_the_general_path_writes(tmp_path_factory, ops):
+    d = tmp_path_factory.mktemp("fastpath")
+    fast = _run(str(d / "fast-0"), ops, fast=True)
+    slow = _run(str(d / "slow-0"), ops, fast=False)
+    assert fast == slow
