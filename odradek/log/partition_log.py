@@ -1,7 +1,9 @@
 """PartitionLog: the ordered list of segments of one topic-partition.
 
 Appends validate the batches (via odradek.wire.records), rewrite baseOffset in
-place (outside the CRC) and write the bytes as they came, in one write. Reads
+place (outside the CRC) and write the bytes as they came, in one write. The
+common case, one plain batch, is checked by one batchio.plain_batch call and
+written by one pwritev that puts the offsets into the header (no copy). Reads
 return file slices for sendfile. Recovery after an unclean shutdown re-validates
 every segment at or above the recovery point, rebuilds its indexes and truncates
 the first invalid or partial batch together with everything after it.
