@@ -88,6 +88,7 @@ class BrokerConfig:
     transaction_max_timeout_ms: int = 900000
     transactional_id_expiration_ms: int = 604800000
     producer_id_expiration_ms: int = 86400000
+    producer_id_expiration_check_interval_ms: int = 600000
     # KIP-227 fetch sessions (Kafka hardcodes the eviction time; a property here for tests)
     max_incremental_fetch_session_cache_slots: int = 1000
     min_incremental_fetch_session_eviction_ms: int = 120000
@@ -447,6 +448,8 @@ _SPECS = {
     "transaction.max.timeout.ms": ("transaction_max_timeout_ms", _int(1, INT_MAX)),
     "transactional.id.expiration.ms": ("transactional_id_expiration_ms", _int(1, INT_MAX)),
     "producer.id.expiration.ms": ("producer_id_expiration_ms", _int(1, INT_MAX)),
+    "producer.id.expiration.check.interval.ms": ("producer_id_expiration_check_interval_ms",
+                                                 _int(1, INT_MAX)),
     "max.incremental.fetch.session.cache.slots": ("max_incremental_fetch_session_cache_slots", _int(0, INT_MAX)),
     "min.incremental.fetch.session.eviction.ms": ("min_incremental_fetch_session_eviction_ms", _int(0)),
     "process.roles": ("process_roles", _roles),

@@ -214,6 +214,9 @@ class Broker:
     def apply_retention(self, now_ms: int) -> int:
         return self.log_manager.apply_retention(now_ms)
 
+    def remove_expired_producers(self, now_ms: int) -> int:
+        return self.log_manager.remove_expired_producers(now_ms, self.config.producer_id_expiration_ms)
+
     def flush_dirty(self, now_ms: int) -> int:
         return self.log_manager.flush_dirty(now_ms)
 

@@ -80,6 +80,8 @@ class BrokerServer:
         next_flush = now + flush_interval
         next_idle = now + 1000
         next_clean = now + 15000
+        # Kafka's PeriodicProducerExpirationCheck, every producer.id.expiration.check.interval.ms
+        next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
         cleaning = None
         while True:
             await asyncio.sleep(0.1)
@@ -92,6 +94,9 @@ class BrokerServer:
                 if now >= next_retention:
                     next_retention = now + cfg.log_retention_check_interval_ms
                     b.apply_retention(now)
+                if now >= next_producer_expiry:
+                    next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
+                    b.remove_expired_producers(now)
                 if now >= next_idle:
                     next_idle = now + 1000
                     self._close_idle(now)

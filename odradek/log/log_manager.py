@@ -109,6 +109,9 @@ class LogManager:
     def apply_retention(self, now_ms: int) -> int:
         return sum(log.apply_retention(now_ms) for log in self)
 
+    def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
+        return sum(log.remove_expired_producers(now_ms, expiration_ms) for log in self)
+
     def flush_dirty(self, now_ms: int) -> int:
         return sum(1 for log in self if log.maybe_flush(now_ms))
 

@@ -654,6 +654,13 @@ class PartitionLog:
         while len(self._retired) > 16:
             self._retired.pop(0).close()
 
+    def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
+        """Drop the idempotence state of producers silent for expiration_ms (not those
+        with a transaction open here); a later batch from one starts afresh."""
+        with self.lock:
+            return self.producer_state.remove_expired(now_ms, expiration_ms,
+                                                      keep=self.txn_state.ongoing)
+
     def delete_records(self, offset: int) -> int:
         """DeleteRecords: move the log start offset; returns the new low watermark."""
         with self.lock:

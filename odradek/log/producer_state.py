@@ -151,6 +151,16 @@ class ProducerStateTable:
             self.update(h.producer_id, h.producer_epoch, h.base_sequence,
                         h.base_offset, h.last_offset, h.max_timestamp)
 
+    def remove_expired(self, now_ms: int, expiration_ms: int, keep=()) -> int:
+        """Forget producers whose last batch is at least expiration_ms old (Kafka's
+        producer.id.expiration.ms, judged by batch timestamps as Kafka does), except
+        those in `keep` (an open transaction). Returns how many were removed."""
+        expired = [pid for pid, e in self.producers.items()
+                   if now_ms - e.last_timestamp >= expiration_ms and pid not in keep]
+        for pid in expired:
+            del self.producers[pid]
+        return len(expired)
+
     def truncate_after(self, offset: int) -> None:
         """Forget batches at or after offset (used only when no snapshot fits)."""
         for pid in list(self.producers):
