@@ -55,6 +55,8 @@ class BrokerConfig:
     log_cleaner_min_compaction_lag_ms: int = 0
     log_cleaner_enable: bool = True
     log_message_timestamp_type: str = "CreateTime"
+    log_message_timestamp_before_max_ms: int = LONG_MAX
+    log_message_timestamp_after_max_ms: int = 3600000
     log_flush_interval_messages: int = LONG_MAX
     log_flush_interval_ms: int | None = None
     message_max_bytes: int = 1048588
@@ -158,6 +160,8 @@ class BrokerConfig:
             "min.compaction.lag.ms": str(self.log_cleaner_min_compaction_lag_ms),
             "max.message.bytes": str(self.message_max_bytes),
             "message.timestamp.type": self.log_message_timestamp_type,
+            "message.timestamp.before.max.ms": str(self.log_message_timestamp_before_max_ms),
+            "message.timestamp.after.max.ms": str(self.log_message_timestamp_after_max_ms),
             "flush.messages": str(self.log_flush_interval_messages),
             "flush.ms": str(LONG_MAX if self.log_flush_interval_ms is None else self.log_flush_interval_ms),
             "min.insync.replicas": str(self.min_insync_replicas),
@@ -419,6 +423,8 @@ _SPECS = {
     "log.cleaner.min.compaction.lag.ms": ("log_cleaner_min_compaction_lag_ms", _int(0)),
     "log.cleaner.enable": ("log_cleaner_enable", _bool),
     "log.message.timestamp.type": ("log_message_timestamp_type", _choice("CreateTime", "LogAppendTime")),
+    "log.message.timestamp.before.max.ms": ("log_message_timestamp_before_max_ms", _int(0)),
+    "log.message.timestamp.after.max.ms": ("log_message_timestamp_after_max_ms", _int(0)),
     "log.flush.interval.messages": ("log_flush_interval_messages", _int(1)),
     "log.flush.interval.ms": ("log_flush_interval_ms", _int(0)),
     "message.max.bytes": ("message_max_bytes", _int(0, INT_MAX)),

@@ -41,6 +41,9 @@ class LogConfig:
     flush_messages: int = LONG_MAX
     flush_ms: int = LONG_MAX
     min_compaction_lag_ms: int = 0
+    # CreateTime records must lie in [now - before, now + after] (Kafka 4 defaults)
+    timestamp_before_max_ms: int = LONG_MAX
+    timestamp_after_max_ms: int = 3600000
 
     @cached_property  # read on every append; the config is frozen
     def compact(self) -> bool:
@@ -56,7 +59,8 @@ class LogConfig:
 
     @cached_property  # the appends PartitionLog takes its fast path for
     def plain_append(self) -> bool:
-        return not self.compact and not self.log_append_time
+        return (not self.compact and not self.log_append_time
+                and self.timestamp_before_max_ms == LONG_MAX)
 
     @cached_property
     def plain_max_bytes(self) -> int:
@@ -169,4 +173,6 @@ _SPECS = {
     "flush.messages": ("flush_messages", _int(1)),
     "flush.ms": ("flush_ms", _int(0)),
     "min.compaction.lag.ms": ("min_compaction_lag_ms", _int(0)),
+    "message.timestamp.before.max.ms": ("timestamp_before_max_ms", _int(0)),
+    "message.timestamp.after.max.ms": ("timestamp_after_max_ms", _int(0)),
 }

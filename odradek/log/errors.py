@@ -27,6 +27,12 @@ class InvalidRecordError(LogError):
         self.record_errors = list(record_errors)
 
 
+class InvalidTimestampError(InvalidRecordError):
+    """CreateTime records outside [now - message.timestamp.before.max.ms,
+    now + message.timestamp.after.max.ms]; record_errors as Kafka's LogValidator."""
+    error_name = "INVALID_TIMESTAMP"
+
+
 class CorruptRecordError(LogError):
     error_name = "CORRUPT_MESSAGE"
 

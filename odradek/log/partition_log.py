@@ -21,6 +21,7 @@ from odradek.wire.exceptions import WireError
 
 from . import errors
 from .batchio import plain_batch
+from .timestamps import check_timestamps
 from .config import LogConfig
 from .fs import FileHandle, FileSystem, read_whole, write_atomic
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
@@ -301,7 +302,8 @@ class PartitionLog:
             # follows on, no roll due. Anything else leaves this block before any
             # side effect; the general path below redoes the work and names errors.
             h = _plain_batch(record_set, cfg.plain_max_bytes, validate)
-            if h is not None:
+            # (a timestamp too far ahead: the general path names the records)
+            if h is not None and h[2] <= now_ms + cfg.timestamp_after_max_ms:
                 blen, lod, max_ts, pid, pep, bseq, count = h
                 n = blen + _LOG_OVERHEAD
                 lock = self.lock
@@ -356,6 +358,9 @@ class PartitionLog:
             from .compaction import validate_compacted_record_set
             validate_compacted_record_set(buf, posixpath.basename(self.dir))
         use_lat = cfg.log_append_time if log_append_time is None else log_append_time
+        if assign_offsets and not use_lat:
+            check_timestamps(buf, headers, now_ms, cfg.timestamp_before_max_ms,
+                             cfg.timestamp_after_max_ms)
 
         with self.lock:
             seg = self.segments[-1]

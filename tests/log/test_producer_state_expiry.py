@@ -45,7 +45,7 @@ def test_log_manager_expires_across_partitions(tmp_path):
     mgr = LogManager([str(tmp_path)], fs=RealFileSystem())
     try:
         for p in range(3):
-            mgr.get_or_create("t", p, now_ms=0).append(_idem(100 + p, 0, ts=p * HOUR), now_ms=0)
+            mgr.get_or_create("t", p, now_ms=0).append(_idem(100 + p, 0, ts=p * HOUR), now_ms=2 * HOUR)
         assert mgr.remove_expired_producers(now_ms=2 * HOUR + 1, expiration_ms=HOUR) == 2
         assert [len(mgr.get("t", p).producer_state.producers) for p in range(3)] == [0, 0, 1]
     finally:
