@@ -47,12 +47,14 @@ class BrokerConfig:
     log_retention_bytes: int = -1
     log_segment_bytes: int = 1073741824
     log_roll_ms: int = 7 * 24 * 3600 * 1000
+    log_roll_jitter_ms: int = 0
     log_index_size_max_bytes: int = 10485760
     log_index_interval_bytes: int = 4096
     log_cleanup_policy: str = "delete"
     log_cleaner_min_cleanable_ratio: float = 0.5
     log_cleaner_delete_retention_ms: int = 86400000
     log_cleaner_min_compaction_lag_ms: int = 0
+    log_cleaner_max_compaction_lag_ms: int = LONG_MAX
     log_cleaner_enable: bool = True
     log_message_timestamp_type: str = "CreateTime"
     log_message_timestamp_before_max_ms: int = LONG_MAX
@@ -152,12 +154,14 @@ class BrokerConfig:
             "retention.bytes": str(self.log_retention_bytes),
             "segment.bytes": str(self.log_segment_bytes),
             "segment.ms": str(self.log_roll_ms),
+            "segment.jitter.ms": str(self.log_roll_jitter_ms),
             "segment.index.bytes": str(self.log_index_size_max_bytes),
             "index.interval.bytes": str(self.log_index_interval_bytes),
             "cleanup.policy": self.log_cleanup_policy,
             "min.cleanable.dirty.ratio": str(self.log_cleaner_min_cleanable_ratio),
             "delete.retention.ms": str(self.log_cleaner_delete_retention_ms),
             "min.compaction.lag.ms": str(self.log_cleaner_min_compaction_lag_ms),
+            "max.compaction.lag.ms": str(self.log_cleaner_max_compaction_lag_ms),
             "max.message.bytes": str(self.message_max_bytes),
             "message.timestamp.type": self.log_message_timestamp_type,
             "message.timestamp.before.max.ms": str(self.log_message_timestamp_before_max_ms),
@@ -203,7 +207,7 @@ class BrokerConfig:
         for unit_names, attr in _UNIT_ALIASES:
             for name, factor in unit_names:
                 if name in props:
-                    values[attr] = _parse_int(name, props[name], -1 if attr == "log_retention_ms" else 1) * factor
+                    values[attr] = _parse_int(name, props[name], _UNIT_MINIMUM.get(attr, 1)) * factor
                     break
         unit_keys = {n for names, _ in _UNIT_ALIASES for n, _ in names}
         for name, raw in props.items():
@@ -421,6 +425,7 @@ _SPECS = {
     "log.cleaner.min.cleanable.ratio": ("log_cleaner_min_cleanable_ratio", _float01),
     "log.cleaner.delete.retention.ms": ("log_cleaner_delete_retention_ms", _int(0)),
     "log.cleaner.min.compaction.lag.ms": ("log_cleaner_min_compaction_lag_ms", _int(0)),
+    "log.cleaner.max.compaction.lag.ms": ("log_cleaner_max_compaction_lag_ms", _int(1)),
     "log.cleaner.enable": ("log_cleaner_enable", _bool),
     "log.message.timestamp.type": ("log_message_timestamp_type", _choice("CreateTime", "LogAppendTime")),
     "log.message.timestamp.before.max.ms": ("log_message_timestamp_before_max_ms", _int(0)),
@@ -476,7 +481,10 @@ _UNIT_ALIASES = [
     ((("log.retention.ms", 1), ("log.retention.minutes", 60000), ("log.retention.hours", 3600000)),
      "log_retention_ms"),
     ((("log.roll.ms", 1), ("log.roll.hours", 3600000)), "log_roll_ms"),
+    ((("log.roll.jitter.ms", 1), ("log.roll.jitter.hours", 3600000)), "log_roll_jitter_ms"),
 ]
+
+_UNIT_MINIMUM = {"log_retention_ms": -1, "log_roll_jitter_ms": 0}
 
 # Accepted so a stock Kafka KRaft server.properties works; they do not apply to an
 # asyncio process (thread counts, socket buffers, ...).

@@ -1,6 +1,8 @@
 """Per-log configuration: Kafka's topic-level log configs with Kafka's defaults."""
 from __future__ import annotations
 
+import random
+
 import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -41,6 +43,8 @@ class LogConfig:
     flush_messages: int = LONG_MAX
     flush_ms: int = LONG_MAX
     min_compaction_lag_ms: int = 0
+    segment_jitter_ms: int = 0
+    max_compaction_lag_ms: int = LONG_MAX
     # CreateTime records must lie in [now - before, now + after] (Kafka 4 defaults)
     timestamp_before_max_ms: int = LONG_MAX
     timestamp_after_max_ms: int = 3600000
@@ -61,6 +65,18 @@ class LogConfig:
     def plain_append(self) -> bool:
         return (not self.compact and not self.log_append_time
                 and self.timestamp_before_max_ms == LONG_MAX)
+
+    @cached_property  # Kafka's LogConfig.maxSegmentMs: a compacted topic rolls by its max lag too
+    def max_segment_ms(self) -> int:
+        if self.compact and self.max_compaction_lag_ms > 0:
+            return min(self.max_compaction_lag_ms, self.segment_ms)
+        return self.segment_ms
+
+    def random_segment_jitter(self) -> int:
+        """Kafka's randomSegmentJitter: each new segment rolls up to this much earlier."""
+        if self.segment_jitter_ms == 0:
+            return 0
+        return random.randrange(2**31) % min(self.segment_jitter_ms, self.segment_ms)
 
     @cached_property
     def plain_max_bytes(self) -> int:
@@ -173,6 +189,8 @@ _SPECS = {
     "flush.messages": ("flush_messages", _int(1)),
     "flush.ms": ("flush_ms", _int(0)),
     "min.compaction.lag.ms": ("min_compaction_lag_ms", _int(0)),
+    "max.compaction.lag.ms": ("max_compaction_lag_ms", _int(1)),
+    "segment.jitter.ms": ("segment_jitter_ms", _int(0)),
     "message.timestamp.before.max.ms": ("timestamp_before_max_ms", _int(0)),
     "message.timestamp.after.max.ms": ("timestamp_after_max_ms", _int(0)),
 }

@@ -154,7 +154,8 @@ class PartitionLog:
     def _new_segment(self, base_offset: int, now_ms: int) -> LogSegment:
         c = self.config
         return LogSegment(self.fs, self.dir, base_offset, index_interval_bytes=c.index_interval_bytes,
-                          index_max_bytes=c.segment_index_bytes, created_ms=now_ms)
+                          index_max_bytes=c.segment_index_bytes, created_ms=now_ms,
+                          roll_jitter_ms=c.random_segment_jitter())
 
     def _set_segments(self, segs: list[LogSegment]) -> None:
         self.segments = segs
@@ -318,7 +319,7 @@ class PartitionLog:
                             size > cfg.segment_bytes - n or seg.index_full
                             or last > seg.max_offset
                             or (max_ts - fbt if fbt >= 0 and max_ts >= 0
-                                else now_ms - seg.created_ms) > cfg.segment_ms))
+                                else now_ms - seg.created_ms) > cfg.max_segment_ms - seg.roll_jitter_ms))
                             and (pid < 0 or self.producer_state.check(
                                 pid, pep, bseq, lod).result is _OK)):
                         seg.append_batch(record_set, base, leader_epoch, last, max_ts)
@@ -471,7 +472,7 @@ class PartitionLog:
             waited = first_ts - seg.first_batch_timestamp
         else:
             waited = now_ms - seg.created_ms
-        if waited > cfg.segment_ms:
+        if waited > cfg.max_segment_ms - seg.roll_jitter_ms:
             return True
         return not seg.can_hold(last_offset)
 

@@ -33,7 +33,8 @@ class SegmentScan:
 
 class LogSegment:
     def __init__(self, fs: FileSystem, directory: str, base_offset: int, *,
-                 index_interval_bytes: int, index_max_bytes: int, created_ms: int):
+                 index_interval_bytes: int, index_max_bytes: int, created_ms: int,
+                 roll_jitter_ms: int = 0):
         self.fs = fs
         self.directory = directory
         self.base_offset = base_offset
@@ -51,6 +52,7 @@ class LogSegment:
         self.offset_of_max_timestamp = base_offset
         self.first_batch_timestamp = -1
         self.created_ms = created_ms
+        self.roll_jitter_ms = roll_jitter_ms  # segment.jitter.ms drawn for this segment
         self.bytes_since_last_index = 0
         self.dirty = False  # bytes written since last fsync
         self.generation = 0  # bumped by truncation, so the cleaner can detect a race
