@@ -21,7 +21,7 @@ from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.api_handlers.error_responses import error_response
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
-from odradek.wire.frames import FrameDecoder
+from odradek.wire.frames import FrameBuffer
 
 log = logging.getLogger("odradek.broker.connection")
 
@@ -36,14 +36,14 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-class KafkaConnection(asyncio.Protocol):
+class KafkaConnection(asyncio.BufferedProtocol):
     def __init__(self, server):
         global _seq
         _seq += 1
         self.server = server
         self.broker = server.broker
         self.registry = server.registry
-        self.decoder = FrameDecoder(server.config.socket_request_max_bytes)
+        self.decoder = FrameBuffer(server.config.socket_request_max_bytes)
         self.frames: deque = deque()
         self.transport = None
         self.task = None
@@ -74,9 +74,14 @@ class KafkaConnection(asyncio.Protocol):
         self.server.connections.add(self)
         self.task = asyncio.get_running_loop().create_task(self._run())
 
-    def data_received(self, data) -> None:
+    # The socket reads straight into the frame buffer (no chunk objects, no gathering):
+    # a request's bytes are copied once, by the log's write.
+    def get_buffer(self, sizehint: int):
+        return self.decoder.get_buffer()
+
+    def buffer_updated(self, nbytes: int) -> None:
         try:
-            frames = self.decoder.feed(data)
+            frames = self.decoder.received(nbytes)
         except FrameTooLargeError as e:
             log.info("%s: %s; closing connection", self.name, e)
             self.close(abort=True)

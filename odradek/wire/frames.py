@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import struct
+from sys import getrefcount as _refcount
 
 from .exceptions import FrameTooLargeError
 
@@ -87,6 +88,97 @@ class FrameDecoder:
         """Bytes held that do not yet form a complete frame."""
         return len(self._head) + (self._filled if self._frame is not None else 0)
 
+
+class FrameBuffer:
+    """Receive side of a buffered protocol (asyncio.BufferedProtocol): the socket reads
+    straight into memory handed out here, and complete frames come out as memoryview
+    slices of it, so a request is never copied between the kernel and its handler.
+
+    ``get_buffer()`` returns the writable space to read into; ``received(n)`` says n
+    bytes were written there and returns the frames now complete, in order.
+
+    Memory that holds a frame is never written again while any view of it is alive
+    (the log may still be writing it, a handler may keep it): the buffer is reused
+    from its start only when every frame has been handled and no view of it is left
+    (its reference count shows that: each frame view holds a reference to it).
+    Otherwise reading goes on after the last frame, and when the buffer is full, or
+    a partial frame does not fit in what is left, a new buffer is allocated - big
+    enough for the whole frame once its size is known - and only the received part
+    of that one frame moves there. A negative size or one above ``max_size`` raises
+    FrameTooLargeError, and the buffer is unusable afterwards (close the connection).
+    """
+
+    __slots__ = ("max_size", "chunk", "_buf", "_start", "_end", "_failed")
+
+    def __init__(self, max_size: int = DEFAULT_MAX_FRAME, chunk: int = 64 * 1024):
+        self.max_size = max_size
+        self.chunk = chunk
+        self._buf = None    # bytearray being filled; views of it are made per use
+        self._start = 0     # first byte not yet part of an emitted frame
+        self._end = 0       # bytes of _buf received so far
+        self._failed = False
+
+    def get_buffer(self) -> memoryview:
+        buf = self._buf
+        if buf is None:
+            self._buf = buf = bytearray(self.chunk)
+            return memoryview(buf)
+        start, end = self._start, self._end
+        have = end - start
+        need = 4
+        if have >= 4:
+            size = _size.unpack_from(buf, start)[0]
+            if 0 <= size <= self.max_size:  # (received() raises for any other)
+                need += size
+        cap = len(buf)
+        # 3 = self._buf + the local name + getrefcount's argument: no frame view of buf is alive
+        if _refcount(buf) <= 3 and need <= cap:
+            if start:  # move the partial frame (if any) to the front and reuse the buffer
+                if have:
+                    buf[:have] = buf[start:end]
+                self._start = 0
+                self._end = end = have
+            return memoryview(buf)[end:]
+        if start + need <= cap and end < cap:
+            return memoryview(buf)[end:]
+        # a new buffer; the partial frame (if any) moves to its front
+        new = bytearray(max(self.chunk, need))
+        if have:
+            new[:have] = memoryview(buf)[start:end]
+        self._buf = new
+        self._start = 0
+        self._end = have
+        return memoryview(new)[have:]
+
+    def received(self, n: int) -> list:
+        """Complete frames (memoryviews), in order, after n bytes were read into the
+        last buffer returned by get_buffer()."""
+        if self._failed:
+            raise FrameTooLargeError(-1, self.max_size)
+        end = self._end = self._end + n
+        pos = self._start
+        buf = self._buf
+        frames = []
+        mv = None
+        while end - pos >= 4:
+            (size,) = _size.unpack_from(buf, pos)
+            if size < 0 or size > self.max_size:
+                self._failed = True
+                raise FrameTooLargeError(size, self.max_size)
+            if end - pos - 4 < size:
+                break
+            pos += 4
+            if mv is None:
+                mv = memoryview(buf)  # its slices keep buf referenced (see get_buffer)
+            frames.append(mv[pos:pos + size])
+            pos += size
+        self._start = pos
+        return frames
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held that do not yet form a complete frame."""
+        return self._end - self._start
 
 def frame(payload_parts: list) -> list:
     """Prefix a list of parts with the int32 total size (parts keep their identity)."""
