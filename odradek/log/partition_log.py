@@ -318,8 +318,8 @@ class PartitionLog:
                     if ((not size or not (  # else a roll is due
                             size > cfg.segment_bytes - n or seg.index_full
                             or last > seg.max_offset
-                            or (max_ts - fbt if fbt >= 0 and max_ts >= 0
-                                else now_ms - seg.created_ms) > cfg.max_segment_ms - seg.roll_jitter_ms))
+                            or (max_ts - fbt if fbt >= 0 and max_ts >= 0 else now_ms - seg.created_ms)
+                            > cfg.max_segment_ms - seg.roll_jitter_ms))
                             and (pid < 0 or self.producer_state.check(
                                 pid, pep, bseq, lod).result is _OK)):
                         seg.append_batch(record_set, base, leader_epoch, last, max_ts)
