@@ -8,7 +8,7 @@
 `all` writes bench/results/<date>.json (everything), <date>.md (the tables) and
 <date>.png (odradek/Kafka ratios). Needs Java 17+ and Maven for the reference
 broker (jars assembled once from bench/pom.xml into bench/.cache/), and the test
-extra (confluent-kafka, kafka-python) plus matplotlib. Full run ~10 min, --quick ~2 min.
+extra (confluent-kafka, kafka-python) plus matplotlib. Full run (5 reps) ~10 min, --quick ~2 min.
 """
 from __future__ import annotations
 
@@ -44,7 +44,8 @@ def run_all(argv: list[str]) -> int:
     with open(base + ".md", "w") as f:
         f.write(f"# odradek benchmarks {e2e['meta']['date']} ({'quick, ' if args.quick else ''}"
                 f"reps {e2e['meta']['reps']}, {e2e['meta']['cpus']} CPUs)\n\n"
-                f"## odradek vs Apache Kafka (confluent-kafka client)\n\n{md_e2e}\n\n"
+                f"## odradek vs Apache Kafka (confluent-kafka client; *_java_* rows: Kafka's "
+                f"ProducerPerformance / ConsumerPerformance)\n\n{md_e2e}\n\n"
                 f"## wire codec vs kafka-python\n\n{md_wire}\n")
     e2e_bench.plot(e2e, base + ".png")
     print(md_e2e + "\n\n" + md_wire)

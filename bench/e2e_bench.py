@@ -19,6 +19,11 @@ Measurements
   startup     process start -> first Metadata response listing a broker
   rss         idle (after start-up) and the maximum seen under load
   cpu         broker CPU seconds (user+sys, all threads) per GB produced / consumed
+  java        Kafka's own perf tools from the reference jars (org.apache.kafka.tools.
+              ProducerPerformance / ConsumerPerformance, stock client settings): produce
+              1 KiB acks=1 on 1 partition and acks=all on 8, consume 1 KiB; MB/s and the
+              broker's CPU s/GB per repetition. The Java client is not the bottleneck the
+              Python loop is, so these rows show the broker more than the confluent rows.
 """
 from __future__ import annotations
 
@@ -37,12 +42,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.kafka_ref import BROKERS  # noqa: E402
+from bench.kafka_ref import BROKERS, jars  # noqa: E402
 
 SIZES = {"100B": 100, "1KiB": 1024, "16KiB": 16384}
 # bytes of values per produce run (full / quick)
 PRODUCE_BYTES = {"100B": 24_000_000, "1KiB": 96_000_000, "16KiB": 128_000_000}
 CONSUME_BYTES = 384_000_000
+# Kafka's ProducerPerformance: (value size, acks, partitions); bytes of values per run
+JAVA_PRODUCE = [("1KiB", "1", 1), ("1KiB", "all", 8)]
+JAVA_PRODUCE_BYTES = 400_000_000
 
 
 def _client_quiet():
@@ -127,6 +135,44 @@ def consume(bootstrap: str, topic: str, partitions: int, count: int) -> float:
     return dt
 
 
+def java_tool(cls: str, args: list[str], timeout: float = 300) -> str:
+    """Run a tool class from the reference Kafka jars; its stdout."""
+    import subprocess
+
+    r = subprocess.run(["java", "-Xmx512M", "-cp", f"{jars()}/*", f"org.apache.kafka.tools.{cls}", *args],
+                       capture_output=True, text=True, timeout=timeout)
+    if r.returncode != 0:
+        raise RuntimeError(f"{cls} failed ({r.returncode}): {(r.stdout + r.stderr)[-800:]}")
+    return r.stdout
+
+
+def java_produce(bootstrap: str, topic: str, size: int, count: int, acks: str) -> float:
+    """Kafka's ProducerPerformance at full speed; MB/s (10^6 bytes of values per second)."""
+    import re
+
+    out = java_tool("ProducerPerformance", [
+        "--topic", topic, "--num-records", str(count), "--record-size", str(size), "--throughput", "-1",
+        "--command-property", f"bootstrap.servers={bootstrap}", f"acks={acks}"])
+    m = re.search(r"(\d+) records sent, ([\d.]+) records/sec", out.strip().splitlines()[-1])
+    if m is None or int(m.group(1)) != count:
+        raise RuntimeError(f"ProducerPerformance: unexpected output {out[-400:]!r}")
+    return float(m.group(2)) * size / 1e6
+
+
+def java_consume(bootstrap: str, topic: str, size: int, count: int) -> float:
+    """Kafka's ConsumerPerformance from the beginning; MB/s over its fetch time (the
+    group join before the first fetch is left out)."""
+    out = java_tool("ConsumerPerformance", [
+        "--bootstrap-server", bootstrap, "--topic", topic, "--num-records", str(count), "--timeout", "60000",
+        "--group", f"bench-java-{uuid.uuid4().hex[:8]}", "--hide-header"])
+    fields = [f.strip() for f in out.strip().splitlines()[-1].split(",")]
+    # start.time, end.time, MB, MB.sec, nMsg, nMsg.sec, rebalance.time.ms, fetch.time.ms, ...
+    n, fetch_ms = int(fields[4]), float(fields[7])
+    if n < count:
+        raise RuntimeError(f"ConsumerPerformance read {n} of {count}")
+    return n * size / 1e6 / (fetch_ms / 1000.0)
+
+
 def pct(samples: list[float], q: float) -> float:
     s = sorted(samples)
     return s[min(len(s) - 1, int(q * len(s)))]
@@ -201,7 +247,7 @@ class Bench:
     def __init__(self, args):
         self.args = args
         self.quick = args.quick
-        self.reps = args.reps or (1 if args.quick else 3)
+        self.reps = args.reps or (1 if args.quick else 5)
         self.samples: dict[str, dict[str, list[float]]] = {}  # metric -> broker -> values
         self.brokers = {}
         self.max_rss: dict[str, int] = {}
@@ -217,13 +263,18 @@ class Bench:
         b = self.brokers[name]
         self.max_rss[name] = max(self.max_rss.get(name, 0), b.rss_kb())
 
-    def measured(self, name: str, kind: str, nbytes: int, fn):
+    def measured(self, name: str, kind: str, nbytes: int, fn, per_rep: str | None = None):
+        """fn() with the broker's CPU seconds counted against nbytes (per kind, and as
+        one sample of the metric per_rep when given)."""
         b = self.brokers[name]
         c0 = b.cpu_s()
         r = fn()
+        dc = b.cpu_s() - c0
         c = self.cpu.setdefault(name, {})
-        c[kind + "_cpu_s"] = c.get(kind + "_cpu_s", 0.0) + b.cpu_s() - c0
+        c[kind + "_cpu_s"] = c.get(kind + "_cpu_s", 0.0) + dc
         c[kind + "_bytes"] = c.get(kind + "_bytes", 0) + nbytes
+        if per_rep:
+            self.add(per_rep, name, dc / (nbytes / 1e9))
         self.note_rss(name)
         return r
 
@@ -314,6 +365,50 @@ class Bench:
         for name in self.names:
             delete_topic(self.brokers[name].bootstrap, topics[name])
 
+    def java_phase(self) -> None:
+        """Kafka's own Java perf tools against both brokers, repetitions interleaved."""
+        div = 8 if self.quick else 1
+        for size_name, acks, parts in JAVA_PRODUCE:
+            size = SIZES[size_name]
+            count = JAVA_PRODUCE_BYTES // size // div
+            key = f"produce_java_{size_name}_acks{acks}_p{parts}"
+            self.samples.setdefault(key + "_MBps", {})  # (listed before its CPU row)
+            for rep in range(self.reps):
+                order = self.names if rep % 2 == 0 else self.names[::-1]
+                for name in order:
+                    bs = self.brokers[name].bootstrap
+                    topic = f"{key}-{rep}-{uuid.uuid4().hex[:6]}"
+                    create_topic(bs, topic, parts)
+                    mbps = self.measured(name, "produce_java", count * size,
+                                         lambda: java_produce(bs, topic, size, count, acks),
+                                         per_rep=f"cpu_s_per_GB_{key}")
+                    self.add(key + "_MBps", name, mbps)
+                    delete_topic(bs, topic)
+            self.log(f"{key}: " + ", ".join(
+                f"{n} {statistics.median(self.samples[key + '_MBps'][n]):.1f} MB/s" for n in self.names))
+        size = 1024
+        count = CONSUME_BYTES // size // div
+        topics = {}
+        for name in self.names:
+            bs = self.brokers[name].bootstrap
+            topics[name] = f"consume-java-{uuid.uuid4().hex[:6]}"
+            create_topic(bs, topics[name], 1)
+            produce(bs, topics[name], size, count, "1")
+        key = "consume_java_1KiB"
+        self.samples.setdefault(key + "_MBps", {})
+        for rep in range(self.reps):
+            order = self.names if rep % 2 == 0 else self.names[::-1]
+            for name in order:
+                bs = self.brokers[name].bootstrap
+                mbps = self.measured(name, "consume_java", count * size,
+                                     lambda: java_consume(bs, topics[name], size, count),
+                                     per_rep=f"cpu_s_per_GB_{key}")
+                self.add(key + "_MBps", name, mbps)
+        self.log(f"{key}: " + ", ".join(
+            f"{n} {statistics.median(self.samples[key + '_MBps'][n]):.1f} MB/s" for n in self.names))
+        for name in self.names:
+            delete_topic(self.brokers[name].bootstrap, topics[name])
+
     def latency_phase(self) -> None:
         rate = 1000
         secs = 2.0 if self.quick else 5.0
@@ -345,9 +440,11 @@ class Bench:
                 self.start_all(root)
                 if not self.args.no_warmup:
                     self.warm_up()
-                phases = self.args.phases or ["produce", "consume", "latency"]
+                phases = self.args.phases or ["produce", "java", "consume", "latency"]
                 if "produce" in phases:
                     self.produce_matrix()
+                if "java" in phases:
+                    self.java_phase()
                 if "consume" in phases:
                     self.consume_phase()
                 if "latency" in phases:
@@ -472,7 +569,7 @@ def add_args(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--quick", action="store_true", help="1 repetition, 1/8 of the data, fewer configs")
     ap.add_argument("--reps", type=int, default=0)
     ap.add_argument("--only", choices=["odradek", "kafka"])
-    ap.add_argument("--phases", nargs="*", choices=["produce", "consume", "latency"])
+    ap.add_argument("--phases", nargs="*", choices=["produce", "java", "consume", "latency"])
     ap.add_argument("--no-warmup", action="store_true", help="measure cold brokers (JIT not warmed up)")
     ap.add_argument("--no-restarts", action="store_true", help="skip the extra start-up samples")
     ap.add_argument("--dir", default=None, help="where the brokers' data dirs go (default: system temp)")
