@@ -1,23 +1,44 @@
-"""Log compaction (cleanup.policy=compact): keep the latest record per key.
+"""Log compaction (cleanup.policy=compact): keep the latest record per key, as
+Kafka's LogCleaner does.
 
-LogCleaner.clean(log, now_ms) works on the closed segments only, reads them
-without holding the log lock (closed segments are immutable), and swaps each
-rewritten segment in under the lock: the cleaned copy is written and fsynced as
-`<base>.log.cleaned`, the old indexes are removed, then the copy is renamed over
-`<base>.log` (atomic), so a crash leaves either the old or the new segment, and a
-leftover `.cleaned` file is deleted on open. Offsets are kept: a rewritten batch
-keeps its base offset and lastOffsetDelta, records keep their offset deltas.
+Choosing a log (Kafka's LogCleanerManager): the cleanable range ends at the first
+uncleanable offset - the active segment, the last stable offset, the first dirty
+segment younger than min.compaction.lag.ms - rounded down to a segment start. A
+log is cleaned when its dirty ratio exceeds min.cleanable.dirty.ratio, or when a
+dirty closed segment's first batch is older than now - max.compaction.lag.ms
+("needCompactionNow") and there is something cleanable; among those, the log with
+the highest ratio goes first.
+
+A pass (Kafka's Cleaner.doClean): an offset map (key -> latest offset) of the
+dirty range, then every segment below the first uncleanable offset is rewritten,
+consecutive segments grouped into one as long as the result fits segment.bytes and
+segment.index.bytes (groupSegmentsBySize). Records superseded by a later record
+with the same key, keyless records and records of aborted transactions go. A
+tombstone (null value) or the marker of a transaction whose data is all gone is
+kept the first time, and its batch gets a delete horizon (KIP-534: attribute bit
+6, baseTimestamp = now + delete.retention.ms); a later pass at or after the
+horizon drops it. The last batch of the pass and the last batch of a producer
+that is still active are kept, emptied if need be (sequence and epoch state).
+
+Crash safety: a group is written and fsynced as `<first base>.log.cleaned`, then
+PartitionLog.replace_segments swaps it in (see there). Offsets are kept: a
+rewritten batch keeps its base offset and lastOffsetDelta, records keep theirs.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import heapq
+from dataclasses import dataclass, field
 
 from odradek.wire import records
 from odradek.wire.exceptions import WireError
 
 from . import errors
 from .partition_log import PartitionLog
-from .segment import LogSegment
+from .segment import INT32_MAX, LogSegment
+from .txn_index import AbortedTxn
+
+OFFSET_INDEX_ENTRY = 8   # Kafka's index entry sizes, for groupSegmentsBySize
+TIME_INDEX_ENTRY = 12
 
 
 def validate_compacted_record_set(buf, tp: str = "") -> None:
@@ -49,7 +70,8 @@ class CleanResult:
     first_dirty_offset: int
     end_offset: int                 # new cleaner checkpoint
     dirty_ratio: float
-    segments_rewritten: int = 0
+    segments_rewritten: int = 0     # old segments replaced
+    segments_written: int = 0       # cleaned segments swapped in (one per group)
     bytes_before: int = 0
     bytes_after: int = 0
     records_removed: int = 0
@@ -58,16 +80,79 @@ class CleanResult:
 
 @dataclass
 class _Plan:
-    segments: list[tuple[LogSegment, int, int]]   # (segment, size, generation)
+    """Kafka's LogToClean: what a pass over this log would cover."""
+    segments: list[tuple[LogSegment, int, int]]   # (segment, size, generation), base < end
     first_dirty: int
-    end: int
+    end: int                 # first uncleanable offset (a segment base): the new checkpoint
     clean_bytes: int
-    dirty_bytes: int
+    dirty_bytes: int         # cleanable bytes
+    need_compaction_now: bool = False
 
     @property
     def ratio(self) -> float:
         total = self.clean_bytes + self.dirty_bytes
         return self.dirty_bytes / total if total else 0.0
+
+    def should_clean(self, min_ratio: float) -> bool:
+        # LogCleanerManager.grabFilthiestCompactedLog's filter (a strict ">")
+        return (self.need_compaction_now and self.dirty_bytes > 0) or self.ratio > min_ratio
+
+
+class _TxnTracker:
+    """Kafka's CleanedTransactionMetadata: which transactional batches are aborted,
+    which markers may go (their transaction's data is gone from the log), and the
+    aborted-transaction index entries the cleaned segment keeps."""
+
+    def __init__(self, aborted: list[AbortedTxn]):
+        self._heap = [(a.first_offset, i, a) for i, a in enumerate(aborted)]
+        heapq.heapify(self._heap)
+        self._aborted: dict[int, list] = {}     # pid -> [AbortedTxn, last observed batch offset]
+        self._committed: set[int] = set()
+        self.kept_entries: list[AbortedTxn] = []
+
+    def _consume_up_to(self, offset: int) -> None:
+        while self._heap and self._heap[0][0] <= offset:
+            a = heapq.heappop(self._heap)[2]
+            self._aborted.setdefault(a.producer_id, [a, None])
+
+    def on_batch(self, h) -> bool:
+        """A data batch; True if it belongs to an aborted transaction."""
+        self._consume_up_to(h.last_offset)
+        if not h.is_transactional:
+            return False
+        meta = self._aborted.get(h.producer_id)
+        if meta is not None:
+            meta[1] = h.last_offset
+            return True
+        self._committed.add(h.producer_id)
+        return False
+
+    def on_control(self, h, recs) -> bool:
+        """A control batch; True if it may be discarded (its transaction left no data)."""
+        self._consume_up_to(h.last_offset)
+        if not recs:
+            return True  # emptied by an earlier pass
+        rtype, _ = records.parse_control_record(recs[0])
+        if rtype == records.ControlRecordType.ABORT:
+            meta = self._aborted.pop(h.producer_id, None)
+            if meta is not None and meta[1] is not None:
+                self.kept_entries.append(meta[0])
+                return False
+            return True
+        if rtype == records.ControlRecordType.COMMIT:
+            if h.producer_id in self._committed:
+                self._committed.discard(h.producer_id)
+                return False
+            return True
+        return False
+
+
+@dataclass
+class _GroupOutput:
+    chunks: list = field(default_factory=list)
+    size: int = 0
+    changed: bool = False
+    removed: int = 0
 
 
 class LogCleaner:
@@ -75,28 +160,47 @@ class LogCleaner:
     so the broker can call clean() from one background thread per log dir."""
 
     def plan(self, log: PartitionLog, now_ms: int) -> _Plan | None:
+        """Kafka's cleanableOffsets + LogToClean + maxCompactionDelay, under the log lock."""
         with log.lock:
             cfg = log.config
-            closed = log.segments[:-1]
-            first_dirty = max(log.cleaner_checkpoint, log.log_start_offset)
-            bounds = [s.base_offset for s in log.segments[1:]]  # end (exclusive) of each closed seg
-            end = first_dirty
-            chosen = []
-            clean_bytes = dirty_bytes = 0
-            for seg, seg_end in zip(closed, bounds):
-                if seg_end > log.last_stable_offset:
-                    break  # an open transaction may still abort: its records must not supersede
-                if seg_end <= first_dirty:
-                    clean_bytes += seg.size
-                else:
-                    if cfg.min_compaction_lag_ms > 0 and seg.max_timestamp > now_ms - cfg.min_compaction_lag_ms:
+            segs = list(log.segments)
+            active = segs[-1]
+            bases = [s.base_offset for s in segs]
+            leo = log.log_end_offset
+            start = log.log_start_offset
+            cp = log.cleaner_checkpoint
+            first_dirty = start if cp < start or cp > leo else cp
+
+            def floor(offset: int) -> int:  # index of the segment holding offset (0 if before all)
+                i = 0
+                for j, b in enumerate(bases):
+                    if b <= offset:
+                        i = j
+                    else:
                         break
-                    dirty_bytes += seg.size
-                end = max(end, seg_end)
-                chosen.append((seg, seg.size, seg.generation))
-            if end <= first_dirty or not chosen:
+                return i
+
+            dirty_closed = [s for s in segs[floor(first_dirty):-1]] if first_dirty < active.base_offset else []
+            uncleanable = min(log.last_stable_offset, active.base_offset)
+            if cfg.min_compaction_lag_ms > 0:
+                for s in dirty_closed:
+                    if s.max_timestamp > now_ms - cfg.min_compaction_lag_ms:
+                        uncleanable = min(uncleanable, s.base_offset)
+                        break
+            uncleanable = max(first_dirty, uncleanable)
+            # rounded down to the start of its segment (the active segment's at most)
+            end = active.base_offset if uncleanable >= active.base_offset else segs[floor(uncleanable)].base_offset
+            clean_bytes = sum(s.size for s in segs if s.base_offset < first_dirty)
+            lo = min(first_dirty, end)
+            dirty_bytes = 0 if lo == end else sum(
+                s.size for s in segs[floor(lo):] if s.base_offset < end)
+            # max.compaction.lag.ms: a dirty closed segment whose first batch is too old
+            firsts = [s.first_batch_timestamp for s in dirty_closed if s.first_batch_timestamp > 0]
+            need_now = bool(firsts) and min(firsts) < now_ms - max(cfg.max_compaction_lag_ms, 0)
+            chosen = [(s, s.size, s.generation) for s in segs if s.base_offset < end]
+            if clean_bytes + dirty_bytes == 0 or not chosen:
                 return None
-            return _Plan(chosen, first_dirty, end, clean_bytes, dirty_bytes)
+            return _Plan(chosen, first_dirty, end, clean_bytes, dirty_bytes, need_now)
 
     def dirty_ratio(self, log: PartitionLog, now_ms: int) -> float:
         p = self.plan(log, now_ms)
@@ -106,131 +210,245 @@ class LogCleaner:
         if not log.config.compact:
             return None
         plan = self.plan(log, now_ms)
-        if plan is None or (not force and plan.ratio < log.config.min_cleanable_dirty_ratio):
+        if plan is None or (not force and not plan.should_clean(log.config.min_cleanable_dirty_ratio)):
             return None
+        return self._clean(log, plan, now_ms)
+
+    def _clean(self, log: PartitionLog, plan: _Plan, now_ms: int) -> CleanResult:
+        cfg = log.config
         result = CleanResult(plan.first_dirty, plan.end, plan.ratio)
-        log_start = log.log_start_offset
-        # records of aborted transactions are dropped and never supersede anything
-        aborted = {}
-        for a in log.aborted_transactions(log_start, plan.end):
-            aborted.setdefault(a.producer_id, []).append((a.first_offset, a.last_offset))
-        self._aborted = aborted
+        with log.lock:
+            aborted = log.aborted_transactions(0, plan.end)
+            active_producers = {}
+            for pid, e in log.producer_state.producers.items():
+                active_producers[pid] = (e.batches[-1].last_offset if e.batches else None, e.epoch)
+        seen = set()
+        aborted = [a for a in aborted if not (a in seen or seen.add(a))]
         try:
-            latest = self._offset_map(plan, log_start)
+            latest = self._offset_map(plan, aborted)
         except (OSError, ValueError, WireError):
             if all(seg in log.segments for seg, _, _ in plan.segments):
                 raise
             result.aborted = True  # retention or truncation removed a segment under us
             return result
-        horizon = now_ms - log.config.delete_retention_ms
-        for seg, size, gen in plan.segments:
-            if seg not in log.segments:
+        txn = _TxnTracker(aborted)
+        for group in self.group_segments_by_size(plan.segments, cfg.segment_bytes,
+                                                 cfg.segment_index_bytes, plan.end):
+            if any(seg not in log.segments for seg, _, _ in group):
                 result.aborted = True
                 return result
+            txn.kept_entries = []
             try:
-                out, removed = self._filter_segment(seg, size, latest, horizon, log_start)
+                out = self._filter_group(group, latest, txn, active_producers, plan.end, now_ms,
+                                         cfg.delete_retention_ms)
             except (OSError, ValueError, WireError):
-                if seg in log.segments:
+                if all(seg in log.segments for seg, _, _ in group):
                     raise
                 result.aborted = True
                 return result
-            if removed == 0:
-                continue
-            cleaned_path = seg.path + ".cleaned"
+            if not out.changed and len(group) == 1:
+                continue  # byte for byte what is there already
+            first = group[0][0]
+            cleaned_path = first.path + ".cleaned"
             f = log.fs.open(cleaned_path)
             try:
                 f.truncate(0)
-                for chunk in out:
+                for chunk in out.chunks:
                     f.append(chunk)
                 f.fsync()
-                new_size = f.size()
             finally:
                 f.close()
-            if not log.replace_segment(seg, cleaned_path, now_ms, size, gen):
-                log.fs.remove(cleaned_path)
+            if not log.replace_segments([s for s, _, _ in group], cleaned_path, now_ms,
+                                        [(size, gen) for _, size, gen in group], txn.kept_entries):
+                if log.fs.exists(cleaned_path):
+                    log.fs.remove(cleaned_path)
                 result.aborted = True
                 return result
-            result.segments_rewritten += 1
-            result.bytes_before += size
-            result.bytes_after += new_size
-            result.records_removed += removed
+            result.segments_rewritten += len(group)
+            result.segments_written += 1
+            result.bytes_before += sum(size for _, size, _ in group)
+            result.bytes_after += out.size
+            result.records_removed += out.removed
         log.set_cleaner_checkpoint(plan.end)
         return result
 
-    _aborted: dict = {}
-
-    def _is_aborted(self, h) -> bool:
-        if not h.is_transactional or h.is_control:
-            return False
-        return any(first <= h.base_offset <= last for first, last in self._aborted.get(h.producer_id, ()))
+    @staticmethod
+    def group_segments_by_size(segments, max_size: int, max_index_size: int, end: int):
+        """Kafka's Cleaner.groupSegmentsBySize: consecutive segments whose log bytes sum
+        to at most segment.bytes, offset- and time-index bytes each to at most
+        segment.index.bytes, and whose offsets fit one segment (int32 deltas)."""
+        groups = []
+        i, n = 0, len(segments)
+        while i < n:
+            seg, size, _ = segments[i]
+            group = [segments[i]]
+            log_size = size
+            oi = len(seg.offset_index.keys) * OFFSET_INDEX_ENTRY
+            ti = len(seg.time_index.keys) * TIME_INDEX_ENTRY
+            i += 1
+            while i < n:
+                nxt, nsize, _ = segments[i]
+                noi = len(nxt.offset_index.keys) * OFFSET_INDEX_ENTRY
+                nti = len(nxt.time_index.keys) * TIME_INDEX_ENTRY
+                last = segments[i + 1][0].base_offset - 1 if i + 1 < n else end - 1
+                if (log_size + nsize > max_size or oi + noi > max_index_size
+                        or ti + nti > max_index_size
+                        or (nsize != 0 and last - group[0][0].base_offset > INT32_MAX)):
+                    break
+                group.append(segments[i])
+                log_size += nsize
+                oi += noi
+                ti += nti
+                i += 1
+            groups.append(group)
+        return groups
 
     @staticmethod
     def _batches(seg: LogSegment, size: int):
         for pos, h in seg.batches(0, size):
             yield pos, h, seg.read(pos, h.size_in_bytes)
 
-    def _offset_map(self, plan: _Plan, log_start: int) -> dict[bytes, int]:
+    def _offset_map(self, plan: _Plan, aborted: list[AbortedTxn]) -> dict[bytes, int]:
+        """Key -> offset of its latest record in [first_dirty, end), aborted data left out."""
         latest: dict[bytes, int] = {}
+        txn = _TxnTracker(aborted)
         for seg, size, _ in plan.segments:
-            if seg.base_offset < plan.first_dirty and seg.next_offset <= plan.first_dirty:
+            if seg.next_offset <= plan.first_dirty:
                 continue
             for _, h, data in self._batches(seg, size):
-                if h.is_control or h.last_offset < max(plan.first_dirty, log_start) or self._is_aborted(h):
+                if h.last_offset < plan.first_dirty:
+                    continue
+                if h.is_control:
+                    _, recs = records.decode_records(data, 0, check_crc=False)
+                    txn.on_control(h, recs)
+                    continue
+                if txn.on_batch(h):
                     continue
                 _, recs = records.decode_records(data, 0, check_crc=False)
                 for r in recs:
                     off = h.base_offset + r.offset_delta
-                    if r.key is not None and off >= log_start:
+                    if r.key is not None and off >= plan.first_dirty:
                         latest[r.key] = off
         return latest
 
-    def _filter_segment(self, seg: LogSegment, size: int, latest: dict, horizon: int,
-                        log_start: int) -> tuple[list[bytes], int]:
-        out: list[bytes] = []
-        removed_total = 0
-        for _, h, data in self._batches(seg, size):
-            if h.is_control or h.last_offset < log_start:
-                out.append(data)
-                continue
-            _, recs = records.decode_records(data, 0, check_crc=False)
-            kept = []
-            if self._is_aborted(h):
-                removed_total += len(recs)
-                continue
-            for r in recs:
-                off = h.base_offset + r.offset_delta
-                if r.key is not None and off >= log_start:
-                    if latest.get(r.key, off) > off:
-                        continue  # superseded by a later record with the same key
-                    if r.value is None and r.timestamp(h) < horizon:
-                        continue  # tombstone past delete.retention.ms
-                kept.append(r)
-            removed = len(recs) - len(kept)
-            removed_total += removed
-            if removed == 0:
-                out.append(data)
-            elif kept:
-                lat = h.timestamp_type == records.TimestampType.LOG_APPEND_TIME
-                out.append(records.build_batch(
-                    kept, base_offset=h.base_offset, compression=h.compression,
-                    timestamp_type=h.timestamp_type, base_timestamp=h.base_timestamp,
-                    max_timestamp=h.max_timestamp if lat else None,
-                    producer_id=h.producer_id, producer_epoch=h.producer_epoch,
-                    base_sequence=h.base_sequence, is_transactional=h.is_transactional,
-                    partition_leader_epoch=h.partition_leader_epoch,
-                    last_offset_delta=h.last_offset_delta))
-        return out, removed_total
+    def _filter_group(self, group, latest: dict, txn: _TxnTracker, active_producers: dict,
+                      round_end: int, now_ms: int, delete_retention_ms: int) -> _GroupOutput:
+        """Kafka's cleanInto + MemoryRecords.filterTo over each segment of the group."""
+        out = _GroupOutput()
+
+        def emit(data) -> None:
+            out.chunks.append(data)
+            out.size += len(data)
+
+        for seg, size, _ in group:
+            for _, h, data in self._batches(seg, size):
+                _, recs = records.decode_records(data, 0, check_crc=False)
+                if h.is_control:
+                    can_discard = txn.on_control(h, recs)
+                    horizon = h.delete_horizon_ms
+                    discard_records = can_discard and horizon is not None and horizon <= now_ms
+                else:
+                    can_discard = discard_records = txn.on_batch(h)
+                if h.producer_id >= 0 and self._last_of_active_producer(h, active_producers):
+                    retain_empty = True
+                else:
+                    retain_empty = h.next_offset == round_end
+                if discard_records and not retain_empty:
+                    out.changed = True
+                    out.removed += len(recs)
+                    continue
+                kept = []
+                if not discard_records:
+                    for r in recs:
+                        if h.is_control or self._retain(h, r, latest, now_ms):
+                            kept.append(r)
+                out.removed += len(recs) - len(kept)
+                if kept:
+                    need_horizon = (not h.has_delete_horizon and
+                                    (any(r.value is None for r in kept) or (can_discard and h.is_control)))
+                    if len(kept) == len(recs) and not need_horizon:
+                        emit(data)
+                        continue
+                    out.changed = True
+                    if need_horizon:
+                        horizon = now_ms + delete_retention_ms
+                    else:
+                        horizon = h.delete_horizon_ms
+                    emit(self._rebuild(h, kept, horizon))
+                elif retain_empty:
+                    out.changed = out.changed or bool(recs)
+                    emit(data if not recs else self._empty(h))
+                else:
+                    out.changed = True
+        return out
+
+    @staticmethod
+    def _last_of_active_producer(h, active_producers: dict) -> bool:
+        last = active_producers.get(h.producer_id)
+        if last is None:
+            return False
+        last_data_offset, epoch = last
+        if last_data_offset is not None:
+            return h.last_offset == last_data_offset
+        return h.is_control and h.producer_epoch == epoch
+
+    @staticmethod
+    def _retain(h, r, latest: dict, now_ms: int) -> bool:
+        if r.key is None:
+            return False  # Kafka's cleaner drops keyless records
+        if h.base_offset + r.offset_delta < latest.get(r.key, -1):
+            return False  # superseded by a later record with the same key
+        if r.value is not None:
+            return True
+        horizon = h.delete_horizon_ms
+        return horizon is None or now_ms < horizon  # a tombstone lives until its batch's horizon
+
+    @staticmethod
+    def _rebuild(h, kept, horizon: int | None) -> bytes:
+        """The batch with only `kept`, as Kafka's MemoryRecordsBuilder writes it: base
+        offset, last offset delta, producer fields kept; baseTimestamp is the delete
+        horizon when there is one, else the first kept record's timestamp; record
+        timestamp deltas are against that; maxTimestamp is the kept records' largest
+        (the append time under LogAppendTime)."""
+        lat = h.timestamp_type == records.TimestampType.LOG_APPEND_TIME
+        stamps = [h.max_timestamp if lat else r.timestamp(h) for r in kept]
+        base_ts = horizon if horizon is not None else stamps[0]
+        rebuilt = [records.Record(0, ts - base_ts, r.offset_delta, r.key, r.value, r.headers)
+                   for r, ts in zip(kept, stamps)]
+        return records.build_batch(
+            rebuilt, base_offset=h.base_offset, compression=h.compression,
+            timestamp_type=h.timestamp_type, base_timestamp=base_ts,
+            max_timestamp=h.max_timestamp if lat else max(stamps),
+            producer_id=h.producer_id, producer_epoch=h.producer_epoch,
+            base_sequence=h.base_sequence, is_transactional=h.is_transactional,
+            is_control=h.is_control, partition_leader_epoch=h.partition_leader_epoch,
+            last_offset_delta=h.last_offset_delta, delete_horizon=horizon is not None)
+
+    @staticmethod
+    def _empty(h) -> bytes:
+        """Kafka's DefaultRecordBatch.writeEmptyHeader: no records, no compression, no
+        base timestamp, the batch's max timestamp, offsets and producer fields."""
+        return records.build_batch(
+            [], base_offset=h.base_offset, compression=0, timestamp_type=h.timestamp_type,
+            base_timestamp=records.NO_TIMESTAMP, max_timestamp=h.max_timestamp,
+            producer_id=h.producer_id, producer_epoch=h.producer_epoch,
+            base_sequence=h.base_sequence, is_transactional=h.is_transactional,
+            is_control=h.is_control, partition_leader_epoch=h.partition_leader_epoch,
+            last_offset_delta=h.last_offset_delta)
 
     def run_once(self, logs, now_ms: int) -> tuple[PartitionLog, CleanResult] | None:
-        """Clean the compacted log with the highest dirty ratio above its threshold."""
-        best, best_ratio = None, -1.0
+        """Kafka's grabFilthiestCompactedLog + clean: of the compacted logs whose dirty
+        ratio exceeds min.cleanable.dirty.ratio or that need compaction now
+        (max.compaction.lag.ms), clean the one with the highest dirty ratio."""
+        best, best_plan = None, None
         for log in logs:
             if not log.config.compact:
                 continue
-            r = self.dirty_ratio(log, now_ms)
-            if r >= log.config.min_cleanable_dirty_ratio and r > best_ratio and r > 0:
-                best, best_ratio = log, r
+            p = self.plan(log, now_ms)
+            if p is None or not p.should_clean(log.config.min_cleanable_dirty_ratio):
+                continue
+            if best_plan is None or p.ratio > best_plan.ratio:
+                best, best_plan = log, p
         if best is None:
             return None
-        res = self.clean(best, now_ms)
-        return (best, res) if res else None
+        return best, self._clean(best, best_plan, now_ms)

@@ -172,14 +172,24 @@ class PartitionLog:
         self.cleaner_checkpoint = cp.get("cleaner_checkpoint", 0)
         hw = cp.get("high_watermark", 0)
         bases = []
+        # An interrupted cleaner swap (replace_segments): while a `.log.cleaned` is
+        # there the swap did not commit, so the segments it set aside come back;
+        # once it is gone the swap committed and they, and its txn index, finish.
+        swap_pending = any(n.endswith(".log.cleaned") for n in names)
         for name in names:
             stem, _, ext = name.partition(".")
             path = posixpath.join(d, name)
-            if ext in ("log.cleaned", "log.swap", "deleted", "log.deleted", "index.deleted",
-                       "timeindex.deleted", "snapshot.tmp") or name.endswith(".tmp"):
+            if ext == "log.deleted" and stem.isdigit() and swap_pending:
+                fs.rename(path, posixpath.join(d, stem + ".log"))
+                bases.append(int(stem))
+            elif ext == "txnindex.cleaned" and stem.isdigit() and not swap_pending:
+                fs.rename(path, posixpath.join(d, stem + ".txnindex"))
+            elif ext in ("log.cleaned", "log.swap", "deleted", "log.deleted", "index.deleted",
+                         "timeindex.deleted", "txnindex.cleaned", "snapshot.tmp") or name.endswith(".tmp"):
                 fs.remove(path)  # interrupted cleaning / deletion / checkpoint write
             elif ext == "log" and stem.isdigit():
                 bases.append(int(stem))
+        names = fs.listdir(d)
         present = set(bases)
         for name in names:  # indexes without a log: left over from a deletion
             stem, _, ext = name.partition(".")
@@ -791,32 +801,70 @@ class PartitionLog:
 
     # ------------------------------------------------------------ cleaner hooks
 
-    def replace_segment(self, old: LogSegment, cleaned_path: str, now_ms: int,
-                        expected_size: int, expected_generation: int) -> bool:
-        """Crash-safe swap of a cleaned copy (fsynced at cleaned_path) for `old`.
-        Returns False when `old` is gone (retention/truncation raced the cleaner)."""
+    def replace_segments(self, olds: list[LogSegment], cleaned_path: str, now_ms: int,
+                         expected: list[tuple[int, int]], txn_entries=()) -> bool:
+        """Crash-safe swap of one cleaned copy (fsynced at `<first base>.log.cleaned`)
+        for the consecutive closed segments `olds`; `expected` is each one's (size,
+        generation) when it was read, `txn_entries` the aborted-transaction index of
+        the new segment. Returns False when one of them changed or went (retention or
+        truncation raced the cleaner).
+
+        Order: the new txn index is written as `.txnindex.cleaned`; the later
+        segments are renamed to `.log.deleted` and the first one's indexes removed
+        (rebuilt from the log); renaming the cleaned copy over the first segment's
+        log commits. _load undoes an uncommitted swap and finishes a committed one."""
         with self.lock:
             try:
-                i = self.segments.index(old)
+                i = self.segments.index(olds[0])
             except ValueError:
                 return False
-            if old is self.active or old.size != expected_size or old.generation != expected_generation:
+            if self.segments[i:i + len(olds)] != olds or i + len(olds) >= len(self.segments):
                 return False
-            # drop the indexes first: a crash after this rebuilds them from the log
-            for p in (old.offset_index.path, old.time_index.path):
-                if self.fs.exists(p):
-                    self.fs.remove(p)
-            self.fs.rename(cleaned_path, old.path)
-            self.fs.fsync_dir(self.dir)
-            new = self._new_segment(old.base_offset, now_ms)
-            scan = new.recover(old.base_offset)
+            for seg, (size, gen) in zip(olds, expected):
+                if seg.size != size or seg.generation != gen:
+                    return False
+            fs, first = self.fs, olds[0]
+            txn_cleaned = first.txn_index_path + ".cleaned"
+            had_txn = any(fs.exists(s.txn_index_path) for s in olds)
+            if txn_entries or had_txn:
+                f = fs.open(txn_cleaned)
+                try:
+                    f.truncate(0)
+                    if txn_entries:
+                        f.append(b"".join(e.to_bytes() for e in txn_entries))
+                    f.fsync()
+                finally:
+                    f.close()
+            for seg in olds[1:]:
+                fs.rename(seg.path, seg.path + ".deleted")
+            # the first segment's indexes go: a crash after this rebuilds them from the log
+            for p in (first.offset_index.path, first.time_index.path):
+                if fs.exists(p):
+                    fs.remove(p)
+            fs.fsync_dir(self.dir)
+            fs.rename(cleaned_path, first.path)  # the commit point
+            fs.fsync_dir(self.dir)
+            if txn_entries:
+                fs.rename(txn_cleaned, first.txn_index_path)
+            elif had_txn:
+                fs.remove(txn_cleaned)
+                if fs.exists(first.txn_index_path):
+                    fs.remove(first.txn_index_path)
+            for seg in olds[1:]:
+                for p in (seg.path + ".deleted", seg.offset_index.path, seg.time_index.path,
+                          seg.txn_index_path):
+                    if fs.exists(p):
+                        fs.remove(p)
+            fs.fsync_dir(self.dir)
+            new = self._new_segment(first.base_offset, now_ms)
+            scan = new.recover(first.base_offset)
             if scan.error is not None:
                 raise errors.LogCorruptionError(new.path, scan.valid_bytes, scan.error_offset, scan.error)
+            new.on_become_inactive()
             new.flush()
-            segs = list(self.segments)
-            segs[i] = new
-            self._set_segments(segs)
-            self._retired.append(old)
+            self._set_segments(self.segments[:i] + [new] + self.segments[i + len(olds):])
+            for seg in olds:
+                self._retired.append(seg)  # keep the fds open for in-flight sendfile
             while len(self._retired) > 16:
                 self._retired.pop(0).close()
             return True

@@ -99,7 +99,15 @@ def test_tombstones_removed_only_after_delete_retention():
     assert tomb
     check_compacted(log, original, dropped_tombstones_ok=False)
     fill(log, original, [b"x"], 30, ts0=5000)
-    LogCleaner().clean(log, now_ms=100000, force=True)
+    # KIP-534: a pass sets the delete horizon of a batch keeping tombstones (now +
+    # delete.retention.ms), whatever their timestamps; a pass at/after it drops them
+    cp1 = log.cleaner_checkpoint
+    LogCleaner().clean(log, now_ms=100000, force=True)  # past the first horizons (2040)
+    late = [o for o, k, v in read_all(log) if v is None and o < log.cleaner_checkpoint]
+    assert late and min(late) >= cp1  # first seen by this pass: horizon 101000
+    LogCleaner().clean(log, now_ms=100999, force=True)
+    assert [o for o, k, v in read_all(log) if v is None and o < log.cleaner_checkpoint] == late
+    LogCleaner().clean(log, now_ms=101000, force=True)
     assert not [o for o, k, v in read_all(log) if v is None and o < log.cleaner_checkpoint]
     check_compacted(log, original)
 
