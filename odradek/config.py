@@ -80,6 +80,16 @@ class BrokerConfig:
     group_consumer_session_timeout_ms: int = 45000
     group_consumer_max_size: int = INT_MAX
     group_consumer_assignors: str = "uniform,range"
+    # KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); Kafka 4.3's defaults
+    group_share_session_timeout_ms: int = 45000
+    group_share_heartbeat_interval_ms: int = 5000
+    group_share_record_lock_duration_ms: int = 30000
+    group_share_min_record_lock_duration_ms: int = 15000
+    group_share_max_record_lock_duration_ms: int = 60000
+    group_share_delivery_count_limit: int = 5
+    group_share_partition_max_record_locks: int = 2000
+    group_share_max_size: int = 200
+    max_share_sessions: int = 2000
     offsets_topic_num_partitions: int = 50
     offsets_topic_replication_factor: int = 1
     offsets_topic_segment_bytes: int = 104857600
@@ -448,6 +458,15 @@ _SPECS = {
     "group.consumer.session.timeout.ms": ("group_consumer_session_timeout_ms", _int(1, INT_MAX)),
     "group.consumer.max.size": ("group_consumer_max_size", _int(1, INT_MAX)),
     "group.consumer.assignors": ("group_consumer_assignors", _str),
+    "group.share.session.timeout.ms": ("group_share_session_timeout_ms", _int(1, INT_MAX)),
+    "group.share.heartbeat.interval.ms": ("group_share_heartbeat_interval_ms", _int(1, INT_MAX)),
+    "group.share.record.lock.duration.ms": ("group_share_record_lock_duration_ms", _int(1000, 3600000)),
+    "group.share.min.record.lock.duration.ms": ("group_share_min_record_lock_duration_ms", _int(1000, 30000)),
+    "group.share.max.record.lock.duration.ms": ("group_share_max_record_lock_duration_ms", _int(30000, 3600000)),
+    "group.share.delivery.count.limit": ("group_share_delivery_count_limit", _int(2, 10)),
+    "group.share.partition.max.record.locks": ("group_share_partition_max_record_locks", _int(100, 10000)),
+    "group.share.max.size": ("group_share_max_size", _int(1, 1000)),
+    "max.share.sessions": ("max_share_sessions", _int(1, INT_MAX)),
     "offsets.topic.num.partitions": ("offsets_topic_num_partitions", _int(1, INT_MAX)),
     "offsets.topic.replication.factor": ("offsets_topic_replication_factor", _int(1, 32767)),
     "offsets.topic.segment.bytes": ("offsets_topic_segment_bytes", _int(1, INT_MAX)),

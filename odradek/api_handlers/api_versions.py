@@ -20,10 +20,14 @@ MAX_VERSION = 4
 from odradek.controller.features import METADATA_VERSION_MAX, METADATA_VERSION_MIN, SUPPORTED  # noqa: E402,F401
 
 
-def advertised() -> list[ApiVersion]:
+def advertised(broker=None) -> list[ApiVersion]:
     from . import supported_versions
+    from .share_common import SHARE_API_KEYS, share_enabled
 
-    return [ApiVersion(api_key=k, min_version=lo, max_version=hi) for k, lo, hi in supported_versions()]
+    # as Kafka: the share APIs only while share.version >= 1 is finalized
+    hide = SHARE_API_KEYS if broker is not None and not share_enabled(broker) else ()
+    return [ApiVersion(api_key=k, min_version=lo, max_version=hi) for k, lo, hi in supported_versions()
+            if k not in hide]
 
 
 def unsupported_version_response() -> ApiVersionsResponse:
@@ -32,7 +36,7 @@ def unsupported_version_response() -> ApiVersionsResponse:
 
 
 def handle(ctx, request) -> ApiVersionsResponse:
-    resp = ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=advertised(), throttle_time_ms=0)
+    resp = ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=advertised(ctx.broker), throttle_time_ms=0)
     if ctx.api_version >= 3:
         if not _valid_client_software(request.client_software_name) or not _valid_client_software(
             request.client_software_version

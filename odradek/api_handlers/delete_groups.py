@@ -10,7 +10,12 @@ MAX_VERSION = 2
 
 
 def handle(ctx, request) -> DeleteGroupsResponse:
-    result = ctx.broker.groups.delete_groups(list(request.groups_names), ctx.now_ms)
+    names = list(request.groups_names)
+    shares = getattr(ctx.broker, "share_groups", None)
+    share_ids = [g for g in names if shares is not None and g in shares.groups]
+    result = ctx.broker.groups.delete_groups([g for g in names if g not in share_ids], ctx.now_ms)
+    for gid in share_ids:  # a share group and its share-partition state
+        result[gid] = shares.delete_group(gid)
     return DeleteGroupsResponse(
         throttle_time_ms=0,
         results=[DeletableGroupResult(group_id=gid, error_code=result[gid]) for gid in request.groups_names],

@@ -25,8 +25,14 @@ def handle(ctx, request) -> DescribeGroupsResponse:
     coord = ctx.broker.groups
     ops = GROUP_OPERATIONS if v >= 3 and request.include_authorized_operations else NOT_REQUESTED
     out = []
+    shares = getattr(ctx.broker, "share_groups", None)
     for gid in request.groups:
-        d = coord.describe_group(gid)
+        if shares is not None and gid in shares.groups:
+            # as a consumer group: not a classic group (Dead; v6 GROUP_ID_NOT_FOUND with this message)
+            d = {"error": ErrorCode.NONE, "group_id": gid, "state": "Dead", "protocol_type": "", "protocol": "",
+                 "members": [], "message": f"Group {gid} is not a classic group."}
+        else:
+            d = coord.describe_group(gid)
         error, message = d["error"], d.get("message")
         if error == ErrorCode.NONE and d["state"] == "Dead":
             error, message = ErrorCode.GROUP_ID_NOT_FOUND, message or f"Group {gid} not found."

@@ -457,6 +457,20 @@ def _describe_topic_partitions(v, req, code, msg, exc):
         for t in req.topics or ()])
 
 
+def _share_group_describe(v, req, code, msg, exc):
+    m = _resp(77)
+    return m.ShareGroupDescribeResponse(groups=[
+        m.DescribedGroup(group_id=g, error_code=code, error_message=msg) for g in req.group_ids or ()])
+
+
+def _describe_share_group_offsets(v, req, code, msg, exc):
+    m = _resp(90)
+    return m.DescribeShareGroupOffsetsResponse(groups=[
+        m.DescribeShareGroupOffsetsResponseGroup(group_id=g.group_id, topics=[], error_code=code,
+                                                 error_message=msg or ErrorCode.from_code(code).message)
+        for g in req.groups or ()])
+
+
 BUILDERS: dict[int, Callable] = {
     0: _produce,
     1: _fetch,
@@ -515,6 +529,11 @@ BUILDERS: dict[int, Callable] = {
     69: _consumer_group_describe,
     74: _top_level(74, "ListConfigResourcesResponse"),
     75: _describe_topic_partitions,
+    76: _top_level(76, "ShareGroupHeartbeatResponse"),
+    77: _share_group_describe,
+    78: _top_level(78, "ShareFetchResponse"),
+    79: _top_level(79, "ShareAcknowledgeResponse"),
+    90: _describe_share_group_offsets,
 }
 
 

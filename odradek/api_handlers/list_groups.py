@@ -1,4 +1,4 @@
-"""ListGroups (key 16) v0-5: every group, filtered by state (v4+) and type (v5+)."""
+"""ListGroups (key 16) v0-5: every group (classic, consumer, share), filtered by state (v4+) and type (v5+)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,11 @@ def handle(ctx, request) -> ListGroupsResponse:
     states = request.states_filter if v >= 4 else None
     types = request.types_filter if v >= 5 else None
     groups = ctx.broker.groups.list_groups(states or None, types or None)
+    shares = getattr(ctx.broker, "share_groups", None)
+    if shares is not None and (not types or "share" in {t.lower() for t in types}):
+        want = {s.lower() for s in states} if states else None
+        groups += [(gid, "share", st, "share") for gid, st in shares.list_groups()
+                   if want is None or st.lower() in want]
     return ListGroupsResponse(
         throttle_time_ms=0,
         error_code=0,

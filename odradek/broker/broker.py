@@ -36,6 +36,7 @@ class Broker:
         self.txn_offsets = None
         self.producer_ids = None
         self.fetch_sessions = None
+        self.share_groups = None
         self._lock_fd = None
 
     # ------------------------------------------------------------ start-up / shutdown
@@ -93,6 +94,7 @@ class Broker:
         self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"))
         self.fetch_sessions = FetchSessionCache(cfg.max_incremental_fetch_session_cache_slots,
                                                 cfg.min_incremental_fetch_session_eviction_ms)
+        self._start_share_coordinator()
         if controller is None:
             self.start_coordinators()
 
@@ -153,6 +155,32 @@ class Broker:
                                        poke=self.purgatory_poke)
         self.groups.load_all(self.clock_ms())
 
+    def share_broker_props(self) -> dict[str, str]:
+        """The broker's group.share.* settings (what a group's share.* configs default to)."""
+        cfg = self.config
+        return {name: str(getattr(cfg, name.replace(".", "_"))) for name in (
+            "group.share.session.timeout.ms", "group.share.heartbeat.interval.ms",
+            "group.share.record.lock.duration.ms", "group.share.min.record.lock.duration.ms",
+            "group.share.max.record.lock.duration.ms", "group.share.delivery.count.limit",
+            "group.share.partition.max.record.locks")}
+
+    def share_group_settings(self, group_id: str) -> dict[str, str]:
+        from odradek.controller import group_configs
+
+        overrides = dict(self.controller.image.group_configs.get(group_id, {}))
+        return group_configs.effective(overrides, self.share_broker_props())
+
+    def _start_share_coordinator(self) -> None:
+        from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
+
+        def offsets(topic: str, partition: int):
+            plog = self.replicas.get(topic, partition)
+            return None if plog is None else (plog.log_start_offset, plog.high_watermark)
+
+        self.share_groups = ShareGroupCoordinator(settings=self.share_group_settings, offsets=offsets,
+                                                  max_share_sessions=self.config.max_share_sessions,
+                                                  max_group_size=self.config.group_share_max_size)
+
     def _start_txn_coordinator(self) -> None:
         from odradek.broker.coordinator_log import CoordinatorLog
         from odradek.coordinator.txn_coordinator import TxnCoordinator
@@ -210,6 +238,15 @@ class Broker:
             self.groups.tick(now_ms)
         if self.txn_coordinator is not None:
             self.txn_coordinator.tick(now_ms)
+        if self.share_groups is not None:
+            self.poke_share_partitions(self.share_groups.tick(now_ms))
+
+    def poke_share_partitions(self, keys) -> None:
+        """Records became available again in these share-partitions: wake waiting ShareFetches."""
+        for _, topic_id, partition in keys:
+            t = self.image.topics_by_id.get(topic_id)
+            if t is not None:
+                self.purgatory_poke(("partition", t.name, partition))
 
     def apply_retention(self, now_ms: int) -> int:
         return self.log_manager.apply_retention(now_ms)

@@ -26,6 +26,7 @@ from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
 
 from . import configs as C
 from . import features
+from . import group_configs as GC
 from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
 from .image import BrokerImage, MetadataDelta, MetadataImage, TopicImage
 from .metadata_log import MetadataLog
@@ -600,6 +601,8 @@ class Controller:
         if rtype == BROKER:
             self._check_broker_name(name, describe=True)
             return self._broker_views(name, synonyms)
+        if rtype == GC.GROUP:
+            return GC.views(dict(self.image.group_configs.get(name, {})), self.defaults, synonyms)
         raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
 
     def _check_broker_name(self, name: str, describe: bool) -> None:
@@ -684,9 +687,13 @@ class Controller:
             return dict(self.image.topic_configs.get(name, {}))
         if rtype == BROKER:
             return dict(self.image.broker_configs.get(name, {}))
+        if rtype == GC.GROUP:
+            return dict(self.image.group_configs.get(name, {}))
         return {}
 
     def _alter(self, rtype: int, name: str, ops, incremental: bool) -> list:
+        if rtype == GC.GROUP:
+            return self._alter_group(name, ops)
         if rtype == TOPIC:
             defs = C.TOPIC_CONFIGS
             for k, op, v in ops:
@@ -768,6 +775,29 @@ class Controller:
                 continue
             records.append(ConfigRecord(resource_type=rtype, resource_name=name, name=k, value=v))
         return records
+
+    def _alter_group(self, name: str, ops) -> list:
+        if not name:
+            raise _Fail(ErrorCode.INVALID_REQUEST, "Group name can't be empty.")
+        current = self._current_dynamic(GC.GROUP, name)
+        changes: dict[str, str | None] = {}
+        for k, op, v in ops:
+            if k not in GC.GROUP_CONFIGS:
+                raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {k}")
+            if op == OP_DELETE:
+                changes[k] = None
+                continue
+            if op in (OP_APPEND, OP_SUBTRACT):
+                raise _Fail(ErrorCode.INVALID_CONFIG, f"Can't {_OP_NAME[op]} to key {k} because its type is not LIST.")
+            if op != OP_SET:
+                raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown operation type {op}")
+            try:
+                changes[k] = GC.validate(k, v, self.defaults)
+            except GC.InvalidGroupConfig as e:
+                raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
+        return [ConfigRecord(resource_type=GC.GROUP, resource_name=name, name=k, value=v)
+                for k, v in changes.items()
+                if not (v is None and k not in current) and not (v is not None and current.get(k) == v)]
 
 
 def _record_problem(record) -> str | None:

@@ -7,9 +7,11 @@ eligible.leader.replicas.version 1, share.version 1, streams.version 1 (kraft.ve
 - group.version 1: KIP-848 consumer groups (odradek/coordinator/consumer_group_*).
 - transaction.version 2: KIP-890 part 2 (Produce v12 adds partitions implicitly, EndTxn v5
   bumps the epoch per transaction) - see TRANSACTION_VERSION_MAX.
+- share.version 1: KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); at
+  level 0 the share APIs are not advertised and answer UNSUPPORTED_VERSION, as Kafka's.
 - kraft.version: 0 only (no KIP-853 AddRaftVoter/RemoveRaftVoter).
-- eligible.leader.replicas.version, share.version, streams.version: not implemented
-  (no ELR in partition state, no share groups, no streams groups), so not supported.
+- eligible.leader.replicas.version, streams.version: not implemented
+  (no ELR in partition state, no streams groups), so not supported.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ SUPPORTED: dict[str, tuple[int, int]] = {
     "group.version": (0, 1),
     "kraft.version": (0, 0),
     METADATA_VERSION: (METADATA_VERSION_MIN, METADATA_VERSION_MAX),
+    "share.version": (0, 1),
     "transaction.version": (0, TRANSACTION_VERSION_MAX),
 }
 
@@ -35,6 +38,7 @@ SUPPORTED: dict[str, tuple[int, int]] = {
 BOOTSTRAP: dict[str, int] = {
     METADATA_VERSION: METADATA_VERSION_MAX,
     "group.version": 1,
+    "share.version": 1,
     "transaction.version": TRANSACTION_VERSION_MAX,
 }
 

@@ -26,6 +26,7 @@ from odradek.wire.messages.user_scram_credential_record import UserScramCredenti
 from . import client_quotas, scram
 
 from .configs import BROKER, TOPIC
+from .group_configs import GROUP
 
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
 _EMPTY: Mapping = MappingProxyType({})
@@ -81,6 +82,8 @@ class MetadataImage:
     broker_configs: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
     # dynamic topic configs by topic name (kept apart from topics, as Kafka's ConfigurationsImage)
     topic_configs: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
+    # dynamic group configs (resource type GROUP, 32) by group id
+    group_configs: Mapping[str, Mapping[str, str]] = field(default_factory=_empty)
     # client quotas: entity ((type, name|None), ...) -> {key: value} (see client_quotas.py)
     client_quotas: Mapping[tuple, Mapping[str, float]] = field(default_factory=_empty)
     # SCRAM credentials: (user, mechanism) -> scram.ScramCredential
@@ -104,6 +107,7 @@ class MetadataDelta:
     features: dict[str, int] = field(default_factory=dict)
     broker_configs: dict[str, dict[str, str]] = field(default_factory=dict)
     topic_configs: dict[str, dict[str, str]] = field(default_factory=dict)
+    group_configs: dict[str, dict[str, str]] = field(default_factory=dict)
     client_quotas: dict | None = None  # copy of the base's, made on the first quota record
     scram_credentials: dict | None = None
     offset: int = -1
@@ -190,6 +194,8 @@ class MetadataDelta:
             store, base = self.topic_configs, self.base.topic_configs
         elif record.resource_type == BROKER:
             store, base = self.broker_configs, self.base.broker_configs
+        elif record.resource_type == GROUP:
+            store, base = self.group_configs, self.base.group_configs
         else:
             return
         cur = store.get(record.resource_name)
@@ -242,6 +248,7 @@ class MetadataDelta:
             features=features,
             broker_configs=bcfg,
             topic_configs=tcfg,
+            group_configs=_merge_configs(b.group_configs, self.group_configs),
             client_quotas=b.client_quotas if self.client_quotas is None else _freeze(self.client_quotas),
             scram_credentials=(b.scram_credentials if self.scram_credentials is None
                                else _freeze(self.scram_credentials)),

@@ -16,6 +16,7 @@ from odradek.wire.records import build_batch, iter_batches
 
 from . import client_quotas, scram
 from .configs import BROKER, TOPIC
+from .group_configs import GROUP
 from .image import MetadataDelta, MetadataImage
 from .records import decode_record, encode_record
 
@@ -40,6 +41,8 @@ def image_records(img: MetadataImage) -> list:
                 partition_epoch=p.partition_epoch))
     for name, cfg in sorted(img.topic_configs.items()):
         out += [ConfigRecord(resource_type=TOPIC, resource_name=name, name=k, value=v) for k, v in sorted(cfg.items())]
+    for name, cfg in sorted(img.group_configs.items()):
+        out += [ConfigRecord(resource_type=GROUP, resource_name=name, name=k, value=v) for k, v in sorted(cfg.items())]
     out += client_quotas.image_records(img.client_quotas)
     out += scram.image_records(img.scram_credentials)
     return out

@@ -172,6 +172,12 @@ EXPECT = {
     69: [(0, R, "err", "groups[].error_code", "group_ids[]"), (0, R, "same", "groups[].group_id", "group_ids[]")],
     74: [(0, R, "err", "error_code", None)],
     75: [(0, R, "err", "topics[].error_code", "topics[]"), (0, R, "same", "topics[].name", "topics[].name")],
+    76: [(0, R, "err", "error_code", None)],
+    77: [(0, R, "err", "groups[].error_code", "group_ids[]"), (0, R, "same", "groups[].group_id", "group_ids[]")],
+    78: [(0, R, "err", "error_code", None)],
+    79: [(0, R, "err", "error_code", None)],
+    90: [(0, R, "err", "groups[].error_code", "groups[]"),
+         (0, R, "same", "groups[].group_id", "groups[].group_id")],
 }
 
 

@@ -19,10 +19,10 @@ def ctl(tmp_path):
 
 
 def test_fresh_node_finalizes_the_implemented_levels(ctl):
-    assert ctl.finalized_features() == {"metadata.version": 30, "group.version": 1,
+    assert ctl.finalized_features() == {"metadata.version": 30, "group.version": 1, "share.version": 1,
                                         "transaction.version": F.TRANSACTION_VERSION_MAX}
     # not implemented: not supported, so never finalized
-    for name in ("share.version", "streams.version", "eligible.leader.replicas.version"):
+    for name in ("streams.version", "eligible.leader.replicas.version"):
         assert name not in F.SUPPORTED
     assert F.SUPPORTED["kraft.version"] == (0, 0)
 

@@ -1,0 +1,72 @@
+"""DescribeShareGroupOffsets (key 90) v0-1: each share-partition's start offset (SPSO) and, v1, its lag
+(records at or past the SPSO up to the high watermark that are not yet acknowledged or archived).
+Topics null: every share-partition the group has; a partition without share state answers -1."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.describe_share_group_offsets_response import (
+    DescribeShareGroupOffsetsResponse,
+    DescribeShareGroupOffsetsResponseGroup,
+    DescribeShareGroupOffsetsResponsePartition,
+    DescribeShareGroupOffsetsResponseTopic,
+)
+
+from .share_common import share_enabled
+from .share_group_heartbeat import _other_group
+
+API_KEY = 90
+MIN_VERSION = 0
+MAX_VERSION = 1
+
+
+def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
+    b = ctx.broker
+    enabled = share_enabled(b)
+    out = []
+    for g in request.groups:
+        gid = g.group_id
+        if not enabled:
+            out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[],
+                                                              error_code=ErrorCode.UNSUPPORTED_VERSION))
+            continue
+        if _other_group(ctx, gid):
+            out.append(DescribeShareGroupOffsetsResponseGroup(
+                group_id=gid, topics=[], error_code=ErrorCode.GROUP_ID_NOT_FOUND,
+                error_message=f"Group {gid} is not a share group."))
+            continue
+        sps = b.share_groups.group_partitions(gid)
+        if g.topics is None:
+            wanted = {}
+            for (tid, p) in sorted(sps):
+                t = b.image.topics_by_id.get(tid)
+                if t is not None:
+                    wanted.setdefault(t.name, []).append(p)
+        else:
+            wanted = {t.topic_name: list(t.partitions) for t in g.topics}
+        topics = []
+        for name, parts in wanted.items():
+            t = b.image.topics.get(name)
+            tid = bytes(t.topic_id) if t is not None else b"\0" * 16
+            rows = []
+            for p in parts:
+                row = DescribeShareGroupOffsetsResponsePartition(partition_index=p, start_offset=-1, leader_epoch=-1,
+                                                                 lag=-1, error_code=0, error_message=None)
+                if t is None or p not in t.partitions:
+                    row.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                    row.error_message = "This server does not host this topic-partition."
+                else:
+                    sp = sps.get((tid, p))
+                    plog = b.replicas.get(name, p)
+                    if sp is not None:
+                        if plog is not None:
+                            sp.move_start(plog.log_start_offset)
+                        row.start_offset = sp.start_offset
+                        row.leader_epoch = b.replicas.leader_epoch(name, p)
+                        if plog is not None:
+                            row.lag = max(0, plog.high_watermark - sp.start_offset - sp.in_flight_done())
+                rows.append(row)
+            topics.append(DescribeShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid, partitions=rows))
+        out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=topics, error_code=0,
+                                                          error_message=None))
+    return DescribeShareGroupOffsetsResponse(throttle_time_ms=0, groups=out)

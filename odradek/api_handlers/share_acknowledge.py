@@ -1,0 +1,61 @@
+"""ShareAcknowledge (key 79) v1-2: acknowledge acquired records (ACCEPT, RELEASE, REJECT, GAP; v2 RENEW)
+in the member's share session. Epoch 0 is refused (acknowledging needs a session); -1 acknowledges
+and closes the session, releasing the records the member still holds."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.share_acknowledge_response import (
+    LeaderIdAndEpoch,
+    PartitionData,
+    ShareAcknowledgeResponse,
+    ShareAcknowledgeTopicResponse,
+)
+
+from .share_common import apply_acknowledgements, share_enabled
+
+API_KEY = 79
+MIN_VERSION = 1
+MAX_VERSION = 2
+
+
+def _error(code: ErrorCode, message: str | None = None) -> ShareAcknowledgeResponse:
+    return ShareAcknowledgeResponse(throttle_time_ms=0, error_code=code, error_message=message,
+                                    acquisition_lock_timeout_ms=0, responses=[], node_endpoints=[])
+
+
+def handle(ctx, req) -> ShareAcknowledgeResponse:
+    b = ctx.broker
+    if not share_enabled(b):
+        return _error(ErrorCode.UNSUPPORTED_VERSION)
+    sg = b.share_groups
+    group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
+    if not group_id:
+        return _error(ErrorCode.INVALID_REQUEST, "Group id is not provided.")
+    if not member_id:
+        return _error(ErrorCode.INVALID_REQUEST, "Member id is not provided.")
+    if epoch == 0:
+        return _error(ErrorCode.INVALID_SHARE_SESSION_EPOCH)
+    _, err = sg.open_session(group_id, member_id, epoch)
+    if err:
+        return _error(err)
+    acks = {}
+    for t in req.topics:
+        for p in t.partitions:
+            acks.setdefault((bytes(t.topic_id), p.partition_index), []).extend(p.acknowledgement_batches)
+    results = apply_acknowledgements(ctx, group_id, member_id, acks)
+    if epoch == -1:
+        b.poke_share_partitions(sg.close_session(group_id, member_id))
+    leader = LeaderIdAndEpoch(leader_id=b.node_id, leader_epoch=0)
+    responses = []
+    by_topic: dict = {}
+    for (tid, p), e in results.items():
+        t = by_topic.get(tid)
+        if t is None:
+            t = by_topic[tid] = ShareAcknowledgeTopicResponse(topic_id=tid, partitions=[])
+            responses.append(t)
+        t.partitions.append(PartitionData(partition_index=p, error_code=int(e), error_message=None,
+                                          current_leader=leader))
+    return ShareAcknowledgeResponse(throttle_time_ms=0, error_code=0, error_message=None,
+                                    acquisition_lock_timeout_ms=sg.share_settings(group_id).record_lock_duration_ms,
+                                    responses=responses, node_endpoints=[])

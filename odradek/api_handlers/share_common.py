@@ -1,0 +1,114 @@
+"""What the share-group handlers (KIP-932) have in common: the share.version gate, acknowledgements,
+and reading acquirable batches from the log for ShareFetch."""
+
+from __future__ import annotations
+
+from odradek.log import errors as log_errors
+from odradek.wire import records as wire_records
+from odradek.wire.errors import ErrorCode
+
+from .common import log_error_code
+
+# ShareGroupHeartbeat, ShareGroupDescribe, ShareFetch, ShareAcknowledge, DescribeShareGroupOffsets,
+# AlterShareGroupOffsets, DeleteShareGroupOffsets: advertised only while share.version >= 1
+SHARE_API_KEYS = frozenset({76, 77, 78, 79, 90, 91, 92})
+
+
+def share_enabled(broker) -> bool:
+    return broker.finalized_features().get("share.version", 0) >= 1 and getattr(broker, "share_groups", None)
+
+
+def topics_snapshot(ctx) -> dict:
+    """{name: (topic_id, partition count)} of the current metadata image."""
+    topics = ctx.broker.image.topics
+    return {name: (bytes(t.topic_id), len(t.partitions)) for name, t in topics.items()}
+
+
+def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partition) -> dict:
+    """batches_by_partition: {(topic_id, partition): [AcknowledgementBatch]} -> {(topic_id, partition):
+    error}; the first failing batch of a partition is its error (later ones still apply, as Kafka)."""
+    b = ctx.broker
+    sg = b.share_groups
+    settings = sg.share_settings(group_id)
+    out = {}
+    touched = set()
+    for (topic_id, partition), batches in batches_by_partition.items():
+        t = b.image.topics_by_id.get(topic_id)
+        if t is None:
+            out[(topic_id, partition)] = ErrorCode.UNKNOWN_TOPIC_ID
+            continue
+        sp = sg.partitions.get((group_id, topic_id, partition))
+        if sp is None:
+            out[(topic_id, partition)] = ErrorCode.INVALID_RECORD_STATE
+            continue
+        err = ErrorCode.NONE
+        for ab in batches:
+            e = sp.acknowledge(member_id, ab.first_offset, ab.last_offset, list(ab.acknowledge_types),
+                               ctx.now_ms, settings)
+            if e and not err:
+                err = e
+        out[(topic_id, partition)] = err
+        touched.add((group_id, topic_id, partition))
+    if touched:
+        b.poke_share_partitions(touched)
+    return out
+
+
+def acquire_partition(ctx, group_id: str, member_id: str, topic_id: bytes, partition: int, max_bytes: int,
+                      max_records: int, first: bool, record_limit: bool):
+    """Acquire records of one share-partition for member_id -> (error, records bytes, acquired ranges)."""
+    b = ctx.broker
+    sg = b.share_groups
+    t = b.image.topics_by_id.get(topic_id)
+    if t is None:
+        return ErrorCode.UNKNOWN_TOPIC_ID, b"", []
+    plog = b.replicas.get(t.name, partition)
+    if plog is None:
+        return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, b"", []
+    sp = sg.share_partition(group_id, topic_id, t.name, partition)
+    if sp is None:
+        return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, b"", []
+    sp.move_start(plog.log_start_offset)
+    settings = sg.share_settings(group_id)
+    committed = str(sg.settings(group_id).get("share.isolation.level", "")).lower() == "read_committed"
+    upper = plog.last_stable_offset if committed else plog.high_watermark
+    if max_records <= 0 or (max_bytes <= 0 and not first) or not sp.has_available(upper):
+        return ErrorCode.NONE, b"", []
+    offset = sp.fetch_offset()
+    if offset >= upper:
+        return ErrorCode.NONE, b"", []
+    try:
+        sl = plog.read(offset, max(max_bytes, 0), upper_bound_offset=upper, min_one_batch=first)
+    except log_errors.OffsetOutOfRangeError:
+        return ErrorCode.NONE, b"", []
+    except log_errors.LogError as e:
+        return log_error_code(e), b"", []
+    if not sl.total_bytes:
+        return ErrorCode.NONE, b"", []
+    data = sl.read_bytes()
+    spans = []  # (base, last, pos, size)
+    for pos, h in wire_records.iter_batch_headers(data):
+        spans.append((h.base_offset, h.last_offset, pos, h.size_in_bytes, h))
+    skip = _aborted(plog, spans, upper) if committed else ()
+    acquired = sp.acquire(member_id, [(s[0], s[1]) for s in spans], max_records, ctx.now_ms, settings,
+                          record_limit=record_limit, skip=skip)
+    if not acquired:
+        return ErrorCode.NONE, b"", []
+    out = bytearray()
+    for base, last, pos, size, _ in spans:
+        if any(a[0] <= last and a[1] >= base for a in acquired):
+            out += data[pos:pos + size]
+    return ErrorCode.NONE, bytes(out), acquired
+
+
+def _aborted(plog, spans, upper: int) -> set:
+    """read_committed: the (base, last) of batches of aborted transactions (never delivered)."""
+    if not spans:
+        return set()
+    aborted = plog.aborted_transactions(spans[0][0], upper)
+    out = set()
+    for base, last, _, _, h in spans:
+        if h.is_transactional and not h.is_control and any(
+                a.producer_id == h.producer_id and a.first_offset <= base <= a.last_offset for a in aborted):
+            out.add((base, last))
+    return out

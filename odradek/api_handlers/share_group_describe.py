@@ -1,0 +1,53 @@
+"""ShareGroupDescribe (key 77) v1: state, epochs, assignor and members of share groups."""
+
+from __future__ import annotations
+
+from odradek.coordinator.share_group_coordinator import ShareFail
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.share_group_describe_response import (
+    Assignment,
+    DescribedGroup,
+    Member,
+    ShareGroupDescribeResponse,
+    TopicPartitions,
+)
+
+from .describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
+from .share_common import share_enabled
+from .share_group_heartbeat import _other_group
+
+API_KEY = 77
+MIN_VERSION = 1
+MAX_VERSION = 1
+
+
+def handle(ctx, request) -> ShareGroupDescribeResponse:
+    b = ctx.broker
+    enabled = share_enabled(b)
+    ops = GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
+    names = {bytes(t.topic_id): name for name, t in b.image.topics.items()}
+    out = []
+    for gid in request.group_ids:
+        if not enabled:
+            out.append(DescribedGroup(error_code=ErrorCode.UNSUPPORTED_VERSION, group_id=gid, group_state="Dead",
+                                      assignor_name="", members=[], authorized_operations=NOT_REQUESTED))
+            continue
+        try:
+            if _other_group(ctx, gid):
+                raise ShareFail(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {gid} is not a share group.")
+            d = b.share_groups.describe(gid, names)
+        except ShareFail as f:
+            out.append(DescribedGroup(error_code=f.code, error_message=f.message, group_id=gid, group_state="Dead",
+                                      group_epoch=-1, assignment_epoch=-1, assignor_name="", members=[],
+                                      authorized_operations=NOT_REQUESTED))
+            continue
+        members = [Member(member_id=m.member_id, rack_id=m.rack_id, member_epoch=m.member_epoch, client_id=m.client_id,
+                          client_host=m.client_host, subscribed_topic_names=list(m.subscribed),
+                          assignment=Assignment(topic_partitions=[
+                              TopicPartitions(topic_id=tid, topic_name=names.get(tid, ""), partitions=sorted(ps))
+                              for tid, ps in sorted(m.assignment.items())]))
+                   for m in d["members"]]
+        out.append(DescribedGroup(error_code=0, error_message=None, group_id=gid, group_state=d["state"],
+                                  group_epoch=d["group_epoch"], assignment_epoch=d["assignment_epoch"],
+                                  assignor_name=d["assignor"], members=members, authorized_operations=ops))
+    return ShareGroupDescribeResponse(throttle_time_ms=0, groups=out)

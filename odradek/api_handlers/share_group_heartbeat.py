@@ -1,0 +1,48 @@
+"""ShareGroupHeartbeat (key 76) v1: KIP-932 share group membership with server-side assignment."""
+
+from __future__ import annotations
+
+from odradek.coordinator.group_api import client_host
+from odradek.coordinator.share_group_coordinator import ShareFail
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.share_group_heartbeat_response import (
+    Assignment,
+    ShareGroupHeartbeatResponse,
+    TopicPartitions,
+)
+
+from .share_common import share_enabled, topics_snapshot
+
+API_KEY = 76
+MIN_VERSION = 1  # v0 was Kafka 4.0's early access, removed in 4.1
+MAX_VERSION = 1
+
+
+def _other_group(ctx, group_id: str) -> bool:
+    groups = ctx.broker.groups
+    return group_id in getattr(groups, "groups", {}) or group_id in getattr(groups, "consumer_groups", {})
+
+
+def handle(ctx, request) -> ShareGroupHeartbeatResponse:
+    b = ctx.broker
+    if not share_enabled(b):
+        return ShareGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION,
+                                           error_message="The share group feature is not enabled.")
+    sg = b.share_groups
+    try:
+        r = sg.heartbeat(request.group_id, request.member_id, request.member_epoch, request.subscribed_topic_names,
+                         request.rack_id, ctx.client_id or "", client_host(ctx), ctx.now_ms, topics_snapshot(ctx),
+                         is_other_group=_other_group(ctx, request.group_id))
+    except ShareFail as f:
+        return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=f.code, error_message=f.message,
+                                           member_id=None, member_epoch=0, heartbeat_interval_ms=0)
+    if r.member_epoch < 0:
+        # the member left: records it still held are available to the others now
+        b.poke_share_partitions({(request.group_id, tid, p) for (tid, p) in sg.group_partitions(request.group_id)})
+    assignment = None
+    if r.assignment is not None:
+        assignment = Assignment(topic_partitions=[TopicPartitions(topic_id=tid, partitions=sorted(ps))
+                                                  for tid, ps in sorted(r.assignment.items())])
+    return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=0, error_message=None, member_id=r.member_id,
+                                       member_epoch=r.member_epoch, heartbeat_interval_ms=r.heartbeat_interval_ms,
+                                       assignment=assignment)

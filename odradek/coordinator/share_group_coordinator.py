@@ -1,0 +1,377 @@
+"""Share groups (KIP-932): membership by ShareGroupHeartbeat, the share-partitions of each group,
+and the share sessions of ShareFetch / ShareAcknowledge. One node coordinates every group.
+
+Pure: time comes in as now_ms, topics as a {name: (topic_id, partition count)} snapshot of the
+metadata image, group configs through ``settings(group_id) -> dict`` (GROUP config resource over
+the broker's group.share.* defaults), log offsets through ``offsets(topic, partition) -> (log start,
+high watermark) | None``.
+
+Membership as Kafka's: a member joins with epoch 0 and the member id it generated (v1), the group
+epoch moves on every membership or subscription (or subscribed-topic metadata) change, the
+server-side SimpleAssignor assigns every subscribed partition to at least one member (a partition
+is shared by several members when there are more members than partitions), and there is no
+revocation: a member takes its new assignment, and the group's epoch, at its next heartbeat.
+A member that does not heartbeat within share.session.timeout.ms is removed; its acquired
+records are released.
+
+Not persisted (Kafka writes ShareGroup* records to __consumer_offsets and ShareSnapshot/ShareUpdate
+records to __share_group_state): groups, share-partition state and sessions live in memory and a
+restart forgets them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+from odradek.wire.errors import ErrorCode
+
+from .share_partition import SharePartition, ShareSettings
+
+E = ErrorCode
+LEAVE_GROUP_MEMBER_EPOCH = -1
+
+# Kafka's group configs (GroupConfig) for share groups and the broker property each defaults to
+SHARE_GROUP_CONFIGS = {
+    "share.session.timeout.ms": "group.share.session.timeout.ms",
+    "share.heartbeat.interval.ms": "group.share.heartbeat.interval.ms",
+    "share.record.lock.duration.ms": "group.share.record.lock.duration.ms",
+    "share.delivery.count.limit": "group.share.delivery.count.limit",
+    "share.partition.max.record.locks": "group.share.partition.max.record.locks",
+    "share.auto.offset.reset": "share.auto.offset.reset",
+    "share.isolation.level": "share.isolation.level",
+}
+
+
+class ShareFail(Exception):
+    def __init__(self, code: ErrorCode, message: str | None = None):
+        super().__init__(message or code.name)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class ShareMember:
+    member_id: str
+    member_epoch: int = 0
+    client_id: str = ""
+    client_host: str = ""
+    rack_id: str | None = None
+    subscribed: tuple = ()
+    assignment: dict = field(default_factory=dict)  # {topic_id: sorted partitions}
+    session_deadline_ms: int = 0
+
+
+@dataclass
+class ShareGroup:
+    group_id: str
+    group_epoch: int = 0
+    assignment_epoch: int = 0
+    members: dict = field(default_factory=dict)  # member_id -> ShareMember
+    target: dict = field(default_factory=dict)   # member_id -> {topic_id: sorted partitions}
+    metadata_hash: int = 0
+
+    @property
+    def state(self) -> str:
+        return "Stable" if self.members else "Empty"
+
+    def subscribed_names(self) -> set:
+        return {t for m in self.members.values() for t in m.subscribed}
+
+
+@dataclass
+class HeartbeatResult:
+    member_id: str
+    member_epoch: int
+    heartbeat_interval_ms: int
+    assignment: dict | None  # {topic_id: partitions}, None when unchanged
+
+
+def simple_assign(members: dict, topics: dict) -> dict:
+    """Kafka's SimpleAssignor in effect: every partition of a subscribed topic to at least one of its
+    subscribers; with more subscribers than partitions a partition goes to several of them.
+
+    members: {member_id: set of topic ids}; topics: {topic_id: partition count}.
+    Returns {member_id: {topic_id: sorted partitions}}.
+    """
+    out: dict = {m: {} for m in members}
+    for tid in sorted(topics):
+        n = topics[tid]
+        subs = sorted(m for m, ts in members.items() if tid in ts)
+        if not subs or n <= 0:
+            continue
+        if len(subs) <= n:
+            for p in range(n):
+                out[subs[p % len(subs)]].setdefault(tid, []).append(p)
+        else:
+            for i, m in enumerate(subs):
+                out[m].setdefault(tid, []).append(i % n)
+    return out
+
+
+def _metadata_hash(topics: dict, names: set) -> int:
+    h = hashlib.blake2b(digest_size=8)
+    for name in sorted(names):
+        t = topics.get(name)
+        if t is not None:
+            h.update(name.encode() + b"\0" + bytes(t[0]) + int(t[1]).to_bytes(4, "big"))
+    return int.from_bytes(h.digest(), "big", signed=True)
+
+
+def _int_setting(s: dict, name: str, default: int) -> int:
+    try:
+        return int(s.get(name, default))
+    except (TypeError, ValueError):
+        return default
+
+
+class ShareSession:
+    """A share session (KIP-932): the partitions a member fetches, and the epoch it must send next."""
+
+    def __init__(self, group_id: str, member_id: str):
+        self.group_id = group_id
+        self.member_id = member_id
+        self.epoch = 1
+        self.partitions: dict = {}  # (topic_id, partition) -> None, in order
+
+
+class ShareGroupCoordinator:
+    def __init__(self, settings: Callable[[str], dict] | None = None,
+                 offsets: Callable[[str, int], tuple | None] | None = None,
+                 max_share_sessions: int = 2000, max_group_size: int = 200):
+        self.settings = settings or (lambda gid: {})
+        self.offsets = offsets or (lambda topic, partition: None)
+        self.groups: dict[str, ShareGroup] = {}
+        # (group_id, topic_id, partition) -> SharePartition
+        self.partitions: dict[tuple, SharePartition] = {}
+        self.sessions: dict[tuple, ShareSession] = {}  # (group_id, member_id) -> ShareSession
+        self.max_share_sessions = max_share_sessions
+        self.max_group_size = max_group_size
+
+    # ------------------------------------------------------------------ settings
+
+    def share_settings(self, group_id: str) -> ShareSettings:
+        s = self.settings(group_id)
+        return ShareSettings(
+            record_lock_duration_ms=_int_setting(s, "share.record.lock.duration.ms", 30000),
+            delivery_count_limit=_int_setting(s, "share.delivery.count.limit", 5),
+            max_record_locks=_int_setting(s, "share.partition.max.record.locks", 2000))
+
+    def _session_timeout(self, group_id: str) -> int:
+        return _int_setting(self.settings(group_id), "share.session.timeout.ms", 45000)
+
+    def _heartbeat_interval(self, group_id: str) -> int:
+        return _int_setting(self.settings(group_id), "share.heartbeat.interval.ms", 5000)
+
+    # ------------------------------------------------------------------ membership
+
+    def heartbeat(self, group_id: str, member_id: str, member_epoch: int, subscribed: list | None,
+                  rack_id: str | None, client_id: str, client_host: str, now_ms: int,
+                  topics: dict, is_other_group: bool = False) -> HeartbeatResult:
+        """ShareGroupHeartbeat v1. Raises ShareFail with Kafka's error and message."""
+        if not group_id:
+            raise ShareFail(E.INVALID_REQUEST, "GroupId can't be empty.")
+        if not member_id:
+            raise ShareFail(E.INVALID_REQUEST, "MemberId can't be empty.")
+        if rack_id is not None and not rack_id:
+            raise ShareFail(E.INVALID_REQUEST, "RackId can't be empty.")
+        if member_epoch < LEAVE_GROUP_MEMBER_EPOCH:
+            raise ShareFail(E.INVALID_REQUEST, f"MemberEpoch is {member_epoch}, but must be greater than or "
+                                               "equal to -1.")
+        if member_epoch == 0 and not subscribed:
+            raise ShareFail(E.INVALID_REQUEST, "SubscribedTopicNames must be set in first request.")
+        if is_other_group:
+            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
+        if member_epoch == LEAVE_GROUP_MEMBER_EPOCH:
+            return self._leave(group_id, member_id, now_ms, topics)
+        g = self.groups.get(group_id)
+        if g is None:
+            if member_epoch != 0:
+                raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+            g = self.groups[group_id] = ShareGroup(group_id)
+        m = g.members.get(member_id)
+        full = member_epoch == 0 or subscribed is not None
+        if m is None:
+            if member_epoch != 0:
+                if not g.members and g.group_epoch == 0:
+                    del self.groups[group_id]
+                raise ShareFail(E.UNKNOWN_MEMBER_ID,
+                                f"Member {member_id} is not a member of group {group_id}.")
+            if len(g.members) >= self.max_group_size:
+                raise ShareFail(E.GROUP_MAX_SIZE_REACHED,
+                                f"The share group has reached its maximum capacity of {self.max_group_size} members.")
+            m = g.members[member_id] = ShareMember(member_id)
+            bump = True
+        else:
+            if member_epoch != 0 and member_epoch != m.member_epoch:
+                raise ShareFail(E.FENCED_MEMBER_EPOCH,
+                                f"The share group member has a smaller member epoch ({member_epoch}) than the one "
+                                f"known by the group coordinator ({m.member_epoch}). The member must abandon all "
+                                "its partitions and rejoin.")
+            bump = False
+        m.client_id, m.client_host = client_id, client_host
+        if rack_id is not None:
+            m.rack_id = rack_id
+        if subscribed is not None and tuple(sorted(set(subscribed))) != m.subscribed:
+            m.subscribed = tuple(sorted(set(subscribed)))
+            bump = True
+        h = _metadata_hash(topics, g.subscribed_names())
+        if h != g.metadata_hash:
+            g.metadata_hash = h
+            bump = True
+        if bump:
+            g.group_epoch += 1
+            self._assign(g, topics, now_ms)
+        m.session_deadline_ms = now_ms + self._session_timeout(group_id)
+        changed = member_epoch == 0
+        if m.member_epoch != g.assignment_epoch:
+            new = g.target.get(member_id, {})
+            changed = changed or new != m.assignment
+            m.assignment = new
+            m.member_epoch = g.assignment_epoch
+        return HeartbeatResult(member_id, m.member_epoch, self._heartbeat_interval(group_id),
+                               dict(m.assignment) if (changed or full) else None)
+
+    def _assign(self, g: ShareGroup, topics: dict, now_ms: int) -> None:
+        names = {n: topics[n] for n in g.subscribed_names() if n in topics}
+        by_id = {bytes(tid): n for _, (tid, n) in names.items()}
+        members = {mid: {bytes(topics[t][0]) for t in m.subscribed if t in topics} for mid, m in g.members.items()}
+        g.target = simple_assign(members, by_id)
+        g.assignment_epoch = g.group_epoch
+        # Kafka initializes the share-partitions of a newly assigned topic-partition right away
+        # (InitializeShareGroupState): records produced from here on belong to the group.
+        id_to_name = {bytes(tid): name for name, (tid, _) in names.items()}
+        for parts in g.target.values():
+            for tid, ps in parts.items():
+                for p in ps:
+                    self.share_partition(g.group_id, tid, id_to_name[tid], p)
+
+    def _leave(self, group_id: str, member_id: str, now_ms: int, topics: dict) -> HeartbeatResult:
+        g = self.groups.get(group_id)
+        if g is None:
+            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+        if member_id not in g.members:
+            raise ShareFail(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group_id}.")
+        self._remove_member(g, member_id, now_ms, topics)
+        return HeartbeatResult(member_id, LEAVE_GROUP_MEMBER_EPOCH, 0, None)
+
+    def _remove_member(self, g: ShareGroup, member_id: str, now_ms: int, topics: dict | None) -> None:
+        g.members.pop(member_id, None)
+        g.target.pop(member_id, None)
+        self.close_session(g.group_id, member_id)
+        g.group_epoch += 1
+        if topics is not None:
+            self._assign(g, topics, now_ms)
+        else:  # no metadata at hand (session expiry): the others keep theirs until the next heartbeat
+            g.assignment_epoch = g.group_epoch
+            g.metadata_hash = 0
+
+    def is_member(self, group_id: str, member_id: str) -> bool:
+        g = self.groups.get(group_id)
+        return g is not None and member_id in g.members
+
+    # ------------------------------------------------------------------ share-partitions
+
+    def share_partition(self, group_id: str, topic_id: bytes, topic: str, partition: int) -> SharePartition | None:
+        """The share-partition, initialized from share.auto.offset.reset the first time."""
+        key = (group_id, bytes(topic_id), partition)
+        sp = self.partitions.get(key)
+        if sp is None:
+            bounds = self.offsets(topic, partition)
+            if bounds is None:
+                return None
+            log_start, log_end = bounds
+            reset = str(self.settings(group_id).get("share.auto.offset.reset", "latest")).lower()
+            sp = self.partitions[key] = SharePartition(log_start if reset == "earliest" else log_end)
+        return sp
+
+    def forget_topic(self, topic_id: bytes) -> None:
+        """A deleted topic's share-partitions go with it (a re-created topic has a new id)."""
+        for key in [k for k in self.partitions if k[1] == bytes(topic_id)]:
+            del self.partitions[key]
+
+    def release_member(self, group_id: str, member_id: str) -> set:
+        """Release every record member_id holds in the group; the share-partitions touched."""
+        settings = self.share_settings(group_id)
+        touched = set()
+        for key, sp in self.partitions.items():
+            if key[0] == group_id and sp.release_member(member_id, settings):
+                touched.add(key)
+        return touched
+
+    # ------------------------------------------------------------------ share sessions
+
+    def open_session(self, group_id: str, member_id: str, epoch: int):
+        """ShareFetch/ShareAcknowledge session handling: (session | None, error).
+
+        epoch 0 opens a new session (replacing one the member had); -1 closes it (the caller
+        releases the member's records); other epochs must match the session's next epoch.
+        """
+        key = (group_id, member_id)
+        if epoch == 0:
+            if key not in self.sessions and len(self.sessions) >= self.max_share_sessions:
+                return None, E.SHARE_SESSION_LIMIT_REACHED
+            s = self.sessions[key] = ShareSession(group_id, member_id)
+            return s, E.NONE
+        s = self.sessions.get(key)
+        if s is None:
+            return None, E.SHARE_SESSION_NOT_FOUND
+        if epoch == -1:
+            return s, E.NONE
+        if epoch != s.epoch:
+            return None, E.INVALID_SHARE_SESSION_EPOCH
+        s.epoch = s.epoch + 1 if s.epoch < 2**31 - 1 else 1
+        return s, E.NONE
+
+    def close_session(self, group_id: str, member_id: str) -> set:
+        self.sessions.pop((group_id, member_id), None)
+        return self.release_member(group_id, member_id)
+
+    # ------------------------------------------------------------------ admin
+
+    def describe(self, group_id: str, names_by_id: dict) -> dict:
+        g = self.groups.get(group_id)
+        if g is None:
+            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+        return {"group_id": g.group_id, "state": g.state, "group_epoch": g.group_epoch,
+                "assignment_epoch": g.assignment_epoch, "assignor": "simple",
+                "members": list(g.members.values())}
+
+    def list_groups(self) -> list:
+        return [(g.group_id, g.state) for g in self.groups.values()]
+
+    def group_partitions(self, group_id: str) -> dict:
+        """{(topic_id, partition): SharePartition} of the group."""
+        return {(k[1], k[2]): sp for k, sp in self.partitions.items() if k[0] == group_id}
+
+    def delete_group(self, group_id: str) -> ErrorCode:
+        g = self.groups.get(group_id)
+        if g is None:
+            return E.GROUP_ID_NOT_FOUND
+        if g.members:
+            return E.NON_EMPTY_GROUP
+        del self.groups[group_id]
+        for key in [k for k in self.partitions if k[0] == group_id]:
+            del self.partitions[key]
+        return E.NONE
+
+    # ------------------------------------------------------------------ time
+
+    def tick(self, now_ms: int) -> set:
+        """Expire members past their session timeout and acquisition locks past their deadline;
+        returns the share-partitions (group, topic_id, partition) whose records became available."""
+        touched = set()
+        for g in list(self.groups.values()):
+            for m in list(g.members.values()):
+                if now_ms >= m.session_deadline_ms:
+                    touched |= self.release_member(g.group_id, m.member_id)
+                    self._remove_member(g, m.member_id, now_ms, None)
+        settings_cache: dict = {}
+        for key, sp in self.partitions.items():
+            st = settings_cache.get(key[0])
+            if st is None:
+                st = settings_cache[key[0]] = self.share_settings(key[0])
+            if sp.expire_locks(now_ms, st):
+                touched.add(key)
+        return touched

@@ -1,0 +1,228 @@
+"""One share-partition (KIP-932): the records of one topic-partition as one share group sees them.
+
+Pure: offsets and batch boundaries come in from the caller (the ShareFetch handler reads the log),
+time comes in as now_ms. Kafka's SharePartition, simplified to one entry per in-flight offset:
+
+- SPSO (start_offset): every offset below it is done (acknowledged or archived) for this group.
+- SPEO (end_offset): the next offset never acquired; [SPSO, SPEO) are the in-flight records.
+- An in-flight record is AVAILABLE, ACQUIRED (by one member, under an acquisition lock, with a
+  delivery count), ACKNOWLEDGED or ARCHIVED. The SPSO moves past leading ACKNOWLEDGED/ARCHIVED ones.
+- A record released (RELEASE, lock expiry, member gone) after delivery.count.limit deliveries is
+  ARCHIVED instead of AVAILABLE.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from odradek.wire.errors import ErrorCode
+
+# Kafka's RecordState ids
+AVAILABLE, ACQUIRED, ACKNOWLEDGED, ARCHIVED = 0, 1, 2, 4
+STATE_NAMES = {AVAILABLE: "AVAILABLE", ACQUIRED: "ACQUIRED", ACKNOWLEDGED: "ACKNOWLEDGED", ARCHIVED: "ARCHIVED"}
+
+# AcknowledgeTypes of ShareFetch / ShareAcknowledge
+GAP, ACCEPT, RELEASE, REJECT, RENEW = 0, 1, 2, 3, 4
+
+
+@dataclass
+class InFlight:
+    state: int
+    delivery_count: int = 0
+    member_id: str | None = None
+    lock_deadline_ms: int = 0
+
+
+@dataclass
+class ShareSettings:
+    """The group configs a share-partition obeys (GROUP config resource over broker defaults)."""
+
+    record_lock_duration_ms: int = 30000
+    delivery_count_limit: int = 5
+    max_record_locks: int = 2000
+
+
+class SharePartition:
+    def __init__(self, start_offset: int):
+        self.start_offset = start_offset
+        self.end_offset = start_offset
+        self.records: dict[int, InFlight] = {}
+        self._next_deadline: int | None = None
+
+    # ------------------------------------------------------------------ reading state
+
+    def fetch_offset(self) -> int:
+        """Where the next acquisition starts: the first AVAILABLE in-flight record, else SPEO."""
+        for off in range(self.start_offset, self.end_offset):
+            r = self.records.get(off)
+            if r is not None and r.state == AVAILABLE:
+                return off
+        return self.end_offset
+
+    def has_available(self, log_end: int) -> bool:
+        return log_end > self.end_offset or any(r.state == AVAILABLE for r in self.records.values())
+
+    def in_flight_done(self) -> int:
+        """In-flight records already done (acknowledged or archived): not part of the lag."""
+        return sum(1 for r in self.records.values() if r.state in (ACKNOWLEDGED, ARCHIVED))
+
+    def state_of(self, offset: int) -> int:
+        if offset < self.start_offset:
+            return ARCHIVED
+        r = self.records.get(offset)
+        return AVAILABLE if r is None else r.state
+
+    # ------------------------------------------------------------------ log bounds
+
+    def move_start(self, log_start: int) -> None:
+        """Records removed from the log (retention, DeleteRecords) are gone for the group too."""
+        if log_start <= self.start_offset:
+            return
+        for off in range(self.start_offset, min(log_start, self.end_offset)):
+            self.records.pop(off, None)
+        self.start_offset = log_start
+        self.end_offset = max(self.end_offset, log_start)
+
+    def reset(self, offset: int) -> None:
+        """AlterShareGroupOffsets: forget everything, start at offset."""
+        self.records.clear()
+        self.start_offset = self.end_offset = offset
+        self._next_deadline = None
+
+    # ------------------------------------------------------------------ acquire
+
+    def acquire(self, member_id: str, batches, max_records: int, now_ms: int, settings: ShareSettings,
+                record_limit: bool = False, skip=()) -> list[tuple[int, int, int]]:
+        """Acquire records of ``batches`` ([(base_offset, last_offset)] read from the log at
+        fetch_offset(), in order) for member_id: AVAILABLE in-flight ones and new ones past SPEO.
+
+        Batch-optimized (Kafka's default mode) completes a batch once it started it, so
+        max_records can be exceeded; record_limit stops at max_records exactly. Batches in ``skip``
+        (aborted transactions under read_committed) are archived, never delivered.
+        Returns the acquired ranges [(first_offset, last_offset, delivery_count)].
+        """
+        deadline = now_ms + settings.record_lock_duration_ms
+        got: list[tuple[int, int]] = []
+        for base, last in batches:
+            if len(got) >= max_records:
+                break
+            if last < self.start_offset:
+                continue
+            if base > self.end_offset and self.end_offset >= self.start_offset:
+                # offsets missing from the log (compaction): nothing to deliver there
+                for off in range(self.end_offset, base):
+                    self.records[off] = InFlight(ARCHIVED)
+                self.end_offset = base
+            if (base, last) in skip:
+                for off in range(max(base, self.start_offset), last + 1):
+                    r = self.records.get(off)
+                    if off >= self.end_offset:
+                        self.records[off] = InFlight(ARCHIVED)
+                        self.end_offset = off + 1
+                    elif r is not None and r.state == AVAILABLE:
+                        r.state = ARCHIVED
+                continue
+            for off in range(max(base, self.start_offset), last + 1):
+                if record_limit and len(got) >= max_records:
+                    break
+                if off >= self.end_offset:
+                    if off - self.start_offset >= settings.max_record_locks:
+                        break
+                    self.records[off] = InFlight(ACQUIRED, 1, member_id, deadline)
+                    self.end_offset = off + 1
+                    got.append((off, 1))
+                    continue
+                r = self.records.get(off)
+                if r is None or r.state != AVAILABLE:
+                    continue
+                r.state, r.member_id, r.lock_deadline_ms = ACQUIRED, member_id, deadline
+                r.delivery_count += 1
+                got.append((off, r.delivery_count))
+        if got:
+            self._next_deadline = deadline if self._next_deadline is None else min(self._next_deadline, deadline)
+        self._advance()
+        return _ranges(got)
+
+    # ------------------------------------------------------------------ acknowledge
+
+    def acknowledge(self, member_id: str, first: int, last: int, types: list[int], now_ms: int,
+                    settings: ShareSettings) -> ErrorCode:
+        """One AcknowledgementBatch. All or nothing: every offset must be ACQUIRED by member_id."""
+        if last < first or not types or (len(types) != 1 and len(types) != last - first + 1):
+            return ErrorCode.INVALID_REQUEST
+        if any(t not in (GAP, ACCEPT, RELEASE, REJECT, RENEW) for t in types):
+            return ErrorCode.INVALID_REQUEST
+        if first < self.start_offset or last >= self.end_offset:
+            return ErrorCode.INVALID_RECORD_STATE
+        for off in range(first, last + 1):
+            r = self.records.get(off)
+            if r is None or r.state != ACQUIRED or r.member_id != member_id:
+                return ErrorCode.INVALID_RECORD_STATE
+        for i, off in enumerate(range(first, last + 1)):
+            t = types[0] if len(types) == 1 else types[i]
+            r = self.records[off]
+            if t == ACCEPT:
+                r.state = ACKNOWLEDGED
+            elif t in (REJECT, GAP):
+                r.state = ARCHIVED
+            elif t == RELEASE:
+                self._release(r, settings)
+                continue
+            else:  # RENEW: a fresh lock, still acquired
+                r.lock_deadline_ms = now_ms + settings.record_lock_duration_ms
+                continue
+            r.member_id = None
+        self._advance()
+        return ErrorCode.NONE
+
+    @staticmethod
+    def _release(r: InFlight, settings: ShareSettings) -> None:
+        r.state = ARCHIVED if r.delivery_count >= settings.delivery_count_limit else AVAILABLE
+        r.member_id = None
+
+    def release_member(self, member_id: str, settings: ShareSettings) -> int:
+        """The member left (or its share session closed): its acquired records go back."""
+        n = 0
+        for r in self.records.values():
+            if r.state == ACQUIRED and r.member_id == member_id:
+                self._release(r, settings)
+                n += 1
+        self._advance()
+        return n
+
+    def expire_locks(self, now_ms: int, settings: ShareSettings) -> int:
+        """Acquisition locks past their deadline release their records; how many."""
+        if self._next_deadline is None or now_ms < self._next_deadline:
+            return 0
+        n = 0
+        nxt = None
+        for r in self.records.values():
+            if r.state != ACQUIRED:
+                continue
+            if r.lock_deadline_ms <= now_ms:
+                self._release(r, settings)
+                n += 1
+            elif nxt is None or r.lock_deadline_ms < nxt:
+                nxt = r.lock_deadline_ms
+        self._next_deadline = nxt
+        self._advance()
+        return n
+
+    def _advance(self) -> None:
+        while self.start_offset < self.end_offset:
+            r = self.records.get(self.start_offset)
+            if r is None or r.state not in (ACKNOWLEDGED, ARCHIVED):
+                break
+            del self.records[self.start_offset]
+            self.start_offset += 1
+
+
+def _ranges(got: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """Consecutive offsets with the same delivery count -> (first, last, delivery_count)."""
+    out: list[list[int]] = []
+    for off, count in got:
+        if out and out[-1][1] == off - 1 and out[-1][2] == count:
+            out[-1][1] = off
+        else:
+            out.append([off, off, count])
+    return [tuple(x) for x in out]

@@ -1,0 +1,107 @@
+"""ShareGroupCoordinator: ShareGroupHeartbeat membership, SimpleAssignor, sessions, expiry."""
+
+import pytest
+
+from odradek.coordinator.share_group_coordinator import ShareFail, ShareGroupCoordinator, simple_assign
+from odradek.wire.errors import ErrorCode as E
+
+T1, T2 = b"\1" * 16, b"\2" * 16
+TOPICS = {"t1": (T1, 3), "t2": (T2, 1)}
+
+
+def coord(**settings):
+    s = {"share.session.timeout.ms": 45000, "share.heartbeat.interval.ms": 5000, "share.auto.offset.reset": "latest",
+         "share.record.lock.duration.ms": 1000, "share.delivery.count.limit": 5, **settings}
+    return ShareGroupCoordinator(settings=lambda g: s, offsets=lambda t, p: (0, 7))
+
+
+def hb(c, member, epoch, subs=None, now=0, topics=TOPICS, group="g"):
+    return c.heartbeat(group, member, epoch, subs, None, "client", "/127.0.0.1", now, topics)
+
+
+def test_simple_assign_covers_every_partition_and_shares_when_members_outnumber():
+    a = simple_assign({"a": {T1}, "b": {T1}}, {T1: 3})
+    assert sorted(a["a"][T1] + a["b"][T1]) == [0, 1, 2]
+    a = simple_assign({"a": {T2}, "b": {T2}, "c": {T2}}, {T2: 1})
+    assert all(a[m] == {T2: [0]} for m in "abc")
+
+
+def test_join_heartbeat_and_rebalance_without_revocation():
+    c = coord()
+    r = hb(c, "m1", 0, ["t1"])
+    assert (r.member_epoch, r.heartbeat_interval_ms, r.assignment) == (1, 5000, {T1: [0, 1, 2]})
+    assert hb(c, "m1", 1).assignment is None  # unchanged
+    r2 = hb(c, "m2", 0, ["t1"], now=10)
+    assert r2.member_epoch == 2 and r2.assignment
+    r1 = hb(c, "m1", 1, now=20)  # m1 takes the new epoch and its smaller share at once
+    assert r1.member_epoch == 2 and sorted(r1.assignment[T1] + r2.assignment[T1]) == [0, 1, 2]
+    # share-partitions were initialized at assignment with share.auto.offset.reset=latest
+    assert {sp.start_offset for sp in c.partitions.values()} == {7}
+    d = c.describe("g", {})
+    assert d["state"] == "Stable" and d["group_epoch"] == 2 and len(d["members"]) == 2
+
+
+@pytest.mark.parametrize("args,code", [
+    (("", "m", 0, ["t1"]), E.INVALID_REQUEST),
+    (("g", "", 0, ["t1"]), E.INVALID_REQUEST),
+    (("g", "m", 0, None), E.INVALID_REQUEST),
+    (("g", "m", 3, None), E.GROUP_ID_NOT_FOUND),
+])
+def test_invalid_heartbeats(args, code):
+    with pytest.raises(ShareFail) as e:
+        coord().heartbeat(*args, None, "c", "h", 0, TOPICS)
+    assert e.value.code == code
+
+
+def test_fencing_unknown_member_and_leave_releases_records():
+    c = coord()
+    hb(c, "m1", 0, ["t2"])
+    with pytest.raises(ShareFail) as e:
+        hb(c, "m1", 7)
+    assert e.value.code == E.FENCED_MEMBER_EPOCH
+    with pytest.raises(ShareFail) as e:
+        hb(c, "zz", 1)
+    assert e.value.code == E.UNKNOWN_MEMBER_ID
+    sp = c.share_partition("g", T2, "t2", 0)
+    sp.acquire("m1", [(7, 9)], 10, 0, c.share_settings("g"))
+    assert hb(c, "m1", -1).member_epoch == -1
+    assert sp.fetch_offset() == 7 and c.describe("g", {})["state"] == "Empty"
+
+
+def test_topic_recreated_gets_a_new_assignment():
+    c = coord()
+    assert hb(c, "m1", 0, ["t1"]).assignment == {T1: [0, 1, 2]}
+    new = {"t1": (b"\3" * 16, 2)}
+    r = hb(c, "m1", 1, topics=new)
+    assert r.member_epoch == 2 and r.assignment == {b"\3" * 16: [0, 1]}
+
+
+def test_session_timeout_removes_member_and_releases():
+    c = coord(**{"share.session.timeout.ms": 100})
+    hb(c, "m1", 0, ["t2"])
+    sp = c.share_partition("g", T2, "t2", 0)
+    sp.acquire("m1", [(7, 7)], 10, 0, c.share_settings("g"))
+    assert c.tick(50) == set()
+    touched = c.tick(100)
+    assert ("g", T2, 0) in touched and not c.groups["g"].members and sp.fetch_offset() == 7
+
+
+def test_share_sessions_epochs():
+    c = coord()
+    s, err = c.open_session("g", "m1", 0)
+    assert err == E.NONE and s.epoch == 1
+    assert c.open_session("g", "m1", 2)[1] == E.INVALID_SHARE_SESSION_EPOCH
+    assert c.open_session("g", "m1", 1)[1] == E.NONE
+    assert c.open_session("g", "m1", 2)[1] == E.NONE
+    assert c.open_session("g", "m2", 1)[1] == E.SHARE_SESSION_NOT_FOUND
+    c.close_session("g", "m1")
+    assert c.open_session("g", "m1", 3)[1] == E.SHARE_SESSION_NOT_FOUND
+
+
+def test_earliest_and_delete_group():
+    c = coord(**{"share.auto.offset.reset": "earliest"})
+    hb(c, "m1", 0, ["t2"])
+    assert c.share_partition("g", T2, "t2", 0).start_offset == 0
+    assert c.delete_group("g") == E.NON_EMPTY_GROUP
+    hb(c, "m1", -1)
+    assert c.delete_group("g") == E.NONE and not c.partitions

@@ -1,0 +1,92 @@
+"""SharePartition (KIP-932): acquisition, acknowledgement, lock expiry, delivery count limit, SPSO."""
+
+from odradek.coordinator.share_partition import (
+    ACCEPT, ACKNOWLEDGED, ACQUIRED, ARCHIVED, AVAILABLE, GAP, REJECT, RELEASE, RENEW, SharePartition, ShareSettings)
+from odradek.wire.errors import ErrorCode as E
+
+S = ShareSettings(record_lock_duration_ms=1000, delivery_count_limit=3, max_record_locks=100)
+
+
+def test_acquire_whole_batches_and_move_speo():
+    sp = SharePartition(0)
+    got = sp.acquire("m1", [(0, 4), (5, 9)], max_records=3, now_ms=0, settings=S)
+    assert got == [(0, 4, 1)]  # batch-optimized: the batch is completed past max_records
+    assert (sp.start_offset, sp.end_offset) == (0, 5)
+    assert sp.acquire("m2", [(5, 9)], 10, 0, S) == [(5, 9, 1)]
+    assert sp.state_of(3) == ACQUIRED
+
+
+def test_record_limit_mode_stops_exactly():
+    sp = SharePartition(0)
+    assert sp.acquire("m1", [(0, 9)], 3, 0, S, record_limit=True) == [(0, 2, 1)]
+    assert sp.fetch_offset() == 3
+
+
+def test_accept_moves_spso_and_others_cannot_ack():
+    sp = SharePartition(0)
+    sp.acquire("m1", [(0, 4)], 10, 0, S)
+    assert sp.acknowledge("m2", 0, 1, [ACCEPT], 0, S) == E.INVALID_RECORD_STATE
+    assert sp.acknowledge("m1", 0, 1, [ACCEPT], 0, S) == E.NONE
+    assert sp.start_offset == 2
+    assert sp.acknowledge("m1", 0, 0, [ACCEPT], 0, S) == E.INVALID_RECORD_STATE  # below SPSO
+    # per-offset types; a wrong count of types is an invalid request
+    assert sp.acknowledge("m1", 2, 4, [ACCEPT, REJECT], 0, S) == E.INVALID_REQUEST
+    assert sp.acknowledge("m1", 2, 4, [ACCEPT, REJECT, GAP], 0, S) == E.NONE
+    assert sp.start_offset == 5 and not sp.records
+
+
+def test_release_redelivers_with_a_higher_delivery_count_then_archives():
+    sp = SharePartition(10)
+    for count in (1, 2, 3):
+        assert sp.acquire("m1", [(10, 12)], 10, 0, S) == [(10, 12, count)]
+        assert sp.acknowledge("m1", 11, 11, [RELEASE], 0, S) == E.NONE
+        assert sp.acknowledge("m1", 10, 10, [RELEASE], 0, S) == E.NONE
+        sp.acknowledge("m1", 12, 12, [RELEASE], 0, S)
+    # delivered delivery.count.limit (3) times: archived, the SPSO moves past them
+    assert sp.start_offset == 13 and sp.acquire("m1", [(10, 12)], 10, 0, S) == []
+
+
+def test_only_available_records_are_reacquired():
+    sp = SharePartition(0)
+    sp.acquire("m1", [(0, 4)], 10, 0, S)
+    sp.acknowledge("m1", 2, 2, [RELEASE], 0, S)
+    assert sp.fetch_offset() == 2
+    assert sp.acquire("m2", [(0, 4)], 10, 0, S) == [(2, 2, 2)]
+
+
+def test_lock_expiry_releases_and_renew_extends():
+    sp = SharePartition(0)
+    sp.acquire("m1", [(0, 1)], 10, now_ms=0, settings=S)
+    assert sp.expire_locks(999, S) == 0
+    assert sp.acknowledge("m1", 1, 1, [RENEW], 500, S) == E.NONE  # new deadline 1500
+    assert sp.expire_locks(1000, S) == 1
+    assert sp.state_of(0) == AVAILABLE and sp.state_of(1) == ACQUIRED
+    assert sp.expire_locks(1500, S) == 1
+    assert sp.acquire("m2", [(0, 1)], 10, 2000, S) == [(0, 1, 2)]
+
+
+def test_release_member_and_in_flight_limit():
+    sp = SharePartition(0)
+    small = ShareSettings(1000, 5, max_record_locks=3)
+    assert sp.acquire("m1", [(0, 9)], 100, 0, small) == [(0, 2, 1)]
+    assert sp.release_member("m1", small) == 3
+    assert [sp.state_of(o) for o in range(3)] == [AVAILABLE] * 3
+
+
+def test_gaps_and_skipped_batches_are_archived():
+    sp = SharePartition(0)
+    # offsets 0-1 compacted away; batch 5-6 is an aborted transaction under read_committed
+    assert sp.acquire("m1", [(2, 4), (5, 6), (7, 7)], 100, 0, S, skip={(5, 6)}) == [(2, 4, 1), (7, 7, 1)]
+    assert sp.state_of(5) == ARCHIVED and sp.start_offset == 2
+    sp.acknowledge("m1", 2, 4, [ACCEPT], 0, S)
+    assert sp.start_offset == 7
+    sp.acknowledge("m1", 7, 7, [ACCEPT], 0, S)
+    assert sp.start_offset == 8 and sp.state_of(7) == ARCHIVED  # below the SPSO: done
+
+
+def test_move_start_drops_deleted_records():
+    sp = SharePartition(0)
+    sp.acquire("m1", [(0, 9)], 100, 0, S)
+    sp.move_start(5)
+    assert sp.start_offset == 5 and sp.end_offset == 10 and min(sp.records) == 5
+    assert sp.acknowledge("m1", 5, 9, [ACCEPT], 0, S) == E.NONE and sp.state_of(9) != ACKNOWLEDGED
