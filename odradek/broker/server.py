@@ -100,6 +100,10 @@ class BrokerServer:
                 if now >= next_idle:
                     next_idle = now + 1000
                     self._close_idle(now)
+                if (cleaning is not None and cleaning.done() and not cleaning.cancelled()
+                        and cleaning.exception() is None and cleaning.result() is not None):
+                    next_clean = now  # as Kafka's cleaner thread: back off only when idle
+                    cleaning = None
                 if now >= next_clean and cfg.log_cleaner_enable and (cleaning is None or cleaning.done()):
                     next_clean = now + 15000
                     if b.has_compacted_logs():
