@@ -202,3 +202,112 @@ def test_checkpoint_keeps_high_watermark_across_a_crash():
     log.checkpoint()
     log2 = PartitionLog(fs.restart("lost"), DIR, CFG, now_ms=2)
     assert log2.high_watermark == 5
+
+
+# ------------------------------------------- cleaning that merges segments into one
+
+from odradek.log import LogCleaner  # noqa: E402
+
+GROUP_DIR = "/data/c-0"
+GROUP_CFG = LogConfig(cleanup_policy=("compact",), segment_bytes=1500, index_interval_bytes=100,
+                      delete_retention_ms=1000)
+
+
+class DirOpCrashFS(FaultyFileSystem):
+    """Crashes at the N-th rename/remove (the swap's steps move no bytes)."""
+    crash_after_ops: int | None = None
+    ops = 0
+
+    def _op(self):
+        self._check()
+        if self.crash_after_ops is not None:
+            if self.ops >= self.crash_after_ops:
+                self.crashed = True
+                raise SimulatedCrash(f"crashed at directory operation {self.ops}")
+            self.ops += 1
+
+    def rename(self, src, dst):
+        self._op()
+        super().rename(src, dst)
+
+    def remove(self, path):
+        self._op()
+        super().remove(path)
+
+
+def group_workload(fs):
+    from test_log_compaction import fill
+    fs.makedirs("/data")
+    log = PartitionLog(fs, GROUP_DIR, GROUP_CFG, now_ms=0)
+    original = {}
+    for r in range(8):  # 8 small segments (~300 bytes): groups of several
+        fill(log, original, [b"a", b"b", b"c"], 4, ts0=1000 + 10 * r, tombstone_every=3)
+        log.roll(1000 + 10 * r + 5)
+    fill(log, original, [b"d"], 2, ts0=2000)
+    log.flush()
+    log.high_watermark = log.log_end_offset
+    return log, original
+
+
+def check_group_reopen(fs, original):
+    from test_log_compaction import check_compacted
+    log = PartitionLog(fs, GROUP_DIR, GROUP_CFG, now_ms=0)
+    names = fs.listdir(GROUP_DIR)
+    assert not [n for n in names if n.endswith((".cleaned", ".deleted"))], names
+    check_compacted(log, original, uncleaned_from=log.active.base_offset)
+    # no segment overlaps another and each holds what its name says
+    for a, b in zip(log.segments, log.segments[1:]):
+        assert a.base_offset < b.base_offset and a.next_offset <= b.base_offset
+    log.high_watermark = log.log_end_offset
+    LogCleaner().clean(log, now_ms=3000, force=True)
+    check_compacted(log, original)
+    got = read_all(log)
+    log.close()
+    assert read_all(PartitionLog(fs, GROUP_DIR, GROUP_CFG, now_ms=0)) == got
+
+
+def test_group_cleaning_merges_segments():
+    fs = FaultyFileSystem()
+    log, original = group_workload(fs)
+    closed = len(log.segments) - 1
+    res = LogCleaner().clean(log, now_ms=3000)
+    assert res.segments_rewritten == closed and res.segments_written < closed
+    assert len(log.segments) - 1 == res.segments_written
+    check_group_reopen(fs, original)
+
+
+@pytest.mark.parametrize("mode", ["lost", "torn", "kept"])
+def test_crash_while_writing_a_merged_segment(mode):
+    fs = FaultyFileSystem()
+    log, _ = group_workload(fs)
+    base = fs.bytes_written
+    LogCleaner().clean(log, now_ms=3000)
+    span = fs.bytes_written - base
+    for n, budget in enumerate(range(0, span + 1, max(1, span // 80))):
+        fs2 = FaultyFileSystem(seed=n)
+        log, original = group_workload(fs2)
+        fs2.crash_after_bytes = fs2.bytes_written + budget
+        try:
+            LogCleaner().clean(log, now_ms=3000)
+        except SimulatedCrash:
+            pass
+        check_group_reopen(fs2.restart(mode, seed=n), original)
+
+
+@pytest.mark.parametrize("mode", ["lost", "kept"])
+def test_crash_at_every_step_of_a_group_swap(mode):
+    fs = DirOpCrashFS()
+    log, _ = group_workload(fs)
+    fs.crash_after_ops = 10**9
+    LogCleaner().clean(log, now_ms=3000)
+    total = fs.ops
+    assert total > 10
+    for n in range(total + 1):
+        fs2 = DirOpCrashFS(seed=n)
+        log, original = group_workload(fs2)
+        fs2.ops, fs2.crash_after_ops = 0, n
+        try:
+            LogCleaner().clean(log, now_ms=3000)
+        except SimulatedCrash:
+            pass
+        check_group_reopen(fs2.restart(mode, seed=n), original)
