@@ -31,6 +31,11 @@ def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
     coord = coordinator(ctx)
     if not hasattr(coord, "consumer_group_heartbeat"):
         return ConsumerGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION)
+    shares = getattr(ctx.broker, "share_groups", None)
+    if shares is not None and request.group_id in shares.groups:
+        return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.GROUP_ID_NOT_FOUND,
+                                              error_message=f"Group {request.group_id} is not a consumer group.",
+                                              member_id=None, member_epoch=0, heartbeat_interval_ms=0)
     owned = None
     if request.topic_partitions is not None:
         owned = [(bytes(t.topic_id), list(t.partitions)) for t in request.topic_partitions]
