@@ -56,6 +56,7 @@ class BrokerConfig:
     log_cleaner_min_compaction_lag_ms: int = 0
     log_cleaner_max_compaction_lag_ms: int = LONG_MAX
     log_cleaner_enable: bool = True
+    log_cleaner_backoff_ms: int = 15000
     log_message_timestamp_type: str = "CreateTime"
     log_message_timestamp_before_max_ms: int = LONG_MAX
     log_message_timestamp_after_max_ms: int = 3600000
@@ -437,6 +438,7 @@ _SPECS = {
     "log.cleaner.min.compaction.lag.ms": ("log_cleaner_min_compaction_lag_ms", _int(0)),
     "log.cleaner.max.compaction.lag.ms": ("log_cleaner_max_compaction_lag_ms", _int(1)),
     "log.cleaner.enable": ("log_cleaner_enable", _bool),
+    "log.cleaner.backoff.ms": ("log_cleaner_backoff_ms", _int(0)),
     "log.message.timestamp.type": ("log_message_timestamp_type", _choice("CreateTime", "LogAppendTime")),
     "log.message.timestamp.before.max.ms": ("log_message_timestamp_before_max_ms", _int(0)),
     "log.message.timestamp.after.max.ms": ("log_message_timestamp_after_max_ms", _int(0)),

@@ -79,7 +79,7 @@ class BrokerServer:
         flush_interval = min(cfg.log_flush_scheduler_interval_ms, 1000)
         next_flush = now + flush_interval
         next_idle = now + 1000
-        next_clean = now + 15000
+        next_clean = now + cfg.log_cleaner_backoff_ms
         # Kafka's PeriodicProducerExpirationCheck, every producer.id.expiration.check.interval.ms
         next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
         cleaning = None
@@ -105,7 +105,7 @@ class BrokerServer:
                     next_clean = now  # as Kafka's cleaner thread: back off only when idle
                     cleaning = None
                 if now >= next_clean and cfg.log_cleaner_enable and (cleaning is None or cleaning.done()):
-                    next_clean = now + 15000
+                    next_clean = now + cfg.log_cleaner_backoff_ms
                     if b.has_compacted_logs():
                         cleaning = asyncio.ensure_future(
                             self.loop.run_in_executor(None, b.log_manager.clean_once, now))
