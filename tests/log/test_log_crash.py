@@ -175,8 +175,11 @@ def test_kill_minus_9_real_writer(tmp_path):
     for round_ in range(2):
         p = subprocess.Popen([sys.executable, "-c", WRITER, d], stdout=subprocess.PIPE, env=env)
         acked = -1
+        # at least 0.6 s of writing and enough batches for a second segment (~90 records),
+        # however slowly a loaded machine starts the writer
         deadline = time.monotonic() + 0.6
-        while time.monotonic() < deadline:
+        give_up = time.monotonic() + 60
+        while (time.monotonic() < deadline or acked < 120 * (round_ + 1)) and time.monotonic() < give_up:
             acked = int(p.stdout.readline())
         os.kill(p.pid, signal.SIGKILL)
         p.wait()
