@@ -43,7 +43,7 @@ def run_all(argv: list[str]) -> int:
         json.dump({"e2e": e2e, "wire": wire, "wall_s": round(time.monotonic() - t0, 1)}, f, indent=1)
     with open(base + ".md", "w") as f:
         f.write(f"# odradek benchmarks {e2e['meta']['date']} ({'quick, ' if args.quick else ''}"
-                f"reps {e2e['meta']['reps']}, {e2e['meta']['cpus']} CPUs)\n\n"
+                f"reps {e2e['meta']['reps']}, {e2e['meta']['cpus']} CPUs, data dirs in {e2e['meta']['data_dir']})\n\n"
                 f"## odradek vs Apache Kafka (confluent-kafka client; *_java_* rows: Kafka's "
                 f"ProducerPerformance / ConsumerPerformance)\n\n{md_e2e}\n\n"
                 f"## wire codec vs kafka-python\n\n{md_wire}\n")
