@@ -2,11 +2,9 @@
 
 Found with kafkajs: lz4js writes frames with linked (dependent) blocks. Kafka refuses such
 a produce (Lz4Compression.wrapForInput -> KafkaException "Dependent block stream is
-unsupported" -> UNKNOWN_SERVER_ERROR) and writes nothing. odradek stores the batch, which
-Java consumers then cannot decompress: its produce path (wire.records.validate_batch, the
-log's plain-append fast path in odradek.log.batchio/_batchio) checks CRCs but never looks
-inside a compressed records section, where Kafka's LogValidator decompresses every batch.
-Known broker bug, xfail (strict) on odradek until the log validates compressed batches.
+unsupported" -> UNKNOWN_SERVER_ERROR) and writes nothing; so does odradek, whose log
+decompresses and walks every produced compressed batch as Kafka's LogValidator does
+(odradek/log/record_check.py).
 """
 
 from __future__ import annotations
@@ -70,13 +68,7 @@ def raw(bootstrap):
     c.close()
 
 
-KNOWN_BUG = ("odradek does not decompress produced batches, so it stores LZ4 frames Kafka refuses "
-             "(dependent blocks) - see module docstring")
-
-
-def test_lz4_dependent_blocks_refused_as_kafka(raw, bootstrap, topic_name, monkeypatch, broker, request):
-    if broker.controllable:
-        request.applymarker(pytest.mark.xfail(reason=KNOWN_BUG, strict=True))
+def test_lz4_dependent_blocks_refused_as_kafka(raw, bootstrap, topic_name, monkeypatch):
     create_topic(bootstrap, topic_name)
     linked = lz4_batch(monkeypatch, [b"linked"], frame=linked_frame)
     r = produce(raw, topic_name, linked)

@@ -57,9 +57,11 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
         code = log_error_code(e)
         resp.error_code = code
         resp.log_start_offset = plog.log_start_offset
-        if code in (ErrorCode.INVALID_RECORD, ErrorCode.INVALID_TIMESTAMP):
+        if isinstance(e, log_errors.InvalidRecordError):  # incl. INVALID_TIMESTAMP
             resp.error_message = str(e)
             resp.record_errors = record_errors_of(e)
+        elif isinstance(e, log_errors.UndecodableBatchError):
+            log.info("produce to %s-%d refused: %s", topic, p, e)
         elif code == ErrorCode.UNKNOWN_SERVER_ERROR:
             log.error("append to %s-%d failed: %s", topic, p, e)
         return resp

@@ -1,6 +1,6 @@
 /* odradek.log._batchio: the two per-append steps of a plain produce, in C.
  *
- * Optional accelerator: odradek/log/batchio.py holds the same two functions in
+ * Optional accelerator: odradek/log/batchio.py holds the same functions in
  * Python and is used when this module is not built. Both must agree exactly
  * (tests/log/test_batchio.py runs them side by side).
  *
@@ -8,9 +8,15 @@
  *       -> (batch_length, last_offset_delta, max_timestamp, producer_id,
  *           producer_epoch, base_sequence, records_count)
  *       or None when record_set is not exactly one well-formed, dense,
- *       non-transactional, non-control batch of at most max_bytes whose CRC32C
- *       matches (check_crc) -- the caller then takes its general path, which
- *       names the error.
+ *       uncompressed, non-transactional, non-control batch of at most max_bytes whose CRC32C
+ *       matches (check_crc) and whose records are well formed
+ *       (check_records) -- the caller then takes its general path, which names
+ *       the error.
+ *
+ *   check_records(section, count, check_offsets) -> 0 | 1 | 2
+ *       walks `count` records filling `section` exactly: 0 valid, 1 invalid
+ *       (Kafka: INVALID_RECORD), 2 valid but offset deltas not 0..count-1
+ *       (only with check_offsets).
  *
  *   pwrite_batch(fd, position, record_set, base_offset, leader_epoch) -> None
  *       writes record_set at position with baseOffset (and, unless leader_epoch
@@ -64,6 +70,104 @@ static inline uint16_t be16(const unsigned char *p) {
     return (uint16_t)((p[0] << 8) | p[1]);
 }
 
+
+/* Record walk (Kafka's DefaultRecord.readFrom + LogValidator): CHECK_OK, or
+ * CHECK_INVALID (structure, count or size: INVALID_RECORD), or CHECK_OFFSETS
+ * (offset deltas not 0..count-1, checked for compressed batches). */
+#define CHECK_OK 0
+#define CHECK_INVALID 1
+#define CHECK_OFFSETS 2
+
+/* zigzag varint of at most max_bytes bytes; 0 on truncation or overlong */
+static inline int read_varlong(const unsigned char **pp, const unsigned char *end, int max_bytes,
+                               int64_t *out) {
+    const unsigned char *p = *pp;
+    uint64_t raw = 0;
+    int shift = 0;
+    for (int i = 0; i < max_bytes; i++) {
+        if (p >= end)
+            return 0;
+        unsigned char b = *p++;
+        raw |= (uint64_t)(b & 0x7F) << shift;
+        if (!(b & 0x80)) {
+            *out = (int64_t)(raw >> 1) ^ -(int64_t)(raw & 1);
+            *pp = p;
+            return 1;
+        }
+        shift += 7;
+    }
+    return 0;
+}
+
+static int walk_records(const unsigned char *p, const unsigned char *end, long long count,
+                        int check_offsets) {
+    int offsets_ok = 1;
+    for (long long i = 0; i < count; i++) {
+        int64_t size, v;
+        if (!read_varlong(&p, end, 5, &size) || size < 0 || size > end - p)
+            return CHECK_INVALID;
+        const unsigned char *rec_end = p + size;
+        if (p >= rec_end)
+            return CHECK_INVALID;
+        p++; /* attributes */
+        if (!read_varlong(&p, rec_end, 10, &v)) /* timestamp delta */
+            return CHECK_INVALID;
+        if (!read_varlong(&p, rec_end, 5, &v)) /* offset delta */
+            return CHECK_INVALID;
+        if (v != i)
+            offsets_ok = 0;
+        for (int kv = 0; kv < 2; kv++) { /* key, value: a negative length is null */
+            if (!read_varlong(&p, rec_end, 5, &v))
+                return CHECK_INVALID;
+            if (v > 0) {
+                if (v > rec_end - p)
+                    return CHECK_INVALID;
+                p += v;
+            }
+        }
+        int64_t headers;
+        if (!read_varlong(&p, rec_end, 5, &headers) || headers < 0)
+            return CHECK_INVALID;
+        for (int64_t h = 0; h < headers; h++) {
+            if (!read_varlong(&p, rec_end, 5, &v) || v < 0 || v > rec_end - p) /* key: not null */
+                return CHECK_INVALID;
+            p += v;
+            if (!read_varlong(&p, rec_end, 5, &v))
+                return CHECK_INVALID;
+            if (v > 0) {
+                if (v > rec_end - p)
+                    return CHECK_INVALID;
+                p += v;
+            }
+        }
+        if (p != rec_end)
+            return CHECK_INVALID;
+    }
+    if (p != end)
+        return CHECK_INVALID;
+    return check_offsets && !offsets_ok ? CHECK_OFFSETS : CHECK_OK;
+}
+
+static PyObject *check_records(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "check_records(section, count, check_offsets)");
+        return NULL;
+    }
+    long long count = PyLong_AsLongLong(args[1]);
+    if (count == -1 && PyErr_Occurred())
+        return NULL;
+    int check_offsets = PyObject_IsTrue(args[2]);
+    if (check_offsets < 0)
+        return NULL;
+    Py_buffer b;
+    if (PyObject_GetBuffer(args[0], &b, PyBUF_SIMPLE) < 0)
+        return NULL;
+    const unsigned char *p = b.buf;
+    int r = count < 0 ? CHECK_INVALID : walk_records(p, p + b.len, count, check_offsets);
+    PyBuffer_Release(&b);
+    return PyLong_FromLong(r);
+}
+
 static PyObject *plain_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "plain_batch(record_set, max_bytes, check_crc)");
@@ -88,10 +192,11 @@ static PyObject *plain_batch(PyObject *self, PyObject *const *args, Py_ssize_t n
     int32_t last_offset_delta = (int32_t)be32(p + LAST_OFFSET_DELTA_OFFSET);
     int32_t count = (int32_t)be32(p + RECORDS_COUNT_OFFSET);
     if ((int64_t)batch_length + LOG_OVERHEAD != n || p[MAGIC_OFFSET] != 2
+        || (attributes & CODEC_MASK) /* compressed: the general path decompresses to check */
         || batch_length < MIN_BATCH_LENGTH || count < 1
         || last_offset_delta != count - 1 /* dense, as Kafka's LogValidator */
         || n > max_bytes || (attributes & TXN_OR_CONTROL_MASK)
-        || (!(attributes & CODEC_MASK) && (int64_t)count * MIN_RECORD_SIZE > n - HEADER_SIZE))
+        || (int64_t)count * MIN_RECORD_SIZE > n - HEADER_SIZE)
         goto not_plain;
     if (check_crc) {
         PyObject *view = PyMemoryView_FromMemory((char *)p + ATTRIBUTES_OFFSET,
@@ -109,6 +214,8 @@ static PyObject *plain_batch(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (value != be32(p + CRC_OFFSET))
             goto not_plain;
     }
+    if (walk_records(p + HEADER_SIZE, p + n, count, 0) != CHECK_OK)
+        goto not_plain;
     result = Py_BuildValue("(iiLLhii)", batch_length, last_offset_delta,
                            (long long)(int64_t)be64(p + MAX_TIMESTAMP_OFFSET),
                            (long long)(int64_t)be64(p + PRODUCER_ID_OFFSET),
@@ -204,6 +311,8 @@ static PyObject *pwrite_batch(PyObject *self, PyObject *const *args, Py_ssize_t 
 static PyMethodDef methods[] = {
     {"plain_batch", (PyCFunction)(void (*)(void))plain_batch, METH_FASTCALL,
      "Header fields of one plain, valid batch, or None."},
+    {"check_records", (PyCFunction)(void (*)(void))check_records, METH_FASTCALL,
+     "Walk a records section: 0 valid, 1 invalid structure, 2 offset deltas out of order."},
     {"pwrite_batch", (PyCFunction)(void (*)(void))pwrite_batch, METH_FASTCALL,
      "Write a batch at a position with baseOffset/partitionLeaderEpoch replaced."},
     {NULL, NULL, 0, NULL},

@@ -33,6 +33,18 @@ class InvalidTimestampError(InvalidRecordError):
     error_name = "INVALID_TIMESTAMP"
 
 
+class RecordStructureError(LogError):
+    """Records of a batch that Kafka's DefaultRecord.readFrom refuses (sizes, count,
+    fields): INVALID_RECORD, which Kafka sends without a message or record errors."""
+    error_name = "INVALID_RECORD"
+
+
+class UndecodableBatchError(LogError):
+    """A compressed batch Kafka fails to decompress or whose inner offsets are out of
+    order: Kafka answers UNKNOWN_SERVER_ERROR."""
+    error_name = "UNKNOWN_SERVER_ERROR"
+
+
 class CorruptRecordError(LogError):
     error_name = "CORRUPT_MESSAGE"
 

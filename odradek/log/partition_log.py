@@ -17,10 +17,12 @@ from dataclasses import dataclass, field
 
 from odradek.wire import records
 from odradek.wire.exceptions import InvalidRecordError as WireInvalidRecordError
+from odradek.wire.exceptions import RecordCountError as WireRecordCountError
 from odradek.wire.exceptions import WireError
 
 from . import errors
 from .batchio import plain_batch
+from .record_check import check_client_batches
 from .timestamps import check_timestamps
 from .config import LogConfig
 from .fs import FileHandle, FileSystem, read_whole, write_atomic
@@ -347,6 +349,8 @@ class PartitionLog:
                 headers = records.validate_record_set(buf, require_dense=assign_offsets)
             else:
                 headers = [h for _, h in records.iter_batch_headers(buf)]
+        except WireRecordCountError as e:
+            raise errors.RecordStructureError(str(e)) from e
         except WireInvalidRecordError as e:
             raise errors.InvalidRecordError(str(e)) from e
         except WireError as e:
@@ -369,6 +373,8 @@ class PartitionLog:
             from .compaction import validate_compacted_record_set
             validate_compacted_record_set(buf, posixpath.basename(self.dir))
         use_lat = cfg.log_append_time if log_append_time is None else log_append_time
+        if assign_offsets and validate:
+            check_client_batches(buf, headers)
         if assign_offsets and not use_lat:
             check_timestamps(buf, headers, now_ms, cfg.timestamp_before_max_ms,
                              cfg.timestamp_after_max_ms)

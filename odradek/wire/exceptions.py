@@ -52,6 +52,11 @@ class InvalidRecordError(WireError):
     """A record batch that is well formed but not acceptable (Kafka's INVALID_RECORD)."""
 
 
+class RecordCountError(CorruptRecordError, InvalidRecordError):
+    """A batch header's record count its records section cannot hold (a Produce: Kafka's
+    INVALID_RECORD; a corrupt batch to every reader)."""
+
+
 class UnsupportedMagicError(CorruptRecordError):
     """A record batch with a magic byte other than 2."""
 

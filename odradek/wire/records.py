@@ -39,6 +39,7 @@ from odradek.wire.exceptions import (
     CorruptRecordError,
     InvalidRecordError,
     MalformedError,
+    RecordCountError,
     TruncatedError,
     UnsupportedMagicError,
     WireError,
@@ -308,7 +309,7 @@ def validate_batch(buf, pos: int = 0, *, require_dense: bool = False) -> BatchHe
         )
     body = size - RECORDS_OFFSET
     if h.attributes & COMPRESSION_CODEC_MASK == 0 and h.records_count * MIN_RECORD_SIZE > body:
-        raise CorruptRecordError(f"record count {h.records_count} cannot fit in {body} bytes")
+        raise RecordCountError(f"record count {h.records_count} cannot fit in {body} bytes")
     t = type(buf)
     mv = memoryview(buf) if t is bytes or t is bytearray else _as_bytes_view(buf)
     crc = crc32c(mv[pos + ATTRIBUTES_OFFSET : pos + size])

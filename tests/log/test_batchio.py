@@ -79,9 +79,10 @@ def test_plain_batch_answers():
         h.batch_length, h.last_offset_delta, h.max_timestamp, h.producer_id,
         h.producer_epoch, h.base_sequence, h.records_count)
     assert batchio.plain_batch(b, len(b) - 1, True) is None          # over max bytes
+    assert batchio.plain_batch(VALID[2], 1 << 20, True) is None      # compressed: general path
     assert batchio.plain_batch(_batch(2, txn=True, pid=1, seq=0), 1 << 20, True) is None
     bad = bytearray(b)
-    bad[-1] ^= 0xFF
+    bad[-2] ^= 0xFF  # a value byte: the records stay well formed
     assert batchio.plain_batch(bytes(bad), 1 << 20, True) is None    # CRC mismatch
     assert batchio.plain_batch(bytes(bad), 1 << 20, False) is not None
 
@@ -186,3 +187,72 @@ def test_fast_path_writes_what_the_general_path_writes(tmp_path_factory, ops):
     fast = _run(str(d / "fast-0"), ops, fast=True)
     slow = _run(str(d / "slow-0"), ops, fast=False)
     assert fast == slow
+
+
+# ------------------------------------------------ record walk (check_records)
+
+
+def _records_section(n=3, headers=((b"h", b"x"), (b"e", None))):
+    b = build_batch([(b"k%d" % i if i % 2 else None, None if i == 1 else b"v" * i, list(headers), 1000 + i)
+                     for i in range(n)])
+    return b[records.RECORDS_OFFSET:], n
+
+
+@st.composite
+def sections(draw):
+    sec, n = _records_section(draw(st.integers(0, 5)))
+    sec = bytearray(sec)
+    kind = draw(st.sampled_from(["valid", "flip", "truncate", "extend", "count", "varint"]))
+    if kind == "flip" and sec:
+        sec[draw(st.integers(0, len(sec) - 1))] ^= 1 << draw(st.integers(0, 7))
+    elif kind == "truncate":
+        sec = sec[:draw(st.integers(0, len(sec)))]
+    elif kind == "extend":
+        sec += draw(st.binary(min_size=1, max_size=12))
+    elif kind == "count":
+        n += draw(st.integers(-2, 2))
+    elif kind == "varint" and sec:  # long runs of continuation bits
+        i = draw(st.integers(0, len(sec) - 1))
+        sec[i:i + 6] = b"\xff" * draw(st.integers(1, 11))
+    return bytes(sec), n
+
+
+@settings(max_examples=800, suppress_health_check=[HealthCheck.too_slow])
+@given(case=sections(), offsets=st.booleans())
+def test_check_records_c_matches_python(case, offsets):
+    sec, n = case
+    assert _batchio.check_records(sec, n, offsets) == batchio.py_check_records(sec, n, offsets)
+
+
+def test_check_records_answers():
+    sec, n = _records_section(4)
+    for fn in (_batchio.check_records, batchio.py_check_records):
+        assert fn(sec, n, True) == batchio.CHECK_OK
+        assert fn(sec, n + 1, False) == batchio.CHECK_INVALID   # a record too few
+        assert fn(sec, n - 1, False) == batchio.CHECK_INVALID   # trailing bytes
+        assert fn(sec[:-1], n, False) == batchio.CHECK_INVALID
+        assert fn(b"", 0, True) == batchio.CHECK_OK
+        assert fn(b"", -1, True) == batchio.CHECK_INVALID
+        swapped = records.encode_record(1, 0, b"a", b"b") + records.encode_record(0, 0, b"a", b"b")
+        assert fn(swapped, 2, False) == batchio.CHECK_OK
+        assert fn(swapped, 2, True) == batchio.CHECK_OFFSETS
+        null_key_header = records.write_varint(6) + b"\x00\x00\x00\x01\x01\x02" + b"\x01\x01"
+        assert fn(null_key_header, 1, False) == batchio.CHECK_INVALID
+
+
+def test_log_refuses_malformed_records_and_writes_nothing(tmp_path):
+    log = PartitionLog(RealFileSystem(), str(tmp_path / "t-0"), LogConfig(), now_ms=0)
+    good = _batch(3)
+    bad = bytearray(good)
+    struct.pack_into(">i", bad, 57, 4)  # records count
+    struct.pack_into(">i", bad, 23, 3)  # last offset delta consistent with the count
+    struct.pack_into(">I", bad, 17, records.compute_crc(bad, 0))
+    with pytest.raises(errors.RecordStructureError):
+        log.append(bytes(bad), 1000)
+    gz = bytearray(_batch(3, codec=Compression.GZIP))
+    gz[-6:] = b"\x00" * 6
+    struct.pack_into(">I", gz, 17, records.compute_crc(gz, 0))
+    with pytest.raises(errors.UndecodableBatchError):
+        log.append(bytes(gz), 1000)
+    assert log.log_end_offset == 0 and log.size_in_bytes == 0
+    assert log.append(good, 1000).base_offset == 0
