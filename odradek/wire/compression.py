@@ -17,14 +17,32 @@ lz4/zstd/snappy exception ever escapes.
 from __future__ import annotations
 
 import enum
+import functools
+import importlib
 import struct
 import zlib
 
-import cramjam
-import lz4.frame
-import zstandard
-
 from odradek.wire.exceptions import CompressionError
+
+# The codec libraries load on first use: a broker that never sees compressed data
+# does not pay their start-up time and resident memory.
+@functools.cache
+def _codec_module(name: str):
+    return importlib.import_module(name)
+
+
+def _cramjam():
+    return _codec_module("cramjam")
+
+
+def _lz4_frame():
+    return _codec_module("lz4.frame")
+
+
+@functools.cache
+def _zstd_decompressor():
+    return _codec_module("zstandard").ZstdDecompressor()
+
 
 __all__ = [
     "Codec",
@@ -92,17 +110,17 @@ def compress(codec: int, data: bytes | bytearray | memoryview, level: int | None
     if codec == SNAPPY:
         return _snappy_xerial_compress(data)
     if codec == LZ4:
-        return lz4.frame.compress(
+        return _lz4_frame().compress(
             bytes(data),
             compression_level=0 if level is None else level,
-            block_size=lz4.frame.BLOCKSIZE_MAX64KB,
+            block_size=_lz4_frame().BLOCKSIZE_MAX64KB,
             block_linked=False,
             content_checksum=False,
             block_checksum=False,
             store_size=False,
         )
     if codec == ZSTD:
-        return bytes(cramjam.zstd.compress(bytes(data), level=3 if level is None else level))
+        return bytes(_cramjam().zstd.compress(bytes(data), level=3 if level is None else level))
     raise CompressionError(f"unknown compression codec {codec}")
 
 
@@ -110,7 +128,7 @@ def _snappy_xerial_compress(data) -> bytes:
     mv = memoryview(data).cast("B")
     out = [XERIAL_HEADER]
     for i in range(0, len(mv), XERIAL_BLOCK_SIZE):
-        block = bytes(cramjam.snappy.compress_raw(mv[i : i + XERIAL_BLOCK_SIZE]))
+        block = bytes(_cramjam().snappy.compress_raw(mv[i : i + XERIAL_BLOCK_SIZE]))
         out.append(_I32.pack(len(block)))
         out.append(block)
     return b"".join(out)
@@ -169,10 +187,10 @@ def _gzip_decompress(data, max_size: int) -> bytes:
 
 
 def _snappy_block(block, max_size: int, produced: int) -> bytes:
-    n = cramjam.snappy.decompress_raw_len(block)
+    n = _cramjam().snappy.decompress_raw_len(block)
     if produced + n > max_size:
         raise _too_big(SNAPPY, max_size)
-    return bytes(cramjam.snappy.decompress_raw(block))
+    return bytes(_cramjam().snappy.decompress_raw(block))
 
 
 def _snappy_decompress(data, max_size: int) -> bytes:
@@ -205,7 +223,7 @@ def _lz4_decompress(data, max_size: int) -> bytes:
     if not buf:
         raise _fail(LZ4, "empty input")
     while buf:
-        d = lz4.frame.LZ4FrameDecompressor()
+        d = _lz4_frame().LZ4FrameDecompressor()
         out += d.decompress(buf, max_length=max_size + 1 - len(out))
         if len(out) > max_size:
             raise _too_big(LZ4, max_size)
@@ -219,8 +237,6 @@ def _lz4_decompress(data, max_size: int) -> bytes:
     return bytes(out)
 
 
-_ZSTD = zstandard.ZstdDecompressor()
-
 
 def _zstd_decompress(data, max_size: int) -> bytes:
     buf = bytes(data)
@@ -230,7 +246,7 @@ def _zstd_decompress(data, max_size: int) -> bytes:
     # (stream_reader never materialises more than one chunk, but it ends quietly on a
     # truncated frame, so it cannot be the whole story.)
     total = 0
-    with _ZSTD.stream_reader(buf, read_across_frames=True) as r:
+    with _zstd_decompressor().stream_reader(buf, read_across_frames=True) as r:
         while True:
             chunk = r.read(_CHUNK)
             if not chunk:
@@ -242,7 +258,7 @@ def _zstd_decompress(data, max_size: int) -> bytes:
     out = []
     produced = 0
     while buf:
-        d = _ZSTD.decompressobj()
+        d = _zstd_decompressor().decompressobj()
         part = d.decompress(buf)
         produced += len(part)
         if produced > max_size:
