@@ -99,6 +99,19 @@ static inline int read_varlong(const unsigned char **pp, const unsigned char *en
     return 0;
 }
 
+/* a length-prefixed field whose negative length means null: skip it; 0 when malformed */
+static inline int skip_nullable(const unsigned char **pp, const unsigned char *end) {
+    int64_t n;
+    if (!read_varlong(pp, end, 5, &n))
+        return 0;
+    if (n > 0) {
+        if (n > end - *pp)
+            return 0;
+        *pp += n;
+    }
+    return 1;
+}
+
 static int walk_records(const unsigned char *p, const unsigned char *end, long long count,
                         int check_offsets) {
     int offsets_ok = 1;
@@ -116,15 +129,8 @@ static int walk_records(const unsigned char *p, const unsigned char *end, long l
             return CHECK_INVALID;
         if (v != i)
             offsets_ok = 0;
-        for (int kv = 0; kv < 2; kv++) { /* key, value: a negative length is null */
-            if (!read_varlong(&p, rec_end, 5, &v))
-                return CHECK_INVALID;
-            if (v > 0) {
-                if (v > rec_end - p)
-                    return CHECK_INVALID;
-                p += v;
-            }
-        }
+        if (!skip_nullable(&p, rec_end) || !skip_nullable(&p, rec_end)) /* key, value */
+            return CHECK_INVALID;
         int64_t headers;
         if (!read_varlong(&p, rec_end, 5, &headers) || headers < 0)
             return CHECK_INVALID;
@@ -132,13 +138,8 @@ static int walk_records(const unsigned char *p, const unsigned char *end, long l
             if (!read_varlong(&p, rec_end, 5, &v) || v < 0 || v > rec_end - p) /* key: not null */
                 return CHECK_INVALID;
             p += v;
-            if (!read_varlong(&p, rec_end, 5, &v))
+            if (!skip_nullable(&p, rec_end)) /* header value */
                 return CHECK_INVALID;
-            if (v > 0) {
-                if (v > rec_end - p)
-                    return CHECK_INVALID;
-                p += v;
-            }
         }
         if (p != rec_end)
             return CHECK_INVALID;
