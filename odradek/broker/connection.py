@@ -43,7 +43,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.server = server
         self.broker = server.broker
         self.registry = server.registry
-        self.decoder = FrameBuffer(server.config.socket_request_max_bytes)
+        self.decoder = FrameBuffer(server.config.socket_request_max_bytes,
+                                   pool=getattr(server, "buffer_pool", None))
         self.frames: deque = deque()
         self.transport = None
         self.task = None

@@ -11,6 +11,7 @@ import sys
 import time
 
 from odradek.broker.connection import KafkaConnection
+from odradek.wire.frames import BufferPool
 
 log = logging.getLogger("odradek.broker")
 
@@ -26,6 +27,7 @@ class BrokerServer:
         self.broker = None
         self.server = None
         self.connections: set[KafkaConnection] = set()
+        self.buffer_pool = BufferPool()  # receive buffers, shared by the connections
         self._stopping = None
         self._tasks: list[asyncio.Task] = []
         self.port = None

@@ -9,6 +9,7 @@ from .exceptions import FrameTooLargeError
 
 DEFAULT_MAX_FRAME = 100 * 1024 * 1024  # socket.request.max.bytes
 _size = struct.Struct(">i")
+_HEADROOM = 4 * 1024 * 1024
 
 
 class FrameDecoder:
@@ -89,6 +90,50 @@ class FrameDecoder:
         return len(self._head) + (self._filled if self._frame is not None else 0)
 
 
+class BufferPool:
+    """Spare receive buffers for the FrameBuffers of one event loop (not thread-safe).
+
+    A buffer a FrameBuffer leaves behind may still hold frames being handled; it waits
+    here and is handed out again only once no view of it is left (its reference count
+    shows that). Reusing memory spares the allocator's zero-fill and, for buffers
+    above the allocator's mmap threshold, the page faults of fresh memory on every
+    large request. At most ``max_bytes`` wait here; the oldest go first.
+    """
+
+    __slots__ = ("max_bytes", "_free", "_bytes")
+
+    def __init__(self, max_bytes: int = 16 * 1024 * 1024):
+        self.max_bytes = max_bytes
+        self._free: list = []
+        self._bytes = 0
+
+    def take(self, need: int):
+        """A spare buffer of at least ``need`` bytes that no view holds, or None."""
+        free = self._free
+        for i in range(len(free) - 1, -1, -1):
+            b = free[i]
+            # 3 = the list, the local name, getrefcount's argument: no view of b is alive
+            if len(b) >= need and _refcount(b) <= 3:
+                del free[i]
+                self._bytes -= len(b)
+                return b
+        return None
+
+    def give(self, buf) -> None:
+        n = len(buf)
+        if n > self.max_bytes:
+            return
+        free = self._free
+        free.append(buf)
+        self._bytes += n
+        while self._bytes > self.max_bytes:
+            self._bytes -= len(free.pop(0))
+
+    @property
+    def spare_bytes(self) -> int:
+        return self._bytes
+
+
 class FrameBuffer:
     """Receive side of a buffered protocol (asyncio.BufferedProtocol): the socket reads
     straight into memory handed out here, and complete frames come out as memoryview
@@ -102,17 +147,21 @@ class FrameBuffer:
     from its start only when every frame has been handled and no view of it is left
     (its reference count shows that: each frame view holds a reference to it).
     Otherwise reading goes on after the last frame, and when the buffer is full, or
-    a partial frame does not fit in what is left, a new buffer is allocated - big
-    enough for the whole frame once its size is known - and only the received part
-    of that one frame moves there. A negative size or one above ``max_size`` raises
+    a partial frame does not fit in what is left, the next buffer - big enough for
+    the whole frame once its size is known, with room for a pipelined one after it -
+    comes from ``pool`` (a BufferPool shared by the connections, which also takes the
+    buffer left behind) or is allocated, and only the received part of that one frame
+    moves there. A negative size or one above ``max_size`` raises
     FrameTooLargeError, and the buffer is unusable afterwards (close the connection).
     """
 
-    __slots__ = ("max_size", "chunk", "_buf", "_start", "_end", "_failed")
+    __slots__ = ("max_size", "chunk", "pool", "_buf", "_start", "_end", "_failed")
 
-    def __init__(self, max_size: int = DEFAULT_MAX_FRAME, chunk: int = 64 * 1024):
+    def __init__(self, max_size: int = DEFAULT_MAX_FRAME, chunk: int = 64 * 1024,
+                 pool: BufferPool | None = None):
         self.max_size = max_size
         self.chunk = chunk
+        self.pool = pool
         self._buf = None    # bytearray being filled; views of it are made per use
         self._start = 0     # first byte not yet part of an emitted frame
         self._end = 0       # bytes of _buf received so far
@@ -141,8 +190,20 @@ class FrameBuffer:
             return memoryview(buf)[end:]
         if start + need <= cap and end < cap:
             return memoryview(buf)[end:]
-        # a new buffer; the partial frame (if any) moves to its front
-        new = bytearray(max(self.chunk, need))
+        # the next buffer; the partial frame (if any) moves to its front
+        chunk = self.chunk
+        pool = self.pool
+        new = None
+        if pool is not None:
+            if need > chunk:
+                new = pool.take(need)
+            if cap > chunk:
+                pool.give(buf)
+        if new is None:
+            # a big frame gets room for a pipelined one after it (up to 4 MiB more),
+            # in whole chunks
+            size = need if need <= chunk else need + min(need, _HEADROOM)
+            new = bytearray(-(-size // chunk) * chunk)
         if have:
             new[:have] = memoryview(buf)[start:end]
         self._buf = new

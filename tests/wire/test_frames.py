@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from odradek.wire.exceptions import FrameTooLargeError
-from odradek.wire.frames import FrameBuffer, FrameDecoder
+from odradek.wire.frames import BufferPool, FrameBuffer, FrameDecoder
 
 
 def _stream(payloads):
@@ -166,3 +166,90 @@ def test_buffer_is_reused_once_no_frame_view_is_left():
     del g
     b4 = fb.get_buffer()
     assert id(b4.obj) == base and len(b4) == 1024  # nothing alive: reused from the start
+
+
+# ---------------------------------------------------------------- BufferPool (receive buffers reused across frames)
+
+def test_pool_hands_out_a_buffer_only_when_no_view_is_left():
+    pool = BufferPool(max_bytes=1 << 20)
+    b = bytearray(1000)
+    view = memoryview(b)[10:20]
+    pool.give(b)
+    del b
+    assert pool.take(500) is None  # a frame view still points into it
+    del view
+    got = pool.take(500)
+    assert got is not None and len(got) == 1000
+    assert pool.take(500) is None and pool.spare_bytes == 0
+
+
+def test_pool_size_and_bound():
+    pool = BufferPool(max_bytes=3000)
+    for n in (1000, 1000, 1000, 1000):
+        pool.give(bytearray(n))
+    assert pool.spare_bytes == 3000  # the oldest went
+    assert pool.take(1001) is None
+    pool.give(bytearray(5000))  # above the bound: not kept
+    assert pool.spare_bytes == 3000
+
+
+def _big_stream(n_frames, size):
+    payloads = [bytes([i % 251]) * (size + 97 * (i % 5)) for i in range(n_frames)]
+    return payloads, _stream(payloads)
+
+
+def test_pooled_buffers_are_reused_for_large_frames():
+    """Large pipelined frames, each handled (view dropped) while the next one arrives:
+    a few buffers go round instead of one fresh buffer per frame."""
+    payloads, data = _big_stream(60, 300_000)
+    pool = BufferPool()
+    fb = FrameBuffer(chunk=64 * 1024, pool=pool)
+    seen = set()
+    out = []
+    pos = 0
+    held = []
+    while pos < len(data):
+        buf = fb.get_buffer()
+        seen.add(id(buf.obj))
+        n = min(len(buf), 65536, len(data) - pos)
+        buf[:n] = data[pos:pos + n]
+        del buf
+        held += fb.received(n)
+        while len(held) > 1:  # one frame still being handled while the next arrives
+            out.append(bytes(held.pop(0)))
+        pos += n
+    out += [bytes(f) for f in held]
+    assert out == payloads
+    assert len(seen) <= 4
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 5000), max_size=20), st.lists(st.integers(1, 3000), min_size=1, max_size=5),
+       st.integers(16, 1024), st.integers(0, 3))
+def test_pooled_frames_stay_valid(sizes, reads, chunk, keep_every):
+    """A kept frame is never overwritten, though another connection takes every buffer the
+    pool will hand out and scribbles over it."""
+    payloads = [bytes([i % 251]) * s for i, s in enumerate(sizes)]
+    data = _stream(payloads)
+    pool = BufferPool(max_bytes=64 * 1024)
+    fb = FrameBuffer(chunk=chunk, pool=pool)
+    kept = []
+    pos = 0
+    i = 0
+    while pos < len(data):
+        buf = fb.get_buffer()
+        n = min(len(buf), reads[i % len(reads)], len(data) - pos)
+        buf[:n] = data[pos:pos + n]
+        del buf
+        for f in fb.received(n):
+            kept.append(f if keep_every and len(kept) % (keep_every + 1) == 0 else bytes(f))
+        taken = []
+        while (b := pool.take(1)) is not None:
+            b[:] = b"\xff" * len(b)
+            taken.append(b)
+        for b in taken:
+            pool.give(b)
+        del taken, b
+        pos += n
+        i += 1
+    assert [bytes(f) for f in kept] == payloads
