@@ -46,7 +46,7 @@ from bench.kafka_ref import BROKERS, jars  # noqa: E402
 
 SIZES = {"100B": 100, "1KiB": 1024, "16KiB": 16384}
 # bytes of values per produce run (full / quick)
-PRODUCE_BYTES = {"100B": 24_000_000, "1KiB": 96_000_000, "16KiB": 128_000_000}
+PRODUCE_BYTES = {"100B": 48_000_000, "1KiB": 192_000_000, "16KiB": 512_000_000}
 CONSUME_BYTES = 384_000_000
 # Kafka's ProducerPerformance: (value size, acks, partitions); bytes of values per run
 JAVA_PRODUCE = [("1KiB", "1", 1), ("1KiB", "all", 8)]
@@ -263,9 +263,27 @@ class Bench:
         b = self.brokers[name]
         self.max_rss[name] = max(self.max_rss.get(name, 0), b.rss_kb())
 
+    def quiesce(self, limit_s: float = 20.0) -> None:
+        """Wait until no broker is busy (below 5% of a core over 0.25 s): the brokers
+        share 2 cores, and work one does after its repetition (Kafka's deferred topic
+        deletion, its GC, odradek removing files) must not run during the other's. Both
+        brokers alike, before every measured repetition; the wait is not measured."""
+        deadline = time.monotonic() + limit_s
+        while True:
+            c0 = {n: b.cpu_s() for n, b in self.brokers.items()}
+            time.sleep(0.25)
+            busy = {n: (b.cpu_s() - c0[n]) / 0.25 for n, b in self.brokers.items()}
+            if all(v < 0.05 for v in busy.values()):
+                return
+            if time.monotonic() > deadline:
+                self.log("still busy after %.0f s: %s" % (limit_s, ", ".join(
+                    f"{n} {v:.0%} of a core" for n, v in busy.items())))
+                return
+
     def measured(self, name: str, kind: str, nbytes: int, fn, per_rep: str | None = None):
         """fn() with the broker's CPU seconds counted against nbytes (per kind, and as
-        one sample of the metric per_rep when given)."""
+        one sample of the metric per_rep when given), once every broker is idle."""
+        self.quiesce()
         b = self.brokers[name]
         c0 = b.cpu_s()
         r = fn()
@@ -418,11 +436,13 @@ class Bench:
                 bs = self.brokers[name].bootstrap
                 topic = f"lat-{uuid.uuid4().hex[:6]}"
                 create_topic(bs, topic, 1)
+                self.quiesce()
                 r = ack_latency(bs, topic, rate, secs)
                 for k in ("p50_ms", "p99_ms", "p999_ms"):
                     self.add(f"acks_all_latency_{k}", name, r[k])
                 topic2 = f"e2e-{uuid.uuid4().hex[:6]}"
                 create_topic(bs, topic2, 1)
+                self.quiesce()
                 r = e2e_latency(bs, topic2, rate, secs)
                 for k in ("p50_ms", "p99_ms", "p999_ms"):
                     self.add(f"e2e_latency_{k}", name, r[k])
@@ -499,6 +519,12 @@ def summarize(samples: dict, names: list[str], meta: dict) -> dict:
             m[name] = {"median": statistics.median(vals), "min": min(vals), "max": max(vals), "samples": vals}
         if "odradek" in m and "kafka" in m and m["kafka"]["median"]:
             m["ratio"] = m["odradek"]["median"] / m["kafka"]["median"]
+            # repetition i of both brokers ran back to back (interleaved): their ratio
+            # cancels the slow swings of a shared machine's speed
+            o, k = per["odradek"], per["kafka"]
+            if len(o) == len(k) > 1 and all(k):
+                pr = [a / b for a, b in zip(o, k)]
+                m["paired_ratio"] = {"median": statistics.median(pr), "min": min(pr), "max": max(pr)}
         m["higher_is_better"] = better_high(metric)
         out["metrics"][metric] = m
     return out
@@ -513,8 +539,9 @@ def fmt(v: float) -> str:
 
 
 def table(result: dict) -> str:
-    lines = ["| metric | odradek median [min-max] | Kafka median [min-max] | odradek/Kafka | target |",
-             "|---|---|---|---|---|"]
+    lines = ["| metric | odradek median [min-max] | Kafka median [min-max] | odradek/Kafka | "
+             "paired ratio median [min-max] | target |",
+             "|---|---|---|---|---|---|"]
     for metric, m in result["metrics"].items():
         cells = []
         for name in ("odradek", "kafka"):
@@ -524,8 +551,10 @@ def table(result: dict) -> str:
         target = ">= 1" if m["higher_is_better"] else "<= 1"
         if metric.startswith("startup") or metric.startswith("idle_rss"):
             target = "<= 0.1"
-        lines.append(f"| {metric} | {cells[0]} | {cells[1]} | {ratio:.2f} | {target} |" if ratio is not None
-                     else f"| {metric} | {cells[0]} | {cells[1]} | - | {target} |")
+        pr = m.get("paired_ratio")
+        paired = f"{pr['median']:.2f} [{pr['min']:.2f}-{pr['max']:.2f}]" if pr else "-"
+        lines.append(f"| {metric} | {cells[0]} | {cells[1]} | {ratio:.2f} | {paired} | {target} |"
+                     if ratio is not None else f"| {metric} | {cells[0]} | {cells[1]} | - | {paired} | {target} |")
     return "\n".join(lines)
 
 
