@@ -12,7 +12,7 @@ from odradek.wire.messages.share_acknowledge_response import (
     ShareAcknowledgeTopicResponse,
 )
 
-from .share_common import apply_acknowledgements, share_enabled
+from .share_common import apply_acknowledgements, session_request_error
 
 API_KEY = 79
 MIN_VERSION = 1
@@ -26,14 +26,11 @@ def _error(code: ErrorCode, message: str | None = None) -> ShareAcknowledgeRespo
 
 def handle(ctx, req) -> ShareAcknowledgeResponse:
     b = ctx.broker
-    if not share_enabled(b):
-        return _error(ErrorCode.UNSUPPORTED_VERSION)
+    failed = session_request_error(b, req)
+    if failed is not None:
+        return _error(*failed)
     sg = b.share_groups
     group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
-    if not group_id:
-        return _error(ErrorCode.INVALID_REQUEST, "Group id is not provided.")
-    if not member_id:
-        return _error(ErrorCode.INVALID_REQUEST, "Member id is not provided.")
     if epoch == 0:
         return _error(ErrorCode.INVALID_SHARE_SESSION_EPOCH)
     _, err = sg.open_session(group_id, member_id, epoch)

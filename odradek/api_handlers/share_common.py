@@ -1,5 +1,6 @@
-"""What the share-group handlers (KIP-932) have in common: the share.version gate, acknowledgements,
-and reading acquirable batches from the log for ShareFetch."""
+"""What the share-group handlers (KIP-932) have in common: the share.version gate, the request checks
+of ShareFetch and ShareAcknowledge, acknowledgements, and reading acquirable batches from the log for
+ShareFetch."""
 
 from __future__ import annotations
 
@@ -16,6 +17,18 @@ SHARE_API_KEYS = frozenset({76, 77, 78, 79, 90, 91, 92})
 
 def share_enabled(broker) -> bool:
     return broker.finalized_features().get("share.version", 0) >= 1 and getattr(broker, "share_groups", None)
+
+
+def session_request_error(broker, req) -> tuple[ErrorCode, str | None] | None:
+    """The checks ShareFetch and ShareAcknowledge make before anything else: share groups enabled,
+    a group id, a member id -> (error code, error message) of the first that fails, or None."""
+    if not share_enabled(broker):
+        return ErrorCode.UNSUPPORTED_VERSION, None
+    if not req.group_id:
+        return ErrorCode.INVALID_REQUEST, "Group id is not provided."
+    if not req.member_id:
+        return ErrorCode.INVALID_REQUEST, "Member id is not provided."
+    return None
 
 
 def topics_snapshot(ctx) -> dict:

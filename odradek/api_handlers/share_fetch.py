@@ -22,7 +22,7 @@ from odradek.wire.messages.share_fetch_response import (
     ShareFetchResponse,
 )
 
-from .share_common import acquire_partition, apply_acknowledgements, share_enabled
+from .share_common import acquire_partition, apply_acknowledgements, session_request_error
 
 API_KEY = 78
 MIN_VERSION = 1  # v0 was Kafka 4.0's early access, removed in 4.1
@@ -40,14 +40,11 @@ def _error(code: ErrorCode, message: str | None = None) -> ShareFetchResponse:
 def handle(ctx, req):
     b = ctx.broker
     v = ctx.api_version
-    if not share_enabled(b):
-        return _error(ErrorCode.UNSUPPORTED_VERSION)
+    failed = session_request_error(b, req)
+    if failed is not None:
+        return _error(*failed)
     sg = b.share_groups
     group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
-    if not group_id:
-        return _error(ErrorCode.INVALID_REQUEST, "Group id is not provided.")
-    if not member_id:
-        return _error(ErrorCode.INVALID_REQUEST, "Member id is not provided.")
     session, err = sg.open_session(group_id, member_id, epoch)
     if err:
         return _error(err)
