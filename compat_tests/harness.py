@@ -1,4 +1,5 @@
-"""Shared helpers of the compatibility suite: the broker process, a raw protocol client, topic helpers.
+"""Shared helpers of the compatibility suite: the broker process, a raw protocol client, topic helpers,
+the driver of the external client check programs (kafkajs, franz-go).
 
 Test modules import these from here (`from harness import ...`), never from conftest: every
 conftest.py in a non-package folder is imported under the same module name.
@@ -8,6 +9,7 @@ conftest.py in a non-package folder is imported under the same module name.
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -217,3 +219,33 @@ class RawClient:
 
     def close(self) -> None:
         self.sock.close()
+
+
+CHECK_LINE = re.compile(r"(PASS|FAIL) (\S+?)(?::| \()(.*)")
+
+
+def run_check_program(cmd: list[str], cwd: Path | str | None = None) -> dict[str, str]:
+    """Run an external client check program that prints "PASS name" / "FAIL name: reason" per check
+    -> {check name: "PASS" or its FAIL line, "_output": exit code and output tails, "_exit": exit code}."""
+    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
+    results: dict[str, str] = {}
+    for line in r.stdout.splitlines():
+        m = CHECK_LINE.match(line)
+        if m:
+            results[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
+    results["_output"] = f"exit {r.returncode}\n--- stdout\n{r.stdout[-8000:]}\n--- stderr\n{r.stderr[-4000:]}"
+    results["_exit"] = str(r.returncode)
+    return results
+
+
+def assert_check_passed(results: dict[str, str], check: str) -> None:
+    """One check of run_check_program's results reported PASS."""
+    got = results.get(check)
+    assert got is not None, f"check {check} did not report:\n" + results["_output"]
+    assert got == "PASS", got + "\n" + results["_output"]
+
+
+def assert_exit_code_matches(results: dict[str, str]) -> None:
+    """The check program exited 1 if a check failed, else 0."""
+    failing = [k for k, v in results.items() if not k.startswith("_") and v != "PASS"]
+    assert results["_exit"] == ("1" if failing else "0"), results["_output"]

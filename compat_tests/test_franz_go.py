@@ -8,12 +8,13 @@ broker; it prints "PASS name" / "FAIL name: reason" per check; each check is a t
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from harness import assert_check_passed, assert_exit_code_matches, run_check_program
 
 GO_DIR = Path(__file__).resolve().parent / "go"
 BIN = GO_DIR.parent.parent / ".cache" / "franz-go" / "franzgo-check"
@@ -44,24 +45,13 @@ def franz_go_binary() -> Path:
 
 @pytest.fixture(scope="module")
 def franz_go_results(franz_go_binary, bootstrap) -> dict[str, str]:
-    r = subprocess.run([str(franz_go_binary), bootstrap], capture_output=True, text=True, timeout=600)
-    results: dict[str, str] = {}
-    for line in r.stdout.splitlines():
-        m = re.match(r"(PASS|FAIL) (\S+?)(?::| \()(.*)", line)
-        if m:
-            results[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
-    results["_output"] = f"exit {r.returncode}\n--- stdout\n{r.stdout[-8000:]}\n--- stderr\n{r.stderr[-4000:]}"
-    results["_exit"] = str(r.returncode)
-    return results
+    return run_check_program([str(franz_go_binary), bootstrap])
 
 
 @pytest.mark.parametrize("check", CHECKS)
 def test_franz_go_check(franz_go_results, check):
-    got = franz_go_results.get(check)
-    assert got is not None, f"check {check} did not report:\n" + franz_go_results["_output"]
-    assert got == "PASS", got + "\n" + franz_go_results["_output"]
+    assert_check_passed(franz_go_results, check)
 
 
 def test_franz_go_program_exit_code(franz_go_results):
-    failing = [k for k, v in franz_go_results.items() if not k.startswith("_") and v != "PASS"]
-    assert franz_go_results["_exit"] == ("1" if failing else "0"), franz_go_results["_output"]
+    assert_exit_code_matches(franz_go_results)

@@ -9,12 +9,13 @@ changes); check.js then runs every check against this module's broker and prints
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from harness import assert_check_passed, assert_exit_code_matches, run_check_program
 
 JS_DIR = Path(__file__).resolve().parent / "js"
 CHECKS = [
@@ -62,24 +63,13 @@ def kafkajs_installed() -> None:
 
 @pytest.fixture(scope="module")
 def kafkajs_results(kafkajs_installed, bootstrap) -> dict[str, str]:
-    r = subprocess.run(["node", "check.js", bootstrap], cwd=JS_DIR, capture_output=True, text=True, timeout=600)
-    results: dict[str, str] = {}
-    for line in r.stdout.splitlines():
-        m = re.match(r"(PASS|FAIL) (\S+?)(?::| \()(.*)", line)
-        if m:
-            results[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
-    results["_output"] = f"exit {r.returncode}\n--- stdout\n{r.stdout[-8000:]}\n--- stderr\n{r.stderr[-4000:]}"
-    results["_exit"] = str(r.returncode)
-    return results
+    return run_check_program(["node", "check.js", bootstrap], cwd=JS_DIR)
 
 
 @pytest.mark.parametrize("check", CHECKS)
 def test_kafkajs_check(kafkajs_results, check):
-    got = kafkajs_results.get(check)
-    assert got is not None, f"check {check} did not report:\n" + kafkajs_results["_output"]
-    assert got == "PASS", got + "\n" + kafkajs_results["_output"]
+    assert_check_passed(kafkajs_results, check)
 
 
 def test_kafkajs_program_exit_code(kafkajs_results):
-    failing = [k for k, v in kafkajs_results.items() if not k.startswith("_") and v != "PASS"]
-    assert kafkajs_results["_exit"] == ("1" if failing else "0"), kafkajs_results["_output"]
+    assert_exit_code_matches(kafkajs_results)
