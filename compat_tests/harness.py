@@ -56,6 +56,9 @@ class BrokerProcess:
             cmd += ["--override", f"{k}={v}"]
         env = dict(os.environ)
         env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+        # the broker writes its .pyc files as a normal install has them, so that every later
+        # start in the run skips compiling (about 0.6 s of each start otherwise)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         t0 = time.monotonic()
         self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
                                      cwd=str(REPO))

@@ -34,6 +34,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include "crc32c_impl.h" /* odradek/wire: the same CRC-32C as odradek.wire._crc32c */
+
 /* Record batch v2 layout (Kafka's DefaultRecordBatch). */
 #define BATCH_LENGTH_OFFSET 8
 #define PARTITION_LEADER_EPOCH_OFFSET 12
@@ -53,8 +55,6 @@
 #define CODEC_MASK 0x07
 #define TXN_OR_CONTROL_MASK 0x30
 #define MIN_RECORD_SIZE 7
-
-static PyObject *crc32c_func; /* crc32c.crc32c, the chosen CRC32C implementation */
 
 static inline uint64_t be64(const unsigned char *p) {
     uint64_t v;
@@ -199,22 +199,9 @@ static PyObject *plain_batch(PyObject *self, PyObject *const *args, Py_ssize_t n
         || n > max_bytes || (attributes & TXN_OR_CONTROL_MASK)
         || (int64_t)count * MIN_RECORD_SIZE > n - HEADER_SIZE)
         goto not_plain;
-    if (check_crc) {
-        PyObject *view = PyMemoryView_FromMemory((char *)p + ATTRIBUTES_OFFSET,
-                                                 n - ATTRIBUTES_OFFSET, PyBUF_READ);
-        if (view == NULL)
-            goto done;
-        PyObject *crc = PyObject_CallOneArg(crc32c_func, view);
-        Py_DECREF(view);
-        if (crc == NULL)
-            goto done;
-        unsigned long value = PyLong_AsUnsignedLong(crc);
-        Py_DECREF(crc);
-        if (value == (unsigned long)-1 && PyErr_Occurred())
-            goto done;
-        if (value != be32(p + CRC_OFFSET))
-            goto not_plain;
-    }
+    if (check_crc && crc32c_update(0, p + ATTRIBUTES_OFFSET, (size_t)(n - ATTRIBUTES_OFFSET))
+                         != be32(p + CRC_OFFSET))
+        goto not_plain;
     if (walk_records(p + HEADER_SIZE, p + n, count, 0) != CHECK_OK)
         goto not_plain;
     result = Py_BuildValue("(iiLLhii)", batch_length, last_offset_delta,
@@ -324,12 +311,6 @@ static struct PyModuleDef module = {
 };
 
 PyMODINIT_FUNC PyInit__batchio(void) {
-    PyObject *crc_module = PyImport_ImportModule("crc32c");
-    if (crc_module == NULL)
-        return NULL;
-    crc32c_func = PyObject_GetAttrString(crc_module, "crc32c");
-    Py_DECREF(crc_module);
-    if (crc32c_func == NULL)
-        return NULL;
+    crc32c_init();
     return PyModule_Create(&module);
 }

@@ -4,12 +4,12 @@ metadata of its last 5 batches, checked on every append, snapshotted to
 from __future__ import annotations
 
 import enum
+import functools
 import posixpath
 from collections import deque
 from dataclasses import dataclass, field
 
-import crc32c
-from construct import Int8ub, Int16sb, Int16ub, Int32sb, Int32ub, Int64sb, PrefixedArray, Struct
+from odradek.wire.records import crc32c
 
 from .fs import FileSystem, read_whole, write_atomic
 
@@ -60,49 +60,57 @@ def _last_seq(first_seq: int, last_offset_delta: int) -> int:
     return s - INT32_MAX - 1 if s > INT32_MAX else s
 
 
-# Kafka's producer snapshot (ProducerStateManager, version 1): per producer its last
-# batch only, so `kafka-dump-log --files N.snapshot` reads ours and Kafka could load them.
-_KAFKA_ENTRY = Struct(
-    "producer_id" / Int64sb,
-    "epoch" / Int16sb,
-    "last_sequence" / Int32sb,
-    "last_offset" / Int64sb,
-    "offset_delta" / Int32sb,
-    "timestamp" / Int64sb,
-    "coordinator_epoch" / Int32sb,
-    "current_txn_first_offset" / Int64sb,
-)
 _KAFKA_ENTRY_SIZE = 46
-_SNAPSHOT = Struct(
-    "version" / Int16ub,
-    "crc" / Int32ub,
-    "entries" / PrefixedArray(Int32ub, _KAFKA_ENTRY),
-)
 
-# The layout odradek wrote before (same version and CRC, every cached batch); still read.
-_LEGACY_SNAPSHOT = Struct(
-    "version" / Int16ub,
-    "crc" / Int32ub,
-    "entries" / PrefixedArray(Int32ub, Struct(
+
+@functools.cache
+def _formats():
+    """(Kafka's snapshot, odradek's legacy snapshot) as construct Structs, built on first
+    use: a broker that never reads or writes a snapshot skips importing construct."""
+    from construct import Int8ub, Int16sb, Int16ub, Int32sb, Int32ub, Int64sb, PrefixedArray, Struct
+
+    # Kafka's producer snapshot (ProducerStateManager, version 1): per producer its last
+    # batch only, so `kafka-dump-log --files N.snapshot` reads ours and Kafka could load them.
+    entry = Struct(
         "producer_id" / Int64sb,
         "epoch" / Int16sb,
-        "last_timestamp" / Int64sb,
-        "batches" / PrefixedArray(Int8ub, Struct(
-            "first_seq" / Int32sb, "last_seq" / Int32sb,
-            "first_offset" / Int64sb, "last_offset" / Int64sb, "max_timestamp" / Int64sb)),
-    )),
-)
+        "last_sequence" / Int32sb,
+        "last_offset" / Int64sb,
+        "offset_delta" / Int32sb,
+        "timestamp" / Int64sb,
+        "coordinator_epoch" / Int32sb,
+        "current_txn_first_offset" / Int64sb,
+    )
+    snapshot = Struct(
+        "version" / Int16ub,
+        "crc" / Int32ub,
+        "entries" / PrefixedArray(Int32ub, entry),
+    )
+    # The layout odradek wrote before (same version and CRC, every cached batch); still read.
+    legacy = Struct(
+        "version" / Int16ub,
+        "crc" / Int32ub,
+        "entries" / PrefixedArray(Int32ub, Struct(
+            "producer_id" / Int64sb,
+            "epoch" / Int16sb,
+            "last_timestamp" / Int64sb,
+            "batches" / PrefixedArray(Int8ub, Struct(
+                "first_seq" / Int32sb, "last_seq" / Int32sb,
+                "first_offset" / Int64sb, "last_offset" / Int64sb, "max_timestamp" / Int64sb)),
+        )),
+    )
+    return snapshot, legacy
 
 
 def read_snapshot_entries(data: bytes) -> list:
     """Kafka-format snapshot entries (CRC checked); ValueError when the file is not one."""
-    if len(data) < 10 or crc32c.crc32c(data[6:]) != int.from_bytes(data[2:6], "big"):
+    if len(data) < 10 or crc32c(data[6:]) != int.from_bytes(data[2:6], "big"):
         raise ValueError("producer snapshot checksum mismatch")
     if int.from_bytes(data[:2], "big") != 1:
         raise ValueError(f"producer snapshot version {int.from_bytes(data[:2], 'big')} unknown")
     if len(data) != 10 + _KAFKA_ENTRY_SIZE * int.from_bytes(data[6:10], "big"):
         raise ValueError("not a Kafka producer snapshot")
-    return list(_SNAPSHOT.parse(data).entries)
+    return list(_formats()[0].parse(data).entries)
 
 
 class ProducerStateTable:
@@ -187,8 +195,8 @@ class ProducerStateTable:
                 timestamp=e.last_timestamp,
                 coordinator_epoch=-1,
                 current_txn_first_offset=ongoing.get(pid, -1)))
-        body = _SNAPSHOT.build(dict(version=1, crc=0, entries=entries))
-        crc = crc32c.crc32c(body[6:])
+        body = _formats()[0].build(dict(version=1, crc=0, entries=entries))
+        crc = crc32c(body[6:])
         return body[:2] + crc.to_bytes(4, "big") + body[6:]
 
     @classmethod
@@ -199,7 +207,7 @@ class ProducerStateTable:
         except ValueError as e:
             if "checksum" in str(e) or "version" in str(e):
                 raise
-            for le in _LEGACY_SNAPSHOT.parse(data).entries:
+            for le in _formats()[1].parse(data).entries:
                 entry = ProducerEntry(le.epoch, last_timestamp=le.last_timestamp)
                 for b in le.batches:
                     entry.batches.append(BatchMetadata(b.first_seq, b.last_seq, b.first_offset,

@@ -32,7 +32,10 @@ import enum
 import struct
 from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from crc32c import crc32c
+try:  # the C extension built by pip install; else the crc32c package (the same function)
+    from odradek.wire._crc32c import crc32c
+except ImportError:
+    from crc32c import crc32c
 
 from odradek.wire import compression as _compression
 from odradek.wire.exceptions import (
