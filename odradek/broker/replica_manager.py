@@ -66,11 +66,15 @@ class ReplicaManager:
             log.info("deleting log %s-%d (no longer in metadata)", *tp)
             self.logs.delete(*tp)
             self._poke(("partition", tp[0], tp[1]))
+        new_configs: dict[str, object] = {}  # one LogConfig per topic, shared by its new partitions
         for tp in wanted:
             plog = self.logs.get(*tp)
             if plog is None:
                 try:
-                    plog = self.logs.get_or_create(tp[0], tp[1], self._topic_log_config(tp[0]), now_ms=now)
+                    tcfg = new_configs.get(tp[0])
+                    if tcfg is None:
+                        tcfg = new_configs[tp[0]] = self._topic_log_config(tp[0])
+                    plog = self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now)
                 except Exception:
                     log.exception("cannot open the log of %s-%d; not serving it", *tp)
                     continue
