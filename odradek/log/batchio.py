@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import struct
+from typing import NamedTuple
 
 from odradek.wire import records
 
@@ -141,9 +142,45 @@ def py_pwrite_batch(fd: int, position: int, record_set, base_offset: int,
         done += os.pwrite(fd, view[done:], position + done)
 
 
+class PyAppendInfo(NamedTuple):
+    """What PartitionLog.append returns (the C module's AppendInfo has the same fields)."""
+    base_offset: int
+    last_offset: int
+    log_append_time_ms: int      # -1 unless the topic/append uses LogAppendTime
+    log_start_offset: int
+    record_count: int
+    max_timestamp: int
+    duplicate: bool = False      # an idempotent retry: nothing written, original offsets
+
+
+class PySegmentTail:
+    """SegmentTail without the C module: the segment's end state is plain attributes, and
+    append_plain only checks - it returns the header (py_plain_batch), "not written", and
+    PartitionLog's Python path does the rest of the append. The C SegmentTail holds the
+    same state as C fields and, when it can (no producer id, no roll due, a timestamp in
+    bounds, a real file), also writes the batch, updates that state as
+    LogSegment.append_batch does and returns the AppendInfo, all in the same call."""
+
+    fd = -1
+
+    def append_plain(self, record_set, max_bytes: int, check_crc: bool, now_ms: int,
+                     timestamp_after_max_ms: int, segment_bytes: int, max_segment_ms: int,
+                     leader_epoch: int | None, log_start_offset: int):
+        return py_plain_batch(record_set, max_bytes, check_crc)
+
+
 try:
-    from ._batchio import check_records, plain_batch, pwrite_batch
+    from ._batchio import AppendInfo, SegmentTail, check_records, plain_batch, pwrite_batch
+
+    def append_info(base_offset: int, last_offset: int, log_append_time_ms: int,
+                    log_start_offset: int, record_count: int, max_timestamp: int,
+                    duplicate: bool = False) -> AppendInfo:
+        return AppendInfo((base_offset, last_offset, log_append_time_ms, log_start_offset,
+                           record_count, max_timestamp, duplicate))
+
     ACCELERATED = True
 except ImportError:  # not built: same behaviour, slower
     plain_batch, check_records, pwrite_batch = py_plain_batch, py_check_records, py_pwrite_batch
+    SegmentTail, AppendInfo = PySegmentTail, PyAppendInfo
+    append_info = PyAppendInfo
     ACCELERATED = False

@@ -27,6 +27,8 @@ class _Index:
         self.path = path
         self.base_offset = base_offset
         self.max_entries = max(1, max_bytes // self.FMT.size)
+        # the same two arrays for the index's life (emptied in place, never replaced):
+        # the segment's SegmentTail appends to them directly
         self.keys = array("q")
         self.values = array("q")
         self._persisted = 0  # entries already in the file
@@ -46,8 +48,8 @@ class _Index:
 
     def load(self) -> None:
         """Read the file; raise IndexCorruptError when it is not a plausible index."""
-        self.keys = array("q")
-        self.values = array("q")
+        del self.keys[:]
+        del self.values[:]
         if not self.fs.exists(self.path):
             raise IndexCorruptError(f"{self.path} missing")
         f = self.fs.open(self.path)
@@ -66,8 +68,8 @@ class _Index:
         self._persisted = len(self.keys)
 
     def reset(self) -> None:
-        self.keys = array("q")
-        self.values = array("q")
+        del self.keys[:]
+        del self.values[:]
         self._persisted = 0
         f = self.fs.open(self.path)
         try:

@@ -2,8 +2,9 @@
 
 Appends validate the batches (via odradek.wire.records), rewrite baseOffset in
 place (outside the CRC) and write the bytes as they came, in one write. The
-common case, one plain batch, is checked by one batchio.plain_batch call and
-written by one pwritev that puts the offsets into the header (no copy). Reads
+common case, one plain batch, is checked, written by one pwritev that puts the
+offsets into the header (no copy) and tracked in one C call, the segment's
+SegmentTail.append_plain (batchio). Reads
 return file slices for sendfile. Recovery after an unclean shutdown re-validates
 every segment at or above the recovery point, rebuilds its indexes and truncates
 the first invalid or partial batch together with everything after it.
@@ -21,9 +22,9 @@ from odradek.wire.exceptions import RecordCountError as WireRecordCountError
 from odradek.wire.exceptions import WireError
 
 from . import errors
-from .batchio import plain_batch
 from .record_check import check_client_batches
 from .timestamps import check_timestamps
+from .batchio import AppendInfo, append_info
 from .config import LogConfig
 from .fs import FileHandle, FileSystem, read_whole, write_atomic
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
@@ -33,7 +34,6 @@ from .transaction_state import CHECKPOINT_FILE as TXN_CHECKPOINT_FILE
 from .transaction_state import PartitionTxnState, marker_is_commit
 from .txn_index import AbortedTxn
 
-_plain_batch = plain_batch
 _LOG_OVERHEAD = records.LOG_OVERHEAD
 _OK = CheckResult.OK
 
@@ -44,17 +44,6 @@ EARLIEST_TIMESTAMP = -2
 LATEST_TIMESTAMP = -1
 MAX_TIMESTAMP = -3
 EARLIEST_LOCAL_TIMESTAMP = -4
-
-
-@dataclass(slots=True)
-class AppendInfo:
-    base_offset: int
-    last_offset: int
-    log_append_time_ms: int      # -1 unless the topic/append uses LogAppendTime
-    log_start_offset: int
-    record_count: int
-    max_timestamp: int
-    duplicate: bool = False      # an idempotent retry: nothing written, original offsets
 
 
 @dataclass(frozen=True)
@@ -314,35 +303,45 @@ class PartitionLog:
             # CreateTime, a non-compacted topic, no transaction, a sequence that
             # follows on, no roll due. Anything else leaves this block before any
             # side effect; the general path below redoes the work and names errors.
-            h = _plain_batch(record_set, cfg.plain_max_bytes, validate)
-            # (a timestamp too far ahead: the general path names the records)
-            if h is not None and h[2] <= now_ms + cfg.timestamp_after_max_ms:
-                blen, lod, max_ts, pid, pep, bseq, count = h
-                n = blen + _LOG_OVERHEAD
-                lock = self.lock
-                lock.acquire()  # try/finally costs less than `with` here
-                try:
-                    seg = self.segments[-1]
-                    base = seg.next_offset
-                    last = base + lod
-                    size = seg.size
-                    fbt = seg.first_batch_timestamp
-                    if ((not size or not (  # else a roll is due
-                            size > cfg.segment_bytes - n or seg.index_full
-                            or last > seg.max_offset
-                            or (max_ts - fbt if fbt >= 0 and max_ts >= 0 else now_ms - seg.created_ms)
-                            > cfg.max_segment_ms - seg.roll_jitter_ms))
-                            and (pid < 0 or self.producer_state.check(
-                                pid, pep, bseq, lod).result is _OK)):
-                        seg.append_batch(record_set, base, leader_epoch, last, max_ts)
-                        if pid >= 0:
-                            self.producer_state.update(pid, pep, bseq, base, last, max_ts)
-                        unflushed = self.unflushed_messages = self.unflushed_messages + count
-                        if unflushed >= cfg.flush_messages:
-                            self.flush()
-                        return AppendInfo(base, last, -1, self.log_start_offset, count, max_ts)
-                finally:
-                    lock.release()
+            lock = self.lock
+            lock.acquire()  # try/finally costs less than `with` here
+            try:
+                seg = self.segments[-1]
+                # check and, without a producer id, roll or timestamp to deal with, write
+                # and track it in one C call (SegmentTail.append_plain); else the header
+                h = seg.append_plain(record_set, cfg.plain_max_bytes, validate, now_ms,
+                                     cfg.timestamp_after_max_ms, cfg.segment_bytes,
+                                     cfg.max_segment_ms, leader_epoch, self.log_start_offset)
+                if type(h) is AppendInfo:  # written
+                    unflushed = self.unflushed_messages = self.unflushed_messages + h[4]
+                    if unflushed >= cfg.flush_messages:
+                        self.flush()
+                    return h
+                if h is not None:
+                    blen, lod, max_ts, pid, pep, bseq, count = h
+                    if max_ts <= now_ms + cfg.timestamp_after_max_ms:
+                        # (a timestamp too far ahead: the general path names the records)
+                        n = blen + _LOG_OVERHEAD
+                        base = seg.next_offset
+                        last = base + lod
+                        size = seg.size
+                        fbt = seg.first_batch_timestamp
+                        if ((not size or not (  # else a roll is due
+                                size > cfg.segment_bytes - n or seg.index_full
+                                or last > seg.max_offset
+                                or (max_ts - fbt if fbt >= 0 and max_ts >= 0 else now_ms - seg.created_ms)
+                                > cfg.max_segment_ms - seg.roll_jitter_ms))
+                                and (pid < 0 or self.producer_state.check(
+                                    pid, pep, bseq, lod).result is _OK)):
+                            seg.append_batch(record_set, base, leader_epoch, last, max_ts)
+                            if pid >= 0:
+                                self.producer_state.update(pid, pep, bseq, base, last, max_ts)
+                            unflushed = self.unflushed_messages = self.unflushed_messages + count
+                            if unflushed >= cfg.flush_messages:
+                                self.flush()
+                            return append_info(base, last, -1, self.log_start_offset, count, max_ts)
+            finally:
+                lock.release()
         buf = bytearray(record_set)
         try:
             if validate:
@@ -389,7 +388,7 @@ class PartitionLog:
                                                         h.base_sequence, h.last_offset_delta)
                         if chk.result is CheckResult.DUPLICATE:
                             d = chk.duplicate_of
-                            return AppendInfo(d.first_offset, d.last_offset,
+                            return append_info(d.first_offset, d.last_offset,
                                               now_ms if use_lat else -1, self.log_start_offset,
                                               0, d.max_timestamp, duplicate=True)
                         if chk.result is CheckResult.OUT_OF_ORDER_SEQUENCE:
@@ -428,7 +427,7 @@ class PartitionLog:
                 self.unflushed_messages += h.records_count
                 if self.unflushed_messages >= cfg.flush_messages:
                     self.flush()
-                return AppendInfo(base, last, now_ms if use_lat else -1,
+                return append_info(base, last, now_ms if use_lat else -1,
                                   self.log_start_offset, h.records_count, bmax)
 
             batches = []
@@ -476,7 +475,7 @@ class PartitionLog:
             self.unflushed_messages += count
             if self.unflushed_messages >= cfg.flush_messages:
                 self.flush()
-            return AppendInfo(first_base, last_offset, now_ms if use_lat else -1,
+            return append_info(first_base, last_offset, now_ms if use_lat else -1,
                               self.log_start_offset, count, max_ts)
 
     def _should_roll(self, seg: LogSegment, size: int, first_ts: int, last_offset: int,

@@ -8,7 +8,8 @@ from typing import Iterator
 from odradek.wire import records
 from odradek.wire.exceptions import WireError
 
-from .fs import FileSystem
+from .batchio import SegmentTail
+from .fs import FileSystem, RealFile
 from .index import IndexCorruptError, OffsetIndex, TimeIndex
 from .txn_index import SUFFIX as TXN_INDEX_SUFFIX
 from .txn_index import TxnIndex
@@ -31,7 +32,10 @@ class SegmentScan:
     error_offset: int = -1
 
 
-class LogSegment:
+class LogSegment(SegmentTail):
+    """The state of the segment's end (size, next_offset, timestamps, index bookkeeping,
+    log, indexes, fd) lives in SegmentTail's fields, which append_plain updates in C."""
+
     def __init__(self, fs: FileSystem, directory: str, base_offset: int, *,
                  index_interval_bytes: int, index_max_bytes: int, created_ms: int,
                  roll_jitter_ms: int = 0):
@@ -41,10 +45,16 @@ class LogSegment:
         self.index_interval_bytes = index_interval_bytes
         self.path = posixpath.join(directory, file_name(base_offset, ".log"))
         self.log = fs.open(self.path)
+        # append_plain writes through this descriptor (only a RealFile's: its _size follows)
+        self.fd = self.log.fileno() if type(self.log) is RealFile else -1
         self.offset_index = OffsetIndex(fs, posixpath.join(directory, file_name(base_offset, ".index")),
                                         base_offset, index_max_bytes)
         self.time_index = TimeIndex(fs, posixpath.join(directory, file_name(base_offset, ".timeindex")),
                                     base_offset, index_max_bytes)
+        # what append_plain appends to (the indexes never replace these arrays)
+        oi, ti = self.offset_index, self.time_index
+        self._oi_keys, self._oi_values, self._oi_max_entries = oi.keys, oi.values, oi.max_entries
+        self._ti_keys, self._ti_values, self._ti_max_entries = ti.keys, ti.values, ti.max_entries
         self.size = self.log.size()
         self.next_offset = base_offset
         self.max_offset = base_offset + INT32_MAX  # offsets are stored relative, as int32
@@ -310,6 +320,7 @@ class LogSegment:
         return removed
 
     def close(self) -> None:
+        self.fd = -1
         self.log.close()
         if self._txn_index is not None:
             self._txn_index.close()

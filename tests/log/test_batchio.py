@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from odradek.log import LogConfig, PartitionLog, RealFileSystem, batchio, errors
-from odradek.log import partition_log as partition_log_module
+from odradek.log.segment import LogSegment
 from odradek.wire import records
 from odradek.wire.compression import Codec as Compression
 from odradek.wire.records import build_batch
@@ -129,11 +129,19 @@ def test_pwrite_batch_errors(tmp_path):
 # ------------------------------------------------ fast path == general path
 
 
-def _run(directory, ops, *, fast: bool):
-    """Apply ops to a fresh log; return the AppendInfos / error names and the files."""
-    saved = partition_log_module._plain_batch
-    if not fast:
-        partition_log_module._plain_batch = lambda *a: None
+_TAIL_STATE = ("size", "next_offset", "max_timestamp", "offset_of_max_timestamp", "first_batch_timestamp",
+               "bytes_since_last_index", "index_full", "dirty")
+
+
+def _run(directory, ops, *, mode: str):
+    """Apply ops to a fresh log; return the AppendInfos / error names, the segments' end
+    state and the files. mode: "c" (SegmentTail.append_plain writes when it can),
+    "python" (it only checks: PartitionLog's Python fast path writes) or "general"."""
+    saved = LogSegment.__dict__.get("append_plain")
+    if mode == "python":
+        LogSegment.append_plain = batchio.PySegmentTail.append_plain
+    elif mode == "general":
+        LogSegment.append_plain = lambda self, *a: None
     try:
         cfg = LogConfig(segment_bytes=4000, index_interval_bytes=300, segment_ms=10_000)
         log = PartitionLog(RealFileSystem(), directory, cfg, now_ms=0)
@@ -143,9 +151,13 @@ def _run(directory, ops, *, fast: bool):
                 out.append(log.append(rs, now, leader_epoch=epoch))
             except errors.LogError as e:
                 out.append(type(e).__name__)
+        out.append([tuple(getattr(seg, a) for a in _TAIL_STATE) for seg in log.segments])
         log.close()
     finally:
-        partition_log_module._plain_batch = saved
+        if saved is None:
+            LogSegment.__dict__.get("append_plain") and delattr(LogSegment, "append_plain")
+        else:
+            LogSegment.append_plain = saved
     files = {n: open(os.path.join(directory, n), "rb").read() for n in sorted(os.listdir(directory))
              if not n.endswith(".checkpoint")}
     return out, files
@@ -184,9 +196,10 @@ def op_lists(draw):
 @given(ops=op_lists())
 def test_fast_path_writes_what_the_general_path_writes(tmp_path_factory, ops):
     d = tmp_path_factory.mktemp("fastpath")
-    fast = _run(str(d / "fast-0"), ops, fast=True)
-    slow = _run(str(d / "slow-0"), ops, fast=False)
-    assert fast == slow
+    general = _run(str(d / "general-0"), ops, mode="general")
+    assert _run(str(d / "python-0"), ops, mode="python") == general
+    if batchio.ACCELERATED:
+        assert _run(str(d / "c-0"), ops, mode="c") == general
 
 
 # ------------------------------------------------ record walk (check_records)
@@ -256,3 +269,38 @@ def test_log_refuses_malformed_records_and_writes_nothing(tmp_path):
         log.append(bytes(gz), 1000)
     assert log.log_end_offset == 0 and log.size_in_bytes == 0
     assert log.append(good, 1000).base_offset == 0
+
+
+# ------------------------------------------------ without the C modules
+
+
+def test_pure_python_fallback_appends_and_reads(tmp_path):
+    """With neither C module importable (no compiler at install), the Python definitions
+    run: same offsets, same files read back."""
+    import subprocess
+    import sys
+
+    script = r'''
+import sys
+sys.modules["odradek.log._batchio"] = None
+sys.modules["odradek.wire._crc32c"] = None
+from odradek.log import LogConfig, PartitionLog, RealFileSystem, batchio
+from odradek.wire import records
+from odradek.wire.records import build_batch
+assert not batchio.ACCELERATED and batchio.AppendInfo is batchio.PyAppendInfo
+import crc32c
+assert records.crc32c is crc32c.crc32c
+d = sys.argv[1]
+log = PartitionLog(RealFileSystem(), d, LogConfig(segment_bytes=2000, index_interval_bytes=100), now_ms=0)
+infos = [log.append(build_batch([(b"k", b"v" * 50, (), 1000 + i)] * 3), 2000) for i in range(20)]
+infos.append(log.append(build_batch([(b"k", b"p", (), 5000)], producer_id=9, producer_epoch=0, base_sequence=0), 6000))
+assert [i.base_offset for i in infos] == list(range(0, 63, 3)), infos
+assert type(infos[0]) is batchio.PyAppendInfo and infos[-1].record_count == 1
+log.close()
+log = PartitionLog(RealFileSystem(), d, LogConfig(segment_bytes=2000, index_interval_bytes=100), now_ms=0)
+assert log.log_end_offset == 61 and len(log.segments) > 1
+print("ok")
+'''
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path / "t-0")], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
