@@ -109,24 +109,31 @@ def page_counts_query(spark, bootstrap: str, checkpoint: str, src: str = CLICKS,
 
 # ---- 3. the consumer that prints the counts ----------------------------------------------
 
-def read_counts(bootstrap: str, topic: str = COUNTS, idle_s: float = 2.0) -> dict[tuple[int, str], int]:
-    """The latest count per (minute, page), reading `topic` from the beginning until idle."""
+def read_counts(bootstrap: str, topic: str = COUNTS, timeout_s: float = 60.0) -> dict[tuple[int, str], int]:
+    """The latest count per (minute, page): `topic` read from the beginning up to the end
+    offsets it has when called (its high watermarks)."""
     from confluent_kafka import Consumer, TopicPartition
 
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"clickstream-print-{os.getpid()}",
                   "auto.offset.reset": "earliest", "enable.auto.commit": False})
-    md = c.list_topics(topic, timeout=10).topics[topic]
-    c.assign([TopicPartition(topic, p, -2) for p in md.partitions])
     latest: dict[tuple[int, str], int] = {}
-    last_msg = time.monotonic()
     try:
-        while time.monotonic() - last_msg < idle_s:
+        md = c.list_topics(topic, timeout=10).topics[topic]
+        ends = {p: c.get_watermark_offsets(TopicPartition(topic, p), timeout=10)[1] for p in md.partitions}
+        c.assign([TopicPartition(topic, p, -2) for p in md.partitions])
+        pending = {p for p, end in ends.items() if end > 0}
+        deadline = time.monotonic() + timeout_s
+        while pending:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{topic}: partitions {sorted(pending)} not read to their end offsets")
             for m in c.consume(500, 0.2):
                 if m.error():
                     raise RuntimeError(m.error())
                 v = json.loads(m.value())
                 latest[(v["minute"], v["page"])] = v["count"]
-                last_msg = time.monotonic()
+            for tp in c.position([TopicPartition(topic, p) for p in pending]):
+                if tp.offset >= ends[tp.partition]:
+                    pending.discard(tp.partition)
     finally:
         c.close()
     return latest

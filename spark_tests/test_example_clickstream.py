@@ -23,4 +23,4 @@ def test_clickstream_counts_match_the_generator(spark, bootstrap, kafka, topic_n
     q = ex.page_counts_query(spark, bootstrap, str(tmp_path / "ckpt"), src=src, dst=dst)
     q.awaitTermination(180)
     assert q.exception() is None
-    assert ex.read_counts(bootstrap, dst, idle_s=1.0) == dict(truth)
+    assert ex.read_counts(bootstrap, dst) == dict(truth)
