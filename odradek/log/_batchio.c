@@ -1,4 +1,4 @@
-/* odradek.log._batchio: the two per-append steps of a plain produce, in C.
+/* odradek.log._batchio: the per-append steps of a plain produce, in C.
  *
  * Optional accelerator: odradek/log/batchio.py holds the same functions in
  * Python and is used when this module is not built. Both must agree exactly
@@ -23,6 +23,16 @@
  *       is None, partitionLeaderEpoch) replaced: both lie before the CRC'd
  *       range. The caller's buffer is not modified and not copied (pwritev of
  *       a 16-byte header + the rest). Raises OSError.
+ *
+ *   SegmentTail: LogSegment's base type. The state of a segment's end (size,
+ *       next_offset, timestamps, index bookkeeping, the indexes' arrays, the
+ *       .log fd) as C fields, and append_plain(record_set, max_bytes, check_crc,
+ *       now_ms, timestamp_after_max_ms, segment_bytes, max_segment_ms,
+ *       leader_epoch, log_start_offset): plain_batch's check, then - with no
+ *       producer id, no roll due, the timestamp in bounds and a real fd - the
+ *       write and LogSegment.append_batch's tracking, returning the AppendInfo
+ *       (a struct sequence); else the header tuple (PartitionLog's Python path
+ *       goes on from it) or None. batchio.PySegmentTail is the stand-in.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -357,7 +367,7 @@ typedef struct {
     long long oi_max_entries, ti_max_entries;
 } SegmentTail;
 
-static PyObject *str_size, *str_append;
+static PyObject *str_size;
 
 static int tail_traverse(SegmentTail *self, visitproc visit, void *arg) {
     Py_VISIT(self->log);
@@ -394,11 +404,14 @@ static PyObject *tail_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
     return (PyObject *)self;
 }
 
+static PyObject *array_append; /* array.array.append, called unbound */
+
 static int append_ll(PyObject *array, long long v) {
     PyObject *pv = PyLong_FromLongLong(v);
     if (pv == NULL)
         return -1;
-    PyObject *r = PyObject_CallMethodOneArg(array, str_append, pv);
+    PyObject *args[2] = {array, pv};
+    PyObject *r = PyObject_Vectorcall(array_append, args, 2, NULL);
     Py_DECREF(pv);
     if (r == NULL)
         return -1;
@@ -406,14 +419,20 @@ static int append_ll(PyObject *array, long long v) {
     return 0;
 }
 
-/* array[-1] as a long long (the array is not empty) */
+/* array[-1] of an array('q') of len > 0 items, read from its buffer */
 static int last_ll(PyObject *array, Py_ssize_t len, long long *out) {
-    PyObject *item = PySequence_GetItem(array, len - 1);
-    if (item == NULL)
+    Py_buffer v;
+    if (PyObject_GetBuffer(array, &v, PyBUF_SIMPLE) < 0)
         return -1;
-    *out = PyLong_AsLongLong(item);
-    Py_DECREF(item);
-    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+    int ok = len > 0 && v.len == len * (Py_ssize_t)sizeof(long long);
+    if (ok)
+        memcpy(out, (const char *)v.buf + (len - 1) * sizeof(long long), sizeof(long long));
+    PyBuffer_Release(&v);
+    if (!ok) {
+        PyErr_SetString(PyExc_TypeError, "index arrays must be array('q')");
+        return -1;
+    }
+    return 0;
 }
 
 /* LogSegment.append_batch after the write, for the batch written at `start` */
@@ -610,8 +629,18 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__batchio(void) {
     crc32c_init();
-    if (!(str_size = PyUnicode_InternFromString("_size"))
-        || !(str_append = PyUnicode_InternFromString("append")))
+    if (!(str_size = PyUnicode_InternFromString("_size")))
+        return NULL;
+    PyObject *array_module = PyImport_ImportModule("array");
+    if (array_module == NULL)
+        return NULL;
+    PyObject *array_type = PyObject_GetAttrString(array_module, "array");
+    Py_DECREF(array_module);
+    if (array_type == NULL)
+        return NULL;
+    array_append = PyObject_GetAttrString(array_type, "append");
+    Py_DECREF(array_type);
+    if (array_append == NULL)
         return NULL;
     if (PyType_Ready(&SegmentTailType) < 0)
         return NULL;
