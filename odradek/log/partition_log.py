@@ -22,14 +22,14 @@ from odradek.wire.exceptions import RecordCountError as WireRecordCountError
 from odradek.wire.exceptions import WireError
 
 from . import errors
-from .record_check import check_client_batches
-from .timestamps import check_timestamps
 from .batchio import AppendInfo, append_info
 from .config import LogConfig
 from .fs import FileHandle, FileSystem, read_whole, write_atomic
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
+from .record_check import check_client_batches
 from .segment import HEADER_SIZE, LogSegment, file_name
+from .timestamps import check_timestamps
 from .transaction_state import CHECKPOINT_FILE as TXN_CHECKPOINT_FILE
 from .transaction_state import PartitionTxnState, marker_is_commit
 from .txn_index import AbortedTxn
@@ -321,16 +321,10 @@ class PartitionLog:
                     blen, lod, max_ts, pid, pep, bseq, count = h
                     if max_ts <= now_ms + cfg.timestamp_after_max_ms:
                         # (a timestamp too far ahead: the general path names the records)
-                        n = blen + _LOG_OVERHEAD
                         base = seg.next_offset
                         last = base + lod
-                        size = seg.size
-                        fbt = seg.first_batch_timestamp
-                        if ((not size or not (  # else a roll is due
-                                size > cfg.segment_bytes - n or seg.index_full
-                                or last > seg.max_offset
-                                or (max_ts - fbt if fbt >= 0 and max_ts >= 0 else now_ms - seg.created_ms)
-                                > cfg.max_segment_ms - seg.roll_jitter_ms))
+                        if ((not seg.size or not self._should_roll(  # else the general path rolls
+                                seg, blen + _LOG_OVERHEAD, max_ts, last, now_ms))
                                 and (pid < 0 or self.producer_state.check(
                                     pid, pep, bseq, lod).result is _OK)):
                             seg.append_batch(record_set, base, leader_epoch, last, max_ts)
