@@ -3,9 +3,9 @@
 Each handler module defines:
     API_KEY: int
     MIN_VERSION, MAX_VERSION: the versions this handler fully implements; these
-        are exactly what ApiVersions advertises. All three are plain integer
-        literals: REGISTRY reads them from the source text and imports a module
-        on the first request of its API.
+        are exactly what ApiVersions advertises. tools/gen_api_table.py copies
+        all three into _table.py, so that REGISTRY imports a module only on the
+        first request of its API.
     def handle(ctx: RequestContext, request) -> response | Delayed
 Handlers never touch sockets, the event loop or files: they call the services
 on ``ctx.broker`` (replica manager, controller, coordinators) and return either a
@@ -15,30 +15,24 @@ response object or a ``Delayed`` the broker parks in its purgatory.
 from __future__ import annotations
 
 import importlib
-import os
 import pkgutil
-import re
 from collections.abc import Iterator, Mapping
 from types import ModuleType
 
+from ._table import TABLE
 from .context import Delayed, RequestContext  # noqa: F401
 
 _SKIP = {"context", "common"}
-_CONSTANT = re.compile(r"^(API_KEY|MIN_VERSION|MAX_VERSION) = (\d+)\b", re.M)
-_HANDLE = re.compile(r"^def handle\(", re.M)
 
 
-def _handler_names() -> Iterator[str]:
-    for info in pkgutil.iter_modules(__path__):
-        if info.name not in _SKIP and not info.name.startswith("_"):
-            yield info.name
-
-
-def _discover() -> dict[int, ModuleType]:
-    """Import every handler module (API_KEY and handle defined)."""
+def discover() -> dict[int, ModuleType]:
+    """Import every handler module (API_KEY and handle defined); tools/gen_api_table.py
+    writes _table.py from this."""
     found: dict[int, ModuleType] = {}
-    for name in _handler_names():
-        mod = importlib.import_module(f"{__name__}.{name}")
+    for info in pkgutil.iter_modules(__path__):
+        if info.name in _SKIP or info.name.startswith("_"):
+            continue
+        mod = importlib.import_module(f"{__name__}.{info.name}")
         key = getattr(mod, "API_KEY", None)
         if key is None or not hasattr(mod, "handle"):
             continue
@@ -48,30 +42,10 @@ def _discover() -> dict[int, ModuleType]:
     return found
 
 
-def _scan() -> dict[int, tuple[str, int, int]] | None:
-    """api key -> (module name, min, max) read from the handler modules' source text, so
-    that none is imported before its first request; None without sources. Each module's
-    constants are checked against the text when it is imported (_Registry.__getitem__)."""
-    found: dict[int, tuple[str, int, int]] = {}
-    for name in _handler_names():
-        try:
-            with open(os.path.join(__path__[0], name + ".py"), encoding="utf-8") as f:
-                text = f.read()
-        except OSError:
-            return None
-        constants = dict(_CONSTANT.findall(text))
-        if "API_KEY" not in constants or not _HANDLE.search(text):
-            continue
-        key = int(constants["API_KEY"])
-        if key in found:
-            raise RuntimeError(f"two handlers for api key {key}: {found[key][0]}, {name}")
-        found[key] = (name, int(constants["MIN_VERSION"]), int(constants["MAX_VERSION"]))
-    return found
-
-
 class _Registry(Mapping):
     """api key -> handler module, each module imported on the first request of its API
-    (start-up imports only what the first requests need)."""
+    (start-up imports only what the first requests need). The versions come from the
+    generated _table.py and are checked against the module when it is imported."""
 
     def __init__(self, table: dict[int, tuple[str, int, int]]):
         self._table = table
@@ -82,8 +56,9 @@ class _Registry(Mapping):
         if mod is None:
             name, lo, hi = self._table[key]
             mod = importlib.import_module(f"{__name__}.{name}")
-            if (mod.API_KEY, mod.MIN_VERSION, mod.MAX_VERSION) != (key, lo, hi) or not hasattr(mod, "handle"):
-                raise RuntimeError(f"{mod.__name__}: API_KEY/MIN_VERSION/MAX_VERSION not plain literals")
+            if (mod.API_KEY, mod.MIN_VERSION, mod.MAX_VERSION) != (key, lo, hi):
+                raise RuntimeError(f"{mod.__name__} differs from api_handlers/_table.py: "
+                                   "run python tools/gen_api_table.py")
             self._modules[key] = mod
         return mod
 
@@ -106,15 +81,7 @@ class _Registry(Mapping):
         return sorted((k, lo, hi) for k, (_, lo, hi) in self._table.items())
 
 
-def _registry() -> Mapping:
-    table = _scan()
-    if table is None:  # no sources to read: import them all
-        mods = _discover()
-        table = {k: (m.__name__.rsplit(".", 1)[1], m.MIN_VERSION, m.MAX_VERSION) for k, m in mods.items()}
-    return _Registry(table)
-
-
-REGISTRY: Mapping = _registry()
+REGISTRY: Mapping = _Registry(TABLE)
 
 
 def supported_versions() -> list[tuple[int, int, int]]:

@@ -1,14 +1,30 @@
-"""The handler registry: versions read from the handler modules' source text, without
-importing them, are exactly the imported modules' constants; modules load on first use."""
+"""The handler registry: the generated version table (odradek/api_handlers/_table.py) is
+exactly the handler modules' constants, and modules load on first use."""
+import importlib.util
 import subprocess
 import sys
+from pathlib import Path
 
 from odradek import api_handlers
 from odradek.api_handlers import REGISTRY, supported_versions
 
+ROOT = Path(__file__).resolve().parents[2]
 
-def test_scanned_versions_are_the_modules_constants():
-    imported = api_handlers._discover()
+
+def _generator():
+    spec = importlib.util.spec_from_file_location("gen_api_table", ROOT / "tools" / "gen_api_table.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_table_is_current():
+    committed = (ROOT / "odradek" / "api_handlers" / "_table.py").read_text()
+    assert committed == _generator().render(), "run python tools/gen_api_table.py"
+
+
+def test_table_versions_are_the_modules_constants():
+    imported = api_handlers.discover()
     assert set(REGISTRY) == set(imported)
     assert supported_versions() == sorted((k, m.MIN_VERSION, m.MAX_VERSION) for k, m in imported.items())
     for key, mod in imported.items():
@@ -24,7 +40,7 @@ def test_handlers_load_on_first_use():
         "import sys\n"
         "from odradek.api_handlers import REGISTRY, supported_versions\n"
         "loaded = lambda: sorted(m for m in sys.modules if m.startswith('odradek.api_handlers.')\n"
-        "                        and m.rsplit('.', 1)[1] not in ('context', 'common'))\n"
+        "                        and m.rsplit('.', 1)[1] not in ('context', 'common', '_table'))\n"
         "assert loaded() == [], loaded()\n"
         "assert len(supported_versions()) == len(REGISTRY) > 50 and loaded() == []\n"
         "REGISTRY.get(3)\n"
@@ -32,9 +48,3 @@ def test_handlers_load_on_first_use():
         "print('ok')\n")
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
-
-
-def test_sourceless_install_imports_everything(monkeypatch):
-    monkeypatch.setattr(api_handlers, "_scan", lambda: None)
-    reg = api_handlers._registry()
-    assert reg.versions() == supported_versions()
