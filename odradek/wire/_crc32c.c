@@ -58,12 +58,46 @@ static PyObject *hardware(PyObject *self, PyObject *unused) {
     return PyBool_FromLong(crc32c_hw);
 }
 
+static PyObject *implementation(PyObject *self, PyObject *unused) {
+    return PyUnicode_FromString(crc32c_fold_hw ? "vpclmulqdq" : crc32c_hw ? "sse4.2" : "table");
+}
+
+static PyObject *crc32c_path(PyObject *self, PyObject *args) {
+    /* one implementation by name, so that tests check each one the CPU has */
+    const char *name;
+    Py_buffer b;
+    if (!PyArg_ParseTuple(args, "y*s:crc32c_path", &b, &name))
+        return NULL;
+    uint32_t crc;
+    const unsigned char *p = b.buf;
+    size_t n = (size_t)b.len;
+    if (strcmp(name, "table") == 0)
+        crc = ~crc32c_sw(~0u, p, n);
+#ifdef CRC32C_X86
+    else if (strcmp(name, "sse4.2") == 0 && crc32c_hw)
+        crc = ~crc32c_x86(~0u, p, n);
+    else if (strcmp(name, "vpclmulqdq") == 0 && crc32c_fold_hw && n >= CRC32C_FOLD_MIN)
+        crc = ~crc32c_fold(~0u, p, n);
+#endif
+    else {
+        PyBuffer_Release(&b);
+        PyErr_Format(PyExc_ValueError, "no CRC-32C path %s for %zd bytes on this CPU", name, b.len);
+        return NULL;
+    }
+    PyBuffer_Release(&b);
+    return PyLong_FromUnsignedLong(crc);
+}
+
 static PyMethodDef methods[] = {
     {"crc32c", (PyCFunction)(void (*)(void))crc32c_func, METH_FASTCALL,
      "crc32c(data, value=0): CRC-32C of data, continuing from value."},
     {"crc32c_software", (PyCFunction)(void (*)(void))software, METH_FASTCALL,
      "crc32c_software(data): the same CRC by the table-driven path."},
     {"hardware", hardware, METH_NOARGS, "True when the CPU's CRC32 instruction is used."},
+    {"implementation", implementation, METH_NOARGS,
+     "The fastest path this CPU allows: 'vpclmulqdq' (from 256 bytes), 'sse4.2' or 'table'."},
+    {"crc32c_path", crc32c_path, METH_VARARGS,
+     "crc32c_path(data, name): the CRC-32C of data by one path ('table', 'sse4.2', 'vpclmulqdq')."},
     {NULL, NULL, 0, NULL},
 };
 
