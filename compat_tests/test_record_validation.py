@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import struct
 import time
+import zlib
 
 import pytest
 
@@ -53,6 +54,77 @@ CASES = [
     (Codec.GZIP, Codec.SNAPPY, Codec.LZ4, Codec.ZSTD)]
 
 
+
+# gzip framing around a good record section (Java's GZIPInputStream reads the header in
+# Kafka's decompressor): a header it refuses, or a truncated member, is UNKNOWN_SERVER_ERROR;
+# optional header fields, further members and zero padding after a member are accepted.
+GZ = compress(Codec.GZIP, GOOD)
+GZ_HEADER, GZ_BODY = GZ[:10], GZ[10:]
+
+
+def _gz_flags(flags: int, fields: bytes) -> bytes:
+    return GZ_HEADER[:3] + bytes([flags]) + GZ_HEADER[4:] + fields
+
+
+GZ_REFUSED = {
+    "truncated member": GZ[:len(GZ) // 2],
+    "trailer missing": GZ[:-8],
+    "header only": GZ_HEADER,
+    "short header": GZ_HEADER[:5],
+    "bad magic": b"\x1f\x8c" + GZ[2:],
+    "bad method": GZ[:2] + b"\x07" + GZ[3:],
+    "wrong header crc (FHCRC)": _gz_flags(2, b"\x00\x00") + GZ_BODY,
+    "FEXTRA longer than the data": _gz_flags(4, b"\xff\xff") + GZ_BODY,
+    "FNAME not terminated": _gz_flags(8, b"name"),
+    "wrong data crc in the trailer": GZ[:-8] + b"\x00" * 4 + GZ[-4:],
+    "zlib stream, not gzip": zlib.compress(GOOD),
+}
+GZ_ACCEPTED = {
+    "right header crc (FHCRC)": _gz_flags(2, struct.pack("<H", zlib.crc32(_gz_flags(2, b"")) & 0xFFFF)) + GZ_BODY,
+    "FEXTRA": _gz_flags(4, b"\x02\x00ab") + GZ_BODY,
+    "FNAME and FCOMMENT": _gz_flags(8 | 16, b"name\x00comment\x00") + GZ_BODY,
+    "two members": compress(Codec.GZIP, GOOD[:len(_rec(0))]) + compress(Codec.GZIP, GOOD[len(_rec(0)):]),
+    "zero padding after the member": GZ + b"\x00" * 10,
+    "not gzip after the member": GZ + b"\x1f\x8c\x08\x00" + b"\x00" * 10,
+}
+
+
+
+def _gz_ending_at(t: int) -> bytes:
+    """A one-record gzip member whose deflate data ends t bytes into an 8 KiB chunk of
+    the stream after its header (Kafka's GZIPInputStream reads 8 KiB at a time)."""
+    value = bytes(range(256)) * 64
+    size = 9000
+    for _ in range(20):
+        c = zlib.compressobj(0, zlib.DEFLATED, 31)  # stored blocks: lengths move 1:1
+        gz = c.compress(encode_record(0, 0, b"k", value[:size])) + c.flush()
+        off = (len(gz) - 18) % 8192
+        if off == t:
+            return gz
+        size += (t - off) % 8192 or 1
+    raise AssertionError(f"no member ends at {t}")
+
+
+# whether GZIPInputStream looks for a next member depends on what its buffer still
+# holds after the trailer: 10 header bytes + 5 of junk are ignored when they came in
+# the same 8 KiB read as the member's end, and read (and refused) when they did not
+GZ_CHUNKED = [
+    ("all buffered", 8192 - 30, 5, 0),
+    ("next read needed", 8192 - 20, 5, -1),
+    ("member ends a read", 0, 5, -1),
+    ("early in a read", 8, 5, 0),
+    ("more than 26 buffered", 8, 20, -1),
+]
+
+
+@pytest.mark.parametrize("label,t,junk,code", GZ_CHUNKED, ids=[c[0] for c in GZ_CHUNKED])
+def test_gzip_next_member_lookup_as_kafka(client, bootstrap, topic_name, label, t, junk, code):
+    create_topic(bootstrap, topic_name, 1)
+    body = _gz_ending_at(t) + GZ_HEADER + b"\xff" * junk
+    p = _produce(client, topic_name, _batch(b"", 1, Codec.GZIP, raw_body=body))
+    assert (p.error_code, p.base_offset) == (code, 0 if code == 0 else -1)
+
+
 @pytest.fixture(scope="module")
 def client(bootstrap):
     c = WireClient.from_bootstrap(bootstrap)
@@ -76,3 +148,20 @@ def test_malformed_records_refused_as_kafka(client, bootstrap, topic_name, label
     assert (ok.error_code, ok.base_offset) == (0, 0)
     okz = _produce(client, topic_name, _batch(GOOD, 3, Codec.LZ4))
     assert (okz.error_code, okz.base_offset) == (0, 3)
+
+
+@pytest.mark.parametrize("label", list(GZ_REFUSED))
+def test_gzip_framing_refused_as_kafka(client, bootstrap, topic_name, label):
+    create_topic(bootstrap, topic_name, 1)
+    p = _produce(client, topic_name, _batch(b"", 3, Codec.GZIP, raw_body=GZ_REFUSED[label]))
+    assert (p.error_code, p.base_offset, p.error_message) == (-1, -1, None)
+    ok = _produce(client, topic_name, _batch(GOOD, 3, Codec.GZIP))
+    assert (ok.error_code, ok.base_offset) == (0, 0)
+
+
+@pytest.mark.parametrize("label", list(GZ_ACCEPTED))
+def test_gzip_framing_accepted_as_kafka(client, bootstrap, topic_name, label):
+    create_topic(bootstrap, topic_name, 1)
+    for base in (0, 3):
+        p = _produce(client, topic_name, _batch(b"", 3, Codec.GZIP, raw_body=GZ_ACCEPTED[label]))
+        assert (p.error_code, p.base_offset) == (0, base)

@@ -22,6 +22,7 @@ import importlib
 import struct
 import zlib
 
+from odradek.wire import gzip_stream
 from odradek.wire.exceptions import CompressionError
 
 # The codec libraries load on first use: a broker that never sees compressed data
@@ -164,26 +165,12 @@ def decompress(codec: int, data: bytes | bytearray | memoryview, max_size: int) 
 
 
 def _gzip_decompress(data, max_size: int) -> bytes:
-    out = bytearray()
-    buf = bytes(data)
-    if not buf:
+    if not len(data):
         raise _fail(GZIP, "empty input")
-    while True:
-        d = zlib.decompressobj(31)
-        chunk = d.decompress(buf, max_size + 1 - len(out))
-        out += chunk
-        if len(out) > max_size:
-            raise _too_big(GZIP, max_size)
-        while d.unconsumed_tail:
-            out += d.decompress(d.unconsumed_tail, max_size + 1 - len(out))
-            if len(out) > max_size:
-                raise _too_big(GZIP, max_size)
-        if not d.eof:
-            raise _fail(GZIP, "truncated gzip stream")
-        buf = d.unused_data
-        # Java's GZIPInputStream reads concatenated members; ignore zero padding.
-        if not buf or not buf.strip(b"\x00"):
-            return bytes(out)
+    out = gzip_stream.gunzip(data, max_size)  # Java's framing rules (see gzip_stream)
+    if out is None:
+        raise _too_big(GZIP, max_size)
+    return out
 
 
 def _snappy_block(block, max_size: int, produced: int) -> bytes:
