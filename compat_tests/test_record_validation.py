@@ -125,6 +125,48 @@ def test_gzip_next_member_lookup_as_kafka(client, bootstrap, topic_name, label, 
     assert (p.error_code, p.base_offset) == (code, 0 if code == 0 else -1)
 
 
+
+def _framing_cases():
+    import lz4.frame
+
+    sn, l4 = compress(Codec.SNAPPY, GOOD), compress(Codec.LZ4, GOOD)
+    half = len(_rec(0))
+    summed = lz4.frame.compress(GOOD, content_checksum=True, block_linked=False)
+    magic = sn[:8]
+    return [
+        # snappy-java's SnappyInputStream
+        ("snappy, two xerial streams", Codec.SNAPPY,
+         compress(Codec.SNAPPY, GOOD[:half]) + compress(Codec.SNAPPY, GOOD[half:]), 0),
+        ("snappy, 3 bytes after the last chunk", Codec.SNAPPY, sn + b"abc", 0),
+        ("snappy, magic's first 4 bytes then no magic", Codec.SNAPPY, sn + b"\x82SNA" + b"x" * 12, 0),
+        ("snappy, magic's first 4 bytes then too short", Codec.SNAPPY, sn + b"\x82SNAPP", -1),
+        ("snappy, concatenated stream of version 0", Codec.SNAPPY, sn + magic + struct.pack(">ii", 0, 0) + sn[16:], -1),
+        ("snappy, concatenated stream, one record too many", Codec.SNAPPY,
+         sn + magic + struct.pack(">ii", 5, 1) + compress(Codec.SNAPPY, _rec(3))[16:], 87),
+        ("snappy, first stream of version 0", Codec.SNAPPY, magic + struct.pack(">ii", 0, 0) + sn[16:], 0),
+        ("snappy, zero chunk length", Codec.SNAPPY, sn + bytes(4), -1),
+        # KafkaLZ4BlockInputStream
+        ("lz4, junk after the end mark", Codec.LZ4, l4 + b"junk", 0),
+        ("lz4, second frame not read", Codec.LZ4,
+         compress(Codec.LZ4, GOOD[:half]) + compress(Codec.LZ4, GOOD[half:]), 87),
+        ("lz4, content checksum not verified", Codec.LZ4, summed[:-4] + bytes(4), 0),
+        ("lz4, content checksum missing", Codec.LZ4, summed[:-4], -1),
+        ("lz4, DictID flag", Codec.LZ4, l4[:4] + bytes([l4[4] | 0x01]) + l4[5:], -1),
+        ("lz4, block size id 3", Codec.LZ4, l4[:5] + bytes([0x30]) + l4[6:], -1),
+        ("lz4, no end mark", Codec.LZ4, l4[:-4], -1),
+    ]
+
+
+FRAMING = _framing_cases()
+
+
+@pytest.mark.parametrize("label,codec,body,code", FRAMING, ids=[c[0] for c in FRAMING])
+def test_codec_framing_as_kafka(client, bootstrap, topic_name, label, codec, body, code):
+    create_topic(bootstrap, topic_name, 1)
+    p = _produce(client, topic_name, _batch(b"", 3, codec, raw_body=body))
+    assert (p.error_code, p.base_offset) == (code, 0 if code == 0 else -1)
+
+
 @pytest.fixture(scope="module")
 def client(bootstrap):
     c = WireClient.from_bootstrap(bootstrap)

@@ -7,11 +7,14 @@ gzip streams, xerial-framed snappy (32 KiB blocks), LZ4 frames with independent
 64 KiB blocks and no content size (what KafkaLZ4BlockInputStream can read), and a
 zstd frame.
 
-``decompress(codec, data, max_size)`` reads anything a stock client writes
-(including raw, unframed snappy blocks and concatenated gzip/lz4/zstd frames) and
-is bounded: output larger than ``max_size`` bytes raises ``CompressionError``
-without being fully materialised, and so does any corrupt input. No zlib.error,
-lz4/zstd/snappy exception ever escapes.
+``decompress(codec, data, max_size)`` reads what Kafka's own readers read, with their
+framing rules (Java's GZIPInputStream, snappy-java's SnappyInputStream,
+KafkaLZ4BlockInputStream, zstd-jni): concatenated gzip members, xerial streams and
+zstd frames, raw unframed snappy blocks, one LZ4 frame (what follows its end mark is
+ignored), and the junk each of them ignores. It is bounded: output larger than
+``max_size`` bytes raises ``CompressionError`` without being fully materialised, and
+so does any input Kafka fails to read. No zlib.error, lz4/zstd/snappy exception ever
+escapes.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import importlib
 import struct
 import zlib
 
-from odradek.wire import gzip_stream
+from odradek.wire import gzip_stream, lz4_frame
 from odradek.wire.exceptions import CompressionError
 
 # The codec libraries load on first use: a broker that never sees compressed data
@@ -77,6 +80,8 @@ NONE, GZIP, SNAPPY, LZ4, ZSTD = 0, 1, 2, 3, 4
 # then [int32 compressed length][raw snappy block]... (all big-endian).
 XERIAL_MAGIC = b"\x82SNAPPY\x00"
 XERIAL_HEADER = XERIAL_MAGIC + struct.pack(">ii", 1, 1)
+XERIAL_HEADER_SIZE = len(XERIAL_HEADER)
+XERIAL_MIN_COMPATIBLE_VERSION = 1  # checked only for concatenated streams, as snappy-java
 XERIAL_BLOCK_SIZE = 32 * 1024  # snappy-java SnappyOutputStream default
 _I32 = struct.Struct(">i")
 
@@ -181,48 +186,53 @@ def _snappy_block(block, max_size: int, produced: int) -> bytes:
 
 
 def _snappy_decompress(data, max_size: int) -> bytes:
+    """As snappy-java's SnappyInputStream (Kafka's reader): xerial framing when the input
+    starts with its magic (versions not checked there), else one raw block. A chunk
+    length that is the magic's first 4 bytes starts a concatenated stream: a full
+    header follows, with version >= 1, or, when it is not the magic, the stream ends
+    there; fewer than 4 bytes left also end it."""
     mv = memoryview(data).cast("B")
-    if len(mv) >= 16 and mv[:8] == XERIAL_MAGIC:
-        pos = 16  # magic + version + compatible version; versions are not checked (as Java)
-        end = len(mv)
-        parts = []
-        produced = 0
-        while pos < end:
-            if pos + 4 > end:
-                raise _fail(SNAPPY, "truncated xerial block length")
-            (n,) = _I32.unpack_from(mv, pos)
-            pos += 4
-            if n < 0 or pos + n > end:
-                raise _fail(SNAPPY, "xerial block length out of range")
-            part = _snappy_block(mv[pos : pos + n], max_size, produced)
-            produced += len(part)
-            parts.append(part)
-            pos += n
-        return b"".join(parts)
-    if len(mv) == 0:
-        raise _fail(SNAPPY, "empty input")
-    return _snappy_block(mv, max_size, 0)
+    end = len(mv)
+    if end < XERIAL_HEADER_SIZE or mv[:8] != XERIAL_MAGIC:
+        if end == 0:
+            raise _fail(SNAPPY, "empty input")
+        return _snappy_block(mv, max_size, 0)
+    pos = XERIAL_HEADER_SIZE
+    parts = []
+    produced = 0
+    while pos + 4 <= end:
+        if mv[pos:pos + 4] == XERIAL_MAGIC[:4]:
+            if pos + XERIAL_HEADER_SIZE > end:
+                raise _fail(SNAPPY, "insufficient header size in a concatenated block")
+            if mv[pos:pos + 8] != XERIAL_MAGIC:
+                break
+            if _I32.unpack_from(mv, pos + 8)[0] < XERIAL_MIN_COMPATIBLE_VERSION:
+                raise _fail(SNAPPY, "incompatible xerial version in a concatenated block")
+            pos += XERIAL_HEADER_SIZE
+            continue
+        (n,) = _I32.unpack_from(mv, pos)
+        pos += 4
+        if n <= 0 or pos + n > end:
+            raise _fail(SNAPPY, "xerial chunk length out of range")
+        part = _snappy_block(mv[pos : pos + n], max_size, produced)
+        produced += len(part)
+        parts.append(part)
+        pos += n
+    return b"".join(parts)
 
 
 def _lz4_decompress(data, max_size: int) -> bytes:
-    out = bytearray()
     buf = bytes(data)
     if not buf:
         raise _fail(LZ4, "empty input")
-    while buf:
-        d = _lz4_frame().LZ4FrameDecompressor()
-        out += d.decompress(buf, max_length=max_size + 1 - len(out))
-        if len(out) > max_size:
-            raise _too_big(LZ4, max_size)
-        while not d.needs_input and not d.eof:
-            out += d.decompress(b"", max_length=max_size + 1 - len(out))
-            if len(out) > max_size:
-                raise _too_big(LZ4, max_size)
-        if not d.eof:
-            raise _fail(LZ4, "truncated lz4 frame")
-        buf = d.unused_data
+    # one frame, up to (not including) its end mark: see lz4_frame
+    d = _lz4_frame().LZ4FrameDecompressor()
+    out = bytearray(d.decompress(buf[:lz4_frame.blocks_end(buf)], max_length=max_size + 1))
+    while len(out) <= max_size and not d.needs_input:
+        out += d.decompress(b"", max_length=max_size + 1 - len(out))
+    if len(out) > max_size:
+        raise _too_big(LZ4, max_size)
     return bytes(out)
-
 
 
 def _zstd_decompress(data, max_size: int) -> bytes:

@@ -120,7 +120,32 @@ def test_snappy_bad_block_length():
     with pytest.raises(CompressionError):
         c.decompress(c.SNAPPY, framed, 100)
     with pytest.raises(CompressionError):
-        c.decompress(c.SNAPPY, c.XERIAL_HEADER + b"\x00\x00", 100)
+        c.decompress(c.SNAPPY, c.XERIAL_HEADER + b"\x00\x00\x00\x00", 100)  # a zero-length chunk
+    # fewer than 4 bytes where a chunk length would be: snappy-java ends the stream there
+    assert c.decompress(c.SNAPPY, c.XERIAL_HEADER + b"\x00\x00", 100) == b""
+
+
+def test_snappy_concatenated_streams():
+    one, two = c.compress(c.SNAPPY, b"one"), c.compress(c.SNAPPY, b"two")
+    assert c.decompress(c.SNAPPY, one + two, 100) == b"onetwo"
+    assert c.decompress(c.SNAPPY, one + c.XERIAL_HEADER, 100) == b"one"
+    assert c.decompress(c.SNAPPY, one + b"\x82SNA" + b"not-the-magic", 100) == b"one"  # not a header: the end
+    for bad in (one + c.XERIAL_MAGIC + struct.pack(">ii", 0, 0) + two[16:],  # version 0
+                one + c.XERIAL_MAGIC[:6]):  # a header cut short
+        with pytest.raises(CompressionError):
+            c.decompress(c.SNAPPY, bad, 100)
+
+
+def test_lz4_reads_one_frame_as_kafka():
+    one, two = c.compress(c.LZ4, b"one"), c.compress(c.LZ4, b"two")
+    assert c.decompress(c.LZ4, one + two, 100) == b"one"  # Kafka stops at the end mark
+    assert c.decompress(c.LZ4, one + b"junk", 100) == b"one"
+    checked = lz4.frame.compress(b"data", content_checksum=True, block_linked=False)
+    assert c.decompress(c.LZ4, checked[:-4] + bytes(4), 100) == b"data"  # not verified by Kafka
+    for bad in (checked[:-4], one[:-4], one[:4] + bytes([one[4] | 0x01]) + one[5:],
+                one[:5] + bytes([0x30]) + one[6:]):
+        with pytest.raises(CompressionError):
+            c.decompress(c.LZ4, bad, 100)
 
 
 # ------------------------------------------------------------------ interop with kafka-python's codecs
