@@ -10,8 +10,6 @@ from odradek.wire.exceptions import WireError
 from . import errors
 from .batchio import CHECK_INVALID, CHECK_OK, check_records
 
-_LZ4_BLOCK_INDEPENDENCE = 0x20  # FLG bit of the LZ4 frame descriptor
-
 
 def check_batch_records(buf, pos: int, h) -> None:
     """Raise RecordStructureError (INVALID_RECORD) or UndecodableBatchError
@@ -22,9 +20,6 @@ def check_batch_records(buf, pos: int, h) -> None:
         if check_records(section, h.records_count, False) != CHECK_OK:
             raise errors.RecordStructureError("invalid records in batch")
         return
-    if codec == Codec.LZ4 and (len(section) < 5 or not section[4] & _LZ4_BLOCK_INDEPENDENCE):
-        # Kafka's KafkaLZ4BlockInputStream: "Dependent block stream is unsupported"
-        raise errors.UndecodableBatchError("LZ4 frame with dependent blocks")
     try:
         data = decompress(codec, section, records.DEFAULT_MAX_DECOMPRESSED)
     except (WireError, ValueError) as e:
