@@ -136,6 +136,32 @@ def test_large_fetch_via_sendfile_is_byte_exact(running):
     assert got == payloads
 
 
+def test_small_fetch_across_segments_is_byte_exact(tmp_path):
+    # records of a small fetch are read and written with the response (one write); here
+    # they come from three segments, so three file slices
+    r = Running(tmp_path, **{"log.segment.bytes": "300"})
+    try:
+        c = Client(r.port)
+        metadata(c, "seg")
+        metadata(c, "seg")
+        batches = [records.build_batch([(b"k%d" % i, bytes([i]) * 200)]) for i in range(3)]
+        for b in batches:
+            assert produce(c, "seg", b).error_code == 0
+        seg_files = sorted(p.name for p in (tmp_path / "seg-0").glob("*.log"))
+        assert len(seg_files) == 3
+        p = fetch(c, "seg", 0)
+        got = bytes(p.records)
+        assert [r.value for _, rs in records.iter_batches(got) for r in rs] == [bytes([i]) * 200 for i in range(3)]
+        pos = 0
+        for i, b in enumerate(batches):  # as produced, but for baseOffset and partitionLeaderEpoch
+            assert got[pos + 8:pos + 12] == b[8:12] and got[pos + 16:pos + len(b)] == b[16:]
+            assert struct.unpack_from(">q", got, pos)[0] == i
+            pos += len(b)
+        assert pos == len(got)
+    finally:
+        r.stop()
+
+
 def test_first_batch_rule_and_partition_max_bytes(running):
     c = Client(running.port)
     metadata(c, "fb")
