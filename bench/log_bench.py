@@ -5,7 +5,7 @@ os.write of the same bytes, and fetch throughput (PartitionLog.read slices sent
 with os.sendfile) against raw os.sendfile of the same file; same directory, same
 run. Prints a table and writes bench/results/log_bench.json.
 
-    python bench/log_bench.py [--rounds 40] [--round-mb 8] [--mb 128] [--dir /tmp]
+    python bench/log_bench.py [--rounds 40] [--round-mb 8] [--mb 128] [--read-reps 9] [--dir /tmp]
 """
 from __future__ import annotations
 
@@ -57,13 +57,18 @@ def bench_raw_write(d: str, batch: bytes, n: int) -> float:
     return n * len(batch) / dt
 
 
-def bench_read(d: str, batch: bytes, fetch_bytes: int) -> tuple[float, float]:
+def bench_read(d: str, batch: bytes, fetch_bytes: int, reps: int) -> tuple[float, float, float]:
+    """Median bytes/s of reading the whole log (PartitionLog.read slices sent with
+    os.sendfile to /dev/null) and of raw os.sendfile of its segment file, over reps
+    back-to-back pairs, and the median of the per-pair ratios."""
     log = PartitionLog(RealFileSystem(), os.path.join(d, f"append-{len(batch)}-True-0"),
                        LogConfig(segment_bytes=256 * 1024 * 1024))
     log.high_watermark = log.log_end_offset
     null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        # warm the page cache equally for both
+    fd = os.open(log.segments[0].path, os.O_RDONLY)
+    size = os.fstat(fd).st_size
+
+    def via_log() -> float:
         off, sent = 0, 0
         t = time.perf_counter()
         while off < log.log_end_offset:
@@ -71,20 +76,26 @@ def bench_read(d: str, batch: bytes, fetch_bytes: int) -> tuple[float, float]:
             for s in fs.slices:
                 sent += os.sendfile(null, s.file.fileno(), s.position, s.length)
             off = fs.next_offset if fs.slices else log.log_end_offset
-        log_rate = sent / (time.perf_counter() - t)
-        path = log.segments[0].path
-        fd = os.open(path, os.O_RDONLY)
-        size = os.fstat(fd).st_size
+        return sent / (time.perf_counter() - t)
+
+    def raw() -> float:
         pos = 0
         t = time.perf_counter()
         while pos < size:
             pos += os.sendfile(null, fd, pos, min(fetch_bytes, size - pos))
-        raw_rate = size / (time.perf_counter() - t)
-        os.close(fd)
+        return size / (time.perf_counter() - t)
+
+    try:
+        via_log(), raw()  # warm the page cache equally for both
+        logs, raws = [], []
+        for _ in range(reps):
+            logs.append(via_log())
+            raws.append(raw())
     finally:
+        os.close(fd)
         os.close(null)
         log.close()
-    return log_rate, raw_rate
+    return median(logs), median(raws), median(a / b for a, b in zip(logs, raws))
 
 
 def main(argv=None) -> int:
@@ -94,6 +105,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rounds", type=int, default=40, help="append rounds; medians are reported")
     ap.add_argument("--dir", default=None, help="directory on the disk to test")
     ap.add_argument("--fetch-bytes", type=int, default=1024 * 1024)
+    ap.add_argument("--read-reps", type=int, default=9, help="read passes over the log; medians are reported")
     args = ap.parse_args(argv)
     d = tempfile.mkdtemp(prefix="odradek-bench-", dir=args.dir)
     total = args.mb * 1024 * 1024
@@ -120,7 +132,7 @@ def main(argv=None) -> int:
                 rlog.append(b, now_ms=1)
             rlog.close()
             os.sync()
-            rd, raw_rd = bench_read(d, b, args.fetch_bytes)
+            rd, raw_rd, rd_ratio = bench_read(d, b, args.fetch_bytes, args.read_reps)
             shutil.rmtree(os.path.join(d, f"append-{len(b)}-True-0"))
             rows.append(dict(batch_bytes=len(b), raw_write_mib_s=median(raws) / 2**20,
                              append_mib_s=median(apps) / 2**20, append_ratio=median(ratio),
@@ -129,7 +141,7 @@ def main(argv=None) -> int:
                              append_prevalidated_ratio=median(ratio_nv),
                              append_batches_s=median(apps) / len(b),
                              raw_sendfile_mib_s=raw_rd / 2**20, read_sendfile_mib_s=rd / 2**20,
-                             read_ratio=rd / raw_rd))
+                             read_ratio=rd_ratio))
     finally:
         shutil.rmtree(d, ignore_errors=True)
     hdr = (f"{'batch':>7} {'raw write':>10} {'append':>10} {'ratio':>6} {'append*':>10} {'ratio*':>6} "
@@ -142,9 +154,10 @@ def main(argv=None) -> int:
               f"{r['read_sendfile_mib_s']:>10.0f} {r['read_ratio']:>6.2f}")
     print(f"MiB/s, medians of {args.rounds} rounds of {args.round_mb} MiB; ratio = median of the "
           "per-round append/raw ratios; append* = append(validate=False), CRC not re-checked; "
+          f"reads: medians of {args.read_reps} passes over {args.mb} MiB; "
           f"C accelerator {'used' if batchio.ACCELERATED else 'NOT built (pure Python)'}")
     out = dict(host=platform.node(), python=sys.version.split()[0], mib_per_run=args.mb,
-               rounds=args.rounds, round_mb=args.round_mb, accelerated=batchio.ACCELERATED,
+               rounds=args.rounds, round_mb=args.round_mb, read_reps=args.read_reps, accelerated=batchio.ACCELERATED,
                fetch_bytes=args.fetch_bytes, time=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
                rows=rows)
     res_dir = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
