@@ -359,21 +359,12 @@ class GroupAdmin:
     # -- groups
 
     def coordinator(self, group: str):
-        from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
-
-        v = self.boot.version_for(FindCoordinatorRequest)
-        if v >= 4:
-            r = self.boot.send(FindCoordinatorRequest(key_type=0, coordinator_keys=[group]), v)
-            c = r.coordinators[0]
-            err, host, port, msg = c.error_code, c.host, c.port, c.error_message
-        else:
-            r = self.boot.send(FindCoordinatorRequest(key=group, key_type=0), v)
-            err, host, port, msg = r.error_code, r.host, r.port, r.error_message
+        err, node_id, host, port, msg = self.boot.find_coordinator(group)
         if err:
             raise GroupAdminError(f"cannot find the coordinator of group '{group}': {_err(err)}"
                                   f"{': ' + msg if msg else ''}")
         client = self._client_at(host, port)
-        client.node_id = c.node_id if v >= 4 else r.node_id
+        client.node_id = node_id
         return client
 
     def list_groups(self, states: list[str] | None = None) -> list[tuple[str, str, str]]:

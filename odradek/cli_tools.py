@@ -259,31 +259,8 @@ def _list_offsets(c, topic: str, partitions: list[int], ts: int) -> dict[int, in
     return {p.partition_index: p.offset for p in r.topics[0].partitions}
 
 
-def _committed(c, group: str, topic: str, partitions: list[int]) -> dict[int, int]:
-    from odradek.wire.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestTopic
-
-    r = c.send(OffsetFetchRequest(group_id=group, topics=[OffsetFetchRequestTopic(name=topic,
-                                                                                  partition_indexes=partitions)]),
-               max_version=7)
-    out = {}
-    for t in r.topics:
-        for p in t.partitions:
-            if p.error_code == 0 and p.committed_offset >= 0:
-                out[p.partition_index] = p.committed_offset
-    return out
-
-
-def _commit(c, group: str, topic: str, offsets: dict[int, int]) -> None:
-    from odradek.wire.messages.offset_commit_request import (OffsetCommitRequest, OffsetCommitRequestPartition,
-                                                             OffsetCommitRequestTopic)
-
-    c.send(OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="", topics=[
-        OffsetCommitRequestTopic(name=topic, partitions=[
-            OffsetCommitRequestPartition(partition_index=p, committed_offset=o) for p, o in offsets.items()])]),
-        max_version=8)
-
-
 def consume(args) -> int:
+    from odradek.cli_group_offsets import GroupOffsets, GroupOffsetsError
     from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
     from odradek.wire.records import iter_batches
 
@@ -298,8 +275,14 @@ def consume(args) -> int:
             return 1
         parts = sorted(p.partition_index for p in t.partitions)
         start = _list_offsets(c, args.topic, parts, -2 if args.from_beginning else -1)
-        if args.group:
-            start.update(_committed(c, args.group, args.topic, parts))
+        group = GroupOffsets(c, args.group) if args.group else None
+        if group is not None:
+            try:
+                start.update(group.committed(args.topic, parts))
+            except GroupOffsetsError as e:
+                group.close()
+                print(f"Error: {e}", file=sys.stderr)
+                return 1
         pos = dict(start)
         count = 0
         idle_since = time.monotonic()
@@ -347,11 +330,19 @@ def consume(args) -> int:
         except KeyboardInterrupt:
             pass
         finally:
-            if args.group:
+            failed = None
+            if group is not None:
                 moved = {p: o for p, o in pos.items() if o != start.get(p)}
-                if moved:
-                    _commit(c, args.group, args.topic, moved)
+                try:
+                    if moved:
+                        group.commit(args.topic, moved)
+                except GroupOffsetsError as e:
+                    failed = e
+                group.close()
     print(f"Processed a total of {count} messages", file=sys.stderr)
+    if failed is not None:
+        print(f"Error: {failed}", file=sys.stderr)
+        return 1
     return 0
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import struct
+import time
 
 from odradek.wire.api import decode_response, encode_request
 from odradek.wire.messages.api_versions_request import ApiVersionsRequest
@@ -60,6 +61,26 @@ class WireClient:
         if version is None:
             version = self.version_for(type(request), max_version)
         return self.request(request, version)
+
+    def find_coordinator(self, key: str, key_type: int = 0, wait_s: float = 10.0):
+        """(error, node_id, host, port, message) of the key's coordinator (key_type 0: group,
+        1: transactional id), asked as Kafka clients ask: COORDINATOR_NOT_AVAILABLE and
+        COORDINATOR_LOAD_IN_PROGRESS (e.g. while the broker creates the internal topic) are
+        retried for up to wait_s."""
+        from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+
+        deadline = time.monotonic() + wait_s
+        v = self.version_for(FindCoordinatorRequest)
+        while True:
+            if v >= 4:
+                c = self.send(FindCoordinatorRequest(key_type=key_type, coordinator_keys=[key]), v).coordinators[0]
+                found = (c.error_code, c.node_id, c.host, c.port, c.error_message)
+            else:
+                r = self.send(FindCoordinatorRequest(key=key, key_type=key_type), v)
+                found = (r.error_code, r.node_id, r.host, r.port, r.error_message)
+            if found[0] not in (14, 15) or time.monotonic() >= deadline:
+                return found
+            time.sleep(0.1)
 
     def request(self, request, version: int):
         self._corr += 1
