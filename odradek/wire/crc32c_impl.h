@@ -227,14 +227,7 @@ CRC32C_FOLD_TARGET static uint32_t crc32c_fold(uint32_t crc, const unsigned char
         r = crc32c_fold128(r, k16, _mm_loadu_si128((const __m128i *)p));
     uint64_t c = _mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(r));
     c = _mm_crc32_u64(c, (uint64_t)_mm_extract_epi64(r, 1));
-    for (; n >= 8; p += 8, n -= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        c = _mm_crc32_u64(c, w);
-    }
-    while (n--)
-        c = _mm_crc32_u8((uint32_t)c, *p++);
-    return (uint32_t)c;
+    return crc32c_x86((uint32_t)c, p, n); /* the last n < 16 bytes */
 }
 #endif
 
