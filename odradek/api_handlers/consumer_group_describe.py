@@ -5,6 +5,7 @@ from __future__ import annotations
 from odradek.api_handlers.consumer_group_heartbeat import image_topics
 from odradek.api_handlers.describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
 from odradek.api_handlers.join_group import coordinator
+from odradek.coordinator.group_api import coordinates
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_describe_response import (
     Assignment,
@@ -35,6 +36,11 @@ def handle(ctx, request) -> ConsumerGroupDescribeResponse:
         coord.update_topics(image_topics(ctx))
     out = []
     for gid in request.group_ids:
+        if not coordinates(ctx, gid):
+            out.append(DescribedGroup(group_id=gid, error_code=ErrorCode.NOT_COORDINATOR, group_state="",
+                                      group_epoch=0, assignment_epoch=0, assignor_name="",
+                                      authorized_operations=NOT_REQUESTED))
+            continue
         if not hasattr(coord, "consumer_group_describe"):
             out.append(DescribedGroup(group_id=gid, error_code=ErrorCode.GROUP_ID_NOT_FOUND, group_state="Dead",
                                       authorized_operations=ops))

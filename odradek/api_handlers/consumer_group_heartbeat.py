@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odradek.api_handlers.join_group import coordinator
-from odradek.coordinator.group_api import client_host
+from odradek.coordinator.group_api import client_host, coordinates
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_heartbeat_response import (
     Assignment,
@@ -31,6 +31,9 @@ def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
     coord = coordinator(ctx)
     if not hasattr(coord, "consumer_group_heartbeat"):
         return ConsumerGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION)
+    if not coordinates(ctx, request.group_id):
+        return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR,
+                                              member_id=None, member_epoch=0, heartbeat_interval_ms=0)
     shares = getattr(ctx.broker, "share_groups", None)
     if shares is not None and request.group_id in shares.groups:
         return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.GROUP_ID_NOT_FOUND,

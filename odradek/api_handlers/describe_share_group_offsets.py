@@ -4,6 +4,7 @@ Topics null: every share-partition the group has; a partition without share stat
 
 from __future__ import annotations
 
+from odradek.coordinator.group_api import coordinates
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_share_group_offsets_response import (
     DescribeShareGroupOffsetsResponse,
@@ -29,6 +30,11 @@ def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
         if not enabled:
             out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[],
                                                               error_code=ErrorCode.UNSUPPORTED_VERSION))
+            continue
+        if not coordinates(ctx, gid):
+            err = ErrorCode.NOT_COORDINATOR
+            out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[], error_code=err,
+                                                              error_message=err.message))
             continue
         if _other_group(ctx, gid):
             out.append(DescribeShareGroupOffsetsResponseGroup(

@@ -20,6 +20,11 @@ def handle(ctx, req) -> DescribeTransactionsResponse:
     txn = txn_coordinator(ctx)
     out = []
     for tid in req.transactional_ids:
+        if txn is not None and not txn.is_coordinator(tid):
+            out.append(TransactionState(error_code=ErrorCode.NOT_COORDINATOR, transactional_id=tid,
+                                        transaction_state="", transaction_timeout_ms=0, transaction_start_time_ms=0,
+                                        producer_id=0, producer_epoch=0, topics=[]))
+            continue
         m = txn.describe(tid) if txn is not None else None
         if m is None:
             code = ErrorCode.TRANSACTIONAL_ID_NOT_FOUND if txn is not None else ErrorCode.COORDINATOR_NOT_AVAILABLE

@@ -1,7 +1,12 @@
-"""FindCoordinator (key 10): this single node coordinates every group and transaction."""
+"""FindCoordinator (key 10): this node coordinates a group or transactional id when it holds the key's
+partition of __consumer_offsets / __transaction_state. The first lookup of each kind creates that topic,
+as Kafka does; Kafka answers COORDINATOR_NOT_AVAILABLE until the topic is there, which a single node
+(creating it at once) skips, while a quorum broker (asking its controller) answers it."""
 
 from __future__ import annotations
 
+from odradek.coordinator.group_records import OFFSETS_TOPIC
+from odradek.coordinator.txn_records import TXN_STATE_TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.find_coordinator_response import Coordinator, FindCoordinatorResponse
 
@@ -20,7 +25,13 @@ def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, s
     if not key:
         return ErrorCode.INVALID_REQUEST, None, -1, "", -1
     b = ctx.broker
-    if key_type == KEY_TYPE_GROUP and getattr(b, "groups", None) is None:
+    if key_type == KEY_TYPE_GROUP:
+        coord, topic = getattr(b, "groups", None), OFFSETS_TOPIC
+    else:
+        coord, topic = getattr(b, "txn_coordinator", None), TXN_STATE_TOPIC
+    if coord is not None and not coord.is_coordinator(key):
+        b.ensure_internal_topic(topic)  # the first lookup of its kind
+    if coord is None or not coord.is_coordinator(key):
         return ErrorCode.COORDINATOR_NOT_AVAILABLE, None, -1, "", -1
     return ErrorCode.NONE, None, b.node_id, b.advertised_host, b.advertised_port
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from odradek.api_handlers.join_group import coordinator
+from odradek.coordinator.group_api import coordinates
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.heartbeat_response import HeartbeatResponse
 
 API_KEY = 12
@@ -11,6 +13,8 @@ MAX_VERSION = 4
 
 
 def handle(ctx, request) -> HeartbeatResponse:
+    if not coordinates(ctx, request.group_id):
+        return HeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR)
     err = coordinator(ctx).heartbeat(request.group_id, request.generation_id, request.member_id,
                                       request.group_instance_id if ctx.api_version >= 3 else None, ctx.now_ms)
     return HeartbeatResponse(throttle_time_ms=0, error_code=err)

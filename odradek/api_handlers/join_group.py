@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from odradek.api_handlers.context import Delayed
-from odradek.coordinator.group_api import client_host
+from odradek.coordinator.group_api import client_host, coordinates
 from odradek.coordinator.group_state import JoinResult, Slot
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.join_group_response import JoinGroupResponse, JoinGroupResponseMember
@@ -64,6 +64,8 @@ def coordinator(ctx):
 
 def handle(ctx, request):
     v = ctx.api_version
+    if not coordinates(ctx, request.group_id):
+        return build_response(v, JoinResult(error=ErrorCode.NOT_COORDINATOR))
     coord = coordinator(ctx)
     rebalance_timeout = request.rebalance_timeout_ms if v >= 1 else request.session_timeout_ms
     slot = coord.join_group(

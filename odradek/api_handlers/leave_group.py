@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from odradek.api_handlers.join_group import coordinator
+from odradek.coordinator.group_api import coordinates
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.leave_group_response import LeaveGroupResponse, MemberResponse
 
 API_KEY = 13
@@ -12,6 +14,8 @@ MAX_VERSION = 5
 
 def handle(ctx, request) -> LeaveGroupResponse:
     v = ctx.api_version
+    if not coordinates(ctx, request.group_id):
+        return LeaveGroupResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR, members=[])
     coord = coordinator(ctx)
     if v < 3:
         top, errors = coord.leave_group(request.group_id, [(request.member_id, None)], ctx.now_ms)

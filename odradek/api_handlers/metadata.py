@@ -1,7 +1,8 @@
 """Metadata (key 3): brokers, cluster id, controller, topics and partition leaders.
 
 Auto-creates unknown topics when the broker and the request allow it; like Kafka the
-first answer for such a topic is LEADER_NOT_AVAILABLE (the client asks again).
+first answer for such a topic is LEADER_NOT_AVAILABLE (the client asks again), and for an
+internal topic (created with its coordinator's partitions and configs) UNKNOWN_TOPIC_OR_PARTITION.
 """
 
 from __future__ import annotations
@@ -75,7 +76,8 @@ def handle(ctx, req) -> MetadataResponse:
             if topic_name_error(name) is not None:
                 err = ErrorCode.INVALID_TOPIC_EXCEPTION
             elif allow_auto:
-                err = ErrorCode.LEADER_NOT_AVAILABLE
+                # as Kafka answers while it creates a topic (an internal one with its coordinator's settings)
+                err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if b.is_internal(name) else ErrorCode.LEADER_NOT_AVAILABLE
                 to_create.append(name)
             else:
                 err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import split_known_partitions
+from odradek.coordinator.group_api import coordinates, split_known_partitions
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_commit_response import (
     OffsetCommitResponse,
     OffsetCommitResponsePartition,
@@ -19,7 +20,9 @@ def handle(ctx, request) -> OffsetCommitResponse:
     coord = ctx.broker.groups
     offsets, errors = split_known_partitions(ctx, request.topics, lambda p: (
         p.committed_offset, p.committed_leader_epoch if v >= 6 else -1, p.committed_metadata))
-    if offsets or not errors:
+    if not coordinates(ctx, request.group_id):
+        errors.update({tp: ErrorCode.NOT_COORDINATOR for tp in offsets})
+    elif offsets or not errors:
         errors.update(coord.commit_offsets(
             request.group_id,
             request.generation_id_or_member_epoch,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.coordinator.group_api import coordinates
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_fetch_response import (
     OffsetFetchResponse,
@@ -65,6 +66,10 @@ def handle(ctx, request) -> OffsetFetchResponse:
                 groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
                                                        error_code=ErrorCode.INVALID_GROUP_ID))
                 continue
+            if not coordinates(ctx, rg.group_id):
+                groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
+                                                       error_code=ErrorCode.NOT_COORDINATOR))
+                continue
             if v >= 9 and hasattr(coord, "validate_offset_fetch"):  # KIP-848 members send id + epoch
                 check = coord.validate_offset_fetch(rg.group_id, rg.member_id, rg.member_epoch)
                 if check != ErrorCode.NONE:
@@ -81,6 +86,8 @@ def handle(ctx, request) -> OffsetFetchResponse:
     topics = None if request.topics is None else [(t.name, t.partition_indexes) for t in request.topics]
     if not request.group_id:
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.INVALID_GROUP_ID)
+    if not coordinates(ctx, request.group_id):
+        return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.NOT_COORDINATOR)
     err, res = _fetch(coord, request.group_id, topics)
     res = _unstable(ctx, request, request.group_id, res)
     return OffsetFetchResponse(

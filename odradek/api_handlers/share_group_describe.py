@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.coordinator.group_api import coordinates
 from odradek.coordinator.share_group_coordinator import ShareFail
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_describe_response import (
@@ -31,6 +32,12 @@ def handle(ctx, request) -> ShareGroupDescribeResponse:
         if not enabled:
             out.append(DescribedGroup(error_code=ErrorCode.UNSUPPORTED_VERSION, group_id=gid, group_state="Dead",
                                       assignor_name="", members=[], authorized_operations=NOT_REQUESTED))
+            continue
+        if not coordinates(ctx, gid):
+            err = ErrorCode.NOT_COORDINATOR
+            out.append(DescribedGroup(error_code=err, error_message=err.message, group_id=gid, group_state="",
+                                      group_epoch=0, assignment_epoch=0, assignor_name="", members=[],
+                                      authorized_operations=NOT_REQUESTED))
             continue
         try:
             if _other_group(ctx, gid):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import client_host
+from odradek.coordinator.group_api import client_host, coordinates
 from odradek.coordinator.share_group_coordinator import ShareFail
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_heartbeat_response import (
@@ -28,6 +28,9 @@ def handle(ctx, request) -> ShareGroupHeartbeatResponse:
     if not share_enabled(b):
         return ShareGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION,
                                            error_message="The share group feature is not enabled.")
+    if not coordinates(ctx, request.group_id):  # Kafka keeps share groups in __consumer_offsets too
+        return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR,
+                                           member_id=None, member_epoch=0, heartbeat_interval_ms=0)
     sg = b.share_groups
     try:
         r = sg.heartbeat(request.group_id, request.member_id, request.member_epoch, request.subscribed_topic_names,

@@ -29,6 +29,9 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         elif not req.group_id:
             err = ErrorCode.INVALID_GROUP_ID
+        elif not txn.is_coordinator(req.transactional_id) or not b.groups.is_coordinator(req.group_id):
+            # Kafka: its transaction verification finds no coordinator partition to ask
+            err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         else:
             err = txn.check_offset_commit(req.transactional_id, req.producer_id, req.producer_epoch)
             if err == ErrorCode.NONE:

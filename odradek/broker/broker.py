@@ -43,8 +43,8 @@ class Broker:
 
     def start(self, controller=None) -> None:
         """Open everything. ``controller``: a Raft quorum's controller (already following
-        the metadata log, see broker/quorum.py); the caller then registers this broker,
-        makes sure the internal topics exist and calls start_coordinators()."""
+        the metadata log, see broker/quorum.py); the caller then registers this broker and
+        calls start_coordinators()."""
         from odradek.api_handlers.fetch_session import FetchSessionCache
         from odradek.broker.producer_ids import ProducerIdAllocator
         from odradek.broker.replica_manager import ReplicaManager
@@ -98,16 +98,16 @@ class Broker:
         if controller is None:
             self.start_coordinators()
 
-    def internal_topic_specs(self) -> list[tuple[str, int, dict]]:
-        """(name, partitions, configs) of the topics the coordinators need."""
+    def internal_topic_specs(self) -> dict[str, tuple[int, dict]]:
+        """{name: (partitions, configs)} of the topics the coordinators keep their state in."""
         cfg = self.config
-        return [
-            (CONSUMER_OFFSETS, cfg.offsets_topic_num_partitions, {
+        return {
+            CONSUMER_OFFSETS: (cfg.offsets_topic_num_partitions, {
                 "cleanup.policy": "compact",
                 "compression.type": "producer",
                 "segment.bytes": str(cfg.offsets_topic_segment_bytes),
             }),
-            (TRANSACTION_STATE, cfg.transaction_state_log_num_partitions, {
+            TRANSACTION_STATE: (cfg.transaction_state_log_num_partitions, {
                 "cleanup.policy": "compact",
                 "compression.type": "uncompressed",
                 "segment.bytes": "104857600",
@@ -116,14 +116,31 @@ class Broker:
                 "min.insync.replicas": "1",
                 "unclean.leader.election.enable": "false",
             }),
-        ]
+        }
 
     def start_coordinators(self) -> None:
-        (offsets, n_offsets, c_offsets), (txn, n_txn, c_txn) = self.internal_topic_specs()
-        self._ensure_internal_topic(offsets, n_offsets, c_offsets)
+        """The group and transaction coordinators, loaded from whatever internal topics exist.
+        The topics themselves are created on first use (ensure_internal_topic), as Kafka does."""
         self._start_group_coordinator()
-        self._ensure_internal_topic(txn, n_txn, c_txn)
         self._start_txn_coordinator()
+
+    def ensure_internal_topic(self, name: str) -> bool:
+        """Create internal topic `name` if it does not exist (Kafka: the first FindCoordinator of
+        its kind, or Metadata naming it); True once it is in the metadata image."""
+        if name not in self.controller.image.topics:
+            partitions, configs = self.internal_topic_specs()[name]
+            self.create_internal_topic(name, partitions, configs)
+        return name in self.controller.image.topics
+
+    def create_internal_topic(self, name: str, partitions: int, configs: dict) -> None:
+        """Single node: the local controller commits it now (a quorum broker replaces this
+        with a CreateTopics to the active controller, broker/quorum.py)."""
+        cmod = self.controller_module
+        res = self.controller.create_topics(
+            [cmod.CreateTopicSpec(name, num_partitions=partitions, replication_factor=1, configs=configs,
+                                  internal=True)], False, self.clock_ms())
+        if res and res[0].error_code not in (0, 36):
+            log.error("cannot create %s: error %d %s", name, res[0].error_code, res[0].error_message)
 
     def _lock_data_dir(self, data_dir: str) -> None:
         import fcntl
@@ -135,16 +152,6 @@ class Broker:
             os.close(fd)
             raise RuntimeError(f"data directory {data_dir} is in use by another odradek process") from None
         self._lock_fd = fd
-
-    def _ensure_internal_topic(self, name: str, partitions: int, configs: dict) -> None:
-        if name in self.controller.image.topics:
-            return
-        cmod = self.controller_module
-        res = self.controller.create_topics(
-            [cmod.CreateTopicSpec(name, num_partitions=partitions, replication_factor=1, configs=configs,
-                                  internal=True)], False, self.clock_ms())
-        if res and res[0].error_code not in (0, 36):
-            raise RuntimeError(f"cannot create {name}: error {res[0].error_code} {res[0].error_message}")
 
     def _start_group_coordinator(self) -> None:
         from odradek.broker.coordinator_log import CoordinatorLog
@@ -285,8 +292,13 @@ class Broker:
         return self.controller.create_topics(specs, validate_only, now_ms)
 
     def auto_create_topics(self, names: list[str], now_ms: int):
+        """Metadata's auto-creation; an internal topic is made as its coordinator needs it."""
         cmod = self.controller_module
-        return self.controller.create_topics([cmod.CreateTopicSpec(n) for n in names], False, now_ms)
+        for n in names:
+            if n in INTERNAL_TOPICS:
+                self.ensure_internal_topic(n)
+        return self.controller.create_topics([cmod.CreateTopicSpec(n) for n in names if n not in INTERNAL_TOPICS],
+                                             False, now_ms)
 
     def is_internal(self, topic: str) -> bool:
         return topic in INTERNAL_TOPICS

@@ -1,5 +1,6 @@
-"""CoordinatorLog: the group (and later transaction) coordinator's view of its
-internal compacted topic: append key/value records, read them back at load time."""
+"""CoordinatorLog: the group and transaction coordinators' view of their internal
+compacted topic: append key/value records, read them back at load time, and which
+partitions this node holds (the keys it coordinates)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,10 @@ class CoordinatorLog:
     def __init__(self, replicas, topic: str):
         self.replicas = replicas
         self.topic = topic
+
+    def has_partition(self, partition: int) -> bool:
+        """This node leads the partition (False while the topic does not exist yet)."""
+        return self.replicas.get(self.topic, partition) is not None
 
     def append(self, partition: int, recs: list, now_ms: int) -> int:
         """Append (key, value|None) records as one batch; returns the last offset."""

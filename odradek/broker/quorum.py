@@ -176,6 +176,7 @@ class QuorumNode:
         self._tasks: list = []
         self.broker_epoch = -1
         self.incarnation_id = uuid.uuid4().bytes
+        self._creating: set[str] = set()  # internal topics asked of the controller, not yet answered
 
     # ------------------------------------------------------------ start-up
     async def start(self) -> None:
@@ -455,13 +456,39 @@ class QuorumNode:
     def auto_create_topics(self, names, now_ms):
         """Metadata's auto-creation on a broker: ask the controller, answer at once
         (the client sees LEADER_NOT_AVAILABLE and retries, as with Kafka)."""
-        req = ctq.CreateTopicsRequest(topics=[ctq.CreatableTopic(name=n, num_partitions=-1, replication_factor=-1)
-                                              for n in names], timeout_ms=30000)
-        asyncio.ensure_future(self.call_controller(req, 7, CREATE_TOPICS))
+        broker = self.data_broker
+        plain = [n for n in names if not broker.is_internal(n)]
+        for n in names:
+            if broker.is_internal(n):
+                broker.ensure_internal_topic(n)
+        if plain:
+            self._create_in_background([ctq.CreatableTopic(name=n, num_partitions=-1, replication_factor=-1)
+                                        for n in plain])
         return []
 
+    def create_internal_topic(self, name: str, partitions: int, configs: dict) -> None:
+        """An internal topic's first use on a broker: ask the active controller once; until the
+        topic reaches this broker's image FindCoordinator answers COORDINATOR_NOT_AVAILABLE."""
+        if name in self._creating:
+            return
+        self._creating.add(name)
+        topic = ctq.CreatableTopic(name=name, num_partitions=partitions, replication_factor=1,
+                                   configs=[ctq.CreatableTopicConfig(name=k, value=v) for k, v in configs.items()])
+        self._create_in_background([topic]).add_done_callback(lambda _: self._creating.discard(name))
+
+    def _create_in_background(self, topics):
+        fut = asyncio.ensure_future(self.call_controller(ctq.CreateTopicsRequest(topics=topics, timeout_ms=30000),
+                                                         7, CREATE_TOPICS))
+
+        def done(f):
+            if not f.cancelled() and f.exception() is not None:
+                log.warning("creating topics %s failed: %s", [t.name for t in topics], f.exception())
+        fut.add_done_callback(done)
+        return fut
+
     async def join_as_broker(self, broker) -> None:
-        """Catch up on the metadata log, register, get unfenced, make the internal topics."""
+        """Catch up on the metadata log, register, get unfenced, start the coordinators
+        (their internal topics are created on first use)."""
         self.data_broker = broker
         loop = asyncio.get_running_loop()
         n = self.driver.node
@@ -489,14 +516,6 @@ class QuorumNode:
         self._tasks.append(loop.create_task(self._heartbeat_loop()))
         await self._wait_visible(lambda img: img.brokers.get(self.node_id) is not None
                                  and not img.brokers[self.node_id].fenced, timeout_s=60)
-        for name, parts, configs in broker.internal_topic_specs():
-            if name in self.controller.image.topics:
-                continue
-            req = ctq.CreateTopicsRequest(topics=[ctq.CreatableTopic(
-                name=name, num_partitions=parts, replication_factor=1,
-                configs=[ctq.CreatableTopicConfig(name=k, value=v) for k, v in configs.items()])], timeout_ms=30000)
-            await self.call_controller(req, 7, CREATE_TOPICS, timeout_s=60)
-            await self._wait_visible(lambda img, name=name: name in img.topics)
         broker.start_coordinators()
 
     async def _heartbeat_loop(self) -> None:
@@ -588,6 +607,7 @@ async def _start_broker(server, q: QuorumNode) -> None:
     if lst.port == 0 and broker.advertised_port == 0:
         broker.advertised_port = server.port
     broker.auto_create_topics = q.auto_create_topics
+    broker.create_internal_topic = q.create_internal_topic
     broker.describe_quorum = q.describe_quorum
     broker.start(controller=q.controller)
     await q.join_as_broker(broker)

@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 
+def coordinates(ctx, group_id: str) -> bool:
+    """This node holds the group's __consumer_offsets partition. Kafka answers NOT_COORDINATOR
+    otherwise, also before the topic exists (the first FindCoordinator creates it)."""
+    return ctx.broker.groups.is_coordinator(group_id)
+
+
 def client_host(ctx) -> str:
     """Kafka shows the client's InetAddress.toString(): '/127.0.0.1'."""
     host = ctx.client_host or ""

@@ -15,13 +15,16 @@ How the broker wires it (odradek/broker)::
     groups.tick(now_ms)                 # every ~100 ms: session expiry, rebalance timers, offset retention
     broker.groups = groups              # handlers reach it as ctx.broker.groups
 
-The topic must exist with ``groups.num_partitions`` partitions (offsets.topic.num.partitions, 50),
+The topic has ``groups.num_partitions`` partitions (offsets.topic.num.partitions, 50),
 cleanup.policy=compact; records are (key, value) pairs in Kafka's own layout (group_records.py).
+It may not exist yet (the broker creates it on the first FindCoordinator): the handlers ask
+``is_coordinator(group_id)`` first and answer NOT_COORDINATOR, as Kafka does.
 
 CoordinatorLog protocol::
 
     append(partition, records: list[tuple[bytes, bytes | None]], now_ms) -> last offset  (raises on failure)
     read(partition) -> Iterable[tuple[offset, key | None, value | None]]
+    has_partition(partition) -> bool                       (this node holds it)
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ class CoordinatorLog(Protocol):
     def append(self, partition: int, records: list[tuple[bytes, bytes | None]], now_ms: int) -> int: ...
 
     def read(self, partition: int) -> Iterable[tuple[int, bytes | None, bytes | None]]: ...
+
+    def has_partition(self, partition: int) -> bool: ...
 
 
 @dataclass
@@ -92,6 +97,10 @@ class GroupCoordinator:
 
     def partition_for(self, group_id: str) -> int:
         return rec.partition_for(group_id, self.num_partitions)
+
+    def is_coordinator(self, group_id: str) -> bool:
+        """This node holds the group's partition (without a log: always, as in unit tests)."""
+        return self.log is None or self.log.has_partition(self.partition_for(group_id))
 
     def _append(self, group_id: str, records: list, now_ms: int) -> None:
         if self.log is not None and records:

@@ -77,6 +77,11 @@ class TxnCoordinator:
     def partition_for(self, transactional_id: str) -> int:
         return rec.partition_for(transactional_id, self.num_partitions)
 
+    def is_coordinator(self, transactional_id: str) -> bool:
+        """This node holds the id's __transaction_state partition (which exists only after the
+        first FindCoordinator of a transactional id); without a log: always."""
+        return self.log is None or self.log.has_partition(self.partition_for(transactional_id))
+
     def _persist(self, m: TxnMetadata, now_ms: int) -> None:
         m.last_update_ms = now_ms
         if self.log is not None:
@@ -126,6 +131,8 @@ class TxnCoordinator:
             return E.INVALID_REQUEST, -1, -1
         if timeout_ms <= 0 or timeout_ms > self.config.transaction_max_timeout_ms:
             return E.INVALID_TRANSACTION_TIMEOUT, -1, -1
+        if not self.is_coordinator(transactional_id):
+            return E.NOT_COORDINATOR, -1, -1
         m = self.txns.get(transactional_id)
         if m is None:
             m = TxnMetadata(transactional_id, self.allocate_producer_id(), 0, timeout_ms,
@@ -196,6 +203,8 @@ class TxnCoordinator:
     def add_partitions(self, transactional_id: str, pid: int, epoch: int, partitions: Iterable[tuple[str, int]],
                        now_ms: int) -> ErrorCode:
         self._now = now_ms
+        if not self.is_coordinator(transactional_id):
+            return E.NOT_COORDINATOR
         m = self.txns.get(transactional_id)
         err = self._check_producer(m, pid, epoch)
         if err is not E.NONE:
@@ -224,6 +233,8 @@ class TxnCoordinator:
         """AddPartitionsToTxn verify_only: {tp: error} without changing anything."""
         m = self.txns.get(transactional_id)
         parts = list(partitions)
+        if not self.is_coordinator(transactional_id):
+            return {tp: E.NOT_COORDINATOR for tp in parts}
         if m is None or m.producer_id != pid:
             return {tp: E.INVALID_PRODUCER_ID_MAPPING for tp in parts}
         if m.producer_epoch != epoch:
@@ -256,6 +267,8 @@ class TxnCoordinator:
 
     def end_txn(self, transactional_id: str, pid: int, epoch: int, commit: bool, now_ms: int) -> ErrorCode:
         self._now = now_ms
+        if not self.is_coordinator(transactional_id):
+            return E.NOT_COORDINATOR
         m = self.txns.get(transactional_id)
         if m is None or m.producer_id != pid:
             return E.INVALID_PRODUCER_ID_MAPPING

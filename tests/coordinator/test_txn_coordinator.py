@@ -14,8 +14,12 @@ from odradek.wire.errors import ErrorCode as E
 
 
 class MemLog:
-    def __init__(self):
+    def __init__(self, held=None):
         self.parts: dict[int, list] = {}
+        self.held = held  # partitions this node holds (None: all)
+
+    def has_partition(self, partition):
+        return self.held is None or partition in self.held
 
     def append(self, partition, recs, now_ms):
         lst = self.parts.setdefault(partition, [])
@@ -73,6 +77,20 @@ def test_init_new_bump_and_invalid_timeout():
     # a retried bump (expected = the epoch before it) gets the same answer again
     assert c.init_producer_id("a", 60000, 1000, 1, now_ms=3) == (E.NONE, 1000, 2)
     assert len(log.parts[c.partition_for("a")]) == 3
+
+
+def test_ids_of_partitions_not_held_answer_not_coordinator_after_request_checks():
+    # as Kafka 4.3 before __transaction_state exists: the request's own checks first, then NOT_COORDINATOR
+    c, log, markers = make(log=MemLog(held=set()))
+    assert c.init_producer_id("", 60000, now_ms=1)[0] == E.INVALID_REQUEST
+    assert c.init_producer_id("a", 0, now_ms=1)[0] == E.INVALID_TRANSACTION_TIMEOUT
+    assert c.init_producer_id("a", 60000, now_ms=1) == (E.NOT_COORDINATOR, -1, -1)
+    assert c.add_partitions("a", 1, 0, [("t", 0)], 1) == E.NOT_COORDINATOR
+    assert c.verify_partitions("a", 1, 0, [("t", 0)]) == {("t", 0): E.NOT_COORDINATOR}
+    assert c.end_txn("a", 1, 0, True, 1) == E.NOT_COORDINATOR
+    assert log.parts == {} and markers.written == [] and not c.is_coordinator("a")
+    log.held = {c.partition_for("a")}  # the topic was created
+    assert c.is_coordinator("a") and c.init_producer_id("a", 60000, now_ms=2) == (E.NONE, 1000, 0)
 
 
 def test_epoch_exhaustion_gives_a_new_producer_id():
