@@ -253,7 +253,8 @@ class FaultyFileSystem:
         self.crash_after_bytes: int | None = None
         self.bytes_written = 0
         self.crashed = False
-        self.fsyncs = 0
+        self.fsyncs = 0  # file fsyncs
+        self.dir_fsyncs = 0
         self.rng = random.Random(seed)
 
     # fault control
@@ -370,3 +371,4 @@ class FaultyFileSystem:
 
     def fsync_dir(self, path: str) -> None:
         self._check()
+        self.dir_fsyncs += 1

@@ -5,6 +5,7 @@ time index entries are (timestamp int64, relative offset int32), big-endian.
 Entries live in memory (two arrays) and are written to the file lazily (on
 flush / roll / close); after an unclean shutdown the indexes of unflushed
 segments are rebuilt from the log, so a lost tail of an index costs nothing.
+A flush with nothing new since the last fsync (an idle partition's) touches no file.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ class _Index:
         self.keys = array("q")
         self.values = array("q")
         self._persisted = 0  # entries already in the file
+        self._synced = False  # the file holds exactly _persisted entries, fsynced
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -66,11 +68,14 @@ class _Index:
             self.keys.append(k)
             self.values.append(v)
         self._persisted = len(self.keys)
+        # trusted only when durable: after a clean shutdown, or below the recovery point
+        self._synced = True
 
     def reset(self) -> None:
         del self.keys[:]
         del self.values[:]
         self._persisted = 0
+        self._synced = False
         f = self.fs.open(self.path)
         try:
             f.truncate(0)
@@ -78,6 +83,8 @@ class _Index:
             f.close()
 
     def flush(self, fsync: bool = True) -> None:
+        if self._synced and self._persisted == len(self.keys):
+            return  # nothing since the last fsync
         f = self.fs.open(self.path)
         try:
             if f.size() != self._persisted * self.FMT.size:
@@ -88,6 +95,7 @@ class _Index:
                 self._persisted = len(self.keys)
             if fsync:
                 f.fsync()
+            self._synced = fsync
         finally:
             f.close()
 
@@ -96,7 +104,9 @@ class _Index:
             return
         del self.keys[n:]
         del self.values[n:]
-        self._persisted = min(self._persisted, n)
+        if n < self._persisted:
+            self._persisted = n
+            self._synced = False  # the file has entries to cut
 
 
 class OffsetIndex(_Index):

@@ -96,6 +96,9 @@ class PartitionLog:
         self._retired: list[LogSegment] = []  # replaced segments, closed later (in-flight sendfile)
         self.recovered_unclean = False
         self.truncated_on_recovery = 0
+        # small state files (checkpoints, producer snapshots) -> the content they durably hold,
+        # so a flush or close that would rewrite them unchanged (an idle partition) skips them
+        self._durable: dict[str, bytes] = {}
         fs.makedirs(directory)
         self._load(now_ms)
 
@@ -127,20 +130,43 @@ class PartitionLog:
     def _checkpoint_path(self) -> str:
         return posixpath.join(self.dir, CHECKPOINT_FILE)
 
-    def _read_checkpoint(self) -> dict[str, int]:
+    def _read_checkpoint(self) -> tuple[dict[str, int], bytes | None]:
+        """(values, file content) of the log-state checkpoint."""
         path = self._checkpoint_path()
         if not self.fs.exists(path):
-            return {}
+            return {}, None
         out = {}
-        for line in read_whole(self.fs, path).decode().splitlines()[1:]:
+        data = read_whole(self.fs, path)
+        for line in data.decode().splitlines()[1:]:
             k, _, v = line.partition("=")
             out[k] = int(v)
-        return out
+        return out, data
 
     def _write_checkpoint(self) -> None:
         text = (f"0\nlog_start_offset={self.log_start_offset}\nrecovery_point={self.recovery_point}\n"
                 f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n")
-        write_atomic(self.fs, self._checkpoint_path(), text.encode())
+        self._write_state(CHECKPOINT_FILE, text.encode())
+
+    def _write_state(self, name: str, data: bytes) -> bool:
+        """write_atomic, unless the file already holds exactly `data`, fsynced; True if written."""
+        path = posixpath.join(self.dir, name)
+        if self._durable.get(name) == data and self.fs.exists(path):
+            return False
+        write_atomic(self.fs, path, data)
+        self._durable[name] = data
+        return True
+
+    def _remove_state(self, name: str) -> None:
+        self._durable.pop(name, None)
+        self.fs.remove(posixpath.join(self.dir, name))
+
+    def _write_producer_snapshot(self, offset: int) -> None:
+        """Producer state and open transactions as of `offset` (Kafka's snapshot at a roll or close)."""
+        wrote = self._write_state(posixpath.basename(snapshot_path(self.dir, offset)),
+                                  self.producer_state.to_bytes(self.txn_state.ongoing))
+        wrote = self._write_state(TXN_CHECKPOINT_FILE, self.txn_state.checkpoint_bytes(offset)) or wrote
+        if wrote:
+            self._prune_snapshots()
 
     def _new_segment(self, base_offset: int, now_ms: int) -> LogSegment:
         c = self.config
@@ -157,7 +183,9 @@ class PartitionLog:
         names = fs.listdir(d)
         clean_marker = posixpath.join(d, CLEAN_SHUTDOWN_FILE)
         clean = CLEAN_SHUTDOWN_FILE in names
-        cp = self._read_checkpoint()
+        cp, cp_data = self._read_checkpoint()
+        if clean and cp_data is not None:
+            self._durable[CHECKPOINT_FILE] = cp_data  # the clean stop wrote and fsynced it
         self.log_start_offset = cp.get("log_start_offset", 0)
         self.recovery_point = cp.get("recovery_point", 0)
         self.cleaner_checkpoint = cp.get("cleaner_checkpoint", 0)
@@ -200,6 +228,7 @@ class PartitionLog:
             else:
                 expected = segs[-1].next_offset if segs else base
                 scan = seg.recover(expected)
+                seg.mark_unsynced()  # found after an unclean stop: the next flush makes it durable
                 if scan.error is not None:
                     if clean or below_rp or seg.next_offset < self.recovery_point:
                         # fsynced data that fails validation: refuse to guess
@@ -228,22 +257,27 @@ class PartitionLog:
         self.recovery_point = min(self.recovery_point, leo)
         self.cleaner_checkpoint = min(max(self.cleaner_checkpoint, self.log_start_offset), leo)
         self._high_watermark = min(max(hw, self.log_start_offset), leo)
-        self._rebuild_producer_state()
+        self._rebuild_producer_state(durable_files=clean)
         if self.recovered_unclean:
             self.flush()  # make the recovered state the new recovery point
 
-    def _rebuild_producer_state(self) -> None:
+    def _rebuild_producer_state(self, durable_files: bool = False) -> None:
+        """durable_files: the snapshot and checkpoint found are a clean stop's (fsynced)."""
         leo = self.log_end_offset
         snap = load_latest_snapshot(self.fs, self.dir, leo)
         if snap is None:
             self.producer_state = ProducerStateTable()
             start = self.log_start_offset
         else:
-            start, self.producer_state = snap
+            start, self.producer_state, data = snap
+            if durable_files:
+                self._durable[posixpath.basename(snapshot_path(self.dir, start))] = data
         # open transactions: from the checkpoint taken with that snapshot, else a full scan
         cp = PartitionTxnState.load_checkpoint(self.fs, self.dir)
         if cp is not None and cp[0] == start:
             txn_start, self.txn_state = cp
+            if durable_files:
+                self._durable[TXN_CHECKPOINT_FILE] = self.txn_state.checkpoint_bytes(start)
         else:
             txn_start, self.txn_state = self.log_start_offset, PartitionTxnState()
         scan_from = min(start, txn_start)
@@ -498,16 +532,14 @@ class PartitionLog:
         new = self._new_segment(base_offset, now_ms)
         self._set_segments(self.segments + [new])
         self.recovery_point = base_offset
-        self.producer_state.write_snapshot(self.fs, self.dir, base_offset, self.txn_state.ongoing)
-        self.txn_state.write_checkpoint(self.fs, self.dir, base_offset)
-        self._prune_snapshots()
+        self._write_producer_snapshot(base_offset)
         self._write_checkpoint()
         return new
 
     def _prune_snapshots(self) -> None:
         snaps = list_snapshots(self.fs, self.dir)
         for off in snaps[:-2]:
-            self.fs.remove(snapshot_path(self.dir, off))
+            self._remove_state(posixpath.basename(snapshot_path(self.dir, off)))
 
     # ------------------------------------------------------------ read
 
@@ -728,10 +760,9 @@ class PartitionLog:
         for seg in self.segments:
             self._retire(seg)
         for off in list_snapshots(self.fs, self.dir):
-            self.fs.remove(snapshot_path(self.dir, off))
-        txn_cp = posixpath.join(self.dir, TXN_CHECKPOINT_FILE)
-        if self.fs.exists(txn_cp):
-            self.fs.remove(txn_cp)  # its open transactions were in the removed segments
+            self._remove_state(posixpath.basename(snapshot_path(self.dir, off)))
+        if self.fs.exists(posixpath.join(self.dir, TXN_CHECKPOINT_FILE)):
+            self._remove_state(TXN_CHECKPOINT_FILE)  # its open transactions were in the removed segments
         self._set_segments([self._new_segment(offset, now_ms)])
         self.log_start_offset = offset
         self.producer_state = ProducerStateTable()
@@ -775,14 +806,13 @@ class PartitionLog:
             return False
 
     def close(self) -> None:
-        """fsync, snapshot producer state, write the clean-shutdown marker."""
+        """fsync, snapshot producer state, write the clean-shutdown marker. What already
+        holds exactly that, fsynced (all of an idle partition's files), is not rewritten;
+        the marker always is (the load removed it)."""
         with self.lock:
             self.active.on_become_inactive()
             self.flush()
-            leo = self.log_end_offset
-            self.producer_state.write_snapshot(self.fs, self.dir, leo, self.txn_state.ongoing)
-            self.txn_state.write_checkpoint(self.fs, self.dir, leo)
-            self._prune_snapshots()
+            self._write_producer_snapshot(self.log_end_offset)
             f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))
             f.fsync()
             f.close()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from odradek.wire.records import crc32c
 
-from .fs import FileSystem, read_whole, write_atomic
+from .fs import FileSystem, read_whole
 
 MAX_CACHED_BATCHES = 5
 INT32_MAX = 2147483647
@@ -225,12 +225,6 @@ class ProducerStateTable:
             t.producers[ke.producer_id] = entry
         return t
 
-    def write_snapshot(self, fs: FileSystem, directory: str, offset: int,
-                       ongoing: dict[int, int] | None = None) -> str:
-        path = posixpath.join(directory, f"{offset:020d}{SNAPSHOT_SUFFIX}")
-        write_atomic(fs, path, self.to_bytes(ongoing))
-        return path
-
 
 def list_snapshots(fs: FileSystem, directory: str) -> list[int]:
     out = []
@@ -245,15 +239,17 @@ def snapshot_path(directory: str, offset: int) -> str:
 
 
 def load_latest_snapshot(fs: FileSystem, directory: str, max_offset: int
-                         ) -> tuple[int, ProducerStateTable] | None:
-    """Newest readable snapshot with offset <= max_offset; newer ones are deleted."""
+                         ) -> tuple[int, ProducerStateTable, bytes] | None:
+    """Newest readable snapshot with offset <= max_offset (offset, table, file content);
+    newer ones are deleted."""
     for off in reversed(list_snapshots(fs, directory)):
         path = snapshot_path(directory, off)
         if off > max_offset:
             fs.remove(path)
             continue
         try:
-            return off, ProducerStateTable.from_bytes(read_whole(fs, path))
+            data = read_whole(fs, path)
+            return off, ProducerStateTable.from_bytes(data), data
         except Exception:
             fs.remove(path)  # torn or corrupt: fall back to an older one
     return None

@@ -143,6 +143,13 @@ class LogSegment(SegmentTail):
         if self._txn_index is not None:
             self._txn_index.flush()
 
+    def mark_unsynced(self) -> None:
+        """Recovered after an unclean stop: the bytes found may not be durable yet, so the next
+        flush fsyncs the data and the indexes (recover() rewrote those without an fsync)."""
+        self.dirty = True
+        if self._txn_index is not None or self.fs.exists(self.txn_index_path):
+            self.txn_index.mark_unsynced()
+
     def on_become_inactive(self) -> None:
         """Kafka appends the final max-timestamp entry when a segment is rolled."""
         if self.max_timestamp >= 0:

@@ -12,7 +12,7 @@ import posixpath
 
 from odradek.wire import records
 
-from .fs import FileSystem, read_whole, write_atomic
+from .fs import FileSystem, read_whole
 from .txn_index import AbortedTxn
 
 CHECKPOINT_FILE = "txn-state.checkpoint"
@@ -63,9 +63,9 @@ class PartitionTxnState:
 
     # ------------------------------------------------------------ checkpoint
 
-    def write_checkpoint(self, fs: FileSystem, directory: str, offset: int) -> None:
+    def checkpoint_bytes(self, offset: int) -> bytes:
         lines = [f"0 {offset}"] + [f"{pid} {first}" for pid, first in sorted(self.ongoing.items())]
-        write_atomic(fs, posixpath.join(directory, CHECKPOINT_FILE), ("\n".join(lines) + "\n").encode())
+        return ("\n".join(lines) + "\n").encode()
 
     @classmethod
     def load_checkpoint(cls, fs: FileSystem, directory: str) -> tuple[int, "PartitionTxnState"] | None:

@@ -34,6 +34,7 @@ class TxnIndex:
         self.path = path
         self.entries: list[AbortedTxn] = []
         self._file = None
+        self._unsynced = False  # written since the last fsync
         if fs.exists(path):
             self._file = fs.open(path)
             data = self._file.read(0, self._file.size())
@@ -43,6 +44,7 @@ class TxnIndex:
                 self.entries.append(AbortedTxn(pid, first, last, lso))
             if len(data) != n * ENTRY_SIZE:  # torn tail
                 self._file.truncate(n * ENTRY_SIZE)
+                self._unsynced = True
 
     def append(self, entry: AbortedTxn) -> None:
         if self.entries and entry.last_offset <= self.entries[-1].last_offset:
@@ -51,6 +53,7 @@ class TxnIndex:
             self._file = self.fs.open(self.path)
         self._file.append(entry.to_bytes())
         self.entries.append(entry)
+        self._unsynced = True
 
     def truncate_to(self, offset: int) -> None:
         """Drop entries whose marker is at or after offset."""
@@ -59,15 +62,21 @@ class TxnIndex:
             self.entries = keep
             if self._file is not None:
                 self._file.truncate(len(keep) * ENTRY_SIZE)
+                self._unsynced = True
 
     def collect(self, fetch_offset: int, upper_bound_offset: int) -> list[AbortedTxn]:
         """Entries of transactions overlapping [fetch_offset, upper_bound_offset)."""
         return [e for e in self.entries
                 if e.last_offset >= fetch_offset and e.first_offset < upper_bound_offset]
 
+    def mark_unsynced(self) -> None:
+        """Found on disk after an unclean stop: the next flush makes it durable."""
+        self._unsynced = self._file is not None
+
     def flush(self) -> None:
-        if self._file is not None:
+        if self._file is not None and self._unsynced:
             self._file.fsync()
+            self._unsynced = False
 
     def close(self) -> None:
         if self._file is not None:
