@@ -570,13 +570,14 @@ class PartitionLog:
                 if first.last_offset >= ub:
                     break
                 # the upper bound as a position: the start of the batch holding ub
-                if ub >= seg.next_offset:
-                    ub_pos = seg.size
-                else:
+                ub_pos, ub_base = seg.size, None
+                if ub < seg.next_offset:
                     f = seg.find_batch(ub)
-                    ub_pos = seg.size if f is None else f[0]
+                    if f is not None:
+                        ub_pos, ub_base = f[0], f[1].base_offset
+                nxt = None  # base offset of the batch at `end`, when already read
                 if ub_pos - start <= remaining:
-                    end = ub_pos
+                    end, nxt = ub_pos, ub_base
                 else:
                     # last batch boundary within max_bytes: jump with the offset index,
                     # then scan the few batches after the nearest entry
@@ -586,10 +587,11 @@ class PartitionLog:
                     end = max(start, oi.values[j]) if j >= 0 else start
                     for p, h in seg.batches(end, ub_pos):
                         if p + h.size_in_bytes > limit:
+                            nxt = h.base_offset  # (p == end)
                             break
                         end = p + h.size_in_bytes
                     if end == start and min_one_batch and not out.slices:
-                        end = start + first.size_in_bytes
+                        end, nxt = start + first.size_in_bytes, None
                 if end > start:
                     if out.first_offset < 0:
                         out.first_offset = first.base_offset
@@ -597,7 +599,8 @@ class PartitionLog:
                     out.total_bytes += end - start
                     remaining -= end - start
                 if end < seg.size:
-                    nxt = records.read_batch_header(seg.read(end, HEADER_SIZE), 0).base_offset
+                    if nxt is None:
+                        nxt = records.read_batch_header(seg.read(end, HEADER_SIZE), 0).base_offset
                     if end > start:
                         out.next_offset = nxt
                     break
