@@ -46,6 +46,7 @@ class BrokerConfig:
     log_retention_ms: int = 7 * 24 * 3600 * 1000
     log_retention_bytes: int = -1
     log_segment_bytes: int = 1073741824
+    log_preallocate: bool = False
     log_roll_ms: int = 7 * 24 * 3600 * 1000
     log_roll_jitter_ms: int = 0
     log_index_size_max_bytes: int = 10485760
@@ -164,6 +165,7 @@ class BrokerConfig:
             "retention.ms": str(self.log_retention_ms),
             "retention.bytes": str(self.log_retention_bytes),
             "segment.bytes": str(self.log_segment_bytes),
+            "preallocate": "true" if self.log_preallocate else "false",
             "segment.ms": str(self.log_roll_ms),
             "segment.jitter.ms": str(self.log_roll_jitter_ms),
             "segment.index.bytes": str(self.log_index_size_max_bytes),
@@ -430,6 +432,7 @@ _SPECS = {
     "delete.topic.enable": ("delete_topic_enable", _bool),
     "log.retention.bytes": ("log_retention_bytes", _int(-1)),
     "log.segment.bytes": ("log_segment_bytes", _int(14, INT_MAX)),
+    "log.preallocate": ("log_preallocate", _bool),
     "log.index.size.max.bytes": ("log_index_size_max_bytes", _int(4, INT_MAX)),
     "log.index.interval.bytes": ("log_index_interval_bytes", _int(0, INT_MAX)),
     "log.cleanup.policy": ("log_cleanup_policy", _str),

@@ -30,6 +30,7 @@ class ConfigError(ValueError):
 @dataclass(frozen=True)
 class LogConfig:
     segment_bytes: int = 1073741824
+    preallocate: bool = False              # new segment files sized segment.bytes up front
     segment_ms: int = 604800000
     segment_index_bytes: int = 10485760
     index_interval_bytes: int = 4096
@@ -145,6 +146,15 @@ def _int(lo: int, hi: int = LONG_MAX):
     return parse
 
 
+def _bool(v):
+    if isinstance(v, bool):
+        return v
+    s = str(v).strip().lower()
+    if s not in ("true", "false"):
+        raise ValueError("Expected value to be either true or false")
+    return s == "true"
+
+
 def _ratio(v):
     if isinstance(v, bool):
         raise TypeError("Not a number of type DOUBLE")
@@ -175,6 +185,7 @@ def _ts_type(v):
 INT_MAX = 2147483647
 _SPECS = {
     "segment.bytes": ("segment_bytes", _int(14, INT_MAX)),
+    "preallocate": ("preallocate", _bool),
     "segment.ms": ("segment_ms", _int(1)),
     "segment.index.bytes": ("segment_index_bytes", _int(4, INT_MAX)),
     "index.interval.bytes": ("index_interval_bytes", _int(0, INT_MAX)),

@@ -27,6 +27,7 @@ class FileHandle(Protocol):
     def size(self) -> int: ...
     def fsync(self) -> None: ...
     def truncate(self, size: int) -> None: ...
+    def preallocate(self, size: int) -> None: ...  # file length `size`, size() unchanged
     def close(self) -> None: ...
     def fileno(self) -> int | None: ...          # None when sendfile is impossible
 
@@ -114,6 +115,12 @@ class RealFile:
         os.ftruncate(self._fd, size)
         self._size = size
 
+    def preallocate(self, size: int) -> None:
+        """Make the file `size` bytes long (sparse, as Java's RandomAccessFile.setLength)
+        while size() stays the end of what was written."""
+        if size > os.fstat(self._fd).st_size:
+            os.ftruncate(self._fd, size)
+
     def close(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)
@@ -188,6 +195,7 @@ class FaultyFile:
         self.path = path
         self.inode = inode
         self.closed = False
+        self._size = len(inode.data)  # end of what was written (the file may be longer)
 
     def _write(self, data, position: int) -> None:
         data = bytes(data)
@@ -196,11 +204,12 @@ class FaultyFile:
         if position > len(buf):
             buf.extend(b"\0" * (position - len(buf)))
         buf[position:position + len(data)] = data
+        self._size = max(self._size, position + len(data))
         self.fs._after_write()
 
     def append(self, data) -> int:
         self.fs._check()
-        pos = len(self.inode.data)
+        pos = self._size
         self._write(data, pos)
         return pos
 
@@ -216,7 +225,7 @@ class FaultyFile:
         return bytes(self.inode.data[position:position + length])
 
     def size(self) -> int:
-        return len(self.inode.data)
+        return self._size
 
     def fsync(self) -> None:
         self.fs._check()
@@ -225,7 +234,18 @@ class FaultyFile:
 
     def truncate(self, size: int) -> None:
         self.fs._check()
-        del self.inode.data[size:]
+        buf = self.inode.data
+        if size < len(buf):
+            del buf[size:]
+        else:
+            buf.extend(bytes(size - len(buf)))
+        self._size = size
+
+    def preallocate(self, size: int) -> None:
+        self.fs._check()
+        buf = self.inode.data
+        if size > len(buf):
+            buf.extend(bytes(size - len(buf)))  # zeros, durable only after an fsync
 
     def close(self) -> None:
         self.closed = True

@@ -168,11 +168,13 @@ class PartitionLog:
         if wrote:
             self._prune_snapshots()
 
-    def _new_segment(self, base_offset: int, now_ms: int) -> LogSegment:
+    def _new_segment(self, base_offset: int, now_ms: int, fresh: bool = False) -> LogSegment:
+        """The segment at base_offset; fresh: a new file (preallocated if configured)."""
         c = self.config
         return LogSegment(self.fs, self.dir, base_offset, index_interval_bytes=c.index_interval_bytes,
                           index_max_bytes=c.segment_index_bytes, created_ms=now_ms,
-                          roll_jitter_ms=c.random_segment_jitter())
+                          roll_jitter_ms=c.random_segment_jitter(),
+                          preallocate_bytes=c.segment_bytes if fresh and c.preallocate else 0)
 
     def _set_segments(self, segs: list[LogSegment]) -> None:
         self.segments = segs
@@ -247,7 +249,7 @@ class PartitionLog:
                     break
             segs.append(seg)
         if not segs:
-            segs.append(self._new_segment(self.log_start_offset, now_ms))
+            segs.append(self._new_segment(self.log_start_offset, now_ms, fresh=True))
         self._set_segments(segs)
         leo = self.log_end_offset
         if self.log_start_offset > leo:
@@ -529,7 +531,7 @@ class PartitionLog:
         old = self.active
         old.on_become_inactive()
         old.flush()  # Kafka flushes a rolled segment (asynchronously); we do it now
-        new = self._new_segment(base_offset, now_ms)
+        new = self._new_segment(base_offset, now_ms, fresh=True)
         self._set_segments(self.segments + [new])
         self.recovery_point = base_offset
         self._write_producer_snapshot(base_offset)
@@ -766,7 +768,7 @@ class PartitionLog:
             self._remove_state(posixpath.basename(snapshot_path(self.dir, off)))
         if self.fs.exists(posixpath.join(self.dir, TXN_CHECKPOINT_FILE)):
             self._remove_state(TXN_CHECKPOINT_FILE)  # its open transactions were in the removed segments
-        self._set_segments([self._new_segment(offset, now_ms)])
+        self._set_segments([self._new_segment(offset, now_ms, fresh=True)])
         self.log_start_offset = offset
         self.producer_state = ProducerStateTable()
         self._after_truncation()

@@ -38,7 +38,7 @@ class LogSegment(SegmentTail):
 
     def __init__(self, fs: FileSystem, directory: str, base_offset: int, *,
                  index_interval_bytes: int, index_max_bytes: int, created_ms: int,
-                 roll_jitter_ms: int = 0):
+                 roll_jitter_ms: int = 0, preallocate_bytes: int = 0):
         self.fs = fs
         self.directory = directory
         self.base_offset = base_offset
@@ -56,6 +56,11 @@ class LogSegment(SegmentTail):
         self._oi_keys, self._oi_values, self._oi_max_entries = oi.keys, oi.values, oi.max_entries
         self._ti_keys, self._ti_values, self._ti_max_entries = ti.keys, ti.values, ti.max_entries
         self.size = self.log.size()
+        # preallocate (a new file only, as Kafka): the file is made segment.bytes long
+        # now and trimmed to its data when the segment stops being active or closes
+        self.preallocated = bool(preallocate_bytes) and self.size == 0
+        if self.preallocated:
+            self.log.preallocate(preallocate_bytes)
         self.next_offset = base_offset
         self.max_offset = base_offset + INT32_MAX  # offsets are stored relative, as int32
         self.max_timestamp = -1
@@ -151,12 +156,21 @@ class LogSegment(SegmentTail):
             self.txn_index.mark_unsynced()
 
     def on_become_inactive(self) -> None:
-        """Kafka appends the final max-timestamp entry when a segment is rolled."""
+        """Kafka appends the final max-timestamp entry when a segment is rolled (and
+        trims a preallocated file to its data)."""
+        self.trim()
         if self.max_timestamp >= 0:
             ti = self.time_index
             if not ti.keys or self.max_timestamp > ti.keys[-1]:
                 ti.keys.append(self.max_timestamp)
                 ti.values.append(self.offset_of_max_timestamp)
+
+    def trim(self) -> None:
+        """Cut a preallocated file back to the bytes written (fsynced by the next flush)."""
+        if self.preallocated:
+            self.log.truncate(self.size)
+            self.preallocated = False
+            self.dirty = True
 
     # -------------------------------------------------------------- reading
 
@@ -241,6 +255,7 @@ class LogSegment(SegmentTail):
         truncated = size - pos
         if truncated:
             self.log.truncate(pos)
+        self.preallocated = False
         self.size = pos
         self.offset_index.flush(fsync=False)
         self.time_index.flush(fsync=False)
@@ -302,6 +317,7 @@ class LogSegment(SegmentTail):
         if removed <= 0:
             return 0
         self.log.truncate(pos)
+        self.preallocated = False
         self.size = pos
         self.generation += 1
         self.offset_index.truncate_to_position(pos)
@@ -327,6 +343,7 @@ class LogSegment(SegmentTail):
         return removed
 
     def close(self) -> None:
+        self.trim()
         self.fd = -1
         self.log.close()
         if self._txn_index is not None:

@@ -21,15 +21,16 @@ from log_helpers import read_all
 
 DIR = "/data/t-0"
 CFG = LogConfig(segment_bytes=700, index_interval_bytes=120)
+PREALLOCATED = LogConfig(segment_bytes=700, index_interval_bytes=120, preallocate=True)
 
 
 def value(i: int) -> bytes:
     return b"value-%04d-" % i + b"z" * (i % 37)
 
 
-def workload(fs: FaultyFileSystem, durable: list, appended: list) -> None:
+def workload(fs: FaultyFileSystem, durable: list, appended: list, cfg: LogConfig = CFG) -> None:
     """Appends, explicit flushes, rolls and a clean close; records what was acked."""
-    log = PartitionLog(fs, DIR, CFG, now_ms=0)
+    log = PartitionLog(fs, DIR, cfg, now_ms=0)
     i = 0
     for step in range(36):
         n = 1 + step % 3
@@ -54,8 +55,8 @@ def total_bytes() -> int:
     return fs.bytes_written
 
 
-def check_reopened(fs: FaultyFileSystem, durable: list, appended: list) -> None:
-    log = PartitionLog(fs, DIR, CFG, now_ms=5000)
+def check_reopened(fs: FaultyFileSystem, durable: list, appended: list, cfg: LogConfig = CFG) -> None:
+    log = PartitionLog(fs, DIR, cfg, now_ms=5000)
     got = read_all(log)  # decodes every batch with its CRC checked
     assert [o for o, _, _ in got] == list(range(len(got)))
     assert len(got) >= len(durable), "a flushed batch was lost"
@@ -65,7 +66,7 @@ def check_reopened(fs: FaultyFileSystem, durable: list, appended: list) -> None:
     # the log is usable afterwards and survives another reopen
     log.append(build_batch([(b"k", b"after", (), 9999)]), now_ms=6000)
     log.close()
-    log = PartitionLog(fs, DIR, CFG, now_ms=7000)
+    log = PartitionLog(fs, DIR, cfg, now_ms=7000)
     assert read_all(log)[-1][2] == b"after"
     assert log.log_end_offset == len(got) + 1
     log.close()
@@ -75,20 +76,21 @@ TOTAL = total_bytes()
 POINTS = sorted(set(range(0, TOTAL + 1, max(1, TOTAL // 150))) | {TOTAL - 1, 61, 62, 1})
 
 
+@pytest.mark.parametrize("cfg", [CFG, PREALLOCATED], ids=["plain", "preallocate"])
 @pytest.mark.parametrize("mode", ["lost", "torn", "kept"])
-def test_crash_at_every_point(mode):
+def test_crash_at_every_point(mode, cfg):
     for n, budget in enumerate(POINTS):
         fs = FaultyFileSystem(seed=n)
         fs.makedirs("/data")
         fs.crash_after_bytes = budget
         durable, appended = [], []
         try:
-            workload(fs, durable, appended)
+            workload(fs, durable, appended, cfg)
         except SimulatedCrash:
             pass
         # the append in flight when it crashed may or may not have landed
         in_flight = appended + [value(len(appended) + k) for k in range(3)]
-        check_reopened(fs.restart(mode, seed=n), durable, in_flight)
+        check_reopened(fs.restart(mode, seed=n), durable, in_flight, cfg)
 
 
 def test_flushed_data_survives_power_loss_unflushed_may_go():
@@ -158,7 +160,8 @@ WRITER = textwrap.dedent("""
     import sys
     from odradek.log import LogConfig, PartitionLog, RealFileSystem
     from odradek.wire.records import build_batch
-    log = PartitionLog(RealFileSystem(), sys.argv[1], LogConfig(segment_bytes=256 * 1024), now_ms=0)
+    cfg = LogConfig(segment_bytes=256 * 1024, preallocate=sys.argv[2] == "1")
+    log = PartitionLog(RealFileSystem(), sys.argv[1], cfg, now_ms=0)
     i = log.log_end_offset
     while True:
         recs = [(b"k%d" % (i + k), b"v%d-" % (i + k) + b"x" * 3000, (), 1) for k in range(4)]
@@ -169,11 +172,14 @@ WRITER = textwrap.dedent("""
 """)
 
 
-def test_kill_minus_9_real_writer(tmp_path):
+@pytest.mark.parametrize("prealloc", [False, True], ids=["plain", "preallocate"])
+def test_kill_minus_9_real_writer(tmp_path, prealloc):
     d = str(tmp_path / "t-0")
     env = dict(os.environ, PYTHONPATH=os.getcwd() + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    cfg = LogConfig(segment_bytes=256 * 1024, preallocate=prealloc)
     for round_ in range(2):
-        p = subprocess.Popen([sys.executable, "-c", WRITER, d], stdout=subprocess.PIPE, env=env)
+        p = subprocess.Popen([sys.executable, "-c", WRITER, d, "1" if prealloc else "0"], stdout=subprocess.PIPE,
+                             env=env)
         acked = -1
         # at least 0.6 s of writing and enough batches for a second segment (~90 records),
         # however slowly a loaded machine starts the writer
@@ -184,7 +190,11 @@ def test_kill_minus_9_real_writer(tmp_path):
         os.kill(p.pid, signal.SIGKILL)
         p.wait()
         p.stdout.close()
-        log = PartitionLog(RealFileSystem(), d, LogConfig(segment_bytes=256 * 1024), now_ms=0)
+        files = sorted(f for f in os.listdir(d) if f.endswith(".log"))
+        sizes = [os.path.getsize(os.path.join(d, f)) for f in files]
+        if prealloc:  # the active file was made segment.bytes long; rolled ones were trimmed
+            assert sizes[-1] == 256 * 1024 and all(s < 256 * 1024 for s in sizes[:-1])
+        log = PartitionLog(RealFileSystem(), d, cfg, now_ms=0)
         assert log.recovered_unclean
         assert log.log_end_offset >= acked + 1  # everything acked was written (page cache)
         got = read_all(log)
