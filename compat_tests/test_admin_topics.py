@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 import uuid
 
 import pytest
@@ -10,6 +11,27 @@ import pytest
 
 def _name(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+# Kafka answers an admin request once the controller has committed it; the broker that
+# serves the next Metadata/DescribeConfigs applies the record a moment later.
+def _eventually(get, ok, timeout: float = 10.0):
+    """get() until ok(value) or the timeout; the last value (the caller asserts on it)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = get()
+        if ok(v) or time.monotonic() > deadline:
+            return v
+        time.sleep(0.1)
+
+
+async def _eventually_async(get, ok, timeout: float = 10.0):
+    deadline = time.monotonic() + timeout
+    while True:
+        v = await get()
+        if ok(v) or time.monotonic() > deadline:
+            return v
+        await asyncio.sleep(0.1)
 
 
 # ----------------------------------------------------------------------------- kafka-python
@@ -29,13 +51,13 @@ def test_kafka_python_create_describe_delete(kp_admin):
 
     name = _name("kp")
     kp_admin.create_topics([NewTopic(name, 3, 1, topic_configs={"retention.ms": "123456"})])
-    assert name in kp_admin.list_topics()
+    assert name in _eventually(kp_admin.list_topics, lambda ts: name in ts)
     [desc] = kp_admin.describe_topics([name])
     assert desc["error_code"] == 0 and len(desc["partitions"]) == 3
     p0 = desc["partitions"][0]
     assert p0.get("leader", p0.get("leader_id")) == p0.get("replicas", p0.get("replica_nodes"))[0]
     kp_admin.delete_topics([name])
-    assert name not in kp_admin.list_topics()
+    assert name not in _eventually(kp_admin.list_topics, lambda ts: name not in ts)
 
 
 def test_kafka_python_errors(kp_admin):
@@ -58,10 +80,11 @@ def test_kafka_python_partitions_and_configs(kp_admin):
     name = _name("kp-cfg")
     kp_admin.create_topics([NewTopic(name, 1, 1)])
     kp_admin.create_partitions({name: NewPartitions(4)})
-    [desc] = kp_admin.describe_topics([name])
+    [desc] = _eventually(lambda: kp_admin.describe_topics([name]), lambda d: len(d[0]["partitions"]) == 4)
     assert len(desc["partitions"]) == 4
     kp_admin.alter_configs([ConfigResource(ConfigResourceType.TOPIC, name, configs={"cleanup.policy": "compact"})])
-    res = kp_admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, name)])
+    res = _eventually(lambda: kp_admin.describe_configs([ConfigResource(ConfigResourceType.TOPIC, name)]),
+                      lambda r: "compact" in repr(r))
     if isinstance(res, dict):  # kafka-python 3.x: {"topic": {name: {key: {...}}}}, overrides only
         cfg = res["topic"][name]["cleanup.policy"]
         assert (cfg["value"], cfg["config_source"]) == ("compact", "DYNAMIC_TOPIC_CONFIG")
@@ -87,7 +110,7 @@ def test_confluent_create_describe_delete(ck_admin):
     fs = ck_admin.create_topics([NewTopic(name, num_partitions=2, replication_factor=1,
                                           config={"max.message.bytes": "200000"})], operation_timeout=10)
     fs[name].result(10)
-    md = ck_admin.list_topics(timeout=10)
+    md = _eventually(lambda: ck_admin.list_topics(timeout=10), lambda m: name in m.topics)
     assert name in md.topics and len(md.topics[name].partitions) == 2
     from confluent_kafka import TopicCollection
 
@@ -96,7 +119,7 @@ def test_confluent_create_describe_delete(ck_admin):
     cluster = ck_admin.describe_cluster().result(10)
     assert cluster.cluster_id and len(cluster.nodes) == 1
     ck_admin.delete_topics([name], operation_timeout=10)[name].result(10)
-    assert name not in ck_admin.list_topics(timeout=10).topics
+    assert name not in _eventually(lambda: ck_admin.list_topics(timeout=10).topics, lambda ts: name not in ts)
 
 
 def test_confluent_errors_and_validate_only(ck_admin):
@@ -125,11 +148,14 @@ def test_confluent_configs(ck_admin):
     name = _name("ck-cfg")
     ck_admin.create_topics([NewTopic(name, 1, 1)])[name].result(10)
     ck_admin.create_partitions([NewPartitions(name, 3)])[name].result(10)
-    assert len(ck_admin.list_topics(timeout=10).topics[name].partitions) == 3
+    md = _eventually(lambda: ck_admin.list_topics(timeout=10),
+                     lambda m: name in m.topics and len(m.topics[name].partitions) == 3)
+    assert len(md.topics[name].partitions) == 3
     res = ConfigResource("topic", name, incremental_configs=[
         ConfigEntry("retention.ms", "60000", incremental_operation=AlterConfigOpType.SET)])
     list(ck_admin.incremental_alter_configs([res]).values())[0].result(10)
-    got = list(ck_admin.describe_configs([ConfigResource("topic", name)]).values())[0].result(10)
+    got = _eventually(lambda: list(ck_admin.describe_configs([ConfigResource("topic", name)]).values())[0].result(10),
+                      lambda g: g["retention.ms"].value == "60000")
     assert got["retention.ms"].value == "60000"
     assert got["retention.ms"].source == ConfigSource.DYNAMIC_TOPIC_CONFIG.value
     assert got["segment.bytes"].source == ConfigSource.DEFAULT_CONFIG.value
@@ -162,7 +188,8 @@ def test_confluent_invalid_config_writes_nothing_and_topic_still_works(ck_admin,
         ConfigEntry("retention.bytes", "-5", incremental_operation=AlterConfigOpType.SET),
         ConfigEntry("retention.ms", "60000", incremental_operation=AlterConfigOpType.SET)])
     list(ck_admin.incremental_alter_configs([ok]).values())[0].result(10)
-    got = list(ck_admin.describe_configs([ConfigResource("topic", name)]).values())[0].result(10)
+    got = _eventually(lambda: list(ck_admin.describe_configs([ConfigResource("topic", name)]).values())[0].result(10),
+                      lambda g: g["retention.ms"].value == "60000")
     assert got["retention.ms"].value == "60000" and got["retention.bytes"].value == "-5"
     p = Producer({"bootstrap.servers": bootstrap})
     p.produce(name, b"still-works")
@@ -194,11 +221,11 @@ def test_aiokafka_admin(bootstrap):
         try:
             name = _name("aio")
             await a.create_topics([NewTopic(name, 2, 1, topic_configs={"cleanup.policy": "compact"})])
-            assert name in await a.list_topics()
+            assert name in await _eventually_async(a.list_topics, lambda ts: name in ts)
             desc = await a.describe_topics([name])
             assert len(desc[0]["partitions"]) == 2
             await a.create_partitions({name: NewPartitions(3)})
-            desc = await a.describe_topics([name])
+            desc = await _eventually_async(lambda: a.describe_topics([name]), lambda d: len(d[0]["partitions"]) == 3)
             assert len(desc[0]["partitions"]) == 3
             res = await a.describe_configs([ConfigResource(ConfigResourceType.TOPIC, name)])
             configs = {c[0]: c[1] for c in res[0].resources[0][4]}
@@ -206,7 +233,7 @@ def test_aiokafka_admin(bootstrap):
             resp = await a.create_topics([NewTopic("bad name", 1, 1)])
             assert resp.topic_errors[0][1] == 17  # INVALID_TOPIC_EXCEPTION
             await a.delete_topics([name])
-            assert name not in await a.list_topics()
+            assert name not in await _eventually_async(a.list_topics, lambda ts: name not in ts)
         finally:
             await a.close()
 

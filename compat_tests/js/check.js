@@ -653,16 +653,18 @@ check('transactions.sendOffsets', async () => {
   await txn.send({ topic: output, messages: [0, 1, 2].map(i => ({ key: `k${i}`, value: `IN${i}` })) })
   await txn.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: input, partitions: [{ partition: 0, offset: '3' }] }] })
   await txn.commit()
-  let offsets = await admin.fetchOffsets({ groupId, topics: [input] })
-  assert.deepEqual(offsets[0].partitions.map(p => p.offset), ['3'])
+  // Kafka answers EndTxn before the commit marker reaches __consumer_offsets; until it
+  // does, the committed offset is not visible (no requireStable here)
+  const committedOffset = async () =>
+    (await admin.fetchOffsets({ groupId, topics: [input] }))[0].partitions.map(p => p.offset)
+  await waitFor(async () => (await committedOffset())[0] === '3', 'the committed offset')
 
   // aborted: neither output records nor offsets.
   txn = await producer.transaction()
   await txn.send({ topic: output, messages: [{ key: 'k3', value: 'ABORTED' }] })
   await txn.sendOffsets({ consumerGroupId: groupId, topics: [{ topic: input, partitions: [{ partition: 0, offset: '6' }] }] })
   await txn.abort()
-  offsets = await admin.fetchOffsets({ groupId, topics: [input] })
-  assert.deepEqual(offsets[0].partitions.map(p => p.offset), ['3'])
+  assert.deepEqual(await committedOffset(), ['3'])
 
   // The group resumes from the transactionally committed offset.
   const fromGroup = await consume(input, g => g.length >= 3, { groupId })

@@ -521,25 +521,36 @@ public final class JavaClientsCheck {
         }
     }
 
+    /** DescribeConfigs until `key` satisfies ok, for up to 10 s (Kafka's broker applies a
+     *  config change a moment after the controller has committed it and answered). */
+    Config configWhen(ConfigResource res, String key, java.util.function.Predicate<ConfigEntry> ok) throws Exception {
+        long deadline = System.currentTimeMillis() + 10000;
+        while (true) {
+            Config cfg = admin.describeConfigs(List.of(res)).all().get().get(res);
+            if (ok.test(cfg.get(key)) || System.currentTimeMillis() > deadline) return cfg;
+            Thread.sleep(100);
+        }
+    }
+
     void incrementalAlterConfigs() throws Exception {
         String topic = createTopic("configs", 1);
         ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         admin.incrementalAlterConfigs(Map.of(res, List.of(
                 new AlterConfigOp(new ConfigEntry("retention.ms", "123456"), AlterConfigOp.OpType.SET),
                 new AlterConfigOp(new ConfigEntry("max.message.bytes", "200000"), AlterConfigOp.OpType.SET)))).all().get();
-        Config cfg = admin.describeConfigs(List.of(res)).all().get().get(res);
+        Config cfg = configWhen(res, "retention.ms", e -> "123456".equals(e.value()));
         expectEq("123456", cfg.get("retention.ms").value(), "retention.ms after SET");
         expectEq(ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG, cfg.get("retention.ms").source(), "source after SET");
         expectEq("200000", cfg.get("max.message.bytes").value(), "max.message.bytes after SET");
         admin.incrementalAlterConfigs(Map.of(res, List.of(
                 new AlterConfigOp(new ConfigEntry("retention.ms", ""), AlterConfigOp.OpType.DELETE)))).all().get();
-        cfg = admin.describeConfigs(List.of(res)).all().get().get(res);
+        cfg = configWhen(res, "retention.ms", e -> "604800000".equals(e.value()));
         expectEq("604800000", cfg.get("retention.ms").value(), "retention.ms after DELETE");
         expect(cfg.get("retention.ms").source() != ConfigEntry.ConfigSource.DYNAMIC_TOPIC_CONFIG, "source after DELETE");
         // APPEND to a list config
         admin.incrementalAlterConfigs(Map.of(res, List.of(
                 new AlterConfigOp(new ConfigEntry("cleanup.policy", "compact"), AlterConfigOp.OpType.APPEND)))).all().get();
-        cfg = admin.describeConfigs(List.of(res)).all().get().get(res);
+        cfg = configWhen(res, "cleanup.policy", e -> "delete,compact".equals(e.value()));
         expectEq("delete,compact", cfg.get("cleanup.policy").value(), "cleanup.policy after APPEND");
         // an unknown config is rejected
         try {
