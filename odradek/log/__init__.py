@@ -3,9 +3,10 @@ from .config import LogConfig
 from .fs import FaultyFileSystem, RealFileSystem, SimulatedCrash
 from .partition_log import AppendInfo, FetchSlices, FileSlice, PartitionLog, TimestampOffset
 from .producer_state import CheckResult, ProducerStateTable
-from .compaction import LogCleaner, validate_compacted_record_set
+from .compaction import CleanerConfig, LogCleaner, validate_compacted_record_set
 from .log_manager import LogManager
 
 __all__ = ["LogConfig", "FaultyFileSystem", "RealFileSystem", "SimulatedCrash", "AppendInfo",
            "FetchSlices", "FileSlice", "PartitionLog", "TimestampOffset", "CheckResult",
-           "ProducerStateTable", "LogCleaner", "validate_compacted_record_set", "LogManager"]
+           "ProducerStateTable", "CleanerConfig", "LogCleaner", "validate_compacted_record_set",
+           "LogManager"]

@@ -10,7 +10,7 @@ dirty closed segment's first batch is older than now - max.compaction.lag.ms
 the highest ratio goes first.
 
 A pass (Kafka's Cleaner.doClean): an offset map (key -> latest offset) of the
-dirty range, then every segment below the first uncleanable offset is rewritten,
+dirty range, then every segment below the end of what was mapped is rewritten,
 consecutive segments grouped into one as long as the result fits segment.bytes and
 segment.index.bytes (groupSegmentsBySize). Records superseded by a later record
 with the same key, keyless records and records of aborted transactions go. A
@@ -20,25 +20,100 @@ kept the first time, and its batch gets a delete horizon (KIP-534: attribute bit
 horizon drops it. The last batch of the pass and the last batch of a producer
 that is still active are kept, emptied if need be (sequence and epoch state).
 
-Crash safety: a group is written and fsynced as `<first base>.log.cleaned`, then
-PartitionLog.replace_segments swaps it in (see there). Offsets are kept: a
-rewritten batch keeps its base offset and lastOffsetDelta, records keep theirs.
+The offset map has a fixed budget, Kafka's SkimpyOffsetMap: min(
+log.cleaner.dedupe.buffer.size / log.cleaner.threads, 2^31 - 1) bytes per cleaner,
+24 bytes a slot (MD5 digest + offset), filled to at most (int) (slots *
+log.cleaner.io.buffer.load.factor) keys (offset_map.py). Mapping starts at the first
+dirty offset and stops before the first keyed record that finds the map at that size,
+which may be inside a segment or a batch (buildOffsetMapForSegment); the pass then
+cleans up to the last offset mapped + 1, records past it are kept as they are
+(pastLatestOffset), and that offset becomes the cleaner checkpoint: the rest stays
+dirty for the next pass. A pass that raises (a map too small for a single key, a
+corrupt segment) marks the log uncleanable: run_once logs it and skips the log from
+then on, as Kafka's LogCleanerManager.markPartitionUncleanable; segments not swapped
+in by then stay as they were, and the log takes appends and reads as before.
+
+Crash safety: a group is written (as the pass goes, not held in memory) and fsynced
+as `<first base>.log.cleaned`, then PartitionLog.replace_segments swaps it in (see
+there). Offsets are kept: a rewritten batch keeps its base offset and
+lastOffsetDelta, records keep theirs.
 """
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass, field
+import logging
+import math
+from dataclasses import dataclass
 
 from odradek.wire import records
 from odradek.wire.exceptions import WireError
 
 from . import errors
+from .offset_map import BYTES_PER_ENTRY, SkimpyOffsetMap
 from .partition_log import PartitionLog
 from .segment import INT32_MAX, LogSegment
 from .txn_index import AbortedTxn
 
+log = logging.getLogger("odradek.log.cleaner")
+
 OFFSET_INDEX_ENTRY = 8   # Kafka's index entry sizes, for groupSegmentsBySize
 TIME_INDEX_ENTRY = 12
+
+DEDUPE_BUFFER_SIZE = 134217728   # Kafka's CleanerConfig defaults
+DEDUPE_BUFFER_LOAD_FACTOR = 0.9
+CLEANER_THREADS = 1
+
+
+class LogCleaningError(errors.LogError):
+    """A cleaning pass failed; run_once marks the log uncleanable (Kafka's LogCleaningException)."""
+
+
+class DedupeBufferTooSmallError(LogCleaningError):
+    """The offset map cannot hold a single key, so no pass could make progress."""
+
+
+def _java_int(x: float) -> int:
+    """Java's (int) of a double: toward zero, saturating, NaN -> 0."""
+    if math.isnan(x):
+        return 0
+    if x >= INT32_MAX:
+        return INT32_MAX
+    if x <= -INT32_MAX - 1:
+        return -INT32_MAX - 1
+    return int(x)
+
+
+@dataclass(frozen=True)
+class CleanerConfig:
+    """The broker's log.cleaner.* settings that size the offset map (Kafka's CleanerConfig)."""
+    dedupe_buffer_size: int = DEDUPE_BUFFER_SIZE               # log.cleaner.dedupe.buffer.size
+    dedupe_buffer_load_factor: float = DEDUPE_BUFFER_LOAD_FACTOR  # log.cleaner.io.buffer.load.factor
+    threads: int = CLEANER_THREADS                              # log.cleaner.threads
+
+    @property
+    def offset_map_memory(self) -> int:
+        """One cleaner's share: Kafka's (int) min(dedupeBufferSize / numThreads, Int.MaxValue)."""
+        share = abs(self.dedupe_buffer_size) // max(self.threads, 1)  # Java's long division
+        return max(0, min(share if self.dedupe_buffer_size >= 0 else -share, INT32_MAX))
+
+    @property
+    def slots(self) -> int:
+        """SkimpyOffsetMap.slots: memory / 24 (16-byte MD5 digest + 8-byte offset)."""
+        return self.offset_map_memory // BYTES_PER_ENTRY
+
+    @property
+    def max_map_size(self) -> int:
+        """Cleaner's maxDesiredMapSize: (int) (slots * load factor) keys per pass."""
+        return _java_int(self.slots * self.dedupe_buffer_load_factor)
+
+    def check(self) -> None:
+        """Kafka's Cleaner constructor assertion."""
+        if not self.slots * self.dedupe_buffer_load_factor > 1:
+            raise DedupeBufferTooSmallError(
+                "offset map is too small to fit in even a single message, so log cleaning will never make "
+                "progress. You can increase log.cleaner.dedupe.buffer.size or decrease log.cleaner.threads "
+                f"(log.cleaner.dedupe.buffer.size={self.dedupe_buffer_size}, log.cleaner.threads={self.threads}, "
+                f"log.cleaner.io.buffer.load.factor={self.dedupe_buffer_load_factor}: {self.slots} slots)")
 
 
 def validate_compacted_record_set(buf, tp: str = "") -> None:
@@ -68,7 +143,7 @@ def validate_compacted_record_set(buf, tp: str = "") -> None:
 @dataclass
 class CleanResult:
     first_dirty_offset: int
-    end_offset: int                 # new cleaner checkpoint
+    end_offset: int                 # new cleaner checkpoint: last offset mapped + 1
     dirty_ratio: float
     segments_rewritten: int = 0     # old segments replaced
     segments_written: int = 0       # cleaned segments swapped in (one per group)
@@ -76,6 +151,10 @@ class CleanResult:
     bytes_after: int = 0
     records_removed: int = 0
     aborted: bool = False
+    first_uncleanable_offset: int = -1  # where the pass would have ended with room for every key
+    map_entries: int = 0            # distinct keys mapped
+    buffer_utilization: float = 0.0  # Kafka's stats.bufferUtilization: entries / slots
+    map_full: bool = False          # the map filled up: [end_offset, first_uncleanable_offset) left dirty
 
 
 @dataclass
@@ -149,15 +228,98 @@ class _TxnTracker:
 
 @dataclass
 class _GroupOutput:
-    chunks: list = field(default_factory=list)
     size: int = 0
     changed: bool = False
     removed: int = 0
 
 
+COPY_CHUNK = 1 << 20
+
+
+class _CleanedWriter:
+    """The cleaned copy of a group, `<first base>.log.cleaned`, written as the pass goes
+    (Kafka's cleanInto appends each filtered read buffer to the new segment), so what a
+    group keeps is never held in memory whole. Until the first change, batches kept byte
+    for byte are only noted as ranges of their segment: a group of one segment that
+    keeps everything writes nothing."""
+
+    def __init__(self, fs, path: str, eager: bool):
+        self.fs, self.path = fs, path
+        self.file = None
+        self.pending: list[list] = []  # [segment, position, length], each a contiguous range
+        if eager:
+            self.open()
+
+    def keep(self, seg: LogSegment, pos: int, data) -> None:
+        """A batch kept as it is (``data``, read from ``seg`` at ``pos``)."""
+        if self.file is not None:
+            self.file.append(data)
+            return
+        last = self.pending[-1] if self.pending else None
+        if last is not None and last[0] is seg and last[1] + last[2] == pos:
+            last[2] += len(data)
+        else:
+            self.pending.append([seg, pos, len(data)])
+
+    def write(self, data) -> None:
+        """A rebuilt batch (the group changes)."""
+        self.open()
+        self.file.append(data)
+
+    def open(self) -> None:
+        if self.file is not None:
+            return
+        f = self.file = self.fs.open(self.path)
+        f.truncate(0)
+        for seg, pos, length in self.pending:
+            end = pos + length
+            while pos < end:
+                chunk = seg.read(pos, min(COPY_CHUNK, end - pos))
+                if not chunk:
+                    raise OSError(f"{seg.path}: short read at {pos} while copying kept batches")
+                f.append(chunk)
+                pos += len(chunk)
+        self.pending = []
+
+    def commit(self) -> None:
+        self.open()
+        self.file.fsync()
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+    def discard(self) -> None:
+        """Best effort: the file goes (a crash leaves it to PartitionLog's load to remove)."""
+        try:
+            self.close()
+            if self.fs.exists(self.path):
+                self.fs.remove(self.path)
+        except Exception:  # noqa: BLE001
+            pass
+
+
 class LogCleaner:
-    """Stateless between runs (the progress lives in the log's cleaner checkpoint),
-    so the broker can call clean() from one background thread per log dir."""
+    """One cleaner (Kafka's CleanerThread + Cleaner): the progress lives in each log's
+    cleaner checkpoint; the only state kept between runs is which logs are uncleanable.
+    Each pass has its own offset map, of at most ``config.offset_map_memory`` bytes, so
+    passes of separate logs may run in separate threads."""
+
+    def __init__(self, config: CleanerConfig | None = None):
+        self.config = config or CleanerConfig()
+        # Kafka's LogCleanerManager.uncleanablePartitions: log dir -> (log, why). run_once
+        # skips these until the log is deleted or replaced (or the broker restarts).
+        self.uncleanable: dict[str, tuple[PartitionLog, str]] = {}
+
+    def is_uncleanable(self, log: PartitionLog) -> bool:
+        entry = self.uncleanable.get(log.dir)
+        return entry is not None and entry[0] is log
+
+    def _mark_uncleanable(self, log_: PartitionLog, e: BaseException) -> None:
+        log.warning("Unexpected exception thrown when cleaning log %s. Marking its partition as uncleanable: "
+                    "%s: %s", log_.dir, type(e).__name__, e, exc_info=e)
+        self.uncleanable[log_.dir] = (log_, f"{type(e).__name__}: {e}")
 
     def plan(self, log: PartitionLog, now_ms: int) -> _Plan | None:
         """Kafka's cleanableOffsets + LogToClean + maxCompactionDelay, under the log lock."""
@@ -215,8 +377,9 @@ class LogCleaner:
         return self._clean(log, plan, now_ms)
 
     def _clean(self, log: PartitionLog, plan: _Plan, now_ms: int) -> CleanResult:
+        self.config.check()
         cfg = log.config
-        result = CleanResult(plan.first_dirty, plan.end, plan.ratio)
+        result = CleanResult(plan.first_dirty, plan.end, plan.ratio, first_uncleanable_offset=plan.end)
         with log.lock:
             aborted = log.aborted_transactions(0, plan.end)
             active_producers = {}
@@ -225,39 +388,44 @@ class LogCleaner:
         seen = set()
         aborted = [a for a in aborted if not (a in seen or seen.add(a))]
         try:
-            latest = self._offset_map(plan, aborted)
+            offset_map, full = self._build_offset_map(plan, aborted)
         except (OSError, ValueError, WireError):
             if all(seg in log.segments for seg, _, _ in plan.segments):
                 raise
             result.aborted = True  # retention or truncation removed a segment under us
             return result
+        end = offset_map.latest_offset + 1  # Kafka's doClean: endOffset = map.latestOffset + 1
+        result.end_offset = end
+        result.map_entries = offset_map.size
+        result.buffer_utilization = offset_map.utilization
+        result.map_full = full
         txn = _TxnTracker(aborted)
-        for group in self.group_segments_by_size(plan.segments, cfg.segment_bytes,
+        # Kafka: groupSegmentsBySize(log.logSegments(0, endOffset), ..., firstUncleanableOffset)
+        segments = [entry for entry in plan.segments if entry[0].base_offset < end]
+        for group in self.group_segments_by_size(segments, cfg.segment_bytes,
                                                  cfg.segment_index_bytes, plan.end):
             if any(seg not in log.segments for seg, _, _ in group):
                 result.aborted = True
                 return result
             txn.kept_entries = []
+            cleaned_path = group[0][0].path + ".cleaned"
+            # a group of one kept byte for byte is left alone (nothing written)
+            sink = _CleanedWriter(log.fs, cleaned_path, eager=len(group) > 1)
             try:
-                out = self._filter_group(group, latest, txn, active_producers, plan.end, now_ms,
-                                         cfg.delete_retention_ms)
-            except (OSError, ValueError, WireError):
-                if all(seg in log.segments for seg, _, _ in group):
-                    raise
-                result.aborted = True
-                return result
-            if not out.changed and len(group) == 1:
-                continue  # byte for byte what is there already
-            first = group[0][0]
-            cleaned_path = first.path + ".cleaned"
-            f = log.fs.open(cleaned_path)
-            try:
-                f.truncate(0)
-                for chunk in out.chunks:
-                    f.append(chunk)
-                f.fsync()
+                out = self._filter_group(group, offset_map, txn, active_producers, plan.end, now_ms,
+                                         cfg.delete_retention_ms, sink)
+                if not out.changed and len(group) == 1:
+                    continue  # byte for byte what is there already
+                sink.commit()
+            except Exception as e:
+                sink.discard()
+                if (isinstance(e, (OSError, ValueError, WireError))
+                        and not all(seg in log.segments for seg, _, _ in group)):
+                    result.aborted = True
+                    return result
+                raise
             finally:
-                f.close()
+                sink.close()
             if not log.replace_segments([s for s, _, _ in group], cleaned_path, now_ms,
                                         [(size, gen) for _, size, gen in group], txn.kept_entries):
                 if log.fs.exists(cleaned_path):
@@ -269,7 +437,7 @@ class LogCleaner:
             result.bytes_before += sum(size for _, size, _ in group)
             result.bytes_after += out.size
             result.records_removed += out.removed
-        log.set_cleaner_checkpoint(plan.end)
+        log.set_cleaner_checkpoint(end)
         return result
 
     @staticmethod
@@ -308,40 +476,73 @@ class LogCleaner:
         for pos, h in seg.batches(0, size):
             yield pos, h, seg.read(pos, h.size_in_bytes)
 
-    def _offset_map(self, plan: _Plan, aborted: list[AbortedTxn]) -> dict[bytes, int]:
-        """Key -> offset of its latest record in [first_dirty, end), aborted data left out."""
-        latest: dict[bytes, int] = {}
+    def _build_offset_map(self, plan: _Plan, aborted: list[AbortedTxn]) -> tuple[SkimpyOffsetMap, bool]:
+        """Kafka's Cleaner.buildOffsetMap: key -> offset of its latest record from the first
+        dirty offset on, aborted data left out, segment by segment until the map holds
+        max_map_size keys; (map, whether it filled up). map.latest_offset + 1 is where
+        the pass ends: the next segment's base after a segment mapped whole (offset gaps
+        included), else the last offset mapped."""
+        start = plan.first_dirty
+        limit = self.config.max_map_size
+        # the table is sized for at most as many keys as offsets in the dirty range
+        offset_map = SkimpyOffsetMap(self.config.offset_map_memory,
+                                     expected_entries=max(0, min(limit, plan.end - start)))
+        offset_map.update_latest_offset(start - 1)  # nothing dirty: the pass ends at the first dirty offset
         txn = _TxnTracker(aborted)
-        for seg, size, _ in plan.segments:
-            if seg.next_offset <= plan.first_dirty:
-                continue
-            for _, h, data in self._batches(seg, size):
-                if h.last_offset < plan.first_dirty:
-                    continue
-                if h.is_control:
-                    _, recs = records.decode_records(data, 0, check_crc=False)
-                    txn.on_control(h, recs)
-                    continue
-                if txn.on_batch(h):
-                    continue
-                _, recs = records.decode_records(data, 0, check_crc=False)
-                for r in recs:
-                    off = h.base_offset + r.offset_delta
-                    if r.key is not None and off >= plan.first_dirty:
-                        latest[r.key] = off
-        return latest
+        segs = plan.segments
+        for i, (seg, size, _) in enumerate(segs):
+            next_start = segs[i + 1][0].base_offset if i + 1 < len(segs) else plan.end
+            if next_start <= start:
+                continue  # Kafka's log.logSegments(start, end): segments overlapping the dirty range
+            if self._map_segment(seg, size, offset_map, start, limit, txn):
+                log.debug("Offset map for %s is full, segment with base offset %d is partially mapped "
+                          "(up to offset %d of [%d, %d))", seg.directory, seg.base_offset,
+                          offset_map.latest_offset, start, plan.end)
+                return offset_map, True
+            offset_map.update_latest_offset(next_start - 1)
+        return offset_map, False
 
-    def _filter_group(self, group, latest: dict, txn: _TxnTracker, active_producers: dict,
-                      round_end: int, now_ms: int, delete_retention_ms: int) -> _GroupOutput:
-        """Kafka's cleanInto + MemoryRecords.filterTo over each segment of the group."""
+    def _map_segment(self, seg: LogSegment, size: int, offset_map: SkimpyOffsetMap, start: int, limit: int,
+                     txn: "_TxnTracker") -> bool:
+        """Kafka's buildOffsetMapForSegment; True if the map filled up in this segment."""
+        for _, h, data in self._batches(seg, size):
+            if h.last_offset < start:
+                continue
+            if h.is_control:
+                _, recs = records.decode_records(data, 0, check_crc=False)
+                txn.on_control(h, recs)
+            elif not txn.on_batch(h):
+                _, recs = records.decode_records(data, 0, check_crc=False)
+                base = h.base_offset
+                items = [(r.key, base + r.offset_delta) for r in recs
+                         if r.key is not None and base + r.offset_delta >= start]
+                if items and offset_map.put_while_below(items, limit) < len(items):
+                    return True
+            offset_map.update_latest_offset(h.last_offset)
+        return False
+
+    def _filter_group(self, group, offset_map: SkimpyOffsetMap, txn: _TxnTracker, active_producers: dict,
+                      round_end: int, now_ms: int, delete_retention_ms: int,
+                      sink: _CleanedWriter) -> _GroupOutput:
+        """Kafka's cleanInto + MemoryRecords.filterTo over each segment of the group,
+        written to ``sink`` as it goes."""
         out = _GroupOutput()
 
-        def emit(data) -> None:
-            out.chunks.append(data)
+        def emit(data) -> None:  # a batch as it is
+            sink.keep(seg, pos, data)
             out.size += len(data)
 
+        def emit_new(data) -> None:  # a rebuilt batch
+            out.changed = True
+            sink.write(data)
+            out.size += len(data)
+
+        def drop() -> None:
+            out.changed = True
+            sink.open()
+
         for seg, size, _ in group:
-            for _, h, data in self._batches(seg, size):
+            for pos, h, data in self._batches(seg, size):
                 _, recs = records.decode_records(data, 0, check_crc=False)
                 if h.is_control:
                     can_discard = txn.on_control(h, recs)
@@ -354,14 +555,15 @@ class LogCleaner:
                 else:
                     retain_empty = h.next_offset == round_end
                 if discard_records and not retain_empty:
-                    out.changed = True
+                    drop()
                     out.removed += len(recs)
                     continue
-                kept = []
-                if not discard_records:
-                    for r in recs:
-                        if h.is_control or self._retain(h, r, latest, now_ms):
-                            kept.append(r)
+                if discard_records:
+                    kept = []
+                elif h.is_control:
+                    kept = recs
+                else:
+                    kept = self._retained(h, recs, offset_map, now_ms)
                 out.removed += len(recs) - len(kept)
                 if kept:
                     need_horizon = (not h.has_delete_horizon and
@@ -369,17 +571,18 @@ class LogCleaner:
                     if len(kept) == len(recs) and not need_horizon:
                         emit(data)
                         continue
-                    out.changed = True
                     if need_horizon:
                         horizon = now_ms + delete_retention_ms
                     else:
                         horizon = h.delete_horizon_ms
-                    emit(self._rebuild(h, kept, horizon))
+                    emit_new(self._rebuild(h, kept, horizon))
                 elif retain_empty:
-                    out.changed = out.changed or bool(recs)
-                    emit(data if not recs else self._empty(h))
+                    if recs:
+                        emit_new(self._empty(h))
+                    else:
+                        emit(data)
                 else:
-                    out.changed = True
+                    drop()
         return out
 
     @staticmethod
@@ -393,15 +596,26 @@ class LogCleaner:
         return h.is_control and h.producer_epoch == epoch
 
     @staticmethod
-    def _retain(h, r, latest: dict, now_ms: int) -> bool:
-        if r.key is None:
-            return False  # Kafka's cleaner drops keyless records
-        if h.base_offset + r.offset_delta < latest.get(r.key, -1):
-            return False  # superseded by a later record with the same key
-        if r.value is not None:
-            return True
+    def _retained(h, recs, offset_map: SkimpyOffsetMap, now_ms: int) -> list:
+        """The records of data batch h the pass keeps (Kafka's Cleaner.shouldRetainRecord)."""
+        base = h.base_offset
+        latest = offset_map.latest_offset
+        keys = [r.key for r in recs if r.key is not None and base + r.offset_delta <= latest]
+        found = iter(offset_map.get_many(keys))
         horizon = h.delete_horizon_ms
-        return horizon is None or now_ms < horizon  # a tombstone lives until its batch's horizon
+        retain_deletes = horizon is None or now_ms < horizon  # a tombstone lives until its batch's horizon
+        kept = []
+        for r in recs:
+            off = base + r.offset_delta
+            if off > latest:
+                kept.append(r)  # past what was mapped: this pass leaves it as it is
+            elif r.key is None:
+                continue  # Kafka's cleaner drops keyless records
+            elif off < next(found):
+                continue  # superseded by a later record with the same key
+            elif r.value is not None or retain_deletes:
+                kept.append(r)
+        return kept
 
     @staticmethod
     def _rebuild(h, kept, horizon: int | None) -> bytes:
@@ -439,16 +653,28 @@ class LogCleaner:
     def run_once(self, logs, now_ms: int) -> tuple[PartitionLog, CleanResult] | None:
         """Kafka's grabFilthiestCompactedLog + clean: of the compacted logs whose dirty
         ratio exceeds min.cleanable.dirty.ratio or that need compaction now
-        (max.compaction.lag.ms), clean the one with the highest dirty ratio."""
+        (max.compaction.lag.ms), clean the one with the highest dirty ratio. A pass
+        that raises marks its log uncleanable (logged; the log is left as it was) and
+        returns None, as Kafka's tryCleanFilthiestLog; uncleanable logs are skipped."""
+        logs = list(logs)
+        # Kafka's maintainUncleanablePartitions: forget logs that are gone
+        current = {lg.dir: lg for lg in logs}
+        for d, (lg, _) in list(self.uncleanable.items()):
+            if current.get(d) is not lg:
+                del self.uncleanable[d]
         best, best_plan = None, None
-        for log in logs:
-            if not log.config.compact:
+        for lg in logs:
+            if not lg.config.compact or self.is_uncleanable(lg):
                 continue
-            p = self.plan(log, now_ms)
-            if p is None or not p.should_clean(log.config.min_cleanable_dirty_ratio):
+            p = self.plan(lg, now_ms)
+            if p is None or not p.should_clean(lg.config.min_cleanable_dirty_ratio):
                 continue
             if best_plan is None or p.ratio > best_plan.ratio:
-                best, best_plan = log, p
+                best, best_plan = lg, p
         if best is None:
             return None
-        return best, self._clean(best, best_plan, now_ms)
+        try:
+            return best, self._clean(best, best_plan, now_ms)
+        except Exception as e:  # noqa: BLE001 - any failure of one log's pass (Kafka: LogCleaningException)
+            self._mark_uncleanable(best, e)
+            return None

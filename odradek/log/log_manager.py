@@ -6,7 +6,7 @@ import threading
 import uuid
 from typing import Callable, Iterator
 
-from .compaction import LogCleaner
+from .compaction import CleanerConfig, LogCleaner
 from .config import LogConfig
 from .fs import FileSystem, RealFileSystem
 from .partition_log import PartitionLog
@@ -26,14 +26,15 @@ class LogManager:
     def __init__(self, log_dirs: list[str] | str, *, fs: FileSystem | None = None,
                  default_config: LogConfig | None = None,
                  topic_config: Callable[[str], LogConfig | None] | None = None,
-                 now_ms: int = 0):
-        """Open every partition found under log_dirs (recovering as needed)."""
+                 now_ms: int = 0, cleaner_config: CleanerConfig | None = None):
+        """Open every partition found under log_dirs (recovering as needed).
+        ``cleaner_config``: the log.cleaner.* settings of the compaction cleaner."""
         self.fs = fs or RealFileSystem()
         self.log_dirs = [log_dirs] if isinstance(log_dirs, str) else list(log_dirs)
         self.default_config = default_config or LogConfig()
         self.topic_config = topic_config or (lambda topic: None)
         self.logs: dict[tuple[str, int], PartitionLog] = {}
-        self.cleaner = LogCleaner()
+        self.cleaner = LogCleaner(cleaner_config)
         self.lock = threading.Lock()
         self._load(now_ms)
 
