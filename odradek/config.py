@@ -58,6 +58,11 @@ class BrokerConfig:
     log_cleaner_max_compaction_lag_ms: int = LONG_MAX
     log_cleaner_enable: bool = True
     log_cleaner_backoff_ms: int = 15000
+    # the cleaner's offset map: buffer / threads bytes per cleaner, 24 bytes a key, filled
+    # to load factor (odradek/log/compaction.py CleanerConfig); Kafka's defaults
+    log_cleaner_dedupe_buffer_size: int = 134217728
+    log_cleaner_io_buffer_load_factor: float = 0.9
+    log_cleaner_threads: int = 1
     log_message_timestamp_type: str = "CreateTime"
     log_message_timestamp_before_max_ms: int = LONG_MAX
     log_message_timestamp_after_max_ms: int = 3600000
@@ -210,6 +215,14 @@ class BrokerConfig:
 
         return LogConfig.from_properties(self.topic_defaults())
 
+    def cleaner_config(self):
+        """The log.cleaner.* settings of the compaction cleaner (its offset map's budget)."""
+        from odradek.log.compaction import CleanerConfig
+
+        return CleanerConfig(dedupe_buffer_size=self.log_cleaner_dedupe_buffer_size,
+                             dedupe_buffer_load_factor=self.log_cleaner_io_buffer_load_factor,
+                             threads=self.log_cleaner_threads)
+
     # ------------------------------------------------------------ parsing
 
     @classmethod
@@ -260,6 +273,12 @@ class BrokerConfig:
             raise ConfigError("log.retention.ms must be -1 or positive")
         if self.log_cleanup_policy not in ("delete", "compact", "compact,delete", "delete,compact"):
             raise ConfigError(f"invalid log.cleanup.policy {self.log_cleanup_policy!r}")
+        # KafkaConfig.validateValues (Kafka divides by log.cleaner.threads there, so 0 fails too)
+        if self.log_cleaner_threads < 1:
+            raise ConfigError(f"invalid value {self.log_cleaner_threads} for log.cleaner.threads: "
+                              "the dedupe buffer is divided among the cleaner threads, there must be at least 1")
+        if self.log_cleaner_dedupe_buffer_size // self.log_cleaner_threads <= 1024 * 1024:
+            raise ConfigError("log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.")
         try:
             self.log_config()
         except ValueError as e:
@@ -313,6 +332,10 @@ def _bool(raw) -> bool:
 
 def _str(raw) -> str:
     return str(raw).strip()
+
+
+def _double(raw) -> float:
+    return float(str(raw).strip())
 
 
 def _float01(raw) -> float:
@@ -442,6 +465,9 @@ _SPECS = {
     "log.cleaner.max.compaction.lag.ms": ("log_cleaner_max_compaction_lag_ms", _int(1)),
     "log.cleaner.enable": ("log_cleaner_enable", _bool),
     "log.cleaner.backoff.ms": ("log_cleaner_backoff_ms", _int(0)),
+    "log.cleaner.dedupe.buffer.size": ("log_cleaner_dedupe_buffer_size", _int(-LONG_MAX - 1)),
+    "log.cleaner.io.buffer.load.factor": ("log_cleaner_io_buffer_load_factor", _double),
+    "log.cleaner.threads": ("log_cleaner_threads", _int(0, INT_MAX)),
     "log.message.timestamp.type": ("log_message_timestamp_type", _choice("CreateTime", "LogAppendTime")),
     "log.message.timestamp.before.max.ms": ("log_message_timestamp_before_max_ms", _int(0)),
     "log.message.timestamp.after.max.ms": ("log_message_timestamp_after_max_ms", _int(0)),

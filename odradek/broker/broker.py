@@ -81,7 +81,8 @@ class Broker:
 
         self.topic_log_config = topic_log_config
         self.log_manager = LogManager(list(cfg.log_dirs), default_config=default_log_config,
-                                      topic_config=topic_log_config, now_ms=now)
+                                      topic_config=topic_log_config, now_ms=now,
+                                      cleaner_config=cfg.cleaner_config())
         self.replicas = ReplicaManager(self.log_manager, cfg.node_id, topic_log_config,
                                        self.purgatory_poke, self.clock_ms)
         # The first image the listener sees is the replayed metadata: open our logs.

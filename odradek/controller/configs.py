@@ -201,15 +201,34 @@ BROKER_STATIC: dict[str, tuple[int, str | None]] = {
     "group.initial.rebalance.delay.ms": (T_INT, "3000"),
     "group.min.session.timeout.ms": (T_INT, "6000"),
     "log.cleaner.enable": (T_BOOLEAN, "true"),
+    "log.cleaner.dedupe.buffer.size": (T_LONG, "134217728"),
+    "log.cleaner.io.buffer.load.factor": (T_DOUBLE, "0.9"),
+    "log.cleaner.threads": (T_INT, "1"),
     "node.id": (T_INT, None),
     "broker.id": (T_INT, "-1"),
     "process.roles": (T_LIST, None),
 }
 
 
+# Kafka's ConfigDef documentation of broker configs (DescribeConfigs v3+ with
+# include_documentation); the ones not listed here are answered without documentation.
+BROKER_DOCS: dict[str, str] = {
+    "log.cleaner.dedupe.buffer.size": "The total memory used for log deduplication across all cleaner threads",
+    "log.cleaner.io.buffer.load.factor": "Log cleaner dedupe buffer load factor. The percentage full the dedupe "
+                                         "buffer can become. A higher value will allow more log to be cleaned at "
+                                         "once but will lead to more hash collisions",
+    "log.cleaner.threads": "The number of background threads to use for log cleaning",
+    "log.cleaner.enable": "Enable the log cleaner process to run on the server. Should be enabled if using any "
+                          "topics with a cleanup.policy=compact including the internal offsets topic. If disabled "
+                          "those topics will not be compacted and continually grow in size.",
+}
+
+
 # Kafka's read-only flag is "not dynamically updatable" (DynamicBrokerConfig): the listeners
-# can be changed per broker; of the topic synonyms only the *.ms forms are dynamic.
-BROKER_DYNAMIC_STATIC = frozenset({"listeners"})
+# can be changed per broker, the cleaner's buffer and threads cluster-wide (LogCleaner's
+# reconfigurable configs); of the topic synonyms only the *.ms forms are dynamic.
+BROKER_DYNAMIC_STATIC = frozenset({"listeners", "log.cleaner.dedupe.buffer.size",
+                                   "log.cleaner.io.buffer.load.factor", "log.cleaner.threads"})
 BROKER_STATIC_SYNONYMS = frozenset({"log.retention.hours", "log.retention.minutes", "log.roll.hours",
                                     "log.roll.jitter.hours"})
 

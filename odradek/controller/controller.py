@@ -579,7 +579,7 @@ class Controller:
         out = []
         for rtype, name, keys in resources:
             try:
-                views = self._describe_one(rtype, name, include_synonyms)
+                views = self._describe_one(rtype, name, include_synonyms, include_documentation)
             except _Fail as f:
                 out.append(DescribedResource(rtype, name, f.code, f.message))
                 continue
@@ -589,7 +589,7 @@ class Controller:
             out.append(DescribedResource(rtype, name, 0, None, views))
         return out
 
-    def _describe_one(self, rtype: int, name: str, synonyms: bool) -> list[ConfigView]:
+    def _describe_one(self, rtype: int, name: str, synonyms: bool, docs: bool = False) -> list[ConfigView]:
         if rtype == TOPIC:
             msg = invalid_topic_name(name)
             if msg:
@@ -600,7 +600,7 @@ class Controller:
             return self.topic_config_views(dict(t.configs), synonyms)
         if rtype == BROKER:
             self._check_broker_name(name, describe=True)
-            return self._broker_views(name, synonyms)
+            return self._broker_views(name, synonyms, docs)
         if rtype == GC.GROUP:
             return GC.views(dict(self.image.group_configs.get(name, {})), self.defaults, synonyms)
         raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
@@ -612,7 +612,7 @@ class Controller:
         raise _Fail(ErrorCode.INVALID_REQUEST,
                     f"Unexpected broker id, expected {self.node_id}{hint}, but received {name}")
 
-    def _broker_views(self, name: str, synonyms: bool) -> list[ConfigView]:
+    def _broker_views(self, name: str, synonyms: bool, docs: bool = False) -> list[ConfigView]:
         bc = self.image.broker_configs
         dyn_default = dict(bc.get("", {}))
         if name == "":
@@ -636,7 +636,8 @@ class Controller:
                 syn.append((k, default, C.DEFAULT_CONFIG))
             value, source = (syn[0][1], syn[0][2]) if syn else (None, C.DEFAULT_CONFIG)
             out.append(ConfigView(k, value, C.broker_read_only(k), source, False,
-                                  tuple(syn) if synonyms else (), C.broker_config_type(k)))
+                                  tuple(syn) if synonyms else (), C.broker_config_type(k),
+                                  C.BROKER_DOCS.get(k) if docs else None))
         return out
 
     def incremental_alter_configs(self, resources, validate_only: bool, now_ms: int) -> list[AlterResult]:
