@@ -10,7 +10,8 @@ both. Reported: median and [min, max] of the repetitions.
 
 Measurements
   produce     MB/s and msgs/s for 100 B / 1 KiB / 16 KiB values, acks=1 and all,
-              1 and 8 partitions (librdkafka defaults otherwise: linger.ms 5, no compression)
+              1 and 8 partitions (librdkafka defaults otherwise: linger.ms 5, no compression);
+              one untimed repetition per broker before each row's timed ones
   consume     MB/s and msgs/s reading a large 1-partition topic from the beginning
               (assign, no group), 1 KiB values
   latency     acks=all produce latency p50/p99/p999 at a fixed rate (1 KiB, linger.ms 0),
@@ -347,6 +348,15 @@ class Bench:
                     if self.quick and parts == 8 and size_name != "1KiB":
                         continue
                     key = f"produce_{size_name}_acks{acks}_p{parts}"
+                    # one untimed rep per broker first: the row's data volume may be new to
+                    # both (first touch of memory costs this VM several times a reuse)
+                    for name in self.names:
+                        bs = self.brokers[name].bootstrap
+                        topic = f"{key}-warm-{uuid.uuid4().hex[:6]}"
+                        create_topic(bs, topic, parts)
+                        self.quiesce()
+                        produce(bs, topic, size, count, acks)
+                        delete_topic(bs, topic)
                     for rep in range(self.reps):
                         order = self.names if rep % 2 == 0 else self.names[::-1]
                         for name in order:

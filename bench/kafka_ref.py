@@ -177,6 +177,10 @@ class KafkaBroker(BrokerProc):
             "log.dirs": str(data),
             "share.coordinator.state.topic.replication.factor": "1",
             "share.coordinator.state.topic.min.isr": "1",
+            # odradek removes a deleted topic's files at once; Kafka waits this long (60 s by
+            # default). Matched, so that neither broker's next run finds the memory of the
+            # previous one still held (fresh pages cost this VM several times recycled ones)
+            "log.segment.delete.delay.ms": "0",
             **COMMON,
             **self.extra,
         }
