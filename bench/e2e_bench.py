@@ -47,7 +47,7 @@ from bench.kafka_ref import BROKERS, jars  # noqa: E402
 
 SIZES = {"100B": 100, "1KiB": 1024, "16KiB": 16384}
 # bytes of values per produce run (full / quick)
-PRODUCE_BYTES = {"100B": 48_000_000, "1KiB": 192_000_000, "16KiB": 512_000_000}
+PRODUCE_BYTES = {"100B": 96_000_000, "1KiB": 192_000_000, "16KiB": 512_000_000}
 CONSUME_BYTES = 384_000_000
 # Kafka's ProducerPerformance: (value size, acks, partitions); bytes of values per run
 JAVA_PRODUCE = [("1KiB", "1", 1), ("1KiB", "all", 8)]
