@@ -121,7 +121,10 @@ class KafkaHelpers:
         self.bootstrap = bootstrap
 
     def create_topic(self, name: str, partitions: int = 1, configs: dict | None = None) -> str:
-        compat.create_topic(self.bootstrap, name, partitions, configs)
+        # The tests write fixed event times of 2023 (BASE_TS, the clickstream's start_ms), past
+        # the default retention.ms of 7 days: the broker's retention check (every 5 minutes, as
+        # Kafka's) would delete them under a test that happens to run at that moment.
+        compat.create_topic(self.bootstrap, name, partitions, {"retention.ms": "-1", **(configs or {})})
         return name
 
     def produce(self, topic: str, records: list[dict]) -> None:
