@@ -19,12 +19,21 @@ def file_sizes(d):
     return [os.path.getsize(os.path.join(d, f)) for f in sorted(os.listdir(d)) if f.endswith(".log")]
 
 
+PREALLOCATED = LogConfig(segment_bytes=SEG, preallocate=True)
+
+
+def log_with(d: str, cfg: LogConfig, n: int) -> PartitionLog:
+    """A new log at d holding values v0 .. v<n-1>."""
+    log = PartitionLog(RealFileSystem(), d, cfg, now_ms=0)
+    for i in range(n):
+        log.append(build_batch([(b"k", b"v%d" % i, (), 1)]), now_ms=1)
+    return log
+
+
 def test_active_file_preallocated_then_trimmed(tmp_path):
     d = str(tmp_path / "t-0")
-    cfg = LogConfig(segment_bytes=SEG, preallocate=True)
-    log = PartitionLog(RealFileSystem(), d, cfg, now_ms=0)
-    for i in range(5):
-        log.append(build_batch([(b"k", b"v%d" % i, (), 1)]), now_ms=1)
+    cfg = PREALLOCATED
+    log = log_with(d, cfg, 5)
     written = log.active.size
     assert 0 < written < SEG and file_sizes(d) == [SEG]
     assert [v for _, _, v in read_all(log)] == [b"v%d" % i for i in range(5)]
@@ -44,18 +53,15 @@ def test_active_file_preallocated_then_trimmed(tmp_path):
 
 def test_off_by_default(tmp_path):
     d = str(tmp_path / "t-0")
-    log = PartitionLog(RealFileSystem(), d, LogConfig(segment_bytes=SEG), now_ms=0)
-    log.append(build_batch([(b"k", b"v", (), 1)]), now_ms=1)
+    log = log_with(d, LogConfig(segment_bytes=SEG), 1)
     assert file_sizes(d) == [log.active.size]
     log.close()
 
 
 def test_unclean_stop_recovers_to_the_data(tmp_path):
     d = str(tmp_path / "t-0")
-    cfg = LogConfig(segment_bytes=SEG, preallocate=True)
-    log = PartitionLog(RealFileSystem(), d, cfg, now_ms=0)
-    for i in range(3):
-        log.append(build_batch([(b"k", b"v%d" % i, (), 1)]), now_ms=1)
+    cfg = PREALLOCATED
+    log = log_with(d, cfg, 3)
     log.flush()  # the recovery point is the log end; the zeros follow it
     for seg in log.segments:  # "crash": the files stay as they are, untrimmed
         seg.log.close()
