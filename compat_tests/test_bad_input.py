@@ -72,6 +72,27 @@ def test_api_versions_unsupported_version_gets_error_35_with_v0_body(raw):
     assert (18, 0, 4) in keys or any(k == 18 for k, _, _ in keys)
 
 
+def test_produce_listed_from_v0_but_v0_to_2_close_the_connection(bootstrap, raw, topic_name):
+    # Kafka 4.x lists Produce from v0 (KAFKA-18659: older librdkafka otherwise sends its
+    # batches uncompressed) while v0-2 requests are refused like any unsupported version
+    produce_range = [(k.min_version, k.max_version) for k in raw.call(ApiVersionsRequest(), 0).api_keys
+                     if k.api_key == 0]
+    assert len(produce_range) == 1 and produce_range[0][0] == 0 and produce_range[0][1] >= 11
+    create_topic(bootstrap, topic_name, 1)
+    for version in (0, 1, 2):
+        payload = (struct.pack(">hhih", 0, version, 5, 4) + b"test" + struct.pack(">hii", 1, 5000, 1)
+                   + struct.pack(">h", len(topic_name)) + topic_name.encode()
+                   + struct.pack(">iii", 1, 0, 0))  # one partition, an empty message set
+        bad = RawClient(bootstrap)
+        try:
+            bad.send_raw(struct.pack(">i", len(payload)) + payload)
+            assert bad.is_closed_by_peer(), f"Produce v{version} was not refused"
+        finally:
+            bad.close()
+    # v3 is the oldest that works
+    assert produce(raw, topic_name, batch([b"v3"]), version=3).error_code == 0
+
+
 @pytest.mark.parametrize("garbage", [
     b"\xff\xff\xff\xff",                              # negative size
     struct.pack(">i", 2_000_000_000),                  # above socket.request.max.bytes

@@ -19,6 +19,14 @@ MAX_VERSION = 4
 # whose behaviour odradek implements.
 from odradek.controller.features import METADATA_VERSION_MAX, METADATA_VERSION_MIN, SUPPORTED  # noqa: E402,F401
 
+# Kafka 4.x removed Produce v0-2 (v3 is the baseline) but still lists Produce from v0 in
+# this response: librdkafka releases from before its fix (librdkafka issue 4956) take a
+# Produce range without v0-2 as a broker without compression support and silently send
+# uncompressed batches (KAFKA-18659, ApiKeys.PRODUCE_API_VERSIONS_RESPONSE_MIN_VERSION).
+# A Produce v0-2 request still gets what any unsupported version gets: the connection closed.
+PRODUCE_API_KEY = 0
+PRODUCE_RESPONSE_MIN_VERSION = 0
+
 
 def advertised(broker=None) -> list[ApiVersion]:
     from . import supported_versions
@@ -26,8 +34,8 @@ def advertised(broker=None) -> list[ApiVersion]:
 
     # as Kafka: the share APIs only while share.version >= 1 is finalized
     hide = SHARE_API_KEYS if broker is not None and not share_enabled(broker) else ()
-    return [ApiVersion(api_key=k, min_version=lo, max_version=hi) for k, lo, hi in supported_versions()
-            if k not in hide]
+    return [ApiVersion(api_key=k, min_version=PRODUCE_RESPONSE_MIN_VERSION if k == PRODUCE_API_KEY else lo,
+                       max_version=hi) for k, lo, hi in supported_versions() if k not in hide]
 
 
 def unsupported_version_response() -> ApiVersionsResponse:
