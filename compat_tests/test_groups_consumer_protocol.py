@@ -196,5 +196,6 @@ def test_java_consumer_protocol(bootstrap):
                        capture_output=True, text=True, timeout=300, env=dict(os.environ))
     assert r.returncode == 0, r.stdout + r.stderr[-4000:]
     for check in ("consumer848.threeSplitPartitions", "admin.describeConsumerGroups",
-                  "consumer848.leaveAndExactlyOnce", "admin.deleteConsumerGroup"):
+                  "consumer848.leaveAndExactlyOnce", "consumer848.committedAcrossTopicRecreation",
+                  "admin.deleteConsumerGroup"):
         assert f"PASS {check}" in r.stdout, r.stdout

@@ -2,11 +2,11 @@
 # and MAX_VERSION; do not edit (a test checks it is current).
 TABLE = {
     0: ('produce', 3, 11),
-    1: ('fetch', 4, 16),
+    1: ('fetch', 4, 18),
     2: ('list_offsets', 1, 11),
     3: ('metadata', 0, 13),
-    8: ('offset_commit', 2, 9),
-    9: ('offset_fetch', 1, 9),
+    8: ('offset_commit', 2, 10),
+    9: ('offset_fetch', 1, 10),
     10: ('find_coordinator', 0, 4),
     11: ('join_group', 0, 9),
     12: ('heartbeat', 0, 4),

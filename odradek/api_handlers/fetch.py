@@ -29,7 +29,7 @@ from .fetch_session import PartitionRequest
 
 API_KEY = 1
 MIN_VERSION = 4
-MAX_VERSION = 16
+MAX_VERSION = 18
 
 ZERO_UUID = b"\0" * 16
 

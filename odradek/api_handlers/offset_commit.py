@@ -1,29 +1,106 @@
-"""OffsetCommit (key 8) v2-9: member commits (generation checked) and simple commits (generation -1)."""
+"""OffsetCommit (key 8) v2-10: member commits (generation checked) and simple commits (generation -1).
+
+v10 (KIP-848) names topics by id. As Kafka 4.3's KafkaApis.handleOffsetCommitRequest: an id the
+metadata does not know (or the zero id) answers UNKNOWN_TOPIC_ID for all its partitions; a name
+(v2-9) it does not know, UNKNOWN_TOPIC_OR_PARTITION; so does a partition the topic lacks. Only the
+rest goes to the coordinator, which stores the topic's id with each offset (any version), and only
+if anything is left. The response is Kafka's OffsetCommitResponse.Builder: the error topics in
+request order, then the coordinator's answer merged in (partitions join a topic already there,
+keyed by id from v10, by name before). Classic groups commit through v10 as through v9.
+"""
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import coordinates, split_known_partitions
+from odradek.coordinator.group_api import coordinates, metadata_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_commit_response import (
     OffsetCommitResponse,
     OffsetCommitResponsePartition,
     OffsetCommitResponseTopic,
 )
+from odradek.wire.primitives import ZERO_UUID
 
 API_KEY = 8
 MIN_VERSION = 2
-MAX_VERSION = 9  # v10 addresses topics by id
+MAX_VERSION = 10
+
+
+class _ResponseBuilder:
+    """Kafka's OffsetCommitResponse.Builder (TopicIdBuilder from v10, TopicNameBuilder before)."""
+
+    def __init__(self, by_id: bool):
+        self.by_id = by_id
+        self.topics: list = []
+        self._index: dict = {}
+
+    def _key(self, topic_id: bytes, name: str):
+        return topic_id if self.by_id else name
+
+    def _add(self, topic) -> None:
+        self._index.setdefault(self._key(topic.topic_id, topic.name), topic)
+        self.topics.append(topic)
+
+    def add(self, topic_id: bytes, name: str, partition_indexes, error: int) -> None:
+        t = self._index.get(self._key(topic_id, name))
+        if t is None:
+            t = OffsetCommitResponseTopic(name=name, topic_id=topic_id, partitions=[])
+            self._add(t)
+        t.partitions.extend(OffsetCommitResponsePartition(partition_index=p, error_code=error)
+                            for p in partition_indexes)
+
+    def merge(self, topics: list) -> None:
+        if not self.topics:  # Kafka takes the coordinator's answer as it is
+            for t in topics:
+                self._add(t)
+            return
+        for t in topics:
+            there = self._index.get(self._key(t.topic_id, t.name))
+            if there is None:
+                self._add(t)
+            else:
+                there.partitions.extend(t.partitions)
 
 
 def handle(ctx, request) -> OffsetCommitResponse:
     v = ctx.api_version
+    by_id = v >= 10
     coord = ctx.broker.groups
-    offsets, errors = split_known_partitions(ctx, request.topics, lambda p: (
-        p.committed_offset, p.committed_leader_epoch if v >= 6 else -1, p.committed_metadata))
+    topics, topics_by_id = metadata_topics(ctx)
+    out = _ResponseBuilder(by_id)
+    accepted = []  # [(topic_id, name, [request partition])] in request order
+    for t in request.topics:
+        if by_id:
+            ti = topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
+            if ti is None:
+                out.add(t.topic_id, "", (p.partition_index for p in t.partitions), ErrorCode.UNKNOWN_TOPIC_ID)
+                continue
+            name, topic_id = ti.name, t.topic_id
+        else:
+            name = t.name
+            ti = topics.get(name)
+            topic_id = getattr(ti, "topic_id", ZERO_UUID) if ti is not None else ZERO_UUID
+            if ti is None:
+                out.add(ZERO_UUID, name, (p.partition_index for p in t.partitions),
+                        ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+                continue
+        valid = []
+        for p in t.partitions:
+            if p.partition_index in ti.partitions:
+                valid.append(p)
+            else:
+                out.add(topic_id, name, (p.partition_index,), ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        if valid:
+            accepted.append((topic_id, name, valid))
+    if not accepted:
+        return OffsetCommitResponse(throttle_time_ms=0, topics=out.topics)
+
+    offsets = {(name, p.partition_index): (p.committed_offset, p.committed_leader_epoch if v >= 6 else -1,
+                                           p.committed_metadata)
+               for _, name, parts in accepted for p in parts}
     if not coordinates(ctx, request.group_id):
-        errors.update({tp: ErrorCode.NOT_COORDINATOR for tp in offsets})
-    elif offsets or not errors:
-        errors.update(coord.commit_offsets(
+        errors = dict.fromkeys(offsets, ErrorCode.NOT_COORDINATOR)
+    else:
+        errors = coord.commit_offsets(
             request.group_id,
             request.generation_id_or_member_epoch,
             request.member_id,
@@ -32,16 +109,10 @@ def handle(ctx, request) -> OffsetCommitResponse:
             ctx.now_ms,
             retention_time_ms=request.retention_time_ms if v <= 4 else -1,
             api_version=v,
-        ))
-    return OffsetCommitResponse(
-        throttle_time_ms=0,
-        topics=[
-            OffsetCommitResponseTopic(
-                name=t.name,
-                partitions=[OffsetCommitResponsePartition(partition_index=p.partition_index,
-                                                          error_code=errors.get((t.name, p.partition_index), 0))
-                            for p in t.partitions],
-            )
-            for t in request.topics
-        ],
-    )
+            topic_ids={name: topic_id for topic_id, name, _ in accepted},
+        )
+    out.merge([OffsetCommitResponseTopic(name=name, topic_id=topic_id, partitions=[
+        OffsetCommitResponsePartition(partition_index=p.partition_index,
+                                      error_code=errors.get((name, p.partition_index), 0))
+        for p in parts]) for topic_id, name, parts in accepted])
+    return OffsetCommitResponse(throttle_time_ms=0, topics=out.topics)

@@ -1,8 +1,14 @@
-"""OffsetFetch (key 9) v1-9: committed offsets of one group, or of several groups (v8+)."""
+"""OffsetFetch (key 9) v1-10: committed offsets of one group, or of several groups (v8+).
+
+v10 (KIP-848) names topics by id, as Kafka 4.3's KafkaApis: an id the metadata does not know (or
+the zero id) answers UNKNOWN_TOPIC_ID per partition, listed after the coordinator's topics; an
+offset committed under another id of the same name (topic deleted and re-created) reads as none;
+"all offsets" answers each topic with its current id and leaves out topics no longer there.
+"""
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import coordinates
+from odradek.coordinator.group_api import coordinates, metadata_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_fetch_response import (
     OffsetFetchResponse,
@@ -12,23 +18,25 @@ from odradek.wire.messages.offset_fetch_response import (
     OffsetFetchResponseTopic,
     OffsetFetchResponseTopics,
 )
+from odradek.wire.primitives import ZERO_UUID
 
 API_KEY = 9
 MIN_VERSION = 1
-MAX_VERSION = 9  # v10 addresses topics by id
+MAX_VERSION = 10
 
 
 def _fetch(coord, group_id: str, topics):
-    """topics: [(name, [partition])] or None for all -> (error, [(name, [(p, OffsetAndMetadata|None)])])."""
-    wanted = None if topics is None else [(name, p) for name, parts in topics for p in parts]
-    err, got = coord.fetch_offsets(group_id, wanted)
-    by_topic: dict = {}
-    if topics is not None:
-        for name, _ in topics:
-            by_topic.setdefault(name, [])
-    for (name, p), om in got.items():
-        by_topic.setdefault(name, []).append((p, om))
-    return err, list(by_topic.items())
+    """topics: [(name, topic_id, [partition])] or None for all -> (error, [(name, topic_id, [(p,
+    OffsetAndMetadata|None)])]): one entry per request topic, as Kafka's coordinator answers."""
+    if topics is None:
+        err, got = coord.fetch_offsets(group_id, None)
+        by_topic: dict = {}
+        for (name, p), om in got.items():
+            by_topic.setdefault(name, []).append((p, om))
+        return err, [(name, ZERO_UUID, parts) for name, parts in by_topic.items()]
+    wanted = [(name, p) for name, _, parts in topics for p in parts]
+    err, got = coord.fetch_offsets(group_id, wanted, {name: tid for name, tid, _ in topics if tid != ZERO_UUID})
+    return err, [(name, tid, [(p, got.get((name, p))) for p in parts]) for name, tid, parts in topics]
 
 
 def _unstable(ctx, request, group_id: str, res) -> list:
@@ -39,13 +47,18 @@ def _unstable(ctx, request, group_id: str, res) -> list:
     pending = store.pending_partitions(group_id)
     if not pending:
         return res
-    return [(name, [(p, _UNSTABLE if (name, p) in pending else om) for p, om in parts]) for name, parts in res]
+    return [(name, tid, [(p, _UNSTABLE if (name, p) in pending else om) for p, om in parts])
+            for name, tid, parts in res]
 
 
 _UNSTABLE = object()
+_UNKNOWN_TOPIC_ID = object()
 
 
 def _partition(cls, p, om):
+    if om is _UNKNOWN_TOPIC_ID:
+        return cls(partition_index=p, committed_offset=-1, committed_leader_epoch=-1, metadata="",
+                   error_code=ErrorCode.UNKNOWN_TOPIC_ID)
     if om is _UNSTABLE:
         return cls(partition_index=p, committed_offset=-1, committed_leader_epoch=-1, metadata="",
                    error_code=ErrorCode.UNSTABLE_OFFSET_COMMIT)
@@ -55,13 +68,44 @@ def _partition(cls, p, om):
                metadata=om.metadata, error_code=0)
 
 
+def _group_topics(ctx, rg):
+    """v8+: the group's request topics -> ([(name, topic_id, [partition])] for the coordinator or None
+    for all, [(name, topic_id, [(p, _UNKNOWN_TOPIC_ID)])] answered without it). From v10 topics come
+    by id: an id the metadata does not know (or the zero id) is UNKNOWN_TOPIC_ID, as Kafka's
+    KafkaApis.fetchOffsetsForGroup."""
+    if rg.topics is None:
+        return None, []
+    if ctx.api_version < 10:
+        return [(t.name, ZERO_UUID, t.partition_indexes) for t in rg.topics], []
+    _, by_id = metadata_topics(ctx)
+    known, unknown = [], []
+    for t in rg.topics:
+        ti = by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
+        if ti is None:
+            unknown.append(("", t.topic_id, [(p, _UNKNOWN_TOPIC_ID) for p in t.partition_indexes]))
+        else:
+            known.append((ti.name, t.topic_id, t.partition_indexes))
+    return known, unknown
+
+
+def _with_current_ids(ctx, res) -> list:
+    """v10, all offsets: each topic gets its id now; a topic the metadata no longer has is left out
+    (Kafka's KafkaApis.fetchAllOffsetsForGroup)."""
+    by_name, _ = metadata_topics(ctx)
+    out = []
+    for name, _, parts in res:
+        ti = by_name.get(name)
+        if ti is not None:
+            out.append((name, ti.topic_id, parts))
+    return out
+
+
 def handle(ctx, request) -> OffsetFetchResponse:
     v = ctx.api_version
     coord = ctx.broker.groups
     if v >= 8:
         groups = []
         for rg in request.groups:
-            topics = None if rg.topics is None else [(t.name, t.partition_indexes) for t in rg.topics]
             if not rg.group_id:
                 groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
                                                        error_code=ErrorCode.INVALID_GROUP_ID))
@@ -75,15 +119,21 @@ def handle(ctx, request) -> OffsetFetchResponse:
                 if check != ErrorCode.NONE:
                     groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[], error_code=check))
                     continue
+            topics, unknown = _group_topics(ctx, rg)
             err, res = _fetch(coord, rg.group_id, topics)
             res = _unstable(ctx, request, rg.group_id, res)
+            if topics is None and v >= 10:
+                res = _with_current_ids(ctx, res)
+            if err == ErrorCode.NONE:
+                res += unknown  # Kafka adds them after the coordinator's answer, unless the group failed
             groups.append(OffsetFetchResponseGroup(
                 group_id=rg.group_id, error_code=err,
-                topics=[OffsetFetchResponseTopics(name=name, partitions=[
-                    _partition(OffsetFetchResponsePartitions, p, om) for p, om in parts]) for name, parts in res],
+                topics=[OffsetFetchResponseTopics(name=name, topic_id=tid, partitions=[
+                    _partition(OffsetFetchResponsePartitions, p, om) for p, om in parts])
+                    for name, tid, parts in res],
             ))
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
-    topics = None if request.topics is None else [(t.name, t.partition_indexes) for t in request.topics]
+    topics = None if request.topics is None else [(t.name, ZERO_UUID, t.partition_indexes) for t in request.topics]
     if not request.group_id:
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.INVALID_GROUP_ID)
     if not coordinates(ctx, request.group_id):
@@ -94,5 +144,5 @@ def handle(ctx, request) -> OffsetFetchResponse:
         throttle_time_ms=0,
         error_code=err,
         topics=[OffsetFetchResponseTopic(name=name, partitions=[
-            _partition(OffsetFetchResponsePartition, p, om) for p, om in parts]) for name, parts in res],
+            _partition(OffsetFetchResponsePartition, p, om) for p, om in parts]) for name, _, parts in res],
     )

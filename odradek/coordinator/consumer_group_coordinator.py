@@ -671,11 +671,11 @@ class UnifiedGroupCoordinator(GroupCoordinator):
         return E.NONE
 
     def commit_offsets(self, group_id, generation_id, member_id, group_instance_id, offsets, now_ms,
-                       retention_time_ms=-1, api_version=8) -> dict:
+                       retention_time_ms=-1, api_version=8, topic_ids=None) -> dict:
         g = self.consumer_groups.get(group_id)
         if g is None:
             return super().commit_offsets(group_id, generation_id, member_id, group_instance_id, offsets, now_ms,
-                                          retention_time_ms, api_version)
+                                          retention_time_ms, api_version, topic_ids)
         self._now = now_ms
         err = self._validate_consumer_commit(g, member_id, group_instance_id, generation_id, list(offsets), False,
                                              api_version)
@@ -688,7 +688,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
                 result[tp] = E.OFFSET_METADATA_TOO_LARGE
                 continue
             om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
-                                   now_ms, expire)
+                                   now_ms, expire, rec.topic_id_of(topic_ids, tp[0]))
             staged[tp] = om
             records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
         try:
@@ -725,13 +725,13 @@ class UnifiedGroupCoordinator(GroupCoordinator):
             return E.STALE_MEMBER_EPOCH
         return E.NONE
 
-    def fetch_offsets(self, group_id: str, partitions: list | None):
+    def fetch_offsets(self, group_id: str, partitions: list | None, topic_ids: dict | None = None):
         g = self.consumer_groups.get(group_id)
         if g is None:
-            return super().fetch_offsets(group_id, partitions)
+            return super().fetch_offsets(group_id, partitions, topic_ids)
         if partitions is None:
             return E.NONE, dict(sorted(g.offsets.items()))
-        return E.NONE, {tp: g.offsets.get(tp) for tp in partitions}
+        return E.NONE, rec.lookup_offsets(g.offsets, partitions, topic_ids)
 
     def delete_offsets(self, group_id: str, partitions: list, now_ms: int):
         g = self.consumer_groups.get(group_id)

@@ -36,6 +36,13 @@ def topic_partitions(ctx, topic: str):
     return parts
 
 
+def metadata_topics(ctx):
+    """({name: TopicImage}, {topic id: TopicImage}) of the current metadata image (empty without one)."""
+    controller = getattr(ctx.broker, "controller", None)
+    image = getattr(controller, "image", None)
+    return getattr(image, "topics", None) or {}, getattr(image, "topics_by_id", None) or {}
+
+
 def split_known_partitions(ctx, topics, value):
     """Request topics -> ({(topic, partition): value(p)} for partitions in the metadata image,
     {(topic, partition): UNKNOWN_TOPIC_OR_PARTITION} for the others)."""

@@ -632,8 +632,9 @@ class GroupCoordinator:
 
     def commit_offsets(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                        offsets: dict, now_ms: int, retention_time_ms: int = -1,
-                       api_version: int = 8) -> dict:
-        """offsets: {(topic, partition): (offset, leader_epoch, metadata)}. Returns {(topic, partition): error}."""
+                       api_version: int = 8, topic_ids: dict | None = None) -> dict:
+        """offsets: {(topic, partition): (offset, leader_epoch, metadata)}, topic_ids: {topic: id} stored
+        with them (Kafka 4.3's OffsetCommitValue v4). Returns {(topic, partition): error}."""
         self._now = now_ms
         err = self._validate_commit(group_id, generation_id, member_id, group_instance_id, api_version, now_ms)
         if err is not E.NONE:
@@ -648,7 +649,7 @@ class GroupCoordinator:
                 result[tp] = E.OFFSET_METADATA_TOO_LARGE
                 continue
             om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
-                                   now_ms, expire)
+                                   now_ms, expire, rec.topic_id_of(topic_ids, tp[0]))
             staged[tp] = om
             records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
         try:
@@ -705,15 +706,16 @@ class GroupCoordinator:
             g = self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms)
         g.offsets.update(offsets)
 
-    def fetch_offsets(self, group_id: str, partitions: list | None) -> tuple[ErrorCode, dict]:
-        """partitions: [(topic, partition)] or None for all. Returns (error, {tp: OffsetAndMetadata | None})."""
+    def fetch_offsets(self, group_id: str, partitions: list | None,
+                      topic_ids: dict | None = None) -> tuple[ErrorCode, dict]:
+        """partitions: [(topic, partition)] or None for all; topic_ids: {topic: id asked for} (an offset
+        stored under another id is not seen). Returns (error, {tp: OffsetAndMetadata | None})."""
         g = self.groups.get(group_id)
         if partitions is None:
             if g is None:
                 return E.NONE, {}
             return E.NONE, dict(sorted(g.offsets.items()))
-        stored = g.offsets if g is not None else {}
-        return E.NONE, {tp: stored.get(tp) for tp in partitions}
+        return E.NONE, rec.lookup_offsets(g.offsets if g is not None else {}, partitions, topic_ids)
 
     def delete_offsets(self, group_id: str, partitions: list, now_ms: int) -> tuple[ErrorCode, dict]:
         g = self.groups.get(group_id)

@@ -14,6 +14,7 @@ from odradek.wire.messages.group_metadata_key import GroupMetadataKey
 from odradek.wire.messages.group_metadata_value import GroupMetadataValue, MemberMetadata
 from odradek.wire.messages.offset_commit_key import OffsetCommitKey
 from odradek.wire.messages.offset_commit_value import OffsetCommitValue
+from odradek.wire.primitives import ZERO_UUID
 
 OFFSETS_TOPIC = "__consumer_offsets"
 DEFAULT_OFFSETS_PARTITIONS = 50
@@ -22,9 +23,9 @@ LEGACY_OFFSET_COMMIT_KEY = 0
 OFFSET_COMMIT_KEY = 1
 GROUP_METADATA_KEY = 2
 
-# Versions Kafka 4.x writes: offset commit value v3 (v1 when an expire timestamp is set),
-# group metadata value v3.
-OFFSET_COMMIT_VALUE_VERSION = 3
+# Versions Kafka 4.3 writes: offset commit value v4, which carries the topic id as a tagged
+# field (v1 when an expire timestamp is set), group metadata value v3.
+OFFSET_COMMIT_VALUE_VERSION = 4
 GROUP_METADATA_VALUE_VERSION = 3
 
 _I16 = struct.Struct(">h")
@@ -55,6 +56,26 @@ class OffsetAndMetadata:
     metadata: str = ""
     commit_timestamp_ms: int = 0
     expire_timestamp_ms: int = -1  # only from OffsetCommit v2-v4 retention_time_ms
+    topic_id: bytes = ZERO_UUID  # the topic's id when committed (zero: unknown, e.g. a transactional commit)
+
+
+def topic_id_of(topic_ids: dict | None, topic: str) -> bytes:
+    return topic_ids.get(topic, ZERO_UUID) if topic_ids else ZERO_UUID
+
+
+def lookup_offsets(stored: dict, partitions: list, topic_ids: dict | None) -> dict:
+    """{tp: OffsetAndMetadata | None} for an OffsetFetch of ``partitions``: an offset committed under
+    another id of the same topic name (deleted and re-created) is not seen, as Kafka's
+    OffsetMetadataManager.isOffsetInvalid (both ids known and different)."""
+    out = {}
+    for tp in partitions:
+        om = stored.get(tp)
+        if om is not None and topic_ids and om.topic_id != ZERO_UUID:
+            want = topic_ids.get(tp[0], ZERO_UUID)
+            if want != ZERO_UUID and want != om.topic_id:
+                om = None
+        out[tp] = om
+    return out
 
 
 def offset_commit_key(group: str, topic: str, partition: int) -> bytes:
@@ -69,6 +90,7 @@ def offset_commit_value(om: OffsetAndMetadata) -> bytes:
         metadata=om.metadata or "",
         commit_timestamp=om.commit_timestamp_ms,
         expire_timestamp=om.expire_timestamp_ms,
+        topic_id=om.topic_id,
     )
     return _I16.pack(version) + v.encode(version)
 
@@ -124,6 +146,7 @@ def decode_offset_value(value: bytes) -> OffsetAndMetadata:
         metadata=v.metadata or "",
         commit_timestamp_ms=v.commit_timestamp,
         expire_timestamp_ms=v.expire_timestamp if version == 1 else -1,
+        topic_id=bytes(v.topic_id) if version >= 4 else ZERO_UUID,
     )
 
 

@@ -65,7 +65,7 @@ def commit(b, group: str, offset: int):
     req = oc.OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="", topics=[
         oc.OffsetCommitRequestTopic(name="t", partitions=[oc.OffsetCommitRequestPartition(
             partition_index=0, committed_offset=offset)])])
-    return call(b, "offset_commit", req).topics[0].partitions[0].error_code
+    return call(b, "offset_commit", req, 9).topics[0].partitions[0].error_code  # by name: v9 (v10 is by id)
 
 
 def fetch_offset(b, group: str):

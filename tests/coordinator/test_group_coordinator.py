@@ -435,11 +435,13 @@ def test_list_and_describe():
 
 @pytest.mark.parametrize("version", [0, 1, 3])
 def test_record_formats_roundtrip(version):
-    om = rec.OffsetAndMetadata(10, 2, "m", 123, 456 if version == 1 else -1)
+    om = rec.OffsetAndMetadata(10, 2, "m", 123, 456 if version == 1 else -1, topic_id=b"\x07" * 16)
     v = rec.offset_commit_value(om)
-    assert int.from_bytes(v[:2], "big") == (1 if om.expire_timestamp_ms >= 0 else 3)
+    # Kafka 4.3 writes value v4 (topic id as tagged field 0), v1 when an expire timestamp is set
+    assert int.from_bytes(v[:2], "big") == (1 if om.expire_timestamp_ms >= 0 else 4)
     back = rec.decode_offset_value(v)
     assert back.offset == 10 and back.commit_timestamp_ms == 123
+    assert back.topic_id == (bytes(16) if version == 1 else b"\x07" * 16)
     k = rec.decode_key(rec.offset_commit_key("g", "t", 4))
     assert (k.kind, k.group, k.topic, k.partition) == ("offset", "g", "t", 4)
     # Kafka's key layout: int16 type 1, then string group, string topic, int32 partition

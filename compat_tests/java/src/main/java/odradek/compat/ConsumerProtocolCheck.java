@@ -34,6 +34,53 @@ public class ConsumerProtocolCheck {
         return new KafkaConsumer<>(p);
     }
 
+    static void createAndWait(Admin admin, String topic, int partitions) throws Exception {
+        long end = System.currentTimeMillis() + 30_000;
+        while (true) {
+            try { admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get(); break; }
+            catch (java.util.concurrent.ExecutionException e) {  // the deleted one may linger a moment
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException)
+                        || System.currentTimeMillis() > end) throw e;
+                Thread.sleep(200);
+            }
+        }
+        while (true) {
+            try {
+                if (admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions().size() == partitions) return;
+            } catch (java.util.concurrent.ExecutionException e) { if (System.currentTimeMillis() > end) throw e; }
+            Thread.sleep(100);
+        }
+    }
+
+    static void committedAcrossTopicRecreation(Admin admin) throws Exception {
+        String topic = "cpid-" + UUID.randomUUID().toString().substring(0, 8);
+        String group = "cpidg-" + UUID.randomUUID().toString().substring(0, 8);
+        TopicPartition tp0 = new TopicPartition(topic, 0), tp1 = new TopicPartition(topic, 1);
+        createAndWait(admin, topic, 2);
+        try (KafkaConsumer<String, String> c = consumer(group)) {
+            c.assign(List.of(tp0, tp1));
+            c.commitSync(Map.of(tp0, new OffsetAndMetadata(7, "m"), tp1, new OffsetAndMetadata(3)));
+            Map<TopicPartition, OffsetAndMetadata> got = c.committed(Set.of(tp0, tp1), Duration.ofSeconds(10));
+            require(got.get(tp0).offset() == 7 && "m".equals(got.get(tp0).metadata()) && got.get(tp1).offset() == 3,
+                    "committed " + got);
+        }
+        admin.deleteTopics(List.of(topic)).all().get();
+        long end = System.currentTimeMillis() + 30_000;
+        while (admin.listTopics().names().get().contains(topic)) {
+            require(System.currentTimeMillis() < end, "topic not deleted");
+            Thread.sleep(100);
+        }
+        createAndWait(admin, topic, 2);
+        try (KafkaConsumer<String, String> c = consumer(group)) {
+            c.assign(List.of(tp0, tp1));
+            Map<TopicPartition, OffsetAndMetadata> got = c.committed(Set.of(tp0, tp1), Duration.ofSeconds(10));
+            require(got.get(tp0) == null && got.get(tp1) == null, "after re-creation " + got);
+            c.commitSync(Map.of(tp0, new OffsetAndMetadata(2)));
+            got = c.committed(Set.of(tp0, tp1), Duration.ofSeconds(10));
+            require(got.get(tp0).offset() == 2 && got.get(tp1) == null, "new commit " + got);
+        }
+    }
+
     public static void main(String[] args) throws Exception {
         bootstrap = args[0];
         String topic = "cp-" + UUID.randomUUID().toString().substring(0, 8);
@@ -110,6 +157,9 @@ public class ConsumerProtocolCheck {
                 require(sum == 60, "committed " + committed);
             });
             for (KafkaConsumer<String, String> c : cs) c.close();
+            // OffsetCommit/OffsetFetch v10 (topics by id): offsets of a deleted topic are not those of
+            // the topic re-created under its name
+            check("consumer848.committedAcrossTopicRecreation", () -> committedAcrossTopicRecreation(admin));
             check("admin.deleteConsumerGroup", () -> {
                 admin.deleteConsumerGroups(List.of(group)).all().get();
             });
