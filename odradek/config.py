@@ -97,6 +97,9 @@ class BrokerConfig:
     group_share_partition_max_record_locks: int = 2000
     group_share_max_size: int = 200
     max_share_sessions: int = 2000
+    # the share coordinator's __share_group_state (created on the first FindCoordinator of a share key)
+    share_coordinator_state_topic_num_partitions: int = 50
+    share_coordinator_state_topic_segment_bytes: int = 104857600
     offsets_topic_num_partitions: int = 50
     offsets_topic_replication_factor: int = 1
     offsets_topic_segment_bytes: int = 104857600
@@ -498,6 +501,10 @@ _SPECS = {
     "group.share.partition.max.record.locks": ("group_share_partition_max_record_locks", _int(100, 10000)),
     "group.share.max.size": ("group_share_max_size", _int(1, 1000)),
     "max.share.sessions": ("max_share_sessions", _int(1, INT_MAX)),
+    "share.coordinator.state.topic.num.partitions": ("share_coordinator_state_topic_num_partitions",
+                                                     _int(1, INT_MAX)),
+    "share.coordinator.state.topic.segment.bytes": ("share_coordinator_state_topic_segment_bytes",
+                                                    _int(1, INT_MAX)),
     "offsets.topic.num.partitions": ("offsets_topic_num_partitions", _int(1, INT_MAX)),
     "offsets.topic.replication.factor": ("offsets_topic_replication_factor", _int(1, 32767)),
     "offsets.topic.segment.bytes": ("offsets_topic_segment_bytes", _int(1, INT_MAX)),

@@ -7,7 +7,7 @@ TABLE = {
     3: ('metadata', 0, 13),
     8: ('offset_commit', 2, 10),
     9: ('offset_fetch', 1, 10),
-    10: ('find_coordinator', 0, 4),
+    10: ('find_coordinator', 0, 6),
     11: ('join_group', 0, 9),
     12: ('heartbeat', 0, 4),
     13: ('leave_group', 0, 5),
@@ -63,4 +63,6 @@ TABLE = {
     78: ('share_fetch', 1, 2),
     79: ('share_acknowledge', 1, 2),
     90: ('describe_share_group_offsets', 0, 1),
+    91: ('alter_share_group_offsets', 0, 0),
+    92: ('delete_share_group_offsets', 0, 0),
 }

@@ -65,11 +65,12 @@ def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
                     sp = sps.get((tid, p))
                     plog = b.replicas.get(name, p)
                     if sp is not None:
-                        if plog is not None:
+                        # negative: altered to "uninitialized", shown as it was set (Kafka: no lag)
+                        if plog is not None and sp.start_offset >= 0:
                             sp.move_start(plog.log_start_offset)
                         row.start_offset = sp.start_offset
                         row.leader_epoch = b.replicas.leader_epoch(name, p)
-                        if plog is not None:
+                        if plog is not None and sp.start_offset >= 0:
                             row.lag = max(0, plog.high_watermark - sp.start_offset - sp.in_flight_done())
                 rows.append(row)
             topics.append(DescribeShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid, partitions=rows))

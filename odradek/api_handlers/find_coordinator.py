@@ -1,10 +1,17 @@
-"""FindCoordinator (key 10): this node coordinates a group or transactional id when it holds the key's
-partition of __consumer_offsets / __transaction_state. The first lookup of each kind creates that topic,
-as Kafka does; Kafka answers COORDINATOR_NOT_AVAILABLE until the topic is there, which a single node
-(creating it at once) skips, while a quorum broker (asking its controller) answers it."""
+"""FindCoordinator (key 10) v0-6: this node coordinates a group, transactional id or share-partition
+when it holds the key's partition of __consumer_offsets / __transaction_state / __share_group_state.
+The first lookup of each kind creates that topic, as Kafka does; Kafka answers
+COORDINATOR_NOT_AVAILABLE until the topic is there, which a single node (creating it at once) skips,
+while a quorum broker (asking its controller) answers it.
+
+v5 only allows TRANSACTION_ABORTABLE in the response (nothing odradek answers here). v6 adds key type
+2, the share coordinator (KIP-932), keyed "groupId:topicId:partition"; an older version naming it,
+or a key Kafka's SharePartitionKey refuses, is INVALID_REQUEST. odradek has no authorizer: the
+DESCRIBE GROUP / TRANSACTIONAL_ID and CLUSTER_ACTION checks Kafka makes pass, as with none."""
 
 from __future__ import annotations
 
+from odradek.coordinator import share_state
 from odradek.coordinator.group_records import OFFSETS_TOPIC
 from odradek.coordinator.txn_records import TXN_STATE_TOPIC
 from odradek.wire.errors import ErrorCode
@@ -12,19 +19,42 @@ from odradek.wire.messages.find_coordinator_response import Coordinator, FindCoo
 
 API_KEY = 10
 MIN_VERSION = 0
-MAX_VERSION = 4
+MAX_VERSION = 6
 
 KEY_TYPE_GROUP = 0
 KEY_TYPE_TRANSACTION = 1
+KEY_TYPE_SHARE = 2
+
+_NONE = (-1, "", -1)
+
+
+def _share_lookup(ctx, key: str) -> tuple[ErrorCode, str | None, int, str, int]:
+    if ctx.api_version < 6:
+        return (ErrorCode.INVALID_REQUEST, None) + _NONE
+    try:
+        group, topic_id, partition = share_state.parse_share_key(key)
+    except ValueError:
+        return (ErrorCode.INVALID_REQUEST, None) + _NONE
+    b = ctx.broker
+    topic = share_state.SHARE_STATE_TOPIC
+    b.ensure_internal_topic(topic)  # the first lookup of its kind (a no-op once it exists)
+    t = b.image.topics.get(topic)
+    if t is None:
+        return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
+    p = share_state.partition_for(group, topic_id, partition, len(t.partitions))
+    if b.replicas.get(topic, p) is None:
+        return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
+    return ErrorCode.NONE, None, b.node_id, b.advertised_host, b.advertised_port
 
 
 def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, str, int]:
     """(error, message, node_id, host, port) for one key."""
+    if key_type == KEY_TYPE_SHARE:
+        return _share_lookup(ctx, key)
     if key_type not in (KEY_TYPE_GROUP, KEY_TYPE_TRANSACTION):
-        return ErrorCode.INVALID_REQUEST, f"Unknown key type {key_type}", -1, "", -1
-    if not key:
-        return ErrorCode.INVALID_REQUEST, None, -1, "", -1
-    b = ctx.broker
+        # Kafka fails the whole lookup with the error's default message
+        return (ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST.message) + _NONE
+    b = ctx.broker  # an empty key is a key too (Kafka 4.3 answers its coordinator)
     if key_type == KEY_TYPE_GROUP:
         coord, topic = getattr(b, "groups", None), OFFSETS_TOPIC
     else:
@@ -32,7 +62,7 @@ def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, s
     if coord is not None and not coord.is_coordinator(key):
         b.ensure_internal_topic(topic)  # the first lookup of its kind
     if coord is None or not coord.is_coordinator(key):
-        return ErrorCode.COORDINATOR_NOT_AVAILABLE, None, -1, "", -1
+        return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     return ErrorCode.NONE, None, b.node_id, b.advertised_host, b.advertised_port
 
 
@@ -43,10 +73,11 @@ def handle(ctx, request) -> FindCoordinatorResponse:
         coordinators = []
         for key in request.coordinator_keys:
             err, msg, node, host, port = _lookup(ctx, key, key_type)
+            # Kafka leaves the message unset: its default, ""
             coordinators.append(Coordinator(key=key, node_id=node, host=host, port=port, error_code=err,
-                                            error_message=msg if err else None))
+                                            error_message=msg or ""))
         return FindCoordinatorResponse(throttle_time_ms=0, coordinators=coordinators)
     err, msg, node, host, port = _lookup(ctx, request.key, key_type)
-    return FindCoordinatorResponse(throttle_time_ms=0, error_code=err,
-                                   error_message=(msg or err.name) if err else None,
+    # Kafka sends an error below v4 as an error response: the error's default message
+    return FindCoordinatorResponse(throttle_time_ms=0, error_code=err, error_message=err.message if err else None,
                                    node_id=node, host=host, port=port)

@@ -14,7 +14,8 @@ log = logging.getLogger(__name__)
 
 CONSUMER_OFFSETS = "__consumer_offsets"
 TRANSACTION_STATE = "__transaction_state"
-INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE})
+SHARE_GROUP_STATE = "__share_group_state"
+INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE, SHARE_GROUP_STATE})
 
 
 class Broker:
@@ -116,6 +117,15 @@ class Broker:
                 # which a single node can only meet at 1)
                 "min.insync.replicas": "1",
                 "unclean.leader.election.enable": "false",
+            }),
+            # as Kafka's share coordinator creates it (ShareCoordinatorConfig defaults; min.insync.replicas
+            # from share.coordinator.state.topic.min.isr, which a single node can only meet at 1)
+            SHARE_GROUP_STATE: (cfg.share_coordinator_state_topic_num_partitions, {
+                "cleanup.policy": "delete",
+                "compression.type": "producer",
+                "segment.bytes": str(cfg.share_coordinator_state_topic_segment_bytes),
+                "retention.ms": "-1",
+                "min.insync.replicas": "1",
             }),
         }
 

@@ -14,6 +14,9 @@ revocation: a member takes its new assignment, and the group's epoch, at its nex
 A member that does not heartbeat within share.session.timeout.ms is removed; its acquired
 records are released.
 
+AlterShareGroupOffsets and DeleteShareGroupOffsets (an empty group only) set or forget the
+share-partitions' start offsets; the first creates the group when it does not exist, as Kafka 4.3.
+
 Not persisted (Kafka writes ShareGroup* records to __consumer_offsets and ShareSnapshot/ShareUpdate
 records to __share_group_state): groups, share-partition state and sessions live in memory and a
 restart forgets them.
@@ -277,7 +280,7 @@ class ShareGroupCoordinator:
         """The share-partition, initialized from share.auto.offset.reset the first time."""
         key = (group_id, bytes(topic_id), partition)
         sp = self.partitions.get(key)
-        if sp is None:
+        if sp is None or sp.start_offset < 0:  # negative: altered to "uninitialized" (-1), as Kafka reads it
             bounds = self.offsets(topic, partition)
             if bounds is None:
                 return None
@@ -344,6 +347,77 @@ class ShareGroupCoordinator:
     def group_partitions(self, group_id: str) -> dict:
         """{(topic_id, partition): SharePartition} of the group."""
         return {(k[1], k[2]): sp for k, sp in self.partitions.items() if k[0] == group_id}
+
+    def alter_offsets(self, group_id: str, requested: list, topics: dict, is_other_group: bool = False) -> list:
+        """AlterShareGroupOffsets: set the start offset (SPSO) of share-partitions of an empty group;
+        each one named starts afresh there (nothing in flight), as Kafka's share coordinator
+        initializes it. A group that does not exist is created (Empty) when a named topic exists.
+
+        requested: [(topic name, [(partition, start offset)])] in request order; topics: {name:
+        (topic_id, partition count)}. Returns [(topic name, topic id | None, [(partition, error,
+        message)])]: unknown topics first, then the others, a name named twice merged into one.
+        Raises ShareFail for the group's own errors."""
+        if is_other_group:
+            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
+        g = self.groups.get(group_id)
+        if g is not None and g.members:
+            raise ShareFail(E.NON_EMPTY_GROUP, "The group is not empty.")
+        unknown: dict = {}
+        known: dict = {}
+        for name, parts in requested:
+            if name not in topics:
+                unknown.setdefault(name, []).extend(
+                    (p, E.UNKNOWN_TOPIC_OR_PARTITION, E.UNKNOWN_TOPIC_OR_PARTITION.message) for p, _ in parts)
+                continue
+            tid, count = topics[name]
+            rows = known.setdefault(name, [])
+            for p, offset in parts:
+                if not 0 <= p < count:
+                    rows.append((p, E.UNKNOWN_TOPIC_OR_PARTITION, E.UNKNOWN_TOPIC_OR_PARTITION.message))
+                    continue
+                key = (group_id, bytes(tid), p)
+                sp = self.partitions.get(key)
+                if sp is None:
+                    self.partitions[key] = SharePartition(offset)
+                else:
+                    sp.reset(offset)
+                rows.append((p, E.NONE, None))
+        if g is None and known:
+            # Kafka's new share group: Empty, epochs 1 (what ShareGroupDescribe shows)
+            self.groups[group_id] = ShareGroup(group_id, group_epoch=1, assignment_epoch=1)
+        return [(n, None, rows) for n, rows in unknown.items()] + \
+            [(n, bytes(topics[n][0]), rows) for n, rows in known.items()]
+
+    def delete_offsets(self, group_id: str, names: list, topics: dict, is_other_group: bool = False) -> list:
+        """DeleteShareGroupOffsets: forget the share-partition state of whole topics of an empty
+        group (its next member starts them from share.auto.offset.reset).
+
+        names: topic names in request order; topics: {name: (topic_id, partition count)}. Returns
+        [(topic name, topic id | None, error, message)]: the topics deleted, then the others in
+        request order, as Kafka. Raises ShareFail for the group's own errors."""
+        if is_other_group:
+            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
+        g = self.groups.get(group_id)
+        if g is None:
+            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+        if g.members:
+            raise ShareFail(E.NON_EMPTY_GROUP, "The group is not empty.")
+        deleted: dict = {}
+        errors = []
+        for name in names:
+            t = topics.get(name)
+            if t is None:
+                errors.append((name, None, E.UNKNOWN_TOPIC_OR_PARTITION, E.UNKNOWN_TOPIC_OR_PARTITION.message))
+                continue
+            tid = bytes(t[0])
+            keys = [k for k in self.partitions if k[0] == group_id and k[1] == tid]
+            if not keys and tid not in deleted:
+                errors.append((name, None, E.UNKNOWN_TOPIC_OR_PARTITION, "There is no offset information to delete."))
+                continue
+            for k in keys:
+                del self.partitions[k]
+            deleted.setdefault(tid, name)
+        return [(name, tid, E.NONE, None) for tid, name in deleted.items()] + errors
 
     def delete_group(self, group_id: str) -> ErrorCode:
         g = self.groups.get(group_id)

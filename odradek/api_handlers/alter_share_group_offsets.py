@@ -1,0 +1,52 @@
+"""AlterShareGroupOffsets (key 91) v0: set the start offsets of an empty share group's
+share-partitions (`kafka-share-groups --reset-offsets --execute`). The coordinator does the work
+(ShareGroupCoordinator.alter_offsets); this module checks the request as Kafka's KafkaApis and
+GroupCoordinatorService do, in their order: share groups enabled, a group id, the coordinator.
+odradek has no authorizer, so the GROUP/TOPIC READ checks Kafka makes always pass (as Kafka with none)."""
+
+from __future__ import annotations
+
+from odradek.coordinator.group_api import coordinates
+from odradek.coordinator.share_group_coordinator import ShareFail
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.alter_share_group_offsets_response import (
+    AlterShareGroupOffsetsResponse,
+    AlterShareGroupOffsetsResponsePartition,
+    AlterShareGroupOffsetsResponseTopic,
+)
+
+from .share_common import share_enabled, topics_snapshot
+from .share_group_heartbeat import _other_group
+
+API_KEY = 91
+MIN_VERSION = 0
+MAX_VERSION = 0
+
+ZERO_UUID = b"\0" * 16
+
+
+def _error(code: ErrorCode, message: str | None = None) -> AlterShareGroupOffsetsResponse:
+    return AlterShareGroupOffsetsResponse(throttle_time_ms=0, error_code=code, error_message=message or code.message,
+                                          responses=[])
+
+
+def handle(ctx, request) -> AlterShareGroupOffsetsResponse:
+    b = ctx.broker
+    gid = request.group_id
+    if not share_enabled(b):
+        return _error(ErrorCode.UNSUPPORTED_VERSION)
+    if not gid:
+        return _error(ErrorCode.INVALID_GROUP_ID)
+    if not coordinates(ctx, gid):
+        return _error(ErrorCode.NOT_COORDINATOR)
+    requested = [(t.topic_name, [(p.partition_index, p.start_offset) for p in t.partitions]) for t in request.topics]
+    try:
+        result = b.share_groups.alter_offsets(gid, requested, topics_snapshot(ctx),
+                                              is_other_group=_other_group(ctx, gid))
+    except ShareFail as f:
+        return _error(f.code, f.message)
+    return AlterShareGroupOffsetsResponse(throttle_time_ms=0, error_code=0, error_message=None, responses=[
+        AlterShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid or ZERO_UUID, partitions=[
+            AlterShareGroupOffsetsResponsePartition(partition_index=p, error_code=err, error_message=msg)
+            for p, err, msg in rows])
+        for name, tid, rows in result])
