@@ -94,6 +94,13 @@ def wait_topic_id(c, topic, gone=None):
         time.sleep(0.1)
 
 
+def eventually(fn, expected, timeout=15):
+    deadline = time.monotonic() + timeout
+    while (got := fn()) != expected and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert got == expected
+
+
 def test_api_versions_advertise_kafka_43_ranges(raw):
     av = raw.call(ApiVersionsRequest(client_software_name="compat", client_software_version="1"), 3)
     ranges = {k.api_key: (k.min_version, k.max_version) for k in av.api_keys}
@@ -152,14 +159,22 @@ def test_deleted_and_recreated_topic(raw, bootstrap, topic_name):
         time.sleep(0.1)
     assert commit(raw, g, [OffsetCommitRequestTopic(topic_id=t, partitions=[P(0)])]) == [(t, [(0, E.UNKNOWN_TOPIC_ID)])]
     assert fetch(raw, g, [(t, [0])]) == (0, [(t, [(0, -1, E.UNKNOWN_TOPIC_ID, "")])])
-    assert fetch(raw, g, None) == (0, [])  # no topic by that name in the metadata: left out
+    # Kafka deletes the group's offsets of the topic with it (a moment after the metadata shows the
+    # deletion): by name they are gone too
+    eventually(lambda: fetch(raw, g, [(topic_name, [0])], version=9), (0, [(topic_name, [(0, -1, 0, "")])]))
+    assert fetch(raw, g, None) == (0, [])
+    assert fetch(raw, g, None, version=9) == (0, [])
 
     create_topic(bootstrap, topic_name, 2)
     t2 = wait_topic_id(raw, topic_name, gone=t)
     # the offsets were committed for the old topic: the new one has none
     assert fetch(raw, g, [(t2, [0, 1])]) == (0, [(t2, [(0, -1, 0, ""), (1, -1, 0, "")])])
+    assert fetch(raw, g, [(topic_name, [0, 1])], version=9) == (0, [(topic_name, [(0, -1, 0, ""), (1, -1, 0, "")])])
+    assert fetch(raw, g, None) == fetch(raw, g, None, version=9) == (0, [])
     assert commit(raw, g, [OffsetCommitRequestTopic(topic_id=t2, partitions=[P(0, 1)])]) == [(t2, [(0, 0)])]
     assert fetch(raw, g, [(t2, [0])]) == (0, [(t2, [(0, 1, 0, "m")])])
+    assert fetch(raw, g, None) == (0, [(t2, [(0, 1, 0, "m")])])
+    assert fetch(raw, g, None, version=9) == (0, [(topic_name, [(0, 1, 0, "m")])])
 
 
 @pytest.mark.parametrize("version", [16, 17, 18])

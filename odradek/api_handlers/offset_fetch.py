@@ -1,14 +1,19 @@
 """OffsetFetch (key 9) v1-10: committed offsets of one group, or of several groups (v8+).
 
 v10 (KIP-848) names topics by id, as Kafka 4.3's KafkaApis: an id the metadata does not know (or
-the zero id) answers UNKNOWN_TOPIC_ID per partition, listed after the coordinator's topics; an
-offset committed under another id of the same name (topic deleted and re-created) reads as none;
-"all offsets" answers each topic with its current id and leaves out topics no longer there.
+the zero id) answers UNKNOWN_TOPIC_ID per partition, listed after the coordinator's topics; "all
+offsets" answers each topic with its current id and leaves out topics no longer there.
+
+Offsets carry the id of the topic they were committed for. One committed for a topic deleted since
+(the name is gone, or belongs to a re-created topic) reads as none at every version: Kafka deletes
+such offsets with the topic (OffsetMetadataManager.onTopicsDeleted); odradek keeps the records and
+hides them here.
 """
 
 from __future__ import annotations
 
 from odradek.coordinator.group_api import coordinates, metadata_topics
+from odradek.coordinator.group_records import is_stale
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_fetch_response import (
     OffsetFetchResponse,
@@ -25,17 +30,27 @@ MIN_VERSION = 1
 MAX_VERSION = 10
 
 
-def _fetch(coord, group_id: str, topics):
+def _fetch(ctx, group_id: str, topics):
     """topics: [(name, topic_id, [partition])] or None for all -> (error, [(name, topic_id, [(p,
-    OffsetAndMetadata|None)])]): one entry per request topic, as Kafka's coordinator answers."""
+    OffsetAndMetadata|None)])]): one entry per request topic, as Kafka's coordinator answers.
+    Offsets of a topic deleted since (stored with an id its name no longer has) are not seen:
+    Kafka deletes them with the topic."""
+    by_name, _ = metadata_topics(ctx)
+
+    def current_id(name):
+        ti = by_name.get(name)
+        return getattr(ti, "topic_id", ZERO_UUID) if ti is not None else ZERO_UUID
+
+    coord = ctx.broker.groups
     if topics is None:
         err, got = coord.fetch_offsets(group_id, None)
         by_topic: dict = {}
         for (name, p), om in got.items():
-            by_topic.setdefault(name, []).append((p, om))
+            if not is_stale(om, current_id(name)):
+                by_topic.setdefault(name, []).append((p, om))
         return err, [(name, ZERO_UUID, parts) for name, parts in by_topic.items()]
     wanted = [(name, p) for name, _, parts in topics for p in parts]
-    err, got = coord.fetch_offsets(group_id, wanted, {name: tid for name, tid, _ in topics if tid != ZERO_UUID})
+    err, got = coord.fetch_offsets(group_id, wanted, {name: current_id(name) for name, _, _ in topics})
     return err, [(name, tid, [(p, got.get((name, p))) for p in parts]) for name, tid, parts in topics]
 
 
@@ -120,7 +135,7 @@ def handle(ctx, request) -> OffsetFetchResponse:
                     groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[], error_code=check))
                     continue
             topics, unknown = _group_topics(ctx, rg)
-            err, res = _fetch(coord, rg.group_id, topics)
+            err, res = _fetch(ctx, rg.group_id, topics)
             res = _unstable(ctx, request, rg.group_id, res)
             if topics is None and v >= 10:
                 res = _with_current_ids(ctx, res)
@@ -138,7 +153,7 @@ def handle(ctx, request) -> OffsetFetchResponse:
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.INVALID_GROUP_ID)
     if not coordinates(ctx, request.group_id):
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.NOT_COORDINATOR)
-    err, res = _fetch(coord, request.group_id, topics)
+    err, res = _fetch(ctx, request.group_id, topics)
     res = _unstable(ctx, request, request.group_id, res)
     return OffsetFetchResponse(
         throttle_time_ms=0,

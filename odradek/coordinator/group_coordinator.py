@@ -708,7 +708,7 @@ class GroupCoordinator:
 
     def fetch_offsets(self, group_id: str, partitions: list | None,
                       topic_ids: dict | None = None) -> tuple[ErrorCode, dict]:
-        """partitions: [(topic, partition)] or None for all; topic_ids: {topic: id asked for} (an offset
+        """partitions: [(topic, partition)] or None for all; topic_ids: {topic: its current id} (an offset
         stored under another id is not seen). Returns (error, {tp: OffsetAndMetadata | None})."""
         g = self.groups.get(group_id)
         if partitions is None:

@@ -63,17 +63,22 @@ def topic_id_of(topic_ids: dict | None, topic: str) -> bytes:
     return topic_ids.get(topic, ZERO_UUID) if topic_ids else ZERO_UUID
 
 
+def is_stale(om: OffsetAndMetadata, current_topic_id: bytes) -> bool:
+    """An offset committed for a topic that is gone: stored with an id the topic's name no longer has
+    (zero ``current_topic_id``: no topic of that name). Kafka deletes such offsets when the topic is
+    deleted (OffsetMetadataManager.onTopicsDeleted) and, between deletion and re-creation, does not
+    show them for the new id (isOffsetInvalid); odradek keeps them and reads them as none."""
+    return om.topic_id != ZERO_UUID and om.topic_id != current_topic_id
+
+
 def lookup_offsets(stored: dict, partitions: list, topic_ids: dict | None) -> dict:
-    """{tp: OffsetAndMetadata | None} for an OffsetFetch of ``partitions``: an offset committed under
-    another id of the same topic name (deleted and re-created) is not seen, as Kafka's
-    OffsetMetadataManager.isOffsetInvalid (both ids known and different)."""
+    """{tp: OffsetAndMetadata | None} for an OffsetFetch of ``partitions``; topic_ids: {topic: its
+    current id} (a topic left out is not checked): a stale offset (is_stale) reads as none."""
     out = {}
     for tp in partitions:
         om = stored.get(tp)
-        if om is not None and topic_ids and om.topic_id != ZERO_UUID:
-            want = topic_ids.get(tp[0], ZERO_UUID)
-            if want != ZERO_UUID and want != om.topic_id:
-                om = None
+        if om is not None and topic_ids and tp[0] in topic_ids and is_stale(om, topic_ids[tp[0]]):
+            om = None
         out[tp] = om
     return out
 

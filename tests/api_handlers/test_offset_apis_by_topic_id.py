@@ -140,12 +140,18 @@ def test_fetch_v10_unknown_ids_come_after_the_coordinators_topics():
 def test_fetch_v10_after_the_topic_was_deleted_and_recreated():
     b = FakeBroker()
     commit(b, [OffsetCommitRequestTopic(topic_id=T, partitions=[P(0), P(1, 9)])])
-    b.set_topics({})  # deleted
+    b.set_topics({})  # deleted (Kafka deletes the group's offsets of the topic with it)
     assert fetch(b, [(T, [0])]) == (0, [(T, [(0, -1, E.UNKNOWN_TOPIC_ID, "")])])
     assert fetch(b, None) == (0, [])  # all offsets: topics no longer in the metadata are left out
+    assert fetch(b, [("t", [0])], version=9) == (0, [("t", [(0, -1, 0, "")])])
+    assert fetch(b, None, version=9) == (0, [])
     assert commit(b, [OffsetCommitRequestTopic(topic_id=T, partitions=[P(0)])]) == [(T, [(0, E.UNKNOWN_TOPIC_ID)])]
     new = b"\x22" * 16
     b.set_topics({"t": new})  # re-created: the old offsets were committed for another id
     assert fetch(b, [(new, [0, 1])]) == (0, [(new, [(0, -1, 0, ""), (1, -1, 0, "")])])
+    assert fetch(b, [("t", [0, 1])], version=9) == (0, [("t", [(0, -1, 0, ""), (1, -1, 0, "")])])
+    assert fetch(b, None) == fetch(b, None, version=9) == (0, [])
     commit(b, [OffsetCommitRequestTopic(topic_id=new, partitions=[P(0, 1)])])
     assert fetch(b, [(new, [0])]) == (0, [(new, [(0, 1, 0, "m")])])
+    assert fetch(b, None) == (0, [(new, [(0, 1, 0, "m")])])
+    assert fetch(b, None, version=9) == (0, [("t", [(0, 1, 0, "m")])])
