@@ -18,6 +18,7 @@ from odradek.wire.messages.api_versions_request import ApiVersionsRequest
 from odradek.wire.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
 from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
 from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from odradek.wire.messages.offset_commit_request import (
     OffsetCommitRequest,
@@ -30,6 +31,7 @@ from odradek.wire.messages.offset_fetch_request import (
     OffsetFetchRequestTopics,
 )
 from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from odradek.wire.messages.sync_group_request import SyncGroupRequest, SyncGroupRequestAssignment
 
 ZERO = bytes(16)
 BOGUS = uuid.uuid4().bytes
@@ -143,6 +145,33 @@ def test_commit_v10_unknown_ids_bad_partitions_and_kafkas_order(raw, bootstrap, 
     assert fetch(raw, g, None) == (0, [(t, [(0, 5, 0, "m"), (1, 9, 0, "m")])])
     assert fetch(raw, g, None, version=9) == (0, [(topic_name, [(0, 5, 0, "m"), (1, 9, 0, "m")])])
     assert fetch(raw, "none-" + g, [(t, [0])]) == (0, [(t, [(0, -1, 0, "")])])
+
+
+def test_classic_member_commits_through_v10(raw, bootstrap, topic_name):
+    """Kafka 4.3 takes a classic group member's commit by topic id (generation and member checked
+    as at v9); the Java classic consumer itself still commits at v9, by name."""
+    create_topic(bootstrap, topic_name, 1)
+    t = wait_topic_id(raw, topic_name)
+    g = "classic-" + topic_name
+    ready_group(raw, topic_name, g)
+    join = JoinGroupRequest(group_id=g, session_timeout_ms=30000, rebalance_timeout_ms=30000, member_id="",
+                            protocol_type="consumer", protocols=[JoinGroupRequestProtocol(name="range", metadata=b"")])
+    j = raw.call(join, 9)
+    assert j.error_code == E.MEMBER_ID_REQUIRED
+    join.member_id = j.member_id
+    deadline = time.monotonic() + 15
+    while (j := raw.call(join, 9)).error_code != 0:
+        assert time.monotonic() < deadline, j.error_code
+        time.sleep(0.1)
+    s = raw.call(SyncGroupRequest(group_id=g, generation_id=j.generation_id, member_id=j.member_id,
+                                  protocol_type="consumer", protocol_name="range",
+                                  assignments=[SyncGroupRequestAssignment(member_id=j.member_id, assignment=b"")]), 5)
+    assert s.error_code == 0
+    part = [OffsetCommitRequestTopic(topic_id=t, partitions=[P(0, 11)])]
+    assert commit(raw, g, part, gen=j.generation_id, member=j.member_id) == [(t, [(0, 0)])]
+    assert commit(raw, g, part, gen=j.generation_id + 1, member=j.member_id) == [(t, [(0, E.ILLEGAL_GENERATION)])]
+    assert commit(raw, g, part, gen=j.generation_id, member="ghost") == [(t, [(0, E.UNKNOWN_MEMBER_ID)])]
+    assert fetch(raw, g, [(t, [0])]) == (0, [(t, [(0, 11, 0, "m")])])
 
 
 def test_deleted_and_recreated_topic(raw, bootstrap, topic_name):
