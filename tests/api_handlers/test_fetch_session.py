@@ -14,7 +14,7 @@ from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.api_handlers.fetch_session import (FINAL_EPOCH, INT32_MAX, FetchSessionCache, FullFetchContext,
                                                 IncrementalFetchContext, PartitionRequest, SessionErrorContext,
                                                 SessionlessFetchContext, next_epoch)
-from odradek.wire.api import decode_response, encode_response_parts
+from odradek.wire.api import decode_request, decode_response, encode_request, encode_response_parts
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic, ForgottenTopic
 from odradek.wire.messages.fetch_response import PartitionData
@@ -289,7 +289,7 @@ def parts_of(resp):
             for p in t.partitions}
 
 
-@pytest.mark.parametrize("v", [7, 12, 13, 16])
+@pytest.mark.parametrize("v", [7, 12, 13, 16, 17, 18])
 def test_handler_session_lifecycle(v):
     b = FakeBroker()
     b.logs[("a", 0)].append(3)
@@ -319,6 +319,27 @@ def test_handler_session_lifecycle(v):
     # close
     r = call(b, fetch_req(v, sid, FINAL_EPOCH, [("a", 0, 3)]), v)
     assert (r.error_code, r.session_id) == (0, 0) and b.fetch_sessions.get(sid) is None
+
+
+@pytest.mark.parametrize("hw", [2**63 - 1, -1, 0, 2, 1000])
+def test_handler_v17_v18_follower_fields_change_nothing_for_a_consumer(hw):
+    """ReplicaDirectoryId (v17, KIP-853) and HighWatermark (v18, KIP-1166): Kafka's broker reads
+    neither (FetchRequest.fetchData drops them); a consumer's fetch answers as at v16."""
+    answers = []
+    for v in (16, 17, 18):
+        b = FakeBroker()
+        b.logs[("a", 0)].append(3)
+        req = fetch_req(v, 0, FINAL_EPOCH, [("a", 0, 1), ("a", 1, 0)])
+        for fp in req.topics[0].partitions:
+            fp.replica_directory_id, fp.high_watermark = b"\x05" * 16, hw
+        wire = encode_request(req, v, 1, client_id="c")  # the tagged fields go over the wire and back
+        req = decode_request(wire[4:])[1]
+        if v >= 18:
+            assert req.topics[0].partitions[0].high_watermark == hw
+        r = call(b, req, v)
+        answers.append([(p.partition_index, p.error_code, p.high_watermark, len(p.records))
+                        for t in r.responses for p in t.partitions])
+    assert answers[0] == answers[1] == answers[2] == [(0, 0, 3, 200), (1, 0, 0, 0)]
 
 
 def test_handler_v4_to_v6_never_gets_a_session():
