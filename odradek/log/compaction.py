@@ -488,7 +488,10 @@ class LogCleaner:
         offset_map = SkimpyOffsetMap(self.config.offset_map_memory,
                                      expected_entries=max(0, min(limit, plan.end - start)))
         offset_map.update_latest_offset(start - 1)  # nothing dirty: the pass ends at the first dirty offset
-        txn = _TxnTracker(aborted)
+        # as Kafka's collectAbortedTransactions(startOffset, ...): only transactions that end
+        # in the dirty range; one aborted before it has its marker there too, which this scan
+        # does not read, so it would mark that producer's later transactions aborted
+        txn = _TxnTracker([a for a in aborted if a.last_offset >= start])
         segs = plan.segments
         for i, (seg, size, _) in enumerate(segs):
             next_start = segs[i + 1][0].base_offset if i + 1 < len(segs) else plan.end
