@@ -42,6 +42,10 @@ COMMON = {
     "transaction.state.log.replication.factor": "1",
     "transaction.state.log.min.isr": "1",
     "group.initial.rebalance.delay.ms": "0",
+    # a deleted topic's files go at once (default: 60 s later, on both brokers), so that
+    # neither broker's next run finds the memory of the previous one still held (fresh
+    # pages cost this VM several times recycled ones)
+    "log.segment.delete.delay.ms": "0",
 }
 
 KAFKA_JVM = ["-Xmx1G", "-Xms1G", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
@@ -177,10 +181,6 @@ class KafkaBroker(BrokerProc):
             "log.dirs": str(data),
             "share.coordinator.state.topic.replication.factor": "1",
             "share.coordinator.state.topic.min.isr": "1",
-            # odradek removes a deleted topic's files at once; Kafka waits this long (60 s by
-            # default). Matched, so that neither broker's next run finds the memory of the
-            # previous one still held (fresh pages cost this VM several times recycled ones)
-            "log.segment.delete.delay.ms": "0",
             **COMMON,
             **self.extra,
         }

@@ -47,6 +47,7 @@ class BrokerConfig:
     log_retention_bytes: int = -1
     log_segment_bytes: int = 1073741824
     log_preallocate: bool = False
+    log_segment_delete_delay_ms: int = 60000  # file.delete.delay.ms's default; also deleted partitions' delay
     log_roll_ms: int = 7 * 24 * 3600 * 1000
     log_roll_jitter_ms: int = 0
     log_index_size_max_bytes: int = 10485760
@@ -100,6 +101,7 @@ class BrokerConfig:
     # the share coordinator's __share_group_state (created on the first FindCoordinator of a share key)
     share_coordinator_state_topic_num_partitions: int = 50
     share_coordinator_state_topic_segment_bytes: int = 104857600
+    share_coordinator_state_topic_prune_interval_ms: int = 300000
     offsets_topic_num_partitions: int = 50
     offsets_topic_replication_factor: int = 1
     offsets_topic_segment_bytes: int = 104857600
@@ -174,6 +176,7 @@ class BrokerConfig:
             "retention.bytes": str(self.log_retention_bytes),
             "segment.bytes": str(self.log_segment_bytes),
             "preallocate": "true" if self.log_preallocate else "false",
+            "file.delete.delay.ms": str(self.log_segment_delete_delay_ms),
             "segment.ms": str(self.log_roll_ms),
             "segment.jitter.ms": str(self.log_roll_jitter_ms),
             "segment.index.bytes": str(self.log_index_size_max_bytes),
@@ -459,6 +462,7 @@ _SPECS = {
     "log.retention.bytes": ("log_retention_bytes", _int(-1)),
     "log.segment.bytes": ("log_segment_bytes", _int(14, INT_MAX)),
     "log.preallocate": ("log_preallocate", _bool),
+    "log.segment.delete.delay.ms": ("log_segment_delete_delay_ms", _int(0, LONG_MAX)),
     "log.index.size.max.bytes": ("log_index_size_max_bytes", _int(4, INT_MAX)),
     "log.index.interval.bytes": ("log_index_interval_bytes", _int(0, INT_MAX)),
     "log.cleanup.policy": ("log_cleanup_policy", _str),
@@ -505,6 +509,8 @@ _SPECS = {
                                                      _int(1, INT_MAX)),
     "share.coordinator.state.topic.segment.bytes": ("share_coordinator_state_topic_segment_bytes",
                                                     _int(1, INT_MAX)),
+    "share.coordinator.state.topic.prune.interval.ms": ("share_coordinator_state_topic_prune_interval_ms",
+                                                        _int(1, INT_MAX)),
     "offsets.topic.num.partitions": ("offsets_topic_num_partitions", _int(1, INT_MAX)),
     "offsets.topic.replication.factor": ("offsets_topic_replication_factor", _int(1, 32767)),
     "offsets.topic.segment.bytes": ("offsets_topic_segment_bytes", _int(1, INT_MAX)),

@@ -85,11 +85,16 @@ class BrokerServer:
         # Kafka's PeriodicProducerExpirationCheck, every producer.id.expiration.check.interval.ms
         next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
         cleaning = None
+        removing = None  # deleted partitions' directories being removed (a background thread)
         while True:
             await asyncio.sleep(0.1)
             now = _now_ms()
             try:
                 b.tick(now)
+                if removing is None or removing.done():
+                    dirs = b.log_manager.release_deleted(now)
+                    removing = (asyncio.ensure_future(self.loop.run_in_executor(None, b.log_manager.remove_dirs, dirs))
+                                if dirs else None)
                 if now >= next_flush:
                     next_flush = now + flush_interval
                     b.flush_dirty(now)

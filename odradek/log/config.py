@@ -43,6 +43,7 @@ class LogConfig:
     message_timestamp_type: str = "CreateTime"
     flush_messages: int = LONG_MAX
     flush_ms: int = LONG_MAX
+    file_delete_delay_ms: int = 60000      # a removed segment's fd (and disk space) is let go this late
     min_compaction_lag_ms: int = 0
     segment_jitter_ms: int = 0
     max_compaction_lag_ms: int = LONG_MAX
@@ -186,6 +187,7 @@ INT_MAX = 2147483647
 _SPECS = {
     "segment.bytes": ("segment_bytes", _int(14, INT_MAX)),
     "preallocate": ("preallocate", _bool),
+    "file.delete.delay.ms": ("file_delete_delay_ms", _int(0)),
     "segment.ms": ("segment_ms", _int(1)),
     "segment.index.bytes": ("segment_index_bytes", _int(4, INT_MAX)),
     "index.interval.bytes": ("index_interval_bytes", _int(0, INT_MAX)),

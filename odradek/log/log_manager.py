@@ -1,6 +1,7 @@
 """LogManager: every PartitionLog under the log.dirs, in `topic-partition` dirs."""
 from __future__ import annotations
 
+import logging
 import posixpath
 import threading
 import uuid
@@ -22,6 +23,9 @@ def parse_dir_name(name: str) -> tuple[str, int] | None:
     return topic, int(part)
 
 
+logger = logging.getLogger(__name__)
+
+
 class LogManager:
     def __init__(self, log_dirs: list[str] | str, *, fs: FileSystem | None = None,
                  default_config: LogConfig | None = None,
@@ -34,6 +38,9 @@ class LogManager:
         self.default_config = default_config or LogConfig()
         self.topic_config = topic_config or (lambda topic: None)
         self.logs: dict[tuple[str, int], PartitionLog] = {}
+        # deleted partitions waiting out file.delete.delay.ms: [log or None, renamed dir,
+        # ms when release_deleted first saw it]
+        self._doomed: list[list] = []
         self.cleaner = LogCleaner(cleaner_config)
         self.lock = threading.Lock()
         self._load(now_ms)
@@ -49,7 +56,7 @@ class LogManager:
                 if not self.fs.isdir(path):
                     continue
                 if name.endswith(DELETE_SUFFIX):
-                    self.fs.rmtree(path)  # a deletion interrupted by a crash
+                    self._doomed.append([None, path, None])  # deleted before the stop: goes after the delay
                     continue
                 tp = parse_dir_name(name)
                 if tp is None:
@@ -83,18 +90,50 @@ class LogManager:
                 log.config = config
 
     def delete(self, topic: str, partition: int) -> bool:
-        """Rename to `topic-partition.<id>-delete` first (a crash finishes it on startup)."""
+        """Take the partition out of service and rename its directory to
+        `topic-partition.<id>-delete`; as Kafka's LogManager, the directory is removed
+        log.segment.delete.delay.ms later (release_deleted, then remove_dirs), and a
+        restart before that picks the deletion up again."""
         with self.lock:
             log = self.logs.pop((topic, partition), None)
         if log is None:
             return False
         with log.lock:
-            for seg in log.segments + log._retired:
-                seg.close()
             dead = f"{log.dir}.{uuid.uuid4().hex}{DELETE_SUFFIX}"
-            self.fs.rename(log.dir, dead)
-            self.fs.rmtree(dead)
+            self.fs.rename(log.dir, dead)  # the open files stay usable (reads in flight)
+        with self.lock:
+            self._doomed.append([log, dead, None])
         return True
+
+    def release_deleted(self, now_ms: int) -> list[str]:
+        """Close what has waited file.delete.delay.ms (segments out of their logs; deleted
+        partitions' files, after the broker's log.segment.delete.delay.ms, counted from
+        the first call that saw them) and return the deleted partitions' directories,
+        which remove_dirs then removes (from a background thread: that frees their pages)."""
+        for log in self:
+            log.release_retired(now_ms)
+        delay = self.default_config.file_delete_delay_ms
+        due = []
+        with self.lock:
+            if not self._doomed:
+                return []
+            keep = []
+            for entry in self._doomed:
+                if entry[2] is None:
+                    entry[2] = now_ms
+                (due if now_ms - entry[2] >= delay else keep).append(entry)
+            self._doomed = keep
+        for log, _, _ in due:
+            if log is not None:
+                log.close_files()
+        return [dead for _, dead, _ in due]
+
+    def remove_dirs(self, dirs: list[str]) -> None:
+        for d in dirs:
+            try:
+                self.fs.rmtree(d)
+            except OSError as e:  # as Kafka: logged; the next start tries again
+                logger.warning("could not remove deleted log directory %s: %s", d, e)
 
     def disk_space(self, log_dir: str) -> tuple[int, int]:
         """(total, usable) bytes of the disk holding log_dir (-1, -1 when unknown)."""
@@ -147,6 +186,13 @@ class LogManager:
             self._cleaner_thread = None
 
     def close(self) -> None:
+        """Close every log; deleted partitions still waiting out their delay keep their
+        directories, which the next start removes after the delay."""
         self.stop_cleaner()
         for log in self:
             log.close()
+        with self.lock:
+            doomed, self._doomed = self._doomed, []
+        for log, _, _ in doomed:
+            if log is not None:
+                log.close_files()

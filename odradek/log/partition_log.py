@@ -39,6 +39,7 @@ _OK = CheckResult.OK
 
 CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
 CHECKPOINT_FILE = "log-state.checkpoint"
+MAX_RETIRED_OPEN = 64  # removed segments held open per log (see _hold)
 
 EARLIEST_TIMESTAMP = -2
 LATEST_TIMESTAMP = -1
@@ -93,7 +94,9 @@ class PartitionLog:
         self.txn_state = PartitionTxnState()
         self.unflushed_messages = 0
         self.last_flush_ms = now_ms
-        self._retired: list[LogSegment] = []  # replaced segments, closed later (in-flight sendfile)
+        # segments out of the log whose files are gone: [segment, ms when release_retired first
+        # saw it]; their fds stay open for file.delete.delay.ms (reads in flight, a sendfile)
+        self._retired: list[list] = []
         self.recovered_unclean = False
         self.truncated_on_recovery = 0
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
@@ -702,9 +705,42 @@ class PartitionLog:
         for p in (seg.path, seg.offset_index.path, seg.time_index.path, seg.txn_index_path):
             if self.fs.exists(p):
                 self.fs.remove(p)
-        self._retired.append(seg)  # keep the fd open for in-flight sendfile
-        while len(self._retired) > 16:
-            self._retired.pop(0).close()
+        self._hold(seg)
+
+    def _hold(self, seg: LogSegment) -> None:
+        """Keep a segment that left the log (its files removed) open until file.delete.delay.ms
+        has passed, as Kafka deletes a segment's files that long after it leaves the log: a
+        read already handed out (a fetch's sendfile) still has it, and its disk space is
+        freed then. At most MAX_RETIRED_OPEN per log wait; the oldest closes early."""
+        self._retired.append([seg, None])
+        while len(self._retired) > MAX_RETIRED_OPEN:
+            self._retired.pop(0)[0].close()
+
+    def release_retired(self, now_ms: int) -> int:
+        """Close the removed segments whose file.delete.delay.ms has passed (counted from the
+        first call that saw them; the broker calls this every 100 ms). Returns how many."""
+        if not self._retired:
+            return 0
+        with self.lock:
+            delay = self.config.file_delete_delay_ms
+            keep = []
+            for entry in self._retired:
+                if entry[1] is None:
+                    entry[1] = now_ms
+                if now_ms - entry[1] >= delay:
+                    entry[0].close()
+                else:
+                    keep.append(entry)
+            n = len(self._retired) - len(keep)
+            self._retired = keep
+            return n
+
+    def close_files(self) -> None:
+        """Close every file of the log, writing nothing (a deleted topic's log, after its delay)."""
+        with self.lock:
+            for seg in self.segments + [e[0] for e in self._retired]:
+                seg.close()
+            self._retired.clear()
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
         """Drop the idempotence state of producers silent for expiration_ms (not those
@@ -822,16 +858,7 @@ class PartitionLog:
             f.fsync()
             f.close()
             self.fs.fsync_dir(self.dir)
-            for seg in self.segments + self._retired:
-                seg.close()
-            self._retired.clear()
-
-    def delete_files(self) -> None:
-        """Remove the whole partition directory (topic deletion)."""
-        with self.lock:
-            for seg in self.segments + self._retired:
-                seg.close()
-            self.fs.rmtree(self.dir)
+            self.close_files()
 
     # ------------------------------------------------------------ cleaner hooks
 
@@ -898,9 +925,7 @@ class PartitionLog:
             new.flush()
             self._set_segments(self.segments[:i] + [new] + self.segments[i + len(olds):])
             for seg in olds:
-                self._retired.append(seg)  # keep the fds open for in-flight sendfile
-            while len(self._retired) > 16:
-                self._retired.pop(0).close()
+                self._hold(seg)
             return True
 
     def set_cleaner_checkpoint(self, offset: int) -> None:

@@ -1,0 +1,121 @@
+"""file.delete.delay.ms (topic config; log.segment.delete.delay.ms for the broker), as
+Kafka: a segment that leaves the log (retention, DeleteRecords, a cleaner swap) keeps
+its data readable by reads already handed out, and its disk space, until the delay has
+passed; a deleted partition's directory is renamed `<dir>.<id>-delete` and removed that
+long after, also when the broker restarts in between."""
+import os
+
+from odradek.config import BrokerConfig
+from odradek.log import LogConfig, LogManager, PartitionLog, RealFileSystem
+from odradek.log.log_manager import DELETE_SUFFIX
+from odradek.wire.records import build_batch
+
+from log_helpers import read_all
+
+SEG = 1024
+
+
+def filled(d: str, cfg: LogConfig, n: int = 40) -> PartitionLog:
+    log = PartitionLog(RealFileSystem(), d, cfg, now_ms=0)
+    for i in range(n):
+        log.append(build_batch([(b"k", b"value-%03d" % i + b"x" * 100, (), 1)]), now_ms=1)
+    log.high_watermark = log.log_end_offset  # retention only removes what is below it
+    return log
+
+
+def is_open(fd: int) -> bool:
+    try:
+        os.fstat(fd)
+        return True
+    except OSError:
+        return False
+
+
+def test_removed_segment_stays_readable_until_the_delay(tmp_path):
+    d = str(tmp_path / "t-0")
+    log = filled(d, LogConfig(segment_bytes=SEG, retention_bytes=SEG, file_delete_delay_ms=5000))
+    first = log.segments[0]
+    in_flight = log.read(0, 1 << 20)  # a fetch's slices, taken before retention
+    before = in_flight.read_bytes()
+    assert log.apply_retention(10) > 0 and log.log_start_offset > 0
+    assert not os.path.exists(first.path)  # the files are gone at once ...
+    fd = first.fd
+    assert is_open(fd) and os.fstat(fd).st_nlink == 0  # ... the data is not
+    assert in_flight.read_bytes() == before
+    assert log.release_retired(1000) == 0  # the delay starts when the broker first looks
+    assert log.release_retired(5999) == 0 and is_open(fd)
+    closed = log.release_retired(6000)
+    assert closed >= 1 and first.fd == -1 and not log._retired
+    assert read_all(log)[0][0] == log.log_start_offset
+    log.close()
+
+
+def test_zero_delay_lets_go_at_the_next_look(tmp_path):
+    log = filled(str(tmp_path / "t-0"), LogConfig(segment_bytes=SEG, retention_bytes=SEG, file_delete_delay_ms=0))
+    n = log.apply_retention(10)
+    assert n > 0 and len(log._retired) == n
+    assert log.release_retired(11) == n and not log._retired
+    log.close()
+
+
+def test_delete_records_and_close_let_go_of_removed_segments(tmp_path):
+    log = filled(str(tmp_path / "t-0"), LogConfig(segment_bytes=SEG, file_delete_delay_ms=60000))
+    held = log.segments[:2]
+    log.delete_records(log.segments[2].base_offset)
+    assert [e[0] for e in log._retired][:2] == held and all(is_open(s.fd) for s in held)
+    log.close()  # a clean stop does not wait
+    assert all(s.fd == -1 for s in held) and not log._retired
+
+
+def test_deleted_partition_dir_goes_after_the_broker_delay(tmp_path):
+    root = str(tmp_path / "data")
+    cfg = LogConfig(segment_bytes=SEG, file_delete_delay_ms=3000)
+    lm = LogManager(root, default_config=cfg, now_ms=0)
+    log = lm.get_or_create("t", 0, cfg, now_ms=0)
+    for i in range(20):
+        log.append(build_batch([(None, b"v%d" % i, (), 1)]), now_ms=1)
+    fds = [s.fd for s in log.segments]
+    in_flight = log.read(0, 1 << 20)
+    before = in_flight.read_bytes()
+    assert lm.delete("t", 0) and lm.get("t", 0) is None
+    dead = [n for n in os.listdir(root) if n.endswith(DELETE_SUFFIX)]
+    assert len(dead) == 1 and dead[0].startswith("t-0.") and "t-0" not in os.listdir(root)
+    assert in_flight.read_bytes() == before and all(is_open(fd) for fd in fds)
+    assert lm.release_deleted(100) == []
+    assert lm.release_deleted(3099) == []
+    dirs = lm.release_deleted(3100)
+    assert dirs == [os.path.join(root, dead[0])] and all(s.fd == -1 for s in log.segments)
+    assert os.path.isdir(dirs[0])  # removed by remove_dirs (the broker runs it in a thread)
+    lm.remove_dirs(dirs)
+    assert os.listdir(root) == []
+    # the same partition can be created again at once, while an older one waits
+    lm.get_or_create("t", 0, cfg, now_ms=0)
+    assert lm.delete("t", 0)
+    lm.get_or_create("t", 0, cfg, now_ms=0).append(build_batch([(None, b"new", (), 1)]), now_ms=1)
+    assert sorted(n.endswith(DELETE_SUFFIX) for n in os.listdir(root)) == [False, True]
+    lm.close()
+
+
+def test_a_deletion_pending_at_a_stop_finishes_after_the_restart(tmp_path):
+    root = str(tmp_path / "data")
+    cfg = LogConfig(segment_bytes=SEG, file_delete_delay_ms=500)
+    lm = LogManager(root, default_config=cfg, now_ms=0)
+    lm.get_or_create("t", 0, cfg, now_ms=0).append(build_batch([(None, b"v", (), 1)]), now_ms=1)
+    lm.delete("t", 0)
+    lm.close()
+    (dead,) = os.listdir(root)
+    assert dead.endswith(DELETE_SUFFIX)
+    lm = LogManager(root, default_config=cfg, now_ms=0)  # the start does not block on it
+    assert lm.list() == [] and os.listdir(root) == [dead]
+    assert lm.release_deleted(10_000) == []
+    lm.remove_dirs(lm.release_deleted(10_500))
+    assert os.listdir(root) == []
+    lm.close()
+
+
+def test_broker_setting_is_the_topic_default():
+    assert BrokerConfig.from_properties({}).log_config().file_delete_delay_ms == 60000
+    cfg = BrokerConfig.from_properties({"log.segment.delete.delay.ms": "0"})
+    assert cfg.log_config().file_delete_delay_ms == 0
+    assert cfg.topic_defaults()["file.delete.delay.ms"] == "0"
+    assert LogConfig.from_properties({"file.delete.delay.ms": "1234"}).file_delete_delay_ms == 1234
