@@ -192,8 +192,11 @@ def test_kill_minus_9_real_writer(tmp_path, prealloc):
         p.stdout.close()
         files = sorted(f for f in os.listdir(d) if f.endswith(".log"))
         sizes = [os.path.getsize(os.path.join(d, f)) for f in files]
-        if prealloc:  # the active file was made segment.bytes long; rolled ones were trimmed
-            assert sizes[-1] == 256 * 1024 and all(s < 256 * 1024 for s in sizes[:-1])
+        if prealloc:
+            # rolled files were trimmed; the last is the preallocated active one, or (killed
+            # mid-roll, after the trim and before the next file) the just-trimmed one
+            # (test_preallocate checks the sizes at each step)
+            assert sizes[-1] <= 256 * 1024 and all(s < 256 * 1024 for s in sizes[:-1])
         log = PartitionLog(RealFileSystem(), d, cfg, now_ms=0)
         assert log.recovered_unclean
         assert log.log_end_offset >= acked + 1  # everything acked was written (page cache)
