@@ -46,6 +46,9 @@ def _serve(args) -> int:
     except (ConfigError, OSError) as e:
         print(f"odradek: configuration error: {e}", file=sys.stderr)
         return 2
+    if cfg.unused:
+        print(f"odradek: warning: these configurations were supplied but are not used: "
+              f"{', '.join(cfg.unused)}", file=sys.stderr, flush=True)
     if cfg.quorum_mode:  # one node of a multi-node KRaft cluster
         from odradek.broker.quorum import run
     else:

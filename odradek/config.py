@@ -133,6 +133,8 @@ class BrokerConfig:
     metadata_log_max_record_bytes_between_snapshots: int = 20971520
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")
     explicit: dict = field(default_factory=dict, compare=False, repr=False)
+    # properties given that odradek does not use (Kafka warns about those and starts)
+    unused: tuple = field(default=(), compare=False, repr=False)
 
     # ------------------------------------------------------------ derived
 
@@ -235,6 +237,7 @@ class BrokerConfig:
     def from_properties(cls, props: dict[str, str]) -> "BrokerConfig":
         values: dict = {}
         explicit = {}
+        unused: list[str] = []
         # Kafka's precedence for time units: *.ms over *.minutes over *.hours.
         for unit_names, attr in _UNIT_ALIASES:
             for name, factor in unit_names:
@@ -250,7 +253,9 @@ class BrokerConfig:
                 continue
             spec = _SPECS.get(name)
             if spec is None:
-                raise ConfigError(f"unknown configuration property {name!r}")
+                # as Kafka (AbstractConfig.logUnused): a name it does not use is reported, not refused
+                unused.append(name)
+                continue
             attr, parse = spec
             try:
                 values[attr] = parse(raw)
@@ -266,7 +271,7 @@ class BrokerConfig:
             brokers = tuple(lst for lst in every if lst.name not in names)
             if brokers:
                 values["listeners"] = brokers
-        cfg = dataclasses.replace(cls(), **values, explicit=explicit)
+        cfg = dataclasses.replace(cls(), **values, explicit=explicit, unused=tuple(sorted(unused)))
         cfg._check()
         return cfg
 

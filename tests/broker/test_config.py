@@ -35,7 +35,6 @@ def test_ms_wins_over_hours():
 
 
 @pytest.mark.parametrize("props,needle", [
-    ({"no.such.thing": "1"}, "no.such.thing"),
     ({"num.partitions": "zero"}, "num.partitions"),
     ({"num.partitions": "0"}, "num.partitions"),
     ({"auto.create.topics.enable": "yes"}, "auto.create.topics.enable"),
@@ -68,3 +67,11 @@ def test_kafka_python_fixture_properties_accepted():
              "group.min.session.timeout.ms": "1000", "offsets.topic.num.partitions": "2"}
     cfg = BrokerConfig.from_properties(props)
     assert cfg.offsets_topic_num_partitions == 2
+
+
+def test_unused_properties_are_reported_not_refused():
+    # as Kafka: a name it does not use (another broker's setting, a typo) is logged at start
+    c = BrokerConfig.from_properties({"no.such.thing": "1", "replica.fetch.max.bytes": "1048576",
+                                      "num.partitions": "3"})
+    assert c.unused == ("no.such.thing", "replica.fetch.max.bytes") and c.num_partitions == 3
+    assert BrokerConfig.from_properties({"num.partitions": "3"}).unused == ()
