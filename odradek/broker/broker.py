@@ -225,7 +225,8 @@ class Broker:
         self.txn_coordinator = TxnCoordinator(
             log=CoordinatorLog(self.replicas, TRANSACTION_STATE), config=self.config,
             allocate_producer_id=self.allocate_producer_id, write_marker=write_marker,
-            offsets=self.txn_offsets, now_ms=now)
+            offsets=self.txn_offsets, now_ms=now,
+            transaction_version=lambda: self.finalized_features().get("transaction.version", 0))
         self.txn_coordinator.load_all(now)
 
     def close(self) -> None:
