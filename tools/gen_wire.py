@@ -162,7 +162,8 @@ class Spec:
         t = f["type"].strip()
         is_array = t.startswith("[]")
         elem = t[2:] if is_array else t
-        versions = parse_versions(f.get("versions"))
+        # a tagged field without "versions" exists in its taggedVersions (Kafka's FieldSpec)
+        versions = parse_versions(f.get("versions", f.get("taggedVersions")))
         fl = Field(
             name=f["name"],
             attr=snake(f["name"]),

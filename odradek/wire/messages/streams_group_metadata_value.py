@@ -41,7 +41,7 @@ class LastAssignmentConfig(Message):
 
 class StreamsGroupMetadataValue(Message):
     __slots__ = ('epoch', 'metadata_hash', 'validated_topology_epoch', 'last_assignment_configs', '_unknown_tagged')
-    _FIELDS = (('epoch', 'int32', 0, 32767, -1, -1, None, -1, None), ('metadata_hash', 'int64', 0, 32767, -1, -1, None, -1, None), ('validated_topology_epoch', 'int32', 0, 32767, -1, -1, 0, 0, None), ('last_assignment_configs', '[]LastAssignmentConfig', -1, -1, 0, 32767, 1, 0, 'LastAssignmentConfig'))
+    _FIELDS = (('epoch', 'int32', 0, 32767, -1, -1, None, -1, None), ('metadata_hash', 'int64', 0, 32767, -1, -1, None, -1, None), ('validated_topology_epoch', 'int32', 0, 32767, -1, -1, 0, 0, None), ('last_assignment_configs', '[]LastAssignmentConfig', 0, 32767, 0, 32767, 1, 0, 'LastAssignmentConfig'))
     API_KEY = 17
     VALID_VERSIONS = (0, 0)
     FLEXIBLE_MIN = 0
@@ -53,6 +53,19 @@ class StreamsGroupMetadataValue(Message):
         self.last_assignment_configs = [] if last_assignment_configs is DEFAULT else last_assignment_configs
         self._unknown_tagged = _unknown_tagged
 
+
+
+def _d_LastAssignmentConfig_0(b, p):
+    o = _new(LastAssignmentConfig)
+    o.key, p = _rcstr(b, p)
+    o.value, p = _rcstr(b, p)
+    if b[p] == 0:
+        t = None
+        p += 1
+    else:
+        t, p = _rtag(b, p)
+    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    return o, p
 
 
 def _d_StreamsGroupMetadataValue_0(b, p):
@@ -73,11 +86,32 @@ def _d_StreamsGroupMetadataValue_0(b, p):
                 q = 0
                 o.validated_topology_epoch, = _S1.unpack_from(raw, q)
                 q += 4
+            elif tag == 1:
+                q = 0
+                n = raw[q] - 1
+                if 0 <= n < 127:
+                    q += 1
+                else:
+                    n, q = _rcnal(raw, q, 3)
+                if n < 0:
+                    o.last_assignment_configs = None
+                else:
+                    l = []
+                    for _ in range(n):
+                        e, q = _d_LastAssignmentConfig_0(raw, q)
+                        l.append(e)
+                    o.last_assignment_configs = l
             else:
                 if u is None: u = []
                 u.append((tag, bytes(raw)))
     o._unknown_tagged = u
     return o, p
+
+
+def _e_LastAssignmentConfig_0(o, w):
+    _wcstr(w, o.key)
+    _wcstr(w, o.value)
+    _wtag(w, o._unknown_tagged)
 
 
 def _e_StreamsGroupMetadataValue_0(o, w):
@@ -88,6 +122,17 @@ def _e_StreamsGroupMetadataValue_0(o, w):
         tw = []
         tw.append(_S1.pack(x))
         tg.append((0, b''.join(tw)))
+    x = o.last_assignment_configs
+    if x is None or x:
+        tw = []
+        x = x
+        if x is None:
+            tw.append(b'\x00')
+        else:
+            tw.append(_uv(len(x) + 1))
+            for e in x:
+                _e_LastAssignmentConfig_0(e, tw)
+        tg.append((1, b''.join(tw)))
     if o._unknown_tagged:
         tg = sorted(tg + o._unknown_tagged, key=_tagkey)
     _wtag(w, tg)

@@ -44,7 +44,7 @@ class PartitionsSchema(Message):
 
 class TransactionLogValue(Message):
     __slots__ = ('producer_id', 'previous_producer_id', 'next_producer_id', 'producer_epoch', 'next_producer_epoch', 'transaction_timeout_ms', 'transaction_status', 'transaction_partitions', 'transaction_last_update_timestamp_ms', 'transaction_start_timestamp_ms', 'client_transaction_version', '_unknown_tagged')
-    _FIELDS = (('producer_id', 'int64', 0, 32767, -1, -1, None, -1, None), ('previous_producer_id', 'int64', -1, -1, -1, -1, 0, 1, None), ('next_producer_id', 'int64', -1, -1, -1, -1, 1, 1, None), ('producer_epoch', 'int16', 0, 32767, -1, -1, None, -1, None), ('next_producer_epoch', 'int16', -1, -1, -1, -1, 3, 1, None), ('transaction_timeout_ms', 'int32', 0, 32767, -1, -1, None, -1, None), ('transaction_status', 'int8', 0, 32767, -1, -1, None, -1, None), ('transaction_partitions', '[]PartitionsSchema', 0, 32767, 0, 32767, None, -1, 'PartitionsSchema'), ('transaction_last_update_timestamp_ms', 'int64', 0, 32767, -1, -1, None, -1, None), ('transaction_start_timestamp_ms', 'int64', 0, 32767, -1, -1, None, -1, None), ('client_transaction_version', 'int16', -1, -1, -1, -1, 2, 1, None))
+    _FIELDS = (('producer_id', 'int64', 0, 32767, -1, -1, None, -1, None), ('previous_producer_id', 'int64', 1, 32767, -1, -1, 0, 1, None), ('next_producer_id', 'int64', 1, 32767, -1, -1, 1, 1, None), ('producer_epoch', 'int16', 0, 32767, -1, -1, None, -1, None), ('next_producer_epoch', 'int16', 1, 32767, -1, -1, 3, 1, None), ('transaction_timeout_ms', 'int32', 0, 32767, -1, -1, None, -1, None), ('transaction_status', 'int8', 0, 32767, -1, -1, None, -1, None), ('transaction_partitions', '[]PartitionsSchema', 0, 32767, 0, 32767, None, -1, 'PartitionsSchema'), ('transaction_last_update_timestamp_ms', 'int64', 0, 32767, -1, -1, None, -1, None), ('transaction_start_timestamp_ms', 'int64', 0, 32767, -1, -1, None, -1, None), ('client_transaction_version', 'int16', 1, 32767, -1, -1, 2, 1, None))
     API_KEY = 0
     VALID_VERSIONS = (0, 1)
     FLEXIBLE_MIN = 1
@@ -174,7 +174,29 @@ def _d_TransactionLogValue_1(b, p):
         p += 1
     else:
         t, p = _rtag(b, p)
-    o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
+    u = None
+    if t is not None:
+        for tag, raw in t:
+            if tag == 0:
+                q = 0
+                o.previous_producer_id, = _S0.unpack_from(raw, q)
+                q += 8
+            elif tag == 1:
+                q = 0
+                o.next_producer_id, = _S0.unpack_from(raw, q)
+                q += 8
+            elif tag == 2:
+                q = 0
+                o.client_transaction_version, = _S1.unpack_from(raw, q)
+                q += 2
+            elif tag == 3:
+                q = 0
+                o.next_producer_epoch, = _S1.unpack_from(raw, q)
+                q += 2
+            else:
+                if u is None: u = []
+                u.append((tag, bytes(raw)))
+    o._unknown_tagged = u
     return o, p
 
 
@@ -196,7 +218,30 @@ def _e_TransactionLogValue_1(o, w):
         for e in x:
             _e_PartitionsSchema_1(e, w)
     w.append(_S3.pack(o.transaction_last_update_timestamp_ms, o.transaction_start_timestamp_ms))
-    _wtag(w, o._unknown_tagged)
+    tg = []
+    x = o.previous_producer_id
+    if x != -1:
+        tw = []
+        tw.append(_S0.pack(x))
+        tg.append((0, b''.join(tw)))
+    x = o.next_producer_id
+    if x != -1:
+        tw = []
+        tw.append(_S0.pack(x))
+        tg.append((1, b''.join(tw)))
+    x = o.client_transaction_version
+    if x != 0:
+        tw = []
+        tw.append(_S1.pack(x))
+        tg.append((2, b''.join(tw)))
+    x = o.next_producer_epoch
+    if x != -1:
+        tw = []
+        tw.append(_S1.pack(x))
+        tg.append((3, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
 
 
 TransactionLogValue._DECODERS = {0: _d_TransactionLogValue_0, 1: _d_TransactionLogValue_1}
