@@ -1,7 +1,13 @@
-"""Produce (key 0): append record batches; acks 0 (no response), 1 and -1.
+"""Produce (key 0) v3-13: append record batches; acks 0 (no response), 1 and -1.
 
 On a single node the high watermark moves with every append, so acks=-1 is answered
 as soon as the batches are in the log (page cache), exactly like acks=1.
+
+Transactional batches: up to v11 they may only go to a partition already in the
+producer's ongoing transaction (Kafka's partition verification); from v12 (transaction.version
+2, KIP-890 part 2) the broker adds the partition to the transaction itself, as Kafka's
+AddPartitionsToTxnManager does (ADD_PARTITION), with the coordinator's errors mapped as
+Kafka's ReplicaManager maps them. v13 names topics by id (UNKNOWN_TOPIC_ID for an unknown one).
 """
 
 from __future__ import annotations
@@ -9,6 +15,7 @@ from __future__ import annotations
 import logging
 
 from odradek.log import errors as log_errors
+from odradek.wire.primitives import ZERO_UUID
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.produce_response import (
     BatchIndexAndErrorMessage,
@@ -21,7 +28,12 @@ from .common import CLOSE_CONNECTION, log_error_code
 
 API_KEY = 0
 MIN_VERSION = 3
-MAX_VERSION = 11
+MAX_VERSION = 13
+FIRST_ADD_PARTITION_VERSION = 12  # AddPartitionsToTxnManager.produceRequestVersionToTransactionSupportedOperation
+
+# coordinator errors of the implicit AddPartitionsToTxn, as the producer gets them
+_NOT_VERIFIED = (ErrorCode.NETWORK_EXCEPTION, ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
+                 ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR)
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +55,10 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
         resp.error_code = ErrorCode.INVALID_TOPIC_EXCEPTION
         return resp
     if _has_transactional_batch(records):
-        txn = getattr(b, "txn_coordinator", None)
-        # only into a partition of the producer's ongoing transaction (Kafka's partition verification)
-        code = ErrorCode.INVALID_TXN_STATE if txn is None else txn.check_produce(
-            int.from_bytes(records[43:51], "big", signed=True), int.from_bytes(records[51:53], "big", signed=True),
-            topic, p)
+        code, message = _transaction_check(ctx, topic, p, records, transactional_id)
         if code:
             resp.error_code = code
+            resp.error_message = message
             return resp
     try:
         info = b.replicas.append(topic, p, records, ctx.now_ms, log=plog)
@@ -75,6 +84,28 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
     return resp
 
 
+def _transaction_check(ctx, topic: str, p: int, records, transactional_id) -> tuple[int, str | None]:
+    txn = getattr(ctx.broker, "txn_coordinator", None)
+    pid = int.from_bytes(records[43:51], "big", signed=True)
+    epoch = int.from_bytes(records[51:53], "big", signed=True)
+    if txn is None:
+        return ErrorCode.INVALID_TXN_STATE, None
+    if ctx.api_version < FIRST_ADD_PARTITION_VERSION or not transactional_id:
+        # only into a partition of the producer's ongoing transaction (Kafka's partition verification)
+        return txn.check_produce(pid, epoch, topic, p), None
+    code = txn.add_partitions(transactional_id, pid, epoch, [(topic, p)], ctx.now_ms, client_tv=2)
+    if code == ErrorCode.NONE:
+        return code, None
+    if code == ErrorCode.PRODUCER_FENCED:  # AddPartitionsToTxnManager: producers expect this one
+        return ErrorCode.INVALID_PRODUCER_EPOCH, None
+    if code == ErrorCode.INVALID_TXN_STATE:
+        return code, "Partition was not added to the transaction"
+    if code in _NOT_VERIFIED:
+        return ErrorCode.NOT_ENOUGH_REPLICAS, ("Unable to verify the partition has been added to the transaction. "
+                                               f"Underlying error: {ErrorCode(code).name}")
+    return code, None
+
+
 def record_errors_of(e) -> list:
     """The Produce response's record_errors: Kafka's RecordErrors where the log named the
     offending records (keyless records in a compacted topic), else the batch's first record."""
@@ -90,18 +121,31 @@ def _has_transactional_batch(records) -> bool:
         return False
 
 
+def _unknown_topic_id(pd) -> PartitionProduceResponse:
+    return PartitionProduceResponse(index=pd.index, error_code=ErrorCode.UNKNOWN_TOPIC_ID, base_offset=-1,
+                                    log_append_time_ms=-1, log_start_offset=-1, record_errors=[], error_message=None)
+
+
 def handle(ctx, req):
     acks = req.acks
     out = []
+    by_id = ctx.api_version >= 13
     for t in req.topic_data:
         parts = []
+        name = t.name
+        if by_id:
+            ti = ctx.broker.image.topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
+            name = ti.name if ti is not None else ""
         for pd in t.partition_data:
+            if by_id and not name:
+                parts.append(_unknown_topic_id(pd))
+                continue
             if acks not in (0, 1, -1):
                 parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
                                                       base_offset=-1, log_start_offset=-1))
                 continue
-            parts.append(_partition(ctx, t.name, pd.index, pd.records, acks, req.transactional_id))
-        out.append(TopicProduceResponse(name=t.name, partition_responses=parts))
+            parts.append(_partition(ctx, name, pd.index, pd.records, acks, req.transactional_id))
+        out.append(TopicProduceResponse(name=t.name, topic_id=t.topic_id, partition_responses=parts))
     if acks == 0:
         if any(pr.error_code for tr in out for pr in tr.partition_responses):
             return CLOSE_CONNECTION

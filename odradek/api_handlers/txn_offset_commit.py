@@ -1,8 +1,15 @@
-"""TxnOffsetCommit (key 28) v0-5: offsets that become visible when the transaction commits."""
+"""TxnOffsetCommit (key 28) v0-5: offsets that become visible when the transaction commits.
+
+v5 is the transaction.version 2 protocol (KIP-890 part 2): the client sends no
+AddOffsetsToTxn, the broker adds the group's __consumer_offsets partition to the
+transaction itself (Kafka: txnOffsetCommitRequestVersionToTransactionSupportedOperation,
+ADD_PARTITION), before the group checks the member, as Kafka's transactional write does.
+"""
 
 from __future__ import annotations
 
 from odradek.coordinator.group_api import split_known_partitions
+from odradek.coordinator.group_records import partition_for
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.txn_offset_commit_response import (
     TxnOffsetCommitResponse,
@@ -15,6 +22,7 @@ from .txn_common import fenced_for, txn_coordinator
 API_KEY = 28
 MIN_VERSION = 0
 MAX_VERSION = 5
+FIRST_ADD_PARTITION_VERSION = 5
 
 
 def handle(ctx, req) -> TxnOffsetCommitResponse:
@@ -33,7 +41,14 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
             # Kafka: its transaction verification finds no coordinator partition to ask
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         else:
-            err = txn.check_offset_commit(req.transactional_id, req.producer_id, req.producer_epoch)
+            if v >= FIRST_ADD_PARTITION_VERSION:
+                tp = ("__consumer_offsets", partition_for(req.group_id, getattr(b.groups, "num_partitions", 50)))
+                err = txn.add_partitions(req.transactional_id, req.producer_id, req.producer_epoch, [tp],
+                                         ctx.now_ms, client_tv=2)
+                if err == ErrorCode.PRODUCER_FENCED:  # AddPartitionsToTxnManager's mapping
+                    err = ErrorCode.INVALID_PRODUCER_EPOCH
+            else:
+                err = txn.check_offset_commit(req.transactional_id, req.producer_id, req.producer_epoch)
             if err == ErrorCode.NONE:
                 gen = req.generation_id if v >= 3 else -1
                 member = req.member_id if v >= 3 else ""

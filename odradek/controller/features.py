@@ -5,8 +5,10 @@ Only levels whose behaviour odradek implements are supported. Against Kafka 4.3,
 finalizes metadata.version 30 (4.3-IV0), group.version 1, transaction.version 2,
 eligible.leader.replicas.version 1, share.version 1, streams.version 1 (kraft.version 0):
 - group.version 1: KIP-848 consumer groups (odradek/coordinator/consumer_group_*).
-- transaction.version 2: KIP-890 part 2 (Produce v12 adds partitions implicitly, EndTxn v5
-  bumps the epoch per transaction) - see TRANSACTION_VERSION_MAX.
+- transaction.version 2: KIP-890 part 2 (Produce v12+ and TxnOffsetCommit v5 add partitions
+  to the transaction implicitly, EndTxn v5 bumps the epoch per transaction; the transaction
+  log value is v1 from level 1), odradek/coordinator/txn_coordinator.py. Clients read the
+  finalized level from ApiVersions and use that protocol; 1 <-> 2 both ways as Kafka.
 - share.version 1: KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); at
   level 0 the share APIs are not advertised and answer UNSUPPORTED_VERSION, as Kafka's.
 - kraft.version: 0 only (no KIP-853 AddRaftVoter/RemoveRaftVoter).
@@ -22,7 +24,7 @@ from odradek.wire.messages.feature_level_record import FeatureLevelRecord
 METADATA_VERSION = "metadata.version"
 METADATA_VERSION_MIN = 7    # 3.3-IV3, the oldest a 4.x broker supports
 METADATA_VERSION_MAX = 30   # 4.3-IV0
-TRANSACTION_VERSION_MAX = 1  # 2 once KIP-890 part 2 is complete
+TRANSACTION_VERSION_MAX = 2  # KIP-890 part 2 (coordinator/txn_coordinator.py)
 
 # name -> (min supported, max supported)
 SUPPORTED: dict[str, tuple[int, int]] = {

@@ -1,5 +1,16 @@
-"""Transaction coordinator: Kafka's transaction state machine (transaction.version 1),
-persisted to __transaction_state, with the broker writing the markers itself.
+"""Transaction coordinator: Kafka's transaction state machine, persisted to
+__transaction_state, with the broker writing the markers itself.
+
+Two client protocols, as Kafka 4.3 (each transaction records the client's version):
+- transaction.version 0/1: AddPartitionsToTxn/AddOffsetsToTxn from the client, EndTxn <= v4,
+  one producer epoch for the producer's life (bumped by InitProducerId and fencing).
+- transaction.version 2 (KIP-890 part 2): partitions are added by the broker on the client's
+  behalf (Produce v12+, TxnOffsetCommit v5+: ``add_partitions(..., client_tv=2)``), and
+  EndTxn v5 (``end_txn_tv2``) bumps the epoch at every transaction end: the markers carry
+  the new epoch, the answer returns it, and an exhausted epoch moves the transactional id
+  to a new producer id (next_producer_id in the log value) when the transaction completes.
+Aborts the coordinator starts itself (timeout, fencing by InitProducerId) follow the
+finalized transaction.version, as Kafka's do.
 
 How the broker wires it (odradek/broker/broker.py)::
 
@@ -9,6 +20,7 @@ How the broker wires it (odradek/broker/broker.py)::
         allocate_producer_id=broker.allocate_producer_id,
         write_marker=fn(topic, partition, producer_id, epoch, commit, coordinator_epoch, now_ms) -> error code,
         offsets=TxnOffsetStore(...),         # transactional offset commits (txn_offsets.py)
+        transaction_version=fn() -> int,     # the finalized transaction.version
     )
     txn.load_all(now_ms)                     # at start-up: rebuild, finish PrepareCommit/PrepareAbort
     txn.tick(now_ms)                         # every ~100 ms: abort transactions past their timeout
@@ -53,7 +65,7 @@ class TxnConfig:
 class TxnCoordinator:
     def __init__(self, log=None, config: Any = None, allocate_producer_id: Callable[[], int] | None = None,
                  write_marker: Callable[..., int] | None = None, offsets=None, now_ms: int = 0,
-                 coordinator_epoch: int = 0):
+                 coordinator_epoch: int = 0, transaction_version: Callable[[], int] | None = None):
         self.log = log
         self.config = TxnConfig.from_any(config)
         self.num_partitions = self.config.transaction_state_log_num_partitions
@@ -62,6 +74,7 @@ class TxnCoordinator:
         self.write_marker = write_marker or (lambda *a, **k: 0)
         self.offsets = offsets
         self.coordinator_epoch = coordinator_epoch
+        self.transaction_version = transaction_version or (lambda: 0)
         self.txns: dict[str, TxnMetadata] = {}
         self._by_pid: dict[int, TxnMetadata] = {}
         self._now = now_ms
@@ -82,11 +95,15 @@ class TxnCoordinator:
         first FindCoordinator of a transactional id); without a log: always."""
         return self.log is None or self.log.has_partition(self.partition_for(transactional_id))
 
-    def _persist(self, m: TxnMetadata, now_ms: int) -> None:
+    def _persist(self, m: TxnMetadata, now_ms: int, prev_pid: int | None = None) -> None:
+        """Write the new state; prev_pid: the producer id before this transition (Kafka's
+        prevProducerId), when the transition changed it."""
         m.last_update_ms = now_ms
+        m.prev_producer_id = m.producer_id if prev_pid is None else prev_pid
         if self.log is not None:
+            version = rec.value_version(self.transaction_version())
             self.log.append(self.partition_for(m.transactional_id),
-                            [(rec.key_bytes(m.transactional_id), rec.value_bytes(m))], now_ms)
+                            [(rec.key_bytes(m.transactional_id), rec.value_bytes(m, version))], now_ms)
 
     def _index(self, m: TxnMetadata) -> None:
         self.txns[m.transactional_id] = m
@@ -160,12 +177,13 @@ class TxnCoordinator:
                 return E.NONE, m.producer_id, m.producer_epoch  # a retried bump: answer it again
             if expected_epoch != m.producer_epoch:
                 return E.PRODUCER_FENCED, -1, -1
+        before = m.producer_id
         self._bump_epoch(m)
         m.state = S.EMPTY
         m.partitions = set()
         m.timeout_ms = timeout_ms
         m.start_ms = -1
-        self._persist(m, now_ms)
+        self._persist(m, now_ms, prev_pid=before)
         self._index(m)
         return E.NONE, m.producer_id, m.producer_epoch
 
@@ -181,10 +199,20 @@ class TxnCoordinator:
             m.producer_epoch += 1
 
     def _fence_and_abort(self, m: TxnMetadata, now_ms: int) -> None:
-        """PrepareEpochFence: bump the epoch so the old producer is fenced, then abort with it."""
-        if m.producer_epoch < MAX_EPOCH - 1:
-            m.last_producer_epoch = m.producer_epoch
+        """PrepareEpochFence: bump the epoch so the old producer is fenced, then abort with it.
+
+        As Kafka 4.3, by the finalized transaction.version: at 2 the abort itself is the one
+        bump (and an exhausted epoch moves to a new producer id on completion); below, the
+        fence epoch is kept (never past 32767) and the abort does not bump again.
+        """
+        if self.transaction_version() >= 2:
+            self._prepare_end_tv2(m, False, now_ms, no_partitions=False)
+            return
+        if m.producer_epoch < MAX_EPOCH:
             m.producer_epoch += 1
+        m.last_producer_epoch = -1
+        m.client_tv = 0
+        m.next_producer_id = -1
         m.state = S.PREPARE_ABORT
         self._persist(m, now_ms)
         self._complete(m, False, now_ms)
@@ -201,7 +229,9 @@ class TxnCoordinator:
         return E.NONE
 
     def add_partitions(self, transactional_id: str, pid: int, epoch: int, partitions: Iterable[tuple[str, int]],
-                       now_ms: int) -> ErrorCode:
+                       now_ms: int, client_tv: int = 0) -> ErrorCode:
+        """AddPartitionsToTxn; client_tv 2 when the broker adds them for a Produce v12+ /
+        TxnOffsetCommit v5+ (Kafka: AddPartitionsToTxn v4+ is handled as TV_2)."""
         self._now = now_ms
         if not self.is_coordinator(transactional_id):
             return E.NOT_COORDINATOR
@@ -217,13 +247,14 @@ class TxnCoordinator:
             m.partitions = set()
         elif m.state is not S.ONGOING:
             return E.INVALID_TXN_STATE
-        old_state, old_parts = m.state, m.partitions
+        old_state, old_parts, old_tv = m.state, m.partitions, m.client_tv
         m.state = S.ONGOING
         m.partitions = old_parts | new
+        m.client_tv = client_tv
         try:
             self._persist(m, now_ms)
         except Exception:
-            m.state, m.partitions = old_state, old_parts
+            m.state, m.partitions, m.client_tv = old_state, old_parts, old_tv
             log.exception("cannot persist transaction %s", transactional_id)
             return E.COORDINATOR_NOT_AVAILABLE
         return E.NONE
@@ -279,10 +310,12 @@ class TxnCoordinator:
         st = m.state
         if st is S.ONGOING:
             m.state = S.PREPARE_COMMIT if commit else S.PREPARE_ABORT
+            old_tv, m.client_tv = m.client_tv, 0
+            m.next_producer_id = -1
             try:
                 self._persist(m, now_ms)
             except Exception:
-                m.state = S.ONGOING
+                m.state, m.client_tv = S.ONGOING, old_tv
                 log.exception("cannot persist transaction %s", transactional_id)
                 return E.COORDINATOR_NOT_AVAILABLE
             self._complete(m, commit, now_ms)
@@ -297,8 +330,104 @@ class TxnCoordinator:
             return E.INVALID_TXN_STATE if commit else E.CONCURRENT_TRANSACTIONS
         return E.INVALID_TXN_STATE
 
+    def end_txn_tv2(self, transactional_id: str, pid: int, epoch: int, commit: bool,
+                    now_ms: int) -> tuple[ErrorCode, int, int]:
+        """EndTxn v5 (transaction.version 2) -> (error, producer id, epoch) for the client's next
+        transaction. Every end bumps the epoch; a retry (the epoch one below, or the last
+        epoch of an overflowed id) is answered again, as Kafka's endTransaction does:
+
+                          Abort            Commit
+                       Retry Current    Retry Current
+          Empty          PF    bump       PF    ITS
+          CompleteAbort  NONE  bump       ITS   ITS
+          CompleteCommit ITS   bump       NONE  ITS
+        """
+        self._now = now_ms
+        if not transactional_id:
+            return E.INVALID_REQUEST, -1, -1
+        if not self.is_coordinator(transactional_id):
+            return E.NOT_COORDINATOR, -1, -1
+        m = self.txns.get(transactional_id)
+        if m is None:
+            return E.INVALID_PRODUCER_ID_MAPPING, -1, -1
+        retry_on_overflow = m.prev_producer_id == pid and epoch == MAX_EPOCH - 1 and m.producer_epoch == 0
+        retry_on_bump = m.producer_epoch == epoch + 1
+        st = m.state
+        if st in (S.PREPARE_COMMIT, S.PREPARE_ABORT):
+            valid = retry_on_bump
+        elif st in (S.COMPLETE_COMMIT, S.COMPLETE_ABORT):
+            valid = retry_on_bump or retry_on_overflow or epoch == m.producer_epoch
+        else:
+            valid = epoch == m.producer_epoch
+        retry = retry_on_bump or retry_on_overflow
+        if m.producer_id != pid and not retry_on_overflow:
+            return E.INVALID_PRODUCER_ID_MAPPING, -1, -1
+        if not valid:
+            return E.PRODUCER_FENCED, -1, -1
+        if m.pending:
+            return E.CONCURRENT_TRANSACTIONS, -1, -1
+        err = None
+        if st is S.ONGOING:
+            return self._prepare_end_tv2(m, commit, now_ms, no_partitions=False)
+        if st is S.COMPLETE_COMMIT:
+            if commit:
+                err = E.NONE if retry else E.INVALID_TXN_STATE
+            elif retry:
+                err = E.INVALID_TXN_STATE
+        elif st is S.COMPLETE_ABORT:
+            if commit:
+                err = E.INVALID_TXN_STATE
+            elif retry:
+                err = E.NONE
+        elif st is S.PREPARE_COMMIT:
+            err = E.CONCURRENT_TRANSACTIONS if commit else E.INVALID_TXN_STATE
+        elif st is S.PREPARE_ABORT:
+            err = E.INVALID_TXN_STATE if commit else E.CONCURRENT_TRANSACTIONS
+        elif st is S.EMPTY:
+            if commit:
+                err = E.INVALID_TXN_STATE
+        else:
+            err = E.INVALID_TXN_STATE
+        if err is None:  # an abort with nothing in the transaction: it still bumps the epoch
+            return self._prepare_end_tv2(m, False, now_ms, no_partitions=True)
+        if err == E.NONE:
+            return E.NONE, m.producer_id, m.producer_epoch
+        return err, -1, -1
+
+    def _prepare_end_tv2(self, m: TxnMetadata, commit: bool, now_ms: int,
+                         no_partitions: bool) -> tuple[ErrorCode, int, int]:
+        """Kafka's prepareAbortOrCommit at transaction.version 2, then the markers and Complete*."""
+        saved = (m.state, m.producer_epoch, m.last_producer_epoch, m.start_ms, m.next_producer_id, m.client_tv)
+        next_pid = -1
+        if m.producer_epoch >= MAX_EPOCH - 1:
+            try:
+                next_pid = self.allocate_producer_id()
+            except Exception:
+                log.exception("no producer id for the overflow of %s", m.transactional_id)
+                return E.COORDINATOR_NOT_AVAILABLE, -1, -1
+        if m.producer_epoch == MAX_EPOCH and not commit:
+            log.error("aborting producer %d of %s with epoch 32767; this must not happen",
+                      m.producer_id, m.transactional_id)
+        else:
+            m.producer_epoch += 1
+        m.last_producer_epoch = saved[1]
+        if no_partitions:
+            m.start_ms = now_ms
+        m.next_producer_id = next_pid
+        m.client_tv = 2
+        m.state = S.PREPARE_COMMIT if commit else S.PREPARE_ABORT
+        try:
+            self._persist(m, now_ms)
+        except Exception:
+            m.state, m.producer_epoch, m.last_producer_epoch, m.start_ms, m.next_producer_id, m.client_tv = saved
+            log.exception("cannot persist transaction %s", m.transactional_id)
+            return E.COORDINATOR_NOT_AVAILABLE, -1, -1
+        self._complete(m, commit, now_ms)
+        return E.NONE, m.producer_id, m.producer_epoch
+
     def _complete(self, m: TxnMetadata, commit: bool, now_ms: int) -> None:
-        """Write the markers of a transaction in Prepare*, then record Complete*."""
+        """Write the markers of a transaction in Prepare*, then record Complete* (with TV2 and an
+        exhausted epoch: under the next producer id, epoch 0)."""
         m.pending = True
         try:
             for topic, p in sorted(m.partitions):
@@ -311,7 +440,15 @@ class TxnCoordinator:
                     self.offsets.complete(m.producer_id, p, commit, now_ms)
             m.state = S.COMPLETE_COMMIT if commit else S.COMPLETE_ABORT
             m.partitions = set()
-            self._persist(m, now_ms)
+            before = m.producer_id
+            if m.client_tv >= 2 and m.next_producer_id >= 0:
+                if self._by_pid.get(before) is m:
+                    del self._by_pid[before]
+                m.last_producer_id = before
+                m.producer_id, m.producer_epoch = m.next_producer_id, 0
+                self._by_pid[m.producer_id] = m
+            m.next_producer_id = -1
+            self._persist(m, now_ms, prev_pid=before)
         finally:
             m.pending = False
 
