@@ -97,3 +97,29 @@ def test_downgrade_and_upgrade_are_visible_in_api_versions(client):
     while features(client)[1].get("group.version") != 1 and time.time() < deadline:
         time.sleep(0.1)
     assert features(client)[1]["group.version"] == 1
+
+
+def test_transaction_version_downgrade_to_1_and_back_to_2(client):
+    """KIP-890 part 2 can be switched off and on again, as with kafka-features downgrade/upgrade;
+    clients pick the transaction protocol from the finalized level they see in ApiVersions."""
+    sup, fin, _ = features(client)
+    assert sup["transaction.version"] == (0, 2) and fin["transaction.version"] == 2
+    node = "Local controller 1"
+    assert update(client, "transaction.version", 3, 1) == (
+        95, PREFIX + f"Invalid update version 3 for feature transaction.version. {node} only supports versions 0-2")
+    assert update(client, "transaction.version", 1, 1) == (
+        95, PREFIX + "Invalid update version 1 for feature transaction.version. Can't downgrade the version of "
+                     "this feature without setting the upgrade type to either safe or unsafe downgrade.")
+    assert update(client, "transaction.version", 0, 2) == (0, None)  # validate_only
+    try:
+        assert update(client, "transaction.version", 1, 2, validate_only=False) == (0, None)
+        deadline = time.time() + 10
+        while features(client)[1].get("transaction.version") != 1 and time.time() < deadline:
+            time.sleep(0.1)
+        assert features(client)[1]["transaction.version"] == 1
+    finally:
+        assert update(client, "transaction.version", 2, 1, validate_only=False) == (0, None)
+    deadline = time.time() + 10
+    while features(client)[1].get("transaction.version") != 2 and time.time() < deadline:
+        time.sleep(0.1)
+    assert features(client)[1]["transaction.version"] == 2

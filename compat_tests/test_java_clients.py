@@ -38,6 +38,7 @@ CHECKS = [
     "offsets.latestNeverBackwards",
     "consumer.incrementalFetch",
     "producer.transactions",
+    "producer.transactionEpochs",
 ]
 # Checks that fail on odradek for a known broker bug (strict: they flip to an error once fixed).
 KNOWN_BROKER_BUGS: dict[str, str] = {}

@@ -719,6 +719,78 @@ public final class JavaClientsCheck {
         }
     }
 
+    /** Epochs across transactions (KIP-890 part 2): with transaction.version 2 finalized (what Kafka 4.3
+     *  finalizes on a fresh cluster) a 4.x client uses transactions V2: no AddPartitionsToTxn
+     *  or AddOffsetsToTxn (Produce v12+ and TxnOffsetCommit v5 add them), EndTxn v5 bumps the epoch at
+     *  every commit and abort and the markers carry it. A 3.x client, or any client at transaction.version 1,
+     *  keeps one epoch. Either way only committed records and offsets are visible. */
+    void transactionEpochs() throws Exception {
+        short tv = admin.describeFeatures().featureMetadata().get(20, TimeUnit.SECONDS)
+                .finalizedFeatures().get("transaction.version").maxVersionLevel();
+        boolean v2 = tv >= 2 && !AppInfoParser.getVersion().startsWith("3.");
+        String topic = createTopic("txnep", 2);
+        String group = run + "-txnep-group";
+        String txnId = run + "-txnep";
+        TopicPartition in0 = new TopicPartition(topic, 0), in1 = new TopicPartition(topic, 1);
+        Map<String, Object> cfg = Map.of(ProducerConfig.TRANSACTIONAL_ID_CONFIG, txnId,
+                ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 20000);
+        List<String> expectedValues = new ArrayList<>();
+        try (KafkaProducer<byte[], byte[]> p = producer(cfg)) {
+            p.initTransactions();
+            org.apache.kafka.clients.admin.TransactionDescription d0 = describeTxn(txnId);
+            int n = 0;
+            boolean[] commits = {true, false, true, true, false, true};
+            for (boolean commit : commits) {
+                p.beginTransaction();
+                String v = (commit ? "c" : "a") + n;
+                p.send(new ProducerRecord<>(topic, n % 2, null, b(v))).get();
+                p.sendOffsetsToTransaction(Map.of(in0, new OffsetAndMetadata(100L + n)),
+                        new org.apache.kafka.clients.consumer.ConsumerGroupMetadata(group));
+                if (commit) {
+                    p.commitTransaction();
+                    expectedValues.add(v);
+                } else {
+                    p.abortTransaction();
+                }
+                n++;
+                // Kafka answers EndTxn once Prepare* is in its log and writes the markers after
+                String want = commit ? "CompleteCommit" : "CompleteAbort";
+                org.apache.kafka.clients.admin.TransactionDescription d = describeTxn(txnId);
+                for (long end = System.currentTimeMillis() + 10000;
+                     !d.state().toString().equals(want) && System.currentTimeMillis() < end; d = describeTxn(txnId))
+                    Thread.sleep(20);
+                expectEq(d0.producerId(), d.producerId(), "producer id after transaction " + n);
+                expectEq(v2 ? d0.producerEpoch() + n : d0.producerEpoch(), d.producerEpoch(),
+                        "producer epoch after transaction " + n + (v2 ? " (bumped by every EndTxn v5)" : ""));
+                expectEq(want, d.state().toString(), "state after transaction " + n);
+            }
+            // the markers carry the epoch the broker ended each transaction with
+            for (TopicPartition tp : List.of(in0, in1)) {
+                List<org.apache.kafka.clients.admin.ProducerState> ps = admin.describeProducers(List.of(tp))
+                        .partitionResult(tp).get(20, TimeUnit.SECONDS).activeProducers();
+                expectEq(1, ps.size(), "active producers of " + tp);
+                int lastTxnOfPartition = tp.partition() == 0 ? commits.length - 1 : commits.length;
+                expectEq(v2 ? d0.producerEpoch() + lastTxnOfPartition : d0.producerEpoch(),
+                        (int) ps.get(0).producerEpoch(), "epoch of the last marker in " + tp);
+            }
+        }
+        try (KafkaConsumer<byte[], byte[]> c = consumer(null, Map.of(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"))) {
+            c.assign(List.of(in0, in1));
+            c.seekToBeginning(List.of(in0, in1));
+            List<String> vals = pollN(c, expectedValues.size(), 20000).stream().map(r -> s(r.value()))
+                    .sorted().collect(Collectors.toList());
+            vals.addAll(pollN(c, 1, 1000).stream().map(r -> s(r.value())).collect(Collectors.toList()));
+            expectEq(expectedValues.stream().sorted().collect(Collectors.toList()), vals, "committed records");
+        }
+        Map<TopicPartition, OffsetAndMetadata> committed =
+                admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(20, TimeUnit.SECONDS);
+        expectEq(105L, committed.get(in0).offset(), "offset of the last committed transaction");
+    }
+
+    org.apache.kafka.clients.admin.TransactionDescription describeTxn(String txnId) throws Exception {
+        return admin.describeTransactions(List.of(txnId)).description(txnId).get(20, TimeUnit.SECONDS);
+    }
+
     void check(String name, Check c, Set<String> only) {
         if (!only.isEmpty() && !only.contains(name)) return;
         long t0 = System.nanoTime();
@@ -761,6 +833,7 @@ public final class JavaClientsCheck {
         j.check("offsets.latestNeverBackwards", j::latestOffsetsMonotonic, only);
         j.check("consumer.incrementalFetch", j::incrementalFetch, only);
         j.check("producer.transactions", j::transactions, only);
+        j.check("producer.transactionEpochs", j::transactionEpochs, only);
         j.admin.close(Duration.ofSeconds(5));
         System.out.printf("java-clients %s: %d passed, %d failed%n", version, j.passed, j.failed);
         System.exit(j.failed == 0 ? 0 : 1);
