@@ -28,6 +28,7 @@ from odradek.wire.messages.offset_commit_request import (
 from odradek.wire.messages.offset_fetch_request import (
     OffsetFetchRequest,
     OffsetFetchRequestGroup,
+    OffsetFetchRequestTopic,
     OffsetFetchRequestTopics,
 )
 from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
@@ -172,6 +173,24 @@ def test_classic_member_commits_through_v10(raw, bootstrap, topic_name):
     assert commit(raw, g, part, gen=j.generation_id + 1, member=j.member_id) == [(t, [(0, E.ILLEGAL_GENERATION)])]
     assert commit(raw, g, part, gen=j.generation_id, member="ghost") == [(t, [(0, E.UNKNOWN_MEMBER_ID)])]
     assert fetch(raw, g, [(t, [0])]) == (0, [(t, [(0, 11, 0, "m")])])
+
+
+def test_empty_group_id_commits_and_fetches(raw, bootstrap, topic_name):
+    """Kafka 4.3 rejects only a null group id for OffsetCommit/OffsetFetch: "" is a group, at every version."""
+    create_topic(bootstrap, topic_name, 2)
+    t = wait_topic_id(raw, topic_name)
+    ready_group(raw, topic_name, "")
+    for v in (2, 7, 9):
+        assert commit(raw, "", [OffsetCommitRequestTopic(name=topic_name, partitions=[P(0, 10 + v)])], version=v) == \
+            [(topic_name, [(0, 0)])]
+    assert commit(raw, "", [OffsetCommitRequestTopic(topic_id=t, partitions=[P(1, 3)])]) == [(t, [(1, 0)])]
+    assert fetch(raw, "", [(t, [0, 1])]) == (0, [(t, [(0, 19, 0, "m"), (1, 3, 0, "m")])])
+    assert fetch(raw, "", [(topic_name, [0])], version=8) == (0, [(topic_name, [(0, 19, 0, "m")])])
+    for v in (1, 2, 7):
+        r = raw.call(OffsetFetchRequest(group_id="", topics=[
+            OffsetFetchRequestTopic(name=topic_name, partition_indexes=[0])]), v)
+        assert (r.error_code, [(p.committed_offset, p.error_code) for x in r.topics for p in x.partitions]) == \
+            (0, [(19, 0)])
 
 
 def test_deleted_and_recreated_topic(raw, bootstrap, topic_name):

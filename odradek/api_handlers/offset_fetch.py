@@ -8,6 +8,9 @@ Offsets carry the id of the topic they were committed for. One committed for a t
 (the name is gone, or belongs to a re-created topic) reads as none at every version: Kafka deletes
 such offsets with the topic (OffsetMetadataManager.onTopicsDeleted); odradek keeps the records and
 hides them here.
+
+An empty group id is a group like any other (Kafka 4.3 answers INVALID_GROUP_ID only for null,
+which the protocol cannot carry here).
 """
 
 from __future__ import annotations
@@ -121,10 +124,6 @@ def handle(ctx, request) -> OffsetFetchResponse:
     if v >= 8:
         groups = []
         for rg in request.groups:
-            if not rg.group_id:
-                groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
-                                                       error_code=ErrorCode.INVALID_GROUP_ID))
-                continue
             if not coordinates(ctx, rg.group_id):
                 groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
                                                        error_code=ErrorCode.NOT_COORDINATOR))
@@ -149,8 +148,6 @@ def handle(ctx, request) -> OffsetFetchResponse:
             ))
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
     topics = None if request.topics is None else [(t.name, ZERO_UUID, t.partition_indexes) for t in request.topics]
-    if not request.group_id:
-        return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.INVALID_GROUP_ID)
     if not coordinates(ctx, request.group_id):
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.NOT_COORDINATOR)
     err, res = _fetch(ctx, request.group_id, topics)

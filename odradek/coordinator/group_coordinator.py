@@ -664,8 +664,7 @@ class GroupCoordinator:
         return result
 
     def _validate_commit(self, group_id, generation_id, member_id, instance_id, api_version, now_ms) -> ErrorCode:
-        if not group_id:
-            return E.INVALID_GROUP_ID
+        # an empty group id is a group like any other for OffsetCommit (Kafka 4.3 rejects only null)
         g = self.groups.get(group_id)
         if g is None:
             if generation_id < 0:
@@ -695,7 +694,9 @@ class GroupCoordinator:
                             group_instance_id: str | None, now_ms: int) -> ErrorCode:
         """TxnOffsetCommit: the same member/generation checks as OffsetCommit (txn_offsets.py writes)."""
         self._now = now_ms
-        if generation_id < 0 and not member_id and group_instance_id is None and group_id:
+        if not group_id:
+            return E.INVALID_GROUP_ID  # Kafka's commitTransactionalOffsets: isGroupIdNotEmpty
+        if generation_id < 0 and not member_id and group_instance_id is None:
             return E.NONE  # Kafka: a transactional commit without membership is always accepted
         return self._validate_commit(group_id, generation_id, member_id, group_instance_id, 9, now_ms)
 

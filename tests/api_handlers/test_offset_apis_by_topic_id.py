@@ -20,6 +20,7 @@ from odradek.wire.messages.offset_commit_request import (
 from odradek.wire.messages.offset_fetch_request import (
     OffsetFetchRequest,
     OffsetFetchRequestGroup,
+    OffsetFetchRequestTopic,
     OffsetFetchRequestTopics,
 )
 
@@ -155,3 +156,20 @@ def test_fetch_v10_after_the_topic_was_deleted_and_recreated():
     assert fetch(b, [(new, [0])]) == (0, [(new, [(0, 1, 0, "m")])])
     assert fetch(b, None) == (0, [(new, [(0, 1, 0, "m")])])
     assert fetch(b, None, version=9) == (0, [("t", [(0, 1, 0, "m")])])
+
+
+def test_empty_group_id_is_a_group_for_offset_commit_and_fetch():
+    """Kafka 4.3's GroupCoordinatorService rejects only a null group id (INVALID_GROUP_ID) for
+    OffsetCommit/OffsetFetch; "" is a simple group like any other, at every version."""
+    b = FakeBroker()
+    for v in (2, 7, 9):
+        assert commit(b, [OffsetCommitRequestTopic(name="t", partitions=[P(0, 10 + v)])], version=v, group="") == \
+            [("t", [(0, 0)])]
+    assert commit(b, [OffsetCommitRequestTopic(topic_id=T, partitions=[P(1, 3)])], group="") == [(T, [(1, 0)])]
+    assert fetch(b, [(T, [0, 1])], group="") == (0, [(T, [(0, 19, 0, "m"), (1, 3, 0, "m")])])
+    assert fetch(b, [("t", [0])], version=8, group="") == (0, [("t", [(0, 19, 0, "m")])])
+    for v in (1, 2, 7):
+        r = call(b, offset_fetch, v, OffsetFetchRequest(group_id="", topics=[
+            OffsetFetchRequestTopic(name="t", partition_indexes=[0])]))
+        assert (r.error_code, [(p.committed_offset, p.error_code) for t in r.topics for p in t.partitions]) == \
+            (0, [(19, 0)])
