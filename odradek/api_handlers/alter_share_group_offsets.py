@@ -45,6 +45,7 @@ def handle(ctx, request) -> AlterShareGroupOffsetsResponse:
                                               is_other_group=_other_group(ctx, gid))
     except ShareFail as f:
         return _error(f.code, f.message)
+    b.persist_share_state(ctx.now_ms)  # written before the response, as Kafka's share coordinator
     return AlterShareGroupOffsetsResponse(throttle_time_ms=0, error_code=0, error_message=None, responses=[
         AlterShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid or ZERO_UUID, partitions=[
             AlterShareGroupOffsetsResponsePartition(partition_index=p, error_code=err, error_message=msg)

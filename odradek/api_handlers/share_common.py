@@ -64,6 +64,9 @@ def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partit
         touched.add((group_id, topic_id, partition))
     if touched:
         b.poke_share_partitions(touched)
+        persist = getattr(b, "persist_share_state", None)
+        if persist is not None:  # acknowledged records are persisted before the response, as Kafka
+            persist(ctx.now_ms)
     return out
 
 

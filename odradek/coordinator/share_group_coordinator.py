@@ -17,9 +17,10 @@ records are released.
 AlterShareGroupOffsets and DeleteShareGroupOffsets (an empty group only) set or forget the
 share-partitions' start offsets; the first creates the group when it does not exist, as Kafka 4.3.
 
-Not persisted (Kafka writes ShareGroup* records to __consumer_offsets and ShareSnapshot/ShareUpdate
-records to __share_group_state): groups, share-partition state and sessions live in memory and a
-restart forgets them.
+Persisted: each group's epoch (ShareGroupMetadata records in __consumer_offsets, as Kafka) and each
+share-partition's state (SPSO and in-flight record states, in __share_group_state); take_changes()
+hands the broker what changed, restore_*() rebuild at start-up (share_state.py has the records).
+Members, assignments and share sessions are not persisted: after a restart the members rejoin.
 """
 
 from __future__ import annotations
@@ -74,6 +75,7 @@ class ShareGroup:
     members: dict = field(default_factory=dict)  # member_id -> ShareMember
     target: dict = field(default_factory=dict)   # member_id -> {topic_id: sorted partitions}
     metadata_hash: int = 0
+    persisted_epoch: int | None = None  # the epoch last written (share_state.py), None: never
 
     @property
     def state(self) -> str:
@@ -151,6 +153,9 @@ class ShareGroupCoordinator:
         self.sessions: dict[tuple, ShareSession] = {}  # (group_id, member_id) -> ShareSession
         self.max_share_sessions = max_share_sessions
         self.max_group_size = max_group_size
+        # removed since last persisted: share-partition keys and group ids (tombstones to write)
+        self._gone_partitions: set = set()
+        self._gone_groups: set = set()
 
     # ------------------------------------------------------------------ settings
 
@@ -293,6 +298,7 @@ class ShareGroupCoordinator:
         """A deleted topic's share-partitions go with it (a re-created topic has a new id)."""
         for key in [k for k in self.partitions if k[1] == bytes(topic_id)]:
             del self.partitions[key]
+            self._gone_partitions.add(key)
 
     def release_member(self, group_id: str, member_id: str) -> set:
         """Release every record member_id holds in the group; the share-partitions touched."""
@@ -416,6 +422,7 @@ class ShareGroupCoordinator:
                 continue
             for k in keys:
                 del self.partitions[k]
+                self._gone_partitions.add(k)
             deleted.setdefault(tid, name)
         return [(name, tid, E.NONE, None) for tid, name in deleted.items()] + errors
 
@@ -426,9 +433,52 @@ class ShareGroupCoordinator:
         if g.members:
             return E.NON_EMPTY_GROUP
         del self.groups[group_id]
+        self._gone_groups.add(group_id)
         for key in [k for k in self.partitions if k[0] == group_id]:
             del self.partitions[key]
+            self._gone_partitions.add(key)
         return E.NONE
+
+    # ------------------------------------------------------------------ persistence
+
+    def has_changes(self) -> bool:
+        return bool(self._gone_groups or self._gone_partitions) or \
+            any(g.persisted_epoch != g.group_epoch for g in self.groups.values()) or \
+            any(sp.dirty for sp in self.partitions.values())
+
+    def take_changes(self) -> tuple[list, list]:
+        """What changed since the last call, for the broker to persist (share_state.py): groups
+        [(group_id, epoch | None for deleted, metadata_hash)] and share-partitions [((group_id,
+        topic_id, partition), SharePartition | None for deleted)]. Marks them persisted."""
+        groups = [(gid, None, 0) for gid in sorted(self._gone_groups) if gid not in self.groups]
+        for g in self.groups.values():
+            if g.persisted_epoch != g.group_epoch:
+                groups.append((g.group_id, g.group_epoch, g.metadata_hash))
+                g.persisted_epoch = g.group_epoch
+        parts = [(k, None) for k in sorted(self._gone_partitions) if k not in self.partitions]
+        for k, sp in self.partitions.items():
+            if sp.dirty:
+                parts.append((k, sp))
+                sp.dirty = False
+        self._gone_groups.clear()
+        self._gone_partitions.clear()
+        return groups, parts
+
+    def restore_group(self, group_id: str, epoch: int | None, metadata_hash: int = 0) -> None:
+        """Start-up: a group as last persisted (epoch None: deleted). Its members are not kept: they
+        rejoin (a member heartbeating its old epoch is answered UNKNOWN_MEMBER_ID)."""
+        if epoch is None:
+            self.groups.pop(group_id, None)
+            return
+        self.groups[group_id] = ShareGroup(group_id, group_epoch=epoch, assignment_epoch=epoch,
+                                           metadata_hash=metadata_hash, persisted_epoch=epoch)
+
+    def restore_partition(self, key: tuple, start_offset: int | None, batches=()) -> None:
+        """Start-up: a share-partition as last persisted (start_offset None: deleted)."""
+        if start_offset is None:
+            self.partitions.pop(key, None)
+            return
+        self.partitions[key] = SharePartition.restore(start_offset, batches)
 
     # ------------------------------------------------------------------ time
 

@@ -9,6 +9,8 @@ time comes in as now_ms. Kafka's SharePartition, simplified to one entry per in-
   delivery count), ACKNOWLEDGED or ARCHIVED. The SPSO moves past leading ACKNOWLEDGED/ARCHIVED ones.
 - A record released (RELEASE, lock expiry, member gone) after delivery.count.limit deliveries is
   ARCHIVED instead of AVAILABLE.
+- Persisted (share_state.py): the SPSO and state_batches(), written when records are acknowledged,
+  released or archived, or the SPSO is set; restore() reads them back at start-up.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ class SharePartition:
         self.end_offset = start_offset
         self.records: dict[int, InFlight] = {}
         self._next_deadline: int | None = None
+        # changed since last persisted (share_state.py); acquisitions alone do not count, as Kafka
+        # writes a share-partition's state when records are acknowledged or released, not acquired
+        self.dirty = True
 
     # ------------------------------------------------------------------ reading state
 
@@ -82,12 +87,14 @@ class SharePartition:
             self.records.pop(off, None)
         self.start_offset = log_start
         self.end_offset = max(self.end_offset, log_start)
+        self.dirty = True
 
     def reset(self, offset: int) -> None:
         """AlterShareGroupOffsets: forget everything, start at offset."""
         self.records.clear()
         self.start_offset = self.end_offset = offset
         self._next_deadline = None
+        self.dirty = True
 
     # ------------------------------------------------------------------ acquire
 
@@ -110,10 +117,12 @@ class SharePartition:
                 continue
             if base > self.end_offset and self.end_offset >= self.start_offset:
                 # offsets missing from the log (compaction): nothing to deliver there
+                self.dirty = True
                 for off in range(self.end_offset, base):
                     self.records[off] = InFlight(ARCHIVED)
                 self.end_offset = base
             if (base, last) in skip:
+                self.dirty = True
                 for off in range(max(base, self.start_offset), last + 1):
                     r = self.records.get(off)
                     if off >= self.end_offset:
@@ -172,6 +181,7 @@ class SharePartition:
                 r.lock_deadline_ms = now_ms + settings.record_lock_duration_ms
                 continue
             r.member_id = None
+        self.dirty = True
         self._advance()
         return ErrorCode.NONE
 
@@ -187,6 +197,8 @@ class SharePartition:
             if r.state == ACQUIRED and r.member_id == member_id:
                 self._release(r, settings)
                 n += 1
+        if n:
+            self.dirty = True
         self._advance()
         return n
 
@@ -205,8 +217,39 @@ class SharePartition:
             elif nxt is None or r.lock_deadline_ms < nxt:
                 nxt = r.lock_deadline_ms
         self._next_deadline = nxt
+        if n:
+            self.dirty = True
         self._advance()
         return n
+
+    # ------------------------------------------------------------------ persisted state
+
+    def state_batches(self) -> list[tuple[int, int, int, int]]:
+        """The in-flight records as Kafka persists them: [(first, last, state, delivery count)],
+        runs of one state and count; an ACQUIRED record is written AVAILABLE (its acquisition lock
+        does not outlive the broker) with the deliveries so far."""
+        out: list[list[int]] = []
+        for off in range(self.start_offset, self.end_offset):
+            r = self.records.get(off)
+            state, count = (AVAILABLE, 0) if r is None else (AVAILABLE if r.state == ACQUIRED else r.state,
+                                                              r.delivery_count)
+            if out and out[-1][1] == off - 1 and out[-1][2] == state and out[-1][3] == count:
+                out[-1][1] = off
+            else:
+                out.append([off, off, state, count])
+        return [tuple(b) for b in out]
+
+    @classmethod
+    def restore(cls, start_offset: int, batches) -> "SharePartition":
+        """A share-partition from its persisted state (state_batches())."""
+        sp = cls(start_offset)
+        for first, last, state, count in batches:
+            for off in range(max(first, start_offset), last + 1):
+                sp.records[off] = InFlight(state if state in (ACKNOWLEDGED, ARCHIVED) else AVAILABLE, count)
+            sp.end_offset = max(sp.end_offset, last + 1)
+        sp._advance()
+        sp.dirty = False
+        return sp
 
     def _advance(self) -> None:
         while self.start_offset < self.end_offset:

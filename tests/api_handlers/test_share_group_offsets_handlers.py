@@ -113,7 +113,8 @@ def test_alter_then_describe_then_delete(broker):
     assert broker.share_groups.groups["g"].state == "Empty"
     r = delete(broker, "g", ["nosuch", "t"])
     assert [(t.topic_name, t.topic_id, t.error_code, t.error_message) for t in r.responses] == [
-        ("t", tid, 0, None), ("nosuch", ZERO, E.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.")]
+        ("t", tid, 0, None),
+        ("nosuch", ZERO, E.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.")]
     assert start_offsets(broker, "g") == (0, {})
     r = delete(broker, "g", ["t"])
     assert [(t.topic_name, t.topic_id, t.error_code, t.error_message) for t in r.responses] == [
