@@ -21,6 +21,10 @@ from odradek.wire.messages.delete_share_group_offsets_request import (
     DeleteShareGroupOffsetsRequest,
     DeleteShareGroupOffsetsRequestTopic,
 )
+from odradek.wire.messages.describe_share_group_offsets_request import (
+    DescribeShareGroupOffsetsRequest,
+    DescribeShareGroupOffsetsRequestGroup,
+)
 from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from test_share_groups import _drain, _name, _produce, _set_group_config, _share_consumer, _tool, ck
@@ -215,3 +219,29 @@ def test_find_coordinator_v6_share_coordinator(raw, bootstrap):
     for v in (5, 6):
         assert [_find(raw, k, 0, v).error_code for k in ("g", "")] == [0, 0]
         assert _find(raw, "x", 3, v).error_code == 42
+
+
+def _describe_offsets(raw, group):
+    g = raw.call(DescribeShareGroupOffsetsRequest(groups=[
+        DescribeShareGroupOffsetsRequestGroup(group_id=group, topics=None)]), 1).groups[0]
+    return g.error_code, [(t.topic_name, [(p.partition_index, p.start_offset, p.lag) for p in t.partitions])
+                          for t in g.topics]
+
+
+def test_describe_offsets_after_alter_and_of_a_classic_group(raw, bootstrap):
+    topic, group, classic = _name("sgo"), _name("sgo"), _name("cg")
+    create_topic(bootstrap, topic, 2)
+    _produce(bootstrap, topic, 4, 2)  # high watermarks 2, 2
+    assert _find(raw, group, 0).error_code == 0
+    deadline = time.time() + 15
+    while True:  # Kafka's share coordinator learns of a new topic a moment after its creation
+        r = _alter(raw, group, [(topic, [(0, 5), (1, 1)])])
+        if all(p.error_code == 0 for p in r.responses[0].partitions) or time.time() > deadline:
+            break
+        time.sleep(0.5)
+    # an SPSO past the high watermark: a negative lag, as Kafka 4.3 answers (its tool prints "-")
+    assert _describe_offsets(raw, group) == (0, [(topic, [(0, 5, -3), (1, 1, 1)])])
+    consumer = ck.Consumer({"bootstrap.servers": bootstrap, "group.id": classic, "enable.auto.commit": False})
+    consumer.commit(offsets=[ck.TopicPartition(topic, 0, 1)], asynchronous=False)
+    consumer.close()
+    assert _describe_offsets(raw, classic) == (0, [])  # no share state, no error

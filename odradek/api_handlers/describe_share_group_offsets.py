@@ -1,6 +1,8 @@
 """DescribeShareGroupOffsets (key 90) v0-1: each share-partition's start offset (SPSO) and, v1, its lag
 (records at or past the SPSO up to the high watermark that are not yet acknowledged or archived).
-Topics null: every share-partition the group has; a partition without share state answers -1."""
+Topics null: every share-partition the group has; a partition without share state answers -1. As
+Kafka 4.3: a classic or consumer group of that id is a group without share state (no error), and the
+lag is not clamped (an SPSO set past the high watermark shows a negative lag; SPSO -1: lag -1)."""
 
 from __future__ import annotations
 
@@ -14,7 +16,6 @@ from odradek.wire.messages.describe_share_group_offsets_response import (
 )
 
 from .share_common import share_enabled
-from .share_group_heartbeat import _other_group
 
 API_KEY = 90
 MIN_VERSION = 0
@@ -35,11 +36,6 @@ def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
             err = ErrorCode.NOT_COORDINATOR
             out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[], error_code=err,
                                                               error_message=err.message))
-            continue
-        if _other_group(ctx, gid):
-            out.append(DescribeShareGroupOffsetsResponseGroup(
-                group_id=gid, topics=[], error_code=ErrorCode.GROUP_ID_NOT_FOUND,
-                error_message=f"Group {gid} is not a share group."))
             continue
         sps = b.share_groups.group_partitions(gid)
         if g.topics is None:
@@ -65,13 +61,13 @@ def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
                     sp = sps.get((tid, p))
                     plog = b.replicas.get(name, p)
                     if sp is not None:
-                        # negative: altered to "uninitialized", shown as it was set (Kafka: no lag)
+                        # negative: altered so, shown as it was set (-1 is "uninitialized": no lag)
                         if plog is not None and sp.start_offset >= 0:
                             sp.move_start(plog.log_start_offset)
                         row.start_offset = sp.start_offset
                         row.leader_epoch = b.replicas.leader_epoch(name, p)
-                        if plog is not None and sp.start_offset >= 0:
-                            row.lag = max(0, plog.high_watermark - sp.start_offset - sp.in_flight_done())
+                        if plog is not None and sp.start_offset != -1:
+                            row.lag = plog.high_watermark - sp.start_offset - sp.in_flight_done()
                 rows.append(row)
             topics.append(DescribeShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid, partitions=rows))
         out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=topics, error_code=0,

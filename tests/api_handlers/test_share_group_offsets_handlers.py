@@ -171,3 +171,18 @@ def test_find_coordinator_v5_v6_group_and_transaction_keys_as_v4(broker, version
             assert (c.key, c.error_code, c.node_id, c.error_message) == (key, 0, broker.node_id, "")
     c = find(broker, "x", 3, version)
     assert (c.error_code, c.error_message) == (E.INVALID_REQUEST, E.INVALID_REQUEST.message)
+
+
+def test_describe_offsets_lag_is_not_clamped_and_a_classic_group_has_no_share_state(broker):
+    create(broker, "t", 2)
+    find(broker, "g", 0)
+    alter(broker, "g", [("t", [(0, 3), (1, -1)])])
+    r = call(broker, "describe_share_group_offsets", ds.DescribeShareGroupOffsetsRequest(groups=[
+        ds.DescribeShareGroupOffsetsRequestGroup(group_id="g", topics=None)]))
+    # as Kafka 4.3: an SPSO past the high watermark (0) shows a negative lag; -1 (uninitialized) no lag
+    assert [(p.partition_index, p.start_offset, p.lag) for p in r.groups[0].topics[0].partitions] == \
+        [(0, 3, -3), (1, -1, -1)]
+    broker.groups.groups["classic"] = object()  # any group of another type
+    r = call(broker, "describe_share_group_offsets", ds.DescribeShareGroupOffsetsRequest(groups=[
+        ds.DescribeShareGroupOffsetsRequestGroup(group_id="classic", topics=None)]))
+    assert (r.groups[0].error_code, r.groups[0].topics) == (0, [])
