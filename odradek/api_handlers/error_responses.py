@@ -196,6 +196,14 @@ def _top_level_with_message(api_key: int, cls_name: str) -> Callable:
     return build
 
 
+def _top_level_with_default_message(api_key: int, cls_name: str) -> Callable:
+    """Kafka's getErrorResponse(throttle, Errors.forException(e)): the code and its default
+    message (Errors.message()), nothing else (Alter/DeleteShareGroupOffsets)."""
+    def build(v, req, code, msg, exc):
+        return getattr(_resp(api_key), cls_name)(error_code=code, error_message=ErrorCode(code).message)
+    return build
+
+
 def _sync_group(v, req, code, msg, exc):
     return _resp(14).SyncGroupResponse(error_code=code, assignment=b"")
 
@@ -534,6 +542,8 @@ BUILDERS: dict[int, Callable] = {
     78: _top_level(78, "ShareFetchResponse"),
     79: _top_level(79, "ShareAcknowledgeResponse"),
     90: _describe_share_group_offsets,
+    91: _top_level_with_default_message(91, "AlterShareGroupOffsetsResponse"),
+    92: _top_level_with_default_message(92, "DeleteShareGroupOffsetsResponse"),
 }
 
 

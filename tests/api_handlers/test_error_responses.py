@@ -178,6 +178,8 @@ EXPECT = {
     79: [(0, R, "err", "error_code", None)],
     90: [(0, R, "err", "groups[].error_code", "groups[]"),
          (0, R, "same", "groups[].group_id", "groups[].group_id")],
+    91: [(0, R, "err", "error_code", None)],
+    92: [(0, R, "err", "error_code", None)],
 }
 
 
