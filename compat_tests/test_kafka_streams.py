@@ -1,0 +1,94 @@
+"""A real Kafka Streams 4.3 application against the broker, with exact outcomes.
+
+compat_tests/java-streams is a Maven project of its own (kafka-streams 4.3.0 needs kafka-clients
+4.3, while compat_tests/java is also built for 3.9.2). StreamsCheck runs word count (repartition +
+changelog), a KStream-KTable join with a count per region and a windowed count, fed by a plain
+producer in four batches, while the application changes shape: one instance, a second joins
+(tasks move, state restored from the changelogs), the first leaves, then a fresh instance on an
+empty state dir (stores checked through interactive queries); under exactly_once_v2 a member in
+another JVM then takes half the tasks and dies mid-batch with its transaction open (the broker
+aborts it on its timeout), and the survivor's outputs are still exact. After each batch the output topics,
+read_committed, hold exactly the expected final count per key. It also checks the internal topics
+Streams created (CreateTopics with cleanup.policy, retention.ms, segment.bytes,
+message.timestamp.type), that it purged its repartition topics (DeleteRecords), the group's
+committed offsets and the output's transaction markers. It runs once with
+processing.guarantee=exactly_once_v2 and once with at_least_once; each check is a test here.
+Passes against Kafka 4.3 too: `python compat_tests/run_against_kafka.py -q -k kafka_streams`.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from harness import assert_check_passed, assert_exit_code_matches, run_check_program
+
+STREAMS_DIR = Path(__file__).resolve().parent / "java-streams"
+MODES = ["eos", "alos"]
+CHECKS = [
+    "streams.firstInstance",
+    "streams.internalTopics",
+    "streams.secondInstanceJoins",
+    "streams.firstInstanceLeaves",
+    "streams.freshInstanceRestoresState",
+    "streams.crashedInstanceReplaced",
+    "streams.repartitionTopicsPurged",
+    "streams.committedOffsets",
+    "streams.outputTransactions",
+    "streams.noDuplicateOutput",
+]
+# a joining or leaving Streams member is seen at once, not after a 3 s initial delay
+BROKER_OVERRIDES = {"group.initial.rebalance.delay.ms": "0"}
+
+pytestmark = pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("java") is None,
+                                reason="needs Java 17 and Maven")
+
+
+def _mvn(offline: bool) -> subprocess.CompletedProcess:
+    cmd = ["mvn", "-q", "-B", "compile", "dependency:build-classpath", "-Dmdep.outputFile=target/classpath.txt"]
+    if offline:
+        cmd.insert(1, "-o")
+    return subprocess.run(cmd, cwd=STREAMS_DIR, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="session")
+def streams_classpath() -> str:
+    """Compile StreamsCheck (Maven: ~/.m2 offline first, online only when something is missing)."""
+    t0 = time.monotonic()
+    r = _mvn(offline=True)
+    if r.returncode != 0:
+        r = _mvn(offline=False)
+    if r.returncode != 0:
+        raise RuntimeError(f"mvn build of java-streams failed:\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
+    print(f"\njava-streams build: {time.monotonic() - t0:.1f}s")
+    target = STREAMS_DIR / "target"
+    return str(target / "classes") + os.pathsep + (target / "classpath.txt").read_text().strip()
+
+
+@pytest.fixture(scope="module", params=MODES)
+def streams_results(request, streams_classpath, bootstrap) -> dict[str, str]:
+    """Run StreamsCheck once per processing guarantee: {check name: "PASS" or the failure line}."""
+    results = run_check_program(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", streams_classpath,
+                                 "odradek.compat.streams.StreamsCheck", bootstrap, request.param])
+    results["_mode"] = request.param
+    return results
+
+
+# at_least_once promises no exact counts across a crash: the crash check runs under exactly_once_v2 only
+EOS_ONLY = {"streams.crashedInstanceReplaced"}
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_kafka_streams_check(streams_results, check):
+    if check in EOS_ONLY and streams_results["_mode"] != "eos":
+        pytest.skip("exactly_once_v2 only")
+    assert_check_passed(streams_results, check)
+
+
+def test_kafka_streams_exit_code(streams_results):
+    assert_exit_code_matches(streams_results)
