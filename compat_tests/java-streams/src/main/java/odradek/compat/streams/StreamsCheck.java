@@ -81,7 +81,9 @@ import org.apache.kafka.streams.state.ReadOnlyWindowStore;
  * the changelogs); A leaves (B takes all 8 tasks); B leaves and C starts on an empty state dir
  * (every store restored from its changelog, checked through interactive queries).
  *
- * Usage: StreamsCheck BOOTSTRAP eos|alos   (processing.guarantee exactly_once_v2 or at_least_once)
+ * Usage: StreamsCheck BOOTSTRAP eos|alos [classic|streams]
+ *   processing.guarantee exactly_once_v2 or at_least_once; group.protocol classic (default: JoinGroup/SyncGroup,
+ *   the client assigns tasks) or streams (KIP-1071: StreamsGroupHeartbeat, the broker assigns tasks)
  * Prints "PASS name" or "FAIL name: reason" per check; exits 1 if any check failed.
  */
 public final class StreamsCheck {
@@ -104,6 +106,7 @@ public final class StreamsCheck {
     final String mode;
     final String guarantee;
     final String prefix;
+    final String groupProtocol;
     final String appId;
     final String lines, clicks, regions, wordCounts, regionCounts, windowCounts;
     final Path stateRoot;
@@ -119,11 +122,12 @@ public final class StreamsCheck {
     int failed = 0, passed = 0, batches = 0;
     boolean broken = false;
 
-    StreamsCheck(String bootstrap, String mode, String prefix) throws IOException {
+    StreamsCheck(String bootstrap, String mode, String groupProtocol, String prefix) throws IOException {
         this.bootstrap = bootstrap;
+        this.groupProtocol = groupProtocol;
         this.mode = mode;
         this.guarantee = mode.equals("eos") ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE;
-        String p = prefix != null ? prefix : "streams-" + mode + "-" + UUID.randomUUID().toString().substring(0, 8);
+        String p = prefix != null ? prefix : "streams-" + mode + "-" + groupProtocol + "-" + UUID.randomUUID().toString().substring(0, 8);
         this.prefix = p;
         appId = p + "-app";
         lines = p + "-lines";
@@ -234,13 +238,16 @@ public final class StreamsCheck {
             p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, 1);
             p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100);
             p.put(StreamsConfig.REPARTITION_PURGE_INTERVAL_MS_CONFIG, 100);
-            // the sticky assignor hands stateful tasks to a joining instance at once (the default
-            // high-availability assignor warms it up first and moves them at a probing rebalance, >= 60 s)
-            p.put(StreamsConfig.TASK_ASSIGNOR_CLASS_CONFIG,
-                  "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor");
-            p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
+            // classic: the sticky assignor hands stateful tasks to a joining instance at once (the default
+            // high-availability assignor warms it up first and moves them at a probing rebalance, >= 60 s);
+            // the streams protocol's broker-side assignor moves them at once
+            if (groupProtocol.equals("classic"))
+                p.put(StreamsConfig.TASK_ASSIGNOR_CLASS_CONFIG,
+                      "org.apache.kafka.streams.processor.assignment.assignors.StickyTaskAssignor");
+            p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 6_000);
             p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 300);
             p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
+            p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, groupProtocol);
             streams = new KafkaStreams(topology().build(), p);
             streams.setGlobalStateRestoreListener(new StateRestoreListener() {
                 public void onRestoreStart(TopicPartition tp, String store, long start, long end) { }
@@ -490,7 +497,7 @@ public final class StreamsCheck {
         Path log = stateRoot.resolve("D.out");
         ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dstreams.check.stateRoot=" + stateRoot, "-cp", System.getProperty("java.class.path"),
-            StreamsCheck.class.getName(), bootstrap, "member", mode, prefix, "D", "20");
+            StreamsCheck.class.getName(), bootstrap, "member", mode, groupProtocol, prefix, "D", "20");
         pb.redirectErrorStream(true).redirectOutput(log.toFile());
         member = pb.start();
         try {
@@ -725,22 +732,23 @@ public final class StreamsCheck {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length == 6 && args[1].equals("member")) {
-            new StreamsCheck(args[0], args[2], args[3]).runMember(args[4], Long.parseLong(args[5]));
+        if (args.length == 7 && args[1].equals("member")) {
+            new StreamsCheck(args[0], args[2], args[3], args[4]).runMember(args[5], Long.parseLong(args[6]));
             return;
         }
-        if (args.length != 2 || !(args[1].equals("eos") || args[1].equals("alos"))) {
-            System.err.println("usage: StreamsCheck BOOTSTRAP eos|alos");
+        if (args.length < 2 || args.length > 3 || !(args[1].equals("eos") || args[1].equals("alos"))
+            || (args.length == 3 && !(args[2].equals("classic") || args[2].equals("streams")))) {
+            System.err.println("usage: StreamsCheck BOOTSTRAP eos|alos [classic|streams]");
             System.exit(2);
         }
-        StreamsCheck s = new StreamsCheck(args[0], args[1], null);
+        StreamsCheck s = new StreamsCheck(args[0], args[1], args.length == 3 ? args[2] : "classic", null);
         long t0 = System.nanoTime();
         try {
             s.run();
         } finally {
             s.shutdown();
         }
-        System.out.printf("kafka-streams %s: %d passed, %d failed (%.1fs)%n", args[1], s.passed, s.failed,
+        System.out.printf("kafka-streams %s %s: %d passed, %d failed (%.1fs)%n", args[1], s.groupProtocol, s.passed, s.failed,
                           (System.nanoTime() - t0) / 1e9);
         System.exit(s.failed == 0 ? 0 : 1);
     }
