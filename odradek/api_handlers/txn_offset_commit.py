@@ -4,11 +4,15 @@ v5 is the transaction.version 2 protocol (KIP-890 part 2): the client sends no
 AddOffsetsToTxn, the broker adds the group's __consumer_offsets partition to the
 transaction itself (Kafka: txnOffsetCommitRequestVersionToTransactionSupportedOperation,
 ADD_PARTITION), before the group checks the member, as Kafka's transactional write does.
+
+The offsets are stored with the topic's current id (Kafka 4.3 writes the zero id here): odradek
+hides the offsets of a deleted topic by their id (group_records.is_stale) where Kafka deletes them
+with the topic, and a zero id would bring them back for a topic re-created under the same name.
 """
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import split_known_partitions
+from odradek.coordinator.group_api import metadata_topics, split_known_partitions
 from odradek.coordinator.group_records import partition_for
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.txn_offset_commit_response import (
@@ -57,7 +61,10 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
         if err != ErrorCode.NONE:
             errors.update({tp: err for tp in offsets})
         else:
-            errors.update(store.commit(req.group_id, req.producer_id, req.producer_epoch, offsets, ctx.now_ms))
+            by_name, _ = metadata_topics(ctx)
+            topic_ids = {name: getattr(by_name.get(name), "topic_id", None) for name, _ in offsets}
+            errors.update(store.commit(req.group_id, req.producer_id, req.producer_epoch, offsets, ctx.now_ms,
+                                       topic_ids={n: i for n, i in topic_ids.items() if i is not None}))
     return TxnOffsetCommitResponse(throttle_time_ms=0, topics=[
         TxnOffsetCommitResponseTopic(name=t.name, partitions=[
             TxnOffsetCommitResponsePartition(

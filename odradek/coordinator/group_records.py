@@ -56,7 +56,7 @@ class OffsetAndMetadata:
     metadata: str = ""
     commit_timestamp_ms: int = 0
     expire_timestamp_ms: int = -1  # only from OffsetCommit v2-v4 retention_time_ms
-    topic_id: bytes = ZERO_UUID  # the topic's id when committed (zero: unknown, e.g. a transactional commit)
+    topic_id: bytes = ZERO_UUID  # the topic's id when committed (zero: unknown, a record older than v4)
 
 
 def topic_id_of(topic_ids: dict | None, topic: str) -> bytes:

@@ -33,8 +33,10 @@ class TxnOffsetStore:
     def partition_for(self, group_id: str) -> int:
         return grec.partition_for(group_id, self.num_partitions)
 
-    def commit(self, group_id: str, pid: int, epoch: int, offsets: dict, now_ms: int) -> dict:
-        """offsets {(topic, partition): (offset, leader_epoch, metadata)} -> {tp: error}."""
+    def commit(self, group_id: str, pid: int, epoch: int, offsets: dict, now_ms: int,
+               topic_ids: dict | None = None) -> dict:
+        """offsets {(topic, partition): (offset, leader_epoch, metadata)}, topic_ids {topic: id} stored with
+        them (so that they go with the topic if it is deleted: group_records.is_stale) -> {tp: error}."""
         result = {}
         staged = {}
         recs = []
@@ -43,7 +45,8 @@ class TxnOffsetStore:
             if metadata is not None and len(metadata.encode()) > max_bytes:
                 result[tp] = E.OFFSET_METADATA_TOO_LARGE
                 continue
-            om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "", now_ms)
+            om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "", now_ms,
+                                   topic_id=grec.topic_id_of(topic_ids, tp[0]))
             staged[tp] = om
             recs.append((grec.offset_commit_key(group_id, tp[0], tp[1]), grec.offset_commit_value(om), (), now_ms))
         if recs and self.append_batch is not None:
