@@ -487,6 +487,13 @@ public final class StreamsCheck {
         });
         check("streams.outputTransactions", this::checkOutputTransactions);
         check("streams.noDuplicateOutput", this::checkMonotonic);
+        check("streams.resetTool", this::checkReset);
+        check("streams.reprocessAfterReset", () -> {
+            Instance e = startInstance("E");
+            waitForAssignment(Map.of("E", 4 * PARTITIONS));
+            checkStores(e);
+            waitForOutputs();
+        });
     }
 
     /** exactly_once_v2 across a crash: member D (another JVM) takes half of C's tasks, then dies in
@@ -555,6 +562,33 @@ public final class StreamsCheck {
             Thread.sleep(50);
         }
         Thread.sleep(Long.MAX_VALUE);
+    }
+
+    /** kafka-streams-application-reset (StreamsResetter) on the stopped application: it deletes the
+     *  internal topics and moves the group's input offsets to the earliest. */
+    void checkReset() throws Exception {
+        int rc = new org.apache.kafka.tools.StreamsResetter().execute(new String[] {
+            "--bootstrap-server", bootstrap, "--application-id", appId,
+            "--input-topics", String.join(",", lines, clicks, regions), "--to-earliest"});
+        expectEq(0, rc, "StreamsResetter exit code");
+        long deadline = System.currentTimeMillis() + WAIT_S * 1000L;
+        while (true) {
+            Set<String> left = admin.listTopics().names().get().stream().filter(n -> n.startsWith(appId + "-"))
+                                    .collect(Collectors.toCollection(TreeSet::new));
+            if (left.isEmpty()) break;
+            expect(System.currentTimeMillis() < deadline, "internal topics not deleted: %s", left);
+            Thread.sleep(100);
+        }
+        // the group's offsets of the deleted topics go with them (Kafka deletes them once the
+        // deletion reaches its group coordinator)
+        Map<TopicPartition, Long> expected = new TreeMap<>(Comparator.comparing(TopicPartition::toString));
+        for (TopicPartition tp : partitions(lines, clicks, regions)) expected.put(tp, 0L);
+        while (true) {
+            Map<TopicPartition, Long> comm = committed();
+            if (comm.equals(expected)) break;
+            if (System.currentTimeMillis() > deadline) expectEq(expected, comm, "committed offsets after the reset");
+            Thread.sleep(100);
+        }
     }
 
     /** Internal topics Streams created, with the partitions and configs it asked for. */
