@@ -15,8 +15,8 @@ committed offsets and the output's transaction markers; then Kafka's reset tool 
 deletes the internal topics and rewinds the inputs, and a new instance recounts everything to the
 same exact state (its restored stores are read through interactive queries). It runs under
 processing.guarantee=exactly_once_v2 and at_least_once with the classic group protocol, and under
-at_least_once with group.protocol=streams (KIP-1071, served by Kafka 4.3, not yet by odradek: those
-checks are strict xfails here); each check is a test.
+at_least_once with group.protocol=streams (KIP-1071, served by Kafka 4.3; on a broker that does not
+advertise StreamsGroupHeartbeat those checks are strict xfails); each check is a test.
 Passes against Kafka 4.3 too: `python compat_tests/run_against_kafka.py -q -k kafka_streams`.
 """
 
@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from harness import assert_check_passed, assert_exit_code_matches, run_check_program
+from harness import RawClient, assert_check_passed, assert_exit_code_matches, run_check_program
 
 STREAMS_DIR = Path(__file__).resolve().parent / "java-streams"
 # (processing.guarantee, group.protocol): classic groups under both guarantees, and the streams
@@ -85,29 +85,39 @@ def streams_results(request, streams_classpath, bootstrap) -> dict[str, str]:
     results = run_check_program(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", streams_classpath,
                                  "odradek.compat.streams.StreamsCheck", bootstrap, guarantee, protocol])
     results["_mode"], results["_protocol"] = guarantee, protocol
+    results["_streams_api"] = protocol != "streams" or _advertises(bootstrap, STREAMS_GROUP_HEARTBEAT)
     return results
 
 
 # at_least_once promises no exact counts across a crash: the crash check runs under exactly_once_v2 only
 EOS_ONLY = {"streams.crashedInstanceReplaced"}
-# group.protocol values odradek does not serve yet (strict: they flip to an error once it does)
-KNOWN_BROKER_GAPS = {
-    "streams": "streams groups (KIP-1071: StreamsGroupHeartbeat 88, StreamsGroupDescribe 89) are not "
-               "implemented: the Streams client stops with UnsupportedVersionException",
-}
+STREAMS_GROUP_HEARTBEAT = 88
 
 
-def _known_gap(request, broker, streams_results):
-    reason = KNOWN_BROKER_GAPS.get(streams_results["_protocol"])
-    if reason and getattr(broker, "controllable", False):
-        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
+def _advertises(bootstrap: str, api_key: int) -> bool:
+    from odradek.wire.messages.api_versions_request import ApiVersionsRequest
+
+    c = RawClient(bootstrap)
+    try:
+        return any(k.api_key == api_key for k in c.call(ApiVersionsRequest(), 0).api_keys)
+    finally:
+        c.close()
+
+
+def _known_gap(request, streams_results):
+    """group.protocol=streams needs the broker's streams groups (KIP-1071): a broker that does not
+    advertise StreamsGroupHeartbeat is expected to fail it (strict: an error once it passes)."""
+    if streams_results["_protocol"] == "streams" and not streams_results["_streams_api"]:
+        request.applymarker(pytest.mark.xfail(reason="no StreamsGroupHeartbeat (KIP-1071 streams groups): the "
+                                                     "Streams client stops with UnsupportedVersionException",
+                                              strict=True))
 
 
 @pytest.mark.parametrize("check", CHECKS)
-def test_kafka_streams_check(streams_results, check, request, broker):
+def test_kafka_streams_check(streams_results, check, request):
     if check in EOS_ONLY and streams_results["_mode"] != "eos":
         pytest.skip("exactly_once_v2 only")
-    _known_gap(request, broker, streams_results)
+    _known_gap(request, streams_results)
     assert_check_passed(streams_results, check)
 
 

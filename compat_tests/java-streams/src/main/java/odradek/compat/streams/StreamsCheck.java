@@ -386,24 +386,25 @@ public final class StreamsCheck {
         }
     }
 
-    /** Every record of a topic, read_committed, from the start to the last stable offset. */
-    List<ConsumerRecord<String, Long>> readAll(String topic) {
+    /** Every record of some topics, read_committed, from the start to the last stable offset, with
+     *  one consumer: {topic: its records (each partition's in order)}. */
+    Map<String, List<ConsumerRecord<String, Long>>> readAll(List<String> topics) {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000);
         try (KafkaConsumer<String, Long> c = new KafkaConsumer<>(p, new StringDeserializer(), new LongDeserializer())) {
-            List<TopicPartition> tps = new ArrayList<>();
-            for (int i = 0; i < PARTITIONS; i++) tps.add(new TopicPartition(topic, i));
+            List<TopicPartition> tps = partitions(topics.toArray(new String[0]));
             c.assign(tps);
             c.seekToBeginning(tps);
             Map<TopicPartition, Long> end = c.endOffsets(tps);
-            List<ConsumerRecord<String, Long>> out = new ArrayList<>();
+            Map<String, List<ConsumerRecord<String, Long>>> out = new HashMap<>();
+            for (String t : topics) out.put(t, new ArrayList<>());
             long deadline = System.currentTimeMillis() + 10_000;
             while (tps.stream().anyMatch(tp -> c.position(tp) < end.get(tp))) {
-                if (System.currentTimeMillis() > deadline) throw new CheckFailed("reading " + topic + " timed out");
-                for (ConsumerRecord<String, Long> r : c.poll(Duration.ofMillis(200))) out.add(r);
+                if (System.currentTimeMillis() > deadline) throw new CheckFailed("reading " + topics + " timed out");
+                for (ConsumerRecord<String, Long> r : c.poll(Duration.ofMillis(100))) out.get(r.topic()).add(r);
             }
             return out;
         }
@@ -427,8 +428,9 @@ public final class StreamsCheck {
         while (true) {
             for (Instance i : running) i.checkHealthy();
             Map<String, String> diffs = new TreeMap<>();
+            Map<String, List<ConsumerRecord<String, Long>>> all = readAll(new ArrayList<>(expected.keySet()));
             for (Map.Entry<String, Map<String, Long>> e : expected.entrySet()) {
-                Map<String, Long> got = lastPerKey(readAll(e.getKey()));
+                Map<String, Long> got = lastPerKey(all.get(e.getKey()));
                 if (!got.equals(e.getValue())) diffs.put(e.getKey(), "expected " + e.getValue() + " got " + got);
             }
             if (diffs.isEmpty()) return;
@@ -731,8 +733,9 @@ public final class StreamsCheck {
     /** exactly_once_v2 writes its output in transactions (each ends with a marker, so the end offset
      *  passes the records); at_least_once writes none. */
     void checkOutputTransactions() throws Exception {
-        for (String t : List.of(wordCounts, regionCounts, windowCounts)) {
-            List<ConsumerRecord<String, Long>> rs = readAll(t);
+        Map<String, List<ConsumerRecord<String, Long>>> all = readAll(List.of(wordCounts, regionCounts, windowCounts));
+        for (String t : all.keySet()) {
+            List<ConsumerRecord<String, Long>> rs = all.get(t);
             long records = rs.size();
             long end = offsets(partitions(t), OffsetSpec.latest()).values().stream().mapToLong(Long::longValue).sum();
             if (mode.equals("eos")) expect(end > records, "%s: end offsets %d, records %d: no transaction markers", t, end, records);
@@ -743,9 +746,10 @@ public final class StreamsCheck {
     /** Counts only grow: no output record repeats or undoes a count (at_least_once too: every
      *  instance closed cleanly, committing before its tasks moved). */
     void checkMonotonic() throws Exception {
-        for (String t : List.of(wordCounts, regionCounts, windowCounts)) {
+        Map<String, List<ConsumerRecord<String, Long>>> all = readAll(List.of(wordCounts, regionCounts, windowCounts));
+        for (String t : all.keySet()) {
             Map<String, Long> last = new HashMap<>();
-            for (ConsumerRecord<String, Long> r : readAll(t)) {
+            for (ConsumerRecord<String, Long> r : all.get(t)) {
                 Long prev = last.put(r.key(), r.value());
                 expect(prev == null || r.value() > prev, "%s key %s: %d after %d", t, r.key(), r.value(), prev);
             }
