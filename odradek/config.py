@@ -97,6 +97,13 @@ class BrokerConfig:
     group_share_delivery_count_limit: int = 5
     group_share_partition_max_record_locks: int = 2000
     group_share_max_size: int = 200
+    # KIP-1071 streams groups (odradek/coordinator/streams_group_coordinator.py); Kafka 4.3's defaults
+    group_streams_session_timeout_ms: int = 45000
+    group_streams_heartbeat_interval_ms: int = 5000
+    group_streams_max_size: int = INT_MAX
+    group_streams_num_standby_replicas: int = 0
+    group_streams_initial_rebalance_delay_ms: int = 3000
+    group_streams_assignment_interval_ms: int = 1000
     max_share_sessions: int = 2000
     # the share coordinator's __share_group_state (created on the first FindCoordinator of a share key)
     share_coordinator_state_topic_num_partitions: int = 50
@@ -509,6 +516,12 @@ _SPECS = {
     "group.share.delivery.count.limit": ("group_share_delivery_count_limit", _int(2, 10)),
     "group.share.partition.max.record.locks": ("group_share_partition_max_record_locks", _int(100, 10000)),
     "group.share.max.size": ("group_share_max_size", _int(1, 1000)),
+    "group.streams.session.timeout.ms": ("group_streams_session_timeout_ms", _int(1, INT_MAX)),
+    "group.streams.heartbeat.interval.ms": ("group_streams_heartbeat_interval_ms", _int(1, INT_MAX)),
+    "group.streams.max.size": ("group_streams_max_size", _int(1, INT_MAX)),
+    "group.streams.num.standby.replicas": ("group_streams_num_standby_replicas", _int(0, INT_MAX)),
+    "group.streams.initial.rebalance.delay.ms": ("group_streams_initial_rebalance_delay_ms", _int(0, INT_MAX)),
+    "group.streams.assignment.interval.ms": ("group_streams_assignment_interval_ms", _int(0, INT_MAX)),
     "max.share.sessions": ("max_share_sessions", _int(1, INT_MAX)),
     "share.coordinator.state.topic.num.partitions": ("share_coordinator_state_topic_num_partitions",
                                                      _int(1, INT_MAX)),

@@ -62,6 +62,8 @@ TABLE = {
     77: ('share_group_describe', 1, 1),
     78: ('share_fetch', 1, 2),
     79: ('share_acknowledge', 1, 2),
+    88: ('streams_group_heartbeat', 0, 0),
+    89: ('streams_group_describe', 0, 0),
     90: ('describe_share_group_offsets', 0, 1),
     91: ('alter_share_group_offsets', 0, 0),
     92: ('delete_share_group_offsets', 0, 0),

@@ -31,9 +31,15 @@ PRODUCE_RESPONSE_MIN_VERSION = 0
 def advertised(broker=None) -> list[ApiVersion]:
     from . import supported_versions
     from .share_common import SHARE_API_KEYS, share_enabled
+    from .streams_group_heartbeat import STREAMS_API_KEYS, streams_enabled
 
-    # as Kafka: the share APIs only while share.version >= 1 is finalized
-    hide = SHARE_API_KEYS if broker is not None and not share_enabled(broker) else ()
+    # as Kafka: the share APIs only while share.version >= 1 is finalized, the streams group
+    # APIs only while streams.version >= 1 is
+    hide = set()
+    if broker is not None and not share_enabled(broker):
+        hide |= SHARE_API_KEYS
+    if broker is not None and not streams_enabled(broker):
+        hide |= STREAMS_API_KEYS
     return [ApiVersion(api_key=k, min_version=PRODUCE_RESPONSE_MIN_VERSION if k == PRODUCE_API_KEY else lo,
                        max_version=hi) for k, lo, hi in supported_versions() if k not in hide]
 

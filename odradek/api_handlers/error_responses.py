@@ -471,6 +471,12 @@ def _share_group_describe(v, req, code, msg, exc):
         m.DescribedGroup(group_id=g, error_code=code, error_message=msg) for g in req.group_ids or ()])
 
 
+def _streams_group_describe(v, req, code, msg, exc):
+    m = _resp(89)
+    return m.StreamsGroupDescribeResponse(groups=[
+        m.DescribedGroup(group_id=g, error_code=code, error_message=msg) for g in req.group_ids or ()])
+
+
 def _describe_share_group_offsets(v, req, code, msg, exc):
     m = _resp(90)
     return m.DescribeShareGroupOffsetsResponse(groups=[
@@ -541,6 +547,8 @@ BUILDERS: dict[int, Callable] = {
     77: _share_group_describe,
     78: _top_level(78, "ShareFetchResponse"),
     79: _top_level(79, "ShareAcknowledgeResponse"),
+    88: _top_level(88, "StreamsGroupHeartbeatResponse"),
+    89: _streams_group_describe,
     90: _describe_share_group_offsets,
     91: _top_level_with_default_message(91, "AlterShareGroupOffsetsResponse"),
     92: _top_level_with_default_message(92, "DeleteShareGroupOffsetsResponse"),

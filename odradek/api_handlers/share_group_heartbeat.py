@@ -20,7 +20,7 @@ MAX_VERSION = 1
 
 def _other_group(ctx, group_id: str) -> bool:
     groups = ctx.broker.groups
-    return group_id in getattr(groups, "groups", {}) or group_id in getattr(groups, "consumer_groups", {})
+    return any(group_id in getattr(groups, kind, {}) for kind in ("groups", "consumer_groups", "streams_groups"))
 
 
 def handle(ctx, request) -> ShareGroupHeartbeatResponse:

@@ -168,7 +168,7 @@ class Broker:
 
     def _start_group_coordinator(self) -> None:
         from odradek.broker.coordinator_log import CoordinatorLog
-        from odradek.coordinator.consumer_group_coordinator import UnifiedGroupCoordinator as GroupCoordinator
+        from odradek.coordinator.streams_group_coordinator import StreamsGroupCoordinator as GroupCoordinator
 
         clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
         self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
@@ -408,6 +408,19 @@ class Broker:
                 self.ensure_internal_topic(n)
         return self.controller.create_topics([cmod.CreateTopicSpec(n) for n in names if n not in INTERNAL_TOPICS],
                                              False, now_ms)
+
+    def create_streams_internal_topics(self, topics: list, now_ms: int) -> None:
+        """The internal topics a streams group's topology needs: [(name, partitions, replication
+        factor or -1, configs)], created as a client's CreateTopics would (a quorum broker replaces
+        this with a CreateTopics to the active controller, broker/quorum.py)."""
+        cmod = self.controller_module
+        specs = [cmod.CreateTopicSpec(n, num_partitions=p, replication_factor=rf, configs=dict(c))
+                 for n, p, rf, c in topics]
+        res = self.controller.create_topics(specs, False, now_ms)
+        for r in res or []:
+            if r.error_code not in (0, 36):
+                log.warning("cannot create streams internal topic %s: error %d %s", r.name, r.error_code,
+                            r.error_message)
 
     def is_internal(self, topic: str) -> bool:
         return topic in INTERNAL_TOPICS

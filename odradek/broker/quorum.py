@@ -466,6 +466,19 @@ class QuorumNode:
                                         for n in plain])
         return []
 
+    def create_streams_internal_topics(self, topics, now_ms) -> None:
+        """A streams group's internal topics on a broker: a CreateTopics to the active controller,
+        in the background (the heartbeat reports them missing until they reach this broker's image)."""
+        fresh = [t for t in topics if t[0] not in self._creating]
+        if not fresh:
+            return
+        names = {t[0] for t in fresh}
+        self._creating |= names
+        self._create_in_background([
+            ctq.CreatableTopic(name=n, num_partitions=p, replication_factor=rf,
+                               configs=[ctq.CreatableTopicConfig(name=k, value=v) for k, v in c.items()])
+            for n, p, rf, c in fresh]).add_done_callback(lambda _: self._creating.difference_update(names))
+
     def create_internal_topic(self, name: str, partitions: int, configs: dict) -> None:
         """An internal topic's first use on a broker: ask the active controller once; until the
         topic reaches this broker's image FindCoordinator answers COORDINATOR_NOT_AVAILABLE."""
@@ -608,6 +621,7 @@ async def _start_broker(server, q: QuorumNode) -> None:
         broker.advertised_port = server.port
     broker.auto_create_topics = q.auto_create_topics
     broker.create_internal_topic = q.create_internal_topic
+    broker.create_streams_internal_topics = q.create_streams_internal_topics
     broker.describe_quorum = q.describe_quorum
     broker.start(controller=q.controller)
     await q.join_as_broker(broker)

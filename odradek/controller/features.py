@@ -11,9 +11,11 @@ eligible.leader.replicas.version 1, share.version 1, streams.version 1 (kraft.ve
   finalized level from ApiVersions and use that protocol; 1 <-> 2 both ways as Kafka.
 - share.version 1: KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); at
   level 0 the share APIs are not advertised and answer UNSUPPORTED_VERSION, as Kafka's.
+- streams.version 1: KIP-1071 streams groups (odradek/coordinator/streams_group_coordinator.py);
+  at level 0 StreamsGroupHeartbeat/StreamsGroupDescribe are not advertised and answer
+  UNSUPPORTED_VERSION, as Kafka's.
 - kraft.version: 0 only (no KIP-853 AddRaftVoter/RemoveRaftVoter).
-- eligible.leader.replicas.version, streams.version: not implemented
-  (no ELR in partition state, no streams groups), so not supported.
+- eligible.leader.replicas.version: not implemented (no ELR in partition state), so not supported.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ SUPPORTED: dict[str, tuple[int, int]] = {
     "kraft.version": (0, 0),
     METADATA_VERSION: (METADATA_VERSION_MIN, METADATA_VERSION_MAX),
     "share.version": (0, 1),
+    "streams.version": (0, 1),
     "transaction.version": (0, TRANSACTION_VERSION_MAX),
 }
 
@@ -41,6 +44,7 @@ BOOTSTRAP: dict[str, int] = {
     METADATA_VERSION: METADATA_VERSION_MAX,
     "group.version": 1,
     "share.version": 1,
+    "streams.version": 1,
     "transaction.version": TRANSACTION_VERSION_MAX,
 }
 

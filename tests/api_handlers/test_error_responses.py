@@ -176,6 +176,8 @@ EXPECT = {
     77: [(0, R, "err", "groups[].error_code", "group_ids[]"), (0, R, "same", "groups[].group_id", "group_ids[]")],
     78: [(0, R, "err", "error_code", None)],
     79: [(0, R, "err", "error_code", None)],
+    88: [(0, R, "err", "error_code", None)],
+    89: [(0, R, "err", "groups[].error_code", "group_ids[]"), (0, R, "same", "groups[].group_id", "group_ids[]")],
     90: [(0, R, "err", "groups[].error_code", "groups[]"),
          (0, R, "same", "groups[].group_id", "groups[].group_id")],
     91: [(0, R, "err", "error_code", None)],

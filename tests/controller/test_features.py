@@ -20,9 +20,10 @@ def ctl(tmp_path):
 
 def test_fresh_node_finalizes_the_implemented_levels(ctl):
     assert ctl.finalized_features() == {"metadata.version": 30, "group.version": 1, "share.version": 1,
-                                        "transaction.version": F.TRANSACTION_VERSION_MAX}
+                                        "streams.version": 1, "transaction.version": F.TRANSACTION_VERSION_MAX}
+    assert F.SUPPORTED["streams.version"] == (0, 1)  # KIP-1071 streams groups
     # not implemented: not supported, so never finalized
-    for name in ("streams.version", "eligible.leader.replicas.version"):
+    for name in ("eligible.leader.replicas.version",):
         assert name not in F.SUPPORTED
     assert F.SUPPORTED["kraft.version"] == (0, 0)
 

@@ -1,0 +1,124 @@
+"""StreamsGroupHeartbeat (88) and StreamsGroupDescribe (89) through their handlers on an in-process
+broker: the streams.version gate, the broker creating the topology's internal topics with the
+counts and configs asked for, the assignment once they exist, describe and ListGroups."""
+from __future__ import annotations
+
+import importlib
+
+import pytest
+
+from odradek.api_handlers.context import RequestContext
+from odradek.config import BrokerConfig
+from odradek.wire.errors import ErrorCode as E
+from odradek.wire.messages import api_versions_request as av
+from odradek.wire.messages import create_topics_request as ct
+from odradek.wire.messages import find_coordinator_request as fc
+from odradek.wire.messages import list_groups_request as lg
+from odradek.wire.messages import streams_group_describe_request as sd
+from odradek.wire.messages import streams_group_heartbeat_request as hb
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture
+def broker(tmp_path):
+    from odradek.broker.broker import Broker
+
+    cfg = BrokerConfig.from_properties({"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(tmp_path),
+                                        "offsets.topic.num.partitions": "1",
+                                        "group.streams.initial.rebalance.delay.ms": "0",
+                                        "group.streams.assignment.interval.ms": "0"})
+    b = Broker(cfg, Clock(), lambda delay, fn: None)
+    b.start()
+    yield b
+    b.close()
+
+
+def call(b, module: str, req, version: int | None = None):
+    mod = importlib.import_module(f"odradek.api_handlers.{module}")
+    ctx = RequestContext(api_key=mod.API_KEY, api_version=mod.MAX_VERSION if version is None else version,
+                         correlation_id=1, client_id="streams-client", now_ms=b.clock_ms(), broker=b,
+                         client_host="127.0.0.1")
+    return mod.handle(ctx, req)
+
+
+def topology():
+    KV = hb.KeyValue
+    return hb.Topology(epoch=0, subtopologies=[
+        hb.Subtopology(subtopology_id="0", source_topics=["lines"], repartition_sink_topics=["app-rep"]),
+        hb.Subtopology(subtopology_id="1", repartition_source_topics=[
+            hb.TopicInfo(name="app-rep", partitions=0, replication_factor=0,
+                         topic_configs=[KV(key="cleanup.policy", value="delete"),
+                                        KV(key="segment.bytes", value="52428800")])],
+            state_changelog_topics=[hb.TopicInfo(name="app-counts-changelog", partitions=0, replication_factor=0,
+                                                 topic_configs=[KV(key="cleanup.policy", value="compact")])]),
+    ])
+
+
+def join(b, member="m1", epoch=0, **kw):
+    req = hb.StreamsGroupHeartbeatRequest(
+        group_id="app", member_id=member, member_epoch=epoch, rebalance_timeout_ms=30000 if epoch == 0 else -1,
+        topology=topology() if epoch == 0 else None, active_tasks=[], standby_tasks=[], warmup_tasks=[],
+        process_id="p-" + member if epoch == 0 else None, **kw)
+    return call(b, "streams_group_heartbeat", req)
+
+
+@pytest.fixture
+def ready(broker):
+    r = call(broker, "create_topics", ct.CreateTopicsRequest(topics=[ct.CreatableTopic(
+        name="lines", num_partitions=3, replication_factor=1)], timeout_ms=1000))
+    assert r.topics[0].error_code == 0
+    call(broker, "find_coordinator", fc.FindCoordinatorRequest(key_type=0, coordinator_keys=["app"]), 6)
+    return broker
+
+
+def test_heartbeat_creates_internal_topics_then_assigns(ready):
+    b = ready
+    r = join(b)
+    assert r.error_code == 0 and r.member_id == "m1" and r.member_epoch == 1 and r.heartbeat_interval_ms == 5000
+    assert [(s.status_code, s.status_detail) for s in r.status] == [
+        (3, "Internal topics are missing: app-counts-changelog, app-rep")]
+    assert (r.active_tasks, r.standby_tasks, r.warmup_tasks) == ([], [], [])
+    # the broker created them with the topology's partition counts and configs
+    assert len(b.image.topics["app-rep"].partitions) == 3
+    assert len(b.image.topics["app-counts-changelog"].partitions) == 3
+    assert dict(b.image.topic_configs["app-rep"]) == {"cleanup.policy": "delete", "segment.bytes": "52428800"}
+    assert dict(b.image.topic_configs["app-counts-changelog"]) == {"cleanup.policy": "compact"}
+    r = join(b, epoch=1)
+    assert r.error_code == 0 and r.status == [] and r.member_epoch == 2  # Kafka: an empty status, not null
+    assert r.endpoint_information_epoch == 0 and r.partitions_by_user_endpoint is None
+    assert [(t.subtopology_id, t.partitions) for t in r.active_tasks] == [("0", [0, 1, 2]), ("1", [0, 1, 2])]
+    d = call(b, "streams_group_describe", sd.StreamsGroupDescribeRequest(group_ids=["app", "nope"])).groups
+    assert (d[0].error_code, d[0].group_state, d[0].group_epoch, d[0].assignment_epoch) == (0, "Stable", 2, 2)
+    assert [s.subtopology_id for s in d[0].topology.subtopologies] == ["0", "1"]
+    # the internal topics with the partition counts the broker decided (the topology says 0)
+    sub1 = d[0].topology.subtopologies[1]
+    assert [(t.name, t.partitions, t.replication_factor) for t in sub1.repartition_source_topics] == [
+        ("app-rep", 3, 0)]
+    assert [(t.name, t.partitions) for t in sub1.state_changelog_topics] == [("app-counts-changelog", 3)]
+    m = d[0].members[0]
+    assert (m.member_id, m.member_epoch, m.process_id, m.client_id, m.client_host) == (
+        "m1", 2, "p-m1", "streams-client", "/127.0.0.1")
+    assert [(t.subtopology_id, t.partitions) for t in m.assignment.active_tasks] == [("0", [0, 1, 2]),
+                                                                                     ("1", [0, 1, 2])]
+    assert (d[1].error_code, d[1].error_message) == (E.GROUP_ID_NOT_FOUND, "Group nope not found.")
+    groups = call(b, "list_groups", lg.ListGroupsRequest(states_filter=[], types_filter=[])).groups
+    assert [(g.group_id, g.protocol_type, g.group_state, g.group_type) for g in groups] == [
+        ("app", "streams", "Stable", "streams")]
+
+
+def test_streams_apis_follow_streams_version(broker, monkeypatch):
+    r = call(broker, "api_versions", av.ApiVersionsRequest(client_software_name="t", client_software_version="1"))
+    keys = {k.api_key: (k.min_version, k.max_version) for k in r.api_keys}
+    assert keys[88] == (0, 0) and keys[89] == (0, 0)
+    assert ("streams.version", 1) in {(f.name, f.max_version_level) for f in r.finalized_features}
+    monkeypatch.setattr(broker, "finalized_features", lambda: {"metadata.version": 30, "streams.version": 0})
+    r = call(broker, "api_versions", av.ApiVersionsRequest(client_software_name="t", client_software_version="1"))
+    assert not {88, 89} & {k.api_key for k in r.api_keys}
+    assert join(broker).error_code == E.UNSUPPORTED_VERSION
