@@ -122,3 +122,55 @@ def test_streams_apis_follow_streams_version(broker, monkeypatch):
     r = call(broker, "api_versions", av.ApiVersionsRequest(client_software_name="t", client_software_version="1"))
     assert not {88, 89} & {k.api_key for k in r.api_keys}
     assert join(broker).error_code == E.UNSUPPORTED_VERSION
+
+
+def test_other_group_apis_on_a_streams_group(ready):
+    """Recorded against Kafka 4.3 with the same requests (raw, side by side)."""
+    from odradek.wire.messages import consumer_group_describe_request as cgd
+    from odradek.wire.messages import delete_groups_request as dg
+    from odradek.wire.messages import join_group_request as jg
+    from odradek.wire.messages import offset_commit_request as oc
+    from odradek.wire.messages import offset_delete_request as od
+    from odradek.wire.messages import offset_fetch_request as of
+    from odradek.wire.messages import share_group_heartbeat_request as sh
+
+    b = ready
+    r = join(b)
+    r = join(b, epoch=r.member_epoch)
+    epoch = r.member_epoch
+
+    def commit(e, member="m1", v=9):
+        return call(b, "offset_commit", oc.OffsetCommitRequest(
+            group_id="app", generation_id_or_member_epoch=e, member_id=member, topics=[oc.OffsetCommitRequestTopic(
+                name="lines", partitions=[oc.OffsetCommitRequestPartition(partition_index=0, committed_offset=5)])]),
+            v).topics[0].partitions[0].error_code
+
+    assert [commit(epoch), commit(epoch + 1), commit(epoch - 1), commit(epoch, "zz"), commit(-1, ""),
+            commit(epoch, v=8)] == [0, E.STALE_MEMBER_EPOCH, E.STALE_MEMBER_EPOCH, E.UNKNOWN_MEMBER_ID,
+                                    E.UNKNOWN_MEMBER_ID, E.UNSUPPORTED_VERSION]
+
+    def fetch(member, e):
+        g = call(b, "offset_fetch", of.OffsetFetchRequest(groups=[of.OffsetFetchRequestGroup(
+            group_id="app", member_id=member, member_epoch=e,
+            topics=[of.OffsetFetchRequestTopics(name="lines", partition_indexes=[0])])]), 9).groups[0]
+        return g.error_code, [p.committed_offset for t in g.topics for p in t.partitions]
+
+    assert [fetch("m1", epoch), fetch("m1", epoch - 1), fetch("zz", epoch), fetch(None, -1)] == [
+        (0, [5]), (E.STALE_MEMBER_EPOCH, []), (E.UNKNOWN_MEMBER_ID, []), (0, [5])]
+    r = call(b, "offset_delete", od.OffsetDeleteRequest(group_id="app", topics=[od.OffsetDeleteRequestTopic(
+        name="lines", partitions=[od.OffsetDeleteRequestPartition(partition_index=0)])]), 0)
+    assert r.topics[0].partitions[0].error_code == E.GROUP_SUBSCRIBED_TO_TOPIC
+    assert call(b, "delete_groups", dg.DeleteGroupsRequest(groups_names=["app"]), 2).results[0].error_code == \
+        E.NON_EMPTY_GROUP
+    d = call(b, "consumer_group_describe", cgd.ConsumerGroupDescribeRequest(group_ids=["app"]), 1).groups[0]
+    assert (d.error_code, d.error_message) == (E.GROUP_ID_NOT_FOUND, "Group app is not a consumer group.")
+    s = call(b, "share_group_heartbeat", sh.ShareGroupHeartbeatRequest(
+        group_id="app", member_id="s1", member_epoch=0, subscribed_topic_names=["lines"]), 1)
+    assert s.error_code == E.GROUP_ID_NOT_FOUND
+    j = call(b, "join_group", jg.JoinGroupRequest(
+        group_id="app", session_timeout_ms=10000, rebalance_timeout_ms=10000, member_id="", protocol_type="consumer",
+        protocols=[jg.JoinGroupRequestProtocol(name="range", metadata=b"")]), 9)
+    assert (j.error_code, j.generation_id, j.member_id) == (E.INCONSISTENT_GROUP_PROTOCOL, -1, "")
+    assert join(b, epoch=-1).member_epoch == -1
+    assert call(b, "delete_groups", dg.DeleteGroupsRequest(groups_names=["app"]), 2).results[0].error_code == 0
+    assert fetch(None, -1) == (0, [-1])
