@@ -173,6 +173,9 @@ class Broker:
         clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
         self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
                                        poke=self.purgatory_poke)
+        # a streams group's streams.* GROUP configs (IncrementalAlterConfigs) over the broker's group.streams.*
+        self.groups.group_overrides = lambda gid: getattr(getattr(self.controller, "image", None), "group_configs",
+                                                          {}).get(gid, {})
         self.groups.load_all(self.clock_ms())
 
     def share_broker_props(self) -> dict[str, str]:

@@ -1,9 +1,9 @@
 """GROUP config resources (DescribeConfigs / IncrementalAlterConfigs resource type 32, KIP-848/932):
 dynamic per-group settings stored as ConfigRecords, over the broker's group.* defaults.
 
-Only the share-group configs are here, the ones odradek's share groups obey (Kafka 4.3's GroupConfig
-also has consumer.* and streams.*: odradek's consumer groups take the broker settings only, and there
-are no streams groups); any other name is refused as Kafka refuses an unknown one.
+The share-group and streams-group configs are here, the ones odradek's share and streams groups obey
+(Kafka 4.3's GroupConfig also has consumer.* and the *.assignor.offload.enable ones: odradek's consumer
+groups take the broker settings only); any other name is refused as Kafka refuses an unknown one.
 """
 
 from __future__ import annotations
@@ -25,6 +25,11 @@ GROUP_CONFIGS: dict[str, tuple[int, str, str]] = {
     "share.record.lock.duration.ms": (T_INT, "group.share.record.lock.duration.ms", "30000"),
     "share.renew.acknowledge.enable": (T_BOOLEAN, "share.renew.acknowledge.enable", "true"),
     "share.session.timeout.ms": (T_INT, "group.share.session.timeout.ms", "45000"),
+    "streams.assignment.interval.ms": (T_INT, "group.streams.assignment.interval.ms", "1000"),
+    "streams.heartbeat.interval.ms": (T_INT, "group.streams.heartbeat.interval.ms", "5000"),
+    "streams.initial.rebalance.delay.ms": (T_INT, "group.streams.initial.rebalance.delay.ms", "3000"),
+    "streams.num.standby.replicas": (T_INT, "group.streams.num.standby.replicas", "0"),
+    "streams.session.timeout.ms": (T_INT, "group.streams.session.timeout.ms", "45000"),
 }
 
 # (min broker property, its default, max broker property, its default) bounding an int config
@@ -38,6 +43,15 @@ _BOUNDS = {
                                       "group.share.max.record.lock.duration.ms", 60000),
     "share.session.timeout.ms": ("group.share.min.session.timeout.ms", 45000,
                                  "group.share.max.session.timeout.ms", 60000),
+    "streams.assignment.interval.ms": ("group.streams.min.assignment.interval.ms", 0,
+                                       "group.streams.max.assignment.interval.ms", 15000),
+    "streams.heartbeat.interval.ms": ("group.streams.min.heartbeat.interval.ms", 5000,
+                                      "group.streams.max.heartbeat.interval.ms", 15000),
+    # no broker minimum: the config's own (ConfigDef atLeast(0))
+    "streams.initial.rebalance.delay.ms": (None, 0, None, None),
+    "streams.num.standby.replicas": (None, 0, "group.streams.max.standby.replicas", 2),
+    "streams.session.timeout.ms": ("group.streams.min.session.timeout.ms", 45000,
+                                   "group.streams.max.session.timeout.ms", 60000),
 }
 
 _DURATION = re.compile(r"by_duration:P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?", re.I)
@@ -72,10 +86,12 @@ def validate(name: str, value: str, broker_props: dict) -> str:
             raise InvalidGroupConfig(f"Invalid value {value} for configuration {name}: Not a number of type INT")
         if name in _BOUNDS:
             lo_prop, lo_def, hi_prop, hi_def = _BOUNDS[name]
-            lo, hi = _bound(broker_props, lo_prop, lo_def), _bound(broker_props, hi_prop, hi_def)
+            lo = _bound(broker_props, lo_prop, lo_def) if lo_prop is not None else lo_def
             if n < lo:
+                if lo_prop is None:
+                    raise InvalidGroupConfig(f"Invalid value {n} for configuration {name}: Value must be at least {lo}")
                 raise InvalidGroupConfig(f"{name} must be greater than or equal to {lo_prop}")
-            if n > hi:
+            if hi_prop is not None and n > _bound(broker_props, hi_prop, hi_def):
                 raise InvalidGroupConfig(f"{name} must be less than or equal to {hi_prop}")
         return str(n)
     if ctype == T_BOOLEAN:

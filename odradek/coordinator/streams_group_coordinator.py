@@ -111,6 +111,8 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         super().__init__(*args, **kwargs)
         self.streams_groups: dict[str, StreamsGroup] = {}
         self.sconfig = streams_config or StreamsConfig.from_any(kwargs.get("config"))
+        # group id -> its GROUP config overrides ({"streams.session.timeout.ms": "50000", ...}); the broker sets it
+        self.group_overrides = lambda group_id: {}
 
     # ------------------------------------------------------------------ persistence
 
@@ -175,7 +177,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
                     m.active_epochs = {**srec.active_epochs_from(cv.active_tasks, cv.member_epoch),
                                        **srec.active_epochs_from(cv.active_tasks_pending_revocation,
                                                                  cv.member_epoch)}
-                m.session_deadline_ms = now + self.sconfig.session_timeout_ms
+                m.session_deadline_ms = now + self._cfg(gid).session_timeout_ms
                 if m.state == UNREVOKED_TASKS:
                     m.rebalance_deadline_ms = now + max(m.rebalance_timeout_ms, 0)
                 g.members[mid] = m
@@ -195,8 +197,23 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         t = self.topics.get(name)
         return None if t is None else t[1]
 
-    def _assignment_configs(self) -> dict:
-        return {"num.standby.replicas": str(self.sconfig.num_standby_replicas)}
+    def _cfg(self, group_id: str) -> StreamsConfig:
+        """The broker's group.streams.* settings with the group's streams.* configs over them."""
+        overrides = self.group_overrides(group_id) or {}
+        if not any(k.startswith("streams.") for k in overrides):
+            return self.sconfig
+        c = StreamsConfig(**vars(self.sconfig))
+        for attr, name in (("session_timeout_ms", "streams.session.timeout.ms"),
+                           ("heartbeat_interval_ms", "streams.heartbeat.interval.ms"),
+                           ("num_standby_replicas", "streams.num.standby.replicas"),
+                           ("initial_rebalance_delay_ms", "streams.initial.rebalance.delay.ms"),
+                           ("assignment_interval_ms", "streams.assignment.interval.ms")):
+            if name in overrides:
+                setattr(c, attr, int(overrides[name]))
+        return c
+
+    def _assignment_configs(self, cfg: StreamsConfig) -> dict:
+        return {"num.standby.replicas": str(cfg.num_standby_replicas)}
 
     def _group_type_error(self, group_id: str, create: bool) -> None:
         """A streams heartbeat naming a group of another type (Kafka: GROUP_ID_NOT_FOUND)."""
@@ -302,7 +319,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         return Tasks(_tasks_of(req.active), _tasks_of(req.standby), _tasks_of(req.warmup))
 
     def _streams_heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int) -> StreamsHeartbeatResult:
-        cfg = self.sconfig
+        cfg = self._cfg(req.group_id)
         joining = req.member_epoch == 0
         g = self._streams_group(req.group_id, joining, now_ms)
         self._delayed_assignment(g, now_ms)  # a delay that ran out since the last tick
@@ -374,7 +391,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
             self._check_tasks(configured, owned)
         if validated != g.validated_topology_epoch:
             bump = True
-        assignment_configs = self._assignment_configs()
+        assignment_configs = self._assignment_configs(cfg)
         if not bump and assignment_configs != g.assignment_configs:
             bump = True
         group_epoch = g.group_epoch + 1 if bump else g.group_epoch
@@ -391,6 +408,11 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         initial_deadline = g.initial_delay_deadline_ms
         if not g.members and cfg.initial_rebalance_delay_ms > 0:
             initial_deadline = now_ms + cfg.initial_rebalance_delay_ms
+        elif not g.members and group_epoch > assignment_epoch:
+            # the initial rebalance with no delay happens at once, and like one that waited it takes
+            # a new group epoch (Kafka 4.3: a first member joining with a 0 ms delay gets epoch 2)
+            group_epoch += 1
+            records.append(srec.group_metadata(gid, group_epoch, mhash, validated, assignment_configs))
         member_target_epoch = assignment_epoch
         member_target = target.get(updated.member_id, Tasks())
         delayed = None
@@ -471,7 +493,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         gid = g.group_id
         tasks = configured.tasks if configured is not None and configured.ready else {}
         previous = {mid: target.get(mid, Tasks()) for mid in members}  # stickiness: the last target
-        new_target = assign(members, tasks, previous, self.sconfig.num_standby_replicas)
+        new_target = assign(members, tasks, previous, self._cfg(gid).num_standby_replicas)
         out = dict(target)
         for mid in sorted(members):
             t = new_target.get(mid, Tasks())
@@ -495,7 +517,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
                 return
         elif g.group_epoch <= g.assignment_epoch or (
                 g.assignment_timestamp_ms is not None
-                and now_ms < g.assignment_timestamp_ms + self.sconfig.assignment_interval_ms):
+                and now_ms < g.assignment_timestamp_ms + self._cfg(g.group_id).assignment_interval_ms):
             return
         configured = g.configured
         if configured is None and g.topology is not None:

@@ -81,7 +81,7 @@ def ready(broker):
 def test_heartbeat_creates_internal_topics_then_assigns(ready):
     b = ready
     r = join(b)
-    assert r.error_code == 0 and r.member_id == "m1" and r.member_epoch == 1 and r.heartbeat_interval_ms == 5000
+    assert r.error_code == 0 and r.member_id == "m1" and r.member_epoch == 2 and r.heartbeat_interval_ms == 5000
     assert [(s.status_code, s.status_detail) for s in r.status] == [
         (3, "Internal topics are missing: app-counts-changelog, app-rep")]
     assert (r.active_tasks, r.standby_tasks, r.warmup_tasks) == ([], [], [])
@@ -90,12 +90,12 @@ def test_heartbeat_creates_internal_topics_then_assigns(ready):
     assert len(b.image.topics["app-counts-changelog"].partitions) == 3
     assert dict(b.image.topic_configs["app-rep"]) == {"cleanup.policy": "delete", "segment.bytes": "52428800"}
     assert dict(b.image.topic_configs["app-counts-changelog"]) == {"cleanup.policy": "compact"}
-    r = join(b, epoch=1)
-    assert r.error_code == 0 and r.status == [] and r.member_epoch == 2  # Kafka: an empty status, not null
+    r = join(b, epoch=2)
+    assert r.error_code == 0 and r.status == [] and r.member_epoch == 3  # Kafka: an empty status, not null
     assert r.endpoint_information_epoch == 0 and r.partitions_by_user_endpoint is None
     assert [(t.subtopology_id, t.partitions) for t in r.active_tasks] == [("0", [0, 1, 2]), ("1", [0, 1, 2])]
     d = call(b, "streams_group_describe", sd.StreamsGroupDescribeRequest(group_ids=["app", "nope"])).groups
-    assert (d[0].error_code, d[0].group_state, d[0].group_epoch, d[0].assignment_epoch) == (0, "Stable", 2, 2)
+    assert (d[0].error_code, d[0].group_state, d[0].group_epoch, d[0].assignment_epoch) == (0, "Stable", 3, 3)
     assert [s.subtopology_id for s in d[0].topology.subtopologies] == ["0", "1"]
     # the internal topics with the partition counts the broker decided (the topology says 0)
     sub1 = d[0].topology.subtopologies[1]
@@ -104,7 +104,7 @@ def test_heartbeat_creates_internal_topics_then_assigns(ready):
     assert [(t.name, t.partitions) for t in sub1.state_changelog_topics] == [("app-counts-changelog", 3)]
     m = d[0].members[0]
     assert (m.member_id, m.member_epoch, m.process_id, m.client_id, m.client_host) == (
-        "m1", 2, "p-m1", "streams-client", "/127.0.0.1")
+        "m1", 3, "p-m1", "streams-client", "/127.0.0.1")
     assert [(t.subtopology_id, t.partitions) for t in m.assignment.active_tasks] == [("0", [0, 1, 2]),
                                                                                      ("1", [0, 1, 2])]
     assert (d[1].error_code, d[1].error_message) == (E.GROUP_ID_NOT_FOUND, "Group nope not found.")

@@ -346,7 +346,7 @@ def test_package_exports_and_features(ctl):
     import odradek.controller as mod
     assert mod.Controller is Controller and mod.BrokerImage is BrokerImage
     assert ctl.finalized_features() == {"metadata.version": 30, "group.version": 1, "share.version": 1,
-                                        "transaction.version": features.TRANSACTION_VERSION_MAX}
+                                        "streams.version": 1, "transaction.version": features.TRANSACTION_VERSION_MAX}
     assert ctl.finalized_features_epoch() == ctl.image.offset
 
 

@@ -108,33 +108,34 @@ def test_first_member_gets_missing_internal_topics_then_all_tasks():
                          f"Internal topics are missing: {CHANGELOG}, {REP}")]
     assert {n: (t.partitions, t.replication_factor, t.configs) for n, t in r.topics_to_create.items()} == {
         REP: (2, -1, {"cleanup.policy": "delete"}), CHANGELOG: (2, -1, {"cleanup.policy": "compact"})}
-    assert r.member_epoch == 1 and r.assignment == Tasks()
+    assert r.member_epoch == 2 and r.assignment == Tasks()
     g = h.c.streams_groups["app"]
     assert g.state == "NotReady" and g.validated_topology_epoch == -1
     kinds = [x.kind for x in h.log.streams_records()]
-    assert kinds == [srec.MEMBER_METADATA, srec.TOPOLOGY, srec.GROUP_METADATA, srec.TARGET_MEMBER,
-                     srec.TARGET_METADATA, srec.CURRENT_MEMBER]
+    # the first member of a group: the initial rebalance (no delay here) takes one more group epoch
+    assert kinds == [srec.MEMBER_METADATA, srec.TOPOLOGY, srec.GROUP_METADATA, srec.GROUP_METADATA,
+                     srec.TARGET_MEMBER, srec.TARGET_METADATA, srec.CURRENT_MEMBER]
 
     h.create_internal(r)
-    r = h.hb("m1", 1, owned={})
+    r = h.hb("m1", 2, owned={})
     assert r.status == [] and r.topics_to_create == {}
-    assert r.member_epoch == 2 and active(r) == {"0": [0, 1], "1": [0, 1]}
-    assert g.state == "Stable" and g.group_epoch == 2 and g.assignment_epoch == 2
+    assert r.member_epoch == 3 and active(r) == {"0": [0, 1], "1": [0, 1]}
+    assert g.state == "Stable" and g.group_epoch == 3 and g.assignment_epoch == 3
     assert g.validated_topology_epoch == 1
     meta = [x.value for x in h.log.streams_records() if x.kind == srec.GROUP_METADATA][-1]
-    assert (meta.epoch, meta.validated_topology_epoch) == (2, 1)
+    assert (meta.epoch, meta.validated_topology_epoch) == (3, 1)
     assert [(c.key, c.value) for c in meta.last_assignment_configs] == [("num.standby.replicas", "0")]
     # nothing changed: no assignment in the response, no records
     n = len(h.log.streams_records())
-    r = h.hb("m1", 2, owned={"0": [0, 1], "1": [0, 1]})
-    assert r.member_epoch == 2 and r.assignment is None and len(h.log.streams_records()) == n
+    r = h.hb("m1", 3, owned={"0": [0, 1], "1": [0, 1]})
+    assert r.member_epoch == 3 and r.assignment is None and len(h.log.streams_records()) == n
 
 
 def ready_group(h):
     r = h.hb("m1", 0)
     h.create_internal(r)
-    r = h.hb("m1", 1, owned={})
-    assert r.member_epoch == 2
+    r = h.hb("m1", 2, owned={})
+    assert r.member_epoch == 3
     return r
 
 
@@ -143,25 +144,25 @@ def test_second_member_waits_for_revocation():
     ready_group(h)
     r2 = h.hb("m2", 0)
     g = h.c.streams_groups["app"]
-    assert g.group_epoch == 3 and g.assignment_epoch == 3
+    assert g.group_epoch == 4 and g.assignment_epoch == 4
     # m2's tasks are still owned by m1: it gets none yet, at the new epoch
-    assert r2.member_epoch == 3 and r2.assignment == Tasks()
+    assert r2.member_epoch == 4 and r2.assignment == Tasks()
     assert g.members["m2"].state == UNRELEASED_TASKS
     target = {mid: {s: sorted(ps) for s, ps in t.active.items()} for mid, t in g.target.items()}
     assert sorted(p for t in target.values() for ps in t.values() for p in ps) == [0, 0, 1, 1]
     assert all(sum(len(ps) for ps in t.values()) == 2 for t in target.values())
     # m1 must revoke m2's tasks first; its epoch stays
-    r1 = h.hb("m1", 2, owned={"0": [0, 1], "1": [0, 1]})
-    assert r1.member_epoch == 2 and active(r1) == target["m1"]
+    r1 = h.hb("m1", 3, owned={"0": [0, 1], "1": [0, 1]})
+    assert r1.member_epoch == 3 and active(r1) == target["m1"]
     assert g.members["m1"].state == UNREVOKED_TASKS
     assert g.state == "Reconciling"
     # still owning them: no progress
-    r1 = h.hb("m1", 2, owned={"0": [0, 1], "1": [0, 1]})
-    assert r1.member_epoch == 2 and g.members["m1"].state == UNREVOKED_TASKS
-    r1 = h.hb("m1", 2, owned=target["m1"])
-    assert r1.member_epoch == 3 and g.members["m1"].state == STABLE
-    r2 = h.hb("m2", 3, owned={})
-    assert r2.member_epoch == 3 and active(r2) == target["m2"]
+    r1 = h.hb("m1", 3, owned={"0": [0, 1], "1": [0, 1]})
+    assert r1.member_epoch == 3 and g.members["m1"].state == UNREVOKED_TASKS
+    r1 = h.hb("m1", 3, owned=target["m1"])
+    assert r1.member_epoch == 4 and g.members["m1"].state == STABLE
+    r2 = h.hb("m2", 4, owned={})
+    assert r2.member_epoch == 4 and active(r2) == target["m2"]
     assert g.state == "Stable"
 
 
@@ -171,21 +172,21 @@ def test_leave_and_session_timeout_move_tasks():
     h.hb("m2", 0)
     g = h.c.streams_groups["app"]
     t1 = {s: sorted(ps) for s, ps in g.target["m1"].active.items()}
-    h.hb("m1", 2, owned={"0": [0, 1], "1": [0, 1]})
-    h.hb("m1", 2, owned=t1)
+    h.hb("m1", 3, owned={"0": [0, 1], "1": [0, 1]})
+    h.hb("m1", 3, owned=t1)
     r = h.hb("m1", -1)
     assert r.error == E.NONE and r.member_epoch == -1 and r.member_id == "m1"
-    assert "m1" not in g.members and g.group_epoch == 4
+    assert "m1" not in g.members and g.group_epoch == 5
     tomb = [(x.kind, x.member_id) for x in h.log.streams_records()[-4:]]
     assert tomb == [(srec.CURRENT_MEMBER, "m1"), (srec.TARGET_MEMBER, "m1"), (srec.MEMBER_METADATA, "m1"),
                     (srec.GROUP_METADATA, "")]
-    r2 = h.hb("m2", 3, owned={})
-    assert r2.member_epoch == 4 and active(r2) == {"0": [0, 1], "1": [0, 1]}
+    r2 = h.hb("m2", 4, owned={})
+    assert r2.member_epoch == 5 and active(r2) == {"0": [0, 1], "1": [0, 1]}
     # m2 stops heartbeating: removed after the session timeout, the group is empty
     h.advance(SESSION - 1)
     assert "m2" in g.members
     h.advance(1)
-    assert g.members == {} and g.state == "Empty" and g.group_epoch == 5
+    assert g.members == {} and g.state == "Empty" and g.group_epoch == 6
 
 
 def test_request_validation_and_fencing():
@@ -204,10 +205,10 @@ def test_request_validation_and_fencing():
     assert (r.error, r.error_message) == (E.UNKNOWN_MEMBER_ID, "Member x is not a member of group app.")
     r = h.hb("m1", 7)
     assert r.error == E.FENCED_MEMBER_EPOCH
-    r = h.hb("m1", 1, owned={"2": [0]})  # the previous epoch while owning what it was not given: fenced
+    r = h.hb("m1", 2, owned={"2": [0]})  # the previous epoch while owning what it was not given: fenced
     assert r.error == E.FENCED_MEMBER_EPOCH
-    r = h.hb("m1", 1, owned={"0": [0, 1], "1": [0, 1]})  # the previous epoch, same tasks: accepted
-    assert r.error == E.NONE and r.member_epoch == 2
+    r = h.hb("m1", 2, owned={"0": [0, 1], "1": [0, 1]})  # the previous epoch, same tasks: accepted
+    assert r.error == E.NONE and r.member_epoch == 3
     bad = topology()
     bad.subtopologies[1].state_changelog_topics[0].partitions = 3
     r = h.hb("m9", 0, topo=bad)
@@ -244,12 +245,12 @@ def test_other_group_types_and_offsets():
     assert h.c.list_groups(types=["consumer"]) == []
     assert h.c.list_groups(states=["stable"], types=["streams"]) == [("app", "streams", "Stable", "streams")]
     offs = {("lines", 0): (5, -1, "")}
-    assert h.c.commit_offsets("app", 2, "m1", None, offs, h.now, api_version=9) == {("lines", 0): E.NONE}
-    assert h.c.commit_offsets("app", 1, "m1", None, offs, h.now, api_version=9) == {
+    assert h.c.commit_offsets("app", 3, "m1", None, offs, h.now, api_version=9) == {("lines", 0): E.NONE}
+    assert h.c.commit_offsets("app", 2, "m1", None, offs, h.now, api_version=9) == {
         ("lines", 0): E.STALE_MEMBER_EPOCH}
     assert h.c.commit_offsets("app", -1, "", None, offs, h.now, api_version=9) == {
         ("lines", 0): E.UNKNOWN_MEMBER_ID}
-    assert h.c.validate_offset_fetch("app", "m1", 1) == E.STALE_MEMBER_EPOCH
+    assert h.c.validate_offset_fetch("app", "m1", 2) == E.STALE_MEMBER_EPOCH
     assert h.c.validate_offset_fetch("app", None, -1) == E.NONE
     assert h.c.fetch_offsets("app", None)[1][("lines", 0)].offset == 5
     assert h.c.delete_groups(["app"], h.now) == {"app": E.NON_EMPTY_GROUP}
@@ -271,7 +272,7 @@ def test_reload_from_log():
     c2 = StreamsGroupCoordinator(log=h.log, config=GroupConfig(), now_ms=h.now)
     c2.load_partition(h.c.partition_for("app"), h.now)
     g2 = c2.streams_groups["app"]
-    assert (g2.group_epoch, g2.assignment_epoch, g2.validated_topology_epoch) == (3, 3, 1)
+    assert (g2.group_epoch, g2.assignment_epoch, g2.validated_topology_epoch) == (4, 4, 1)
     assert set(g2.members) == {"m1", "m2"} and g2.target == g.target
     assert g2.members["m2"].state == UNRELEASED_TASKS and g2.members["m2"].process_id == "process-m2"
     assert stopo.same(g2.topology, g.topology) and g2.state == "Reconciling"
@@ -318,27 +319,27 @@ def test_configure_partition_counts():
 
 def test_older_epoch_commits_only_tasks_it_held_then():
     h = H()
-    ready_group(h)  # m1 has every task since epoch 2
-    h.hb("m2", 0)  # epoch 3
+    ready_group(h)  # m1 has every task since epoch 3
+    h.hb("m2", 0)  # epoch 4
     g = h.c.streams_groups["app"]
     mine = {s: sorted(ps) for s, ps in g.target["m1"].active.items()}
-    h.hb("m1", 2, owned={"0": [0, 1], "1": [0, 1]})
-    h.hb("m1", 2, owned=mine)
-    assert g.members["m1"].member_epoch == 3
-    assert g.members["m1"].active_epochs == {("0", p): 2 for p in mine.get("0", [])} | {
-        ("1", p): 2 for p in mine.get("1", [])}
+    h.hb("m1", 3, owned={"0": [0, 1], "1": [0, 1]})
+    h.hb("m1", 3, owned=mine)
+    assert g.members["m1"].member_epoch == 4
+    assert g.members["m1"].active_epochs == {("0", p): 3 for p in mine.get("0", [])} | {
+        ("1", p): 3 for p in mine.get("1", [])}
     offs = {("lines", p): (1, -1, "") for p in (0, 1)}
-    res = h.c.commit_offsets("app", 2, "m1", None, offs, h.now, api_version=9)
-    # epoch 2 still commits the lines partitions of the subtopology 0 tasks m1 kept, not the others
+    res = h.c.commit_offsets("app", 3, "m1", None, offs, h.now, api_version=9)
+    # epoch 3 still commits the lines partitions of the subtopology 0 tasks m1 kept, not the others
     assert res == {("lines", p): E.NONE if p in mine.get("0", []) else E.STALE_MEMBER_EPOCH for p in (0, 1)}
     # a task it never had: stale
-    g.members["m1"].active_epochs = {("0", 0): 3}
-    assert h.c.commit_offsets("app", 2, "m1", None, {("lines", 0): (1, -1, "")}, h.now, api_version=9) == {
+    g.members["m1"].active_epochs = {("0", 0): 4}
+    assert h.c.commit_offsets("app", 3, "m1", None, {("lines", 0): (1, -1, "")}, h.now, api_version=9) == {
         ("lines", 0): E.STALE_MEMBER_EPOCH}
-    g.members["m1"].active_epochs = {("0", p): 2 for p in mine.get("0", [])} | {("1", p): 2 for p in mine.get("1", [])}
-    assert h.c.commit_offsets("app", 4, "m1", None, offs, h.now, api_version=9) == {
+    g.members["m1"].active_epochs = {("0", p): 3 for p in mine.get("0", [])} | {("1", p): 3 for p in mine.get("1", [])}
+    assert h.c.commit_offsets("app", 5, "m1", None, offs, h.now, api_version=9) == {
         tp: E.STALE_MEMBER_EPOCH for tp in offs}
-    assert h.c.commit_offsets("app", 3, "m1", None, offs, h.now, api_version=8) == {
+    assert h.c.commit_offsets("app", 4, "m1", None, offs, h.now, api_version=8) == {
         tp: E.UNSUPPORTED_VERSION for tp in offs}
     # the epochs survive a reload
     c2 = StreamsGroupCoordinator(log=h.log, config=GroupConfig(), now_ms=h.now)
@@ -377,3 +378,47 @@ def test_initial_rebalance_delay_and_assignment_interval():
     assert g.assignment_epoch == 3
     h.advance(1)
     assert g.assignment_epoch == 4 and "m3" in g.target
+
+
+def test_streams_group_configs_override_the_broker():
+    from odradek.controller import group_configs as GC
+
+    h = H()
+    overrides = {}
+    h.c.group_overrides = lambda gid: overrides if gid == "app" else {}
+    r = ready_group(h)
+    assert r.heartbeat_interval_ms == 5000
+    g = h.c.streams_groups["app"]
+    overrides.update({"streams.heartbeat.interval.ms": "7000", "streams.session.timeout.ms": "50000",
+                      "streams.num.standby.replicas": "1"})
+    r = h.hb("m1", 3, owned={"0": [0, 1], "1": [0, 1]})
+    # a changed assignment config is a new group epoch (Kafka: "Assignment configurations changed")
+    assert r.heartbeat_interval_ms == 7000 and g.group_epoch == 4
+    assert g.assignment_configs == {"num.standby.replicas": "1"}
+    h.hb("m2", 0)
+    assert sum(len(ps) for t in g.target.values() for ps in t.standby.values()) == 4  # one copy of each task
+    h.advance(45_000)
+    assert set(g.members) == {"m1", "m2"}  # 50 s for this group
+    h.advance(5_000)
+    assert g.members == {}
+    # what IncrementalAlterConfigs accepts, with Kafka 4.3's messages
+    props = {}
+    assert GC.validate("streams.num.standby.replicas", "2", props) == "2"
+    for name, value, msg in [
+        ("streams.num.standby.replicas", "3",
+         "streams.num.standby.replicas must be less than or equal to group.streams.max.standby.replicas"),
+        ("streams.num.standby.replicas", "-1",
+         "Invalid value -1 for configuration streams.num.standby.replicas: Value must be at least 0"),
+        ("streams.session.timeout.ms", "1000",
+         "streams.session.timeout.ms must be greater than or equal to group.streams.min.session.timeout.ms"),
+        ("streams.heartbeat.interval.ms", "20000",
+         "streams.heartbeat.interval.ms must be less than or equal to group.streams.max.heartbeat.interval.ms"),
+        ("streams.assignment.interval.ms", "16000",
+         "streams.assignment.interval.ms must be less than or equal to group.streams.max.assignment.interval.ms"),
+    ]:
+        try:
+            GC.validate(name, value, props)
+        except GC.InvalidGroupConfig as e:
+            assert str(e) == msg
+        else:
+            raise AssertionError(name)
