@@ -1,12 +1,11 @@
 """AlterShareGroupOffsets (key 91) v0: set the start offsets of an empty share group's
 share-partitions (`kafka-share-groups --reset-offsets --execute`). The coordinator does the work
-(ShareGroupCoordinator.alter_offsets); this module checks the request as Kafka's KafkaApis and
+(ShareGroupCoordinator.alter_offsets); share_common.offsets_admin checks the request as Kafka's KafkaApis and
 GroupCoordinatorService do, in their order: share groups enabled, a group id, the coordinator.
 odradek has no authorizer, so the GROUP/TOPIC READ checks Kafka makes always pass (as Kafka with none)."""
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import coordinates
 from odradek.coordinator.share_group_coordinator import ShareFail
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.alter_share_group_offsets_response import (
@@ -15,8 +14,7 @@ from odradek.wire.messages.alter_share_group_offsets_response import (
     AlterShareGroupOffsetsResponseTopic,
 )
 
-from .share_common import share_enabled, topics_snapshot
-from .share_group_heartbeat import _other_group
+from .share_common import offsets_admin
 
 API_KEY = 91
 MIN_VERSION = 0
@@ -31,21 +29,13 @@ def _error(code: ErrorCode, message: str | None = None) -> AlterShareGroupOffset
 
 
 def handle(ctx, request) -> AlterShareGroupOffsetsResponse:
-    b = ctx.broker
     gid = request.group_id
-    if not share_enabled(b):
-        return _error(ErrorCode.UNSUPPORTED_VERSION)
-    if not gid:
-        return _error(ErrorCode.INVALID_GROUP_ID)
-    if not coordinates(ctx, gid):
-        return _error(ErrorCode.NOT_COORDINATOR)
     requested = [(t.topic_name, [(p.partition_index, p.start_offset) for p in t.partitions]) for t in request.topics]
     try:
-        result = b.share_groups.alter_offsets(gid, requested, topics_snapshot(ctx),
-                                              is_other_group=_other_group(ctx, gid))
+        result = offsets_admin(ctx, gid, lambda groups, topics, other: groups.alter_offsets(
+            gid, requested, topics, is_other_group=other))
     except ShareFail as f:
         return _error(f.code, f.message)
-    b.persist_share_state(ctx.now_ms)  # written before the response, as Kafka's share coordinator
     return AlterShareGroupOffsetsResponse(throttle_time_ms=0, error_code=0, error_message=None, responses=[
         AlterShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid or ZERO_UUID, partitions=[
             AlterShareGroupOffsetsResponsePartition(partition_index=p, error_code=err, error_message=msg)

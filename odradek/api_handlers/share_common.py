@@ -31,6 +31,32 @@ def session_request_error(broker, req) -> tuple[ErrorCode, str | None] | None:
     return None
 
 
+def is_other_group(ctx, group_id: str) -> bool:
+    """A classic, consumer or streams group has this id (a share group may not take it)."""
+    groups = ctx.broker.groups
+    return any(group_id in getattr(groups, kind, {}) for kind in ("groups", "consumer_groups", "streams_groups"))
+
+
+def offsets_admin(ctx, group_id: str, call):
+    """Alter/DeleteShareGroupOffsets: the checks Kafka's KafkaApis and GroupCoordinatorService
+    make first, in their order (share groups enabled, a group id, the coordinator), then
+    call(share coordinator, topics_snapshot, is_other_group); its result once persisted (before
+    the response, as Kafka's share coordinator). A failed check raises ShareFail."""
+    from odradek.coordinator.group_api import coordinates
+    from odradek.coordinator.share_group_coordinator import ShareFail
+
+    b = ctx.broker
+    if not share_enabled(b):
+        raise ShareFail(ErrorCode.UNSUPPORTED_VERSION)
+    if not group_id:
+        raise ShareFail(ErrorCode.INVALID_GROUP_ID)
+    if not coordinates(ctx, group_id):
+        raise ShareFail(ErrorCode.NOT_COORDINATOR)
+    result = call(b.share_groups, topics_snapshot(ctx), is_other_group(ctx, group_id))
+    b.persist_share_state(ctx.now_ms)
+    return result
+
+
 def topics_snapshot(ctx) -> dict:
     """{name: (topic_id, partition count)} of the current metadata image."""
     topics = ctx.broker.image.topics

@@ -14,8 +14,7 @@ from odradek.wire.messages.share_group_describe_response import (
 )
 
 from .describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
-from .share_common import share_enabled
-from .share_group_heartbeat import _other_group
+from .share_common import is_other_group, share_enabled
 
 API_KEY = 77
 MIN_VERSION = 1
@@ -40,7 +39,7 @@ def handle(ctx, request) -> ShareGroupDescribeResponse:
                                       authorized_operations=NOT_REQUESTED))
             continue
         try:
-            if _other_group(ctx, gid):
+            if is_other_group(ctx, gid):
                 raise ShareFail(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {gid} is not a share group.")
             d = b.share_groups.describe(gid, names)
         except ShareFail as f:

@@ -11,16 +11,11 @@ from odradek.wire.messages.share_group_heartbeat_response import (
     TopicPartitions,
 )
 
-from .share_common import share_enabled, topics_snapshot
+from .share_common import is_other_group, share_enabled, topics_snapshot
 
 API_KEY = 76
 MIN_VERSION = 1  # v0 was Kafka 4.0's early access, removed in 4.1
 MAX_VERSION = 1
-
-
-def _other_group(ctx, group_id: str) -> bool:
-    groups = ctx.broker.groups
-    return any(group_id in getattr(groups, kind, {}) for kind in ("groups", "consumer_groups", "streams_groups"))
 
 
 def handle(ctx, request) -> ShareGroupHeartbeatResponse:
@@ -35,7 +30,7 @@ def handle(ctx, request) -> ShareGroupHeartbeatResponse:
     try:
         r = sg.heartbeat(request.group_id, request.member_id, request.member_epoch, request.subscribed_topic_names,
                          request.rack_id, ctx.client_id or "", client_host(ctx), ctx.now_ms, topics_snapshot(ctx),
-                         is_other_group=_other_group(ctx, request.group_id))
+                         is_other_group=is_other_group(ctx, request.group_id))
     except ShareFail as f:
         return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=f.code, error_message=f.message,
                                            member_id=None, member_epoch=0, heartbeat_interval_ms=0)
