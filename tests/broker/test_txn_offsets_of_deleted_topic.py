@@ -6,45 +6,17 @@ old offsets then read back for the re-created topics (Admin.listConsumerGroupOff
 application would resume the new topics at the old topics' positions."""
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
-from odradek.api_handlers.context import RequestContext
-from odradek.config import BrokerConfig
 from odradek.wire import records as wr
 from odradek.wire.messages import (create_topics_request as ct, delete_topics_request as dt, end_txn_request as et,
                                    find_coordinator_request as fc, init_producer_id_request as ip,
                                    offset_commit_request as oc, offset_fetch_request as of, produce_request as pr,
                                    txn_offset_commit_request as toc)
 
+from inproc_broker import call, start_broker
+
 TID, GROUP = "tx-deleted", "g-deleted"
-
-
-class Clock:
-    def __init__(self):
-        self.now = 1_000_000
-
-    def __call__(self) -> int:
-        return self.now
-
-
-def start_broker(data_dir):
-    from odradek.broker.broker import Broker
-
-    cfg = BrokerConfig.from_properties({"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(data_dir),
-                                        "offsets.topic.num.partitions": "2",
-                                        "transaction.state.log.num.partitions": "2"})
-    b = Broker(cfg, Clock(), lambda delay, fn: None)
-    b.start()
-    return b
-
-
-def call(b, module: str, req, version: int):
-    mod = importlib.import_module(f"odradek.api_handlers.{module}")
-    ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="test",
-                         now_ms=b.clock_ms(), broker=b, client_host="127.0.0.1")
-    return mod.handle(ctx, req)
 
 
 def create(b, name="t"):

@@ -1,0 +1,34 @@
+"""An in-process broker for handler-level tests: a Broker on a temporary data dir with a
+settable clock, and `call` to run one request through its handler module."""
+from __future__ import annotations
+
+import importlib
+
+from odradek.api_handlers.context import RequestContext
+from odradek.config import BrokerConfig
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1_000_000
+
+    def __call__(self) -> int:
+        return self.now
+
+
+def start_broker(data_dir):
+    from odradek.broker.broker import Broker
+
+    cfg = BrokerConfig.from_properties({"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(data_dir),
+                                        "offsets.topic.num.partitions": "2",
+                                        "transaction.state.log.num.partitions": "2"})
+    b = Broker(cfg, Clock(), lambda delay, fn: None)
+    b.start()
+    return b
+
+
+def call(b, module: str, req, version: int):
+    mod = importlib.import_module(f"odradek.api_handlers.{module}")
+    ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="test",
+                         now_ms=b.clock_ms(), broker=b, client_host="127.0.0.1")
+    return mod.handle(ctx, req)
