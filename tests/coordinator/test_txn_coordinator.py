@@ -12,35 +12,7 @@ from odradek.coordinator.txn_records import TxnMetadata, TxnState as S
 from odradek.wire import records as wr
 from odradek.wire.errors import ErrorCode as E
 
-
-class MemLog:
-    def __init__(self, held=None):
-        self.parts: dict[int, list] = {}
-        self.held = held  # partitions this node holds (None: all)
-
-    def has_partition(self, partition):
-        return self.held is None or partition in self.held
-
-    def append(self, partition, recs, now_ms):
-        lst = self.parts.setdefault(partition, [])
-        for k, v in recs:
-            lst.append((len(lst), k, v))
-        return len(lst) - 1
-
-    def read(self, partition):
-        return list(self.parts.get(partition, []))
-
-
-class Markers:
-    def __init__(self):
-        self.written = []
-        self.fail_after = None
-
-    def __call__(self, topic, p, pid, epoch, commit, coord_epoch, now_ms):
-        if self.fail_after is not None and len(self.written) >= self.fail_after:
-            raise RuntimeError("crash while writing markers")
-        self.written.append((topic, p, pid, epoch, commit))
-        return 0
+from txn_fakes import Markers, MemLog
 
 
 def make(log=None, markers=None, **cfg):

@@ -8,39 +8,7 @@ from odradek.coordinator.txn_coordinator import MAX_EPOCH, TxnCoordinator
 from odradek.coordinator.txn_records import TxnState as S
 from odradek.wire.errors import ErrorCode as E
 
-
-
-class MemLog:
-    """__transaction_state in memory: partition -> [(offset, key, value)]."""
-
-    def __init__(self):
-        self.parts: dict[int, list] = {}
-
-    def has_partition(self, partition):
-        return True
-
-    def append(self, partition, recs, now_ms):
-        lst = self.parts.setdefault(partition, [])
-        for k, v in recs:
-            lst.append((len(lst), k, v))
-        return len(lst) - 1
-
-    def read(self, partition):
-        return list(self.parts.get(partition, []))
-
-
-class Markers:
-    """write_marker that records (topic, partition, pid, epoch, commit); can crash on demand."""
-
-    def __init__(self):
-        self.written = []
-        self.fail_after = None
-
-    def __call__(self, topic, p, pid, epoch, commit, coord_epoch, now_ms):
-        if self.fail_after is not None and len(self.written) >= self.fail_after:
-            raise RuntimeError("crash while writing markers")
-        self.written.append((topic, p, pid, epoch, commit))
-        return 0
+from txn_fakes import Markers, MemLog
 
 
 def make(tv=2, log=None, markers=None):
