@@ -249,7 +249,8 @@ class BrokerConfig:
         for unit_names, attr in _UNIT_ALIASES:
             for name, factor in unit_names:
                 if name in props:
-                    values[attr] = _parse_int(name, props[name], _UNIT_MINIMUM.get(attr, 1)) * factor
+                    hi = LONG_MAX if factor == 1 else INT_MAX  # *.ms are LONG, *.minutes/*.hours INT
+                    values[attr] = _parse_int(name, props[name], _UNIT_MINIMUM.get(attr, 1), hi) * factor
                     break
         unit_keys = {n for names, _ in _UNIT_ALIASES for n, _ in names}
         for name, raw in props.items():
@@ -267,13 +268,13 @@ class BrokerConfig:
             try:
                 values[attr] = parse(raw)
             except (ValueError, TypeError) as e:
-                raise ConfigError(f"invalid value {raw!r} for {name}: {e}") from None
+                raise ConfigError(_kafka_message(name, raw, str(e))) from None
         if "listeners" in props:
             names = values.get("controller_listener_names", cls.controller_listener_names)
             try:
                 every = _all_listeners(props["listeners"])
             except ValueError as e:
-                raise ConfigError(f"invalid value {props['listeners']!r} for listeners: {e}") from None
+                raise ConfigError(_kafka_message("listeners", props["listeners"], str(e))) from None
             values["controller_listeners"] = tuple(lst for lst in every if lst.name in names)
             brokers = tuple(lst for lst in every if lst.name not in names)
             if brokers:
@@ -322,21 +323,34 @@ class BrokerConfig:
 # ---------------------------------------------------------------- parsers
 
 
+def _kafka_message(name, raw, why: str) -> str:
+    """Kafka's ConfigException wording: `Invalid value <raw> for configuration <name>: <why>`."""
+    return f"Invalid value {raw} for configuration {name}: {why}"
+
+
 def _parse_int(name, raw, lo=None, hi=LONG_MAX) -> int:
     try:
-        n = int(str(raw).strip())
-    except ValueError:
-        raise ConfigError(f"invalid value {raw!r} for {name}: expected an integer") from None
-    if lo is not None and n < lo or n > hi:
-        raise ConfigError(f"invalid value {raw!r} for {name}: must be in [{lo}, {hi}]")
-    return n
+        return _int(lo, hi)(raw)
+    except ValueError as e:
+        raise ConfigError(_kafka_message(name, raw, str(e))) from None
 
 
 def _int(lo=None, hi=LONG_MAX):
+    # Kafka's types: INT (Integer.parseInt), SHORT, LONG; then its Range validator's messages
+    kind = "SHORT" if hi == 32767 else "INT" if hi == INT_MAX else "LONG"
+    limit = {"SHORT": 32767, "INT": INT_MAX, "LONG": LONG_MAX}[kind]
+
     def parse(raw):
-        n = int(str(raw).strip())
-        if (lo is not None and n < lo) or n > hi:
-            raise ValueError(f"must be in [{lo}, {hi}]")
+        try:
+            n = int(str(raw).strip())
+        except ValueError:
+            n = None
+        if n is None or not -limit - 1 <= n <= limit:
+            raise ValueError(f"Not a number of type {kind}")
+        if lo is not None and n < lo:
+            raise ValueError(f"Value must be at least {lo}")
+        if n > hi:
+            raise ValueError(f"Value must be no more than {hi}")
         return n
     return parse
 
@@ -345,7 +359,7 @@ def _bool(raw) -> bool:
     s = str(raw).strip().lower()
     if s in ("true", "false"):
         return s == "true"
-    raise ValueError("expected true or false")
+    raise ValueError("Expected value to be either true or false")
 
 
 def _str(raw) -> str:
@@ -353,13 +367,18 @@ def _str(raw) -> str:
 
 
 def _double(raw) -> float:
-    return float(str(raw).strip())
+    try:
+        return float(str(raw).strip())
+    except ValueError:
+        raise ValueError("Not a number of type DOUBLE") from None
 
 
 def _float01(raw) -> float:
-    x = float(raw)
-    if not 0.0 <= x <= 1.0:
-        raise ValueError("must be in [0, 1]")
+    x = _double(raw)
+    if x < 0.0:
+        raise ValueError("Value must be at least 0.0")
+    if x > 1.0:
+        raise ValueError("Value must be no more than 1.0")
     return x
 
 
@@ -367,7 +386,7 @@ def _choice(*options):
     def parse(raw):
         s = str(raw).strip()
         if s not in options:
-            raise ValueError(f"must be one of {', '.join(options)}")
+            raise ValueError(f"String must be one of: {', '.join(options)}")
         return s
     return parse
 
