@@ -171,8 +171,10 @@ class Broker:
         from odradek.coordinator.streams_group_coordinator import StreamsGroupCoordinator as GroupCoordinator
 
         clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
+        # share group epochs are in __consumer_offsets too: they load from the same replay
+        replay = self.share_persistence.replay_group_record if self.share_groups is not None else None
         self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
-                                       poke=self.purgatory_poke)
+                                       poke=self.purgatory_poke, replay=replay)
         # a streams group's streams.* GROUP configs (IncrementalAlterConfigs) over the broker's group.streams.*
         self.groups.group_overrides = lambda gid: getattr(getattr(self.controller, "image", None), "group_configs",
                                                           {}).get(gid, {})
@@ -194,7 +196,9 @@ class Broker:
         return group_configs.effective(overrides, self.share_broker_props())
 
     def _start_share_coordinator(self) -> None:
+        from odradek.broker.coordinator_log import CoordinatorLog
         from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
+        from odradek.coordinator.share_persistence import SharePersistence
 
         def offsets(topic: str, partition: int):
             plog = self.replicas.get(topic, partition)
@@ -203,92 +207,32 @@ class Broker:
         self.share_groups = ShareGroupCoordinator(settings=self.share_group_settings, offsets=offsets,
                                                   max_share_sessions=self.config.max_share_sessions,
                                                   max_group_size=self.config.group_share_max_size)
-        self._share_state_offsets: dict[int, dict] = {}  # __share_group_state partition -> {key: last offset}
+
+        def state_partitions():
+            t = self.image.topics.get(SHARE_GROUP_STATE)
+            return None if t is None else len(t.partitions)
+
+        self.share_persistence = SharePersistence(
+            self.share_groups, CoordinatorLog(self.replicas, CONSUMER_OFFSETS),
+            CoordinatorLog(self.replicas, SHARE_GROUP_STATE),
+            offsets_partition_for=lambda gid: None if self.groups is None else self.groups.partition_for(gid),
+            state_partitions=state_partitions,
+            ensure_state_topic=lambda: self.ensure_internal_topic(SHARE_GROUP_STATE))
         self._next_share_prune_ms = self.clock_ms() + self.config.share_coordinator_state_topic_prune_interval_ms
 
     def load_share_state(self) -> None:
-        """Rebuild share groups (their epochs, from __consumer_offsets) and share-partition states
-        (from __share_group_state) as last persisted; state of topics deleted meanwhile is dropped."""
-        from odradek.broker.coordinator_log import CoordinatorLog
-        from odradek.coordinator import share_state
-
-        sg, image = self.share_groups, self.image
-        if CONSUMER_OFFSETS in image.topics:
-            clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
-            for p in range(len(image.topics[CONSUMER_OFFSETS].partitions)):
-                for _, key, value in clog.read(p):
-                    d = share_state.decode_group_metadata(key, value)
-                    if d is not None:
-                        sg.restore_group(*d)
-        if SHARE_GROUP_STATE in image.topics:
-            slog = CoordinatorLog(self.replicas, SHARE_GROUP_STATE)
-            for p in range(len(image.topics[SHARE_GROUP_STATE].partitions)):
-                latest = self._share_state_offsets.setdefault(p, {})
-                for offset, key, value in slog.read(p):
-                    d = share_state.decode_partition_state(key, value)
-                    if d is None:
-                        continue
-                    k, start, batches = d
-                    sg.restore_partition(k, start, batches)
-                    if start is None:
-                        latest.pop(bytes(key), None)
-                    else:
-                        latest[bytes(key)] = offset
-        for tid in {k[1] for k in sg.partitions} - set(image.topics_by_id):
-            sg.forget_topic(tid)
+        """Share-partition states from __share_group_state (share group epochs came with the group
+        coordinator's replay of __consumer_offsets); state of topics deleted meanwhile is dropped."""
+        self.share_persistence.load_state(self.image.topics_by_id)
 
     def persist_share_state(self, now_ms: int) -> None:
-        """Write what changed in share groups since the last call: group epochs to __consumer_offsets,
-        share-partition states to __share_group_state (created on first use, as Kafka's share
-        coordinator does). Acknowledgements are persisted before their response is sent."""
-        from odradek.broker.coordinator_log import CoordinatorLog
-        from odradek.coordinator import share_state
-
-        sg = self.share_groups
-        if sg is None or not sg.has_changes():
-            return
-        if any(sp.dirty for sp in sg.partitions.values()) and not self.ensure_internal_topic(SHARE_GROUP_STATE):
-            return  # a quorum broker: the topic is on its way; write once it is there
-        groups, parts = sg.take_changes()
-        writes: dict[tuple, list] = {}
-        if groups and self.groups is not None:
-            for gid, epoch, h in groups:
-                value = None if epoch is None else share_state.group_metadata_value(epoch, h)
-                writes.setdefault((CONSUMER_OFFSETS, self.groups.partition_for(gid)), []).append(
-                    (share_state.group_metadata_key(gid), value))
-        t = self.image.topics.get(SHARE_GROUP_STATE)
-        for (gid, tid, p), sp in parts:
-            if t is None:
-                break
-            value = None if sp is None else share_state.partition_state_value(gid, tid, p, sp.start_offset,
-                                                                               sp.state_batches())
-            sp_partition = share_state.partition_for(gid, tid, p, len(t.partitions))
-            writes.setdefault((SHARE_GROUP_STATE, sp_partition), []).append(
-                (share_state.partition_state_key(gid, tid, p), value))
-        for (topic, partition), recs in writes.items():
-            clog = CoordinatorLog(self.replicas, topic)
-            if not clog.has_partition(partition):
-                continue  # led elsewhere (a quorum): not this broker's to write
-            last = clog.append(partition, recs, now_ms)
-            if topic == SHARE_GROUP_STATE:
-                latest = self._share_state_offsets.setdefault(partition, {})
-                for i, (key, value) in enumerate(recs):
-                    if value is None:
-                        latest.pop(key, None)
-                    else:
-                        latest[key] = last - len(recs) + 1 + i
+        """Write what changed in share groups since the last call (coordinator/share_persistence.py)."""
+        if self.share_groups is not None:
+            self.share_persistence.persist(now_ms)
 
     def prune_share_state(self) -> None:
-        """Every record of __share_group_state is a whole snapshot: records older than the oldest
-        latest snapshot of a partition's keys are not needed (Kafka prunes them the same way, every
-        share.coordinator.state.topic.prune.interval.ms)."""
-        for partition, latest in self._share_state_offsets.items():
-            plog = self.replicas.get(SHARE_GROUP_STATE, partition)
-            if plog is None:
-                continue
-            low = min(latest.values()) if latest else plog.log_end_offset
-            if low > plog.log_start_offset:
-                self.replicas.delete_records(SHARE_GROUP_STATE, partition, low)
+        for partition, low in self.share_persistence.prune_points():
+            self.replicas.delete_records(SHARE_GROUP_STATE, partition, low)
 
     def _start_txn_coordinator(self) -> None:
         from odradek.broker.coordinator_log import CoordinatorLog

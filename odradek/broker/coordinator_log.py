@@ -59,3 +59,7 @@ class CoordinatorLog:
     def end_offset(self, partition: int) -> int:
         plog = self.replicas.get(self.topic, partition)
         return -1 if plog is None else plog.log_end_offset
+
+    def start_offset(self, partition: int) -> int:
+        plog = self.replicas.get(self.topic, partition)
+        return -1 if plog is None else plog.log_start_offset

@@ -83,6 +83,7 @@ class GroupCoordinator:
         now_ms: int = 0,
         poke: Callable[[tuple], None] | None = None,
         new_member_id: Callable[[str], str] | None = None,
+        replay: Callable[[bytes, bytes | None], None] | None = None,
     ):
         self.log = log
         self.config = GroupConfig.from_any(config)
@@ -91,6 +92,7 @@ class GroupCoordinator:
         self.poke = poke  # handlers fill it with ctx.broker.purgatory_poke if the broker did not
         self._new_member_id = new_member_id or (lambda prefix: f"{prefix}-{uuid.uuid4()}")
         self._now = now_ms
+        self._replay = replay  # also sees every record of the start-up replay (share group epochs)
         self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
 
     # ------------------------------------------------------------------ persistence
@@ -144,6 +146,8 @@ class GroupCoordinator:
         for _offset, key, value in self.log.read(partition):
             if key is None:
                 continue
+            if self._replay is not None:
+                self._replay(key, value)
             try:
                 k = rec.decode_key(key)
             except Exception:
