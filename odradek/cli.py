@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 def _add_serve(sub) -> None:
@@ -17,6 +20,10 @@ def _add_serve(sub) -> None:
     p.add_argument("--port", type=int, help="listen on 127.0.0.1:PORT (shortcut for listeners)")
     p.add_argument("--host", help="listen on HOST (default 127.0.0.1)")
     p.add_argument("--data-dir", help="data directory (shortcut for log.dirs)")
+    p.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS,
+                   help="broker log level on stderr (default: $ODRADEK_LOG_LEVEL, else INFO: listeners, "
+                        "topics created/deleted, group rebalances, segment deletions; DEBUG adds client "
+                        "connection errors)")
     p.set_defaults(func=_serve)
 
 
@@ -41,6 +48,12 @@ def build_config(args):
 def _serve(args) -> int:
     from odradek.config import ConfigError
 
+    if args.log_level:
+        os.environ["ODRADEK_LOG_LEVEL"] = args.log_level  # read by the broker's run()
+    level = os.environ.get("ODRADEK_LOG_LEVEL", "INFO").upper()
+    if level not in LOG_LEVELS:
+        print(f"odradek: ODRADEK_LOG_LEVEL={level} is not one of {', '.join(LOG_LEVELS)}", file=sys.stderr)
+        return 2
     try:
         cfg = build_config(args)
     except (ConfigError, OSError) as e:

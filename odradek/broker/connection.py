@@ -88,7 +88,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         try:
             frames = self.decoder.received(nbytes)
         except FrameTooLargeError as e:
-            log.info("%s: %s; closing connection", self.name, e)
+            log.debug("%s: %s; closing connection", self.name, e)
             self.close(abort=True)
             return
         if frames:
@@ -170,12 +170,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
             if e.api_key == API_VERSIONS and isinstance(e.cause, UnsupportedVersionError):
                 await self._answer_unsupported_api_versions(e.correlation_id)
                 return
-            log.info("%s: undecodable request (api %s v%s): %s; closing connection",
+            log.debug("%s: undecodable request (api %s v%s): %s; closing connection",
                      self.name, e.api_key, e.api_version, e)
             self.close(abort=True)
             return
         except WireError as e:
-            log.info("%s: bad request frame: %s; closing connection", self.name, e)
+            log.debug("%s: bad request frame: %s; closing connection", self.name, e)
             self.close(abort=True)
             return
         key = header.request_api_key
@@ -186,7 +186,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             if key == API_VERSIONS:
                 await self._answer_unsupported_api_versions(corr)
                 return
-            log.info("%s: unsupported api %d v%d; closing connection", self.name, key, ver)
+            log.debug("%s: unsupported api %d v%d; closing connection", self.name, key, ver)
             self.close(abort=True)
             return
         ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
@@ -300,7 +300,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 except (BlockingIOError, InterruptedError):
                     pass
                 except OSError as e:
-                    log.info("%s: sendfile failed: %s", self.name, e)
+                    log.debug("%s: sendfile failed: %s", self.name, e)
                     self.close(abort=True)
                     return False
             if left > 0:

@@ -626,10 +626,11 @@ async def _start_broker(server, q: QuorumNode) -> None:
     broker.start(controller=q.controller)
     await q.join_as_broker(broker)
     await server.server.start_serving()
+    log.info("Awaiting socket connections on %s:%d.", lst.host or "0.0.0.0", server.port)
     server._tasks.append(loop.create_task(server._periodic()))
 
 
 def run(config) -> int:
-    logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "WARNING").upper(),
+    logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "INFO").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     return asyncio.run(_main(config))

@@ -51,6 +51,7 @@ class BrokerServer:
             self.broker.advertised_port = self.port
         self.broker.start()
         await self.server.start_serving()
+        log.info("Awaiting socket connections on %s:%d.", lst.host or "0.0.0.0", self.port)
         self._tasks.append(self.loop.create_task(self._periodic()))
 
     def stop(self) -> None:
@@ -127,7 +128,7 @@ class BrokerServer:
             return
         for conn in list(self.connections):
             if conn.idle_since_ms is not None and now - conn.idle_since_ms > limit:
-                log.info("closing idle connection %s", conn.name)
+                log.debug("closing idle connection %s", conn.name)
                 conn.close()
 
 
@@ -159,7 +160,7 @@ async def _main(config) -> int:
 
 
 def run(config) -> int:
-    logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "WARNING").upper(),
+    logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "INFO").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
         import uvloop

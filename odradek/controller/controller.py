@@ -256,6 +256,7 @@ class Controller:
     def _commit(self, records: list, now_ms: int, old: MetadataImage | None = None) -> None:
         if not records:
             return
+        _log_topic_changes(self.image, records)
         if self._propose is not None:
             from .records import encode_record
 
@@ -825,6 +826,18 @@ def _record_problem(record) -> str | None:
     except (TypeError, ValueError) as e:
         return str(e)
     return None
+
+
+def _log_topic_changes(before: MetadataImage, records: list) -> None:
+    """Topics created and deleted at INFO, as Kafka's controller logs them (decisions only,
+    never the replay at start-up)."""
+    for r in records:
+        if isinstance(r, TopicRecord):
+            n = sum(1 for p in records if isinstance(p, PartitionRecord) and p.topic_id == r.topic_id)
+            log.info("Created topic %s with topic ID %s and %d partition(s).", r.name, uuid_str(r.topic_id), n)
+        elif isinstance(r, RemoveTopicRecord):
+            t = before.topics_by_id.get(r.topic_id)
+            log.info("Removed topic %s with ID %s.", t.name if t else "?", uuid_str(r.topic_id))
 
 
 def _replay_one(delta: MetadataDelta, record, offset: int) -> None:

@@ -16,6 +16,7 @@ members; an empty group converts either way), rack-aware assignment, client-side
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import uuid
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ from .consumer_group_state import (
 from .group_coordinator import GroupCoordinator
 from .group_records import OffsetAndMetadata
 from .group_state import Group, GroupState, JoinResult, Slot
+
+log = logging.getLogger(__name__)
 
 E = ErrorCode
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
@@ -493,6 +496,8 @@ class UnifiedGroupCoordinator(GroupCoordinator):
             g.static_members[updated.instance_id] = member_id
         g.resolved_regexes = regexes
         self._topics_sig = sig
+        if group_epoch != g.group_epoch:
+            log.info("[GroupId %s] Bumped group epoch to %d.", gid, group_epoch)
         g.group_epoch = group_epoch
         g.metadata_hash = mhash
         g.target = target

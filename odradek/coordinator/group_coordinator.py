@@ -29,6 +29,7 @@ CoordinatorLog protocol::
 
 from __future__ import annotations
 
+import logging
 import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
@@ -43,6 +44,7 @@ from .settings import int_settings
 
 E = ErrorCode
 S = GroupState
+log = logging.getLogger(__name__)
 
 
 class CoordinatorLog(Protocol):
@@ -454,6 +456,8 @@ class GroupCoordinator:
         else:
             g.initial_delay_active = False
             g.join_deadline_ms = now_ms + rebalance_timeout
+        log.info("Preparing to rebalance group %s in state %s with old generation %d.", g.group_id, g.state.value,
+                 g.generation_id)
         g.transition(S.PREPARING_REBALANCE, now_ms)
         if not g.initial_delay_active:
             self._maybe_complete_join(g, now_ms)
@@ -483,6 +487,7 @@ class GroupCoordinator:
         if g.leader_id not in g.members:
             g.leader_id = next(iter(g.members))
         g.transition(S.COMPLETING_REBALANCE, now_ms)
+        log.info("Stabilized group %s generation %d with %d members.", g.group_id, g.generation_id, len(g.members))
         for m in g.members.values():
             m.join_slot.result = self._join_result(g, m, 9)
             m.join_slot = None

@@ -147,7 +147,14 @@ class LogManager:
 
     # periodic hooks, called by the broker with its clock
     def apply_retention(self, now_ms: int) -> int:
-        return sum(log.apply_retention(now_ms) for log in self)
+        total = 0
+        for (topic, partition), log in list(self.logs.items()):
+            n = log.apply_retention(now_ms)
+            if n:
+                logger.info("%s-%d: deleted %d segment(s) by retention; log start offset now %d",
+                            topic, partition, n, log.log_start_offset)
+                total += n
+        return total
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
         return sum(log.remove_expired_producers(now_ms, expiration_ms) for log in self)
