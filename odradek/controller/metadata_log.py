@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
+from odradek.log.fs import FileSystem
 from odradek.raft.file_storage import SEGMENT
 from odradek.raft.local_log import DIR_NAME, LocalRaftLog
 
@@ -23,8 +24,8 @@ __all__ = ["DIR_NAME", "SEGMENT_NAME", "MetadataLog"]
 
 
 class MetadataLog:
-    def __init__(self, data_dir: str, node_id: int = 1):
-        self._raft = LocalRaftLog(data_dir, node_id)
+    def __init__(self, data_dir: str, node_id: int = 1, fs: FileSystem | None = None):
+        self._raft = LocalRaftLog(data_dir, node_id, fs)
 
     @property
     def next_offset(self) -> int:
@@ -38,7 +39,8 @@ class MetadataLog:
             yield offset, record
 
     def append(self, records: list, now_ms: int) -> int:
-        """Append records as one batch, committed; returns the offset of the last one."""
+        """Append records as one batch, committed; returns the offset of the last one.
+        A failed write raises OSError and leaves none of them on disk."""
         if not records:
             return self.next_offset - 1
         return self._raft.append([encode_record(r) for r in records], now_ms)

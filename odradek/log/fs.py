@@ -7,6 +7,7 @@ a kill -9 in the middle of any write and then "reboot" into what the disk holds.
 """
 from __future__ import annotations
 
+import errno
 import os
 import posixpath
 import random
@@ -62,8 +63,14 @@ def write_atomic(fs: FileSystem, path: str, data: bytes) -> None:
         f.truncate(0)
         f.append(data)
         f.fsync()
-    finally:
+    except OSError:
         f.close()
+        try:
+            fs.remove(tmp)  # a failed write (ENOSPC, EIO) leaves no partial temp file behind
+        except OSError:
+            pass
+        raise
+    f.close()
     fs.rename(tmp, path)
     fs.fsync_dir(posixpath.dirname(path) or ".")
 
@@ -229,6 +236,8 @@ class FaultyFile:
 
     def fsync(self) -> None:
         self.fs._check()
+        if self.fs.fsync_errno is not None:
+            raise OSError(self.fs.fsync_errno, os.strerror(self.fs.fsync_errno), self.path)
         self.inode.durable = bytes(self.inode.data)
         self.fs.fsyncs += 1
 
@@ -265,17 +274,23 @@ class FaultyFileSystem:
     "lost"  - only fsynced bytes survive;
     "kept"  - everything written survives (kill -9: the page cache is kept);
     "torn"  - fsynced bytes plus a random prefix of what followed them.
+    `full_after_bytes` is a disk that fills up: the write that crosses it lands partially
+    and raises OSError(ENOSPC), as does every later write until it is set back to None
+    (space returns); `fsync_errno` makes every fsync raise OSError with that errno (EIO).
     """
 
     def __init__(self, seed: int = 0):
         self.files: dict[str, _Inode] = {}
         self.dirs: set[str] = {"/"}
         self.crash_after_bytes: int | None = None
+        self.full_after_bytes: int | None = None
+        self.fsync_errno: int | None = None
         self.bytes_written = 0
         self.crashed = False
         self.fsyncs = 0  # file fsyncs
         self.dir_fsyncs = 0
         self.rng = random.Random(seed)
+        self._pending_error: OSError | None = None
 
     # fault control
     def _check(self) -> None:
@@ -283,6 +298,11 @@ class FaultyFileSystem:
             raise SimulatedCrash("filesystem already crashed")
 
     def _charge(self, data: bytes) -> bytes:
+        if self.full_after_bytes is not None:
+            left = self.full_after_bytes - self.bytes_written
+            if len(data) > left:
+                self._pending_error = OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                data = data[:max(left, 0)]
         if self.crash_after_bytes is not None:
             left = self.crash_after_bytes - self.bytes_written
             if len(data) > left:
@@ -292,10 +312,13 @@ class FaultyFileSystem:
         return data
 
     def _after_write(self) -> None:
+        err, self._pending_error = self._pending_error, None
         if getattr(self, "_pending_crash", False):
             self._pending_crash = False
             self.crashed = True
             raise SimulatedCrash(f"crashed after {self.bytes_written} bytes")
+        if err is not None:
+            raise err
 
     def crash(self) -> None:
         self.crashed = True

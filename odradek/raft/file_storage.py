@@ -4,14 +4,21 @@
   <dir>/quorum-state                             JSON, as Kafka's FileQuorumStateStore
   <dir>/<end offset:20>-<epoch:10>.checkpoint    the latest snapshot
 
-`apply(ready)` makes a Ready durable (fsync) before the driver sends its messages.
-A torn tail batch (crash mid-write) is cut off at load.
+Every byte goes through the log engine's FileSystem interface (odradek.log.fs), so
+tests crash it or fill its disk with the faulty filesystem. `apply(ready)` makes a
+Ready durable (fsync) before the driver sends its messages. A Ready whose writes fail
+(ENOSPC, EIO) is rolled back: the log is cut to the end of the last good batch, so no
+later batch is ever written after a torn one. Should even that cut fail, the storage
+refuses every write until it is loaded again. A torn tail batch (crash mid-write,
+never acknowledged) is cut off at load.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 
+from odradek.log.fs import FileSystem, RealFileSystem, read_whole, write_atomic
 from odradek.wire.exceptions import WireError
 from odradek.wire.records import LOG_OVERHEAD, read_batch_header
 
@@ -19,45 +26,52 @@ from . import codec
 from .quorum_state import from_json, to_json
 from .types import Snapshot, SnapshotId, StorageState
 
+log = logging.getLogger(__name__)
+
 SEGMENT = "00000000000000000000.log"
 QUORUM_STATE = "quorum-state"
+CHECKPOINT = ".checkpoint"
 
 
-def _fsync_write(path: str, data: bytes) -> None:
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+class StorageOfflineError(OSError):
+    """A failed write could not be rolled back: no write is taken until load() repairs."""
+
+
+def checkpoint_name(sid: SnapshotId) -> str:
+    return f"{sid.end_offset:020d}-{sid.epoch:010d}{CHECKPOINT}"
 
 
 class FileStorage:
-    def __init__(self, directory: str):
+    def __init__(self, directory: str, fs: FileSystem | None = None):
+        self.fs: FileSystem = fs if fs is not None else RealFileSystem()
         self.dir = directory
-        os.makedirs(directory, exist_ok=True)
+        self.fs.makedirs(directory)
         self.log_path = os.path.join(directory, SEGMENT)
         self._positions: list[tuple[int, int]] = []  # (base offset, file position) per batch
+        self._end = 0  # file position just after the last good batch
+        self._offline = False
+
+    def _path(self, name: str) -> str:
+        return os.path.join(self.dir, name)
 
     def load(self) -> StorageState:
+        names = self.fs.listdir(self.dir)
+        for n in names:
+            if n.endswith(".tmp"):  # a write_atomic that never reached its rename
+                self.fs.remove(self._path(n))
         qs = None
-        qpath = os.path.join(self.dir, QUORUM_STATE)
-        if os.path.exists(qpath):
-            with open(qpath, "rb") as f:
-                qs = from_json(f.read())
+        if QUORUM_STATE in names:
+            qs = from_json(read_whole(self.fs, self._path(QUORUM_STATE)))
         snap = None
-        cps = sorted(n for n in os.listdir(self.dir) if n.endswith(".checkpoint"))
+        cps = sorted(n for n in names if n.endswith(CHECKPOINT))
         if cps:
-            name = cps[-1]
-            end, epoch = name[:-len(".checkpoint")].split("-")
-            with open(os.path.join(self.dir, name), "rb") as f:
-                snap = Snapshot(SnapshotId(int(end), int(epoch)), f.read())
+            end, epoch = cps[-1][:-len(CHECKPOINT)].split("-")
+            snap = Snapshot(SnapshotId(int(end), int(epoch)), read_whole(self.fs, self._path(cps[-1])))
         batches = []
         self._positions = []
-        if os.path.exists(self.log_path):
-            with open(self.log_path, "rb") as f:
-                data = f.read()
-            pos = 0
+        pos = 0
+        if SEGMENT in names:
+            data = read_whole(self.fs, self.log_path)
             while pos < len(data):
                 try:
                     h = read_batch_header(data, pos)
@@ -71,51 +85,95 @@ class FileStorage:
                 self._positions.append((b.base_offset, pos))
                 pos += size
             if pos < len(data):
-                with open(self.log_path, "r+b") as f:
-                    f.truncate(pos)
-                    os.fsync(f.fileno())
+                log.warning("%s: truncating %d bytes of a torn or corrupt tail at position %d",
+                            self.log_path, len(data) - pos, pos)
+                self._cut(pos)
+        self._end = pos
+        self._offline = False
         return StorageState(qs, snap, batches)
 
     def apply(self, ready) -> None:
-        if ready.truncate_log_from is not None:
-            keep = [(o, p) for o, p in self._positions if o < ready.truncate_log_from]
-            cut = self._positions[len(keep)][1] if len(keep) < len(self._positions) else None
-            if cut is not None:
-                with open(self.log_path, "r+b") as f:
-                    f.truncate(cut)
-            self._positions = keep
-        if ready.entries:
-            with open(self.log_path, "ab") as f:
-                pos = f.tell()
-                for b in ready.entries:
-                    self._positions.append((b.base_offset, pos))
-                    f.write(b.raw)
-                    pos += len(b.raw)
-                f.flush()
-                os.fsync(f.fileno())
-        if ready.quorum_state is not None:
-            _fsync_write(os.path.join(self.dir, QUORUM_STATE), to_json(ready.quorum_state))
+        if self._offline:
+            raise StorageOfflineError(f"{self.log_path}: offline after a failed write; reload to repair")
+        kept = len(self._positions)
+        try:
+            if ready.truncate_log_from is not None:
+                kept = self._truncate_from(ready.truncate_log_from)
+            if ready.entries:
+                self._append(ready.entries)
+            if ready.quorum_state is not None:
+                write_atomic(self.fs, self._path(QUORUM_STATE), to_json(ready.quorum_state))
+        except OSError:
+            self._roll_back(kept)
+            raise
         if ready.snapshot is not None:
-            sid = ready.snapshot.id
-            name = f"{sid.end_offset:020d}-{sid.epoch:010d}.checkpoint"
-            _fsync_write(os.path.join(self.dir, name), ready.snapshot.data)
-            for n in os.listdir(self.dir):
-                if n.endswith(".checkpoint") and n < name:
-                    os.remove(os.path.join(self.dir, n))
+            name = checkpoint_name(ready.snapshot.id)
+            write_atomic(self.fs, self._path(name), ready.snapshot.data)
+            for n in self.fs.listdir(self.dir):
+                if n.endswith(CHECKPOINT) and n < name:
+                    self.fs.remove(self._path(n))
         if ready.delete_log_before is not None:
             self._rewrite_from(ready.delete_log_before)
 
+    def _append(self, entries) -> None:
+        f = self.fs.open(self.log_path)
+        try:
+            pos = self._end
+            for b in entries:
+                f.pwrite(b.raw, pos)
+                self._positions.append((b.base_offset, pos))
+                pos += len(b.raw)
+            f.fsync()
+            self._end = pos
+        finally:
+            f.close()
+
+    def _roll_back(self, kept: int) -> None:
+        """Cut the log back to its first `kept` batches (the state before a failed Ready)."""
+        cut = self._positions[kept][1] if kept < len(self._positions) else self._end
+        del self._positions[kept:]
+        self._end = cut
+        try:
+            self._cut(cut)
+        except OSError:
+            self._offline = True  # torn bytes may remain: never write after them
+            log.error("%s: could not roll back a failed write to position %d; offline until reloaded",
+                      self.log_path, cut)
+
+    def _cut(self, size: int) -> None:
+        f = self.fs.open(self.log_path)
+        try:
+            if f.size() != size:
+                f.truncate(size)
+                f.fsync()
+        finally:
+            f.close()
+
+    def _truncate_from(self, offset: int) -> int:
+        """Drop batches with base >= offset (a follower's divergent tail); returns how many stay."""
+        keep = sum(1 for o, _ in self._positions if o < offset)
+        if keep < len(self._positions):
+            cut = self._positions[keep][1]
+            self._cut(cut)
+            del self._positions[keep:]
+            self._end = cut
+        return keep
+
     def _rewrite_from(self, offset: int) -> None:
         """Drop batches wholly below offset (one segment, so rewrite the file)."""
-        if not os.path.exists(self.log_path):
+        if not self._positions:
             return
-        with open(self.log_path, "rb") as f:
-            data = f.read()
-        start = len(data)
+        start = self._end
         for i, (o, p) in enumerate(self._positions):
             nxt = self._positions[i + 1][0] if i + 1 < len(self._positions) else None
             if nxt is None or nxt > offset:
                 start = p
                 break
-        _fsync_write(self.log_path, data[start:])
+        f = self.fs.open(self.log_path)
+        try:
+            data = f.read(start, self._end - start)
+        finally:
+            f.close()
+        write_atomic(self.fs, self.log_path, data)
         self._positions = [(o, p - start) for o, p in self._positions if p >= start]
+        self._end -= start

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 from typing import Iterator
 
+from odradek.log.fs import FileSystem
+
 from .file_storage import FileStorage
 from .node import RaftNode
 from .types import RaftConfig
@@ -19,20 +21,41 @@ DIR_NAME = "__cluster_metadata-0"
 
 
 class LocalRaftLog:
-    def __init__(self, data_dir: str, node_id: int):
-        self.storage = FileStorage(os.path.join(data_dir, DIR_NAME))
+    """A failed write (ENOSPC, EIO) raises from append() with the disk rolled back to what
+    was acknowledged before it; the next call reloads the node from that disk (a fresh
+    epoch, as after a restart), so a write after space returns is built on good batches."""
+
+    def __init__(self, data_dir: str, node_id: int, fs: FileSystem | None = None):
+        self.storage = FileStorage(os.path.join(data_dir, DIR_NAME), fs)
+        self.node_id = node_id
+        self._replayed: list = []
+        self._open()
+
+    def _open(self) -> None:
+        self._broken = True  # until the election below is durable
         state = self.storage.load()
         self._data_seen = any(not b.control for b in state.batches) or state.snapshot is not None
-        self.node = RaftNode(node_id, [node_id], state, RaftConfig())
-        self._replayed: list = []
+        self.node = RaftNode(self.node_id, [self.node_id], state, RaftConfig())
+        self._replayed = []
         self._drive()
         if not self.node.is_leader:
-            raise RuntimeError(f"single voter {node_id} did not elect itself: {self.node.status()}")
+            raise RuntimeError(f"single voter {self.node_id} did not elect itself: {self.node.status()}")
+        self._broken = False
+
+    def _repair(self) -> None:
+        """Reload after a failed write; the caller has applied every record on disk already."""
+        if self._broken:
+            self._open()
+            self._replayed = []
 
     def _drive(self) -> None:
         while self.node.has_ready():
             rd = self.node.ready()
-            self.storage.apply(rd)
+            try:
+                self.storage.apply(rd)
+            except BaseException:
+                self._broken = True  # the node holds what the disk does not: reload first
+                raise
             for b in rd.committed_entries:
                 if not b.control:
                     self._replayed.append(b)
@@ -51,7 +74,9 @@ class LocalRaftLog:
                 yield b.base_offset + i, v
 
     def append(self, values: list[bytes], timestamp: int = 0) -> int:
-        """Append encoded records as one batch, committed; returns the last offset."""
+        """Append encoded records as one batch, committed; returns the last offset.
+        Raises OSError when the write fails; nothing of the batch is then on disk."""
+        self._repair()
         last = self.node.propose(values, timestamp)
         self._drive()
         self._replayed = []
@@ -62,6 +87,7 @@ class LocalRaftLog:
 
     def snapshot(self, data: bytes) -> None:
         """Store the state machine's image of everything applied; drop the log behind it."""
+        self._repair()
         self.node.snapshot(self.node.applied, data)
         self._drive()
 

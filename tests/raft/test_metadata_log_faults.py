@@ -1,0 +1,182 @@
+"""The metadata log and quorum-state on the faulty filesystem (odradek.log.fs).
+
+- A crash at every byte written while electing, appending, snapshotting and
+  re-electing: the restarted node holds a committed prefix (everything acknowledged,
+  nothing that was not proposed), for power loss ("lost", "torn") and kill -9 ("kept").
+- A full disk (ENOSPC) at every byte of a write, then space returns: the failed
+  append raised and left nothing, later appends succeed, and a restart recovers
+  exactly the acknowledged ones (issue 27: a torn batch is never built upon).
+- The issue's reproduction with metadata records: DeleteTopics fails on a full disk,
+  then succeeds, then CreateTopics; after a restart both changes are there.
+"""
+
+from __future__ import annotations
+
+import errno
+
+import pytest
+
+from odradek.controller.image import MetadataDelta, MetadataImage
+from odradek.controller.metadata_log import MetadataLog
+from odradek.log.fs import FaultyFileSystem, SimulatedCrash
+from odradek.raft.local_log import LocalRaftLog
+from odradek.wire.messages.partition_record import PartitionRecord
+from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
+from odradek.wire.messages.topic_record import TopicRecord
+
+DATA = "/data"
+VALUES = [b"v%02d" % i + b"x" * i for i in range(6)]
+
+
+def new_fs() -> FaultyFileSystem:
+    fs = FaultyFileSystem(seed=7)
+    fs.makedirs(DATA)
+    return fs
+
+
+def state(log: LocalRaftLog) -> list[bytes]:
+    """The state machine a restarted node rebuilds: its snapshot, then the log."""
+    snap = log.snapshot_data
+    out = [v for v in snap.split(b",") if v] if snap else []
+    return out + [v for _, v in log.replay()]
+
+
+def workload(fs: FaultyFileSystem, acked: list[bytes]) -> None:
+    """Election, appends, a snapshot, more appends; a restart (new epoch: quorum-state
+    and LeaderChange again), a second snapshot and a last append."""
+    log = LocalRaftLog(DATA, 1, fs)
+    applied: list[bytes] = []
+    for i, v in enumerate(VALUES):
+        log.append([v])
+        acked.append(v)
+        applied.append(v)
+        if i in (1, 4):
+            log.snapshot(b",".join(applied))
+        if i == 2:
+            log = LocalRaftLog(DATA, 1, fs)
+            applied = state(log)
+
+
+def total_bytes() -> int:
+    fs = new_fs()
+    workload(fs, [])
+    return fs.bytes_written
+
+
+@pytest.mark.parametrize("mode", ["lost", "kept", "torn"])
+def test_crash_at_every_byte_recovers_a_committed_prefix(mode):
+    total = total_bytes()
+    for n in range(total + 1):
+        fs = new_fs()
+        fs.crash_after_bytes = n
+        acked: list[bytes] = []
+        try:
+            workload(fs, acked)
+        except SimulatedCrash:
+            pass
+        log = LocalRaftLog(DATA, 1, fs.restart(mode, seed=n))
+        got = state(log)
+        assert got == VALUES[:len(got)], (n, got)
+        assert len(got) >= len(acked), (n, got, acked)
+        assert log.node.is_leader
+        log.append([b"after"])  # the restarted node takes writes again
+
+
+def test_crash_points_cover_snapshot_and_quorum_state_writes():
+    fs = new_fs()
+    workload(fs, [])
+    names = set(fs.listdir(f"{DATA}/__cluster_metadata-0"))
+    assert "quorum-state" in names and any(n.endswith(".checkpoint") for n in names)
+    assert not any(n.endswith(".tmp") for n in names)
+
+
+def disk_full_round(n: int | None, mode: str) -> int:
+    """Appends and a snapshot on a disk that fills after n more bytes, then space
+    returns; checks a restart recovers exactly what was acknowledged. Returns the
+    bytes the full-disk phase wrote."""
+    fs = new_fs()
+    log = LocalRaftLog(DATA, 1, fs)
+    acked = [VALUES[0]]
+    log.append([VALUES[0]])
+    start = fs.bytes_written
+    fs.full_after_bytes = None if n is None else start + n
+    failures = 0
+    for v in VALUES[1:3]:
+        try:
+            log.append([v])
+            acked.append(v)
+        except OSError as e:
+            assert e.errno == errno.ENOSPC
+            failures += 1
+    try:
+        log.snapshot(b",".join(acked))
+    except OSError as e:
+        assert e.errno == errno.ENOSPC
+        failures += 1
+    phase = fs.bytes_written - start
+    assert failures or n is None or n >= phase
+    fs.full_after_bytes = None  # space returns
+    for v in VALUES[3:]:
+        log.append([v])
+        acked.append(v)
+    got = state(LocalRaftLog(DATA, 1, fs.restart(mode)))
+    assert got == acked, (n, got, acked)
+    return phase
+
+
+@pytest.mark.parametrize("mode", ["lost", "kept"])
+def test_disk_full_at_every_byte_then_space_returns(mode):
+    phase = disk_full_round(None, mode)
+    for n in range(phase + 1):
+        disk_full_round(n, mode)
+
+
+def test_failed_fsync_rolls_back_and_later_writes_succeed():
+    fs = new_fs()
+    log = LocalRaftLog(DATA, 1, fs)
+    log.append([b"a"])
+    fs.fsync_errno = errno.EIO
+    with pytest.raises(OSError):
+        log.append([b"b"])
+    with pytest.raises(OSError):  # still failing: refused, nothing written after a torn batch
+        log.append([b"c"])
+    fs.fsync_errno = None
+    log.append([b"d"])
+    for mode in ("lost", "kept"):
+        assert state(LocalRaftLog(DATA, 1, fs.restart(mode))) == [b"a", b"d"]
+
+
+TOPIC_ID = b"\x01" * 16
+NEW_ID = b"\x02" * 16
+
+
+def topics(fs) -> set[str]:
+    log = MetadataLog(DATA, 1, fs)
+    delta = MetadataDelta(MetadataImage())
+    for offset, rec in log.replay():
+        delta.replay(rec, offset)
+    return set(delta.apply().topics)
+
+
+def test_issue27_delete_fails_on_full_disk_then_delete_and_create_survive_restart():
+    n = 0
+    while True:  # the disk fills at every byte of the DeleteTopics batch
+        fs = new_fs()
+        log = MetadataLog(DATA, 1, fs)
+        log.append([TopicRecord(name="fill", topic_id=TOPIC_ID),
+                    PartitionRecord(partition_id=0, topic_id=TOPIC_ID, replicas=[1], isr=[1],
+                                    removing_replicas=[], adding_replicas=[], leader=1,
+                                    leader_epoch=0, partition_epoch=0)], now_ms=1)
+        fs.full_after_bytes = fs.bytes_written + n
+        try:
+            log.append([RemoveTopicRecord(topic_id=TOPIC_ID)], now_ms=2)
+            break  # n is past the batch: every write point was tried
+        except OSError as e:
+            assert e.errno == errno.ENOSPC
+        fs.full_after_bytes = None
+        log.append([RemoveTopicRecord(topic_id=TOPIC_ID)], now_ms=3)
+        log.append([TopicRecord(name="newtopic2", topic_id=NEW_ID)], now_ms=4)
+        for mode in ("lost", "kept"):
+            assert topics(fs.restart(mode)) == {"newtopic2"}, (n, mode)
+        n += 1
+    assert n > 50
