@@ -28,6 +28,9 @@ from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, PeerChannel, RaftDriver
+from odradek.controller.decisions import BrokerRegistration
+from odradek.controller.records import encode_record
+from odradek.controller.result import Commit, Written
 from odradek.raft import rpc
 from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
@@ -39,9 +42,6 @@ from odradek.wire.messages import (
     create_topics_request as ctq, create_topics_response as ctr, delete_topics_response as dtr,
     incremental_alter_configs_response as iacr, update_features_response as ufr,
 )
-from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
-from odradek.wire.messages.register_broker_record import BrokerEndpoint, BrokerFeature, RegisterBrokerRecord
-from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
 
 log = logging.getLogger("odradek.quorum")
 
@@ -139,6 +139,21 @@ def delayed(ctx, fut: asyncio.Future, timeout_s: float = 30.0) -> Delayed:
                    ctx.now_ms + int(timeout_s * 1000), [key])
 
 
+class RaftMetadataDriver:
+    """The metadata driver of a Raft quorum: the active controller proposes a batch and
+    gets its Commit at once; the batch reaches the image once committed (apply_batch)."""
+
+    def __init__(self, node: "QuorumNode"):
+        self._node = node
+
+    def propose(self, records: list, now_ms: int) -> Commit:
+        q = self._node
+        if not q.active:
+            n = q.driver.node
+            raise NotLeaderError(n.leader_id, n.epoch)
+        return Commit(q.driver.propose([encode_record(r) for r in records], now_ms), applied=False)
+
+
 class _Api:
     """A registry entry for the CONTROLLER listener (same shape as a handler module)."""
 
@@ -162,7 +177,6 @@ class QuorumNode:
         self.metadata_dir = os.path.join(config.data_dir, "metadata")
         self.cluster_id = cluster_id_for(config)
         self.controller = Controller(self.metadata_dir, config.node_id, config.controller_defaults(), _now_ms())
-        self.controller.attach_quorum(self._propose, self.cluster_id)
         self.voters = {vid: (h, p) for vid, h, p in config.controller_quorum_voters}
         self.broker = self  # ctx.broker on the CONTROLLER listener
         self.data_broker = None  # the Broker, with the broker role
@@ -192,7 +206,7 @@ class QuorumNode:
             cluster_id=self.cluster_id)
         self.driver = RaftDriver(self.node_id, self.voters, self.metadata_dir, rc, self,
                                  cfg.metadata_log_max_record_bytes_between_snapshots)
-        self.controller._quorum_node = self.driver.node
+        self.controller.attach_quorum(RaftMetadataDriver(self), self.cluster_id, self.driver.node)
         self.admin_peers = {v: PeerChannel(h, p, f"odradek-{self.node_id}") for v, (h, p) in self.voters.items()}
         if self.is_controller:
             from odradek.broker.connection import KafkaConnection
@@ -248,21 +262,17 @@ class QuorumNode:
         return (n is not None and isinstance(n.state, Leader)
                 and n.applied > n.state.epoch_start_offset)
 
-    def _propose(self, values, now_ms: int) -> int:
-        if not self.active:
-            n = self.driver.node
-            raise NotLeaderError(n.leader_id, n.epoch)
-        return self.driver.propose(values, now_ms)
+    async def _write(self, decide) -> tuple[Written, bool]:
+        """Run a decision on the active controller; wait until its records are applied.
+        -> (what was written, whether it is applied within WRITE_TIMEOUT_S)."""
+        written = self.controller.write(decide, False, _now_ms())
+        return written, await self._applied(written.commit)
 
-    async def _commit(self, records: list) -> bool:
-        """Propose records on the active controller and wait until applied."""
-        self.controller.last_proposed = None
-        self.controller._commit(records, _now_ms())
-        last = self.controller.last_proposed
-        if last is None:
+    async def _applied(self, commit: Commit) -> bool:
+        if commit.applied:
             return True
         try:
-            await asyncio.wait_for(self.driver.wait_applied(last), WRITE_TIMEOUT_S)
+            await asyncio.wait_for(self.driver.wait_applied(commit.last_offset), WRITE_TIMEOUT_S)
             return True
         except asyncio.TimeoutError:
             return False
@@ -270,7 +280,7 @@ class QuorumNode:
     async def _bootstrap(self) -> None:
         async with self._write_lock:
             if self.active and not self.controller.image.features:
-                await self._commit(self.controller._bootstrap_records())
+                await self._write(lambda d: d.bootstrap())
 
     async def _controller_loop(self) -> None:
         """Active controller: fence brokers whose heartbeats stopped (broker.session.timeout.ms)."""
@@ -279,14 +289,13 @@ class QuorumNode:
             if not self.active:
                 continue
             now = _now_ms()
-            stale = [b for b in self.controller.image.brokers.values()
+            stale = [b.node_id for b in self.controller.image.brokers.values()
                      if not b.fenced and now - self._heartbeats.get(b.node_id, now) > self.config.broker_session_timeout_ms]
             if stale:
                 async with self._write_lock:
                     if self.active:
-                        log.info("fencing brokers %s: no heartbeat", [b.node_id for b in stale])
-                        await self._commit([BrokerRegistrationChangeRecord(broker_id=b.node_id, broker_epoch=b.epoch,
-                                                                           fenced=1) for b in stale])
+                        log.info("fencing brokers %s: no heartbeat", stale)
+                        await self._write(lambda d: d.fence(stale))
 
     # ------------------------------------------------------------ CONTROLLER listener
     def _controller_registry(self) -> dict:
@@ -343,35 +352,36 @@ class QuorumNode:
         async with self._write_lock:
             if not self.active:
                 return not_controller_response(ctx.api_key, req)
-            self.controller.last_proposed = None
             try:
                 resp = mod.handle(ctx, req)
             except NotLeaderError:
                 return not_controller_response(ctx.api_key, req)
-            last = self.controller.last_proposed
-            if last is not None:
-                try:
-                    await asyncio.wait_for(self.driver.wait_applied(last), WRITE_TIMEOUT_S)
-                except asyncio.TimeoutError:
-                    return not_controller_response(ctx.api_key, req)
+            # As Kafka's controller, answer once the log is committed up to where this
+            # write left it (writes are serialised by the lock; a write of no records
+            # still waits for an earlier one).
+            if not await self._applied(self.driver_end()):
+                return not_controller_response(ctx.api_key, req)
             return resp
+
+    def driver_end(self) -> Commit:
+        """Everything this node's metadata log holds, as a Commit to wait for."""
+        last = self.driver.node.log.end_offset - 1
+        return Commit(last, applied=self.driver.node.applied > last)
 
     async def register_broker(self, req):
         async with self._write_lock:
             if not self.active:
                 return brr.BrokerRegistrationResponse(error_code=NOT_CONTROLLER)
-            if req.cluster_id != self.cluster_id:
-                return brr.BrokerRegistrationResponse(error_code=ErrorCode.INCONSISTENT_CLUSTER_ID)
             epoch = self.driver.node.log.end_offset  # the offset of the record = the broker epoch (as Kafka)
             lst = [lst for lst in req.listeners if lst.name != "CONTROLLER"] or req.listeners
-            rec = RegisterBrokerRecord(
-                broker_id=req.broker_id, incarnation_id=req.incarnation_id, broker_epoch=epoch,
-                end_points=[BrokerEndpoint(name=lst_.name, host=lst_.host, port=lst_.port,
-                                           security_protocol=lst_.security_protocol) for lst_ in lst],
-                features=[BrokerFeature(name=f.name, min_supported_version=f.min_supported_version,
-                                        max_supported_version=f.max_supported_version) for f in req.features],
-                rack=req.rack, fenced=True)
-            if not await self._commit([rec]):
+            reg = BrokerRegistration(
+                req.broker_id, req.incarnation_id, [(x.name, x.host, x.port, x.security_protocol) for x in lst],
+                {f.name: (f.min_supported_version, f.max_supported_version) for f in req.features},
+                req.rack, cluster_id=req.cluster_id)
+            written, applied = await self._write(lambda d: d.register_broker(reg, epoch))
+            if written.response:
+                return brr.BrokerRegistrationResponse(error_code=written.response)
+            if not applied:
                 return brr.BrokerRegistrationResponse(error_code=ErrorCode.REQUEST_TIMED_OUT)
             self._heartbeats[req.broker_id] = _now_ms()
             b = self.controller.image.brokers.get(req.broker_id)
@@ -380,21 +390,23 @@ class QuorumNode:
     async def broker_heartbeat(self, req):
         if not self.active:
             return bhr.BrokerHeartbeatResponse(error_code=NOT_CONTROLLER)
-        b = self.controller.image.brokers.get(req.broker_id)
-        if b is None:
-            return bhr.BrokerHeartbeatResponse(error_code=ErrorCode.BROKER_ID_NOT_REGISTERED)
-        if b.epoch != req.broker_epoch:
-            return bhr.BrokerHeartbeatResponse(error_code=ErrorCode.STALE_BROKER_EPOCH)
+        def decide(d):
+            return d.broker_heartbeat(req.broker_id, req.broker_epoch, req.current_metadata_offset, req.want_fence)
+
+        first = decide(self.controller.decisions())
+        if first.response.error_code:
+            return bhr.BrokerHeartbeatResponse(error_code=first.response.error_code)
         self._heartbeats[req.broker_id] = _now_ms()
-        caught_up = req.current_metadata_offset >= b.epoch
-        if b.fenced and caught_up and not req.want_fence:
+        reply = first.response
+        if first.records:  # to be unfenced: decide again under the write lock
             async with self._write_lock:
-                b = self.controller.image.brokers.get(req.broker_id)
-                if self.active and b is not None and b.fenced and b.epoch == req.broker_epoch:
-                    await self._commit([UnfenceBrokerRecord(id=req.broker_id, epoch=b.epoch)])
-            b = self.controller.image.brokers.get(req.broker_id) or b
-        return bhr.BrokerHeartbeatResponse(error_code=0, is_caught_up=caught_up, is_fenced=b.fenced,
-                                           should_shut_down=False)
+                if self.active:
+                    written, _ = await self._write(decide)
+                    reply = written.response
+            b = self.controller.image.brokers.get(req.broker_id)
+            reply.is_fenced = b.fenced if b is not None else reply.is_fenced
+        return bhr.BrokerHeartbeatResponse(error_code=reply.error_code, is_caught_up=reply.is_caught_up,
+                                           is_fenced=reply.is_fenced, should_shut_down=False)
 
     # ------------------------------------------------------------ the broker's side
     async def call_controller(self, req, version: int, api_key: int, timeout_s: float = 15.0):
@@ -510,17 +522,8 @@ class QuorumNode:
             if loop.time() - t0 > 5 and int(loop.time() - t0) % 5 == 0:
                 log.warning("broker %d: waiting for the metadata quorum (%s)", self.node_id, n.status())
             await asyncio.sleep(0.02)
-        lst = [brq.Listener(name=broker.config.advertised.name, host=broker.advertised_host,
-                            port=broker.advertised_port, security_protocol=0)]
-        from odradek.controller.controller import METADATA_VERSION
-
         while True:
-            req = brq.BrokerRegistrationRequest(
-                broker_id=self.node_id, cluster_id=self.cluster_id, incarnation_id=self.incarnation_id,
-                listeners=lst, features=[brq.Feature(name="metadata.version", min_supported_version=1,
-                                                     max_supported_version=METADATA_VERSION)],
-                rack=None, previous_broker_epoch=self.broker_epoch)
-            resp = await self.call_controller(req, 4, BROKER_REGISTRATION, timeout_s=60)
+            resp = await self.call_controller(self._registration_request(), 4, BROKER_REGISTRATION, timeout_s=60)
             if resp.error_code == 0:
                 self.broker_epoch = resp.broker_epoch
                 break
@@ -547,13 +550,22 @@ class QuorumNode:
                 continue
             if resp.error_code in (ErrorCode.STALE_BROKER_EPOCH, ErrorCode.BROKER_ID_NOT_REGISTERED):
                 log.warning("broker %d: re-registering (error %d)", self.node_id, resp.error_code)
-                r = await self.call_controller(brq.BrokerRegistrationRequest(
-                    broker_id=self.node_id, cluster_id=self.cluster_id, incarnation_id=self.incarnation_id,
-                    listeners=[brq.Listener(name="PLAINTEXT", host=self.data_broker.advertised_host,
-                                            port=self.data_broker.advertised_port)],
-                    features=[], rack=None, previous_broker_epoch=self.broker_epoch), 4, BROKER_REGISTRATION)
+                r = await self.call_controller(self._registration_request(), 4, BROKER_REGISTRATION)
                 if r.error_code == 0:
                     self.broker_epoch = r.broker_epoch
+
+    def _registration_request(self) -> brq.BrokerRegistrationRequest:
+        """This broker as it registers: its advertised listener and the features it supports."""
+        from odradek.controller import features
+
+        broker = self.data_broker
+        return brq.BrokerRegistrationRequest(
+            broker_id=self.node_id, cluster_id=self.cluster_id, incarnation_id=self.incarnation_id,
+            listeners=[brq.Listener(name=broker.config.advertised.name, host=broker.advertised_host,
+                                    port=broker.advertised_port, security_protocol=0)],
+            features=[brq.Feature(name=n, min_supported_version=lo, max_supported_version=hi)
+                      for n, (lo, hi) in features.SUPPORTED.items()],
+            rack=None, previous_broker_epoch=self.broker_epoch)
 
     def broker_registry(self, base: dict) -> dict:
         """The broker listener's handlers: admin writes and DescribeQuorum go to the controller."""

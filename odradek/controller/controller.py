@@ -1,118 +1,67 @@
-"""The single-voter controller: decisions as KRaft records, committed to the metadata log.
+"""The metadata state machine and its one write path.
 
-Every operation is decide (pure: image + request -> records + results) then commit
-(append the records as one batch, replay them into a new image, tell listeners).
+The image is the committed metadata; listeners hear each new image. A write runs a
+pure decision (decisions.Decisions: image + request -> records + response) and hands
+the records, as one batch, to the driver, which returns the Commit:
+
+- a single voter (LocalDriver, opened by start()): appended, fsynced, committed and
+  applied before the call returns;
+- the Raft quorum's active controller (attach_quorum, broker/controller_server.py):
+  proposed; committed batches come back through apply_batch, and the caller waits
+  for the Commit's offset to be applied before it answers.
+
 validate_only runs the decision and drops the records.
 """
 
 from __future__ import annotations
 
-import base64
 import logging
-import os
-import threading
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Callable
 
 from odradek.log.config import ConfigError, is_log_config, validate_properties
-from odradek.wire.errors import ErrorCode
+from odradek.log.fs import FileSystem, RealFileSystem
+from odradek.log.meta_properties import load_or_create_cluster_id
 from odradek.wire.messages.config_record import ConfigRecord
-from odradek.wire.messages.feature_level_record import FeatureLevelRecord
 from odradek.wire.messages.partition_record import PartitionRecord
-from odradek.wire.messages.register_broker_record import BrokerEndpoint, BrokerFeature, RegisterBrokerRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.topic_record import TopicRecord
-from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+from odradek.wire.uuid import random_uuid, uuid_str
 
 from . import configs as C
 from . import features
-from . import group_configs as GC
-from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
-from .image import BrokerImage, MetadataDelta, MetadataImage, TopicImage
+from .configs import BROKER, TOPIC, ConfigView
+from .decisions import (  # noqa: F401 (re-exported: the request/response shapes of the decisions)
+    MAX_PARTITIONS_PER_REQUEST, OP_APPEND, OP_DELETE, OP_SET, OP_SUBTRACT, AlterResult, BrokerRegistration,
+    CreateTopicResult, CreateTopicSpec, DescribedResource, Decisions, Env, HeartbeatReply,
+)
+from .driver import LocalDriver, MetadataDriver
+from .image import BrokerImage, MetadataDelta, MetadataImage
 from .metadata_log import MetadataLog
-from .topic_validation import invalid_topic_name, unify_collision_chars
+from .records import decode_record
+from .result import NOTHING_WRITTEN, Commit, ControllerResult, Written
 
-ZERO_UUID = bytes(16)
 METADATA_VERSION = features.METADATA_VERSION_MAX  # finalized on a fresh node
-MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's MAX_RECORDS_PER_USER_OP
-
-# IncrementalAlterConfigs operations
-OP_SET, OP_DELETE, OP_APPEND, OP_SUBTRACT = 0, 1, 2, 3
-_OP_NAME = {OP_APPEND: "APPEND", OP_SUBTRACT: "SUBTRACT"}
 
 Listener = Callable[[MetadataImage, MetadataImage], None]
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class CreateTopicSpec:
-    name: str
-    num_partitions: int = -1
-    replication_factor: int = -1
-    assignments: dict[int, list[int]] | None = None
-    configs: dict[str, str | None] = field(default_factory=dict)
-    internal: bool = False  # created by the broker itself (__consumer_offsets, ...)
-
-
-@dataclass
-class CreateTopicResult:
-    name: str
-    error_code: int
-    error_message: str | None = None
-    topic_id: bytes = ZERO_UUID
-    num_partitions: int = -1
-    replication_factor: int = -1
-    configs: list[ConfigView] = field(default_factory=list)
-
-
-@dataclass
-class DescribedResource:
-    resource_type: int
-    resource_name: str
-    error_code: int
-    error_message: str | None
-    configs: list[ConfigView] = field(default_factory=list)
-
-
-@dataclass
-class AlterResult:
-    resource_type: int
-    resource_name: str
-    error_code: int
-    error_message: str | None = None
-
-
-class _Fail(Exception):
-    def __init__(self, code: int, message: str | None):
-        super().__init__(message)
-        self.code = int(code)
-        self.message = message
-
-
-def new_uuid() -> bytes:
-    while True:
-        u = os.urandom(16)
-        if u != ZERO_UUID:
-            return u
-
-
-def uuid_str(u: bytes) -> str:
-    """Kafka's Uuid.toString(): base64url, no padding (22 chars)."""
-    return base64.urlsafe_b64encode(u).decode().rstrip("=")
-
-
 class Controller:
-    def __init__(self, data_dir: str, node_id: int, defaults: dict[str, str], now_ms: int):
+    def __init__(self, data_dir: str, node_id: int, defaults: dict[str, str], now_ms: int,
+                 new_uuid: Callable[[], bytes] = random_uuid, fs: FileSystem | None = None):
         self.data_dir = data_dir
         self.node_id = node_id
         self.defaults = dict(defaults)
+        self.env = Env(node_id, self.defaults, new_uuid)
         self.image = MetadataImage(controller_id=node_id)
+        self._told = self.image  # the last image the listeners were given
         self._listeners: list[Listener] = []
+        self._fs = fs if fs is not None else RealFileSystem()
         self._log: MetadataLog | None = None
-        self._lock = threading.RLock()
-        self._propose = None  # quorum mode: (values, now_ms) -> last offset, see attach_quorum
-        self.last_proposed: int | None = None
+        self._driver: MetadataDriver | None = None
+        self.raft_node = None  # the Raft core under the metadata log (DescribeQuorum)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -120,99 +69,59 @@ class Controller:
         self._listeners.append(fn)
 
     def start(self, broker: BrokerImage, now_ms: int) -> None:
-        """Replay the metadata log, bootstrap on first start, register ``broker``.
+        """Single voter: replay the metadata log, bootstrap on first start, register ``broker``.
 
         Listeners added before start() see one call with an empty old image and the
         replayed image, so the broker can open every partition's log.
         """
-        with self._lock:
-            os.makedirs(self.data_dir, exist_ok=True)
-            cluster_id = self._load_or_create_cluster_id()
-            self._log = MetadataLog(self.data_dir, self.node_id)
-            delta = MetadataDelta(MetadataImage(controller_id=self.node_id))
-            for offset, record in self._log.replay():
-                _replay_one(delta, record, offset)
-            old = MetadataImage(controller_id=self.node_id, cluster_id=cluster_id)
-            self.image = delta.apply(cluster_id=cluster_id, controller_id=self.node_id)
-            records: list = []
-            if self._log.next_offset == 0:
-                records += self._bootstrap_records()
-            epoch = self._log.next_offset + len(records)
-            records.append(RegisterBrokerRecord(
-                broker_id=broker.node_id,
-                incarnation_id=broker.incarnation_id if broker.incarnation_id != ZERO_UUID else new_uuid(),
-                broker_epoch=epoch,
-                end_points=[BrokerEndpoint(name="PLAINTEXT", host=broker.host, port=broker.port,
-                                           security_protocol=0)],
-                features=[BrokerFeature(name=n, min_supported_version=lo, max_supported_version=hi)
-                          for n, (lo, hi) in features.SUPPORTED.items()],
-                rack=broker.rack,
-                fenced=True,
-            ))
-            records.append(UnfenceBrokerRecord(id=broker.node_id, epoch=epoch))
-            self._commit(records, now_ms, old=old)
-
-    def _bootstrap_records(self) -> list:
-        # What `kafka-storage format` writes: the release's feature levels (features.BOOTSTRAP),
-        # and the cluster-level min.insync.replicas.
-        return features.bootstrap_records() + [
-            ConfigRecord(resource_type=BROKER, resource_name="", name="min.insync.replicas",
-                         value=self.defaults.get("min.insync.replicas", "1")),
-        ]
-
-    def _load_or_create_cluster_id(self) -> str:
-        path = os.path.join(self.data_dir, "meta.properties")
-        if os.path.exists(path):
-            with open(path) as f:
-                for line in f:
-                    k, _, v = line.strip().partition("=")
-                    if k == "cluster.id" and v:
-                        return v
-        cluster_id = uuid_str(new_uuid())
-        tmp = path + ".tmp"
-        with open(tmp, "w") as f:
-            f.write(f"#\ncluster.id={cluster_id}\ndirectory.id={uuid_str(new_uuid())}\n"
-                    f"node.id={self.node_id}\nversion=1\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-        return cluster_id
+        cluster_id = load_or_create_cluster_id(self._fs, self.data_dir, self.node_id, self.env.new_uuid)
+        self._log = MetadataLog(self.data_dir, self.node_id)
+        self.raft_node = self._log.raft_node
+        delta = MetadataDelta(MetadataImage(controller_id=self.node_id))
+        for offset, record in self._log.replay():
+            _replay_one(delta, record, offset)
+        self._told = MetadataImage(controller_id=self.node_id, cluster_id=cluster_id)
+        self.image = delta.apply(cluster_id=cluster_id, controller_id=self.node_id)
+        self._driver = LocalDriver(self._log, self.apply_records)
+        decide = Decisions(self.env, self.image)
+        records = decide.bootstrap().records if self._log.next_offset == 0 else []
+        reg = BrokerRegistration(broker.node_id, broker.incarnation_id,
+                                 [("PLAINTEXT", broker.host, broker.port, 0)], dict(features.SUPPORTED), broker.rack)
+        records += decide.register_broker(reg, self._log.next_offset + len(records), unfence=True).records
+        self.commit(records, now_ms)
 
     def close(self) -> None:
-        with self._lock:
-            if self._log is not None:
-                self._log.close()
-                self._log = None
-
-    @property
-    def raft_node(self):
-        """The Raft core under the metadata log (DescribeQuorum)."""
         if self._log is not None:
-            return self._log._raft.node
-        return getattr(self, "_quorum_node", None)
+            self._log.close()
+            self._log = None
 
-    # ------------------------------------------------------------------ Raft quorum mode
+    def attach_quorum(self, driver: MetadataDriver, cluster_id: str, raft_node) -> None:
+        """Replicated mode: decisions are proposed through ``driver`` (the active
+        controller's) and reach the image once committed (apply_batch)."""
+        self._driver = driver
+        self.raft_node = raft_node
+        self.image = self._told = replace(self.image, cluster_id=cluster_id, controller_id=-1)
 
-    def attach_quorum(self, propose, cluster_id: str) -> None:
-        """Replicated mode (odradek.broker.quorum): decisions are proposed to the Raft
-        leader through ``propose`` and reach the image only once committed (apply_batch)."""
-        from dataclasses import replace
-
-        self._propose = propose
-        self.image = replace(self.image, cluster_id=cluster_id, controller_id=-1)
+    # ------------------------------------------------------------------ the state machine
 
     def apply_batch(self, base_offset: int, values) -> None:
-        """Replay one committed batch of the metadata log into the image."""
-        from .records import decode_record
-
-        delta = MetadataDelta(self.image)
+        """Replay one committed batch of the metadata log (encoded records) into the image."""
+        records = []
         for i, v in enumerate(values):
             try:
-                record, _ = decode_record(v)
+                records.append((base_offset + i, decode_record(v)[0]))
             except Exception:
                 log.exception("metadata record at offset %d cannot be decoded; skipped", base_offset + i)
-                continue
-            _replay_one(delta, record, base_offset + i)
+        self._apply(records)
+
+    def apply_records(self, first_offset: int, records: list) -> None:
+        """Replay one committed batch of decoded records, the first at ``first_offset``."""
+        self._apply([(first_offset + i, r) for i, r in enumerate(records)])
+
+    def _apply(self, records) -> None:
+        delta = MetadataDelta(self.image)
+        for offset, record in records:
+            _replay_one(delta, record, offset)
         self._publish(delta.apply())
 
     def restore_snapshot(self, data: bytes, end_offset: int) -> None:
@@ -226,580 +135,90 @@ class Controller:
         return encode_snapshot(self.image, end_offset)
 
     def set_controller_id(self, leader_id: int) -> None:
-        from dataclasses import replace
-
         if self.image.controller_id != leader_id:
             self.image = replace(self.image, controller_id=leader_id)
 
     def _publish(self, image: MetadataImage) -> None:
-        prev, self.image = self.image, image
-        self._notify(prev, self.image)
-
-    def _notify(self, prev: MetadataImage, new: MetadataImage) -> None:
         """Tell every listener; one failing listener neither stops the others nor
         undoes a record that is already committed (it is logged)."""
+        self.image = image
+        prev, self._told = self._told, image
         for fn in list(self._listeners):
             try:
-                fn(prev, new)
+                fn(prev, image)
             except Exception:
-                log.exception("metadata listener %r failed applying the image at offset %d", fn, new.offset)
+                log.exception("metadata listener %r failed applying the image at offset %d", fn, image.offset)
+
+    # ------------------------------------------------------------------ the write path
+
+    def decisions(self) -> Decisions:
+        """The decisions (and read-side views) over the current image."""
+        return Decisions(self.env, self.image)
+
+    def write(self, decide: Callable[[Decisions], ControllerResult], validate_only: bool, now_ms: int) -> Written:
+        """Run a decision on the current image and hand its records to the driver as one
+        batch; validate_only drops them. The Commit says where they went."""
+        result = decide(self.decisions())
+        if validate_only or not result.records:
+            return Written(result.response, NOTHING_WRITTEN)
+        return Written(result.response, self.commit(result.records, now_ms))
+
+    def commit(self, records: list, now_ms: int) -> Commit:
+        if not records:
+            return NOTHING_WRITTEN
+        if self._driver is None:
+            raise RuntimeError("controller not started")
+        _log_topic_changes(self.image, records)
+        return self._driver.propose(records, now_ms)
 
     def decide_and_commit(self, decide, validate_only: bool, now_ms: int):
-        """Run a pure decision (image -> (records, result)) under the lock and commit its
-        records as one batch (single voter or quorum alike); validate_only drops them."""
-        with self._lock:
-            records, result = decide(self.image)
-            if records and not validate_only:
-                self._commit(records, now_ms)
-            return result
+        """A decision over the image alone (image -> (records, response)), written as write() does."""
+        return self.write(lambda d: ControllerResult(*decide(d.image)), validate_only, now_ms).response
 
-    def _commit(self, records: list, now_ms: int, old: MetadataImage | None = None) -> None:
-        if not records:
-            return
-        _log_topic_changes(self.image, records)
-        if self._propose is not None:
-            from .records import encode_record
-
-            self.last_proposed = self._propose([encode_record(r) for r in records], now_ms)
-            return
-        if self._log is None:
-            raise RuntimeError("controller not started")
-        last = self._log.append(records, now_ms)
-        first = last - len(records) + 1
-        delta = MetadataDelta(self.image)
-        for i, r in enumerate(records):
-            _replay_one(delta, r, first + i)
-        prev = self.image if old is None else old
-        self.image = delta.apply()
-        self._notify(prev, self.image)
-
-    # ------------------------------------------------------------------ helpers
-
-    def _live_brokers(self) -> list[int]:
-        return sorted(b.node_id for b in self.image.brokers.values() if not b.fenced)
-
-    def _static_broker(self) -> dict[str, str]:
-        """Static broker properties that feed topic configs, by broker name.
-
-        ``defaults`` may carry broker names (log.retention.hours) or topic names
-        (retention.ms, what BrokerConfig.topic_defaults() gives); a topic-named value
-        equal to Kafka's default is not reported as set, so sources match Kafka's.
-        """
-        static = {}
-        for k, v in self.defaults.items():
-            if k in C.BROKER_SYNONYMS:
-                static[k] = v
-        for k, v in self.defaults.items():
-            d = C.TOPIC_CONFIGS.get(k)
-            if d is None or not d.synonyms or any(s.name in static for s in d.synonyms):
-                continue
-            try:
-                if d.validate(v) == d.validate(d.default):
-                    continue
-            except InvalidConfig:
-                continue
-            static[d.synonyms[0].name] = v
-        # a broker property at its own default is not "set" either
-        return {k: v for k, v in static.items() if k not in self.defaults or C.broker_default(k) != v}
-
-    def finalized_features(self) -> dict[str, int]:
-        return features.finalized(self.image.features)
-
-    def update_features(self, updates, validate_only: bool, now_ms: int):
-        """UpdateFeatures: updates [(name, level, upgrade_type)] -> None or (error_code, message)."""
-        def decide(image):
-            return features.decide_updates(image.features, updates, self.node_id)
-        return self.decide_and_commit(decide, validate_only, now_ms)
-
-    def finalized_features_epoch(self) -> int:
-        return max(self.image.offset, 0)
-
-    def _layers(self):
-        static = self._static_broker()
-        bc = self.image.broker_configs
-        return C.broker_layers(static, dict(bc.get("", {})), dict(bc.get(str(self.node_id), {})))
-
-    def _check_effective(self, overrides: dict[str, str], layers=None) -> None:
-        """Validate a topic's resulting effective config with the log's own parser
-        (odradek.log.config) before any record is written: INVALID_CONFIG otherwise."""
-        try:
-            eff = C.effective_topic_config(overrides, layers if layers is not None else self._layers())
-            validate_properties(eff)
-        except ConfigError as e:
-            raise _Fail(ErrorCode.INVALID_CONFIG, e.kafka_message()) from None
-        except (TypeError, ValueError) as e:  # a broker synonym that does not scale
-            raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
-
-    def topic_config(self, name: str) -> dict[str, str]:
-        """Effective config of a topic (overrides over broker defaults), Kafka names."""
-        t = self.image.topics.get(name)
-        overrides = dict(t.configs) if t is not None else {}
-        return C.effective_topic_config(overrides, self._layers())
-
-    def topic_config_views(self, overrides: dict[str, str], synonyms: bool = False) -> list[ConfigView]:
-        layers = self._layers()
-        out = []
-        for name in sorted(C.TOPIC_CONFIGS):
-            v = C.resolve_topic_config(C.TOPIC_CONFIGS[name], overrides, layers)
-            if not synonyms:
-                v = ConfigView(v.name, v.value, v.read_only, v.config_source, v.is_sensitive, (), v.config_type)
-            out.append(v)
-        return out
-
-    def _default_int(self, name: str, fallback: int) -> int:
-        try:
-            return int(self.defaults.get(name, fallback))
-        except ValueError:
-            return fallback
-
-    def _check_assignment(self, replicas: list[int], live: list[int]) -> None:
-        if not replicas:
-            raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                        "The manual partition assignment includes an empty replica list.")
-        seen = set()
-        for b in replicas:
-            if b in seen:
-                raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                            f"The manual partition assignment includes the broker {b} more than once.")
-            seen.add(b)
-            if b not in self.image.brokers:
-                raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                            f"The manual partition assignment includes broker {b}, but no such broker is "
-                            "registered.")
-
-    def _place(self, count: int, rf: int) -> list[list[int]]:
-        live = self._live_brokers()
-        if rf > len(live):
-            raise _Fail(ErrorCode.INVALID_REPLICATION_FACTOR,
-                        f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
-                        f"cannot be reached because only {len(live)} broker(s) are registered or some brokers "
-                        "have all their log directories cordoned.")
-        # round-robin start like Kafka's StripedReplicaPlacer, minus racks
-        return [[live[(p + i) % len(live)] for i in range(rf)] for p in range(count)]
-
-    @staticmethod
-    def _partition_record(topic_id: bytes, partition: int, replicas: list[int]) -> PartitionRecord:
-        return PartitionRecord(partition_id=partition, topic_id=topic_id, replicas=list(replicas),
-                               isr=list(replicas), removing_replicas=[], adding_replicas=[],
-                               leader=replicas[0], leader_epoch=0, partition_epoch=0)
-
-    # ------------------------------------------------------------------ topics
+    # ------------------------------------------------------------------ requests (the response only)
 
     def create_topics(self, specs: list[CreateTopicSpec], validate_only: bool, now_ms: int) -> list[CreateTopicResult]:
-        with self._lock:
-            results: dict[str, CreateTopicResult] = {}
-            counts: dict[str, int] = {}
-            for s in specs:
-                counts[s.name] = counts.get(s.name, 0) + 1
-            records: list = []
-            existing_unified = {unify_collision_chars(n): n for n in self.image.topics}
-            total_partitions = 0
-            for s in specs:
-                if s.name in results:
-                    continue
-                if counts[s.name] > 1:
-                    results[s.name] = CreateTopicResult(s.name, ErrorCode.INVALID_REQUEST, "Duplicate topic name.")
-                    continue
-                try:
-                    res, recs = self._create_topic(s, existing_unified, total_partitions)
-                    total_partitions += res.num_partitions
-                    existing_unified[unify_collision_chars(s.name)] = s.name
-                    results[s.name] = res
-                    records += recs
-                except _Fail as f:
-                    results[s.name] = CreateTopicResult(s.name, f.code, f.message)
-            if not validate_only:
-                self._commit(records, now_ms)
-            return list(results.values())
-
-    def _create_topic(self, s: CreateTopicSpec, existing_unified: dict[str, str], total_partitions: int):
-        msg = invalid_topic_name(s.name)
-        if msg:
-            raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, msg)
-        if s.name in self.image.topics:
-            raise _Fail(ErrorCode.TOPIC_ALREADY_EXISTS, f"Topic '{s.name}' already exists.")
-        overrides: dict[str, str] = {}
-        for k, v in (s.configs or {}).items():
-            if v is None:
-                raise _Fail(ErrorCode.INVALID_CONFIG, f"Null value not supported for topic configs: {k}")
-            d = C.TOPIC_CONFIGS.get(k)
-            if d is None:
-                raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {k}")
-            try:
-                d.validate(v)
-            except InvalidConfig as e:
-                raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
-            overrides[k] = v
-        self._check_effective(overrides)
-        other = existing_unified.get(unify_collision_chars(s.name))
-        if other is not None and other != s.name:
-            raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{s.name}' collides with existing topic: {other}")
-        live = self._live_brokers()
-        if s.assignments:
-            if s.num_partitions != -1:
-                raise _Fail(ErrorCode.INVALID_REQUEST,
-                            "A manual partition assignment was specified, but numPartitions was not set to -1.")
-            if s.replication_factor != -1:
-                raise _Fail(ErrorCode.INVALID_REQUEST,
-                            "A manual partition assignment was specified, but replicationFactor was not set to -1.")
-            if sorted(s.assignments) != list(range(len(s.assignments))):
-                raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                            "partitions should be a consecutive 0-based integer sequence")
-            placement = []
-            rf = None
-            for p in range(len(s.assignments)):
-                replicas = list(s.assignments[p])
-                self._check_assignment(replicas, live)
-                if rf is not None and len(replicas) != rf:
-                    raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                                f"The manual partition assignment includes a partition with {len(replicas)} "
-                                f"replica(s), but this is not consistent with previous partitions, which have "
-                                f"{rf} replica(s).")
-                rf = len(replicas)
-                placement.append(replicas)
-            num_partitions = len(placement)
-        else:
-            if s.replication_factor < -1 or s.replication_factor == 0:
-                raise _Fail(ErrorCode.INVALID_REPLICATION_FACTOR,
-                            "Replication factor must be larger than 0, or -1 to use the default value.")
-            if s.num_partitions < -1 or s.num_partitions == 0:
-                raise _Fail(ErrorCode.INVALID_PARTITIONS,
-                            "Number of partitions was set to an invalid non-positive value.")
-            num_partitions = (self._default_int("num.partitions", 1) if s.num_partitions == -1
-                              else s.num_partitions)
-            rf = (self._default_int("default.replication.factor", 1) if s.replication_factor == -1
-                  else s.replication_factor)
-            if total_partitions + num_partitions > MAX_PARTITIONS_PER_REQUEST:
-                raise _Fail(ErrorCode.POLICY_VIOLATION, "Excessively large number of partitions per request.")
-            placement = self._place(num_partitions, rf)
-        topic_id = new_uuid()
-        records: list = [TopicRecord(name=s.name, topic_id=topic_id)]
-        records += [ConfigRecord(resource_type=TOPIC, resource_name=s.name, name=k, value=v)
-                    for k, v in overrides.items()]
-        records += [self._partition_record(topic_id, p, r) for p, r in enumerate(placement)]
-        res = CreateTopicResult(s.name, ErrorCode.NONE, None, topic_id, num_partitions, rf,
-                                self.topic_config_views(overrides))
-        return res, records
+        return self.write(lambda d: d.create_topics(specs), validate_only, now_ms).response
 
     def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None, now_ms: int = 0):
         """-> [(name, topic_id, error_code, error_message)]: errors first, then deletions (as Kafka)."""
-        with self._lock:
-            errors: list = []
-            ok: list = []
-            targets: dict[bytes, TopicImage] = {}
-            names = list(names or [])
-            ids = list(ids or [])
-            seen_names: set[str] = set()
-            for n in names:
-                if n in seen_names:
-                    continue
-                seen_names.add(n)
-                if names.count(n) > 1:
-                    errors.append((n, ZERO_UUID, int(ErrorCode.INVALID_REQUEST), "Duplicate topic name."))
-                    continue
-                t = self.image.topics.get(n)
-                if t is None:
-                    errors.append((n, ZERO_UUID, int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION),
-                                   "This server does not host this topic-partition."))
-                    continue
-                targets[t.topic_id] = t
-            seen_ids: set[bytes] = set()
-            for i in ids:
-                if i in seen_ids:
-                    continue
-                seen_ids.add(i)
-                if ids.count(i) > 1:
-                    errors.append((None, i, int(ErrorCode.INVALID_REQUEST), "Duplicate topic id."))
-                    continue
-                t = self.image.topics_by_id.get(i)
-                if t is None:
-                    errors.append((None, i, int(ErrorCode.UNKNOWN_TOPIC_ID), "This server does not host this topic ID."))
-                    continue
-                targets[t.topic_id] = t
-            for t in targets.values():
-                ok.append((t.name, t.topic_id, 0, None))
-            self._commit([RemoveTopicRecord(topic_id=t.topic_id) for t in targets.values()], now_ms)
-            return errors + ok
+        return self.write(lambda d: d.delete_topics(names, ids), False, now_ms).response
 
     def create_partitions(self, items, validate_only: bool, now_ms: int):
         """items: [(name, new_total_count, assignments | None)] -> [(name, error_code, error_message)]."""
-        with self._lock:
-            counts: dict[str, int] = {}
-            for name, _, _ in items:
-                counts[name] = counts.get(name, 0) + 1
-            results: dict[str, tuple] = {}
-            records: list = []
-            for name, count, assignments in items:
-                if name in results:
-                    continue
-                if counts[name] > 1:
-                    results[name] = (name, int(ErrorCode.INVALID_REQUEST), "Duplicate topic name.")
-                    continue
-                try:
-                    records += self._create_partitions(name, count, assignments)
-                    results[name] = (name, 0, None)
-                except _Fail as f:
-                    results[name] = (name, f.code, f.message)
-            if not validate_only:
-                self._commit(records, now_ms)
-            return list(results.values())
+        return self.write(lambda d: d.create_partitions(items), validate_only, now_ms).response
 
-    def _create_partitions(self, name: str, count: int, assignments) -> list:
-        t = self.image.topics.get(name)
-        if t is None:
-            raise _Fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, None)
-        current = len(t.partitions)
-        if count < current:
-            raise _Fail(ErrorCode.INVALID_PARTITIONS,
-                        f"The topic {name} currently has {current} partition(s); {count} would not be an increase.")
-        if count == current:
-            raise _Fail(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
-        add = count - current
-        if add > MAX_PARTITIONS_PER_REQUEST:
-            raise _Fail(ErrorCode.POLICY_VIOLATION, "Excessively large number of partitions per request.")
-        if assignments is not None:
-            if len(assignments) != add:
-                raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                            f"Attempted to add {add} additional partition(s), but only {len(assignments)} "
-                            "assignment(s) were specified.")
-            live = self._live_brokers()
-            placement = []
-            for replicas in assignments:
-                self._check_assignment(list(replicas), live)
-                placement.append(list(replicas))
-        else:
-            rf = len(t.partitions[0].replicas) if 0 in t.partitions else 1
-            placement = self._place(add, rf)
-        return [self._partition_record(t.topic_id, current + i, r) for i, r in enumerate(placement)]
+    def incremental_alter_configs(self, resources, validate_only: bool, now_ms: int) -> list[AlterResult]:
+        """resources: [(resource_type, resource_name, [(name, op, value)])]."""
+        return self.write(lambda d: d.incremental_alter_configs(resources), validate_only, now_ms).response
 
-    # ------------------------------------------------------------------ configs
+    def alter_configs(self, resources, validate_only: bool, now_ms: int) -> list[AlterResult]:
+        """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
+        return self.write(lambda d: d.alter_configs(resources), validate_only, now_ms).response
+
+    def update_features(self, updates, validate_only: bool, now_ms: int):
+        """UpdateFeatures: updates [(name, level, upgrade_type)] -> None or (error_code, message)."""
+        return self.write(lambda d: d.update_features(updates), validate_only, now_ms).response
+
+    # ------------------------------------------------------------------ reads
 
     def describe_configs(self, resources, include_synonyms: bool = False,
                          include_documentation: bool = False) -> list[DescribedResource]:
         """resources: [(resource_type, resource_name, keys | None)]."""
-        out = []
-        for rtype, name, keys in resources:
-            try:
-                views = self._describe_one(rtype, name, include_synonyms, include_documentation)
-            except _Fail as f:
-                out.append(DescribedResource(rtype, name, f.code, f.message))
-                continue
-            if keys is not None:
-                wanted = set(keys)
-                views = [v for v in views if v.name in wanted]
-            out.append(DescribedResource(rtype, name, 0, None, views))
-        return out
+        return self.decisions().describe_configs(resources, include_synonyms, include_documentation)
 
-    def _describe_one(self, rtype: int, name: str, synonyms: bool, docs: bool = False) -> list[ConfigView]:
-        if rtype == TOPIC:
-            msg = invalid_topic_name(name)
-            if msg:
-                raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, msg)
-            t = self.image.topics.get(name)
-            if t is None:
-                raise _Fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "")
-            return self.topic_config_views(dict(t.configs), synonyms)
-        if rtype == BROKER:
-            self._check_broker_name(name, describe=True)
-            return self._broker_views(name, synonyms, docs)
-        if rtype == GC.GROUP:
-            return GC.views(dict(self.image.group_configs.get(name, {})), self.defaults, synonyms)
-        raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
+    def topic_config(self, name: str) -> dict[str, str]:
+        """Effective config of a topic (overrides over broker defaults), Kafka names."""
+        return self.decisions().topic_config(name)
 
-    def _check_broker_name(self, name: str, describe: bool) -> None:
-        if name == "" or name == str(self.node_id):
-            return
-        hint = " or empty string" if describe else ""
-        raise _Fail(ErrorCode.INVALID_REQUEST,
-                    f"Unexpected broker id, expected {self.node_id}{hint}, but received {name}")
+    def topic_config_views(self, overrides: dict[str, str], synonyms: bool = False) -> list[ConfigView]:
+        return self.decisions().topic_config_views(overrides, synonyms)
 
-    def _broker_views(self, name: str, synonyms: bool, docs: bool = False) -> list[ConfigView]:
-        bc = self.image.broker_configs
-        dyn_default = dict(bc.get("", {}))
-        if name == "":
-            # the cluster-wide default resource lists only what was set dynamically
-            return [ConfigView(k, v, False, C.DYNAMIC_DEFAULT_BROKER_CONFIG, False,
-                               ((k, v, C.DYNAMIC_DEFAULT_BROKER_CONFIG),) if synonyms else (),
-                               C.broker_config_type(k)) for k, v in sorted(dyn_default.items())]
-        dyn_broker = dict(bc.get(name, {}))
-        # a value at Kafka's default is taken as unset (Kafka shows only DEFAULT_CONFIG then)
-        static = {k: v for k, v in self.defaults.items()
-                  if (k not in C.TOPIC_CONFIGS or k in C.BROKER_SYNONYMS) and C.broker_default(k) != v}
-        static.update(self._static_broker())
-        layers = ((C.DYNAMIC_BROKER_CONFIG, dyn_broker), (C.DYNAMIC_DEFAULT_BROKER_CONFIG, dyn_default),
-                  (C.STATIC_BROKER_CONFIG, static))
-        names = set(C.BROKER_SYNONYMS) | set(C.BROKER_STATIC) | set(static) | set(dyn_default) | set(dyn_broker)
-        out = []
-        for k in sorted(names):
-            syn = [(k, props[k], src) for src, props in layers if k in props]
-            default = C.broker_default(k)
-            if default is not None:
-                syn.append((k, default, C.DEFAULT_CONFIG))
-            value, source = (syn[0][1], syn[0][2]) if syn else (None, C.DEFAULT_CONFIG)
-            out.append(ConfigView(k, value, C.broker_read_only(k), source, False,
-                                  tuple(syn) if synonyms else (), C.broker_config_type(k),
-                                  C.BROKER_DOCS.get(k) if docs else None))
-        return out
+    def finalized_features(self) -> dict[str, int]:
+        return features.finalized(self.image.features)
 
-    def incremental_alter_configs(self, resources, validate_only: bool, now_ms: int) -> list[AlterResult]:
-        """resources: [(resource_type, resource_name, [(name, op, value)])]."""
-        with self._lock:
-            out, records = [], []
-            for rtype, name, ops in resources:
-                try:
-                    keys = [k for k, _, _ in ops]
-                    if len(set(keys)) != len(keys):
-                        raise _Fail(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys")
-                    for k, op, v in ops:
-                        if v is None and op != OP_DELETE:
-                            raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}")
-                    records += self._alter(rtype, name, ops, incremental=True)
-                    out.append(AlterResult(rtype, name, 0, None))
-                except _Fail as f:
-                    out.append(AlterResult(rtype, name, f.code, f.message))
-            if not validate_only:
-                self._commit(records, now_ms)
-            return out
-
-    def alter_configs(self, resources, validate_only: bool, now_ms: int) -> list[AlterResult]:
-        """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
-        with self._lock:
-            out, records = [], []
-            for rtype, name, kvs in resources:
-                try:
-                    keys = [k for k, _ in kvs]
-                    if len(set(keys)) != len(keys):
-                        raise _Fail(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys")
-                    for k, v in kvs:
-                        if v is None:
-                            raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}")
-                    ops = [(k, OP_SET, v) for k, v in kvs]
-                    current = self._current_dynamic(rtype, name)
-                    ops += [(k, OP_DELETE, None) for k in current if k not in set(keys)]
-                    records += self._alter(rtype, name, ops, incremental=False)
-                    out.append(AlterResult(rtype, name, 0, None))
-                except _Fail as f:
-                    out.append(AlterResult(rtype, name, f.code, f.message))
-            if not validate_only:
-                self._commit(records, now_ms)
-            return out
-
-    def _current_dynamic(self, rtype: int, name: str) -> dict[str, str]:
-        if rtype == TOPIC:
-            return dict(self.image.topic_configs.get(name, {}))
-        if rtype == BROKER:
-            return dict(self.image.broker_configs.get(name, {}))
-        if rtype == GC.GROUP:
-            return dict(self.image.group_configs.get(name, {}))
-        return {}
-
-    def _alter(self, rtype: int, name: str, ops, incremental: bool) -> list:
-        if rtype == GC.GROUP:
-            return self._alter_group(name, ops)
-        if rtype == TOPIC:
-            defs = C.TOPIC_CONFIGS
-            for k, op, v in ops:
-                d = defs.get(k)
-                if d is None:
-                    raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {k}")
-        elif rtype == BROKER:
-            self._check_broker_name(name, describe=False)
-            bad = [k for k, _, _ in ops if k not in C.BROKER_SYNONYMS]
-            if bad:
-                raise _Fail(ErrorCode.INVALID_REQUEST, f"Cannot update these configs dynamically: [{', '.join(bad)}]")
-        else:
-            raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
-        current = self._current_dynamic(rtype, name)
-        changes: dict[str, str | None] = {}
-        for k, op, v in ops:
-            if rtype == TOPIC:
-                d = C.TOPIC_CONFIGS[k]
-                ctype = d.type
-            else:
-                d, _ = C.BROKER_SYNONYMS[k]
-                ctype = C.broker_config_type(k)
-            if op == OP_DELETE:
-                changes[k] = None
-                continue
-            if op in (OP_APPEND, OP_SUBTRACT):
-                if ctype != C.T_LIST:
-                    raise _Fail(ErrorCode.INVALID_CONFIG,
-                                f"Can't {_OP_NAME[op]} to key {k} because its type is not LIST.")
-                base = current.get(k)
-                if base is None:
-                    base = (self.topic_config(name).get(k) if rtype == TOPIC else C.broker_default(k)) or ""
-                items = [p.strip() for p in base.split(",") if p.strip()]
-                given = [p.strip() for p in v.split(",") if p.strip()]
-                if op == OP_APPEND:
-                    items += [g for g in given if g not in items]
-                else:
-                    items = [i for i in items if i not in given]
-                v = ",".join(items)
-            elif op != OP_SET:
-                raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown operation type {op}")
-            try:
-                if rtype == TOPIC:
-                    d.validate(v)
-                else:
-                    C.validate_broker_value(k, v)
-            except InvalidConfig as e:
-                raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
-            changes[k] = v
-        if rtype == TOPIC:
-            msg = invalid_topic_name(name)
-            if msg:
-                raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, msg)
-            if name not in self.image.topics:
-                raise _Fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
-        elif name == "" and "min.insync.replicas" in changes and changes["min.insync.replicas"] is None \
-                and "min.insync.replicas" in current:
-            raise _Fail(ErrorCode.INVALID_CONFIG,
-                        "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.")
-        after = {k: v for k, v in current.items() if k not in changes}
-        after.update({k: v for k, v in changes.items() if v is not None})
-        if rtype == TOPIC:
-            self._check_effective(after)
-        elif name in ("", str(self.node_id)):
-            # a broker-level value is the effective value of every topic that does not
-            # override it: check the defaults and each existing topic
-            bc = self.image.broker_configs
-            dyn_default = after if name == "" else dict(bc.get("", {}))
-            dyn_broker = after if name != "" else dict(bc.get(str(self.node_id), {}))
-            layers = C.broker_layers(self._static_broker(), dyn_default, dyn_broker)
-            self._check_effective({}, layers)
-            for t in self.image.topics.values():
-                self._check_effective(dict(t.configs), layers)
-        records = []
-        for k, v in changes.items():
-            if v is None and k not in current:
-                continue
-            if v is not None and current.get(k) == v:
-                continue
-            records.append(ConfigRecord(resource_type=rtype, resource_name=name, name=k, value=v))
-        return records
-
-    def _alter_group(self, name: str, ops) -> list:
-        if not name:
-            raise _Fail(ErrorCode.INVALID_REQUEST, "Group name can't be empty.")
-        current = self._current_dynamic(GC.GROUP, name)
-        changes: dict[str, str | None] = {}
-        for k, op, v in ops:
-            if k not in GC.GROUP_CONFIGS:
-                raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {k}")
-            if op == OP_DELETE:
-                changes[k] = None
-                continue
-            if op in (OP_APPEND, OP_SUBTRACT):
-                raise _Fail(ErrorCode.INVALID_CONFIG, f"Can't {_OP_NAME[op]} to key {k} because its type is not LIST.")
-            if op != OP_SET:
-                raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown operation type {op}")
-            try:
-                changes[k] = GC.validate(k, v, self.defaults)
-            except GC.InvalidGroupConfig as e:
-                raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
-        return [ConfigRecord(resource_type=GC.GROUP, resource_name=name, name=k, value=v)
-                for k, v in changes.items()
-                if not (v is None and k not in current) and not (v is not None and current.get(k) == v)]
+    def finalized_features_epoch(self) -> int:
+        return max(self.image.offset, 0)
 
 
 def _record_problem(record) -> str | None:

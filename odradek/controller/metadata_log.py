@@ -28,6 +28,11 @@ class MetadataLog:
         self._raft = LocalRaftLog(data_dir, node_id, fs)
 
     @property
+    def raft_node(self):
+        """The Raft core under the log (DescribeQuorum)."""
+        return self._raft.node
+
+    @property
     def next_offset(self) -> int:
         """0 until the first metadata record (a fresh log needs bootstrapping)."""
         return self._raft.next_offset

@@ -126,7 +126,7 @@ def test_bad_record_already_in_the_log_is_skipped_live_and_on_restart(tmp_path):
     c = make(tmp_path)
     create(c, "t", {"min.cleanable.dirty.ratio": "0.3"})
     # a record written before validation existed, followed by a good one in the same batch
-    c._commit([ConfigRecord(resource_type=TOPIC, resource_name="t", name="min.cleanable.dirty.ratio", value="NaN"),
+    c.commit([ConfigRecord(resource_type=TOPIC, resource_name="t", name="min.cleanable.dirty.ratio", value="NaN"),
                ConfigRecord(resource_type=TOPIC, resource_name="t", name="retention.ms", value="1234")], 3)
     assert c.topic_config("t")["min.cleanable.dirty.ratio"] == "0.3"
     assert c.topic_config("t")["retention.ms"] == "1234"

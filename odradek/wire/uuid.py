@@ -1,0 +1,22 @@
+"""Kafka's Uuid: 16 bytes on the wire, base64url text (Uuid.toString), the zero uuid as "none"."""
+
+from __future__ import annotations
+
+import base64
+import os
+
+from .primitives import ZERO_UUID
+
+
+def uuid_str(u: bytes) -> str:
+    """Kafka's Uuid.toString(): base64url, no padding (22 chars)."""
+    return base64.urlsafe_b64encode(bytes(u)).decode().rstrip("=")
+
+
+def random_uuid() -> bytes:
+    """Kafka's Uuid.randomUuid(): random, never the zero uuid. The default id source;
+    the controller takes it injected, so a simulation can pass a seeded one."""
+    while True:
+        u = os.urandom(16)
+        if u != ZERO_UUID:
+            return u
