@@ -1,9 +1,8 @@
 """Per-log configuration: Kafka's topic-level log configs with Kafka's defaults."""
 from __future__ import annotations
 
-import random
-
 import dataclasses
+import random
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -74,11 +73,12 @@ class LogConfig:
             return min(self.max_compaction_lag_ms, self.segment_ms)
         return self.segment_ms
 
-    def random_segment_jitter(self) -> int:
-        """Kafka's randomSegmentJitter: each new segment rolls up to this much earlier."""
+    def random_segment_jitter(self, rng: random.Random) -> int:
+        """Kafka's randomSegmentJitter: each new segment rolls up to this much earlier
+        (drawn from the caller's rng, so a seeded log replays exactly)."""
         if self.segment_jitter_ms == 0:
             return 0
-        return random.randrange(2**31) % min(self.segment_jitter_ms, self.segment_ms)
+        return rng.randrange(2**31) % min(self.segment_jitter_ms, self.segment_ms)
 
     @cached_property
     def plain_max_bytes(self) -> int:

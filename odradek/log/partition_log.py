@@ -12,6 +12,7 @@ the first invalid or partial batch together with everything after it.
 from __future__ import annotations
 
 import posixpath
+import random
 import threading
 from bisect import bisect_right
 from dataclasses import dataclass, field
@@ -78,9 +79,10 @@ class TimestampOffset:
 
 class PartitionLog:
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
-                 *, now_ms: int = 0):
+                 *, now_ms: int = 0, rng: random.Random | None = None):
         """Open (recovering if needed) or create the log in `directory`."""
         self.fs = fs
+        self.rng = rng if rng is not None else random.Random()  # segment.jitter.ms draws
         self.dir = directory
         self.config = config or LogConfig()
         self.lock = threading.RLock()
@@ -176,7 +178,7 @@ class PartitionLog:
         c = self.config
         return LogSegment(self.fs, self.dir, base_offset, index_interval_bytes=c.index_interval_bytes,
                           index_max_bytes=c.segment_index_bytes, created_ms=now_ms,
-                          roll_jitter_ms=c.random_segment_jitter(),
+                          roll_jitter_ms=c.random_segment_jitter(self.rng),
                           preallocate_bytes=c.segment_bytes if fresh and c.preallocate else 0)
 
     def _set_segments(self, segs: list[LogSegment]) -> None:

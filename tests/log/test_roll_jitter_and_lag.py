@@ -2,6 +2,8 @@
 LogSegment.shouldRoll with rollJitterMs and LogConfig.maxSegmentMs)."""
 from __future__ import annotations
 
+import random
+
 from odradek.config import BrokerConfig
 from odradek.log import FaultyFileSystem, LogConfig, PartitionLog
 from odradek.wire.records import build_batch
@@ -19,7 +21,8 @@ def _append(log, ts):
 
 def test_jitter_rolls_each_segment_up_to_jitter_earlier():
     cfg = LogConfig(segment_ms=10_000, segment_jitter_ms=4_000)
-    draws = {cfg.random_segment_jitter() for _ in range(300)}
+    rng = random.Random(1)
+    draws = {cfg.random_segment_jitter(rng) for _ in range(300)}
     assert min(draws) >= 0 and max(draws) < 4_000 and len(draws) > 100
     log = _log(cfg)
     _append(log, 1_000)
@@ -33,7 +36,7 @@ def test_jitter_rolls_each_segment_up_to_jitter_earlier():
 
 
 def test_no_jitter_by_default():
-    assert LogConfig().random_segment_jitter() == 0
+    assert LogConfig().random_segment_jitter(random.Random(1)) == 0
     assert _log(LogConfig()).active.roll_jitter_ms == 0
 
 

@@ -1,0 +1,183 @@
+"""The layering of odradek/ (docs: ARCHITECTURE's layer map), read off the source with ast.
+
+1. Imports point downward only: each part of odradek/ imports only the parts listed
+   under it in LOWER (so api_handlers never imports broker, log never imports raft...).
+   Imports inside functions and under TYPE_CHECKING count too.
+2. No part below broker/ imports asyncio, sockets or processes: the event loop and the
+   network live in broker/ only.
+3. Pure code (PURE) does no I/O and draws nothing from hidden state: no threads, no
+   builtin open() or os file writes, no module-level random functions (an injected
+   random.Random is fine), no uuid4/os.urandom, no clock reads (time comes in as now_ms).
+4. In log/, files are touched only through the FileSystem interface (fs.py, and
+   batchio.py's positional write that RealFile uses).
+
+KNOWN lists today's violations in other work in flight, each with its issue; whoever
+removes one deletes its entry (a stale entry fails the test, so the list only shrinks).
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PKG = ROOT / "odradek"
+
+LOWER = {
+    "wire": set(),
+    "log": {"wire"},
+    "config": {"wire", "log"},
+    "raft": {"wire", "log"},
+    "controller": {"wire", "log", "raft", "config"},
+    "coordinator": {"wire", "log", "raft", "controller", "config"},
+    "api_handlers": {"wire", "log", "raft", "controller", "coordinator", "config"},
+    "broker": {"wire", "log", "raft", "controller", "coordinator", "api_handlers", "config"},
+}  # anything else (cli*.py, __main__.py) is an entry point and may import any part
+
+NO_EVENT_LOOP = {"wire", "log", "raft", "controller", "coordinator", "api_handlers"}
+EVENT_LOOP_MODULES = {"asyncio", "socket", "ssl", "selectors", "subprocess", "uvloop", "multiprocessing"}
+
+PURE = {"wire", "raft", "controller", "coordinator", "api_handlers", "log/config.py"}
+PURE_BANNED_MODULES = {"threading", "time", "shutil", "concurrent"}
+OS_IO = {"open", "write", "pwrite", "pwritev", "remove", "unlink", "rename", "replace", "fsync",
+         "fdatasync", "makedirs", "mkdir", "rmdir", "ftruncate", "truncate", "urandom", "listdir",
+         "scandir", "stat", "read", "pread"}
+RANDOM_OK = {"Random"}  # a seeded (or injected) generator; never the module's shared one
+UUID_BANNED = {"uuid1", "uuid4"}
+LOG_FILE_EDGE = {"log/fs.py", "log/batchio.py"}
+
+# Known violations, each removed by the work named beside it.
+KNOWN = {
+    # issue 19 item 3 (helper-driver): controller.py's decisions become functions; its own
+    # meta.properties writes, os.urandom ids and RLock leave it.
+    ("controller/controller.py", "import threading"),
+    ("controller/controller.py", "call threading.RLock"),
+    ("controller/controller.py", "call open"),
+    ("controller/controller.py", "call os.urandom"),
+    ("controller/controller.py", "call os.makedirs"),
+    ("controller/controller.py", "call os.fsync"),
+    ("controller/controller.py", "call os.replace"),
+    # issue 19 item 2 (helper-groups): the coordinators use their injected id generator.
+    ("coordinator/consumer_group_coordinator.py", "call uuid.uuid4"),
+    ("coordinator/group_coordinator.py", "call uuid.uuid4"),
+    # issue 19 item 4 (helper-pure): hostname entities are resolved at the broker edge.
+    ("controller/client_quotas.py", "import socket"),
+    ("controller/client_quotas.py", "call socket.getaddrinfo"),
+}
+
+
+GENERATED = "wire/messages/"  # tools/gen_wire.py output: only its import header is read (speed)
+
+
+def modules():
+    for path in sorted(PKG.rglob("*.py")):
+        rel = path.relative_to(PKG).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if rel.startswith(GENERATED):  # its imports all precede the first class
+            text = text.split("\nclass ", 1)[0]
+        yield rel, ast.parse(text, filename=str(path))
+
+
+def part_of(rel: str) -> str:
+    """'log/segment.py' -> 'log'; 'config.py' -> 'config'."""
+    return rel.split("/")[0].removesuffix(".py")
+
+
+def module_name(rel: str) -> list[str]:
+    parts = ["odradek"] + rel.removesuffix(".py").split("/")
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
+def imported(rel: str, tree: ast.AST):
+    """(line, dotted name) for every import, relative ones resolved; `from odradek import x`
+    gives odradek.x."""
+    here = module_name(rel)
+    package = here if rel.endswith("__init__.py") else here[:-1]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                yield node.lineno, a.name
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[:len(package) - node.level + 1]
+                mod = ".".join(base + ([node.module] if node.module else []))
+            else:
+                mod = node.module or ""
+            for a in node.names:
+                yield node.lineno, f"{mod}.{a.name}" if mod == "odradek" else mod
+                if mod != "odradek":
+                    yield node.lineno, f"{mod}.{a.name}"  # `from random import randrange`
+
+
+def calls(tree: ast.AST):
+    """(line, 'mod.attr' or 'name') for calls of a plain name or a module attribute."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            if isinstance(f, ast.Name):
+                yield node.lineno, f.id
+            elif isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name):
+                yield node.lineno, f"{f.value.id}.{f.attr}"
+
+
+def is_pure(rel: str) -> bool:
+    return rel in PURE or part_of(rel) in PURE
+
+
+@functools.cache
+def violations() -> dict:
+    """{(module, what): line} for every rule broken."""
+    found: dict[tuple[str, str], int] = {}
+    for rel, tree in modules():
+        part = part_of(rel)
+        top_imports = set()
+        for line, name in imported(rel, tree):
+            top = name.split(".")[0]
+            top_imports.add(top)
+            if top == "odradek" and part in LOWER:
+                dst = name.split(".")[1] if "." in name else ""
+                if dst and dst != part and dst not in LOWER[part]:
+                    found.setdefault((rel, f"import odradek.{dst}"), line)
+            if part in NO_EVENT_LOOP and top in EVENT_LOOP_MODULES:
+                found.setdefault((rel, f"import {top}"), line)
+            if is_pure(rel):
+                if top in PURE_BANNED_MODULES:
+                    found.setdefault((rel, f"import {top}"), line)
+                if top == "random" and name not in ("random",) and name.split(".")[-1] not in RANDOM_OK:
+                    found.setdefault((rel, f"import {name}"), line)
+                if top == "uuid" and name.split(".")[-1] in UUID_BANNED:
+                    found.setdefault((rel, f"import {name}"), line)
+        for line, name in calls(tree):
+            mod, _, attr = name.rpartition(".")
+            if is_pure(rel):
+                bad = (name == "open" or (mod == "os" and attr in OS_IO) or (mod == "socket")
+                       or (mod == "random" and attr not in RANDOM_OK) or (mod == "uuid" and attr in UUID_BANNED)
+                       or (not mod and attr in UUID_BANNED) or mod in ("time", "shutil", "threading"))
+                if bad:
+                    found.setdefault((rel, f"call {name}"), line)
+            elif part == "log" and rel not in LOG_FILE_EDGE:
+                if name == "open" or (mod == "os" and attr in OS_IO) or mod == "shutil":
+                    found.setdefault((rel, f"call {name}"), line)
+            elif part in NO_EVENT_LOOP and mod in ("socket", "asyncio"):
+                found.setdefault((rel, f"call {name}"), line)
+    return found
+
+
+def test_no_forbidden_arrow_or_impure_call():
+    new = {k: v for k, v in violations().items() if k not in KNOWN}
+    assert not new, "layering broken (see tests/test_layering.py):\n" + "\n".join(
+        f"  odradek/{rel}:{line}: {what}" for (rel, what), line in sorted(new.items()))
+
+
+def test_known_violations_are_still_there():
+    stale = KNOWN - set(violations())
+    assert not stale, f"fixed - delete these entries from KNOWN in tests/test_layering.py: {sorted(stale)}"
+
+
+def test_the_checker_sees_what_it_forbids(tmp_path):
+    src = ("import asyncio\nimport random\nfrom odradek.broker import server\n"
+           "def f():\n    open('x', 'w')\n    random.randrange(3)\n    return random.Random(1)\n")
+    tree = ast.parse(src)
+    assert ("odradek.broker" in {n for _, n in imported("api_handlers/x.py", tree)})
+    assert {n for _, n in calls(tree)} >= {"open", "random.randrange", "random.Random"}
