@@ -62,6 +62,12 @@ class UnexpectedAppendOffsetError(LogError):
     error_name = "UNKNOWN_SERVER_ERROR"
 
 
+class KafkaStorageError(LogError):
+    """The log takes no more writes: a write or fsync failed in a way that could not be
+    undone (as Kafka takes a failed log directory offline); a restart recovers it."""
+    error_name = "KAFKA_STORAGE_ERROR"
+
+
 class LogCorruptionError(LogError):
     """Data that was fsynced (below the recovery point) fails validation."""
     error_name = "KAFKA_STORAGE_ERROR"

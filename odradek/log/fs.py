@@ -3,7 +3,8 @@
 `RealFileSystem` is the production implementation (plain os calls, positional
 writes, real fsync). `FaultyFileSystem` keeps files in memory, tracks what has
 been fsynced, and can crash after N bytes, so tests can simulate a power loss or
-a kill -9 in the middle of any write and then "reboot" into what the disk holds.
+a kill -9 in the middle of any write and then "reboot" into what the disk holds;
+it can also fail writes as a full disk (ENOSPC) or a failing one (EIO) does.
 """
 from __future__ import annotations
 
@@ -206,13 +207,21 @@ class FaultyFile:
 
     def _write(self, data, position: int) -> None:
         data = bytes(data)
+        fault = self.fs._write_fault(self.path, len(data))
+        if fault is not None:  # the bytes that landed stay, the size does not move
+            err, landed = fault
+            self._place(data[:landed], position)
+            raise OSError(err, os.strerror(err), self.path)
         data = self.fs._charge(data)  # may shorten the write and then raise after it
+        self._place(data, position)
+        self._size = max(self._size, position + len(data))
+        self.fs._after_write()
+
+    def _place(self, data: bytes, position: int) -> None:
         buf = self.inode.data
         if position > len(buf):
             buf.extend(b"\0" * (position - len(buf)))
         buf[position:position + len(data)] = data
-        self._size = max(self._size, position + len(data))
-        self.fs._after_write()
 
     def append(self, data) -> int:
         self.fs._check()
@@ -291,6 +300,37 @@ class FaultyFileSystem:
         self.dir_fsyncs = 0
         self.rng = random.Random(seed)
         self._pending_error: OSError | None = None
+        self._fault: list | None = None  # [errno, match, writes to let pass, sticky]
+        self.failed_writes = 0
+
+    def fail_writes(self, err: int = errno.ENOSPC, *, after: int = 0, match=None,
+                    sticky: bool = True) -> None:
+        """Fail a write as the kernel does: the write `after` writes from now (of files whose
+        path `match` accepts, every file if None) lands half its bytes and raises
+        OSError(err); with `sticky` (a full disk) each later matching write fails too,
+        landing nothing, until clear_write_faults() (space came back)."""
+        self._fault = [err, match, after, sticky]
+
+    def clear_write_faults(self) -> None:
+        self._fault = None
+        self.fsync_errno = None
+
+    def _write_fault(self, path: str, n: int) -> tuple[int, int] | None:
+        fault = self._fault
+        if fault is None or (fault[1] is not None and not fault[1](path)):
+            return None
+        if fault[2] > 0:
+            fault[2] -= 1
+            return None
+        if fault[2] == 0:
+            fault[2] = -1  # the first failing write lands half its bytes, later ones none
+            landed = n // 2
+        else:
+            landed = 0
+        if not fault[3]:
+            self._fault = None
+        self.failed_writes += 1
+        return fault[0], landed
 
     # fault control
     def _check(self) -> None:

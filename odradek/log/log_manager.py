@@ -9,6 +9,7 @@ from typing import Callable, Iterator
 
 from .compaction import CleanerConfig, LogCleaner
 from .config import LogConfig
+from .errors import KafkaStorageError, LogCorruptionError
 from .fs import FileSystem, RealFileSystem
 from .partition_log import PartitionLog
 
@@ -38,6 +39,9 @@ class LogManager:
         self.default_config = default_config or LogConfig()
         self.topic_config = topic_config or (lambda topic: None)
         self.logs: dict[tuple[str, int], PartitionLog] = {}
+        # partitions whose log failed validation at start-up (damaged fsynced data): not
+        # served, their files left as they are, until a restart finds them whole
+        self.offline: dict[tuple[str, int], LogCorruptionError] = {}
         # deleted partitions waiting out file.delete.delay.ms: [log or None, renamed dir,
         # ms when release_deleted first saw it]
         self._doomed: list[list] = []
@@ -61,7 +65,11 @@ class LogManager:
                 tp = parse_dir_name(name)
                 if tp is None:
                     continue
-                self.logs[tp] = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
+                try:
+                    self.logs[tp] = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
+                except LogCorruptionError as e:  # that partition only; the others start
+                    logger.error("partition %s-%d is offline: %s", tp[0], tp[1], e)
+                    self.offline[tp] = e
 
     def get(self, topic: str, partition: int) -> PartitionLog | None:
         return self.logs.get((topic, partition))
@@ -71,6 +79,9 @@ class LogManager:
         with self.lock:
             log = self.logs.get((topic, partition))
             if log is None:
+                damaged = self.offline.get((topic, partition))
+                if damaged is not None:
+                    raise KafkaStorageError(f"partition {topic}-{partition} is offline: {damaged}")
                 counts = {d: 0 for d in self.log_dirs}
                 for lg in self.logs.values():
                     parent = posixpath.dirname(lg.dir)

@@ -11,6 +11,8 @@ the first invalid or partial batch together with everything after it.
 """
 from __future__ import annotations
 
+import errno
+import logging
 import posixpath
 import random
 import threading
@@ -35,7 +37,11 @@ from .transaction_state import CHECKPOINT_FILE as TXN_CHECKPOINT_FILE
 from .transaction_state import PartitionTxnState, marker_is_commit
 from .txn_index import AbortedTxn
 
+logger = logging.getLogger("odradek.log")
+
 _LOG_OVERHEAD = records.LOG_OVERHEAD
+# a failed write with these leaves the disk as it was once cut back: writes go on
+_NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 _OK = CheckResult.OK
 
 CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
@@ -101,6 +107,8 @@ class PartitionLog:
         self._retired: list[list] = []
         self.recovered_unclean = False
         self.truncated_on_recovery = 0
+        # why the log takes no more writes (a failed write or fsync it could not undo), or None
+        self.offline: str | None = None
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
         self._durable: dict[str, bytes] = {}
@@ -230,28 +238,44 @@ class PartitionLog:
             seg = self._new_segment(base, now_ms)
             next_base = bases[i + 1] if i + 1 < len(bases) else None
             below_rp = next_base is not None and next_base <= self.recovery_point
-            if (clean or below_rp) and seg.load_clean():
-                pass
-            else:
+            trusted = clean or below_rp
+            why = seg.load_clean() if trusted else None
+            if not trusted or why is not None:
+                if why is not None:  # a repair, logged as Kafka does
+                    logger.warning("%s: %s; recovering the segment and rebuilding its indexes",
+                                   seg.path, why)
                 expected = segs[-1].next_offset if segs else base
-                scan = seg.recover(expected)
+                scan = seg.recover(expected, truncate=False)
                 seg.mark_unsynced()  # found after an unclean stop: the next flush makes it durable
                 if scan.error is not None:
-                    if clean or below_rp or seg.next_offset < self.recovery_point:
+                    torn_tail = clean and next_base is None and scan.torn_tail
+                    if (clean or below_rp or seg.next_offset < self.recovery_point) and not torn_tail:
                         # fsynced data that fails validation: refuse to guess
                         seg.close()
                         for s in segs:
                             s.close()
                         raise errors.LogCorruptionError(seg.path, scan.valid_bytes,
                                                         seg.next_offset, scan.error)
+                    # a torn write (after a kill -9; or, after a clean stop, a last batch cut
+                    # short): cut it off, as Kafka's recovery does
+                    logger.warning("%s: %s at byte %d; truncated %d bytes, the log ends at offset %d",
+                                   seg.path, scan.error, scan.valid_bytes, scan.truncated_bytes,
+                                   seg.next_offset)
+                    seg.log.truncate(scan.valid_bytes)
+                    seg.offset_index.flush(fsync=False)
+                    seg.time_index.flush(fsync=False)
                     self.truncated_on_recovery += scan.truncated_bytes
                     segs.append(seg)
                     # everything after a torn or corrupt tail is unreachable
                     for later in bases[i + 1:]:
                         dead = self._new_segment(later, now_ms)
+                        logger.warning("%s: after the truncated segment; deleted (%d bytes)",
+                                       dead.path, dead.size)
                         self.truncated_on_recovery += dead.size
                         dead.delete()
                     break
+                seg.offset_index.flush(fsync=False)
+                seg.time_index.flush(fsync=False)
             segs.append(seg)
         if not segs:
             segs.append(self._new_segment(self.log_start_offset, now_ms, fresh=True))
@@ -339,6 +363,8 @@ class PartitionLog:
         caller (the produce handler) has just done it on the same bytes.
         """
         cfg = self.config
+        if self.offline is not None:
+            raise errors.KafkaStorageError(self.offline)
         if assign_offsets and log_append_time is None and cfg.plain_append:
             # What a producer sends nearly every time, kept lean: one valid batch,
             # CreateTime, a non-compacted topic, no transaction, a sequence that
@@ -375,6 +401,9 @@ class PartitionLog:
                             if unflushed >= cfg.flush_messages:
                                 self.flush()
                             return append_info(base, last, -1, self.log_start_offset, count, max_ts)
+            except OSError as e:
+                self._failed_write(e)
+                raise
             finally:
                 lock.release()
         buf = bytearray(record_set)
@@ -414,104 +443,137 @@ class PartitionLog:
                              cfg.timestamp_after_max_ms)
 
         with self.lock:
-            seg = self.segments[-1]
-            leo = seg.next_offset  # self.log_end_offset
-            if assign_offsets:
-                for h in headers:
-                    if h.producer_id >= 0 and not h.is_control:
-                        chk = self.producer_state.check(h.producer_id, h.producer_epoch,
-                                                        h.base_sequence, h.last_offset_delta)
-                        if chk.result is CheckResult.DUPLICATE:
-                            d = chk.duplicate_of
-                            return append_info(d.first_offset, d.last_offset,
-                                              now_ms if use_lat else -1, self.log_start_offset,
-                                              0, d.max_timestamp, duplicate=True)
-                        if chk.result is CheckResult.OUT_OF_ORDER_SEQUENCE:
-                            raise errors.OutOfOrderSequenceError(
-                                f"producer {h.producer_id}: sequence {h.base_sequence} out of order")
-                        if chk.result is CheckResult.INVALID_PRODUCER_EPOCH:
-                            raise errors.InvalidProducerEpochError(
-                                f"producer {h.producer_id}: epoch {h.producer_epoch} is stale")
-            elif headers[0].base_offset < leo:
-                raise errors.UnexpectedAppendOffsetError(
-                    f"batch base offset {headers[0].base_offset} < log end offset {leo}")
+            try:
+                return self._append_checked(buf, headers, total, now_ms, leader_epoch, use_lat,
+                                            assign_offsets)
+            except OSError as e:
+                self._failed_write(e)
+                raise
 
-            if len(headers) == 1:  # the common case, kept lean
-                h = headers[0]
-                base = leo if assign_offsets else h.base_offset
-                if assign_offsets:
-                    records.set_base_offset(buf, 0, base)
-                if leader_epoch is not None:
-                    records.set_partition_leader_epoch(buf, 0, leader_epoch)
-                bmax = h.max_timestamp
-                if use_lat and assign_offsets:
-                    records.set_log_append_time(buf, 0, now_ms)
-                    bmax = now_ms
-                last = base + h.last_offset_delta
-                if seg.size and self._should_roll(seg, total, bmax, last, now_ms):
-                    seg = self._roll(now_ms, base)
-                seg.append_batch(buf, base, leader_epoch, last, bmax)
-                if h.producer_id >= 0:
-                    if h.is_transactional:
-                        self._track_txn(seg, buf, 0, h, base)
-                    if h.is_control:
-                        self.producer_state.update_from_header(h)
-                    else:
-                        self.producer_state.update(h.producer_id, h.producer_epoch, h.base_sequence,
-                                                   base, last, bmax)
-                self.unflushed_messages += h.records_count
-                if self.unflushed_messages >= cfg.flush_messages:
-                    self.flush()
-                return append_info(base, last, now_ms if use_lat else -1,
-                                  self.log_start_offset, h.records_count, bmax)
+    def _failed_write(self, e: OSError) -> None:
+        """A write of an append failed (ENOSPC, EIO): cut back what part of it landed in the
+        active segment, so no later write builds on a torn batch. If that fails too, or the
+        disk failed (not full), the log takes no more writes until a restart recovers it,
+        as Kafka takes a failed log directory offline."""
+        seg = self.segments[-1]
+        try:
+            seg.discard_unwritten()
+        except OSError as e2:
+            self._go_offline(f"{seg.path}: a failed write could not be undone: {e2}")
+            return
+        if e.errno not in _NO_SPACE:
+            self._go_offline(f"{seg.path}: {e}")
+        else:
+            logger.warning("%s: append failed (%s); its bytes were cut back, writes go on "
+                           "when there is space", seg.path, e)
 
-            batches = []
-            seg_batches = []
-            pos = 0
-            next_offset = leo
-            count = 0
-            max_ts = -1
+    def _go_offline(self, why: str) -> None:
+        if self.offline is None:
+            logger.error("%s: taking the log offline for writes until a restart: %s", self.dir, why)
+            self.offline = why
+
+    def _append_checked(self, buf, headers, total: int, now_ms: int, leader_epoch: int | None,
+                        use_lat: bool, assign_offsets: bool) -> AppendInfo:
+        """append's general path, under the lock, after the checks of the record set."""
+        cfg = self.config
+        seg = self.segments[-1]
+        leo = seg.next_offset  # self.log_end_offset
+        if assign_offsets:
             for h in headers:
-                if assign_offsets:
-                    records.set_base_offset(buf, pos, next_offset)
-                    base = next_offset
-                else:
-                    base = h.base_offset
-                last = base + h.last_offset_delta
-                if leader_epoch is not None:
-                    records.set_partition_leader_epoch(buf, pos, leader_epoch)
-                bmax = h.max_timestamp
-                if use_lat and assign_offsets:
-                    records.set_log_append_time(buf, pos, now_ms)
-                    bmax = now_ms
-                size = h.batch_length + 12
-                batches.append((base, last, bmax, h, pos))
-                seg_batches.append((pos, last, bmax, size))
-                if bmax > max_ts:
-                    max_ts = bmax
-                count += h.records_count
-                next_offset = last + 1
-                pos += size
-            first_base, last_offset = batches[0][0], batches[-1][1]
-            first_ts = batches[0][2]
+                if h.producer_id >= 0 and not h.is_control:
+                    chk = self.producer_state.check(h.producer_id, h.producer_epoch,
+                                                    h.base_sequence, h.last_offset_delta)
+                    if chk.result is CheckResult.DUPLICATE:
+                        d = chk.duplicate_of
+                        return append_info(d.first_offset, d.last_offset,
+                                          now_ms if use_lat else -1, self.log_start_offset,
+                                          0, d.max_timestamp, duplicate=True)
+                    if chk.result is CheckResult.OUT_OF_ORDER_SEQUENCE:
+                        raise errors.OutOfOrderSequenceError(
+                            f"producer {h.producer_id}: sequence {h.base_sequence} out of order")
+                    if chk.result is CheckResult.INVALID_PRODUCER_EPOCH:
+                        raise errors.InvalidProducerEpochError(
+                            f"producer {h.producer_id}: epoch {h.producer_epoch} is stale")
+        elif headers[0].base_offset < leo:
+            raise errors.UnexpectedAppendOffsetError(
+                f"batch base offset {headers[0].base_offset} < log end offset {leo}")
 
-            if seg.size and self._should_roll(seg, len(buf), first_ts, last_offset, now_ms):
-                seg = self._roll(now_ms, first_base)
-            seg.append(buf, seg_batches)
-            for base, last, bmax, h, bpos in batches:
-                if h.producer_id >= 0:
-                    if h.is_transactional:
-                        self._track_txn(seg, buf, bpos, h, base)
-                    if h.is_control:
-                        self.producer_state.update_from_header(h)
-                    else:
-                        self.producer_state.update(h.producer_id, h.producer_epoch, h.base_sequence,
-                                                   base, last, bmax)
-            self.unflushed_messages += count
+        if len(headers) == 1:  # the common case, kept lean
+            h = headers[0]
+            base = leo if assign_offsets else h.base_offset
+            if assign_offsets:
+                records.set_base_offset(buf, 0, base)
+            if leader_epoch is not None:
+                records.set_partition_leader_epoch(buf, 0, leader_epoch)
+            bmax = h.max_timestamp
+            if use_lat and assign_offsets:
+                records.set_log_append_time(buf, 0, now_ms)
+                bmax = now_ms
+            last = base + h.last_offset_delta
+            if seg.size and self._should_roll(seg, total, bmax, last, now_ms):
+                seg = self._roll(now_ms, base)
+            seg.append_batch(buf, base, leader_epoch, last, bmax)
+            if h.producer_id >= 0:
+                if h.is_transactional:
+                    self._track_txn(seg, buf, 0, h, base)
+                if h.is_control:
+                    self.producer_state.update_from_header(h)
+                else:
+                    self.producer_state.update(h.producer_id, h.producer_epoch, h.base_sequence,
+                                               base, last, bmax)
+            self.unflushed_messages += h.records_count
             if self.unflushed_messages >= cfg.flush_messages:
                 self.flush()
-            return append_info(first_base, last_offset, now_ms if use_lat else -1,
-                              self.log_start_offset, count, max_ts)
+            return append_info(base, last, now_ms if use_lat else -1,
+                              self.log_start_offset, h.records_count, bmax)
+
+        batches = []
+        seg_batches = []
+        pos = 0
+        next_offset = leo
+        count = 0
+        max_ts = -1
+        for h in headers:
+            if assign_offsets:
+                records.set_base_offset(buf, pos, next_offset)
+                base = next_offset
+            else:
+                base = h.base_offset
+            last = base + h.last_offset_delta
+            if leader_epoch is not None:
+                records.set_partition_leader_epoch(buf, pos, leader_epoch)
+            bmax = h.max_timestamp
+            if use_lat and assign_offsets:
+                records.set_log_append_time(buf, pos, now_ms)
+                bmax = now_ms
+            size = h.batch_length + 12
+            batches.append((base, last, bmax, h, pos))
+            seg_batches.append((pos, last, bmax, size))
+            if bmax > max_ts:
+                max_ts = bmax
+            count += h.records_count
+            next_offset = last + 1
+            pos += size
+        first_base, last_offset = batches[0][0], batches[-1][1]
+        first_ts = batches[0][2]
+
+        if seg.size and self._should_roll(seg, len(buf), first_ts, last_offset, now_ms):
+            seg = self._roll(now_ms, first_base)
+        seg.append(buf, seg_batches)
+        for base, last, bmax, h, bpos in batches:
+            if h.producer_id >= 0:
+                if h.is_transactional:
+                    self._track_txn(seg, buf, bpos, h, base)
+                if h.is_control:
+                    self.producer_state.update_from_header(h)
+                else:
+                    self.producer_state.update(h.producer_id, h.producer_epoch, h.base_sequence,
+                                               base, last, bmax)
+        self.unflushed_messages += count
+        if self.unflushed_messages >= cfg.flush_messages:
+            self.flush()
+        return append_info(first_base, last_offset, now_ms if use_lat else -1,
+                          self.log_start_offset, count, max_ts)
 
     def _should_roll(self, seg: LogSegment, size: int, first_ts: int, last_offset: int,
                      now_ms: int) -> bool:
@@ -822,11 +884,18 @@ class PartitionLog:
     # ------------------------------------------------------------ durability
 
     def flush(self) -> None:
-        """fsync everything written so far and move the recovery point to the end."""
+        """fsync everything written so far and move the recovery point to the end. A failed
+        fsync (other than for space) leaves what was written of unknown durability: the log
+        then takes no more writes until a restart recovers it."""
         with self.lock:
-            for seg in self.segments:
-                if seg.dirty or seg is self.active:
-                    seg.flush()
+            try:
+                for seg in self.segments:
+                    if seg.dirty or seg is self.active:
+                        seg.flush()
+            except OSError as e:
+                if e.errno not in _NO_SPACE:
+                    self._go_offline(f"flush failed: {e}")
+                raise
             self.recovery_point = self.log_end_offset
             self.unflushed_messages = 0
             self._write_checkpoint()
@@ -835,31 +904,55 @@ class PartitionLog:
         """Persist log start, high watermark and cleaner progress without an fsync of
         the data (Kafka's periodic replication-offset / log-start checkpoints)."""
         with self.lock:
-            self._write_checkpoint()
+            try:
+                self._write_checkpoint()
+            except OSError as e:
+                self._periodic_failed("checkpoint", e)
 
     def maybe_flush(self, now_ms: int) -> bool:
-        """flush.ms policy, called periodically by the LogManager."""
+        """flush.ms policy, called periodically by the LogManager. A failure is logged (once
+        until a flush succeeds again) and retried at the next call."""
         with self.lock:
             if self.unflushed_messages and now_ms - self.last_flush_ms >= self.config.flush_ms:
-                self.flush()
+                try:
+                    self.flush()
+                except OSError as e:
+                    self._periodic_failed("flush", e)
+                    return False
+                if self._periodic_failing:
+                    self._periodic_failing = False
+                    logger.info("%s: flushed again", self.dir)
                 self.last_flush_ms = now_ms
                 return True
             if not self.unflushed_messages:
                 self.last_flush_ms = now_ms
             return False
 
+    _periodic_failing = False
+
+    def _periodic_failed(self, what: str, e: OSError) -> None:
+        if not self._periodic_failing:
+            self._periodic_failing = True
+            logger.warning("%s: %s failed: %s; retried periodically", self.dir, what, e)
+
     def close(self) -> None:
         """fsync, snapshot producer state, write the clean-shutdown marker. What already
         holds exactly that, fsynced (all of an idle partition's files), is not rewritten;
         the marker always is (the load removed it)."""
         with self.lock:
-            self.active.on_become_inactive()
-            self.flush()
-            self._write_producer_snapshot(self.log_end_offset)
-            f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))
-            f.fsync()
-            f.close()
-            self.fs.fsync_dir(self.dir)
+            try:
+                if self.offline is not None:
+                    raise errors.KafkaStorageError(self.offline)
+                self.active.on_become_inactive()
+                self.flush()
+                self._write_producer_snapshot(self.log_end_offset)
+                f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))
+                f.fsync()
+                f.close()
+                self.fs.fsync_dir(self.dir)
+            except (OSError, errors.KafkaStorageError) as e:
+                # no clean-shutdown marker: the next start recovers the log from its files
+                logger.warning("%s: not closed cleanly (%s); the next start recovers it", self.dir, e)
             self.close_files()
 
     # ------------------------------------------------------------ cleaner hooks

@@ -1,6 +1,7 @@
 """One log segment: `%020d.log` plus its sparse `.index` and `.timeindex`."""
 from __future__ import annotations
 
+import logging
 import posixpath
 from dataclasses import dataclass
 from typing import Iterator
@@ -13,6 +14,8 @@ from .fs import FileSystem, RealFile
 from .index import IndexCorruptError, OffsetIndex, TimeIndex
 from .txn_index import SUFFIX as TXN_INDEX_SUFFIX
 from .txn_index import TxnIndex
+
+log = logging.getLogger("odradek.log.segment")
 
 HEADER_SIZE = 61          # magic-2 batch header: enough to read every header field
 SCAN_CHUNK = 64 * 1024
@@ -30,6 +33,8 @@ class SegmentScan:
     truncated_bytes: int
     error: str | None = None
     error_offset: int = -1
+    # the error is only a cut-short last batch (a write that did not finish), no bad bytes
+    torn_tail: bool = False
 
 
 class LogSegment(SegmentTail):
@@ -172,6 +177,12 @@ class LogSegment(SegmentTail):
             self.preallocated = False
             self.dirty = True
 
+    def discard_unwritten(self) -> None:
+        """A write into this segment failed (ENOSPC, EIO) after part of it landed: cut the
+        file back to its last whole batch, so no later write builds on a torn one."""
+        self.log.truncate(self.size)
+        self.preallocated = False
+
     # -------------------------------------------------------------- reading
 
     def read(self, position: int, length: int) -> bytes:
@@ -216,9 +227,11 @@ class LogSegment(SegmentTail):
 
     # -------------------------------------------------------------- recovery
 
-    def recover(self, min_offset: int) -> SegmentScan:
+    def recover(self, min_offset: int, truncate: bool = True) -> SegmentScan:
         """Validate every batch (CRC included), rebuild both indexes, truncate at the
-        first invalid or partial batch. min_offset: offsets must not go below it."""
+        first invalid or partial batch. min_offset: offsets must not go below it.
+        truncate=False: leave the file as it is (the segment then ends, in memory, at
+        the last valid batch)."""
         self.offset_index.reset()
         self.time_index.reset()
         self._reset_stats()
@@ -227,16 +240,19 @@ class LogSegment(SegmentTail):
         size = self.log.size()
         error = None
         err_offset = -1
+        torn = False
         while pos < size:
             head = self.log.read(pos, HEADER_SIZE)
             try:
                 h = records.read_batch_header(head, 0)
             except WireError as e:
                 error = f"unreadable batch header: {e}"
+                torn = size - pos < HEADER_SIZE
                 break
             if h.batch_length < HEADER_SIZE - 12 or pos + h.size_in_bytes > size:
                 error = f"partial batch ({h.size_in_bytes} bytes, {size - pos} left)"
                 err_offset = h.base_offset
+                torn = h.batch_length >= HEADER_SIZE - 12 and h.base_offset >= expected
                 break
             data = self.log.read(pos, h.size_in_bytes)
             try:
@@ -253,13 +269,14 @@ class LogSegment(SegmentTail):
             expected = h.last_offset + 1
             pos += h.size_in_bytes
         truncated = size - pos
-        if truncated:
+        if truncated and truncate:
             self.log.truncate(pos)
         self.preallocated = False
         self.size = pos
-        self.offset_index.flush(fsync=False)
-        self.time_index.flush(fsync=False)
-        return SegmentScan(pos, truncated, error, err_offset)
+        if truncate:
+            self.offset_index.flush(fsync=False)
+            self.time_index.flush(fsync=False)
+        return SegmentScan(pos, truncated, error, err_offset, torn)
 
     def _reset_stats(self) -> None:
         self.next_offset = self.base_offset
@@ -269,19 +286,21 @@ class LogSegment(SegmentTail):
         self.bytes_since_last_index = 0
         self.index_full = False
 
-    def load_clean(self) -> bool:
+    def load_clean(self) -> str | None:
         """Trust the index files (clean shutdown or below the recovery point); scan
-        only the tail after the last index entry. False: indexes unusable."""
+        only the tail after the last index entry. None when loaded, else why the
+        segment must be recovered (indexes unusable, or the log does not end where
+        its last batch does)."""
         try:
             self.offset_index.load()
             self.time_index.load()
-        except IndexCorruptError:
-            return False
+        except IndexCorruptError as e:
+            return str(e)
         oi, ti = self.offset_index, self.time_index
         if oi.values and oi.values[-1] >= self.size:
-            return False
+            return f"{oi.path}: an entry points past the end of the log"
         if ti.values and (ti.values[-1] < self.base_offset or ti.values[-1] > INT32_MAX + self.base_offset):
-            return False
+            return f"{ti.path}: an entry outside the segment"
         self._reset_stats()
         last = ti.last_entry()
         if last is not None:
@@ -294,19 +313,19 @@ class LogSegment(SegmentTail):
             end = start
             for pos, h in self.batches(start):
                 if pos + h.size_in_bytes > self.size:
-                    return False
+                    return f"a partial batch at byte {pos}"
                 if h.max_timestamp > self.max_timestamp:
                     self.max_timestamp = h.max_timestamp
                     self.offset_of_max_timestamp = h.last_offset
                 self.next_offset = h.last_offset + 1
                 end = pos + h.size_in_bytes
             if end != self.size:
-                return False
-        except WireError:
-            return False
+                return f"{self.size - end} bytes after the last batch"
+        except WireError as e:
+            return f"an unreadable batch header: {e}"
         self.bytes_since_last_index = self.size - start
         self._refresh_index_full()
-        return True
+        return None
 
     # -------------------------------------------------------------- changes
 
@@ -343,7 +362,10 @@ class LogSegment(SegmentTail):
         return removed
 
     def close(self) -> None:
-        self.trim()
+        try:
+            self.trim()
+        except OSError as e:  # the next start's recovery cuts the bytes past the last batch
+            log.warning("could not trim %s to its %d bytes of batches: %s", self.path, self.size, e)
         self.fd = -1
         self.log.close()
         if self._txn_index is not None:

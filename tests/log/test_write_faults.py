@@ -1,0 +1,226 @@
+"""A full disk (ENOSPC) or a failing one (EIO) at every write of every file kind the log
+writes - segment, offset/time index, log-state checkpoint, producer snapshot - and then a
+restart: every acknowledged record is there exactly once, the log opens, and after a full
+disk the writes go on once there is space again. Also the start-up repairs: a torn tail
+after a clean stop is cut off with a WARN, damaged fsynced data takes only that partition
+offline."""
+from __future__ import annotations
+
+import errno
+import logging
+
+import pytest
+
+from odradek.log import FaultyFileSystem, LogConfig, LogManager, PartitionLog
+from odradek.log import errors
+from odradek.wire.records import build_batch
+
+from log_helpers import read_all
+
+DIR = "/data/t-0"
+CFG = LogConfig(segment_bytes=900, index_interval_bytes=100)
+PID = 7
+
+KINDS = {
+    "segment": lambda p: p.endswith(".log"),
+    "index": lambda p: p.endswith(".index") or p.endswith(".timeindex"),
+    "checkpoint": lambda p: "log-state.checkpoint" in p,
+    "snapshot": lambda p: ".snapshot" in p or "txn" in p,
+}
+
+
+def value(i: int) -> bytes:
+    return b"v%04d-" % i + b"z" * (i % 29)
+
+
+class Producer:
+    """An idempotent producer (retries a batch until it is acknowledged, as the real ones
+    do) beside plain appends that are given up when they fail."""
+
+    def __init__(self):
+        self.seq = 0
+        self.i = 0
+        self.pending = None
+        self.acked: list[bytes] = []
+        self.failures = 0
+
+    def step(self, log: PartitionLog, n: int, now: int) -> bool:
+        if self.pending is None:
+            vals = [value(self.i + k) for k in range(n)]
+            self.i += n
+            idem = len(self.acked) % 2 == 0
+            self.pending = (vals, idem, self.seq if idem else -1)
+            if idem:
+                self.seq += n
+        vals, idem, seq = self.pending
+        kw = dict(producer_id=PID, producer_epoch=0, base_sequence=seq) if idem else {}
+        try:
+            log.append(build_batch([(None, v, (), now) for v in vals], **kw), now_ms=now)
+        except (OSError, errors.KafkaStorageError):
+            self.failures += 1
+            if not idem:
+                self.pending = None  # not acknowledged, not retried
+            return False
+        self.acked.extend(vals)
+        self.pending = None
+        return True
+
+
+def run(fs: FaultyFileSystem, err: int, kind: str, at: int, close: bool) -> tuple[Producer, PartitionLog]:
+    log = PartitionLog(fs, DIR, CFG, now_ms=0)
+    prod = Producer()
+    fs.fail_writes(err, after=at, match=KINDS[kind], sticky=err == errno.ENOSPC)
+    for step in range(40):
+        prod.step(log, 1 + step % 3, 1000 + step)
+        if step % 5 == 4:
+            log.maybe_flush(10 ** 9)
+            log.checkpoint()
+        if fs.failed_writes >= 3:
+            fs.clear_write_faults()  # space came back
+    fs.clear_write_faults()
+    if err == errno.ENOSPC:
+        assert log.offline is None
+        for step in range(5):  # writes go on
+            assert prod.step(log, 2, 2000 + step), "append failed after space came back"
+    if close:
+        log.close()
+    return prod, log
+
+
+def check_restart(fs: FaultyFileSystem, prod: Producer) -> PartitionLog:
+    log = PartitionLog(fs.restart("kept"), DIR, CFG, now_ms=5000)
+    got = [v for _, _, v in read_all(log)]
+    assert len(got) == len(set(got)), "a record is in the log twice"
+    missing = [v for v in prod.acked if v not in set(got)]
+    assert not missing, f"acknowledged records lost: {missing[:3]}"
+    order = [v for v in got if v in set(prod.acked)]
+    assert order == sorted(order, key=prod.acked.index)
+    return log
+
+
+@pytest.mark.parametrize("close", [True, False], ids=["clean-stop", "kill-9"])
+@pytest.mark.parametrize("kind", sorted(KINDS))
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EIO], ids=["ENOSPC", "EIO"])
+def test_a_failed_write_anywhere_loses_nothing_acknowledged(err, kind, close):
+    at = 0
+    fired = 0
+    while True:
+        fs = FaultyFileSystem(seed=at)
+        fs.makedirs("/data")
+        prod, log = run(fs, err, kind, at, close)
+        if not fs.failed_writes:
+            break  # past the last write of that kind
+        fired += 1
+        log2 = check_restart(fs, prod)
+        if err == errno.ENOSPC and close:  # a clean stop left nothing to repair
+            assert not log2.recovered_unclean and log2.truncated_on_recovery == 0
+        if err == errno.ENOSPC:  # and it takes writes after the restart too
+            log2.append(build_batch([(None, b"after", (), 9000)]), now_ms=9000)
+            assert [v for _, _, v in read_all(log2)][-1] == b"after"
+        at += 1
+    assert fired >= 3, f"the workload wrote only {fired} {kind} files"
+
+
+def test_enospc_cuts_the_torn_bytes_and_a_clean_stop_restarts():
+    """The issue's round trip: a segment write that lands partially, writes fail until
+    space returns, then go on; a clean stop and a restart find exactly the records."""
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    log = PartitionLog(fs, DIR, LogConfig(), now_ms=0)
+    log.append(build_batch([(None, b"a" * 100, (), 1)]), now_ms=1)
+    end = log.active.size
+    fs.fail_writes(errno.ENOSPC, match=KINDS["segment"])
+    big = build_batch([(None, b"b" * 3000, (), 1)])
+    with pytest.raises(OSError):
+        log.append(big, now_ms=1)
+    assert len(fs.files[log.active.path].data) == end  # half of it had landed: cut back
+    fs.clear_write_faults()
+    log.append(build_batch([(None, b"c", (), 1)]), now_ms=1)
+    log.close()
+    log2 = PartitionLog(fs.restart("kept"), DIR, LogConfig(), now_ms=2)
+    assert not log2.recovered_unclean
+    assert [v for _, _, v in read_all(log2)] == [b"a" * 100, b"c"]
+
+
+def test_an_eio_that_cannot_be_undone_takes_the_log_offline_for_writes(caplog):
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    log = PartitionLog(fs, DIR, LogConfig(), now_ms=0)
+    log.append(build_batch([(None, b"a", (), 1)]), now_ms=1)
+    fs.fsync_errno = errno.EIO
+    with caplog.at_level(logging.ERROR, logger="odradek.log"):
+        with pytest.raises(OSError):
+            log.flush()
+    assert "offline" in caplog.text
+    fs.clear_write_faults()
+    with pytest.raises(errors.KafkaStorageError) as e:
+        log.append(build_batch([(None, b"b", (), 1)]), now_ms=1)
+    assert e.value.error_name == "KAFKA_STORAGE_ERROR"
+    log.close()  # no clean-shutdown marker: the next start recovers
+    log2 = PartitionLog(fs.restart("kept"), DIR, LogConfig(), now_ms=2)
+    assert log2.recovered_unclean and [v for _, _, v in read_all(log2)] == [b"a"]
+    log2.append(build_batch([(None, b"b", (), 1)]), now_ms=3)
+
+
+def _two_partitions(fs: FaultyFileSystem) -> None:
+    m = LogManager("/data", fs=fs, default_config=CFG)
+    for t in ("good", "bad"):
+        lg = m.get_or_create(t, 0)
+        for i in range(12):
+            lg.append(build_batch([(None, value(i), (), 1)]), now_ms=1)
+    m.close()
+
+
+def test_torn_tail_after_a_clean_stop_is_truncated_with_a_warning(caplog):
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    _two_partitions(fs)
+    fs2 = fs.restart("kept")
+    bad = PartitionLog(fs2, "/data/bad-0", CFG, now_ms=2)
+    last = bad.active.path
+    bad.close()
+    data = fs2.files[last].data
+    whole = len(data)
+    data.extend(bytes(data[:40]))  # the first 40 bytes of a batch: a write cut short
+    with caplog.at_level(logging.WARNING, logger="odradek.log"):
+        m = LogManager("/data", fs=fs2, default_config=CFG)
+    assert f"{last}: partial batch" in caplog.text or f"{last}: unreadable" in caplog.text
+    assert f"at byte {whole}; truncated 40 bytes" in caplog.text
+    assert [v for _, _, v in read_all(m.get("bad", 0))] == [value(i) for i in range(12)]
+    assert [v for _, _, v in read_all(m.get("good", 0))] == [value(i) for i in range(12)]
+    assert len(fs2.files[last].data) == whole
+
+
+def test_damaged_fsynced_data_takes_only_that_partition_offline(caplog):
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    _two_partitions(fs)
+    fs2 = fs.restart("kept")
+    seg = "/data/bad-0/00000000000000000000.log"
+    fs2.remove("/data/bad-0/00000000000000000000.index")  # so the start re-validates it
+    before = bytes(fs2.files[seg].data)
+    fs2.files[seg].data[70] ^= 0xFF  # a flipped byte in the first batch's records
+    with caplog.at_level(logging.WARNING, logger="odradek.log"):
+        m = LogManager("/data", fs=fs2, default_config=CFG)
+    assert "00000000000000000000.index missing; recovering the segment" in caplog.text
+    assert f"partition bad-0 is offline: corrupt log segment {seg} at position 0" in caplog.text
+    assert m.get("bad", 0) is None and ("bad", 0) in m.offline
+    with pytest.raises(errors.KafkaStorageError):
+        m.get_or_create("bad", 0)
+    assert [v for _, _, v in read_all(m.get("good", 0))] == [value(i) for i in range(12)]
+    m.close()
+    after = bytes(fs2.files[seg].data)
+    assert len(after) == len(before) and after != before  # left as found, for the operator
+
+
+def test_a_deleted_index_is_rebuilt_with_a_warning(caplog):
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    _two_partitions(fs)
+    fs2 = fs.restart("kept")
+    fs2.remove("/data/good-0/00000000000000000000.timeindex")
+    with caplog.at_level(logging.WARNING, logger="odradek.log"):
+        m = LogManager("/data", fs=fs2, default_config=CFG)
+    assert "/data/good-0/00000000000000000000.timeindex missing; recovering the segment" in caplog.text
+    assert [v for _, _, v in read_all(m.get("good", 0))] == [value(i) for i in range(12)]
+    assert fs2.exists("/data/good-0/00000000000000000000.timeindex")
