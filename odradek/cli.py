@@ -17,9 +17,11 @@ def _add_serve(sub) -> None:
     p.add_argument("properties", nargs="?", help="a Kafka-style server.properties file")
     p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                    help="set a property (repeatable), e.g. --override log.dirs=/tmp/data")
-    p.add_argument("--port", type=int, help="listen on 127.0.0.1:PORT (shortcut for listeners)")
-    p.add_argument("--host", help="listen on HOST (default 127.0.0.1)")
-    p.add_argument("--data-dir", help="data directory (shortcut for log.dirs)")
+    p.add_argument("--port", type=int,
+                   help="listen on HOST:PORT (shortcut for listeners; default 9092, the listeners default "
+                        "PLAINTEXT://127.0.0.1:9092)")
+    p.add_argument("--host", help="listen on HOST (shortcut for listeners; default 127.0.0.1)")
+    p.add_argument("--data-dir", help="data directory (shortcut for log.dirs; default ./odradek-data)")
     p.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS,
                    help="broker log level on stderr (default: $ODRADEK_LOG_LEVEL, else INFO: listeners, "
                         "topics created/deleted, group rebalances, segment deletions; DEBUG adds client "
@@ -70,8 +72,32 @@ def _serve(args) -> int:
     return run(cfg)
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Every option's help ends with its default, unless it has none worth showing
+    (None, False, an empty list) or the help already names it."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, False, [], argparse.SUPPRESS) or "default" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
+class CliParser(argparse.ArgumentParser):
+    """argparse with odradek's help formatter and one-line usage errors."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+        # on every command, before or after its name (the top level sets the default False)
+        self.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                          help="on failure, show the Python traceback instead of one line")
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def make_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="odradek", description="A Kafka-wire-compatible broker in Python")
+    parser = CliParser(prog="odradek", description="A Kafka-wire-compatible broker in Python")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_serve(sub)
     try:
@@ -84,6 +110,7 @@ def make_parser() -> argparse.ArgumentParser:
     cli_groups.add_subparsers(sub)
     from odradek import cli_cluster  # `odradek cluster ...`
     cli_cluster.add_subparsers(sub)
+    parser.set_defaults(debug=False)
     return parser
 
 
@@ -93,7 +120,20 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    rc = args.func(args)
+    try:
+        rc = args.func(args)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # stdout closed early (`odradek consume ... | head`)
+        sys.stderr.close()
+        return 1
+    except Exception as e:  # noqa: BLE001 - every failure is one line unless --debug
+        if args.debug:
+            raise
+        from odradek.cli_errors import CliError, describe
+
+        print(f"{parser.prog} {args.command}: {describe(e)}", file=sys.stderr)
+        return e.code if isinstance(e, CliError) else 1
     return int(rc or 0)
 
 

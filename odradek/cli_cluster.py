@@ -91,10 +91,12 @@ def add_subparsers(sub) -> None:
     p = sub.add_parser("cluster", help="run a local KRaft cluster (N controllers + M brokers)",
                        description=__doc__.split("\n\n")[0] + " Node ids: controllers 1..N, brokers N+1..N+M; "
                        "broker k on BASE_PORT+k, controller i on BASE_PORT+100+i.")
-    p.add_argument("--controllers", type=int, default=3)
-    p.add_argument("--brokers", type=int, default=1)
-    p.add_argument("--base-port", type=int, default=19092)
-    p.add_argument("--data-dir", default="./odradek-cluster")
+    p.add_argument("--controllers", type=int, default=3, help="number of controller nodes (ids 1..N)")
+    p.add_argument("--brokers", type=int, default=1, help="number of broker nodes (ids N+1..N+M)")
+    p.add_argument("--base-port", type=int, default=19092,
+                   help="broker k listens on BASE_PORT+k, controller i on BASE_PORT+100+i")
+    p.add_argument("--data-dir", default="./odradek-cluster",
+                   help="one directory per node under it (node-<id>), and the nodes' logs (node-<id>.log)")
     p.add_argument("--override", action="append", default=[], metavar="KEY=VALUE",
                    help="a property for every node (repeatable)")
     p.set_defaults(func=_cluster)

@@ -22,7 +22,7 @@ class GroupOffsets:
         self._coordinator = None
 
     def _client(self):
-        from odradek.broker.wire_client import WireClient
+        from odradek.cli_errors import connect_to
 
         if self._coordinator is None:
             err, _node, host, port, msg = self.boot.find_coordinator(self.group, wait_s=self.wait_s)
@@ -30,7 +30,7 @@ class GroupOffsets:
                 raise GroupOffsetsError(f"cannot find the coordinator of group {self.group}: "
                                         f"{_name(err)}{': ' + msg if msg else ''}")
             same = (host, port) == (self.boot.host, self.boot.port)
-            self._coordinator = self.boot if same else WireClient(host, port)
+            self._coordinator = self.boot if same else connect_to(host, port)
         return self._coordinator
 
     def _call(self, request, max_version: int, errors_of):

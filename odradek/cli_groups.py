@@ -59,9 +59,10 @@ def add_subparsers(sub) -> None:
                        help="a topic, or some of its partitions (repeatable)")
     scope.add_argument("--all-topics", action="store_true", help="every topic the group has offsets for")
     to = r.add_mutually_exclusive_group(required=True)
-    to.add_argument("--to-earliest", action="store_true")
-    to.add_argument("--to-latest", action="store_true")
-    to.add_argument("--to-offset", type=int, metavar="N")
+    to.add_argument("--to-earliest", action="store_true", help="the log start offset of each partition")
+    to.add_argument("--to-latest", action="store_true", help="the log end offset of each partition")
+    to.add_argument("--to-offset", type=int, metavar="N",
+                    help="offset N (clamped to the partition's start and end offsets, as in Kafka)")
     to.add_argument("--to-datetime", metavar="YYYY-MM-DDTHH:mm:SS.sss",
                     help="first offset at or after this time (ISO 8601; no zone means UTC, as in Kafka)")
     to.add_argument("--shift-by", type=int, metavar="N", help="move the committed offsets by N (may be negative)")
@@ -76,11 +77,12 @@ def add_subparsers(sub) -> None:
 def _group_args(p, *, many: bool) -> None:
     if many:
         p.add_argument("groups", nargs="*", metavar="GROUP", help="group ids (or --group)")
-        p.add_argument("--group", "-g", action="append", default=[], dest="group_opts", metavar="GROUP")
-        p.add_argument("--all-groups", action="store_true")
+        p.add_argument("--group", "-g", action="append", default=[], dest="group_opts", metavar="GROUP",
+                       help="a group id (repeatable)")
+        p.add_argument("--all-groups", action="store_true", help="every group the cluster has")
     else:
         p.add_argument("group", nargs="?", metavar="GROUP", help="group id (or --group)")
-        p.add_argument("--group", "-g", dest="group_opt", metavar="GROUP")
+        p.add_argument("--group", "-g", dest="group_opt", metavar="GROUP", help="the group id")
 
 
 def _groups_of(args) -> list[str]:
@@ -281,10 +283,9 @@ class GroupAdmin:
     OffsetCommit (generation -1), DeleteGroups, Metadata; one connection per broker."""
 
     def __init__(self, bootstrap: str):
-        from odradek.broker.wire_client import WireClient
+        from odradek.cli_errors import connect
 
-        self._WireClient = WireClient
-        self.boot = WireClient.from_bootstrap(bootstrap)
+        self.boot = connect(bootstrap)
         self._by_addr: dict[tuple[str, int], object] = {(self.boot.host, self.boot.port): self.boot}
         self._brokers: dict[int, tuple[str, int]] | None = None
         self._leaders: dict[tuple[str, int], int] = {}
@@ -303,7 +304,9 @@ class GroupAdmin:
     def _client_at(self, host: str, port: int):
         c = self._by_addr.get((host, port))
         if c is None:
-            c = self._by_addr[(host, port)] = self._WireClient(host, port)
+            from odradek.cli_errors import connect_to
+
+            c = self._by_addr[(host, port)] = connect_to(host, port)
         return c
 
     # -- metadata and offsets

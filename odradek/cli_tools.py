@@ -17,65 +17,81 @@ def add_subparsers(sub) -> None:
     tsub = t.add_subparsers(dest="topics_command", metavar="ACTION")
     c = tsub.add_parser("create", help="create a topic")
     _bootstrap(c)
-    c.add_argument("topic")
-    c.add_argument("--partitions", type=int, default=-1)
-    c.add_argument("--replication-factor", type=int, default=-1)
-    c.add_argument("--config", action="append", default=[], metavar="KEY=VALUE")
+    c.add_argument("topic", help="the topic's name")
+    c.add_argument("--partitions", type=int, default=-1,
+                   help="number of partitions (-1: the broker's num.partitions)")
+    c.add_argument("--replication-factor", type=int, default=-1,
+                   help="replicas per partition (-1: the broker's default.replication.factor)")
+    c.add_argument("--config", action="append", default=[], metavar="KEY=VALUE",
+                   help="a topic config, e.g. retention.ms=60000 (repeatable; default: the broker's)")
     c.set_defaults(func=topics_create)
     ls = tsub.add_parser("list", help="list topics")
     _bootstrap(ls)
-    ls.add_argument("--include-internal", action="store_true")
+    ls.add_argument("--include-internal", action="store_true",
+                    help="also list internal topics (__consumer_offsets, ...)")
     ls.set_defaults(func=topics_list)
     d = tsub.add_parser("describe", help="partitions and configs of topics")
     _bootstrap(d)
-    d.add_argument("topics", nargs="*")
+    d.add_argument("topics", nargs="*", help="topics to describe (default: all)")
     d.set_defaults(func=topics_describe)
     de = tsub.add_parser("delete", help="delete topics")
     _bootstrap(de)
-    de.add_argument("topics", nargs="+")
+    de.add_argument("topics", nargs="+", help="topics to delete")
     de.set_defaults(func=topics_delete)
     a = tsub.add_parser("alter-config", help="set or delete topic configs")
     _bootstrap(a)
-    a.add_argument("topic")
-    a.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    a.add_argument("--delete", action="append", default=[], metavar="KEY")
+    a.add_argument("topic", help="the topic whose configs change")
+    a.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="set a config (repeatable)")
+    a.add_argument("--delete", action="append", default=[], metavar="KEY",
+                   help="remove a config override, back to the broker's default (repeatable)")
     a.set_defaults(func=topics_alter_config)
     t.set_defaults(func=lambda args: (t.print_help(), 2)[1])
 
-    p = sub.add_parser("produce", help="send lines from stdin as records")
+    p = sub.add_parser("produce", help="send lines from stdin as records",
+                       description="Send each line of stdin as a record. Partitions as Kafka's producers: by "
+                                   "murmur2 of the key, keyless records sticky to a random partition per "
+                                   "batch.size (16384) bytes; a missing topic is auto-created where the broker "
+                                   "allows it.")
     _bootstrap(p)
-    p.add_argument("topic")
-    p.add_argument("--partition", type=int, default=0)
-    p.add_argument("--key-separator", help="split each line into key and value at the first SEP")
-    p.add_argument("--acks", type=int, default=-1, choices=(-1, 0, 1))
+    p.add_argument("topic", help="the topic to write to")
+    p.add_argument("--partition", type=int, default=None,
+                   help="write every record to this partition (default: Kafka's partitioner)")
+    p.add_argument("--key-separator", metavar="SEP",
+                   help="split each line into key and value at the first SEP (default: no key)")
+    p.add_argument("--acks", type=int, default=-1, choices=(-1, 0, 1),
+                   help="the producer's acks: -1 = all in-sync replicas, 1 = the leader, 0 = no answer")
+    p.add_argument("--max-block-ms", type=int, default=60000,
+                   help="how long to wait for the topic's metadata (the producer's max.block.ms)")
     p.set_defaults(func=produce)
 
     q = sub.add_parser("consume", help="print records of a topic")
     _bootstrap(q)
-    q.add_argument("topic")
-    q.add_argument("--from-beginning", action="store_true")
-    q.add_argument("--group", help="start at and commit to this group's offsets")
-    q.add_argument("--max-messages", type=int)
+    q.add_argument("topic", help="the topic to read")
+    q.add_argument("--from-beginning", action="store_true",
+                   help="start at the earliest offset (default: the latest, or the group's committed offsets)")
+    q.add_argument("--group", help="start at and commit to this group's offsets (default: no group)")
+    q.add_argument("--max-messages", type=int, help="stop after this many records (default: no limit)")
     q.add_argument("--timeout-ms", type=int, default=None,
                    help="stop after this long without records (default: forever, 1000 with --max-messages)")
-    q.add_argument("--print-key", action="store_true")
+    q.add_argument("--print-key", action="store_true", help="print KEY<TAB>VALUE (default: the value only)")
     q.set_defaults(func=consume)
 
     dl = sub.add_parser("dump-log", help="print a log segment (.log), index (.index, .timeindex) or "
                                           "producer snapshot (.snapshot) file")
-    dl.add_argument("path")
-    dl.add_argument("--print-records", action="store_true")
+    dl.add_argument("path", help="the file to print")
+    dl.add_argument("--print-records", action="store_true", help="also print each record of a .log file")
     dl.set_defaults(func=dump_log)
 
 
 def _bootstrap(p) -> None:
-    p.add_argument("--bootstrap-server", "-b", default=DEFAULT_BOOTSTRAP, help="HOST:PORT (default %(default)s)")
+    p.add_argument("--bootstrap-server", "-b", default=DEFAULT_BOOTSTRAP, metavar="HOST:PORT[,...]",
+                   help="the broker(s) to connect to (Kafka's bootstrap.servers; default %(default)s)")
 
 
 def _client(args):
-    from odradek.broker.wire_client import WireClient
+    from odradek.cli_errors import connect
 
-    return WireClient.from_bootstrap(args.bootstrap_server)
+    return connect(args.bootstrap_server)
 
 
 def _kv(items: list[str]) -> dict[str, str]:
@@ -83,18 +99,17 @@ def _kv(items: list[str]) -> dict[str, str]:
     for it in items:
         k, sep, v = it.partition("=")
         if not sep:
-            raise SystemExit(f"expected KEY=VALUE, got {it!r}")
+            from odradek.cli_errors import CliError
+
+            raise CliError(f"expected KEY=VALUE, got {it!r}", 2)
         out[k] = v
     return out
 
 
-def _err(code: int) -> str:
-    from odradek.wire.errors import ErrorCode
+def _err(code: int, message: str | None = None) -> str:
+    from odradek.cli_errors import kafka_error
 
-    try:
-        return ErrorCode(code).name
-    except ValueError:
-        return str(code)
+    return kafka_error(code, message)
 
 
 def print_table(rows: list[list], header: list[str], out=None) -> None:
@@ -112,14 +127,14 @@ def topics_create(args) -> int:
     from odradek.wire.messages.create_topics_request import (CreatableTopic, CreatableTopicConfig,
                                                              CreateTopicsRequest)
 
+    req = CreateTopicsRequest(topics=[CreatableTopic(
+        name=args.topic, num_partitions=args.partitions, replication_factor=args.replication_factor,
+        configs=[CreatableTopicConfig(name=k, value=v) for k, v in _kv(args.config).items()])],
+        timeout_ms=30000)
     with _client(args) as c:
-        req = CreateTopicsRequest(topics=[CreatableTopic(
-            name=args.topic, num_partitions=args.partitions, replication_factor=args.replication_factor,
-            configs=[CreatableTopicConfig(name=k, value=v) for k, v in _kv(args.config).items()])],
-            timeout_ms=30000)
         r = c.send(req).topics[0]
     if r.error_code:
-        print(f"Error creating topic {args.topic}: {_err(r.error_code)}: {r.error_message}", file=sys.stderr)
+        print(f"Error creating topic {args.topic}: {_err(r.error_code, r.error_message)}", file=sys.stderr)
         return 1
     print(f"Created topic {args.topic}.")
     return 0
@@ -180,8 +195,7 @@ def topics_delete(args) -> int:
     rc = 0
     for x in r.responses:
         if x.error_code:
-            print(f"Error deleting topic {x.name}: {_err(x.error_code)}: {x.error_message or ''}".rstrip(": "),
-                  file=sys.stderr)
+            print(f"Error deleting topic {x.name}: {_err(x.error_code, x.error_message)}", file=sys.stderr)
             rc = 1
         else:
             print(f"Deleted topic {x.name}.")
@@ -200,7 +214,7 @@ def topics_alter_config(args) -> int:
         r = c.send(iac.IncrementalAlterConfigsRequest(resources=[iac.AlterConfigsResource(
             resource_type=2, resource_name=args.topic, configs=ops)])).responses[0]
     if r.error_code:
-        print(f"Error altering {args.topic}: {_err(r.error_code)}: {r.error_message}", file=sys.stderr)
+        print(f"Error altering {args.topic}: {_err(r.error_code, r.error_message)}", file=sys.stderr)
         return 1
     print(f"Altered configs of topic {args.topic}.")
     return 0
@@ -210,45 +224,90 @@ def topics_alter_config(args) -> int:
 
 
 def produce(args) -> int:
+    from odradek.cli_partitioner import StickyPartitioner, partition_for_key
+
+    with _client(args) as c:
+        count = _producer_partitions(c, args.topic, args.max_block_ms)
+        if args.partition is not None and not 0 <= args.partition < count:
+            print(f"Invalid partition given with record: {args.partition} is not in the range "
+                  f"[0...{count}).", file=sys.stderr)
+            return 1
+        sticky = StickyPartitioner(count)
+        # bytes as they come (a key's bytes decide its partition), lines split at \n
+        key_sep = args.key_separator.encode() if args.key_separator else None
+        batch: dict[int, list] = {}
+        n = 0
+        for line in sys.stdin.buffer:
+            value = line[:-1] if line.endswith(b"\n") else line
+            key = None
+            if key_sep and key_sep in value:
+                key, value = value.split(key_sep, 1)
+            if args.partition is not None:
+                p = args.partition
+            elif key is not None:
+                p = partition_for_key(key, count)
+            else:
+                p = sticky.partition(len(value))
+            batch.setdefault(p, []).append((key, value))
+            n += 1
+            if n >= 500:
+                if _send(c, args, batch):
+                    return 1
+                batch, n = {}, 0
+        if batch and _send(c, args, batch):
+            return 1
+    return 0
+
+
+def _producer_partitions(c, topic: str, max_block_ms: int) -> int:
+    """The topic's partition count, as a Kafka producer learns it: Metadata with
+    allow_auto_topic_creation (the broker creates a missing topic if it allows), retried
+    while the topic is not there yet, up to max.block.ms."""
+    from odradek.cli_errors import CliError, kafka_error
+    from odradek.wire.errors import ErrorCode
+    from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+
+    deadline = time.monotonic() + max_block_ms / 1000
+    while True:
+        md = c.send(MetadataRequest(topics=[MetadataRequestTopic(name=topic)], allow_auto_topic_creation=True),
+                    max_version=12)
+        t = md.topics[0]
+        if t.error_code == ErrorCode.INVALID_TOPIC_EXCEPTION:
+            # the Java producer: InvalidTopicException("Invalid topics: [name]")
+            raise CliError(f"Error when sending message to topic {topic}: "
+                           + kafka_error(t.error_code, f"Invalid topics: [{topic}]"))
+        if t.error_code == 0 and t.partitions:
+            return len(t.partitions)
+        if t.error_code and not ErrorCode.from_code(t.error_code).retriable:
+            raise CliError(f"Error when sending message to topic {topic}: {kafka_error(t.error_code)}")
+        if time.monotonic() >= deadline:
+            raise CliError(f"Topic {topic} not present in metadata after {max_block_ms} ms.")
+        time.sleep(0.1)
+
+
+def _send(c, args, batch: dict[int, list]) -> int:
+    from odradek.cli_errors import kafka_error
     from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
     from odradek.wire.records import build_batch
 
-    def send(c, lines: list[str]) -> int:
-        now = int(time.time() * 1000)
-        recs = []
-        for line in lines:
-            if args.key_separator and args.key_separator in line:
-                k, v = line.split(args.key_separator, 1)
-                recs.append((k.encode(), v.encode(), (), now))
-            else:
-                recs.append((None, line.encode(), (), now))
-        batch = build_batch(recs)
-        req = ProduceRequest(acks=args.acks, timeout_ms=30000, topic_data=[TopicProduceData(
-            name=args.topic, partition_data=[PartitionProduceData(index=args.partition, records=batch)])])
-        if args.acks == 0:
-            from odradek.wire.api import encode_request
+    now = int(time.time() * 1000)
+    req = ProduceRequest(acks=args.acks, timeout_ms=30000, topic_data=[TopicProduceData(
+        name=args.topic, partition_data=[
+            PartitionProduceData(index=p, records=build_batch([(k, v, (), now) for k, v in recs]))
+            for p, recs in sorted(batch.items())])])
+    if args.acks == 0:
+        from odradek.wire.api import encode_request
 
-            c._sock.sendall(encode_request(req, c.version_for(ProduceRequest, 8), 0, c.client_id))
-            return 0
-        r = c.send(req, max_version=8)
-        p = r.responses[0].partition_responses[0]
-        if p.error_code:
-            print(f"Error producing to {args.topic}-{args.partition}: {_err(p.error_code)}"
-                  f"{': ' + p.error_message if p.error_message else ''}", file=sys.stderr)
-            return 1
+        c._sock.sendall(encode_request(req, c.version_for(ProduceRequest, 8), 0, c.client_id))
         return 0
-
-    with _client(args) as c:
-        buf: list[str] = []
-        for line in sys.stdin:
-            buf.append(line.rstrip("\n"))
-            if len(buf) >= 500:
-                if send(c, buf):
-                    return 1
-                buf = []
-        if buf and send(c, buf):
-            return 1
-    return 0
+    r = c.send(req, max_version=8)
+    failed = 0
+    for p in r.responses[0].partition_responses:
+        if p.error_code:
+            print(f"Error when sending message to topic {args.topic} partition {p.index}: "
+                  f"{kafka_error(p.error_code, p.error_message)}", file=sys.stderr)
+            failed = 1
+    return failed
 
 
 def _list_offsets(c, topic: str, partitions: list[int], ts: int) -> dict[int, int]:
@@ -259,7 +318,18 @@ def _list_offsets(c, topic: str, partitions: list[int], ts: int) -> dict[int, in
     return {p.partition_index: p.offset for p in r.topics[0].partitions}
 
 
+def _fetch_error(topic: str, pd) -> None:
+    """A retriable error (a leader moving) is fetched again; another one ends the consumer."""
+    from odradek.cli_errors import CliError
+    from odradek.wire.errors import ErrorCode
+
+    if not ErrorCode.from_code(pd.error_code).retriable:
+        raise CliError(f"Error fetching {topic}-{pd.partition_index}: {_err(pd.error_code)}")
+
+
 def consume(args) -> int:
+    from odradek.broker.wire_client import WireClientError
+    from odradek.cli_errors import CliError
     from odradek.cli_group_offsets import GroupOffsets, GroupOffsetsError
     from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
     from odradek.wire.records import iter_batches
@@ -292,12 +362,16 @@ def consume(args) -> int:
                     FetchTopic(topic=args.topic, partitions=[
                         FetchPartition(partition=p, fetch_offset=pos[p], partition_max_bytes=1 << 20)
                         for p in parts])]), max_version=12)
-                got = False
+                got = backoff = False
                 for ft in r.responses:
                     for pd in ft.partitions:
                         if pd.error_code == 1:  # OFFSET_OUT_OF_RANGE: restart at the log start
                             pos[pd.partition_index] = _list_offsets(c, args.topic, [pd.partition_index],
                                                                     -2)[pd.partition_index]
+                            continue
+                        if pd.error_code:
+                            _fetch_error(args.topic, pd)
+                            backoff = True
                             continue
                         if not pd.records:
                             continue
@@ -323,12 +397,17 @@ def consume(args) -> int:
                             if args.max_messages is not None and count >= args.max_messages:
                                 break
                 sys.stdout.flush()
+                if backoff and not got:
+                    time.sleep(0.1)  # retry.backoff.ms
                 if got:
                     idle_since = time.monotonic()
                 elif timeout_ms is not None and (time.monotonic() - idle_since) * 1000 >= timeout_ms:
                     break
         except KeyboardInterrupt:
             pass
+        except (WireClientError, OSError) as e:
+            lost = CliError(f"Connection to {c.host}:{c.port} lost after {count} messages: {e}")
+            raise lost from e
         finally:
             failed = None
             if group is not None:
@@ -336,7 +415,7 @@ def consume(args) -> int:
                 try:
                     if moved:
                         group.commit(args.topic, moved)
-                except GroupOffsetsError as e:
+                except (GroupOffsetsError, WireClientError, OSError) as e:
                     failed = e
                 group.close()
     print(f"Processed a total of {count} messages", file=sys.stderr)
