@@ -16,6 +16,7 @@ validate_only runs the decision and drops the records.
 from __future__ import annotations
 
 import logging
+import random
 from dataclasses import replace
 from typing import Callable
 
@@ -50,11 +51,13 @@ log = logging.getLogger(__name__)
 
 class Controller:
     def __init__(self, data_dir: str, node_id: int, defaults: dict[str, str], now_ms: int,
-                 new_uuid: Callable[[], bytes] = random_uuid, fs: FileSystem | None = None):
+                 rng: random.Random | None = None, fs: FileSystem | None = None):
+        """``rng``: where topic and incarnation ids come from (seeded in a simulation)."""
         self.data_dir = data_dir
         self.node_id = node_id
         self.defaults = dict(defaults)
-        self.env = Env(node_id, self.defaults, new_uuid)
+        rng = rng if rng is not None else random.Random()
+        self.env = Env(node_id, self.defaults, lambda: random_uuid(rng))
         self.image = MetadataImage(controller_id=node_id)
         self._told = self.image  # the last image the listeners were given
         self._listeners: list[Listener] = []

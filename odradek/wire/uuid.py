@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import base64
-import os
+import random
 
 from .primitives import ZERO_UUID
 
@@ -13,10 +13,10 @@ def uuid_str(u: bytes) -> str:
     return base64.urlsafe_b64encode(bytes(u)).decode().rstrip("=")
 
 
-def random_uuid() -> bytes:
-    """Kafka's Uuid.randomUuid(): random, never the zero uuid. The default id source;
-    the controller takes it injected, so a simulation can pass a seeded one."""
+def random_uuid(rng: random.Random) -> bytes:
+    """Kafka's Uuid.randomUuid(): random, never the zero uuid. ``rng`` is injected (a
+    simulation passes a seeded one; random.Random() seeds itself from the OS)."""
     while True:
-        u = os.urandom(16)
+        u = rng.randbytes(16)
         if u != ZERO_UUID:
             return u
