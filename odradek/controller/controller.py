@@ -78,7 +78,7 @@ class Controller:
         replayed image, so the broker can open every partition's log.
         """
         cluster_id = load_or_create_cluster_id(self._fs, self.data_dir, self.node_id, self.env.new_uuid)
-        self._log = MetadataLog(self.data_dir, self.node_id)
+        self._log = MetadataLog(self.data_dir, self.node_id, self._fs)
         self.raft_node = self._log.raft_node
         delta = MetadataDelta(MetadataImage(controller_id=self.node_id))
         for offset, record in self._log.replay():

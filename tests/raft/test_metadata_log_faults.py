@@ -180,3 +180,29 @@ def test_issue27_delete_fails_on_full_disk_then_delete_and_create_survive_restar
             assert topics(fs.restart(mode)) == {"newtopic2"}, (n, mode)
         n += 1
     assert n > 50
+
+
+def test_issue27_through_the_controller_a_full_disk_loses_no_acknowledged_change():
+    """DeleteTopics on a full disk fails (nothing written, the image unchanged); space
+    returns; DeleteTopics and CreateTopics succeed; after a restart both are there."""
+    from odradek.controller.controller import Controller, CreateTopicSpec
+    from odradek.controller.image import BrokerImage
+
+    def start(fs):
+        c = Controller(DATA, 1, {}, 0, fs=fs)
+        c.start(BrokerImage(1, "127.0.0.1", 9092), 0)
+        return c
+
+    fs = new_fs()
+    c = start(fs)
+    assert c.create_topics([CreateTopicSpec("fill", 3, 1)], False, 1)[0].error_code == 0
+    fs.full_after_bytes = fs.bytes_written + 10
+    with pytest.raises(OSError):
+        c.delete_topics(["fill"], now_ms=2)
+    assert "fill" in c.image.topics
+    fs.full_after_bytes = None
+    c.delete_topics(["fill"], now_ms=3)
+    assert c.create_topics([CreateTopicSpec("newtopic2", 1, 1)], False, 4)[0].error_code == 0
+    for mode in ("lost", "kept"):
+        c2 = start(fs.restart(mode))
+        assert set(c2.image.topics) == {"newtopic2"}, mode
