@@ -9,6 +9,9 @@ or step by step against a running broker (`odradek serve`):
     python examples/clickstream.py job      --bootstrap 127.0.0.1:9092 --checkpoint /tmp/clicks-ckpt
     python examples/clickstream.py print    --bootstrap 127.0.0.1:9092
 
+Needs `pip install -e '.[spark]'` (pyspark, confluent-kafka), Java 17+ for Spark, and Maven
+once to fetch Spark's Kafka connector jars into .cache/jars/.
+
 Topics: `clicks` (JSON events {"ts": ms, "user": ..., "page": ...}, keyed by user) and
 `page-counts` (key "minute|page", JSON value {"minute", "page", "count"}; the job runs in
 update mode, so the latest record per key is the count).
@@ -21,6 +24,7 @@ import importlib.util
 import json
 import os
 import random
+import shutil
 import socket
 import subprocess
 import sys
@@ -30,6 +34,23 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+JARS_MARKER = REPO / ".cache" / "jars" / "spark-kafka-4.2.0" / ".complete"  # tools/fetch_jars.py's
+
+
+def progress(msg: str) -> None:
+    print(f"clickstream: {msg}", flush=True)
+
+
+def missing_prerequisite(spark: bool) -> str | None:
+    """What to install before the example can run, in one line (None: nothing)."""
+    for module, what in (("confluent_kafka", "confluent-kafka"), ("pyspark", "pyspark")):
+        if (spark or module != "pyspark") and importlib.util.find_spec(module) is None:
+            return f"{what} is not installed: pip install -e '.[spark]' (from the repository's root)"
+    if spark and shutil.which("java") is None:
+        return "Spark needs Java 17 or newer (java not found on PATH): install a JDK, e.g. openjdk-17-jdk"
+    if spark and not JARS_MARKER.exists() and shutil.which("mvn") is None:
+        return "Maven (mvn not found on PATH) is needed once to fetch Spark's Kafka connector jars: install maven"
+    return None
 PAGES = ["/", "/products", "/products/42", "/cart", "/checkout", "/about"]
 CLICKS, COUNTS = "clicks", "page-counts"
 
@@ -67,8 +88,12 @@ def spark_session(app: str = "clickstream"):
     spec = importlib.util.spec_from_file_location("odradek_fetch_jars", REPO / "tools" / "fetch_jars.py")
     fetch_jars = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fetch_jars)
+    if not JARS_MARKER.exists():
+        progress("fetching Spark's Kafka connector jars with Maven (first run only: downloads into ~/.m2) ...")
+    jars = fetch_jars.spark_kafka_jars()
+    progress("starting Spark (local[2]; the first start takes a while) ...")
     spark = (SparkSession.builder.master("local[2]").appName(app)
-             .config("spark.jars", ",".join(fetch_jars.spark_kafka_jars()))
+             .config("spark.jars", ",".join(jars))
              .config("spark.sql.shuffle.partitions", "2")
              .config("spark.ui.enabled", "false")
              .config("spark.ui.showConsoleProgress", "false")
@@ -169,9 +194,10 @@ def start_broker(data_dir: str) -> tuple[subprocess.Popen, str]:
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "odradek", "serve", "--port", str(port), "--data-dir", data_dir],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
+    progress(f"starting odradek on 127.0.0.1:{port} ...")
     for line in proc.stdout:
         if "ready on" in line:
-            print(line.strip())
+            progress(line.strip())
             return proc, f"127.0.0.1:{port}"
     raise RuntimeError("odradek did not start")
 
@@ -184,15 +210,17 @@ def run(bootstrap: str | None, events: int) -> int:
         try:
             create_topics(bootstrap)
             t0 = time.monotonic()
+            progress(f"producing {events} clicks to '{CLICKS}' ...")
             truth = generate(bootstrap, events=events)
-            print(f"produced {events} clicks to '{CLICKS}' in {time.monotonic() - t0:.1f}s")
+            progress(f"produced {events} clicks in {time.monotonic() - t0:.1f}s")
             spark = spark_session()
             t0 = time.monotonic()
+            progress(f"running the Spark job until it has caught up with '{CLICKS}' ...")
             q = page_counts_query(spark, bootstrap, os.path.join(tmp, "checkpoint"))
             q.awaitTermination()
             if q.exception():
                 raise q.exception()
-            print(f"Spark job wrote per-minute page counts to '{COUNTS}' in {time.monotonic() - t0:.1f}s")
+            progress(f"Spark job wrote per-minute page counts to '{COUNTS}' in {time.monotonic() - t0:.1f}s")
             spark.stop()
             counts = read_counts(bootstrap)
             print_counts(counts)
@@ -209,18 +237,22 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="start a broker (unless --bootstrap), generate, run the job, print")
-    r.add_argument("--bootstrap")
-    r.add_argument("--events", type=int, default=5000)
+    r.add_argument("--bootstrap", help="a running broker, HOST:PORT (default: start odradek on a free port)")
+    r.add_argument("--events", type=int, default=5000, help="click events to produce (default 5000)")
     g = sub.add_parser("generate", help="produce click events")
-    g.add_argument("--bootstrap", required=True)
-    g.add_argument("--events", type=int, default=5000)
+    g.add_argument("--bootstrap", required=True, help="the broker, HOST:PORT")
+    g.add_argument("--events", type=int, default=5000, help="click events to produce (default 5000)")
     j = sub.add_parser("job", help="run the Spark job (until stopped with --follow, else until caught up)")
-    j.add_argument("--bootstrap", required=True)
-    j.add_argument("--checkpoint", required=True)
+    j.add_argument("--bootstrap", required=True, help="the broker, HOST:PORT")
+    j.add_argument("--checkpoint", required=True, help="Spark's checkpoint directory (resumes from it)")
     j.add_argument("--follow", action="store_true", help="keep running, a micro-batch every second")
     p = sub.add_parser("print", help="print the latest per-minute counts")
-    p.add_argument("--bootstrap", required=True)
+    p.add_argument("--bootstrap", required=True, help="the broker, HOST:PORT")
     a = ap.parse_args(argv)
+    missing = missing_prerequisite(spark=a.cmd in ("run", "job"))
+    if missing is not None:
+        print(f"clickstream: {missing}", file=sys.stderr)
+        return 2
     if a.cmd == "run":
         return run(a.bootstrap, a.events)
     if a.cmd == "generate":
