@@ -25,7 +25,7 @@ def image_topics(ctx) -> dict:
 
 
 def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
-    from odradek.coordinator.consumer_group_coordinator import HeartbeatRequest
+    from odradek.coordinator.consumer_heartbeat import HeartbeatRequest
 
     v = ctx.api_version
     coord = coordinator(ctx)

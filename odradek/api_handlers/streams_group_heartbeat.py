@@ -64,7 +64,7 @@ def create_internal_topics(ctx, topics: dict) -> None:
 
 
 def handle(ctx, request) -> StreamsGroupHeartbeatResponse:
-    from odradek.coordinator.streams_group_coordinator import StreamsHeartbeatRequest
+    from odradek.coordinator.streams_heartbeat import StreamsHeartbeatRequest
 
     coord = coordinator(ctx)
     if not streams_enabled(ctx.broker) or not hasattr(coord, "streams_group_heartbeat"):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import uuid
 from typing import Any, Callable
 
 log = logging.getLogger(__name__)
@@ -168,16 +169,16 @@ class Broker:
 
     def _start_group_coordinator(self) -> None:
         from odradek.broker.coordinator_log import CoordinatorLog
-        from odradek.coordinator.streams_group_coordinator import StreamsGroupCoordinator as GroupCoordinator
+        from odradek.coordinator.group_coordinator import GroupCoordinator
 
         clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
         # share group epochs are in __consumer_offsets too: they load from the same replay
         replay = self.share_persistence.replay_group_record if self.share_groups is not None else None
-        self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
-                                       poke=self.purgatory_poke, replay=replay)
         # a streams group's streams.* GROUP configs (IncrementalAlterConfigs) over the broker's group.streams.*
-        self.groups.group_overrides = lambda gid: getattr(getattr(self.controller, "image", None), "group_configs",
-                                                          {}).get(gid, {})
+        overrides = lambda gid: getattr(getattr(self.controller, "image", None), "group_configs", {}).get(gid, {})  # noqa: E731
+        self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
+                                       poke=self.purgatory_poke, replay=replay, new_uuid=lambda: str(uuid.uuid4()),
+                                       group_overrides=overrides)
         self.groups.load_all(self.clock_ms())
 
     def share_broker_props(self) -> dict[str, str]:

@@ -11,6 +11,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import ClassVar
+
+from odradek.wire.errors import ErrorCode
+
+from . import consumer_group_records as crec
+from .group_model import CONSUMER, commit_timestamp, max_rebalance_timeout, validate_member_epoch_fetch
+
+E = ErrorCode
 
 # Kafka's MemberState bytes
 STABLE = 0
@@ -65,6 +73,8 @@ class ConsumerMember:
 
 @dataclass
 class ConsumerGroup:
+    """A KIP-848 consumer group (GroupModel)."""
+    group_type: ClassVar[str] = CONSUMER
     group_id: str
     group_epoch: int = 0
     assignment_epoch: int = 0
@@ -123,6 +133,66 @@ class ConsumerGroup:
         if not counts:
             return default
         return max(sorted(counts), key=lambda k: counts[k])
+
+    # ------------------------------------------------------------------ GroupModel
+
+    def is_empty(self) -> bool:
+        return not self.members
+
+    def list_row(self) -> tuple:
+        return self.group_id, CONSUMER, self.state, CONSUMER
+
+    def state_key(self) -> str:
+        return self.state.lower()
+
+    def validate_commit(self, member_id, instance_id, epoch, partitions, transactional, api_version, now_ms,
+                        topics) -> ErrorCode:
+        """topics: {name: (topic_id, partitions)} of the metadata image."""
+        if epoch < 0 and not self.members:
+            return E.NONE
+        if transactional and epoch == -1 and not member_id and instance_id is None:
+            return E.NONE
+        m = self.members.get(member_id)
+        if m is None:
+            return E.UNKNOWN_MEMBER_ID
+        if not transactional and api_version < 9:
+            return E.UNSUPPORTED_VERSION
+        if epoch == m.member_epoch:
+            return E.NONE
+        if epoch > m.member_epoch:
+            return E.STALE_MEMBER_EPOCH
+        # KIP-1251 (Kafka 4.3): an older epoch commits a partition the member still holds since then
+        for topic, p in partitions:
+            t = topics.get(topic)
+            at = m.assignment_epoch(t[0], p) if t is not None else None
+            if at is None or epoch < at:
+                return E.STALE_MEMBER_EPOCH
+        return E.NONE
+
+    def validate_offset_fetch(self, member_id, member_epoch) -> ErrorCode:
+        return validate_member_epoch_fetch(self.members, member_id, member_epoch)
+
+    def offsets_subscribed(self) -> set:
+        return self.subscribed_topic_names()
+
+    def offset_expiry(self):
+        return self.subscribed_topic_names(), commit_timestamp
+
+    def tombstones(self) -> list:
+        gid = self.group_id
+        out = [crec.current_member(gid, mid) for mid in self.members]
+        out += [crec.target_member(gid, mid, None) for mid in self.target]
+        out.append(crec.target_metadata(gid, None))
+        out += [crec.member_metadata(gid, mid) for mid in self.members]
+        out += [crec.regular_expression(gid, r, None) for r in self.resolved_regexes]
+        out.append(crec.group_metadata(gid, None))
+        return out
+
+    def on_delete(self, now_ms: int) -> None:
+        pass
+
+    def rebalance_timeout_ms(self) -> int:
+        return max_rebalance_timeout(self.members)
 
 
 def _owns_any(owned: list | None, revoking: dict) -> bool:

@@ -1,24 +1,32 @@
-"""Classic-protocol group coordinator: a pure state machine, persisted to __consumer_offsets.
+"""The group coordinator: one map of groups, ``groups`` (classic, KIP-848 consumer and KIP-1071 streams, each a
+GroupModel, group_model.py), persisted to __consumer_offsets, as Kafka's group-coordinator module.
+
+Each protocol has its module: classic_heartbeat.py (JoinGroup, SyncGroup, Heartbeat, LeaveGroup),
+consumer_heartbeat.py (ConsumerGroupHeartbeat), streams_heartbeat.py (StreamsGroupHeartbeat);
+committed offsets are one store for every type (offset_store.py); what differs by type is asked
+of the group itself (who may commit, which topics it reads, the records that delete it). A group
+id names one group of one type; an empty group changes type when another protocol joins it, its
+offsets kept.
 
 How the broker wires it (odradek/broker)::
 
-    from odradek.coordinator.group_coordinator import GroupCoordinator, GroupConfig
     groups = GroupCoordinator(
         log=coordinator_log,            # CoordinatorLog over the 50 partitions of __consumer_offsets
         config=cfg,                     # GroupConfig, or any object/dict with the same names
                                         # (snake_case attributes or Kafka dotted property names)
         now_ms=startup_ms,
         poke=purgatory_poke,            # called with ("group", group_id) when parked joins/syncs complete
+        new_uuid=...,                   # ids of new members
+        replay=...,                     # also sees every record of the start-up replay (share groups)
     )
-    groups.load_all()                   # once at startup, before serving (rebuilds from the log)
-    ...
-    groups.tick(now_ms)                 # every ~100 ms: session expiry, rebalance timers, offset retention
-    broker.groups = groups              # handlers reach it as ctx.broker.groups
+    groups.load_all(now_ms)             # once at startup, before serving (rebuilds from the log)
+    groups.tick(now_ms)                 # every ~100 ms: sessions, rebalance timers, offset retention
 
 The topic has ``groups.num_partitions`` partitions (offsets.topic.num.partitions, 50),
-cleanup.policy=compact; records are (key, value) pairs in Kafka's own layout (group_records.py).
-It may not exist yet (the broker creates it on the first FindCoordinator): the handlers ask
-``is_coordinator(group_id)`` first and answer NOT_COORDINATOR, as Kafka does.
+cleanup.policy=compact; records are (key, value) pairs in Kafka's own layout (group_records.py,
+consumer_group_records.py, streams_group_records.py). It may not exist yet (the broker creates it on
+the first FindCoordinator): the handlers ask ``is_coordinator(group_id)`` first and answer
+NOT_COORDINATOR, as Kafka does.
 
 CoordinatorLog protocol::
 
@@ -29,22 +37,30 @@ CoordinatorLog protocol::
 
 from __future__ import annotations
 
-import logging
+import random
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Protocol
 
 from odradek.wire.errors import ErrorCode
-from odradek.wire.messages.group_metadata_value import MemberMetadata
 
 from . import group_records as rec
-from .group_records import OffsetAndMetadata
-from .group_state import Group, GroupState, JoinResult, Member, Slot, SyncResult
+from . import offset_store
+from .classic_heartbeat import ClassicProtocol
+from .consumer_group_state import ConsumerGroup
+from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, HeartbeatRequest, HeartbeatResult
+from .errors import CoordinatorError
+from .group_model import CLASSIC, CONSUMER, STREAMS, TYPE_ORDER, GroupModel
+from .group_state import Group, GroupState, JoinResult, Slot
 from .settings import int_settings
+from .streams_group_state import StreamsGroup
+from .streams_heartbeat import StreamsConfig, StreamsHeartbeatRequest, StreamsHeartbeatResult, StreamsProtocol
 
 E = ErrorCode
 S = GroupState
-log = logging.getLogger(__name__)
+
+__all__ = ["CoordinatorError", "CoordinatorLog", "GroupConfig", "GroupCoordinator"]
 
 
 class CoordinatorLog(Protocol):
@@ -71,10 +87,28 @@ class GroupConfig:
         return int_settings(cls, obj)
 
 
-class CoordinatorError(Exception):
-    def __init__(self, code: ErrorCode):
-        super().__init__(code.name)
-        self.code = code
+class _TypeView(Mapping):
+    """The groups of one type in the one map (read-only)."""
+
+    def __init__(self, groups: dict, cls: type):
+        self._groups, self._cls = groups, cls
+
+    def __getitem__(self, group_id: str):
+        g = self._groups[group_id]
+        if not isinstance(g, self._cls):
+            raise KeyError(group_id)
+        return g
+
+    def __iter__(self):
+        return (gid for gid, g in self._groups.items() if isinstance(g, self._cls))
+
+    def __len__(self) -> int:
+        return sum(1 for g in self._groups.values() if isinstance(g, self._cls))
+
+
+def _random_uuids() -> Callable[[], str]:
+    rng = random.Random()
+    return lambda: str(uuid.UUID(int=rng.getrandbits(128), version=4))
 
 
 class GroupCoordinator:
@@ -86,16 +120,55 @@ class GroupCoordinator:
         poke: Callable[[tuple], None] | None = None,
         new_member_id: Callable[[str], str] | None = None,
         replay: Callable[[bytes, bytes | None], None] | None = None,
+        consumer_config: ConsumerGroupConfig | None = None,
+        streams_config: StreamsConfig | None = None,
+        new_uuid: Callable[[], str] | None = None,
+        group_overrides: Callable[[str], dict] | None = None,
     ):
+        """new_uuid(): a new random id (the broker's uuid4; by default a local generator);
+        new_member_id(prefix): a classic member's id (default: prefix-uuid); group_overrides(group_id):
+        the group's GROUP configs ({"streams.session.timeout.ms": "50000", ...})."""
         self.log = log
         self.config = GroupConfig.from_any(config)
         self.num_partitions = self.config.offsets_topic_num_partitions
-        self.groups: dict[str, Group] = {}
+        self.groups: dict[str, GroupModel] = {}  # every group, whatever its type (the one map)
         self.poke = poke  # handlers fill it with ctx.broker.purgatory_poke if the broker did not
-        self._new_member_id = new_member_id or (lambda prefix: f"{prefix}-{uuid.uuid4()}")
+        self.new_uuid = new_uuid or _random_uuids()
+        self.new_member_id = new_member_id or (lambda prefix: f"{prefix}-{self.new_uuid()}")
+        self.group_overrides = group_overrides or (lambda group_id: {})
+        self.topics: dict = {}  # last {name: (topic_id, partitions)} seen from the metadata image
         self._now = now_ms
-        self._replay = replay  # also sees every record of the start-up replay (share group epochs)
+        self._replay = replay
         self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
+        self.classic = ClassicProtocol(self)
+        self.consumer = ConsumerProtocol(self, consumer_config or ConsumerGroupConfig.from_any(config))
+        self.streams = StreamsProtocol(self, streams_config or StreamsConfig.from_any(config))
+        self._protocols = {CLASSIC: self.classic, CONSUMER: self.consumer, STREAMS: self.streams}
+
+    @property
+    def classic_groups(self) -> Mapping[str, Group]:
+        """The classic groups (read-only views of the one map, by type)."""
+        return _TypeView(self.groups, Group)
+
+    @property
+    def consumer_groups(self) -> Mapping[str, ConsumerGroup]:
+        return _TypeView(self.groups, ConsumerGroup)
+
+    @property
+    def streams_groups(self) -> Mapping[str, StreamsGroup]:
+        return _TypeView(self.groups, StreamsGroup)
+
+    @property
+    def cconfig(self) -> ConsumerGroupConfig:
+        return self.consumer.config
+
+    @property
+    def sconfig(self) -> StreamsConfig:
+        return self.streams.config
+
+    def _by_type(self) -> list:
+        """Every group, classic ones first, then consumer, then streams groups (ListGroups' order)."""
+        return sorted(self.groups.values(), key=lambda g: TYPE_ORDER.index(g.group_type))
 
     # ------------------------------------------------------------------ persistence
 
@@ -106,28 +179,9 @@ class GroupCoordinator:
         """This node holds the group's partition (without a log: always, as in unit tests)."""
         return self.log is None or self.log.has_partition(self.partition_for(group_id))
 
-    def _append(self, group_id: str, records: list, now_ms: int) -> None:
+    def append(self, group_id: str, records: list, now_ms: int) -> None:
         if self.log is not None and records:
             self.log.append(self.partition_for(group_id), records, now_ms)
-
-    def _group_record(self, g: Group) -> tuple[bytes, bytes]:
-        members = [
-            MemberMetadata(
-                member_id=m.member_id,
-                group_instance_id=m.group_instance_id,
-                client_id=m.client_id,
-                client_host=m.client_host,
-                rebalance_timeout=m.rebalance_timeout_ms,
-                session_timeout=m.session_timeout_ms,
-                subscription=m.metadata_for(g.protocol_name),
-                assignment=m.assignment,
-            )
-            for m in g.members.values()
-        ]
-        value = rec.group_metadata_value(
-            g.protocol_type or "", g.generation_id, g.protocol_name, g.leader_id, g.state_timestamp_ms, members
-        )
-        return rec.group_metadata_key(g.group_id), value
 
     def load_all(self, now_ms: int | None = None) -> None:
         """Rebuild every group from every __consumer_offsets partition (synchronous, at startup)."""
@@ -138,504 +192,95 @@ class GroupCoordinator:
     load = load_all
 
     def load_partition(self, partition: int, now_ms: int | None = None) -> None:
-        """Rebuild every group of one __consumer_offsets partition from its records (last value wins)."""
+        """One read of the partition's records, replayed by each protocol (last value wins)."""
         if now_ms is not None:
             self._now = now_ms
         if self.log is None:
             return
-        offsets: dict[str, dict] = {}
-        metas: dict[str, Any] = {}
-        for _offset, key, value in self.log.read(partition):
-            if key is None:
-                continue
-            if self._replay is not None:
+        records = [(o, k, v) for o, k, v in self.log.read(partition) if k is not None]
+        if self._replay is not None:
+            for _o, key, value in records:
                 self._replay(key, value)
-            try:
-                k = rec.decode_key(key)
-            except Exception:
-                continue
-            if k.kind == "offset":
-                per = offsets.setdefault(k.group, {})
-                if value is None:
-                    per.pop((k.topic, k.partition), None)
-                else:
-                    per[(k.topic, k.partition)] = rec.decode_offset_value(value)
-            elif k.kind == "group":
-                metas[k.group] = None if value is None else rec.decode_group_value(value)
-        now = self._now
-        for gid in set(offsets) | set(metas):
-            meta = metas.get(gid)
-            per = offsets.get(gid) or {}
-            if meta is None and not per:
-                self.groups.pop(gid, None)
-                continue
-            g = Group(gid, state_timestamp_ms=now)
-            if meta is not None:
-                g.protocol_type = meta.protocol_type or None
-                g.generation_id = meta.generation
-                g.protocol_name = meta.protocol
-                g.leader_id = meta.leader
-                if meta.current_state_timestamp >= 0:
-                    g.state_timestamp_ms = meta.current_state_timestamp
-                for mm in meta.members:
-                    m = Member(
-                        member_id=mm.member_id,
-                        group_instance_id=mm.group_instance_id,
-                        client_id=mm.client_id,
-                        client_host=mm.client_host,
-                        rebalance_timeout_ms=mm.rebalance_timeout if mm.rebalance_timeout >= 0 else mm.session_timeout,
-                        session_timeout_ms=mm.session_timeout,
-                        protocol_type=g.protocol_type or "",
-                        protocols=[(g.protocol_name or "", bytes(mm.subscription))],
-                        assignment=bytes(mm.assignment),
-                        heartbeat_deadline_ms=now + mm.session_timeout,
-                    )
-                    g.members[m.member_id] = m
-                    if m.group_instance_id is not None:
-                        g.static_members[m.group_instance_id] = m.member_id
-                g.state = S.STABLE if g.members else S.EMPTY
-                if not g.members:
-                    g.leader_id = None
-            g.offsets = per
-            self.groups[gid] = g
+        self.classic.load(records, self._now)
+        self.consumer.load(records, self._now)
+        self.streams.load(records, self._now)
 
-    # ------------------------------------------------------------------ helpers
+    # ------------------------------------------------------------------ metadata
 
-    def _poke_group(self, g: Group) -> None:
-        if self.poke is not None:
-            self.poke(("group", g.group_id))
+    def update_topics(self, topics: dict) -> None:
+        """{name: (topic_id bytes, partition count)} of the current metadata image."""
+        self.topics = topics
 
-    def _join_result(self, g: Group, m: Member, version: int, error: ErrorCode = E.NONE,
-                     skip_assignment: bool = False) -> JoinResult:
-        members = []
-        if g.is_leader(m.member_id):
-            members = [(x.member_id, x.group_instance_id, x.metadata_for(g.protocol_name)) for x in g.members.values()]
-        return JoinResult(
-            error=error,
-            generation_id=g.generation_id,
-            protocol_type=g.protocol_type,
-            protocol_name=g.protocol_name,
-            leader=g.leader_id or "",
-            member_id=m.member_id,
-            members=members,
-            skip_assignment=skip_assignment,
-        )
+    # ------------------------------------------------------------------ classic protocol
 
-    def _reschedule(self, g: Group, m: Member, now_ms: int) -> None:
-        m.heartbeat_deadline_ms = now_ms + m.session_timeout_ms
-
-    def _validate_member(self, g: Group, member_id: str, instance_id: str | None) -> Member:
-        if instance_id is not None:
-            existing = g.static_members.get(instance_id)
-            if existing is None:
-                raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
-            if existing != member_id:
-                raise CoordinatorError(E.FENCED_INSTANCE_ID)
-        m = g.members.get(member_id)
-        if m is None:
-            raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
-        return m
-
-    # ------------------------------------------------------------------ JoinGroup
-
-    def join_group(
-        self,
-        group_id: str,
-        member_id: str,
-        group_instance_id: str | None,
-        client_id: str,
-        client_host: str,
-        session_timeout_ms: int,
-        rebalance_timeout_ms: int,
-        protocol_type: str,
-        protocols: list,
-        now_ms: int,
-        api_version: int = 9,
-    ) -> Slot:
+    def join_group(self, group_id: str, member_id: str, group_instance_id: str | None, client_id: str,
+                   client_host: str, session_timeout_ms: int, rebalance_timeout_ms: int, protocol_type: str,
+                   protocols: list, now_ms: int, api_version: int = 9) -> Slot:
         """Returns a Slot; if not yet done, the caller parks on ("group", group_id) until it is."""
         self._now = now_ms
-        protocols = [(n, bytes(md)) for n, md in protocols]
-        if rebalance_timeout_ms is None or rebalance_timeout_ms < 0:
-            rebalance_timeout_ms = session_timeout_ms
-        require_known = api_version >= 4
-
-        def fail(code: ErrorCode) -> Slot:
-            return Slot(JoinResult(error=code, member_id=member_id, protocol_type=None, protocol_name=None))
-
-        if not group_id:
-            return fail(E.INVALID_GROUP_ID)
-        cfg = self.config
-        if not (cfg.group_min_session_timeout_ms <= session_timeout_ms <= cfg.group_max_session_timeout_ms):
-            return fail(E.INVALID_SESSION_TIMEOUT)
         g = self.groups.get(group_id)
-        if g is None:
-            if member_id:
-                return fail(E.UNKNOWN_MEMBER_ID)
-            g = Group(group_id, state_timestamp_ms=now_ms)
-            self.groups[group_id] = g
-        if g.state is S.DEAD:
-            return fail(E.COORDINATOR_NOT_AVAILABLE)
-        names = {n for n, _ in protocols}
-        if not g.supports_protocols(protocol_type, names):
-            return fail(E.INCONSISTENT_GROUP_PROTOCOL)
-
-        if not member_id:
-            return self._join_unknown_member(g, group_instance_id, client_id, client_host, session_timeout_ms,
-                                             rebalance_timeout_ms, protocol_type, protocols, now_ms,
-                                             require_known, api_version)
-        return self._join_known_member(g, member_id, group_instance_id, client_id, client_host,
+        if isinstance(g, StreamsGroup):
+            return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
+        if isinstance(g, ConsumerGroup):
+            if g.members:
+                # Kafka 4.3 would host the classic member inside the consumer group (not done here)
+                return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
+            # an empty consumer group becomes a classic group, its offsets kept
+            self.append(group_id, g.tombstones(), now_ms)
+            self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms, offsets=g.offsets)
+        return self.classic.join_group(group_id, member_id, group_instance_id, client_id, client_host,
                                        session_timeout_ms, rebalance_timeout_ms, protocol_type, protocols,
                                        now_ms, api_version)
-
-    def _join_unknown_member(self, g, instance_id, client_id, client_host, session_ms, rebalance_ms,
-                             protocol_type, protocols, now_ms, require_known, version) -> Slot:
-        if instance_id is not None:
-            new_id = self._new_member_id(instance_id)
-            old_id = g.static_members.get(instance_id)
-            if old_id is not None and old_id in g.members:
-                return self._replace_static_member(g, old_id, new_id, client_id, client_host, session_ms,
-                                                   rebalance_ms, protocol_type, protocols, now_ms, version)
-            slot = Slot()
-            self._add_member_and_rebalance(g, new_id, instance_id, client_id, client_host, session_ms,
-                                           rebalance_ms, protocol_type, protocols, slot, now_ms)
-            return slot
-        new_id = self._new_member_id(client_id or "")
-        if len(g.members) >= self.config.group_max_size:
-            return Slot(JoinResult(error=E.GROUP_MAX_SIZE_REACHED, member_id=""))
-        if require_known:
-            g.pending_members[new_id] = now_ms + session_ms
-            return Slot(JoinResult(error=E.MEMBER_ID_REQUIRED, member_id=new_id))
-        slot = Slot()
-        self._add_member_and_rebalance(g, new_id, None, client_id, client_host, session_ms, rebalance_ms,
-                                       protocol_type, protocols, slot, now_ms)
-        return slot
-
-    def _join_known_member(self, g, member_id, instance_id, client_id, client_host, session_ms, rebalance_ms,
-                           protocol_type, protocols, now_ms, version) -> Slot:
-        if member_id in g.pending_members and member_id not in g.members:
-            if instance_id is not None and g.static_members.get(instance_id) not in (None, member_id):
-                return Slot(JoinResult(error=E.FENCED_INSTANCE_ID, member_id=member_id))
-            del g.pending_members[member_id]
-            slot = Slot()
-            self._add_member_and_rebalance(g, member_id, instance_id, client_id, client_host, session_ms,
-                                           rebalance_ms, protocol_type, protocols, slot, now_ms)
-            return slot
-        try:
-            m = self._validate_member(g, member_id, instance_id)
-        except CoordinatorError as e:
-            return Slot(JoinResult(error=e.code, member_id=member_id))
-        if g.state in (S.EMPTY, S.DEAD):
-            return Slot(JoinResult(error=E.UNKNOWN_MEMBER_ID, member_id=member_id))
-        m.client_id, m.client_host = client_id, client_host
-        if g.state is S.PREPARING_REBALANCE:
-            slot = Slot()
-            self._update_member_and_rebalance(g, m, session_ms, rebalance_ms, protocols, slot, now_ms)
-            return slot
-        if g.state is S.COMPLETING_REBALANCE:
-            if m.matches(protocols):
-                # a retried join: give the same answer again
-                self._reschedule(g, m, now_ms)
-                return Slot(self._join_result(g, m, version))
-            slot = Slot()
-            self._update_member_and_rebalance(g, m, session_ms, rebalance_ms, protocols, slot, now_ms)
-            return slot
-        # Stable
-        if g.is_leader(m.member_id) or not m.matches(protocols):
-            slot = Slot()
-            self._update_member_and_rebalance(g, m, session_ms, rebalance_ms, protocols, slot, now_ms)
-            return slot
-        self._reschedule(g, m, now_ms)
-        return Slot(self._join_result(g, m, version))
-
-    def _replace_static_member(self, g, old_id, new_id, client_id, client_host, session_ms, rebalance_ms,
-                               protocol_type, protocols, now_ms, version) -> Slot:
-        old = g.members.pop(old_id)
-        # the old incarnation's parked requests learn they are fenced
-        if old.join_slot is not None:
-            old.join_slot.result = JoinResult(error=E.FENCED_INSTANCE_ID, member_id=old_id)
-            old.join_slot = None
-        if old.sync_slot is not None:
-            old.sync_slot.result = SyncResult(error=E.FENCED_INSTANCE_ID)
-            old.sync_slot = None
-        g.pending_sync.discard(old_id)
-        old_protocols = old.protocols
-        m = old
-        m.member_id = new_id
-        m.client_id, m.client_host = client_id, client_host
-        m.session_timeout_ms, m.rebalance_timeout_ms = session_ms, rebalance_ms
-        m.protocols = protocols
-        g.members[new_id] = m
-        g.static_members[m.group_instance_id] = new_id
-        was_leader = g.leader_id == old_id
-        if was_leader:
-            g.leader_id = new_id
-        self._reschedule(g, m, now_ms)
-        self._poke_group(g)
-        slot = Slot()
-        if g.state is S.STABLE:
-            selected_changed = m.metadata_for(g.protocol_name) != dict(old_protocols).get(g.protocol_name) or \
-                g.protocol_name not in dict(protocols)
-            if selected_changed:
-                m.join_slot = slot
-                self._prepare_rebalance(g, now_ms)
-                return slot
-            try:
-                self._append(g.group_id, [self._group_record(g)], now_ms)
-            except Exception:
-                # could not persist the new identity: undo, as Kafka does
-                g.members.pop(new_id)
-                m.member_id, m.protocols = old_id, old_protocols
-                g.members[old_id] = m
-                g.static_members[m.group_instance_id] = old_id
-                if was_leader:
-                    g.leader_id = old_id
-                return Slot(JoinResult(error=E.UNKNOWN_SERVER_ERROR, member_id=""))
-            # Kafka answers with the leader id from before the replacement, so a rejoining static
-            # leader acts as a follower (v9+: skip_assignment tells it so, members let it refresh)
-            slot.result = self._join_result(g, m, version, skip_assignment=was_leader)
-            slot.result.leader = old_id if was_leader else (g.leader_id or "")
-            return slot
-        if g.state is S.COMPLETING_REBALANCE:
-            m.join_slot = slot
-            self._prepare_rebalance(g, now_ms)
-            return slot
-        # PreparingRebalance
-        m.join_slot = slot
-        self._maybe_complete_join(g, now_ms)
-        return slot
-
-    def _add_member_and_rebalance(self, g, member_id, instance_id, client_id, client_host, session_ms,
-                                  rebalance_ms, protocol_type, protocols, slot, now_ms) -> None:
-        m = Member(member_id, instance_id, client_id, client_host, rebalance_ms, session_ms, protocol_type,
-                   protocols)
-        if not g.members:
-            g.protocol_type = protocol_type
-        g.members[member_id] = m
-        if instance_id is not None:
-            g.static_members[instance_id] = member_id
-        if g.leader_id is None:
-            g.leader_id = member_id
-        m.join_slot = slot
-        self._reschedule(g, m, now_ms)
-        g.new_member_added = True
-        if g.state is S.PREPARING_REBALANCE:
-            self._maybe_complete_join(g, now_ms)
-        else:
-            self._prepare_rebalance(g, now_ms)
-
-    def _update_member_and_rebalance(self, g, m, session_ms, rebalance_ms, protocols, slot, now_ms) -> None:
-        m.session_timeout_ms, m.rebalance_timeout_ms, m.protocols = session_ms, rebalance_ms, protocols
-        if m.join_slot is not None and m.join_slot is not slot:
-            m.join_slot.result = JoinResult(error=E.REBALANCE_IN_PROGRESS, member_id=m.member_id)
-        m.join_slot = slot
-        self._reschedule(g, m, now_ms)
-        if g.state is S.PREPARING_REBALANCE:
-            self._maybe_complete_join(g, now_ms)
-        else:
-            self._prepare_rebalance(g, now_ms)
-
-    def _prepare_rebalance(self, g: Group, now_ms: int) -> None:
-        if g.state is S.COMPLETING_REBALANCE:
-            # the assignment of this generation will never be used: tell waiting syncs
-            for m in g.members.values():
-                m.assignment = b""
-                if m.sync_slot is not None:
-                    m.sync_slot.result = SyncResult(error=E.REBALANCE_IN_PROGRESS)
-                    m.sync_slot = None
-            self._poke_group(g)
-        g.pending_sync.clear()
-        g.sync_deadline_ms = None
-        delay = self.config.group_initial_rebalance_delay_ms
-        rebalance_timeout = max(g.rebalance_timeout_ms(), 0)
-        if g.state is S.EMPTY and delay > 0:
-            first = min(delay, rebalance_timeout) if rebalance_timeout > 0 else delay
-            g.initial_delay_active = True
-            g.initial_remaining_ms = max(rebalance_timeout - first, 0)
-            g.new_member_added = False
-            g.join_deadline_ms = now_ms + first
-        else:
-            g.initial_delay_active = False
-            g.join_deadline_ms = now_ms + rebalance_timeout
-        log.info("Preparing to rebalance group %s in state %s with old generation %d.", g.group_id, g.state.value,
-                 g.generation_id)
-        g.transition(S.PREPARING_REBALANCE, now_ms)
-        if not g.initial_delay_active:
-            self._maybe_complete_join(g, now_ms)
-
-    def _maybe_complete_join(self, g: Group, now_ms: int) -> None:
-        if g.state is S.PREPARING_REBALANCE and not g.initial_delay_active and g.all_members_joined():
-            self._complete_join(g, now_ms)
-
-    def _complete_join(self, g: Group, now_ms: int) -> None:
-        g.join_deadline_ms = None
-        g.initial_delay_active = False
-        for mid in [mid for mid, m in g.members.items() if not m.awaiting_join]:
-            self._remove_member(g, mid)
-        g.pending_members.clear()
-        g.generation_id += 1
-        if not g.members:
-            g.protocol_name = None
-            g.leader_id = None
-            g.transition(S.EMPTY, now_ms)
-            try:
-                self._append(g.group_id, [self._group_record(g)], now_ms)
-            except Exception:
-                pass
-            self._poke_group(g)
-            return
-        g.protocol_name = g.select_protocol()
-        if g.leader_id not in g.members:
-            g.leader_id = next(iter(g.members))
-        g.transition(S.COMPLETING_REBALANCE, now_ms)
-        log.info("Stabilized group %s generation %d with %d members.", g.group_id, g.generation_id, len(g.members))
-        for m in g.members.values():
-            m.join_slot.result = self._join_result(g, m, 9)
-            m.join_slot = None
-            self._reschedule(g, m, now_ms)
-        g.pending_sync = set(g.members)
-        g.sync_deadline_ms = now_ms + g.rebalance_timeout_ms()
-        self._poke_group(g)
-
-    def _remove_member(self, g: Group, member_id: str) -> None:
-        m = g.members.pop(member_id, None)
-        if m is None:
-            return
-        if m.group_instance_id is not None and g.static_members.get(m.group_instance_id) == member_id:
-            del g.static_members[m.group_instance_id]
-        if m.join_slot is not None:
-            m.join_slot.result = JoinResult(error=E.UNKNOWN_MEMBER_ID, member_id=member_id)
-            m.join_slot = None
-        if m.sync_slot is not None:
-            m.sync_slot.result = SyncResult(error=E.UNKNOWN_MEMBER_ID)
-            m.sync_slot = None
-        g.pending_sync.discard(member_id)
-        if g.leader_id == member_id:
-            g.leader_id = next(iter(g.members), None)
-
-    def _remove_member_and_update(self, g: Group, member_id: str, now_ms: int) -> None:
-        self._remove_member(g, member_id)
-        if g.state in (S.STABLE, S.COMPLETING_REBALANCE):
-            self._prepare_rebalance(g, now_ms)
-        elif g.state is S.PREPARING_REBALANCE:
-            self._maybe_complete_join(g, now_ms)
-        self._poke_group(g)
-
-    # ------------------------------------------------------------------ SyncGroup
 
     def sync_group(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                    protocol_type: str | None, protocol_name: str | None, assignments: dict, now_ms: int) -> Slot:
         self._now = now_ms
-        g = self.groups.get(group_id)
-        if not group_id:
-            return Slot(SyncResult(error=E.INVALID_GROUP_ID))
-        if g is None or g.state is S.DEAD:
-            return Slot(SyncResult(error=E.UNKNOWN_MEMBER_ID if g is None else E.COORDINATOR_NOT_AVAILABLE))
-        try:
-            m = self._validate_member(g, member_id, group_instance_id)
-        except CoordinatorError as e:
-            return Slot(SyncResult(error=e.code))
-        if generation_id != g.generation_id:
-            return Slot(SyncResult(error=E.ILLEGAL_GENERATION))
-        if (protocol_type is not None and protocol_type != g.protocol_type) or \
-                (protocol_name is not None and protocol_name != g.protocol_name):
-            return Slot(SyncResult(error=E.INCONSISTENT_GROUP_PROTOCOL))
-        if g.state is S.EMPTY:
-            return Slot(SyncResult(error=E.UNKNOWN_MEMBER_ID))
-        if g.state is S.PREPARING_REBALANCE:
-            return Slot(SyncResult(error=E.REBALANCE_IN_PROGRESS))
-        g.pending_sync.discard(member_id)
-        if g.state is S.STABLE:
-            self._reschedule(g, m, now_ms)
-            return Slot(SyncResult(E.NONE, g.protocol_type, g.protocol_name, m.assignment))
-        # CompletingRebalance
-        slot = Slot()
-        if m.sync_slot is not None:
-            m.sync_slot.result = SyncResult(error=E.REBALANCE_IN_PROGRESS)
-        m.sync_slot = slot
-        self._reschedule(g, m, now_ms)
-        if g.is_leader(member_id):
-            for mm in g.members.values():
-                mm.assignment = bytes(assignments.get(mm.member_id, b""))
-            try:
-                self._append(g.group_id, [self._group_record(g)], now_ms)
-            except Exception:
-                for mm in g.members.values():
-                    mm.assignment = b""
-                    if mm.sync_slot is not None:
-                        mm.sync_slot.result = SyncResult(error=E.NOT_COORDINATOR)
-                        mm.sync_slot = None
-                self._prepare_rebalance(g, now_ms)
-                self._poke_group(g)
-                return slot
-            g.transition(S.STABLE, now_ms)
-            for mm in g.members.values():
-                if mm.sync_slot is not None:
-                    mm.sync_slot.result = SyncResult(E.NONE, g.protocol_type, g.protocol_name, mm.assignment)
-                    mm.sync_slot = None
-            self._poke_group(g)
-        return slot
-
-    # ------------------------------------------------------------------ Heartbeat / LeaveGroup
+        return self.classic.sync_group(group_id, generation_id, member_id, group_instance_id, protocol_type,
+                                       protocol_name, assignments, now_ms)
 
     def heartbeat(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                   now_ms: int) -> ErrorCode:
         self._now = now_ms
-        g = self.groups.get(group_id)
-        if g is None:
-            return E.UNKNOWN_MEMBER_ID
-        if g.state is S.DEAD:
-            return E.COORDINATOR_NOT_AVAILABLE
-        try:
-            m = self._validate_member(g, member_id, group_instance_id)
-        except CoordinatorError as e:
-            return e.code
-        if generation_id != g.generation_id:
-            return E.ILLEGAL_GENERATION
-        if g.state is S.EMPTY:
-            return E.UNKNOWN_MEMBER_ID
-        self._reschedule(g, m, now_ms)
-        if g.state is S.PREPARING_REBALANCE:
-            return E.REBALANCE_IN_PROGRESS
-        return E.NONE
+        return self.classic.heartbeat(group_id, generation_id, member_id, group_instance_id, now_ms)
 
     def leave_group(self, group_id: str, members: list, now_ms: int) -> tuple[ErrorCode, list]:
         """members: [(member_id, group_instance_id)]. Returns (top-level error, [error per member])."""
         self._now = now_ms
+        return self.classic.leave_group(group_id, members, now_ms)
+
+    def describe_group(self, group_id: str) -> dict:
         g = self.groups.get(group_id)
-        if g is None:
-            return E.UNKNOWN_MEMBER_ID, [E.UNKNOWN_MEMBER_ID for _ in members]
-        if g.state is S.DEAD:
-            return E.COORDINATOR_NOT_AVAILABLE, [E.COORDINATOR_NOT_AVAILABLE for _ in members]
-        errors = []
-        removed = False
-        for member_id, instance_id in members:
-            if instance_id is None and member_id in g.pending_members:
-                del g.pending_members[member_id]
-                errors.append(E.NONE)
-                removed = True
-                continue
-            if instance_id is not None:
-                mid = g.static_members.get(instance_id)
-                if mid is None:
-                    errors.append(E.UNKNOWN_MEMBER_ID)
-                    continue
-                if member_id and member_id != mid:
-                    errors.append(E.FENCED_INSTANCE_ID)
-                    continue
-                member_id = mid
-            if member_id not in g.members:
-                errors.append(E.UNKNOWN_MEMBER_ID)
-                continue
-            self._remove_member(g, member_id)
-            errors.append(E.NONE)
-            removed = True
-        if removed:
-            if g.state in (S.STABLE, S.COMPLETING_REBALANCE):
-                self._prepare_rebalance(g, now_ms)
-            elif g.state is S.PREPARING_REBALANCE:
-                self._maybe_complete_join(g, now_ms)
-            self._poke_group(g)
-        return E.NONE, errors
+        if g is not None and g.group_type != CLASSIC:
+            # Kafka 4.3 (DescribeGroups v0-5): a group of another type shows as a Dead group
+            return {"error": E.NONE, "group_id": group_id, "state": "Dead", "protocol_type": "",
+                    "protocol": "", "members": [],
+                    "message": f"Group {group_id} is not a classic group."}  # v6: GROUP_ID_NOT_FOUND with this
+        return self.classic.describe_group(group_id)
+
+    # ------------------------------------------------------------------ consumer and streams protocols
+
+    def consumer_group_heartbeat(self, req: HeartbeatRequest, now_ms: int, topics: dict | None = None
+                                 ) -> HeartbeatResult:
+        self._now = now_ms
+        if isinstance(self.groups.get(req.group_id), StreamsGroup):
+            return HeartbeatResult(error=E.GROUP_ID_NOT_FOUND,
+                                   error_message=f"Group {req.group_id} is not a consumer group.")
+        if topics is not None:
+            self.update_topics(topics)
+        return self.consumer.heartbeat(req, now_ms)
+
+    def consumer_group_describe(self, group_id: str) -> dict:
+        return self.consumer.describe(group_id)
+
+    def streams_group_heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int, topics: dict | None = None
+                                ) -> StreamsHeartbeatResult:
+        self._now = now_ms
+        if topics is not None:
+            self.update_topics(topics)
+        return self.streams.heartbeat(req, now_ms)
+
+    def streams_group_describe(self, group_id: str) -> dict:
+        return self.streams.describe(group_id)
 
     # ------------------------------------------------------------------ offsets
 
@@ -645,69 +290,59 @@ class GroupCoordinator:
         """offsets: {(topic, partition): (offset, leader_epoch, metadata)}, topic_ids: {topic: id} stored
         with them (Kafka 4.3's OffsetCommitValue v4). Returns {(topic, partition): error}."""
         self._now = now_ms
-        err = self._validate_commit(group_id, generation_id, member_id, group_instance_id, api_version, now_ms)
-        if err is not E.NONE:
-            return {tp: err for tp in offsets}
-        g = self.groups[group_id]
-        result: dict = {}
-        records = []
-        staged = {}
-        expire = now_ms + retention_time_ms if retention_time_ms is not None and retention_time_ms >= 0 else -1
-        for tp, (offset, leader_epoch, metadata) in offsets.items():
-            if metadata is not None and len(metadata.encode()) > self.config.offset_metadata_max_bytes:
-                result[tp] = E.OFFSET_METADATA_TOO_LARGE
-                continue
-            om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
-                                   now_ms, expire, rec.topic_id_of(topic_ids, tp[0]))
-            staged[tp] = om
-            records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
-        try:
-            self._append(group_id, records, now_ms)
-        except Exception:
-            for tp in staged:
-                result[tp] = E.UNKNOWN_SERVER_ERROR
-            return result
-        g.offsets.update(staged)
-        for tp in staged:
-            result[tp] = E.NONE
-        return result
-
-    def _validate_commit(self, group_id, generation_id, member_id, instance_id, api_version, now_ms) -> ErrorCode:
-        # an empty group id is a group like any other for OffsetCommit (Kafka 4.3 rejects only null)
         g = self.groups.get(group_id)
         if g is None:
-            if generation_id < 0:
-                # a "simple" group: kafka-python's/Spark's commits without membership
-                self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms)
-                return E.NONE
-            return E.GROUP_ID_NOT_FOUND if api_version >= 9 else E.ILLEGAL_GENERATION
-        if g.state is S.DEAD:
-            return E.COORDINATOR_NOT_AVAILABLE
-        if generation_id < 0 and g.state is S.EMPTY:
+            err = self._commit_without_group(group_id, generation_id, api_version, now_ms)
+        else:
+            err = g.validate_commit(member_id, group_instance_id, generation_id, list(offsets), False,
+                                    api_version, now_ms, self.topics)
+        result: dict = {}
+        if isinstance(err, dict):  # some partitions refused (an older member epoch)
+            result = {tp: e for tp, e in err.items() if e is not E.NONE}
+            offsets = {tp: v for tp, v in offsets.items() if tp not in result}
+        elif err is not E.NONE:
+            return {tp: err for tp in offsets}
+        g = self.groups[group_id]
+        errors, staged, records = offset_store.stage(
+            group_id, offsets, now_ms, topic_ids, self.config.offset_metadata_max_bytes,
+            offset_store.expire_timestamp(now_ms, retention_time_ms))
+        result.update(errors)
+        try:
+            self.append(group_id, records, now_ms)
+        except Exception:
+            return {**result, **{tp: E.UNKNOWN_SERVER_ERROR for tp in staged}}
+        g.offsets.update(staged)
+        result.update({tp: E.NONE for tp in staged})
+        return result
+
+    def _commit_without_group(self, group_id: str, generation_id: int, api_version: int,
+                              now_ms: int) -> ErrorCode:
+        # an empty group id is a group like any other for OffsetCommit (Kafka 4.3 rejects only null)
+        if generation_id < 0:
+            # a "simple" group: kafka-python's/Spark's commits without membership
+            self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms)
             return E.NONE
-        if generation_id >= 0 or member_id or instance_id is not None:
-            try:
-                m = self._validate_member(g, member_id, instance_id)
-            except CoordinatorError as e:
-                return e.code
-            if generation_id != g.generation_id:
-                return E.ILLEGAL_GENERATION
-            self._reschedule(g, m, now_ms)
-        elif g.state is not S.EMPTY:
-            return E.UNKNOWN_MEMBER_ID
-        if g.state is S.COMPLETING_REBALANCE:
-            return E.REBALANCE_IN_PROGRESS
-        return E.NONE
+        return E.GROUP_ID_NOT_FOUND if api_version >= 9 else E.ILLEGAL_GENERATION
 
     def validate_txn_commit(self, group_id: str, generation_id: int, member_id: str,
-                            group_instance_id: str | None, now_ms: int) -> ErrorCode:
+                            group_instance_id: str | None, now_ms: int, partitions=()) -> ErrorCode:
         """TxnOffsetCommit: the same member/generation checks as OffsetCommit (txn_offsets.py writes)."""
         self._now = now_ms
-        if not group_id:
-            return E.INVALID_GROUP_ID  # Kafka's commitTransactionalOffsets: isGroupIdNotEmpty
-        if generation_id < 0 and not member_id and group_instance_id is None:
-            return E.NONE  # Kafka: a transactional commit without membership is always accepted
-        return self._validate_commit(group_id, generation_id, member_id, group_instance_id, 9, now_ms)
+        g = self.groups.get(group_id)
+        if g is None or g.group_type == CLASSIC:
+            if not group_id:
+                return E.INVALID_GROUP_ID  # Kafka's commitTransactionalOffsets: isGroupIdNotEmpty
+            if generation_id < 0 and not member_id and group_instance_id is None:
+                return E.NONE  # Kafka: a transactional commit without membership is always accepted
+            if g is None:
+                return self._commit_without_group(group_id, generation_id, 9, now_ms)
+            return g.validate_commit(member_id, group_instance_id, generation_id, list(partitions), False, 9,
+                                     now_ms, self.topics)
+        err = g.validate_commit(member_id, group_instance_id, generation_id, list(partitions), True, 9, now_ms,
+                                self.topics)
+        if isinstance(err, dict):  # an older epoch: only for partitions named (none named: stale)
+            return next((e for e in err.values() if e is not E.NONE), E.NONE) if err else E.STALE_MEMBER_EPOCH
+        return err
 
     def apply_committed_offsets(self, group_id: str, offsets: dict, now_ms: int) -> None:
         """Offsets of a committed transaction (already in the log): now visible."""
@@ -716,197 +351,115 @@ class GroupCoordinator:
             g = self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms)
         g.offsets.update(offsets)
 
+    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
+        """OffsetFetch v9+: a consumer or streams group checks the member and its epoch."""
+        g = self.groups.get(group_id)
+        return E.NONE if g is None else g.validate_offset_fetch(member_id, member_epoch)
+
     def fetch_offsets(self, group_id: str, partitions: list | None,
                       topic_ids: dict | None = None) -> tuple[ErrorCode, dict]:
         """partitions: [(topic, partition)] or None for all; topic_ids: {topic: its current id} (an offset
         stored under another id is not seen). Returns (error, {tp: OffsetAndMetadata | None})."""
         g = self.groups.get(group_id)
-        if partitions is None:
-            if g is None:
-                return E.NONE, {}
-            return E.NONE, dict(sorted(g.offsets.items()))
-        return E.NONE, rec.lookup_offsets(g.offsets if g is not None else {}, partitions, topic_ids)
+        return E.NONE, offset_store.fetch(g.offsets if g is not None else {}, partitions, topic_ids)
 
     def delete_offsets(self, group_id: str, partitions: list, now_ms: int) -> tuple[ErrorCode, dict]:
         g = self.groups.get(group_id)
-        if not group_id:
-            return E.INVALID_GROUP_ID, {}
-        if g is None or g.state is S.DEAD:
-            return E.GROUP_ID_NOT_FOUND, {}
-        subscribed: set = set()
-        if g.state is not S.EMPTY:
-            topics = g.subscribed_topics()
-            if topics is None:
-                return E.NON_EMPTY_GROUP, {}
-            subscribed = topics
-        return self._delete_unsubscribed_offsets(group_id, g.offsets, subscribed, partitions, now_ms)
-
-    def _delete_unsubscribed_offsets(self, group_id: str, offsets: dict, subscribed, partitions: list,
-                                     now_ms: int) -> tuple[ErrorCode, dict]:
-        """OffsetDelete's common part: tombstone the committed offsets of partitions whose
-        topic the group is not subscribed to (GROUP_SUBSCRIBED_TO_TOPIC for the others)."""
-        result = {}
-        records = []
-        for tp in partitions:
-            if tp[0] in subscribed:
-                result[tp] = E.GROUP_SUBSCRIBED_TO_TOPIC
-                continue
-            result[tp] = E.NONE
-            if tp in offsets:
-                records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), None))
+        if g is None or g.group_type == CLASSIC:
+            if not group_id:
+                return E.INVALID_GROUP_ID, {}
+            if g is None or g.state is S.DEAD:
+                return E.GROUP_ID_NOT_FOUND, {}
+        subscribed = g.offsets_subscribed()
+        if subscribed is None:
+            return E.NON_EMPTY_GROUP, {}
+        result, records = offset_store.delete_unsubscribed(group_id, g.offsets, subscribed, partitions)
         try:
-            self._append(group_id, records, now_ms)
+            self.append(group_id, records, now_ms)
         except Exception:
             return E.UNKNOWN_SERVER_ERROR, {}
         for tp, err in result.items():
             if err is E.NONE:
-                offsets.pop(tp, None)
+                g.offsets.pop(tp, None)
         return E.NONE, result
+
+    def committed(self, group_id: str) -> dict:
+        g = self.groups.get(group_id)
+        return dict(g.offsets) if g is not None else {}
 
     # ------------------------------------------------------------------ admin
 
-    def describe_group(self, group_id: str) -> dict:
-        g = self.groups.get(group_id)
-        if g is None or g.state is S.DEAD:
-            return {"error": E.NONE, "group_id": group_id, "state": "Dead", "protocol_type": "",
-                    "protocol": "", "members": []}
-        stable = g.state is S.STABLE
-        members = [
-            {
-                "member_id": m.member_id,
-                "group_instance_id": m.group_instance_id,
-                "client_id": m.client_id,
-                "client_host": m.client_host,
-                "metadata": m.metadata_for(g.protocol_name) if stable else b"",
-                "assignment": m.assignment if stable else b"",
-            }
-            for m in g.members.values()
-        ]
-        return {"error": E.NONE, "group_id": group_id, "state": g.state.value,
-                "protocol_type": g.protocol_type or "", "protocol": (g.protocol_name or "") if stable else "",
-                "members": members}
-
     def list_groups(self, states: Iterable[str] | None = None, types: Iterable[str] | None = None) -> list:
-        """[(group_id, protocol_type, state, group type)] — every group here is a classic group."""
+        """[(group_id, protocol_type, state, group type)]."""
         want_states = {s.lower() for s in states} if states else None
         want_types = {t.lower() for t in types} if types else None
         out = []
-        for g in self.groups.values():
-            if g.state is S.DEAD:
+        for g in self._by_type():
+            row = g.list_row()
+            if row is None:
                 continue
-            if want_states is not None and g.state.value.lower() not in want_states:
+            if want_states is not None and g.state_key() not in want_states:
                 continue
-            if want_types is not None and "classic" not in want_types:
+            if want_types is not None and g.group_type not in want_types:
                 continue
-            out.append((g.group_id, g.protocol_type or "", g.state.value, "classic"))
+            out.append(row)
         return out
 
     def delete_groups(self, group_ids: list, now_ms: int) -> dict:
         result = {}
         for gid in group_ids:
             g = self.groups.get(gid)
-            if not gid:
+            if (g is None or g.group_type == CLASSIC) and not gid:
                 result[gid] = E.INVALID_GROUP_ID
-            elif g is None or g.state is S.DEAD:
+            elif g is None or g.list_row() is None:
                 result[gid] = E.GROUP_ID_NOT_FOUND
-            elif g.state is not S.EMPTY:
+            elif not g.is_empty():
                 result[gid] = E.NON_EMPTY_GROUP
             else:
                 try:
-                    self._delete_group(g, now_ms)
-                    result[gid] = E.NONE
+                    self.append(gid, offset_store.tombstones(gid, g.offsets) + g.tombstones(), now_ms)
                 except Exception:
                     result[gid] = E.UNKNOWN_SERVER_ERROR
+                    continue
+                g.on_delete(now_ms)
+                del self.groups[gid]
+                result[gid] = E.NONE
         return result
-
-    def _delete_group(self, g: Group, now_ms: int) -> None:
-        records = [(rec.offset_commit_key(g.group_id, t, p), None) for (t, p) in g.offsets]
-        records.append((rec.group_metadata_key(g.group_id), None))
-        self._append(g.group_id, records, now_ms)
-        g.offsets.clear()
-        g.transition(S.DEAD, now_ms)
-        del self.groups[g.group_id]
-
-    def committed(self, group_id: str) -> dict:
-        g = self.groups.get(group_id)
-        return dict(g.offsets) if g else {}
 
     # ------------------------------------------------------------------ time
 
     def tick(self, now_ms: int) -> None:
-        """Fire every timer that is due: pending members, sessions, join/sync deadlines, offset retention."""
+        """Fire every timer that is due: each protocol's (sessions, rebalances), then offset retention."""
         self._now = now_ms
-        for g in list(self.groups.values()):
-            for mid, deadline in list(g.pending_members.items()):
-                if now_ms >= deadline:
-                    del g.pending_members[mid]
-                    if g.state is S.PREPARING_REBALANCE:
-                        self._maybe_complete_join(g, now_ms)
-            if g.state is S.PREPARING_REBALANCE and g.join_deadline_ms is not None and now_ms >= g.join_deadline_ms:
-                if g.initial_delay_active and g.new_member_added and g.initial_remaining_ms > 0:
-                    step = min(self.config.group_initial_rebalance_delay_ms, g.initial_remaining_ms)
-                    g.initial_remaining_ms -= step
-                    g.new_member_added = False
-                    g.join_deadline_ms = now_ms + step
-                else:
-                    g.initial_delay_active = False
-                    self._complete_join(g, now_ms)
-            if g.state in (S.COMPLETING_REBALANCE, S.STABLE) and g.sync_deadline_ms is not None \
-                    and now_ms >= g.sync_deadline_ms:
-                g.sync_deadline_ms = None
-                laggards = [mid for mid in g.pending_sync if mid in g.members]
-                g.pending_sync.clear()
-                if laggards:
-                    for mid in laggards:
-                        self._remove_member(g, mid)
-                    self._prepare_rebalance(g, now_ms)
-                    self._poke_group(g)
-            expired = [m.member_id for m in g.members.values()
-                       if not m.awaiting_join and not m.awaiting_sync and now_ms >= m.heartbeat_deadline_ms]
-            for mid in expired:
-                if mid in g.members:
-                    self._remove_member_and_update(g, mid, now_ms)
+        for g in self._by_type():
+            if self.groups.get(g.group_id) is g:
+                self._protocols[g.group_type].tick(g, now_ms)
         if now_ms >= self._next_retention_check:
             self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
             self.expire_offsets(now_ms)
 
     def expire_offsets(self, now_ms: int) -> None:
-        """offsets.retention.minutes: drop old commits of empty groups (and of unsubscribed topics)."""
+        """offsets.retention.minutes: drop old commits (of topics the group does not read); an empty
+        group whose offsets are all gone is deleted."""
         retention = self.config.offsets_retention_minutes * 60_000
-        for g in list(self.groups.values()):
-            # Kafka's ClassicGroup.offsetExpirationCondition
-            subscribed: set = set()
-            if not g.protocol_type:
-                base_of = lambda om: om.commit_timestamp_ms  # noqa: E731  simple (standalone) consumer
-            elif g.state is S.EMPTY:
-                base_of = lambda om, ts=g.state_timestamp_ms: ts if ts >= 0 else om.commit_timestamp_ms  # noqa: E731
-            elif g.state is S.STABLE and g.subscribed_topics() is not None:
-                subscribed = g.subscribed_topics()
-                base_of = lambda om: om.commit_timestamp_ms  # noqa: E731
-            else:
+        for g in self._by_type():
+            expiry = g.offset_expiry()
+            if expiry is None:
                 continue
-            gone = []
-            for tp, om in g.offsets.items():
-                if tp[0] in subscribed:
-                    continue
-                if om.expire_timestamp_ms >= 0:
-                    due = now_ms >= om.expire_timestamp_ms
-                else:
-                    due = now_ms - base_of(om) >= retention
-                if due:
-                    gone.append(tp)
-            if not gone and not (g.state is S.EMPTY and not g.offsets):
+            subscribed, base_time = expiry
+            gone = offset_store.expired(g.offsets, subscribed, base_time, now_ms, retention)
+            delete_group = g.is_empty() and len(gone) == len(g.offsets)
+            if not gone and not delete_group:
                 continue
-            records = [(rec.offset_commit_key(g.group_id, t, p), None) for (t, p) in gone]
-            delete_group = g.state is S.EMPTY and len(gone) == len(g.offsets)
+            records = offset_store.tombstones(g.group_id, gone)
             if delete_group:
-                records.append((rec.group_metadata_key(g.group_id), None))
+                records += g.tombstones()
             try:
-                self._append(g.group_id, records, now_ms)
+                self.append(g.group_id, records, now_ms)
             except Exception:
                 continue
             for tp in gone:
                 g.offsets.pop(tp, None)
             if delete_group:
-                g.transition(S.DEAD, now_ms)
+                g.on_delete(now_ms)
                 del self.groups[g.group_id]

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from odradek.wire.errors import ErrorCode
+
+from . import group_records as rec
+from .errors import CoordinatorError
+from .group_model import CLASSIC, commit_timestamp
+
+E = ErrorCode
 
 
 class GroupState(enum.Enum):
@@ -96,6 +102,8 @@ class Member:
 
 @dataclass
 class Group:
+    """A classic group (GroupModel)."""
+    group_type: ClassVar[str] = CLASSIC
     group_id: str
     state: GroupState = GroupState.EMPTY
     state_timestamp_ms: int = -1
@@ -179,3 +187,76 @@ class Group:
                 return None
             topics.update(sub.topics)
         return topics
+
+    # ------------------------------------------------------------------ GroupModel
+
+    def is_empty(self) -> bool:
+        return self.state is GroupState.EMPTY
+
+    def list_row(self) -> tuple | None:
+        if self.state is GroupState.DEAD:
+            return None
+        return self.group_id, self.protocol_type or "", self.state.value, CLASSIC
+
+    def state_key(self) -> str:
+        return self.state.value.lower()
+
+    def validate_member(self, member_id: str, instance_id: str | None) -> Member:
+        if instance_id is not None:
+            existing = self.static_members.get(instance_id)
+            if existing is None:
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
+            if existing != member_id:
+                raise CoordinatorError(E.FENCED_INSTANCE_ID)
+        m = self.members.get(member_id)
+        if m is None:
+            raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
+        return m
+
+    def validate_commit(self, member_id, instance_id, epoch, partitions, transactional, api_version, now_ms,
+                        topics) -> ErrorCode:
+        """OffsetCommit / TxnOffsetCommit: the member and its generation (a commit without one: an
+        empty group only); the member's session is extended."""
+        if self.state is GroupState.DEAD:
+            return E.COORDINATOR_NOT_AVAILABLE
+        if epoch < 0 and self.state is GroupState.EMPTY:
+            return E.NONE
+        if epoch >= 0 or member_id or instance_id is not None:
+            try:
+                m = self.validate_member(member_id, instance_id)
+            except CoordinatorError as e:
+                return e.code
+            if epoch != self.generation_id:
+                return E.ILLEGAL_GENERATION
+            m.heartbeat_deadline_ms = now_ms + m.session_timeout_ms
+        elif self.state is not GroupState.EMPTY:
+            return E.UNKNOWN_MEMBER_ID
+        if self.state is GroupState.COMPLETING_REBALANCE:
+            return E.REBALANCE_IN_PROGRESS
+        return E.NONE
+
+    def validate_offset_fetch(self, member_id, member_epoch) -> ErrorCode:
+        return E.NONE
+
+    def offsets_subscribed(self) -> set | None:
+        return set() if self.state is GroupState.EMPTY else self.subscribed_topics()
+
+    def offset_expiry(self):
+        """Kafka's ClassicGroup.offsetExpirationCondition."""
+        if not self.protocol_type:
+            return set(), commit_timestamp  # a simple (standalone) consumer
+        if self.state is GroupState.EMPTY:
+            ts = self.state_timestamp_ms
+            return set(), lambda om: ts if ts >= 0 else om.commit_timestamp_ms
+        if self.state is GroupState.STABLE:
+            subscribed = self.subscribed_topics()
+            if subscribed is not None:
+                return subscribed, commit_timestamp
+        return None
+
+    def tombstones(self) -> list:
+        return [(rec.group_metadata_key(self.group_id), None)]
+
+    def on_delete(self, now_ms: int) -> None:
+        self.offsets.clear()
+        self.transition(GroupState.DEAD, now_ms)

@@ -31,6 +31,7 @@ from typing import Callable
 
 from odradek.wire.errors import ErrorCode
 
+from .errors import CoordinatorError
 from .share_partition import SharePartition, ShareSettings
 
 E = ErrorCode
@@ -48,11 +49,7 @@ SHARE_GROUP_CONFIGS = {
 }
 
 
-class ShareFail(Exception):
-    def __init__(self, code: ErrorCode, message: str | None = None):
-        super().__init__(message or code.name)
-        self.code = code
-        self.message = message
+ShareFail = CoordinatorError  # the coordinators' one error class (handlers still name it so)
 
 
 @dataclass

@@ -13,6 +13,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from typing import ClassVar
+
+from odradek.wire.errors import ErrorCode
+
+from . import streams_group_records as srec
+from .group_model import STREAMS, commit_timestamp, max_rebalance_timeout, validate_member_epoch_fetch
+
+E = ErrorCode
 
 # Kafka's streams MemberState bytes
 STABLE = 0
@@ -100,6 +108,8 @@ class StreamsMember:
 
 @dataclass
 class StreamsGroup:
+    """A KIP-1071 streams group (GroupModel)."""
+    group_type: ClassVar[str] = STREAMS
     group_id: str
     group_epoch: int = 0
     assignment_epoch: int = 0
@@ -151,6 +161,83 @@ class StreamsGroup:
                     for p in ps:
                         warmup.setdefault((s, p), set()).add(m.process_id)
         return active, standby, warmup
+
+    # ------------------------------------------------------------------ GroupModel
+
+    def is_empty(self) -> bool:
+        return not self.members
+
+    def list_row(self) -> tuple:
+        return self.group_id, STREAMS, self.state, STREAMS
+
+    def state_key(self) -> str:
+        # Kafka's lower-case state names: NotReady is "not_ready"
+        st = self.state
+        return "not_ready" if st == "NotReady" else st.lower()
+
+    def source_topics(self) -> dict:
+        """{topic: [subtopology ids]} of the topology's source and repartition source topics."""
+        by_topic: dict = {}
+        for s in (self.topology.subtopologies if self.topology is not None else None) or []:
+            for t in list(s.source_topics or []) + [x.name for x in s.repartition_source_topics or []]:
+                by_topic.setdefault(t, []).append(s.subtopology_id)
+        return by_topic
+
+    def validate_commit(self, member_id, instance_id, epoch, partitions, transactional, api_version, now_ms,
+                        topics) -> dict | ErrorCode:
+        """Kafka 4.3's StreamsGroup.validateOffsetCommit -> an error for the whole request, or
+        {(topic, partition): error} when an older member epoch commits (allowed for the partitions
+        of active tasks the member got at or before that epoch)."""
+        if epoch < 0 and not self.members:
+            return E.NONE
+        if transactional and epoch == -1 and not member_id:
+            return E.NONE
+        m = self.members.get(member_id)
+        if m is None:
+            return E.UNKNOWN_MEMBER_ID
+        if not transactional and api_version < 9:
+            return E.UNSUPPORTED_VERSION
+        if epoch > m.member_epoch:
+            return E.STALE_MEMBER_EPOCH
+        if epoch == m.member_epoch:
+            return E.NONE
+        by_topic = self.source_topics()
+        out = {}
+        for topic, p in partitions:
+            ok = False
+            for sid in by_topic.get(topic, []):
+                at = m.active_epochs.get((sid, p))
+                if at is not None and epoch >= at:
+                    ok = True
+            out[(topic, p)] = E.NONE if ok else E.STALE_MEMBER_EPOCH
+        return out
+
+    def validate_offset_fetch(self, member_id, member_epoch) -> ErrorCode:
+        return validate_member_epoch_fetch(self.members, member_id, member_epoch)
+
+    def offsets_subscribed(self) -> set:
+        if self.topology is None or not self.members:
+            return set()
+        return set(self.source_topics())
+
+    def offset_expiry(self):
+        return self.offsets_subscribed(), commit_timestamp
+
+    def tombstones(self) -> list:
+        gid = self.group_id
+        out = [srec.current_member(gid, mid) for mid in self.members]
+        out += [srec.target_member(gid, mid, None) for mid in self.target]
+        out.append(srec.target_metadata(gid, None))
+        out += [srec.member_metadata(gid, mid) for mid in self.members]
+        out.append(srec.group_metadata(gid, None))
+        out.append(srec.topology(gid, None))
+        return out
+
+    def on_delete(self, now_ms: int) -> None:
+        pass
+
+    def rebalance_timeout_ms(self) -> int:
+        return max_rebalance_timeout(self.members)
 
 
 def _diff(current: dict, target: dict, unreleased) -> tuple:

@@ -3,13 +3,9 @@
 from __future__ import annotations
 
 from odradek.coordinator import consumer_group_records as crec
-from odradek.coordinator.consumer_group_coordinator import (
-    ConsumerGroupConfig,
-    HeartbeatRequest,
-    UnifiedGroupCoordinator,
-)
 from odradek.coordinator.consumer_group_state import STABLE, UNRELEASED_PARTITIONS, UNREVOKED_PARTITIONS
-from odradek.coordinator.group_coordinator import GroupConfig
+from odradek.coordinator.consumer_heartbeat import ConsumerGroupConfig, HeartbeatRequest
+from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
 from odradek.wire.errors import ErrorCode as E
 
 
@@ -39,7 +35,7 @@ class H:
         self.now = 1_000_000
         self.log = log or MemoryLog()
         self.topics = topics if topics is not None else {"a": (A, 4)}
-        self.c = UnifiedGroupCoordinator(log=self.log, config=GroupConfig(), now_ms=self.now,
+        self.c = GroupCoordinator(log=self.log, config=GroupConfig(), now_ms=self.now,
                                          consumer_config=ConsumerGroupConfig(**ccfg))
 
     def hb(self, member, epoch, gid="g", topics=("a",), owned=None, regex=None, instance=None, assignor=None,
@@ -263,7 +259,7 @@ def test_empty_classic_group_converts_with_offsets():
     h.c.commit_offsets("g", -1, "", None, {("a", 0): (42, -1, "")}, h.now, api_version=9)
     assert "g" in h.c.groups
     r = h.hb("m1", 0)
-    assert r.error is E.NONE and "g" not in h.c.groups
+    assert r.error is E.NONE and "g" not in h.c.classic_groups
     assert h.c.fetch_offsets("g", [("a", 0)])[1][("a", 0)].offset == 42
     h.hb("m1", -1)
     assert h.c.delete_groups(["g"], h.now) == {"g": E.NONE}

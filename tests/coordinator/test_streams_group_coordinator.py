@@ -4,12 +4,8 @@ from __future__ import annotations
 
 from odradek.coordinator import streams_group_records as srec
 from odradek.coordinator import streams_topology as stopo
-from odradek.coordinator.group_coordinator import GroupConfig
-from odradek.coordinator.streams_group_coordinator import (
-    StreamsConfig,
-    StreamsGroupCoordinator,
-    StreamsHeartbeatRequest,
-)
+from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
+from odradek.coordinator.streams_heartbeat import StreamsConfig, StreamsHeartbeatRequest
 from odradek.coordinator.streams_group_state import STABLE, UNRELEASED_TASKS, UNREVOKED_TASKS, Tasks, assign
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages import streams_group_heartbeat_request as hbreq
@@ -68,7 +64,7 @@ class H:
         self.now = 1_000_000
         self.log = log or MemoryLog()
         self.topics = topics if topics is not None else {"lines": (LINES, 2)}
-        self.c = StreamsGroupCoordinator(log=self.log, config=GroupConfig(), now_ms=self.now,
+        self.c = GroupCoordinator(log=self.log, config=GroupConfig(), now_ms=self.now,
                                          streams_config=StreamsConfig(**scfg))
 
     def hb(self, member, epoch, gid="app", owned=None, topo=None, process=None, endpoint_epoch=0, **kw):
@@ -236,7 +232,7 @@ def test_missing_source_topics_and_stale_topology():
 def test_other_group_types_and_offsets():
     h = H()
     ready_group(h)
-    from odradek.coordinator.consumer_group_coordinator import HeartbeatRequest
+    from odradek.coordinator.consumer_heartbeat import HeartbeatRequest
     r = h.c.consumer_group_heartbeat(HeartbeatRequest(group_id="app", member_id="c", member_epoch=0,
                                                       rebalance_timeout_ms=1, subscribed_topic_names=["lines"],
                                                       owned=[]), h.now, h.topics)
@@ -269,7 +265,7 @@ def test_reload_from_log():
     ready_group(h)
     h.hb("m2", 0)
     g = h.c.streams_groups["app"]
-    c2 = StreamsGroupCoordinator(log=h.log, config=GroupConfig(), now_ms=h.now)
+    c2 = GroupCoordinator(log=h.log, config=GroupConfig(), now_ms=h.now)
     c2.load_partition(h.c.partition_for("app"), h.now)
     g2 = c2.streams_groups["app"]
     assert (g2.group_epoch, g2.assignment_epoch, g2.validated_topology_epoch) == (4, 4, 1)
@@ -342,7 +338,7 @@ def test_older_epoch_commits_only_tasks_it_held_then():
     assert h.c.commit_offsets("app", 4, "m1", None, offs, h.now, api_version=8) == {
         tp: E.UNSUPPORTED_VERSION for tp in offs}
     # the epochs survive a reload
-    c2 = StreamsGroupCoordinator(log=h.log, config=GroupConfig(), now_ms=h.now)
+    c2 = GroupCoordinator(log=h.log, config=GroupConfig(), now_ms=h.now)
     c2.load_partition(h.c.partition_for("app"), h.now)
     assert c2.streams_groups["app"].members["m1"].active_epochs == g.members["m1"].active_epochs
 

@@ -1,31 +1,31 @@
-"""KIP-1071 streams groups next to classic and consumer groups: one coordinator, one __consumer_offsets.
+"""KIP-1071 streams groups' protocol: StreamsGroupHeartbeat and StreamsGroupDescribe, the
+StreamsGroup* records' replay, the assignment delays and the session timers.
 
-GroupCoordinator (classic) <- UnifiedGroupCoordinator (consumer groups) <- this class (streams
-groups). A group id names one group of one type. StreamsGroupHeartbeat: the first heartbeat brings
-the topology (persisted once, StreamsGroupTopology); the coordinator configures it against the
-metadata image (streams_topology.configure: task counts, internal topics to create, missing source
-topics), computes a target assignment of active/standby tasks whenever the group epoch moves past
-the assignment epoch, and moves each member towards its target (streams_group_state.reconcile).
-Pure like the others: time as now_ms, topics as a {name: (topic_id, partitions)} snapshot, every
+The first heartbeat brings the topology (persisted once, StreamsGroupTopology); the coordinator
+configures it against the metadata image (streams_topology.configure: task counts, internal topics
+to create, missing source topics), computes a target assignment of active/standby tasks whenever
+the group epoch moves past the assignment epoch, and moves each member towards its target
+(streams_group_state.reconcile). Pure like the rest of the coordinator: state in the coordinator's
+one map of groups, time as now_ms, topics as a {name: (topic_id, partitions)} snapshot, every
 change appended as StreamsGroup* records before it is applied.
 
-Not done (Kafka 4.3 does them): static members (instance ids) in streams groups, group-level
-group.streams.* overrides (IncrementalAlterConfigs on a GROUP resource), rack-aware/client-tag
+Not done (Kafka 4.3 does them): static members (instance ids) in streams groups, rack-aware/client-tag
 standby placement, warm-up tasks (the assignor gives none), task offsets/lag in describe.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from odradek.wire.errors import ErrorCode
 
-from . import group_records as rec
 from . import streams_group_records as srec
 from . import streams_topology as stopo
-from .consumer_group_coordinator import UnifiedGroupCoordinator, _Fail, _metadata_hash
-from .group_records import OffsetAndMetadata
-from .group_state import JoinResult, Slot
+from .consumer_group_state import ConsumerGroup
+from .consumer_heartbeat import _metadata_hash
+from .errors import CoordinatorError
+from .group_state import Group
 from .streams_group_state import (
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -36,6 +36,9 @@ from .streams_group_state import (
     assign,
     reconcile,
 )
+
+if TYPE_CHECKING:
+    from .group_coordinator import GroupCoordinator
 
 E = ErrorCode
 
@@ -106,23 +109,23 @@ def _tasks_of(d) -> dict:
     return {s: set(ps) for s, ps in (d or {}).items() if ps}
 
 
-class StreamsGroupCoordinator(UnifiedGroupCoordinator):
-    def __init__(self, *args, streams_config: StreamsConfig | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.streams_groups: dict[str, StreamsGroup] = {}
-        self.sconfig = streams_config or StreamsConfig.from_any(kwargs.get("config"))
-        # group id -> its GROUP config overrides ({"streams.session.timeout.ms": "50000", ...}); the broker sets it
-        self.group_overrides = lambda group_id: {}
+class StreamsProtocol:
+    def __init__(self, coord: "GroupCoordinator", config: StreamsConfig):
+        self.coord = coord
+        self.config = config
+
+    def _group(self, group_id: str) -> StreamsGroup | None:
+        g = self.coord.groups.get(group_id)
+        return g if isinstance(g, StreamsGroup) else None
 
     # ------------------------------------------------------------------ persistence
 
-    def load_partition(self, partition: int, now_ms: int | None = None) -> None:
-        super().load_partition(partition, now_ms)
-        if self.log is None:
-            return
-        now = self._now
+    def load(self, records: list, now: int) -> None:
+        """Rebuild the streams groups of one __consumer_offsets partition from its records; an
+        offsets-only group of the same id (the classic loader's) hands over its offsets."""
+        groups = self.coord.groups
         state: dict = {}
-        for _offset, key, value in self.log.read(partition):
+        for _offset, key, value in records:
             if key is None or len(key) < 2 or srec.record_type(key) not in srec.TYPES:
                 continue
             try:
@@ -146,7 +149,8 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         for gid, s in state.items():
             meta = s["meta"]
             if meta is None:
-                self.streams_groups.pop(gid, None)
+                if isinstance(groups.get(gid), StreamsGroup):
+                    del groups[gid]
                 continue
             g = StreamsGroup(gid, group_epoch=meta.epoch, metadata_hash=meta.metadata_hash,
                              validated_topology_epoch=meta.validated_topology_epoch,
@@ -185,24 +189,24 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
                 if tv is not None and mid in g.members:
                     g.target[mid] = Tasks(srec.tasks_from(tv.active_tasks), srec.tasks_from(tv.standby_tasks),
                                           srec.tasks_from(tv.warmup_tasks))
-            classic = self.groups.get(gid)
-            if classic is not None and not classic.members and classic.protocol_type is None:
+            classic = groups.get(gid)
+            if isinstance(classic, Group) and not classic.members and classic.protocol_type is None:
                 g.offsets = classic.offsets
-                del self.groups[gid]
-            self.streams_groups[gid] = g
+            groups[gid] = g
+
 
     # ------------------------------------------------------------------ helpers
 
     def _partitions_of(self, name: str):
-        t = self.topics.get(name)
+        t = self.coord.topics.get(name)
         return None if t is None else t[1]
 
     def _cfg(self, group_id: str) -> StreamsConfig:
         """The broker's group.streams.* settings with the group's streams.* configs over them."""
-        overrides = self.group_overrides(group_id) or {}
+        overrides = self.coord.group_overrides(group_id) or {}
         if not any(k.startswith("streams.") for k in overrides):
-            return self.sconfig
-        c = StreamsConfig(**vars(self.sconfig))
+            return self.config
+        c = StreamsConfig(**vars(self.config))
         for attr, name in (("session_timeout_ms", "streams.session.timeout.ms"),
                            ("heartbeat_interval_ms", "streams.heartbeat.interval.ms"),
                            ("num_standby_replicas", "streams.num.standby.replicas"),
@@ -217,30 +221,26 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
 
     def _group_type_error(self, group_id: str, create: bool) -> None:
         """A streams heartbeat naming a group of another type (Kafka: GROUP_ID_NOT_FOUND)."""
-        if group_id in self.consumer_groups:
-            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
-        classic = self.groups.get(group_id)
-        if classic is not None and (classic.members or classic.protocol_type is not None or not create):
-            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
+        other = self.coord.groups.get(group_id)
+        if isinstance(other, ConsumerGroup):
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
+        if isinstance(other, Group) and (other.members or other.protocol_type is not None or not create):
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
 
     # ------------------------------------------------------------------ StreamsGroupHeartbeat
 
-    def streams_group_heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int, topics: dict | None = None
-                                ) -> StreamsHeartbeatResult:
-        self._now = now_ms
-        if topics is not None:
-            self.update_topics(topics)
+    def heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int) -> StreamsHeartbeatResult:
         try:
             self._validate_streams_heartbeat(req)
             if req.member_epoch in (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH):
                 return self._streams_leave(req, now_ms)
             return self._streams_heartbeat(req, now_ms)
-        except _Fail as f:
+        except CoordinatorError as f:
             return StreamsHeartbeatResult(error=f.code, error_message=f.message)
 
     def _validate_streams_heartbeat(self, req: StreamsHeartbeatRequest) -> None:
         """Kafka's throwIfStreamsGroupHeartbeatRequestIsInvalid (and the unsupported features)."""
-        bad = lambda msg: _Fail(E.INVALID_REQUEST, msg)  # noqa: E731
+        bad = lambda msg: CoordinatorError(E.INVALID_REQUEST, msg)  # noqa: E731
         if req.topology is not None:
             for s in req.topology.subtopologies or []:
                 if s.source_topic_regex:
@@ -267,7 +267,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
             for s in req.topology.subtopologies or []:
                 for ti in s.state_changelog_topics or []:
                     if ti.partitions != 0:
-                        raise _Fail(E.STREAMS_INVALID_TOPOLOGY,
+                        raise CoordinatorError(E.STREAMS_INVALID_TOPOLOGY,
                                     f"Changelog topic {ti.name} must have an undefined partition count, but it is "
                                     f"set to {ti.partitions}.")
         elif req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH:
@@ -283,18 +283,18 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         if req.instance_id is not None and req.member_epoch >= 0:
             # Kafka 4.3 throws UnsupportedOperationException("Static members are not supported yet."), which
             # reaches the client as UNKNOWN_SERVER_ERROR without a message
-            raise _Fail(E.UNKNOWN_SERVER_ERROR, None)
+            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, None)
 
     def _streams_group(self, group_id: str, create: bool, now_ms: int) -> StreamsGroup:
-        g = self.streams_groups.get(group_id)
+        g = self._group(group_id)
         if g is not None:
             return g
         self._group_type_error(group_id, create)
         if not create:
-            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Streams group {group_id} not found.")
         g = StreamsGroup(group_id, state_timestamp_ms=now_ms)
-        classic = self.groups.get(group_id)
-        if classic is not None:
+        classic = self.coord.groups.get(group_id)
+        if isinstance(classic, Group):
             # an empty classic group holding only offsets: the streams group keeps them
             g.offsets = classic.offsets
         return g
@@ -302,13 +302,13 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
     def _check_streams_epoch(self, m: StreamsMember, req: StreamsHeartbeatRequest) -> None:
         got = req.member_epoch
         if got > m.member_epoch:
-            raise _Fail(E.FENCED_MEMBER_EPOCH, f"The streams group member has a greater member epoch ({got}) than "
+            raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The streams group member has a greater member epoch ({got}) than "
                         f"the one known by the group coordinator ({m.member_epoch}). The member must abandon all "
                         f"its partitions and rejoin.")
         if got < m.member_epoch:
             owned = self._owned(req)
             if got != m.previous_member_epoch or owned is None or not owned.is_subset_of(m.assigned):
-                raise _Fail(E.FENCED_MEMBER_EPOCH, f"The streams group member has a smaller member epoch ({got}) "
+                raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The streams group member has a smaller member epoch ({got}) "
                             f"than the one known by the group coordinator ({m.member_epoch}). The member must "
                             f"abandon all its partitions and rejoin.")
 
@@ -329,7 +329,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         if joining:
             if member is None:
                 if len(g.members) >= cfg.max_size:
-                    raise _Fail(E.GROUP_MAX_SIZE_REACHED,
+                    raise CoordinatorError(E.GROUP_MAX_SIZE_REACHED,
                                 f"The streams group has reached its maximum capacity of {cfg.max_size} members.")
                 member = StreamsMember(req.member_id)
                 new_member = True
@@ -337,7 +337,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
                 new_member = False
         else:
             if member is None:
-                raise _Fail(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {gid}.")
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {gid}.")
             self._check_streams_epoch(member, req)
             new_member = False
         owned = self._owned(req)
@@ -370,16 +370,16 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
                 records.append(srec.topology(gid, from_req))
                 topology = from_req
             elif topology.epoch <= from_req.epoch and not stopo.same(topology, from_req):
-                raise _Fail(E.INVALID_REQUEST, "Topology updates are not supported yet.")
+                raise CoordinatorError(E.INVALID_REQUEST, "Topology updates are not supported yet.")
         if topology is None:
-            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Streams group {gid} has no topology.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Streams group {gid} has no topology.")
         status: list = []
         if updated.topology_epoch < topology.epoch:
             status.append((stopo.STALE_TOPOLOGY, f"The member's topology epoch {updated.topology_epoch} is behind "
                                                  f"the group's topology epoch {topology.epoch}."))
 
         # 3. configure the topology against the metadata image (Kafka refreshes this when the image changes)
-        mhash = _metadata_hash(self.topics, stopo.required_topics(topology))
+        mhash = _metadata_hash(self.coord.topics, stopo.required_topics(topology))
         configured = g.configured
         if configured is None or g.topology is None or mhash != g.metadata_hash \
                 or configured.topology_epoch != topology.epoch:
@@ -439,13 +439,11 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
 
         # ---- write, then apply
         try:
-            self._append(gid, records, now_ms)
+            self.coord.append(gid, records, now_ms)
         except Exception:
-            raise _Fail(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
-        existed = gid in self.streams_groups
-        if not existed:
-            self.groups.pop(gid, None)
-            self.streams_groups[gid] = g
+            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
+        if self.coord.groups.get(gid) is not g:
+            self.coord.groups[gid] = g  # a new group, or an offsets-only classic one taken over
         g.members[updated.member_id] = updated
         g.topology = topology
         g.configured = configured
@@ -521,7 +519,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
             return
         configured = g.configured
         if configured is None and g.topology is not None:
-            mhash = _metadata_hash(self.topics, stopo.required_topics(g.topology))
+            mhash = _metadata_hash(self.coord.topics, stopo.required_topics(g.topology))
             configured = stopo.configure(g.topology, mhash, self._partitions_of)
         records: list = []
         group_epoch = g.group_epoch
@@ -531,7 +529,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
                                                g.assignment_configs))
         target = self._new_target(g, g.members, configured, g.target, group_epoch, now_ms, records)
         try:
-            self._append(g.group_id, records, now_ms)
+            self.coord.append(g.group_id, records, now_ms)
         except Exception:
             return
         g.configured = configured
@@ -550,7 +548,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
             for s, ps in d.items():
                 n = configured.tasks.get(s)
                 if n is None or any(p < 0 or p >= n for p in ps):
-                    raise _Fail(E.STREAMS_INVALID_TOPOLOGY_EPOCH, "Stale topology epoch: the member owns tasks "
+                    raise CoordinatorError(E.STREAMS_INVALID_TOPOLOGY_EPOCH, "Stale topology epoch: the member owns tasks "
                                 f"that are not part of the group's topology ({s}).")
 
     def _endpoints(self, g: StreamsGroup, member_id: str) -> list:
@@ -581,13 +579,13 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
         return out
 
     def _streams_leave(self, req: StreamsHeartbeatRequest, now_ms: int) -> StreamsHeartbeatResult:
-        g = self.streams_groups.get(req.group_id)
+        g = self._group(req.group_id)
         if g is None:
             self._group_type_error(req.group_id, False)
-            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Streams group {req.group_id} not found.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Streams group {req.group_id} not found.")
         m = g.members.get(req.member_id)
         if m is None:
-            raise _Fail(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {g.group_id}.")
+            raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {g.group_id}.")
         self._remove_streams_member(g, m.member_id, now_ms)
         return StreamsHeartbeatResult(member_id=m.member_id, member_epoch=req.member_epoch)
 
@@ -598,7 +596,7 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
                    srec.member_metadata(gid, member_id),
                    srec.group_metadata(gid, g.group_epoch + 1, g.metadata_hash, g.validated_topology_epoch,
                                        g.assignment_configs)]
-        self._append(gid, records, now_ms)
+        self.coord.append(gid, records, now_ms)
         g.members.pop(member_id)
         g.target.pop(member_id, None)
         g.group_epoch += 1
@@ -610,251 +608,31 @@ class StreamsGroupCoordinator(UnifiedGroupCoordinator):
 
     # ------------------------------------------------------------------ StreamsGroupDescribe
 
-    def streams_group_describe(self, group_id: str) -> dict:
-        g = self.streams_groups.get(group_id)
+    def describe(self, group_id: str) -> dict:
+        g = self._group(group_id)
         if g is None:
-            if group_id in self.groups or group_id in self.consumer_groups:
+            if group_id in self.coord.groups:
                 return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} is not a streams group."}
             return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} not found."}
         return {"error": E.NONE, "group": g}
 
-    # ------------------------------------------------------------------ other group types on a streams id
 
-    def consumer_group_heartbeat(self, req, now_ms, topics=None):
-        if req.group_id in self.streams_groups:
-            from .consumer_group_coordinator import HeartbeatResult
-            return HeartbeatResult(error=E.GROUP_ID_NOT_FOUND,
-                                   error_message=f"Group {req.group_id} is not a consumer group.")
-        return super().consumer_group_heartbeat(req, now_ms, topics)
+    # ------------------------------------------------------------------ timers
 
-    def consumer_group_describe(self, group_id: str) -> dict:
-        if group_id in self.streams_groups:
-            return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} is not a consumer group."}
-        return super().consumer_group_describe(group_id)
-
-    def join_group(self, group_id, member_id, group_instance_id, client_id, client_host, session_timeout_ms,
-                   rebalance_timeout_ms, protocol_type, protocols, now_ms, api_version=9) -> Slot:
-        if group_id in self.streams_groups:
-            return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
-        return super().join_group(group_id, member_id, group_instance_id, client_id, client_host,
-                                  session_timeout_ms, rebalance_timeout_ms, protocol_type, protocols, now_ms,
-                                  api_version)
-
-    # ------------------------------------------------------------------ offsets
-
-    def _validate_streams_commit(self, g: StreamsGroup, member_id: str, epoch: int, transactional: bool,
-                                 api_version: int, partitions=()) -> dict | ErrorCode:
-        """Kafka 4.3's StreamsGroup.validateOffsetCommit -> an error for the whole request, or
-        {(topic, partition): error} when an older member epoch commits (allowed for the partitions
-        of active tasks the member got at or before that epoch)."""
-        if epoch < 0 and not g.members:
-            return E.NONE
-        if transactional and epoch == -1 and not member_id:
-            return E.NONE
-        m = g.members.get(member_id)
-        if m is None:
-            return E.UNKNOWN_MEMBER_ID
-        if not transactional and api_version < 9:
-            return E.UNSUPPORTED_VERSION
-        if epoch > m.member_epoch:
-            return E.STALE_MEMBER_EPOCH
-        if epoch == m.member_epoch:
-            return E.NONE
-        by_topic: dict = {}
-        for s in (g.topology.subtopologies if g.topology is not None else None) or []:
-            for t in list(s.source_topics or []) + [x.name for x in s.repartition_source_topics or []]:
-                by_topic.setdefault(t, []).append(s.subtopology_id)
-        out = {}
-        for topic, p in partitions:
-            ok = False
-            for sid in by_topic.get(topic, []):
-                at = m.active_epochs.get((sid, p))
-                if at is not None and epoch >= at:
-                    ok = True
-            out[(topic, p)] = E.NONE if ok else E.STALE_MEMBER_EPOCH
-        return out
-
-    def commit_offsets(self, group_id, generation_id, member_id, group_instance_id, offsets, now_ms,
-                       retention_time_ms=-1, api_version=8, topic_ids=None) -> dict:
-        g = self.streams_groups.get(group_id)
-        if g is None:
-            return super().commit_offsets(group_id, generation_id, member_id, group_instance_id, offsets, now_ms,
-                                          retention_time_ms, api_version, topic_ids)
-        self._now = now_ms
-        err = self._validate_streams_commit(g, member_id, generation_id, False, api_version, list(offsets))
-        result, records, staged = {}, [], {}
-        if isinstance(err, dict):
-            result = {tp: e for tp, e in err.items() if e is not E.NONE}
-            offsets = {tp: v for tp, v in offsets.items() if tp not in result}
-        elif err is not E.NONE:
-            return {tp: err for tp in offsets}
-        expire = now_ms + retention_time_ms if retention_time_ms is not None and retention_time_ms >= 0 else -1
-        for tp, (offset, leader_epoch, metadata) in offsets.items():
-            if metadata is not None and len(metadata.encode()) > self.config.offset_metadata_max_bytes:
-                result[tp] = E.OFFSET_METADATA_TOO_LARGE
-                continue
-            om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
-                                   now_ms, expire, rec.topic_id_of(topic_ids, tp[0]))
-            staged[tp] = om
-            records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
-        try:
-            self._append(group_id, records, now_ms)
-        except Exception:
-            return {**result, **{tp: E.UNKNOWN_SERVER_ERROR for tp in staged}}
-        g.offsets.update(staged)
-        result.update({tp: E.NONE for tp in staged})
-        return result
-
-    def validate_txn_commit(self, group_id, generation_id, member_id, group_instance_id, now_ms,
-                            partitions=()) -> ErrorCode:
-        g = self.streams_groups.get(group_id)
-        if g is None:
-            return super().validate_txn_commit(group_id, generation_id, member_id, group_instance_id, now_ms,
-                                               partitions)
-        err = self._validate_streams_commit(g, member_id, generation_id, True, 9, list(partitions))
-        if isinstance(err, dict):  # an older epoch: only for partitions named (none named: stale)
-            return next((e for e in err.values() if e is not E.NONE), E.NONE) if err else E.STALE_MEMBER_EPOCH
-        return err
-
-    def apply_committed_offsets(self, group_id: str, offsets: dict, now_ms: int) -> None:
-        g = self.streams_groups.get(group_id)
-        if g is None:
-            return super().apply_committed_offsets(group_id, offsets, now_ms)
-        g.offsets.update(offsets)
-
-    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
-        g = self.streams_groups.get(group_id)
-        if g is None:
-            return super().validate_offset_fetch(group_id, member_id, member_epoch)
-        if (member_id is None and member_epoch < 0) or (not member_id and member_epoch < 0):
-            return E.NONE
-        m = g.members.get(member_id)
-        if m is None:
-            return E.UNKNOWN_MEMBER_ID
-        if member_epoch != m.member_epoch:
-            return E.STALE_MEMBER_EPOCH
-        return E.NONE
-
-    def fetch_offsets(self, group_id: str, partitions: list | None, topic_ids: dict | None = None):
-        g = self.streams_groups.get(group_id)
-        if g is None:
-            return super().fetch_offsets(group_id, partitions, topic_ids)
-        if partitions is None:
-            return E.NONE, dict(sorted(g.offsets.items()))
-        return E.NONE, rec.lookup_offsets(g.offsets, partitions, topic_ids)
-
-    def _streams_subscribed(self, g: StreamsGroup) -> set:
-        if g.topology is None or not g.members:
-            return set()
-        return {t for s in g.topology.subtopologies or [] for t in list(s.source_topics or [])
-                + [x.name for x in s.repartition_source_topics or []]}
-
-    def delete_offsets(self, group_id: str, partitions: list, now_ms: int):
-        g = self.streams_groups.get(group_id)
-        if g is None:
-            return super().delete_offsets(group_id, partitions, now_ms)
-        return self._delete_unsubscribed_offsets(group_id, g.offsets, self._streams_subscribed(g), partitions,
-                                                 now_ms)
-
-    def committed(self, group_id: str) -> dict:
-        g = self.streams_groups.get(group_id)
-        return dict(g.offsets) if g is not None else super().committed(group_id)
-
-    # ------------------------------------------------------------------ admin
-
-    def describe_group(self, group_id: str) -> dict:
-        if group_id not in self.streams_groups:
-            return super().describe_group(group_id)
-        return {"error": E.NONE, "group_id": group_id, "state": "Dead", "protocol_type": "", "protocol": "",
-                "members": [], "message": f"Group {group_id} is not a classic group."}
-
-    def list_groups(self, states=None, types=None) -> list:
-        out = super().list_groups(states, types)
-        want_types = {t.lower() for t in types} if types else None
-        want_states = {s.lower() for s in states} if states else None
-        for g in self.streams_groups.values():
-            if want_types is not None and "streams" not in want_types:
-                continue
-            st = g.state
-            # Kafka's lower-case state names: NotReady is "not_ready"
-            if want_states is not None and ("not_ready" if st == "NotReady" else st.lower()) not in want_states:
-                continue
-            out.append((g.group_id, "streams", st, "streams"))
-        return out
-
-    def _streams_tombstones(self, g: StreamsGroup, with_offsets: bool = False) -> list:
-        gid = g.group_id
-        out = []
-        if with_offsets:
-            out += [(rec.offset_commit_key(gid, t, p), None) for (t, p) in g.offsets]
-        out += [srec.current_member(gid, mid) for mid in g.members]
-        out += [srec.target_member(gid, mid, None) for mid in g.target]
-        out.append(srec.target_metadata(gid, None))
-        out += [srec.member_metadata(gid, mid) for mid in g.members]
-        out.append(srec.group_metadata(gid, None))
-        out.append(srec.topology(gid, None))
-        return out
-
-    def delete_groups(self, group_ids: list, now_ms: int) -> dict:
-        others = [gid for gid in group_ids if gid not in self.streams_groups]
-        result = super().delete_groups(others, now_ms) if others else {}
-        for gid in group_ids:
-            g = self.streams_groups.get(gid)
-            if g is None:
-                continue
-            if g.members:
-                result[gid] = E.NON_EMPTY_GROUP
-                continue
-            try:
-                self._append(gid, self._streams_tombstones(g, with_offsets=True), now_ms)
-                del self.streams_groups[gid]
-                result[gid] = E.NONE
-            except Exception:
-                result[gid] = E.UNKNOWN_SERVER_ERROR
-        return {gid: result[gid] for gid in group_ids if gid in result}
-
-    # ------------------------------------------------------------------ time
-
-    def tick(self, now_ms: int) -> None:
-        super().tick(now_ms)
-        for g in list(self.streams_groups.values()):
-            self._delayed_assignment(g, now_ms)
-            for m in list(g.members.values()):
-                if now_ms >= m.session_deadline_ms or (
-                        m.rebalance_deadline_ms is not None and now_ms >= m.rebalance_deadline_ms
-                        and m.state == UNREVOKED_TASKS):
-                    try:
-                        self._remove_streams_member(g, m.member_id, now_ms)
-                    except Exception:
-                        pass
-
-    def expire_offsets(self, now_ms: int) -> None:
-        """Kafka: offsets of topics the group does not read (all of them once it is empty) expire by
-        their commit timestamp; an empty group whose offsets are all gone is deleted."""
-        super().expire_offsets(now_ms)
-        retention = self.config.offsets_retention_minutes * 60_000
-        for g in list(self.streams_groups.values()):
-            subscribed = self._streams_subscribed(g)
-            gone = [tp for tp, om in g.offsets.items() if tp[0] not in subscribed and (
-                now_ms >= om.expire_timestamp_ms if om.expire_timestamp_ms >= 0
-                else now_ms - om.commit_timestamp_ms >= retention)]
-            records = [(rec.offset_commit_key(g.group_id, t, p), None) for (t, p) in gone]
-            delete_group = not g.members and len(gone) == len(g.offsets)
-            if delete_group:
-                records += self._streams_tombstones(g)
-            if not records:
-                continue
-            try:
-                self._append(g.group_id, records, now_ms)
-            except Exception:
-                continue
-            for tp in gone:
-                g.offsets.pop(tp, None)
-            if delete_group:
-                del self.streams_groups[g.group_id]
+    def tick(self, g: StreamsGroup, now_ms: int) -> None:
+        """A delayed assignment that is due; fence members past their session, or past their
+        rebalance timeout while revoking."""
+        self._delayed_assignment(g, now_ms)
+        for m in list(g.members.values()):
+            if now_ms >= m.session_deadline_ms or (
+                    m.rebalance_deadline_ms is not None and now_ms >= m.rebalance_deadline_ms
+                    and m.state == UNREVOKED_TASKS):
+                try:
+                    self._remove_streams_member(g, m.member_id, now_ms)
+                except Exception:
+                    pass
 
 
 def _owners_without(members: dict, member_id: str):
     g = StreamsGroup("", members=members)
     return g.owners(exclude=member_id)
-

@@ -1,13 +1,11 @@
-"""KIP-848 consumer groups next to classic groups: one coordinator, one __consumer_offsets.
+"""KIP-848 consumer groups' protocol: ConsumerGroupHeartbeat (server-side assignment, member epochs,
+reconciliation) and ConsumerGroupDescribe, the ConsumerGroup* records' replay and the session and
+rebalance timers (Kafka's consumer group handling in GroupMetadataManager).
 
-UnifiedGroupCoordinator extends the classic GroupCoordinator (group_coordinator.py) with Kafka's
-"consumer" group type: ConsumerGroupHeartbeat (server-side assignment, member epochs, reconciliation),
-ConsumerGroupDescribe, and the group-type-aware versions of the offset and admin APIs. A group id
-names either a classic group (self.groups) or a consumer group (self.consumer_groups), never both.
-
-Like the classic coordinator it is pure: time comes in as now_ms, topics as a {name: (topic_id,
-partitions)} snapshot the handler takes from the metadata image, and every change is first appended
-to the log as ConsumerGroup* records (consumer_group_records.py), then applied.
+Pure like the rest of the coordinator: state lives in the coordinator's one map of groups (this
+module touches only its consumer groups, and turns an empty classic group into one), time comes in
+as now_ms, topics as a {name: (topic_id, partitions)} snapshot of the metadata image, and every
+change is first appended as ConsumerGroup* records (consumer_group_records.py), then applied.
 
 Not done (Kafka 4.3 does it): classic members inside a consumer group (online upgrade/downgrade with
 members; an empty group converts either way), rack-aware assignment, client-side assignors.
@@ -18,9 +16,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from odradek.wire.errors import ErrorCode
 
@@ -35,14 +32,17 @@ from .consumer_group_state import (
     ConsumerMember,
     reconcile,
 )
-from .group_coordinator import GroupCoordinator
-from .group_records import OffsetAndMetadata
-from .group_state import Group, GroupState, JoinResult, Slot
+from .errors import CoordinatorError
+from .group_state import Group, GroupState
+
+if TYPE_CHECKING:
+    from .group_coordinator import GroupCoordinator
 
 log = logging.getLogger(__name__)
 
 E = ErrorCode
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
+
 
 
 @dataclass
@@ -111,11 +111,7 @@ class HeartbeatRequest:
     api_version: int = 1
 
 
-class _Fail(Exception):
-    def __init__(self, code: ErrorCode, message: str | None = None):
-        super().__init__(message or code.name)
-        self.code = code
-        self.message = message
+
 
 
 _RE2_UNSUPPORTED = re.compile(r"\(\?[=!<]|\\[1-9]|\(\?P=")
@@ -145,23 +141,24 @@ def _member_names(m: ConsumerMember, regexes: dict) -> set:
     return names
 
 
-class UnifiedGroupCoordinator(GroupCoordinator):
-    def __init__(self, *args, consumer_config: ConsumerGroupConfig | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.consumer_groups: dict[str, ConsumerGroup] = {}
-        self.cconfig = consumer_config or ConsumerGroupConfig.from_any(kwargs.get("config"))
-        self.topics: dict = {}  # last {name: (topic_id, partitions)} seen from the metadata image
-        self._topics_sig = None
+class ConsumerProtocol:
+    def __init__(self, coord: "GroupCoordinator", config: ConsumerGroupConfig):
+        self.coord = coord
+        self.config = config
+        self._topics_sig = None  # the topic names regular expressions were last resolved against
+
+    def _group(self, group_id: str) -> ConsumerGroup | None:
+        g = self.coord.groups.get(group_id)
+        return g if isinstance(g, ConsumerGroup) else None
 
     # ------------------------------------------------------------------ persistence
 
-    def load_partition(self, partition: int, now_ms: int | None = None) -> None:
-        super().load_partition(partition, now_ms)
-        if self.log is None:
-            return
-        now = self._now
+    def load(self, records: list, now: int) -> None:
+        """Rebuild the consumer groups of one __consumer_offsets partition from its records; an
+        offsets-only group of the same id (the classic loader's) hands over its offsets."""
+        groups = self.coord.groups
         state: dict = {}
-        for _offset, key, value in self.log.read(partition):
+        for _offset, key, value in records:
             if key is None or len(key) < 2 or crec.record_type(key) not in crec.TYPES:
                 continue
             try:
@@ -184,7 +181,8 @@ class UnifiedGroupCoordinator(GroupCoordinator):
                 s["regex"][r.regex] = r.value
         for gid, s in state.items():
             if s["epoch"] is None:
-                self.consumer_groups.pop(gid, None)
+                if isinstance(groups.get(gid), ConsumerGroup):
+                    del groups[gid]
                 continue
             g = ConsumerGroup(gid, group_epoch=s["epoch"].epoch, metadata_hash=s["epoch"].metadata_hash,
                               state_timestamp_ms=now)
@@ -205,7 +203,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
                     m.state = cv.state
                     m.assigned = crec.epochs_from(cv.assigned_partitions, cv.member_epoch)
                     m.pending_revocation = crec.epochs_from(cv.partitions_pending_revocation, cv.member_epoch)
-                m.session_deadline_ms = now + self.cconfig.group_consumer_session_timeout_ms
+                m.session_deadline_ms = now + self.config.group_consumer_session_timeout_ms
                 if m.state == UNREVOKED_PARTITIONS:
                     m.rebalance_deadline_ms = now + max(m.rebalance_timeout_ms, 0)
                 g.members[mid] = m
@@ -217,51 +215,40 @@ class UnifiedGroupCoordinator(GroupCoordinator):
             for regex, rv in s["regex"].items():
                 if rv is not None:
                     g.resolved_regexes[regex] = (frozenset(rv.topics), rv.version)
-            classic = self.groups.get(gid)
-            if classic is not None and not classic.members and classic.protocol_type is None:
+            classic = groups.get(gid)
+            if isinstance(classic, Group) and not classic.members and classic.protocol_type is None:
                 g.offsets = classic.offsets
-                del self.groups[gid]
-            self.consumer_groups[gid] = g
+            groups[gid] = g
 
-    def _append_c(self, group_id: str, records: list, now_ms: int) -> None:
-        self._append(group_id, records, now_ms)
 
     # ------------------------------------------------------------------ metadata
 
-    def update_topics(self, topics: dict) -> None:
-        """{name: (topic_id bytes, partition count)} of the current metadata image."""
-        self.topics = topics
-
     def _topic_ids(self, names: set) -> set:
-        return {self.topics[n][0] for n in names if n in self.topics}
+        return {self.coord.topics[n][0] for n in names if n in self.coord.topics}
 
     def _names_by_id(self) -> dict:
-        return {tid: name for name, (tid, _n) in self.topics.items()}
+        return {tid: name for name, (tid, _n) in self.coord.topics.items()}
 
     def _resolve(self, regex: str) -> frozenset:
         try:
             pat = compile_regex(regex)
         except re.error:
             return frozenset()
-        return frozenset(n for n in self.topics if n not in INTERNAL_TOPICS and pat.fullmatch(n))
+        return frozenset(n for n in self.coord.topics if n not in INTERNAL_TOPICS and pat.fullmatch(n))
 
     # ------------------------------------------------------------------ ConsumerGroupHeartbeat
 
-    def consumer_group_heartbeat(self, req: HeartbeatRequest, now_ms: int, topics: dict | None = None
-                                 ) -> HeartbeatResult:
-        self._now = now_ms
-        if topics is not None:
-            self.update_topics(topics)
+    def heartbeat(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
         try:
             self._validate_heartbeat(req)
             if req.member_epoch in (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH):
                 return self._leave(req, now_ms)
             return self._heartbeat(req, now_ms)
-        except _Fail as f:
+        except CoordinatorError as f:
             return HeartbeatResult(error=f.code, error_message=f.message)
 
     def _validate_heartbeat(self, req: HeartbeatRequest) -> None:
-        bad = lambda msg: _Fail(E.INVALID_REQUEST, msg)  # noqa: E731
+        bad = lambda msg: CoordinatorError(E.INVALID_REQUEST, msg)  # noqa: E731
         if not req.group_id:
             raise bad("GroupId can't be empty.")
         if req.instance_id is not None and not req.instance_id:
@@ -289,54 +276,54 @@ class UnifiedGroupCoordinator(GroupCoordinator):
             try:
                 compile_regex(req.subscribed_topic_regex)
             except re.error as e:
-                raise _Fail(E.INVALID_REGULAR_EXPRESSION,
+                raise CoordinatorError(E.INVALID_REGULAR_EXPRESSION,
                             f"SubscribedTopicRegex `{req.subscribed_topic_regex}` is not a valid regular "
                             f"expression: {e}.") from None
-        if req.server_assignor is not None and req.server_assignor not in self.cconfig.group_consumer_assignors:
-            raise _Fail(E.UNSUPPORTED_ASSIGNOR, f"ServerAssignor {req.server_assignor} is not supported. "
-                        f"Supported assignors: {', '.join(self.cconfig.group_consumer_assignors)}.")
+        if req.server_assignor is not None and req.server_assignor not in self.config.group_consumer_assignors:
+            raise CoordinatorError(E.UNSUPPORTED_ASSIGNOR, f"ServerAssignor {req.server_assignor} is not supported. "
+                        f"Supported assignors: {', '.join(self.config.group_consumer_assignors)}.")
 
     def _group_for_heartbeat(self, group_id: str, create: bool, now_ms: int) -> ConsumerGroup:
-        g = self.consumer_groups.get(group_id)
+        g = self._group(group_id)
         if g is not None:
             return g
-        classic = self.groups.get(group_id)
-        if classic is not None:
+        classic = self.coord.groups.get(group_id)
+        if isinstance(classic, Group):
             if classic.members or classic.state not in (GroupState.EMPTY,):
-                raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+                raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
             if not create:
-                raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+                raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
             # an empty classic group becomes a consumer group, its committed offsets kept (Kafka does too)
             g = ConsumerGroup(group_id, state_timestamp_ms=now_ms, offsets=classic.offsets)
             if classic.protocol_type is not None:
-                self._append(group_id, [(rec.group_metadata_key(group_id), None)], now_ms)
-            del self.groups[group_id]
-            self.consumer_groups[group_id] = g
+                self.coord.append(group_id, [(rec.group_metadata_key(group_id), None)], now_ms)
+            self.coord.groups[group_id] = g
             return g
         if not create:
-            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         g = ConsumerGroup(group_id, state_timestamp_ms=now_ms)
-        self.consumer_groups[group_id] = g
+        self.coord.groups[group_id] = g
         return g
 
     def _drop_if_new_and_empty(self, g: ConsumerGroup) -> None:
         if not g.members and g.group_epoch == 0 and not g.offsets:
-            self.consumer_groups.pop(g.group_id, None)
+            if self.coord.groups.get(g.group_id) is g:
+                del self.coord.groups[g.group_id]
 
     def _heartbeat(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
         g = self._group_for_heartbeat(req.group_id, req.member_epoch == 0, now_ms)
         try:
             return self._heartbeat_in(g, req, now_ms)
-        except _Fail:
+        except CoordinatorError:
             self._drop_if_new_and_empty(g)
             raise
 
     def _heartbeat_in(self, g: ConsumerGroup, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
-        cfg = self.cconfig
+        cfg = self.config
         records: list = []
         gid = g.group_id
         replaced_static: ConsumerMember | None = None
-        member_id = req.member_id or str(uuid.uuid4())  # v0: the coordinator names new members
+        member_id = req.member_id or self.coord.new_uuid()  # v0: the coordinator names new members
         new_member = False
         if req.instance_id is not None:
             old_id = g.static_members.get(req.instance_id)
@@ -347,7 +334,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
                     member = ConsumerMember(member_id, instance_id=req.instance_id)
                     new_member = True
                 elif old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
-                    raise _Fail(E.UNRELEASED_INSTANCE_ID,
+                    raise CoordinatorError(E.UNRELEASED_INSTANCE_ID,
                                 f"Static member {old.member_id} with instance id {req.instance_id} is not "
                                 f"released yet.")
                 else:
@@ -359,9 +346,9 @@ class UnifiedGroupCoordinator(GroupCoordinator):
                     replaced_static = old
             else:
                 if old is None:
-                    raise _Fail(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
+                    raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
                 if old.member_id != req.member_id:
-                    raise _Fail(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
+                    raise CoordinatorError(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
                                 f"{req.instance_id} is fenced by {old.member_id}.")
                 member = old
                 self._check_epoch(member, req)
@@ -374,7 +361,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
                     new_member = True
             else:
                 if member is None:
-                    raise _Fail(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {gid}.")
+                    raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {gid}.")
                 self._check_epoch(member, req)
 
         # ---- the member's new metadata
@@ -413,7 +400,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
         # regular expressions: resolve new ones, refresh all when the topics changed, drop unused ones
         regexes = dict(g.resolved_regexes)
         used = {m.subscribed_topic_regex for m in members.values() if m.subscribed_topic_regex}
-        sig = frozenset(self.topics)
+        sig = frozenset(self.coord.topics)
         for regex in sorted(used):
             if regex not in regexes or self._topics_sig != sig:
                 topics = self._resolve(regex)
@@ -431,7 +418,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
         names: set = set()
         for m in members.values():
             names |= _member_names(m, regexes)
-        mhash = _metadata_hash(self.topics, names)
+        mhash = _metadata_hash(self.coord.topics, names)
         if mhash != g.metadata_hash:
             bump = True
         group_epoch = g.group_epoch + 1 if bump else g.group_epoch
@@ -449,7 +436,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
         if group_epoch > assignment_epoch:
             subs = {mid: self._topic_ids(_member_names(m, regexes)) for mid, m in members.items()}
             wanted = set().union(*subs.values())
-            topic_meta = {tid: (name, n) for name, (tid, n) in self.topics.items() if tid in wanted}
+            topic_meta = {tid: (name, n) for name, (tid, n) in self.coord.topics.items() if tid in wanted}
             assignor_name = self._preferred_assignor(members)
             new_target = assignors.ASSIGNORS[assignor_name](subs, topic_meta, target)
             for mid in members:
@@ -486,9 +473,9 @@ class UnifiedGroupCoordinator(GroupCoordinator):
 
         # ---- write, then apply
         try:
-            self._append(gid, records, now_ms)
+            self.coord.append(gid, records, now_ms)
         except Exception:
-            raise _Fail(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
+            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
         if replaced_static is not None:
             del g.members[replaced_static.member_id]
         g.members[member_id] = updated
@@ -526,21 +513,21 @@ class UnifiedGroupCoordinator(GroupCoordinator):
             if m.server_assignor:
                 counts[m.server_assignor] = counts.get(m.server_assignor, 0) + 1
         if not counts:
-            return self.cconfig.default_assignor
+            return self.config.default_assignor
         return max(sorted(counts), key=lambda k: counts[k])
 
     def _check_size(self, g: ConsumerGroup) -> None:
-        if len(g.members) >= self.cconfig.group_consumer_max_size:
-            raise _Fail(E.GROUP_MAX_SIZE_REACHED,
+        if len(g.members) >= self.config.group_consumer_max_size:
+            raise CoordinatorError(E.GROUP_MAX_SIZE_REACHED,
                         f"The consumer group has reached its maximum capacity of "
-                        f"{self.cconfig.group_consumer_max_size} members.")
+                        f"{self.config.group_consumer_max_size} members.")
 
     @staticmethod
     def _check_epoch(member: ConsumerMember, req: HeartbeatRequest) -> None:
         """Kafka's throwIfMemberEpochIsInvalid."""
         got = req.member_epoch
         if got > member.member_epoch:
-            raise _Fail(E.FENCED_MEMBER_EPOCH, f"The consumer group member has a greater member epoch ({got}) "
+            raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The consumer group member has a greater member epoch ({got}) "
                         f"than the one known by the group coordinator ({member.member_epoch}). The member must "
                         f"abandon all its partitions and rejoin.")
         if got < member.member_epoch:
@@ -549,27 +536,27 @@ class UnifiedGroupCoordinator(GroupCoordinator):
             ok = got == member.previous_member_epoch and req.owned is not None and all(
                 p in member.assigned.get(bytes(t), {}) for t, ps in req.owned for p in ps)
             if not ok:
-                raise _Fail(E.FENCED_MEMBER_EPOCH, f"The consumer group member has a smaller member epoch "
+                raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The consumer group member has a smaller member epoch "
                             f"({got}) than the one known by the group coordinator ({member.member_epoch}). "
                             f"The member must abandon all its partitions and rejoin.")
 
     def _leave(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
-        g = self.consumer_groups.get(req.group_id)
+        g = self._group(req.group_id)
         if g is None:
-            if req.group_id in self.groups:
-                raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {req.group_id} is not a consumer group.")
-            raise _Fail(E.GROUP_ID_NOT_FOUND, f"Group {req.group_id} not found.")
+            if req.group_id in self.coord.groups:
+                raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {req.group_id} is not a consumer group.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {req.group_id} not found.")
         if req.instance_id is None:
             m = g.members.get(req.member_id)
             if m is None:
-                raise _Fail(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {g.group_id}.")
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {g.group_id}.")
         else:
             mid = g.static_members.get(req.instance_id)
             m = g.members.get(mid) if mid is not None else None
             if m is None:
-                raise _Fail(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
             if m.member_id != req.member_id:
-                raise _Fail(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
+                raise CoordinatorError(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
                             f"{req.instance_id} is fenced by {m.member_id}.")
         if req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH:
             # a static member leaving for a while: it keeps its assignment until its session expires
@@ -578,7 +565,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
             left.pending_revocation = {}
             left.assigned = {t: {p: 0 for p in ps} for t, ps in m.assigned.items()}
             left.rebalance_deadline_ms = None
-            self._append(g.group_id, [crec.current_member(g.group_id, left)], now_ms)
+            self.coord.append(g.group_id, [crec.current_member(g.group_id, left)], now_ms)
             g.members[m.member_id] = left
             return HeartbeatResult(member_id=m.member_id, member_epoch=LEAVE_GROUP_STATIC_MEMBER_EPOCH)
         self._remove_consumer_member(g, m.member_id, now_ms)
@@ -589,7 +576,7 @@ class UnifiedGroupCoordinator(GroupCoordinator):
         gid = g.group_id
         records = [crec.current_member(gid, member_id), crec.target_member(gid, member_id, None),
                    crec.member_metadata(gid, member_id), crec.group_metadata(gid, g.group_epoch + 1, g.metadata_hash)]
-        self._append(gid, records, now_ms)
+        self.coord.append(gid, records, now_ms)
         m = g.members.pop(member_id)
         g.target.pop(member_id, None)
         if m.instance_id is not None and g.static_members.get(m.instance_id) == member_id:
@@ -598,12 +585,13 @@ class UnifiedGroupCoordinator(GroupCoordinator):
         if not g.members:
             g.state_timestamp_ms = now_ms
 
+
     # ------------------------------------------------------------------ ConsumerGroupDescribe
 
-    def consumer_group_describe(self, group_id: str) -> dict:
-        g = self.consumer_groups.get(group_id)
+    def describe(self, group_id: str) -> dict:
+        g = self._group(group_id)
         if g is None:
-            if group_id in self.groups:
+            if group_id in self.coord.groups:
                 return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} is not a consumer group."}
             return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} not found."}
         names = self._names_by_id()
@@ -616,214 +604,18 @@ class UnifiedGroupCoordinator(GroupCoordinator):
                            if ps],
             })
         return {"error": E.NONE, "group": g, "members": members,
-                "assignor": g.preferred_assignor(self.cconfig.default_assignor)}
+                "assignor": g.preferred_assignor(self.config.default_assignor)}
 
-    # ------------------------------------------------------------------ classic APIs on consumer groups
 
-    def join_group(self, group_id, member_id, group_instance_id, client_id, client_host, session_timeout_ms,
-                   rebalance_timeout_ms, protocol_type, protocols, now_ms, api_version=9) -> Slot:
-        g = self.consumer_groups.get(group_id)
-        if g is not None:
-            if g.members:
-                # Kafka 4.3 would host the classic member inside the consumer group (not done here)
-                return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
-            # an empty consumer group becomes a classic group, its offsets kept
-            self._append(group_id, self._tombstones(g), now_ms)
-            del self.consumer_groups[group_id]
-            classic = Group(group_id, state_timestamp_ms=now_ms)
-            classic.offsets = g.offsets
-            self.groups[group_id] = classic
-        return super().join_group(group_id, member_id, group_instance_id, client_id, client_host,
-                                  session_timeout_ms, rebalance_timeout_ms, protocol_type, protocols, now_ms,
-                                  api_version)
+    # ------------------------------------------------------------------ timers
 
-    def _tombstones(self, g: ConsumerGroup, with_offsets: bool = False) -> list:
-        gid = g.group_id
-        out = []
-        if with_offsets:
-            out += [(rec.offset_commit_key(gid, t, p), None) for (t, p) in g.offsets]
-        out += [crec.current_member(gid, mid) for mid in g.members]
-        out += [crec.target_member(gid, mid, None) for mid in g.target]
-        out.append(crec.target_metadata(gid, None))
-        out += [crec.member_metadata(gid, mid) for mid in g.members]
-        out += [crec.regular_expression(gid, r, None) for r in g.resolved_regexes]
-        out.append(crec.group_metadata(gid, None))
-        return out
-
-    # ------------------------------------------------------------------ offsets
-
-    def _validate_consumer_commit(self, g: ConsumerGroup, member_id: str, instance_id, epoch: int,
-                                  partitions, transactional: bool, api_version: int) -> ErrorCode:
-        if epoch < 0 and not g.members:
-            return E.NONE
-        if transactional and epoch == -1 and not member_id and instance_id is None:
-            return E.NONE
-        m = g.members.get(member_id)
-        if m is None:
-            return E.UNKNOWN_MEMBER_ID
-        if not transactional and api_version < 9:
-            return E.UNSUPPORTED_VERSION
-        if epoch == m.member_epoch:
-            return E.NONE
-        if epoch > m.member_epoch:
-            return E.STALE_MEMBER_EPOCH
-        # KIP-1251 (Kafka 4.3): an older epoch commits a partition the member still holds since then
-        for topic, p in partitions:
-            t = self.topics.get(topic)
-            at = m.assignment_epoch(t[0], p) if t is not None else None
-            if at is None or epoch < at:
-                return E.STALE_MEMBER_EPOCH
-        return E.NONE
-
-    def commit_offsets(self, group_id, generation_id, member_id, group_instance_id, offsets, now_ms,
-                       retention_time_ms=-1, api_version=8, topic_ids=None) -> dict:
-        g = self.consumer_groups.get(group_id)
-        if g is None:
-            return super().commit_offsets(group_id, generation_id, member_id, group_instance_id, offsets, now_ms,
-                                          retention_time_ms, api_version, topic_ids)
-        self._now = now_ms
-        err = self._validate_consumer_commit(g, member_id, group_instance_id, generation_id, list(offsets), False,
-                                             api_version)
-        if err is not E.NONE:
-            return {tp: err for tp in offsets}
-        result, records, staged = {}, [], {}
-        expire = now_ms + retention_time_ms if retention_time_ms is not None and retention_time_ms >= 0 else -1
-        for tp, (offset, leader_epoch, metadata) in offsets.items():
-            if metadata is not None and len(metadata.encode()) > self.config.offset_metadata_max_bytes:
-                result[tp] = E.OFFSET_METADATA_TOO_LARGE
-                continue
-            om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
-                                   now_ms, expire, rec.topic_id_of(topic_ids, tp[0]))
-            staged[tp] = om
-            records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
-        try:
-            self._append(group_id, records, now_ms)
-        except Exception:
-            return {**result, **{tp: E.UNKNOWN_SERVER_ERROR for tp in staged}}
-        g.offsets.update(staged)
-        result.update({tp: E.NONE for tp in staged})
-        return result
-
-    def validate_txn_commit(self, group_id, generation_id, member_id, group_instance_id, now_ms,
-                            partitions=()) -> ErrorCode:
-        g = self.consumer_groups.get(group_id)
-        if g is None:
-            return super().validate_txn_commit(group_id, generation_id, member_id, group_instance_id, now_ms)
-        err = self._validate_consumer_commit(g, member_id, group_instance_id, generation_id, list(partitions), True, 9)
-        return err
-
-    def apply_committed_offsets(self, group_id: str, offsets: dict, now_ms: int) -> None:
-        g = self.consumer_groups.get(group_id)
-        if g is None:
-            return super().apply_committed_offsets(group_id, offsets, now_ms)
-        g.offsets.update(offsets)
-
-    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode:
-        """OffsetFetch v9+: a consumer group checks the member and its epoch (Kafka's validateOffsetFetch)."""
-        g = self.consumer_groups.get(group_id)
-        if g is None or (member_id is None and member_epoch < 0) or (not member_id and member_epoch < 0):
-            return E.NONE
-        m = g.members.get(member_id)
-        if m is None:
-            return E.UNKNOWN_MEMBER_ID
-        if member_epoch != m.member_epoch:
-            return E.STALE_MEMBER_EPOCH
-        return E.NONE
-
-    def fetch_offsets(self, group_id: str, partitions: list | None, topic_ids: dict | None = None):
-        g = self.consumer_groups.get(group_id)
-        if g is None:
-            return super().fetch_offsets(group_id, partitions, topic_ids)
-        if partitions is None:
-            return E.NONE, dict(sorted(g.offsets.items()))
-        return E.NONE, rec.lookup_offsets(g.offsets, partitions, topic_ids)
-
-    def delete_offsets(self, group_id: str, partitions: list, now_ms: int):
-        g = self.consumer_groups.get(group_id)
-        if g is None:
-            return super().delete_offsets(group_id, partitions, now_ms)
-        return self._delete_unsubscribed_offsets(group_id, g.offsets, g.subscribed_topic_names(), partitions,
-                                                 now_ms)
-
-    def committed(self, group_id: str) -> dict:
-        g = self.consumer_groups.get(group_id)
-        return dict(g.offsets) if g is not None else super().committed(group_id)
-
-    # ------------------------------------------------------------------ admin
-
-    def describe_group(self, group_id: str) -> dict:
-        g = self.consumer_groups.get(group_id)
-        if g is None:
-            return super().describe_group(group_id)
-        # Kafka 4.3 (DescribeGroups v0-5): a consumer group with no classic members shows as a Dead group
-        return {"error": E.NONE, "group_id": group_id, "state": "Dead", "protocol_type": "",
-                "protocol": "", "members": [],
-                "message": f"Group {group_id} is not a classic group."}  # v6: GROUP_ID_NOT_FOUND with this
-
-    def list_groups(self, states=None, types=None) -> list:
-        want_types = {t.lower() for t in types} if types else None
-        out = super().list_groups(states, types)
-        want_states = {s.lower() for s in states} if states else None
-        for g in self.consumer_groups.values():
-            if want_types is not None and "consumer" not in want_types:
-                continue
-            st = g.state
-            if want_states is not None and st.lower() not in want_states:
-                continue
-            out.append((g.group_id, "consumer", st, "consumer"))
-        return out
-
-    def delete_groups(self, group_ids: list, now_ms: int) -> dict:
-        classic = [gid for gid in group_ids if gid not in self.consumer_groups]
-        result = super().delete_groups(classic, now_ms) if classic else {}
-        for gid in group_ids:
-            g = self.consumer_groups.get(gid)
-            if g is None:
-                continue
-            if g.members:
-                result[gid] = E.NON_EMPTY_GROUP
-                continue
-            try:
-                self._append(gid, self._tombstones(g, with_offsets=True), now_ms)
-                del self.consumer_groups[gid]
-                result[gid] = E.NONE
-            except Exception:
-                result[gid] = E.UNKNOWN_SERVER_ERROR
-        return {gid: result[gid] for gid in group_ids if gid in result}
-
-    # ------------------------------------------------------------------ time
-
-    def tick(self, now_ms: int) -> None:
-        super().tick(now_ms)
-        for g in list(self.consumer_groups.values()):
-            for m in list(g.members.values()):
-                if now_ms >= m.session_deadline_ms or (
-                        m.rebalance_deadline_ms is not None and now_ms >= m.rebalance_deadline_ms
-                        and m.state == UNREVOKED_PARTITIONS):
-                    try:
-                        self._remove_consumer_member(g, m.member_id, now_ms)
-                    except Exception:
-                        pass
-
-    def expire_offsets(self, now_ms: int) -> None:
-        super().expire_offsets(now_ms)
-        retention = self.config.offsets_retention_minutes * 60_000
-        for g in list(self.consumer_groups.values()):
-            subscribed = g.subscribed_topic_names()
-            gone = [tp for tp, om in g.offsets.items() if tp[0] not in subscribed and (
-                now_ms >= om.expire_timestamp_ms if om.expire_timestamp_ms >= 0
-                else now_ms - om.commit_timestamp_ms >= retention)]
-            records = [(rec.offset_commit_key(g.group_id, t, p), None) for (t, p) in gone]
-            delete_group = not g.members and len(gone) == len(g.offsets)
-            if delete_group:
-                records += self._tombstones(g)
-            if not records:
-                continue
-            try:
-                self._append(g.group_id, records, now_ms)
-            except Exception:
-                continue
-            for tp in gone:
-                g.offsets.pop(tp, None)
-            if delete_group:
-                del self.consumer_groups[g.group_id]
+    def tick(self, g: ConsumerGroup, now_ms: int) -> None:
+        """Fence members past their session, or past their rebalance timeout while revoking."""
+        for m in list(g.members.values()):
+            if now_ms >= m.session_deadline_ms or (
+                    m.rebalance_deadline_ms is not None and now_ms >= m.rebalance_deadline_ms
+                    and m.state == UNREVOKED_PARTITIONS):
+                try:
+                    self._remove_consumer_member(g, m.member_id, now_ms)
+                except Exception:
+                    pass

@@ -1,0 +1,77 @@
+"""The one group model: what the group coordinator asks of every group, whatever its protocol
+(Kafka's Group interface). Classic (group_state.Group), consumer (consumer_group_state.ConsumerGroup)
+and streams (streams_group_state.StreamsGroup) groups implement it and live in one map,
+``GroupCoordinator.groups``; a group id names one group of one type.
+
+Share groups (share_group_coordinator.ShareGroup) carry the same ``group_type`` tag but are kept by
+the share coordinator with their share-partitions.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Protocol
+
+from odradek.wire.errors import ErrorCode
+
+from .group_records import OffsetAndMetadata
+
+E = ErrorCode
+
+CLASSIC, CONSUMER, STREAMS, SHARE = "classic", "consumer", "streams", "share"
+TYPE_ORDER = (CLASSIC, CONSUMER, STREAMS)  # the order ListGroups lists them in
+
+
+class GroupModel(Protocol):
+    group_id: str
+    group_type: str  # CLASSIC, CONSUMER or STREAMS
+    offsets: dict  # (topic, partition) -> OffsetAndMetadata
+    members: dict
+    state_timestamp_ms: int
+
+    def is_empty(self) -> bool: ...
+
+    def list_row(self) -> tuple[str, str, str, str] | None:
+        """ListGroups: (group id, protocol type, state, group type); None: not listed (dead)."""
+
+    def state_key(self) -> str:
+        """The state as ListGroups' states filter names it (lower case)."""
+
+    def validate_commit(self, member_id: str, instance_id: str | None, epoch: int, partitions: list,
+                        transactional: bool, api_version: int, now_ms: int, topics: dict) -> ErrorCode | dict:
+        """Who may commit: an error for the whole request, or {(topic, partition): error}."""
+
+    def validate_offset_fetch(self, member_id: str | None, member_epoch: int) -> ErrorCode: ...
+
+    def offsets_subscribed(self) -> set | None:
+        """OffsetDelete: topics the group reads (their offsets are not deleted); None: not known
+        while the group is not empty (NON_EMPTY_GROUP)."""
+
+    def offset_expiry(self) -> tuple[set, Callable[[OffsetAndMetadata], int]] | None:
+        """Retention: (topics whose offsets never expire, an offset's base time); None: none expire now."""
+
+    def tombstones(self) -> list:
+        """The records that delete the group (its offsets aside)."""
+
+    def on_delete(self, now_ms: int) -> None: ...
+
+    def rebalance_timeout_ms(self) -> int: ...
+
+
+def validate_member_epoch_fetch(members: dict, member_id: str | None, member_epoch: int) -> ErrorCode:
+    """OffsetFetch v9+ on a consumer or streams group: the member and its epoch (Kafka's validateOffsetFetch)."""
+    if not member_id and member_epoch < 0:
+        return E.NONE
+    m = members.get(member_id)
+    if m is None:
+        return E.UNKNOWN_MEMBER_ID
+    if member_epoch != m.member_epoch:
+        return E.STALE_MEMBER_EPOCH
+    return E.NONE
+
+
+def commit_timestamp(om: OffsetAndMetadata) -> int:
+    return om.commit_timestamp_ms
+
+
+def max_rebalance_timeout(members: dict) -> int:
+    return max((m.rebalance_timeout_ms for m in members.values()), default=0)
