@@ -34,6 +34,7 @@ from .consumer_group_state import (
 )
 from .errors import CoordinatorError
 from .group_state import Group, GroupState
+from .member_protocol import answer, decoded_records, fence_expired, install_loaded, typed_group
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -148,8 +149,7 @@ class ConsumerProtocol:
         self._topics_sig = None  # the topic names regular expressions were last resolved against
 
     def _group(self, group_id: str) -> ConsumerGroup | None:
-        g = self.coord.groups.get(group_id)
-        return g if isinstance(g, ConsumerGroup) else None
+        return typed_group(self.coord.groups, group_id, ConsumerGroup)
 
     # ------------------------------------------------------------------ persistence
 
@@ -158,13 +158,7 @@ class ConsumerProtocol:
         offsets-only group of the same id (the classic loader's) hands over its offsets."""
         groups = self.coord.groups
         state: dict = {}
-        for _offset, key, value in records:
-            if key is None or len(key) < 2 or crec.record_type(key) not in crec.TYPES:
-                continue
-            try:
-                r = crec.decode(key, value)
-            except Exception:
-                continue
+        for r in decoded_records(records, crec.record_type, crec.TYPES, crec.decode):
             s = state.setdefault(r.group_id, {"epoch": None, "members": {}, "target": {}, "target_epoch": None,
                                               "current": {}, "regex": {}})
             if r.kind == crec.GROUP_METADATA:
@@ -215,10 +209,7 @@ class ConsumerProtocol:
             for regex, rv in s["regex"].items():
                 if rv is not None:
                     g.resolved_regexes[regex] = (frozenset(rv.topics), rv.version)
-            classic = groups.get(gid)
-            if isinstance(classic, Group) and not classic.members and classic.protocol_type is None:
-                g.offsets = classic.offsets
-            groups[gid] = g
+            install_loaded(groups, g)
 
 
     # ------------------------------------------------------------------ metadata
@@ -239,13 +230,7 @@ class ConsumerProtocol:
     # ------------------------------------------------------------------ ConsumerGroupHeartbeat
 
     def heartbeat(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
-        try:
-            self._validate_heartbeat(req)
-            if req.member_epoch in (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH):
-                return self._leave(req, now_ms)
-            return self._heartbeat(req, now_ms)
-        except CoordinatorError as f:
-            return HeartbeatResult(error=f.code, error_message=f.message)
+        return answer(req, now_ms, self._validate_heartbeat, self._leave, self._heartbeat, HeartbeatResult)
 
     def _validate_heartbeat(self, req: HeartbeatRequest) -> None:
         bad = lambda msg: CoordinatorError(E.INVALID_REQUEST, msg)  # noqa: E731
@@ -610,12 +595,4 @@ class ConsumerProtocol:
     # ------------------------------------------------------------------ timers
 
     def tick(self, g: ConsumerGroup, now_ms: int) -> None:
-        """Fence members past their session, or past their rebalance timeout while revoking."""
-        for m in list(g.members.values()):
-            if now_ms >= m.session_deadline_ms or (
-                    m.rebalance_deadline_ms is not None and now_ms >= m.rebalance_deadline_ms
-                    and m.state == UNREVOKED_PARTITIONS):
-                try:
-                    self._remove_consumer_member(g, m.member_id, now_ms)
-                except Exception:
-                    pass
+        fence_expired(g, now_ms, UNREVOKED_PARTITIONS, self._remove_consumer_member)

@@ -26,6 +26,7 @@ from .consumer_group_state import ConsumerGroup
 from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
 from .group_state import Group
+from .member_protocol import answer, decoded_records, fence_expired, install_loaded, typed_group
 from .streams_group_state import (
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -115,8 +116,7 @@ class StreamsProtocol:
         self.config = config
 
     def _group(self, group_id: str) -> StreamsGroup | None:
-        g = self.coord.groups.get(group_id)
-        return g if isinstance(g, StreamsGroup) else None
+        return typed_group(self.coord.groups, group_id, StreamsGroup)
 
     # ------------------------------------------------------------------ persistence
 
@@ -125,13 +125,7 @@ class StreamsProtocol:
         offsets-only group of the same id (the classic loader's) hands over its offsets."""
         groups = self.coord.groups
         state: dict = {}
-        for _offset, key, value in records:
-            if key is None or len(key) < 2 or srec.record_type(key) not in srec.TYPES:
-                continue
-            try:
-                r = srec.decode(key, value)
-            except Exception:
-                continue
+        for r in decoded_records(records, srec.record_type, srec.TYPES, srec.decode):
             s = state.setdefault(r.group_id, {"meta": None, "members": {}, "target": {}, "target_meta": None,
                                               "current": {}, "topology": None})
             if r.kind == srec.GROUP_METADATA:
@@ -189,10 +183,7 @@ class StreamsProtocol:
                 if tv is not None and mid in g.members:
                     g.target[mid] = Tasks(srec.tasks_from(tv.active_tasks), srec.tasks_from(tv.standby_tasks),
                                           srec.tasks_from(tv.warmup_tasks))
-            classic = groups.get(gid)
-            if isinstance(classic, Group) and not classic.members and classic.protocol_type is None:
-                g.offsets = classic.offsets
-            groups[gid] = g
+            install_loaded(groups, g)
 
 
     # ------------------------------------------------------------------ helpers
@@ -230,13 +221,8 @@ class StreamsProtocol:
     # ------------------------------------------------------------------ StreamsGroupHeartbeat
 
     def heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int) -> StreamsHeartbeatResult:
-        try:
-            self._validate_streams_heartbeat(req)
-            if req.member_epoch in (LEAVE_GROUP_MEMBER_EPOCH, LEAVE_GROUP_STATIC_MEMBER_EPOCH):
-                return self._streams_leave(req, now_ms)
-            return self._streams_heartbeat(req, now_ms)
-        except CoordinatorError as f:
-            return StreamsHeartbeatResult(error=f.code, error_message=f.message)
+        return answer(req, now_ms, self._validate_streams_heartbeat, self._streams_leave, self._streams_heartbeat,
+                      StreamsHeartbeatResult)
 
     def _validate_streams_heartbeat(self, req: StreamsHeartbeatRequest) -> None:
         """Kafka's throwIfStreamsGroupHeartbeatRequestIsInvalid (and the unsupported features)."""
@@ -623,14 +609,7 @@ class StreamsProtocol:
         """A delayed assignment that is due; fence members past their session, or past their
         rebalance timeout while revoking."""
         self._delayed_assignment(g, now_ms)
-        for m in list(g.members.values()):
-            if now_ms >= m.session_deadline_ms or (
-                    m.rebalance_deadline_ms is not None and now_ms >= m.rebalance_deadline_ms
-                    and m.state == UNREVOKED_TASKS):
-                try:
-                    self._remove_streams_member(g, m.member_id, now_ms)
-                except Exception:
-                    pass
+        fence_expired(g, now_ms, UNREVOKED_TASKS, self._remove_streams_member)
 
 
 def _owners_without(members: dict, member_id: str):
