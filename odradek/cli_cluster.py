@@ -49,7 +49,8 @@ def serve_command(props: dict[str, str], extra: list[str] = ()) -> list[str]:
 
 def _cluster(args) -> int:
     if args.controllers < 1 or args.brokers < 0:
-        print("odradek cluster: need at least one controller", file=sys.stderr)
+        print("odradek cluster: need at least one controller (--controllers) and no negative --brokers",
+              file=sys.stderr)
         return 2
     nodes = cluster_layout(args.controllers, args.brokers, args.base_port, args.data_dir)
     os.makedirs(args.data_dir, exist_ok=True)
