@@ -124,8 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         rc = args.func(args)
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # stdout closed early (`odradek consume ... | head`)
-        sys.stderr.close()
+    except BrokenPipeError:  # stdout closed early (`odradek consume ... | head`): as the Python docs advise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
     except Exception as e:  # noqa: BLE001 - every failure is one line unless --debug
         if args.debug:

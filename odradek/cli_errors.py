@@ -99,5 +99,5 @@ def describe(e: BaseException) -> str:
     if isinstance(e, TimeoutError):
         return "Timed out waiting for the broker's response"
     if isinstance(e, OSError):
-        return f"{e.strerror or e}{': ' + e.filename if e.filename else ''}"
-    return f"{type(e).__name__}: {e}"
+        return f"{e.strerror or e}{': ' + str(e.filename) if e.filename else ''}"
+    return f"internal error {type(e).__name__}: {e} (--debug shows the traceback)"

@@ -358,10 +358,14 @@ def consume(args) -> int:
         idle_since = time.monotonic()
         try:
             while args.max_messages is None or count < args.max_messages:
-                r = c.send(FetchRequest(replica_id=-1, max_wait_ms=500, min_bytes=1, max_bytes=4 << 20, topics=[
+                fetch = FetchRequest(replica_id=-1, max_wait_ms=500, min_bytes=1, max_bytes=4 << 20, topics=[
                     FetchTopic(topic=args.topic, partitions=[
                         FetchPartition(partition=p, fetch_offset=pos[p], partition_max_bytes=1 << 20)
-                        for p in parts])]), max_version=12)
+                        for p in parts])])
+                try:
+                    r = c.send(fetch, max_version=12)
+                except (WireClientError, OSError) as e:  # the broker went away (not stdout: see cli.main)
+                    raise CliError(f"Connection to {c.host}:{c.port} lost after {count} messages: {e}") from e
                 got = backoff = False
                 for ft in r.responses:
                     for pd in ft.partitions:
@@ -405,9 +409,6 @@ def consume(args) -> int:
                     break
         except KeyboardInterrupt:
             pass
-        except (WireClientError, OSError) as e:
-            lost = CliError(f"Connection to {c.host}:{c.port} lost after {count} messages: {e}")
-            raise lost from e
         finally:
             failed = None
             if group is not None:
