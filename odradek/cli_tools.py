@@ -441,7 +441,7 @@ def dump_log(args) -> int:
             for line in dump(args.path):
                 print(line)
         except (OSError, ValueError) as e:
-            print(f"cannot read {args.path}: {e}")
+            print(f"odradek dump-log: cannot read {args.path}: {e}", file=sys.stderr)
             return 1
         return 0
     with open(args.path, "rb") as f:

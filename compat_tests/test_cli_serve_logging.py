@@ -1,0 +1,100 @@
+"""`odradek serve` logs notable events at INFO by default and nothing per request:
+the listener bound, topics created and removed, group rebalances, segments deleted by
+retention; `--log-level WARNING` keeps them out."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+
+from harness import REPO, create_topic, free_port
+
+# small segments and a frequent retention pass, so that a deletion happens within the test
+BROKER_OVERRIDES = {"log.segment.bytes": "1024", "log.retention.check.interval.ms": "200",
+                    "group.initial.rebalance.delay.ms": "0"}
+
+
+def wait_for_line(broker, needle: str, timeout: float = 30) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for line in list(broker.output):
+            if needle in line:
+                return line
+        time.sleep(0.05)
+    raise AssertionError(f"no broker line with {needle!r}:\n" + "".join(broker.output[-30:]))
+
+
+def odradek(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "odradek", *argv], input=stdin, capture_output=True, text=True,
+                          timeout=60, cwd=str(REPO))
+
+
+def test_listener_bound_at_info(broker):
+    line = wait_for_line(broker, "Awaiting socket connections on")
+    assert " INFO " in line and f"{broker.host}:{broker.port}" in line
+
+
+def test_topics_created_and_removed(broker, bootstrap, topic_name):
+    create_topic(bootstrap, topic_name, partitions=2)
+    assert " INFO " in wait_for_line(broker, f"Created topic {topic_name} with topic ID")
+    assert "and 2 partition(s)." in wait_for_line(broker, f"Created topic {topic_name} with topic ID")
+    assert odradek("topics", "delete", topic_name, "-b", bootstrap).returncode == 0
+    wait_for_line(broker, f"Removed topic {topic_name} with ID")
+
+
+def test_group_rebalance(broker, bootstrap, topic_name):
+    create_topic(bootstrap, topic_name)
+    assert odradek("produce", topic_name, "-b", bootstrap, stdin="a\n").returncode == 0
+    from confluent_kafka import Consumer
+
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": topic_name, "auto.offset.reset": "earliest",
+                  "group.protocol": "classic"})
+    try:
+        c.subscribe([topic_name])
+        deadline = time.monotonic() + 30
+        m = None
+        while m is None and time.monotonic() < deadline:
+            m = c.poll(1)
+        assert m is not None and m.value() == b"a"
+    finally:
+        c.close()
+    wait_for_line(broker, f"Preparing to rebalance group {topic_name} in state Empty with old generation 0.")
+    wait_for_line(broker, f"Stabilized group {topic_name} generation 1 with 1 members.")
+
+
+def test_segments_deleted_by_retention_and_nothing_per_request(broker, bootstrap, topic_name):
+    create_topic(bootstrap, topic_name, configs={"retention.bytes": "1"})
+    before = len(broker.output)
+    for i in range(20):  # 20 Produce requests of ~0.7 KiB in 1 KiB segments: each one rolls a segment
+        r = odradek("produce", topic_name, "-b", bootstrap, stdin="x" * 600 + "\n")
+        assert r.returncode == 0, r.stderr
+    line = wait_for_line(broker, f"{topic_name}-0: deleted ")
+    assert "segment(s) by retention; log start offset now" in line
+    # the 20 requests (and their 40 connections) add no line: the new ones are the retention
+    # passes (and at most a line or two of the earlier tests' groups finishing)
+    others = [ln for ln in broker.output[before:] if "by retention" not in ln]
+    assert len(others) <= 2 and not any(topic_name in ln or "connection" in ln for ln in others), others
+
+
+def test_log_level_warning_keeps_info_out(tmp_path):
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("ODRADEK_LOG_LEVEL", None)
+    p = subprocess.Popen([sys.executable, "-m", "odradek", "serve", "--port", str(port), "--data-dir",
+                          str(tmp_path / "d"), "--log-level", "warning"], stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, env=env, cwd=str(REPO))
+    try:
+        lines = []
+        for line in p.stdout:
+            lines.append(line)
+            if "ready on" in line:
+                break
+        assert odradek("topics", "create", "quiet", "-b", f"127.0.0.1:{port}").returncode == 0
+    finally:
+        p.terminate()
+        out, _ = p.communicate(timeout=30)
+    lines += out.splitlines(keepends=True)
+    assert any("ready on" in ln for ln in lines), lines
+    assert not any(" INFO " in ln for ln in lines), lines
