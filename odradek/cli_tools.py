@@ -225,9 +225,12 @@ def topics_alter_config(args) -> int:
 
 def produce(args) -> int:
     from odradek.cli_partitioner import StickyPartitioner, partition_for_key
+    from odradek.cli_routing import Leaders
 
     with _client(args) as c:
-        count = _producer_partitions(c, args.topic, args.max_block_ms)
+        md = _producer_metadata(c, args.topic, args.max_block_ms)
+        count = len(md.topics[0].partitions)
+        leaders = Leaders(c, md, args.topic)
         if args.partition is not None and not 0 <= args.partition < count:
             print(f"Invalid partition given with record: {args.partition} is not in the range "
                   f"[0...{count}).", file=sys.stderr)
@@ -251,16 +254,16 @@ def produce(args) -> int:
             batch.setdefault(p, []).append((key, value))
             n += 1
             if n >= 500:
-                if _send(c, args, batch):
+                if _send(leaders, args, batch):
                     return 1
                 batch, n = {}, 0
-        if batch and _send(c, args, batch):
-            return 1
-    return 0
+        failed = batch and _send(leaders, args, batch)
+        leaders.close()
+    return 1 if failed else 0
 
 
-def _producer_partitions(c, topic: str, max_block_ms: int) -> int:
-    """The topic's partition count, as a Kafka producer learns it: Metadata with
+def _producer_metadata(c, topic: str, max_block_ms: int):
+    """The topic's metadata (partitions, leaders), as a Kafka producer learns it: Metadata with
     allow_auto_topic_creation (the broker creates a missing topic if it allows), retried
     while the topic is not there yet, up to max.block.ms."""
     from odradek.cli_errors import CliError, kafka_error
@@ -277,7 +280,7 @@ def _producer_partitions(c, topic: str, max_block_ms: int) -> int:
             raise CliError(f"Error when sending message to topic {topic}: "
                            + kafka_error(t.error_code, f"Invalid topics: [{topic}]"))
         if t.error_code == 0 and t.partitions:
-            return len(t.partitions)
+            return md
         if t.error_code and not ErrorCode.from_code(t.error_code).retriable:
             raise CliError(f"Error when sending message to topic {topic}: {kafka_error(t.error_code)}")
         if time.monotonic() >= deadline:
@@ -285,37 +288,42 @@ def _producer_partitions(c, topic: str, max_block_ms: int) -> int:
         time.sleep(0.1)
 
 
-def _send(c, args, batch: dict[int, list]) -> int:
+def _send(leaders, args, batch: dict[int, list]) -> int:
+    """One Produce request per leader for the partitions it leads; 1 if a partition failed."""
     from odradek.cli_errors import kafka_error
     from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
     from odradek.wire.records import build_batch
 
     now = int(time.time() * 1000)
-    req = ProduceRequest(acks=args.acks, timeout_ms=30000, topic_data=[TopicProduceData(
-        name=args.topic, partition_data=[
-            PartitionProduceData(index=p, records=build_batch([(k, v, (), now) for k, v in recs]))
-            for p, recs in sorted(batch.items())])])
-    if args.acks == 0:
-        from odradek.wire.api import encode_request
-
-        c._sock.sendall(encode_request(req, c.version_for(ProduceRequest, 8), 0, c.client_id))
-        return 0
-    r = c.send(req, max_version=8)
     failed = 0
-    for p in r.responses[0].partition_responses:
-        if p.error_code:
-            print(f"Error when sending message to topic {args.topic} partition {p.index}: "
-                  f"{kafka_error(p.error_code, p.error_message)}", file=sys.stderr)
-            failed = 1
+    for c, parts in leaders.group(batch):
+        req = ProduceRequest(acks=args.acks, timeout_ms=30000, topic_data=[TopicProduceData(
+            name=args.topic, partition_data=[
+                PartitionProduceData(index=p, records=build_batch([(k, v, (), now) for k, v in batch[p]]))
+                for p in parts])])
+        if args.acks == 0:
+            from odradek.wire.api import encode_request
+
+            c._sock.sendall(encode_request(req, c.version_for(ProduceRequest, 8), 0, c.client_id))
+            continue
+        r = c.send(req, max_version=8)
+        for p in r.responses[0].partition_responses:
+            if p.error_code:
+                print(f"Error when sending message to topic {args.topic} partition {p.index}: "
+                      f"{kafka_error(p.error_code, p.error_message)}", file=sys.stderr)
+                failed = 1
     return failed
 
 
-def _list_offsets(c, topic: str, partitions: list[int], ts: int) -> dict[int, int]:
+def _list_offsets(leaders, topic: str, partitions: list[int], ts: int) -> dict[int, int]:
     from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
 
-    r = c.send(ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(name=topic, partitions=[
-        ListOffsetsPartition(partition_index=p, timestamp=ts) for p in partitions])]), max_version=7)
-    return {p.partition_index: p.offset for p in r.topics[0].partitions}
+    out = {}
+    for c, parts in leaders.group(partitions):
+        r = c.send(ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(name=topic, partitions=[
+            ListOffsetsPartition(partition_index=p, timestamp=ts) for p in parts])]), max_version=7)
+        out.update({p.partition_index: p.offset for p in r.topics[0].partitions})
+    return out
 
 
 def _fetch_error(topic: str, pd) -> None:
@@ -331,6 +339,7 @@ def consume(args) -> int:
     from odradek.broker.wire_client import WireClientError
     from odradek.cli_errors import CliError
     from odradek.cli_group_offsets import GroupOffsets, GroupOffsetsError
+    from odradek.cli_routing import Leaders
     from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
     from odradek.wire.records import iter_batches
 
@@ -344,7 +353,8 @@ def consume(args) -> int:
             print(f"Error: topic {args.topic}: {_err(t.error_code)}", file=sys.stderr)
             return 1
         parts = sorted(p.partition_index for p in t.partitions)
-        start = _list_offsets(c, args.topic, parts, -2 if args.from_beginning else -1)
+        leaders = Leaders(c, md, args.topic)
+        start = _list_offsets(leaders, args.topic, parts, -2 if args.from_beginning else -1)
         group = GroupOffsets(c, args.group) if args.group else None
         if group is not None:
             try:
@@ -357,20 +367,24 @@ def consume(args) -> int:
         count = 0
         idle_since = time.monotonic()
         try:
+            routes = leaders.group(parts)
+            wait_ms = max(500 // len(routes), 1)
             while args.max_messages is None or count < args.max_messages:
-                fetch = FetchRequest(replica_id=-1, max_wait_ms=500, min_bytes=1, max_bytes=4 << 20, topics=[
-                    FetchTopic(topic=args.topic, partitions=[
-                        FetchPartition(partition=p, fetch_offset=pos[p], partition_max_bytes=1 << 20)
-                        for p in parts])])
-                try:
-                    r = c.send(fetch, max_version=12)
-                except (WireClientError, OSError) as e:  # the broker went away (not stdout: see cli.main)
-                    raise CliError(f"Connection to {c.host}:{c.port} lost after {count} messages: {e}") from e
+                responses = []
+                for lc, lparts in routes:
+                    fetch = FetchRequest(replica_id=-1, max_wait_ms=wait_ms, min_bytes=1, max_bytes=4 << 20, topics=[
+                        FetchTopic(topic=args.topic, partitions=[
+                            FetchPartition(partition=p, fetch_offset=pos[p], partition_max_bytes=1 << 20)
+                            for p in lparts])])
+                    try:
+                        responses += lc.send(fetch, max_version=12).responses
+                    except (WireClientError, OSError) as e:  # the broker went away (not stdout: see cli.main)
+                        raise CliError(f"Connection to {lc.host}:{lc.port} lost after {count} messages: {e}") from e
                 got = backoff = False
-                for ft in r.responses:
+                for ft in responses:
                     for pd in ft.partitions:
                         if pd.error_code == 1:  # OFFSET_OUT_OF_RANGE: restart at the log start
-                            pos[pd.partition_index] = _list_offsets(c, args.topic, [pd.partition_index],
+                            pos[pd.partition_index] = _list_offsets(leaders, args.topic, [pd.partition_index],
                                                                     -2)[pd.partition_index]
                             continue
                         if pd.error_code:
@@ -419,6 +433,7 @@ def consume(args) -> int:
                 except (GroupOffsetsError, WireClientError, OSError) as e:
                     failed = e
                 group.close()
+            leaders.close()
     print(f"Processed a total of {count} messages", file=sys.stderr)
     if failed is not None:
         print(f"Error: {failed}", file=sys.stderr)
