@@ -43,8 +43,19 @@ def _share_lookup(ctx, key: str) -> tuple[ErrorCode, str | None, int, str, int]:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     p = share_state.partition_for(group, topic_id, partition, len(t.partitions))
     if b.replicas.get(topic, p) is None:
-        return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
+        return _leader_elsewhere(b, topic, p)
     return ErrorCode.NONE, None, b.node_id, b.advertised_host, b.advertised_port
+
+
+def _leader_elsewhere(b, topic: str, partition: int) -> tuple[ErrorCode, str | None, int, str, int]:
+    """The key's partition is led by another broker of the cluster: that broker is the
+    coordinator (Kafka answers the partition leader's endpoint); none alive: not available."""
+    t = b.image.topics.get(topic)
+    part = t.partitions.get(partition) if t is not None else None
+    owner = b.image.brokers.get(part.leader) if part is not None else None
+    if owner is None or owner.fenced or owner.node_id == b.node_id:
+        return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
+    return ErrorCode.NONE, None, owner.node_id, owner.host, owner.port
 
 
 def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, str, int]:
@@ -61,8 +72,10 @@ def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, s
         coord, topic = getattr(b, "txn_coordinator", None), TXN_STATE_TOPIC
     if coord is not None and not coord.is_coordinator(key):
         b.ensure_internal_topic(topic)  # the first lookup of its kind
-    if coord is None or not coord.is_coordinator(key):
+    if coord is None:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
+    if not coord.is_coordinator(key):
+        return _leader_elsewhere(b, topic, coord.partition_for(key))
     return ErrorCode.NONE, None, b.node_id, b.advertised_host, b.advertised_port
 
 

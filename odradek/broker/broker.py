@@ -87,13 +87,13 @@ class Broker:
                                       cleaner_config=cfg.cleaner_config())
         self.replicas = ReplicaManager(self.log_manager, cfg.node_id, topic_log_config,
                                        self.purgatory_poke, self.clock_ms)
-        # The first image the listener sees is the replayed metadata: open our logs.
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:
             self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port),
                                   now)
-        if self.replicas.image is None:
-            self.replicas.on_metadata(None, self.controller.image)
+            # a single node's metadata log is local: replayed, it is complete; a cluster
+            # broker's logs wait for the metadata quorum (QuorumNode.join_as_broker)
+            self.replicas.start(self.controller.image)
         self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"))
         self.fetch_sessions = FetchSessionCache(cfg.max_incremental_fetch_session_cache_slots,
                                                 cfg.min_incremental_fetch_session_eviction_ms)

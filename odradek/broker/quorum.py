@@ -512,8 +512,8 @@ class QuorumNode:
         return fut
 
     async def join_as_broker(self, broker) -> None:
-        """Catch up on the metadata log, register, get unfenced, start the coordinators
-        (their internal topics are created on first use)."""
+        """Catch up on the metadata log, register, apply our registration record, open the
+        logs, get unfenced, start the coordinators (internal topics are created on first use)."""
         self.data_broker = broker
         loop = asyncio.get_running_loop()
         n = self.driver.node
@@ -529,6 +529,17 @@ class QuorumNode:
                 break
             log.warning("broker %d: registration failed with error %d; retrying", self.node_id, resp.error_code)
             await asyncio.sleep(0.5)
+        # Caught up once our own registration record (offset = broker epoch, written after
+        # everything committed before it) is applied here: only then are the logs on disk
+        # classified and served (a partial image would take them for deleted topics' logs).
+        warn_at = loop.time() + 5
+        while self.controller.image.offset < self.broker_epoch:
+            if loop.time() >= warn_at:
+                warn_at += 5
+                log.warning("broker %d: catching up with the metadata log (%d < %d)", self.node_id,
+                            self.controller.image.offset, self.broker_epoch)
+            await asyncio.sleep(0.02)
+        broker.replicas.start(self.controller.image)
         self._tasks.append(loop.create_task(self._heartbeat_loop()))
         await self._wait_visible(lambda img: img.brokers.get(self.node_id) is not None
                                  and not img.brokers[self.node_id].fenced, timeout_s=60)

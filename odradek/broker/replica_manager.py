@@ -1,16 +1,67 @@
 """ReplicaManager: the partitions this node leads, backed by the LogManager.
 
-Logs are created and deleted as the metadata image changes (controller listener).
-On a single node every partition's ISR is this node, so the high watermark is the
-log end offset right after each append.
+Nothing is decided about the logs on disk until the metadata is caught up: ``start(image)``
+(a single node: at once, its metadata log is local; a cluster broker: once it has applied
+its own registration record, see broker/quorum.py, as Kafka's broker waits for the
+metadata log before its LogManager starts). Until then no partition is served. start()
+classifies each log found on disk against that image (``classify_logs``): the partition of
+a topic of the same name and id assigned here is kept and served, any other is renamed
+`-stray` and kept on disk (never deleted at start-up). From then on, logs are created and
+deleted as the metadata image changes (controller listener): a log goes only when the
+metadata removes its topic or moves its partition away.
+
+On a single node every partition's ISR is this node, so the high watermark is the log end
+offset right after each append.
 """
 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Callable
 
 log = logging.getLogger(__name__)
+
+KEEP, ADOPT, STRAY = "keep", "adopt", "stray"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    action: str  # KEEP, ADOPT (keep and record the topic id) or STRAY
+    reason: str = ""
+
+
+def assigned_here(image, node_id: int) -> dict[tuple[str, int], int]:
+    """(topic, partition) -> leader epoch of every partition this node holds in ``image``."""
+    out: dict[tuple[str, int], int] = {}
+    for name, topic in image.topics.items():
+        for p, part in topic.partitions.items():
+            if part.leader == node_id or node_id in tuple(part.replicas):
+                out[(name, p)] = part.leader_epoch
+    return out
+
+
+def classify_logs(image, node_id: int, local: dict[tuple[str, int], bytes | None],
+                  unreadable: frozenset | set = frozenset()) -> dict[tuple[str, int], Verdict]:
+    """What start-up does with each log on disk, given the caught-up ``image``.
+    ``local``: (topic, partition) -> the topic id of its partition.metadata (None: none)."""
+    wanted = assigned_here(image, node_id)
+    out = {}
+    for tp, tid in local.items():
+        topic = image.topics.get(tp[0])
+        if tp in unreadable:
+            out[tp] = Verdict(STRAY, "its partition.metadata cannot be read")
+        elif topic is None:
+            out[tp] = Verdict(STRAY, "its topic is not in the metadata (deleted)")
+        elif tid is not None and tid != topic.topic_id:
+            out[tp] = Verdict(STRAY, "it belongs to an earlier topic of that name (deleted and re-created)")
+        elif tp not in wanted:
+            out[tp] = Verdict(STRAY, "the metadata does not assign this partition to this broker")
+        elif tid is None:
+            out[tp] = Verdict(ADOPT)
+        else:
+            out[tp] = Verdict(KEEP)
+    return out
 
 
 class ReplicaManager:
@@ -22,47 +73,62 @@ class ReplicaManager:
         self._poke = poke
         self._clock = clock_ms
         self.image = None
+        self.started = False
         # (topic, partition) -> leader epoch, for every partition led here
         self.leader_epochs: dict[tuple[str, int], int] = {}
-        self.stray: set[tuple[str, int]] = set()
 
     # ------------------------------------------------------------ metadata
 
+    def start(self, image) -> None:
+        """The metadata is caught up to ``image``: classify the logs on disk, then serve."""
+        if self.started:
+            return
+        self.started = True
+        lm = self.logs
+        local = {tp: lm.topic_id(*tp) for tp in lm.list()}
+        for tp, v in classify_logs(image, self.node_id, local, lm.unreadable).items():
+            if v.action == STRAY:
+                where = lm.mark_stray(*tp)
+                log.warning("log %s-%d: %s; kept on disk, not served, as %s", tp[0], tp[1], v.reason, where)
+            elif v.action == ADOPT:
+                try:
+                    lm.assign_topic_id(*tp, image.topics[tp[0]].topic_id)
+                except OSError:
+                    log.exception("log %s-%d: cannot write its partition.metadata", *tp)
+                    log.warning("log %s-%d kept on disk, not served, as %s", tp[0], tp[1], lm.mark_stray(*tp))
+        self._follow(None, image)
+
     def on_metadata(self, old, new) -> None:
-        """Controller listener: make the local logs match the new image."""
-        first = self.image is None  # start-up: the replayed image
+        """Controller listener: make the local logs match the new image (once started)."""
+        if not self.started:
+            self.image = new  # not caught up yet: decide nothing
+            return
+        self._follow(old, new)
+
+    def _follow(self, old, new) -> None:
         self.image = new
         now = self._clock()
-        wanted: dict[tuple[str, int], int] = {}
+        wanted = assigned_here(new, self.node_id)
         for name, topic in new.topics.items():
-            for p, part in topic.partitions.items():
-                if part.leader == self.node_id or self.node_id in tuple(part.replicas):
-                    wanted[(name, p)] = part.leader_epoch
-        old_topics = old.topics if old is not None and not first else {}
-        for name, topic in new.topics.items():
-            prev = old_topics.get(name)
-            if prev is not None and prev.topic_id != topic.topic_id:
-                self._delete_topic(name)  # deleted and re-created under the same name
-            elif prev is not None and _topic_configs(old, name) != _topic_configs(new, name):
+            prev = old.topics.get(name) if old is not None else None
+            if prev is not None and prev.topic_id == topic.topic_id \
+                    and _topic_configs(old, name) != _topic_configs(new, name):
                 try:
                     self.logs.update_config(name, self._topic_log_config(name))
                 except Exception:  # keep the current config; never stop the other topics
                     log.exception("topic %s: cannot apply the new config; keeping the current one", name)
         for tp in self.logs.list():
-            if tp in wanted:
-                if tp in self.stray:  # a new topic reuses the name of a stray log
-                    self.stray.discard(tp)
-                    self.logs.delete(*tp)
+            topic = new.topics.get(tp[0])
+            tid = self.logs.topic_id(*tp)
+            if tid is None:  # none recorded (cannot happen after start()): the name's previous id
+                prev = old.topics.get(tp[0]) if old is not None else None
+                tid = prev.topic_id if prev is not None else topic.topic_id if topic is not None else None
+            if topic is not None and topic.topic_id == tid and tp in wanted:
+                if self.logs.topic_id(*tp) is None:
+                    self.logs.assign_topic_id(*tp, tid)
                 continue
-            if first:
-                # At start-up a log whose topic is unknown is kept on disk, unserved
-                # (Kafka renames such logs "-stray" rather than deleting them).
-                if tp not in self.stray:
-                    log.warning("log %s-%d belongs to no topic in the metadata; not serving it", *tp)
-                    self.stray.add(tp)
-                continue
-            if tp in self.stray:
-                continue
+            # the metadata removed the topic (RemoveTopicRecord), re-created it under
+            # another id, or moved this partition away
             log.info("deleting log %s-%d (no longer in metadata)", *tp)
             self.logs.delete(*tp)
             self._poke(("partition", tp[0], tp[1]))
@@ -74,7 +140,8 @@ class ReplicaManager:
                     tcfg = new_configs.get(tp[0])
                     if tcfg is None:
                         tcfg = new_configs[tp[0]] = self._topic_log_config(tp[0])
-                    plog = self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now)
+                    plog = self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now,
+                                                   topic_id=new.topics[tp[0]].topic_id)
                 except Exception:
                     log.exception("cannot open the log of %s-%d; not serving it", *tp)
                     continue
@@ -82,13 +149,7 @@ class ReplicaManager:
                 # becoming leader with this node as the whole ISR: everything in the
                 # log is committed (after a crash the checkpointed HW lags behind)
                 plog.high_watermark = plog.log_end_offset
-        self.leader_epochs = wanted
-
-    def _delete_topic(self, name: str) -> None:
-        for tp in self.logs.list():
-            if tp[0] == name:
-                self.logs.delete(*tp)
-                self._poke(("partition", tp[0], tp[1]))
+        self.leader_epochs = {tp: e for tp, e in wanted.items() if self.logs.get(*tp) is not None}
 
     # ------------------------------------------------------------ data path
 

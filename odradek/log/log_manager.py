@@ -7,6 +7,7 @@ import threading
 import uuid
 from typing import Callable, Iterator
 
+from . import partition_metadata
 from .compaction import CleanerConfig, LogCleaner
 from .config import LogConfig
 from .errors import KafkaStorageError, LogCorruptionError
@@ -14,6 +15,8 @@ from .fs import FileSystem, RealFileSystem
 from .partition_log import PartitionLog
 
 DELETE_SUFFIX = "-delete"
+STRAY_SUFFIX = "-stray"
+MAX_DIR_NAME = 255
 
 
 def parse_dir_name(name: str) -> tuple[str, int] | None:
@@ -22,6 +25,13 @@ def parse_dir_name(name: str) -> tuple[str, int] | None:
     if not sep or not topic or not part.isdigit() or "." in part:
         return None
     return topic, int(part)
+
+
+def renamed_dir_name(topic: str, partition: int, suffix: str) -> str:
+    """Kafka's `topic-partition.<uuid hex>-suffix`, the topic cut so the name stays within
+    255 characters (LocalLog.logDirNameWithSuffixCappedLength)."""
+    tail = f"-{partition}.{uuid.uuid4().hex}{suffix}"
+    return topic[:MAX_DIR_NAME - len(tail)] + tail
 
 
 logger = logging.getLogger(__name__)
@@ -42,6 +52,10 @@ class LogManager:
         # partitions whose log failed validation at start-up (damaged fsynced data): not
         # served, their files left as they are, until a restart finds them whole
         self.offline: dict[tuple[str, int], LogCorruptionError] = {}
+        # the topic id in each log's partition.metadata (None: no file, a log written before
+        # odradek kept one); `unreadable`: a file there that cannot be parsed
+        self.topic_ids: dict[tuple[str, int], bytes | None] = {}
+        self.unreadable: set[tuple[str, int]] = set()
         # deleted partitions waiting out file.delete.delay.ms: [log or None, renamed dir,
         # ms when release_deleted first saw it]
         self._doomed: list[list] = []
@@ -64,18 +78,31 @@ class LogManager:
                     continue
                 tp = parse_dir_name(name)
                 if tp is None:
-                    continue
+                    continue  # not a partition (a "-stray" left-over stays as it is, as in Kafka)
                 try:
                     self.logs[tp] = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
                 except LogCorruptionError as e:  # that partition only; the others start
                     logger.error("partition %s-%d is offline: %s", tp[0], tp[1], e)
                     self.offline[tp] = e
+                    continue
+                try:
+                    self.topic_ids[tp] = partition_metadata.read(self.fs, path)
+                except (OSError, partition_metadata.PartitionMetadataError) as e:
+                    logger.error("log %s: cannot read %s: %s", path, partition_metadata.FILE, e)
+                    self.topic_ids[tp] = None
+                    self.unreadable.add(tp)
 
     def get(self, topic: str, partition: int) -> PartitionLog | None:
         return self.logs.get((topic, partition))
 
+    def topic_id(self, topic: str, partition: int) -> bytes | None:
+        """The topic id the log's partition.metadata records (None: none recorded)."""
+        return self.topic_ids.get((topic, partition))
+
     def get_or_create(self, topic: str, partition: int, config: LogConfig | None = None,
-                      now_ms: int = 0) -> PartitionLog:
+                      now_ms: int = 0, topic_id: bytes | None = None) -> PartitionLog:
+        """The log of topic-partition, created if missing; a new log records ``topic_id``
+        in its partition.metadata before anything is appended (as Kafka)."""
         with self.lock:
             log = self.logs.get((topic, partition))
             if log is None:
@@ -90,10 +117,37 @@ class LogManager:
                 d = min(self.log_dirs, key=lambda x: counts[x])  # fewest partitions
                 log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
                                    config or self._config_for(topic), now_ms=now_ms)
+                if topic_id is not None:
+                    partition_metadata.write(self.fs, log.dir, topic_id)
                 self.logs[(topic, partition)] = log
+                self.topic_ids[(topic, partition)] = topic_id
             elif config is not None:
                 log.config = config
             return log
+
+    def assign_topic_id(self, topic: str, partition: int, topic_id: bytes) -> None:
+        """Record the topic id of a log that has none (written by an older odradek)."""
+        log = self.logs[(topic, partition)]
+        partition_metadata.write(self.fs, log.dir, topic_id)
+        self.topic_ids[(topic, partition)] = topic_id
+        self.unreadable.discard((topic, partition))
+
+    def mark_stray(self, topic: str, partition: int) -> str | None:
+        """Take the log out of service, close it and rename its directory
+        `topic-partition.<id>-stray` (Kafka's name for the log of a replica the metadata
+        does not give this broker); its files stay on disk. Returns the new directory."""
+        with self.lock:
+            log = self.logs.pop((topic, partition), None)
+            self.topic_ids.pop((topic, partition), None)
+            self.unreadable.discard((topic, partition))
+        if log is None:
+            return None
+        with log.lock:
+            log.close()
+            stray = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, STRAY_SUFFIX))
+            self.fs.rename(log.dir, stray)
+            self.fs.fsync_dir(posixpath.dirname(log.dir))
+        return stray
 
     def update_config(self, topic: str, config: LogConfig) -> None:
         for (t, _), log in self.logs.items():
@@ -107,6 +161,8 @@ class LogManager:
         restart before that picks the deletion up again."""
         with self.lock:
             log = self.logs.pop((topic, partition), None)
+            self.topic_ids.pop((topic, partition), None)
+            self.unreadable.discard((topic, partition))
         if log is None:
             return False
         with log.lock:

@@ -58,6 +58,7 @@ def broker(tmp_path):
     rm = ReplicaManager(lm, 1, lambda t: None, lambda key: 0, lambda: 0)
     c.add_listener(rm.on_metadata)
     c.start(BrokerImage(1, "127.0.0.1", 9092), 0)
+    rm.start(c.image)  # the metadata is local, so caught up (as Broker.start on a single node)
     c.create_topics([CreateTopicSpec("t", 2)], False, 0)
     yield FakeBroker(c, lm, rm)
     lm.close()

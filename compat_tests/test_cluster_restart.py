@@ -1,0 +1,293 @@
+"""A cluster broker restarted keeps its partitions' data (issue 25).
+
+One cluster of real processes for the module: 3 controllers + 3 brokers (nodes 4, 5, 6),
+stock clients. Replication factor 1 topics and __consumer_offsets (committed offsets of
+groups spread over its partitions): each broker in turn is killed with SIGKILL and
+restarted, then stopped with SIGTERM and restarted; after every restart each acknowledged
+record is read back at its offset, each committed offset is still there, the restarted
+broker's partitions take new records right after the old ones and no log was set aside.
+A topic deleted and re-created while a broker is down: the old log is kept renamed
+`<topic>-<partition>.<id>-stray`, the new topic starts empty.
+"""
+
+from __future__ import annotations
+
+import base64
+import glob
+import os
+import socket
+
+import pytest
+from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, NewTopic
+
+from harness import free_port
+from odradek.cli_cluster import cluster_layout
+from test_raft_cluster import Node, wait_for
+
+TOPIC, PARTITIONS, PER_PARTITION = "rf1", 6, 500
+OFFSETS_PARTITIONS = 3  # offsets.topic.num.partitions in test_raft_cluster.FAST
+# brokers notice a dead peer sooner than Kafka's 9 s (a topic created while one is down)
+CLUSTER_PROPS = {"broker.session.timeout.ms": "3000", "broker.heartbeat.interval.ms": "500"}
+
+
+def _ports_free(ports) -> bool:
+    for port in ports:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cluster-restart")
+    for attempt in range(3):
+        base = free_port()
+        while base + 110 > 65000 or not _ports_free([base, base + 1, base + 2, base + 101, base + 102, base + 103]):
+            base = free_port()
+        nodes = [Node({**p, **CLUSTER_PROPS}) for p in cluster_layout(3, 3, base, str(root / f"try{attempt}"))]
+        for n in nodes:
+            n.start()
+        try:
+            for n in nodes:
+                n.wait_ready(60)
+            break
+        except RuntimeError:
+            for n in nodes:
+                n.stop()
+            if attempt == 2:
+                raise
+    try:
+        yield nodes
+    finally:
+        for n in nodes:
+            n.stop()
+
+
+def _brokers(cluster) -> list[Node]:
+    return [n for n in cluster if n.props["process.roles"] == "broker"]
+
+
+def _bootstrap(cluster) -> str:
+    return ",".join(f"127.0.0.1:{n.port}" for n in _brokers(cluster))
+
+
+def _java_hash(s: str) -> int:
+    h = 0
+    for ch in s:
+        h = (31 * h + ord(ch)) & 0xFFFFFFFF
+    return h - (1 << 32) if h >= 1 << 31 else h
+
+
+def _groups_over_offsets_partitions() -> list[str]:
+    """Two groups per __consumer_offsets partition (Kafka: abs(groupId.hashCode) % n)."""
+    out, per = [], {}
+    i = 0
+    while len(out) < 2 * OFFSETS_PARTITIONS:
+        g = f"restart-group-{i}"
+        p = abs(_java_hash(g)) % OFFSETS_PARTITIONS
+        if per.get(p, 0) < 2:
+            per[p] = per.get(p, 0) + 1
+            out.append(g)
+        i += 1
+    return out
+
+
+GROUPS = _groups_over_offsets_partitions()
+
+
+def _create(admin: AdminClient, name: str, partitions: int) -> None:
+    def made():
+        try:
+            admin.create_topics([NewTopic(name, partitions, 1)], operation_timeout=10)[name].result(timeout=15)
+        except KafkaException as e:
+            if "already exists" not in str(e):
+                raise
+        md = admin.list_topics(name, timeout=5).topics[name]
+        return md.error is None and len(md.partitions) == partitions and \
+            all(p.leader >= 0 for p in md.partitions.values())
+    wait_for(made, 30, f"topic {name}")
+
+
+def _produce(p: Producer, topic: str, per_partition: dict[int, list[bytes]]) -> dict[int, list[int]]:
+    """Send with acks=all; the offsets acknowledged, by partition (every record must be).
+    One idempotent producer for the module: its sequence numbers go on across the restarts."""
+    acked: dict[int, list[tuple[int, bytes]]] = {p: [] for p in per_partition}
+    errors = []
+
+    def report(err, msg):
+        if err is not None:
+            errors.append(err)
+        else:
+            acked[msg.partition()].append((msg.offset(), msg.value()))
+    for part, values in per_partition.items():
+        for v in values:
+            p.produce(topic, v, partition=part, on_delivery=report)
+            p.poll(0)
+    assert p.flush(60) == 0
+    assert errors == []
+    out = {}
+    for part, values in per_partition.items():
+        got = sorted(acked[part])
+        assert [v for _, v in got] == values
+        out[part] = [o for o, _ in got]
+    return out
+
+
+def _read_all(bootstrap: str, topic: str, ends: dict[int, int]) -> dict[int, list[tuple[int, bytes]]]:
+    """(offset, value) of every record of each partition up to its expected end."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "restart-reader", "enable.auto.commit": False,
+                  "enable.partition.eof": False})
+    try:
+        c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in ends])
+        got: dict[int, list[tuple[int, bytes]]] = {p: [] for p in ends}
+
+        def done():
+            for m in c.consume(500, 0.5):
+                if m.error() is None:
+                    got[m.partition()].append((m.offset(), m.value()))
+            return all(len(got[p]) >= ends[p] for p in ends)
+        wait_for(done, 60, f"every record of {topic}")
+        return got
+    finally:
+        c.close()
+
+
+def _commit(bootstrap: str, group: str, offsets: dict[int, int]) -> None:
+    """Commit, retrying while the group's coordinator comes up (__consumer_offsets is
+    created on the first FindCoordinator)."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
+    try:
+        def committed():
+            c.commit(offsets=[TopicPartition(TOPIC, p, o) for p, o in offsets.items()], asynchronous=False)
+            return True
+        wait_for(committed, 30, f"a commit of {group}")
+    finally:
+        c.close()
+
+
+def _committed(bootstrap: str, group: str) -> dict[int, int]:
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False})
+    try:
+        return {tp.partition: tp.offset for tp in c.committed([TopicPartition(TOPIC, p) for p in range(PARTITIONS)],
+                                                              timeout=10)}
+    finally:
+        c.close()
+
+
+def _leaders(admin: AdminClient, topic: str) -> dict[int, int]:
+    return {p: m.leader for p, m in admin.list_topics(topic, timeout=5).topics[topic].partitions.items()}
+
+
+def _stray_dirs(node: Node) -> list[str]:
+    return sorted(glob.glob(os.path.join(node.props["log.dirs"], "*-stray")))
+
+
+@pytest.fixture(scope="module")
+def loaded(cluster):
+    """The rf1 topic with PER_PARTITION acknowledged records per partition, and a
+    committed offset per partition for each group."""
+    bootstrap = _bootstrap(cluster)
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    _create(admin, TOPIC, PARTITIONS)
+    assert sorted(set(_leaders(admin, TOPIC).values())) == [4, 5, 6]
+    data = {p: [f"{p}:{i}".encode() for i in range(PER_PARTITION)] for p in range(PARTITIONS)}
+    producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5, "enable.idempotence": True})
+    offsets = _produce(producer, TOPIC, data)
+    assert offsets == {p: list(range(PER_PARTITION)) for p in range(PARTITIONS)}
+    commits = {g: {p: 10 * (k + 1) + p for p in range(PARTITIONS)} for k, g in enumerate(GROUPS)}
+    for g, offs in commits.items():
+        _commit(bootstrap, g, offs)
+    return {"bootstrap": bootstrap, "admin": admin, "producer": producer, "data": data, "commits": commits}
+
+
+def _check(state) -> int:
+    """Every acknowledged record at its offset, every committed offset; the records checked."""
+    bootstrap, data = state["bootstrap"], state["data"]
+    got = _read_all(bootstrap, TOPIC, {p: len(v) for p, v in data.items()})
+    for p, values in data.items():
+        assert got[p] == list(enumerate(values)), f"partition {p}"
+    for g, offs in state["commits"].items():
+        assert wait_for(lambda: _committed(bootstrap, g) == offs or None, 30, f"offsets of {g}")
+    return sum(len(v) for v in data.values())
+
+
+def _restart_each(cluster, state, how: str) -> None:
+    admin = state["admin"]
+    leaders = _leaders(admin, TOPIC)
+    for node in _brokers(cluster):
+        if how == "kill":
+            node.kill9()
+        else:
+            node.stop()
+            assert node.proc.returncode == 0, "".join(node.lines[-20:])
+        node.start()
+        node.wait_ready(60)
+        assert _check(state) == sum(len(v) for v in state["data"].values())
+        # the restarted broker's partitions go on right after their old records
+        mine = {p: [f"{p}:{how}{node.id}".encode()] for p, b in leaders.items() if b == node.id}
+        assert mine
+        acked = _produce(state["producer"], TOPIC, mine)
+        for p, offs in acked.items():
+            assert offs == [len(state["data"][p])]
+            state["data"][p] += mine[p]
+        assert _stray_dirs(node) == []
+        assert not any("not serving it" in line for line in node.lines), "".join(node.lines[-20:])
+
+
+def test_kill9_each_broker_keeps_records_and_committed_offsets(cluster, loaded):
+    _check(loaded)
+    _restart_each(cluster, loaded, "kill")
+
+
+def test_clean_stop_each_broker_keeps_records_and_committed_offsets(cluster, loaded):
+    _restart_each(cluster, loaded, "term")
+
+
+def _topic_id_of(admin: AdminClient, name: str) -> bytes:
+    from confluent_kafka import TopicCollection
+
+    d = admin.describe_topics(TopicCollection([name]))[name].result(timeout=10)
+    return base64.urlsafe_b64decode(str(d.topic_id) + "==")
+
+
+def test_topic_deleted_and_recreated_while_broker_down_keeps_old_log_as_stray(cluster, loaded):
+    bootstrap, admin, producer = loaded["bootstrap"], loaded["admin"], loaded["producer"]
+    name = "recreated"
+    _create(admin, name, 3)
+    old_id = _topic_id_of(admin, name)
+    _produce(producer, name, {p: [f"old{p}:{i}".encode() for i in range(50)] for p in range(3)})
+    leader = _leaders(admin, name)[0]
+    node = next(n for n in cluster if n.id == leader)
+    seg = os.path.join(node.props["log.dirs"], f"{name}-0", "00000000000000000000.log")
+    old_size = os.path.getsize(seg)
+    assert old_size > 0
+    node.kill9()
+    admin.delete_topics([name], operation_timeout=10)[name].result(timeout=15)
+    wait_for(lambda: name not in admin.list_topics(timeout=5).topics, 20, "topic deleted")
+    _create(admin, name, 3)  # waits for every partition to have a live leader
+    new_id = _topic_id_of(admin, name)
+    assert new_id != old_id
+    node.start()
+    node.wait_ready(60)
+    strays = [d for d in _stray_dirs(node) if os.path.basename(d).startswith(f"{name}-0.")]
+    assert len(strays) == 1, _stray_dirs(node)
+    assert os.path.basename(strays[0])[len(name) + 3:-len("-stray")].isalnum()
+    assert os.path.getsize(os.path.join(strays[0], "00000000000000000000.log")) == old_size
+    with open(os.path.join(strays[0], "partition.metadata"), "rb") as f:
+        assert f.read() == b"version: 0\ntopic_id: " + base64.urlsafe_b64encode(old_id).rstrip(b"=")
+    # the new topic starts empty on every partition, wherever it was placed
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": "restart-reader"})
+    try:
+        def empty():
+            return all(c.get_watermark_offsets(TopicPartition(name, p), timeout=5) == (0, 0) for p in range(3))
+        wait_for(empty, 30, "the re-created topic empty")
+    finally:
+        c.close()
+    acked = _produce(producer, name, {p: [f"new{p}".encode()] for p in range(3)})
+    assert acked == {0: [0], 1: [0], 2: [0]}
+    # the rest of the cluster's data came through as well
+    assert _check(loaded) == sum(len(v) for v in loaded["data"].values())
