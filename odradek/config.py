@@ -2,17 +2,26 @@
 
 `odradek serve [server.properties] --override k=v` reads properties in Kafka's
 format; `BrokerConfig.from_properties` turns them into a BrokerConfig or raises
-ConfigError naming the bad property. Unknown names are errors (a typo must not
-silently fall back to a default); a few Kafka settings that make no sense for a
-single Python process (thread counts, socket buffers) are accepted and ignored so a
-stock Kafka server.properties works. The KRaft quorum settings (process.roles,
-controller.quorum.voters, ...) are real: see `quorum_mode`.
+ConfigError in Kafka's words ("Invalid value abc for configuration num.partitions: Not
+a number of type INT"). Names odradek does not use are reported (`unused`), as Kafka
+logs them and starts; a few that make no sense for one Python process (thread counts,
+socket buffers) are accepted silently (IGNORED). The KRaft quorum settings
+(process.roles, controller.quorum.voters, ...) are real: see `quorum_mode`.
+
+Each property is defined once, as a BrokerConfig field made by `prop()`: Kafka name,
+default, parser, aliases, the topic config it is the default of, and what DescribeConfigs
+shows (Kafka type, Kafka's default, documentation). The parse table, `topic_defaults()`
+and the controller's config tables (odradek.controller.configs) are derived from these;
+the log.* defaults are the topic-level ones of odradek.log.config (`log_prop()`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from typing import Callable
+
+from odradek.log.config import default_of
 
 LONG_MAX = 9223372036854775807
 INT_MAX = 2147483647
@@ -32,307 +41,12 @@ class Listener:
         return f"{self.name}://{self.host}:{self.port}"
 
 
-@dataclass(frozen=True)
-class BrokerConfig:
-    node_id: int = 1
-    listeners: tuple[Listener, ...] = (Listener("PLAINTEXT", "127.0.0.1", 9092),)
-    advertised_listeners: tuple[Listener, ...] | None = None
-    log_dirs: tuple[str, ...] = ("./odradek-data",)
-    num_partitions: int = 1
-    default_replication_factor: int = 1
-    auto_create_topics_enable: bool = True
-    delete_topic_enable: bool = True
-    # topic-level defaults (broker names; the topic names are in TOPIC_DEFAULTS)
-    log_retention_ms: int = 7 * 24 * 3600 * 1000
-    log_retention_bytes: int = -1
-    log_segment_bytes: int = 1073741824
-    log_preallocate: bool = False
-    log_segment_delete_delay_ms: int = 60000  # file.delete.delay.ms's default; also deleted partitions' delay
-    log_roll_ms: int = 7 * 24 * 3600 * 1000
-    log_roll_jitter_ms: int = 0
-    log_index_size_max_bytes: int = 10485760
-    log_index_interval_bytes: int = 4096
-    log_cleanup_policy: str = "delete"
-    log_cleaner_min_cleanable_ratio: float = 0.5
-    log_cleaner_delete_retention_ms: int = 86400000
-    log_cleaner_min_compaction_lag_ms: int = 0
-    log_cleaner_max_compaction_lag_ms: int = LONG_MAX
-    log_cleaner_enable: bool = True
-    log_cleaner_backoff_ms: int = 15000
-    # the cleaner's offset map: buffer / threads bytes per cleaner, 24 bytes a key, filled
-    # to load factor (odradek/log/compaction.py CleanerConfig); Kafka's defaults
-    log_cleaner_dedupe_buffer_size: int = 134217728
-    log_cleaner_io_buffer_load_factor: float = 0.9
-    log_cleaner_threads: int = 1
-    log_message_timestamp_type: str = "CreateTime"
-    log_message_timestamp_before_max_ms: int = LONG_MAX
-    log_message_timestamp_after_max_ms: int = 3600000
-    log_flush_interval_messages: int = LONG_MAX
-    log_flush_interval_ms: int | None = None
-    message_max_bytes: int = 1048588
-    min_insync_replicas: int = 1
-    compression_type: str = "producer"
-    # broker process
-    socket_request_max_bytes: int = 104857600
-    connections_max_idle_ms: int = 600000
-    log_retention_check_interval_ms: int = 300000
-    log_flush_scheduler_interval_ms: int = LONG_MAX
-    log_flush_offset_checkpoint_interval_ms: int = 60000
-    # group coordinator
-    group_initial_rebalance_delay_ms: int = 3000
-    group_min_session_timeout_ms: int = 6000
-    group_max_session_timeout_ms: int = 1800000
-    group_max_size: int = INT_MAX
-    # KIP-848 consumer groups (odradek/coordinator/consumer_group_coordinator.py)
-    group_consumer_heartbeat_interval_ms: int = 5000
-    group_consumer_session_timeout_ms: int = 45000
-    group_consumer_max_size: int = INT_MAX
-    group_consumer_assignors: str = "uniform,range"
-    # KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); Kafka 4.3's defaults
-    group_share_session_timeout_ms: int = 45000
-    group_share_heartbeat_interval_ms: int = 5000
-    group_share_record_lock_duration_ms: int = 30000
-    group_share_min_record_lock_duration_ms: int = 15000
-    group_share_max_record_lock_duration_ms: int = 60000
-    group_share_delivery_count_limit: int = 5
-    group_share_partition_max_record_locks: int = 2000
-    group_share_max_size: int = 200
-    # KIP-1071 streams groups (odradek/coordinator/streams_group_coordinator.py); Kafka 4.3's defaults
-    group_streams_session_timeout_ms: int = 45000
-    group_streams_heartbeat_interval_ms: int = 5000
-    group_streams_max_size: int = INT_MAX
-    group_streams_num_standby_replicas: int = 0
-    group_streams_initial_rebalance_delay_ms: int = 3000
-    group_streams_assignment_interval_ms: int = 1000
-    max_share_sessions: int = 2000
-    # the share coordinator's __share_group_state (created on the first FindCoordinator of a share key)
-    share_coordinator_state_topic_num_partitions: int = 50
-    share_coordinator_state_topic_segment_bytes: int = 104857600
-    share_coordinator_state_topic_prune_interval_ms: int = 300000
-    offsets_topic_num_partitions: int = 50
-    offsets_topic_replication_factor: int = 1
-    offsets_topic_segment_bytes: int = 104857600
-    offsets_retention_minutes: int = 10080
-    offsets_retention_check_interval_ms: int = 600000
-    offset_metadata_max_bytes: int = 4096
-    # transactions (used once the transaction coordinator exists)
-    transaction_state_log_num_partitions: int = 50
-    transaction_state_log_replication_factor: int = 1
-    transaction_max_timeout_ms: int = 900000
-    transactional_id_expiration_ms: int = 604800000
-    producer_id_expiration_ms: int = 86400000
-    producer_id_expiration_check_interval_ms: int = 600000
-    # KIP-227 fetch sessions (Kafka hardcodes the eviction time; a property here for tests)
-    max_incremental_fetch_session_cache_slots: int = 1000
-    min_incremental_fetch_session_eviction_ms: int = 120000
-    # KRaft quorum. A lone node with both roles (the default) is its own single voter;
-    # anything wider (more voters, or one role only) runs the Raft quorum over the wire.
-    process_roles: tuple[str, ...] = ("broker", "controller")
-    controller_quorum_voters: tuple[tuple[int, str, int], ...] = ()  # (id, host, port)
-    controller_quorum_bootstrap_servers: tuple[tuple[str, int], ...] = ()
-    controller_listener_names: tuple[str, ...] = ("CONTROLLER",)
-    controller_listeners: tuple[Listener, ...] = ()  # from listeners, by controller.listener.names
-    controller_quorum_election_timeout_ms: int = 1000
-    controller_quorum_fetch_timeout_ms: int = 2000
-    controller_quorum_request_timeout_ms: int = 2000
-    broker_heartbeat_interval_ms: int = 2000
-    broker_session_timeout_ms: int = 9000
-    metadata_log_max_record_bytes_between_snapshots: int = 20971520
-    # every property given explicitly, by Kafka name (for DescribeConfigs "source")
-    explicit: dict = field(default_factory=dict, compare=False, repr=False)
-    # properties given that odradek does not use (Kafka warns about those and starts)
-    unused: tuple = field(default=(), compare=False, repr=False)
-
-    # ------------------------------------------------------------ derived
-
-    @property
-    def listener(self) -> Listener:
-        return self.listeners[0]
-
-    @property
-    def advertised(self) -> Listener:
-        """Host/port clients are told to connect to (Metadata, FindCoordinator)."""
-        if self.advertised_listeners:
-            return self.advertised_listeners[0]
-        lst = self.listener
-        host = lst.host
-        if host in ("", "0.0.0.0", "::"):
-            host = "127.0.0.1"
-        return Listener(lst.name, host, lst.port)
-
-    @property
-    def quorum_mode(self) -> bool:
-        """True when this process is one node of a Raft quorum wider than itself."""
-        voters = {v[0] for v in self.controller_quorum_voters}
-        if set(self.process_roles) != {"broker", "controller"}:
-            return True
-        if self.controller_quorum_bootstrap_servers and not voters:
-            return True
-        return bool(voters) and voters != {self.node_id}
-
-    @property
-    def controller_listener(self) -> Listener | None:
-        return self.controller_listeners[0] if self.controller_listeners else None
-
-    @property
-    def data_dir(self) -> str:
-        return self.log_dirs[0]
-
-    def topic_defaults(self) -> dict[str, str]:
-        """Topic-level config defaults (topic property names) derived from broker settings."""
-        return {
-            "retention.ms": str(self.log_retention_ms),
-            "retention.bytes": str(self.log_retention_bytes),
-            "segment.bytes": str(self.log_segment_bytes),
-            "preallocate": "true" if self.log_preallocate else "false",
-            "file.delete.delay.ms": str(self.log_segment_delete_delay_ms),
-            "segment.ms": str(self.log_roll_ms),
-            "segment.jitter.ms": str(self.log_roll_jitter_ms),
-            "segment.index.bytes": str(self.log_index_size_max_bytes),
-            "index.interval.bytes": str(self.log_index_interval_bytes),
-            "cleanup.policy": self.log_cleanup_policy,
-            "min.cleanable.dirty.ratio": str(self.log_cleaner_min_cleanable_ratio),
-            "delete.retention.ms": str(self.log_cleaner_delete_retention_ms),
-            "min.compaction.lag.ms": str(self.log_cleaner_min_compaction_lag_ms),
-            "max.compaction.lag.ms": str(self.log_cleaner_max_compaction_lag_ms),
-            "max.message.bytes": str(self.message_max_bytes),
-            "message.timestamp.type": self.log_message_timestamp_type,
-            "message.timestamp.before.max.ms": str(self.log_message_timestamp_before_max_ms),
-            "message.timestamp.after.max.ms": str(self.log_message_timestamp_after_max_ms),
-            "flush.messages": str(self.log_flush_interval_messages),
-            "flush.ms": str(LONG_MAX if self.log_flush_interval_ms is None else self.log_flush_interval_ms),
-            "min.insync.replicas": str(self.min_insync_replicas),
-            "compression.type": self.compression_type,
-        }
-
-    def controller_defaults(self) -> dict[str, str]:
-        """What the controller needs: creation defaults plus topic config defaults."""
-        d = {
-            "num.partitions": str(self.num_partitions),
-            "default.replication.factor": str(self.default_replication_factor),
-            "auto.create.topics.enable": str(self.auto_create_topics_enable).lower(),
-            "delete.topic.enable": str(self.delete_topic_enable).lower(),
-            "message.max.bytes": str(self.message_max_bytes),
-            "offsets.topic.num.partitions": str(self.offsets_topic_num_partitions),
-            "offsets.topic.segment.bytes": str(self.offsets_topic_segment_bytes),
-            # Kafka requires these in server.properties, so DescribeConfigs shows them as static
-            "node.id": str(self.node_id),
-            "broker.id": str(self.node_id),
-            "process.roles": ",".join(self.process_roles),
-        }
-        d.update(self.topic_defaults())
-        # what the user set, under the names they used (DescribeConfigs shows these)
-        d.update({k: str(v) for k, v in self.explicit.items() if k not in IGNORED})
-        return d
-
-    def log_config(self):
-        from odradek.log.config import LogConfig
-
-        return LogConfig.from_properties(self.topic_defaults())
-
-    def cleaner_config(self):
-        """The log.cleaner.* settings of the compaction cleaner (its offset map's budget)."""
-        from odradek.log.compaction import CleanerConfig
-
-        return CleanerConfig(dedupe_buffer_size=self.log_cleaner_dedupe_buffer_size,
-                             dedupe_buffer_load_factor=self.log_cleaner_io_buffer_load_factor,
-                             threads=self.log_cleaner_threads)
-
-    # ------------------------------------------------------------ parsing
-
-    @classmethod
-    def from_properties(cls, props: dict[str, str]) -> "BrokerConfig":
-        values: dict = {}
-        explicit = {}
-        unused: list[str] = []
-        # Kafka's precedence for time units: *.ms over *.minutes over *.hours.
-        for unit_names, attr in _UNIT_ALIASES:
-            for name, factor in unit_names:
-                if name in props:
-                    hi = LONG_MAX if factor == 1 else INT_MAX  # *.ms are LONG, *.minutes/*.hours INT
-                    values[attr] = _parse_int(name, props[name], _UNIT_MINIMUM.get(attr, 1), hi) * factor
-                    break
-        unit_keys = {n for names, _ in _UNIT_ALIASES for n, _ in names}
-        for name, raw in props.items():
-            explicit[name] = raw
-            if name in unit_keys:
-                continue
-            if name in IGNORED:
-                continue
-            spec = _SPECS.get(name)
-            if spec is None:
-                # as Kafka (AbstractConfig.logUnused): a name it does not use is reported, not refused
-                unused.append(name)
-                continue
-            attr, parse = spec
-            try:
-                values[attr] = parse(raw)
-            except (ValueError, TypeError) as e:
-                raise ConfigError(_kafka_message(name, raw, str(e))) from None
-        if "listeners" in props:
-            names = values.get("controller_listener_names", cls.controller_listener_names)
-            try:
-                every = _all_listeners(props["listeners"])
-            except ValueError as e:
-                raise ConfigError(_kafka_message("listeners", props["listeners"], str(e))) from None
-            values["controller_listeners"] = tuple(lst for lst in every if lst.name in names)
-            brokers = tuple(lst for lst in every if lst.name not in names)
-            if brokers:
-                values["listeners"] = brokers
-        cfg = dataclasses.replace(cls(), **values, explicit=explicit, unused=tuple(sorted(unused)))
-        cfg._check()
-        return cfg
-
-    def _check(self) -> None:
-        if self.advertised_listeners:
-            for lst in self.advertised_listeners:
-                if lst.host in ("", "0.0.0.0", "::"):
-                    raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
-        if self.log_retention_ms == 0 or self.log_retention_ms < -1:
-            raise ConfigError("log.retention.ms must be -1 or positive")
-        if self.log_cleanup_policy not in ("delete", "compact", "compact,delete", "delete,compact"):
-            raise ConfigError(f"invalid log.cleanup.policy {self.log_cleanup_policy!r}")
-        # KafkaConfig.validateValues (Kafka divides by log.cleaner.threads there, so 0 fails too)
-        if self.log_cleaner_threads < 1:
-            raise ConfigError(f"invalid value {self.log_cleaner_threads} for log.cleaner.threads: "
-                              "the dedupe buffer is divided among the cleaner threads, there must be at least 1")
-        if self.log_cleaner_dedupe_buffer_size // self.log_cleaner_threads <= 1024 * 1024:
-            raise ConfigError("log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.")
-        try:
-            self.log_config()
-        except ValueError as e:
-            raise ConfigError(str(e)) from None
-        roles = set(self.process_roles)
-        if not roles or not roles <= {"broker", "controller"}:
-            raise ConfigError(f"invalid process.roles {','.join(self.process_roles)!r}: broker and/or controller")
-        if self.quorum_mode:
-            voters = {v[0] for v in self.controller_quorum_voters}
-            if not voters:
-                raise ConfigError("controller.quorum.voters must list the controllers (id@host:port)")
-            if "controller" in roles:
-                if self.node_id not in voters:
-                    raise ConfigError(f"node.id {self.node_id} has the controller role but is not in "
-                                      "controller.quorum.voters")
-                if not self.controller_listeners:
-                    raise ConfigError("a controller needs a listener named in controller.listener.names "
-                                      "(e.g. CONTROLLER://127.0.0.1:9093)")
-            elif self.node_id in voters:
-                raise ConfigError(f"node.id {self.node_id} is a voter but process.roles has no controller")
-
-
 # ---------------------------------------------------------------- parsers
 
 
 def _kafka_message(name, raw, why: str) -> str:
     """Kafka's ConfigException wording: `Invalid value <raw> for configuration <name>: <why>`."""
     return f"Invalid value {raw} for configuration {name}: {why}"
-
-
-def _parse_int(name, raw, lo=None, hi=LONG_MAX) -> int:
-    try:
-        return _int(lo, hi)(raw)
-    except ValueError as e:
-        raise ConfigError(_kafka_message(name, raw, str(e))) from None
 
 
 def _int(lo=None, hi=LONG_MAX):
@@ -479,112 +193,436 @@ def _dirs(raw) -> tuple[str, ...]:
     return dirs
 
 
-_SPECS = {
-    "node.id": ("node_id", _int(0, INT_MAX)),
-    "broker.id": ("node_id", _int(0, INT_MAX)),
-    "listeners": ("listeners", parse_listeners),
-    "advertised.listeners": ("advertised_listeners", parse_listeners),
-    "log.dirs": ("log_dirs", _dirs),
-    "log.dir": ("log_dirs", _dirs),
-    "num.partitions": ("num_partitions", _int(1, INT_MAX)),
-    "default.replication.factor": ("default_replication_factor", _int(1, 32767)),
-    "auto.create.topics.enable": ("auto_create_topics_enable", _bool),
-    "delete.topic.enable": ("delete_topic_enable", _bool),
-    "log.retention.bytes": ("log_retention_bytes", _int(-1)),
-    "log.segment.bytes": ("log_segment_bytes", _int(14, INT_MAX)),
-    "log.preallocate": ("log_preallocate", _bool),
-    "log.segment.delete.delay.ms": ("log_segment_delete_delay_ms", _int(0, LONG_MAX)),
-    "log.index.size.max.bytes": ("log_index_size_max_bytes", _int(4, INT_MAX)),
-    "log.index.interval.bytes": ("log_index_interval_bytes", _int(0, INT_MAX)),
-    "log.cleanup.policy": ("log_cleanup_policy", _str),
-    "log.cleaner.min.cleanable.ratio": ("log_cleaner_min_cleanable_ratio", _float01),
-    "log.cleaner.delete.retention.ms": ("log_cleaner_delete_retention_ms", _int(0)),
-    "log.cleaner.min.compaction.lag.ms": ("log_cleaner_min_compaction_lag_ms", _int(0)),
-    "log.cleaner.max.compaction.lag.ms": ("log_cleaner_max_compaction_lag_ms", _int(1)),
-    "log.cleaner.enable": ("log_cleaner_enable", _bool),
-    "log.cleaner.backoff.ms": ("log_cleaner_backoff_ms", _int(0)),
-    "log.cleaner.dedupe.buffer.size": ("log_cleaner_dedupe_buffer_size", _int(-LONG_MAX - 1)),
-    "log.cleaner.io.buffer.load.factor": ("log_cleaner_io_buffer_load_factor", _double),
-    "log.cleaner.threads": ("log_cleaner_threads", _int(0, INT_MAX)),
-    "log.message.timestamp.type": ("log_message_timestamp_type", _choice("CreateTime", "LogAppendTime")),
-    "log.message.timestamp.before.max.ms": ("log_message_timestamp_before_max_ms", _int(0)),
-    "log.message.timestamp.after.max.ms": ("log_message_timestamp_after_max_ms", _int(0)),
-    "log.flush.interval.messages": ("log_flush_interval_messages", _int(1)),
-    "log.flush.interval.ms": ("log_flush_interval_ms", _int(0)),
-    "message.max.bytes": ("message_max_bytes", _int(0, INT_MAX)),
-    "min.insync.replicas": ("min_insync_replicas", _int(1, INT_MAX)),
-    "compression.type": ("compression_type", _choice("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd")),
-    "socket.request.max.bytes": ("socket_request_max_bytes", _int(1, INT_MAX)),
-    "connections.max.idle.ms": ("connections_max_idle_ms", _int(-1)),
-    "log.retention.check.interval.ms": ("log_retention_check_interval_ms", _int(1)),
-    "log.flush.scheduler.interval.ms": ("log_flush_scheduler_interval_ms", _int(1)),
-    "log.flush.offset.checkpoint.interval.ms": ("log_flush_offset_checkpoint_interval_ms", _int(0, INT_MAX)),
-    "group.initial.rebalance.delay.ms": ("group_initial_rebalance_delay_ms", _int(0, INT_MAX)),
-    "group.min.session.timeout.ms": ("group_min_session_timeout_ms", _int(0, INT_MAX)),
-    "group.max.session.timeout.ms": ("group_max_session_timeout_ms", _int(0, INT_MAX)),
-    "group.max.size": ("group_max_size", _int(1, INT_MAX)),
-    "group.consumer.heartbeat.interval.ms": ("group_consumer_heartbeat_interval_ms", _int(1, INT_MAX)),
-    "group.consumer.session.timeout.ms": ("group_consumer_session_timeout_ms", _int(1, INT_MAX)),
-    "group.consumer.max.size": ("group_consumer_max_size", _int(1, INT_MAX)),
-    "group.consumer.assignors": ("group_consumer_assignors", _str),
-    "group.share.session.timeout.ms": ("group_share_session_timeout_ms", _int(1, INT_MAX)),
-    "group.share.heartbeat.interval.ms": ("group_share_heartbeat_interval_ms", _int(1, INT_MAX)),
-    "group.share.record.lock.duration.ms": ("group_share_record_lock_duration_ms", _int(1000, 3600000)),
-    "group.share.min.record.lock.duration.ms": ("group_share_min_record_lock_duration_ms", _int(1000, 30000)),
-    "group.share.max.record.lock.duration.ms": ("group_share_max_record_lock_duration_ms", _int(30000, 3600000)),
-    "group.share.delivery.count.limit": ("group_share_delivery_count_limit", _int(2, 10)),
-    "group.share.partition.max.record.locks": ("group_share_partition_max_record_locks", _int(100, 10000)),
-    "group.share.max.size": ("group_share_max_size", _int(1, 1000)),
-    "group.streams.session.timeout.ms": ("group_streams_session_timeout_ms", _int(1, INT_MAX)),
-    "group.streams.heartbeat.interval.ms": ("group_streams_heartbeat_interval_ms", _int(1, INT_MAX)),
-    "group.streams.max.size": ("group_streams_max_size", _int(1, INT_MAX)),
-    "group.streams.num.standby.replicas": ("group_streams_num_standby_replicas", _int(0, INT_MAX)),
-    "group.streams.initial.rebalance.delay.ms": ("group_streams_initial_rebalance_delay_ms", _int(0, INT_MAX)),
-    "group.streams.assignment.interval.ms": ("group_streams_assignment_interval_ms", _int(0, INT_MAX)),
-    "max.share.sessions": ("max_share_sessions", _int(1, INT_MAX)),
-    "share.coordinator.state.topic.num.partitions": ("share_coordinator_state_topic_num_partitions",
-                                                     _int(1, INT_MAX)),
-    "share.coordinator.state.topic.segment.bytes": ("share_coordinator_state_topic_segment_bytes",
-                                                    _int(1, INT_MAX)),
-    "share.coordinator.state.topic.prune.interval.ms": ("share_coordinator_state_topic_prune_interval_ms",
-                                                        _int(1, INT_MAX)),
-    "offsets.topic.num.partitions": ("offsets_topic_num_partitions", _int(1, INT_MAX)),
-    "offsets.topic.replication.factor": ("offsets_topic_replication_factor", _int(1, 32767)),
-    "offsets.topic.segment.bytes": ("offsets_topic_segment_bytes", _int(1, INT_MAX)),
-    "offsets.retention.minutes": ("offsets_retention_minutes", _int(1, INT_MAX)),
-    "offsets.retention.check.interval.ms": ("offsets_retention_check_interval_ms", _int(1)),
-    "offset.metadata.max.bytes": ("offset_metadata_max_bytes", _int(0, INT_MAX)),
-    "transaction.state.log.num.partitions": ("transaction_state_log_num_partitions", _int(1, INT_MAX)),
-    "transaction.state.log.replication.factor": ("transaction_state_log_replication_factor", _int(1, 32767)),
-    "transaction.max.timeout.ms": ("transaction_max_timeout_ms", _int(1, INT_MAX)),
-    "transactional.id.expiration.ms": ("transactional_id_expiration_ms", _int(1, INT_MAX)),
-    "producer.id.expiration.ms": ("producer_id_expiration_ms", _int(1, INT_MAX)),
-    "producer.id.expiration.check.interval.ms": ("producer_id_expiration_check_interval_ms",
-                                                 _int(1, INT_MAX)),
-    "max.incremental.fetch.session.cache.slots": ("max_incremental_fetch_session_cache_slots", _int(0, INT_MAX)),
-    "min.incremental.fetch.session.eviction.ms": ("min_incremental_fetch_session_eviction_ms", _int(0)),
-    "process.roles": ("process_roles", _roles),
-    "controller.quorum.voters": ("controller_quorum_voters", _voters),
-    "controller.quorum.bootstrap.servers": ("controller_quorum_bootstrap_servers", _hostports),
-    "controller.listener.names": ("controller_listener_names", _names),
-    "controller.quorum.election.timeout.ms": ("controller_quorum_election_timeout_ms", _int(1, INT_MAX)),
-    "controller.quorum.fetch.timeout.ms": ("controller_quorum_fetch_timeout_ms", _int(1, INT_MAX)),
-    "controller.quorum.request.timeout.ms": ("controller_quorum_request_timeout_ms", _int(1, INT_MAX)),
-    "broker.heartbeat.interval.ms": ("broker_heartbeat_interval_ms", _int(1, INT_MAX)),
-    "broker.session.timeout.ms": ("broker_session_timeout_ms", _int(1, INT_MAX)),
-    "metadata.log.max.record.bytes.between.snapshots": (
-        "metadata_log_max_record_bytes_between_snapshots", _int(1)),
-}
+_SAME = object()  # "as odradek's default"
 
-# (names in precedence order with their factor to ms, attribute)
-_UNIT_ALIASES = [
-    ((("log.retention.ms", 1), ("log.retention.minutes", 60000), ("log.retention.hours", 3600000)),
-     "log_retention_ms"),
-    ((("log.roll.ms", 1), ("log.roll.hours", 3600000)), "log_roll_ms"),
-    ((("log.roll.jitter.ms", 1), ("log.roll.jitter.hours", 3600000)), "log_roll_jitter_ms"),
-]
 
-_UNIT_MINIMUM = {"log_retention_ms": -1, "log_roll_jitter_ms": 0}
+@dataclass(frozen=True)
+class Alias:
+    """Another Kafka name of a property: ``value * scale`` is the property's value
+    (log.retention.hours for log.retention.ms), or the same value (broker.id)."""
+
+    name: str
+    scale: int = 1
+    parse: Callable | None = None  # None: the property's own parser
+    described: object = _SAME  # Kafka's default as DescribeConfigs reports it
+    kafka_type: str | None = None  # listed by DescribeConfigs on a broker with this type
+
+
+@dataclass(frozen=True)
+class Prop:
+    """One broker property, defined once: Kafka name, parser (Kafka's validation and
+    wording), aliases, the topic config it is the default of, and how DescribeConfigs
+    shows it (type, Kafka's default when it differs from odradek's, documentation)."""
+
+    name: str
+    parse: Callable
+    aliases: tuple[Alias, ...] = ()
+    topic: str | None = None
+    kafka_type: str | None = None
+    described: object = _SAME
+    doc: str | None = None
+
+    @property
+    def by_precedence(self) -> bool:
+        """Unit aliases (*.ms over *.minutes over *.hours): the first one given wins."""
+        return any(a.scale != 1 for a in self.aliases)
+
+
+def prop(name: str, default, parse: Callable, **kw):
+    return field(default=default, metadata={"prop": Prop(name, parse, **kw)})
+
+
+def log_prop(name: str, topic: str, parse: Callable, default=_SAME, **kw):
+    """A broker log.* property whose default is the topic-level one (odradek.log.config)."""
+    if default is _SAME:
+        default = default_of(topic)
+        default = ",".join(default) if isinstance(default, tuple) else default
+    return field(default=default, metadata={"prop": Prop(name, parse, topic=topic, **kw)})
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    node_id: int = prop("node.id", 1, _int(0, INT_MAX), kafka_type="INT", described=None,
+                        aliases=(Alias("broker.id", kafka_type="INT", described="-1"),))
+    listeners: tuple[Listener, ...] = prop("listeners", (Listener("PLAINTEXT", "127.0.0.1", 9092),),
+                                           parse_listeners, kafka_type="LIST", described="PLAINTEXT://:9092")
+    advertised_listeners: tuple[Listener, ...] | None = prop("advertised.listeners", None, parse_listeners,
+                                                             kafka_type="LIST")
+    log_dirs: tuple[str, ...] = prop("log.dirs", ("./odradek-data",), _dirs, kafka_type="LIST", described=None,
+                                     aliases=(Alias("log.dir", kafka_type="LIST", described="/tmp/kafka-logs"),))
+    num_partitions: int = prop("num.partitions", 1, _int(1, INT_MAX), kafka_type="INT")
+    default_replication_factor: int = prop("default.replication.factor", 1, _int(1, 32767), kafka_type="INT")
+    auto_create_topics_enable: bool = prop("auto.create.topics.enable", True, _bool, kafka_type="BOOLEAN")
+    delete_topic_enable: bool = prop("delete.topic.enable", True, _bool, kafka_type="BOOLEAN")
+    # topic-level defaults: broker names, defaults from odradek.log.config's topic-level ones
+    log_retention_ms: int = log_prop(
+        "log.retention.ms", "retention.ms", _int(-1), described=None,
+        aliases=(Alias("log.retention.minutes", 60000, _int(-1, INT_MAX), described=None),
+                 Alias("log.retention.hours", 3600000, _int(-1, INT_MAX), described="168")))
+    log_retention_bytes: int = log_prop("log.retention.bytes", "retention.bytes", _int(-1))
+    log_segment_bytes: int = log_prop("log.segment.bytes", "segment.bytes", _int(14, INT_MAX))
+    log_preallocate: bool = log_prop("log.preallocate", "preallocate", _bool)
+    # file.delete.delay.ms's default; also deleted partitions' delay
+    log_segment_delete_delay_ms: int = log_prop("log.segment.delete.delay.ms", "file.delete.delay.ms",
+                                                _int(0, LONG_MAX))
+    log_roll_ms: int = log_prop("log.roll.ms", "segment.ms", _int(1), described=None,
+                                aliases=(Alias("log.roll.hours", 3600000, _int(1, INT_MAX), described="168"),))
+    log_roll_jitter_ms: int = log_prop("log.roll.jitter.ms", "segment.jitter.ms", _int(0), described=None,
+                                       aliases=(Alias("log.roll.jitter.hours", 3600000, _int(0, INT_MAX),
+                                                      described="0"),))
+    log_index_size_max_bytes: int = log_prop("log.index.size.max.bytes", "segment.index.bytes", _int(4, INT_MAX))
+    log_index_interval_bytes: int = log_prop("log.index.interval.bytes", "index.interval.bytes", _int(0, INT_MAX))
+    log_cleanup_policy: str = log_prop("log.cleanup.policy", "cleanup.policy", _str)
+    log_cleaner_min_cleanable_ratio: float = log_prop("log.cleaner.min.cleanable.ratio",
+                                                      "min.cleanable.dirty.ratio", _float01)
+    log_cleaner_delete_retention_ms: int = log_prop("log.cleaner.delete.retention.ms", "delete.retention.ms",
+                                                    _int(0))
+    log_cleaner_min_compaction_lag_ms: int = log_prop("log.cleaner.min.compaction.lag.ms",
+                                                      "min.compaction.lag.ms", _int(0))
+    log_cleaner_max_compaction_lag_ms: int = log_prop("log.cleaner.max.compaction.lag.ms",
+                                                      "max.compaction.lag.ms", _int(1))
+    log_cleaner_enable: bool = prop("log.cleaner.enable", True, _bool, kafka_type="BOOLEAN", doc=(
+        "Enable the log cleaner process to run on the server. Should be enabled if using any topics with a "
+        "cleanup.policy=compact including the internal offsets topic. If disabled those topics will not be "
+        "compacted and continually grow in size."))
+    log_cleaner_backoff_ms: int = prop("log.cleaner.backoff.ms", 15000, _int(0))
+    # the cleaner's offset map: buffer / threads bytes per cleaner, 24 bytes a key, filled
+    # to load factor (odradek/log/compaction.py CleanerConfig); Kafka's defaults
+    log_cleaner_dedupe_buffer_size: int = prop(
+        "log.cleaner.dedupe.buffer.size", 134217728, _int(-LONG_MAX - 1), kafka_type="LONG",
+        doc="The total memory used for log deduplication across all cleaner threads")
+    log_cleaner_io_buffer_load_factor: float = prop(
+        "log.cleaner.io.buffer.load.factor", 0.9, _double, kafka_type="DOUBLE",
+        doc=("Log cleaner dedupe buffer load factor. The percentage full the dedupe buffer can become. A higher "
+             "value will allow more log to be cleaned at once but will lead to more hash collisions"))
+    log_cleaner_threads: int = prop("log.cleaner.threads", 1, _int(0, INT_MAX), kafka_type="INT",
+                                    doc="The number of background threads to use for log cleaning")
+    log_message_timestamp_type: str = log_prop("log.message.timestamp.type", "message.timestamp.type",
+                                               _choice("CreateTime", "LogAppendTime"))
+    log_message_timestamp_before_max_ms: int = log_prop("log.message.timestamp.before.max.ms",
+                                                        "message.timestamp.before.max.ms", _int(0))
+    log_message_timestamp_after_max_ms: int = log_prop("log.message.timestamp.after.max.ms",
+                                                       "message.timestamp.after.max.ms", _int(0))
+    log_flush_interval_messages: int = log_prop("log.flush.interval.messages", "flush.messages", _int(1))
+    # no default in Kafka either: flush.ms then keeps the topic-level default
+    log_flush_interval_ms: int | None = log_prop("log.flush.interval.ms", "flush.ms", _int(0), default=None)
+    message_max_bytes: int = log_prop("message.max.bytes", "max.message.bytes", _int(0, INT_MAX))
+    min_insync_replicas: int = prop("min.insync.replicas", 1, _int(1, INT_MAX), topic="min.insync.replicas")
+    compression_type: str = prop("compression.type", "producer",
+                                 _choice("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
+                                 topic="compression.type")
+    # broker process
+    socket_request_max_bytes: int = prop("socket.request.max.bytes", 104857600, _int(1, INT_MAX))
+    connections_max_idle_ms: int = prop("connections.max.idle.ms", 600000, _int(-1))
+    log_retention_check_interval_ms: int = prop("log.retention.check.interval.ms", 300000, _int(1))
+    log_flush_scheduler_interval_ms: int = prop("log.flush.scheduler.interval.ms", LONG_MAX, _int(1))
+    log_flush_offset_checkpoint_interval_ms: int = prop("log.flush.offset.checkpoint.interval.ms", 60000,
+                                                        _int(0, INT_MAX))
+    # group coordinator
+    group_initial_rebalance_delay_ms: int = prop("group.initial.rebalance.delay.ms", 3000, _int(0, INT_MAX),
+                                                 kafka_type="INT")
+    group_min_session_timeout_ms: int = prop("group.min.session.timeout.ms", 6000, _int(0, INT_MAX),
+                                             kafka_type="INT")
+    group_max_session_timeout_ms: int = prop("group.max.session.timeout.ms", 1800000, _int(0, INT_MAX))
+    group_max_size: int = prop("group.max.size", INT_MAX, _int(1, INT_MAX))
+    # KIP-848 consumer groups (odradek/coordinator/consumer_group_coordinator.py)
+    group_consumer_heartbeat_interval_ms: int = prop("group.consumer.heartbeat.interval.ms", 5000,
+                                                     _int(1, INT_MAX))
+    group_consumer_session_timeout_ms: int = prop("group.consumer.session.timeout.ms", 45000, _int(1, INT_MAX))
+    group_consumer_max_size: int = prop("group.consumer.max.size", INT_MAX, _int(1, INT_MAX))
+    group_consumer_assignors: str = prop("group.consumer.assignors", "uniform,range", _str)
+    # KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); Kafka 4.3's defaults
+    group_share_session_timeout_ms: int = prop("group.share.session.timeout.ms", 45000, _int(1, INT_MAX))
+    group_share_heartbeat_interval_ms: int = prop("group.share.heartbeat.interval.ms", 5000, _int(1, INT_MAX))
+    group_share_record_lock_duration_ms: int = prop("group.share.record.lock.duration.ms", 30000,
+                                                    _int(1000, 3600000))
+    group_share_min_record_lock_duration_ms: int = prop("group.share.min.record.lock.duration.ms", 15000,
+                                                        _int(1000, 30000))
+    group_share_max_record_lock_duration_ms: int = prop("group.share.max.record.lock.duration.ms", 60000,
+                                                        _int(30000, 3600000))
+    group_share_delivery_count_limit: int = prop("group.share.delivery.count.limit", 5, _int(2, 10))
+    group_share_partition_max_record_locks: int = prop("group.share.partition.max.record.locks", 2000,
+                                                       _int(100, 10000))
+    group_share_max_size: int = prop("group.share.max.size", 200, _int(1, 1000))
+    # KIP-1071 streams groups (odradek/coordinator/streams_group_coordinator.py); Kafka 4.3's defaults
+    group_streams_session_timeout_ms: int = prop("group.streams.session.timeout.ms", 45000, _int(1, INT_MAX))
+    group_streams_heartbeat_interval_ms: int = prop("group.streams.heartbeat.interval.ms", 5000,
+                                                    _int(1, INT_MAX))
+    group_streams_max_size: int = prop("group.streams.max.size", INT_MAX, _int(1, INT_MAX))
+    group_streams_num_standby_replicas: int = prop("group.streams.num.standby.replicas", 0, _int(0, INT_MAX))
+    group_streams_initial_rebalance_delay_ms: int = prop("group.streams.initial.rebalance.delay.ms", 3000,
+                                                         _int(0, INT_MAX))
+    group_streams_assignment_interval_ms: int = prop("group.streams.assignment.interval.ms", 1000,
+                                                     _int(0, INT_MAX))
+    max_share_sessions: int = prop("max.share.sessions", 2000, _int(1, INT_MAX))
+    # the share coordinator's __share_group_state (created on the first FindCoordinator of a share key)
+    share_coordinator_state_topic_num_partitions: int = prop("share.coordinator.state.topic.num.partitions", 50,
+                                                             _int(1, INT_MAX))
+    share_coordinator_state_topic_segment_bytes: int = prop("share.coordinator.state.topic.segment.bytes",
+                                                            104857600, _int(1, INT_MAX))
+    share_coordinator_state_topic_prune_interval_ms: int = prop(
+        "share.coordinator.state.topic.prune.interval.ms", 300000, _int(1, INT_MAX))
+    offsets_topic_num_partitions: int = prop("offsets.topic.num.partitions", 50, _int(1, INT_MAX),
+                                             kafka_type="INT")
+    # one node: 1 (Kafka's default 3 is what DescribeConfigs reports)
+    offsets_topic_replication_factor: int = prop("offsets.topic.replication.factor", 1, _int(1, 32767),
+                                                 kafka_type="SHORT", described="3")
+    offsets_topic_segment_bytes: int = prop("offsets.topic.segment.bytes", 104857600, _int(1, INT_MAX),
+                                            kafka_type="INT")
+    offsets_retention_minutes: int = prop("offsets.retention.minutes", 10080, _int(1, INT_MAX))
+    offsets_retention_check_interval_ms: int = prop("offsets.retention.check.interval.ms", 600000, _int(1))
+    offset_metadata_max_bytes: int = prop("offset.metadata.max.bytes", 4096, _int(0, INT_MAX))
+    # transactions
+    transaction_state_log_num_partitions: int = prop("transaction.state.log.num.partitions", 50,
+                                                     _int(1, INT_MAX), kafka_type="INT")
+    transaction_state_log_replication_factor: int = prop("transaction.state.log.replication.factor", 1,
+                                                         _int(1, 32767), kafka_type="SHORT", described="3")
+    transaction_max_timeout_ms: int = prop("transaction.max.timeout.ms", 900000, _int(1, INT_MAX))
+    transactional_id_expiration_ms: int = prop("transactional.id.expiration.ms", 604800000, _int(1, INT_MAX))
+    producer_id_expiration_ms: int = prop("producer.id.expiration.ms", 86400000, _int(1, INT_MAX))
+    producer_id_expiration_check_interval_ms: int = prop("producer.id.expiration.check.interval.ms", 600000,
+                                                         _int(1, INT_MAX))
+    # KIP-227 fetch sessions (Kafka hardcodes the eviction time; a property here for tests)
+    max_incremental_fetch_session_cache_slots: int = prop("max.incremental.fetch.session.cache.slots", 1000,
+                                                          _int(0, INT_MAX))
+    min_incremental_fetch_session_eviction_ms: int = prop("min.incremental.fetch.session.eviction.ms", 120000,
+                                                          _int(0))
+    # KRaft quorum. A lone node with both roles (the default) is its own single voter;
+    # anything wider (more voters, or one role only) runs the Raft quorum over the wire.
+    process_roles: tuple[str, ...] = prop("process.roles", ("broker", "controller"), _roles, kafka_type="LIST",
+                                          described=None)
+    controller_quorum_voters: tuple[tuple[int, str, int], ...] = prop(
+        "controller.quorum.voters", (), _voters)  # (id, host, port)
+    controller_quorum_bootstrap_servers: tuple[tuple[str, int], ...] = prop(
+        "controller.quorum.bootstrap.servers", (), _hostports)
+    controller_listener_names: tuple[str, ...] = prop("controller.listener.names", ("CONTROLLER",), _names)
+    controller_listeners: tuple[Listener, ...] = ()  # from listeners, by controller.listener.names
+    controller_quorum_election_timeout_ms: int = prop("controller.quorum.election.timeout.ms", 1000,
+                                                      _int(1, INT_MAX))
+    controller_quorum_fetch_timeout_ms: int = prop("controller.quorum.fetch.timeout.ms", 2000, _int(1, INT_MAX))
+    controller_quorum_request_timeout_ms: int = prop("controller.quorum.request.timeout.ms", 2000,
+                                                     _int(1, INT_MAX))
+    broker_heartbeat_interval_ms: int = prop("broker.heartbeat.interval.ms", 2000, _int(1, INT_MAX))
+    broker_session_timeout_ms: int = prop("broker.session.timeout.ms", 9000, _int(1, INT_MAX))
+    metadata_log_max_record_bytes_between_snapshots: int = prop(
+        "metadata.log.max.record.bytes.between.snapshots", 20971520, _int(1))
+    # every property given explicitly, by Kafka name (for DescribeConfigs "source")
+    explicit: dict = field(default_factory=dict, compare=False, repr=False)
+    # properties given that odradek does not use (Kafka warns about those and starts)
+    unused: tuple = field(default=(), compare=False, repr=False)
+
+    # ------------------------------------------------------------ derived
+
+    @property
+    def listener(self) -> Listener:
+        return self.listeners[0]
+
+    @property
+    def advertised(self) -> Listener:
+        """Host/port clients are told to connect to (Metadata, FindCoordinator)."""
+        if self.advertised_listeners:
+            return self.advertised_listeners[0]
+        lst = self.listener
+        host = lst.host
+        if host in ("", "0.0.0.0", "::"):
+            host = "127.0.0.1"
+        return Listener(lst.name, host, lst.port)
+
+    @property
+    def quorum_mode(self) -> bool:
+        """True when this process is one node of a Raft quorum wider than itself."""
+        voters = {v[0] for v in self.controller_quorum_voters}
+        if set(self.process_roles) != {"broker", "controller"}:
+            return True
+        if self.controller_quorum_bootstrap_servers and not voters:
+            return True
+        return bool(voters) and voters != {self.node_id}
+
+    @property
+    def controller_listener(self) -> Listener | None:
+        return self.controller_listeners[0] if self.controller_listeners else None
+
+    @property
+    def data_dir(self) -> str:
+        return self.log_dirs[0]
+
+    def topic_defaults(self) -> dict[str, str]:
+        """Topic-level config defaults (topic property names) derived from broker settings."""
+        out = {}
+        for f, p in _FIELDS:
+            if p.topic is not None:
+                v = getattr(self, f)
+                out[p.topic] = _kafka_str(default_of(p.topic) if v is None else v)
+        return out
+
+    def controller_defaults(self) -> dict[str, str]:
+        """What the controller needs: creation defaults plus topic config defaults."""
+        d = {
+            "num.partitions": str(self.num_partitions),
+            "default.replication.factor": str(self.default_replication_factor),
+            "auto.create.topics.enable": str(self.auto_create_topics_enable).lower(),
+            "delete.topic.enable": str(self.delete_topic_enable).lower(),
+            "message.max.bytes": str(self.message_max_bytes),
+            "offsets.topic.num.partitions": str(self.offsets_topic_num_partitions),
+            "offsets.topic.segment.bytes": str(self.offsets_topic_segment_bytes),
+            # Kafka requires these in server.properties, so DescribeConfigs shows them as static
+            "node.id": str(self.node_id),
+            "broker.id": str(self.node_id),
+            "process.roles": ",".join(self.process_roles),
+        }
+        d.update(self.topic_defaults())
+        # what the user set, under the names they used (DescribeConfigs shows these)
+        d.update({k: str(v) for k, v in self.explicit.items() if k not in IGNORED})
+        return d
+
+    def log_config(self):
+        from odradek.log.config import LogConfig
+
+        return LogConfig.from_properties(self.topic_defaults())
+
+    def cleaner_config(self):
+        """The log.cleaner.* settings of the compaction cleaner (its offset map's budget)."""
+        from odradek.log.compaction import CleanerConfig
+
+        return CleanerConfig(dedupe_buffer_size=self.log_cleaner_dedupe_buffer_size,
+                             dedupe_buffer_load_factor=self.log_cleaner_io_buffer_load_factor,
+                             threads=self.log_cleaner_threads)
+
+    # ------------------------------------------------------------ parsing
+
+    @classmethod
+    def from_properties(cls, props: dict[str, str]) -> "BrokerConfig":
+        values: dict = {}
+        explicit = {}
+        unused: list[str] = []
+        # Kafka's precedence for time units: *.ms over *.minutes over *.hours.
+        for attr, p in _FIELDS:
+            if p.by_precedence:
+                for name, scale, parse in _names_of(p):
+                    if name in props:
+                        values[attr] = _parse(name, parse, props[name]) * scale
+                        break
+        for name, raw in props.items():
+            explicit[name] = raw
+            if name in IGNORED:
+                continue
+            spec = _BY_NAME.get(name)
+            if spec is None:
+                # as Kafka (AbstractConfig.logUnused): a name it does not use is reported, not refused
+                unused.append(name)
+                continue
+            attr, p, scale, parse = spec
+            if not p.by_precedence:
+                values[attr] = _parse(name, parse, raw)
+        if "listeners" in props:
+            names = values.get("controller_listener_names", cls.controller_listener_names)
+            try:
+                every = _all_listeners(props["listeners"])
+            except ValueError as e:
+                raise ConfigError(_kafka_message("listeners", props["listeners"], str(e))) from None
+            values["controller_listeners"] = tuple(lst for lst in every if lst.name in names)
+            brokers = tuple(lst for lst in every if lst.name not in names)
+            if brokers:
+                values["listeners"] = brokers
+        cfg = dataclasses.replace(cls(), **values, explicit=explicit, unused=tuple(sorted(unused)))
+        cfg._check()
+        return cfg
+
+    def _check(self) -> None:
+        if self.advertised_listeners:
+            for lst in self.advertised_listeners:
+                if lst.host in ("", "0.0.0.0", "::"):
+                    raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
+        if self.log_retention_ms == 0 or self.log_retention_ms < -1:
+            raise ConfigError("log.retention.ms must be -1 or positive")
+        if self.log_cleanup_policy not in ("delete", "compact", "compact,delete", "delete,compact"):
+            raise ConfigError(f"invalid log.cleanup.policy {self.log_cleanup_policy!r}")
+        # KafkaConfig.validateValues (Kafka divides by log.cleaner.threads there, so 0 fails too)
+        if self.log_cleaner_threads < 1:
+            raise ConfigError(f"invalid value {self.log_cleaner_threads} for log.cleaner.threads: "
+                              "the dedupe buffer is divided among the cleaner threads, there must be at least 1")
+        if self.log_cleaner_dedupe_buffer_size // self.log_cleaner_threads <= 1024 * 1024:
+            raise ConfigError("log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.")
+        try:
+            self.log_config()
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
+        roles = set(self.process_roles)
+        if not roles or not roles <= {"broker", "controller"}:
+            raise ConfigError(f"invalid process.roles {','.join(self.process_roles)!r}: broker and/or controller")
+        if self.quorum_mode:
+            voters = {v[0] for v in self.controller_quorum_voters}
+            if not voters:
+                raise ConfigError("controller.quorum.voters must list the controllers (id@host:port)")
+            if "controller" in roles:
+                if self.node_id not in voters:
+                    raise ConfigError(f"node.id {self.node_id} has the controller role but is not in "
+                                      "controller.quorum.voters")
+                if not self.controller_listeners:
+                    raise ConfigError("a controller needs a listener named in controller.listener.names "
+                                      "(e.g. CONTROLLER://127.0.0.1:9093)")
+            elif self.node_id in voters:
+                raise ConfigError(f"node.id {self.node_id} is a voter but process.roles has no controller")
+
+
+def _names_of(p: Prop):
+    """(Kafka name, scale, parser) of a property and its aliases, in precedence order."""
+    return [(p.name, 1, p.parse)] + [(a.name, a.scale, a.parse or p.parse) for a in p.aliases]
+
+
+def _parse(name: str, parse: Callable, raw):
+    try:
+        return parse(raw)
+    except (ValueError, TypeError) as e:
+        raise ConfigError(_kafka_message(name, raw, str(e))) from None
+
+
+def _kafka_str(v) -> str:
+    """A default as Kafka writes it (true/false, lists comma-joined)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, tuple):
+        return ",".join(str(x) for x in v)
+    return str(v)
+
+
+# (field, Prop) of every BrokerConfig property, and every Kafka name -> (field, Prop, scale, parser)
+_FIELDS = [(f.name, f.metadata["prop"]) for f in dataclasses.fields(BrokerConfig) if "prop" in f.metadata]
+_BY_NAME = {name: (attr, p, scale, parse) for attr, p in _FIELDS for name, scale, parse in _names_of(p)}
+_SPECS = {name: (attr, parse) for name, (attr, _, _, parse) in _BY_NAME.items()}
+
+
+@dataclass(frozen=True)
+class Described:
+    """How DescribeConfigs on a broker shows a property odradek reads (Kafka's ConfigDef)."""
+
+    kafka_type: str | None  # INT, SHORT, LONG, DOUBLE, BOOLEAN, STRING, LIST; None: not listed by itself
+    default: str | None  # Kafka's default (None: Kafka has none)
+    doc: str | None = None
+
+
+def _described(attr: str, p: Prop, a: Alias | None = None) -> Described:
+    d = (a or p).described
+    if d is _SAME:
+        d = BrokerConfig.__dataclass_fields__[attr].default if a is None else None
+        d = None if d is None else _kafka_str(d)
+    return Described((a or p).kafka_type, d, p.doc if a is None else None)
+
+
+# every Kafka name of a broker property -> its DescribeConfigs facts
+DESCRIBED: dict[str, Described] = {}
+for _attr, _p in _FIELDS:
+    DESCRIBED[_p.name] = _described(_attr, _p)
+    for _a in _p.aliases:
+        DESCRIBED[_a.name] = _described(_attr, _p, _a)
+
+
+def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
+    """The broker properties that supply topic config ``topic``'s default, Kafka's order:
+    (name, Kafka's default, scale to the topic's unit)."""
+    return tuple((name, DESCRIBED[name].default, scale)
+                 for _, p in _FIELDS if p.topic == topic for name, scale, _ in _names_of(p))
+
 
 # Accepted so a stock Kafka KRaft server.properties works; they do not apply to an
 # asyncio process (thread counts, socket buffers, ...).

@@ -1,9 +1,10 @@
 """Topic configs as Kafka 4.3 defines them: names, types, defaults, validation, broker synonyms.
 
-The defaults agree with odradek/log/config.py (LogConfig) for the keys the log engine
-uses; this table adds the keys Kafka lists that the log does not act on, the broker
-synonyms (log.retention.ms, log.retention.hours, ...) and Kafka's exact validation
-messages. Resolution order for a topic key (Kafka's config sources):
+A topic config's default and its broker synonyms (log.retention.ms, log.retention.hours,
+...) come from the broker's property definitions (odradek.config, whose log.* defaults are
+odradek.log.config's topic-level ones), as Kafka's LogConfig takes ServerLogConfigs'; this
+table adds the type, Kafka's validation and messages, and the keys Kafka lists that odradek
+does not act on. Resolution order for a topic key (Kafka's config sources):
 DYNAMIC_TOPIC_CONFIG > DYNAMIC_BROKER_CONFIG > DYNAMIC_DEFAULT_BROKER_CONFIG >
 STATIC_BROKER_CONFIG > DEFAULT_CONFIG.
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Callable
+
+from odradek.config import DESCRIBED, BrokerConfig, topic_synonyms
 
 LONG_MAX = 9223372036854775807
 INT_MAX = 2147483647
@@ -134,46 +137,48 @@ def _s(name, default=None, scale=1):
 
 
 _D = ConfigDef
-_L = str(LONG_MAX)
+_BROKER_DEFAULTS = BrokerConfig().topic_defaults()
+
+
+def _B(name: str, type_: int, **kw) -> ConfigDef:
+    """A topic config that a broker property supplies: default and synonyms from it."""
+    syn = tuple(Synonym(n, d, scale) for n, d, scale in topic_synonyms(name))
+    return ConfigDef(name, type_, _BROKER_DEFAULTS[name], syn, **kw)
+
+
 TOPIC_CONFIGS: dict[str, ConfigDef] = {d.name: d for d in [
-    _D("cleanup.policy", T_LIST, "delete", (_s("log.cleanup.policy", "delete"),), choices=("compact", "delete")),
+    _B("cleanup.policy", T_LIST, choices=("compact", "delete")),
     _D("compression.gzip.level", T_INT, "-1", (_s("compression.gzip.level", "-1"),), check=_level(1, 9, -1)),
     _D("compression.lz4.level", T_INT, "9", (_s("compression.lz4.level", "9"),), lo=1, hi=17),
-    _D("compression.type", T_STRING, "producer", (_s("compression.type", "producer"),),
-       choices=("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")),
+    _B("compression.type", T_STRING, choices=("uncompressed", "zstd", "lz4", "snappy", "gzip", "producer")),
     _D("compression.zstd.level", T_INT, "3", (_s("compression.zstd.level", "3"),), lo=-131072, hi=22),
-    _D("delete.retention.ms", T_LONG, "86400000", (_s("log.cleaner.delete.retention.ms", "86400000"),), lo=0),
-    _D("file.delete.delay.ms", T_LONG, "60000", (_s("log.segment.delete.delay.ms", "60000"),), lo=0),
-    _D("flush.messages", T_LONG, _L, (_s("log.flush.interval.messages", _L),), lo=1),
-    _D("flush.ms", T_LONG, _L, (_s("log.flush.interval.ms"),), lo=0),
+    _B("delete.retention.ms", T_LONG, lo=0),
+    _B("file.delete.delay.ms", T_LONG, lo=0),
+    _B("flush.messages", T_LONG, lo=1),
+    _B("flush.ms", T_LONG, lo=0),
     _D("follower.replication.throttled.replicas", T_LIST, ""),
-    _D("index.interval.bytes", T_INT, "4096", (_s("log.index.interval.bytes", "4096"),), lo=0),
+    _B("index.interval.bytes", T_INT, lo=0),
     _D("leader.replication.throttled.replicas", T_LIST, ""),
     _D("local.retention.bytes", T_LONG, "-2", (_s("log.local.retention.bytes", "-2"),), lo=-2),
     _D("local.retention.ms", T_LONG, "-2", (_s("log.local.retention.ms", "-2"),), lo=-2),
-    _D("max.compaction.lag.ms", T_LONG, _L, (_s("log.cleaner.max.compaction.lag.ms", _L),), lo=1),
-    _D("max.message.bytes", T_INT, "1048588", (_s("message.max.bytes", "1048588"),), lo=0),
-    _D("message.timestamp.after.max.ms", T_LONG, "3600000",
-       (_s("log.message.timestamp.after.max.ms", "3600000"),), lo=0),
-    _D("message.timestamp.before.max.ms", T_LONG, _L, (_s("log.message.timestamp.before.max.ms", _L),), lo=0),
-    _D("message.timestamp.type", T_STRING, "CreateTime", (_s("log.message.timestamp.type", "CreateTime"),),
-       choices=("CreateTime", "LogAppendTime")),
-    _D("min.cleanable.dirty.ratio", T_DOUBLE, "0.5", (_s("log.cleaner.min.cleanable.ratio", "0.5"),), lo=0, hi=1),
-    _D("min.compaction.lag.ms", T_LONG, "0", (_s("log.cleaner.min.compaction.lag.ms", "0"),), lo=0),
-    _D("min.insync.replicas", T_INT, "1", (_s("min.insync.replicas", "1"),), lo=1),
-    _D("preallocate", T_BOOLEAN, "false", (_s("log.preallocate", "false"),)),
+    _B("max.compaction.lag.ms", T_LONG, lo=1),
+    _B("max.message.bytes", T_INT, lo=0),
+    _B("message.timestamp.after.max.ms", T_LONG, lo=0),
+    _B("message.timestamp.before.max.ms", T_LONG, lo=0),
+    _B("message.timestamp.type", T_STRING, choices=("CreateTime", "LogAppendTime")),
+    _B("min.cleanable.dirty.ratio", T_DOUBLE, lo=0, hi=1),
+    _B("min.compaction.lag.ms", T_LONG, lo=0),
+    _B("min.insync.replicas", T_INT, lo=1),
+    _B("preallocate", T_BOOLEAN),
     _D("remote.log.copy.disable", T_BOOLEAN, "false"),
     _D("remote.log.delete.on.disable", T_BOOLEAN, "false"),
     _D("remote.storage.enable", T_BOOLEAN, "false"),
-    _D("retention.bytes", T_LONG, "-1", (_s("log.retention.bytes", "-1"),)),
-    _D("retention.ms", T_LONG, "604800000",
-       (_s("log.retention.ms"), _s("log.retention.minutes", None, 60000), _s("log.retention.hours", "168", 3600000)),
-       lo=-1),
-    _D("segment.bytes", T_INT, "1073741824", (_s("log.segment.bytes", "1073741824"),), lo=1048576),
-    _D("segment.index.bytes", T_INT, "10485760", (_s("log.index.size.max.bytes", "10485760"),), lo=4),
-    _D("segment.jitter.ms", T_LONG, "0", (_s("log.roll.jitter.ms"), _s("log.roll.jitter.hours", "0", 3600000)),
-       lo=0),
-    _D("segment.ms", T_LONG, "604800000", (_s("log.roll.ms"), _s("log.roll.hours", "168", 3600000)), lo=1),
+    _B("retention.bytes", T_LONG),
+    _B("retention.ms", T_LONG, lo=-1),
+    _B("segment.bytes", T_INT, lo=1048576),
+    _B("segment.index.bytes", T_INT, lo=4),
+    _B("segment.jitter.ms", T_LONG, lo=0),
+    _B("segment.ms", T_LONG, lo=1),
     _D("unclean.leader.election.enable", T_BOOLEAN, "false", (_s("unclean.leader.election.enable", "false"),)),
 ]}
 
@@ -182,46 +187,19 @@ BROKER_SYNONYMS: dict[str, tuple[ConfigDef, Synonym]] = {
     s.name: (d, s) for d in TOPIC_CONFIGS.values() for s in d.synonyms
 }
 
-# Broker-level configs that are not topic synonyms but that the broker reads from
-# ``defaults`` (listed by DescribeConfigs on a broker, read-only, not dynamic).
-BROKER_STATIC: dict[str, tuple[int, str | None]] = {
-    "num.partitions": (T_INT, "1"),
-    "default.replication.factor": (T_INT, "1"),
-    "auto.create.topics.enable": (T_BOOLEAN, "true"),
-    "delete.topic.enable": (T_BOOLEAN, "true"),
-    "offsets.topic.num.partitions": (T_INT, "50"),
-    "offsets.topic.replication.factor": (T_SHORT, "3"),
-    "offsets.topic.segment.bytes": (T_INT, "104857600"),
-    "transaction.state.log.num.partitions": (T_INT, "50"),
-    "transaction.state.log.replication.factor": (T_SHORT, "3"),
-    "log.dirs": (T_LIST, None),
-    "log.dir": (T_LIST, "/tmp/kafka-logs"),
-    "listeners": (T_LIST, "PLAINTEXT://:9092"),
-    "advertised.listeners": (T_LIST, None),
-    "group.initial.rebalance.delay.ms": (T_INT, "3000"),
-    "group.min.session.timeout.ms": (T_INT, "6000"),
-    "log.cleaner.enable": (T_BOOLEAN, "true"),
-    "log.cleaner.dedupe.buffer.size": (T_LONG, "134217728"),
-    "log.cleaner.io.buffer.load.factor": (T_DOUBLE, "0.9"),
-    "log.cleaner.threads": (T_INT, "1"),
-    "node.id": (T_INT, None),
-    "broker.id": (T_INT, "-1"),
-    "process.roles": (T_LIST, None),
-}
+_TYPE_CODE = {"BOOLEAN": T_BOOLEAN, "STRING": T_STRING, "INT": T_INT, "SHORT": T_SHORT, "LONG": T_LONG,
+              "DOUBLE": T_DOUBLE, "LIST": T_LIST}
 
+# Broker-level configs that are not topic synonyms but that the broker reads from
+# ``defaults`` (listed by DescribeConfigs on a broker, read-only, not dynamic): those
+# odradek.config gives a Kafka type, with Kafka's default.
+BROKER_STATIC: dict[str, tuple[int, str | None]] = {
+    name: (_TYPE_CODE[d.kafka_type], d.default) for name, d in DESCRIBED.items() if d.kafka_type is not None
+}
 
 # Kafka's ConfigDef documentation of broker configs (DescribeConfigs v3+ with
-# include_documentation); the ones not listed here are answered without documentation.
-BROKER_DOCS: dict[str, str] = {
-    "log.cleaner.dedupe.buffer.size": "The total memory used for log deduplication across all cleaner threads",
-    "log.cleaner.io.buffer.load.factor": "Log cleaner dedupe buffer load factor. The percentage full the dedupe "
-                                         "buffer can become. A higher value will allow more log to be cleaned at "
-                                         "once but will lead to more hash collisions",
-    "log.cleaner.threads": "The number of background threads to use for log cleaning",
-    "log.cleaner.enable": "Enable the log cleaner process to run on the server. Should be enabled if using any "
-                          "topics with a cleanup.policy=compact including the internal offsets topic. If disabled "
-                          "those topics will not be compacted and continually grow in size.",
-}
+# include_documentation); the ones without are answered without documentation.
+BROKER_DOCS: dict[str, str] = {name: d.doc for name, d in DESCRIBED.items() if d.doc is not None}
 
 
 # Kafka's read-only flag is "not dynamically updatable" (DynamicBrokerConfig): the listeners

@@ -1,4 +1,5 @@
-"""Per-log configuration: Kafka's topic-level log configs with Kafka's defaults."""
+"""Per-log configuration: Kafka's topic-level log configs, names, parsers and defaults defined once
+(the broker's log.* defaults and the controller's topic config table derive from these)."""
 from __future__ import annotations
 
 import dataclasses
@@ -7,6 +8,56 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 LONG_MAX = 9223372036854775807
+INT_MAX = 2147483647
+
+
+def _int(lo: int, hi: int = LONG_MAX):
+    def parse(v):
+        if isinstance(v, bool) or isinstance(v, float):
+            raise TypeError("expected an integer")
+        n = int(str(v).strip()) if isinstance(v, str) else int(v)
+        if n < lo:
+            raise ValueError(f"Value must be at least {lo}")
+        if n > hi:
+            raise ValueError(f"Value must be no more than {hi}")
+        return n
+    return parse
+
+
+def _bool(v):
+    if isinstance(v, bool):
+        return v
+    s = str(v).strip().lower()
+    if s not in ("true", "false"):
+        raise ValueError("Expected value to be either true or false")
+    return s == "true"
+
+
+def _ratio(v):
+    if isinstance(v, bool):
+        raise TypeError("Not a number of type DOUBLE")
+    x = float(v)
+    if x != x:
+        raise ValueError("Not a number of type DOUBLE")
+    if x < 0.0:
+        raise ValueError("Value must be at least 0")
+    if x > 1.0:
+        raise ValueError("Value must be no more than 1")
+    return x
+
+
+def _policy(v):
+    parts = v if isinstance(v, (list, tuple)) else str(v).split(",")
+    parts = tuple(sorted({p.strip() for p in parts if p.strip()}))
+    if not set(parts) <= {"delete", "compact"}:  # empty is allowed: no retention, no compaction
+        raise ValueError("String must be one of: compact, delete")
+    return parts
+
+
+def _ts_type(v):
+    if v not in ("CreateTime", "LogAppendTime"):
+        raise ValueError("String must be one of: CreateTime, LogAppendTime")
+    return v
 
 
 class ConfigError(ValueError):
@@ -26,29 +77,38 @@ class ConfigError(ValueError):
         return f"Invalid value {self.value} for configuration {self.name}: {self.reason}"
 
 
+def _prop(name: str, default, parse):
+    """A topic-level log config: its Kafka name, default and parser, defined once here.
+    The broker's log.* defaults (odradek.config) and the controller's topic config table
+    take their defaults from these, as Kafka's LogConfig and ServerLogConfigs share theirs."""
+    return field(default=default, metadata={"name": name, "parse": parse})
+
+
 @dataclass(frozen=True)
 class LogConfig:
-    segment_bytes: int = 1073741824
-    preallocate: bool = False              # new segment files sized segment.bytes up front
-    segment_ms: int = 604800000
-    segment_index_bytes: int = 10485760
-    index_interval_bytes: int = 4096
-    retention_ms: int = 604800000          # -1: keep forever
-    retention_bytes: int = -1              # -1: no size limit
-    cleanup_policy: tuple[str, ...] = ("delete",)
-    min_cleanable_dirty_ratio: float = 0.5
-    delete_retention_ms: int = 86400000
-    max_message_bytes: int = 1048588
-    message_timestamp_type: str = "CreateTime"
-    flush_messages: int = LONG_MAX
-    flush_ms: int = LONG_MAX
-    file_delete_delay_ms: int = 60000      # a removed segment's fd (and disk space) is let go this late
-    min_compaction_lag_ms: int = 0
-    segment_jitter_ms: int = 0
-    max_compaction_lag_ms: int = LONG_MAX
+    segment_bytes: int = _prop("segment.bytes", 1073741824, _int(14, INT_MAX))
+    preallocate: bool = _prop("preallocate", False, _bool)  # new segment files sized segment.bytes up front
+    segment_ms: int = _prop("segment.ms", 604800000, _int(1))
+    segment_index_bytes: int = _prop("segment.index.bytes", 10485760, _int(4, INT_MAX))
+    index_interval_bytes: int = _prop("index.interval.bytes", 4096, _int(0, INT_MAX))
+    retention_ms: int = _prop("retention.ms", 604800000, _int(-1))  # -1: keep forever
+    # Kafka puts no bound on retention.bytes: any negative value means no size limit
+    retention_bytes: int = _prop("retention.bytes", -1, _int(-LONG_MAX - 1))
+    cleanup_policy: tuple[str, ...] = _prop("cleanup.policy", ("delete",), _policy)
+    min_cleanable_dirty_ratio: float = _prop("min.cleanable.dirty.ratio", 0.5, _ratio)
+    delete_retention_ms: int = _prop("delete.retention.ms", 86400000, _int(0))
+    max_message_bytes: int = _prop("max.message.bytes", 1048588, _int(0, INT_MAX))
+    message_timestamp_type: str = _prop("message.timestamp.type", "CreateTime", _ts_type)
+    flush_messages: int = _prop("flush.messages", LONG_MAX, _int(1))
+    flush_ms: int = _prop("flush.ms", LONG_MAX, _int(0))
+    # a removed segment's fd (and disk space) is let go this late
+    file_delete_delay_ms: int = _prop("file.delete.delay.ms", 60000, _int(0))
+    min_compaction_lag_ms: int = _prop("min.compaction.lag.ms", 0, _int(0))
+    segment_jitter_ms: int = _prop("segment.jitter.ms", 0, _int(0))
+    max_compaction_lag_ms: int = _prop("max.compaction.lag.ms", LONG_MAX, _int(1))
     # CreateTime records must lie in [now - before, now + after] (Kafka 4 defaults)
-    timestamp_before_max_ms: int = LONG_MAX
-    timestamp_after_max_ms: int = 3600000
+    timestamp_before_max_ms: int = _prop("message.timestamp.before.max.ms", LONG_MAX, _int(0))
+    timestamp_after_max_ms: int = _prop("message.timestamp.after.max.ms", 3600000, _int(0))
 
     @cached_property  # read on every append; the config is frozen
     def compact(self) -> bool:
@@ -134,76 +194,11 @@ def is_log_config(name: str) -> bool:
     return name in _SPECS
 
 
-def _int(lo: int, hi: int = LONG_MAX):
-    def parse(v):
-        if isinstance(v, bool) or isinstance(v, float):
-            raise TypeError("expected an integer")
-        n = int(str(v).strip()) if isinstance(v, str) else int(v)
-        if n < lo:
-            raise ValueError(f"Value must be at least {lo}")
-        if n > hi:
-            raise ValueError(f"Value must be no more than {hi}")
-        return n
-    return parse
+# Kafka name -> (LogConfig field, parser), from the fields above
+_SPECS = {f.metadata["name"]: (f.name, f.metadata["parse"])
+          for f in dataclasses.fields(LogConfig) if "name" in f.metadata}
 
 
-def _bool(v):
-    if isinstance(v, bool):
-        return v
-    s = str(v).strip().lower()
-    if s not in ("true", "false"):
-        raise ValueError("Expected value to be either true or false")
-    return s == "true"
-
-
-def _ratio(v):
-    if isinstance(v, bool):
-        raise TypeError("Not a number of type DOUBLE")
-    x = float(v)
-    if x != x:
-        raise ValueError("Not a number of type DOUBLE")
-    if x < 0.0:
-        raise ValueError("Value must be at least 0")
-    if x > 1.0:
-        raise ValueError("Value must be no more than 1")
-    return x
-
-
-def _policy(v):
-    parts = v if isinstance(v, (list, tuple)) else str(v).split(",")
-    parts = tuple(sorted({p.strip() for p in parts if p.strip()}))
-    if not set(parts) <= {"delete", "compact"}:  # empty is allowed: no retention, no compaction
-        raise ValueError("String must be one of: compact, delete")
-    return parts
-
-
-def _ts_type(v):
-    if v not in ("CreateTime", "LogAppendTime"):
-        raise ValueError("String must be one of: CreateTime, LogAppendTime")
-    return v
-
-
-INT_MAX = 2147483647
-_SPECS = {
-    "segment.bytes": ("segment_bytes", _int(14, INT_MAX)),
-    "preallocate": ("preallocate", _bool),
-    "file.delete.delay.ms": ("file_delete_delay_ms", _int(0)),
-    "segment.ms": ("segment_ms", _int(1)),
-    "segment.index.bytes": ("segment_index_bytes", _int(4, INT_MAX)),
-    "index.interval.bytes": ("index_interval_bytes", _int(0, INT_MAX)),
-    "retention.ms": ("retention_ms", _int(-1)),
-    # Kafka puts no bound on retention.bytes: any negative value means no size limit
-    "retention.bytes": ("retention_bytes", _int(-LONG_MAX - 1)),
-    "cleanup.policy": ("cleanup_policy", _policy),
-    "min.cleanable.dirty.ratio": ("min_cleanable_dirty_ratio", _ratio),
-    "delete.retention.ms": ("delete_retention_ms", _int(0)),
-    "max.message.bytes": ("max_message_bytes", _int(0, INT_MAX)),
-    "message.timestamp.type": ("message_timestamp_type", _ts_type),
-    "flush.messages": ("flush_messages", _int(1)),
-    "flush.ms": ("flush_ms", _int(0)),
-    "min.compaction.lag.ms": ("min_compaction_lag_ms", _int(0)),
-    "max.compaction.lag.ms": ("max_compaction_lag_ms", _int(1)),
-    "segment.jitter.ms": ("segment_jitter_ms", _int(0)),
-    "message.timestamp.before.max.ms": ("timestamp_before_max_ms", _int(0)),
-    "message.timestamp.after.max.ms": ("timestamp_after_max_ms", _int(0)),
-}
+def default_of(name: str):
+    """The default of topic-level log config ``name`` (typed, as LogConfig holds it)."""
+    return LogConfig.__dataclass_fields__[_SPECS[name][0]].default

@@ -1,0 +1,65 @@
+"""Each broker property is defined once (odradek.config: a dataclass field with its Kafka
+name, parser, aliases, topic link and DescribeConfigs facts); the parse table, the topic
+defaults and the controller's topic config table are derived from it, and the topic-level
+defaults come from the log's own (odradek.log.config), as Kafka's LogConfig takes its
+defaults from ServerLogConfigs."""
+
+import dataclasses
+
+import pytest
+
+from odradek.config import _FIELDS, _SPECS, DESCRIBED, BrokerConfig, _kafka_str, topic_synonyms
+from odradek.controller import configs as C
+from odradek.log.config import LogConfig, is_log_config
+
+NOT_PROPERTIES = {"controller_listeners", "explicit", "unused"}  # derived or bookkeeping
+
+
+def test_every_field_is_a_property_and_every_name_parses():
+    fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
+    assert fields == {attr for attr, _ in _FIELDS}
+    assert {attr for attr, _ in _SPECS.values()} == fields
+    assert len(_SPECS) == 96
+
+
+@pytest.mark.parametrize("attr,p", _FIELDS, ids=[p.name for _, p in _FIELDS])
+def test_a_default_written_as_kafka_does_parses_back_to_itself(attr, p):
+    default = BrokerConfig.__dataclass_fields__[attr].default
+    if default is None or attr == "listeners":
+        return  # no value to write / listeners print as NAME://HOST:PORT, checked in test_config
+    cfg = BrokerConfig.from_properties({p.name: _kafka_str(default)})
+    assert getattr(cfg, attr) == default
+
+
+def test_broker_log_defaults_are_the_topic_level_defaults():
+    assert BrokerConfig().log_config() == LogConfig()
+    for name, d in C.TOPIC_CONFIGS.items():
+        if is_log_config(name):
+            assert LogConfig.from_properties({name: d.default}) == LogConfig(), name
+
+
+def test_topic_table_defaults_and_synonyms_come_from_the_broker_properties():
+    defaults = BrokerConfig().topic_defaults()
+    for name, value in defaults.items():
+        d = C.TOPIC_CONFIGS[name]
+        assert d.default == value
+        assert tuple((s.name, s.default, s.scale) for s in d.synonyms) == topic_synonyms(name)
+    assert topic_synonyms("retention.ms") == (("log.retention.ms", None, 1), ("log.retention.minutes", None, 60000),
+                                              ("log.retention.hours", "168", 3600000))
+
+
+def test_a_broker_setting_moves_the_topic_default():
+    cfg = BrokerConfig.from_properties({"log.retention.hours": "5", "log.cleanup.policy": "compact"})
+    assert cfg.topic_defaults()["retention.ms"] == str(5 * 3600000)
+    assert cfg.log_config().retention_ms == 5 * 3600000 and cfg.log_config().cleanup_policy == ("compact",)
+
+
+def test_describe_facts_follow_kafka_where_odradek_differs():
+    # odradek's single node uses 1, DescribeConfigs shows Kafka's default
+    assert BrokerConfig().offsets_topic_replication_factor == 1
+    assert C.BROKER_STATIC["offsets.topic.replication.factor"] == (C.T_SHORT, "3")
+    assert C.BROKER_STATIC["broker.id"] == (C.T_INT, "-1") and C.BROKER_STATIC["node.id"] == (C.T_INT, None)
+    assert len(C.BROKER_STATIC) == 22
+    assert set(C.BROKER_DOCS) == {"log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.load.factor",
+                                  "log.cleaner.threads", "log.cleaner.enable"}
+    assert DESCRIBED["log.retention.hours"].default == "168"
