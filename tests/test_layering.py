@@ -47,15 +47,8 @@ RANDOM_OK = {"Random"}  # a seeded (or injected) generator; never the module's s
 UUID_BANNED = {"uuid1", "uuid4"}
 LOG_FILE_EDGE = {"log/fs.py", "log/batchio.py"}
 
-# Allowed for good: the one default id source, injected wherever ids are made (controller
-# Env.new_uuid), so a simulation passes a seeded one.
-EDGE = {("wire/uuid.py", "call os.urandom")}
-
 # Known violations, each removed by the work named beside it.
 KNOWN = {
-    # issue 19 item 2 (helper-groups): the coordinators use their injected id generator.
-    ("coordinator/consumer_group_coordinator.py", "call uuid.uuid4"),
-    ("coordinator/group_coordinator.py", "call uuid.uuid4"),
     # issue 19 item 4 (helper-pure): hostname entities are resolved at the broker edge.
     ("controller/client_quotas.py", "import socket"),
     ("controller/client_quotas.py", "call socket.getaddrinfo"),
@@ -160,7 +153,7 @@ def violations() -> dict:
 
 
 def test_no_forbidden_arrow_or_impure_call():
-    new = {k: v for k, v in violations().items() if k not in KNOWN and k not in EDGE}
+    new = {k: v for k, v in violations().items() if k not in KNOWN}
     assert not new, "layering broken (see tests/test_layering.py):\n" + "\n".join(
         f"  odradek/{rel}:{line}: {what}" for (rel, what), line in sorted(new.items()))
 
