@@ -80,6 +80,25 @@ def _str(raw) -> str:
     return str(raw).strip()
 
 
+def parse_host_counts(raw) -> tuple[tuple[str, int], ...]:
+    """'host:100,127.0.0.1:200' (Kafka's CSV map: the last ':' of an entry splits it)."""
+    out = []
+    for item in str(raw).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        host, sep, n = item.rpartition(":")
+        if not sep or not host.strip():
+            raise ValueError(f"Map entry '{item}' is not of the form key:value")
+        out.append((host.strip(), _int(0, INT_MAX)(n)))
+    return tuple(out)
+
+
+def _host_counts(raw) -> str:
+    parse_host_counts(raw)
+    return str(raw).strip()
+
+
 def _double(raw) -> float:
     try:
         return float(str(raw).strip())
@@ -314,6 +333,13 @@ class BrokerConfig:
     # broker process
     socket_request_max_bytes: int = prop("socket.request.max.bytes", 104857600, _int(1, INT_MAX))
     connections_max_idle_ms: int = prop("connections.max.idle.ms", 600000, _int(-1))
+    # bytes of requests being read or queued before reading stops (-1: no bound but
+    # socket.request.max.bytes per request); the connection limits (broker/connection_limits.py)
+    queued_max_request_bytes: int = prop("queued.max.request.bytes", -1, _int())
+    max_connections: int = prop("max.connections", INT_MAX, _int(0, INT_MAX))
+    max_connections_per_ip: int = prop("max.connections.per.ip", INT_MAX, _int(0, INT_MAX))
+    max_connections_per_ip_overrides: str = prop("max.connections.per.ip.overrides", "", _host_counts)
+    max_connection_creation_rate: int = prop("max.connection.creation.rate", INT_MAX, _int(0, INT_MAX))
     log_retention_check_interval_ms: int = prop("log.retention.check.interval.ms", 300000, _int(1))
     log_flush_scheduler_interval_ms: int = prop("log.flush.scheduler.interval.ms", LONG_MAX, _int(1))
     log_flush_offset_checkpoint_interval_ms: int = prop("log.flush.offset.checkpoint.interval.ms", 60000,
@@ -535,6 +561,10 @@ class BrokerConfig:
                     raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
         if self.log_retention_ms == 0 or self.log_retention_ms < -1:
             raise ConfigError("log.retention.ms must be -1 or positive")
+        if self.max_connections_per_ip == 0 and not self.max_connections_per_ip_overrides:
+            # KafkaConfig.validateValues
+            raise ConfigError("max.connections.per.ip can be set to zero only if "
+                              "max.connections.per.ip.overrides property is set.")
         if self.log_cleanup_policy not in ("delete", "compact", "compact,delete", "delete,compact"):
             raise ConfigError(f"invalid log.cleanup.policy {self.log_cleanup_policy!r}")
         # KafkaConfig.validateValues (Kafka divides by log.cleaner.threads there, so 0 fails too)

@@ -19,6 +19,7 @@ from collections import deque
 from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.api_handlers.error_responses import error_response
+from odradek.broker.connection_limits import ConnectionLimits
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
 from odradek.wire.frames import FrameBuffer
@@ -41,7 +42,7 @@ def _now_ms() -> int:
 
 
 class KafkaConnection(asyncio.BufferedProtocol):
-    def __init__(self, server):
+    def __init__(self, server, limits: ConnectionLimits | None = None):
         global _seq
         _seq += 1
         self.server = server
@@ -50,6 +51,14 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.decoder = FrameBuffer(server.config.socket_request_max_bytes,
                                    pool=getattr(server, "buffer_pool", None))
         self.frames: deque = deque()
+        self._memory = limits.memory if limits is not None else None
+        self._quotas = limits.quotas if limits is not None else None
+        self._admitted = False  # counted by the quotas (released when the connection goes)
+        self._reserved = 0  # queued.max.request.bytes taken for the frame being read
+        self._held = 0  # ... and for the complete frames queued or being handled
+        self._memory_paused = False
+        self._parked: deque = deque()  # complete frames waiting for room in the pool
+        self._throttled = False
         self.transport = None
         self.task = None
         self.closed = False
@@ -76,8 +85,37 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._sock_fd = sock.fileno() if sock is not None else None
         except Exception:
             self._sock_fd = None
+        loop = asyncio.get_running_loop()
+        if self._quotas is not None:
+            delay = self._quotas.admit(self.client_host, _now_ms())
+            if delay is None:
+                self.closed = True
+                transport.close()
+                return
+            self._admitted = True
+            if delay > 0:  # max.connection.creation.rate: served once the delay is over
+                self._throttled = True
+                transport.pause_reading()
+                loop.call_later(delay / 1000, self._end_throttle)
         self.server.connections.add(self)
-        self.task = asyncio.get_running_loop().create_task(self._run())
+        self.task = loop.create_task(self._run())
+
+    def _end_throttle(self) -> None:
+        self._throttled = False
+        self._maybe_resume_reading()
+
+    def _maybe_resume_reading(self) -> None:
+        if not (self.closed or self._throttled or self._memory_paused or self._reading_paused):
+            self.transport.resume_reading()
+
+    def resume_reading_for_memory(self) -> None:
+        """The request memory pool has room again: take this connection's waiting frames
+        from it and read on."""
+        self._memory_paused = False
+        if self.closed:
+            return
+        self._admit_waiting()
+        self._maybe_resume_reading()
 
     # The socket reads straight into the frame buffer (no chunk objects, no gathering):
     # a request's bytes are copied once, by the log's write.
@@ -91,12 +129,52 @@ class KafkaConnection(asyncio.BufferedProtocol):
             log.debug("%s: %s; closing connection", self.name, e)
             self.close(abort=True)
             return
-        if frames:
+        if self._memory is not None:
+            self._account(frames)  # queues what the pool admits
+        elif frames:
             self.frames.extend(frames)
             self._wake()
-            if len(self.frames) >= MAX_QUEUED_FRAMES and not self._reading_paused:
-                self._reading_paused = True
+        if len(self.frames) >= MAX_QUEUED_FRAMES and not self._reading_paused:
+            self._reading_paused = True
+            self.transport.pause_reading()
+
+    def _account(self, frames: list) -> None:
+        """queued.max.request.bytes: queue the frames the pool admits. A complete frame counts its
+        size until handled; a frame being read counts its declared size from when its size
+        prefix is in. A frame that starts while the pool is spent waits, uncounted and
+        unhandled, and this connection stops reading until requests finish and free the
+        pool, as a Kafka channel whose MemoryPool allocation failed is muted."""
+        if frames and self._reserved:  # the frame that was being read: its size was taken
+            f = frames[0]
+            self._memory.take(len(f) - self._reserved)
+            self._held += len(f)
+            self._reserved = 0
+            self.frames.append(f)
+            self._wake()
+            frames = frames[1:]
+        self._parked.extend(frames)
+        self._admit_waiting()
+
+    def _admit_waiting(self) -> None:
+        """Take from the pool, while it has room, the frames waiting for it and then the
+        frame being read; stop reading while any still waits."""
+        mem = self._memory
+        parked = self._parked
+        while parked and not mem.spent:
+            f = parked.popleft()
+            mem.take(len(f))
+            self._held += len(f)
+            self.frames.append(f)
+            self._wake()
+        pending = self.decoder.pending_size
+        if not parked and pending >= 0 and not self._reserved and not mem.spent:
+            mem.take(pending)
+            self._reserved = pending
+        if parked or (pending >= 0 and not self._reserved):
+            if not self._memory_paused:
+                self._memory_paused = True
                 self.transport.pause_reading()
+                mem.wait(self)
 
     def eof_received(self):
         return False
@@ -104,6 +182,15 @@ class KafkaConnection(asyncio.BufferedProtocol):
     def connection_lost(self, exc) -> None:
         self.closed = True
         self.server.connections.discard(self)
+        if self._admitted:
+            self._admitted = False
+            self._quotas.release(self.client_host)
+        mem = self._memory
+        if mem is not None:
+            mem.forget(self)
+            held, self._held, self._reserved = self._held + self._reserved, 0, 0
+            if held:
+                mem.give(held)
         if self._op is not None:
             self.broker.purgatory.cancel(self._op)
             self._op = None
@@ -150,9 +237,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 frame = self.frames.popleft()
                 if self._reading_paused and len(self.frames) < MAX_QUEUED_FRAMES // 2:
                     self._reading_paused = False
-                    self.transport.resume_reading()
+                    self._maybe_resume_reading()
                 self.idle_since_ms = None
                 await self._handle(frame, loop)
+                if self._memory is not None and self._held:
+                    n = len(frame)
+                    self._held -= n
+                    self._memory.give(n)
         except asyncio.CancelledError:
             pass
         except Exception:

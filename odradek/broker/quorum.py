@@ -636,7 +636,7 @@ async def _start_broker(server, q: QuorumNode) -> None:
     server.registry = q.broker_registry(REGISTRY)
     lst = server.config.listener
     server.server = await loop.create_server(
-        lambda: KafkaConnection(server), lst.host or None, lst.port, reuse_address=True, backlog=1024,
+        lambda: KafkaConnection(server, server.limits), lst.host or None, lst.port, reuse_address=True, backlog=1024,
         start_serving=False)
     server.port = server.server.sockets[0].getsockname()[1]
     broker = server.broker = Broker(server.config, _now_ms, loop.call_later)

@@ -11,6 +11,7 @@ import sys
 import time
 
 from odradek.broker.connection import KafkaConnection
+from odradek.broker.connection_limits import ConnectionLimits
 from odradek.wire.frames import BufferPool
 
 log = logging.getLogger("odradek.broker")
@@ -28,6 +29,7 @@ class BrokerServer:
         self.server = None
         self.connections: set[KafkaConnection] = set()
         self.buffer_pool = BufferPool()  # receive buffers, shared by the connections
+        self.limits = ConnectionLimits.from_config(config)  # queued.max.request.bytes, max.connections*
         self._stopping = None
         self._tasks: list[asyncio.Task] = []
         self.port = None
@@ -42,7 +44,7 @@ class BrokerServer:
         lst = self.config.listener
         # bind first: a port in use must fail before any data is touched
         self.server = await self.loop.create_server(
-            lambda: KafkaConnection(self), lst.host or None, lst.port, reuse_address=True, backlog=1024,
+            lambda: KafkaConnection(self, self.limits), lst.host or None, lst.port, reuse_address=True, backlog=1024,
             start_serving=False)
         sock = self.server.sockets[0]
         self.port = sock.getsockname()[1]

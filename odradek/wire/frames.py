@@ -147,9 +147,9 @@ class FrameBuffer:
     from its start only when every frame has been handled and no view of it is left
     (its reference count shows that: each frame view holds a reference to it).
     Otherwise reading goes on after the last frame, and when the buffer is full, or
-    a partial frame does not fit in what is left, the next buffer - big enough for
-    the whole frame once its size is known, with room for a pipelined one after it -
-    comes from ``pool`` (a BufferPool shared by the connections, which also takes the
+    a partial frame does not fit in what is left, the next buffer - twice what has
+    arrived of the frame, up to the whole frame with room for a pipelined one after it
+    (a declared size costs no memory until its bytes come) - comes from ``pool`` (a BufferPool shared by the connections, which also takes the
     buffer left behind) or is allocated, and only the received part of that one frame
     moves there. A negative size or one above ``max_size`` raises
     FrameTooLargeError, and the buffer is unusable afterwards (close the connection).
@@ -188,21 +188,26 @@ class FrameBuffer:
                 self._start = 0
                 self._end = end = have
             return memoryview(buf)[end:]
-        if start + need <= cap and end < cap:
-            return memoryview(buf)[end:]
+        if end < cap and (start + need <= cap or need > self.chunk):
+            return memoryview(buf)[end:]  # (a big frame fills this one before it grows)
         # the next buffer; the partial frame (if any) moves to its front
         chunk = self.chunk
+        # Memory follows the bytes that arrived, not the size a client declares: a big
+        # frame's buffer at most doubles what was received (the received part moves on
+        # each growth, 2x its size in all); once the whole frame fits, it gets room for a
+        # pipelined one after it (up to 4 MiB more). Whole chunks.
+        if need <= chunk:
+            size = need
+        else:
+            size = min(need + min(need, _HEADROOM), max(2 * have, have + chunk))
         pool = self.pool
         new = None
         if pool is not None:
-            if need > chunk:
-                new = pool.take(need)
+            if need > chunk:  # a spare buffer (it costs no new memory), the whole frame's if one fits it
+                new = pool.take(need) or pool.take(size)
             if cap > chunk:
                 pool.give(buf)
         if new is None:
-            # a big frame gets room for a pipelined one after it (up to 4 MiB more),
-            # in whole chunks
-            size = need if need <= chunk else need + min(need, _HEADROOM)
             new = bytearray(-(-size // chunk) * chunk)
         if have:
             new[:have] = memoryview(buf)[start:end]
@@ -240,6 +245,14 @@ class FrameBuffer:
     def buffered(self) -> int:
         """Bytes held that do not yet form a complete frame."""
         return self._end - self._start
+
+    @property
+    def pending_size(self) -> int:
+        """The declared size of the frame being received (its prefix is in), else -1."""
+        if self._end - self._start < 4:
+            return -1
+        return _size.unpack_from(self._buf, self._start)[0]
+
 
 def frame(payload_parts: list) -> list:
     """Prefix a list of parts with the int32 total size (parts keep their identity)."""

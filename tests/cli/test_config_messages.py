@@ -30,3 +30,22 @@ def test_valid_values_still_parse():
     c = BrokerConfig.from_properties({"num.partitions": " 3 ", "auto.create.topics.enable": "TRUE",
                                       "log.retention.hours": "2"})
     assert (c.num_partitions, c.auto_create_topics_enable, c.log_retention_ms) == (3, True, 7200000)
+
+
+def test_connection_limit_properties_as_kafka():
+    c = BrokerConfig.from_properties({"queued.max.request.bytes": "1000", "max.connections": "5",
+                                      "max.connections.per.ip": "2",
+                                      "max.connections.per.ip.overrides": "127.0.0.1:4, ::1:3",
+                                      "max.connection.creation.rate": "10"})
+    assert (c.queued_max_request_bytes, c.max_connections, c.max_connections_per_ip,
+            c.max_connections_per_ip_overrides, c.max_connection_creation_rate) == \
+        (1000, 5, 2, "127.0.0.1:4, ::1:3", 10)
+    d = BrokerConfig()
+    assert (d.queued_max_request_bytes, d.max_connections, d.max_connections_per_ip) == \
+        (-1, 2147483647, 2147483647)
+    with pytest.raises(ConfigError, match="max.connections.per.ip can be set to zero only if "
+                                          "max.connections.per.ip.overrides property is set."):
+        BrokerConfig.from_properties({"max.connections.per.ip": "0"})
+    with pytest.raises(ConfigError, match="Invalid value -1 for configuration max.connections: "
+                                          "Value must be at least 0"):
+        BrokerConfig.from_properties({"max.connections": "-1"})

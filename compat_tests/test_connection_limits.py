@@ -1,0 +1,142 @@
+"""Memory and connections a client can make the broker hold, bounded as Kafka bounds them:
+a declared request size costs nothing until its bytes come, queued.max.request.bytes stops
+reading new requests while it is spent, and max.connections, max.connections.per.ip (with
+its overrides) close the connections over them."""
+
+from __future__ import annotations
+
+import socket
+import struct
+
+import pytest
+
+from harness import BrokerProcess, RawClient
+
+from odradek.wire.api import encode_request
+from odradek.wire.messages.api_versions_request import ApiVersionsRequest
+
+MB = 1 << 20
+
+
+@pytest.fixture
+def start(tmp_path):
+    started = []
+
+    def run(overrides=None) -> BrokerProcess:
+        b = BrokerProcess(str(tmp_path / f"data{len(started)}"), overrides)
+        started.append(b)
+        b.start()
+        return b
+
+    yield run
+    for b in started:
+        b.kill9()
+
+
+def _ping(bootstrap: str) -> None:
+    c = RawClient(bootstrap)
+    try:
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    finally:
+        c.close()
+
+
+def _produce_head() -> bytes:
+    """A Produce v9 request's header: what precedes its records."""
+    return struct.pack(">hhi", 0, 9, 1) + struct.pack(">h", 4) + b"evil"
+
+
+def test_declared_frame_sizes_cost_no_memory(start):
+    """30 connections each declare a 100 MiB request, send its header and 3 KB, and
+    stop: the broker's RSS grows by less than 50 MB (it was ~104 MB per connection)."""
+    b = start()
+    _ping(b.bootstrap)
+    before = b.rss_kb
+    socks = []
+    try:
+        for _ in range(30):
+            s = socket.create_connection((b.host, b.port), timeout=10)
+            s.sendall(struct.pack(">i", 100 * MB) + _produce_head())
+            socks.append(s)
+        _ping(b.bootstrap)
+        for s in socks:  # a second read of each: where a buffer for the declared size was made
+            s.sendall(b"x" * 3000)
+        for _ in range(3):  # the broker has read what they sent
+            _ping(b.bootstrap)
+        grown_mb = (b.rss_kb - before) / 1024
+        assert grown_mb < 50, f"RSS grew {grown_mb:.0f} MB"
+    finally:
+        for s in socks:
+            s.close()
+
+
+def test_queued_max_request_bytes_stops_reading_new_requests_while_spent(start):
+    b = start({"queued.max.request.bytes": str(1 * MB)})
+    big = RawClient(b.bootstrap)
+    other = RawClient(b.bootstrap)
+    assert other.call(ApiVersionsRequest(), 0).error_code == 0
+    # a 2 MiB request, half sent, takes the whole pool (its declared size, as Kafka's)
+    req = encode_request(ApiVersionsRequest(), 0, 7, client_id="big")
+    frame = struct.pack(">i", 2 * MB) + req[4:] + b"\0" * (2 * MB - (len(req) - 4))
+    big.send_raw(frame[:MB])
+    for _ in range(100):
+        # a request that starts while the pool is spent is not read: no answer
+        corr = other.send(ApiVersionsRequest(), 0)
+        other.sock.settimeout(0.5)
+        try:
+            other.recv(18, 0)  # answered: the broker had not read the big request yet
+        except socket.timeout:
+            break
+    else:
+        pytest.fail("the pool never filled")
+    other.sock.settimeout(10)
+    big.send_raw(frame[MB:])  # the big request completes, is handled, frees the pool
+    resp = other.recv(18, 0)
+    assert resp.correlation_id == corr and resp.body.error_code == 0
+    big.close()
+    other.close()
+
+
+def test_max_connections_per_ip_closes_the_connection_over_it(start):
+    b = start({"max.connections.per.ip": "3"})
+    kept = [RawClient(b.bootstrap) for _ in range(3)]
+    for c in kept:
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    extra = RawClient(b.bootstrap)
+    assert extra.is_closed_by_peer()
+    kept.pop().close()
+    for _ in range(50):  # the broker saw the close: a new one is served
+        c = RawClient(b.bootstrap)
+        try:
+            assert c.call(ApiVersionsRequest(), 0).error_code == 0
+            break
+        except ConnectionError:
+            continue
+        finally:
+            c.close()
+    else:
+        pytest.fail("a connection under the limit was refused")
+    for c in kept:
+        c.close()
+    assert any("Rejected connection from /127.0.0.1, address already has the configured maximum of 3"
+               in line for line in b.output)
+
+
+def test_per_ip_override_and_max_connections(start):
+    b = start({"max.connections.per.ip": "1", "max.connections.per.ip.overrides": "127.0.0.1:4",
+               "max.connections": "3"})
+    kept = [RawClient(b.bootstrap) for _ in range(3)]  # the override lifts the per-IP 1
+    for c in kept:
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    extra = RawClient(b.bootstrap)  # over max.connections (3) though under the override (4)
+    assert extra.is_closed_by_peer()
+    for c in kept:
+        c.close()
+
+
+def test_connection_creation_rate_throttles_and_serves(start):
+    b = start({"max.connection.creation.rate": "2"})
+    clients = [RawClient(b.bootstrap, timeout=15) for _ in range(5)]
+    for c in clients:  # throttled, not closed: every one is answered
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+        c.close()

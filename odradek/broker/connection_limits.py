@@ -1,0 +1,150 @@
+"""What the connections of one broker may take, as Kafka bounds it.
+
+`RequestMemory` is `queued.max.request.bytes`: the bytes of requests being read or
+waiting to be handled, over every connection. As Kafka's MemoryPool, a request's
+declared size is taken from it when its size prefix has been read, and a connection
+that starts a request while the pool is spent stops reading until requests finish
+(a request already started is read to its end, so the pool can go over, by less than
+one request per connection). -1: no bound (then socket.request.max.bytes still bounds
+each request).
+
+`ConnectionQuotas` is `max.connections`, `max.connections.per.ip` (with
+`max.connections.per.ip.overrides`) and `max.connection.creation.rate`. A connection
+over a count limit is closed at once (Kafka: "Rejected connection from ..."); one over
+the broker-wide creation rate is throttled: it is served only after the delay that keeps
+the rate (Kafka's acceptor waits that long before accepting it).
+"""
+from __future__ import annotations
+
+import ipaddress
+import logging
+import socket
+from collections import deque
+from typing import Callable, Protocol
+
+from odradek.config import parse_host_counts
+
+log = logging.getLogger("odradek.broker.connection")
+
+
+class Pausable(Protocol):
+    def resume_reading_for_memory(self) -> None: ...
+
+
+class RequestMemory:
+    __slots__ = ("limit", "used", "_waiting")
+
+    def __init__(self, limit: int):
+        self.limit = limit  # <= 0: unbounded
+        self.used = 0
+        self._waiting: deque[Pausable] = deque()
+
+    @property
+    def bounded(self) -> bool:
+        return self.limit > 0
+
+    @property
+    def spent(self) -> bool:
+        return self.used >= self.limit
+
+    def take(self, n: int) -> None:
+        self.used += n
+
+    def give(self, n: int) -> None:
+        self.used -= n
+        waiting = self._waiting
+        while waiting and self.used < self.limit:
+            waiting.popleft().resume_reading_for_memory()
+
+    def wait(self, conn: Pausable) -> None:
+        """conn stopped reading until the pool has room again."""
+        self._waiting.append(conn)
+
+    def forget(self, conn: Pausable) -> None:
+        try:
+            self._waiting.remove(conn)
+        except ValueError:
+            pass
+
+
+def _canonical(host: str) -> str:
+    try:
+        return str(ipaddress.ip_address(host))
+    except ValueError:
+        return host
+
+
+class ConnectionQuotas:
+    def __init__(self, max_connections: int, per_ip: int, overrides: tuple[tuple[str, int], ...],
+                 creation_rate: int, resolve: Callable[[str], str] = socket.gethostbyname):
+        self.max_connections = max_connections
+        self.per_ip = per_ip
+        self.overrides: dict[str, int] = {}
+        for host, n in overrides:  # Kafka resolves the override host names once, at start
+            try:
+                self.overrides[_canonical(resolve(host))] = n
+            except OSError:
+                log.warning("max.connections.per.ip.overrides: cannot resolve %s; ignored", host)
+        self.creation_rate = creation_rate
+        self.total = 0
+        self.by_ip: dict[str, int] = {}
+        self._accepted: deque[int] = deque()  # ms of the connections admitted in the last second
+
+    def admit(self, host: str, now_ms: int) -> int | None:
+        """Count a new connection from host: None when it must be closed, else the ms to
+        wait before serving it (the creation-rate throttle)."""
+        ip = _canonical(host)
+        limit = self.overrides.get(ip, self.per_ip)
+        have = self.by_ip.get(ip, 0)
+        if have >= limit:
+            log.info("Rejected connection from /%s, address already has the configured maximum "
+                     "of %d connections.", ip, limit)
+            return None
+        if self.total >= self.max_connections:
+            log.info("Rejected connection from /%s: the broker has the configured maximum of "
+                     "%d connections (max.connections).", ip, self.max_connections)
+            return None
+        self.by_ip[ip] = have + 1
+        self.total += 1
+        delay = 0
+        if self.creation_rate < 2147483647:
+            acc = self._accepted
+            while acc and acc[0] <= now_ms - 1000:
+                acc.popleft()
+            start = now_ms
+            if len(acc) >= self.creation_rate:
+                # served when the one `rate` places earlier is a second old
+                start = max(now_ms, acc[-self.creation_rate] + 1000) if self.creation_rate else now_ms + 1000
+            acc.append(start)
+            delay = start - now_ms
+        return delay
+
+    def release(self, host: str) -> None:
+        ip = _canonical(host)
+        n = self.by_ip.get(ip, 0) - 1
+        if n > 0:
+            self.by_ip[ip] = n
+        else:
+            self.by_ip.pop(ip, None)
+        self.total -= 1
+
+
+class ConnectionLimits:
+    """The limits of one listener's connections (None where the config sets no bound)."""
+    __slots__ = ("memory", "quotas")
+
+    def __init__(self, memory: RequestMemory | None, quotas: ConnectionQuotas | None):
+        self.memory = memory
+        self.quotas = quotas
+
+    @classmethod
+    def from_config(cls, config) -> "ConnectionLimits":
+        memory = RequestMemory(config.queued_max_request_bytes) if config.queued_max_request_bytes > 0 else None
+        unbounded = 2147483647
+        quotas = None
+        if (config.max_connections < unbounded or config.max_connections_per_ip < unbounded
+                or config.max_connections_per_ip_overrides or config.max_connection_creation_rate < unbounded):
+            quotas = ConnectionQuotas(config.max_connections, config.max_connections_per_ip,
+                                      parse_host_counts(config.max_connections_per_ip_overrides),
+                                      config.max_connection_creation_rate)
+        return cls(memory, quotas)
