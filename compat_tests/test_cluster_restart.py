@@ -247,6 +247,21 @@ def test_clean_stop_each_broker_keeps_records_and_committed_offsets(cluster, loa
     _restart_each(cluster, loaded, "term")
 
 
+def test_short_lived_producers_through_each_broker_all_get_written(cluster, loaded):
+    """Each broker hands out producer ids: a producer bootstrapped through each one, writing
+    one record to the same partition, must not be taken for another (same id, same
+    sequence: acknowledged as a duplicate and never written)."""
+    name = "pids"
+    _create(loaded["admin"], name, 1)
+    acked = []
+    for node in _brokers(cluster):
+        p = Producer({"bootstrap.servers": f"127.0.0.1:{node.port}", "acks": "all", "enable.idempotence": True})
+        acked.append(_produce(p, name, {0: [f"via{node.id}".encode()]})[0][0])
+    assert acked == [0, 1, 2]
+    got = _read_all(loaded["bootstrap"], name, {0: 3})
+    assert got[0] == [(0, b"via4"), (1, b"via5"), (2, b"via6")]
+
+
 def _topic_id_of(admin: AdminClient, name: str) -> bytes:
     from confluent_kafka import TopicCollection
 

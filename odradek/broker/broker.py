@@ -48,7 +48,7 @@ class Broker:
         the metadata log, see broker/quorum.py); the caller then registers this broker and
         calls start_coordinators()."""
         from odradek.api_handlers.fetch_session import FetchSessionCache
-        from odradek.broker.producer_ids import ProducerIdAllocator
+        from odradek.broker.producer_ids import ProducerIdAllocator, cluster_range
         from odradek.broker.replica_manager import ReplicaManager
         from odradek.log import LogConfig, LogManager
 
@@ -94,7 +94,8 @@ class Broker:
             # a single node's metadata log is local: replayed, it is complete; a cluster
             # broker's logs wait for the metadata quorum (QuorumNode.join_as_broker)
             self.replicas.start(self.controller.image)
-        self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"))
+        id_range = (0, 1 << 63) if controller is None else cluster_range(cfg.node_id)  # see producer_ids.py
+        self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"), id_range)
         self.fetch_sessions = FetchSessionCache(cfg.max_incremental_fetch_session_cache_slots,
                                                 cfg.min_incremental_fetch_session_eviction_ms)
         self._start_share_coordinator()
