@@ -115,6 +115,25 @@ def _float01(raw) -> float:
     return x
 
 
+class _Whole(ValueError):
+    """A reason Kafka gives as the whole message (ConfigException(message), no value)."""
+
+
+def _valid_list(name: str, *options):
+    """Kafka's LIST type with ValidList.in(options): comma-separated, each item one of the
+    options, no empty item; an empty list is allowed. Kept as the comma-joined string."""
+    def parse(raw):
+        text = str(raw).strip()
+        items = [i.strip() for i in text.split(",")] if text else []
+        for item in items:
+            if not item:
+                raise _Whole(f"Configuration '{name}' values must not be empty.")
+            if item not in options:
+                raise ValueError(f"String must be one of: {', '.join(options)}", item)
+        return ",".join(items)
+    return parse
+
+
 def _choice(*options):
     def parse(raw):
         s = str(raw).strip()
@@ -291,7 +310,8 @@ class BrokerConfig:
                                                       described="0"),))
     log_index_size_max_bytes: int = log_prop("log.index.size.max.bytes", "segment.index.bytes", _int(4, INT_MAX))
     log_index_interval_bytes: int = log_prop("log.index.interval.bytes", "index.interval.bytes", _int(0, INT_MAX))
-    log_cleanup_policy: str = log_prop("log.cleanup.policy", "cleanup.policy", _str)
+    log_cleanup_policy: str = log_prop("log.cleanup.policy", "cleanup.policy",
+                                       _valid_list("log.cleanup.policy", "compact", "delete"))
     log_cleaner_min_cleanable_ratio: float = log_prop("log.cleaner.min.cleanable.ratio",
                                                       "min.cleanable.dirty.ratio", _float01)
     log_cleaner_delete_retention_ms: int = log_prop("log.cleaner.delete.retention.ms", "delete.retention.ms",
@@ -560,13 +580,11 @@ class BrokerConfig:
                 if lst.host in ("", "0.0.0.0", "::"):
                     raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
         if self.log_retention_ms == 0 or self.log_retention_ms < -1:
-            raise ConfigError("log.retention.ms must be -1 or positive")
+            raise ConfigError("log.retention.ms must be unlimited (-1) or, greater than or equal to 1")
         if self.max_connections_per_ip == 0 and not self.max_connections_per_ip_overrides:
             # KafkaConfig.validateValues
             raise ConfigError("max.connections.per.ip can be set to zero only if "
                               "max.connections.per.ip.overrides property is set.")
-        if self.log_cleanup_policy not in ("delete", "compact", "compact,delete", "delete,compact"):
-            raise ConfigError(f"invalid log.cleanup.policy {self.log_cleanup_policy!r}")
         # KafkaConfig.validateValues (Kafka divides by log.cleaner.threads there, so 0 fails too)
         if self.log_cleaner_threads < 1:
             raise ConfigError(f"invalid value {self.log_cleaner_threads} for log.cleaner.threads: "
@@ -603,7 +621,11 @@ def _names_of(p: Prop):
 def _parse(name: str, parse: Callable, raw):
     try:
         return parse(raw)
+    except _Whole as e:
+        raise ConfigError(str(e)) from None
     except (ValueError, TypeError) as e:
+        if len(e.args) == 2:  # (reason, the offending item of a list)
+            raise ConfigError(_kafka_message(name, e.args[1], e.args[0])) from None
         raise ConfigError(_kafka_message(name, raw, str(e))) from None
 
 

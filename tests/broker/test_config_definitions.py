@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from odradek.config import _FIELDS, _SPECS, DESCRIBED, BrokerConfig, _kafka_str, topic_synonyms
+from odradek.config import _FIELDS, _SPECS, DESCRIBED, BrokerConfig, ConfigError, _kafka_str, topic_synonyms
 from odradek.controller import configs as C
 from odradek.log.config import LogConfig, is_log_config
 
@@ -63,3 +63,27 @@ def test_describe_facts_follow_kafka_where_odradek_differs():
     assert set(C.BROKER_DOCS) == {"log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.load.factor",
                                   "log.cleaner.threads", "log.cleaner.enable"}
     assert DESCRIBED["log.retention.hours"].default == "168"
+
+
+@pytest.mark.parametrize("raw,message", [
+    # what Kafka 4.3 says at start-up for each value (checked against the real broker)
+    ("foo", "Invalid value foo for configuration log.cleanup.policy: String must be one of: compact, delete"),
+    ("Compact", "Invalid value Compact for configuration log.cleanup.policy: String must be one of: compact, delete"),
+    ("delete,", "Configuration 'log.cleanup.policy' values must not be empty."),
+])
+def test_cleanup_policy_is_a_kafka_list(raw, message):
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties({"log.cleanup.policy": raw})
+    assert str(e.value) == message
+
+
+def test_cleanup_policy_values_kafka_accepts():
+    # Kafka 4.3 starts with each of these
+    for raw, policy in [("", ()), ("compact,compact", ("compact",)), (" compact , delete ", ("compact", "delete"))]:
+        assert BrokerConfig.from_properties({"log.cleanup.policy": raw}).log_config().cleanup_policy == policy
+
+
+def test_zero_retention_is_refused_in_kafkas_words():
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties({"log.retention.hours": "0"})
+    assert str(e.value) == "log.retention.ms must be unlimited (-1) or, greater than or equal to 1"
