@@ -7,7 +7,7 @@
 
 `all` writes bench/results/<date>.json (everything), <date>.md (the tables) and
 <date>.png (odradek/Kafka ratios). Needs Java 17+ and Maven for the reference
-broker (jars assembled once from bench/pom.xml into bench/.cache/), and the test
+broker (jars assembled once from apache_kafka/pom.xml into .cache/), and the test
 extra (confluent-kafka, kafka-python) plus matplotlib. Full run (5 reps) ~10 min, --quick ~2 min.
 """
 from __future__ import annotations

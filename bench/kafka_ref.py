@@ -2,8 +2,8 @@
 combined broker+controller) from Maven Central jars, plus a launcher for odradek
 with the same interface.
 
-The jars come from bench/pom.xml through `mvn dependency:copy-dependencies` into
-bench/.cache/ (git-ignored); nothing is downloaded from anywhere else.
+The jars come from Maven Central through apache_kafka (apache_kafka/pom.xml, copied into
+the git-ignored .cache/); nothing is downloaded from anywhere else.
 
     python -m bench.kafka_ref jars                    # assemble the jars once (~55 MB)
     python -m bench.kafka_ref start PORT DIR [k=v..]  # format DIR and run Kafka on 127.0.0.1:PORT
@@ -27,10 +27,10 @@ import time
 import uuid
 from pathlib import Path
 
+from apache_kafka import classpath, jars
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-KAFKA_VERSION = "4.3.0"
-JARS = Path(os.environ.get("ODRADEK_BENCH_JARS", HERE / ".cache" / f"kafka-{KAFKA_VERSION}-jars"))
 
 # Settings both brokers get. Matched by their defaults (left unset, so that topic
 # configs report source DEFAULT_CONFIG as on a stock broker): 1 GiB segments, no
@@ -57,20 +57,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def jars() -> Path:
-    """Assemble Kafka's runtime jars with Maven (cached)."""
-    done = JARS / ".complete"
-    if not done.exists():
-        JARS.mkdir(parents=True, exist_ok=True)
-        if shutil.which("mvn") is None:
-            raise RuntimeError("mvn not found: the Kafka reference broker is assembled with Maven")
-        subprocess.run(["mvn", "-q", "-B", "-f", str(HERE / "pom.xml"), "dependency:copy-dependencies",
-                        f"-DoutputDirectory={JARS}", "-DincludeScope=runtime"], check=True,
-                       stdout=sys.stderr)
-        done.touch()
-    return JARS
 
 
 def _metadata_request(corr: int) -> bytes:
@@ -303,7 +289,7 @@ def _main(argv: list[str]) -> int:
                 pass
             pidfile.unlink()
     elif cmd == "tool":
-        os.execvp("java", ["java", "-Xmx512M", "-Dlog4j2.rootLogger.level=WARN", "-cp", f"{jars()}/*", *args])
+        os.execvp("java", ["java", "-Xmx512M", "-Dlog4j2.rootLogger.level=WARN", "-cp", classpath(), *args])
     else:
         print(__doc__)
         return 2

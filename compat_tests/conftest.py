@@ -9,6 +9,7 @@ Fixtures:
     broker      the BrokerProcess (or ExternalBroker) controlling the server
     bootstrap   "host:port" for clients
     topic_name  a fresh, unique topic name per test
+    kafka_jars  Kafka 4.3's jars fetched (skips without Java or Maven), before a test's clock starts
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import uuid
 
 import pytest
 
+import apache_kafka
 from harness import BrokerProcess, ExternalBroker
 
 
@@ -61,3 +63,12 @@ def controllable_broker(broker):
 def topic_name(request) -> str:
     base = "".join(c if c.isalnum() else "-" for c in request.node.name)[:80]
     return f"{base}-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture(scope="session")
+def kafka_jars():
+    """Kafka 4.3's jars in the cache, so that a tool's first call does not include their download."""
+    reason = apache_kafka.missing()
+    if reason:
+        pytest.skip(reason)
+    return apache_kafka.jars()

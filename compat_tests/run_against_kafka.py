@@ -2,7 +2,7 @@
 
     python compat_tests/run_against_kafka.py [pytest args ...]     # e.g. -x -q -k produce
 
-Kafka (KRaft, single node, from Maven Central jars through bench/pom.xml) is formatted
+Kafka (KRaft, single node, from Maven Central jars through apache_kafka/pom.xml) is formatted
 in a temporary directory, started on a free port, and `pytest compat_tests
 --bootstrap 127.0.0.1:PORT` runs against it; tests that restart or kill the broker
 skip. Every test must pass here too: one that passes on odradek and fails on Kafka

@@ -1,21 +1,16 @@
 """Cluster-admin APIs with stock clients, answering as a single Kafka 4.3 node without an
 authorizer or SASL: ACLs refused (SECURITY_DISABLED), SCRAM credentials and client quotas
 stored, log dirs, producers, elections and reassignments with single-node semantics.
-Kafka's own tools (kafka-configs, kafka-transactions) run when ../shared/refkafka is there."""
+Kafka 4.3's own tools (kafka-configs, kafka-transactions) run from Maven Central jars."""
 
 from __future__ import annotations
 
 import os
-import subprocess
 import uuid
-from pathlib import Path
 
 import pytest
 
-from harness import create_topic
-
-REPO = Path(__file__).resolve().parents[1]
-REFKAFKA = Path(os.environ.get("REFKAFKA_SH", REPO.parent / "shared" / "refkafka" / "kafka.sh"))
+from harness import create_topic, kafka_tool
 
 
 def _name(prefix: str) -> str:
@@ -119,29 +114,23 @@ def test_kafka_python_reassignments_single_node(kp_admin, bootstrap):
     assert kp_admin.list_partition_reassignments() == {}
 
 
-def _tool(*argv: str) -> subprocess.CompletedProcess:
-    if not REFKAFKA.exists():
-        pytest.skip("Kafka's tools (../shared/refkafka) not available")
-    return subprocess.run([str(REFKAFKA), "tool", *argv], capture_output=True, text=True, timeout=120)
-
-
 def test_kafka_configs_quotas_and_scram(bootstrap):
     user = _name("u")
-    r = _tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
+    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
               "--add-config", "producer_byte_rate=4096,consumer_byte_rate=8192")
     assert r.returncode == 0, r.stderr
-    r = _tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
+    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
               "--add-config", "SCRAM-SHA-512=[iterations=8192,password=pw]")
     assert r.returncode == 0, r.stderr
-    r = _tool("configs", "--bootstrap-server", bootstrap, "--describe", "--entity-type", "users", "--entity-name", user)
+    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--describe", "--entity-type", "users", "--entity-name", user)
     assert r.returncode == 0, r.stderr
     assert f"Quota configs for user-principal '{user}' are consumer_byte_rate=8192.0, producer_byte_rate=4096.0" \
         in r.stdout
     assert f"SCRAM credential configs for user-principal '{user}' are SCRAM-SHA-512=iterations=8192" in r.stdout
-    r = _tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
+    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
               "--delete-config", "producer_byte_rate")
     assert r.returncode == 0, r.stderr
-    r = _tool("configs", "--bootstrap-server", bootstrap, "--describe", "--entity-type", "users", "--entity-name", user)
+    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--describe", "--entity-type", "users", "--entity-name", user)
     assert f"Quota configs for user-principal '{user}' are consumer_byte_rate=8192.0" in r.stdout
 
 
@@ -156,7 +145,7 @@ def test_kafka_transactions_describe_producers(bootstrap):
     p.produce(name, b"v1")
     p.produce(name, b"v2")
     p.flush()
-    r = _tool("transactions", "--bootstrap-server", bootstrap, "describe-producers", "--topic", name,
+    r = kafka_tool("transactions", "--bootstrap-server", bootstrap, "describe-producers", "--topic", name,
               "--partition", "0")
     p.abort_transaction()
     assert r.returncode == 0, r.stderr

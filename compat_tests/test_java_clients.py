@@ -9,7 +9,6 @@ Maven resolves from ~/.m2 offline first and goes online only when something is m
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -17,6 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from harness import maven_classpath
 
 JAVA_DIR = Path(__file__).resolve().parent / "java"
 VERSIONS = ["3.9.2", "4.3.0"]
@@ -47,23 +48,9 @@ pytestmark = pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("jav
                                 reason="needs Java 17 and Maven")
 
 
-def _mvn(version: str, offline: bool) -> subprocess.CompletedProcess:
-    cmd = ["mvn", "-q", "-B", f"-Dkafka.version={version}", "compile", "dependency:build-classpath",
-           f"-Dmdep.outputFile=target/{version}/classpath.txt"]
-    if offline:
-        cmd.insert(1, "-o")
-    return subprocess.run(cmd, cwd=JAVA_DIR, capture_output=True, text=True, timeout=600)
-
-
 def build(version: str) -> str:
     """Compile JavaClientsCheck against kafka-clients `version`; return the run classpath."""
-    r = _mvn(version, offline=True)
-    if r.returncode != 0:
-        r = _mvn(version, offline=False)
-    if r.returncode != 0:
-        raise RuntimeError(f"mvn build for kafka-clients {version} failed:\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
-    target = JAVA_DIR / "target" / version
-    return str(target / "classes") + os.pathsep + (target / "classpath.txt").read_text().strip()
+    return maven_classpath(JAVA_DIR, JAVA_DIR / "target" / version, f"-Dkafka.version={version}")
 
 
 @pytest.fixture(scope="session")

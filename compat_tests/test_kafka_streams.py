@@ -22,15 +22,13 @@ Passes against Kafka 4.3 too: `python compat_tests/run_against_kafka.py -q -k ka
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
-from harness import RawClient, assert_check_passed, assert_exit_code_matches, run_check_program
+from harness import RawClient, assert_check_passed, assert_exit_code_matches, maven_classpath, run_check_program
 
 STREAMS_DIR = Path(__file__).resolve().parent / "java-streams"
 # (processing.guarantee, group.protocol): classic groups under both guarantees, and the streams
@@ -57,25 +55,13 @@ pytestmark = pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("jav
                                 reason="needs Java 17 and Maven")
 
 
-def _mvn(offline: bool) -> subprocess.CompletedProcess:
-    cmd = ["mvn", "-q", "-B", "compile", "dependency:build-classpath", "-Dmdep.outputFile=target/classpath.txt"]
-    if offline:
-        cmd.insert(1, "-o")
-    return subprocess.run(cmd, cwd=STREAMS_DIR, capture_output=True, text=True, timeout=600)
-
-
 @pytest.fixture(scope="session")
 def streams_classpath() -> str:
     """Compile StreamsCheck (Maven: ~/.m2 offline first, online only when something is missing)."""
     t0 = time.monotonic()
-    r = _mvn(offline=True)
-    if r.returncode != 0:
-        r = _mvn(offline=False)
-    if r.returncode != 0:
-        raise RuntimeError(f"mvn build of java-streams failed:\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
+    cp = maven_classpath(STREAMS_DIR, STREAMS_DIR / "target")
     print(f"\njava-streams build: {time.monotonic() - t0:.1f}s")
-    target = STREAMS_DIR / "target"
-    return str(target / "classes") + os.pathsep + (target / "classpath.txt").read_text().strip()
+    return cp
 
 
 @pytest.fixture(scope="module", params=MODES, ids=["-".join(m) for m in MODES])

@@ -1,5 +1,5 @@
 """Resetting and deleting share-group offsets (AlterShareGroupOffsets 91, DeleteShareGroupOffsets 92)
-the way users do it, with Kafka 4.3's kafka-share-groups tool (../shared/refkafka, as
+the way users do it, with Kafka 4.3's kafka-share-groups tool (Maven Central jars, as
 test_share_groups.py runs it) and confluent-kafka's ShareConsumer, plus the raw protocol for what the
 tool does not show, and FindCoordinator v6's share-coordinator keys. Each test passes against Kafka
 4.3 too (python compat_tests/run_against_kafka.py -q -k share_group_offsets)."""
@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from harness import RawClient, create_topic
+from harness import RawClient, create_topic, kafka_tool
 from odradek.wire.messages.alter_share_group_offsets_request import (
     AlterShareGroupOffsetsRequest,
     AlterShareGroupOffsetsRequestPartition,
@@ -27,7 +27,7 @@ from odradek.wire.messages.describe_share_group_offsets_request import (
 )
 from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
-from test_share_groups import _drain, _name, _produce, _set_group_config, _share_consumer, _tool, ck
+from test_share_groups import _drain, _name, _produce, _set_group_config, _share_consumer, ck
 
 UNKNOWN_TP = (3, "This server does not host this topic-partition.")
 
@@ -86,23 +86,23 @@ def test_reset_offsets_to_earliest_redelivers_and_delete_offsets_forgets(bootstr
     assert len(_consume_all(bootstrap, topic, group, 10)) == 10
 
     args = ["share-groups", "--bootstrap-server", bootstrap, "--group", group]
-    r = _tool(*args, "--reset-offsets", "--topic", topic, "--to-earliest", "--execute")
+    r = kafka_tool(*args, "--reset-offsets", "--topic", topic, "--to-earliest", "--execute")
     assert r.returncode == 0, r.stderr
     assert _table(r.stdout, group) == [[group, topic, "0", "0"], [group, topic, "1", "0"]]
-    r = _tool(*args, "--describe")
+    r = kafka_tool(*args, "--describe")
     assert _table(r.stdout, group) == [[group, topic, "0", "0", "5"], [group, topic, "1", "0", "5"]]
     got = _consume_all(bootstrap, topic, group, 10)  # every record again
     assert sorted((m.partition(), m.offset()) for m in got) == [(p, o) for p in (0, 1) for o in range(5)]
 
-    r = _tool(*args, "--reset-offsets", "--topic", f"{topic}:1", "--to-latest", "--execute")
+    r = kafka_tool(*args, "--reset-offsets", "--topic", f"{topic}:1", "--to-latest", "--execute")
     assert _table(r.stdout, group) == [[group, topic, "1", "5"]]
 
-    r = _tool(*args, "--delete-offsets", "--topic", topic)
+    r = kafka_tool(*args, "--delete-offsets", "--topic", topic)
     assert r.returncode == 0, r.stderr
     assert _table(r.stdout, topic) == [[topic, "Successful"]]
-    r = _tool(*args, "--describe")
+    r = kafka_tool(*args, "--describe")
     assert f"Share group '{group}' has no offset information." in r.stdout + r.stderr
-    r = _tool(*args, "--delete-offsets", "--topic", topic)
+    r = kafka_tool(*args, "--delete-offsets", "--topic", topic)
     assert _table(r.stdout, topic) == [[topic, "Error:", "There", "is", "no", "offset", "information", "to", "delete."]]
     # the group starts from share.auto.offset.reset again: everything is delivered once more
     got = _consume_all(bootstrap, topic, group, 10)
@@ -114,16 +114,16 @@ def test_reset_offsets_of_a_new_group_creates_it_empty(bootstrap):
     create_topic(bootstrap, topic, 2)
     _produce(bootstrap, topic, 6, 2)
     args = ["share-groups", "--bootstrap-server", bootstrap, "--group", group]
-    r = _tool(*args, "--reset-offsets", "--topic", topic, "--to-earliest", "--execute")
+    r = kafka_tool(*args, "--reset-offsets", "--topic", topic, "--to-earliest", "--execute")
     assert r.returncode == 0, r.stderr
     assert _table(r.stdout, group) == [[group, topic, "0", "0"], [group, topic, "1", "0"]]
-    r = _tool(*args, "--describe", "--state")
+    r = kafka_tool(*args, "--describe", "--state")
     assert f"Share group '{group}' has no active members." in r.stderr
     assert [row[-2:] for row in _table(r.stdout, group)] == [["Empty", "0"]]
     # its share-partitions start where they were set, not at share.auto.offset.reset (latest)
     got = _consume_all(bootstrap, topic, group, 6)
     assert len(got) == 6
-    r = _tool("share-groups", "--bootstrap-server", bootstrap, "--delete", "--group", group)
+    r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--delete", "--group", group)
     assert r.returncode == 0, r.stderr
 
 
@@ -131,9 +131,9 @@ def test_tool_errors_for_unknown_and_active_groups(bootstrap):
     topic, group = _name("sgo"), _name("sgo")
     create_topic(bootstrap, topic, 1)
     args = ["share-groups", "--bootstrap-server", bootstrap]
-    r = _tool(*args, "--delete-offsets", "--group", _name("nogroup"), "--topic", topic)
+    r = kafka_tool(*args, "--delete-offsets", "--group", _name("nogroup"), "--topic", topic)
     assert "Group nogroup-" in r.stdout and "not found." in r.stdout
-    r = _tool(*args, "--delete-offsets", "--group", group, "--topic", "nosuch-topic")
+    r = kafka_tool(*args, "--delete-offsets", "--group", group, "--topic", "nosuch-topic")
     assert "Group " in r.stdout  # the group does not exist yet either
     c = _share_consumer(bootstrap, group)
     try:
@@ -141,12 +141,12 @@ def test_tool_errors_for_unknown_and_active_groups(bootstrap):
         deadline = time.time() + 20
         while time.time() < deadline:
             c.poll(timeout=0.3)
-            r = _tool(*args, "--describe", "--group", group, "--state")
+            r = kafka_tool(*args, "--describe", "--group", group, "--state")
             if "Stable" in r.stdout:
                 break
-        r = _tool(*args, "--reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--execute")
+        r = kafka_tool(*args, "--reset-offsets", "--group", group, "--topic", topic, "--to-earliest", "--execute")
         assert r.returncode == 1 and f"Share group '{group}' is not empty." in r.stdout + r.stderr
-        r = _tool(*args, "--delete-offsets", "--group", group, "--topic", topic)
+        r = kafka_tool(*args, "--delete-offsets", "--group", group, "--topic", topic)
         assert "Error: The group is not empty." in r.stdout
     finally:
         c.close()

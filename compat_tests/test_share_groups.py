@@ -1,21 +1,16 @@
 """Share groups (KIP-932, "queues for Kafka") with stock clients: confluent-kafka's ShareConsumer
 (librdkafka), GROUP config resources with its admin client, and Kafka's own kafka-share-groups and
-kafka-console-share-consumer tools (../shared/refkafka). Each test passes against Kafka 4.3 too."""
+kafka-console-share-consumer tools (Maven Central jars). Each test passes against Kafka 4.3 too."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import time
 import uuid
-from pathlib import Path
 
 import pytest
 
-from harness import create_topic
+from harness import create_topic, kafka_tool
 
-REPO = Path(__file__).resolve().parents[1]
-REFKAFKA = Path(os.environ.get("REFKAFKA_SH", REPO.parent / "shared" / "refkafka" / "kafka.sh"))
 
 ck = pytest.importorskip("confluent_kafka")
 if not hasattr(ck, "ShareConsumer"):
@@ -121,7 +116,7 @@ def test_latest_by_default_and_records_after_subscribe(bootstrap, share_topic):
 
 def _start_offsets(bootstrap, group, topic) -> dict:
     """{partition: START-OFFSET} as kafka-share-groups --describe shows them."""
-    r = _tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", group)
+    r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", group)
     rows = [line.split() for line in r.stdout.splitlines() if topic in line]
     return {row[2]: row[3] for row in rows if len(row) >= 4}
 
@@ -163,35 +158,6 @@ def test_group_config_resource(bootstrap):
     assert e.value.args[0].code() == ck.KafkaError.INVALID_CONFIG
 
 
-# Kafka 4.3's main classes of bin/kafka-share-groups.sh and bin/kafka-console-share-consumer.sh,
-# for a kafka.sh that does not name them: run from the jars kafka.sh assembles.
-_SHARE_TOOL_CLASSES = {
-    "share-groups": "org.apache.kafka.tools.consumer.group.ShareGroupCommand",
-    "console-share-consumer": "org.apache.kafka.tools.consumer.ConsoleShareConsumer",
-}
-
-
-def _refkafka_jars() -> Path:
-    """The jar directory kafka.sh fills (its JARS: $REFKAFKA_JARS or the user cache)."""
-    subprocess.run([str(REFKAFKA), "jars"], check=True, capture_output=True, timeout=600)
-    if os.environ.get("REFKAFKA_JARS"):
-        return Path(os.environ["REFKAFKA_JARS"])
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "refkafka-4.3.0-jars"
-
-
-def _tool(*argv: str) -> subprocess.CompletedProcess:
-    if not REFKAFKA.exists():
-        pytest.skip("Kafka's tools (../shared/refkafka) not available")
-    r = subprocess.run([str(REFKAFKA), "tool", *argv], capture_output=True, text=True, timeout=120)
-    if r.returncode == 2 and "unknown tool" in r.stderr and argv[0] in _SHARE_TOOL_CLASSES:
-        jars = _refkafka_jars()
-        r = subprocess.run(["java", "-Xmx512M", "-Dlog4j2.rootLogger.level=WARN", "-cp", f"{jars}/*",
-                            _SHARE_TOOL_CLASSES[argv[0]], *argv[1:]],
-                           capture_output=True, text=True, timeout=120)
-    return r
-
-
 def test_kafka_share_groups_tool_lists_and_describes(bootstrap, share_topic, earliest_group):
     _produce(bootstrap, share_topic, 10, 2)
     c = _share_consumer(bootstrap, earliest_group, **{"share.acknowledgement.mode": "explicit",
@@ -201,20 +167,20 @@ def test_kafka_share_groups_tool_lists_and_describes(bootstrap, share_topic, ear
         (got,) = _drain([c], 10, ack=ck.AcknowledgeType.ACCEPT)
         assert len(got) == 10
         c.commit_sync()
-        r = _tool("share-groups", "--bootstrap-server", bootstrap, "--list")
+        r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--list")
         assert r.returncode == 0, r.stderr
         assert earliest_group in r.stdout.split()
-        r = _tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group,
+        r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group,
                   "--members")
         assert r.returncode == 0, r.stderr
         assert "share-tool-test" in r.stdout and share_topic in r.stdout
-        r = _tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group,
+        r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group,
                   "--state")
         assert r.returncode == 0, r.stderr
         assert "Stable" in r.stdout
         deadline = time.time() + 15
         while True:  # Kafka persists share-partition state asynchronously: allow it a moment
-            r = _tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group)
+            r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group)
             assert r.returncode == 0, r.stderr
             rows = sorted(tuple(line.split()[1:]) for line in r.stdout.splitlines() if share_topic in line)
             if [row[3] for row in rows] == ["0", "0"] or time.time() > deadline:
@@ -227,15 +193,15 @@ def test_kafka_share_groups_tool_lists_and_describes(bootstrap, share_topic, ear
         assert {row[2] for row in rows} <= {"0", "5"}
     finally:
         c.close()
-    r = _tool("share-groups", "--bootstrap-server", bootstrap, "--delete", "--group", earliest_group)
+    r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--delete", "--group", earliest_group)
     assert r.returncode == 0, r.stderr + r.stdout
-    r = _tool("share-groups", "--bootstrap-server", bootstrap, "--list")
+    r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--list")
     assert earliest_group not in r.stdout.split()
 
 
 def test_kafka_console_share_consumer(bootstrap, share_topic, earliest_group):
     _produce(bootstrap, share_topic, 6, 2)
-    r = _tool("console-share-consumer", "--bootstrap-server", bootstrap, "--topic", share_topic, "--group",
+    r = kafka_tool("console-share-consumer", "--bootstrap-server", bootstrap, "--topic", share_topic, "--group",
               earliest_group, "--max-messages", "6", "--timeout-ms", "30000")
     assert r.returncode == 0, r.stderr
     assert sorted(r.stdout.split()) == [f"m{i}" for i in range(6)]

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import time
 
-from harness import create_topic
-from test_share_groups import _drain, _name, _produce, _set_group_config, _share_consumer, _tool, ck
+from harness import create_topic, kafka_tool
+from test_share_groups import _drain, _name, _produce, _set_group_config, _share_consumer, ck
 
 
 def _describe(bootstrap, group, topic) -> list[list[str]]:
-    r = _tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", group)
+    r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", group)
     return sorted(line.split()[1:] for line in r.stdout.splitlines() if topic in line)
 
 
@@ -42,7 +42,7 @@ def test_acknowledged_and_released_records_survive_a_restart(controllable_broker
 
     b.restart()
     assert _describe(b.bootstrap, group, topic) == [[topic, "0", "5", "0"], [topic, "1", "0", "5"]]
-    r = _tool("share-groups", "--bootstrap-server", b.bootstrap, "--list")
+    r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--list")
     assert group in r.stdout.split()
     _produce(b.bootstrap, topic, 2, 2)  # m0 -> partition 0 offset 5, m1 -> partition 1 offset 5
     c = _share_consumer(b.bootstrap, group, **{"share.acknowledgement.mode": "explicit"})
@@ -62,17 +62,17 @@ def test_reset_offsets_survive_a_restart(controllable_broker):
     topic, group = _name("sgr"), _name("sgr")
     create_topic(b.bootstrap, topic, 2)
     _produce(b.bootstrap, topic, 6, 2)
-    r = _tool("share-groups", "--bootstrap-server", b.bootstrap, "--group", group, "--reset-offsets",
+    r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--group", group, "--reset-offsets",
               "--topic", f"{topic}:1", "--to-latest", "--execute")
     assert r.returncode == 0, r.stderr
-    r = _tool("share-groups", "--bootstrap-server", b.bootstrap, "--group", group, "--reset-offsets",
+    r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--group", group, "--reset-offsets",
               "--topic", f"{topic}:0", "--to-earliest", "--execute")
     assert r.returncode == 0, r.stderr
     b.restart()
     assert _describe(b.bootstrap, group, topic) == [[topic, "0", "0", "3"], [topic, "1", "3", "0"]]
-    r = _tool("share-groups", "--bootstrap-server", b.bootstrap, "--delete-offsets", "--group", group,
+    r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--delete-offsets", "--group", group,
               "--topic", topic)
     assert "Successful" in r.stdout
     b.restart()
-    r = _tool("share-groups", "--bootstrap-server", b.bootstrap, "--describe", "--group", group)
+    r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--describe", "--group", group)
     assert f"Share group '{group}' has no offset information." in r.stdout + r.stderr

@@ -3,8 +3,9 @@
 
 Usage: python tools/gen_wire.py SPEC_DIR [OUT_DIR]
 
-SPEC_DIR is a folder like ../shared/kafka-protocol holding message/, metadata/,
-raft/, group-coordinator/, transaction-coordinator/. Every JSON file becomes one
+SPEC_DIR is a folder holding message/, metadata/, raft/, group-coordinator/,
+transaction-coordinator/ (`python -m apache_kafka specs` extracts Kafka 4.3.0's out of
+its jars and prints the folder). Every JSON file becomes one
 Python module with a class per struct and one specialised encode/decode function
 per distinct wire layout (versions whose layout is identical share a function).
 Only names, types, versions, tags and defaults are read from the specs.

@@ -1,4 +1,6 @@
-"""The committed odradek/wire/messages is exactly what tools/gen_wire.py writes from the specs."""
+"""The committed odradek/wire/messages is exactly what tools/gen_wire.py writes from the specs: Kafka
+4.3.0's JSON specs, read out of its jars from Maven Central (apache_kafka.specs_dir), or the folder
+ODRADEK_KAFKA_SPECS names."""
 
 import importlib.util
 import os
@@ -7,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+import apache_kafka
+
 ROOT = Path(__file__).resolve().parents[2]
-SPECS = Path(os.environ.get("ODRADEK_KAFKA_SPECS", ROOT.parent / "shared" / "kafka-protocol"))
+SPECS_ENV = os.environ.get("ODRADEK_KAFKA_SPECS")
 OUT = ROOT / "odradek" / "wire" / "messages"
 
 
@@ -20,9 +24,11 @@ def _generator():
     return mod
 
 
-@pytest.mark.skipif(not (SPECS / "message").is_dir(), reason="Kafka JSON specs not present beside the repo")
+@pytest.mark.skipif(SPECS_ENV is None and apache_kafka.missing(java=False) is not None,
+                    reason=str(apache_kafka.missing(java=False)))
 def test_generated_code_is_current():
-    files = _generator().generate(str(SPECS))
+    specs = Path(SPECS_ENV) if SPECS_ENV else apache_kafka.specs_dir()
+    files = _generator().generate(str(specs))
     committed = {p.name for p in OUT.glob("*.py")}
     assert committed == set(files), "generated module set differs; run python tools/gen_wire.py SPEC_DIR"
     stale = [name for name, src in files.items() if (OUT / name).read_text() != src]
