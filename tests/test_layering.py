@@ -47,12 +47,8 @@ RANDOM_OK = {"Random"}  # a seeded (or injected) generator; never the module's s
 UUID_BANNED = {"uuid1", "uuid4"}
 LOG_FILE_EDGE = {"log/fs.py", "log/batchio.py"}
 
-# Known violations, each removed by the work named beside it.
-KNOWN = {
-    # issue 19 item 4 (helper-pure): hostname entities are resolved at the broker edge.
-    ("controller/client_quotas.py", "import socket"),
-    ("controller/client_quotas.py", "call socket.getaddrinfo"),
-}
+# Known violations, each with the issue whose work removes it (none today: keep it so).
+KNOWN: set[tuple[str, str]] = set()
 
 
 GENERATED = "wire/messages/"  # tools/gen_wire.py output: only its import header is read (speed)

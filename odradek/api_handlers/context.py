@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from odradek.controller.client_quotas import is_ip_literal
+
 
 @dataclass
 class RequestContext:
@@ -19,6 +21,9 @@ class RequestContext:
     connection_id: str = ""
     client_host: str = ""
     header: Any = None
+    # a host name -> does it resolve (ip quota entities, as Kafka's InetAddress.getByName);
+    # the broker passes its resolver, the default takes IP literals only
+    resolve_host: Callable[[str], bool] = is_ip_literal
 
 
 @dataclass

@@ -20,6 +20,7 @@ from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.api_handlers.error_responses import error_response
 from odradek.broker.connection_limits import ConnectionLimits
+from odradek.broker.host_resolver import host_resolves
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
 from odradek.wire.frames import FrameBuffer
@@ -282,7 +283,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return
         ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
                              now_ms=_now_ms(), broker=self.broker, connection_id=self.name,
-                             client_host=self.client_host, header=header)
+                             client_host=self.client_host, header=header, resolve_host=host_resolves)
         try:
             resp = mod.handle(ctx, body)
         except Exception as e:

@@ -26,6 +26,7 @@ import uuid
 
 from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
+from odradek.broker.host_resolver import host_resolves
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, PeerChannel, RaftDriver
 from odradek.controller.decisions import BrokerRegistration
@@ -418,7 +419,7 @@ class QuorumNode:
             resp = None
             if leader == self.node_id and self.is_controller:
                 ctx = RequestContext(api_key=api_key, api_version=version, correlation_id=0, client_id="local",
-                                     now_ms=_now_ms(), broker=self)
+                                     now_ms=_now_ms(), broker=self, resolve_host=host_resolves)
                 if api_key == BROKER_REGISTRATION:
                     resp = await self.register_broker(req)
                 elif api_key == BROKER_HEARTBEAT:

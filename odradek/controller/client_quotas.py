@@ -8,7 +8,6 @@ is a tuple of (type, name) pairs in ENTITY_ORDER. Decisions are pure: image + re
 from __future__ import annotations
 
 import ipaddress
-import socket
 from typing import Callable, Mapping
 
 from odradek.wire.errors import ErrorCode
@@ -68,20 +67,18 @@ def image_records(quotas: Mapping) -> list:
 
 # ---------------------------------------------------------------- alter
 
-def _resolvable(host: str) -> bool:
+def is_ip_literal(host: str) -> bool:
+    """An IPv4 or IPv6 address as text. Kafka's controller takes any name InetAddress.getByName
+    resolves (a literal, or a hostname through the resolver); the resolver is the broker's
+    (injected as ``resolvable``), this module does no I/O."""
     try:
         ipaddress.ip_address(host)
         return True
     except ValueError:
-        pass
-    try:
-        socket.getaddrinfo(host, None)
-        return True
-    except (OSError, UnicodeError):
         return False
 
 
-def alter(quotas: Mapping, alterations, resolvable: Callable[[str], bool] = _resolvable):
+def alter(quotas: Mapping, alterations, resolvable: Callable[[str], bool] = is_ip_literal):
     """alterations: [(entity pairs, [(key, value | None to remove)])].
 
     -> (records, [(entity, error_code, error_message)]) with one result per distinct
