@@ -80,13 +80,15 @@ def _str(raw) -> str:
     return str(raw).strip()
 
 
+def _csv(raw) -> list[str]:
+    """The non-empty items of a comma-separated value, stripped."""
+    return [item for item in (i.strip() for i in str(raw).split(",")) if item]
+
+
 def parse_host_counts(raw) -> tuple[tuple[str, int], ...]:
     """'host:100,127.0.0.1:200' (Kafka's CSV map: the last ':' of an entry splits it)."""
     out = []
-    for item in str(raw).split(","):
-        item = item.strip()
-        if not item:
-            continue
+    for item in _csv(raw):
         host, sep, n = item.rpartition(":")
         if not sep or not host.strip():
             raise ValueError(f"Map entry '{item}' is not of the form key:value")
@@ -145,10 +147,7 @@ def _choice(*options):
 
 def parse_listeners(raw) -> tuple[Listener, ...]:
     out = []
-    for item in str(raw).split(","):
-        item = item.strip()
-        if not item:
-            continue
+    for item in _csv(raw):
         name, sep, rest = item.partition("://")
         if not sep:
             raise ValueError(f"{item!r} is not NAME://HOST:PORT")
@@ -168,10 +167,8 @@ def parse_listeners(raw) -> tuple[Listener, ...]:
 
 def _all_listeners(raw) -> tuple[Listener, ...]:
     out = []
-    for item in str(raw).split(","):
-        item = item.strip()
-        if item:
-            out.extend(parse_listeners_keep_all(item))
+    for item in _csv(raw):
+        out.extend(parse_listeners_keep_all(item))
     return tuple(out)
 
 
@@ -186,7 +183,7 @@ def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
 
 
 def _roles(raw) -> tuple[str, ...]:
-    roles = tuple(r.strip() for r in str(raw).split(",") if r.strip())
+    roles = tuple(_csv(raw))
     if not roles or any(r not in ("broker", "controller") for r in roles):
         raise ValueError("expected broker, controller or broker,controller")
     return roles
@@ -195,10 +192,7 @@ def _roles(raw) -> tuple[str, ...]:
 def _voters(raw) -> tuple[tuple[int, str, int], ...]:
     """Kafka's controller.quorum.voters: id@host:port,..."""
     out = []
-    for item in str(raw).split(","):
-        item = item.strip()
-        if not item:
-            continue
+    for item in _csv(raw):
         nid, at, addr = item.partition("@")
         host, colon, port = addr.rpartition(":")
         if not at or not colon or not nid.strip().isdigit() or not port.isdigit():
@@ -209,10 +203,7 @@ def _voters(raw) -> tuple[tuple[int, str, int], ...]:
 
 def _hostports(raw) -> tuple[tuple[str, int], ...]:
     out = []
-    for item in str(raw).split(","):
-        item = item.strip()
-        if not item:
-            continue
+    for item in _csv(raw):
         host, colon, port = item.rpartition(":")
         if not colon or not port.isdigit():
             raise ValueError(f"{item!r} is not host:port")
@@ -221,11 +212,11 @@ def _hostports(raw) -> tuple[tuple[str, int], ...]:
 
 
 def _names(raw) -> tuple[str, ...]:
-    return tuple(n.strip().upper() for n in str(raw).split(",") if n.strip())
+    return tuple(n.upper() for n in _csv(raw))
 
 
 def _dirs(raw) -> tuple[str, ...]:
-    dirs = tuple(d.strip() for d in str(raw).split(",") if d.strip())
+    dirs = tuple(_csv(raw))
     if not dirs:
         raise ValueError("no directory given")
     return dirs
