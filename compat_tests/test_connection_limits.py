@@ -140,3 +140,46 @@ def test_connection_creation_rate_throttles_and_serves(start):
     for c in clients:  # throttled, not closed: every one is answered
         assert c.call(ApiVersionsRequest(), 0).error_code == 0
         c.close()
+
+
+def test_clients_that_never_read_keep_rss_flat(start, topic_name):
+    """10 clients fetch 40 MB each and never read: the broker keeps at most a chunk of each
+    response (the socket waits, sendfile goes on when it drains), not the rest of it (was
+    ~40 MB per client, copied from the segment into memory)."""
+    from confluent_kafka import Producer
+
+    from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+
+    from harness import create_topic
+
+    b = start()
+    create_topic(b.bootstrap, topic_name)
+    p = Producer({"bootstrap.servers": b.bootstrap, "linger.ms": 5})
+    for i in range(50):
+        p.produce(topic_name, value=bytes([i]) * 800_000)
+    assert p.flush(30) == 0
+    _ping(b.bootstrap)
+    before = b.rss_kb
+    req = FetchRequest(replica_id=-1, max_wait_ms=500, min_bytes=1, max_bytes=50 << 20, isolation_level=0,
+                       topics=[FetchTopic(topic=topic_name, partitions=[
+                           FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=50 << 20)])])
+    lazy = []
+    try:
+        for _ in range(10):
+            c = RawClient(b.bootstrap)
+            c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+            c.send(req, 4)
+            lazy.append(c)
+        for _ in range(3):  # the broker has handled their fetches
+            _ping(b.bootstrap)
+        grown_mb = (b.rss_kb - before) / 1024
+        assert grown_mb < 40, f"RSS grew {grown_mb:.0f} MB"
+        # and a client that reads gets the whole response, byte for byte the log
+        first = lazy[0]
+        first.sock.settimeout(30)
+        resp = first.recv(1, 4)
+        part = resp.body.responses[0].partitions[0]
+        assert part.error_code == 0 and len(part.records) > 39_000_000
+    finally:
+        for c in lazy:
+            c.close()

@@ -35,6 +35,9 @@ _BYTES_TYPES = (bytes, bytearray, memoryview)
 # write (one syscall, one TCP segment: what a consumer at the log end waits for);
 # larger ones go with sendfile after the bytes before them.
 INLINE_RECORDS_BYTES = 32 * 1024
+# what of a fetch response is copied when the socket is full: the transport writes it
+# when the socket can take bytes again, and sendfile goes on after it
+SEND_CHUNK_BYTES = 16 * 1024
 _seq = 0
 
 
@@ -363,43 +366,68 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 if pending:
                     t.write(b"".join(pending))
                     pending = []
-                if not self._send_records(p):
+                if not await self._send_records(p):
                     return
         if pending:
             t.write(b"".join(pending) if len(pending) > 1 else pending[0])
         if self._write_paused and not self.closed:
-            self._drain_waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._drain_waiter
-            finally:
-                self._drain_waiter = None
+            await self._drained()
 
-    def _send_records(self, rec) -> bool:
-        """Write a records field given as file slices; False if the connection was closed."""
+    async def _drained(self) -> None:
+        self._drain_waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self._drain_waiter
+        finally:
+            self._drain_waiter = None
+
+    async def _send_records(self, rec) -> bool:
+        """Write a records field given as file slices; False if the connection was closed.
+        sendfile while the socket takes the bytes; when it is full, one small chunk goes
+        through the transport, which waits for the socket, and sendfile goes on once that
+        chunk has left: a client that does not read holds a chunk of the response in memory,
+        not the rest of it."""
         t = self.transport
         for sl in getattr(rec, "slices", ()):
             pos, left = sl.position, sl.length
             fd = sl.file.fileno() if sl.file is not None else None
-            if fd is not None and self._sock_fd is not None and not self.closed \
-                    and t.get_write_buffer_size() == 0:
-                try:
-                    while left > 0:
-                        n = os.sendfile(self._sock_fd, fd, pos, left)
-                        if n == 0:
-                            break
-                        pos += n
-                        left -= n
-                except (BlockingIOError, InterruptedError):
-                    pass
-                except OSError as e:
-                    log.debug("%s: sendfile failed: %s", self.name, e)
-                    self.close(abort=True)
-                    return False
-            if left > 0:
-                data = self._read_slice(sl, pos, left)
+            while left > 0:
+                if fd is not None and self._sock_fd is not None and not self.closed \
+                        and t.get_write_buffer_size() == 0:
+                    try:
+                        while left > 0:
+                            n = os.sendfile(self._sock_fd, fd, pos, left)
+                            if n == 0:
+                                break
+                            pos += n
+                            left -= n
+                    except (BlockingIOError, InterruptedError):
+                        pass
+                    except OSError as e:
+                        log.debug("%s: sendfile failed: %s", self.name, e)
+                        self.close(abort=True)
+                        return False
+                    if left == 0:
+                        break
+                if fd is None or left <= SEND_CHUNK_BYTES:
+                    data = self._read_slice(sl, pos, left)  # (a file without a descriptor: tests)
+                    if data is None:
+                        return False
+                    t.write(data)
+                    break
+                data = self._read_slice(sl, pos, SEND_CHUNK_BYTES)
                 if data is None:
                     return False
+                pos += SEND_CHUNK_BYTES
+                left -= SEND_CHUNK_BYTES
+                low_high = t.get_write_buffer_limits()
+                t.set_write_buffer_limits(high=0, low=0)  # paused if it waits, resumed once it left
                 t.write(data)
+                del data
+                if self._write_paused and not self.closed:
+                    await self._drained()
+                t.set_write_buffer_limits(high=low_high[1], low=low_high[0])
+                if self.closed:
+                    return False
         return True
 
     def _read_slice(self, sl, pos: int, length: int):
