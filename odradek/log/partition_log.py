@@ -248,7 +248,10 @@ class PartitionLog:
                 scan = seg.recover(expected, truncate=False)
                 seg.mark_unsynced()  # found after an unclean stop: the next flush makes it durable
                 if scan.error is not None:
-                    torn_tail = clean and next_base is None and scan.torn_tail
+                    # after a clean stop, bytes cut short past every offset the stop had
+                    # written (the recovery point is its log end): not data, cut them off
+                    torn_tail = (clean and next_base is None and scan.torn_tail
+                                 and seg.next_offset >= self.recovery_point)
                     if (clean or below_rp or seg.next_offset < self.recovery_point) and not torn_tail:
                         # fsynced data that fails validation: refuse to guess
                         seg.close()

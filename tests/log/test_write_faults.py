@@ -224,3 +224,36 @@ def test_a_deleted_index_is_rebuilt_with_a_warning(caplog):
     assert "/data/good-0/00000000000000000000.timeindex missing; recovering the segment" in caplog.text
     assert [v for _, _, v in read_all(m.get("good", 0))] == [value(i) for i in range(12)]
     assert fs2.exists("/data/good-0/00000000000000000000.timeindex")
+
+
+def test_a_cut_short_last_batch_after_a_clean_stop_takes_the_partition_offline(caplog):
+    """Bytes missing from a batch the clean stop had written are damage, not a torn write:
+    the partition goes offline rather than losing an acknowledged batch."""
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    _two_partitions(fs)
+    fs2 = fs.restart("kept")
+    bad = PartitionLog(fs2, "/data/bad-0", CFG, now_ms=2)
+    last = bad.active.path
+    bad.close()
+    del fs2.files[last].data[-5:]
+    with caplog.at_level(logging.WARNING, logger="odradek.log"):
+        m = LogManager("/data", fs=fs2, default_config=CFG)
+    assert "partition bad-0 is offline" in caplog.text and "partial batch" in caplog.text
+    assert [v for _, _, v in read_all(m.get("good", 0))] == [value(i) for i in range(12)]
+
+
+def test_a_torn_tail_after_kill_9_is_truncated_with_a_warning(caplog):
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    log = PartitionLog(fs, DIR, CFG, now_ms=0)
+    for i in range(3):
+        log.append(build_batch([(None, value(i), (), 1)]), now_ms=1)
+    path, end = log.active.path, log.active.size
+    fs2 = fs.restart("kept")  # kill -9: no clean-shutdown marker
+    fs2.files[path].data.extend(build_batch([(None, value(3), (), 1)])[:50])
+    with caplog.at_level(logging.WARNING, logger="odradek.log"):
+        log2 = PartitionLog(fs2, DIR, CFG, now_ms=2)
+    assert f"{path}: unreadable batch header: need 61 bytes for a batch header, have 50 at byte {end}; " \
+           f"truncated 50 bytes, the log ends at offset 3" in caplog.text
+    assert log2.recovered_unclean and [v for _, _, v in read_all(log2)] == [value(i) for i in range(3)]

@@ -1,0 +1,56 @@
+"""Segments damaged while the broker was stopped (cleanly): the broker starts; a torn tail
+past what the stop had written is cut off with a WARN naming file, position and bytes;
+a partition whose written data is damaged goes offline (ERROR), its files left as found;
+the other partitions serve."""
+
+from __future__ import annotations
+
+import glob
+import os
+
+from harness import BrokerProcess, create_topic
+
+from test_durability import consume_all, produce_acked
+
+
+def test_torn_tail_and_damage_after_a_clean_stop(tmp_path):
+    b = BrokerProcess(str(tmp_path / "data"))
+    b.start()
+    try:
+        acked = {}
+        for t in ("torn", "cut", "fine"):
+            create_topic(b.bootstrap, t)
+            a, errs = produce_acked(b.bootstrap, t, [b"%s-%d" % (t.encode(), i) for i in range(10)])
+            assert not errs and len(a) == 10
+            acked[t] = [v for _, _, v in a]
+        assert b.stop() == 0
+
+        def segment(topic):
+            (path,) = glob.glob(os.path.join(b.data_dir, "**", f"{topic}-0", "*.log"), recursive=True)
+            return path
+
+        torn = segment("torn")
+        size = os.path.getsize(torn)
+        with open(torn, "rb") as f:
+            head = f.read(40)
+        with open(torn, "ab") as f:
+            f.write(head)  # a batch cut short after the last one: a write that did not finish
+        cut = segment("cut")
+        with open(cut, "r+b") as f:
+            f.truncate(os.path.getsize(cut) - 5)  # an acknowledged batch lost its end
+        damaged = open(cut, "rb").read()
+
+        b.start()
+        out = "".join(b.output)
+        assert f"{torn}: unreadable batch header" in out, out[-3000:]
+        assert f"at byte {size}; truncated 40 bytes" in out
+        assert "partition cut-0 is offline" in out
+        assert os.path.getsize(torn) == size
+        for t in ("torn", "fine"):
+            got = [v for _, _, _, v in consume_all(b.bootstrap, t, 10)]
+            assert got == acked[t]
+        a, errs = produce_acked(b.bootstrap, "torn", [b"more"])
+        assert not errs and len(a) == 1
+        assert open(cut, "rb").read() == damaged  # left for the operator
+    finally:
+        b.kill9()
