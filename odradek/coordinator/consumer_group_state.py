@@ -16,7 +16,7 @@ from typing import ClassVar
 from odradek.wire.errors import ErrorCode
 
 from . import consumer_group_records as crec
-from .group_model import CONSUMER, commit_timestamp, max_rebalance_timeout, validate_member_epoch_fetch
+from .group_model import CONSUMER, MemberEpochGroup, member_tombstones
 
 E = ErrorCode
 
@@ -72,7 +72,7 @@ class ConsumerMember:
 
 
 @dataclass
-class ConsumerGroup:
+class ConsumerGroup(MemberEpochGroup):
     """A KIP-848 consumer group (GroupModel)."""
     group_type: ClassVar[str] = CONSUMER
     group_id: str
@@ -136,9 +136,6 @@ class ConsumerGroup:
 
     # ------------------------------------------------------------------ GroupModel
 
-    def is_empty(self) -> bool:
-        return not self.members
-
     def list_row(self) -> tuple:
         return self.group_id, CONSUMER, self.state, CONSUMER
 
@@ -169,30 +166,15 @@ class ConsumerGroup:
                 return E.STALE_MEMBER_EPOCH
         return E.NONE
 
-    def validate_offset_fetch(self, member_id, member_epoch) -> ErrorCode:
-        return validate_member_epoch_fetch(self.members, member_id, member_epoch)
-
     def offsets_subscribed(self) -> set:
         return self.subscribed_topic_names()
 
-    def offset_expiry(self):
-        return self.subscribed_topic_names(), commit_timestamp
-
     def tombstones(self) -> list:
         gid = self.group_id
-        out = [crec.current_member(gid, mid) for mid in self.members]
-        out += [crec.target_member(gid, mid, None) for mid in self.target]
-        out.append(crec.target_metadata(gid, None))
-        out += [crec.member_metadata(gid, mid) for mid in self.members]
+        out = member_tombstones(crec, gid, self.members, self.target)
         out += [crec.regular_expression(gid, r, None) for r in self.resolved_regexes]
         out.append(crec.group_metadata(gid, None))
         return out
-
-    def on_delete(self, now_ms: int) -> None:
-        pass
-
-    def rebalance_timeout_ms(self) -> int:
-        return max_rebalance_timeout(self.members)
 
 
 def _owns_any(owned: list | None, revoking: dict) -> bool:

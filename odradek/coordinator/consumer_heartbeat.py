@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from odradek.wire.errors import ErrorCode
@@ -34,7 +34,7 @@ from .consumer_group_state import (
 )
 from .errors import CoordinatorError
 from .group_state import Group, GroupState
-from .member_protocol import answer, decoded_records, fence_expired, install_loaded, typed_group
+from .member_protocol import answer, fence_expired, install_loaded, replay, restore_member, typed_group
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -142,6 +142,30 @@ def _member_names(m: ConsumerMember, regexes: dict) -> set:
     return names
 
 
+_MEMBER_METADATA_FIELDS = ("instance_id", "rack_id", "rebalance_timeout_ms", "subscribed_topic_names",
+                           "subscribed_topic_regex", "server_assignor", "client_id", "client_host")
+
+
+@dataclass
+class _Heartbeat:
+    """One heartbeat in the making: the records it writes and the group state they stand for."""
+    group_id: str
+    member_id: str
+    member: ConsumerMember  # as it is (or its new/taking-over form)
+    replaced: ConsumerMember | None  # the released static member taken over
+    new_member: bool
+    updated: ConsumerMember | None = None
+    records: list = field(default_factory=list)
+    members: dict = field(default_factory=dict)  # the group's members with this one updated
+    bump: bool = False
+    regexes: dict = field(default_factory=dict)
+    sig: frozenset = frozenset()
+    mhash: int = 0
+    group_epoch: int = 0
+    target: dict = field(default_factory=dict)
+    assignment_epoch: int = 0
+
+
 class ConsumerProtocol:
     def __init__(self, coord: "GroupCoordinator", config: ConsumerGroupConfig):
         self.coord = coord
@@ -157,60 +181,39 @@ class ConsumerProtocol:
         """Rebuild the consumer groups of one __consumer_offsets partition from its records; an
         offsets-only group of the same id (the classic loader's) hands over its offsets."""
         groups = self.coord.groups
-        state: dict = {}
-        for r in decoded_records(records, crec.record_type, crec.TYPES, crec.decode):
-            s = state.setdefault(r.group_id, {"epoch": None, "members": {}, "target": {}, "target_epoch": None,
-                                              "current": {}, "regex": {}})
-            if r.kind == crec.GROUP_METADATA:
-                s["epoch"] = r.value
-            elif r.kind == crec.MEMBER_METADATA:
-                s["members"][r.member_id] = r.value
-            elif r.kind == crec.TARGET_METADATA:
-                s["target_epoch"] = r.value
-            elif r.kind == crec.TARGET_MEMBER:
-                s["target"][r.member_id] = r.value
-            elif r.kind == crec.CURRENT_MEMBER:
-                s["current"][r.member_id] = r.value
-            elif r.kind == crec.REGULAR_EXPRESSION:
-                s["regex"][r.regex] = r.value
-        for gid, s in state.items():
-            if s["epoch"] is None:
+        for gid, s in replay(records, crec).items():
+            if s.metadata is None:
                 if isinstance(groups.get(gid), ConsumerGroup):
                     del groups[gid]
                 continue
-            g = ConsumerGroup(gid, group_epoch=s["epoch"].epoch, metadata_hash=s["epoch"].metadata_hash,
+            g = ConsumerGroup(gid, group_epoch=s.metadata.epoch, metadata_hash=s.metadata.metadata_hash,
                               state_timestamp_ms=now)
-            if s["target_epoch"] is not None:
-                g.assignment_epoch = s["target_epoch"].assignment_epoch
-            for mid, mv in s["members"].items():
-                if mv is None:
-                    continue
-                m = ConsumerMember(
-                    member_id=mid, instance_id=mv.instance_id, rack_id=mv.rack_id, client_id=mv.client_id,
-                    client_host=mv.client_host, subscribed_topic_names=list(mv.subscribed_topic_names or []),
-                    subscribed_topic_regex=mv.subscribed_topic_regex or None,
-                    rebalance_timeout_ms=mv.rebalance_timeout_ms, server_assignor=mv.server_assignor or None)
-                cv = s["current"].get(mid)
-                if cv is not None:
-                    m.member_epoch = cv.member_epoch
-                    m.previous_member_epoch = cv.previous_member_epoch
-                    m.state = cv.state
-                    m.assigned = crec.epochs_from(cv.assigned_partitions, cv.member_epoch)
-                    m.pending_revocation = crec.epochs_from(cv.partitions_pending_revocation, cv.member_epoch)
-                m.session_deadline_ms = now + self.config.group_consumer_session_timeout_ms
-                if m.state == UNREVOKED_PARTITIONS:
-                    m.rebalance_deadline_ms = now + max(m.rebalance_timeout_ms, 0)
-                g.members[mid] = m
-                if m.instance_id is not None:
-                    g.static_members[m.instance_id] = mid
-            for mid, tv in s["target"].items():
+            if s.target_metadata is not None:
+                g.assignment_epoch = s.target_metadata.assignment_epoch
+            for mid, mv in s.members.items():
+                if mv is not None:
+                    self._load_member(g, mid, mv, s.current.get(mid), now)
+            for mid, tv in s.target.items():
                 if tv is not None and mid in g.members:
                     g.target[mid] = {bytes(t.topic_id): set(t.partitions) for t in tv.topic_partitions}
-            for regex, rv in s["regex"].items():
-                if rv is not None:
+            for (kind, regex), rv in s.other.items():
+                if kind == crec.REGULAR_EXPRESSION and rv is not None:
                     g.resolved_regexes[regex] = (frozenset(rv.topics), rv.version)
             install_loaded(groups, g)
 
+    def _load_member(self, g: ConsumerGroup, mid: str, mv, cv, now: int) -> None:
+        m = ConsumerMember(
+            member_id=mid, instance_id=mv.instance_id, rack_id=mv.rack_id, client_id=mv.client_id,
+            client_host=mv.client_host, subscribed_topic_names=list(mv.subscribed_topic_names or []),
+            subscribed_topic_regex=mv.subscribed_topic_regex or None,
+            rebalance_timeout_ms=mv.rebalance_timeout_ms, server_assignor=mv.server_assignor or None)
+        if cv is not None:
+            m.assigned = crec.epochs_from(cv.assigned_partitions, cv.member_epoch)
+            m.pending_revocation = crec.epochs_from(cv.partitions_pending_revocation, cv.member_epoch)
+        restore_member(m, cv, now, self.config.group_consumer_session_timeout_ms, UNREVOKED_PARTITIONS)
+        g.members[mid] = m
+        if m.instance_id is not None:
+            g.static_members[m.instance_id] = mid
 
     # ------------------------------------------------------------------ metadata
 
@@ -304,52 +307,79 @@ class ConsumerProtocol:
             raise
 
     def _heartbeat_in(self, g: ConsumerGroup, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
-        cfg = self.config
-        records: list = []
-        gid = g.group_id
-        replaced_static: ConsumerMember | None = None
+        """Kafka's consumerGroupHeartbeat, in its steps: the member (new, known, or a static member
+        taking over its released instance), its metadata, the group's regular expressions, metadata
+        hash and epoch, the target assignment, the member's reconciliation; the records are written,
+        then the new state applied."""
         member_id = req.member_id or self.coord.new_uuid()  # v0: the coordinator names new members
-        new_member = False
-        if req.instance_id is not None:
-            old_id = g.static_members.get(req.instance_id)
-            old = g.members.get(old_id) if old_id is not None else None
-            if req.member_epoch == 0:
-                if old is None:
-                    self._check_size(g)
-                    member = ConsumerMember(member_id, instance_id=req.instance_id)
-                    new_member = True
-                elif old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
-                    raise CoordinatorError(E.UNRELEASED_INSTANCE_ID,
-                                f"Static member {old.member_id} with instance id {req.instance_id} is not "
-                                f"released yet.")
-                else:
-                    # the restarted static member takes over the released one: same assignment, no rebalance
-                    member = old.copy()
-                    member.member_id = member_id
-                    member.member_epoch = 0
-                    member.previous_member_epoch = 0
-                    replaced_static = old
-            else:
-                if old is None:
-                    raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
-                if old.member_id != req.member_id:
-                    raise CoordinatorError(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
-                                f"{req.instance_id} is fenced by {old.member_id}.")
-                member = old
-                self._check_epoch(member, req)
-        else:
+        member, replaced, new_member = self._member_for(g, req, member_id)
+        hb = _Heartbeat(g.group_id, member_id, member, replaced, new_member)
+        hb.updated = self._updated_member(member, req)
+        self._member_metadata_step(hb)
+        hb.members = dict(g.members)
+        if replaced is not None:
+            del hb.members[replaced.member_id]
+        hb.members[member_id] = hb.updated
+        self._group_epoch_step(g, hb, now_ms)
+        self._target_step(g, hb, now_ms)
+        before = self._reconcile_step(hb, req)
+        try:
+            self.coord.append(hb.group_id, hb.records, now_ms)
+        except Exception:
+            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
+        self._apply(g, hb, before, now_ms)
+        updated = hb.updated
+        full = (req.rebalance_timeout_ms != -1 and (req.subscribed_topic_names is not None
+                                                    or req.subscribed_topic_regex is not None)
+                and req.owned is not None)
+        send_assignment = req.member_epoch == 0 or updated.assigned != member.assigned or full \
+            or replaced is not None
+        return HeartbeatResult(
+            member_id=member_id, member_epoch=updated.member_epoch,
+            heartbeat_interval_ms=self.config.group_consumer_heartbeat_interval_ms,
+            assignment={tid: sorted(ps) for tid, ps in sorted(updated.assigned.items())} if send_assignment
+            else None)
+
+    def _member_for(self, g: ConsumerGroup, req: HeartbeatRequest, member_id: str):
+        """(the member as it is, the released static member it replaces or None, whether it is new)."""
+        if req.instance_id is None:
             member = g.members.get(member_id)
             if req.member_epoch == 0:
                 if member is None:
                     self._check_size(g)
-                    member = ConsumerMember(member_id)
-                    new_member = True
-            else:
-                if member is None:
-                    raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {gid}.")
-                self._check_epoch(member, req)
+                    return ConsumerMember(member_id), None, True
+                return member, None, False
+            if member is None:
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group "
+                                                            f"{g.group_id}.")
+            self._check_epoch(member, req)
+            return member, None, False
+        old_id = g.static_members.get(req.instance_id)
+        old = g.members.get(old_id) if old_id is not None else None
+        if req.member_epoch != 0:
+            if old is None:
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
+            if old.member_id != req.member_id:
+                raise CoordinatorError(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
+                                                             f"{req.instance_id} is fenced by {old.member_id}.")
+            self._check_epoch(old, req)
+            return old, None, False
+        if old is None:
+            self._check_size(g)
+            return ConsumerMember(member_id, instance_id=req.instance_id), None, True
+        if old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
+            raise CoordinatorError(E.UNRELEASED_INSTANCE_ID, f"Static member {old.member_id} with instance id "
+                                                             f"{req.instance_id} is not released yet.")
+        # the restarted static member takes over the released one: same assignment, no rebalance
+        member = old.copy()
+        member.member_id = member_id
+        member.member_epoch = 0
+        member.previous_member_epoch = 0
+        return member, old, False
 
-        # ---- the member's new metadata
+    @staticmethod
+    def _updated_member(member: ConsumerMember, req: HeartbeatRequest) -> ConsumerMember:
+        """The member with what the request sets."""
         updated = member.copy()
         if req.instance_id is not None:
             updated.instance_id = req.instance_id
@@ -364,133 +394,122 @@ class ConsumerProtocol:
         if req.server_assignor is not None:
             updated.server_assignor = req.server_assignor or None
         updated.client_id, updated.client_host = req.client_id, req.client_host
+        return updated
 
-        bump = new_member
-        subscription_changed = (updated.subscribed_topic_names != member.subscribed_topic_names
-                                or updated.subscribed_topic_regex != member.subscribed_topic_regex)
-        if subscription_changed:
-            bump = True
-        metadata_changed = any(getattr(updated, f) != getattr(member, f) for f in (
-            "instance_id", "rack_id", "rebalance_timeout_ms", "subscribed_topic_names", "subscribed_topic_regex",
-            "server_assignor", "client_id", "client_host"))
-        if new_member or metadata_changed or replaced_static is not None:
-            records.append(crec.member_metadata(gid, updated))
+    @staticmethod
+    def _member_metadata_step(hb: "_Heartbeat") -> None:
+        member, updated = hb.member, hb.updated
+        hb.bump = hb.new_member or (updated.subscribed_topic_names != member.subscribed_topic_names
+                                    or updated.subscribed_topic_regex != member.subscribed_topic_regex)
+        metadata_changed = any(getattr(updated, f) != getattr(member, f) for f in _MEMBER_METADATA_FIELDS)
+        if hb.new_member or metadata_changed or hb.replaced is not None:
+            hb.records.append(crec.member_metadata(hb.group_id, updated))
 
-        # ---- the group's view with this member updated
-        members = dict(g.members)
-        if replaced_static is not None:
-            del members[replaced_static.member_id]
-        members[member_id] = updated
-
-        # regular expressions: resolve new ones, refresh all when the topics changed, drop unused ones
+    def _group_epoch_step(self, g: ConsumerGroup, hb: "_Heartbeat", now_ms: int) -> None:
+        """Regular expressions (resolve new ones, refresh all when the topics changed, drop unused
+        ones) and the metadata of every subscribed topic (a new partition or topic changes the
+        hash): any change, or a new subscription, bumps the group epoch."""
+        gid, topics = hb.group_id, self.coord.topics
         regexes = dict(g.resolved_regexes)
-        used = {m.subscribed_topic_regex for m in members.values() if m.subscribed_topic_regex}
-        sig = frozenset(self.coord.topics)
+        used = {m.subscribed_topic_regex for m in hb.members.values() if m.subscribed_topic_regex}
+        hb.sig = frozenset(topics)
         for regex in sorted(used):
-            if regex not in regexes or self._topics_sig != sig:
-                topics = self._resolve(regex)
+            if regex not in regexes or self._topics_sig != hb.sig:
+                resolved = self._resolve(regex)
                 old = regexes.get(regex)
-                if old is None or old[0] != topics:
+                if old is None or old[0] != resolved:
                     version = (old[1] + 1) if old else 0
-                    regexes[regex] = (topics, version)
-                    records.append(crec.regular_expression(gid, regex, sorted(topics), version, now_ms))
-                    bump = True
+                    regexes[regex] = (resolved, version)
+                    hb.records.append(crec.regular_expression(gid, regex, sorted(resolved), version, now_ms))
+                    hb.bump = True
         for regex in sorted(set(regexes) - used):
             del regexes[regex]
-            records.append(crec.regular_expression(gid, regex, None))
-
-        # metadata of every subscribed topic: a new partition or topic changes the hash
+            hb.records.append(crec.regular_expression(gid, regex, None))
+        hb.regexes = regexes
         names: set = set()
-        for m in members.values():
+        for m in hb.members.values():
             names |= _member_names(m, regexes)
-        mhash = _metadata_hash(self.coord.topics, names)
-        if mhash != g.metadata_hash:
-            bump = True
-        group_epoch = g.group_epoch + 1 if bump else g.group_epoch
-        if bump:
-            records.append(crec.group_metadata(gid, group_epoch, mhash))
+        hb.mhash = _metadata_hash(topics, names)
+        if hb.mhash != g.metadata_hash:
+            hb.bump = True
+        hb.group_epoch = g.group_epoch + 1 if hb.bump else g.group_epoch
+        if hb.bump:
+            hb.records.append(crec.group_metadata(gid, hb.group_epoch, hb.mhash))
 
-        # ---- target assignment
+    def _target_step(self, g: ConsumerGroup, hb: "_Heartbeat", now_ms: int) -> None:
+        """A new target assignment when the group epoch moved past the assignment epoch."""
+        gid, member_id = hb.group_id, hb.member_id
         target = dict(g.target)
-        assignment_epoch = g.assignment_epoch
-        if replaced_static is not None:
-            t = target.pop(replaced_static.member_id, {})
+        hb.assignment_epoch = g.assignment_epoch
+        if hb.replaced is not None:
+            t = target.pop(hb.replaced.member_id, {})
             target[member_id] = t
-            records.append(crec.target_member(gid, replaced_static.member_id, None))
-            records.append(crec.target_member(gid, member_id, t))
-        if group_epoch > assignment_epoch:
-            subs = {mid: self._topic_ids(_member_names(m, regexes)) for mid, m in members.items()}
+            hb.records.append(crec.target_member(gid, hb.replaced.member_id, None))
+            hb.records.append(crec.target_member(gid, member_id, t))
+        if hb.group_epoch > hb.assignment_epoch:
+            subs = {mid: self._topic_ids(_member_names(m, hb.regexes)) for mid, m in hb.members.items()}
             wanted = set().union(*subs.values())
             topic_meta = {tid: (name, n) for name, (tid, n) in self.coord.topics.items() if tid in wanted}
-            assignor_name = self._preferred_assignor(members)
+            assignor_name = self._preferred_assignor(hb.members)
             new_target = assignors.ASSIGNORS[assignor_name](subs, topic_meta, target)
-            for mid in members:
+            for mid in hb.members:
                 t = {tid: ps for tid, ps in new_target.get(mid, {}).items() if ps}
                 if t != target.get(mid, {}) or mid not in target:
-                    records.append(crec.target_member(gid, mid, t))
+                    hb.records.append(crec.target_member(gid, mid, t))
                 target[mid] = t
-            assignment_epoch = group_epoch
-            records.append(crec.target_metadata(gid, assignment_epoch, now_ms))
+            hb.assignment_epoch = hb.group_epoch
+            hb.records.append(crec.target_metadata(gid, hb.assignment_epoch, now_ms))
+        hb.target = target
 
-        # ---- reconcile the member towards its target
-        owned = req.owned
+    def _reconcile_step(self, hb: "_Heartbeat", req: HeartbeatRequest) -> ConsumerMember:
+        """Move the member towards its target; returns the member before reconciliation."""
+        member_id, member = hb.member_id, hb.member
         partition_epochs = {}
-        for mid, m in members.items():
+        for mid, m in hb.members.items():
             if mid == member_id:
                 continue
             for d in (m.assigned, m.pending_revocation):
                 for tid, ps in d.items():
                     for p in ps:
                         partition_epochs[(tid, p)] = m.member_epoch
-        subscribed_ids = self._topic_ids(_member_names(updated, regexes))
-        before = updated
-        updated = reconcile(updated, assignment_epoch, target.get(member_id, {}), partition_epochs,
-                            subscribed_ids, owned)
+        subscribed_ids = self._topic_ids(_member_names(hb.updated, hb.regexes))
+        before = hb.updated
+        updated = reconcile(before, hb.assignment_epoch, hb.target.get(member_id, {}), partition_epochs,
+                            subscribed_ids, req.owned)
         assignment_changed = (updated.assigned != before.assigned or updated.member_epoch != member.member_epoch
                               or updated.state != member.state
                               or updated.pending_revocation != member.pending_revocation
                               or updated.previous_member_epoch != member.previous_member_epoch)
-        if new_member or assignment_changed or replaced_static is not None:
-            records.append(crec.current_member(gid, updated))
-        if replaced_static is not None:
-            records.append(crec.current_member(gid, replaced_static.member_id))
-            records.append(crec.member_metadata(gid, replaced_static.member_id))
+        if hb.new_member or assignment_changed or hb.replaced is not None:
+            hb.records.append(crec.current_member(hb.group_id, updated))
+        if hb.replaced is not None:
+            hb.records.append(crec.current_member(hb.group_id, hb.replaced.member_id))
+            hb.records.append(crec.member_metadata(hb.group_id, hb.replaced.member_id))
+        hb.updated = updated
+        return before
 
-        # ---- write, then apply
-        try:
-            self.coord.append(gid, records, now_ms)
-        except Exception:
-            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
-        if replaced_static is not None:
-            del g.members[replaced_static.member_id]
-        g.members[member_id] = updated
+    def _apply(self, g: ConsumerGroup, hb: "_Heartbeat", before: ConsumerMember, now_ms: int) -> None:
+        """The heartbeat's records are written: the group takes its new state."""
+        updated = hb.updated
+        if hb.replaced is not None:
+            del g.members[hb.replaced.member_id]
+        g.members[hb.member_id] = updated
         if updated.instance_id is not None:
-            g.static_members[updated.instance_id] = member_id
-        g.resolved_regexes = regexes
-        self._topics_sig = sig
-        if group_epoch != g.group_epoch:
-            log.info("[GroupId %s] Bumped group epoch to %d.", gid, group_epoch)
-        g.group_epoch = group_epoch
-        g.metadata_hash = mhash
-        g.target = target
-        g.assignment_epoch = assignment_epoch
-        updated.session_deadline_ms = now_ms + cfg.group_consumer_session_timeout_ms
+            g.static_members[updated.instance_id] = hb.member_id
+        g.resolved_regexes = hb.regexes
+        self._topics_sig = hb.sig
+        if hb.group_epoch != g.group_epoch:
+            log.info("[GroupId %s] Bumped group epoch to %d.", hb.group_id, hb.group_epoch)
+        g.group_epoch = hb.group_epoch
+        g.metadata_hash = hb.mhash
+        g.target = hb.target
+        g.assignment_epoch = hb.assignment_epoch
+        updated.session_deadline_ms = now_ms + self.config.group_consumer_session_timeout_ms
         if updated.state == UNREVOKED_PARTITIONS:
             if before.state != UNREVOKED_PARTITIONS or updated.rebalance_deadline_ms is None:
                 updated.rebalance_deadline_ms = now_ms + max(updated.rebalance_timeout_ms, 0)
         else:
             updated.rebalance_deadline_ms = None
-
-        full = (req.rebalance_timeout_ms != -1 and (req.subscribed_topic_names is not None
-                                                    or req.subscribed_topic_regex is not None)
-                and req.owned is not None)
-        send_assignment = req.member_epoch == 0 or updated.assigned != member.assigned or full \
-            or replaced_static is not None
-        return HeartbeatResult(
-            member_id=member_id, member_epoch=updated.member_epoch,
-            heartbeat_interval_ms=cfg.group_consumer_heartbeat_interval_ms,
-            assignment={tid: sorted(ps) for tid, ps in sorted(updated.assigned.items())} if send_assignment
-            else None)
 
     def _preferred_assignor(self, members: dict) -> str:
         counts: dict = {}

@@ -57,21 +57,46 @@ class GroupModel(Protocol):
     def rebalance_timeout_ms(self) -> int: ...
 
 
-def validate_member_epoch_fetch(members: dict, member_id: str | None, member_epoch: int) -> ErrorCode:
-    """OffsetFetch v9+ on a consumer or streams group: the member and its epoch (Kafka's validateOffsetFetch)."""
-    if not member_id and member_epoch < 0:
-        return E.NONE
-    m = members.get(member_id)
-    if m is None:
-        return E.UNKNOWN_MEMBER_ID
-    if member_epoch != m.member_epoch:
-        return E.STALE_MEMBER_EPOCH
-    return E.NONE
-
-
 def commit_timestamp(om: OffsetAndMetadata) -> int:
     return om.commit_timestamp_ms
 
 
-def max_rebalance_timeout(members: dict) -> int:
-    return max((m.rebalance_timeout_ms for m in members.values()), default=0)
+class MemberEpochGroup:
+    """The GroupModel methods consumer and streams groups (member-epoch protocols) have alike;
+    ``members`` maps member ids to members with a ``member_epoch`` and a ``rebalance_timeout_ms``."""
+    members: dict
+
+    def is_empty(self) -> bool:
+        return not self.members
+
+    def validate_offset_fetch(self, member_id: str | None, member_epoch: int) -> ErrorCode:
+        """OffsetFetch v9+: the member and its epoch (Kafka's validateOffsetFetch)."""
+        if not member_id and member_epoch < 0:
+            return E.NONE
+        m = self.members.get(member_id)
+        if m is None:
+            return E.UNKNOWN_MEMBER_ID
+        if member_epoch != m.member_epoch:
+            return E.STALE_MEMBER_EPOCH
+        return E.NONE
+
+    def offsets_subscribed(self) -> set: ...
+
+    def offset_expiry(self):
+        return self.offsets_subscribed(), commit_timestamp
+
+    def on_delete(self, now_ms: int) -> None:
+        pass
+
+    def rebalance_timeout_ms(self) -> int:
+        return max((m.rebalance_timeout_ms for m in self.members.values()), default=0)
+
+
+def member_tombstones(recs, group_id: str, members, targets) -> list:
+    """The consumer_group_records / streams_group_records tombstones of a group's members: current
+    and target assignments, the target metadata, member metadata."""
+    out = [recs.current_member(group_id, mid) for mid in members]
+    out += [recs.target_member(group_id, mid, None) for mid in targets]
+    out.append(recs.target_metadata(group_id, None))
+    out += [recs.member_metadata(group_id, mid) for mid in members]
+    return out

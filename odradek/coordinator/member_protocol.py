@@ -5,6 +5,7 @@ rebalance timeout while they revoke."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 from .errors import CoordinatorError
@@ -31,6 +32,47 @@ def decoded_records(records: Iterable, record_type: Callable, types, decode: Cal
         except Exception:
             continue
     return out
+
+
+@dataclass
+class Replayed:
+    """The last value of each record of one group in a partition (None: a tombstone)."""
+    metadata: object = None  # the group metadata (epoch...); None: no group
+    target_metadata: object = None
+    members: dict = field(default_factory=dict)  # member id -> member metadata
+    current: dict = field(default_factory=dict)  # member id -> current assignment
+    target: dict = field(default_factory=dict)  # member id -> target assignment
+    other: dict = field(default_factory=dict)  # (record type, regex) -> value: the family's other records
+
+
+def replay(records: Iterable, recs) -> dict[str, Replayed]:
+    """A partition's records of one family (consumer_group_records or streams_group_records),
+    last value wins, by group id."""
+    out: dict[str, Replayed] = {}
+    for r in decoded_records(records, recs.record_type, recs.TYPES, recs.decode):
+        s = out.setdefault(r.group_id, Replayed())
+        if r.kind == recs.GROUP_METADATA:
+            s.metadata = r.value
+        elif r.kind == recs.TARGET_METADATA:
+            s.target_metadata = r.value
+        elif r.kind in (recs.MEMBER_METADATA, recs.CURRENT_MEMBER, recs.TARGET_MEMBER):
+            by_member = {recs.MEMBER_METADATA: s.members, recs.CURRENT_MEMBER: s.current,
+                         recs.TARGET_MEMBER: s.target}
+            by_member[r.kind][r.member_id] = r.value
+        else:
+            s.other[(r.kind, r.regex)] = r.value
+    return out
+
+
+def restore_member(m, current, now_ms: int, session_timeout_ms: int, revoking_state: int) -> None:
+    """A loaded member's epochs and state from its current-assignment record, and its timers."""
+    if current is not None:
+        m.member_epoch = current.member_epoch
+        m.previous_member_epoch = current.previous_member_epoch
+        m.state = current.state
+    m.session_deadline_ms = now_ms + session_timeout_ms
+    if m.state == revoking_state:
+        m.rebalance_deadline_ms = now_ms + max(m.rebalance_timeout_ms, 0)
 
 
 def install_loaded(groups: dict, g) -> None:

@@ -77,6 +77,7 @@ class DecodedRecord:
     group_id: str
     member_id: str = ""
     value: object = None  # decoded value struct; None for a tombstone
+    regex: str = ""  # (consumer groups' regular expression records only)
 
 
 def decode(key: bytes, value: bytes | None) -> DecodedRecord:

@@ -18,7 +18,7 @@ from typing import ClassVar
 from odradek.wire.errors import ErrorCode
 
 from . import streams_group_records as srec
-from .group_model import STREAMS, commit_timestamp, max_rebalance_timeout, validate_member_epoch_fetch
+from .group_model import STREAMS, MemberEpochGroup, member_tombstones
 
 E = ErrorCode
 
@@ -107,7 +107,7 @@ class StreamsMember:
 
 
 @dataclass
-class StreamsGroup:
+class StreamsGroup(MemberEpochGroup):
     """A KIP-1071 streams group (GroupModel)."""
     group_type: ClassVar[str] = STREAMS
     group_id: str
@@ -164,9 +164,6 @@ class StreamsGroup:
 
     # ------------------------------------------------------------------ GroupModel
 
-    def is_empty(self) -> bool:
-        return not self.members
-
     def list_row(self) -> tuple:
         return self.group_id, STREAMS, self.state, STREAMS
 
@@ -212,32 +209,17 @@ class StreamsGroup:
             out[(topic, p)] = E.NONE if ok else E.STALE_MEMBER_EPOCH
         return out
 
-    def validate_offset_fetch(self, member_id, member_epoch) -> ErrorCode:
-        return validate_member_epoch_fetch(self.members, member_id, member_epoch)
-
     def offsets_subscribed(self) -> set:
         if self.topology is None or not self.members:
             return set()
         return set(self.source_topics())
 
-    def offset_expiry(self):
-        return self.offsets_subscribed(), commit_timestamp
-
     def tombstones(self) -> list:
         gid = self.group_id
-        out = [srec.current_member(gid, mid) for mid in self.members]
-        out += [srec.target_member(gid, mid, None) for mid in self.target]
-        out.append(srec.target_metadata(gid, None))
-        out += [srec.member_metadata(gid, mid) for mid in self.members]
+        out = member_tombstones(srec, gid, self.members, self.target)
         out.append(srec.group_metadata(gid, None))
         out.append(srec.topology(gid, None))
         return out
-
-    def on_delete(self, now_ms: int) -> None:
-        pass
-
-    def rebalance_timeout_ms(self) -> int:
-        return max_rebalance_timeout(self.members)
 
 
 def _diff(current: dict, target: dict, unreleased) -> tuple:

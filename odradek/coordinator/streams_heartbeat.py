@@ -26,7 +26,7 @@ from .consumer_group_state import ConsumerGroup
 from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
 from .group_state import Group
-from .member_protocol import answer, decoded_records, fence_expired, install_loaded, typed_group
+from .member_protocol import answer, fence_expired, install_loaded, replay, restore_member, typed_group
 from .streams_group_state import (
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -110,6 +110,34 @@ def _tasks_of(d) -> dict:
     return {s: set(ps) for s, ps in (d or {}).items() if ps}
 
 
+@dataclass
+class _Heartbeat:
+    """One heartbeat in the making: the records it writes and the group state they stand for."""
+    group_id: str
+    member: StreamsMember  # as it is (or new)
+    new_member: bool
+    owned: Tasks | None
+    cfg: StreamsConfig
+    updated: StreamsMember | None = None
+    records: list = field(default_factory=list)
+    status: list = field(default_factory=list)  # [(code, detail)]
+    bump: bool = False
+    topology: object = None
+    configured: object = None
+    mhash: int = 0
+    validated: int = -1
+    assignment_configs: dict = field(default_factory=dict)
+    group_epoch: int = 0
+    members: dict = field(default_factory=dict)  # the group's members with this one updated
+    target: dict = field(default_factory=dict)
+    assignment_epoch: int = 0
+    assignment_ms: int | None = None
+    initial_deadline: int | None = None
+    member_target_epoch: int = 0
+    member_target: Tasks | None = None
+    delayed: str | None = None  # why the assignment waits
+
+
 class StreamsProtocol:
     def __init__(self, coord: "GroupCoordinator", config: StreamsConfig):
         self.coord = coord
@@ -124,24 +152,8 @@ class StreamsProtocol:
         """Rebuild the streams groups of one __consumer_offsets partition from its records; an
         offsets-only group of the same id (the classic loader's) hands over its offsets."""
         groups = self.coord.groups
-        state: dict = {}
-        for r in decoded_records(records, srec.record_type, srec.TYPES, srec.decode):
-            s = state.setdefault(r.group_id, {"meta": None, "members": {}, "target": {}, "target_meta": None,
-                                              "current": {}, "topology": None})
-            if r.kind == srec.GROUP_METADATA:
-                s["meta"] = r.value
-            elif r.kind == srec.MEMBER_METADATA:
-                s["members"][r.member_id] = r.value
-            elif r.kind == srec.TARGET_METADATA:
-                s["target_meta"] = r.value
-            elif r.kind == srec.TARGET_MEMBER:
-                s["target"][r.member_id] = r.value
-            elif r.kind == srec.CURRENT_MEMBER:
-                s["current"][r.member_id] = r.value
-            elif r.kind == srec.TOPOLOGY:
-                s["topology"] = r.value
-        for gid, s in state.items():
-            meta = s["meta"]
+        for gid, s in replay(records, srec).items():
+            meta = s.metadata
             if meta is None:
                 if isinstance(groups.get(gid), StreamsGroup):
                     del groups[gid]
@@ -149,42 +161,36 @@ class StreamsProtocol:
             g = StreamsGroup(gid, group_epoch=meta.epoch, metadata_hash=meta.metadata_hash,
                              validated_topology_epoch=meta.validated_topology_epoch,
                              assignment_configs={c.key: c.value for c in meta.last_assignment_configs or []},
-                             topology=s["topology"], state_timestamp_ms=now)
-            if s["target_meta"] is not None:
-                g.assignment_epoch = s["target_meta"].assignment_epoch
-                g.assignment_timestamp_ms = s["target_meta"].assignment_timestamp
-            for mid, mv in s["members"].items():
-                if mv is None:
-                    continue
-                m = StreamsMember(
-                    member_id=mid, instance_id=mv.instance_id, rack_id=mv.rack_id, client_id=mv.client_id,
-                    client_host=mv.client_host, rebalance_timeout_ms=mv.rebalance_timeout_ms,
-                    topology_epoch=mv.topology_epoch, process_id=mv.process_id,
-                    user_endpoint=None if mv.user_endpoint is None else (mv.user_endpoint.host, mv.user_endpoint.port),
-                    client_tags={kv.key: kv.value for kv in mv.client_tags or []})
-                cv = s["current"].get(mid)
-                if cv is not None:
-                    m.member_epoch = cv.member_epoch
-                    m.previous_member_epoch = cv.previous_member_epoch
-                    m.state = cv.state
-                    m.assigned = Tasks(srec.tasks_from(cv.active_tasks), srec.tasks_from(cv.standby_tasks),
-                                       srec.tasks_from(cv.warmup_tasks))
-                    m.pending_revocation = Tasks(srec.tasks_from(cv.active_tasks_pending_revocation),
-                                                 srec.tasks_from(cv.standby_tasks_pending_revocation),
-                                                 srec.tasks_from(cv.warmup_tasks_pending_revocation))
-                    m.active_epochs = {**srec.active_epochs_from(cv.active_tasks, cv.member_epoch),
-                                       **srec.active_epochs_from(cv.active_tasks_pending_revocation,
-                                                                 cv.member_epoch)}
-                m.session_deadline_ms = now + self._cfg(gid).session_timeout_ms
-                if m.state == UNREVOKED_TASKS:
-                    m.rebalance_deadline_ms = now + max(m.rebalance_timeout_ms, 0)
-                g.members[mid] = m
-            for mid, tv in s["target"].items():
+                             topology=s.other.get((srec.TOPOLOGY, "")), state_timestamp_ms=now)
+            if s.target_metadata is not None:
+                g.assignment_epoch = s.target_metadata.assignment_epoch
+                g.assignment_timestamp_ms = s.target_metadata.assignment_timestamp
+            for mid, mv in s.members.items():
+                if mv is not None:
+                    self._load_member(g, mid, mv, s.current.get(mid), now)
+            for mid, tv in s.target.items():
                 if tv is not None and mid in g.members:
                     g.target[mid] = Tasks(srec.tasks_from(tv.active_tasks), srec.tasks_from(tv.standby_tasks),
                                           srec.tasks_from(tv.warmup_tasks))
             install_loaded(groups, g)
 
+    def _load_member(self, g: StreamsGroup, mid: str, mv, cv, now: int) -> None:
+        m = StreamsMember(
+            member_id=mid, instance_id=mv.instance_id, rack_id=mv.rack_id, client_id=mv.client_id,
+            client_host=mv.client_host, rebalance_timeout_ms=mv.rebalance_timeout_ms,
+            topology_epoch=mv.topology_epoch, process_id=mv.process_id,
+            user_endpoint=None if mv.user_endpoint is None else (mv.user_endpoint.host, mv.user_endpoint.port),
+            client_tags={kv.key: kv.value for kv in mv.client_tags or []})
+        if cv is not None:
+            m.assigned = Tasks(srec.tasks_from(cv.active_tasks), srec.tasks_from(cv.standby_tasks),
+                               srec.tasks_from(cv.warmup_tasks))
+            m.pending_revocation = Tasks(srec.tasks_from(cv.active_tasks_pending_revocation),
+                                         srec.tasks_from(cv.standby_tasks_pending_revocation),
+                                         srec.tasks_from(cv.warmup_tasks_pending_revocation))
+            m.active_epochs = {**srec.active_epochs_from(cv.active_tasks, cv.member_epoch),
+                               **srec.active_epochs_from(cv.active_tasks_pending_revocation, cv.member_epoch)}
+        restore_member(m, cv, now, self._cfg(g.group_id).session_timeout_ms, UNREVOKED_TASKS)
+        g.members[mid] = m
 
     # ------------------------------------------------------------------ helpers
 
@@ -305,30 +311,51 @@ class StreamsProtocol:
         return Tasks(_tasks_of(req.active), _tasks_of(req.standby), _tasks_of(req.warmup))
 
     def _streams_heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int) -> StreamsHeartbeatResult:
+        """Kafka's streamsGroupHeartbeat, in its steps: the member, its metadata, the topology and its
+        configuration against the metadata image (which may bump the group epoch), the target
+        assignment (after the initial delay or the assignment interval), the member's reconciliation;
+        the records are written, then the new state applied and the response built."""
         cfg = self._cfg(req.group_id)
         joining = req.member_epoch == 0
         g = self._streams_group(req.group_id, joining, now_ms)
         self._delayed_assignment(g, now_ms)  # a delay that ran out since the last tick
-        gid = g.group_id
-        records: list = []
-        member = g.members.get(req.member_id)
-        if joining:
-            if member is None:
-                if len(g.members) >= cfg.max_size:
-                    raise CoordinatorError(E.GROUP_MAX_SIZE_REACHED,
-                                f"The streams group has reached its maximum capacity of {cfg.max_size} members.")
-                member = StreamsMember(req.member_id)
-                new_member = True
-            else:
-                new_member = False
-        else:
-            if member is None:
-                raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {gid}.")
-            self._check_streams_epoch(member, req)
-            new_member = False
-        owned = self._owned(req)
+        member, new_member = self._member_for(g, req, cfg)
+        hb = _Heartbeat(g.group_id, member, new_member, self._owned(req), cfg)
+        hb.updated = self._updated_member(member, req)
+        if new_member or hb.updated.metadata() != member.metadata():
+            hb.records.append(srec.member_metadata(hb.group_id, hb.updated))
+            hb.bump = True
+        self._topology_step(g, hb, req)
+        self._group_epoch_step(g, hb)
+        self._target_step(g, hb, now_ms)
+        before = self._reconcile_step(hb)
+        try:
+            self.coord.append(hb.group_id, hb.records, now_ms)
+        except Exception:
+            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
+        self._apply(g, hb, before, req, now_ms)
+        return self._response(g, hb, req, joining)
 
-        # 1. the member's metadata
+    def _member_for(self, g: StreamsGroup, req: StreamsHeartbeatRequest, cfg: StreamsConfig):
+        """(the member as it is, whether it is new)."""
+        member = g.members.get(req.member_id)
+        if req.member_epoch == 0:
+            if member is not None:
+                return member, False
+            if len(g.members) >= cfg.max_size:
+                raise CoordinatorError(E.GROUP_MAX_SIZE_REACHED,
+                                       f"The streams group has reached its maximum capacity of {cfg.max_size} "
+                                       f"members.")
+            return StreamsMember(req.member_id), True
+        if member is None:
+            raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group "
+                                                        f"{g.group_id}.")
+        self._check_streams_epoch(member, req)
+        return member, False
+
+    @staticmethod
+    def _updated_member(member: StreamsMember, req: StreamsHeartbeatRequest) -> StreamsMember:
+        """The member with what the request sets."""
         updated = member.copy()
         if req.rack_id is not None:
             updated.rack_id = req.rack_id
@@ -343,105 +370,111 @@ class StreamsProtocol:
             updated.client_tags = dict(req.client_tags)
         if req.user_endpoint is not None:
             updated.user_endpoint = req.user_endpoint
-        bump = False
-        if new_member or updated.metadata() != member.metadata():
-            records.append(srec.member_metadata(gid, updated))
-            bump = True
+        return updated
 
-        # 2. the topology: the first member's is the group's
+    def _topology_step(self, g: StreamsGroup, hb: "_Heartbeat", req: StreamsHeartbeatRequest) -> None:
+        """The first member's topology is the group's; it is configured against the metadata image
+        (Kafka refreshes this when the image changes)."""
         topology = g.topology
         if req.topology is not None:
             from_req = stopo.from_request(req.topology)
             if topology is None:
-                records.append(srec.topology(gid, from_req))
+                hb.records.append(srec.topology(hb.group_id, from_req))
                 topology = from_req
             elif topology.epoch <= from_req.epoch and not stopo.same(topology, from_req):
                 raise CoordinatorError(E.INVALID_REQUEST, "Topology updates are not supported yet.")
         if topology is None:
-            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Streams group {gid} has no topology.")
-        status: list = []
-        if updated.topology_epoch < topology.epoch:
-            status.append((stopo.STALE_TOPOLOGY, f"The member's topology epoch {updated.topology_epoch} is behind "
-                                                 f"the group's topology epoch {topology.epoch}."))
-
-        # 3. configure the topology against the metadata image (Kafka refreshes this when the image changes)
-        mhash = _metadata_hash(self.coord.topics, stopo.required_topics(topology))
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Streams group {hb.group_id} has no topology.")
+        if hb.updated.topology_epoch < topology.epoch:
+            hb.status.append((stopo.STALE_TOPOLOGY, f"The member's topology epoch {hb.updated.topology_epoch} is "
+                                                    f"behind the group's topology epoch {topology.epoch}."))
+        hb.topology = topology
+        hb.mhash = _metadata_hash(self.coord.topics, stopo.required_topics(topology))
         configured = g.configured
-        if configured is None or g.topology is None or mhash != g.metadata_hash \
+        if configured is None or g.topology is None or hb.mhash != g.metadata_hash \
                 or configured.topology_epoch != topology.epoch:
-            configured = stopo.configure(topology, mhash, self._partitions_of)
-        if mhash != g.metadata_hash:
-            bump = True
-        validated = topology.epoch if configured.ready else -1
+            configured = stopo.configure(topology, hb.mhash, self._partitions_of)
+        hb.configured = configured
+        hb.validated = topology.epoch if configured.ready else -1
         if configured.ready:
-            self._check_tasks(configured, owned)
-        if validated != g.validated_topology_epoch:
-            bump = True
-        assignment_configs = self._assignment_configs(cfg)
-        if not bump and assignment_configs != g.assignment_configs:
-            bump = True
-        group_epoch = g.group_epoch + 1 if bump else g.group_epoch
-        if bump:
-            records.append(srec.group_metadata(gid, group_epoch, mhash, validated, assignment_configs))
+            self._check_tasks(configured, hb.owned)
 
-        # 4. the target assignment: the first one waits for the initial rebalance delay (a member
-        # joining an empty group starts it), later ones for the assignment interval
-        members = dict(g.members)
-        members[updated.member_id] = updated
-        target = dict(g.target)
-        assignment_epoch = g.assignment_epoch
-        assignment_ms = g.assignment_timestamp_ms
-        initial_deadline = g.initial_delay_deadline_ms
+    def _group_epoch_step(self, g: StreamsGroup, hb: "_Heartbeat") -> None:
+        """A new member or new member metadata, another metadata hash, another validated topology or
+        other assignment configs bump the group epoch."""
+        hb.assignment_configs = self._assignment_configs(hb.cfg)
+        if hb.mhash != g.metadata_hash or hb.validated != g.validated_topology_epoch \
+                or hb.assignment_configs != g.assignment_configs:
+            hb.bump = True
+        hb.group_epoch = g.group_epoch + 1 if hb.bump else g.group_epoch
+        if hb.bump:
+            hb.records.append(srec.group_metadata(hb.group_id, hb.group_epoch, hb.mhash, hb.validated,
+                                                  hb.assignment_configs))
+
+    def _target_step(self, g: StreamsGroup, hb: "_Heartbeat", now_ms: int) -> None:
+        """The target assignment: the first one waits for the initial rebalance delay (a member
+        joining an empty group starts it), later ones for the assignment interval."""
+        cfg, updated = hb.cfg, hb.updated
+        hb.members = dict(g.members)
+        hb.members[updated.member_id] = updated
+        hb.target = dict(g.target)
+        hb.assignment_epoch = g.assignment_epoch
+        hb.assignment_ms = g.assignment_timestamp_ms
+        hb.initial_deadline = g.initial_delay_deadline_ms
         if not g.members and cfg.initial_rebalance_delay_ms > 0:
-            initial_deadline = now_ms + cfg.initial_rebalance_delay_ms
-        elif not g.members and group_epoch > assignment_epoch:
+            hb.initial_deadline = now_ms + cfg.initial_rebalance_delay_ms
+        elif not g.members and hb.group_epoch > hb.assignment_epoch:
             # the initial rebalance with no delay happens at once, and like one that waited it takes
             # a new group epoch (Kafka 4.3: a first member joining with a 0 ms delay gets epoch 2)
-            group_epoch += 1
-            records.append(srec.group_metadata(gid, group_epoch, mhash, validated, assignment_configs))
-        member_target_epoch = assignment_epoch
-        member_target = target.get(updated.member_id, Tasks())
-        delayed = None
-        if group_epoch > assignment_epoch:
-            if initial_deadline is not None and now_ms < initial_deadline:
-                delayed = "Assignment delayed due to the configured initial rebalance delay."
-                member_target_epoch, member_target = max(1, assignment_epoch), Tasks()
-            elif assignment_ms is not None and now_ms < assignment_ms + cfg.assignment_interval_ms:
-                delayed = "Assignment delayed due to the configured assignment interval."
-            else:
-                target = self._new_target(g, members, configured, target, group_epoch, now_ms, records)
-                assignment_epoch = member_target_epoch = group_epoch
-                assignment_ms = now_ms
-                initial_deadline = None
-                member_target = target.get(updated.member_id, Tasks())
+            hb.group_epoch += 1
+            hb.records.append(srec.group_metadata(hb.group_id, hb.group_epoch, hb.mhash, hb.validated,
+                                                  hb.assignment_configs))
+        hb.member_target_epoch = hb.assignment_epoch
+        hb.member_target = hb.target.get(updated.member_id, Tasks())
+        if hb.group_epoch <= hb.assignment_epoch:
+            return
+        if hb.initial_deadline is not None and now_ms < hb.initial_deadline:
+            hb.delayed = "Assignment delayed due to the configured initial rebalance delay."
+            hb.member_target_epoch, hb.member_target = max(1, hb.assignment_epoch), Tasks()
+        elif hb.assignment_ms is not None and now_ms < hb.assignment_ms + cfg.assignment_interval_ms:
+            hb.delayed = "Assignment delayed due to the configured assignment interval."
+        else:
+            hb.target = self._new_target(g, hb.members, hb.configured, hb.target, hb.group_epoch, now_ms,
+                                         hb.records)
+            hb.assignment_epoch = hb.member_target_epoch = hb.group_epoch
+            hb.assignment_ms = now_ms
+            hb.initial_deadline = None
+            hb.member_target = hb.target.get(updated.member_id, Tasks())
 
-        # 5. reconcile the member towards its target
-        owners = _owners_without(members, updated.member_id)
-        before = updated
-        updated = reconcile(updated, member_target_epoch, member_target, owners, owned)
-        if new_member or updated.member_epoch != before.member_epoch or updated.state != before.state \
+    def _reconcile_step(self, hb: "_Heartbeat") -> StreamsMember:
+        """Move the member towards its target; returns the member before reconciliation."""
+        before = hb.updated
+        owners = _owners_without(hb.members, before.member_id)
+        updated = reconcile(before, hb.member_target_epoch, hb.member_target, owners, hb.owned)
+        if hb.new_member or updated.member_epoch != before.member_epoch or updated.state != before.state \
                 or updated.assigned != before.assigned or updated.pending_revocation != before.pending_revocation:
-            records.append(srec.current_member(gid, updated))
+            hb.records.append(srec.current_member(hb.group_id, updated))
+        hb.updated = updated
+        return before
 
-        # ---- write, then apply
-        try:
-            self.coord.append(gid, records, now_ms)
-        except Exception:
-            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
+    def _apply(self, g: StreamsGroup, hb: "_Heartbeat", before: StreamsMember, req: StreamsHeartbeatRequest,
+               now_ms: int) -> None:
+        """The heartbeat's records are written: the group takes its new state."""
+        gid, updated = hb.group_id, hb.updated
         if self.coord.groups.get(gid) is not g:
             self.coord.groups[gid] = g  # a new group, or an offsets-only classic one taken over
         g.members[updated.member_id] = updated
-        g.topology = topology
-        g.configured = configured
-        g.metadata_hash = mhash
-        g.validated_topology_epoch = validated
-        g.assignment_configs = assignment_configs
-        g.group_epoch = group_epoch
-        g.target = target
-        g.assignment_epoch = assignment_epoch
-        g.assignment_timestamp_ms = assignment_ms
-        g.initial_delay_deadline_ms = initial_deadline
-        updated.session_deadline_ms = now_ms + cfg.session_timeout_ms
+        g.topology = hb.topology
+        g.configured = hb.configured
+        g.metadata_hash = hb.mhash
+        g.validated_topology_epoch = hb.validated
+        g.assignment_configs = hb.assignment_configs
+        g.group_epoch = hb.group_epoch
+        g.target = hb.target
+        g.assignment_epoch = hb.assignment_epoch
+        g.assignment_timestamp_ms = hb.assignment_ms
+        g.initial_delay_deadline_ms = hb.initial_deadline
+        updated.session_deadline_ms = now_ms + hb.cfg.session_timeout_ms
         if updated.state == UNREVOKED_TASKS:
             if before.state != UNREVOKED_TASKS or updated.rebalance_deadline_ms is None:
                 updated.rebalance_deadline_ms = now_ms + max(updated.rebalance_timeout_ms, 0)
@@ -450,20 +483,24 @@ class StreamsProtocol:
         if req.shutdown_application:
             g.shutdown_requested_by = updated.member_id
 
+    def _response(self, g: StreamsGroup, hb: "_Heartbeat", req: StreamsHeartbeatRequest,
+                  joining: bool) -> StreamsHeartbeatResult:
+        updated = hb.updated
         result = StreamsHeartbeatResult(member_id=updated.member_id, member_epoch=updated.member_epoch,
-                                        heartbeat_interval_ms=cfg.heartbeat_interval_ms)
-        if joining or updated.assigned != member.assigned:
+                                        heartbeat_interval_ms=hb.cfg.heartbeat_interval_ms)
+        if joining or updated.assigned != hb.member.assigned:
             result.assignment = updated.assigned
             if updated.user_endpoint is not None:
                 g.endpoint_information_epoch += 1
         if g.endpoint_information_epoch != req.endpoint_information_epoch:
             result.partitions_by_endpoint = self._endpoints(g, updated.member_id)
         result.endpoint_information_epoch = g.endpoint_information_epoch
-        if delayed is not None:
-            status.append((stopo.ASSIGNMENT_DELAYED, delayed))
-        if configured.status is not None:
-            status.append(configured.status)
-            result.topics_to_create = dict(configured.to_create)
+        status = hb.status
+        if hb.delayed is not None:
+            status.append((stopo.ASSIGNMENT_DELAYED, hb.delayed))
+        if hb.configured.status is not None:
+            status.append(hb.configured.status)
+            result.topics_to_create = dict(hb.configured.to_create)
         if g.shutdown_requested_by is not None:
             status.append((stopo.SHUTDOWN_APPLICATION, f"Streams group member {g.shutdown_requested_by} encountered "
                                                        f"a fatal error and requested a shutdown for the entire "
