@@ -176,7 +176,9 @@ class Broker:
         # share group epochs are in __consumer_offsets too: they load from the same replay
         replay = self.share_persistence.replay_group_record if self.share_groups is not None else None
         # a streams group's streams.* GROUP configs (IncrementalAlterConfigs) over the broker's group.streams.*
-        overrides = lambda gid: getattr(getattr(self.controller, "image", None), "group_configs", {}).get(gid, {})  # noqa: E731
+        def overrides(gid: str) -> dict:
+            return self.controller.image.group_configs.get(gid, {})
+
         self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
                                        poke=self.purgatory_poke, replay=replay, new_uuid=lambda: str(uuid.uuid4()),
                                        group_overrides=overrides)

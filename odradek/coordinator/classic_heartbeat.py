@@ -431,11 +431,9 @@ class ClassicProtocol:
         if g is None or g.state is S.DEAD:
             return Slot(SyncResult(error=E.UNKNOWN_MEMBER_ID if g is None else E.COORDINATOR_NOT_AVAILABLE))
         try:
-            m = g.validate_member(member_id, group_instance_id)
+            m = g.member_of_generation(member_id, group_instance_id, generation_id)
         except CoordinatorError as e:
             return Slot(SyncResult(error=e.code))
-        if generation_id != g.generation_id:
-            return Slot(SyncResult(error=E.ILLEGAL_GENERATION))
         if (protocol_type is not None and protocol_type != g.protocol_type) or \
                 (protocol_name is not None and protocol_name != g.protocol_name):
             return Slot(SyncResult(error=E.INCONSISTENT_GROUP_PROTOCOL))
@@ -485,11 +483,9 @@ class ClassicProtocol:
         if g.state is S.DEAD:
             return E.COORDINATOR_NOT_AVAILABLE
         try:
-            m = g.validate_member(member_id, group_instance_id)
+            m = g.member_of_generation(member_id, group_instance_id, generation_id)
         except CoordinatorError as e:
             return e.code
-        if generation_id != g.generation_id:
-            return E.ILLEGAL_GENERATION
         if g.state is S.EMPTY:
             return E.UNKNOWN_MEMBER_ID
         self._reschedule(g, m, now_ms)

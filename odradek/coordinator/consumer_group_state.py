@@ -110,11 +110,7 @@ class ConsumerGroup(MemberEpochGroup):
     def subscribed_topic_names(self) -> set:
         names: set = set()
         for m in self.members.values():
-            names.update(m.subscribed_topic_names)
-            if m.subscribed_topic_regex:
-                r = self.resolved_regexes.get(m.subscribed_topic_regex)
-                if r is not None:
-                    names.update(r[0])
+            names |= self.member_topic_names(m)
         return names
 
     def member_topic_names(self, m: ConsumerMember) -> set:

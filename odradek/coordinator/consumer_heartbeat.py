@@ -23,6 +23,7 @@ from odradek.wire.errors import ErrorCode
 
 from . import assignors
 from . import consumer_group_records as crec
+from . import member_protocol as mp
 from . import group_records as rec
 from .consumer_group_state import (
     LEAVE_GROUP_MEMBER_EPOCH,
@@ -34,7 +35,6 @@ from .consumer_group_state import (
 )
 from .errors import CoordinatorError
 from .group_state import Group, GroupState
-from .member_protocol import answer, fence_expired, install_loaded, replay, restore_member, typed_group
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -173,33 +173,25 @@ class ConsumerProtocol:
         self._topics_sig = None  # the topic names regular expressions were last resolved against
 
     def _group(self, group_id: str) -> ConsumerGroup | None:
-        return typed_group(self.coord.groups, group_id, ConsumerGroup)
+        return mp.typed_group(self.coord.groups, group_id, ConsumerGroup)
 
     # ------------------------------------------------------------------ persistence
 
     def load(self, records: list, now: int) -> None:
-        """Rebuild the consumer groups of one __consumer_offsets partition from its records; an
-        offsets-only group of the same id (the classic loader's) hands over its offsets."""
-        groups = self.coord.groups
-        for gid, s in replay(records, crec).items():
-            if s.metadata is None:
-                if isinstance(groups.get(gid), ConsumerGroup):
-                    del groups[gid]
-                continue
-            g = ConsumerGroup(gid, group_epoch=s.metadata.epoch, metadata_hash=s.metadata.metadata_hash,
-                              state_timestamp_ms=now)
-            if s.target_metadata is not None:
-                g.assignment_epoch = s.target_metadata.assignment_epoch
-            for mid, mv in s.members.items():
-                if mv is not None:
-                    self._load_member(g, mid, mv, s.current.get(mid), now)
-            for mid, tv in s.target.items():
-                if tv is not None and mid in g.members:
-                    g.target[mid] = {bytes(t.topic_id): set(t.partitions) for t in tv.topic_partitions}
-            for (kind, regex), rv in s.other.items():
-                if kind == crec.REGULAR_EXPRESSION and rv is not None:
-                    g.resolved_regexes[regex] = (frozenset(rv.topics), rv.version)
-            install_loaded(groups, g)
+        """The consumer groups of one __consumer_offsets partition, from their records."""
+        mp.load_groups(self.coord.groups, records, crec, ConsumerGroup, lambda gid, s: self._loaded(gid, s, now),
+                       lambda g, mid, mv, cv: self._load_member(g, mid, mv, cv, now),
+                       lambda tv: {bytes(t.topic_id): set(t.partitions) for t in tv.topic_partitions})
+
+    def _loaded(self, gid: str, s, now: int) -> ConsumerGroup:
+        g = ConsumerGroup(gid, group_epoch=s.metadata.epoch, metadata_hash=s.metadata.metadata_hash,
+                          state_timestamp_ms=now)
+        if s.target_metadata is not None:
+            g.assignment_epoch = s.target_metadata.assignment_epoch
+        for (kind, regex), rv in s.other.items():
+            if kind == crec.REGULAR_EXPRESSION and rv is not None:
+                g.resolved_regexes[regex] = (frozenset(rv.topics), rv.version)
+        return g
 
     def _load_member(self, g: ConsumerGroup, mid: str, mv, cv, now: int) -> None:
         m = ConsumerMember(
@@ -210,7 +202,7 @@ class ConsumerProtocol:
         if cv is not None:
             m.assigned = crec.epochs_from(cv.assigned_partitions, cv.member_epoch)
             m.pending_revocation = crec.epochs_from(cv.partitions_pending_revocation, cv.member_epoch)
-        restore_member(m, cv, now, self.config.group_consumer_session_timeout_ms, UNREVOKED_PARTITIONS)
+        mp.restore_member(m, cv, now, self.config.group_consumer_session_timeout_ms, UNREVOKED_PARTITIONS)
         g.members[mid] = m
         if m.instance_id is not None:
             g.static_members[m.instance_id] = mid
@@ -233,16 +225,11 @@ class ConsumerProtocol:
     # ------------------------------------------------------------------ ConsumerGroupHeartbeat
 
     def heartbeat(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
-        return answer(req, now_ms, self._validate_heartbeat, self._leave, self._heartbeat, HeartbeatResult)
+        return mp.answer(req, now_ms, self._validate_heartbeat, self._leave, self._heartbeat, HeartbeatResult)
 
     def _validate_heartbeat(self, req: HeartbeatRequest) -> None:
         bad = lambda msg: CoordinatorError(E.INVALID_REQUEST, msg)  # noqa: E731
-        if not req.group_id:
-            raise bad("GroupId can't be empty.")
-        if req.instance_id is not None and not req.instance_id:
-            raise bad("InstanceId can't be empty.")
-        if req.rack_id is not None and not req.rack_id:
-            raise bad("RackId can't be empty.")
+        mp.check_ids(req)
         if req.api_version >= 1 and not req.member_id:
             raise bad("MemberId can't be empty.")
         if req.member_epoch > 0 or req.member_epoch == LEAVE_GROUP_MEMBER_EPOCH:
@@ -265,11 +252,11 @@ class ConsumerProtocol:
                 compile_regex(req.subscribed_topic_regex)
             except re.error as e:
                 raise CoordinatorError(E.INVALID_REGULAR_EXPRESSION,
-                            f"SubscribedTopicRegex `{req.subscribed_topic_regex}` is not a valid regular "
-                            f"expression: {e}.") from None
+                                       f"SubscribedTopicRegex `{req.subscribed_topic_regex}` is not a valid regular "
+                                       f"expression: {e}.") from None
         if req.server_assignor is not None and req.server_assignor not in self.config.group_consumer_assignors:
             raise CoordinatorError(E.UNSUPPORTED_ASSIGNOR, f"ServerAssignor {req.server_assignor} is not supported. "
-                        f"Supported assignors: {', '.join(self.config.group_consumer_assignors)}.")
+                                   f"Supported assignors: {', '.join(self.config.group_consumer_assignors)}.")
 
     def _group_for_heartbeat(self, group_id: str, create: bool, now_ms: int) -> ConsumerGroup:
         g = self._group(group_id)
@@ -504,12 +491,8 @@ class ConsumerProtocol:
         g.metadata_hash = hb.mhash
         g.target = hb.target
         g.assignment_epoch = hb.assignment_epoch
-        updated.session_deadline_ms = now_ms + self.config.group_consumer_session_timeout_ms
-        if updated.state == UNREVOKED_PARTITIONS:
-            if before.state != UNREVOKED_PARTITIONS or updated.rebalance_deadline_ms is None:
-                updated.rebalance_deadline_ms = now_ms + max(updated.rebalance_timeout_ms, 0)
-        else:
-            updated.rebalance_deadline_ms = None
+        mp.heartbeat_timers(updated, before, now_ms, self.config.group_consumer_session_timeout_ms,
+                            UNREVOKED_PARTITIONS)
 
     def _preferred_assignor(self, members: dict) -> str:
         counts: dict = {}
@@ -523,37 +506,23 @@ class ConsumerProtocol:
     def _check_size(self, g: ConsumerGroup) -> None:
         if len(g.members) >= self.config.group_consumer_max_size:
             raise CoordinatorError(E.GROUP_MAX_SIZE_REACHED,
-                        f"The consumer group has reached its maximum capacity of "
-                        f"{self.config.group_consumer_max_size} members.")
+                                   f"The consumer group has reached its maximum capacity of "
+                                   f"{self.config.group_consumer_max_size} members.")
 
     @staticmethod
     def _check_epoch(member: ConsumerMember, req: HeartbeatRequest) -> None:
-        """Kafka's throwIfMemberEpochIsInvalid."""
-        got = req.member_epoch
-        if got > member.member_epoch:
-            raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The consumer group member has a greater member epoch ({got}) "
-                        f"than the one known by the group coordinator ({member.member_epoch}). The member must "
-                        f"abandon all its partitions and rejoin.")
-        if got < member.member_epoch:
-            # the response that gave the new epoch may have been lost: accept the previous epoch if the
-            # member owns no more than what it is assigned now
-            ok = got == member.previous_member_epoch and req.owned is not None and all(
-                p in member.assigned.get(bytes(t), {}) for t, ps in req.owned for p in ps)
-            if not ok:
-                raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The consumer group member has a smaller member epoch "
-                            f"({got}) than the one known by the group coordinator ({member.member_epoch}). "
-                            f"The member must abandon all its partitions and rejoin.")
+        mp.check_member_epoch("consumer", member, req.member_epoch, lambda: req.owned is not None and all(
+            p in member.assigned.get(bytes(t), {}) for t, ps in req.owned for p in ps))
 
     def _leave(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
         g = self._group(req.group_id)
         if g is None:
-            if req.group_id in self.coord.groups:
-                raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {req.group_id} is not a consumer group.")
-            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {req.group_id} not found.")
+            raise mp.wrong_group(self.coord.groups, req.group_id, "consumer")
         if req.instance_id is None:
             m = g.members.get(req.member_id)
             if m is None:
-                raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {g.group_id}.")
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID,
+                                       f"Member {req.member_id} is not a member of group {g.group_id}.")
         else:
             mid = g.static_members.get(req.instance_id)
             m = g.members.get(mid) if mid is not None else None
@@ -561,7 +530,7 @@ class ConsumerProtocol:
                 raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Instance id {req.instance_id} is unknown.")
             if m.member_id != req.member_id:
                 raise CoordinatorError(E.FENCED_INSTANCE_ID, f"Static member {req.member_id} with instance id "
-                            f"{req.instance_id} is fenced by {m.member_id}.")
+                                       f"{req.instance_id} is fenced by {m.member_id}.")
         if req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH:
             # a static member leaving for a while: it keeps its assignment until its session expires
             left = m.copy()
@@ -577,17 +546,11 @@ class ConsumerProtocol:
 
     def _remove_consumer_member(self, g: ConsumerGroup, member_id: str, now_ms: int) -> None:
         """Kafka's fence/remove: tombstones for the member, and a new group epoch."""
-        gid = g.group_id
-        records = [crec.current_member(gid, member_id), crec.target_member(gid, member_id, None),
-                   crec.member_metadata(gid, member_id), crec.group_metadata(gid, g.group_epoch + 1, g.metadata_hash)]
-        self.coord.append(gid, records, now_ms)
-        m = g.members.pop(member_id)
-        g.target.pop(member_id, None)
+        self.coord.append(g.group_id, mp.removal_records(
+            crec, g, member_id, crec.group_metadata(g.group_id, g.group_epoch + 1, g.metadata_hash)), now_ms)
+        m = mp.drop_member(g, member_id, now_ms)
         if m.instance_id is not None and g.static_members.get(m.instance_id) == member_id:
             del g.static_members[m.instance_id]
-        g.group_epoch += 1
-        if not g.members:
-            g.state_timestamp_ms = now_ms
 
 
     # ------------------------------------------------------------------ ConsumerGroupDescribe
@@ -595,17 +558,16 @@ class ConsumerProtocol:
     def describe(self, group_id: str) -> dict:
         g = self._group(group_id)
         if g is None:
-            if group_id in self.coord.groups:
-                return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} is not a consumer group."}
-            return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} not found."}
+            e = mp.wrong_group(self.coord.groups, group_id, "consumer")
+            return {"error": e.code, "message": e.message}
         names = self._names_by_id()
         members = []
         for m in g.members.values():
             members.append({
                 "member": m,
                 "assignment": [(tid, names.get(tid, ""), sorted(ps)) for tid, ps in sorted(m.assigned.items())],
-                "target": [(tid, names.get(tid, ""), sorted(ps)) for tid, ps in sorted(g.target.get(m.member_id, {}).items())
-                           if ps],
+                "target": [(tid, names.get(tid, ""), sorted(ps))
+                           for tid, ps in sorted(g.target.get(m.member_id, {}).items()) if ps],
             })
         return {"error": E.NONE, "group": g, "members": members,
                 "assignor": g.preferred_assignor(self.config.default_assignor)}
@@ -614,4 +576,4 @@ class ConsumerProtocol:
     # ------------------------------------------------------------------ timers
 
     def tick(self, g: ConsumerGroup, now_ms: int) -> None:
-        fence_expired(g, now_ms, UNREVOKED_PARTITIONS, self._remove_consumer_member)
+        mp.fence_expired(g, now_ms, UNREVOKED_PARTITIONS, self._remove_consumer_member)

@@ -213,6 +213,14 @@ class Group:
             raise CoordinatorError(E.UNKNOWN_MEMBER_ID)
         return m
 
+    def member_of_generation(self, member_id: str, instance_id: str | None, generation_id: int) -> Member:
+        """The member, if it is one of this generation (CoordinatorError: unknown, fenced, or
+        ILLEGAL_GENERATION)."""
+        m = self.validate_member(member_id, instance_id)
+        if generation_id != self.generation_id:
+            raise CoordinatorError(E.ILLEGAL_GENERATION)
+        return m
+
     def validate_commit(self, member_id, instance_id, epoch, partitions, transactional, api_version, now_ms,
                         topics) -> ErrorCode:
         """OffsetCommit / TxnOffsetCommit: the member and its generation (a commit without one: an
@@ -223,11 +231,9 @@ class Group:
             return E.NONE
         if epoch >= 0 or member_id or instance_id is not None:
             try:
-                m = self.validate_member(member_id, instance_id)
+                m = self.member_of_generation(member_id, instance_id, epoch)
             except CoordinatorError as e:
                 return e.code
-            if epoch != self.generation_id:
-                return E.ILLEGAL_GENERATION
             m.heartbeat_deadline_ms = now_ms + m.session_timeout_ms
         elif self.state is not GroupState.EMPTY:
             return E.UNKNOWN_MEMBER_ID

@@ -8,9 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
+from odradek.wire.errors import ErrorCode
+
 from .errors import CoordinatorError
 from .group_state import Group
 
+E = ErrorCode
 LEAVE_GROUP_MEMBER_EPOCH = -1
 LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 
@@ -75,13 +78,41 @@ def restore_member(m, current, now_ms: int, session_timeout_ms: int, revoking_st
         m.rebalance_deadline_ms = now_ms + max(m.rebalance_timeout_ms, 0)
 
 
-def install_loaded(groups: dict, g) -> None:
-    """A group rebuilt at load takes its id in the one map; the offsets-only classic group the
-    classic loader made for the id hands over its offsets."""
-    classic = groups.get(g.group_id)
-    if isinstance(classic, Group) and not classic.members and classic.protocol_type is None:
-        g.offsets = classic.offsets
-    groups[g.group_id] = g
+def heartbeat_timers(updated, before, now_ms: int, session_timeout_ms: int, revoking_state: int) -> None:
+    """After a heartbeat: a new session, and a rebalance deadline from when the member starts
+    revoking (none once it does not)."""
+    updated.session_deadline_ms = now_ms + session_timeout_ms
+    if updated.state == revoking_state:
+        if before.state != revoking_state or updated.rebalance_deadline_ms is None:
+            updated.rebalance_deadline_ms = now_ms + max(updated.rebalance_timeout_ms, 0)
+    else:
+        updated.rebalance_deadline_ms = None
+
+
+def load_groups(groups: dict, records: list, recs, cls: type, build: Callable[[str, Replayed], object],
+                load_member: Callable, target_of: Callable) -> None:
+    """Rebuild the groups of one family (records module ``recs``, group class ``cls``) from a
+    partition's records: ``build(group_id, replayed)`` makes each group, ``load_member(group,
+    member_id, metadata, current assignment)`` each member, ``target_of(value)`` a member's target.
+    A group rebuilt takes its id in the one map, and the offsets-only classic group the classic
+    loader made for the id hands over its offsets; a deleted group (its metadata a tombstone)
+    leaves the map."""
+    for gid, s in replay(records, recs).items():
+        if s.metadata is None:
+            if isinstance(groups.get(gid), cls):
+                del groups[gid]
+            continue
+        g = build(gid, s)
+        for mid, mv in s.members.items():
+            if mv is not None:
+                load_member(g, mid, mv, s.current.get(mid))
+        for mid, tv in s.target.items():
+            if tv is not None and mid in g.members:
+                g.target[mid] = target_of(tv)
+        classic = groups.get(gid)
+        if isinstance(classic, Group) and not classic.members and classic.protocol_type is None:
+            g.offsets = classic.offsets
+        groups[gid] = g
 
 
 def answer(req, now_ms: int, validate, leave, heartbeat, result_cls):
@@ -93,6 +124,54 @@ def answer(req, now_ms: int, validate, leave, heartbeat, result_cls):
         return heartbeat(req, now_ms)
     except CoordinatorError as f:
         return result_cls(error=f.code, error_message=f.message)
+
+
+def check_ids(req) -> None:
+    """The group id, and the instance and rack ids when sent, may not be empty."""
+    if not req.group_id:
+        raise CoordinatorError(E.INVALID_REQUEST, "GroupId can't be empty.")
+    if req.instance_id is not None and not req.instance_id:
+        raise CoordinatorError(E.INVALID_REQUEST, "InstanceId can't be empty.")
+    if req.rack_id is not None and not req.rack_id:
+        raise CoordinatorError(E.INVALID_REQUEST, "RackId can't be empty.")
+
+
+def check_member_epoch(kind: str, member, got: int, owns_only_assigned: Callable[[], bool]) -> None:
+    """Kafka's throwIfMemberEpochIsInvalid: a greater epoch is fenced; a smaller one too, unless it
+    is the previous epoch (the response that gave the new one may have been lost) and the member
+    owns no more than it is assigned now."""
+    if got > member.member_epoch:
+        raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The {kind} group member has a greater member epoch ({got}) "
+                               f"than the one known by the group coordinator ({member.member_epoch}). The member "
+                               f"must abandon all its partitions and rejoin.")
+    if got < member.member_epoch and not (got == member.previous_member_epoch and owns_only_assigned()):
+        raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The {kind} group member has a smaller member epoch ({got}) "
+                               f"than the one known by the group coordinator ({member.member_epoch}). The member "
+                               f"must abandon all its partitions and rejoin.")
+
+
+def wrong_group(groups: dict, group_id: str, kind: str) -> CoordinatorError:
+    """GROUP_ID_NOT_FOUND for a group id that names no group of this kind (Kafka's messages)."""
+    if group_id in groups:
+        return CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a {kind} group.")
+    return CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+
+
+def removal_records(recs, g, member_id: str, group_metadata) -> list:
+    """Kafka's fence/remove of a member: tombstones for its records, and the group's new epoch."""
+    gid = g.group_id
+    return [recs.current_member(gid, member_id), recs.target_member(gid, member_id, None),
+            recs.member_metadata(gid, member_id), group_metadata]
+
+
+def drop_member(g, member_id: str, now_ms: int):
+    """The removal's records are written: the member leaves, the group moves to its next epoch."""
+    m = g.members.pop(member_id)
+    g.target.pop(member_id, None)
+    g.group_epoch += 1
+    if not g.members:
+        g.state_timestamp_ms = now_ms
+    return m
 
 
 def fence_expired(g, now_ms: int, revoking_state: int, remove: Callable[[object, str, int], None]) -> None:

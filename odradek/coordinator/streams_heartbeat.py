@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 
 from odradek.wire.errors import ErrorCode
 
+from . import member_protocol as mp
 from . import streams_group_records as srec
 from . import streams_topology as stopo
 from .consumer_group_state import ConsumerGroup
 from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
 from .group_state import Group
-from .member_protocol import answer, fence_expired, install_loaded, replay, restore_member, typed_group
 from .streams_group_state import (
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -144,35 +144,27 @@ class StreamsProtocol:
         self.config = config
 
     def _group(self, group_id: str) -> StreamsGroup | None:
-        return typed_group(self.coord.groups, group_id, StreamsGroup)
+        return mp.typed_group(self.coord.groups, group_id, StreamsGroup)
 
     # ------------------------------------------------------------------ persistence
 
     def load(self, records: list, now: int) -> None:
-        """Rebuild the streams groups of one __consumer_offsets partition from its records; an
-        offsets-only group of the same id (the classic loader's) hands over its offsets."""
-        groups = self.coord.groups
-        for gid, s in replay(records, srec).items():
-            meta = s.metadata
-            if meta is None:
-                if isinstance(groups.get(gid), StreamsGroup):
-                    del groups[gid]
-                continue
-            g = StreamsGroup(gid, group_epoch=meta.epoch, metadata_hash=meta.metadata_hash,
-                             validated_topology_epoch=meta.validated_topology_epoch,
-                             assignment_configs={c.key: c.value for c in meta.last_assignment_configs or []},
-                             topology=s.other.get((srec.TOPOLOGY, "")), state_timestamp_ms=now)
-            if s.target_metadata is not None:
-                g.assignment_epoch = s.target_metadata.assignment_epoch
-                g.assignment_timestamp_ms = s.target_metadata.assignment_timestamp
-            for mid, mv in s.members.items():
-                if mv is not None:
-                    self._load_member(g, mid, mv, s.current.get(mid), now)
-            for mid, tv in s.target.items():
-                if tv is not None and mid in g.members:
-                    g.target[mid] = Tasks(srec.tasks_from(tv.active_tasks), srec.tasks_from(tv.standby_tasks),
-                                          srec.tasks_from(tv.warmup_tasks))
-            install_loaded(groups, g)
+        """Streams groups, with their topology, from a partition's StreamsGroup* records."""
+        mp.load_groups(self.coord.groups, records, srec, StreamsGroup, lambda gid, s: self._loaded(gid, s, now),
+                       lambda g, mid, mv, cv: self._load_member(g, mid, mv, cv, now),
+                       lambda tv: Tasks(srec.tasks_from(tv.active_tasks), srec.tasks_from(tv.standby_tasks),
+                                        srec.tasks_from(tv.warmup_tasks)))
+
+    def _loaded(self, gid: str, s, now: int) -> StreamsGroup:
+        meta = s.metadata
+        g = StreamsGroup(gid, group_epoch=meta.epoch, metadata_hash=meta.metadata_hash,
+                         validated_topology_epoch=meta.validated_topology_epoch,
+                         assignment_configs={c.key: c.value for c in meta.last_assignment_configs or []},
+                         topology=s.other.get((srec.TOPOLOGY, "")), state_timestamp_ms=now)
+        if s.target_metadata is not None:
+            g.assignment_epoch = s.target_metadata.assignment_epoch
+            g.assignment_timestamp_ms = s.target_metadata.assignment_timestamp
+        return g
 
     def _load_member(self, g: StreamsGroup, mid: str, mv, cv, now: int) -> None:
         m = StreamsMember(
@@ -189,7 +181,7 @@ class StreamsProtocol:
                                          srec.tasks_from(cv.warmup_tasks_pending_revocation))
             m.active_epochs = {**srec.active_epochs_from(cv.active_tasks, cv.member_epoch),
                                **srec.active_epochs_from(cv.active_tasks_pending_revocation, cv.member_epoch)}
-        restore_member(m, cv, now, self._cfg(g.group_id).session_timeout_ms, UNREVOKED_TASKS)
+        mp.restore_member(m, cv, now, self._cfg(g.group_id).session_timeout_ms, UNREVOKED_TASKS)
         g.members[mid] = m
 
     # ------------------------------------------------------------------ helpers
@@ -227,7 +219,7 @@ class StreamsProtocol:
     # ------------------------------------------------------------------ StreamsGroupHeartbeat
 
     def heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int) -> StreamsHeartbeatResult:
-        return answer(req, now_ms, self._validate_streams_heartbeat, self._streams_leave, self._streams_heartbeat,
+        return mp.answer(req, now_ms, self._validate_streams_heartbeat, self._streams_leave, self._streams_heartbeat,
                       StreamsHeartbeatResult)
 
     def _validate_streams_heartbeat(self, req: StreamsHeartbeatRequest) -> None:
@@ -239,12 +231,7 @@ class StreamsProtocol:
                     raise bad("Regular expressions for source topics are not supported yet.")
         if not req.member_id:
             raise bad("MemberId can't be empty.")
-        if not req.group_id:
-            raise bad("GroupId can't be empty.")
-        if req.instance_id is not None and not req.instance_id:
-            raise bad("InstanceId can't be empty.")
-        if req.rack_id is not None and not req.rack_id:
-            raise bad("RackId can't be empty.")
+        mp.check_ids(req)
         if req.member_epoch == 0:
             if req.rebalance_timeout_ms == -1:
                 raise bad("RebalanceTimeoutMs must be provided in first request.")
@@ -260,8 +247,8 @@ class StreamsProtocol:
                 for ti in s.state_changelog_topics or []:
                     if ti.partitions != 0:
                         raise CoordinatorError(E.STREAMS_INVALID_TOPOLOGY,
-                                    f"Changelog topic {ti.name} must have an undefined partition count, but it is "
-                                    f"set to {ti.partitions}.")
+                                               f"Changelog topic {ti.name} must have an undefined partition "
+                                               f"count, but it is set to {ti.partitions}.")
         elif req.member_epoch == LEAVE_GROUP_STATIC_MEMBER_EPOCH:
             if req.instance_id is None:
                 raise bad("InstanceId can't be null.")
@@ -292,17 +279,9 @@ class StreamsProtocol:
         return g
 
     def _check_streams_epoch(self, m: StreamsMember, req: StreamsHeartbeatRequest) -> None:
-        got = req.member_epoch
-        if got > m.member_epoch:
-            raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The streams group member has a greater member epoch ({got}) than "
-                        f"the one known by the group coordinator ({m.member_epoch}). The member must abandon all "
-                        f"its partitions and rejoin.")
-        if got < m.member_epoch:
-            owned = self._owned(req)
-            if got != m.previous_member_epoch or owned is None or not owned.is_subset_of(m.assigned):
-                raise CoordinatorError(E.FENCED_MEMBER_EPOCH, f"The streams group member has a smaller member epoch ({got}) "
-                            f"than the one known by the group coordinator ({m.member_epoch}). The member must "
-                            f"abandon all its partitions and rejoin.")
+        owned = self._owned(req)
+        mp.check_member_epoch("streams", m, req.member_epoch,
+                              lambda: owned is not None and owned.is_subset_of(m.assigned))
 
     @staticmethod
     def _owned(req: StreamsHeartbeatRequest) -> Tasks | None:
@@ -474,12 +453,7 @@ class StreamsProtocol:
         g.assignment_epoch = hb.assignment_epoch
         g.assignment_timestamp_ms = hb.assignment_ms
         g.initial_delay_deadline_ms = hb.initial_deadline
-        updated.session_deadline_ms = now_ms + hb.cfg.session_timeout_ms
-        if updated.state == UNREVOKED_TASKS:
-            if before.state != UNREVOKED_TASKS or updated.rebalance_deadline_ms is None:
-                updated.rebalance_deadline_ms = now_ms + max(updated.rebalance_timeout_ms, 0)
-        else:
-            updated.rebalance_deadline_ms = None
+        mp.heartbeat_timers(updated, before, now_ms, hb.cfg.session_timeout_ms, UNREVOKED_TASKS)
         if req.shutdown_application:
             g.shutdown_requested_by = updated.member_id
 
@@ -571,8 +545,9 @@ class StreamsProtocol:
             for s, ps in d.items():
                 n = configured.tasks.get(s)
                 if n is None or any(p < 0 or p >= n for p in ps):
-                    raise CoordinatorError(E.STREAMS_INVALID_TOPOLOGY_EPOCH, "Stale topology epoch: the member owns tasks "
-                                f"that are not part of the group's topology ({s}).")
+                    raise CoordinatorError(E.STREAMS_INVALID_TOPOLOGY_EPOCH,
+                                           "Stale topology epoch: the member owns tasks "
+                                           f"that are not part of the group's topology ({s}).")
 
     def _endpoints(self, g: StreamsGroup, member_id: str) -> list:
         """IQ: each member with a user endpoint -> the topic partitions of its active and standby tasks
@@ -608,25 +583,18 @@ class StreamsProtocol:
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Streams group {req.group_id} not found.")
         m = g.members.get(req.member_id)
         if m is None:
-            raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {req.member_id} is not a member of group {g.group_id}.")
+            raise CoordinatorError(E.UNKNOWN_MEMBER_ID,
+                                   f"Member {req.member_id} is not a member of group {g.group_id}.")
         self._remove_streams_member(g, m.member_id, now_ms)
         return StreamsHeartbeatResult(member_id=m.member_id, member_epoch=req.member_epoch)
 
     def _remove_streams_member(self, g: StreamsGroup, member_id: str, now_ms: int) -> None:
         """Kafka's fence/remove: tombstones for the member, and a new group epoch."""
-        gid = g.group_id
-        records = [srec.current_member(gid, member_id), srec.target_member(gid, member_id, None),
-                   srec.member_metadata(gid, member_id),
-                   srec.group_metadata(gid, g.group_epoch + 1, g.metadata_hash, g.validated_topology_epoch,
-                                       g.assignment_configs)]
-        self.coord.append(gid, records, now_ms)
-        g.members.pop(member_id)
-        g.target.pop(member_id, None)
-        g.group_epoch += 1
-        if g.shutdown_requested_by == member_id and not g.members:
-            g.shutdown_requested_by = None
+        meta = srec.group_metadata(g.group_id, g.group_epoch + 1, g.metadata_hash, g.validated_topology_epoch,
+                                   g.assignment_configs)
+        self.coord.append(g.group_id, mp.removal_records(srec, g, member_id, meta), now_ms)
+        mp.drop_member(g, member_id, now_ms)
         if not g.members:
-            g.state_timestamp_ms = now_ms
             g.shutdown_requested_by = None
 
     # ------------------------------------------------------------------ StreamsGroupDescribe
@@ -634,9 +602,8 @@ class StreamsProtocol:
     def describe(self, group_id: str) -> dict:
         g = self._group(group_id)
         if g is None:
-            if group_id in self.coord.groups:
-                return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} is not a streams group."}
-            return {"error": E.GROUP_ID_NOT_FOUND, "message": f"Group {group_id} not found."}
+            e = mp.wrong_group(self.coord.groups, group_id, "streams")
+            return {"error": e.code, "message": e.message}
         return {"error": E.NONE, "group": g}
 
 
@@ -646,7 +613,7 @@ class StreamsProtocol:
         """A delayed assignment that is due; fence members past their session, or past their
         rebalance timeout while revoking."""
         self._delayed_assignment(g, now_ms)
-        fence_expired(g, now_ms, UNREVOKED_TASKS, self._remove_streams_member)
+        mp.fence_expired(g, now_ms, UNREVOKED_TASKS, self._remove_streams_member)
 
 
 def _owners_without(members: dict, member_id: str):
