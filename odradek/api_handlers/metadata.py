@@ -36,7 +36,7 @@ def _topic_response(ctx, topic, internal: bool, include_ops: bool) -> MetadataRe
         pi = topic.partitions[p]
         parts.append(MetadataResponsePartition(
             error_code=0, partition_index=p, leader_id=pi.leader, leader_epoch=pi.leader_epoch,
-            replica_nodes=list(pi.replicas), isr_nodes=list(pi.isr), offline_replicas=[]))
+            replica_nodes=list(pi.replicas), isr_nodes=list(pi.in_sync), offline_replicas=[]))
     return MetadataResponseTopic(
         error_code=0, name=topic.name, topic_id=topic.topic_id, is_internal=internal, partitions=parts,
         topic_authorized_operations=TOPIC_OPS if include_ops else OMITTED_OPS)

@@ -92,6 +92,21 @@ class HeartbeatReply:
     is_fenced: bool = True
 
 
+def _no_replication(what: str) -> str:
+    return (f"odradek does not replicate partitions yet: {what} cannot be honoured (each partition "
+            "lives on one broker; use a replication factor of 1).")
+
+
+def _one_replica_each(placement: list[list[int]]) -> None:
+    """A manual assignment naming more than one broker for a partition is refused: its data
+    would be on the first one only (INVALID_REPLICA_ASSIGNMENT, as Kafka for an assignment it
+    cannot carry out)."""
+    for replicas in placement:
+        if len(replicas) > 1:
+            raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                        _no_replication(f"an assignment of {len(replicas)} replicas to a partition"))
+
+
 class _Fail(Exception):
     def __init__(self, code: int, message: str | None):
         super().__init__(message)
@@ -205,6 +220,8 @@ class Decisions:
                         f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
                         f"cannot be reached because only {len(live)} broker(s) are registered or some brokers "
                         "have all their log directories cordoned.")
+        if rf > 1:
+            raise _Fail(ErrorCode.INVALID_REPLICATION_FACTOR, _no_replication(f"a replication factor of {rf}"))
         # round-robin start like Kafka's StripedReplicaPlacer, minus racks
         return [[live[(p + i) % len(live)] for i in range(rf)] for p in range(count)]
 
@@ -285,6 +302,7 @@ class Decisions:
                                 f"{rf} replica(s).")
                 rf = len(replicas)
                 placement.append(replicas)
+            _one_replica_each(placement)
             num_partitions = len(placement)
         else:
             if s.replication_factor < -1 or s.replication_factor == 0:
@@ -390,9 +408,10 @@ class Decisions:
             for replicas in assignments:
                 self._check_assignment(list(replicas), live)
                 placement.append(list(replicas))
+            _one_replica_each(placement)
         else:
-            rf = len(t.partitions[0].replicas) if 0 in t.partitions else 1
-            placement = self._place(add, rf)
+            # one replica, whatever partition 0 lists (an older odradek accepted more in a cluster)
+            placement = self._place(add, 1)
         return [self._partition_record(t.topic_id, current + i, r) for i, r in enumerate(placement)]
 
     # ------------------------------------------------------------------ configs

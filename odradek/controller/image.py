@@ -45,6 +45,13 @@ class PartitionImage:
     replicas: tuple = ()
     isr: tuple = ()
 
+    @property
+    def in_sync(self) -> tuple:
+        """The in-sync replicas that really hold the data: the leader alone, as odradek does not
+        replicate partitions yet (a cluster of an older odradek recorded an ISR of several
+        brokers for a partition whose data was on its leader only)."""
+        return (self.leader,) if self.leader >= 0 and self.leader in self.isr else ()
+
 
 @dataclass(frozen=True)
 class TopicImage:

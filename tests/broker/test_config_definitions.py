@@ -19,7 +19,8 @@ def test_every_field_is_a_property_and_every_name_parses():
     fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
     assert fields == {attr for attr, _ in _FIELDS}
     assert {attr for attr, _ in _SPECS.values()} == fields
-    assert len(_SPECS) == 101  # 96 + queued.max.request.bytes, max.connections* (issue 27)
+    assert len(_SPECS) == 102  # 96 + queued.max.request.bytes, max.connections* (issue 27),
+    # share.coordinator.state.topic.replication.factor (was accepted unchecked, issue 25)
 
 
 @pytest.mark.parametrize("attr,p", _FIELDS, ids=[p.name for _, p in _FIELDS])
@@ -55,9 +56,9 @@ def test_a_broker_setting_moves_the_topic_default():
 
 
 def test_describe_facts_follow_kafka_where_odradek_differs():
-    # odradek's single node uses 1, DescribeConfigs shows Kafka's default
+    # odradek uses 1 (it does not replicate partitions yet) and DescribeConfigs says so
     assert BrokerConfig().offsets_topic_replication_factor == 1
-    assert C.BROKER_STATIC["offsets.topic.replication.factor"] == (C.T_SHORT, "3")
+    assert C.BROKER_STATIC["offsets.topic.replication.factor"] == (C.T_SHORT, "1")
     assert C.BROKER_STATIC["broker.id"] == (C.T_INT, "-1") and C.BROKER_STATIC["node.id"] == (C.T_INT, None)
     assert len(C.BROKER_STATIC) == 22
     assert set(C.BROKER_DOCS) == {"log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.load.factor",

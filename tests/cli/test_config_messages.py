@@ -14,6 +14,14 @@ from odradek.config import BrokerConfig, ConfigError
     ("log.retention.hours", "x", "Not a number of type INT"),
     ("log.retention.ms", "1.5", "Not a number of type LONG"),
     ("offsets.topic.replication.factor", "x", "Not a number of type SHORT"),
+    ("offsets.topic.replication.factor", "3", "odradek does not replicate partitions yet; 1 is the only value it "
+                                              "can honour"),
+    ("transaction.state.log.replication.factor", "2", "odradek does not replicate partitions yet; 1 is the only "
+                                                      "value it can honour"),
+    ("share.coordinator.state.topic.replication.factor", "3", "odradek does not replicate partitions yet; 1 is "
+                                                              "the only value it can honour"),
+    ("default.replication.factor", "3", "odradek does not replicate partitions yet; 1 is the only value it can "
+                                        "honour"),
     ("group.share.delivery.count.limit", "11", "Value must be no more than 10"),
     ("auto.create.topics.enable", "yes", "Expected value to be either true or false"),
     ("log.cleaner.min.cleanable.ratio", "lots", "Not a number of type DOUBLE"),
