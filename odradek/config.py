@@ -196,7 +196,7 @@ def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
 def _roles(raw) -> tuple[str, ...]:
     roles = tuple(_csv(raw))
     if not roles or any(r not in ("broker", "controller") for r in roles):
-        raise ValueError("expected broker, controller or broker,controller")
+        raise ValueError("String must be one of: broker, controller")  # Kafka: ValidList.in(broker, controller)
     return roles
 
 

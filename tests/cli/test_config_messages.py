@@ -27,6 +27,7 @@ from odradek.config import BrokerConfig, ConfigError
     ("log.cleaner.min.cleanable.ratio", "lots", "Not a number of type DOUBLE"),
     ("log.cleaner.min.cleanable.ratio", "2", "Value must be no more than 1.0"),
     ("log.message.timestamp.type", "x", "String must be one of: CreateTime, LogAppendTime"),
+    ("process.roles", "foo", "String must be one of: broker, controller"),
 ])
 def test_kafka_config_exception_wording(name, raw, reason):
     with pytest.raises(ConfigError) as e:
