@@ -137,11 +137,6 @@ class RaftLog:
         del self.batches[:keep]
         del self._bases[:keep]
 
-    def take_pending(self):
-        t, d = self.pending_truncate, self.pending_delete_before
-        self.pending_truncate = self.pending_delete_before = None
-        return t, d
-
 
 class MemoryStorage:
     """A driver-side disk that keeps what Ready says, for tests and the simulation."""

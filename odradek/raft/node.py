@@ -161,12 +161,13 @@ class RaftNode(ElectionMixin, ReplicationMixin):
     def ready(self) -> Ready:
         r = Ready()
         r.messages, self._msgs = self._msgs, []
-        r.truncate_log_from, r.delete_log_before = self.log.take_pending()
+        # What must be persisted stays pending until advance(): a Ready whose writes failed
+        # (and so was never advanced) is offered again by the next one.
+        r.truncate_log_from, r.delete_log_before = self.log.pending_truncate, self.log.pending_delete_before
         r.entries = self.log.unstable()
         if self._qs_dirty:
             r.quorum_state = to_record(self.cluster_id, self.state, self.voters)
-            self._qs_dirty = False
-        r.snapshot, self._new_snapshot = self._new_snapshot, None
+        r.snapshot = self._new_snapshot
         if self._hw_dirty:
             r.high_watermark = self.hw
             self._hw_dirty = False
@@ -185,6 +186,14 @@ class RaftNode(ElectionMixin, ReplicationMixin):
         end, applied = self._pending_ready
         self._pending_ready = None
         self.log.mark_persisted(end)
+        if r.quorum_state is not None and r.quorum_state == to_record(self.cluster_id, self.state, self.voters):
+            self._qs_dirty = False
+        if r.snapshot is self._new_snapshot:
+            self._new_snapshot = None
+        if self.log.pending_truncate == r.truncate_log_from:
+            self.log.pending_truncate = None
+        if self.log.pending_delete_before == r.delete_log_before:
+            self.log.pending_delete_before = None
         if r.committed_entries:
             applied = r.committed_entries[-1].next_offset
         self.applied = applied

@@ -206,3 +206,35 @@ def test_issue27_through_the_controller_a_full_disk_loses_no_acknowledged_change
     for mode in ("lost", "kept"):
         c2 = start(fs.restart(mode))
         assert set(c2.image.topics) == {"newtopic2"}, mode
+
+
+def test_a_ready_whose_writes_failed_is_offered_again():
+    """The core keeps quorum-state, entries and a snapshot pending until advance(), so a
+    driver whose persist step raised (and did not advance) is asked to persist them again."""
+    from odradek.raft.log import MemoryStorage
+    from odradek.raft.node import RaftNode
+
+    node = RaftNode(1, [1])
+    failed = node.ready()  # persisting this one "failed": no advance
+    assert failed.quorum_state is not None and failed.entries
+    again = node.ready()
+    assert again.quorum_state == failed.quorum_state and again.entries == failed.entries
+    disk = MemoryStorage()
+    while node.has_ready():
+        rd = node.ready()
+        disk.apply(rd)
+        node.advance(rd)
+    assert disk.quorum_state.leader_id == 1 and node.is_leader
+    node.propose([b"a"])
+    while node.has_ready():
+        rd = node.ready()
+        disk.apply(rd)
+        node.advance(rd)
+    node.snapshot(node.applied, b"image")
+    first = node.ready()
+    assert first.snapshot is not None and first.delete_log_before == node.applied
+    second = node.ready()
+    assert second.snapshot == first.snapshot and second.delete_log_before == first.delete_log_before
+    disk.apply(second)
+    node.advance(second)
+    assert not node.has_ready() and disk.snapshot.data == b"image"
