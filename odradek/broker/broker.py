@@ -39,14 +39,16 @@ class Broker:
         self.producer_ids = None
         self.fetch_sessions = None
         self.share_groups = None
+        self.topic_creator = None
         self._lock_fd = None
 
     # ------------------------------------------------------------ start-up / shutdown
 
-    def start(self, controller=None) -> None:
+    def start(self, controller=None, topic_creator=None) -> None:
         """Open everything. ``controller``: a Raft quorum's controller (already following
         the metadata log, see broker/quorum.py); the caller then registers this broker and
-        calls start_coordinators()."""
+        calls start_coordinators(). ``topic_creator``: where the topics this broker creates
+        itself go on a cluster (controller_channel.Forwarding: to the active controller)."""
         from odradek.api_handlers.fetch_session import FetchSessionCache
         from odradek.broker.producer_ids import ProducerIdAllocator, cluster_range
         from odradek.broker.replica_manager import ReplicaManager
@@ -60,6 +62,7 @@ class Broker:
         from odradek import controller as cmod
 
         self.controller_module = cmod
+        self.topic_creator = topic_creator
         self.controller = controller or cmod.Controller(os.path.join(data_dir, "metadata"), cfg.node_id,
                                                         cfg.controller_defaults(), now)
         default_log_config = cfg.log_config()
@@ -92,7 +95,7 @@ class Broker:
             self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port),
                                   now)
             # a single node's metadata log is local: replayed, it is complete; a cluster
-            # broker's logs wait for the metadata quorum (QuorumNode.join_as_broker)
+            # broker's logs wait for the metadata quorum (BrokerLifecycle.join)
             self.replicas.start(self.controller.image)
         id_range = (0, 1 << 63) if controller is None else cluster_range(cfg.node_id)  # see producer_ids.py
         self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"), id_range)
@@ -148,12 +151,10 @@ class Broker:
         return name in self.controller.image.topics
 
     def create_internal_topic(self, name: str, partitions: int, configs: dict) -> None:
-        """Single node: the local controller commits it now (a quorum broker replaces this
-        with a CreateTopics to the active controller, broker/quorum.py)."""
         cmod = self.controller_module
-        res = self.controller.create_topics(
+        res = self._create_topics(
             [cmod.CreateTopicSpec(name, num_partitions=partitions, replication_factor=1, configs=configs,
-                                  internal=True)], False, self.clock_ms())
+                                  internal=True)], self.clock_ms())
         if res and res[0].error_code not in (0, 36):
             log.error("cannot create %s: error %d %s", name, res[0].error_code, res[0].error_message)
 
@@ -351,23 +352,29 @@ class Broker:
     def create_topics(self, specs, validate_only: bool, now_ms: int):
         return self.controller.create_topics(specs, validate_only, now_ms)
 
+    def _create_topics(self, specs, now_ms: int):
+        """Topics this broker creates itself: on a single node the local controller commits
+        them now (their results); a cluster broker asks the active controller in the
+        background (no results; they arrive with the metadata log)."""
+        if self.topic_creator is not None:
+            return self.topic_creator.create_topics(specs, now_ms)
+        return self.controller.create_topics(specs, False, now_ms)
+
     def auto_create_topics(self, names: list[str], now_ms: int):
         """Metadata's auto-creation; an internal topic is made as its coordinator needs it."""
         cmod = self.controller_module
         for n in names:
             if n in INTERNAL_TOPICS:
                 self.ensure_internal_topic(n)
-        return self.controller.create_topics([cmod.CreateTopicSpec(n) for n in names if n not in INTERNAL_TOPICS],
-                                             False, now_ms)
+        return self._create_topics([cmod.CreateTopicSpec(n) for n in names if n not in INTERNAL_TOPICS], now_ms)
 
     def create_streams_internal_topics(self, topics: list, now_ms: int) -> None:
         """The internal topics a streams group's topology needs: [(name, partitions, replication
-        factor or -1, configs)], created as a client's CreateTopics would (a quorum broker replaces
-        this with a CreateTopics to the active controller, broker/quorum.py)."""
+        factor or -1, configs)], created as a client's CreateTopics would."""
         cmod = self.controller_module
         specs = [cmod.CreateTopicSpec(n, num_partitions=p, replication_factor=rf, configs=dict(c))
                  for n, p, rf, c in topics]
-        res = self.controller.create_topics(specs, False, now_ms)
+        res = self._create_topics(specs, now_ms)
         for r in res or []:
             if r.error_code not in (0, 36):
                 log.warning("cannot create streams internal topic %s: error %d %s", r.name, r.error_code,

@@ -9,10 +9,14 @@ import os
 import signal
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.wire.frames import BufferPool
+
+if TYPE_CHECKING:
+    from odradek.broker.quorum import QuorumBroker
 
 log = logging.getLogger("odradek.broker")
 
@@ -34,13 +38,16 @@ class BrokerServer:
         self._tasks: list[asyncio.Task] = []
         self.port = None
 
-    async def start(self) -> None:
+    async def start(self, cluster: QuorumBroker | None = None) -> None:
+        """Bind, open the broker, serve. ``cluster``: a broker of a KRaft cluster
+        (broker/quorum.py): its controller follows the metadata log, admin requests go
+        to the active controller, and it serves once registered and unfenced."""
         from odradek.api_handlers import REGISTRY
         from odradek.broker.broker import Broker
 
         self.loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
-        self.registry = REGISTRY
+        self.registry = REGISTRY if cluster is None else cluster.registry(REGISTRY)
         lst = self.config.listener
         # bind first: a port in use must fail before any data is touched
         self.server = await self.loop.create_server(
@@ -51,7 +58,11 @@ class BrokerServer:
         self.broker = Broker(self.config, _now_ms, self.loop.call_later)
         if lst.port == 0 and self.broker.advertised_port == 0:
             self.broker.advertised_port = self.port
-        self.broker.start()
+        if cluster is None:
+            self.broker.start()
+        else:
+            self.broker.start(controller=cluster.controller, topic_creator=cluster.forwarding)
+            await cluster.lifecycle.join(self.broker)
         await self.server.start_serving()
         log.info("Awaiting socket connections on %s:%d.", lst.host or "0.0.0.0", self.port)
         self._tasks.append(self.loop.create_task(self._periodic()))
@@ -162,6 +173,11 @@ async def _main(config) -> int:
 
 
 def run(config) -> int:
+    return run_event_loop(_main(config))
+
+
+def run_event_loop(main) -> int:
+    """Run a process's main coroutine, on uvloop when it is installed (ODRADEK_NO_UVLOOP=1: asyncio's)."""
     logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "INFO").upper(),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
     try:
@@ -169,5 +185,5 @@ def run(config) -> int:
     except ImportError:
         uvloop = None
     if uvloop is not None and os.environ.get("ODRADEK_NO_UVLOOP") != "1":
-        return uvloop.run(_main(config))
-    return asyncio.run(_main(config))
+        return uvloop.run(main)
+    return asyncio.run(main)

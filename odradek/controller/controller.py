@@ -64,7 +64,7 @@ class Controller:
         self._fs = fs if fs is not None else RealFileSystem()
         self._log: MetadataLog | None = None
         self._driver: MetadataDriver | None = None
-        self.raft_node = None  # the Raft core under the metadata log (DescribeQuorum)
+        self._quorum_node = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -79,7 +79,6 @@ class Controller:
         """
         cluster_id = load_or_create_cluster_id(self._fs, self.data_dir, self.node_id, self.env.new_uuid)
         self._log = MetadataLog(self.data_dir, self.node_id, self._fs)
-        self.raft_node = self._log.raft_node
         delta = MetadataDelta(MetadataImage(controller_id=self.node_id))
         for offset, record in self._log.replay():
             _replay_one(delta, record, offset)
@@ -102,8 +101,13 @@ class Controller:
         """Replicated mode: decisions are proposed through ``driver`` (the active
         controller's) and reach the image once committed (apply_batch)."""
         self._driver = driver
-        self.raft_node = raft_node
+        self._quorum_node = raft_node
         self.image = self._told = replace(self.image, cluster_id=cluster_id, controller_id=-1)
+
+    @property
+    def raft_node(self):
+        """The Raft core under the metadata log (DescribeQuorum)."""
+        return self._log.raft_node if self._log is not None else self._quorum_node
 
     # ------------------------------------------------------------------ the state machine
 

@@ -1,0 +1,99 @@
+"""A cluster broker's membership (Kafka's BrokerLifecycleManager): catch up with the
+metadata log, register with the broker's advertised listener and the features it
+supports, heartbeat, get unfenced; register again when the controller lost the
+registration. The replication work (controlled shutdown, leadership) builds on this."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+
+from odradek.broker.controller_api import BROKER_HEARTBEAT, BROKER_REGISTRATION
+from odradek.broker.controller_channel import ControllerChannel, wait_for_image
+from odradek.broker.controller_server import ControllerServer
+from odradek.controller import features
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages import broker_heartbeat_request as bhq, broker_registration_request as brq
+
+log = logging.getLogger("odradek.quorum")
+
+
+class BrokerLifecycle:
+    def __init__(self, server: ControllerServer, channel: ControllerChannel):
+        self._server = server
+        self._channel = channel
+        self._controller = server.controller
+        self.node_id = server.node_id
+        self.broker_epoch = -1
+        self.incarnation_id = uuid.uuid4().bytes
+        self._broker = None
+        self._heartbeat_task = None
+
+    async def join(self, broker) -> None:
+        """Catch up on the metadata log, register, apply our registration record, open the
+        logs, get unfenced, start the coordinators (internal topics are created on first use)."""
+        self._broker = broker
+        loop = asyncio.get_running_loop()
+        t0 = loop.time()
+        while not self._server.caught_up():
+            if loop.time() - t0 > 5 and int(loop.time() - t0) % 5 == 0:
+                log.warning("broker %d: waiting for the metadata quorum (%s)", self.node_id,
+                            self._server.driver.node.status())
+            await asyncio.sleep(0.02)
+        while True:
+            resp = await self._channel.call(self._registration(), 4, BROKER_REGISTRATION, timeout_s=60)
+            if resp.error_code == 0:
+                self.broker_epoch = resp.broker_epoch
+                break
+            log.warning("broker %d: registration failed with error %d; retrying", self.node_id, resp.error_code)
+            await asyncio.sleep(0.5)
+        # Caught up once our own registration record (offset = broker epoch, written after
+        # everything committed before it) is applied here: only then are the logs on disk
+        # classified and served (a partial image would take them for deleted topics' logs).
+        warn_at = loop.time() + 5
+        while self._controller.image.offset < self.broker_epoch:
+            if loop.time() >= warn_at:
+                warn_at += 5
+                log.warning("broker %d: catching up with the metadata log (%d < %d)", self.node_id,
+                            self._controller.image.offset, self.broker_epoch)
+            await asyncio.sleep(0.02)
+        broker.replicas.start(self._controller.image)
+        self._heartbeat_task = loop.create_task(self._heartbeats())
+        await wait_for_image(self._controller, lambda img: img.brokers.get(self.node_id) is not None
+                             and not img.brokers[self.node_id].fenced, timeout_s=60)
+        broker.start_coordinators()
+
+    def _registration(self) -> brq.BrokerRegistrationRequest:
+        """This broker as it registers: its advertised listener and the features it supports."""
+        b = self._broker
+        return brq.BrokerRegistrationRequest(
+            broker_id=self.node_id, cluster_id=self._server.cluster_id, incarnation_id=self.incarnation_id,
+            listeners=[brq.Listener(name=b.config.advertised.name, host=b.advertised_host,
+                                    port=b.advertised_port, security_protocol=0)],
+            features=[brq.Feature(name=n, min_supported_version=lo, max_supported_version=hi)
+                      for n, (lo, hi) in features.SUPPORTED.items()],
+            rack=None, previous_broker_epoch=self.broker_epoch)
+
+    async def _heartbeats(self) -> None:
+        interval_s = self._server.config.broker_heartbeat_interval_ms / 1000
+        while True:
+            me = self._controller.image.brokers.get(self.node_id)
+            await asyncio.sleep(0.1 if me is None or me.fenced else interval_s)
+            req = bhq.BrokerHeartbeatRequest(broker_id=self.node_id, broker_epoch=self.broker_epoch,
+                                             current_metadata_offset=max(0, self._controller.image.offset),
+                                             want_fence=False, want_shut_down=False)
+            try:
+                resp = await self._channel.call(req, 2, BROKER_HEARTBEAT, timeout_s=5)
+            except Exception:  # noqa: BLE001
+                log.exception("heartbeat failed")
+                continue
+            if resp.error_code in (ErrorCode.STALE_BROKER_EPOCH, ErrorCode.BROKER_ID_NOT_REGISTERED):
+                log.warning("broker %d: re-registering (error %d)", self.node_id, resp.error_code)
+                r = await self._channel.call(self._registration(), 4, BROKER_REGISTRATION)
+                if r.error_code == 0:
+                    self.broker_epoch = r.broker_epoch
+
+    def close(self) -> None:
+        if self._heartbeat_task is not None:
+            self._heartbeat_task.cancel()

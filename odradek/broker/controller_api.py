@@ -1,0 +1,108 @@
+"""What the two sides of a cluster node share about the controller's APIs: which admin
+requests go to the active controller, the NOT_CONTROLLER answer of each, and parking a
+request in purgatory until an asyncio future (a forwarded or quorum-committed write) is done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from odradek.api_handlers.common import CLOSE_CONNECTION
+from odradek.api_handlers.context import Delayed
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages import (
+    alter_client_quotas_response as acqr, alter_user_scram_credentials_response as ausr,
+    alter_configs_response as acr, broker_heartbeat_response as bhr, broker_registration_response as brr,
+    create_partitions_response as cpr, create_topics_response as ctr, delete_topics_response as dtr,
+    incremental_alter_configs_response as iacr, update_features_response as ufr,
+)
+
+log = logging.getLogger("odradek.quorum")
+
+CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS = 19, 20, 37, 33, 44
+ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES = 49, 51, 57
+ADMIN_WRITES = (CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS,
+                ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES)
+DESCRIBE_QUORUM, BROKER_REGISTRATION, BROKER_HEARTBEAT = 55, 62, 63
+NOT_CONTROLLER = int(ErrorCode.NOT_CONTROLLER)
+
+
+def not_controller_response(api_key: int, req):
+    e = NOT_CONTROLLER
+    if api_key == CREATE_TOPICS:
+        return ctr.CreateTopicsResponse(topics=[ctr.CreatableTopicResult(name=t.name, error_code=e)
+                                                for t in req.topics])
+    if api_key == DELETE_TOPICS:
+        names = [t.name for t in req.topics] if getattr(req, "topics", None) else list(req.topic_names or [])
+        return dtr.DeleteTopicsResponse(responses=[dtr.DeletableTopicResult(name=n, error_code=e) for n in names])
+    if api_key == CREATE_PARTITIONS:
+        return cpr.CreatePartitionsResponse(results=[cpr.CreatePartitionsTopicResult(name=t.name, error_code=e)
+                                                     for t in req.topics])
+    if api_key == ALTER_CONFIGS:
+        return acr.AlterConfigsResponse(responses=[acr.AlterConfigsResourceResponse(
+            error_code=e, resource_type=r.resource_type, resource_name=r.resource_name) for r in req.resources])
+    if api_key == INCREMENTAL_ALTER_CONFIGS:
+        return iacr.IncrementalAlterConfigsResponse(responses=[iacr.AlterConfigsResourceResponse(
+            error_code=e, resource_type=r.resource_type, resource_name=r.resource_name) for r in req.resources])
+    if api_key == ALTER_CLIENT_QUOTAS:
+        return acqr.AlterClientQuotasResponse(entries=[acqr.EntryData(error_code=e, entity=[
+            acqr.EntityData(entity_type=x.entity_type, entity_name=x.entity_name) for x in entry.entity])
+            for entry in req.entries])
+    if api_key == ALTER_USER_SCRAM_CREDENTIALS:
+        users = [u.name for u in req.deletions] + [u.name for u in req.upsertions]
+        return ausr.AlterUserScramCredentialsResponse(results=[
+            ausr.AlterUserScramCredentialsResult(user=u, error_code=e) for u in dict.fromkeys(users)])
+    if api_key == UPDATE_FEATURES:
+        return ufr.UpdateFeaturesResponse(error_code=e, results=[
+            ufr.UpdatableFeatureResult(feature=f.feature, error_code=e) for f in req.feature_updates])
+    if api_key == BROKER_REGISTRATION:
+        return brr.BrokerRegistrationResponse(error_code=e)
+    if api_key == BROKER_HEARTBEAT:
+        return bhr.BrokerHeartbeatResponse(error_code=e)
+    if api_key == DESCRIBE_QUORUM:
+        from odradek.api_handlers.describe_quorum import error_response
+
+        return error_response(e)
+    raise ValueError(api_key)
+
+
+def says_not_controller(resp) -> bool:
+    if getattr(resp, "error_code", 0) == NOT_CONTROLLER:
+        return True
+    for attr in ("topics", "responses", "results"):
+        for x in getattr(resp, attr, None) or ():
+            if getattr(x, "error_code", 0) == NOT_CONTROLLER:
+                return True
+    if hasattr(resp, "topics") and resp.topics and hasattr(resp.topics[0], "partitions"):
+        for p in resp.topics[0].partitions:
+            if getattr(p, "error_code", 0) == ErrorCode.NOT_LEADER_OR_FOLLOWER:
+                return True
+    return False
+
+
+def delayed(ctx, fut: asyncio.Future, timeout_s: float = 30.0) -> Delayed:
+    """Park a request in the connection's purgatory until ``fut`` is done."""
+    key = ("future", id(fut))
+    purgatory = ctx.broker.purgatory
+
+    def try_complete(now):
+        if not fut.done():
+            return None
+        if fut.cancelled() or fut.exception() is not None:
+            if not fut.cancelled():
+                log.info("request %d failed: %s", ctx.api_key, fut.exception())
+            return CLOSE_CONNECTION
+        return fut.result()
+
+    fut.add_done_callback(lambda _f: purgatory.poke(key))
+    return Delayed(try_complete, lambda now: try_complete(now) or CLOSE_CONNECTION,
+                   ctx.now_ms + int(timeout_s * 1000), [key])
+
+
+class ControllerApi:
+    """A registry entry for the CONTROLLER listener, or a forwarded API on the broker
+    listener (the same shape as a handler module)."""
+
+    def __init__(self, key, lo, hi, handle):
+        self.API_KEY, self.MIN_VERSION, self.MAX_VERSION, self.handle = key, lo, hi, handle

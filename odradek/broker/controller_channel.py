@@ -1,0 +1,124 @@
+"""A cluster broker's line to the active controller, and what goes over it.
+
+ControllerChannel (Kafka's NodeToControllerChannelManager) sends a request to the
+Raft leader - answered in-process when that is this node's own controller - and
+retries across elections until its deadline. Forwarding (Kafka's ForwardingManager
+and AutoTopicCreationManager) relays the admin writes and DescribeQuorum that clients
+send to the broker listener, and asks for the topics the broker creates itself
+(auto-creation, coordinators' internal topics, streams groups' internal topics) in
+the background: they reach this broker with the metadata log, as with Kafka.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from odradek.broker.controller_api import (
+    ADMIN_WRITES, CREATE_TOPICS, DESCRIBE_QUORUM, ControllerApi, delayed, not_controller_response,
+    says_not_controller,
+)
+from odradek.broker.controller_server import WRITE_TIMEOUT_S, ControllerServer
+from odradek.broker.raft_driver import PeerChannel
+from odradek.wire.messages import create_topics_request as ctq
+
+log = logging.getLogger("odradek.quorum")
+
+
+async def wait_for_image(controller, pred, timeout_s: float = 5.0) -> bool:
+    """Until ``pred(controller.image)`` holds (True) or ``timeout_s`` passed (False)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while not pred(controller.image):
+        if loop.time() >= deadline:
+            return False
+        await asyncio.sleep(0.01)
+    return True
+
+
+class ControllerChannel:
+    def __init__(self, server: ControllerServer):
+        self._server = server
+        self._peers = {v: PeerChannel(h, p, f"odradek-{server.node_id}") for v, (h, p) in server.voters.items()}
+
+    async def call(self, req, version: int, api_key: int, timeout_s: float = 15.0):
+        """The active controller's response (a NOT_CONTROLLER one if none answered in time)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        s = self._server
+        while True:
+            leader = s.leader_id
+            resp = None
+            if leader == s.node_id and s.is_controller:
+                resp = await s.answer(api_key, version, req)
+            elif leader >= 0 and leader in self._peers:
+                try:
+                    resp = await asyncio.wait_for(self._peers[leader].request(req, version),
+                                                  max(0.1, min(WRITE_TIMEOUT_S, deadline - loop.time())))
+                except (ConnectionError, OSError, asyncio.TimeoutError) as e:
+                    log.debug("controller %d: %s", leader, e)
+            if resp is not None and not says_not_controller(resp):
+                return resp
+            if loop.time() >= deadline:
+                return resp if resp is not None else not_controller_response(api_key, req)
+            await asyncio.sleep(0.05)
+
+    def close(self) -> None:
+        for p in self._peers.values():
+            p.close()
+
+
+class Forwarding:
+    def __init__(self, channel: ControllerChannel, server: ControllerServer):
+        self._channel = channel
+        self._server = server
+        self._controller = server.controller
+        self._creating: set[str] = set()  # topics asked of the controller, not yet answered
+
+    def registry(self, base: dict) -> dict:
+        """The broker listener's handlers, with the admin writes and DescribeQuorum relayed."""
+        reg = dict(base)
+        for key in ADMIN_WRITES:
+            mod = base[key]
+            reg[key] = ControllerApi(key, mod.MIN_VERSION, mod.MAX_VERSION, self.forward)
+        mod = base[DESCRIBE_QUORUM]
+        reg[DESCRIBE_QUORUM] = ControllerApi(DESCRIBE_QUORUM, mod.MIN_VERSION, mod.MAX_VERSION, self.describe_quorum)
+        return reg
+
+    def forward(self, ctx, req):
+        """A client's admin request: relay it; a created topic is answered once it is visible here."""
+        async def run():
+            resp = await self._channel.call(req, ctx.api_version, ctx.api_key)
+            if ctx.api_key == CREATE_TOPICS and not req.validate_only:
+                made = [t.name for t in resp.topics if t.error_code == 0]
+                await wait_for_image(self._controller, lambda img: all(n in img.topics for n in made))
+            return resp
+        return delayed(ctx, asyncio.ensure_future(run()))
+
+    def describe_quorum(self, ctx, req):
+        s = self._server
+        if s.is_controller and s.active:
+            return s.describe_quorum(ctx.now_ms)
+        return delayed(ctx, asyncio.ensure_future(self._channel.call(req, ctx.api_version, DESCRIBE_QUORUM)))
+
+    def create_topics(self, specs, now_ms: int) -> list:
+        """Topics the broker creates itself (controller.CreateTopicSpec): one CreateTopics to the
+        active controller, in the background, once per topic in flight. No results now."""
+        fresh = [s for s in specs if s.name not in self._creating]
+        if not fresh:
+            return []
+        names = {s.name for s in fresh}
+        self._creating |= names
+        topics = [ctq.CreatableTopic(name=s.name, num_partitions=s.num_partitions,
+                                     replication_factor=s.replication_factor,
+                                     configs=[ctq.CreatableTopicConfig(name=k, value=v) for k, v in s.configs.items()])
+                  for s in fresh]
+        fut = asyncio.ensure_future(self._channel.call(ctq.CreateTopicsRequest(topics=topics, timeout_ms=30000),
+                                                       7, CREATE_TOPICS))
+
+        def done(f):
+            self._creating.difference_update(names)
+            if not f.cancelled() and f.exception() is not None:
+                log.warning("creating topics %s failed: %s", sorted(names), f.exception())
+        fut.add_done_callback(done)
+        return []

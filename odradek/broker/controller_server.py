@@ -1,0 +1,324 @@
+"""The controller side of a cluster node: the Raft driver of the metadata log and, on a
+controller, the CONTROLLER listener (Kafka's ControllerServer + ControllerApis).
+
+Every node runs the metadata log on Raft (broker/raft_driver.py): controllers are
+voters, brokers observers that fetch from the leader; committed batches are applied
+to the node's Controller (the image). On a controller the CONTROLLER listener serves
+the raft RPCs, DescribeQuorum, BrokerRegistration, BrokerHeartbeat and the admin
+writes. The active controller (the Raft leader once its LeaderChange record is
+applied) decides one write at a time and answers once the records are committed;
+the others answer NOT_CONTROLLER. It also bootstraps a fresh cluster and fences
+brokers whose heartbeats stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import time
+
+from odradek.api_handlers.context import RequestContext
+from odradek.broker.controller_api import (
+    ADMIN_WRITES, BROKER_HEARTBEAT, BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER, ControllerApi, delayed,
+    not_controller_response,
+)
+from odradek.broker.host_resolver import host_resolves
+from odradek.broker.purgatory import Purgatory
+from odradek.broker.raft_driver import TICK_MS, RaftDriver
+from odradek.controller.decisions import BrokerRegistration
+from odradek.controller.records import encode_record
+from odradek.controller.result import Commit, Written
+from odradek.raft import rpc
+from odradek.raft.quorum_state import Leader
+from odradek.raft.types import NotLeaderError, RaftConfig
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages import broker_heartbeat_response as bhr, broker_registration_response as brr
+
+log = logging.getLogger("odradek.quorum")
+
+WRITE_TIMEOUT_S = 10.0
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class RaftMetadataDriver:
+    """The metadata driver of a Raft quorum: the active controller proposes a batch and
+    gets its Commit at once; the batch reaches the image once committed (apply_batch)."""
+
+    def __init__(self, server: ControllerServer):
+        self._server = server
+
+    def propose(self, records: list, now_ms: int) -> Commit:
+        s = self._server
+        if not s.active:
+            n = s.driver.node
+            raise NotLeaderError(n.leader_id, n.epoch)
+        return Commit(s.driver.propose([encode_record(r) for r in records], now_ms), applied=False)
+
+
+class ControllerServer:
+    def __init__(self, config, controller, cluster_id: str):
+        self.config = config
+        self.node_id = config.node_id
+        roles = set(config.process_roles)
+        self.is_controller = "controller" in roles
+        self.is_broker = "broker" in roles
+        self.controller = controller
+        self.cluster_id = cluster_id
+        self.voters = {vid: (h, p) for vid, h, p in config.controller_quorum_voters}
+        self.metadata_dir = os.path.join(config.data_dir, "metadata")
+        self.clock_ms = _now_ms
+        self.broker = self  # what the CONTROLLER listener's connections and handlers reach (ctx.broker)
+        self.registry: dict = {}
+        self.purgatory = None
+        self.driver = None
+        self.server = None
+        self.connections: set = set()
+        self._was_active = False
+        self._heartbeats: dict[int, int] = {}  # broker id -> when its last heartbeat came
+        self._write_lock = None
+        self._tasks: list = []
+
+    # ------------------------------------------------------------ start-up / shutdown
+    async def start(self) -> None:
+        loop = asyncio.get_running_loop()
+        os.makedirs(self.metadata_dir, exist_ok=True)
+        self.purgatory = Purgatory(_now_ms, loop.call_later)
+        self._write_lock = asyncio.Lock()
+        cfg = self.config
+        rc = RaftConfig(
+            election_timeout=max(2, cfg.controller_quorum_election_timeout_ms // TICK_MS),
+            fetch_timeout=max(4, cfg.controller_quorum_fetch_timeout_ms // TICK_MS),
+            request_timeout=max(2, min(cfg.controller_quorum_request_timeout_ms, 300) // TICK_MS),
+            cluster_id=self.cluster_id)
+        self.driver = RaftDriver(self.node_id, self.voters, self.metadata_dir, rc, self,
+                                 cfg.metadata_log_max_record_bytes_between_snapshots)
+        self.controller.attach_quorum(RaftMetadataDriver(self), self.cluster_id, self.driver.node)
+        if self.is_controller:
+            from odradek.broker.connection import KafkaConnection
+
+            lst = cfg.controller_listener
+            self.registry = self._registry()
+            self.server = await loop.create_server(lambda: KafkaConnection(self), lst.host or None, lst.port,
+                                                   reuse_address=True)
+        self.driver.start()
+        self._tasks.append(loop.create_task(self._fence_expired_sessions()))
+
+    async def close(self) -> None:
+        for t in self._tasks:
+            t.cancel()
+        if self.server is not None:
+            self.server.close()
+        for c in list(self.connections):
+            c.close()
+        if self.driver is not None:
+            self.driver.close()
+            await asyncio.sleep(0.05)  # let EndQuorumEpoch go out
+
+    # ------------------------------------------------------------ the state machine (RaftDriver)
+    def apply_batch(self, base_offset, values) -> None:
+        self.controller.apply_batch(base_offset, values)
+
+    def restore_snapshot(self, data, end_offset) -> None:
+        self.controller.restore_snapshot(data, end_offset)
+
+    def snapshot_bytes(self, end_offset) -> bytes:
+        return self.controller.snapshot_bytes(end_offset)
+
+    def on_change(self) -> None:
+        n = self.driver.node
+        # Kafka brokers name a broker as "controller" (clients cannot reach controllers).
+        self.controller.set_controller_id(self.node_id if self.is_broker else n.leader_id)
+        active = self.active
+        if active and not self._was_active:
+            self._was_active = True
+            now = _now_ms()
+            self._heartbeats = {b: now for b in self.controller.image.brokers}
+            log.info("node %d: active controller in epoch %d", self.node_id, n.epoch)
+            if not self.controller.image.features:
+                asyncio.get_running_loop().create_task(self._bootstrap())
+        elif not active:
+            self._was_active = False
+
+    @property
+    def active(self) -> bool:
+        """Leader, with its LeaderChange record (so every earlier one) applied."""
+        n = self.driver.node if self.driver is not None else None
+        return (n is not None and isinstance(n.state, Leader)
+                and n.applied > n.state.epoch_start_offset)
+
+    @property
+    def leader_id(self) -> int:
+        return self.driver.node.leader_id
+
+    def caught_up(self) -> bool:
+        """This node leads, or has applied what the leader last said was committed."""
+        hw = self.driver.leader_hw
+        return self.active or (hw >= 0 and self.driver.node.applied >= hw)
+
+    # ------------------------------------------------------------ writes
+    async def _write(self, decide) -> tuple[Written, bool]:
+        """Run a decision on the active controller; wait until its records are applied.
+        -> (what was written, whether it is applied within WRITE_TIMEOUT_S)."""
+        written = self.controller.write(decide, False, _now_ms())
+        return written, await self._applied(written.commit)
+
+    async def _applied(self, commit: Commit) -> bool:
+        if commit.applied:
+            return True
+        try:
+            await asyncio.wait_for(self.driver.wait_applied(commit.last_offset), WRITE_TIMEOUT_S)
+            return True
+        except asyncio.TimeoutError:
+            return False
+
+    def _log_end(self) -> Commit:
+        """Everything this node's metadata log holds, as a Commit to wait for."""
+        last = self.driver.node.log.end_offset - 1
+        return Commit(last, applied=self.driver.node.applied > last)
+
+    async def _bootstrap(self) -> None:
+        async with self._write_lock:
+            if self.active and not self.controller.image.features:
+                await self._write(lambda d: d.bootstrap())
+
+    async def _fence_expired_sessions(self) -> None:
+        """Active controller: fence brokers whose heartbeats stopped (broker.session.timeout.ms)."""
+        while True:
+            await asyncio.sleep(0.5)
+            if not self.active:
+                continue
+            now = _now_ms()
+            timeout = self.config.broker_session_timeout_ms
+            stale = [b.node_id for b in self.controller.image.brokers.values()
+                     if not b.fenced and now - self._heartbeats.get(b.node_id, now) > timeout]
+            if stale:
+                async with self._write_lock:
+                    if self.active:
+                        log.info("fencing brokers %s: no heartbeat", stale)
+                        await self._write(lambda d: d.fence(stale))
+
+    # ------------------------------------------------------------ the controller's APIs
+    async def answer(self, api_key: int, version: int, req):
+        """A request from this node's own broker side, answered as the CONTROLLER listener would."""
+        if api_key == BROKER_REGISTRATION:
+            return await self.register_broker(req)
+        if api_key == BROKER_HEARTBEAT:
+            return await self.broker_heartbeat(req)
+        if api_key == DESCRIBE_QUORUM:
+            return self.describe_quorum(_now_ms())
+        from odradek.api_handlers import REGISTRY
+
+        ctx = RequestContext(api_key=api_key, api_version=version, correlation_id=0, client_id="local",
+                             now_ms=_now_ms(), broker=self, resolve_host=host_resolves)
+        return await self.admin_write(REGISTRY[api_key], ctx, req)
+
+    def _registry(self) -> dict:
+        from odradek.api_handlers import REGISTRY
+
+        reg = {}
+
+        def raft(ctx, req):
+            return delayed(ctx, self.driver.step_request(req))
+
+        for cls in (rpc.VoteRequest, rpc.BeginQuorumEpochRequest, rpc.EndQuorumEpochRequest,
+                    rpc.FetchRequest, rpc.FetchSnapshotRequest):
+            lo, hi = cls.VALID_VERSIONS
+            reg[cls.API_KEY] = ControllerApi(cls.API_KEY, max(lo, 12) if cls is rpc.FetchRequest else lo, hi, raft)
+        for key in ADMIN_WRITES:
+            mod = REGISTRY[key]
+            reg[key] = ControllerApi(key, mod.MIN_VERSION, mod.MAX_VERSION, lambda ctx, req, mod=mod: delayed(
+                ctx, asyncio.ensure_future(self.admin_write(mod, ctx, req))))
+        reg[32] = REGISTRY[32]  # DescribeConfigs: read-only
+        reg[DESCRIBE_QUORUM] = ControllerApi(DESCRIBE_QUORUM, 0, 2, lambda ctx, req: self.describe_quorum(ctx.now_ms))
+        reg[BROKER_REGISTRATION] = ControllerApi(BROKER_REGISTRATION, 0, 4, lambda ctx, req: delayed(
+            ctx, asyncio.ensure_future(self.register_broker(req))))
+        reg[BROKER_HEARTBEAT] = ControllerApi(BROKER_HEARTBEAT, 0, 2, lambda ctx, req: delayed(
+            ctx, asyncio.ensure_future(self.broker_heartbeat(req))))
+        reg[18] = ControllerApi(18, 0, 4, self._api_versions)
+        return reg
+
+    def _api_versions(self, ctx, req):
+        from odradek.api_handlers import api_versions as av
+        from odradek.wire.messages.api_versions_response import ApiVersion
+
+        keys = [ApiVersion(api_key=k, min_version=m.MIN_VERSION, max_version=m.MAX_VERSION)
+                for k, m in sorted(self.registry.items())]
+        resp = av.handle(ctx, req)
+        if resp.error_code == 0:
+            resp.api_keys = keys
+        return resp
+
+    # what ApiVersions reads through ctx.broker on the CONTROLLER listener
+    def finalized_features(self) -> dict:
+        return self.controller.finalized_features()
+
+    def finalized_features_epoch(self) -> int:
+        return self.controller.finalized_features_epoch()
+
+    def describe_quorum(self, now_ms: int):
+        from odradek.api_handlers.describe_quorum import from_node
+
+        name = self.config.controller_listener_names[0]
+        return from_node(self.driver.node, now_ms, TICK_MS,
+                         {v: (name, h, p) for v, (h, p) in self.voters.items()})
+
+    async def admin_write(self, mod, ctx, req):
+        """An admin write's handler, run on the active controller."""
+        async with self._write_lock:
+            if not self.active:
+                return not_controller_response(ctx.api_key, req)
+            try:
+                resp = mod.handle(ctx, req)
+            except NotLeaderError:
+                return not_controller_response(ctx.api_key, req)
+            # As Kafka's controller, answer once the log is committed up to where this
+            # write left it (writes are serialised by the lock; a write of no records
+            # still waits for an earlier one).
+            if not await self._applied(self._log_end()):
+                return not_controller_response(ctx.api_key, req)
+            return resp
+
+    async def register_broker(self, req):
+        async with self._write_lock:
+            if not self.active:
+                return brr.BrokerRegistrationResponse(error_code=NOT_CONTROLLER)
+            epoch = self.driver.node.log.end_offset  # the offset of the record = the broker epoch (as Kafka)
+            lst = [lst for lst in req.listeners if lst.name != "CONTROLLER"] or req.listeners
+            reg = BrokerRegistration(
+                req.broker_id, req.incarnation_id, [(x.name, x.host, x.port, x.security_protocol) for x in lst],
+                {f.name: (f.min_supported_version, f.max_supported_version) for f in req.features},
+                req.rack, cluster_id=req.cluster_id)
+            written, applied = await self._write(lambda d: d.register_broker(reg, epoch))
+            if written.response:
+                return brr.BrokerRegistrationResponse(error_code=written.response)
+            if not applied:
+                return brr.BrokerRegistrationResponse(error_code=ErrorCode.REQUEST_TIMED_OUT)
+            self._heartbeats[req.broker_id] = _now_ms()
+            b = self.controller.image.brokers.get(req.broker_id)
+            return brr.BrokerRegistrationResponse(error_code=0, broker_epoch=b.epoch if b else epoch)
+
+    async def broker_heartbeat(self, req):
+        if not self.active:
+            return bhr.BrokerHeartbeatResponse(error_code=NOT_CONTROLLER)
+
+        def decide(d):
+            return d.broker_heartbeat(req.broker_id, req.broker_epoch, req.current_metadata_offset, req.want_fence)
+
+        first = decide(self.controller.decisions())
+        if first.response.error_code:
+            return bhr.BrokerHeartbeatResponse(error_code=first.response.error_code)
+        self._heartbeats[req.broker_id] = _now_ms()
+        reply = first.response
+        if first.records:  # to be unfenced: decide again under the write lock
+            async with self._write_lock:
+                if self.active:
+                    written, _ = await self._write(decide)
+                    reply = written.response
+            b = self.controller.image.brokers.get(req.broker_id)
+            reply.is_fenced = b.fenced if b is not None else reply.is_fenced
+        return bhr.BrokerHeartbeatResponse(error_code=reply.error_code, is_caught_up=reply.is_caught_up,
+                                           is_fenced=reply.is_fenced, should_shut_down=False)
