@@ -108,12 +108,9 @@ class ControllerServer:
         self._tasks.append(loop.create_task(self._fence_expired_sessions()))
 
     async def close(self) -> None:
-        for t in self._tasks:
-            t.cancel()
-        if self.server is not None:
-            self.server.close()
-        for c in list(self.connections):
-            c.close()
+        from odradek.broker.server import stop_serving
+
+        stop_serving(self._tasks, self.server, self.connections)
         if self.driver is not None:
             self.driver.close()
             await asyncio.sleep(0.05)  # let EndQuorumEpoch go out

@@ -25,6 +25,16 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def stop_serving(tasks, server, connections) -> None:
+    """Cancel a listener's background tasks, stop accepting, close its connections."""
+    for t in tasks:
+        t.cancel()
+    if server is not None:
+        server.close()
+    for conn in list(connections):
+        conn.close()
+
+
 class BrokerServer:
     def __init__(self, config):
         self.config = config
@@ -75,12 +85,7 @@ class BrokerServer:
         await self._stopping.wait()
 
     async def close(self) -> None:
-        for t in self._tasks:
-            t.cancel()
-        if self.server is not None:
-            self.server.close()
-        for conn in list(self.connections):
-            conn.close()
+        stop_serving(self._tasks, self.server, self.connections)
         if self.broker is not None:
             self.broker.close()
 

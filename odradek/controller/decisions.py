@@ -334,33 +334,20 @@ class Decisions:
         targets: dict[bytes, TopicImage] = {}
         names = list(names or [])
         ids = list(ids or [])
-        seen_names: set[str] = set()
-        for n in names:
-            if n in seen_names:
-                continue
-            seen_names.add(n)
-            if names.count(n) > 1:
-                errors.append((n, ZERO_UUID, int(ErrorCode.INVALID_REQUEST), "Duplicate topic name."))
-                continue
-            t = self.image.topics.get(n)
-            if t is None:
-                errors.append((n, ZERO_UUID, int(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION),
-                               "This server does not host this topic-partition."))
-                continue
-            targets[t.topic_id] = t
-        seen_ids: set[bytes] = set()
-        for i in ids:
-            if i in seen_ids:
-                continue
-            seen_ids.add(i)
-            if ids.count(i) > 1:
-                errors.append((None, i, int(ErrorCode.INVALID_REQUEST), "Duplicate topic id."))
-                continue
-            t = self.image.topics_by_id.get(i)
-            if t is None:
-                errors.append((None, i, int(ErrorCode.UNKNOWN_TOPIC_ID), "This server does not host this topic ID."))
-                continue
-            targets[t.topic_id] = t
+        by_name = (names, self.image.topics.get, lambda n: (n, ZERO_UUID), "Duplicate topic name.",
+                   ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition.")
+        by_id = (ids, self.image.topics_by_id.get, lambda i: (None, i), "Duplicate topic id.",
+                 ErrorCode.UNKNOWN_TOPIC_ID, "This server does not host this topic ID.")
+        for keys, find, named, duplicate, missing, missing_message in (by_name, by_id):
+            for k in dict.fromkeys(keys):
+                if keys.count(k) > 1:
+                    errors.append((*named(k), int(ErrorCode.INVALID_REQUEST), duplicate))
+                    continue
+                t = find(k)
+                if t is None:
+                    errors.append((*named(k), int(missing), missing_message))
+                    continue
+                targets[t.topic_id] = t
         for t in targets.values():
             ok.append((t.name, t.topic_id, 0, None))
         return ControllerResult([RemoveTopicRecord(topic_id=t.topic_id) for t in targets.values()], errors + ok)
