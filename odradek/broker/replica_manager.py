@@ -2,7 +2,7 @@
 
 Nothing is decided about the logs on disk until the metadata is caught up: ``start(image)``
 (a single node: at once, its metadata log is local; a cluster broker: once it has applied
-its own registration record, see broker/quorum.py, as Kafka's broker waits for the
+its own registration record, see broker/broker_lifecycle.py, as Kafka's broker waits for the
 metadata log before its LogManager starts). Until then no partition is served. start()
 classifies each log found on disk against that image (``classify_logs``): the partition of
 a topic of the same name and id assigned here is kept and served, any other is renamed
