@@ -162,23 +162,23 @@ def test_an_eio_that_cannot_be_undone_takes_the_log_offline_for_writes(caplog):
     log2.append(build_batch([(None, b"b", (), 1)]), now_ms=3)
 
 
-def _two_partitions(fs: FaultyFileSystem) -> None:
+def _two_partitions() -> tuple[FaultyFileSystem, str]:
+    """Partitions good-0 and bad-0 of 12 records each, stopped cleanly: the disk as a
+    restart finds it, and the path of bad-0's last segment."""
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
     m = LogManager("/data", fs=fs, default_config=CFG)
     for t in ("good", "bad"):
         lg = m.get_or_create(t, 0)
         for i in range(12):
             lg.append(build_batch([(None, value(i), (), 1)]), now_ms=1)
+    last = m.get("bad", 0).active.path
     m.close()
+    return fs.restart("kept"), last
 
 
 def test_torn_tail_after_a_clean_stop_is_truncated_with_a_warning(caplog):
-    fs = FaultyFileSystem()
-    fs.makedirs("/data")
-    _two_partitions(fs)
-    fs2 = fs.restart("kept")
-    bad = PartitionLog(fs2, "/data/bad-0", CFG, now_ms=2)
-    last = bad.active.path
-    bad.close()
+    fs2, last = _two_partitions()
     data = fs2.files[last].data
     whole = len(data)
     data.extend(bytes(data[:40]))  # the first 40 bytes of a batch: a write cut short
@@ -192,10 +192,7 @@ def test_torn_tail_after_a_clean_stop_is_truncated_with_a_warning(caplog):
 
 
 def test_damaged_fsynced_data_takes_only_that_partition_offline(caplog):
-    fs = FaultyFileSystem()
-    fs.makedirs("/data")
-    _two_partitions(fs)
-    fs2 = fs.restart("kept")
+    fs2, _ = _two_partitions()
     seg = "/data/bad-0/00000000000000000000.log"
     fs2.remove("/data/bad-0/00000000000000000000.index")  # so the start re-validates it
     before = bytes(fs2.files[seg].data)
@@ -214,10 +211,7 @@ def test_damaged_fsynced_data_takes_only_that_partition_offline(caplog):
 
 
 def test_a_deleted_index_is_rebuilt_with_a_warning(caplog):
-    fs = FaultyFileSystem()
-    fs.makedirs("/data")
-    _two_partitions(fs)
-    fs2 = fs.restart("kept")
+    fs2, _ = _two_partitions()
     fs2.remove("/data/good-0/00000000000000000000.timeindex")
     with caplog.at_level(logging.WARNING, logger="odradek.log"):
         m = LogManager("/data", fs=fs2, default_config=CFG)
@@ -229,13 +223,7 @@ def test_a_deleted_index_is_rebuilt_with_a_warning(caplog):
 def test_a_cut_short_last_batch_after_a_clean_stop_takes_the_partition_offline(caplog):
     """Bytes missing from a batch the clean stop had written are damage, not a torn write:
     the partition goes offline rather than losing an acknowledged batch."""
-    fs = FaultyFileSystem()
-    fs.makedirs("/data")
-    _two_partitions(fs)
-    fs2 = fs.restart("kept")
-    bad = PartitionLog(fs2, "/data/bad-0", CFG, now_ms=2)
-    last = bad.active.path
-    bad.close()
+    fs2, last = _two_partitions()
     del fs2.files[last].data[-5:]
     with caplog.at_level(logging.WARNING, logger="odradek.log"):
         m = LogManager("/data", fs=fs2, default_config=CFG)
