@@ -337,7 +337,11 @@ class PartitionLog:
             return
         entry = self.txn_state.on_marker(h.producer_id, base, commit, self._high_watermark)
         if entry is not None:
-            seg.txn_index.append(entry)
+            try:
+                seg.txn_index.append(entry)
+            except OSError as e:  # after the marker was written: the state in memory is half
+                self._go_offline(f"{seg.txn_index_path}: {e}")  # done; a restart rebuilds it
+                raise
 
     @property
     def last_stable_offset(self) -> int:
