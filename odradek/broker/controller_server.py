@@ -104,6 +104,8 @@ class ControllerServer:
             self.registry = self._registry()
             self.server = await loop.create_server(lambda: KafkaConnection(self), lst.host or None, lst.port,
                                                    reuse_address=True)
+            log.info("Awaiting socket connections on %s:%d (controller listener %s).", lst.host or "0.0.0.0",
+                     self.server.sockets[0].getsockname()[1], lst.name)
         self.driver.start()
         self._tasks.append(loop.create_task(self._fence_expired_sessions()))
 
