@@ -96,6 +96,14 @@ class ReplicaManager:
                 except OSError:
                     log.exception("log %s-%d: cannot write its partition.metadata", *tp)
                     log.warning("log %s-%d kept on disk, not served, as %s", tp[0], tp[1], lm.mark_stray(*tp))
+        # the logs were opened before the metadata was there (LogManager's load): give each
+        # its topic's config now (else a compacted or retention.ms=-1 topic would run with
+        # the broker defaults, cleanup.policy=delete and 7 days, until its next config change)
+        for name in sorted({tp[0] for tp in lm.list()}):
+            try:
+                lm.update_config(name, self._topic_log_config(name))
+            except Exception:  # keep the current config; never stop the other topics
+                log.exception("topic %s: cannot apply its config; keeping the broker defaults", name)
         self._follow(None, image)
 
     def on_metadata(self, old, new) -> None:

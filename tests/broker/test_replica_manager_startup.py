@@ -12,7 +12,7 @@ import re
 
 from odradek.broker.replica_manager import ADOPT, KEEP, STRAY, ReplicaManager, classify_logs
 from odradek.controller.image import BrokerImage, MetadataImage, PartitionImage, TopicImage
-from odradek.log import LogManager, partition_metadata
+from odradek.log import LogConfig, LogManager, partition_metadata
 from odradek.wire.records import build_batch
 
 ME = 4
@@ -154,4 +154,18 @@ def test_after_start_only_the_metadata_deletes(tmp_path):
     assert rm.get("a", 0).log_end_offset == 0 and lm.topic_id("a", 0) == A2
     assert rm.get("legacy", 0).log_end_offset == 4
     assert strays(d) == {}
+    lm.close()
+
+
+def test_start_gives_each_log_its_topics_config(tmp_path):
+    """Logs open before the metadata is there, with the broker defaults; start() applies each
+    topic's config (a compacted, never-expiring topic must not run with delete / 7 days)."""
+    d = data_dir_with_logs(tmp_path)
+    lm = LogManager([d])
+    assert lm.get("a", 0).config.cleanup_policy == ("delete",)
+    compact = LogConfig(cleanup_policy=("compact",), retention_ms=-1)
+    rm = ReplicaManager(lm, ME, lambda t: compact if t == "a" else LogConfig(), lambda key: 0, lambda: 100)
+    rm.start(image(topic("a", A1, [ME, ME]), topic("b", B1, [ME]), topic("legacy", C1, [ME])))
+    assert [lm.get("a", p).config.cleanup_policy for p in (0, 1)] == [("compact",)] * 2
+    assert lm.get("a", 0).config.retention_ms == -1 and lm.get("b", 0).config.cleanup_policy == ("delete",)
     lm.close()
