@@ -247,6 +247,13 @@ class FaultyFile:
         self.fs._check()
         if self.fs.fsync_errno is not None:
             raise OSError(self.fs.fsync_errno, os.strerror(self.fs.fsync_errno), self.path)
+        if self.fs._fsync_fault is not None:
+            err, after = self.fs._fsync_fault
+            if after == 0:
+                self.fs._fsync_fault = None
+                self.fs.failed_fsyncs += 1
+                raise OSError(err, os.strerror(err), self.path)
+            self.fs._fsync_fault = (err, after - 1)
         self.inode.durable = bytes(self.inode.data)
         self.fs.fsyncs += 1
 
@@ -301,6 +308,8 @@ class FaultyFileSystem:
         self.rng = random.Random(seed)
         self._pending_error: OSError | None = None
         self._fault: list | None = None  # [errno, match, writes to let pass, sticky]
+        self._fsync_fault: tuple[int, int] | None = None  # (errno, fsyncs to let pass)
+        self.failed_fsyncs = 0
         self.failed_writes = 0
 
     def fail_writes(self, err: int = errno.ENOSPC, *, after: int = 0, match=None,
@@ -311,8 +320,14 @@ class FaultyFileSystem:
         landing nothing, until clear_write_faults() (space came back)."""
         self._fault = [err, match, after, sticky]
 
+    def fail_fsync(self, err: int = errno.EIO, *, after: int = 0) -> None:
+        """The file fsync `after` fsyncs from now raises OSError(err) (once); what was written
+        stays in the file (the page cache), not durable."""
+        self._fsync_fault = (err, after)
+
     def clear_write_faults(self) -> None:
         self._fault = None
+        self._fsync_fault = None
         self.fsync_errno = None
 
     def _write_fault(self, path: str, n: int) -> tuple[int, int] | None:

@@ -121,6 +121,32 @@ def test_a_failed_write_anywhere_loses_nothing_acknowledged(err, kind, close):
     assert fired >= 3, f"the workload wrote only {fired} {kind} files"
 
 
+@pytest.mark.parametrize("close", [True, False], ids=["clean-stop", "kill-9"])
+def test_a_failed_fsync_anywhere_loses_nothing_acknowledged(close):
+    """EIO from the k-th fsync, for every k: the log goes offline for writes (what was
+    written is of unknown durability), and a restart recovers every acknowledged record."""
+    at = 0
+    while True:
+        fs = FaultyFileSystem(seed=at)
+        fs.makedirs("/data")
+        log = PartitionLog(fs, DIR, CFG, now_ms=0)
+        prod = Producer()
+        fs.fail_fsync(errno.EIO, after=at)
+        for step in range(40):
+            prod.step(log, 1 + step % 3, 1000 + step)
+            if step % 5 == 4:
+                log.maybe_flush(10 ** 9)
+        if not fs.failed_fsyncs:
+            break
+        assert log.offline is not None
+        if close:
+            log.close()
+        log2 = check_restart(fs, prod)
+        assert log2.recovered_unclean  # never a clean-shutdown marker after a failed fsync
+        at += 1
+    assert at >= 5
+
+
 def test_enospc_cuts_the_torn_bytes_and_a_clean_stop_restarts():
     """The issue's round trip: a segment write that lands partially, writes fail until
     space returns, then go on; a clean stop and a restart find exactly the records."""
