@@ -15,7 +15,9 @@ import random
 import sys
 from collections import deque
 
+from odradek.log.fs import FaultyFileSystem, SimulatedCrash
 from odradek.raft import MemoryStorage, RaftConfig, RaftNode
+from odradek.raft.file_storage import FileStorage
 from odradek.raft.quorum_state import Leader
 
 
@@ -37,10 +39,39 @@ def wire_roundtrip(env):
     return type(env)(env.src, env.dst, env.correlation_id, type(msg).decode(msg.encode(v), v))
 
 
+class FileDisk:
+    """The real FileStorage on the faulty filesystem, in MemoryStorage's shape. A crash
+    mid-write stops the Ready's writes at a random byte (inside an entry, or in the
+    quorum-state written after them) and reboots into what a power loss leaves ("torn")."""
+
+    DIR = "/meta/__cluster_metadata-0"
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.fs = FaultyFileSystem(seed=rng.randrange(1 << 30))
+        self.storage = FileStorage(self.DIR, self.fs)
+
+    def load(self):
+        return self.storage.load()
+
+    def apply(self, ready, entries_limit: int | None = None) -> None:
+        if entries_limit is None:
+            self.storage.apply(ready)
+            return
+        done = sum(len(b.raw) for b in ready.entries[:entries_limit])
+        self.fs.crash_after_bytes = self.fs.bytes_written + done + self.rng.randrange(256)
+        try:
+            self.storage.apply(ready)
+        except SimulatedCrash:
+            pass
+        self.fs = self.fs.restart("torn", seed=self.rng.randrange(1 << 30))
+        self.storage = FileStorage(self.DIR, self.fs)
+
+
 class SimNode:
-    def __init__(self, node_id):
+    def __init__(self, node_id, disk=None):
         self.id = node_id
-        self.disk = MemoryStorage()
+        self.disk = disk if disk is not None else MemoryStorage()
         self.raft: RaftNode | None = None
         self.incarnation = 0
         self.state: list = []  # applied (offset, records) of data batches: the state machine
@@ -50,7 +81,7 @@ class SimNode:
 
 class Sim:
     def __init__(self, seed: int, *, voters: int | None = None, observers: int | None = None,
-                 steps: int = 400, wire: bool = True):
+                 steps: int = 400, wire: bool = True, files: bool = False):
         self.seed = seed
         self.rng = random.Random(seed)
         r = self.rng
@@ -76,7 +107,9 @@ class Sim:
         self.p_propose = r.choice((0.2, 0.5, 0.9))
         self.p_snapshot = r.choice((0, 0.01, 0.05))
         self.p_resign = r.choice((0, 0.005))
-        self.nodes = {i: SimNode(i) for i in self.ids}
+        if files:  # crash-heavy, on the real file layout
+            self.p_crash, self.p_torn = 0.02, 0.5
+        self.nodes = {i: SimNode(i, FileDisk(random.Random(seed * 7919 + i)) if files else None) for i in self.ids}
         self.net: list = []
         self.seq = 0
         self.t = 0
