@@ -297,9 +297,9 @@ class BrokerConfig:
     delete_topic_enable: bool = prop("delete.topic.enable", True, _bool, kafka_type="BOOLEAN")
     # topic-level defaults: broker names, defaults from odradek.log.config's topic-level ones
     log_retention_ms: int = log_prop(
-        "log.retention.ms", "retention.ms", _int(-1), described=None,
-        aliases=(Alias("log.retention.minutes", 60000, _int(-1, INT_MAX), described=None),
-                 Alias("log.retention.hours", 3600000, _int(-1, INT_MAX), described="168")))
+        "log.retention.ms", "retention.ms", _int(), described=None,
+        aliases=(Alias("log.retention.minutes", 60000, _int(None, INT_MAX), described=None),
+                 Alias("log.retention.hours", 3600000, _int(None, INT_MAX), described="168")))
     log_retention_bytes: int = log_prop("log.retention.bytes", "retention.bytes", _int(-1))
     log_segment_bytes: int = log_prop("log.segment.bytes", "segment.bytes", _int(14, INT_MAX))
     log_preallocate: bool = log_prop("log.preallocate", "preallocate", _bool)
@@ -575,6 +575,8 @@ class BrokerConfig:
             brokers = tuple(lst for lst in every if lst.name not in names)
             if brokers:
                 values["listeners"] = brokers
+        if values.get("log_retention_ms", 0) < 0:
+            values["log_retention_ms"] = -1  # Kafka's logRetentionTimeMillis: any negative means forever
         cfg = dataclasses.replace(cls(), **values, explicit=explicit, unused=tuple(sorted(unused)))
         cfg._check()
         return cfg
@@ -584,7 +586,7 @@ class BrokerConfig:
             for lst in self.advertised_listeners:
                 if lst.host in ("", "0.0.0.0", "::"):
                     raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
-        if self.log_retention_ms == 0 or self.log_retention_ms < -1:
+        if self.log_retention_ms == 0:
             raise ConfigError("log.retention.ms must be unlimited (-1) or, greater than or equal to 1")
         if self.max_connections_per_ip == 0 and not self.max_connections_per_ip_overrides:
             # KafkaConfig.validateValues

@@ -281,8 +281,8 @@ def resolve_topic_config(d: ConfigDef, overrides: dict[str, str], layers) -> Con
         scale = next((s.scale for s in d.synonyms if s.name == name), 1)
         if scale != 1 and value is not None:
             value = str(int(value) * scale)
-            if d.name == "retention.ms" and int(value) < 0:
-                value = "-1"  # Kafka's logRetentionTimeMillis: any negative means forever
+        if d.name == "retention.ms" and source != DYNAMIC_TOPIC_CONFIG and value is not None and int(value) < 0:
+            value = "-1"  # Kafka's logRetentionTimeMillis: any negative broker value means forever
     else:
         value, source = d.default, DEFAULT_CONFIG
     if d.synonyms:

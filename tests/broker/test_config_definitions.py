@@ -88,3 +88,25 @@ def test_zero_retention_is_refused_in_kafkas_words():
     with pytest.raises(ConfigError) as e:
         BrokerConfig.from_properties({"log.retention.hours": "0"})
     assert str(e.value) == "log.retention.ms must be unlimited (-1) or, greater than or equal to 1"
+
+
+def test_any_negative_retention_means_forever_as_kafka():
+    """Kafka 4.3 starts with log.retention.ms=-5; a topic's retention.ms is then -1 and its
+    synonyms show the broker value as given (checked with kafka-configs --describe --all)."""
+    import tempfile
+
+    from odradek.controller.controller import Controller, CreateTopicSpec
+    from odradek.controller.image import BrokerImage
+
+    for props in ({"log.retention.ms": "-5"}, {"log.retention.hours": "-2"}):
+        assert BrokerConfig.from_properties(props).log_retention_ms == -1
+    cfg = BrokerConfig.from_properties({"log.retention.ms": "-5"})
+    c = Controller(tempfile.mkdtemp(), 1, cfg.controller_defaults(), 0)
+    c.start(BrokerImage(1, "127.0.0.1", 9092), 0)
+    assert c.create_topics([CreateTopicSpec("t", 1, 1)], False, 1)[0].error_code == 0
+    (res,) = c.describe_configs([(C.TOPIC, "t", ["retention.ms"])], True)
+    (v,) = res.configs
+    assert (v.value, v.config_source) == ("-1", C.STATIC_BROKER_CONFIG)
+    assert v.synonyms == (("log.retention.ms", "-5", C.STATIC_BROKER_CONFIG),
+                          ("log.retention.hours", "168", C.DEFAULT_CONFIG))
+    c.close()
