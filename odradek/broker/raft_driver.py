@@ -18,7 +18,8 @@ import random
 import struct
 
 from odradek.raft import rpc
-from odradek.raft.file_storage import FileStorage
+from odradek.log.fs import FileSystem
+from odradek.raft.file_storage import FileStorage, StorageOfflineError
 from odradek.raft.local_log import DIR_NAME
 from odradek.raft.node import RaftNode
 from odradek.raft.types import Envelope, RaftConfig, RaftError
@@ -134,8 +135,8 @@ class RaftDriver:
     snapshot_bytes(end_offset) and on_change() (leader/epoch/commit progress)."""
 
     def __init__(self, node_id: int, voters: dict[int, tuple[str, int]], metadata_dir: str,
-                 config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20):
-        self.storage = FileStorage(os.path.join(metadata_dir, DIR_NAME))
+                 config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20, fs: FileSystem | None = None):
+        self.storage = FileStorage(os.path.join(metadata_dir, DIR_NAME), fs)
         state = self.storage.load()
         self.node = RaftNode(node_id, voters.keys(), state, config, rng_seed=random.randrange(1 << 30))
         self.voters = dict(voters)
@@ -151,6 +152,7 @@ class RaftDriver:
         self._processing = False
         self._last_state = None
         self.leader_hw = -1  # the last high watermark a leader told us (observers' catch-up)
+        self.write_error: OSError | None = None  # the metadata log's last failed write, until one succeeds
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -222,7 +224,8 @@ class RaftDriver:
             n = self.node
             while n.has_ready():
                 rd = n.ready()
-                self.storage.apply(rd)
+                if not self._persist(rd):
+                    break  # not advanced: the core offers what it must persist again
                 for env in rd.messages:
                     self._send(env)
                 if rd.snapshot_to_apply is not None:
@@ -250,6 +253,24 @@ class RaftDriver:
             self._last_state = st
             log.info("raft %s", self.node.status())
         self.sm.on_change()
+
+    def _persist(self, rd) -> bool:
+        """Make a Ready durable before anything of it is sent or applied. A failed write
+        (ENOSPC, EIO) was rolled back by the storage; the next tick tries again, so a vote,
+        a leadership or a record is never acted on before it is on disk."""
+        try:
+            self.storage.apply(rd)
+        except OSError as e:
+            if type(e) is not type(self.write_error):
+                # offline: the storage could not roll back; a restart repairs it (load cuts the torn tail)
+                then = "offline until this node restarts" if isinstance(e, StorageOfflineError) else "retrying every tick"
+                log.error("raft %d: writing the metadata log failed: %s; %s", self.node.id, e, then)
+            self.write_error = e
+            return False
+        if self.write_error is not None:
+            log.warning("raft %d: the metadata log is written again", self.node.id)
+            self.write_error = None
+        return True
 
     def _send(self, env: Envelope) -> None:
         if env.is_response:

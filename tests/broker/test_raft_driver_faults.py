@@ -1,0 +1,62 @@
+"""The asyncio Raft driver on a disk that fills up: a Ready that cannot be written is not
+acted on (nothing applied, nothing sent) and is written once space returns, exactly once."""
+
+import asyncio
+import errno
+
+from odradek.broker.raft_driver import RaftDriver
+from odradek.log.fs import FaultyFileSystem
+from odradek.raft.file_storage import FileStorage
+from odradek.raft.local_log import DIR_NAME
+from odradek.raft.types import RaftConfig
+
+
+class StateMachine:
+    def __init__(self):
+        self.values = []
+
+    def apply_batch(self, base_offset, values):
+        self.values += list(values)
+
+    def restore_snapshot(self, data, end_offset):
+        raise AssertionError("no snapshot expected")
+
+    def snapshot_bytes(self, end_offset):
+        return b""
+
+    def on_change(self):
+        pass
+
+
+async def until(pred, timeout_s=10.0):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while not pred():
+        assert loop.time() < deadline, "condition not reached"
+        await asyncio.sleep(0.01)
+
+
+def test_a_full_disk_holds_the_write_back_until_space_returns():
+    fs = FaultyFileSystem()
+    fs.makedirs("/meta")
+    sm = StateMachine()
+
+    async def scenario():
+        d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs)
+        d.start()
+        try:
+            await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
+            fs.fail_writes(errno.ENOSPC)
+            last = d.propose([b"v1"], 0)
+            await until(lambda: d.write_error is not None and fs.failed_writes > 1)  # retried, still failing
+            assert sm.values == [] and d.node.applied <= last
+            fs.clear_write_faults()
+            await asyncio.wait_for(d.wait_applied(last), 10)
+            assert sm.values == [b"v1"] and d.write_error is None
+        finally:
+            d.close()
+
+    asyncio.run(scenario())
+    state = FileStorage("/meta/" + DIR_NAME, fs).load()
+    data = [v for b in state.batches if not b.control for v in b.records]
+    assert data == [b"v1"]
