@@ -18,6 +18,7 @@ from odradek.wire.messages.group_metadata_value import MemberMetadata
 from . import group_records as rec
 from .errors import CoordinatorError
 from .group_state import Group, GroupState, JoinResult, Member, Slot, SyncResult
+from .result import CoordinatorResult
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -25,6 +26,14 @@ if TYPE_CHECKING:
 E = ErrorCode
 S = GroupState
 log = logging.getLogger(__name__)
+
+
+def _nothing() -> None:
+    return None
+
+
+def _ignore(e: Exception) -> None:
+    return None  # as before: a group record that cannot be written is not retried
 
 
 class ClassicProtocol:
@@ -280,9 +289,8 @@ class ClassicProtocol:
                 m.join_slot = slot
                 self._prepare_rebalance(g, now_ms)
                 return slot
-            try:
-                self.coord.append(g.group_id, [self._group_record(g)], now_ms)
-            except Exception:
+
+            def undo(e: Exception) -> Slot:
                 # could not persist the new identity: undo, as Kafka does
                 g.members.pop(new_id)
                 m.member_id, m.protocols = old_id, old_protocols
@@ -291,11 +299,15 @@ class ClassicProtocol:
                 if was_leader:
                     g.leader_id = old_id
                 return Slot(JoinResult(error=E.UNKNOWN_SERVER_ERROR, member_id=""))
-            # Kafka answers with the leader id from before the replacement, so a rejoining static
-            # leader acts as a follower (v9+: skip_assignment tells it so, members let it refresh)
-            slot.result = self._join_result(g, m, version, skip_assignment=was_leader)
-            slot.result.leader = old_id if was_leader else (g.leader_id or "")
-            return slot
+
+            def answer() -> Slot:
+                # Kafka answers with the leader id from before the replacement, so a rejoining static
+                # leader acts as a follower (v9+: skip_assignment tells it so, members let it refresh)
+                slot.result = self._join_result(g, m, version, skip_assignment=was_leader)
+                slot.result.leader = old_id if was_leader else (g.leader_id or "")
+                return slot
+
+            return self.coord.write(g.group_id, CoordinatorResult([self._group_record(g)], answer, undo), now_ms)
         if g.state is S.COMPLETING_REBALANCE:
             m.join_slot = slot
             self._prepare_rebalance(g, now_ms)
@@ -378,10 +390,7 @@ class ClassicProtocol:
             g.protocol_name = None
             g.leader_id = None
             g.transition(S.EMPTY, now_ms)
-            try:
-                self.coord.append(g.group_id, [self._group_record(g)], now_ms)
-            except Exception:
-                pass
+            self.coord.write(g.group_id, CoordinatorResult([self._group_record(g)], _nothing, _ignore), now_ms)
             self._poke_group(g)
             return
         g.protocol_name = g.select_protocol()
@@ -454,9 +463,8 @@ class ClassicProtocol:
         if g.is_leader(member_id):
             for mm in g.members.values():
                 mm.assignment = bytes(assignments.get(mm.member_id, b""))
-            try:
-                self.coord.append(g.group_id, [self._group_record(g)], now_ms)
-            except Exception:
+
+            def failed(e: Exception) -> Slot:
                 for mm in g.members.values():
                     mm.assignment = b""
                     if mm.sync_slot is not None:
@@ -465,12 +473,17 @@ class ClassicProtocol:
                 self._prepare_rebalance(g, now_ms)
                 self._poke_group(g)
                 return slot
-            g.transition(S.STABLE, now_ms)
-            for mm in g.members.values():
-                if mm.sync_slot is not None:
-                    mm.sync_slot.result = SyncResult(E.NONE, g.protocol_type, g.protocol_name, mm.assignment)
-                    mm.sync_slot = None
-            self._poke_group(g)
+
+            def stabilize() -> Slot:
+                g.transition(S.STABLE, now_ms)
+                for mm in g.members.values():
+                    if mm.sync_slot is not None:
+                        mm.sync_slot.result = SyncResult(E.NONE, g.protocol_type, g.protocol_name, mm.assignment)
+                        mm.sync_slot = None
+                return slot
+
+            return self.coord.write(g.group_id, CoordinatorResult([self._group_record(g)], stabilize, failed,
+                                                                  wake=(("group", g.group_id),)), now_ms)
         return slot
 
     # ------------------------------------------------------------------ Heartbeat / LeaveGroup

@@ -35,6 +35,7 @@ from .consumer_group_state import (
 )
 from .errors import CoordinatorError
 from .group_state import Group, GroupState
+from .result import CoordinatorResult
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -175,6 +176,9 @@ class ConsumerProtocol:
     def _group(self, group_id: str) -> ConsumerGroup | None:
         return mp.typed_group(self.coord.groups, group_id, ConsumerGroup)
 
+    def _install(self, g: ConsumerGroup) -> None:
+        self.coord.groups[g.group_id] = g
+
     # ------------------------------------------------------------------ persistence
 
     def load(self, records: list, now: int) -> None:
@@ -270,9 +274,8 @@ class ConsumerProtocol:
                 raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
             # an empty classic group becomes a consumer group, its committed offsets kept (Kafka does too)
             g = ConsumerGroup(group_id, state_timestamp_ms=now_ms, offsets=classic.offsets)
-            if classic.protocol_type is not None:
-                self.coord.append(group_id, [(rec.group_metadata_key(group_id), None)], now_ms)
-            self.coord.groups[group_id] = g
+            tombstone = [(rec.group_metadata_key(group_id), None)] if classic.protocol_type is not None else []
+            self.coord.write(group_id, CoordinatorResult(tombstone, lambda: self._install(g)), now_ms)
             return g
         if not create:
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
@@ -310,19 +313,22 @@ class ConsumerProtocol:
         self._group_epoch_step(g, hb, now_ms)
         self._target_step(g, hb, now_ms)
         before = self._reconcile_step(hb, req)
-        try:
-            self.coord.append(hb.group_id, hb.records, now_ms)
-        except Exception:
-            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
-        self._apply(g, hb, before, now_ms)
-        updated = hb.updated
+
+        def apply() -> HeartbeatResult:
+            self._apply(g, hb, before, now_ms)
+            return self._response(hb, req)
+
+        return self.coord.write(hb.group_id, CoordinatorResult(hb.records, apply, mp.write_failed), now_ms)
+
+    def _response(self, hb: "_Heartbeat", req: HeartbeatRequest) -> HeartbeatResult:
+        updated, member = hb.updated, hb.member
         full = (req.rebalance_timeout_ms != -1 and (req.subscribed_topic_names is not None
                                                     or req.subscribed_topic_regex is not None)
                 and req.owned is not None)
         send_assignment = req.member_epoch == 0 or updated.assigned != member.assigned or full \
-            or replaced is not None
+            or hb.replaced is not None
         return HeartbeatResult(
-            member_id=member_id, member_epoch=updated.member_epoch,
+            member_id=hb.member_id, member_epoch=updated.member_epoch,
             heartbeat_interval_ms=self.config.group_consumer_heartbeat_interval_ms,
             assignment={tid: sorted(ps) for tid, ps in sorted(updated.assigned.items())} if send_assignment
             else None)
@@ -538,19 +544,26 @@ class ConsumerProtocol:
             left.pending_revocation = {}
             left.assigned = {t: {p: 0 for p in ps} for t, ps in m.assigned.items()}
             left.rebalance_deadline_ms = None
-            self.coord.append(g.group_id, [crec.current_member(g.group_id, left)], now_ms)
-            g.members[m.member_id] = left
-            return HeartbeatResult(member_id=m.member_id, member_epoch=LEAVE_GROUP_STATIC_MEMBER_EPOCH)
+
+            def release() -> HeartbeatResult:
+                g.members[m.member_id] = left
+                return HeartbeatResult(member_id=m.member_id, member_epoch=LEAVE_GROUP_STATIC_MEMBER_EPOCH)
+
+            return self.coord.write(g.group_id, CoordinatorResult([crec.current_member(g.group_id, left)], release),
+                                    now_ms)
         self._remove_consumer_member(g, m.member_id, now_ms)
         return HeartbeatResult(member_id=m.member_id, member_epoch=LEAVE_GROUP_MEMBER_EPOCH)
 
     def _remove_consumer_member(self, g: ConsumerGroup, member_id: str, now_ms: int) -> None:
         """Kafka's fence/remove: tombstones for the member, and a new group epoch."""
-        self.coord.append(g.group_id, mp.removal_records(
-            crec, g, member_id, crec.group_metadata(g.group_id, g.group_epoch + 1, g.metadata_hash)), now_ms)
-        m = mp.drop_member(g, member_id, now_ms)
-        if m.instance_id is not None and g.static_members.get(m.instance_id) == member_id:
-            del g.static_members[m.instance_id]
+        def remove() -> None:
+            m = mp.drop_member(g, member_id, now_ms)
+            if m.instance_id is not None and g.static_members.get(m.instance_id) == member_id:
+                del g.static_members[m.instance_id]
+
+        records = mp.removal_records(crec, g, member_id,
+                                     crec.group_metadata(g.group_id, g.group_epoch + 1, g.metadata_hash))
+        self.coord.write(g.group_id, CoordinatorResult(records, remove), now_ms)
 
 
     # ------------------------------------------------------------------ ConsumerGroupDescribe

@@ -41,7 +41,7 @@ import random
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Protocol
+from typing import Any, Callable, Iterable, Protocol, TypeVar
 
 from odradek.wire.errors import ErrorCode
 
@@ -53,12 +53,14 @@ from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, Heartbeat
 from .errors import CoordinatorError
 from .group_model import CLASSIC, CONSUMER, STREAMS, TYPE_ORDER, GroupModel
 from .group_state import Group, GroupState, JoinResult, Slot
+from .result import CoordinatorResult
 from .settings import int_settings
 from .streams_group_state import StreamsGroup
 from .streams_heartbeat import StreamsConfig, StreamsHeartbeatRequest, StreamsHeartbeatResult, StreamsProtocol
 
 E = ErrorCode
 S = GroupState
+T = TypeVar("T")
 
 __all__ = ["CoordinatorError", "CoordinatorLog", "GroupConfig", "GroupCoordinator"]
 
@@ -183,6 +185,21 @@ class GroupCoordinator:
         if self.log is not None and records:
             self.log.append(self.partition_for(group_id), records, now_ms)
 
+    def write(self, group_id: str, result: CoordinatorResult[T], now_ms: int) -> T:
+        """Run a write: append its records to the group's partition, then apply it and wake what it
+        names; if the append fails, the result's failure response (or the error)."""
+        try:
+            self.append(group_id, result.records, now_ms)
+        except Exception as e:
+            if result.failed is None:
+                raise
+            return result.failed(e)
+        response = result.apply()
+        if self.poke is not None:
+            for key in result.wake:
+                self.poke(key)
+        return response
+
     def load_all(self, now_ms: int | None = None) -> None:
         """Rebuild every group from every __consumer_offsets partition (synchronous, at startup)."""
         for p in range(self.num_partitions):
@@ -226,8 +243,10 @@ class GroupCoordinator:
                 # Kafka 4.3 would host the classic member inside the consumer group (not done here)
                 return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
             # an empty consumer group becomes a classic group, its offsets kept
-            self.append(group_id, g.tombstones(), now_ms)
-            self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms, offsets=g.offsets)
+            def become_classic(offsets=g.offsets) -> None:
+                self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms, offsets=offsets)
+
+            self.write(group_id, CoordinatorResult(g.tombstones(), become_classic), now_ms)
         return self.classic.join_group(group_id, member_id, group_instance_id, client_id, client_host,
                                        session_timeout_ms, rebalance_timeout_ms, protocol_type, protocols,
                                        now_ms, api_version)
@@ -307,13 +326,13 @@ class GroupCoordinator:
             group_id, offsets, now_ms, topic_ids, self.config.offset_metadata_max_bytes,
             offset_store.expire_timestamp(now_ms, retention_time_ms))
         result.update(errors)
-        try:
-            self.append(group_id, records, now_ms)
-        except Exception:
-            return {**result, **{tp: E.UNKNOWN_SERVER_ERROR for tp in staged}}
-        g.offsets.update(staged)
-        result.update({tp: E.NONE for tp in staged})
-        return result
+
+        def apply() -> dict:
+            g.offsets.update(staged)
+            return {**result, **{tp: E.NONE for tp in staged}}
+
+        return self.write(group_id, CoordinatorResult(
+            records, apply, lambda e: {**result, **{tp: E.UNKNOWN_SERVER_ERROR for tp in staged}}), now_ms)
 
     def _commit_without_group(self, group_id: str, generation_id: int, api_version: int,
                               now_ms: int) -> ErrorCode:
@@ -374,14 +393,15 @@ class GroupCoordinator:
         if subscribed is None:
             return E.NON_EMPTY_GROUP, {}
         result, records = offset_store.delete_unsubscribed(group_id, g.offsets, subscribed, partitions)
-        try:
-            self.append(group_id, records, now_ms)
-        except Exception:
-            return E.UNKNOWN_SERVER_ERROR, {}
-        for tp, err in result.items():
-            if err is E.NONE:
-                g.offsets.pop(tp, None)
-        return E.NONE, result
+
+        def apply() -> tuple[ErrorCode, dict]:
+            for tp, err in result.items():
+                if err is E.NONE:
+                    g.offsets.pop(tp, None)
+            return E.NONE, result
+
+        return self.write(group_id, CoordinatorResult(records, apply, lambda e: (E.UNKNOWN_SERVER_ERROR, {})),
+                          now_ms)
 
     def committed(self, group_id: str) -> dict:
         g = self.groups.get(group_id)
@@ -416,15 +436,18 @@ class GroupCoordinator:
             elif not g.is_empty():
                 result[gid] = E.NON_EMPTY_GROUP
             else:
-                try:
-                    self.append(gid, offset_store.tombstones(gid, g.offsets) + g.tombstones(), now_ms)
-                except Exception:
-                    result[gid] = E.UNKNOWN_SERVER_ERROR
-                    continue
-                g.on_delete(now_ms)
-                del self.groups[gid]
-                result[gid] = E.NONE
+                result[gid] = self.write(gid, self._deletion(g, list(g.offsets), now_ms,
+                                                             lambda e: E.UNKNOWN_SERVER_ERROR), now_ms)
         return result
+
+    def _deletion(self, g: GroupModel, offsets: list, now_ms: int, failed=None) -> CoordinatorResult:
+        """The group goes, with its committed offsets of ``offsets``."""
+        def apply() -> ErrorCode:
+            g.on_delete(now_ms)
+            del self.groups[g.group_id]
+            return E.NONE
+
+        return CoordinatorResult(offset_store.tombstones(g.group_id, offsets) + g.tombstones(), apply, failed)
 
     # ------------------------------------------------------------------ time
 
@@ -451,15 +474,13 @@ class GroupCoordinator:
             delete_group = g.is_empty() and len(gone) == len(g.offsets)
             if not gone and not delete_group:
                 continue
-            records = offset_store.tombstones(g.group_id, gone)
             if delete_group:
-                records += g.tombstones()
-            try:
-                self.append(g.group_id, records, now_ms)
-            except Exception:
+                self.write(g.group_id, self._deletion(g, gone, now_ms, lambda e: None), now_ms)
                 continue
-            for tp in gone:
-                g.offsets.pop(tp, None)
-            if delete_group:
-                g.on_delete(now_ms)
-                del self.groups[g.group_id]
+
+            def expire(g=g, gone=gone) -> None:
+                for tp in gone:
+                    g.offsets.pop(tp, None)
+
+            self.write(g.group_id, CoordinatorResult(offset_store.tombstones(g.group_id, gone), expire,
+                                                     lambda e: None), now_ms)

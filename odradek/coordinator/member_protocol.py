@@ -126,6 +126,11 @@ def answer(req, now_ms: int, validate, leave, heartbeat, result_cls):
         return result_cls(error=f.code, error_message=f.message)
 
 
+def write_failed(e: Exception):
+    """A heartbeat whose records cannot be written is answered UNKNOWN_SERVER_ERROR."""
+    raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
+
+
 def check_ids(req) -> None:
     """The group id, and the instance and rack ids when sent, may not be empty."""
     if not req.group_id:

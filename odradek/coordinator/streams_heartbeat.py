@@ -27,6 +27,7 @@ from .consumer_group_state import ConsumerGroup
 from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
 from .group_state import Group
+from .result import CoordinatorResult
 from .streams_group_state import (
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
@@ -308,12 +309,12 @@ class StreamsProtocol:
         self._group_epoch_step(g, hb)
         self._target_step(g, hb, now_ms)
         before = self._reconcile_step(hb)
-        try:
-            self.coord.append(hb.group_id, hb.records, now_ms)
-        except Exception:
-            raise CoordinatorError(E.UNKNOWN_SERVER_ERROR, "could not write the group's records") from None
-        self._apply(g, hb, before, req, now_ms)
-        return self._response(g, hb, req, joining)
+
+        def apply() -> StreamsHeartbeatResult:
+            self._apply(g, hb, before, req, now_ms)
+            return self._response(g, hb, req, joining)
+
+        return self.coord.write(hb.group_id, CoordinatorResult(hb.records, apply, mp.write_failed), now_ms)
 
     def _member_for(self, g: StreamsGroup, req: StreamsHeartbeatRequest, cfg: StreamsConfig):
         """(the member as it is, whether it is new)."""
@@ -525,16 +526,16 @@ class StreamsProtocol:
             records.append(srec.group_metadata(g.group_id, group_epoch, g.metadata_hash, g.validated_topology_epoch,
                                                g.assignment_configs))
         target = self._new_target(g, g.members, configured, g.target, group_epoch, now_ms, records)
-        try:
-            self.coord.append(g.group_id, records, now_ms)
-        except Exception:
-            return
-        g.configured = configured
-        g.group_epoch = group_epoch
-        g.target = target
-        g.assignment_epoch = group_epoch
-        g.assignment_timestamp_ms = now_ms
-        g.initial_delay_deadline_ms = None
+
+        def apply() -> None:
+            g.configured = configured
+            g.group_epoch = group_epoch
+            g.target = target
+            g.assignment_epoch = group_epoch
+            g.assignment_timestamp_ms = now_ms
+            g.initial_delay_deadline_ms = None
+
+        self.coord.write(g.group_id, CoordinatorResult(records, apply, lambda e: None), now_ms)
 
     @staticmethod
     def _check_tasks(configured, owned: Tasks | None) -> None:
@@ -592,10 +593,13 @@ class StreamsProtocol:
         """Kafka's fence/remove: tombstones for the member, and a new group epoch."""
         meta = srec.group_metadata(g.group_id, g.group_epoch + 1, g.metadata_hash, g.validated_topology_epoch,
                                    g.assignment_configs)
-        self.coord.append(g.group_id, mp.removal_records(srec, g, member_id, meta), now_ms)
-        mp.drop_member(g, member_id, now_ms)
-        if not g.members:
-            g.shutdown_requested_by = None
+
+        def remove() -> None:
+            mp.drop_member(g, member_id, now_ms)
+            if not g.members:
+                g.shutdown_requested_by = None
+
+        self.coord.write(g.group_id, CoordinatorResult(mp.removal_records(srec, g, member_id, meta), remove), now_ms)
 
     # ------------------------------------------------------------------ StreamsGroupDescribe
 
