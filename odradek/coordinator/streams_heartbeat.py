@@ -29,7 +29,6 @@ from .errors import CoordinatorError
 from .group_state import Group
 from .result import CoordinatorResult
 from .streams_group_state import (
-    LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
     UNREVOKED_TASKS,
     StreamsGroup,

@@ -14,7 +14,7 @@ from odradek.wire import records as wire_records
 from odradek.wire.errors import ErrorCode
 
 from . import group_records as grec
-from .group_records import OffsetAndMetadata
+from . import offset_store
 
 E = ErrorCode
 
@@ -37,18 +37,9 @@ class TxnOffsetStore:
                topic_ids: dict | None = None) -> dict:
         """offsets {(topic, partition): (offset, leader_epoch, metadata)}, topic_ids {topic: id} stored with
         them (so that they go with the topic if it is deleted: group_records.is_stale) -> {tp: error}."""
-        result = {}
-        staged = {}
-        recs = []
         max_bytes = getattr(getattr(self.groups, "config", None), "offset_metadata_max_bytes", 4096)
-        for tp, (offset, leader_epoch, metadata) in offsets.items():
-            if metadata is not None and len(metadata.encode()) > max_bytes:
-                result[tp] = E.OFFSET_METADATA_TOO_LARGE
-                continue
-            om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "", now_ms,
-                                   topic_id=grec.topic_id_of(topic_ids, tp[0]))
-            staged[tp] = om
-            recs.append((grec.offset_commit_key(group_id, tp[0], tp[1]), grec.offset_commit_value(om), (), now_ms))
+        result, staged, records = offset_store.stage(group_id, offsets, now_ms, topic_ids, max_bytes)
+        recs = [(k, v, (), now_ms) for k, v in records]
         if recs and self.append_batch is not None:
             batch = wire_records.build_batch(recs, base_timestamp=now_ms, producer_id=pid, producer_epoch=epoch,
                                              is_transactional=True)
