@@ -280,13 +280,6 @@ class Broker:
                 self.persist_share_state(self.clock_ms())
             except Exception:
                 log.exception("share group state at shutdown")
-        if self.groups is not None and hasattr(self.groups, "close"):
-            try:
-                self.groups.close(self.clock_ms())
-            except TypeError:
-                self.groups.close()
-            except Exception:
-                log.exception("group coordinator shutdown")
         if self.log_manager is not None:
             self.log_manager.close()
         if self.controller is not None:
@@ -298,7 +291,7 @@ class Broker:
     # ------------------------------------------------------------ periodic work
 
     def tick(self, now_ms: int) -> None:
-        if self.groups is not None and hasattr(self.groups, "tick"):
+        if self.groups is not None:
             self.groups.tick(now_ms)
         if self.txn_coordinator is not None:
             self.txn_coordinator.tick(now_ms)

@@ -18,7 +18,7 @@ from odradek.wire.messages.group_metadata_value import MemberMetadata
 from . import group_records as rec
 from .errors import CoordinatorError
 from .group_state import Group, GroupState, JoinResult, Member, Slot, SyncResult
-from .result import CoordinatorResult
+from .result import CoordinatorResult, no_response
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -26,10 +26,6 @@ if TYPE_CHECKING:
 E = ErrorCode
 S = GroupState
 log = logging.getLogger(__name__)
-
-
-def _nothing() -> None:
-    return None
 
 
 def _ignore(e: Exception) -> None:
@@ -390,7 +386,7 @@ class ClassicProtocol:
             g.protocol_name = None
             g.leader_id = None
             g.transition(S.EMPTY, now_ms)
-            self.coord.write(g.group_id, CoordinatorResult([self._group_record(g)], _nothing, _ignore), now_ms)
+            self.coord.write(g.group_id, CoordinatorResult([self._group_record(g)], no_response, _ignore), now_ms)
             self._poke_group(g)
             return
         g.protocol_name = g.select_protocol()

@@ -41,7 +41,7 @@ import random
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Protocol, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 from odradek.wire.errors import ErrorCode
 
@@ -53,7 +53,7 @@ from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, Heartbeat
 from .errors import CoordinatorError
 from .group_model import CLASSIC, CONSUMER, STREAMS, TYPE_ORDER, GroupModel
 from .group_state import Group, GroupState, JoinResult, Slot
-from .result import CoordinatorResult
+from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime
 from .settings import int_settings
 from .streams_group_state import StreamsGroup
 from .streams_heartbeat import StreamsConfig, StreamsHeartbeatRequest, StreamsHeartbeatResult, StreamsProtocol
@@ -63,14 +63,6 @@ S = GroupState
 T = TypeVar("T")
 
 __all__ = ["CoordinatorError", "CoordinatorLog", "GroupConfig", "GroupCoordinator"]
-
-
-class CoordinatorLog(Protocol):
-    def append(self, partition: int, records: list[tuple[bytes, bytes | None]], now_ms: int) -> int: ...
-
-    def read(self, partition: int) -> Iterable[tuple[int, bytes | None, bytes | None]]: ...
-
-    def has_partition(self, partition: int) -> bool: ...
 
 
 @dataclass
@@ -133,6 +125,7 @@ class GroupCoordinator:
         self.log = log
         self.config = GroupConfig.from_any(config)
         self.num_partitions = self.config.offsets_topic_num_partitions
+        self.runtime = CoordinatorRuntime(log, self.partition_for, self._poke)
         self.groups: dict[str, GroupModel] = {}  # every group, whatever its type (the one map)
         self.poke = poke  # handlers fill it with ctx.broker.purgatory_poke if the broker did not
         self.new_uuid = new_uuid or _random_uuids()
@@ -146,6 +139,10 @@ class GroupCoordinator:
         self.consumer = ConsumerProtocol(self, consumer_config or ConsumerGroupConfig.from_any(config))
         self.streams = StreamsProtocol(self, streams_config or StreamsConfig.from_any(config))
         self._protocols = {CLASSIC: self.classic, CONSUMER: self.consumer, STREAMS: self.streams}
+
+    def _poke(self, key: tuple) -> None:
+        if self.poke is not None:  # set late by handlers when the broker did not pass one
+            self.poke(key)
 
     @property
     def classic_groups(self) -> Mapping[str, Group]:
@@ -179,26 +176,12 @@ class GroupCoordinator:
 
     def is_coordinator(self, group_id: str) -> bool:
         """This node holds the group's partition (without a log: always, as in unit tests)."""
-        return self.log is None or self.log.has_partition(self.partition_for(group_id))
-
-    def append(self, group_id: str, records: list, now_ms: int) -> None:
-        if self.log is not None and records:
-            self.log.append(self.partition_for(group_id), records, now_ms)
+        return self.runtime.is_coordinator(group_id)
 
     def write(self, group_id: str, result: CoordinatorResult[T], now_ms: int) -> T:
-        """Run a write: append its records to the group's partition, then apply it and wake what it
-        names; if the append fails, the result's failure response (or the error)."""
-        try:
-            self.append(group_id, result.records, now_ms)
-        except Exception as e:
-            if result.failed is None:
-                raise
-            return result.failed(e)
-        response = result.apply()
-        if self.poke is not None:
-            for key in result.wake:
-                self.poke(key)
-        return response
+        """Run a write (result.py): append its records to the group's partition, then apply it and
+        wake what it names."""
+        return self.runtime.write(group_id, result, now_ms)
 
     def load_all(self, now_ms: int | None = None) -> None:
         """Rebuild every group from every __consumer_offsets partition (synchronous, at startup)."""

@@ -1,16 +1,26 @@
 """What a coordinator's write returns (Kafka's CoordinatorResult): the records to append to the
 coordinator's partition, the state change they stand for and the response, the keys of parked
-requests to wake. The caller that holds the log (GroupCoordinator.write, over the broker's
-CoordinatorLog and purgatory) appends the records, then applies and answers, then wakes; the
-state never moves ahead of its log.
+requests to wake; and the runtime that runs them against the coordinator's log (the broker's
+CoordinatorLog over its internal topic, and its purgatory): append the records, then apply and
+answer, then wake. The state never moves ahead of its log.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Generic, TypeVar
+from typing import Callable, Generic, Iterable, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class CoordinatorLog(Protocol):
+    """A coordinator's internal topic (broker/coordinator_log.py)."""
+
+    def append(self, partition: int, records: list[tuple[bytes, bytes | None]], now_ms: int) -> int: ...
+
+    def read(self, partition: int) -> Iterable[tuple[int, bytes | None, bytes | None]]: ...
+
+    def has_partition(self, partition: int) -> bool: ...
 
 
 @dataclass
@@ -19,3 +29,43 @@ class CoordinatorResult(Generic[T]):
     apply: Callable[[], T]  # once the records are written: the state they stand for; returns the response
     failed: Callable[[Exception], T] | None = None  # the response when they cannot be (None: the error propagates)
     wake: tuple = ()  # purgatory keys to poke once written, e.g. ("group", group_id)
+
+
+def no_response() -> None:
+    """The apply of a write whose state change is already made (or that answers nothing)."""
+    return None
+
+
+class CoordinatorRuntime:
+    """Runs a coordinator's CoordinatorResults: ``partition_for(key)`` names the partition of a
+    group or transactional id, ``poke(key)`` wakes parked requests. Without a log (unit tests of the
+    state machines) records go nowhere and every write succeeds."""
+
+    def __init__(self, log: CoordinatorLog | None, partition_for: Callable[[str], int],
+                 poke: Callable[[tuple], object] | None = None):
+        self.log = log
+        self.partition_for = partition_for
+        self.poke = poke
+
+    def is_coordinator(self, key: str) -> bool:
+        """This node holds the key's partition (without a log: always)."""
+        return self.log is None or self.log.has_partition(self.partition_for(key))
+
+    def append(self, key: str, records: list, now_ms: int) -> None:
+        if self.log is not None and records:
+            self.log.append(self.partition_for(key), records, now_ms)
+
+    def write(self, key: str, result: CoordinatorResult[T], now_ms: int) -> T:
+        """Append the result's records to the key's partition, then apply it and wake what it names;
+        if the append fails, the result's failure response (or the error)."""
+        try:
+            self.append(key, result.records, now_ms)
+        except Exception as e:
+            if result.failed is None:
+                raise
+            return result.failed(e)
+        response = result.apply()
+        if self.poke is not None:
+            for k in result.wake:
+                self.poke(k)
+        return response

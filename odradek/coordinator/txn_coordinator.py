@@ -39,6 +39,7 @@ from typing import Any, Callable, Iterable
 from odradek.wire.errors import ErrorCode
 
 from . import txn_records as rec
+from .result import CoordinatorResult, CoordinatorRuntime, no_response
 from .txn_records import TxnMetadata, TxnState
 from .settings import int_settings
 
@@ -69,6 +70,7 @@ class TxnCoordinator:
         self.log = log
         self.config = TxnConfig.from_any(config)
         self.num_partitions = self.config.transaction_state_log_num_partitions
+        self.runtime = CoordinatorRuntime(log, self.partition_for)
         self._next_pid = 0
         self.allocate_producer_id = allocate_producer_id or self._local_pid
         self.write_marker = write_marker or (lambda *a, **k: 0)
@@ -93,7 +95,7 @@ class TxnCoordinator:
     def is_coordinator(self, transactional_id: str) -> bool:
         """This node holds the id's __transaction_state partition (which exists only after the
         first FindCoordinator of a transactional id); without a log: always."""
-        return self.log is None or self.log.has_partition(self.partition_for(transactional_id))
+        return self.runtime.is_coordinator(transactional_id)
 
     def _persist(self, m: TxnMetadata, now_ms: int, prev_pid: int | None = None) -> None:
         """Write the new state; prev_pid: the producer id before this transition (Kafka's
@@ -102,8 +104,8 @@ class TxnCoordinator:
         m.prev_producer_id = m.producer_id if prev_pid is None else prev_pid
         if self.log is not None:
             version = rec.value_version(self.transaction_version())
-            self.log.append(self.partition_for(m.transactional_id),
-                            [(rec.key_bytes(m.transactional_id), rec.value_bytes(m, version))], now_ms)
+            self.runtime.write(m.transactional_id, CoordinatorResult(
+                [(rec.key_bytes(m.transactional_id), rec.value_bytes(m, version))], no_response), now_ms)
 
     def _index(self, m: TxnMetadata) -> None:
         self.txns[m.transactional_id] = m
@@ -482,14 +484,15 @@ class TxnCoordinator:
         for m in list(self.txns.values()):
             if m.state in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT) and not m.pending and \
                     m.last_update_ms >= 0 and now_ms - m.last_update_ms > limit:
-                if self.log is not None:
-                    self.log.append(self.partition_for(m.transactional_id),
-                                    [(rec.key_bytes(m.transactional_id), None)], now_ms)
-                self.txns.pop(m.transactional_id, None)
-                if self._by_pid.get(m.producer_id) is m:
-                    del self._by_pid[m.producer_id]
+                self.runtime.write(m.transactional_id, CoordinatorResult(
+                    [(rec.key_bytes(m.transactional_id), None)], lambda m=m: self._forget(m)), now_ms)
                 gone.append(m.transactional_id)
         return gone
+
+    def _forget(self, m: TxnMetadata) -> None:
+        self.txns.pop(m.transactional_id, None)
+        if self._by_pid.get(m.producer_id) is m:
+            del self._by_pid[m.producer_id]
 
     def abort_timed_out(self, now_ms: int) -> list[str]:
         aborted = []
