@@ -374,7 +374,7 @@ class BrokerConfig:
                                              kafka_type="INT")
     group_max_session_timeout_ms: int = prop("group.max.session.timeout.ms", 1800000, _int(0, INT_MAX))
     group_max_size: int = prop("group.max.size", INT_MAX, _int(1, INT_MAX))
-    # KIP-848 consumer groups (odradek/coordinator/consumer_group_coordinator.py)
+    # KIP-848 consumer groups (odradek/coordinator/consumer_heartbeat.py)
     group_consumer_heartbeat_interval_ms: int = prop("group.consumer.heartbeat.interval.ms", 5000,
                                                      _int(1, INT_MAX))
     group_consumer_session_timeout_ms: int = prop("group.consumer.session.timeout.ms", 45000, _int(1, INT_MAX))
@@ -393,7 +393,7 @@ class BrokerConfig:
     group_share_partition_max_record_locks: int = prop("group.share.partition.max.record.locks", 2000,
                                                        _int(100, 10000))
     group_share_max_size: int = prop("group.share.max.size", 200, _int(1, 1000))
-    # KIP-1071 streams groups (odradek/coordinator/streams_group_coordinator.py); Kafka 4.3's defaults
+    # KIP-1071 streams groups (odradek/coordinator/streams_heartbeat.py); Kafka 4.3's defaults
     group_streams_session_timeout_ms: int = prop("group.streams.session.timeout.ms", 45000, _int(1, INT_MAX))
     group_streams_heartbeat_interval_ms: int = prop("group.streams.heartbeat.interval.ms", 5000,
                                                     _int(1, INT_MAX))

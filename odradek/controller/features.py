@@ -11,7 +11,7 @@ eligible.leader.replicas.version 1, share.version 1, streams.version 1 (kraft.ve
   finalized level from ApiVersions and use that protocol; 1 <-> 2 both ways as Kafka.
 - share.version 1: KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); at
   level 0 the share APIs are not advertised and answer UNSUPPORTED_VERSION, as Kafka's.
-- streams.version 1: KIP-1071 streams groups (odradek/coordinator/streams_group_coordinator.py);
+- streams.version 1: KIP-1071 streams groups (odradek/coordinator/streams_heartbeat.py);
   at level 0 StreamsGroupHeartbeat/StreamsGroupDescribe are not advertised and answer
   UNSUPPORTED_VERSION, as Kafka's.
 - kraft.version: 0 only (no KIP-853 AddRaftVoter/RemoveRaftVoter).
