@@ -1,5 +1,7 @@
-"""The group coordinator: one map of groups, ``groups`` (classic, KIP-848 consumer and KIP-1071 streams, each a
-GroupModel, group_model.py), persisted to __consumer_offsets, as Kafka's group-coordinator module.
+"""The group coordinator: one map of groups, ``groups`` (classic, KIP-848 consumer and KIP-1071
+streams, each a GroupModel, group_model.py), persisted to __consumer_offsets, as Kafka's
+group-coordinator module. Every write is a CoordinatorResult (result.py) that ``write`` runs: the
+records are appended, then the state they stand for is applied and the response given.
 
 Each protocol has its module: classic_heartbeat.py (JoinGroup, SyncGroup, Heartbeat, LeaveGroup),
 consumer_heartbeat.py (ConsumerGroupHeartbeat), streams_heartbeat.py (StreamsGroupHeartbeat);
@@ -28,7 +30,7 @@ consumer_group_records.py, streams_group_records.py). It may not exist yet (the 
 the first FindCoordinator): the handlers ask ``is_coordinator(group_id)`` first and answer
 NOT_COORDINATOR, as Kafka does.
 
-CoordinatorLog protocol::
+CoordinatorLog protocol (result.py)::
 
     append(partition, records: list[tuple[bytes, bytes | None]], now_ms) -> last offset  (raises on failure)
     read(partition) -> Iterable[tuple[offset, key | None, value | None]]
@@ -127,7 +129,7 @@ class GroupCoordinator:
         self.num_partitions = self.config.offsets_topic_num_partitions
         self.runtime = CoordinatorRuntime(log, self.partition_for, self._poke)
         self.groups: dict[str, GroupModel] = {}  # every group, whatever its type (the one map)
-        self.poke = poke  # handlers fill it with ctx.broker.purgatory_poke if the broker did not
+        self.poke = poke  # the purgatory's poke (the broker passes it)
         self.new_uuid = new_uuid or _random_uuids()
         self.new_member_id = new_member_id or (lambda prefix: f"{prefix}-{self.new_uuid()}")
         self.group_overrides = group_overrides or (lambda group_id: {})
@@ -141,7 +143,7 @@ class GroupCoordinator:
         self._protocols = {CLASSIC: self.classic, CONSUMER: self.consumer, STREAMS: self.streams}
 
     def _poke(self, key: tuple) -> None:
-        if self.poke is not None:  # set late by handlers when the broker did not pass one
+        if self.poke is not None:
             self.poke(key)
 
     @property
@@ -156,14 +158,6 @@ class GroupCoordinator:
     @property
     def streams_groups(self) -> Mapping[str, StreamsGroup]:
         return _TypeView(self.groups, StreamsGroup)
-
-    @property
-    def cconfig(self) -> ConsumerGroupConfig:
-        return self.consumer.config
-
-    @property
-    def sconfig(self) -> StreamsConfig:
-        return self.streams.config
 
     def _by_type(self) -> list:
         """Every group, classic ones first, then consumer, then streams groups (ListGroups' order)."""
