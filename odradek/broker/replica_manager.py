@@ -157,7 +157,11 @@ class ReplicaManager:
                 # becoming leader with this node as the whole ISR: everything in the
                 # log is committed (after a crash the checkpointed HW lags behind)
                 plog.high_watermark = plog.log_end_offset
-        self.leader_epochs = {tp: e for tp, e in wanted.items() if self.logs.get(*tp) is not None}
+        # served: the partitions led here (a replica that is not the leader - a cluster of an
+        # older odradek recorded several - keeps its log but takes no produce or fetch)
+        self.leader_epochs = {tp: e for tp, e in wanted.items()
+                              if new.topics[tp[0]].partitions[tp[1]].leader == self.node_id
+                              and self.logs.get(*tp) is not None}
 
     # ------------------------------------------------------------ data path
 

@@ -166,7 +166,7 @@ class LogManager:
         if log is None:
             return False
         with log.lock:
-            dead = f"{log.dir}.{uuid.uuid4().hex}{DELETE_SUFFIX}"
+            dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, DELETE_SUFFIX))
             self.fs.rename(log.dir, dead)  # the open files stay usable (reads in flight)
         with self.lock:
             self._doomed.append([log, dead, None])

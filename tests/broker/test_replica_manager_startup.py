@@ -169,3 +169,30 @@ def test_start_gives_each_log_its_topics_config(tmp_path):
     assert [lm.get("a", p).config.cleanup_policy for p in (0, 1)] == [("compact",)] * 2
     assert lm.get("a", 0).config.retention_ms == -1 and lm.get("b", 0).config.cleanup_policy == ("delete",)
     lm.close()
+
+
+def test_a_replica_that_is_not_the_leader_keeps_its_log_but_serves_nothing(tmp_path):
+    d = data_dir_with_logs(tmp_path)
+    lm, rm = manager(d)
+    parts = {0: PartitionImage(0, leader=5, leader_epoch=1, partition_epoch=0, replicas=(5, ME), isr=(5, ME)),
+             1: PartitionImage(1, leader=ME, leader_epoch=1, partition_epoch=0, replicas=(ME, 5), isr=(ME, 5))}
+    rm.start(image(TopicImage("a", A1, parts)))
+    assert lm.get("a", 0).log_end_offset == 5 and rm.get("a", 0) is None
+    assert rm.get("a", 1).log_end_offset == 7
+    assert strays(d) == {"b-0": strays(d)["b-0"], "legacy-0": strays(d)["legacy-0"]}
+    lm.close()
+
+
+def test_set_aside_names_stay_within_255_characters(tmp_path):
+    """Kafka cuts the topic so `<topic>-<partition>.<uuid>-stray|-delete` fits a file name."""
+    d = str(tmp_path / "logs")
+    long = "x" * 249
+    lm = LogManager([d])
+    fill(lm, long, 7, A1, 1)
+    fill(lm, long, 8, A1, 1)
+    assert lm.mark_stray(long, 7) and lm.delete(long, 8)
+    names = sorted(os.listdir(d))
+    assert [len(n) for n in names] == [255, 255]
+    assert {n[-6:] for n in names} == {"-stray", "delete"}
+    assert all(re.fullmatch(r"x+-[78]\.[0-9a-f]{32}-(stray|delete)", n) for n in names)
+    lm.close()
