@@ -51,12 +51,11 @@ class ReplicationMixin:
         s.deadline = self.now + self.config.request_timeout
 
     def _on_fetch_response(self, env) -> None:
-        resp = env.msg
-        s = self.state
-        if resp.error_code != NONE or not resp.responses:
+        got = rpc.answered_part(env.msg)
+        if got is None:
             return
-        p = rpc.part(resp)
-        leader_id, epoch = p.current_leader.leader_id, p.current_leader.leader_epoch
+        p, leader_id, epoch = got
+        s = self.state
         mine = isinstance(s, Follower) and env.correlation_id == s.fetch_corr
         if mine:
             s.fetch_corr = -1
@@ -107,12 +106,11 @@ class ReplicationMixin:
                                 deadline=self.now + 1 + self.rng.randrange(self.config.election_timeout))
 
     def _on_fetch_snapshot_response(self, env) -> None:
-        resp = env.msg
-        s = self.state
-        if resp.error_code != NONE or not resp.topics:
+        got = rpc.answered_part(env.msg)
+        if got is None:
             return
-        p = rpc.part(resp)
-        leader_id, epoch = p.current_leader.leader_id, p.current_leader.leader_epoch
+        p, leader_id, epoch = got
+        s = self.state
         if not isinstance(s, Follower) or s.snapshot_fetch is None and env.correlation_id != s.fetch_corr:
             return
         # A chunk is good whenever it continues our snapshot, even if the request timed out.

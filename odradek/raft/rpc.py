@@ -37,6 +37,16 @@ def part(msg):
     return msg.topics[0].partitions[0]
 
 
+def answered_part(resp):
+    """A Fetch or FetchSnapshot response's partition and the leader it names as
+    (partition, leader id, leader epoch); None when it failed as a whole or is empty."""
+    parts = resp.responses if isinstance(resp, FetchResponse) else resp.topics
+    if resp.error_code != ErrorCode.NONE or not parts:
+        return None
+    p = part(resp)
+    return p, p.current_leader.leader_id, p.current_leader.leader_epoch
+
+
 # ---------------------------------------------------------------- Vote
 def vote_request(cluster_id, candidate, epoch, last_epoch, end_offset, pre_vote, voter_id):
     return VoteRequest(cluster_id=cluster_id, voter_id=voter_id, topics=[v_req.TopicData(
