@@ -14,12 +14,10 @@ import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
-from harness import REPO, RawClient, free_port
-from odradek.cli_cluster import cluster_layout
+from harness import REPO, RawClient
 from odradek.wire.messages.alter_partition_reassignments_request import (AlterPartitionReassignmentsRequest,
                                                                          ReassignablePartition, ReassignableTopic)
-from test_cluster_restart import _ports_free
-from test_raft_cluster import Node, wait_for
+from test_raft_cluster import running_cluster, wait_for
 
 NO_REPLICATION = "odradek does not replicate partitions yet"
 B1, B2 = 2, 3  # the brokers' node ids in cluster_layout(1, 2, ...)
@@ -27,28 +25,8 @@ B1, B2 = 2, 3  # the brokers' node ids in cluster_layout(1, 2, ...)
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    root = tmp_path_factory.mktemp("cluster-rf")
-    for attempt in range(3):
-        base = free_port()
-        while base + 110 > 65000 or not _ports_free([base, base + 1, base + 101]):
-            base = free_port()
-        nodes = [Node(p) for p in cluster_layout(1, 2, base, str(root / f"try{attempt}"))]
-        for n in nodes:
-            n.start()
-        try:
-            for n in nodes:
-                n.wait_ready(60)
-            break
-        except RuntimeError:
-            for n in nodes:
-                n.stop()
-            if attempt == 2:
-                raise
-    try:
+    with running_cluster(tmp_path_factory.mktemp("cluster-rf"), 1, 2, ready_s=60) as nodes:
         yield nodes
-    finally:
-        for n in nodes:
-            n.stop()
 
 
 @pytest.fixture(scope="module")

@@ -15,15 +15,12 @@ from __future__ import annotations
 import base64
 import glob
 import os
-import socket
 
 import pytest
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from harness import free_port
-from odradek.cli_cluster import cluster_layout
-from test_raft_cluster import Node, wait_for
+from test_raft_cluster import Node, running_cluster, wait_for
 
 TOPIC, PARTITIONS, PER_PARTITION = "rf1", 6, 500
 OFFSETS_PARTITIONS = 3  # offsets.topic.num.partitions in test_raft_cluster.FAST
@@ -31,40 +28,10 @@ OFFSETS_PARTITIONS = 3  # offsets.topic.num.partitions in test_raft_cluster.FAST
 CLUSTER_PROPS = {"broker.session.timeout.ms": "3000", "broker.heartbeat.interval.ms": "500"}
 
 
-def _ports_free(ports) -> bool:
-    for port in ports:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                return False
-    return True
-
-
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    root = tmp_path_factory.mktemp("cluster-restart")
-    for attempt in range(3):
-        base = free_port()
-        while base + 110 > 65000 or not _ports_free([base, base + 1, base + 2, base + 101, base + 102, base + 103]):
-            base = free_port()
-        nodes = [Node({**p, **CLUSTER_PROPS}) for p in cluster_layout(3, 3, base, str(root / f"try{attempt}"))]
-        for n in nodes:
-            n.start()
-        try:
-            for n in nodes:
-                n.wait_ready(60)
-            break
-        except RuntimeError:
-            for n in nodes:
-                n.stop()
-            if attempt == 2:
-                raise
-    try:
+    with running_cluster(tmp_path_factory.mktemp("cluster-restart"), 3, 3, CLUSTER_PROPS, 60) as nodes:
         yield nodes
-    finally:
-        for n in nodes:
-            n.stop()
 
 
 def _brokers(cluster) -> list[Node]:

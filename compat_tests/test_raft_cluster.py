@@ -8,6 +8,7 @@ leader has already snapshotted past its log. DescribeQuorum answers on both list
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import signal
@@ -115,10 +116,10 @@ def create_topic(bootstrap: str, name: str, partitions: int = 1, timeout: float 
             time.sleep(0.1)
 
 
-def _ports_free(base: int) -> bool:
+def _ports_free(ports) -> bool:
     import socket
 
-    for port in (base, base + 101, base + 102, base + 103):
+    for port in ports:
         with socket.socket() as s:
             try:
                 s.bind(("127.0.0.1", port))
@@ -127,19 +128,24 @@ def _ports_free(base: int) -> bool:
     return True
 
 
-@pytest.fixture
-def cluster(tmp_path):
+@contextlib.contextmanager
+def running_cluster(root, controllers: int, brokers: int, props: dict | None = None, ready_s: float = 45):
+    """The nodes of ``odradek cluster``'s layout (brokers on base.., controllers on base+101..)
+    on free ports under ``root``, all ready; every one stopped at the end. Three tries: a
+    port can be taken between the check and the bind."""
     for attempt in range(3):
         base = free_port()
-        while base + 110 > 65000 or not _ports_free(base):
+        ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
+        while base + 110 > 65000 or not _ports_free(ports):
             base = free_port()
-        # broker on base, controllers on base+101..103 (odradek cluster's layout)
-        nodes = [Node(p) for p in cluster_layout(3, 1, base, str(tmp_path / f"try{attempt}"))]
+            ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
+        nodes = [Node({**p, **(props or {})})
+                 for p in cluster_layout(controllers, brokers, base, os.path.join(str(root), f"try{attempt}"))]
         for n in nodes:
             n.start()
         try:
             for n in nodes:
-                n.wait_ready(45)
+                n.wait_ready(ready_s)
             break
         except RuntimeError:
             for n in nodes:
@@ -151,6 +157,13 @@ def cluster(tmp_path):
     finally:
         for n in nodes:
             n.stop()
+
+
+@pytest.fixture
+def cluster(tmp_path):
+    # broker on base, controllers on base+101..103 (odradek cluster's layout)
+    with running_cluster(tmp_path, 3, 1) as nodes:
+        yield nodes
 
 
 def test_failover_and_catch_up_by_snapshot(cluster):

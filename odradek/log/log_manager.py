@@ -132,14 +132,18 @@ class LogManager:
         self.topic_ids[(topic, partition)] = topic_id
         self.unreadable.discard((topic, partition))
 
+    def _take(self, topic: str, partition: int) -> PartitionLog | None:
+        """Take the partition's log out of the manager (None if it has none)."""
+        with self.lock:
+            self.topic_ids.pop((topic, partition), None)
+            self.unreadable.discard((topic, partition))
+            return self.logs.pop((topic, partition), None)
+
     def mark_stray(self, topic: str, partition: int) -> str | None:
         """Take the log out of service, close it and rename its directory
         `topic-partition.<id>-stray` (Kafka's name for the log of a replica the metadata
         does not give this broker); its files stay on disk. Returns the new directory."""
-        with self.lock:
-            log = self.logs.pop((topic, partition), None)
-            self.topic_ids.pop((topic, partition), None)
-            self.unreadable.discard((topic, partition))
+        log = self._take(topic, partition)
         if log is None:
             return None
         with log.lock:
@@ -159,10 +163,7 @@ class LogManager:
         `topic-partition.<id>-delete`; as Kafka's LogManager, the directory is removed
         log.segment.delete.delay.ms later (release_deleted, then remove_dirs), and a
         restart before that picks the deletion up again."""
-        with self.lock:
-            log = self.logs.pop((topic, partition), None)
-            self.topic_ids.pop((topic, partition), None)
-            self.unreadable.discard((topic, partition))
+        log = self._take(topic, partition)
         if log is None:
             return False
         with log.lock:
