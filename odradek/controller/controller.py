@@ -36,6 +36,7 @@ from .decisions import (  # noqa: F401 (re-exported: the request/response shapes
     MAX_PARTITIONS_PER_REQUEST, OP_APPEND, OP_DELETE, OP_SET, OP_SUBTRACT, AlterResult, BrokerRegistration,
     CreateTopicResult, CreateTopicSpec, DescribedResource, Decisions, Env, HeartbeatReply,
 )
+from .admin_writes import AdminWrites
 from .driver import LocalDriver, MetadataDriver
 from .image import BrokerImage, MetadataDelta, MetadataImage
 from .metadata_log import MetadataLog
@@ -49,7 +50,7 @@ Listener = Callable[[MetadataImage, MetadataImage], None]
 log = logging.getLogger(__name__)
 
 
-class Controller:
+class Controller(AdminWrites):
     def __init__(self, data_dir: str, node_id: int, defaults: dict[str, str], now_ms: int,
                  rng: random.Random | None = None, fs: FileSystem | None = None):
         """``rng``: where topic and incarnation ids come from (seeded in a simulation)."""
@@ -178,34 +179,9 @@ class Controller:
         _log_topic_changes(self.image, records)
         return self._driver.propose(records, now_ms)
 
-    def decide_and_commit(self, decide, validate_only: bool, now_ms: int):
-        """A decision over the image alone (image -> (records, response)), written as write() does."""
-        return self.write(lambda d: ControllerResult(*decide(d.image)), validate_only, now_ms).response
-
-    # ------------------------------------------------------------------ requests (the response only)
-
-    def create_topics(self, specs: list[CreateTopicSpec], validate_only: bool, now_ms: int) -> list[CreateTopicResult]:
-        return self.write(lambda d: d.create_topics(specs), validate_only, now_ms).response
-
-    def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None, now_ms: int = 0):
-        """-> [(name, topic_id, error_code, error_message)]: errors first, then deletions (as Kafka)."""
-        return self.write(lambda d: d.delete_topics(names, ids), False, now_ms).response
-
-    def create_partitions(self, items, validate_only: bool, now_ms: int):
-        """items: [(name, new_total_count, assignments | None)] -> [(name, error_code, error_message)]."""
-        return self.write(lambda d: d.create_partitions(items), validate_only, now_ms).response
-
-    def incremental_alter_configs(self, resources, validate_only: bool, now_ms: int) -> list[AlterResult]:
-        """resources: [(resource_type, resource_name, [(name, op, value)])]."""
-        return self.write(lambda d: d.incremental_alter_configs(resources), validate_only, now_ms).response
-
-    def alter_configs(self, resources, validate_only: bool, now_ms: int) -> list[AlterResult]:
-        """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
-        return self.write(lambda d: d.alter_configs(resources), validate_only, now_ms).response
-
-    def update_features(self, updates, validate_only: bool, now_ms: int):
-        """UpdateFeatures: updates [(name, level, upgrade_type)] -> None or (error_code, message)."""
-        return self.write(lambda d: d.update_features(updates), validate_only, now_ms).response
+    def _write(self, decide, validate_only: bool, now_ms: int):
+        """The requests of AdminWrites (create_topics, ...) answer with the response alone."""
+        return self.write(decide, validate_only, now_ms).response
 
     # ------------------------------------------------------------------ reads
 

@@ -90,3 +90,19 @@ def test_a_local_write_returns_its_commit(tmp_path):
     dry = c.write(lambda d: d.create_topics([CreateTopicSpec("u", 1, 1)]), True, 2)
     assert not dry.commit.written and dry.response[0].error_code == 0 and "u" not in c.image.topics
     c.close()
+
+
+def test_a_write_session_keeps_each_commit(tmp_path):
+    from odradek.controller.admin_writes import WriteSession
+
+    c = Controller(str(tmp_path), 1, {}, 0, rng=random.Random(2))
+    c.start(BrokerImage(1, "127.0.0.1", 9092), 0)
+    s = WriteSession(c)
+    assert not s.last_commit().written
+    assert s.create_topics([CreateTopicSpec("a", 1, 1)], False, 1)[0].error_code == 0
+    assert s.create_topics([CreateTopicSpec("a", 1, 1)], False, 2)[0].error_code == E.TOPIC_ALREADY_EXISTS
+    assert s.delete_topics(names=["a"], now_ms=3)[0][2] == 0
+    assert [x.written for x in s.commits] == [True, False, True]
+    assert s.last_commit() == s.commits[2] and s.last_commit().last_offset == c.image.offset
+    assert s.image is c.image and "a" not in s.image.topics
+    c.close()

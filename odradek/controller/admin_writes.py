@@ -1,0 +1,76 @@
+"""The admin write path by request (CreateTopics, DeleteTopics, CreatePartitions,
+(Incremental)AlterConfigs, UpdateFeatures, and decisions over the image alone such as
+client quotas and SCRAM credentials): each request maps to its decision
+(decisions.Decisions) and is written through one ``_write``.
+
+The Controller answers with the response alone (a single voter has applied the records
+when the call returns). A WriteSession keeps each write's Commit as well: the Raft
+quorum's active controller answers a request once the last of them is applied.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .result import NOTHING_WRITTEN, Commit, ControllerResult
+
+if TYPE_CHECKING:
+    from .controller import Controller
+
+
+class AdminWrites:
+    def _write(self, decide, validate_only: bool, now_ms: int):
+        """Write decide(Decisions) -> ControllerResult; the response."""
+        raise NotImplementedError
+
+    def decide_and_commit(self, decide, validate_only: bool, now_ms: int):
+        """A decision over the image alone (image -> (records, response))."""
+        return self._write(lambda d: ControllerResult(*decide(d.image)), validate_only, now_ms)
+
+    def create_topics(self, specs, validate_only: bool, now_ms: int):
+        """-> [CreateTopicResult]."""
+        return self._write(lambda d: d.create_topics(specs), validate_only, now_ms)
+
+    def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None, now_ms: int = 0):
+        """-> [(name, topic_id, error_code, error_message)]: errors first, then deletions (as Kafka)."""
+        return self._write(lambda d: d.delete_topics(names, ids), False, now_ms)
+
+    def create_partitions(self, items, validate_only: bool, now_ms: int):
+        """items: [(name, new_total_count, assignments | None)] -> [(name, error_code, error_message)]."""
+        return self._write(lambda d: d.create_partitions(items), validate_only, now_ms)
+
+    def incremental_alter_configs(self, resources, validate_only: bool, now_ms: int):
+        """resources: [(resource_type, resource_name, [(name, op, value)])] -> [AlterResult]."""
+        return self._write(lambda d: d.incremental_alter_configs(resources), validate_only, now_ms)
+
+    def alter_configs(self, resources, validate_only: bool, now_ms: int):
+        """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
+        return self._write(lambda d: d.alter_configs(resources), validate_only, now_ms)
+
+    def update_features(self, updates, validate_only: bool, now_ms: int):
+        """UpdateFeatures: updates [(name, level, upgrade_type)] -> None or (error_code, message)."""
+        return self._write(lambda d: d.update_features(updates), validate_only, now_ms)
+
+
+class WriteSession(AdminWrites):
+    """One request's writes on a controller, each Commit kept, with the controller's reads."""
+
+    def __init__(self, controller: Controller):
+        self._controller = controller
+        self.commits: list[Commit] = []
+        self.finalized_features = controller.finalized_features
+        self.finalized_features_epoch = controller.finalized_features_epoch
+        self.describe_configs = controller.describe_configs
+
+    @property
+    def image(self):
+        return self._controller.image
+
+    def _write(self, decide, validate_only: bool, now_ms: int):
+        written = self._controller.write(decide, validate_only, now_ms)
+        self.commits.append(written.commit)
+        return written.response
+
+    def last_commit(self) -> Commit:
+        """The last batch this request wrote (NOTHING_WRITTEN: none)."""
+        return max((c for c in self.commits if c.written), key=lambda c: c.last_offset, default=NOTHING_WRITTEN)
