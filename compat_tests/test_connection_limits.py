@@ -97,6 +97,37 @@ def test_queued_max_request_bytes_stops_reading_new_requests_while_spent(start):
     other.close()
 
 
+def test_requests_waiting_for_the_pool_are_answered_in_order(start):
+    b = start({"queued.max.request.bytes": str(1 * MB)})
+    big = RawClient(b.bootstrap)
+    other = RawClient(b.bootstrap)
+    req = encode_request(ApiVersionsRequest(), 0, 7, client_id="big")
+    frame = struct.pack(">i", 2 * MB) + req[4:] + b"\0" * (2 * MB - (len(req) - 4))
+    big.send_raw(frame[:MB])
+    for _ in range(100):  # until the big request holds the pool: a probe goes unanswered
+        corr = other.send(ApiVersionsRequest(), 0)
+        other.sock.settimeout(0.5)
+        try:
+            other.recv(18, 0)
+        except socket.timeout:
+            break
+    else:
+        pytest.fail("the pool never filled")
+    # 40 more requests pipelined in one write wait behind the probe
+    data = b"".join(encode_request(ApiVersionsRequest(), v % 3, 1000 + v, client_id="p") for v in range(40))
+    other.send_raw(data)
+    other.sock.settimeout(30)
+    big.send_raw(frame[MB:])
+    got = [other.recv(18, 0).correlation_id]
+    for v in range(40):
+        resp = other.recv(18, v % 3)
+        got.append(resp.correlation_id)
+        assert resp.body.error_code == 0
+    assert got == [corr] + [1000 + v for v in range(40)]
+    big.close()
+    other.close()
+
+
 def test_max_connections_per_ip_closes_the_connection_over_it(start):
     b = start({"max.connections.per.ip": "3"})
     kept = [RawClient(b.bootstrap) for _ in range(3)]
