@@ -7,7 +7,8 @@ restarted, then stopped with SIGTERM and restarted; after every restart each ack
 record is read back at its offset, each committed offset is still there, the restarted
 broker's partitions take new records right after the old ones and no log was set aside.
 A topic deleted and re-created while a broker is down: the old log is kept renamed
-`<topic>-<partition>.<id>-stray`, the new topic starts empty.
+`<topic>-<partition>.<id>-stray`, the new topic starts empty. Also 3 combined
+broker+controller nodes, each killed in turn.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import pytest
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from harness import free_port
 from test_raft_cluster import Node, running_cluster, wait_for
 
 TOPIC, PARTITIONS, PER_PARTITION = "rf1", 6, 500
@@ -273,3 +275,36 @@ def test_topic_deleted_and_recreated_while_broker_down_keeps_old_log_as_stray(cl
     assert acked == {0: [0], 1: [0], 2: [0]}
     # the rest of the cluster's data came through as well
     assert _check(loaded) == sum(len(v) for v in loaded["data"].values())
+
+
+def test_combined_nodes_killed_in_turn_keep_records_and_offsets(tmp_path):
+    """process.roles=broker,controller on 3 nodes: a restarted node may itself become the
+    active controller; its logs still wait for the caught-up metadata."""
+    bps, cps = [free_port() for _ in range(3)], [free_port() for _ in range(3)]
+    voters = ",".join(f"{i + 1}@127.0.0.1:{cps[i]}" for i in range(3))
+    nodes = [Node({"node.id": str(i + 1), "process.roles": "broker,controller", "controller.quorum.voters": voters,
+                   "listeners": f"PLAINTEXT://127.0.0.1:{bps[i]},CONTROLLER://127.0.0.1:{cps[i]}",
+                   "controller.listener.names": "CONTROLLER", "log.dirs": str(tmp_path / f"n{i + 1}")})
+             for i in range(3)]
+    try:
+        for n in nodes:
+            n.start()
+        for n in nodes:
+            n.wait_ready(60)
+        bootstrap = ",".join(f"127.0.0.1:{p}" for p in bps)
+        _create(AdminClient({"bootstrap.servers": bootstrap}), TOPIC, PARTITIONS)
+        producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True})
+        state = {"bootstrap": bootstrap, "data": {p: [f"c{p}:{i}".encode() for i in range(100)]
+                                                  for p in range(PARTITIONS)},
+                 "commits": {GROUPS[0]: {p: p + 1 for p in range(PARTITIONS)}}}
+        _produce(producer, TOPIC, state["data"])
+        _commit(bootstrap, GROUPS[0], state["commits"][GROUPS[0]])
+        for n in nodes:
+            n.kill9()
+            n.start()
+            n.wait_ready(60)
+            assert _check(state) == PARTITIONS * 100
+            assert _stray_dirs(n) == []
+    finally:
+        for n in nodes:
+            n.stop()
