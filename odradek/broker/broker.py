@@ -93,7 +93,7 @@ class Broker:
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:
             self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port),
-                                  now)
+                                  now, cfg.advertised.name)
             # a single node's metadata log is local: replayed, it is complete; a cluster
             # broker's logs wait for the metadata quorum (BrokerLifecycle.join)
             self.replicas.start(self.controller.image)

@@ -72,8 +72,9 @@ class Controller(AdminWrites):
     def add_listener(self, fn: Listener) -> None:
         self._listeners.append(fn)
 
-    def start(self, broker: BrokerImage, now_ms: int) -> None:
-        """Single voter: replay the metadata log, bootstrap on first start, register ``broker``.
+    def start(self, broker: BrokerImage, now_ms: int, listener_name: str = "PLAINTEXT") -> None:
+        """Single voter: replay the metadata log, bootstrap on first start, register ``broker``
+        (on its advertised listener ``listener_name``, with the features this release supports).
 
         Listeners added before start() see one call with an empty old image and the
         replayed image, so the broker can open every partition's log.
@@ -89,7 +90,7 @@ class Controller(AdminWrites):
         decide = Decisions(self.env, self.image)
         records = decide.bootstrap().records if self._log.next_offset == 0 else []
         reg = BrokerRegistration(broker.node_id, broker.incarnation_id,
-                                 [("PLAINTEXT", broker.host, broker.port, 0)], dict(features.SUPPORTED), broker.rack)
+                                 [(listener_name, broker.host, broker.port, 0)], dict(features.SUPPORTED), broker.rack)
         records += decide.register_broker(reg, self._log.next_offset + len(records), unfence=True).records
         self.commit(records, now_ms)
 
