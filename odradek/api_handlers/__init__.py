@@ -7,9 +7,9 @@ Each handler module defines:
         all three into _table.py, so that REGISTRY imports a module only on the
         first request of its API.
     def handle(ctx: RequestContext, request) -> response | Delayed
-Handlers never touch sockets, the event loop or files: they call the services
-on ``ctx.broker`` (replica manager, controller, coordinators) and return either a
-response object or a ``Delayed`` the broker parks in its purgatory.
+Handlers never touch sockets, the event loop or files: they call the typed ports on
+``ctx.services`` (ports.py: partitions, metadata, groups, txns, shares, ...) and return
+either a response object or a ``Delayed`` the broker parks in its purgatory.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from types import ModuleType
 from ._table import TABLE
 from .context import Delayed, RequestContext  # noqa: F401
 
-_SKIP = {"context", "common"}
+_SKIP = {"context", "common", "ports", "group_common"}
 
 
 def discover() -> dict[int, ModuleType]:

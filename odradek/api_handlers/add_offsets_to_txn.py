@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from odradek.coordinator.group_records import partition_for
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.add_offsets_to_txn_response import AddOffsetsToTxnResponse
 
@@ -19,8 +18,6 @@ def handle(ctx, req) -> AddOffsetsToTxnResponse:
         return AddOffsetsToTxnResponse(throttle_time_ms=0, error_code=ErrorCode.COORDINATOR_NOT_AVAILABLE)
     if not req.group_id:
         return AddOffsetsToTxnResponse(throttle_time_ms=0, error_code=ErrorCode.INVALID_GROUP_ID)
-    groups = ctx.broker.groups
-    n = getattr(groups, "num_partitions", 50)
-    tp = ("__consumer_offsets", partition_for(req.group_id, n))
+    tp = ("__consumer_offsets", ctx.services.groups.partition_for(req.group_id))
     err = txn.add_partitions(req.transactional_id, req.producer_id, req.producer_epoch, [tp], ctx.now_ms)
     return AddOffsetsToTxnResponse(throttle_time_ms=0, error_code=fenced_for(ctx.api_version, 2, err))

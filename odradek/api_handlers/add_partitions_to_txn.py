@@ -6,7 +6,6 @@ verify_only (Kafka's broker-side verification of KIP-890).
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import topic_partitions
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.add_partitions_to_txn_response import (
     AddPartitionsToTxnPartitionResult,
@@ -33,10 +32,11 @@ def _one(ctx, txn, tid, pid, epoch, verify_only, topics) -> list:
     if txn is None:
         return _results({tp: ErrorCode.COORDINATOR_NOT_AVAILABLE for tp in wanted}, topics)
     unknown = set()
+    image_topics = ctx.services.metadata.image.topics
     for t in topics:
-        parts = topic_partitions(ctx, t.name)
+        ti = image_topics.get(t.name)
         for p in t.partitions:
-            if parts is None or p not in parts:
+            if ti is None or p not in ti.partitions:
                 unknown.add((t.name, p))
     if unknown:
         errors = {tp: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if tp in unknown else ErrorCode.OPERATION_NOT_ATTEMPTED

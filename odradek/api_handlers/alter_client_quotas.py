@@ -15,7 +15,7 @@ def handle(ctx, request) -> AlterClientQuotasResponse:
     alterations = [([(e.entity_type, e.entity_name) for e in entry.entity],
                      [(op.key, None if op.remove else op.value) for op in entry.ops])
                     for entry in request.entries]
-    results = ctx.broker.controller.decide_and_commit(
+    results = ctx.services.metadata.decide_and_commit(
         lambda image: client_quotas.alter(image.client_quotas, alterations, ctx.resolve_host),
         bool(request.validate_only), ctx.now_ms)
     return AlterClientQuotasResponse(throttle_time_ms=0, entries=[

@@ -12,7 +12,7 @@ MAX_VERSION = 2
 def handle(ctx, request) -> AlterConfigsResponse:
     resources = [(r.resource_type, r.resource_name, [(c.name, c.value) for c in r.configs])
                  for r in request.resources]
-    results = ctx.broker.controller.alter_configs(resources, bool(request.validate_only), ctx.now_ms)
+    results = ctx.services.metadata.alter_configs(resources, bool(request.validate_only), ctx.now_ms)
     return AlterConfigsResponse(throttle_time_ms=0, responses=[
         AlterConfigsResourceResponse(error_code=int(r.error_code), error_message=r.error_message,
                                      resource_type=r.resource_type, resource_name=r.resource_name)

@@ -17,7 +17,7 @@ MAX_VERSION = 1
 
 
 def handle(ctx, request) -> AlterPartitionReassignmentsResponse:
-    image = ctx.broker.controller.image
+    image = ctx.services.metadata.image
     allow_rf_change = bool(request.allow_replication_factor_change) if ctx.api_version >= 1 else True
     responses = []
     for t in request.topics:

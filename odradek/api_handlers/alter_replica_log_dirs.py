@@ -16,33 +16,35 @@ from odradek.wire.messages.alter_replica_log_dirs_response import (AlterReplicaL
                                                                    AlterReplicaLogDirsResponse,
                                                                    AlterReplicaLogDirTopicResult)
 
+from .ports import LogDirs
+
 API_KEY = 34
 MIN_VERSION = 1
 MAX_VERSION = 2
 
 
 def handle(ctx, request) -> AlterReplicaLogDirsResponse:
-    broker = ctx.broker
-    dirs = {os.path.abspath(d) for d in broker.log_manager.log_dirs}
-    image = broker.controller.image
+    log_dirs = ctx.services.log_dirs
+    dirs = {os.path.abspath(d) for d in log_dirs.log_dirs}
+    image = ctx.services.metadata.image
     by_topic: dict[str, dict[int, int]] = {}
     for d in request.dirs:
         for t in d.topics:
             for p in t.partitions:
-                by_topic.setdefault(t.name, {})[p] = _one(broker, image, dirs, d.path, t.name, p)
+                by_topic.setdefault(t.name, {})[p] = _one(log_dirs, image, dirs, d.path, t.name, p)
     return AlterReplicaLogDirsResponse(throttle_time_ms=0, results=[
         AlterReplicaLogDirTopicResult(topic_name=name, partitions=[
             AlterReplicaLogDirPartitionResult(partition_index=p, error_code=code) for p, code in parts.items()])
         for name, parts in by_topic.items()])
 
 
-def _one(broker, image, dirs: set, path: str, topic: str, partition: int) -> int:
+def _one(log_dirs: LogDirs, image, dirs: set, path: str, topic: str, partition: int) -> int:
     if path not in dirs:
         return ErrorCode.LOG_DIR_NOT_FOUND
     t = image.topics.get(topic)
     if t is None or partition not in t.partitions:
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-    plog = broker.log_manager.get(topic, partition)
+    plog = log_dirs.get(topic, partition)
     if plog is None:
         return ErrorCode.NOT_LEADER_OR_FOLLOWER
     if os.path.abspath(posixpath.dirname(plog.dir)) == path:

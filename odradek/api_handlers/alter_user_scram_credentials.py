@@ -15,7 +15,7 @@ MAX_VERSION = 0
 def handle(ctx, request) -> AlterUserScramCredentialsResponse:
     ups = [(u.name, u.mechanism, u.iterations, u.salt, u.salted_password) for u in request.upsertions]
     dels = [(d.name, d.mechanism) for d in request.deletions]
-    results = ctx.broker.controller.decide_and_commit(
+    results = ctx.services.metadata.decide_and_commit(
         lambda image: scram.alter(image.scram_credentials, ups, dels), False, ctx.now_ms)
     return AlterUserScramCredentialsResponse(throttle_time_ms=0, results=[
         AlterUserScramCredentialsResult(user=u, error_code=c, error_message=m) for u, c, m in results])

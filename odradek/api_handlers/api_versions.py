@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.api_versions_response import (
     ApiVersion,
@@ -9,6 +11,9 @@ from odradek.wire.messages.api_versions_response import (
     FinalizedFeatureKey,
     SupportedFeatureKey,
 )
+
+if TYPE_CHECKING:
+    from .ports import Services
 
 API_KEY = 18
 MIN_VERSION = 0
@@ -28,7 +33,7 @@ PRODUCE_API_KEY = 0
 PRODUCE_RESPONSE_MIN_VERSION = 0
 
 
-def advertised(broker=None) -> list[ApiVersion]:
+def advertised(services: Services | None = None) -> list[ApiVersion]:
     from . import supported_versions
     from .share_common import SHARE_API_KEYS, share_enabled
     from .streams_group_heartbeat import STREAMS_API_KEYS, streams_enabled
@@ -36,9 +41,9 @@ def advertised(broker=None) -> list[ApiVersion]:
     # as Kafka: the share APIs only while share.version >= 1 is finalized, the streams group
     # APIs only while streams.version >= 1 is
     hide = set()
-    if broker is not None and not share_enabled(broker):
+    if services is not None and not share_enabled(services):
         hide |= SHARE_API_KEYS
-    if broker is not None and not streams_enabled(broker):
+    if services is not None and not streams_enabled(services):
         hide |= STREAMS_API_KEYS
     return [ApiVersion(api_key=k, min_version=PRODUCE_RESPONSE_MIN_VERSION if k == PRODUCE_API_KEY else lo,
                        max_version=hi) for k, lo, hi in supported_versions() if k not in hide]
@@ -50,7 +55,7 @@ def unsupported_version_response() -> ApiVersionsResponse:
 
 
 def handle(ctx, request) -> ApiVersionsResponse:
-    resp = ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=advertised(ctx.broker), throttle_time_ms=0)
+    resp = ApiVersionsResponse(error_code=ErrorCode.NONE, api_keys=advertised(ctx.services), throttle_time_ms=0)
     if ctx.api_version >= 3:
         if not _valid_client_software(request.client_software_name) or not _valid_client_software(
             request.client_software_version
@@ -63,10 +68,10 @@ def handle(ctx, request) -> ApiVersionsResponse:
             # as Kafka (KIP-1022): v3 clients reject a min version 0, so v3 lists only the others
             if lo > 0 or ctx.api_version >= 4
         ]
-        resp.finalized_features_epoch = ctx.broker.finalized_features_epoch()
+        resp.finalized_features_epoch = ctx.services.metadata.finalized_features_epoch()
         resp.finalized_features = [
             FinalizedFeatureKey(name=name, max_version_level=level, min_version_level=level)
-            for name, level in ctx.broker.finalized_features().items()
+            for name, level in ctx.services.metadata.finalized_features().items()
         ]
         resp.zk_migration_ready = False
     return resp

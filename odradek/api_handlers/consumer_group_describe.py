@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.consumer_group_heartbeat import image_topics
 from odradek.api_handlers.describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
-from odradek.api_handlers.join_group import coordinator
-from odradek.coordinator.group_api import coordinates
+from odradek.api_handlers.group_common import coordinates, coordinator, image_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_describe_response import (
     Assignment,
@@ -32,18 +30,13 @@ def _assignment(parts) -> Assignment:
 def handle(ctx, request) -> ConsumerGroupDescribeResponse:
     coord = coordinator(ctx)
     ops = CONSUMER_GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
-    if hasattr(coord, "update_topics"):
-        coord.update_topics(image_topics(ctx))
+    coord.update_topics(image_topics(ctx))
     out = []
     for gid in request.group_ids:
         if not coordinates(ctx, gid):
             out.append(DescribedGroup(group_id=gid, error_code=ErrorCode.NOT_COORDINATOR, group_state="",
                                       group_epoch=0, assignment_epoch=0, assignor_name="",
                                       authorized_operations=NOT_REQUESTED))
-            continue
-        if not hasattr(coord, "consumer_group_describe"):
-            out.append(DescribedGroup(group_id=gid, error_code=ErrorCode.GROUP_ID_NOT_FOUND, group_state="Dead",
-                                      authorized_operations=ops))
             continue
         d = coord.consumer_group_describe(gid)
         if d["error"] != ErrorCode.NONE:

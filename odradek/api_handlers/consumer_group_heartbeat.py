@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.join_group import coordinator
-from odradek.coordinator.group_api import client_host, coordinates
+from odradek.api_handlers.group_common import client_host, coordinates, coordinator, image_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_heartbeat_response import (
     Assignment,
@@ -16,26 +15,16 @@ MIN_VERSION = 0
 MAX_VERSION = 1  # v1: the client names its member id (KIP-1082), SubscribedTopicRegex
 
 
-def image_topics(ctx) -> dict:
-    """{name: (topic_id, partition count)} of the broker's current metadata image."""
-    controller = getattr(ctx.broker, "controller", None)
-    image = getattr(controller, "image", None)
-    topics = getattr(image, "topics", None) or {}
-    return {name: (bytes(t.topic_id), len(t.partitions)) for name, t in topics.items()}
-
-
 def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
     from odradek.coordinator.consumer_heartbeat import HeartbeatRequest
 
     v = ctx.api_version
     coord = coordinator(ctx)
-    if not hasattr(coord, "consumer_group_heartbeat"):
-        return ConsumerGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION)
     if not coordinates(ctx, request.group_id):
         return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR,
                                               member_id=None, member_epoch=0, heartbeat_interval_ms=0)
-    shares = getattr(ctx.broker, "share_groups", None)
-    if shares is not None and request.group_id in shares.groups:
+    shares = ctx.services.shares
+    if shares is not None and shares.is_share_group(request.group_id):
         return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.GROUP_ID_NOT_FOUND,
                                               error_message=f"Group {request.group_id} is not a consumer group.",
                                               member_id=None, member_epoch=0, heartbeat_interval_ms=0)

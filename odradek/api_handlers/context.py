@@ -3,24 +3,29 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from odradek.controller.client_quotas import is_ip_literal
+
+if TYPE_CHECKING:
+    from odradek.wire.messages.request_header import RequestHeader
+
+    from .ports import Services
 
 
 @dataclass
 class RequestContext:
-    """Per-request facts. ``broker`` is the service facade built by odradek/broker."""
+    """Per-request facts, and the broker's services as typed ports (ports.py)."""
 
     api_key: int
     api_version: int
     correlation_id: int
     client_id: str | None
     now_ms: int
-    broker: Any
+    services: Services
     connection_id: str = ""
     client_host: str = ""
-    header: Any = None
+    header: RequestHeader | None = None
     # a host name -> does it resolve (ip quota entities, as Kafka's InetAddress.getByName);
     # the broker passes its resolver, the default takes IP literals only
     resolve_host: Callable[[str], bool] = is_ip_literal

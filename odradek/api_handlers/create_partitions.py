@@ -12,6 +12,6 @@ MAX_VERSION = 3
 def handle(ctx, request) -> CreatePartitionsResponse:
     items = [(t.name, t.count, None if t.assignments is None else [list(a.broker_ids) for a in t.assignments])
              for t in request.topics]
-    results = ctx.broker.controller.create_partitions(items, bool(request.validate_only), ctx.now_ms)
+    results = ctx.services.metadata.create_partitions(items, bool(request.validate_only), ctx.now_ms)
     return CreatePartitionsResponse(throttle_time_ms=0, results=[
         CreatePartitionsTopicResult(name=n, error_code=int(code), error_message=msg) for n, code, msg in results])

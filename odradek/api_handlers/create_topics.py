@@ -25,7 +25,7 @@ def handle(ctx, request) -> CreateTopicsResponse:
             assignments=assignments,
             configs={c.name: c.value for c in t.configs},
         ))
-    results = ctx.broker.controller.create_topics(specs, bool(request.validate_only), ctx.now_ms)
+    results = ctx.services.metadata.create_topics(specs, bool(request.validate_only), ctx.now_ms)
     topics = []
     for r in results:
         out = CreatableTopicResult(name=r.name, topic_id=r.topic_id, error_code=int(r.error_code),

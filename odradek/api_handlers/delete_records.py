@@ -11,6 +11,7 @@ from odradek.wire.messages.delete_records_response import (
 )
 
 from .common import log_error_code
+from .ports import NotLed
 
 API_KEY = 21
 MIN_VERSION = 0
@@ -18,20 +19,20 @@ MAX_VERSION = 2
 
 
 def handle(ctx, req) -> DeleteRecordsResponse:
-    b = ctx.broker
+    services = ctx.services
     topics = []
     for t in req.topics:
         parts = []
         for p in t.partitions:
             r = DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1, error_code=0)
-            plog = b.replicas.get(t.name, p.partition_index)
-            if plog is None:
-                r.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-            elif b.is_internal(t.name):
+            plog = services.partitions.leader_log(t.name, p.partition_index)
+            if isinstance(plog, NotLed):
+                r.error_code = plog.error
+            elif services.metadata.is_internal(t.name):
                 r.error_code = ErrorCode.INVALID_TOPIC_EXCEPTION  # Kafka: internal topics refuse
             else:
                 try:
-                    r.low_watermark = b.replicas.delete_records(t.name, p.partition_index, p.offset)
+                    r.low_watermark = services.partitions.delete_records(t.name, p.partition_index, p.offset)
                 except log_errors.LogError as e:
                     r.error_code = log_error_code(e)
             parts.append(r)

@@ -31,7 +31,7 @@ def handle(ctx, request) -> DeleteTopicsResponse:
                 names.append(t.name)
     else:
         names = list(request.topic_names)
-    results = errors + ctx.broker.controller.delete_topics(names=names, ids=ids, now_ms=ctx.now_ms)
+    results = errors + ctx.services.metadata.delete_topics(names=names, ids=ids, now_ms=ctx.now_ms)
     responses = []
     for name, topic_id, code, message in results:
         if name is None and ctx.api_version < 6:

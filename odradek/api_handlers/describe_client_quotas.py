@@ -15,7 +15,7 @@ MAX_VERSION = 1
 def handle(ctx, request) -> DescribeClientQuotasResponse:
     components = [(c.entity_type, c.match_type, c.match) for c in request.components]
     try:
-        found = client_quotas.describe(ctx.broker.controller.image.client_quotas, components, bool(request.strict))
+        found = client_quotas.describe(ctx.services.metadata.image.client_quotas, components, bool(request.strict))
     except client_quotas.DescribeError as e:
         return DescribeClientQuotasResponse(throttle_time_ms=0, error_code=e.code, error_message=e.message,
                                             entries=None)

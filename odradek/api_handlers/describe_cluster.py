@@ -25,7 +25,7 @@ def handle(ctx, request) -> DescribeClusterResponse:
                           "type CONTROLLER",
             endpoint_type=ENDPOINT_BROKER, cluster_id="", controller_id=-1, brokers=[],
             cluster_authorized_operations=INT32_MIN)
-    image = ctx.broker.controller.image
+    image = ctx.services.metadata.image
     include_fenced = ctx.api_version >= 2 and bool(request.include_fenced_brokers)
     brokers = [
         DescribeClusterBroker(broker_id=b.node_id, host=b.host, port=b.port, rack=b.rack, is_fenced=b.fenced)

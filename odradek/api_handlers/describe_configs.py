@@ -16,7 +16,7 @@ MAX_VERSION = 4
 
 def handle(ctx, request) -> DescribeConfigsResponse:
     resources = [(r.resource_type, r.resource_name, r.configuration_keys) for r in request.resources]
-    described = ctx.broker.controller.describe_configs(resources, bool(request.include_synonyms),
+    described = ctx.services.metadata.describe_configs(resources, bool(request.include_synonyms),
                                                        bool(getattr(request, "include_documentation", False)))
     results = []
     for d in described:

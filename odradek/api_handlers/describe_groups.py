@@ -4,7 +4,7 @@ older versions describe it as Dead with no error, as Kafka 4.3 does."""
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import coordinates
+from odradek.api_handlers.group_common import coordinates
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_groups_response import (
     DescribedGroup,
@@ -23,17 +23,17 @@ NOT_REQUESTED = -(2**31)
 
 def handle(ctx, request) -> DescribeGroupsResponse:
     v = ctx.api_version
-    coord = ctx.broker.groups
+    coord = ctx.services.groups
     ops = GROUP_OPERATIONS if v >= 3 and request.include_authorized_operations else NOT_REQUESTED
     out = []
-    shares = getattr(ctx.broker, "share_groups", None)
+    shares = ctx.services.shares
     for gid in request.groups:
         if not coordinates(ctx, gid):
             out.append(DescribedGroup(error_code=ErrorCode.NOT_COORDINATOR, group_id=gid, group_state="",
                                       protocol_type="", protocol_data="", members=[],
                                       authorized_operations=NOT_REQUESTED))
             continue
-        if shares is not None and gid in shares.groups:
+        if shares is not None and shares.is_share_group(gid):
             # as a consumer group: not a classic group (Dead; v6 GROUP_ID_NOT_FOUND with this message)
             d = {"error": ErrorCode.NONE, "group_id": gid, "state": "Dead", "protocol_type": "", "protocol": "",
                  "members": [], "message": f"Group {gid} is not a classic group."}

@@ -15,16 +15,15 @@ MAX_VERSION = 5
 
 
 def handle(ctx, request) -> DescribeLogDirsResponse:
-    broker = ctx.broker
+    log_dirs = ctx.services.log_dirs
     wanted = None  # None = every partition (topics: null)
     if request.topics is not None:
         wanted = {(t.topic, p) for t in request.topics for p in t.partitions}
-    stray = getattr(broker.replicas, "stray", set())
-    by_dir: dict[str, dict[str, list]] = {os.path.abspath(d): {} for d in broker.log_manager.log_dirs}
-    for (topic, partition) in broker.log_manager.list():
-        if (topic, partition) in stray or (wanted is not None and (topic, partition) not in wanted):
+    by_dir: dict[str, dict[str, list]] = {os.path.abspath(d): {} for d in log_dirs.log_dirs}
+    for (topic, partition) in log_dirs.list():
+        if wanted is not None and (topic, partition) not in wanted:
             continue
-        plog = broker.log_manager.get(topic, partition)
+        plog = log_dirs.get(topic, partition)
         if plog is None:
             continue
         parent = os.path.abspath(posixpath.dirname(plog.dir))
@@ -37,7 +36,7 @@ def handle(ctx, request) -> DescribeLogDirsResponse:
     for d, topics in by_dir.items():
         total = usable = -1
         if ctx.api_version >= 4:
-            total, usable = broker.log_manager.disk_space(d)
+            total, usable = log_dirs.disk_space(d)
         results.append(DescribeLogDirsResult(
             error_code=0, log_dir=d, total_bytes=total, usable_bytes=usable, is_cordoned=False,
             topics=[DescribeLogDirsTopic(name=t, partitions=parts) for t, parts in sorted(topics.items())]))

@@ -8,6 +8,7 @@ from odradek.wire.messages.describe_producers_response import (DescribeProducers
                                                                ProducerState, TopicResponse)
 
 from .common import topic_name_error
+from .ports import NotLed
 
 API_KEY = 61
 MIN_VERSION = 0
@@ -17,7 +18,7 @@ UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
 
 
 def handle(ctx, request) -> DescribeProducersResponse:
-    image = ctx.broker.controller.image
+    image = ctx.services.metadata.image
     topics = []
     for t in request.topics:
         bad_name = topic_name_error(t.name)
@@ -41,8 +42,8 @@ def _partition(ctx, topic_image, name: str, p: int) -> PartitionResponse:
     if p not in topic_image.partitions:
         # Kafka's partition-level errors carry no message
         return PartitionResponse(partition_index=p, error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-    plog = ctx.broker.replicas.get(name, p)
-    if plog is None:
+    plog = ctx.services.partitions.leader_log(name, p)
+    if isinstance(plog, NotLed):
         return PartitionResponse(partition_index=p, error_code=ErrorCode.NOT_LEADER_OR_FOLLOWER)
     with plog.lock:
         ongoing = dict(plog.txn_state.ongoing)

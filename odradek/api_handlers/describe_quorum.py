@@ -1,8 +1,8 @@
 """DescribeQuorum (key 55) v0-2: the metadata quorum as the Raft core sees it
 (kafka-metadata-quorum.sh describe --status/--replication, Admin.describeMetadataQuorum).
 
-A lone `odradek serve` is its own single voter; in a cluster the broker's facade
-answers (locally on the Raft leader, else forwarded to it, see broker/quorum.py).
+A lone `odradek serve` is its own single voter; in a cluster the quorum port answers (locally
+on the Raft leader, else forwarded to it, see broker/quorum.py).
 """
 
 from __future__ import annotations
@@ -20,12 +20,7 @@ METADATA_TOPIC = "__cluster_metadata"
 
 
 def handle(ctx, request):
-    fn = getattr(ctx.broker, "describe_quorum", None)
-    if fn is not None:
-        return fn(ctx, request)
-    node = getattr(ctx.broker.controller, "raft_node", None)
-    lst = ctx.broker.config.controller_listener or ctx.broker.config.listener
-    return from_node(node, ctx.now_ms, 50, {ctx.broker.node_id: (lst.name, ctx.broker.advertised_host, lst.port)})
+    return ctx.services.quorum.describe_quorum(ctx, request)
 
 
 def error_response(code: int, message: str | None = None) -> DescribeQuorumResponse:

@@ -6,7 +6,8 @@ lag is not clamped (an SPSO set past the high watermark shows a negative lag; SP
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import coordinates
+from odradek.api_handlers.group_common import coordinates
+from odradek.api_handlers.ports import NotLed
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_share_group_offsets_response import (
     DescribeShareGroupOffsetsResponse,
@@ -23,8 +24,8 @@ MAX_VERSION = 1
 
 
 def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
-    b = ctx.broker
-    enabled = share_enabled(b)
+    services = ctx.services
+    enabled = share_enabled(services)
     out = []
     for g in request.groups:
         gid = g.group_id
@@ -37,18 +38,18 @@ def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
             out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[], error_code=err,
                                                               error_message=err.message))
             continue
-        sps = b.share_groups.group_partitions(gid)
+        sps = services.shares.group_partitions(gid)
         if g.topics is None:
             wanted = {}
             for (tid, p) in sorted(sps):
-                t = b.image.topics_by_id.get(tid)
+                t = services.metadata.image.topics_by_id.get(tid)
                 if t is not None:
                     wanted.setdefault(t.name, []).append(p)
         else:
             wanted = {t.topic_name: list(t.partitions) for t in g.topics}
         topics = []
         for name, parts in wanted.items():
-            t = b.image.topics.get(name)
+            t = services.metadata.image.topics.get(name)
             tid = bytes(t.topic_id) if t is not None else b"\0" * 16
             rows = []
             for p in parts:
@@ -59,14 +60,15 @@ def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
                     row.error_message = "This server does not host this topic-partition."
                 else:
                     sp = sps.get((tid, p))
-                    plog = b.replicas.get(name, p)
+                    plog = services.partitions.leader_log(name, p)
+                    led = not isinstance(plog, NotLed)
                     if sp is not None:
                         # negative: altered so, shown as it was set (-1 is "uninitialized": no lag)
-                        if plog is not None and sp.start_offset >= 0:
+                        if led and sp.start_offset >= 0:
                             sp.move_start(plog.log_start_offset)
                         row.start_offset = sp.start_offset
-                        row.leader_epoch = b.replicas.leader_epoch(name, p)
-                        if plog is not None and sp.start_offset != -1:
+                        row.leader_epoch = services.partitions.leader_epoch(name, p)
+                        if led and sp.start_offset != -1:
                             row.lag = plog.high_watermark - sp.start_offset - sp.in_flight_done()
                 rows.append(row)
             topics.append(DescribeShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid, partitions=rows))

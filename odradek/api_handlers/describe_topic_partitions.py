@@ -22,7 +22,7 @@ INT32_MIN = -2147483648
 
 
 def handle(ctx, request) -> DescribeTopicPartitionsResponse:
-    image = ctx.broker.controller.image
+    image = ctx.services.metadata.image
     limit = max(1, request.response_partition_limit)
     cursor = request.cursor
     if request.topics:

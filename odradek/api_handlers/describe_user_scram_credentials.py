@@ -13,7 +13,7 @@ MAX_VERSION = 0
 
 def handle(ctx, request) -> DescribeUserScramCredentialsResponse:
     users = None if request.users is None else [u.name for u in request.users]
-    found = scram.describe(ctx.broker.controller.image.scram_credentials, users)
+    found = scram.describe(ctx.services.metadata.image.scram_credentials, users)
     return DescribeUserScramCredentialsResponse(throttle_time_ms=0, error_code=0, error_message="", results=[
         DescribeUserScramCredentialsResult(
             user=user, error_code=code, error_message=msg,

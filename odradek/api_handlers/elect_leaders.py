@@ -17,7 +17,7 @@ NOT_NEEDED = "Leader election not needed for topic partition."
 
 def handle(ctx, request) -> ElectLeadersResponse:
     election_type = request.election_type if ctx.api_version >= 1 else PREFERRED
-    image = ctx.broker.controller.image
+    image = ctx.services.metadata.image
     if request.topic_partitions is None:
         return ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=[
             ReplicaElectionResult(topic=name, partition_result=[]) for name in image.topics])

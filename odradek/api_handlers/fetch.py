@@ -26,6 +26,7 @@ from odradek.wire.messages.fetch_response import (
 
 from .common import SliceRecords, leader_epoch_error, log_error_code
 from .fetch_session import PartitionRequest
+from .ports import NotLed
 
 API_KEY = 1
 MIN_VERSION = 4
@@ -60,7 +61,8 @@ def _forgotten(req, uses_topic_ids: bool) -> list:
 def _read_all(ctx, req, parts):
     """Read every partition now: ([(PartitionRequest, PartitionData)], total bytes,
     whether a read failed, how many partitions were readable at all)."""
-    b = ctx.broker
+    partitions = ctx.services.partitions
+    topics = ctx.services.metadata.image.topics
     v = ctx.api_version
     committed = req.isolation_level == 1
     remaining = req.max_bytes if req.max_bytes > 0 else 0x7FFFFFFF
@@ -75,20 +77,23 @@ def _read_all(ctx, req, parts):
                            preferred_read_replica=-1, records=b"")
         entries.append((p, pd))
         name = p.topic
-        plog = b.replicas.get(name, p.partition) if name is not None else None
-        if plog is None:
+        if name is None:
             # unknown to the metadata: answered, but not a read error (Kafka's "erroneous")
-            pd.error_code = ErrorCode.UNKNOWN_TOPIC_ID if name is None else ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            pd.error_code = ErrorCode.UNKNOWN_TOPIC_ID
+            continue
+        plog = partitions.leader_log(name, p.partition)
+        if isinstance(plog, NotLed):
+            pd.error_code = plog.error  # not a read error either
             continue
         readable += 1
-        ti = b.image.topics.get(name) if v >= 13 else None
+        ti = topics.get(name) if v >= 13 else None
         if ti is not None and ti.topic_id != p.topic_id:
             # a session's topic deleted and re-created under the same name
             pd.error_code = ErrorCode.INCONSISTENT_TOPIC_ID
             error = True
             continue
         if v >= 9:
-            err = leader_epoch_error(p.current_leader_epoch, b.replicas.leader_epoch(name, p.partition))
+            err = leader_epoch_error(p.current_leader_epoch, partitions.leader_epoch(name, p.partition))
             if err:
                 pd.error_code = err
                 error = True
@@ -140,17 +145,17 @@ def _response(fctx, entries, now_ms: int) -> FetchResponse:
 
 
 def handle(ctx, req):
-    b = ctx.broker
+    services = ctx.services
     v = ctx.api_version
-    image = b.image
+    image = services.metadata.image
     uses_topic_ids = v >= 13
     replica_id = req.replica_state.replica_id if v >= 15 else req.replica_id
 
     def resolve_name(topic_id):
-        ti = b.image.topics_by_id.get(topic_id)
+        ti = services.metadata.image.topics_by_id.get(topic_id)
         return ti.name if ti is not None else None
 
-    fctx = b.fetch_sessions.new_context(v, req.session_id, req.session_epoch, replica_id >= 0,
+    fctx = services.fetch_sessions.new_context(v, req.session_id, req.session_epoch, replica_id >= 0,
                                         _request_partitions(req, image, uses_topic_ids),
                                         _forgotten(req, uses_topic_ids), resolve_name, ctx.now_ms)
     # The context was made once, here: a long poll reads these partitions again but

@@ -9,7 +9,7 @@ something new (records, high watermark / log start / LSO change, an error). Epoc
 (FINAL) closes a session; a full fetch with a session id replaces it.
 
 Pure and synchronous: time comes in as ``now_ms``; the broker owns the one cache
-(``ctx.broker.fetch_sessions``) and the Fetch handler asks it for a context per request.
+(``ctx.services.fetch_sessions``) and the Fetch handler asks it for a context per request.
 Partition keys are (topic_id, partition) for sessions made by Fetch v13+, else
 (topic name, partition), as Kafka's CachedPartition equality.
 """

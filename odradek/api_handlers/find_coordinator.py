@@ -17,6 +17,8 @@ from odradek.coordinator.txn_records import TXN_STATE_TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.find_coordinator_response import Coordinator, FindCoordinatorResponse
 
+from .ports import Groups, NotLed, Services, Txns
+
 API_KEY = 10
 MIN_VERSION = 0
 MAX_VERSION = 6
@@ -35,25 +37,26 @@ def _share_lookup(ctx, key: str) -> tuple[ErrorCode, str | None, int, str, int]:
         group, topic_id, partition = share_state.parse_share_key(key)
     except ValueError:
         return (ErrorCode.INVALID_REQUEST, None) + _NONE
-    b = ctx.broker
+    services = ctx.services
     topic = share_state.SHARE_STATE_TOPIC
-    b.ensure_internal_topic(topic)  # the first lookup of its kind (a no-op once it exists)
-    t = b.image.topics.get(topic)
+    services.topic_creation.ensure_internal_topic(topic)  # the first lookup of its kind (a no-op once it exists)
+    t = services.metadata.image.topics.get(topic)
     if t is None:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     p = share_state.partition_for(group, topic_id, partition, len(t.partitions))
-    if b.replicas.get(topic, p) is None:
-        return _leader_elsewhere(b, topic, p)
-    return ErrorCode.NONE, None, b.node_id, b.advertised_host, b.advertised_port
+    if isinstance(services.partitions.leader_log(topic, p), NotLed):
+        return _leader_elsewhere(services, topic, p)
+    return _this_node(services)
 
 
-def _leader_elsewhere(b, topic: str, partition: int) -> tuple[ErrorCode, str | None, int, str, int]:
+def _leader_elsewhere(services: Services, topic: str, partition: int) -> tuple[ErrorCode, str | None, int, str, int]:
     """The key's partition is led by another broker of the cluster: that broker is the
     coordinator (Kafka answers the partition leader's endpoint); none alive: not available."""
-    t = b.image.topics.get(topic)
+    image = services.metadata.image
+    t = image.topics.get(topic)
     part = t.partitions.get(partition) if t is not None else None
-    owner = b.image.brokers.get(part.leader) if part is not None else None
-    if owner is None or owner.fenced or owner.node_id == b.node_id:
+    owner = image.brokers.get(part.leader) if part is not None else None
+    if owner is None or owner.fenced or owner.node_id == services.node.node_id:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     return ErrorCode.NONE, None, owner.node_id, owner.host, owner.port
 
@@ -65,18 +68,24 @@ def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, s
     if key_type not in (KEY_TYPE_GROUP, KEY_TYPE_TRANSACTION):
         # Kafka fails the whole lookup with the error's default message
         return (ErrorCode.INVALID_REQUEST, ErrorCode.INVALID_REQUEST.message) + _NONE
-    b = ctx.broker  # an empty key is a key too (Kafka 4.3 answers its coordinator)
+    services = ctx.services  # an empty key is a key too (Kafka 4.3 answers its coordinator)
+    coord: Groups | Txns | None
     if key_type == KEY_TYPE_GROUP:
-        coord, topic = getattr(b, "groups", None), OFFSETS_TOPIC
+        coord, topic = services.groups, OFFSETS_TOPIC
     else:
-        coord, topic = getattr(b, "txn_coordinator", None), TXN_STATE_TOPIC
+        coord, topic = services.txns, TXN_STATE_TOPIC
     if coord is not None and not coord.is_coordinator(key):
-        b.ensure_internal_topic(topic)  # the first lookup of its kind
+        services.topic_creation.ensure_internal_topic(topic)  # the first lookup of its kind
     if coord is None:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     if not coord.is_coordinator(key):
-        return _leader_elsewhere(b, topic, coord.partition_for(key))
-    return ErrorCode.NONE, None, b.node_id, b.advertised_host, b.advertised_port
+        return _leader_elsewhere(services, topic, coord.partition_for(key))
+    return _this_node(services)
+
+
+def _this_node(services: Services) -> tuple[ErrorCode, str | None, int, str, int]:
+    node = services.node
+    return ErrorCode.NONE, None, node.node_id, node.host, node.port
 
 
 def handle(ctx, request) -> FindCoordinatorResponse:

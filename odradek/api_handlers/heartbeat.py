@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.join_group import coordinator
-from odradek.coordinator.group_api import coordinates
+from odradek.api_handlers.group_common import coordinates, coordinator
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.heartbeat_response import HeartbeatResponse
 

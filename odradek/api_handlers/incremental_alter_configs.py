@@ -15,7 +15,7 @@ MAX_VERSION = 1
 def handle(ctx, request) -> IncrementalAlterConfigsResponse:
     resources = [(r.resource_type, r.resource_name, [(c.name, c.config_operation, c.value) for c in r.configs])
                  for r in request.resources]
-    results = ctx.broker.controller.incremental_alter_configs(resources, bool(request.validate_only), ctx.now_ms)
+    results = ctx.services.metadata.incremental_alter_configs(resources, bool(request.validate_only), ctx.now_ms)
     return IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=[
         AlterConfigsResourceResponse(error_code=int(r.error_code), error_message=r.error_message,
                                      resource_type=r.resource_type, resource_name=r.resource_name)

@@ -15,9 +15,8 @@ MAX_VERSION = 5
 
 
 def handle(ctx, req) -> InitProducerIdResponse:
-    b = ctx.broker
     if req.transactional_id is not None:
-        txn = getattr(b, "txn_coordinator", None)
+        txn = ctx.services.txns
         if txn is not None:
             err, pid, epoch = txn.init_producer_id(
                 req.transactional_id, req.transaction_timeout_ms,
@@ -30,5 +29,5 @@ def handle(ctx, req) -> InitProducerIdResponse:
                                       producer_id=-1, producer_epoch=-1)
     # Kafka: an idempotent producer always gets a fresh id (epoch 0), also when it
     # passes its old id/epoch (KIP-360) after an unknown-producer error.
-    return InitProducerIdResponse(throttle_time_ms=0, error_code=0, producer_id=b.allocate_producer_id(),
+    return InitProducerIdResponse(throttle_time_ms=0, error_code=0, producer_id=ctx.services.producer_ids.allocate(),
                                   producer_epoch=0)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from odradek.api_handlers.context import Delayed
-from odradek.coordinator.group_api import client_host, coordinates
+from odradek.api_handlers.group_common import client_host, coordinates, coordinator
 from odradek.coordinator.group_state import JoinResult, Slot
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.join_group_response import JoinGroupResponse, JoinGroupResponseMember
@@ -54,14 +54,6 @@ def build_response(v: int, r: JoinResult) -> JoinGroupResponse:
     )
 
 
-def coordinator(ctx):
-    """ctx.broker.groups, with its poke bound to the purgatory if the broker did not pass one."""
-    coord = ctx.broker.groups
-    if coord.poke is None:
-        coord.poke = getattr(ctx.broker, "purgatory_poke", None)
-    return coord
-
-
 def handle(ctx, request):
     v = ctx.api_version
     if not coordinates(ctx, request.group_id):
@@ -81,6 +73,6 @@ def handle(ctx, request):
         ctx.now_ms,
         api_version=v,
     )
-    initial_delay = coord.config.group_initial_rebalance_delay_ms
+    initial_delay = coord.initial_rebalance_delay_ms
     return park(ctx, slot, lambda r: build_response(v, r), rebalance_timeout + initial_delay, request.group_id,
                 lambda: JoinResult(error=ErrorCode.REBALANCE_IN_PROGRESS, member_id=request.member_id))

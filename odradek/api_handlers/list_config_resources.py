@@ -27,7 +27,7 @@ def handle(ctx, request) -> ListConfigResourcesResponse:
     if not wanted <= set(supported):
         return ListConfigResourcesResponse(throttle_time_ms=0, error_code=ErrorCode.UNSUPPORTED_VERSION,
                                            config_resources=[])
-    image = ctx.broker.controller.image
+    image = ctx.services.metadata.image
     brokers = [str(b.node_id) for b in sorted(image.brokers.values(), key=lambda b: b.node_id) if not b.fenced]
     out = []
     if BROKER_LOGGER in wanted:

@@ -13,8 +13,8 @@ def handle(ctx, request) -> ListGroupsResponse:
     v = ctx.api_version
     states = request.states_filter if v >= 4 else None
     types = request.types_filter if v >= 5 else None
-    groups = ctx.broker.groups.list_groups(states or None, types or None)
-    shares = getattr(ctx.broker, "share_groups", None)
+    groups = ctx.services.groups.list_groups(states or None, types or None)
+    shares = ctx.services.shares
     if shares is not None and (not types or "share" in {t.lower() for t in types}):
         want = {s.lower() for s in states} if states else None
         groups += [(gid, "share", st, "share") for gid, st in shares.list_groups()

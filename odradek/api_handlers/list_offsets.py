@@ -12,6 +12,7 @@ from odradek.wire.messages.list_offsets_response import (
 )
 
 from .common import leader_epoch_error
+from .ports import NotLed
 
 API_KEY = 2
 MIN_VERSION = 1
@@ -22,15 +23,15 @@ LATEST_TIERED, EARLIEST_PENDING_UPLOAD = -5, -6
 
 
 def _partition(ctx, req, topic: str, p) -> ListOffsetsPartitionResponse:
-    b = ctx.broker
+    partitions = ctx.services.partitions
     v = ctx.api_version
     out = ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=0, timestamp=-1, offset=-1,
                                        leader_epoch=-1)
-    plog = b.replicas.get(topic, p.partition_index)
-    if plog is None:
-        out.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    plog = partitions.leader_log(topic, p.partition_index)
+    if isinstance(plog, NotLed):
+        out.error_code = plog.error
         return out
-    epoch = b.replicas.leader_epoch(topic, p.partition_index)
+    epoch = partitions.leader_epoch(topic, p.partition_index)
     if v >= 4:
         err = leader_epoch_error(p.current_leader_epoch, epoch)
         if err:

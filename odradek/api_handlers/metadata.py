@@ -43,16 +43,17 @@ def _topic_response(ctx, topic, internal: bool, include_ops: bool) -> MetadataRe
 
 
 def handle(ctx, req) -> MetadataResponse:
-    b = ctx.broker
+    services = ctx.services
+    is_internal = services.metadata.is_internal
     v = ctx.api_version
-    image = b.image
+    image = services.metadata.image
     include_ops = v >= 8 and bool(req.include_topic_authorized_operations)
     topics_out = []
     if req.topics is None or (v == 0 and not req.topics):
         for name in sorted(image.topics):
-            topics_out.append(_topic_response(ctx, image.topics[name], b.is_internal(name), include_ops))
+            topics_out.append(_topic_response(ctx, image.topics[name], is_internal(name), include_ops))
     else:
-        allow_auto = b.config.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
+        allow_auto = services.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
         to_create = []
         seen = set()
         for t in req.topics:
@@ -64,28 +65,28 @@ def handle(ctx, req) -> MetadataResponse:
                         error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=t.topic_id,
                         is_internal=False, partitions=[]))
                 else:
-                    topics_out.append(_topic_response(ctx, topic, b.is_internal(topic.name), include_ops))
+                    topics_out.append(_topic_response(ctx, topic, is_internal(topic.name), include_ops))
                 continue
             if name in seen:
                 continue
             seen.add(name)
             topic = image.topics.get(name)
             if topic is not None:
-                topics_out.append(_topic_response(ctx, topic, b.is_internal(name), include_ops))
+                topics_out.append(_topic_response(ctx, topic, is_internal(name), include_ops))
                 continue
             if topic_name_error(name) is not None:
                 err = ErrorCode.INVALID_TOPIC_EXCEPTION
             elif allow_auto:
                 # as Kafka answers while it creates a topic (an internal one with its coordinator's settings)
-                err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if b.is_internal(name) else ErrorCode.LEADER_NOT_AVAILABLE
+                err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if is_internal(name) else ErrorCode.LEADER_NOT_AVAILABLE
                 to_create.append(name)
             else:
                 err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             topics_out.append(MetadataResponseTopic(
-                error_code=err, name=name, topic_id=ZERO_UUID, is_internal=b.is_internal(name), partitions=[],
+                error_code=err, name=name, topic_id=ZERO_UUID, is_internal=is_internal(name), partitions=[],
                 topic_authorized_operations=OMITTED_OPS))
         if to_create:
-            results = b.auto_create_topics(to_create, ctx.now_ms)
+            results = services.topic_creation.auto_create_topics(to_create, ctx.now_ms)
             bad = {r.name: r.error_code for r in results if r.error_code not in (0, 36)}
             if bad:
                 for t in topics_out:
@@ -96,13 +97,12 @@ def handle(ctx, req) -> MetadataResponse:
     brokers = []
     for node_id in sorted(image.brokers):
         bi = image.brokers[node_id]
-        if getattr(bi, "fenced", False):
+        if bi.fenced:
             continue
-        brokers.append(MetadataResponseBroker(node_id=bi.node_id, host=bi.host, port=bi.port,
-                                              rack=getattr(bi, "rack", None)))
+        brokers.append(MetadataResponseBroker(node_id=bi.node_id, host=bi.host, port=bi.port, rack=bi.rack))
     if not brokers:
-        brokers.append(MetadataResponseBroker(node_id=b.node_id, host=b.advertised_host,
-                                              port=b.advertised_port, rack=None))
+        node = services.node
+        brokers.append(MetadataResponseBroker(node_id=node.node_id, host=node.host, port=node.port, rack=None))
     resp = MetadataResponse(
         throttle_time_ms=0, brokers=brokers, cluster_id=image.cluster_id,
         controller_id=image.controller_id, topics=topics_out,

@@ -11,7 +11,7 @@ keyed by id from v10, by name before). Classic groups commit through v10 as thro
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import coordinates, metadata_topics
+from odradek.api_handlers.group_common import coordinates, metadata_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_commit_response import (
     OffsetCommitResponse,
@@ -64,7 +64,7 @@ class _ResponseBuilder:
 def handle(ctx, request) -> OffsetCommitResponse:
     v = ctx.api_version
     by_id = v >= 10
-    coord = ctx.broker.groups
+    coord = ctx.services.groups
     topics, topics_by_id = metadata_topics(ctx)
     out = _ResponseBuilder(by_id)
     accepted = []  # [(topic_id, name, [request partition])] in request order
@@ -78,7 +78,7 @@ def handle(ctx, request) -> OffsetCommitResponse:
         else:
             name = t.name
             ti = topics.get(name)
-            topic_id = getattr(ti, "topic_id", ZERO_UUID) if ti is not None else ZERO_UUID
+            topic_id = ti.topic_id if ti is not None else ZERO_UUID
             if ti is None:
                 out.add(ZERO_UUID, name, (p.partition_index for p in t.partitions),
                         ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)

@@ -15,7 +15,7 @@ which the protocol cannot carry here).
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import coordinates, metadata_topics
+from odradek.api_handlers.group_common import coordinates, metadata_topics
 from odradek.coordinator.group_records import is_stale
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_fetch_response import (
@@ -42,9 +42,9 @@ def _fetch(ctx, group_id: str, topics):
 
     def current_id(name):
         ti = by_name.get(name)
-        return getattr(ti, "topic_id", ZERO_UUID) if ti is not None else ZERO_UUID
+        return ti.topic_id if ti is not None else ZERO_UUID
 
-    coord = ctx.broker.groups
+    coord = ctx.services.groups
     if topics is None:
         err, got = coord.fetch_offsets(group_id, None)
         by_topic: dict = {}
@@ -59,7 +59,7 @@ def _fetch(ctx, group_id: str, topics):
 
 def _unstable(ctx, request, group_id: str, res) -> list:
     """require_stable (v7+): partitions with a pending transactional commit answer UNSTABLE_OFFSET_COMMIT."""
-    store = getattr(ctx.broker, "txn_offsets", None)
+    store = ctx.services.txn_offsets
     if store is None or ctx.api_version < 7 or not request.require_stable:
         return res
     pending = store.pending_partitions(group_id)
@@ -120,7 +120,7 @@ def _with_current_ids(ctx, res) -> list:
 
 def handle(ctx, request) -> OffsetFetchResponse:
     v = ctx.api_version
-    coord = ctx.broker.groups
+    coord = ctx.services.groups
     if v >= 8:
         groups = []
         for rg in request.groups:
@@ -128,7 +128,7 @@ def handle(ctx, request) -> OffsetFetchResponse:
                 groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
                                                        error_code=ErrorCode.NOT_COORDINATOR))
                 continue
-            if v >= 9 and hasattr(coord, "validate_offset_fetch"):  # KIP-848 members send id + epoch
+            if v >= 9:  # KIP-848 members send id + epoch
                 check = coord.validate_offset_fetch(rg.group_id, rg.member_id, rg.member_epoch)
                 if check != ErrorCode.NONE:
                     groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[], error_code=check))

@@ -6,7 +6,6 @@ the current one ends at the log end offset.
 
 from __future__ import annotations
 
-from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_for_leader_epoch_response import (
     EpochEndOffset,
     OffsetForLeaderEpochResponse,
@@ -14,6 +13,7 @@ from odradek.wire.messages.offset_for_leader_epoch_response import (
 )
 
 from .common import leader_epoch_error
+from .ports import NotLed
 
 API_KEY = 23
 MIN_VERSION = 2
@@ -21,17 +21,17 @@ MAX_VERSION = 4
 
 
 def handle(ctx, req) -> OffsetForLeaderEpochResponse:
-    b = ctx.broker
+    partitions = ctx.services.partitions
     topics = []
     for t in req.topics:
         parts = []
         for p in t.partitions:
             r = EpochEndOffset(error_code=0, partition=p.partition, leader_epoch=-1, end_offset=-1)
-            plog = b.replicas.get(t.topic, p.partition)
-            if plog is None:
-                r.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            plog = partitions.leader_log(t.topic, p.partition)
+            if isinstance(plog, NotLed):
+                r.error_code = plog.error
             else:
-                current = b.replicas.leader_epoch(t.topic, p.partition)
+                current = partitions.leader_epoch(t.topic, p.partition)
                 err = leader_epoch_error(p.current_leader_epoch, current)
                 if err:
                     r.error_code = err

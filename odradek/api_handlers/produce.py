@@ -25,6 +25,7 @@ from odradek.wire.messages.produce_response import (
 )
 
 from .common import CLOSE_CONNECTION, log_error_code
+from .ports import NotLed
 
 API_KEY = 0
 MIN_VERSION = 3
@@ -39,18 +40,18 @@ log = logging.getLogger(__name__)
 
 
 def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) -> PartitionProduceResponse:
-    b = ctx.broker
+    services = ctx.services
     resp = PartitionProduceResponse(index=p, error_code=0, base_offset=-1, log_append_time_ms=-1,
                                     log_start_offset=-1, record_errors=[], error_message=None)
-    plog = b.replicas.get(topic, p)
-    if plog is None:
-        resp.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    plog = services.partitions.leader_log(topic, p)
+    if isinstance(plog, NotLed):
+        resp.error_code = plog.error
         return resp
     if records is None or len(records) == 0:
         resp.error_code = ErrorCode.CORRUPT_MESSAGE if records is None else ErrorCode.INVALID_RECORD
         resp.log_start_offset = plog.log_start_offset
         return resp
-    if b.is_internal(topic):
+    if services.metadata.is_internal(topic):
         # clients may not write to internal topics (Kafka: INVALID_TOPIC_EXCEPTION)
         resp.error_code = ErrorCode.INVALID_TOPIC_EXCEPTION
         return resp
@@ -61,7 +62,7 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
             resp.error_message = message
             return resp
     try:
-        info = b.replicas.append(topic, p, records, ctx.now_ms, log=plog)
+        info = services.partitions.append(topic, p, records, ctx.now_ms, log=plog)
     except log_errors.LogError as e:
         code = log_error_code(e)
         resp.error_code = code
@@ -85,7 +86,7 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
 
 
 def _transaction_check(ctx, topic: str, p: int, records, transactional_id) -> tuple[int, str | None]:
-    txn = getattr(ctx.broker, "txn_coordinator", None)
+    txn = ctx.services.txns
     pid = int.from_bytes(records[43:51], "big", signed=True)
     epoch = int.from_bytes(records[51:53], "big", signed=True)
     if txn is None:
@@ -134,7 +135,7 @@ def handle(ctx, req):
         parts = []
         name = t.name
         if by_id:
-            ti = ctx.broker.image.topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
+            ti = ctx.services.metadata.image.topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
             name = ti.name if ti is not None else ""
         for pd in t.partition_data:
             if by_id and not name:

@@ -25,11 +25,11 @@ def _error(code: ErrorCode, message: str | None = None) -> ShareAcknowledgeRespo
 
 
 def handle(ctx, req) -> ShareAcknowledgeResponse:
-    b = ctx.broker
-    failed = session_request_error(b, req)
+    services = ctx.services
+    failed = session_request_error(services, req)
     if failed is not None:
         return _error(*failed)
-    sg = b.share_groups
+    sg = services.shares
     group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
     if epoch == 0:
         return _error(ErrorCode.INVALID_SHARE_SESSION_EPOCH)
@@ -42,8 +42,8 @@ def handle(ctx, req) -> ShareAcknowledgeResponse:
             acks.setdefault((bytes(t.topic_id), p.partition_index), []).extend(p.acknowledgement_batches)
     results = apply_acknowledgements(ctx, group_id, member_id, acks)
     if epoch == -1:
-        b.poke_share_partitions(sg.close_session(group_id, member_id))
-    leader = LeaderIdAndEpoch(leader_id=b.node_id, leader_epoch=0)
+        services.shares.wake_partitions(sg.close_session(group_id, member_id))
+    leader = LeaderIdAndEpoch(leader_id=services.node.node_id, leader_epoch=0)
     responses = []
     by_topic: dict = {}
     for (tid, p), e in results.items():

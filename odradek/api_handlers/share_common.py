@@ -9,20 +9,21 @@ from odradek.wire import records as wire_records
 from odradek.wire.errors import ErrorCode
 
 from .common import log_error_code
+from .ports import NotLed, Services
 
 # ShareGroupHeartbeat, ShareGroupDescribe, ShareFetch, ShareAcknowledge, DescribeShareGroupOffsets,
 # AlterShareGroupOffsets, DeleteShareGroupOffsets: advertised only while share.version >= 1
 SHARE_API_KEYS = frozenset({76, 77, 78, 79, 90, 91, 92})
 
 
-def share_enabled(broker) -> bool:
-    return broker.finalized_features().get("share.version", 0) >= 1 and getattr(broker, "share_groups", None)
+def share_enabled(services: Services) -> bool:
+    return services.metadata.finalized_features().get("share.version", 0) >= 1 and services.shares is not None
 
 
-def session_request_error(broker, req) -> tuple[ErrorCode, str | None] | None:
+def session_request_error(services: Services, req) -> tuple[ErrorCode, str | None] | None:
     """The checks ShareFetch and ShareAcknowledge make before anything else: share groups enabled,
     a group id, a member id -> (error code, error message) of the first that fails, or None."""
-    if not share_enabled(broker):
+    if not share_enabled(services):
         return ErrorCode.UNSUPPORTED_VERSION, None
     if not req.group_id:
         return ErrorCode.INVALID_REQUEST, "Group id is not provided."
@@ -33,8 +34,7 @@ def session_request_error(broker, req) -> tuple[ErrorCode, str | None] | None:
 
 def is_other_group(ctx, group_id: str) -> bool:
     """A classic, consumer or streams group has this id (a share group may not take it)."""
-    groups = ctx.broker.groups
-    return any(group_id in getattr(groups, kind, {}) for kind in ("groups", "consumer_groups", "streams_groups"))
+    return ctx.services.groups.is_group(group_id)
 
 
 def offsets_admin(ctx, group_id: str, call):
@@ -42,41 +42,41 @@ def offsets_admin(ctx, group_id: str, call):
     make first, in their order (share groups enabled, a group id, the coordinator), then
     call(share coordinator, topics_snapshot, is_other_group); its result once persisted (before
     the response, as Kafka's share coordinator). A failed check raises ShareFail."""
-    from odradek.coordinator.group_api import coordinates
+    from odradek.api_handlers.group_common import coordinates
     from odradek.coordinator.share_group_coordinator import ShareFail
 
-    b = ctx.broker
-    if not share_enabled(b):
+    services = ctx.services
+    if not share_enabled(services):
         raise ShareFail(ErrorCode.UNSUPPORTED_VERSION)
     if not group_id:
         raise ShareFail(ErrorCode.INVALID_GROUP_ID)
     if not coordinates(ctx, group_id):
         raise ShareFail(ErrorCode.NOT_COORDINATOR)
-    result = call(b.share_groups, topics_snapshot(ctx), is_other_group(ctx, group_id))
-    b.persist_share_state(ctx.now_ms)
+    result = call(services.shares, topics_snapshot(ctx), is_other_group(ctx, group_id))
+    services.shares.persist(ctx.now_ms)
     return result
 
 
 def topics_snapshot(ctx) -> dict:
     """{name: (topic_id, partition count)} of the current metadata image."""
-    topics = ctx.broker.image.topics
+    topics = ctx.services.metadata.image.topics
     return {name: (bytes(t.topic_id), len(t.partitions)) for name, t in topics.items()}
 
 
 def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partition) -> dict:
     """batches_by_partition: {(topic_id, partition): [AcknowledgementBatch]} -> {(topic_id, partition):
     error}; the first failing batch of a partition is its error (later ones still apply, as Kafka)."""
-    b = ctx.broker
-    sg = b.share_groups
+    services = ctx.services
+    sg = services.shares
     settings = sg.share_settings(group_id)
     out = {}
     touched = set()
     for (topic_id, partition), batches in batches_by_partition.items():
-        t = b.image.topics_by_id.get(topic_id)
+        t = services.metadata.image.topics_by_id.get(topic_id)
         if t is None:
             out[(topic_id, partition)] = ErrorCode.UNKNOWN_TOPIC_ID
             continue
-        sp = sg.partitions.get((group_id, topic_id, partition))
+        sp = sg.acknowledged_partition(group_id, topic_id, partition)
         if sp is None:
             out[(topic_id, partition)] = ErrorCode.INVALID_RECORD_STATE
             continue
@@ -89,23 +89,21 @@ def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partit
         out[(topic_id, partition)] = err
         touched.add((group_id, topic_id, partition))
     if touched:
-        b.poke_share_partitions(touched)
-        persist = getattr(b, "persist_share_state", None)
-        if persist is not None:  # acknowledged records are persisted before the response, as Kafka
-            persist(ctx.now_ms)
+        services.shares.wake_partitions(touched)
+        sg.persist(ctx.now_ms)  # acknowledged records are persisted before the response, as Kafka
     return out
 
 
 def acquire_partition(ctx, group_id: str, member_id: str, topic_id: bytes, partition: int, max_bytes: int,
                       max_records: int, first: bool, record_limit: bool):
     """Acquire records of one share-partition for member_id -> (error, records bytes, acquired ranges)."""
-    b = ctx.broker
-    sg = b.share_groups
-    t = b.image.topics_by_id.get(topic_id)
+    services = ctx.services
+    sg = services.shares
+    t = services.metadata.image.topics_by_id.get(topic_id)
     if t is None:
         return ErrorCode.UNKNOWN_TOPIC_ID, b"", []
-    plog = b.replicas.get(t.name, partition)
-    if plog is None:
+    plog = services.partitions.leader_log(t.name, partition)
+    if isinstance(plog, NotLed):
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, b"", []
     sp = sg.share_partition(group_id, topic_id, t.name, partition)
     if sp is None:

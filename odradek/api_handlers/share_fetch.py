@@ -38,12 +38,12 @@ def _error(code: ErrorCode, message: str | None = None) -> ShareFetchResponse:
 
 
 def handle(ctx, req):
-    b = ctx.broker
+    services = ctx.services
     v = ctx.api_version
-    failed = session_request_error(b, req)
+    failed = session_request_error(services, req)
     if failed is not None:
         return _error(*failed)
-    sg = b.share_groups
+    sg = services.shares
     group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
     session, err = sg.open_session(group_id, member_id, epoch)
     if err:
@@ -60,12 +60,12 @@ def handle(ctx, req):
     settings = sg.share_settings(group_id)
 
     def leader(tid, p):
-        t = b.image.topics_by_id.get(tid)
-        epoch = b.replicas.leader_epoch(t.name, p) if t is not None else -1
-        return LeaderIdAndEpoch(leader_id=b.node_id if t is not None else -1, leader_epoch=epoch)
+        t = services.metadata.image.topics_by_id.get(tid)
+        epoch = services.partitions.leader_epoch(t.name, p) if t is not None else -1
+        return LeaderIdAndEpoch(leader_id=services.node.node_id if t is not None else -1, leader_epoch=epoch)
 
     if epoch == FINAL_EPOCH:  # a final request only acknowledges; nothing is fetched
-        b.poke_share_partitions(sg.close_session(group_id, member_id))
+        services.shares.wake_partitions(sg.close_session(group_id, member_id))
         return _respond(req, ack_results, {}, list(acks), settings, leader)
 
     for key in requested:
@@ -113,7 +113,7 @@ def handle(ctx, req):
 
     watch = []
     for tid, p in parts:
-        t = b.image.topics_by_id.get(tid)
+        t = services.metadata.image.topics_by_id.get(tid)
         if t is not None:
             watch.append(("partition", t.name, p))
     return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.max_wait_ms,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import coordinates
+from odradek.api_handlers.group_common import coordinates
 from odradek.coordinator.share_group_coordinator import ShareFail
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_describe_response import (
@@ -22,10 +22,10 @@ MAX_VERSION = 1
 
 
 def handle(ctx, request) -> ShareGroupDescribeResponse:
-    b = ctx.broker
-    enabled = share_enabled(b)
+    services = ctx.services
+    enabled = share_enabled(services)
     ops = GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
-    names = {bytes(t.topic_id): name for name, t in b.image.topics.items()}
+    names = {bytes(t.topic_id): name for name, t in services.metadata.image.topics.items()}
     out = []
     for gid in request.group_ids:
         if not enabled:
@@ -41,7 +41,7 @@ def handle(ctx, request) -> ShareGroupDescribeResponse:
         try:
             if is_other_group(ctx, gid):
                 raise ShareFail(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {gid} is not a share group.")
-            d = b.share_groups.describe(gid, names)
+            d = services.shares.describe(gid, names)
         except ShareFail as f:
             out.append(DescribedGroup(error_code=f.code, error_message=f.message, group_id=gid, group_state="Dead",
                                       group_epoch=-1, assignment_epoch=-1, assignor_name="", members=[],

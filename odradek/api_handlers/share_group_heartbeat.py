@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import client_host, coordinates
+from odradek.api_handlers.group_common import client_host, coordinates
 from odradek.coordinator.share_group_coordinator import ShareFail
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_heartbeat_response import (
@@ -19,14 +19,14 @@ MAX_VERSION = 1
 
 
 def handle(ctx, request) -> ShareGroupHeartbeatResponse:
-    b = ctx.broker
-    if not share_enabled(b):
+    services = ctx.services
+    if not share_enabled(services):
         return ShareGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION,
                                            error_message="The share group feature is not enabled.")
     if not coordinates(ctx, request.group_id):  # Kafka keeps share groups in __consumer_offsets too
         return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR,
                                            member_id=None, member_epoch=0, heartbeat_interval_ms=0)
-    sg = b.share_groups
+    sg = services.shares
     try:
         r = sg.heartbeat(request.group_id, request.member_id, request.member_epoch, request.subscribed_topic_names,
                          request.rack_id, ctx.client_id or "", client_host(ctx), ctx.now_ms, topics_snapshot(ctx),
@@ -36,7 +36,7 @@ def handle(ctx, request) -> ShareGroupHeartbeatResponse:
                                            member_id=None, member_epoch=0, heartbeat_interval_ms=0)
     if r.member_epoch < 0:
         # the member left: records it still held are available to the others now
-        b.poke_share_partitions({(request.group_id, tid, p) for (tid, p) in sg.group_partitions(request.group_id)})
+        sg.wake_partitions({(request.group_id, tid, p) for (tid, p) in sg.group_partitions(request.group_id)})
     assignment = None
     if r.assignment is not None:
         assignment = Assignment(topic_partitions=[TopicPartitions(topic_id=tid, partitions=sorted(ps))

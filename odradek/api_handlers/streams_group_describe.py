@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 from odradek.api_handlers.consumer_group_describe import CONSUMER_GROUP_OPERATIONS
-from odradek.api_handlers.consumer_group_heartbeat import image_topics
 from odradek.api_handlers.describe_groups import NOT_REQUESTED
-from odradek.api_handlers.join_group import coordinator
 from odradek.api_handlers.streams_group_heartbeat import streams_enabled
-from odradek.coordinator.group_api import coordinates
+from odradek.api_handlers.group_common import coordinates, coordinator, image_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.streams_group_describe_response import (
     Assignment,
@@ -60,7 +58,7 @@ def _failed(gid, code, message=None) -> DescribedGroup:
 def handle(ctx, request) -> StreamsGroupDescribeResponse:
     coord = coordinator(ctx)
     ops = CONSUMER_GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
-    if not streams_enabled(ctx.broker) or not hasattr(coord, "streams_group_describe"):
+    if not streams_enabled(ctx.services):
         return StreamsGroupDescribeResponse(throttle_time_ms=0, groups=[
             _failed(gid, ErrorCode.UNSUPPORTED_VERSION) for gid in request.group_ids])
     coord.update_topics(image_topics(ctx))

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import logging
 
-from odradek.api_handlers.consumer_group_heartbeat import image_topics
-from odradek.api_handlers.join_group import coordinator
-from odradek.coordinator.group_api import client_host, coordinates
+from odradek.api_handlers.group_common import client_host, coordinates, coordinator, image_topics
+from odradek.api_handlers.ports import Services
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.streams_group_heartbeat_response import (
     Endpoint,
@@ -31,8 +30,8 @@ STREAMS_API_KEYS = frozenset({88, 89})
 log = logging.getLogger(__name__)
 
 
-def streams_enabled(broker) -> bool:
-    return broker.finalized_features().get("streams.version", 0) >= 1
+def streams_enabled(services: Services) -> bool:
+    return services.metadata.finalized_features().get("streams.version", 0) >= 1
 
 
 def _error(code, message=None) -> StreamsGroupHeartbeatResponse:
@@ -54,11 +53,9 @@ def create_internal_topics(ctx, topics: dict) -> None:
     configs the topology asked for (the default replication factor unless it set one)."""
     if not topics:
         return
-    fn = getattr(ctx.broker, "create_streams_internal_topics", None)
-    if fn is None:
-        return
     try:
-        fn([(t.name, t.partitions, t.replication_factor, t.configs) for t in topics.values()], ctx.now_ms)
+        ctx.services.topic_creation.create_streams_internal_topics(
+            [(t.name, t.partitions, t.replication_factor, t.configs) for t in topics.values()], ctx.now_ms)
     except Exception:  # the next heartbeat reports them missing again and retries
         log.exception("creating the internal topics of a streams group failed")
 
@@ -67,12 +64,12 @@ def handle(ctx, request) -> StreamsGroupHeartbeatResponse:
     from odradek.coordinator.streams_heartbeat import StreamsHeartbeatRequest
 
     coord = coordinator(ctx)
-    if not streams_enabled(ctx.broker) or not hasattr(coord, "streams_group_heartbeat"):
+    if not streams_enabled(ctx.services):
         return _error(ErrorCode.UNSUPPORTED_VERSION)
     if not coordinates(ctx, request.group_id):
         return _error(ErrorCode.NOT_COORDINATOR)
-    shares = getattr(ctx.broker, "share_groups", None)
-    if shares is not None and request.group_id in shares.groups:
+    shares = ctx.services.shares
+    if shares is not None and shares.is_share_group(request.group_id):
         return _error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {request.group_id} is not a streams group.")
     ep = request.user_endpoint
     req = StreamsHeartbeatRequest(

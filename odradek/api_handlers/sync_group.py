@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.join_group import coordinator, park
-from odradek.coordinator.group_api import coordinates
+from odradek.api_handlers.join_group import park
+from odradek.api_handlers.group_common import coordinates, coordinator
 from odradek.coordinator.group_state import SyncResult
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.sync_group_response import SyncGroupResponse
@@ -35,7 +35,6 @@ def handle(ctx, request):
         {a.member_id: a.assignment for a in request.assignments},
         ctx.now_ms,
     )
-    g = coord.groups.get(request.group_id)
-    timeout = g.rebalance_timeout_ms() if g is not None else 0
+    timeout = coord.rebalance_timeout_ms(request.group_id)
     return park(ctx, slot, lambda r: build_response(v, r), timeout, request.group_id,
                 lambda: SyncResult(error=ErrorCode.REBALANCE_IN_PROGRESS))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from odradek.wire.errors import ErrorCode
 
+from .ports import Txns
 
-def txn_coordinator(ctx):
-    return getattr(ctx.broker, "txn_coordinator", None)
+
+def txn_coordinator(ctx) -> Txns | None:
+    return ctx.services.txns
 
 
 def fenced_for(version: int, first_version: int, err):

@@ -12,8 +12,7 @@ with the topic, and a zero id would bring them back for a topic re-created under
 
 from __future__ import annotations
 
-from odradek.coordinator.group_api import metadata_topics, split_known_partitions
-from odradek.coordinator.group_records import partition_for
+from odradek.api_handlers.group_common import metadata_topics, split_known_partitions
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.txn_offset_commit_response import (
     TxnOffsetCommitResponse,
@@ -31,9 +30,9 @@ FIRST_ADD_PARTITION_VERSION = 5
 
 def handle(ctx, req) -> TxnOffsetCommitResponse:
     v = ctx.api_version
-    b = ctx.broker
+    groups = ctx.services.groups
     txn = txn_coordinator(ctx)
-    store = getattr(b, "txn_offsets", None)
+    store = ctx.services.txn_offsets
     offsets, errors = split_known_partitions(ctx, req.topics, lambda p: (
         p.committed_offset, p.committed_leader_epoch if v >= 2 else -1, p.committed_metadata))
     if offsets:
@@ -41,12 +40,12 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         elif not req.group_id:
             err = ErrorCode.INVALID_GROUP_ID
-        elif not txn.is_coordinator(req.transactional_id) or not b.groups.is_coordinator(req.group_id):
+        elif not txn.is_coordinator(req.transactional_id) or not groups.is_coordinator(req.group_id):
             # Kafka: its transaction verification finds no coordinator partition to ask
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         else:
             if v >= FIRST_ADD_PARTITION_VERSION:
-                tp = ("__consumer_offsets", partition_for(req.group_id, getattr(b.groups, "num_partitions", 50)))
+                tp = ("__consumer_offsets", groups.partition_for(req.group_id))
                 err = txn.add_partitions(req.transactional_id, req.producer_id, req.producer_epoch, [tp],
                                          ctx.now_ms, client_tv=2)
                 if err == ErrorCode.PRODUCER_FENCED:  # AddPartitionsToTxnManager's mapping
@@ -57,14 +56,14 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
                 gen = req.generation_id if v >= 3 else -1
                 member = req.member_id if v >= 3 else ""
                 instance = req.group_instance_id if v >= 3 else None
-                err = b.groups.validate_txn_commit(req.group_id, gen, member, instance, ctx.now_ms)
+                err = groups.validate_txn_commit(req.group_id, gen, member, instance, ctx.now_ms)
         if err != ErrorCode.NONE:
             errors.update({tp: err for tp in offsets})
         else:
             by_name, _ = metadata_topics(ctx)
-            topic_ids = {name: getattr(by_name.get(name), "topic_id", None) for name, _ in offsets}
+            topic_ids = {name: by_name[name].topic_id for name, _ in offsets if name in by_name}
             errors.update(store.commit(req.group_id, req.producer_id, req.producer_epoch, offsets, ctx.now_ms,
-                                       topic_ids={n: i for n, i in topic_ids.items() if i is not None}))
+                                       topic_ids=topic_ids))
     return TxnOffsetCommitResponse(throttle_time_ms=0, topics=[
         TxnOffsetCommitResponseTopic(name=t.name, partitions=[
             TxnOffsetCommitResponsePartition(

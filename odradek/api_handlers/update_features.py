@@ -19,7 +19,7 @@ MAX_VERSION = 2
 def handle(ctx, req) -> UpdateFeaturesResponse:
     updates = [(u.feature, u.max_version_level, u.upgrade_type if ctx.api_version >= 1 else 1)
                for u in req.feature_updates]
-    failed = ctx.broker.controller.update_features(updates, bool(req.validate_only), ctx.now_ms)
+    failed = ctx.services.metadata.update_features(updates, bool(req.validate_only), ctx.now_ms)
     if failed is not None:
         code, message = failed
         return UpdateFeaturesResponse(throttle_time_ms=0, error_code=code, error_message=message, results=[])

@@ -1,5 +1,5 @@
-"""Broker: the service facade handlers see as ``ctx.broker``, and the start-up and
-shutdown order of everything behind it (controller, logs, replicas, coordinators).
+"""Broker: the start-up and shutdown order of the controller, logs, replicas and coordinators,
+and the ports handlers see (``services``, built in broker/services.py).
 
 No sockets here (those are in server.py); time comes from ``clock_ms``.
 """
@@ -40,6 +40,7 @@ class Broker:
         self.fetch_sessions = None
         self.share_groups = None
         self.topic_creator = None
+        self.services = None  # api_handlers.ports.Services, once started
         self._lock_fd = None
 
     # ------------------------------------------------------------ start-up / shutdown
@@ -102,6 +103,9 @@ class Broker:
         self.fetch_sessions = FetchSessionCache(cfg.max_incremental_fetch_session_cache_slots,
                                                 cfg.min_incremental_fetch_session_eviction_ms)
         self._start_share_coordinator()
+        from odradek.broker.services import broker_services
+
+        self.services = broker_services(self)
         if controller is None:
             self.start_coordinators()
 
@@ -137,10 +141,13 @@ class Broker:
     def start_coordinators(self) -> None:
         """The group and transaction coordinators, loaded from whatever internal topics exist.
         The topics themselves are created on first use (ensure_internal_topic), as Kafka does."""
+        from odradek.broker.services import attach_coordinators
+
         self._start_group_coordinator()
         self._start_txn_coordinator()
         if self.share_groups is not None:
             self.load_share_state()
+        attach_coordinators(self.services, self.groups, self.txn_coordinator, self.txn_offsets)
 
     def ensure_internal_topic(self, name: str) -> bool:
         """Create internal topic `name` if it does not exist (Kafka: the first FindCoordinator of
@@ -321,7 +328,7 @@ class Broker:
     def has_compacted_logs(self) -> bool:
         return any(lg.config.compact for lg in self.log_manager)
 
-    # ------------------------------------------------------------ services for handlers
+    # ------------------------------------------------------------ behind the handlers' ports (broker/services.py)
 
     @property
     def image(self):
@@ -331,16 +338,7 @@ class Broker:
         return self.purgatory.poke(key)
 
     def finalized_features(self) -> dict[str, int]:
-        fn = getattr(self.controller, "finalized_features", None)
-        if fn is not None:
-            return fn()
-        from odradek.controller.features import BOOTSTRAP
-
-        return dict(BOOTSTRAP)
-
-    def finalized_features_epoch(self) -> int:
-        fn = getattr(self.controller, "finalized_features_epoch", None)
-        return fn() if fn is not None else 0
+        return self.controller.finalized_features()
 
     def create_topics(self, specs, validate_only: bool, now_ms: int):
         return self.controller.create_topics(specs, validate_only, now_ms)

@@ -285,7 +285,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.close(abort=True)
             return
         ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
-                             now_ms=_now_ms(), broker=self.broker, connection_id=self.name,
+                             now_ms=_now_ms(), services=self.broker.services, connection_id=self.name,
                              client_host=self.client_host, header=header, resolve_host=host_resolves)
         try:
             resp = mod.handle(ctx, body)

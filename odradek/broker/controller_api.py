@@ -84,7 +84,7 @@ def says_not_controller(resp) -> bool:
 def delayed(ctx, fut: asyncio.Future, timeout_s: float = 30.0) -> Delayed:
     """Park a request in the connection's purgatory until ``fut`` is done."""
     key = ("future", id(fut))
-    purgatory = ctx.broker.purgatory
+    wake = ctx.services.wake
 
     def try_complete(now):
         if not fut.done():
@@ -95,7 +95,7 @@ def delayed(ctx, fut: asyncio.Future, timeout_s: float = 30.0) -> Delayed:
             return CLOSE_CONNECTION
         return fut.result()
 
-    fut.add_done_callback(lambda _f: purgatory.poke(key))
+    fut.add_done_callback(lambda _f: wake(key))
     return Delayed(try_complete, lambda now: try_complete(now) or CLOSE_CONNECTION,
                    ctx.now_ms + int(timeout_s * 1000), [key])
 

@@ -71,7 +71,8 @@ class ControllerServer:
         self.voters = {vid: (h, p) for vid, h, p in config.controller_quorum_voters}
         self.metadata_dir = os.path.join(config.data_dir, "metadata")
         self.clock_ms = _now_ms
-        self.broker = self  # what the CONTROLLER listener's connections and handlers reach (ctx.broker)
+        self.broker = self  # the CONTROLLER listener's connections take the purgatory and services from here
+        self.services = None  # api_handlers.ports.Services of the CONTROLLER listener
         self.registry: dict = {}
         self.purgatory = None
         self.driver = None
@@ -87,6 +88,9 @@ class ControllerServer:
         loop = asyncio.get_running_loop()
         os.makedirs(self.metadata_dir, exist_ok=True)
         self.purgatory = Purgatory(_now_ms, loop.call_later)
+        from odradek.broker.services import controller_services
+
+        self.services = controller_services(self, lambda ctx, req: self.describe_quorum(ctx.now_ms))
         self._write_lock = asyncio.Lock()
         cfg = self.config
         rc = RaftConfig(
@@ -212,7 +216,7 @@ class ControllerServer:
         from odradek.api_handlers import REGISTRY
 
         ctx = RequestContext(api_key=api_key, api_version=version, correlation_id=0, client_id="local",
-                             now_ms=_now_ms(), broker=self, resolve_host=host_resolves)
+                             now_ms=_now_ms(), services=self.services, resolve_host=host_resolves)
         return await self.admin_write(REGISTRY[api_key], ctx, req)
 
     def _registry(self) -> dict:
@@ -250,13 +254,6 @@ class ControllerServer:
         if resp.error_code == 0:
             resp.api_keys = keys
         return resp
-
-    # what ApiVersions reads through ctx.broker on the CONTROLLER listener
-    def finalized_features(self) -> dict:
-        return self.controller.finalized_features()
-
-    def finalized_features_epoch(self) -> int:
-        return self.controller.finalized_features_epoch()
 
     def describe_quorum(self, now_ms: int):
         from odradek.api_handlers.describe_quorum import from_node

@@ -6,6 +6,7 @@ import os
 
 import pytest
 
+from fake_services import services
 from odradek.api_handlers import (REGISTRY, alter_client_quotas, alter_partition_reassignments,
                                   alter_replica_log_dirs, alter_user_scram_credentials, create_acls,
                                   create_delegation_token, delete_acls, describe_acls, describe_client_quotas,
@@ -48,6 +49,7 @@ class FakeBroker:
         self.log_manager = log_manager
         self.replicas = replicas
         self.node_id = 1
+        self.services = services(controller=controller, replicas=replicas, log_manager=log_manager)
 
 
 @pytest.fixture
@@ -68,7 +70,7 @@ def broker(tmp_path):
 def call(mod, broker, request, version):
     req = type(request).decode(request.encode(version), version)
     ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="t", now_ms=5,
-                         broker=broker)
+                         services=broker.services)
     resp = mod.handle(ctx, req)
     if resp is CLOSE_CONNECTION:
         return resp

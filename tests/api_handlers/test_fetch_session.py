@@ -14,6 +14,8 @@ from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.api_handlers.fetch_session import (FINAL_EPOCH, INT32_MAX, FetchSessionCache, FullFetchContext,
                                                 IncrementalFetchContext, PartitionRequest, SessionErrorContext,
                                                 SessionlessFetchContext, next_epoch)
+from fake_services import services
+from odradek.api_handlers.ports import UNKNOWN_PARTITION
 from odradek.wire.api import decode_request, decode_response, encode_request, encode_response_parts
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic, ForgottenTopic
@@ -258,7 +260,21 @@ class FakeBroker:
         ti = {"a": SimpleNamespace(name="a", topic_id=ID_A), "b": SimpleNamespace(name="b", topic_id=ID_B)}
         self.image = SimpleNamespace(topics=ti, topics_by_id={t.topic_id: t for t in ti.values()})
         self.fetch_sessions = FetchSessionCache(rng=random.Random(7))
-        self.replicas = SimpleNamespace(get=lambda t, p: self.logs.get((t, p)), leader_epoch=lambda t, p: 0)
+        self.services = services(image_of=lambda: self.image, fetch_sessions=self.fetch_sessions,
+                                 partitions=FakePartitions(self.logs))
+
+
+class FakePartitions:
+    """ports.Partitions over FakeLogs, every one led here at epoch 0."""
+
+    def __init__(self, logs: dict):
+        self.logs = logs
+
+    def leader_log(self, topic, partition):
+        return self.logs.get((topic, partition), UNKNOWN_PARTITION)
+
+    def leader_epoch(self, topic, partition):
+        return 0
 
 
 def fetch_req(v, sid, epoch, parts, forgotten=(), max_wait=0, min_bytes=1):
@@ -275,7 +291,7 @@ def fetch_req(v, sid, epoch, parts, forgotten=(), max_wait=0, min_bytes=1):
 
 
 def call(b, req, v, now=0):
-    ctx = RequestContext(api_key=1, api_version=v, correlation_id=1, client_id="c", now_ms=now, broker=b)
+    ctx = RequestContext(api_key=1, api_version=v, correlation_id=1, client_id="c", now_ms=now, services=b.services)
     resp = fetch.handle(ctx, req)
     if isinstance(resp, Delayed):
         return resp

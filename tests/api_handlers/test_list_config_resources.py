@@ -5,6 +5,7 @@ IncompatibleBrokerVersion: odradek did not implement the API."""
 
 import pytest
 
+from fake_services import services
 from odradek.api_handlers import REGISTRY, list_config_resources
 from odradek.api_handlers.context import RequestContext
 from odradek.controller.controller import Controller, CreateTopicSpec
@@ -16,6 +17,7 @@ class FakeBroker:
     def __init__(self, controller):
         self.controller = controller
         self.node_id = 1
+        self.services = services(controller=controller)
 
 
 @pytest.fixture
@@ -30,7 +32,7 @@ def broker(tmp_path):
 def call(mod, broker, request, version):
     req = type(request).decode(request.encode(version), version)
     ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="t", now_ms=5,
-                         broker=broker)
+                         services=broker.services)
     resp = mod.handle(ctx, req)
     return type(resp).decode(resp.encode(version), version)
 

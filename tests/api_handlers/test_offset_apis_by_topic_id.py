@@ -4,12 +4,12 @@ against a live broker): which errors, in which order, which ids are echoed."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 
 import pytest
 
 from odradek.api_handlers import offset_commit, offset_fetch
 from odradek.api_handlers.context import RequestContext
+from fake_services import image_of_topics, services
 from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages.offset_commit_request import (
@@ -34,11 +34,10 @@ class FakeBroker:
         self.node_id = 1
         self.groups = GroupCoordinator(config=GroupConfig(group_initial_rebalance_delay_ms=0), now_ms=0)
         self.set_topics({"t": T})
+        self.services = services(image_of=lambda: self.image, groups=self.groups)
 
     def set_topics(self, ids: dict):
-        topics = {n: SimpleNamespace(name=n, topic_id=i, partitions={0: None, 1: None}) for n, i in ids.items()}
-        self.controller = SimpleNamespace(image=SimpleNamespace(
-            topics=topics, topics_by_id={t.topic_id: t for t in topics.values()}))
+        self.image = image_of_topics({n: (i, 2) for n, i in ids.items()})
 
     def purgatory_poke(self, key):
         return 0
@@ -46,7 +45,7 @@ class FakeBroker:
 
 def call(broker, mod, version, request):
     ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="c", now_ms=0,
-                         broker=broker, client_host="127.0.0.1")
+                         services=broker.services, client_host="127.0.0.1")
     resp = mod.handle(ctx, request)
     resp.encode(version)
     return resp

@@ -44,7 +44,8 @@ def broker(tmp_path):
 def call(b, module: str, req, version: int | None = None):
     mod = importlib.import_module(f"odradek.api_handlers.{module}")
     ctx = RequestContext(api_key=mod.API_KEY, api_version=mod.MAX_VERSION if version is None else version,
-                         correlation_id=1, client_id="test", now_ms=b.clock_ms(), broker=b, client_host="127.0.0.1")
+                         correlation_id=1, client_id="test", now_ms=b.clock_ms(), services=b.services,
+                         client_host="127.0.0.1")
     return mod.handle(ctx, req)
 
 
@@ -125,7 +126,8 @@ def test_alter_then_describe_then_delete(broker):
 def test_share_apis_answer_unsupported_version_while_share_version_is_0(broker, monkeypatch):
     create(broker, "t", 1)
     find(broker, "g", 0)
-    monkeypatch.setattr(broker, "finalized_features", lambda: {"metadata.version": 30, "share.version": 0})
+    monkeypatch.setattr(broker.services.metadata, "finalized_features",
+                        lambda: {"metadata.version": 30, "share.version": 0})
     r = call(broker, "api_versions", av.ApiVersionsRequest(client_software_name="t", client_software_version="1"))
     assert not {91, 92} & {k.api_key for k in r.api_keys}
     assert alter(broker, "g", [("t", [(0, 0)])]).error_code == E.UNSUPPORTED_VERSION

@@ -43,7 +43,7 @@ def broker(tmp_path):
 def call(b, module: str, req, version: int | None = None):
     mod = importlib.import_module(f"odradek.api_handlers.{module}")
     ctx = RequestContext(api_key=mod.API_KEY, api_version=mod.MAX_VERSION if version is None else version,
-                         correlation_id=1, client_id="streams-client", now_ms=b.clock_ms(), broker=b,
+                         correlation_id=1, client_id="streams-client", now_ms=b.clock_ms(), services=b.services,
                          client_host="127.0.0.1")
     return mod.handle(ctx, req)
 
@@ -118,7 +118,8 @@ def test_streams_apis_follow_streams_version(broker, monkeypatch):
     keys = {k.api_key: (k.min_version, k.max_version) for k in r.api_keys}
     assert keys[88] == (0, 0) and keys[89] == (0, 0)
     assert ("streams.version", 1) in {(f.name, f.max_version_level) for f in r.finalized_features}
-    monkeypatch.setattr(broker, "finalized_features", lambda: {"metadata.version": 30, "streams.version": 0})
+    monkeypatch.setattr(broker.services.metadata, "finalized_features",
+                        lambda: {"metadata.version": 30, "streams.version": 0})
     r = call(broker, "api_versions", av.ApiVersionsRequest(client_software_name="t", client_software_version="1"))
     assert not {88, 89} & {k.api_key for k in r.api_keys}
     assert join(broker).error_code == E.UNSUPPORTED_VERSION

@@ -30,5 +30,5 @@ def start_broker(data_dir):
 def call(b, module: str, req, version: int):
     mod = importlib.import_module(f"odradek.api_handlers.{module}")
     ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="test",
-                         now_ms=b.clock_ms(), broker=b, client_host="127.0.0.1")
+                         now_ms=b.clock_ms(), services=b.services, client_host="127.0.0.1")
     return mod.handle(ctx, req)

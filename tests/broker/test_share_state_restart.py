@@ -41,7 +41,8 @@ def start(path, **props):
 def call(b, module: str, req, version: int | None = None):
     mod = importlib.import_module(f"odradek.api_handlers.{module}")
     ctx = RequestContext(api_key=mod.API_KEY, api_version=mod.MAX_VERSION if version is None else version,
-                         correlation_id=1, client_id="test", now_ms=b.clock_ms(), broker=b, client_host="127.0.0.1")
+                         correlation_id=1, client_id="test", now_ms=b.clock_ms(), services=b.services,
+                         client_host="127.0.0.1")
     return mod.handle(ctx, req)
 
 

@@ -2,6 +2,7 @@
 
 import pytest
 
+from fake_services import services
 from odradek.api_handlers import (alter_configs, create_partitions, create_topics, delete_topics,
                                   describe_cluster, describe_configs, describe_topic_partitions,
                                   incremental_alter_configs)
@@ -24,6 +25,7 @@ class FakeBroker:
     def __init__(self, controller):
         self.controller = controller
         self.node_id = 1
+        self.services = services(controller=controller)
         self.cluster_id = controller.image.cluster_id
 
 
@@ -39,7 +41,7 @@ def call(mod, broker, request, version):
     """Round-trip the request and the response through the codec, as the wire would."""
     req = type(request).decode(request.encode(version), version)
     ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="t", now_ms=5,
-                         broker=broker)
+                         services=broker.services)
     resp = mod.handle(ctx, req)
     return type(resp).decode(resp.encode(version), version)
 

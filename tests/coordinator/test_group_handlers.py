@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import importlib
-from types import SimpleNamespace
 
 import pytest
 
 from odradek.api_handlers import Delayed
 from odradek.api_handlers.context import RequestContext
+from fake_services import image_of_topics, services
 from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
@@ -35,9 +35,10 @@ class FakeBroker:
         self.advertised_port = 9092
         self.poked = []
         self.groups = GroupCoordinator(config=GroupConfig(group_initial_rebalance_delay_ms=0,
-                                                          group_min_session_timeout_ms=1000), now_ms=0)
-        topics = {"t": SimpleNamespace(partitions={0: object(), 1: object()})}
-        self.controller = SimpleNamespace(image=SimpleNamespace(topics=topics))
+                                                          group_min_session_timeout_ms=1000), now_ms=0,
+                                       poke=self.purgatory_poke)
+        image = image_of_topics({"t": (bytes(16), 2)})
+        self.services = services(image_of=lambda: image, groups=self.groups, wake=self.purgatory_poke)
 
     def purgatory_poke(self, key):
         self.poked.append(key)
@@ -48,7 +49,7 @@ def call(broker, module, version, request, now=0):
     mod = importlib.import_module(f"odradek.api_handlers.{module}")
     assert mod.MIN_VERSION <= version <= mod.MAX_VERSION
     ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="cid",
-                         now_ms=now, broker=broker, client_host="127.0.0.1")
+                         now_ms=now, services=broker.services, client_host="127.0.0.1")
     resp = mod.handle(ctx, request)
     if isinstance(resp, Delayed):
         return resp

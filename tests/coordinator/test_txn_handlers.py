@@ -3,13 +3,13 @@ and a full transaction (with offsets) goes through them."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 
 import pytest
 
 from odradek.api_handlers import (add_offsets_to_txn, add_partitions_to_txn, describe_transactions, end_txn,
                                   init_producer_id, list_transactions, offset_fetch, txn_offset_commit)
 from odradek.api_handlers.context import RequestContext
+from fake_services import image_of_topics, services
 from odradek.coordinator.group_coordinator import GroupCoordinator
 from odradek.coordinator.txn_coordinator import TxnCoordinator
 from odradek.coordinator.txn_offsets import TxnOffsetStore
@@ -34,12 +34,14 @@ class FakeBroker:
         self.markers = []
         self.txn_coordinator = TxnCoordinator(
             write_marker=lambda *a: self.markers.append(a[:5]) or 0, offsets=self.txn_offsets)
-        topics = {"t": SimpleNamespace(partitions={0: object(), 1: object()})}
-        self.controller = SimpleNamespace(image=SimpleNamespace(topics=topics))
+        image = image_of_topics({"t": (bytes(16), 2)})
+        self.services = services(image_of=lambda: image, groups=self.groups, txns=self.txn_coordinator,
+                                 txn_offsets=self.txn_offsets)
 
 
 def call(b, mod, req, v, now=1):
-    ctx = RequestContext(api_key=mod.API_KEY, api_version=v, correlation_id=1, client_id="c", now_ms=now, broker=b)
+    ctx = RequestContext(api_key=mod.API_KEY, api_version=v, correlation_id=1, client_id="c", now_ms=now,
+                         services=b.services)
     resp = mod.handle(ctx, req)
     decode_response(encode_response(mod.API_KEY, v, 1, resp)[4:], mod.API_KEY, v)  # encodes at v
     return resp

@@ -1,0 +1,54 @@
+"""What the group handlers share: the coordinator port, whether this node coordinates a group,
+the client's host as Kafka shows it, and the metadata image's topics as the group APIs read them."""
+
+from __future__ import annotations
+
+from odradek.wire.errors import ErrorCode
+
+from .ports import Groups
+
+
+def coordinator(ctx) -> Groups:
+    return ctx.services.groups
+
+
+def coordinates(ctx, group_id: str) -> bool:
+    """This node holds the group's __consumer_offsets partition. Kafka answers NOT_COORDINATOR
+    otherwise, also before the topic exists (the first FindCoordinator creates it)."""
+    return ctx.services.groups.is_coordinator(group_id)
+
+
+def client_host(ctx) -> str:
+    """Kafka shows the client's InetAddress.toString(): '/127.0.0.1'."""
+    host = ctx.client_host or ""
+    if host and not host.startswith("/"):
+        host = "/" + host
+    return host
+
+
+def image_topics(ctx) -> dict:
+    """{name: (topic_id, partition count)} of the current metadata image."""
+    return {name: (bytes(t.topic_id), len(t.partitions)) for name, t in ctx.services.metadata.image.topics.items()}
+
+
+def metadata_topics(ctx):
+    """({name: TopicImage}, {topic id: TopicImage}) of the current metadata image."""
+    image = ctx.services.metadata.image
+    return image.topics, image.topics_by_id
+
+
+def split_known_partitions(ctx, topics, value):
+    """Request topics -> ({(topic, partition): value(p)} for partitions in the metadata image,
+    {(topic, partition): UNKNOWN_TOPIC_OR_PARTITION} for the others)."""
+    known: dict = {}
+    unknown: dict = {}
+    image_topics = ctx.services.metadata.image.topics
+    for t in topics:
+        ti = image_topics.get(t.name)
+        for p in t.partitions:
+            tp = (t.name, p.partition_index)
+            if ti is None or p.partition_index not in ti.partitions:
+                unknown[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            else:
+                known[tp] = value(p)
+    return known, unknown

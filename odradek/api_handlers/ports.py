@@ -1,0 +1,318 @@
+"""The services a handler reaches through ``ctx.services``: narrow, typed ports.
+
+odradek/broker builds one ``Services`` per listener (broker/services.py): for a single node, for
+a broker of a quorum and for the CONTROLLER listener; tests build theirs from fakes of these
+Protocols. Handlers never see the broker object, and never probe for an attribute.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
+
+from odradek.wire.errors import ErrorCode
+
+if TYPE_CHECKING:
+    from odradek.controller.controller import AlterResult, CreateTopicResult, CreateTopicSpec, DescribedResource
+    from odradek.controller.image import MetadataImage
+    from odradek.coordinator.consumer_heartbeat import HeartbeatRequest, HeartbeatResult
+    from odradek.coordinator.group_state import Slot
+    from odradek.coordinator.share_group_coordinator import HeartbeatResult as ShareHeartbeatResult
+    from odradek.coordinator.share_partition import SharePartition, ShareSettings
+    from odradek.coordinator.streams_heartbeat import StreamsHeartbeatRequest, StreamsHeartbeatResult
+    from odradek.coordinator.txn_coordinator import TxnMetadata
+    from odradek.log import AppendInfo, PartitionLog
+
+    from .fetch_session import FetchSessionCache
+
+R = TypeVar("R")
+
+
+# ------------------------------------------------------------------ partitions (the data path)
+
+class NotLed(NamedTuple):
+    """Why this node cannot serve a partition as its leader, and the leader the metadata names
+    (Kafka's getPartitionOrError: UNKNOWN_TOPIC_OR_PARTITION, or NOT_LEADER_OR_FOLLOWER with
+    the current leader for the client's metadata refresh)."""
+
+    error: ErrorCode
+    leader_id: int = -1
+    leader_epoch: int = -1
+
+
+UNKNOWN_PARTITION = NotLed(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+
+
+class Partitions(Protocol):
+    """The partitions this node leads (Kafka's ReplicaManager, leader side)."""
+
+    def leader_log(self, topic: str, partition: int) -> PartitionLog | NotLed:
+        """The log of a partition this node leads, or why not (and who leads it)."""
+
+    def leader_epoch(self, topic: str, partition: int) -> int:
+        """The partition's current leader epoch (-1: unknown)."""
+
+    def append(self, topic: str, partition: int, record_set, now_ms: int,
+               log: PartitionLog | None = None) -> AppendInfo:
+        """Append as leader (offsets assigned, sequences checked); waiting fetches are woken."""
+
+    def delete_records(self, topic: str, partition: int, offset: int) -> int:
+        """Move the log start offset up to ``offset``; the new low watermark."""
+
+
+class LogDirs(Protocol):
+    """This node's log directories and every local replica in them (leader or not)."""
+
+    @property
+    def log_dirs(self) -> Sequence[str]: ...
+
+    def list(self) -> Iterable[tuple[str, int]]:
+        """(topic, partition) of every local log."""
+
+    def get(self, topic: str, partition: int) -> PartitionLog | None: ...
+
+    def disk_space(self, log_dir: str) -> tuple[int, int]:
+        """(total bytes, usable bytes) of the file system holding ``log_dir``."""
+
+
+# ------------------------------------------------------------------ metadata
+
+class Metadata(Protocol):
+    """The current metadata image and the admin write path. Writes have one shape whether the
+    controller is local (single node) or the active controller of a Raft quorum: each decides on
+    the current image, commits its records and returns the per-item results."""
+
+    @property
+    def image(self) -> MetadataImage: ...
+
+    def finalized_features(self) -> dict[str, int]: ...
+
+    def finalized_features_epoch(self) -> int: ...
+
+    def is_internal(self, topic: str) -> bool:
+        """A coordinator's topic (__consumer_offsets, __transaction_state, __share_group_state)."""
+
+    def decide_and_commit(self, decide: Callable[[MetadataImage], tuple[list, R]], validate_only: bool,
+                          now_ms: int) -> R: ...
+
+    def create_topics(self, specs: list[CreateTopicSpec], validate_only: bool,
+                      now_ms: int) -> list[CreateTopicResult]: ...
+
+    def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None,
+                      now_ms: int = 0) -> list: ...
+
+    def create_partitions(self, items: list, validate_only: bool, now_ms: int) -> list: ...
+
+    def alter_configs(self, resources: list, validate_only: bool, now_ms: int) -> list[AlterResult]: ...
+
+    def incremental_alter_configs(self, resources: list, validate_only: bool, now_ms: int) -> list[AlterResult]: ...
+
+    def update_features(self, updates: list, validate_only: bool, now_ms: int) -> tuple[int, str] | None: ...
+
+    def describe_configs(self, resources: list, include_synonyms: bool = False,
+                         include_documentation: bool = False) -> list[DescribedResource]: ...
+
+
+class TopicCreation(Protocol):
+    """Topics a broker creates on a client's behalf: Metadata's auto-creation, a coordinator's
+    internal topic on first use, a streams group's internal topics. Locally on a single node,
+    through the active controller on a broker of a quorum (then they appear later)."""
+
+    def auto_create_topics(self, names: list[str], now_ms: int) -> list[CreateTopicResult]:
+        """Results of the topics created now (none when the creation goes on elsewhere)."""
+
+    def ensure_internal_topic(self, name: str) -> bool:
+        """Create internal topic ``name`` if missing; True once it is in the image."""
+
+    def create_streams_internal_topics(self, topics: list[tuple[str, int, int, dict]], now_ms: int) -> None:
+        """[(name, partitions, replication factor or -1, configs)]."""
+
+
+class Quorum(Protocol):
+    """The metadata quorum as DescribeQuorum reports it (answered here, or by the Raft leader)."""
+
+    def describe_quorum(self, request, api_version: int, now_ms: int): ...
+
+
+# ------------------------------------------------------------------ coordinators
+
+class Groups(Protocol):
+    """The group coordinator (classic, consumer and streams groups, committed offsets)."""
+
+    @property
+    def initial_rebalance_delay_ms(self) -> int: ...
+
+    def partition_for(self, group_id: str) -> int:
+        """The group's __consumer_offsets partition."""
+
+    def is_coordinator(self, group_id: str) -> bool: ...
+
+    def is_group(self, group_id: str) -> bool:
+        """A classic, consumer or streams group has this id."""
+
+    def rebalance_timeout_ms(self, group_id: str) -> int:
+        """The classic group's rebalance timeout (0: no such group)."""
+
+    def join_group(self, group_id: str, member_id: str, group_instance_id: str | None, client_id: str,
+                   client_host: str, session_timeout_ms: int, rebalance_timeout_ms: int, protocol_type: str,
+                   protocols: list[tuple[str, bytes]], now_ms: int, api_version: int = 9) -> Slot: ...
+
+    def sync_group(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
+                   protocol_type: str | None, protocol_name: str | None, assignments: dict,
+                   now_ms: int) -> Slot: ...
+
+    def heartbeat(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
+                  now_ms: int) -> ErrorCode: ...
+
+    def leave_group(self, group_id: str, members: list, now_ms: int) -> tuple[ErrorCode, list]: ...
+
+    def describe_group(self, group_id: str) -> dict: ...
+
+    def list_groups(self, states: Iterable[str] | None = None, types: Iterable[str] | None = None) -> list: ...
+
+    def delete_groups(self, group_ids: list, now_ms: int) -> dict: ...
+
+    def commit_offsets(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
+                       offsets: dict, now_ms: int, retention_time_ms: int = -1, api_version: int = 8,
+                       topic_ids: dict | None = None) -> dict: ...
+
+    def validate_txn_commit(self, group_id: str, generation_id: int, member_id: str,
+                            group_instance_id: str | None, now_ms: int) -> ErrorCode: ...
+
+    def validate_offset_fetch(self, group_id: str, member_id: str | None, member_epoch: int) -> ErrorCode: ...
+
+    def fetch_offsets(self, group_id: str, partitions: list | None,
+                      topic_ids: dict | None = None) -> tuple[ErrorCode, dict]: ...
+
+    def delete_offsets(self, group_id: str, partitions: list, now_ms: int) -> tuple[ErrorCode, dict]: ...
+
+    def update_topics(self, topics: dict) -> None:
+        """{name: (topic_id, partition count)} of the current image."""
+
+    def consumer_group_heartbeat(self, req: HeartbeatRequest, now_ms: int,
+                                 topics: dict | None = None) -> HeartbeatResult: ...
+
+    def consumer_group_describe(self, group_id: str) -> dict: ...
+
+    def streams_group_heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int,
+                                topics: dict | None = None) -> StreamsHeartbeatResult: ...
+
+    def streams_group_describe(self, group_id: str) -> dict: ...
+
+
+class Txns(Protocol):
+    """The transaction coordinator."""
+
+    def is_coordinator(self, transactional_id: str) -> bool: ...
+
+    def init_producer_id(self, transactional_id: str, timeout_ms: int, expected_pid: int = -1,
+                         expected_epoch: int = -1, now_ms: int = 0) -> tuple[ErrorCode, int, int]: ...
+
+    def add_partitions(self, transactional_id: str, pid: int, epoch: int, partitions: Iterable[tuple[str, int]],
+                       now_ms: int, client_tv: int = 0) -> ErrorCode: ...
+
+    def verify_partitions(self, transactional_id: str, pid: int, epoch: int,
+                          partitions: Iterable[tuple[str, int]]) -> dict: ...
+
+    def check_produce(self, pid: int, epoch: int, topic: str, partition: int) -> ErrorCode: ...
+
+    def check_offset_commit(self, transactional_id: str, pid: int, epoch: int) -> ErrorCode: ...
+
+    def end_txn(self, transactional_id: str, pid: int, epoch: int, commit: bool, now_ms: int) -> ErrorCode: ...
+
+    def end_txn_tv2(self, transactional_id: str, pid: int, epoch: int, commit: bool,
+                    now_ms: int) -> tuple[ErrorCode, int, int]: ...
+
+    def describe(self, transactional_id: str) -> TxnMetadata | None: ...
+
+    def list(self, states: Iterable[str] = (), producer_ids: Iterable[int] = (), min_duration_ms: int = -1,
+             pattern: str | None = None, now_ms: int = 0) -> list[TxnMetadata]: ...
+
+
+class TxnOffsets(Protocol):
+    """Offsets committed in a transaction, pending until its marker."""
+
+    def commit(self, group_id: str, pid: int, epoch: int, offsets: dict, now_ms: int,
+               topic_ids: dict | None = None) -> dict: ...
+
+    def pending_partitions(self, group_id: str) -> set: ...
+
+
+class Shares(Protocol):
+    """The share group coordinator (KIP-932), and the two things its handlers ask of the broker:
+    persist what changed before answering, and wake ShareFetches waiting on released records."""
+
+    def persist(self, now_ms: int) -> None: ...
+
+    def wake_partitions(self, keys: Iterable[tuple[str, bytes, int]]) -> None:
+        """(group, topic id, partition) whose records became acquirable again."""
+
+    def is_share_group(self, group_id: str) -> bool: ...
+
+    def share_settings(self, group_id: str) -> ShareSettings: ...
+
+    def settings(self, group_id: str) -> dict: ...
+
+    def heartbeat(self, group_id: str, member_id: str, member_epoch: int, subscribed: list | None,
+                  rack_id: str | None, client_id: str, client_host: str, now_ms: int,
+                  topics: dict, is_other_group: bool = False) -> ShareHeartbeatResult: ...
+
+    def share_partition(self, group_id: str, topic_id: bytes, topic: str, partition: int) -> SharePartition | None: ...
+
+    def acknowledged_partition(self, group_id: str, topic_id: bytes, partition: int) -> SharePartition | None:
+        """The share-partition as it is (None: never fetched)."""
+
+    def open_session(self, group_id: str, member_id: str, epoch: int): ...
+
+    def close_session(self, group_id: str, member_id: str) -> set: ...
+
+    def describe(self, group_id: str, names_by_id: dict) -> dict: ...
+
+    def list_groups(self) -> list: ...
+
+    def group_partitions(self, group_id: str) -> dict: ...
+
+    def alter_offsets(self, group_id: str, requested: list, topics: dict, is_other_group: bool = False) -> list: ...
+
+    def delete_offsets(self, group_id: str, names: list, topics: dict, is_other_group: bool = False) -> list: ...
+
+    def delete_group(self, group_id: str) -> ErrorCode: ...
+
+
+class ProducerIds(Protocol):
+    def allocate(self) -> int:
+        """A fresh producer id for an idempotent producer."""
+
+
+# ------------------------------------------------------------------ the whole
+
+@dataclass(frozen=True)
+class Node:
+    """This node as clients reach it (its advertised listener)."""
+
+    node_id: int
+    host: str
+    port: int
+
+
+@dataclass
+class Services:
+    """Everything a handler may ask of the broker. ``groups``, ``txns``, ``txn_offsets`` and
+    ``shares`` are None until the coordinators have started, and on the CONTROLLER listener."""
+
+    node: Node
+    metadata: Metadata
+    topic_creation: TopicCreation
+    quorum: Quorum
+    partitions: Partitions
+    log_dirs: LogDirs
+    fetch_sessions: FetchSessionCache
+    producer_ids: ProducerIds | None
+    clock: Callable[[], int]
+    wake: Callable[[tuple], int]
+    auto_create_topics_enable: bool
+    groups: Groups | None = None
+    txns: Txns | None = None
+    txn_offsets: TxnOffsets | None = None
+    shares: Shares | None = None

@@ -1,0 +1,251 @@
+"""The ports handlers see (api_handlers/ports.py), built from the broker's parts in one place:
+``broker_services`` for the broker listener (single node or a broker of a quorum) and
+``controller_services`` for a quorum's CONTROLLER listener.
+
+Each adapter binds the methods of the part it wraps, so a handler's call costs what it cost
+when it reached the part directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from odradek.api_handlers.fetch_session import FetchSessionCache
+from odradek.api_handlers.ports import UNKNOWN_PARTITION, Node, Services
+
+INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
+
+
+class LeaderPartitions:
+    """ports.Partitions over the ReplicaManager. Every partition it holds is led here today;
+    replication adds NOT_LEADER_OR_FOLLOWER with the image's leader."""
+
+    def __init__(self, replicas):
+        self._get = replicas.get
+        self.leader_epoch = replicas.leader_epoch
+        self.append = replicas.append
+        self.delete_records = replicas.delete_records
+
+    def leader_log(self, topic: str, partition: int):
+        plog = self._get(topic, partition)
+        return UNKNOWN_PARTITION if plog is None else plog
+
+
+class NoPartitions:
+    """ports.Partitions of a node without the broker role: it leads no partition."""
+
+    def leader_log(self, topic: str, partition: int):
+        return UNKNOWN_PARTITION
+
+    def leader_epoch(self, topic: str, partition: int) -> int:
+        return -1
+
+    def append(self, topic, partition, record_set, now_ms, log=None):
+        raise LookupError(f"{topic}-{partition} is not led here")
+
+    def delete_records(self, topic: str, partition: int, offset: int) -> int:
+        raise LookupError(f"{topic}-{partition} is not led here")
+
+
+class LocalLogDirs:
+    """ports.LogDirs over the LogManager (stray logs are set aside on disk, not listed)."""
+
+    def __init__(self, log_manager):
+        self.log_dirs = list(log_manager.log_dirs)
+        self.list = log_manager.list
+        self.get = log_manager.get
+        self.disk_space = log_manager.disk_space
+
+
+class ControllerMetadata:
+    """ports.Metadata over the Controller: local on a single node, the Raft quorum's controller
+    (proposing through the quorum) on a cluster node."""
+
+    def __init__(self, controller):
+        self._controller = controller
+        self.finalized_features = controller.finalized_features
+        self.finalized_features_epoch = controller.finalized_features_epoch
+        self.decide_and_commit = controller.decide_and_commit
+        self.create_topics = controller.create_topics
+        self.delete_topics = controller.delete_topics
+        self.create_partitions = controller.create_partitions
+        self.alter_configs = controller.alter_configs
+        self.incremental_alter_configs = controller.incremental_alter_configs
+        self.update_features = controller.update_features
+        self.describe_configs = controller.describe_configs
+        self.is_internal = INTERNAL_TOPICS.__contains__
+
+    @property
+    def image(self):
+        return self._controller.image
+
+
+class BrokerTopicCreation:
+    """ports.TopicCreation: the broker's own methods (a quorum broker's forward to the controller)."""
+
+    def __init__(self, broker):
+        self.auto_create_topics = broker.auto_create_topics
+        self.ensure_internal_topic = broker.ensure_internal_topic
+        self.create_streams_internal_topics = broker.create_streams_internal_topics
+
+
+class NoTopicCreation:
+    """ports.TopicCreation of the CONTROLLER listener: no client creates topics through it."""
+
+    def auto_create_topics(self, names, now_ms):
+        return []
+
+    def ensure_internal_topic(self, name: str) -> bool:
+        return False
+
+    def create_streams_internal_topics(self, topics, now_ms) -> None:
+        return None
+
+
+class LocalQuorum:
+    """ports.Quorum of a single node: its own controller is the only voter."""
+
+    def __init__(self, controller, node_id: int, listener_name: str, host: str, port: int):
+        self._controller = controller
+        self._endpoints = {node_id: (listener_name, host, port)}
+
+    def describe_quorum(self, ctx, request):
+        from odradek.api_handlers.describe_quorum import from_node
+
+        return from_node(self._controller.raft_node, ctx.now_ms, 50, self._endpoints)
+
+
+class CallQuorum:
+    """ports.Quorum answered by a function (a quorum node: locally on the Raft leader, else forwarded)."""
+
+    def __init__(self, describe: Callable):
+        self.describe_quorum = describe
+
+
+class GroupsPort:
+    """ports.Groups over the group coordinator."""
+
+    def __init__(self, coord):
+        self._coord = coord
+        self.partition_for = coord.partition_for
+        self.is_coordinator = coord.is_coordinator
+        self.join_group = coord.join_group
+        self.sync_group = coord.sync_group
+        self.heartbeat = coord.heartbeat
+        self.leave_group = coord.leave_group
+        self.describe_group = coord.describe_group
+        self.list_groups = coord.list_groups
+        self.delete_groups = coord.delete_groups
+        self.commit_offsets = coord.commit_offsets
+        self.validate_txn_commit = coord.validate_txn_commit
+        self.fetch_offsets = coord.fetch_offsets
+        self.delete_offsets = coord.delete_offsets
+        # KIP-848 consumer groups and KIP-1071 streams groups (the broker's coordinator has both)
+        self.update_topics = coord.update_topics
+        self.validate_offset_fetch = coord.validate_offset_fetch
+        self.consumer_group_heartbeat = coord.consumer_group_heartbeat
+        self.consumer_group_describe = coord.consumer_group_describe
+        self.streams_group_heartbeat = coord.streams_group_heartbeat
+        self.streams_group_describe = coord.streams_group_describe
+
+    @property
+    def initial_rebalance_delay_ms(self) -> int:
+        return self._coord.config.group_initial_rebalance_delay_ms
+
+    def is_group(self, group_id: str) -> bool:
+        return group_id in self._coord.groups
+
+    def rebalance_timeout_ms(self, group_id: str) -> int:
+        g = self._coord.classic_groups.get(group_id)
+        return g.rebalance_timeout_ms() if g is not None else 0
+
+
+class SharesPort:
+    """ports.Shares over the share group coordinator, with the broker's persistence and wake-up."""
+
+    def __init__(self, coord, persist: Callable[[int], None], wake_partitions: Callable[[Iterable], None]):
+        self._coord = coord
+        self.persist = persist
+        self.wake_partitions = wake_partitions
+        self.share_settings = coord.share_settings
+        self.settings = coord.settings
+        self.heartbeat = coord.heartbeat
+        self.share_partition = coord.share_partition
+        self.open_session = coord.open_session
+        self.close_session = coord.close_session
+        self.describe = coord.describe
+        self.list_groups = coord.list_groups
+        self.group_partitions = coord.group_partitions
+        self.alter_offsets = coord.alter_offsets
+        self.delete_offsets = coord.delete_offsets
+        self.delete_group = coord.delete_group
+
+    def is_share_group(self, group_id: str) -> bool:
+        return group_id in self._coord.groups
+
+    def acknowledged_partition(self, group_id: str, topic_id: bytes, partition: int):
+        return self._coord.partitions.get((group_id, topic_id, partition))
+
+
+def broker_services(broker) -> Services:
+    """The broker listener's services (the coordinators join in attach_coordinators). A cluster
+    broker's DescribeQuorum goes to its controller_channel.Forwarding (``broker.topic_creator``,
+    which is also its ports.Quorum); a single node answers it itself."""
+    cfg = broker.config
+    lst = cfg.controller_listener or cfg.listener
+    return Services(
+        node=Node(broker.node_id, broker.advertised_host, broker.advertised_port),
+        metadata=ControllerMetadata(broker.controller),
+        topic_creation=BrokerTopicCreation(broker),
+        quorum=broker.topic_creator or LocalQuorum(broker.controller, broker.node_id, lst.name,
+                                                   broker.advertised_host, lst.port),
+        partitions=LeaderPartitions(broker.replicas),
+        log_dirs=LocalLogDirs(broker.log_manager),
+        fetch_sessions=broker.fetch_sessions,
+        producer_ids=broker.producer_ids,
+        clock=broker.clock_ms,
+        wake=broker.purgatory_poke,
+        auto_create_topics_enable=cfg.auto_create_topics_enable,
+        shares=(SharesPort(broker.share_groups, broker.persist_share_state, broker.poke_share_partitions)
+                if broker.share_groups is not None else None),
+    )
+
+
+def attach_coordinators(services: Services, groups=None, txns=None, txn_offsets=None) -> None:
+    """The group and transaction coordinators, once started."""
+    services.groups = GroupsPort(groups) if groups is not None else None
+    services.txns = txns
+    services.txn_offsets = txn_offsets
+
+
+def controller_services(node, describe_quorum: Callable) -> Services:
+    """A quorum's CONTROLLER listener: admin writes, DescribeConfigs, DescribeQuorum, ApiVersions."""
+    lst = node.config.controller_listener or node.config.listener  # a broker-only node serves none
+    return Services(
+        node=Node(node.node_id, lst.host, lst.port),
+        metadata=ControllerMetadata(node.controller),
+        topic_creation=NoTopicCreation(),
+        quorum=CallQuorum(describe_quorum),
+        partitions=NoPartitions(),
+        log_dirs=NoLogDirs(),
+        fetch_sessions=FetchSessionCache(0, 0),
+        producer_ids=None,
+        clock=node.clock_ms,
+        wake=node.purgatory.poke,
+        auto_create_topics_enable=False,
+    )
+
+
+class NoLogDirs:
+    """ports.LogDirs of a node without the broker role (its metadata log is not a partition log)."""
+
+    log_dirs: list[str] = []
+
+    def list(self):
+        return []
+
+    def get(self, topic: str, partition: int):
+        return None
+
+    def disk_space(self, log_dir: str) -> tuple[int, int]:
+        return -1, -1
