@@ -261,6 +261,10 @@ class Prop:
     kafka_type: str | None = None
     described: object = _SAME
     doc: str | None = None
+    # Kafka: unset, it takes this property's value, and lists it as a synonym. odradek lists it
+    # (DescribeConfigs) but does not take it yet: flush.ms stays Long.MAX_VALUE when only
+    # log.flush.scheduler.interval.ms is set (Kafka: that value)
+    fallback: str | None = None
 
     @property
     def by_precedence(self) -> bool:
@@ -347,7 +351,8 @@ class BrokerConfig:
                                                        "message.timestamp.after.max.ms", _int(0))
     log_flush_interval_messages: int = log_prop("log.flush.interval.messages", "flush.messages", _int(1))
     # no default in Kafka either: flush.ms then keeps the topic-level default
-    log_flush_interval_ms: int | None = log_prop("log.flush.interval.ms", "flush.ms", _int(0), default=None)
+    log_flush_interval_ms: int | None = log_prop("log.flush.interval.ms", "flush.ms", _int(0), default=None,
+                                                 fallback="log.flush.scheduler.interval.ms")
     message_max_bytes: int = log_prop("message.max.bytes", "max.message.bytes", _int(0, INT_MAX))
     min_insync_replicas: int = prop("min.insync.replicas", 1, _int(1, INT_MAX), topic="min.insync.replicas")
     compression_type: str = prop("compression.type", "producer",
@@ -674,6 +679,21 @@ for _attr, _p in _FIELDS:
     DESCRIBED[_p.name] = _described(_attr, _p)
     for _a in _p.aliases:
         DESCRIBED[_a.name] = _described(_attr, _p, _a)
+
+
+def broker_synonym_names(name: str) -> tuple[str, ...]:
+    """The names one broker setting goes by, strongest first (Kafka's
+    DynamicBrokerConfig.brokerConfigSynonyms): a unit group for any of its names, a
+    property and its fallback for the property itself."""
+    spec = _BY_NAME.get(name)
+    if spec is None:
+        return (name,)
+    p = spec[1]
+    if p.by_precedence:
+        return tuple(n for n, _, _ in _names_of(p))
+    if p.fallback is not None and name == p.name:
+        return (name, p.fallback)
+    return (name,)
 
 
 def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:

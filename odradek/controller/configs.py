@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from odradek.config import DESCRIBED, BrokerConfig, topic_synonyms
+from odradek.config import DESCRIBED, BrokerConfig, broker_synonym_names, topic_synonyms
 
 LONG_MAX = 9223372036854775807
 INT_MAX = 2147483647
@@ -228,6 +228,22 @@ def broker_default(name: str) -> str | None:
     if name in BROKER_SYNONYMS:
         return BROKER_SYNONYMS[name][1].default
     return BROKER_STATIC.get(name, (T_STRING, None))[1]
+
+
+def broker_synonyms(name: str, layers) -> list[tuple[str, str | None, int]]:
+    """A broker config's synonyms as Kafka's ConfigHelper lists them: every name of the
+    setting in each layer (strongest layer first), then their defaults, from the first
+    entry named ``name`` on (log.roll.hours does not list a log.roll.ms that overrides it)."""
+    names = broker_synonym_names(name)
+    syn = [(n, props[n], source) for source, props in layers for n in names if n in props]
+    for n in names:
+        default = broker_default(n) if n in BROKER_SYNONYMS or n in BROKER_STATIC else \
+            DESCRIBED[n].default if n in DESCRIBED else None
+        if default is not None:
+            syn.append((n, default, DEFAULT_CONFIG))
+    while syn and syn[0][0] != name:
+        syn.pop(0)
+    return syn
 
 
 def validate_broker_value(name: str, value: str) -> str:

@@ -460,10 +460,7 @@ class Decisions:
         names = set(C.BROKER_SYNONYMS) | set(C.BROKER_STATIC) | set(static) | set(dyn_default) | set(dyn_broker)
         out = []
         for k in sorted(names):
-            syn = [(k, props[k], src) for src, props in layers if k in props]
-            default = C.broker_default(k)
-            if default is not None:
-                syn.append((k, default, C.DEFAULT_CONFIG))
+            syn = C.broker_synonyms(k, layers)
             value, source = (syn[0][1], syn[0][2]) if syn else (None, C.DEFAULT_CONFIG)
             out.append(ConfigView(k, value, C.broker_read_only(k), source, False,
                                   tuple(syn) if synonyms else (), C.broker_config_type(k),

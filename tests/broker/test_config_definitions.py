@@ -110,3 +110,21 @@ def test_any_negative_retention_means_forever_as_kafka():
     assert v.synonyms == (("log.retention.ms", "-5", C.STATIC_BROKER_CONFIG),
                           ("log.retention.hours", "168", C.DEFAULT_CONFIG))
     c.close()
+
+
+def test_broker_synonyms_as_kafka_lists_them():
+    """Kafka 4.3 with log.retention.hours=5, log.roll.ms=100000 and log.flush.interval.ms=500
+    (kafka-configs --describe --entity-type brokers --all): each name of a setting lists the
+    setting's names from itself on, each layer then the defaults."""
+    static = {"log.retention.hours": "5", "log.roll.ms": "100000", "log.flush.interval.ms": "500"}
+    layers = C.broker_layers(static, {}, {})
+    S, D = C.STATIC_BROKER_CONFIG, C.DEFAULT_CONFIG
+    assert C.broker_synonyms("log.retention.ms", layers) == []
+    assert C.broker_synonyms("log.retention.minutes", layers) == []
+    assert C.broker_synonyms("log.retention.hours", layers) == [("log.retention.hours", "5", S),
+                                                               ("log.retention.hours", "168", D)]
+    assert C.broker_synonyms("log.roll.ms", layers) == [("log.roll.ms", "100000", S), ("log.roll.hours", "168", D)]
+    assert C.broker_synonyms("log.roll.hours", layers) == [("log.roll.hours", "168", D)]
+    assert C.broker_synonyms("log.flush.interval.ms", layers) == [
+        ("log.flush.interval.ms", "500", S), ("log.flush.scheduler.interval.ms", "9223372036854775807", D)]
+    assert C.broker_synonyms("num.partitions", layers) == [("num.partitions", "1", D)]
