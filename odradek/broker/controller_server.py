@@ -17,6 +17,7 @@ import asyncio
 import logging
 import os
 import time
+from dataclasses import replace
 
 from odradek.api_handlers.context import RequestContext
 from odradek.broker.controller_api import (
@@ -26,6 +27,8 @@ from odradek.broker.controller_api import (
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, RaftDriver
+from odradek.broker.services import ControllerMetadata
+from odradek.controller.admin_writes import WriteSession
 from odradek.controller.decisions import BrokerRegistration
 from odradek.controller.records import encode_record
 from odradek.controller.result import Commit, Written
@@ -263,18 +266,23 @@ class ControllerServer:
                          {v: (name, h, p) for v, (h, p) in self.voters.items()})
 
     async def admin_write(self, mod, ctx, req):
-        """An admin write's handler, run on the active controller."""
+        """An admin write's handler, run on the active controller with a metadata port that
+        keeps each write's Commit; answered once the last of them is applied."""
         async with self._write_lock:
             if not self.active:
                 return not_controller_response(ctx.api_key, req)
+            session = WriteSession(self.controller)
+            ctx = replace(ctx, services=replace(ctx.services, metadata=ControllerMetadata(session)))
             try:
                 resp = mod.handle(ctx, req)
             except NotLeaderError:
                 return not_controller_response(ctx.api_key, req)
-            # As Kafka's controller, answer once the log is committed up to where this
-            # write left it (writes are serialised by the lock; a write of no records
-            # still waits for an earlier one).
-            if not await self._applied(self._log_end()):
+            commit = session.last_commit()
+            if not commit.written:
+                # as Kafka's controller: a write without records completes at the highest
+                # offset already written (an earlier write that timed out, say)
+                commit = self._log_end()
+            if not await self._applied(commit):
                 return not_controller_response(ctx.api_key, req)
             return resp
 
