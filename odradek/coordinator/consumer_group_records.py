@@ -8,8 +8,6 @@ member assignment, 16 resolved regular expression.
 
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass
 
 from odradek.wire.messages.consumer_group_current_member_assignment_key import (
     ConsumerGroupCurrentMemberAssignmentKey,
@@ -43,6 +41,8 @@ from odradek.wire.messages.consumer_group_target_assignment_metadata_value impor
     ConsumerGroupTargetAssignmentMetadataValue,
 )
 
+from .record_family import RecordFamily
+
 GROUP_METADATA = 3
 PARTITION_METADATA = 4
 MEMBER_METADATA = 5
@@ -53,7 +53,6 @@ REGULAR_EXPRESSION = 16
 TYPES = {GROUP_METADATA, PARTITION_METADATA, MEMBER_METADATA, TARGET_METADATA, TARGET_MEMBER,
          CURRENT_MEMBER, REGULAR_EXPRESSION}
 
-_I16 = struct.Struct(">h")
 _KEYS = {
     GROUP_METADATA: ConsumerGroupMetadataKey,
     PARTITION_METADATA: ConsumerGroupPartitionMetadataKey,
@@ -73,37 +72,11 @@ _VALUES = {
 }
 
 
-def record_type(key: bytes) -> int:
-    return _I16.unpack_from(key, 0)[0]
-
-
-def _key(kind: int, **fields) -> bytes:
-    return _I16.pack(kind) + _KEYS[kind](**fields).encode(0)
-
-
-def _value(msg) -> bytes:
-    return _I16.pack(0) + msg.encode(0)
-
-
-@dataclass
-class DecodedRecord:
-    kind: int
-    group_id: str
-    member_id: str = ""
-    regex: str = ""
-    value: object = None  # decoded value struct; None for a tombstone
-
-
-def decode(key: bytes, value: bytes | None) -> DecodedRecord:
-    kind = record_type(key)
-    k = _KEYS[kind].decode(key, 0, 2)
-    member_id = getattr(k, "member_id", "") or ""
-    regex = getattr(k, "regular_expression", "") or ""
-    v = None
-    if value is not None and kind in _VALUES:
-        version = _I16.unpack_from(value, 0)[0]
-        v = _VALUES[kind].decode(value, min(version, 0), 2)
-    return DecodedRecord(kind, k.group_id, member_id, regex, v)
+_FAMILY = RecordFamily(_KEYS, _VALUES)
+record_type = _FAMILY.record_type
+decode = _FAMILY.decode
+_key = _FAMILY.key
+_value = _FAMILY.value
 
 
 # ---------------------------------------------------------------- builders

@@ -10,8 +10,6 @@ Tasks are {subtopology id: set(partitions)}; a member's tasks are a Tasks (activ
 
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass
 
 from odradek.wire.messages import streams_group_current_member_assignment_value as cur_v
 from odradek.wire.messages import streams_group_member_metadata_value as mem_v
@@ -32,6 +30,8 @@ from odradek.wire.messages.streams_group_target_assignment_metadata_value import
 )
 from odradek.wire.messages.streams_group_topology_key import StreamsGroupTopologyKey
 
+from .record_family import RecordFamily
+
 GROUP_METADATA = 17
 MEMBER_METADATA = 19
 TARGET_METADATA = 20
@@ -40,7 +40,6 @@ CURRENT_MEMBER = 22
 TOPOLOGY = 23
 TYPES = {GROUP_METADATA, MEMBER_METADATA, TARGET_METADATA, TARGET_MEMBER, CURRENT_MEMBER, TOPOLOGY}
 
-_I16 = struct.Struct(">h")
 _KEYS = {
     GROUP_METADATA: StreamsGroupMetadataKey,
     MEMBER_METADATA: StreamsGroupMemberMetadataKey,
@@ -59,35 +58,11 @@ _VALUES = {
 }
 
 
-def record_type(key: bytes) -> int:
-    return _I16.unpack_from(key, 0)[0]
-
-
-def _key(kind: int, **fields) -> bytes:
-    return _I16.pack(kind) + _KEYS[kind](**fields).encode(0)
-
-
-def _value(msg) -> bytes:
-    return _I16.pack(0) + msg.encode(0)
-
-
-@dataclass
-class DecodedRecord:
-    kind: int
-    group_id: str
-    member_id: str = ""
-    value: object = None  # decoded value struct; None for a tombstone
-    regex: str = ""  # (consumer groups' regular expression records only)
-
-
-def decode(key: bytes, value: bytes | None) -> DecodedRecord:
-    kind = record_type(key)
-    k = _KEYS[kind].decode(key, 0, 2)
-    v = None
-    if value is not None:
-        version = _I16.unpack_from(value, 0)[0]
-        v = _VALUES[kind].decode(value, min(version, 0), 2)
-    return DecodedRecord(kind, k.group_id, getattr(k, "member_id", "") or "", v)
+_FAMILY = RecordFamily(_KEYS, _VALUES)
+record_type = _FAMILY.record_type
+decode = _FAMILY.decode
+_key = _FAMILY.key
+_value = _FAMILY.value
 
 
 def tasks_list(tasks: dict, cls) -> list:
