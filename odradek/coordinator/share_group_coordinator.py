@@ -174,26 +174,26 @@ class ShareGroupCoordinator:
     def heartbeat(self, group_id: str, member_id: str, member_epoch: int, subscribed: list | None,
                   rack_id: str | None, client_id: str, client_host: str, now_ms: int,
                   topics: dict, is_other_group: bool = False) -> HeartbeatResult:
-        """ShareGroupHeartbeat v1. Raises ShareFail with Kafka's error and message."""
+        """ShareGroupHeartbeat v1. Raises CoordinatorError with Kafka's error and message."""
         if not group_id:
-            raise ShareFail(E.INVALID_REQUEST, "GroupId can't be empty.")
+            raise CoordinatorError(E.INVALID_REQUEST, "GroupId can't be empty.")
         if not member_id:
-            raise ShareFail(E.INVALID_REQUEST, "MemberId can't be empty.")
+            raise CoordinatorError(E.INVALID_REQUEST, "MemberId can't be empty.")
         if rack_id is not None and not rack_id:
-            raise ShareFail(E.INVALID_REQUEST, "RackId can't be empty.")
+            raise CoordinatorError(E.INVALID_REQUEST, "RackId can't be empty.")
         if member_epoch < LEAVE_GROUP_MEMBER_EPOCH:
-            raise ShareFail(E.INVALID_REQUEST, f"MemberEpoch is {member_epoch}, but must be greater than or "
+            raise CoordinatorError(E.INVALID_REQUEST, f"MemberEpoch is {member_epoch}, but must be greater than or "
                                                "equal to -1.")
         if member_epoch == 0 and not subscribed:
-            raise ShareFail(E.INVALID_REQUEST, "SubscribedTopicNames must be set in first request.")
+            raise CoordinatorError(E.INVALID_REQUEST, "SubscribedTopicNames must be set in first request.")
         if is_other_group:
-            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
         if member_epoch == LEAVE_GROUP_MEMBER_EPOCH:
             return self._leave(group_id, member_id, now_ms, topics)
         g = self.groups.get(group_id)
         if g is None:
             if member_epoch != 0:
-                raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+                raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
             g = self.groups[group_id] = ShareGroup(group_id)
         m = g.members.get(member_id)
         full = member_epoch == 0 or subscribed is not None
@@ -201,19 +201,20 @@ class ShareGroupCoordinator:
             if member_epoch != 0:
                 if not g.members and g.group_epoch == 0:
                     del self.groups[group_id]
-                raise ShareFail(E.UNKNOWN_MEMBER_ID,
-                                f"Member {member_id} is not a member of group {group_id}.")
+                raise CoordinatorError(E.UNKNOWN_MEMBER_ID,
+                                       f"Member {member_id} is not a member of group {group_id}.")
             if len(g.members) >= self.max_group_size:
-                raise ShareFail(E.GROUP_MAX_SIZE_REACHED,
-                                f"The share group has reached its maximum capacity of {self.max_group_size} members.")
+                raise CoordinatorError(E.GROUP_MAX_SIZE_REACHED,
+                                       f"The share group has reached its maximum capacity of "
+                                       f"{self.max_group_size} members.")
             m = g.members[member_id] = ShareMember(member_id)
             bump = True
         else:
             if member_epoch != 0 and member_epoch != m.member_epoch:
-                raise ShareFail(E.FENCED_MEMBER_EPOCH,
-                                f"The share group member has a smaller member epoch ({member_epoch}) than the one "
-                                f"known by the group coordinator ({m.member_epoch}). The member must abandon all "
-                                "its partitions and rejoin.")
+                raise CoordinatorError(E.FENCED_MEMBER_EPOCH,
+                                       f"The share group member has a smaller member epoch ({member_epoch}) than "
+                                       f"the one known by the group coordinator ({m.member_epoch}). The member must "
+                                       "abandon all its partitions and rejoin.")
             bump = False
         m.client_id, m.client_host = client_id, client_host
         if rack_id is not None:
@@ -255,9 +256,9 @@ class ShareGroupCoordinator:
     def _leave(self, group_id: str, member_id: str, now_ms: int, topics: dict) -> HeartbeatResult:
         g = self.groups.get(group_id)
         if g is None:
-            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         if member_id not in g.members:
-            raise ShareFail(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group_id}.")
+            raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group_id}.")
         self._remove_member(g, member_id, now_ms, topics)
         return HeartbeatResult(member_id, LEAVE_GROUP_MEMBER_EPOCH, 0, None)
 
@@ -339,7 +340,7 @@ class ShareGroupCoordinator:
     def describe(self, group_id: str, names_by_id: dict) -> dict:
         g = self.groups.get(group_id)
         if g is None:
-            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         return {"group_id": g.group_id, "state": g.state, "group_epoch": g.group_epoch,
                 "assignment_epoch": g.assignment_epoch, "assignor": "simple",
                 "members": list(g.members.values())}
@@ -359,12 +360,12 @@ class ShareGroupCoordinator:
         requested: [(topic name, [(partition, start offset)])] in request order; topics: {name:
         (topic_id, partition count)}. Returns [(topic name, topic id | None, [(partition, error,
         message)])]: unknown topics first, then the others, a name named twice merged into one.
-        Raises ShareFail for the group's own errors."""
+        Raises CoordinatorError for the group's own errors."""
         if is_other_group:
-            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
         g = self.groups.get(group_id)
         if g is not None and g.members:
-            raise ShareFail(E.NON_EMPTY_GROUP, "The group is not empty.")
+            raise CoordinatorError(E.NON_EMPTY_GROUP, "The group is not empty.")
         unknown: dict = {}
         known: dict = {}
         for name, parts in requested:
@@ -397,14 +398,14 @@ class ShareGroupCoordinator:
 
         names: topic names in request order; topics: {name: (topic_id, partition count)}. Returns
         [(topic name, topic id | None, error, message)]: the topics deleted, then the others in
-        request order, as Kafka. Raises ShareFail for the group's own errors."""
+        request order, as Kafka. Raises CoordinatorError for the group's own errors."""
         if is_other_group:
-            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a share group.")
         g = self.groups.get(group_id)
         if g is None:
-            raise ShareFail(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
+            raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         if g.members:
-            raise ShareFail(E.NON_EMPTY_GROUP, "The group is not empty.")
+            raise CoordinatorError(E.NON_EMPTY_GROUP, "The group is not empty.")
         deleted: dict = {}
         errors = []
         for name in names:
