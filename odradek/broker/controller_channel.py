@@ -76,13 +76,12 @@ class Forwarding:
         self._creating: set[str] = set()  # topics asked of the controller, not yet answered
 
     def registry(self, base: dict) -> dict:
-        """The broker listener's handlers, with the admin writes and DescribeQuorum relayed."""
+        """The broker listener's handlers, with the admin writes relayed (DescribeQuorum's
+        handler reaches describe_quorum below as the broker's ports.Quorum)."""
         reg = dict(base)
         for key in ADMIN_WRITES:
             mod = base[key]
             reg[key] = ControllerApi(key, mod.MIN_VERSION, mod.MAX_VERSION, self.forward)
-        mod = base[DESCRIBE_QUORUM]
-        reg[DESCRIBE_QUORUM] = ControllerApi(DESCRIBE_QUORUM, mod.MIN_VERSION, mod.MAX_VERSION, self.describe_quorum)
         return reg
 
     def forward(self, ctx, req):
