@@ -176,9 +176,6 @@ class ConsumerProtocol:
     def _group(self, group_id: str) -> ConsumerGroup | None:
         return mp.typed_group(self.coord.groups, group_id, ConsumerGroup)
 
-    def _install(self, g: ConsumerGroup) -> None:
-        self.coord.groups[g.group_id] = g
-
     # ------------------------------------------------------------------ persistence
 
     def load(self, records: list, now: int) -> None:
@@ -275,12 +272,12 @@ class ConsumerProtocol:
             # an empty classic group becomes a consumer group, its committed offsets kept (Kafka does too)
             g = ConsumerGroup(group_id, state_timestamp_ms=now_ms, offsets=classic.offsets)
             tombstone = [(rec.group_metadata_key(group_id), None)] if classic.protocol_type is not None else []
-            self.coord.write(group_id, CoordinatorResult(tombstone, lambda: self._install(g)), now_ms)
+            self.coord.write(group_id, CoordinatorResult(tombstone, lambda: self.coord.install(g)), now_ms)
             return g
         if not create:
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         g = ConsumerGroup(group_id, state_timestamp_ms=now_ms)
-        self.coord.groups[group_id] = g
+        self.coord.install(g)
         return g
 
     def _drop_if_new_and_empty(self, g: ConsumerGroup) -> None:

@@ -142,6 +142,12 @@ class GroupCoordinator:
         self.streams = StreamsProtocol(self, streams_config or StreamsConfig.from_any(config))
         self._protocols = {CLASSIC: self.classic, CONSUMER: self.consumer, STREAMS: self.streams}
 
+    def install(self, g: GroupModel) -> None:
+        """``g`` takes its id in the map; a group of another type that had it goes (the newcomer
+        is listed after the groups already there, as a new group is)."""
+        self.groups.pop(g.group_id, None)
+        self.groups[g.group_id] = g
+
     def _poke(self, key: tuple) -> None:
         if self.poke is not None:
             self.poke(key)
@@ -221,7 +227,7 @@ class GroupCoordinator:
                 return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
             # an empty consumer group becomes a classic group, its offsets kept
             def become_classic(offsets=g.offsets) -> None:
-                self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms, offsets=offsets)
+                self.install(Group(group_id, state_timestamp_ms=now_ms, offsets=offsets))
 
             self.write(group_id, CoordinatorResult(g.tombstones(), become_classic), now_ms)
         return self.classic.join_group(group_id, member_id, group_instance_id, client_id, client_host,
@@ -429,14 +435,19 @@ class GroupCoordinator:
     # ------------------------------------------------------------------ time
 
     def tick(self, now_ms: int) -> None:
-        """Fire every timer that is due: each protocol's (sessions, rebalances), then offset retention."""
+        """Fire every timer that is due: the classic groups' (sessions, rebalances), offset retention,
+        then the consumer and streams groups' (sessions, assignment delays), in that order."""
         self._now = now_ms
-        for g in self._by_type():
-            if self.groups.get(g.group_id) is g:
-                self._protocols[g.group_type].tick(g, now_ms)
+        groups = self._by_type()
+        for g in groups:
+            if g.group_type == CLASSIC:
+                self.classic.tick(g, now_ms)
         if now_ms >= self._next_retention_check:
             self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
             self.expire_offsets(now_ms)
+        for g in groups:
+            if g.group_type != CLASSIC and self.groups.get(g.group_id) is g:
+                self._protocols[g.group_type].tick(g, now_ms)
 
     def expire_offsets(self, now_ms: int) -> None:
         """offsets.retention.minutes: drop old commits (of topics the group does not read); an empty

@@ -441,7 +441,7 @@ class StreamsProtocol:
         """The heartbeat's records are written: the group takes its new state."""
         gid, updated = hb.group_id, hb.updated
         if self.coord.groups.get(gid) is not g:
-            self.coord.groups[gid] = g  # a new group, or an offsets-only classic one taken over
+            self.coord.install(g)  # a new group, or an offsets-only classic one taken over
         g.members[updated.member_id] = updated
         g.topology = hb.topology
         g.configured = hb.configured
