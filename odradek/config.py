@@ -261,10 +261,7 @@ class Prop:
     kafka_type: str | None = None
     described: object = _SAME
     doc: str | None = None
-    # Kafka: unset, it takes this property's value, and lists it as a synonym. odradek lists it
-    # (DescribeConfigs) but does not take it yet: flush.ms stays Long.MAX_VALUE when only
-    # log.flush.scheduler.interval.ms is set (Kafka: that value)
-    fallback: str | None = None
+    fallback: str | None = None  # unset, it takes this property's value (Kafka lists it as a synonym)
 
     @property
     def by_precedence(self) -> bool:
@@ -508,6 +505,8 @@ class BrokerConfig:
         for f, p in _FIELDS:
             if p.topic is not None:
                 v = getattr(self, f)
+                if v is None and p.fallback is not None:
+                    v = getattr(self, _BY_NAME[p.fallback][0])
                 out[p.topic] = _kafka_str(default_of(p.topic) if v is None else v)
         return out
 
@@ -681,6 +680,10 @@ for _attr, _p in _FIELDS:
         DESCRIBED[_a.name] = _described(_attr, _p, _a)
 
 
+# properties another one falls back to when unset (log.flush.scheduler.interval.ms)
+FALLBACKS = frozenset(p.fallback for _, p in _FIELDS if p.fallback is not None)
+
+
 def broker_synonym_names(name: str) -> tuple[str, ...]:
     """The names one broker setting goes by, strongest first (Kafka's
     DynamicBrokerConfig.brokerConfigSynonyms): a unit group for any of its names, a
@@ -700,7 +703,8 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
     """The broker properties that supply topic config ``topic``'s default, Kafka's order:
     (name, Kafka's default, scale to the topic's unit)."""
     return tuple((name, DESCRIBED[name].default, scale)
-                 for _, p in _FIELDS if p.topic == topic for name, scale, _ in _names_of(p))
+                 for _, p in _FIELDS if p.topic == topic
+                 for name, scale, _ in _names_of(p) + ([(p.fallback, 1, None)] if p.fallback else []))
 
 
 # Accepted so a stock Kafka KRaft server.properties works; they do not apply to an

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from odradek.config import DESCRIBED, BrokerConfig, broker_synonym_names, topic_synonyms
+from odradek.config import DESCRIBED, FALLBACKS, BrokerConfig, broker_synonym_names, topic_synonyms
 
 LONG_MAX = 9223372036854775807
 INT_MAX = 2147483647
@@ -190,6 +190,12 @@ BROKER_SYNONYMS: dict[str, tuple[ConfigDef, Synonym]] = {
 _TYPE_CODE = {"BOOLEAN": T_BOOLEAN, "STRING": T_STRING, "INT": T_INT, "SHORT": T_SHORT, "LONG": T_LONG,
               "DOUBLE": T_DOUBLE, "LIST": T_LIST}
 
+# What AlterConfigs / IncrementalAlterConfigs take for a broker: the topic synonyms but a
+# fallback (log.flush.scheduler.interval.ms, refused as by Kafka). Kafka 4.3 refuses the
+# *.hours / *.minutes forms too ("Cannot update these configs dynamically"); odradek still
+# takes them (tests/controller/test_config_validation.py).
+BROKER_ALTERABLE = frozenset(BROKER_SYNONYMS) - FALLBACKS
+
 # Broker-level configs that are not topic synonyms but that the broker reads from
 # ``defaults`` (listed by DescribeConfigs on a broker, read-only, not dynamic): those
 # odradek.config gives a Kafka type, with Kafka's default.
@@ -207,8 +213,8 @@ BROKER_DOCS: dict[str, str] = {name: d.doc for name, d in DESCRIBED.items() if d
 # reconfigurable configs); of the topic synonyms only the *.ms forms are dynamic.
 BROKER_DYNAMIC_STATIC = frozenset({"listeners", "log.cleaner.dedupe.buffer.size",
                                    "log.cleaner.io.buffer.load.factor", "log.cleaner.threads"})
-BROKER_STATIC_SYNONYMS = frozenset({"log.retention.hours", "log.retention.minutes", "log.roll.hours",
-                                    "log.roll.jitter.hours"})
+# a topic config's later broker synonyms (log.retention.hours, log.flush.scheduler.interval.ms)
+BROKER_STATIC_SYNONYMS = frozenset(s.name for d in TOPIC_CONFIGS.values() for s in d.synonyms[1:])
 
 
 def broker_read_only(name: str) -> bool:

@@ -524,7 +524,7 @@ class Decisions:
                     raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {k}")
         elif rtype == BROKER:
             self._check_broker_name(name, describe=False)
-            bad = [k for k, _, _ in ops if k not in C.BROKER_SYNONYMS]
+            bad = [k for k, _, _ in ops if k not in C.BROKER_ALTERABLE]
             if bad:
                 raise _Fail(ErrorCode.INVALID_REQUEST, f"Cannot update these configs dynamically: [{', '.join(bad)}]")
         else:

@@ -128,3 +128,29 @@ def test_broker_synonyms_as_kafka_lists_them():
     assert C.broker_synonyms("log.flush.interval.ms", layers) == [
         ("log.flush.interval.ms", "500", S), ("log.flush.scheduler.interval.ms", "9223372036854775807", D)]
     assert C.broker_synonyms("num.partitions", layers) == [("num.partitions", "1", D)]
+
+
+def test_flush_ms_falls_back_to_the_flush_scheduler_interval_as_kafka():
+    """Kafka 4.3 with only log.flush.scheduler.interval.ms=2000: a topic's flush.ms is 2000
+    (synonyms {}), log.flush.interval.ms null; the scheduler interval cannot be updated
+    dynamically (checked side by side with kafka-configs)."""
+    import tempfile
+
+    from odradek.controller.controller import Controller, CreateTopicSpec
+    from odradek.controller.decisions import OP_SET
+    from odradek.controller.image import BrokerImage
+    from odradek.wire.errors import ErrorCode
+
+    cfg = BrokerConfig.from_properties({"log.flush.scheduler.interval.ms": "2000"})
+    assert cfg.topic_defaults()["flush.ms"] == "2000" and cfg.log_config().flush_ms == 2000
+    c = Controller(tempfile.mkdtemp(), 1, cfg.controller_defaults(), 0)
+    c.start(BrokerImage(1, "127.0.0.1", 9092), 0)
+    assert c.create_topics([CreateTopicSpec("t", 1, 1)], False, 1)[0].error_code == 0
+    (res,) = c.describe_configs([(C.TOPIC, "t", ["flush.ms"])], True)
+    assert [(v.value, v.synonyms) for v in res.configs] == [("2000", ())]
+    assert c.topic_config("t")["flush.ms"] == "2000"
+    name = "log.flush.scheduler.interval.ms"
+    (r,) = c.incremental_alter_configs([(C.BROKER, "", [(name, OP_SET, "1000")])], False, 2)
+    assert (r.error_code, r.error_message) == (ErrorCode.INVALID_REQUEST,
+                                               f"Cannot update these configs dynamically: [{name}]")
+    c.close()
