@@ -29,16 +29,17 @@ LOWER = {
     "log": {"wire"},
     "config": {"wire", "log"},
     "raft": {"wire", "log"},
+    "replication": {"wire", "log"},
     "controller": {"wire", "log", "raft", "config"},
     "coordinator": {"wire", "log", "raft", "controller", "config"},
-    "api_handlers": {"wire", "log", "raft", "controller", "coordinator", "config"},
-    "broker": {"wire", "log", "raft", "controller", "coordinator", "api_handlers", "config"},
+    "api_handlers": {"wire", "log", "raft", "replication", "controller", "coordinator", "config"},
+    "broker": {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "config"},
 }  # anything else (cli*.py, __main__.py) is an entry point and may import any part
 
-NO_EVENT_LOOP = {"wire", "log", "raft", "controller", "coordinator", "api_handlers"}
+NO_EVENT_LOOP = {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers"}
 EVENT_LOOP_MODULES = {"asyncio", "socket", "ssl", "selectors", "subprocess", "uvloop", "multiprocessing"}
 
-PURE = {"wire", "raft", "controller", "coordinator", "api_handlers", "log/config.py"}
+PURE = {"wire", "raft", "replication", "controller", "coordinator", "api_handlers", "log/config.py"}
 PURE_BANNED_MODULES = {"threading", "time", "shutil", "concurrent"}
 OS_IO = {"open", "write", "pwrite", "pwritev", "remove", "unlink", "rename", "replace", "fsync",
          "fdatasync", "makedirs", "mkdir", "rmdir", "ftruncate", "truncate", "urandom", "listdir",
