@@ -29,7 +29,7 @@ def truncation_point(leader: EpochEndOffset, cache: LeaderEpochCache, log_end_of
     if leader.epoch == UNDEFINED_EPOCH:
         return min(leader.end_offset, log_end_offset), True
     mine = cache.end_offset_for(leader.epoch, log_end_offset)
-    if mine.epoch == UNDEFINED_EPOCH:
+    if mine.undefined:  # we track no epoch <= the leader's
         return min(leader.end_offset, log_end_offset), True
     if mine.epoch != leader.epoch:
         return min(mine.end_offset, log_end_offset), False

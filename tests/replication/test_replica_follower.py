@@ -1,0 +1,171 @@
+"""The follower side: truncation by leader epoch (Kafka's getOffsetTruncationState and the
+DivergingEpoch / OffsetForLeaderEpoch exchanges, each against a real PartitionLeader), and
+following the leader's high watermark and log start offset."""
+
+from dataclasses import dataclass, field
+
+from odradek.replication.epoch_cache import UNDEFINED, EpochEndOffset, LeaderEpochCache
+from odradek.replication.follower import Phase, PartitionFollower, truncation_point
+from odradek.replication.leader import LeaderConfig, PartitionLeader
+from odradek.replication.messages import EpochQuery, FetchDecision, LeaderAndIsr, ReplicaFetch
+from odradek.wire.errors import ErrorCode
+
+NOW = 1_000_000
+
+
+@dataclass(frozen=True)
+class B:
+    base_offset: int
+    leader_epoch: int
+
+    @property
+    def last_offset(self) -> int:
+        return self.base_offset
+
+
+@dataclass
+class Log:
+    """A log of one-record batches given by the epoch of each offset."""
+    epochs_by_offset: list[int] = field(default_factory=list)
+    log_start_offset: int = 0
+
+    @property
+    def log_end_offset(self) -> int:
+        return len(self.epochs_by_offset)
+
+    @property
+    def epochs(self) -> LeaderEpochCache:
+        c = LeaderEpochCache()
+        for off, e in enumerate(self.epochs_by_offset):
+            c = c.assign(e, off)
+        return c
+
+    def apply(self, rd) -> None:
+        if rd.truncate_to is not None:
+            del self.epochs_by_offset[rd.truncate_to:]
+        self.epochs_by_offset += [b.leader_epoch for b in rd.append]
+
+    def batches(self, start: int, n: int = 100):
+        return tuple(B(o, e) for o, e in enumerate(self.epochs_by_offset) if start <= o < start + n)
+
+
+def leader_of(log: Log, epoch: int, *, hw: int = 0) -> PartitionLeader:
+    ld = PartitionLeader(1, log, LeaderConfig(), LeaderAndIsr(1, epoch, 0, frozenset({1, 2})), (1, 2), hw, NOW,
+                         {1: 1, 2: 1})
+    ld.ready()
+    return ld
+
+
+def sync(follower: PartitionFollower, flog: Log, leader: PartitionLeader, llog: Log, rounds: int = 10) -> list:
+    """Exchange requests until nothing changes; returns the truncations done."""
+    truncations = []
+    for i in range(rounds):
+        req = follower.poll(NOW + i)
+        if req is None:
+            continue
+        if isinstance(req, EpochQuery):
+            rd = follower.on_epoch_answer(leader.answer_epoch_query(req))
+        else:
+            d = leader.on_fetch(req, NOW + i)
+            rd = follower.on_fetch_answer(d, llog.batches(d.read_from) if d.read_from is not None else ())
+        if rd.truncate_to is not None:
+            truncations.append(rd.truncate_to)
+        flog.apply(rd)
+    return truncations
+
+
+def test_truncation_point_rules():
+    mine = LeaderEpochCache().assign(0, 0).assign(1, 3).assign(3, 6)  # log end 9
+    # The leader knows our epoch: the smaller of the two ends (and our log end).
+    assert truncation_point(EpochEndOffset(1, 5), mine, 9, 0) == (5, True)
+    assert truncation_point(EpochEndOffset(1, 4), mine, 9, 0) == (4, True)
+    assert truncation_point(EpochEndOffset(3, 20), mine, 9, 0) == (9, True)
+    # The leader answered an epoch we never had: to the end of our largest smaller one, again.
+    assert truncation_point(EpochEndOffset(2, 7), mine, 9, 0) == (6, False)
+    # Our first epoch is newer: ours "ends" where it starts (Kafka's endOffsetFor), so there.
+    assert truncation_point(EpochEndOffset(0, 2), LeaderEpochCache().assign(4, 0), 9, 0) == (0, True)
+    # We track no epochs at all: the leader's offset.
+    assert truncation_point(EpochEndOffset(0, 2), LeaderEpochCache(), 9, 0) == (2, True)
+    # No epoch end known to the leader: the initial offset (the HW); an old leader without epochs.
+    assert truncation_point(UNDEFINED, mine, 9, 4) == (4, True)
+    assert truncation_point(EpochEndOffset(-1, 7), mine, 9, 0) == (7, True)
+
+
+def test_diverging_epoch_one_round():
+    """Follower wrote 4 records in epoch 1 that the new leader (epoch 2) never had."""
+    llog, flog = Log([0] * 5 + [2] * 3), Log([0] * 5 + [1] * 4)
+    leader = leader_of(llog, 2)
+    f = PartitionFollower(2, 1, 1, 2, flog, 0)
+    req = f.poll(NOW)
+    assert (req.fetch_offset, req.last_fetched_epoch) == (9, 1)
+    d = leader.on_fetch(req, NOW)
+    assert d.diverging_epoch == EpochEndOffset(0, 5) and d.read_from is None
+    rd = f.on_fetch_answer(d)
+    assert rd.truncate_to == 5 and not rd.append
+    flog.apply(rd)
+    assert sync(f, flog, leader, llog) == []
+    assert flog.epochs_by_offset == llog.epochs_by_offset
+
+
+def test_diverging_epoch_two_rounds():
+    """The leader answers an epoch the follower never had: truncate to our older epoch's end,
+    fetch again with it, then truncate where the logs really part."""
+    llog = Log([0] * 4 + [2] * 3 + [4] * 3)      # epochs (0,0) (2,4) (4,7), end 10
+    flog = Log([0] * 3 + [1] * 3 + [3] * 3)      # epochs (0,0) (1,3) (3,6), end 9
+    leader = leader_of(llog, 4)
+    f = PartitionFollower(2, 1, 1, 4, flog, 0)
+    assert sync(f, flog, leader, llog) == [6, 3]
+    assert flog.epochs_by_offset == llog.epochs_by_offset
+
+
+def test_offset_for_leader_epoch_path_for_old_leaders():
+    llog = Log([0] * 4 + [2] * 3 + [4] * 3)
+    flog = Log([0] * 3 + [1] * 3 + [3] * 3)
+    leader = leader_of(llog, 4)
+    f = PartitionFollower(2, 1, 1, 4, flog, 2, truncate_on_fetch=False, request_timeout_ms=1)
+    q = f.poll(NOW)
+    assert isinstance(q, EpochQuery) and q.leader_epoch == 3 and f.phase is Phase.TRUNCATING
+    # (that query is lost; sync's first poll, 1 ms later, sends it again)
+    assert sync(f, flog, leader, llog) == [6, 3]
+    assert f.phase is Phase.FETCHING
+    assert flog.epochs_by_offset == llog.epochs_by_offset
+
+
+def test_no_truncation_when_the_logs_agree():
+    llog, flog = Log([0] * 5 + [2] * 3), Log([0] * 5 + [2] * 1)
+    leader = leader_of(llog, 2)
+    f = PartitionFollower(2, 1, 1, 2, flog, 0)
+    assert sync(f, flog, leader, llog) == []
+    assert flog.epochs_by_offset == llog.epochs_by_offset
+
+
+def test_follows_the_leaders_high_watermark_and_log_start():
+    flog = Log([0] * 3)
+    f = PartitionFollower(2, 1, 1, 0, flog, 0)
+    req = f.poll(NOW)
+    rd = f.on_fetch_answer(FetchDecision(req.request_id, 0, ErrorCode.NONE, 3, high_watermark=9, log_start_offset=2),
+                           (B(3, 0), B(4, 0)))
+    assert rd.high_watermark == 5 and rd.log_start_offset == 2 and [b.base_offset for b in rd.append] == [3, 4]
+    flog.apply(rd)
+    req = f.poll(NOW)
+    assert (req.fetch_offset, req.last_fetched_epoch) == (5, 0)
+
+
+def test_behind_the_leaders_log_start_starts_over_there():
+    flog = Log([0] * 3)
+    f = PartitionFollower(2, 1, 1, 0, flog, 0)
+    req = f.poll(NOW)
+    rd = f.on_fetch_answer(FetchDecision(req.request_id, 0, ErrorCode.OFFSET_OUT_OF_RANGE, 3, 50, log_start_offset=40))
+    assert rd.truncate_fully_to == 40 and f.poll(NOW).fetch_offset == 40
+
+
+def test_stale_answers_are_ignored_and_requests_resent_after_timeout():
+    flog = Log([0] * 3)
+    f = PartitionFollower(2, 1, 1, 0, flog, 0, request_timeout_ms=100)
+    first = f.poll(NOW)
+    assert f.poll(NOW + 50) is None  # one request at a time
+    second = f.poll(NOW + 100)
+    assert isinstance(second, ReplicaFetch) and second.request_id != first.request_id
+    late = FetchDecision(first.request_id, 0, ErrorCode.NONE, 3, high_watermark=3, log_start_offset=0)
+    assert f.on_fetch_answer(late, (B(3, 0),)) == type(f.on_fetch_answer(late))()
+    assert f.in_flight == second.request_id
