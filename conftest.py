@@ -2,15 +2,17 @@
 
 - The session header says which external tools the suite uses are on this machine (tests that need a
   missing one skip, naming it).
-- Parallel runs (pytest-xdist, `--dist loadgroup` in pyproject.toml): every test module runs whole on
-  one worker, as its module-scoped brokers and builds expect; the Spark tests share one SparkSession,
-  so they stay together on one worker.
+- Parallel runs (pytest-xdist, `-n auto --dist loadscope` in pyproject.toml): every test module runs
+  whole on one worker, as its module-scoped brokers expect; the Spark tests share one SparkSession, so
+  they stay together on one worker. Workers take modules in collection order, so the long ones (Spark,
+  the Java/Go/Node client checks, broker kills) come first and the many short unit-test modules fill
+  the end. `-n auto` is one worker more than the cores: most of a compat test's time is spent waiting
+  for brokers and client processes.
 """
 from __future__ import annotations
 
+import os
 import shutil
-
-import pytest
 
 TOOLS = (("java", "Java clients, Kafka Streams, Kafka's CLI tools, Spark"), ("mvn", "the same, first run"),
          ("go", "franz-go"), ("node", "kafkajs"), ("npm", "kafkajs"))
@@ -25,9 +27,40 @@ def pytest_report_header(config):
     return line
 
 
-@pytest.hookimpl(tryfirst=True)
+# the longest modules (measured with --durations), started first
+LONG_FIRST = ["spark_tests", "compat_tests/test_kafka_streams.py", "compat_tests/test_java_clients.py",
+              "compat_tests/test_franz_go.py", "compat_tests/test_fetch_sessions.py", "compat_tests/test_kafkajs.py",
+              "compat_tests/test_transactions.py", "compat_tests/test_raft_cluster.py",
+              "tests/wire/test_golden_client_bytes.py"]
+
+
+def _group(nodeid: str) -> str:
+    """The unit of work a parallel worker takes whole: a test module, or all the Spark tests."""
+    module = nodeid.split("::", 1)[0]
+    return "spark_tests" if module.startswith("spark_tests/") else module
+
+
+def _rank(group: str) -> int:
+    if group in LONG_FIRST:
+        return LONG_FIRST.index(group)
+    return len(LONG_FIRST) + (0 if group.startswith("compat_tests/") else 1)
+
+
 def pytest_collection_modifyitems(config, items):
-    for item in items:
-        top = item.nodeid.split("/", 1)[0]
-        group = "spark_tests" if top == "spark_tests" else item.nodeid.split("::", 1)[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+    items.sort(key=lambda item: _rank(_group(item.nodeid)))  # stable: a module keeps its own order
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """xdist's load-by-scope scheduling with _group as the scope (its loadgroup marks do not reach
+    the scheduler under pytest 9, which made node ids read-only)."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class GroupScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _group(nodeid)
+
+    return GroupScheduling(config, log)
+
+
+def pytest_xdist_auto_num_workers(config):
+    return (os.cpu_count() or 1) + 1

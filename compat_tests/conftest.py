@@ -19,12 +19,22 @@ import uuid
 import pytest
 
 import apache_kafka
+import builds
 from harness import BrokerProcess, ExternalBroker
 
 
 def pytest_addoption(parser):
     parser.addoption("--bootstrap", action="store", default=None,
                      help="run against an already running broker at HOST:PORT (restart/kill tests skip)")
+
+
+def pytest_collection_finish(session):
+    """Start the client builds this session's compat tests use (Java, Go, npm, Kafka's jars) in the
+    background, so that they overlap the tests that need none. With parallel workers the first one
+    does it; the others find the builds done or wait on their lock."""
+    if getattr(session.config, "workerinput", {}).get("workerid", "gw0") != "gw0":
+        return
+    builds.prebuild(builds.needed({item.path.name for item in session.items}))
 
 
 def make_broker(request, tmp_path_factory, overrides: dict[str, str] | None = None):

@@ -226,30 +226,6 @@ class RawClient:
         self.sock.close()
 
 
-def _newest_input(project: Path) -> float:
-    return max(p.stat().st_mtime for p in [project / "pom.xml", *(project / "src").rglob("*")] if p.is_file())
-
-
-def maven_classpath(project: Path, build_dir: Path, *mvn_args: str) -> str:
-    """Compile a Maven project whose build directory is build_dir and return its run classpath.
-    Maven resolves from ~/.m2 offline first and goes online only when something is missing; a build
-    newer than pom.xml and every source is reused (parallel workers wait for one build)."""
-    cp_file = build_dir / "classpath.txt"
-    with apache_kafka.cache_lock(f"mvn-{build_dir.relative_to(REPO).as_posix().replace('/', '-')}"):
-        fresh = cp_file.exists() and cp_file.stat().st_mtime >= _newest_input(project) and all(
-            Path(j).exists() for j in cp_file.read_text().strip().split(os.pathsep))
-        if not fresh:
-            cmd = ["mvn", "-q", "-B", *mvn_args, "compile", "dependency:build-classpath",
-                   f"-Dmdep.outputFile={cp_file}"]
-            r = subprocess.run([cmd[0], "-o", *cmd[1:]], cwd=project, capture_output=True, text=True, timeout=600)
-            if r.returncode != 0:
-                r = subprocess.run(cmd, cwd=project, capture_output=True, text=True, timeout=600)
-            if r.returncode != 0:
-                raise RuntimeError(f"mvn build of {project.name} {' '.join(mvn_args)} failed:\n"
-                                   f"{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
-    return str(build_dir / "classes") + os.pathsep + cp_file.read_text().strip()
-
-
 def kafka_tool(name: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run Kafka 4.3's own CLI tool bin/kafka-NAME.sh ARGS (from Maven Central, see apache_kafka);
     skips the test when Java or Maven is missing."""

@@ -9,19 +9,18 @@ Skips (naming java/mvn) where Java or Maven is missing.
 
 from __future__ import annotations
 
-import os
 import random
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+
+from builds import java_clients_classpath
 from harness import REPO, create_topic
 
 from odradek.cli_partitioner import partition_for_key
 
-JAVA_DIR = Path(__file__).resolve().parent / "java"
 KAFKA_CLIENTS = "4.3.0"
 COUNTS = [1, 2, 3, 7, 12, 50, 1000]
 
@@ -39,18 +38,7 @@ def _keys(n: int = 1000) -> list[bytes]:
 
 
 def _java_partitions(keys: list[bytes]) -> list[list[int]]:
-    def mvn(offline: bool):
-        cmd = ["mvn", "-q", "-B", f"-Dkafka.version={KAFKA_CLIENTS}", "compile", "dependency:build-classpath",
-               f"-Dmdep.outputFile=target/{KAFKA_CLIENTS}/classpath.txt"]
-        return subprocess.run(cmd[:1] + (["-o"] if offline else []) + cmd[1:], cwd=JAVA_DIR,
-                              capture_output=True, text=True, timeout=600)
-
-    r = mvn(offline=True)
-    if r.returncode != 0:
-        r = mvn(offline=False)
-    assert r.returncode == 0, f"mvn build failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
-    target = JAVA_DIR / "target" / KAFKA_CLIENTS
-    cp = str(target / "classes") + os.pathsep + (target / "classpath.txt").read_text().strip()
+    cp = java_clients_classpath(KAFKA_CLIENTS)  # built once, locked against parallel workers
     r = subprocess.run(["java", "-cp", cp, "odradek.compat.PartitionerCheck", *map(str, COUNTS)],
                        input="".join(k.hex() + "\n" for k in keys), capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-3000:]

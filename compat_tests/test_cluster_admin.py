@@ -116,21 +116,19 @@ def test_kafka_python_reassignments_single_node(kp_admin, bootstrap):
 
 def test_kafka_configs_quotas_and_scram(bootstrap):
     user = _name("u")
-    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
-              "--add-config", "producer_byte_rate=4096,consumer_byte_rate=8192")
+    entity = ("--bootstrap-server", bootstrap, "--entity-type", "users", "--entity-name", user)
+    r = kafka_tool("configs", *entity, "--alter", "--add-config", "producer_byte_rate=4096,consumer_byte_rate=8192")
     assert r.returncode == 0, r.stderr
-    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
-              "--add-config", "SCRAM-SHA-512=[iterations=8192,password=pw]")
+    r = kafka_tool("configs", *entity, "--alter", "--add-config", "SCRAM-SHA-512=[iterations=8192,password=pw]")
     assert r.returncode == 0, r.stderr
-    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--describe", "--entity-type", "users", "--entity-name", user)
+    r = kafka_tool("configs", *entity, "--describe")
     assert r.returncode == 0, r.stderr
     assert f"Quota configs for user-principal '{user}' are consumer_byte_rate=8192.0, producer_byte_rate=4096.0" \
         in r.stdout
     assert f"SCRAM credential configs for user-principal '{user}' are SCRAM-SHA-512=iterations=8192" in r.stdout
-    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--alter", "--entity-type", "users", "--entity-name", user,
-              "--delete-config", "producer_byte_rate")
+    r = kafka_tool("configs", *entity, "--alter", "--delete-config", "producer_byte_rate")
     assert r.returncode == 0, r.stderr
-    r = kafka_tool("configs", "--bootstrap-server", bootstrap, "--describe", "--entity-type", "users", "--entity-name", user)
+    r = kafka_tool("configs", *entity, "--describe")
     assert f"Quota configs for user-principal '{user}' are consumer_byte_rate=8192.0" in r.stdout
 
 
@@ -146,7 +144,7 @@ def test_kafka_transactions_describe_producers(bootstrap):
     p.produce(name, b"v2")
     p.flush()
     r = kafka_tool("transactions", "--bootstrap-server", bootstrap, "describe-producers", "--topic", name,
-              "--partition", "0")
+                   "--partition", "0")
     p.abort_transaction()
     assert r.returncode == 0, r.stderr
     header, row = [line.split() for line in r.stdout.strip().splitlines()[-2:]]

@@ -208,7 +208,7 @@ def test_long_poll_in_a_session(raw, bootstrap, topic3, version):
 def test_java_consumer_fetches_incrementally(bootstrap, version):
     """The Java consumer reads everything exactly once, and its fetches after the
     first are incremental (its FetchSessionHandler's debug log says which it built)."""
-    from test_java_clients import build
+    from builds import java_clients_classpath as build
 
     cmd = ["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
            "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.FetchSessionHandler=debug",

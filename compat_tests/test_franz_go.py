@@ -9,15 +9,13 @@ broker; it prints "PASS name" / "FAIL name: reason" per check; each check is a t
 from __future__ import annotations
 
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
+import builds
 from harness import assert_check_passed, assert_exit_code_matches, run_check_program
 
-GO_DIR = Path(__file__).resolve().parent / "go"
-BIN = GO_DIR.parent.parent / ".cache" / "franz-go" / "franzgo-check"
 CHECKS = [
     "admin.topicsConfigsPartitions",
     "admin.listOffsetsDeleteRecords",
@@ -36,11 +34,7 @@ pytestmark = pytest.mark.skipif(shutil.which("go") is None, reason="needs Go")
 
 @pytest.fixture(scope="session")
 def franz_go_binary() -> Path:
-    BIN.parent.mkdir(parents=True, exist_ok=True)
-    r = subprocess.run(["go", "build", "-o", str(BIN), "."], cwd=GO_DIR, capture_output=True, text=True, timeout=900)
-    if r.returncode != 0:
-        raise RuntimeError(f"go build failed:\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
-    return BIN
+    return builds.franz_go_binary()
 
 
 @pytest.fixture(scope="module")

@@ -188,7 +188,7 @@ def test_raw_heartbeat_errors_and_describe(bootstrap, topic_name):
 def test_java_consumer_protocol(bootstrap):
     if shutil.which("mvn") is None or shutil.which("java") is None:
         pytest.skip("needs Java 17 and Maven")
-    from test_java_clients import build
+    from builds import java_clients_classpath as build
 
     cp = build("4.3.0")
     r = subprocess.run(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp,

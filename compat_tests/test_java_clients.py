@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from harness import maven_classpath
+from builds import JAVA_CLIENT_VERSIONS, java_clients_classpath
 
 JAVA_DIR = Path(__file__).resolve().parent / "java"
-VERSIONS = ["3.9.2", "4.3.0"]
+VERSIONS = list(JAVA_CLIENT_VERSIONS)
 CHECKS = [
     "admin.describeCluster",
     "admin.createTopics",
@@ -48,15 +48,10 @@ pytestmark = pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("jav
                                 reason="needs Java 17 and Maven")
 
 
-def build(version: str) -> str:
-    """Compile JavaClientsCheck against kafka-clients `version`; return the run classpath."""
-    return maven_classpath(JAVA_DIR, JAVA_DIR / "target" / version, f"-Dkafka.version={version}")
-
-
 @pytest.fixture(scope="session")
 def java_classpaths() -> dict[str, str]:
     t0 = time.monotonic()
-    cps = {v: build(v) for v in VERSIONS}
+    cps = {v: java_clients_classpath(v) for v in VERSIONS}
     print(f"\njava compat build: {time.monotonic() - t0:.1f}s")
     return cps
 

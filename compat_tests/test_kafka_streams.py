@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 
-from harness import RawClient, assert_check_passed, assert_exit_code_matches, maven_classpath, run_check_program
+import builds
+from harness import RawClient, assert_check_passed, assert_exit_code_matches, run_check_program
 
-STREAMS_DIR = Path(__file__).resolve().parent / "java-streams"
 # (processing.guarantee, group.protocol): classic groups under both guarantees, and the streams
 # rebalance protocol (KIP-1071, on by default in Kafka 4.3) under at_least_once
 MODES = [("eos", "classic"), ("alos", "classic"), ("alos", "streams")]
@@ -59,7 +58,7 @@ pytestmark = pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("jav
 def streams_classpath() -> str:
     """Compile StreamsCheck (Maven: ~/.m2 offline first, online only when something is missing)."""
     t0 = time.monotonic()
-    cp = maven_classpath(STREAMS_DIR, STREAMS_DIR / "target")
+    cp = builds.streams_classpath()
     print(f"\njava-streams build: {time.monotonic() - t0:.1f}s")
     return cp
 

@@ -10,14 +10,12 @@ changes); check.js then runs every check against this module's broker and prints
 from __future__ import annotations
 
 import shutil
-import subprocess
-from pathlib import Path
 
 import pytest
 
+import builds
 from harness import assert_check_passed, assert_exit_code_matches, run_check_program
 
-JS_DIR = Path(__file__).resolve().parent / "js"
 CHECKS = [
     "admin.createTopicsAndMetadata",
     "admin.configs",
@@ -44,26 +42,14 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None or shutil.which("np
                                 reason="needs Node.js and npm")
 
 
-def install() -> None:
-    """npm ci, unless node_modules already matches package-lock.json."""
-    lock = JS_DIR / "package-lock.json"
-    stamp = JS_DIR / "node_modules" / ".package-lock.json"  # npm writes it on install
-    if stamp.exists() and stamp.stat().st_mtime >= lock.stat().st_mtime:
-        return
-    r = subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=JS_DIR, capture_output=True, text=True,
-                       timeout=600)
-    if r.returncode != 0:
-        raise RuntimeError(f"npm ci failed:\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
-
-
 @pytest.fixture(scope="session")
 def kafkajs_installed() -> None:
-    install()
+    builds.kafkajs_install()
 
 
 @pytest.fixture(scope="module")
 def kafkajs_results(kafkajs_installed, bootstrap) -> dict[str, str]:
-    return run_check_program(["node", "check.js", bootstrap], cwd=JS_DIR)
+    return run_check_program(["node", "check.js", bootstrap], cwd=builds.JS_DIR)
 
 
 @pytest.mark.parametrize("check", CHECKS)

@@ -171,11 +171,11 @@ def test_kafka_share_groups_tool_lists_and_describes(bootstrap, share_topic, ear
         assert r.returncode == 0, r.stderr
         assert earliest_group in r.stdout.split()
         r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group,
-                  "--members")
+                       "--members")
         assert r.returncode == 0, r.stderr
         assert "share-tool-test" in r.stdout and share_topic in r.stdout
         r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group,
-                  "--state")
+                       "--state")
         assert r.returncode == 0, r.stderr
         assert "Stable" in r.stdout
         deadline = time.time() + 15
@@ -202,6 +202,6 @@ def test_kafka_share_groups_tool_lists_and_describes(bootstrap, share_topic, ear
 def test_kafka_console_share_consumer(bootstrap, share_topic, earliest_group):
     _produce(bootstrap, share_topic, 6, 2)
     r = kafka_tool("console-share-consumer", "--bootstrap-server", bootstrap, "--topic", share_topic, "--group",
-              earliest_group, "--max-messages", "6", "--timeout-ms", "30000")
+                   earliest_group, "--max-messages", "6", "--timeout-ms", "30000")
     assert r.returncode == 0, r.stderr
     assert sorted(r.stdout.split()) == [f"m{i}" for i in range(6)]

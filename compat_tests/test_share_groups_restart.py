@@ -63,15 +63,15 @@ def test_reset_offsets_survive_a_restart(controllable_broker):
     create_topic(b.bootstrap, topic, 2)
     _produce(b.bootstrap, topic, 6, 2)
     r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--group", group, "--reset-offsets",
-              "--topic", f"{topic}:1", "--to-latest", "--execute")
+                   "--topic", f"{topic}:1", "--to-latest", "--execute")
     assert r.returncode == 0, r.stderr
     r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--group", group, "--reset-offsets",
-              "--topic", f"{topic}:0", "--to-earliest", "--execute")
+                   "--topic", f"{topic}:0", "--to-earliest", "--execute")
     assert r.returncode == 0, r.stderr
     b.restart()
     assert _describe(b.bootstrap, group, topic) == [[topic, "0", "0", "3"], [topic, "1", "3", "0"]]
     r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--delete-offsets", "--group", group,
-              "--topic", topic)
+                   "--topic", topic)
     assert "Successful" in r.stdout
     b.restart()
     r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--describe", "--group", group)
