@@ -64,3 +64,14 @@ def handle(ctx, req) -> AddPartitionsToTxnResponse:
             topic_results=_one(ctx, txn, t.transactional_id, t.producer_id, t.producer_epoch, t.verify_only,
                                t.topics)))
     return AddPartitionsToTxnResponse(throttle_time_ms=0, error_code=0, results_by_transaction=out)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's AddPartitionsToTxnRequest.getErrorResponse."""
+    if v >= 4:  # broker-to-broker batched form: top-level error only
+        return AddPartitionsToTxnResponse(error_code=code)
+    return AddPartitionsToTxnResponse(results_by_topic_v3_and_below=[
+        AddPartitionsToTxnTopicResult(name=t.name, results_by_partition=[
+            AddPartitionsToTxnPartitionResult(partition_index=p, partition_error_code=code)
+            for p in t.partitions or ()])
+        for t in req.v3_and_below_topics or ()])

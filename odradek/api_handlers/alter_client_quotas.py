@@ -4,6 +4,7 @@ Kafka's ClientQuotaControlManager (entity types and combinations, keys, value ra
 from __future__ import annotations
 
 from odradek.controller import client_quotas
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.alter_client_quotas_response import AlterClientQuotasResponse, EntityData, EntryData
 
 API_KEY = 49
@@ -22,3 +23,12 @@ def handle(ctx, request) -> AlterClientQuotasResponse:
         EntryData(error_code=code, error_message=msg,
                   entity=[EntityData(entity_type=t, entity_name=n) for t, n in entity])
         for entity, code, msg in results])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's AlterClientQuotasRequest.getErrorResponse."""
+    default_msg = ErrorCode.from_code(code).message  # Kafka sets Errors.message() here
+    return AlterClientQuotasResponse(entries=[
+        EntryData(error_code=code, error_message=default_msg, entity=[
+            EntityData(entity_type=e.entity_type, entity_name=e.entity_name) for e in en.entity or ()])
+        for en in req.entries or ()])

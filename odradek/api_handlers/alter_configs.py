@@ -13,7 +13,18 @@ def handle(ctx, request) -> AlterConfigsResponse:
     resources = [(r.resource_type, r.resource_name, [(c.name, c.value) for c in r.configs])
                  for r in request.resources]
     results = ctx.services.metadata.alter_configs(resources, bool(request.validate_only), ctx.now_ms)
-    return AlterConfigsResponse(throttle_time_ms=0, responses=[
-        AlterConfigsResourceResponse(error_code=int(r.error_code), error_message=r.error_message,
-                                     resource_type=r.resource_type, resource_name=r.resource_name)
-        for r in results])
+    return AlterConfigsResponse(throttle_time_ms=0, responses=resource_responses(
+        AlterConfigsResourceResponse, ((r.error_code, r.error_message, r) for r in results)))
+
+
+def resource_responses(cls: type, results) -> list:
+    """[(code, message, resource)] -> the response's entries (AlterConfigs and
+    IncrementalAlterConfigs answer each resource alike)."""
+    return [cls(error_code=int(code), error_message=message, resource_type=r.resource_type,
+                resource_name=r.resource_name) for code, message, r in results]
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's AlterConfigsRequest.getErrorResponse."""
+    return AlterConfigsResponse(responses=resource_responses(
+        AlterConfigsResourceResponse, ((code, msg, r) for r in req.resources or ())))

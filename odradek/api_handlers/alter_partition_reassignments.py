@@ -64,3 +64,13 @@ def _one(image, topic, name: str, index: int, replicas, allow_rf_change: bool):
         return 0, None  # already there: the reassignment is complete
     # moving data between brokers is not implemented (a multi-node odradek cluster)
     return ErrorCode.INVALID_REPLICA_ASSIGNMENT, "odradek does not move partition replicas between brokers."
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's AlterPartitionReassignmentsRequest.getErrorResponse."""
+    return AlterPartitionReassignmentsResponse(error_code=code, error_message=msg, responses=[
+        ReassignableTopicResponse(name=t.name, partitions=[
+            ReassignablePartitionResponse(partition_index=p.partition_index, error_code=code,
+                                          error_message=msg)
+            for p in t.partitions or ()])
+        for t in req.topics or ()])

@@ -50,3 +50,12 @@ def _one(log_dirs: LogDirs, image, dirs: set, path: str, topic: str, partition: 
     if os.path.abspath(posixpath.dirname(plog.dir)) == path:
         return 0
     return ErrorCode.KAFKA_STORAGE_ERROR
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's AlterReplicaLogDirsRequest.getErrorResponse."""
+    return AlterReplicaLogDirsResponse(results=[
+        AlterReplicaLogDirTopicResult(topic_name=t.name, partitions=[
+            AlterReplicaLogDirPartitionResult(partition_index=p, error_code=code)
+            for p in t.partitions or ()])
+        for d in req.dirs or () for t in d.topics or ()])

@@ -41,3 +41,9 @@ def handle(ctx, request) -> AlterShareGroupOffsetsResponse:
             AlterShareGroupOffsetsResponsePartition(partition_index=p, error_code=err, error_message=msg)
             for p, err, msg in rows])
         for name, tid, rows in result])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's AlterShareGroupOffsetsRequest.getErrorResponse."""
+    # Kafka: getErrorResponse(throttle, Errors.forException(e)), the code and its default message
+    return AlterShareGroupOffsetsResponse(error_code=code, error_message=ErrorCode(code).message)

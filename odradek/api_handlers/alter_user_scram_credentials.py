@@ -19,3 +19,10 @@ def handle(ctx, request) -> AlterUserScramCredentialsResponse:
         lambda image: scram.alter(image.scram_credentials, ups, dels), False, ctx.now_ms)
     return AlterUserScramCredentialsResponse(throttle_time_ms=0, results=[
         AlterUserScramCredentialsResult(user=u, error_code=c, error_message=m) for u, c, m in results])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's AlterUserScramCredentialsRequest.getErrorResponse."""
+    users = sorted({d.name for d in req.deletions or ()} | {u.name for u in req.upsertions or ()})
+    return AlterUserScramCredentialsResponse(results=[
+        AlterUserScramCredentialsResult(user=u, error_code=code, error_message=msg) for u in users])

@@ -82,3 +82,11 @@ def _valid_client_software(value: str) -> bool:
     import re
 
     return bool(re.fullmatch(r"[a-zA-Z0-9](?:[a-zA-Z0-9\-.]*[a-zA-Z0-9])?", value or ""))
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's ApiVersionsRequest.getErrorResponse."""
+    keys = []
+    if code == ErrorCode.UNSUPPORTED_VERSION:  # KIP-511: say which ApiVersions versions we speak
+        keys = [ApiVersion(api_key=API_KEY, min_version=MIN_VERSION, max_version=MAX_VERSION)]
+    return ApiVersionsResponse(error_code=code, api_keys=keys)

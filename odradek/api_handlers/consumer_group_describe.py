@@ -61,3 +61,9 @@ def handle(ctx, request) -> ConsumerGroupDescribeResponse:
             assignment_epoch=g.assignment_epoch, assignor_name=d["assignor"], members=members,
             authorized_operations=ops))
     return ConsumerGroupDescribeResponse(throttle_time_ms=0, groups=out)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's ConsumerGroupDescribeRequest.getErrorResponse."""
+    return ConsumerGroupDescribeResponse(groups=[
+        DescribedGroup(group_id=g, error_code=code) for g in req.group_ids or ()])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.api_handlers.error_responses import top_level_error
 from odradek.api_handlers.group_common import client_host, coordinates, coordinator, image_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_heartbeat_response import (
@@ -50,3 +51,7 @@ def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
     return ConsumerGroupHeartbeatResponse(
         throttle_time_ms=0, error_code=0, error_message=None, member_id=r.member_id, member_epoch=r.member_epoch,
         heartbeat_interval_ms=r.heartbeat_interval_ms, assignment=assignment)
+
+
+# Kafka's ConsumerGroupHeartbeatRequest.getErrorResponse
+error_response = top_level_error(ConsumerGroupHeartbeatResponse)

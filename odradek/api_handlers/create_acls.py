@@ -20,3 +20,9 @@ def handle(ctx, request):
     return CreateAclsResponse(throttle_time_ms=0, results=[
         AclCreationResult(error_code=ErrorCode.SECURITY_DISABLED, error_message="No Authorizer is configured.")
         for _ in request.creations])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's CreateAclsRequest.getErrorResponse."""
+    return CreateAclsResponse(results=[
+        AclCreationResult(error_code=code, error_message=msg) for _ in req.creations or ()])

@@ -15,3 +15,10 @@ def handle(ctx, request) -> CreatePartitionsResponse:
     results = ctx.services.metadata.create_partitions(items, bool(request.validate_only), ctx.now_ms)
     return CreatePartitionsResponse(throttle_time_ms=0, results=[
         CreatePartitionsTopicResult(name=n, error_code=int(code), error_message=msg) for n, code, msg in results])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's CreatePartitionsRequest.getErrorResponse."""
+    return CreatePartitionsResponse(results=[
+        CreatePartitionsTopicResult(name=t.name, error_code=code, error_message=msg)
+        for t in req.topics or ()])

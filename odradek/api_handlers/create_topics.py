@@ -37,3 +37,10 @@ def handle(ctx, request) -> CreateTopicsResponse:
                            for c in r.configs]
         topics.append(out)
     return CreateTopicsResponse(throttle_time_ms=0, topics=topics)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's CreateTopicsRequest.getErrorResponse."""
+    return CreateTopicsResponse(topics=[
+        CreatableTopicResult(name=t.name, error_code=code, error_message=msg)
+        for t in req.topics or ()])

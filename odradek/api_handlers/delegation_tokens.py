@@ -9,3 +9,10 @@ NOT_ALLOWED = ErrorCode.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED
 # the principal of every PLAINTEXT connection
 PRINCIPAL_TYPE = "User"
 PRINCIPAL_NAME = "ANONYMOUS"
+
+
+def refused(response_cls: type):
+    """The handler of RenewDelegationToken and ExpireDelegationToken: NOT_ALLOWED, no expiry."""
+    def handle(ctx, request):
+        return response_cls(error_code=NOT_ALLOWED, expiry_timestamp_ms=-1, throttle_time_ms=0)
+    return handle

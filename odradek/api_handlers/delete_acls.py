@@ -21,3 +21,10 @@ def handle(ctx, request):
         DeleteAclsFilterResult(error_code=ErrorCode.SECURITY_DISABLED, error_message="No Authorizer is configured.",
                                matching_acls=[])
         for _ in request.filters])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DeleteAclsRequest.getErrorResponse."""
+    return DeleteAclsResponse(filter_results=[
+        DeleteAclsFilterResult(error_code=code, error_message=msg, matching_acls=[])
+        for _ in req.filters or ()])

@@ -24,3 +24,9 @@ def handle(ctx, request) -> DeleteGroupsResponse:
         throttle_time_ms=0,
         results=[DeletableGroupResult(group_id=gid, error_code=result[gid]) for gid in request.groups_names],
     )
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DeleteGroupsRequest.getErrorResponse."""
+    return DeleteGroupsResponse(results=[
+        DeletableGroupResult(group_id=g, error_code=code) for g in req.groups_names or ()])

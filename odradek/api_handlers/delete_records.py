@@ -38,3 +38,13 @@ def handle(ctx, req) -> DeleteRecordsResponse:
             parts.append(r)
         topics.append(DeleteRecordsTopicResult(name=t.name, partitions=parts))
     return DeleteRecordsResponse(throttle_time_ms=0, topics=topics)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DeleteRecordsRequest.getErrorResponse."""
+    return DeleteRecordsResponse(topics=[
+        DeleteRecordsTopicResult(name=t.name, partitions=[
+            DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1,
+                                         error_code=code)
+            for p in t.partitions or ()])
+        for t in req.topics or ()])

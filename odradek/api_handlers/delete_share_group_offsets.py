@@ -40,3 +40,9 @@ def handle(ctx, request) -> DeleteShareGroupOffsetsResponse:
         DeleteShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid or ZERO_UUID, error_code=err,
                                              error_message=msg)
         for name, tid, err, msg in result])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DeleteShareGroupOffsetsRequest.getErrorResponse."""
+    # Kafka: getErrorResponse(throttle, Errors.forException(e)), the code and its default message
+    return DeleteShareGroupOffsetsResponse(error_code=code, error_message=ErrorCode(code).message)

@@ -39,3 +39,14 @@ def handle(ctx, request) -> DeleteTopicsResponse:
         responses.append(DeletableTopicResult(name=name, topic_id=topic_id, error_code=int(code),
                                               error_message=message))
     return DeleteTopicsResponse(throttle_time_ms=0, responses=responses)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DeleteTopicsRequest.getErrorResponse."""
+    if v >= 6:
+        states = [(t.name, t.topic_id) for t in req.topics or ()]
+    else:
+        from odradek.wire.primitives import ZERO_UUID
+        states = [(n, ZERO_UUID) for n in req.topic_names or ()]
+    return DeleteTopicsResponse(responses=[
+        DeletableTopicResult(name=n, topic_id=tid, error_code=code) for n, tid in states])

@@ -19,3 +19,8 @@ def handle(ctx, request):
         return CLOSE_CONNECTION  # Kafka: IllegalArgumentException while parsing
     return DescribeAclsResponse(throttle_time_ms=0, error_code=ErrorCode.SECURITY_DISABLED,
                                 error_message="No Authorizer is configured on the broker", resources=[])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeAclsRequest.getErrorResponse."""
+    return DescribeAclsResponse(error_code=code, error_message=msg, resources=[])

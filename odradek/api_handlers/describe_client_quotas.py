@@ -23,3 +23,8 @@ def handle(ctx, request) -> DescribeClientQuotasResponse:
         EntryData(entity=[EntityData(entity_type=t, entity_name=n) for t, n in entity],
                   values=[ValueData(key=k, value=v) for k, v in values.items()])
         for entity, values in found])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeClientQuotasRequest.getErrorResponse."""
+    return DescribeClientQuotasResponse(error_code=code, error_message=msg, entries=None)

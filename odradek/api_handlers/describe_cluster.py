@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.api_handlers.error_responses import top_level_error
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_cluster_response import DescribeClusterBroker, DescribeClusterResponse
 
@@ -37,3 +38,7 @@ def handle(ctx, request) -> DescribeClusterResponse:
         cluster_id=image.cluster_id, controller_id=image.controller_id, brokers=brokers,
         cluster_authorized_operations=CLUSTER_OPERATIONS if request.include_cluster_authorized_operations
         else INT32_MIN)
+
+
+# Kafka's DescribeClusterRequest.getErrorResponse
+error_response = top_level_error(DescribeClusterResponse, message=True)

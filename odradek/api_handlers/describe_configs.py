@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_configs_response import (
     DescribeConfigsResourceResult,
     DescribeConfigsResponse,
@@ -36,3 +37,12 @@ def handle(ctx, request) -> DescribeConfigsResponse:
                                              resource_type=d.resource_type, resource_name=d.resource_name,
                                              configs=configs))
     return DescribeConfigsResponse(throttle_time_ms=0, results=results)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeConfigsRequest.getErrorResponse."""
+    default_msg = ErrorCode.from_code(code).message  # Kafka sets Errors.message() here
+    return DescribeConfigsResponse(results=[
+        DescribeConfigsResult(error_code=code, error_message=default_msg,
+                              resource_type=r.resource_type, resource_name=r.resource_name, configs=[])
+        for r in req.resources or ()])

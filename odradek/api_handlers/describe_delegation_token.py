@@ -13,3 +13,8 @@ MAX_VERSION = 3
 
 def handle(ctx, request) -> DescribeDelegationTokenResponse:
     return DescribeDelegationTokenResponse(error_code=NOT_ALLOWED, tokens=[], throttle_time_ms=0)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeDelegationTokenRequest.getErrorResponse."""
+    return DescribeDelegationTokenResponse(error_code=code, tokens=[])

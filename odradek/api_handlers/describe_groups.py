@@ -58,3 +58,11 @@ def handle(ctx, request) -> DescribeGroupsResponse:
             authorized_operations=ops,
         ))
     return DescribeGroupsResponse(throttle_time_ms=0, groups=out)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeGroupsRequest.getErrorResponse."""
+    return DescribeGroupsResponse(groups=[
+        DescribedGroup(group_id=g, error_code=code, group_state="", protocol_type="",
+                       protocol_data="", members=[], authorized_operations=NOT_REQUESTED)
+        for g in req.groups or ()])

@@ -41,3 +41,8 @@ def handle(ctx, request) -> DescribeLogDirsResponse:
             error_code=0, log_dir=d, total_bytes=total, usable_bytes=usable, is_cordoned=False,
             topics=[DescribeLogDirsTopic(name=t, partitions=parts) for t, parts in sorted(topics.items())]))
     return DescribeLogDirsResponse(throttle_time_ms=0, error_code=0, results=results)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeLogDirsRequest.getErrorResponse."""
+    return DescribeLogDirsResponse(error_code=code, results=[])

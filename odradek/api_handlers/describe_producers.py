@@ -56,3 +56,11 @@ def _partition(ctx, topic_image, name: str, p: int) -> PartitionResponse:
             for pid, e in sorted(plog.producer_state.producers.items())
         ]
     return PartitionResponse(partition_index=p, error_code=0, error_message=None, active_producers=active)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeProducersRequest.getErrorResponse."""
+    return DescribeProducersResponse(topics=[
+        TopicResponse(name=t.name, partitions=[
+            PartitionResponse(partition_index=i, error_code=code) for i in t.partition_indexes or ()])
+        for t in req.topics or ()])

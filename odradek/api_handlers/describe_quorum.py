@@ -23,14 +23,14 @@ def handle(ctx, request):
     return ctx.services.quorum.describe_quorum(ctx, request)
 
 
-def error_response(code: int, message: str | None = None) -> DescribeQuorumResponse:
+def quorum_error(code: int, message: str | None = None) -> DescribeQuorumResponse:
     return DescribeQuorumResponse(error_code=code, error_message=message, topics=[], nodes=[])
 
 
 def from_node(node, now_ms: int, tick_ms: int, endpoints: dict) -> DescribeQuorumResponse:
     """endpoints: voter id -> (listener name, host, port)."""
     if node is None:
-        return error_response(ErrorCode.UNKNOWN_SERVER_ERROR, "no metadata quorum")
+        return quorum_error(ErrorCode.UNKNOWN_SERVER_ERROR, "no metadata quorum")
     s = node.state
     if not isinstance(s, Leader):
         part = PartitionData(partition_index=0, error_code=ErrorCode.NOT_LEADER_OR_FOLLOWER,
@@ -57,3 +57,9 @@ def from_node(node, now_ms: int, tick_ms: int, endpoints: dict) -> DescribeQuoru
              for vid, (name, host, port) in sorted(endpoints.items())]
     return DescribeQuorumResponse(error_code=0, error_message=None,
                                   topics=[TopicData(topic_name=METADATA_TOPIC, partitions=[part])], nodes=nodes)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeQuorumRequest.getErrorResponse."""
+    return DescribeQuorumResponse(error_code=code,
+                                  error_message=ErrorCode.from_code(code).message)

@@ -75,3 +75,11 @@ def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
         out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=topics, error_code=0,
                                                           error_message=None))
     return DescribeShareGroupOffsetsResponse(throttle_time_ms=0, groups=out)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeShareGroupOffsetsRequest.getErrorResponse."""
+    return DescribeShareGroupOffsetsResponse(groups=[
+        DescribeShareGroupOffsetsResponseGroup(group_id=g.group_id, topics=[], error_code=code,
+                                               error_message=msg or ErrorCode.from_code(code).message)
+        for g in req.groups or ()])

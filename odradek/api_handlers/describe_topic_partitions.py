@@ -71,3 +71,10 @@ def handle(ctx, request) -> DescribeTopicPartitionsResponse:
             next_cursor = Cursor(topic_name=name, partition_index=indexes[len(take)])
             break
     return DescribeTopicPartitionsResponse(throttle_time_ms=0, topics=topics, next_cursor=next_cursor)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeTopicPartitionsRequest.getErrorResponse."""
+    return DescribeTopicPartitionsResponse(topics=[
+        DescribeTopicPartitionsResponseTopic(name=t.name, error_code=code, is_internal=False, partitions=[])
+        for t in req.topics or ()])

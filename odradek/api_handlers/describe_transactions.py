@@ -41,3 +41,9 @@ def handle(ctx, req) -> DescribeTransactionsResponse:
             producer_id=m.producer_id, producer_epoch=m.producer_epoch,
             topics=[TopicData(topic=t, partitions=ps) for t, ps in by_topic.items()]))
     return DescribeTransactionsResponse(throttle_time_ms=0, transaction_states=out)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeTransactionsRequest.getErrorResponse."""
+    return DescribeTransactionsResponse(transaction_states=[
+        TransactionState(transactional_id=t, error_code=code) for t in req.transactional_ids or ()])

@@ -19,3 +19,11 @@ def handle(ctx, request) -> DescribeUserScramCredentialsResponse:
             user=user, error_code=code, error_message=msg,
             credential_infos=[CredentialInfo(mechanism=m, iterations=i) for m, i in infos])
         for user, code, msg, infos in found])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's DescribeUserScramCredentialsRequest.getErrorResponse."""
+    # Kafka leaves each result's user name unset ("").
+    return DescribeUserScramCredentialsResponse(error_code=code, error_message=msg, results=[
+        DescribeUserScramCredentialsResult(error_code=code, error_message=msg)
+        for _ in req.users or ()])

@@ -44,3 +44,12 @@ def handle(ctx, request) -> ElectLeadersResponse:
                                              error_message=NOT_NEEDED))
         results.append(ReplicaElectionResult(topic=t.topic, partition_result=parts))
     return ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=results)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's ElectLeadersRequest.getErrorResponse."""
+    return ElectLeadersResponse(error_code=code if v >= 1 else 0, replica_election_results=[
+        ReplicaElectionResult(topic=t.topic, partition_result=[
+            PartitionResult(partition_id=p, error_code=code, error_message=msg)
+            for p in t.partitions or ()])
+        for t in req.topic_partitions or ()])

@@ -11,6 +11,7 @@ from __future__ import annotations
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.end_txn_response import EndTxnResponse
 
+from .error_responses import top_level_error
 from .txn_common import fenced_for, txn_coordinator
 
 API_KEY = 26
@@ -28,3 +29,6 @@ def handle(ctx, req) -> EndTxnResponse:
         return EndTxnResponse(throttle_time_ms=0, error_code=err, producer_id=pid, producer_epoch=epoch)
     err = txn.end_txn(req.transactional_id, req.producer_id, req.producer_epoch, req.committed, ctx.now_ms)
     return EndTxnResponse(throttle_time_ms=0, error_code=fenced_for(ctx.api_version, 2, err))
+
+
+error_response = top_level_error(EndTxnResponse)  # Kafka's EndTxnRequest.getErrorResponse

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from odradek.wire.messages.expire_delegation_token_response import ExpireDelegationTokenResponse
 
-from .delegation_tokens import NOT_ALLOWED
+from .delegation_tokens import refused
+from .error_responses import top_level_error
 
 API_KEY = 40
 MIN_VERSION = 1
 MAX_VERSION = 2
 
 
-def handle(ctx, request) -> ExpireDelegationTokenResponse:
-    return ExpireDelegationTokenResponse(error_code=NOT_ALLOWED, expiry_timestamp_ms=-1, throttle_time_ms=0)
+handle = refused(ExpireDelegationTokenResponse)
+error_response = top_level_error(ExpireDelegationTokenResponse)  # Kafka's ExpireDelegationTokenRequest.getErrorResponse

@@ -175,3 +175,15 @@ def handle(ctx, req):
     watch = [("partition", p.topic, p.partition) for p in parts if p.topic is not None]
     return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.max_wait_ms,
                    watch=watch)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's FetchRequest.getErrorResponse."""
+    # v13+: only the top-level error code; before that every partition carries it too.
+    topics = []
+    if v < 13:
+        for t in req.topics or ():
+            topics.append(FetchableTopicResponse(topic=t.topic, topic_id=t.topic_id, partitions=[
+                PartitionData(partition_index=p.partition, error_code=code, high_watermark=-1)
+                for p in t.partitions or ()]))
+    return FetchResponse(error_code=code, session_id=req.session_id, responses=topics)

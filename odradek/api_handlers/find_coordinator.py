@@ -103,3 +103,14 @@ def handle(ctx, request) -> FindCoordinatorResponse:
     # Kafka sends an error below v4 as an error response: the error's default message
     return FindCoordinatorResponse(throttle_time_ms=0, error_code=err, error_message=err.message if err else None,
                                    node_id=node, host=host, port=port)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's FindCoordinatorRequest.getErrorResponse."""
+    default_msg = ErrorCode.from_code(code).message  # Kafka sets Errors.message() here
+    if v < 4:
+        return FindCoordinatorResponse(error_code=code, error_message=default_msg,
+                                       node_id=-1, host="", port=-1)
+    return FindCoordinatorResponse(coordinators=[
+        Coordinator(key=k, node_id=-1, host="", port=-1, error_code=code, error_message=default_msg)
+        for k in req.coordinator_keys or ()])

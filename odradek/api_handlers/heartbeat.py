@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.api_handlers.error_responses import top_level_error
 from odradek.api_handlers.group_common import coordinates, coordinator
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.heartbeat_response import HeartbeatResponse
@@ -17,3 +18,6 @@ def handle(ctx, request) -> HeartbeatResponse:
     err = coordinator(ctx).heartbeat(request.group_id, request.generation_id, request.member_id,
                                       request.group_instance_id if ctx.api_version >= 3 else None, ctx.now_ms)
     return HeartbeatResponse(throttle_time_ms=0, error_code=err)
+
+
+error_response = top_level_error(HeartbeatResponse)  # Kafka's HeartbeatRequest.getErrorResponse

@@ -7,6 +7,8 @@ from odradek.wire.messages.incremental_alter_configs_response import (
     IncrementalAlterConfigsResponse,
 )
 
+from .alter_configs import resource_responses
+
 API_KEY = 44
 MIN_VERSION = 0
 MAX_VERSION = 1
@@ -16,7 +18,11 @@ def handle(ctx, request) -> IncrementalAlterConfigsResponse:
     resources = [(r.resource_type, r.resource_name, [(c.name, c.config_operation, c.value) for c in r.configs])
                  for r in request.resources]
     results = ctx.services.metadata.incremental_alter_configs(resources, bool(request.validate_only), ctx.now_ms)
-    return IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=[
-        AlterConfigsResourceResponse(error_code=int(r.error_code), error_message=r.error_message,
-                                     resource_type=r.resource_type, resource_name=r.resource_name)
-        for r in results])
+    return IncrementalAlterConfigsResponse(throttle_time_ms=0, responses=resource_responses(
+        AlterConfigsResourceResponse, ((r.error_code, r.error_message, r) for r in results)))
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's IncrementalAlterConfigsRequest.getErrorResponse."""
+    return IncrementalAlterConfigsResponse(responses=resource_responses(
+        AlterConfigsResourceResponse, ((code, msg, r) for r in req.resources or ())))

@@ -31,3 +31,8 @@ def handle(ctx, req) -> InitProducerIdResponse:
     # passes its old id/epoch (KIP-360) after an unknown-producer error.
     return InitProducerIdResponse(throttle_time_ms=0, error_code=0, producer_id=ctx.services.producer_ids.allocate(),
                                   producer_epoch=0)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's InitProducerIdRequest.getErrorResponse."""
+    return InitProducerIdResponse(error_code=code, producer_id=-1, producer_epoch=-1)

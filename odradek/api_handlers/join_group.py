@@ -76,3 +76,10 @@ def handle(ctx, request):
     initial_delay = coord.initial_rebalance_delay_ms
     return park(ctx, slot, lambda r: build_response(v, r), rebalance_timeout + initial_delay, request.group_id,
                 lambda: JoinResult(error=ErrorCode.REBALANCE_IN_PROGRESS, member_id=request.member_id))
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's JoinGroupRequest.getErrorResponse."""
+    return JoinGroupResponse(error_code=code, generation_id=-1,
+                             protocol_name=None if v >= 7 else "",
+                             leader="", member_id="", members=[])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.api_handlers.error_responses import top_level_error
 from odradek.api_handlers.group_common import coordinates, coordinator
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.leave_group_response import LeaveGroupResponse, MemberResponse
@@ -29,3 +30,6 @@ def handle(ctx, request) -> LeaveGroupResponse:
         members=[MemberResponse(member_id=mid, group_instance_id=iid, error_code=err)
                  for (mid, iid), err in zip(members, errors)],
     )
+
+
+error_response = top_level_error(LeaveGroupResponse)  # Kafka's LeaveGroupRequest.getErrorResponse

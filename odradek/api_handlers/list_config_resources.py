@@ -10,6 +10,7 @@ those lists are empty, as on a Kafka node where none was ever set.
 
 from __future__ import annotations
 
+from odradek.api_handlers.error_responses import top_level_error
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.list_config_resources_response import ConfigResource, ListConfigResourcesResponse
 
@@ -37,3 +38,6 @@ def handle(ctx, request) -> ListConfigResourcesResponse:
     if TOPIC in wanted:
         out += [ConfigResource(resource_name=t, resource_type=TOPIC) for t in image.topics]
     return ListConfigResourcesResponse(throttle_time_ms=0, error_code=0, config_resources=out)
+
+
+error_response = top_level_error(ListConfigResourcesResponse)  # Kafka's ListConfigResourcesRequest.getErrorResponse

@@ -25,3 +25,8 @@ def handle(ctx, request) -> ListGroupsResponse:
         groups=[ListedGroup(group_id=gid, protocol_type=ptype, group_state=state, group_type=gtype)
                 for gid, ptype, state, gtype in groups],
     )
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's ListGroupsRequest.getErrorResponse."""
+    return ListGroupsResponse(error_code=code, groups=[])

@@ -77,3 +77,13 @@ def handle(ctx, req) -> ListOffsetsResponse:
             parts.append(_partition(ctx, req, t.name, p))
         topics.append(ListOffsetsTopicResponse(name=t.name, partitions=parts))
     return ListOffsetsResponse(throttle_time_ms=0, topics=topics)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's ListOffsetsRequest.getErrorResponse."""
+    return ListOffsetsResponse(topics=[
+        ListOffsetsTopicResponse(name=t.name, partitions=[
+            ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=code,
+                                         offset=-1, timestamp=-1)
+            for p in t.partitions or ()])
+        for t in req.topics or ()])

@@ -6,6 +6,7 @@ from odradek.coordinator.txn_records import STATE_BY_NAME
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.list_transactions_response import ListTransactionsResponse, TransactionState
 
+from .error_responses import top_level_error
 from .txn_common import txn_coordinator
 
 API_KEY = 66
@@ -35,3 +36,6 @@ def handle(ctx, req) -> ListTransactionsResponse:
         throttle_time_ms=0, error_code=0, unknown_state_filters=unknown,
         transaction_states=[TransactionState(transactional_id=m.transactional_id, producer_id=m.producer_id,
                                              transaction_state=m.state.kafka_name) for m in found])
+
+
+error_response = top_level_error(ListTransactionsResponse)  # Kafka's ListTransactionsRequest.getErrorResponse

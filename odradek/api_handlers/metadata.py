@@ -110,3 +110,11 @@ def handle(ctx, req) -> MetadataResponse:
         else OMITTED_OPS,
         error_code=0)
     return resp
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's MetadataRequest.getErrorResponse."""
+    return MetadataResponse(topics=[
+        MetadataResponseTopic(name=t.name if t.name is not None else "", topic_id=t.topic_id,
+                              error_code=code, is_internal=False, partitions=[])
+        for t in req.topics or ()])

@@ -116,3 +116,12 @@ def handle(ctx, request) -> OffsetCommitResponse:
                                       error_code=errors.get((name, p.partition_index), 0))
         for p in parts]) for topic_id, name, parts in accepted])
     return OffsetCommitResponse(throttle_time_ms=0, topics=out.topics)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's OffsetCommitRequest.getErrorResponse."""
+    return OffsetCommitResponse(topics=[
+        OffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=[
+            OffsetCommitResponsePartition(partition_index=p.partition_index, error_code=code)
+            for p in t.partitions or ()])
+        for t in req.topics or ()])

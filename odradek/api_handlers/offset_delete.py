@@ -31,3 +31,8 @@ def handle(ctx, request) -> OffsetDeleteResponse:
                                           error_code=errors.get((t.name, p.partition_index), 0))
             for p in t.partitions]) for t in request.topics],
     )
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's OffsetDeleteRequest.getErrorResponse."""
+    return OffsetDeleteResponse(error_code=code, topics=[])

@@ -158,3 +158,19 @@ def handle(ctx, request) -> OffsetFetchResponse:
         topics=[OffsetFetchResponseTopic(name=name, partitions=[
             _partition(OffsetFetchResponsePartition, p, om) for p, om in parts]) for name, _, parts in res],
     )
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's OffsetFetchRequest.getErrorResponse."""
+    if v < 2:  # no top-level error code yet: every requested partition carries it
+        return OffsetFetchResponse(topics=[
+            OffsetFetchResponseTopic(name=t.name, partitions=[
+                OffsetFetchResponsePartition(partition_index=i, committed_offset=-1,
+                                             committed_leader_epoch=-1, metadata="", error_code=code)
+                for i in t.partition_indexes or ()])
+            for t in req.topics or ()])
+    if v < 8:
+        return OffsetFetchResponse(error_code=code, topics=[])
+    return OffsetFetchResponse(groups=[
+        OffsetFetchResponseGroup(group_id=g.group_id, topics=[], error_code=code)
+        for g in req.groups or ()])

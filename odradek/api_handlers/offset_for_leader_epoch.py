@@ -41,3 +41,12 @@ def handle(ctx, req) -> OffsetForLeaderEpochResponse:
             parts.append(r)
         topics.append(OffsetForLeaderTopicResult(topic=t.topic, partitions=parts))
     return OffsetForLeaderEpochResponse(throttle_time_ms=0, topics=topics)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's OffsetForLeaderEpochRequest.getErrorResponse."""
+    return OffsetForLeaderEpochResponse(topics=[
+        OffsetForLeaderTopicResult(topic=t.topic, partitions=[
+            EpochEndOffset(partition=p.partition, error_code=code, leader_epoch=-1, end_offset=-1)
+            for p in t.partitions or ()])
+        for t in req.topics or ()])

@@ -152,3 +152,17 @@ def handle(ctx, req):
             return CLOSE_CONNECTION
         return None
     return ProduceResponse(responses=out, throttle_time_ms=0)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's ProduceRequest.getErrorResponse."""
+    if req.acks == 0:
+        return None  # Kafka has no response for acks=0: it closes the connection
+    topics = []
+    for t in req.topic_data or ():
+        topics.append(TopicProduceResponse(name=t.name, topic_id=t.topic_id, partition_responses=[
+            PartitionProduceResponse(index=p.index, error_code=code, base_offset=-1,
+                                     log_append_time_ms=-1, log_start_offset=-1,
+                                     record_errors=[], error_message=msg)
+            for p in t.partition_data or ()]))
+    return ProduceResponse(responses=topics)

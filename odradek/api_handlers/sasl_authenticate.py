@@ -15,3 +15,8 @@ def handle(ctx, request) -> SaslAuthenticateResponse:
         error_code=ErrorCode.ILLEGAL_SASL_STATE,
         error_message="SaslAuthenticate request received after successful authentication",
         auth_bytes=b"", session_lifetime_ms=0)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's SaslAuthenticateRequest.getErrorResponse."""
+    return SaslAuthenticateResponse(error_code=code, error_message=msg, auth_bytes=b"")

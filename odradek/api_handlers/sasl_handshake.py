@@ -13,3 +13,8 @@ MAX_VERSION = 1
 
 def handle(ctx, request) -> SaslHandshakeResponse:
     return SaslHandshakeResponse(error_code=ErrorCode.ILLEGAL_SASL_STATE, mechanisms=[])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's SaslHandshakeRequest.getErrorResponse."""
+    return SaslHandshakeResponse(error_code=code, mechanisms=[])

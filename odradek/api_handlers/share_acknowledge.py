@@ -12,6 +12,7 @@ from odradek.wire.messages.share_acknowledge_response import (
     ShareAcknowledgeTopicResponse,
 )
 
+from .error_responses import top_level_error
 from .share_common import apply_acknowledgements, session_request_error
 
 API_KEY = 79
@@ -56,3 +57,6 @@ def handle(ctx, req) -> ShareAcknowledgeResponse:
     return ShareAcknowledgeResponse(throttle_time_ms=0, error_code=0, error_message=None,
                                     acquisition_lock_timeout_ms=sg.share_settings(group_id).record_lock_duration_ms,
                                     responses=responses, node_endpoints=[])
+
+
+error_response = top_level_error(ShareAcknowledgeResponse)  # Kafka's ShareAcknowledgeRequest.getErrorResponse

@@ -22,6 +22,7 @@ from odradek.wire.messages.share_fetch_response import (
     ShareFetchResponse,
 )
 
+from .error_responses import top_level_error
 from .share_common import acquire_partition, apply_acknowledgements, session_request_error
 
 API_KEY = 78
@@ -140,3 +141,6 @@ def _respond(req, ack_results: dict, fetched: dict, shown: list, settings, leade
     return ShareFetchResponse(throttle_time_ms=0, error_code=0, error_message=None,
                               acquisition_lock_timeout_ms=settings.record_lock_duration_ms,
                               responses=responses, node_endpoints=[])
+
+
+error_response = top_level_error(ShareFetchResponse)  # Kafka's ShareFetchRequest.getErrorResponse

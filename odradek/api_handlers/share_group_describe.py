@@ -57,3 +57,9 @@ def handle(ctx, request) -> ShareGroupDescribeResponse:
                                   group_epoch=d["group_epoch"], assignment_epoch=d["assignment_epoch"],
                                   assignor_name=d["assignor"], members=members, authorized_operations=ops))
     return ShareGroupDescribeResponse(throttle_time_ms=0, groups=out)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's ShareGroupDescribeRequest.getErrorResponse."""
+    return ShareGroupDescribeResponse(groups=[
+        DescribedGroup(group_id=g, error_code=code, error_message=msg) for g in req.group_ids or ()])

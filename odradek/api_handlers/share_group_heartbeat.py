@@ -11,6 +11,7 @@ from odradek.wire.messages.share_group_heartbeat_response import (
     TopicPartitions,
 )
 
+from .error_responses import top_level_error
 from .share_common import is_other_group, share_enabled, topics_snapshot
 
 API_KEY = 76
@@ -44,3 +45,6 @@ def handle(ctx, request) -> ShareGroupHeartbeatResponse:
     return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=0, error_message=None, member_id=r.member_id,
                                        member_epoch=r.member_epoch, heartbeat_interval_ms=r.heartbeat_interval_ms,
                                        assignment=assignment)
+
+
+error_response = top_level_error(ShareGroupHeartbeatResponse)  # Kafka's ShareGroupHeartbeatRequest.getErrorResponse

@@ -88,3 +88,9 @@ def handle(ctx, request) -> StreamsGroupDescribeResponse:
             assignment_epoch=g.assignment_epoch, topology=None if g.topology is None else _topology(g.topology, g.configured),
             members=members, authorized_operations=ops))
     return StreamsGroupDescribeResponse(throttle_time_ms=0, groups=out)
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's StreamsGroupDescribeRequest.getErrorResponse."""
+    return StreamsGroupDescribeResponse(groups=[
+        DescribedGroup(group_id=g, error_code=code, error_message=msg) for g in req.group_ids or ()])

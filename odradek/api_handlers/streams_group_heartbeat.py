@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 
+from odradek.api_handlers.error_responses import top_level_error
 from odradek.api_handlers.group_common import client_host, coordinates, coordinator, image_topics
 from odradek.api_handlers.ports import Services
 from odradek.wire.errors import ErrorCode
@@ -102,3 +103,6 @@ def handle(ctx, request) -> StreamsGroupHeartbeatResponse:
                                  standby_partitions=[TopicPartition(topic=t, partitions=ps) for t, ps in stb])
             for (h, p), act, stb in r.partitions_by_endpoint]
     return resp
+
+
+error_response = top_level_error(StreamsGroupHeartbeatResponse)  # Kafka's StreamsGroupHeartbeatRequest.getErrorResponse

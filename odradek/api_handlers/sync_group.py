@@ -38,3 +38,8 @@ def handle(ctx, request):
     timeout = coord.rebalance_timeout_ms(request.group_id)
     return park(ctx, slot, lambda r: build_response(v, r), timeout, request.group_id,
                 lambda: SyncResult(error=ErrorCode.REBALANCE_IN_PROGRESS))
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's SyncGroupRequest.getErrorResponse."""
+    return SyncGroupResponse(error_code=code, assignment=b"")

@@ -71,3 +71,12 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
                 error_code=fenced_for(v, 3, errors.get((t.name, p.partition_index), ErrorCode.NONE)))
             for p in t.partitions])
         for t in req.topics])
+
+
+def error_response(v: int, req, code: int, msg: str | None):
+    """Kafka's TxnOffsetCommitRequest.getErrorResponse."""
+    return TxnOffsetCommitResponse(topics=[
+        TxnOffsetCommitResponseTopic(name=t.name, partitions=[
+            TxnOffsetCommitResponsePartition(partition_index=p.partition_index, error_code=code)
+            for p in t.partitions or ()])
+        for t in req.topics or ()])

@@ -8,6 +8,7 @@ results on success.
 
 from __future__ import annotations
 
+from odradek.api_handlers.error_responses import top_level_error
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.update_features_response import UpdatableFeatureResult, UpdateFeaturesResponse
 
@@ -27,3 +28,7 @@ def handle(ctx, req) -> UpdateFeaturesResponse:
         UpdatableFeatureResult(feature=u.feature, error_code=ErrorCode.NONE, error_message="NONE")
         for u in req.feature_updates]
     return UpdateFeaturesResponse(throttle_time_ms=0, error_code=ErrorCode.NONE, error_message=None, results=results)
+
+
+# Kafka's UpdateFeaturesRequest.getErrorResponse (its results stay empty)
+error_response = top_level_error(UpdateFeaturesResponse, message=True)

@@ -1,5 +1,5 @@
 """What the two sides of a cluster node share about the controller's APIs: which admin
-requests go to the active controller, the NOT_CONTROLLER answer of each, and parking a
+requests go to the active controller, the NOT_CONTROLLER answer, and parking a
 request in purgatory until an asyncio future (a forwarded or quorum-committed write) is done.
 """
 
@@ -10,13 +10,9 @@ import logging
 
 from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed
+from odradek.api_handlers.error_responses import error_response
 from odradek.wire.errors import ErrorCode
-from odradek.wire.messages import (
-    alter_client_quotas_response as acqr, alter_user_scram_credentials_response as ausr,
-    alter_configs_response as acr, broker_heartbeat_response as bhr, broker_registration_response as brr,
-    create_partitions_response as cpr, create_topics_response as ctr, delete_topics_response as dtr,
-    incremental_alter_configs_response as iacr, update_features_response as ufr,
-)
+from odradek.wire.messages import broker_heartbeat_response as bhr, broker_registration_response as brr
 
 log = logging.getLogger("odradek.quorum")
 
@@ -28,43 +24,20 @@ DESCRIBE_QUORUM, BROKER_REGISTRATION, BROKER_HEARTBEAT = 55, 62, 63
 NOT_CONTROLLER = int(ErrorCode.NOT_CONTROLLER)
 
 
-def not_controller_response(api_key: int, req):
-    e = NOT_CONTROLLER
-    if api_key == CREATE_TOPICS:
-        return ctr.CreateTopicsResponse(topics=[ctr.CreatableTopicResult(name=t.name, error_code=e)
-                                                for t in req.topics])
-    if api_key == DELETE_TOPICS:
-        names = [t.name for t in req.topics] if getattr(req, "topics", None) else list(req.topic_names or [])
-        return dtr.DeleteTopicsResponse(responses=[dtr.DeletableTopicResult(name=n, error_code=e) for n in names])
-    if api_key == CREATE_PARTITIONS:
-        return cpr.CreatePartitionsResponse(results=[cpr.CreatePartitionsTopicResult(name=t.name, error_code=e)
-                                                     for t in req.topics])
-    if api_key == ALTER_CONFIGS:
-        return acr.AlterConfigsResponse(responses=[acr.AlterConfigsResourceResponse(
-            error_code=e, resource_type=r.resource_type, resource_name=r.resource_name) for r in req.resources])
-    if api_key == INCREMENTAL_ALTER_CONFIGS:
-        return iacr.IncrementalAlterConfigsResponse(responses=[iacr.AlterConfigsResourceResponse(
-            error_code=e, resource_type=r.resource_type, resource_name=r.resource_name) for r in req.resources])
-    if api_key == ALTER_CLIENT_QUOTAS:
-        return acqr.AlterClientQuotasResponse(entries=[acqr.EntryData(error_code=e, entity=[
-            acqr.EntityData(entity_type=x.entity_type, entity_name=x.entity_name) for x in entry.entity])
-            for entry in req.entries])
-    if api_key == ALTER_USER_SCRAM_CREDENTIALS:
-        users = [u.name for u in req.deletions] + [u.name for u in req.upsertions]
-        return ausr.AlterUserScramCredentialsResponse(results=[
-            ausr.AlterUserScramCredentialsResult(user=u, error_code=e) for u in dict.fromkeys(users)])
-    if api_key == UPDATE_FEATURES:
-        return ufr.UpdateFeaturesResponse(error_code=e, results=[
-            ufr.UpdatableFeatureResult(feature=f.feature, error_code=e) for f in req.feature_updates])
-    if api_key == BROKER_REGISTRATION:
-        return brr.BrokerRegistrationResponse(error_code=e)
-    if api_key == BROKER_HEARTBEAT:
-        return bhr.BrokerHeartbeatResponse(error_code=e)
-    if api_key == DESCRIBE_QUORUM:
-        from odradek.api_handlers.describe_quorum import error_response
+class NotControllerError(Exception):
+    """This controller is not the active one (Kafka's NotControllerException)."""
 
-        return error_response(e)
-    raise ValueError(api_key)
+    code = ErrorCode.NOT_CONTROLLER
+
+
+def not_controller_response(api_key: int, version: int, req):
+    """The NOT_CONTROLLER answer: an admin request's is its handler's error response (Kafka's
+    getErrorResponse, as ControllerApis answers a NotControllerException)."""
+    if api_key == BROKER_REGISTRATION:
+        return brr.BrokerRegistrationResponse(error_code=NOT_CONTROLLER)
+    if api_key == BROKER_HEARTBEAT:
+        return bhr.BrokerHeartbeatResponse(error_code=NOT_CONTROLLER)
+    return error_response(api_key, version, req, NotControllerError())
 
 
 def says_not_controller(resp) -> bool:

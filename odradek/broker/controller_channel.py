@@ -60,7 +60,7 @@ class ControllerChannel:
             if resp is not None and not says_not_controller(resp):
                 return resp
             if loop.time() >= deadline:
-                return resp if resp is not None else not_controller_response(api_key, req)
+                return resp if resp is not None else not_controller_response(api_key, version, req)
             await asyncio.sleep(0.05)
 
     def close(self) -> None:

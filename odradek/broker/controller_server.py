@@ -270,20 +270,20 @@ class ControllerServer:
         keeps each write's Commit; answered once the last of them is applied."""
         async with self._write_lock:
             if not self.active:
-                return not_controller_response(ctx.api_key, req)
+                return not_controller_response(ctx.api_key, ctx.api_version, req)
             session = WriteSession(self.controller)
             ctx = replace(ctx, services=replace(ctx.services, metadata=ControllerMetadata(session)))
             try:
                 resp = mod.handle(ctx, req)
             except NotLeaderError:
-                return not_controller_response(ctx.api_key, req)
+                return not_controller_response(ctx.api_key, ctx.api_version, req)
             commit = session.last_commit()
             if not commit.written:
                 # as Kafka's controller: a write without records completes at the highest
                 # offset already written (an earlier write that timed out, say)
                 commit = self._log_end()
             if not await self._applied(commit):
-                return not_controller_response(ctx.api_key, req)
+                return not_controller_response(ctx.api_key, ctx.api_version, req)
             return resp
 
     async def register_broker(self, req):
