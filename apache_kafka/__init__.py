@@ -125,8 +125,11 @@ def jars() -> Path:
             JARS.mkdir(parents=True, exist_ok=True)
             print(f"fetching Apache Kafka {KAFKA_VERSION} jars from Maven Central into {JARS} (once, ~55 MB)",
                   file=sys.stderr, flush=True)
-            subprocess.run(["mvn", "-B", "-ntp", "-q", "-f", str(POM), "dependency:copy-dependencies",
-                            f"-DoutputDirectory={JARS}", "-DincludeScope=runtime"], check=True, stdout=sys.stderr)
+            r = subprocess.run(["mvn", "-B", "-ntp", "-q", "-f", str(POM), "dependency:copy-dependencies",
+                                f"-DoutputDirectory={JARS}", "-DincludeScope=runtime"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"mvn could not fetch Apache Kafka {KAFKA_VERSION}'s jars:\n{r.stdout[-5000:]}")
             done.touch()
     return JARS
 
