@@ -80,62 +80,91 @@ def write_atomic(fs: FileSystem, path: str, data: bytes) -> None:
 
 
 class RealFile:
-    __slots__ = ("path", "_fd", "_size")
+    """A file by descriptor, with positional I/O. park() gives the descriptor back while
+    the file is idle; the next call opens the file again by its path (a parked file
+    whose path is gone raises FileNotFoundError, it is never created again); close() is
+    final."""
+
+    __slots__ = ("path", "_fd", "_size", "_closed")
 
     def __init__(self, path: str):
         self.path = path
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         self._size = os.fstat(self._fd).st_size
+        self._closed = False
+
+    def _reopen(self) -> int:
+        if self._closed:  # as a closed descriptor answers
+            raise OSError(errno.EBADF, os.strerror(errno.EBADF), self.path)
+        self._fd = os.open(self.path, os.O_RDWR)
+        return self._fd
 
     def append(self, data) -> int:
+        fd = self._fd if self._fd >= 0 else self._reopen()
         pos = self._size
         n = len(data)
-        done = os.pwrite(self._fd, data, pos)
+        done = os.pwrite(fd, data, pos)
         view = memoryview(data) if done < n else None
         while done < n:
-            done += os.pwrite(self._fd, view[done:], pos + done)
+            done += os.pwrite(fd, view[done:], pos + done)
         self._size = pos + n
         return pos
 
     def append_batch(self, record_set, base_offset: int, leader_epoch: int | None) -> int:
+        fd = self._fd if self._fd >= 0 else self._reopen()
         pos = self._size
-        pwrite_batch(self._fd, pos, record_set, base_offset, leader_epoch)
+        pwrite_batch(fd, pos, record_set, base_offset, leader_epoch)
         self._size = pos + len(record_set)
         return pos
 
     def pwrite(self, data, position: int) -> None:
+        fd = self._fd if self._fd >= 0 else self._reopen()
         view = memoryview(data)
         done = 0
         while done < len(view):
-            done += os.pwrite(self._fd, view[done:], position + done)
+            done += os.pwrite(fd, view[done:], position + done)
         self._size = max(self._size, position + len(view))
 
     def read(self, position: int, length: int) -> bytes:
-        return os.pread(self._fd, length, position)
+        return os.pread(self._fd if self._fd >= 0 else self._reopen(), length, position)
 
     def size(self) -> int:
         return self._size
 
     def fsync(self) -> None:
-        os.fsync(self._fd)
+        os.fsync(self._fd if self._fd >= 0 else self._reopen())
 
     def truncate(self, size: int) -> None:
-        os.ftruncate(self._fd, size)
+        os.ftruncate(self._fd if self._fd >= 0 else self._reopen(), size)
         self._size = size
 
     def preallocate(self, size: int) -> None:
         """Make the file `size` bytes long (sparse, as Java's RandomAccessFile.setLength)
         while size() stays the end of what was written."""
-        if size > os.fstat(self._fd).st_size:
-            os.ftruncate(self._fd, size)
+        fd = self._fd if self._fd >= 0 else self._reopen()
+        if size > os.fstat(fd).st_size:
+            os.ftruncate(fd, size)
+
+    def park(self) -> None:
+        """Give the descriptor back; the next call opens the file again."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+    @property
+    def parked(self) -> bool:
+        return self._fd < 0 and not self._closed
 
     def close(self) -> None:
+        self._closed = True
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
 
     def fileno(self) -> int | None:
-        return self._fd
+        if self._fd >= 0 or self._closed:
+            return self._fd
+        return self._reopen()
 
 
 class RealFileSystem:

@@ -168,6 +168,7 @@ class LogManager:
             return False
         with log.lock:
             dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, DELETE_SUFFIX))
+            log.unpark_files()  # opened by their paths before these change
             self.fs.rename(log.dir, dead)  # the open files stay usable (reads in flight)
         with self.lock:
             self._doomed.append([log, dead, None])

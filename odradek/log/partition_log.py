@@ -109,6 +109,9 @@ class PartitionLog:
         self.truncated_on_recovery = 0
         # why the log takes no more writes (a failed write or fsync it could not undo), or None
         self.offline: str | None = None
+        # > 0 while the cleaner (another thread) reads this log's files: none is parked then
+        self.files_in_use = 0
+        self._idle_leo = -1  # log end offset at the last maybe_flush (idle: unchanged since)
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
         self._durable: dict[str, bytes] = {}
@@ -294,6 +297,7 @@ class PartitionLog:
         self._rebuild_producer_state(durable_files=clean)
         if self.recovered_unclean:
             self.flush()  # make the recovered state the new recovery point
+        self.park_files()  # a start-up holds one partition's descriptors at a time
 
     def _rebuild_producer_state(self, durable_files: bool = False) -> None:
         """durable_files: the snapshot and checkpoint found are a clean stop's (fsynced)."""
@@ -605,6 +609,8 @@ class PartitionLog:
         old = self.active
         old.on_become_inactive()
         old.flush()  # Kafka flushes a rolled segment (asynchronously); we do it now
+        if not self.config.compact:
+            old.park()  # opened again when read
         new = self._new_segment(base_offset, now_ms, fresh=True)
         self._set_segments(self.segments + [new])
         self.recovery_point = base_offset
@@ -671,6 +677,7 @@ class PartitionLog:
                 if end > start:
                     if out.first_offset < 0:
                         out.first_offset = first.base_offset
+                    seg.log.fileno()  # open (if parked) while the lock holds the segment here
                     out.slices.append(FileSlice(seg.path, start, end - start, seg.log))
                     out.total_bytes += end - start
                     remaining -= end - start
@@ -773,6 +780,7 @@ class PartitionLog:
             self._retire(seg)
 
     def _retire(self, seg: LogSegment) -> None:
+        seg.unpark()  # its descriptor keeps the data (and the space) for file.delete.delay.ms
         for p in (seg.path, seg.offset_index.path, seg.time_index.path, seg.txn_index_path):
             if self.fs.exists(p):
                 self.fs.remove(p)
@@ -933,7 +941,32 @@ class PartitionLog:
                 return True
             if not self.unflushed_messages:
                 self.last_flush_ms = now_ms
+            leo = self.log_end_offset
+            if leo == self._idle_leo:
+                self.park_files()
+            self._idle_leo = leo
             return False
+
+    def park_files(self) -> int:
+        """Give back the descriptors of the segment files nothing reads now (called when the
+        log has taken no append since the last periodic check): an idle partition holds no
+        file open, so the number of partitions is not bounded by the open-file limit. Not
+        while the cleaner may read the files (a compacted log, or one being cleaned)."""
+        if self.config.compact:
+            return 0
+        with self.lock:
+            if self.files_in_use:
+                return 0
+            n = 0
+            for seg in self.segments:
+                n += seg.park()
+            return n
+
+    def unpark_files(self) -> None:
+        """Open every segment file again (before the directory is renamed away)."""
+        with self.lock:
+            for seg in self.segments:
+                seg.unpark()
 
     _periodic_failing = False
 

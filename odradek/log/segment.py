@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import posixpath
 from dataclasses import dataclass
+from sys import getrefcount as _refcount
 from typing import Iterator
 
 from odradek.wire import records
@@ -51,7 +52,8 @@ class LogSegment(SegmentTail):
         self.path = posixpath.join(directory, file_name(base_offset, ".log"))
         self.log = fs.open(self.path)
         # append_plain writes through this descriptor (only a RealFile's: its _size follows)
-        self.fd = self.log.fileno() if type(self.log) is RealFile else -1
+        self._real = type(self.log) is RealFile  # parkable (see park())
+        self.fd = self.log.fileno() if self._real else -1
         self.offset_index = OffsetIndex(fs, posixpath.join(directory, file_name(base_offset, ".index")),
                                         base_offset, index_max_bytes)
         self.time_index = TimeIndex(fs, posixpath.join(directory, file_name(base_offset, ".timeindex")),
@@ -94,6 +96,8 @@ class LogSegment(SegmentTail):
         """Append one batch; the file write puts base_offset (and leader_epoch) into
         its header, leaving record_set as it is (no copy)."""
         start = self.log.append_batch(record_set, base_offset, leader_epoch)
+        if self.fd < 0 and self._real:  # written after park(): append_plain may write again
+            self.fd = self.log.fileno()
         n = len(record_set)
         # _track, inlined: this runs once per produced batch
         if self.first_batch_timestamp < 0 and max_ts >= 0:
@@ -119,6 +123,8 @@ class LogSegment(SegmentTail):
         """Write `buf` (one or more batches whose offsets are already assigned) in one
         write. batches: (relative position, last offset, max timestamp, size)."""
         start = self.log.append(buf)
+        if self.fd < 0 and self._real:
+            self.fd = self.log.fileno()
         for rel, last_offset, max_ts, size in batches:
             self._track(start + rel, last_offset, max_ts, size)
         self.size = start + len(buf)
@@ -176,6 +182,23 @@ class LogSegment(SegmentTail):
             self.log.truncate(self.size)
             self.preallocated = False
             self.dirty = True
+
+    def park(self) -> bool:
+        """Give back the log file's descriptor while nothing holds the file (a fetch's
+        FileSlice does until it is sent); the next use opens it again, and the next append
+        hands append_plain the new descriptor. True if parked now."""
+        if not self._real or self.fd < 0 and self.log.parked:
+            return False
+        if _refcount(self.log) > 2:  # 2 = this segment's reference + getrefcount's argument
+            return False
+        self.fd = -1
+        self.log.park()
+        return True
+
+    def unpark(self) -> None:
+        """Open the file again now (if parked), while its path is still its own."""
+        if self._real:
+            self.fd = self.log.fileno()
 
     def discard_unwritten(self) -> None:
         """A write into this segment failed (ENOSPC, EIO) after part of it landed: cut the

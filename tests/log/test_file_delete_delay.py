@@ -74,10 +74,10 @@ def test_deleted_partition_dir_goes_after_the_broker_delay(tmp_path):
     log = lm.get_or_create("t", 0, cfg, now_ms=0)
     for i in range(20):
         log.append(build_batch([(None, b"v%d" % i, (), 1)]), now_ms=1)
-    fds = [s.fd for s in log.segments]
     in_flight = log.read(0, 1 << 20)
     before = in_flight.read_bytes()
     assert lm.delete("t", 0) and lm.get("t", 0) is None
+    fds = [s.fd for s in log.segments]  # (idle segments hold none until the deletion opens them)
     dead = [n for n in os.listdir(root) if n.endswith(DELETE_SUFFIX)]
     assert len(dead) == 1 and dead[0].startswith("t-0.") and "t-0" not in os.listdir(root)
     assert in_flight.read_bytes() == before and all(is_open(fd) for fd in fds)
