@@ -95,8 +95,10 @@ class PartitionFollower:
         return self._truncated(offset)
 
     def _truncated(self, offset: int) -> FollowerReady:
+        # Even at the log end: the epoch cache may hold an epoch this broker led without
+        # appending, and it must go (as Kafka's truncateTo always truncates the cache).
         self.high_watermark = min(self.high_watermark, offset)
-        return FollowerReady(truncate_to=offset) if offset < self.log.log_end_offset else FollowerReady()
+        return FollowerReady(truncate_to=offset)
 
     def on_fetch_answer(self, answer: FetchDecision, batches: tuple[BatchInfo, ...] = ()) -> FollowerReady:
         """The leader's answer to our last fetch, with the batches it read (error NONE)."""

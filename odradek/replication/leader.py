@@ -34,14 +34,12 @@ class FollowerProgress:
     last_caught_up_ms: int = 0
     broker_epoch: int | None = None
 
-    def reset(self, now_ms: int, leader_leo: int, new_leader: bool, in_sync: bool) -> None:
-        # In the ISR: caught up now; otherwise 0, so it does not hold the HW back.
+    def reset(self, now_ms: int, in_sync: bool) -> None:
+        """A new leader epoch on a new leader: its LEO is unknown until it fetches. In the ISR
+        it counts as caught up now; otherwise from 0, so it does not hold the HW back."""
+        self.log_end_offset = self.log_start_offset = self.last_fetch_leader_leo = UNKNOWN_OFFSET
+        self.last_fetch_ms, self.broker_epoch = 0, None
         self.last_caught_up_ms = now_ms if in_sync else 0
-        if new_leader:
-            self.log_end_offset = self.log_start_offset = self.last_fetch_leader_leo = UNKNOWN_OFFSET
-            self.last_fetch_ms, self.broker_epoch = 0, None
-        else:
-            self.last_fetch_leader_leo, self.last_fetch_ms = leader_leo, now_ms
 
     def update(self, fetch_offset: int, start_offset: int, now_ms: int, leader_leo: int, broker_epoch: int) -> None:
         if fetch_offset >= leader_leo:
@@ -134,7 +132,7 @@ class PartitionLeader:
         self.epoch_start_offset = log.log_end_offset
         self.followers = {r: FollowerProgress(r) for r in replicas if r != broker_id}
         for f in self.followers.values():
-            f.reset(now_ms, log.log_end_offset, new_leader=True, in_sync=f.replica_id in state.isr)
+            f.reset(now_ms, in_sync=f.replica_id in state.isr)
         self.waiting: list[WaitingProduce] = []
         self._ready = LeaderReady(epoch_start=(self.leader_epoch, self.epoch_start_offset))
         self._next_proposal = 1
@@ -300,19 +298,17 @@ class PartitionLeader:
     def apply_metadata(self, state: LeaderAndIsr, replicas: tuple[int, ...], now_ms: int,
                        alive_brokers: Mapping[int, int]) -> None:
         """A PartitionChangeRecord at the same leader epoch (makeLeader without a new epoch):
-        the committed ISR and partition epoch are the controller's; followers keep their LEO."""
+        the committed ISR and partition epoch become the controller's (a pending proposal is
+        dropped; its answer will be ignored). Followers keep their progress: Kafka resets it
+        only for a new leader epoch. A partition epoch we already have changes nothing."""
         if state.leader_epoch != self.leader_epoch or state.leader_id != self.broker_id:
             raise ValueError("a new leader epoch needs a new PartitionLeader")
         self.alive_brokers = dict(alive_brokers)
-        if state.partition_epoch < self.partition_epoch:
-            return
-        self.partition_epoch = state.partition_epoch
-        self.isr_state = CommittedIsr(state.isr)
-        self.replicas = replicas
-        leo = self.log.log_end_offset
-        self.followers = {r: self.followers.get(r) or FollowerProgress(r) for r in replicas if r != self.broker_id}
-        for f in self.followers.values():
-            f.reset(now_ms, leo, new_leader=False, in_sync=f.replica_id in state.isr)
+        if state.partition_epoch > self.partition_epoch:
+            self.partition_epoch = state.partition_epoch
+            self.isr_state = CommittedIsr(state.isr)
+            self.replicas = replicas
+            self.followers = {r: self.followers.get(r) or FollowerProgress(r) for r in replicas if r != self.broker_id}
         self._maybe_increment_hw(now_ms)
         self._complete_waiting(now_ms)
 

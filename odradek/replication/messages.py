@@ -136,7 +136,8 @@ class LeaderReady:
 class FollowerReady:
     """What a follower asks its driver to do with one response, in this order: truncate the
     log (to an end offset, or fully to a new start), append the batches, then move the log
-    start offset and record the high watermark."""
+    start offset and record the high watermark. truncate_to may equal the log end: the
+    records stay, but the epoch cache is truncated there all the same."""
     truncate_to: int | None = None
     truncate_fully_to: int | None = None
     append: tuple = ()

@@ -199,7 +199,7 @@ class Sim:
         role = node.role
         if s.leader_id == node.id:
             if isinstance(role, PartitionLeader) and role.leader_epoch == s.leader_epoch:
-                role.apply_metadata(s, self.ids, self.now, alive)
+                role.apply_metadata(s, self.ids, self.now, alive)  # (an unchanged partition epoch: only the brokers)
             else:
                 self._drop_role(node)
                 node.role = PartitionLeader(node.id, node.log, self.config, s, self.ids, node.hw, self.now, alive)
@@ -255,10 +255,11 @@ class Sim:
 
     def _follower_ready(self, node: Node, rd: FollowerReady) -> None:
         log = node.log
-        if rd.truncate_to is not None:
+        if rd.truncate_to is not None and rd.truncate_to < log.log_end_offset:
             self.trace.append(f"t={self.t} node {node.id} truncates {log.log_end_offset} -> {rd.truncate_to}")
-            log.truncate_to(rd.truncate_to)
             self.counts["truncate"] += 1
+        if rd.truncate_to is not None:
+            log.truncate_to(rd.truncate_to)
         if rd.truncate_fully_to is not None:
             log.truncate_to(0)
             log.log_start_offset = rd.truncate_fully_to

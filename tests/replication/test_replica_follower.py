@@ -33,16 +33,19 @@ class Log:
     def log_end_offset(self) -> int:
         return len(self.epochs_by_offset)
 
+    empty_epoch: int | None = None  # an epoch led at the log end without appending
+
     @property
     def epochs(self) -> LeaderEpochCache:
         c = LeaderEpochCache()
         for off, e in enumerate(self.epochs_by_offset):
             c = c.assign(e, off)
-        return c
+        return c if self.empty_epoch is None else c.assign(self.empty_epoch, self.log_end_offset)
 
     def apply(self, rd) -> None:
         if rd.truncate_to is not None:
             del self.epochs_by_offset[rd.truncate_to:]
+            self.empty_epoch = None
         self.epochs_by_offset += [b.leader_epoch for b in rd.append]
 
     def batches(self, start: int, n: int = 100):
@@ -115,6 +118,19 @@ def test_diverging_epoch_two_rounds():
     leader = leader_of(llog, 4)
     f = PartitionFollower(2, 1, 1, 4, flog, 0)
     assert sync(f, flog, leader, llog) == [6, 3]
+    assert flog.epochs_by_offset == llog.epochs_by_offset
+
+
+def test_an_epoch_led_without_appending_is_dropped_from_the_cache():
+    """This broker led epoch 3 at offset 6 and appended nothing; the new leader (epoch 4)
+    never heard of epoch 3. Truncating at the log end removes the empty entry, or the
+    follower would ask about epoch 3 forever (Kafka's truncateTo always truncates the cache)."""
+    llog = Log([0] * 4 + [2] * 4 + [4] * 2)
+    flog = Log([0] * 4 + [2] * 2, empty_epoch=3)
+    leader = leader_of(llog, 4)
+    f = PartitionFollower(2, 1, 1, 4, flog, 0, request_timeout_ms=1)
+    assert f.poll(NOW).last_fetched_epoch == 3  # (lost: sent again by sync)
+    assert sync(f, flog, leader, llog) == [6]
     assert flog.epochs_by_offset == llog.epochs_by_offset
 
 

@@ -263,3 +263,21 @@ def test_metadata_at_the_same_epoch_replaces_the_isr_and_keeps_follower_progress
     assert leader.partition_epoch == 9 and leader.followers[2].log_end_offset == 12
     fetch(leader, 3, 12, NOW + 2)
     assert leader.high_watermark == 12
+
+
+def test_a_newer_partition_epoch_drops_a_pending_expansion_but_not_the_followers_progress():
+    """Found by the simulation (seed 2369): a metadata update while an expansion is pending
+    must not reset the follower's caught-up time (Kafka resets it only for a new leader
+    epoch), or the HW runs past a follower the controller is about to put in the ISR."""
+    leader, log = make(isr=(1,), replicas=(1, 2, 3), hw=10, leo=10, min_isr=1)
+    fetch(leader, 3, 10)
+    (p,) = leader.ready().proposals
+    assert isinstance(leader.isr_state, PendingExpandIsr)
+    leader.apply_metadata(LeaderAndIsr(1, 5, 7, frozenset({1})), (1, 2, 3), NOW + 1, ALIVE)  # same epoch: nothing
+    assert isinstance(leader.isr_state, PendingExpandIsr)
+    leader.apply_metadata(LeaderAndIsr(1, 5, 8, frozenset({1})), (1, 2, 3), NOW + 2, ALIVE)
+    assert leader.isr_state == CommittedIsr(frozenset({1}))
+    append(leader, log, 5, NOW + 3)
+    assert leader.high_watermark == 10  # 3 is caught up and eligible: the HW waits for it
+    leader.on_alter_partition_answer(p.proposal_id, LeaderAndIsr(1, 5, 9, frozenset({1, 3})), NOW + 4)
+    assert leader.isr == {1}  # the answer to a dropped proposal is ignored
