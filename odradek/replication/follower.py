@@ -37,7 +37,8 @@ def truncation_point(leader: EpochEndOffset, cache: LeaderEpochCache, log_end_of
 
 
 class PartitionFollower:
-    """Made by make_follower for one (leader, leader epoch); a new epoch makes a new one."""
+    """One per (leader, leader epoch) on a follower (Kafka's makeFollower restarts the fetcher
+    for a new epoch with the log end offset and latest epoch, as the constructor does)."""
 
     def __init__(self, broker_id: int, broker_epoch: int, leader_id: int, leader_epoch: int,
                  log: LogView, high_watermark: int, *, truncate_on_fetch: bool = True,

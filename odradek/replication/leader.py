@@ -112,7 +112,8 @@ class WaitingProduce:
 
 
 class PartitionLeader:
-    """Made by make_leader (Kafka's Partition.makeLeader) for one leader epoch."""
+    """One per leader epoch on its leader (Kafka's Partition.makeLeader with a new epoch;
+    same-epoch partition changes go through apply_metadata)."""
 
     def __init__(self, broker_id: int, log: LogView, config: LeaderConfig, state: LeaderAndIsr,
                  replicas: tuple[int, ...], high_watermark: int, now_ms: int,
