@@ -6,7 +6,7 @@ odradek has no authorizer, so the GROUP/TOPIC READ checks Kafka makes always pas
 
 from __future__ import annotations
 
-from odradek.coordinator.share_group_coordinator import ShareFail
+from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.alter_share_group_offsets_response import (
     AlterShareGroupOffsetsResponse,
@@ -34,7 +34,7 @@ def handle(ctx, request) -> AlterShareGroupOffsetsResponse:
     try:
         result = offsets_admin(ctx, gid, lambda groups, topics, other: groups.alter_offsets(
             gid, requested, topics, is_other_group=other))
-    except ShareFail as f:
+    except CoordinatorError as f:
         return _error(f.code, f.message)
     return AlterShareGroupOffsetsResponse(throttle_time_ms=0, error_code=0, error_message=None, responses=[
         AlterShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid or ZERO_UUID, partitions=[

@@ -7,7 +7,7 @@ Kafka with none)."""
 
 from __future__ import annotations
 
-from odradek.coordinator.share_group_coordinator import ShareFail
+from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.delete_share_group_offsets_response import (
     DeleteShareGroupOffsetsResponse,
@@ -34,7 +34,7 @@ def handle(ctx, request) -> DeleteShareGroupOffsetsResponse:
     try:
         result = offsets_admin(ctx, gid, lambda groups, topics, other: groups.delete_offsets(
             gid, names, topics, is_other_group=other))
-    except ShareFail as f:
+    except CoordinatorError as f:
         return _error(f.code, f.message)
     return DeleteShareGroupOffsetsResponse(throttle_time_ms=0, error_code=0, error_message=None, responses=[
         DeleteShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid or ZERO_UUID, error_code=err,

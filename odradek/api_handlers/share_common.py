@@ -41,17 +41,17 @@ def offsets_admin(ctx, group_id: str, call):
     """Alter/DeleteShareGroupOffsets: the checks Kafka's KafkaApis and GroupCoordinatorService
     make first, in their order (share groups enabled, a group id, the coordinator), then
     call(share coordinator, topics_snapshot, is_other_group); its result once persisted (before
-    the response, as Kafka's share coordinator). A failed check raises ShareFail."""
+    the response, as Kafka's share coordinator). A failed check raises CoordinatorError."""
     from odradek.api_handlers.group_common import coordinates
-    from odradek.coordinator.share_group_coordinator import ShareFail
+    from odradek.coordinator.errors import CoordinatorError
 
     services = ctx.services
     if not share_enabled(services):
-        raise ShareFail(ErrorCode.UNSUPPORTED_VERSION)
+        raise CoordinatorError(ErrorCode.UNSUPPORTED_VERSION)
     if not group_id:
-        raise ShareFail(ErrorCode.INVALID_GROUP_ID)
+        raise CoordinatorError(ErrorCode.INVALID_GROUP_ID)
     if not coordinates(ctx, group_id):
-        raise ShareFail(ErrorCode.NOT_COORDINATOR)
+        raise CoordinatorError(ErrorCode.NOT_COORDINATOR)
     result = call(services.shares, topics_snapshot(ctx), is_other_group(ctx, group_id))
     services.shares.persist(ctx.now_ms)
     return result

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odradek.api_handlers.group_common import coordinates
-from odradek.coordinator.share_group_coordinator import ShareFail
+from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_describe_response import (
     Assignment,
@@ -40,9 +40,9 @@ def handle(ctx, request) -> ShareGroupDescribeResponse:
             continue
         try:
             if is_other_group(ctx, gid):
-                raise ShareFail(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {gid} is not a share group.")
+                raise CoordinatorError(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {gid} is not a share group.")
             d = services.shares.describe(gid, names)
-        except ShareFail as f:
+        except CoordinatorError as f:
             out.append(DescribedGroup(error_code=f.code, error_message=f.message, group_id=gid, group_state="Dead",
                                       group_epoch=-1, assignment_epoch=-1, assignor_name="", members=[],
                                       authorized_operations=NOT_REQUESTED))

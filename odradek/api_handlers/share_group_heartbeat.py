@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odradek.api_handlers.group_common import client_host, coordinates
-from odradek.coordinator.share_group_coordinator import ShareFail
+from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_heartbeat_response import (
     Assignment,
@@ -32,7 +32,7 @@ def handle(ctx, request) -> ShareGroupHeartbeatResponse:
         r = sg.heartbeat(request.group_id, request.member_id, request.member_epoch, request.subscribed_topic_names,
                          request.rack_id, ctx.client_id or "", client_host(ctx), ctx.now_ms, topics_snapshot(ctx),
                          is_other_group=is_other_group(ctx, request.group_id))
-    except ShareFail as f:
+    except CoordinatorError as f:
         return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=f.code, error_message=f.message,
                                            member_id=None, member_epoch=0, heartbeat_interval_ms=0)
     if r.member_epoch < 0:

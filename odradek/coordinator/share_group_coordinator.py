@@ -49,7 +49,6 @@ SHARE_GROUP_CONFIGS = {
 }
 
 
-ShareFail = CoordinatorError  # the coordinators' one error class (handlers still name it so)
 
 
 @dataclass

@@ -2,7 +2,8 @@
 
 import pytest
 
-from odradek.coordinator.share_group_coordinator import ShareFail, ShareGroupCoordinator, simple_assign
+from odradek.coordinator.errors import CoordinatorError
+from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator, simple_assign
 from odradek.wire.errors import ErrorCode as E
 
 T1, T2 = b"\1" * 16, b"\2" * 16
@@ -48,7 +49,7 @@ def test_join_heartbeat_and_rebalance_without_revocation():
     (("g", "m", 3, None), E.GROUP_ID_NOT_FOUND),
 ])
 def test_invalid_heartbeats(args, code):
-    with pytest.raises(ShareFail) as e:
+    with pytest.raises(CoordinatorError) as e:
         coord().heartbeat(*args, None, "c", "h", 0, TOPICS)
     assert e.value.code == code
 
@@ -56,10 +57,10 @@ def test_invalid_heartbeats(args, code):
 def test_fencing_unknown_member_and_leave_releases_records():
     c = coord()
     hb(c, "m1", 0, ["t2"])
-    with pytest.raises(ShareFail) as e:
+    with pytest.raises(CoordinatorError) as e:
         hb(c, "m1", 7)
     assert e.value.code == E.FENCED_MEMBER_EPOCH
-    with pytest.raises(ShareFail) as e:
+    with pytest.raises(CoordinatorError) as e:
         hb(c, "zz", 1)
     assert e.value.code == E.UNKNOWN_MEMBER_ID
     sp = c.share_partition("g", T2, "t2", 0)

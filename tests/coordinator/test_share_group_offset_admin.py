@@ -5,7 +5,8 @@ Expectations recorded against Kafka 4.3 (kafka-share-groups --reset-offsets / --
 import pytest
 
 from odradek.coordinator import share_state
-from odradek.coordinator.share_group_coordinator import ShareFail, ShareGroupCoordinator
+from odradek.coordinator.errors import CoordinatorError
+from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
 from odradek.coordinator.share_partition import ACCEPT, ShareSettings
 from odradek.wire.errors import ErrorCode as E
 
@@ -82,18 +83,18 @@ def test_group_errors(op):
             return c.alter_offsets(group, [("t1", [(0, 0)])], TOPICS, is_other_group=other)
         return c.delete_offsets(group, ["t1"], TOPICS, is_other_group=other)
 
-    with pytest.raises(ShareFail) as e:
+    with pytest.raises(CoordinatorError) as e:
         call("classic", other=True)
     assert (e.value.code, e.value.message) == (E.GROUP_ID_NOT_FOUND, "Group classic is not a share group.")
     join(c)
-    with pytest.raises(ShareFail) as e:
+    with pytest.raises(CoordinatorError) as e:
         call("g")
     assert (e.value.code, e.value.message) == (E.NON_EMPTY_GROUP, "The group is not empty.")
     if op == "delete":
-        with pytest.raises(ShareFail) as e:
+        with pytest.raises(CoordinatorError) as e:
             c.delete_offsets("nogroup", ["t1"], TOPICS)
         assert (e.value.code, e.value.message) == (E.GROUP_ID_NOT_FOUND, "Group nogroup not found.")
-        with pytest.raises(ShareFail):
+        with pytest.raises(CoordinatorError):
             c.delete_offsets("nogroup", [], TOPICS)
 
 
