@@ -20,6 +20,8 @@ import logging
 from dataclasses import dataclass
 from typing import Callable
 
+from odradek.api_handlers.ports import UNKNOWN_PARTITION
+
 log = logging.getLogger(__name__)
 
 KEEP, ADOPT, STRAY = "keep", "adopt", "stray"
@@ -170,6 +172,12 @@ class ReplicaManager:
         if (topic, partition) not in self.leader_epochs:
             return None
         return self.logs.get(topic, partition)
+
+    def leader_log(self, topic: str, partition: int):
+        """api_handlers.ports.Partitions.leader_log: the PartitionLog if this node leads
+        topic-partition, else why not (every partition held here is led here today)."""
+        plog = self.logs.get(topic, partition) if (topic, partition) in self.leader_epochs else None
+        return UNKNOWN_PARTITION if plog is None else plog
 
     def leader_epoch(self, topic: str, partition: int) -> int:
         return self.leader_epochs.get((topic, partition), -1)

@@ -21,14 +21,10 @@ class LeaderPartitions:
     replication adds NOT_LEADER_OR_FOLLOWER with the image's leader."""
 
     def __init__(self, replicas):
-        self._get = replicas.get
+        self.leader_log = replicas.leader_log
         self.leader_epoch = replicas.leader_epoch
         self.append = replicas.append
         self.delete_records = replicas.delete_records
-
-    def leader_log(self, topic: str, partition: int):
-        plog = self._get(topic, partition)
-        return UNKNOWN_PARTITION if plog is None else plog
 
 
 class NoPartitions:
