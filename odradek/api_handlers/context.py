@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from odradek.controller.client_quotas import is_ip_literal
 
@@ -42,7 +42,7 @@ class Delayed:
     response.
     """
 
-    try_complete: Callable[[int], Any]
-    on_expire: Callable[[int], Any]
+    try_complete: Callable[[int], object]  # the response, or None: not yet
+    on_expire: Callable[[int], object]
     deadline_ms: int
     watch: list = field(default_factory=list)
