@@ -62,5 +62,14 @@ def pytest_xdist_make_scheduler(config, log):
     return GroupScheduling(config, log)
 
 
+def pytest_addoption(parser):
+    """The seeded simulations' options (tests/raft, tests/replication): registered here, once, so they
+    work whichever directories a run names (tests/sim_seeds.py reads them)."""
+    group = parser.getgroup("simulation")
+    group.addoption("--sim-seeds", type=int, default=None,
+                    help="number of simulation seeds to run (also ODRADEK_SIM_SEEDS)")
+    group.addoption("--sim-seed", type=int, default=None, help="run (replay) this one seed (also ODRADEK_SIM_SEED)")
+
+
 def pytest_xdist_auto_num_workers(config):
     return (os.cpu_count() or 1) + 1
