@@ -2,7 +2,9 @@
 brokers of real processes, stock clients asking for more than one replica per partition get
 INVALID_REPLICATION_FACTOR / INVALID_REPLICA_ASSIGNMENT; what is created has one replica,
 reported as the ISR; __consumer_offsets gets one replica; a broker configured to replicate
-internal topics refuses to start instead of silently not doing it."""
+internal topics refuses to start instead of silently not doing it. A request for a partition
+sent to the broker that does not lead it gets NOT_LEADER_OR_FOLLOWER and, where the protocol
+has them (KIP-951), the real leader and its endpoint."""
 
 from __future__ import annotations
 
@@ -15,8 +17,14 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
 from harness import REPO, RawClient
+from odradek.wire import records
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.alter_partition_reassignments_request import (AlterPartitionReassignmentsRequest,
                                                                          ReassignablePartition, ReassignableTopic)
+from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
+from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from test_raft_cluster import running_cluster, wait_for
 
 NO_REPLICATION = "odradek does not replicate partitions yet"
@@ -79,6 +87,62 @@ def test_one_replica_is_what_is_created_and_reported(admin, cluster):
         c.close()
     part = r.responses[0].partitions[0]
     assert part.error_code == KafkaError.INVALID_REPLICA_ASSIGNMENT and NO_REPLICATION in part.error_message
+
+
+def test_a_partition_led_elsewhere_answers_not_leader_with_the_leader(admin, cluster):
+    admin.create_topics([NewTopic("routed", 4, 1)], operation_timeout=10)["routed"].result(15)
+    wait_for(lambda: len(getattr(admin.list_topics("routed", timeout=5).topics.get("routed"), "partitions", {})) == 4,
+             20, "topic routed")
+    md = admin.list_topics("routed", timeout=5)
+    leaders = {p.id: p.leader for p in md.topics["routed"].partitions.values()}
+    part = next(p for p, leader in leaders.items() if leader == B1)
+    b1, b2 = (next(n for n in cluster if n.id == i) for i in (B1, B2))
+    batch = records.build_batch([(None, b"v", (), 0)])
+    c = RawClient(f"127.0.0.1:{b2.port}")
+    try:
+        def wait_image():  # b2's image has the topic: not UNKNOWN_TOPIC_OR_PARTITION any more
+            return produce(c, "routed", part, batch, 11).error_code != ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        wait_for(wait_image, 20, "broker 3 knows the topic")
+        resp = c.call(_produce_request("routed", part, batch), 11)  # v10+: KIP-951's CurrentLeader
+        pr = resp.responses[0].partition_responses[0]
+        assert pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+        assert pr.current_leader.leader_id == B1 and pr.current_leader.leader_epoch >= 0
+        assert [(e.node_id, e.port) for e in resp.node_endpoints] == [(B1, b1.port)]
+        assert produce(c, "routed", part, batch, 9).error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+        fetch = c.call(FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=1, max_bytes=1 << 20, isolation_level=0,
+                                    session_id=0, session_epoch=-1, topics=[FetchTopic(
+                                        topic="routed", topic_id=md_topic_id(c), partitions=[FetchPartition(
+                                            partition=part, fetch_offset=0, partition_max_bytes=1 << 20)])]), 16)
+        fp = fetch.responses[0].partitions[0]
+        assert fp.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER and fp.current_leader.leader_id == B1
+        assert [(e.node_id, e.port) for e in fetch.node_endpoints] == [(B1, b1.port)]
+        lo = c.call(ListOffsetsRequest(replica_id=-1, isolation_level=0, timeout_ms=1000, topics=[ListOffsetsTopic(
+            name="routed", partitions=[ListOffsetsPartition(partition_index=part, current_leader_epoch=-1,
+                                                            timestamp=-1)])]), 7)
+        assert lo.topics[0].partitions[0].error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER
+        # a partition the metadata does not have is still unknown
+        assert produce(c, "routed", 99, batch, 11).error_code == ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+    finally:
+        c.close()
+    c = RawClient(f"127.0.0.1:{b1.port}")
+    try:
+        assert produce(c, "routed", part, batch, 11).error_code == ErrorCode.NONE
+    finally:
+        c.close()
+
+
+def _produce_request(topic, part, batch):
+    return ProduceRequest(acks=1, timeout_ms=5000, topic_data=[
+        TopicProduceData(name=topic, partition_data=[PartitionProduceData(index=part, records=batch)])])
+
+
+def produce(c, topic, part, batch, version):
+    return c.call(_produce_request(topic, part, batch), version).responses[0].partition_responses[0]
+
+
+def md_topic_id(c) -> bytes:
+    md = c.call(MetadataRequest(topics=[MetadataRequestTopic(name="routed")], allow_auto_topic_creation=False), 12)
+    return md.topics[0].topic_id
 
 
 def test_consumer_offsets_gets_one_replica(admin, cluster):

@@ -1,14 +1,18 @@
 """Segments damaged while the broker was stopped (cleanly): the broker starts; a torn tail
 past what the stop had written is cut off with a WARN naming file, position and bytes;
 a partition whose written data is damaged goes offline (ERROR), its files left as found;
-the other partitions serve."""
+the other partitions serve, and a request for the offline one gets KAFKA_STORAGE_ERROR (as Kafka
+answers for a partition whose log dir is offline)."""
 
 from __future__ import annotations
 
 import glob
 import os
 
-from harness import BrokerProcess, create_topic
+from harness import BrokerProcess, RawClient, create_topic
+from odradek.wire import records
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 
 from test_durability import consume_all, produce_acked
 
@@ -51,6 +55,17 @@ def test_torn_tail_and_damage_after_a_clean_stop(tmp_path):
             assert got == acked[t]
         a, errs = produce_acked(b.bootstrap, "torn", [b"more"])
         assert not errs and len(a) == 1
+        c = RawClient(b.bootstrap)
+        try:
+            req = ProduceRequest(acks=1, timeout_ms=5000, topic_data=[TopicProduceData(name="cut", partition_data=[
+                PartitionProduceData(index=0, records=records.build_batch([(None, b"x", (), 0)]))])])
+            assert c.call(req, 9).responses[0].partition_responses[0].error_code == ErrorCode.KAFKA_STORAGE_ERROR
+        finally:
+            c.close()
+        create_topic(b.bootstrap, "later")  # a metadata update: the offline partition is not logged again
+        out = "".join(b.output)
+        errors = [ln for ln in out.splitlines() if " ERROR " in ln and "cut-0" in ln]
+        assert len(errors) == 1 and "Traceback" not in out, out[-3000:]
         assert open(cut, "rb").read() == damaged  # left for the operator
     finally:
         b.kill9()

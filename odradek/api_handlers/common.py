@@ -72,3 +72,14 @@ class SliceRecords:
 
     def __bytes__(self) -> bytes:
         return b"".join(s.file.read(s.position, s.length) for s in self.slices)
+
+
+def leader_endpoints(image, leader_ids, endpoint_cls) -> list:
+    """KIP-951's NodeEndpoints of a Produce/Fetch response: each named leader that is a
+    registered, unfenced broker (Kafka's getAliveBrokerNode), in node id order."""
+    out = []
+    for node_id in sorted(set(leader_ids)):
+        b = image.brokers.get(node_id)
+        if b is not None and not b.fenced:
+            out.append(endpoint_cls(node_id=node_id, host=b.host, port=b.port, rack=b.rack))
+    return out

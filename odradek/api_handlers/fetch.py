@@ -21,16 +21,20 @@ from odradek.wire.messages.fetch_response import (
     AbortedTransaction,
     FetchableTopicResponse,
     FetchResponse,
+    LeaderIdAndEpoch,
+    NodeEndpoint,
     PartitionData,
 )
 
-from .common import SliceRecords, leader_epoch_error, log_error_code
+from .common import SliceRecords, leader_endpoints, leader_epoch_error, log_error_code
 from .fetch_session import PartitionRequest
 from .ports import NotLed
 
 API_KEY = 1
 MIN_VERSION = 4
 MAX_VERSION = 18
+FIRST_CURRENT_LEADER_VERSION = 16  # KafkaApis fills KIP-951's CurrentLeader and NodeEndpoints from v16
+LAST_STORAGE_ERROR_DOWNCONVERT_VERSION = 5  # v5 and older get KAFKA_STORAGE_ERROR as NOT_LEADER_OR_FOLLOWER
 
 ZERO_UUID = b"\0" * 16
 
@@ -84,6 +88,10 @@ def _read_all(ctx, req, parts):
         plog = partitions.leader_log(name, p.partition)
         if isinstance(plog, NotLed):
             pd.error_code = plog.error  # not a read error either
+            if plog.error == ErrorCode.KAFKA_STORAGE_ERROR and v <= LAST_STORAGE_ERROR_DOWNCONVERT_VERSION:
+                pd.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # Kafka's maybeDownConvertStorageError
+            elif plog.error == ErrorCode.NOT_LEADER_OR_FOLLOWER and v >= FIRST_CURRENT_LEADER_VERSION:
+                pd.current_leader = LeaderIdAndEpoch(leader_id=plog.leader_id, leader_epoch=plog.leader_epoch)
             continue
         readable += 1
         ti = topics.get(name) if v >= 13 else None
@@ -129,19 +137,22 @@ def _read_all(ctx, req, parts):
     return entries, total, error, readable
 
 
-def _response(fctx, entries, now_ms: int) -> FetchResponse:
+def _response(fctx, entries, now_ms: int, image) -> FetchResponse:
     """The context decides what is sent (an incremental one drops unchanged partitions);
     consecutive partitions of one topic share a topic entry, as Kafka's FetchResponse.of."""
     error_code, session_id, kept = fctx.respond(entries, now_ms)
     responses = []
     last = None
+    leaders = []
     for p, pd in kept:
+        if pd.current_leader.leader_id >= 0:  # set for a NOT_LEADER_OR_FOLLOWER from v16 only
+            leaders.append(pd.current_leader.leader_id)
         if last is None or last.topic_id != p.topic_id or last.topic != (p.topic or ""):
             last = FetchableTopicResponse(topic=p.topic or "", topic_id=p.topic_id, partitions=[])
             responses.append(last)
         last.partitions.append(pd)
     return FetchResponse(throttle_time_ms=0, error_code=error_code, session_id=session_id, responses=responses,
-                         node_endpoints=[])
+                         node_endpoints=leader_endpoints(image, leaders, NodeEndpoint) if leaders else [])
 
 
 def handle(ctx, req):
@@ -163,14 +174,14 @@ def handle(ctx, req):
     parts = fctx.partitions()
     entries, total, error, readable = _read_all(ctx, req, parts)
     if req.max_wait_ms <= 0 or total >= req.min_bytes or error or not readable:
-        return _response(fctx, entries, ctx.now_ms)
+        return _response(fctx, entries, ctx.now_ms, services.metadata.image)
 
     def try_complete(now_ms: int):
         e, n, err, _ = _read_all(ctx, req, parts)
-        return _response(fctx, e, now_ms) if (n >= req.min_bytes or err) else None
+        return _response(fctx, e, now_ms, services.metadata.image) if (n >= req.min_bytes or err) else None
 
     def on_expire(now_ms: int):
-        return _response(fctx, _read_all(ctx, req, parts)[0], now_ms)
+        return _response(fctx, _read_all(ctx, req, parts)[0], now_ms, services.metadata.image)
 
     watch = [("partition", p.topic, p.partition) for p in parts if p.topic is not None]
     return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.max_wait_ms,

@@ -33,8 +33,9 @@ R = TypeVar("R")
 
 class NotLed(NamedTuple):
     """Why this node cannot serve a partition as its leader, and the leader the metadata names
-    (Kafka's getPartitionOrError: UNKNOWN_TOPIC_OR_PARTITION, or NOT_LEADER_OR_FOLLOWER with
-    the current leader for the client's metadata refresh)."""
+    (Kafka's getPartitionOrError: UNKNOWN_TOPIC_OR_PARTITION; KAFKA_STORAGE_ERROR for a log
+    offline here; NOT_LEADER_OR_FOLLOWER with the current leader for the client's metadata
+    refresh)."""
 
     error: ErrorCode
     leader_id: int = -1

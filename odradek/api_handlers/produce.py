@@ -19,17 +19,20 @@ from odradek.wire.primitives import ZERO_UUID
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.produce_response import (
     BatchIndexAndErrorMessage,
+    LeaderIdAndEpoch,
+    NodeEndpoint,
     PartitionProduceResponse,
     ProduceResponse,
     TopicProduceResponse,
 )
 
-from .common import CLOSE_CONNECTION, log_error_code
+from .common import CLOSE_CONNECTION, leader_endpoints, log_error_code
 from .ports import NotLed
 
 API_KEY = 0
 MIN_VERSION = 3
 MAX_VERSION = 13
+FIRST_CURRENT_LEADER_VERSION = 10  # KIP-951: CurrentLeader and NodeEndpoints
 FIRST_ADD_PARTITION_VERSION = 12  # AddPartitionsToTxnManager.produceRequestVersionToTransactionSupportedOperation
 
 # coordinator errors of the implicit AddPartitionsToTxn, as the producer gets them
@@ -46,6 +49,8 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
     plog = services.partitions.leader_log(topic, p)
     if isinstance(plog, NotLed):
         resp.error_code = plog.error
+        if plog.error == ErrorCode.NOT_LEADER_OR_FOLLOWER and ctx.api_version >= FIRST_CURRENT_LEADER_VERSION:
+            resp.current_leader = LeaderIdAndEpoch(leader_id=plog.leader_id, leader_epoch=plog.leader_epoch)
         return resp
     if records is None or len(records) == 0:
         resp.error_code = ErrorCode.CORRUPT_MESSAGE if records is None else ErrorCode.INVALID_RECORD
@@ -130,6 +135,7 @@ def _unknown_topic_id(pd) -> PartitionProduceResponse:
 def handle(ctx, req):
     acks = req.acks
     out = []
+    leaders = []  # of the partitions answered NOT_LEADER_OR_FOLLOWER (-1 before v10: none named)
     by_id = ctx.api_version >= 13
     for t in req.topic_data:
         parts = []
@@ -145,13 +151,17 @@ def handle(ctx, req):
                 parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
                                                       base_offset=-1, log_start_offset=-1))
                 continue
-            parts.append(_partition(ctx, name, pd.index, pd.records, acks, req.transactional_id))
+            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id)
+            if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
+                leaders.append(pr.current_leader.leader_id)
+            parts.append(pr)
         out.append(TopicProduceResponse(name=t.name, topic_id=t.topic_id, partition_responses=parts))
     if acks == 0:
         if any(pr.error_code for tr in out for pr in tr.partition_responses):
             return CLOSE_CONNECTION
         return None
-    return ProduceResponse(responses=out, throttle_time_ms=0)
+    endpoints = leader_endpoints(ctx.services.metadata.image, leaders, NodeEndpoint) if leaders else []
+    return ProduceResponse(responses=out, throttle_time_ms=0, node_endpoints=endpoints)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -20,7 +20,8 @@ import logging
 from dataclasses import dataclass
 from typing import Callable
 
-from odradek.api_handlers.ports import UNKNOWN_PARTITION
+from odradek.api_handlers.ports import UNKNOWN_PARTITION, NotLed
+from odradek.wire.errors import ErrorCode
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +79,9 @@ class ReplicaManager:
         self.started = False
         # (topic, partition) -> leader epoch, for every partition led here
         self.leader_epochs: dict[tuple[str, int], int] = {}
+        # partitions assigned here whose log could not be opened or created: offline until a
+        # restart, logged once (those the LogManager refused at load are in logs.offline)
+        self.offline: set[tuple[str, int]] = set()
 
     # ------------------------------------------------------------ metadata
 
@@ -146,6 +150,8 @@ class ReplicaManager:
         for tp in wanted:
             plog = self.logs.get(*tp)
             if plog is None:
+                if tp in self.offline or tp in self.logs.offline:
+                    continue  # offline (the LogManager logged why when it refused it at load)
                 try:
                     tcfg = new_configs.get(tp[0])
                     if tcfg is None:
@@ -153,7 +159,8 @@ class ReplicaManager:
                     plog = self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now,
                                                    topic_id=new.topics[tp[0]].topic_id)
                 except Exception:
-                    log.exception("cannot open the log of %s-%d; not serving it", *tp)
+                    log.exception("cannot open the log of %s-%d; partition offline, not serving it", *tp)
+                    self.offline.add(tp)
                     continue
             if tp not in self.leader_epochs:
                 # becoming leader with this node as the whole ISR: everything in the
@@ -175,9 +182,21 @@ class ReplicaManager:
 
     def leader_log(self, topic: str, partition: int):
         """api_handlers.ports.Partitions.leader_log: the PartitionLog if this node leads
-        topic-partition, else why not (every partition held here is led here today)."""
+        topic-partition, else why not (``not_led``)."""
         plog = self.logs.get(topic, partition) if (topic, partition) in self.leader_epochs else None
-        return UNKNOWN_PARTITION if plog is None else plog
+        return self.not_led(topic, partition) if plog is None else plog
+
+    def not_led(self, topic: str, partition: int) -> NotLed:
+        """Why a partition is not served here, as Kafka's getPartitionOrError: not in the
+        metadata image: UNKNOWN_TOPIC_OR_PARTITION; its log offline here (damaged):
+        KAFKA_STORAGE_ERROR; else NOT_LEADER_OR_FOLLOWER with the image's leader and epoch."""
+        topic_image = self.image.topics.get(topic) if self.image is not None else None
+        part = topic_image.partitions.get(partition) if topic_image is not None else None
+        if part is None:
+            return UNKNOWN_PARTITION
+        if (topic, partition) in self.offline or (topic, partition) in self.logs.offline:
+            return NotLed(ErrorCode.KAFKA_STORAGE_ERROR, part.leader, part.leader_epoch)
+        return NotLed(ErrorCode.NOT_LEADER_OR_FOLLOWER, part.leader, part.leader_epoch)
 
     def leader_epoch(self, topic: str, partition: int) -> int:
         return self.leader_epochs.get((topic, partition), -1)

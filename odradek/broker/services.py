@@ -17,8 +17,9 @@ INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__sha
 
 
 class LeaderPartitions:
-    """ports.Partitions over the ReplicaManager. Every partition it holds is led here today;
-    replication adds NOT_LEADER_OR_FOLLOWER with the image's leader."""
+    """ports.Partitions over the ReplicaManager: the logs led here; for any other partition
+    the ReplicaManager's NotLed (NOT_LEADER_OR_FOLLOWER with the image's leader, or
+    KAFKA_STORAGE_ERROR for an offline log, or UNKNOWN_TOPIC_OR_PARTITION)."""
 
     def __init__(self, replicas):
         self.leader_log = replicas.leader_log
