@@ -33,12 +33,14 @@ def cluster(tmp_path_factory):
     procs = [subprocess.Popen(serve_command(n, extra), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               cwd=str(REPO)) for n in nodes]
     try:
-        # both brokers registered: a 2-partition topic gets one leader on each
+        # both brokers registered: a 2-partition topic gets one leader on each. A probe created while
+        # only one broker was registered keeps both leaders there, so each try uses a new name
         deadline = time.monotonic() + 60
-        while True:
-            r = odradek("topics", "create", "probe", "--partitions", "2", "-b", f"127.0.0.1:{b1}")
-            if r.returncode == 0 or "TOPIC_ALREADY_EXISTS" in r.stderr:
-                d = odradek("topics", "describe", "probe", "-b", f"127.0.0.1:{b1}").stdout
+        for attempt in range(10_000):
+            probe = f"probe-{attempt}"
+            r = odradek("topics", "create", probe, "--partitions", "2", "-b", f"127.0.0.1:{b1}")
+            if r.returncode == 0:
+                d = odradek("topics", "describe", probe, "-b", f"127.0.0.1:{b1}").stdout
                 if "\n0          2" in d and "\n1          3" in d or "\n0          3" in d and "\n1          2" in d:
                     break
             assert time.monotonic() < deadline, r.stderr
