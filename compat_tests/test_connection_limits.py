@@ -1,10 +1,12 @@
 """Memory and connections a client can make the broker hold, bounded as Kafka bounds them:
 a declared request size costs nothing until its bytes come, queued.max.request.bytes stops
-reading new requests while it is spent, and max.connections, max.connections.per.ip (with
-its overrides) close the connections over them."""
+reading new requests while it is spent, max.connections.per.ip (with its overrides) closes
+the connections over it, and a connection over max.connections waits unserved until another
+one closes (Kafka's acceptor waits for a slot)."""
 
 from __future__ import annotations
 
+import select
 import socket
 import struct
 
@@ -153,16 +155,53 @@ def test_max_connections_per_ip_closes_the_connection_over_it(start):
                in line for line in b.output)
 
 
+def _unanswered(c: RawClient) -> bool:
+    """Nothing (no answer, no close) has come on c within a short look."""
+    readable, _, _ = select.select([c.sock], [], [], 0.5)
+    return not readable
+
+
 def test_per_ip_override_and_max_connections(start):
+    """Over max.connections a connection is not closed (as Kafka's acceptor, the broker
+    waits for a slot): it is not served until another connection closes."""
     b = start({"max.connections.per.ip": "1", "max.connections.per.ip.overrides": "127.0.0.1:4",
                "max.connections": "3"})
     kept = [RawClient(b.bootstrap) for _ in range(3)]  # the override lifts the per-IP 1
     for c in kept:
         assert c.call(ApiVersionsRequest(), 0).error_code == 0
     extra = RawClient(b.bootstrap)  # over max.connections (3) though under the override (4)
-    assert extra.is_closed_by_peer()
+    corr = extra.send(ApiVersionsRequest(), 0)
+    assert _unanswered(extra)
+    kept.pop().close()
+    resp = extra.recv(ApiVersionsRequest.API_KEY, 0)  # served once a slot is free
+    assert resp.correlation_id == corr and resp.body.error_code == 0
+    extra.close()
     for c in kept:
         c.close()
+
+
+def test_connections_waiting_for_max_connections_are_let_in_oldest_first(start):
+    """A waiting client that gives up leaves the queue; the next waiting one gets the slot."""
+    b = start({"max.connections": "2"})
+    kept = [RawClient(b.bootstrap) for _ in range(2)]
+    for c in kept:
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    gave_up = RawClient(b.bootstrap)
+    gave_up.send(ApiVersionsRequest(), 0)
+    first, second = RawClient(b.bootstrap), RawClient(b.bootstrap)
+    corr_first = first.send(ApiVersionsRequest(), 0)
+    corr_second = second.send(ApiVersionsRequest(), 0)
+    assert _unanswered(first) and _unanswered(second)
+    gave_up.close()
+    kept.pop().close()
+    resp = first.recv(ApiVersionsRequest.API_KEY, 0)
+    assert resp.correlation_id == corr_first and resp.body.error_code == 0
+    assert _unanswered(second)  # the limit is reached again: the second still waits
+    kept.pop().close()
+    resp = second.recv(ApiVersionsRequest.API_KEY, 0)
+    assert resp.correlation_id == corr_second and resp.body.error_code == 0
+    first.close()
+    second.close()
 
 
 def test_connection_creation_rate_throttles_and_serves(start):

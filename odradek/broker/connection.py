@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import select
 import time
 from collections import deque
 
@@ -63,6 +64,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._memory_paused = False
         self._parked: deque = deque()  # complete frames waiting for room in the pool
         self._throttled = False
+        self._slot_waiting = False  # over max.connections, waiting for another to close
         self.transport = None
         self.task = None
         self.closed = False
@@ -89,19 +91,49 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._sock_fd = sock.fileno() if sock is not None else None
         except Exception:
             self._sock_fd = None
+        self.server.connections.add(self)
+        if self._quotas is not None and self._quotas.must_wait():
+            # max.connections reached: as Kafka's acceptor, wait (unserved) for a slot
+            self._slot_waiting = True
+            self.idle_since_ms = None  # not served yet, so not idle either
+            transport.pause_reading()
+            self._quotas.wait(self)
+            return
+        self._start()
+
+    def connection_slot_free(self) -> None:
+        """Another connection closed: this one, the oldest waiting, takes its slot."""
+        self._slot_waiting = False
+        if self.closed:
+            return
+        if self._peer_gone():  # the client gave up waiting: leave without taking the slot
+            self.close()
+            return
+        self.idle_since_ms = _now_ms()
+        self._start()
+        if not self.closed:
+            self._maybe_resume_reading()
+
+    def _peer_gone(self) -> bool:
+        fd = self._sock_fd
+        if fd is None:
+            return False
+        p = select.poll()
+        p.register(fd, select.POLLRDHUP)
+        return bool(p.poll(0))
+
+    def _start(self) -> None:
         loop = asyncio.get_running_loop()
         if self._quotas is not None:
             delay = self._quotas.admit(self.client_host, _now_ms())
             if delay is None:
-                self.closed = True
-                transport.close()
+                self.close()
                 return
             self._admitted = True
             if delay > 0:  # max.connection.creation.rate: served once the delay is over
                 self._throttled = True
-                transport.pause_reading()
+                self.transport.pause_reading()
                 loop.call_later(delay / 1000, self._end_throttle)
-        self.server.connections.add(self)
         self.task = loop.create_task(self._run())
 
     def _end_throttle(self) -> None:
@@ -186,6 +218,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
     def connection_lost(self, exc) -> None:
         self.closed = True
         self.server.connections.discard(self)
+        if self._slot_waiting:
+            self._slot_waiting = False
+            self._quotas.forget(self)
         if self._admitted:
             self._admitted = False
             self._quotas.release(self.client_host)

@@ -10,9 +10,12 @@ each request).
 
 `ConnectionQuotas` is `max.connections`, `max.connections.per.ip` (with
 `max.connections.per.ip.overrides`) and `max.connection.creation.rate`. A connection
-over a count limit is closed at once (Kafka: "Rejected connection from ..."); one over
-the broker-wide creation rate is throttled: it is served only after the delay that keeps
-the rate (Kafka's acceptor waits that long before accepting it).
+over `max.connections` waits, unserved, until another connection closes (Kafka's acceptor
+waits for a slot in ConnectionQuotas.waitForConnectionSlot); the waiting ones are let in
+oldest first. A connection over its per-IP limit is closed at once (Kafka: "Rejected
+connection from ..."); one over the broker-wide creation rate is throttled: it is served
+only after the delay that keeps the rate (Kafka's acceptor waits that long before
+accepting it).
 """
 from __future__ import annotations
 
@@ -29,6 +32,10 @@ log = logging.getLogger("odradek.broker.connection")
 
 class Pausable(Protocol):
     def resume_reading_for_memory(self) -> None: ...
+
+
+class SlotWaiter(Protocol):
+    def connection_slot_free(self) -> None: ...
 
 
 class RequestMemory:
@@ -89,20 +96,30 @@ class ConnectionQuotas:
         self.total = 0
         self.by_ip: dict[str, int] = {}
         self._accepted: deque[int] = deque()  # ms of the connections admitted in the last second
+        self._waiting: deque[SlotWaiter] = deque()  # over max.connections, oldest first
+
+    def must_wait(self) -> bool:
+        """A new connection waits for a slot (max.connections reached, or others wait)."""
+        return self.total >= self.max_connections or bool(self._waiting)
+
+    def wait(self, conn: SlotWaiter) -> None:
+        self._waiting.append(conn)
+
+    def forget(self, conn: SlotWaiter) -> None:
+        try:
+            self._waiting.remove(conn)
+        except ValueError:
+            pass
 
     def admit(self, host: str, now_ms: int) -> int | None:
-        """Count a new connection from host: None when it must be closed, else the ms to
-        wait before serving it (the creation-rate throttle)."""
+        """Count a new connection from host (a slot is free: see must_wait): None when it
+        must be closed, else the ms to wait before serving it (the creation-rate throttle)."""
         ip = _canonical(host)
         limit = self.overrides.get(ip, self.per_ip)
         have = self.by_ip.get(ip, 0)
         if have >= limit:
             log.info("Rejected connection from /%s, address already has the configured maximum "
                      "of %d connections.", ip, limit)
-            return None
-        if self.total >= self.max_connections:
-            log.info("Rejected connection from /%s: the broker has the configured maximum of "
-                     "%d connections (max.connections).", ip, self.max_connections)
             return None
         self.by_ip[ip] = have + 1
         self.total += 1
@@ -127,6 +144,9 @@ class ConnectionQuotas:
         else:
             self.by_ip.pop(ip, None)
         self.total -= 1
+        waiting = self._waiting
+        while waiting and self.total < self.max_connections:
+            waiting.popleft().connection_slot_free()  # admits it (or closes it) at once
 
 
 class ConnectionLimits:
