@@ -87,7 +87,10 @@ def _read_all(ctx, req, parts):
             continue
         plog = partitions.leader_log(name, p.partition)
         if isinstance(plog, NotLed):
-            pd.error_code = plog.error  # not a read error either
+            pd.error_code = plog.error
+            # a partition led elsewhere or offline answers at once (Kafka's errorReadingData); only one
+            # the metadata does not know is set aside without forcing the answer
+            error = error or plog.error != ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             if plog.error == ErrorCode.KAFKA_STORAGE_ERROR and v <= LAST_STORAGE_ERROR_DOWNCONVERT_VERSION:
                 pd.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # Kafka's maybeDownConvertStorageError
             elif plog.error == ErrorCode.NOT_LEADER_OR_FOLLOWER and v >= FIRST_CURRENT_LEADER_VERSION:

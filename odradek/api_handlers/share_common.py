@@ -104,7 +104,7 @@ def acquire_partition(ctx, group_id: str, member_id: str, topic_id: bytes, parti
         return ErrorCode.UNKNOWN_TOPIC_ID, b"", []
     plog = services.partitions.leader_log(t.name, partition)
     if isinstance(plog, NotLed):
-        return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, b"", []
+        return plog.error, b"", []  # NOT_LEADER_OR_FOLLOWER / KAFKA_STORAGE_ERROR as Fetch
     sp = sg.share_partition(group_id, topic_id, t.name, partition)
     if sp is None:
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, b"", []

@@ -56,7 +56,10 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
                 gen = req.generation_id if v >= 3 else -1
                 member = req.member_id if v >= 3 else ""
                 instance = req.group_instance_id if v >= 3 else None
-                err = groups.validate_txn_commit(req.group_id, gen, member, instance, ctx.now_ms)
+                # the partitions committed: a consumer group member's older epoch is stale unless it
+                # was assigned them at that epoch, as for OffsetCommit
+                err = groups.validate_txn_commit(req.group_id, gen, member, instance, ctx.now_ms,
+                                                 partitions=list(offsets))
         if err != ErrorCode.NONE:
             errors.update({tp: err for tp in offsets})
         else:

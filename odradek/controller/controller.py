@@ -177,8 +177,10 @@ class Controller(AdminWrites):
             return NOTHING_WRITTEN
         if self._driver is None:
             raise RuntimeError("controller not started")
-        _log_topic_changes(self.image, records)
-        return self._driver.propose(records, now_ms)
+        before = self.image  # names of removed topics; logged once the write went through
+        commit = self._driver.propose(records, now_ms)
+        _log_topic_changes(before, records)
+        return commit
 
     def _write(self, decide, validate_only: bool, now_ms: int):
         """The requests of AdminWrites (create_topics, ...) answer with the response alone."""

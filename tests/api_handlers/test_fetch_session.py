@@ -15,7 +15,7 @@ from odradek.api_handlers.fetch_session import (FINAL_EPOCH, INT32_MAX, FetchSes
                                                 IncrementalFetchContext, PartitionRequest, SessionErrorContext,
                                                 SessionlessFetchContext, next_epoch)
 from fake_services import services
-from odradek.api_handlers.ports import UNKNOWN_PARTITION
+from odradek.api_handlers.ports import UNKNOWN_PARTITION, NotLed
 from odradek.wire.api import decode_request, decode_response, encode_request, encode_response_parts
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic, ForgottenTopic
@@ -414,6 +414,18 @@ def test_handler_unknown_partition_does_not_cut_a_long_poll_short():
     # only unknown partitions: answered at once
     r = call(b, fetch_req(12, 0, 0, [("nope", 0, 0)], max_wait=500), 12)
     assert not isinstance(r, Delayed)
+
+
+@pytest.mark.parametrize("error", [E.NOT_LEADER_OR_FOLLOWER, E.KAFKA_STORAGE_ERROR])
+def test_handler_partition_led_elsewhere_or_offline_answers_a_long_poll_at_once(error):
+    """Kafka's fetchMessages answers at once when a partition's read failed (errorReadingData): a
+    consumer learns of a leader move or an offline log without waiting out fetch.max.wait.ms."""
+    b = FakeBroker()
+    b.logs[("a", 1)] = NotLed(error, leader_id=2, leader_epoch=3)
+    r = call(b, fetch_req(13, 0, 0, [("a", 0, 0), ("a", 1, 0)], max_wait=500), 13)
+    assert not isinstance(r, Delayed)
+    assert parts_of(r)[(ID_A, 1)].error_code == error
+    assert parts_of(r)[(ID_A, 0)].error_code == E.NONE
 
 
 def test_handler_topic_recreated_under_the_same_name_is_inconsistent():

@@ -126,3 +126,30 @@ def test_full_transaction_with_offsets_every_version(v):
                                                                producer_id_filters=[], duration_filter=-1,
                                                                transactional_id_pattern=None), lv)
         assert [s.transactional_id for s in r.transaction_states] == ["x"] and r.unknown_state_filters == ["Nope"]
+
+
+def test_txn_offset_commit_checks_a_consumer_group_members_epoch_per_partition():
+    """A consumer-protocol member's TxnOffsetCommit at an older epoch is STALE_MEMBER_EPOCH for a
+    partition it was not assigned at that epoch, as its OffsetCommit (the handler did not name the
+    partitions, so any older epoch was accepted: a zombie could commit inside a transaction)."""
+    from odradek.coordinator.consumer_heartbeat import HeartbeatRequest
+
+    b = FakeBroker()
+    joined = b.groups.consumer_group_heartbeat(HeartbeatRequest(
+        group_id="g", member_id="m1", member_epoch=0, instance_id=None, rebalance_timeout_ms=30000,
+        subscribed_topic_names=["t"], subscribed_topic_regex=None, server_assignor=None, owned=[]),
+        1, {"t": (bytes(16), 2)})
+    assert joined.member_epoch == 1
+    pid, ep = init(b, "x")
+
+    def commit(epoch):
+        r = call(b, txn_offset_commit, TxnOffsetCommitRequest(
+            transactional_id="x", group_id="g", producer_id=pid, producer_epoch=ep, generation_id=epoch,
+            member_id="m1", group_instance_id=None, topics=[TxnOffsetCommitRequestTopic(name="t", partitions=[
+                TxnOffsetCommitRequestPartition(partition_index=1, committed_offset=9, committed_leader_epoch=-1,
+                                                committed_metadata="")])]), 5)
+        return [p.error_code for t in r.topics for p in t.partitions]
+
+    assert commit(0) == [E.STALE_MEMBER_EPOCH]
+    assert commit(2) == [E.STALE_MEMBER_EPOCH]
+    assert commit(1) == [E.NONE]
