@@ -125,9 +125,13 @@ def jars() -> Path:
             JARS.mkdir(parents=True, exist_ok=True)
             print(f"fetching Apache Kafka {KAFKA_VERSION} jars from Maven Central into {JARS} (once, ~55 MB)",
                   file=sys.stderr, flush=True)
-            r = subprocess.run(["mvn", "-B", "-ntp", "-q", "-f", str(POM), "dependency:copy-dependencies",
-                                f"-DoutputDirectory={JARS}", "-DincludeScope=runtime"],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            try:  # bounded: a stalled download fails with Maven's output instead of hanging its caller
+                r = subprocess.run(["mvn", "-B", "-ntp", "-q", "-f", str(POM), "dependency:copy-dependencies",
+                                    f"-DoutputDirectory={JARS}", "-DincludeScope=runtime"],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
+            except subprocess.TimeoutExpired as e:
+                out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+                raise RuntimeError(f"mvn did not fetch Apache Kafka {KAFKA_VERSION}'s jars in 900 s:\n{out[-5000:]}")
             if r.returncode != 0:
                 raise RuntimeError(f"mvn could not fetch Apache Kafka {KAFKA_VERSION}'s jars:\n{r.stdout[-5000:]}")
             done.touch()

@@ -35,9 +35,10 @@ class BrokerLifecycle:
         logs, get unfenced, start the coordinators (internal topics are created on first use)."""
         self._broker = broker
         loop = asyncio.get_running_loop()
-        t0 = loop.time()
+        warn_at = loop.time() + 5
         while not self._server.caught_up():
-            if loop.time() - t0 > 5 and int(loop.time() - t0) % 5 == 0:
+            if loop.time() >= warn_at:  # once every 5 s
+                warn_at += 5
                 log.warning("broker %d: waiting for the metadata quorum (%s)", self.node_id,
                             self._server.driver.node.status())
             await asyncio.sleep(0.02)
