@@ -9,8 +9,10 @@ tests crash it or fill its disk with the faulty filesystem. `apply(ready)` makes
 Ready durable (fsync) before the driver sends its messages. A Ready whose writes fail
 (ENOSPC, EIO) is rolled back: the log is cut to the end of the last good batch, so no
 later batch is ever written after a torn one. Should even that cut fail, the storage
-refuses every write until it is loaded again. A torn tail batch (crash mid-write,
-never acknowledged) is cut off at load.
+refuses every write until it is loaded again. Entries offered again (their Ready failed
+at the snapshot or delete step, after they were written) replace their first copy, so
+a retried Ready leaves the file as one successful apply would. A torn tail batch (crash
+mid-write, never acknowledged) is cut off at load.
 """
 
 from __future__ import annotations
@@ -96,9 +98,15 @@ class FileStorage:
         if self._offline:
             raise StorageOfflineError(f"{self.log_path}: offline after a failed write; reload to repair")
         kept = len(self._positions)
+        cut_from = ready.truncate_log_from
+        if ready.entries and self._positions and self._positions[-1][0] >= ready.entries[0].base_offset:
+            # offered again after a Ready whose entries reached the disk but whose snapshot or
+            # delete step failed (not advanced): write them over, never after, their first copy
+            first = ready.entries[0].base_offset
+            cut_from = first if cut_from is None else min(cut_from, first)
         try:
-            if ready.truncate_log_from is not None:
-                kept = self._truncate_from(ready.truncate_log_from)
+            if cut_from is not None:
+                kept = self._truncate_from(cut_from)
             if ready.entries:
                 self._append(ready.entries)
             if ready.quorum_state is not None:

@@ -19,7 +19,9 @@ import pytest
 from odradek.controller.image import MetadataDelta, MetadataImage
 from odradek.controller.metadata_log import MetadataLog
 from odradek.log.fs import FaultyFileSystem, SimulatedCrash
+from odradek.raft.file_storage import FileStorage
 from odradek.raft.local_log import LocalRaftLog
+from odradek.raft.node import RaftNode
 from odradek.wire.messages.partition_record import PartitionRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.topic_record import TopicRecord
@@ -212,7 +214,6 @@ def test_a_ready_whose_writes_failed_is_offered_again():
     """The core keeps quorum-state, entries and a snapshot pending until advance(), so a
     driver whose persist step raised (and did not advance) is asked to persist them again."""
     from odradek.raft.log import MemoryStorage
-    from odradek.raft.node import RaftNode
 
     node = RaftNode(1, [1])
     failed = node.ready()  # persisting this one "failed": no advance
@@ -238,3 +239,56 @@ def test_a_ready_whose_writes_failed_is_offered_again():
     disk.apply(second)
     node.advance(second)
     assert not node.has_ready() and disk.snapshot.data == b"image"
+
+
+
+def drive(node, storage) -> None:
+    """As the network driver: a Ready whose apply raised is not advanced (offered again)."""
+    while node.has_ready():
+        rd = node.ready()
+        storage.apply(rd)
+        node.advance(rd)
+
+
+def reopened(fs) -> tuple[list[int], int]:
+    """The batches' base offsets and the end offset a node loading this disk sees."""
+    state = FileStorage(f"{DATA}/meta", fs).load()
+    return [b.base_offset for b in state.batches], RaftNode(1, [1], state).log.end_offset
+
+
+def entry_with_a_snapshot(fs, fail) -> tuple[list[int], int]:
+    """One voter; a proposed entry and a snapshot in the same Ready, whose write `fail` makes
+    fail after the entry is fsynced; then the fault clears, the Ready is retried and one more
+    entry appended."""
+    storage = FileStorage(f"{DATA}/meta", fs)
+    node = RaftNode(1, [1], storage.load())
+    drive(node, storage)
+    for v in (b"a", b"b"):
+        node.propose([v])
+        drive(node, storage)
+    node.propose([b"c"])
+    node.snapshot(node.applied - 1, b"image")  # keeps the batch of b: entries stay on disk
+    if fail is not None:
+        fail()
+        with pytest.raises(OSError):
+            drive(node, storage)
+        fs.clear_write_faults()
+    drive(node, storage)
+    node.propose([b"d"])
+    drive(node, storage)
+    return reopened(fs)
+
+
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EIO])
+@pytest.mark.parametrize("tmp", [".checkpoint.tmp", ".log.tmp"])  # the snapshot, the delete step
+def test_a_ready_retried_after_its_snapshot_or_delete_step_failed_writes_its_entries_once(err, tmp):
+    """Review finding: the entries of a Ready were fsynced, its checkpoint write failed, and
+    the retried Ready appended them a second time (batches [2, 3, 3, 4] after a restart).
+    Now the disk holds exactly what it holds without the fault."""
+    want = entry_with_a_snapshot(new_fs(), None)
+    assert want == ([2, 3, 4], 6)
+    fs = new_fs()
+    got = entry_with_a_snapshot(fs, lambda: fs.fail_writes(err, match=lambda p: p.endswith(tmp)))
+    assert got == want
+    for mode in ("lost", "kept"):
+        assert reopened(fs.restart(mode)) == want, mode
