@@ -393,7 +393,7 @@ class PartitionLog:
                 if type(h) is AppendInfo:  # written
                     unflushed = self.unflushed_messages = self.unflushed_messages + h[4]
                     if unflushed >= cfg.flush_messages:
-                        self.flush()
+                        self._flush_appended()
                     return h
                 if h is not None:
                     blen, lod, max_ts, pid, pep, bseq, count = h
@@ -410,7 +410,7 @@ class PartitionLog:
                                 self.producer_state.update(pid, pep, bseq, base, last, max_ts)
                             unflushed = self.unflushed_messages = self.unflushed_messages + count
                             if unflushed >= cfg.flush_messages:
-                                self.flush()
+                                self._flush_appended()
                             return append_info(base, last, -1, self.log_start_offset, count, max_ts)
             except OSError as e:
                 self._failed_write(e)
@@ -483,6 +483,18 @@ class PartitionLog:
             logger.error("%s: taking the log offline for writes until a restart: %s", self.dir, why)
             self.offline = why
 
+    def _flush_appended(self) -> None:
+        """The flush.messages flush after an append. The batch is in the log already: if the
+        fsync fails (EIO, ENOSPC alike) the log goes offline for writes and the append is
+        answered KAFKA_STORAGE_ERROR, so a producer's retry cannot land the batch a second
+        time (Kafka takes the log directory offline on any flush IOException). A restart
+        recovers the log."""
+        try:
+            self.flush()
+        except OSError as e:
+            self._go_offline(f"flush after an append failed: {e}")
+            raise errors.KafkaStorageError(self.offline) from e
+
     def _append_checked(self, buf, headers, total: int, now_ms: int, leader_epoch: int | None,
                         use_lat: bool, assign_offsets: bool) -> AppendInfo:
         """append's general path, under the lock, after the checks of the record set."""
@@ -534,7 +546,7 @@ class PartitionLog:
                                                base, last, bmax)
             self.unflushed_messages += h.records_count
             if self.unflushed_messages >= cfg.flush_messages:
-                self.flush()
+                self._flush_appended()
             return append_info(base, last, now_ms if use_lat else -1,
                               self.log_start_offset, h.records_count, bmax)
 
@@ -582,7 +594,7 @@ class PartitionLog:
                                                base, last, bmax)
         self.unflushed_messages += count
         if self.unflushed_messages >= cfg.flush_messages:
-            self.flush()
+            self._flush_appended()
         return append_info(first_base, last_offset, now_ms if use_lat else -1,
                           self.log_start_offset, count, max_ts)
 

@@ -188,6 +188,43 @@ def test_an_eio_that_cannot_be_undone_takes_the_log_offline_for_writes(caplog):
     log2.append(build_batch([(None, b"b", (), 1)]), now_ms=3)
 
 
+@pytest.mark.parametrize("err", [errno.EIO, errno.ENOSPC])
+@pytest.mark.parametrize("batches", [1, 2])
+@pytest.mark.parametrize("mode", ["kept", "lost"])
+def test_a_failed_flush_messages_fsync_takes_the_log_offline(err, batches, mode, caplog):
+    """flush.messages=1: the fsync after an append fails. The batch is in the log already,
+    so the append is answered KAFKA_STORAGE_ERROR and the log takes no more writes (a
+    plain producer's retry would otherwise land it twice); a restart recovers the log with
+    the batch at most once."""
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    cfg = LogConfig(flush_messages=1)
+    log = PartitionLog(fs, DIR, cfg, now_ms=0)
+    log.append(build_batch([(None, b"a", (), 1)]), now_ms=1)
+
+    def batch_b() -> bytearray:
+        return bytearray(b"".join(build_batch([(None, b"b%d" % k, (), 1)])
+                                  for k in range(batches)))
+
+    fs.fail_fsync(err)
+    with caplog.at_level(logging.ERROR, logger="odradek.log"):
+        with pytest.raises(errors.KafkaStorageError) as e:
+            log.append(batch_b(), now_ms=2)
+    assert e.value.error_name == "KAFKA_STORAGE_ERROR"
+    assert "offline for writes" in caplog.text and fs.failed_fsyncs == 1
+    for _ in range(2):  # the producer's retries, and any later append, are refused
+        with pytest.raises(errors.KafkaStorageError):
+            log.append(batch_b(), now_ms=3)
+    log.close()  # no clean-shutdown marker: the next start recovers
+    log2 = PartitionLog(fs.restart(mode), DIR, cfg, now_ms=4)
+    assert log2.recovered_unclean
+    b = [b"b%d" % k for k in range(batches)]
+    got = [v for _, _, v in read_all(log2)]
+    assert got == ([b"a"] + b if mode == "kept" else [b"a"])
+    log2.append(build_batch([(None, b"c", (), 5)]), now_ms=5)
+    assert [v for _, _, v in read_all(log2)] == got + [b"c"]
+
+
 def _two_partitions() -> tuple[FaultyFileSystem, str]:
     """Partitions good-0 and bad-0 of 12 records each, stopped cleanly: the disk as a
     restart finds it, and the path of bad-0's last segment."""
