@@ -104,12 +104,15 @@ class ReplicaManager:
                     log.warning("log %s-%d kept on disk, not served, as %s", tp[0], tp[1], lm.mark_stray(*tp))
         # the logs were opened before the metadata was there (LogManager's load): give each
         # its topic's config now (else a compacted or retention.ms=-1 topic would run with
-        # the broker defaults, cleanup.policy=delete and 7 days, until its next config change)
+        # the broker defaults, cleanup.policy=delete and 7 days, until its next config change);
+        # one config per topic, then one pass over the logs (not one pass per topic)
+        configs = {}
         for name in sorted({tp[0] for tp in lm.list()}):
             try:
-                lm.update_config(name, self._topic_log_config(name))
+                configs[name] = self._topic_log_config(name)
             except Exception:  # keep the current config; never stop the other topics
                 log.exception("topic %s: cannot apply its config; keeping the broker defaults", name)
+        lm.update_configs(configs)
         self._follow(None, image)
 
     def on_metadata(self, old, new) -> None:

@@ -5,7 +5,7 @@ import logging
 import posixpath
 import threading
 import uuid
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Mapping
 
 from . import partition_metadata
 from .compaction import CleanerConfig, LogCleaner
@@ -154,9 +154,19 @@ class LogManager:
         return stray
 
     def update_config(self, topic: str, config: LogConfig) -> None:
+        self.update_configs({topic: config})
+
+    def update_configs(self, configs: Mapping[str, LogConfig]) -> int:
+        """Give every log of each topic in ``configs`` that topic's config, in one pass over
+        the logs (not one per topic: start-up applies every topic's config at once). A log
+        whose config is already equal is left as it is. Returns how many logs changed."""
+        changed = 0
         for (t, _), log in self.logs.items():
-            if t == topic:
-                log.config = config
+            cfg = configs.get(t, log.config)
+            if cfg is not log.config and cfg != log.config:
+                log.config = cfg
+                changed += 1
+        return changed
 
     def delete(self, topic: str, partition: int) -> bool:
         """Take the partition out of service and rename its directory to
