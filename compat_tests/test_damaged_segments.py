@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import glob
 import os
+import time
 
 from harness import BrokerProcess, RawClient, create_topic
 from odradek.wire import records
@@ -67,5 +68,42 @@ def test_torn_tail_and_damage_after_a_clean_stop(tmp_path):
         errors = [ln for ln in out.splitlines() if " ERROR " in ln and "cut-0" in ln]
         assert len(errors) == 1 and "Traceback" not in out, out[-3000:]
         assert open(cut, "rb").read() == damaged  # left for the operator
+    finally:
+        b.kill9()
+
+
+def test_damaged_partition_of_a_deleted_topic_goes_and_a_recreated_topic_starts_fresh(tmp_path):
+    """Deleting the topic of an offline (damaged) partition deletes its directory through the
+    delayed-delete path; a topic re-created under that name serves a new, empty partition
+    (before the fix it answered KAFKA_STORAGE_ERROR forever, across restarts too)."""
+    from confluent_kafka.admin import AdminClient
+
+    b = BrokerProcess(str(tmp_path / "data"))
+    b.start()
+    try:
+        create_topic(b.bootstrap, "cut")
+        a, errs = produce_acked(b.bootstrap, "cut", [b"old-%d" % i for i in range(10)])
+        assert not errs and len(a) == 10
+        assert b.stop() == 0
+        (seg,) = glob.glob(os.path.join(b.data_dir, "**", "cut-0", "*.log"), recursive=True)
+        with open(seg, "r+b") as f:
+            f.truncate(os.path.getsize(seg) - 5)
+        b.start()
+        assert "partition cut-0 is offline" in "".join(b.output)
+        admin = AdminClient({"bootstrap.servers": b.bootstrap})
+        admin.delete_topics(["cut"], operation_timeout=10)["cut"].result(timeout=15)
+        parent = os.path.dirname(os.path.dirname(seg))
+        deadline = time.monotonic() + 15  # the broker applies the deletion just after it is written
+        while not [n for n in os.listdir(parent) if n.startswith("cut-0.") and n.endswith("-delete")]:
+            assert time.monotonic() < deadline, os.listdir(parent)
+            time.sleep(0.05)
+        assert not os.path.exists(os.path.join(parent, "cut-0"))
+        create_topic(b.bootstrap, "cut")
+        a, errs = produce_acked(b.bootstrap, "cut", [b"new-%d" % i for i in range(3)])
+        assert not errs and [o for _, o, _ in a] == [0, 1, 2]
+        assert [v for _, _, _, v in consume_all(b.bootstrap, "cut", 3)] == [b"new-0", b"new-1", b"new-2"]
+        b.stop()
+        b.start()  # and after a restart: the new partition, whole
+        assert [v for _, _, _, v in consume_all(b.bootstrap, "cut", 3)] == [b"new-0", b"new-1", b"new-2"]
     finally:
         b.kill9()

@@ -8,7 +8,9 @@ classifies each log found on disk against that image (``classify_logs``): the pa
 a topic of the same name and id assigned here is kept and served, any other is renamed
 `-stray` and kept on disk (never deleted at start-up). From then on, logs are created and
 deleted as the metadata image changes (controller listener): a log goes only when the
-metadata removes its topic or moves its partition away.
+metadata removes its topic or moves its partition away. A log damaged on disk (offline,
+KAFKA_STORAGE_ERROR) is set aside the same way once its topic is gone or re-created under
+another id, never while its topic is there with the same id.
 
 On a single node every partition's ISR is this node, so the high watermark is the log end
 offset right after each append.
@@ -45,14 +47,25 @@ def assigned_here(image, node_id: int) -> dict[tuple[str, int], int]:
 
 
 def classify_logs(image, node_id: int, local: dict[tuple[str, int], bytes | None],
-                  unreadable: frozenset | set = frozenset()) -> dict[tuple[str, int], Verdict]:
+                  unreadable: frozenset | set = frozenset(),
+                  offline: frozenset | set = frozenset()) -> dict[tuple[str, int], Verdict]:
     """What start-up does with each log on disk, given the caught-up ``image``.
-    ``local``: (topic, partition) -> the topic id of its partition.metadata (None: none)."""
+    ``local``: (topic, partition) -> the topic id of its partition.metadata (None: none).
+    An ``offline`` (damaged) log is set aside only when its topic is gone or its recorded
+    id is another's; else it stays offline, its files untouched (KEEP): it may hold
+    acknowledged records of the topic now in the metadata."""
     wanted = assigned_here(image, node_id)
     out = {}
     for tp, tid in local.items():
         topic = image.topics.get(tp[0])
-        if tp in unreadable:
+        if tp in offline:
+            if topic is None:
+                out[tp] = Verdict(STRAY, "its topic is not in the metadata (deleted)")
+            elif tid is not None and tp not in unreadable and tid != topic.topic_id:
+                out[tp] = Verdict(STRAY, "it belongs to an earlier topic of that name (deleted and re-created)")
+            else:
+                out[tp] = Verdict(KEEP)
+        elif tp in unreadable:
             out[tp] = Verdict(STRAY, "its partition.metadata cannot be read")
         elif topic is None:
             out[tp] = Verdict(STRAY, "its topic is not in the metadata (deleted)")
@@ -79,8 +92,9 @@ class ReplicaManager:
         self.started = False
         # (topic, partition) -> leader epoch, for every partition led here
         self.leader_epochs: dict[tuple[str, int], int] = {}
-        # partitions assigned here whose log could not be opened or created: offline until a
-        # restart, logged once (those the LogManager refused at load are in logs.offline)
+        # partitions assigned here whose log could not be created: offline, tried again on
+        # each metadata update, logged once (those the LogManager refused at load, damaged,
+        # are in logs.offline until their topic goes)
         self.offline: set[tuple[str, int]] = set()
 
     # ------------------------------------------------------------ metadata
@@ -91,8 +105,8 @@ class ReplicaManager:
             return
         self.started = True
         lm = self.logs
-        local = {tp: lm.topic_id(*tp) for tp in lm.list()}
-        for tp, v in classify_logs(image, self.node_id, local, lm.unreadable).items():
+        local = {tp: lm.topic_id(*tp) for tp in lm.list() + lm.offline_list()}
+        for tp, v in classify_logs(image, self.node_id, local, lm.unreadable, set(lm.offline)).items():
             if v.action == STRAY:
                 where = lm.mark_stray(*tp)
                 log.warning("log %s-%d: %s; kept on disk, not served, as %s", tp[0], tp[1], v.reason, where)
@@ -134,14 +148,16 @@ class ReplicaManager:
                     self.logs.update_config(name, self._topic_log_config(name))
                 except Exception:  # keep the current config; never stop the other topics
                     log.exception("topic %s: cannot apply the new config; keeping the current one", name)
-        for tp in self.logs.list():
+        offline = set(self.logs.offline_list())
+        for tp in self.logs.list() + sorted(offline):
             topic = new.topics.get(tp[0])
             tid = self.logs.topic_id(*tp)
-            if tid is None:  # none recorded (cannot happen after start()): the name's previous id
+            if tid is None:  # none recorded (older odradek; or unreadable, offline): the name's previous id
                 prev = old.topics.get(tp[0]) if old is not None else None
                 tid = prev.topic_id if prev is not None else topic.topic_id if topic is not None else None
-            if topic is not None and topic.topic_id == tid and tp in wanted:
-                if self.logs.topic_id(*tp) is None:
+            if topic is not None and topic.topic_id == tid and (tp in wanted or tp in offline):
+                # (an offline log of the topic stays offline and untouched, even moved away)
+                if tp not in offline and self.logs.topic_id(*tp) is None:
                     self.logs.assign_topic_id(*tp, tid)
                 continue
             # the metadata removed the topic (RemoveTopicRecord), re-created it under
@@ -153,8 +169,8 @@ class ReplicaManager:
         for tp in wanted:
             plog = self.logs.get(*tp)
             if plog is None:
-                if tp in self.offline or tp in self.logs.offline:
-                    continue  # offline (the LogManager logged why when it refused it at load)
+                if tp in self.logs.offline:
+                    continue  # damaged (the LogManager logged why when it refused it at load)
                 try:
                     tcfg = new_configs.get(tp[0])
                     if tcfg is None:
@@ -162,13 +178,18 @@ class ReplicaManager:
                     plog = self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now,
                                                    topic_id=new.topics[tp[0]].topic_id)
                 except Exception:
-                    log.exception("cannot open the log of %s-%d; partition offline, not serving it", *tp)
-                    self.offline.add(tp)
+                    if tp not in self.offline:  # logged once; tried again on the next update
+                        log.exception("cannot create the log of %s-%d; partition offline, not serving it", *tp)
+                        self.offline.add(tp)
                     continue
+                if tp in self.offline:
+                    log.info("log %s-%d created; partition back online", *tp)
+            self.offline.discard(tp)
             if tp not in self.leader_epochs:
                 # becoming leader with this node as the whole ISR: everything in the
                 # log is committed (after a crash the checkpointed HW lags behind)
                 plog.high_watermark = plog.log_end_offset
+        self.offline.intersection_update(wanted)  # a failed create of a partition no longer here is moot
         # served: the partitions led here (a replica that is not the leader - a cluster of an
         # older odradek recorded several - keeps its log but takes no produce or fetch)
         self.leader_epochs = {tp: e for tp, e in wanted.items()

@@ -50,8 +50,10 @@ class LogManager:
         self.topic_config = topic_config or (lambda topic: None)
         self.logs: dict[tuple[str, int], PartitionLog] = {}
         # partitions whose log failed validation at start-up (damaged fsynced data): not
-        # served, their files left as they are, until a restart finds them whole
+        # served, their files left as they are, until a restart finds them whole or the
+        # metadata deletes their topic (mark_stray / delete); `_offline_dirs`: their directories
         self.offline: dict[tuple[str, int], LogCorruptionError] = {}
+        self._offline_dirs: dict[tuple[str, int], str] = {}
         # the topic id in each log's partition.metadata (None: no file, a log written before
         # odradek kept one); `unreadable`: a file there that cannot be parsed
         self.topic_ids: dict[tuple[str, int], bytes | None] = {}
@@ -84,8 +86,8 @@ class LogManager:
                 except LogCorruptionError as e:  # that partition only; the others start
                     logger.error("partition %s-%d is offline: %s", tp[0], tp[1], e)
                     self.offline[tp] = e
-                    continue
-                try:
+                    self._offline_dirs[tp] = path
+                try:  # read for offline logs too: their topic id says whether the topic still exists
                     self.topic_ids[tp] = partition_metadata.read(self.fs, path)
                 except (OSError, partition_metadata.PartitionMetadataError) as e:
                     logger.error("log %s: cannot read %s: %s", path, partition_metadata.FILE, e)
@@ -139,10 +141,31 @@ class LogManager:
             self.unreadable.discard((topic, partition))
             return self.logs.pop((topic, partition), None)
 
+    def _take_offline(self, topic: str, partition: int) -> str | None:
+        """Take an offline partition out of the manager: its directory (None if not offline)."""
+        with self.lock:
+            if (topic, partition) not in self.offline:
+                return None
+            del self.offline[(topic, partition)]
+            self.topic_ids.pop((topic, partition), None)
+            self.unreadable.discard((topic, partition))
+            return self._offline_dirs.pop((topic, partition))
+
+    def offline_list(self) -> list[tuple[str, int]]:
+        """The offline partitions (damaged at load), not in ``list()``."""
+        return sorted(self.offline)
+
     def mark_stray(self, topic: str, partition: int) -> str | None:
         """Take the log out of service, close it and rename its directory
         `topic-partition.<id>-stray` (Kafka's name for the log of a replica the metadata
-        does not give this broker); its files stay on disk. Returns the new directory."""
+        does not give this broker); its files stay on disk. Returns the new directory.
+        An offline (damaged) partition's directory is renamed the same way, untouched."""
+        path = self._take_offline(topic, partition)
+        if path is not None:
+            stray = posixpath.join(posixpath.dirname(path), renamed_dir_name(topic, partition, STRAY_SUFFIX))
+            self.fs.rename(path, stray)
+            self.fs.fsync_dir(posixpath.dirname(path))
+            return stray
         log = self._take(topic, partition)
         if log is None:
             return None
@@ -172,7 +195,15 @@ class LogManager:
         """Take the partition out of service and rename its directory to
         `topic-partition.<id>-delete`; as Kafka's LogManager, the directory is removed
         log.segment.delete.delay.ms later (release_deleted, then remove_dirs), and a
-        restart before that picks the deletion up again."""
+        restart before that picks the deletion up again. An offline (damaged) partition's
+        directory goes the same way."""
+        path = self._take_offline(topic, partition)
+        if path is not None:
+            dead = posixpath.join(posixpath.dirname(path), renamed_dir_name(topic, partition, DELETE_SUFFIX))
+            self.fs.rename(path, dead)
+            with self.lock:
+                self._doomed.append([None, dead, None])
+            return True
         log = self._take(topic, partition)
         if log is None:
             return False
