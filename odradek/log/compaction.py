@@ -371,18 +371,18 @@ class LogCleaner:
     def clean(self, log: PartitionLog, now_ms: int, *, force: bool = False) -> CleanResult | None:
         if not log.config.compact:
             return None
-        with log.lock:
-            log.files_in_use += 1  # no file of the log is parked while this thread reads them
-        try:
-            plan = self.plan(log, now_ms)
-            if plan is None or (not force and not plan.should_clean(log.config.min_cleanable_dirty_ratio)):
-                return None
-            return self._clean(log, plan, now_ms)
-        finally:
-            with log.lock:
-                log.files_in_use -= 1
+        plan = self.plan(log, now_ms)
+        if plan is None or (not force and not plan.should_clean(log.config.min_cleanable_dirty_ratio)):
+            return None
+        return self._clean(log, plan, now_ms)
 
     def _clean(self, log: PartitionLog, plan: _Plan, now_ms: int) -> CleanResult:
+        """One pass (clean() and run_once both come here): no file of the log is parked
+        while this thread reads them."""
+        with log.files_held():
+            return self._clean_held(log, plan, now_ms)
+
+    def _clean_held(self, log: PartitionLog, plan: _Plan, now_ms: int) -> CleanResult:
         self.config.check()
         cfg = log.config
         result = CleanResult(plan.first_dirty, plan.end, plan.ratio, first_uncleanable_offset=plan.end)

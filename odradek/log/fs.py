@@ -13,6 +13,7 @@ import os
 import posixpath
 import random
 import shutil
+import threading
 from typing import Protocol
 
 from .batchio import pwrite_batch, rewritten
@@ -78,6 +79,21 @@ def write_atomic(fs: FileSystem, path: str, data: bytes) -> None:
 
 # ---------------------------------------------------------------- real files
 
+# Taken only to open a parked file again (and to park or close one), never on the path of
+# an open file: the event loop and the cleaner thread may both find the same file parked,
+# and only one of them may open it (the other's descriptor would leak).
+_REOPEN_LOCK = threading.Lock()
+
+
+class ParkWatch:
+    """Shared by the files one log parks: all_parked is cleared when any of them is opened
+    again, so an idle log whose files are all parked needs no walk over its segments."""
+
+    __slots__ = ("all_parked",)
+
+    def __init__(self) -> None:
+        self.all_parked = False
+
 
 class RealFile:
     """A file by descriptor, with positional I/O. park() gives the descriptor back while
@@ -85,19 +101,25 @@ class RealFile:
     whose path is gone raises FileNotFoundError, it is never created again); close() is
     final."""
 
-    __slots__ = ("path", "_fd", "_size", "_closed")
+    __slots__ = ("path", "_fd", "_size", "_closed", "_watch")
 
     def __init__(self, path: str):
         self.path = path
         self._fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         self._size = os.fstat(self._fd).st_size
         self._closed = False
+        self._watch: ParkWatch | None = None
 
     def _reopen(self) -> int:
-        if self._closed:  # as a closed descriptor answers
-            raise OSError(errno.EBADF, os.strerror(errno.EBADF), self.path)
-        self._fd = os.open(self.path, os.O_RDWR)
-        return self._fd
+        with _REOPEN_LOCK:
+            if self._fd >= 0:  # another thread opened it meanwhile
+                return self._fd
+            if self._closed:  # as a closed descriptor answers
+                raise OSError(errno.EBADF, os.strerror(errno.EBADF), self.path)
+            self._fd = os.open(self.path, os.O_RDWR)
+            if self._watch is not None:
+                self._watch.all_parked = False
+            return self._fd
 
     def append(self, data) -> int:
         fd = self._fd if self._fd >= 0 else self._reopen()
@@ -145,21 +167,25 @@ class RealFile:
         if size > os.fstat(fd).st_size:
             os.ftruncate(fd, size)
 
-    def park(self) -> None:
-        """Give the descriptor back; the next call opens the file again."""
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+    def park(self, watch: ParkWatch | None = None) -> None:
+        """Give the descriptor back; the next call opens the file again (and clears
+        watch.all_parked)."""
+        with _REOPEN_LOCK:
+            self._watch = watch
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
 
     @property
     def parked(self) -> bool:
         return self._fd < 0 and not self._closed
 
     def close(self) -> None:
-        self._closed = True
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
+        with _REOPEN_LOCK:
+            self._closed = True
+            if self._fd >= 0:
+                os.close(self._fd)
+                self._fd = -1
 
     def fileno(self) -> int | None:
         if self._fd >= 0 or self._closed:

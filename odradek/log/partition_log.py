@@ -17,7 +17,9 @@ import posixpath
 import random
 import threading
 from bisect import bisect_right
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Iterator
 
 from odradek.wire import records
 from odradek.wire.exceptions import InvalidRecordError as WireInvalidRecordError
@@ -27,7 +29,7 @@ from odradek.wire.exceptions import WireError
 from . import errors
 from .batchio import AppendInfo, append_info
 from .config import LogConfig
-from .fs import FileHandle, FileSystem, read_whole, write_atomic
+from .fs import FileHandle, FileSystem, ParkWatch, read_whole, write_atomic
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
 from .record_check import check_client_batches
@@ -111,6 +113,8 @@ class PartitionLog:
         self.offline: str | None = None
         # > 0 while the cleaner (another thread) reads this log's files: none is parked then
         self.files_in_use = 0
+        # all_parked: park_files found every segment parked, and none was opened since
+        self._park_watch = ParkWatch()
         self._idle_leo = -1  # log end offset at the last maybe_flush (idle: unchanged since)
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
@@ -194,6 +198,7 @@ class PartitionLog:
 
     def _set_segments(self, segs: list[LogSegment]) -> None:
         self.segments = segs
+        self._park_watch.all_parked = False  # a new segment's file is open
         self._bases = [s.base_offset for s in segs]
 
     def _load(self, now_ms: int) -> None:
@@ -967,12 +972,25 @@ class PartitionLog:
         if self.config.compact:
             return 0
         with self.lock:
-            if self.files_in_use:
+            watch = self._park_watch
+            if self.files_in_use or watch.all_parked:  # O(1) for an idle, parked log
                 return 0
             n = 0
             for seg in self.segments:
-                n += seg.park()
+                n += seg.park(watch)
+            watch.all_parked = all(seg.holds_no_descriptor for seg in self.segments)
             return n
+
+    @contextmanager
+    def files_held(self) -> Iterator[None]:
+        """While another thread (the cleaner) reads this log's files: park_files parks none."""
+        with self.lock:
+            self.files_in_use += 1
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.files_in_use -= 1
 
     def unpark_files(self) -> None:
         """Open every segment file again (before the directory is renamed away)."""

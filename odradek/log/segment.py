@@ -11,7 +11,7 @@ from odradek.wire import records
 from odradek.wire.exceptions import WireError
 
 from .batchio import SegmentTail
-from .fs import FileSystem, RealFile
+from .fs import FileSystem, ParkWatch, RealFile
 from .index import IndexCorruptError, OffsetIndex, TimeIndex
 from .txn_index import SUFFIX as TXN_INDEX_SUFFIX
 from .txn_index import TxnIndex
@@ -183,17 +183,23 @@ class LogSegment(SegmentTail):
             self.preallocated = False
             self.dirty = True
 
-    def park(self) -> bool:
+    def park(self, watch: ParkWatch | None = None) -> bool:
         """Give back the log file's descriptor while nothing holds the file (a fetch's
-        FileSlice does until it is sent); the next use opens it again, and the next append
-        hands append_plain the new descriptor. True if parked now."""
+        FileSlice does until it is sent); the next use opens it again (clearing
+        watch.all_parked), and the next append hands append_plain the new descriptor.
+        True if parked now."""
         if not self._real or self.fd < 0 and self.log.parked:
             return False
         if _refcount(self.log) > 2:  # 2 = this segment's reference + getrefcount's argument
             return False
         self.fd = -1
-        self.log.park()
+        self.log.park(watch)
         return True
+
+    @property
+    def holds_no_descriptor(self) -> bool:
+        """Parked, or a file that is never parked (not a RealFile)."""
+        return not self._real or self.fd < 0 and self.log.parked
 
     def unpark(self) -> None:
         """Open the file again now (if parked), while its path is still its own."""
