@@ -188,7 +188,7 @@ class LogSegment(SegmentTail):
         FileSlice does until it is sent); the next use opens it again (clearing
         watch.all_parked), and the next append hands append_plain the new descriptor.
         True if parked now."""
-        if not self._real or self.fd < 0 and self.log.parked:
+        if self.holds_no_descriptor:
             return False
         if _refcount(self.log) > 2:  # 2 = this segment's reference + getrefcount's argument
             return False
