@@ -420,54 +420,76 @@ class KafkaConnection(asyncio.BufferedProtocol):
         sendfile while the socket takes the bytes; when it is full, one small chunk goes
         through the transport, which waits for the socket, and sendfile goes on once that
         chunk has left: a client that does not read holds a chunk of the response in memory,
-        not the rest of it."""
+        not the rest of it. Before the first wait of a slice the descriptor is duplicated
+        and the rest of the slice comes from the duplicate: the segment may be closed (or
+        parked) meanwhile and its descriptor number given to another file."""
         t = self.transport
         for sl in getattr(rec, "slices", ()):
             pos, left = sl.position, sl.length
-            fd = sl.file.fileno() if sl.file is not None else None
-            while left > 0:
-                if fd is not None and self._sock_fd is not None and not self.closed \
-                        and t.get_write_buffer_size() == 0:
-                    try:
-                        while left > 0:
-                            n = os.sendfile(self._sock_fd, fd, pos, left)
-                            if n == 0:
-                                break
-                            pos += n
-                            left -= n
-                    except (BlockingIOError, InterruptedError):
-                        pass
-                    except OSError as e:
-                        log.debug("%s: sendfile failed: %s", self.name, e)
-                        self.close(abort=True)
-                        return False
-                    if left == 0:
+            try:
+                fd = sl.file.fileno() if sl.file is not None else None
+                if fd is not None and fd < 0:
+                    raise OSError("segment file closed")
+            except OSError as e:  # closed, or parked and its path is gone
+                log.debug("%s: segment %s cannot be read: %s", self.name, sl.path, e)
+                self.close(abort=True)
+                return False
+            own = None  # the duplicate this slice holds while it waits for the socket
+            try:
+                while left > 0:
+                    if fd is not None and self._sock_fd is not None and not self.closed \
+                            and t.get_write_buffer_size() == 0:
+                        try:
+                            while left > 0:
+                                n = os.sendfile(self._sock_fd, fd, pos, left)
+                                if n == 0:
+                                    break
+                                pos += n
+                                left -= n
+                        except (BlockingIOError, InterruptedError):
+                            pass
+                        except OSError as e:
+                            log.debug("%s: sendfile failed: %s", self.name, e)
+                            self.close(abort=True)
+                            return False
+                        if left == 0:
+                            break
+                    if fd is None or left <= SEND_CHUNK_BYTES:
+                        data = self._read_slice(sl, pos, left, own)  # (no descriptor: tests)
+                        if data is None:
+                            return False
+                        t.write(data)
                         break
-                if fd is None or left <= SEND_CHUNK_BYTES:
-                    data = self._read_slice(sl, pos, left)  # (a file without a descriptor: tests)
+                    data = self._read_slice(sl, pos, SEND_CHUNK_BYTES, own)
                     if data is None:
                         return False
+                    pos += SEND_CHUNK_BYTES
+                    left -= SEND_CHUNK_BYTES
+                    low_high = t.get_write_buffer_limits()
+                    t.set_write_buffer_limits(high=0, low=0)  # paused if it waits, resumed once it left
                     t.write(data)
-                    break
-                data = self._read_slice(sl, pos, SEND_CHUNK_BYTES)
-                if data is None:
-                    return False
-                pos += SEND_CHUNK_BYTES
-                left -= SEND_CHUNK_BYTES
-                low_high = t.get_write_buffer_limits()
-                t.set_write_buffer_limits(high=0, low=0)  # paused if it waits, resumed once it left
-                t.write(data)
-                del data
-                if self._write_paused and not self.closed:
-                    await self._drained()
-                t.set_write_buffer_limits(high=low_high[1], low=low_high[0])
-                if self.closed:
-                    return False
+                    del data
+                    if self._write_paused and not self.closed:
+                        if own is None:
+                            try:
+                                own = fd = os.dup(fd)
+                            except OSError as e:
+                                log.debug("%s: segment %s closed: %s", self.name, sl.path, e)
+                                self.close(abort=True)
+                                return False
+                        await self._drained()
+                    t.set_write_buffer_limits(high=low_high[1], low=low_high[0])
+                    if self.closed:
+                        return False
+            finally:
+                if own is not None:
+                    os.close(own)
         return True
 
-    def _read_slice(self, sl, pos: int, length: int):
-        """length bytes of a file slice from pos, or None (connection closed) when short."""
-        data = sl.file.read(pos, length)
+    def _read_slice(self, sl, pos: int, length: int, fd: int | None = None):
+        """length bytes of a file slice from pos (through the descriptor fd when given), or
+        None (connection closed) when short."""
+        data = sl.file.read(pos, length) if fd is None else os.pread(fd, length, pos)
         if len(data) != length:
             log.error("%s: segment %s shorter than expected; closing connection", self.name, sl.path)
             self.close(abort=True)

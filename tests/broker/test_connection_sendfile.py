@@ -1,0 +1,133 @@
+"""Fetch records sent with sendfile while the client is slow: the segment file may be
+closed (retired segment, deleted topic, parked descriptor) while the response waits for
+the socket, and its descriptor number handed to the next file opened."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+from types import SimpleNamespace
+
+from odradek.broker.connection import KafkaConnection
+from odradek.log.fs import RealFile
+from odradek.log.partition_log import FetchSlices, FileSlice
+
+SIZE = 4 << 20  # more than the socket buffers hold: the response has to wait for the client
+
+
+def _server():
+    return SimpleNamespace(broker=None, registry=None, connections=set(),
+                           config=SimpleNamespace(socket_request_max_bytes=100 << 20))
+
+
+async def _until(cond, timeout=10.0):
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not cond():
+        assert loop.time() < deadline, "condition not reached"
+        await asyncio.sleep(0.005)
+
+
+def _open_fds() -> set[int]:
+    fds = set()
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            os.fstat(int(name))
+        except OSError:  # the listing's own descriptor
+            continue
+        fds.add(int(name))
+    return fds
+
+
+async def _recv_all(sock, n):
+    loop = asyncio.get_running_loop()
+    buf = bytearray()
+    while len(buf) < n:
+        chunk = await loop.sock_recv(sock, min(1 << 20, n - len(buf)))
+        if not chunk:
+            break
+        buf += chunk
+    return bytes(buf)
+
+
+async def _connection():
+    server_sock, client_sock = socket.socketpair()
+    client_sock.setblocking(False)
+    conn = KafkaConnection(_server())
+    await asyncio.get_running_loop().connect_accepted_socket(lambda: conn, sock=server_sock)
+    return conn, client_sock
+
+
+def test_segment_closed_and_fd_reused_while_waiting_for_the_client(tmp_path):
+    original = os.urandom(SIZE)
+    (tmp_path / "a.log").write_bytes(original)
+    (tmp_path / "b.log").write_bytes(b"X" * SIZE)
+    seg = RealFile(str(tmp_path / "a.log"))
+
+    async def main():
+        conn, client = await _connection()
+        fds_before = _open_fds()
+        rec = FetchSlices(slices=[FileSlice(seg.path, 0, SIZE, seg)], total_bytes=SIZE)
+        task = asyncio.ensure_future(conn._send_records(rec))
+        await _until(lambda: conn._drain_waiter is not None)  # the client does not read yet
+        old_fd = seg.fileno()
+        seg.close()  # e.g. release_retired with file.delete.delay.ms=0
+        other = RealFile(str(tmp_path / "b.log"))
+        if other.fileno() != old_fd:  # the next file opened gets the freed number
+            os.dup2(other.fileno(), old_fd)
+        try:
+            got, sent = await asyncio.gather(_recv_all(client, SIZE), task)
+            assert sent is True
+            assert got == original
+            assert not conn.closed
+            assert _open_fds() <= fds_before | {other.fileno()}  # the duplicate is closed
+        finally:
+            if other.fileno() != old_fd:
+                os.close(old_fd)
+            other.close()
+            conn.transport.close()
+            client.close()
+
+    asyncio.run(main())
+
+
+def test_parked_segment_is_sent_whole_while_waiting_for_the_client(tmp_path):
+    original = os.urandom(SIZE)
+    (tmp_path / "a.log").write_bytes(original)
+    seg = RealFile(str(tmp_path / "a.log"))
+
+    async def main():
+        conn, client = await _connection()
+        rec = FetchSlices(slices=[FileSlice(seg.path, 0, SIZE, seg)], total_bytes=SIZE)
+        task = asyncio.ensure_future(conn._send_records(rec))
+        await _until(lambda: conn._drain_waiter is not None)
+        seg.park()  # idle descriptors given back; the segment is then deleted
+        os.remove(seg.path)
+        try:
+            got, sent = await asyncio.gather(_recv_all(client, SIZE), task)
+            assert sent is True
+            assert got == original
+        finally:
+            conn.transport.close()
+            client.close()
+
+    asyncio.run(main())
+
+
+def test_closed_segment_closes_the_connection(tmp_path):
+    (tmp_path / "a.log").write_bytes(b"a" * SIZE)
+    seg = RealFile(str(tmp_path / "a.log"))
+    seg.close()
+
+    async def main():
+        conn, client = await _connection()
+        rec = FetchSlices(slices=[FileSlice(seg.path, 0, SIZE, seg)], total_bytes=SIZE)
+        try:
+            assert await conn._send_records(rec) is False
+            assert conn.closed
+            assert await _recv_all(client, SIZE) == b""  # aborted: nothing of another file
+        finally:
+            client.close()
+
+    asyncio.run(main())
