@@ -83,3 +83,9 @@ def leader_endpoints(image, leader_ids, endpoint_cls) -> list:
         if b is not None and not b.fenced:
             out.append(endpoint_cls(node_id=node_id, host=b.host, port=b.port, rack=b.rack))
     return out
+
+
+def mirror_partitions(topics, topic_result, partition_result) -> list:
+    """An error response's topic list mirroring the request's: topic_result(topic, partition results),
+    one partition_result(partition) for each of the topic's partitions (None lists: empty)."""
+    return [topic_result(t, [partition_result(p) for p in t.partitions or ()]) for t in topics or ()]

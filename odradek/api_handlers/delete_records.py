@@ -10,7 +10,7 @@ from odradek.wire.messages.delete_records_response import (
     DeleteRecordsTopicResult,
 )
 
-from .common import log_error_code
+from .common import log_error_code, mirror_partitions
 from .ports import NotLed
 
 API_KEY = 21
@@ -42,9 +42,6 @@ def handle(ctx, req) -> DeleteRecordsResponse:
 
 def error_response(v: int, req, code: int, msg: str | None):
     """Kafka's DeleteRecordsRequest.getErrorResponse."""
-    return DeleteRecordsResponse(topics=[
-        DeleteRecordsTopicResult(name=t.name, partitions=[
-            DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1,
-                                         error_code=code)
-            for p in t.partitions or ()])
-        for t in req.topics or ()])
+    return DeleteRecordsResponse(topics=mirror_partitions(
+        req.topics, lambda t, parts: DeleteRecordsTopicResult(name=t.name, partitions=parts),
+        lambda p: DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1, error_code=code)))

@@ -12,7 +12,7 @@ from odradek.wire.messages.offset_for_leader_epoch_response import (
     OffsetForLeaderTopicResult,
 )
 
-from .common import leader_epoch_error
+from .common import leader_epoch_error, mirror_partitions
 from .ports import NotLed
 
 API_KEY = 23
@@ -45,8 +45,6 @@ def handle(ctx, req) -> OffsetForLeaderEpochResponse:
 
 def error_response(v: int, req, code: int, msg: str | None):
     """Kafka's OffsetForLeaderEpochRequest.getErrorResponse."""
-    return OffsetForLeaderEpochResponse(topics=[
-        OffsetForLeaderTopicResult(topic=t.topic, partitions=[
-            EpochEndOffset(partition=p.partition, error_code=code, leader_epoch=-1, end_offset=-1)
-            for p in t.partitions or ()])
-        for t in req.topics or ()])
+    return OffsetForLeaderEpochResponse(topics=mirror_partitions(
+        req.topics, lambda t, parts: OffsetForLeaderTopicResult(topic=t.topic, partitions=parts),
+        lambda p: EpochEndOffset(partition=p.partition, error_code=code, leader_epoch=-1, end_offset=-1)))

@@ -4,7 +4,6 @@ and closes the session, releasing the records the member still holds."""
 
 from __future__ import annotations
 
-from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_acknowledge_response import (
     LeaderIdAndEpoch,
     PartitionData,
@@ -13,30 +12,20 @@ from odradek.wire.messages.share_acknowledge_response import (
 )
 
 from .error_responses import top_level_error
-from .share_common import apply_acknowledgements, session_request_error
+from .share_common import apply_acknowledgements, open_share_session
 
 API_KEY = 79
 MIN_VERSION = 1
 MAX_VERSION = 2
 
 
-def _error(code: ErrorCode, message: str | None = None) -> ShareAcknowledgeResponse:
-    return ShareAcknowledgeResponse(throttle_time_ms=0, error_code=code, error_message=message,
-                                    acquisition_lock_timeout_ms=0, responses=[], node_endpoints=[])
-
-
 def handle(ctx, req) -> ShareAcknowledgeResponse:
     services = ctx.services
-    failed = session_request_error(services, req)
-    if failed is not None:
-        return _error(*failed)
+    _, refused = open_share_session(services, req, ShareAcknowledgeResponse, opens=False)
+    if refused is not None:
+        return refused
     sg = services.shares
     group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
-    if epoch == 0:
-        return _error(ErrorCode.INVALID_SHARE_SESSION_EPOCH)
-    _, err = sg.open_session(group_id, member_id, epoch)
-    if err:
-        return _error(err)
     acks = {}
     for t in req.topics:
         for p in t.partitions:

@@ -15,20 +15,39 @@ from .ports import NotLed, Services
 # AlterShareGroupOffsets, DeleteShareGroupOffsets: advertised only while share.version >= 1
 SHARE_API_KEYS = frozenset({76, 77, 78, 79, 90, 91, 92})
 
+ZERO_UUID = b"\0" * 16
+
 
 def share_enabled(services: Services) -> bool:
     return services.metadata.finalized_features().get("share.version", 0) >= 1 and services.shares is not None
 
 
-def session_request_error(services: Services, req) -> tuple[ErrorCode, str | None] | None:
-    """The checks ShareFetch and ShareAcknowledge make before anything else: share groups enabled,
-    a group id, a member id -> (error code, error message) of the first that fails, or None."""
+def open_share_session(services: Services, req, response_cls, opens: bool):
+    """What ShareFetch and ShareAcknowledge do before anything else: check the request (share groups
+    enabled, a group id, a member id; where the request cannot open a session, ShareAcknowledge's,
+    an epoch of 0 is INVALID_SHARE_SESSION_EPOCH), then open or continue the member's share session
+    at the request's epoch -> (session, None), or (None, a response_cls carrying the top-level error
+    of the first that fails)."""
+    failed = _session_error(services, req, opens)
+    if failed is None:
+        session, err = services.shares.open_session(req.group_id, req.member_id, req.share_session_epoch)
+        if not err:
+            return session, None
+        failed = err, None
+    code, message = failed
+    return None, response_cls(throttle_time_ms=0, error_code=code, error_message=message,
+                              acquisition_lock_timeout_ms=0, responses=[], node_endpoints=[])
+
+
+def _session_error(services: Services, req, opens: bool) -> tuple[ErrorCode, str | None] | None:
     if not share_enabled(services):
         return ErrorCode.UNSUPPORTED_VERSION, None
     if not req.group_id:
         return ErrorCode.INVALID_REQUEST, "Group id is not provided."
     if not req.member_id:
         return ErrorCode.INVALID_REQUEST, "Member id is not provided."
+    if not opens and req.share_session_epoch == 0:
+        return ErrorCode.INVALID_SHARE_SESSION_EPOCH, None
     return None
 
 
@@ -40,7 +59,7 @@ def is_other_group(ctx, group_id: str) -> bool:
 def offsets_admin(ctx, group_id: str, call):
     """Alter/DeleteShareGroupOffsets: the checks Kafka's KafkaApis and GroupCoordinatorService
     make first, in their order (share groups enabled, a group id, the coordinator), then
-    call(share coordinator, topics_snapshot, is_other_group); its result once persisted (before
+    call(share coordinator, group_id, topics_snapshot, is_other_group); its result once persisted (before
     the response, as Kafka's share coordinator). A failed check raises CoordinatorError."""
     from odradek.api_handlers.group_common import coordinates
     from odradek.coordinator.errors import CoordinatorError
@@ -52,9 +71,28 @@ def offsets_admin(ctx, group_id: str, call):
         raise CoordinatorError(ErrorCode.INVALID_GROUP_ID)
     if not coordinates(ctx, group_id):
         raise CoordinatorError(ErrorCode.NOT_COORDINATOR)
-    result = call(services.shares, topics_snapshot(ctx), is_other_group(ctx, group_id))
+    result = call(services.shares, group_id, topics_snapshot(ctx), is_other_group(ctx, group_id))
     services.shares.persist(ctx.now_ms)
     return result
+
+
+def offsets_admin_response(ctx, group_id: str, call, response_cls, responses):
+    """Alter/DeleteShareGroupOffsets' answer: offsets_admin(ctx, group_id, call), its result made
+    the response's topics by responses(result); a failed check, the top-level error alone."""
+    from odradek.coordinator.errors import CoordinatorError
+
+    try:
+        result = offsets_admin(ctx, group_id, call)
+    except CoordinatorError as f:
+        return response_cls(throttle_time_ms=0, error_code=f.code, error_message=f.message or f.code.message,
+                            responses=[])
+    return response_cls(throttle_time_ms=0, error_code=0, error_message=None, responses=responses(result))
+
+
+def offsets_admin_error_response(response_cls, code: int):
+    """Kafka's Alter/DeleteShareGroupOffsetsRequest.getErrorResponse(throttle, Errors.forException(e)):
+    the code and its default message."""
+    return response_cls(error_code=code, error_message=ErrorCode(code).message)
 
 
 def topics_snapshot(ctx) -> dict:

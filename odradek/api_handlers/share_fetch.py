@@ -23,7 +23,7 @@ from odradek.wire.messages.share_fetch_response import (
 )
 
 from .error_responses import top_level_error
-from .share_common import acquire_partition, apply_acknowledgements, session_request_error
+from .share_common import acquire_partition, apply_acknowledgements, open_share_session
 
 API_KEY = 78
 MIN_VERSION = 1  # v0 was Kafka 4.0's early access, removed in 4.1
@@ -33,22 +33,14 @@ FINAL_EPOCH = -1
 RECORD_LIMIT_MODE = 1
 
 
-def _error(code: ErrorCode, message: str | None = None) -> ShareFetchResponse:
-    return ShareFetchResponse(throttle_time_ms=0, error_code=code, error_message=message,
-                              acquisition_lock_timeout_ms=0, responses=[], node_endpoints=[])
-
-
 def handle(ctx, req):
     services = ctx.services
     v = ctx.api_version
-    failed = session_request_error(services, req)
-    if failed is not None:
-        return _error(*failed)
+    session, refused = open_share_session(services, req, ShareFetchResponse, opens=True)
+    if refused is not None:
+        return refused
     sg = services.shares
     group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
-    session, err = sg.open_session(group_id, member_id, epoch)
-    if err:
-        return _error(err)
     acks: dict = {}
     requested = []
     for t in req.topics:
