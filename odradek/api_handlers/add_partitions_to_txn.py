@@ -14,6 +14,7 @@ from odradek.wire.messages.add_partitions_to_txn_response import (
     AddPartitionsToTxnTopicResult,
 )
 
+from .common import mirror_partitions
 from .txn_common import fenced_for, txn_coordinator
 
 API_KEY = 24
@@ -70,8 +71,7 @@ def error_response(v: int, req, code: int, msg: str | None):
     """Kafka's AddPartitionsToTxnRequest.getErrorResponse."""
     if v >= 4:  # broker-to-broker batched form: top-level error only
         return AddPartitionsToTxnResponse(error_code=code)
-    return AddPartitionsToTxnResponse(results_by_topic_v3_and_below=[
-        AddPartitionsToTxnTopicResult(name=t.name, results_by_partition=[
-            AddPartitionsToTxnPartitionResult(partition_index=p, partition_error_code=code)
-            for p in t.partitions or ()])
-        for t in req.v3_and_below_topics or ()])
+    return AddPartitionsToTxnResponse(results_by_topic_v3_and_below=mirror_partitions(
+        req.v3_and_below_topics,
+        lambda t, parts: AddPartitionsToTxnTopicResult(name=t.name, results_by_partition=parts),
+        lambda p: AddPartitionsToTxnPartitionResult(partition_index=p, partition_error_code=code)))

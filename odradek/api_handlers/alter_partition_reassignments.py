@@ -11,6 +11,8 @@ from odradek.wire.messages.alter_partition_reassignments_response import (AlterP
                                                                           ReassignablePartitionResponse,
                                                                           ReassignableTopicResponse)
 
+from .common import mirror_partitions
+
 API_KEY = 45
 MIN_VERSION = 0
 MAX_VERSION = 1
@@ -68,9 +70,6 @@ def _one(image, topic, name: str, index: int, replicas, allow_rf_change: bool):
 
 def error_response(v: int, req, code: int, msg: str | None):
     """Kafka's AlterPartitionReassignmentsRequest.getErrorResponse."""
-    return AlterPartitionReassignmentsResponse(error_code=code, error_message=msg, responses=[
-        ReassignableTopicResponse(name=t.name, partitions=[
-            ReassignablePartitionResponse(partition_index=p.partition_index, error_code=code,
-                                          error_message=msg)
-            for p in t.partitions or ()])
-        for t in req.topics or ()])
+    return AlterPartitionReassignmentsResponse(error_code=code, error_message=msg, responses=mirror_partitions(
+        req.topics, lambda t, parts: ReassignableTopicResponse(name=t.name, partitions=parts),
+        lambda p: ReassignablePartitionResponse(partition_index=p.partition_index, error_code=code, error_message=msg)))

@@ -7,6 +7,8 @@ from __future__ import annotations
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.elect_leaders_response import ElectLeadersResponse, PartitionResult, ReplicaElectionResult
 
+from .common import mirror_partitions
+
 API_KEY = 43
 MIN_VERSION = 0
 MAX_VERSION = 2
@@ -48,8 +50,6 @@ def handle(ctx, request) -> ElectLeadersResponse:
 
 def error_response(v: int, req, code: int, msg: str | None):
     """Kafka's ElectLeadersRequest.getErrorResponse."""
-    return ElectLeadersResponse(error_code=code if v >= 1 else 0, replica_election_results=[
-        ReplicaElectionResult(topic=t.topic, partition_result=[
-            PartitionResult(partition_id=p, error_code=code, error_message=msg)
-            for p in t.partitions or ()])
-        for t in req.topic_partitions or ()])
+    return ElectLeadersResponse(error_code=code if v >= 1 else 0, replica_election_results=mirror_partitions(
+        req.topic_partitions, lambda t, parts: ReplicaElectionResult(topic=t.topic, partition_result=parts),
+        lambda p: PartitionResult(partition_id=p, error_code=code, error_message=msg)))

@@ -11,7 +11,7 @@ from odradek.wire.messages.list_offsets_response import (
     ListOffsetsTopicResponse,
 )
 
-from .common import leader_epoch_error
+from .common import leader_epoch_error, mirror_partitions
 from .ports import NotLed
 
 API_KEY = 2
@@ -81,9 +81,7 @@ def handle(ctx, req) -> ListOffsetsResponse:
 
 def error_response(v: int, req, code: int, msg: str | None):
     """Kafka's ListOffsetsRequest.getErrorResponse."""
-    return ListOffsetsResponse(topics=[
-        ListOffsetsTopicResponse(name=t.name, partitions=[
-            ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=code,
-                                         offset=-1, timestamp=-1)
-            for p in t.partitions or ()])
-        for t in req.topics or ()])
+    return ListOffsetsResponse(topics=mirror_partitions(
+        req.topics, lambda t, parts: ListOffsetsTopicResponse(name=t.name, partitions=parts),
+        lambda p: ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=code, offset=-1,
+                                               timestamp=-1)))

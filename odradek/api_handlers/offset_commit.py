@@ -20,6 +20,8 @@ from odradek.wire.messages.offset_commit_response import (
 )
 from odradek.wire.primitives import ZERO_UUID
 
+from .common import mirror_partitions
+
 API_KEY = 8
 MIN_VERSION = 2
 MAX_VERSION = 10
@@ -120,8 +122,6 @@ def handle(ctx, request) -> OffsetCommitResponse:
 
 def error_response(v: int, req, code: int, msg: str | None):
     """Kafka's OffsetCommitRequest.getErrorResponse."""
-    return OffsetCommitResponse(topics=[
-        OffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=[
-            OffsetCommitResponsePartition(partition_index=p.partition_index, error_code=code)
-            for p in t.partitions or ()])
-        for t in req.topics or ()])
+    return OffsetCommitResponse(topics=mirror_partitions(
+        req.topics, lambda t, parts: OffsetCommitResponseTopic(name=t.name, topic_id=t.topic_id, partitions=parts),
+        lambda p: OffsetCommitResponsePartition(partition_index=p.partition_index, error_code=code)))

@@ -20,6 +20,7 @@ from odradek.wire.messages.txn_offset_commit_response import (
     TxnOffsetCommitResponseTopic,
 )
 
+from .common import mirror_partitions
 from .txn_common import fenced_for, txn_coordinator
 
 API_KEY = 28
@@ -78,8 +79,6 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
 
 def error_response(v: int, req, code: int, msg: str | None):
     """Kafka's TxnOffsetCommitRequest.getErrorResponse."""
-    return TxnOffsetCommitResponse(topics=[
-        TxnOffsetCommitResponseTopic(name=t.name, partitions=[
-            TxnOffsetCommitResponsePartition(partition_index=p.partition_index, error_code=code)
-            for p in t.partitions or ()])
-        for t in req.topics or ()])
+    return TxnOffsetCommitResponse(topics=mirror_partitions(
+        req.topics, lambda t, parts: TxnOffsetCommitResponseTopic(name=t.name, partitions=parts),
+        lambda p: TxnOffsetCommitResponsePartition(partition_index=p.partition_index, error_code=code)))
