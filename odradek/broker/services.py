@@ -16,19 +16,16 @@ from odradek.api_handlers.ports import UNKNOWN_PARTITION, Node, Services
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
 
 
-def _bind(adapter, part, *names: str) -> None:
-    """Bind each named method of part to the adapter under the same name (the port's method)."""
-    for name in names:
-        setattr(adapter, name, getattr(part, name))
-
-
 class LeaderPartitions:
     """ports.Partitions over the ReplicaManager: the logs led here; for any other partition
     the ReplicaManager's NotLed (NOT_LEADER_OR_FOLLOWER with the image's leader, or
     KAFKA_STORAGE_ERROR for an offline log, or UNKNOWN_TOPIC_OR_PARTITION)."""
 
     def __init__(self, replicas):
-        _bind(self, replicas, "leader_log", "leader_epoch", "append", "delete_records")
+        self.leader_log = replicas.leader_log
+        self.leader_epoch = replicas.leader_epoch
+        self.append = replicas.append
+        self.delete_records = replicas.delete_records
 
 
 class NoPartitions:
@@ -52,7 +49,9 @@ class LocalLogDirs:
 
     def __init__(self, log_manager):
         self.log_dirs = list(log_manager.log_dirs)
-        _bind(self, log_manager, "list", "get", "disk_space")
+        self.list = log_manager.list
+        self.get = log_manager.get
+        self.disk_space = log_manager.disk_space
 
 
 class ControllerMetadata:
@@ -61,9 +60,16 @@ class ControllerMetadata:
 
     def __init__(self, controller):
         self._controller = controller
-        _bind(self, controller, "finalized_features", "finalized_features_epoch", "decide_and_commit", "create_topics",
-              "delete_topics", "create_partitions", "alter_configs", "incremental_alter_configs",
-              "update_features", "describe_configs")
+        self.finalized_features = controller.finalized_features
+        self.finalized_features_epoch = controller.finalized_features_epoch
+        self.decide_and_commit = controller.decide_and_commit
+        self.create_topics = controller.create_topics
+        self.delete_topics = controller.delete_topics
+        self.create_partitions = controller.create_partitions
+        self.alter_configs = controller.alter_configs
+        self.incremental_alter_configs = controller.incremental_alter_configs
+        self.update_features = controller.update_features
+        self.describe_configs = controller.describe_configs
         self.is_internal = INTERNAL_TOPICS.__contains__
 
     @property
@@ -75,7 +81,9 @@ class BrokerTopicCreation:
     """ports.TopicCreation: the broker's own methods (a quorum broker's forward to the controller)."""
 
     def __init__(self, broker):
-        _bind(self, broker, "auto_create_topics", "ensure_internal_topic", "create_streams_internal_topics")
+        self.auto_create_topics = broker.auto_create_topics
+        self.ensure_internal_topic = broker.ensure_internal_topic
+        self.create_streams_internal_topics = broker.create_streams_internal_topics
 
 
 class NoTopicCreation:
@@ -116,12 +124,26 @@ class GroupsPort:
 
     def __init__(self, coord):
         self._coord = coord
-        _bind(self, coord, "partition_for", "is_coordinator", "join_group", "sync_group", "heartbeat", "leave_group",
-              "describe_group", "list_groups", "delete_groups", "commit_offsets", "validate_txn_commit",
-              "fetch_offsets", "delete_offsets")
+        self.partition_for = coord.partition_for
+        self.is_coordinator = coord.is_coordinator
+        self.join_group = coord.join_group
+        self.sync_group = coord.sync_group
+        self.heartbeat = coord.heartbeat
+        self.leave_group = coord.leave_group
+        self.describe_group = coord.describe_group
+        self.list_groups = coord.list_groups
+        self.delete_groups = coord.delete_groups
+        self.commit_offsets = coord.commit_offsets
+        self.validate_txn_commit = coord.validate_txn_commit
+        self.fetch_offsets = coord.fetch_offsets
+        self.delete_offsets = coord.delete_offsets
         # KIP-848 consumer groups and KIP-1071 streams groups (the broker's coordinator has both)
-        _bind(self, coord, "update_topics", "validate_offset_fetch", "consumer_group_heartbeat",
-              "consumer_group_describe", "streams_group_heartbeat", "streams_group_describe")
+        self.update_topics = coord.update_topics
+        self.validate_offset_fetch = coord.validate_offset_fetch
+        self.consumer_group_heartbeat = coord.consumer_group_heartbeat
+        self.consumer_group_describe = coord.consumer_group_describe
+        self.streams_group_heartbeat = coord.streams_group_heartbeat
+        self.streams_group_describe = coord.streams_group_describe
 
     @property
     def initial_rebalance_delay_ms(self) -> int:
@@ -142,9 +164,18 @@ class SharesPort:
         self._coord = coord
         self.persist = persist
         self.wake_partitions = wake_partitions
-        _bind(self, coord, "share_settings", "settings", "heartbeat", "share_partition", "open_session",
-              "close_session", "describe", "list_groups", "group_partitions", "alter_offsets",
-              "delete_offsets", "delete_group")
+        self.share_settings = coord.share_settings
+        self.settings = coord.settings
+        self.heartbeat = coord.heartbeat
+        self.share_partition = coord.share_partition
+        self.open_session = coord.open_session
+        self.close_session = coord.close_session
+        self.describe = coord.describe
+        self.list_groups = coord.list_groups
+        self.group_partitions = coord.group_partitions
+        self.alter_offsets = coord.alter_offsets
+        self.delete_offsets = coord.delete_offsets
+        self.delete_group = coord.delete_group
 
     def is_share_group(self, group_id: str) -> bool:
         return group_id in self._coord.groups
