@@ -83,7 +83,9 @@ def test_compacted_topic_lag_and_tombstones(bootstrap, topic_name):
     time.sleep(3.2)  # past the tombstones' horizon and the lag
     _produce(bootstrap, lag_topic, [(b"z", b"z1")])
     _produce(bootstrap, tomb_topic, [(b"t", b"t2")])
-    assert _read(bootstrap, lag_topic)[:11] == lag_first[:11]
+    # k0..k9 stand; a1 (offset 11) may already be cleaned: its lag has passed, so a pass may run
+    # before this read (a race the test lost under load in a clean-clone CI run)
+    assert _read(bootstrap, lag_topic)[:10] == lag_first[:10]
     # a pass after the horizon drops the tombstones; the lag cleans a1 (ratio ~0.1 < 0.99)
     _wait_for(bootstrap, tomb_topic, [(2, b"a", b"a2"), (5, b"t", b"t1"), (6, b"t", b"t2")])
     _wait_for(bootstrap, lag_topic, lag_first[:-1] + [(12, b"a", b"a2"), (13, b"z", b"z1")])
