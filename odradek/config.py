@@ -355,6 +355,14 @@ class BrokerConfig:
     compression_type: str = prop("compression.type", "producer",
                                  _choice("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
                                  topic="compression.type")
+    # follower replication (Kafka's ReplicationConfigs; the replica fetchers of broker/replica_fetcher.py)
+    num_replica_fetchers: int = prop("num.replica.fetchers", 1, _int(1, INT_MAX))
+    replica_fetch_max_bytes: int = prop("replica.fetch.max.bytes", 1048576, _int(0, INT_MAX))
+    replica_fetch_response_max_bytes: int = prop("replica.fetch.response.max.bytes", 10485760, _int(0, INT_MAX))
+    replica_fetch_wait_max_ms: int = prop("replica.fetch.wait.max.ms", 500, _int(None, INT_MAX))
+    replica_fetch_min_bytes: int = prop("replica.fetch.min.bytes", 1, _int(None, INT_MAX))
+    replica_fetch_backoff_ms: int = prop("replica.fetch.backoff.ms", 1000, _int(0, INT_MAX))
+    replica_socket_timeout_ms: int = prop("replica.socket.timeout.ms", 30000, _int(None, INT_MAX))
     # broker process
     socket_request_max_bytes: int = prop("socket.request.max.bytes", 104857600, _int(1, INT_MAX))
     connections_max_idle_ms: int = prop("connections.max.idle.ms", 600000, _int(-1))
@@ -602,6 +610,9 @@ class BrokerConfig:
                               "the dedupe buffer is divided among the cleaner threads, there must be at least 1")
         if self.log_cleaner_dedupe_buffer_size // self.log_cleaner_threads <= 1024 * 1024:
             raise ConfigError("log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread.")
+        if self.replica_fetch_wait_max_ms > self.replica_socket_timeout_ms:  # KafkaConfig.validateValues
+            raise ConfigError("replica.socket.timeout.ms should always be at least replica.fetch.wait.max.ms"
+                              " to prevent unnecessary socket timeouts")
         try:
             self.log_config()
         except ValueError as e:
@@ -711,14 +722,14 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
 # asyncio process (thread counts, socket buffers, ...).
 IGNORED = frozenset({
     "inter.broker.listener.name", "listener.security.protocol.map",
-    "num.network.threads", "num.io.threads", "num.replica.fetchers", "num.recovery.threads.per.data.dir",
+    "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
     "socket.send.buffer.bytes", "socket.receive.buffer.bytes", "transaction.state.log.min.isr",
     "share.coordinator.state.topic.min.isr",
     "group.coordinator.rebalance.protocols", "unclean.leader.election.enable",
     "queued.max.requests", "background.threads", "metadata.log.dir",
     # replication / offset-commit timeouts: no effect on odradek's single-log-per-partition
     # writes; accepted so a Kafka server.properties (kafka-python's test fixture) starts
-    "replica.lag.time.max.ms", "replica.socket.timeout.ms", "offsets.commit.timeout.ms",
+    "replica.lag.time.max.ms", "offsets.commit.timeout.ms",
 })
 
 

@@ -71,7 +71,23 @@ def test_kafka_python_fixture_properties_accepted():
 
 def test_unused_properties_are_reported_not_refused():
     # as Kafka: a name it does not use (another broker's setting, a typo) is logged at start
-    c = BrokerConfig.from_properties({"no.such.thing": "1", "replica.fetch.max.bytes": "1048576",
+    c = BrokerConfig.from_properties({"no.such.thing": "1", "remote.log.manager.thread.pool.size": "10",
                                       "num.partitions": "3"})
-    assert c.unused == ("no.such.thing", "replica.fetch.max.bytes") and c.num_partitions == 3
+    assert c.unused == ("no.such.thing", "remote.log.manager.thread.pool.size") and c.num_partitions == 3
     assert BrokerConfig.from_properties({"num.partitions": "3"}).unused == ()
+
+
+def test_replica_fetcher_properties_are_kafkas():
+    # ReplicationConfigs: names, defaults and validation as Kafka's
+    c = BrokerConfig()
+    assert (c.num_replica_fetchers, c.replica_fetch_max_bytes, c.replica_fetch_response_max_bytes,
+            c.replica_fetch_wait_max_ms, c.replica_fetch_min_bytes, c.replica_fetch_backoff_ms,
+            c.replica_socket_timeout_ms) == (1, 1048576, 10485760, 500, 1, 1000, 30000)
+    c = BrokerConfig.from_properties({"num.replica.fetchers": "3", "replica.fetch.max.bytes": "65536"})
+    assert c.num_replica_fetchers == 3 and c.replica_fetch_max_bytes == 65536 and c.unused == ()
+    with pytest.raises(ConfigError, match="Invalid value -1 for configuration replica.fetch.backoff.ms: "
+                                          "Value must be at least 0"):
+        BrokerConfig.from_properties({"replica.fetch.backoff.ms": "-1"})
+    with pytest.raises(ConfigError, match="replica.socket.timeout.ms should always be at least "
+                                          "replica.fetch.wait.max.ms"):
+        BrokerConfig.from_properties({"replica.socket.timeout.ms": "100"})
