@@ -1,33 +1,29 @@
-"""odradek does not replicate partitions yet (issue 20), and says so: on 1 controller + 2
-brokers of real processes, stock clients asking for more than one replica per partition get
-INVALID_REPLICATION_FACTOR / INVALID_REPLICA_ASSIGNMENT; what is created has one replica,
-reported as the ISR; __consumer_offsets gets one replica; a broker configured to replicate
-internal topics refuses to start instead of silently not doing it. A request for a partition
-sent to the broker that does not lead it gets NOT_LEADER_OR_FOLLOWER and, where the protocol
-has them (KIP-951), the real leader and its endpoint."""
+"""Replication factors as Kafka 4.3's controller takes them (issue 20), on 1 controller + 2
+brokers of real processes with stock clients: replicas spread over the brokers, the ISR the
+active replicas; a factor above the registered brokers gets Kafka's INVALID_REPLICATION_FACTOR,
+a bad manual assignment Kafka's INVALID_REPLICA_ASSIGNMENT; __consumer_offsets gets its
+configured factor, and a node with too few brokers for it has no coordinator (as Kafka).
+A request for a partition sent to the broker that does not lead it gets NOT_LEADER_OR_FOLLOWER
+and, where the protocol has them (KIP-951), the real leader and its endpoint."""
 
 from __future__ import annotations
-
-import os
-import subprocess
-import sys
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, TopicPartition
 from confluent_kafka.admin import AdminClient, NewPartitions, NewTopic
 
-from harness import REPO, RawClient
+from harness import BrokerProcess, RawClient
 from odradek.wire import records
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.alter_partition_reassignments_request import (AlterPartitionReassignmentsRequest,
                                                                          ReassignablePartition, ReassignableTopic)
 from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
 from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from test_raft_cluster import running_cluster, wait_for
 
-NO_REPLICATION = "odradek does not replicate partitions yet"
 B1, B2 = 2, 3  # the brokers' node ids in cluster_layout(1, 2, ...)
 
 
@@ -51,15 +47,35 @@ def _error(fut) -> KafkaError:
     return e.value.args[0]
 
 
-def test_more_than_one_replica_is_refused(admin):
-    err = _error(admin.create_topics([NewTopic("rf2", 2, 2)], operation_timeout=10)["rf2"])
-    assert err.code() == KafkaError.INVALID_REPLICATION_FACTOR and NO_REPLICATION in err.str()
+def test_replication_factors_as_kafka(admin):
+    admin.create_topics([NewTopic("rf2", 4, 2)], operation_timeout=10)["rf2"].result(15)
+    wait_for(lambda: len(getattr(admin.list_topics("rf2", timeout=5).topics.get("rf2"), "partitions", {})) == 4,
+             20, "topic rf2")
+    parts = admin.list_topics("rf2", timeout=5).topics["rf2"].partitions.values()
+    for p in parts:
+        assert sorted(p.replicas) == [B1, B2] and p.isrs == p.replicas and p.leader == p.replicas[0]
+    assert sorted(p.leader for p in parts) == [B1, B1, B2, B2]
     err = _error(admin.create_topics([NewTopic("rf3", 1, 3)], operation_timeout=10)["rf3"])
-    assert err.code() == KafkaError.INVALID_REPLICATION_FACTOR and "only 2 broker(s) are registered" in err.str()
-    err = _error(admin.create_topics([NewTopic("manual", num_partitions=2, replica_assignment=[[B1, B2], [B2, B1]])],
-                                     operation_timeout=10)["manual"])
-    assert err.code() == KafkaError.INVALID_REPLICA_ASSIGNMENT and NO_REPLICATION in err.str()
-    assert not {"rf2", "rf3", "manual"} & set(admin.list_topics(timeout=5).topics)
+    assert err.code() == KafkaError.INVALID_REPLICATION_FACTOR
+    assert err.str() == ("Unable to replicate the partition 3 time(s): The target replication factor of 3 cannot be "
+                         "reached because only 2 broker(s) are registered or some brokers have all their log "
+                         "directories cordoned.")
+    admin.create_topics([NewTopic("manual", num_partitions=2, replica_assignment=[[B1, B2], [B2, B1]])],
+                        operation_timeout=10)["manual"].result(15)
+    wait_for(lambda: "manual" in admin.list_topics(timeout=5).topics, 20, "topic manual")
+    manual = admin.list_topics("manual", timeout=5).topics["manual"].partitions
+    assert [(manual[i].replicas, manual[i].isrs, manual[i].leader) for i in (0, 1)] == [
+        ([B1, B2], [B1, B2], B1), ([B2, B1], [B2, B1], B2)]
+    err = _error(admin.create_topics([NewTopic("bad", num_partitions=1, replica_assignment=[[B1, 9]])],
+                                     operation_timeout=10)["bad"])
+    assert err.code() == KafkaError.INVALID_REPLICA_ASSIGNMENT
+    assert err.str() == "The manual partition assignment includes broker 9, but no such broker is registered."
+    # more partitions keep the topic's replication factor
+    admin.create_partitions([NewPartitions("rf2", 6)], operation_timeout=10)["rf2"].result(15)
+    wait_for(lambda: len(admin.list_topics("rf2", timeout=5).topics["rf2"].partitions) == 6, 20, "6 partitions")
+    assert all(sorted(p.replicas) == [B1, B2] for p in admin.list_topics("rf2", timeout=5).topics["rf2"]
+               .partitions.values())
+    assert not {"rf3", "bad"} & set(admin.list_topics(timeout=5).topics)
 
 
 def test_one_replica_is_what_is_created_and_reported(admin, cluster):
@@ -76,8 +92,10 @@ def test_one_replica_is_what_is_created_and_reported(admin, cluster):
     assert all(len(p.replicas) == 1 for p in admin.list_topics("one", timeout=5).topics["one"].partitions.values())
     err = _error(admin.create_partitions([NewPartitions("one", 7, replica_assignment=[[B1, B2]])],
                                          operation_timeout=10)["one"])
-    assert err.code() == KafkaError.INVALID_REPLICA_ASSIGNMENT and NO_REPLICATION in err.str()
-    # a reassignment to two replicas
+    assert err.code() == KafkaError.INVALID_REPLICA_ASSIGNMENT
+    assert err.str() == ("The manual partition assignment includes a partition with 2 replica(s), but this is not "
+                         "consistent with previous partitions, which have 1 replica(s).")
+    # a reassignment to two replicas: moving data is not done yet, and refused
     broker = next(n for n in cluster if n.props["process.roles"] == "broker")
     c = RawClient(f"127.0.0.1:{broker.port}")
     try:
@@ -86,7 +104,8 @@ def test_one_replica_is_what_is_created_and_reported(admin, cluster):
     finally:
         c.close()
     part = r.responses[0].partitions[0]
-    assert part.error_code == KafkaError.INVALID_REPLICA_ASSIGNMENT and NO_REPLICATION in part.error_message
+    assert part.error_code == KafkaError.INVALID_REPLICA_ASSIGNMENT
+    assert part.error_message == "odradek does not move partition replicas between brokers."
 
 
 def test_a_partition_led_elsewhere_answers_not_leader_with_the_leader(admin, cluster):
@@ -160,12 +179,21 @@ def test_consumer_offsets_gets_one_replica(admin, cluster):
     assert md.partitions and all(p.replicas == [p.leader] == p.isrs for p in md.partitions.values())
 
 
-def test_a_broker_asked_to_replicate_internal_topics_refuses_to_start(tmp_path):
-    for name in ("offsets.topic.replication.factor", "transaction.state.log.replication.factor",
-                 "default.replication.factor"):
-        out = subprocess.run([sys.executable, "-m", "odradek", "serve", "--override", f"{name}=3",
-                              "--override", f"log.dirs={tmp_path / 'd'}", "--override", "listeners=PLAINTEXT://127.0.0.1:0"],
-                             capture_output=True, text=True, timeout=60, cwd=str(REPO),
-                             env=dict(os.environ, PYTHONPATH=str(REPO)))
-        assert out.returncode != 0
-        assert f"Invalid value 3 for configuration {name}: {NO_REPLICATION}" in out.stderr
+def test_too_few_brokers_for_the_offsets_topic_leave_no_coordinator(tmp_path):
+    """As Kafka: offsets.topic.replication.factor=3 on one broker is accepted; creating
+    __consumer_offsets fails (INVALID_REPLICATION_FACTOR), FindCoordinator answers
+    COORDINATOR_NOT_AVAILABLE and no topic is made with fewer replicas."""
+    b = BrokerProcess(str(tmp_path / "d"), {"offsets.topic.replication.factor": "3"})
+    b.start()
+    try:
+        c = RawClient(b.bootstrap)
+        try:
+            for _ in range(3):
+                r = c.call(FindCoordinatorRequest(key_type=0, coordinator_keys=["g"]), 4)
+                assert r.coordinators[0].error_code == ErrorCode.COORDINATOR_NOT_AVAILABLE
+            md = c.call(MetadataRequest(topics=None, allow_auto_topic_creation=False), 12)
+            assert "__consumer_offsets" not in {t.name for t in md.topics}
+        finally:
+            c.close()
+    finally:
+        b.stop()

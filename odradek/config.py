@@ -69,17 +69,6 @@ def _int(lo=None, hi=LONG_MAX):
     return parse
 
 
-def _one_replica(parse_int):
-    """A replication factor: odradek keeps each partition on one broker, so 1 is the only value
-    it can honour (a larger one is refused rather than accepted and not done)."""
-    def parse(raw):
-        n = parse_int(raw)
-        if n != 1:
-            raise ValueError("odradek does not replicate partitions yet; 1 is the only value it can honour")
-        return n
-    return parse
-
-
 def _bool(raw) -> bool:
     s = str(raw).strip().lower()
     if s in ("true", "false"):
@@ -291,8 +280,9 @@ class BrokerConfig:
                                                              kafka_type="LIST")
     log_dirs: tuple[str, ...] = prop("log.dirs", ("./odradek-data",), _dirs, kafka_type="LIST", described=None,
                                      aliases=(Alias("log.dir", kafka_type="LIST", described="/tmp/kafka-logs"),))
+    broker_rack: str | None = prop("broker.rack", None, _str)  # replica placement (StripedReplicaPlacer)
     num_partitions: int = prop("num.partitions", 1, _int(1, INT_MAX), kafka_type="INT")
-    default_replication_factor: int = prop("default.replication.factor", 1, _one_replica(_int(1, 32767)),
+    default_replication_factor: int = prop("default.replication.factor", 1, _int(1, 32767),
                                            kafka_type="INT")
     auto_create_topics_enable: bool = prop("auto.create.topics.enable", True, _bool, kafka_type="BOOLEAN")
     delete_topic_enable: bool = prop("delete.topic.enable", True, _bool, kafka_type="BOOLEAN")
@@ -422,12 +412,14 @@ class BrokerConfig:
     share_coordinator_state_topic_prune_interval_ms: int = prop(
         "share.coordinator.state.topic.prune.interval.ms", 300000, _int(1, INT_MAX))
     share_coordinator_state_topic_replication_factor: int = prop(
-        "share.coordinator.state.topic.replication.factor", 1, _one_replica(_int(1, 32767)))
+        "share.coordinator.state.topic.replication.factor", 1, _int(1, 32767))
+    # Kafka's default is 2 (with a replication factor of 3); 1 here, as the replication factor
+    share_coordinator_state_topic_min_isr: int = prop("share.coordinator.state.topic.min.isr", 1, _int(1, 32767))
     offsets_topic_num_partitions: int = prop("offsets.topic.num.partitions", 50, _int(1, INT_MAX),
                                              kafka_type="INT")
-    # 1, and only 1: odradek does not replicate partitions yet (Kafka's default is 3)
+    # Kafka's default is 3; odradek keeps 1 so that a single node works out of the box
     offsets_topic_replication_factor: int = prop("offsets.topic.replication.factor", 1,
-                                                 _one_replica(_int(1, 32767)), kafka_type="SHORT")
+                                                 _int(1, 32767), kafka_type="SHORT")
     offsets_topic_segment_bytes: int = prop("offsets.topic.segment.bytes", 104857600, _int(1, INT_MAX),
                                             kafka_type="INT")
     offsets_retention_minutes: int = prop("offsets.retention.minutes", 10080, _int(1, INT_MAX))
@@ -437,7 +429,9 @@ class BrokerConfig:
     transaction_state_log_num_partitions: int = prop("transaction.state.log.num.partitions", 50,
                                                      _int(1, INT_MAX), kafka_type="INT")
     transaction_state_log_replication_factor: int = prop("transaction.state.log.replication.factor", 1,
-                                                         _one_replica(_int(1, 32767)), kafka_type="SHORT")
+                                                         _int(1, 32767), kafka_type="SHORT")
+    # Kafka's default is 2 (with a replication factor of 3); 1 here, as the replication factor
+    transaction_state_log_min_isr: int = prop("transaction.state.log.min.isr", 1, _int(1, INT_MAX))
     transaction_max_timeout_ms: int = prop("transaction.max.timeout.ms", 900000, _int(1, INT_MAX))
     transactional_id_expiration_ms: int = prop("transactional.id.expiration.ms", 604800000, _int(1, INT_MAX))
     producer_id_expiration_ms: int = prop("producer.id.expiration.ms", 86400000, _int(1, INT_MAX))
@@ -723,8 +717,7 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
 IGNORED = frozenset({
     "inter.broker.listener.name", "listener.security.protocol.map",
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
-    "socket.send.buffer.bytes", "socket.receive.buffer.bytes", "transaction.state.log.min.isr",
-    "share.coordinator.state.topic.min.isr",
+    "socket.send.buffer.bytes", "socket.receive.buffer.bytes",
     "group.coordinator.rebalance.protocols", "unclean.leader.election.enable",
     "queued.max.requests", "background.threads", "metadata.log.dir",
     # replication / offset-commit timeouts: no effect on odradek's single-log-per-partition

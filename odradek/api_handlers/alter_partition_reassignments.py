@@ -1,8 +1,7 @@
-"""AlterPartitionReassignments (key 45) v0-1 with single-node semantics: the target replica set
-is validated as Kafka's controller does (empty list, unregistered broker, duplicates, in
-sorted order); a target of more than one replica is refused (odradek does not replicate
-partitions yet); a target equal to the current replicas completes at once, a cancel finds no
-reassignment in progress."""
+"""AlterPartitionReassignments (key 45) v0-1: the target replica set is validated as Kafka's
+controller does (empty list, unregistered broker, duplicates, in sorted order); a target equal
+to the current replicas completes at once, a cancel finds no reassignment in progress; moving
+replicas is refused (odradek does not move partition replicas between brokers yet)."""
 
 from __future__ import annotations
 
@@ -58,11 +57,7 @@ def _one(image, topic, name: str, index: int, replicas, allow_rf_change: bool):
     if not allow_rf_change and len(replicas) != len(part.replicas):
         return (ErrorCode.INVALID_REPLICATION_FACTOR,
                 f"The replication factor is changed from {len(part.replicas)} to {len(replicas)}")
-    if len(replicas) > 1:  # the data would be on one broker only
-        return (ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                f"odradek does not replicate partitions yet: an assignment of {len(replicas)} replicas to a "
-                "partition cannot be honoured (each partition lives on one broker).")
-    if sorted(replicas) == sorted(part.replicas):
+    if list(replicas) == list(part.replicas):
         return 0, None  # already there: the reassignment is complete
     # moving data between brokers is not implemented (a multi-node odradek cluster)
     return ErrorCode.INVALID_REPLICA_ASSIGNMENT, "odradek does not move partition replicas between brokers."

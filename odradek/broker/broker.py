@@ -93,7 +93,8 @@ class Broker:
                                        self.purgatory_poke, self.clock_ms)
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:
-            self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port),
+            self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port,
+                                                   cfg.broker_rack),
                                   now, cfg.advertised.name)
             # a single node's metadata log is local: replayed, it is complete; a cluster
             # broker's logs wait for the metadata quorum (BrokerLifecycle.join)
@@ -122,19 +123,17 @@ class Broker:
                 "cleanup.policy": "compact",
                 "compression.type": "uncompressed",
                 "segment.bytes": "104857600",
-                # as Kafka's TransactionLog creates it (min.insync.replicas from transaction.state.log.min.isr,
-                # which a single node can only meet at 1)
-                "min.insync.replicas": "1",
+                # as Kafka's TransactionLog creates it
+                "min.insync.replicas": str(cfg.transaction_state_log_min_isr),
                 "unclean.leader.election.enable": "false",
             }),
-            # as Kafka's share coordinator creates it (ShareCoordinatorConfig defaults; min.insync.replicas
-            # from share.coordinator.state.topic.min.isr, which a single node can only meet at 1)
+            # as Kafka's share coordinator creates it (ShareCoordinatorConfig defaults)
             SHARE_GROUP_STATE: (cfg.share_coordinator_state_topic_num_partitions, {
                 "cleanup.policy": "delete",
                 "compression.type": "producer",
                 "segment.bytes": str(cfg.share_coordinator_state_topic_segment_bytes),
                 "retention.ms": "-1",
-                "min.insync.replicas": "1",
+                "min.insync.replicas": str(cfg.share_coordinator_state_topic_min_isr),
             }),
         }
 
@@ -158,9 +157,15 @@ class Broker:
         return name in self.controller.image.topics
 
     def create_internal_topic(self, name: str, partitions: int, configs: dict) -> None:
+        """With its configured replication factor: too few brokers fail the creation
+        (INVALID_REPLICATION_FACTOR, logged; the coordinator stays unavailable), as Kafka."""
         cmod = self.controller_module
+        cfg = self.config
+        rf = {CONSUMER_OFFSETS: cfg.offsets_topic_replication_factor,
+              TRANSACTION_STATE: cfg.transaction_state_log_replication_factor,
+              SHARE_GROUP_STATE: cfg.share_coordinator_state_topic_replication_factor}[name]
         res = self._create_topics(
-            [cmod.CreateTopicSpec(name, num_partitions=partitions, replication_factor=1, configs=configs,
+            [cmod.CreateTopicSpec(name, num_partitions=partitions, replication_factor=rf, configs=configs,
                                   internal=True)], self.clock_ms())
         if res and res[0].error_code not in (0, 36):
             log.error("cannot create %s: error %d %s", name, res[0].error_code, res[0].error_message)

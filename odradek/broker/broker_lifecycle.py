@@ -74,7 +74,7 @@ class BrokerLifecycle:
                                     port=b.advertised_port, security_protocol=0)],
             features=[brq.Feature(name=n, min_supported_version=lo, max_supported_version=hi)
                       for n, (lo, hi) in features.SUPPORTED.items()],
-            rack=None, previous_broker_epoch=self.broker_epoch)
+            rack=b.config.broker_rack, previous_broker_epoch=self.broker_epoch)
 
     async def _heartbeats(self) -> None:
         interval_s = self._server.config.broker_heartbeat_interval_ms / 1000

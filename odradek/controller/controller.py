@@ -58,7 +58,7 @@ class Controller(AdminWrites):
         self.node_id = node_id
         self.defaults = dict(defaults)
         rng = rng if rng is not None else random.Random()
-        self.env = Env(node_id, self.defaults, lambda: random_uuid(rng))
+        self.env = Env(node_id, self.defaults, lambda: random_uuid(rng), rng)
         self.image = MetadataImage(controller_id=node_id)
         self._told = self.image  # the last image the listeners were given
         self._listeners: list[Listener] = []

@@ -9,6 +9,7 @@ method maps one request to the records it would write and the response to give
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from typing import Callable, Mapping
 
@@ -28,6 +29,7 @@ from . import features
 from . import group_configs as GC
 from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
 from .image import MetadataImage, TopicImage
+from .placement import InvalidReplicationFactor, UsableBroker, place
 from .result import ControllerResult
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
@@ -92,21 +94,6 @@ class HeartbeatReply:
     is_fenced: bool = True
 
 
-def _no_replication(what: str) -> str:
-    return (f"odradek does not replicate partitions yet: {what} cannot be honoured (each partition "
-            "lives on one broker; use a replication factor of 1).")
-
-
-def _one_replica_each(placement: list[list[int]]) -> None:
-    """A manual assignment naming more than one broker for a partition is refused: its data
-    would be on the first one only (INVALID_REPLICA_ASSIGNMENT, as Kafka for an assignment it
-    cannot carry out)."""
-    for replicas in placement:
-        if len(replicas) > 1:
-            raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                        _no_replication(f"an assignment of {len(replicas)} replicas to a partition"))
-
-
 class _Fail(Exception):
     def __init__(self, code: int, message: str | None):
         super().__init__(message)
@@ -120,6 +107,7 @@ class Env:
     node_id: int
     defaults: Mapping[str, str]  # static broker properties (BrokerConfig.controller_defaults())
     new_uuid: Callable[[], bytes]  # topic ids; never the zero uuid
+    rng: random.Random = field(default_factory=random.Random)  # replica placement (seeded in a simulation)
 
 
 class Decisions:
@@ -128,9 +116,6 @@ class Decisions:
         self.node_id = env.node_id
         self.defaults = env.defaults
         self.image = image
-
-    def _live_brokers(self) -> list[int]:
-        return sorted(b.node_id for b in self.image.brokers.values() if not b.fenced)
 
     def _static_broker(self) -> dict[str, str]:
         """Static broker properties that feed topic configs, by broker name.
@@ -198,38 +183,59 @@ class Decisions:
         except ValueError:
             return fallback
 
-    def _check_assignment(self, replicas: list[int], live: list[int]) -> None:
+    def _check_assignment(self, replicas: list[int], rf: int | None) -> None:
+        """Kafka's validateManualPartitionAssignment: brokers checked in sorted order."""
         if not replicas:
             raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                         "The manual partition assignment includes an empty replica list.")
-        seen = set()
-        for b in replicas:
-            if b in seen:
-                raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                            f"The manual partition assignment includes the broker {b} more than once.")
-            seen.add(b)
+        prev = None
+        for b in sorted(replicas):
             if b not in self.image.brokers:
                 raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                             f"The manual partition assignment includes broker {b}, but no such broker is "
                             "registered.")
+            if b == prev:
+                raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                            f"The manual partition assignment includes the broker {b} more than once.")
+            prev = b
+        if rf is not None and len(replicas) != rf:
+            raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                        f"The manual partition assignment includes a partition with {len(replicas)} replica(s), "
+                        f"but this is not consistent with previous partitions, which have {rf} replica(s).")
+
+    def _active_isr(self, replicas: list[int]) -> list[int]:
+        """A new partition's ISR: its replicas that are unfenced and not shutting down."""
+        brokers = self.image.brokers
+        return [b for b in replicas if b in brokers and brokers[b].active]
+
+    def _manual_isr(self, replicas: list[int], partition: int) -> list[int]:
+        isr = self._active_isr(replicas)
+        if not isr:
+            raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                        f"All brokers specified in the manual partition assignment for partition {partition} are "
+                        "fenced or in controlled shutdown.")
+        return isr
 
     def _place(self, count: int, rf: int) -> list[list[int]]:
-        live = self._live_brokers()
-        if rf > len(live):
+        """Kafka's StripedReplicaPlacer over the usable brokers (not in controlled shutdown)."""
+        usable = [UsableBroker(b.node_id, b.rack, b.fenced) for b in self.image.brokers.values()
+                  if not b.in_controlled_shutdown]
+        return place(usable, count, rf, self.env.rng)
+
+    def _placed_isr(self, replicas: list[int], rf: int) -> list[int]:
+        isr = self._active_isr(replicas)
+        if not isr:
             raise _Fail(ErrorCode.INVALID_REPLICATION_FACTOR,
-                        f"Unable to replicate the partition {rf} time(s): The target replication factor of {rf} "
-                        f"cannot be reached because only {len(live)} broker(s) are registered or some brokers "
-                        "have all their log directories cordoned.")
-        if rf > 1:
-            raise _Fail(ErrorCode.INVALID_REPLICATION_FACTOR, _no_replication(f"a replication factor of {rf}"))
-        # round-robin start like Kafka's StripedReplicaPlacer, minus racks
-        return [[live[(p + i) % len(live)] for i in range(rf)] for p in range(count)]
+                        f"Unable to replicate the partition {rf} time(s): All brokers are currently fenced or in "
+                        "controlled shutdown.")
+        return isr
 
     @staticmethod
-    def _partition_record(topic_id: bytes, partition: int, replicas: list[int]) -> PartitionRecord:
+    def _partition_record(topic_id: bytes, partition: int, replicas: list[int], isr: list[int]) -> PartitionRecord:
         return PartitionRecord(partition_id=partition, topic_id=topic_id, replicas=list(replicas),
-                               isr=list(replicas), removing_replicas=[], adding_replicas=[],
-                               leader=replicas[0], leader_epoch=0, partition_epoch=0)
+                               isr=list(isr), removing_replicas=[], adding_replicas=[],
+                               leader=isr[0], leader_epoch=0, partition_epoch=0,
+                               eligible_leader_replicas=[], last_known_elr=[])
 
     # ------------------------------------------------------------------ topics
 
@@ -279,30 +285,24 @@ class Decisions:
         other = existing_unified.get(unify_collision_chars(s.name))
         if other is not None and other != s.name:
             raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{s.name}' collides with existing topic: {other}")
-        live = self._live_brokers()
         if s.assignments:
+            if s.replication_factor != -1:
+                raise _Fail(ErrorCode.INVALID_REQUEST,
+                            "A manual partition assignment was specified, but replication factor was not set to -1.")
             if s.num_partitions != -1:
                 raise _Fail(ErrorCode.INVALID_REQUEST,
                             "A manual partition assignment was specified, but numPartitions was not set to -1.")
-            if s.replication_factor != -1:
-                raise _Fail(ErrorCode.INVALID_REQUEST,
-                            "A manual partition assignment was specified, but replicationFactor was not set to -1.")
-            if sorted(s.assignments) != list(range(len(s.assignments))):
+            parts: dict[int, tuple[list[int], list[int]]] = {}
+            rf = None
+            for p, replicas in s.assignments.items():
+                replicas = list(replicas)
+                self._check_assignment(replicas, rf)
+                rf = len(replicas)
+                parts[p] = (replicas, self._manual_isr(replicas, p))
+            if sorted(parts) != list(range(len(parts))):
                 raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                             "partitions should be a consecutive 0-based integer sequence")
-            placement = []
-            rf = None
-            for p in range(len(s.assignments)):
-                replicas = list(s.assignments[p])
-                self._check_assignment(replicas, live)
-                if rf is not None and len(replicas) != rf:
-                    raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                                f"The manual partition assignment includes a partition with {len(replicas)} "
-                                f"replica(s), but this is not consistent with previous partitions, which have "
-                                f"{rf} replica(s).")
-                rf = len(replicas)
-                placement.append(replicas)
-            _one_replica_each(placement)
+            placement = [parts[p] for p in range(len(parts))]
             num_partitions = len(placement)
         else:
             if s.replication_factor < -1 or s.replication_factor == 0:
@@ -317,12 +317,17 @@ class Decisions:
                   else s.replication_factor)
             if total_partitions + num_partitions > MAX_PARTITIONS_PER_REQUEST:
                 raise _Fail(ErrorCode.POLICY_VIOLATION, "Excessively large number of partitions per request.")
-            placement = self._place(num_partitions, rf)
+            try:
+                replica_sets = self._place(num_partitions, rf)
+            except InvalidReplicationFactor as e:
+                raise _Fail(ErrorCode.INVALID_REPLICATION_FACTOR,
+                            f"Unable to replicate the partition {rf} time(s): {e}") from None
+            placement = [(r, self._placed_isr(r, rf)) for r in replica_sets]
         topic_id = self.env.new_uuid()
         records: list = [TopicRecord(name=s.name, topic_id=topic_id)]
         records += [ConfigRecord(resource_type=TOPIC, resource_name=s.name, name=k, value=v)
                     for k, v in overrides.items()]
-        records += [self._partition_record(topic_id, p, r) for p, r in enumerate(placement)]
+        records += [self._partition_record(topic_id, p, r, isr) for p, (r, isr) in enumerate(placement)]
         res = CreateTopicResult(s.name, ErrorCode.NONE, None, topic_id, num_partitions, rf,
                                 self.topic_config_views(overrides))
         return res, records
@@ -385,21 +390,22 @@ class Decisions:
         add = count - current
         if add > MAX_PARTITIONS_PER_REQUEST:
             raise _Fail(ErrorCode.POLICY_VIOLATION, "Excessively large number of partitions per request.")
+        if assignments is not None and len(assignments) != add:
+            raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                        f"Attempted to add {add} additional partition(s), but only {len(assignments)} "
+                        "assignment(s) were specified.")
+        rf = len(next(iter(t.partitions.values())).replicas)  # as Kafka: the topic's first partition
         if assignments is not None:
-            if len(assignments) != add:
-                raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                            f"Attempted to add {add} additional partition(s), but only {len(assignments)} "
-                            "assignment(s) were specified.")
-            live = self._live_brokers()
             placement = []
-            for replicas in assignments:
-                self._check_assignment(list(replicas), live)
-                placement.append(list(replicas))
-            _one_replica_each(placement)
+            for i, replicas in enumerate(assignments):
+                self._check_assignment(list(replicas), rf)
+                placement.append((list(replicas), self._manual_isr(list(replicas), current + i)))
         else:
-            # one replica, whatever partition 0 lists (an older odradek accepted more in a cluster)
-            placement = self._place(add, 1)
-        return [self._partition_record(t.topic_id, current + i, r) for i, r in enumerate(placement)]
+            try:
+                placement = [(r, self._placed_isr(r, rf)) for r in self._place(add, rf)]
+            except InvalidReplicationFactor as e:
+                raise _Fail(ErrorCode.INVALID_REPLICATION_FACTOR, str(e)) from None
+        return [self._partition_record(t.topic_id, current + i, r, isr) for i, (r, isr) in enumerate(placement)]
 
     # ------------------------------------------------------------------ configs
 

@@ -28,6 +28,7 @@ from . import client_quotas, scram
 from .configs import BROKER, TOPIC
 from .group_configs import GROUP
 
+NO_LEADER, NO_LEADER_CHANGE = -1, -2
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
 _EMPTY: Mapping = MappingProxyType({})
 
@@ -38,19 +39,50 @@ def _empty() -> Mapping:
 
 @dataclass(frozen=True)
 class PartitionImage:
+    """One partition as Kafka's PartitionRegistration: replicas, ISR, leader and epochs,
+    the reassignment sets and the eligible leader replicas (KIP-966)."""
     partition: int
     leader: int
     leader_epoch: int
     partition_epoch: int
     replicas: tuple = ()
     isr: tuple = ()
+    removing_replicas: tuple = ()
+    adding_replicas: tuple = ()
+    elr: tuple = ()
+    last_known_elr: tuple = ()
+    leader_recovery_state: int = 0  # 0 RECOVERED, 1 RECOVERING (after an unclean election)
 
     @property
     def in_sync(self) -> tuple:
-        """The in-sync replicas that really hold the data: the leader alone, as odradek does not
-        replicate partitions yet (a cluster of an older odradek recorded an ISR of several
-        brokers for a partition whose data was on its leader only)."""
-        return (self.leader,) if self.leader >= 0 and self.leader in self.isr else ()
+        """The in-sync replicas (Metadata's isr_nodes)."""
+        return self.isr
+
+    @property
+    def preferred_leader(self) -> int:
+        return self.replicas[0] if self.replicas else -1
+
+    def merge(self, record: PartitionChangeRecord) -> PartitionImage:
+        """This partition after ``record`` (Kafka's PartitionRegistration.merge): the leader
+        epoch moves exactly when the record sets a leader (-2 = no change), the partition
+        epoch with every record; a null list field keeps the current value."""
+        def keep(new, old):
+            return old if new is None else tuple(new)
+        changes_leader = record.leader != NO_LEADER_CHANGE
+        return replace(
+            self,
+            leader=record.leader if changes_leader else self.leader,
+            leader_epoch=self.leader_epoch + 1 if changes_leader else self.leader_epoch,
+            partition_epoch=self.partition_epoch + 1,
+            replicas=keep(record.replicas, self.replicas),
+            isr=keep(record.isr, self.isr),
+            removing_replicas=keep(record.removing_replicas, self.removing_replicas),
+            adding_replicas=keep(record.adding_replicas, self.adding_replicas),
+            elr=keep(record.eligible_leader_replicas, self.elr),
+            last_known_elr=keep(record.last_known_elr, self.last_known_elr),
+            leader_recovery_state=(self.leader_recovery_state if record.leader_recovery_state == -1
+                                   else record.leader_recovery_state),
+        )
 
 
 @dataclass(frozen=True)
@@ -74,6 +106,12 @@ class BrokerImage:
     fenced: bool = False
     incarnation_id: bytes = bytes(16)
     epoch: int = -1
+    in_controlled_shutdown: bool = False
+
+    @property
+    def active(self) -> bool:
+        """Unfenced and not shutting down: may lead and be in an ISR (Kafka's isActive)."""
+        return not self.fenced and not self.in_controlled_shutdown
 
 
 @dataclass(frozen=True)
@@ -133,6 +171,11 @@ class MetadataDelta:
             return None
         return t
 
+    def _put_partition(self, t: TopicImage, p: PartitionImage) -> None:
+        parts = dict(t.partitions)
+        parts[p.partition] = p
+        self.topics[t.topic_id] = replace(t, partitions=_freeze(parts))
+
     def replay(self, record, offset: int) -> None:
         self.offset = offset
         if isinstance(record, TopicRecord):
@@ -142,27 +185,15 @@ class MetadataDelta:
             if t is None:
                 raise ValueError(f"PartitionRecord for unknown topic id {record.topic_id.hex()}")
             p = PartitionImage(record.partition_id, record.leader, record.leader_epoch, record.partition_epoch,
-                               tuple(record.replicas), tuple(record.isr))
-            parts = dict(t.partitions)
-            parts[p.partition] = p
-            self.topics[t.topic_id] = replace(t, partitions=_freeze(parts))
+                               tuple(record.replicas), tuple(record.isr), tuple(record.removing_replicas),
+                               tuple(record.adding_replicas), tuple(record.eligible_leader_replicas or ()),
+                               tuple(record.last_known_elr or ()), record.leader_recovery_state)
+            self._put_partition(t, p)
         elif isinstance(record, PartitionChangeRecord):
             t = self._topic(record.topic_id)
             if t is None or record.partition_id not in t.partitions:
                 raise ValueError("PartitionChangeRecord for unknown partition")
-            old = t.partitions[record.partition_id]
-            leader = old.leader if record.leader == -2 else record.leader
-            new = replace(
-                old,
-                leader=leader,
-                leader_epoch=old.leader_epoch + (1 if leader != old.leader or record.replicas is not None else 0),
-                partition_epoch=old.partition_epoch + 1,
-                isr=old.isr if record.isr is None else tuple(record.isr),
-                replicas=old.replicas if record.replicas is None else tuple(record.replicas),
-            )
-            parts = dict(t.partitions)
-            parts[new.partition] = new
-            self.topics[t.topic_id] = replace(t, partitions=_freeze(parts))
+            self._put_partition(t, t.partitions[record.partition_id].merge(record))
         elif isinstance(record, RemoveTopicRecord):
             t = self._topic(record.topic_id)
             if t is not None:
@@ -173,17 +204,20 @@ class MetadataDelta:
         elif isinstance(record, RegisterBrokerRecord):
             ep = record.end_points[0] if record.end_points else None
             self.brokers[record.broker_id] = BrokerImage(
-                record.broker_id, ep.host if ep else "", ep.port if ep else 0, record.rack, bool(record.fenced),
-                record.incarnation_id, record.broker_epoch)
+                record.broker_id, ep.host if ep else "", ep.port if ep else 0, record.rack or None,
+                bool(record.fenced), record.incarnation_id, record.broker_epoch, bool(record.in_controlled_shutdown))
         elif isinstance(record, UnfenceBrokerRecord):
             b = self.brokers.get(record.id) or self.base.brokers.get(record.id)
             if b is not None:
                 self.brokers[record.id] = replace(b, fenced=False)
         elif isinstance(record, BrokerRegistrationChangeRecord):
             b = self.brokers.get(record.broker_id) or self.base.brokers.get(record.broker_id)
-            if b is not None and record.fenced in (1, -1):
-                # 1 = fence, -1 = unfence (BrokerRegistrationFencingChange)
-                self.brokers[record.broker_id] = replace(b, fenced=record.fenced == 1)
+            if b is not None:
+                # fenced: 1 = fence, -1 = unfence, 0 = no change (BrokerRegistrationFencingChange);
+                # in_controlled_shutdown: 1 = entered it, 0 = no change
+                fenced = b.fenced if record.fenced not in (1, -1) else record.fenced == 1
+                shutting_down = b.in_controlled_shutdown or record.in_controlled_shutdown == 1
+                self.brokers[record.broker_id] = replace(b, fenced=fenced, in_controlled_shutdown=shutting_down)
         elif isinstance(record, FeatureLevelRecord):
             self.features[record.name] = record.feature_level
         elif isinstance(record, ClientQuotaRecord):

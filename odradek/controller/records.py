@@ -31,11 +31,13 @@ RECORD_TYPES = {cls.API_KEY: cls for cls in (
 )}
 
 # The version each record type is written in (read: any version the codec knows).
+# PartitionRecord / PartitionChangeRecord v2 carry the ELR fields (KIP-966), the change
+# record v1 in_controlled_shutdown (as Kafka 4.3 writes them).
 WRITE_VERSION = {
     RegisterBrokerRecord: 3,
-    PartitionRecord: 0,
-    PartitionChangeRecord: 0,
-    BrokerRegistrationChangeRecord: 0,
+    PartitionRecord: 2,
+    PartitionChangeRecord: 2,
+    BrokerRegistrationChangeRecord: 1,
 }
 
 

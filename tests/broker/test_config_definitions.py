@@ -19,9 +19,10 @@ def test_every_field_is_a_property_and_every_name_parses():
     fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
     assert fields == {attr for attr, _ in _FIELDS}
     assert {attr for attr, _ in _SPECS.values()} == fields
-    assert len(_SPECS) == 109  # 96 + queued.max.request.bytes, max.connections* (issue 27),
+    assert len(_SPECS) == 112  # 96 + queued.max.request.bytes, max.connections* (issue 27),
     # share.coordinator.state.topic.replication.factor (was accepted unchecked, issue 25),
-    # num.replica.fetchers, replica.fetch.* and replica.socket.timeout.ms (the replica fetchers, issue 20)
+    # num.replica.fetchers, replica.fetch.* and replica.socket.timeout.ms (the replica fetchers, issue 20),
+    # broker.rack, transaction.state.log.min.isr, share.coordinator.state.topic.min.isr (issue 20)
 
 
 @pytest.mark.parametrize("attr,p", _FIELDS, ids=[p.name for _, p in _FIELDS])
@@ -57,7 +58,7 @@ def test_a_broker_setting_moves_the_topic_default():
 
 
 def test_describe_facts_follow_kafka_where_odradek_differs():
-    # odradek uses 1 (it does not replicate partitions yet) and DescribeConfigs says so
+    # odradek's default is 1 (a single node works out of the box) and DescribeConfigs says so
     assert BrokerConfig().offsets_topic_replication_factor == 1
     assert C.BROKER_STATIC["offsets.topic.replication.factor"] == (C.T_SHORT, "1")
     assert C.BROKER_STATIC["broker.id"] == (C.T_INT, "-1") and C.BROKER_STATIC["node.id"] == (C.T_INT, None)

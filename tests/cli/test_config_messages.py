@@ -14,14 +14,11 @@ from odradek.config import BrokerConfig, ConfigError
     ("log.retention.hours", "x", "Not a number of type INT"),
     ("log.retention.ms", "1.5", "Not a number of type LONG"),
     ("offsets.topic.replication.factor", "x", "Not a number of type SHORT"),
-    ("offsets.topic.replication.factor", "3", "odradek does not replicate partitions yet; 1 is the only value it "
-                                              "can honour"),
-    ("transaction.state.log.replication.factor", "2", "odradek does not replicate partitions yet; 1 is the only "
-                                                      "value it can honour"),
-    ("share.coordinator.state.topic.replication.factor", "3", "odradek does not replicate partitions yet; 1 is "
-                                                              "the only value it can honour"),
-    ("default.replication.factor", "3", "odradek does not replicate partitions yet; 1 is the only value it can "
-                                        "honour"),
+    # replication factors: any positive value, as Kafka (atLeast(1))
+    ("offsets.topic.replication.factor", "0", "Value must be at least 1"),
+    ("transaction.state.log.replication.factor", "0", "Value must be at least 1"),
+    ("share.coordinator.state.topic.replication.factor", "0", "Value must be at least 1"),
+    ("transaction.state.log.min.isr", "0", "Value must be at least 1"),
     ("group.share.delivery.count.limit", "11", "Value must be no more than 10"),
     ("auto.create.topics.enable", "yes", "Expected value to be either true or false"),
     ("log.cleaner.min.cleanable.ratio", "lots", "Not a number of type DOUBLE"),
