@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import enum
 
-from odradek.replication.epoch_cache import UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET, EpochEndOffset, LeaderEpochCache
+from odradek.log.leader_epoch_cache import UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET, EpochEndOffset, LeaderEpochCache
 from odradek.replication.messages import (
     BatchInfo, EpochAnswer, EpochQuery, FetchDecision, FollowerReady, LogView, NO_EPOCH, ReplicaFetch,
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
-from odradek.replication.epoch_cache import UNDEFINED
+from odradek.log.leader_epoch_cache import UNDEFINED
 from odradek.replication.messages import (
     AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, IsrMember, LeaderAndIsr, LeaderReady, LogView,
     NO_EPOCH, ProduceCompletion, ReplicaFetch,

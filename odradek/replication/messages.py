@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from odradek.replication.epoch_cache import EpochEndOffset, LeaderEpochCache
+from odradek.log.leader_epoch_cache import EpochEndOffset, LeaderEpochCache
 from odradek.wire.errors import ErrorCode
 
 NO_EPOCH = -1

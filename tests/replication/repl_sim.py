@@ -17,7 +17,7 @@ import sys
 from collections import deque
 from dataclasses import dataclass, field
 
-from odradek.replication.epoch_cache import LeaderEpochCache
+from odradek.log.leader_epoch_cache import LeaderEpochCache
 from odradek.replication.follower import PartitionFollower
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import (

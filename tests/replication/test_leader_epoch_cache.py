@@ -2,7 +2,7 @@
 
 import pytest
 
-from odradek.replication.epoch_cache import (
+from odradek.log.leader_epoch_cache import (
     UNDEFINED, CheckpointError, EpochEndOffset, EpochEntry, LeaderEpochCache, decode_checkpoint,
     encode_checkpoint,
 )

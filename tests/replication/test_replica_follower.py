@@ -4,7 +4,7 @@ following the leader's high watermark and log start offset."""
 
 from dataclasses import dataclass, field
 
-from odradek.replication.epoch_cache import UNDEFINED, EpochEndOffset, LeaderEpochCache
+from odradek.log.leader_epoch_cache import UNDEFINED, EpochEndOffset, LeaderEpochCache
 from odradek.replication.follower import Phase, PartitionFollower, truncation_point
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import EpochQuery, FetchDecision, LeaderAndIsr, ReplicaFetch

@@ -5,7 +5,7 @@ effective min ISR, and the checks on follower fetches."""
 
 from dataclasses import dataclass
 
-from odradek.replication.epoch_cache import EpochEndOffset, LeaderEpochCache
+from odradek.log.leader_epoch_cache import EpochEndOffset, LeaderEpochCache
 from odradek.replication.leader import CommittedIsr, LeaderConfig, PartitionLeader, PendingExpandIsr, PendingShrinkIsr
 from odradek.replication.messages import LeaderAndIsr, ProduceCompletion, ReplicaFetch
 from odradek.wire.errors import ErrorCode
