@@ -58,7 +58,13 @@ class InvalidProducerEpochError(LogError):
 
 
 class UnexpectedAppendOffsetError(LogError):
-    """A follower append whose offsets do not continue the log."""
+    """A follower append whose first offset is below the log end offset."""
+    error_name = "UNKNOWN_SERVER_ERROR"
+
+
+class OffsetsOutOfOrderError(LogError):
+    """A follower append whose batches' offsets do not increase (Kafka's
+    OffsetsOutOfOrderException, not an API error)."""
     error_name = "UNKNOWN_SERVER_ERROR"
 
 

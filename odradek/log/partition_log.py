@@ -30,6 +30,7 @@ from . import errors
 from .batchio import AppendInfo, append_info
 from .config import LogConfig
 from .fs import FileHandle, FileSystem, ParkWatch, read_whole, write_atomic
+from .leader_epoch_cache import CheckpointError, LeaderEpochCache, decode_checkpoint, encode_checkpoint
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
 from .record_check import check_client_batches
@@ -48,6 +49,7 @@ _OK = CheckResult.OK
 
 CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
 CHECKPOINT_FILE = "log-state.checkpoint"
+LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint"  # Kafka's name and text format
 MAX_RETIRED_OPEN = 64  # removed segments held open per log (see _hold)
 
 EARLIEST_TIMESTAMP = -2
@@ -102,6 +104,8 @@ class PartitionLog:
         self._high_watermark = 0
         self.producer_state = ProducerStateTable()
         self.txn_state = PartitionTxnState()
+        self._epochs = LeaderEpochCache()
+        self._latest_epoch = -1  # self._epochs.latest_epoch, read on every leader append
         self.unflushed_messages = 0
         self.last_flush_ms = now_ms
         # segments out of the log whose files are gone: [segment, ms when release_retired first
@@ -140,6 +144,34 @@ class PartitionLog:
     def high_watermark(self, value: int) -> None:
         with self.lock:
             self._high_watermark = min(max(value, self.log_start_offset), self.log_end_offset)
+
+    # ------------------------------------------------------------ leader epochs
+
+    @property
+    def epochs(self) -> LeaderEpochCache:
+        """The leader-epoch cache (Kafka's LeaderEpochFileCache): which leader epoch wrote
+        from which offset. Kept current by appends and truncations, persisted as
+        `leader-epoch-checkpoint` at every change."""
+        return self._epochs
+
+    def assign_epoch(self, epoch: int, start_offset: int) -> None:
+        """Record that `epoch` starts at `start_offset` (Kafka's maybeAssignEpochStartOffset,
+        which a new leader calls with its log end offset)."""
+        with self.lock:
+            self._assign_epoch(epoch, start_offset)
+
+    def _assign_epoch(self, epoch: int, start_offset: int) -> None:
+        cache = self._epochs.assign(epoch, start_offset)
+        if cache is not self._epochs:
+            self._set_epochs(cache)
+
+    def _set_epochs(self, cache: LeaderEpochCache) -> None:
+        """Install `cache` and write it through (Kafka writes the checkpoint at every change
+        too; a crash then leaves the old or the new file whole, and the load truncates
+        whatever stale entries the old one had to the recovered log)."""
+        self._epochs = cache
+        self._latest_epoch = cache.latest_epoch
+        self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
 
     @property
     def size_in_bytes(self) -> int:
@@ -241,6 +273,7 @@ class PartitionLog:
         if clean:
             fs.remove(clean_marker)  # a crash from here on must not look clean
         self.recovered_unclean = not clean and bool(bases)
+        recovered_from: int | None = None  # base of the first segment recovery scanned
         segs: list[LogSegment] = []
         for i, base in enumerate(bases):
             seg = self._new_segment(base, now_ms)
@@ -249,6 +282,8 @@ class PartitionLog:
             trusted = clean or below_rp
             why = seg.load_clean() if trusted else None
             if not trusted or why is not None:
+                if recovered_from is None:
+                    recovered_from = base
                 if why is not None:  # a repair, logged as Kafka does
                     logger.warning("%s: %s; recovering the segment and rebuilding its indexes",
                                    seg.path, why)
@@ -300,9 +335,50 @@ class PartitionLog:
         self.cleaner_checkpoint = min(max(self.cleaner_checkpoint, self.log_start_offset), leo)
         self._high_watermark = min(max(hw, self.log_start_offset), leo)
         self._rebuild_producer_state(durable_files=clean)
+        self._load_epochs(recovered_from, durable_file=clean)
         if self.recovered_unclean:
             self.flush()  # make the recovered state the new recovery point
         self.park_files()  # a start-up holds one partition's descriptors at a time
+
+    def _load_epochs(self, recovered_from: int | None, durable_file: bool) -> None:
+        """The leader-epoch cache from its checkpoint, as Kafka's log loading: the entries
+        of the segments recovery scanned come again from their batches' partitionLeaderEpoch
+        (the file may have missed or outrun them at a crash), and entries past the log end
+        or before the log start are cut. A missing or unreadable file is rebuilt from every
+        batch (a log written before odradek kept the file, or a damaged one)."""
+        path = posixpath.join(self.dir, LEADER_EPOCH_CHECKPOINT_FILE)
+        cache: LeaderEpochCache | None = None
+        data: bytes | None = None
+        if self.fs.exists(path):
+            data = read_whole(self.fs, path)
+            try:
+                cache = decode_checkpoint(data)
+            except CheckpointError as e:
+                logger.warning("%s: %s; rebuilding the leader epochs from the log", path, e)
+            if durable_file:
+                self._durable[LEADER_EPOCH_CHECKPOINT_FILE] = data
+        scan_from: int | None = None
+        if cache is None:
+            cache, scan_from = LeaderEpochCache(), self.log_start_offset
+        elif recovered_from is not None:
+            cache, scan_from = cache.truncate_from_end(recovered_from), recovered_from
+        if scan_from is not None and scan_from < self.log_end_offset:
+            cache = self._epochs_from_batches(cache, scan_from)
+        cache = cache.truncate_from_end(self.log_end_offset).truncate_from_start(self.log_start_offset)
+        self._epochs, self._latest_epoch = cache, cache.latest_epoch
+        if cache.entries or data is not None:  # (a new partition writes none until its first epoch)
+            self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
+
+    def _epochs_from_batches(self, cache: LeaderEpochCache, start: int) -> LeaderEpochCache:
+        """`cache` with the partitionLeaderEpoch of every batch from offset `start` assigned
+        (batches without one, -1, add nothing)."""
+        i = max(0, bisect_right(self._bases, start) - 1)
+        for seg in self.segments[i:]:
+            pos = seg.position_of(start) if seg.base_offset <= start else 0
+            for _, h in seg.batches(pos):
+                if h.partition_leader_epoch >= 0 and h.base_offset >= start:
+                    cache = cache.assign(h.partition_leader_epoch, h.base_offset)
+        return cache
 
     def _rebuild_producer_state(self, durable_files: bool = False) -> None:
         """durable_files: the snapshot and checkpoint found are a clean stop's (fsynced)."""
@@ -344,7 +420,7 @@ class PartitionLog:
         commit = marker_is_commit(buf, pos)
         if commit is None:
             return
-        entry = self.txn_state.on_marker(h.producer_id, base, commit, self._high_watermark)
+        entry = self.txn_state.on_marker(h.producer_id, base, commit)
         if entry is not None:
             try:
                 seg.txn_index.append(entry)
@@ -374,8 +450,9 @@ class PartitionLog:
         """Append one or more record batches.
 
         assign_offsets=True (leader): validate, check producer sequences, give the
-        batches the next offsets. False (follower / replay): keep the batch offsets,
-        which must continue the log. validate=False skips the CRC check when the
+        batches the next offsets; leader_epoch (the partition's current epoch) is stamped
+        on them and, when newer than the cache's latest, starts at their first offset.
+        False: as append_as_follower. validate=False skips the CRC check when the
         caller (the produce handler) has just done it on the same bytes.
         """
         cfg = self.config
@@ -390,6 +467,8 @@ class PartitionLog:
             lock.acquire()  # try/finally costs less than `with` here
             try:
                 seg = self.segments[-1]
+                if leader_epoch is not None and leader_epoch > self._latest_epoch:
+                    self._assign_epoch(leader_epoch, seg.next_offset)  # a new leader's first append
                 # check and, without a producer id, roll or timestamp to deal with, write
                 # and track it in one C call (SegmentTail.append_plain); else the header
                 h = seg.append_plain(record_set, cfg.plain_max_bytes, validate, now_ms,
@@ -440,7 +519,7 @@ class PartitionLog:
         for h in headers:
             size = h.batch_length + 12
             total += size
-            if size > cfg.max_message_bytes:
+            if size > cfg.max_message_bytes and assign_offsets:  # (the leader took it: Kafka's ignoreRecordSize)
                 raise errors.RecordTooLargeError(
                     f"batch of {size} bytes exceeds max.message.bytes {cfg.max_message_bytes}")
         if total != len(buf):
@@ -448,7 +527,7 @@ class PartitionLog:
         if len(buf) > cfg.segment_bytes:
             raise errors.RecordBatchTooLargeError(
                 f"{len(buf)} bytes exceed segment.bytes {cfg.segment_bytes}")
-        if cfg.compact:
+        if cfg.compact and assign_offsets:
             from .compaction import validate_compacted_record_set
             validate_compacted_record_set(buf, posixpath.basename(self.dir))
         use_lat = cfg.log_append_time if log_append_time is None else log_append_time
@@ -465,6 +544,16 @@ class PartitionLog:
             except OSError as e:
                 self._failed_write(e)
                 raise
+
+    def append_as_follower(self, record_set, now_ms: int) -> AppendInfo:
+        """Kafka's appendAsFollower: the batches as the leader wrote them (offsets, leader
+        epochs, timestamps and CRC kept; the bytes land unchanged). The CRCs are checked;
+        the first offset may not be below the log end offset (UnexpectedAppendOffsetError;
+        above it is a gap the leader's compaction left) and offsets must increase. No
+        sequence, producer epoch, timestamp, key or max.message.bytes check: the leader
+        made them. Producer and transaction state and the leader-epoch cache follow each
+        batch exactly as on the leader, so this replica can lead next."""
+        return self.append(record_set, now_ms, assign_offsets=False, log_append_time=False)
 
     def _failed_write(self, e: OSError) -> None:
         """A write of an append failed (ENOSPC, EIO): cut back what part of it landed in the
@@ -522,9 +611,21 @@ class PartitionLog:
                     if chk.result is CheckResult.INVALID_PRODUCER_EPOCH:
                         raise errors.InvalidProducerEpochError(
                             f"producer {h.producer_id}: epoch {h.producer_epoch} is stale")
-        elif headers[0].base_offset < leo:
-            raise errors.UnexpectedAppendOffsetError(
-                f"batch base offset {headers[0].base_offset} < log end offset {leo}")
+            if leader_epoch is not None and leader_epoch > self._latest_epoch:
+                self._assign_epoch(leader_epoch, leo)
+        else:
+            if headers[0].base_offset < leo:
+                raise errors.UnexpectedAppendOffsetError(
+                    f"batch base offset {headers[0].base_offset} < log end offset {leo}")
+            prev_last = leo - 1
+            for h in headers:
+                if h.base_offset <= prev_last:
+                    raise errors.OffsetsOutOfOrderError(
+                        f"batch base offset {h.base_offset} <= previous last offset {prev_last}")
+                prev_last = h.last_offset
+            for h in headers:  # each batch's epoch as its leader stamped it (Kafka: per batch)
+                if h.partition_leader_epoch >= 0:
+                    self._assign_epoch(h.partition_leader_epoch, h.base_offset)
 
         if len(headers) == 1:  # the common case, kept lean
             h = headers[0]
@@ -793,6 +894,7 @@ class PartitionLog:
         self.log_start_offset = max(self.log_start_offset, keep[0].base_offset)
         self.cleaner_checkpoint = max(self.cleaner_checkpoint, self.log_start_offset)
         self._write_checkpoint()  # log start first: a crash then finds only orphans
+        self._truncate_epochs_from_start()
         for seg in dead:
             self._retire(seg)
 
@@ -850,29 +952,45 @@ class PartitionLog:
         with self.lock:
             if offset == -1:  # Kafka: -1 means the high watermark
                 offset = self._high_watermark
-            if offset < 0 or offset > self._high_watermark:
-                raise errors.OffsetOutOfRangeError(
-                    f"delete offset {offset} above high watermark {self._high_watermark}")
-            if offset > self.log_start_offset:
-                self.log_start_offset = offset
-                self.cleaner_checkpoint = max(self.cleaner_checkpoint, offset)
-                self._write_checkpoint()
-                n = 0
-                while n + 1 < len(self.segments) and self.segments[n + 1].base_offset <= offset:
-                    n += 1
-                if n:
-                    dead, keep = self.segments[:n], self.segments[n:]
-                    self._set_segments(keep)
-                    for seg in dead:
-                        self._retire(seg)
+            if offset < 0:
+                raise errors.OffsetOutOfRangeError(f"delete offset {offset} is negative")
+            self.maybe_increment_log_start_offset(offset)
             return self.log_start_offset
+
+    def maybe_increment_log_start_offset(self, offset: int) -> bool:
+        """Move the log start offset up to `offset` (DeleteRecords on a leader; a follower
+        following its leader's log start): never beyond the high watermark
+        (OffsetOutOfRangeError, as Kafka). The leader-epoch cache is cut from the start,
+        whole segments below the new start go. True when it moved."""
+        with self.lock:
+            if offset > self._high_watermark:
+                raise errors.OffsetOutOfRangeError(
+                    f"log start offset {offset} above high watermark {self._high_watermark}")
+            if offset <= self.log_start_offset:
+                return False
+            self.log_start_offset = offset
+            self.cleaner_checkpoint = max(self.cleaner_checkpoint, offset)
+            self._write_checkpoint()  # the log start first: the cache may trail it, not lead
+            self._truncate_epochs_from_start()
+            n = 0
+            while n + 1 < len(self.segments) and self.segments[n + 1].base_offset <= offset:
+                n += 1
+            if n:
+                dead, keep = self.segments[:n], self.segments[n:]
+                self._set_segments(keep)
+                for seg in dead:
+                    self._retire(seg)
+            return True
 
     # ------------------------------------------------------------ truncation
 
     def truncate_to(self, offset: int, now_ms: int = 0) -> None:
-        """Remove every offset >= offset (follower truncation)."""
+        """Remove every offset >= offset (follower truncation). The leader-epoch cache loses
+        its entries from the new log end on, also when nothing else goes (offset >= the log
+        end): an epoch a leader assigned at its log end without writing in it (Kafka)."""
         with self.lock:
             if offset >= self.log_end_offset:
+                self._truncate_epochs_from_end()
                 return
             if offset < self.log_start_offset:
                 self._truncate_fully_and_start_at(offset, now_ms)
@@ -902,16 +1020,30 @@ class PartitionLog:
             self._remove_state(TXN_CHECKPOINT_FILE)  # its open transactions were in the removed segments
         self._set_segments([self._new_segment(offset, now_ms, fresh=True)])
         self.log_start_offset = offset
+        self.recovery_point = offset
         self.producer_state = ProducerStateTable()
+        if self._epochs.entries:
+            self._set_epochs(LeaderEpochCache())
         self._after_truncation()
 
     def _after_truncation(self) -> None:
         leo = self.log_end_offset
         self.recovery_point = min(self.recovery_point, leo)
         self.cleaner_checkpoint = min(self.cleaner_checkpoint, leo)
-        self._high_watermark = min(self._high_watermark, leo)
+        self._high_watermark = max(min(self._high_watermark, leo), self.log_start_offset)
+        self._truncate_epochs_from_end()
         self._write_checkpoint()
         self._rebuild_producer_state()
+
+    def _truncate_epochs_from_end(self) -> None:
+        cache = self._epochs.truncate_from_end(self.log_end_offset)
+        if cache is not self._epochs:
+            self._set_epochs(cache)
+
+    def _truncate_epochs_from_start(self) -> None:
+        cache = self._epochs.truncate_from_start(self.log_start_offset)
+        if cache is not self._epochs:
+            self._set_epochs(cache)
 
     # ------------------------------------------------------------ durability
 

@@ -47,15 +47,16 @@ class PartitionTxnState:
         if producer_id not in self.ongoing:
             self.ongoing[producer_id] = base_offset
 
-    def on_marker(self, producer_id: int, marker_offset: int, commit: bool,
-                  high_watermark: int) -> AbortedTxn | None:
+    def on_marker(self, producer_id: int, marker_offset: int, commit: bool) -> AbortedTxn | None:
         """A commit/abort marker at marker_offset; returns the index entry for an abort."""
         first = self.ongoing.pop(producer_id, None)
         if commit or first is None:
             return None
-        # LSO as Kafka records it: where the log is stable once this txn is complete
-        return AbortedTxn(producer_id, first, marker_offset,
-                          self.last_stable_offset(max(high_watermark, marker_offset + 1)))
+        # LSO as Kafka records it (ProducerStateManager.lastStableOffset(completedTxn)): the
+        # first offset of another open transaction, else the one after the marker. It does
+        # not depend on the high watermark, so a leader, its followers and a rebuild after a
+        # restart write the same entry.
+        return AbortedTxn(producer_id, first, marker_offset, self.last_stable_offset(marker_offset + 1))
 
     def truncate_to(self, offset: int) -> None:
         for pid in [p for p, f in self.ongoing.items() if f >= offset]:
