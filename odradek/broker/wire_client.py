@@ -21,6 +21,21 @@ class WireClientError(Exception):
     """Connection-level failure (closed socket, no common version)."""
 
 
+def common_version(request_cls, api_versions: dict[int, tuple[int, int]], max_version: int | None = None) -> int:
+    """The highest version of ``request_cls`` both sides support (Kafka's NetworkClient
+    negotiation), given the peer's ApiVersions as api key -> (min, max)."""
+    lo, hi = request_cls.VALID_VERSIONS
+    if max_version is not None:
+        hi = min(hi, max_version)
+    theirs = api_versions.get(request_cls.API_KEY)
+    if theirs is None:
+        raise WireClientError(f"broker does not support api key {request_cls.API_KEY}")
+    v = min(hi, theirs[1])
+    if v < max(lo, theirs[0]):
+        raise WireClientError(f"no common version for api key {request_cls.API_KEY}")
+    return v
+
+
 class WireClient:
     def __init__(self, host: str, port: int, *, client_id: str = "odradek-cli", timeout: float = 30.0):
         self.host = host
@@ -45,16 +60,7 @@ class WireClient:
         self.api_versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
 
     def version_for(self, request_cls, max_version: int | None = None) -> int:
-        lo, hi = request_cls.VALID_VERSIONS
-        if max_version is not None:
-            hi = min(hi, max_version)
-        theirs = self.api_versions.get(request_cls.API_KEY)
-        if theirs is None:
-            raise WireClientError(f"broker does not support api key {request_cls.API_KEY}")
-        v = min(hi, theirs[1])
-        if v < max(lo, theirs[0]):
-            raise WireClientError(f"no common version for api key {request_cls.API_KEY}")
-        return v
+        return common_version(request_cls, self.api_versions, max_version)
 
     def send(self, request, version: int | None = None, *, max_version: int | None = None):
         """Send a request and return the decoded response body."""

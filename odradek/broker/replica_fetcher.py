@@ -1,0 +1,600 @@
+"""The follower side of replication on a broker (Kafka's ReplicaFetcherManager,
+AbstractFetcherThread / ReplicaFetcherThread and RemoteLeaderEndPoint).
+
+One fetcher task per source broker (and fetcher id: num.replica.fetchers, partitions
+spread by Kafka's hash) keeps one connection to the leader's broker listener and sends
+one Fetch at a time carrying all its partitions, as a replica (ReplicaState: replica id
+and broker epoch, KIP-903). Partitions whose log has no leader epoch ask OffsetForLeaderEpoch
+first (the TRUNCATING phase). The per-partition decisions are the pure
+replication.follower.PartitionFollower's; this driver sends its requests, feeds it the
+answers and carries out each FollowerReady on the log in order: truncate, append the
+leader's batches unchanged (offsets, leader epochs, CRCs), move the log start offset,
+record the high watermark, then wake the fetches waiting on the partition.
+Errors back the partition off for replica.fetch.backoff.ms (a lost connection: every
+partition of the fetcher); a storage error takes the one partition offline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import struct
+from dataclasses import dataclass
+from typing import Callable, Iterable, Protocol
+
+from odradek.broker.wire_client import WireClientError, common_version
+from odradek.config import BrokerConfig
+from odradek.log.config import LogConfig
+from odradek.log.errors import LogError
+from odradek.log.leader_epoch_cache import UNDEFINED, UNDEFINED_EPOCH, EpochEndOffset
+from odradek.replication.follower import PartitionFollower
+from odradek.replication.messages import EpochAnswer, EpochQuery, FetchDecision, FollowerReady, LogView, ReplicaFetch
+from odradek.wire.api import decode_response, encode_request
+from odradek.wire.errors import ErrorCode
+from odradek.wire.exceptions import WireError
+from odradek.wire.messages import fetch_request as fq
+from odradek.wire.messages import offset_for_leader_epoch_request as oq
+from odradek.wire.messages.api_versions_request import ApiVersionsRequest
+from odradek.wire.primitives import ZERO_UUID
+from odradek.wire.records import iter_batch_headers
+
+log = logging.getLogger("odradek.replica_fetcher")
+
+# The versions a Kafka 4.3 follower sends (MetadataVersion.fetchRequestVersion and
+# offsetForLeaderEpochRequestVersion), or the leader's highest when lower. Below v13 a
+# Fetch names topics (a partition without a topic id); below v12 it cannot carry the
+# last fetched epoch that truncation on fetch needs, so such a leader is not fetched from.
+FETCH_VERSION = 17
+FETCH_VERSION_WITHOUT_TOPIC_IDS = 12
+OFFSET_FOR_LEADER_EPOCH_VERSION = 4
+READ_UNCOMMITTED = 0
+SESSIONLESS_EPOCH = -1  # a full fetch outside any incremental fetch session (KIP-227's FINAL_EPOCH)
+_size = struct.Struct(">i")
+_STORAGE = "KAFKA_STORAGE_ERROR"
+
+TopicPartition = tuple[str, int]
+
+# how loudly a partition error of a Fetch is logged (AbstractFetcherThread.processFetchRequest)
+_LEVELS = {
+    ErrorCode.NOT_LEADER_OR_FOLLOWER: logging.DEBUG, ErrorCode.UNKNOWN_LEADER_EPOCH: logging.DEBUG,
+    ErrorCode.FENCED_LEADER_EPOCH: logging.INFO, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: logging.WARNING,
+    ErrorCode.UNKNOWN_TOPIC_ID: logging.WARNING, ErrorCode.INCONSISTENT_TOPIC_ID: logging.WARNING,
+}
+
+
+class FollowerLog(LogView, Protocol):
+    """What the fetcher does to a follower's PartitionLog (the log layer's follower API)."""
+
+    @property
+    def config(self) -> LogConfig: ...
+
+    @property
+    def high_watermark(self) -> int: ...
+
+    @high_watermark.setter
+    def high_watermark(self, value: int) -> None: ...
+
+    def truncate_to(self, offset: int) -> None: ...
+
+    def truncate_fully_and_start_at(self, offset: int) -> None: ...
+
+    def append_as_follower(self, record_set, now_ms: int): ...
+
+    def maybe_increment_log_start_offset(self, offset: int) -> bool: ...
+
+
+@dataclass(frozen=True)
+class FetchedBatch:
+    """A complete batch of a fetched record set (replication.messages.BatchInfo), and where
+    it ends in that record set."""
+    base_offset: int
+    last_offset: int
+    leader_epoch: int
+    end: int
+
+
+def fetched_batches(records) -> tuple[FetchedBatch, ...]:
+    """The complete batches at the front of a fetched record set (a leader may end it with a
+    partial batch, cut at the size limit; that one is fetched again next time)."""
+    return tuple(FetchedBatch(h.base_offset, h.last_offset, h.partition_leader_epoch, pos + h.size_in_bytes)
+                 for pos, h in iter_batch_headers(records))
+
+
+def segment_sized(batches: tuple[FetchedBatch, ...], segment_bytes: int) -> list[tuple[int, int]]:
+    """The fetched batches as (start, end) runs of whole batches of at most segment.bytes each
+    (one batch alone when larger): the log takes no single append above a segment, and a
+    response holds up to replica.fetch.max.bytes of a partition."""
+    runs: list[tuple[int, int]] = []
+    start = end = 0
+    for b in batches:
+        if b.end - start > segment_bytes and end > start:
+            runs.append((start, end))
+            start = end
+        end = b.end
+    runs.append((start, end))
+    return runs
+
+
+def java_string_hash(s: str) -> int:
+    """Java's String.hashCode (over UTF-16 code units, int32 arithmetic)."""
+    h = 0
+    data = s.encode("utf-16-be")
+    for i in range(0, len(data), 2):
+        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
+    return h - (1 << 32) if h & 0x80000000 else h
+
+
+def fetcher_id(tp: TopicPartition, num_fetchers: int) -> int:
+    """Kafka's AbstractFetcherManager.getFetcherId: Utils.abs(31 * topic.hashCode + partition)
+    % num.replica.fetchers, in Java int arithmetic."""
+    n = (31 * java_string_hash(tp[0]) + tp[1]) & 0xFFFFFFFF
+    n = n - (1 << 32) if n & 0x80000000 else n
+    return (0 if n == -(1 << 31) else abs(n)) % num_fetchers
+
+
+class LeaderConnection:
+    """One Kafka-protocol connection to a leader's broker listener, one request at a time
+    (Kafka's BrokerBlockingSender), versions negotiated with ApiVersions on connect."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, client_id: str):
+        self._reader, self._writer = reader, writer
+        self.client_id = client_id
+        self._corr = 0
+        self.api_versions: dict[int, tuple[int, int]] = {}
+
+    @classmethod
+    async def open(cls, host: str, port: int, client_id: str, timeout_s: float) -> LeaderConnection:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout_s)
+        conn = cls(reader, writer, client_id)
+        try:
+            resp = await conn.call(ApiVersionsRequest(client_software_name="odradek",
+                                                      client_software_version="0.1.0"), 3, timeout_s)
+            if resp.error_code != 0:  # an older broker answers with its versions in v0
+                resp = await conn.call(ApiVersionsRequest(), 0, timeout_s)
+        except BaseException:
+            conn.close()
+            raise
+        conn.api_versions = {k.api_key: (k.min_version, k.max_version) for k in resp.api_keys}
+        return conn
+
+    def version_for(self, request_cls, max_version: int) -> int:
+        return common_version(request_cls, self.api_versions, max_version)
+
+    async def call(self, msg, version: int, timeout_s: float):
+        self._corr = (self._corr + 1) & 0x7FFFFFFF
+        corr = self._corr
+        self._writer.write(encode_request(msg, version, corr, self.client_id))
+
+        async def answer() -> bytes:
+            await self._writer.drain()
+            (size,) = _size.unpack(await self._reader.readexactly(4))
+            return await self._reader.readexactly(size)
+
+        decoded = decode_response(await asyncio.wait_for(answer(), timeout_s), type(msg).API_KEY, version)
+        if decoded.correlation_id != corr:
+            raise WireClientError(f"correlation id {decoded.correlation_id}, expected {corr}")
+        return decoded.body
+
+    def close(self) -> None:
+        self._writer.close()
+
+
+# what a lost or unusable connection means: back off, reconnect
+_CONNECTION_ERRORS = (OSError, EOFError, asyncio.TimeoutError, asyncio.IncompleteReadError, WireError,
+                      WireClientError)
+
+
+@dataclass(frozen=True)
+class FetcherSettings:
+    """The broker-wide facts and settings every fetcher shares."""
+    node_id: int
+    broker_epoch: Callable[[], int]
+    endpoint: Callable[[int], tuple[str, int] | None]
+    clock_ms: Callable[[], int]
+    poke: Callable[[tuple], None]
+    max_bytes: int            # replica.fetch.max.bytes, per partition
+    response_max_bytes: int   # replica.fetch.response.max.bytes
+    max_wait_ms: int          # replica.fetch.wait.max.ms
+    min_bytes: int            # replica.fetch.min.bytes
+    backoff_ms: int           # replica.fetch.backoff.ms
+    socket_timeout_ms: int    # replica.socket.timeout.ms (the request timeout)
+
+
+@dataclass(eq=False)
+class FollowedPartition:
+    """A partition this broker follows: its log, its topic id and the PartitionFollower of the
+    current leader epoch."""
+    tp: TopicPartition
+    topic_id: bytes
+    plog: FollowerLog
+    follower: PartitionFollower
+    delayed_until: int = 0  # no request before this time (ms), after an error
+
+    @property
+    def leader_epoch(self) -> int:
+        return self.follower.leader_epoch
+
+
+def new_follower(s: FetcherSettings, leader_id: int, leader_epoch: int, plog: FollowerLog) -> PartitionFollower:
+    """Kafka's makeFollower: fetch from the log end with the latest epoch (or truncate first)."""
+    return PartitionFollower(s.node_id, s.broker_epoch(), leader_id, leader_epoch, plog, plog.high_watermark,
+                             request_timeout_ms=s.socket_timeout_ms)
+
+
+class ReplicaFetcher:
+    """One source broker's fetcher (Kafka's ReplicaFetcherThread): an asyncio task."""
+
+    def __init__(self, settings: FetcherSettings, leader_id: int, fetcher_no: int,
+                 on_failed: Callable[[TopicPartition], None]):
+        self.s = settings
+        self.leader_id = leader_id
+        self.fetcher_no = fetcher_no
+        self.client_id = f"broker-{settings.node_id}-fetcher-{fetcher_no}"
+        self.partitions: dict[TopicPartition, FollowedPartition] = {}
+        self._on_failed = on_failed
+        self._conn: LeaderConnection | None = None
+        self._unreachable = False  # logged once per outage
+        self._wake = asyncio.Event()
+        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"ReplicaFetcher-{fetcher_no}-{leader_id}")
+
+    # ------------------------------------------------------------ membership
+    def add(self, p: FollowedPartition) -> None:
+        self.partitions[p.tp] = p
+        self._wake.set()
+
+    def remove(self, tp: TopicPartition) -> FollowedPartition | None:
+        return self.partitions.pop(tp, None)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        try:
+            await self._task
+        except asyncio.CancelledError:
+            pass
+        self._disconnect()
+
+    def _disconnect(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    # ------------------------------------------------------------ the loop
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._do_work()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # noqa: BLE001 - never let one bad round stop the fetcher
+                log.exception("fetcher %d of leader %d failed a round; backing off", self.fetcher_no, self.leader_id)
+                self._disconnect()
+                self._delay(self.partitions.values())
+                await asyncio.sleep(self.s.backoff_ms / 1000)
+
+    async def _do_work(self) -> None:
+        now = self.s.clock_ms()
+        ready = [p for p in self.partitions.values() if p.delayed_until <= now]
+        if not ready:
+            waits = [p.delayed_until - now for p in self.partitions.values()]
+            await self._idle(min(waits, default=self.s.backoff_ms))
+            return
+        conn = await self._connection()
+        if conn is None:
+            self._delay(self.partitions.values())
+            return
+        polled = [(p, p.follower.poll(now)) for p in ready]
+        queries = [(p, q) for p, q in polled if isinstance(q, EpochQuery)]
+        fetches = [(p, f) for p, f in polled if isinstance(f, ReplicaFetch)]
+        if not queries and not fetches:  # (every request still out: cannot happen, never spin)
+            await self._idle(self.s.backoff_ms)
+            return
+        try:
+            if queries:
+                await self._truncate(conn, queries)
+        except _CONNECTION_ERRORS as e:
+            self._lost(e, queries, fetches)
+            return
+        try:
+            if fetches:
+                await self._fetch(conn, fetches)
+        except _CONNECTION_ERRORS as e:
+            self._lost(e, (), fetches)
+
+    async def _idle(self, timeout_ms: int) -> None:
+        self._wake.clear()
+        try:
+            await asyncio.wait_for(self._wake.wait(), max(timeout_ms, 1) / 1000)
+        except asyncio.TimeoutError:
+            pass
+
+    async def _connection(self) -> LeaderConnection | None:
+        if self._conn is not None:
+            return self._conn
+        addr = self.s.endpoint(self.leader_id)
+        if addr is None:
+            if not self._unreachable:
+                log.warning("fetcher %d: no endpoint known for leader %d; retrying every %d ms",
+                            self.fetcher_no, self.leader_id, self.s.backoff_ms)
+                self._unreachable = True
+            return None
+        try:
+            self._conn = await LeaderConnection.open(addr[0], addr[1], self.client_id, self.s.socket_timeout_ms / 1000)
+        except _CONNECTION_ERRORS as e:
+            if not self._unreachable:
+                log.warning("fetcher %d: cannot connect to leader %d at %s:%d: %s; retrying every %d ms",
+                            self.fetcher_no, self.leader_id, addr[0], addr[1], e or type(e).__name__,
+                            self.s.backoff_ms)
+                self._unreachable = True
+            return None
+        if self._unreachable:
+            log.info("fetcher %d: connected to leader %d at %s:%d", self.fetcher_no, self.leader_id, *addr)
+            self._unreachable = False
+        return self._conn
+
+    def _lost(self, e: BaseException, queries, fetches) -> None:
+        """The connection failed mid-exchange: the requests sent or about to be are answered
+        with the error (Kafka's Errors.forException), every partition backs off."""
+        log.warning("fetcher %d: connection to leader %d lost: %s; backing off %d ms",
+                    self.fetcher_no, self.leader_id, e or type(e).__name__, self.s.backoff_ms)
+        self._disconnect()
+        error = ErrorCode.REQUEST_TIMED_OUT if isinstance(e, asyncio.TimeoutError) else ErrorCode.NETWORK_EXCEPTION
+        for p, q in queries:
+            if self.partitions.get(p.tp) is p:
+                p.follower.on_epoch_answer(EpochAnswer(q.request_id, q.current_leader_epoch, error, UNDEFINED))
+        for p, f in fetches:
+            if self.partitions.get(p.tp) is p:
+                p.follower.on_fetch_answer(FetchDecision(f.request_id, f.current_leader_epoch, error, f.fetch_offset))
+        self._delay(self.partitions.values())
+
+    def _delay(self, partitions: Iterable[FollowedPartition]) -> None:
+        until = self.s.clock_ms() + self.s.backoff_ms
+        for p in partitions:
+            p.delayed_until = max(p.delayed_until, until)
+
+    def _fail(self, p: FollowedPartition) -> None:
+        self.partitions.pop(p.tp, None)
+        self._on_failed(p.tp)
+
+    # ------------------------------------------------------------ OffsetForLeaderEpoch
+    async def _truncate(self, conn: LeaderConnection, queries: list[tuple[FollowedPartition, EpochQuery]]) -> None:
+        """The TRUNCATING phase (Kafka's maybeTruncate): ask the leader where our latest epoch
+        ends; a log without epochs truncates to its high watermark without asking."""
+        asked = [(p, q) for p, q in queries if q.leader_epoch != UNDEFINED_EPOCH]
+        for p, q in queries:
+            if q.leader_epoch == UNDEFINED_EPOCH:
+                self._answered_epoch(p, EpochAnswer(q.request_id, q.current_leader_epoch, ErrorCode.NONE, UNDEFINED))
+        if not asked:
+            return
+        topics: dict[str, oq.OffsetForLeaderTopic] = {}
+        for p, q in asked:
+            t = topics.setdefault(p.tp[0], oq.OffsetForLeaderTopic(topic=p.tp[0], partitions=[]))
+            t.partitions.append(oq.OffsetForLeaderPartition(partition=p.tp[1], current_leader_epoch=q.current_leader_epoch,
+                                                            leader_epoch=q.leader_epoch))
+        req = oq.OffsetForLeaderEpochRequest(replica_id=self.s.node_id, topics=list(topics.values()))
+        version = conn.version_for(oq.OffsetForLeaderEpochRequest, OFFSET_FOR_LEADER_EPOCH_VERSION)
+        resp = await conn.call(req, version, self.s.socket_timeout_ms / 1000)
+        got = {(t.topic, r.partition): r for t in resp.topics for r in t.partitions}
+        for p, q in asked:
+            r = got.get(p.tp)
+            answer = EpochAnswer(q.request_id, q.current_leader_epoch, ErrorCode.UNKNOWN_SERVER_ERROR, UNDEFINED) \
+                if r is None else EpochAnswer(q.request_id, q.current_leader_epoch, ErrorCode.from_code(r.error_code),
+                                              EpochEndOffset(r.leader_epoch, r.end_offset))
+            self._answered_epoch(p, answer)
+
+    def _answered_epoch(self, p: FollowedPartition, answer: EpochAnswer) -> None:
+        if self.partitions.get(p.tp) is not p:
+            return  # stopped or moved to another leader epoch meanwhile
+        if answer.error != ErrorCode.NONE:
+            log.info("partition %s-%d: the leader answered OffsetForLeaderEpoch with %s; retrying in %d ms",
+                     *p.tp, answer.error.name, self.s.backoff_ms)
+            p.follower.on_epoch_answer(answer)
+            self._delay((p,))
+            return
+        self._apply(p, p.follower.on_epoch_answer(answer), b"")
+
+    # ------------------------------------------------------------ Fetch
+    async def _fetch(self, conn: LeaderConnection, fetches: list[tuple[FollowedPartition, ReplicaFetch]]) -> None:
+        by_id = all(p.topic_id != ZERO_UUID for p, _ in fetches)
+        version = conn.version_for(fq.FetchRequest, FETCH_VERSION if by_id else FETCH_VERSION_WITHOUT_TOPIC_IDS)
+        if version < FETCH_VERSION_WITHOUT_TOPIC_IDS:
+            raise WireClientError(f"leader {self.leader_id} answers Fetch up to v{version}; "
+                                  f"replication needs v{FETCH_VERSION_WITHOUT_TOPIC_IDS} (last fetched epoch)")
+        by_id = by_id and version >= 13
+        topics: dict[object, fq.FetchTopic] = {}
+        for p, f in fetches:
+            key = p.topic_id if by_id else p.tp[0]
+            t = topics.get(key)
+            if t is None:
+                t = topics[key] = fq.FetchTopic(topic=p.tp[0], topic_id=p.topic_id, partitions=[])
+            t.partitions.append(fq.FetchPartition(
+                partition=p.tp[1], current_leader_epoch=f.current_leader_epoch, fetch_offset=f.fetch_offset,
+                last_fetched_epoch=f.last_fetched_epoch, log_start_offset=f.log_start_offset,
+                partition_max_bytes=self.s.max_bytes))
+        req = fq.FetchRequest(
+            replica_id=self.s.node_id,
+            replica_state=fq.ReplicaState(replica_id=self.s.node_id, replica_epoch=self.s.broker_epoch()),
+            max_wait_ms=self.s.max_wait_ms, min_bytes=self.s.min_bytes, max_bytes=self.s.response_max_bytes,
+            isolation_level=READ_UNCOMMITTED, session_id=0, session_epoch=SESSIONLESS_EPOCH,
+            topics=list(topics.values()))
+        resp = await conn.call(req, version, self.s.socket_timeout_ms / 1000)
+        got = {}
+        for t in resp.responses:
+            for d in t.partitions:
+                got[(t.topic_id if by_id else t.topic, d.partition_index)] = d
+        for p, f in fetches:
+            if self.partitions.get(p.tp) is not p:
+                continue  # stopped or moved to another leader epoch while the fetch was out
+            d = None if resp.error_code else got.get((p.topic_id if by_id else p.tp[0], p.tp[1]))
+            if d is None:  # a whole-request error, or the partition left out: fetch it again
+                error = ErrorCode.from_code(resp.error_code) if resp.error_code else ErrorCode.UNKNOWN_SERVER_ERROR
+                p.follower.on_fetch_answer(FetchDecision(f.request_id, f.current_leader_epoch, error, f.fetch_offset))
+                if resp.error_code:
+                    self._delay((p,))
+                continue
+            self._answered_fetch(p, f, d)
+
+    def _answered_fetch(self, p: FollowedPartition, f: ReplicaFetch, d) -> None:
+        error = ErrorCode.from_code(d.error_code)
+        div = d.diverging_epoch
+        diverging = EpochEndOffset(div.epoch, div.end_offset) if div.epoch >= 0 else None  # isDivergingEpoch
+        decision = FetchDecision(f.request_id, f.current_leader_epoch, error, f.fetch_offset,
+                                 d.high_watermark, d.log_start_offset, diverging)
+        records = d.records if d.records is not None else b""
+        if error != ErrorCode.NONE or diverging is not None:
+            ready = p.follower.on_fetch_answer(decision)
+            if error not in (ErrorCode.NONE, ErrorCode.OFFSET_OUT_OF_RANGE):
+                # keep the partition and retry: the metadata brings the new leader or epoch
+                log.log(_LEVELS.get(error, logging.ERROR),
+                        "partition %s-%d: leader %d answered %s at offset %d (leader epoch %d); retrying in %d ms",
+                        *p.tp, self.leader_id, error.name, f.fetch_offset, f.current_leader_epoch, self.s.backoff_ms)
+                self._delay((p,))
+                return
+            self._apply(p, ready, b"")
+            return
+        try:
+            batches = fetched_batches(records)
+        except WireError as e:
+            log.error("partition %s-%d: invalid batches fetched from leader %d at offset %d: %s",
+                      *p.tp, self.leader_id, f.fetch_offset, e)
+            p.follower.on_fetch_answer(FetchDecision(f.request_id, f.current_leader_epoch,
+                                                     ErrorCode.CORRUPT_MESSAGE, f.fetch_offset))
+            self._delay((p,))
+            return
+        self._apply(p, p.follower.on_fetch_answer(decision, batches), records)
+
+    # ------------------------------------------------------------ the log
+    def _apply(self, p: FollowedPartition, ready: FollowerReady, records) -> None:
+        """Carry out a FollowerReady on the log, in its order. A failed append leaves the log as
+        it was: the partition restarts its follower from the log (Kafka updates the fetch state
+        only after processPartitionData) and backs off."""
+        plog = p.plog
+        hw_before = plog.high_watermark
+        try:
+            if ready.truncate_to is not None:
+                if ready.truncate_to < hw_before:
+                    log.warning("partition %s-%d: truncating to offset %d below the high watermark %d",
+                                *p.tp, ready.truncate_to, hw_before)
+                plog.truncate_to(ready.truncate_to)
+            if ready.truncate_fully_to is not None:
+                log.info("partition %s-%d: behind the leader's log start; restarting the log at offset %d",
+                         *p.tp, ready.truncate_fully_to)
+                plog.truncate_fully_and_start_at(ready.truncate_fully_to)
+            if ready.append:
+                view = memoryview(records)
+                for start, end in segment_sized(ready.append, plog.config.segment_bytes):
+                    plog.append_as_follower(view[start:end], self.s.clock_ms())
+            if ready.high_watermark is not None:  # before the log start, which may not pass it (as Kafka)
+                plog.high_watermark = ready.high_watermark
+            if ready.log_start_offset is not None:
+                plog.maybe_increment_log_start_offset(ready.log_start_offset)
+        except (LogError, WireError) as e:
+            if isinstance(e, LogError) and e.error_name == _STORAGE:
+                log.error("partition %s-%d: the log failed (%s); partition offline, no longer fetched", *p.tp, e)
+                self._fail(p)
+                return
+            log.error("partition %s-%d: cannot apply what leader %d sent at offset %d: %s; retrying in %d ms",
+                      *p.tp, self.leader_id, p.follower.fetch_offset, e, self.s.backoff_ms)
+            f = p.follower
+            p.follower = new_follower(self.s, f.leader_id, f.leader_epoch, plog)
+            self._delay((p,))
+            return
+        except Exception:  # noqa: BLE001 - as Kafka: an unexpected error fails this partition only
+            log.exception("partition %s-%d: unexpected error applying what leader %d sent; partition failed",
+                          *p.tp, self.leader_id)
+            self._fail(p)
+            return
+        if ready.append or plog.high_watermark != hw_before or ready.truncate_to is not None \
+                or ready.truncate_fully_to is not None:
+            self.s.poke(("partition", p.tp[0], p.tp[1]))
+
+
+@dataclass
+class _Placement:
+    leader_id: int
+    fetcher_no: int
+
+
+class ReplicaFetcherManager:
+    """The follower partitions of this broker, spread over fetchers by source broker (Kafka's
+    ReplicaFetcherManager). ``endpoint(broker_id)`` is the leader's broker listener (host,
+    port), None while unknown; ``poke(key)`` wakes what waits on a partition."""
+
+    def __init__(self, node_id: int, broker_epoch: Callable[[], int],
+                 endpoint: Callable[[int], tuple[str, int] | None], config: BrokerConfig,
+                 clock_ms: Callable[[], int], poke: Callable[[tuple], None]):
+        self.settings = FetcherSettings(
+            node_id=node_id, broker_epoch=broker_epoch, endpoint=endpoint, clock_ms=clock_ms, poke=poke,
+            max_bytes=config.replica_fetch_max_bytes, response_max_bytes=config.replica_fetch_response_max_bytes,
+            max_wait_ms=config.replica_fetch_wait_max_ms, min_bytes=config.replica_fetch_min_bytes,
+            backoff_ms=config.replica_fetch_backoff_ms, socket_timeout_ms=config.replica_socket_timeout_ms)
+        self.num_fetchers = config.num_replica_fetchers
+        self.fetchers: dict[tuple[int, int], ReplicaFetcher] = {}
+        self._closing: set[asyncio.Task] = set()  # idle fetchers shutting down
+        self._placement: dict[TopicPartition, _Placement] = {}
+        # partitions whose log failed (Kafka's FailedPartitions), until followed again
+        self.failed: set[TopicPartition] = set()
+
+    def become_follower(self, tp: TopicPartition, leader_id: int, leader_epoch: int, plog: FollowerLog,
+                        topic_id: bytes | None = None) -> None:
+        """Follow ``leader_id`` at ``leader_epoch`` from the log's end (a new PartitionFollower);
+        the same leader and epoch again changes nothing (Kafka keeps the fetch state)."""
+        current = self.followed(tp)
+        if current is not None and current.follower.leader_id == leader_id \
+                and current.leader_epoch == leader_epoch and current.plog is plog:
+            return
+        self._remove(tp)
+        self.failed.discard(tp)
+        s = self.settings
+        where = _Placement(leader_id, fetcher_id(tp, self.num_fetchers))
+        fetcher = self.fetchers.get((where.leader_id, where.fetcher_no))
+        if fetcher is None:
+            fetcher = self.fetchers[(where.leader_id, where.fetcher_no)] = ReplicaFetcher(
+                s, leader_id, where.fetcher_no, self._failed)
+        fetcher.add(FollowedPartition(tp, topic_id or ZERO_UUID, plog, new_follower(s, leader_id, leader_epoch, plog)))
+        self._placement[tp] = where
+        log.info("partition %s-%d: following leader %d at leader epoch %d from offset %d",
+                 tp[0], tp[1], leader_id, leader_epoch, plog.log_end_offset)
+        self._close_idle()
+
+    def stop_following(self, tps: Iterable[TopicPartition]) -> None:
+        """No more fetching (nor writing to the log) for these partitions: once this returns,
+        the fetchers do not touch their logs again."""
+        for tp in tps:
+            self._remove(tp)
+            self.failed.discard(tp)
+        self._close_idle()
+
+    def followed(self, tp: TopicPartition) -> FollowedPartition | None:
+        where = self._placement.get(tp)
+        if where is None:
+            return None
+        fetcher = self.fetchers.get((where.leader_id, where.fetcher_no))
+        return fetcher.partitions.get(tp) if fetcher is not None else None
+
+    async def close(self) -> None:
+        fetchers, self.fetchers = list(self.fetchers.values()), {}
+        self._placement.clear()
+        for f in fetchers:
+            await f.close()
+        if self._closing:
+            await asyncio.gather(*self._closing, return_exceptions=True)
+
+    def _remove(self, tp: TopicPartition) -> None:
+        where = self._placement.pop(tp, None)
+        if where is not None:
+            fetcher = self.fetchers.get((where.leader_id, where.fetcher_no))
+            if fetcher is not None:
+                fetcher.remove(tp)
+
+    def _failed(self, tp: TopicPartition) -> None:
+        self._placement.pop(tp, None)
+        self.failed.add(tp)
+
+    def _close_idle(self) -> None:
+        """Kafka's shutdownIdleFetcherThreads: a fetcher left without partitions stops."""
+        for key, fetcher in list(self.fetchers.items()):
+            if not fetcher.partitions:
+                del self.fetchers[key]
+                task = asyncio.get_running_loop().create_task(fetcher.close())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
