@@ -460,7 +460,13 @@ class ReplicaFetcher:
                                                      ErrorCode.CORRUPT_MESSAGE, f.fetch_offset))
             self._delay((p,))
             return
-        self._apply(p, p.follower.on_fetch_answer(decision, batches), records)
+        ready = p.follower.on_fetch_answer(decision, batches)
+        if batches and not ready.append:  # not at our fetch offset: never spin on it
+            log.warning("partition %s-%d: leader %d sent batches from offset %d for a fetch at %d; retrying in %d ms",
+                        *p.tp, self.leader_id, batches[0].base_offset, f.fetch_offset, self.s.backoff_ms)
+            self._delay((p,))
+            return
+        self._apply(p, ready, records)
 
     # ------------------------------------------------------------ the log
     def _apply(self, p: FollowedPartition, ready: FollowerReady, records) -> None:

@@ -50,7 +50,8 @@ class PartitionFollower:
         self.log = log
         self.truncate_on_fetch = truncate_on_fetch  # Fetch v12+ carries LastFetchedEpoch
         self.request_timeout_ms = request_timeout_ms
-        self.high_watermark = min(high_watermark, log.log_end_offset)
+        # within [log start, log end], as UnifiedLog keeps its high watermark
+        self.high_watermark = max(min(high_watermark, log.log_end_offset), log.log_start_offset)
         latest = log.epochs.latest_epoch
         if truncate_on_fetch and latest != UNDEFINED_EPOCH:
             self.phase, self.fetch_offset, self.last_fetched_epoch = Phase.FETCHING, log.log_end_offset, latest
@@ -125,16 +126,26 @@ class PartitionFollower:
             # Not done: the next fetch carries our older epoch and the leader checks it again.
             self.last_fetched_epoch = log.epochs.truncate_from_end(offset).latest_epoch
             return self._truncated(offset)
+        restart = None
         if batches and batches[0].base_offset != self.fetch_offset:
-            return FollowerReady()  # not where we are: ignore, fetch again
+            first = batches[0]
+            if not (first.base_offset < self.fetch_offset <= first.last_offset
+                    and log.log_end_offset == log.log_start_offset):
+                return FollowerReady()  # not where we are: ignore, fetch again
+            # An empty log starting inside the leader's first batch (a log start DeleteRecords
+            # moved into a batch): start over at the batch, as Kafka's
+            # appendRecordsToFollowerOrFutureReplica after UnexpectedAppendOffsetException.
+            restart = first.base_offset
+        start = log.log_start_offset if restart is None else restart
         leo = log.log_end_offset
         if batches:
             leo = batches[-1].last_offset + 1
             self.fetch_offset, self.last_fetched_epoch = leo, batches[-1].leader_epoch
         self.high_watermark = min(answer.high_watermark, leo)
-        new_start = answer.log_start_offset if answer.log_start_offset > log.log_start_offset else None
+        new_start = answer.log_start_offset if answer.log_start_offset > start else None
         if new_start is not None:
             new_start = min(new_start, self.high_watermark)  # as maybeIncrementLogStartOffset: not past the HW
-            if new_start <= log.log_start_offset:
+            if new_start <= start:
                 new_start = None
-        return FollowerReady(append=tuple(batches), log_start_offset=new_start, high_watermark=self.high_watermark)
+        return FollowerReady(truncate_fully_to=restart, append=tuple(batches), log_start_offset=new_start,
+                             high_watermark=self.high_watermark)

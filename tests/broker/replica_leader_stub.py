@@ -23,10 +23,11 @@ FETCH, API_VERSIONS, OFFSET_FOR_LEADER_EPOCH = 1, 18, 23
 
 class StubLeader:
     """Leads ``logs`` ((topic, partition) -> PartitionLog) as broker ``node_id`` at
-    ``leader_epoch``, with ``followers`` (id -> broker epoch) as the rest of the ISR."""
+    ``leader_epoch``, with ``followers`` (id -> broker epoch) as the other replicas, in the ISR
+    unless ``followers_in_sync`` is False (then the HW is the leader's log end at once)."""
 
     def __init__(self, node_id: int, leader_epoch: int, logs: dict, topic_ids: dict[str, bytes],
-                 followers: dict[int, int], clock, *, fetch_versions=(4, 18)):
+                 followers: dict[int, int], clock, *, fetch_versions=(4, 18), followers_in_sync: bool = True):
         self.node_id = node_id
         self.leader_epoch = leader_epoch
         self.logs = logs
@@ -37,7 +38,7 @@ class StubLeader:
         self.leaders: dict[tuple[str, int], PartitionLeader] = {}
         alive = {node_id: 1, **followers}
         for tp, plog in logs.items():
-            state = LeaderAndIsr(node_id, leader_epoch, 0, frozenset(alive))
+            state = LeaderAndIsr(node_id, leader_epoch, 0, frozenset(alive if followers_in_sync else (node_id,)))
             leader = PartitionLeader(node_id, plog, LeaderConfig(), state, tuple(sorted(alive)),
                                      plog.high_watermark, clock(), alive)
             self.leaders[tp] = leader

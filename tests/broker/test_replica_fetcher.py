@@ -327,3 +327,25 @@ async def test_a_failed_log_takes_only_its_partition_offline(tmp_path):
         await m.close()
         await stub.stop()
 
+
+
+@in_loop
+async def test_a_new_follower_starts_at_a_log_start_inside_a_batch(tmp_path):
+    # DeleteRecords moved the leader's log start to 4, inside its batch 3..5: the follower starts
+    # over at that batch (as Kafka after UnexpectedAppendOffsetException on an empty log), then
+    # takes the leader's log start
+    c = Cluster()
+    leader_log, follower_log = new_log(tmp_path / "leader"), new_log(tmp_path / "follower")
+    stub = await c.leader(1, 1, {TP: leader_log}, followers_in_sync=False)
+    for i in range(4):
+        stub.append(TP, batch(i))
+    leader_log.delete_records(4)
+    m = c.manager()
+    try:
+        m.become_follower(TP, 1, 1, follower_log, TOPIC_ID)
+        await until(lambda: caught_up(follower_log, leader_log)() and follower_log.log_start_offset == 4)
+        assert follower_log.read(4, 1 << 20).read_bytes() == leader_log.read(4, 1 << 20).read_bytes()
+        assert follower_log.segments[0].base_offset == 3
+    finally:
+        await m.close()
+        await stub.stop()

@@ -185,3 +185,46 @@ def test_stale_answers_are_ignored_and_requests_resent_after_timeout():
     late = FetchDecision(first.request_id, 0, ErrorCode.NONE, 3, high_watermark=3, log_start_offset=0)
     assert f.on_fetch_answer(late, (B(3, 0),)) == type(f.on_fetch_answer(late))()
     assert f.in_flight == second.request_id
+
+
+@dataclass(frozen=True)
+class Wide:
+    base_offset: int
+    last_offset: int
+    leader_epoch: int = 0
+
+
+@dataclass
+class EmptyLog:
+    """An empty log that starts (and ends) at ``log_start_offset``."""
+    log_start_offset: int
+    epochs: LeaderEpochCache = LeaderEpochCache()
+
+    @property
+    def log_end_offset(self) -> int:
+        return self.log_start_offset
+
+
+def test_an_empty_log_starting_inside_the_leaders_batch_starts_over_at_the_batch():
+    # the leader's log start is 12, inside its batch 10..14 (DeleteRecords): the follower starts
+    # there (OFFSET_OUT_OF_RANGE), the fetch returns the whole batch; as Kafka, the empty log
+    # restarts at 10, appends the batch, then moves its log start to the leader's 12. (A high
+    # watermark below the log start is taken as the log start, as UnifiedLog keeps it.)
+    f = PartitionFollower(2, 1, 1, 0, EmptyLog(12), 0)
+    assert f.high_watermark == 12
+    req = f.poll(NOW)
+    req = f.on_epoch_answer(leader_of(Log(), 0).answer_epoch_query(req)) and f.poll(NOW)
+    assert req.fetch_offset == 12
+    rd = f.on_fetch_answer(FetchDecision(req.request_id, 0, ErrorCode.NONE, 12, high_watermark=15,
+                                         log_start_offset=12), (Wide(10, 14),))
+    assert (rd.truncate_fully_to, rd.log_start_offset, rd.high_watermark) == (10, 12, 15)
+    assert [b.base_offset for b in rd.append] == [10] and f.poll(NOW).fetch_offset == 15
+
+
+def test_a_batch_from_before_the_fetch_offset_of_a_non_empty_log_is_ignored():
+    flog = Log([0] * 3)
+    f = PartitionFollower(2, 1, 1, 0, flog, 0)
+    req = f.poll(NOW)
+    rd = f.on_fetch_answer(FetchDecision(req.request_id, 0, ErrorCode.NONE, 3, high_watermark=9,
+                                         log_start_offset=0), (Wide(2, 5),))
+    assert rd == type(rd)() and f.poll(NOW).fetch_offset == 3
