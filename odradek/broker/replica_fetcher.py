@@ -282,7 +282,8 @@ class ReplicaFetcher:
         if conn is None:
             self._delay(self.partitions.values())
             return
-        polled = [(p, p.follower.poll(now)) for p in ready]
+        now = self.s.clock_ms()  # (partitions may have come or gone while connecting)
+        polled = [(p, p.follower.poll(now)) for p in self.partitions.values() if p.delayed_until <= now]
         queries = [(p, q) for p, q in polled if isinstance(q, EpochQuery)]
         fetches = [(p, f) for p, f in polled if isinstance(f, ReplicaFetch)]
         if not queries and not fetches:  # (every request still out: cannot happen, never spin)
