@@ -521,6 +521,15 @@ class _Placement:
     fetcher_no: int
 
 
+def broker_endpoints(image: Callable[[], object]) -> Callable[[int], tuple[str, int] | None]:
+    """``endpoint`` for the manager from the current metadata image (``image()``): a leader's
+    registered broker listener while it is unfenced (Kafka's getAliveBrokerNode), else None."""
+    def endpoint(broker_id: int) -> tuple[str, int] | None:
+        b = image().brokers.get(broker_id)
+        return None if b is None or b.fenced else (b.host, b.port)
+    return endpoint
+
+
 class ReplicaFetcherManager:
     """The follower partitions of this broker, spread over fetchers by source broker (Kafka's
     ReplicaFetcherManager). ``endpoint(broker_id)`` is the leader's broker listener (host,

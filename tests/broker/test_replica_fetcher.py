@@ -9,7 +9,9 @@ import functools
 import os
 import time
 
-from odradek.broker.replica_fetcher import FETCH_VERSION, ReplicaFetcherManager, fetcher_id, java_string_hash
+from odradek.broker.replica_fetcher import (
+    FETCH_VERSION, ReplicaFetcherManager, broker_endpoints, fetcher_id, java_string_hash,
+)
 from odradek.config import BrokerConfig
 from odradek.log.config import LogConfig
 from odradek.log.fs import RealFileSystem
@@ -98,6 +100,14 @@ def test_fetcher_ids_are_kafkas_hash():
     assert fetcher_id(("hello", 0), 1) == 0
     assert fetcher_id(("hello", 3), 7) == 1220935311 % 7  # 31 * 99162322 + 3 wraps to -1220935311
     assert fetcher_id(("Aa", 1), 5) == fetcher_id(("BB", 1), 5) == (31 * 2112 + 1) % 5
+
+
+def test_endpoints_come_from_the_registered_unfenced_brokers():
+    from odradek.controller.image import BrokerImage, MetadataImage
+
+    img = MetadataImage(brokers={4: BrokerImage(4, "h4", 9004), 5: BrokerImage(5, "h5", 9005, fenced=True)})
+    endpoint = broker_endpoints(lambda: img)
+    assert (endpoint(4), endpoint(5), endpoint(6)) == (("h4", 9004), None, None)
 
 
 # ---------------------------------------------------------------- against a leader
