@@ -155,7 +155,7 @@ def running_cluster(root, controllers: int, brokers: int, props: dict | None = N
     try:
         yield nodes
     finally:
-        for n in nodes:
+        for n in reversed(nodes):  # brokers first, while a controller can approve their controlled shutdown
             n.stop()
 
 

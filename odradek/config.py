@@ -281,6 +281,7 @@ class BrokerConfig:
     log_dirs: tuple[str, ...] = prop("log.dirs", ("./odradek-data",), _dirs, kafka_type="LIST", described=None,
                                      aliases=(Alias("log.dir", kafka_type="LIST", described="/tmp/kafka-logs"),))
     broker_rack: str | None = prop("broker.rack", None, _str)  # replica placement (StripedReplicaPlacer)
+    controlled_shutdown_enable: bool = prop("controlled.shutdown.enable", True, _bool)
     num_partitions: int = prop("num.partitions", 1, _int(1, INT_MAX), kafka_type="INT")
     default_replication_factor: int = prop("default.replication.factor", 1, _int(1, 32767),
                                            kafka_type="INT")

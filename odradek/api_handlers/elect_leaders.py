@@ -1,6 +1,8 @@
-"""ElectLeaders (key 43) v0-2. Every partition here is led by its preferred (and only live)
-replica, so a preferred or unclean election is never needed: ELECTION_NOT_NEEDED per named
-partition; for all partitions (null), every topic with no partition results (as Kafka)."""
+"""ElectLeaders (key 43) v0-2: PREFERRED or UNCLEAN leader elections, decided and written by
+the active controller (controller/replication_control.py, Kafka's electLeaders): per named
+partition ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE, ELIGIBLE_LEADERS_NOT_AVAILABLE
+or UNKNOWN_TOPIC_OR_PARTITION; for all partitions (null), those needing no election are left
+out. An unknown election type fails the request (INVALID_REQUEST), as Kafka."""
 
 from __future__ import annotations
 
@@ -14,38 +16,20 @@ MIN_VERSION = 0
 MAX_VERSION = 2
 
 PREFERRED, UNCLEAN = 0, 1
-NOT_NEEDED = "Leader election not needed for topic partition."
 
 
 def handle(ctx, request) -> ElectLeadersResponse:
     election_type = request.election_type if ctx.api_version >= 1 else PREFERRED
-    image = ctx.services.metadata.image
-    if request.topic_partitions is None:
-        return ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=[
-            ReplicaElectionResult(topic=name, partition_result=[]) for name in image.topics])
     if election_type not in (PREFERRED, UNCLEAN):
-        msg = f"Unknown election type {election_type}"
-        return ElectLeadersResponse(throttle_time_ms=0, error_code=ErrorCode.INVALID_REQUEST, replica_election_results=[
-            ReplicaElectionResult(topic=t.topic, partition_result=[
-                PartitionResult(partition_id=p, error_code=ErrorCode.INVALID_REQUEST, error_message=msg)
-                for p in t.partitions])
-            for t in request.topic_partitions])
-    results = []
-    for t in request.topic_partitions:
-        topic = image.topics.get(t.topic)
-        parts = []
-        for p in t.partitions:
-            if topic is None:
-                parts.append(PartitionResult(partition_id=p, error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-                                             error_message=f"No such topic as {t.topic}"))
-            elif p not in topic.partitions:
-                parts.append(PartitionResult(partition_id=p, error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION,
-                                             error_message=f"No such partition as {t.topic}-{p}"))
-            else:
-                parts.append(PartitionResult(partition_id=p, error_code=ErrorCode.ELECTION_NOT_NEEDED,
-                                             error_message=NOT_NEEDED))
-        results.append(ReplicaElectionResult(topic=t.topic, partition_result=parts))
-    return ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=results)
+        return error_response(ctx.api_version, request, ErrorCode.INVALID_REQUEST,
+                              f"Unknown election type {election_type}")
+    wanted = (None if request.topic_partitions is None
+              else [(t.topic, list(t.partitions)) for t in request.topic_partitions])
+    results = ctx.services.metadata.elect_leaders(election_type, wanted, ctx.now_ms)
+    return ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=[
+        ReplicaElectionResult(topic=r.topic, partition_result=[
+            PartitionResult(partition_id=i, error_code=code, error_message=msg) for i, code, msg in r.partitions])
+        for r in results])
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -1,12 +1,14 @@
 """A cluster broker's membership (Kafka's BrokerLifecycleManager): catch up with the
-metadata log, register with the broker's advertised listener and the features it
+metadata log, register with the broker's advertised listener, rack and the features it
 supports, heartbeat, get unfenced; register again when the controller lost the
-registration. The replication work (controlled shutdown, leadership) builds on this."""
+registration; on shutdown, a controlled shutdown (heartbeats with want_shut_down until
+the controller, having moved this broker's leaderships away, says should_shut_down)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 import uuid
 
 from odradek.broker.controller_api import BROKER_HEARTBEAT, BROKER_REGISTRATION
@@ -81,11 +83,8 @@ class BrokerLifecycle:
         while True:
             me = self._controller.image.brokers.get(self.node_id)
             await asyncio.sleep(0.1 if me is None or me.fenced else interval_s)
-            req = bhq.BrokerHeartbeatRequest(broker_id=self.node_id, broker_epoch=self.broker_epoch,
-                                             current_metadata_offset=max(0, self._controller.image.offset),
-                                             want_fence=False, want_shut_down=False)
             try:
-                resp = await self._channel.call(req, 2, BROKER_HEARTBEAT, timeout_s=5)
+                resp = await self._channel.call(self._heartbeat(), 2, BROKER_HEARTBEAT, timeout_s=5)
             except Exception:  # noqa: BLE001
                 log.exception("heartbeat failed")
                 continue
@@ -94,6 +93,43 @@ class BrokerLifecycle:
                 r = await self._channel.call(self._registration(), 4, BROKER_REGISTRATION)
                 if r.error_code == 0:
                     self.broker_epoch = r.broker_epoch
+
+    def _heartbeat(self, want_shut_down: bool = False) -> bhq.BrokerHeartbeatRequest:
+        return bhq.BrokerHeartbeatRequest(broker_id=self.node_id, broker_epoch=self.broker_epoch,
+                                          current_metadata_offset=max(0, self._controller.image.offset),
+                                          want_fence=False, want_shut_down=want_shut_down)
+
+    async def controlled_shutdown(self, timeout_s: float) -> bool:
+        """Ask the active controller to let this broker go: it moves the leaderships away
+        and takes the broker out of every ISR while the broker still serves; True once it
+        says should_shut_down, False after ``timeout_s`` (then the broker stops anyway, as
+        Kafka's after its shutdown timeout)."""
+        if self._heartbeat_task is None or self.broker_epoch < 0:
+            return False
+        self._heartbeat_task.cancel()
+        self._heartbeat_task = None
+        deadline = time.monotonic() + timeout_s
+        log.info("broker %d: beginning controlled shutdown", self.node_id)
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                log.error("broker %d: timed out waiting for the controller to approve controlled shutdown",
+                          self.node_id)
+                return False
+            try:
+                # no active controller for 3 s (the quorum is going down too): nothing to wait for
+                resp = await self._channel.call(self._heartbeat(want_shut_down=True), 2, BROKER_HEARTBEAT,
+                                                timeout_s=max(0.1, min(3.0, left)))
+            except Exception:  # noqa: BLE001
+                log.exception("controlled shutdown heartbeat failed")
+                return False
+            if resp.error_code == ErrorCode.NOT_CONTROLLER:
+                log.warning("broker %d: no active controller; shutting down without its approval", self.node_id)
+                return False
+            if resp.error_code == 0 and resp.should_shut_down:
+                log.info("broker %d: the controller has approved the controlled shutdown", self.node_id)
+                return True
+            await asyncio.sleep(0.05)
 
     def close(self) -> None:
         if self._heartbeat_task is not None:

@@ -12,15 +12,17 @@ from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed
 from odradek.api_handlers.error_responses import error_response
 from odradek.wire.errors import ErrorCode
-from odradek.wire.messages import broker_heartbeat_response as bhr, broker_registration_response as brr
+from odradek.wire.messages import (
+    alter_partition_response as apr, broker_heartbeat_response as bhr, broker_registration_response as brr,
+)
 
 log = logging.getLogger("odradek.quorum")
 
 CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS = 19, 20, 37, 33, 44
-ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES = 49, 51, 57
+ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES, ELECT_LEADERS = 49, 51, 57, 43
 ADMIN_WRITES = (CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS,
-                ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES)
-DESCRIBE_QUORUM, BROKER_REGISTRATION, BROKER_HEARTBEAT = 55, 62, 63
+                ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES, ELECT_LEADERS)
+DESCRIBE_QUORUM, BROKER_REGISTRATION, BROKER_HEARTBEAT, ALTER_PARTITION = 55, 62, 63, 56
 NOT_CONTROLLER = int(ErrorCode.NOT_CONTROLLER)
 
 
@@ -37,6 +39,8 @@ def not_controller_response(api_key: int, version: int, req):
         return brr.BrokerRegistrationResponse(error_code=NOT_CONTROLLER)
     if api_key == BROKER_HEARTBEAT:
         return bhr.BrokerHeartbeatResponse(error_code=NOT_CONTROLLER)
+    if api_key == ALTER_PARTITION:
+        return apr.AlterPartitionResponse(error_code=NOT_CONTROLLER)
     return error_response(api_key, version, req, NotControllerError())
 
 

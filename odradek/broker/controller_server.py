@@ -21,22 +21,26 @@ from dataclasses import replace
 
 from odradek.api_handlers.context import RequestContext
 from odradek.broker.controller_api import (
-    ADMIN_WRITES, BROKER_HEARTBEAT, BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER, ControllerApi, delayed,
-    not_controller_response,
+    ADMIN_WRITES, ALTER_PARTITION, BROKER_HEARTBEAT, BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER,
+    ControllerApi, delayed, not_controller_response,
 )
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, RaftDriver
 from odradek.broker.services import ControllerMetadata
 from odradek.controller.admin_writes import WriteSession
+from odradek.controller.broker_heartbeats import BrokerHeartbeats
 from odradek.controller.decisions import BrokerRegistration
+from odradek.controller.replication_control import IsrUpdate
 from odradek.controller.records import encode_record
 from odradek.controller.result import Commit, Written
 from odradek.raft import rpc
 from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
 from odradek.wire.errors import ErrorCode
-from odradek.wire.messages import broker_heartbeat_response as bhr, broker_registration_response as brr
+from odradek.wire.messages import (
+    alter_partition_response as apr, broker_heartbeat_response as bhr, broker_registration_response as brr,
+)
 
 log = logging.getLogger("odradek.quorum")
 
@@ -82,7 +86,7 @@ class ControllerServer:
         self.server = None
         self.connections: set = set()
         self._was_active = False
-        self._heartbeats: dict[int, int] = {}  # broker id -> when its last heartbeat came
+        self._heartbeats = BrokerHeartbeats(config.broker_session_timeout_ms)
         self._write_lock = None
         self._tasks: list = []
 
@@ -141,8 +145,7 @@ class ControllerServer:
         active = self.active
         if active and not self._was_active:
             self._was_active = True
-            now = _now_ms()
-            self._heartbeats = {b: now for b in self.controller.image.brokers}
+            self._heartbeats.reset(self.controller.image.brokers.values(), _now_ms())
             log.info("node %d: active controller in epoch %d", self.node_id, n.epoch)
             if not self.controller.image.features:
                 asyncio.get_running_loop().create_task(self._bootstrap())
@@ -192,20 +195,21 @@ class ControllerServer:
                 await self._write(lambda d: d.bootstrap())
 
     async def _fence_expired_sessions(self) -> None:
-        """Active controller: fence brokers whose heartbeats stopped (broker.session.timeout.ms)."""
+        """Active controller: fence brokers whose heartbeats stopped (broker.session.timeout.ms),
+        one at a time as Kafka, each fence moving the broker's leaderships and ISR places."""
         while True:
             await asyncio.sleep(0.5)
-            if not self.active:
-                continue
-            now = _now_ms()
-            timeout = self.config.broker_session_timeout_ms
-            stale = [b.node_id for b in self.controller.image.brokers.values()
-                     if not b.fenced and now - self._heartbeats.get(b.node_id, now) > timeout]
-            if stale:
+            while self.active:
+                unfenced = [b.node_id for b in self.controller.image.brokers.values() if not b.fenced]
+                stale = self._heartbeats.stale(unfenced, _now_ms())
+                if stale is None:
+                    break
                 async with self._write_lock:
-                    if self.active:
-                        log.info("fencing brokers %s: no heartbeat", stale)
-                        await self._write(lambda d: d.fence(stale))
+                    if not self.active:
+                        break
+                    log.info("Fencing broker %d because its session has timed out.", stale)
+                    await self._write(lambda d: d.fence([stale]))
+                    self._heartbeats.touch(stale, _now_ms(), -1, True)
 
     # ------------------------------------------------------------ the controller's APIs
     async def answer(self, api_key: int, version: int, req):
@@ -214,6 +218,8 @@ class ControllerServer:
             return await self.register_broker(req)
         if api_key == BROKER_HEARTBEAT:
             return await self.broker_heartbeat(req)
+        if api_key == ALTER_PARTITION:
+            return await self.alter_partition(req, version)
         if api_key == DESCRIBE_QUORUM:
             return self.describe_quorum(_now_ms())
         from odradek.api_handlers import REGISTRY
@@ -244,6 +250,8 @@ class ControllerServer:
             ctx, asyncio.ensure_future(self.register_broker(req))))
         reg[BROKER_HEARTBEAT] = ControllerApi(BROKER_HEARTBEAT, 0, 2, lambda ctx, req: delayed(
             ctx, asyncio.ensure_future(self.broker_heartbeat(req))))
+        reg[ALTER_PARTITION] = ControllerApi(ALTER_PARTITION, 2, 3, lambda ctx, req: delayed(
+            ctx, asyncio.ensure_future(self.alter_partition(req, ctx.api_version))))
         reg[18] = ControllerApi(18, 0, 4, self._api_versions)
         return reg
 
@@ -295,34 +303,69 @@ class ControllerServer:
             reg = BrokerRegistration(
                 req.broker_id, req.incarnation_id, [(x.name, x.host, x.port, x.security_protocol) for x in lst],
                 {f.name: (f.min_supported_version, f.max_supported_version) for f in req.features},
-                req.rack, cluster_id=req.cluster_id)
-            written, applied = await self._write(lambda d: d.register_broker(reg, epoch))
+                req.rack, cluster_id=req.cluster_id, previous_broker_epoch=req.previous_broker_epoch)
+            now = _now_ms()
+            valid = self._heartbeats.has_valid_session(req.broker_id, now)
+            written, applied = await self._write(lambda d: d.register_broker(reg, epoch, has_valid_session=valid))
             if written.response:
                 return brr.BrokerRegistrationResponse(error_code=written.response)
             if not applied:
                 return brr.BrokerRegistrationResponse(error_code=ErrorCode.REQUEST_TIMED_OUT)
-            self._heartbeats[req.broker_id] = _now_ms()
             b = self.controller.image.brokers.get(req.broker_id)
+            if b is None or b.fenced:
+                self._heartbeats.registered(req.broker_id, _now_ms())
             return brr.BrokerRegistrationResponse(error_code=0, broker_epoch=b.epoch if b else epoch)
 
     async def broker_heartbeat(self, req):
         if not self.active:
             return bhr.BrokerHeartbeatResponse(error_code=NOT_CONTROLLER)
+        hb = self._heartbeats
+        bid = req.broker_id
 
         def decide(d):
-            return d.broker_heartbeat(req.broker_id, req.broker_epoch, req.current_metadata_offset, req.want_fence)
+            return d.broker_heartbeat(bid, req.broker_epoch, req.current_metadata_offset, req.want_fence,
+                                      req.want_shut_down, hb.shutdown_offset_reached(bid))
 
         first = decide(self.controller.decisions())
-        if first.response.error_code:
-            return bhr.BrokerHeartbeatResponse(error_code=first.response.error_code)
-        self._heartbeats[req.broker_id] = _now_ms()
         reply = first.response
-        if first.records:  # to be unfenced: decide again under the write lock
+        if reply.error_code:
+            return bhr.BrokerHeartbeatResponse(error_code=reply.error_code)
+        if first.records:  # a state change: decide again under the write lock
             async with self._write_lock:
-                if self.active:
-                    written, _ = await self._write(decide)
-                    reply = written.response
-            b = self.controller.image.brokers.get(req.broker_id)
-            reply.is_fenced = b.fenced if b is not None else reply.is_fenced
-        return bhr.BrokerHeartbeatResponse(error_code=reply.error_code, is_caught_up=reply.is_caught_up,
-                                           is_fenced=reply.is_fenced, should_shut_down=False)
+                if not self.active:
+                    return bhr.BrokerHeartbeatResponse(error_code=NOT_CONTROLLER)
+                written, _ = await self._write(decide)
+                reply = written.response
+                if reply.error_code:
+                    return bhr.BrokerHeartbeatResponse(error_code=reply.error_code)
+                if reply.in_controlled_shutdown and written.commit.written:
+                    hb.entered_controlled_shutdown(bid, written.commit.last_offset)
+        hb.touch(bid, _now_ms(), req.current_metadata_offset, reply.is_fenced)
+        return bhr.BrokerHeartbeatResponse(error_code=0, is_caught_up=reply.is_caught_up, is_fenced=reply.is_fenced,
+                                           should_shut_down=reply.should_shut_down)
+
+    async def alter_partition(self, req, version: int):
+        """AlterPartition (v2-3) from a partition leader: ISR changes written as
+        PartitionChangeRecords; answered once they are applied."""
+        if not self.active:
+            return apr.AlterPartitionResponse(error_code=NOT_CONTROLLER)
+        topics = [(t.topic_id, [IsrUpdate(
+            p.partition_index, p.leader_epoch, p.partition_epoch,
+            [(b.broker_id, b.broker_epoch) for b in p.new_isr_with_epochs] if version >= 3
+            else [(b, -1) for b in p.new_isr], p.leader_recovery_state) for p in t.partitions])
+            for t in req.topics]
+        async with self._write_lock:
+            if not self.active:
+                return apr.AlterPartitionResponse(error_code=NOT_CONTROLLER)
+            written, applied = await self._write(lambda d: d.alter_partition(req.broker_id, req.broker_epoch, topics))
+        if not applied:
+            return apr.AlterPartitionResponse(error_code=NOT_CONTROLLER)
+        code, results = written.response
+        return apr.AlterPartitionResponse(error_code=code, topics=[apr.TopicData(topic_id=tid, partitions=[
+            apr.PartitionData(partition_index=r.partition, error_code=r.error_code)
+            if r.partition_image is None else apr.PartitionData(
+                partition_index=r.partition, error_code=0, leader_id=r.partition_image.leader,
+                leader_epoch=r.partition_image.leader_epoch, isr=list(r.partition_image.isr),
+                leader_recovery_state=r.partition_image.leader_recovery_state,
+                partition_epoch=r.partition_image.partition_epoch)
+            for r in rs]) for tid, rs in results])

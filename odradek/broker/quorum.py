@@ -77,6 +77,9 @@ async def _main(config) -> int:
     print(f"odradek ready: {', '.join(parts)} (node {config.node_id}, roles {','.join(config.process_roles)}, "
           f"cluster {cs.cluster_id}, data {os.path.abspath(config.data_dir)})", flush=True)
     await stopping.wait()
+    if server is not None and config.controlled_shutdown_enable:
+        # bounded by the session timeout: by then the controller would have fenced this broker anyway
+        await lifecycle.controlled_shutdown(config.broker_session_timeout_ms / 1000)
     lifecycle.close()
     if server is not None:
         await server.close()

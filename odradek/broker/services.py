@@ -69,6 +69,7 @@ class ControllerMetadata:
         self.alter_configs = controller.alter_configs
         self.incremental_alter_configs = controller.incremental_alter_configs
         self.update_features = controller.update_features
+        self.elect_leaders = controller.elect_leaders
         self.describe_configs = controller.describe_configs
         self.is_internal = INTERNAL_TOPICS.__contains__
 

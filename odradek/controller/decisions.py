@@ -30,6 +30,7 @@ from . import group_configs as GC
 from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
 from .image import MetadataImage, TopicImage
 from .placement import InvalidReplicationFactor, UsableBroker, place
+from .replication_control import ElectionResult, IsrResult, ReplicationControl, then
 from .result import ControllerResult
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
@@ -85,6 +86,7 @@ class BrokerRegistration:
     features: dict[str, tuple[int, int]]  # name -> (min, max) supported
     rack: str | None = None
     cluster_id: str | None = None  # checked against the image's when given
+    previous_broker_epoch: int = -1  # the epoch it shut down cleanly in (-1: unknown, so unclean)
 
 
 @dataclass
@@ -92,6 +94,8 @@ class HeartbeatReply:
     error_code: int
     is_caught_up: bool = False
     is_fenced: bool = True
+    in_controlled_shutdown: bool = False
+    should_shut_down: bool = False
 
 
 class _Fail(Exception):
@@ -638,45 +642,131 @@ class Decisions:
                          value=self.defaults.get("min.insync.replicas", "1")),
         ], None)
 
-    def register_broker(self, reg: BrokerRegistration, epoch: int, unfence: bool = False) -> ControllerResult[int]:
+    def replication(self) -> ReplicationControl:
+        return ReplicationControl(self.image, self.topic_config)
+
+    def register_broker(self, reg: BrokerRegistration, epoch: int, unfence: bool = False,
+                        has_valid_session: bool = False) -> ControllerResult[int]:
         """BrokerRegistration: the broker joins fenced, its epoch the offset of its
-        RegisterBrokerRecord (as Kafka). ``unfence``: a single voter's own broker, which
-        is caught up by construction. Response: an error code."""
+        RegisterBrokerRecord (as Kafka). A new incarnation while the old one's session is
+        alive is DUPLICATE_BROKER_REGISTRATION; one back from an unclean shutdown (its
+        previous epoch is not the registered one) leaves every ISR and ELR first (ELR on);
+        the same incarnation amends its registration, keeping epoch and state.
+        ``unfence``: a single voter's own broker, which is caught up by construction.
+        Response: an error code."""
         if reg.cluster_id is not None and reg.cluster_id != self.image.cluster_id:
             return ControllerResult([], int(ErrorCode.INCONSISTENT_CLUSTER_ID))
-        records: list = [RegisterBrokerRecord(
+        existing = self.image.brokers.get(reg.broker_id)
+        same = existing is not None and existing.incarnation_id == reg.incarnation_id
+        if existing is not None and has_valid_session and not same:
+            return ControllerResult([], int(ErrorCode.DUPLICATE_BROKER_REGISTRATION))
+        records: list = []
+        if existing is not None and not same and reg.previous_broker_epoch != existing.epoch:
+            records += self.replication().broker_unclean_shutdown(reg.broker_id)
+        records.append(RegisterBrokerRecord(
             broker_id=reg.broker_id,
             incarnation_id=reg.incarnation_id if reg.incarnation_id != ZERO_UUID else self.env.new_uuid(),
-            broker_epoch=epoch,
+            broker_epoch=existing.epoch if same else epoch,
             end_points=[BrokerEndpoint(name=n, host=h, port=p, security_protocol=sp)
                         for n, h, p, sp in reg.listeners],
             features=[BrokerFeature(name=n, min_supported_version=lo, max_supported_version=hi)
                       for n, (lo, hi) in reg.features.items()],
             rack=reg.rack,
-            fenced=True,
-        )]
+            fenced=existing.fenced if same else True,
+            in_controlled_shutdown=existing.in_controlled_shutdown if same else False,
+        ))
         if unfence:
             records.append(UnfenceBrokerRecord(id=reg.broker_id, epoch=epoch))
         return ControllerResult(records, 0)
 
-    def broker_heartbeat(self, broker_id: int, broker_epoch: int, metadata_offset: int,
-                         want_fence: bool) -> ControllerResult[HeartbeatReply]:
-        """BrokerHeartbeat: a registered, fenced broker that has caught up with the metadata
-        log up to its own registration is unfenced (Kafka's BrokerHeartbeatManager)."""
+    def broker_heartbeat(self, broker_id: int, broker_epoch: int, metadata_offset: int, want_fence: bool,
+                         want_shut_down: bool = False,
+                         shutdown_offset_reached: bool = True) -> ControllerResult[HeartbeatReply]:
+        """BrokerHeartbeat as Kafka's BrokerHeartbeatManager moves a broker between FENCED,
+        UNFENCED, CONTROLLED_SHUTDOWN and SHUTDOWN_NOW: a fenced broker caught up with its
+        own registration is unfenced (its leaderless partitions elect it); a broker that
+        wants to shut down while leading enters controlled shutdown (its leaderships move,
+        it leaves every ISR) and is told to shut down once it leads nothing and every
+        active broker has seen that (``shutdown_offset_reached``, from the heartbeats)."""
         b = self.image.brokers.get(broker_id)
         if b is None:
             return ControllerResult([], HeartbeatReply(int(ErrorCode.BROKER_ID_NOT_REGISTERED)))
         if b.epoch != broker_epoch:
             return ControllerResult([], HeartbeatReply(int(ErrorCode.STALE_BROKER_EPOCH)))
         caught_up = metadata_offset >= b.epoch
-        if b.fenced and caught_up and not want_fence:
-            return ControllerResult([UnfenceBrokerRecord(id=broker_id, epoch=b.epoch)],
-                                    HeartbeatReply(0, caught_up, False))
-        return ControllerResult([], HeartbeatReply(0, caught_up, b.fenced))
+        rc = self.replication()
+        fenced, unfenced, shutting_down, shutdown_now = "FENCED", "UNFENCED", "CONTROLLED_SHUTDOWN", "SHUTDOWN_NOW"
+        current = fenced if b.fenced else shutting_down if b.in_controlled_shutdown else unfenced
+        if current == fenced:
+            nxt = (shutdown_now if want_shut_down else unfenced if not want_fence and caught_up else fenced)
+        elif current == unfenced:
+            if want_fence:
+                nxt = shutdown_now if want_shut_down else fenced
+            elif want_shut_down:
+                nxt = shutting_down if rc.leads_any(broker_id) else shutdown_now
+            else:
+                nxt = unfenced
+        else:
+            nxt = shutting_down if rc.leads_any(broker_id) or not shutdown_offset_reached else shutdown_now
+        records: list = []
+        if nxt != current:
+            if nxt in (fenced, shutdown_now):
+                records = self._fence_records(b)
+            elif nxt == unfenced:
+                records = [UnfenceBrokerRecord(id=broker_id, epoch=b.epoch)] + rc.broker_unfenced(broker_id)
+            else:
+                records = [BrokerRegistrationChangeRecord(broker_id=broker_id, broker_epoch=b.epoch,
+                                                          in_controlled_shutdown=1)]
+                records += rc.broker_in_controlled_shutdown(broker_id)
+        return ControllerResult(records, HeartbeatReply(0, caught_up, nxt in (fenced, shutdown_now),
+                                                        nxt == shutting_down, nxt == shutdown_now))
+
+    def _fence_records(self, b) -> list:
+        """The broker leaves every ISR (new leaders elected), then is fenced."""
+        return self.replication().broker_fenced(b.node_id) + [
+            BrokerRegistrationChangeRecord(broker_id=b.node_id, broker_epoch=b.epoch, fenced=1)]
 
     def fence(self, broker_ids) -> ControllerResult[list[int]]:
-        """Fence brokers whose session expired (broker.session.timeout.ms without a heartbeat)."""
-        brokers = [self.image.brokers[i] for i in broker_ids
-                   if i in self.image.brokers and not self.image.brokers[i].fenced]
-        return ControllerResult([BrokerRegistrationChangeRecord(broker_id=b.node_id, broker_epoch=b.epoch, fenced=1)
-                                 for b in brokers], [b.node_id for b in brokers])
+        """Fence brokers whose session expired (broker.session.timeout.ms without a
+        heartbeat), one after the other as Kafka: each one's elections see the previous
+        one fenced."""
+        records: list = []
+        fenced: list[int] = []
+        d = self
+        for i in broker_ids:
+            b = d.image.brokers.get(i)
+            if b is None or b.fenced:
+                continue
+            mine = d._fence_records(b)
+            records += mine
+            fenced.append(i)
+            d = Decisions(self.env, then(d.image, mine))
+        return ControllerResult(records, fenced)
+
+    def alter_partition(self, broker_id: int, broker_epoch: int, topics) -> ControllerResult:
+        """AlterPartition from a partition leader: topics [(topic_id, [IsrUpdate])] ->
+        (top-level error code, [(topic_id, [IsrResult])]). A stale broker epoch fails it
+        all (STALE_BROKER_EPOCH), an unknown topic id each of its partitions."""
+        b = self.image.brokers.get(broker_id)
+        if b is None or b.epoch != broker_epoch:
+            return ControllerResult([], (int(ErrorCode.STALE_BROKER_EPOCH), []))
+        records: list = []
+        out = []
+        d = self
+        for topic_id, updates in topics:
+            t = d.image.topics_by_id.get(topic_id) if topic_id != ZERO_UUID else None
+            if t is None:
+                out.append((topic_id, [IsrResult(u.partition, int(ErrorCode.UNKNOWN_TOPIC_ID)) for u in updates]))
+                continue
+            recs, results = d.replication().alter_partition(broker_id, t, updates)
+            records += recs
+            out.append((topic_id, results))
+            if recs:
+                d = Decisions(self.env, then(d.image, recs))
+        return ControllerResult(records, (0, out))
+
+    def elect_leaders(self, election_type: int, topic_partitions) -> ControllerResult[list[ElectionResult]]:
+        """ElectLeaders PREFERRED (0) / UNCLEAN (1): topic_partitions [(topic, [partition])] or
+        None for all -> [ElectionResult]."""
+        records, results = self.replication().elect_leaders(election_type, topic_partitions)
+        return ControllerResult(records, results)

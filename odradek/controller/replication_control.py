@@ -1,0 +1,232 @@
+"""Leadership and ISR decisions over the image (Kafka's ReplicationControlManager): what
+fencing, unfencing, controlled shutdown or an unclean restart of a broker does to every
+partition it is in, AlterPartition from a partition leader, and ElectLeaders. Pure:
+image -> PartitionChangeRecords (controller/partition_change.py builds each one).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Iterator, Mapping
+
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.partition_change_record import PartitionChangeRecord
+
+from .image import NO_LEADER, MetadataDelta, MetadataImage, PartitionImage, TopicImage
+from .partition_change import Election, PartitionChange, RECOVERING
+
+ELR_FEATURE = "eligible.leader.replicas.version"
+PREFERRED, UNCLEAN = 0, 1  # ElectLeaders election types
+
+
+def then(image: MetadataImage, records: list) -> MetadataImage:
+    """``image`` with ``records`` applied (to decide the next step on what this one wrote)."""
+    if not records:
+        return image
+    delta = MetadataDelta(image)
+    for r in records:
+        delta.replay(r, image.offset)
+    return delta.apply()
+
+
+@dataclass
+class IsrUpdate:
+    """One partition of an AlterPartition request (new ISR with broker epochs, -1 = unchecked)."""
+    partition: int
+    leader_epoch: int
+    partition_epoch: int
+    new_isr: list[tuple[int, int]]
+    leader_recovery_state: int = 0
+
+
+@dataclass
+class IsrResult:
+    partition: int
+    error_code: int
+    partition_image: PartitionImage | None = None  # the partition after the change (no error)
+
+
+@dataclass
+class ElectionResult:
+    topic: str
+    partitions: list[tuple[int, int, str | None]] = field(default_factory=list)  # (partition, error, message)
+
+
+class ReplicationControl:
+    def __init__(self, image: MetadataImage, topic_config: Callable[[str], Mapping[str, str]]):
+        self.image = image
+        self._topic_config = topic_config
+
+    # ------------------------------------------------------------------ what a change reads
+    @property
+    def elr_enabled(self) -> bool:
+        return self.image.features.get(ELR_FEATURE, 0) >= 1
+
+    def active(self, broker_id: int) -> bool:
+        b = self.image.brokers.get(broker_id)
+        return b is not None and b.active
+
+    def min_isr(self, t: TopicImage) -> int:
+        """The topic's min.insync.replicas, at most its replication factor (as Kafka)."""
+        try:
+            configured = int(self._topic_config(t.name).get("min.insync.replicas", "1"))
+        except ValueError:
+            configured = 1
+        first = t.partitions.get(0) or next(iter(t.partitions.values()), None)
+        return min(configured, len(first.replicas)) if first is not None else configured
+
+    def unclean_enabled(self, t: TopicImage) -> bool:
+        return self._topic_config(t.name).get("unclean.leader.election.enable", "false").strip().lower() == "true"
+
+    def change(self, t: TopicImage, p: PartitionImage, acceptable: Callable[[int], bool] | None = None,
+               **targets) -> PartitionChange:
+        election = targets.pop("election", Election.UNCLEAN if self.unclean_enabled(t) else Election.ONLINE)
+        return PartitionChange(p, t.topic_id, acceptable or self.active, self.min_isr(t), self.elr_enabled,
+                               election, **targets)
+
+    # ------------------------------------------------------------------ where a broker is
+    def _partitions(self, pred: Callable[[PartitionImage], bool]) -> Iterator[tuple[TopicImage, PartitionImage]]:
+        for t in sorted(self.image.topics.values(), key=lambda t: t.name):
+            for p in sorted(t.partitions.values(), key=lambda p: p.partition):
+                if pred(p):
+                    yield t, p
+
+    def in_isr(self, broker_id: int):
+        return self._partitions(lambda p: broker_id in p.isr)
+
+    def in_elr(self, broker_id: int):
+        return self._partitions(lambda p: broker_id in p.elr)
+
+    def leaderless(self):
+        return self._partitions(lambda p: p.leader == NO_LEADER)
+
+    def leads_any(self, broker_id: int) -> bool:
+        return any(True for _ in self._partitions(lambda p: p.leader == broker_id))
+
+    # ------------------------------------------------------------------ broker events
+    def leader_and_isr_updates(self, parts: Iterable[tuple[TopicImage, PartitionImage]], remove: int = NO_LEADER,
+                               add: int = NO_LEADER, unclean_shutdown: int = NO_LEADER) -> list:
+        """Kafka's generateLeaderAndIsrUpdates: ``remove`` leaves every ISR and may not lead,
+        ``add`` may lead although the image still shows it fenced, ``unclean_shutdown``
+        leaves ISR and ELR and may not lead."""
+        def acceptable(r: int) -> bool:
+            return r not in (remove, unclean_shutdown) and (r == add or self.active(r))
+        records = []
+        for t, p in parts:
+            isr = [b for b in p.isr if b not in (remove, unclean_shutdown)]
+            ch = self.change(t, p, acceptable, target_isr=isr,
+                             unclean_shutdown=(unclean_shutdown,) if unclean_shutdown != NO_LEADER else ())
+            rec = ch.build()
+            if rec is not None:
+                records.append(rec)
+        return records
+
+    def broker_fenced(self, broker_id: int) -> list:
+        """Out of every ISR; the partitions it led get new leaders (the fence record is the caller's)."""
+        return self.leader_and_isr_updates(list(self.in_isr(broker_id)), remove=broker_id)
+
+    def broker_unfenced(self, broker_id: int) -> list:
+        """Leaderless partitions it may lead (ISR, or ELR when the ISR is empty) elect it."""
+        return self.leader_and_isr_updates(list(self.leaderless()), add=broker_id)
+
+    def broker_in_controlled_shutdown(self, broker_id: int) -> list:
+        return self.leader_and_isr_updates(list(self.in_isr(broker_id)), remove=broker_id)
+
+    def broker_unclean_shutdown(self, broker_id: int) -> list:
+        """A broker back from an unclean shutdown (ELR only): out of every ISR and ELR."""
+        if not self.elr_enabled:
+            return []
+        records = self.leader_and_isr_updates(list(self.in_isr(broker_id)), unclean_shutdown=broker_id)
+        rest = then(self.image, records)
+        return records + ReplicationControl(rest, self._topic_config).leader_and_isr_updates(
+            list(ReplicationControl(rest, self._topic_config).in_elr(broker_id)), unclean_shutdown=broker_id)
+
+    # ------------------------------------------------------------------ AlterPartition
+    def _validate_isr_update(self, broker_id: int, p: PartitionImage | None, u: IsrUpdate) -> int:
+        if p is None:
+            return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        # a leader ahead of this controller's image: this controller is probably not the active one
+        if u.leader_epoch > p.leader_epoch or u.partition_epoch > p.partition_epoch:
+            return ErrorCode.NOT_CONTROLLER
+        if u.leader_epoch < p.leader_epoch:
+            return ErrorCode.FENCED_LEADER_EPOCH
+        if broker_id != p.leader:
+            return ErrorCode.INVALID_REQUEST
+        if u.partition_epoch < p.partition_epoch:
+            return ErrorCode.INVALID_UPDATE_VERSION
+        new_isr = [b for b, _ in u.new_isr]
+        if len(set(new_isr)) != len(new_isr) or not set(new_isr) <= set(p.replicas):
+            return ErrorCode.INVALID_REQUEST
+        if p.leader not in new_isr:
+            return ErrorCode.INVALID_REQUEST
+        if u.leader_recovery_state == RECOVERING and len(new_isr) > 1:
+            return ErrorCode.INVALID_REQUEST
+        if p.leader_recovery_state != RECOVERING and u.leader_recovery_state == RECOVERING:
+            return ErrorCode.INVALID_REQUEST
+        for b, epoch in u.new_isr:
+            reg = self.image.brokers.get(b)
+            if reg is None or reg.in_controlled_shutdown or reg.fenced or (epoch != -1 and reg.epoch != epoch):
+                return ErrorCode.INELIGIBLE_REPLICA
+        return ErrorCode.NONE
+
+    def alter_partition(self, broker_id: int, topic: TopicImage, updates: list[IsrUpdate]) -> tuple[list, list]:
+        """One topic of an AlterPartition request (broker epoch already checked) ->
+        (records, [IsrResult])."""
+        records, results = [], []
+        for u in updates:
+            p = topic.partitions.get(u.partition)
+            err = self._validate_isr_update(broker_id, p, u)
+            if err:
+                results.append(IsrResult(u.partition, int(err)))
+                continue
+            rec = self.change(topic, p, target_isr=[b for b, _ in u.new_isr],
+                              target_recovery_state=u.leader_recovery_state).build()
+            if rec is not None:
+                records.append(rec)
+                p = p.merge(rec)
+                if rec.leader not in (broker_id, -2):
+                    # completing a reassignment moved the leadership: the leader must learn it
+                    results.append(IsrResult(u.partition, int(ErrorCode.NEW_LEADER_ELECTED)))
+                    continue
+            results.append(IsrResult(u.partition, 0, p))
+        return records, results
+
+    # ------------------------------------------------------------------ ElectLeaders
+    def elect_leader(self, name: str, partition: int, election_type: int) -> tuple[PartitionChangeRecord | None,
+                                                                                     int, str | None]:
+        """-> (record, error code, message) for one partition."""
+        t = self.image.topics.get(name)
+        if t is None:
+            return None, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"No such topic as {name}"
+        p = t.partitions.get(partition)
+        if p is None:
+            return None, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"No such partition as {name}-{partition}"
+        if (election_type == PREFERRED and p.leader == p.preferred_leader) or (
+                election_type == UNCLEAN and p.leader != NO_LEADER):
+            return None, ErrorCode.ELECTION_NOT_NEEDED, "Leader election not needed for topic partition."
+        election = Election.PREFERRED if election_type == PREFERRED else Election.UNCLEAN
+        rec = self.change(t, p, election=election).build()
+        if rec is None:  # Kafka answers with the errors' default messages
+            if election_type == PREFERRED:
+                return None, ErrorCode.PREFERRED_LEADER_NOT_AVAILABLE, "The preferred leader was not available."
+            return None, ErrorCode.ELIGIBLE_LEADERS_NOT_AVAILABLE, "Eligible topic partition leaders are not available."
+        return rec, ErrorCode.NONE, None
+
+    def elect_leaders(self, election_type: int, topic_partitions) -> tuple[list, list[ElectionResult]]:
+        """topic_partitions: [(topic, [partition])] or None (every partition; those whose
+        election is not needed are left out, as Kafka)."""
+        records, results = [], []
+        every = topic_partitions is None
+        if every:
+            topic_partitions = [(n, sorted(t.partitions)) for n, t in sorted(self.image.topics.items())]
+        for name, parts in topic_partitions:
+            res = ElectionResult(name)
+            for i in parts:
+                rec, err, msg = self.elect_leader(name, i, election_type)
+                if rec is not None:
+                    records.append(rec)
+                if every and err == ErrorCode.ELECTION_NOT_NEEDED:
+                    continue
+                res.partitions.append((i, int(err), msg))
+            results.append(res)
+        return records, results

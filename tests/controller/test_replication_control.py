@@ -1,0 +1,236 @@
+"""The controller's replication decisions, as Kafka 4.3's ReplicationControlManager and
+BrokerHeartbeatManager: fencing moves leaderships and shrinks ISRs, unfencing elects
+leaderless partitions, controlled shutdown, AlterPartition with every error code, and
+ElectLeaders PREFERRED / UNCLEAN."""
+import random
+
+import pytest
+
+from odradek.controller.decisions import BrokerRegistration, CreateTopicSpec, Decisions, Env
+from odradek.controller.image import BrokerImage, MetadataDelta, MetadataImage, PartitionImage, TopicImage
+from odradek.controller.replication_control import ELR_FEATURE, IsrUpdate, then
+from odradek.wire.errors import ErrorCode as E
+from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
+from odradek.wire.messages.config_record import ConfigRecord
+from odradek.wire.messages.partition_change_record import PartitionChangeRecord
+from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
+from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+
+TID, TID2 = b"\x01" * 16, b"\x02" * 16
+
+
+def cluster(parts, brokers=(1, 2, 3), fenced=(), elr=False, configs=None, shutting_down=()):
+    """An image with topic t: parts {index: (leader, replicas, isr)} and brokers with epoch 10 + id."""
+    t = TopicImage("t", TID, {i: PartitionImage(i, leader, 3, 4, tuple(r), tuple(isr))
+                              for i, (leader, r, isr) in parts.items()})
+    img = MetadataImage(topics={"t": t}, topics_by_id={TID: t},
+                        brokers={b: BrokerImage(b, "h", 9000 + b, None, b in fenced, bytes([b]) * 16, 10 + b,
+                                                b in shutting_down) for b in brokers},
+                        features={ELR_FEATURE: 1} if elr else {}, cluster_id="c")
+    if configs:
+        delta = MetadataDelta(img)
+        for k, v in configs.items():
+            delta.replay(ConfigRecord(resource_type=2, resource_name="t", name=k, value=v), 0)
+        img = delta.apply()
+    return img
+
+
+def decide(img):
+    return Decisions(Env(1, {}, lambda: b"\x09" * 16, random.Random(1)), img)
+
+
+def partitions(img):
+    t = img.topics["t"]
+    return {i: (p.leader, p.isr, p.leader_epoch, p.partition_epoch) for i, p in sorted(t.partitions.items())}
+
+
+# ------------------------------------------------------------------ fencing and unfencing
+
+def test_fencing_a_broker_moves_its_leaderships_and_shrinks_every_isr():
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3]), 1: (2, [2, 1, 3], [2, 1, 3]), 2: (1, [1], [1]),
+                   3: (3, [3, 2], [3, 2])})
+    r = decide(img).fence([1])
+    assert r.response == [1]
+    assert r.records[-1] == BrokerRegistrationChangeRecord(broker_id=1, broker_epoch=11, fenced=1)
+    after = then(img, r.records)
+    assert partitions(after) == {
+        0: (2, (2, 3), 4, 5),   # new leader from the ISR: leader epoch +1
+        1: (2, (2, 3), 3, 5),   # ISR shrink only: the leader epoch stays
+        2: (-1, (1,), 4, 5),    # no one else in sync: leaderless, the ISR not emptied
+        3: (3, (3, 2), 3, 4),   # untouched
+    }
+    assert after.brokers[1].fenced
+    # fencing again writes nothing
+    assert decide(after).fence([1]).records == []
+
+
+def test_fencing_two_brokers_one_after_the_other():
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3])})
+    r = decide(img).fence([1, 2])
+    assert partitions(then(img, r.records))[0] == (3, (3,), 5, 6)
+
+
+def test_unfencing_elects_leaderless_partitions_that_have_the_broker_in_their_isr():
+    img = then(cluster({0: (1, [1, 2], [1, 2]), 1: (1, [1], [1])}), [])
+    img = then(img, decide(img).fence([1, 2]).records)
+    assert partitions(img) == {0: (-1, (2,), 5, 6), 1: (-1, (1,), 4, 5)}
+    r = decide(img).broker_heartbeat(1, 11, 1000, False)
+    assert r.records[0] == UnfenceBrokerRecord(id=1, epoch=11) and not r.response.is_fenced
+    img = then(img, r.records)
+    assert partitions(img) == {0: (-1, (2,), 5, 6), 1: (1, (1,), 5, 6)}  # 1 not in partition 0's ISR
+    img = then(img, decide(img).broker_heartbeat(2, 12, 1000, False).records)
+    assert partitions(img)[0] == (2, (2,), 6, 7)
+
+
+def test_unclean_leader_election_enable_elects_out_of_sync_replicas():
+    img = cluster({0: (1, [1, 2], [1])}, configs={"unclean.leader.election.enable": "true"})
+    after = then(img, decide(img).fence([1]).records)
+    p = after.topics["t"].partitions[0]
+    assert (p.leader, p.isr, p.leader_recovery_state, p.leader_epoch) == (2, (2,), 1, 4)
+
+
+def test_with_elr_fenced_replicas_stay_eligible_and_the_isr_may_empty():
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3])}, elr=True, configs={"min.insync.replicas": "2"})
+    img = then(img, decide(img).fence([3]).records)
+    p = img.topics["t"].partitions[0]
+    assert (p.leader, p.isr, p.elr) == (1, (1, 2), ())
+    img = then(img, decide(img).fence([2]).records)
+    p = img.topics["t"].partitions[0]
+    assert (p.leader, p.isr, p.elr) == (1, (1,), (2,))
+    img = then(img, decide(img).fence([1]).records)
+    p = img.topics["t"].partitions[0]
+    assert (p.leader, p.isr, p.elr, p.last_known_elr) == (-1, (), (1, 2), (1,))
+    # broker 2 comes back: elected from the ELR
+    img = then(img, decide(img).broker_heartbeat(2, 12, 1000, False).records)
+    p = img.topics["t"].partitions[0]
+    assert (p.leader, p.isr, p.elr, p.last_known_elr) == (2, (2,), (1,), ())
+
+
+# ------------------------------------------------------------------ controlled shutdown
+
+def test_controlled_shutdown_moves_leaderships_then_lets_the_broker_go():
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3]), 1: (2, [2, 1], [2, 1]), 2: (1, [1], [1])})
+    d = decide(img)
+    r = d.broker_heartbeat(1, 11, 1000, False, want_shut_down=True)
+    assert r.response.in_controlled_shutdown and not r.response.should_shut_down and not r.response.is_fenced
+    assert r.records[0] == BrokerRegistrationChangeRecord(broker_id=1, broker_epoch=11, in_controlled_shutdown=1)
+    img = then(img, r.records)
+    assert img.brokers[1].in_controlled_shutdown and not img.brokers[1].active
+    assert partitions(img) == {0: (2, (2, 3), 4, 5), 1: (2, (2,), 3, 5), 2: (-1, (1,), 4, 5)}
+    # leads nothing now, but the other brokers have not seen it yet
+    r = decide(img).broker_heartbeat(1, 11, 1000, False, want_shut_down=True, shutdown_offset_reached=False)
+    assert r.records == [] and r.response.in_controlled_shutdown and not r.response.should_shut_down
+    r = decide(img).broker_heartbeat(1, 11, 1000, False, want_shut_down=True)
+    assert r.response.should_shut_down and r.response.is_fenced
+    assert r.records == [BrokerRegistrationChangeRecord(broker_id=1, broker_epoch=11, fenced=1)]
+    # a broker that leads nothing is let go at once; one that is fenced too
+    img2 = cluster({0: (2, [2, 1], [2, 1])})
+    r = decide(img2).broker_heartbeat(1, 11, 1000, False, want_shut_down=True)
+    assert r.response.should_shut_down and partitions(then(img2, r.records))[0] == (2, (2,), 3, 5)
+    r = decide(cluster({}, fenced=(1,))).broker_heartbeat(1, 11, 1000, False, want_shut_down=True)
+    assert r.response.should_shut_down
+
+
+def test_a_broker_in_controlled_shutdown_is_not_placed():
+    img = cluster({}, shutting_down=(3,))
+    res = decide(img).create_topics([CreateTopicSpec("u", 3, 2)])
+    assert res.response[0].error_code == 0
+    assert all(3 not in p.replicas for p in res.records[1:])
+
+
+# ------------------------------------------------------------------ registration
+
+def test_a_new_incarnation_waits_for_the_old_session_and_leaves_isrs_after_an_unclean_shutdown():
+    img = cluster({0: (2, [1, 2, 3], [1, 2, 3])}, elr=True, configs={"min.insync.replicas": "2"})
+    reg = BrokerRegistration(1, b"\x55" * 16, [("PLAINTEXT", "h", 9001, 0)], {}, cluster_id="c")
+    d = decide(img)
+    assert d.register_broker(reg, 50, has_valid_session=True).response == E.DUPLICATE_BROKER_REGISTRATION
+    r = d.register_broker(reg, 50)
+    assert r.response == 0 and isinstance(r.records[-1], RegisterBrokerRecord) and r.records[-1].broker_epoch == 50
+    assert r.records[0] == PartitionChangeRecord(partition_id=0, topic_id=TID, isr=[2, 3])
+    # shut down cleanly (its last epoch): stays in the ISR
+    reg.previous_broker_epoch = 11
+    r = d.register_broker(reg, 50)
+    assert [type(x) for x in r.records] == [RegisterBrokerRecord]
+    # the same incarnation amends its registration: epoch and state kept
+    same = BrokerRegistration(1, b"\x01" * 16, [("PLAINTEXT", "h2", 9001, 0)], {}, cluster_id="c")
+    rec = d.register_broker(same, 50, has_valid_session=True).records[0]
+    assert (rec.broker_epoch, rec.fenced, rec.end_points[0].host) == (11, False, "h2")
+
+
+# ------------------------------------------------------------------ AlterPartition
+
+def alter(img, broker=1, epoch=11, topic=TID, **kw):
+    u = dict(partition=0, leader_epoch=3, partition_epoch=4, new_isr=[(1, 11), (2, 12)])
+    u.update(kw)
+    return decide(img).alter_partition(broker, epoch, [(topic, [IsrUpdate(**u)])])
+
+
+def test_alter_partition_shrinks_and_expands_the_isr():
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3])})
+    r = alter(img)
+    code, [(tid, [res])] = r.response
+    assert code == 0 and tid == TID and res.error_code == 0
+    assert r.records == [PartitionChangeRecord(partition_id=0, topic_id=TID, isr=[1, 2])]
+    p = res.partition_image
+    assert (p.leader, p.leader_epoch, p.partition_epoch, p.isr) == (1, 3, 5, (1, 2))
+    img = then(img, r.records)
+    r = alter(img, partition_epoch=5, new_isr=[(1, 11), (2, 12), (3, -1)])  # -1: epoch not checked
+    assert r.response[1][0][1][0].partition_image.isr == (1, 2, 3)
+    # the same ISR again: no record, the current state answered
+    r = alter(then(img, r.records), partition_epoch=6, new_isr=[(1, 11), (2, 12), (3, 13)])
+    assert r.records == [] and r.response[1][0][1][0].partition_image.partition_epoch == 6
+
+
+@pytest.mark.parametrize("kw,code", [
+    (dict(epoch=99), E.STALE_BROKER_EPOCH),
+    (dict(broker=7, epoch=17), E.STALE_BROKER_EPOCH),
+    (dict(topic=TID2), E.UNKNOWN_TOPIC_ID),
+    (dict(partition=9), E.UNKNOWN_TOPIC_OR_PARTITION),
+    (dict(leader_epoch=2), E.FENCED_LEADER_EPOCH),
+    (dict(leader_epoch=4), E.NOT_CONTROLLER),
+    (dict(partition_epoch=5), E.NOT_CONTROLLER),
+    (dict(partition_epoch=3), E.INVALID_UPDATE_VERSION),
+    (dict(broker=2, epoch=12, new_isr=[(2, 12)]), E.INVALID_REQUEST),  # not the leader
+    (dict(new_isr=[(2, 12)]), E.INVALID_REQUEST),  # without the leader
+    (dict(new_isr=[(1, 11), (4, 14)]), E.INVALID_REQUEST),  # not a replica
+    (dict(new_isr=[(1, 11), (1, 11)]), E.INVALID_REQUEST),  # twice
+    (dict(new_isr=[(1, 11), (2, 12)], leader_recovery_state=1), E.INVALID_REQUEST),  # RECOVERED -> RECOVERING
+    (dict(new_isr=[(1, 11), (3, 13)]), E.INELIGIBLE_REPLICA),  # 3 is fenced
+    (dict(new_isr=[(1, 11), (2, 99)]), E.INELIGIBLE_REPLICA),  # broker epoch mismatch
+    (dict(new_isr=[(1, 11), (4, 14)], partition=1), E.INELIGIBLE_REPLICA),  # 4 in controlled shutdown
+])
+def test_alter_partition_errors(kw, code):
+    img = cluster({0: (1, [1, 2, 3], [1, 2]), 1: (1, [1, 2, 4], [1, 2])}, brokers=(1, 2, 3, 4), fenced=(3,),
+                  shutting_down=(4,))
+    r = alter(img, **kw)
+    top, topics = r.response
+    got = top if top else topics[0][1][0].error_code
+    assert got == code and r.records == []
+
+
+# ------------------------------------------------------------------ ElectLeaders
+
+def test_preferred_and_unclean_elections():
+    img = cluster({0: (2, [1, 2, 3], [1, 2, 3]), 1: (1, [1, 2], [1, 2]), 2: (-1, [2, 3], [2]),
+                   3: (1, [3, 1], [1])}, fenced=(2,))
+    d = decide(img)
+    r = d.elect_leaders(0, [("t", [0, 1, 2, 3, 9]), ("nope", [0])])
+    assert [(x.topic, x.partitions) for x in r.response] == [
+        ("t", [(0, 0, None), (1, E.ELECTION_NOT_NEEDED, "Leader election not needed for topic partition."),
+               (2, E.PREFERRED_LEADER_NOT_AVAILABLE, "The preferred leader was not available."),
+               (3, E.PREFERRED_LEADER_NOT_AVAILABLE, "The preferred leader was not available."),
+               (9, E.UNKNOWN_TOPIC_OR_PARTITION, "No such partition as t-9")]),
+        ("nope", [(0, E.UNKNOWN_TOPIC_OR_PARTITION, "No such topic as nope")])]
+    assert r.records == [PartitionChangeRecord(partition_id=0, topic_id=TID, leader=1)]
+    # all partitions: the ones not needing an election are left out
+    r = d.elect_leaders(0, None)
+    assert [(x.topic, [p for p, _, _ in x.partitions]) for x in r.response] == [("t", [0, 2, 3])]
+    r = d.elect_leaders(1, [("t", [0, 2])])
+    assert r.response[0].partitions == [(0, E.ELECTION_NOT_NEEDED, "Leader election not needed for topic partition."),
+                                        (2, 0, None)]
+    assert r.records == [PartitionChangeRecord(partition_id=2, topic_id=TID, leader=3, isr=[3],
+                                               leader_recovery_state=1)]
+    r = decide(cluster({0: (-1, [2], [2])}, fenced=(2,))).elect_leaders(1, [("t", [0])])
+    assert r.response[0].partitions == [(0, E.ELIGIBLE_LEADERS_NOT_AVAILABLE,
+                                         "Eligible topic partition leaders are not available.")]
