@@ -20,7 +20,7 @@ import asyncio
 import logging
 import struct
 from dataclasses import dataclass
-from typing import Callable, Iterable, Protocol
+from typing import Callable, Iterable, NamedTuple, Protocol
 
 from odradek.broker.wire_client import WireClientError, common_version
 from odradek.config import BrokerConfig
@@ -83,10 +83,9 @@ class FollowerLog(LogView, Protocol):
     def maybe_increment_log_start_offset(self, offset: int) -> bool: ...
 
 
-@dataclass(frozen=True)
-class FetchedBatch:
+class FetchedBatch(NamedTuple):
     """A complete batch of a fetched record set (replication.messages.BatchInfo), and where
-    it ends in that record set."""
+    it ends in that record set. (A tuple: a fetch makes one per batch.)"""
     base_offset: int
     last_offset: int
     leader_epoch: int
