@@ -19,6 +19,7 @@ from odradek.wire.messages.alter_partition_reassignments_request import (AlterPa
                                                                          ReassignablePartition, ReassignableTopic)
 from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
 from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+from odradek.wire.messages.list_partition_reassignments_request import ListPartitionReassignmentsRequest
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
 from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
@@ -95,17 +96,27 @@ def test_one_replica_is_what_is_created_and_reported(admin, cluster):
     assert err.code() == KafkaError.INVALID_REPLICA_ASSIGNMENT
     assert err.str() == ("The manual partition assignment includes a partition with 2 replica(s), but this is not "
                          "consistent with previous partitions, which have 1 replica(s).")
-    # a reassignment to two replicas: moving data is not done yet, and refused
+    # a reassignment to two replicas starts (forwarded to the controller): the new replica joins
+    # the partition as adding until the leader reports it in sync; an unknown broker is refused
     broker = next(n for n in cluster if n.props["process.roles"] == "broker")
     c = RawClient(f"127.0.0.1:{broker.port}")
     try:
         r = c.call(AlterPartitionReassignmentsRequest(timeout_ms=10000, topics=[ReassignableTopic(
-            name="one", partitions=[ReassignablePartition(partition_index=0, replicas=[B1, B2])])]), 0)
+            name="one", partitions=[ReassignablePartition(partition_index=0, replicas=[B1, B2]),
+                                    ReassignablePartition(partition_index=1, replicas=[B1, 9])])]), 0)
+        assert [(p.error_code, p.error_message) for p in r.responses[0].partitions] == [
+            (0, None), (KafkaError.INVALID_REPLICA_ASSIGNMENT,
+                        "The manual partition assignment includes broker 9, but no such broker is registered.")]
+
+        def started():
+            md = admin.list_topics("one", timeout=5).topics["one"].partitions[0]
+            return md.replicas == [B1, B2]
+        wait_for(started, 20, "partition one-0 on both brokers")
+        lr = c.call(ListPartitionReassignmentsRequest(timeout_ms=10000, topics=None), 0)
+        ongoing = [(t.name, p.partition_index, p.replicas) for t in lr.topics for p in t.partitions]
+        assert ongoing in ([], [("one", 0, [B1, B2])])  # done once the new replica is in sync
     finally:
         c.close()
-    part = r.responses[0].partitions[0]
-    assert part.error_code == KafkaError.INVALID_REPLICA_ASSIGNMENT
-    assert part.error_message == "odradek does not move partition replicas between brokers."
 
 
 def test_a_partition_led_elsewhere_answers_not_leader_with_the_leader(admin, cluster):

@@ -282,6 +282,13 @@ class BrokerConfig:
                                      aliases=(Alias("log.dir", kafka_type="LIST", described="/tmp/kafka-logs"),))
     broker_rack: str | None = prop("broker.rack", None, _str)  # replica placement (StripedReplicaPlacer)
     controlled_shutdown_enable: bool = prop("controlled.shutdown.enable", True, _bool)
+    # the active controller's leader maintenance (Kafka's QuorumController)
+    auto_leader_rebalance_enable: bool = prop("auto.leader.rebalance.enable", True, _bool)
+    leader_imbalance_check_interval_seconds: int = prop("leader.imbalance.check.interval.seconds", 300,
+                                                        _int(1))
+    unclean_leader_election_enable: bool = prop("unclean.leader.election.enable", False, _bool)
+    unclean_leader_election_interval_ms: int = prop("unclean.leader.election.interval.ms", 300000,
+                                                    _int(1))
     num_partitions: int = prop("num.partitions", 1, _int(1, INT_MAX), kafka_type="INT")
     default_replication_factor: int = prop("default.replication.factor", 1, _int(1, 32767),
                                            kafka_type="INT")
@@ -719,7 +726,9 @@ IGNORED = frozenset({
     "inter.broker.listener.name", "listener.security.protocol.map",
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
     "socket.send.buffer.bytes", "socket.receive.buffer.bytes",
-    "group.coordinator.rebalance.protocols", "unclean.leader.election.enable",
+    "group.coordinator.rebalance.protocols",
+    # not read by a KRaft controller (it rebalances every partition off its preferred leader)
+    "leader.imbalance.per.broker.percentage",
     "queued.max.requests", "background.threads", "metadata.log.dir",
     # replication / offset-commit timeouts: no effect on odradek's single-log-per-partition
     # writes; accepted so a Kafka server.properties (kafka-python's test fixture) starts

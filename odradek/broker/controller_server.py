@@ -31,7 +31,7 @@ from odradek.broker.services import ControllerMetadata
 from odradek.controller.admin_writes import WriteSession
 from odradek.controller.broker_heartbeats import BrokerHeartbeats
 from odradek.controller.decisions import BrokerRegistration
-from odradek.controller.replication_control import IsrUpdate
+from odradek.controller.replication_control import MAX_ELECTIONS, IsrUpdate
 from odradek.controller.records import encode_record
 from odradek.controller.result import Commit, Written
 from odradek.raft import rpc
@@ -119,6 +119,11 @@ class ControllerServer:
                      self.server.sockets[0].getsockname()[1], lst.name)
         self.driver.start()
         self._tasks.append(loop.create_task(self._fence_expired_sessions()))
+        if cfg.auto_leader_rebalance_enable:
+            self._tasks.append(loop.create_task(self._every(cfg.leader_imbalance_check_interval_seconds * 1000,
+                                                            "balance_leaders", lambda d: d.balance_leaders())))
+        self._tasks.append(loop.create_task(self._every(cfg.unclean_leader_election_interval_ms,
+                                                        "elect_unclean_leaders", lambda d: d.elect_unclean_leaders())))
 
     async def close(self) -> None:
         from odradek.broker.server import stop_serving
@@ -210,6 +215,21 @@ class ControllerServer:
                     log.info("Fencing broker %d because its session has timed out.", stale)
                     await self._write(lambda d: d.fence([stale]))
                     self._heartbeats.touch(stale, _now_ms(), -1, True)
+
+    async def _every(self, interval_ms: int, what: str, decide) -> None:
+        """Active controller: run a periodic election pass (preferred leaders, unclean
+        elections); again at once while a pass hits its election limit."""
+        while True:
+            await asyncio.sleep(interval_ms / 1000)
+            while self.active:
+                async with self._write_lock:
+                    if not self.active:
+                        break
+                    written, _ = await self._write(decide)
+                if written.response:
+                    log.info("%s: generated %d records.", what, written.response)
+                if written.response < MAX_ELECTIONS:
+                    break
 
     # ------------------------------------------------------------ the controller's APIs
     async def answer(self, api_key: int, version: int, req):

@@ -70,6 +70,7 @@ class ControllerMetadata:
         self.incremental_alter_configs = controller.incremental_alter_configs
         self.update_features = controller.update_features
         self.elect_leaders = controller.elect_leaders
+        self.alter_partition_reassignments = controller.alter_partition_reassignments
         self.describe_configs = controller.describe_configs
         self.is_internal = INTERNAL_TOPICS.__contains__
 

@@ -1,5 +1,5 @@
 """The admin write path by request (CreateTopics, DeleteTopics, CreatePartitions,
-(Incremental)AlterConfigs, UpdateFeatures, ElectLeaders, and decisions over the image alone such as
+(Incremental)AlterConfigs, UpdateFeatures, ElectLeaders, AlterPartitionReassignments, and decisions over the image alone such as
 client quotas and SCRAM credentials): each request maps to its decision
 (decisions.Decisions) and is written through one ``_write``.
 
@@ -46,6 +46,10 @@ class AdminWrites:
     def alter_configs(self, resources, validate_only: bool, now_ms: int):
         """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
         return self._write(lambda d: d.alter_configs(resources), validate_only, now_ms)
+
+    def alter_partition_reassignments(self, topics, allow_rf_change: bool, now_ms: int):
+        """topics [(name, [(partition, replicas | None)])] -> [(name, [(partition, error, message)])]."""
+        return self._write(lambda d: d.alter_partition_reassignments(topics, allow_rf_change), False, now_ms)
 
     def elect_leaders(self, election_type: int, topic_partitions, now_ms: int):
         """ElectLeaders: topic_partitions [(topic, [partition])] or None -> [ElectionResult]."""

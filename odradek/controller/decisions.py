@@ -30,7 +30,7 @@ from . import group_configs as GC
 from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
 from .image import MetadataImage, TopicImage
 from .placement import InvalidReplicationFactor, UsableBroker, place
-from .replication_control import ElectionResult, IsrResult, ReplicationControl, then
+from .replication_control import ElectionResult, IsrResult, Refused, ReplicationControl, then
 from .result import ControllerResult
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
@@ -764,6 +764,40 @@ class Decisions:
             if recs:
                 d = Decisions(self.env, then(d.image, recs))
         return ControllerResult(records, (0, out))
+
+    def alter_partition_reassignments(self, topics, allow_rf_change: bool = True) -> ControllerResult:
+        """topics [(name, [(partition, replicas | None)])] -> [(name, [(partition, error, message)])].
+        Each partition is decided on the image as it is (as Kafka, one batch for all)."""
+        rc = self.replication()
+
+        def check(replicas: list[int]) -> None:
+            try:
+                self._check_assignment(replicas, None)
+            except _Fail as f:
+                raise Refused(f.code, f.message) from None
+        records, out = [], []
+        for name, parts in topics:
+            results = []
+            for index, replicas in parts:
+                try:
+                    rec = rc.reassign(name, index, replicas, check, allow_rf_change)
+                except Refused as e:
+                    results.append((index, e.code, e.message))
+                    continue
+                if rec is not None:
+                    records.append(rec)
+                results.append((index, 0, None))
+            out.append((name, results))
+        return ControllerResult(records, out)
+
+    def balance_leaders(self) -> ControllerResult[int]:
+        """-> the number of elections."""
+        records = self.replication().balance_leaders()
+        return ControllerResult(records, len(records))
+
+    def elect_unclean_leaders(self) -> ControllerResult[int]:
+        records = self.replication().elect_unclean_leaders()
+        return ControllerResult(records, len(records))
 
     def elect_leaders(self, election_type: int, topic_partitions) -> ControllerResult[list[ElectionResult]]:
         """ElectLeaders PREFERRED (0) / UNCLEAN (1): topic_partitions [(topic, [partition])] or

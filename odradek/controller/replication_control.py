@@ -17,6 +17,7 @@ from .partition_change import Election, PartitionChange, RECOVERING
 
 ELR_FEATURE = "eligible.leader.replicas.version"
 PREFERRED, UNCLEAN = 0, 1  # ElectLeaders election types
+MAX_ELECTIONS = 1000  # per periodic pass (Kafka's maxElectionsPerImbalance)
 
 
 def then(image: MetadataImage, records: list) -> MetadataImage:
@@ -27,6 +28,14 @@ def then(image: MetadataImage, records: list) -> MetadataImage:
     for r in records:
         delta.replay(r, image.offset)
     return delta.apply()
+
+
+class Refused(Exception):
+    """A request item refused with Kafka's error code and message."""
+
+    def __init__(self, code: int, message: str | None):
+        super().__init__(message)
+        self.code, self.message = int(code), message
 
 
 @dataclass
@@ -190,6 +199,76 @@ class ReplicationControl:
                     continue
             results.append(IsrResult(u.partition, 0, p))
         return records, results
+
+    # ------------------------------------------------------------------ reassignments
+    def reassign(self, name: str, index: int, target: list[int] | None, check_assignment: Callable[[list[int]], None],
+                 allow_rf_change: bool = True) -> PartitionChangeRecord | None:
+        """One partition of AlterPartitionReassignments (``target`` None cancels): the record
+        that starts it (the new replicas join, adding/removing set), completes it at once
+        when the ISR already allows, or reverts it; raises Refused with Kafka's error."""
+        t = self.image.topics.get(name)
+        if t is None:
+            raise Refused(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Unable to find a topic named {name}.")
+        p = t.partitions.get(index)
+        if p is None:
+            raise Refused(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"Unable to find partition {name}:{index}.")
+        if target is None:
+            return self._cancel_reassignment(t, p)
+        check_assignment(list(target))
+        if not allow_rf_change and len(target) != len(p.replicas):
+            raise Refused(ErrorCode.INVALID_REPLICATION_FACTOR,
+                          f"The replication factor is changed from {len(p.replicas)} to {len(target)}")
+        removing = sorted(set(p.replicas) - set(target))
+        adding = sorted(set(target) - set(p.replicas))
+        replicas = list(target) + removing
+        targets: dict = {}
+        if replicas != list(p.replicas):
+            targets["target_replicas"] = replicas
+        if removing:
+            targets["target_removing"] = removing
+        if adding:
+            targets["target_adding"] = adding
+        return self.change(t, p, election=Election.ONLINE, **targets).build()
+
+    def _cancel_reassignment(self, t: TopicImage, p: PartitionImage) -> PartitionChangeRecord | None:
+        if not p.removing_replicas and not p.adding_replicas:
+            raise Refused(ErrorCode.NO_REASSIGNMENT_IN_PROGRESS, None)
+        replicas = [b for b in p.replicas if b not in p.adding_replicas]
+        isr = [b for b in p.isr if b not in p.adding_replicas]
+        if not isr:  # only added replicas are in sync: reverting needs an unclean election
+            if not self.unclean_enabled(t):
+                raise Refused(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                              f"Unable to revert partition assignment for {t.name}:{p.partition} because it would "
+                              "require an unclean leader election.")
+            isr = replicas[:1]
+        return self.change(t, p, target_isr=isr, target_replicas=replicas, target_removing=[],
+                           target_adding=[]).build()
+
+    # ------------------------------------------------------------------ the controller's periodic work
+    def balance_leaders(self, max_elections: int = MAX_ELECTIONS) -> list:
+        """auto.leader.rebalance.enable: a preferred election for each partition not led by
+        its first replica (Kafka's maybeBalancePartitionLeaders)."""
+        records = []
+        for t, p in self._partitions(lambda p: p.leader != p.preferred_leader):
+            if len(records) >= max_elections:
+                break
+            rec = self.change(t, p, election=Election.PREFERRED).build()
+            if rec is not None:
+                records.append(rec)
+        return records
+
+    def elect_unclean_leaders(self, max_elections: int = MAX_ELECTIONS) -> list:
+        """Leaderless partitions of topics with unclean.leader.election.enable elect any live
+        replica (Kafka's maybeElectUncleanLeaders, every unclean.leader.election.interval.ms)."""
+        records = []
+        for t, p in self.leaderless():
+            if len(records) >= max_elections:
+                break
+            if self.unclean_enabled(t):
+                rec, _, _ = self.elect_leader(t.name, p.partition, UNCLEAN)
+                if rec is not None:
+                    records.append(rec)
+        return records
 
     # ------------------------------------------------------------------ ElectLeaders
     def elect_leader(self, name: str, partition: int, election_type: int) -> tuple[PartitionChangeRecord | None,

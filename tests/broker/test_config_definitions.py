@@ -19,11 +19,12 @@ def test_every_field_is_a_property_and_every_name_parses():
     fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
     assert fields == {attr for attr, _ in _FIELDS}
     assert {attr for attr, _ in _SPECS.values()} == fields
-    assert len(_SPECS) == 113  # 96 + queued.max.request.bytes, max.connections* (issue 27),
+    assert len(_SPECS) == 117  # 96 + queued.max.request.bytes, max.connections* (issue 27),
     # share.coordinator.state.topic.replication.factor (was accepted unchecked, issue 25),
     # num.replica.fetchers, replica.fetch.* and replica.socket.timeout.ms (the replica fetchers, issue 20),
     # broker.rack, transaction.state.log.min.isr, share.coordinator.state.topic.min.isr,
-    # controlled.shutdown.enable (issue 20)
+    # controlled.shutdown.enable, auto.leader.rebalance.enable, leader.imbalance.check.interval.seconds,
+    # unclean.leader.election.enable, unclean.leader.election.interval.ms (issue 20)
 
 
 @pytest.mark.parametrize("attr,p", _FIELDS, ids=[p.name for _, p in _FIELDS])

@@ -234,3 +234,61 @@ def test_preferred_and_unclean_elections():
     r = decide(cluster({0: (-1, [2], [2])}, fenced=(2,))).elect_leaders(1, [("t", [0])])
     assert r.response[0].partitions == [(0, E.ELIGIBLE_LEADERS_NOT_AVAILABLE,
                                          "Eligible topic partition leaders are not available.")]
+
+
+# ------------------------------------------------------------------ reassignments
+
+def reassign(img, *parts, allow_rf_change=True):
+    return decide(img).alter_partition_reassignments([("t", list(parts))], allow_rf_change)
+
+
+def test_a_reassignment_adds_replicas_then_completes_when_they_are_in_sync():
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3])}, brokers=(1, 2, 3, 4))
+    r = reassign(img, (0, [2, 3, 4]))
+    assert r.response == [("t", [(0, 0, None)])]
+    assert r.records == [PartitionChangeRecord(partition_id=0, topic_id=TID, replicas=[2, 3, 4, 1],
+                                               removing_replicas=[1], adding_replicas=[4])]
+    img = then(img, r.records)
+    p = img.topics["t"].partitions[0]
+    assert (p.replicas, p.adding_replicas, p.removing_replicas, p.leader, p.leader_epoch) == (
+        (2, 3, 4, 1), (4,), (1,), 1, 3)  # the leader stays while its replica is being removed
+    # the leader's AlterPartition with 4 in sync completes it: 1 leaves, a new leader
+    r = alter(img, partition_epoch=5, new_isr=[(1, 11), (2, 12), (3, 13), (4, 14)])
+    assert r.response[1][0][1][0].error_code == E.NEW_LEADER_ELECTED
+    img = then(img, r.records)
+    p = img.topics["t"].partitions[0]
+    assert (p.replicas, p.isr, p.adding_replicas, p.removing_replicas, p.leader, p.leader_epoch) == (
+        (2, 3, 4), (2, 3, 4), (), (), 2, 4)
+
+
+def test_reassignment_errors_reorders_and_cancels():
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3]), 1: (1, [1, 2], [1, 2])}, brokers=(1, 2, 3, 4))
+    r = reassign(img, (0, [3, 2, 1]), (1, None), (0, [1, 9]), (0, [4, 4]), (7, [1]))
+    assert r.response == [("t", [
+        (0, 0, None), (1, E.NO_REASSIGNMENT_IN_PROGRESS, None),
+        (0, E.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes broker 9, but no such broker "
+                                          "is registered."),
+        (0, E.INVALID_REPLICA_ASSIGNMENT, "The manual partition assignment includes the broker 4 more than once."),
+        (7, E.UNKNOWN_TOPIC_OR_PARTITION, "Unable to find partition t:7.")])]
+    assert r.records == [PartitionChangeRecord(partition_id=0, topic_id=TID, replicas=[3, 2, 1])]  # done at once
+    r = reassign(img, (1, [1, 2, 3]), allow_rf_change=False)
+    assert r.response == [("t", [(1, E.INVALID_REPLICATION_FACTOR, "The replication factor is changed from 2 to 3")])]
+    # cancelling an ongoing one reverts it
+    img = then(img, reassign(img, (1, [3, 4])).records)
+    p = img.topics["t"].partitions[1]
+    assert (p.replicas, p.adding_replicas, p.removing_replicas) == ((3, 4, 1, 2), (3, 4), (1, 2))
+    r = reassign(img, (1, None))
+    assert r.response == [("t", [(1, 0, None)])]
+    p = then(img, r.records).topics["t"].partitions[1]
+    assert (p.replicas, p.isr, p.adding_replicas, p.removing_replicas, p.leader) == ((1, 2), (1, 2), (), (), 1)
+
+
+def test_periodic_passes_balance_leaders_and_elect_unclean_where_enabled():
+    img = cluster({0: (2, [1, 2, 3], [1, 2, 3]), 1: (2, [1, 2], [2]), 2: (3, [3, 1], [3, 1])})
+    r = decide(img).balance_leaders()
+    assert r.response == 1 and r.records == [PartitionChangeRecord(partition_id=0, topic_id=TID, leader=1)]
+    img = cluster({0: (-1, [1, 2], [1])}, fenced=(1,))
+    assert decide(img).elect_unclean_leaders().records == []
+    img = cluster({0: (-1, [1, 2], [1])}, fenced=(1,), configs={"unclean.leader.election.enable": "true"})
+    r = decide(img).elect_unclean_leaders()
+    assert r.response == 1 and (r.records[0].leader, r.records[0].isr) == (2, [2])
