@@ -9,6 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import checkpoint_file
+from .checkpoint_file import CheckpointError, to_int
+
+__all__ = ["CheckpointError", "EpochEndOffset", "EpochEntry", "LeaderEpochCache", "UNDEFINED",
+           "decode_checkpoint", "encode_checkpoint"]
+
 UNDEFINED_EPOCH = -1
 UNDEFINED_EPOCH_OFFSET = -1
 CHECKPOINT_VERSION = 0
@@ -95,45 +101,14 @@ class LeaderEpochCache:
         return found
 
 
-class CheckpointError(ValueError):
-    pass
-
-
 def encode_checkpoint(cache: LeaderEpochCache) -> bytes:
     """Kafka's leader-epoch-checkpoint: a version line (0), a count line, then one
     "epoch start_offset" line per entry."""
-    lines = [str(CHECKPOINT_VERSION), str(len(cache.entries))]
-    lines += [f"{e.epoch} {e.start_offset}" for e in cache.entries]
-    return ("\n".join(lines) + "\n").encode("ascii")
+    return checkpoint_file.encode(CHECKPOINT_VERSION, ((e.epoch, e.start_offset) for e in cache.entries))
 
 
 def decode_checkpoint(data: bytes) -> LeaderEpochCache:
     """The inverse of encode_checkpoint; an empty file is an empty cache, as in Kafka.
     A wrong version, a bad line or a count that does not match raises CheckpointError."""
-    lines = data.decode("ascii", errors="replace").splitlines()
-    if not lines:
-        return LeaderEpochCache()
-    try:
-        version = int(lines[0])
-    except ValueError:
-        raise CheckpointError(f"malformed version line {lines[0]!r}") from None
-    if version != CHECKPOINT_VERSION:
-        raise CheckpointError(f"unrecognised checkpoint version {version}")
-    if len(lines) < 2:
-        raise CheckpointError("checkpoint has no entry count")
-    try:
-        expected = int(lines[1])
-    except ValueError:
-        raise CheckpointError(f"malformed count line {lines[1]!r}") from None
-    entries = []
-    for line in lines[2:]:
-        parts = line.split()
-        if len(parts) != 2:
-            raise CheckpointError(f"malformed line {line!r}")
-        try:
-            entries.append(EpochEntry(int(parts[0]), int(parts[1])))
-        except ValueError:
-            raise CheckpointError(f"malformed line {line!r}") from None
-    if len(entries) != expected:
-        raise CheckpointError(f"expected {expected} entries but found {len(entries)}")
-    return LeaderEpochCache(tuple(entries))
+    rows = checkpoint_file.decode(data, CHECKPOINT_VERSION, 2)
+    return LeaderEpochCache(tuple(EpochEntry(to_int(e), to_int(o)) for e, o in rows))

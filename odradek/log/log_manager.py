@@ -7,11 +7,12 @@ import threading
 import uuid
 from typing import Callable, Iterator, Mapping
 
-from . import partition_metadata
+from . import offset_checkpoint, partition_metadata
 from .compaction import CleanerConfig, LogCleaner
 from .config import LogConfig
 from .errors import KafkaStorageError, LogCorruptionError
-from .fs import FileSystem, RealFileSystem
+from .fs import FileSystem, RealFileSystem, read_whole, write_atomic
+from .offset_checkpoint import REPLICATION_OFFSET_CHECKPOINT
 from .partition_log import PartitionLog
 
 DELETE_SUFFIX = "-delete"
@@ -41,9 +42,11 @@ class LogManager:
     def __init__(self, log_dirs: list[str] | str, *, fs: FileSystem | None = None,
                  default_config: LogConfig | None = None,
                  topic_config: Callable[[str], LogConfig | None] | None = None,
-                 now_ms: int = 0, cleaner_config: CleanerConfig | None = None):
+                 now_ms: int = 0, cleaner_config: CleanerConfig | None = None,
+                 hw_checkpoint_interval_ms: int = 5000):
         """Open every partition found under log_dirs (recovering as needed).
-        ``cleaner_config``: the log.cleaner.* settings of the compaction cleaner."""
+        ``cleaner_config``: the log.cleaner.* settings of the compaction cleaner;
+        ``hw_checkpoint_interval_ms``: replica.high.watermark.checkpoint.interval.ms."""
         self.fs = fs or RealFileSystem()
         self.log_dirs = [log_dirs] if isinstance(log_dirs, str) else list(log_dirs)
         self.default_config = default_config or LogConfig()
@@ -63,6 +66,10 @@ class LogManager:
         self._doomed: list[list] = []
         self.cleaner = LogCleaner(cleaner_config)
         self.lock = threading.Lock()
+        self.hw_checkpoint_interval_ms = hw_checkpoint_interval_ms
+        self._last_hw_checkpoint_ms = now_ms
+        self._hw_written: dict[str, bytes] = {}  # log dir -> what its HW checkpoint holds
+        self._hw_failing = False
         self._load(now_ms)
 
     def _config_for(self, topic: str) -> LogConfig:
@@ -71,6 +78,7 @@ class LogManager:
     def _load(self, now_ms: int) -> None:
         for d in self.log_dirs:
             self.fs.makedirs(d)
+            hws = self._read_high_watermarks(d)
             for name in self.fs.listdir(d):
                 path = posixpath.join(d, name)
                 if not self.fs.isdir(path):
@@ -82,7 +90,9 @@ class LogManager:
                 if tp is None:
                     continue  # not a partition (a "-stray" left-over stays as it is, as in Kafka)
                 try:
-                    self.logs[tp] = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
+                    log = self.logs[tp] = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
+                    if tp in hws:  # (clamped to the recovered log, as Kafka's updateHighWatermark)
+                        log.high_watermark = hws[tp]
                 except LogCorruptionError as e:  # that partition only; the others start
                     logger.error("partition %s-%d is offline: %s", tp[0], tp[1], e)
                     self.offline[tp] = e
@@ -93,6 +103,59 @@ class LogManager:
                     logger.error("log %s: cannot read %s: %s", path, partition_metadata.FILE, e)
                     self.topic_ids[tp] = None
                     self.unreadable.add(tp)
+
+    # ------------------------------------------------ high watermark checkpoint
+
+    def _read_high_watermarks(self, d: str) -> dict[tuple[str, int], int]:
+        """The log dir's replication-offset-checkpoint: each partition's high watermark as
+        last checkpointed, the one truth about it at a start (a log it does not name, one
+        from an odradek before this file or a standalone PartitionLog, keeps the value its
+        own log-state.checkpoint holds). An unreadable file is logged and ignored: the high
+        watermarks then come from the logs (Kafka takes the directory offline instead)."""
+        path = posixpath.join(d, REPLICATION_OFFSET_CHECKPOINT)
+        if not self.fs.exists(path):
+            return {}
+        data = read_whole(self.fs, path)
+        try:
+            hws = offset_checkpoint.decode(data)
+        except offset_checkpoint.CheckpointError as e:
+            logger.error("%s: %s; high watermarks taken from the logs' own checkpoints", path, e)
+            return {}
+        self._hw_written[d] = data
+        return hws
+
+    def checkpoint_high_watermarks(self) -> None:
+        """Write each log dir's replication-offset-checkpoint (Kafka's ReplicaManager
+        checkpointHighWatermarks): "topic partition high-watermark" of every log in it,
+        atomically (write_atomic: a crash leaves the old or the new file). A dir whose
+        content would not change is not rewritten (nor created while it holds no log). A failure is logged and retried at the
+        next call."""
+        rows: dict[str, list] = {d: [] for d in self.log_dirs}
+        for tp, log in sorted(self.logs.items()):
+            rows.setdefault(posixpath.dirname(log.dir), []).append((tp, log.high_watermark))
+        try:
+            for d, entries in rows.items():
+                data = offset_checkpoint.encode(entries)
+                if not entries and d not in self._hw_written:
+                    continue  # no log and no file: an absent file says the same
+                if self._hw_written.get(d) != data:
+                    write_atomic(self.fs, posixpath.join(d, REPLICATION_OFFSET_CHECKPOINT), data)
+                    self._hw_written[d] = data
+        except OSError as e:
+            if not self._hw_failing:
+                logger.warning("writing %s failed: %s; retried periodically", REPLICATION_OFFSET_CHECKPOINT, e)
+            self._hw_failing = True
+            return
+        self._hw_failing = False
+
+    def maybe_checkpoint_high_watermarks(self, now_ms: int) -> bool:
+        """checkpoint_high_watermarks once replica.high.watermark.checkpoint.interval.ms
+        has passed since the last one (flush_dirty calls it)."""
+        if now_ms - self._last_hw_checkpoint_ms < self.hw_checkpoint_interval_ms:
+            return False
+        self._last_hw_checkpoint_ms = now_ms
+        self.checkpoint_high_watermarks()
+        return True
 
     def get(self, topic: str, partition: int) -> PartitionLog | None:
         return self.logs.get((topic, partition))
@@ -270,12 +333,17 @@ class LogManager:
         return sum(log.remove_expired_producers(now_ms, expiration_ms) for log in self)
 
     def flush_dirty(self, now_ms: int) -> int:
-        return sum(1 for log in self if log.maybe_flush(now_ms))
+        """The flush.ms policy of every log, and the high-watermark checkpoint when due
+        (the broker calls this at least every second)."""
+        n = sum(1 for log in self if log.maybe_flush(now_ms))
+        self.maybe_checkpoint_high_watermarks(now_ms)
+        return n
 
     def checkpoint_all(self) -> None:
-        """Persist high watermarks and log start offsets (call every few seconds)."""
+        """Persist high watermarks and log start offsets."""
         for log in self:
             log.checkpoint()
+        self.checkpoint_high_watermarks()
 
     def clean_once(self, now_ms: int):
         """One compaction pass on the dirtiest log; run from a background thread."""
@@ -306,6 +374,7 @@ class LogManager:
         """Close every log; deleted partitions still waiting out their delay keep their
         directories, which the next start removes after the delay."""
         self.stop_cleaner()
+        self.checkpoint_high_watermarks()  # (Kafka's ReplicaManager does at its shutdown)
         for log in self:
             log.close()
         with self.lock:

@@ -195,6 +195,11 @@ class PartitionLog:
         return out, data
 
     def _write_checkpoint(self) -> None:
+        """log-state.checkpoint: log start, recovery point, cleaner progress and the high
+        watermark. Under a LogManager the high watermark's truth at a start is the log
+        dir's replication-offset-checkpoint (Kafka's file; it overrides this line when it
+        names the partition); this line serves a log it does not name yet and a log used
+        on its own."""
         text = (f"0\nlog_start_offset={self.log_start_offset}\nrecovery_point={self.recovery_point}\n"
                 f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n")
         self._write_state(CHECKPOINT_FILE, text.encode())
