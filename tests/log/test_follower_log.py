@@ -269,3 +269,40 @@ def test_retention_cuts_the_cache_from_the_start():
     assert start > 10
     assert log.epochs.entries[0] == EpochEntry(start // 10, start)
     assert len(log.epochs.entries) == 3 - start // 10
+
+
+def test_log_append_time_batches_keep_the_leaders_time():
+    cfg = LogConfig(segment_bytes=4000, message_timestamp_type="LogAppendTime")
+    fs = FaultyFileSystem()
+    leader = PartitionLog(fs, "/d/l/t-0", cfg)
+    follower = PartitionLog(fs, "/d/f/t-0", cfg)
+    leader.append(batch([b"a", b"b"]), 123_456, leader_epoch=0)
+    replicate(leader, follower)
+    assert log_bytes(fs, "/d/f/t-0") == log_bytes(fs, "/d/l/t-0")
+    (h,) = [h for _, h in iter_batch_headers(log_bytes(fs, "/d/f/t-0"))]
+    assert h.max_timestamp == 123_456
+
+
+def test_a_diverged_replica_truncates_by_epoch_and_converges():
+    """A leads in epoch 1 and writes 0..9; B has 0..5 when A dies; B leads in epoch 2 and
+    writes 6..8; A comes back as B's follower: the end of A's epoch 1 on B is 6, A
+    truncates there and takes B's batches (Kafka's OffsetForLeaderEpoch truncation)."""
+    fs = FaultyFileSystem()
+    a = PartitionLog(fs, "/d/a/t-0", CFG)
+    b = PartitionLog(fs, "/d/b/t-0", CFG)
+    for i in range(10):
+        a.append(batch([b"a%d" % i]), 1000, leader_epoch=1)
+    b.append_as_follower(a.read(0, 1 << 20, upper_bound_offset=6).read_bytes(), 1000)
+    assert b.log_end_offset == 6
+    b.assign_epoch(2, b.log_end_offset)  # B becomes leader
+    for i in range(3):
+        b.append(batch([b"b%d" % i]), 2000, leader_epoch=2)
+    # A, now a follower in epoch 2, asks where its latest epoch ends on the leader
+    end = b.epochs.end_offset_for(a.epochs.latest_epoch, b.log_end_offset)
+    assert end == EpochEndOffset(1, 6)
+    a.truncate_to(min(end.end_offset, a.log_end_offset))
+    assert entries(a) == [(1, 0)] and a.log_end_offset == 6
+    replicate(b, a)
+    assert entries(a) == entries(b) == [(1, 0), (2, 6)]
+    assert log_bytes(fs, "/d/a/t-0") == log_bytes(fs, "/d/b/t-0")
+    assert [v for _, _, v in read_all(a)] == [b"a%d" % i for i in range(6)] + [b"b%d" % i for i in range(3)]
