@@ -48,9 +48,6 @@ class Tasks:
     def is_empty(self) -> bool:
         return not any(ps for d in (self.active, self.standby, self.warmup) for ps in d.values())
 
-    def normalized(self) -> "Tasks":
-        return self.copy()
-
     def __eq__(self, other) -> bool:
         if not isinstance(other, Tasks):
             return NotImplemented
