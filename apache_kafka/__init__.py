@@ -1,8 +1,10 @@
-"""Apache Kafka 4.3.0, the reference, fetched pinned from Maven Central into the git-ignored .cache/.
+"""Apache Kafka 4.3.0, the reference, fetched pinned from Maven Central into the per-user cache.
 
 What the project needs of Kafka, from one place:
   - the runtime jars of the broker and its CLI tools (apache_kafka/pom.xml, copied by
-    `mvn dependency:copy-dependencies` into .cache/kafka-4.3.0/jars once, ~55 MB);
+    `mvn dependency:copy-dependencies` once, ~55 MB, into the per-user cache: user_cache() /
+    kafka-4.3.0-<digest of pom.xml>/jars, so every clone of the repository shares them, as
+    Maven's ~/.m2 is shared; ODRADEK_KAFKA_CACHE names another folder);
   - Kafka's CLI tools run as bin/kafka-*.sh runs them: `java -cp JARS MAIN_CLASS ARGS`
     (tool_command / run_tool, main classes as in Kafka 4.3's bin/ scripts);
   - the JSON message specs tools/gen_wire.py reads, taken out of the jars (specs_dir).
@@ -22,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import hashlib
 import os
 import re
 import shutil
@@ -35,7 +38,27 @@ KAFKA_VERSION = "4.3.0"
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 POM = HERE / "pom.xml"
-CACHE = Path(os.environ.get("ODRADEK_KAFKA_CACHE", REPO / ".cache" / f"kafka-{KAFKA_VERSION}"))
+
+
+def user_cache() -> Path:
+    """The per-user cache of what the project fetches or builds for its tests and tools, keyed by
+    the content of its inputs, so that every clone reuses it: $XDG_CACHE_HOME/odradek, else
+    ~/.cache/odradek."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "odradek"
+
+
+def digest(paths: list[Path], *extra: str) -> str:
+    """A short content key: the files' names (relative to the repository) and bytes, and extra words."""
+    h = hashlib.sha256()
+    for word in extra:
+        h.update(word.encode() + b"\0")
+    for p in sorted(paths):
+        h.update(p.relative_to(REPO).as_posix().encode() + b"\0")
+        h.update(p.read_bytes() + b"\0")
+    return h.hexdigest()[:16]
+
+
+CACHE = Path(os.environ.get("ODRADEK_KAFKA_CACHE") or user_cache() / f"kafka-{KAFKA_VERSION}-{digest([POM])}")
 JARS = CACHE / "jars"
 
 # bin/kafka-NAME.sh -> the main class it hands to kafka-run-class.sh (Kafka 4.3)
@@ -100,10 +123,11 @@ def missing(java: bool = True) -> str | None:
 
 
 @contextlib.contextmanager
-def cache_lock(name: str):
-    """One writer of a .cache/ entry at a time across processes (parallel test workers): an flock on
-    .cache/locks/NAME.lock."""
-    path = REPO / ".cache" / "locks" / f"{name}.lock"
+def cache_lock(name: str, folder: Path | None = None):
+    """One writer of a cache entry at a time across processes (parallel test workers, other clones):
+    an flock on FOLDER/locks/NAME.lock, FOLDER the repository's .cache/ unless given (user_cache()
+    for the per-user entries)."""
+    path = (folder or REPO / ".cache") / "locks" / f"{name}.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
@@ -118,7 +142,7 @@ def jars() -> Path:
     done = JARS / ".complete"
     if done.exists():
         return JARS
-    with cache_lock(f"kafka-{KAFKA_VERSION}-jars"):
+    with cache_lock(f"{CACHE.name}-jars", CACHE.parent):
         if not done.exists():
             if shutil.which("mvn") is None:
                 raise RuntimeError("Maven (mvn) is needed to fetch Apache Kafka's jars from Maven Central")
@@ -199,7 +223,7 @@ def specs_dir() -> Path:
     out = CACHE / "specs"
     done = out / ".complete"
     folder = jars()
-    with cache_lock(f"kafka-{KAFKA_VERSION}-specs"):
+    with cache_lock(f"{CACHE.name}-specs", CACHE.parent):
         if not done.exists():
             shutil.rmtree(out, ignore_errors=True)
             for sub, (artifact, prefix) in SPEC_SOURCES.items():

@@ -3,7 +3,7 @@ combined broker+controller) from Maven Central jars, plus a launcher for odradek
 with the same interface.
 
 The jars come from Maven Central through apache_kafka (apache_kafka/pom.xml, copied into
-the git-ignored .cache/); nothing is downloaded from anywhere else.
+the per-user cache, ~/.cache/odradek); nothing is downloaded from anywhere else.
 
     python -m bench.kafka_ref jars                    # assemble the jars once (~55 MB)
     python -m bench.kafka_ref start PORT DIR [k=v..]  # format DIR and run Kafka on 127.0.0.1:PORT

@@ -1,15 +1,20 @@
 """The compat suite's client programs, built once and reused: the Java checks (Maven), the Kafka
 Streams check (Maven), the franz-go check (Go), the kafkajs check (npm), and Kafka's own tools.
 
-Every build is skipped when its output is newer than its inputs, and holds a lock on .cache/locks so
-that parallel test workers build it once. `prebuild(names)` starts the builds a session will need in a
-background thread when collection ends (conftest.py), so they overlap the tests that need none.
+The Maven builds are kept in the per-user cache (apache_kafka.user_cache()/builds), one entry per
+digest of the project's pom.xml, sources and build options, so a new clone of the repository (CI's
+clean clone, a second worktree) reuses them as it reuses ~/.m2; an entry is built aside and renamed
+into place when complete. The Go and npm builds live in the clone's .cache/ and compat_tests/js,
+reused when newer than their inputs. Every build holds a lock so that parallel test workers build
+it once. `prebuild(names)` starts the builds a session will need in a background thread when
+collection ends (conftest.py), so they overlap the tests that need none.
 """
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
+import sys
 import threading
 from collections.abc import Iterable
 from pathlib import Path
@@ -30,35 +35,55 @@ def _newest(paths: Iterable[Path]) -> float:
     return max(p.stat().st_mtime for p in paths if p.is_file())
 
 
-def maven_classpath(project: Path, build_dir: Path, *mvn_args: str) -> str:
-    """Compile a Maven project whose build directory is build_dir and return its run classpath.
-    Maven resolves from ~/.m2 offline first and goes online only when something is missing; a build
-    newer than pom.xml and every source is reused."""
-    cp_file = build_dir / "classpath.txt"
-    with apache_kafka.cache_lock(f"mvn-{build_dir.relative_to(REPO).as_posix().replace('/', '-')}"):
-        fresh = cp_file.exists() and cp_file.stat().st_mtime >= _newest(
-            [project / "pom.xml", *(project / "src").rglob("*")]) and all(
-            Path(j).exists() for j in cp_file.read_text().strip().split(os.pathsep))
-        if not fresh:
-            cmd = ["mvn", "-q", "-B", *mvn_args, "compile", "dependency:build-classpath",
-                   f"-Dmdep.outputFile={cp_file}"]
-            r = subprocess.run([cmd[0], "-o", *cmd[1:]], cwd=project, capture_output=True, text=True, timeout=600)
-            if r.returncode != 0:
-                r = subprocess.run(cmd, cwd=project, capture_output=True, text=True, timeout=600)
-            if r.returncode != 0:
-                raise RuntimeError(f"mvn build of {project.name} {' '.join(mvn_args)} failed:\n"
-                                   f"{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
-    return str(build_dir / "classes") + os.pathsep + cp_file.read_text().strip()
+def _classpath_ready(entry: Path) -> bool:
+    cp_file = entry / "classpath.txt"
+    return cp_file.exists() and all(Path(j).exists() for j in cp_file.read_text().strip().split(os.pathsep))
+
+
+def maven_classpath(project: Path, build_dir: str, *mvn_args: str) -> str:
+    """Compile a Maven project (build_dir: its build directory relative to the project, as its pom.xml
+    sets it) in the per-user cache and return its run classpath. Maven resolves from ~/.m2 offline
+    first and goes online only when something is missing."""
+    inputs = [project / "pom.xml", *(p for p in (project / "src").rglob("*") if p.is_file())]
+    entry = apache_kafka.user_cache() / "builds" / f"{project.name}-{apache_kafka.digest(inputs, *mvn_args)}"
+    if not _classpath_ready(entry):
+        with apache_kafka.cache_lock(entry.name, entry.parent):
+            if not _classpath_ready(entry):
+                _maven_build(project, inputs, entry, mvn_args)
+    return str(entry / build_dir / "classes") + os.pathsep + (entry / "classpath.txt").read_text().strip()
+
+
+def _maven_build(project: Path, inputs: list[Path], entry: Path, mvn_args: tuple[str, ...]) -> None:
+    """Copy the project's inputs to a folder beside entry, build there, then rename it to entry."""
+    print(f"building {' '.join([str(project.relative_to(REPO)), *mvn_args])} with Maven into {entry} (once)",
+          file=sys.stderr, flush=True)
+    work = entry.with_name(f"{entry.name}.{os.getpid()}.tmp")
+    shutil.rmtree(work, ignore_errors=True)
+    for src in inputs:
+        dst = work / src.relative_to(project)
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(src, dst)
+    cmd = ["mvn", "-q", "-B", *mvn_args, "compile", "dependency:build-classpath",
+           f"-Dmdep.outputFile={work / 'classpath.txt'}"]
+    r = subprocess.run([cmd[0], "-o", *cmd[1:]], cwd=work, capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        r = subprocess.run(cmd, cwd=work, capture_output=True, text=True, timeout=600)
+    if r.returncode != 0:
+        shutil.rmtree(work, ignore_errors=True)
+        raise RuntimeError(f"mvn build of {project.name} {' '.join(mvn_args)} failed:\n"
+                           f"{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
+    shutil.rmtree(entry, ignore_errors=True)  # an older entry whose jars left ~/.m2
+    os.rename(work, entry)
 
 
 def java_clients_classpath(version: str) -> str:
     """compat_tests/java (JavaClientsCheck, ConsumerProtocolCheck) against kafka-clients `version`."""
-    return maven_classpath(JAVA_DIR, JAVA_DIR / "target" / version, f"-Dkafka.version={version}")
+    return maven_classpath(JAVA_DIR, f"target/{version}", f"-Dkafka.version={version}")
 
 
 def streams_classpath() -> str:
     """compat_tests/java-streams (StreamsCheck, Kafka Streams 4.3)."""
-    return maven_classpath(STREAMS_DIR, STREAMS_DIR / "target")
+    return maven_classpath(STREAMS_DIR, "target")
 
 
 def franz_go_binary() -> Path:

@@ -15,8 +15,6 @@ MAX_VERSION = 4
 
 def handle(ctx, req) -> AddOffsetsToTxnResponse:
     txn = txn_coordinator(ctx)
-    if txn is None:
-        return AddOffsetsToTxnResponse(throttle_time_ms=0, error_code=ErrorCode.COORDINATOR_NOT_AVAILABLE)
     if not req.group_id:
         return AddOffsetsToTxnResponse(throttle_time_ms=0, error_code=ErrorCode.INVALID_GROUP_ID)
     tp = ("__consumer_offsets", ctx.services.groups.partition_for(req.group_id))

@@ -30,8 +30,6 @@ def _results(errors: dict, topics) -> list:
 
 def _one(ctx, txn, tid, pid, epoch, verify_only, topics) -> list:
     wanted = [(t.name, p) for t in topics for p in t.partitions]
-    if txn is None:
-        return _results({tp: ErrorCode.COORDINATOR_NOT_AVAILABLE for tp in wanted}, topics)
     unknown = set()
     image_topics = ctx.services.metadata.image.topics
     for t in topics:

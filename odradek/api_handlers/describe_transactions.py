@@ -20,17 +20,16 @@ def handle(ctx, req) -> DescribeTransactionsResponse:
     txn = txn_coordinator(ctx)
     out = []
     for tid in req.transactional_ids:
-        if txn is not None and not txn.is_coordinator(tid):
+        if not txn.is_coordinator(tid):
             out.append(TransactionState(error_code=ErrorCode.NOT_COORDINATOR, transactional_id=tid,
                                         transaction_state="", transaction_timeout_ms=0, transaction_start_time_ms=0,
                                         producer_id=0, producer_epoch=0, topics=[]))
             continue
-        m = txn.describe(tid) if txn is not None else None
+        m = txn.describe(tid)
         if m is None:
-            code = ErrorCode.TRANSACTIONAL_ID_NOT_FOUND if txn is not None else ErrorCode.COORDINATOR_NOT_AVAILABLE
-            out.append(TransactionState(error_code=code, transactional_id=tid, transaction_state="",
-                                        transaction_timeout_ms=0, transaction_start_time_ms=-1, producer_id=-1,
-                                        producer_epoch=-1, topics=[]))
+            out.append(TransactionState(error_code=ErrorCode.TRANSACTIONAL_ID_NOT_FOUND, transactional_id=tid,
+                                        transaction_state="", transaction_timeout_ms=0, transaction_start_time_ms=-1,
+                                        producer_id=-1, producer_epoch=-1, topics=[]))
             continue
         by_topic: dict = {}
         for t, p in sorted(m.partitions):

@@ -8,7 +8,6 @@ epoch for the next transaction.
 
 from __future__ import annotations
 
-from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.end_txn_response import EndTxnResponse
 
 from .error_responses import top_level_error
@@ -21,8 +20,6 @@ MAX_VERSION = 5
 
 def handle(ctx, req) -> EndTxnResponse:
     txn = txn_coordinator(ctx)
-    if txn is None:
-        return EndTxnResponse(throttle_time_ms=0, error_code=ErrorCode.COORDINATOR_NOT_AVAILABLE)
     if ctx.api_version >= 5:
         err, pid, epoch = txn.end_txn_tv2(req.transactional_id, req.producer_id, req.producer_epoch,
                                           req.committed, ctx.now_ms)

@@ -12,7 +12,7 @@ from odradek.wire.messages.share_acknowledge_response import (
 )
 
 from .error_responses import top_level_error
-from .share_common import apply_acknowledgements, open_share_session
+from .share_common import FINAL_EPOCH, apply_acknowledgements, by_topic, end_session, open_share_session
 
 API_KEY = 79
 MIN_VERSION = 1
@@ -24,28 +24,20 @@ def handle(ctx, req) -> ShareAcknowledgeResponse:
     _, refused = open_share_session(services, req, ShareAcknowledgeResponse, opens=False)
     if refused is not None:
         return refused
-    sg = services.shares
-    group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
     acks = {}
     for t in req.topics:
         for p in t.partitions:
             acks.setdefault((bytes(t.topic_id), p.partition_index), []).extend(p.acknowledgement_batches)
-    results = apply_acknowledgements(ctx, group_id, member_id, acks)
-    if epoch == -1:
-        services.shares.wake_partitions(sg.close_session(group_id, member_id))
+    results = apply_acknowledgements(ctx, req.group_id, req.member_id, acks)
+    if req.share_session_epoch == FINAL_EPOCH:
+        end_session(services, req)
     leader = LeaderIdAndEpoch(leader_id=services.node.node_id, leader_epoch=0)
-    responses = []
-    by_topic: dict = {}
-    for (tid, p), e in results.items():
-        t = by_topic.get(tid)
-        if t is None:
-            t = by_topic[tid] = ShareAcknowledgeTopicResponse(topic_id=tid, partitions=[])
-            responses.append(t)
-        t.partitions.append(PartitionData(partition_index=p, error_code=int(e), error_message=None,
-                                          current_leader=leader))
+    responses = by_topic(((tid, PartitionData(partition_index=p, error_code=int(e), error_message=None,
+                                              current_leader=leader)) for (tid, p), e in results.items()),
+                         lambda tid: ShareAcknowledgeTopicResponse(topic_id=tid, partitions=[]))
+    lock_ms = services.shares.share_settings(req.group_id).record_lock_duration_ms
     return ShareAcknowledgeResponse(throttle_time_ms=0, error_code=0, error_message=None,
-                                    acquisition_lock_timeout_ms=sg.share_settings(group_id).record_lock_duration_ms,
-                                    responses=responses, node_endpoints=[])
+                                    acquisition_lock_timeout_ms=lock_ms, responses=responses, node_endpoints=[])
 
 
 error_response = top_level_error(ShareAcknowledgeResponse)  # Kafka's ShareAcknowledgeRequest.getErrorResponse

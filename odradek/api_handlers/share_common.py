@@ -16,6 +16,7 @@ from .ports import NotLed, Services
 SHARE_API_KEYS = frozenset({76, 77, 78, 79, 90, 91, 92})
 
 ZERO_UUID = b"\0" * 16
+FINAL_EPOCH = -1  # a share session's last request: it acknowledges, then the session closes
 
 
 def share_enabled(services: Services) -> bool:
@@ -37,6 +38,24 @@ def open_share_session(services: Services, req, response_cls, opens: bool):
     code, message = failed
     return None, response_cls(throttle_time_ms=0, error_code=code, error_message=message,
                               acquisition_lock_timeout_ms=0, responses=[], node_endpoints=[])
+
+
+def end_session(services: Services, req) -> None:
+    """The request at FINAL_EPOCH: the member's share session closes, the records it still holds
+    are released (and requests waiting on their partitions woken)."""
+    services.shares.wake_partitions(services.shares.close_session(req.group_id, req.member_id))
+
+
+def by_topic(rows, topic_response) -> list:
+    """[(topic id, partition row)] as a response's topics, in the order they first appear, each
+    made by ``topic_response(topic_id)`` (empty ``partitions``) with its rows in order."""
+    topics: dict = {}
+    for tid, row in rows:
+        t = topics.get(tid)
+        if t is None:
+            t = topics[tid] = topic_response(tid)
+        t.partitions.append(row)
+    return list(topics.values())
 
 
 def _session_error(services: Services, req, opens: bool) -> tuple[ErrorCode, str | None] | None:

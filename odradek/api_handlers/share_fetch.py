@@ -23,13 +23,13 @@ from odradek.wire.messages.share_fetch_response import (
 )
 
 from .error_responses import top_level_error
-from .share_common import acquire_partition, apply_acknowledgements, open_share_session
+from .share_common import (FINAL_EPOCH, acquire_partition, apply_acknowledgements, by_topic, end_session,
+                           open_share_session)
 
 API_KEY = 78
 MIN_VERSION = 1  # v0 was Kafka 4.0's early access, removed in 4.1
 MAX_VERSION = 2  # v2: ShareAcquireMode, Renew acknowledgements (KIP-1206, KIP-1222)
 
-FINAL_EPOCH = -1
 RECORD_LIMIT_MODE = 1
 
 
@@ -58,7 +58,7 @@ def handle(ctx, req):
         return LeaderIdAndEpoch(leader_id=services.node.node_id if t is not None else -1, leader_epoch=epoch)
 
     if epoch == FINAL_EPOCH:  # a final request only acknowledges; nothing is fetched
-        services.shares.wake_partitions(sg.close_session(group_id, member_id))
+        end_session(services, req)
         return _respond(req, ack_results, {}, list(acks), settings, leader)
 
     for key in requested:
@@ -114,22 +114,16 @@ def handle(ctx, req):
 
 
 def _respond(req, ack_results: dict, fetched: dict, shown: list, settings, leader) -> ShareFetchResponse:
-    responses = []
-    by_topic: dict = {}
-    for key in shown:
+    def row(key):
         tid, p = key
         err, data, ranges = fetched.get(key, (ErrorCode.NONE, b"", []))
-        ack = ack_results.get(key)
-        pd = PartitionData(partition_index=p, error_code=int(err), error_message=None,
-                           acknowledge_error_code=int(ack or 0), acknowledge_error_message=None,
-                           current_leader=leader(tid, p), records=data,
-                           acquired_records=[AcquiredRecords(first_offset=f, last_offset=last, delivery_count=c)
-                                             for f, last, c in ranges])
-        t = by_topic.get(tid)
-        if t is None:
-            t = by_topic[tid] = ShareFetchableTopicResponse(topic_id=tid, partitions=[])
-            responses.append(t)
-        t.partitions.append(pd)
+        return tid, PartitionData(partition_index=p, error_code=int(err), error_message=None,
+                                  acknowledge_error_code=int(ack_results.get(key) or 0), acknowledge_error_message=None,
+                                  current_leader=leader(tid, p), records=data,
+                                  acquired_records=[AcquiredRecords(first_offset=f, last_offset=last, delivery_count=c)
+                                                    for f, last, c in ranges])
+
+    responses = by_topic(map(row, shown), lambda tid: ShareFetchableTopicResponse(topic_id=tid, partitions=[]))
     return ShareFetchResponse(throttle_time_ms=0, error_code=0, error_message=None,
                               acquisition_lock_timeout_ms=settings.record_lock_duration_ms,
                               responses=responses, node_endpoints=[])

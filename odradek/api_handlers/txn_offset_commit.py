@@ -37,7 +37,7 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
     offsets, errors = split_known_partitions(ctx, req.topics, lambda p: (
         p.committed_offset, p.committed_leader_epoch if v >= 2 else -1, p.committed_metadata))
     if offsets:
-        if txn is None or store is None:
+        if store is None:
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         elif not req.group_id:
             err = ErrorCode.INVALID_GROUP_ID

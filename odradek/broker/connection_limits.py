@@ -38,13 +38,33 @@ class SlotWaiter(Protocol):
     def connection_slot_free(self) -> None: ...
 
 
-class RequestMemory:
-    __slots__ = ("limit", "used", "_waiting")
+class _WaitList:
+    """Connections waiting for room (memory, a connection slot), oldest first."""
+    __slots__ = ("_waiting",)
+
+    def __init__(self):
+        self._waiting: deque = deque()
+
+    def wait(self, conn: Pausable | SlotWaiter) -> None:
+        """conn waits until there is room again."""
+        self._waiting.append(conn)
+
+    def forget(self, conn: Pausable | SlotWaiter) -> None:
+        try:
+            self._waiting.remove(conn)
+        except ValueError:
+            pass
+
+
+class RequestMemory(_WaitList):
+    """queued.max.request.bytes: what the connections' requests in flight hold; a connection
+    that finds it spent stops reading (Pausable) until it has room again."""
+    __slots__ = ("limit", "used")
 
     def __init__(self, limit: int):
+        super().__init__()
         self.limit = limit  # <= 0: unbounded
         self.used = 0
-        self._waiting: deque[Pausable] = deque()
 
     @property
     def bounded(self) -> bool:
@@ -63,16 +83,6 @@ class RequestMemory:
         while waiting and self.used < self.limit:
             waiting.popleft().resume_reading_for_memory()
 
-    def wait(self, conn: Pausable) -> None:
-        """conn stopped reading until the pool has room again."""
-        self._waiting.append(conn)
-
-    def forget(self, conn: Pausable) -> None:
-        try:
-            self._waiting.remove(conn)
-        except ValueError:
-            pass
-
 
 def _canonical(host: str) -> str:
     try:
@@ -81,9 +91,13 @@ def _canonical(host: str) -> str:
         return host
 
 
-class ConnectionQuotas:
+class ConnectionQuotas(_WaitList):
+    """max.connections (a connection over it waits for a slot: SlotWaiter), per IP and its
+    overrides, max.connection.creation.rate."""
+
     def __init__(self, max_connections: int, per_ip: int, overrides: tuple[tuple[str, int], ...],
                  creation_rate: int, resolve: Callable[[str], str] = socket.gethostbyname):
+        super().__init__()
         self.max_connections = max_connections
         self.per_ip = per_ip
         self.overrides: dict[str, int] = {}
@@ -96,20 +110,10 @@ class ConnectionQuotas:
         self.total = 0
         self.by_ip: dict[str, int] = {}
         self._accepted: deque[int] = deque()  # ms of the connections admitted in the last second
-        self._waiting: deque[SlotWaiter] = deque()  # over max.connections, oldest first
 
     def must_wait(self) -> bool:
         """A new connection waits for a slot (max.connections reached, or others wait)."""
         return self.total >= self.max_connections or bool(self._waiting)
-
-    def wait(self, conn: SlotWaiter) -> None:
-        self._waiting.append(conn)
-
-    def forget(self, conn: SlotWaiter) -> None:
-        try:
-            self._waiting.remove(conn)
-        except ValueError:
-            pass
 
     def admit(self, host: str, now_ms: int) -> int | None:
         """Count a new connection from host (a slot is free: see must_wait): None when it

@@ -12,6 +12,8 @@ from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed
 from odradek.api_handlers.error_responses import error_response
 from odradek.wire.errors import ErrorCode
+from odradek.wire.base import Message
+from odradek.wire.messages.describe_quorum_response import DescribeQuorumResponse
 from odradek.wire.messages import (
     alter_partition_response as apr, broker_heartbeat_response as bhr, broker_registration_response as brr,
 )
@@ -47,17 +49,19 @@ def not_controller_response(api_key: int, version: int, req):
 
 
 def says_not_controller(resp) -> bool:
-    if getattr(resp, "error_code", 0) == NOT_CONTROLLER:
+    """The answer came from a node that is not the active controller: NOT_CONTROLLER as the
+    response's error or as an entry's (an admin write's topics / results), or, DescribeQuorum's
+    way, NOT_LEADER_OR_FOLLOWER for the metadata partition. Read through the response's fields
+    (Message.to_dict), whatever the API."""
+    if not isinstance(resp, Message):
+        return False  # CLOSE_CONNECTION: an answer, not a redirection
+    if isinstance(resp, DescribeQuorumResponse) and resp.error_code != NOT_CONTROLLER:
+        return any(p.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER for t in resp.topics for p in t.partitions)
+    fields = resp.to_dict()
+    if fields.get("error_code") == NOT_CONTROLLER:
         return True
-    for attr in ("topics", "responses", "results"):
-        for x in getattr(resp, attr, None) or ():
-            if getattr(x, "error_code", 0) == NOT_CONTROLLER:
-                return True
-    if hasattr(resp, "topics") and resp.topics and hasattr(resp.topics[0], "partitions"):
-        for p in resp.topics[0].partitions:
-            if getattr(p, "error_code", 0) == ErrorCode.NOT_LEADER_OR_FOLLOWER:
-                return True
-    return False
+    return any(isinstance(entry, dict) and entry.get("error_code") == NOT_CONTROLLER
+               for value in fields.values() if isinstance(value, list) for entry in value)
 
 
 def delayed(ctx, fut: asyncio.Future, timeout_s: float = 30.0) -> Delayed:

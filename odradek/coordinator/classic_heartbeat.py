@@ -18,7 +18,7 @@ from odradek.wire.messages.group_metadata_value import MemberMetadata
 from . import group_records as rec
 from .errors import CoordinatorError
 from .group_state import Group, GroupState, JoinResult, Member, Slot, SyncResult
-from .result import CoordinatorResult, no_response
+from .result import CoordinatorResult
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -380,19 +380,15 @@ class ClassicProtocol:
             self._complete_join(g, now_ms)
 
     def _complete_join(self, g: Group, now_ms: int) -> None:
-        g.join_deadline_ms = None
-        g.initial_delay_active = False
-        for mid in [mid for mid, m in g.members.items() if not m.awaiting_join]:
-            self._remove_member(g, mid)
-        g.pending_members.clear()
-        g.generation_id += 1
-        if not g.members:
-            g.protocol_name = None
-            g.leader_id = None
-            g.transition(S.EMPTY, now_ms)
-            self.coord.write(g.group_id, CoordinatorResult([self._group_record(g)], no_response, _ignore), now_ms)
-            self._poke_group(g)
+        if not any(m.awaiting_join for m in g.members.values()):
+            # the group ends empty: its record (next generation, no members) is written first, then
+            # the group moves; a failed write leaves it preparing, and the join deadline tries again
+            value = rec.group_metadata_value(g.protocol_type or "", g.generation_id + 1, None, None, now_ms, [])
+            self.coord.write(g.group_id, CoordinatorResult(
+                [(rec.group_metadata_key(g.group_id), value)], lambda: self._become_empty(g, now_ms), _ignore,
+                wake=(("group", g.group_id),)), now_ms)
             return
+        self._next_generation(g)
         g.protocol_name = g.select_protocol()
         if g.leader_id not in g.members:
             g.leader_id = next(iter(g.members))
@@ -405,6 +401,21 @@ class ClassicProtocol:
         g.pending_sync = set(g.members)
         g.sync_deadline_ms = now_ms + g.rebalance_timeout_ms()
         self._poke_group(g)
+
+    def _next_generation(self, g: Group) -> None:
+        """The join phase ends: members that did not rejoin leave, the generation moves on."""
+        g.join_deadline_ms = None
+        g.initial_delay_active = False
+        for mid in [mid for mid, m in g.members.items() if not m.awaiting_join]:
+            self._remove_member(g, mid)
+        g.pending_members.clear()
+        g.generation_id += 1
+
+    def _become_empty(self, g: Group, now_ms: int) -> None:
+        self._next_generation(g)
+        g.protocol_name = None
+        g.leader_id = None
+        g.transition(S.EMPTY, now_ms)
 
     def _remove_member(self, g: Group, member_id: str) -> None:
         m = g.members.pop(member_id, None)

@@ -16,7 +16,7 @@ from typing import ClassVar
 from odradek.wire.errors import ErrorCode
 
 from . import consumer_group_records as crec
-from .group_model import CONSUMER, MemberEpochGroup, member_tombstones
+from .group_model import CONSUMER, MemberEpochGroup, MemberEpochMember, assignment_diff, member_tombstones
 
 E = ErrorCode
 
@@ -33,27 +33,12 @@ LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 
 
 @dataclass
-class ConsumerMember:
-    member_id: str
-    instance_id: str | None = None
-    rack_id: str | None = None
-    client_id: str = ""
-    client_host: str = ""
+class ConsumerMember(MemberEpochMember):
     subscribed_topic_names: list = field(default_factory=list)
     subscribed_topic_regex: str | None = None
-    rebalance_timeout_ms: int = -1
     server_assignor: str | None = None
-    member_epoch: int = 0
-    previous_member_epoch: int = 0
-    state: int = STABLE
     assigned: dict = field(default_factory=dict)  # topic_id -> {partition: assignment epoch}
     pending_revocation: dict = field(default_factory=dict)  # topic_id -> {partition: assignment epoch}
-    # timers (not persisted; re-armed at load)
-    session_deadline_ms: int = 0
-    rebalance_deadline_ms: int | None = None
-
-    def copy(self) -> "ConsumerMember":
-        return copy.deepcopy(self)
 
     def assigned_sets(self) -> dict:
         return {t: set(ps) for t, ps in self.assigned.items() if ps}
@@ -75,16 +60,9 @@ class ConsumerMember:
 class ConsumerGroup(MemberEpochGroup):
     """A KIP-848 consumer group (GroupModel)."""
     group_type: ClassVar[str] = CONSUMER
-    group_id: str
-    group_epoch: int = 0
-    assignment_epoch: int = 0
-    members: dict = field(default_factory=dict)  # member_id -> ConsumerMember
-    target: dict = field(default_factory=dict)  # member_id -> {topic_id: set(partitions)}
+    # members: member_id -> ConsumerMember; target: member_id -> {topic_id: set(partitions)}
     static_members: dict = field(default_factory=dict)  # instance_id -> member_id
     resolved_regexes: dict = field(default_factory=dict)  # regex -> (frozenset(topic names), version)
-    metadata_hash: int = 0
-    offsets: dict = field(default_factory=dict)  # (topic, partition) -> OffsetAndMetadata
-    state_timestamp_ms: int = -1
 
     @property
     def state(self) -> str:
@@ -145,11 +123,9 @@ class ConsumerGroup(MemberEpochGroup):
             return E.NONE
         if transactional and epoch == -1 and not member_id and instance_id is None:
             return E.NONE
-        m = self.members.get(member_id)
-        if m is None:
-            return E.UNKNOWN_MEMBER_ID
-        if not transactional and api_version < 9:
-            return E.UNSUPPORTED_VERSION
+        m = self.committing_member(member_id, transactional, api_version)
+        if isinstance(m, ErrorCode):
+            return m
         if epoch == m.member_epoch:
             return E.NONE
         if epoch > m.member_epoch:
@@ -230,27 +206,14 @@ def _enforce_subscription(member, subscribed_ids, owned):
 
 
 def _compute_next(member, member_epoch, target_epoch, target, partition_epochs, subscribed_ids, owned):
-    new_assigned: dict = {}
-    new_pending: dict = {}
-    new_to_assign: dict = {}
-    unreleased = False
-    for tid in set(target) | set(member.assigned):
-        want = target.get(tid, set()) if tid in subscribed_ids else set()
-        cur = member.assigned.get(tid, {})
-        keep = {p: e for p, e in cur.items() if p in want}
-        revoke = {p: e for p, e in cur.items() if p not in want}
-        to_assign = set(want) - set(keep)
-        blocked = {p for p in to_assign
-                   if partition_epochs.get((tid, p), -1) != -1 and p not in member.pending_revocation.get(tid, {})}
-        if blocked:
-            unreleased = True
-            to_assign -= blocked
-        if keep:
-            new_assigned[tid] = keep
-        if revoke:
-            new_pending[tid] = revoke
-        if to_assign:
-            new_to_assign[tid] = to_assign
+    def unreleased(tid, p):
+        return partition_epochs.get((tid, p), -1) != -1 and p not in member.pending_revocation.get(tid, {})
+
+    cur = member.assigned
+    kept, revoke, new_to_assign, unreleased_any = assignment_diff(
+        cur, {t: set(ps) for t, ps in target.items() if t in subscribed_ids}, unreleased)
+    new_assigned = {t: {p: cur[t][p] for p in ps} for t, ps in kept.items()}
+    new_pending = {t: {p: cur[t][p] for p in ps} for t, ps in revoke.items()}
     if new_pending and _owns_any(owned, new_pending):
         return _with(member, UNREVOKED_PARTITIONS, member_epoch, new_assigned, new_pending)
     if new_to_assign:
@@ -258,7 +221,7 @@ def _compute_next(member, member_epoch, target_epoch, target, partition_epochs, 
             d = new_assigned.setdefault(tid, {})
             for p in ps:
                 d[p] = target_epoch
-        return _with(member, UNRELEASED_PARTITIONS if unreleased else STABLE, target_epoch, new_assigned, {})
-    if unreleased:
+        return _with(member, UNRELEASED_PARTITIONS if unreleased_any else STABLE, target_epoch, new_assigned, {})
+    if unreleased_any:
         return _with(member, UNRELEASED_PARTITIONS, target_epoch, new_assigned, {})
     return _with(member, STABLE, target_epoch, new_assigned, {})

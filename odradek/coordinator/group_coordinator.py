@@ -188,9 +188,6 @@ class GroupCoordinator:
         for p in range(self.num_partitions):
             self.load_partition(p, now_ms)
 
-    # the broker calls load(now_ms) / load_all(now_ms): both load everything
-    load = load_all
-
     def load_partition(self, partition: int, now_ms: int | None = None) -> None:
         """One read of the partition's records, replayed by each protocol (last value wins)."""
         if now_ms is not None:

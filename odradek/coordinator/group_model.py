@@ -9,6 +9,8 @@ the share coordinator with their share-partitions.
 
 from __future__ import annotations
 
+import copy
+from dataclasses import dataclass, field
 from typing import Callable, Protocol
 
 from odradek.wire.errors import ErrorCode
@@ -19,6 +21,32 @@ E = ErrorCode
 
 CLASSIC, CONSUMER, STREAMS, SHARE = "classic", "consumer", "streams", "share"
 TYPE_ORDER = (CLASSIC, CONSUMER, STREAMS)  # the order ListGroups lists them in
+
+
+def assignment_diff(current: dict, target: dict, unreleased: Callable[[object, int], bool]) -> tuple:
+    """One step of Kafka's CurrentAssignmentBuilder for a member, by key (a topic id, a subtopology):
+    ``current`` and ``target`` map a key to partitions (or tasks). -> (kept, to revoke, to assign
+    now, whether any was held back): a partition of the target still ``unreleased(key, p)`` by its
+    previous owner waits. Each result maps a key to a non-empty set."""
+    kept, revoke, assign = {}, {}, {}
+    blocked_any = False
+    for key in set(current) | set(target):
+        cur = set(current.get(key, ()))
+        want = target.get(key, set())
+        k = cur & want
+        r = cur - k
+        a = want - k
+        blocked = {p for p in a if unreleased(key, p)}
+        if blocked:
+            blocked_any = True
+            a -= blocked
+        if k:
+            kept[key] = k
+        if r:
+            revoke[key] = r
+        if a:
+            assign[key] = a
+    return kept, revoke, assign, blocked_any
 
 
 class GroupModel(Protocol):
@@ -61,10 +89,39 @@ def commit_timestamp(om: OffsetAndMetadata) -> int:
     return om.commit_timestamp_ms
 
 
+@dataclass
+class MemberEpochMember:
+    """What a member of a member-epoch protocol (consumer, streams) has whatever its protocol
+    (Kafka's ModernGroupMember); each protocol's member adds its subscription and assignment."""
+    member_id: str
+    instance_id: str | None = None
+    rack_id: str | None = None
+    client_id: str = ""
+    client_host: str = ""
+    rebalance_timeout_ms: int = -1
+    member_epoch: int = 0
+    previous_member_epoch: int = 0
+    state: int = 0  # the protocol's MemberState byte (0: STABLE)
+    # timers (not persisted; re-armed at load)
+    session_deadline_ms: int = 0
+    rebalance_deadline_ms: int | None = None
+
+    def copy(self):
+        return copy.deepcopy(self)
+
+
+@dataclass
 class MemberEpochGroup:
-    """The GroupModel methods consumer and streams groups (member-epoch protocols) have alike;
-    ``members`` maps member ids to members with a ``member_epoch`` and a ``rebalance_timeout_ms``."""
-    members: dict
+    """What consumer and streams groups (member-epoch protocols) have alike (Kafka's ModernGroup):
+    the epochs, the members (MemberEpochMember) and their target assignment, the committed offsets."""
+    group_id: str
+    group_epoch: int = 0
+    assignment_epoch: int = 0
+    members: dict = field(default_factory=dict)  # member_id -> the protocol's member
+    target: dict = field(default_factory=dict)  # member_id -> the protocol's assignment
+    metadata_hash: int = 0
+    offsets: dict = field(default_factory=dict)  # (topic, partition) -> OffsetAndMetadata
+    state_timestamp_ms: int = -1
 
     def is_empty(self) -> bool:
         return not self.members
@@ -79,6 +136,15 @@ class MemberEpochGroup:
         if member_epoch != m.member_epoch:
             return E.STALE_MEMBER_EPOCH
         return E.NONE
+
+    def committing_member(self, member_id: str, transactional: bool, api_version: int):
+        """The member an OffsetCommit (v9+) or TxnOffsetCommit names, or the error for it."""
+        m = self.members.get(member_id)
+        if m is None:
+            return E.UNKNOWN_MEMBER_ID
+        if not transactional and api_version < 9:
+            return E.UNSUPPORTED_VERSION
+        return m
 
     def offsets_subscribed(self) -> set: ...
 

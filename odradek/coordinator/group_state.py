@@ -123,9 +123,6 @@ class Group:
     new_member_added: bool = False
     sync_deadline_ms: int | None = None
 
-    def is_in(self, *states: GroupState) -> bool:
-        return self.state in states
-
     def transition(self, to: GroupState, now_ms: int) -> None:
         if self.state not in VALID_PREVIOUS[to]:
             raise AssertionError(f"group {self.group_id}: illegal transition {self.state.value} -> {to.value}")

@@ -272,10 +272,6 @@ class ShareGroupCoordinator:
             g.assignment_epoch = g.group_epoch
             g.metadata_hash = 0
 
-    def is_member(self, group_id: str, member_id: str) -> bool:
-        g = self.groups.get(group_id)
-        return g is not None and member_id in g.members
-
     # ------------------------------------------------------------------ share-partitions
 
     def share_partition(self, group_id: str, topic_id: bytes, topic: str, partition: int) -> SharePartition | None:

@@ -18,7 +18,7 @@ from typing import ClassVar
 from odradek.wire.errors import ErrorCode
 
 from . import streams_group_records as srec
-from .group_model import STREAMS, MemberEpochGroup, member_tombstones
+from .group_model import STREAMS, MemberEpochGroup, MemberEpochMember, assignment_diff, member_tombstones
 
 E = ErrorCode
 
@@ -48,9 +48,6 @@ class Tasks:
     def is_empty(self) -> bool:
         return not any(ps for d in (self.active, self.standby, self.warmup) for ps in d.values())
 
-    def normalized(self) -> "Tasks":
-        return self.copy()
-
     def __eq__(self, other) -> bool:
         if not isinstance(other, Tasks):
             return NotImplemented
@@ -75,31 +72,17 @@ class Tasks:
 
 
 @dataclass
-class StreamsMember:
-    member_id: str
-    instance_id: str | None = None
-    rack_id: str | None = None
-    client_id: str = ""
-    client_host: str = ""
-    rebalance_timeout_ms: int = -1
+class StreamsMember(MemberEpochMember):
+    previous_member_epoch: int = -1
     topology_epoch: int = -1
     process_id: str = ""
     user_endpoint: tuple | None = None  # (host, port)
     client_tags: dict = field(default_factory=dict)
-    member_epoch: int = 0
-    previous_member_epoch: int = -1
-    state: int = STABLE
     assigned: Tasks = field(default_factory=Tasks)
     pending_revocation: Tasks = field(default_factory=Tasks)
     # (subtopology, partition) -> the epoch at which the member got that active task (assigned or
     # pending revocation); an older member epoch may still commit offsets of it (Kafka 4.3)
     active_epochs: dict = field(default_factory=dict)
-    # timers (not persisted; re-armed at load)
-    session_deadline_ms: int = 0
-    rebalance_deadline_ms: int | None = None
-
-    def copy(self) -> "StreamsMember":
-        return copy.deepcopy(self)
 
     def metadata(self) -> tuple:
         return (self.instance_id, self.rack_id, self.client_id, self.client_host, self.rebalance_timeout_ms,
@@ -110,22 +93,15 @@ class StreamsMember:
 class StreamsGroup(MemberEpochGroup):
     """A KIP-1071 streams group (GroupModel)."""
     group_type: ClassVar[str] = STREAMS
-    group_id: str
-    group_epoch: int = 0
-    assignment_epoch: int = 0
-    metadata_hash: int = 0
+    # members: member_id -> StreamsMember; target: member_id -> Tasks
     validated_topology_epoch: int = -1
     assignment_configs: dict = field(default_factory=dict)
     topology: object = None  # StreamsGroupTopologyValue
     configured: object = None  # streams_topology.ConfiguredTopology (not persisted)
-    members: dict = field(default_factory=dict)  # member_id -> StreamsMember
-    target: dict = field(default_factory=dict)  # member_id -> Tasks
-    offsets: dict = field(default_factory=dict)  # (topic, partition) -> OffsetAndMetadata
     endpoint_information_epoch: int = 0  # not persisted
     shutdown_requested_by: str | None = None
     assignment_timestamp_ms: int | None = None  # when the last target assignment was computed
     initial_delay_deadline_ms: int | None = None  # the first assignment waits until then (not persisted)
-    state_timestamp_ms: int = -1
 
     @property
     def state(self) -> str:
@@ -189,11 +165,9 @@ class StreamsGroup(MemberEpochGroup):
             return E.NONE
         if transactional and epoch == -1 and not member_id:
             return E.NONE
-        m = self.members.get(member_id)
-        if m is None:
-            return E.UNKNOWN_MEMBER_ID
-        if not transactional and api_version < 9:
-            return E.UNSUPPORTED_VERSION
+        m = self.committing_member(member_id, transactional, api_version)
+        if isinstance(m, ErrorCode):
+            return m
         if epoch > m.member_epoch:
             return E.STALE_MEMBER_EPOCH
         if epoch == m.member_epoch:
@@ -220,29 +194,6 @@ class StreamsGroup(MemberEpochGroup):
         out.append(srec.group_metadata(gid, None))
         out.append(srec.topology(gid, None))
         return out
-
-
-def _diff(current: dict, target: dict, unreleased) -> tuple:
-    """-> (kept, to revoke, to assign now, any unreleased)."""
-    kept, revoke, assign = {}, {}, {}
-    blocked_any = False
-    for s in set(current) | set(target):
-        cur = current.get(s, set())
-        want = target.get(s, set())
-        k = cur & want
-        r = cur - k
-        a = want - k
-        blocked = {p for p in a if unreleased(s, p)}
-        if blocked:
-            blocked_any = True
-            a -= blocked
-        if k:
-            kept[s] = k
-        if r:
-            revoke[s] = r
-        if a:
-            assign[s] = a
-    return kept, revoke, assign, blocked_any
 
 
 def reconcile(member: StreamsMember, target_epoch: int, target: Tasks, owners, owned: Tasks | None
@@ -274,9 +225,9 @@ def _compute_next(member, member_epoch, target_epoch, target: Tasks, owners, own
         return (active_owner.get((s, p)) == pid or pid in standby_owners.get((s, p), ())
                 or pid in warmup_owners.get((s, p), ()))
 
-    a_keep, a_rev, a_new, a_blk = _diff(member.assigned.active, target.active, active_unreleased)
-    s_keep, s_rev, s_new, s_blk = _diff(member.assigned.standby, target.standby, other_unreleased)
-    w_keep, w_rev, w_new, w_blk = _diff(member.assigned.warmup, target.warmup, other_unreleased)
+    a_keep, a_rev, a_new, a_blk = assignment_diff(member.assigned.active, target.active, active_unreleased)
+    s_keep, s_rev, s_new, s_blk = assignment_diff(member.assigned.standby, target.standby, other_unreleased)
+    w_keep, w_rev, w_new, w_blk = assignment_diff(member.assigned.warmup, target.warmup, other_unreleased)
     m = member.copy()
     revoke = Tasks(a_rev, s_rev, w_rev)
     if not revoke.is_empty():

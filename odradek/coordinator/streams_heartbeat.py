@@ -28,6 +28,7 @@ from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
 from .group_state import Group
 from .result import CoordinatorResult
+from .settings import int_settings
 from .streams_group_state import (
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
     UNREVOKED_TASKS,
@@ -56,19 +57,7 @@ class StreamsConfig:
 
     @classmethod
     def from_any(cls, obj) -> "StreamsConfig":
-        c = cls()
-        if obj is None:
-            return c
-        for attr, name in (("heartbeat_interval_ms", "group_streams_heartbeat_interval_ms"),
-                           ("session_timeout_ms", "group_streams_session_timeout_ms"),
-                           ("max_size", "group_streams_max_size"),
-                           ("num_standby_replicas", "group_streams_num_standby_replicas"),
-                           ("initial_rebalance_delay_ms", "group_streams_initial_rebalance_delay_ms"),
-                           ("assignment_interval_ms", "group_streams_assignment_interval_ms")):
-            val = obj.get(name, obj.get(name.replace("_", "."))) if isinstance(obj, dict) else getattr(obj, name, None)
-            if val is not None:
-                setattr(c, attr, int(val))
-        return c
+        return int_settings(cls, obj, prefix="group_streams_")
 
 
 @dataclass

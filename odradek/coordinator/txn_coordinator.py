@@ -28,9 +28,14 @@ How the broker wires it (odradek/broker/broker.py)::
 Markers go out synchronously (single node: an append to a local log), so a
 transaction passes through PrepareCommit/PrepareAbort within one call; the Prepare
 record is still written first, so a crash in between is finished at the next start.
+
+Every transition is decided, written, then applied (Kafka's prepareTransitionTo /
+completeTransitionTo): ``_transition`` writes the target state as a CoordinatorResult and the
+id's TxnMetadata takes it only once the append went through; a failed append leaves it as it was.
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
 import re
 from dataclasses import dataclass
@@ -39,7 +44,7 @@ from typing import Any, Callable, Iterable
 from odradek.wire.errors import ErrorCode
 
 from . import txn_records as rec
-from .result import CoordinatorResult, CoordinatorRuntime, no_response
+from .result import CoordinatorResult, CoordinatorRuntime
 from .txn_records import TxnMetadata, TxnState
 from .settings import int_settings
 
@@ -97,19 +102,36 @@ class TxnCoordinator:
         first FindCoordinator of a transactional id); without a log: always."""
         return self.runtime.is_coordinator(transactional_id)
 
-    def _persist(self, m: TxnMetadata, now_ms: int, prev_pid: int | None = None) -> None:
-        """Write the new state; prev_pid: the producer id before this transition (Kafka's
-        prevProducerId), when the transition changed it."""
-        m.last_update_ms = now_ms
-        m.prev_producer_id = m.producer_id if prev_pid is None else prev_pid
+    def _transition(self, m: TxnMetadata, now_ms: int, **changes) -> None:
+        """Decide -> write -> apply: the state ``m`` with ``changes`` is written to the id's
+        partition, then ``m`` (indexed by its id and producer id) takes it. If the append fails the
+        error propagates and ``m`` is unchanged. prev_producer_id is the producer id before the
+        transition (Kafka's prevProducerId)."""
+        target = dataclasses.replace(m, **changes, last_update_ms=now_ms, prev_producer_id=m.producer_id)
+        records = []
         if self.log is not None:
             version = rec.value_version(self.transaction_version())
-            self.runtime.write(m.transactional_id, CoordinatorResult(
-                [(rec.key_bytes(m.transactional_id), rec.value_bytes(m, version))], no_response), now_ms)
+            records = [(rec.key_bytes(m.transactional_id), rec.value_bytes(target, version))]
+        self.runtime.write(m.transactional_id, CoordinatorResult(records, lambda: self._apply(m, target)), now_ms)
+
+    def _apply(self, m: TxnMetadata, target: TxnMetadata) -> None:
+        if self._by_pid.get(m.producer_id) is m and m.producer_id != target.producer_id:
+            del self._by_pid[m.producer_id]
+        vars(m).update(vars(target))
+        self._index(m)
 
     def _index(self, m: TxnMetadata) -> None:
         self.txns[m.transactional_id] = m
         self._by_pid[m.producer_id] = m
+
+    def _try_transition(self, m: TxnMetadata, now_ms: int, **changes) -> bool:
+        """_transition for a client's request: False (logged) when the write failed."""
+        try:
+            self._transition(m, now_ms, **changes)
+        except Exception:
+            log.exception("cannot persist transaction %s", m.transactional_id)
+            return False
+        return True
 
     def load_all(self, now_ms: int | None = None) -> None:
         """Rebuild every transactional id from __transaction_state; finish half-done completions."""
@@ -156,8 +178,8 @@ class TxnCoordinator:
         if m is None:
             m = TxnMetadata(transactional_id, self.allocate_producer_id(), 0, timeout_ms,
                             state=S.EMPTY, last_update_ms=now_ms)
-            self._persist(m, now_ms)
-            self._index(m)
+            if not self._try_transition(m, now_ms):
+                return E.COORDINATOR_NOT_AVAILABLE, -1, -1
             return E.NONE, m.producer_id, m.producer_epoch
         if m.pending or m.state in (S.PREPARE_COMMIT, S.PREPARE_ABORT):
             return E.CONCURRENT_TRANSACTIONS, -1, -1
@@ -170,7 +192,11 @@ class TxnCoordinator:
         if m.state is S.ONGOING:
             # a new incarnation of the producer: fence the old one and abort its transaction;
             # like Kafka, answer CONCURRENT_TRANSACTIONS: the retry gets the next epoch
-            self._fence_and_abort(m, now_ms)
+            try:
+                self._fence_and_abort(m, now_ms)
+            except Exception:
+                log.exception("cannot fence transaction %s", transactional_id)
+                return E.COORDINATOR_NOT_AVAILABLE, -1, -1
             return E.CONCURRENT_TRANSACTIONS, -1, -1
         if expected_pid >= 0:
             retry = (expected_pid == m.producer_id and expected_epoch == m.last_producer_epoch) or \
@@ -179,26 +205,17 @@ class TxnCoordinator:
                 return E.NONE, m.producer_id, m.producer_epoch  # a retried bump: answer it again
             if expected_epoch != m.producer_epoch:
                 return E.PRODUCER_FENCED, -1, -1
-        before = m.producer_id
-        self._bump_epoch(m)
-        m.state = S.EMPTY
-        m.partitions = set()
-        m.timeout_ms = timeout_ms
-        m.start_ms = -1
-        self._persist(m, now_ms, prev_pid=before)
-        self._index(m)
+        if not self._try_transition(m, now_ms, **self._bumped_epoch(m), state=S.EMPTY, partitions=set(),
+                                    timeout_ms=timeout_ms, start_ms=-1):
+            return E.COORDINATOR_NOT_AVAILABLE, -1, -1
         return E.NONE, m.producer_id, m.producer_epoch
 
-    def _bump_epoch(self, m: TxnMetadata) -> None:
+    def _bumped_epoch(self, m: TxnMetadata) -> dict:
+        """The next epoch of the id; an exhausted one moves to a new producer id."""
         if m.producer_epoch >= MAX_EPOCH - 1:
-            self._by_pid.pop(m.producer_id, None)
-            m.last_producer_id = m.producer_id
-            m.last_producer_epoch = -1
-            m.producer_id = self.allocate_producer_id()
-            m.producer_epoch = 0
-        else:
-            m.last_producer_epoch = m.producer_epoch
-            m.producer_epoch += 1
+            return dict(last_producer_id=m.producer_id, last_producer_epoch=-1,
+                        producer_id=self.allocate_producer_id(), producer_epoch=0)
+        return dict(last_producer_epoch=m.producer_epoch, producer_epoch=m.producer_epoch + 1)
 
     def _fence_and_abort(self, m: TxnMetadata, now_ms: int) -> None:
         """PrepareEpochFence: bump the epoch so the old producer is fenced, then abort with it.
@@ -210,13 +227,8 @@ class TxnCoordinator:
         if self.transaction_version() >= 2:
             self._prepare_end_tv2(m, False, now_ms, no_partitions=False)
             return
-        if m.producer_epoch < MAX_EPOCH:
-            m.producer_epoch += 1
-        m.last_producer_epoch = -1
-        m.client_tv = 0
-        m.next_producer_id = -1
-        m.state = S.PREPARE_ABORT
-        self._persist(m, now_ms)
+        self._transition(m, now_ms, producer_epoch=min(m.producer_epoch + 1, MAX_EPOCH), last_producer_epoch=-1,
+                         client_tv=0, next_producer_id=-1, state=S.PREPARE_ABORT)
         self._complete(m, False, now_ms)
 
     # ------------------------------------------------------------------ AddPartitionsToTxn / AddOffsetsToTxn
@@ -242,22 +254,15 @@ class TxnCoordinator:
         if err is not E.NONE:
             return err
         new = set(partitions) - m.partitions
-        if m.state is S.ONGOING and not new:
-            return E.NONE
-        if m.state in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT):
-            m.start_ms = now_ms
-            m.partitions = set()
-        elif m.state is not S.ONGOING:
+        if m.state is S.ONGOING:
+            if not new:
+                return E.NONE
+            begin = dict(partitions=m.partitions | new)
+        elif m.state in (S.EMPTY, S.COMPLETE_COMMIT, S.COMPLETE_ABORT):
+            begin = dict(partitions=new, start_ms=now_ms)
+        else:
             return E.INVALID_TXN_STATE
-        old_state, old_parts, old_tv = m.state, m.partitions, m.client_tv
-        m.state = S.ONGOING
-        m.partitions = old_parts | new
-        m.client_tv = client_tv
-        try:
-            self._persist(m, now_ms)
-        except Exception:
-            m.state, m.partitions, m.client_tv = old_state, old_parts, old_tv
-            log.exception("cannot persist transaction %s", transactional_id)
+        if not self._try_transition(m, now_ms, **begin, state=S.ONGOING, client_tv=client_tv):
             return E.COORDINATOR_NOT_AVAILABLE
         return E.NONE
 
@@ -311,14 +316,8 @@ class TxnCoordinator:
             return E.CONCURRENT_TRANSACTIONS
         st = m.state
         if st is S.ONGOING:
-            m.state = S.PREPARE_COMMIT if commit else S.PREPARE_ABORT
-            old_tv, m.client_tv = m.client_tv, 0
-            m.next_producer_id = -1
-            try:
-                self._persist(m, now_ms)
-            except Exception:
-                m.state, m.client_tv = S.ONGOING, old_tv
-                log.exception("cannot persist transaction %s", transactional_id)
+            if not self._try_transition(m, now_ms, state=S.PREPARE_COMMIT if commit else S.PREPARE_ABORT,
+                                        client_tv=0, next_producer_id=-1):
                 return E.COORDINATOR_NOT_AVAILABLE
             self._complete(m, commit, now_ms)
             return E.NONE
@@ -399,7 +398,6 @@ class TxnCoordinator:
     def _prepare_end_tv2(self, m: TxnMetadata, commit: bool, now_ms: int,
                          no_partitions: bool) -> tuple[ErrorCode, int, int]:
         """Kafka's prepareAbortOrCommit at transaction.version 2, then the markers and Complete*."""
-        saved = (m.state, m.producer_epoch, m.last_producer_epoch, m.start_ms, m.next_producer_id, m.client_tv)
         next_pid = -1
         if m.producer_epoch >= MAX_EPOCH - 1:
             try:
@@ -407,22 +405,15 @@ class TxnCoordinator:
             except Exception:
                 log.exception("no producer id for the overflow of %s", m.transactional_id)
                 return E.COORDINATOR_NOT_AVAILABLE, -1, -1
-        if m.producer_epoch == MAX_EPOCH and not commit:
+        epoch = m.producer_epoch
+        if epoch == MAX_EPOCH and not commit:
             log.error("aborting producer %d of %s with epoch 32767; this must not happen",
                       m.producer_id, m.transactional_id)
         else:
-            m.producer_epoch += 1
-        m.last_producer_epoch = saved[1]
-        if no_partitions:
-            m.start_ms = now_ms
-        m.next_producer_id = next_pid
-        m.client_tv = 2
-        m.state = S.PREPARE_COMMIT if commit else S.PREPARE_ABORT
-        try:
-            self._persist(m, now_ms)
-        except Exception:
-            m.state, m.producer_epoch, m.last_producer_epoch, m.start_ms, m.next_producer_id, m.client_tv = saved
-            log.exception("cannot persist transaction %s", m.transactional_id)
+            epoch += 1
+        if not self._try_transition(m, now_ms, producer_epoch=epoch, last_producer_epoch=m.producer_epoch,
+                                    start_ms=now_ms if no_partitions else m.start_ms, next_producer_id=next_pid,
+                                    client_tv=2, state=S.PREPARE_COMMIT if commit else S.PREPARE_ABORT):
             return E.COORDINATOR_NOT_AVAILABLE, -1, -1
         self._complete(m, commit, now_ms)
         return E.NONE, m.producer_id, m.producer_epoch
@@ -440,17 +431,11 @@ class TxnCoordinator:
                     log.warning("marker for %s to %s-%d failed: %s", m.transactional_id, topic, p, err)
                 if topic == CONSUMER_OFFSETS and self.offsets is not None:
                     self.offsets.complete(m.producer_id, p, commit, now_ms)
-            m.state = S.COMPLETE_COMMIT if commit else S.COMPLETE_ABORT
-            m.partitions = set()
-            before = m.producer_id
+            overflow = {}
             if m.client_tv >= 2 and m.next_producer_id >= 0:
-                if self._by_pid.get(before) is m:
-                    del self._by_pid[before]
-                m.last_producer_id = before
-                m.producer_id, m.producer_epoch = m.next_producer_id, 0
-                self._by_pid[m.producer_id] = m
-            m.next_producer_id = -1
-            self._persist(m, now_ms, prev_pid=before)
+                overflow = dict(last_producer_id=m.producer_id, producer_id=m.next_producer_id, producer_epoch=0)
+            self._transition(m, now_ms, **overflow, state=S.COMPLETE_COMMIT if commit else S.COMPLETE_ABORT,
+                             partitions=set(), next_producer_id=-1)
         finally:
             m.pending = False
 

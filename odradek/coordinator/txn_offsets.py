@@ -8,25 +8,29 @@ as its record is newer).
 """
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
+from odradek.log.errors import InvalidProducerEpochError
 from odradek.wire import records as wire_records
 from odradek.wire.errors import ErrorCode
 
 from . import group_records as grec
 from . import offset_store
 
+if TYPE_CHECKING:
+    from .group_coordinator import GroupCoordinator
+
 E = ErrorCode
 
 
 class TxnOffsetStore:
-    def __init__(self, groups, append_batch: Callable[[int, bytes, int], None] | None = None,
-                 num_partitions: int | None = None):
-        """groups: the GroupCoordinator; append_batch(partition, batch bytes, now_ms) raises a
-        log error (InvalidProducerEpochError for a fenced producer) on failure."""
+    def __init__(self, groups: GroupCoordinator, append_batch: Callable[[int, bytes, int], None] | None = None):
+        """groups: the GroupCoordinator (its partitions of __consumer_offsets, its
+        offset.metadata.max.bytes); append_batch(partition, batch bytes, now_ms) raises a log error
+        (InvalidProducerEpochError for a fenced producer) on failure."""
         self.groups = groups
         self.append_batch = append_batch
-        self.num_partitions = num_partitions or getattr(groups, "num_partitions", grec.DEFAULT_OFFSETS_PARTITIONS)
+        self.num_partitions = groups.num_partitions
         # producer id -> group id -> {(topic, partition): OffsetAndMetadata}
         self.pending: dict[int, dict[str, dict]] = {}
 
@@ -37,8 +41,8 @@ class TxnOffsetStore:
                topic_ids: dict | None = None) -> dict:
         """offsets {(topic, partition): (offset, leader_epoch, metadata)}, topic_ids {topic: id} stored with
         them (so that they go with the topic if it is deleted: group_records.is_stale) -> {tp: error}."""
-        max_bytes = getattr(getattr(self.groups, "config", None), "offset_metadata_max_bytes", 4096)
-        result, staged, records = offset_store.stage(group_id, offsets, now_ms, topic_ids, max_bytes)
+        result, staged, records = offset_store.stage(group_id, offsets, now_ms, topic_ids,
+                                                     self.groups.config.offset_metadata_max_bytes)
         recs = [(k, v, (), now_ms) for k, v in records]
         if recs and self.append_batch is not None:
             batch = wire_records.build_batch(recs, base_timestamp=now_ms, producer_id=pid, producer_epoch=epoch,
@@ -46,8 +50,7 @@ class TxnOffsetStore:
             try:
                 self.append_batch(self.partition_for(group_id), batch, now_ms)
             except Exception as e:
-                name = getattr(e, "error_name", "")
-                code = E.INVALID_PRODUCER_EPOCH if name == "INVALID_PRODUCER_EPOCH" else E.UNKNOWN_SERVER_ERROR
+                code = E.INVALID_PRODUCER_EPOCH if isinstance(e, InvalidProducerEpochError) else E.UNKNOWN_SERVER_ERROR
                 for tp in staged:
                     result[tp] = code
                 return result

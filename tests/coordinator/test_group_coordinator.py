@@ -264,6 +264,25 @@ def test_last_member_leaving_empties_group():
     assert g.state is GroupState.EMPTY and g.generation_id == gen + 1
 
 
+def test_a_join_ending_empty_moves_the_group_only_once_its_record_is_written():
+    h = Harness()
+    ids, gen, _ = stable_group(h, 2)
+    h.c.leave_group("g", [(ids[1], None)], h.now)  # ids[0] never rejoins
+    h.log.fail = True
+    h.advance(REBALANCE + 1)  # ids[0]'s session ends: the group would end empty, but the write fails
+    g = h.group()
+    assert g.state is GroupState.PREPARING_REBALANCE and g.generation_id == gen
+    h.log.fail = False
+    h.advance(100)  # the deadline fires again
+    assert g.state is GroupState.EMPTY and g.generation_id == gen + 1 and not g.members
+    key, value = h.log.read(h.c.partition_for("g"))[-1][1:]
+    meta = rec.decode_group_value(value)
+    assert (meta.generation, meta.members, meta.leader, meta.protocol) == (gen + 1, [], None, None)
+    c2 = GroupCoordinator(log=h.log, config=h.c.config, now_ms=h.now)
+    c2.load_all()
+    assert c2.groups["g"].state is GroupState.EMPTY and c2.groups["g"].generation_id == gen + 1
+
+
 def test_static_member_rejoins_without_rebalance():
     h = Harness()
     a = h.join(instance="i-a")

@@ -2,7 +2,9 @@
 
 A tiny listener records the first requests that kafka-python and confluent-kafka
 send (ApiVersions, then Metadata after we answer ApiVersions). odradek must decode
-each and re-encode it to the very same bytes.
+each and re-encode it to the very same bytes. The listener answers the Metadata
+request too (itself as the only broker, no topics), so a client's bootstrap completes
+at once instead of waiting out its timeout.
 """
 
 import socket
@@ -14,10 +16,16 @@ import pytest
 from odradek.wire import api
 from odradek.wire.frames import FrameDecoder
 from odradek.wire.messages.api_versions_response import ApiVersion, ApiVersionsResponse
+from odradek.wire.messages.metadata_response import MetadataResponse, MetadataResponseBroker
 
 
 class Recorder:
-    """Accepts one connection, answers ApiVersions, records every request frame."""
+    """A fake broker that answers ApiVersions and Metadata (itself as the only broker, no topics) on
+    every connection, and records the request frames a client sends up to its first Metadata
+    request. Answering Metadata, and keeping connections open until the client or close() ends them,
+    lets a client's bootstrap complete at once: a listener that hung up after the first Metadata
+    request made kafka-python retry until its 30 s bootstrap timeout, and librdkafka's list_topics
+    wait out its own timeout on a connection to the advertised broker that was never accepted."""
 
     def __init__(self):
         self.sock = socket.socket()
@@ -25,25 +33,34 @@ class Recorder:
         self.sock.listen(4)
         self.port = self.sock.getsockname()[1]
         self.frames: list[bytes] = []
-        self.done = threading.Event()
-        threading.Thread(target=self._run, daemon=True).start()
+        self.done = threading.Event()  # the first Metadata request is recorded
+        self.conns: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
 
-    def _run(self):
+    def _accept(self):
         self.sock.settimeout(20)
-        try:
-            conn, _ = self.sock.accept()
-        except OSError:
-            return
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            with self.lock:
+                self.conns.append(conn)
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket):
         conn.settimeout(20)
         dec = FrameDecoder()
         try:
-            while not self.done.is_set():
-                data = conn.recv(65536)
-                if not data:
-                    break
+            while data := conn.recv(65536):
                 for frame in dec.feed(data):
-                    self.frames.append(bytes(frame))
                     key, version, corr = struct.unpack_from(">hhi", frame)
+                    with self.lock:
+                        if not self.done.is_set():
+                            self.frames.append(bytes(frame))
+                        if key == 3:
+                            self.done.set()
                     if key == 18:
                         resp = ApiVersionsResponse(
                             error_code=0,
@@ -52,7 +69,9 @@ class Recorder:
                         )
                         conn.sendall(api.encode_response(18, min(version, 4), corr, resp))
                     elif key == 3:
-                        self.done.set()
+                        broker = MetadataResponseBroker(node_id=0, host="127.0.0.1", port=self.port)
+                        resp = MetadataResponse(brokers=[broker], cluster_id="golden", controller_id=0)
+                        conn.sendall(api.encode_response(3, min(version, 12), corr, resp))
         except OSError:
             pass
         finally:
@@ -61,6 +80,13 @@ class Recorder:
     def close(self):
         self.done.set()
         self.sock.close()
+        with self.lock:
+            conns = list(self.conns)
+        for conn in conns:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
 
 
 def _check_roundtrip(frames, allow_trailing=False):
