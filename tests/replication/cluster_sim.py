@@ -1,0 +1,783 @@
+"""Deterministic simulation of a replicated cluster in one process (issue 20's "How it is checked").
+
+A controller and N brokers, each part the real code where it exists:
+- the controller is odradek.controller's pure Decisions (broker registration, heartbeats,
+  fencing, topic creation with replica placement) over a MetadataImage that the metadata log's
+  records are replayed into (MetadataDelta), each batch committed at once or some steps later;
+  brokers see committed records only. Elections and AlterPartition are decided by
+  sim_elections.py (Kafka's rules, kept small) until the controller decides them itself;
+- every broker keeps its partitions in real odradek.log PartitionLogs on its own
+  FaultyFileSystem, and runs the pure replication cores: PartitionLeader for the partitions it
+  leads, PartitionFollower for the others, fetching real record batches from the leader's log and
+  appending them with append_as_follower;
+- a seeded network between brokers and with the controller: delay (so reordering), loss, links
+  cut for a while (a broker isolated from everyone, from the controller only, or from one
+  other broker); broker crashes that keep the fsynced bytes and a random part of the rest (the
+  log is reopened from the torn files), restarts with a new incarnation that register again
+  (Kafka's DUPLICATE_BROKER_REGISTRATION while the old session lives), session expiry that fences
+  the broker and moves its leaderships, slow followers, leadership moves.
+Producers send acks=all (and some acks=1) with min.insync.replicas >= 2. Faults stay within what
+acks=all promises: at most RF - min.insync.replicas brokers failed (down, cut off, or restarted
+and not yet back in every ISR) at once, and never the last live ISR member of a partition.
+
+After every step: every record a leader's HW has passed (so a consumer may have read it, and
+every acks=all acknowledgement) is still on the current leader at the same offset; a leader's HW
+never goes back within its epoch; one broker at most appends at a leader epoch. At the end the
+network heals and every replica must end byte-identical, with every acknowledged record.
+Replay: `pytest tests/replication/test_cluster_sim.py --sim-seed=N` or
+`python tests/replication/cluster_sim.py N`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from bisect import bisect_right
+import random
+import sys
+from collections import deque
+from dataclasses import dataclass
+
+from odradek.controller.decisions import BrokerRegistration, CreateTopicSpec, Decisions, Env
+from odradek.controller.image import NO_LEADER, MetadataDelta, MetadataImage, PartitionImage
+from odradek.controller.result import ControllerResult
+from odradek.log import FaultyFileSystem, LogConfig, PartitionLog
+from odradek.replication.follower import PartitionFollower
+from odradek.replication.leader import LeaderConfig, PartitionLeader
+from odradek.replication.messages import (
+    AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, FollowerReady, LeaderAndIsr, ReplicaFetch,
+)
+from odradek.wire.errors import ErrorCode
+from odradek.wire.records import build_batch, iter_batch_headers, iter_batches
+
+from sim_elections import alter_partition, elect_leaderless, fence_and_elect, move_leader
+
+CONTROLLER = "controller"
+CONTROLLER_ID = 3000
+TOPIC = "sim"
+T0 = 1_700_000_000_000  # the simulated clock (ms) starts where a real one would
+STEP_MS = 5  # one step of simulated time
+
+
+class SimFailure(AssertionError):
+    pass
+
+
+@dataclass(frozen=True)
+class Fetched:
+    """A fetched batch as PartitionFollower sees it."""
+    base_offset: int
+    last_offset: int
+    leader_epoch: int
+
+
+class Broker:
+    def __init__(self, sim: ClusterSim, node_id: int):
+        self.sim = sim
+        self.id = node_id
+        self.fs = FaultyFileSystem(seed=sim.rng.randrange(1 << 30))
+        self.alive = True
+        self.incarnation = b""
+        self.broker_epoch = -1  # known once registered
+        self.register_sent = -1_000
+        self.image = MetadataImage()
+        self.meta_offset = 0  # metadata records applied
+        self.logs: dict[int, PartitionLog] = {}
+        self.roles: dict[int, PartitionLeader | PartitionFollower | None] = {}
+        self.tokens: dict[int, int] = {}
+        self.max_hw: dict[int, int] = {}  # per partition, the leader role's highest HW
+        self.verified: dict[int, int] = {}  # per partition, the prefix checked against what was read
+        self.proposal_sent: dict[int, int] = {}
+        self.slow = False
+        self.new_incarnation()
+
+    def new_incarnation(self) -> None:
+        self.incarnation = self.sim.rng.randbytes(16)
+        self.broker_epoch = -1
+        self.register_sent = -1_000
+        self.image = MetadataImage()
+        self.meta_offset = 0
+        self.caught_up = False
+        for p in list(self.roles):
+            self.roles[p] = None
+            self.tokens[p] = self.sim.next_token()
+
+    def open_logs(self, partitions) -> None:
+        for p in partitions:
+            self.logs[p] = PartitionLog(self.fs, f"/data/{TOPIC}-{p}", self.sim.log_config, now_ms=self.sim.now,
+                                        rng=random.Random(self.sim.rng.randrange(1 << 30)))
+            self.verified[p] = 0
+            self.roles.setdefault(p, None)
+            self.tokens.setdefault(p, self.sim.next_token())
+
+    def leader(self, p: int) -> PartitionLeader | None:
+        role = self.roles.get(p)
+        return role if isinstance(role, PartitionLeader) else None
+
+    def follower(self, p: int) -> PartitionFollower | None:
+        role = self.roles.get(p)
+        return role if isinstance(role, PartitionFollower) else None
+
+
+class ClusterSim:
+    def __init__(self, seed: int, *, steps: int = 250, rf: int | None = None):
+        self.seed = seed
+        self.rng = r = random.Random(seed)
+        self.rf = rf or r.choice((3, 3, 3, 5))
+        n_brokers = self.rf + r.choice((0, 0, 1))
+        self.ids = tuple(range(1, n_brokers + 1))
+        self.partitions = tuple(range(r.choice((1, 2, 2))))
+        self.min_isr = r.choice((2, 3)) if self.rf == 5 else 2
+        self.budget = self.rf - self.min_isr  # brokers that may be failed at once
+        self.leader_config = LeaderConfig(min_insync_replicas=self.min_isr,
+                                          replica_lag_time_max_ms=STEP_MS * r.choice((8, 15, 30)))
+        self.log_config = LogConfig(segment_bytes=r.choice((600, 2000, 1 << 20)))
+        self.truncate_on_fetch = r.choice((True, True, False))
+        self.p_drop = r.choice((0, 0.02, 0.1))
+        self.max_delay = r.choice((1, 2, 4))
+        self.commit_delay = r.choice((0, 0, 2))
+        self.p_crash = r.choice((0, 0.01, 0.03))
+        self.p_cut = r.choice((0, 0.01, 0.02))
+        self.p_move = r.choice((0, 0.01))
+        self.p_slow = r.choice((0, 0.02))
+        self.p_flush = r.choice((0.05, 0.3, 1.0))
+        self.p_produce = r.choice((0.5, 1.0))
+        self.session_steps = r.choice((10, 20))
+        self.heartbeat_steps = 2
+        self.request_timeout_ms = STEP_MS * (3 * self.max_delay + 4)
+        self.steps = steps
+        self.t = 0
+        self.token = 0
+        self.seq = 0
+        self.net: list = []
+        self.cut: dict[frozenset, int] = {}  # a cut link (pair of endpoints) -> the step it heals
+        self.down_until: dict[int, int] = {}
+        self.recovering: set[int] = set()  # restarted after a crash, not yet back in every ISR
+        self.trace: deque = deque(maxlen=120)
+        # the controller
+        self.env = Env(node_id=CONTROLLER_ID, defaults={"min.insync.replicas": str(self.min_isr)},
+                       new_uuid=lambda: self.rng.randbytes(16), rng=random.Random(r.randrange(1 << 30)))
+        self.image = MetadataImage(cluster_id="sim", controller_id=CONTROLLER_ID)
+        self.records: list = []  # the metadata log; the controller's image has replayed all of it
+        self.committed = 0  # brokers see records below this
+        self.batch_ends: list[int] = []  # a broker applies whole batches (atomic, as Kafka's)
+        self.pending: deque = deque()  # (commit step, end offset, callback or None)
+        self.last_heartbeat: dict[int, int] = {}
+        self.topic_id = b""
+        # what the invariants remember
+        self.writers: dict[tuple[int, int], tuple[int, str]] = {}  # (partition, leader epoch) -> who appended
+        self.read: dict[int, list[bytes]] = {p: [] for p in self.partitions}  # value by offset, below a HW
+        self.acked: dict[int, dict[int, bytes]] = {p: {} for p in self.partitions}
+        self.waiting: dict[tuple[int, int], tuple[int, int, int, list[bytes]]] = {}
+        self.acked_requests: set[tuple[int, int]] = set()
+        self.produced = 0
+        self.errors: dict[str, int] = {}
+        self.counts = {"crash": 0, "cut": 0, "fenced": 0, "election": 0, "move": 0, "isr_change": 0,
+                       "truncate": 0, "diverging": 0, "epoch_query": 0}
+        self.brokers = {i: Broker(self, i) for i in self.ids}
+        self._bootstrap()
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def now(self) -> int:
+        return T0 + self.t * STEP_MS
+
+    def next_token(self) -> int:
+        self.token += 1
+        return self.token
+
+    def fail(self, why: str):
+        raise SimFailure(f"seed={self.seed} t={self.t}: {why}\n{self.describe()}\nlast events:\n"
+                         + "\n".join(self.trace))
+
+    def describe(self) -> str:
+        parts = []
+        for p in self.partitions:
+            pi = self._partition(self.image, p)
+            parts.append(f"p{p}: leader {pi.leader} epoch {pi.leader_epoch}/{pi.partition_epoch} isr {pi.isr} "
+                         f"replicas {pi.replicas}")
+        for b in self.brokers.values():
+            logs = " ".join(f"p{p}:leo={log.log_end_offset},hw={log.high_watermark}" for p, log in b.logs.items())
+            parts.append(f"broker {b.id} alive={b.alive} epoch={b.broker_epoch} {logs}")
+        return "\n".join(parts)
+
+    @staticmethod
+    def _partition(image: MetadataImage, p: int) -> PartitionImage:
+        return image.topics[TOPIC].partitions[p]
+
+    def count_error(self, name: str) -> None:
+        self.errors[name] = self.errors.get(name, 0) + 1
+
+    # ------------------------------------------------------------------ network
+    def link_up(self, a, b) -> bool:
+        return frozenset((a, b)) not in self.cut
+
+    def send(self, src, dst, msg: tuple, *, lossy: bool = True) -> None:
+        if lossy and self.rng.random() < self.p_drop:
+            return
+        self.seq += 1
+        inc = self.brokers[dst].incarnation if dst != CONTROLLER else b""
+        heapq.heappush(self.net, (self.t + 1 + self.rng.randrange(self.max_delay), self.seq, src, dst, inc, msg))
+
+    def _deliver_due(self) -> None:
+        while self.net and self.net[0][0] <= self.t:
+            _, _, src, dst, inc, msg = heapq.heappop(self.net)
+            if not self.link_up(src, dst):
+                continue
+            if dst == CONTROLLER:
+                if self.brokers[src].alive:  # (a dead broker's requests die with its connections)
+                    self._controller_receive(src, msg)
+                continue
+            b = self.brokers[dst]
+            if b.alive and b.incarnation == inc:
+                self._broker_receive(b, src, msg)
+
+    # ------------------------------------------------------------------ controller
+    def _decisions(self) -> Decisions:
+        return Decisions(self.env, self.image)
+
+    def _write(self, result: ControllerResult, then=None) -> None:
+        """Append the decision's records to the metadata log (the controller's image replays them
+        at once) and commit them now or a few steps later; `then` runs at the commit."""
+        if result.records:
+            delta = MetadataDelta(self.image)
+            for rec in result.records:
+                delta.replay(rec, len(self.records))
+                self.records.append(rec)
+            self.image = delta.apply()
+            self.batch_ends.append(len(self.records))
+        at = self.t + self.rng.randrange(self.commit_delay + 1)
+        if self.pending:
+            at = max(at, self.pending[-1][0])
+        self.pending.append((at, len(self.records), then))
+        self._commit_due()
+
+    def _commit_due(self) -> None:
+        while self.pending and self.pending[0][0] <= self.t:
+            _, end, then = self.pending.popleft()
+            self.committed = max(self.committed, end)
+            if then is not None:
+                then()
+
+    def _bootstrap(self) -> None:
+        self._write(self._decisions().bootstrap())
+        for b in self.brokers.values():
+            reg = BrokerRegistration(b.id, b.incarnation, [("PLAINTEXT", f"b{b.id}", 9092, 0)], {}, None)
+            self._write(self._decisions().register_broker(reg, len(self.records), unfence=True))
+            b.broker_epoch = self.image.brokers[b.id].epoch
+            self.last_heartbeat[b.id] = 0
+        configs = {"min.insync.replicas": str(self.min_isr)}
+        res = self._decisions().create_topics([CreateTopicSpec(TOPIC, len(self.partitions), self.rf, configs=configs)])
+        assert res.response[0].error_code == 0, res.response
+        self._write(res)
+        self.topic_id = self.image.topics[TOPIC].topic_id
+        self.commit_all()
+        for b in self.brokers.values():
+            b.open_logs(p for p in self.partitions if b.id in self._partition(self.image, p).replicas)
+        self.trace.append("created: " + "; ".join(f"p{p} replicas {self._partition(self.image, p).replicas}"
+                                                  for p in self.partitions))
+
+    def commit_all(self) -> None:
+        while self.pending:
+            _, end, then = self.pending.popleft()
+            self.committed = max(self.committed, end)
+            if then is not None:
+                then()
+
+    def _controller_receive(self, src: int, msg: tuple) -> None:
+        kind = msg[0]
+        if kind == "register":
+            _, incarnation = msg
+            b = self.image.brokers.get(src)
+            if (b is not None and b.incarnation_id != incarnation and not b.fenced
+                    and self.t - self.last_heartbeat.get(src, -10**9) <= self.session_steps):
+                self.count_error("DUPLICATE_BROKER_REGISTRATION")  # the old incarnation's session lives
+                return
+            reg = BrokerRegistration(src, incarnation, [("PLAINTEXT", f"b{src}", 9092, 0)], {}, None)
+            epoch = len(self.records)
+            self.last_heartbeat[src] = self.t
+            self.trace.append(f"t={self.t} controller registers broker {src} at epoch {epoch}")
+            self._write(self._decisions().register_broker(reg, epoch),
+                        lambda: self.send(CONTROLLER, src, ("registered", incarnation, epoch), lossy=False))
+        elif kind == "heartbeat":
+            _, epoch, meta_offset = msg
+            res = self._decisions().broker_heartbeat(src, epoch, meta_offset, False)
+            if res.response.error_code:
+                return
+            self.last_heartbeat[src] = self.t
+            if res.records:
+                self.trace.append(f"t={self.t} controller unfences broker {src}")
+                records = list(res.records)
+                delta = MetadataDelta(self.image)
+                for rec in records:
+                    delta.replay(rec, 0)
+                records += elect_leaderless(delta.apply(), self.topic_id, TOPIC)
+                self.counts["election"] += len(records) - len(res.records)
+                self._write(ControllerResult(records, None))
+        elif kind == "alter":
+            _, broker_epoch, token, p, proposal = msg
+            answer, records = alter_partition(self.image, self.topic_id, TOPIC, src, broker_epoch, p, proposal)
+            if records:
+                self.counts["isr_change"] += 1
+                self.trace.append(f"t={self.t} controller: p{p} ISR -> {proposal.isr_ids} (from {src})")
+
+            def reply(answer=answer):
+                if isinstance(answer, PartitionImage):
+                    answer = LeaderAndIsr(answer.leader, answer.leader_epoch, answer.partition_epoch,
+                                          frozenset(answer.isr))
+                self.send(CONTROLLER, src, ("alter_answer", token, p, proposal.proposal_id, answer))
+            self._write(ControllerResult(records, None), reply)
+
+    def _expire_sessions(self) -> None:
+        stale = [b.node_id for b in self.image.brokers.values()
+                 if not b.fenced and self.t - self.last_heartbeat.get(b.node_id, 0) > self.session_steps]
+        if stale:
+            res = self._decisions().fence(stale)
+            records = list(res.records) + fence_and_elect(self.image, self.topic_id, TOPIC, set(res.response))
+            self.counts["fenced"] += len(res.response)
+            self.trace.append(f"t={self.t} controller fences {res.response}")
+            self._write(ControllerResult(records, None))
+
+    def _move_leadership(self) -> None:
+        p = self.rng.choice(self.partitions)
+        records = move_leader(self.image, self.topic_id, TOPIC, p, self.rng)
+        if records:
+            self.counts["move"] += 1
+            self.trace.append(f"t={self.t} controller moves p{p}'s leadership to {records[0].leader}")
+            self._write(ControllerResult(records, None))
+
+    # ------------------------------------------------------------------ brokers: metadata
+    def _broker_tick(self, b: Broker) -> None:
+        if b.broker_epoch < 0:
+            if self.t - b.register_sent > 3 * self.max_delay + 4:
+                b.register_sent = self.t
+                self.send(b.id, CONTROLLER, ("register", b.incarnation))
+            return
+        if self.t % self.heartbeat_steps == 0:
+            self.send(b.id, CONTROLLER, ("heartbeat", b.broker_epoch, b.meta_offset - 1))
+        if b.meta_offset < self.committed and self.link_up(b.id, CONTROLLER) and self.rng.random() < 0.7:
+            ends = [e for e in self.batch_ends[bisect_right(self.batch_ends, b.meta_offset):] if e <= self.committed]
+            end = ends[min(len(ends) - 1, self.rng.choice((0, 2, 100)))]
+            delta = MetadataDelta(b.image)
+            for off in range(b.meta_offset, end):
+                delta.replay(self.records[off], off)
+            b.image = delta.apply()
+            b.meta_offset = end
+            # A (re)started broker acts on its metadata once it has caught up with the log (Kafka
+            # publishes the image only after the initial catch-up), never on a replay's middle.
+            b.caught_up = b.caught_up or end >= self.committed
+            if b.caught_up and TOPIC in b.image.topics:
+                for p in b.logs:
+                    self._reconcile(b, p)
+
+    def _reconcile(self, b: Broker, p: int) -> None:
+        """Kafka's makeLeader / makeFollower from the broker's metadata image."""
+        part = self._partition(b.image, p)
+        alive = {x.node_id: x.epoch for x in b.image.brokers.values() if x.active}
+        state = LeaderAndIsr(part.leader, part.leader_epoch, part.partition_epoch, frozenset(part.isr))
+        role, log = b.roles[p], b.logs[p]
+        if part.leader == b.id:
+            if isinstance(role, PartitionLeader) and role.leader_epoch == part.leader_epoch:
+                role.apply_metadata(state, part.replicas, self.now, alive)
+            else:
+                self._drop_role(b, p)
+                b.roles[p] = PartitionLeader(b.id, log, self.leader_config, state, part.replicas,
+                                             log.high_watermark, self.now, alive)
+                b.max_hw[p] = -1
+                self.trace.append(f"t={self.t} broker {b.id} leads p{p} epoch {part.leader_epoch} "
+                                  f"(leo {log.log_end_offset}, hw {b.roles[p].high_watermark}, isr {part.isr})")
+            self._leader_ready(b, p)
+            return
+        if isinstance(role, PartitionFollower) and (role.leader_id, role.leader_epoch) == (part.leader, part.leader_epoch):
+            return
+        if isinstance(role, PartitionLeader) and role.leader_epoch == part.leader_epoch:
+            return  # (the same epoch cannot move leader: only a new epoch takes leadership away)
+        self._drop_role(b, p)
+        if part.leader != NO_LEADER:
+            b.roles[p] = PartitionFollower(b.id, b.broker_epoch, part.leader, part.leader_epoch, log,
+                                           log.high_watermark, truncate_on_fetch=self.truncate_on_fetch,
+                                           request_timeout_ms=self.request_timeout_ms)
+
+    def _drop_role(self, b: Broker, p: int) -> None:
+        role = b.roles.get(p)
+        if isinstance(role, PartitionLeader):
+            for c in role.resign():
+                self._completed(b, p, c.request_id, c.error)
+        b.roles[p] = None
+        b.tokens[p] = self.next_token()
+
+    # ------------------------------------------------------------------ brokers: the leader side
+    def _leader_ready(self, b: Broker, p: int) -> None:
+        leader, log = b.leader(p), b.logs[p]
+        rd = leader.ready()
+        if rd.epoch_start is not None:
+            log.assign_epoch(*rd.epoch_start)
+        for prop in rd.proposals:
+            b.proposal_sent[p] = self.t
+            self.send(b.id, CONTROLLER, ("alter", b.broker_epoch, b.tokens[p], p, prop))
+        hw = rd.high_watermark
+        if hw > log.log_end_offset:
+            self.fail(f"leader {b.id} of p{p}: HW {hw} beyond its log end {log.log_end_offset}")
+        if hw < b.max_hw[p]:
+            self.fail(f"leader {b.id} of p{p}: HW went back {b.max_hw[p]} -> {hw} in epoch {leader.leader_epoch}")
+        b.max_hw[p] = hw
+        log.high_watermark = hw
+        self._observe(b, p)
+        for c in rd.completions:
+            self._completed(b, p, c.request_id, c.error)
+
+    def _completed(self, b: Broker, p: int, request_id: int, error: ErrorCode) -> None:
+        _, base, last, values = self.waiting.pop((b.id, request_id))
+        self.count_error(error.name)
+        if error != ErrorCode.NONE:
+            return
+        read = self.read[p]
+        if last >= len(read) or read[base:last + 1] != values:
+            self.fail(f"acknowledged p{p} {values}@{base} but it is not below the leader's HW")
+        for i, v in enumerate(values):
+            self.acked[p][base + i] = v
+        self.acked_requests.add((b.id, request_id))
+        self.trace.append(f"t={self.t} acked p{p} {base}..{last} on {b.id}")
+
+    def _produce(self, p: int, acks: int | None = None) -> tuple[int, int] | None:
+        """A client's produce to a broker that believes it leads p (a deposed leader too)."""
+        leaders = [b for b in self.brokers.values() if b.alive and b.leader(p) is not None]
+        if not leaders:
+            return None
+        b = self.rng.choice(leaders)
+        leader, log = b.leader(p), b.logs[p]
+        acks = acks if acks is not None else self.rng.choice((-1, -1, -1, 1))
+        error = leader.check_append(acks)
+        if error != ErrorCode.NONE:
+            self.count_error(error.name)
+            return None
+        me = (b.id, b.incarnation.hex()[:8])
+        prev = self.writers.setdefault((p, leader.leader_epoch), me)
+        if prev != me:
+            self.fail(f"brokers {prev} and {me} (id, incarnation) both accepted writes to p{p} "
+                      f"in leader epoch {leader.leader_epoch}")
+        self.produced += 1
+        values = [f"{p}:{self.produced}:{k}".encode() for k in range(self.rng.choice((1, 1, 3)))]
+        batch = build_batch([(None, v, (), self.now) for v in values])
+        info = log.append(batch, self.now, leader_epoch=leader.leader_epoch)
+        request_id = None
+        if acks == -1:
+            request_id = self.produced
+            self.waiting[(b.id, request_id)] = (p, info.base_offset, info.last_offset, values)
+        leader.on_append(self.now, request_id, info.last_offset, timeout_ms=20 * self.leader_config.replica_lag_time_max_ms)
+        self._leader_ready(b, p)
+        return None if request_id is None else (b.id, request_id)
+
+    def _serve_fetch(self, b: Broker, src: int, token: int, p: int, req: ReplicaFetch | EpochQuery) -> None:
+        leader = b.leader(p)
+        data = b""
+        if isinstance(req, EpochQuery):
+            self.counts["epoch_query"] += 1
+            if leader is None:
+                answer = EpochAnswer(req.request_id, req.current_leader_epoch, ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                                     b.logs[p].epochs.end_offset_for(-1, 0))
+            else:
+                answer = leader.answer_epoch_query(req)
+        elif leader is None:
+            answer = FetchDecision(req.request_id, req.current_leader_epoch, ErrorCode.NOT_LEADER_OR_FOLLOWER,
+                                   req.fetch_offset)
+        else:
+            answer = leader.on_fetch(req, self.now)
+            self.counts["diverging"] += answer.diverging_epoch is not None
+            if answer.read_from is not None:
+                # (replica.fetch.max.bytes: within a segment, as Kafka's minimum segment.bytes is its default fetch size)
+                max_bytes = min(self.rng.choice((100, 1000, 1 << 20)), self.log_config.segment_bytes)
+                data = b.logs[p].read(answer.read_from, max_bytes).read_bytes()
+            self._leader_ready(b, p)
+        self.send(b.id, src, ("fetch_answer", token, p, answer, data))
+
+    # ------------------------------------------------------------------ brokers: the follower side
+    def _follower_answer(self, b: Broker, p: int, answer, data: bytes) -> None:
+        f = b.follower(p)
+        if isinstance(answer, EpochAnswer):
+            rd = f.on_epoch_answer(answer)
+        else:
+            fetched = tuple(Fetched(h.base_offset, h.last_offset, h.partition_leader_epoch)
+                            for _, h in iter_batch_headers(data))
+            rd = f.on_fetch_answer(answer, fetched)
+        self._follower_ready(b, p, rd, data)
+
+    def _follower_ready(self, b: Broker, p: int, rd: FollowerReady, data: bytes) -> None:
+        log = b.logs[p]
+        if rd.truncate_to is not None:
+            if rd.truncate_to < log.log_end_offset:
+                self.counts["truncate"] += 1
+                self.trace.append(f"t={self.t} broker {b.id} truncates p{p} {log.log_end_offset} -> {rd.truncate_to}")
+            log.truncate_to(rd.truncate_to, self.now)
+            b.verified[p] = min(b.verified[p], rd.truncate_to)
+        if rd.truncate_fully_to is not None:
+            log.truncate_fully_and_start_at(rd.truncate_fully_to, self.now)
+            b.verified[p] = 0
+        if rd.append:
+            log.append_as_follower(data, self.now)
+        if rd.high_watermark is not None:
+            log.high_watermark = rd.high_watermark
+        if rd.log_start_offset is not None:
+            log.maybe_increment_log_start_offset(rd.log_start_offset)
+
+    def _broker_receive(self, b: Broker, src, msg: tuple) -> None:
+        kind = msg[0]
+        if kind == "registered":
+            _, incarnation, epoch = msg
+            if incarnation == b.incarnation and epoch > b.broker_epoch:
+                # (a resent registration amends the first: the last epoch counts, as Kafka's)
+                again = b.broker_epoch >= 0
+                b.broker_epoch = epoch
+                self.trace.append(f"t={self.t} broker {b.id} registered, epoch {epoch}")
+                if again and b.caught_up and TOPIC in b.image.topics:
+                    for p in b.logs:
+                        self._drop_role(b, p)
+                        self._reconcile(b, p)
+        elif kind == "alter_answer":
+            _, token, p, pid, answer = msg
+            leader = b.leader(p)
+            if leader is not None and token == b.tokens[p]:
+                leader.on_alter_partition_answer(pid, answer, self.now)
+                self._leader_ready(b, p)
+        elif kind == "fetch":
+            _, token, p, req = msg
+            self._serve_fetch(b, src, token, p, req)
+        elif kind == "fetch_answer":
+            _, token, p, answer, data = msg
+            if token == b.tokens[p] and b.follower(p) is not None:
+                self._follower_answer(b, p, answer, data)
+
+    # ------------------------------------------------------------------ invariants
+    def _records(self, log: PartitionLog, start: int, end: int) -> list[bytes]:
+        """The values of offsets [start, end) in the log."""
+        out: list[bytes] = []
+        off = start
+        while off < end:
+            data = log.read(off, 1 << 20, upper_bound_offset=end).read_bytes()
+            if not data:
+                break
+            for h, recs in iter_batches(data):
+                for rec in recs:
+                    o = rec.offset(h)
+                    if off <= o < end:
+                        out.append(rec.value)
+                off = h.last_offset + 1
+        return out
+
+    def _current(self, b: Broker, p: int) -> bool:
+        """b leads p at the epoch the committed metadata names."""
+        leader = b.leader(p)
+        if leader is None or TOPIC not in b.image.topics:
+            return False
+        part = self._partition(self.image, p)
+        return part.leader == b.id and part.leader_epoch == leader.leader_epoch
+
+    def _observe(self, b: Broker, p: int) -> None:
+        """Below a leader's HW a consumer may read: those records count as read. The current
+        leader must hold every record ever read (every acknowledged one too), unchanged."""
+        log, read = b.logs[p], self.read[p]
+        hw = b.leader(p).high_watermark
+        if hw > len(read):
+            read.extend(self._records(log, len(read), hw))
+            if len(read) != hw:
+                self.fail(f"leader {b.id} of p{p}: its log has {len(read)} records below its HW {hw}")
+        if not self._current(b, p) or b.verified[p] >= len(read):
+            return
+        have = self._records(log, b.verified[p], len(read))
+        if have != read[b.verified[p]:]:
+            off = b.verified[p] + next((i for i, (x, y) in enumerate(zip(have, read[b.verified[p]:])) if x != y),
+                                       len(have))
+            what = "acknowledged" if off in self.acked[p] else "read"
+            self.fail(f"{what} p{p} {read[off]!r}@{off} is gone from the current leader {b.id} "
+                      f"(epoch {b.leader(p).leader_epoch}), which has "
+                      f"{have[off - b.verified[p]] if off - b.verified[p] < len(have) else 'nothing'}")
+        b.verified[p] = len(read)
+
+    # ------------------------------------------------------------------ faults
+    def _failed(self) -> set[int]:
+        cut = {i for link in self.cut for i in link if i != CONTROLLER}
+        return set(self.down_until) | self.recovering | cut
+
+    def _may_fail(self, i: int) -> bool:
+        """Within acks=all's promise: at most RF - min.insync.replicas brokers failed, and
+        every partition keeps a live, sound ISR member besides i."""
+        failed = self._failed() | {i}
+        if len(failed) > self.budget:
+            return False
+        for p in self.partitions:
+            isr = set(self._partition(self.image, p).isr)
+            if i in isr and not isr - failed:
+                return False
+        return True
+
+    def _crash(self, i: int) -> None:
+        b = self.brokers[i]
+        b.fs.crash()
+        for p in b.logs:
+            self._drop_role(b, p)
+        b.alive = False
+        self.down_until[i] = self.t + self.rng.randrange(5, 60)
+        self.counts["crash"] += 1
+        self.trace.append(f"t={self.t} crash broker {i}")
+
+    def _restart(self, i: int) -> None:
+        b = self.brokers[i]
+        b.fs = b.fs.restart("torn", seed=self.rng.randrange(1 << 30))
+        b.alive = True
+        b.new_incarnation()
+        b.open_logs(list(b.logs))
+        self.recovering.add(i)
+        self.trace.append(f"t={self.t} restart broker {i}: "
+                          + ", ".join(f"p{p} leo {log.log_end_offset} hw {log.high_watermark}"
+                                      for p, log in b.logs.items()))
+
+    def _cut_link(self) -> None:
+        r = self.rng
+        i = r.choice(self.ids)
+        if not self.brokers[i].alive or not self._may_fail(i):
+            return
+        kind = r.choice(("isolated", "from the controller", "from one broker"))
+        others = [CONTROLLER, *(j for j in self.ids if j != i)]
+        ends = others if kind == "isolated" else [CONTROLLER] if kind == "from the controller" else [r.choice(others[1:])]
+        heal = self.t + r.randrange(5, 50)
+        for e in ends:
+            self.cut[frozenset((i, e))] = heal
+        self.counts["cut"] += 1
+        self.trace.append(f"t={self.t} broker {i} cut {kind} {ends} until {heal}")
+
+    def _random_faults(self) -> None:
+        r = self.rng
+        if r.random() < self.p_crash:
+            i = r.choice(self.ids)
+            if self.brokers[i].alive and self._may_fail(i):
+                self._crash(i)
+        if r.random() < self.p_cut:
+            self._cut_link()
+        if r.random() < self.p_move:
+            self._move_leadership()
+        if r.random() < self.p_slow:
+            b = self.brokers[r.choice(self.ids)]
+            b.slow = not b.slow
+
+    def _heal_due(self, everything: bool = False) -> None:
+        for link, until in list(self.cut.items()):
+            if everything or self.t >= until:
+                del self.cut[link]
+        for i, until in sorted(self.down_until.items()):
+            if everything or self.t >= until:
+                del self.down_until[i]
+                self._restart(i)
+        for i in sorted(self.recovering):
+            if all(i in self._partition(self.image, p).isr for p in self.brokers[i].logs):
+                self.recovering.discard(i)
+
+    # ------------------------------------------------------------------ steps
+    def step(self, faults: bool = True) -> None:
+        self.t += 1
+        r = self.rng
+        if faults:
+            self._random_faults()
+        self._heal_due()
+        self._commit_due()
+        self._expire_sessions()
+        for b in self.brokers.values():
+            if b.alive and r.random() < self.p_flush:
+                for log in b.logs.values():
+                    log.flush()
+        if r.random() < self.p_produce:
+            self._produce(r.choice(self.partitions))
+        self._deliver_due()
+        for b in self.brokers.values():
+            if not b.alive:
+                continue
+            self._broker_tick(b)
+            for p in b.logs:
+                leader, follower = b.leader(p), b.follower(p)
+                if leader is not None:
+                    leader.tick(self.now)
+                    if leader.isr_state.inflight and self.t - b.proposal_sent.get(p, 0) > 3 * self.max_delay + 4:
+                        b.proposal_sent[p] = self.t  # the AlterPartition manager resends
+                        self.send(b.id, CONTROLLER, ("alter", b.broker_epoch, b.tokens[p], p, leader.isr_state.proposal))
+                    self._leader_ready(b, p)
+                elif follower is not None and (not b.slow or r.random() < 0.1):
+                    req = follower.poll(self.now)
+                    if req is not None:
+                        self.send(b.id, follower.leader_id, ("fetch", b.tokens[p], p, req))
+
+    def run(self) -> ClusterSim:
+        try:
+            for _ in range(self.steps):
+                self.step()
+            self._settle()
+        except SimFailure:
+            raise
+        except Exception as e:
+            raise SimFailure(f"seed={self.seed} t={self.t}: {type(e).__name__}: {e}\n{self.describe()}\n"
+                             "last events:\n" + "\n".join(self.trace)) from e
+        return self
+
+    def _settle(self) -> None:
+        """Heal everything; every replica must rejoin the ISR, a new acks=all produce to each
+        partition must succeed, and the replicas end byte-identical with every acked record."""
+        self.p_drop, self.p_produce = 0, 0
+        for b in self.brokers.values():
+            b.slow = False
+        self._heal_due(everything=True)
+        markers: dict[int, tuple[int, int] | None] = {p: None for p in self.partitions}
+        for _ in range(3000):
+            self.step(faults=False)
+            done = True
+            for p in self.partitions:
+                part = self._partition(self.image, p)
+                lb = self.brokers.get(part.leader)
+                m = markers[p]
+                if lb is not None and self._current(lb, p) and (m is None or (m not in self.waiting and m not in self.acked_requests)):
+                    markers[p] = m = self._produce_on(lb, p)
+                logs = [self.brokers[i].logs[p] for i in part.replicas]
+                done = done and (lb is not None and m in self.acked_requests
+                                 and set(part.isr) == set(part.replicas)
+                                 and len({log.log_end_offset for log in logs}) == 1
+                                 and lb.logs[p].high_watermark == lb.logs[p].log_end_offset)
+            if done:
+                break
+        else:
+            self.fail("no convergence after healing")
+        for p in self.partitions:
+            part = self._partition(self.image, p)
+            images = {i: self._bytes(self.brokers[i].logs[p]) for i in part.replicas}
+            first = images[part.replicas[0]]
+            for i, data in images.items():
+                if data != first:
+                    self.fail(f"p{p}: replica {i}'s log differs from replica {part.replicas[0]}'s")
+            values = self._records(self.brokers[part.leader].logs[p], 0, self.brokers[part.leader].logs[p].log_end_offset)
+            for off, v in self.acked[p].items():
+                if off >= len(values) or values[off] != v:
+                    self.fail(f"p{p}: acknowledged {v!r}@{off} is not in the healed log")
+
+    def _produce_on(self, b: Broker, p: int) -> tuple[int, int] | None:
+        """An acks=all produce to the current leader b (the settle marker)."""
+        leaders = [x for x in self.brokers.values() if x.alive and x.leader(p) is not None]
+        for x in leaders:
+            if x is not b:
+                return None  # a deposed leader still believes: wait for its metadata
+        return self._produce(p, acks=-1)
+
+    @staticmethod
+    def _bytes(log: PartitionLog) -> bytes:
+        out = b""
+        off = log.log_start_offset
+        while off < log.log_end_offset:
+            data = log.read(off, 1 << 20).read_bytes()
+            out += data
+            off = [h for _, h in iter_batch_headers(data)][-1].last_offset + 1
+        return out
+
+
+def run_seed(seed: int, **kw) -> ClusterSim:
+    return ClusterSim(seed, **kw).run()
+
+
+if __name__ == "__main__":
+    for a in sys.argv[1:]:
+        s = run_seed(int(a))
+        print(f"seed {a}: ok, t={s.t}, {s.produced} produced, "
+              f"{sum(len(v) for v in s.acked.values())} acked, counts {s.counts}, errors {s.errors}")
