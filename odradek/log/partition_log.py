@@ -628,8 +628,9 @@ class PartitionLog:
                     raise errors.OffsetsOutOfOrderError(
                         f"batch base offset {h.base_offset} <= previous last offset {prev_last}")
                 prev_last = h.last_offset
-            for h in headers:  # each batch's epoch as its leader stamped it (Kafka: per batch)
-                if h.partition_leader_epoch >= 0:
+            for h in headers:  # each batch's epoch as its leader stamped it (Kafka: per batch;
+                # the same epoch again, at a higher offset, changes nothing)
+                if h.partition_leader_epoch != self._latest_epoch and h.partition_leader_epoch >= 0:
                     self._assign_epoch(h.partition_leader_epoch, h.base_offset)
 
         if len(headers) == 1:  # the common case, kept lean
