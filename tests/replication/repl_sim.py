@@ -16,6 +16,7 @@ import random
 import sys
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Callable
 
 from odradek.log.leader_epoch_cache import LeaderEpochCache
 from odradek.replication.follower import PartitionFollower
@@ -63,6 +64,19 @@ class SimLog:
         self.epochs = self.epochs.assign(batch.leader_epoch, batch.base_offset)
         self.batches.append(batch)
 
+    def leader_append(self, batch: Batch) -> None:
+        self.append(batch)
+
+    def assign_epoch(self, epoch: int, start_offset: int) -> None:
+        self.epochs = self.epochs.assign(epoch, start_offset)
+
+    def truncate_fully_and_start_at(self, offset: int) -> None:
+        self.truncate_to(0)
+        self.log_start_offset = offset
+
+    def flush(self) -> None:
+        self.flushed = self.log_end_offset
+
     def truncate_to(self, offset: int) -> None:
         del self.batches[offset:]
         self.epochs = self.epochs.truncate_from_end(offset)
@@ -74,9 +88,9 @@ class SimLog:
 
 
 class Node:
-    def __init__(self, node_id: int):
+    def __init__(self, node_id: int, log: SimLog):
         self.id = node_id
-        self.log = SimLog()
+        self.log = log
         self.broker_epoch = 1
         self.alive = True
         self.role: PartitionLeader | PartitionFollower | None = None
@@ -97,7 +111,10 @@ class Node:
 
 
 class Sim:
-    def __init__(self, seed: int, *, steps: int = 300, replicas: int | None = None):
+    def __init__(self, seed: int, *, steps: int = 300, replicas: int | None = None,
+                 log_factory: Callable[[int], SimLog] = lambda node_id: SimLog()):
+        """log_factory(node id): each node's log (the in-memory model, or real_sim_log's
+        PartitionLog on a crashing file system)."""
         self.seed = seed
         self.rng = r = random.Random(seed)
         n = replicas or r.choice((2, 3, 3, 3, 4))
@@ -115,7 +132,7 @@ class Sim:
         self.steps = steps
         self.request_timeout = 3 * self.max_delay + 4
         self.t = 0
-        self.nodes = {i: Node(i) for i in self.ids}
+        self.nodes = {i: Node(i, log_factory(i)) for i in self.ids}
         self.net: list = []
         self.seq = 0
         self.down_until: dict[int, int] = {}
@@ -230,7 +247,7 @@ class Sim:
         leader = node.leader
         rd = leader.ready()
         if rd.epoch_start is not None:
-            node.log.epochs = node.log.epochs.assign(*rd.epoch_start)
+            node.log.assign_epoch(*rd.epoch_start)
         for p in rd.proposals:
             node.proposal_sent_at = self.t
             self.send("controller", ("alter", node.id, node.token, p))
@@ -261,8 +278,7 @@ class Sim:
         if rd.truncate_to is not None:
             log.truncate_to(rd.truncate_to)
         if rd.truncate_fully_to is not None:
-            log.truncate_to(0)
-            log.log_start_offset = rd.truncate_fully_to
+            log.truncate_fully_and_start_at(rd.truncate_fully_to)
         for b in rd.append:
             log.append(b)
         if rd.high_watermark is not None:
@@ -374,7 +390,7 @@ class Sim:
                 self._restart(i)
         for node in self.nodes.values():
             if node.alive and r.random() < self.p_flush:
-                node.log.flushed = node.log.log_end_offset
+                node.log.flush()
         if r.random() < self.p_produce:
             self._produce()
         while self.net and self.net[0][0] <= self.t:
@@ -412,7 +428,7 @@ class Sim:
         self.produced += 1
         offset = node.log.log_end_offset
         payload = f"{self.seed}:{self.produced}"
-        node.log.append(Batch(offset, leader.leader_epoch, payload))
+        node.log.leader_append(Batch(offset, leader.leader_epoch, payload))
         request_id = None
         if acks == -1:
             request_id = self.produced
