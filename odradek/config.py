@@ -467,6 +467,8 @@ class BrokerConfig:
                                                      _int(1, INT_MAX))
     broker_heartbeat_interval_ms: int = prop("broker.heartbeat.interval.ms", 2000, _int(1, INT_MAX))
     broker_session_timeout_ms: int = prop("broker.session.timeout.ms", 9000, _int(1, INT_MAX))
+    # a follower that has not caught up with the leader's log end for this long leaves the ISR
+    replica_lag_time_max_ms: int = prop("replica.lag.time.max.ms", 30000, _int(0), kafka_type="LONG")
     metadata_log_max_record_bytes_between_snapshots: int = prop(
         "metadata.log.max.record.bytes.between.snapshots", 20971520, _int(1))
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")
@@ -730,9 +732,9 @@ IGNORED = frozenset({
     # not read by a KRaft controller (it rebalances every partition off its preferred leader)
     "leader.imbalance.per.broker.percentage",
     "queued.max.requests", "background.threads", "metadata.log.dir",
-    # replication / offset-commit timeouts: no effect on odradek's single-log-per-partition
-    # writes; accepted so a Kafka server.properties (kafka-python's test fixture) starts
-    "replica.lag.time.max.ms", "offsets.commit.timeout.ms",
+    # the offset-commit timeout: no effect on odradek's coordinator writes; accepted so a
+    # Kafka server.properties (kafka-python's test fixture) starts
+    "offsets.commit.timeout.ms",
 })
 
 

@@ -35,15 +35,6 @@ def log_error_code(exc) -> int:
         return int(ErrorCode.UNKNOWN_SERVER_ERROR)
 
 
-def leader_epoch_error(requested: int, current: int) -> int:
-    """Check a client's current_leader_epoch (-1 = not given) against ours."""
-    if requested < 0 or requested == current:
-        return 0
-    if requested > current:
-        return int(ErrorCode.UNKNOWN_LEADER_EPOCH)
-    return int(ErrorCode.FENCED_LEADER_EPOCH)
-
-
 class _CloseConnection:
     """Returned by a handler instead of a response: close the connection (Kafka does
     this for an acks=0 Produce that failed, so the client refreshes its metadata)."""

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 from odradek.api_handlers.context import Delayed
 from odradek.log import errors as log_errors
+from odradek.replication.messages import NO_EPOCH, ReplicaFetch
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.fetch_response import (
     AbortedTransaction,
+    EpochEndOffset as DivergingEpoch,
     FetchableTopicResponse,
     FetchResponse,
     LeaderIdAndEpoch,
@@ -26,7 +28,7 @@ from odradek.wire.messages.fetch_response import (
     PartitionData,
 )
 
-from .common import SliceRecords, leader_endpoints, leader_epoch_error, log_error_code
+from .common import SliceRecords, leader_endpoints, log_error_code
 from .fetch_session import PartitionRequest
 from .ports import NotLed
 
@@ -37,6 +39,8 @@ FIRST_CURRENT_LEADER_VERSION = 16  # KafkaApis fills KIP-951's CurrentLeader and
 LAST_STORAGE_ERROR_DOWNCONVERT_VERSION = 5  # v5 and older get KAFKA_STORAGE_ERROR as NOT_LEADER_OR_FOLLOWER
 
 ZERO_UUID = b"\0" * 16
+# KafkaApis names the current leader (KIP-951) for these partition errors
+_NAMES_LEADER = (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH)
 
 
 def _request_partitions(req, image, uses_topic_ids: bool) -> dict:
@@ -62,13 +66,17 @@ def _forgotten(req, uses_topic_ids: bool) -> list:
             for p in t.partitions]
 
 
-def _read_all(ctx, req, parts):
+def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None):
     """Read every partition now: ([(PartitionRequest, PartitionData)], total bytes,
-    whether a read failed, how many partitions were readable at all)."""
+    whether a read failed (or a follower must truncate: answer now), how many partitions
+    were readable at all). ``replica``: (replica id, broker epoch) of a follower's fetch,
+    whose progress the leader records (at most once per request: ``replica`` is None
+    when a long poll reads again)."""
     partitions = ctx.services.partitions
     topics = ctx.services.metadata.image.topics
     v = ctx.api_version
-    committed = req.isolation_level == 1
+    follower = _replica_id(req, v) >= 0
+    committed = req.isolation_level == 1 and not follower
     remaining = req.max_bytes if req.max_bytes > 0 else 0x7FFFFFFF
     total = 0
     error = False
@@ -85,7 +93,29 @@ def _read_all(ctx, req, parts):
             # unknown to the metadata: answered, but not a read error (Kafka's "erroneous")
             pd.error_code = ErrorCode.UNKNOWN_TOPIC_ID
             continue
-        plog = partitions.leader_log(name, p.partition)
+        current_epoch = p.current_leader_epoch if v >= 9 else -1
+        ti = topics.get(name) if v >= 13 else None
+        if ti is not None and ti.topic_id != p.topic_id:
+            plog = partitions.leader_log(name, p.partition, current_epoch)
+            if not isinstance(plog, NotLed):
+                # a session's topic deleted and re-created under the same name
+                readable += 1
+                pd.error_code = ErrorCode.INCONSISTENT_TOPIC_ID
+                error = True
+                continue
+        elif replica is not None:
+            plog = partitions.follower_fetch(name, p.partition, ReplicaFetch(
+                0, replica[0], replica[1], current_epoch, p.fetch_offset,
+                p.last_fetched_epoch if v >= 12 else NO_EPOCH, p.log_start_offset if v >= 5 else -1), ctx.now_ms)
+            if not isinstance(plog, NotLed):
+                plog, decision = plog
+                if decision.error or decision.diverging_epoch is not None:
+                    readable += 1
+                    _follower_answer(pd, plog, decision)
+                    error = True
+                    continue
+        else:
+            plog = partitions.leader_log(name, p.partition, current_epoch)
         if isinstance(plog, NotLed):
             pd.error_code = plog.error
             # a partition led elsewhere or offline answers at once (Kafka's errorReadingData); only one
@@ -93,22 +123,10 @@ def _read_all(ctx, req, parts):
             error = error or plog.error != ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             if plog.error == ErrorCode.KAFKA_STORAGE_ERROR and v <= LAST_STORAGE_ERROR_DOWNCONVERT_VERSION:
                 pd.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER  # Kafka's maybeDownConvertStorageError
-            elif plog.error == ErrorCode.NOT_LEADER_OR_FOLLOWER and v >= FIRST_CURRENT_LEADER_VERSION:
+            elif plog.error in _NAMES_LEADER and v >= FIRST_CURRENT_LEADER_VERSION:
                 pd.current_leader = LeaderIdAndEpoch(leader_id=plog.leader_id, leader_epoch=plog.leader_epoch)
             continue
         readable += 1
-        ti = topics.get(name) if v >= 13 else None
-        if ti is not None and ti.topic_id != p.topic_id:
-            # a session's topic deleted and re-created under the same name
-            pd.error_code = ErrorCode.INCONSISTENT_TOPIC_ID
-            error = True
-            continue
-        if v >= 9:
-            err = leader_epoch_error(p.current_leader_epoch, partitions.leader_epoch(name, p.partition))
-            if err:
-                pd.error_code = err
-                error = True
-                continue
         hw = plog.high_watermark
         lso = plog.last_stable_offset
         pd.high_watermark = hw
@@ -117,9 +135,10 @@ def _read_all(ctx, req, parts):
         limit = min(p.max_bytes, remaining)
         if limit <= 0 and total > 0:
             continue
+        # a follower reads up to the log end; a consumer up to the HW (read_committed: the LSO)
+        bound = None if follower else lso if committed else hw
         try:
-            sl = plog.read(p.fetch_offset, max(limit, 0), upper_bound_offset=lso if committed else hw,
-                           min_one_batch=total == 0)
+            sl = plog.read(p.fetch_offset, max(limit, 0), upper_bound_offset=bound, min_one_batch=total == 0)
         except log_errors.OffsetOutOfRangeError:
             pd.error_code = ErrorCode.OFFSET_OUT_OF_RANGE
             error = True
@@ -138,6 +157,24 @@ def _read_all(ctx, req, parts):
             total += sl.total_bytes
             remaining -= sl.total_bytes
     return entries, total, error, readable
+
+
+def _follower_answer(pd: PartitionData, plog, decision) -> None:
+    """A follower's fetch the leader answers without records: an error (FENCED_LEADER_EPOCH,
+    UNKNOWN_LEADER_EPOCH, OFFSET_OUT_OF_RANGE, NOT_LEADER_OR_FOLLOWER) or where its log
+    diverged (DivergingEpoch: truncate there first)."""
+    pd.error_code = decision.error
+    pd.high_watermark = decision.high_watermark
+    pd.log_start_offset = decision.log_start_offset
+    if decision.error == ErrorCode.NONE:
+        pd.last_stable_offset = plog.last_stable_offset
+    de = decision.diverging_epoch
+    if de is not None:
+        pd.diverging_epoch = DivergingEpoch(epoch=de.epoch, end_offset=de.end_offset)
+
+
+def _replica_id(req, v: int) -> int:
+    return req.replica_state.replica_id if v >= 15 else req.replica_id
 
 
 def _response(fctx, entries, now_ms: int, image) -> FetchResponse:
@@ -163,7 +200,8 @@ def handle(ctx, req):
     v = ctx.api_version
     image = services.metadata.image
     uses_topic_ids = v >= 13
-    replica_id = req.replica_state.replica_id if v >= 15 else req.replica_id
+    replica_id = _replica_id(req, v)
+    replica = (replica_id, req.replica_state.replica_epoch if v >= 15 else -1) if replica_id >= 0 else None
 
     def resolve_name(topic_id):
         ti = services.metadata.image.topics_by_id.get(topic_id)
@@ -175,7 +213,7 @@ def handle(ctx, req):
     # The context was made once, here: a long poll reads these partitions again but
     # answers through the same context, so the session epoch moves once per request.
     parts = fctx.partitions()
-    entries, total, error, readable = _read_all(ctx, req, parts)
+    entries, total, error, readable = _read_all(ctx, req, parts, replica)
     if req.max_wait_ms <= 0 or total >= req.min_bytes or error or not readable:
         return _response(fctx, entries, ctx.now_ms, services.metadata.image)
 

@@ -11,7 +11,7 @@ from odradek.wire.messages.list_offsets_response import (
     ListOffsetsTopicResponse,
 )
 
-from .common import leader_epoch_error, mirror_partitions
+from .common import mirror_partitions
 from .ports import NotLed
 
 API_KEY = 2
@@ -27,16 +27,12 @@ def _partition(ctx, req, topic: str, p) -> ListOffsetsPartitionResponse:
     v = ctx.api_version
     out = ListOffsetsPartitionResponse(partition_index=p.partition_index, error_code=0, timestamp=-1, offset=-1,
                                        leader_epoch=-1)
-    plog = partitions.leader_log(topic, p.partition_index)
+    # the current leader epoch is checked first, on a follower too (FENCED / UNKNOWN_LEADER_EPOCH)
+    plog = partitions.leader_log(topic, p.partition_index, p.current_leader_epoch if v >= 4 else -1)
     if isinstance(plog, NotLed):
         out.error_code = plog.error
         return out
     epoch = partitions.leader_epoch(topic, p.partition_index)
-    if v >= 4:
-        err = leader_epoch_error(p.current_leader_epoch, epoch)
-        if err:
-            out.error_code = err
-            return out
     ts = p.timestamp
     # the end a client may read to: last stable offset for read_committed
     hw = plog.last_stable_offset if req.isolation_level == 1 else plog.high_watermark

@@ -1,7 +1,8 @@
-"""OffsetForLeaderEpoch (key 23): end offset of a leader epoch.
-
-A single node never truncates, so the log is one unbroken history: any epoch up to
-the current one ends at the log end offset.
+"""OffsetForLeaderEpoch (key 23): where a leader epoch ends, from the leader's epoch cache
+(Kafka's Partition.lastOffsetForLeaderEpoch, for followers and consumers alike): the largest
+epoch <= the one asked for and its end offset (the log end for the current epoch); an
+epoch older than the cache knows answers UNDEFINED (-1, -1). The request's current leader
+epoch is checked first (FENCED_LEADER_EPOCH / UNKNOWN_LEADER_EPOCH); only the leader answers.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from odradek.wire.messages.offset_for_leader_epoch_response import (
     OffsetForLeaderTopicResult,
 )
 
-from .common import leader_epoch_error, mirror_partitions
+from .common import mirror_partitions
 from .ports import NotLed
 
 API_KEY = 23
@@ -27,17 +28,13 @@ def handle(ctx, req) -> OffsetForLeaderEpochResponse:
         parts = []
         for p in t.partitions:
             r = EpochEndOffset(error_code=0, partition=p.partition, leader_epoch=-1, end_offset=-1)
-            plog = partitions.leader_log(t.topic, p.partition)
-            if isinstance(plog, NotLed):
-                r.error_code = plog.error
+            ans = partitions.epoch_end_offset(t.topic, p.partition, p.current_leader_epoch, p.leader_epoch)
+            if isinstance(ans, NotLed):
+                r.error_code = ans.error
+            elif ans.error:
+                r.error_code = ans.error
             else:
-                current = partitions.leader_epoch(t.topic, p.partition)
-                err = leader_epoch_error(p.current_leader_epoch, current)
-                if err:
-                    r.error_code = err
-                elif p.leader_epoch <= current:
-                    r.leader_epoch = p.leader_epoch if p.leader_epoch >= 0 else current
-                    r.end_offset = plog.log_end_offset
+                r.leader_epoch, r.end_offset = ans.end.epoch, ans.end.end_offset
             parts.append(r)
         topics.append(OffsetForLeaderTopicResult(topic=t.topic, partitions=parts))
     return OffsetForLeaderEpochResponse(throttle_time_ms=0, topics=topics)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from odradek.coordinator.streams_heartbeat import StreamsHeartbeatRequest, StreamsHeartbeatResult
     from odradek.coordinator.txn_coordinator import TxnMetadata
     from odradek.log import AppendInfo, PartitionLog
+    from odradek.replication.messages import EpochAnswer, FetchDecision, ReplicaFetch
 
     from .fetch_session import FetchSessionCache
 
@@ -48,15 +49,32 @@ UNKNOWN_PARTITION = NotLed(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
 class Partitions(Protocol):
     """The partitions this node leads (Kafka's ReplicaManager, leader side)."""
 
-    def leader_log(self, topic: str, partition: int) -> PartitionLog | NotLed:
-        """The log of a partition this node leads, or why not (and who leads it)."""
+    def leader_log(self, topic: str, partition: int, current_leader_epoch: int = -1) -> PartitionLog | NotLed:
+        """The log of a partition this node leads (at the request's current leader epoch,
+        -1: not given), or why not (and who leads it; FENCED_LEADER_EPOCH /
+        UNKNOWN_LEADER_EPOCH for another epoch)."""
 
     def leader_epoch(self, topic: str, partition: int) -> int:
         """The partition's current leader epoch (-1: unknown)."""
 
+    def check_append(self, topic: str, partition: int, acks: int) -> ErrorCode:
+        """Before an append: NOT_ENOUGH_REPLICAS for acks=-1 with the ISR under min.insync.replicas."""
+
     def append(self, topic: str, partition: int, record_set, now_ms: int,
                log: PartitionLog | None = None) -> AppendInfo:
         """Append as leader (offsets assigned, sequences checked); waiting fetches are woken."""
+
+    def acks_reached(self, topic: str, partition: int, required_offset: int) -> tuple[bool, ErrorCode]:
+        """acks=-1: has the high watermark reached ``required_offset``, and with what error
+        (NOT_ENOUGH_REPLICAS_AFTER_APPEND, NOT_LEADER_OR_FOLLOWER)."""
+
+    def follower_fetch(self, topic: str, partition: int, fetch: ReplicaFetch,
+                       now_ms: int) -> tuple[PartitionLog, FetchDecision] | NotLed:
+        """A follower's fetch: its progress recorded, and the leader's answer."""
+
+    def epoch_end_offset(self, topic: str, partition: int, current_leader_epoch: int,
+                         leader_epoch: int) -> EpochAnswer | NotLed:
+        """OffsetForLeaderEpoch from the leader's epoch cache."""
 
     def delete_records(self, topic: str, partition: int, offset: int) -> int:
         """Move the log start offset up to ``offset``; the new low watermark."""

@@ -1,7 +1,11 @@
 """Produce (key 0) v3-13: append record batches; acks 0 (no response), 1 and -1.
 
-On a single node the high watermark moves with every append, so acks=-1 is answered
-as soon as the batches are in the log (page cache), exactly like acks=1.
+acks=-1 waits (the purgatory, Kafka's DelayedProduce) until the leader's high watermark
+passes the appended batch (NOT_ENOUGH_REPLICAS_AFTER_APPEND if the ISR fell under
+min.insync.replicas meanwhile, NOT_LEADER_OR_FOLLOWER if leadership moved, REQUEST_TIMED_OUT
+at the request's timeout_ms); with the ISR under min.insync.replicas it is refused before the
+append (NOT_ENOUGH_REPLICAS). On a single node the high watermark moves with every append, so
+acks=-1 is answered at once, like acks=1.
 
 Transactional batches: up to v11 they may only go to a partition already in the
 producer's ongoing transaction (Kafka's partition verification); from v12 (transaction.version
@@ -27,6 +31,7 @@ from odradek.wire.messages.produce_response import (
 )
 
 from .common import CLOSE_CONNECTION, leader_endpoints, log_error_code
+from .context import Delayed
 from .ports import NotLed
 
 API_KEY = 0
@@ -42,7 +47,8 @@ _NOT_VERIFIED = (ErrorCode.NETWORK_EXCEPTION, ErrorCode.COORDINATOR_LOAD_IN_PROG
 log = logging.getLogger(__name__)
 
 
-def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) -> PartitionProduceResponse:
+def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
+               pending: list) -> PartitionProduceResponse:
     services = ctx.services
     resp = PartitionProduceResponse(index=p, error_code=0, base_offset=-1, log_append_time_ms=-1,
                                     log_start_offset=-1, record_errors=[], error_message=None)
@@ -66,6 +72,10 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
             resp.error_code = code
             resp.error_message = message
             return resp
+    code = services.partitions.check_append(topic, p, acks)
+    if code:
+        resp.error_code = code
+        return resp
     try:
         info = services.partitions.append(topic, p, records, ctx.now_ms, log=plog)
     except log_errors.LogError as e:
@@ -87,7 +97,29 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id) ->
     resp.base_offset = info.base_offset
     resp.log_append_time_ms = info.log_append_time_ms
     resp.log_start_offset = info.log_start_offset
+    if acks == -1:
+        pending.append(_Pending(resp, topic, p, info.last_offset + 1))
     return resp
+
+
+class _Pending:
+    """One partition of an acks=-1 produce waiting for its replicas (ProducePartitionStatus)."""
+    __slots__ = ("resp", "topic", "partition", "required_offset")
+
+    def __init__(self, resp: PartitionProduceResponse, topic: str, partition: int, required_offset: int):
+        self.resp, self.topic, self.partition, self.required_offset = resp, topic, partition, required_offset
+
+
+def _acks_pending(partitions, pending: list[_Pending]) -> list[_Pending]:
+    """DelayedProduce.tryComplete: the partitions still waiting; a done one takes its error."""
+    still = []
+    for w in pending:
+        done, error = partitions.acks_reached(w.topic, w.partition, w.required_offset)
+        if error or done:
+            w.resp.error_code = error
+        else:
+            still.append(w)
+    return still
 
 
 def _transaction_check(ctx, topic: str, p: int, records, transactional_id) -> tuple[int, str | None]:
@@ -135,6 +167,7 @@ def _unknown_topic_id(pd) -> PartitionProduceResponse:
 def handle(ctx, req):
     acks = req.acks
     out = []
+    pending: list[_Pending] = []  # acks=-1: appended, waiting for the ISR
     leaders = []  # of the partitions answered NOT_LEADER_OR_FOLLOWER (-1 before v10: none named)
     by_id = ctx.api_version >= 13
     for t in req.topic_data:
@@ -151,7 +184,7 @@ def handle(ctx, req):
                 parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
                                                       base_offset=-1, log_start_offset=-1))
                 continue
-            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id)
+            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, pending)
             if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
                 leaders.append(pr.current_leader.leader_id)
             parts.append(pr)
@@ -160,8 +193,45 @@ def handle(ctx, req):
         if any(pr.error_code for tr in out for pr in tr.partition_responses):
             return CLOSE_CONNECTION
         return None
+    partitions = ctx.services.partitions
+    if pending:
+        pending = _acks_pending(partitions, pending)
+    if not pending:
+        return _response(ctx, out, leaders)
+
+    def try_complete(now_ms: int):
+        nonlocal pending
+        pending = _acks_pending(partitions, pending)
+        return None if pending else _response(ctx, out, leaders)
+
+    def on_expire(now_ms: int):
+        for w in _acks_pending(partitions, pending):
+            w.resp.error_code = ErrorCode.REQUEST_TIMED_OUT
+        return _response(ctx, out, leaders)
+
+    return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms,
+                   watch=[("partition", w.topic, w.partition) for w in pending])
+
+
+def _response(ctx, out: list, leaders: list) -> ProduceResponse:
+    """The response once every partition is answered; a partition that lost its leadership
+    while it waited names the new leader too (KIP-951)."""
+    if ctx.api_version >= FIRST_CURRENT_LEADER_VERSION:
+        image = ctx.services.metadata.image
+        for tr in out:
+            for pr in tr.partition_responses:
+                if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER and pr.current_leader.leader_id < 0:
+                    part = _image_partition(image, tr.name, tr.topic_id, pr.index)
+                    if part is not None:
+                        pr.current_leader = LeaderIdAndEpoch(leader_id=part.leader, leader_epoch=part.leader_epoch)
+                        leaders.append(part.leader)
     endpoints = leader_endpoints(ctx.services.metadata.image, leaders, NodeEndpoint) if leaders else []
     return ProduceResponse(responses=out, throttle_time_ms=0, node_endpoints=endpoints)
+
+
+def _image_partition(image, name: str, topic_id: bytes, index: int):
+    ti = image.topics.get(name) if name else image.topics_by_id.get(topic_id)
+    return ti.partitions.get(index) if ti is not None else None
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -33,6 +33,8 @@ class Broker:
         self.controller = None
         self.log_manager = None
         self.replicas = None
+        self.alter_partition = None  # a cluster broker's AlterPartitionManager
+        self.replica_fetchers = None  # a cluster broker's ReplicaFetcherManager (its follower partitions)
         self.groups = None
         self.txn_coordinator = None
         self.txn_offsets = None
@@ -45,11 +47,14 @@ class Broker:
 
     # ------------------------------------------------------------ start-up / shutdown
 
-    def start(self, controller=None, topic_creator=None) -> None:
+    def start(self, controller=None, topic_creator=None, controller_call=None,
+              broker_epoch: Callable[[], int] | None = None) -> None:
         """Open everything. ``controller``: a Raft quorum's controller (already following
         the metadata log, see broker/quorum.py); the caller then registers this broker and
         calls start_coordinators(). ``topic_creator``: where the topics this broker creates
-        itself go on a cluster (controller_channel.Forwarding: to the active controller)."""
+        itself go on a cluster (controller_channel.Forwarding: to the active controller).
+        ``controller_call``: ControllerChannel.call, for the leaders' AlterPartition;
+        ``broker_epoch``: this broker's epoch once registered (BrokerLifecycle)."""
         from odradek.api_handlers.fetch_session import FetchSessionCache
         from odradek.broker.producer_ids import ProducerIdAllocator, cluster_range
         from odradek.broker.replica_manager import ReplicaManager
@@ -89,8 +94,27 @@ class Broker:
         self.log_manager = LogManager(list(cfg.log_dirs), default_config=default_log_config,
                                       topic_config=topic_log_config, now_ms=now,
                                       cleaner_config=cfg.cleaner_config())
+        def min_insync_replicas(topic: str) -> int:
+            return int(self.controller.topic_config(topic).get("min.insync.replicas", cfg.min_insync_replicas))
+
+        alter_partition = None
+        if controller_call is not None:  # a cluster broker: leaders and followers of replicated partitions
+            from odradek.broker.alter_partition import AlterPartitionManager
+            from odradek.broker.replica_fetcher import ReplicaFetcherManager, broker_endpoints
+
+            epoch_of_broker = broker_epoch or (lambda: -1)
+            alter_partition = self.alter_partition = AlterPartitionManager(
+                controller_call, cfg.node_id, epoch_of_broker,
+                lambda tp, pid, answer: self.replicas.on_alter_partition_answer(tp, pid, answer))
+            self.replica_fetchers = ReplicaFetcherManager(
+                cfg.node_id, epoch_of_broker, broker_endpoints(lambda: self.controller.image), cfg,
+                self.clock_ms, self.purgatory_poke)
         self.replicas = ReplicaManager(self.log_manager, cfg.node_id, topic_log_config,
-                                       self.purgatory_poke, self.clock_ms)
+                                       self.purgatory_poke, self.clock_ms,
+                                       min_insync_replicas=min_insync_replicas,
+                                       replica_lag_time_max_ms=cfg.replica_lag_time_max_ms,
+                                       fetchers=self.replica_fetchers,
+                                       send_alter_partition=alter_partition.submit if alter_partition else None)
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:
             self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port,
@@ -283,6 +307,8 @@ class Broker:
 
     def close(self) -> None:
         """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""
+        if self.alter_partition is not None:
+            self.alter_partition.close()
         try:
             self.purgatory.cancel_all()
         except Exception:
@@ -303,6 +329,8 @@ class Broker:
     # ------------------------------------------------------------ periodic work
 
     def tick(self, now_ms: int) -> None:
+        if self.replicas is not None:
+            self.replicas.tick(now_ms)
         if self.groups is not None:
             self.groups.tick(now_ms)
         if self.txn_coordinator is not None:

@@ -42,6 +42,7 @@ class QuorumBroker:
     controller: object  # controller.Controller, following the metadata log
     forwarding: Forwarding
     lifecycle: BrokerLifecycle
+    channel: ControllerChannel  # to the active controller (the leaders' AlterPartition)
 
     def registry(self, base: dict) -> dict:
         return self.forwarding.registry(base)
@@ -62,7 +63,7 @@ async def _main(config) -> int:
         await cs.start()
         if cs.is_broker:
             server = BrokerServer(config)
-            await server.start(QuorumBroker(controller, Forwarding(channel, cs), lifecycle))
+            await server.start(QuorumBroker(controller, Forwarding(channel, cs), lifecycle, channel))
     except (OSError, RuntimeError) as e:
         print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
         return 1

@@ -12,6 +12,11 @@ metadata removes its topic or moves its partition away. A log damaged on disk (o
 KAFKA_STORAGE_ERROR) is set aside the same way once its topic is gone or re-created under
 another id, never while its topic is there with the same id.
 
+Each partition assigned here is led or followed, as the image says (Kafka's makeLeader /
+makeFollower): a leader is a replication.PartitionLeader per leader epoch (same-epoch changes
+through apply_metadata) that owns the high watermark (min over the ISR), the follower
+fetches (``follower_fetch``) and the ISR proposals, sent to the active controller as
+AlterPartition; a follower is handed to the ReplicaFetcherManager (``FollowerFetchers``).
 On a single node every partition's ISR is this node, so the high watermark is the log end
 offset right after each append.
 """
@@ -20,9 +25,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Iterable, Protocol
 
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, NotLed
+from odradek.replication.leader import LeaderConfig, PartitionLeader
+from odradek.replication.messages import (
+    AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, LeaderAndIsr, ReplicaFetch,
+)
 from odradek.wire.errors import ErrorCode
 
 log = logging.getLogger(__name__)
@@ -80,18 +89,42 @@ def classify_logs(image, node_id: int, local: dict[tuple[str, int], bytes | None
     return out
 
 
+class FollowerFetchers(Protocol):
+    """The follower side (broker/replica_fetcher.py ReplicaFetcherManager)."""
+
+    def become_follower(self, tp: tuple[str, int], leader_id: int, leader_epoch: int, plog,
+                        topic_id: bytes | None = None) -> None: ...
+
+    def stop_following(self, tps: Iterable[tuple[str, int]]) -> None: ...
+
+
+# an ISR change for the active controller: (topic, partition), topic id, the leader's proposal
+SendAlterPartition = Callable[[tuple[str, int], bytes, AlterPartitionProposal], None]
+
+
 class ReplicaManager:
     def __init__(self, log_manager, node_id: int, topic_log_config: Callable, poke: Callable,
-                 clock_ms: Callable[[], int]):
+                 clock_ms: Callable[[], int], *, min_insync_replicas: Callable[[str], int] = lambda topic: 1,
+                 replica_lag_time_max_ms: int = 30_000, fetchers: FollowerFetchers | None = None,
+                 send_alter_partition: SendAlterPartition | None = None):
         self.logs = log_manager
         self.node_id = node_id
         self._topic_log_config = topic_log_config
         self._poke = poke
         self._clock = clock_ms
+        self._min_isr = min_insync_replicas
+        self._lag_ms = replica_lag_time_max_ms
+        self.fetchers = fetchers
+        self._send_alter_partition = send_alter_partition
         self.image = None
         self.started = False
         # (topic, partition) -> leader epoch, for every partition led here
         self.leader_epochs: dict[tuple[str, int], int] = {}
+        # (topic, partition) -> its PartitionLeader (one per leader epoch), for every partition led here
+        self.leaders: dict[tuple[str, int], PartitionLeader] = {}
+        # (topic, partition) -> (leader id, leader epoch) of the partitions followed here
+        self.following: dict[tuple[str, int], tuple[int, int]] = {}
+        self._next_isr_check_ms = 0
         # partitions assigned here whose log could not be created: offline, tried again on
         # each metadata update, logged once (those the LogManager refused at load, damaged,
         # are in logs.offline until their topic goes)
@@ -148,6 +181,9 @@ class ReplicaManager:
                     self.logs.update_config(name, self._topic_log_config(name))
                 except Exception:  # keep the current config; never stop the other topics
                     log.exception("topic %s: cannot apply the new config; keeping the current one", name)
+                for tp, leader in self.leaders.items():
+                    if tp[0] == name:
+                        leader.config = self._leader_config(name)
         offline = set(self.logs.offline_list())
         for tp in self.logs.list() + sorted(offline):
             topic = new.topics.get(tp[0])
@@ -185,60 +221,205 @@ class ReplicaManager:
                 if tp in self.offline:
                     log.info("log %s-%d created; partition back online", *tp)
             self.offline.discard(tp)
-            if tp not in self.leader_epochs:
-                # becoming leader with this node as the whole ISR: everything in the
-                # log is committed (after a crash the checkpointed HW lags behind)
-                plog.high_watermark = plog.log_end_offset
         self.offline.intersection_update(wanted)  # a failed create of a partition no longer here is moot
-        # served: the partitions led here (a replica that is not the leader - a cluster of an
-        # older odradek recorded several - keeps its log but takes no produce or fetch)
-        self.leader_epochs = {tp: e for tp, e in wanted.items()
-                              if new.topics[tp[0]].partitions[tp[1]].leader == self.node_id
-                              and self.logs.get(*tp) is not None}
+        self._become_leaders_and_followers(new, wanted, now)
+
+    def _become_leaders_and_followers(self, image, wanted, now: int) -> None:
+        """Kafka's applyDelta: the partitions whose leader is this node become (or stay) leaders,
+        the others followers of the image's leader; a partition no longer here is neither."""
+        alive = {b.node_id: b.epoch for b in image.brokers.values() if not b.fenced}
+        led, followed = {}, {}
+        for tp in wanted:
+            if self.logs.get(*tp) is None:
+                continue
+            part = image.topics[tp[0]].partitions[tp[1]]
+            if part.leader == self.node_id:
+                led[tp] = part
+            else:
+                followed[tp] = (part.leader, part.leader_epoch)
+        # the fetchers let go of the new leaders (and of partitions gone) before they lead
+        stop = [tp for tp in self.following if tp not in followed]
+        if stop and self.fetchers is not None:
+            self.fetchers.stop_following(stop)
+        leaders: dict[tuple[str, int], PartitionLeader] = {}
+        configs: dict[str, LeaderConfig] = {}  # one per topic, for its new leaders
+        for tp, part in led.items():
+            state = LeaderAndIsr(part.leader, part.leader_epoch, part.partition_epoch, frozenset(part.isr))
+            replicas = tuple(part.replicas) or (self.node_id,)
+            leader = self.leaders.get(tp)
+            plog = self.logs.get(*tp)
+            if leader is not None and leader.leader_epoch == part.leader_epoch and leader.log is plog:
+                leader.apply_metadata(state, replicas, now, alive)
+            else:  # a new leader epoch, or a new log (its topic deleted and re-created)
+                # as makeLeader: the HW this broker had (a single node's: the whole log, see
+                # PartitionLeader: with no other replica the HW is the log end at once)
+                config = configs.get(tp[0]) or configs.setdefault(tp[0], self._leader_config(tp[0]))
+                leader = PartitionLeader(self.node_id, plog, config, state, replicas, plog.high_watermark, now, alive)
+            leaders[tp] = leader
+            self._drain(tp, leader)
+        resigned = [tp for tp, old in self.leaders.items() if leaders.get(tp) is not old]
+        self.leaders = leaders
+        self.leader_epochs = {tp: ld.leader_epoch for tp, ld in leaders.items()}
+        for tp in resigned:  # waiting acks=all produces answer NOT_LEADER_OR_FOLLOWER, fetches wake
+            self._poke(("partition", tp[0], tp[1]))
+        for tp, (leader_id, epoch) in followed.items():
+            if self.following.get(tp) == (leader_id, epoch) or self.fetchers is None:
+                continue
+            if leader_id >= 0:
+                self.fetchers.become_follower(tp, leader_id, epoch, self.logs.get(*tp),
+                                              topic_id=image.topics[tp[0]].topic_id)
+            elif tp in self.following:
+                self.fetchers.stop_following([tp])
+        if followed and self.fetchers is None:
+            log.warning("partitions %s are led elsewhere and this node has no replica fetcher",
+                        sorted(followed)[:5])
+        self.following = followed
+
+    def _leader_config(self, topic: str) -> LeaderConfig:
+        try:
+            min_isr = self._min_isr(topic)
+        except Exception:  # never stop the other partitions
+            log.exception("topic %s: cannot read min.insync.replicas; using 1", topic)
+            min_isr = 1
+        return LeaderConfig(min_insync_replicas=min_isr, replica_lag_time_max_ms=self._lag_ms)
+
+    def _drain(self, tp: tuple[str, int], leader: PartitionLeader) -> None:
+        """Carry out what the leader asks: the epoch's start in the epoch cache, the HW (waking
+        whoever waits on the partition when it moves), ISR proposals to the controller."""
+        rd = leader.ready()
+        plog = leader.log
+        if rd.epoch_start is not None:
+            plog.assign_epoch(*rd.epoch_start)
+        if rd.high_watermark != plog.high_watermark:
+            plog.high_watermark = rd.high_watermark
+            self._poke(("partition", tp[0], tp[1]))
+        if rd.proposals:
+            topic = self.image.topics.get(tp[0]) if self.image is not None else None
+            if self._send_alter_partition is None or topic is None:
+                log.warning("partition %s-%d: cannot send the ISR change %s: no controller to send it to",
+                            tp[0], tp[1], rd.proposals[-1])
+            else:
+                for p in rd.proposals:
+                    self._send_alter_partition(tp, topic.topic_id, p)
+
+    def tick(self, now_ms: int) -> None:
+        """Kafka's isr-expiration task, every replica.lag.time.max.ms / 2: shrink the ISR of
+        followers that stopped being caught up (and move the HW they held back)."""
+        if now_ms < self._next_isr_check_ms:
+            return
+        self._next_isr_check_ms = now_ms + max(1, self._lag_ms // 2)
+        for tp, leader in list(self.leaders.items()):
+            if leader.followers:
+                leader.tick(now_ms)
+                self._drain(tp, leader)
+
+    def on_alter_partition_answer(self, tp: tuple[str, int], proposal_id: int,
+                                  answer: LeaderAndIsr | ErrorCode) -> None:
+        """The controller's answer to a proposal (or the error it failed with)."""
+        leader = self.leaders.get(tp)
+        if leader is not None:
+            leader.on_alter_partition_answer(proposal_id, answer, self._clock())
+            self._drain(tp, leader)
 
     # ------------------------------------------------------------ data path
 
     def get(self, topic: str, partition: int):
         """The PartitionLog if this node leads topic-partition, else None."""
-        if (topic, partition) not in self.leader_epochs:
-            return None
-        return self.logs.get(topic, partition)
+        leader = self.leaders.get((topic, partition))
+        return leader.log if leader is not None else None
 
-    def leader_log(self, topic: str, partition: int):
+    def leader_log(self, topic: str, partition: int, current_leader_epoch: int = -1):
         """api_handlers.ports.Partitions.leader_log: the PartitionLog if this node leads
-        topic-partition, else why not (``not_led``)."""
-        plog = self.logs.get(topic, partition) if (topic, partition) in self.leader_epochs else None
-        return self.not_led(topic, partition) if plog is None else plog
+        topic-partition (at ``current_leader_epoch`` when the request names one, -1: any),
+        else why not (``not_led``)."""
+        leader = self.leaders.get((topic, partition))
+        if leader is None:
+            return self.not_led(topic, partition, current_leader_epoch)
+        if current_leader_epoch >= 0 and current_leader_epoch != leader.leader_epoch:
+            return NotLed(_epoch_error(current_leader_epoch, leader.leader_epoch), self.node_id, leader.leader_epoch)
+        return leader.log
 
-    def not_led(self, topic: str, partition: int) -> NotLed:
+    def not_led(self, topic: str, partition: int, current_leader_epoch: int = -1) -> NotLed:
         """Why a partition is not served here, as Kafka's getPartitionOrError: not in the
         metadata image: UNKNOWN_TOPIC_OR_PARTITION; its log offline here (damaged):
-        KAFKA_STORAGE_ERROR; else NOT_LEADER_OR_FOLLOWER with the image's leader and epoch."""
+        KAFKA_STORAGE_ERROR; a replica followed here, asked at another leader epoch than the
+        image's: FENCED_LEADER_EPOCH (older) or UNKNOWN_LEADER_EPOCH (newer), as Partition's
+        checkCurrentLeaderEpoch; else NOT_LEADER_OR_FOLLOWER with the image's leader and epoch."""
         topic_image = self.image.topics.get(topic) if self.image is not None else None
         part = topic_image.partitions.get(partition) if topic_image is not None else None
         if part is None:
             return UNKNOWN_PARTITION
         if (topic, partition) in self.offline or (topic, partition) in self.logs.offline:
             return NotLed(ErrorCode.KAFKA_STORAGE_ERROR, part.leader, part.leader_epoch)
+        if current_leader_epoch >= 0 and current_leader_epoch != part.leader_epoch \
+                and (topic, partition) in self.following:
+            return NotLed(_epoch_error(current_leader_epoch, part.leader_epoch), part.leader, part.leader_epoch)
         return NotLed(ErrorCode.NOT_LEADER_OR_FOLLOWER, part.leader, part.leader_epoch)
 
     def leader_epoch(self, topic: str, partition: int) -> int:
         return self.leader_epochs.get((topic, partition), -1)
 
+    def check_append(self, topic: str, partition: int, acks: int) -> ErrorCode:
+        """Before an append as leader: NOT_ENOUGH_REPLICAS for acks=all while the ISR is
+        under min.insync.replicas (Partition.appendRecordsToLeader)."""
+        leader = self.leaders.get((topic, partition))
+        return leader.check_append(acks) if leader is not None else ErrorCode.NOT_LEADER_OR_FOLLOWER
+
     def append(self, topic: str, partition: int, record_set, now_ms: int, log=None):
-        """Append as leader (assign offsets, sequence checks); advance the HW; wake fetchers."""
-        plog = log or self.get(topic, partition)
-        info = plog.append(record_set, now_ms, leader_epoch=self.leader_epochs.get((topic, partition)))
-        plog.high_watermark = plog.log_end_offset
+        """Append as leader (assign offsets, sequence checks) at the leader epoch; move the
+        HW (the log end on a single node); wake fetchers."""
+        tp = (topic, partition)
+        leader = self.leaders[tp]
+        plog = leader.log
+        info = plog.append(record_set, now_ms, leader_epoch=leader.leader_epoch)
         if not info.duplicate:
+            leader.on_append(now_ms)
+            hw = leader.high_watermark
+            if hw != plog.high_watermark:
+                plog.high_watermark = hw
             self._poke(("partition", topic, partition))
         return info
+
+    def acks_reached(self, topic: str, partition: int, required_offset: int) -> tuple[bool, ErrorCode]:
+        """An acks=all produce up to ``required_offset`` (exclusive): done, and with what
+        error (Partition.checkEnoughReplicasReachOffset; not led here: NOT_LEADER_OR_FOLLOWER)."""
+        leader = self.leaders.get((topic, partition))
+        if leader is None:
+            return False, ErrorCode.NOT_LEADER_OR_FOLLOWER
+        if leader.high_watermark < required_offset:
+            return False, ErrorCode.NONE
+        if leader.effective_min_isr <= len(leader.isr_state.maximal):
+            return True, ErrorCode.NONE
+        return True, ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND
+
+    def follower_fetch(self, topic: str, partition: int, fetch: ReplicaFetch, now_ms: int):
+        """A follower's Fetch of a partition led here: (log, the leader's FetchDecision) after
+        its progress is recorded (the HW may move: waiting produces and fetches wake), or
+        NotLed as for a consumer."""
+        leader = self.leaders.get((topic, partition))
+        if leader is None:
+            return self.not_led(topic, partition, fetch.current_leader_epoch)
+        decision: FetchDecision = leader.on_fetch(fetch, now_ms)
+        self._drain((topic, partition), leader)
+        return leader.log, decision
+
+    def epoch_end_offset(self, topic: str, partition: int, current_leader_epoch: int,
+                         leader_epoch: int) -> EpochAnswer | NotLed:
+        """OffsetForLeaderEpoch on the leader, from its epoch cache (lastOffsetForLeaderEpoch)."""
+        leader = self.leaders.get((topic, partition))
+        if leader is None:
+            return self.not_led(topic, partition, current_leader_epoch)
+        return leader.answer_epoch_query(EpochQuery(0, -1, current_leader_epoch, leader_epoch))
 
     def delete_records(self, topic: str, partition: int, offset: int) -> int:
         plog = self.get(topic, partition)
         low = plog.delete_records(offset)
         self._poke(("partition", topic, partition))
         return low
+
+
+def _epoch_error(requested: int, current: int) -> ErrorCode:
+    return ErrorCode.FENCED_LEADER_EPOCH if requested < current else ErrorCode.UNKNOWN_LEADER_EPOCH
 
 
 def _topic_configs(image, name: str):

@@ -71,7 +71,9 @@ class BrokerServer:
         if cluster is None:
             self.broker.start()
         else:
-            self.broker.start(controller=cluster.controller, topic_creator=cluster.forwarding)
+            self.broker.start(controller=cluster.controller, topic_creator=cluster.forwarding,
+                              controller_call=cluster.channel.call,
+                              broker_epoch=lambda: cluster.lifecycle.broker_epoch)
             await cluster.lifecycle.join(self.broker)
         await self.server.start_serving()
         log.info("Awaiting socket connections on %s:%d.", lst.host or "0.0.0.0", self.port)
@@ -86,6 +88,8 @@ class BrokerServer:
 
     async def close(self) -> None:
         stop_serving(self._tasks, self.server, self.connections)
+        if self.broker is not None and self.broker.replica_fetchers is not None:
+            await self.broker.replica_fetchers.close()  # no follower writes once the logs close
         if self.broker is not None:
             self.broker.close()
 

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 
 from odradek.api_handlers.fetch_session import FetchSessionCache
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, Node, Services
+from odradek.wire.errors import ErrorCode
 
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
 
@@ -24,21 +25,37 @@ class LeaderPartitions:
     def __init__(self, replicas):
         self.leader_log = replicas.leader_log
         self.leader_epoch = replicas.leader_epoch
+        self.check_append = replicas.check_append
         self.append = replicas.append
+        self.acks_reached = replicas.acks_reached
+        self.follower_fetch = replicas.follower_fetch
+        self.epoch_end_offset = replicas.epoch_end_offset
         self.delete_records = replicas.delete_records
 
 
 class NoPartitions:
     """ports.Partitions of a node without the broker role: it leads no partition."""
 
-    def leader_log(self, topic: str, partition: int):
+    def leader_log(self, topic: str, partition: int, current_leader_epoch: int = -1):
         return UNKNOWN_PARTITION
 
     def leader_epoch(self, topic: str, partition: int) -> int:
         return -1
 
+    def check_append(self, topic: str, partition: int, acks: int) -> ErrorCode:
+        return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+
     def append(self, topic, partition, record_set, now_ms, log=None):
         raise LookupError(f"{topic}-{partition} is not led here")
+
+    def acks_reached(self, topic: str, partition: int, required_offset: int) -> tuple[bool, ErrorCode]:
+        return False, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+
+    def follower_fetch(self, topic: str, partition: int, fetch, now_ms: int):
+        return UNKNOWN_PARTITION
+
+    def epoch_end_offset(self, topic: str, partition: int, current_leader_epoch: int, leader_epoch: int):
+        return UNKNOWN_PARTITION
 
     def delete_records(self, topic: str, partition: int, offset: int) -> int:
         raise LookupError(f"{topic}-{partition} is not led here")

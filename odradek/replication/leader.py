@@ -169,6 +169,12 @@ class PartitionLeader:
                   timeout_ms: int = 30_000) -> None:
         """After the driver appended records at this leader epoch. With a request_id (acks=all)
         the produce completes once the HW passes last_offset."""
+        if not self.followers and request_id is None and not self.waiting:
+            # the only replica (a single node's every partition): what is appended is committed
+            # at once, as _maybe_increment_hw would find, without its walk (the produce hot path)
+            if self.isr_state.isr and self.log.log_end_offset > self.high_watermark:
+                self.high_watermark = self.log.log_end_offset
+            return
         if request_id is not None:
             self.waiting.append(WaitingProduce(request_id, last_offset + 1, now_ms + timeout_ms))
         self._maybe_increment_hw(now_ms)
@@ -192,10 +198,14 @@ class PartitionLeader:
         def answer(error: ErrorCode, **kw) -> FetchDecision:
             return FetchDecision(fetch.request_id, self.leader_epoch, error, fetch.fetch_offset, **kw)
 
-        if fetch.current_leader_epoch < self.leader_epoch:
+        # a request without a current leader epoch (-1, Fetch < v9) is not checked (checkCurrentLeaderEpoch)
+        has_epoch = fetch.current_leader_epoch != NO_EPOCH
+        if has_epoch and fetch.current_leader_epoch < self.leader_epoch:
             return answer(ErrorCode.FENCED_LEADER_EPOCH)
-        if fetch.current_leader_epoch > self.leader_epoch or fetch.replica_id not in self.followers:
+        if has_epoch and fetch.current_leader_epoch > self.leader_epoch:
             return answer(ErrorCode.UNKNOWN_LEADER_EPOCH)
+        if fetch.replica_id not in self.followers:  # followerReplicaOrThrow
+            return answer(ErrorCode.UNKNOWN_LEADER_EPOCH if has_epoch else ErrorCode.NOT_LEADER_OR_FOLLOWER)
         known_epoch = self.alive_brokers.get(fetch.replica_id)
         if fetch.broker_epoch != -1 and known_epoch is not None and known_epoch > fetch.broker_epoch:
             return answer(ErrorCode.NOT_LEADER_OR_FOLLOWER)  # a fetch from before the broker restarted
@@ -221,9 +231,11 @@ class PartitionLeader:
 
     def answer_epoch_query(self, q: EpochQuery) -> EpochAnswer:
         """OffsetForLeaderEpoch on the leader (Partition.lastOffsetForLeaderEpoch)."""
-        if q.current_leader_epoch < self.leader_epoch:
+        if q.current_leader_epoch == NO_EPOCH:
+            pass  # not given: not checked
+        elif q.current_leader_epoch < self.leader_epoch:
             return EpochAnswer(q.request_id, self.leader_epoch, ErrorCode.FENCED_LEADER_EPOCH, UNDEFINED)
-        if q.current_leader_epoch > self.leader_epoch:
+        elif q.current_leader_epoch > self.leader_epoch:
             return EpochAnswer(q.request_id, self.leader_epoch, ErrorCode.UNKNOWN_LEADER_EPOCH, UNDEFINED)
         end = self.log.epochs.end_offset_for(q.leader_epoch, self.log.log_end_offset)
         return EpochAnswer(q.request_id, self.leader_epoch, ErrorCode.NONE, end)

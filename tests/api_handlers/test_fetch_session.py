@@ -270,8 +270,11 @@ class FakePartitions:
     def __init__(self, logs: dict):
         self.logs = logs
 
-    def leader_log(self, topic, partition):
-        return self.logs.get((topic, partition), UNKNOWN_PARTITION)
+    def leader_log(self, topic, partition, current_leader_epoch=-1):
+        plog = self.logs.get((topic, partition), UNKNOWN_PARTITION)
+        if current_leader_epoch > 0 and plog is not UNKNOWN_PARTITION:
+            return NotLed(E.UNKNOWN_LEADER_EPOCH, 0, 0)
+        return plog
 
     def leader_epoch(self, topic, partition):
         return 0
