@@ -94,7 +94,10 @@ def test_fencing_controlled_shutdown_and_preferred_election(cluster):
     finally:
         c.close()
     got = {p.partition_id: p.error_code for p in r.replica_election_results[0].partition_result}
-    final = partitions(other.port)
+    # the answer comes once the controller committed the elections; this broker's metadata
+    # follows (as with Kafka, the image is not waited for by ElectLeaders)
+    final = wait_for(lambda: (lambda now: now if all(now[i][0] == now[i][2][0] for i, e in got.items() if e == 0)
+                              else None)(partitions(other.port)), 20, "the elected leaders in the metadata")
     for i, (leader, _, replicas, isr) in final.items():
         if leader == replicas[0]:
             assert got[i] in (0, 84)  # elected now, or it already led (ELECTION_NOT_NEEDED)
