@@ -63,7 +63,8 @@ def handle(ctx, request) -> DescribeTopicPartitionsResponse:
             parts.append(DescribeTopicPartitionsResponsePartition(
                 error_code=ErrorCode.LEADER_NOT_AVAILABLE if p.leader < 0 else 0, partition_index=i,
                 leader_id=p.leader, leader_epoch=p.leader_epoch, replica_nodes=list(p.replicas),
-                isr_nodes=list(p.in_sync), eligible_leader_replicas=[], last_known_elr=[], offline_replicas=offline))
+                isr_nodes=list(p.in_sync), eligible_leader_replicas=list(p.elr), last_known_elr=list(p.last_known_elr),
+                offline_replicas=offline))
         topics.append(DescribeTopicPartitionsResponseTopic(
             error_code=0, name=name, topic_id=t.topic_id, is_internal=t.is_internal, partitions=parts,
             topic_authorized_operations=TOPIC_OPERATIONS))

@@ -334,6 +334,8 @@ class ControllerServer:
             b = self.controller.image.brokers.get(req.broker_id)
             if b is None or b.fenced:
                 self._heartbeats.registered(req.broker_id, _now_ms())
+            log.info("Registered broker %d (incarnation %s): broker epoch %d.", req.broker_id,
+                     req.incarnation_id.hex(), b.epoch if b else epoch)
             return brr.BrokerRegistrationResponse(error_code=0, broker_epoch=b.epoch if b else epoch)
 
     async def broker_heartbeat(self, req):
