@@ -1,6 +1,6 @@
 """The reference broker for the benchmarks: Apache Kafka (KRaft, single node,
-combined broker+controller) from Maven Central jars, plus a launcher for odradek
-with the same interface.
+combined broker+controller, or a cluster of several nodes) from Maven Central jars,
+plus a launcher for odradek with the same interface.
 
 The jars come from Maven Central through apache_kafka (apache_kafka/pom.xml, copied into
 the per-user cache, ~/.cache/odradek); nothing is downloaded from anywhere else.
@@ -8,6 +8,12 @@ the per-user cache, ~/.cache/odradek); nothing is downloaded from anywhere else.
     python -m bench.kafka_ref jars                    # assemble the jars once (~55 MB)
     python -m bench.kafka_ref start PORT DIR [k=v..]  # format DIR and run Kafka on 127.0.0.1:PORT
     python -m bench.kafka_ref stop DIR
+    python -m bench.kafka_ref start-cluster DIR [--controllers C] [--brokers B] [k=v..]
+                                                      # C controllers (ids 1..C) + B brokers (ids C+1..),
+                                                      # or B combined nodes with --controllers 0
+    python -m bench.kafka_ref kill DIR NODE_ID        # SIGKILL one node of that cluster
+    python -m bench.kafka_ref restart DIR NODE_ID     # start it again (after kill or stop)
+    python -m bench.kafka_ref stop-cluster DIR
     python -m bench.kafka_ref tool CLASS [ARGS..]     # e.g. org.apache.kafka.tools.ProducerPerformance
 
 Both launchers report the wall time from process start to the first Metadata
@@ -16,6 +22,7 @@ response that lists a broker (what a client needs before it can produce).
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import shutil
 import signal
@@ -207,6 +214,143 @@ class KafkaBroker(BrokerProc):
         return self.startup_s
 
 
+# A cluster's nodes (several JVMs on one machine) get a smaller heap than the benchmark's single node.
+KAFKA_CLUSTER_JVM = ["-Xmx512M", "-Xms512M", *KAFKA_JVM[2:]]
+# Settings every node of a cluster gets (internal topics keep Kafka's replication defaults: 3).
+CLUSTER_COMMON = {"group.initial.rebalance.delay.ms": "0", "log.segment.delete.delay.ms": "0"}
+# Kafka's log lines on stdout (a cluster's nodes are read line by line by their launcher)
+CONSOLE_LOG4J = ("rootLogger.level=INFO\nrootLogger.appenderRef.c.ref=C\nappender.c.type=Console\n"
+                 "appender.c.name=C\nappender.c.layout.type=PatternLayout\n"
+                 "appender.c.layout.pattern=[%d] %p %m (%c)%n\n")
+KAFKA_READY = "Kafka Server started"  # KafkaRaftServer's line once a node (any role) is up
+
+
+def kafka_cluster_layout(controllers: int, brokers: int, base_port: int, root: str,
+                         extra: dict[str, str] | None = None) -> list[dict[str, str]]:
+    """server.properties of each node of a Kafka cluster in `odradek cluster`'s layout (same node ids,
+    ports and node-<id> folders): controllers 1..C and brokers C+1.., or with controllers=0 `brokers`
+    combined broker+controller nodes 1..B (controller i on base+100+i, broker k on base+k)."""
+    from odradek.cli_cluster import cluster_layout
+
+    if controllers:
+        nodes = cluster_layout(controllers, brokers, base_port, root)
+    else:
+        voters = ",".join(f"{i}@127.0.0.1:{base_port + 100 + i}" for i in range(1, brokers + 1))
+        nodes = [{"node.id": str(i), "process.roles": "broker,controller", "controller.quorum.voters": voters,
+                  "controller.listener.names": "CONTROLLER",
+                  "listeners": f"PLAINTEXT://127.0.0.1:{base_port + i - 1},"
+                               f"CONTROLLER://127.0.0.1:{base_port + 100 + i}",
+                  "log.dirs": os.path.join(root, f"node-{i}")} for i in range(1, brokers + 1)]
+    out = []
+    for props in nodes:
+        kprops = {**props, "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT"}
+        if "broker" in props["process.roles"]:
+            plain = next(x for x in props["listeners"].split(",") if x.startswith("PLAINTEXT://"))
+            kprops.update({"advertised.listeners": plain, "inter.broker.listener.name": "PLAINTEXT"})
+        out.append({**kprops, **CLUSTER_COMMON, **(extra or {})})
+    return out
+
+
+class KafkaNode:
+    """One node of a multi-node Kafka cluster: its folder (node-<id>: server.properties, log4j2.properties,
+    data/) and its JVM, whose log lines go to stdout."""
+
+    def __init__(self, directory: Path, props: dict[str, str]):
+        self.dir = Path(directory)
+        self.props = {**props, "log.dirs": str(self.dir / "data")}
+        self.id = int(props["node.id"])
+
+    def format(self, cluster_id: str) -> None:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        (self.dir / "server.properties").write_text("".join(f"{k}={v}\n" for k, v in self.props.items()))
+        (self.dir / "log4j2.properties").write_text(CONSOLE_LOG4J)
+        r = subprocess.run([*self._java(), "kafka.tools.StorageTool", "format", f"--cluster-id={cluster_id}",
+                            "-c", str(self.dir / "server.properties")], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"kafka storage format of node {self.id} failed: {(r.stdout + r.stderr)[-800:]}")
+
+    def _java(self) -> list[str]:
+        return ["java", *KAFKA_CLUSTER_JVM, f"-Dkafka.logs.dir={self.dir}",
+                f"-Dlog4j2.configurationFile={self.dir / 'log4j2.properties'}", "-cp", f"{jars()}/*"]
+
+    def command(self) -> list[str]:
+        return [*self._java(), "kafka.Kafka", str(self.dir / "server.properties")]
+
+
+def format_kafka_cluster(root: str, layout: list[dict[str, str]]) -> list[KafkaNode]:
+    """The nodes of `layout` (kafka_cluster_layout) formatted under root/node-<id> with one cluster id,
+    in parallel (a format is a JVM start, seconds each)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    cluster_id = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    nodes = [KafkaNode(Path(root) / f"node-{p['node.id']}", p) for p in layout]
+    with ThreadPoolExecutor(len(nodes)) as pool:
+        list(pool.map(lambda n: n.format(cluster_id), nodes))
+    return nodes
+
+
+def _start_detached(node: KafkaNode) -> subprocess.Popen:
+    out = open(node.dir / "stdout.log", "ab")
+    proc = subprocess.Popen(node.command(), stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    out.close()
+    (node.dir / "pid").write_text(str(proc.pid))
+    return proc
+
+
+def _cluster_nodes(root: str) -> dict[int, KafkaNode]:
+    from odradek.config import read_properties_file
+
+    nodes = {}
+    for d in sorted(Path(root).glob("node-*")):
+        props = read_properties_file(str(d / "server.properties"))
+        nodes[int(props["node.id"])] = KafkaNode(d, props)
+    return nodes
+
+
+def _signal_pidfiles(pidfiles: list[Path], sig: int, wait_s: float) -> None:
+    """Send sig to each pid file's process, wait until all are gone (SIGKILL after wait_s)."""
+    pids = {}
+    for f in pidfiles:
+        if f.exists():
+            pids[f] = int(f.read_text())
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pids[f], sig)
+    deadline = time.monotonic() + wait_s
+    for f, pid in pids.items():
+        with contextlib.suppress(ProcessLookupError):
+            while time.monotonic() < deadline:
+                os.kill(pid, 0)
+                time.sleep(0.1)
+            os.kill(pid, signal.SIGKILL)
+        f.unlink()
+
+
+def _start_cluster(args: list[str]) -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m bench.kafka_ref start-cluster")
+    ap.add_argument("dir")
+    ap.add_argument("--controllers", type=int, default=3)
+    ap.add_argument("--brokers", type=int, default=3)
+    ap.add_argument("--base-port", type=int, default=0, help="default: a free port")
+    ap.add_argument("props", nargs="*", metavar="k=v")
+    a = ap.parse_intermixed_args(args)
+    base = a.base_port or free_port()
+    layout = kafka_cluster_layout(a.controllers, a.brokers, base, a.dir, dict(kv.split("=", 1) for kv in a.props))
+    shutil.rmtree(a.dir, ignore_errors=True)
+    nodes = format_kafka_cluster(a.dir, layout)
+    t0 = time.monotonic()
+    procs = [(n, _start_detached(n)) for n in nodes]
+    brokers = [(n, p) for n, p in procs if "broker" in n.props["process.roles"]]
+    for n, p in brokers:
+        port = int(next(x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT")).rsplit(":", 1)[1])
+        wait_metadata("127.0.0.1", port, p, t0, timeout=120)
+    bootstrap = ",".join(next(x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT"))[12:]
+                         for n, _ in brokers)
+    print(f"kafka cluster in {a.dir}: nodes {[n.id for n in nodes]}, bootstrap {bootstrap}, "
+          f"Metadata after {time.monotonic() - t0:.1f} s")
+
+
 PYCACHE = HERE / ".cache" / "pycache"
 
 
@@ -288,6 +432,16 @@ def _main(argv: list[str]) -> int:
             except ProcessLookupError:
                 pass
             pidfile.unlink()
+    elif cmd == "start-cluster":
+        _start_cluster(args)
+    elif cmd == "kill":
+        _signal_pidfiles([Path(args[0]) / f"node-{args[1]}" / "pid"], signal.SIGKILL, 10)
+    elif cmd == "restart":
+        _start_detached(_cluster_nodes(args[0])[int(args[1])])
+    elif cmd == "stop-cluster":
+        nodes = _cluster_nodes(args[0]).values()  # brokers first: their controlled shutdown needs the quorum
+        _signal_pidfiles([n.dir / "pid" for n in nodes if n.props["process.roles"] == "broker"], signal.SIGTERM, 30)
+        _signal_pidfiles([n.dir / "pid" for n in nodes], signal.SIGTERM, 30)
     elif cmd == "tool":
         os.execvp("java", ["java", "-Xmx512M", "-Dlog4j2.rootLogger.level=WARN", "-cp", classpath(), *args])
     else:

@@ -26,6 +26,12 @@ from harness import BrokerProcess, ExternalBroker
 def pytest_addoption(parser):
     parser.addoption("--bootstrap", action="store", default=None,
                      help="run against an already running broker at HOST:PORT (restart/kill tests skip)")
+    parser.addoption("--cluster-kafka", action="store_true", default=False,
+                     help="the multi-node tests (cluster.py) start Apache Kafka 4.3 nodes instead of odradek's "
+                          "(also ODRADEK_CLUSTER=kafka)")
+    parser.addoption("--failover-cycles", type=int, default=None,
+                     help="kill -9 cycles of the replication failover loops (also ODRADEK_FAILOVER_CYCLES; "
+                          "default a few, issue 20 asks >= 20)")
 
 
 def pytest_collection_finish(session):

@@ -1,0 +1,321 @@
+"""A multi-node cluster of real processes for the replication tests: 3 controllers + 3 brokers in
+`odradek cluster`'s layout (controllers 1..3, brokers 4..6), each node an `odradek serve` process on
+free ports with its own temp dir; or the same layout of Apache Kafka 4.3 nodes (bench/kafka_ref.py),
+so that every scenario can be checked against the reference (`--cluster-kafka`).
+
+A node is killed with SIGKILL, stopped with SIGTERM and started again by id; waits are on conditions
+(the Metadata a broker answers); every process is stopped at the end (SIGKILL after a bounded wait).
+Timeouts are short (FAST) so that a failover takes seconds on a 2-core machine.
+
+Test modules use `running_cluster(root, config)` from a module-scoped fixture, `failover_cycles`
+for the length of their kill loops, and `replica_batches` to compare the replicas' segment files.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+import signal
+import socket
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from confluent_kafka.admin import AdminClient
+
+from harness import REPO, free_port
+from odradek.cli_cluster import cluster_layout, serve_command
+
+# Seconds, not Kafka's defaults (9 s session, 30 s lag), so that a dead broker is fenced and a lagging
+# follower leaves the ISR quickly; both brokers take the same settings.
+FAST = {
+    "broker.session.timeout.ms": "3000", "broker.heartbeat.interval.ms": "500",
+    "replica.lag.time.max.ms": "3000",
+    "controller.quorum.election.timeout.ms": "500", "controller.quorum.fetch.timeout.ms": "1000",
+    "offsets.topic.num.partitions": "3", "transaction.state.log.num.partitions": "3",
+    "group.initial.rebalance.delay.ms": "0",
+}
+READY_S = 120  # a node's start on a loaded 2-core machine
+KAFKA_READY_S = 300  # six JVMs starting at once on 2 cores
+STOP_S = 30   # SIGTERM to exit: a broker's controlled shutdown waits for the controller
+
+
+def cluster_kind(config) -> str:
+    """'kafka' with --cluster-kafka (or ODRADEK_CLUSTER=kafka), else 'odradek'."""
+    if config.getoption("cluster_kafka", False) or os.environ.get("ODRADEK_CLUSTER") == "kafka":
+        return "kafka"
+    return "odradek"
+
+
+def failover_cycles(config, default: int) -> int:
+    """Kill cycles of a failover loop: --failover-cycles / ODRADEK_FAILOVER_CYCLES, else `default`."""
+    return config.getoption("failover_cycles", None) or int(os.environ.get("ODRADEK_FAILOVER_CYCLES", default))
+
+
+class ClusterNode:
+    """One node's process: started, killed (SIGKILL), stopped (SIGTERM) and started again; its output
+    lines kept (`lines`, since the last start)."""
+
+    def __init__(self, node_id: int, roles: str, command: list[str], env: dict[str, str], ready_marker: str,
+                 broker_port: int | None, log_dir: Path, ready_s: float = READY_S):
+        self.id = node_id
+        self.ready_s = ready_s
+        self.roles = roles
+        self.command = command
+        self.env = env
+        self.ready_marker = ready_marker
+        self.port = broker_port
+        self.log_dir = log_dir
+        self.proc: subprocess.Popen | None = None
+        self.lines: list[str] = []
+        self._ready = threading.Event()
+
+    @property
+    def is_broker(self) -> bool:
+        return "broker" in self.roles
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def start(self) -> None:
+        if self.alive:
+            return
+        self.lines = []
+        self._ready = threading.Event()
+        proc = self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                            env=self.env, cwd=str(REPO))
+        ready, lines, marker = self._ready, self.lines, self.ready_marker
+
+        def pump():
+            for line in proc.stdout:
+                lines.append(line)
+                if marker in line:
+                    ready.set()
+        threading.Thread(target=pump, daemon=True).start()
+
+    def wait_ready(self, timeout: float | None = None) -> None:
+        deadline = time.monotonic() + (timeout or self.ready_s)
+        while not self._ready.wait(0.1):
+            if self.proc is None or self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"node {self.id} not ready (exit {self.proc and self.proc.poll()}):\n"
+                                   + "".join(self.lines[-40:]))
+
+    def kill9(self) -> None:
+        if self.alive:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def terminate(self) -> None:
+        """SIGTERM without waiting (see wait_exit)."""
+        if self.alive:
+            self.proc.send_signal(signal.SIGTERM)
+
+    def wait_exit(self, timeout: float = STOP_S) -> int:
+        """The exit code after a SIGTERM; SIGKILL (and an error) if the node does not exit in time."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise RuntimeError(f"node {self.id} did not exit {timeout} s after SIGTERM:\n" + "".join(self.lines[-40:]))
+
+    def stop(self, timeout: float = STOP_S) -> int:
+        self.terminate()
+        return self.wait_exit(timeout)
+
+
+@dataclass(frozen=True)
+class PartitionState:
+    leader: int
+    replicas: list[int]
+    isr: list[int]
+
+
+class Cluster:
+    def __init__(self, kind: str, nodes: list[ClusterNode]):
+        self.kind = kind
+        self.nodes = {n.id: n for n in nodes}
+        self.brokers = [n for n in nodes if n.is_broker]
+        self.bootstrap = ",".join(f"127.0.0.1:{n.port}" for n in self.brokers)
+
+    @functools.cached_property
+    def admin(self) -> AdminClient:
+        """An admin client on every broker (made once the nodes are up: none of its connections refused)."""
+        return AdminClient({"bootstrap.servers": self.bootstrap})
+
+    def node(self, node_id: int) -> ClusterNode:
+        return self.nodes[node_id]
+
+    def live_bootstrap(self) -> str:
+        return ",".join(f"127.0.0.1:{n.port}" for n in self.brokers if n.alive)
+
+    def kill9(self, node_id: int) -> None:
+        self.nodes[node_id].kill9()
+
+    def stop(self, node_id: int) -> int:
+        return self.nodes[node_id].stop()
+
+    def start(self, node_id: int) -> None:
+        n = self.nodes[node_id]
+        n.start()
+        n.wait_ready()
+
+    def partitions(self, topic: str) -> dict[int, PartitionState]:
+        """Leader, replicas and ISR of each partition, as a live broker's Metadata answers them."""
+        admin = AdminClient({"bootstrap.servers": self.live_bootstrap()})
+        md = admin.list_topics(topic, timeout=5).topics[topic]
+        if md.error is not None:
+            raise RuntimeError(f"metadata of {topic}: {md.error}")
+        return {p: PartitionState(m.leader, list(m.replicas), list(m.isrs)) for p, m in md.partitions.items()}
+
+    def wait_partitions(self, topic: str, pred: Callable[[dict[int, PartitionState]], bool], what: str,
+                        timeout: float = 60) -> dict[int, PartitionState]:
+        return wait_for(lambda: (lambda s: s if pred(s) else None)(self.partitions(topic)), timeout,
+                        f"{what} ({topic})", last=lambda: self.partitions(topic))
+
+    def wait_full_isr(self, topic: str, timeout: float = 90) -> dict[int, PartitionState]:
+        """Every partition led, with all its replicas in the ISR."""
+        return self.wait_partitions(topic, lambda s: all(p.leader >= 0 and sorted(p.isr) == sorted(p.replicas)
+                                                         for p in s.values()), "the full ISR", timeout)
+
+    def wait_identical_replicas(self, topic: str, partitions: int, timeout: float = 60) -> int:
+        """Wait until every replica of each partition holds the same record batches, byte for byte, at the
+        same offsets (read from the segment files); the number of batches compared."""
+        state = self.partitions(topic)
+
+        def identical():
+            n = 0
+            for p in range(partitions):
+                copies = [replica_batches(self.nodes[r].log_dir, topic, p) for r in state[p].replicas]
+                if any(c != copies[0] for c in copies[1:]):
+                    return None
+                n += len(copies[0])
+            return n or None
+
+        def lengths():
+            return {p: {r: len(replica_batches(self.nodes[r].log_dir, topic, p)) for r in state[p].replicas}
+                    for p in range(partitions)}
+        return wait_for(identical, timeout, "identical replicas", last=lengths)
+
+    def close(self) -> None:
+        """Brokers first (their controlled shutdown needs the controllers), every process gone at the end."""
+        for group in (self.brokers, list(self.nodes.values())):
+            for n in group:
+                n.terminate()
+            deadline = time.monotonic() + STOP_S
+            for n in group:
+                if n.proc is not None:
+                    try:
+                        n.proc.wait(max(0.1, deadline - time.monotonic()))
+                    except subprocess.TimeoutExpired:
+                        n.proc.kill()
+                        n.proc.wait()
+
+
+def wait_for(pred: Callable[[], object], timeout: float, what: str, last: Callable[[], object] | None = None):
+    """pred()'s first truthy value, polled; exceptions count as not yet (nodes come and go)."""
+    deadline = time.monotonic() + timeout
+    err = None
+    while time.monotonic() < deadline:
+        try:
+            v = pred()
+            if v:
+                return v
+        except Exception as e:  # noqa: BLE001 - a node down or electing answers with errors
+            err = e
+        time.sleep(0.1)
+    state = None
+    if last is not None:
+        with contextlib.suppress(Exception):
+            state = last()
+    raise AssertionError(f"timed out after {timeout} s waiting for {what} (last error: {err}; state: {state})")
+
+
+def _ports_free(ports: list[int]) -> bool:
+    for port in ports:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                return False
+    return True
+
+
+def _free_base(controllers: int, brokers: int) -> int:
+    """A base port with base..base+brokers-1 and base+101..base+100+controllers free (the layout's ports)."""
+    while True:
+        base = free_port()
+        ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
+        if base + 110 < 65000 and _ports_free(ports):
+            return base
+
+
+def _odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str]) -> list[ClusterNode]:
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               ODRADEK_LOG_LEVEL="INFO")
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out = []
+    for p in cluster_layout(controllers, brokers, _free_base(controllers, brokers), str(root)):
+        port = int(p["listeners"].rsplit(":", 1)[1]) if "broker" in p["process.roles"] else None
+        out.append(ClusterNode(int(p["node.id"]), p["process.roles"], serve_command({**p, **props}), env,
+                               "odradek ready", port, Path(p["log.dirs"])))
+    return out
+
+
+def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str]) -> list[ClusterNode]:
+    import apache_kafka
+    from bench.kafka_ref import KAFKA_READY, format_kafka_cluster, kafka_cluster_layout
+
+    reason = apache_kafka.missing()
+    if reason:
+        pytest.skip(reason)
+    layout = kafka_cluster_layout(controllers, brokers, _free_base(controllers, brokers), str(root), props)
+    out = []
+    for n in format_kafka_cluster(str(root), layout):
+        plain = [x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT://")]
+        port = int(plain[0].rsplit(":", 1)[1]) if plain else None
+        out.append(ClusterNode(n.id, n.props["process.roles"], n.command(), dict(os.environ), KAFKA_READY, port,
+                               Path(n.props["log.dirs"]), KAFKA_READY_S))
+    return out
+
+
+@contextlib.contextmanager
+def running_cluster(root: Path, config, controllers: int = 3, brokers: int = 3,
+                    props: dict[str, str] | None = None) -> Iterator[Cluster]:
+    """A started cluster (every node ready, every broker registered) of the kind the run asks for
+    (cluster_kind), FAST settings plus props; every process stopped at the end, also on failure."""
+    kind = cluster_kind(config)
+    settings = {**FAST, **(props or {})}
+    make = _kafka_nodes if kind == "kafka" else _odradek_nodes
+    cluster = Cluster(kind, make(Path(root), controllers, brokers, settings))
+    try:
+        for n in cluster.nodes.values():
+            n.start()
+        for n in cluster.nodes.values():
+            n.wait_ready()
+        wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == brokers, READY_S,
+                 "every broker in the metadata")
+        yield cluster
+    finally:
+        cluster.close()
+
+
+def replica_batches(log_dir: Path, topic: str, partition: int) -> list[tuple[int, bytes]]:
+    """(base offset, bytes) of every record batch in a replica's segment files, in offset order: the
+    bytes as stored (v2 batches: base offset int64, length int32, then `length` bytes)."""
+    out = []
+    for seg in sorted((log_dir / f"{topic}-{partition}").glob("*.log")):
+        data = seg.read_bytes()
+        pos = 0
+        while pos + 12 <= len(data):
+            length = int.from_bytes(data[pos + 8:pos + 12], "big")
+            if length == 0 or pos + 12 + length > len(data):
+                break  # a preallocated or torn tail
+            out.append((int.from_bytes(data[pos:pos + 8], "big"), data[pos:pos + 12 + length]))
+            pos += 12 + length
+    return out

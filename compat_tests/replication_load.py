@@ -1,0 +1,197 @@
+"""Continuous load for the replication tests: idempotent acks=all producers of stock clients
+(confluent-kafka, kafka-python) sending numbered records round-robin over a topic's partitions from a
+thread, a consumer group member reading along, and the read-back checks of what they were told.
+
+Every producer remembers what each acknowledgement said (partition, offset, value) and every error
+its client finally reported; `check_log` proves each acknowledged record is in the partition exactly
+once, at its acknowledged offset, in the order it was sent.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, defaultdict
+
+from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
+
+from cluster import Cluster, wait_for
+
+RATE_PAUSE_S = 0.01  # between bursts of BURST records: ~200 records/s per producer, a 2-core machine's share
+BURST = 2
+
+
+class LoadProducer:
+    """One client's producer on a thread: records f"{name}-{n}" to partition n % partitions."""
+
+    def __init__(self, name: str, topic: str, partitions: int):
+        self.name, self.topic, self.partitions = name, topic, partitions
+        self.acked: list[tuple[int, int, bytes]] = []  # (partition, offset, value), in ack order
+        self.errors: list[str] = []
+        self.sent = 0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._run, name=f"load-{name}", daemon=True)
+
+    def start(self) -> LoadProducer:
+        self._thread.start()
+        return self
+
+    def acks_on(self, partition: int) -> int:
+        with self._lock:
+            return sum(1 for p, _, _ in self.acked if p == partition)
+
+    def _ack(self, partition: int, offset: int, value: bytes) -> None:
+        with self._lock:
+            self.acked.append((partition, offset, value))
+
+    def _error(self, what: str) -> None:
+        with self._lock:
+            self.errors.append(what)
+
+    def stop(self, timeout: float = 90) -> None:
+        """Stop sending, wait for every outstanding acknowledgement (or its final error)."""
+        self._stop.set()
+        self._thread.join(timeout)
+        assert not self._thread.is_alive(), f"{self.name}: producer did not finish in {timeout} s"
+
+    def _value(self) -> tuple[int, bytes]:
+        n = self.sent
+        self.sent += 1
+        return n % self.partitions, f"{self.name}-{n}".encode()
+
+    def _run(self) -> None:
+        raise NotImplementedError
+
+
+class ConfluentLoad(LoadProducer):
+    def __init__(self, bootstrap: str, topic: str, partitions: int, **conf):
+        super().__init__("confluent", topic, partitions)
+        self.client = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True,
+                                "linger.ms": 5, "message.timeout.ms": 120000, **conf})
+
+    def _report(self, err, msg) -> None:
+        if err is not None:
+            self._error(f"{msg.value()!r}: {err.name()} {err.str()}")
+        else:
+            self._ack(msg.partition(), msg.offset(), msg.value())
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for _ in range(BURST):
+                part, value = self._value()
+                self.client.produce(self.topic, value, partition=part, on_delivery=self._report)
+            self.client.poll(RATE_PAUSE_S)
+        left = self.client.flush(80)
+        if left:
+            self._error(f"{left} records neither acknowledged nor failed at the end")
+
+
+class KafkaPythonLoad(LoadProducer):
+    def __init__(self, bootstrap: str, topic: str, partitions: int):
+        from kafka import KafkaProducer
+
+        super().__init__("kafkapython", topic, partitions)
+        self.client = KafkaProducer(bootstrap_servers=bootstrap.split(","), acks="all", enable_idempotence=True,
+                                    linger_ms=5, delivery_timeout_ms=120000, request_timeout_ms=10000)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for _ in range(BURST):
+                part, value = self._value()
+                fut = self.client.send(self.topic, value, partition=part)
+                fut.add_callback(lambda md, v=value: self._ack(md.partition, md.offset, v))
+                fut.add_errback(lambda e, v=value: self._error(f"{v!r}: {type(e).__name__} {e}"))
+            time.sleep(RATE_PAUSE_S)
+        self.client.flush(80)
+        self.client.close(10)
+
+
+class GroupReader:
+    """A consumer group member reading the topic from the start on a thread, committing automatically:
+    what it received, by partition (offset, value), duplicates after a rebalance kept."""
+
+    def __init__(self, bootstrap: str, topic: str, group: str):
+        self.got: dict[int, list[tuple[int, bytes]]] = defaultdict(list)
+        self.errors: list[str] = []
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self.client = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest",
+                                "enable.partition.eof": False})
+        self.client.subscribe([topic])
+        self._thread = threading.Thread(target=self._run, name=f"group-{group}", daemon=True)
+
+    def start(self) -> GroupReader:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            for m in self.client.consume(200, 0.2):
+                with self._lock:
+                    if m.error() is None:
+                        self.got[m.partition()].append((m.offset(), m.value()))
+                    elif not m.error().retriable():
+                        self.errors.append(str(m.error()))
+        self.client.close()
+
+    def has(self, acked: dict[int, dict[int, bytes]]) -> bool:
+        with self._lock:
+            return all(set(offs.items()) <= set(self.got[p]) for p, offs in acked.items())
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(30)
+
+
+def acked_by_partition(producers: list[LoadProducer]) -> dict[int, dict[int, bytes]]:
+    """{partition: {offset: value}} of every acknowledgement, with no offset acknowledged twice."""
+    out: dict[int, dict[int, bytes]] = defaultdict(dict)
+    for prod in producers:
+        for p, off, value in prod.acked:
+            assert off not in out[p], f"offset {off} of partition {p} acknowledged twice: {out[p][off]!r}, {value!r}"
+            out[p][off] = value
+    return out
+
+
+def read_partitions(bootstrap: str, topic: str, partitions: int,
+                    timeout: float = 60) -> dict[int, list[tuple[int, bytes]]]:
+    """(offset, value) of every record of each partition from its start to its current end."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"{topic}-verify", "enable.auto.commit": False,
+                  "enable.partition.eof": False})
+    try:
+        ends = wait_for(lambda: {p: c.get_watermark_offsets(TopicPartition(topic, p), timeout=5)[1]
+                                 for p in range(partitions)}, 30, "end offsets")
+        c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])
+        got: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
+
+        def done():
+            for m in c.consume(500, 0.5):
+                if m.error() is None:
+                    got[m.partition()].append((m.offset(), m.value()))
+            return all((got[p][-1][0] + 1 if got[p] else 0) >= ends[p] for p in got)
+        wait_for(done, timeout, f"every record of {topic} up to {ends}")
+        return got
+    finally:
+        c.close()
+
+
+def check_log(cluster: Cluster, topic: str, partitions: int, producers: list[LoadProducer]) -> int:
+    """Every acknowledged record exactly once in its partition, at its acknowledged offset, each
+    producer's records in the order it sent them; no producer got an error. The records checked."""
+    for prod in producers:
+        assert prod.errors == [], f"{prod.name}: {prod.errors[:5]}"
+    acked = acked_by_partition(producers)
+    log = read_partitions(cluster.bootstrap, topic, partitions)
+    for p, records in log.items():
+        offsets = [o for o, _ in records]
+        assert offsets == sorted(set(offsets)), f"partition {p}: offsets out of order or repeated"
+        values = [v for _, v in records]
+        dupes = {v for v, n in Counter(values).items() if n > 1}
+        assert not dupes, f"partition {p}: written more than once: {sorted(dupes)[:5]}"
+        at = dict(records)
+        wrong = {o: (v, at.get(o)) for o, v in acked.get(p, {}).items() if at.get(o) != v}
+        assert not wrong, f"partition {p}: acknowledged records not at their offsets: {dict(list(wrong.items())[:5])}"
+        for prod in producers:  # a producer's records of one partition: in the order of their numbers
+            mine = [int(v.rsplit(b"-", 1)[1]) for v in values if v.startswith(prod.name.encode() + b"-")]
+            assert mine == sorted(mine), f"partition {p}: {prod.name}'s records reordered"
+    return sum(len(v) for v in acked.values())
