@@ -41,6 +41,7 @@ FAST = {
 }
 READY_S = 120  # a node's start on a loaded 2-core machine
 KAFKA_READY_S = 300  # six JVMs starting at once on 2 cores
+KAFKA_CLEAN_EXIT = 128 + signal.SIGTERM  # a JVM ends by SIGTERM with 143, after Kafka's shutdown hook ran
 STOP_S = 30   # SIGTERM to exit: a broker's controlled shutdown waits for the controller
 
 
@@ -56,13 +57,21 @@ def failover_cycles(config, default: int) -> int:
     return config.getoption("failover_cycles", None) or int(os.environ.get("ODRADEK_FAILOVER_CYCLES", default))
 
 
+def xfail_on_odradek(reason: str):
+    """pytest.mark.xfail(strict=True) on odradek's cluster only (never with --cluster-kafka): a test of
+    Kafka's behaviour that odradek does not pass yet, named by the missing piece, seen to flip."""
+    return pytest.mark.xfail("not config.getoption('cluster_kafka') and os.environ.get('ODRADEK_CLUSTER') != 'kafka'",
+                             strict=True, reason=reason)
+
+
 class ClusterNode:
     """One node's process: started, killed (SIGKILL), stopped (SIGTERM) and started again; its output
     lines kept (`lines`, since the last start)."""
 
     def __init__(self, node_id: int, roles: str, command: list[str], env: dict[str, str], ready_marker: str,
-                 broker_port: int | None, log_dir: Path, ready_s: float = READY_S):
+                 broker_port: int | None, log_dir: Path, ready_s: float = READY_S, clean_exit_code: int = 0):
         self.id = node_id
+        self.clean_exit_code = clean_exit_code  # after SIGTERM and a clean shutdown
         self.ready_s = ready_s
         self.roles = roles
         self.command = command
@@ -280,7 +289,7 @@ def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, st
         plain = [x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT://")]
         port = int(plain[0].rsplit(":", 1)[1]) if plain else None
         out.append(ClusterNode(n.id, n.props["process.roles"], n.command(), dict(os.environ), KAFKA_READY, port,
-                               Path(n.props["log.dirs"]), KAFKA_READY_S))
+                               Path(n.props["log.dirs"]), KAFKA_READY_S, KAFKA_CLEAN_EXIT))
     return out
 
 
