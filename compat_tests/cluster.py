@@ -245,7 +245,7 @@ def wait_for(pred: Callable[[], object], timeout: float, what: str, last: Callab
     raise AssertionError(f"timed out after {timeout} s waiting for {what} (last error: {err}; state: {state})")
 
 
-def _ports_free(ports: list[int]) -> bool:
+def ports_free(ports: list[int]) -> bool:
     for port in ports:
         with socket.socket() as s:
             try:
@@ -255,12 +255,12 @@ def _ports_free(ports: list[int]) -> bool:
     return True
 
 
-def _free_base(controllers: int, brokers: int) -> int:
+def free_base(controllers: int, brokers: int) -> int:
     """A base port with base..base+brokers-1 and base+101..base+100+controllers free (the layout's ports)."""
     while True:
         base = free_port()
         ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
-        if base + 110 < 65000 and _ports_free(ports):
+        if base + 110 < 65000 and ports_free(ports):
             return base
 
 
@@ -269,7 +269,7 @@ def _odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, 
                ODRADEK_LOG_LEVEL="INFO")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     out = []
-    for p in cluster_layout(controllers, brokers, _free_base(controllers, brokers), str(root)):
+    for p in cluster_layout(controllers, brokers, free_base(controllers, brokers), str(root)):
         port = int(p["listeners"].rsplit(":", 1)[1]) if "broker" in p["process.roles"] else None
         out.append(ClusterNode(int(p["node.id"]), p["process.roles"], serve_command({**p, **props}), env,
                                "odradek ready", port, Path(p["log.dirs"])))
@@ -283,7 +283,7 @@ def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, st
     reason = apache_kafka.missing()
     if reason:
         pytest.skip(reason)
-    layout = kafka_cluster_layout(controllers, brokers, _free_base(controllers, brokers), str(root), props)
+    layout = kafka_cluster_layout(controllers, brokers, free_base(controllers, brokers), str(root), props)
     out = []
     for n in format_kafka_cluster(str(root), layout):
         plain = [x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT://")]

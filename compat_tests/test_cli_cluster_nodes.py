@@ -11,7 +11,7 @@ import threading
 
 from confluent_kafka.admin import AdminClient
 
-from cluster import _free_base, wait_for
+from cluster import free_base, wait_for
 from harness import REPO
 
 
@@ -25,7 +25,7 @@ def _alive(pid: int) -> bool:
 
 
 def test_a_node_killed_is_reported_the_others_keep_running_and_restart_brings_it_back(tmp_path):
-    base = _free_base(1, 1)
+    base = free_base(1, 1)
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     proc = subprocess.Popen([sys.executable, "-m", "odradek", "cluster", "--controllers", "1", "--brokers", "1",
                              "--base-port", str(base), "--data-dir", str(tmp_path)], stdin=subprocess.PIPE,

@@ -20,6 +20,7 @@ import pytest
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from cluster import ports_free, wait_for
 from harness import REPO, free_port
 from odradek.broker.wire_client import WireClient
 from odradek.cli_cluster import cluster_layout, serve_command
@@ -86,20 +87,6 @@ def describe_quorum(port: int):
     return r.topics[0].partitions[0]
 
 
-def wait_for(pred, timeout, what):
-    deadline = time.monotonic() + timeout
-    last = None
-    while time.monotonic() < deadline:
-        try:
-            v = pred()
-            if v:
-                return v
-        except Exception as e:  # noqa: BLE001 - nodes come and go
-            last = e
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what} (last error: {last})")
-
-
 def create_topic(bootstrap: str, name: str, partitions: int = 1, timeout: float = 20.0) -> float:
     """Create via a stock client, retrying while the quorum fails over; seconds taken."""
     admin = AdminClient({"bootstrap.servers": bootstrap})
@@ -116,18 +103,6 @@ def create_topic(bootstrap: str, name: str, partitions: int = 1, timeout: float 
             time.sleep(0.1)
 
 
-def _ports_free(ports) -> bool:
-    import socket
-
-    for port in ports:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                return False
-    return True
-
-
 @contextlib.contextmanager
 def running_cluster(root, controllers: int, brokers: int, props: dict | None = None, ready_s: float = 45):
     """The nodes of ``odradek cluster``'s layout (brokers on base.., controllers on base+101..)
@@ -136,7 +111,7 @@ def running_cluster(root, controllers: int, brokers: int, props: dict | None = N
     for attempt in range(3):
         base = free_port()
         ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
-        while base + 110 > 65000 or not _ports_free(ports):
+        while base + 110 > 65000 or not ports_free(ports):
             base = free_port()
             ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
         nodes = [Node({**p, **(props or {})})
