@@ -1,11 +1,12 @@
 """Deterministic simulation of a replicated cluster in one process (issue 20's "How it is checked").
 
 A controller and N brokers, each part the real code where it exists:
-- the controller is odradek.controller's pure Decisions (broker registration, heartbeats,
-  fencing, topic creation with replica placement) over a MetadataImage that the metadata log's
-  records are replayed into (MetadataDelta), each batch committed at once or some steps later;
-  brokers see committed records only. Elections and AlterPartition are decided by
-  sim_elections.py (Kafka's rules, kept small) until the controller decides them itself;
+- the controller is odradek.controller's pure Decisions over a MetadataImage that the metadata
+  log's records are replayed into (MetadataDelta), each batch committed at once or some steps
+  later; brokers apply whole committed batches only. Registration (DUPLICATE_BROKER_REGISTRATION
+  while the old incarnation's session lives, unclean-shutdown handling), heartbeats (unfencing,
+  controlled shutdown), session expiry (fencing, elections), AlterPartition and preferred
+  elections are its decisions; ELR (KIP-966) is on in half the seeds;
 - every broker keeps its partitions in real odradek.log PartitionLogs on its own
   FaultyFileSystem, and runs the pure replication cores: PartitionLeader for the partitions it
   leads, PartitionFollower for the others, fetching real record batches from the leader's log and
@@ -15,10 +16,12 @@ A controller and N brokers, each part the real code where it exists:
   other broker); broker crashes that keep the fsynced bytes and a random part of the rest (the
   log is reopened from the torn files), restarts with a new incarnation that register again
   (Kafka's DUPLICATE_BROKER_REGISTRATION while the old session lives), session expiry that fences
-  the broker and moves its leaderships, slow followers, leadership moves.
+  the broker and moves its leaderships, controlled shutdowns (want_shut_down heartbeats until the
+controller says should_shut_down, then a clean stop), slow followers, preferred elections.
 Producers send acks=all (and some acks=1) with min.insync.replicas >= 2. Faults stay within what
-acks=all promises: at most RF - min.insync.replicas brokers failed (down, cut off, or restarted
-and not yet back in every ISR) at once, and never the last live ISR member of a partition.
+acks=all promises: at most min(RF - min.insync.replicas, min.insync.replicas - 1) brokers failed
+(down, cut off, shutting down, or restarted and not yet back in every ISR) at once; without ELR, never the last live ISR member
+of a partition either.
 
 After every step: every record a leader's HW has passed (so a consumer may have read it, and
 every acks=all acknowledgement) is still on the current leader at the same offset; a leader's HW
@@ -38,7 +41,8 @@ from collections import deque
 from dataclasses import dataclass
 
 from odradek.controller.decisions import BrokerRegistration, CreateTopicSpec, Decisions, Env
-from odradek.controller.image import NO_LEADER, MetadataDelta, MetadataImage, PartitionImage
+from odradek.controller.image import NO_LEADER, NO_LEADER_CHANGE, MetadataDelta, MetadataImage, PartitionImage
+from odradek.controller.replication_control import ELR_FEATURE, PREFERRED, IsrUpdate
 from odradek.controller.result import ControllerResult
 from odradek.log import FaultyFileSystem, LogConfig, PartitionLog
 from odradek.replication.follower import PartitionFollower
@@ -47,9 +51,10 @@ from odradek.replication.messages import (
     AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, FollowerReady, LeaderAndIsr, ReplicaFetch,
 )
 from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.feature_level_record import FeatureLevelRecord
+from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from odradek.wire.records import build_batch, iter_batch_headers, iter_batches
 
-from sim_elections import alter_partition, elect_leaderless, fence_and_elect, move_leader
 
 CONTROLLER = "controller"
 CONTROLLER_ID = 3000
@@ -88,6 +93,8 @@ class Broker:
         self.verified: dict[int, int] = {}  # per partition, the prefix checked against what was read
         self.proposal_sent: dict[int, int] = {}
         self.slow = False
+        self.shutting_down = False  # sending want_shut_down heartbeats
+        self.clean_epoch = -1  # the broker epoch it last shut down cleanly in (-1: it crashed)
         self.new_incarnation()
 
     def new_incarnation(self) -> None:
@@ -127,7 +134,11 @@ class ClusterSim:
         self.ids = tuple(range(1, n_brokers + 1))
         self.partitions = tuple(range(r.choice((1, 2, 2))))
         self.min_isr = r.choice((2, 3)) if self.rf == 5 else 2
-        self.budget = self.rf - self.min_isr  # brokers that may be failed at once
+        # Brokers that may be failed at once: RF - min.insync.replicas keeps the ISR big enough to
+        # take acks=all writes, and fewer than min.insync.replicas keeps one of the replicas that
+        # acknowledged a record (a torn crash loses what was not flushed; RF 5 with min.isr 2:
+        # two crashes can take both holders of a record, seed 2026 with a budget of 3).
+        self.budget = min(self.rf - self.min_isr, self.min_isr - 1)
         self.leader_config = LeaderConfig(min_insync_replicas=self.min_isr,
                                           replica_lag_time_max_ms=STEP_MS * r.choice((8, 15, 30)))
         self.log_config = LogConfig(segment_bytes=r.choice((600, 2000, 1 << 20)))
@@ -137,7 +148,8 @@ class ClusterSim:
         self.commit_delay = r.choice((0, 0, 2))
         self.p_crash = r.choice((0, 0.01, 0.03))
         self.p_cut = r.choice((0, 0.01, 0.02))
-        self.p_move = r.choice((0, 0.01))
+        self.p_move = r.choice((0, 0.02, 0.05))
+        self.p_shutdown = r.choice((0, 0.005, 0.01))
         self.p_slow = r.choice((0, 0.02))
         self.p_flush = r.choice((0.05, 0.3, 1.0))
         self.p_produce = r.choice((0.5, 1.0))
@@ -162,6 +174,9 @@ class ClusterSim:
         self.batch_ends: list[int] = []  # a broker applies whole batches (atomic, as Kafka's)
         self.pending: deque = deque()  # (commit step, end offset, callback or None)
         self.last_heartbeat: dict[int, int] = {}
+        self.reported: dict[int, int] = {}  # metadata offset each broker's last heartbeat reported
+        self.shutdown_offsets: dict[int, int] = {}  # broker in controlled shutdown -> its record's offset
+        self.elr = r.random() < 0.5  # eligible.leader.replicas.version 1 (KIP-966), as Kafka 4.3 bootstraps
         self.topic_id = b""
         # what the invariants remember
         self.writers: dict[tuple[int, int], tuple[int, str]] = {}  # (partition, leader epoch) -> who appended
@@ -172,7 +187,8 @@ class ClusterSim:
         self.produced = 0
         self.errors: dict[str, int] = {}
         self.counts = {"crash": 0, "cut": 0, "fenced": 0, "election": 0, "move": 0, "isr_change": 0,
-                       "truncate": 0, "diverging": 0, "epoch_query": 0}
+                       "truncate": 0, "diverging": 0, "epoch_query": 0, "shutdown": 0,
+                       "crash_last_isr": 0}
         self.brokers = {i: Broker(self, i) for i in self.ids}
         self._bootstrap()
 
@@ -238,9 +254,13 @@ class ClusterSim:
     def _write(self, result: ControllerResult, then=None) -> None:
         """Append the decision's records to the metadata log (the controller's image replays them
         at once) and commit them now or a few steps later; `then` runs at the commit."""
+        if not result.records and then is None:
+            return
         if result.records:
             delta = MetadataDelta(self.image)
             for rec in result.records:
+                if isinstance(rec, PartitionChangeRecord) and rec.leader != NO_LEADER_CHANGE:
+                    self.counts["election"] += 1
                 delta.replay(rec, len(self.records))
                 self.records.append(rec)
             self.image = delta.apply()
@@ -251,6 +271,10 @@ class ClusterSim:
         self.pending.append((at, len(self.records), then))
         self._commit_due()
 
+    def _commit_then(self, then) -> None:
+        """Run `then` once everything written so far is committed (a response is sent then)."""
+        self._write(ControllerResult([], None), then)
+
     def _commit_due(self) -> None:
         while self.pending and self.pending[0][0] <= self.t:
             _, end, then = self.pending.popleft()
@@ -260,6 +284,8 @@ class ClusterSim:
 
     def _bootstrap(self) -> None:
         self._write(self._decisions().bootstrap())
+        if self.elr:
+            self._write(ControllerResult([FeatureLevelRecord(name=ELR_FEATURE, feature_level=1)], None))
         for b in self.brokers.values():
             reg = BrokerRegistration(b.id, b.incarnation, [("PLAINTEXT", f"b{b.id}", 9092, 0)], {}, None)
             self._write(self._decisions().register_broker(reg, len(self.records), unfence=True))
@@ -286,74 +312,89 @@ class ClusterSim:
     def _controller_receive(self, src: int, msg: tuple) -> None:
         kind = msg[0]
         if kind == "register":
-            _, incarnation = msg
-            b = self.image.brokers.get(src)
-            if (b is not None and b.incarnation_id != incarnation and not b.fenced
-                    and self.t - self.last_heartbeat.get(src, -10**9) <= self.session_steps):
-                self.count_error("DUPLICATE_BROKER_REGISTRATION")  # the old incarnation's session lives
+            _, incarnation, previous_epoch = msg
+            reg = BrokerRegistration(src, incarnation, [("PLAINTEXT", f"b{src}", 9092, 0)], {}, None,
+                                     previous_broker_epoch=previous_epoch)
+            session = self.t - self.last_heartbeat.get(src, -10**9) <= self.session_steps
+            res = self._decisions().register_broker(reg, len(self.records), has_valid_session=session)
+            if res.response:
+                self.count_error(ErrorCode(res.response).name)  # the old incarnation's session lives
                 return
-            reg = BrokerRegistration(src, incarnation, [("PLAINTEXT", f"b{src}", 9092, 0)], {}, None)
-            epoch = len(self.records)
             self.last_heartbeat[src] = self.t
-            self.trace.append(f"t={self.t} controller registers broker {src} at epoch {epoch}")
-            self._write(self._decisions().register_broker(reg, epoch),
-                        lambda: self.send(CONTROLLER, src, ("registered", incarnation, epoch), lossy=False))
+            self._write(res)
+            epoch = self.image.brokers[src].epoch
+            self.trace.append(f"t={self.t} controller registers broker {src} at epoch {epoch}"
+                              f"{' (unclean shutdown)' if len(res.records) > 1 else ''}")
+            self._commit_then(lambda: self.send(CONTROLLER, src, ("registered", incarnation, epoch), lossy=False))
         elif kind == "heartbeat":
-            _, epoch, meta_offset = msg
-            res = self._decisions().broker_heartbeat(src, epoch, meta_offset, False)
-            if res.response.error_code:
+            _, epoch, meta_offset, want_shut_down = msg
+            self.reported[src] = meta_offset
+            target = self.shutdown_offsets.get(src)
+            reached = target is None or all(self.reported.get(x.node_id, -1) >= target for x in self.image.brokers.values()
+                                            if x.active and x.node_id != src)
+            res = self._decisions().broker_heartbeat(src, epoch, meta_offset, False, want_shut_down, reached)
+            reply = res.response
+            if reply.error_code:
                 return
             self.last_heartbeat[src] = self.t
             if res.records:
-                self.trace.append(f"t={self.t} controller unfences broker {src}")
-                records = list(res.records)
-                delta = MetadataDelta(self.image)
-                for rec in records:
-                    delta.replay(rec, 0)
-                records += elect_leaderless(delta.apply(), self.topic_id, TOPIC)
-                self.counts["election"] += len(records) - len(res.records)
-                self._write(ControllerResult(records, None))
+                b = self.image.brokers[src]
+                self._write(res)
+                what = ("unfences" if b.fenced and not self.image.brokers[src].fenced
+                        else "fences (shutting down)" if self.image.brokers[src].fenced
+                        else "starts the controlled shutdown of")
+                self.trace.append(f"t={self.t} controller {what} broker {src}: {len(res.records)} records")
+                if reply.in_controlled_shutdown and src not in self.shutdown_offsets:
+                    self.shutdown_offsets[src] = len(self.records) - 1
+            if reply.should_shut_down:
+                self._commit_then(lambda: self.send(CONTROLLER, src, ("shut_down", epoch), lossy=False))
         elif kind == "alter":
             _, broker_epoch, token, p, proposal = msg
-            answer, records = alter_partition(self.image, self.topic_id, TOPIC, src, broker_epoch, p, proposal)
-            if records:
+            update = IsrUpdate(p, proposal.leader_epoch, proposal.partition_epoch,
+                               [(m.broker_id, m.broker_epoch) for m in proposal.new_isr])
+            res = self._decisions().alter_partition(src, broker_epoch, [(self.topic_id, [update])])
+            error, topics = res.response
+            result = topics[0][1][0] if not error else None
+            if res.records:
                 self.counts["isr_change"] += 1
-                self.trace.append(f"t={self.t} controller: p{p} ISR -> {proposal.isr_ids} (from {src})")
-
-            def reply(answer=answer):
-                if isinstance(answer, PartitionImage):
-                    answer = LeaderAndIsr(answer.leader, answer.leader_epoch, answer.partition_epoch,
-                                          frozenset(answer.isr))
-                self.send(CONTROLLER, src, ("alter_answer", token, p, proposal.proposal_id, answer))
-            self._write(ControllerResult(records, None), reply)
+                self.trace.append(f"t={self.t} controller: p{p} ISR -> {sorted(proposal.isr_ids)} (from {src})")
+            if error:
+                answer = ErrorCode(error)
+            elif result.error_code:
+                answer = ErrorCode(result.error_code)
+            else:
+                pi = result.partition_image
+                answer = LeaderAndIsr(pi.leader, pi.leader_epoch, pi.partition_epoch, frozenset(pi.isr))
+            self._write(res)
+            self._commit_then(lambda: self.send(CONTROLLER, src, ("alter_answer", token, p, proposal.proposal_id,
+                                                                  answer)))
 
     def _expire_sessions(self) -> None:
         stale = [b.node_id for b in self.image.brokers.values()
                  if not b.fenced and self.t - self.last_heartbeat.get(b.node_id, 0) > self.session_steps]
         if stale:
             res = self._decisions().fence(stale)
-            records = list(res.records) + fence_and_elect(self.image, self.topic_id, TOPIC, set(res.response))
             self.counts["fenced"] += len(res.response)
             self.trace.append(f"t={self.t} controller fences {res.response}")
-            self._write(ControllerResult(records, None))
+            self._write(res)
 
-    def _move_leadership(self) -> None:
+    def _preferred_election(self) -> None:
         p = self.rng.choice(self.partitions)
-        records = move_leader(self.image, self.topic_id, TOPIC, p, self.rng)
-        if records:
+        res = self._decisions().elect_leaders(PREFERRED, [(TOPIC, [p])])
+        if res.records:
             self.counts["move"] += 1
-            self.trace.append(f"t={self.t} controller moves p{p}'s leadership to {records[0].leader}")
-            self._write(ControllerResult(records, None))
+            self.trace.append(f"t={self.t} controller: preferred leader election of p{p}")
+            self._write(res)
 
     # ------------------------------------------------------------------ brokers: metadata
     def _broker_tick(self, b: Broker) -> None:
         if b.broker_epoch < 0:
             if self.t - b.register_sent > 3 * self.max_delay + 4:
                 b.register_sent = self.t
-                self.send(b.id, CONTROLLER, ("register", b.incarnation))
+                self.send(b.id, CONTROLLER, ("register", b.incarnation, b.clean_epoch))
             return
         if self.t % self.heartbeat_steps == 0:
-            self.send(b.id, CONTROLLER, ("heartbeat", b.broker_epoch, b.meta_offset - 1))
+            self.send(b.id, CONTROLLER, ("heartbeat", b.broker_epoch, b.meta_offset - 1, b.shutting_down))
         if b.meta_offset < self.committed and self.link_up(b.id, CONTROLLER) and self.rng.random() < 0.7:
             ends = [e for e in self.batch_ends[bisect_right(self.batch_ends, b.meta_offset):] if e <= self.committed]
             end = ends[min(len(ends) - 1, self.rng.choice((0, 2, 100)))]
@@ -362,9 +403,10 @@ class ClusterSim:
                 delta.replay(self.records[off], off)
             b.image = delta.apply()
             b.meta_offset = end
-            # A (re)started broker acts on its metadata once it has caught up with the log (Kafka
-            # publishes the image only after the initial catch-up), never on a replay's middle.
-            b.caught_up = b.caught_up or end >= self.committed
+            # A (re)started broker acts on its metadata once its own registration record is
+            # applied (as broker_lifecycle.join: everything committed before it is then in the
+            # image), never on the middle of a replay: it would lead again at an old epoch.
+            b.caught_up = b.meta_offset > b.broker_epoch
             if b.caught_up and TOPIC in b.image.topics:
                 for p in b.logs:
                     self._reconcile(b, p)
@@ -528,10 +570,13 @@ class ClusterSim:
                 again = b.broker_epoch >= 0
                 b.broker_epoch = epoch
                 self.trace.append(f"t={self.t} broker {b.id} registered, epoch {epoch}")
-                if again and b.caught_up and TOPIC in b.image.topics:
+                if again:  # its roles come back once the new registration record is applied
+                    b.caught_up = False
                     for p in b.logs:
                         self._drop_role(b, p)
-                        self._reconcile(b, p)
+        elif kind == "shut_down":
+            if msg[1] == b.broker_epoch and b.shutting_down:
+                self._stop(b, clean=True)
         elif kind == "alter_answer":
             _, token, p, pid, answer = msg
             leader = b.leader(p)
@@ -595,33 +640,49 @@ class ClusterSim:
     # ------------------------------------------------------------------ faults
     def _failed(self) -> set[int]:
         cut = {i for link in self.cut for i in link if i != CONTROLLER}
-        return set(self.down_until) | self.recovering | cut
+        shutting = {b.id for b in self.brokers.values() if b.shutting_down}
+        return set(self.down_until) | self.recovering | cut | shutting
 
     def _may_fail(self, i: int) -> bool:
-        """Within acks=all's promise: at most RF - min.insync.replicas brokers failed, and
-        every partition keeps a live, sound ISR member besides i."""
+        """Within acks=all's promise: at most RF - min.insync.replicas brokers failed; without
+        ELR also every partition keeps a live, sound ISR member besides i (else its last ISR
+        member may come back from a torn crash as the only one who may lead: with ELR, the
+        replicas that left an ISR under min.insync.replicas may lead instead, KIP-966)."""
         failed = self._failed() | {i}
         if len(failed) > self.budget:
             return False
+        if self.elr:
+            return True
         for p in self.partitions:
             isr = set(self._partition(self.image, p).isr)
             if i in isr and not isr - failed:
                 return False
         return True
 
-    def _crash(self, i: int) -> None:
-        b = self.brokers[i]
-        b.fs.crash()
+    def _stop(self, b: Broker, clean: bool) -> None:
+        """A crash (the files keep what was fsynced and a random part of the rest) or, after a
+        controlled shutdown, a clean stop (every log flushed and closed)."""
         for p in b.logs:
             self._drop_role(b, p)
-        b.alive = False
-        self.down_until[i] = self.t + self.rng.randrange(5, 60)
-        self.counts["crash"] += 1
-        self.trace.append(f"t={self.t} crash broker {i}")
+        if clean:
+            for log in b.logs.values():
+                log.close()
+            self.shutdown_offsets.pop(b.id, None)
+        else:
+            b.fs.crash()
+        b.clean_epoch = b.broker_epoch if clean else -1
+        b.alive = b.shutting_down = False
+        self.down_until[b.id] = self.t + self.rng.randrange(5, 60)
+        self.counts["shutdown" if clean else "crash"] += 1
+        self.trace.append(f"t={self.t} {'clean stop' if clean else 'crash'} of broker {b.id}")
+
+    def _begin_shutdown(self, i: int) -> None:
+        self.brokers[i].shutting_down = True
+        self.trace.append(f"t={self.t} broker {i} asks to shut down")
 
     def _restart(self, i: int) -> None:
         b = self.brokers[i]
-        b.fs = b.fs.restart("torn", seed=self.rng.randrange(1 << 30))
+        b.fs = b.fs.restart("torn", seed=self.rng.randrange(1 << 30))  # (all of it after a clean stop)
         b.alive = True
         b.new_incarnation()
         b.open_logs(list(b.logs))
@@ -647,13 +708,21 @@ class ClusterSim:
     def _random_faults(self) -> None:
         r = self.rng
         if r.random() < self.p_crash:
-            i = r.choice(self.ids)
+            leaders = [self._partition(self.image, p).leader for p in self.partitions]
+            i = r.choice(self.ids if r.random() < 0.5 else [x for x in leaders if x in self.ids] or self.ids)
             if self.brokers[i].alive and self._may_fail(i):
-                self._crash(i)
+                failed = self._failed()
+                if any(set(self._partition(self.image, p).isr) - failed == {i} for p in self.partitions):
+                    self.counts["crash_last_isr"] += 1  # (with ELR only)
+                self._stop(self.brokers[i], clean=False)
+        if r.random() < self.p_shutdown:
+            i = r.choice(self.ids)
+            if self.brokers[i].alive and not self.brokers[i].shutting_down and self._may_fail(i):
+                self._begin_shutdown(i)
         if r.random() < self.p_cut:
             self._cut_link()
         if r.random() < self.p_move:
-            self._move_leadership()
+            self._preferred_election()
         if r.random() < self.p_slow:
             b = self.brokers[r.choice(self.ids)]
             b.slow = not b.slow
