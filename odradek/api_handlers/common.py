@@ -80,3 +80,10 @@ def mirror_partitions(topics, topic_result, partition_result) -> list:
     """An error response's topic list mirroring the request's: topic_result(topic, partition results),
     one partition_result(partition) for each of the topic's partitions (None lists: empty)."""
     return [topic_result(t, [partition_result(p) for p in t.partitions or ()]) for t in topics or ()]
+
+
+def offline_replicas(image, replicas) -> list:
+    """A partition's replicas on brokers not registered or fenced (KRaftMetadataCache's
+    getOfflineReplicas, Metadata and DescribeTopicPartitions)."""
+    brokers = image.brokers
+    return [r for r in replicas if (b := brokers.get(r)) is None or b.fenced]

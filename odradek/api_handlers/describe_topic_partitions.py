@@ -11,6 +11,8 @@ from odradek.wire.messages.describe_topic_partitions_response import (
     DescribeTopicPartitionsResponseTopic,
 )
 
+from .common import offline_replicas
+
 API_KEY = 75
 MIN_VERSION = 0
 MAX_VERSION = 0
@@ -59,12 +61,11 @@ def handle(ctx, request) -> DescribeTopicPartitionsResponse:
         parts = []
         for i in take:
             p = t.partitions[i]
-            offline = [] if p.leader >= 0 else list(p.replicas)
             parts.append(DescribeTopicPartitionsResponsePartition(
                 error_code=ErrorCode.LEADER_NOT_AVAILABLE if p.leader < 0 else 0, partition_index=i,
                 leader_id=p.leader, leader_epoch=p.leader_epoch, replica_nodes=list(p.replicas),
                 isr_nodes=list(p.in_sync), eligible_leader_replicas=list(p.elr), last_known_elr=list(p.last_known_elr),
-                offline_replicas=offline))
+                offline_replicas=offline_replicas(image, p.replicas)))
         topics.append(DescribeTopicPartitionsResponseTopic(
             error_code=0, name=name, topic_id=t.topic_id, is_internal=t.is_internal, partitions=parts,
             topic_authorized_operations=TOPIC_OPERATIONS))

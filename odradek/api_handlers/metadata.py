@@ -15,7 +15,7 @@ from odradek.wire.messages.metadata_response import (
     MetadataResponseTopic,
 )
 
-from .common import topic_name_error
+from .common import offline_replicas, topic_name_error
 
 API_KEY = 3
 MIN_VERSION = 0
@@ -32,11 +32,16 @@ CLUSTER_OPS = sum(1 << b for b in (5, 7, 8, 9, 10, 11, 12, 13, 14))
 
 def _topic_response(ctx, topic, internal: bool, include_ops: bool) -> MetadataResponseTopic:
     parts = []
+    image = ctx.services.metadata.image
     for p in sorted(topic.partitions):
         pi = topic.partitions[p]
+        # a leader that is not a registered broker (none: -1): LEADER_NOT_AVAILABLE (KRaftMetadataCache)
+        known = pi.leader in image.brokers
         parts.append(MetadataResponsePartition(
-            error_code=0, partition_index=p, leader_id=pi.leader, leader_epoch=pi.leader_epoch,
-            replica_nodes=list(pi.replicas), isr_nodes=list(pi.in_sync), offline_replicas=[]))
+            error_code=0 if known else ErrorCode.LEADER_NOT_AVAILABLE, partition_index=p,
+            leader_id=pi.leader if known else -1, leader_epoch=pi.leader_epoch,
+            replica_nodes=list(pi.replicas), isr_nodes=list(pi.in_sync),
+            offline_replicas=offline_replicas(image, pi.replicas)))
     return MetadataResponseTopic(
         error_code=0, name=topic.name, topic_id=topic.topic_id, is_internal=internal, partitions=parts,
         topic_authorized_operations=TOPIC_OPS if include_ops else OMITTED_OPS)
