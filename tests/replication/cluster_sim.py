@@ -150,6 +150,7 @@ class ClusterSim:
         self.p_cut = r.choice((0, 0.01, 0.02))
         self.p_move = r.choice((0, 0.02, 0.05))
         self.p_shutdown = r.choice((0, 0.005, 0.01))
+        self.p_delete = r.choice((0, 0.01, 0.03))
         self.p_slow = r.choice((0, 0.02))
         self.p_flush = r.choice((0.05, 0.3, 1.0))
         self.p_produce = r.choice((0.5, 1.0))
@@ -188,7 +189,8 @@ class ClusterSim:
         self.errors: dict[str, int] = {}
         self.counts = {"crash": 0, "cut": 0, "fenced": 0, "election": 0, "move": 0, "isr_change": 0,
                        "truncate": 0, "diverging": 0, "epoch_query": 0, "shutdown": 0,
-                       "crash_last_isr": 0}
+                       "crash_last_isr": 0, "delete_records": 0,
+                       "start_over": 0, "start_over_in_batch": 0}
         self.brokers = {i: Broker(self, i) for i in self.ids}
         self._bootstrap()
 
@@ -498,7 +500,7 @@ class ClusterSim:
             self.fail(f"brokers {prev} and {me} (id, incarnation) both accepted writes to p{p} "
                       f"in leader epoch {leader.leader_epoch}")
         self.produced += 1
-        values = [f"{p}:{self.produced}:{k}".encode() for k in range(self.rng.choice((1, 1, 3)))]
+        values = [f"{p}:{self.produced}:{k}".encode() for k in range(self.rng.choice((1, 2, 3)))]
         batch = build_batch([(None, v, (), self.now) for v in values])
         info = log.append(batch, self.now, leader_epoch=leader.leader_epoch)
         request_id = None
@@ -552,6 +554,9 @@ class ClusterSim:
             log.truncate_to(rd.truncate_to, self.now)
             b.verified[p] = min(b.verified[p], rd.truncate_to)
         if rd.truncate_fully_to is not None:
+            self.counts["start_over"] += 1
+            self.counts["start_over_in_batch"] += bool(rd.append)  # (DeleteRecords moved the start inside it)
+            self.trace.append(f"t={self.t} broker {b.id} starts p{p} over at {rd.truncate_fully_to}")
             log.truncate_fully_and_start_at(rd.truncate_fully_to, self.now)
             b.verified[p] = 0
         if rd.append:
@@ -622,19 +627,21 @@ class ClusterSim:
         log, read = b.logs[p], self.read[p]
         hw = b.leader(p).high_watermark
         if hw > len(read):
+            if log.log_start_offset > len(read):
+                self.fail(f"leader {b.id} of p{p}: log start {log.log_start_offset} beyond what was read ({len(read)})")
             read.extend(self._records(log, len(read), hw))
             if len(read) != hw:
                 self.fail(f"leader {b.id} of p{p}: its log has {len(read)} records below its HW {hw}")
-        if not self._current(b, p) or b.verified[p] >= len(read):
+        start = max(b.verified[p], log.log_start_offset)  # (DeleteRecords removed what is below its log start)
+        if not self._current(b, p) or start >= len(read):
             return
-        have = self._records(log, b.verified[p], len(read))
-        if have != read[b.verified[p]:]:
-            off = b.verified[p] + next((i for i, (x, y) in enumerate(zip(have, read[b.verified[p]:])) if x != y),
-                                       len(have))
+        have = self._records(log, start, len(read))
+        if have != read[start:]:
+            off = start + next((i for i, (x, y) in enumerate(zip(have, read[start:])) if x != y), len(have))
             what = "acknowledged" if off in self.acked[p] else "read"
             self.fail(f"{what} p{p} {read[off]!r}@{off} is gone from the current leader {b.id} "
                       f"(epoch {b.leader(p).leader_epoch}), which has "
-                      f"{have[off - b.verified[p]] if off - b.verified[p] < len(have) else 'nothing'}")
+                      f"{have[off - start] if off - start < len(have) else 'nothing'}")
         b.verified[p] = len(read)
 
     # ------------------------------------------------------------------ faults
@@ -675,6 +682,18 @@ class ClusterSim:
         self.down_until[b.id] = self.t + self.rng.randrange(5, 60)
         self.counts["shutdown" if clean else "crash"] += 1
         self.trace.append(f"t={self.t} {'clean stop' if clean else 'crash'} of broker {b.id}")
+
+    def _delete_records(self, p: int) -> None:
+        """DeleteRecords on the current leader: its log start moves up to an offset at most its
+        HW (often inside a batch); followers follow it, or start over there when behind it."""
+        b = self.brokers.get(self._partition(self.image, p).leader)
+        if b is None or not b.alive or not self._current(b, p):
+            return
+        log = b.logs[p]
+        offset = self.rng.choice((self.rng.randint(log.log_start_offset, log.high_watermark), log.high_watermark))
+        log.delete_records(offset)
+        self.counts["delete_records"] += 1
+        self.trace.append(f"t={self.t} DeleteRecords p{p} on {b.id}: log start {log.log_start_offset}")
 
     def _begin_shutdown(self, i: int) -> None:
         self.brokers[i].shutting_down = True
@@ -721,6 +740,8 @@ class ClusterSim:
                 self._begin_shutdown(i)
         if r.random() < self.p_cut:
             self._cut_link()
+        if r.random() < self.p_delete:
+            self._delete_records(r.choice(self.partitions))
         if r.random() < self.p_move:
             self._preferred_election()
         if r.random() < self.p_slow:
@@ -812,14 +833,19 @@ class ClusterSim:
             self.fail("no convergence after healing")
         for p in self.partitions:
             part = self._partition(self.image, p)
-            images = {i: self._bytes(self.brokers[i].logs[p]) for i in part.replicas}
+            # (a replica's log start may trail the leader's, as Kafka's: DeleteRecords is complete
+            # only once every replica's log start has passed it, and a follower may lead before)
+            start = max(self.brokers[i].logs[p].log_start_offset for i in part.replicas)
+            images = {i: self._bytes(self.brokers[i].logs[p], start) for i in part.replicas}
             first = images[part.replicas[0]]
             for i, data in images.items():
                 if data != first:
                     self.fail(f"p{p}: replica {i}'s log differs from replica {part.replicas[0]}'s")
-            values = self._records(self.brokers[part.leader].logs[p], 0, self.brokers[part.leader].logs[p].log_end_offset)
+            log = self.brokers[part.leader].logs[p]
+            start = log.log_start_offset  # (DeleteRecords removed what is below it)
+            values = self._records(log, start, log.log_end_offset)
             for off, v in self.acked[p].items():
-                if off >= len(values) or values[off] != v:
+                if off >= start and (off - start >= len(values) or values[off - start] != v):
                     self.fail(f"p{p}: acknowledged {v!r}@{off} is not in the healed log")
 
     def _produce_on(self, b: Broker, p: int) -> tuple[int, int] | None:
@@ -831,9 +857,10 @@ class ClusterSim:
         return self._produce(p, acks=-1)
 
     @staticmethod
-    def _bytes(log: PartitionLog) -> bytes:
+    def _bytes(log: PartitionLog, start: int | None = None) -> bytes:
+        """The log's bytes from the batch holding `start` (default its log start) to its end."""
         out = b""
-        off = log.log_start_offset
+        off = log.log_start_offset if start is None else start
         while off < log.log_end_offset:
             data = log.read(off, 1 << 20).read_bytes()
             out += data
