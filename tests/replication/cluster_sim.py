@@ -18,7 +18,9 @@ A controller and N brokers, each part the real code where it exists:
   (Kafka's DUPLICATE_BROKER_REGISTRATION while the old session lives), session expiry that fences
   the broker and moves its leaderships, controlled shutdowns (want_shut_down heartbeats until the
 controller says should_shut_down, then a clean stop), slow followers, preferred elections.
-Producers send acks=all (and some acks=1) with min.insync.replicas >= 2. Faults stay within what
+Producers send acks=all (and some acks=1) with min.insync.replicas >= 2; in half the seeds they are
+idempotent (acks=all, one request in flight, a failed batch sent again with its sequence to
+whoever leads then), and every batch must end in the log exactly once. Faults stay within what
 acks=all promises: at most min(RF - min.insync.replicas, min.insync.replicas - 1) brokers failed
 (down, cut off, shutting down, or restarted and not yet back in every ISR) at once; without ELR, never the last live ISR member
 of a partition either.
@@ -73,6 +75,16 @@ class Fetched:
     base_offset: int
     last_offset: int
     leader_epoch: int
+
+
+@dataclass
+class IdempotentProducer:
+    """One idempotent producer per partition (enable.idempotence, acks=all, one request in flight):
+    a batch is sent again, with the same sequence, until it is acknowledged."""
+    producer_id: int
+    next_seq: int = 0
+    batch: list[bytes] | None = None  # the values being sent
+    in_flight: tuple[int, int] | None = None  # (broker, request id)
 
 
 class Broker:
@@ -149,8 +161,12 @@ class ClusterSim:
         self.p_crash = r.choice((0, 0.01, 0.03))
         self.p_cut = r.choice((0, 0.01, 0.02))
         self.p_move = r.choice((0, 0.02, 0.05))
-        self.p_shutdown = r.choice((0, 0.005, 0.01))
-        self.p_delete = r.choice((0, 0.01, 0.03))
+        self.p_shutdown = r.choice((0, 0.01, 0.02))
+        # Idempotent producers in half the seeds (DeleteRecords would make the leader forget them:
+        # UNKNOWN_PRODUCER_ID / OUT_OF_ORDER_SEQUENCE, which the Java producer recovers from by
+        # bumping its epoch, a client's business not modelled here).
+        self.idempotent = r.random() < 0.5
+        self.p_delete = 0 if self.idempotent else r.choice((0, 0.01, 0.03))
         self.p_slow = r.choice((0, 0.02))
         self.p_flush = r.choice((0.05, 0.3, 1.0))
         self.p_produce = r.choice((0.5, 1.0))
@@ -184,13 +200,14 @@ class ClusterSim:
         self.read: dict[int, list[bytes]] = {p: [] for p in self.partitions}  # value by offset, below a HW
         self.acked: dict[int, dict[int, bytes]] = {p: {} for p in self.partitions}
         self.waiting: dict[tuple[int, int], tuple[int, int, int, list[bytes]]] = {}
+        self.producers = {p: IdempotentProducer(7000 + p) for p in self.partitions} if self.idempotent else {}
         self.acked_requests: set[tuple[int, int]] = set()
         self.produced = 0
         self.errors: dict[str, int] = {}
         self.counts = {"crash": 0, "cut": 0, "fenced": 0, "election": 0, "move": 0, "isr_change": 0,
                        "truncate": 0, "diverging": 0, "epoch_query": 0, "shutdown": 0,
                        "crash_last_isr": 0, "delete_records": 0,
-                       "start_over": 0, "start_over_in_batch": 0}
+                       "start_over": 0, "start_over_in_batch": 0, "retry": 0, "duplicate": 0}
         self.brokers = {i: Broker(self, i) for i in self.ids}
         self._bootstrap()
 
@@ -472,6 +489,14 @@ class ClusterSim:
     def _completed(self, b: Broker, p: int, request_id: int, error: ErrorCode) -> None:
         _, base, last, values = self.waiting.pop((b.id, request_id))
         self.count_error(error.name)
+        prod = self.producers.get(p)
+        if prod is not None and prod.in_flight == (b.id, request_id):
+            prod.in_flight = None
+            if error == ErrorCode.NONE:
+                prod.next_seq += len(prod.batch)
+                prod.batch = None
+            else:
+                self.counts["retry"] += 1  # the same batch again, to whoever leads then
         if error != ErrorCode.NONE:
             return
         read = self.read[p]
@@ -487,9 +512,12 @@ class ClusterSim:
         leaders = [b for b in self.brokers.values() if b.alive and b.leader(p) is not None]
         if not leaders:
             return None
+        prod = self.producers.get(p)
+        if prod is not None and prod.in_flight is not None:
+            return None
         b = self.rng.choice(leaders)
         leader, log = b.leader(p), b.logs[p]
-        acks = acks if acks is not None else self.rng.choice((-1, -1, -1, 1))
+        acks = -1 if prod is not None else acks if acks is not None else self.rng.choice((-1, -1, -1, 1))
         error = leader.check_append(acks)
         if error != ErrorCode.NONE:
             self.count_error(error.name)
@@ -501,12 +529,19 @@ class ClusterSim:
                       f"in leader epoch {leader.leader_epoch}")
         self.produced += 1
         values = [f"{p}:{self.produced}:{k}".encode() for k in range(self.rng.choice((1, 2, 3)))]
-        batch = build_batch([(None, v, (), self.now) for v in values])
+        ids = {}
+        if prod is not None:
+            prod.batch = values = prod.batch or values
+            ids = dict(producer_id=prod.producer_id, producer_epoch=0, base_sequence=prod.next_seq)
+        batch = build_batch([(None, v, (), self.now) for v in values], **ids)
         info = log.append(batch, self.now, leader_epoch=leader.leader_epoch)
+        self.counts["duplicate"] += info.duplicate
         request_id = None
         if acks == -1:
             request_id = self.produced
             self.waiting[(b.id, request_id)] = (p, info.base_offset, info.last_offset, values)
+            if prod is not None:
+                prod.in_flight = (b.id, request_id)
         leader.on_append(self.now, request_id, info.last_offset, timeout_ms=20 * self.leader_config.replica_lag_time_max_ms)
         self._leader_ready(b, p)
         return None if request_id is None else (b.id, request_id)
@@ -844,6 +879,14 @@ class ClusterSim:
             log = self.brokers[part.leader].logs[p]
             start = log.log_start_offset  # (DeleteRecords removed what is below it)
             values = self._records(log, start, log.log_end_offset)
+            if self.idempotent:  # every batch once: an acknowledged retry is not written again
+                seen: set[tuple[int, int]] = set()
+                for h in (h for _, h in iter_batch_headers(self._bytes(log))):
+                    if (h.producer_id, h.base_sequence) in seen:
+                        self.fail(f"p{p}: producer {h.producer_id} sequence {h.base_sequence} twice in the log")
+                    seen.add((h.producer_id, h.base_sequence))
+                if len(set(values)) != len(values):
+                    self.fail(f"p{p}: a value twice in the log")
             for off, v in self.acked[p].items():
                 if off >= start and (off - start >= len(values) or values[off - start] != v):
                     self.fail(f"p{p}: acknowledged {v!r}@{off} is not in the healed log")

@@ -36,7 +36,7 @@ def test_replay_is_exact():
 def test_the_faults_happen():
     """The runs are only worth something if they reach the hard cases: over 25 seeds, crashes
     with torn tails, cut links, fencing, elections, preferred elections, controlled shutdowns, ISR
-    changes, DeleteRecords (followers starting over at the leader's log start), truncations (through
+    changes, idempotent retries answered as duplicates, DeleteRecords (followers starting over at the leader's log start), truncations (through
     DivergingEpoch and through OffsetForLeaderEpoch), stale leaders answering
     NOT_LEADER_OR_FOLLOWER, refused and acknowledged acks=all produces."""
     total: dict[str, int] = {}
@@ -54,6 +54,9 @@ def test_the_faults_happen():
     # (inside a batch: without replication/follower.py's start-over at the batch (3edb44c), seeds
     # 23 and 38 never converge, the follower refetching the same offset forever)
     assert total["start_over_in_batch"] >= 1, total
+    # idempotent producers: retries after a failover, some of them answered as duplicates (the new
+    # leader has the batch from replication: its producer state came with append_as_follower)
+    assert total["retry"] >= 10 and total["duplicate"] >= 5, total
     assert acked > 2000, acked
 
 
