@@ -649,10 +649,11 @@ class Decisions:
                         has_valid_session: bool = False) -> ControllerResult[int]:
         """BrokerRegistration: the broker joins fenced, its epoch the offset of its
         RegisterBrokerRecord (as Kafka). A new incarnation while the old one's session is
-        alive is DUPLICATE_BROKER_REGISTRATION; one back from an unclean shutdown (its
-        previous epoch is not the registered one) leaves every ISR and ELR first (ELR on);
-        the same incarnation amends its registration, keeping epoch and state.
-        ``unfence``: a single voter's own broker, which is caught up by construction.
+        alive is DUPLICATE_BROKER_REGISTRATION; otherwise the old incarnation first leaves
+        every ISR and the leaderships move (and, with ELR after an unclean shutdown, it
+        leaves every ELR); the same incarnation amends its registration, keeping epoch and state.
+        ``unfence``: a single voter's own broker, which is caught up by construction and the
+        only broker there is (its partitions keep their leader: nobody else could take them).
         Response: an error code."""
         if reg.cluster_id is not None and reg.cluster_id != self.image.cluster_id:
             return ControllerResult([], int(ErrorCode.INCONSISTENT_CLUSTER_ID))
@@ -661,8 +662,14 @@ class Decisions:
         if existing is not None and has_valid_session and not same:
             return ControllerResult([], int(ErrorCode.DUPLICATE_BROKER_REGISTRATION))
         records: list = []
-        if existing is not None and not same and reg.previous_broker_epoch != existing.epoch:
-            records += self.replication().broker_unclean_shutdown(reg.broker_id)
+        if existing is not None and not same and not unfence:
+            # the old incarnation is gone: out of every ISR with new leaders elected, as a fence;
+            # with ELR, after an unclean shutdown (its previous epoch is not the registered one)
+            # out of every ELR too (Kafka's handleBrokerShutdown)
+            rc = self.replication()
+            clean = reg.previous_broker_epoch == existing.epoch
+            records += (rc.broker_unclean_shutdown(reg.broker_id) if rc.elr_enabled and not clean
+                        else rc.broker_fenced(reg.broker_id))
         records.append(RegisterBrokerRecord(
             broker_id=reg.broker_id,
             incarnation_id=reg.incarnation_id if reg.incarnation_id != ZERO_UUID else self.env.new_uuid(),

@@ -148,10 +148,17 @@ def test_a_new_incarnation_waits_for_the_old_session_and_leaves_isrs_after_an_un
     r = d.register_broker(reg, 50)
     assert r.response == 0 and isinstance(r.records[-1], RegisterBrokerRecord) and r.records[-1].broker_epoch == 50
     assert r.records[0] == PartitionChangeRecord(partition_id=0, topic_id=TID, isr=[2, 3])
-    # shut down cleanly (its last epoch): stays in the ISR
+    # shut down cleanly (its last epoch): out of the ISR as a fence (new leaders), not out of the ELR
     reg.previous_broker_epoch = 11
     r = d.register_broker(reg, 50)
-    assert [type(x) for x in r.records] == [RegisterBrokerRecord]
+    assert r.records[0] == PartitionChangeRecord(partition_id=0, topic_id=TID, isr=[2, 3])
+    assert isinstance(r.records[1], RegisterBrokerRecord)
+    # without ELR a new incarnation is handled as a fence: a partition it led elects another leader
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3])})
+    r = decide(img).register_broker(BrokerRegistration(1, b"\x56" * 16, [("PLAINTEXT", "h", 9001, 0)], {},
+                                                       cluster_id="c", previous_broker_epoch=11), 60)
+    after = then(img, r.records)
+    assert partitions(after)[0] == (2, (2, 3), 4, 5) and after.brokers[1].fenced and after.brokers[1].epoch == 60
     # the same incarnation amends its registration: epoch and state kept
     same = BrokerRegistration(1, b"\x01" * 16, [("PLAINTEXT", "h2", 9001, 0)], {}, cluster_id="c")
     rec = d.register_broker(same, 50, has_valid_session=True).records[0]
