@@ -10,7 +10,9 @@ once, at its acknowledged offset, in the order it was sent.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
@@ -120,8 +122,9 @@ class KafkaPythonLoad(LoadProducer):
 
 
 class JavaLoad(LoadProducer):
-    """Kafka 4.3's kafka-verifiable-producer (Java kafka-clients 4.3, acks=all, idempotent by default):
-    values "7.N" at ~200 records/s; it reports each acknowledgement and error as a JSON line."""
+    """Kafka 4.3's kafka-verifiable-producer (Java kafka-clients 4.3, acks=all, idempotent): values "7.N" at
+    ~200 records/s; it reports each acknowledgement and error as a JSON line. The tool sets retries=0
+    (every failure visible); its --command-config gives the producer the client's default retries back."""
 
     PREFIX = 7
 
@@ -129,8 +132,12 @@ class JavaLoad(LoadProducer):
         import apache_kafka
 
         super().__init__("java", topic, partitions)
+        fd, self.config = tempfile.mkstemp(prefix="verifiable-producer-", suffix=".properties")
+        with os.fdopen(fd, "w") as f:
+            f.write("retries=2147483647\nenable.idempotence=true\ndelivery.timeout.ms=120000\n")
         self.cmd = apache_kafka.tool_command("verifiable-producer", "--bootstrap-server", bootstrap, "--topic", topic,
-                                             "--acks", "-1", "--throughput", "200", "--value-prefix", str(self.PREFIX))
+                                             "--acks", "-1", "--throughput", "200", "--value-prefix", str(self.PREFIX),
+                                             "--command-config", self.config)
         self.proc: subprocess.Popen | None = None
 
     def number(self, value: bytes) -> int | None:
@@ -160,6 +167,7 @@ class JavaLoad(LoadProducer):
             self.proc.kill()
             self.proc.wait()
             self._error(f"kafka-verifiable-producer did not exit {timeout} s after SIGTERM")
+        os.unlink(self.config)
         super().stop(30)
 
 

@@ -20,7 +20,7 @@ import time
 import pytest
 
 import apache_kafka
-from cluster import failover_cycles, running_cluster, wait_for, xfail_on_odradek
+from cluster import failover_cycles, running_cluster, wait_for
 from replication_load import (ConfluentLoad, GroupReader, JavaLoad, KafkaPythonLoad, acked_by_partition,
                               check_log)
 
@@ -47,8 +47,6 @@ def cluster(request, tmp_path_factory):
         yield c
 
 
-@xfail_on_odradek("the broker's leader side is not wired yet: a Produce with acks=all to an RF=3 partition is never "
-                  "acknowledged (the leader does not complete it from its followers' fetches)")
 def test_kill9_leader_loop_loses_no_acknowledged_record(cluster, request):
     cycles = failover_cycles(request.config, DEFAULT_CYCLES)
     _topic(cluster)
@@ -58,7 +56,8 @@ def test_kill9_leader_loop_loses_no_acknowledged_record(cluster, request):
         producers.append(JavaLoad(cluster.bootstrap, TOPIC, PARTITIONS).start())
     reader = GroupReader(cluster.bootstrap, TOPIC, "failover-group").start()
     try:
-        wait_for(lambda: all(p.acks_on(0) >= 20 for p in producers), 60, "acknowledgements before the first kill")
+        wait_for(lambda: all(p.acks_on(0) >= 20 for p in producers), 120, "acknowledgements before the first kill",
+                 last=lambda: [(p.name, p.acks_on(0), len(p.acked), p.errors[:3]) for p in producers])
         for cycle in range(cycles):
             victim = cluster.partitions(TOPIC)[0].leader
             before = [p.acks_on(0) for p in producers]
