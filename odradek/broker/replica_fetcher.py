@@ -322,7 +322,7 @@ class ReplicaFetcher:
         except _CONNECTION_ERRORS as e:
             if not self._unreachable:
                 log.warning("fetcher %d: cannot connect to leader %d at %s:%d: %s; retrying every %d ms",
-                            self.fetcher_no, self.leader_id, addr[0], addr[1], e or type(e).__name__,
+                            self.fetcher_no, self.leader_id, addr[0], addr[1], str(e) or type(e).__name__,
                             self.s.backoff_ms)
                 self._unreachable = True
             return None
@@ -335,7 +335,7 @@ class ReplicaFetcher:
         """The connection failed mid-exchange: the requests sent or about to be are answered
         with the error (Kafka's Errors.forException), every partition backs off."""
         log.warning("fetcher %d: connection to leader %d lost: %s; backing off %d ms",
-                    self.fetcher_no, self.leader_id, e or type(e).__name__, self.s.backoff_ms)
+                    self.fetcher_no, self.leader_id, str(e) or type(e).__name__, self.s.backoff_ms)
         self._disconnect()
         error = ErrorCode.REQUEST_TIMED_OUT if isinstance(e, asyncio.TimeoutError) else ErrorCode.NETWORK_EXCEPTION
         for p, q in queries:

@@ -44,6 +44,7 @@ class StubLeader:
             self.leaders[tp] = leader
             self._ready(tp)
         self._server = None
+        self.stalled = False  # swallow Fetch requests without an answer
         self._changed = asyncio.Event()
         self._writers: set = set()
         self.port = 0
@@ -84,6 +85,8 @@ class StubLeader:
                 header, req = decode_request(await reader.readexactly(n))
                 key, ver = header.request_api_key, header.request_api_version
                 self.requests.append((key, ver, req))
+                if self.stalled and key == FETCH:
+                    continue  # a leader that takes the request and never answers
                 changed = self._changed
                 resp = self._answer(key, ver, req)
                 if key == FETCH and _nothing_new(resp):  # long poll: until an append or max_wait_ms

@@ -232,6 +232,33 @@ async def test_a_lost_connection_is_reestablished(tmp_path):
 
 
 @in_loop
+async def test_a_leader_that_stops_answering_times_out_and_is_reconnected(tmp_path):
+    # replica.socket.timeout.ms is the request timeout (Kafka's BrokerBlockingSender)
+    c = Cluster()
+    leader_log, follower_log = new_log(tmp_path / "leader"), new_log(tmp_path / "follower")
+    stub = await c.leader(1, 1, {TP: leader_log})
+    stub.append(TP, batch(0))
+    m = c.manager(BrokerConfig.from_properties({"replica.fetch.backoff.ms": "50", "replica.fetch.wait.max.ms": "100",
+                                                "replica.socket.timeout.ms": "300"}))
+    try:
+        m.become_follower(TP, 1, 1, follower_log, TOPIC_ID)
+        await until(caught_up(follower_log, leader_log))
+        connections = sum(1 for k, _, _ in stub.requests if k == 18)
+        stub.stalled = True
+        fetches = sum(1 for k, _, _ in stub.requests if k == FETCH)
+        await until(lambda: sum(1 for k, _, _ in stub.requests if k == FETCH) > fetches + 1)  # one swallowed
+        stub.append(TP, batch(1))
+        await until(lambda: sum(1 for k, _, _ in stub.requests if k == 18) > connections + 1)  # timed out, twice
+        assert follower_log.log_end_offset == 3
+        stub.stalled = False
+        await until(caught_up(follower_log, leader_log))
+        assert files(follower_log) == files(leader_log)
+    finally:
+        await m.close()
+        await stub.stop()
+
+
+@in_loop
 async def test_a_fenced_follower_keeps_its_partition_until_the_new_epoch(tmp_path):
     c = Cluster()
     leader_log, follower_log = new_log(tmp_path / "leader"), new_log(tmp_path / "follower")
