@@ -207,18 +207,19 @@ class Decisions:
                         f"The manual partition assignment includes a partition with {len(replicas)} replica(s), "
                         f"but this is not consistent with previous partitions, which have {rf} replica(s).")
 
-    def _active_isr(self, replicas: list[int]) -> list[int]:
-        """A new partition's ISR: its replicas that are unfenced and not shutting down."""
+    def _active_isr(self, replicas: list[int], code: int, refusal: str) -> list[int]:
+        """A new partition's ISR: its replicas that are unfenced and not shutting down; none
+        of them is refused with ``code`` and ``refusal``."""
         brokers = self.image.brokers
-        return [b for b in replicas if b in brokers and brokers[b].active]
+        isr = [b for b in replicas if b in brokers and brokers[b].active]
+        if not isr:
+            raise _Fail(code, refusal)
+        return isr
 
     def _manual_isr(self, replicas: list[int], partition: int) -> list[int]:
-        isr = self._active_isr(replicas)
-        if not isr:
-            raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
-                        f"All brokers specified in the manual partition assignment for partition {partition} are "
-                        "fenced or in controlled shutdown.")
-        return isr
+        return self._active_isr(replicas, ErrorCode.INVALID_REPLICA_ASSIGNMENT,
+                                f"All brokers specified in the manual partition assignment for partition {partition} "
+                                "are fenced or in controlled shutdown.")
 
     def _place(self, count: int, rf: int) -> list[list[int]]:
         """Kafka's StripedReplicaPlacer over the usable brokers (not in controlled shutdown)."""
@@ -227,12 +228,9 @@ class Decisions:
         return place(usable, count, rf, self.env.rng)
 
     def _placed_isr(self, replicas: list[int], rf: int) -> list[int]:
-        isr = self._active_isr(replicas)
-        if not isr:
-            raise _Fail(ErrorCode.INVALID_REPLICATION_FACTOR,
-                        f"Unable to replicate the partition {rf} time(s): All brokers are currently fenced or in "
-                        "controlled shutdown.")
-        return isr
+        return self._active_isr(replicas, ErrorCode.INVALID_REPLICATION_FACTOR,
+                                f"Unable to replicate the partition {rf} time(s): All brokers are currently fenced or "
+                                "in controlled shutdown.")
 
     @staticmethod
     def _partition_record(topic_id: bytes, partition: int, replicas: list[int], isr: list[int]) -> PartitionRecord:
