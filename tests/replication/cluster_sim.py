@@ -26,8 +26,9 @@ acks=all promises: at most min(RF - min.insync.replicas, min.insync.replicas - 1
 of a partition either.
 
 After every step: every record a leader's HW has passed (so a consumer may have read it, and
-every acks=all acknowledgement) is still on the current leader at the same offset; a leader's HW
-never goes back within its epoch; one broker at most appends at a leader epoch. At the end the
+every acks=all acknowledgement) is still on the current leader at the same offset; below a
+follower's HW (KIP-392 reads) are the same records; a leader's HW never goes back within its
+epoch; one broker (incarnation) at most appends at a leader epoch. At the end the
 network heals and every replica must end byte-identical, with every acknowledged record.
 Replay: `pytest tests/replication/test_cluster_sim.py --sim-seed=N` or
 `python tests/replication/cluster_sim.py N`.
@@ -103,6 +104,7 @@ class Broker:
         self.tokens: dict[int, int] = {}
         self.max_hw: dict[int, int] = {}  # per partition, the leader role's highest HW
         self.verified: dict[int, int] = {}  # per partition, the prefix checked against what was read
+        self.follower_verified: dict[int, int] = {}  # the same for what a consumer may read here as a follower
         self.proposal_sent: dict[int, int] = {}
         self.slow = False
         self.shutting_down = False  # sending want_shut_down heartbeats
@@ -124,7 +126,7 @@ class Broker:
         for p in partitions:
             self.logs[p] = PartitionLog(self.fs, f"/data/{TOPIC}-{p}", self.sim.log_config, now_ms=self.sim.now,
                                         rng=random.Random(self.sim.rng.randrange(1 << 30)))
-            self.verified[p] = 0
+            self.verified[p] = self.follower_verified[p] = 0
             self.roles.setdefault(p, None)
             self.tokens.setdefault(p, self.sim.next_token())
 
@@ -588,18 +590,37 @@ class ClusterSim:
                 self.trace.append(f"t={self.t} broker {b.id} truncates p{p} {log.log_end_offset} -> {rd.truncate_to}")
             log.truncate_to(rd.truncate_to, self.now)
             b.verified[p] = min(b.verified[p], rd.truncate_to)
+            b.follower_verified[p] = min(b.follower_verified[p], rd.truncate_to)
         if rd.truncate_fully_to is not None:
             self.counts["start_over"] += 1
             self.counts["start_over_in_batch"] += bool(rd.append)  # (DeleteRecords moved the start inside it)
             self.trace.append(f"t={self.t} broker {b.id} starts p{p} over at {rd.truncate_fully_to}")
             log.truncate_fully_and_start_at(rd.truncate_fully_to, self.now)
-            b.verified[p] = 0
+            b.verified[p] = b.follower_verified[p] = 0
         if rd.append:
             log.append_as_follower(data, self.now)
         if rd.high_watermark is not None:
             log.high_watermark = rd.high_watermark
         if rd.log_start_offset is not None:
             log.maybe_increment_log_start_offset(rd.log_start_offset)
+        self._observe_follower(b, p)
+
+    def _observe_follower(self, b: Broker, p: int) -> None:
+        """A consumer may read from a follower up to its HW (KIP-392): what it finds there must be
+        what was read below a leader's HW (so it cannot disappear later either)."""
+        log, read = b.logs[p], self.read[p]
+        hw = log.high_watermark
+        start = max(b.follower_verified[p], log.log_start_offset)
+        if hw <= start:
+            return
+        if hw > len(read):
+            self.fail(f"follower {b.id} of p{p}: HW {hw} beyond every leader's ({len(read)})")
+        have = self._records(log, start, hw)
+        if have != read[start:hw]:
+            off = start + next((i for i, (x, y) in enumerate(zip(have, read[start:hw])) if x != y), len(have))
+            self.fail(f"follower {b.id} of p{p}: below its HW {hw}, offset {off} holds "
+                      f"{have[off - start] if off - start < len(have) else 'nothing'}, not {read[off]!r}")
+        b.follower_verified[p] = hw
 
     def _broker_receive(self, b: Broker, src, msg: tuple) -> None:
         kind = msg[0]
