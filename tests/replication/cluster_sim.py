@@ -48,6 +48,7 @@ from odradek.controller.image import NO_LEADER, NO_LEADER_CHANGE, MetadataDelta,
 from odradek.controller.replication_control import ELR_FEATURE, PREFERRED, IsrUpdate
 from odradek.controller.result import ControllerResult
 from odradek.log import FaultyFileSystem, LogConfig, PartitionLog
+from odradek.log.errors import OutOfOrderSequenceError
 from odradek.replication.follower import PartitionFollower
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import (
@@ -536,7 +537,15 @@ class ClusterSim:
             prod.batch = values = prod.batch or values
             ids = dict(producer_id=prod.producer_id, producer_epoch=0, base_sequence=prod.next_seq)
         batch = build_batch([(None, v, (), self.now) for v in values], **ids)
-        info = log.append(batch, self.now, leader_epoch=leader.leader_epoch)
+        try:
+            info = log.append(batch, self.now, leader_epoch=leader.leader_epoch)
+        except OutOfOrderSequenceError:
+            # A deposed leader that missed the batches acknowledged since (seed 181: cut off from the
+            # controller, fenced, still leading in its own eyes). The current leader never may.
+            if self._current(b, p):
+                raise
+            self.count_error("OUT_OF_ORDER_SEQUENCE_NUMBER")
+            return None
         self.counts["duplicate"] += info.duplicate
         request_id = None
         if acks == -1:
