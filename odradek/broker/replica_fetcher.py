@@ -8,8 +8,9 @@ and broker epoch, KIP-903). Partitions whose log has no leader epoch ask OffsetF
 first (the TRUNCATING phase). The per-partition decisions are the pure
 replication.follower.PartitionFollower's; this driver sends its requests, feeds it the
 answers and carries out each FollowerReady on the log in order: truncate, append the
-leader's batches unchanged (offsets, leader epochs, CRCs), move the log start offset,
-record the high watermark, then wake the fetches waiting on the partition.
+leader's batches unchanged (offsets, leader epochs, CRCs), record the high watermark,
+move the log start offset (not past it), then wake the fetches waiting on the partition.
+Fetches are sessionless full fetches (no KIP-227 incremental session yet).
 Errors back the partition off for replica.fetch.backoff.ms (a lost connection: every
 partition of the fetcher); a storage error takes the one partition offline.
 """
