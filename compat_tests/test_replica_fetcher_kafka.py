@@ -1,7 +1,8 @@
 """odradek's replica fetcher follows an Apache Kafka 4.3 leader (issue 20: "an odradek broker
 follows a Kafka leader"): node 2 registers with Kafka's controller as a broker (BrokerRegistration,
 heartbeats), is assigned as the second replica of a topic with min.insync.replicas=2, and
-replicates it with broker/replica_fetcher.py's ReplicaFetcherManager. Kafka's acks=all completes
+replicates it with broker/replica_fetcher.py's ReplicaFetcherManager, in an incremental fetch
+session (KIP-227) as Kafka's followers. Kafka's acks=all completes
 only through our fetches (its HW is the minimum over the ISR), Kafka keeps us in the ISR, and the
 follower's log is Kafka's segment byte for byte, leader-epoch-checkpoint included."""
 from __future__ import annotations
@@ -120,7 +121,8 @@ async def replicate_from_kafka(kafka: KafkaBroker, follower_dir: str) -> dict:
             return plog.high_watermark == RECORDS and ours == theirs and (ours, theirs)
         ours, theirs = await until(same_bytes)
         isr = (await led()).partitions[0].isr_nodes
-        return {"acked": acked, "ours": ours, "theirs": theirs, "isr": list(isr), "leo": plog.log_end_offset,
+        session = m.fetchers[(1, 0)].session
+        return {"session": (session.session_id, session.epoch), "acked": acked, "ours": ours, "theirs": theirs, "isr": list(isr), "leo": plog.log_end_offset,
                 "checkpoints": (open(os.path.join(plog.dir, "leader-epoch-checkpoint")).read(),
                                 (kafka_dir / "leader-epoch-checkpoint").read_text())}
     finally:
@@ -145,3 +147,5 @@ def test_odradek_follows_a_kafka_leader_byte_for_byte(request, kafka_jars, tmp_p
     assert got["leo"] == RECORDS and got["ours"] == got["theirs"] and len(got["ours"]) > RECORDS * 20
     assert got["checkpoints"][0] == got["checkpoints"][1] == "0\n1\n0 0\n"
     assert got["isr"] == [1, ME]
+    session_id, epoch = got["session"]  # Kafka took our incremental fetches (KIP-227): its session moved on
+    assert session_id != 0 and epoch > 1

@@ -10,7 +10,7 @@ replication.follower.PartitionFollower's; this driver sends its requests, feeds 
 answers and carries out each FollowerReady on the log in order: truncate, append the
 leader's batches unchanged (offsets, leader epochs, CRCs), record the high watermark,
 move the log start offset (not past it), then wake the fetches waiting on the partition.
-Fetches are sessionless full fetches (no KIP-227 incremental session yet).
+As Kafka's followers, a fetcher keeps an incremental fetch session (KIP-227) with its leader.
 Errors back the partition off for replica.fetch.backoff.ms (a lost connection: every
 partition of the fetcher); a storage error takes the one partition offline.
 """
@@ -23,6 +23,7 @@ import struct
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple, Protocol
 
+from odradek.broker.fetch_session_handler import SESSION_ERRORS, FetchSessionHandler
 from odradek.broker.wire_client import WireClientError, common_version
 from odradek.config import BrokerConfig
 from odradek.log.config import LogConfig
@@ -49,7 +50,6 @@ FETCH_VERSION = 17
 FETCH_VERSION_WITHOUT_TOPIC_IDS = 12
 OFFSET_FOR_LEADER_EPOCH_VERSION = 4
 READ_UNCOMMITTED = 0
-SESSIONLESS_EPOCH = -1  # a full fetch outside any incremental fetch session (KIP-227's FINAL_EPOCH)
 _size = struct.Struct(">i")
 _STORAGE = "KAFKA_STORAGE_ERROR"
 
@@ -233,6 +233,7 @@ class ReplicaFetcher:
         self.partitions: dict[TopicPartition, FollowedPartition] = {}
         self._on_failed = on_failed
         self._conn: LeaderConnection | None = None
+        self.session = FetchSessionHandler()  # the incremental fetch session with the leader (KIP-227)
         self._unreachable = False  # logged once per outage
         self._wake = asyncio.Event()
         self._task = asyncio.get_running_loop().create_task(self._run(), name=f"ReplicaFetcher-{fetcher_no}-{leader_id}")
@@ -268,6 +269,7 @@ class ReplicaFetcher:
             except Exception:  # noqa: BLE001 - never let one bad round stop the fetcher
                 log.exception("fetcher %d of leader %d failed a round; backing off", self.fetcher_no, self.leader_id)
                 self._disconnect()
+                self.session.fail()
                 self._delay(self.partitions.values())
                 await asyncio.sleep(self.s.backoff_ms / 1000)
 
@@ -338,6 +340,7 @@ class ReplicaFetcher:
         log.warning("fetcher %d: connection to leader %d lost: %s; backing off %d ms",
                     self.fetcher_no, self.leader_id, str(e) or type(e).__name__, self.s.backoff_ms)
         self._disconnect()
+        self.session.fail()
         error = ErrorCode.REQUEST_TIMED_OUT if isinstance(e, asyncio.TimeoutError) else ErrorCode.NETWORK_EXCEPTION
         for p, q in queries:
             if self.partitions.get(p.tp) is p:
@@ -401,23 +404,46 @@ class ReplicaFetcher:
             raise WireClientError(f"leader {self.leader_id} answers Fetch up to v{version}; "
                                   f"replication needs v{FETCH_VERSION_WITHOUT_TOPIC_IDS} (last fetched epoch)")
         by_id = by_id and version >= 13
+        def key(p: FollowedPartition):
+            return (p.topic_id if by_id else p.tp[0], p.tp[1])
+        wanted = {key(p): (f.fetch_offset, f.log_start_offset, f.current_leader_epoch, f.last_fetched_epoch)
+                  for p, f in fetches}
+        session_id, epoch, send, forget = self.session.build(wanted, by_id)
+        sending = set(send)
         topics: dict[object, fq.FetchTopic] = {}
         for p, f in fetches:
-            key = p.topic_id if by_id else p.tp[0]
-            t = topics.get(key)
+            if key(p) not in sending:
+                continue  # in the fetch session as it stands
+            t = topics.get(key(p)[0])
             if t is None:
-                t = topics[key] = fq.FetchTopic(topic=p.tp[0], topic_id=p.topic_id, partitions=[])
+                t = topics[key(p)[0]] = fq.FetchTopic(topic=p.tp[0], topic_id=p.topic_id, partitions=[])
             t.partitions.append(fq.FetchPartition(
                 partition=p.tp[1], current_leader_epoch=f.current_leader_epoch, fetch_offset=f.fetch_offset,
                 last_fetched_epoch=f.last_fetched_epoch, log_start_offset=f.log_start_offset,
                 partition_max_bytes=self.s.max_bytes))
+        forgotten: dict[object, fq.ForgottenTopic] = {}
+        for topic, partition in forget:
+            ft = forgotten.get(topic)
+            if ft is None:
+                ft = forgotten[topic] = fq.ForgottenTopic(topic="" if by_id else topic,
+                                                          topic_id=topic if by_id else ZERO_UUID, partitions=[])
+            ft.partitions.append(partition)
         req = fq.FetchRequest(
             replica_id=self.s.node_id,
             replica_state=fq.ReplicaState(replica_id=self.s.node_id, replica_epoch=self.s.broker_epoch()),
             max_wait_ms=self.s.max_wait_ms, min_bytes=self.s.min_bytes, max_bytes=self.s.response_max_bytes,
-            isolation_level=READ_UNCOMMITTED, session_id=0, session_epoch=SESSIONLESS_EPOCH,
-            topics=list(topics.values()))
+            isolation_level=READ_UNCOMMITTED, session_id=session_id, session_epoch=epoch,
+            topics=list(topics.values()), forgotten_topics_data=list(forgotten.values()))
         resp = await conn.call(req, version, self.s.socket_timeout_ms / 1000)
+        top = ErrorCode.from_code(resp.error_code)
+        before = self.session.session_id
+        self.session.on_response(top, resp.session_id)
+        if top != ErrorCode.NONE:
+            log.info("fetcher %d: leader %d answered the fetch with %s (session %d, epoch %d)",
+                     self.fetcher_no, self.leader_id, top.name, session_id, epoch)
+        elif self.session.session_id != before and self.session.session_id:
+            log.info("fetcher %d: incremental fetch session %d with leader %d", self.fetcher_no,
+                     self.session.session_id, self.leader_id)
         got = {}
         for t in resp.responses:
             for d in t.partitions:
@@ -425,11 +451,13 @@ class ReplicaFetcher:
         for p, f in fetches:
             if self.partitions.get(p.tp) is not p:
                 continue  # stopped or moved to another leader epoch while the fetch was out
-            d = None if resp.error_code else got.get((p.topic_id if by_id else p.tp[0], p.tp[1]))
-            if d is None:  # a whole-request error, or the partition left out: fetch it again
-                error = ErrorCode.from_code(resp.error_code) if resp.error_code else ErrorCode.UNKNOWN_SERVER_ERROR
+            d = None if top != ErrorCode.NONE else got.get(key(p))
+            if d is None:
+                # no news for it in this session, or the whole request failed: fetch it again
+                # (after the back-off, unless only the fetch session was lost: a full fetch next)
+                error = top if top != ErrorCode.NONE else ErrorCode.UNKNOWN_SERVER_ERROR
                 p.follower.on_fetch_answer(FetchDecision(f.request_id, f.current_leader_epoch, error, f.fetch_offset))
-                if resp.error_code:
+                if top != ErrorCode.NONE and top not in SESSION_ERRORS:
                     self._delay((p,))
                 continue
             self._answered_fetch(p, f, d)
