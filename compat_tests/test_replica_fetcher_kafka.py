@@ -122,7 +122,8 @@ async def replicate_from_kafka(kafka: KafkaBroker, follower_dir: str) -> dict:
         ours, theirs = await until(same_bytes)
         isr = (await led()).partitions[0].isr_nodes
         session = m.fetchers[(1, 0)].session
-        return {"session": (session.session_id, session.epoch), "acked": acked, "ours": ours, "theirs": theirs, "isr": list(isr), "leo": plog.log_end_offset,
+        return {"session": (session.session_id, session.epoch), "acked": acked, "ours": ours, "theirs": theirs,
+                "isr": list(isr), "leo": plog.log_end_offset,
                 "checkpoints": (open(os.path.join(plog.dir, "leader-epoch-checkpoint")).read(),
                                 (kafka_dir / "leader-epoch-checkpoint").read_text())}
     finally:

@@ -236,7 +236,8 @@ class ReplicaFetcher:
         self.session = FetchSessionHandler()  # the incremental fetch session with the leader (KIP-227)
         self._unreachable = False  # logged once per outage
         self._wake = asyncio.Event()
-        self._task = asyncio.get_running_loop().create_task(self._run(), name=f"ReplicaFetcher-{fetcher_no}-{leader_id}")
+        self._task = asyncio.get_running_loop().create_task(
+            self._run(), name=f"ReplicaFetcher-{fetcher_no}-{leader_id}")
 
     # ------------------------------------------------------------ membership
     def add(self, p: FollowedPartition) -> None:
@@ -372,8 +373,8 @@ class ReplicaFetcher:
         topics: dict[str, oq.OffsetForLeaderTopic] = {}
         for p, q in asked:
             t = topics.setdefault(p.tp[0], oq.OffsetForLeaderTopic(topic=p.tp[0], partitions=[]))
-            t.partitions.append(oq.OffsetForLeaderPartition(partition=p.tp[1], current_leader_epoch=q.current_leader_epoch,
-                                                            leader_epoch=q.leader_epoch))
+            t.partitions.append(oq.OffsetForLeaderPartition(
+                partition=p.tp[1], current_leader_epoch=q.current_leader_epoch, leader_epoch=q.leader_epoch))
         req = oq.OffsetForLeaderEpochRequest(replica_id=self.s.node_id, topics=list(topics.values()))
         version = conn.version_for(oq.OffsetForLeaderEpochRequest, OFFSET_FOR_LEADER_EPOCH_VERSION)
         resp = await conn.call(req, version, self.s.socket_timeout_ms / 1000)
@@ -404,6 +405,7 @@ class ReplicaFetcher:
             raise WireClientError(f"leader {self.leader_id} answers Fetch up to v{version}; "
                                   f"replication needs v{FETCH_VERSION_WITHOUT_TOPIC_IDS} (last fetched epoch)")
         by_id = by_id and version >= 13
+
         def key(p: FollowedPartition):
             return (p.topic_id if by_id else p.tp[0], p.tp[1])
         wanted = {key(p): (f.fetch_offset, f.log_start_offset, f.current_leader_epoch, f.last_fetched_epoch)

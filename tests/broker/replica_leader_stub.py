@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import struct
 
-from odradek.log.partition_log import PartitionLog
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import EpochQuery, LeaderAndIsr, ReplicaFetch
 from odradek.wire.api import decode_request, encode_response
@@ -141,7 +140,8 @@ class StubLeader:
                                                   error_code=ErrorCode.NOT_LEADER_OR_FOLLOWER, records=b""))
                     continue
                 d = leader.on_fetch(ReplicaFetch(0, replica.replica_id, replica.replica_epoch, p.current_leader_epoch,
-                                                 p.fetch_offset, p.last_fetched_epoch, p.log_start_offset), self.clock())
+                                                 p.fetch_offset, p.last_fetched_epoch, p.log_start_offset),
+                                    self.clock())
                 records = b""
                 if d.read_from is not None:
                     records = self.logs[tp].read(d.read_from, p.partition_max_bytes).read_bytes()
