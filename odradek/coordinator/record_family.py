@@ -37,6 +37,10 @@ class RecordFamily:
     def value(msg) -> bytes:
         return I16.pack(0) + msg.encode(0)
 
+    def record(self, kind: int, value, **key_fields) -> tuple[bytes, bytes | None]:
+        """(key, value) of a record of type ``kind``; ``value`` None: the key's tombstone."""
+        return self.key(kind, **key_fields), None if value is None else self.value(value)
+
     def decode(self, key: bytes, value: bytes | None) -> DecodedRecord:
         kind = self.record_type(key)
         k = self.keys[kind].decode(key, 0, 2)
