@@ -48,5 +48,6 @@ class RecordFamily:
         if value is not None and kind in self.values:
             version = I16.unpack_from(value, 0)[0]
             v = self.values[kind].decode(value, min(version, 0), 2)
-        return DecodedRecord(kind, k.group_id, member_id=getattr(k, "member_id", "") or "",
-                             regex=getattr(k, "regular_expression", "") or "", value=v)
+        fields = k.to_dict()  # the key struct's own fields: member records name a member, regex records a regex
+        return DecodedRecord(kind, k.group_id, member_id=fields.get("member_id") or "",
+                             regex=fields.get("regular_expression") or "", value=v)
