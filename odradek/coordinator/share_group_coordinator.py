@@ -18,8 +18,9 @@ AlterShareGroupOffsets and DeleteShareGroupOffsets (an empty group only) set or 
 share-partitions' start offsets; the first creates the group when it does not exist, as Kafka 4.3.
 
 Persisted: each group's epoch (ShareGroupMetadata records in __consumer_offsets, as Kafka) and each
-share-partition's state (SPSO and in-flight record states, in __share_group_state); take_changes()
-hands the broker what changed, restore_*() rebuild at start-up (share_state.py has the records).
+share-partition's state (SPSO and in-flight record states, in __share_group_state); changes() hands
+share_persistence what changed, persisted() marks what it wrote (what it could not write stays
+pending), restore_*() rebuild at start-up (share_state.py has the records).
 Members, assignments and share sessions are not persisted: after a restart the members rejoin.
 
 The operations that make records acquirable again (acknowledge, end_session, a member leaving)
@@ -487,23 +488,31 @@ class ShareGroupCoordinator:
             any(g.persisted_epoch != g.group_epoch for g in self.groups.values()) or \
             any(sp.dirty for sp in self.partitions.values())
 
-    def take_changes(self) -> tuple[list, list]:
-        """What changed since the last call, for the broker to persist (share_state.py): groups
+    def changes(self) -> tuple[list, list]:
+        """What changed since it was last persisted (share_state.py has the records): groups
         [(group_id, epoch | None for deleted, metadata_hash)] and share-partitions [((group_id,
-        topic_id, partition), SharePartition | None for deleted)]. Marks them persisted."""
+        topic_id, partition), SharePartition | None for deleted)]. Nothing is marked: ``persisted``
+        does, for what was written."""
         groups = [(gid, None, 0) for gid in sorted(self._gone_groups) if gid not in self.groups]
-        for g in self.groups.values():
-            if g.persisted_epoch != g.group_epoch:
-                groups.append((g.group_id, g.group_epoch, g.metadata_hash))
-                g.persisted_epoch = g.group_epoch
+        groups += [(g.group_id, g.group_epoch, g.metadata_hash) for g in self.groups.values()
+                   if g.persisted_epoch != g.group_epoch]
         parts = [(k, None) for k in sorted(self._gone_partitions) if k not in self.partitions]
-        for k, sp in self.partitions.items():
-            if sp.dirty:
-                parts.append((k, sp))
-                sp.dirty = False
-        self._gone_groups.clear()
-        self._gone_partitions.clear()
+        parts += [(k, sp) for k, sp in self.partitions.items() if sp.dirty]
         return groups, parts
+
+    def persisted(self, groups: list, parts: list) -> None:
+        """These entries of ``changes()`` are written (as they were then: nothing runs in between)."""
+        for gid, epoch, _ in groups:
+            g = self.groups.get(gid)
+            if epoch is None:
+                self._gone_groups.discard(gid)
+            elif g is not None:
+                g.persisted_epoch = epoch
+        for key, sp in parts:
+            if sp is None:
+                self._gone_partitions.discard(key)
+            else:
+                sp.dirty = False
 
     def restore_group(self, group_id: str, epoch: int | None, metadata_hash: int = 0) -> None:
         """Start-up: a group as last persisted (epoch None: deleted). Its members are not kept: they
