@@ -9,36 +9,10 @@ from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
 from odradek.coordinator.share_partition import ACCEPT
 from odradek.coordinator.share_persistence import SharePersistence
 
+from txn_fakes import FailingLog
+
 T = b"\1" * 16
 TOPICS = {"t": (T, 1)}
-
-
-class MemLog:
-    """A StateLog in memory whose appends fail while ``failing`` is set."""
-
-    def __init__(self):
-        self.parts: dict[int, list] = {}
-        self.failing = False
-
-    def append(self, partition, records, now_ms):
-        if self.failing:
-            raise OSError("No space left on device")
-        log = self.parts.setdefault(partition, [])
-        for k, v in records:
-            log.append((len(log), k, v))
-        return len(log) - 1
-
-    def read(self, partition):
-        return list(self.parts.get(partition, []))
-
-    def has_partition(self, partition):
-        return True
-
-    def start_offset(self, partition):
-        return 0
-
-    def end_offset(self, partition):
-        return len(self.parts.get(partition, []))
 
 
 def coordinator():
@@ -52,7 +26,7 @@ def persistence(sg, offsets_log, state_log):
 
 
 def test_a_failed_state_append_stays_pending_and_is_written_next_time():
-    offsets_log, state_log = MemLog(), MemLog()
+    offsets_log, state_log = FailingLog(), FailingLog()
     sg = coordinator()
     sp_writer = persistence(sg, offsets_log, state_log)
     sg.heartbeat("g", "m1", 0, ["t"], None, "c", "h", 0, TOPICS)
@@ -83,7 +57,7 @@ def test_a_failed_state_append_stays_pending_and_is_written_next_time():
 
 
 def test_a_failed_group_epoch_append_stays_pending():
-    offsets_log, state_log = MemLog(), MemLog()
+    offsets_log, state_log = FailingLog(), FailingLog()
     sg = coordinator()
     writer = persistence(sg, offsets_log, state_log)
     offsets_log.failing = True
