@@ -123,16 +123,21 @@ def missing(java: bool = True) -> str | None:
 
 
 @contextlib.contextmanager
-def cache_lock(name: str, folder: Path | None = None):
+def cache_lock(name: str, folder: Path | None = None, wait: bool = True):
     """One writer of a cache entry at a time across processes (parallel test workers, other clones):
     an flock on FOLDER/locks/NAME.lock, FOLDER the repository's .cache/ unless given (user_cache()
-    for the per-user entries)."""
+    for the per-user entries). Yields whether this process holds the lock: always True when wait,
+    else False at once when another process holds it."""
     path = (folder or REPO / ".cache") / "locks" / f"{name}.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w") as f:
-        fcntl.flock(f, fcntl.LOCK_EX)
         try:
-            yield
+            fcntl.flock(f, fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        try:
+            yield True
         finally:
             fcntl.flock(f, fcntl.LOCK_UN)
 
@@ -200,21 +205,24 @@ def tool_command(name: str, *args: str, write_archive: Path | None = None) -> li
 
 def run_tool(name: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run one of Kafka's tools to completion, output captured as text. The first run of a tool
-    leaves its class-data-sharing archive for the next ones (written aside, then renamed into place,
-    as parallel test runs may write it at the same time)."""
+    leaves its class-data-sharing archive for the next ones: one process at a time writes it (under
+    a lock, aside, then renamed into place); a run that finds another process writing it goes
+    without an archive instead of writing one more (parallel test workers starting the same tool
+    at once on a loaded machine each paid the archive dump and ran past their timeouts)."""
     archive = _cds_archive(TOOL_CLASSES.get(name, ""))
-    written = None
-    if archive is not None and not archive.exists():
-        archive.parent.mkdir(parents=True, exist_ok=True)
-        written = archive.with_name(f"{archive.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    r = subprocess.run(tool_command(name, *args, write_archive=written), capture_output=True, text=True,
-                       timeout=timeout)
-    if written is not None and written.exists():
-        if r.returncode == 0 and written.stat().st_size > 0:
+    with contextlib.ExitStack() as stack:
+        written = None
+        if archive is not None and not archive.exists():
+            archive.parent.mkdir(parents=True, exist_ok=True)
+            writer = stack.enter_context(cache_lock(f"{CACHE.name}-cds-{archive.stem}", CACHE.parent, wait=False))
+            if writer and not archive.exists():
+                written = archive.with_name(f"{archive.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+                stack.callback(written.unlink, missing_ok=True)
+        r = subprocess.run(tool_command(name, *args, write_archive=written), capture_output=True, text=True,
+                           timeout=timeout)
+        if written is not None and r.returncode == 0 and written.exists() and written.stat().st_size > 0:
             os.replace(written, archive)
-        else:
-            written.unlink()
-    return r
+        return r
 
 
 def specs_dir() -> Path:

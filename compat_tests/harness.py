@@ -226,7 +226,7 @@ class RawClient:
         self.sock.close()
 
 
-def kafka_tool(name: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+def kafka_tool(name: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
     """Run Kafka 4.3's own CLI tool bin/kafka-NAME.sh ARGS (from Maven Central, see apache_kafka);
     skips the test when Java or Maven is missing."""
     reason = apache_kafka.missing()

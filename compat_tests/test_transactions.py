@@ -27,28 +27,31 @@ def producer(bootstrap, txn_id=None, **extra):
     return p
 
 
-def consume(bootstrap, topic, partitions=1, isolation="read_committed", expect=None, timeout=10, idle=1.5):
-    """Values read from the start of every partition: until `expect` values, or `idle` s without any."""
+def consume(bootstrap, topic, partitions=1, isolation="read_committed", expect=0, timeout=60):
+    """Values read from the start of every partition to its end as the consumer sees it (the LSO
+    under read_committed, the high watermark else), and at least `expect` values: the end may
+    lag a commit a moment (markers are written after EndTxn is answered). Waits on those
+    conditions, not on a quiet spell; fails after `timeout` s with what it read."""
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"reader-{uuid.uuid4().hex[:8]}",
                   "isolation.level": isolation, "enable.auto.commit": False,
-                  "auto.offset.reset": "earliest"})
+                  "auto.offset.reset": "earliest", "enable.partition.eof": True})
     c.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
     out = []
+    at_end = set()
     deadline = time.monotonic() + timeout
-    last = time.monotonic()
     try:
-        while time.monotonic() < deadline:
+        while len(at_end) < partitions or len(out) < expect:
+            assert time.monotonic() < deadline, (f"read {len(out)} of {expect} values, partitions at their end "
+                                                 f"{sorted(at_end)} of {partitions} in {timeout} s: {out}")
             m = c.poll(0.2)
             if m is None:
-                if expect is None and time.monotonic() - last > idle:
-                    break
                 continue
             if m.error():
+                if m.error().code() == KafkaError._PARTITION_EOF:
+                    at_end.add(m.partition())
                 continue
+            at_end.discard(m.partition())
             out.append(m.value().decode())
-            last = time.monotonic()
-            if expect is not None and len(out) >= expect:
-                break
     finally:
         c.close()
     return out
@@ -83,8 +86,8 @@ def test_commit_and_abort_confluent(bootstrap, topic_name):
         p.produce(topic_name, value=f"d{i}", partition=i % 3)
     p.commit_transaction(20)
 
-    committed = consume(bootstrap, topic_name, 3, "read_committed")
-    everything = consume(bootstrap, topic_name, 3, "read_uncommitted")
+    committed = consume(bootstrap, topic_name, 3, "read_committed", expect=36)
+    everything = consume(bootstrap, topic_name, 3, "read_uncommitted", expect=48)
     assert sorted(committed) == sorted([f"c{i}" for i in range(30)] + [f"d{i}" for i in range(6)])
     assert sorted(everything) == sorted(committed + [f"a{i}" for i in range(12)])
     # 48 records + one marker per partition per transaction (3 txns x 3 partitions)
@@ -119,7 +122,7 @@ def test_kafka_python_transactional_producer(bootstrap, topic_name):
     assert read("read_committed") == sorted(f"c{i}" for i in range(10))
     assert read("read_uncommitted") == sorted([f"c{i}" for i in range(10)] + [f"a{i}" for i in range(4)])
     # kafka-python's consumer reading with librdkafka's: the same committed view
-    assert sorted(consume(bootstrap, topic_name, 2)) == sorted(f"c{i}" for i in range(10))
+    assert sorted(consume(bootstrap, topic_name, 2, expect=10)) == sorted(f"c{i}" for i in range(10))
 
 
 def TopicPartition_kp(topic, p):
@@ -138,7 +141,7 @@ def test_read_committed_waits_for_open_transaction(bootstrap, topic_name):
     plain = Producer({"bootstrap.servers": bootstrap})
     plain.produce(topic_name, value="plain")
     plain.flush(10)
-    assert consume(bootstrap, topic_name, idle=1.0) == []
+    assert consume(bootstrap, topic_name) == []
     assert end_offsets(bootstrap, topic_name) == [0]                       # LSO at the open txn
     assert end_offsets(bootstrap, topic_name, isolation="read_uncommitted") == [2]
     p.commit_transaction(20)
@@ -202,11 +205,11 @@ def test_consume_transform_produce_exactly_once(bootstrap, topic_name):
     _process(bootstrap, src, dst, group, txn_id, stop_after=100, crash=True)
     # the restarted instance (same transactional.id) fences the zombie, its txn is aborted
     _process(bootstrap, src, dst, group, txn_id)
-    out = consume(bootstrap, dst, 2, expect=n, idle=3)
+    out = consume(bootstrap, dst, 2, expect=n)
     assert sorted(out) == sorted(f"v{i}!" for i in range(n))
     assert len(out) == len(set(out)) == n
     # and everything is visible to read_uncommitted, including the aborted duplicates
-    assert len(consume(bootstrap, dst, 2, "read_uncommitted", idle=2)) > n
+    assert len(consume(bootstrap, dst, 2, "read_uncommitted")) > n
 
 
 def test_kafka_python_send_offsets_to_transaction(bootstrap, topic_name):
@@ -248,7 +251,7 @@ def test_kafka_python_send_offsets_to_transaction(bootstrap, topic_name):
 
     assert run(20, commit=False) >= 20   # aborted: neither the output nor the offsets count
     assert run(50, commit=True) == 50
-    assert sorted(consume(bootstrap, dst, expect=50, idle=3)) == sorted(f"v{i}!" for i in range(50))
+    assert sorted(consume(bootstrap, dst, expect=50)) == sorted(f"v{i}!" for i in range(50))
 
 
 # ---------------------------------------------------------------- fencing
@@ -271,7 +274,7 @@ def test_zombie_producer_is_fenced(bootstrap, topic_name):
     err = e.value.args[0]
     assert err.fatal() or err.code() in (KafkaError._FENCED, KafkaError.PRODUCER_FENCED,
                                          KafkaError.INVALID_PRODUCER_EPOCH), err
-    assert consume(bootstrap, topic_name, expect=1, idle=2) == ["new"]
+    assert consume(bootstrap, topic_name, expect=1) == ["new"]
 
 
 def test_transaction_timeout_aborts_and_lso_advances(bootstrap, topic_name):
@@ -362,19 +365,19 @@ def test_kill9_mid_transaction_is_all_or_nothing(controllable_broker, topic_name
     b.kill9()
     b.start()
     # committed before the crash: all there; open at the crash: never visible, aborted after its timeout
-    assert sorted(consume(bs, topic_name, 2, expect=20, idle=3)) == sorted(f"c{i}" for i in range(20))
+    assert sorted(consume(bs, topic_name, 2, expect=20)) == sorted(f"c{i}" for i in range(20))
     deadline = time.monotonic() + TXN_TIMEOUT_MS / 1000 + 20
     while sum(end_offsets(bs, topic_name, 2)) < 20 + 2 + 20 + 2 and time.monotonic() < deadline:
         time.sleep(0.5)
     assert sum(end_offsets(bs, topic_name, 2)) == 20 + 2 + 20 + 2  # LSO = log end: the open one was aborted
-    assert sorted(consume(bs, topic_name, 2, expect=20, idle=2)) == sorted(f"c{i}" for i in range(20))
-    assert len(consume(bs, topic_name, 2, "read_uncommitted", idle=2)) == 40
+    assert sorted(consume(bs, topic_name, 2, expect=20)) == sorted(f"c{i}" for i in range(20))
+    assert len(consume(bs, topic_name, 2, "read_uncommitted")) == 40
     # a new producer with the same id works
     nxt = producer(bs, f"k9c2-{uuid.uuid4().hex[:6]}")
     nxt.begin_transaction()
     nxt.produce(topic_name, value="later", partition=0)
     nxt.commit_transaction(20)
-    assert "later" in consume(bs, topic_name, 2, expect=21, idle=2)
+    assert "later" in consume(bs, topic_name, 2, expect=21)
 
 
 def test_consume_transform_produce_survives_broker_kill9(controllable_broker, topic_name):
@@ -396,5 +399,5 @@ def test_consume_transform_produce_survives_broker_kill9(controllable_broker, to
     b.kill9()
     b.start()
     _process(bs, src, dst, group, txn_id)
-    out = consume(bs, dst, 2, expect=n, idle=3)
+    out = consume(bs, dst, 2, expect=n)
     assert sorted(out) == sorted(f"v{i}!" for i in range(n))

@@ -23,7 +23,7 @@ def handle(ctx, request) -> AlterShareGroupOffsetsResponse:
     requested = [(t.topic_name, [(p.partition_index, p.start_offset) for p in t.partitions]) for t in request.topics]
     return offsets_admin_response(
         ctx, request.group_id,
-        lambda groups, gid, topics, other: groups.alter_offsets(gid, requested, topics, is_other_group=other),
+        lambda groups, gid, topics, other: groups.alter_offsets(gid, requested, topics, other, ctx.now_ms),
         AlterShareGroupOffsetsResponse, lambda result: [
             AlterShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid or ZERO_UUID, partitions=[
                 AlterShareGroupOffsetsResponsePartition(partition_index=p, error_code=err, error_message=msg)

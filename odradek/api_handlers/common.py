@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from odradek.log.errors import LogError
 from odradek.wire.errors import ErrorCode
 
 _LEGAL_TOPIC = re.compile(r"^[a-zA-Z0-9._-]+$")
@@ -24,9 +25,9 @@ def topic_name_error(name) -> str | None:
     return None
 
 
-def log_error_code(exc) -> int:
+def log_error_code(exc: LogError) -> int:
     """Kafka error code for an exception from odradek.log (by its error_name)."""
-    name = getattr(exc, "error_name", "UNKNOWN_SERVER_ERROR")
+    name = exc.error_name
     if name == "RECORD_TOO_LARGE":
         name = "MESSAGE_TOO_LARGE"
     try:

@@ -19,7 +19,7 @@ def handle(ctx, request) -> DeleteGroupsResponse:
     result = ctx.services.groups.delete_groups([g for g in names if g not in share_ids], ctx.now_ms)
     result.update({g: ErrorCode.NOT_COORDINATOR for g in elsewhere})
     for gid in share_ids:  # a share group and its share-partition state
-        result[gid] = shares.delete_group(gid)
+        result[gid] = shares.delete_group(gid, ctx.now_ms)
     return DeleteGroupsResponse(
         throttle_time_ms=0,
         results=[DeletableGroupResult(group_id=gid, error_code=result[gid]) for gid in request.groups_names],

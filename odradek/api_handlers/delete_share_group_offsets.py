@@ -23,7 +23,7 @@ def handle(ctx, request) -> DeleteShareGroupOffsetsResponse:
     names = [t.topic_name for t in request.topics]
     return offsets_admin_response(
         ctx, request.group_id,
-        lambda groups, gid, topics, other: groups.delete_offsets(gid, names, topics, is_other_group=other),
+        lambda groups, gid, topics, other: groups.delete_offsets(gid, names, topics, other, ctx.now_ms),
         DeleteShareGroupOffsetsResponse, lambda result: [
             DeleteShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid or ZERO_UUID, error_code=err,
                                                  error_message=msg)

@@ -18,8 +18,7 @@ CLUSTER_OPERATIONS = 8096
 
 
 def handle(ctx, request) -> DescribeClusterResponse:
-    endpoint_type = getattr(request, "endpoint_type", ENDPOINT_BROKER)
-    if ctx.api_version >= 1 and endpoint_type != ENDPOINT_BROKER:
+    if ctx.api_version >= 1 and request.endpoint_type != ENDPOINT_BROKER:
         return DescribeClusterResponse(
             throttle_time_ms=0, error_code=ErrorCode.MISMATCHED_ENDPOINT_TYPE,
             error_message="The request was sent to an endpoint of type BROKER, but we wanted an endpoint of "

@@ -18,7 +18,7 @@ MAX_VERSION = 4
 def handle(ctx, request) -> DescribeConfigsResponse:
     resources = [(r.resource_type, r.resource_name, r.configuration_keys) for r in request.resources]
     described = ctx.services.metadata.describe_configs(resources, bool(request.include_synonyms),
-                                                       bool(getattr(request, "include_documentation", False)))
+                                                       bool(request.include_documentation))
     results = []
     for d in described:
         configs = [

@@ -264,13 +264,8 @@ class TxnOffsets(Protocol):
 
 
 class Shares(Protocol):
-    """The share group coordinator (KIP-932), and the two things its handlers ask of the broker:
-    persist what changed before answering, and wake ShareFetches waiting on released records."""
-
-    def persist(self, now_ms: int) -> None: ...
-
-    def wake_partitions(self, keys: Iterable[tuple[str, bytes, int]]) -> None:
-        """(group, topic id, partition) whose records became acquirable again."""
+    """The share group coordinator (KIP-932). Its writes (acknowledge, the offsets admin, delete_group)
+    are persisted before they return; records they release wake the ShareFetches waiting for them."""
 
     def is_share_group(self, group_id: str) -> bool: ...
 
@@ -284,12 +279,14 @@ class Shares(Protocol):
 
     def share_partition(self, group_id: str, topic_id: bytes, topic: str, partition: int) -> SharePartition | None: ...
 
-    def acknowledged_partition(self, group_id: str, topic_id: bytes, partition: int) -> SharePartition | None:
-        """The share-partition as it is (None: never fetched)."""
+    def acknowledge(self, group_id: str, member_id: str, batches_by_partition: dict,
+                    topic_exists: Callable[[bytes], bool], now_ms: int) -> dict:
+        """{(topic_id, partition): [AcknowledgementBatch]} -> {(topic_id, partition): error}."""
 
     def open_session(self, group_id: str, member_id: str, epoch: int): ...
 
-    def close_session(self, group_id: str, member_id: str) -> set: ...
+    def end_session(self, group_id: str, member_id: str) -> None:
+        """The final epoch: the session closes, the member's records are released."""
 
     def describe(self, group_id: str, names_by_id: dict) -> dict: ...
 
@@ -297,11 +294,12 @@ class Shares(Protocol):
 
     def group_partitions(self, group_id: str) -> dict: ...
 
-    def alter_offsets(self, group_id: str, requested: list, topics: dict, is_other_group: bool = False) -> list: ...
+    def alter_offsets(self, group_id: str, requested: list, topics: dict, is_other_group: bool,
+                      now_ms: int) -> list: ...
 
-    def delete_offsets(self, group_id: str, names: list, topics: dict, is_other_group: bool = False) -> list: ...
+    def delete_offsets(self, group_id: str, names: list, topics: dict, is_other_group: bool, now_ms: int) -> list: ...
 
-    def delete_group(self, group_id: str) -> ErrorCode: ...
+    def delete_group(self, group_id: str, now_ms: int) -> ErrorCode: ...
 
 
 class ProducerIds(Protocol):

@@ -40,12 +40,6 @@ def open_share_session(services: Services, req, response_cls, opens: bool):
                               acquisition_lock_timeout_ms=0, responses=[], node_endpoints=[])
 
 
-def end_session(services: Services, req) -> None:
-    """The request at FINAL_EPOCH: the member's share session closes, the records it still holds
-    are released (and requests waiting on their partitions woken)."""
-    services.shares.wake_partitions(services.shares.close_session(req.group_id, req.member_id))
-
-
 def by_topic(rows, topic_response) -> list:
     """[(topic id, partition row)] as a response's topics, in the order they first appear, each
     made by ``topic_response(topic_id)`` (empty ``partitions``) with its rows in order."""
@@ -78,8 +72,8 @@ def is_other_group(ctx, group_id: str) -> bool:
 def offsets_admin(ctx, group_id: str, call):
     """Alter/DeleteShareGroupOffsets: the checks Kafka's KafkaApis and GroupCoordinatorService
     make first, in their order (share groups enabled, a group id, the coordinator), then
-    call(share coordinator, group_id, topics_snapshot, is_other_group); its result once persisted (before
-    the response, as Kafka's share coordinator). A failed check raises CoordinatorError."""
+    call(share coordinator, group_id, topics_snapshot, is_other_group); its result, persisted by the
+    port before the response (as Kafka's share coordinator). A failed check raises CoordinatorError."""
     from odradek.api_handlers.group_common import coordinates
     from odradek.coordinator.errors import CoordinatorError
 
@@ -90,9 +84,7 @@ def offsets_admin(ctx, group_id: str, call):
         raise CoordinatorError(ErrorCode.INVALID_GROUP_ID)
     if not coordinates(ctx, group_id):
         raise CoordinatorError(ErrorCode.NOT_COORDINATOR)
-    result = call(services.shares, group_id, topics_snapshot(ctx), is_other_group(ctx, group_id))
-    services.shares.persist(ctx.now_ms)
-    return result
+    return call(services.shares, group_id, topics_snapshot(ctx), is_other_group(ctx, group_id))
 
 
 def offsets_admin_response(ctx, group_id: str, call, response_cls, responses):
@@ -122,33 +114,10 @@ def topics_snapshot(ctx) -> dict:
 
 def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partition) -> dict:
     """batches_by_partition: {(topic_id, partition): [AcknowledgementBatch]} -> {(topic_id, partition):
-    error}; the first failing batch of a partition is its error (later ones still apply, as Kafka)."""
+    error} (ShareGroupCoordinator.acknowledge, persisted before the answer)."""
     services = ctx.services
-    sg = services.shares
-    settings = sg.share_settings(group_id)
-    out = {}
-    touched = set()
-    for (topic_id, partition), batches in batches_by_partition.items():
-        t = services.metadata.image.topics_by_id.get(topic_id)
-        if t is None:
-            out[(topic_id, partition)] = ErrorCode.UNKNOWN_TOPIC_ID
-            continue
-        sp = sg.acknowledged_partition(group_id, topic_id, partition)
-        if sp is None:
-            out[(topic_id, partition)] = ErrorCode.INVALID_RECORD_STATE
-            continue
-        err = ErrorCode.NONE
-        for ab in batches:
-            e = sp.acknowledge(member_id, ab.first_offset, ab.last_offset, list(ab.acknowledge_types),
-                               ctx.now_ms, settings)
-            if e and not err:
-                err = e
-        out[(topic_id, partition)] = err
-        touched.add((group_id, topic_id, partition))
-    if touched:
-        services.shares.wake_partitions(touched)
-        sg.persist(ctx.now_ms)  # acknowledged records are persisted before the response, as Kafka
-    return out
+    return services.shares.acknowledge(group_id, member_id, batches_by_partition,
+                                       services.metadata.image.topics_by_id.__contains__, ctx.now_ms)
 
 
 def acquire_partition(ctx, group_id: str, member_id: str, topic_id: bytes, partition: int, max_bytes: int,

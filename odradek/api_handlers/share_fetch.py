@@ -23,8 +23,7 @@ from odradek.wire.messages.share_fetch_response import (
 )
 
 from .error_responses import top_level_error
-from .share_common import (FINAL_EPOCH, acquire_partition, apply_acknowledgements, by_topic, end_session,
-                           open_share_session)
+from .share_common import FINAL_EPOCH, acquire_partition, apply_acknowledgements, by_topic, open_share_session
 
 API_KEY = 78
 MIN_VERSION = 1  # v0 was Kafka 4.0's early access, removed in 4.1
@@ -58,7 +57,7 @@ def handle(ctx, req):
         return LeaderIdAndEpoch(leader_id=services.node.node_id if t is not None else -1, leader_epoch=epoch)
 
     if epoch == FINAL_EPOCH:  # a final request only acknowledges; nothing is fetched
-        end_session(services, req)
+        services.shares.end_session(req.group_id, req.member_id)
         return _respond(req, ack_results, {}, list(acks), settings, leader)
 
     for key in requested:

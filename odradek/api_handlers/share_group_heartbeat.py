@@ -35,9 +35,6 @@ def handle(ctx, request) -> ShareGroupHeartbeatResponse:
     except CoordinatorError as f:
         return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=f.code, error_message=f.message,
                                            member_id=None, member_epoch=0, heartbeat_interval_ms=0)
-    if r.member_epoch < 0:
-        # the member left: records it still held are available to the others now
-        sg.wake_partitions({(request.group_id, tid, p) for (tid, p) in sg.group_partitions(request.group_id)})
     assignment = None
     if r.assignment is not None:
         assignment = Assignment(topic_partitions=[TopicPartitions(topic_id=tid, partitions=sorted(ps))

@@ -177,30 +177,55 @@ class GroupsPort:
 
 
 class SharesPort:
-    """ports.Shares over the share group coordinator, with the broker's persistence and wake-up."""
+    """ports.Shares over the share group coordinator. What the coordinator's operations change is
+    persisted here (share_persistence, before the answer) and the ShareFetches parked on the
+    share-partitions they released are woken: the handlers do neither."""
 
     def __init__(self, coord, persist: Callable[[int], None], wake_partitions: Callable[[Iterable], None]):
         self._coord = coord
-        self.persist = persist
-        self.wake_partitions = wake_partitions
+        self._persist = persist
+        self._wake = wake_partitions
         self.share_settings = coord.share_settings
         self.settings = coord.settings
-        self.heartbeat = coord.heartbeat
         self.share_partition = coord.share_partition
         self.open_session = coord.open_session
-        self.close_session = coord.close_session
         self.describe = coord.describe
         self.list_groups = coord.list_groups
         self.group_partitions = coord.group_partitions
-        self.alter_offsets = coord.alter_offsets
-        self.delete_offsets = coord.delete_offsets
-        self.delete_group = coord.delete_group
 
     def is_share_group(self, group_id: str) -> bool:
         return group_id in self._coord.groups
 
-    def acknowledged_partition(self, group_id: str, topic_id: bytes, partition: int):
-        return self._coord.partitions.get((group_id, topic_id, partition))
+    def _persisted(self, value, now_ms: int):
+        self._persist(now_ms)
+        return value
+
+    def heartbeat(self, group_id, member_id, member_epoch, subscribed, rack_id, client_id, client_host, now_ms,
+                  topics, is_other_group=False):
+        r = self._coord.heartbeat(group_id, member_id, member_epoch, subscribed, rack_id, client_id, client_host,
+                                  now_ms, topics, is_other_group)
+        if r.released:
+            self._wake(r.released)
+        return r
+
+    def end_session(self, group_id: str, member_id: str) -> None:
+        self._wake(self._coord.end_session(group_id, member_id).wake)
+
+    def acknowledge(self, group_id, member_id, batches_by_partition, topic_exists, now_ms: int) -> dict:
+        r = self._coord.acknowledge(group_id, member_id, batches_by_partition, topic_exists, now_ms)
+        if r.wake:
+            self._persist(now_ms)  # acknowledged records are persisted before the response, as Kafka
+            self._wake(r.wake)
+        return r.value
+
+    def alter_offsets(self, group_id, requested, topics, is_other_group, now_ms: int) -> list:
+        return self._persisted(self._coord.alter_offsets(group_id, requested, topics, is_other_group), now_ms)
+
+    def delete_offsets(self, group_id, names, topics, is_other_group, now_ms: int) -> list:
+        return self._persisted(self._coord.delete_offsets(group_id, names, topics, is_other_group), now_ms)
+
+    def delete_group(self, group_id: str, now_ms: int):
+        return self._persisted(self._coord.delete_group(group_id), now_ms)
 
 
 def broker_services(broker) -> Services:

@@ -75,46 +75,39 @@ _VALUES = {
 _FAMILY = RecordFamily(_KEYS, _VALUES)
 record_type = _FAMILY.record_type
 decode = _FAMILY.decode
-_key = _FAMILY.key
-_value = _FAMILY.value
+_record = _FAMILY.record
 
 
 # ---------------------------------------------------------------- builders
 
 
 def group_metadata(group_id: str, epoch: int | None, metadata_hash: int = 0):
-    key = _key(GROUP_METADATA, group_id=group_id)
-    if epoch is None:
-        return key, None
-    return key, _value(ConsumerGroupMetadataValue(epoch=epoch, metadata_hash=metadata_hash))
+    value = None if epoch is None else ConsumerGroupMetadataValue(epoch=epoch, metadata_hash=metadata_hash)
+    return _record(GROUP_METADATA, value, group_id=group_id)
 
 
 def member_metadata(group_id: str, m) -> tuple:
-    key = _key(MEMBER_METADATA, group_id=group_id, member_id=m.member_id if not isinstance(m, str) else m)
+    """m: a ConsumerMember, or a member id for the tombstone."""
     if isinstance(m, str):
-        return key, None
-    return key, _value(ConsumerGroupMemberMetadataValue(
+        return _record(MEMBER_METADATA, None, group_id=group_id, member_id=m)
+    return _record(MEMBER_METADATA, ConsumerGroupMemberMetadataValue(
         instance_id=m.instance_id, rack_id=m.rack_id, client_id=m.client_id, client_host=m.client_host,
         subscribed_topic_names=sorted(m.subscribed_topic_names), subscribed_topic_regex=m.subscribed_topic_regex,
         rebalance_timeout_ms=m.rebalance_timeout_ms, server_assignor=m.server_assignor,
-        classic_member_metadata=None))
+        classic_member_metadata=None), group_id=group_id, member_id=m.member_id)
 
 
 def target_metadata(group_id: str, epoch: int | None, timestamp_ms: int = 0):
-    key = _key(TARGET_METADATA, group_id=group_id)
-    if epoch is None:
-        return key, None
-    return key, _value(ConsumerGroupTargetAssignmentMetadataValue(assignment_epoch=epoch,
-                                                                  assignment_timestamp=timestamp_ms))
+    value = None if epoch is None else ConsumerGroupTargetAssignmentMetadataValue(
+        assignment_epoch=epoch, assignment_timestamp=timestamp_ms)
+    return _record(TARGET_METADATA, value, group_id=group_id)
 
 
 def target_member(group_id: str, member_id: str, assignment: dict | None):
     """assignment: {topic_id: set(partitions)}."""
-    key = _key(TARGET_MEMBER, group_id=group_id, member_id=member_id)
-    if assignment is None:
-        return key, None
-    return key, _value(ConsumerGroupTargetAssignmentMemberValue(topic_partitions=[
-        TargetTopicPartition(topic_id=tid, partitions=sorted(ps)) for tid, ps in sorted(assignment.items()) if ps]))
+    value = None if assignment is None else ConsumerGroupTargetAssignmentMemberValue(topic_partitions=[
+        TargetTopicPartition(topic_id=tid, partitions=sorted(ps)) for tid, ps in sorted(assignment.items()) if ps])
+    return _record(TARGET_MEMBER, value, group_id=group_id, member_id=member_id)
 
 
 def _epochs_list(d: dict) -> list:
@@ -129,20 +122,19 @@ def _epochs_list(d: dict) -> list:
 
 
 def current_member(group_id: str, m) -> tuple:
-    key = _key(CURRENT_MEMBER, group_id=group_id, member_id=m.member_id if not isinstance(m, str) else m)
+    """m: a ConsumerMember, or a member id for the tombstone."""
     if isinstance(m, str):
-        return key, None
-    return key, _value(ConsumerGroupCurrentMemberAssignmentValue(
+        return _record(CURRENT_MEMBER, None, group_id=group_id, member_id=m)
+    return _record(CURRENT_MEMBER, ConsumerGroupCurrentMemberAssignmentValue(
         member_epoch=m.member_epoch, previous_member_epoch=m.previous_member_epoch, state=m.state,
-        assigned_partitions=_epochs_list(m.assigned), partitions_pending_revocation=_epochs_list(m.pending_revocation)))
+        assigned_partitions=_epochs_list(m.assigned), partitions_pending_revocation=_epochs_list(m.pending_revocation)),
+        group_id=group_id, member_id=m.member_id)
 
 
 def regular_expression(group_id: str, regex: str, topics: list | None, version: int = 0, timestamp_ms: int = 0):
-    key = _key(REGULAR_EXPRESSION, group_id=group_id, regular_expression=regex)
-    if topics is None:
-        return key, None
-    return key, _value(ConsumerGroupRegularExpressionValue(topics=sorted(topics), version=version,
-                                                           timestamp=timestamp_ms))
+    value = None if topics is None else ConsumerGroupRegularExpressionValue(topics=sorted(topics), version=version,
+                                                                            timestamp=timestamp_ms)
+    return _record(REGULAR_EXPRESSION, value, group_id=group_id, regular_expression=regex)
 
 
 def epochs_from(tps: list, default_epoch: int) -> dict:

@@ -37,6 +37,10 @@ class RecordFamily:
     def value(msg) -> bytes:
         return I16.pack(0) + msg.encode(0)
 
+    def record(self, kind: int, value, **key_fields) -> tuple[bytes, bytes | None]:
+        """(key, value) of a record of type ``kind``; ``value`` None: the key's tombstone."""
+        return self.key(kind, **key_fields), None if value is None else self.value(value)
+
     def decode(self, key: bytes, value: bytes | None) -> DecodedRecord:
         kind = self.record_type(key)
         k = self.keys[kind].decode(key, 0, 2)
@@ -44,5 +48,6 @@ class RecordFamily:
         if value is not None and kind in self.values:
             version = I16.unpack_from(value, 0)[0]
             v = self.values[kind].decode(value, min(version, 0), 2)
-        return DecodedRecord(kind, k.group_id, member_id=getattr(k, "member_id", "") or "",
-                             regex=getattr(k, "regular_expression", "") or "", value=v)
+        fields = k.to_dict()  # the key struct's own fields: member records name a member, regex records a regex
+        return DecodedRecord(kind, k.group_id, member_id=fields.get("member_id") or "",
+                             regex=fields.get("regular_expression") or "", value=v)

@@ -18,16 +18,21 @@ AlterShareGroupOffsets and DeleteShareGroupOffsets (an empty group only) set or 
 share-partitions' start offsets; the first creates the group when it does not exist, as Kafka 4.3.
 
 Persisted: each group's epoch (ShareGroupMetadata records in __consumer_offsets, as Kafka) and each
-share-partition's state (SPSO and in-flight record states, in __share_group_state); take_changes()
-hands the broker what changed, restore_*() rebuild at start-up (share_state.py has the records).
+share-partition's state (SPSO and in-flight record states, in __share_group_state); changes() hands
+share_persistence what changed, persisted() marks what it wrote (what it could not write stays
+pending), restore_*() rebuild at start-up (share_state.py has the records).
 Members, assignments and share sessions are not persisted: after a restart the members rejoin.
+
+The operations that make records acquirable again (acknowledge, end_session, a member leaving)
+return the share-partitions concerned (``ShareResult.wake``, HeartbeatResult.released): the broker
+(its Shares port) persists what changed and wakes the ShareFetches parked on them.
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Generic, TypeVar
 
 from odradek.wire.errors import ErrorCode
 
@@ -35,6 +40,7 @@ from .errors import CoordinatorError
 from .share_partition import SharePartition, ShareSettings
 
 E = ErrorCode
+T = TypeVar("T")
 LEAVE_GROUP_MEMBER_EPOCH = -1
 
 # Kafka's group configs (GroupConfig) for share groups and the broker property each defaults to
@@ -87,6 +93,15 @@ class HeartbeatResult:
     member_epoch: int
     heartbeat_interval_ms: int
     assignment: dict | None  # {topic_id: partitions}, None when unchanged
+    released: set = field(default_factory=set)  # share-partitions whose records a leaving member held
+
+
+@dataclass
+class ShareResult(Generic[T]):
+    """An operation's answer and the share-partitions (group, topic id, partition) whose records
+    became acquirable again by it (the ShareFetches parked on them are woken)."""
+    value: T
+    wake: set = field(default_factory=set)
 
 
 def simple_assign(members: dict, topics: dict) -> dict:
@@ -258,19 +273,21 @@ class ShareGroupCoordinator:
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         if member_id not in g.members:
             raise CoordinatorError(E.UNKNOWN_MEMBER_ID, f"Member {member_id} is not a member of group {group_id}.")
-        self._remove_member(g, member_id, now_ms, topics)
-        return HeartbeatResult(member_id, LEAVE_GROUP_MEMBER_EPOCH, 0, None)
+        released = self._remove_member(g, member_id, now_ms, topics)
+        return HeartbeatResult(member_id, LEAVE_GROUP_MEMBER_EPOCH, 0, None, released)
 
-    def _remove_member(self, g: ShareGroup, member_id: str, now_ms: int, topics: dict | None) -> None:
+    def _remove_member(self, g: ShareGroup, member_id: str, now_ms: int, topics: dict | None) -> set:
+        """The member goes (its session closed, its records released: the share-partitions returned)."""
         g.members.pop(member_id, None)
         g.target.pop(member_id, None)
-        self.close_session(g.group_id, member_id)
+        released = self.close_session(g.group_id, member_id)
         g.group_epoch += 1
         if topics is not None:
             self._assign(g, topics, now_ms)
         else:  # no metadata at hand (session expiry): the others keep theirs until the next heartbeat
             g.assignment_epoch = g.group_epoch
             g.metadata_hash = 0
+        return released
 
     # ------------------------------------------------------------------ share-partitions
 
@@ -329,6 +346,38 @@ class ShareGroupCoordinator:
     def close_session(self, group_id: str, member_id: str) -> set:
         self.sessions.pop((group_id, member_id), None)
         return self.release_member(group_id, member_id)
+
+    def end_session(self, group_id: str, member_id: str) -> ShareResult[None]:
+        """ShareFetch/ShareAcknowledge at the final epoch: the session closes, the member's records
+        are released."""
+        return ShareResult(None, self.close_session(group_id, member_id))
+
+    def acknowledge(self, group_id: str, member_id: str, batches_by_partition: dict,
+                    topic_exists: Callable[[bytes], bool], now_ms: int) -> ShareResult[dict]:
+        """ShareFetch/ShareAcknowledge acknowledgements: batches_by_partition {(topic_id, partition):
+        [AcknowledgementBatch]} -> {(topic_id, partition): error}; the first failing batch of a
+        partition is its error (later ones still apply, as Kafka). The partitions acknowledged are
+        woken (released records are acquirable again); the broker persists them before answering."""
+        settings = self.share_settings(group_id)
+        out = {}
+        touched = set()
+        for (topic_id, partition), batches in batches_by_partition.items():
+            if not topic_exists(topic_id):
+                out[(topic_id, partition)] = E.UNKNOWN_TOPIC_ID
+                continue
+            sp = self.partitions.get((group_id, topic_id, partition))
+            if sp is None:
+                out[(topic_id, partition)] = E.INVALID_RECORD_STATE
+                continue
+            err = E.NONE
+            for ab in batches:
+                e = sp.acknowledge(member_id, ab.first_offset, ab.last_offset, list(ab.acknowledge_types),
+                                   now_ms, settings)
+                if e and not err:
+                    err = e
+            out[(topic_id, partition)] = err
+            touched.add((group_id, topic_id, partition))
+        return ShareResult(out, touched)
 
     # ------------------------------------------------------------------ admin
 
@@ -439,23 +488,31 @@ class ShareGroupCoordinator:
             any(g.persisted_epoch != g.group_epoch for g in self.groups.values()) or \
             any(sp.dirty for sp in self.partitions.values())
 
-    def take_changes(self) -> tuple[list, list]:
-        """What changed since the last call, for the broker to persist (share_state.py): groups
+    def changes(self) -> tuple[list, list]:
+        """What changed since it was last persisted (share_state.py has the records): groups
         [(group_id, epoch | None for deleted, metadata_hash)] and share-partitions [((group_id,
-        topic_id, partition), SharePartition | None for deleted)]. Marks them persisted."""
+        topic_id, partition), SharePartition | None for deleted)]. Nothing is marked: ``persisted``
+        does, for what was written."""
         groups = [(gid, None, 0) for gid in sorted(self._gone_groups) if gid not in self.groups]
-        for g in self.groups.values():
-            if g.persisted_epoch != g.group_epoch:
-                groups.append((g.group_id, g.group_epoch, g.metadata_hash))
-                g.persisted_epoch = g.group_epoch
+        groups += [(g.group_id, g.group_epoch, g.metadata_hash) for g in self.groups.values()
+                   if g.persisted_epoch != g.group_epoch]
         parts = [(k, None) for k in sorted(self._gone_partitions) if k not in self.partitions]
-        for k, sp in self.partitions.items():
-            if sp.dirty:
-                parts.append((k, sp))
-                sp.dirty = False
-        self._gone_groups.clear()
-        self._gone_partitions.clear()
+        parts += [(k, sp) for k, sp in self.partitions.items() if sp.dirty]
         return groups, parts
+
+    def persisted(self, groups: list, parts: list) -> None:
+        """These entries of ``changes()`` are written (as they were then: nothing runs in between)."""
+        for gid, epoch, _ in groups:
+            g = self.groups.get(gid)
+            if epoch is None:
+                self._gone_groups.discard(gid)
+            elif g is not None:
+                g.persisted_epoch = epoch
+        for key, sp in parts:
+            if sp is None:
+                self._gone_partitions.discard(key)
+            else:
+                sp.dirty = False
 
     def restore_group(self, group_id: str, epoch: int | None, metadata_hash: int = 0) -> None:
         """Start-up: a group as last persisted (epoch None: deleted). Its members are not kept: they
@@ -482,8 +539,7 @@ class ShareGroupCoordinator:
         for g in list(self.groups.values()):
             for m in list(g.members.values()):
                 if now_ms >= m.session_deadline_ms:
-                    touched |= self.release_member(g.group_id, m.member_id)
-                    self._remove_member(g, m.member_id, now_ms, None)
+                    touched |= self._remove_member(g, m.member_id, now_ms, None)
         settings_cache: dict = {}
         for key, sp in self.partitions.items():
             st = settings_cache.get(key[0])

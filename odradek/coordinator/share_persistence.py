@@ -16,6 +16,7 @@ Start-up: the group coordinator's one replay of __consumer_offsets hands each re
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
 from . import share_state
@@ -35,6 +36,14 @@ class StateLog(Protocol):
 
 
 OFFSETS, STATE = "offsets", "state"  # the two logs a write goes to
+
+
+@dataclass
+class _Write:
+    """One append: its records, and the coordinator's changes they carry (marked once written)."""
+    records: list = field(default_factory=list)
+    groups: list = field(default_factory=list)
+    parts: list = field(default_factory=list)
 
 
 class SharePersistence:
@@ -81,36 +90,45 @@ class SharePersistence:
 
     # ------------------------------------------------------------------ writes
 
-    def records(self, groups: list, parts: list) -> dict[tuple[str, int], list]:
-        """The share coordinator's changes (take_changes) as records: {(log, partition): [(key, value)]}."""
-        writes: dict[tuple[str, int], list] = {}
+    def records(self, groups: list, parts: list) -> dict[tuple[str, int], _Write]:
+        """The share coordinator's changes (ShareGroupCoordinator.changes) as records, by the log
+        partition they go to. What has nowhere to go yet (no group coordinator, no state topic) is
+        left out, and stays pending."""
+        writes: dict[tuple[str, int], _Write] = {}
         for gid, epoch, h in groups:
             partition = self.offsets_partition_for(gid)
             if partition is None:
                 continue  # no group coordinator yet (a quorum broker starting)
             value = None if epoch is None else share_state.group_metadata_value(epoch, h)
-            writes.setdefault((OFFSETS, partition), []).append(
-                (share_state.group_metadata_key(gid), value))
+            w = writes.setdefault((OFFSETS, partition), _Write())
+            w.records.append((share_state.group_metadata_key(gid), value))
+            w.groups.append((gid, epoch, h))
         n = self.state_partitions()
         for (gid, tid, p), sp in parts if n is not None else ():
             value = None if sp is None else share_state.partition_state_value(gid, tid, p, sp.start_offset,
                                                                                sp.state_batches())
-            writes.setdefault((STATE, share_state.partition_for(gid, tid, p, n)), []).append(
-                (share_state.partition_state_key(gid, tid, p), value))
+            w = writes.setdefault((STATE, share_state.partition_for(gid, tid, p, n)), _Write())
+            w.records.append((share_state.partition_state_key(gid, tid, p), value))
+            w.parts.append(((gid, tid, p), sp))
         return writes
 
     def persist(self, now_ms: int) -> None:
-        """Write what changed in share groups since the last call."""
+        """Write what changed in share groups and is not written yet. Each log partition's records go
+        as one append; what an append carried is marked written only once it succeeded, so a failed
+        append (raised to the caller) leaves its changes pending for the next call."""
         sg = self.shares
         if not sg.has_changes():
             return
         if any(sp.dirty for sp in sg.partitions.values()) and not self.ensure_state_topic():
             return  # a quorum broker: the topic is on its way; write once it is there
-        for (which, partition), recs in self.records(*sg.take_changes()).items():
+        for (which, partition), w in self.records(*sg.changes()).items():
             log = self.logs[which]
             if not log.has_partition(partition):
-                continue  # led elsewhere (a quorum): not this broker's to write
+                sg.persisted(w.groups, w.parts)  # led elsewhere (a quorum): not this broker's to write
+                continue
+            recs = w.records
             last = log.append(partition, recs, now_ms)
+            sg.persisted(w.groups, w.parts)
             if which == STATE:
                 latest = self.latest.setdefault(partition, {})
                 for i, (key, value) in enumerate(recs):

@@ -61,8 +61,7 @@ _VALUES = {
 _FAMILY = RecordFamily(_KEYS, _VALUES)
 record_type = _FAMILY.record_type
 decode = _FAMILY.decode
-_key = _FAMILY.key
-_value = _FAMILY.value
+_record = _FAMILY.record
 
 
 def tasks_list(tasks: dict, cls) -> list:
@@ -79,59 +78,53 @@ def tasks_from(items) -> dict:
 
 def group_metadata(group_id: str, epoch: int | None, metadata_hash: int = 0, validated_topology_epoch: int = -1,
                    assignment_configs: dict | None = None):
-    key = _key(GROUP_METADATA, group_id=group_id)
     if epoch is None:
-        return key, None
+        return _record(GROUP_METADATA, None, group_id=group_id)
     configs = [meta_v.LastAssignmentConfig(key=k, value=v) for k, v in sorted((assignment_configs or {}).items())]
-    return key, _value(meta_v.StreamsGroupMetadataValue(epoch=epoch, metadata_hash=metadata_hash,
-                                                        validated_topology_epoch=validated_topology_epoch,
-                                                        last_assignment_configs=configs))
+    return _record(GROUP_METADATA, meta_v.StreamsGroupMetadataValue(
+        epoch=epoch, metadata_hash=metadata_hash, validated_topology_epoch=validated_topology_epoch,
+        last_assignment_configs=configs), group_id=group_id)
 
 
 def member_metadata(group_id: str, m) -> tuple:
     """m: a StreamsMember, or a member id for the tombstone."""
-    key = _key(MEMBER_METADATA, group_id=group_id, member_id=m if isinstance(m, str) else m.member_id)
     if isinstance(m, str):
-        return key, None
+        return _record(MEMBER_METADATA, None, group_id=group_id, member_id=m)
     endpoint = None if m.user_endpoint is None else mem_v.Endpoint(host=m.user_endpoint[0], port=m.user_endpoint[1])
-    return key, _value(mem_v.StreamsGroupMemberMetadataValue(
+    return _record(MEMBER_METADATA, mem_v.StreamsGroupMemberMetadataValue(
         instance_id=m.instance_id, rack_id=m.rack_id, client_id=m.client_id, client_host=m.client_host,
         rebalance_timeout_ms=m.rebalance_timeout_ms, topology_epoch=m.topology_epoch, process_id=m.process_id,
         user_endpoint=endpoint,
-        client_tags=[mem_v.KeyValue(key=k, value=v) for k, v in sorted(m.client_tags.items())]))
+        client_tags=[mem_v.KeyValue(key=k, value=v) for k, v in sorted(m.client_tags.items())]),
+        group_id=group_id, member_id=m.member_id)
 
 
 def target_metadata(group_id: str, epoch: int | None, timestamp_ms: int = 0):
-    key = _key(TARGET_METADATA, group_id=group_id)
-    if epoch is None:
-        return key, None
-    return key, _value(StreamsGroupTargetAssignmentMetadataValue(assignment_epoch=epoch,
-                                                                 assignment_timestamp=timestamp_ms))
+    value = None if epoch is None else StreamsGroupTargetAssignmentMetadataValue(
+        assignment_epoch=epoch, assignment_timestamp=timestamp_ms)
+    return _record(TARGET_METADATA, value, group_id=group_id)
 
 
 def target_member(group_id: str, member_id: str, tasks):
     """tasks: a Tasks, or None for the tombstone."""
-    key = _key(TARGET_MEMBER, group_id=group_id, member_id=member_id)
-    if tasks is None:
-        return key, None
-    return key, _value(tgt_v.StreamsGroupTargetAssignmentMemberValue(
+    value = None if tasks is None else tgt_v.StreamsGroupTargetAssignmentMemberValue(
         active_tasks=tasks_list(tasks.active, tgt_v.TaskIds), standby_tasks=tasks_list(tasks.standby, tgt_v.TaskIds),
-        warmup_tasks=tasks_list(tasks.warmup, tgt_v.TaskIds)))
+        warmup_tasks=tasks_list(tasks.warmup, tgt_v.TaskIds))
+    return _record(TARGET_MEMBER, value, group_id=group_id, member_id=member_id)
 
 
 def current_member(group_id: str, m) -> tuple:
     """m: a StreamsMember, or a member id for the tombstone."""
-    key = _key(CURRENT_MEMBER, group_id=group_id, member_id=m if isinstance(m, str) else m.member_id)
     if isinstance(m, str):
-        return key, None
+        return _record(CURRENT_MEMBER, None, group_id=group_id, member_id=m)
     a, r = m.assigned, m.pending_revocation
     T = cur_v.TaskIds
-    return key, _value(cur_v.StreamsGroupCurrentMemberAssignmentValue(
+    return _record(CURRENT_MEMBER, cur_v.StreamsGroupCurrentMemberAssignmentValue(
         member_epoch=m.member_epoch, previous_member_epoch=m.previous_member_epoch, state=m.state,
         active_tasks=_with_epochs(a.active, m), standby_tasks=tasks_list(a.standby, T),
         warmup_tasks=tasks_list(a.warmup, T), active_tasks_pending_revocation=_with_epochs(r.active, m),
         standby_tasks_pending_revocation=tasks_list(r.standby, T),
-        warmup_tasks_pending_revocation=tasks_list(r.warmup, T)))
+        warmup_tasks_pending_revocation=tasks_list(r.warmup, T)), group_id=group_id, member_id=m.member_id)
 
 
 def _with_epochs(tasks: dict, m) -> list:
@@ -159,5 +152,4 @@ def active_epochs_from(items, default_epoch: int) -> dict:
 
 def topology(group_id: str, value) -> tuple:
     """value: a StreamsGroupTopologyValue (streams_topology.to_record), or None for the tombstone."""
-    key = _key(TOPOLOGY, group_id=group_id)
-    return key, None if value is None else _value(value)
+    return _record(TOPOLOGY, value, group_id=group_id)

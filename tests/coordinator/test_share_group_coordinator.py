@@ -65,8 +65,30 @@ def test_fencing_unknown_member_and_leave_releases_records():
     assert e.value.code == E.UNKNOWN_MEMBER_ID
     sp = c.share_partition("g", T2, "t2", 0)
     sp.acquire("m1", [(7, 9)], 10, 0, c.share_settings("g"))
-    assert hb(c, "m1", -1).member_epoch == -1
+    r = hb(c, "m1", -1)
+    assert r.member_epoch == -1 and r.released == {("g", T2, 0)}  # the broker wakes ShareFetches there
     assert sp.fetch_offset() == 7 and c.describe("g", {})["state"] == "Empty"
+
+
+class Ack:
+    def __init__(self, first, last, types):
+        self.first_offset, self.last_offset, self.acknowledge_types = first, last, types
+
+
+def test_acknowledge_and_end_session_name_what_they_released():
+    c = coord()
+    hb(c, "m1", 0, ["t2"])
+    sp = c.share_partition("g", T2, "t2", 0)
+    sp.acquire("m1", [(7, 9)], 10, 0, c.share_settings("g"))
+    known = {T1, T2}.__contains__
+    r = c.acknowledge("g", "m1", {(T2, 0): [Ack(7, 7, [2])], (T1, 0): [Ack(0, 0, [1])], (b"\9" * 16, 0): []},
+                      known, 1)
+    # RELEASE of 7: acquirable again; t1-0 was never fetched; an unknown topic id
+    assert r.value == {(T2, 0): E.NONE, (T1, 0): E.INVALID_RECORD_STATE, (b"\9" * 16, 0): E.UNKNOWN_TOPIC_ID}
+    assert r.wake == {("g", T2, 0)} and sp.fetch_offset() == 7
+    c.open_session("g", "m1", 0)
+    assert c.end_session("g", "m1").wake == {("g", T2, 0)}  # 8 and 9 released with the session
+    assert ("g", "m1") not in c.sessions and c.end_session("g", "m1").wake == set()
 
 
 def test_topic_recreated_gets_a_new_assignment():

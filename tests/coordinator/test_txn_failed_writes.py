@@ -10,18 +10,7 @@ from odradek.coordinator.txn_coordinator import MAX_EPOCH, TxnCoordinator
 from odradek.coordinator.txn_records import TxnState as S
 from odradek.wire.errors import ErrorCode as E
 
-from txn_fakes import Markers, MemLog
-
-
-class FailingLog(MemLog):
-    """MemLog whose appends fail while ``failing`` is set (a full disk, a lost leadership)."""
-
-    failing = False
-
-    def append(self, partition, recs, now_ms):
-        if self.failing:
-            raise OSError("append failed")
-        return super().append(partition, recs, now_ms)
+from txn_fakes import FailingLog, Markers
 
 
 def make(tv=0):

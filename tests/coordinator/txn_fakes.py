@@ -22,6 +22,24 @@ class MemLog:
         return list(self.parts.get(partition, []))
 
 
+class FailingLog(MemLog):
+    """MemLog whose appends fail while ``failing`` is set (a full disk, a lost leadership), with the
+    log start and end offsets share_persistence asks of its logs."""
+
+    failing = False
+
+    def append(self, partition, recs, now_ms):
+        if self.failing:
+            raise OSError("append failed")
+        return super().append(partition, recs, now_ms)
+
+    def start_offset(self, partition):
+        return 0
+
+    def end_offset(self, partition):
+        return len(self.parts.get(partition, []))
+
+
 class Markers:
     """write_marker that records (topic, partition, pid, epoch, commit); can crash on demand."""
 

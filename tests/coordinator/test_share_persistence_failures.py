@@ -1,0 +1,70 @@
+"""share_persistence: a change is marked written only once its append went through. A failed
+append (a full disk, a lost leadership) leaves the share-partition's state and the group's epoch
+pending, and the next persist writes them; nothing acknowledged is silently dropped."""
+from __future__ import annotations
+
+import pytest
+
+from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
+from odradek.coordinator.share_partition import ACCEPT
+from odradek.coordinator.share_persistence import SharePersistence
+
+from txn_fakes import FailingLog
+
+T = b"\1" * 16
+TOPICS = {"t": (T, 1)}
+
+
+def coordinator():
+    return ShareGroupCoordinator(settings=lambda g: {"share.auto.offset.reset": "earliest"},
+                                 offsets=lambda topic, p: (0, 10))
+
+
+def persistence(sg, offsets_log, state_log):
+    return SharePersistence(sg, offsets_log, state_log, offsets_partition_for=lambda gid: 0,
+                            state_partitions=lambda: 1, ensure_state_topic=lambda: True)
+
+
+def test_a_failed_state_append_stays_pending_and_is_written_next_time():
+    offsets_log, state_log = FailingLog(), FailingLog()
+    sg = coordinator()
+    sp_writer = persistence(sg, offsets_log, state_log)
+    sg.heartbeat("g", "m1", 0, ["t"], None, "c", "h", 0, TOPICS)
+    sp = sg.share_partition("g", T, "t", 0)
+    sp.acquire("m1", [(0, 4)], 10, 0, sg.share_settings("g"))
+    sp_writer.persist(1)
+    assert not sg.has_changes()
+    assert sp.acknowledge("m1", 0, 2, [ACCEPT], 2, sg.share_settings("g")) == 0
+
+    state_log.failing = True
+    written = len(state_log.read(0))
+    with pytest.raises(OSError):
+        sp_writer.persist(3)
+    assert sp.dirty and sg.has_changes() and len(state_log.read(0)) == written
+
+    state_log.failing = False
+    sp_writer.persist(4)
+    assert not sp.dirty and not sg.has_changes()
+    # what a restart reads back: the acknowledgement is there
+    sg2 = coordinator()
+    reader = persistence(sg2, offsets_log, state_log)
+    for _, key, value in offsets_log.read(0):
+        reader.replay_group_record(key, value)
+    reader.load_state([T])
+    again = sg2.partitions[("g", T, 0)]
+    assert again.start_offset == sp.start_offset == 3
+    assert sg2.groups["g"].group_epoch == sg.groups["g"].group_epoch
+
+
+def test_a_failed_group_epoch_append_stays_pending():
+    offsets_log, state_log = FailingLog(), FailingLog()
+    sg = coordinator()
+    writer = persistence(sg, offsets_log, state_log)
+    offsets_log.failing = True
+    sg.heartbeat("g", "m1", 0, ["t"], None, "c", "h", 0, TOPICS)
+    with pytest.raises(OSError):
+        writer.persist(1)
+    assert sg.groups["g"].persisted_epoch is None and sg.has_changes()
+    offsets_log.failing = False
+    writer.persist(2)
+    assert sg.groups["g"].persisted_epoch == sg.groups["g"].group_epoch and not sg.has_changes()
