@@ -15,7 +15,9 @@ eligible.leader.replicas.version 1, share.version 1, streams.version 1 (kraft.ve
   at level 0 StreamsGroupHeartbeat/StreamsGroupDescribe are not advertised and answer
   UNSUPPORTED_VERSION, as Kafka's.
 - kraft.version: 0 only (no KIP-853 AddRaftVoter/RemoveRaftVoter).
-- eligible.leader.replicas.version: not implemented (no ELR in partition state), so not supported.
+- eligible.leader.replicas.version 1: KIP-966 eligible leader replicas (controller/partition_change.py:
+  replicas leaving an ISR under min.insync.replicas stay eligible, the ISR may empty, the last
+  leader is remembered; the leader's HW does not move under min ISR, replication/leader.py).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ TRANSACTION_VERSION_MAX = 2  # KIP-890 part 2 (coordinator/txn_coordinator.py)
 
 # name -> (min supported, max supported)
 SUPPORTED: dict[str, tuple[int, int]] = {
+    "eligible.leader.replicas.version": (0, 1),
     "group.version": (0, 1),
     "kraft.version": (0, 0),
     METADATA_VERSION: (METADATA_VERSION_MIN, METADATA_VERSION_MAX),
@@ -42,6 +45,7 @@ SUPPORTED: dict[str, tuple[int, int]] = {
 # release); level 0 is "not finalized" and is not written
 BOOTSTRAP: dict[str, int] = {
     METADATA_VERSION: METADATA_VERSION_MAX,
+    "eligible.leader.replicas.version": 1,
     "group.version": 1,
     "share.version": 1,
     "streams.version": 1,

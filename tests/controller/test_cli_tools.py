@@ -20,8 +20,9 @@ def test_dump_log_decodes_metadata_records(tmp_path, capsys):
     assert out.count('"type":"PartitionRecord"') == 2
     # the leader's LeaderChange control record comes first, as in Kafka's KRaft log
     assert "baseOffset: 0 lastOffset: 0 count: 1" in out and "isControl: true position: 0" in out
-    # bootstrap: 5 FeatureLevelRecords, min.insync.replicas, RegisterBroker, UnfenceBroker
-    assert "baseOffset: 1 lastOffset: 8 count: 8" in out
+    # bootstrap: 6 FeatureLevelRecords (eligible.leader.replicas.version too, issue 20),
+    # min.insync.replicas, RegisterBroker, UnfenceBroker
+    assert "baseOffset: 1 lastOffset: 9 count: 9" in out
 
 
 def test_print_table_aligns(capsys):

@@ -345,8 +345,9 @@ def test_topic_named_defaults_from_broker_config(tmp_path):
 def test_package_exports_and_features(ctl):
     import odradek.controller as mod
     assert mod.Controller is Controller and mod.BrokerImage is BrokerImage
-    assert ctl.finalized_features() == {"metadata.version": 30, "group.version": 1, "share.version": 1,
-                                        "streams.version": 1, "transaction.version": features.TRANSACTION_VERSION_MAX}
+    assert ctl.finalized_features() == {"metadata.version": 30, "eligible.leader.replicas.version": 1,
+                                        "group.version": 1, "share.version": 1, "streams.version": 1,
+                                        "transaction.version": features.TRANSACTION_VERSION_MAX}
     assert ctl.finalized_features_epoch() == ctl.image.offset
 
 

@@ -19,12 +19,11 @@ def ctl(tmp_path):
 
 
 def test_fresh_node_finalizes_the_implemented_levels(ctl):
-    assert ctl.finalized_features() == {"metadata.version": 30, "group.version": 1, "share.version": 1,
-                                        "streams.version": 1, "transaction.version": F.TRANSACTION_VERSION_MAX}
+    assert ctl.finalized_features() == {"metadata.version": 30, "eligible.leader.replicas.version": 1,
+                                        "group.version": 1, "share.version": 1, "streams.version": 1,
+                                        "transaction.version": F.TRANSACTION_VERSION_MAX}
     assert F.SUPPORTED["streams.version"] == (0, 1)  # KIP-1071 streams groups
-    # not implemented: not supported, so never finalized
-    for name in ("eligible.leader.replicas.version",):
-        assert name not in F.SUPPORTED
+    assert F.SUPPORTED["eligible.leader.replicas.version"] == (0, 1)  # KIP-966, on by default as in Kafka 4.3
     assert F.SUPPORTED["kraft.version"] == (0, 0)
 
 

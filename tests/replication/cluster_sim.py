@@ -305,9 +305,11 @@ class ClusterSim:
                 then()
 
     def _bootstrap(self) -> None:
-        self._write(self._decisions().bootstrap())
-        if self.elr:
-            self._write(ControllerResult([FeatureLevelRecord(name=ELR_FEATURE, feature_level=1)], None))
+        boot = self._decisions().bootstrap()  # finalizes ELR, as Kafka 4.3's format does
+        if not self.elr:  # a cluster formatted with eligible.leader.replicas.version=0
+            boot = ControllerResult([r for r in boot.records
+                                     if not (isinstance(r, FeatureLevelRecord) and r.name == ELR_FEATURE)], None)
+        self._write(boot)
         for b in self.brokers.values():
             reg = BrokerRegistration(b.id, b.incarnation, [("PLAINTEXT", f"b{b.id}", 9092, 0)], {}, None)
             self._write(self._decisions().register_broker(reg, len(self.records), unfence=True))
