@@ -5,6 +5,10 @@ with a temporary data directory. `pytest compat_tests --bootstrap HOST:PORT` run
 the same tests against any running Kafka-compatible broker instead; tests that need
 to restart or kill the broker are skipped then.
 
+The multi-node tests (cluster.py: test_replication_*) start 3 controllers + 3 brokers of their own;
+`--cluster-kafka` starts Apache Kafka 4.3 nodes for them instead (the reference answers), and
+`--failover-cycles N` sets the length of their kill -9 loops.
+
 Fixtures:
     broker      the BrokerProcess (or ExternalBroker) controlling the server
     bootstrap   "host:port" for clients
