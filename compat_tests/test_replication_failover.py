@@ -28,15 +28,6 @@ TOPIC, PARTITIONS = "failover", 3
 DEFAULT_CYCLES = 3
 
 
-def _topic(cluster) -> None:
-    from confluent_kafka.admin import NewTopic
-
-    fut = cluster.admin.create_topics([NewTopic(TOPIC, PARTITIONS, 3, config={"min.insync.replicas": "2"})],
-                                      operation_timeout=20)[TOPIC]
-    fut.result(timeout=30)
-    cluster.wait_full_isr(TOPIC)
-
-
 # a bound on the whole test (each wait has its own): six nodes' starts and the restarts on a loaded machine
 pytestmark = pytest.mark.timeout(3600)
 
@@ -49,7 +40,7 @@ def cluster(request, tmp_path_factory):
 
 def test_kill9_leader_loop_loses_no_acknowledged_record(cluster, request):
     cycles = failover_cycles(request.config, DEFAULT_CYCLES)
-    _topic(cluster)
+    cluster.create_topic(TOPIC, PARTITIONS, 3, {"min.insync.replicas": "2"})
     producers = [ConfluentLoad(cluster.bootstrap, TOPIC, PARTITIONS).start(),
                  KafkaPythonLoad(cluster.bootstrap, TOPIC, PARTITIONS).start()]
     if apache_kafka.missing() is None:
