@@ -59,6 +59,7 @@ class PartitionFollower:
             self.phase, self.fetch_offset, self.last_fetched_epoch = Phase.TRUNCATING, self.high_watermark, NO_EPOCH
         self._next_id = 1
         self.in_flight: int | None = None
+        self._cut = False  # a truncation was asked since the last fetch was sent
         self._sent_at = 0
 
     # ------------------------------------------------------------ requests
@@ -70,6 +71,13 @@ class PartitionFollower:
         self._next_id += 1
         if self.phase is Phase.TRUNCATING:
             return EpochQuery(self.in_flight, self.broker_id, self.leader_epoch, self.log.epochs.latest_epoch)
+        if self._cut and self.fetch_offset > self.log.log_end_offset:
+            # The truncation point fell inside a batch and the log, which keeps whole batches,
+            # cut the batch (its own, diverged): fetch from where the log ends, with the epoch
+            # it ends in. (Else the leader's batch holding the fetch offset starts below it and
+            # is ignored, the same fetch sent forever.)
+            self.fetch_offset, self.last_fetched_epoch = self.log.log_end_offset, self.log.epochs.latest_epoch
+        self._cut = False
         return ReplicaFetch(self.in_flight, self.broker_id, self.broker_epoch, self.leader_epoch,
                             self.fetch_offset, self.last_fetched_epoch if self.truncate_on_fetch else NO_EPOCH,
                             self.log.log_start_offset)
@@ -100,6 +108,7 @@ class PartitionFollower:
         # Even at the log end: the epoch cache may hold an epoch this broker led without
         # appending, and it must go (as Kafka's truncateTo always truncates the cache).
         self.high_watermark = min(self.high_watermark, offset)
+        self._cut = True  # (the next fetch checks where the log really ends)
         return FollowerReady(truncate_to=offset)
 
     def on_fetch_answer(self, answer: FetchDecision, batches: tuple[BatchInfo, ...] = ()) -> FollowerReady:

@@ -228,3 +228,53 @@ def test_a_batch_from_before_the_fetch_offset_of_a_non_empty_log_is_ignored():
     rd = f.on_fetch_answer(FetchDecision(req.request_id, 0, ErrorCode.NONE, 3, high_watermark=9,
                                          log_start_offset=0), (Wide(2, 5),))
     assert rd == type(rd)() and f.poll(NOW).fetch_offset == 3
+
+
+def test_a_truncation_inside_a_batch_fetches_from_where_the_log_ends():
+    """Found by tests/replication/cluster_sim.py: a DeleteRecords on the leader put its log start
+    inside its batch 114..116 (epoch 4), so its epoch cache has epoch 4 from 115 and no epoch 3
+    (Kafka's truncateFromStart). A follower whose last epoch is 3 and whose own, diverged batch
+    114..116 was written in epoch 3 is told DivergingEpoch (3, 115) and truncates to 115: its log,
+    which keeps whole batches, ends at 114. The next fetch must start at 114 (it started at 115:
+    the leader's batch from 114 was ignored and the same fetch sent forever; cluster_sim seed 331
+    at dfdb3bf never converged)."""
+    from odradek.log import FaultyFileSystem, PartitionLog
+    from odradek.wire.records import build_batch, iter_batch_headers
+
+    def values(n, tag):
+        return [(None, f"{tag}{i}".encode(), (), NOW) for i in range(n)]
+
+    llog = PartitionLog(FaultyFileSystem(), "/l/t-0", now_ms=NOW)
+    llog.append(build_batch(values(114, "a")), NOW, leader_epoch=3)
+    llog.append(build_batch(values(3, "b")), NOW, leader_epoch=4)
+    llog.append(build_batch(values(3, "c")), NOW, leader_epoch=4)
+    llog.high_watermark = llog.log_end_offset
+    llog.delete_records(115)
+    flog = PartitionLog(FaultyFileSystem(), "/f/t-0", now_ms=NOW)
+    flog.append_as_follower(build_batch(values(114, "a"), partition_leader_epoch=3), NOW)
+    flog.append_as_follower(build_batch(values(36, "x"), base_offset=114, partition_leader_epoch=3), NOW)
+    leader = PartitionLeader(1, llog, LeaderConfig(), LeaderAndIsr(1, 4, 0, frozenset({1, 2})), (1, 2), 120, NOW,
+                             {1: 1, 2: 1})
+    leader.ready()
+    f = PartitionFollower(2, 1, 1, 4, flog, 0)
+    for _ in range(5):
+        req = f.poll(NOW)
+        d = leader.on_fetch(req, NOW)
+        data = llog.read(d.read_from, 1 << 20).read_bytes() if d.read_from is not None else b""
+        batches = tuple(Wide(h.base_offset, h.last_offset, h.partition_leader_epoch)
+                        for _, h in iter_batch_headers(data))
+        rd = f.on_fetch_answer(d, batches)
+        if rd.truncate_to is not None:
+            flog.truncate_to(rd.truncate_to, NOW)
+            assert flog.log_end_offset == 114  # (asked: 115)
+        if rd.truncate_fully_to is not None:
+            flog.truncate_fully_and_start_at(rd.truncate_fully_to, NOW)
+        if rd.append:
+            flog.append_as_follower(data, NOW)
+        if rd.high_watermark is not None:
+            flog.high_watermark = rd.high_watermark
+        if rd.log_start_offset is not None:
+            flog.maybe_increment_log_start_offset(rd.log_start_offset)
+    # 114 is below the leader's log start: the follower starts over there, then at the batch
+    assert flog.log_end_offset == llog.log_end_offset == 120 and flog.log_start_offset == 115
+    assert flog.read(115, 1 << 20).read_bytes() == llog.read(115, 1 << 20).read_bytes()
