@@ -49,6 +49,7 @@ from odradek.controller.replication_control import ELR_FEATURE, PREFERRED, IsrUp
 from odradek.controller.result import ControllerResult
 from odradek.log import FaultyFileSystem, LogConfig, PartitionLog
 from odradek.log.errors import OutOfOrderSequenceError
+from odradek.log.leader_epoch_cache import UNDEFINED
 from odradek.replication.follower import PartitionFollower
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import (
@@ -171,6 +172,7 @@ class ClusterSim:
         self.idempotent = r.random() < 0.5
         self.p_delete = 0 if self.idempotent else r.choice((0, 0.01, 0.03))
         self.p_slow = r.choice((0, 0.02))
+        self.p_reassign = r.choice((0, 0.01, 0.02)) if n_brokers > self.rf else 0
         self.p_flush = r.choice((0.05, 0.3, 1.0))
         self.p_produce = r.choice((0.5, 1.0))
         self.session_steps = r.choice((10, 20))
@@ -210,7 +212,8 @@ class ClusterSim:
         self.counts = {"crash": 0, "cut": 0, "fenced": 0, "election": 0, "move": 0, "isr_change": 0,
                        "truncate": 0, "diverging": 0, "epoch_query": 0, "shutdown": 0,
                        "crash_last_isr": 0, "delete_records": 0,
-                       "start_over": 0, "start_over_in_batch": 0, "retry": 0, "duplicate": 0}
+                       "start_over": 0, "start_over_in_batch": 0, "retry": 0, "duplicate": 0,
+                       "reassign": 0, "cancel_reassignment": 0}
         self.brokers = {i: Broker(self, i) for i in self.ids}
         self._bootstrap()
 
@@ -432,12 +435,23 @@ class ClusterSim:
             # image), never on the middle of a replay: it would lead again at an old epoch.
             b.caught_up = b.meta_offset > b.broker_epoch
             if b.caught_up and TOPIC in b.image.topics:
-                for p in b.logs:
+                for p in self.partitions:
                     self._reconcile(b, p)
 
     def _reconcile(self, b: Broker, p: int) -> None:
-        """Kafka's makeLeader / makeFollower from the broker's metadata image."""
+        """Kafka's makeLeader / makeFollower from the broker's metadata image; a broker that
+        stopped being a replica (a reassignment) deletes its log, one that became one creates it."""
         part = self._partition(b.image, p)
+        if b.id not in part.replicas:
+            if p in b.logs:
+                self._drop_role(b, p)
+                b.logs.pop(p).close()
+                b.fs.rmtree(f"/data/{TOPIC}-{p}")
+                self.trace.append(f"t={self.t} broker {b.id} deletes its replica of p{p}")
+            return
+        if p not in b.logs:
+            b.open_logs([p])
+            self.trace.append(f"t={self.t} broker {b.id} creates a replica of p{p}")
         alive = {x.node_id: x.epoch for x in b.image.brokers.values() if x.active}
         state = LeaderAndIsr(part.leader, part.leader_epoch, part.partition_epoch, frozenset(part.isr))
         role, log = b.roles[p], b.logs[p]
@@ -566,7 +580,7 @@ class ClusterSim:
             self.counts["epoch_query"] += 1
             if leader is None:
                 answer = EpochAnswer(req.request_id, req.current_leader_epoch, ErrorCode.NOT_LEADER_OR_FOLLOWER,
-                                     b.logs[p].epochs.end_offset_for(-1, 0))
+                                     UNDEFINED)
             else:
                 answer = leader.answer_epoch_query(req)
         elif leader is None:
@@ -762,6 +776,23 @@ class ClusterSim:
         self.counts["delete_records"] += 1
         self.trace.append(f"t={self.t} DeleteRecords p{p} on {b.id}: log start {log.log_start_offset}")
 
+    def _reassign(self, p: int) -> None:
+        """AlterPartitionReassignments: the partition to another set of brokers (the new replicas
+        join, catch up from nothing, enter the ISR, then the old ones leave), or, now and then,
+        the reassignment in progress cancelled."""
+        part = self._partition(self.image, p)
+        moving = bool(part.adding_replicas or part.removing_replicas)
+        target = None if moving else self.rng.sample(self.ids, self.rf)
+        if moving and self.rng.random() < 0.7:
+            return
+        res = self._decisions().alter_partition_reassignments([(TOPIC, [(p, target)])])
+        (_, [(_, error, message)]), = res.response
+        self.count_error(ErrorCode(error).name if error else "reassignment")
+        if not error:
+            self.counts["reassign" if target else "cancel_reassignment"] += 1
+            self.trace.append(f"t={self.t} controller reassigns p{p} {part.replicas} -> {target or 'back'}")
+            self._write(res)
+
     def _begin_shutdown(self, i: int) -> None:
         self.brokers[i].shutting_down = True
         self.trace.append(f"t={self.t} broker {i} asks to shut down")
@@ -809,6 +840,8 @@ class ClusterSim:
             self._cut_link()
         if r.random() < self.p_delete:
             self._delete_records(r.choice(self.partitions))
+        if r.random() < self.p_reassign:
+            self._reassign(r.choice(self.partitions))
         if r.random() < self.p_move:
             self._preferred_election()
         if r.random() < self.p_slow:
@@ -824,7 +857,7 @@ class ClusterSim:
                 del self.down_until[i]
                 self._restart(i)
         for i in sorted(self.recovering):
-            if all(i in self._partition(self.image, p).isr for p in self.brokers[i].logs):
+            if all(i in pi.isr for pi in (self._partition(self.image, p) for p in self.partitions) if i in pi.replicas):
                 self.recovering.discard(i)
 
     # ------------------------------------------------------------------ steps
@@ -891,6 +924,7 @@ class ClusterSim:
                     markers[p] = m = self._produce_on(lb, p)
                 logs = [self.brokers[i].logs[p] for i in part.replicas]
                 done = done and (lb is not None and m in self.acked_requests
+                                 and not part.adding_replicas and not part.removing_replicas
                                  and set(part.isr) == set(part.replicas)
                                  and len({log.log_end_offset for log in logs}) == 1
                                  and lb.logs[p].high_watermark == lb.logs[p].log_end_offset)
