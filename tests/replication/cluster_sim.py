@@ -922,6 +922,9 @@ class ClusterSim:
                 m = markers[p]
                 if lb is not None and self._current(lb, p) and (m is None or (m not in self.waiting and m not in self.acked_requests)):
                     markers[p] = m = self._produce_on(lb, p)
+                if any(p not in self.brokers[i].logs for i in part.replicas):
+                    done = False  # (a new replica that has not seen the reassignment yet)
+                    continue
                 logs = [self.brokers[i].logs[p] for i in part.replicas]
                 done = done and (lb is not None and m in self.acked_requests
                                  and not part.adding_replicas and not part.removing_replicas
