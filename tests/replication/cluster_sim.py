@@ -857,7 +857,13 @@ class ClusterSim:
                 del self.down_until[i]
                 self._restart(i)
         for i in sorted(self.recovering):
-            if all(i in pi.isr for pi in (self._partition(self.image, p) for p in self.partitions) if i in pi.replicas):
+            # back in every ISR as the incarnation that restarted (before its old session expires,
+            # the image still shows the crashed one in the ISRs: seed 690 at 1fba69b crashed a
+            # second ISR member then and lost what both held unflushed)
+            reg = self.image.brokers.get(i)
+            if (reg is not None and reg.incarnation_id == self.brokers[i].incarnation and not reg.fenced
+                    and all(i in pi.isr for pi in (self._partition(self.image, p) for p in self.partitions)
+                            if i in pi.replicas)):
                 self.recovering.discard(i)
 
     # ------------------------------------------------------------------ steps
