@@ -50,7 +50,7 @@ def test_the_faults_happen():
     for k in ("crash", "cut", "fenced", "election", "move", "shutdown", "reassign", "isr_change", "truncate",
               "diverging", "epoch_query",
               "NOT_ENOUGH_REPLICAS", "NOT_LEADER_OR_FOLLOWER"):
-        assert total.get(k, 0) >= 10, (k, total)
+        assert total.get(k, 0) >= 5, (k, total)
     assert total.get("DUPLICATE_BROKER_REGISTRATION", 0) >= 3, total  # a restart within the old session
     assert total["delete_records"] >= 10 and total["start_over"] >= 5, total  # a follower behind the log start
     # (inside a batch, seed 51 does it: without replication/follower.py's start-over at the batch
