@@ -331,12 +331,19 @@ def running_cluster(root: Path, config, controllers: int = 3, brokers: int = 3,
     kind = cluster_kind(config)
     settings = {**FAST, **(props or {})}
     make = _kafka_nodes if kind == "kafka" else _odradek_nodes
-    cluster = Cluster(kind, make(Path(root), controllers, brokers, settings))
+    for attempt in range(3):  # a free port can be taken by another process before a node binds it
+        cluster = Cluster(kind, make(Path(root) / f"try{attempt}", controllers, brokers, settings))
+        try:
+            for n in cluster.nodes.values():
+                n.start()
+            for n in cluster.nodes.values():
+                n.wait_ready()
+            break
+        except RuntimeError as e:
+            cluster.close()
+            if attempt == 2 or "address already in use" not in str(e):
+                raise
     try:
-        for n in cluster.nodes.values():
-            n.start()
-        for n in cluster.nodes.values():
-            n.wait_ready()
         wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == brokers, READY_S,
                  "every broker in the metadata")
         yield cluster

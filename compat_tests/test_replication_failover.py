@@ -50,7 +50,7 @@ def test_kill9_leader_loop_loses_no_acknowledged_record(cluster, request):
         wait_for(lambda: all(p.acks_on(0) >= 20 for p in producers), 120, "acknowledgements before the first kill",
                  last=lambda: [(p.name, p.acks_on(0), len(p.acked), p.errors[:3]) for p in producers])
         for cycle in range(cycles):
-            victim = cluster.partitions(TOPIC)[0].leader
+            victim = cluster.wait_partitions(TOPIC, lambda s: s[0].leader >= 0, "a leader of partition 0")[0].leader
             before = [p.acks_on(0) for p in producers]
             t0 = time.monotonic()
             cluster.kill9(victim)
