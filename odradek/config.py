@@ -433,6 +433,8 @@ class BrokerConfig:
     offsets_retention_minutes: int = prop("offsets.retention.minutes", 10080, _int(1, INT_MAX))
     offsets_retention_check_interval_ms: int = prop("offsets.retention.check.interval.ms", 600000, _int(1))
     offset_metadata_max_bytes: int = prop("offset.metadata.max.bytes", 4096, _int(0, INT_MAX))
+    # how long a group coordinator's write waits to be replicated before COORDINATOR_NOT_AVAILABLE
+    offsets_commit_timeout_ms: int = prop("offsets.commit.timeout.ms", 5000, _int(1, INT_MAX))
     # transactions
     transaction_state_log_num_partitions: int = prop("transaction.state.log.num.partitions", 50,
                                                      _int(1, INT_MAX), kafka_type="INT")
@@ -732,9 +734,6 @@ IGNORED = frozenset({
     # not read by a KRaft controller (it rebalances every partition off its preferred leader)
     "leader.imbalance.per.broker.percentage",
     "queued.max.requests", "background.threads", "metadata.log.dir",
-    # the offset-commit timeout: no effect on odradek's coordinator writes; accepted so a
-    # Kafka server.properties (kafka-python's test fixture) starts
-    "offsets.commit.timeout.ms",
 })
 
 

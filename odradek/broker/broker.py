@@ -11,11 +11,17 @@ import os
 import uuid
 from typing import Any, Callable
 
+from odradek.broker.coordinator_log import PendingWrites
+
 log = logging.getLogger(__name__)
 
 CONSUMER_OFFSETS = "__consumer_offsets"
 TRANSACTION_STATE = "__transaction_state"
 SHARE_GROUP_STATE = "__share_group_state"
+# Kafka's defaults for how long a coordinator write may take to be replicated: the
+# transaction coordinator's request.timeout.ms and share.coordinator.write.timeout.ms
+TXN_STATE_WRITE_TIMEOUT_MS = 30_000
+SHARE_STATE_WRITE_TIMEOUT_MS = 5_000
 INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE, SHARE_GROUP_STATE})
 
 
@@ -30,6 +36,8 @@ class Broker:
         self.advertised_host = adv.host
         self.advertised_port = adv.port
         self.purgatory = Purgatory(clock_ms, schedule)
+        # the coordinators' appends to their internal topics, held until committed (connection.py)
+        self.coordinator_writes = PendingWrites()
         self.controller = None
         self.log_manager = None
         self.replicas = None
@@ -209,7 +217,7 @@ class Broker:
         from odradek.broker.coordinator_log import CoordinatorLog
         from odradek.coordinator.group_coordinator import GroupCoordinator
 
-        clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
+        clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes)
         # share group epochs are in __consumer_offsets too: they load from the same replay
         replay = self.share_persistence.replay_group_record if self.share_groups is not None else None
         # a streams group's streams.* GROUP configs (IncrementalAlterConfigs) over the broker's group.streams.*
@@ -254,8 +262,8 @@ class Broker:
             return None if t is None else len(t.partitions)
 
         self.share_persistence = SharePersistence(
-            self.share_groups, CoordinatorLog(self.replicas, CONSUMER_OFFSETS),
-            CoordinatorLog(self.replicas, SHARE_GROUP_STATE),
+            self.share_groups, CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes),
+            CoordinatorLog(self.replicas, SHARE_GROUP_STATE, self.coordinator_writes),
             offsets_partition_for=lambda gid: None if self.groups is None else self.groups.partition_for(gid),
             state_partitions=state_partitions,
             ensure_state_topic=lambda: self.ensure_internal_topic(SHARE_GROUP_STATE))
@@ -275,6 +283,15 @@ class Broker:
         for partition, low in self.share_persistence.prune_points():
             self.replicas.delete_records(SHARE_GROUP_STATE, partition, low)
 
+    def coordinator_write_timeout_ms(self, writes) -> int:
+        """How long a response waits for its coordinator writes to be committed: Kafka's
+        offsets.commit.timeout.ms for __consumer_offsets, the transaction coordinator's
+        request.timeout.ms (30 s) for __transaction_state, share.coordinator.write.timeout.ms
+        (5 s) for __share_group_state."""
+        timeouts = {CONSUMER_OFFSETS: self.config.offsets_commit_timeout_ms,
+                    TRANSACTION_STATE: TXN_STATE_WRITE_TIMEOUT_MS, SHARE_GROUP_STATE: SHARE_STATE_WRITE_TIMEOUT_MS}
+        return max(timeouts.get(w.topic, TXN_STATE_WRITE_TIMEOUT_MS) for w in writes)
+
     def _start_txn_coordinator(self) -> None:
         from odradek.broker.coordinator_log import CoordinatorLog
         from odradek.coordinator.txn_coordinator import TxnCoordinator
@@ -282,10 +299,10 @@ class Broker:
         from odradek.wire.records import build_control_batch
 
         now = self.clock_ms()
-        offsets_log = CoordinatorLog(self.replicas, CONSUMER_OFFSETS)
+        offsets_log = CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes)
 
         def append_offsets(partition: int, batch: bytes, now_ms: int) -> None:
-            self.replicas.append(CONSUMER_OFFSETS, partition, batch, now_ms)
+            offsets_log.append_batch(partition, batch, now_ms)
 
         self.txn_offsets = TxnOffsetStore(self.groups, append_offsets)
         for p in range(self.txn_offsets.num_partitions):
@@ -299,7 +316,7 @@ class Broker:
             return 0
 
         self.txn_coordinator = TxnCoordinator(
-            log=CoordinatorLog(self.replicas, TRANSACTION_STATE), config=self.config,
+            log=CoordinatorLog(self.replicas, TRANSACTION_STATE, self.coordinator_writes), config=self.config,
             allocate_producer_id=self.allocate_producer_id, write_marker=write_marker,
             offsets=self.txn_offsets, now_ms=now,
             transaction_version=lambda: self.finalized_features().get("transaction.version", 0))

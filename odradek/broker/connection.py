@@ -21,12 +21,29 @@ from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.api_handlers.error_responses import error_response
 from odradek.broker.connection_limits import ConnectionLimits
+from odradek.broker.coordinator_acks import hold
 from odradek.broker.host_resolver import host_resolves
+from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
 from odradek.wire.frames import FrameBuffer
 
 log = logging.getLogger("odradek.broker.connection")
+
+
+def _collecting(delayed: Delayed, pending, writes: list) -> Delayed:
+    """``delayed`` whose completion also notes its coordinator appends in ``writes``."""
+    def run(fn, now_ms: int):
+        opened = pending.begin()
+        try:
+            return fn(now_ms)
+        finally:
+            pending.end(opened)
+            writes.extend(opened)
+
+    return Delayed(try_complete=lambda now: run(delayed.try_complete, now),
+                   on_expire=lambda now: run(delayed.on_expire, now),
+                   deadline_ms=delayed.deadline_ms, watch=delayed.watch)
 
 PRODUCE = 0
 API_VERSIONS = 18
@@ -322,34 +339,49 @@ class KafkaConnection(asyncio.BufferedProtocol):
         ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
                              now_ms=_now_ms(), services=self.broker.services, connection_id=self.name,
                              client_host=self.client_host, header=header, resolve_host=host_resolves)
+        pending = self.broker.coordinator_writes
+        writes = pending.begin()  # the coordinator appends this response stands for
         try:
             resp = mod.handle(ctx, body)
         except Exception as e:
             resp = self._error_response(header, body, e)
             if resp is None:
                 return
+        finally:
+            pending.end(writes)
         if isinstance(resp, Delayed):
-            fut = loop.create_future()
-
-            def done(r, fut=fut):
-                if not fut.done():
-                    fut.set_result(r)
-
-            self._op = self.broker.purgatory.add(resp, done)
-            try:
-                resp = await fut
-            finally:
-                self._op = None
+            resp = await self._park(_collecting(resp, pending, writes))
             if isinstance(resp, BaseException):
                 resp = self._error_response(header, body, resp)
                 if resp is None:
                     return
+        if writes and resp is not None and resp is not CLOSE_CONNECTION:
+            # answered once its coordinator writes are committed (acks=-1, as Kafka's coordinators)
+            resp = hold(self.broker.replicas, writes, resp,
+                        lambda code: error_response(key, ver, body, CoordinatorError(code)),
+                        _now_ms(), self.broker.coordinator_write_timeout_ms(writes))
+            if isinstance(resp, Delayed):
+                resp = await self._park(resp)
         if resp is None or self.closed:
             return  # acks=0 produce: no response at all
         if resp is CLOSE_CONNECTION:
             self.close()
             return
         await self._send(key, ver, corr, resp)
+
+    async def _park(self, delayed: Delayed):
+        """The response of a parked operation, once the purgatory completes it."""
+        fut = asyncio.get_running_loop().create_future()
+
+        def done(r, fut=fut):
+            if not fut.done():
+                fut.set_result(r)
+
+        self._op = self.broker.purgatory.add(delayed, done)
+        try:
+            return await fut
+        finally:
+            self._op = None
 
     def _error_response(self, header, body, exc):
         """Kafka's handleError: log, then answer with the API's error response and keep the

@@ -24,6 +24,7 @@ from odradek.broker.controller_api import (
     ADMIN_WRITES, ALTER_PARTITION, BROKER_HEARTBEAT, BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER,
     ControllerApi, delayed, not_controller_response,
 )
+from odradek.broker.coordinator_log import PendingWrites
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, RaftDriver
@@ -82,6 +83,7 @@ class ControllerServer:
         self.services = None  # api_handlers.ports.Services of the CONTROLLER listener
         self.registry: dict = {}
         self.purgatory = None
+        self.coordinator_writes = PendingWrites()  # none here: no coordinator on this listener
         self.driver = None
         self.server = None
         self.connections: set = set()

@@ -1,16 +1,66 @@
 """CoordinatorLog: the group and transaction coordinators' view of their internal
 compacted topic: append key/value records, read them back at load time, and which
-partitions this node holds (the keys it coordinates)."""
+partitions this node holds (the keys it coordinates).
+
+The internal topics are replicated (offsets.topic.replication.factor etc.): as Kafka's
+coordinators, which append with acks=-1, an append first checks min.insync.replicas (fewer
+in-sync replicas: CoordinatorError COORDINATOR_NOT_AVAILABLE, the partition not led here:
+NOT_COORDINATOR, before anything is written), and each append is noted in ``PendingWrites``
+so that the request it answers is held (broker/coordinator_acks.py) until the high watermark
+passes it. On a single node the HW moves at the append: nothing waits.
+"""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from odradek.coordinator.errors import CoordinatorError
 from odradek.wire import records as wire_records
+from odradek.wire.errors import ErrorCode
+
+
+class Write(NamedTuple):
+    """A coordinator append: committed once the partition's HW reaches ``end_offset``."""
+    topic: str
+    partition: int
+    end_offset: int
+
+
+class PendingWrites:
+    """The coordinator appends made while the broker works out one request's response (its
+    handler, or the try_complete of its parked operation): each open collection gets every
+    append noted while it is open (nested: an operation completed by another request's poke
+    is open inside that request's collection, and both wait)."""
+
+    def __init__(self):
+        self._open: list[list[Write]] = []
+
+    def begin(self) -> list[Write]:
+        writes: list[Write] = []
+        self._open.append(writes)
+        return writes
+
+    def end(self, writes: list[Write]) -> None:
+        for i in range(len(self._open) - 1, -1, -1):
+            if self._open[i] is writes:
+                del self._open[i]
+                return
+
+    def note(self, write: Write) -> None:
+        for writes in self._open:
+            writes.append(write)
+
+
+# what an append refused before the write answers (Kafka's coordinators' error mapping)
+_REFUSED = {ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+            ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR}
 
 
 class CoordinatorLog:
-    def __init__(self, replicas, topic: str):
+    def __init__(self, replicas, topic: str, pending: PendingWrites | None = None):
         self.replicas = replicas
         self.topic = topic
+        self.pending = pending
 
     def has_partition(self, partition: int) -> bool:
         """This node leads the partition (False while the topic does not exist yet)."""
@@ -19,7 +69,18 @@ class CoordinatorLog:
     def append(self, partition: int, recs: list, now_ms: int) -> int:
         """Append (key, value|None) records as one batch; returns the last offset."""
         batch = wire_records.build_batch([(k, v, (), now_ms) for k, v in recs], base_timestamp=now_ms)
+        return self.append_batch(partition, batch, now_ms)
+
+    def append_batch(self, partition: int, batch, now_ms: int) -> int:
+        """Append a built batch as leader with acks=-1 (min.insync.replicas checked first);
+        returns the last offset. The append is noted as pending until the HW passes it."""
+        err = self.replicas.check_append(self.topic, partition, -1)
+        if err:
+            code = _REFUSED.get(err, ErrorCode.COORDINATOR_NOT_AVAILABLE)
+            raise CoordinatorError(code, f"cannot write to {self.topic}-{partition}: {err.name}")
         info = self.replicas.append(self.topic, partition, batch, now_ms)
+        if self.pending is not None and not info.duplicate:
+            self.pending.note(Write(self.topic, partition, info.last_offset + 1))
         return info.last_offset
 
     def read(self, partition: int):

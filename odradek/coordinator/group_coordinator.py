@@ -55,7 +55,7 @@ from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, Heartbeat
 from .errors import CoordinatorError
 from .group_model import CLASSIC, CONSUMER, STREAMS, TYPE_ORDER, GroupModel
 from .group_state import Group, GroupState, JoinResult, Slot
-from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime
+from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime, write_error
 from .settings import int_settings
 from .streams_group_state import StreamsGroup
 from .streams_heartbeat import StreamsConfig, StreamsHeartbeatRequest, StreamsHeartbeatResult, StreamsProtocol
@@ -312,7 +312,7 @@ class GroupCoordinator:
             return {**result, **{tp: E.NONE for tp in staged}}
 
         return self.write(group_id, CoordinatorResult(
-            records, apply, lambda e: {**result, **{tp: E.UNKNOWN_SERVER_ERROR for tp in staged}}), now_ms)
+            records, apply, lambda e: {**result, **dict.fromkeys(staged, write_error(e))}), now_ms)
 
     def _commit_without_group(self, group_id: str, generation_id: int, api_version: int,
                               now_ms: int) -> ErrorCode:
@@ -380,7 +380,7 @@ class GroupCoordinator:
                     g.offsets.pop(tp, None)
             return E.NONE, result
 
-        return self.write(group_id, CoordinatorResult(records, apply, lambda e: (E.UNKNOWN_SERVER_ERROR, {})),
+        return self.write(group_id, CoordinatorResult(records, apply, lambda e: (write_error(e), {})),
                           now_ms)
 
     def committed(self, group_id: str) -> dict:

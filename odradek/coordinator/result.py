@@ -10,6 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Generic, Iterable, Protocol, TypeVar
 
+from odradek.wire.errors import ErrorCode
+
+from .errors import CoordinatorError
+
 T = TypeVar("T")
 
 
@@ -29,6 +33,12 @@ class CoordinatorResult(Generic[T]):
     apply: Callable[[], T]  # once the records are written: the state they stand for; returns the response
     failed: Callable[[Exception], T] | None = None  # the response when they cannot be (None: the error propagates)
     wake: tuple = ()  # purgatory keys to poke once written, e.g. ("group", group_id)
+
+
+def write_error(e: Exception) -> ErrorCode:
+    """The code of a failed write: the one the log refused it with (COORDINATOR_NOT_AVAILABLE
+    under min.insync.replicas, NOT_COORDINATOR when the partition moved), else UNKNOWN_SERVER_ERROR."""
+    return e.code if isinstance(e, CoordinatorError) else ErrorCode.UNKNOWN_SERVER_ERROR
 
 
 def no_response() -> None:
