@@ -1,0 +1,72 @@
+"""A committed offset survives kill -9 of the __consumer_offsets leader (issue 20, internal topics), on
+real processes: 3 controllers + 3 brokers, offsets.topic.replication.factor=3 (one partition, so the
+group's coordinator is its leader).
+
+The group coordinator answers an OffsetCommit only once its write is replicated to the whole ISR (the
+high watermark passed it, as Kafka's coordinators appending with acks=-1): right after the
+acknowledgement, the leader is killed with SIGKILL; the commit is then in the surviving replicas'
+segment files, and the new leader of the partition is elected among them. Serving the group from the
+new leader (the coordinator moving with the partition's leadership) is the next issue (21).
+"""
+from __future__ import annotations
+
+import pytest
+from confluent_kafka import Consumer, TopicPartition
+
+from cluster import replica_batches, running_cluster, wait_for
+from odradek.coordinator import group_records
+from odradek.wire import records as wire_records
+
+TOPIC, GROUP, OFFSETS = "coord-acks", "coord-acks-group", "__consumer_offsets"
+
+pytestmark = pytest.mark.timeout(900)
+
+
+@pytest.fixture(scope="module")
+def cluster(request, tmp_path_factory):
+    props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1"}
+    with running_cluster(tmp_path_factory.mktemp("coord-acks"), request.config, props=props) as c:
+        yield c
+
+
+def _commit(bootstrap: str, offset: int) -> None:
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": GROUP, "enable.auto.commit": False})
+    try:
+        out = c.commit(offsets=[TopicPartition(TOPIC, 0, offset)], asynchronous=False)
+        assert [(tp.topic, tp.partition, tp.offset, tp.error) for tp in out] == [(TOPIC, 0, offset, None)]
+    finally:
+        c.close()
+
+
+def _committed_in(log_dir, partition: int) -> list[int]:
+    """The offsets committed for (GROUP, TOPIC-0) in a replica's segment files, in log order."""
+    out = []
+    for _, batch in replica_batches(log_dir, OFFSETS, partition):
+        for _h, recs in wire_records.iter_batches(batch):
+            for r in recs:
+                if r.key is None or r.value is None:
+                    continue
+                k = group_records.decode_key(r.key)
+                if k.kind == "offset" and (k.group, k.topic, k.partition) == (GROUP, TOPIC, 0):
+                    out.append(group_records.decode_offset_value(r.value).offset)
+    return out
+
+
+def test_acknowledged_commit_is_on_the_survivors_after_kill9_of_the_offsets_leader(cluster):
+    from confluent_kafka.admin import NewTopic
+
+    cluster.admin.create_topics([NewTopic(TOPIC, 1, 3)], operation_timeout=20)[TOPIC].result(timeout=30)
+    cluster.wait_full_isr(TOPIC)
+    _commit(cluster.bootstrap, 1)  # creates __consumer_offsets (RF=3)
+    state = cluster.wait_full_isr(OFFSETS)
+    assert sorted(state[0].replicas) == sorted(b.id for b in cluster.brokers)
+    leader = state[0].leader
+
+    _commit(cluster.bootstrap, 17)
+    cluster.kill9(leader)  # at once: an acknowledged commit must already be on every ISR replica
+
+    survivors = [b for b in cluster.brokers if b.id != leader]
+    for b in survivors:
+        assert _committed_in(b.log_dir, 0)[-1:] == [17], f"broker {b.id}"
+    after = cluster.wait_partitions(OFFSETS, lambda s: s[0].leader not in (-1, leader), "a new leader")
+    assert after[0].leader in {b.id for b in survivors}
