@@ -7,15 +7,29 @@ high watermark passed it, as Kafka's coordinators appending with acks=-1): right
 acknowledgement, the leader is killed with SIGKILL; the commit is then in the surviving replicas'
 segment files, and the new leader of the partition is elected among them. Serving the group from the
 new leader (the coordinator moving with the partition's leadership) is the next issue (21).
+
+With min.insync.replicas=2 and both followers of __consumer_offsets stopped (SIGSTOP) until the ISR is
+the leader alone, an OffsetCommit is refused before anything is written, with Kafka's mapping of
+NOT_ENOUGH_REPLICAS for the group coordinator: COORDINATOR_NOT_AVAILABLE; the offset stays unchanged,
+and once the followers are back in the ISR the same commit succeeds.
 """
 from __future__ import annotations
+
+import os
+import signal
 
 import pytest
 from confluent_kafka import Consumer, TopicPartition
 
-from cluster import replica_batches, running_cluster, wait_for
+from cluster import replica_batches, running_cluster
+from harness import RawClient
 from odradek.coordinator import group_records
 from odradek.wire import records as wire_records
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.offset_commit_request import (
+    OffsetCommitRequest, OffsetCommitRequestPartition, OffsetCommitRequestTopic,
+)
+from odradek.wire.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestTopic
 
 TOPIC, GROUP, OFFSETS = "coord-acks", "coord-acks-group", "__consumer_offsets"
 
@@ -24,7 +38,8 @@ pytestmark = pytest.mark.timeout(900)
 
 @pytest.fixture(scope="module")
 def cluster(request, tmp_path_factory):
-    props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1"}
+    props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1",
+             "min.insync.replicas": "2"}
     with running_cluster(tmp_path_factory.mktemp("coord-acks"), request.config, props=props) as c:
         yield c
 
@@ -70,3 +85,47 @@ def test_acknowledged_commit_is_on_the_survivors_after_kill9_of_the_offsets_lead
         assert _committed_in(b.log_dir, 0)[-1:] == [17], f"broker {b.id}"
     after = cluster.wait_partitions(OFFSETS, lambda s: s[0].leader not in (-1, leader), "a new leader")
     assert after[0].leader in {b.id for b in survivors}
+
+
+def _raw_commit(port: int, offset: int) -> int:
+    c = RawClient(f"127.0.0.1:{port}")
+    try:
+        resp = c.call(OffsetCommitRequest(group_id=GROUP, topics=[OffsetCommitRequestTopic(
+            name=TOPIC, partitions=[OffsetCommitRequestPartition(partition_index=0, committed_offset=offset)])]), 8)
+        return resp.topics[0].partitions[0].error_code
+    finally:
+        c.close()
+
+
+def _raw_committed(port: int) -> int:
+    c = RawClient(f"127.0.0.1:{port}")
+    try:
+        resp = c.call(OffsetFetchRequest(group_id=GROUP, topics=[OffsetFetchRequestTopic(
+            name=TOPIC, partition_indexes=[0])]), 7)
+        assert resp.error_code == 0
+        return resp.topics[0].partitions[0].committed_offset
+    finally:
+        c.close()
+
+
+def test_commit_under_min_isr_is_refused_before_the_write(cluster):
+    for b in cluster.brokers:
+        if not b.alive:
+            cluster.start(b.id)
+    state = cluster.wait_full_isr(OFFSETS)
+    leader = cluster.node(state[0].leader)
+    assert _raw_commit(leader.port, 40) == ErrorCode.NONE
+    followers = [b for b in cluster.brokers if b.id != leader.id]
+    try:
+        for b in followers:
+            os.kill(b.proc.pid, signal.SIGSTOP)
+        cluster.wait_partitions(OFFSETS, lambda s: s[0].isr == [leader.id], "the ISR shrunk to the leader")
+        assert _raw_commit(leader.port, 41) == ErrorCode.COORDINATOR_NOT_AVAILABLE
+        assert _raw_committed(leader.port) == 40
+        assert _committed_in(leader.log_dir, 0)[-1:] == [40]
+    finally:
+        for b in followers:
+            os.kill(b.proc.pid, signal.SIGCONT)
+    cluster.wait_full_isr(OFFSETS)
+    assert _raw_commit(leader.port, 41) == ErrorCode.NONE
+    assert _raw_committed(leader.port) == 41
