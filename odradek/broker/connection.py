@@ -30,21 +30,6 @@ from odradek.wire.frames import FrameBuffer
 
 log = logging.getLogger("odradek.broker.connection")
 
-
-def _collecting(delayed: Delayed, pending, writes: list) -> Delayed:
-    """``delayed`` whose completion also notes its coordinator appends in ``writes``."""
-    def run(fn, now_ms: int):
-        opened = pending.begin()
-        try:
-            return fn(now_ms)
-        finally:
-            pending.end(opened)
-            writes.extend(opened)
-
-    return Delayed(try_complete=lambda now: run(delayed.try_complete, now),
-                   on_expire=lambda now: run(delayed.on_expire, now),
-                   deadline_ms=delayed.deadline_ms, watch=delayed.watch)
-
 PRODUCE = 0
 API_VERSIONS = 18
 MAX_QUEUED_FRAMES = 32
@@ -61,6 +46,21 @@ _seq = 0
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
+
+
+def _collecting(delayed: Delayed, pending, writes: list) -> Delayed:
+    """``delayed`` whose completion also notes its coordinator appends in ``writes``."""
+    def run(fn, now_ms: int):
+        opened = pending.begin()
+        try:
+            return fn(now_ms)
+        finally:
+            pending.end(opened)
+            writes.extend(opened)
+
+    return Delayed(try_complete=lambda now: run(delayed.try_complete, now),
+                   on_expire=lambda now: run(delayed.on_expire, now),
+                   deadline_ms=delayed.deadline_ms, watch=delayed.watch)
 
 
 class KafkaConnection(asyncio.BufferedProtocol):
