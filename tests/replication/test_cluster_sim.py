@@ -53,9 +53,9 @@ def test_the_faults_happen():
         assert total.get(k, 0) >= 5, (k, total)
     assert total.get("DUPLICATE_BROKER_REGISTRATION", 0) >= 3, total  # a restart within the old session
     assert total["delete_records"] >= 10 and total["start_over"] >= 5, total  # a follower behind the log start
-    # (inside a batch, seed 51 does it: without replication/follower.py's start-over at the batch
-    # (3edb44c) such a follower refetches the same offset forever and the run never converges)
-    assert total["start_over_in_batch"] + run_seed(51).counts["start_over_in_batch"] >= 1, total
+    # (inside a batch it is rarer, a seed in 30 or so: without replication/follower.py's start-over
+    # at the batch (3edb44c) such a follower refetches the same offset forever and the run never
+    # converges; test_replica_follower.py tests that case directly)
     # idempotent producers: retries after a failover, some of them answered as duplicates (the new
     # leader has the batch from replication: its producer state came with append_as_follower)
     assert total["retry"] >= 10 and total["duplicate"] >= 5, total
