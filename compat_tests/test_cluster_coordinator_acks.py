@@ -38,9 +38,14 @@ pytestmark = pytest.mark.timeout(900)
 
 @pytest.fixture(scope="module")
 def cluster(request, tmp_path_factory):
+    from confluent_kafka.admin import NewTopic
+
     props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1",
              "min.insync.replicas": "2"}
     with running_cluster(tmp_path_factory.mktemp("coord-acks"), request.config, props=props) as c:
+        c.admin.create_topics([NewTopic(TOPIC, 1, 3)], operation_timeout=20)[TOPIC].result(timeout=30)
+        c.wait_full_isr(TOPIC)
+        _commit(c.bootstrap, 1)  # creates __consumer_offsets (RF=3)
         yield c
 
 
@@ -67,12 +72,14 @@ def _committed_in(log_dir, partition: int) -> list[int]:
     return out
 
 
-def test_acknowledged_commit_is_on_the_survivors_after_kill9_of_the_offsets_leader(cluster):
-    from confluent_kafka.admin import NewTopic
+def _all_brokers_up(cluster) -> None:
+    for b in cluster.brokers:
+        if not b.alive:
+            cluster.start(b.id)
 
-    cluster.admin.create_topics([NewTopic(TOPIC, 1, 3)], operation_timeout=20)[TOPIC].result(timeout=30)
-    cluster.wait_full_isr(TOPIC)
-    _commit(cluster.bootstrap, 1)  # creates __consumer_offsets (RF=3)
+
+def test_acknowledged_commit_is_on_the_survivors_after_kill9_of_the_offsets_leader(cluster):
+    _all_brokers_up(cluster)
     state = cluster.wait_full_isr(OFFSETS)
     assert sorted(state[0].replicas) == sorted(b.id for b in cluster.brokers)
     leader = state[0].leader
@@ -109,9 +116,7 @@ def _raw_committed(port: int) -> int:
 
 
 def test_commit_under_min_isr_is_refused_before_the_write(cluster):
-    for b in cluster.brokers:
-        if not b.alive:
-            cluster.start(b.id)
+    _all_brokers_up(cluster)
     state = cluster.wait_full_isr(OFFSETS)
     leader = cluster.node(state[0].leader)
     assert _raw_commit(leader.port, 40) == ErrorCode.NONE
