@@ -40,6 +40,7 @@ class Broker:
         self.coordinator_writes = PendingWrites()
         self.controller = None
         self.log_manager = None
+        self._broker_epoch: Callable[[], int] = lambda: -1  # BrokerLifecycle's once registered
         self.replicas = None
         self.alter_partition = None  # a cluster broker's AlterPartitionManager
         self.replica_fetchers = None  # a cluster broker's ReplicaFetcherManager (its follower partitions)
@@ -70,6 +71,7 @@ class Broker:
 
         cfg = self.config
         now = self.clock_ms()
+        self._broker_epoch = broker_epoch or (lambda: -1)
         data_dir = cfg.data_dir
         os.makedirs(data_dir, exist_ok=True)
         self._lock_data_dir(data_dir)
@@ -110,7 +112,7 @@ class Broker:
             from odradek.broker.alter_partition import AlterPartitionManager
             from odradek.broker.replica_fetcher import ReplicaFetcherManager, broker_endpoints
 
-            epoch_of_broker = broker_epoch or (lambda: -1)
+            epoch_of_broker = self._broker_epoch
             alter_partition = self.alter_partition = AlterPartitionManager(
                 controller_call, cfg.node_id, epoch_of_broker,
                 lambda tp, pid, answer: self.replicas.on_alter_partition_answer(tp, pid, answer))
@@ -336,7 +338,8 @@ class Broker:
             except Exception:
                 log.exception("share group state at shutdown")
         if self.log_manager is not None:
-            self.log_manager.close()
+            # the broker epoch this broker shut down in: its next registration's previous_broker_epoch
+            self.log_manager.close(broker_epoch=self._broker_epoch())
         if self.controller is not None:
             self.controller.close()
         if self._lock_fd is not None:

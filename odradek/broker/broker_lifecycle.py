@@ -28,6 +28,11 @@ class BrokerLifecycle:
         self._controller = server.controller
         self.node_id = server.node_id
         self.broker_epoch = -1
+        # the epoch of this broker's last clean shutdown (the log dirs' .kafka_cleanshutdown
+        # files, read as the logs open; -1 after a crash): every registration of this
+        # process sends it, as Kafka's BrokerLifecycleManager, so that the controller keeps
+        # a cleanly restarted replica in the ELR (KIP-966)
+        self.previous_broker_epoch = -1
         self.incarnation_id = uuid.uuid4().bytes
         self._broker = None
         self._heartbeat_task = None
@@ -36,6 +41,7 @@ class BrokerLifecycle:
         """Catch up on the metadata log, register, apply our registration record, open the
         logs, get unfenced, start the coordinators (internal topics are created on first use)."""
         self._broker = broker
+        self.previous_broker_epoch = broker.log_manager.previous_broker_epoch
         loop = asyncio.get_running_loop()
         warn_at = loop.time() + 5
         while not self._server.caught_up():
@@ -76,7 +82,7 @@ class BrokerLifecycle:
                                     port=b.advertised_port, security_protocol=0)],
             features=[brq.Feature(name=n, min_supported_version=lo, max_supported_version=hi)
                       for n, (lo, hi) in features.SUPPORTED.items()],
-            rack=b.config.broker_rack, previous_broker_epoch=self.broker_epoch)
+            rack=b.config.broker_rack, previous_broker_epoch=self.previous_broker_epoch)
 
     async def _heartbeats(self) -> None:
         interval_s = self._server.config.broker_heartbeat_interval_ms / 1000

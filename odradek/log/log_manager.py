@@ -7,7 +7,7 @@ import threading
 import uuid
 from typing import Callable, Iterator, Mapping
 
-from . import offset_checkpoint, partition_metadata
+from . import clean_shutdown_file, offset_checkpoint, partition_metadata
 from .compaction import CleanerConfig, LogCleaner
 from .config import LogConfig
 from .errors import KafkaStorageError, LogCorruptionError
@@ -70,14 +70,23 @@ class LogManager:
         self._last_hw_checkpoint_ms = now_ms
         self._hw_written: dict[str, bytes] = {}  # log dir -> what its HW checkpoint holds
         self._hw_failing = False
+        # the broker epoch of the last clean shutdown, from the log dirs' .kafka_cleanshutdown
+        # files (-1: a crash, or a first start); the files are gone once the logs load
+        self.previous_broker_epoch = -1
         self._load(now_ms)
 
     def _config_for(self, topic: str) -> LogConfig:
         return self.topic_config(topic) or self.default_config
 
     def _load(self, now_ms: int) -> None:
+        epochs = []
         for d in self.log_dirs:
             self.fs.makedirs(d)
+            # read, then deleted before any log loads: a crash from here on is unclean (KAFKA-10471)
+            epochs.append(clean_shutdown_file.read(self.fs, d))
+            clean_shutdown_file.delete(self.fs, d)
+        self.previous_broker_epoch = clean_shutdown_file.previous_broker_epoch(epochs)
+        for d in self.log_dirs:
             hws = self._read_high_watermarks(d)
             for name in self.fs.listdir(d):
                 path = posixpath.join(d, name)
@@ -370,15 +379,27 @@ class LogManager:
             t.join()
             self._cleaner_thread = None
 
-    def close(self) -> None:
+    def close(self, broker_epoch: int = -1) -> None:
         """Close every log; deleted partitions still waiting out their delay keep their
-        directories, which the next start removes after the delay."""
+        directories, which the next start removes after the delay. Then each log dir whose
+        logs all closed records the clean shutdown with ``broker_epoch`` (Kafka's LogManager
+        shutdown): a dir holding an offline (damaged) partition or a log that failed to
+        close records none, so the next start registers as after a crash."""
         self.stop_cleaner()
         self.checkpoint_high_watermarks()  # (Kafka's ReplicaManager does at its shutdown)
+        failed = {posixpath.normpath(posixpath.dirname(p)) for p in self._offline_dirs.values()}
         for log in self:
-            log.close()
+            if not log.close():
+                failed.add(posixpath.normpath(posixpath.dirname(log.dir)))
         with self.lock:
             doomed, self._doomed = self._doomed, []
         for log, _, _ in doomed:
             if log is not None:
                 log.close_files()
+        for d in self.log_dirs:
+            if posixpath.normpath(d) in failed:
+                continue
+            try:
+                clean_shutdown_file.write(self.fs, d, broker_epoch)
+            except OSError as e:  # as Kafka: logged; the next start is then an unclean one
+                logger.warning("could not write %s in %s: %s", clean_shutdown_file.FILE, d, e)

@@ -1143,10 +1143,11 @@ class PartitionLog:
             self._periodic_failing = True
             logger.warning("%s: %s failed: %s; retried periodically", self.dir, what, e)
 
-    def close(self) -> None:
+    def close(self) -> bool:
         """fsync, snapshot producer state, write the clean-shutdown marker. What already
         holds exactly that, fsynced (all of an idle partition's files), is not rewritten;
-        the marker always is (the load removed it)."""
+        the marker always is (the load removed it). True when it closed cleanly."""
+        clean = True
         with self.lock:
             try:
                 if self.offline is not None:
@@ -1161,7 +1162,9 @@ class PartitionLog:
             except (OSError, errors.KafkaStorageError) as e:
                 # no clean-shutdown marker: the next start recovers the log from its files
                 logger.warning("%s: not closed cleanly (%s); the next start recovers it", self.dir, e)
+                clean = False
             self.close_files()
+        return clean
 
     # ------------------------------------------------------------ cleaner hooks
 
