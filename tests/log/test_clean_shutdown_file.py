@@ -18,8 +18,13 @@ def manager(fs) -> LogManager:
     return LogManager(DIRS, fs=fs, default_config=CFG)
 
 
+# written by Apache Kafka 4.3.0 (a single KRaft node, stopped with kafka-server-stop) in its log dir
+KAFKA_FILE = b'{"version":0,"brokerEpoch":29}'
+
+
 def test_codec_is_kafkas():
-    # as Kafka's Jackson writes it, and what it reads back
+    assert csf.decode(KAFKA_FILE) == 29
+    assert csf.encode(29) == KAFKA_FILE
     assert csf.encode(42) == b'{"version":0,"brokerEpoch":42}'
     assert csf.decode(b'{"version":0,"brokerEpoch":42}') == 42
     assert csf.decode(b'{"brokerEpoch": 7, "version": 1, "extra": "x"}') == 7  # unknown fields ignored
