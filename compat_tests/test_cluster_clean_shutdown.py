@@ -1,0 +1,100 @@
+"""A broker's restart after a clean stop vs after a crash (KIP-966, Eligible Leader Replicas on,
+as on a new Kafka 4.3 cluster), on 3 controllers + 3 brokers of real processes (cluster.py;
+`--cluster-kafka` runs the same scenario on Apache Kafka 4.3).
+
+A broker stopped with SIGTERM writes `.kafka_cleanshutdown` (its broker epoch) in its log dir and
+registers with that previous broker epoch when it comes back: the controller keeps it in the
+Eligible Leader Replicas, so with every replica of a partition down it alone can be elected (a
+clean election). A broker killed with SIGKILL leaves no file: it registers with -1, the controller
+takes it out of the ELR (it may have lost unflushed records) and it cannot be elected.
+
+Topic RF=3 with min.insync.replicas=3: each replica that leaves the ISR goes to the ELR."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cluster import running_cluster, wait_for
+from harness import RawClient
+from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
+
+TOPIC = "cs"
+
+
+@pytest.fixture
+def cluster(tmp_path, pytestconfig):
+    with running_cluster(tmp_path, pytestconfig) as c:
+        yield c
+
+
+def describe(port: int) -> tuple[int, list[int], list[int]]:
+    """(leader, ISR, ELR) of partition 0 as broker ``port`` answers DescribeTopicPartitions."""
+    c = RawClient(f"127.0.0.1:{port}")
+    try:
+        resp = c.call(DescribeTopicPartitionsRequest(topics=[TopicRequest(name=TOPIC)]), 0)
+    finally:
+        c.close()
+    t, = resp.topics
+    assert t.error_code == 0, t.error_code
+    p, = t.partitions
+    return p.leader_id, sorted(p.isr_nodes), sorted(p.eligible_leader_replicas)
+
+
+def clean_shutdown_epoch(cluster, node_id: int) -> int | None:
+    path = cluster.node(node_id).log_dir / ".kafka_cleanshutdown"
+    return json.loads(path.read_text())["brokerEpoch"] if path.exists() else None
+
+
+def stop_all_but_first_follower(cluster, *, kill_first: bool) -> tuple[int, int, int]:
+    """Create the topic, take its replicas down follower first, then the other follower, the leader
+    last; the first one killed with SIGKILL or stopped with SIGTERM, the others stopped with SIGTERM.
+    Returns (first, second, leader)."""
+    state = cluster.create_topic(TOPIC, 1, 3, {"min.insync.replicas": "3"})[0]
+    leader = state.leader
+    first, second = [b for b in state.replicas if b != leader]
+    port = cluster.node(leader).port
+    if kill_first:
+        cluster.kill9(first)
+        assert clean_shutdown_epoch(cluster, first) is None
+    else:
+        assert cluster.stop(first) == cluster.node(first).clean_exit_code
+        assert clean_shutdown_epoch(cluster, first) is not None
+    # out of the ISR (fenced or shut down), into the ELR: the ISR is below min.insync.replicas
+    wait_for(lambda: describe(port)[1:] == (sorted([leader, second]), [first]), 60, f"{first} in the ELR",
+             last=lambda: describe(port))
+    assert cluster.stop(second) == cluster.node(second).clean_exit_code
+    wait_for(lambda: describe(port)[1:] == ([leader], sorted([first, second])), 60, f"{second} in the ELR",
+             last=lambda: describe(port))
+    assert cluster.stop(leader) == cluster.node(leader).clean_exit_code
+    assert clean_shutdown_epoch(cluster, leader) is not None
+    return first, second, leader
+
+
+def test_a_cleanly_stopped_replica_stays_eligible_and_is_elected(cluster):
+    first, _, _ = stop_all_but_first_follower(cluster, kill_first=False)
+    cluster.start(first)
+    port = cluster.node(first).port
+    # registered with its previous epoch: still eligible, and elected, alone
+    leader, isr, _ = wait_for(lambda: (lambda d: d if d[0] == first else None)(describe(port)), 60,
+                              f"{first} elected from the ELR", last=lambda: describe(port))
+    assert isr == [first]
+    assert clean_shutdown_epoch(cluster, first) is None  # read and deleted at start
+
+
+def test_a_killed_replica_leaves_the_elr_and_is_not_elected(cluster):
+    first, second, last_leader = stop_all_but_first_follower(cluster, kill_first=True)
+    cluster.start(first)
+    port = cluster.node(first).port
+    # registered as after a crash: out of the ELR (the same metadata batch as its registration,
+    # so once it is unfenced the ELR no longer names it), no leader
+    wait_for(lambda: first in {b.id for b in cluster.admin.list_topics(timeout=5).brokers.values()}, 60,
+             f"broker {first} unfenced")
+    leader, isr, elr = describe(port)
+    assert first not in elr and first not in isr
+    assert leader == -1
+    # a cleanly stopped replica coming back is eligible: elected, and the crashed one catches up
+    cluster.start(second)
+    wait_for(lambda: describe(port)[0] in (second, last_leader), 60, "a leader from the ELR",
+             last=lambda: describe(port))
