@@ -19,6 +19,7 @@ from odradek.wire.messages import alter_partition_request as apq
 log = logging.getLogger(__name__)
 
 VERSION = 3
+RECOVERED = 0  # LeaderRecoveryState
 RETRY_BACKOFF_S = 0.1
 
 TopicPartition = tuple[str, int]
@@ -34,7 +35,10 @@ def alter_partition_request(broker_id: int, broker_epoch: int,
         td.partitions.append(apq.PartitionData(
             partition_index=partition, leader_epoch=p.leader_epoch, partition_epoch=p.partition_epoch,
             new_isr_with_epochs=[apq.BrokerState(broker_id=m.broker_id, broker_epoch=m.broker_epoch)
-                                 for m in p.new_isr]))
+                                 for m in p.new_isr],
+            # a leader is recovered once it leads: after an unclean election the metadata says
+            # RECOVERING until its first ISR change says RECOVERED (Kafka's Partition.makeLeader)
+            leader_recovery_state=RECOVERED))
     return apq.AlterPartitionRequest(broker_id=broker_id, broker_epoch=broker_epoch, topics=list(topics.values()))
 
 

@@ -26,6 +26,8 @@ def test_request_and_answers():
     p0 = by_topic[A][0]
     assert (p0.leader_epoch, p0.partition_epoch) == (5, 7)
     assert [(m.broker_id, m.broker_epoch) for m in p0.new_isr_with_epochs] == [(1, 101), (2, 102)]
+    # every leader says RECOVERED: that ends the RECOVERING of an unclean election (KIP-704)
+    assert {p.leader_recovery_state for t in req.topics for p in t.partitions} == {0}
     resp = apr.AlterPartitionResponse(topics=[
         apr.TopicData(topic_id=A, partitions=[
             apr.PartitionData(partition_index=0, leader_id=1, leader_epoch=5, isr=[1, 2], partition_epoch=8),
