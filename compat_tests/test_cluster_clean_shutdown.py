@@ -96,5 +96,8 @@ def test_a_killed_replica_leaves_the_elr_and_is_not_elected(cluster):
     assert leader == -1
     # a cleanly stopped replica coming back is eligible: elected, and the crashed one catches up
     cluster.start(second)
-    wait_for(lambda: describe(port)[0] in (second, last_leader), 60, "a leader from the ELR",
+    wait_for(lambda: describe(port)[0] == second, 60, f"{second} elected from the ELR",
              last=lambda: describe(port))
+    # every replica back in the ISR: the crashed one caught up (the leader's AlterPartitions accepted)
+    cluster.start(last_leader)
+    cluster.wait_full_isr(TOPIC)
