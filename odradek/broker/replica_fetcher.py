@@ -51,6 +51,7 @@ FETCH_VERSION_WITHOUT_TOPIC_IDS = 12
 OFFSET_FOR_LEADER_EPOCH_VERSION = 4
 READ_UNCOMMITTED = 0
 _size = struct.Struct(">i")
+CLOSE_RETRY_S = 0.1  # a fetcher's task cancelled again this often until it ends (see ReplicaFetcher.close)
 _STORAGE = "KAFKA_STORAGE_ERROR"
 
 TopicPartition = tuple[str, int]
@@ -144,7 +145,8 @@ class LeaderConnection:
 
     @classmethod
     async def open(cls, host: str, port: int, client_id: str, timeout_s: float) -> LeaderConnection:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout_s)
+        async with asyncio.timeout(timeout_s):
+            reader, writer = await asyncio.open_connection(host, port)
         conn = cls(reader, writer, client_id)
         try:
             resp = await conn.call(ApiVersionsRequest(client_software_name="odradek",
@@ -170,7 +172,9 @@ class LeaderConnection:
             (size,) = _size.unpack(await self._reader.readexactly(4))
             return await self._reader.readexactly(size)
 
-        decoded = decode_response(await asyncio.wait_for(answer(), timeout_s), type(msg).API_KEY, version)
+        async with asyncio.timeout(timeout_s):
+            data = await answer()
+        decoded = decode_response(data, type(msg).API_KEY, version)
         if decoded.correlation_id != corr:
             raise WireClientError(f"correlation id {decoded.correlation_id}, expected {corr}")
         return decoded.body
@@ -248,11 +252,15 @@ class ReplicaFetcher:
         return self.partitions.pop(tp, None)
 
     async def close(self) -> None:
-        self._task.cancel()
-        try:
-            await self._task
-        except asyncio.CancelledError:
-            pass
+        """Stop the task and close the connection. The task is cancelled again until it ends:
+        a cancellation that meets an await completing in the same loop step can be lost (Python
+        3.11's asyncio.wait_for returns the result instead, so a fetcher would run on and its
+        close never return; the timeouts here use asyncio.timeout, which does not lose it)."""
+        while not self._task.done():
+            self._task.cancel()
+            await asyncio.wait((self._task,), timeout=CLOSE_RETRY_S)
+        if not self._task.cancelled() and self._task.exception() is not None:
+            log.error("fetcher %d of leader %d ended with %r", self.fetcher_no, self.leader_id, self._task.exception())
         self._disconnect()
 
     def _disconnect(self) -> None:
@@ -307,8 +315,9 @@ class ReplicaFetcher:
     async def _idle(self, timeout_ms: int) -> None:
         self._wake.clear()
         try:
-            await asyncio.wait_for(self._wake.wait(), max(timeout_ms, 1) / 1000)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(max(timeout_ms, 1) / 1000):
+                await self._wake.wait()
+        except TimeoutError:
             pass
 
     async def _connection(self) -> LeaderConnection | None:

@@ -386,3 +386,51 @@ async def test_a_new_follower_starts_at_a_log_start_inside_a_batch(tmp_path):
     finally:
         await m.close()
         await stub.stop()
+
+
+async def closes_promptly(m: ReplicaFetcherManager) -> None:
+    # asyncio.wait does not cancel what it waits on (a timeout around an ``await m.close()``
+    # would cancel the fetcher's task through it and hide a close that never returns)
+    closing = asyncio.get_running_loop().create_task(m.close())
+    await asyncio.sleep(0)  # (close starts here, right after the caller's steps)
+    done, _ = await asyncio.wait((closing,), timeout=5)
+    assert closing in done, "the fetcher manager's close did not return"
+    closing.result()
+
+
+@in_loop
+async def test_close_returns_when_the_cancellation_meets_a_completing_wait(tmp_path):
+    # a fetcher woken in the loop step its close cancels it (a partition added, an answer in):
+    # Python 3.11's asyncio.wait_for lost such a cancellation and the fetcher's close never
+    # returned (a broker hung after its controlled shutdown). Every interleaving is tried.
+    c = Cluster()
+    for steps in range(8):
+        m = c.manager(BrokerConfig.from_properties({"replica.fetch.backoff.ms": "60000"}))
+        m.become_follower(TP, 1, 1, new_log(tmp_path / f"f{steps}"), TOPIC_ID)  # leader 1 unknown: idle
+        fetcher = next(iter(m.fetchers.values()))
+        await asyncio.sleep(0.05)
+        fetcher._wake.set()
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        await closes_promptly(m)
+        assert not m.fetchers
+
+
+@in_loop
+async def test_close_returns_with_a_fetch_out_to_a_leader_that_never_answers(tmp_path):
+    c = Cluster()
+    leader_log, follower_log = new_log(tmp_path / "leader"), new_log(tmp_path / "follower")
+    stub = await c.leader(1, 1, {TP: leader_log})
+    stub.append(TP, batch(0))
+    m = c.manager(BrokerConfig.from_properties({"replica.fetch.wait.max.ms": "100",
+                                                "replica.socket.timeout.ms": "60000"}))
+    try:
+        m.become_follower(TP, 1, 1, follower_log, TOPIC_ID)
+        await until(caught_up(follower_log, leader_log))
+        stub.stalled = True
+        fetches = sum(1 for k, _, _ in stub.requests if k == FETCH)
+        await until(lambda: sum(1 for k, _, _ in stub.requests if k == FETCH) > fetches)  # one out, unanswered
+        await closes_promptly(m)
+        assert not m.fetchers and follower_log.log_end_offset == 3
+    finally:
+        await stub.stop()
