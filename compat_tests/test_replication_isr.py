@@ -19,7 +19,7 @@ import re
 import pytest
 from confluent_kafka import KafkaError, Producer
 
-from cluster import running_cluster, wait_for, xfail_on_odradek
+from cluster import running_cluster, wait_for
 from harness import RawClient, kafka_tool
 from odradek.wire import records
 from odradek.wire.errors import ErrorCode
@@ -149,9 +149,6 @@ def _refused_and_written(cluster, port: int) -> None:
         kp1.close(5)
 
 
-@xfail_on_odradek("not strict, comes and goes (2 of 3 runs on repl 19f591d; passed at b36ddf2): after 'the controller "
-                  "has approved the controlled shutdown' the broker does not exit within 30 s of SIGTERM",
-                  strict=False)
 def test_controlled_shutdown_of_a_leader_under_load_gives_no_producer_error(cluster):
     _create(cluster, "shutdown", 3)
     stopped = []
