@@ -13,7 +13,7 @@ import pytest
 from harness import create_topic, wait_for_topic
 
 
-def consume_all(bootstrap, topic, n, partitions=1, timeout=20):
+def consume_all(bootstrap, topic, n, partitions=1, timeout=60):
     from confluent_kafka import Consumer, TopicPartition
 
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": "dur-" + topic, "enable.auto.commit": False})

@@ -68,7 +68,7 @@ def kp_produce(bootstrap, topic, expected, codec, **extra):
         p.close(5)
 
 
-def kp_consume(bootstrap, topic, n, timeout=15):
+def kp_consume(bootstrap, topic, n, timeout=60):
     from kafka import KafkaConsumer, TopicPartition
 
     c = KafkaConsumer(bootstrap_servers=bootstrap, auto_offset_reset="earliest", enable_auto_commit=False)
@@ -118,7 +118,7 @@ def ck_produce(bootstrap, topic, expected, codec, **extra):
         assert not errors, errors
 
 
-def ck_consume(bootstrap, topic, n, timeout=15):
+def ck_consume(bootstrap, topic, n, timeout=60):
     from confluent_kafka import TIMESTAMP_CREATE_TIME, Consumer, TopicPartition
 
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"ck-{topic}", "enable.auto.commit": False,
@@ -165,7 +165,7 @@ async def aio_produce(bootstrap, topic, expected, codec, **extra):
             await p.stop()
 
 
-async def aio_consume(bootstrap, topic, n, timeout=15):
+async def aio_consume(bootstrap, topic, n, timeout=60):
     from aiokafka import AIOKafkaConsumer, TopicPartition
 
     c = AIOKafkaConsumer(bootstrap_servers=bootstrap, auto_offset_reset="earliest", enable_auto_commit=False)
