@@ -48,7 +48,7 @@ def _share_consumer(bootstrap, group, **conf):
     return ck.ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group, **conf})
 
 
-def _drain(consumers, want, timeout=30.0, ack=None):
+def _drain(consumers, want, timeout=60.0, ack=None):
     got = [[] for _ in consumers]
     deadline = time.time() + timeout
     while sum(map(len, got)) < want and time.time() < deadline:
