@@ -23,7 +23,7 @@ import pytest
 import apache_kafka
 
 REPO = Path(__file__).resolve().parent.parent
-READY_TIMEOUT_S = 30
+READY_TIMEOUT_S = 120  # a start (recovery, imports) can take over 30 s at load 50
 
 
 def free_port() -> int:

@@ -54,7 +54,7 @@ class Node:
                     self.ready.set()
         threading.Thread(target=pump, daemon=True).start()
 
-    def wait_ready(self, timeout=30):
+    def wait_ready(self, timeout=120):
         if not self.ready.wait(timeout):
             raise RuntimeError(f"node {self.id} not ready:\n" + "".join(self.lines[-40:]))
 
