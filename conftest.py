@@ -27,11 +27,14 @@ def pytest_report_header(config):
     return line
 
 
-# the longest modules (measured with --durations), started first
+# the longest modules (measured with --durations and a per-worker timeline of a clean-clone run), started
+# first; the long unit-test modules among them, so that none is the last unit a worker takes (a
+# clean-clone run ended with one worker alone on test_message_roundtrip's 720 tests)
 LONG_FIRST = ["spark_tests", "compat_tests/test_kafka_streams.py", "compat_tests/test_java_clients.py",
               "compat_tests/test_franz_go.py", "compat_tests/test_fetch_sessions.py", "compat_tests/test_kafkajs.py",
               "compat_tests/test_transactions.py", "compat_tests/test_raft_cluster.py",
-              "tests/wire/test_golden_client_bytes.py"]
+              "tests/raft/test_simulation.py", "tests/wire/test_message_roundtrip.py",
+              "tests/wire/test_kafka_python_differential.py", "tests/test_fresh_clone.py"]
 
 
 def _group(nodeid: str) -> str:

@@ -23,7 +23,7 @@ import pytest
 import apache_kafka
 
 REPO = Path(__file__).resolve().parent.parent
-READY_TIMEOUT_S = 30
+READY_TIMEOUT_S = 120  # a start (recovery, imports) can take over 30 s at load 50
 
 
 def free_port() -> int:
@@ -153,7 +153,7 @@ def create_topic(bootstrap: str, name: str, partitions: int = 1, configs: dict |
     wait_for_topic(bootstrap, name, partitions)
 
 
-def wait_for_topic(bootstrap: str, name: str, partitions: int = 1, timeout: float = 10) -> None:
+def wait_for_topic(bootstrap: str, name: str, partitions: int = 1, timeout: float = 60) -> None:
     from confluent_kafka.admin import AdminClient
 
     admin = AdminClient({"bootstrap.servers": bootstrap})

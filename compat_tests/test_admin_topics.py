@@ -15,7 +15,7 @@ def _name(prefix: str) -> str:
 
 # Kafka answers an admin request once the controller has committed it; the broker that
 # serves the next Metadata/DescribeConfigs applies the record a moment later.
-def _eventually(get, ok, timeout: float = 10.0):
+def _eventually(get, ok, timeout: float = 60.0):
     """get() until ok(value) or the timeout; the last value (the caller asserts on it)."""
     deadline = time.monotonic() + timeout
     while True:
@@ -25,7 +25,7 @@ def _eventually(get, ok, timeout: float = 10.0):
         time.sleep(0.1)
 
 
-async def _eventually_async(get, ok, timeout: float = 10.0):
+async def _eventually_async(get, ok, timeout: float = 60.0):
     deadline = time.monotonic() + timeout
     while True:
         v = await get()

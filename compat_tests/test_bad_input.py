@@ -287,7 +287,7 @@ def test_garbage_client_does_not_disturb_producer_and_consumer(bootstrap, topic_
         c = Consumer({"bootstrap.servers": bootstrap, "group.id": "g-" + topic_name, "enable.auto.commit": False})
         c.assign([TopicPartition(topic_name, 0, 0)])
         got = []
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while len(got) < n and time.monotonic() < deadline:
             m = c.poll(0.5)
             if m is not None and m.error() is None:

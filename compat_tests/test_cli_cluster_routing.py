@@ -66,7 +66,8 @@ def test_produce_and_consume_through_the_leaders(cluster):
     r = odradek("produce", "routed", "--key-separator", ":", "-b", cluster,
                 stdin="".join(f"{k}:{i}\n" for i, k in enumerate(keys)))
     assert r.returncode == 0 and r.stderr == "", r.stderr
-    r = odradek("consume", "routed", "--from-beginning", "--max-messages", "600", "--print-key", "-b", cluster)
+    r = odradek("consume", "routed", "--from-beginning", "--max-messages", "600", "--timeout-ms", "60000",
+                "--print-key", "-b", cluster)
     assert r.returncode == 0, r.stderr
     got = dict(line.split("\t") for line in r.stdout.splitlines())
     assert got == {k: str(i) for i, k in enumerate(keys)}

@@ -132,7 +132,8 @@ def test_produce_partition_out_of_range(bootstrap, topic_name):
 def test_produce_auto_creates_a_missing_topic(bootstrap, topic_name):
     r = odradek("produce", topic_name, "-b", bootstrap, stdin="a\nb\n")
     assert r.returncode == 0 and r.stderr == "", r.stderr
-    r = odradek("consume", topic_name, "--from-beginning", "--max-messages", "2", "-b", bootstrap)
+    r = odradek("consume", topic_name, "--from-beginning", "--max-messages", "2", "--timeout-ms", "60000",
+                "-b", bootstrap)
     assert (r.returncode, r.stdout.split()) == (0, ["a", "b"]), r.stderr
 
 

@@ -84,7 +84,7 @@ def group_setup(bootstrap, topic_name):
     return topic_name, group
 
 
-def wait_state(bootstrap: str, group: str, state: str, timeout: float = 20) -> None:
+def wait_state(bootstrap: str, group: str, state: str, timeout: float = 60) -> None:
     deadline = time.monotonic() + timeout
     while True:
         p = odradek(bootstrap, "describe", group, "--state", check=False)

@@ -93,7 +93,7 @@ def test_damaged_partition_of_a_deleted_topic_goes_and_a_recreated_topic_starts_
         admin = AdminClient({"bootstrap.servers": b.bootstrap})
         admin.delete_topics(["cut"], operation_timeout=10)["cut"].result(timeout=15)
         parent = os.path.dirname(os.path.dirname(seg))
-        deadline = time.monotonic() + 15  # the broker applies the deletion just after it is written
+        deadline = time.monotonic() + 60  # the broker applies the deletion just after it is written
         while not [n for n in os.listdir(parent) if n.startswith("cut-0.") and n.endswith("-delete")]:
             assert time.monotonic() < deadline, os.listdir(parent)
             time.sleep(0.05)

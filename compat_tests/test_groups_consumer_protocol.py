@@ -39,7 +39,7 @@ def _consumer(ck, bootstrap, group, topic):
     return c
 
 
-def _drain(consumers, seen, until, timeout=40):
+def _drain(consumers, seen, until, timeout=60):
     end = time.time() + timeout
     while time.time() < end and not until():
         for c in consumers:
@@ -102,7 +102,7 @@ def test_confluent_dead_member_session_expiry(bootstrap, topic_name, broker):
         assert len(c1.assignment()) == 2
         proc.kill()  # dies without leaving: the session timeout hands its partitions over
         # odradek here: group.consumer.session.timeout.ms=6000; Kafka: 45 s by default
-        _drain([c1], [], lambda: len(c1.assignment()) == 4, timeout=70 if not broker.controllable else 30)
+        _drain([c1], [], lambda: len(c1.assignment()) == 4, timeout=70 if not broker.controllable else 60)
         assert len(c1.assignment()) == 4
     finally:
         proc.kill()

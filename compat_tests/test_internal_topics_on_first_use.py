@@ -47,7 +47,7 @@ def topic_overrides(bootstrap: str, topic: str) -> dict[str, str]:
     return {k: c.value for k, c in configs.items() if c.source == ConfigSource.DYNAMIC_TOPIC_CONFIG.value}
 
 
-def wait_internal(bootstrap: str, name: str, timeout: float = 15) -> int:
+def wait_internal(bootstrap: str, name: str, timeout: float = 60) -> int:
     deadline = time.monotonic() + timeout
     while name not in (found := internal_topics(bootstrap)):
         assert time.monotonic() < deadline, f"{name} not created"

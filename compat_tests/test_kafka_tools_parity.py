@@ -65,7 +65,7 @@ def test_transaction_state_topic_configs(bootstrap):
     p.init_transactions(30)
     admin = AdminClient({"bootstrap.servers": bootstrap})
     res = ConfigResource("topic", "__transaction_state")
-    deadline = time.time() + 15
+    deadline = time.time() + 60
     while True:
         try:
             configs = admin.describe_configs([res])[res].result(10)

@@ -88,7 +88,7 @@ def ready_group(c, topic, group):
 
 def wait_topic_id(c, topic, gone=None):
     """The topic's id once the metadata shows it (and, after a re-creation, once it is not ``gone``)."""
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60
     while True:
         tid = topic_id(c, topic)
         if tid != ZERO and tid != gone:
@@ -97,7 +97,7 @@ def wait_topic_id(c, topic, gone=None):
         time.sleep(0.1)
 
 
-def eventually(fn, expected, timeout=15):
+def eventually(fn, expected, timeout=60):
     deadline = time.monotonic() + timeout
     while (got := fn()) != expected and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -160,7 +160,7 @@ def test_classic_member_commits_through_v10(raw, bootstrap, topic_name):
     j = raw.call(join, 9)
     assert j.error_code == E.MEMBER_ID_REQUIRED
     join.member_id = j.member_id
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60
     while (j := raw.call(join, 9)).error_code != 0:
         assert time.monotonic() < deadline, j.error_code
         time.sleep(0.1)
@@ -201,7 +201,7 @@ def test_deleted_and_recreated_topic(raw, bootstrap, topic_name):
     assert commit(raw, g, [OffsetCommitRequestTopic(topic_id=t, partitions=[P(0), P(1, 9)])]) == [(t, [(0, 0), (1, 0)])]
     r = raw.call(DeleteTopicsRequest(topics=[DeleteTopicState(name=topic_name)], timeout_ms=10000), 6)
     assert r.responses[0].error_code == 0
-    deadline = time.monotonic() + 15
+    deadline = time.monotonic() + 60
     while topic_id(raw, topic_name) != ZERO:
         assert time.monotonic() < deadline
         time.sleep(0.1)

@@ -48,7 +48,7 @@ def _share_consumer(bootstrap, group, **conf):
     return ck.ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group, **conf})
 
 
-def _drain(consumers, want, timeout=30.0, ack=None):
+def _drain(consumers, want, timeout=60.0, ack=None):
     got = [[] for _ in consumers]
     deadline = time.time() + timeout
     while sum(map(len, got)) < want and time.time() < deadline:
@@ -103,7 +103,7 @@ def test_latest_by_default_and_records_after_subscribe(bootstrap, share_topic):
     c = _share_consumer(bootstrap, group)
     try:
         c.subscribe([share_topic])
-        deadline = time.time() + 20
+        deadline = time.time() + 60
         # until the member has its assignment (the share-partitions start at the log end then)
         while time.time() < deadline and _start_offsets(bootstrap, group, share_topic) != {"0": "2", "1": "2"}:
             c.poll(timeout=0.3)
@@ -178,7 +178,7 @@ def test_kafka_share_groups_tool_lists_and_describes(bootstrap, share_topic, ear
                        "--state")
         assert r.returncode == 0, r.stderr
         assert "Stable" in r.stdout
-        deadline = time.time() + 15
+        deadline = time.time() + 60
         while True:  # Kafka persists share-partition state asynchronously: allow it a moment
             r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--describe", "--group", earliest_group)
             assert r.returncode == 0, r.stderr

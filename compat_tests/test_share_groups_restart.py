@@ -27,7 +27,7 @@ def test_acknowledged_and_released_records_survive_a_restart(controllable_broker
         c.subscribe([topic])
         # partition 0 accepted; partition 1's records taken and left unacknowledged (released at close)
         got = [[]]
-        deadline = time.time() + 30
+        deadline = time.time() + 60
         while len(got[0]) < 10 and time.time() < deadline:
             for m in c.poll(timeout=0.3):
                 if not m.error():

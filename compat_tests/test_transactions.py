@@ -111,16 +111,24 @@ def test_kafka_python_transactional_producer(bootstrap, topic_name):
     p.abort_transaction()
     p.close()
 
-    def read(isolation):
-        c = KafkaConsumer(bootstrap_servers=bootstrap, isolation_level=isolation, auto_offset_reset="earliest",
-                          consumer_timeout_ms=2000)
-        c.assign([TopicPartition_kp(topic_name, i) for i in range(2)])
-        vals = sorted(m.value.decode() for m in c)
-        c.close()
-        return vals
+    def read(isolation, expect):
+        """Every partition read to its end as this isolation level sees it, and at least `expect` values."""
+        c = KafkaConsumer(bootstrap_servers=bootstrap, isolation_level=isolation, auto_offset_reset="earliest")
+        tps = [TopicPartition_kp(topic_name, i) for i in range(2)]
+        c.assign(tps)
+        vals = []
+        deadline = time.monotonic() + 60
+        try:
+            while len(vals) < expect or any(c.position(tp) < end for tp, end in c.end_offsets(tps).items()):
+                assert time.monotonic() < deadline, f"{isolation}: read {vals} in 60 s"
+                for msgs in c.poll(timeout_ms=200).values():
+                    vals.extend(m.value.decode() for m in msgs)
+        finally:
+            c.close()
+        return sorted(vals)
 
-    assert read("read_committed") == sorted(f"c{i}" for i in range(10))
-    assert read("read_uncommitted") == sorted([f"c{i}" for i in range(10)] + [f"a{i}" for i in range(4)])
+    assert read("read_committed", 10) == sorted(f"c{i}" for i in range(10))
+    assert read("read_uncommitted", 14) == sorted([f"c{i}" for i in range(10)] + [f"a{i}" for i in range(4)])
     # kafka-python's consumer reading with librdkafka's: the same committed view
     assert sorted(consume(bootstrap, topic_name, 2, expect=10)) == sorted(f"c{i}" for i in range(10))
 
@@ -151,27 +159,32 @@ def test_read_committed_waits_for_open_transaction(bootstrap, topic_name):
 # ---------------------------------------------------------------- consume-transform-produce
 
 
-def _process(bootstrap, src, dst, group, txn_id, stop_after=None, crash=False, batch=20):
+def _process(bootstrap, src, dst, group, txn_id, stop_after=None, crash=False, batch=20, total=None):
     """Read src, write value+'!' to dst, offsets in the same transaction. Returns records handled.
 
     stop_after: stop after this many records; crash: leave the last transaction open
-    (as a process dying would) instead of committing it.
+    (as a process dying would) instead of committing it. total: else run until the group's
+    committed offsets on src add up to this (the whole input handled). Bounded: 120 s.
     """
+    assert (stop_after is None) != (total is None)
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "isolation.level": "read_committed",
                   "enable.auto.commit": False, "auto.offset.reset": "earliest"})
     c.subscribe([src])
     p = producer(bootstrap, txn_id)
     handled = 0
-    idle_since = time.monotonic()
+    deadline = time.monotonic() + 120
+
+    def committed_total():
+        parts = c.list_topics(src, timeout=10).topics[src].partitions
+        return sum(max(tp.offset, 0) for tp in c.committed([TopicPartition(src, i) for i in parts], timeout=10))
+
     try:
-        while stop_after is None or handled < stop_after:
+        while handled < stop_after if total is None else committed_total() < total:
+            assert time.monotonic() < deadline, f"handled {handled} records of {src} in 120 s"
             msgs = c.consume(batch, 1.0)
             msgs = [m for m in msgs if not m.error()]
             if not msgs:
-                if time.monotonic() - idle_since > 4:
-                    break
                 continue
-            idle_since = time.monotonic()
             p.begin_transaction()
             for m in msgs:
                 p.produce(dst, value=m.value() + b"!", key=m.key(), partition=m.partition())
@@ -204,7 +217,7 @@ def test_consume_transform_produce_exactly_once(bootstrap, topic_name):
     # first instance handles ~100 records, then dies with a transaction open
     _process(bootstrap, src, dst, group, txn_id, stop_after=100, crash=True)
     # the restarted instance (same transactional.id) fences the zombie, its txn is aborted
-    _process(bootstrap, src, dst, group, txn_id)
+    _process(bootstrap, src, dst, group, txn_id, total=n)
     out = consume(bootstrap, dst, 2, expect=n)
     assert sorted(out) == sorted(f"v{i}!" for i in range(n))
     assert len(out) == len(set(out)) == n
@@ -231,7 +244,7 @@ def test_kafka_python_send_offsets_to_transaction(bootstrap, topic_name):
         p = KafkaProducer(bootstrap_servers=bootstrap, transactional_id=group + "-tx")
         p.init_transactions()
         handled = 0
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 60
         while handled < limit and time.monotonic() < deadline:
             polled = c.poll(timeout_ms=500, max_records=10)
             for tp, msgs in polled.items():
@@ -333,7 +346,7 @@ def test_describe_and_list_transactions(bootstrap, topic_name):
         assert txn_id in [s.transactional_id for s in lst.transaction_states]
         assert lst.unknown_state_filters == ["Bogus"]
         p.commit_transaction(20)
-        deadline = time.monotonic() + 10  # Kafka writes the markers after answering EndTxn
+        deadline = time.monotonic() + 60  # Kafka writes the markers after answering EndTxn
         while True:
             d = rc.call(DescribeTransactionsRequest(transactional_ids=[txn_id]), 0)
             if d.transaction_states[0].transaction_state != "PrepareCommit" or time.monotonic() > deadline:
@@ -398,6 +411,6 @@ def test_consume_transform_produce_survives_broker_kill9(controllable_broker, to
     assert _process(bs, src, dst, group, txn_id, stop_after=80, crash=True) >= 80
     b.kill9()
     b.start()
-    _process(bs, src, dst, group, txn_id)
+    _process(bs, src, dst, group, txn_id, total=n)
     out = consume(bs, dst, 2, expect=n)
     assert sorted(out) == sorted(f"v{i}!" for i in range(n))

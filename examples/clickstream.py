@@ -10,7 +10,7 @@ or step by step against a running broker (`odradek serve`):
     python examples/clickstream.py print    --bootstrap 127.0.0.1:9092
 
 Needs `pip install -e '.[spark]'` (pyspark, confluent-kafka), Java 17+ for Spark, and Maven
-once to fetch Spark's Kafka connector jars into .cache/jars/.
+once to fetch Spark's Kafka connector jars into ~/.cache/odradek.
 
 Topics: `clicks` (JSON events {"ts": ms, "user": ..., "page": ...}, keyed by user) and
 `page-counts` (key "minute|page", JSON value {"minute", "page", "count"}; the job runs in
@@ -34,7 +34,10 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-JARS_MARKER = REPO / ".cache" / "jars" / "spark-kafka-4.2.0" / ".complete"  # tools/fetch_jars.py's
+_spec = importlib.util.spec_from_file_location("odradek_fetch_jars", REPO / "tools" / "fetch_jars.py")
+fetch_jars = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(fetch_jars)
+JARS_MARKER = fetch_jars.CACHE / ".complete"
 
 
 def progress(msg: str) -> None:
@@ -85,9 +88,6 @@ def generate(bootstrap: str, topic: str = CLICKS, events: int = 5000, minutes: i
 def spark_session(app: str = "clickstream"):
     from pyspark.sql import SparkSession
 
-    spec = importlib.util.spec_from_file_location("odradek_fetch_jars", REPO / "tools" / "fetch_jars.py")
-    fetch_jars = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(fetch_jars)
     if not JARS_MARKER.exists():
         progress("fetching Spark's Kafka connector jars with Maven (first run only: downloads into ~/.m2) ...")
     jars = fetch_jars.spark_kafka_jars()

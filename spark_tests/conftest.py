@@ -2,7 +2,7 @@
 
 The broker is the compat suite's launcher (compat_tests/harness.py, BrokerProcess):
 one `odradek serve` subprocess for the whole session. The connector jars come from
-Maven Central through tools/fetch_jars.py (cached in .cache/jars/). One SparkSession
+Maven Central through tools/fetch_jars.py (cached in ~/.cache/odradek). One SparkSession
 (local[2], UI off, 2 shuffle partitions) serves every test.
 
 SPARK_TESTS_BOOTSTRAP=HOST:PORT runs the suite against a running broker instead

@@ -21,7 +21,7 @@ def _server():
                            config=SimpleNamespace(socket_request_max_bytes=100 << 20))
 
 
-async def _until(cond, timeout=10.0):
+async def _until(cond, timeout=60.0):
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     while not cond():

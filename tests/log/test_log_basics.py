@@ -317,7 +317,7 @@ def test_log_manager_cleaner_thread(tmp_path):
     log.high_watermark = log.log_end_offset
     m.start_cleaner(clock_ms=lambda: 10_000, interval_s=0.01)
     import time
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 60
     while log.cleaner_checkpoint == 0 and time.monotonic() < deadline:
         time.sleep(0.01)
     m.close()
