@@ -32,6 +32,9 @@ def pytest_report_header(config):
 # clean-clone run ended with one worker alone on test_message_roundtrip's 720 tests)
 LONG_FIRST = ["spark_tests", "compat_tests/test_kafka_streams.py", "compat_tests/test_java_clients.py",
               "compat_tests/test_franz_go.py", "compat_tests/test_fetch_sessions.py", "compat_tests/test_kafkajs.py",
+              "compat_tests/test_replication_isr.py", "compat_tests/test_replication_failover.py",
+              "compat_tests/test_cluster_kafka_tools_elections.py", "compat_tests/test_replica_fetcher_kafka.py",
+              "compat_tests/test_cluster_clean_shutdown.py", "compat_tests/test_cluster_coordinator_acks.py",
               "compat_tests/test_transactions.py", "compat_tests/test_raft_cluster.py",
               "tests/raft/test_simulation.py", "tests/wire/test_message_roundtrip.py",
               "tests/wire/test_kafka_python_differential.py", "tests/test_fresh_clone.py"]
