@@ -53,8 +53,10 @@ class ControllerChannel:
                 resp = await s.answer(api_key, version, req)
             elif leader >= 0 and leader in self._peers:
                 try:
-                    resp = await asyncio.wait_for(self._peers[leader].request(req, version),
-                                                  max(0.1, min(WRITE_TIMEOUT_S, deadline - loop.time())))
+                    # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation that
+                    # meets a completing wait (see broker/replica_fetcher.py), holding up a shutdown
+                    async with asyncio.timeout(max(0.1, min(WRITE_TIMEOUT_S, deadline - loop.time()))):
+                        resp = await self._peers[leader].request(req, version)
                 except (ConnectionError, OSError, asyncio.TimeoutError) as e:
                     log.debug("controller %d: %s", leader, e)
             if resp is not None and not says_not_controller(resp):

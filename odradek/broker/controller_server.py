@@ -186,7 +186,8 @@ class ControllerServer:
         if commit.applied:
             return True
         try:
-            await asyncio.wait_for(self.driver.wait_applied(commit.last_offset), WRITE_TIMEOUT_S)
+            async with asyncio.timeout(WRITE_TIMEOUT_S):  # not wait_for (see controller_channel.call)
+                await self.driver.wait_applied(commit.last_offset)
             return True
         except asyncio.TimeoutError:
             return False
