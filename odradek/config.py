@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from odradek.log.config import default_of
+from odradek.replication.read_replica import SELECTORS
 
 LONG_MAX = 9223372036854775807
 INT_MAX = 2147483647
@@ -143,6 +144,17 @@ def _choice(*options):
             raise ValueError(f"String must be one of: {', '.join(options)}")
         return s
     return parse
+
+
+def _replica_selector(raw) -> str | None:
+    """replica.selector.class (KIP-392): Kafka's own selectors; odradek loads no Java class, so any
+    other name is refused as Kafka refuses a class it cannot find (ConfigDef's CLASS type)."""
+    s = str(raw).strip()
+    if not s:
+        return None
+    if s not in SELECTORS:
+        raise ValueError(f"Class {s} could not be found.")
+    return s
 
 
 def parse_listeners(raw) -> tuple[Listener, ...]:
@@ -281,6 +293,9 @@ class BrokerConfig:
     log_dirs: tuple[str, ...] = prop("log.dirs", ("./odradek-data",), _dirs, kafka_type="LIST", described=None,
                                      aliases=(Alias("log.dir", kafka_type="LIST", described="/tmp/kafka-logs"),))
     broker_rack: str | None = prop("broker.rack", None, _str)  # replica placement (StripedReplicaPlacer)
+    # fetch from followers (KIP-392): None, Kafka's default, the leader serves every consumer
+    replica_selector_class: str | None = prop("replica.selector.class", None, _replica_selector,
+                                              kafka_type="CLASS")
     controlled_shutdown_enable: bool = prop("controlled.shutdown.enable", True, _bool)
     # the active controller's leader maintenance (Kafka's QuorumController)
     auto_leader_rebalance_enable: bool = prop("auto.leader.rebalance.enable", True, _bool)

@@ -35,6 +35,7 @@ from .ports import NotLed
 API_KEY = 1
 MIN_VERSION = 4
 MAX_VERSION = 18
+FIRST_CLIENT_RACK_VERSION = 11  # KIP-392: rack_id sent, consumers may read from followers
 FIRST_CURRENT_LEADER_VERSION = 16  # KafkaApis fills KIP-951's CurrentLeader and NodeEndpoints from v16
 LAST_STORAGE_ERROR_DOWNCONVERT_VERSION = 5  # v5 and older get KAFKA_STORAGE_ERROR as NOT_LEADER_OR_FOLLOWER
 
@@ -68,7 +69,8 @@ def _forgotten(req, uses_topic_ids: bool) -> list:
 
 def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None):
     """Read every partition now: ([(PartitionRequest, PartitionData)], total bytes,
-    whether a read failed (or a follower must truncate: answer now), how many partitions
+    whether a read failed (or a follower must truncate, or a consumer is sent to a preferred
+    read replica: answer now), how many partitions
     were readable at all). ``replica``: (replica id, broker epoch) of a follower's fetch,
     whose progress the leader records (at most once per request: ``replica`` is None
     when a long poll reads again)."""
@@ -77,6 +79,9 @@ def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None):
     v = ctx.api_version
     follower = _replica_id(req, v) >= 0
     committed = req.isolation_level == 1 and not follower
+    # KIP-392: a consumer's v11+ fetch may be served by a follower (Kafka's fetchOnlyFromLeader is
+    # false for it), and a leader with replica.selector.class may send it to one in its rack
+    from_followers = v >= FIRST_CLIENT_RACK_VERSION and not follower
     remaining = req.max_bytes if req.max_bytes > 0 else 0x7FFFFFFF
     total = 0
     error = False
@@ -114,6 +119,8 @@ def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None):
                     _follower_answer(pd, plog, decision)
                     error = True
                     continue
+        elif from_followers:
+            plog = partitions.consumer_log(name, p.partition, current_epoch)
         else:
             plog = partitions.leader_log(name, p.partition, current_epoch)
         if isinstance(plog, NotLed):
@@ -132,6 +139,13 @@ def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None):
         pd.high_watermark = hw
         pd.last_stable_offset = lso
         pd.log_start_offset = plog.log_start_offset
+        if from_followers:
+            preferred = partitions.preferred_read_replica(name, p.partition, req.rack_id, p.fetch_offset,
+                                                          ctx.now_ms)
+            if preferred >= 0:  # as Kafka's readFromLog: no records, the consumer moves there
+                pd.preferred_read_replica = preferred
+                error = True
+                continue
         limit = min(p.max_bytes, remaining)
         if limit <= 0 and total > 0:
             continue

@@ -54,6 +54,15 @@ class Partitions(Protocol):
         -1: not given), or why not (and who leads it; FENCED_LEADER_EPOCH /
         UNKNOWN_LEADER_EPOCH for another epoch)."""
 
+    def consumer_log(self, topic: str, partition: int, current_leader_epoch: int = -1) -> PartitionLog | NotLed:
+        """For a consumer's Fetch v11+ (KIP-392): the log of a partition led or followed here
+        (read up to this replica's high watermark), or why not, as ``leader_log``."""
+
+    def preferred_read_replica(self, topic: str, partition: int, client_rack: str | None,
+                               fetch_offset: int, now_ms: int) -> int:
+        """The follower a consumer in ``client_rack`` should read from (replica.selector.class),
+        -1: this leader serves it."""
+
     def leader_epoch(self, topic: str, partition: int) -> int:
         """The partition's current leader epoch (-1: unknown)."""
 

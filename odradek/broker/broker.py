@@ -124,7 +124,8 @@ class Broker:
                                        min_insync_replicas=min_insync_replicas,
                                        replica_lag_time_max_ms=cfg.replica_lag_time_max_ms,
                                        fetchers=self.replica_fetchers,
-                                       send_alter_partition=alter_partition.submit if alter_partition else None)
+                                       send_alter_partition=alter_partition.submit if alter_partition else None,
+                                       replica_selector=cfg.replica_selector_class)
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:
             self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port,

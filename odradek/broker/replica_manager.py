@@ -29,6 +29,7 @@ from typing import Callable, Iterable, Protocol
 
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, NotLed
 from odradek.replication.leader import LeaderConfig, PartitionLeader
+from odradek.replication.read_replica import NO_PREFERRED, preferred_read_replica
 from odradek.replication.messages import (
     AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, LeaderAndIsr, ReplicaFetch,
 )
@@ -106,8 +107,10 @@ class ReplicaManager:
     def __init__(self, log_manager, node_id: int, topic_log_config: Callable, poke: Callable,
                  clock_ms: Callable[[], int], *, min_insync_replicas: Callable[[str], int] = lambda topic: 1,
                  replica_lag_time_max_ms: int = 30_000, fetchers: FollowerFetchers | None = None,
-                 send_alter_partition: SendAlterPartition | None = None):
+                 send_alter_partition: SendAlterPartition | None = None,
+                 replica_selector: str | None = None):
         self.logs = log_manager
+        self._replica_selector = replica_selector  # replica.selector.class (KIP-392), None: leader only
         self.node_id = node_id
         self._topic_log_config = topic_log_config
         self._poke = poke
@@ -338,6 +341,33 @@ class ReplicaManager:
         if current_leader_epoch >= 0 and current_leader_epoch != leader.leader_epoch:
             return NotLed(_epoch_error(current_leader_epoch, leader.leader_epoch), self.node_id, leader.leader_epoch)
         return leader.log
+
+    def consumer_log(self, topic: str, partition: int, current_leader_epoch: int = -1):
+        """api_handlers.ports.Partitions.consumer_log: for a consumer's Fetch v11+ (KIP-392),
+        which Kafka serves from a follower too (fetchOnlyFromLeader false): the PartitionLog of
+        a partition led or followed here, checked against ``current_leader_epoch`` as
+        Partition's localLogWithEpochOrThrow; else why not (``not_led``)."""
+        tp = (topic, partition)
+        if tp in self.leaders:
+            return self.leader_log(topic, partition, current_leader_epoch)
+        followed = self.following.get(tp)
+        plog = self.logs.get(topic, partition) if followed is not None else None
+        if plog is None or tp in self.offline or followed[0] < 0:
+            return self.not_led(topic, partition, current_leader_epoch)
+        if current_leader_epoch >= 0 and current_leader_epoch != followed[1]:
+            return NotLed(_epoch_error(current_leader_epoch, followed[1]), followed[0], followed[1])
+        return plog
+
+    def preferred_read_replica(self, topic: str, partition: int, client_rack: str | None,
+                               fetch_offset: int, now_ms: int) -> int:
+        """The follower a consumer in ``client_rack`` should fetch from (Kafka's
+        findPreferredReadReplica with replica.selector.class), -1: read from this leader."""
+        leader = self.leaders.get((topic, partition))
+        if leader is None or self._replica_selector is None or not client_rack or self.image is None:
+            return NO_PREFERRED
+        racks = {b.node_id: b.rack for b in self.image.brokers.values() if not b.fenced}
+        return preferred_read_replica(self._replica_selector, self.node_id, leader.isr, leader.followers,
+                                      racks, client_rack, fetch_offset, now_ms)
 
     def not_led(self, topic: str, partition: int, current_leader_epoch: int = -1) -> NotLed:
         """Why a partition is not served here, as Kafka's getPartitionOrError: not in the

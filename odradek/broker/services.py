@@ -24,6 +24,8 @@ class LeaderPartitions:
 
     def __init__(self, replicas):
         self.leader_log = replicas.leader_log
+        self.consumer_log = replicas.consumer_log
+        self.preferred_read_replica = replicas.preferred_read_replica
         self.leader_epoch = replicas.leader_epoch
         self.check_append = replicas.check_append
         self.append = replicas.append
@@ -38,6 +40,13 @@ class NoPartitions:
 
     def leader_log(self, topic: str, partition: int, current_leader_epoch: int = -1):
         return UNKNOWN_PARTITION
+
+    def consumer_log(self, topic: str, partition: int, current_leader_epoch: int = -1):
+        return UNKNOWN_PARTITION
+
+    def preferred_read_replica(self, topic: str, partition: int, client_rack, fetch_offset: int,
+                               now_ms: int) -> int:
+        return -1
 
     def leader_epoch(self, topic: str, partition: int) -> int:
         return -1

@@ -276,6 +276,11 @@ class FakePartitions:
             return NotLed(E.UNKNOWN_LEADER_EPOCH, 0, 0)
         return plog
 
+    consumer_log = leader_log
+
+    def preferred_read_replica(self, topic, partition, client_rack, fetch_offset, now_ms):
+        return -1
+
     def leader_epoch(self, topic, partition):
         return 0
 
