@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from odradek.log.config import default_of
-from odradek.replication.read_replica import SELECTORS
 
 LONG_MAX = 9223372036854775807
 INT_MAX = 2147483647
@@ -144,6 +143,12 @@ def _choice(*options):
             raise ValueError(f"String must be one of: {', '.join(options)}")
         return s
     return parse
+
+
+# replica.selector.class values odradek has (Kafka's own selectors; KIP-392)
+RACK_AWARE_SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
+LEADER_SELECTOR = "org.apache.kafka.common.replica.LeaderSelector"
+SELECTORS = (RACK_AWARE_SELECTOR, LEADER_SELECTOR)
 
 
 def _replica_selector(raw) -> str | None:

@@ -29,6 +29,7 @@ from typing import Callable, Iterable, Protocol
 
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, NotLed
 from odradek.replication.leader import LeaderConfig, PartitionLeader
+from odradek.config import RACK_AWARE_SELECTOR
 from odradek.replication.read_replica import NO_PREFERRED, preferred_read_replica
 from odradek.replication.messages import (
     AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, LeaderAndIsr, ReplicaFetch,
@@ -363,10 +364,11 @@ class ReplicaManager:
         """The follower a consumer in ``client_rack`` should fetch from (Kafka's
         findPreferredReadReplica with replica.selector.class), -1: read from this leader."""
         leader = self.leaders.get((topic, partition))
-        if leader is None or self._replica_selector is None or not client_rack or self.image is None:
+        if leader is None or self._replica_selector != RACK_AWARE_SELECTOR or not client_rack \
+                or self.image is None:
             return NO_PREFERRED
         racks = {b.node_id: b.rack for b in self.image.brokers.values() if not b.fenced}
-        return preferred_read_replica(self._replica_selector, self.node_id, leader.isr, leader.followers,
+        return preferred_read_replica(self.node_id, leader.isr, leader.followers,
                                       racks, client_rack, fetch_offset, now_ms)
 
     def not_led(self, topic: str, partition: int, current_leader_epoch: int = -1) -> NotLed:

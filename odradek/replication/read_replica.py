@@ -1,6 +1,7 @@
 """Fetch from followers (KIP-392): which replica a consumer should read from.
 
-Kafka's ReplicaManager.findPreferredReadReplica with its RackAwareReplicaSelector, as a
+Kafka's ReplicaManager.findPreferredReadReplica with its RackAwareReplicaSelector (the
+broker's replica.selector.class; without it the leader serves every consumer), as a
 pure function of what the leader knows. Candidates are the leader and each follower in the
 ISR whose log holds the fetch offset (log start <= offset <= log end). A client with a
 rack id is sent to a candidate in its rack: the leader when it is in that rack, else the
@@ -15,18 +16,15 @@ from typing import Mapping
 
 from .leader import FollowerProgress
 
-RACK_AWARE_SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
-LEADER_SELECTOR = "org.apache.kafka.common.replica.LeaderSelector"
-SELECTORS = (RACK_AWARE_SELECTOR, LEADER_SELECTOR)
 NO_PREFERRED = -1
 
 
-def preferred_read_replica(selector: str | None, leader_id: int, isr: frozenset[int],
+def preferred_read_replica(leader_id: int, isr: frozenset[int],
                            followers: Mapping[int, FollowerProgress], racks: Mapping[int, str | None],
                            client_rack: str | None, fetch_offset: int, now_ms: int) -> int:
     """The follower id the consumer should fetch from, or NO_PREFERRED (the leader serves).
     ``racks``: broker id -> broker.rack of the brokers the metadata knows."""
-    if selector != RACK_AWARE_SELECTOR or not client_rack:
+    if not client_rack:
         return NO_PREFERRED
     if racks.get(leader_id) == client_rack:
         return NO_PREFERRED

@@ -10,7 +10,7 @@ from odradek.broker.replica_manager import ReplicaManager
 from odradek.controller.image import BrokerImage, MetadataImage, PartitionImage, TopicImage
 from odradek.log import LogManager
 from odradek.replication.messages import ReplicaFetch
-from odradek.replication.read_replica import RACK_AWARE_SELECTOR
+from odradek.config import LEADER_SELECTOR, RACK_AWARE_SELECTOR
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import fetch_request as fq
 from odradek.wire.records import build_batch, iter_batch_headers
@@ -82,12 +82,15 @@ def test_leader_sends_a_racked_consumer_to_a_follower_in_its_rack(tmp_path):
 
 
 def test_no_preferred_replica_without_the_selector_or_for_an_out_of_sync_follower(tmp_path):
-    w = World(tmp_path, selector=None)
-    w.rm.start(image())
-    w.rm.append("t", 0, batch(0, 2), w.now)
-    w.rm.follower_fetch("t", 0, ReplicaFetch(0, B, 100 + B, 5, 2, -1, 0), w.now)
-    assert w.fetch(11, rack="r2").preferred_read_replica == -1
-    w2 = World(tmp_path / "2")
+    for i, selector in enumerate((None, LEADER_SELECTOR)):
+        w = World(tmp_path / str(i), selector=selector)
+        w.rm.start(image())
+        w.rm.append("t", 0, batch(0, 2), w.now)
+        for r in (B, C):
+            w.rm.follower_fetch("t", 0, ReplicaFetch(0, r, 100 + r, 5, 2, -1, 0), w.now)
+        pd = w.fetch(11, rack="r2")
+        assert pd.preferred_read_replica == -1 and offsets(pd) == [0]
+    w2 = World(tmp_path / "isr")
     w2.rm.start(image(isr=(ME, C)))
     w2.rm.append("t", 0, batch(0, 2), w2.now)
     w2.rm.follower_fetch("t", 0, ReplicaFetch(0, B, 100 + B, 5, 2, -1, 0), w2.now)

@@ -3,7 +3,7 @@ findPreferredReadReplica with RackAwareReplicaSelector decides it."""
 from __future__ import annotations
 
 from odradek.replication.leader import FollowerProgress
-from odradek.replication.read_replica import LEADER_SELECTOR, RACK_AWARE_SELECTOR, preferred_read_replica
+from odradek.replication.read_replica import preferred_read_replica
 
 RACKS = {1: "r1", 2: "r2", 3: "r2", 4: "r4"}
 
@@ -12,9 +12,8 @@ def fp(rid, leo, start=0, caught_up=0):
     return FollowerProgress(rid, log_end_offset=leo, log_start_offset=start, last_caught_up_ms=caught_up)
 
 
-def pick(followers, client_rack="r2", offset=5, isr=frozenset({1, 2, 3, 4}), selector=RACK_AWARE_SELECTOR,
-         racks=RACKS):
-    return preferred_read_replica(selector, 1, isr, {f.replica_id: f for f in followers}, racks, client_rack,
+def pick(followers, client_rack="r2", offset=5, isr=frozenset({1, 2, 3, 4}), racks=RACKS):
+    return preferred_read_replica(1, isr, {f.replica_id: f for f in followers}, racks, client_rack,
                                   offset, 1000)
 
 
@@ -23,12 +22,11 @@ def test_a_follower_in_the_client_rack_is_preferred():
     assert pick([fp(2, 10), fp(4, 10)], client_rack="r4") == 4
 
 
-def test_the_leader_serves_its_own_rack_no_rack_or_no_selector():
+def test_the_leader_serves_its_own_rack_or_no_rack():
     followers = [fp(2, 10), fp(3, 10)]
     assert pick(followers, client_rack="r1") == -1  # the leader is in the client's rack
     assert pick(followers, client_rack="") == -1 and pick(followers, client_rack=None) == -1
     assert pick(followers, client_rack="r9") == -1  # nobody in that rack
-    assert pick(followers, selector=None) == -1 and pick(followers, selector=LEADER_SELECTOR) == -1
 
 
 def test_only_isr_members_whose_log_holds_the_offset():
