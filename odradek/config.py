@@ -145,19 +145,18 @@ def _choice(*options):
     return parse
 
 
-# replica.selector.class values odradek has (Kafka's own selectors; KIP-392)
+# the replica.selector.class odradek has (Kafka's own, in kafka-clients; KIP-392)
 RACK_AWARE_SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
-LEADER_SELECTOR = "org.apache.kafka.common.replica.LeaderSelector"
-SELECTORS = (RACK_AWARE_SELECTOR, LEADER_SELECTOR)
 
 
 def _replica_selector(raw) -> str | None:
-    """replica.selector.class (KIP-392): Kafka's own selectors; odradek loads no Java class, so any
-    other name is refused as Kafka refuses a class it cannot find (ConfigDef's CLASS type)."""
+    """replica.selector.class (KIP-392): Kafka's RackAwareReplicaSelector; odradek loads no Java
+    class, so any other name is refused as Kafka refuses a class it cannot find (ConfigDef's
+    CLASS type)."""
     s = str(raw).strip()
     if not s:
         return None
-    if s not in SELECTORS:
+    if s != RACK_AWARE_SELECTOR:
         raise ValueError(f"Class {s} could not be found.")
     return s
 

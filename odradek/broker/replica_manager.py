@@ -30,10 +30,10 @@ from typing import Callable, Iterable, Protocol
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, NotLed
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.config import RACK_AWARE_SELECTOR
-from odradek.replication.read_replica import NO_PREFERRED, preferred_read_replica
 from odradek.replication.messages import (
     AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, LeaderAndIsr, ReplicaFetch,
 )
+from odradek.replication.read_replica import NO_PREFERRED, preferred_read_replica
 from odradek.wire.errors import ErrorCode
 
 log = logging.getLogger(__name__)

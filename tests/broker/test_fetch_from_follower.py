@@ -4,13 +4,15 @@ records); a follower serves a consumer's Fetch v11+ up to its own high watermark
 NOT_LEADER_OR_FOLLOWER before v11."""
 from __future__ import annotations
 
+import pytest
+
 from odradek.api_handlers import fetch
 from odradek.api_handlers.context import RequestContext
 from odradek.broker.replica_manager import ReplicaManager
+from odradek.config import RACK_AWARE_SELECTOR, BrokerConfig, ConfigError
 from odradek.controller.image import BrokerImage, MetadataImage, PartitionImage, TopicImage
 from odradek.log import LogManager
 from odradek.replication.messages import ReplicaFetch
-from odradek.config import LEADER_SELECTOR, RACK_AWARE_SELECTOR
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import fetch_request as fq
 from odradek.wire.records import build_batch, iter_batch_headers
@@ -82,14 +84,13 @@ def test_leader_sends_a_racked_consumer_to_a_follower_in_its_rack(tmp_path):
 
 
 def test_no_preferred_replica_without_the_selector_or_for_an_out_of_sync_follower(tmp_path):
-    for i, selector in enumerate((None, LEADER_SELECTOR)):
-        w = World(tmp_path / str(i), selector=selector)
-        w.rm.start(image())
-        w.rm.append("t", 0, batch(0, 2), w.now)
-        for r in (B, C):
-            w.rm.follower_fetch("t", 0, ReplicaFetch(0, r, 100 + r, 5, 2, -1, 0), w.now)
-        pd = w.fetch(11, rack="r2")
-        assert pd.preferred_read_replica == -1 and offsets(pd) == [0]
+    w = World(tmp_path / "none", selector=None)  # Kafka's default: the leader serves every consumer
+    w.rm.start(image())
+    w.rm.append("t", 0, batch(0, 2), w.now)
+    for r in (B, C):
+        w.rm.follower_fetch("t", 0, ReplicaFetch(0, r, 100 + r, 5, 2, -1, 0), w.now)
+    pd = w.fetch(11, rack="r2")
+    assert pd.preferred_read_replica == -1 and offsets(pd) == [0]
     w2 = World(tmp_path / "isr")
     w2.rm.start(image(isr=(ME, C)))
     w2.rm.append("t", 0, batch(0, 2), w2.now)
@@ -117,3 +118,13 @@ def test_follower_serves_consumers_from_v11_up_to_its_high_watermark(tmp_path):
     # before v11 a consumer reads from the leader only
     pd = w.fetch(10)
     assert pd.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER and len(pd.records) == 0
+
+
+def test_replica_selector_class_config():
+    assert BrokerConfig().replica_selector_class is None
+    cfg = BrokerConfig.from_properties({"replica.selector.class": f" {RACK_AWARE_SELECTOR} "})
+    assert cfg.replica_selector_class == RACK_AWARE_SELECTOR
+    # odradek loads no Java class: any other is refused as Kafka refuses a class it cannot find
+    with pytest.raises(ConfigError, match="^Invalid value com.example.MySelector for configuration "
+                                          "replica.selector.class: Class com.example.MySelector could not be found.$"):
+        BrokerConfig.from_properties({"replica.selector.class": "com.example.MySelector"})
