@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Protocol
 
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, NotLed
-from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.config import RACK_AWARE_SELECTOR
+from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import (
     AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, LeaderAndIsr, ReplicaFetch,
 )
