@@ -294,19 +294,22 @@ def free_base(controllers: int, brokers: int) -> int:
             return base
 
 
-def _odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str]) -> list[ClusterNode]:
+def _odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
+                   node_props: dict[int, dict[str, str]]) -> list[ClusterNode]:
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                ODRADEK_LOG_LEVEL="INFO")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     out = []
     for p in cluster_layout(controllers, brokers, free_base(controllers, brokers), str(root)):
         port = int(p["listeners"].rsplit(":", 1)[1]) if "broker" in p["process.roles"] else None
-        out.append(ClusterNode(int(p["node.id"]), p["process.roles"], serve_command({**p, **props}), env,
+        extra = node_props.get(int(p["node.id"]), {})
+        out.append(ClusterNode(int(p["node.id"]), p["process.roles"], serve_command({**p, **props, **extra}), env,
                                "odradek ready", port, Path(p["log.dirs"])))
     return out
 
 
-def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str]) -> list[ClusterNode]:
+def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
+                 node_props: dict[int, dict[str, str]]) -> list[ClusterNode]:
     import apache_kafka
     from bench.kafka_ref import KAFKA_READY, format_kafka_cluster, kafka_cluster_layout
 
@@ -314,6 +317,8 @@ def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, st
     if reason:
         pytest.skip(reason)
     layout = kafka_cluster_layout(controllers, brokers, free_base(controllers, brokers), str(root), props)
+    for p in layout:
+        p.update(node_props.get(int(p["node.id"]), {}))
     out = []
     for n in format_kafka_cluster(str(root), layout):
         plain = [x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT://")]
@@ -325,14 +330,17 @@ def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, st
 
 @contextlib.contextmanager
 def running_cluster(root: Path, config, controllers: int = 3, brokers: int = 3,
-                    props: dict[str, str] | None = None) -> Iterator[Cluster]:
+                    props: dict[str, str] | None = None,
+                    node_props: dict[int, dict[str, str]] | None = None) -> Iterator[Cluster]:
     """A started cluster (every node ready, every broker registered) of the kind the run asks for
-    (cluster_kind), FAST settings plus props; every process stopped at the end, also on failure."""
+    (cluster_kind), FAST settings plus props (node_props: node id -> more, e.g. broker.rack); every
+    process stopped at the end, also on failure."""
     kind = cluster_kind(config)
     settings = {**FAST, **(props or {})}
     make = _kafka_nodes if kind == "kafka" else _odradek_nodes
     for attempt in range(3):  # a free port can be taken by another process before a node binds it
-        cluster = Cluster(kind, make(Path(root) / f"try{attempt}", controllers, brokers, settings))
+        cluster = Cluster(kind, make(Path(root) / f"try{attempt}", controllers, brokers, settings,
+                                     node_props or {}))
         try:
             for n in cluster.nodes.values():
                 n.start()
