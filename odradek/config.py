@@ -150,15 +150,10 @@ RACK_AWARE_SELECTOR = "org.apache.kafka.common.replica.RackAwareReplicaSelector"
 
 
 def _replica_selector(raw) -> str | None:
-    """replica.selector.class (KIP-392): Kafka's RackAwareReplicaSelector; odradek loads no Java
-    class, so any other name is refused as Kafka refuses a class it cannot find (ConfigDef's
-    CLASS type)."""
+    """replica.selector.class (KIP-392), a STRING in Kafka 4.3 (null: the leader serves); the class is
+    loaded as the broker starts (``BrokerConfig._check``)."""
     s = str(raw).strip()
-    if not s:
-        return None
-    if s != RACK_AWARE_SELECTOR:
-        raise ValueError(f"Class {s} could not be found.")
-    return s
+    return s or None
 
 
 def parse_listeners(raw) -> tuple[Listener, ...]:
@@ -299,7 +294,7 @@ class BrokerConfig:
     broker_rack: str | None = prop("broker.rack", None, _str)  # replica placement (StripedReplicaPlacer)
     # fetch from followers (KIP-392): None, Kafka's default, the leader serves every consumer
     replica_selector_class: str | None = prop("replica.selector.class", None, _replica_selector,
-                                              kafka_type="CLASS")
+                                              kafka_type="STRING")
     controlled_shutdown_enable: bool = prop("controlled.shutdown.enable", True, _bool)
     # the active controller's leader maintenance (Kafka's QuorumController)
     auto_leader_rebalance_enable: bool = prop("auto.leader.rebalance.enable", True, _bool)
@@ -619,6 +614,12 @@ class BrokerConfig:
         return cfg
 
     def _check(self) -> None:
+        if self.replica_selector_class not in (None, RACK_AWARE_SELECTOR) and "broker" in self.process_roles:
+            # Kafka 4.3's broker loads the class as it starts and exits with "Fatal error during broker
+            # startup" on a ClassNotFoundException; odradek has Kafka's RackAwareReplicaSelector only
+            raise ConfigError(f"Fatal error during broker startup: java.lang.ClassNotFoundException: "
+                              f"{self.replica_selector_class} (replica.selector.class: odradek has "
+                              f"{RACK_AWARE_SELECTOR} only)")
         if self.advertised_listeners:
             for lst in self.advertised_listeners:
                 if lst.host in ("", "0.0.0.0", "::"):

@@ -28,7 +28,7 @@ STATIC_BROKER_CONFIG = 4
 DEFAULT_CONFIG = 5
 
 # ConfigType (DescribeConfigs v3+)
-T_BOOLEAN, T_STRING, T_INT, T_SHORT, T_LONG, T_DOUBLE, T_LIST, T_CLASS = 1, 2, 3, 4, 5, 6, 7, 8
+T_BOOLEAN, T_STRING, T_INT, T_SHORT, T_LONG, T_DOUBLE, T_LIST = 1, 2, 3, 4, 5, 6, 7
 _TYPE_NAME = {T_BOOLEAN: "BOOLEAN", T_STRING: "STRING", T_INT: "INT", T_LONG: "LONG", T_DOUBLE: "DOUBLE",
               T_LIST: "LIST"}
 
@@ -188,7 +188,7 @@ BROKER_SYNONYMS: dict[str, tuple[ConfigDef, Synonym]] = {
 }
 
 _TYPE_CODE = {"BOOLEAN": T_BOOLEAN, "STRING": T_STRING, "INT": T_INT, "SHORT": T_SHORT, "LONG": T_LONG,
-              "DOUBLE": T_DOUBLE, "LIST": T_LIST, "CLASS": T_CLASS}
+              "DOUBLE": T_DOUBLE, "LIST": T_LIST}
 
 # What AlterConfigs / IncrementalAlterConfigs take for a broker: the topic synonyms but a
 # fallback (log.flush.scheduler.interval.ms, refused as by Kafka). Kafka 4.3 refuses the

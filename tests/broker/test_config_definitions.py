@@ -67,7 +67,7 @@ def test_describe_facts_follow_kafka_where_odradek_differs():
     assert BrokerConfig().offsets_topic_replication_factor == 1
     assert C.BROKER_STATIC["offsets.topic.replication.factor"] == (C.T_SHORT, "1")
     assert C.BROKER_STATIC["broker.id"] == (C.T_INT, "-1") and C.BROKER_STATIC["node.id"] == (C.T_INT, None)
-    # + replica.selector.class (CLASS, null as Kafka), issue 20
+    # + replica.selector.class (STRING, null as Kafka 4.3), issue 20
     assert len(C.BROKER_STATIC) == 24  # + replica.lag.time.max.ms (LONG, 30000 as Kafka), issue 20
     assert set(C.BROKER_DOCS) == {"log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.load.factor",
                                   "log.cleaner.threads", "log.cleaner.enable"}
