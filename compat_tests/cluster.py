@@ -349,7 +349,7 @@ def running_cluster(root: Path, config, controllers: int = 3, brokers: int = 3,
             break
         except RuntimeError as e:
             cluster.close()
-            if attempt == 2 or "address already in use" not in str(e):
+            if attempt == 2 or "address already in use" not in str(e).lower():
                 raise
     try:
         wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == brokers, READY_S,

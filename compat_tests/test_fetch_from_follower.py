@@ -6,6 +6,7 @@ broker.rack r4/r5/r6 and replica.selector.class=RackAwareReplicaSelector, a topi
   once the HW reached it); Fetch v10 there is NOT_LEADER_OR_FOLLOWER.
 - A confluent-kafka consumer with client.rack=r5 reads every record, in order, and librdkafka's
   statistics show it fetching the partitions led by 4 and 6 from broker 5.
+Checked against Apache Kafka 4.3 with --cluster-kafka (same test, same clients: it passes there).
 """
 from __future__ import annotations
 
