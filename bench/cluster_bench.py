@@ -11,7 +11,8 @@ repetitions alternate between them, so that a slow phase of a shared machine hit
 
 Measurements (topic RF=3, min.insync.replicas=2, 1 KiB records, acks=all)
   produce     MB/s for a fixed record count on 3 partitions (leaders spread over the brokers),
-              librdkafka defaults otherwise (linger.ms 5); one untimed run first
+              librdkafka defaults otherwise (linger.ms 5); one untimed produce run and one untimed
+              latency run per cluster first
   latency     acks=all produce latency p50/p99 at a fixed rate (default 200/s; linger.ms 0,
               1 partition), librdkafka's per-message latency (produce() -> ack); at bench e2e's
               1000/s both 3-broker clusters fell seconds behind on this 2-core machine under load
@@ -141,7 +142,9 @@ class Bench:
             cluster.create_topic("tput", 3, 3, TOPIC_CONFIG)
             cluster.create_topic("lat", 1, 3, TOPIC_CONFIG)
             cluster.create_topic("failover", 1, 3, TOPIC_CONFIG)
-            produce(cluster.bootstrap, "tput", RECORD, max(1, a.records // 10), "all")  # untimed warm-up
+            # untimed warm-up (the JVMs' JIT; without it Kafka's first latency run was seconds behind)
+            produce(cluster.bootstrap, "tput", RECORD, a.records, "all")
+            ack_latency(cluster.bootstrap, "lat", a.rate, a.seconds)
         for rep in range(a.reps):
             for kind in self.order(rep):
                 dt = produce(clusters[kind].bootstrap, "tput", RECORD, a.records, "all")
