@@ -250,6 +250,12 @@ def test_topic_deleted_and_recreated_while_broker_down_keeps_old_log_as_stray(cl
     old_size = os.path.getsize(seg)
     assert old_size > 0
     node.kill9()
+    # the controller fences it (broker.session.timeout.ms) before the topic is re-created, so the
+    # new partitions go to live brokers: this test is about the old log on the restarted broker.
+    # (Created while the dead broker is still unfenced, a partition can be placed on it and wait
+    # for its return - placement as Kafka's; that case is the elections' tests' business.)
+    wait_for(lambda: node.id not in {b.id for b in admin.describe_cluster().result(timeout=5).nodes}, 60,
+             f"broker {node.id} fenced")
     admin.delete_topics([name], operation_timeout=10)[name].result(timeout=15)
     wait_for(lambda: name not in admin.list_topics(timeout=5).topics, 20, "topic deleted")
     _create(admin, name, 3)  # waits for every partition to have a live leader
