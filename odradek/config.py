@@ -485,6 +485,8 @@ class BrokerConfig:
     broker_session_timeout_ms: int = prop("broker.session.timeout.ms", 9000, _int(1, INT_MAX))
     # a follower that has not caught up with the leader's log end for this long leaves the ISR
     replica_lag_time_max_ms: int = prop("replica.lag.time.max.ms", 30000, _int(0), kafka_type="LONG")
+    replica_high_watermark_checkpoint_interval_ms: int = prop(
+        "replica.high.watermark.checkpoint.interval.ms", 5000, _int(1), kafka_type="LONG")
     metadata_log_max_record_bytes_between_snapshots: int = prop(
         "metadata.log.max.record.bytes.between.snapshots", 20971520, _int(1))
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")

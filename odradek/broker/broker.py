@@ -103,7 +103,8 @@ class Broker:
         self.topic_log_config = topic_log_config
         self.log_manager = LogManager(list(cfg.log_dirs), default_config=default_log_config,
                                       topic_config=topic_log_config, now_ms=now,
-                                      cleaner_config=cfg.cleaner_config())
+                                      cleaner_config=cfg.cleaner_config(),
+                                      hw_checkpoint_interval_ms=cfg.replica_high_watermark_checkpoint_interval_ms)
         def min_insync_replicas(topic: str) -> int:
             return int(self.controller.topic_config(topic).get("min.insync.replicas", cfg.min_insync_replicas))
 
