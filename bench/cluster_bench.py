@@ -48,20 +48,9 @@ TOPIC_CONFIG = {"min.insync.replicas": "2"}
 
 def start_cluster(kind: str, root: Path):
     """A started 3+3 cluster of `kind` (compat_tests/cluster.py), every broker in the metadata."""
-    from cluster import FAST, READY_S, Cluster, _kafka_nodes, _odradek_nodes, wait_for
+    from cluster import FAST, start_cluster as start
 
-    make = _kafka_nodes if kind == "kafka" else _odradek_nodes
-    cluster = Cluster(kind, make(root, 3, 3, dict(FAST)))
-    try:
-        for n in cluster.nodes.values():
-            n.start()
-        for n in cluster.nodes.values():
-            n.wait_ready()
-        wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == 3, READY_S, "every broker")
-    except BaseException:
-        cluster.close()
-        raise
-    return cluster
+    return start(kind, root, 3, 3, dict(FAST))
 
 
 def failover_once(cluster, topic: str, log) -> float:

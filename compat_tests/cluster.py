@@ -294,7 +294,7 @@ def free_base(controllers: int, brokers: int) -> int:
             return base
 
 
-def _odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
+def odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
                    node_props: dict[int, dict[str, str]]) -> list[ClusterNode]:
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                ODRADEK_LOG_LEVEL="INFO")
@@ -308,7 +308,7 @@ def _odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, 
     return out
 
 
-def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
+def kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
                  node_props: dict[int, dict[str, str]]) -> list[ClusterNode]:
     import apache_kafka
     from bench.kafka_ref import KAFKA_READY, format_kafka_cluster, kafka_cluster_layout
@@ -328,32 +328,44 @@ def _kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, st
     return out
 
 
+def start_cluster(kind: str, root: Path, controllers: int = 3, brokers: int = 3,
+                  props: dict[str, str] | None = None,
+                  node_props: dict[int, dict[str, str]] | None = None) -> Cluster:
+    """A started cluster of `kind` ("odradek" or "kafka"): every node ready and every broker in the
+    metadata, `props` as given (no FAST added), node_props: node id -> more; every process stopped
+    if it does not come up. The caller closes it."""
+    make = kafka_nodes if kind == "kafka" else odradek_nodes
+    cluster = Cluster(kind, make(root, controllers, brokers, props or {}, node_props or {}))
+    try:
+        for n in cluster.nodes.values():
+            n.start()
+        for n in cluster.nodes.values():
+            n.wait_ready()
+        wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == brokers, READY_S,
+                 "every broker in the metadata")
+    except BaseException:
+        cluster.close()
+        raise
+    return cluster
+
+
 @contextlib.contextmanager
 def running_cluster(root: Path, config, controllers: int = 3, brokers: int = 3,
                     props: dict[str, str] | None = None,
                     node_props: dict[int, dict[str, str]] | None = None) -> Iterator[Cluster]:
-    """A started cluster (every node ready, every broker registered) of the kind the run asks for
-    (cluster_kind), FAST settings plus props (node_props: node id -> more, e.g. broker.rack); every
-    process stopped at the end, also on failure."""
-    kind = cluster_kind(config)
+    """A started cluster (start_cluster) of the kind the run asks for (cluster_kind), FAST settings
+    plus props (node_props: node id -> more, e.g. broker.rack); every process stopped at the end,
+    also on failure."""
     settings = {**FAST, **(props or {})}
-    make = _kafka_nodes if kind == "kafka" else _odradek_nodes
     for attempt in range(3):  # a free port can be taken by another process before a node binds it
-        cluster = Cluster(kind, make(Path(root) / f"try{attempt}", controllers, brokers, settings,
-                                     node_props or {}))
         try:
-            for n in cluster.nodes.values():
-                n.start()
-            for n in cluster.nodes.values():
-                n.wait_ready()
+            cluster = start_cluster(cluster_kind(config), Path(root) / f"try{attempt}", controllers, brokers,
+                                    settings, node_props)
             break
         except RuntimeError as e:
-            cluster.close()
             if attempt == 2 or "address already in use" not in str(e).lower():
                 raise
     try:
-        wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == brokers, READY_S,
-                 "every broker in the metadata")
         yield cluster
     finally:
         cluster.close()
