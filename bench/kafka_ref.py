@@ -289,6 +289,23 @@ def format_kafka_cluster(root: str, layout: list[dict[str, str]]) -> list[KafkaN
     return nodes
 
 
+def kafka_broker_node(directory: str | Path, node_id: int, port: int, voters: str, cluster_id: str,
+                      extra: dict[str, str] | None = None) -> KafkaNode:
+    """One broker-only Kafka node (process.roles=broker) under a quorum that is not Kafka's own, e.g.
+    odradek's controllers: `voters` is their controller.quorum.voters ("1@host:port,..."), `cluster_id`
+    the cluster id they use (the log dir is formatted with it, as `kafka-storage format` requires).
+    PLAINTEXT on 127.0.0.1:port for clients and replication, CONTROLLER named for the quorum; formatted
+    under `directory`, not started (KafkaNode.command)."""
+    props = {"node.id": str(node_id), "process.roles": "broker", "controller.quorum.voters": voters,
+             "controller.listener.names": "CONTROLLER", "listeners": f"PLAINTEXT://127.0.0.1:{port}",
+             "advertised.listeners": f"PLAINTEXT://127.0.0.1:{port}", "inter.broker.listener.name": "PLAINTEXT",
+             "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+             **CLUSTER_COMMON, **(extra or {})}
+    node = KafkaNode(Path(directory), props)
+    node.format(cluster_id)
+    return node
+
+
 def _start_detached(node: KafkaNode) -> subprocess.Popen:
     out = open(node.dir / "stdout.log", "ab")
     proc = subprocess.Popen(node.command(), stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
