@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 from apache_kafka import classpath, jars
@@ -304,6 +305,50 @@ def kafka_broker_node(directory: str | Path, node_id: int, port: int, voters: st
     node = KafkaNode(Path(directory), props)
     node.format(cluster_id)
     return node
+
+
+@dataclass
+class KafkaQuorum:
+    """A formatted Kafka controller quorum (process.roles=controller, ids 1..C) and, optionally, Kafka
+    brokers on it (ids C+1..), for nodes of other kinds to join: its cluster id and voters string."""
+    root: Path
+    cluster_id: str
+    voters: str  # controller.quorum.voters
+    nodes: list[KafkaNode]
+    procs: dict[int, subprocess.Popen]
+
+    def broker_port(self, node_id: int) -> int:
+        n = next(n for n in self.nodes if n.id == node_id)
+        return int(n.props["listeners"].split(",")[0].rsplit(":", 1)[1])
+
+    def stop(self, timeout: float = 30) -> None:
+        """SIGTERM to the brokers, then the controllers; SIGKILL whatever outlives `timeout`."""
+        for roles in ("broker", "controller"):
+            procs = [p for n in self.nodes if n.props["process.roles"] == roles
+                     if (p := self.procs.get(n.id)) is not None and p.poll() is None]
+            for p in procs:
+                p.send_signal(signal.SIGTERM)
+            for p in procs:
+                try:
+                    p.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+
+
+def start_kafka_controllers(root: str, controllers: int = 1, brokers: int = 0, base_port: int = 0,
+                            extra: dict[str, str] | None = None) -> KafkaQuorum:
+    """Format (kafka-storage format, one new cluster id) and start a controller-only Kafka quorum under
+    root/node-<id>, plus `brokers` Kafka brokers on it, in `odradek cluster`'s layout (controller i on
+    base+100+i, broker k on base+k). Returns once the processes are started (not waited for: a caller
+    waits on what it needs, e.g. a broker's Metadata)."""
+    base = base_port or free_port()
+    layout = kafka_cluster_layout(controllers, brokers, base, root, extra)
+    shutil.rmtree(root, ignore_errors=True)
+    nodes = format_kafka_cluster(root, layout)
+    cluster_id = (nodes[0].dir / "data" / "meta.properties").read_text().split("cluster.id=", 1)[1].split()[0]
+    procs = {n.id: _start_detached(n) for n in nodes}
+    return KafkaQuorum(Path(root), cluster_id, layout[0]["controller.quorum.voters"], nodes, procs)
 
 
 def _start_detached(node: KafkaNode) -> subprocess.Popen:

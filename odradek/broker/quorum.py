@@ -23,6 +23,8 @@ from odradek.broker.broker_lifecycle import BrokerLifecycle
 from odradek.broker.controller_channel import ControllerChannel, Forwarding
 from odradek.broker.controller_server import ControllerServer
 from odradek.broker.server import BrokerServer, run_event_loop
+from odradek.log.fs import RealFileSystem
+from odradek.log.meta_properties import read_meta_properties
 
 
 def _now_ms() -> int:
@@ -30,8 +32,19 @@ def _now_ms() -> int:
 
 
 def cluster_id_for(config) -> str:
-    """The cluster id every node derives from the voter set (no `kafka-storage format`
-    step): the same controller.quorum.voters gives the same id."""
+    """The cluster id of this node: the one in its log directory's meta.properties when there is
+    one (written by `kafka-storage format`, as for a node that joins an Apache Kafka cluster),
+    else the one every odradek node derives from the voter set (no format step): the same
+    controller.quorum.voters gives the same id. A meta.properties of another node id is refused,
+    as Kafka refuses it."""
+    meta = read_meta_properties(RealFileSystem(), config.data_dir)
+    stored_node = meta.get("node.id")
+    if stored_node is not None and stored_node != str(config.node_id):
+        raise RuntimeError(f"Stored node id {stored_node} doesn't match previous node id {config.node_id}. "
+                           "If you moved your data, make sure your configured node id matches. If you intend "
+                           "to create a new node, you should remove all data in your data directories.")
+    if meta.get("cluster.id"):
+        return meta["cluster.id"]
     key = ",".join(f"{i}@{h}:{p}" for i, h, p in sorted(config.controller_quorum_voters))
     return base64.urlsafe_b64encode(hashlib.sha256(key.encode()).digest()[:16]).decode().rstrip("=")
 
@@ -54,7 +67,12 @@ async def _main(config) -> int:
     loop = asyncio.get_running_loop()
     metadata_dir = os.path.join(config.data_dir, "metadata")
     controller = Controller(metadata_dir, config.node_id, config.controller_defaults(), _now_ms())
-    cs = ControllerServer(config, controller, cluster_id_for(config))
+    try:
+        cluster_id = cluster_id_for(config)
+    except RuntimeError as e:
+        print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
+        return 1
+    cs = ControllerServer(config, controller, cluster_id)
     channel = ControllerChannel(cs)
     lifecycle = BrokerLifecycle(cs, channel)
     server = None

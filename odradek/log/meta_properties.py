@@ -13,14 +13,27 @@ from .fs import FileSystem, read_whole, write_atomic
 FILE_NAME = "meta.properties"
 
 
+def read_meta_properties(fs: FileSystem, data_dir: str) -> dict[str, str]:
+    """The key=value lines of data_dir/meta.properties (as `kafka-storage format` writes them);
+    {} when there is no such file."""
+    path = posixpath.join(data_dir, FILE_NAME)
+    if not fs.exists(path):
+        return {}
+    out = {}
+    for line in read_whole(fs, path).decode().splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            k, _, v = line.partition("=")
+            out[k.strip()] = v.strip()
+    return out
+
+
 def load_or_create_cluster_id(fs: FileSystem, data_dir: str, node_id: int, new_uuid: Callable[[], bytes]) -> str:
     fs.makedirs(data_dir)
     path = posixpath.join(data_dir, FILE_NAME)
-    if fs.exists(path):
-        for line in read_whole(fs, path).decode().splitlines():
-            k, _, v = line.strip().partition("=")
-            if k == "cluster.id" and v:
-                return v
+    stored = read_meta_properties(fs, data_dir).get("cluster.id")
+    if stored:
+        return stored
     cluster_id = uuid_str(new_uuid())
     write_atomic(fs, path, (f"#\ncluster.id={cluster_id}\ndirectory.id={uuid_str(new_uuid())}\n"
                             f"node.id={node_id}\nversion=1\n").encode())

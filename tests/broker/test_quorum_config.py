@@ -37,3 +37,28 @@ def test_bad_quorum_settings(props, needle):
     with pytest.raises(ConfigError) as e:
         BrokerConfig.from_properties(props)
     assert needle in str(e.value)
+
+
+def _broker(tmp_path):
+    return BrokerConfig.from_properties({"node.id": "4", "process.roles": "broker", "controller.quorum.voters": V,
+                                         "listeners": "PLAINTEXT://127.0.0.1:9092", "log.dirs": str(tmp_path)})
+
+
+def test_cluster_id_derived_from_the_voters_without_meta_properties(tmp_path):
+    from odradek.broker.quorum import cluster_id_for
+
+    assert cluster_id_for(_broker(tmp_path)) == cluster_id_for(_broker(tmp_path / "other"))
+
+
+def test_cluster_id_from_kafka_storage_format_meta_properties(tmp_path):
+    """A node formatted for an Apache Kafka cluster (kafka-storage format writes meta.properties in the
+    log dir) joins that cluster under its id; another node's meta.properties is refused as Kafka does."""
+    from odradek.broker.quorum import cluster_id_for
+
+    (tmp_path / "meta.properties").write_text("#\n#Thu Nov 26 19:43:41 UTC 2026\nnode.id=4\n"
+                                              "directory.id=A1BojDgQd3fMDLq7-xg_1g\nversion=1\n"
+                                              "cluster.id=QlmXYVRESvCc2jZSnCrGhA\n")
+    assert cluster_id_for(_broker(tmp_path)) == "QlmXYVRESvCc2jZSnCrGhA"
+    (tmp_path / "meta.properties").write_text("node.id=1\nversion=1\ncluster.id=QlmXYVRESvCc2jZSnCrGhA\n")
+    with pytest.raises(RuntimeError, match="Stored node id 1 doesn't match previous node id 4"):
+        cluster_id_for(_broker(tmp_path))
