@@ -21,7 +21,7 @@ from dataclasses import replace
 
 from odradek.api_handlers.context import RequestContext
 from odradek.broker.controller_api import (
-    ADMIN_WRITES, ALTER_PARTITION, BROKER_HEARTBEAT, BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER,
+    ADMIN_WRITES, ALTER_PARTITION, ASSIGN_REPLICAS_TO_DIRS, BROKER_HEARTBEAT, BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER,
     ControllerApi, delayed, not_controller_response,
 )
 from odradek.broker.coordinator_log import PendingWrites
@@ -40,7 +40,8 @@ from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import (
-    alter_partition_response as apr, broker_heartbeat_response as bhr, broker_registration_response as brr,
+    alter_partition_response as apr, assign_replicas_to_dirs_response as ard, broker_heartbeat_response as bhr,
+    broker_registration_response as brr,
 )
 
 log = logging.getLogger("odradek.quorum")
@@ -275,6 +276,8 @@ class ControllerServer:
             ctx, asyncio.ensure_future(self.broker_heartbeat(req))))
         reg[ALTER_PARTITION] = ControllerApi(ALTER_PARTITION, 2, 3, lambda ctx, req: delayed(
             ctx, asyncio.ensure_future(self.alter_partition(req, ctx.api_version))))
+        reg[ASSIGN_REPLICAS_TO_DIRS] = ControllerApi(ASSIGN_REPLICAS_TO_DIRS, 0, 0, lambda ctx, req: delayed(
+            ctx, asyncio.ensure_future(self.assign_replicas_to_dirs(req))))
         reg[18] = ControllerApi(18, 0, 4, self._api_versions)
         return reg
 
@@ -326,7 +329,8 @@ class ControllerServer:
             reg = BrokerRegistration(
                 req.broker_id, req.incarnation_id, [(x.name, x.host, x.port, x.security_protocol) for x in lst],
                 {f.name: (f.min_supported_version, f.max_supported_version) for f in req.features},
-                req.rack, cluster_id=req.cluster_id, previous_broker_epoch=req.previous_broker_epoch)
+                req.rack, cluster_id=req.cluster_id, previous_broker_epoch=req.previous_broker_epoch,
+                log_dirs=tuple(req.log_dirs or ()))
             now = _now_ms()
             valid = self._heartbeats.has_valid_session(req.broker_id, now)
             written, applied = await self._write(lambda d: d.register_broker(reg, epoch, has_valid_session=valid))
@@ -394,3 +398,22 @@ class ControllerServer:
                 leader_recovery_state=r.partition_image.leader_recovery_state,
                 partition_epoch=r.partition_image.partition_epoch)
             for r in rs]) for tid, rs in results])
+
+    async def assign_replicas_to_dirs(self, req):
+        """AssignReplicasToDirs (KIP-858) from a broker: where its replicas live, written as
+        PartitionChangeRecords (directories); answered once they are applied."""
+        if not self.active:
+            return ard.AssignReplicasToDirsResponse(error_code=NOT_CONTROLLER)
+        dirs = [(d.id, [(t.topic_id, [p.partition_index for p in t.partitions]) for t in d.topics])
+                for d in req.directories]
+        async with self._write_lock:
+            if not self.active:
+                return ard.AssignReplicasToDirsResponse(error_code=NOT_CONTROLLER)
+            written, applied = await self._write(
+                lambda d: d.assign_replicas_to_dirs(req.broker_id, req.broker_epoch, dirs))
+        if not applied:
+            return ard.AssignReplicasToDirsResponse(error_code=NOT_CONTROLLER)
+        code, results = written.response
+        return ard.AssignReplicasToDirsResponse(error_code=code, directories=[ard.DirectoryData(id=dir_id, topics=[
+            ard.TopicData(topic_id=tid, partitions=[ard.PartitionData(partition_index=i, error_code=e) for i, e in errs])
+            for tid, errs in topics]) for dir_id, topics in results])

@@ -25,6 +25,7 @@ from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
 from odradek.wire.uuid import ZERO_UUID
 
 from . import configs as C
+from . import directories
 from . import features
 from . import group_configs as GC
 from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
@@ -87,6 +88,7 @@ class BrokerRegistration:
     rack: str | None = None
     cluster_id: str | None = None  # checked against the image's when given
     previous_broker_epoch: int = -1  # the epoch it shut down cleanly in (-1: unknown, so unclean)
+    log_dirs: tuple = ()  # the ids of its log directories (KIP-858)
 
 
 @dataclass
@@ -232,12 +234,14 @@ class Decisions:
                                 f"Unable to replicate the partition {rf} time(s): All brokers are currently fenced or "
                                 "in controlled shutdown.")
 
-    @staticmethod
-    def _partition_record(topic_id: bytes, partition: int, replicas: list[int], isr: list[int]) -> PartitionRecord:
-        return PartitionRecord(partition_id=partition, topic_id=topic_id, replicas=list(replicas),
-                               isr=list(isr), removing_replicas=[], adding_replicas=[],
-                               leader=isr[0], leader_epoch=0, partition_epoch=0,
-                               eligible_leader_replicas=[], last_known_elr=[])
+    def _partition_record(self, topic_id: bytes, partition: int, replicas: list[int], isr: list[int]) -> PartitionRecord:
+        rec = PartitionRecord(partition_id=partition, topic_id=topic_id, replicas=list(replicas),
+                              isr=list(isr), removing_replicas=[], adding_replicas=[],
+                              leader=isr[0], leader_epoch=0, partition_epoch=0,
+                              eligible_leader_replicas=[], last_known_elr=[])
+        if directories.supported(self.image.features.get(features.METADATA_VERSION, 0)):
+            rec.directories = [directories.default_dir(self.image.brokers.get(r)) for r in replicas]
+        return rec
 
     # ------------------------------------------------------------------ topics
 
@@ -659,6 +663,9 @@ class Decisions:
         same = existing is not None and existing.incarnation_id == reg.incarnation_id
         if existing is not None and has_valid_session and not same:
             return ControllerResult([], int(ErrorCode.DUPLICATE_BROKER_REGISTRATION))
+        with_dirs = directories.supported(self.image.features.get(features.METADATA_VERSION, 0))
+        if with_dirs and self._invalid_log_dirs(reg):
+            return ControllerResult([], int(ErrorCode.INVALID_REGISTRATION))
         records: list = []
         if existing is not None and not same and not unfence:
             # the old incarnation is gone: out of every ISR with new leaders elected, as a fence;
@@ -679,10 +686,22 @@ class Decisions:
             rack=reg.rack,
             fenced=existing.fenced if same else True,
             in_controlled_shutdown=existing.in_controlled_shutdown if same else False,
+            log_dirs=list(reg.log_dirs) if with_dirs else [],
         ))
         if unfence:
             records.append(UnfenceBrokerRecord(id=reg.broker_id, epoch=epoch))
         return ControllerResult(records, 0)
+
+    def _invalid_log_dirs(self, reg: BrokerRegistration) -> bool:
+        """Kafka's checks of a registration's directories: no reserved id, no duplicate, none
+        registered by another broker. (Kafka also refuses an empty list; odradek brokers register
+        none yet, so an empty list is taken: their replicas stay MIGRATING.)"""
+        dirs = list(reg.log_dirs)
+        if any(directories.reserved(d) for d in dirs):
+            return True
+        if len(set(dirs)) != len(dirs):
+            return True
+        return any(b.node_id != reg.broker_id and set(b.log_dirs) & set(dirs) for b in self.image.brokers.values())
 
     def broker_heartbeat(self, broker_id: int, broker_epoch: int, metadata_offset: int, want_fence: bool,
                          want_shut_down: bool = False,
@@ -747,6 +766,19 @@ class Decisions:
             fenced.append(i)
             d = Decisions(self.env, then(d.image, mine))
         return ControllerResult(records, fenced)
+
+    def assign_replicas_to_dirs(self, broker_id: int, broker_epoch: int, dirs) -> ControllerResult:
+        """AssignReplicasToDirs (KIP-858) from a broker: dirs [(directory id, [(topic id, [partition])])]
+        -> (top-level error code, [(directory id, [(topic id, [(partition, error code)])])]).
+        UNSUPPORTED_VERSION below metadata.version 3.7-IV2, STALE_BROKER_EPOCH for a broker not
+        registered in that epoch (Kafka's checkBrokerEpoch)."""
+        if not directories.supported(self.image.features.get(features.METADATA_VERSION, 0)):
+            return ControllerResult([], (int(ErrorCode.UNSUPPORTED_VERSION), []))
+        b = self.image.brokers.get(broker_id)
+        if b is None or b.epoch != broker_epoch:
+            return ControllerResult([], (int(ErrorCode.STALE_BROKER_EPOCH), []))
+        records, results = self.replication().assign_replicas_to_dirs(broker_id, dirs)
+        return ControllerResult(records, (0, results))
 
     def alter_partition(self, broker_id: int, broker_epoch: int, topics) -> ControllerResult:
         """AlterPartition from a partition leader: topics [(topic_id, [IsrUpdate])] ->

@@ -52,6 +52,7 @@ class PartitionImage:
     elr: tuple = ()
     last_known_elr: tuple = ()
     leader_recovery_state: int = 0  # 0 RECOVERED, 1 RECOVERING (after an unclean election)
+    directories: tuple = ()  # each replica's log directory id (KIP-858); () = all MIGRATING
 
     @property
     def in_sync(self) -> tuple:
@@ -82,7 +83,15 @@ class PartitionImage:
             last_known_elr=keep(record.last_known_elr, self.last_known_elr),
             leader_recovery_state=(self.leader_recovery_state if record.leader_recovery_state == -1
                                    else record.leader_recovery_state),
+            directories=_migrating_as_empty(self.directories if record.directories is None else record.directories),
         )
+
+
+def _migrating_as_empty(directories) -> tuple:
+    """Directories as a partition keeps them: () when each is MIGRATING (the zero uuid), as Kafka's
+    PartitionRegistration reads a record without them."""
+    dirs = tuple(directories or ())
+    return () if all(d == bytes(16) for d in dirs) else dirs
 
 
 @dataclass(frozen=True)
@@ -107,6 +116,7 @@ class BrokerImage:
     incarnation_id: bytes = bytes(16)
     epoch: int = -1
     in_controlled_shutdown: bool = False
+    log_dirs: tuple = ()  # the ids of its log directories (KIP-858), as it registered them
 
     @property
     def active(self) -> bool:
@@ -187,7 +197,8 @@ class MetadataDelta:
             p = PartitionImage(record.partition_id, record.leader, record.leader_epoch, record.partition_epoch,
                                tuple(record.replicas), tuple(record.isr), tuple(record.removing_replicas),
                                tuple(record.adding_replicas), tuple(record.eligible_leader_replicas or ()),
-                               tuple(record.last_known_elr or ()), record.leader_recovery_state)
+                               tuple(record.last_known_elr or ()), record.leader_recovery_state,
+                               _migrating_as_empty(record.directories))
             self._put_partition(t, p)
         elif isinstance(record, PartitionChangeRecord):
             t = self._topic(record.topic_id)
@@ -205,7 +216,8 @@ class MetadataDelta:
             ep = record.end_points[0] if record.end_points else None
             self.brokers[record.broker_id] = BrokerImage(
                 record.broker_id, ep.host if ep else "", ep.port if ep else 0, record.rack or None,
-                bool(record.fenced), record.incarnation_id, record.broker_epoch, bool(record.in_controlled_shutdown))
+                bool(record.fenced), record.incarnation_id, record.broker_epoch, bool(record.in_controlled_shutdown),
+                tuple(record.log_dirs or ()))
         elif isinstance(record, UnfenceBrokerRecord):
             b = self.brokers.get(record.id) or self.base.brokers.get(record.id)
             if b is not None:
@@ -217,7 +229,10 @@ class MetadataDelta:
                 # in_controlled_shutdown: 1 = entered it, 0 = no change
                 fenced = b.fenced if record.fenced not in (1, -1) else record.fenced == 1
                 shutting_down = b.in_controlled_shutdown or record.in_controlled_shutdown == 1
-                self.brokers[record.broker_id] = replace(b, fenced=fenced, in_controlled_shutdown=shutting_down)
+                # log_dirs: the broker's directories now (a directory went offline), if any
+                log_dirs = tuple(record.log_dirs) if record.log_dirs else b.log_dirs
+                self.brokers[record.broker_id] = replace(b, fenced=fenced, in_controlled_shutdown=shutting_down,
+                                                         log_dirs=log_dirs)
         elif isinstance(record, FeatureLevelRecord):
             self.features[record.name] = record.feature_level
         elif isinstance(record, ClientQuotaRecord):

@@ -27,6 +27,7 @@ from typing import Callable
 
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 
+from . import directories
 from .image import NO_LEADER, NO_LEADER_CHANGE, PartitionImage
 
 RECOVERED, RECOVERING = 0, 1
@@ -52,6 +53,9 @@ class PartitionChange:
     target_adding: list[int] | None = None
     unclean_shutdown: tuple[int, ...] = ()
     target_recovery_state: int | None = None
+    # metadata.version with directory assignment: where a new replica goes (directories.default_dir)
+    default_dir: Callable[[int], bytes] | None = None
+    target_directories: dict[int, bytes] | None = None  # AssignReplicasToDirs: broker -> its directory
 
     def __post_init__(self) -> None:
         p = self.partition
@@ -145,6 +149,10 @@ class PartitionChange:
         if rec.isr is None and (self.isr or self.elr_enabled) and self.isr != list(p.isr):
             rec.isr = list(self.isr)
         self._last_known_leader_field(rec)
+        if self.default_dir is not None and self.replicas:
+            dirs = directories.for_replicas(p, self.replicas, self.default_dir, self.target_directories)
+            if dirs != list(directories.current(p)):
+                rec.directories = dirs
         if self.replicas and self.replicas != list(p.replicas):
             rec.replicas = list(self.replicas)
         if self.removing != list(p.removing_replicas):

@@ -12,6 +12,8 @@ from typing import Callable, Iterable, Iterator, Mapping
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 
+from . import directories
+from .features import METADATA_VERSION
 from .image import NO_LEADER, MetadataDelta, MetadataImage, PartitionImage, TopicImage
 from .partition_change import Election, PartitionChange, RECOVERING
 
@@ -90,6 +92,8 @@ class ReplicationControl:
     def change(self, t: TopicImage, p: PartitionImage, acceptable: Callable[[int], bool] | None = None,
                **targets) -> PartitionChange:
         election = targets.pop("election", Election.UNCLEAN if self.unclean_enabled(t) else Election.ONLINE)
+        if directories.supported(self.image.features.get(METADATA_VERSION, 0)):
+            targets.setdefault("default_dir", lambda b: directories.default_dir(self.image.brokers.get(b)))
         return PartitionChange(p, t.topic_id, acceptable or self.active, self.min_isr(t), self.elr_enabled,
                                election, **targets)
 
@@ -129,6 +133,43 @@ class ReplicationControl:
             if rec is not None:
                 records.append(rec)
         return records
+
+    def assign_replicas_to_dirs(self, broker_id: int, dirs) -> tuple[list, list]:
+        """AssignReplicasToDirs from a broker (Kafka's handleAssignReplicasToDirs; the broker's epoch and
+        the metadata.version are the caller's checks): dirs [(directory id, [(topic id, [partition])])] ->
+        (records, [(directory id, [(topic id, [(partition, error code)])])]). Each replica of the broker
+        named is set to its directory; a replica put in a directory the broker does not have online
+        leaves the ISR (and its leadership), as a fenced broker does."""
+        online = set(self.image.brokers[broker_id].log_dirs)
+        records, results, offline = [], [], []
+        for dir_id, topics in dirs:
+            dir_results = []
+            for topic_id, partitions in topics:
+                t = self.image.topic_by_id(topic_id)
+                errs = []
+                for index in partitions:
+                    p = t.partitions.get(index) if t is not None else None
+                    if t is None:
+                        code = ErrorCode.UNKNOWN_TOPIC_ID
+                    elif p is None:
+                        code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                    elif broker_id not in p.replicas:
+                        code = ErrorCode.NOT_LEADER_OR_FOLLOWER
+                    else:
+                        code = ErrorCode.NONE
+                        rec = self.change(t, p, target_directories={broker_id: dir_id}).build()
+                        if rec is not None:
+                            records.append(rec)
+                        if dir_id not in online:
+                            offline.append((topic_id, index))
+                    errs.append((index, int(code)))
+                dir_results.append((topic_id, errs))
+            results.append((dir_id, dir_results))
+        if offline:
+            after = ReplicationControl(then(self.image, records), self._topic_config)
+            parts = [(t, t.partitions[i]) for t, i in ((after.image.topic_by_id(tid), i) for tid, i in offline)]
+            records += after.leader_and_isr_updates(parts, remove=broker_id)
+        return records, results
 
     def broker_fenced(self, broker_id: int) -> list:
         """Out of every ISR; the partitions it led get new leaders (the fence record is the caller's)."""

@@ -29,7 +29,7 @@ def image_records(img: MetadataImage) -> list:
             end_points=[BrokerEndpoint(name="PLAINTEXT", host=b.host, port=b.port, security_protocol=0)],
             features=[BrokerFeature(name="metadata.version", min_supported_version=1,
                                     max_supported_version=img.features.get("metadata.version", 1))],
-            rack=b.rack, fenced=b.fenced, in_controlled_shutdown=b.in_controlled_shutdown))
+            rack=b.rack, fenced=b.fenced, in_controlled_shutdown=b.in_controlled_shutdown, log_dirs=list(b.log_dirs)))
     for name, cfg in sorted(img.broker_configs.items()):
         out += [ConfigRecord(resource_type=BROKER, resource_name=name, name=k, value=v) for k, v in sorted(cfg.items())]
     for t in sorted(img.topics.values(), key=lambda t: t.name):
@@ -40,7 +40,7 @@ def image_records(img: MetadataImage) -> list:
                 removing_replicas=list(p.removing_replicas), adding_replicas=list(p.adding_replicas),
                 leader=p.leader, leader_recovery_state=p.leader_recovery_state, leader_epoch=p.leader_epoch,
                 partition_epoch=p.partition_epoch, eligible_leader_replicas=list(p.elr),
-                last_known_elr=list(p.last_known_elr)))
+                last_known_elr=list(p.last_known_elr), directories=list(p.directories)))
     for name, cfg in sorted(img.topic_configs.items()):
         out += [ConfigRecord(resource_type=TOPIC, resource_name=name, name=k, value=v) for k, v in sorted(cfg.items())]
     for name, cfg in sorted(img.group_configs.items()):
