@@ -81,6 +81,7 @@ class ClusterNode:
         self.port = broker_port
         self.log_dir = log_dir
         self.proc: subprocess.Popen | None = None
+        self.paused = False
         self.lines: list[str] = []
         self._ready = threading.Event()
 
@@ -120,10 +121,23 @@ class ClusterNode:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
 
+    def pause(self) -> None:
+        """SIGSTOP: the process keeps its sockets but answers nothing, as a node cut off by a network
+        partition (or in a long GC pause); resume() lets it go on where it stopped."""
+        if self.alive:
+            self.proc.send_signal(signal.SIGSTOP)
+            self.paused = True
+
+    def resume(self) -> None:
+        if self.alive:
+            self.proc.send_signal(signal.SIGCONT)
+        self.paused = False
+
     def terminate(self) -> None:
-        """SIGTERM without waiting (see wait_exit)."""
+        """SIGTERM without waiting (see wait_exit); a paused node is resumed to take it."""
         if self.alive:
             self.proc.send_signal(signal.SIGTERM)
+            self.proc.send_signal(signal.SIGCONT)
 
     def wait_exit(self, timeout: float = STOP_S) -> int:
         """The exit code after a SIGTERM; SIGKILL (and an error) if the node does not exit in time."""
@@ -162,7 +176,8 @@ class Cluster:
         return self.nodes[node_id]
 
     def live_bootstrap(self) -> str:
-        return ",".join(f"127.0.0.1:{n.port}" for n in self.brokers if n.alive)
+        """The brokers running and not paused."""
+        return ",".join(f"127.0.0.1:{n.port}" for n in self.brokers if n.alive and not n.paused)
 
     def kill9(self, node_id: int) -> None:
         self.nodes[node_id].kill9()
