@@ -271,6 +271,10 @@ class TxnOffsets(Protocol):
 
     def pending_partitions(self, group_id: str) -> set: ...
 
+    def complete(self, pid: int, partition: int, commit: bool, now_ms: int) -> None:
+        """The marker of producer ``pid`` is replicated in __consumer_offsets ``partition``:
+        its pending offsets there become committed (or are dropped for an abort)."""
+
 
 class Shares(Protocol):
     """The share group coordinator (KIP-932). Its writes (acknowledge, the offsets admin, delete_group)

@@ -57,6 +57,11 @@ class InvalidProducerEpochError(LogError):
     error_name = "INVALID_PRODUCER_EPOCH"
 
 
+class TransactionCoordinatorFencedError(LogError):
+    """A marker from a coordinator older than the last one that wrote for the producer."""
+    error_name = "TRANSACTION_COORDINATOR_FENCED"
+
+
 class UnexpectedAppendOffsetError(LogError):
     """A follower append whose first offset is below the log end offset."""
     error_name = "UNKNOWN_SERVER_ERROR"

@@ -543,12 +543,40 @@ class PartitionLog:
                              cfg.timestamp_after_max_ms)
 
         with self.lock:
+            markers = self._check_markers(buf, headers) if assign_offsets else ()
             try:
-                return self._append_checked(buf, headers, total, now_ms, leader_epoch, use_lat,
+                info = self._append_checked(buf, headers, total, now_ms, leader_epoch, use_lat,
                                             assign_offsets)
             except OSError as e:
                 self._failed_write(e)
                 raise
+            for pid, coordinator_epoch in markers:
+                self.producer_state.note_coordinator_epoch(pid, coordinator_epoch)
+            return info
+
+    def _check_markers(self, buf, headers) -> list[tuple[int, int]]:
+        """The transaction markers of a leader's append, checked against the producer's epoch
+        and the coordinator epoch of its last marker; -> [(producer id, coordinator epoch)]."""
+        out = []
+        pos = 0
+        for h in headers:
+            if h.is_control and h.producer_id >= 0:
+                try:
+                    _, recs = records.decode_records(buf, pos, check_crc=False)
+                    epoch = records.parse_control_record(recs[0])[1] if recs else None
+                except WireError as e:
+                    raise errors.CorruptRecordError(f"control batch: {e}") from e
+                if epoch is not None:
+                    chk = self.producer_state.check_marker(h.producer_id, h.producer_epoch, epoch)
+                    if chk is CheckResult.INVALID_PRODUCER_EPOCH:
+                        raise errors.InvalidProducerEpochError(
+                            f"marker of producer {h.producer_id}: epoch {h.producer_epoch} is stale")
+                    if chk is CheckResult.COORDINATOR_FENCED:
+                        raise errors.TransactionCoordinatorFencedError(
+                            f"marker of producer {h.producer_id}: coordinator epoch {epoch} is stale")
+                    out.append((h.producer_id, epoch))
+            pos += h.batch_length + 12
+        return out
 
     def append_as_follower(self, record_set, now_ms: int) -> AppendInfo:
         """Kafka's appendAsFollower: the batches as the leader wrote them (offsets, leader

@@ -23,6 +23,7 @@ class CheckResult(enum.Enum):
     DUPLICATE = "DUPLICATE_SEQUENCE_NUMBER"
     OUT_OF_ORDER_SEQUENCE = "OUT_OF_ORDER_SEQUENCE_NUMBER"
     INVALID_PRODUCER_EPOCH = "INVALID_PRODUCER_EPOCH"
+    COORDINATOR_FENCED = "TRANSACTION_COORDINATOR_FENCED"
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class ProducerEntry:
     epoch: int
     batches: deque = field(default_factory=lambda: deque(maxlen=MAX_CACHED_BATCHES))
     last_timestamp: int = -1
+    coordinator_epoch: int = -1  # of the last transaction marker (Kafka's ProducerStateEntry)
 
     @property
     def last_seq(self) -> int:
@@ -149,6 +151,24 @@ class ProducerStateTable:
                 first_offset, last_offset, max_timestamp))
         entry.last_timestamp = max(entry.last_timestamp, max_timestamp)
 
+    def check_marker(self, producer_id: int, producer_epoch: int, coordinator_epoch: int) -> CheckResult:
+        """A transaction marker as leader (ProducerAppendInfo.appendEndTxnMarker): an older
+        producer epoch is INVALID_PRODUCER_EPOCH, an older coordinator epoch than the last
+        marker's is a fenced coordinator (TRANSACTION_COORDINATOR_FENCED)."""
+        entry = self.producers.get(producer_id)
+        if entry is None:
+            return CheckResult.OK
+        if producer_epoch < entry.epoch:
+            return CheckResult.INVALID_PRODUCER_EPOCH
+        if coordinator_epoch < entry.coordinator_epoch:
+            return CheckResult.COORDINATOR_FENCED
+        return CheckResult.OK
+
+    def note_coordinator_epoch(self, producer_id: int, coordinator_epoch: int) -> None:
+        entry = self.producers.get(producer_id)
+        if entry is not None:
+            entry.coordinator_epoch = coordinator_epoch
+
     def update_from_header(self, h) -> None:
         if h.producer_id >= 0:
             if h.is_control:
@@ -193,7 +213,7 @@ class ProducerStateTable:
                 last_offset=last.last_offset if last else -1,
                 offset_delta=last.last_offset - last.first_offset if last else 0,
                 timestamp=e.last_timestamp,
-                coordinator_epoch=-1,
+                coordinator_epoch=e.coordinator_epoch,
                 current_txn_first_offset=ongoing.get(pid, -1)))
         body = _formats()[0].build(dict(version=1, crc=0, entries=entries))
         crc = crc32c(body[6:])
@@ -215,7 +235,7 @@ class ProducerStateTable:
                 t.producers[le.producer_id] = entry
             return t
         for ke in entries:
-            entry = ProducerEntry(ke.epoch, last_timestamp=ke.timestamp)
+            entry = ProducerEntry(ke.epoch, last_timestamp=ke.timestamp, coordinator_epoch=ke.coordinator_epoch)
             if ke.last_sequence >= 0:
                 first_seq = ke.last_sequence - ke.offset_delta
                 if first_seq < 0:  # the batch wrapped past INT32_MAX

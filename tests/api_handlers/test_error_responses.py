@@ -129,6 +129,7 @@ EXPECT = {
          (4, R, "err", "error_code", None)],
     25: [(0, R, "err", "error_code", None)],
     26: [(0, R, "err", "error_code", None)],
+    27: [(0, R, "err", "markers[].topics[].partitions[].error_code", "markers[].topics[].partition_indexes[]")],
     28: [(0, R, "err", "topics[].partitions[].error_code", "topics[].partitions[]")],
     29: [(0, R, "err", "error_code", None)],
     30: [(0, R, "err", "results[].error_code", "creations[]")],

@@ -128,3 +128,29 @@ def test_compaction_drops_aborted_records_and_keeps_markers():
     LogCleaner().clean(log, now_ms=3000, force=True)
     vals = [(o, v) for o, _, v in read_all(log)]
     assert (0, b"committed") not in vals and (3, b"open") in vals
+
+
+def test_markers_are_checked_against_producer_and_coordinator_epochs(tmp_path):
+    """ProducerAppendInfo.appendEndTxnMarker: an older producer epoch is refused, and so is an
+    older coordinator epoch than the producer's last marker (kept in the producer snapshot)."""
+    import pytest
+
+    from odradek.log import errors
+
+    d = str(tmp_path / "t-0")
+    fs = RealFileSystem()
+    log = PartitionLog(fs, d)
+    append(log, txn_batch(4, 2, 0, [b"x"]))
+    with pytest.raises(errors.InvalidProducerEpochError):
+        log.append(build_control_batch(True, 4, 1, 5, 1000), 1000)
+    append(log, build_control_batch(True, 4, 2, 5, 1000))
+    with pytest.raises(errors.TransactionCoordinatorFencedError):
+        log.append(build_control_batch(False, 4, 2, 4, 1000), 1000)
+    assert log.log_end_offset == 2  # nothing refused was written
+    log.close()
+    log2 = PartitionLog(fs, d)  # the coordinator epoch comes back from the producer snapshot
+    with pytest.raises(errors.TransactionCoordinatorFencedError):
+        log2.append(build_control_batch(False, 4, 2, 4, 1000), 1000)
+    log2.append(build_control_batch(False, 4, 3, 5, 1000), 1000)  # a bumped epoch, the same coordinator
+    assert log2.log_end_offset == 3
+    log2.close()
