@@ -19,15 +19,19 @@ How the broker wires it (odradek/broker/broker.py)::
         config=cfg,                          # transaction.max.timeout.ms, ...num.partitions
         allocate_producer_id=broker.allocate_producer_id,
         write_marker=fn(topic, partition, producer_id, epoch, commit, coordinator_epoch, now_ms) -> error code,
+        send_markers=fn(TxnMarkers),         # a cluster broker: its marker channel, then markers_written
         offsets=TxnOffsetStore(...),         # transactional offset commits (txn_offsets.py)
         transaction_version=fn() -> int,     # the finalized transaction.version
     )
     txn.load_all(now_ms)                     # at start-up: rebuild, finish PrepareCommit/PrepareAbort
     txn.tick(now_ms)                         # every ~100 ms: abort transactions past their timeout
 
-Markers go out synchronously (single node: an append to a local log), so a
+On a single node markers go out synchronously (an append to a local log), so a
 transaction passes through PrepareCommit/PrepareAbort within one call; the Prepare
 record is still written first, so a crash in between is finished at the next start.
+A cluster broker hands them to its marker channel (``send_markers``: WriteTxnMarkers to each
+partition's leader, coordinator/txn_markers.py decides) and records Complete* when the channel
+reports them all written (``markers_written``), as Kafka's coordinator.
 
 Every transition is decided, written, then applied (Kafka's prepareTransitionTo /
 completeTransitionTo): ``_transition`` writes the target state as a CoordinatorResult and the
@@ -45,6 +49,7 @@ from odradek.wire.errors import ErrorCode
 
 from . import txn_records as rec
 from .result import CoordinatorResult, CoordinatorRuntime
+from .txn_markers import TxnMarkers
 from .txn_records import TxnMetadata, TxnState
 from .settings import int_settings
 
@@ -71,7 +76,8 @@ class TxnConfig:
 class TxnCoordinator:
     def __init__(self, log=None, config: Any = None, allocate_producer_id: Callable[[], int] | None = None,
                  write_marker: Callable[..., int] | None = None, offsets=None, now_ms: int = 0,
-                 coordinator_epoch: int = 0, transaction_version: Callable[[], int] | None = None):
+                 coordinator_epoch: int = 0, transaction_version: Callable[[], int] | None = None,
+                 send_markers: Callable[[TxnMarkers], None] | None = None):
         self.log = log
         self.config = TxnConfig.from_any(config)
         self.num_partitions = self.config.transaction_state_log_num_partitions
@@ -79,6 +85,7 @@ class TxnCoordinator:
         self._next_pid = 0
         self.allocate_producer_id = allocate_producer_id or self._local_pid
         self.write_marker = write_marker or (lambda *a, **k: 0)
+        self.send_markers = send_markers
         self.offsets = offsets
         self.coordinator_epoch = coordinator_epoch
         self.transaction_version = transaction_version or (lambda: 0)
@@ -420,7 +427,14 @@ class TxnCoordinator:
 
     def _complete(self, m: TxnMetadata, commit: bool, now_ms: int) -> None:
         """Write the markers of a transaction in Prepare*, then record Complete* (with TV2 and an
-        exhausted epoch: under the next producer id, epoch 0)."""
+        exhausted epoch: under the next producer id, epoch 0). With ``send_markers`` (a cluster
+        broker's marker channel) the markers go to the partitions' leaders and Complete* waits for
+        ``markers_written``; the transaction stays pending (CONCURRENT_TRANSACTIONS) meanwhile."""
+        if self.send_markers is not None and m.partitions:
+            m.pending = True
+            self.send_markers(TxnMarkers(m.transactional_id, m.producer_id, m.producer_epoch, commit,
+                                         frozenset(m.partitions), m.client_tv))
+            return
         m.pending = True
         try:
             for topic, p in sorted(m.partitions):
@@ -431,11 +445,33 @@ class TxnCoordinator:
                     log.warning("marker for %s to %s-%d failed: %s", m.transactional_id, topic, p, err)
                 if topic == CONSUMER_OFFSETS and self.offsets is not None:
                     self.offsets.complete(m.producer_id, p, commit, now_ms)
-            overflow = {}
-            if m.client_tv >= 2 and m.next_producer_id >= 0:
-                overflow = dict(last_producer_id=m.producer_id, producer_id=m.next_producer_id, producer_epoch=0)
-            self._transition(m, now_ms, **overflow, state=S.COMPLETE_COMMIT if commit else S.COMPLETE_ABORT,
-                             partitions=set(), next_producer_id=-1)
+            self._write_complete(m, commit, now_ms)
+        finally:
+            m.pending = False
+
+    def _write_complete(self, m: TxnMetadata, commit: bool, now_ms: int) -> None:
+        overflow = {}
+        if m.client_tv >= 2 and m.next_producer_id >= 0:
+            overflow = dict(last_producer_id=m.producer_id, producer_id=m.next_producer_id, producer_epoch=0)
+        self._transition(m, now_ms, **overflow, state=S.COMPLETE_COMMIT if commit else S.COMPLETE_ABORT,
+                         partitions=set(), next_producer_id=-1)
+
+    def markers_written(self, markers: TxnMarkers, now_ms: int) -> bool:
+        """Every marker of ``markers`` is written (TransactionMarkerChannelManager's
+        maybeWriteTxnCompletion): record Complete*. False when the transaction is no longer the
+        one the markers were for, or the write failed (a later tick sends the markers again)."""
+        self._now = now_ms
+        m = self.txns.get(markers.transactional_id)
+        want = S.PREPARE_COMMIT if markers.commit else S.PREPARE_ABORT
+        if m is None or m.state is not want or m.producer_id != markers.producer_id \
+                or m.producer_epoch != markers.producer_epoch:
+            return False
+        try:
+            self._write_complete(m, markers.commit, now_ms)
+            return True
+        except Exception:
+            log.exception("cannot record the completion of transaction %s", m.transactional_id)
+            return False
         finally:
             m.pending = False
 
