@@ -1,0 +1,191 @@
+"""A mixed cluster under odradek's controllers (issue 20, "Against Kafka itself"): an Apache Kafka 4.3
+broker joins a cluster whose KRaft quorum is odradek's, beside odradek brokers, and partitions
+replicate both ways with the records identical byte for byte.
+
+One odradek controller (node 1: the quorum is odradek's whatever its size; one keeps the test light on
+a 2-core machine beside a JVM), odradek brokers 2 and 3, and a Kafka 4.3 broker-only node 4 formatted
+with the cluster id odradek's nodes use (kafka-storage format, bench/kafka_ref.kafka_broker_node; the
+jars come from Maven Central through apache_kafka). The Kafka broker registers with odradek's
+controller (its listeners, features and log directory), heartbeats, is unfenced, follows the metadata
+log as an observer and replicates with odradek's brokers through Kafka's Fetch.
+
+A topic with replication factor 3 and min.insync.replicas=2 is placed by hand so that the Kafka broker
+leads partition 0 (odradek brokers following it) and odradek brokers lead partitions 1 and 2 (the Kafka
+broker following them). Records produced with acks=all in several batches (uncompressed and lz4, with
+keys and headers) are all acknowledged; each partition's replicas then hold the same record batches in
+their segment files, byte for byte (base offsets, leader epochs, CRCs), and a consumer reading each
+partition from its leader gets back what was sent, at the acknowledged offsets.
+
+Then the Kafka broker is killed with SIGKILL: odradek's controller fences it when its session lapses
+and elects an odradek leader for partition 0, production goes on; the Kafka broker restarts as a new
+incarnation, catches up from odradek leaders (truncating to their log as Kafka does) and rejoins every
+ISR; a preferred-leader election gives partition 0 back to it; and once more every replica holds the
+same batches.
+
+Idempotence is off: AllocateProducerIds (issue 21) is not served by odradek's controller yet, and a
+Kafka broker without a producer id block answers InitProducerId with COORDINATOR_LOAD_IN_PROGRESS.
+"""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import apache_kafka
+from cluster import FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, Cluster, ClusterNode, free_port, start_cluster, wait_for
+
+TOPIC, PARTITIONS = "mixed", 3
+KAFKA_ID = 4
+MIN_ISR = "2"
+
+pytestmark = pytest.mark.timeout(900)
+
+
+def _skip_without_kafka() -> None:
+    reason = apache_kafka.missing()
+    if reason:
+        pytest.skip(f"mixed cluster with an Apache Kafka 4.3 broker {reason}")
+
+
+def _cluster_id(controller: ClusterNode) -> str:
+    """The cluster id odradek's controller announces in its ready line."""
+    m = next(m for m in (re.search(r"cluster (\S+), data", line) for line in controller.lines) if m)
+    return m.group(1)
+
+
+def _kafka_broker(root: Path, voters: str, cluster_id: str) -> ClusterNode:
+    from bench.kafka_ref import KAFKA_READY, kafka_broker_node
+
+    port = free_port()
+    node = kafka_broker_node(root / f"node-{KAFKA_ID}", KAFKA_ID, port, voters, cluster_id, FAST)
+    return ClusterNode(KAFKA_ID, "broker", node.command(), None, KAFKA_READY, port, node.dir / "data",
+                       KAFKA_READY_S, KAFKA_CLEAN_EXIT)
+
+
+def _kafka_problems(node: ClusterNode) -> str:
+    return "".join(line for line in node.lines if " ERROR " in line or " WARN " in line)[-4000:]
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory):
+    _skip_without_kafka()
+    root = tmp_path_factory.mktemp("mixed")
+    odr = start_cluster("odradek", root / "odradek", controllers=1, brokers=2, props=FAST)
+    kafka = None
+    try:
+        voters = next(x.split("=", 1)[1] for x in odr.node(1).command if x.startswith("controller.quorum.voters="))
+        kafka = _kafka_broker(root / "kafka", voters, _cluster_id(odr.node(1)))
+        kafka.start()
+        kafka.wait_ready()
+    except BaseException:
+        odr.close()
+        if kafka is not None and kafka.alive:
+            kafka.kill9()
+        raise
+    cluster = Cluster("mixed", [*odr.nodes.values(), kafka])
+    try:
+        wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == 3, 120,
+                 "the Kafka broker in the metadata beside odradek's brokers",
+                 last=lambda: _kafka_problems(kafka))
+        yield cluster
+    finally:
+        cluster.close()
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def _produce(bootstrap: str, count: int, tag: str) -> dict[int, list[tuple[int, bytes, bytes]]]:
+    """`count` records per partition with acks=all, in batches of several sizes, half lz4; every one
+    acknowledged -> partition -> [(offset, key, value)]."""
+    from confluent_kafka import Producer
+
+    acked: dict[int, list[tuple[int, bytes, bytes]]] = {p: [] for p in range(PARTITIONS)}
+    errors = []
+
+    def report(err, msg):
+        if err is not None:
+            errors.append(err)
+        else:
+            acked[msg.partition()].append((msg.offset(), msg.key(), msg.value()))
+
+    for compression in ("none", "lz4"):
+        producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": False,
+                             "compression.type": compression, "linger.ms": 5})
+        for chunk in range(4):
+            for i in range(count // 8):
+                for p in range(PARTITIONS):
+                    key = f"{tag}-{compression}-{chunk}-{i}".encode()
+                    producer.produce(TOPIC, key=key, value=key * (1 + i % 7), partition=p, on_delivery=report,
+                                     headers=[("h", f"{p}".encode())])
+            assert producer.flush(60) == 0, "records left unacknowledged"
+    assert errors == []
+    return acked
+
+
+def _consume(bootstrap: str, partition: int, end: int) -> list[tuple[int, bytes, bytes]]:
+    from confluent_kafka import Consumer, TopicPartition
+
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"mixed-read-{partition}", "enable.auto.commit": False,
+                  "auto.offset.reset": "earliest"})
+    c.assign([TopicPartition(TOPIC, partition, 0)])
+    out = []
+    try:
+        def done():
+            for m in c.consume(500, 1):
+                assert m.error() is None, m.error()
+                out.append((m.offset(), m.key(), m.value()))
+            return out and out[-1][0] >= end - 1
+        wait_for(done, 60, f"partition {partition} read back to offset {end}")
+    finally:
+        c.close()
+    return out
+
+
+def _identical(cluster: Cluster, kafka: ClusterNode) -> int:
+    try:
+        return cluster.wait_identical_replicas(TOPIC, PARTITIONS, timeout=90)
+    except AssertionError as e:
+        raise AssertionError(f"{e}\nKafka broker's warnings and errors:\n{_kafka_problems(kafka)}") from None
+
+
+def test_kafka_broker_and_odradek_brokers_replicate_both_ways(mixed):
+    kafka = mixed.node(KAFKA_ID)
+    assignment = [[KAFKA_ID, 2, 3], [2, 3, KAFKA_ID], [3, KAFKA_ID, 2]]  # partition 0 led by Kafka
+    from confluent_kafka.admin import NewTopic
+
+    fut = mixed.admin.create_topics([NewTopic(TOPIC, num_partitions=PARTITIONS, replica_assignment=assignment,
+                                              config={"min.insync.replicas": MIN_ISR})])[TOPIC]
+    fut.result(60)
+    state = mixed.wait_full_isr(TOPIC)
+    assert {p: s.leader for p, s in state.items()} == {0: KAFKA_ID, 1: 2, 2: 3}
+
+    acked = _produce(mixed.bootstrap, 64, "first")
+    for p in range(PARTITIONS):
+        assert [o for o, _, _ in acked[p]] == list(range(len(acked[p]))) and len(acked[p]) == 64
+        assert _consume(mixed.bootstrap, p, len(acked[p])) == acked[p]
+    batches = _identical(mixed, kafka)
+    assert batches >= PARTITIONS * 8  # eight flushes per partition: several batches each
+
+    # the Kafka broker dies: odradek's controller fences it and elects an odradek leader for partition 0
+    kafka.kill9()
+    mixed.wait_partitions(TOPIC, lambda s: s[0].leader in (2, 3) and all(KAFKA_ID not in x.isr for x in s.values()),
+                          "partition 0 led by an odradek broker, the Kafka broker out of every ISR", timeout=60)
+    more = _produce(mixed.live_bootstrap(), 32, "while-kafka-down")
+
+    # it restarts as a new incarnation, catches up from odradek's leaders and rejoins every ISR
+    kafka.start()
+    kafka.wait_ready()
+    mixed.wait_full_isr(TOPIC)
+    from confluent_kafka import ElectionType, TopicPartition
+
+    wait_for(lambda: mixed.admin.elect_leaders(ElectionType.PREFERRED, [TopicPartition(TOPIC, 0)]).result(30)
+             is not None and mixed.partitions(TOPIC)[0].leader == KAFKA_ID, 60,
+             "partition 0 back on the Kafka broker (preferred leader election)")
+    last = _produce(mixed.bootstrap, 32, "after-restart")
+    for p in range(PARTITIONS):
+        expected = acked[p] + more[p] + last[p]
+        assert [o for o, _, _ in expected] == list(range(len(expected)))
+        assert _consume(mixed.bootstrap, p, len(expected)) == expected
+    assert _identical(mixed, kafka) > batches
+
