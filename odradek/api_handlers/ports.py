@@ -46,6 +46,18 @@ class NotLed(NamedTuple):
 UNKNOWN_PARTITION = NotLed(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
 
 
+class DeletedRecords(NamedTuple):
+    """DeleteRecords on a leader (Kafka's LogDeleteRecordsResult)."""
+
+    requested_offset: int  # the offset asked for (-1 resolved to the high watermark)
+    low_watermark: int
+
+
+def low_watermark_key(topic: str, partition: int) -> tuple:
+    """The purgatory key poked when a partition's low watermark may have moved."""
+    return ("low_watermark", topic, partition)
+
+
 class Partitions(Protocol):
     """The partitions this node leads (Kafka's ReplicaManager, leader side)."""
 
@@ -85,8 +97,13 @@ class Partitions(Protocol):
                          leader_epoch: int) -> EpochAnswer | NotLed:
         """OffsetForLeaderEpoch from the leader's epoch cache."""
 
-    def delete_records(self, topic: str, partition: int, offset: int) -> int:
-        """Move the log start offset up to ``offset``; the new low watermark."""
+    def delete_records(self, topic: str, partition: int, offset: int) -> DeletedRecords:
+        """Move the leader's log start offset up to ``offset`` (-1: the high watermark): the
+        offset asked for and the partition's low watermark (the smallest log start offset over
+        its live replicas), which reaches it once every follower has followed."""
+
+    def low_watermark(self, topic: str, partition: int) -> int | NotLed:
+        """The partition's low watermark now, or why it is not led here."""
 
 
 class LogDirs(Protocol):

@@ -27,7 +27,7 @@ import logging
 from dataclasses import dataclass
 from typing import Callable, Iterable, Protocol
 
-from odradek.api_handlers.ports import UNKNOWN_PARTITION, NotLed
+from odradek.api_handlers.ports import UNKNOWN_PARTITION, DeletedRecords, NotLed, low_watermark_key
 from odradek.config import RACK_AWARE_SELECTOR
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import (
@@ -39,6 +39,7 @@ from odradek.wire.errors import ErrorCode
 log = logging.getLogger(__name__)
 
 KEEP, ADOPT, STRAY = "keep", "adopt", "stray"
+HIGH_WATERMARK = -1  # DeleteRecords' offset meaning "up to the high watermark"
 
 
 @dataclass(frozen=True)
@@ -297,6 +298,8 @@ class ReplicaManager:
         if rd.high_watermark != plog.high_watermark:
             plog.high_watermark = rd.high_watermark
             self._poke(("partition", tp[0], tp[1]))
+        if rd.low_watermark_moved:
+            self._poke(low_watermark_key(*tp))
         if rd.proposals:
             topic = self.image.topics.get(tp[0]) if self.image is not None else None
             if self._send_alter_partition is None or topic is None:
@@ -443,11 +446,24 @@ class ReplicaManager:
             return self.not_led(topic, partition, current_leader_epoch)
         return leader.answer_epoch_query(EpochQuery(0, -1, current_leader_epoch, leader_epoch))
 
-    def delete_records(self, topic: str, partition: int, offset: int) -> int:
-        plog = self.get(topic, partition)
-        low = plog.delete_records(offset)
+    def delete_records(self, topic: str, partition: int, offset: int) -> DeletedRecords:
+        """DeleteRecords on the leader (Partition.deleteRecordsOnLeader): the log start moves to
+        ``offset`` (-1: the high watermark); the offset asked for and the partition's low
+        watermark, which reaches it once every live replica's log start has."""
+        leader = self.leaders[(topic, partition)]
+        requested = leader.log.high_watermark if offset == HIGH_WATERMARK else offset
+        leader.log.delete_records(requested)
         self._poke(("partition", topic, partition))
-        return low
+        self._poke(low_watermark_key(topic, partition))
+        return DeletedRecords(requested, leader.low_watermark)
+
+    def low_watermark(self, topic: str, partition: int) -> int | NotLed:
+        """The smallest log start offset over the live replicas of a partition led here
+        (lowWatermarkIfLeader), or why it is not led here."""
+        leader = self.leaders.get((topic, partition))
+        if leader is None:
+            return self.not_led(topic, partition)
+        return leader.low_watermark
 
 
 def _epoch_error(requested: int, current: int) -> ErrorCode:

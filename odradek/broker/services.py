@@ -33,6 +33,7 @@ class LeaderPartitions:
         self.follower_fetch = replicas.follower_fetch
         self.epoch_end_offset = replicas.epoch_end_offset
         self.delete_records = replicas.delete_records
+        self.low_watermark = replicas.low_watermark
 
 
 class NoPartitions:
@@ -66,8 +67,11 @@ class NoPartitions:
     def epoch_end_offset(self, topic: str, partition: int, current_leader_epoch: int, leader_epoch: int):
         return UNKNOWN_PARTITION
 
-    def delete_records(self, topic: str, partition: int, offset: int) -> int:
+    def delete_records(self, topic: str, partition: int, offset: int):
         raise LookupError(f"{topic}-{partition} is not led here")
+
+    def low_watermark(self, topic: str, partition: int):
+        return UNKNOWN_PARTITION
 
 
 class LocalLogDirs:

@@ -150,6 +150,17 @@ class PartitionLeader:
         return min(self.config.min_insync_replicas, len(self.replicas))
 
     @property
+    def low_watermark(self) -> int:
+        """The smallest log start offset over this leader and every follower on a live broker
+        (Kafka's lowWatermarkIfLeader): what a DeleteRecords waits for. A follower that has not
+        fetched in this leader epoch counts as -1 (unknown), as Kafka's."""
+        low = self.log.log_start_offset
+        for f in self.followers.values():
+            if f.log_start_offset < low and f.replica_id in self.alive_brokers:
+                low = f.log_start_offset
+        return low
+
+    @property
     def under_min_isr(self) -> bool:
         return len(self.isr) < self.effective_min_isr
 
@@ -220,8 +231,10 @@ class PartitionLeader:
         if not lso <= fetch.fetch_offset <= leo:
             return answer(ErrorCode.OFFSET_OUT_OF_RANGE, high_watermark=hw, log_start_offset=lso)
         follower = self.followers[fetch.replica_id]
-        before = follower.log_end_offset
+        before, start_before = follower.log_end_offset, follower.log_start_offset
         follower.update(fetch.fetch_offset, fetch.log_start_offset, now_ms, leo, fetch.broker_epoch)
+        if follower.log_start_offset > start_before:
+            self._ready.low_watermark_moved = True
         self._maybe_expand_isr(follower)
         if before != follower.log_end_offset:
             self._maybe_increment_hw(now_ms)
@@ -316,19 +329,26 @@ class PartitionLeader:
         only for a new leader epoch. A partition epoch we already have changes nothing."""
         if state.leader_epoch != self.leader_epoch or state.leader_id != self.broker_id:
             raise ValueError("a new leader epoch needs a new PartitionLeader")
-        self.alive_brokers = dict(alive_brokers)
+        self._set_alive(alive_brokers)
         if state.partition_epoch > self.partition_epoch:
             self.partition_epoch = state.partition_epoch
             self.isr_state = CommittedIsr(state.isr)
+            if replicas != self.replicas:
+                self._ready.low_watermark_moved = True  # a replica removed no longer holds it back
             self.replicas = replicas
             self.followers = {r: self.followers.get(r) or FollowerProgress(r) for r in replicas if r != self.broker_id}
         self._maybe_increment_hw(now_ms)
         self._complete_waiting(now_ms)
 
     def update_alive_brokers(self, alive_brokers: Mapping[int, int], now_ms: int) -> None:
-        self.alive_brokers = dict(alive_brokers)
+        self._set_alive(alive_brokers)
         self._maybe_increment_hw(now_ms)
         self._complete_waiting(now_ms)
+
+    def _set_alive(self, alive_brokers: Mapping[int, int]) -> None:
+        if alive_brokers.keys() != self.alive_brokers.keys():
+            self._ready.low_watermark_moved = True  # a follower fenced no longer holds it back
+        self.alive_brokers = dict(alive_brokers)
 
     # ------------------------------------------------------------ high watermark
     def _maybe_increment_hw(self, now_ms: int) -> bool:

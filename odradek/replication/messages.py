@@ -130,6 +130,7 @@ class LeaderReady:
     proposals: list[AlterPartitionProposal] = field(default_factory=list)
     completions: list[ProduceCompletion] = field(default_factory=list)
     high_watermark: int = 0
+    low_watermark_moved: bool = False  # a waiting DeleteRecords may be answered (lowWatermarkIfLeader)
 
 
 @dataclass(frozen=True)

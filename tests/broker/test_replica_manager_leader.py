@@ -41,12 +41,12 @@ class Fetchers:
 
 
 class World:
-    def __init__(self, tmp_path, min_isr=2, lag_ms=10_000):
+    def __init__(self, tmp_path, min_isr=2, lag_ms=10_000, log_config=None):
         self.now = 1000
         self.pokes = []
         self.sent = []
         self.fetchers = Fetchers()
-        self.rm = ReplicaManager(LogManager([str(tmp_path / "logs")]), ME, lambda t: None, self.pokes.append,
+        self.rm = ReplicaManager(LogManager([str(tmp_path / "logs")]), ME, lambda t: log_config, self.pokes.append,
                                  lambda: self.now, min_insync_replicas=lambda t: min_isr,
                                  replica_lag_time_max_ms=lag_ms, fetchers=self.fetchers,
                                  send_alter_partition=lambda tp, tid, p: self.sent.append((tp, tid, p)))
@@ -267,3 +267,94 @@ def test_single_node_hw_is_the_log_end_after_each_append(tmp_path):
     assert w.rm.get("t", 0).high_watermark == 3
     w.rm.tick(w.now + 100_000)
     assert w.sent == [] and w.fetchers.calls == []
+
+
+def delete_records(w, offset, timeout_ms=5000, topic="t"):
+    from odradek.api_handlers import delete_records as dr
+    from odradek.wire.messages import delete_records_request as drq
+    req = drq.DeleteRecordsRequest(timeout_ms=timeout_ms, topics=[drq.DeleteRecordsTopic(
+        name=topic, partitions=[drq.DeleteRecordsPartition(partition_index=0, offset=offset)])])
+    return dr.handle(w.ctx(21, 2), req)
+
+
+def follower_at(w, replica, offset, log_start):
+    return w.rm.follower_fetch("t", 0, ReplicaFetch(0, replica, 100 + replica, 5, offset, -1, log_start), w.now)
+
+
+def low_part(resp):
+    return resp.topics[0].partitions[0]
+
+
+def test_delete_records_waits_until_every_replica_moved_its_log_start(tmp_path):
+    """DelayedDeleteRecords: the leader moves its own log start at once and answers once the
+    low watermark (the smallest log start over the live replicas, learnt from their fetches)
+    reaches the offset asked for."""
+    w = World(tmp_path)
+    w.rm.start(image())
+    w.produce(acks=1, n=6)
+    follower_at(w, B, 6, 0)
+    follower_at(w, C, 6, 0)
+    assert w.rm.get("t", 0).high_watermark == 6
+    d = delete_records(w, 4)
+    assert isinstance(d, Delayed)
+    assert ("low_watermark", "t", 0) in d.watch and ("partition", "t", 0) in d.watch
+    assert w.rm.get("t", 0).log_start_offset == 4 and w.rm.low_watermark("t", 0) == 0
+    w.pokes.clear()
+    follower_at(w, B, 6, 4)
+    assert ("low_watermark", "t", 0) in w.pokes and w.rm.low_watermark("t", 0) == 0
+    assert d.try_complete(w.now) is None
+    follower_at(w, C, 6, 4)
+    resp = d.try_complete(w.now)
+    assert low_part(resp).error_code == 0 and low_part(resp).low_watermark == 4
+
+
+def test_delete_records_to_the_high_watermark_and_timeout(tmp_path):
+    w = World(tmp_path)
+    w.rm.start(image())
+    w.produce(acks=1, n=6)
+    follower_at(w, B, 5, 0)
+    follower_at(w, C, 5, 0)
+    d = delete_records(w, -1, timeout_ms=3000)  # -1: up to the high watermark (5)
+    assert d.deadline_ms == w.now + 3000 and w.rm.get("t", 0).log_start_offset == 5
+    follower_at(w, B, 6, 5)  # C never follows
+    resp = d.on_expire(w.now + 3000)
+    assert low_part(resp).error_code == ErrorCode.REQUEST_TIMED_OUT and low_part(resp).low_watermark == 0
+
+
+def test_delete_records_does_not_wait_for_a_fenced_replica_and_fails_on_lost_leadership(tmp_path):
+    w = World(tmp_path)
+    w.rm.start(image())
+    w.produce(acks=1, n=6)
+    follower_at(w, B, 6, 0)
+    follower_at(w, C, 6, 0)
+    d = delete_records(w, 3)
+    follower_at(w, B, 6, 3)
+    assert d.try_complete(w.now) is None
+    w.rm.on_metadata(w.rm.image, image(isr=(ME, B), partition_epoch=2, fenced=(C,), offset=11))
+    assert ("low_watermark", "t", 0) in w.pokes
+    assert low_part(d.try_complete(w.now)).low_watermark == 3
+    d = delete_records(w, 4)
+    w.rm.on_metadata(w.rm.image, image(leader=B, epoch=6, offset=12))
+    resp = d.try_complete(w.now)
+    assert low_part(resp).error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER and low_part(resp).low_watermark == -1
+
+
+def test_delete_records_answers_at_once_when_nothing_lags_or_the_offset_is_bad(tmp_path):
+    w = World(tmp_path)
+    w.rm.start(image(isr=(ME,), replicas=(ME,)))
+    w.produce(acks=1, n=6)
+    resp = delete_records(w, 2)
+    assert low_part(resp).error_code == 0 and low_part(resp).low_watermark == 2
+    resp = delete_records(w, 7)  # above the high watermark
+    assert low_part(resp).error_code == ErrorCode.OFFSET_OUT_OF_RANGE and low_part(resp).low_watermark == -1
+    resp = delete_records(w, 1)  # below the log start: nothing moves, the low watermark answers
+    assert low_part(resp).error_code == 0 and low_part(resp).low_watermark == 2
+
+
+def test_delete_records_on_a_compacted_topic_is_a_policy_violation(tmp_path):
+    from odradek.log.config import LogConfig
+    w = World(tmp_path, log_config=LogConfig.from_properties({"cleanup.policy": "compact"}))
+    w.rm.start(image(isr=(ME,), replicas=(ME,)))
+    w.produce(acks=1, n=3)
+    resp = delete_records(w, 2)
+    assert low_part(resp).error_code == ErrorCode.POLICY_VIOLATION and w.rm.get("t", 0).log_start_offset == 0
