@@ -7,6 +7,11 @@ base-port + k (k = 0..M-1), controller i on base-port + 100 + i. Data: DIR/node-
 A node that exits (a crash, a kill -9) is reported with the command that starts it again; the other
 nodes keep running. Lines on stdin restart, start, stop or kill a node by id (`restart 4`), or list
 them (`status`); Ctrl-C or SIGTERM stops the cluster.
+
+The internal topics get Kafka's replication defaults (offsets.topic.replication.factor,
+transaction.state.log.replication.factor, share.coordinator.state.topic.replication.factor 3;
+transaction.state.log.min.isr, share.coordinator.state.topic.min.isr 2) from 3 brokers on, a
+replication factor of min(3, brokers) with fewer; --override sets any of them.
 """
 
 from __future__ import annotations
@@ -43,6 +48,26 @@ def cluster_layout(controllers: int, brokers: int, base_port: int, data_dir: str
     nodes += [node_properties(controllers + 1 + k, "broker", voters, data_dir, base_port + k, None, host)
               for k in range(brokers)]
     return nodes
+
+
+# Kafka's defaults for the internal topics (replication factor 3, min ISR 2), which `odradek serve`
+# alone lowers to 1 so that a single node works out of the box
+INTERNAL_TOPIC_REPLICATION = ("offsets.topic.replication.factor", "transaction.state.log.replication.factor",
+                              "share.coordinator.state.topic.replication.factor")
+INTERNAL_TOPIC_MIN_ISR = ("transaction.state.log.min.isr", "share.coordinator.state.topic.min.isr")
+
+
+def internal_topic_settings(brokers: int, overrides: list[str] = ()) -> dict[str, str]:
+    """The internal topics' replication settings for a cluster of ``brokers`` brokers: Kafka's
+    defaults (replication factor 3, min ISR 2) from 3 brokers on; with fewer, a replication factor
+    of every broker (min(3, brokers)) and a min ISR of at most that; none of those the user sets
+    with ``--override KEY=VALUE``."""
+    if brokers < 1:
+        return {}
+    rf = min(3, brokers)
+    wanted = {k: str(rf) for k in INTERNAL_TOPIC_REPLICATION} | {k: str(min(2, rf)) for k in INTERNAL_TOPIC_MIN_ISR}
+    given = {item.split("=", 1)[0].strip() for item in overrides}
+    return {k: v for k, v in wanted.items() if k not in given}
 
 
 def serve_command(props: dict[str, str], extra: list[str] = ()) -> list[str]:
@@ -164,7 +189,8 @@ def _cluster(args) -> int:
     data_dir = os.path.abspath(args.data_dir)
     nodes = cluster_layout(args.controllers, args.brokers, args.base_port, data_dir)
     os.makedirs(data_dir, exist_ok=True)
-    sup = Supervisor(nodes, args.override, data_dir)
+    internal = internal_topic_settings(args.brokers, args.override)
+    sup = Supervisor(nodes, [f"{k}={v}" for k, v in internal.items()] + args.override, data_dir)
     for props in nodes:
         sup.start(int(props["node.id"]))
     print(f"{'NODE':<6}{'ROLE':<12}{'LISTENERS':<60}PID")
@@ -172,6 +198,8 @@ def _cluster(args) -> int:
         print(f"{props['node.id']:<6}{props['process.roles']:<12}{props['listeners']:<60}"
               f"{sup.procs[int(props['node.id'])].pid}")
     bootstrap = ",".join(f"127.0.0.1:{args.base_port + k}" for k in range(args.brokers))
+    if internal:
+        print("internal topics: " + ", ".join(f"{k}={v}" for k, v in internal.items()))
     print(f"bootstrap servers: {bootstrap or '(no brokers)'}; logs in {data_dir}/node-<id>.log; "
           f"Ctrl-C stops the cluster; {HELP}", flush=True)
     stop = []
@@ -199,8 +227,8 @@ def _cluster(args) -> int:
 def add_subparsers(sub) -> None:
     p = sub.add_parser("cluster", help="run a local KRaft cluster (N controllers + M brokers)",
                        description=__doc__.split("\n\n")[0] + " Node ids: controllers 1..N, brokers N+1..N+M; "
-                       "broker k on BASE_PORT+k, controller i on BASE_PORT+100+i. " + __doc__.split("\n\n")[2]
-                       .replace("\n", " "))
+                       "broker k on BASE_PORT+k, controller i on BASE_PORT+100+i. "
+                       + " ".join(__doc__.split("\n\n")[i].replace("\n", " ") for i in (2, 3)))
     p.add_argument("--controllers", type=int, default=3, help="number of controller nodes (ids 1..N)")
     p.add_argument("--brokers", type=int, default=1, help="number of broker nodes (ids N+1..N+M)")
     p.add_argument("--base-port", type=int, default=19092,
