@@ -6,6 +6,7 @@ previous incarnation, abort of its open transaction).
 
 from __future__ import annotations
 
+from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.init_producer_id_response import InitProducerIdResponse
 
@@ -28,9 +29,13 @@ def handle(ctx, req) -> InitProducerIdResponse:
         return InitProducerIdResponse(throttle_time_ms=0, error_code=ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED,
                                       producer_id=-1, producer_epoch=-1)
     # Kafka: an idempotent producer always gets a fresh id (epoch 0), also when it
-    # passes its old id/epoch (KIP-360) after an unknown-producer error.
-    return InitProducerIdResponse(throttle_time_ms=0, error_code=0, producer_id=ctx.services.producer_ids.allocate(),
-                                  producer_epoch=0)
+    # passes its old id/epoch (KIP-360) after an unknown-producer error; with no producer
+    # id block at hand, COORDINATOR_LOAD_IN_PROGRESS (broker/producer_ids.py)
+    try:
+        pid = ctx.services.producer_ids.allocate()
+    except CoordinatorError as e:
+        return InitProducerIdResponse(throttle_time_ms=0, error_code=e.code, producer_id=-1, producer_epoch=-1)
+    return InitProducerIdResponse(throttle_time_ms=0, error_code=0, producer_id=pid, producer_epoch=0)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -334,7 +334,8 @@ class Shares(Protocol):
 
 class ProducerIds(Protocol):
     def allocate(self) -> int:
-        """A fresh producer id for an idempotent producer."""
+        """A fresh producer id for an idempotent producer; CoordinatorError
+        (COORDINATOR_LOAD_IN_PROGRESS) while the broker has no block of ids."""
 
 
 # ------------------------------------------------------------------ the whole

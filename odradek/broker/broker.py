@@ -65,7 +65,7 @@ class Broker:
         ``controller_call``: ControllerChannel.call, for the leaders' AlterPartition;
         ``broker_epoch``: this broker's epoch once registered (BrokerLifecycle)."""
         from odradek.api_handlers.fetch_session import FetchSessionCache
-        from odradek.broker.producer_ids import ProducerIdAllocator, cluster_range
+        from odradek.broker.producer_ids import LocalController, ProducerIdManager, controller_requests
         from odradek.broker.replica_manager import ReplicaManager
         from odradek.log import LogConfig, LogManager
 
@@ -135,8 +135,14 @@ class Broker:
             # a single node's metadata log is local: replayed, it is complete; a cluster
             # broker's logs wait for the metadata quorum (BrokerLifecycle.join)
             self.replicas.start(self.controller.image)
-        id_range = (0, 1 << 63) if controller is None else cluster_range(cfg.node_id)  # see producer_ids.py
-        self.producer_ids = ProducerIdAllocator(os.path.join(data_dir, "producer-ids"), id_range)
+        if controller_call is None:  # a single node: blocks from its own controller (broker/producer_ids.py)
+            local = LocalController(self.controller, cfg.node_id, self.clock_ms)
+            local.start_above_legacy_file(data_dir)
+            self.producer_ids = local.manager
+        else:
+            self.producer_ids = ProducerIdManager(cfg.node_id, self._broker_epoch,
+                                                  controller_requests(controller_call, lambda: self.producer_ids),
+                                                  self.clock_ms)
         self.fetch_sessions = FetchSessionCache(cfg.max_incremental_fetch_session_cache_slots,
                                                 cfg.min_incremental_fetch_session_eviction_ms)
         self._start_share_coordinator()

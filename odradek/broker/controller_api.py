@@ -15,7 +15,8 @@ from odradek.wire.errors import ErrorCode
 from odradek.wire.base import Message
 from odradek.wire.messages.describe_quorum_response import DescribeQuorumResponse
 from odradek.wire.messages import (
-    alter_partition_response as apr, assign_replicas_to_dirs_response as ard, broker_heartbeat_response as bhr,
+    allocate_producer_ids_response as aipr, alter_partition_response as apr,
+    assign_replicas_to_dirs_response as ard, broker_heartbeat_response as bhr,
     broker_registration_response as brr,
 )
 
@@ -29,6 +30,7 @@ ADMIN_WRITES = (CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, 
                 ALTER_PARTITION_REASSIGNMENTS)
 DESCRIBE_QUORUM, BROKER_REGISTRATION, BROKER_HEARTBEAT, ALTER_PARTITION = 55, 62, 63, 56
 ASSIGN_REPLICAS_TO_DIRS = 73
+ALLOCATE_PRODUCER_IDS = 67
 NOT_CONTROLLER = int(ErrorCode.NOT_CONTROLLER)
 
 
@@ -49,6 +51,8 @@ def not_controller_response(api_key: int, version: int, req):
         return apr.AlterPartitionResponse(error_code=NOT_CONTROLLER)
     if api_key == ASSIGN_REPLICAS_TO_DIRS:
         return ard.AssignReplicasToDirsResponse(error_code=NOT_CONTROLLER)
+    if api_key == ALLOCATE_PRODUCER_IDS:
+        return aipr.AllocateProducerIdsResponse(error_code=NOT_CONTROLLER)
     return error_response(api_key, version, req, NotControllerError())
 
 

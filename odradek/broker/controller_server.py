@@ -21,7 +21,8 @@ from dataclasses import replace
 
 from odradek.api_handlers.context import RequestContext
 from odradek.broker.controller_api import (
-    ADMIN_WRITES, ALTER_PARTITION, ASSIGN_REPLICAS_TO_DIRS, BROKER_HEARTBEAT, BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER,
+    ADMIN_WRITES, ALLOCATE_PRODUCER_IDS, ALTER_PARTITION, ASSIGN_REPLICAS_TO_DIRS, BROKER_HEARTBEAT,
+    BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER,
     ControllerApi, delayed, not_controller_response,
 )
 from odradek.broker.coordinator_log import PendingWrites
@@ -32,6 +33,7 @@ from odradek.broker.services import ControllerMetadata
 from odradek.controller.admin_writes import WriteSession
 from odradek.controller.broker_heartbeats import BrokerHeartbeats
 from odradek.controller.decisions import BrokerRegistration
+from odradek.controller.producer_ids import ProducerIdControl, answer_when_applied
 from odradek.controller.replication_control import MAX_ELECTIONS, IsrUpdate
 from odradek.controller.records import encode_record
 from odradek.controller.result import Commit, Written
@@ -40,7 +42,8 @@ from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import (
-    alter_partition_response as apr, assign_replicas_to_dirs_response as ard, broker_heartbeat_response as bhr,
+    allocate_producer_ids_response as aipr, alter_partition_response as apr,
+    assign_replicas_to_dirs_response as ard, broker_heartbeat_response as bhr,
     broker_registration_response as brr,
 )
 
@@ -90,6 +93,7 @@ class ControllerServer:
         self.connections: set = set()
         self._was_active = False
         self._heartbeats = BrokerHeartbeats(config.broker_session_timeout_ms)
+        self._producer_ids = ProducerIdControl()
         self._write_lock = None
         self._tasks: list = []
 
@@ -244,6 +248,8 @@ class ControllerServer:
             return await self.broker_heartbeat(req)
         if api_key == ALTER_PARTITION:
             return await self.alter_partition(req, version)
+        if api_key == ALLOCATE_PRODUCER_IDS:
+            return await self.allocate_producer_ids(req)
         if api_key == DESCRIBE_QUORUM:
             return self.describe_quorum(_now_ms())
         from odradek.api_handlers import REGISTRY
@@ -278,6 +284,8 @@ class ControllerServer:
             ctx, asyncio.ensure_future(self.alter_partition(req, ctx.api_version))))
         reg[ASSIGN_REPLICAS_TO_DIRS] = ControllerApi(ASSIGN_REPLICAS_TO_DIRS, 0, 0, lambda ctx, req: delayed(
             ctx, asyncio.ensure_future(self.assign_replicas_to_dirs(req))))
+        reg[ALLOCATE_PRODUCER_IDS] = ControllerApi(ALLOCATE_PRODUCER_IDS, 0, 0, lambda ctx, req: delayed(
+            ctx, asyncio.ensure_future(self.allocate_producer_ids(req))))
         reg[18] = ControllerApi(18, 0, 4, self._api_versions)
         return reg
 
@@ -417,3 +425,22 @@ class ControllerServer:
         return ard.AssignReplicasToDirsResponse(error_code=code, directories=[ard.DirectoryData(id=dir_id, topics=[
             ard.TopicData(topic_id=tid, partitions=[ard.PartitionData(partition_index=i, error_code=e) for i, e in errs])
             for tid, errs in topics]) for dir_id, topics in results])
+
+    async def allocate_producer_ids(self, req):
+        """AllocateProducerIds from a broker: the next block of producer ids, written as a
+        ProducerIdsRecord and answered once it is applied (controller/producer_ids.py)."""
+        if not self.active:
+            return aipr.AllocateProducerIdsResponse(error_code=NOT_CONTROLLER)
+        async with self._write_lock:
+            if not self.active:
+                return aipr.AllocateProducerIdsResponse(error_code=NOT_CONTROLLER)
+            epoch = self.driver.node.epoch
+            written, applied = await self._write(
+                lambda d: self._producer_ids.allocate(d.image, req.broker_id, req.broker_epoch))
+        a = answer_when_applied(written.response, epoch, self.driver.node.epoch, applied)
+        if a.error_code:
+            return aipr.AllocateProducerIdsResponse(error_code=a.error_code)
+        log.info("Allocated producer ids %d..%d to broker %d (epoch %d).", a.block.first, a.block.last,
+                 req.broker_id, req.broker_epoch)
+        return aipr.AllocateProducerIdsResponse(error_code=0, producer_id_start=a.block.first,
+                                                producer_id_len=a.block.size)

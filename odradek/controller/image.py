@@ -16,6 +16,7 @@ from odradek.wire.messages.config_record import ConfigRecord
 from odradek.wire.messages.feature_level_record import FeatureLevelRecord
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from odradek.wire.messages.partition_record import PartitionRecord
+from odradek.wire.messages.producer_ids_record import ProducerIdsRecord
 from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.remove_user_scram_credential_record import RemoveUserScramCredentialRecord
@@ -23,7 +24,7 @@ from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
 from odradek.wire.messages.user_scram_credential_record import UserScramCredentialRecord
 
-from . import client_quotas, scram
+from . import client_quotas, producer_ids, scram
 
 from .configs import BROKER, TOPIC
 from .group_configs import GROUP
@@ -143,6 +144,7 @@ class MetadataImage:
     client_quotas: Mapping[tuple, Mapping[str, float]] = field(default_factory=_empty)
     # SCRAM credentials: (user, mechanism) -> scram.ScramCredential
     scram_credentials: Mapping[tuple, object] = field(default_factory=_empty)
+    next_producer_id: int = -1  # the first id of the next producer id block (ProducerIdsRecord); -1: none yet
 
     def topic_by_id(self, topic_id: bytes) -> TopicImage | None:
         return self.topics_by_id.get(topic_id)
@@ -165,6 +167,7 @@ class MetadataDelta:
     group_configs: dict[str, dict[str, str]] = field(default_factory=dict)
     client_quotas: dict | None = None  # copy of the base's, made on the first quota record
     scram_credentials: dict | None = None
+    next_producer_id: int | None = None
     offset: int = -1
 
     def _topic(self, topic_id: bytes) -> TopicImage | None:
@@ -243,6 +246,9 @@ class MetadataDelta:
             if self.scram_credentials is None:
                 self.scram_credentials = dict(self.base.scram_credentials)
             scram.replay(self.scram_credentials, record)
+        elif isinstance(record, ProducerIdsRecord):
+            current = self.base.next_producer_id if self.next_producer_id is None else self.next_producer_id
+            self.next_producer_id = producer_ids.replay(current, record)
         # other record types (NoOpRecord, ...) carry nothing for this image
 
     def _replay_config(self, record: ConfigRecord) -> None:
@@ -308,6 +314,7 @@ class MetadataDelta:
             client_quotas=b.client_quotas if self.client_quotas is None else _freeze(self.client_quotas),
             scram_credentials=(b.scram_credentials if self.scram_credentials is None
                                else _freeze(self.scram_credentials)),
+            next_producer_id=b.next_producer_id if self.next_producer_id is None else self.next_producer_id,
         )
 
 

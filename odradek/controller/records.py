@@ -14,6 +14,7 @@ from odradek.wire.messages.feature_level_record import FeatureLevelRecord
 from odradek.wire.messages.no_op_record import NoOpRecord
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from odradek.wire.messages.partition_record import PartitionRecord
+from odradek.wire.messages.producer_ids_record import ProducerIdsRecord
 from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.remove_user_scram_credential_record import RemoveUserScramCredentialRecord
@@ -27,7 +28,7 @@ FRAME_VERSION = 1
 RECORD_TYPES = {cls.API_KEY: cls for cls in (
     RegisterBrokerRecord, TopicRecord, PartitionRecord, ConfigRecord, PartitionChangeRecord,
     FeatureLevelRecord, RemoveTopicRecord, UnfenceBrokerRecord, BrokerRegistrationChangeRecord, NoOpRecord,
-    ClientQuotaRecord, UserScramCredentialRecord, RemoveUserScramCredentialRecord,
+    ClientQuotaRecord, UserScramCredentialRecord, RemoveUserScramCredentialRecord, ProducerIdsRecord,
 )}
 
 # The version each record type is written in (read: any version the codec knows).

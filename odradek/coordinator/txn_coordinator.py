@@ -48,6 +48,7 @@ from typing import Any, Callable, Iterable
 from odradek.wire.errors import ErrorCode
 
 from . import txn_records as rec
+from .errors import CoordinatorError
 from .result import CoordinatorResult, CoordinatorRuntime
 from .txn_markers import TxnMarkers
 from .txn_records import TxnMetadata, TxnState
@@ -183,8 +184,11 @@ class TxnCoordinator:
             return E.NOT_COORDINATOR, -1, -1
         m = self.txns.get(transactional_id)
         if m is None:
-            m = TxnMetadata(transactional_id, self.allocate_producer_id(), 0, timeout_ms,
-                            state=S.EMPTY, last_update_ms=now_ms)
+            try:
+                pid = self.allocate_producer_id()
+            except CoordinatorError as e:  # no producer id block yet: COORDINATOR_LOAD_IN_PROGRESS
+                return e.code, -1, -1
+            m = TxnMetadata(transactional_id, pid, 0, timeout_ms, state=S.EMPTY, last_update_ms=now_ms)
             if not self._try_transition(m, now_ms):
                 return E.COORDINATOR_NOT_AVAILABLE, -1, -1
             return E.NONE, m.producer_id, m.producer_epoch
@@ -212,7 +216,11 @@ class TxnCoordinator:
                 return E.NONE, m.producer_id, m.producer_epoch  # a retried bump: answer it again
             if expected_epoch != m.producer_epoch:
                 return E.PRODUCER_FENCED, -1, -1
-        if not self._try_transition(m, now_ms, **self._bumped_epoch(m), state=S.EMPTY, partitions=set(),
+        try:
+            bumped = self._bumped_epoch(m)
+        except CoordinatorError as e:
+            return e.code, -1, -1
+        if not self._try_transition(m, now_ms, **bumped, state=S.EMPTY, partitions=set(),
                                     timeout_ms=timeout_ms, start_ms=-1):
             return E.COORDINATOR_NOT_AVAILABLE, -1, -1
         return E.NONE, m.producer_id, m.producer_epoch
@@ -409,6 +417,8 @@ class TxnCoordinator:
         if m.producer_epoch >= MAX_EPOCH - 1:
             try:
                 next_pid = self.allocate_producer_id()
+            except CoordinatorError as e:
+                return e.code, -1, -1
             except Exception:
                 log.exception("no producer id for the overflow of %s", m.transactional_id)
                 return E.COORDINATOR_NOT_AVAILABLE, -1, -1

@@ -183,8 +183,12 @@ class Sim:
         if not b.control:
             node.state.append((b.base_offset, b.records))
 
+    def _snapshot_data(self, node: SimNode) -> bytes:
+        """A snapshot of the node's state machine at raft.applied (a subclass adds its own state)."""
+        return pickle.dumps((node.raft.applied, node.state))
+
     def _apply_snapshot(self, node: SimNode, snap) -> None:
-        end, state = pickle.loads(snap.data)
+        end, state = pickle.loads(snap.data)[:2]
         if end != snap.id.end_offset:
             self.fail(f"node {node.id} snapshot {snap.id} holds state up to {end}")
         for off, records in state:
@@ -274,8 +278,7 @@ class Sim:
             node = self.nodes[r.choice(self.ids)]
             raft = node.raft
             if raft is not None and raft.applied > raft.log.start_offset:
-                data = pickle.dumps((raft.applied, node.state))
-                raft.snapshot(raft.applied, data)
+                raft.snapshot(raft.applied, self._snapshot_data(node))
                 self.trace.append(f"t={self.t} snapshot {node.id} at {raft.applied}")
                 self._process(node)
         if self.p_resign and r.random() < self.p_resign:
