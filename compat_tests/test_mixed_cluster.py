@@ -5,9 +5,11 @@ replicate both ways with the records identical byte for byte.
 One odradek controller (node 1: the quorum is odradek's whatever its size; one keeps the test light on
 a 2-core machine beside a JVM), odradek brokers 2 and 3, and a Kafka 4.3 broker-only node 4 formatted
 with the cluster id odradek's nodes use (kafka-storage format, bench/kafka_ref.kafka_broker_node; the
-jars come from Maven Central through apache_kafka). The Kafka broker registers with odradek's
-controller (its listeners, features and log directory), heartbeats, is unfenced, follows the metadata
-log as an observer and replicates with odradek's brokers through Kafka's Fetch.
+jars come from Maven Central through apache_kafka). The Kafka broker joins once the controller has
+taken metadata snapshots and dropped the log before them, so it loads one with FetchSnapshot (Kafka's
+snapshot layout: header and footer control batches); it registers with odradek's controller (its
+listeners, features and log directory), heartbeats, is unfenced, follows the metadata log as an
+observer and replicates with odradek's brokers through Kafka's Fetch.
 
 A topic with replication factor 3 and min.insync.replicas=2 is placed by hand so that the Kafka broker
 leads partition 0 (odradek brokers following it) and odradek brokers lead partitions 1 and 2 (the Kafka
@@ -39,6 +41,7 @@ from cluster import FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, Cluster, ClusterNode,
 TOPIC, PARTITIONS = "mixed", 3
 KAFKA_ID = 4
 MIN_ISR = "2"
+SNAPSHOT_EVERY = 1024  # bytes of metadata records between the controller's snapshots
 
 pytestmark = pytest.mark.timeout(900)
 
@@ -72,9 +75,17 @@ def _kafka_problems(node: ClusterNode) -> str:
 def mixed(tmp_path_factory):
     _skip_without_kafka()
     root = tmp_path_factory.mktemp("mixed")
-    odr = start_cluster("odradek", root / "odradek", controllers=1, brokers=2, props=FAST)
+    # the controller takes a metadata snapshot every few records and drops the log before it, so the
+    # Kafka broker, joining later, must load one with FetchSnapshot
+    odr = start_cluster("odradek", root / "odradek", controllers=1, brokers=2, props=FAST,
+                        node_props={1: {"metadata.log.max.record.bytes.between.snapshots": str(SNAPSHOT_EVERY)}})
     kafka = None
     try:
+        from confluent_kafka.admin import NewTopic
+
+        fs = odr.admin.create_topics([NewTopic(f"before-{i}", 1, 2) for i in range(5)])
+        for f in fs.values():
+            f.result(60)
         voters = next(x.split("=", 1)[1] for x in odr.node(1).command if x.startswith("controller.quorum.voters="))
         kafka = _kafka_broker(root / "kafka", voters, _cluster_id(odr.node(1)))
         kafka.start()
@@ -89,6 +100,8 @@ def mixed(tmp_path_factory):
         wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == 3, 120,
                  "the Kafka broker in the metadata beside odradek's brokers",
                  last=lambda: _kafka_problems(kafka))
+        snapshots = list((kafka.log_dir / "__cluster_metadata-0").glob("*.checkpoint"))
+        assert snapshots, "the Kafka broker loaded no metadata snapshot from odradek's controller"
         yield cluster
     finally:
         cluster.close()

@@ -141,7 +141,9 @@ class Controller(AdminWrites):
     def snapshot_bytes(self, end_offset: int) -> bytes:
         from .snapshot import encode_snapshot
 
-        return encode_snapshot(self.image, end_offset)
+        node = self.raft_node  # the snapshot's batches carry its epoch: the log's at its last offset
+        epoch = (node.log.epoch_at(end_offset - 1) if node is not None and end_offset > 0 else None) or 0
+        return encode_snapshot(self.image, end_offset, epoch)
 
     def set_controller_id(self, leader_id: int) -> None:
         if self.image.controller_id != leader_id:

@@ -1,24 +1,30 @@
 """A MetadataImage as the records that rebuild it: the payload of a metadata snapshot.
 
 Kafka's KRaft snapshot is record batches of metadata records describing the whole
-image (its SnapshotHeader/Footer control records are left out here). Replaying
+image, between a SnapshotHeader and a SnapshotFooter control batch. Replaying
 ``image_records(img)`` into an empty MetadataDelta gives back ``img``'s content.
 """
 
 from __future__ import annotations
 
+import struct
+
 from odradek.wire.messages.config_record import ConfigRecord
 from odradek.wire.messages.feature_level_record import FeatureLevelRecord
 from odradek.wire.messages.partition_record import PartitionRecord
 from odradek.wire.messages.register_broker_record import BrokerEndpoint, BrokerFeature, RegisterBrokerRecord
+from odradek.wire.messages.snapshot_footer_record import SnapshotFooterRecord
+from odradek.wire.messages.snapshot_header_record import SnapshotHeaderRecord
 from odradek.wire.messages.topic_record import TopicRecord
-from odradek.wire.records import build_batch, iter_batches
+from odradek.wire.records import ControlRecordType, Record, build_batch, iter_batches
 
 from . import client_quotas, producer_ids, scram
 from .configs import BROKER, TOPIC
 from .group_configs import GROUP
 from .image import MetadataDelta, MetadataImage
 from .records import decode_record, encode_record
+
+_CONTROL_KEY = struct.Struct(">hh")  # a control record's key: version 0, ControlRecordType
 
 
 def image_records(img: MetadataImage) -> list:
@@ -51,21 +57,34 @@ def image_records(img: MetadataImage) -> list:
     return out
 
 
-def encode_snapshot(img: MetadataImage, end_offset: int) -> bytes:
-    """The snapshot file body: one record batch per 1000 records."""
+def _control_batch(base_offset: int, epoch: int, kind: ControlRecordType, value: bytes) -> bytes:
+    key = _CONTROL_KEY.pack(0, kind)
+    return build_batch([Record(0, 0, 0, key, value, ())], base_offset=base_offset, partition_leader_epoch=epoch,
+                       is_control=True, base_timestamp=0)
+
+
+def encode_snapshot(img: MetadataImage, end_offset: int, epoch: int = 0) -> bytes:
+    """The snapshot file body as Kafka's RecordsSnapshotWriter lays it out (kraft.version 0): a control
+    batch with the SnapshotHeaderRecord, the image's records in batches of up to 1000, a control batch
+    with the SnapshotFooterRecord; offsets from 0, every batch in the snapshot's epoch. (Kafka's
+    RecordsSnapshotReader refuses a snapshot whose first batch is not the header.)"""
     values = [encode_record(r) for r in image_records(img)]
-    chunks = [values[i:i + 1000] for i in range(0, len(values), 1000)] or [[]]
-    out, base = [], 0
-    for ch in chunks:
-        if ch:
-            out.append(build_batch([(None, v, (), 0) for v in ch], base_offset=base))
-            base += len(ch)
+    out = [_control_batch(0, epoch, ControlRecordType.SNAPSHOT_HEADER,
+                          SnapshotHeaderRecord(version=0, last_contained_log_timestamp=0).encode(0))]
+    base = 1
+    for i in range(0, len(values), 1000):
+        chunk = values[i:i + 1000]
+        out.append(build_batch([(None, v, (), 0) for v in chunk], base_offset=base, partition_leader_epoch=epoch))
+        base += len(chunk)
+    out.append(_control_batch(base, epoch, ControlRecordType.SNAPSHOT_FOOTER, SnapshotFooterRecord(version=0).encode(0)))
     return b"".join(out)
 
 
 def decode_snapshot(data: bytes, end_offset: int, cluster_id: str, controller_id: int) -> MetadataImage:
     delta = MetadataDelta(MetadataImage(cluster_id=cluster_id, controller_id=controller_id))
-    for _, records in iter_batches(data):
+    for header, records in iter_batches(data):
+        if header.is_control:  # SnapshotHeader / Footer, KRaftVersion, Voters: not metadata records
+            continue
         for r in records:
             rec, _ = decode_record(r.value)
             delta.replay(rec, end_offset - 1)

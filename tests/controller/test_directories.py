@@ -129,3 +129,22 @@ def test_a_snapshot_keeps_directories():
     back = decode_snapshot(encode_snapshot(img, img.offset + 1), img.offset + 1, "c1", 1)
     assert back.brokers[1].log_dirs == (DIR_A,)
     assert back.topics["t"].partitions[0].directories == (DIR_A, DIR_B)
+
+
+def test_a_snapshot_is_laid_out_as_kafkas_records_snapshot_writer():
+    """Header control batch first (Kafka's RecordsSnapshotReader refuses anything else: 'First batch is
+    not a control batch with at least one record'), the image, a footer control batch; offsets from 0
+    without gaps, every batch in the snapshot's epoch."""
+    from odradek.wire.records import ControlRecordType, iter_batches
+
+    img = cluster({1: (DIR_A,)})
+    data = encode_snapshot(img, 40, epoch=3)
+    batches = list(iter_batches(data))
+    first, last = batches[0], batches[-1]
+    assert first[0].is_control and int.from_bytes(first[1][0].key[2:], "big") == ControlRecordType.SNAPSHOT_HEADER
+    assert first[1][0].value == bytes(11)  # SnapshotHeaderRecord v0 (flexible): version 0, timestamp 0, no tags
+    assert last[0].is_control and int.from_bytes(last[1][0].key[2:], "big") == ControlRecordType.SNAPSHOT_FOOTER
+    assert all(not h.is_control for h, _ in batches[1:-1]) and all(h.partition_leader_epoch == 3 for h, _ in batches)
+    offsets = [h.base_offset + r.offset_delta for h, rs in batches for r in rs]
+    assert offsets == list(range(len(offsets)))
+    assert decode_snapshot(data, 40, "c1", 1).brokers == img.brokers
