@@ -44,7 +44,8 @@ def _one(ctx, txn, tid, pid, epoch, verify_only, topics) -> list:
     if verify_only:
         errors = txn.verify_partitions(tid, pid, epoch, wanted)
     else:
-        err = txn.add_partitions(tid, pid, epoch, wanted, ctx.now_ms)
+        # v5 from a partition leader adds for a transaction.version 2 producer (its Produce v12+)
+        err = txn.add_partitions(tid, pid, epoch, wanted, ctx.now_ms, client_tv=2 if ctx.api_version >= 5 else 0)
         errors = {tp: err for tp in wanted}
     errors = {tp: fenced_for(ctx.api_version, 2, e) for tp, e in errors.items()}
     return _results(errors, topics)

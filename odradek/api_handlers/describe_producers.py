@@ -50,8 +50,7 @@ def _partition(ctx, topic_image, name: str, p: int) -> PartitionResponse:
         active = [
             ProducerState(producer_id=pid, producer_epoch=e.epoch, last_sequence=e.last_seq,
                           last_timestamp=e.last_timestamp,
-                          # not tracked yet: Kafka reports the epoch of the last marker's coordinator
-                          coordinator_epoch=-1,
+                          coordinator_epoch=e.coordinator_epoch,  # of the producer's last marker
                           current_txn_start_offset=ongoing.get(pid, -1))
             for pid, e in sorted(plog.producer_state.producers.items())
         ]

@@ -293,6 +293,24 @@ class TxnOffsets(Protocol):
         its pending offsets there become committed (or are dropped for an abort)."""
 
 
+@dataclass
+class TxnVerification:
+    """A partition leader's question to a transaction coordinator on another broker (Kafka's
+    AddPartitionsToTxnManager): ``errors`` {(topic, partition): code} once answered, and the
+    purgatory key poked then."""
+    key: tuple
+    errors: dict[tuple[str, int], ErrorCode] | None = None
+
+
+class TxnVerifier(Protocol):
+    """AddPartitionsToTxn v4+ to the coordinator of a transactional id that is not here."""
+
+    def verify(self, transactional_id: str, producer_id: int, producer_epoch: int,
+               partitions: list[tuple[str, int]], add: bool) -> TxnVerification:
+        """verify_only (``add`` False: KIP-890 part 1), or add them for a transaction.version 2
+        producer (``add`` True: Produce v12+)."""
+
+
 class Shares(Protocol):
     """The share group coordinator (KIP-932). Its writes (acknowledge, the offsets admin, delete_group)
     are persisted before they return; records they release wake the ShareFetches waiting for them."""
@@ -368,4 +386,5 @@ class Services:
     groups: Groups | None = None
     txns: Txns | None = None
     txn_offsets: TxnOffsets | None = None
+    txn_verifier: TxnVerifier | None = None  # a cluster broker's (transaction coordinators elsewhere)
     shares: Shares | None = None

@@ -48,7 +48,7 @@ log = logging.getLogger(__name__)
 
 
 def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
-               pending: list) -> PartitionProduceResponse:
+               pending: list, verified: dict) -> PartitionProduceResponse:
     services = ctx.services
     resp = PartitionProduceResponse(index=p, error_code=0, base_offset=-1, log_append_time_ms=-1,
                                     log_start_offset=-1, record_errors=[], error_message=None)
@@ -67,7 +67,10 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
         resp.error_code = ErrorCode.INVALID_TOPIC_EXCEPTION
         return resp
     if _has_transactional_batch(records):
-        code, message = _transaction_check(ctx, topic, p, records, transactional_id)
+        if (topic, p) in verified:  # asked of the coordinator on another broker
+            code, message = _coordinator_answer(ctx.api_version >= FIRST_ADD_PARTITION_VERSION, verified[(topic, p)])
+        else:
+            code, message = _transaction_check(ctx, topic, p, records, transactional_id)
         if code:
             resp.error_code = code
             resp.error_message = message
@@ -132,6 +135,14 @@ def _transaction_check(ctx, topic: str, p: int, records, transactional_id) -> tu
         # only into a partition of the producer's ongoing transaction (Kafka's partition verification)
         return txn.check_produce(pid, epoch, topic, p), None
     code = txn.add_partitions(transactional_id, pid, epoch, [(topic, p)], ctx.now_ms, client_tv=2)
+    return _coordinator_answer(True, code)
+
+
+def _coordinator_answer(added: bool, code: ErrorCode) -> tuple[int, str | None]:
+    """The coordinator's answer to the leader's AddPartitionsToTxn (``added``: for a Produce v12+,
+    else verify_only), as Kafka's ReplicaManager gives it to the producer."""
+    if not added and code == ErrorCode.TRANSACTION_ABORTABLE:
+        return ErrorCode.INVALID_TXN_STATE, None  # not in the transaction: as the local check answers
     if code == ErrorCode.NONE:
         return code, None
     if code == ErrorCode.PRODUCER_FENCED:  # AddPartitionsToTxnManager: producers expect this one
@@ -164,7 +175,60 @@ def _unknown_topic_id(pd) -> PartitionProduceResponse:
                                     log_append_time_ms=-1, log_start_offset=-1, record_errors=[], error_message=None)
 
 
+def _to_verify(ctx, req) -> tuple[int, int, list[tuple[str, int]]] | None:
+    """(producer id, epoch, partitions) whose transactional batches need the verdict of the
+    transaction coordinator on another broker (KIP-890: only a producer's first batch of a
+    transaction in a partition; later ones find the transaction open in the log), or None."""
+    tid = req.transactional_id
+    services = ctx.services
+    if not tid or services.txn_verifier is None or services.txns is None or services.txns.is_coordinator(tid) \
+            or req.acks not in (1, -1):  # (acks=0 has no answer to wait for: the local check refuses it)
+        return None
+    pid = epoch = -1
+    out = []
+    for t in req.topic_data:
+        name = t.name
+        if ctx.api_version >= 13:
+            ti = services.metadata.image.topics_by_id.get(t.topic_id)
+            name = ti.name if ti is not None else ""
+        for pd in t.partition_data:
+            records = pd.records
+            if not name or records is None or len(records) < 61 or not _has_transactional_batch(records):
+                continue
+            plog = services.partitions.leader_log(name, pd.index)
+            if isinstance(plog, NotLed):
+                continue
+            pid = int.from_bytes(records[43:51], "big", signed=True)
+            epoch = int.from_bytes(records[51:53], "big", signed=True)
+            entry = plog.producer_state.producers.get(pid)
+            if pid in plog.txn_state.ongoing and entry is not None and entry.epoch == epoch:
+                continue
+            out.append((name, pd.index))
+    return (pid, epoch, out) if out else None
+
+
 def handle(ctx, req):
+    asked = _to_verify(ctx, req)
+    if asked is None:
+        return _produce(ctx, req, {})
+    pid, epoch, tps = asked
+    v = ctx.services.txn_verifier.verify(req.transactional_id, pid, epoch, tps,
+                                         add=ctx.api_version >= FIRST_ADD_PARTITION_VERSION)
+    if v.errors is not None:
+        return _produce(ctx, req, v.errors)
+
+    def answered(_now_ms: int):
+        return None if v.errors is None else _produce(ctx, req, v.errors)
+
+    def on_expire(_now_ms: int):
+        return _produce(ctx, req, v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})
+
+    return Delayed(try_complete=answered, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms,
+                   watch=[v.key])
+
+
+def _produce(ctx, req, verified: dict):
+    """The produce itself, ``verified`` {(topic, partition): the remote coordinator's answer}."""
     acks = req.acks
     out = []
     pending: list[_Pending] = []  # acks=-1: appended, waiting for the ISR
@@ -184,7 +248,7 @@ def handle(ctx, req):
                 parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
                                                       base_offset=-1, log_start_offset=-1))
                 continue
-            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, pending)
+            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, pending, verified)
             if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
                 leaders.append(pr.current_leader.leader_id)
             parts.append(pr)

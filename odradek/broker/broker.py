@@ -47,6 +47,8 @@ class Broker:
         self.groups = None
         self.txn_coordinator = None
         self.txn_offsets = None
+        self.txn_markers = None  # a cluster broker's TxnMarkerChannel (WriteTxnMarkers to the leaders)
+        self.txn_verifier = None  # a cluster broker's TxnVerifier (AddPartitionsToTxn to other coordinators)
         self.producer_ids = None
         self.fetch_sessions = None
         self.share_groups = None
@@ -146,6 +148,10 @@ class Broker:
         self.fetch_sessions = FetchSessionCache(cfg.max_incremental_fetch_session_cache_slots,
                                                 cfg.min_incremental_fetch_session_eviction_ms)
         self._start_share_coordinator()
+        if controller_call is not None:  # transaction coordinators may be on other brokers
+            from odradek.broker.txn_verifier import TxnVerifier
+
+            self.txn_verifier = TxnVerifier(cfg.node_id, lambda: self.controller.image, self.purgatory_poke)
         from odradek.broker.services import broker_services
 
         self.services = broker_services(self)
@@ -325,12 +331,29 @@ class Broker:
                                  build_control_batch(commit, pid, epoch, coordinator_epoch, now_ms), now_ms)
             return 0
 
+        send_markers = None
+        if self.alter_partition is not None:  # a cluster broker: markers go to each partition's leader
+            from odradek.broker.txn_marker_channel import TxnMarkerChannel
+
+            self.txn_markers = TxnMarkerChannel(self.node_id, lambda: self.controller.image, self._txn_coordinator_epoch,
+                                                lambda txn, now_ms: self.txn_coordinator.markers_written(txn, now_ms),
+                                                self.clock_ms)
+            send_markers = self.txn_markers.send
         self.txn_coordinator = TxnCoordinator(
             log=CoordinatorLog(self.replicas, TRANSACTION_STATE, self.coordinator_writes), config=self.config,
             allocate_producer_id=self.allocate_producer_id, write_marker=write_marker,
             offsets=self.txn_offsets, now_ms=now,
-            transaction_version=lambda: self.finalized_features().get("transaction.version", 0))
+            transaction_version=lambda: self.finalized_features().get("transaction.version", 0),
+            send_markers=send_markers)
         self.txn_coordinator.load_all(now)
+
+    def _txn_coordinator_epoch(self, transactional_id: str) -> int | None:
+        """The coordinator epoch of a transactional id's markers: the leader epoch of its
+        __transaction_state partition while this broker leads it, else None."""
+        partition = self.txn_coordinator.partition_for(transactional_id)
+        if self.replicas.get(TRANSACTION_STATE, partition) is None:
+            return None
+        return self.replicas.leader_epoch(TRANSACTION_STATE, partition)
 
     def close(self) -> None:
         """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""

@@ -349,7 +349,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 return
         finally:
             pending.end(writes)
-        if isinstance(resp, Delayed):
+        while isinstance(resp, Delayed):  # (a completed wait may lead to another: Produce's verification)
             resp = await self._park(_collecting(resp, pending, writes))
             if isinstance(resp, BaseException):
                 resp = self._error_response(header, body, resp)

@@ -262,6 +262,7 @@ def broker_services(broker) -> Services:
         auto_create_topics_enable=cfg.auto_create_topics_enable,
         shares=(SharesPort(broker.share_groups, broker.persist_share_state, broker.poke_share_partitions)
                 if broker.share_groups is not None else None),
+        txn_verifier=broker.txn_verifier,
     )
 
 

@@ -37,7 +37,7 @@ from .record_check import check_client_batches
 from .segment import HEADER_SIZE, LogSegment, file_name
 from .timestamps import check_timestamps
 from .transaction_state import CHECKPOINT_FILE as TXN_CHECKPOINT_FILE
-from .transaction_state import PartitionTxnState, marker_is_commit
+from .transaction_state import PartitionTxnState, read_marker
 from .txn_index import AbortedTxn
 
 logger = logging.getLogger("odradek.log")
@@ -422,9 +422,10 @@ class PartitionLog:
         if not h.is_control:
             self.txn_state.on_data(h.producer_id, base)
             return
-        commit = marker_is_commit(buf, pos)
+        commit, coordinator_epoch = read_marker(buf, pos)
         if commit is None:
             return
+        self.producer_state.note_coordinator_epoch(h.producer_id, coordinator_epoch)
         entry = self.txn_state.on_marker(h.producer_id, base, commit)
         if entry is not None:
             try:
@@ -543,30 +544,26 @@ class PartitionLog:
                              cfg.timestamp_after_max_ms)
 
         with self.lock:
-            markers = self._check_markers(buf, headers) if assign_offsets else ()
+            if assign_offsets:
+                self._check_markers(buf, headers)
             try:
-                info = self._append_checked(buf, headers, total, now_ms, leader_epoch, use_lat,
+                return self._append_checked(buf, headers, total, now_ms, leader_epoch, use_lat,
                                             assign_offsets)
             except OSError as e:
                 self._failed_write(e)
                 raise
-            for pid, coordinator_epoch in markers:
-                self.producer_state.note_coordinator_epoch(pid, coordinator_epoch)
-            return info
 
-    def _check_markers(self, buf, headers) -> list[tuple[int, int]]:
+    def _check_markers(self, buf, headers) -> None:
         """The transaction markers of a leader's append, checked against the producer's epoch
-        and the coordinator epoch of its last marker; -> [(producer id, coordinator epoch)]."""
-        out = []
+        and the coordinator epoch of its last marker (its entry keeps it: _track_txn)."""
         pos = 0
         for h in headers:
             if h.is_control and h.producer_id >= 0:
                 try:
-                    _, recs = records.decode_records(buf, pos, check_crc=False)
-                    epoch = records.parse_control_record(recs[0])[1] if recs else None
+                    commit, epoch = read_marker(buf, pos)
                 except WireError as e:
                     raise errors.CorruptRecordError(f"control batch: {e}") from e
-                if epoch is not None:
+                if commit is not None:
                     chk = self.producer_state.check_marker(h.producer_id, h.producer_epoch, epoch)
                     if chk is CheckResult.INVALID_PRODUCER_EPOCH:
                         raise errors.InvalidProducerEpochError(
@@ -574,9 +571,7 @@ class PartitionLog:
                     if chk is CheckResult.COORDINATOR_FENCED:
                         raise errors.TransactionCoordinatorFencedError(
                             f"marker of producer {h.producer_id}: coordinator epoch {epoch} is stale")
-                    out.append((h.producer_id, epoch))
             pos += h.batch_length + 12
-        return out
 
     def append_as_follower(self, record_set, now_ms: int) -> AppendInfo:
         """Kafka's appendAsFollower: the batches as the leader wrote them (offsets, leader

@@ -174,7 +174,8 @@ class ProducerStateTable:
             if h.is_control:
                 e = self.producers.get(h.producer_id)
                 if e is None or h.producer_epoch > e.epoch:
-                    self.producers[h.producer_id] = ProducerEntry(h.producer_epoch)
+                    self.producers[h.producer_id] = ProducerEntry(
+                        h.producer_epoch, coordinator_epoch=-1 if e is None else e.coordinator_epoch)
                 return
             self.update(h.producer_id, h.producer_epoch, h.base_sequence,
                         h.base_offset, h.last_offset, h.max_timestamp)

@@ -18,17 +18,18 @@ from .txn_index import AbortedTxn
 CHECKPOINT_FILE = "txn-state.checkpoint"
 
 
-def marker_is_commit(buf, pos: int = 0) -> bool | None:
-    """COMMIT -> True, ABORT -> False, other control records -> None."""
+def read_marker(buf, pos: int = 0) -> tuple[bool | None, int]:
+    """(COMMIT -> True, ABORT -> False, other control records -> None; the coordinator epoch, -1
+    for other control records)."""
     _, recs = records.decode_records(buf, pos, check_crc=False)
     if not recs:
-        return None
-    rtype, _epoch = records.parse_control_record(recs[0])
+        return None, -1
+    rtype, epoch = records.parse_control_record(recs[0])
     if rtype == records.ControlRecordType.COMMIT:
-        return True
+        return True, epoch
     if rtype == records.ControlRecordType.ABORT:
-        return False
-    return None
+        return False, epoch
+    return None, -1
 
 
 class PartitionTxnState:

@@ -154,3 +154,17 @@ def test_markers_are_checked_against_producer_and_coordinator_epochs(tmp_path):
     log2.append(build_control_batch(False, 4, 3, 5, 1000), 1000)  # a bumped epoch, the same coordinator
     assert log2.log_end_offset == 3
     log2.close()
+    # a follower's copy, and a log rebuilt without its producer snapshots, know the epoch too
+    leader = PartitionLog(fs, d)
+    follower = PartitionLog(fs, str(tmp_path / "f-0"))
+    follower.append_as_follower(leader.read(0, 1 << 20).read_bytes(), 1000)
+    leader.close()
+    with pytest.raises(errors.TransactionCoordinatorFencedError):
+        follower.append(build_control_batch(False, 4, 3, 4, 1000), 1000)
+    follower.close()
+    for snap in (tmp_path / "t-0").glob("*.snapshot"):
+        snap.unlink()
+    rebuilt = PartitionLog(fs, d)
+    with pytest.raises(errors.TransactionCoordinatorFencedError):
+        rebuilt.append(build_control_batch(False, 4, 3, 4, 1000), 1000)
+    rebuilt.close()

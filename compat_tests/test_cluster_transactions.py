@@ -1,0 +1,165 @@
+"""Transactions across brokers (issue 21 item 3), on real processes: 3 controllers + 3 brokers, a topic
+with replication.factor=3 whose partitions are led by all three brokers, internal topics RF=3.
+
+The transaction coordinator sends WriteTxnMarkers to each partition's leader (Kafka's marker channel)
+and completes a transaction only once every marker is written: a confluent-kafka transactional
+producer commits and aborts transactions spanning every leader; read_committed consumers see exactly
+the committed records of every partition, read_uncommitted ones all of them, and Kafka 4.3's
+kafka-transactions describe / list show the completed state. Then the leader of a partition in the
+transaction is killed -9 as the commit goes out: the marker reaches the new leader, the transaction
+completes, and read_committed reads exactly the committed records, also after the killed broker is
+back. Runs against Apache Kafka 4.3 with --cluster-kafka.
+"""
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import pytest
+from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
+
+from cluster import running_cluster, wait_for
+from harness import kafka_tool
+
+from odradek.broker.wire_client import WireClient
+
+PARTITIONS = 6
+RECORDS = 5  # per partition and transaction
+
+pytestmark = pytest.mark.timeout(1200)
+
+
+@pytest.fixture(scope="module")
+def cluster(request, tmp_path_factory):
+    with running_cluster(tmp_path_factory.mktemp("cluster-txn"), request.config,
+                         props={"min.insync.replicas": "2"}) as c:
+        yield c
+
+
+def _topic(cluster, name: str) -> dict:
+    state = cluster.create_topic(name, PARTITIONS, 3, {"min.insync.replicas": "2"})
+    assert {s.leader for s in state.values()} == {b.id for b in cluster.brokers}, state  # every broker leads
+    return state
+
+
+def _producer(bootstrap: str, txn_id: str) -> Producer:
+    p = Producer({"bootstrap.servers": bootstrap, "transactional.id": txn_id, "linger.ms": 5,
+                  "transaction.timeout.ms": 60000})
+    p.init_transactions(60)
+    return p
+
+
+def _transaction(p: Producer, topic: str, n: int, commit: bool, before_end=None) -> dict[int, list[str]]:
+    """One transaction writing RECORDS records to every partition: {partition: values}."""
+    p.begin_transaction()
+    values = {}
+    for part in range(PARTITIONS):
+        values[part] = [f"t{n}-p{part}-{i}" for i in range(RECORDS)]
+        for v in values[part]:
+            p.produce(topic, v.encode(), partition=part)
+    p.flush(30)
+    if before_end is not None:
+        before_end()
+    (p.commit_transaction if commit else p.abort_transaction)(60)
+    return values
+
+
+def _read(bootstrap: str, topic: str, isolation: str, expect: int, timeout: float = 120) -> dict[int, list[str]]:
+    """Every partition read from its start up to its end as the consumer sees it (the LSO for
+    read_committed), waiting for at least ``expect`` values in all."""
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"reader-{uuid.uuid4().hex[:8]}",
+                  "isolation.level": isolation, "enable.auto.commit": False, "enable.partition.eof": True})
+    c.assign([TopicPartition(topic, part, 0) for part in range(PARTITIONS)])
+    out: dict[int, list[str]] = {part: [] for part in range(PARTITIONS)}
+    at_end: set[int] = set()
+    deadline = time.monotonic() + timeout
+    try:
+        while len(at_end) < PARTITIONS or sum(map(len, out.values())) < expect:
+            assert time.monotonic() < deadline, (f"{isolation}: read {sum(map(len, out.values()))} of {expect}, "
+                                                 f"partitions at their end {sorted(at_end)}")
+            m = c.poll(0.2)
+            if m is None:
+                continue
+            if m.error():
+                if m.error().code() == KafkaError._PARTITION_EOF:
+                    at_end.add(m.partition())
+                continue
+            at_end.discard(m.partition())
+            out[m.partition()].append(m.value().decode())
+    finally:
+        c.close()
+    return out
+
+
+def _merge(*txns: dict[int, list[str]]) -> dict[int, list[str]]:
+    return {part: [v for t in txns for v in t[part]] for part in range(PARTITIONS)}
+
+
+def _coordinator(bootstrap: str, txn_id: str) -> int:
+    with WireClient.from_bootstrap(bootstrap) as c:
+        err, node, *_ = c.find_coordinator(txn_id, key_type=1, wait_s=60)
+    assert err == 0
+    return node
+
+
+def _describe(bootstrap: str, txn_id: str) -> dict[str, str]:
+    r = kafka_tool("transactions", "--bootstrap-server", bootstrap, "describe", "--transactional-id", txn_id)
+    assert r.returncode == 0, r.stderr
+    header, row = [line.split("\t") if "\t" in line else line.split() for line in r.stdout.strip().splitlines()[-2:]]
+    return dict(zip([h.strip() for h in header], [v.strip() for v in row]))
+
+
+def test_commits_and_aborts_across_all_leaders(cluster):
+    topic = "txn-across"
+    _topic(cluster, topic)
+    txn_id = f"across-{uuid.uuid4().hex[:8]}"
+    p = _producer(cluster.bootstrap, txn_id)
+    committed, aborted = [], []
+    for n in range(6):
+        (committed if n % 2 == 0 else aborted).append(_transaction(p, topic, n, commit=n % 2 == 0))
+    wanted = _merge(*committed)
+    assert _read(cluster.bootstrap, topic, "read_committed", PARTITIONS * RECORDS * 3) == wanted
+    everything = _read(cluster.bootstrap, topic, "read_uncommitted", PARTITIONS * RECORDS * 6)
+    assert everything == _merge(*[t for pair in zip(committed, aborted) for t in pair])
+    # the last transaction (an abort) is complete: the coordinator wrote CompleteAbort after every marker
+    state = wait_for(lambda: (lambda d: d if d.get("TransactionState") == "CompleteAbort" else None)(
+        _describe(cluster.bootstrap, txn_id)), 60, "CompleteAbort in kafka-transactions describe",
+        last=lambda: _describe(cluster.bootstrap, txn_id))
+    assert state["CoordinatorId"] == str(_coordinator(cluster.bootstrap, txn_id))
+    assert state.get("TopicPartitions", "") in ("", "None"), state  # nothing left to mark
+    r = kafka_tool("transactions", "--bootstrap-server", cluster.bootstrap, "list")
+    assert r.returncode == 0, r.stderr
+    header, *rows = [line.split() for line in r.stdout.strip().splitlines()]
+    assert header == ["TransactionalId", "Coordinator", "ProducerId", "TransactionState"], r.stdout
+    assert [(row[1], row[3]) for row in rows if row[0] == txn_id] == [(state["CoordinatorId"], "CompleteAbort")]
+    p.flush()
+
+
+def test_commit_through_kill9_of_a_partition_leader(cluster):
+    topic = "txn-kill9"
+    state = _topic(cluster, topic)
+    txn_id = f"kill9-{uuid.uuid4().hex[:8]}"
+    coordinator = _coordinator(cluster.bootstrap, txn_id)
+    victim = next(s.leader for s in state.values() if s.leader != coordinator)
+    led = sorted(part for part, s in state.items() if s.leader == victim)
+    p = _producer(cluster.bootstrap, txn_id)
+    first = _transaction(p, topic, 0, commit=True)
+
+    def kill_as_the_commit_goes_out():
+        threading.Timer(0.05, cluster.kill9, (victim,)).start()
+
+    second = _transaction(p, topic, 1, commit=True, before_end=kill_as_the_commit_goes_out)
+    wait_for(lambda: not cluster.node(victim).alive, 30, f"broker {victim} killed")
+    cluster.wait_partitions(topic, lambda s: all(s[part].leader not in (victim, -1) for part in led),
+                            f"new leaders of partitions {led} after broker {victim}'s kill -9")
+    aborted = _transaction(p, topic, 2, commit=False)  # the producer goes on: the commit was completed
+    wanted = _merge(first, second)
+    live = cluster.live_bootstrap()
+    assert _read(live, topic, "read_committed", PARTITIONS * RECORDS * 2) == wanted
+    cluster.start(victim)
+    cluster.wait_full_isr(topic)
+    assert _read(cluster.bootstrap, topic, "read_committed", PARTITIONS * RECORDS * 2) == wanted
+    assert _read(cluster.bootstrap, topic, "read_uncommitted", PARTITIONS * RECORDS * 3) == _merge(first, second,
+                                                                                                   aborted)
+    assert cluster.wait_identical_replicas(topic, PARTITIONS) > 0
