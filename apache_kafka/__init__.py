@@ -83,6 +83,7 @@ TOOL_CLASSES = {
     "cluster": "org.apache.kafka.tools.ClusterTool",
     "broker-api-versions": "org.apache.kafka.tools.BrokerApiVersionsCommand",
     "log-dirs": "org.apache.kafka.tools.LogDirsCommand",
+    "replica-verification": "org.apache.kafka.tools.ReplicaVerificationTool",
     "leader-election": "org.apache.kafka.tools.LeaderElectionCommand",
     "reassign-partitions": "org.apache.kafka.tools.reassign.ReassignPartitionsCommand",
     "acls": "org.apache.kafka.tools.AclCommand",
