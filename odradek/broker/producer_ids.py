@@ -57,9 +57,6 @@ class _Block:
         return self.next - 1
 
 
-_EMPTY = _Block(0, 0)
-
-
 def _not_ready() -> CoordinatorError:
     return CoordinatorError(ErrorCode.COORDINATOR_LOAD_IN_PROGRESS,
                             "Producer ID block is full. Waiting for next block")
@@ -74,14 +71,10 @@ class ProducerIdManager:
         self._broker_epoch = broker_epoch
         self._request_block = request_block
         self._clock_ms = clock_ms
-        self._current = _EMPTY
+        self._current = _Block(0, 0)  # none yet: the first allocate asks for one
         self._next_block: _Block | None = None
         self._in_flight = False
         self._retry_at = -1  # no request before this time (ms); -1: none set
-
-    @property
-    def has_valid_block(self) -> bool:
-        return self._next_block is not None
 
     def allocate(self) -> int:
         """The next producer id; CoordinatorError(COORDINATOR_LOAD_IN_PROGRESS) while no block is at hand."""
