@@ -41,7 +41,10 @@ def pytest_addoption(parser):
 def pytest_collection_finish(session):
     """Start the client builds this session's compat tests use (Java, Go, npm, Kafka's jars) in the
     background, so that they overlap the tests that need none. With parallel workers the first one
-    does it; the others find the builds done or wait on their lock."""
+    does it; the others find the builds done or wait on their lock. A --collect-only run builds nothing
+    (it ends before a build would: .ci/run's byte-code warm-up, the fresh-clone test's collection)."""
+    if session.config.option.collectonly:
+        return
     if getattr(session.config, "workerinput", {}).get("workerid", "gw0") != "gw0":
         return
     builds.prebuild(builds.needed({item.path.name for item in session.items}))
