@@ -163,3 +163,61 @@ def test_commit_through_kill9_of_a_partition_leader(cluster):
     assert _read(cluster.bootstrap, topic, "read_uncommitted", PARTITIONS * RECORDS * 3) == _merge(first, second,
                                                                                                    aborted)
     assert cluster.wait_identical_replicas(topic, PARTITIONS) > 0
+
+
+def test_offsets_in_transactions_on_another_broker(cluster):
+    """Consume-transform-produce (sendOffsetsToTransaction) where the group's coordinator and the
+    transaction's are different brokers: the group coordinator asks the transaction coordinator
+    (AddPartitionsToTxn verify_only), and the offsets become the group's only with the commit marker
+    on its __consumer_offsets partition; an aborted transaction's offsets never do."""
+    from confluent_kafka import ConsumerGroupTopicPartitions
+
+    src, dst = "txn-eos-in", "txn-eos-out"
+    _topic(cluster, src)
+    _topic(cluster, dst)
+    seed = Producer({"bootstrap.servers": cluster.bootstrap, "enable.idempotence": True})
+    for i in range(PARTITIONS * RECORDS * 2):
+        seed.produce(src, f"in-{i}".encode(), partition=i % PARTITIONS)
+    assert seed.flush(30) == 0
+    with WireClient.from_bootstrap(cluster.bootstrap) as c:
+        def pick(key_type: int, prefix: str, avoid: int = -1) -> tuple[str, int]:
+            for _ in range(100):
+                key = f"{prefix}-{uuid.uuid4().hex[:8]}"
+                err, node, *_ = c.find_coordinator(key, key_type=key_type, wait_s=60)
+                if err == 0 and node != avoid:
+                    return key, node
+            raise AssertionError(f"no {prefix} coordinated away from broker {avoid}")
+        group, group_node = pick(0, "eos-group")
+        txn_id, txn_node = pick(1, "eos-txn", avoid=group_node)
+    consumer = Consumer({"bootstrap.servers": cluster.bootstrap, "group.id": group, "enable.auto.commit": False,
+                         "isolation.level": "read_committed", "auto.offset.reset": "earliest"})
+    consumer.subscribe([src])
+    p = _producer(cluster.bootstrap, txn_id)
+    copied: list[str] = []
+    half = PARTITIONS * RECORDS
+    aborted_once = False
+    deadline = time.monotonic() + 120
+    while len(copied) < 2 * half:
+        assert time.monotonic() < deadline, f"copied {len(copied)} of {2 * half}"
+        msgs = [m for m in consumer.consume(half, 1.0) if not m.error()]
+        if not msgs:
+            continue
+        p.begin_transaction()
+        for m in msgs:
+            p.produce(dst, m.value().replace(b"in-", b"out-"), partition=m.partition())
+        p.send_offsets_to_transaction(consumer.position(consumer.assignment()), consumer.consumer_group_metadata(), 30)
+        if not aborted_once:  # the first batch is aborted: its output and offsets are dropped, it is read again
+            aborted_once = True
+            p.abort_transaction(60)
+            for tp in consumer.committed(list(consumer.assignment()), 30):
+                consumer.seek(TopicPartition(src, tp.partition, max(tp.offset, 0)))
+            continue
+        p.commit_transaction(60)
+        copied.extend(m.value().decode() for m in msgs)
+    consumer.close()
+    out = _read(cluster.bootstrap, dst, "read_committed", 2 * half)
+    assert sorted(v for vs in out.values() for v in vs) == sorted(v.replace("in-", "out-") for v in copied)
+    assert len(copied) == 2 * half and len(set(copied)) == 2 * half  # each input exactly once
+    offsets = cluster.admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(30)
+    assert sorted((tp.partition, tp.offset) for tp in offsets.topic_partitions) == [
+        (part, RECORDS * 2) for part in range(PARTITIONS)], (group_node, txn_node)

@@ -21,6 +21,7 @@ from odradek.wire.messages.txn_offset_commit_response import (
 )
 
 from .common import mirror_partitions
+from .context import Delayed
 from .txn_common import fenced_for, txn_coordinator
 
 API_KEY = 28
@@ -29,7 +30,43 @@ MAX_VERSION = 5
 FIRST_ADD_PARTITION_VERSION = 5
 
 
-def handle(ctx, req) -> TxnOffsetCommitResponse:
+# the transaction coordinator's answer to the group coordinator's AddPartitionsToTxn (another broker)
+_VERDICTS = {ErrorCode.PRODUCER_FENCED: ErrorCode.INVALID_PRODUCER_EPOCH,
+             ErrorCode.TRANSACTION_ABORTABLE: ErrorCode.INVALID_TXN_STATE,  # the partition is not in it
+             ErrorCode.NETWORK_EXCEPTION: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+             ErrorCode.NOT_COORDINATOR: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+             ErrorCode.COORDINATOR_LOAD_IN_PROGRESS: ErrorCode.COORDINATOR_NOT_AVAILABLE}
+REQUEST_TIMEOUT_MS = 30_000
+
+
+def handle(ctx, req):
+    """The transaction's check first: by the transaction coordinator here, or (a cluster broker
+    leading the group's partition but not the transactional id's) by the one on another broker,
+    asked as Kafka's group coordinator asks (AddPartitionsToTxn v4 verify_only; v5 adds the
+    group's partition for a transaction.version 2 producer)."""
+    services = ctx.services
+    txn, groups, verifier = services.txns, services.groups, services.txn_verifier
+    if verifier is None or txn is None or groups is None or not req.group_id or not req.topics \
+            or txn.is_coordinator(req.transactional_id) or not groups.is_coordinator(req.group_id):
+        return _commit(ctx, req, None)
+    tp = ("__consumer_offsets", groups.partition_for(req.group_id))
+    v = verifier.verify(req.transactional_id, req.producer_id, req.producer_epoch, [tp],
+                        add=ctx.api_version >= FIRST_ADD_PARTITION_VERSION)
+
+    def verdict():
+        code = ErrorCode(v.errors.get(tp, ErrorCode.NETWORK_EXCEPTION))
+        return _commit(ctx, req, _VERDICTS.get(code, code))
+
+    if v.errors is not None:
+        return verdict()
+    return Delayed(try_complete=lambda _now: None if v.errors is None else verdict(),
+                   on_expire=lambda _now: verdict() if v.errors is not None else _commit(
+                       ctx, req, ErrorCode.COORDINATOR_NOT_AVAILABLE),
+                   deadline_ms=ctx.now_ms + REQUEST_TIMEOUT_MS, watch=[v.key])
+
+
+def _commit(ctx, req, verified: ErrorCode | None) -> TxnOffsetCommitResponse:
+    """``verified``: the remote transaction coordinator's verdict (None: the coordinator is here)."""
     v = ctx.api_version
     groups = ctx.services.groups
     txn = txn_coordinator(ctx)
@@ -41,11 +78,14 @@ def handle(ctx, req) -> TxnOffsetCommitResponse:
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         elif not req.group_id:
             err = ErrorCode.INVALID_GROUP_ID
-        elif not txn.is_coordinator(req.transactional_id) or not groups.is_coordinator(req.group_id):
+        elif verified is None and (not txn.is_coordinator(req.transactional_id)
+                                   or not groups.is_coordinator(req.group_id)):
             # Kafka: its transaction verification finds no coordinator partition to ask
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         else:
-            if v >= FIRST_ADD_PARTITION_VERSION:
+            if verified is not None:
+                err = verified
+            elif v >= FIRST_ADD_PARTITION_VERSION:
                 tp = ("__consumer_offsets", groups.partition_for(req.group_id))
                 err = txn.add_partitions(req.transactional_id, req.producer_id, req.producer_epoch, [tp],
                                          ctx.now_ms, client_tv=2)
