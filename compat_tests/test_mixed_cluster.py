@@ -2,30 +2,32 @@
 broker joins a cluster whose KRaft quorum is odradek's, beside odradek brokers, and partitions
 replicate both ways with the records identical byte for byte.
 
-One odradek controller (node 1: the quorum is odradek's whatever its size; one keeps the test light on
-a 2-core machine beside a JVM), odradek brokers 2 and 3, and a Kafka 4.3 broker-only node 4 formatted
-with the cluster id odradek's nodes use (kafka-storage format, bench/kafka_ref.kafka_broker_node; the
-jars come from Maven Central through apache_kafka). The Kafka broker joins once the controller has
+Three odradek controllers (nodes 1-3), odradek brokers 4 and 5, and a Kafka 4.3 broker-only node 6
+formatted with the cluster id odradek's nodes use (kafka-storage format, bench/kafka_ref.kafka_broker_node;
+the jars come from Maven Central through apache_kafka). The Kafka broker joins once the controllers have
 taken metadata snapshots and dropped the log before them, so it loads one with FetchSnapshot (Kafka's
-snapshot layout: header and footer control batches); it registers with odradek's controller (its
-listeners, features and log directory), heartbeats, is unfenced, follows the metadata log as an
-observer and replicates with odradek's brokers through Kafka's Fetch.
+snapshot layout: header and footer control batches); it registers with odradek's active controller (its
+listeners, features and log directory), heartbeats, is unfenced, follows the metadata log as an observer
+and replicates with odradek's brokers through Kafka's Fetch.
 
 A topic with replication factor 3 and min.insync.replicas=2 is placed by hand so that the Kafka broker
 leads partition 0 (odradek brokers following it) and odradek brokers lead partitions 1 and 2 (the Kafka
-broker following them). Records produced with acks=all in several batches (uncompressed and lz4, with
-keys and headers) are all acknowledged; each partition's replicas then hold the same record batches in
-their segment files, byte for byte (base offsets, leader epochs, CRCs), and a consumer reading each
-partition from its leader gets back what was sent, at the acknowledged offsets.
+broker following them). Records produced by idempotent acks=all producers in several batches
+(uncompressed and lz4, with keys and headers) are all acknowledged; each partition's replicas then hold
+the same record batches in their segment files, byte for byte (base offsets, leader epochs, producer
+ids and sequences, CRCs), and a consumer reading each partition from its leader gets back what was sent,
+at the acknowledged offsets.
 
-Then the Kafka broker is killed with SIGKILL: odradek's controller fences it when its session lapses
-and elects an odradek leader for partition 0, production goes on; the Kafka broker restarts as a new
-incarnation, catches up from odradek leaders (truncating to their log as Kafka does) and rejoins every
-ISR; a preferred-leader election gives partition 0 back to it; and once more every replica holds the
-same batches.
-
-Idempotence is off: AllocateProducerIds (issue 21) is not served by odradek's controller yet, and a
-Kafka broker without a producer id block answers InitProducerId with COORDINATOR_LOAD_IN_PROGRESS.
+Then, one after the other:
+- the active odradek controller is killed with SIGKILL: the Kafka broker finds the new one (observer
+  Fetch to the other voters) and keeps its session, stays in every ISR, production goes on;
+- the Kafka broker is killed with SIGKILL: odradek's controller fences it when its session lapses and
+  elects an odradek leader for partition 0, production goes on; it restarts as a new incarnation,
+  catches up from odradek leaders (truncating as Kafka does) and rejoins every ISR, and a
+  preferred-leader election gives partition 0 back to it; once more every replica holds the same
+  batches and every acknowledged record reads back;
+- the Kafka broker is stopped with SIGTERM: its controlled shutdown with odradek's controller moves
+  partition 0's leadership away and it exits cleanly.
 """
 from __future__ import annotations
 
@@ -39,7 +41,8 @@ import apache_kafka
 from cluster import FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, Cluster, ClusterNode, free_port, start_cluster, wait_for
 
 TOPIC, PARTITIONS = "mixed", 3
-KAFKA_ID = 4
+CONTROLLERS, ODRADEK_BROKERS = (1, 2, 3), (4, 5)
+KAFKA_ID = 6
 MIN_ISR = "2"
 SNAPSHOT_EVERY = 1024  # bytes of metadata records between the controller's snapshots
 
@@ -77,8 +80,9 @@ def mixed(tmp_path_factory):
     root = tmp_path_factory.mktemp("mixed")
     # the controller takes a metadata snapshot every few records and drops the log before it, so the
     # Kafka broker, joining later, must load one with FetchSnapshot
-    odr = start_cluster("odradek", root / "odradek", controllers=1, brokers=2, props=FAST,
-                        node_props={1: {"metadata.log.max.record.bytes.between.snapshots": str(SNAPSHOT_EVERY)}})
+    snapshots = {"metadata.log.max.record.bytes.between.snapshots": str(SNAPSHOT_EVERY)}
+    odr = start_cluster("odradek", root / "odradek", controllers=3, brokers=2, props=FAST,
+                        node_props={c: snapshots for c in CONTROLLERS})
     kafka = None
     try:
         from confluent_kafka.admin import NewTopic
@@ -88,6 +92,8 @@ def mixed(tmp_path_factory):
             f.result(60)
         voters = next(x.split("=", 1)[1] for x in odr.node(1).command if x.startswith("controller.quorum.voters="))
         kafka = _kafka_broker(root / "kafka", voters, _cluster_id(odr.node(1)))
+        wait_for(lambda: all(list((odr.node(c).log_dir / "metadata" / "__cluster_metadata-0").glob("*.checkpoint"))
+                             for c in CONTROLLERS), 60, "a metadata snapshot on every controller")
         kafka.start()
         kafka.wait_ready()
     except BaseException:
@@ -101,7 +107,7 @@ def mixed(tmp_path_factory):
                  "the Kafka broker in the metadata beside odradek's brokers",
                  last=lambda: _kafka_problems(kafka))
         snapshots = list((kafka.log_dir / "__cluster_metadata-0").glob("*.checkpoint"))
-        assert snapshots, "the Kafka broker loaded no metadata snapshot from odradek's controller"
+        assert snapshots, "the Kafka broker loaded no metadata snapshot from odradek's controllers"
         yield cluster
     finally:
         cluster.close()
@@ -123,7 +129,7 @@ def _produce(bootstrap: str, count: int, tag: str) -> dict[int, list[tuple[int, 
             acked[msg.partition()].append((msg.offset(), msg.key(), msg.value()))
 
     for compression in ("none", "lz4"):
-        producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": False,
+        producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True,
                              "compression.type": compression, "linger.ms": 5})
         for chunk in range(4):
             for i in range(count // 8):
@@ -162,43 +168,81 @@ def _identical(cluster: Cluster, kafka: ClusterNode) -> int:
         raise AssertionError(f"{e}\nKafka broker's warnings and errors:\n{_kafka_problems(kafka)}") from None
 
 
+def _active_controller(cluster: Cluster) -> int | None:
+    """The controller whose latest line says it became the active one (odradek's log), if alive."""
+    latest = None
+    for c in CONTROLLERS:
+        node = cluster.node(c)
+        for line in node.lines:
+            m = re.match(r"(\S+ \S+) INFO odradek.quorum: node (\d+): active controller in epoch (\d+)", line)
+            if m and node.alive and (latest is None or int(m.group(3)) > latest[0]):
+                latest = (int(m.group(3)), c)
+    return latest[1] if latest else None
+
+
+def _check_all(cluster: Cluster, acked: dict[int, list], batches_before: int = 0) -> int:
+    """Every acknowledged record read back from its leader at its offset; identical replicas."""
+    for p in range(PARTITIONS):
+        assert [o for o, _, _ in acked[p]] == list(range(len(acked[p])))
+        assert _consume(cluster.bootstrap, p, len(acked[p])) == acked[p]
+    batches = _identical(cluster, cluster.node(KAFKA_ID))
+    assert batches > batches_before
+    return batches
+
+
+def _add(acked: dict[int, list], more: dict[int, list]) -> None:
+    for p, records in more.items():
+        acked[p] += records
+
+
 def test_kafka_broker_and_odradek_brokers_replicate_both_ways(mixed):
     kafka = mixed.node(KAFKA_ID)
-    assignment = [[KAFKA_ID, 2, 3], [2, 3, KAFKA_ID], [3, KAFKA_ID, 2]]  # partition 0 led by Kafka
+    b1, b2 = ODRADEK_BROKERS
+    assignment = [[KAFKA_ID, b1, b2], [b1, b2, KAFKA_ID], [b2, KAFKA_ID, b1]]  # partition 0 led by Kafka
+    from confluent_kafka import ElectionType, TopicPartition
     from confluent_kafka.admin import NewTopic
 
     fut = mixed.admin.create_topics([NewTopic(TOPIC, num_partitions=PARTITIONS, replica_assignment=assignment,
                                               config={"min.insync.replicas": MIN_ISR})])[TOPIC]
     fut.result(60)
     state = mixed.wait_full_isr(TOPIC)
-    assert {p: s.leader for p, s in state.items()} == {0: KAFKA_ID, 1: 2, 2: 3}
+    assert {p: s.leader for p, s in state.items()} == {0: KAFKA_ID, 1: b1, 2: b2}
 
     acked = _produce(mixed.bootstrap, 64, "first")
-    for p in range(PARTITIONS):
-        assert [o for o, _, _ in acked[p]] == list(range(len(acked[p]))) and len(acked[p]) == 64
-        assert _consume(mixed.bootstrap, p, len(acked[p])) == acked[p]
-    batches = _identical(mixed, kafka)
+    assert all(len(acked[p]) == 64 for p in range(PARTITIONS))
+    batches = _check_all(mixed, acked)
     assert batches >= PARTITIONS * 8  # eight flushes per partition: several batches each
+
+    # the active controller dies: the Kafka broker follows the new one and keeps its session
+    active = wait_for(lambda: _active_controller(mixed), 30, "an active controller")
+    mixed.kill9(active)
+    wait_for(lambda: _active_controller(mixed) not in (None, active), 60, "a new active controller")
+    _add(acked, _produce(mixed.bootstrap, 16, "controller-failover"))
+    state = mixed.wait_full_isr(TOPIC)
+    assert state[0].leader == KAFKA_ID
+    fenced = [line for c in CONTROLLERS for line in mixed.node(c).lines if f"Fencing broker {KAFKA_ID} " in line]
+    assert fenced == [], "the Kafka broker lost its session in the controller failover"
+    mixed.start(active)
 
     # the Kafka broker dies: odradek's controller fences it and elects an odradek leader for partition 0
     kafka.kill9()
-    mixed.wait_partitions(TOPIC, lambda s: s[0].leader in (2, 3) and all(KAFKA_ID not in x.isr for x in s.values()),
+    mixed.wait_partitions(TOPIC, lambda s: s[0].leader in ODRADEK_BROKERS and all(KAFKA_ID not in x.isr
+                                                                                for x in s.values()),
                           "partition 0 led by an odradek broker, the Kafka broker out of every ISR", timeout=60)
-    more = _produce(mixed.live_bootstrap(), 32, "while-kafka-down")
+    _add(acked, _produce(mixed.live_bootstrap(), 32, "while-kafka-down"))
 
     # it restarts as a new incarnation, catches up from odradek's leaders and rejoins every ISR
     kafka.start()
     kafka.wait_ready()
     mixed.wait_full_isr(TOPIC)
-    from confluent_kafka import ElectionType, TopicPartition
-
     wait_for(lambda: mixed.admin.elect_leaders(ElectionType.PREFERRED, [TopicPartition(TOPIC, 0)]).result(30)
              is not None and mixed.partitions(TOPIC)[0].leader == KAFKA_ID, 60,
              "partition 0 back on the Kafka broker (preferred leader election)")
-    last = _produce(mixed.bootstrap, 32, "after-restart")
-    for p in range(PARTITIONS):
-        expected = acked[p] + more[p] + last[p]
-        assert [o for o, _, _ in expected] == list(range(len(expected)))
-        assert _consume(mixed.bootstrap, p, len(expected)) == expected
-    assert _identical(mixed, kafka) > batches
+    _add(acked, _produce(mixed.bootstrap, 32, "after-restart"))
+    _check_all(mixed, acked, batches)
 
+    # controlled shutdown: the controller moves partition 0 away before the Kafka broker exits
+    assert kafka.stop() == KAFKA_CLEAN_EXIT
+    assert any("The controller has asked us to exit controlled shutdown" in line for line in kafka.lines), \
+        _kafka_problems(kafka)
+    assert mixed.partitions(TOPIC)[0].leader in ODRADEK_BROKERS

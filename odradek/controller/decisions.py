@@ -666,6 +666,12 @@ class Decisions:
         with_dirs = directories.supported(self.image.features.get(features.METADATA_VERSION, 0))
         if with_dirs and self._invalid_log_dirs(reg):
             return ControllerResult([], int(ErrorCode.INVALID_REGISTRATION))
+        broker_features = dict(reg.features)
+        # a broker that names no metadata.version range supports only the first KRaft one (Kafka's
+        # MINIMUM_KRAFT_VERSION, level 1)
+        broker_features.setdefault(features.METADATA_VERSION, (1, 1))
+        if self._unsupported_finalized(broker_features):
+            return ControllerResult([], int(ErrorCode.UNSUPPORTED_VERSION))
         records: list = []
         if existing is not None and not same and not unfence:
             # the old incarnation is gone: out of every ISR with new leaders elected, as a fence;
@@ -682,7 +688,7 @@ class Decisions:
             end_points=[BrokerEndpoint(name=n, host=h, port=p, security_protocol=sp)
                         for n, h, p, sp in reg.listeners],
             features=[BrokerFeature(name=n, min_supported_version=lo, max_supported_version=hi)
-                      for n, (lo, hi) in reg.features.items()],
+                      for n, (lo, hi) in broker_features.items()],
             rack=reg.rack,
             fenced=existing.fenced if same else True,
             in_controlled_shutdown=existing.in_controlled_shutdown if same else False,
@@ -691,6 +697,20 @@ class Decisions:
         if unfence:
             records.append(UnfenceBrokerRecord(id=reg.broker_id, epoch=epoch))
         return ControllerResult(records, 0)
+
+    def _unsupported_finalized(self, broker_features: dict[str, tuple[int, int]]) -> bool:
+        """Kafka's processRegistrationFeature: the broker's range of each feature it names must hold
+        the finalized level (0 when not finalized; metadata.version 1), and a finalized feature it does
+        not name counts as the range [0, 0]. (Before the bootstrap records, with no feature finalized
+        yet, nothing is checked: Kafka's controller starts from its formatted bootstrap snapshot.)"""
+        finalized = self.image.features
+        if not finalized:
+            return False
+        for name, (lo, hi) in broker_features.items():
+            level = finalized.get(name, 1 if name == features.METADATA_VERSION else 0)
+            if not lo <= level <= hi:
+                return True
+        return any(level != 0 and name not in broker_features for name, level in finalized.items())
 
     def _invalid_log_dirs(self, reg: BrokerRegistration) -> bool:
         """Kafka's checks of a registration's directories: no reserved id, no duplicate, none

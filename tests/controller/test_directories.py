@@ -7,7 +7,7 @@ import random
 
 from odradek.controller import directories
 from odradek.controller.decisions import BrokerRegistration, CreateTopicSpec, Decisions, Env
-from odradek.controller.features import bootstrap_records
+from odradek.controller.features import SUPPORTED, bootstrap_records
 from odradek.controller.image import MetadataDelta, MetadataImage
 from odradek.controller.snapshot import decode_snapshot, encode_snapshot
 from odradek.wire.errors import ErrorCode as E
@@ -34,7 +34,7 @@ def cluster(log_dirs: dict[int, tuple], extra=()):
     """Brokers registered (and unfenced) with the given directories, on the release's features."""
     img = apply(MetadataImage(cluster_id="c1", controller_id=1), bootstrap_records() + list(extra))
     for b, dirs in log_dirs.items():
-        reg = BrokerRegistration(b, bytes([b]) * 16, [("PLAINTEXT", "h", 9000 + b, 0)], {}, log_dirs=dirs)
+        reg = BrokerRegistration(b, bytes([b]) * 16, [("PLAINTEXT", "h", 9000 + b, 0)], dict(SUPPORTED), log_dirs=dirs)
         r = Decisions(env(), img).register_broker(reg, 10 + b)
         assert r.response == 0
         img = apply(img, r.records + [UnfenceBrokerRecord(id=b, epoch=10 + b)])
@@ -45,7 +45,7 @@ def test_registration_keeps_the_log_dirs():
     img = cluster({1: (DIR_A,), 2: ()})
     assert img.brokers[1].log_dirs == (DIR_A,) and img.brokers[2].log_dirs == ()
     # the same incarnation amending its registration keeps epoch and state, with its directories
-    reg = BrokerRegistration(1, bytes([1]) * 16, [("PLAINTEXT", "h", 9001, 0)], {}, log_dirs=(DIR_A, DIR_B))
+    reg = BrokerRegistration(1, bytes([1]) * 16, [("PLAINTEXT", "h", 9001, 0)], dict(SUPPORTED), log_dirs=(DIR_A, DIR_B))
     r = Decisions(env(), img).register_broker(reg, 99)
     assert r.records[0].log_dirs == [DIR_A, DIR_B] and r.records[0].broker_epoch == 11
     assert apply(img, r.records).brokers[1].log_dirs == (DIR_A, DIR_B)
@@ -55,7 +55,7 @@ def test_registration_refuses_reserved_duplicate_or_taken_directories():
     img = cluster({1: (DIR_A,)})
     d = Decisions(env(), img)
     for dirs in [(directories.UNASSIGNED,), (bytes(15) + b"\x63",), (DIR_B, DIR_B), (DIR_A,)]:
-        reg = BrokerRegistration(2, b"\x02" * 16, [("PLAINTEXT", "h", 9002, 0)], {}, log_dirs=dirs)
+        reg = BrokerRegistration(2, b"\x02" * 16, [("PLAINTEXT", "h", 9002, 0)], dict(SUPPORTED), log_dirs=dirs)
         r = d.register_broker(reg, 50)
         assert (r.response, r.records) == (E.INVALID_REGISTRATION, []), dirs
     assert directories.reserved(bytes(15) + b"\x63") and not directories.reserved(bytes(15) + b"\x64")
@@ -63,7 +63,7 @@ def test_registration_refuses_reserved_duplicate_or_taken_directories():
 
 def test_below_3_7_iv2_no_directories_are_written():
     img = cluster({}, [FeatureLevelRecord(name="metadata.version", feature_level=16)])  # 3.7-IV1
-    reg = BrokerRegistration(1, b"\x01" * 16, [("PLAINTEXT", "h", 9001, 0)], {}, log_dirs=(DIR_A,))
+    reg = BrokerRegistration(1, b"\x01" * 16, [("PLAINTEXT", "h", 9001, 0)], dict(SUPPORTED), log_dirs=(DIR_A,))
     assert Decisions(env(), img).register_broker(reg, 5).records[0].log_dirs == []
     r = Decisions(env(), img).assign_replicas_to_dirs(1, 5, [])
     assert r.response == (E.UNSUPPORTED_VERSION, []) and r.records == []
@@ -148,3 +148,26 @@ def test_a_snapshot_is_laid_out_as_kafkas_records_snapshot_writer():
     offsets = [h.base_offset + r.offset_delta for h, rs in batches for r in rs]
     assert offsets == list(range(len(offsets)))
     assert decode_snapshot(data, 40, "c1", 1).brokers == img.brokers
+
+
+def test_registration_checks_the_finalized_features_as_kafka():
+    img = cluster({})
+
+    def register(feats):
+        reg = BrokerRegistration(1, b"\x01" * 16, [("PLAINTEXT", "h", 9001, 0)], feats, log_dirs=(DIR_A,))
+        return Decisions(env(), img).register_broker(reg, 5)
+
+    from odradek.controller.features import BOOTSTRAP
+    assert register(dict(SUPPORTED)).response == 0
+    # a range without the finalized level; a finalized feature not named (counts as [0, 0]); no
+    # metadata.version named (counts as [1, 1])
+    too_new = {**SUPPORTED, "group.version": (2, 3)}
+    missing = {k: v for k, v in SUPPORTED.items() if k != "transaction.version"}
+    no_mv = {k: v for k, v in SUPPORTED.items() if k != "metadata.version"}
+    for feats in (too_new, missing, no_mv):
+        r = register(feats)
+        assert (r.response, r.records) == (E.UNSUPPORTED_VERSION, []), feats
+    assert BOOTSTRAP["transaction.version"] > 0
+    # the record keeps the ranges the broker named
+    rec = register(dict(SUPPORTED)).records[0]
+    assert {f.name: (f.min_supported_version, f.max_supported_version) for f in rec.features} == SUPPORTED

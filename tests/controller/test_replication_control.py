@@ -142,7 +142,8 @@ def test_a_broker_in_controlled_shutdown_is_not_placed():
 
 def test_a_new_incarnation_waits_for_the_old_session_and_leaves_isrs_after_an_unclean_shutdown():
     img = cluster({0: (2, [1, 2, 3], [1, 2, 3])}, elr=True, configs={"min.insync.replicas": "2"})
-    reg = BrokerRegistration(1, b"\x55" * 16, [("PLAINTEXT", "h", 9001, 0)], {}, cluster_id="c")
+    reg = BrokerRegistration(1, b"\x55" * 16, [("PLAINTEXT", "h", 9001, 0)], {ELR_FEATURE: (0, 1)},
+                             cluster_id="c")  # it supports the finalized ELR level, as a broker must
     d = decide(img)
     assert d.register_broker(reg, 50, has_valid_session=True).response == E.DUPLICATE_BROKER_REGISTRATION
     r = d.register_broker(reg, 50)
@@ -160,7 +161,8 @@ def test_a_new_incarnation_waits_for_the_old_session_and_leaves_isrs_after_an_un
     after = then(img, r.records)
     assert partitions(after)[0] == (2, (2, 3), 4, 5) and after.brokers[1].fenced and after.brokers[1].epoch == 60
     # the same incarnation amends its registration: epoch and state kept
-    same = BrokerRegistration(1, b"\x01" * 16, [("PLAINTEXT", "h2", 9001, 0)], {}, cluster_id="c")
+    same = BrokerRegistration(1, b"\x01" * 16, [("PLAINTEXT", "h2", 9001, 0)], {ELR_FEATURE: (0, 1)},
+                              cluster_id="c")
     rec = d.register_broker(same, 50, has_valid_session=True).records[0]
     assert (rec.broker_epoch, rec.fenced, rec.end_points[0].host) == (11, False, "h2")
 

@@ -44,6 +44,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from odradek.controller.decisions import BrokerRegistration, CreateTopicSpec, Decisions, Env
+from odradek.controller.features import SUPPORTED  # what a broker registers with
 from odradek.controller.image import NO_LEADER, NO_LEADER_CHANGE, MetadataDelta, MetadataImage, PartitionImage
 from odradek.controller.replication_control import ELR_FEATURE, PREFERRED, IsrUpdate
 from odradek.controller.result import ControllerResult
@@ -314,7 +315,7 @@ class ClusterSim:
                                      if not (isinstance(r, FeatureLevelRecord) and r.name == ELR_FEATURE)], None)
         self._write(boot)
         for b in self.brokers.values():
-            reg = BrokerRegistration(b.id, b.incarnation, [("PLAINTEXT", f"b{b.id}", 9092, 0)], {}, None)
+            reg = BrokerRegistration(b.id, b.incarnation, [("PLAINTEXT", f"b{b.id}", 9092, 0)], dict(SUPPORTED), None)
             self._write(self._decisions().register_broker(reg, len(self.records), unfence=True))
             b.broker_epoch = self.image.brokers[b.id].epoch
             self.last_heartbeat[b.id] = 0
@@ -340,7 +341,7 @@ class ClusterSim:
         kind = msg[0]
         if kind == "register":
             _, incarnation, previous_epoch = msg
-            reg = BrokerRegistration(src, incarnation, [("PLAINTEXT", f"b{src}", 9092, 0)], {}, None,
+            reg = BrokerRegistration(src, incarnation, [("PLAINTEXT", f"b{src}", 9092, 0)], dict(SUPPORTED), None,
                                      previous_broker_epoch=previous_epoch)
             session = self.t - self.last_heartbeat.get(src, -10**9) <= self.session_steps
             res = self._decisions().register_broker(reg, len(self.records), has_valid_session=session)

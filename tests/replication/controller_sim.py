@@ -22,6 +22,7 @@ import sys
 from repl_sim import NO_LEADER, Sim, SimFailure
 
 from odradek.controller.decisions import BrokerRegistration, CreateTopicSpec, Decisions, Env
+from odradek.controller.features import SUPPORTED  # what a broker registers with
 from odradek.controller.image import MetadataDelta, MetadataImage
 from odradek.controller.replication_control import PREFERRED, IsrUpdate
 from odradek.replication.messages import AlterPartitionProposal, LeaderAndIsr
@@ -84,7 +85,7 @@ class ControllerSim(Sim):
         node = self.nodes[i]
         epoch = self._offset + 1  # the offset of its RegisterBrokerRecord, as Kafka's broker epoch
         reg = BrokerRegistration(i, i.to_bytes(8, "big") + epoch.to_bytes(8, "big"), [("PLAINTEXT", "sim", 9000 + i, 0)],
-                                 {}, cluster_id="sim")
+                                 dict(SUPPORTED), cluster_id="sim")
         res = self._decisions().register_broker(reg, epoch)
         assert res.response == 0, res.response
         self._write(res.records)
