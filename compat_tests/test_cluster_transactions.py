@@ -51,14 +51,16 @@ def _producer(bootstrap: str, txn_id: str) -> Producer:
 
 
 def _transaction(p: Producer, topic: str, n: int, commit: bool, before_end=None) -> dict[int, list[str]]:
-    """One transaction writing RECORDS records to every partition: {partition: values}."""
+    """One transaction writing RECORDS records to every partition, in two rounds of batches (the
+    leaders verify the first with the coordinator, the second finds the transaction open):
+    {partition: values}."""
     p.begin_transaction()
-    values = {}
-    for part in range(PARTITIONS):
-        values[part] = [f"t{n}-p{part}-{i}" for i in range(RECORDS)]
-        for v in values[part]:
-            p.produce(topic, v.encode(), partition=part)
-    p.flush(30)
+    values = {part: [f"t{n}-p{part}-{i}" for i in range(RECORDS)] for part in range(PARTITIONS)}
+    for first, last in ((0, 2), (2, RECORDS)):
+        for part in range(PARTITIONS):
+            for v in values[part][first:last]:
+                p.produce(topic, v.encode(), partition=part)
+        p.flush(30)
     if before_end is not None:
         before_end()
     (p.commit_transaction if commit else p.abort_transaction)(60)

@@ -175,17 +175,18 @@ def _unknown_topic_id(pd) -> PartitionProduceResponse:
                                     log_append_time_ms=-1, log_start_offset=-1, record_errors=[], error_message=None)
 
 
-def _to_verify(ctx, req) -> tuple[int, int, list[tuple[str, int]]] | None:
-    """(producer id, epoch, partitions) whose transactional batches need the verdict of the
-    transaction coordinator on another broker (KIP-890: only a producer's first batch of a
-    transaction in a partition; later ones find the transaction open in the log), or None."""
+def _to_verify(ctx, req) -> tuple[int, int, list[tuple[str, int]], list[tuple[str, int]]] | None:
+    """(producer id, epoch, partitions whose transactional batches need the verdict of the
+    transaction coordinator on another broker, partitions that need none) or None: the
+    coordinator is here. KIP-890: only a producer's first batch of a transaction in a partition
+    is verified; later ones find the transaction open in the log (Kafka's hasOngoingTransaction)."""
     tid = req.transactional_id
     services = ctx.services
     if not tid or services.txn_verifier is None or services.txns is None or services.txns.is_coordinator(tid) \
             or req.acks not in (1, -1):  # (acks=0 has no answer to wait for: the local check refuses it)
         return None
     pid = epoch = -1
-    out = []
+    out, open_ = [], []
     for t in req.topic_data:
         name = t.name
         if ctx.api_version >= 13:
@@ -202,26 +203,30 @@ def _to_verify(ctx, req) -> tuple[int, int, list[tuple[str, int]]] | None:
             epoch = int.from_bytes(records[51:53], "big", signed=True)
             entry = plog.producer_state.producers.get(pid)
             if pid in plog.txn_state.ongoing and entry is not None and entry.epoch == epoch:
-                continue
-            out.append((name, pd.index))
-    return (pid, epoch, out) if out else None
+                open_.append((name, pd.index))
+            else:
+                out.append((name, pd.index))
+    return (pid, epoch, out, open_) if out or open_ else None
 
 
 def handle(ctx, req):
     asked = _to_verify(ctx, req)
     if asked is None:
         return _produce(ctx, req, {})
-    pid, epoch, tps = asked
+    pid, epoch, tps, open_ = asked
+    verified = {tp: ErrorCode.NONE for tp in open_}
+    if not tps:
+        return _produce(ctx, req, verified)
     v = ctx.services.txn_verifier.verify(req.transactional_id, pid, epoch, tps,
                                          add=ctx.api_version >= FIRST_ADD_PARTITION_VERSION)
     if v.errors is not None:
-        return _produce(ctx, req, v.errors)
+        return _produce(ctx, req, {**verified, **v.errors})
 
     def answered(_now_ms: int):
-        return None if v.errors is None else _produce(ctx, req, v.errors)
+        return None if v.errors is None else _produce(ctx, req, {**verified, **v.errors})
 
     def on_expire(_now_ms: int):
-        return _produce(ctx, req, v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})
+        return _produce(ctx, req, {**verified, **(v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})})
 
     return Delayed(try_complete=answered, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms,
                    watch=[v.key])
