@@ -223,3 +223,23 @@ def test_offsets_in_transactions_on_another_broker(cluster):
     offsets = cluster.admin.list_consumer_group_offsets([ConsumerGroupTopicPartitions(group)])[group].result(30)
     assert sorted((tp.partition, tp.offset) for tp in offsets.topic_partitions) == [
         (part, RECORDS * 2) for part in range(PARTITIONS)], (group_node, txn_node)
+
+
+@pytest.mark.parametrize("version", ["3.9.2", "4.3.0"])
+def test_java_transactions_on_the_cluster(cluster, version):
+    """Java kafka-clients' transaction checks (compat_tests/java) against the cluster: commits, aborts,
+    sendOffsetsToTransaction, fencing, and with 4.3.0 transactions V2 (Produce v12 and TxnOffsetCommit
+    v5 add the partitions through the leaders, EndTxn v5 bumps the epoch, the markers carry it);
+    3.9.2 verifies through the leaders (AddPartitionsToTxn verify_only)."""
+    import shutil
+
+    from builds import java_clients_classpath
+    from harness import assert_check_passed, run_check_program
+
+    if shutil.which("java") is None or shutil.which("mvn") is None:
+        pytest.skip("needs Java 17 and Maven")
+    results = run_check_program(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
+                                 java_clients_classpath(version), "odradek.compat.JavaClientsCheck",
+                                 cluster.bootstrap, "producer.transactions", "producer.transactionEpochs"])
+    assert_check_passed(results, "producer.transactions")
+    assert_check_passed(results, "producer.transactionEpochs")
