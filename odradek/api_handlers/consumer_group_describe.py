@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odradek.api_handlers.describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
-from odradek.api_handlers.group_common import coordinates, coordinator, image_topics
+from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_describe_response import (
     Assignment,
@@ -33,8 +33,8 @@ def handle(ctx, request) -> ConsumerGroupDescribeResponse:
     coord.update_topics(image_topics(ctx))
     out = []
     for gid in request.group_ids:
-        if not coordinates(ctx, gid):
-            out.append(DescribedGroup(group_id=gid, error_code=ErrorCode.NOT_COORDINATOR, group_state="",
+        if coord_err := coordinator_error(ctx, gid):
+            out.append(DescribedGroup(group_id=gid, error_code=coord_err, group_state="",
                                       group_epoch=0, assignment_epoch=0, assignor_name="",
                                       authorized_operations=NOT_REQUESTED))
             continue

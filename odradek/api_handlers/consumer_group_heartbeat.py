@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odradek.api_handlers.error_responses import top_level_error
-from odradek.api_handlers.group_common import client_host, coordinates, coordinator, image_topics
+from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator, image_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_heartbeat_response import (
     Assignment,
@@ -21,8 +21,8 @@ def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
 
     v = ctx.api_version
     coord = coordinator(ctx)
-    if not coordinates(ctx, request.group_id):
-        return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR,
+    if coord_err := coordinator_error(ctx, request.group_id):
+        return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=coord_err,
                                               member_id=None, member_epoch=0, heartbeat_interval_ms=0)
     shares = ctx.services.shares
     if shares is not None and shares.is_share_group(request.group_id):

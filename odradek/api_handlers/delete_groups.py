@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import coordinates
-from odradek.wire.errors import ErrorCode
+from odradek.api_handlers.group_common import coordinator_error
 from odradek.wire.messages.delete_groups_response import DeletableGroupResult, DeleteGroupsResponse
 
 API_KEY = 42
@@ -12,12 +11,12 @@ MAX_VERSION = 2
 
 
 def handle(ctx, request) -> DeleteGroupsResponse:
-    elsewhere = {g for g in request.groups_names if not coordinates(ctx, g)}
+    elsewhere = {g: err for g in request.groups_names if (err := coordinator_error(ctx, g))}
     names = [g for g in request.groups_names if g not in elsewhere]
     shares = ctx.services.shares
     share_ids = [g for g in names if shares is not None and shares.is_share_group(g)]
     result = ctx.services.groups.delete_groups([g for g in names if g not in share_ids], ctx.now_ms)
-    result.update({g: ErrorCode.NOT_COORDINATOR for g in elsewhere})
+    result.update(elsewhere)
     for gid in share_ids:  # a share group and its share-partition state
         result[gid] = shares.delete_group(gid, ctx.now_ms)
     return DeleteGroupsResponse(

@@ -4,7 +4,7 @@ older versions describe it as Dead with no error, as Kafka 4.3 does."""
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import coordinates
+from odradek.api_handlers.group_common import coordinator_error
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_groups_response import (
     DescribedGroup,
@@ -28,8 +28,8 @@ def handle(ctx, request) -> DescribeGroupsResponse:
     out = []
     shares = ctx.services.shares
     for gid in request.groups:
-        if not coordinates(ctx, gid):
-            out.append(DescribedGroup(error_code=ErrorCode.NOT_COORDINATOR, group_id=gid, group_state="",
+        if coord_err := coordinator_error(ctx, gid):
+            out.append(DescribedGroup(error_code=coord_err, group_id=gid, group_state="",
                                       protocol_type="", protocol_data="", members=[],
                                       authorized_operations=NOT_REQUESTED))
             continue

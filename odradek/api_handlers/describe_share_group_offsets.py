@@ -6,7 +6,7 @@ lag is not clamped (an SPSO set past the high watermark shows a negative lag; SP
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import coordinates
+from odradek.api_handlers.group_common import coordinator_error
 from odradek.api_handlers.ports import NotLed
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_share_group_offsets_response import (
@@ -33,8 +33,7 @@ def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
             out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[],
                                                               error_code=ErrorCode.UNSUPPORTED_VERSION))
             continue
-        if not coordinates(ctx, gid):
-            err = ErrorCode.NOT_COORDINATOR
+        if err := coordinator_error(ctx, gid):
             out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[], error_code=err,
                                                               error_message=err.message))
             continue

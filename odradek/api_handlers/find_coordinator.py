@@ -45,19 +45,22 @@ def _share_lookup(ctx, key: str) -> tuple[ErrorCode, str | None, int, str, int]:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     p = share_state.partition_for(group, topic_id, partition, len(t.partitions))
     if isinstance(services.partitions.leader_log(topic, p), NotLed):
-        return _leader_elsewhere(services, topic, p)
+        return _partition_leader(services, topic, p)
     return _this_node(services)
 
 
-def _leader_elsewhere(services: Services, topic: str, partition: int) -> tuple[ErrorCode, str | None, int, str, int]:
-    """The key's partition is led by another broker of the cluster: that broker is the
-    coordinator (Kafka answers the partition leader's endpoint); none alive: not available."""
+def _partition_leader(services: Services, topic: str, partition: int) -> tuple[ErrorCode, str | None, int, str, int]:
+    """The key's partition's leader is the coordinator: Kafka answers its endpoint from the metadata
+    (also while it is still loading the partition: its requests then answer
+    COORDINATOR_LOAD_IN_PROGRESS); no leader, or a fenced one: COORDINATOR_NOT_AVAILABLE."""
     image = services.metadata.image
     t = image.topics.get(topic)
     part = t.partitions.get(partition) if t is not None else None
     owner = image.brokers.get(part.leader) if part is not None else None
-    if owner is None or owner.fenced or owner.node_id == services.node.node_id:
+    if owner is None or owner.fenced:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
+    if owner.node_id == services.node.node_id:
+        return _this_node(services)
     return ErrorCode.NONE, None, owner.node_id, owner.host, owner.port
 
 
@@ -79,7 +82,7 @@ def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, s
     if coord is None:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     if not coord.is_coordinator(key):
-        return _leader_elsewhere(services, topic, coord.partition_for(key))
+        return _partition_leader(services, topic, coord.partition_for(key))
     return _this_node(services)
 
 

@@ -12,10 +12,11 @@ def coordinator(ctx) -> Groups:
     return ctx.services.groups
 
 
-def coordinates(ctx, group_id: str) -> bool:
-    """This node holds the group's __consumer_offsets partition. Kafka answers NOT_COORDINATOR
-    otherwise, also before the topic exists (the first FindCoordinator creates it)."""
-    return ctx.services.groups.is_coordinator(group_id)
+def coordinator_error(ctx, group_id: str) -> ErrorCode:
+    """NONE when this node coordinates the group (it leads the group's __consumer_offsets partition
+    and has loaded it). Else what Kafka answers: NOT_COORDINATOR (also before the topic exists: the
+    first FindCoordinator creates it), COORDINATOR_LOAD_IN_PROGRESS while the partition loads."""
+    return ctx.services.groups.coordinator_error(group_id)
 
 
 def client_host(ctx) -> str:

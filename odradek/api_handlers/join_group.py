@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from odradek.api_handlers.context import Delayed
-from odradek.api_handlers.group_common import client_host, coordinates, coordinator
+from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator
 from odradek.coordinator.group_state import JoinResult, Slot
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.join_group_response import JoinGroupResponse, JoinGroupResponseMember
@@ -56,8 +56,8 @@ def build_response(v: int, r: JoinResult) -> JoinGroupResponse:
 
 def handle(ctx, request):
     v = ctx.api_version
-    if not coordinates(ctx, request.group_id):
-        return build_response(v, JoinResult(error=ErrorCode.NOT_COORDINATOR))
+    if coord_err := coordinator_error(ctx, request.group_id):
+        return build_response(v, JoinResult(error=coord_err))
     coord = coordinator(ctx)
     rebalance_timeout = request.rebalance_timeout_ms if v >= 1 else request.session_timeout_ms
     slot = coord.join_group(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odradek.api_handlers.error_responses import top_level_error
-from odradek.api_handlers.group_common import coordinates, coordinator
+from odradek.api_handlers.group_common import coordinator_error, coordinator
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.leave_group_response import LeaveGroupResponse, MemberResponse
 
@@ -14,8 +14,8 @@ MAX_VERSION = 5
 
 def handle(ctx, request) -> LeaveGroupResponse:
     v = ctx.api_version
-    if not coordinates(ctx, request.group_id):
-        return LeaveGroupResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR, members=[])
+    if coord_err := coordinator_error(ctx, request.group_id):
+        return LeaveGroupResponse(throttle_time_ms=0, error_code=coord_err, members=[])
     coord = coordinator(ctx)
     if v < 3:
         top, errors = coord.leave_group(request.group_id, [(request.member_id, None)], ctx.now_ms)

@@ -11,7 +11,7 @@ keyed by id from v10, by name before). Classic groups commit through v10 as thro
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import coordinates, metadata_topics
+from odradek.api_handlers.group_common import coordinator_error, metadata_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_commit_response import (
     OffsetCommitResponse,
@@ -99,8 +99,8 @@ def handle(ctx, request) -> OffsetCommitResponse:
     offsets = {(name, p.partition_index): (p.committed_offset, p.committed_leader_epoch if v >= 6 else -1,
                                            p.committed_metadata)
                for _, name, parts in accepted for p in parts}
-    if not coordinates(ctx, request.group_id):
-        errors = dict.fromkeys(offsets, ErrorCode.NOT_COORDINATOR)
+    if coord_err := coordinator_error(ctx, request.group_id):
+        errors = dict.fromkeys(offsets, coord_err)
     else:
         errors = coord.commit_offsets(
             request.group_id,

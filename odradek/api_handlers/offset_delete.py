@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import coordinates, split_known_partitions
+from odradek.api_handlers.group_common import coordinator_error, split_known_partitions
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_delete_response import (
     OffsetDeleteResponse,
@@ -16,8 +16,8 @@ MAX_VERSION = 0
 
 
 def handle(ctx, request) -> OffsetDeleteResponse:
-    if not coordinates(ctx, request.group_id):
-        return OffsetDeleteResponse(error_code=ErrorCode.NOT_COORDINATOR, throttle_time_ms=0, topics=[])
+    if coord_err := coordinator_error(ctx, request.group_id):
+        return OffsetDeleteResponse(error_code=coord_err, throttle_time_ms=0, topics=[])
     known, errors = split_known_partitions(ctx, request.topics, lambda p: None)
     top, result = ctx.services.groups.delete_offsets(request.group_id, list(known), ctx.now_ms)
     if top:

@@ -15,7 +15,7 @@ which the protocol cannot carry here).
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import coordinates, metadata_topics
+from odradek.api_handlers.group_common import coordinator_error, metadata_topics
 from odradek.coordinator.group_records import is_stale
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_fetch_response import (
@@ -124,9 +124,9 @@ def handle(ctx, request) -> OffsetFetchResponse:
     if v >= 8:
         groups = []
         for rg in request.groups:
-            if not coordinates(ctx, rg.group_id):
+            if coord_err := coordinator_error(ctx, rg.group_id):
                 groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
-                                                       error_code=ErrorCode.NOT_COORDINATOR))
+                                                       error_code=coord_err))
                 continue
             if v >= 9:  # KIP-848 members send id + epoch
                 check = coord.validate_offset_fetch(rg.group_id, rg.member_id, rg.member_epoch)
@@ -148,8 +148,8 @@ def handle(ctx, request) -> OffsetFetchResponse:
             ))
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
     topics = None if request.topics is None else [(t.name, ZERO_UUID, t.partition_indexes) for t in request.topics]
-    if not coordinates(ctx, request.group_id):
-        return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=ErrorCode.NOT_COORDINATOR)
+    if coord_err := coordinator_error(ctx, request.group_id):
+        return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=coord_err)
     err, res = _fetch(ctx, request.group_id, topics)
     res = _unstable(ctx, request, request.group_id, res)
     return OffsetFetchResponse(

@@ -197,6 +197,9 @@ class Groups(Protocol):
 
     def is_coordinator(self, group_id: str) -> bool: ...
 
+    def coordinator_error(self, group_id: str) -> ErrorCode:
+        """NONE when coordinated here; NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS."""
+
     def is_group(self, group_id: str) -> bool:
         """A classic, consumer or streams group has this id."""
 

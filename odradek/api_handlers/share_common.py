@@ -74,7 +74,7 @@ def offsets_admin(ctx, group_id: str, call):
     make first, in their order (share groups enabled, a group id, the coordinator), then
     call(share coordinator, group_id, topics_snapshot, is_other_group); its result, persisted by the
     port before the response (as Kafka's share coordinator). A failed check raises CoordinatorError."""
-    from odradek.api_handlers.group_common import coordinates
+    from odradek.api_handlers.group_common import coordinator_error
     from odradek.coordinator.errors import CoordinatorError
 
     services = ctx.services
@@ -82,8 +82,8 @@ def offsets_admin(ctx, group_id: str, call):
         raise CoordinatorError(ErrorCode.UNSUPPORTED_VERSION)
     if not group_id:
         raise CoordinatorError(ErrorCode.INVALID_GROUP_ID)
-    if not coordinates(ctx, group_id):
-        raise CoordinatorError(ErrorCode.NOT_COORDINATOR)
+    if coord_err := coordinator_error(ctx, group_id):
+        raise CoordinatorError(coord_err)
     return call(services.shares, group_id, topics_snapshot(ctx), is_other_group(ctx, group_id))
 
 

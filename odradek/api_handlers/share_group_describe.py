@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import coordinates
+from odradek.api_handlers.group_common import coordinator_error
 from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_describe_response import (
@@ -32,8 +32,7 @@ def handle(ctx, request) -> ShareGroupDescribeResponse:
             out.append(DescribedGroup(error_code=ErrorCode.UNSUPPORTED_VERSION, group_id=gid, group_state="Dead",
                                       assignor_name="", members=[], authorized_operations=NOT_REQUESTED))
             continue
-        if not coordinates(ctx, gid):
-            err = ErrorCode.NOT_COORDINATOR
+        if err := coordinator_error(ctx, gid):
             out.append(DescribedGroup(error_code=err, error_message=err.message, group_id=gid, group_state="",
                                       group_epoch=0, assignment_epoch=0, assignor_name="", members=[],
                                       authorized_operations=NOT_REQUESTED))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import client_host, coordinates
+from odradek.api_handlers.group_common import client_host, coordinator_error
 from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_heartbeat_response import (
@@ -24,8 +24,8 @@ def handle(ctx, request) -> ShareGroupHeartbeatResponse:
     if not share_enabled(services):
         return ShareGroupHeartbeatResponse(error_code=ErrorCode.UNSUPPORTED_VERSION,
                                            error_message="The share group feature is not enabled.")
-    if not coordinates(ctx, request.group_id):  # Kafka keeps share groups in __consumer_offsets too
-        return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=ErrorCode.NOT_COORDINATOR,
+    if coord_err := coordinator_error(ctx, request.group_id):  # Kafka keeps share groups in __consumer_offsets too
+        return ShareGroupHeartbeatResponse(throttle_time_ms=0, error_code=coord_err,
                                            member_id=None, member_epoch=0, heartbeat_interval_ms=0)
     sg = services.shares
     try:

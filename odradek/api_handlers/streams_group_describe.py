@@ -5,7 +5,7 @@ from __future__ import annotations
 from odradek.api_handlers.consumer_group_describe import CONSUMER_GROUP_OPERATIONS
 from odradek.api_handlers.describe_groups import NOT_REQUESTED
 from odradek.api_handlers.streams_group_heartbeat import streams_enabled
-from odradek.api_handlers.group_common import coordinates, coordinator, image_topics
+from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.streams_group_describe_response import (
     Assignment,
@@ -64,8 +64,8 @@ def handle(ctx, request) -> StreamsGroupDescribeResponse:
     coord.update_topics(image_topics(ctx))
     out = []
     for gid in request.group_ids:
-        if not coordinates(ctx, gid):
-            out.append(_failed(gid, ErrorCode.NOT_COORDINATOR))
+        if coord_err := coordinator_error(ctx, gid):
+            out.append(_failed(gid, coord_err))
             continue
         d = coord.streams_group_describe(gid)
         if d["error"] != ErrorCode.NONE:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 
 from odradek.api_handlers.error_responses import top_level_error
-from odradek.api_handlers.group_common import client_host, coordinates, coordinator, image_topics
+from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator, image_topics
 from odradek.api_handlers.ports import Services
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.streams_group_heartbeat_response import (
@@ -67,8 +67,8 @@ def handle(ctx, request) -> StreamsGroupHeartbeatResponse:
     coord = coordinator(ctx)
     if not streams_enabled(ctx.services):
         return _error(ErrorCode.UNSUPPORTED_VERSION)
-    if not coordinates(ctx, request.group_id):
-        return _error(ErrorCode.NOT_COORDINATOR)
+    if coord_err := coordinator_error(ctx, request.group_id):
+        return _error(coord_err)
     shares = ctx.services.shares
     if shares is not None and shares.is_share_group(request.group_id):
         return _error(ErrorCode.GROUP_ID_NOT_FOUND, f"Group {request.group_id} is not a streams group.")

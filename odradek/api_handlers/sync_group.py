@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odradek.api_handlers.join_group import park
-from odradek.api_handlers.group_common import coordinates, coordinator
+from odradek.api_handlers.group_common import coordinator_error, coordinator
 from odradek.coordinator.group_state import SyncResult
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.sync_group_response import SyncGroupResponse
@@ -22,8 +22,8 @@ def build_response(v: int, r: SyncResult) -> SyncGroupResponse:
 
 def handle(ctx, request):
     v = ctx.api_version
-    if not coordinates(ctx, request.group_id):
-        return build_response(v, SyncResult(error=ErrorCode.NOT_COORDINATOR))
+    if coord_err := coordinator_error(ctx, request.group_id):
+        return build_response(v, SyncResult(error=coord_err))
     coord = coordinator(ctx)
     slot = coord.sync_group(
         request.group_id,

@@ -12,6 +12,7 @@ import uuid
 from typing import Any, Callable
 
 from odradek.broker.coordinator_log import PendingWrites
+from odradek.coordinator.partition_loading import CoordinatorPartitions
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,10 @@ class Broker:
         self.advertised_host = adv.host
         self.advertised_port = adv.port
         self.purgatory = Purgatory(clock_ms, schedule)
+        self._schedule = schedule
+        # a cluster broker loads its coordinators' partitions in the background as it comes to lead
+        # them; a single node at once (broker/coordinator_loading.py)
+        self._background_loads = False
         # the coordinators' appends to their internal topics, held until committed (connection.py)
         self.coordinator_writes = PendingWrites()
         self.controller = None
@@ -73,6 +78,7 @@ class Broker:
 
         cfg = self.config
         now = self.clock_ms()
+        self._background_loads = controller is not None
         self._broker_epoch = broker_epoch or (lambda: -1)
         data_dir = cfg.data_dir
         os.makedirs(data_dir, exist_ok=True)
@@ -192,6 +198,8 @@ class Broker:
 
         self._start_group_coordinator()
         self._start_txn_coordinator()
+        self._follow_group_partitions()
+        self.txn_coordinator.load_all(self.clock_ms())
         if self.share_groups is not None:
             self.load_share_state()
         attach_coordinators(self.services, self.groups, self.txn_coordinator, self.txn_offsets)
@@ -242,8 +250,29 @@ class Broker:
 
         self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
                                        poke=self.purgatory_poke, replay=replay, new_uuid=lambda: str(uuid.uuid4()),
-                                       group_overrides=overrides)
-        self.groups.load_all(self.clock_ms())
+                                       group_overrides=overrides, partitions=CoordinatorPartitions())
+
+    def _follow_group_partitions(self) -> None:
+        """The group coordinator (and the transactional offset commits of TxnOffsetStore) load each
+        __consumer_offsets partition this node leads, now and as leadership moves."""
+        from odradek.broker.coordinator_loading import CoordinatorLoader
+        from odradek.broker.coordinator_log import plain_records
+
+        def apply(partition: int, batches: list, log_start: int, now_ms: int) -> None:
+            self.groups.load_records(plain_records(batches, log_start), now_ms)
+            self.txn_offsets.load_partition(partition, batches, now_ms)
+
+        def unload(partition: int) -> None:
+            self.groups.unload_partition(partition)
+            self.txn_offsets.unload_partition(partition)
+
+        self._start_loader(CoordinatorLoader(CONSUMER_OFFSETS, self.replicas, self.groups.runtime.partitions,
+                                             apply, unload, self.clock_ms,
+                                             self._schedule if self._background_loads else None))
+
+    def _start_loader(self, loader) -> None:
+        self.replicas.leadership_listeners.append(loader.leadership_changed)
+        loader.start(self.replicas.leader_epochs)
 
     def share_broker_props(self) -> dict[str, str]:
         """The broker's group.share.* settings (what a group's share.* configs default to)."""
@@ -320,9 +349,7 @@ class Broker:
         def append_offsets(partition: int, batch: bytes, now_ms: int) -> None:
             offsets_log.append_batch(partition, batch, now_ms)
 
-        self.txn_offsets = TxnOffsetStore(self.groups, append_offsets)
-        for p in range(self.txn_offsets.num_partitions):
-            self.txn_offsets.load_partition(p, offsets_log.read_batches(p), now)
+        self.txn_offsets = TxnOffsetStore(self.groups, append_offsets)  # loaded with the group partitions
 
         def write_marker(topic, partition, pid, epoch, commit, coordinator_epoch, now_ms) -> int:
             if self.replicas.get(topic, partition) is None:
@@ -345,7 +372,6 @@ class Broker:
             offsets=self.txn_offsets, now_ms=now,
             transaction_version=lambda: self.finalized_features().get("transaction.version", 0),
             send_markers=send_markers)
-        self.txn_coordinator.load_all(now)
 
     def _txn_coordinator_epoch(self, transactional_id: str) -> int | None:
         """The coordinator epoch of a transactional id's markers: the leader epoch of its

@@ -88,14 +88,7 @@ class CoordinatorLog:
         plog = self.replicas.get(self.topic, partition)
         if plog is None:
             return
-        start = plog.log_start_offset
-        for h, recs in self.read_batches(partition):
-            if h.is_control or h.is_transactional:
-                continue  # transactional offset commits: TxnOffsetStore.load_partition
-            for r in recs:
-                off = h.base_offset + r.offset_delta
-                if off >= start:
-                    yield off, r.key, r.value
+        yield from plain_records(self.read_batches(partition), plog.log_start_offset)
 
     def read_batches(self, partition: int):
         """Every (header, records) from the log start, control batches included."""
@@ -105,17 +98,11 @@ class CoordinatorLog:
         offset = plog.log_start_offset
         end = plog.log_end_offset
         while offset < end:
-            sl = plog.read(offset, 1 << 20, upper_bound_offset=end)
-            if not sl.slices:
+            batches: list = []
+            offset, n = read_into(plog, offset, batches, end)
+            if n == 0:
                 break
-            last = offset - 1
-            for h, recs in wire_records.iter_batches(sl.read_bytes()):
-                last = h.last_offset
-                if last >= offset:
-                    yield h, recs
-            if last < offset:
-                break
-            offset = last + 1
+            yield from batches
 
     def end_offset(self, partition: int) -> int:
         plog = self.replicas.get(self.topic, partition)
@@ -124,3 +111,34 @@ class CoordinatorLog:
     def start_offset(self, partition: int) -> int:
         plog = self.replicas.get(self.topic, partition)
         return -1 if plog is None else plog.log_start_offset
+
+
+READ_BYTES = 1 << 20
+
+
+def read_into(plog, offset: int, batches: list, end: int) -> tuple[int, int]:
+    """One read of up to READ_BYTES of ``plog`` from ``offset`` below ``end``: its (header, records)
+    appended to ``batches``; -> (next offset, bytes read; 0: nothing more)."""
+    sl = plog.read(offset, READ_BYTES, upper_bound_offset=end)
+    if not sl.slices:
+        return offset, 0
+    data = sl.read_bytes()
+    nxt = offset
+    for h, recs in wire_records.iter_batches(data):
+        if h.last_offset >= offset:
+            batches.append((h, recs))
+            nxt = h.last_offset + 1
+    return nxt, len(data) if nxt > offset else 0
+
+
+def plain_records(batches, log_start: int):
+    """The (offset, key, value) of the non-transactional data records from ``log_start`` (the
+    coordinators' own records; transactional offset commits: TxnOffsetStore.load_partition, which
+    replays them with their markers)."""
+    for h, recs in batches:
+        if h.is_control or h.is_transactional:
+            continue
+        for r in recs:
+            off = h.base_offset + r.offset_delta
+            if off >= log_start:
+                yield off, r.key, r.value

@@ -129,6 +129,10 @@ class ReplicaManager:
         self.leaders: dict[tuple[str, int], PartitionLeader] = {}
         # (topic, partition) -> (leader id, leader epoch) of the partitions followed here
         self.following: dict[tuple[str, int], tuple[int, int]] = {}
+        # called after each leadership change with ({tp: leader epoch} now led here at a new epoch,
+        # {tp: leader epoch it is followed at, None: gone from here} no longer led here): the
+        # coordinators of the internal topics (broker/coordinator_loading.py)
+        self.leadership_listeners: list[Callable[[dict, dict], None]] = []
         self._next_isr_check_ms = 0
         # partitions assigned here whose log could not be created: offline, tried again on
         # each metadata update, logged once (those the LogManager refused at load, damaged,
@@ -264,7 +268,7 @@ class ReplicaManager:
             self._drain(tp, leader)
         resigned = [tp for tp, old in self.leaders.items() if leaders.get(tp) is not old]
         self.leaders = leaders
-        self.leader_epochs = {tp: ld.leader_epoch for tp, ld in leaders.items()}
+        old_epochs, self.leader_epochs = self.leader_epochs, {tp: ld.leader_epoch for tp, ld in leaders.items()}
         for tp in resigned:  # waiting acks=all produces answer NOT_LEADER_OR_FOLLOWER, fetches wake
             self._poke(("partition", tp[0], tp[1]))
         for tp, (leader_id, epoch) in followed.items():
@@ -279,6 +283,13 @@ class ReplicaManager:
             log.warning("partitions %s are led elsewhere and this node has no replica fetcher",
                         sorted(followed)[:5])
         self.following = followed
+        elected = {tp: e for tp, e in self.leader_epochs.items() if old_epochs.get(tp) != e}
+        lost = {tp: followed[tp][1] if tp in followed else None for tp in old_epochs if tp not in leaders}
+        for listener in self.leadership_listeners if elected or lost else ():
+            try:
+                listener(elected, lost)
+            except Exception:  # never stop the partitions' own changes
+                log.exception("leadership listener %r failed", listener)
 
     def _leader_config(self, topic: str) -> LeaderConfig:
         try:

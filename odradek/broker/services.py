@@ -158,6 +158,7 @@ class GroupsPort:
         self._coord = coord
         self.partition_for = coord.partition_for
         self.is_coordinator = coord.is_coordinator
+        self.coordinator_error = coord.coordinator_error
         self.join_group = coord.join_group
         self.sync_group = coord.sync_group
         self.heartbeat = coord.heartbeat

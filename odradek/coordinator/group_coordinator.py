@@ -55,6 +55,7 @@ from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, Heartbeat
 from .errors import CoordinatorError
 from .group_model import CLASSIC, CONSUMER, STREAMS, TYPE_ORDER, GroupModel
 from .group_state import Group, GroupState, JoinResult, Slot
+from .partition_loading import CoordinatorPartitions
 from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime, write_error
 from .settings import int_settings
 from .streams_group_state import StreamsGroup
@@ -120,14 +121,17 @@ class GroupCoordinator:
         streams_config: StreamsConfig | None = None,
         new_uuid: Callable[[], str] | None = None,
         group_overrides: Callable[[str], dict] | None = None,
+        partitions: CoordinatorPartitions | None = None,
     ):
         """new_uuid(): a new random id (the broker's uuid4; by default a local generator);
         new_member_id(prefix): a classic member's id (default: prefix-uuid); group_overrides(group_id):
-        the group's GROUP configs ({"streams.session.timeout.ms": "50000", ...})."""
+        the group's GROUP configs ({"streams.session.timeout.ms": "50000", ...}); partitions: the
+        __consumer_offsets partitions loaded here as leadership moves (None: every partition led here,
+        loaded by load_all)."""
         self.log = log
         self.config = GroupConfig.from_any(config)
         self.num_partitions = self.config.offsets_topic_num_partitions
-        self.runtime = CoordinatorRuntime(log, self.partition_for, self._poke)
+        self.runtime = CoordinatorRuntime(log, self.partition_for, self._poke, partitions)
         self.groups: dict[str, GroupModel] = {}  # every group, whatever its type (the one map)
         self.poke = poke  # the purgatory's poke (the broker passes it)
         self.new_uuid = new_uuid or _random_uuids()
@@ -178,6 +182,11 @@ class GroupCoordinator:
         """This node holds the group's partition (without a log: always, as in unit tests)."""
         return self.runtime.is_coordinator(group_id)
 
+    def coordinator_error(self, group_id: str) -> ErrorCode:
+        """NONE when this node coordinates the group; NOT_COORDINATOR, or COORDINATOR_LOAD_IN_PROGRESS
+        while its partition is loading (the handlers answer it, as Kafka's runtime)."""
+        return self.runtime.coordinator_error(group_id)
+
     def write(self, group_id: str, result: CoordinatorResult[T], now_ms: int) -> T:
         """Run a write (result.py): append its records to the group's partition, then apply it and
         wake what it names."""
@@ -190,17 +199,31 @@ class GroupCoordinator:
 
     def load_partition(self, partition: int, now_ms: int | None = None) -> None:
         """One read of the partition's records, replayed by each protocol (last value wins)."""
+        if self.log is not None:
+            self.load_records(self.log.read(partition), now_ms)
+
+    def load_records(self, records: Iterable[tuple[int, bytes | None, bytes | None]],
+                     now_ms: int | None = None) -> None:
+        """Replay one partition's (offset, key, value) records (the plain ones, from its log start)."""
         if now_ms is not None:
             self._now = now_ms
-        if self.log is None:
-            return
-        records = [(o, k, v) for o, k, v in self.log.read(partition) if k is not None]
+        records = [(o, k, v) for o, k, v in records if k is not None]
         if self._replay is not None:
             for _o, key, value in records:
                 self._replay(key, value)
         self.classic.load(records, self._now)
         self.consumer.load(records, self._now)
         self.streams.load(records, self._now)
+
+    def unload_partition(self, partition: int) -> None:
+        """This node no longer coordinates ``partition`` (its leadership moved): its groups go, and
+        their parked JoinGroups and SyncGroups answer NOT_COORDINATOR so that their members look
+        the coordinator up again (Kafka's onUnloaded)."""
+        for gid in [gid for gid in self.groups if self.partition_for(gid) == partition]:
+            g = self.groups.pop(gid)
+            if isinstance(g, Group):
+                g.fail_parked(E.NOT_COORDINATOR)
+            self._poke(("group", gid))
 
     # ------------------------------------------------------------------ metadata
 

@@ -132,6 +132,16 @@ class Group:
     def rebalance_timeout_ms(self) -> int:
         return max((m.rebalance_timeout_ms for m in self.members.values()), default=0)
 
+    def fail_parked(self, error: ErrorCode) -> None:
+        """Answer every parked JoinGroup and SyncGroup with ``error`` (the coordinator moved)."""
+        for m in self.members.values():
+            if m.join_slot is not None:
+                m.join_slot.result = JoinResult(error=error, member_id=m.member_id)
+                m.join_slot = None
+            if m.sync_slot is not None:
+                m.sync_slot.result = SyncResult(error=error)
+                m.sync_slot = None
+
     def all_members_joined(self) -> bool:
         return not self.pending_members and all(m.awaiting_join for m in self.members.values())
 

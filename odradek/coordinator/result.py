@@ -13,6 +13,7 @@ from typing import Callable, Generic, Iterable, Protocol, TypeVar
 from odradek.wire.errors import ErrorCode
 
 from .errors import CoordinatorError
+from .partition_loading import CoordinatorPartitions
 
 T = TypeVar("T")
 
@@ -52,14 +53,26 @@ class CoordinatorRuntime:
     state machines) records go nowhere and every write succeeds."""
 
     def __init__(self, log: CoordinatorLog | None, partition_for: Callable[[str], int],
-                 poke: Callable[[tuple], object] | None = None):
+                 poke: Callable[[tuple], object] | None = None, partitions: CoordinatorPartitions | None = None):
+        """``partitions``: which partitions are loaded here, as leadership moves (the broker's);
+        None: every partition this node leads (``log.has_partition``) is coordinated here."""
         self.log = log
         self.partition_for = partition_for
         self.poke = poke
+        self.partitions = partitions
 
     def is_coordinator(self, key: str) -> bool:
-        """This node holds the key's partition (without a log: always)."""
-        return self.log is None or self.log.has_partition(self.partition_for(key))
+        """This node coordinates the key's partition and has loaded it (without a log: always)."""
+        return self.coordinator_error(key) is ErrorCode.NONE
+
+    def coordinator_error(self, key: str) -> ErrorCode:
+        """NONE when the key's partition is coordinated here; else what Kafka answers: NOT_COORDINATOR,
+        or COORDINATOR_LOAD_IN_PROGRESS while its records are being loaded."""
+        if self.partitions is not None:
+            return self.partitions.error(self.partition_for(key))
+        if self.log is None or self.log.has_partition(self.partition_for(key)):
+            return ErrorCode.NONE
+        return ErrorCode.NOT_COORDINATOR
 
     def append(self, key: str, records: list, now_ms: int) -> None:
         if self.log is not None and records:

@@ -71,6 +71,16 @@ class TxnOffsetStore:
         if not groups:
             self.pending.pop(pid, None)
 
+    def unload_partition(self, partition: int) -> None:
+        """The groups of ``partition`` are coordinated elsewhere now: their pending commits go (the
+        new coordinator replays them from the log)."""
+        for pid in list(self.pending):
+            groups = self.pending[pid]
+            for gid in [g for g in groups if self.partition_for(g) == partition]:
+                del groups[gid]
+            if not groups:
+                del self.pending[pid]
+
     def has_pending(self, group_id: str, tp) -> bool:
         return any(tp in groups.get(group_id, ()) for groups in self.pending.values())
 

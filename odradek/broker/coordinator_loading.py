@@ -1,0 +1,97 @@
+"""Coordinators follow the leadership of their internal partitions, as Kafka's coordinator runtime
+(the metadata publisher's onElection / onResignation): when this node becomes leader of a partition
+of __consumer_offsets or __transaction_state, the partition's records are read and replayed into
+its coordinator; when it stops leading it, the coordinator's state for it is unloaded.
+
+The state machine is coordinator/partition_loading.py (pure); this drives it from the
+ReplicaManager's leadership changes and does the reading. On a cluster the read runs in the
+background, a chunk per turn of the event loop (``schedule``), so that a large partition does not
+hold up the broker; requests for its keys answer COORDINATOR_LOAD_IN_PROGRESS meanwhile. Without
+``schedule`` (a single node) the read is done at once, as at start-up before.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Callable
+
+from odradek.broker.coordinator_log import read_into
+from odradek.coordinator.partition_loading import CoordinatorPartitions, Load
+
+log = logging.getLogger(__name__)
+
+# how much of the log one background step reads before it yields to the event loop
+STEP_BYTES = 4 << 20
+
+# apply(partition, batches [(header, records)] from the log start, log start offset, now_ms)
+Apply = Callable[[int, list, int, int], None]
+
+
+class CoordinatorLoader:
+    def __init__(self, topic: str, replicas, partitions: CoordinatorPartitions, apply: Apply,
+                 unload: Callable[[int], None], clock_ms: Callable[[], int],
+                 schedule: Callable[[float, Callable[[], None]], Any] | None = None, step_bytes: int = STEP_BYTES):
+        """``replicas``: the ReplicaManager (``get(topic, partition)``: the log while led here);
+        ``apply``: replay a loaded partition into the coordinator; ``unload(partition)``: drop it."""
+        self.topic = topic
+        self.replicas = replicas
+        self.partitions = partitions
+        self._apply = apply
+        self._unload = unload
+        self._clock = clock_ms
+        self._schedule = schedule
+        self._step_bytes = step_bytes
+
+    def start(self, leader_epochs: dict[tuple[str, int], int]) -> None:
+        """Load every partition of the topic this node leads now ({(topic, partition): epoch})."""
+        self.leadership_changed(leader_epochs, {})
+
+    def leadership_changed(self, elected: dict[tuple[str, int], int],
+                           resigned: dict[tuple[str, int], int | None]) -> None:
+        """ReplicaManager listener: partitions now led here at a (new) leader epoch, and partitions
+        no longer led here ({tp: the leader epoch they are followed at, None: gone from here})."""
+        for (topic, p), epoch in resigned.items():
+            if topic == self.topic and self.partitions.resign(p, epoch):
+                log.info("%s-%d: no longer the coordinator (leader epoch %s); unloaded", topic, p, epoch)
+                self._unload(p)
+        for (topic, p), epoch in sorted(elected.items()):
+            if topic != self.topic:
+                continue
+            load = self.partitions.elect(p, epoch, self._clock())
+            if load is None:
+                continue
+            if self._schedule is None:
+                self._read(load, [], -1)
+            else:  # not inside the metadata update that elected it
+                self._schedule(0, lambda load=load: self._read(load, [], -1))
+
+    def _read(self, load: Load, batches: list, offset: int) -> None:
+        """Read on from ``offset`` (-1: the log start); reschedule until the log end is reached."""
+        if not self.partitions.is_current(load):
+            return  # leadership moved meanwhile: what was read is dropped
+        try:
+            plog = self.replicas.get(self.topic, load.partition)
+            if plog is None:  # not led here any more (the resignation unloads it)
+                return
+            if offset < 0:
+                offset = plog.log_start_offset
+            read = 0
+            while offset < plog.log_end_offset:
+                if self._schedule is not None and read >= self._step_bytes:  # on at the loop's next turn
+                    self._schedule(0, lambda: self._read(load, batches, offset))
+                    return
+                offset, n = read_into(plog, offset, batches, plog.log_end_offset)
+                if n == 0:
+                    break
+                read += n
+            now = self._clock()
+            self._apply(load.partition, batches, plog.log_start_offset, now)
+            self.partitions.loaded(load)
+            log.info("%s-%d: loaded as coordinator at leader epoch %d in %d ms (%d batches)", self.topic,
+                     load.partition, load.epoch, now - load.started_ms, len(batches))
+        except Exception:
+            log.exception("%s-%d: cannot load the coordinator's state; not coordinating it", self.topic,
+                          load.partition)
+            if self.partitions.is_current(load):
+                self.partitions.failed(load)
+                self._unload(load.partition)

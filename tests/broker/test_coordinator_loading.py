@@ -1,0 +1,153 @@
+"""The group coordinator follows the leadership of its __consumer_offsets partitions
+(broker/coordinator_loading.py over coordinator/partition_loading.py): a real ReplicaManager and
+log, metadata images moving the leadership, and a fake scheduler standing for the event loop."""
+from __future__ import annotations
+
+from odradek.broker.coordinator_loading import CoordinatorLoader
+from odradek.broker.coordinator_log import CoordinatorLog, plain_records
+from odradek.broker.replica_manager import ReplicaManager
+from odradek.controller.image import BrokerImage, MetadataImage, PartitionImage, TopicImage
+from odradek.coordinator.group_coordinator import GroupCoordinator
+from odradek.coordinator.partition_loading import CoordinatorPartitions
+from odradek.log import LogManager
+from odradek.wire.errors import ErrorCode as E
+
+ME, B = 1, 2
+TOPIC = "__consumer_offsets"
+TID = bytes([9]) * 16
+
+
+def image(leader: int, epoch: int) -> MetadataImage:
+    isr = (leader,)
+    t = TopicImage(TOPIC, TID, {0: PartitionImage(0, leader, epoch, epoch, (ME, B), isr)})
+    brokers = {i: BrokerImage(i, f"h{i}", 9000 + i, epoch=100 + i) for i in (ME, B)}
+    return MetadataImage(topics={TOPIC: t}, topics_by_id={TID: t}, brokers=brokers, offset=epoch)
+
+
+class Fetchers:
+    def become_follower(self, tp, leader_id, leader_epoch, plog, topic_id=None):
+        pass
+
+    def stop_following(self, tps):
+        pass
+
+
+class World:
+    def __init__(self, tmp_path, step_bytes: int = 4 << 20):
+        self.now = 1000
+        self.pokes: list = []
+        self.steps: list = []  # what the event loop would run next
+        self.applied: list[int] = []
+        self.rm = ReplicaManager(LogManager([str(tmp_path / "logs")]), ME, lambda t: None, lambda key: None,
+                                 lambda: self.now, fetchers=Fetchers())
+        self.image = None
+        self.groups = GroupCoordinator(log=CoordinatorLog(self.rm, TOPIC), config={"offsets_topic_num_partitions": 1},
+                                       now_ms=self.now, poke=self.pokes.append, partitions=CoordinatorPartitions())
+
+        def apply(partition, batches, log_start, now_ms):
+            self.applied.append(partition)
+            self.groups.load_records(plain_records(batches, log_start), now_ms)
+
+        self.loader = CoordinatorLoader(TOPIC, self.rm, self.groups.runtime.partitions, apply,
+                                        self.groups.unload_partition, lambda: self.now,
+                                        lambda delay, fn: self.steps.append(fn), step_bytes=step_bytes)
+        self.rm.leadership_listeners.append(self.loader.leadership_changed)
+
+    def lead(self, leader: int, epoch: int) -> None:
+        new = image(leader, epoch)
+        if self.image is None:
+            self.rm.start(new)
+        else:
+            self.rm.on_metadata(self.image, new)
+        self.image = new
+
+    def run(self) -> int:
+        n = 0
+        while self.steps:
+            self.steps.pop(0)()
+            n += 1
+        return n
+
+    def commit(self, offset: int) -> dict:
+        return self.groups.commit_offsets("g", -1, "", None, {("t", 0): (offset, -1, "")}, self.now)
+
+    def committed(self) -> int | None:
+        om = self.groups.committed("g").get(("t", 0))
+        return None if om is None else om.offset
+
+
+def test_load_in_progress_until_the_background_read_is_done(tmp_path):
+    w = World(tmp_path)
+    w.lead(ME, 1)
+    assert w.groups.coordinator_error("g") is E.COORDINATOR_LOAD_IN_PROGRESS  # elected, not read yet
+    assert w.run() == 1
+    assert w.groups.coordinator_error("g") is E.NONE
+    assert w.commit(42) == {("t", 0): E.NONE} and w.committed() == 42
+
+
+def test_follower_unloads_and_a_new_leadership_reloads_from_the_log(tmp_path):
+    w = World(tmp_path)
+    w.lead(ME, 1)
+    w.run()
+    w.commit(42)
+    w.lead(B, 2)  # another broker leads: this one is a follower now
+    assert w.groups.coordinator_error("g") is E.NOT_COORDINATOR and w.groups.groups == {}
+    w.lead(ME, 3)
+    assert w.groups.coordinator_error("g") is E.COORDINATOR_LOAD_IN_PROGRESS and w.committed() is None
+    w.run()
+    assert w.groups.coordinator_error("g") is E.NONE and w.committed() == 42
+
+
+def test_a_load_overtaken_by_a_newer_transition_is_never_applied(tmp_path):
+    w = World(tmp_path)
+    w.lead(ME, 1)
+    w.run()
+    w.commit(42)
+    w.lead(B, 2)
+    w.lead(ME, 3)  # a load starts (not run yet) ...
+    w.lead(B, 4)   # ... and leadership moves away before it runs
+    w.lead(ME, 5)  # back: a second load
+    assert len(w.steps) == 2
+    w.applied.clear()
+    w.run()
+    assert w.applied == [0]  # only the current load's records were replayed
+    assert w.groups.coordinator_error("g") is E.NONE and w.committed() == 42
+
+
+def test_leadership_lost_mid_read_stops_the_read(tmp_path):
+    w = World(tmp_path, step_bytes=1)  # one read per step
+    w.lead(ME, 1)
+    w.run()
+    for i in range(200):  # enough batches for several reads
+        w.commit(i)
+    w.lead(B, 2)
+    w.lead(ME, 3)
+    w.steps.pop(0)()  # the first read
+    w.lead(B, 4)  # lost in the middle
+    w.run()
+    assert w.groups.coordinator_error("g") is E.NOT_COORDINATOR and w.groups.groups == {}
+
+
+def test_parked_joins_answer_not_coordinator_when_leadership_moves(tmp_path):
+    w = World(tmp_path)
+    w.lead(ME, 1)
+    w.run()
+    first = w.groups.join_group("g", "", None, "c", "/h", 10_000, 10_000, "consumer", [("range", b"")], w.now)
+    assert first.result.error is E.MEMBER_ID_REQUIRED
+    slot = w.groups.join_group("g", first.result.member_id, None, "c", "/h", 10_000, 10_000, "consumer",
+                               [("range", b"")], w.now)
+    assert not slot.done  # waits for the initial rebalance delay
+    w.pokes.clear()
+    w.lead(B, 2)
+    assert slot.done and slot.result.error is E.NOT_COORDINATOR
+    assert ("group", "g") in w.pokes
+
+
+def test_a_stale_epoch_changes_nothing(tmp_path):
+    w = World(tmp_path)
+    w.lead(ME, 5)
+    w.run()
+    w.commit(7)
+    w.loader.leadership_changed({}, {(TOPIC, 0): 4})  # an older resignation: ignored
+    w.loader.leadership_changed({(TOPIC, 0): 5}, {})  # the same election again: no new load
+    assert w.steps == [] and w.groups.coordinator_error("g") is E.NONE and w.committed() == 7
