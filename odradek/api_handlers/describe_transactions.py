@@ -20,8 +20,8 @@ def handle(ctx, req) -> DescribeTransactionsResponse:
     txn = txn_coordinator(ctx)
     out = []
     for tid in req.transactional_ids:
-        if not txn.is_coordinator(tid):
-            out.append(TransactionState(error_code=ErrorCode.NOT_COORDINATOR, transactional_id=tid,
+        if err := txn.coordinator_error(tid):
+            out.append(TransactionState(error_code=err, transactional_id=tid,
                                         transaction_state="", transaction_timeout_ms=0, transaction_start_time_ms=0,
                                         producer_id=0, producer_epoch=0, topics=[]))
             continue

@@ -259,6 +259,9 @@ class Txns(Protocol):
 
     def is_coordinator(self, transactional_id: str) -> bool: ...
 
+    def coordinator_error(self, transactional_id: str) -> ErrorCode:
+        """NONE when coordinated here; NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS."""
+
     def init_producer_id(self, transactional_id: str, timeout_ms: int, expected_pid: int = -1,
                          expected_epoch: int = -1, now_ms: int = 0) -> tuple[ErrorCode, int, int]: ...
 

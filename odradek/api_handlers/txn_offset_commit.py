@@ -78,8 +78,9 @@ def _commit(ctx, req, verified: ErrorCode | None) -> TxnOffsetCommitResponse:
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         elif not req.group_id:
             err = ErrorCode.INVALID_GROUP_ID
-        elif verified is None and (not txn.is_coordinator(req.transactional_id)
-                                   or not groups.is_coordinator(req.group_id)):
+        elif group_err := groups.coordinator_error(req.group_id):  # Kafka's group coordinator answers first
+            err = group_err
+        elif verified is None and not txn.is_coordinator(req.transactional_id):
             # Kafka: its transaction verification finds no coordinator partition to ask
             err = ErrorCode.COORDINATOR_NOT_AVAILABLE
         else:

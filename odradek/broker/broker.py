@@ -199,7 +199,7 @@ class Broker:
         self._start_group_coordinator()
         self._start_txn_coordinator()
         self._follow_group_partitions()
-        self.txn_coordinator.load_all(self.clock_ms())
+        self._follow_txn_partitions()
         if self.share_groups is not None:
             self.load_share_state()
         attach_coordinators(self.services, self.groups, self.txn_coordinator, self.txn_offsets)
@@ -268,6 +268,22 @@ class Broker:
 
         self._start_loader(CoordinatorLoader(CONSUMER_OFFSETS, self.replicas, self.groups.runtime.partitions,
                                              apply, unload, self.clock_ms,
+                                             self._schedule if self._background_loads else None))
+
+    def _follow_txn_partitions(self) -> None:
+        """The transaction coordinator loads each __transaction_state partition this node leads, now
+        and as leadership moves (after the group partitions: a transaction it completes on load may
+        write its markers to __consumer_offsets)."""
+        from odradek.broker.coordinator_loading import CoordinatorLoader
+        from odradek.broker.coordinator_log import plain_records
+
+        txn = self.txn_coordinator
+
+        def apply(partition: int, batches: list, log_start: int, now_ms: int) -> None:
+            txn.load_records(partition, plain_records(batches, log_start), now_ms)
+
+        self._start_loader(CoordinatorLoader(TRANSACTION_STATE, self.replicas, txn.runtime.partitions, apply,
+                                             txn.unload_partition, self.clock_ms,
                                              self._schedule if self._background_loads else None))
 
     def _start_loader(self, loader) -> None:
@@ -371,7 +387,7 @@ class Broker:
             allocate_producer_id=self.allocate_producer_id, write_marker=write_marker,
             offsets=self.txn_offsets, now_ms=now,
             transaction_version=lambda: self.finalized_features().get("transaction.version", 0),
-            send_markers=send_markers)
+            send_markers=send_markers, partitions=CoordinatorPartitions())
 
     def _txn_coordinator_epoch(self, transactional_id: str) -> int | None:
         """The coordinator epoch of a transactional id's markers: the leader epoch of its

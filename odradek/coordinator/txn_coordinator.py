@@ -23,7 +23,9 @@ How the broker wires it (odradek/broker/broker.py)::
         offsets=TxnOffsetStore(...),         # transactional offset commits (txn_offsets.py)
         transaction_version=fn() -> int,     # the finalized transaction.version
     )
-    txn.load_all(now_ms)                     # at start-up: rebuild, finish PrepareCommit/PrepareAbort
+    txn.load_all(now_ms)                     # without leadership tracking: rebuild, finish PrepareCommit/
+                                             # PrepareAbort; with it (partitions=), the broker's loader
+                                             # calls load_records / unload_partition per partition
     txn.tick(now_ms)                         # every ~100 ms: abort transactions past their timeout
 
 On a single node markers go out synchronously (an append to a local log), so a
@@ -49,6 +51,7 @@ from odradek.wire.errors import ErrorCode
 
 from . import txn_records as rec
 from .errors import CoordinatorError
+from .partition_loading import CoordinatorPartitions
 from .result import CoordinatorResult, CoordinatorRuntime
 from .txn_markers import TxnMarkers
 from .txn_records import TxnMetadata, TxnState
@@ -78,11 +81,14 @@ class TxnCoordinator:
     def __init__(self, log=None, config: Any = None, allocate_producer_id: Callable[[], int] | None = None,
                  write_marker: Callable[..., int] | None = None, offsets=None, now_ms: int = 0,
                  coordinator_epoch: int = 0, transaction_version: Callable[[], int] | None = None,
-                 send_markers: Callable[[TxnMarkers], None] | None = None):
+                 send_markers: Callable[[TxnMarkers], None] | None = None,
+                 partitions: CoordinatorPartitions | None = None):
+        """partitions: the __transaction_state partitions loaded here as leadership moves (None:
+        every partition led here, loaded by load_all)."""
         self.log = log
         self.config = TxnConfig.from_any(config)
         self.num_partitions = self.config.transaction_state_log_num_partitions
-        self.runtime = CoordinatorRuntime(log, self.partition_for)
+        self.runtime = CoordinatorRuntime(log, self.partition_for, partitions=partitions)
         self._next_pid = 0
         self.allocate_producer_id = allocate_producer_id or self._local_pid
         self.write_marker = write_marker or (lambda *a, **k: 0)
@@ -109,6 +115,11 @@ class TxnCoordinator:
         """This node holds the id's __transaction_state partition (which exists only after the
         first FindCoordinator of a transactional id); without a log: always."""
         return self.runtime.is_coordinator(transactional_id)
+
+    def coordinator_error(self, transactional_id: str) -> ErrorCode:
+        """NONE when this node coordinates the id; NOT_COORDINATOR, or COORDINATOR_LOAD_IN_PROGRESS
+        while its partition is loading (Kafka's TransactionStateManager)."""
+        return self.runtime.coordinator_error(transactional_id)
 
     def _transition(self, m: TxnMetadata, now_ms: int, **changes) -> None:
         """Decide -> write -> apply: the state ``m`` with ``changes`` is written to the id's
@@ -143,32 +154,54 @@ class TxnCoordinator:
 
     def load_all(self, now_ms: int | None = None) -> None:
         """Rebuild every transactional id from __transaction_state; finish half-done completions."""
-        if now_ms is not None:
-            self._now = now_ms
         if self.log is None:
             return
         for p in range(self.num_partitions):
-            latest: dict[str, TxnMetadata | None] = {}
-            for _offset, key, value in self.log.read(p):
-                if key is None:
+            self.load_records(p, self.log.read(p), now_ms)
+
+    def load_records(self, partition: int, records: Iterable[tuple[int, bytes | None, bytes | None]],
+                     now_ms: int | None = None) -> None:
+        """Replay one partition's (offset, key, value) records (last value wins), then finish the
+        transactions its log left in PrepareCommit/PrepareAbort (Kafka completes them on load)."""
+        if now_ms is not None:
+            self._now = now_ms
+        latest: dict[str, TxnMetadata | None] = {}
+        for _offset, key, value in records:
+            if key is None:
+                continue
+            try:
+                tid = rec.decode_key(key)
+                if tid is None:
                     continue
-                try:
-                    tid = rec.decode_key(key)
-                    if tid is None:
-                        continue
-                    latest[tid] = None if value is None else rec.decode_value(tid, value)
-                except Exception:
-                    log.exception("skipping undecodable __transaction_state record in partition %d", p)
-            for tid, m in latest.items():
-                if m is None or m.state is S.DEAD:
-                    self.txns.pop(tid, None)
-                    continue
-                self._index(m)
+                latest[tid] = None if value is None else rec.decode_value(tid, value)
+            except Exception:
+                log.exception("skipping undecodable __transaction_state record in partition %d", partition)
+        for tid, m in latest.items():
+            if m is None or m.state is S.DEAD:
+                self.txns.pop(tid, None)
+                continue
+            self._index(m)
         now = self._now
-        for m in list(self.txns.values()):
+        for m in [m for tid, m in latest.items() if m is not None and self.txns.get(tid) is m]:
             if m.state in (S.PREPARE_COMMIT, S.PREPARE_ABORT):
-                log.info("finishing %s of transactional id %s after restart", m.state.kafka_name, m.transactional_id)
-                self._complete(m, m.state is S.PREPARE_COMMIT, now)
+                log.info("finishing %s of transactional id %s after load", m.state.kafka_name, m.transactional_id)
+                try:
+                    self._complete(m, m.state is S.PREPARE_COMMIT, now)
+                except Exception:  # tick retries it
+                    log.exception("completing transaction %s failed", m.transactional_id)
+
+    def unload_partition(self, partition: int) -> None:
+        """This node no longer coordinates ``partition``: its transactional ids go (the new
+        coordinator loads them from the log)."""
+        for tid in [tid for tid in self.txns if self.partition_for(tid) == partition]:
+            self._forget(self.txns[tid])
+
+    def coordinator_epoch_of(self, transactional_id: str) -> int:
+        """The epoch the markers of the id's transactions carry: the leader epoch of its partition
+        here (Kafka's coordinatorEpoch), or the configured one without leadership tracking."""
+        if self.runtime.partitions is None:
+            return self.coordinator_epoch
+        return max(0, self.runtime.partitions.epoch(self.partition_for(transactional_id)))
 
     # ------------------------------------------------------------------ InitProducerId
 
@@ -180,8 +213,8 @@ class TxnCoordinator:
             return E.INVALID_REQUEST, -1, -1
         if timeout_ms <= 0 or timeout_ms > self.config.transaction_max_timeout_ms:
             return E.INVALID_TRANSACTION_TIMEOUT, -1, -1
-        if not self.is_coordinator(transactional_id):
-            return E.NOT_COORDINATOR, -1, -1
+        if err := self.coordinator_error(transactional_id):
+            return err, -1, -1
         m = self.txns.get(transactional_id)
         if m is None:
             try:
@@ -262,8 +295,8 @@ class TxnCoordinator:
         """AddPartitionsToTxn; client_tv 2 when the broker adds them for a Produce v12+ /
         TxnOffsetCommit v5+ (Kafka: AddPartitionsToTxn v4+ is handled as TV_2)."""
         self._now = now_ms
-        if not self.is_coordinator(transactional_id):
-            return E.NOT_COORDINATOR
+        if err := self.coordinator_error(transactional_id):
+            return err
         m = self.txns.get(transactional_id)
         err = self._check_producer(m, pid, epoch)
         if err is not E.NONE:
@@ -286,8 +319,8 @@ class TxnCoordinator:
         """AddPartitionsToTxn verify_only: {tp: error} without changing anything."""
         m = self.txns.get(transactional_id)
         parts = list(partitions)
-        if not self.is_coordinator(transactional_id):
-            return {tp: E.NOT_COORDINATOR for tp in parts}
+        if err := self.coordinator_error(transactional_id):
+            return dict.fromkeys(parts, err)
         if m is None or m.producer_id != pid:
             return {tp: E.INVALID_PRODUCER_ID_MAPPING for tp in parts}
         if m.producer_epoch != epoch:
@@ -320,8 +353,8 @@ class TxnCoordinator:
 
     def end_txn(self, transactional_id: str, pid: int, epoch: int, commit: bool, now_ms: int) -> ErrorCode:
         self._now = now_ms
-        if not self.is_coordinator(transactional_id):
-            return E.NOT_COORDINATOR
+        if err := self.coordinator_error(transactional_id):
+            return err
         m = self.txns.get(transactional_id)
         if m is None or m.producer_id != pid:
             return E.INVALID_PRODUCER_ID_MAPPING
@@ -361,8 +394,8 @@ class TxnCoordinator:
         self._now = now_ms
         if not transactional_id:
             return E.INVALID_REQUEST, -1, -1
-        if not self.is_coordinator(transactional_id):
-            return E.NOT_COORDINATOR, -1, -1
+        if err := self.coordinator_error(transactional_id):
+            return err, -1, -1
         m = self.txns.get(transactional_id)
         if m is None:
             return E.INVALID_PRODUCER_ID_MAPPING, -1, -1
@@ -449,7 +482,7 @@ class TxnCoordinator:
         try:
             for topic, p in sorted(m.partitions):
                 err = self.write_marker(topic, p, m.producer_id, m.producer_epoch, commit,
-                                        self.coordinator_epoch, now_ms)
+                                        self.coordinator_epoch_of(m.transactional_id), now_ms)
                 if err:
                     # the partition is gone (topic deleted): nothing left to mark
                     log.warning("marker for %s to %s-%d failed: %s", m.transactional_id, topic, p, err)
