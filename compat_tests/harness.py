@@ -263,3 +263,40 @@ def assert_exit_code_matches(results: dict[str, str]) -> None:
     """The check program exited 1 if a check failed, else 0."""
     failing = [k for k, v in results.items() if not k.startswith("_") and v != "PASS"]
     assert results["_exit"] == ("1" if failing else "0"), results["_output"]
+
+
+def read_to_end(bootstrap: str, topic: str, partitions: int = 1, isolation: str = "read_committed",
+                expect: int = 0, timeout: float = 60) -> dict[int, list[str]]:
+    """{partition: values} read from the start of every partition to its end as a confluent-kafka
+    consumer sees it (the LSO under read_committed, the high watermark else), and at least
+    ``expect`` values in all: the end may lag a commit a moment (markers are written after EndTxn
+    is answered). Waits on those conditions, not on a quiet spell; fails after ``timeout`` s with
+    what it read."""
+    import uuid
+
+    from confluent_kafka import Consumer, KafkaError, TopicPartition
+
+    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"reader-{uuid.uuid4().hex[:8]}",
+                  "isolation.level": isolation, "enable.auto.commit": False,
+                  "auto.offset.reset": "earliest", "enable.partition.eof": True})
+    c.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
+    out: dict[int, list[str]] = {p: [] for p in range(partitions)}
+    at_end: set[int] = set()
+    deadline = time.monotonic() + timeout
+    try:
+        while len(at_end) < partitions or sum(map(len, out.values())) < expect:
+            assert time.monotonic() < deadline, (f"{isolation}: read {sum(map(len, out.values()))} of {expect} "
+                                                 f"values, partitions at their end {sorted(at_end)} of {partitions} "
+                                                 f"in {timeout} s: {out}")
+            m = c.poll(0.2)
+            if m is None:
+                continue
+            if m.error():
+                if m.error().code() == KafkaError._PARTITION_EOF:
+                    at_end.add(m.partition())
+                continue
+            at_end.discard(m.partition())
+            out[m.partition()].append(m.value().decode())
+    finally:
+        c.close()
+    return out

@@ -17,10 +17,10 @@ import time
 import uuid
 
 import pytest
-from confluent_kafka import Consumer, KafkaError, Producer, TopicPartition
+from confluent_kafka import Consumer, Producer, TopicPartition
 
 from cluster import running_cluster, wait_for
-from harness import kafka_tool
+from harness import kafka_tool, read_to_end
 
 from odradek.broker.wire_client import WireClient
 
@@ -68,30 +68,7 @@ def _transaction(p: Producer, topic: str, n: int, commit: bool, before_end=None)
 
 
 def _read(bootstrap: str, topic: str, isolation: str, expect: int, timeout: float = 120) -> dict[int, list[str]]:
-    """Every partition read from its start up to its end as the consumer sees it (the LSO for
-    read_committed), waiting for at least ``expect`` values in all."""
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"reader-{uuid.uuid4().hex[:8]}",
-                  "isolation.level": isolation, "enable.auto.commit": False, "enable.partition.eof": True})
-    c.assign([TopicPartition(topic, part, 0) for part in range(PARTITIONS)])
-    out: dict[int, list[str]] = {part: [] for part in range(PARTITIONS)}
-    at_end: set[int] = set()
-    deadline = time.monotonic() + timeout
-    try:
-        while len(at_end) < PARTITIONS or sum(map(len, out.values())) < expect:
-            assert time.monotonic() < deadline, (f"{isolation}: read {sum(map(len, out.values()))} of {expect}, "
-                                                 f"partitions at their end {sorted(at_end)}")
-            m = c.poll(0.2)
-            if m is None:
-                continue
-            if m.error():
-                if m.error().code() == KafkaError._PARTITION_EOF:
-                    at_end.add(m.partition())
-                continue
-            at_end.discard(m.partition())
-            out[m.partition()].append(m.value().decode())
-    finally:
-        c.close()
-    return out
+    return read_to_end(bootstrap, topic, PARTITIONS, isolation, expect, timeout)
 
 
 def _merge(*txns: dict[int, list[str]]) -> dict[int, list[str]]:

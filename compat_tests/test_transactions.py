@@ -13,7 +13,7 @@ import uuid
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 
-from harness import RawClient, create_topic
+from harness import RawClient, create_topic, read_to_end
 
 TXN_TIMEOUT_MS = 3000
 
@@ -28,33 +28,10 @@ def producer(bootstrap, txn_id=None, **extra):
 
 
 def consume(bootstrap, topic, partitions=1, isolation="read_committed", expect=0, timeout=60):
-    """Values read from the start of every partition to its end as the consumer sees it (the LSO
-    under read_committed, the high watermark else), and at least `expect` values: the end may
-    lag a commit a moment (markers are written after EndTxn is answered). Waits on those
-    conditions, not on a quiet spell; fails after `timeout` s with what it read."""
-    c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"reader-{uuid.uuid4().hex[:8]}",
-                  "isolation.level": isolation, "enable.auto.commit": False,
-                  "auto.offset.reset": "earliest", "enable.partition.eof": True})
-    c.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
-    out = []
-    at_end = set()
-    deadline = time.monotonic() + timeout
-    try:
-        while len(at_end) < partitions or len(out) < expect:
-            assert time.monotonic() < deadline, (f"read {len(out)} of {expect} values, partitions at their end "
-                                                 f"{sorted(at_end)} of {partitions} in {timeout} s: {out}")
-            m = c.poll(0.2)
-            if m is None:
-                continue
-            if m.error():
-                if m.error().code() == KafkaError._PARTITION_EOF:
-                    at_end.add(m.partition())
-                continue
-            at_end.discard(m.partition())
-            out.append(m.value().decode())
-    finally:
-        c.close()
-    return out
+    """Values read from the start of every partition to its end (harness.read_to_end), partition
+    after partition."""
+    return [v for values in read_to_end(bootstrap, topic, partitions, isolation, expect, timeout).values()
+            for v in values]
 
 
 def end_offsets(bootstrap, topic, partitions=1, isolation="read_committed"):
