@@ -5,7 +5,7 @@ request at a time on it, the destination's endpoint from the current metadata im
 from __future__ import annotations
 
 import asyncio
-from typing import Callable
+from typing import Callable, Protocol
 
 from odradek.broker.replica_fetcher import LeaderConnection
 from odradek.broker.wire_client import WireClientError
@@ -15,6 +15,14 @@ from odradek.wire.exceptions import WireError
 class NotDelivered(Exception):
     """No answer: the broker is not registered or fenced, unreachable, gone mid-request, too slow,
     or without a common version of the API."""
+
+
+class BrokerCalls(Protocol):
+    """What the marker channel and the verifier need of the connections (tests give a fake)."""
+
+    async def call(self, broker_id: int, request, max_version: int, min_version: int = 0): ...
+
+    def close(self) -> None: ...
 
 
 _FAILURES = (OSError, EOFError, TimeoutError, asyncio.IncompleteReadError, WireError, WireClientError)

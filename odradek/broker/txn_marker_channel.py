@@ -18,7 +18,7 @@ import asyncio
 import logging
 from typing import Callable
 
-from odradek.broker.inter_broker import InterBrokerClient, NotDelivered, cancel_all
+from odradek.broker.inter_broker import BrokerCalls, InterBrokerClient, NotDelivered, cancel_all
 from odradek.coordinator.txn_markers import NO_LEADER, MarkerDelivery, MarkerSend, TopicPartition, TxnMarkers
 from odradek.wire.messages import write_txn_markers_request as wm
 
@@ -32,7 +32,7 @@ POLL_S = 0.1  # how often pending markers are looked at again (retry backoff, le
 class TxnMarkerChannel:
     def __init__(self, node_id: int, image: Callable[[], object], coordinator_epoch: Callable[[str], int | None],
                  complete: Callable[[TxnMarkers, int], object], clock_ms: Callable[[], int],
-                 retry_backoff_ms: int = 100):
+                 retry_backoff_ms: int = 100, client: BrokerCalls | None = None):
         """``image()``: the current metadata image; ``coordinator_epoch(transactional_id)``: the
         leader epoch of the id's __transaction_state partition if this broker leads it, else None."""
         self.node_id = node_id
@@ -41,7 +41,7 @@ class TxnMarkerChannel:
         self._complete = complete
         self._clock = clock_ms
         self.delivery = MarkerDelivery(retry_backoff_ms)
-        self._client = InterBrokerClient(node_id, "txn-marker-sender", image, REQUEST_TIMEOUT_S)
+        self._client = client or InterBrokerClient(node_id, "txn-marker-sender", image, REQUEST_TIMEOUT_S)
         self._wake: asyncio.Event | None = None
         self._task: asyncio.Task | None = None
         self._sending: set[asyncio.Task] = set()
