@@ -423,7 +423,8 @@ class ControllerServer:
             return ard.AssignReplicasToDirsResponse(error_code=NOT_CONTROLLER)
         code, results = written.response
         return ard.AssignReplicasToDirsResponse(error_code=code, directories=[ard.DirectoryData(id=dir_id, topics=[
-            ard.TopicData(topic_id=tid, partitions=[ard.PartitionData(partition_index=i, error_code=e) for i, e in errs])
+            ard.TopicData(topic_id=tid, partitions=[ard.PartitionData(partition_index=i, error_code=e)
+                                                    for i, e in errs])
             for tid, errs in topics]) for dir_id, topics in results])
 
     async def allocate_producer_ids(self, req):

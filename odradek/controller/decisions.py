@@ -234,7 +234,8 @@ class Decisions:
                                 f"Unable to replicate the partition {rf} time(s): All brokers are currently fenced or "
                                 "in controlled shutdown.")
 
-    def _partition_record(self, topic_id: bytes, partition: int, replicas: list[int], isr: list[int]) -> PartitionRecord:
+    def _partition_record(self, topic_id: bytes, partition: int, replicas: list[int],
+                          isr: list[int]) -> PartitionRecord:
         rec = PartitionRecord(partition_id=partition, topic_id=topic_id, replicas=list(replicas),
                               isr=list(isr), removing_replicas=[], adding_replicas=[],
                               leader=isr[0], leader_epoch=0, partition_epoch=0,

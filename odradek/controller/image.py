@@ -118,6 +118,9 @@ class BrokerImage:
     epoch: int = -1
     in_controlled_shutdown: bool = False
     log_dirs: tuple = ()  # the ids of its log directories (KIP-858), as it registered them
+    # as registered: ((listener name, host, port, security protocol), ...), the first one is host:port
+    endpoints: tuple = ()
+    features: tuple = ()  # ((name, min supported, max supported), ...)
 
     @property
     def active(self) -> bool:
@@ -220,7 +223,9 @@ class MetadataDelta:
             self.brokers[record.broker_id] = BrokerImage(
                 record.broker_id, ep.host if ep else "", ep.port if ep else 0, record.rack or None,
                 bool(record.fenced), record.incarnation_id, record.broker_epoch, bool(record.in_controlled_shutdown),
-                tuple(record.log_dirs or ()))
+                tuple(record.log_dirs or ()),
+                tuple((e.name, e.host, e.port, e.security_protocol) for e in record.end_points),
+                tuple((f.name, f.min_supported_version, f.max_supported_version) for f in record.features))
         elif isinstance(record, UnfenceBrokerRecord):
             b = self.brokers.get(record.id) or self.base.brokers.get(record.id)
             if b is not None:

@@ -30,11 +30,14 @@ _CONTROL_KEY = struct.Struct(">hh")  # a control record's key: version 0, Contro
 def image_records(img: MetadataImage) -> list:
     out: list = [FeatureLevelRecord(name=k, feature_level=v) for k, v in sorted(img.features.items())]
     for b in sorted(img.brokers.values(), key=lambda b: b.node_id):
+        # an image built without registration records (a single node's own broker) has neither
+        endpoints = b.endpoints or (("PLAINTEXT", b.host, b.port, 0),)
+        supported = b.features or (("metadata.version", 1, img.features.get("metadata.version", 1)),)
         out.append(RegisterBrokerRecord(
             broker_id=b.node_id, incarnation_id=b.incarnation_id, broker_epoch=b.epoch,
-            end_points=[BrokerEndpoint(name="PLAINTEXT", host=b.host, port=b.port, security_protocol=0)],
-            features=[BrokerFeature(name="metadata.version", min_supported_version=1,
-                                    max_supported_version=img.features.get("metadata.version", 1))],
+            end_points=[BrokerEndpoint(name=n, host=h, port=p, security_protocol=sp) for n, h, p, sp in endpoints],
+            features=[BrokerFeature(name=n, min_supported_version=lo, max_supported_version=hi)
+                      for n, lo, hi in supported],
             rack=b.rack, fenced=b.fenced, in_controlled_shutdown=b.in_controlled_shutdown, log_dirs=list(b.log_dirs)))
     for name, cfg in sorted(img.broker_configs.items()):
         out += [ConfigRecord(resource_type=BROKER, resource_name=name, name=k, value=v) for k, v in sorted(cfg.items())]
@@ -76,7 +79,8 @@ def encode_snapshot(img: MetadataImage, end_offset: int, epoch: int = 0) -> byte
         chunk = values[i:i + 1000]
         out.append(build_batch([(None, v, (), 0) for v in chunk], base_offset=base, partition_leader_epoch=epoch))
         base += len(chunk)
-    out.append(_control_batch(base, epoch, ControlRecordType.SNAPSHOT_FOOTER, SnapshotFooterRecord(version=0).encode(0)))
+    out.append(_control_batch(base, epoch, ControlRecordType.SNAPSHOT_FOOTER,
+                              SnapshotFooterRecord(version=0).encode(0)))
     return b"".join(out)
 
 

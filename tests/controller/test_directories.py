@@ -45,7 +45,8 @@ def test_registration_keeps_the_log_dirs():
     img = cluster({1: (DIR_A,), 2: ()})
     assert img.brokers[1].log_dirs == (DIR_A,) and img.brokers[2].log_dirs == ()
     # the same incarnation amending its registration keeps epoch and state, with its directories
-    reg = BrokerRegistration(1, bytes([1]) * 16, [("PLAINTEXT", "h", 9001, 0)], dict(SUPPORTED), log_dirs=(DIR_A, DIR_B))
+    reg = BrokerRegistration(1, bytes([1]) * 16, [("PLAINTEXT", "h", 9001, 0)], dict(SUPPORTED),
+                             log_dirs=(DIR_A, DIR_B))
     r = Decisions(env(), img).register_broker(reg, 99)
     assert r.records[0].log_dirs == [DIR_A, DIR_B] and r.records[0].broker_epoch == 11
     assert apply(img, r.records).brokers[1].log_dirs == (DIR_A, DIR_B)
@@ -171,3 +172,16 @@ def test_registration_checks_the_finalized_features_as_kafka():
     # the record keeps the ranges the broker named
     rec = register(dict(SUPPORTED)).records[0]
     assert {f.name: (f.min_supported_version, f.max_supported_version) for f in rec.features} == SUPPORTED
+
+
+def test_a_snapshot_keeps_each_brokers_listeners_and_features():
+    img = cluster({1: (DIR_A,)})
+    reg = BrokerRegistration(2, b"\x02" * 16, [("INTERNAL", "h2", 9002, 0), ("EXTERNAL", "e2", 19002, 1)],
+                             dict(SUPPORTED), rack="r2", log_dirs=(DIR_B,))
+    img = apply(img, Decisions(env(), img).register_broker(reg, 30).records)
+    back = decode_snapshot(encode_snapshot(img, img.offset + 1), img.offset + 1, "c1", 1)
+    b = back.brokers[2]
+    assert b.endpoints == (("INTERNAL", "h2", 9002, 0), ("EXTERNAL", "e2", 19002, 1))
+    assert (b.host, b.port) == ("h2", 9002)
+    assert dict((n, (lo, hi)) for n, lo, hi in b.features) == SUPPORTED
+    assert back.brokers == img.brokers
