@@ -36,7 +36,7 @@ from odradek.controller.decisions import BrokerRegistration
 from odradek.controller.producer_ids import ProducerIdControl, answer_when_applied
 from odradek.controller.replication_control import MAX_ELECTIONS, IsrUpdate
 from odradek.controller.records import encode_record
-from odradek.controller.result import Commit, Written
+from odradek.controller.result import Commit, Written, committed_as_proposed
 from odradek.raft import rpc
 from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
@@ -68,7 +68,8 @@ class RaftMetadataDriver:
         if not s.active:
             n = s.driver.node
             raise NotLeaderError(n.leader_id, n.epoch)
-        return Commit(s.driver.propose([encode_record(r) for r in records], now_ms), applied=False)
+        return Commit(s.driver.propose([encode_record(r) for r in records], now_ms), applied=False,
+                      epoch=s.driver.node.epoch)
 
 
 class ControllerServer:
@@ -188,14 +189,21 @@ class ControllerServer:
         return written, await self._applied(written.commit)
 
     async def _applied(self, commit: Commit) -> bool:
+        """Whether ``commit``'s batch is applied: its offset reached within WRITE_TIMEOUT_S, with the
+        batch proposed there (not other records a new leader committed at the same offset)."""
         if commit.applied:
             return True
         try:
             async with asyncio.timeout(WRITE_TIMEOUT_S):  # not wait_for (see controller_channel.call)
                 await self.driver.wait_applied(commit.last_offset)
-            return True
         except asyncio.TimeoutError:
             return False
+        n = self.driver.node
+        if committed_as_proposed(commit, n.log.epoch_at(commit.last_offset), n.epoch):
+            return True
+        log.info("metadata write at offset %d (epoch %d) was replaced by a new leader's records",
+                 commit.last_offset, commit.epoch)
+        return False
 
     def _log_end(self) -> Commit:
         """Everything this node's metadata log holds, as a Commit to wait for."""
@@ -435,10 +443,9 @@ class ControllerServer:
         async with self._write_lock:
             if not self.active:
                 return aipr.AllocateProducerIdsResponse(error_code=NOT_CONTROLLER)
-            epoch = self.driver.node.epoch
             written, applied = await self._write(
                 lambda d: self._producer_ids.allocate(d.image, req.broker_id, req.broker_epoch))
-        a = answer_when_applied(written.response, epoch, self.driver.node.epoch, applied)
+        a = answer_when_applied(written.response, applied)
         if a.error_code:
             return aipr.AllocateProducerIdsResponse(error_code=a.error_code)
         log.info("Allocated producer ids %d..%d to broker %d (epoch %d).", a.block.first, a.block.last,

@@ -77,12 +77,11 @@ class ProducerIdControl:
         return ControllerResult([record], Allocation(0, block))
 
 
-def answer_when_applied(a: Allocation, proposed_in_epoch: int, epoch_now: int, applied: bool) -> Allocation:
+def answer_when_applied(a: Allocation, applied: bool) -> Allocation:
     """What the active controller answers once it waited for the block's record: the block only if
-    the record was applied and the leader epoch it was proposed in is still the node's (a new leader
-    may have truncated it and written another block at the same offset: it was not this one that
-    got applied); NOT_CONTROLLER otherwise, and the broker asks again."""
-    if a.error_code or (applied and epoch_now == proposed_in_epoch):
+    that record was applied (result.committed_as_proposed: not another block a new leader committed at
+    the same offset); NOT_CONTROLLER otherwise, and the broker asks again."""
+    if a.error_code or applied:
         return a
     return Allocation(int(ErrorCode.NOT_CONTROLLER))
 

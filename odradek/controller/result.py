@@ -25,10 +25,23 @@ class ControllerResult(Generic[T]):
 class Commit:
     last_offset: int  # the offset of the batch's last record; -1 when nothing was written
     applied: bool  # already committed and in the image
+    epoch: int = -1  # the leader epoch it was proposed in (a Raft quorum's); -1: not known / a single voter
 
     @property
     def written(self) -> bool:
         return self.last_offset >= 0
+
+
+def committed_as_proposed(commit: Commit, epoch_at_offset: int | None, epoch_now: int) -> bool:
+    """Whether the batch committed at ``commit.last_offset`` is the one proposed: the record there
+    has the leader epoch it was proposed in (only that epoch's leader writes records of that epoch, one
+    per offset). A new leader may have truncated an uncommitted proposal and committed other records at
+    the same offsets. ``epoch_at_offset``: the epoch of the record held there (None once it is in a
+    snapshot: then only a leader epoch that did not change says so)."""
+    if commit.epoch < 0:
+        return True
+    held = epoch_at_offset if epoch_at_offset is not None else epoch_now
+    return held == commit.epoch
 
 
 NOTHING_WRITTEN = Commit(-1, True)

@@ -11,6 +11,7 @@ from odradek.controller.producer_ids import (
     ids_handed_out_before,
 )
 from odradek.controller.records import decode_record, encode_record
+from odradek.controller.result import Commit, committed_as_proposed
 from odradek.controller.snapshot import decode_snapshot, encode_snapshot
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages.producer_ids_record import ProducerIdsRecord
@@ -94,13 +95,21 @@ def test_snapshot_keeps_the_next_block():
     assert empty.next_producer_id == -1 and ProducerIdControl().allocate(empty, 4, 10).response.block.first == 0
 
 
-def test_answer_only_when_applied_in_the_epoch_it_was_proposed_in():
+def test_answer_only_when_its_record_was_applied():
     ok = Allocation(0, ProducerIdsBlock(4, 0, BLOCK_SIZE))
-    assert answer_when_applied(ok, 3, 3, True) == ok
-    assert answer_when_applied(ok, 3, 4, True).error_code == E.NOT_CONTROLLER  # maybe another record there
-    assert answer_when_applied(ok, 3, 3, False).error_code == E.NOT_CONTROLLER
+    assert answer_when_applied(ok, True) == ok
+    assert answer_when_applied(ok, False).error_code == E.NOT_CONTROLLER
     stale = Allocation(int(E.STALE_BROKER_EPOCH))
-    assert answer_when_applied(stale, 3, 4, False) == stale
+    assert answer_when_applied(stale, False) == stale
+
+
+def test_a_record_committed_at_the_offset_is_the_proposed_one_only_in_its_epoch():
+    proposed = Commit(41, False, epoch=3)
+    assert committed_as_proposed(proposed, 3, 3) and committed_as_proposed(proposed, 3, 5)
+    assert not committed_as_proposed(proposed, 4, 4)  # a new leader's record at the same offset
+    assert committed_as_proposed(proposed, None, 3)  # in a snapshot: the epoch did not change
+    assert not committed_as_proposed(proposed, None, 4)  # in a snapshot, and the epoch changed: unknown
+    assert committed_as_proposed(Commit(41, True), 7, 7)  # a single voter's: applied at once
 
 
 def test_ids_handed_out_before_raise_the_next_block():

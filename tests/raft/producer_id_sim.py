@@ -2,8 +2,8 @@
 loss, duplicates, partitions, crashes, snapshots, resignations) with odradek's metadata image as
 every controller's state machine and the controller's AllocateProducerIds rules on whichever nodes
 think they lead: ProducerIdControl decides on the node's applied image (a new node after a crash),
-the block's ProducerIdsRecord is proposed, and the answer is given once it is applied, by
-answer_when_applied (the leader epoch it was proposed in still the node's), else NOT_CONTROLLER.
+the block's ProducerIdsRecord is proposed, and the answer is given once it is applied and the record
+at its offset is the one proposed (result.committed_as_proposed: its leader epoch), else NOT_CONTROLLER.
 Snapshots are the real metadata snapshot encoding (controller/snapshot.py).
 
 Three brokers run Kafka's RPCProducerIdManager (broker/producer_ids.py) against it, hand out ids at
@@ -24,6 +24,7 @@ from odradek.broker.producer_ids import ProducerIdManager
 from odradek.controller.image import BrokerImage, MetadataDelta, MetadataImage
 from odradek.controller.producer_ids import Allocation, ProducerIdControl, answer_when_applied
 from odradek.controller.records import decode_record, encode_record
+from odradek.controller.result import Commit, committed_as_proposed
 from odradek.controller.snapshot import decode_snapshot, encode_snapshot
 from odradek.coordinator.errors import CoordinatorError
 from odradek.raft.quorum_state import Leader
@@ -145,7 +146,10 @@ class ProducerIdSim(Sim):
                 continue  # the controller died: no answer; the broker's request fails
             applied = node.next_apply > last
             if applied or self.t >= deadline:
-                self._answer_broker(b, inc, answer_when_applied(a, epoch, node.raft.epoch, applied), last)
+                # as ControllerServer._applied: the record at that offset must be the one proposed
+                ours = applied and committed_as_proposed(Commit(last, False, epoch), node.raft.log.epoch_at(last),
+                                                         node.raft.epoch)
+                self._answer_broker(b, inc, answer_when_applied(a, ours), last)
             else:
                 still.append((nid, ninc, epoch, last, deadline, a, b, inc))
         self.pending = still
