@@ -336,19 +336,28 @@ class KafkaQuorum:
                     p.wait()
 
 
-def start_kafka_controllers(root: str, controllers: int = 1, brokers: int = 0, base_port: int = 0,
-                            extra: dict[str, str] | None = None) -> KafkaQuorum:
-    """Format (kafka-storage format, one new cluster id) and start a controller-only Kafka quorum under
-    root/node-<id>, plus `brokers` Kafka brokers on it, in `odradek cluster`'s layout (controller i on
-    base+100+i, broker k on base+k). Returns once the processes are started (not waited for: a caller
-    waits on what it needs, e.g. a broker's Metadata)."""
+def format_kafka_quorum(root: str, controllers: int = 1, brokers: int = 0, base_port: int = 0,
+                        extra: dict[str, str] | None = None) -> KafkaQuorum:
+    """A controller-only Kafka quorum (process.roles=controller, ids 1..C) and `brokers` broker nodes
+    (ids C+1..) in `odradek cluster`'s layout (controller i on base+100+i, broker k on base+k), each
+    folder root/node-<id> formatted by Kafka's own `kafka-storage format` with one new cluster id;
+    nothing started. A broker node's server.properties may be run by Kafka (KafkaNode.command) or by
+    `odradek serve`, which takes the cluster and directory ids from the formatted log dir."""
     base = base_port or free_port()
     layout = kafka_cluster_layout(controllers, brokers, base, root, extra)
     shutil.rmtree(root, ignore_errors=True)
     nodes = format_kafka_cluster(root, layout)
     cluster_id = (nodes[0].dir / "data" / "meta.properties").read_text().split("cluster.id=", 1)[1].split()[0]
-    procs = {n.id: _start_detached(n) for n in nodes}
-    return KafkaQuorum(Path(root), cluster_id, layout[0]["controller.quorum.voters"], nodes, procs)
+    return KafkaQuorum(Path(root), cluster_id, layout[0]["controller.quorum.voters"], nodes, {})
+
+
+def start_kafka_controllers(root: str, controllers: int = 1, brokers: int = 0, base_port: int = 0,
+                            extra: dict[str, str] | None = None) -> KafkaQuorum:
+    """format_kafka_quorum, then every node started as Kafka (detached, pid files as start-cluster).
+    Returns once the processes are started: a caller waits on what it needs (a broker's Metadata)."""
+    q = format_kafka_quorum(root, controllers, brokers, base_port, extra)
+    q.procs.update({n.id: _start_detached(n) for n in q.nodes})
+    return q
 
 
 def _start_detached(node: KafkaNode) -> subprocess.Popen:

@@ -22,8 +22,9 @@ log = logging.getLogger("odradek.quorum")
 
 
 class BrokerLifecycle:
-    def __init__(self, server: ControllerServer, channel: ControllerChannel):
+    def __init__(self, server: ControllerServer, channel: ControllerChannel, log_dirs: list[bytes]):
         self._server = server
+        self.log_dirs = list(log_dirs)  # the directory ids of the log dirs (meta.properties)
         self._channel = channel
         self._controller = server.controller
         self.node_id = server.node_id
@@ -82,7 +83,7 @@ class BrokerLifecycle:
                                     port=b.advertised_port, security_protocol=0)],
             features=[brq.Feature(name=n, min_supported_version=lo, max_supported_version=hi)
                       for n, (lo, hi) in features.SUPPORTED.items()],
-            rack=b.config.broker_rack, previous_broker_epoch=self.previous_broker_epoch)
+            rack=b.config.broker_rack, log_dirs=self.log_dirs, previous_broker_epoch=self.previous_broker_epoch)
 
     async def _heartbeats(self) -> None:
         interval_s = self._server.config.broker_heartbeat_interval_ms / 1000

@@ -112,6 +112,7 @@ class ControllerServer:
             election_timeout=max(2, cfg.controller_quorum_election_timeout_ms // TICK_MS),
             fetch_timeout=max(4, cfg.controller_quorum_fetch_timeout_ms // TICK_MS),
             request_timeout=max(2, min(cfg.controller_quorum_request_timeout_ms, 300) // TICK_MS),
+            tick_ms=TICK_MS,
             cluster_id=self.cluster_id)
         self.driver = RaftDriver(self.node_id, self.voters, self.metadata_dir, rc, self,
                                  cfg.metadata_log_max_record_bytes_between_snapshots)

@@ -17,6 +17,7 @@ import os
 import signal
 import sys
 import time
+import uuid
 from dataclasses import dataclass
 
 from odradek.broker.broker_lifecycle import BrokerLifecycle
@@ -24,29 +25,33 @@ from odradek.broker.controller_channel import ControllerChannel, Forwarding
 from odradek.broker.controller_server import ControllerServer
 from odradek.broker.server import BrokerServer, run_event_loop
 from odradek.log.fs import RealFileSystem
-from odradek.log.meta_properties import read_meta_properties
+from odradek.log.meta_properties import directory_id, ensure_meta_properties, read_meta_properties
 
 
 def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def cluster_id_for(config) -> str:
-    """The cluster id of this node: the one in its log directory's meta.properties when there is
-    one (written by `kafka-storage format`, as for a node that joins an Apache Kafka cluster),
-    else the one every odradek node derives from the voter set (no format step): the same
-    controller.quorum.voters gives the same id. A meta.properties of another node id is refused,
-    as Kafka refuses it."""
-    meta = read_meta_properties(RealFileSystem(), config.data_dir)
-    stored_node = meta.get("node.id")
+def derived_cluster_id(config) -> str:
+    """The cluster id every odradek node derives from the voter set (no `kafka-storage format`
+    step): the same controller.quorum.voters gives the same id."""
+    key = ",".join(f"{i}@{h}:{p}" for i, h, p in sorted(config.controller_quorum_voters))
+    return base64.urlsafe_b64encode(hashlib.sha256(key.encode()).digest()[:16]).decode().rstrip("=")
+
+
+def log_dir_meta(config) -> dict[str, str]:
+    """The meta.properties of this node's log dir, as a formatted Kafka log dir holds it. A dir
+    formatted by `kafka-storage format` (a node joining an Apache Kafka cluster) keeps its cluster
+    id and directory id; an unformatted one gets the derived cluster id and a new directory id,
+    written once. A meta.properties of another node id is refused, as Kafka refuses it."""
+    fs = RealFileSystem()
+    stored_node = read_meta_properties(fs, config.data_dir).get("node.id")
     if stored_node is not None and stored_node != str(config.node_id):
         raise RuntimeError(f"Stored node id {stored_node} doesn't match previous node id {config.node_id}. "
                            "If you moved your data, make sure your configured node id matches. If you intend "
                            "to create a new node, you should remove all data in your data directories.")
-    if meta.get("cluster.id"):
-        return meta["cluster.id"]
-    key = ",".join(f"{i}@{h}:{p}" for i, h, p in sorted(config.controller_quorum_voters))
-    return base64.urlsafe_b64encode(hashlib.sha256(key.encode()).digest()[:16]).decode().rstrip("=")
+    return ensure_meta_properties(fs, config.data_dir, config.node_id, derived_cluster_id(config),
+                                  lambda: uuid.uuid4().bytes)
 
 
 @dataclass
@@ -68,13 +73,13 @@ async def _main(config) -> int:
     metadata_dir = os.path.join(config.data_dir, "metadata")
     controller = Controller(metadata_dir, config.node_id, config.controller_defaults(), _now_ms())
     try:
-        cluster_id = cluster_id_for(config)
-    except RuntimeError as e:
+        meta = log_dir_meta(config)
+    except (OSError, RuntimeError) as e:
         print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
         return 1
-    cs = ControllerServer(config, controller, cluster_id)
+    cs = ControllerServer(config, controller, meta["cluster.id"])
     channel = ControllerChannel(cs)
-    lifecycle = BrokerLifecycle(cs, channel)
+    lifecycle = BrokerLifecycle(cs, channel, [directory_id(meta)])
     server = None
     stopping = asyncio.Event()
     try:

@@ -23,7 +23,10 @@ from typing import Callable
 from odradek.log.config import ConfigError, is_log_config, validate_properties
 from odradek.log.fs import FileSystem, RealFileSystem
 from odradek.log.meta_properties import load_or_create_cluster_id
+from odradek.wire.messages.abort_transaction_record import AbortTransactionRecord
+from odradek.wire.messages.begin_transaction_record import BeginTransactionRecord
 from odradek.wire.messages.config_record import ConfigRecord
+from odradek.wire.messages.end_transaction_record import EndTransactionRecord
 from odradek.wire.messages.partition_record import PartitionRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.topic_record import TopicRecord
@@ -66,6 +69,7 @@ class Controller(AdminWrites):
         self._log: MetadataLog | None = None
         self._driver: MetadataDriver | None = None
         self._quorum_node = None
+        self._txn: MetadataDelta | None = None  # a metadata transaction's records, until its end
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -128,14 +132,36 @@ class Controller(AdminWrites):
         self._apply([(first_offset + i, r) for i, r in enumerate(records)])
 
     def _apply(self, records) -> None:
-        delta = MetadataDelta(self.image)
+        """Replay records into the image and publish it, as Kafka's MetadataBatchLoader: the
+        records of a metadata transaction (BeginTransactionRecord .. EndTransactionRecord, which
+        Kafka's controllers write around bootstrap and large changes, possibly over several
+        batches) are published together at its end, or dropped at an AbortTransactionRecord."""
+        delta = self._txn if self._txn is not None else MetadataDelta(self.image)
+        in_txn, pending = self._txn is not None, False
         for offset, record in records:
-            _replay_one(delta, record, offset)
-        self._publish(delta.apply())
+            if isinstance(record, BeginTransactionRecord):
+                if in_txn:
+                    log.error("metadata record at offset %d: a transaction begins inside another", offset)
+                elif pending:
+                    self._publish(delta.apply())
+                    delta = MetadataDelta(self.image)
+                in_txn = True
+            elif isinstance(record, EndTransactionRecord):
+                in_txn = False
+            elif isinstance(record, AbortTransactionRecord):
+                delta, in_txn = MetadataDelta(self.image), False
+            else:
+                _replay_one(delta, record, offset)
+            delta.offset = offset
+            pending = True
+        self._txn = delta if in_txn else None
+        if not in_txn and pending:
+            self._publish(delta.apply())
 
     def restore_snapshot(self, data: bytes, end_offset: int) -> None:
         from .snapshot import decode_snapshot
 
+        self._txn = None
         self._publish(decode_snapshot(data, end_offset, self.image.cluster_id, self.image.controller_id))
 
     def snapshot_bytes(self, end_offset: int) -> bytes:

@@ -11,9 +11,11 @@ from types import MappingProxyType
 from typing import Mapping
 
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
+from odradek.wire.messages.clear_elr_record import ClearElrRecord
 from odradek.wire.messages.client_quota_record import ClientQuotaRecord
 from odradek.wire.messages.config_record import ConfigRecord
 from odradek.wire.messages.feature_level_record import FeatureLevelRecord
+from odradek.wire.messages.fence_broker_record import FenceBrokerRecord
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from odradek.wire.messages.partition_record import PartitionRecord
 from odradek.wire.messages.producer_ids_record import ProducerIdsRecord
@@ -22,6 +24,7 @@ from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.remove_user_scram_credential_record import RemoveUserScramCredentialRecord
 from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+from odradek.wire.messages.unregister_broker_record import UnregisterBrokerRecord
 from odradek.wire.messages.user_scram_credential_record import UserScramCredentialRecord
 
 from . import client_quotas, producer_ids, scram
@@ -163,7 +166,7 @@ class MetadataDelta:
 
     base: MetadataImage
     topics: dict[bytes, TopicImage | None] = field(default_factory=dict)  # None = removed
-    brokers: dict[int, BrokerImage] = field(default_factory=dict)
+    brokers: dict[int, BrokerImage | None] = field(default_factory=dict)  # None = unregistered
     features: dict[str, int] = field(default_factory=dict)
     broker_configs: dict[str, dict[str, str]] = field(default_factory=dict)
     topic_configs: dict[str, dict[str, str]] = field(default_factory=dict)
@@ -186,6 +189,11 @@ class MetadataDelta:
         if t is not None and self.topics.get(t.topic_id, t) is None:
             return None
         return t
+
+    def _broker(self, node_id: int) -> BrokerImage | None:
+        if node_id in self.brokers:
+            return self.brokers[node_id]
+        return self.base.brokers.get(node_id)
 
     def _put_partition(self, t: TopicImage, p: PartitionImage) -> None:
         parts = dict(t.partitions)
@@ -227,11 +235,18 @@ class MetadataDelta:
                 tuple((e.name, e.host, e.port, e.security_protocol) for e in record.end_points),
                 tuple((f.name, f.min_supported_version, f.max_supported_version) for f in record.features))
         elif isinstance(record, UnfenceBrokerRecord):
-            b = self.brokers.get(record.id) or self.base.brokers.get(record.id)
+            b = self._broker(record.id)
             if b is not None:
                 self.brokers[record.id] = replace(b, fenced=False)
+        elif isinstance(record, FenceBrokerRecord):
+            b = self._broker(record.id)
+            if b is not None:
+                self.brokers[record.id] = replace(b, fenced=True)
+        elif isinstance(record, UnregisterBrokerRecord):
+            if self._broker(record.broker_id) is not None:
+                self.brokers[record.broker_id] = None
         elif isinstance(record, BrokerRegistrationChangeRecord):
-            b = self.brokers.get(record.broker_id) or self.base.brokers.get(record.broker_id)
+            b = self._broker(record.broker_id)
             if b is not None:
                 # fenced: 1 = fence, -1 = unfence, 0 = no change (BrokerRegistrationFencingChange);
                 # in_controlled_shutdown: 1 = entered it, 0 = no change
@@ -243,6 +258,8 @@ class MetadataDelta:
                                                          log_dirs=log_dirs)
         elif isinstance(record, FeatureLevelRecord):
             self.features[record.name] = record.feature_level
+        elif isinstance(record, ClearElrRecord):
+            self._clear_elr(record.topic_name)
         elif isinstance(record, ClientQuotaRecord):
             if self.client_quotas is None:
                 self.client_quotas = dict(self.base.client_quotas)
@@ -254,7 +271,28 @@ class MetadataDelta:
         elif isinstance(record, ProducerIdsRecord):
             current = self.base.next_producer_id if self.next_producer_id is None else self.next_producer_id
             self.next_producer_id = producer_ids.replay(current, record)
-        # other record types (NoOpRecord, ...) carry nothing for this image
+        # other record types carry nothing this image keeps (Kafka's broker replays them into
+        # images odradek has no use for: NoOpRecord, RegisterControllerRecord,
+        # ACL / delegation token / ZK migration records); a transaction's markers are the
+        # Controller's (Begin/End/AbortTransactionRecord)
+
+    def _clear_elr(self, topic_name: str) -> None:
+        """ClearElrRecord: the named topic's partitions (every topic's for an empty name) lose their
+        ELR and last known ELR, each as a PartitionChangeRecord setting both empty (Kafka's TopicsDelta)."""
+        if topic_name:
+            t = self._topic_by_name(topic_name)
+            if t is None:
+                raise ValueError(f"ClearElrRecord for unknown topic {topic_name}")
+            topics = [t]
+        else:
+            names = {t.name for t in self.topics.values() if t is not None} | set(self.base.topics)
+            topics = [t for n in sorted(names) if (t := self._topic_by_name(n)) is not None]
+        for t in topics:
+            for p in list(self._topic(t.topic_id).partitions.values()):
+                if p.elr or p.last_known_elr:
+                    change = PartitionChangeRecord(partition_id=p.partition, topic_id=t.topic_id,
+                                                   eligible_leader_replicas=[], last_known_elr=[])
+                    self._put_partition(self._topic(t.topic_id), p.merge(change))
 
     def _replay_config(self, record: ConfigRecord) -> None:
         if record.resource_type == TOPIC:
@@ -300,7 +338,7 @@ class MetadataDelta:
             topics, by_id = _freeze(topics), _freeze(by_id)
         brokers = b.brokers
         if self.brokers:
-            brokers = _freeze({**b.brokers, **self.brokers})
+            brokers = _freeze({k: v for k, v in {**b.brokers, **self.brokers}.items() if v is not None})
         features = b.features
         if self.features:
             features = _freeze({k: v for k, v in {**b.features, **self.features}.items() if v > 0})

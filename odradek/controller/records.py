@@ -7,20 +7,32 @@ unsigned varint record version, then the record body in that version.
 from __future__ import annotations
 
 from odradek.wire.exceptions import MalformedError
+from odradek.wire.messages.abort_transaction_record import AbortTransactionRecord
+from odradek.wire.messages.access_control_entry_record import AccessControlEntryRecord
+from odradek.wire.messages.begin_transaction_record import BeginTransactionRecord
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
 from odradek.wire.messages.client_quota_record import ClientQuotaRecord
+from odradek.wire.messages.clear_elr_record import ClearElrRecord
 from odradek.wire.messages.config_record import ConfigRecord
+from odradek.wire.messages.delegation_token_record import DelegationTokenRecord
+from odradek.wire.messages.end_transaction_record import EndTransactionRecord
 from odradek.wire.messages.feature_level_record import FeatureLevelRecord
+from odradek.wire.messages.fence_broker_record import FenceBrokerRecord
 from odradek.wire.messages.no_op_record import NoOpRecord
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from odradek.wire.messages.partition_record import PartitionRecord
 from odradek.wire.messages.producer_ids_record import ProducerIdsRecord
 from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
+from odradek.wire.messages.register_controller_record import RegisterControllerRecord
+from odradek.wire.messages.remove_access_control_entry_record import RemoveAccessControlEntryRecord
+from odradek.wire.messages.remove_delegation_token_record import RemoveDelegationTokenRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.remove_user_scram_credential_record import RemoveUserScramCredentialRecord
 from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+from odradek.wire.messages.unregister_broker_record import UnregisterBrokerRecord
 from odradek.wire.messages.user_scram_credential_record import UserScramCredentialRecord
+from odradek.wire.messages.zk_migration_state_record import ZkMigrationStateRecord
 from odradek.wire.primitives import uvarint_bytes
 
 FRAME_VERSION = 1
@@ -28,7 +40,13 @@ FRAME_VERSION = 1
 RECORD_TYPES = {cls.API_KEY: cls for cls in (
     RegisterBrokerRecord, TopicRecord, PartitionRecord, ConfigRecord, PartitionChangeRecord,
     FeatureLevelRecord, RemoveTopicRecord, UnfenceBrokerRecord, BrokerRegistrationChangeRecord, NoOpRecord,
-    ClientQuotaRecord, UserScramCredentialRecord, RemoveUserScramCredentialRecord, ProducerIdsRecord,
+    ClientQuotaRecord, UserScramCredentialRecord, RemoveUserScramCredentialRecord,
+    # what Kafka's controllers write besides (MetadataRecordType): every type is decoded, as
+    # Kafka's MetadataRecordSerde does; the image replays those it keeps (image.py)
+    UnregisterBrokerRecord, FenceBrokerRecord, DelegationTokenRecord, ProducerIdsRecord,
+    AccessControlEntryRecord, RemoveAccessControlEntryRecord, ZkMigrationStateRecord,
+    BeginTransactionRecord, EndTransactionRecord, AbortTransactionRecord, RemoveDelegationTokenRecord,
+    RegisterControllerRecord, ClearElrRecord,
 )}
 
 # The version each record type is written in (read: any version the codec knows).

@@ -3,6 +3,7 @@ MetaPropertiesEnsemble; odradek writes it on first start instead of `kafka-stora
 
 from __future__ import annotations
 
+import base64
 import posixpath
 from typing import Callable
 
@@ -38,3 +39,26 @@ def load_or_create_cluster_id(fs: FileSystem, data_dir: str, node_id: int, new_u
     write_atomic(fs, path, (f"#\ncluster.id={cluster_id}\ndirectory.id={uuid_str(new_uuid())}\n"
                             f"node.id={node_id}\nversion=1\n").encode())
     return cluster_id
+
+
+def ensure_meta_properties(fs: FileSystem, data_dir: str, node_id: int, cluster_id: str,
+                           new_uuid: Callable[[], bytes]) -> dict[str, str]:
+    """data_dir/meta.properties as a formatted Kafka log dir holds it (cluster.id, directory.id,
+    node.id, version=1): the stored values are kept, missing ones are added (``cluster_id`` and a
+    new directory id) and the file written once. Returns its keys."""
+    fs.makedirs(data_dir)
+    meta = read_meta_properties(fs, data_dir)
+    want = {"cluster.id": meta.get("cluster.id") or cluster_id,
+            "directory.id": meta.get("directory.id") or uuid_str(new_uuid()),
+            "node.id": meta.get("node.id") or str(node_id), "version": meta.get("version") or "1"}
+    if any(meta.get(k) != v for k, v in want.items()):
+        meta.update(want)
+        write_atomic(fs, posixpath.join(data_dir, FILE_NAME),
+                     ("#\n" + "".join(f"{k}={v}\n" for k, v in meta.items())).encode())
+    return meta
+
+
+def directory_id(meta: dict[str, str]) -> bytes:
+    """The 16 bytes of a meta.properties' directory.id (Kafka's Uuid text, base64url)."""
+    raw = meta["directory.id"]
+    return base64.urlsafe_b64decode(raw + "=" * (-len(raw) % 4))

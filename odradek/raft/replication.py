@@ -24,7 +24,7 @@ class ReplicationMixin:
         else:
             s.fetch_corr = self._send(s.leader_id, rpc.fetch_request(
                 self.cluster_id, self.id, s.epoch, self.log.end_offset, self.log.last_epoch,
-                self.log.start_offset, self.hw, self.config.fetch_max_wait * 100))
+                self.log.start_offset, self.hw, self.config.fetch_max_wait * self.config.tick_ms))
         s.fetch_offset = self.log.end_offset
         s.fetch_sent_tick = self.now
 
@@ -57,6 +57,10 @@ class ReplicationMixin:
         p, leader_id, epoch = got
         s = self.state
         mine = isinstance(s, Follower) and env.correlation_id == s.fetch_corr
+        if not mine and isinstance(s, Follower) and p.error_code == NONE and env.src == s.leader_id \
+                and (epoch, leader_id) == (s.epoch, s.leader_id):
+            self._on_late_fetch_response(s, p)
+            return
         if mine:
             s.fetch_corr = -1
         if p.error_code != NONE:
@@ -89,16 +93,28 @@ class ReplicationMixin:
             if s.fetch_offset != self.log.end_offset:
                 self._send_fetch(s)
                 return
-            batches = codec.decode_batches(p.records)
-            for b in batches:
-                if b.base_offset != self.log.end_offset:
-                    break
-                self.log.append(b)
-            new_hw = min(p.high_watermark, self.log.end_offset)
-            if new_hw > self.hw:
-                self.hw = new_hw
-                self._hw_dirty = True
+            self._append_fetched(p)
         self._send_fetch(s)
+
+    def _on_late_fetch_response(self, s: Follower, p) -> None:
+        """An earlier fetch's answer from our leader in this epoch, after we sent another: a leader
+        that answers one request at a time per connection (Kafka's) with fetches parked up to
+        max_wait_ms may, on a loaded machine, answer each fetch after its resend, and then no
+        answer would ever count. It shows the leader alive, and its records are appended where
+        they continue our log; a divergence or snapshot in it waits for the current fetch."""
+        s.deadline = self.now + self.config.fetch_timeout
+        if p.diverging_epoch.epoch < 0 and p.diverging_epoch.end_offset < 0 and p.snapshot_id.end_offset < 0:
+            self._append_fetched(p)
+
+    def _append_fetched(self, p) -> None:
+        for b in codec.decode_batches(p.records):
+            if b.base_offset != self.log.end_offset:
+                break
+            self.log.append(b)
+        new_hw = min(p.high_watermark, self.log.end_offset)
+        if new_hw > self.hw:
+            self.hw = new_hw
+            self._hw_dirty = True
 
     def _leader_gone(self, s: Follower) -> None:
         """Our leader says it no longer leads this epoch (it resigned)."""

@@ -104,6 +104,7 @@ class RaftConfig:
     fetch_timeout: int = 20  # follower: no leader contact for this long -> election
     request_timeout: int = 6  # an unanswered request is resent / given up
     fetch_max_wait: int = 4  # leader parks an empty fetch at most this long
+    tick_ms: int = 100  # a tick's length, for the max_wait_ms a Fetch asks the leader for
     election_backoff_max: int = 10  # random wait before retrying a failed election
     max_batches_per_fetch: int = 16
     snapshot_chunk_bytes: int = 1 << 20

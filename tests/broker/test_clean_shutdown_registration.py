@@ -34,6 +34,9 @@ class RecordingChannel:
         raise _Sent()
 
 
+DIR_ID = bytes(range(16))
+
+
 def broker(data_dir, epoch: int) -> Broker:
     cfg = BrokerConfig.from_properties({"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(data_dir),
                                         "node.id": "4"})
@@ -48,11 +51,12 @@ def registration(b: Broker) -> brq.BrokerRegistrationRequest:
     server = SimpleNamespace(controller=SimpleNamespace(image=image), node_id=4, cluster_id="cid",
                              caught_up=lambda: True)
     channel = RecordingChannel()
-    lifecycle = BrokerLifecycle(server, channel)
+    lifecycle = BrokerLifecycle(server, channel, [DIR_ID])
     with pytest.raises(_Sent):
         asyncio.run(lifecycle.join(b))
     (req, version, _), = channel.sent
     assert version >= 3  # previous_broker_epoch is in v3+
+    assert req.log_dirs == [DIR_ID]  # Kafka's controller refuses a registration without log dirs
     return req
 
 

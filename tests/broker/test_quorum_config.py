@@ -45,20 +45,24 @@ def _broker(tmp_path):
 
 
 def test_cluster_id_derived_from_the_voters_without_meta_properties(tmp_path):
-    from odradek.broker.quorum import cluster_id_for
+    """An unformatted log dir gets the id derived from the voters and a directory id, written once."""
+    from odradek.broker.quorum import log_dir_meta
 
-    assert cluster_id_for(_broker(tmp_path)) == cluster_id_for(_broker(tmp_path / "other"))
+    a, b = log_dir_meta(_broker(tmp_path)), log_dir_meta(_broker(tmp_path / "other"))
+    assert a["cluster.id"] == b["cluster.id"] and a["directory.id"] != b["directory.id"]
+    assert log_dir_meta(_broker(tmp_path)) == a and "node.id=4" in (tmp_path / "meta.properties").read_text()
 
 
 def test_cluster_id_from_kafka_storage_format_meta_properties(tmp_path):
     """A node formatted for an Apache Kafka cluster (kafka-storage format writes meta.properties in the
     log dir) joins that cluster under its id; another node's meta.properties is refused as Kafka does."""
-    from odradek.broker.quorum import cluster_id_for
+    from odradek.broker.quorum import log_dir_meta
 
     (tmp_path / "meta.properties").write_text("#\n#Thu Nov 26 19:43:41 UTC 2026\nnode.id=4\n"
                                               "directory.id=A1BojDgQd3fMDLq7-xg_1g\nversion=1\n"
                                               "cluster.id=QlmXYVRESvCc2jZSnCrGhA\n")
-    assert cluster_id_for(_broker(tmp_path)) == "QlmXYVRESvCc2jZSnCrGhA"
+    meta = log_dir_meta(_broker(tmp_path))
+    assert (meta["cluster.id"], meta["directory.id"]) == ("QlmXYVRESvCc2jZSnCrGhA", "A1BojDgQd3fMDLq7-xg_1g")
     (tmp_path / "meta.properties").write_text("node.id=1\nversion=1\ncluster.id=QlmXYVRESvCc2jZSnCrGhA\n")
     with pytest.raises(RuntimeError, match="Stored node id 1 doesn't match previous node id 4"):
-        cluster_id_for(_broker(tmp_path))
+        log_dir_meta(_broker(tmp_path))
