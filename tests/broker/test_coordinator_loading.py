@@ -151,3 +151,59 @@ def test_a_stale_epoch_changes_nothing(tmp_path):
     w.loader.leadership_changed({}, {(TOPIC, 0): 4})  # an older resignation: ignored
     w.loader.leadership_changed({(TOPIC, 0): 5}, {})  # the same election again: no new load
     assert w.steps == [] and w.groups.coordinator_error("g") is E.NONE and w.committed() == 7
+
+
+def _find(w: World, leader_image) -> tuple:
+    from odradek.api_handlers import find_coordinator
+    from odradek.api_handlers.context import RequestContext
+    from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+
+    from fake_services import services
+
+    svc = services(image_of=lambda: leader_image, replicas=w.rm, groups=w.groups)
+    ctx = RequestContext(api_key=10, api_version=4, correlation_id=1, client_id="c", now_ms=w.now, services=svc)
+    c = find_coordinator.handle(ctx, FindCoordinatorRequest(key_type=0, coordinator_keys=["g"])).coordinators[0]
+    return c.error_code, c.node_id, c.host, c.port
+
+
+def test_find_coordinator_answers_the_partition_leader_from_the_metadata(tmp_path):
+    from fake_services import NODE
+
+    w = World(tmp_path)
+    w.lead(ME, 1)
+    # led here but still loading: this node (its group requests answer COORDINATOR_LOAD_IN_PROGRESS)
+    assert _find(w, w.image) == (E.NONE, NODE.node_id, NODE.host, NODE.port)
+    w.run()
+    w.lead(B, 2)
+    assert _find(w, w.image) == (E.NONE, B, "h2", 9002)  # another broker leads: its endpoint
+    leaderless = image(-1, 3)
+    assert _find(w, leaderless)[0] == E.COORDINATOR_NOT_AVAILABLE
+    fenced = image(B, 3)
+    fenced.brokers[B] = BrokerImage(B, "h2", 9002, fenced=True, epoch=102)
+    assert _find(w, fenced)[0] == E.COORDINATOR_NOT_AVAILABLE
+
+
+def test_group_requests_answer_load_in_progress_then_serve(tmp_path):
+    from odradek.api_handlers import heartbeat, offset_fetch
+    from odradek.api_handlers.context import RequestContext
+    from odradek.wire.messages.heartbeat_request import HeartbeatRequest
+    from odradek.wire.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestTopic
+
+    from fake_services import services
+
+    w = World(tmp_path)
+    w.lead(ME, 1)
+    svc = services(image_of=lambda: w.image, replicas=w.rm, groups=w.groups)
+
+    def ctx(key, v):
+        return RequestContext(api_key=key, api_version=v, correlation_id=1, client_id="c", now_ms=w.now, services=svc)
+
+    fetch = OffsetFetchRequest(group_id="g", topics=[OffsetFetchRequestTopic(name="t", partition_indexes=[0])])
+    assert offset_fetch.handle(ctx(9, 7), fetch).error_code == E.COORDINATOR_LOAD_IN_PROGRESS
+    hb = HeartbeatRequest(group_id="g", generation_id=1, member_id="m")
+    assert heartbeat.handle(ctx(12, 4), hb).error_code == E.COORDINATOR_LOAD_IN_PROGRESS
+    w.run()
+    assert offset_fetch.handle(ctx(9, 7), fetch).error_code == E.NONE
+    w.lead(B, 2)
+    assert offset_fetch.handle(ctx(9, 7), fetch).error_code == E.NOT_COORDINATOR
+    assert heartbeat.handle(ctx(12, 4), hb).error_code == E.NOT_COORDINATOR
