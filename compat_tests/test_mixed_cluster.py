@@ -28,6 +28,8 @@ Then, one after the other:
   batches and every acknowledged record reads back;
 - the Kafka broker is stopped with SIGTERM: its controlled shutdown with odradek's controller moves
   partition 0's leadership away and it exits cleanly.
+Before that, a partition held by odradek brokers is reassigned onto the Kafka broker
+(AlterPartitionReassignments through odradek's controller) and the copies are identical.
 """
 from __future__ import annotations
 
@@ -38,7 +40,8 @@ from pathlib import Path
 import pytest
 
 import apache_kafka
-from cluster import FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, Cluster, ClusterNode, free_port, start_cluster, wait_for
+from cluster import (FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, Cluster, ClusterNode, free_port, replica_batches,
+                     start_cluster, wait_for)
 
 TOPIC, PARTITIONS = "mixed", 3
 CONTROLLERS, ODRADEK_BROKERS = (1, 2, 3), (4, 5)
@@ -193,6 +196,39 @@ def _check_all(cluster: Cluster, acked: dict[int, list], batches_before: int = 0
 def _add(acked: dict[int, list], more: dict[int, list]) -> None:
     for p, records in more.items():
         acked[p] += records
+
+
+def test_a_reassignment_moves_a_partition_onto_the_kafka_broker(mixed):
+    """AlterPartitionReassignments through odradek's controller: the Kafka broker joins a partition held
+    by odradek brokers (its replica put in its one log directory, the record's directories in step with
+    its replicas), copies it from the odradek leader and an odradek replica leaves; the replicas are
+    identical."""
+    from confluent_kafka import Producer
+    from confluent_kafka.admin import NewTopic
+    from kafka import TopicPartition as KafkaTopicPartition
+    from kafka.admin import KafkaAdminClient
+
+    b1, b2 = ODRADEK_BROKERS
+    topic = "moved"
+    mixed.admin.create_topics([NewTopic(topic, num_partitions=1, replica_assignment=[[b1, b2]])])[topic].result(60)
+    mixed.wait_full_isr(topic)
+    producer = Producer({"bootstrap.servers": mixed.bootstrap, "acks": "all", "enable.idempotence": True})
+    for i in range(200):
+        producer.produce(topic, value=b"before the move %d" % i)
+    assert producer.flush(60) == 0
+    admin = KafkaAdminClient(bootstrap_servers=mixed.bootstrap)
+    try:
+        admin.alter_partition_reassignments({KafkaTopicPartition(topic, 0): [KAFKA_ID, b1]})
+    finally:
+        admin.close()
+    mixed.wait_partitions(topic, lambda s: s[0].replicas == [KAFKA_ID, b1] and set(s[0].isr) == {KAFKA_ID, b1},
+                          "the reassignment to the Kafka broker complete", timeout=90)
+
+    def identical():
+        kafka_copy, odradek_copy = (replica_batches(mixed.node(r).log_dir, topic, 0) for r in (KAFKA_ID, b1))
+        return kafka_copy if kafka_copy and kafka_copy == odradek_copy else None
+    batches = wait_for(identical, 60, "identical replicas after the move")
+    assert batches[0][0] == 0 and len(batches) >= 1
 
 
 def test_kafka_broker_and_odradek_brokers_replicate_both_ways(mixed):
