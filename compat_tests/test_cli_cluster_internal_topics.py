@@ -39,7 +39,8 @@ def test_three_brokers_replicate_the_internal_topics_three_times(tmp_path):
         said = wait_for(lambda: next((ln.strip() for ln in lines if ln.startswith("internal topics: ")), None), 10,
                         "the internal topics' settings")
         assert said == ("internal topics: offsets.topic.replication.factor=3, "
-                        "transaction.state.log.replication.factor=3, share.coordinator.state.topic.replication.factor=3, "
+                        "transaction.state.log.replication.factor=3, "
+                        "share.coordinator.state.topic.replication.factor=3, "
                         "transaction.state.log.min.isr=2, share.coordinator.state.topic.min.isr=2")
         bootstrap = ",".join(f"127.0.0.1:{base + k}" for k in range(3))
         admin = AdminClient({"bootstrap.servers": bootstrap})

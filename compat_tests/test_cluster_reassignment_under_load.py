@@ -51,8 +51,8 @@ def test_reassignment_under_load_loses_nothing_and_moves_the_data(cluster, tmp_p
         out = kafka_tool("reassign-partitions", "--bootstrap-server", cluster.bootstrap,
                          "--reassignment-json-file", str(plan), "--execute")
         assert out.returncode == 0, out.stdout + out.stderr
-        assert ("Successfully started partition reassignments for " + ",".join(f"{TOPIC}-{p}" for p in
-                                                                              range(PARTITIONS))) in out.stdout, out.stdout
+        started = ",".join(f"{TOPIC}-{p}" for p in range(PARTITIONS))
+        assert f"Successfully started partition reassignments for {started}" in out.stdout, out.stdout
         acked_at_start = [len(p.acked) for p in producers]
 
         def verified():

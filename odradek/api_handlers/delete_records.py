@@ -92,8 +92,10 @@ def handle(ctx, req):
     waiting = still_waiting()
     if not waiting:
         return response
-    watch = [key for w in waiting for key in (("partition", w.topic, w.partition), low_watermark_key(w.topic, w.partition))]
-    return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms, watch=watch)
+    watch = [key for w in waiting
+             for key in (("partition", w.topic, w.partition), low_watermark_key(w.topic, w.partition))]
+    return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms,
+                   watch=watch)
 
 
 def error_response(v: int, req, code: int, msg: str | None):
