@@ -8,7 +8,9 @@ the committed records of every partition, read_uncommitted ones all of them, and
 kafka-transactions describe / list show the completed state. Then the leader of a partition in the
 transaction is killed -9 as the commit goes out: the marker reaches the new leader, the transaction
 completes, and read_committed reads exactly the committed records, also after the killed broker is
-back. Runs against Apache Kafka 4.3 with --cluster-kafka.
+back; and the same through a kill -9 of the transaction coordinator's broker (the new coordinator
+loads the id and finishes the commit). Java kafka-clients 3.9.2 and 4.3.0 run their transaction
+checks against the cluster. Runs against Apache Kafka 4.3 with --cluster-kafka.
 """
 from __future__ import annotations
 
@@ -33,7 +35,9 @@ pytestmark = pytest.mark.timeout(1200)
 @pytest.fixture(scope="module")
 def cluster(request, tmp_path_factory):
     with running_cluster(tmp_path_factory.mktemp("cluster-txn"), request.config,
-                         props={"min.insync.replicas": "2"}) as c:
+                         props={"min.insync.replicas": "2", "offsets.topic.replication.factor": "3",
+                                "transaction.state.log.replication.factor": "3",
+                                "transaction.state.log.min.isr": "2"}) as c:
         yield c
 
 
@@ -220,3 +224,58 @@ def test_java_transactions_on_the_cluster(cluster, version):
                                  cluster.bootstrap, "producer.transactions", "producer.transactionEpochs"])
     assert_check_passed(results, "producer.transactions")
     assert_check_passed(results, "producer.transactionEpochs")
+
+
+def test_commit_through_kill9_of_the_transaction_coordinator(cluster):
+    """The broker coordinating the transactional id is killed -9 as the commit goes out: the new
+    leader of its __transaction_state partition loads it and finishes what the log says (a
+    PrepareCommit: its markers to every leader, then CompleteCommit), the producer's commit is
+    retried there; read_committed sees the transaction whole, before and after the restart."""
+    from confluent_kafka import KafkaException
+
+    topic = "txn-kill9-coordinator"
+    _topic(cluster, topic)
+    txn_id = f"kill9c-{uuid.uuid4().hex[:8]}"
+    victim = _coordinator(cluster.bootstrap, txn_id)
+    p = _producer(cluster.bootstrap, txn_id)
+    first = _transaction(p, topic, 0, commit=True)
+
+    def kill_as_the_commit_goes_out():
+        threading.Timer(0.05, cluster.kill9, (victim,)).start()
+
+    try:
+        second = _transaction(p, topic, 1, commit=True, before_end=kill_as_the_commit_goes_out)
+    except KafkaException as e:
+        err = e.args[0]
+        if err.retriable():  # librdkafka: call commit_transaction again
+            second = {}
+            wait_for(lambda: _retry_commit(p), 120, "the retried commit")
+            second = {part: [f"t1-p{part}-{i}" for i in range(RECORDS)] for part in range(PARTITIONS)}
+        elif err.txn_requires_abort():  # aborted as a whole: then none of it may be visible
+            p.abort_transaction(60)
+            second = {part: [] for part in range(PARTITIONS)}
+        else:
+            raise
+    wait_for(lambda: not cluster.node(victim).alive, 30, f"broker {victim} killed")
+    new = wait_for(lambda: (lambda n: n if n != victim else None)(_coordinator(cluster.live_bootstrap(), txn_id)),
+                   60, "a new transaction coordinator")
+    after = _transaction(p, topic, 2, commit=True)  # the producer goes on with the new coordinator
+    wanted = _merge(first, second, after)
+    assert _read(cluster.live_bootstrap(), topic, "read_committed", sum(map(len, wanted.values()))) == wanted
+    cluster.start(victim)
+    cluster.wait_full_isr(topic)
+    assert _read(cluster.bootstrap, topic, "read_committed", sum(map(len, wanted.values()))) == wanted
+    state = _describe(cluster.bootstrap, txn_id)
+    assert state["TransactionState"] == "CompleteCommit" and state["CoordinatorId"] in (str(new), str(victim)), state
+
+
+def _retry_commit(p: Producer) -> bool:
+    from confluent_kafka import KafkaException
+
+    try:
+        p.commit_transaction(30)
+        return True
+    except KafkaException as e:
+        if e.args[0].retriable():
+            return False
+        raise
