@@ -7,9 +7,10 @@ A confluent-kafka transactional producer commits transactions of 3 records (one 
 topic with RF 3) in a loop; each cycle kills the __transaction_state leader with SIGKILL, goes on
 until transactions commit again through the new coordinator (which loaded the partition from its
 replica and finished what the old one left prepared), then restarts the killed broker and waits for
-the full ISR. A read_committed consumer then checks: every transaction whose commit was acknowledged
-is there exactly once, none that was aborted is, and one whose outcome the producer could not learn
-is there entirely or not at all.
+the full ISR. No transaction is aborted or left in doubt by the move (the new coordinator has the
+transactional id's state). A read_committed consumer then checks: every transaction whose commit was
+acknowledged is there exactly once, none that was aborted is, and one whose outcome the producer
+could not learn is there entirely or not at all.
 
 Cycles: --failover-cycles N (or ODRADEK_FAILOVER_CYCLES), 3 by default. Against Apache Kafka 4.3:
 --cluster-kafka.
@@ -131,6 +132,9 @@ def test_transactions_survive_kill9_of_the_transaction_coordinator(cluster, requ
             cluster.wait_full_isr(TOPIC)
     finally:
         loop.producer.flush(30)
+    # the new coordinator had the transactional id's state: no transaction was lost to the move (before
+    # coordinators followed leadership, each move aborted one with INVALID_PRODUCER_ID_MAPPING)
+    assert (loop.aborted, loop.unknown) == ([], []), f"errors {loop.errors}"
     seen = _read_committed(cluster.bootstrap)
     for p in range(PARTITIONS):
         got = seen[p]

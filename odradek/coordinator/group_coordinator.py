@@ -21,14 +21,17 @@ How the broker wires it (odradek/broker)::
         new_uuid=...,                   # ids of new members
         replay=...,                     # also sees every record of the start-up replay (share groups)
     )
-    groups.load_all(now_ms)             # once at startup, before serving (rebuilds from the log)
+    groups.load_all(now_ms)             # without leadership tracking: rebuild from the log, before serving;
+                                        # with it (partitions=CoordinatorPartitions()), the broker's loader
+                                        # (broker/coordinator_loading.py) calls load_records/unload_partition
+                                        # as this node comes to lead or stops leading each partition
     groups.tick(now_ms)                 # every ~100 ms: sessions, rebalance timers, offset retention
 
 The topic has ``groups.num_partitions`` partitions (offsets.topic.num.partitions, 50),
 cleanup.policy=compact; records are (key, value) pairs in Kafka's own layout (group_records.py,
 consumer_group_records.py, streams_group_records.py). It may not exist yet (the broker creates it on
-the first FindCoordinator): the handlers ask ``is_coordinator(group_id)`` first and answer
-NOT_COORDINATOR, as Kafka does.
+the first FindCoordinator): the handlers ask ``coordinator_error(group_id)`` first and answer
+NOT_COORDINATOR (COORDINATOR_LOAD_IN_PROGRESS while the partition loads), as Kafka does.
 
 CoordinatorLog protocol (result.py)::
 
