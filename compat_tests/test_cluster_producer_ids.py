@@ -4,17 +4,21 @@ from its own blocks of 1000; the active controller is killed with kill -9, a bro
 started again (its new incarnation needs a block from the new controller) and another broker hands
 out more than a block (it asks for the next at 90%): every id stays distinct. Real clients too:
 idempotent confluent-kafka producers get distinct ids (DescribeProducers on the partitions).
-Runs against Kafka 4.3 with --cluster-kafka."""
+Runs against Kafka 4.3 with --cluster-kafka. The same on 3 combined nodes (broker and controller in
+one process: the active controller's own broker asks it in-process)."""
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
 from confluent_kafka import Producer
 
-from cluster import running_cluster, wait_for
-from harness import RawClient
+from cluster import FAST, Cluster, ClusterNode, free_base, running_cluster, wait_for
+from harness import REPO, RawClient
+from odradek.cli_cluster import node_properties, serve_command
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_producers_request import DescribeProducersRequest, TopicRequest
 from odradek.wire.messages.describe_quorum_request import DescribeQuorumRequest, PartitionData, TopicData
@@ -155,3 +159,47 @@ def test_producer_ids_stay_distinct_across_controller_failover(cluster):
     assert not stock & {i for ids in by_holder.values() for i in ids}
     for p in producers:
         p.flush(10)
+
+
+def combined_nodes(root: Path, n: int = 3) -> list[ClusterNode]:
+    """``n`` odradek nodes with process.roles=broker,controller, each a voter."""
+    base = free_base(n, n)
+    voters = ",".join(f"{i}@127.0.0.1:{base + 100 + i}" for i in range(1, n + 1))
+    env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               ODRADEK_LOG_LEVEL="INFO")
+    out = []
+    for i in range(1, n + 1):
+        p = {**node_properties(i, "broker,controller", voters, str(root), base + i - 1, base + 100 + i), **FAST}
+        out.append(ClusterNode(i, p["process.roles"], serve_command(p), env, "odradek ready", base + i - 1,
+                               Path(p["log.dirs"])))
+    return out
+
+
+def test_combined_nodes_distinct_across_controller_failover(tmp_path, request):
+    if request.config.getoption("cluster_kafka", False) or os.environ.get("ODRADEK_CLUSTER") == "kafka":
+        pytest.skip("odradek's combined nodes")
+    cluster = Cluster("odradek", combined_nodes(tmp_path))
+    try:
+        for n in cluster.nodes.values():
+            n.start()
+        for n in cluster.nodes.values():
+            n.wait_ready()
+        nodes = cluster.brokers
+        by_holder: dict[tuple[int, int], list[int]] = defaultdict(list)
+        for n in nodes:
+            by_holder[(n.id, 1)] += init_producer_ids(n.port, 50)
+        check_blocks(by_holder)
+        leader = wait_for(lambda: (lambda lid: lid if lid > 0 else None)(controller_leader(nodes[0].port)), 60,
+                          "the active controller")
+        cluster.kill9(leader)
+        rest = [n for n in nodes if n.id != leader]
+        wait_for(lambda: (lambda lid: lid if lid > 0 and lid != leader else None)(controller_leader(rest[0].port)),
+                 60, "a new active controller")
+        for n in rest:  # past the block: one of them asks its own (now active) controller in-process
+            by_holder[(n.id, 1)] += init_producer_ids(n.port, BLOCK)
+        cluster.start(leader)
+        by_holder[(leader, 2)] += init_producer_ids(cluster.node(leader).port, 50)
+        check_blocks(by_holder)
+        assert sum(map(len, by_holder.values())) == 3 * 50 + 2 * BLOCK + 50
+    finally:
+        cluster.close()
