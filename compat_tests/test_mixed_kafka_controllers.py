@@ -7,7 +7,10 @@ controller writes (bootstrap transaction, feature levels, RegisterControllerReco
 (BrokerRegistration with their log dir ids and supported features), heartbeat and are unfenced by
 Kafka's controller. A topic with RF=3 has partitions led by each kind; records produced with acks=all
 end up identical, batch for batch and byte for byte (offsets, leader epochs, CRC), on every replica,
-so each kind follows the other's leader with Kafka's inter-broker protocol."""
+so each kind follows the other's leader with Kafka's inter-broker protocol; through a kill -9 of the
+Kafka broker and a controlled shutdown of an odradek broker, leadership moves between the kinds and
+both come back into the ISR. A broker started after Kafka's controller snapshotted its metadata loads
+that snapshot (FetchSnapshot) and serves the metadata it holds."""
 from __future__ import annotations
 
 import os
@@ -16,13 +19,19 @@ from pathlib import Path
 
 import pytest
 from confluent_kafka import Consumer, Producer, TopicPartition
-from confluent_kafka.admin import NewTopic
+from confluent_kafka.admin import AdminClient, NewTopic
 
-from cluster import FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, READY_S, Cluster, ClusterNode, free_base, wait_for
+from cluster import (
+    FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, READY_S, Cluster, ClusterNode, free_base, replica_batches, wait_for,
+)
 from harness import REPO
 
-KAFKA_BROKER, ODRADEK = 2, (3, 4)
+KAFKA_BROKER, ODRADEK, LATE = 2, (3, 4), 5
 TOPIC = "mixed"
+# Kafka's controller snapshots its metadata every 2 s and drops the log before a snapshot after 2 s, so
+# that a broker joining later starts from a snapshot (FetchSnapshot) instead of the log's first record
+SNAPSHOTS = {"metadata.log.max.snapshot.interval.ms": "2000", "metadata.log.segment.ms": "2000",
+             "metadata.max.retention.ms": "2000"}
 # partition -> replicas, the first the preferred (and first) leader: one led by Kafka, one by each odradek
 ASSIGNMENT = [[KAFKA_BROKER, 3, 4], [3, 4, KAFKA_BROKER], [4, KAFKA_BROKER, 3]]
 RECORDS = 3000
@@ -40,13 +49,14 @@ def mixed_nodes(root: Path) -> list[ClusterNode]:
     reason = apache_kafka.missing()
     if reason:
         pytest.skip(reason)
-    quorum = format_kafka_quorum(str(root), controllers=1, brokers=3, base_port=free_base(1, 3), extra=FAST)
+    quorum = format_kafka_quorum(str(root), controllers=1, brokers=4, base_port=free_base(1, 4),
+                                 extra={**FAST, **SNAPSHOTS})
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                ODRADEK_LOG_LEVEL="INFO")
     nodes = []
     for n in quorum.nodes:
         roles, log_dir = n.props["process.roles"], Path(n.props["log.dirs"])
-        if n.id in ODRADEK:
+        if n.id in (*ODRADEK, LATE):
             command = [sys.executable, "-m", "odradek", "serve", str(n.dir / "server.properties")]
             nodes.append(ClusterNode(n.id, roles, command, env, "odradek ready", _plain_port(n.props), log_dir))
         else:
@@ -55,73 +65,145 @@ def mixed_nodes(root: Path) -> list[ClusterNode]:
     return nodes
 
 
+def start_mixed(root: Path) -> Cluster:
+    """Every node but LATE started, the brokers unfenced; every process stopped if it does not come up."""
+    cluster = Cluster("mixed", mixed_nodes(root))
+    try:
+        first = [n for n in cluster.nodes.values() if n.id != LATE]
+        for n in first:
+            n.start()
+        for n in first:
+            n.wait_ready()
+        wait_unfenced(cluster, [KAFKA_BROKER, *ODRADEK])
+    except BaseException:
+        cluster.close()
+        raise
+    return cluster
+
+
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
-    cluster = Cluster("mixed", mixed_nodes(tmp_path_factory.mktemp("mixed-kafka-controllers")))
+    root = tmp_path_factory.mktemp("mixed-kafka-controllers")
+    for attempt in range(3):  # a free port can be taken by another process before a node binds it
+        try:
+            cluster = start_mixed(root / f"try{attempt}")
+            break
+        except RuntimeError as e:
+            if attempt == 2 or "address already in use" not in str(e).lower():
+                raise
     try:
-        for n in cluster.nodes.values():
-            n.start()
-        for n in cluster.nodes.values():
-            n.wait_ready()
-        # registered with Kafka's controller and unfenced: Metadata lists only unfenced brokers
-        wait_for(lambda: sorted(b.id for b in cluster.admin.list_topics(timeout=5).brokers.values())
-                 == [KAFKA_BROKER, *ODRADEK], READY_S, "every broker unfenced in the metadata")
         yield cluster
     finally:
         cluster.close()
 
 
-def test_records_replicate_both_ways_byte_for_byte(mixed):
+def wait_unfenced(cluster: Cluster, brokers: list[int]) -> None:
+    """Registered with Kafka's controller and unfenced: a broker's Metadata lists only unfenced brokers."""
+    admin = AdminClient({"bootstrap.servers": cluster.live_bootstrap()})
+    wait_for(lambda: sorted(b.id for b in admin.list_topics(timeout=5).brokers.values()) == sorted(brokers),
+             READY_S, f"brokers {brokers} unfenced in the metadata")
+
+
+class Load:
+    """Idempotent acks=all records to every partition; what was acknowledged, by partition."""
+
+    def __init__(self, cluster: Cluster, partitions: int):
+        self.cluster, self.partitions = cluster, partitions
+        self.acked: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
+        self.errors: list = []
+        self.sent = 0
+        self.producer = Producer({"bootstrap.servers": cluster.bootstrap, "acks": "all", "enable.idempotence": True,
+                                  "linger.ms": 5})
+
+    def _delivered(self, err, msg):
+        if err is not None:
+            self.errors.append(err)
+        else:
+            self.acked[msg.partition()].append((msg.offset(), msg.value()))
+
+    def produce(self, count: int) -> None:
+        for _ in range(count):
+            i = self.sent
+            self.sent += 1
+            self.producer.produce(TOPIC, key=b"%d" % i, value=b"value-%06d" % i, partition=i % self.partitions,
+                                  on_delivery=self._delivered)
+            self.producer.poll(0)
+        assert self.producer.flush(90) == 0
+        assert self.errors == []
+        for p, got in self.acked.items():
+            assert [o for o, _ in got] == list(range(len(got))), f"partition {p}: offsets {got[:3]}..."
+
+    def read_back(self) -> None:
+        """A consumer reads exactly what was acknowledged, at the same offsets."""
+        consumer = Consumer({"bootstrap.servers": self.cluster.live_bootstrap(), "group.id": "mixed-check",
+                             "enable.auto.commit": False})
+        try:
+            consumer.assign([TopicPartition(TOPIC, p, 0) for p in range(self.partitions)])
+            read: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(self.partitions)}
+
+            def all_read():
+                for m in consumer.consume(500, 1):
+                    if m.error() is None:
+                        read[m.partition()].append((m.offset(), m.value()))
+                return sum(map(len, read.values())) >= self.sent
+            wait_for(all_read, 60, "every acknowledged record read back")
+            assert read == self.acked
+        finally:
+            consumer.close()
+
+
+@pytest.fixture(scope="module")
+def load(mixed):
     fut = mixed.admin.create_topics([NewTopic(TOPIC, num_partitions=len(ASSIGNMENT), replica_assignment=ASSIGNMENT,
                                               config={"min.insync.replicas": "2"})], operation_timeout=30)[TOPIC]
     fut.result(timeout=60)
+    yield Load(mixed, len(ASSIGNMENT))
+
+
+def test_records_replicate_both_ways_byte_for_byte(mixed, load):
     state = mixed.wait_full_isr(TOPIC)
     assert {p: s.leader for p, s in state.items()} == {p: r[0] for p, r in enumerate(ASSIGNMENT)}
-
-    acked: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(len(ASSIGNMENT))}
-    errors = []
-
-    def delivered(err, msg):
-        if err is not None:
-            errors.append(err)
-        else:
-            acked[msg.partition()].append((msg.offset(), msg.value()))
-    producer = Producer({"bootstrap.servers": mixed.bootstrap, "acks": "all", "enable.idempotence": True,
-                         "linger.ms": 5})
-    for i in range(RECORDS):
-        producer.produce(TOPIC, key=b"%d" % i, value=b"value-%06d" % i, partition=i % len(ASSIGNMENT),
-                         on_delivery=delivered)
-        producer.poll(0)
-    assert producer.flush(60) == 0
-    assert errors == []
-    for p, got in acked.items():
-        assert [o for o, _ in got] == list(range(RECORDS // len(ASSIGNMENT))), f"partition {p} offsets"
-
+    load.produce(RECORDS)
     # every replica of every partition (Kafka's and odradek's) holds the same batches, byte for byte
     assert mixed.wait_identical_replicas(TOPIC, len(ASSIGNMENT)) > 0
     for p in range(len(ASSIGNMENT)):
-        lengths = {r: sum(len(b) for _, b in _batches(mixed, r, p)) for r in ASSIGNMENT[p]}
-        assert len(set(lengths.values())) == 1 and min(lengths.values()) > 0, lengths
-
-    # and a consumer reads back exactly what was acknowledged, from each kind of leader
-    consumer = Consumer({"bootstrap.servers": mixed.bootstrap, "group.id": "mixed-check",
-                         "enable.auto.commit": False})
-    try:
-        consumer.assign([TopicPartition(TOPIC, p, 0) for p in range(len(ASSIGNMENT))])
-        read: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(len(ASSIGNMENT))}
-
-        def all_read():
-            for m in consumer.consume(500, 1):
-                if m.error() is None:
-                    read[m.partition()].append((m.offset(), m.value()))
-            return sum(map(len, read.values())) >= RECORDS
-        wait_for(all_read, 60, "every acknowledged record read back")
-        assert read == acked
-    finally:
-        consumer.close()
+        sizes = {r: sum(len(b) for _, b in replica_batches(mixed.node(r).log_dir, TOPIC, p)) for r in ASSIGNMENT[p]}
+        assert len(set(sizes.values())) == 1 and min(sizes.values()) > 0, sizes
+    load.read_back()
 
 
-def _batches(cluster: Cluster, node_id: int, partition: int):
-    from cluster import replica_batches
+def test_leadership_moves_between_the_kinds(mixed, load):
+    # kill -9 of the Kafka broker: Kafka's controller fences it and elects odradek leaders, which
+    # take acks=all writes with the two of them in the ISR
+    mixed.kill9(KAFKA_BROKER)
+    mixed.wait_partitions(TOPIC, lambda s: all(p.leader in ODRADEK and KAFKA_BROKER not in p.isr for p in s.values()),
+                          "odradek leaders without the killed Kafka broker")
+    load.produce(RECORDS // 2)
+    # back, the Kafka broker truncates to and follows the odradek leaders until it is in sync again
+    mixed.start(KAFKA_BROKER)
+    mixed.wait_full_isr(TOPIC)
+    # SIGTERM to an odradek broker: a controlled shutdown through Kafka's controller, which moves its
+    # leaderships away before it lets it go
+    assert mixed.stop(ODRADEK[0]) == 0
+    state = mixed.partitions(TOPIC)
+    assert all(p.leader not in (ODRADEK[0], -1) and ODRADEK[0] not in p.isr for p in state.values()), state
+    load.produce(RECORDS // 2)
+    mixed.start(ODRADEK[0])
+    mixed.wait_full_isr(TOPIC)
+    assert mixed.wait_identical_replicas(TOPIC, len(ASSIGNMENT)) > 0
+    load.read_back()
 
-    return replica_batches(cluster.node(node_id).log_dir, TOPIC, partition)
+
+def test_a_broker_joining_later_loads_kafkas_metadata_snapshot(mixed, load):
+    node = mixed.node(LATE)
+    snapshots = mixed.node(1).log_dir / "__cluster_metadata-0"
+    since = max(f.stat().st_mtime for f in snapshots.glob("*.checkpoint"))
+    wait_for(lambda: max(f.stat().st_mtime for f in snapshots.glob("*.checkpoint")) > since, 60,
+             "a metadata snapshot by Kafka's controller after the topic's records")
+    node.start()
+    node.wait_ready()
+    wait_unfenced(mixed, [KAFKA_BROKER, *ODRADEK, LATE])
+    assert any("restoring snapshot" in line for line in node.lines), "".join(node.lines[-20:])
+    md = AdminClient({"bootstrap.servers": f"127.0.0.1:{node.port}"}).list_topics(TOPIC, timeout=10).topics[TOPIC]
+    assert md.error is None and {p: sorted(m.replicas) for p, m in md.partitions.items()} == {
+        p: sorted(r) for p, r in enumerate(ASSIGNMENT)}
