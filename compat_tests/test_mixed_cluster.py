@@ -38,8 +38,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from confluent_kafka.admin import AdminClient
 
 import apache_kafka
+from odradek.wire.errors import ErrorCode
 from cluster import (FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, Cluster, ClusterNode, free_port, replica_batches,
                      start_cluster, wait_for)
 
@@ -196,6 +198,38 @@ def _check_all(cluster: Cluster, acked: dict[int, list], batches_before: int = 0
 def _add(acked: dict[int, list], more: dict[int, list]) -> None:
     for p, records in more.items():
         acked[p] += records
+
+
+def test_admin_writes_sent_to_the_kafka_broker_reach_odradeks_controller(mixed):
+    """A Kafka broker forwards its clients' admin writes to the active controller inside an Envelope
+    (API 58): CreateTopics and DeleteTopics sent to the Kafka broker itself are decided by odradek's
+    controller (its errors included) and seen by odradek's brokers."""
+    from harness import RawClient
+    from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
+    from odradek.wire.messages.delete_topics_request import DeleteTopicsRequest
+
+    def create(name: str, rf: int):
+        topic = CreatableTopic(name=name, num_partitions=2, replication_factor=rf, assignments=[], configs=[])
+        (t,) = client.call(CreateTopicsRequest(topics=[topic], timeout_ms=30000), 7).topics
+        return t.error_code, t.error_message
+
+    client = RawClient(f"127.0.0.1:{mixed.node(KAFKA_ID).port}", timeout=60)
+    try:
+        assert create("via-kafka", 3) == (0, None)
+        state = mixed.wait_full_isr("via-kafka")
+        assert all(sorted(p.replicas) == [*ODRADEK_BROKERS, KAFKA_ID] for p in state.values())
+        code, message = create("via-kafka", 3)
+        assert (code, message) == (ErrorCode.TOPIC_ALREADY_EXISTS, "Topic 'via-kafka' already exists.")
+        code, message = create("too-many", 4)
+        assert code == ErrorCode.INVALID_REPLICATION_FACTOR and "replication factor of 4" in message
+        (d,) = client.call(DeleteTopicsRequest(topic_names=["via-kafka"], timeout_ms=30000), 5).responses
+        assert d.error_code == 0
+    finally:
+        client.sock.close()
+    odradek_broker = f"127.0.0.1:{mixed.node(ODRADEK_BROKERS[0]).port}"
+    admin = AdminClient({"bootstrap.servers": odradek_broker})
+    wait_for(lambda: "via-kafka" not in admin.list_topics(timeout=5).topics, 30,
+             "the topic deleted through the Kafka broker gone from an odradek broker's metadata")
 
 
 def test_a_reassignment_moves_a_partition_onto_the_kafka_broker(mixed):

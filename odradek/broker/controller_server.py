@@ -20,6 +20,7 @@ import time
 from dataclasses import replace
 
 from odradek.api_handlers.context import RequestContext
+from odradek.broker import envelope
 from odradek.broker.controller_api import (
     ADMIN_WRITES, ALLOCATE_PRODUCER_IDS, ALTER_PARTITION, ASSIGN_REPLICAS_TO_DIRS, BROKER_HEARTBEAT,
     BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER,
@@ -291,6 +292,8 @@ class ControllerServer:
             ctx, asyncio.ensure_future(self.broker_heartbeat(req))))
         reg[ALTER_PARTITION] = ControllerApi(ALTER_PARTITION, 2, 3, lambda ctx, req: delayed(
             ctx, asyncio.ensure_future(self.alter_partition(req, ctx.api_version))))
+        reg[envelope.ENVELOPE] = ControllerApi(envelope.ENVELOPE, 0, 0, lambda ctx, req: delayed(
+            ctx, asyncio.ensure_future(self.envelope(ctx, req))))
         reg[ASSIGN_REPLICAS_TO_DIRS] = ControllerApi(ASSIGN_REPLICAS_TO_DIRS, 0, 0, lambda ctx, req: delayed(
             ctx, asyncio.ensure_future(self.assign_replicas_to_dirs(req))))
         reg[ALLOCATE_PRODUCER_IDS] = ControllerApi(ALLOCATE_PRODUCER_IDS, 0, 0, lambda ctx, req: delayed(
@@ -336,6 +339,25 @@ class ControllerServer:
             if not await self._applied(commit):
                 return not_controller_response(ctx.api_key, ctx.api_version, req)
             return resp
+
+    async def envelope(self, ctx, req):
+        """Envelope from a broker (an Apache Kafka broker forwards its clients' admin writes in one):
+        the inner request handled as this listener handles it, from the client's address, and its
+        response wrapped (a NOT_CONTROLLER inside tells the broker to find the active controller)."""
+        from odradek.api_handlers import REGISTRY
+        from odradek.wire.messages.envelope_response import EnvelopeResponse
+
+        inner = envelope.unwrap(req, ADMIN_WRITES)
+        if isinstance(inner, int):
+            return EnvelopeResponse(error_code=inner)
+        h = inner.header
+        mod = REGISTRY[h.request_api_key]
+        if not mod.MIN_VERSION <= h.request_api_version <= mod.MAX_VERSION:
+            return EnvelopeResponse(error_code=ErrorCode.UNSUPPORTED_VERSION)
+        ictx = replace(ctx, api_key=h.request_api_key, api_version=h.request_api_version,
+                       correlation_id=h.correlation_id, client_id=h.client_id, client_host=inner.client_host,
+                       header=h, now_ms=_now_ms())
+        return envelope.wrap(h, await self.admin_write(mod, ictx, inner.body))
 
     async def register_broker(self, req):
         async with self._write_lock:
