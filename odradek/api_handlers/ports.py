@@ -298,6 +298,9 @@ class TxnOffsets(Protocol):
         """The marker of producer ``pid`` is replicated in __consumer_offsets ``partition``:
         its pending offsets there become committed (or are dropped for an abort)."""
 
+    def partition_error(self, partition: int) -> ErrorCode:
+        """NONE when the group coordinator here has __consumer_offsets ``partition`` loaded."""
+
 
 @dataclass
 class TxnVerification:

@@ -6,7 +6,9 @@ appended as the leader with acks=-1: the answer waits until the high watermark p
 marker (request.timeout.ms, then REQUEST_TIMED_OUT), as Kafka's appendRecords with
 requiredAcks -1. The marker closes the producer's transaction in the partition (the last
 stable offset moves, an abort enters the aborted-transaction index). On __consumer_offsets a
-committed marker makes the transaction's offset commits visible in the group coordinator.
+committed marker makes the transaction's offset commits visible in the group coordinator; while
+the group coordinator here has not loaded that partition, no marker is written there
+(NOT_LEADER_OR_FOLLOWER, as Kafka maps the group coordinator's loading / not-coordinator errors).
 
 Per-partition errors as Kafka's: no local log (a partition not hosted here, or unknown):
 UNKNOWN_TOPIC_OR_PARTITION; hosted but not led: NOT_LEADER_OR_FOLLOWER; an older producer
@@ -58,8 +60,10 @@ def _append(ctx, topic: str, partition: int, marker) -> tuple[ErrorCode, int]:
         if plog.error == ErrorCode.NOT_LEADER_OR_FOLLOWER and services.log_dirs.get(topic, partition) is None:
             return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, -1  # Kafka's getMagic: no local log
         return plog.error, -1
-    if topic == CONSUMER_OFFSETS and services.txn_offsets is None:
-        return ErrorCode.NOT_LEADER_OR_FOLLOWER, -1  # no group coordinator here yet: the coordinator retries
+    if topic == CONSUMER_OFFSETS and (services.txn_offsets is None or services.txn_offsets.partition_error(partition)):
+        # the group coordinator here has not loaded the partition (yet): Kafka's mapping of its
+        # NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS, which the transaction coordinator retries
+        return ErrorCode.NOT_LEADER_OR_FOLLOWER, -1
     code = services.partitions.check_append(topic, partition, -1)
     if code:
         return code, -1

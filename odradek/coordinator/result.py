@@ -68,9 +68,13 @@ class CoordinatorRuntime:
     def coordinator_error(self, key: str) -> ErrorCode:
         """NONE when the key's partition is coordinated here; else what Kafka answers: NOT_COORDINATOR,
         or COORDINATOR_LOAD_IN_PROGRESS while its records are being loaded."""
+        return self.partition_error(self.partition_for(key))
+
+    def partition_error(self, partition: int) -> ErrorCode:
+        """coordinator_error of the keys of ``partition``."""
         if self.partitions is not None:
-            return self.partitions.error(self.partition_for(key))
-        if self.log is None or self.log.has_partition(self.partition_for(key)):
+            return self.partitions.error(partition)
+        if self.log is None or self.log.has_partition(partition):
             return ErrorCode.NONE
         return ErrorCode.NOT_COORDINATOR
 

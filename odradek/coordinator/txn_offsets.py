@@ -71,6 +71,12 @@ class TxnOffsetStore:
         if not groups:
             self.pending.pop(pid, None)
 
+    def partition_error(self, partition: int) -> ErrorCode:
+        """NONE when the group coordinator here has __consumer_offsets ``partition`` loaded; else
+        NOT_COORDINATOR or COORDINATOR_LOAD_IN_PROGRESS (a marker must not complete offsets a load
+        has not brought in yet)."""
+        return self.groups.runtime.partition_error(partition)
+
     def unload_partition(self, partition: int) -> None:
         """The groups of ``partition`` are coordinated elsewhere now: their pending commits go (the
         new coordinator replays them from the log)."""

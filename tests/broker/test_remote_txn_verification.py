@@ -2,7 +2,9 @@
 AddPartitionsToTxnManager), through the Produce handler and a real ReplicaManager: the first
 transactional batch of a transaction waits for the coordinator's verdict (verify_only before
 Produce v12, add from v12), later batches of the open transaction do not ask again, and the
-verdicts reach the producer as Kafka's ReplicaManager maps them."""
+verdicts reach the producer as Kafka's ReplicaManager maps them. And the markers such a
+coordinator sends (WriteTxnMarkers) to __consumer_offsets while the group coordinator here is
+loading the partition: refused, nothing written, retried later."""
 from __future__ import annotations
 
 from odradek.api_handlers import produce, write_txn_markers
@@ -24,7 +26,23 @@ T = bytes([9]) * 16
 
 def image() -> MetadataImage:
     t = TopicImage("t", T, {p: PartitionImage(p, ME, 1, 1, (ME,), (ME,)) for p in range(2)})
-    return MetadataImage(topics={"t": t}, topics_by_id={T: t}, brokers={ME: BrokerImage(ME, "h", 9092)}, offset=1)
+    o = TopicImage("__consumer_offsets", bytes(15) + b"\x01", {0: PartitionImage(0, ME, 1, 1, (ME,), (ME,))})
+    return MetadataImage(topics={"t": t, o.name: o}, topics_by_id={T: t, o.topic_id: o},
+                         brokers={ME: BrokerImage(ME, "h", 9092)}, offset=1)
+
+
+class Offsets:
+    """ports.TxnOffsets: which __consumer_offsets partitions the group coordinator has loaded."""
+
+    def __init__(self):
+        self.error = E.COORDINATOR_LOAD_IN_PROGRESS
+        self.completed: list[tuple] = []
+
+    def partition_error(self, partition):
+        return self.error
+
+    def complete(self, pid, partition, commit, now_ms):
+        self.completed.append((pid, partition, commit))
 
 
 class ElsewhereTxns:
@@ -126,3 +144,20 @@ def test_no_answer_in_time_is_not_enough_replicas(tmp_path):
     d = w.produce(9)
     resp = d.on_expire(7000)
     assert codes(resp) == [E.NOT_ENOUGH_REPLICAS] and w.rm.get("t", 0).log_end_offset == 0
+
+
+def test_offsets_markers_wait_for_the_group_coordinators_load(tmp_path):
+    w = World(tmp_path)
+    offsets = w.services.txn_offsets = Offsets()
+    marker = wm.WriteTxnMarkersRequest(markers=[wm.WritableTxnMarker(
+        producer_id=7, producer_epoch=0, transaction_result=True, coordinator_epoch=0,
+        topics=[wm.WritableTxnMarkerTopic(name="__consumer_offsets", partition_indexes=[0])])])
+
+    def write():
+        return write_txn_markers.handle(w.ctx(27, 1), marker).markers[0].topics[0].partitions[0].error_code
+    for offsets.error in (E.COORDINATOR_LOAD_IN_PROGRESS, E.NOT_COORDINATOR):
+        assert write() == E.NOT_LEADER_OR_FOLLOWER
+    assert w.rm.get("__consumer_offsets", 0).log_end_offset == 0 and offsets.completed == []
+    offsets.error = E.NONE  # loaded
+    assert write() == 0
+    assert w.rm.get("__consumer_offsets", 0).log_end_offset == 1 and offsets.completed == [(7, 0, True)]
