@@ -72,3 +72,42 @@ def test_a_failed_load_is_not_coordinated_until_the_next_election():
     ps.failed(load)
     assert ps.error(0) is E.NOT_COORDINATOR and not ps.loaded(load)
     assert ps.elect(0, 2, 1) is not None
+
+
+def test_seeded_transitions_never_apply_a_stale_load():
+    """Random elections, resignations (as follower or gone) and load completions, out of order as a
+    broker may see them: a load is applied only if no resignation came after its election, and a
+    partition answers NONE only after its current load was applied."""
+    import random
+
+    for seed in range(300):
+        rng = random.Random(seed)
+        ps = CoordinatorPartitions()
+        loads: list = []
+        resigned_after: dict = {}  # load -> a resignation came after it started
+        applied: set = set()
+        epoch = 0
+        for _ in range(60):
+            op = rng.random()
+            if op < 0.35:
+                epoch += rng.choice((0, 1, 1, 2))
+                e = epoch - rng.choice((0, 0, 0, 1, 3))  # now and then an older, stale epoch
+                load = ps.elect(0, e, 0)
+                if load is not None:
+                    loads.append(load)
+                    resigned_after[load] = False
+            elif op < 0.6:
+                epoch += rng.choice((0, 1))
+                e = None if rng.random() < 0.1 else epoch - rng.choice((0, 0, 2))
+                if ps.resign(0, e):
+                    for ld in loads:
+                        resigned_after[ld] = True
+            elif loads:
+                load = rng.choice(loads)
+                if ps.loaded(load):
+                    assert not resigned_after[load], f"seed {seed}: a load overtaken by a resignation applied"
+                    assert load not in applied, f"seed {seed}: a load applied twice"
+                    applied.add(load)
+            if ps.error(0) is E.NONE:
+                # serving: the load of this leadership was applied, and no resignation came since
+                assert ps.state(0) is State.ACTIVE and any(not resigned_after[ld] for ld in applied), f"seed {seed}"
