@@ -392,7 +392,7 @@ class ControllerServer:
 
         def decide(d):
             return d.broker_heartbeat(bid, req.broker_epoch, req.current_metadata_offset, req.want_fence,
-                                      req.want_shut_down, hb.shutdown_offset_reached(bid))
+                                      req.want_shut_down, hb.shutdown_offset_reached(bid), req.offline_log_dirs)
 
         first = decide(self.controller.decisions())
         reply = first.response

@@ -725,8 +725,8 @@ class Decisions:
         return any(b.node_id != reg.broker_id and set(b.log_dirs) & set(dirs) for b in self.image.brokers.values())
 
     def broker_heartbeat(self, broker_id: int, broker_epoch: int, metadata_offset: int, want_fence: bool,
-                         want_shut_down: bool = False,
-                         shutdown_offset_reached: bool = True) -> ControllerResult[HeartbeatReply]:
+                         want_shut_down: bool = False, shutdown_offset_reached: bool = True,
+                         offline_log_dirs=()) -> ControllerResult[HeartbeatReply]:
         """BrokerHeartbeat as Kafka's BrokerHeartbeatManager moves a broker between FENCED,
         UNFENCED, CONTROLLED_SHUTDOWN and SHUTDOWN_NOW: a fenced broker caught up with its
         own registration is unfenced (its leaderless partitions elect it); a broker that
@@ -763,8 +763,23 @@ class Decisions:
                 records = [BrokerRegistrationChangeRecord(broker_id=broker_id, broker_epoch=b.epoch,
                                                           in_controlled_shutdown=1)]
                 records += rc.broker_in_controlled_shutdown(broker_id)
+        if offline_log_dirs and directories.supported(self.image.features.get(features.METADATA_VERSION, 0)):
+            records += self._directories_offline(b, offline_log_dirs, records)
         return ControllerResult(records, HeartbeatReply(0, caught_up, nxt in (fenced, shutdown_now),
                                                         nxt == shutting_down, nxt == shutdown_now))
+
+    def _directories_offline(self, b, offline_log_dirs, before: list) -> list:
+        """A heartbeat's OfflineLogDirs (Kafka's handleDirectoriesOffline): the broker's replicas in a
+        registered directory that went offline leave their ISR (and leadership), and its registration
+        keeps the directories still online; a directory it no longer has registered changes nothing."""
+        gone = [d for d in b.log_dirs if d in set(offline_log_dirs)]
+        if not gone:
+            return []
+        rc = ReplicationControl(then(self.image, before), self.topic_config)
+        parts = [(t, p) for t in rc.image.topics.values() for p in t.partitions.values()
+                 if b.node_id in p.replicas and directories.current(p)[p.replicas.index(b.node_id)] in gone]
+        return rc.leader_and_isr_updates(parts, remove=b.node_id) + [BrokerRegistrationChangeRecord(
+            broker_id=b.node_id, broker_epoch=b.epoch, log_dirs=[d for d in b.log_dirs if d not in gone])]
 
     def _fence_records(self, b) -> list:
         """The broker leaves every ISR (new leaders elected), then is fenced."""

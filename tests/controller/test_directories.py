@@ -185,3 +185,24 @@ def test_a_snapshot_keeps_each_brokers_listeners_and_features():
     assert (b.host, b.port) == ("h2", 9002)
     assert dict((n, (lo, hi)) for n, lo, hi in b.features) == SUPPORTED
     assert back.brokers == img.brokers
+
+
+def test_a_heartbeat_reporting_an_offline_directory_moves_its_replicas_out():
+    """OfflineLogDirs (Kafka's handleDirectoriesOffline): the replicas in that directory leave their ISR
+    and leadership, the registration keeps the online directories; reported again, nothing changes."""
+    from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
+
+    img = cluster({1: (DIR_A, DIR_B), 2: (DIR_C,)})
+    r = Decisions(env(), img).create_topics([CreateTopicSpec("t", -1, -1, assignments={0: [1, 2], 1: [1, 2]})])
+    img = apply(img, r.records)
+    tid = img.topics["t"].topic_id
+    img = apply(img, Decisions(env(), img).assign_replicas_to_dirs(1, 11, [(DIR_A, [(tid, [0])]),
+                                                                           (DIR_B, [(tid, [1])])]).records)
+    r = Decisions(env(), img).broker_heartbeat(1, 11, 100, False, offline_log_dirs=[DIR_A, b"\x99" * 16])
+    assert r.response.error_code == 0 and not r.response.is_fenced
+    assert r.records[-1] == BrokerRegistrationChangeRecord(broker_id=1, broker_epoch=11, log_dirs=[DIR_B])
+    after = apply(img, r.records)
+    p0, p1 = after.topics["t"].partitions[0], after.topics["t"].partitions[1]
+    assert (p0.leader, p0.isr) == (2, (2,)) and (p1.leader, p1.isr) == (1, (1, 2))
+    assert after.brokers[1].log_dirs == (DIR_B,)
+    assert Decisions(env(), after).broker_heartbeat(1, 11, 100, False, offline_log_dirs=[DIR_A]).records == []
