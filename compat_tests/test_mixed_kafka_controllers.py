@@ -9,7 +9,7 @@ Kafka's controller. A topic with RF=3 has partitions led by each kind; records p
 end up identical, batch for batch and byte for byte (offsets, leader epochs, CRC), on every replica,
 so each kind follows the other's leader with Kafka's inter-broker protocol; through a kill -9 of the
 Kafka broker and a controlled shutdown of an odradek broker, leadership moves between the kinds and
-both come back into the ISR. A broker started after Kafka's controller snapshotted its metadata loads
+both come back into the ISR. Producer ids come from Kafka's controller in blocks. A broker started after Kafka's controller snapshotted its metadata loads
 that snapshot (FetchSnapshot) and serves the metadata it holds."""
 from __future__ import annotations
 
@@ -25,6 +25,8 @@ from cluster import (
     FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, READY_S, Cluster, ClusterNode, free_base, replica_batches, wait_for,
 )
 from harness import REPO
+
+pytestmark = pytest.mark.timeout(1200)  # five JVM starts (four formats) and two Python brokers on a loaded machine
 
 KAFKA_BROKER, ODRADEK, LATE = 2, (3, 4), 5
 TOPIC = "mixed"
@@ -192,6 +194,18 @@ def test_leadership_moves_between_the_kinds(mixed, load):
     mixed.wait_full_isr(TOPIC)
     assert mixed.wait_identical_replicas(TOPIC, len(ASSIGNMENT)) > 0
     load.read_back()
+
+
+def test_producer_id_blocks_from_kafkas_controller(mixed):
+    """InitProducerId on each broker: the odradek brokers hand out ids from blocks Kafka's controller
+    allocated them (AllocateProducerIds), as the Kafka broker does; no id and no block twice."""
+    from test_cluster_producer_ids import init_producer_ids
+
+    ids = {b: init_producer_ids(mixed.node(b).port, 20) for b in (KAFKA_BROKER, *ODRADEK)}
+    every = [i for got in ids.values() for i in got]
+    assert len(set(every)) == len(every), ids
+    blocks = {b: {i // 1000 for i in got} for b, got in ids.items()}
+    assert all(not (blocks[a] & blocks[b]) for a in blocks for b in blocks if a != b), blocks
 
 
 def test_a_broker_joining_later_loads_kafkas_metadata_snapshot(mixed, load):
