@@ -28,8 +28,10 @@ Then, one after the other:
   batches and every acknowledged record reads back;
 - the Kafka broker is stopped with SIGTERM: its controlled shutdown with odradek's controller moves
   partition 0's leadership away and it exits cleanly.
-Before that, a partition held by odradek brokers is reassigned onto the Kafka broker
-(AlterPartitionReassignments through odradek's controller) and the copies are identical.
+Before that: admin writes sent to the Kafka broker reach odradek's controller (Envelope); a partition
+held by odradek brokers is reassigned onto the Kafka broker and the copies are identical; transactions
+coordinated by the Kafka broker and by an odradek broker span partitions led by both kinds
+(AddPartitionsToTxn verification and WriteTxnMarkers across kinds), read_committed exact.
 """
 from __future__ import annotations
 
@@ -263,6 +265,79 @@ def test_a_reassignment_moves_a_partition_onto_the_kafka_broker(mixed):
         return kafka_copy if kafka_copy and kafka_copy == odradek_copy else None
     batches = wait_for(identical, 60, "identical replicas after the move")
     assert batches[0][0] == 0 and len(batches) >= 1
+
+
+def _transaction_coordinators(bootstrap: str, wanted: set[int]) -> dict[int, str]:
+    """A transactional id coordinated by each broker kind wanted: node id -> transactional id (asked with
+    FindCoordinator v4, which also has __transaction_state created on first use)."""
+    from harness import RawClient
+    from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+
+    found: dict[int, str] = {}
+
+    def ask():
+        client = RawClient(bootstrap, timeout=30)
+        try:
+            ids = [f"mixed-txn-{i}" for i in range(60)]
+            resp = client.call(FindCoordinatorRequest(key_type=1, coordinator_keys=ids), 4)
+        finally:
+            client.sock.close()
+        for c in resp.coordinators:
+            if c.error_code == 0 and c.node_id in wanted:
+                found.setdefault(c.node_id, c.key)
+        return found if set(found) == wanted else None
+    return wait_for(ask, 120, f"transaction coordinators on brokers {sorted(wanted)}", last=lambda: found)
+
+
+def test_transactions_with_coordinators_and_leaders_of_both_kinds(mixed):
+    """Transactions whose coordinator is the Kafka broker or an odradek broker, over partitions led by
+    both: the leaders verify with the other kind's coordinator (AddPartitionsToTxn), the coordinators
+    send WriteTxnMarkers to the other kind's leaders; a read_committed consumer gets exactly the committed
+    records, and every replica holds the same batches, the markers' control batches included."""
+    from confluent_kafka import Consumer, Producer, TopicPartition
+    from confluent_kafka.admin import NewTopic
+    from odradek.wire.records import iter_batches
+
+    b1, b2 = ODRADEK_BROKERS
+    topic = "txn"
+    mixed.admin.create_topics([NewTopic(topic, num_partitions=PARTITIONS, config={"min.insync.replicas": MIN_ISR},
+                                        replica_assignment=[[KAFKA_ID, b1, b2], [b1, b2, KAFKA_ID],
+                                                            [b2, KAFKA_ID, b1]])])[topic].result(60)
+    mixed.wait_full_isr(topic)
+    coordinators = _transaction_coordinators(f"127.0.0.1:{mixed.node(b1).port}", {KAFKA_ID, b1})
+    committed = set()
+    for node, txn_id in sorted(coordinators.items()):
+        producer = Producer({"bootstrap.servers": mixed.bootstrap, "transactional.id": txn_id})
+        producer.init_transactions(60)
+        for round_, commit in enumerate((True, False, True)):
+            producer.begin_transaction()
+            values = [f"{txn_id}@{node}/{round_}/{i}".encode() for i in range(30)]
+            for i, v in enumerate(values):
+                producer.produce(topic, value=v, partition=i % PARTITIONS)
+            assert producer.flush(60) == 0
+            if commit:
+                producer.commit_transaction(60)
+                committed.update(values)
+            else:
+                producer.abort_transaction(60)
+    consumer = Consumer({"bootstrap.servers": mixed.bootstrap, "group.id": "mixed-txn-read",
+                         "isolation.level": "read_committed", "enable.auto.commit": False})
+    consumer.assign([TopicPartition(topic, p, 0) for p in range(PARTITIONS)])
+    read = []
+    try:
+        def all_read():
+            read.extend(m.value() for m in consumer.consume(500, 1) if m.error() is None)
+            return len(read) >= len(committed)
+        wait_for(all_read, 60, "the committed records, read_committed")
+        read.extend(m.value() for m in consumer.consume(500, 2) if m.error() is None)
+    finally:
+        consumer.close()
+    assert sorted(read) == sorted(committed)
+    mixed.wait_identical_replicas(topic, PARTITIONS, timeout=90)
+    for p in range(PARTITIONS):
+        batches = replica_batches(mixed.node(KAFKA_ID).log_dir, topic, p)
+        markers = [h for _, raw in batches for h, _ in iter_batches(raw) if h.is_control]
+        assert len(markers) == 2 * 3  # two producers, three transactions each: a commit or abort marker
 
 
 def test_kafka_broker_and_odradek_brokers_replicate_both_ways(mixed):
