@@ -19,7 +19,7 @@ import logging
 from typing import Callable
 
 from odradek.api_handlers.ports import TxnVerification
-from odradek.broker.inter_broker import InterBrokerClient, NotDelivered, cancel_all
+from odradek.broker.inter_broker import BrokerCalls, InterBrokerClient, NotDelivered, cancel_all
 from odradek.coordinator import txn_records
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import add_partitions_to_txn_request as ap
@@ -31,10 +31,11 @@ REQUEST_TIMEOUT_S = 30.0  # Kafka's request.timeout.ms for the manager's request
 
 
 class TxnVerifier:
-    def __init__(self, node_id: int, image: Callable[[], object], poke: Callable[[tuple], object]):
+    def __init__(self, node_id: int, image: Callable[[], object], poke: Callable[[tuple], object],
+                 client: BrokerCalls | None = None):
         self._image = image
         self._poke = poke
-        self._client = InterBrokerClient(node_id, "txn-verifier", image, REQUEST_TIMEOUT_S)
+        self._client = client or InterBrokerClient(node_id, "txn-verifier", image, REQUEST_TIMEOUT_S)
         self._ids = itertools.count()
         self._tasks: set[asyncio.Task] = set()
 
