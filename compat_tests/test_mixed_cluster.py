@@ -28,13 +28,16 @@ Then, one after the other:
   batches and every acknowledged record reads back;
 - the Kafka broker is stopped with SIGTERM: its controlled shutdown with odradek's controller moves
   partition 0's leadership away and it exits cleanly.
-Before that: admin writes sent to the Kafka broker reach odradek's controller (Envelope); a partition
+Before that: Kafka's kafka-metadata-quorum --bootstrap-controller on odradek's controllers lists the
+Kafka broker among the observers; admin writes sent to the Kafka broker reach odradek's controller
+(Envelope); a partition
 held by odradek brokers is reassigned onto the Kafka broker and the copies are identical; transactions
 coordinated by the Kafka broker and by an odradek broker span partitions led by both kinds
 (AddPartitionsToTxn verification and WriteTxnMarkers across kinds), read_committed exact.
 """
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -338,6 +341,30 @@ def test_transactions_with_coordinators_and_leaders_of_both_kinds(mixed):
         batches = replica_batches(mixed.node(KAFKA_ID).log_dir, topic, p)
         markers = [h for _, raw in batches for h, _ in iter_batches(raw) if h.is_control]
         assert len(markers) == 2 * 3  # two producers, three transactions each: a commit or abort marker
+
+
+def test_kafka_metadata_quorum_on_odradeks_controllers_sees_the_kafka_broker(mixed):
+    """Kafka's kafka-metadata-quorum --bootstrap-controller against odradek's controllers (DescribeCluster
+    for controllers, then DescribeQuorum): the active controller leads, the Kafka broker and odradek's
+    brokers are the observers. A DescribeCluster for brokers sent to a controller gets
+    MISMATCHED_ENDPOINT_TYPE, as from Kafka's controllers."""
+    from harness import RawClient, kafka_tool
+    from odradek.wire.messages.describe_cluster_request import DescribeClusterRequest
+
+    voters = next(x.split("=", 1)[1] for x in mixed.node(1).command if x.startswith("controller.quorum.voters="))
+    bootstrap_controllers = ",".join(v.split("@", 1)[1] for v in voters.split(","))
+    out = kafka_tool("metadata-quorum", "--bootstrap-controller", bootstrap_controllers, "describe", "--status")
+    assert out.returncode == 0, out.stdout + out.stderr
+    status = dict(line.split(":", 1) for line in out.stdout.splitlines() if ":" in line)
+    assert int(status["LeaderId"]) == _active_controller(mixed)
+    observers = {o["id"] for o in json.loads(status["CurrentObservers"])}
+    assert observers == {*ODRADEK_BROKERS, KAFKA_ID}
+    client = RawClient(bootstrap_controllers.split(",")[0])
+    try:
+        resp = client.call(DescribeClusterRequest(endpoint_type=1), 1)
+    finally:
+        client.sock.close()
+    assert resp.error_code == ErrorCode.MISMATCHED_ENDPOINT_TYPE and resp.endpoint_type == 2
 
 
 def test_kafka_broker_and_odradek_brokers_replicate_both_ways(mixed):

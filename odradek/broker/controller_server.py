@@ -19,6 +19,7 @@ import os
 import time
 from dataclasses import replace
 
+from odradek.api_handlers import describe_cluster as dc
 from odradek.api_handlers.context import RequestContext
 from odradek.broker import envelope
 from odradek.broker.controller_api import (
@@ -47,10 +48,12 @@ from odradek.wire.messages import (
     assign_replicas_to_dirs_response as ard, broker_heartbeat_response as bhr,
     broker_registration_response as brr,
 )
+from odradek.wire.messages.describe_cluster_response import DescribeClusterBroker, DescribeClusterResponse
 
 log = logging.getLogger("odradek.quorum")
 
 WRITE_TIMEOUT_S = 10.0
+ENDPOINT_CONTROLLER = 2  # DescribeCluster's EndpointType
 
 
 def _now_ms() -> int:
@@ -292,6 +295,7 @@ class ControllerServer:
             ctx, asyncio.ensure_future(self.broker_heartbeat(req))))
         reg[ALTER_PARTITION] = ControllerApi(ALTER_PARTITION, 2, 3, lambda ctx, req: delayed(
             ctx, asyncio.ensure_future(self.alter_partition(req, ctx.api_version))))
+        reg[dc.API_KEY] = ControllerApi(dc.API_KEY, dc.MIN_VERSION, dc.MAX_VERSION, self.describe_cluster)
         reg[envelope.ENVELOPE] = ControllerApi(envelope.ENVELOPE, 0, 0, lambda ctx, req: delayed(
             ctx, asyncio.ensure_future(self.envelope(ctx, req))))
         reg[ASSIGN_REPLICAS_TO_DIRS] = ControllerApi(ASSIGN_REPLICAS_TO_DIRS, 0, 0, lambda ctx, req: delayed(
@@ -311,6 +315,25 @@ class ControllerServer:
         if resp.error_code == 0:
             resp.api_keys = keys
         return resp
+
+    def describe_cluster(self, ctx, req):
+        """DescribeCluster sent to a controller (a client with bootstrap.controllers, e.g.
+        kafka-metadata-quorum --bootstrap-controller): the controllers, each at its CONTROLLER listener,
+        and the Raft leader as controller id (Kafka's ControllerApis; the voters stand for the
+        controllers' registrations). A request for brokers gets MISMATCHED_ENDPOINT_TYPE."""
+        if ctx.api_version >= 1 and req.endpoint_type != ENDPOINT_CONTROLLER:
+            return DescribeClusterResponse(
+                error_code=ErrorCode.MISMATCHED_ENDPOINT_TYPE, endpoint_type=ENDPOINT_CONTROLLER, cluster_id="",
+                error_message="The request was sent to an endpoint of type CONTROLLER, but we wanted an endpoint "
+                              "of type BROKER",
+                controller_id=-1, brokers=[], cluster_authorized_operations=dc.INT32_MIN)
+        return DescribeClusterResponse(
+            error_code=0, endpoint_type=ENDPOINT_CONTROLLER, cluster_id=self.cluster_id,
+            controller_id=self.driver.node.leader_id,
+            brokers=[DescribeClusterBroker(broker_id=v, host=h, port=p, rack=None, is_fenced=False)
+                     for v, (h, p) in sorted(self.voters.items())],
+            cluster_authorized_operations=(dc.CLUSTER_OPERATIONS if req.include_cluster_authorized_operations
+                                           else dc.INT32_MIN))
 
     def describe_quorum(self, now_ms: int):
         from odradek.api_handlers.describe_quorum import from_node
