@@ -167,6 +167,109 @@ def test_a_new_incarnation_waits_for_the_old_session_and_leaves_isrs_after_an_un
     assert (rec.broker_epoch, rec.fenced, rec.end_points[0].host) == (11, False, "h2")
 
 
+# ------------------------------------------------------------------ leaderless partitions led again (KIP-966)
+# The record sequences below are the ones Apache Kafka 4.3's controller wrote in the same scenarios on
+# real processes (its __cluster_metadata log read with kafka-dump-log --cluster-metadata-decoder).
+
+def crashed(broker_id: int, incarnation: int) -> BrokerRegistration:
+    """A new incarnation after a kill -9: no clean shutdown epoch to send."""
+    return BrokerRegistration(broker_id, bytes([incarnation]) * 16, [("PLAINTEXT", "h", 9000 + broker_id, 0)],
+                              {ELR_FEATURE: (0, 1)}, cluster_id="c", previous_broker_epoch=-1)
+
+
+def change(**kw) -> PartitionChangeRecord:
+    return PartitionChangeRecord(partition_id=0, topic_id=TID, **kw)
+
+
+def state(img):
+    p = img.topics["t"].partitions[0]
+    return p.leader, p.isr, p.elr, p.last_known_elr, p.leader_recovery_state, p.leader_epoch
+
+
+def test_a_partition_placed_on_a_killed_unfenced_broker_is_led_by_it_again_after_the_fence():
+    """replication.factor 1 on broker 1, killed before its session lapsed: fenced, it stays the
+    partition's eligible and last known leader; its new incarnation (unclean shutdown) leaves the
+    ELR and, unfenced, is elected as the last known leader (recovering, as an unclean election)."""
+    img = cluster({0: (1, [1], [1])}, elr=True)
+    r = decide(img).fence([1])
+    assert r.records[0] == change(isr=[], leader=-1, eligible_leader_replicas=[1], last_known_elr=[1])
+    img = then(img, r.records)
+    assert state(img) == (-1, (), (1,), (1,), 0, 4)
+    r = decide(img).register_broker(crashed(1, 0x61), 50)
+    assert r.response == 0 and r.records[0] == change(eligible_leader_replicas=[])
+    assert isinstance(r.records[1], RegisterBrokerRecord) and len(r.records) == 2
+    img = then(img, r.records)
+    assert state(img) == (-1, (), (), (1,), 0, 4)
+    r = decide(img).broker_heartbeat(1, 50, 1000, False)
+    assert r.records == [UnfenceBrokerRecord(id=1, epoch=50),
+                         change(isr=[1], leader=1, leader_recovery_state=1, last_known_elr=[])]
+    assert state(then(img, r.records)) == (1, (1,), (), (), 1, 5)
+
+
+def test_a_killed_broker_registering_again_before_its_fence_is_still_the_last_known_leader():
+    """The new incarnation registers once the old session lapsed but before the controller fenced
+    it: its unclean shutdown takes it out of the ISR (leaderless, last known leader kept), then
+    unfenced it is elected."""
+    img = cluster({0: (1, [1], [1])}, elr=True)
+    d = decide(img)
+    assert d.register_broker(crashed(1, 0x62), 50, has_valid_session=True).response == E.DUPLICATE_BROKER_REGISTRATION
+    r = d.register_broker(crashed(1, 0x62), 50)
+    assert r.records[0] == change(isr=[], leader=-1, last_known_elr=[1])
+    img = then(img, r.records)
+    assert state(img) == (-1, (), (), (1,), 0, 4) and img.brokers[1].fenced
+    r = decide(img).broker_heartbeat(1, 50, 1000, False)
+    assert r.records[1] == change(isr=[1], leader=1, leader_recovery_state=1, last_known_elr=[])
+
+
+@pytest.mark.parametrize("min_isr", [1, 2])
+def test_the_last_isr_member_killed_and_back_leads_again(min_isr):
+    """replication.factor 3: followers 3 then 2 fenced, then the leader 1, the last ISR member. With
+    min.insync.replicas=1 its new incarnation is elected once unfenced. With 2, replica 2 is in the
+    ELR too: 1 is not elected while 2 may hold more, and 2's new incarnation (unclean: out of the
+    ELR) lets the last known leader be elected."""
+    img = cluster({0: (1, [1, 2, 3], [1, 2, 3])}, elr=True, configs={"min.insync.replicas": str(min_isr)})
+    steps = []
+    for b in (3, 2, 1):
+        r = decide(img).fence([b])
+        steps.append(r.records[0])
+        img = then(img, r.records)
+    if min_isr == 2:
+        assert steps == [change(isr=[1, 2]), change(isr=[1], eligible_leader_replicas=[2]),
+                         change(isr=[], leader=-1, eligible_leader_replicas=[1, 2], last_known_elr=[1])]
+    else:
+        assert steps == [change(isr=[1, 2]), change(isr=[1]),
+                         change(isr=[], leader=-1, eligible_leader_replicas=[1], last_known_elr=[1])]
+    r = decide(img).register_broker(crashed(1, 0x63), 50)
+    assert r.records[0] == change(eligible_leader_replicas=[2] if min_isr == 2 else [])
+    img = then(img, r.records)
+    r = decide(img).broker_heartbeat(1, 50, 1000, False)
+    img = then(img, r.records)
+    if min_isr == 1:
+        assert r.records[1] == change(isr=[1], leader=1, leader_recovery_state=1, last_known_elr=[])
+        assert state(img) == (1, (1,), (), (), 1, 5)
+        return
+    assert r.records == [UnfenceBrokerRecord(id=1, epoch=50)]  # 2, eligible, is away
+    assert state(img) == (-1, (), (2,), (1,), 0, 4)
+    r = decide(img).register_broker(crashed(2, 0x64), 60)
+    assert r.records[0] == change(isr=[1], leader=1, leader_recovery_state=1, eligible_leader_replicas=[],
+                                  last_known_elr=[])
+    assert state(then(img, r.records)) == (1, (1,), (), (), 1, 5)
+
+
+def test_a_cleanly_stopped_eligible_replica_is_elected_from_the_elr():
+    """Its previous broker epoch matches: it stays in the ELR and, unfenced, is elected cleanly."""
+    img = cluster({0: (1, [1], [1])}, elr=True)
+    img = then(img, decide(img).fence([1]).records)
+    reg = crashed(1, 0x65)
+    reg.previous_broker_epoch = 11
+    r = decide(img).register_broker(reg, 50)
+    assert isinstance(r.records[0], RegisterBrokerRecord)
+    img = then(img, r.records)
+    r = decide(img).broker_heartbeat(1, 50, 1000, False)
+    assert r.records[1] == change(isr=[1], leader=1, eligible_leader_replicas=[], last_known_elr=[])
+    assert state(then(img, r.records)) == (1, (1,), (), (), 0, 5)
+
+
 # ------------------------------------------------------------------ AlterPartition
 
 def alter(img, broker=1, epoch=11, topic=TID, **kw):
