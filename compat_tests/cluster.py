@@ -372,10 +372,18 @@ def running_cluster(root: Path, config, controllers: int = 3, brokers: int = 3,
     plus props (node_props: node id -> more, e.g. broker.rack); every process stopped at the end,
     also on failure."""
     settings = {**FAST, **(props or {})}
+    with started(lambda r: start_cluster(cluster_kind(config), r, controllers, brokers, settings, node_props),
+                 Path(root)) as cluster:
+        yield cluster
+
+
+@contextlib.contextmanager
+def started(start: Callable[[Path], Cluster], root: Path) -> Iterator[Cluster]:
+    """start(root/try<n>), again in a new folder when a node found its port taken, at most 3 times;
+    the cluster closed at the end."""
     for attempt in range(3):  # a free port can be taken by another process before a node binds it
         try:
-            cluster = start_cluster(cluster_kind(config), Path(root) / f"try{attempt}", controllers, brokers,
-                                    settings, node_props)
+            cluster = start(root / f"try{attempt}")
             break
         except RuntimeError as e:
             if attempt == 2 or "address already in use" not in str(e).lower():

@@ -22,7 +22,7 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
 from cluster import (
-    FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, READY_S, Cluster, ClusterNode, free_base, replica_batches, wait_for,
+    FAST, KAFKA_CLEAN_EXIT, KAFKA_READY_S, READY_S, Cluster, ClusterNode, free_base, replica_batches, started, wait_for,
 )
 from harness import REPO
 
@@ -85,18 +85,8 @@ def start_mixed(root: Path) -> Cluster:
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
-    root = tmp_path_factory.mktemp("mixed-kafka-controllers")
-    for attempt in range(3):  # a free port can be taken by another process before a node binds it
-        try:
-            cluster = start_mixed(root / f"try{attempt}")
-            break
-        except RuntimeError as e:
-            if attempt == 2 or "address already in use" not in str(e).lower():
-                raise
-    try:
+    with started(start_mixed, tmp_path_factory.mktemp("mixed-kafka-controllers")) as cluster:
         yield cluster
-    finally:
-        cluster.close()
 
 
 def wait_unfenced(cluster: Cluster, brokers: list[int]) -> None:
