@@ -4,15 +4,22 @@
   missing one skip, naming it).
 - Parallel runs (pytest-xdist, `-n auto --dist loadscope` in pyproject.toml): every test module runs
   whole on one worker, as its module-scoped brokers expect; the Spark tests share one SparkSession, so
-  they stay together on one worker. Workers take modules in collection order, so the long ones (Spark,
-  the Java/Go/Node client checks, broker kills) come first and the many short unit-test modules fill
-  the end. `-n auto` is one worker more than the cores: most of a compat test's time is spent waiting
-  for brokers and client processes.
+  they stay together on one worker. The longest modules go first (pytest_xdist_make_scheduler: each
+  test's duration is recorded in the per-user cache, apache_kafka.user_cache(), and read by the next
+  run; a module not measured yet is guessed long by what it starts: clusters, Kafka nodes, client
+  builds), so the many short unit-test modules fill the end. `-n auto` is one worker more than the
+  cores: most of a compat test's time is spent waiting for brokers and client processes.
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
+from pathlib import Path
+
+from xdist import is_xdist_worker
+
+import apache_kafka
 
 TOOLS = (("java", "Java clients, Kafka Streams, Kafka's CLI tools, Spark"), ("mvn", "the same, first run"),
          ("go", "franz-go"), ("node", "kafkajs"), ("npm", "kafkajs"))
@@ -27,43 +34,105 @@ def pytest_report_header(config):
     return line
 
 
-# the longest modules (measured with --durations and a per-worker timeline of a clean-clone run), started
-# first; the long unit-test modules among them, so that none is the last unit a worker takes (a
-# clean-clone run ended with one worker alone on test_message_roundtrip's 720 tests)
-LONG_FIRST = ["spark_tests", "compat_tests/test_kafka_streams.py", "compat_tests/test_java_clients.py",
-              "compat_tests/test_franz_go.py", "compat_tests/test_fetch_sessions.py", "compat_tests/test_kafkajs.py",
-              "compat_tests/test_replication_isr.py", "compat_tests/test_replication_failover.py",
-              "compat_tests/test_cluster_kafka_tools_elections.py", "compat_tests/test_replica_fetcher_kafka.py",
-              "compat_tests/test_cluster_clean_shutdown.py", "compat_tests/test_cluster_coordinator_acks.py",
-              "compat_tests/test_transactions.py", "compat_tests/test_raft_cluster.py",
-              "tests/raft/test_simulation.py", "tests/wire/test_message_roundtrip.py",
-              "tests/wire/test_kafka_python_differential.py", "tests/test_fresh_clone.py"]
-
-
 def _group(nodeid: str) -> str:
     """The unit of work a parallel worker takes whole: a test module, or all the Spark tests."""
     module = nodeid.split("::", 1)[0]
     return "spark_tests" if module.startswith("spark_tests/") else module
 
 
-def _rank(group: str) -> int:
-    if group in LONG_FIRST:
-        return LONG_FIRST.index(group)
-    return len(LONG_FIRST) + (0 if group.startswith("compat_tests/") else 1)
+def _durations_file() -> Path:
+    return apache_kafka.user_cache() / "test-durations.json"
 
 
-def pytest_collection_modifyitems(config, items):
-    items.sort(key=lambda item: _rank(_group(item.nodeid)))  # stable: a module keeps its own order
+def _measured() -> dict[str, float]:
+    """Seconds per test id (setup + call + teardown) from the runs before, on this machine."""
+    try:
+        return json.loads(_durations_file().read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+class DurationLog:
+    """Every test's seconds in this run, merged at the end into the per-user record that the scheduler
+    reads (the main process only: under xdist it receives the workers' reports)."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[str, float] = {}
+
+    def pytest_runtest_logreport(self, report) -> None:
+        self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
+
+    def pytest_sessionfinish(self, session) -> None:
+        if not self.seconds or is_xdist_worker(session):
+            return
+        path = _durations_file()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with apache_kafka.cache_lock(path.name, path.parent):
+            merged = {**_measured(), **{k: round(v, 3) for k, v in self.seconds.items()}}
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(merged, sort_keys=True))
+            os.replace(tmp, path)
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(DurationLog(), "odradek-duration-log")
+
+
+# Seconds per test of a module this machine has not measured yet, by what the module starts (the words
+# its source uses), so that a new multi-node module is started early in its first run too.
+FIRST_GUESS = (("running_cluster", 40.0), ("kafka_ref", 40.0), ("import builds", 15.0), ("from builds import", 15.0),
+               ("kafka_tool", 5.0))
+BUSY_S = 30  # a worker with more than this many seconds of tests still ahead of it is busy for a while yet
+
+
+def _first_guess(root: Path, group: str) -> float:
+    if group == "spark_tests":
+        return 20.0
+    if not group.startswith("compat_tests/"):
+        return 0.05
+    try:
+        source = (root / group).read_text()
+    except OSError:
+        return 3.0
+    return next((seconds for word, seconds in FIRST_GUESS if word in source), 3.0)
 
 
 def pytest_xdist_make_scheduler(config, log):
-    """xdist's load-by-scope scheduling with _group as the scope (its loadgroup marks do not reach
-    the scheduler under pytest 9, which made node ids read-only)."""
+    """xdist's load-by-scope scheduling with _group as the scope (its loadgroup marks do not reach the
+    scheduler under pytest 9, which made node ids read-only), the longest group first: a worker about
+    to be free takes the longest group left (expected seconds: the tests' measured durations, else
+    FIRST_GUESS), so that no worker ends the run alone on a long one; a worker that has a long test
+    still ahead of it, and is only given its next group because xdist queues one before a worker's
+    last test runs, takes the shortest."""
     from xdist.scheduler import LoadScopeScheduling
+
+    measured = _measured()
+    guesses: dict[str, float] = {}
+    totals: dict[str, float] = {}
+
+    def expected(nodeid: str) -> float:
+        if nodeid in measured:
+            return measured[nodeid]
+        group = _group(nodeid)
+        if group not in guesses:
+            guesses[group] = _first_guess(config.rootpath, group)
+        return guesses[group]
+
+    def total(group: str, tests) -> float:
+        if group not in totals:
+            totals[group] = sum(map(expected, tests))
+        return totals[group]
 
     class GroupScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             return _group(nodeid)
+
+        def _assign_work_unit(self, node) -> None:
+            ahead = sum(expected(t) for unit in self.assigned_work.get(node, {}).values()
+                        for t, done in unit.items() if not done)
+            pick = (min if ahead > BUSY_S else max)(self.workqueue, key=lambda g: total(g, self.workqueue[g]))
+            self.workqueue.move_to_end(pick, last=False)
+            super()._assign_work_unit(node)
 
     return GroupScheduling(config, log)
 
