@@ -46,7 +46,7 @@ def from_node(node, now_ms: int, tick_ms: int, endpoints: dict) -> DescribeQuoru
             voters.append(ReplicaState(replica_id=rid, log_end_offset=p.end_offset,
                                        last_fetch_timestamp=ms(p.last_fetch_tick),
                                        last_caught_up_timestamp=ms(p.last_caught_up_tick)))
-        observers = [ReplicaState(replica_id=rid, log_end_offset=p.end_offset,
+        observers = [ReplicaState(replica_id=rid, replica_directory_id=p.directory_id, log_end_offset=p.end_offset,
                                   last_fetch_timestamp=ms(p.last_fetch_tick),
                                   last_caught_up_timestamp=ms(p.last_caught_up_tick))
                      for rid, p in sorted(s.observers.items())]

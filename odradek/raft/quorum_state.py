@@ -52,6 +52,7 @@ class ReplicaProgress:
     end_offset: int = -1  # last fetch offset: everything below is on its disk
     last_fetch_tick: int = -1
     last_caught_up_tick: int = -1
+    directory_id: bytes = bytes(16)  # an observer's, from its Fetch (ReplicaDirectoryId, v17)
 
 
 @dataclass

@@ -207,6 +207,8 @@ class ReplicationMixin:
         # A valid position: everything below f is on the replica's disk.
         prog = s.replicas.get(rid) if rid in self.voters else s.observers.setdefault(rid, _progress())
         if prog is not None:
+            if rid not in self.voters:  # static voters have no directory id (kraft.version 0), as Kafka
+                prog.directory_id = p.replica_directory_id or bytes(16)
             prog.end_offset = f
             prog.last_fetch_tick = self.now
             if f >= log.end_offset:
