@@ -331,6 +331,9 @@ def kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str
     reason = apache_kafka.missing()
     if reason:
         pytest.skip(reason)
+    # a Kafka broker gives up when it has not registered within initial.broker.registration.timeout.ms
+    # (60 s): seven JVMs starting at once on a loaded 2-core machine take longer; wait as long as for ready
+    props = {"initial.broker.registration.timeout.ms": str(KAFKA_READY_S * 1000), **props}
     layout = kafka_cluster_layout(controllers, brokers, free_base(controllers, brokers), str(root), props)
     for p in layout:
         p.update(node_props.get(int(p["node.id"]), {}))
