@@ -44,21 +44,24 @@ def _plain_port(props: dict[str, str]) -> int | None:
     return int(plain[0].rsplit(":", 1)[1]) if plain else None
 
 
-def mixed_nodes(root: Path) -> list[ClusterNode]:
+def mixed_nodes(root: Path, controllers: int, brokers: int, odradek: tuple[int, ...],
+                extra: dict[str, str]) -> list[ClusterNode]:
+    """A Kafka quorum of `controllers` and `brokers` broker nodes (format_kafka_quorum's layout, every
+    folder formatted by kafka-storage format), the brokers in `odradek` run by `odradek serve` from
+    the server.properties Kafka's tool formatted, the others by Kafka."""
     import apache_kafka
     from bench.kafka_ref import KAFKA_READY, format_kafka_quorum
 
     reason = apache_kafka.missing()
     if reason:
         pytest.skip(reason)
-    quorum = format_kafka_quorum(str(root), controllers=1, brokers=4, base_port=free_base(1, 4),
-                                 extra={**FAST, **SNAPSHOTS})
+    quorum = format_kafka_quorum(str(root), controllers, brokers, free_base(controllers, brokers), extra)
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                ODRADEK_LOG_LEVEL="INFO")
     nodes = []
     for n in quorum.nodes:
         roles, log_dir = n.props["process.roles"], Path(n.props["log.dirs"])
-        if n.id in (*ODRADEK, LATE):
+        if n.id in odradek:
             command = [sys.executable, "-m", "odradek", "serve", str(n.dir / "server.properties")]
             nodes.append(ClusterNode(n.id, roles, command, env, "odradek ready", _plain_port(n.props), log_dir))
         else:
@@ -69,7 +72,7 @@ def mixed_nodes(root: Path) -> list[ClusterNode]:
 
 def start_mixed(root: Path) -> Cluster:
     """Every node but LATE started, the brokers unfenced; every process stopped if it does not come up."""
-    cluster = Cluster("mixed", mixed_nodes(root))
+    cluster = Cluster("mixed", mixed_nodes(root, 1, 4, (*ODRADEK, LATE), {**FAST, **SNAPSHOTS}))
     try:
         first = [n for n in cluster.nodes.values() if n.id != LATE]
         for n in first:
@@ -99,8 +102,8 @@ def wait_unfenced(cluster: Cluster, brokers: list[int]) -> None:
 class Load:
     """Idempotent acks=all records to every partition; what was acknowledged, by partition."""
 
-    def __init__(self, cluster: Cluster, partitions: int):
-        self.cluster, self.partitions = cluster, partitions
+    def __init__(self, cluster: Cluster, partitions: int, topic: str = TOPIC):
+        self.cluster, self.partitions, self.topic = cluster, partitions, topic
         self.acked: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
         self.errors: list = []
         self.sent = 0
@@ -117,7 +120,7 @@ class Load:
         for _ in range(count):
             i = self.sent
             self.sent += 1
-            self.producer.produce(TOPIC, key=b"%d" % i, value=b"value-%06d" % i, partition=i % self.partitions,
+            self.producer.produce(self.topic, key=b"%d" % i, value=b"value-%06d" % i, partition=i % self.partitions,
                                   on_delivery=self._delivered)
             self.producer.poll(0)
         assert self.producer.flush(90) == 0
@@ -130,7 +133,7 @@ class Load:
         consumer = Consumer({"bootstrap.servers": self.cluster.live_bootstrap(), "group.id": "mixed-check",
                              "enable.auto.commit": False})
         try:
-            consumer.assign([TopicPartition(TOPIC, p, 0) for p in range(self.partitions)])
+            consumer.assign([TopicPartition(self.topic, p, 0) for p in range(self.partitions)])
             read: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(self.partitions)}
 
             def all_read():
