@@ -240,7 +240,7 @@ class Decisions:
                               isr=list(isr), removing_replicas=[], adding_replicas=[],
                               leader=isr[0], leader_epoch=0, partition_epoch=0,
                               eligible_leader_replicas=[], last_known_elr=[])
-        if directories.supported(self.image.features.get(features.METADATA_VERSION, 0)):
+        if directories.supported(self.image):
             rec.directories = [directories.default_dir(self.image.brokers.get(r)) for r in replicas]
         return rec
 
@@ -664,7 +664,7 @@ class Decisions:
         same = existing is not None and existing.incarnation_id == reg.incarnation_id
         if existing is not None and has_valid_session and not same:
             return ControllerResult([], int(ErrorCode.DUPLICATE_BROKER_REGISTRATION))
-        with_dirs = directories.supported(self.image.features.get(features.METADATA_VERSION, 0))
+        with_dirs = directories.supported(self.image)
         if with_dirs and self._invalid_log_dirs(reg):
             return ControllerResult([], int(ErrorCode.INVALID_REGISTRATION))
         broker_features = dict(reg.features)
@@ -763,7 +763,7 @@ class Decisions:
                 records = [BrokerRegistrationChangeRecord(broker_id=broker_id, broker_epoch=b.epoch,
                                                           in_controlled_shutdown=1)]
                 records += rc.broker_in_controlled_shutdown(broker_id)
-        if offline_log_dirs and directories.supported(self.image.features.get(features.METADATA_VERSION, 0)):
+        if offline_log_dirs and directories.supported(self.image):
             records += self._directories_offline(b, offline_log_dirs, records)
         return ControllerResult(records, HeartbeatReply(0, caught_up, nxt in (fenced, shutdown_now),
                                                         nxt == shutting_down, nxt == shutdown_now))
@@ -808,7 +808,7 @@ class Decisions:
         -> (top-level error code, [(directory id, [(topic id, [(partition, error code)])])]).
         UNSUPPORTED_VERSION below metadata.version 3.7-IV2, STALE_BROKER_EPOCH for a broker not
         registered in that epoch (Kafka's checkBrokerEpoch)."""
-        if not directories.supported(self.image.features.get(features.METADATA_VERSION, 0)):
+        if not directories.supported(self.image):
             return ControllerResult([], (int(ErrorCode.UNSUPPORTED_VERSION), []))
         b = self.image.brokers.get(broker_id)
         if b is None or b.epoch != broker_epoch:

@@ -10,7 +10,8 @@ reports it with AssignReplicasToDirs) and LOST. Pure functions over the image.
 
 from __future__ import annotations
 
-from .image import BrokerImage, PartitionImage
+from .features import METADATA_VERSION
+from .image import BrokerImage, MetadataImage, PartitionImage
 
 MIGRATING = bytes(16)
 UNASSIGNED = bytes(15) + b"\x01"
@@ -24,8 +25,9 @@ def reserved(directory: bytes) -> bool:
     return directory[:8] == bytes(8) and int.from_bytes(directory[8:], "big", signed=True) < 100
 
 
-def supported(metadata_version: int) -> bool:
-    return metadata_version >= DIRECTORY_ASSIGNMENT_MIN_LEVEL
+def supported(image: MetadataImage) -> bool:
+    """The image's metadata.version has replica directories (Kafka's isDirectoryAssignmentSupported)."""
+    return image.features.get(METADATA_VERSION, 0) >= DIRECTORY_ASSIGNMENT_MIN_LEVEL
 
 
 def default_dir(broker: BrokerImage | None) -> bytes:

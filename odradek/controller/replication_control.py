@@ -13,7 +13,6 @@ from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 
 from . import directories
-from .features import METADATA_VERSION
 from .image import NO_LEADER, MetadataDelta, MetadataImage, PartitionImage, TopicImage
 from .partition_change import Election, PartitionChange, RECOVERING
 
@@ -92,7 +91,7 @@ class ReplicationControl:
     def change(self, t: TopicImage, p: PartitionImage, acceptable: Callable[[int], bool] | None = None,
                **targets) -> PartitionChange:
         election = targets.pop("election", Election.UNCLEAN if self.unclean_enabled(t) else Election.ONLINE)
-        if directories.supported(self.image.features.get(METADATA_VERSION, 0)):
+        if directories.supported(self.image):
             targets.setdefault("default_dir", lambda b: directories.default_dir(self.image.brokers.get(b)))
         return PartitionChange(p, t.topic_id, acceptable or self.active, self.min_isr(t), self.elr_enabled,
                                election, **targets)
