@@ -715,8 +715,9 @@ class Decisions:
 
     def _invalid_log_dirs(self, reg: BrokerRegistration) -> bool:
         """Kafka's checks of a registration's directories: no reserved id, no duplicate, none
-        registered by another broker. (Kafka also refuses an empty list; odradek brokers register
-        none yet, so an empty list is taken: their replicas stay MIGRATING.)"""
+        registered by another broker. (Kafka also refuses an empty list, 'No directories specified in
+        request'; here it is taken, its replicas MIGRATING: a single node registers its own broker
+        without one, and so do the replication simulations.)"""
         dirs = list(reg.log_dirs)
         if any(directories.reserved(d) for d in dirs):
             return True
