@@ -71,7 +71,8 @@ class CoordinatorLoader:
             return  # leadership moved meanwhile: what was read is dropped
         try:
             plog = self.replicas.get(self.topic, load.partition)
-            if plog is None:  # not led here any more (the resignation unloads it)
+            if plog is None:  # not led here after all: not coordinated here (NOT_COORDINATOR)
+                self.partitions.failed(load)
                 return
             if offset < 0:
                 offset = plog.log_start_offset
