@@ -139,11 +139,16 @@ class PartitionFollower:
         if batches and batches[0].base_offset != self.fetch_offset:
             first = batches[0]
             if not (first.base_offset < self.fetch_offset <= first.last_offset
-                    and log.log_end_offset == log.log_start_offset):
+                    and (log.log_end_offset == log.log_start_offset
+                         or self.fetch_offset <= answer.log_start_offset)):
                 return FollowerReady()  # not where we are: ignore, fetch again
             # An empty log starting inside the leader's first batch (a log start DeleteRecords
             # moved into a batch): start over at the batch, as Kafka's
             # appendRecordsToFollowerOrFutureReplica after UnexpectedAppendOffsetException.
+            # The same when we fetch at the leader's log start and its batch holding it starts
+            # below our log end: what we hold below is gone from the leader (a truncation after
+            # a DeleteRecords, whose epoch cache no longer knows our epoch, can leave us there;
+            # Kafka's follower fails the partition on that exception and stops fetching it).
             restart = first.base_offset
         start = log.log_start_offset if restart is None else restart
         leo = log.log_end_offset

@@ -230,6 +230,22 @@ def test_a_batch_from_before_the_fetch_offset_of_a_non_empty_log_is_ignored():
     assert rd == type(rd)() and f.poll(NOW).fetch_offset == 3
 
 
+def test_a_log_fetching_at_the_leaders_log_start_inside_its_batch_starts_over_at_the_batch():
+    """Found by tests/replication/cluster_sim.py (seed 4856 of a 10,000-seed run): a follower back
+    from a crash truncated to the leader's log start 65 (DivergingEpoch after a DeleteRecords) and
+    its own batches end there, while the leader's batch holding 65 is 64..65. The batch was ignored
+    and the same fetch sent forever (the follower never caught up); it now starts over at 64, as
+    an empty log does, and takes the leader's log start."""
+    flog = Log([1] * 65)
+    f = PartitionFollower(2, 1, 1, 2, flog, 58)
+    req = f.poll(NOW)
+    assert req.fetch_offset == 65
+    rd = f.on_fetch_answer(FetchDecision(req.request_id, 2, ErrorCode.NONE, 65, high_watermark=70,
+                                         log_start_offset=65), (Wide(64, 65),))
+    assert (rd.truncate_fully_to, rd.log_start_offset, rd.high_watermark) == (64, 65, 66)
+    assert [b.base_offset for b in rd.append] == [64] and f.poll(NOW).fetch_offset == 66
+
+
 def test_a_truncation_inside_a_batch_fetches_from_where_the_log_ends():
     """Found by tests/replication/cluster_sim.py: a DeleteRecords on the leader put its log start
     inside its batch 114..116 (epoch 4), so its epoch cache has epoch 4 from 115 and no epoch 3
