@@ -3,8 +3,9 @@ coordinators follow partition leadership), on real processes: 3 controllers + 3 
 __consumer_offsets with replication factor 3 and min.insync.replicas 2.
 
 The group's coordinator is the leader of its __consumer_offsets partition (one partition here, so
-the group's). A group of one confluent-kafka member, or of a confluent-kafka and a kafka-python
-member (mixed), consumes a topic written beforehand and commits as it goes;
+the group's). A group of one confluent-kafka member, of a confluent-kafka and a kafka-python member
+(mixed), or of one KIP-848 member (group.protocol=consumer) consumes a topic written beforehand and
+commits as it goes;
 each cycle kills that leader with SIGKILL, goes on consuming and committing until a commit is
 acknowledged by the new coordinator (elected among the survivors, which loads the partition from its
 replica), then restarts the killed broker and waits for the full ISR. Checked: no acknowledged
@@ -111,12 +112,13 @@ class Member:
 
 
 class ConfluentMember(Member):
+    PROTOCOL = {"session.timeout.ms": 10000, "heartbeat.interval.ms": 1000}  # the classic protocol
+
     def __init__(self, bootstrap: str, topic: str, group: str, ledger: Ledger):
         super().__init__(ledger)
         self.topic = topic
         self.consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False,
-                                  "auto.offset.reset": "earliest", "session.timeout.ms": 10000,
-                                  "heartbeat.interval.ms": 1000})
+                                  "auto.offset.reset": "earliest", **self.PROTOCOL})
         self.consumer.subscribe([topic], on_assign=lambda c, parts: self.reassigned(),
                                 on_revoke=lambda c, parts: self.reassigned())
 
@@ -138,6 +140,12 @@ class ConfluentMember(Member):
 
     def close(self):
         self.consumer.close()
+
+
+class ConsumerProtocolMember(ConfluentMember):
+    """A KIP-848 member (group.protocol=consumer): its group is a consumer group, its heartbeats
+    ConsumerGroupHeartbeat."""
+    PROTOCOL = {"group.protocol": "consumer"}
 
 
 class KafkaPythonMember(Member):
@@ -196,7 +204,8 @@ class Group:
                 m.step()
 
 
-CLIENTS = {"confluent-kafka": ConfluentMember, "kafka-python": KafkaPythonMember}
+CLIENTS = {"confluent-kafka": ConfluentMember, "kafka-python": KafkaPythonMember,
+           "confluent-kafka-kip848": ConsumerProtocolMember}
 
 
 def _produce_all(bootstrap: str, topic: str) -> None:
@@ -214,11 +223,13 @@ def _coordinator(cluster) -> int:
     return cluster.wait_partitions(OFFSETS, lambda s: s[0].leader >= 0, "a coordinator")[0].leader
 
 
-@pytest.mark.parametrize("clients", [("confluent-kafka",), ("confluent-kafka", "kafka-python")],
-                         ids=["confluent-kafka", "mixed"])
+@pytest.mark.parametrize("clients", [("confluent-kafka",), ("confluent-kafka", "kafka-python"),
+                                     ("confluent-kafka-kip848",)],
+                         ids=["confluent-kafka", "mixed", "consumer-protocol"])
 def test_commits_survive_kill9_of_the_group_coordinator(cluster, request, clients):
     cycles = failover_cycles(request.config, DEFAULT_CYCLES)
-    topic, group = f"{TOPIC}-{len(clients)}", f"{GROUP}-{len(clients)}"
+    name = "-".join(clients)
+    topic, group = f"{TOPIC}-{name}", f"{GROUP}-{name}"
     cluster.create_topic(topic, PARTITIONS, 3, {"min.insync.replicas": "2"})
     _produce_all(cluster.bootstrap, topic)
     total = PARTITIONS * RECORDS_PER_PARTITION
