@@ -70,16 +70,18 @@ def mixed_nodes(root: Path, controllers: int, brokers: int, odradek: tuple[int, 
     return nodes
 
 
-def start_mixed(root: Path) -> Cluster:
-    """Every node but LATE started, the brokers unfenced; every process stopped if it does not come up."""
-    cluster = Cluster("mixed", mixed_nodes(root, 1, 4, (*ODRADEK, LATE), {**FAST, **SNAPSHOTS}))
+def start_mixed(root: Path, controllers: int, brokers: int, odradek: tuple[int, ...], settings: dict[str, str],
+                later: tuple[int, ...] = ()) -> Cluster:
+    """mixed_nodes started but `later` (odradek brokers too), the started brokers unfenced; every
+    process stopped if it does not come up."""
+    cluster = Cluster("mixed", mixed_nodes(root, controllers, brokers, (*odradek, *later), settings))
     try:
-        first = [n for n in cluster.nodes.values() if n.id != LATE]
+        first = [n for n in cluster.nodes.values() if n.id not in later]
         for n in first:
             n.start()
         for n in first:
             n.wait_ready()
-        wait_unfenced(cluster, [KAFKA_BROKER, *ODRADEK])
+        wait_unfenced(cluster, [n.id for n in first if n.is_broker])
     except BaseException:
         cluster.close()
         raise
@@ -88,7 +90,8 @@ def start_mixed(root: Path) -> Cluster:
 
 @pytest.fixture(scope="module")
 def mixed(tmp_path_factory):
-    with started(start_mixed, tmp_path_factory.mktemp("mixed-kafka-controllers")) as cluster:
+    with started(lambda root: start_mixed(root, 1, 4, ODRADEK, {**FAST, **SNAPSHOTS}, later=(LATE,)),
+                 tmp_path_factory.mktemp("mixed-kafka-controllers")) as cluster:
         yield cluster
 
 

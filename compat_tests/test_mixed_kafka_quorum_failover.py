@@ -7,14 +7,12 @@ created through the new controller is led by the odradek broker; the killed cont
 both replicas stay identical, byte for byte, and every acknowledged record is read back."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from confluent_kafka.admin import NewTopic
 
 from cluster import FAST, Cluster, started, wait_for
 from test_cluster_producer_ids import controller_leader
-from test_mixed_kafka_controllers import Load, mixed_nodes, wait_unfenced
+from test_mixed_kafka_controllers import Load, start_mixed, wait_unfenced
 
 pytestmark = pytest.mark.timeout(1200)  # six JVM formats, four JVM starts on a loaded machine
 
@@ -28,23 +26,10 @@ RECORDS = 1000
 SETTINGS = {k: v for k, v in FAST.items() if not k.startswith("controller.quorum.")}
 
 
-def start_quorum(root: Path) -> Cluster:
-    cluster = Cluster("mixed-quorum", mixed_nodes(root, len(CONTROLLERS), 2, (ODRADEK,), SETTINGS))
-    try:
-        for n in cluster.nodes.values():
-            n.start()
-        for n in cluster.nodes.values():
-            n.wait_ready()
-        wait_unfenced(cluster, [KAFKA_BROKER, ODRADEK])
-    except BaseException:
-        cluster.close()
-        raise
-    return cluster
-
-
 @pytest.fixture(scope="module")
 def quorum(tmp_path_factory):
-    with started(start_quorum, tmp_path_factory.mktemp("mixed-kafka-quorum")) as cluster:
+    with started(lambda root: start_mixed(root, len(CONTROLLERS), 2, (ODRADEK,), SETTINGS),
+                 tmp_path_factory.mktemp("mixed-kafka-quorum")) as cluster:
         yield cluster
 
 
