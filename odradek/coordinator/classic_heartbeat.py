@@ -32,16 +32,6 @@ def _ignore(e: Exception) -> None:
     return None  # as before: a group record that cannot be written is not retried
 
 
-def _answer_parked(m: Member, error: ErrorCode) -> None:
-    """The member's parked JoinGroup and SyncGroup, if any, are answered with ``error``."""
-    if m.join_slot is not None:
-        m.join_slot.result = JoinResult(error=error, member_id=m.member_id)
-        m.join_slot = None
-    if m.sync_slot is not None:
-        m.sync_slot.result = SyncResult(error=error)
-        m.sync_slot = None
-
-
 class ClassicProtocol:
     def __init__(self, coord: "GroupCoordinator"):
         self.coord = coord
@@ -266,7 +256,7 @@ class ClassicProtocol:
     def _replace_static_member(self, g, old_id, new_id, client_id, client_host, session_ms, rebalance_ms,
                                protocol_type, protocols, now_ms, version) -> Slot:
         old = g.members.pop(old_id)
-        _answer_parked(old, E.FENCED_INSTANCE_ID)  # the old incarnation's parked requests learn they are fenced
+        old.answer_parked(E.FENCED_INSTANCE_ID)  # the old incarnation's parked requests learn they are fenced
         g.pending_sync.discard(old_id)
         old_protocols = old.protocols
         m = old
@@ -423,7 +413,7 @@ class ClassicProtocol:
             return
         if m.group_instance_id is not None and g.static_members.get(m.group_instance_id) == member_id:
             del g.static_members[m.group_instance_id]
-        _answer_parked(m, E.UNKNOWN_MEMBER_ID)
+        m.answer_parked(E.UNKNOWN_MEMBER_ID)
         g.pending_sync.discard(member_id)
         if g.leader_id == member_id:
             g.leader_id = next(iter(g.members), None)

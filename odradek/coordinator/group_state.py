@@ -90,6 +90,15 @@ class Member:
     def awaiting_sync(self) -> bool:
         return self.sync_slot is not None
 
+    def answer_parked(self, error: ErrorCode) -> None:
+        """The member's parked JoinGroup and SyncGroup, if any, are answered with ``error``."""
+        if self.join_slot is not None:
+            self.join_slot.result = JoinResult(error=error, member_id=self.member_id)
+            self.join_slot = None
+        if self.sync_slot is not None:
+            self.sync_slot.result = SyncResult(error=error)
+            self.sync_slot = None
+
     def metadata_for(self, protocol: str | None) -> bytes:
         for name, meta in self.protocols:
             if name == protocol:
@@ -135,12 +144,7 @@ class Group:
     def fail_parked(self, error: ErrorCode) -> None:
         """Answer every parked JoinGroup and SyncGroup with ``error`` (the coordinator moved)."""
         for m in self.members.values():
-            if m.join_slot is not None:
-                m.join_slot.result = JoinResult(error=error, member_id=m.member_id)
-                m.join_slot = None
-            if m.sync_slot is not None:
-                m.sync_slot.result = SyncResult(error=error)
-                m.sync_slot = None
+            m.answer_parked(error)
 
     def all_members_joined(self) -> bool:
         return not self.pending_members and all(m.awaiting_join for m in self.members.values())
