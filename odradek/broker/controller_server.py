@@ -156,6 +156,9 @@ class ControllerServer:
     def snapshot_bytes(self, end_offset) -> bytes:
         return self.controller.snapshot_bytes(end_offset)
 
+    def snapshot_ready(self) -> bool:
+        return not self.controller.in_transaction
+
     def on_change(self) -> None:
         n = self.driver.node
         # Kafka brokers name a broker as "controller" (clients cannot reach controllers).

@@ -132,7 +132,9 @@ def request_source(msg) -> int:
 class RaftDriver:
     """Drives one RaftNode over the network. ``sm`` is the state machine:
     apply_batch(base_offset, values), restore_snapshot(data, end_offset),
-    snapshot_bytes(end_offset) and on_change() (leader/epoch/commit progress)."""
+    snapshot_bytes(end_offset), snapshot_ready() (False while the applied records end inside a
+    metadata transaction: a snapshot is never taken there, as Kafka's SnapshotGenerator) and
+    on_change() (leader/epoch/commit progress)."""
 
     def __init__(self, node_id: int, voters: dict[int, tuple[str, int]], metadata_dir: str,
                  config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20, fs: FileSystem | None = None):
@@ -239,7 +241,8 @@ class RaftDriver:
                     if not b.control:
                         self.sm.apply_batch(b.base_offset, b.records)
                 n.advance(rd)
-                if self._since_snapshot >= self.snapshot_every_bytes and n.applied > n.log.start_offset:
+                if self._since_snapshot >= self.snapshot_every_bytes and n.applied > n.log.start_offset \
+                        and self.sm.snapshot_ready():
                     n.snapshot(n.applied, self.sm.snapshot_bytes(n.applied))
                     self._since_snapshot = 0
             while self._waiters and self._waiters[0][0] < n.applied:

@@ -158,6 +158,11 @@ class Controller(AdminWrites):
         if not in_txn and pending:
             self._publish(delta.apply())
 
+    @property
+    def in_transaction(self) -> bool:
+        """The last applied record is inside a metadata transaction (not yet in the image)."""
+        return self._txn is not None
+
     def restore_snapshot(self, data: bytes, end_offset: int) -> None:
         from .snapshot import decode_snapshot
 

@@ -24,6 +24,9 @@ class StateMachine:
     def snapshot_bytes(self, end_offset):
         return b""
 
+    def snapshot_ready(self):
+        return True
+
     def on_change(self):
         pass
 

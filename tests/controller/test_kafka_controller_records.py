@@ -66,12 +66,13 @@ def test_a_metadata_transaction_is_published_at_its_end_over_several_batches(tmp
     # Kafka's controller activation on an empty log: a transaction around the bootstrap records
     c.apply_batch(0, [encode_record(BeginTransactionRecord(name="Bootstrap records")),
                       encode_record(FeatureLevelRecord(name="metadata.version", feature_level=30))])
-    assert published == [] and c.image.features == {}
+    assert published == [] and c.image.features == {} and c.in_transaction  # no snapshot taken here
     c.apply_batch(2, [encode_record(FeatureLevelRecord(name="group.version", feature_level=1)),
                       encode_record(EndTransactionRecord()),
                       encode_record(RegisterControllerRecord(controller_id=1))])
     assert len(published) == 1
     assert dict(c.image.features) == {"metadata.version": 30, "group.version": 1} and c.image.offset == 4
+    assert not c.in_transaction
     # an aborted transaction leaves nothing but the offset moved past it
     c.apply_batch(5, [encode_record(BeginTransactionRecord(name="x")), encode_record(_broker(7, 5)),
                       encode_record(AbortTransactionRecord(reason="test")), encode_record(ProducerIdsRecord())])
