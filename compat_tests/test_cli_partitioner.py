@@ -16,7 +16,7 @@ import sys
 
 import pytest
 
-from builds import java_clients_classpath
+from builds import CHECK_JVM, java_clients_classpath
 from harness import REPO, create_topic
 
 from odradek.cli_partitioner import partition_for_key
@@ -39,7 +39,7 @@ def _keys(n: int = 1000) -> list[bytes]:
 
 def _java_partitions(keys: list[bytes]) -> list[list[int]]:
     cp = java_clients_classpath(KAFKA_CLIENTS)  # built once, locked against parallel workers
-    r = subprocess.run(["java", "-cp", cp, "odradek.compat.PartitionerCheck", *map(str, COUNTS)],
+    r = subprocess.run(["java", *CHECK_JVM, "-cp", cp, "odradek.compat.PartitionerCheck", *map(str, COUNTS)],
                        input="".join(k.hex() + "\n" for k in keys), capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-3000:]
     rows = [[int(x) for x in line.split()] for line in r.stdout.splitlines()]

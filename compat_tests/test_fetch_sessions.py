@@ -208,9 +208,9 @@ def test_long_poll_in_a_session(raw, bootstrap, topic3, version):
 def test_java_consumer_fetches_incrementally(bootstrap, version):
     """The Java consumer reads everything exactly once, and its fetches after the
     first are incremental (its FetchSessionHandler's debug log says which it built)."""
-    from builds import java_clients_classpath as build
+    from builds import CHECK_JVM, java_clients_classpath as build
 
-    cmd = ["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+    cmd = ["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
            "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.FetchSessionHandler=debug",
            "-cp", build(version), "odradek.compat.JavaClientsCheck", bootstrap, "consumer.incrementalFetch"]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)

@@ -188,10 +188,10 @@ def test_raw_heartbeat_errors_and_describe(bootstrap, topic_name):
 def test_java_consumer_protocol(bootstrap):
     if shutil.which("mvn") is None or shutil.which("java") is None:
         pytest.skip("needs Java 17 and Maven")
-    from builds import java_clients_classpath as build
+    from builds import CHECK_JVM, java_clients_classpath as build
 
     cp = build("4.3.0")
-    r = subprocess.run(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp,
+    r = subprocess.run(["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp,
                         "odradek.compat.ConsumerProtocolCheck", bootstrap],
                        capture_output=True, text=True, timeout=300, env=dict(os.environ))
     assert r.returncode == 0, r.stdout + r.stderr[-4000:]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from builds import JAVA_CLIENT_VERSIONS, java_clients_classpath
+from builds import CHECK_JVM, JAVA_CLIENT_VERSIONS, java_clients_classpath
 
 JAVA_DIR = Path(__file__).resolve().parent / "java"
 VERSIONS = list(JAVA_CLIENT_VERSIONS)
@@ -60,7 +60,7 @@ def java_classpaths() -> dict[str, str]:
 def java_results(request, java_classpaths, bootstrap) -> dict[str, str]:
     """Run every check once for one client version: {check name: "PASS" or the failure line}."""
     version = request.param
-    cmd = ["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", java_classpaths[version],
+    cmd = ["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", java_classpaths[version],
            "odradek.compat.JavaClientsCheck", bootstrap]
     r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
     results: dict[str, str] = {}

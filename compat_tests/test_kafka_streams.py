@@ -67,7 +67,7 @@ def streams_classpath() -> str:
 def streams_results(request, streams_classpath, bootstrap) -> dict[str, str]:
     """Run StreamsCheck once per mode: {check name: "PASS" or the failure line}."""
     guarantee, protocol = request.param
-    results = run_check_program(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", streams_classpath,
+    results = run_check_program(["java", *builds.CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", streams_classpath,
                                  "odradek.compat.streams.StreamsCheck", bootstrap, guarantee, protocol])
     results["_mode"], results["_protocol"] = guarantee, protocol
     results["_streams_api"] = protocol != "streams" or _advertises(bootstrap, STREAMS_GROUP_HEARTBEAT)
