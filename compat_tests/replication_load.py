@@ -208,6 +208,13 @@ class GroupReader:
         self._thread.join(30)
 
 
+def acks_go_on(producers: list[LoadProducer], what: str, more: int = 20, timeout: float = 120) -> None:
+    """Wait until every producer has `more` acknowledgements beyond what it has now."""
+    before = [len(p.acked) for p in producers]
+    wait_for(lambda: all(len(p.acked) >= b + more for p, b in zip(producers, before)), timeout, what,
+             last=lambda: [(p.name, len(p.acked), p.errors[:3]) for p in producers])
+
+
 def acked_by_partition(producers: list[LoadProducer]) -> dict[int, dict[int, bytes]]:
     """{partition: {offset: value}} of every acknowledgement, with no offset acknowledged twice."""
     out: dict[int, dict[int, bytes]] = defaultdict(dict)

@@ -20,7 +20,7 @@ import pytest
 from cluster import failover_cycles, running_cluster, wait_for
 from odradek.broker.wire_client import WireClient
 from odradek.wire.messages.describe_quorum_request import DescribeQuorumRequest, PartitionData, TopicData
-from replication_load import ConfluentLoad, KafkaPythonLoad, check_log
+from replication_load import ConfluentLoad, KafkaPythonLoad, acks_go_on, check_log
 
 TOPIC, PARTITIONS = "ctl-failover", 3
 DEFAULT_CYCLES = 2
@@ -50,12 +50,6 @@ def quorum_leader(cluster) -> int:
         except OSError:
             continue
     return -1
-
-
-def acks_go_on(producers, what: str, more: int = 20) -> None:
-    before = [len(p.acked) for p in producers]
-    wait_for(lambda: all(len(p.acked) >= b + more for p, b in zip(producers, before)), 90, what,
-             last=lambda: [(p.name, len(p.acked), p.errors[:3]) for p in producers])
 
 
 def test_active_controller_kill9_loses_no_acknowledged_record(cluster, request):

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import pytest
 
-from cluster import failover_cycles, running_cluster, wait_for
-from replication_load import ConfluentLoad, KafkaPythonLoad, check_log
+from cluster import failover_cycles, running_cluster
+from replication_load import ConfluentLoad, KafkaPythonLoad, acks_go_on, check_log
 
 TOPIC, PARTITIONS = "paused-leader", 3
 DEFAULT_CYCLES = 2
@@ -32,12 +32,6 @@ pytestmark = pytest.mark.timeout(1800)
 def cluster(request, tmp_path_factory):
     with running_cluster(tmp_path_factory.mktemp("repl-pause"), request.config) as c:
         yield c
-
-
-def acks_go_on(producers, what: str, more: int = 20) -> None:
-    before = [len(p.acked) for p in producers]
-    wait_for(lambda: all(len(p.acked) >= b + more for p, b in zip(producers, before)), 120, what,
-             last=lambda: [(p.name, len(p.acked), p.errors[:3]) for p in producers])
 
 
 def test_paused_leader_comes_back_as_follower_and_loses_nothing(cluster, request):
