@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import pytest
 from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
-from confluent_kafka.admin import NewTopic
+from confluent_kafka.admin import AdminClient, NewTopic
 
 from cluster import Cluster, running_cluster, wait_for
 from harness import RawClient
@@ -84,18 +84,26 @@ def wait_state(cluster: Cluster, topic: str, partition: int, state: tuple, what:
                     timeout, what, last=lambda: describe(cluster, topic))
 
 
+def admin(cluster: Cluster) -> AdminClient:
+    """An admin client on the live brokers only (a fresh one: no connection to a broker just killed)."""
+    return AdminClient({"bootstrap.servers": cluster.live_bootstrap()})
+
+
 def unfenced(cluster: Cluster) -> set[int]:
     """The brokers DescribeCluster lists (registered and unfenced)."""
-    return wait_for(lambda: {b.id for b in cluster.admin.describe_cluster().result(timeout=10).nodes}, 30,
-                    "DescribeCluster")
+    def ask():
+        client = admin(cluster)  # held until its answer (a client destroyed fails its requests)
+        return {b.id for b in client.describe_cluster().result(timeout=10).nodes}
+    return wait_for(ask, 30, "DescribeCluster")
 
 
 def create(cluster: Cluster, topic: NewTopic) -> None:
-    """CreateTopics, again after a transport error (the admin client may send it to the broker just killed,
-    which Metadata still lists until it is fenced, as Kafka's does)."""
+    """CreateTopics, again after an error or no answer (Metadata lists a broker just killed until it is
+    fenced, on Kafka too, and a client may send the request there)."""
     def created():
+        client = admin(cluster)
         try:
-            cluster.admin.create_topics([topic])[topic.topic].result(timeout=30)
+            client.create_topics([topic])[topic.topic].result(timeout=30)
         except KafkaException as e:
             if e.args[0].code() != KafkaError.TOPIC_ALREADY_EXISTS:
                 raise
