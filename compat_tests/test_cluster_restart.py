@@ -252,8 +252,10 @@ def test_topic_deleted_and_recreated_while_broker_down_keeps_old_log_as_stray(cl
     node.kill9()
     # the controller fences it (broker.session.timeout.ms) before the topic is re-created, so the
     # new partitions go to live brokers: this test is about the old log on the restarted broker.
-    # (Created while the dead broker is still unfenced, a partition can be placed on it and wait
-    # for its return - placement as Kafka's; that case is the elections' tests' business.)
+    # (Created while the dead broker is still unfenced, a partition is placed on it, as Kafka's
+    # placement does, and has no leader from the fence until the broker is back: _create, which
+    # waits for every leader before the restart, would wait forever. test_cluster_leaderless
+    # checks that case against Kafka's answers.)
     wait_for(lambda: node.id not in {b.id for b in admin.describe_cluster().result(timeout=5).nodes}, 60,
              f"broker {node.id} fenced")
     admin.delete_topics([name], operation_timeout=10)[name].result(timeout=15)
