@@ -101,6 +101,9 @@ def spark(spark_jars, tmp_path_factory):
                .config("spark.sql.adaptive.enabled", "false")
                .config("spark.local.dir", str(tmp_path_factory.mktemp("spark-local")))
                .config("spark.driver.memory", "1g")
+               # C1 only and the serial collector, as the compat checks' JVMs (compat_tests/builds.py
+               # CHECK_JVM): the 17 tests' JVM CPU 67 -> 34 s, the same results
+               .config("spark.driver.extraJavaOptions", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC")
                .getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
     print(f"spark session ready in {time.monotonic() - t0:.1f}s")
