@@ -2,7 +2,8 @@
 1 controller + 3 brokers of real processes (issue 20): a reassignment moving a partition
 with data from two brokers to two others completes (the new replicas catch up, the leader
 reports them in sync, the controller drops the old ones) and --verify says so; the records
-are all there on the new leader; a preferred election is answered as Kafka answers it."""
+are all there on the new leader; --generate shows the current assignment and proposes one
+over the brokers given; a preferred election is answered as Kafka answers it."""
 
 from __future__ import annotations
 
@@ -40,6 +41,20 @@ def test_reassign_partitions_and_leader_election_tools(cluster, tmp_path):
     for i in range(200):
         p.produce("moved", value=b"v%d" % i, partition=0)
     assert p.flush(30) == 0
+
+    # --generate: the current assignment as the cluster reports it, and a proposal over the brokers given
+    topics = tmp_path / "topics.json"
+    topics.write_text(json.dumps({"version": 1, "topics": [{"topic": "moved"}]}))
+    out = kafka_tool("reassign-partitions", "--bootstrap-server", bootstrap, "--topics-to-move-json-file",
+                     str(topics), "--broker-list", f"{b},{c}", "--generate")
+    assert out.returncode == 0, out.stdout + out.stderr
+    lines = out.stdout.splitlines()
+    current = json.loads(lines[lines.index("Current partition replica assignment") + 1])
+    proposed = json.loads(lines[lines.index("Proposed partition reassignment configuration") + 1])
+    [now] = current["partitions"]  # (log_dirs: each replica's directory, which the tool asks the brokers for)
+    assert (now["topic"], now["partition"], now["replicas"], len(now["log_dirs"])) == ("moved", 0, [a, b], 2)
+    [move] = proposed["partitions"]
+    assert (move["topic"], move["partition"], sorted(move["replicas"])) == ("moved", 0, sorted([b, c]))
 
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"version": 1, "partitions": [
