@@ -4,9 +4,9 @@
   missing one skip, naming it).
 - Parallel runs (pytest-xdist, `-n auto --dist loadscope` in pyproject.toml): every test module runs
   whole on one worker, as its module-scoped brokers expect; the Spark tests share one SparkSession, so
-  they stay together on one worker. The longest modules go first (pytest_xdist_make_scheduler: each
-  test's duration is recorded in the per-user cache, apache_kafka.user_cache(), and read by the next
-  run; a module not measured yet is guessed long by what it starts: clusters, Kafka nodes, client
+  they stay together on one worker. The longest modules go first (pytest_xdist_make_scheduler: a run
+  of the whole suite records each test's duration in the per-user cache, apache_kafka.user_cache(),
+  and the next run reads it; a module not measured yet is guessed long by what it starts: clusters, Kafka nodes, client
   builds), so the many short unit-test modules fill the end. `-n auto` is one worker more than the
   cores: most of a compat test's time is spent waiting for brokers and client processes.
 """
@@ -17,6 +17,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from xdist import is_xdist_worker
 
 import apache_kafka
@@ -53,8 +54,10 @@ def _measured() -> dict[str, float]:
 
 
 class DurationLog:
-    """Every test's seconds in this run, merged at the end into the per-user record that the scheduler
-    reads (the main process only: under xdist it receives the workers' reports)."""
+    """Every test's seconds in a run of the whole suite (no paths given: the README's command, CI),
+    merged at the end into the per-user record that the scheduler reads (the main process only: under
+    xdist it receives the workers' reports). A run of a few modules is left out: its load is not the
+    whole suite's (one module alone, or beside other work on the machine)."""
 
     def __init__(self) -> None:
         self.seconds: dict[str, float] = {}
@@ -63,7 +66,8 @@ class DurationLog:
         self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
 
     def pytest_sessionfinish(self, session) -> None:
-        if not self.seconds or is_xdist_worker(session):
+        if (not self.seconds or is_xdist_worker(session)
+                or session.config.args_source != pytest.Config.ArgsSource.TESTPATHS):
             return
         path = _durations_file()
         path.parent.mkdir(parents=True, exist_ok=True)
