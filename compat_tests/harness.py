@@ -74,6 +74,19 @@ class BrokerProcess:
     def bootstrap(self) -> str:
         return f"{self.host}:{self.port}"
 
+    def wait_output(self, text: str, timeout: float = 30) -> str:
+        """The first line of the broker's output holding `text`, waited for: a line the broker has
+        written reaches `output` through a reader thread, a moment later."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = next((line for line in self.output if text in line), None)
+            if found is not None:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no line with {text!r} in the broker's output in {timeout} s:\n"
+                                     + "".join(self.output[-30:]))
+            time.sleep(0.05)
+
     def start(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             return

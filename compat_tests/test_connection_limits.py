@@ -151,8 +151,7 @@ def test_max_connections_per_ip_closes_the_connection_over_it(start):
         pytest.fail("a connection under the limit was refused")
     for c in kept:
         c.close()
-    assert any("Rejected connection from /127.0.0.1, address already has the configured maximum of 3"
-               in line for line in b.output)
+    b.wait_output("Rejected connection from /127.0.0.1, address already has the configured maximum of 3")
 
 
 def _unanswered(c: RawClient) -> bool:
