@@ -92,7 +92,10 @@ def test_metadata_and_kafka_topics_describe_show_leader_replicas_isr(cluster):
 def test_two_of_three_brokers_down_acks_all_refused_acks_1_written(cluster):
     leader = _create(cluster, "minisr", 1)[0].leader
     port = cluster.node(leader).port
-    assert _produce_raw(port, "minisr", -1, b"before").error_code == ErrorCode.NONE
+    # (the Metadata that named the leader may come from a broker ahead of it: until the leader has the
+    # partition record it answers UNKNOWN_TOPIC_OR_PARTITION, a retriable error that writes nothing)
+    wait_for(lambda: _produce_raw(port, "minisr", -1, b"before").error_code == ErrorCode.NONE, 30,
+             "the first record acknowledged by the new partition's leader")
     followers = [b for b in BROKERS if b != leader]
     try:
         for f in followers:
