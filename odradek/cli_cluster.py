@@ -24,6 +24,7 @@ import subprocess
 import sys
 import threading
 import time
+from typing import BinaryIO
 
 
 def node_properties(node_id: int, roles: str, voters: str, data_dir: str, broker_port: int | None,
@@ -176,9 +177,19 @@ def _command(sup: Supervisor, line: str) -> None:
     print(f"node {node_id} started, pid {p.pid}", flush=True)
 
 
-def _read_stdin(lines: queue.Queue) -> None:
-    for line in sys.stdin:
-        lines.put(line)
+MAX_COMMAND_LINE = 256  # bytes; a longer line is no command
+
+
+def read_commands(stream: BinaryIO, lines: queue.Queue) -> None:
+    """Put each line of ``stream`` on ``lines`` until it ends. A line longer than
+    MAX_COMMAND_LINE bytes means stdin carries no commands (a binary file, /dev/zero): reading
+    stops there with a message, so neither memory nor CPU goes to it."""
+    while line := stream.readline(MAX_COMMAND_LINE + 1):
+        if len(line) > MAX_COMMAND_LINE:
+            print(f"stdin: a line of over {MAX_COMMAND_LINE} bytes is no command; no more commands "
+                  "are read from stdin", flush=True)
+            return
+        lines.put(line.decode("utf-8", "replace"))
 
 
 def _cluster(args) -> int:
@@ -205,7 +216,7 @@ def _cluster(args) -> int:
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     lines: queue.Queue = queue.Queue()
-    threading.Thread(target=_read_stdin, args=(lines,), daemon=True).start()
+    threading.Thread(target=read_commands, args=(sys.stdin.buffer, lines), daemon=True).start()
     try:
         while not stop:
             for node_id, code in sup.exited():
