@@ -378,7 +378,8 @@ class Broker:
         if self.alter_partition is not None:  # a cluster broker: markers go to each partition's leader
             from odradek.broker.txn_marker_channel import TxnMarkerChannel
 
-            self.txn_markers = TxnMarkerChannel(self.node_id, lambda: self.controller.image, self._txn_coordinator_epoch,
+            self.txn_markers = TxnMarkerChannel(self.node_id, lambda: self.controller.image,
+                                                lambda tid: self.txn_coordinator.coordinator_epoch_of(tid),
                                                 lambda txn, now_ms: self.txn_coordinator.markers_written(txn, now_ms),
                                                 self.clock_ms)
             send_markers = self.txn_markers.send
@@ -388,14 +389,6 @@ class Broker:
             offsets=self.txn_offsets, now_ms=now,
             transaction_version=lambda: self.finalized_features().get("transaction.version", 0),
             send_markers=send_markers, partitions=CoordinatorPartitions())
-
-    def _txn_coordinator_epoch(self, transactional_id: str) -> int | None:
-        """The coordinator epoch of a transactional id's markers: the leader epoch of its
-        __transaction_state partition while this broker leads it, else None."""
-        partition = self.txn_coordinator.partition_for(transactional_id)
-        if self.replicas.get(TRANSACTION_STATE, partition) is None:
-            return None
-        return self.replicas.leader_epoch(TRANSACTION_STATE, partition)
 
     def close(self) -> None:
         """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""

@@ -8,8 +8,9 @@ CompleteAbort in __transaction_state).
 One connection per destination broker, one request at a time on it (Kafka's channel keeps one
 in flight per broker too). The leaders come from the current metadata image at every attempt:
 a leader that moved or died is found again after the retry backoff. The coordinator epoch is the
-leader epoch of the transactional id's __transaction_state partition here; when this broker no
-longer leads it at that epoch, the markers are left to the new coordinator.
+one the transaction coordinator gives (TxnCoordinator.coordinator_epoch_of: the leader epoch it
+coordinates the id's __transaction_state partition at); when this broker no longer coordinates it
+at that epoch, the markers are left to the new coordinator.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class TxnMarkerChannel:
                  complete: Callable[[TxnMarkers, int], object], clock_ms: Callable[[], int],
                  retry_backoff_ms: int = 100, client: BrokerCalls | None = None):
         """``image()``: the current metadata image; ``coordinator_epoch(transactional_id)``: the
-        leader epoch of the id's __transaction_state partition if this broker leads it, else None."""
+        coordinator's epoch for the id if this broker coordinates it, else None."""
         self.node_id = node_id
         self._image = image
         self._coordinator_epoch = coordinator_epoch

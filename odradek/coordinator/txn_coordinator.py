@@ -196,12 +196,15 @@ class TxnCoordinator:
         for tid in [tid for tid in self.txns if self.partition_for(tid) == partition]:
             self._forget(self.txns[tid])
 
-    def coordinator_epoch_of(self, transactional_id: str) -> int:
-        """The epoch the markers of the id's transactions carry: the leader epoch of its partition
-        here (Kafka's coordinatorEpoch), or the configured one without leadership tracking."""
+    def coordinator_epoch_of(self, transactional_id: str) -> int | None:
+        """The epoch the markers of the id's transactions carry (Kafka's coordinatorEpoch): the
+        leader epoch this node coordinates the id's __transaction_state partition at, as the
+        partition-load tracker has it (None: not coordinated here), or the configured one without
+        leadership tracking. The one source of that epoch: the marker channel asks here too."""
         if self.runtime.partitions is None:
             return self.coordinator_epoch
-        return max(0, self.runtime.partitions.epoch(self.partition_for(transactional_id)))
+        epoch = self.runtime.partitions.epoch(self.partition_for(transactional_id))
+        return None if epoch < 0 else epoch
 
     # ------------------------------------------------------------------ InitProducerId
 
@@ -479,10 +482,10 @@ class TxnCoordinator:
                                          frozenset(m.partitions), m.client_tv))
             return
         m.pending = True
+        coordinator_epoch = self.coordinator_epoch_of(m.transactional_id) or 0
         try:
             for topic, p in sorted(m.partitions):
-                err = self.write_marker(topic, p, m.producer_id, m.producer_epoch, commit,
-                                        self.coordinator_epoch_of(m.transactional_id), now_ms)
+                err = self.write_marker(topic, p, m.producer_id, m.producer_epoch, commit, coordinator_epoch, now_ms)
                 if err:
                     # the partition is gone (topic deleted): nothing left to mark
                     log.warning("marker for %s to %s-%d failed: %s", m.transactional_id, topic, p, err)

@@ -66,3 +66,21 @@ def test_a_new_coordinator_replays_the_ids_and_finishes_a_prepared_commit():
     assert m is not None and m.state is S.COMPLETE_COMMIT and m.producer_id == 1000
     assert markers.written == [("t", 0, 1000, True, 2)]  # the marker carries the leader epoch
 
+
+
+def test_the_coordinator_epoch_follows_the_partition_tracker():
+    """One source of the coordinator epoch (the marker channel asks coordinator_epoch_of too): None
+    while the id's partition is not coordinated here, its leader epoch from the election on (loading
+    included), the newer epoch of a leadership kept, None again after the resignation."""
+    log = MemLog()
+    c = make(log)
+    p = c.partition_for("a")
+    assert c.coordinator_epoch_of("a") is None
+    load = c.runtime.partitions.elect(p, 3, 1)
+    assert c.coordinator_epoch_of("a") == 3  # loading: the markers of transactions finished on load
+    c.load_records(p, log.read(p), 2)
+    assert c.runtime.partitions.loaded(load) and c.coordinator_epoch_of("a") == 3
+    assert c.runtime.partitions.elect(p, 5, 3) is None and c.coordinator_epoch_of("a") == 5
+    assert c.runtime.partitions.resign(p, 6)
+    assert c.coordinator_epoch_of("a") is None
+    assert TxnCoordinator(coordinator_epoch=7).coordinator_epoch_of("a") == 7  # no leadership tracking
