@@ -269,10 +269,14 @@ def _record_problem(record) -> str | None:
 def _log_topic_changes(before: MetadataImage, records: list) -> None:
     """Topics created and deleted at INFO, as Kafka's controller logs them (decisions only,
     never the replay at start-up)."""
+    partitions: dict[bytes, int] = {}
+    for p in records:
+        if isinstance(p, PartitionRecord):
+            partitions[p.topic_id] = partitions.get(p.topic_id, 0) + 1
     for r in records:
         if isinstance(r, TopicRecord):
-            n = sum(1 for p in records if isinstance(p, PartitionRecord) and p.topic_id == r.topic_id)
-            log.info("Created topic %s with topic ID %s and %d partition(s).", r.name, uuid_str(r.topic_id), n)
+            log.info("Created topic %s with topic ID %s and %d partition(s).", r.name, uuid_str(r.topic_id),
+                     partitions.get(r.topic_id, 0))
         elif isinstance(r, RemoveTopicRecord):
             t = before.topics_by_id.get(r.topic_id)
             log.info("Removed topic %s with ID %s.", t.name if t else "?", uuid_str(r.topic_id))

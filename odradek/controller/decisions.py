@@ -35,7 +35,10 @@ from .replication_control import ElectionResult, IsrResult, Refused, Replication
 from .result import ControllerResult
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
-MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's MAX_RECORDS_PER_USER_OP
+MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's ReplicationControlManager.MAX_PARTITIONS_PER_BATCH
+MAX_RECORDS_PER_USER_OP = 10000  # Kafka's QuorumController.MAX_RECORDS_PER_USER_OP (its BoundedList)
+_TOO_MANY_PARTITIONS = "Excessively large number of partitions per request."
+_TOO_MANY_RECORDS = "Unable to perform excessively large batch operation."
 
 # IncrementalAlterConfigs operations
 OP_SET, OP_DELETE, OP_APPEND, OP_SUBTRACT = 0, 1, 2, 3
@@ -173,8 +176,9 @@ class Decisions:
         overrides = dict(t.configs) if t is not None else {}
         return C.effective_topic_config(overrides, self._layers())
 
-    def topic_config_views(self, overrides: dict[str, str], synonyms: bool = False) -> list[ConfigView]:
-        layers = self._layers()
+    def topic_config_views(self, overrides: dict[str, str], synonyms: bool = False, layers=None) -> list[ConfigView]:
+        if layers is None:
+            layers = self._layers()
         out = []
         for name in sorted(C.TOPIC_CONFIGS):
             v = C.resolve_topic_config(C.TOPIC_CONFIGS[name], overrides, layers)
@@ -247,13 +251,20 @@ class Decisions:
     # ------------------------------------------------------------------ topics
 
     def create_topics(self, specs: list[CreateTopicSpec]) -> ControllerResult[list[CreateTopicResult]]:
+        """As Kafka's ReplicationControlManager.createTopics. A request whose topics ask for more
+        than 10,000 partitions in all, or whose records would pass 10,000 (Kafka's BoundedList
+        of one operation), is refused whole with POLICY_VIOLATION: the first before any
+        validation or placement, the second as soon as the records pass the bound."""
         results: dict[str, CreateTopicResult] = {}
         counts: dict[str, int] = {}
         for s in specs:
             counts[s.name] = counts.get(s.name, 0) + 1
+        unique = [s for s in specs if counts[s.name] == 1]  # Kafka's ControllerApis drops the duplicates
+        if self._requested_partitions(unique) > MAX_PARTITIONS_PER_REQUEST:
+            return self._refuse_create(specs, _TOO_MANY_PARTITIONS)
         records: list = []
         existing_unified = {unify_collision_chars(n): n for n in self.image.topics}
-        total_partitions = 0
+        configs = _TopicConfigs(self)
         for s in specs:
             if s.name in results:
                 continue
@@ -261,16 +272,41 @@ class Decisions:
                 results[s.name] = CreateTopicResult(s.name, ErrorCode.INVALID_REQUEST, "Duplicate topic name.")
                 continue
             try:
-                res, recs = self._create_topic(s, existing_unified, total_partitions)
-                total_partitions += res.num_partitions
-                existing_unified[unify_collision_chars(s.name)] = s.name
-                results[s.name] = res
-                records += recs
+                res, recs = self._create_topic(s, existing_unified, configs)
             except _Fail as f:
                 results[s.name] = CreateTopicResult(s.name, f.code, f.message)
+                continue
+            records += recs
+            if len(records) > MAX_RECORDS_PER_USER_OP:
+                return self._refuse_create(specs, _TOO_MANY_RECORDS)
+            existing_unified[unify_collision_chars(s.name)] = s.name
+            results[s.name] = res
         return ControllerResult(records, list(results.values()))
 
-    def _create_topic(self, s: CreateTopicSpec, existing_unified: dict[str, str], total_partitions: int):
+    def _requested_partitions(self, specs: list[CreateTopicSpec]) -> int:
+        """Kafka's validateTotalNumberOfPartitions: the partitions a request asks for, valid or not
+        (an assignment's size, else the count, num.partitions for -1, nothing for one below -1)."""
+        total = 0
+        default = None
+        for s in specs:
+            if s.assignments:
+                total += len(s.assignments)
+            elif s.num_partitions == -1:
+                if default is None:
+                    default = self._default_int("num.partitions", 1)
+                total += default
+            elif s.num_partitions > 0:
+                total += s.num_partitions
+        return total
+
+    @staticmethod
+    def _refuse_create(specs: list[CreateTopicSpec], message: str) -> ControllerResult:
+        """Every topic of the request refused with POLICY_VIOLATION (Kafka's CreateTopicsRequest
+        getErrorResponse for the failed controller operation); nothing written."""
+        names = dict.fromkeys(s.name for s in specs)
+        return ControllerResult([], [CreateTopicResult(n, ErrorCode.POLICY_VIOLATION, message) for n in names])
+
+    def _create_topic(self, s: CreateTopicSpec, existing_unified: dict[str, str], configs: "_TopicConfigs"):
         msg = invalid_topic_name(s.name)
         if msg:
             raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, msg)
@@ -288,7 +324,7 @@ class Decisions:
             except InvalidConfig as e:
                 raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
             overrides[k] = v
-        self._check_effective(overrides)
+        views = configs.views(overrides)
         other = existing_unified.get(unify_collision_chars(s.name))
         if other is not None and other != s.name:
             raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{s.name}' collides with existing topic: {other}")
@@ -322,8 +358,6 @@ class Decisions:
                               else s.num_partitions)
             rf = (self._default_int("default.replication.factor", 1) if s.replication_factor == -1
                   else s.replication_factor)
-            if total_partitions + num_partitions > MAX_PARTITIONS_PER_REQUEST:
-                raise _Fail(ErrorCode.POLICY_VIOLATION, "Excessively large number of partitions per request.")
             try:
                 replica_sets = self._place(num_partitions, rf)
             except InvalidReplicationFactor as e:
@@ -335,8 +369,7 @@ class Decisions:
         records += [ConfigRecord(resource_type=TOPIC, resource_name=s.name, name=k, value=v)
                     for k, v in overrides.items()]
         records += [self._partition_record(topic_id, p, r, isr) for p, (r, isr) in enumerate(placement)]
-        res = CreateTopicResult(s.name, ErrorCode.NONE, None, topic_id, num_partitions, rf,
-                                self.topic_config_views(overrides))
+        res = CreateTopicResult(s.name, ErrorCode.NONE, None, topic_id, num_partitions, rf, views)
         return res, records
 
     def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None) -> ControllerResult:
@@ -396,7 +429,7 @@ class Decisions:
             raise _Fail(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
         add = count - current
         if add > MAX_PARTITIONS_PER_REQUEST:
-            raise _Fail(ErrorCode.POLICY_VIOLATION, "Excessively large number of partitions per request.")
+            raise _Fail(ErrorCode.POLICY_VIOLATION, _TOO_MANY_PARTITIONS)
         if assignments is not None and len(assignments) != add:
             raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                         f"Attempted to add {add} additional partition(s), but only {len(assignments)} "
@@ -878,3 +911,31 @@ class Decisions:
         None for all -> [ElectionResult]."""
         records, results = self.replication().elect_leaders(election_type, topic_partitions)
         return ControllerResult(records, results)
+
+
+class _TopicConfigs:
+    """The checked effective config views of the new topics of one request, by their
+    overrides: topics created alike (most of a large request) are resolved once."""
+    __slots__ = ("_decisions", "_layers", "_done")
+
+    def __init__(self, decisions: Decisions):
+        self._decisions = decisions
+        self._layers = decisions._layers()
+        self._done: dict[tuple, list[ConfigView] | _Fail] = {}
+
+    def views(self, overrides: dict[str, str]) -> list[ConfigView]:
+        """The views of a topic's config (its overrides over the broker's); _Fail (INVALID_CONFIG)
+        when the effective config is invalid."""
+        key = tuple(sorted(overrides.items()))
+        got = self._done.get(key)
+        if got is None:
+            d = self._decisions
+            try:
+                d._check_effective(overrides, self._layers)
+                got = d.topic_config_views(overrides, layers=self._layers)
+            except _Fail as f:
+                got = f
+            self._done[key] = got
+        if isinstance(got, _Fail):
+            raise got
+        return got
