@@ -489,6 +489,12 @@ class BrokerConfig:
         "replica.high.watermark.checkpoint.interval.ms", 5000, _int(1), kafka_type="LONG")
     metadata_log_max_record_bytes_between_snapshots: int = prop(
         "metadata.log.max.record.bytes.between.snapshots", 20971520, _int(1))
+    # odradek for tests (odradek/testing): the /control routes of the HTTP port (faults, clock), a
+    # broker clock that moves only by POST /control/clock/advance, every request and response as
+    # JSON lines (`odradek serve --trace FILE`)
+    testing_control_enable: bool = prop("odradek.testing.control.enable", False, _bool)
+    testing_virtual_clock: bool = prop("odradek.testing.virtual.clock", False, _bool)
+    testing_trace_file: str | None = prop("odradek.testing.trace.file", None, _str)
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")
     explicit: dict = field(default_factory=dict, compare=False, repr=False)
     # properties given that odradek does not use (Kafka warns about those and starts)

@@ -33,13 +33,21 @@ LOWER = {
     "controller": {"wire", "log", "raft", "config"},
     "coordinator": {"wire", "log", "raft", "controller", "config"},
     "api_handlers": {"wire", "log", "raft", "replication", "controller", "coordinator", "config"},
-    "broker": {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "config"},
+    # odradek for tests: the fault rules, the clock, the trace and the control API the broker consults
+    "testing": {"wire", "log", "api_handlers", "config"},
+    "broker": {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "config",
+               "testing"},
 }  # anything else (cli*.py, __main__.py) is an entry point and may import any part
+# odradek.testing's user side (the Broker/Cluster harness, the pytest plugin, the control client):
+# entry points, as the CLI is (they start brokers)
+TESTING_ENTRY_POINTS = {"testing/__init__.py", "testing/broker.py", "testing/cluster.py", "testing/control.py",
+                        "testing/ports.py", "testing/pytest_plugin.py"}
 
 NO_EVENT_LOOP = {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers"}
 EVENT_LOOP_MODULES = {"asyncio", "socket", "ssl", "selectors", "subprocess", "uvloop", "multiprocessing"}
 
-PURE = {"wire", "raft", "replication", "controller", "coordinator", "api_handlers", "log/config.py"}
+PURE = {"wire", "raft", "replication", "controller", "coordinator", "api_handlers", "log/config.py",
+        "testing/faults.py", "testing/trace.py", "testing/control_api.py"}
 PURE_BANNED_MODULES = {"threading", "time", "shutil", "concurrent"}
 OS_IO = {"open", "write", "pwrite", "pwritev", "remove", "unlink", "rename", "replace", "fsync",
          "fdatasync", "makedirs", "mkdir", "rmdir", "ftruncate", "truncate", "urandom", "listdir",
@@ -66,6 +74,8 @@ def modules():
 
 def part_of(rel: str) -> str:
     """'log/segment.py' -> 'log'; 'config.py' -> 'config'."""
+    if rel in TESTING_ENTRY_POINTS:
+        return "entry point"
     return rel.split("/")[0].removesuffix(".py")
 
 

@@ -19,7 +19,7 @@ from collections import deque
 
 from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext
-from odradek.api_handlers.error_responses import error_response
+from odradek.api_handlers.error_responses import BUILDERS, error_response
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.coordinator_acks import hold
 from odradek.broker.host_resolver import host_resolves
@@ -336,8 +336,26 @@ class KafkaConnection(asyncio.BufferedProtocol):
             log.debug("%s: unsupported api %d v%d; closing connection", self.name, key, ver)
             self.close(abort=True)
             return
+        fault = None
+        if self.server.faults is not None:  # odradek.testing.control.enable: injected faults (odradek/testing)
+            fault = self.server.faults.match(key, ver, header.client_id, body, self._topic_name)
+        if self.server.trace is not None:
+            self.server.trace.request(self.name, header, body, fault)
+        if fault is not None:
+            if fault.delay_ms:
+                await asyncio.sleep(fault.delay_ms / 1000)
+            if fault.action == "close_connection" or self.closed:
+                self.close(abort=True)
+                return
+            if fault.error_code is not None:
+                resp = BUILDERS[key](ver, body, fault.error_code, None)
+                if resp is None:  # acks=0 Produce: Kafka closes the connection instead
+                    self.close()
+                    return
+                await self._send(key, ver, corr, resp)
+                return
         ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
-                             now_ms=_now_ms(), services=self.broker.services, connection_id=self.name,
+                             now_ms=self.broker.clock_ms(), services=self.broker.services, connection_id=self.name,
                              client_host=self.client_host, header=header, resolve_host=host_resolves)
         pending = self.broker.coordinator_writes
         writes = pending.begin()  # the coordinator appends this response stands for
@@ -359,15 +377,21 @@ class KafkaConnection(asyncio.BufferedProtocol):
             # answered once its coordinator writes are committed (acks=-1, as Kafka's coordinators)
             resp = hold(self.broker.replicas, writes, resp,
                         lambda code: error_response(key, ver, body, CoordinatorError(code)),
-                        _now_ms(), self.broker.coordinator_write_timeout_ms(writes))
+                        self.broker.clock_ms(), self.broker.coordinator_write_timeout_ms(writes))
             if isinstance(resp, Delayed):
                 resp = await self._park(resp)
         if resp is None or self.closed:
             return  # acks=0 produce: no response at all
+        if fault is not None and fault.action == "drop_response":
+            return
         if resp is CLOSE_CONNECTION:
             self.close()
             return
         await self._send(key, ver, corr, resp)
+
+    def _topic_name(self, topic_id) -> str | None:
+        t = self.broker.image.topics_by_id.get(topic_id)
+        return None if t is None else t.name
 
     async def _park(self, delayed: Delayed):
         """The response of a parked operation, once the purgatory completes it."""
@@ -410,6 +434,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
     # ------------------------------------------------------------ writing
 
     async def _send(self, key: int, ver: int, corr: int, resp) -> None:
+        if self.server.trace is not None:
+            self.server.trace.response(self.name, key, ver, corr, resp)
         try:
             parts = encode_response_parts(key, ver, corr, resp)
         except WireError:

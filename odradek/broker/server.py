@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING
 
 from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
+from odradek.testing.clock import SystemClock, VirtualClock
+from odradek.testing.faults import FaultTable
+from odradek.testing.trace_sink import TraceSink
 from odradek.wire.frames import BufferPool
 
 if TYPE_CHECKING:
@@ -47,6 +50,11 @@ class BrokerServer:
         self._stopping = None
         self._tasks: list[asyncio.Task] = []
         self.port = None
+        # odradek for tests (odradek/testing): the broker's clock, injected faults, the request trace
+        self.clock = VirtualClock() if config.testing_virtual_clock else SystemClock()
+        self.faults = FaultTable() if config.testing_control_enable else None
+        self.trace = TraceSink(config.testing_trace_file, self.clock.now_ms) if config.testing_trace_file else None
+        self._woken = None  # set to run the periodic work at once (the virtual clock advanced)
 
     async def start(self, cluster: QuorumBroker | None = None) -> None:
         """Bind, open the broker, serve. ``cluster``: a broker of a KRaft cluster
@@ -65,7 +73,7 @@ class BrokerServer:
             start_serving=False)
         sock = self.server.sockets[0]
         self.port = sock.getsockname()[1]
-        self.broker = Broker(self.config, _now_ms, self.loop.call_later)
+        self.broker = Broker(self.config, self.clock.now_ms, self.loop.call_later)
         if lst.port == 0 and self.broker.advertised_port == 0:
             self.broker.advertised_port = self.port
         if cluster is None:
@@ -95,26 +103,38 @@ class BrokerServer:
                 await inter_broker.close()
         if self.broker is not None:
             self.broker.close()
+        if self.trace is not None:
+            self.trace.close()
 
     # ------------------------------------------------------------ periodic work
 
     async def _periodic(self) -> None:
         cfg = self.config
         b = self.broker
-        now = _now_ms()
+        now = self.clock.now_ms()
+        if isinstance(self.clock, VirtualClock):  # an advance runs what is due at once
+            self._woken = asyncio.Event()
+            self.clock.on_advance(lambda _now: self.loop.call_soon_threadsafe(self._woken.set))
         # Kafka's LogManager runs its first retention pass 30 s after start (InitialTaskDelayMs)
         next_retention = now + min(cfg.log_retention_check_interval_ms, 30000)
         flush_interval = min(cfg.log_flush_scheduler_interval_ms, 1000)
         next_flush = now + flush_interval
-        next_idle = now + 1000
+        next_idle = _now_ms() + 1000
         next_clean = now + cfg.log_cleaner_backoff_ms
         # Kafka's PeriodicProducerExpirationCheck, every producer.id.expiration.check.interval.ms
         next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
         cleaning = None
         removing = None  # deleted partitions' directories being removed (a background thread)
         while True:
-            await asyncio.sleep(0.1)
-            now = _now_ms()
+            if self._woken is None:
+                await asyncio.sleep(0.1)
+            else:
+                try:
+                    await asyncio.wait_for(self._woken.wait(), 0.1)
+                except asyncio.TimeoutError:
+                    pass
+                self._woken.clear()
+            now = self.clock.now_ms()
             try:
                 b.tick(now)
                 if removing is None or removing.done():
@@ -130,9 +150,10 @@ class BrokerServer:
                 if now >= next_producer_expiry:
                     next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
                     b.remove_expired_producers(now)
-                if now >= next_idle:
-                    next_idle = now + 1000
-                    self._close_idle(now)
+                real_now = _now_ms()  # connections idle in real time, whatever the broker's clock
+                if real_now >= next_idle:
+                    next_idle = real_now + 1000
+                    self._close_idle(real_now)
                 if (cleaning is not None and cleaning.done() and not cleaning.cancelled()
                         and cleaning.exception() is None and cleaning.result() is not None):
                     next_clean = now  # as Kafka's cleaner thread: back off only when idle

@@ -1,0 +1,104 @@
+"""odradek.testing's fault injection seen by stock clients: a Produce answered with
+NOT_LEADER_OR_FOLLOWER twice is retried and then succeeds (the retries read off the broker's request
+trace); a delayed Fetch holds a consumer's poll; a closed connection makes the client reconnect."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+
+import pytest
+
+from odradek.testing import Broker
+
+
+@pytest.fixture(scope="module")
+def test_broker(tmp_path_factory):
+    trace = tmp_path_factory.mktemp("trace") / "trace.jsonl"
+    with Broker(trace=trace, in_process=True) as b:
+        b.trace_path = trace
+        yield b
+
+
+def trace_of(b, api: str, client_id: str | None = None) -> list[dict]:
+    lines = [json.loads(x) for x in b.trace_path.read_text().splitlines()]
+    return [x for x in lines if x["api"] == api and (client_id is None or x.get("client_id", client_id) == client_id)]
+
+
+def produce_errors(b, topic: str) -> list[int]:
+    """The error code of each Produce response to ``topic``, in order."""
+    out = []
+    for x in trace_of(b, "Produce"):
+        if x["dir"] == "response":
+            for t in x["fields"]["responses"]:
+                if t["name"] == topic:
+                    out += [p["error_code"] for p in t["partition_responses"]]
+    return out
+
+
+def test_confluent_kafka_retries_not_leader_then_succeeds(test_broker):
+    from confluent_kafka import Producer
+
+    topic = f"nl-{uuid.uuid4().hex[:8]}"
+    with test_broker.faults.inject("Produce", "NOT_LEADER_OR_FOLLOWER", times=2, topic=topic) as fault:
+        p = Producer({"bootstrap.servers": test_broker.bootstrap, "retry.backoff.ms": 20})
+        delivered = []
+        p.produce(topic, b"payload", on_delivery=lambda err, msg: delivered.append((err, msg.offset())))
+        assert p.flush(30) == 0
+        assert not fault.active  # spent
+    assert delivered == [(None, 0)]
+    assert produce_errors(test_broker, topic) == [6, 6, 0]
+
+
+def test_kafka_python_retries_not_leader_then_succeeds(test_broker):
+    from kafka import KafkaProducer
+
+    topic = f"nl-{uuid.uuid4().hex[:8]}"
+    with test_broker.faults.inject("Produce", "NOT_LEADER_OR_FOLLOWER", times=2, topic=topic):
+        p = KafkaProducer(bootstrap_servers=test_broker.bootstrap, retries=5, retry_backoff_ms=20)
+        md = p.send(topic, b"payload").get(timeout=30)
+        p.close()
+    assert md.offset == 0
+    assert produce_errors(test_broker, topic) == [6, 6, 0]
+
+
+def test_delayed_fetch_holds_the_poll(test_broker):
+    from confluent_kafka import Consumer, Producer
+
+    topic = f"slow-{uuid.uuid4().hex[:8]}"
+    p = Producer({"bootstrap.servers": test_broker.bootstrap})
+    p.produce(topic, b"x")
+    assert p.flush(30) == 0
+    c = Consumer({"bootstrap.servers": test_broker.bootstrap, "group.id": topic, "auto.offset.reset": "earliest",
+                  "client.id": "slow-consumer"})
+    c.subscribe([topic])
+    try:
+        with test_broker.faults.inject("Fetch", delay_ms=1500, client_id="slow-consumer") as fault:
+            t0 = time.monotonic()
+            msg = None
+            while msg is None and time.monotonic() - t0 < 30:
+                msg = c.poll(0.2)
+            waited = time.monotonic() - t0
+            assert fault.hits >= 1
+        assert msg is not None and msg.value() == b"x"
+        assert waited >= 1.5  # the first Fetch answered only after its delay
+    finally:
+        c.close()
+
+
+def test_closed_connection_makes_the_client_reconnect(test_broker):
+    from confluent_kafka import Producer
+
+    topic = f"cc-{uuid.uuid4().hex[:8]}"
+    p = Producer({"bootstrap.servers": test_broker.bootstrap, "retry.backoff.ms": 20, "client.id": "cc"})
+    p.produce(topic, b"first")
+    assert p.flush(30) == 0
+    before = {x["connection"] for x in trace_of(test_broker, "Produce", "cc")}
+    with test_broker.faults.inject("Produce", action="close_connection", times=1, topic=topic):
+        delivered = []
+        p.produce(topic, b"second", on_delivery=lambda err, msg: delivered.append((err, msg.offset())))
+        assert p.flush(30) == 0
+    assert delivered == [(None, 1)]
+    after = {x["connection"] for x in trace_of(test_broker, "Produce", "cc")}
+    assert len(after - before) == 1  # the retry came on a new connection
