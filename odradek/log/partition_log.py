@@ -156,22 +156,43 @@ class PartitionLog:
 
     def assign_epoch(self, epoch: int, start_offset: int) -> None:
         """Record that `epoch` starts at `start_offset` (Kafka's maybeAssignEpochStartOffset,
-        which a new leader calls with its log end offset)."""
+        which a new leader calls with its log end offset). Should the checkpoint write fail,
+        the epoch is not assigned (logged, as a failed append): the leader's first append
+        assigns it at the same log end offset, or fails before writing a byte."""
         with self.lock:
-            self._assign_epoch(epoch, start_offset)
+            try:
+                self._assign_epoch(epoch, start_offset)
+            except OSError as e:
+                self._failed_write(e)
 
     def _assign_epoch(self, epoch: int, start_offset: int) -> None:
+        """A new epoch from an append, before its batch is written: should the checkpoint
+        write fail, the cache stays as it was, so the append fails with nothing written and
+        its retry writes the checkpoint again. (Kept in memory, the entry would have been
+        written by no later change: after a clean stop the cache would lack the epoch of
+        batches in the log.)"""
         cache = self._epochs.assign(epoch, start_offset)
         if cache is not self._epochs:
-            self._set_epochs(cache)
+            self._set_epochs(cache, undo_on_failure=True)
 
-    def _set_epochs(self, cache: LeaderEpochCache) -> None:
+    def _set_epochs(self, cache: LeaderEpochCache, undo_on_failure: bool = False) -> None:
         """Install `cache` and write it through (Kafka writes the checkpoint at every change
         too; a crash then leaves the old or the new file whole, and the load truncates
-        whatever stale entries the old one had to the recovered log)."""
+        whatever stale entries the old one had to the recovered log). A failed write of a
+        truncated cache (the log was cut already) takes the log offline for writes: the file
+        then holds entries the log no longer has, which a restart cuts to the log it finds,
+        but appends made after them with no epoch change would be taken for theirs."""
+        old = self._epochs
         self._epochs = cache
         self._latest_epoch = cache.latest_epoch
-        self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
+        try:
+            self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
+        except OSError as e:
+            if undo_on_failure:
+                self._epochs, self._latest_epoch = old, old.latest_epoch
+            else:
+                self._go_offline(f"{posixpath.join(self.dir, LEADER_EPOCH_CHECKPOINT_FILE)}: {e}")
+            raise
 
     @property
     def size_in_bytes(self) -> int:

@@ -1,6 +1,7 @@
 """A full disk (ENOSPC) or a failing one (EIO) at every write of every file kind the log
-writes - segment, offset/time index, log-state checkpoint, producer snapshot - and then a
-restart: every acknowledged record is there exactly once, the log opens, and after a full
+writes - segment, offset/time index, log-state checkpoint, leader-epoch checkpoint, producer
+snapshot - and then a restart: every acknowledged record is there exactly once, the leader-epoch
+cache names the epoch of every batch, the log opens, and after a full
 disk the writes go on once there is space again. Also the start-up repairs: a torn tail
 after a clean stop is cut off with a WARN, damaged fsynced data takes only that partition
 offline."""
@@ -13,6 +14,7 @@ import pytest
 
 from odradek.log import FaultyFileSystem, LogConfig, LogManager, PartitionLog
 from odradek.log import errors
+from odradek.log.leader_epoch_cache import LeaderEpochCache
 from odradek.wire.records import build_batch
 
 from log_helpers import read_all
@@ -25,6 +27,7 @@ KINDS = {
     "segment": lambda p: p.endswith(".log"),
     "index": lambda p: p.endswith(".index") or p.endswith(".timeindex"),
     "checkpoint": lambda p: "log-state.checkpoint" in p,
+    "leader-epoch": lambda p: "leader-epoch-checkpoint" in p,
     "snapshot": lambda p: ".snapshot" in p or "txn" in p,
 }
 
@@ -44,7 +47,7 @@ class Producer:
         self.acked: list[bytes] = []
         self.failures = 0
 
-    def step(self, log: PartitionLog, n: int, now: int) -> bool:
+    def step(self, log: PartitionLog, n: int, now: int, epoch: int | None = None) -> bool:
         if self.pending is None:
             vals = [value(self.i + k) for k in range(n)]
             self.i += n
@@ -55,7 +58,8 @@ class Producer:
         vals, idem, seq = self.pending
         kw = dict(producer_id=PID, producer_epoch=0, base_sequence=seq) if idem else {}
         try:
-            log.append(build_batch([(None, v, (), now) for v in vals], **kw), now_ms=now)
+            log.append(build_batch([(None, v, (), now) for v in vals], **kw), now_ms=now,
+                       leader_epoch=epoch)
         except (OSError, errors.KafkaStorageError):
             self.failures += 1
             if not idem:
@@ -71,7 +75,7 @@ def run(fs: FaultyFileSystem, err: int, kind: str, at: int, close: bool) -> tupl
     prod = Producer()
     fs.fail_writes(err, after=at, match=KINDS[kind], sticky=err == errno.ENOSPC)
     for step in range(40):
-        prod.step(log, 1 + step % 3, 1000 + step)
+        prod.step(log, 1 + step % 3, 1000 + step, epoch=step // 6)  # a new leader epoch every 6
         if step % 5 == 4:
             log.maybe_flush(10 ** 9)
             log.checkpoint()
@@ -81,7 +85,7 @@ def run(fs: FaultyFileSystem, err: int, kind: str, at: int, close: bool) -> tupl
     if err == errno.ENOSPC:
         assert log.offline is None
         for step in range(5):  # writes go on
-            assert prod.step(log, 2, 2000 + step), "append failed after space came back"
+            assert prod.step(log, 2, 2000 + step, epoch=6), "append failed after space came back"
     if close:
         log.close()
     return prod, log
@@ -95,7 +99,18 @@ def check_restart(fs: FaultyFileSystem, prod: Producer) -> PartitionLog:
     assert not missing, f"acknowledged records lost: {missing[:3]}"
     order = [v for v in got if v in set(prod.acked)]
     assert order == sorted(order, key=prod.acked.index)
+    assert log.epochs == epochs_of_batches(log), "the leader-epoch cache does not match the log"
     return log
+
+
+def epochs_of_batches(log: PartitionLog) -> LeaderEpochCache:
+    """The leader-epoch cache the log's batches make (each batch's partitionLeaderEpoch)."""
+    cache = LeaderEpochCache()
+    for seg in log.segments:
+        for _, h in seg.batches():
+            if h.partition_leader_epoch >= 0:
+                cache = cache.assign(h.partition_leader_epoch, h.base_offset)
+    return cache
 
 
 @pytest.mark.parametrize("close", [True, False], ids=["clean-stop", "kill-9"])
@@ -308,3 +323,43 @@ def test_a_torn_tail_after_kill_9_is_truncated_with_a_warning(caplog):
     assert f"{path}: unreadable batch header: need 61 bytes for a batch header, have 50 at byte {end}; " \
            f"truncated 50 bytes, the log ends at offset 3" in caplog.text
     assert log2.recovered_unclean and [v for _, _, v in read_all(log2)] == [value(i) for i in range(3)]
+
+
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EIO], ids=["ENOSPC", "EIO"])
+def test_a_failed_epoch_checkpoint_after_a_truncation_takes_the_log_offline(err, caplog):
+    """A follower's truncation cut the log and its leader-epoch cache; the checkpoint write of
+    the cut cache fails. The file still names epochs the log no longer has: the log takes no
+    more writes (appends with no epoch change would be taken for those epochs), and a restart
+    cuts the file's entries to the log it finds."""
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    log = PartitionLog(fs, DIR, CFG, now_ms=0)
+    for i, epoch in enumerate((0, 0, 1, 1, 2)):
+        log.append(build_batch([(None, value(i), (), 1)]), now_ms=1, leader_epoch=epoch)
+    fs.fail_writes(err, match=KINDS["leader-epoch"])
+    with caplog.at_level(logging.ERROR, logger="odradek.log"):
+        with pytest.raises(OSError):
+            log.truncate_to(2)
+    assert "leader-epoch-checkpoint" in caplog.text and log.offline is not None
+    fs.clear_write_faults()
+    with pytest.raises(errors.KafkaStorageError):
+        log.append_as_follower(build_batch([(None, b"x", (), 1)], base_offset=2), now_ms=2)
+    log.close()
+    log2 = PartitionLog(fs.restart("kept"), DIR, CFG, now_ms=3)
+    assert [v for _, _, v in read_all(log2)] == [value(0), value(1)]
+    assert log2.epochs == epochs_of_batches(log2) and log2.epochs.latest_epoch == 0
+
+
+def test_a_new_leader_whose_epoch_checkpoint_fails_assigns_it_at_its_first_append():
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    log = PartitionLog(fs, DIR, CFG, now_ms=0)
+    log.append(build_batch([(None, b"a", (), 1)]), now_ms=1, leader_epoch=0)
+    fs.fail_writes(errno.ENOSPC, match=KINDS["leader-epoch"])
+    log.assign_epoch(1, log.log_end_offset)  # logged, not raised; not assigned
+    assert log.epochs.latest_epoch == 0 and log.offline is None
+    fs.clear_write_faults()
+    log.append(build_batch([(None, b"b", (), 1)]), now_ms=1, leader_epoch=1)
+    log.close()
+    log2 = PartitionLog(fs.restart("kept"), DIR, CFG, now_ms=3)
+    assert [(e.epoch, e.start_offset) for e in log2.epochs.entries] == [(0, 0), (1, 1)]
