@@ -55,7 +55,7 @@ class LogManager:
         # partitions whose log failed validation at start-up (damaged fsynced data): not
         # served, their files left as they are, until a restart finds them whole or the
         # metadata deletes their topic (mark_stray / delete); `_offline_dirs`: their directories
-        self.offline: dict[tuple[str, int], LogCorruptionError] = {}
+        self.offline: dict[tuple[str, int], LogCorruptionError | KafkaStorageError] = {}
         self._offline_dirs: dict[tuple[str, int], str] = {}
         # the topic id in each log's partition.metadata (None: no file, a log written before
         # odradek kept one); `unreadable`: a file there that cannot be parsed
@@ -102,7 +102,9 @@ class LogManager:
                     log = self.logs[tp] = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
                     if tp in hws:  # (clamped to the recovered log, as Kafka's updateHighWatermark)
                         log.high_watermark = hws[tp]
-                except LogCorruptionError as e:  # that partition only; the others start
+                except (LogCorruptionError, OSError) as e:  # that partition only; the others start
+                    if isinstance(e, OSError):  # a write of its recovery failed (ENOSPC, EIO)
+                        e = KafkaStorageError(f"{path}: loading the log failed: {e}")
                     logger.error("partition %s-%d is offline: %s", tp[0], tp[1], e)
                     self.offline[tp] = e
                     self._offline_dirs[tp] = path

@@ -124,7 +124,11 @@ class PartitionLog:
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
         self._durable: dict[str, bytes] = {}
         fs.makedirs(directory)
-        self._load(now_ms)
+        try:
+            self._load(now_ms)
+        except OSError:  # (a write of the recovery failed: the caller takes the log offline)
+            self.close_files()
+            raise
 
     # ------------------------------------------------------------ offsets
 

@@ -363,3 +363,42 @@ def test_a_new_leader_whose_epoch_checkpoint_fails_assigns_it_at_its_first_appen
     log.close()
     log2 = PartitionLog(fs.restart("kept"), DIR, CFG, now_ms=3)
     assert [(e.epoch, e.start_offset) for e in log2.epochs.entries] == [(0, 0), (1, 1)]
+
+
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EIO], ids=["ENOSPC", "EIO"])
+def test_a_restart_whose_recovery_cannot_write_takes_only_that_partition_offline(err, caplog):
+    """After a kill -9 the recovery of a partition writes (its checkpoints, a rebuilt
+    leader-epoch cache); a full or failing disk at every one of those writes in turn: the
+    broker's logs start, that partition is offline (KAFKA_STORAGE_ERROR) until a restart, the
+    other serves; once the disk is back a restart recovers every record of both."""
+    fs = FaultyFileSystem()
+    fs.makedirs("/data")
+    m = LogManager("/data", fs=fs, default_config=CFG)
+    for t in ("bad", "good"):
+        lg = m.get_or_create(t, 0)
+        for i in range(12):
+            lg.append(build_batch([(None, value(i), (), 1)]), now_ms=1, leader_epoch=i // 5)
+    want = [value(i) for i in range(12)]
+    at = 0
+    while True:
+        fs2 = fs.restart("kept")  # kill -9
+        fs2.fail_writes(err, after=at, match=lambda p: p.startswith("/data/bad-0/"))
+        caplog.clear()
+        with caplog.at_level(logging.ERROR, logger="odradek.log"):
+            m2 = LogManager("/data", fs=fs2, default_config=CFG)
+        if not fs2.failed_writes:
+            assert m2.get("bad", 0) is not None
+            break
+        assert "partition bad-0 is offline: /data/bad-0: loading the log failed" in caplog.text
+        assert m2.get("bad", 0) is None
+        with pytest.raises(errors.KafkaStorageError):
+            m2.get_or_create("bad", 0)
+        assert [v for _, _, v in read_all(m2.get("good", 0))] == want
+        m2.close()
+        fs2.clear_write_faults()
+        m3 = LogManager("/data", fs=fs2.restart("kept"), default_config=CFG)
+        for t in ("bad", "good"):
+            assert [v for _, _, v in read_all(m3.get(t, 0))] == want, (at, t)
+            assert m3.get(t, 0).epochs == epochs_of_batches(m3.get(t, 0))
+        at += 1
+    assert at >= 2
