@@ -96,6 +96,8 @@ class ControllerServer:
         self.driver = None
         self.server = None
         self.connections: set = set()
+        self.faults = None  # no injected faults nor request trace on the CONTROLLER listener (odradek/testing)
+        self.trace = None
         self._was_active = False
         self._heartbeats = BrokerHeartbeats(config.broker_session_timeout_ms)
         self._producer_ids = ProducerIdControl()
