@@ -22,6 +22,10 @@ def _add_serve(sub) -> None:
                         "PLAINTEXT://127.0.0.1:9092)")
     p.add_argument("--host", help="listen on HOST (shortcut for listeners; default 127.0.0.1)")
     p.add_argument("--data-dir", help="data directory (shortcut for log.dirs; default ./odradek-data)")
+    p.add_argument("--http-port", type=int,
+                   help="serve /metrics (Prometheus), /health/live and /health/ready on this port "
+                        "(shortcut for odradek.http.port; host odradek.http.host, default 127.0.0.1; "
+                        "default: no HTTP listener)")
     p.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS,
                    help="broker log level on stderr (default: $ODRADEK_LOG_LEVEL, else INFO: listeners, "
                         "topics created/deleted, group rebalances, segment deletions; DEBUG adds client "
@@ -44,6 +48,8 @@ def build_config(args):
         props["listeners"] = f"PLAINTEXT://{host}:{port}"
     if args.data_dir:
         props["log.dirs"] = args.data_dir
+    if args.http_port is not None:
+        props["odradek.http.port"] = str(args.http_port)
     return BrokerConfig.from_properties(props)
 
 

@@ -385,6 +385,10 @@ class BrokerConfig:
     max_connections_per_ip: int = prop("max.connections.per.ip", INT_MAX, _int(0, INT_MAX))
     max_connections_per_ip_overrides: str = prop("max.connections.per.ip.overrides", "", _host_counts)
     max_connection_creation_rate: int = prop("max.connection.creation.rate", INT_MAX, _int(0, INT_MAX))
+    # odradek's own HTTP listener (broker/http_server.py): /metrics, /health/live, /health/ready;
+    # off unless a port is given (0: any free port)
+    http_port: int | None = prop("odradek.http.port", None, _int(0, 65535))
+    http_host: str = prop("odradek.http.host", "127.0.0.1", _str)
     log_retention_check_interval_ms: int = prop("log.retention.check.interval.ms", 300000, _int(1))
     log_flush_scheduler_interval_ms: int = prop("log.flush.scheduler.interval.ms", LONG_MAX, _int(1))
     log_flush_offset_checkpoint_interval_ms: int = prop("log.flush.offset.checkpoint.interval.ms", 60000,

@@ -9,10 +9,13 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from odradek.broker.coordinator_log import PendingWrites
 from odradek.coordinator.partition_loading import CoordinatorPartitions
+
+if TYPE_CHECKING:
+    from odradek.broker.stats import TopicStats
 
 log = logging.getLogger(__name__)
 
@@ -27,10 +30,12 @@ INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE, SHARE_GROUP_ST
 
 
 class Broker:
-    def __init__(self, config, clock_ms: Callable[[], int], schedule: Callable[[float, Callable], Any]):
+    def __init__(self, config, clock_ms: Callable[[], int], schedule: Callable[[float, Callable], Any],
+                 topic_stats: TopicStats | None = None):
         from odradek.broker.purgatory import Purgatory
 
         self.config = config
+        self.topic_stats = topic_stats  # counted on leader appends when metrics are served
         self.clock_ms = clock_ms
         self.node_id = config.node_id
         adv = config.advertised
@@ -134,6 +139,7 @@ class Broker:
                                        replica_lag_time_max_ms=cfg.replica_lag_time_max_ms,
                                        fetchers=self.replica_fetchers,
                                        send_alter_partition=alter_partition.submit if alter_partition else None,
+                                       topic_stats=self.topic_stats,
                                        replica_selector=cfg.replica_selector_class)
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:

@@ -23,6 +23,7 @@ from odradek.api_handlers.error_responses import BUILDERS, error_response
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.coordinator_acks import hold
 from odradek.broker.host_resolver import host_resolves
+from odradek.broker.stats import observe_request
 from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
@@ -70,6 +71,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.server = server
         self.broker = server.broker
         self.registry = server.registry
+        self.request_stats = server.request_stats  # None unless metrics are served
         self.decoder = FrameBuffer(server.config.socket_request_max_bytes,
                                    pool=getattr(server, "buffer_pool", None))
         self.frames: deque = deque()
@@ -354,6 +356,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
                     return
                 await self._send(key, ver, corr, resp)
                 return
+        stats = self.request_stats
+        started = time.perf_counter() if stats is not None else 0.0
         ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
                              now_ms=self.broker.clock_ms(), services=self.broker.services, connection_id=self.name,
                              client_host=self.client_host, header=header, resolve_host=host_resolves)
@@ -367,8 +371,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 return
         finally:
             pending.end(writes)
+        handled = time.perf_counter() if stats is not None else 0.0
         while isinstance(resp, Delayed):  # (a completed wait may lead to another: Produce's verification)
-            resp = await self._park(_collecting(resp, pending, writes))
+            resp = await self._park(_collecting(resp, pending, writes), key)
             if isinstance(resp, BaseException):
                 resp = self._error_response(header, body, resp)
                 if resp is None:
@@ -379,7 +384,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
                         lambda code: error_response(key, ver, body, CoordinatorError(code)),
                         self.broker.clock_ms(), self.broker.coordinator_write_timeout_ms(writes))
             if isinstance(resp, Delayed):
-                resp = await self._park(resp)
+                resp = await self._park(resp, key)
         if resp is None or self.closed:
             return  # acks=0 produce: no response at all
         if fault is not None and fault.action == "drop_response":
@@ -387,13 +392,19 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if resp is CLOSE_CONNECTION:
             self.close()
             return
+        if stats is None:
+            await self._send(key, ver, corr, resp)
+            return
+        answered = time.perf_counter()
         await self._send(key, ver, corr, resp)
+        observe_request(stats, self.server.topic_stats, self.broker.controller.image, key, ver, body, resp,
+                        started, handled, answered, time.perf_counter())
 
     def _topic_name(self, topic_id) -> str | None:
         t = self.broker.image.topics_by_id.get(topic_id)
         return None if t is None else t.name
 
-    async def _park(self, delayed: Delayed):
+    async def _park(self, delayed: Delayed, api_key: int):
         """The response of a parked operation, once the purgatory completes it."""
         fut = asyncio.get_running_loop().create_future()
 
@@ -402,10 +413,15 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 fut.set_result(r)
 
         self._op = self.broker.purgatory.add(delayed, done)
+        stats = self.request_stats
+        if stats is not None:
+            stats.park(api_key, 1)
         try:
             return await fut
         finally:
             self._op = None
+            if stats is not None:
+                stats.park(api_key, -1)
 
     def _error_response(self, header, body, exc):
         """Kafka's handleError: log, then answer with the API's error response and keep the

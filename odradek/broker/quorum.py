@@ -18,6 +18,7 @@ import signal
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from odradek.broker.broker_lifecycle import BrokerLifecycle
@@ -61,6 +62,8 @@ class QuorumBroker:
     forwarding: Forwarding
     lifecycle: BrokerLifecycle
     channel: ControllerChannel  # to the active controller (the leaders' AlterPartition)
+    # metrics: whether this process is the active controller; None: it has no controller role
+    active_controller: Callable[[], bool] | None = None
 
     def registry(self, base: dict) -> dict:
         return self.forwarding.registry(base)
@@ -86,7 +89,8 @@ async def _main(config) -> int:
         await cs.start()
         if cs.is_broker:
             server = BrokerServer(config)
-            await server.start(QuorumBroker(controller, Forwarding(channel, cs), lifecycle, channel))
+            active = (lambda: cs.active) if cs.is_controller else None
+            await server.start(QuorumBroker(controller, Forwarding(channel, cs), lifecycle, channel, active))
     except (OSError, RuntimeError) as e:
         print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
         return 1

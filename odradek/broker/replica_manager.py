@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Callable, Iterable, Protocol
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol
 
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, DeletedRecords, NotLed, low_watermark_key
 from odradek.config import RACK_AWARE_SELECTOR
@@ -35,6 +35,9 @@ from odradek.replication.messages import (
 )
 from odradek.replication.read_replica import NO_PREFERRED, preferred_read_replica
 from odradek.wire.errors import ErrorCode
+
+if TYPE_CHECKING:
+    from odradek.broker.stats import TopicStats
 
 log = logging.getLogger(__name__)
 
@@ -110,8 +113,9 @@ class ReplicaManager:
                  clock_ms: Callable[[], int], *, min_insync_replicas: Callable[[str], int] = lambda topic: 1,
                  replica_lag_time_max_ms: int = 30_000, fetchers: FollowerFetchers | None = None,
                  send_alter_partition: SendAlterPartition | None = None,
-                 replica_selector: str | None = None):
+                 replica_selector: str | None = None, topic_stats: TopicStats | None = None):
         self.logs = log_manager
+        self._stats = topic_stats
         self._replica_selector = replica_selector  # replica.selector.class (KIP-392), None: leader only
         self.node_id = node_id
         self._topic_log_config = topic_log_config
@@ -417,8 +421,13 @@ class ReplicaManager:
         tp = (topic, partition)
         leader = self.leaders[tp]
         plog = leader.log
+        stats = self._stats
+        if stats is not None:
+            stats.produce_request(topic)
         info = plog.append(record_set, now_ms, leader_epoch=leader.leader_epoch)
         if not info.duplicate:
+            if stats is not None:
+                stats.appended(topic, info.record_count, len(record_set))
             leader.on_append(now_ms)
             hw = leader.high_watermark
             if hw != plog.high_watermark:

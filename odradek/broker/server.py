@@ -16,6 +16,7 @@ from odradek.broker.connection_limits import ConnectionLimits
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.testing.faults import FaultTable
 from odradek.testing.trace_sink import TraceSink
+from odradek.broker.observability import BrokerHttp
 from odradek.wire.frames import BufferPool
 
 if TYPE_CHECKING:
@@ -55,25 +56,33 @@ class BrokerServer:
         self.faults = FaultTable() if config.testing_control_enable else None
         self.trace = TraceSink(config.testing_trace_file, self.clock.now_ms) if config.testing_trace_file else None
         self._woken = None  # set to run the periodic work at once (the virtual clock advanced)
+        # odradek.http.port: metrics and health (broker/observability.py); None: no HTTP listener
+        self.http = BrokerHttp(config.http_host, config.http_port) if config.http_port is not None else None
+        self.topic_stats = self.http.topic_stats if self.http is not None else None
+        self.request_stats = self.http.request_stats if self.http is not None else None
+        self.connections_created = 0
 
     async def start(self, cluster: QuorumBroker | None = None) -> None:
         """Bind, open the broker, serve. ``cluster``: a broker of a KRaft cluster
         (broker/quorum.py): its controller follows the metadata log, admin requests go
-        to the active controller, and it serves once registered and unfenced."""
+        to the active controller, and it serves once registered and unfenced. The HTTP
+        listener (if any) comes up first, so /health/ready says 503 during log recovery."""
         from odradek.api_handlers import REGISTRY
         from odradek.broker.broker import Broker
 
         self.loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         self.registry = REGISTRY if cluster is None else cluster.registry(REGISTRY)
+        if self.http is not None:
+            await self.http.start(self.loop)
         lst = self.config.listener
         # bind first: a port in use must fail before any data is touched
         self.server = await self.loop.create_server(
-            lambda: KafkaConnection(self, self.limits), lst.host or None, lst.port, reuse_address=True, backlog=1024,
+            self._new_connection, lst.host or None, lst.port, reuse_address=True, backlog=1024,
             start_serving=False)
         sock = self.server.sockets[0]
         self.port = sock.getsockname()[1]
-        self.broker = Broker(self.config, self.clock.now_ms, self.loop.call_later)
+        self.broker = Broker(self.config, self.clock.now_ms, self.loop.call_later, topic_stats=self.topic_stats)
         if lst.port == 0 and self.broker.advertised_port == 0:
             self.broker.advertised_port = self.port
         if cluster is None:
@@ -86,6 +95,16 @@ class BrokerServer:
         await self.server.start_serving()
         log.info("Awaiting socket connections on %s:%d.", lst.host or "0.0.0.0", self.port)
         self._tasks.append(self.loop.create_task(self._periodic()))
+        if self.http is not None:
+            name = lst.name
+            active = (lambda: True) if cluster is None else cluster.active_controller
+            self.http.serve_metrics_of(self.broker, lambda: {name: len(self.connections)},
+                                       lambda: {name: self.connections_created}, active)
+            self.http.ready = True
+
+    def _new_connection(self) -> KafkaConnection:
+        self.connections_created += 1
+        return KafkaConnection(self, self.limits)
 
     def stop(self) -> None:
         if self._stopping is not None:
@@ -95,6 +114,8 @@ class BrokerServer:
         await self._stopping.wait()
 
     async def close(self) -> None:
+        if self.http is not None:
+            self.http.close()
         stop_serving(self._tasks, self.server, self.connections)
         if self.broker is not None and self.broker.replica_fetchers is not None:
             await self.broker.replica_fetchers.close()  # no follower writes once the logs close

@@ -19,7 +19,7 @@ def test_every_field_is_a_property_and_every_name_parses():
     fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
     assert fields == {attr for attr, _ in _FIELDS}
     assert {attr for attr, _ in _SPECS.values()} == fields
-    assert len(_SPECS) == 124  # 96 + queued.max.request.bytes, max.connections* (issue 27),
+    assert len(_SPECS) == 126  # 96 + odradek.http.port and odradek.http.host (metrics and health, issue 23), queued.max.request.bytes, max.connections* (issue 27),
     # replica.selector.class (KIP-392, issue 20), replica.high.watermark.checkpoint.interval.ms (issue 20),
     # share.coordinator.state.topic.replication.factor (was accepted unchecked, issue 25),
     # num.replica.fetchers, replica.fetch.* and replica.socket.timeout.ms (the replica fetchers, issue 20),

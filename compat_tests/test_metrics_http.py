@@ -1,0 +1,130 @@
+"""`odradek serve --http-port P`: Prometheus metrics under the JMX exporter's standard Kafka
+names, and the health checks, read over real HTTP after known traffic from a real client."""
+
+from __future__ import annotations
+
+import http.client
+import time
+
+import pytest
+from confluent_kafka import Consumer, Producer
+from prometheus_client.parser import text_string_to_metric_families
+
+from harness import BrokerProcess, create_topic, free_port
+
+RECORDS = 250
+VALUE = b"v" * 40
+
+
+def get(port: int, path: str, method: str = "GET") -> tuple[int, str, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request(method, path)
+        resp = conn.getresponse()
+        return resp.status, resp.getheader("content-type", ""), resp.read()
+    finally:
+        conn.close()
+
+
+def scrape(port: int) -> dict[tuple[str, tuple], float]:
+    """sample name and sorted labels -> value"""
+    status, ctype, body = get(port, "/metrics")
+    assert status == 200 and ctype.startswith("text/plain; version=0.0.4")
+    out = {}
+    for family in text_string_to_metric_families(body.decode()):
+        for s in family.samples:
+            out[(s.name, tuple(sorted(s.labels.items())))] = s.value
+    return out
+
+
+def topic_sum(metrics: dict, name: str, topic: str) -> float:
+    return sum(v for (n, labels), v in metrics.items() if n == name and ("topic", topic) in labels)
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    http_port = free_port()
+    b = BrokerProcess(str(tmp_path_factory.mktemp("metrics")),
+                      {"odradek.http.port": str(http_port), "group.initial.rebalance.delay.ms": "0"})
+    b.start()
+    try:
+        yield b, http_port
+    finally:
+        b.stop()
+
+
+def test_health(served):
+    _, port = served
+    assert get(port, "/health/live")[0] == 200
+    status, _, body = get(port, "/health/ready")
+    assert (status, body) == (200, b"ready\n")
+
+
+def test_unknown_path_and_method(served):
+    _, port = served
+    assert get(port, "/nope")[0] == 404
+    assert get(port, "/metrics", "POST")[0] == 405
+
+
+def test_counts_after_known_traffic(served):
+    broker, port = served
+    topic = "metered"
+    create_topic(broker.bootstrap, topic, partitions=2)
+    before = scrape(port)
+    p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 5})
+    for i in range(RECORDS):
+        p.produce(topic, key=b"k%d" % i, value=VALUE)
+    assert p.flush(60) == 0
+
+    after_produce = scrape(port)
+    assert topic_sum(after_produce, "kafka_server_brokertopicmetrics_messagesin_total", topic) == RECORDS
+    # every appended byte is on disk: BytesIn equals the topic's log size
+    on_disk = topic_sum(after_produce, "kafka_log_log_size", topic)
+    assert on_disk > RECORDS * len(VALUE)
+    assert topic_sum(after_produce, "kafka_server_brokertopicmetrics_bytesin_total", topic) == on_disk
+    assert topic_sum(after_produce, "kafka_log_log_logendoffset", topic) == RECORDS
+    all_in = after_produce[("kafka_server_brokertopicmetrics_messagesin_total", ())]
+    assert all_in - before.get(("kafka_server_brokertopicmetrics_messagesin_total", ()), 0) >= RECORDS
+    produce_count = after_produce[("kafka_network_requestmetrics_totaltimems_count", (("request", "Produce"),))]
+    assert produce_count >= 1
+    assert after_produce[("kafka_network_requestmetrics_totaltimems",
+                          (("quantile", "0.99"), ("request", "Produce")))] >= 0
+    versions = [v for (n, labels), v in after_produce.items()
+                if n == "kafka_network_requestmetrics_requests_total" and ("request", "Produce") in labels]
+    assert sum(versions) == produce_count
+
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "metered-group",
+                  "auto.offset.reset": "earliest", "enable.auto.commit": False})
+    c.subscribe([topic])
+    got = 0
+    deadline = time.monotonic() + 60
+    while got < RECORDS and time.monotonic() < deadline:
+        m = c.poll(1)
+        if m is not None and m.error() is None:
+            got += 1
+    assert got == RECORDS
+    c.commit(asynchronous=False)
+    after_consume = scrape(port)
+    # a consumer read every byte of the topic once: BytesOut equals the log size
+    assert topic_sum(after_consume, "kafka_server_brokertopicmetrics_bytesout_total", topic) == on_disk
+    assert after_consume[("kafka_coordinator_group_groupmetadatamanager_numgroups", ())] >= 1
+    assert after_consume[("kafka_coordinator_group_groupmetadatamanager_numoffsets", ())] >= 2
+    assert sum(v for (n, labels), v in after_consume.items()
+               if n == "kafka_network_requestmetrics_requests_total" and ("request", "FetchConsumer") in labels) >= 1
+    assert after_consume[("kafka_server_socket_server_metrics_connection_count", (("listener", "PLAINTEXT"),))] >= 1
+    c.close()
+
+    assert after_consume[("kafka_server_replicamanager_leadercount", ())] >= 2
+    assert after_consume[("kafka_server_replicamanager_underreplicatedpartitions", ())] == 0
+    assert after_consume[("kafka_controller_kafkacontroller_activecontrollercount", ())] == 1
+    assert after_consume[("kafka_controller_kafkacontroller_globaltopiccount", ())] >= 1
+    assert after_consume[("process_resident_memory_bytes", ())] > 0
+
+
+def test_no_http_listener_unless_asked(tmp_path):
+    b = BrokerProcess(str(tmp_path))
+    b.start()
+    try:
+        assert not any("HTTP endpoints" in line for line in b.output)
+    finally:
+        b.stop()

@@ -1,0 +1,186 @@
+"""The broker's metrics, served as Prometheus text on `/metrics` (broker/http_server.py).
+
+Names are those the Prometheus JMX exporter's standard Kafka rules (example_configs/
+kafka-2_0_0.yml, lowercaseOutputName) give Kafka's MBeans, so dashboards built on a Kafka
+broker work unchanged: ``kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec,topic=t``
+-> ``kafka_server_brokertopicmetrics_messagesin_total{topic="t"}``; a Yammer histogram such as
+``kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce`` -> quantile samples
+``kafka_network_requestmetrics_totaltimems{request="Produce",quantile="0.99"}`` and
+``..._count`` (a Prometheus summary; ``_sum`` is odradek's addition).
+
+The hot paths only add to plain counters (TopicStats, RequestStats); everything else is
+read from the broker's state when Prometheus scrapes (BrokerCollector), through the
+prometheus_client library's exposition.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from prometheus_client.core import CollectorRegistry, Metric
+from prometheus_client.exposition import generate_latest
+from prometheus_client.process_collector import ProcessCollector
+
+from odradek.broker.stats import COMPONENTS, QUANTILES, RequestStats, TopicStats, quantile
+from odradek.coordinator.group_model import CLASSIC
+
+if TYPE_CHECKING:
+    from odradek.broker.broker import Broker
+
+def _family(name: str, doc: str, typ: str) -> Metric:
+    return Metric(name, doc, typ)
+
+
+def _counter(name: str, doc: str, by: dict, label: str | None = None) -> Metric:
+    """A counter of Kafka's per-topic (or per-something) kind: the "" key is the unlabelled
+    all-topics sample, as the exporter writes both."""
+    m = _family(name, doc, "counter")
+    for key, value in sorted(by.items()):
+        labels = {} if key == "" or label is None else {label: key}
+        m.add_sample(name + "_total", labels, value)
+    return m
+
+
+def _gauge(name: str, doc: str, samples: Iterator[tuple[dict, float]]) -> Metric:
+    m = _family(name, doc, "gauge")
+    for labels, value in samples:
+        m.add_sample(name, labels, value)
+    return m
+
+
+class BrokerCollector:
+    """What /metrics shows, read from the broker's state at scrape time."""
+
+    def __init__(self, broker: Broker, topics: TopicStats, requests: RequestStats,
+                 connections: Callable[[], dict[str, int]], connections_created: Callable[[], dict[str, int]],
+                 active_controller: Callable[[], bool] | None):
+        self.broker = broker
+        self.topics = topics
+        self.requests = requests
+        self.connections = connections
+        self.connections_created = connections_created
+        self.active_controller = active_controller  # None: no controller role in this process
+
+    def collect(self) -> Iterator[Metric]:
+        t = self.topics
+        yield _counter("kafka_server_brokertopicmetrics_messagesin", "Records appended (MessagesInPerSec)",
+                       t.messages_in, "topic")
+        yield _counter("kafka_server_brokertopicmetrics_bytesin", "Bytes appended by clients (BytesInPerSec)",
+                       t.bytes_in, "topic")
+        yield _counter("kafka_server_brokertopicmetrics_bytesout", "Record bytes sent to consumers (BytesOutPerSec)",
+                       t.bytes_out, "topic")
+        yield _counter("kafka_server_brokertopicmetrics_totalproducerequests",
+                       "Produce requests per partition (TotalProduceRequestsPerSec)", t.produce_requests, "topic")
+        yield from self._requests()
+        yield from self._replicas()
+        yield from self._logs()
+        yield from self._groups()
+        if self.active_controller is not None:
+            yield from self._controller()
+        yield _gauge("kafka_server_socket_server_metrics_connection_count", "Open client connections",
+                     (({"listener": k}, v) for k, v in sorted(self.connections().items())))
+        created = _family("kafka_server_socket_server_metrics_connection_creation", "Connections accepted",
+                          "counter")
+        for k, v in sorted(self.connections_created().items()):
+            created.add_sample("kafka_server_socket_server_metrics_connection_creation_total", {"listener": k}, v)
+        yield created
+
+    def _requests(self) -> Iterator[Metric]:
+        r = self.requests
+        m = _family("kafka_network_requestmetrics_requests", "Requests (RequestsPerSec)", "counter")
+        for (name, version), n in sorted(r.requests.items()):
+            m.add_sample("kafka_network_requestmetrics_requests_total", {"request": name, "version": str(version)}, n)
+        yield m
+        for comp in COMPONENTS:
+            name = f"kafka_network_requestmetrics_{comp}"
+            s = _family(name, f"Request time, {comp[:-2]} (ms)", "summary")
+            for (req, c), timer in sorted(r.timers.items()):
+                if c != comp:
+                    continue
+                values = sorted(timer.samples)
+                for q, label in QUANTILES:
+                    s.add_sample(name, {"request": req, "quantile": label}, quantile(values, q))
+                s.add_sample(name + "_count", {"request": req}, timer.count)
+                s.add_sample(name + "_sum", {"request": req}, timer.total)
+            yield s
+        yield _gauge("kafka_server_delayedoperationpurgatory_purgatorysize", "Requests waiting in purgatory",
+                     (({"delayedOperation": op}, n) for op, n in sorted(r.parked.items())))
+
+    def _replicas(self) -> Iterator[Metric]:
+        b = self.broker
+        image = b.controller.image
+        node = b.node_id
+        hosted = led = under = under_min = at_min = 0
+        leaders = b.replicas.leaders if b.replicas is not None else {}
+        for topic in image.topics.values():
+            for p in topic.partitions.values():
+                if node not in p.replicas:
+                    continue
+                hosted += 1
+                if p.leader == node:
+                    led += 1
+                    if len(p.isr) < len(p.replicas):
+                        under += 1
+                    leader = leaders.get((topic.name, p.partition))
+                    if leader is not None:
+                        min_isr = leader.effective_min_isr
+                        under_min += len(p.isr) < min_isr
+                        at_min += len(p.isr) == min_isr
+        prefix = "kafka_server_replicamanager_"
+        for name, value, doc in (("partitioncount", hosted, "Partitions with a replica here"),
+                                 ("leadercount", led, "Partitions led here"),
+                                 ("underreplicatedpartitions", under, "Led here with ISR smaller than replicas"),
+                                 ("underminisrpartitioncount", under_min, "Led here with ISR below min.insync.replicas"),
+                                 ("atminisrpartitioncount", at_min, "Led here with ISR at min.insync.replicas"),
+                                 ("offlinereplicacount", 0, "Replicas in an offline log dir")):
+            yield _gauge(prefix + name, doc, iter([({}, value)]))
+
+    def _logs(self) -> Iterator[Metric]:
+        logs = sorted(self.broker.log_manager.logs.items()) if self.broker.log_manager is not None else []
+        kinds = (("size", "Bytes on disk", lambda lg: lg.size_in_bytes),
+                 ("numlogsegments", "Segments", lambda lg: len(lg.segments)),
+                 ("logstartoffset", "First offset", lambda lg: lg.log_start_offset),
+                 ("logendoffset", "Offset of the next record", lambda lg: lg.log_end_offset))
+        for name, doc, value in kinds:
+            yield _gauge("kafka_log_log_" + name, doc,
+                         (({"topic": t, "partition": str(p)}, value(lg)) for (t, p), lg in logs))
+
+    def _groups(self) -> Iterator[Metric]:
+        """Kafka's GroupMetadataManager gauges: NumGroups counts every group, the by-state
+        ones classic groups (as Kafka 4.3's GroupCoordinatorMetrics)."""
+        groups = list(self.broker.groups.groups.values()) if self.broker.groups is not None else []
+        states = dict.fromkeys(("stable", "preparingrebalance", "completingrebalance", "empty", "dead"), 0)
+        offsets = 0
+        for g in groups:
+            if g.group_type == CLASSIC:
+                key = g.state_key()
+                if key in states:
+                    states[key] += 1
+            offsets += len(g.offsets)
+        prefix = "kafka_coordinator_group_groupmetadatamanager_"
+        yield _gauge(prefix + "numgroups", "Groups", iter([({}, len(groups))]))
+        for state, n in states.items():
+            yield _gauge(prefix + "numgroups" + state, f"Classic groups in state {state}", iter([({}, n)]))
+        yield _gauge(prefix + "numoffsets", "Committed offsets", iter([({}, offsets)]))
+
+    def _controller(self) -> Iterator[Metric]:
+        image = self.broker.controller.image
+        prefix = "kafka_controller_kafkacontroller_"
+        active = self.active_controller()
+        partitions = sum(len(t.partitions) for t in image.topics.values())
+        offline = sum(1 for t in image.topics.values() for p in t.partitions.values() if p.leader < 0)
+        for name, value, doc in (("activecontrollercount", int(active), "1 on the active controller"),
+                                 ("globaltopiccount", len(image.topics) if active else 0, "Topics"),
+                                 ("globalpartitioncount", partitions if active else 0, "Partitions"),
+                                 ("offlinepartitionscount", offline if active else 0, "Partitions without a leader")):
+            yield _gauge(prefix + name, doc, iter([({}, value)]))
+
+
+def exposition(collector: BrokerCollector) -> bytes:
+    """The Prometheus text of the broker's metrics and the process's (CPU, RSS, open fds)."""
+    registry = CollectorRegistry(auto_describe=False)
+    registry.register(collector)
+    registry.register(ProcessCollector(registry=None, pid=lambda: os.getpid()))
+    return generate_latest(registry)

@@ -1,0 +1,59 @@
+"""The broker's HTTP side when `odradek.http.port` is set: the counters the hot paths feed
+(broker/stats.py), `/metrics` (broker/metrics.py) and the health checks.
+
+`/health/live` answers 200 while the process serves HTTP at all; `/health/ready` answers 503
+until start-up is complete (logs recovered and loaded, the Kafka listener accepting, and in a
+cluster the broker registered and unfenced) and 200 after, until shutdown begins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from odradek.broker.http_server import HttpServer, Request, Response, Routes
+from odradek.broker.stats import RequestStats, TopicStats
+
+if TYPE_CHECKING:
+    from odradek.broker.broker import Broker
+
+PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
+
+
+class BrokerHttp:
+    def __init__(self, host: str, port: int):
+        self.topic_stats = TopicStats()
+        self.request_stats = RequestStats()
+        self.routes = Routes()
+        self.server = HttpServer(host, port, self.routes)
+        self.ready = False
+        self._collector = None
+        self.routes.add("GET", "/health/live", lambda req: Response.text(200, "live\n"))
+        self.routes.add("GET", "/health/ready", self._ready)
+        self.routes.add("GET", "/metrics", self._metrics)
+
+    async def start(self, loop) -> None:
+        await self.server.start(loop)
+
+    def serve_metrics_of(self, broker: Broker, connections: Callable[[], dict[str, int]],
+                         connections_created: Callable[[], dict[str, int]],
+                         active_controller: Callable[[], bool] | None) -> None:
+        """From now on /metrics reads this broker (its logs are open, its coordinators built)."""
+        from odradek.broker.metrics import BrokerCollector  # prometheus_client: only when served
+
+        self._collector = BrokerCollector(broker, self.topic_stats, self.request_stats, connections,
+                                          connections_created, active_controller)
+
+    def _ready(self, req: Request) -> Response:
+        return Response.text(200, "ready\n") if self.ready else Response.text(503, "starting\n")
+
+    def _metrics(self, req: Request) -> Response:
+        if self._collector is None:
+            return Response.text(503, "starting: no metrics yet\n")
+        from odradek.broker.metrics import exposition
+
+        return Response(200, exposition(self._collector), PROMETHEUS_TEXT)
+
+    def close(self) -> None:
+        self.ready = False
+        self.server.close()
