@@ -243,6 +243,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if self._admitted:
             self._admitted = False
             self._quotas.release(self.client_host)
+        self.decoder.release_all()
         mem = self._memory
         if mem is not None:
             mem.forget(self)
@@ -287,6 +288,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         try:
             while not self.closed:
                 if not self.frames:
+                    self.decoder.release()  # an idle connection holds no receive buffer
                     self.idle_since_ms = _now_ms()
                     self._wakeup = loop.create_future()
                     await self._wakeup
@@ -298,8 +300,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
                     self._maybe_resume_reading()
                 self.idle_since_ms = None
                 await self._handle(frame, loop)
+                n = len(frame)
+                frame = None  # (no view of the receive buffer left here while this waits)
                 if self._memory is not None and self._held:
-                    n = len(frame)
                     self._held -= n
                     self._memory.give(n)
         except asyncio.CancelledError:

@@ -100,12 +100,15 @@ class BufferPool:
     large request. At most ``max_bytes`` wait here; the oldest go first.
     """
 
-    __slots__ = ("max_bytes", "_free", "_bytes")
+    __slots__ = ("max_bytes", "_free", "_bytes", "scratch")
 
-    def __init__(self, max_bytes: int = 16 * 1024 * 1024):
+    def __init__(self, max_bytes: int = 16 * 1024 * 1024, scratch_bytes: int = 64 * 1024):
         self.max_bytes = max_bytes
         self._free: list = []
         self._bytes = 0
+        # what a FrameBuffer holding no buffer reads into; its received() copies the bytes out
+        # before the next read (one loop: get_buffer and received come in pairs)
+        self.scratch = bytearray(scratch_bytes)
 
     def take(self, need: int):
         """A spare buffer of at least ``need`` bytes that no view holds, or None."""
@@ -134,6 +137,17 @@ class BufferPool:
         return self._bytes
 
 
+def _grown(have: int, need: int, chunk: int) -> int:
+    """The size of the next buffer for a frame of ``need`` bytes (size prefix included) of
+    which ``have`` arrived. Memory follows the bytes that arrived, not the size a client
+    declares: a big frame's buffer at most doubles what was received (the received part
+    moves on each growth, 2x its size in all); once the whole frame fits, it gets room for
+    a pipelined one after it (up to 4 MiB more)."""
+    if need <= chunk:
+        return need
+    return min(need + min(need, _HEADROOM), max(2 * have, have + chunk))
+
+
 class FrameBuffer:
     """Receive side of a buffered protocol (asyncio.BufferedProtocol): the socket reads
     straight into memory handed out here, and complete frames come out as memoryview
@@ -153,9 +167,15 @@ class FrameBuffer:
     buffer left behind) or is allocated, and only the received part of that one frame
     moves there. A negative size or one above ``max_size`` raises
     FrameTooLargeError, and the buffer is unusable afterwards (close the connection).
+
+    Between frames (``release()``, when the connection is idle) the buffer is let go: with
+    a pool, the next read goes to the pool's shared scratch buffer, and what arrived there
+    is copied out - complete frames as they are, a partial one into a buffer of its own
+    sized by the bytes that came (as above) - so an idle or closing connection holds no
+    receive memory, as Kafka's channel holds none between requests.
     """
 
-    __slots__ = ("max_size", "chunk", "pool", "_buf", "_start", "_end", "_failed")
+    __slots__ = ("max_size", "chunk", "pool", "_buf", "_start", "_end", "_failed", "_scratch")
 
     def __init__(self, max_size: int = DEFAULT_MAX_FRAME, chunk: int = 64 * 1024,
                  pool: BufferPool | None = None):
@@ -166,11 +186,16 @@ class FrameBuffer:
         self._start = 0     # first byte not yet part of an emitted frame
         self._end = 0       # bytes of _buf received so far
         self._failed = False
+        self._scratch = None  # the pool's scratch, when the last get_buffer() returned it
 
     def get_buffer(self) -> memoryview:
         buf = self._buf
         if buf is None:
+            if self.pool is not None:
+                self._scratch = self.pool.scratch
+                return memoryview(self._scratch)
             self._buf = buf = bytearray(self.chunk)
+            self._start = self._end = 0
             return memoryview(buf)
         start, end = self._start, self._end
         have = end - start
@@ -192,14 +217,7 @@ class FrameBuffer:
             return memoryview(buf)[end:]  # (a big frame fills this one before it grows)
         # the next buffer; the partial frame (if any) moves to its front
         chunk = self.chunk
-        # Memory follows the bytes that arrived, not the size a client declares: a big
-        # frame's buffer at most doubles what was received (the received part moves on
-        # each growth, 2x its size in all); once the whole frame fits, it gets room for a
-        # pipelined one after it (up to 4 MiB more). Whole chunks.
-        if need <= chunk:
-            size = need
-        else:
-            size = min(need + min(need, _HEADROOM), max(2 * have, have + chunk))
+        size = _grown(have, need, chunk)
         pool = self.pool
         new = None
         if pool is not None:
@@ -221,6 +239,8 @@ class FrameBuffer:
         last buffer returned by get_buffer()."""
         if self._failed:
             raise FrameTooLargeError(-1, self.max_size)
+        if self._scratch is not None:
+            return self._from_scratch(n)
         end = self._end = self._end + n
         pos = self._start
         buf = self._buf
@@ -245,6 +265,54 @@ class FrameBuffer:
     def buffered(self) -> int:
         """Bytes held that do not yet form a complete frame."""
         return self._end - self._start
+
+    def _from_scratch(self, n: int) -> list:
+        """Copy out what was read into the shared scratch: complete frames each into its own
+        bytes, a partial frame into a buffer sized by what arrived of it."""
+        scratch = self._scratch
+        self._scratch = None
+        frames = []
+        pos = 0
+        need = 4
+        with memoryview(scratch) as mv:
+            while n - pos >= 4:
+                (size,) = _size.unpack_from(scratch, pos)
+                if size < 0 or size > self.max_size:
+                    self._failed = True
+                    raise FrameTooLargeError(size, self.max_size)
+                if n - pos - 4 < size:
+                    need = 4 + size
+                    break
+                frames.append(memoryview(bytes(mv[pos + 4:pos + 4 + size])))
+                pos += 4 + size
+            rest = n - pos
+            if rest:
+                buf = bytearray(max(rest, need if need <= self.chunk else _grown(rest, need, self.chunk)))
+                buf[:rest] = mv[pos:n]
+                self._buf = buf
+                self._start = 0
+                self._end = rest
+        return frames
+
+    def release(self) -> bool:
+        """Let go of the buffer when no partial frame is in it (an idle connection holds no
+        memory; the next read takes a buffer again): it goes to the pool, which hands it out
+        only once no frame view of it is left. False when a partial frame keeps it."""
+        buf = self._buf
+        if buf is None:
+            return True
+        if self._end != self._start:
+            return False
+        self._buf = None
+        self._start = self._end = 0
+        if self.pool is not None and len(buf) > self.chunk:
+            self.pool.give(buf)
+        return True
+
+    def release_all(self) -> None:
+        """The connection is gone: let go of the buffer, a partial frame in it too."""
+        self._start = self._end
+        self.release()
 
     @property
     def pending_size(self) -> int:

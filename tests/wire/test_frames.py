@@ -271,3 +271,63 @@ def test_pooled_frames_stay_valid(sizes, reads, chunk, keep_every):
         pos += n
         i += 1
     assert [bytes(f) for f in kept] == payloads
+
+
+# ---------------------------------------------------------------- release: no receive memory between frames
+
+def _feed_releasing(fb, data, sizes):
+    """As _feed_buffer, releasing the buffer after every read (as an idle connection does)."""
+    out = []
+    pos = i = 0
+    while pos < len(data):
+        buf = fb.get_buffer()
+        n = min(len(buf), sizes[i % len(sizes)], len(data) - pos)
+        buf[:n] = data[pos:pos + n]
+        del buf
+        out += [bytes(f) for f in fb.received(n)]
+        fb.release()
+        pos += n
+        i += 1
+    return out
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.binary(max_size=300), max_size=12), st.lists(st.integers(1, 700), min_size=1, max_size=5),
+       st.integers(1, 512))
+def test_released_buffer_reads_into_the_pool_scratch(payloads, sizes, chunk):
+    fb = FrameBuffer(chunk=chunk, pool=BufferPool(scratch_bytes=256))
+    assert _feed_releasing(fb, _stream(payloads), sizes) == payloads
+    assert fb.buffered == 0
+
+
+def test_an_idle_buffer_holds_nothing_and_a_partial_frame_what_arrived():
+    pool = BufferPool()
+    fb = FrameBuffer(max_size=200 << 20, pool=pool)
+    b = fb.get_buffer()
+    assert b.obj is pool.scratch  # nothing of its own while no frame is partly in
+    data = _stream([b"a" * 10, b"b" * 20]) + struct.pack(">i", 1000) + b"c" * 300
+    b[:len(data)] = data
+    del b
+    frames = fb.received(len(data))
+    assert [bytes(f) for f in frames] == [b"a" * 10, b"b" * 20]
+    assert fb.buffered == 304 and not fb.release()  # a partial frame keeps its buffer
+    own = fb.get_buffer()
+    assert own.obj is not pool.scratch and len(own.obj) == 1004  # a small frame: its size
+    own[:700] = b"c" * 700
+    del own
+    (f,) = fb.received(700)
+    assert bytes(f) == b"c" * 1000
+    del f
+    assert fb.release() and fb.get_buffer().obj is pool.scratch
+
+
+def test_a_declared_100_mib_frame_after_release_holds_what_arrived():
+    pool = BufferPool()
+    fb = FrameBuffer(max_size=200 << 20, pool=pool)
+    b = fb.get_buffer()
+    b[:4 + 3000] = struct.pack(">i", 100 << 20) + b"x" * 3000
+    del b
+    assert fb.received(4 + 3000) == [] and fb.pending_size == 100 << 20
+    assert len(fb.get_buffer().obj) <= 3004 + 64 * 1024
+    fb.release_all()  # the connection closed: the partial frame goes too
+    assert fb.buffered == 0 and fb.get_buffer().obj is pool.scratch

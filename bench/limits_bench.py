@@ -1,0 +1,282 @@
+"""What hostile or unlucky clients cost a broker (issue 27), odradek and Apache Kafka 4.3 in the
+same run, one broker at a time:
+
+    python -m bench limits [--brokers odradek,kafka] [--only storm,frames,lazy,create,group]
+
+storm   RSS before, with and after N idle connections (each answered one ApiVersions)
+frames  RSS growth while 30 connections declare 100 MiB requests and send 3 KB of them
+lazy    RSS growth while 10 clients fetch 40 MB each and never read the answer
+create  an ApiVersions ping every 100 ms from another client while one CreateTopics of
+        10,000 topics (refused: 20,000 records) and one of 4,999 (created) run: the answers,
+        their times, ping p50 / p99 / max
+group   a classic group of N members (JoinGroup v3 on N connections, one LeaveGroup for all):
+        RSS before, with the group, after it empties and the connections close; ping max
+
+RSS is read from /proc (the JVM's includes its 1 GiB heap as it touches it). Numbers go to
+stdout as a markdown table per scenario; no assertion (tests assert outcomes, not times).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import select
+import socket
+import struct
+import sys
+import tempfile
+import threading
+import time
+
+from bench.kafka_ref import BROKERS
+
+from odradek.wire.api import decode_response, encode_request
+from odradek.wire.messages.api_versions_request import ApiVersionsRequest
+from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
+
+MB = 1 << 20
+
+
+class Conn:
+    """A raw protocol connection (odradek.wire as the client)."""
+
+    def __init__(self, bootstrap: str, timeout: float = 120):
+        host, _, port = bootstrap.rpartition(":")
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout)
+        self.corr = 0
+
+    def send(self, request, version: int) -> int:
+        self.corr += 1
+        self.sock.sendall(encode_request(request, version, self.corr, client_id="limits-bench"))
+        return self.corr
+
+    def recv(self, api_key: int, version: int):
+        size = struct.unpack(">i", self._read(4))[0]
+        return decode_response(self._read(size), api_key, version).body
+
+    def call(self, request, version: int):
+        self.send(request, version)
+        return self.recv(type(request).API_KEY, version)
+
+    def _read(self, n: int) -> bytes:
+        buf = bytearray()
+        while len(buf) < n:
+            chunk = self.sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("closed by the broker")
+            buf += chunk
+        return bytes(buf)
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def settle_rss(b, bootstrap: str, seconds: float = 3.0) -> int:
+    """RSS (kB) once the broker has handled what came before (a ping) and some time passed."""
+    c = Conn(bootstrap)
+    c.call(ApiVersionsRequest(), 0)
+    c.close()
+    time.sleep(seconds)
+    return b.rss_kb()
+
+
+class Pinger(threading.Thread):
+    """An ApiVersions every `every` s on its own connection; the round trips (ms)."""
+
+    def __init__(self, bootstrap: str, every: float = 0.1):
+        super().__init__(daemon=True)
+        self.conn = Conn(bootstrap)
+        self.every = every
+        self.samples: list[float] = []
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        while not self.stop.is_set():
+            t0 = time.perf_counter()
+            self.conn.call(ApiVersionsRequest(), 0)
+            self.samples.append((time.perf_counter() - t0) * 1000)
+            self.stop.wait(max(0.0, self.every - (time.perf_counter() - t0)))
+
+    def finish(self) -> dict:
+        self.stop.set()
+        self.join(60)
+        self.conn.close()
+        s = sorted(self.samples)
+        if not s:
+            return {"pings": 0}
+        return {"pings": len(s), "p50_ms": round(s[len(s) // 2], 1),
+                "p99_ms": round(s[min(len(s) - 1, int(len(s) * 0.99))], 1), "max_ms": round(s[-1], 1)}
+
+
+# ------------------------------------------------------------------ scenarios
+
+
+def storm(b, n: int = 2000) -> dict:
+    before = settle_rss(b, b.bootstrap)
+    conns = []
+    for _ in range(n):
+        c = Conn(b.bootstrap)
+        c.call(ApiVersionsRequest(), 0)
+        conns.append(c)
+    during = settle_rss(b, b.bootstrap)
+    for c in conns:
+        c.close()
+    after = settle_rss(b, b.bootstrap, 5.0)
+    return {"connections": n, "rss_before_mb": before // 1024, "rss_with_mb": during // 1024,
+            "rss_after_mb": after // 1024, "after_vs_before": round(after / before, 2)}
+
+
+def frames(b, n: int = 30) -> dict:
+    before = settle_rss(b, b.bootstrap)
+    head = struct.pack(">hhi", 0, 9, 1) + struct.pack(">h", 4) + b"evil"  # a Produce v9's header
+    socks = []
+    for _ in range(n):
+        s = socket.create_connection((b.host, b.port), timeout=10)
+        s.sendall(struct.pack(">i", 100 * MB) + head)
+        socks.append(s)
+    for s in socks:
+        s.sendall(b"x" * 3000)
+    with_them = settle_rss(b, b.bootstrap, 1.0)
+    for s in socks:
+        s.close()
+    return {"connections": n, "declared_mb_each": 100, "rss_growth_mb": (with_them - before) // 1024}
+
+
+def lazy(b, n: int = 10) -> dict:
+    from confluent_kafka import Producer
+
+    from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+
+    topic = "lazy-readers"
+    create(b.bootstrap, [topic], 1)
+    p = Producer({"bootstrap.servers": b.bootstrap, "linger.ms": 5, "message.max.bytes": 1000000})
+    for i in range(50):
+        p.produce(topic, value=bytes([i]) * 800_000)
+    p.flush(60)
+    before = settle_rss(b, b.bootstrap)
+    req = FetchRequest(replica_id=-1, max_wait_ms=500, min_bytes=1, max_bytes=50 * MB, isolation_level=0,
+                       topics=[FetchTopic(topic=topic, partitions=[
+                           FetchPartition(partition=0, fetch_offset=0, partition_max_bytes=50 * MB)])])
+    conns = []
+    for _ in range(n):
+        c = Conn(b.bootstrap)
+        c.sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 64 * 1024)
+        c.send(req, 4)
+        conns.append(c)
+    with_them = settle_rss(b, b.bootstrap)
+    for c in conns:
+        c.close()
+    return {"clients": n, "fetch_mb_each": 40, "rss_growth_mb": (with_them - before) // 1024}
+
+
+def create(bootstrap: str, names: list[str], partitions: int) -> tuple[float, dict]:
+    c = Conn(bootstrap, timeout=600)
+    topics = [CreatableTopic(name=n, num_partitions=partitions, replication_factor=1, assignments=[], configs=[])
+              for n in names]
+    t0 = time.perf_counter()
+    r = c.call(CreateTopicsRequest(topics=topics, timeout_ms=600000, validate_only=False), 7)
+    took = time.perf_counter() - t0
+    c.close()
+    codes: dict = {}
+    for t in r.topics:
+        codes[t.error_code] = codes.get(t.error_code, 0) + 1
+    return took, codes
+
+
+def create_fairness(b) -> list[dict]:
+    rows = []
+    for label, n in (("10,000 topics (refused)", 10000), ("4,999 topics (created)", 4999)):
+        pinger = Pinger(b.bootstrap)
+        pinger.start()
+        time.sleep(0.5)
+        took, codes = create(b.bootstrap, [f"fair-{n}-{i}" for i in range(n)], 1)
+        time.sleep(0.3)
+        rows.append({"request": label, "answered_s": round(took, 2), "error_codes": codes, **pinger.finish()})
+    return rows
+
+
+def group(b, n: int = 10000) -> dict:
+    """N members join one classic group (JoinGroup v3 on N connections, answered together once
+    the group stabilises), then one LeaveGroup v3 removes them all and the connections close."""
+    from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+    from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
+    from odradek.wire.messages.leave_group_request import LeaveGroupRequest, MemberIdentity
+
+    gid = "limits-bench-group"
+    c = Conn(b.bootstrap)
+    for _ in range(100):  # the offsets topic is created on first use
+        if c.call(FindCoordinatorRequest(key=gid, key_type=0), 2).error_code == 0:
+            break
+        time.sleep(0.2)
+    c.close()
+    before = settle_rss(b, b.bootstrap)
+    pinger = Pinger(b.bootstrap)
+    pinger.start()
+    join = JoinGroupRequest(group_id=gid, session_timeout_ms=120000, rebalance_timeout_ms=120000, member_id="",
+                            protocol_type="consumer",
+                            protocols=[JoinGroupRequestProtocol(name="range", metadata=b"\0" * 16)])
+    conns = []
+    for _ in range(n):
+        m = Conn(b.bootstrap, timeout=600)
+        m.send(join, 3)
+        conns.append(m)
+    members = []
+    pending = {m.sock: m for m in conns}
+    deadline = time.monotonic() + 600
+    while pending and time.monotonic() < deadline:
+        ready, _, _ = select.select(list(pending)[:1000], [], [], 1)
+        for s in ready:
+            m = pending.pop(s)
+            r = m.recv(11, 3)
+            members.append(r.member_id)
+    with_group = b.rss_kb()
+    lc = Conn(b.bootstrap, timeout=600)
+    left = lc.call(LeaveGroupRequest(group_id=gid, members=[MemberIdentity(member_id=m) for m in members]), 3)
+    lc.close()
+    for m in conns:
+        m.close()
+    after = settle_rss(b, b.bootstrap, 5.0)
+    return {"members": n, "joined": len(members), "leave_error": left.error_code,
+            "rss_before_mb": before // 1024, "rss_with_group_mb": with_group // 1024,
+            "rss_after_mb": after // 1024, "after_vs_before": round(after / before, 2), **pinger.finish()}
+
+
+SCENARIOS = {"storm": storm, "frames": frames, "lazy": lazy, "create": create_fairness, "group": group}
+
+
+def table(name: str, rows: list[dict]) -> str:
+    cols = list(dict.fromkeys(k for r in rows for k in r))
+    out = [f"### {name}", "", "| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    out += ["| " + " | ".join(str(r.get(k, "")) for k in cols) + " |" for r in rows]
+    return "\n".join(out)
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench limits")
+    ap.add_argument("--brokers", default="odradek,kafka")
+    ap.add_argument("--only", default=",".join(SCENARIOS))
+    ap.add_argument("--storm", type=int, default=2000, help="connections of the storm scenario")
+    ap.add_argument("--members", type=int, default=10000, help="members of the group scenario")
+    args = ap.parse_args(argv)
+    results: dict[str, list[dict]] = {}
+    for kind in args.brokers.split(","):
+        for name in args.only.split(","):
+            with tempfile.TemporaryDirectory(prefix=f"limits-{kind}-") as d:
+                b = BROKERS[kind](d)  # a fresh broker per scenario: each starts from the same state
+                b.start()
+                try:
+                    print(f"{kind} {name} ...", file=sys.stderr, flush=True)
+                    fn = SCENARIOS[name]
+                    if name == "storm":
+                        got = fn(b, args.storm)
+                    elif name == "group":
+                        got = fn(b, args.members)
+                    else:
+                        got = fn(b)
+                finally:
+                    b.stop()
+            for row in got if isinstance(got, list) else [got]:
+                results.setdefault(name, []).append({"broker": kind, **row})
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
+    for name, rows in results.items():
+        print(table(name, rows) + "\n")
+    return 0
