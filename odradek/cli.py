@@ -26,6 +26,9 @@ def _add_serve(sub) -> None:
                    help="serve /metrics (Prometheus), /health/live and /health/ready on this port "
                         "(shortcut for odradek.http.port; host odradek.http.host, default 127.0.0.1; "
                         "default: no HTTP listener)")
+    p.add_argument("--trace", metavar="FILE",
+                   help="write every request and response, decoded, to FILE as JSON lines (shortcut for "
+                        "odradek.testing.trace.file)")
     p.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS,
                    help="broker log level on stderr (default: $ODRADEK_LOG_LEVEL, else INFO: listeners, "
                         "topics created/deleted, group rebalances, segment deletions; DEBUG adds client "
@@ -50,6 +53,8 @@ def build_config(args):
         props["log.dirs"] = args.data_dir
     if args.http_port is not None:
         props["odradek.http.port"] = str(args.http_port)
+    if args.trace:
+        props["odradek.testing.trace.file"] = args.trace
     return BrokerConfig.from_properties(props)
 
 
@@ -116,6 +121,8 @@ def make_parser() -> argparse.ArgumentParser:
     cli_groups.add_subparsers(sub)
     from odradek import cli_cluster  # `odradek cluster ...`
     cli_cluster.add_subparsers(sub)
+    from odradek import cli_testing  # `odradek fault ...`, `odradek clock ...`
+    cli_testing.add_subparsers(sub)
     parser.set_defaults(debug=False)
     return parser
 

@@ -41,7 +41,7 @@ LOWER = {
 # odradek.testing's user side (the Broker/Cluster harness, the pytest plugin, the control client):
 # entry points, as the CLI is (they start brokers)
 TESTING_ENTRY_POINTS = {"testing/__init__.py", "testing/broker.py", "testing/cluster.py", "testing/control.py",
-                        "testing/ports.py", "testing/pytest_plugin.py"}
+                        "testing/ports.py", "testing/pytest_plugin.py", "testing/clients.py"}
 
 NO_EVENT_LOOP = {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers"}
 EVENT_LOOP_MODULES = {"asyncio", "socket", "ssl", "selectors", "subprocess", "uvloop", "multiprocessing"}

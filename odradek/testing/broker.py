@@ -10,6 +10,7 @@ default) or on a thread of the calling process, started and stopped as a context
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import signal
@@ -24,6 +25,7 @@ from pathlib import Path
 import odradek
 
 from . import control_api
+from .clients import ClientHelpers
 from .control import Clock, Faults, Transport, http_transport
 from .ports import free_port
 
@@ -51,7 +53,7 @@ def _props(s: dict | None) -> dict[str, str]:
     return {str(k): (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in (s or {}).items()}
 
 
-class Broker:
+class Broker(ClientHelpers):
     """A single-node broker (broker and controller roles, as `odradek serve`).
 
     ``properties``: Kafka property names, as ``--override``; ``virtual_clock``: the broker's clock
@@ -75,8 +77,9 @@ class Broker:
             props["odradek.testing.virtual.clock"] = "true"
         if control:
             props["odradek.testing.control.enable"] = "true"
+        self.trace_path = Path(trace) if trace is not None else None
         if trace is not None:
-            props["odradek.testing.trace.file"] = str(trace)
+            props["odradek.testing.trace.file"] = str(self.trace_path.resolve())
         self.properties = props
         self.control = control
         self.output: deque[str] = deque(maxlen=2000)
@@ -172,6 +175,14 @@ class Broker:
             if self._own_dir and self.data_dir is not None:
                 shutil.rmtree(self.data_dir, ignore_errors=True)
                 self.data_dir = None
+
+    def trace(self, api: str | None = None) -> list[dict]:
+        """The request trace so far, one dict per line (a broker started with ``trace``), those of
+        ``api`` (Produce, Fetch, ...) if given."""
+        if self.trace_path is None:
+            raise RuntimeError("no trace: start the broker with trace=PATH (@pytest.mark.odradek(trace=True))")
+        lines = [json.loads(x) for x in self.trace_path.read_text().splitlines() if x]
+        return [x for x in lines if api is None or x["api"] == api]
 
     def log_tail(self, n: int = 50) -> str:
         return "".join(list(self.output)[-n:])
@@ -291,8 +302,6 @@ class _ThreadBroker:
 
     def control(self, method: str, path: str, body: object) -> tuple[int, dict]:
         """The control API, run on the broker's loop (its faults and clock are the loop's)."""
-        import json
-
         raw = b"" if body is None else json.dumps(body).encode()
 
         async def call():

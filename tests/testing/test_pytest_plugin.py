@@ -1,0 +1,72 @@
+"""The odradek pytest plugin as a user's suite sees it (pytester, the plugin loaded with -p as the
+pytest11 entry point loads it): fixtures, the marker's settings, faults, clock, trace, sharing."""
+
+import os
+from pathlib import Path
+
+import pytest
+
+import odradek
+
+pytest_plugins = ["pytester"]
+
+
+@pytest.fixture(autouse=True)
+def this_odradek(monkeypatch):
+    """The inner pytest imports the odradek under test (a worktree's, not another install's)."""
+    root = str(Path(odradek.__file__).resolve().parent.parent)
+    monkeypatch.setenv("PYTHONPATH", root + os.pathsep + os.environ.get("PYTHONPATH", ""))
+
+USER_TESTS = '''
+import pytest
+from odradek.testing import FaultError
+
+@pytest.mark.odradek(trace=True, properties={"num.partitions": 2}, in_process=IN_PROCESS)
+def test_produce_retried_after_injected_errors(odradek_broker):
+    odradek_broker.create_topic("orders", partitions=1)
+    with odradek_broker.faults.inject("Produce", "NOT_LEADER_OR_FOLLOWER", times=2, topic="orders") as f:
+        assert odradek_broker.produce("orders", "a", "b") == [0, 1]
+        assert not f.active
+    answers = [p["error_code"] for x in odradek_broker.trace("Produce") if x["dir"] == "response"
+               for t in x["fields"]["responses"] for p in t["partition_responses"]]
+    assert answers[:2] == [6, 6] and answers[-1] == 0
+    assert odradek_broker.consume("orders", 2) == [b"a", b"b"]
+
+@pytest.mark.odradek(virtual_clock=True, in_process=IN_PROCESS)
+def test_virtual_clock(odradek_broker, odradek_bootstrap):
+    assert odradek_bootstrap == odradek_broker.bootstrap
+    t0 = odradek_broker.clock.now_ms()
+    assert odradek_broker.clock.advance(60_000) == t0 + 60_000
+
+@pytest.mark.odradek(in_process=IN_PROCESS)
+def test_system_clock_does_not_advance_and_bad_faults_are_refused(odradek_broker):
+    with pytest.raises(FaultError, match="virtual.clock=true"):
+        odradek_broker.clock.advance(1)
+    with pytest.raises(FaultError, match="unknown API 'Produse'"):
+        odradek_broker.faults.inject("Produse", "NOT_LEADER_OR_FOLLOWER")
+
+pytestmark = pytest.mark.odradek(in_process=IN_PROCESS)
+seen = []
+
+def test_module_broker_first(odradek_module_broker):
+    seen.append(odradek_module_broker.bootstrap)
+    odradek_module_broker.faults.inject("Metadata", delay_ms=5)
+
+def test_module_broker_shared_and_faults_cleared(odradek_module_broker):
+    assert seen == [odradek_module_broker.bootstrap]
+    assert odradek_module_broker.faults.list() == []
+'''
+
+
+@pytest.mark.parametrize("in_process", [True, False], ids=["thread", "subprocess"])
+def test_plugin_fixtures_in_a_user_suite(pytester, in_process):
+    pytester.makepyfile(test_user=USER_TESTS.replace("IN_PROCESS", repr(in_process)))
+    result = pytester.runpytest_subprocess("-p", "odradek.testing.pytest_plugin", "-p", "no:cacheprovider", "-q")
+    result.assert_outcomes(passed=5)
+
+
+def test_plugin_leaves_a_suite_without_its_fixtures_alone(pytester):
+    pytester.makepyfile(test_plain="def test_nothing_started(request):\n"
+                                   "    assert 'odradek_broker' not in request.fixturenames\n")
+    result = pytester.runpytest_subprocess("-p", "odradek.testing.pytest_plugin", "-p", "no:cacheprovider", "-q")
+    result.assert_outcomes(passed=1)
