@@ -60,6 +60,10 @@ class BrokerServer:
         self.http = BrokerHttp(config.http_host, config.http_port) if config.http_port is not None else None
         self.topic_stats = self.http.topic_stats if self.http is not None else None
         self.request_stats = self.http.request_stats if self.http is not None else None
+        if self.http is not None and self.faults is not None:  # the test control API beside metrics
+            from odradek.broker.control_routes import add_control_routes
+
+            add_control_routes(self.http.routes, self.faults, self.clock)
         self.connections_created = 0
 
     async def start(self, cluster: QuorumBroker | None = None) -> None:

@@ -1,0 +1,60 @@
+"""`odradek fault ...` and `odradek clock ...` against a test broker's HTTP control API, as a test
+in another language would drive it; `odradek serve --trace FILE`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from odradek.testing import Broker
+from odradek.testing.broker import serve_env
+
+
+@pytest.fixture(scope="module")
+def control_broker(tmp_path_factory):
+    trace = tmp_path_factory.mktemp("trace") / "trace.jsonl"
+    with Broker(virtual_clock=True, trace=trace) as b:
+        yield b
+
+
+def odradek(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "odradek", *args], capture_output=True, text=True, timeout=60,
+                          env=serve_env())
+
+
+def test_fault_inject_list_remove(control_broker):
+    url = control_broker.control_url
+    out = odradek("fault", "inject", "--bootstrap-http", url, "--api", "Produce", "--error",
+                  "NOT_LEADER_OR_FOLLOWER", "--times", "2", "--topic", "orders")
+    assert out.returncode == 0, out.stderr
+    fault_id = int(out.stdout)
+    listed = json.loads(odradek("fault", "list", "--bootstrap-http", url).stdout)
+    assert [(f["id"], f["api"], f["error"], f["times"], f["topic"]) for f in listed] == \
+        [(fault_id, "Produce", "NOT_LEADER_OR_FOLLOWER", 2, "orders")]
+    # the fault works: two refusals, then the record is written
+    assert control_broker.produce("orders", "x") == [0]
+    assert odradek("fault", "list", "--bootstrap-http", url).stdout.strip() == "[]"
+    assert [p["error_code"] for x in control_broker.trace("Produce") if x["dir"] == "response"
+            for t in x["fields"]["responses"] for p in t["partition_responses"]] == [6, 6, 0]
+    second = int(odradek("fault", "inject", "--bootstrap-http", url, "--api", "Fetch", "--delay-ms", "10").stdout)
+    assert odradek("fault", "remove", "--bootstrap-http", url, str(second)).returncode == 0
+    gone = odradek("fault", "remove", "--bootstrap-http", url, str(second))
+    assert gone.returncode == 1 and f"no fault {second}" in gone.stderr
+
+
+def test_bad_fault_is_refused_with_its_reason(control_broker):
+    out = odradek("fault", "inject", "--bootstrap-http", control_broker.control_url, "--api", "Produce",
+                  "--error", "NOT_LEADER")
+    assert out.returncode == 1
+    assert "unknown error 'NOT_LEADER'" in out.stderr
+
+
+def test_clock_advance(control_broker):
+    url = control_broker.control_url
+    before = int(odradek("clock", "now", "--bootstrap-http", url).stdout)
+    out = odradek("clock", "advance", "--bootstrap-http", url, "--ms", "45000")
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) == before + 45000 == control_broker.clock.now_ms()
