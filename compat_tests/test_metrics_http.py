@@ -85,7 +85,7 @@ def test_counts_after_known_traffic(served):
     assert topic_sum(after_produce, "kafka_log_log_logendoffset", topic) == RECORDS
     all_in = after_produce[("kafka_server_brokertopicmetrics_messagesin_total", ())]
     assert all_in - before.get(("kafka_server_brokertopicmetrics_messagesin_total", ()), 0) >= RECORDS
-    produce_count = after_produce[("kafka_network_requestmetrics_totaltimems_count", (("request", "Produce"),))]
+    produce_count = after_produce[("kafka_network_requestmetrics_totaltimems_count_total", (("request", "Produce"),))]
     assert produce_count >= 1
     assert after_produce[("kafka_network_requestmetrics_totaltimems",
                           (("quantile", "0.99"), ("request", "Produce")))] >= 0

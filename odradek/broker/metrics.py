@@ -5,8 +5,8 @@ kafka-2_0_0.yml, lowercaseOutputName) give Kafka's MBeans, so dashboards built o
 broker work unchanged: ``kafka.server:type=BrokerTopicMetrics,name=MessagesInPerSec,topic=t``
 -> ``kafka_server_brokertopicmetrics_messagesin_total{topic="t"}``; a Yammer histogram such as
 ``kafka.network:type=RequestMetrics,name=TotalTimeMs,request=Produce`` -> quantile samples
-``kafka_network_requestmetrics_totaltimems{request="Produce",quantile="0.99"}`` and
-``..._count`` (a Prometheus summary; ``_sum`` is odradek's addition).
+``kafka_network_requestmetrics_totaltimems{request="Produce",quantile="0.99"}`` (a gauge) and
+the counter ``..._count_total`` - checked side by side against Kafka 4.3 with the exporter 1.0.1.
 
 The hot paths only add to plain counters (TopicStats, RequestStats); everything else is
 read from the broker's state when Prometheus scrapes (BrokerCollector), through the
@@ -23,7 +23,7 @@ from prometheus_client.core import CollectorRegistry, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.process_collector import ProcessCollector
 
-from odradek.broker.stats import COMPONENTS, QUANTILES, RequestStats, TopicStats, quantile
+from odradek.broker.stats import COMPONENTS, PURGATORIES, QUANTILES, RequestStats, TopicStats, quantile
 from odradek.coordinator.group_model import CLASSIC
 
 if TYPE_CHECKING:
@@ -94,19 +94,21 @@ class BrokerCollector:
             m.add_sample("kafka_network_requestmetrics_requests_total", {"request": name, "version": str(version)}, n)
         yield m
         for comp in COMPONENTS:
+            # as the exporter (1.x) writes a Yammer histogram: quantile gauges and a _count counter
             name = f"kafka_network_requestmetrics_{comp}"
-            s = _family(name, f"Request time, {comp[:-2]} (ms)", "summary")
+            q = _family(name, f"Request time, {comp[:-2]} (ms)", "gauge")
+            n = _family(name + "_count", f"Requests timed, {comp[:-2]}", "counter")
             for (req, c), timer in sorted(r.timers.items()):
                 if c != comp:
                     continue
                 values = sorted(timer.samples)
-                for q, label in QUANTILES:
-                    s.add_sample(name, {"request": req, "quantile": label}, quantile(values, q))
-                s.add_sample(name + "_count", {"request": req}, timer.count)
-                s.add_sample(name + "_sum", {"request": req}, timer.total)
-            yield s
+                for quant, label in QUANTILES:
+                    q.add_sample(name, {"request": req, "quantile": label}, quantile(values, quant))
+                n.add_sample(name + "_count_total", {"request": req}, timer.count)
+            yield q
+            yield n
         yield _gauge("kafka_server_delayedoperationpurgatory_purgatorysize", "Requests waiting in purgatory",
-                     (({"delayedOperation": op}, n) for op, n in sorted(r.parked.items())))
+                     (({"delayedOperation": op}, r.parked.get(op, 0)) for op in PURGATORIES))
 
     def _replicas(self) -> Iterator[Metric]:
         b = self.broker

@@ -14,9 +14,10 @@ RESERVOIR = 1028
 QUANTILES = ((0.50, "0.50"), (0.75, "0.75"), (0.95, "0.95"), (0.98, "0.98"), (0.99, "0.99"), (0.999, "0.999"))
 COMPONENTS = ("totaltimems", "localtimems", "remotetimems", "responsesendtimems")
 FETCH, PRODUCE = 1, 0
-# Kafka's DelayedOperationPurgatory names by the API that parks there
-PURGATORY_OF = {0: "Produce", 1: "Fetch", 21: "DeleteRecords", 43: "ElectLeader", 11: "Rebalance",
-                14: "Rebalance", 12: "Heartbeat"}
+# Kafka 4.3's DelayedOperationPurgatory names, by the API whose requests wait there (the other
+# APIs' waits, e.g. JoinGroup's, are not in a purgatory on Kafka 4.3: its group coordinator runtime)
+PURGATORIES = ("AlterAcls", "DeleteRecords", "Fetch", "Produce", "RemoteFetch", "RemoteListOffsets", "ShareFetch")
+PURGATORY_OF = {0: "Produce", 1: "Fetch", 21: "DeleteRecords", 78: "ShareFetch"}
 
 
 def api_name(api_key: int) -> str:
@@ -110,8 +111,9 @@ class RequestStats:
                 t.add(ms)
 
     def park(self, api_key: int, delta: int) -> None:
-        op = PURGATORY_OF.get(api_key) or api_name(api_key)
-        self.parked[op] = self.parked.get(op, 0) + delta
+        op = PURGATORY_OF.get(api_key)
+        if op is not None:
+            self.parked[op] = self.parked.get(op, 0) + delta
 
 
 def is_follower_fetch(body) -> bool:
