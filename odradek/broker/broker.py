@@ -106,7 +106,7 @@ class Broker:
             # bad value that still arrives (a log written before that) keeps the value
             # the topic's log has now, else the broker default, and is logged.
             logs = getattr(self, "log_manager", None)
-            current = next((lg.config for (t, _), lg in list(logs.logs.items()) if t == topic), None) \
+            current = next((lg.config for lg in list(logs.topic_logs(topic).values())), None) \
                 if logs is not None else None
 
             def bad(err):

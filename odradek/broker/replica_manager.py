@@ -51,14 +51,27 @@ class Verdict:
     reason: str = ""
 
 
-def assigned_here(image, node_id: int) -> dict[tuple[str, int], int]:
-    """(topic, partition) -> leader epoch of every partition this node holds in ``image``."""
+def assigned_here(image, node_id: int, names: Iterable[str] | None = None) -> dict[tuple[str, int], int]:
+    """(topic, partition) -> leader epoch of every partition this node holds in ``image`` (of the
+    topics named ``names`` only, when given)."""
     out: dict[tuple[str, int], int] = {}
-    for name, topic in image.topics.items():
+    topics = image.topics.items() if names is None else (
+        (n, t) for n in names if (t := image.topics.get(n)) is not None)
+    for name, topic in topics:
         for p, part in topic.partitions.items():
             if part.leader == node_id or node_id in tuple(part.replicas):
                 out[(name, p)] = part.leader_epoch
     return out
+
+
+def changed_topics(old, new) -> frozenset | None:
+    """The names of the topics whose partitions or configs differ between ``old`` and ``new``,
+    when ``new`` says what it changed from ``old`` (image.ImageChanges); None: not known, or a
+    broker changed (which every leader hears): every topic is looked at."""
+    ch = new.changes
+    if old is None or ch is None or ch.base_serial != old.serial or ch.brokers:
+        return None
+    return ch.topics | ch.topic_configs
 
 
 def classify_logs(image, node_id: int, local: dict[tuple[str, int], bytes | None],
@@ -183,22 +196,39 @@ class ReplicaManager:
         self._follow(old, new)
 
     def _follow(self, old, new) -> None:
+        """Make the logs, leaders and followers match ``new``: for the topics the change from
+        ``old`` touched (changed_topics), or for every topic when that is not known."""
         self.image = new
         now = self._clock()
-        wanted = assigned_here(new, self.node_id)
-        for name, topic in new.topics.items():
+        names = changed_topics(old, new)
+        full = names is None
+        if full:
+            names = set(new.topics)
+            if old is not None:
+                names.update(old.topics)
+            names.update(tp[0] for tp in self.logs.list())
+            names.update(tp[0] for tp in self.leaders)
+            names.update(tp[0] for tp in self.following)
+            names.update(tp[0] for tp in self.offline)
+        elif not names:
+            return
+        wanted = assigned_here(new, self.node_id, names)
+        for name in names:
+            topic = new.topics.get(name)
             prev = old.topics.get(name) if old is not None else None
-            if prev is not None and prev.topic_id == topic.topic_id \
+            if topic is not None and prev is not None and prev.topic_id == topic.topic_id \
                     and _topic_configs(old, name) != _topic_configs(new, name):
                 try:
                     self.logs.update_config(name, self._topic_log_config(name))
                 except Exception:  # keep the current config; never stop the other topics
                     log.exception("topic %s: cannot apply the new config; keeping the current one", name)
-                for tp, leader in self.leaders.items():
-                    if tp[0] == name:
+                for p in topic.partitions:
+                    leader = self.leaders.get((name, p))
+                    if leader is not None:
                         leader.config = self._leader_config(name)
-        offline = set(self.logs.offline_list())
-        for tp in self.logs.list() + sorted(offline):
+        offline = {tp for tp in self.logs.offline_list() if tp[0] in names}
+        local = [(name, p) for name in names for p in self.logs.topic_logs(name)]
+        for tp in sorted(local) + sorted(offline):
             topic = new.topics.get(tp[0])
             tid = self.logs.topic_id(*tp)
             if tid is None:  # none recorded (older odradek; or unreadable, offline): the name's previous id
@@ -234,12 +264,28 @@ class ReplicaManager:
                 if tp in self.offline:
                     log.info("log %s-%d created; partition back online", *tp)
             self.offline.discard(tp)
-        self.offline.intersection_update(wanted)  # a failed create of a partition no longer here is moot
-        self._become_leaders_and_followers(new, wanted, now)
+        # a failed create of a partition no longer here is moot
+        self.offline.difference_update([tp for tp in self.offline if tp[0] in names and tp not in wanted])
+        self._become_leaders_and_followers(new, wanted, self._scope(old, new, names, wanted, full), now)
 
-    def _become_leaders_and_followers(self, image, wanted, now: int) -> None:
+    def _scope(self, old, new, names, wanted, full: bool) -> set[tuple[str, int]]:
+        """Every partition of the topics ``names`` that is, or was, led, followed or wanted here
+        (``full``: also every one led or followed here now)."""
+        scope = set(wanted)
+        for image in (old, new):
+            for name in names:
+                topic = image.topics.get(name) if image is not None else None
+                if topic is not None:
+                    scope.update((name, p) for p in topic.partitions)
+        if full:
+            scope.update(self.leaders)
+            scope.update(self.following)
+        return scope
+
+    def _become_leaders_and_followers(self, image, wanted, scope, now: int) -> None:
         """Kafka's applyDelta: the partitions whose leader is this node become (or stay) leaders,
-        the others followers of the image's leader; a partition no longer here is neither."""
+        the others followers of the image's leader; a partition no longer here is neither.
+        Only the partitions in ``scope`` (those of the topics that changed) are looked at."""
         alive = {b.node_id: b.epoch for b in image.brokers.values() if not b.fenced}
         led, followed = {}, {}
         for tp in wanted:
@@ -251,7 +297,7 @@ class ReplicaManager:
             else:
                 followed[tp] = (part.leader, part.leader_epoch)
         # the fetchers let go of the new leaders (and of partitions gone) before they lead
-        stop = [tp for tp in self.following if tp not in followed]
+        stop = [tp for tp in scope if tp in self.following and tp not in followed]
         if stop and self.fetchers is not None:
             self.fetchers.stop_following(stop)
         leaders: dict[tuple[str, int], PartitionLeader] = {}
@@ -270,9 +316,14 @@ class ReplicaManager:
                 leader = PartitionLeader(self.node_id, plog, config, state, replicas, plog.high_watermark, now, alive)
             leaders[tp] = leader
             self._drain(tp, leader)
-        resigned = [tp for tp, old in self.leaders.items() if leaders.get(tp) is not old]
-        self.leaders = leaders
-        old_epochs, self.leader_epochs = self.leader_epochs, {tp: ld.leader_epoch for tp, ld in leaders.items()}
+        resigned = [tp for tp in scope if tp in self.leaders and leaders.get(tp) is not self.leaders[tp]]
+        old_epochs = {tp: self.leader_epochs[tp] for tp in scope if tp in self.leader_epochs}
+        for tp in scope:
+            if tp in self.leaders and tp not in leaders:
+                del self.leaders[tp]
+                self.leader_epochs.pop(tp, None)
+        self.leaders.update(leaders)
+        self.leader_epochs.update({tp: ld.leader_epoch for tp, ld in leaders.items()})
         for tp in resigned:  # waiting acks=all produces answer NOT_LEADER_OR_FOLLOWER, fetches wake
             self._poke(("partition", tp[0], tp[1]))
         for tp, (leader_id, epoch) in followed.items():
@@ -286,8 +337,11 @@ class ReplicaManager:
         if followed and self.fetchers is None:
             log.warning("partitions %s are led elsewhere and this node has no replica fetcher",
                         sorted(followed)[:5])
-        self.following = followed
-        elected = {tp: e for tp, e in self.leader_epochs.items() if old_epochs.get(tp) != e}
+        for tp in scope:
+            if tp in self.following and tp not in followed:
+                del self.following[tp]
+        self.following.update(followed)
+        elected = {tp: ld.leader_epoch for tp, ld in leaders.items() if old_epochs.get(tp) != ld.leader_epoch}
         lost = {tp: followed[tp][1] if tp in followed else None for tp in old_epochs if tp not in leaders}
         for listener in self.leadership_listeners if elected or lost else ():
             try:

@@ -6,6 +6,7 @@ changes and ``.apply()`` returns a new image that shares every untouched part.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
@@ -131,6 +132,21 @@ class BrokerImage:
         return not self.fenced and not self.in_controlled_shutdown
 
 
+_serials = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class ImageChanges:
+    """What an image changed from the one it was applied on (``base_serial``): the names of the
+    topics created, changed or removed (both names of a topic id that changed name), the topics
+    whose dynamic configs changed, whether any broker did. A listener told (old, new) where
+    ``new.changes.base_serial == old.serial`` looks only at these (Kafka's MetadataDelta)."""
+    base_serial: int
+    topics: frozenset = frozenset()
+    topic_configs: frozenset = frozenset()
+    brokers: bool = False
+
+
 @dataclass(frozen=True)
 class MetadataImage:
     topics: Mapping[str, TopicImage] = field(default_factory=_empty)
@@ -151,6 +167,10 @@ class MetadataImage:
     # SCRAM credentials: (user, mechanism) -> scram.ScramCredential
     scram_credentials: Mapping[tuple, object] = field(default_factory=_empty)
     next_producer_id: int = -1  # the first id of the next producer id block (ProducerIdsRecord); -1: none yet
+    # what this image changed from the one it came from (MetadataDelta.apply), None: not known
+    changes: ImageChanges | None = field(default=None, compare=False, repr=False)
+    # this image's identity for ImageChanges.base_serial (a replace() gets a new one)
+    serial: int = field(default_factory=lambda: next(_serials), init=False, compare=False, repr=False)
 
     def topic_by_id(self, topic_id: bytes) -> TopicImage | None:
         return self.topics_by_id.get(topic_id)
@@ -175,6 +195,9 @@ class MetadataDelta:
     scram_credentials: dict | None = None
     next_producer_id: int | None = None
     offset: int = -1
+    # topic id -> the partitions dict of self.topics[topic id], owned by this delta (filled in
+    # place: a topic's N partition records cost N inserts, not N copies of the topic)
+    _parts: dict = field(default_factory=dict, repr=False)
 
     def _topic(self, topic_id: bytes) -> TopicImage | None:
         if topic_id in self.topics:
@@ -196,9 +219,11 @@ class MetadataDelta:
         return self.base.brokers.get(node_id)
 
     def _put_partition(self, t: TopicImage, p: PartitionImage) -> None:
-        parts = dict(t.partitions)
+        parts = self._parts.get(t.topic_id)
+        if parts is None or self.topics.get(t.topic_id) is not t:
+            parts = self._parts[t.topic_id] = dict(t.partitions)
+            t = self.topics[t.topic_id] = replace(t, partitions=_freeze(parts))
         parts[p.partition] = p
-        self.topics[t.topic_id] = replace(t, partitions=_freeze(parts))
 
     def replay(self, record, offset: int) -> None:
         self.offset = offset
@@ -312,9 +337,21 @@ class MetadataDelta:
             cur[record.name] = record.value
 
     def apply(self, *, cluster_id: str | None = None, controller_id: int | None = None) -> MetadataImage:
+        self._parts = {}  # the new image owns the dicts now: a later replay copies them again
         b = self.base
+        changed_names = set()
+        for tid, t in self.topics.items():
+            old = b.topics_by_id.get(tid)
+            if old is not None:
+                changed_names.add(old.name)
+            if t is not None:
+                changed_names.add(t.name)
+        changes = ImageChanges(b.serial, frozenset(changed_names), frozenset(self.topic_configs),
+                               bool(self.brokers))
         topics, by_id = b.topics, b.topics_by_id
-        if self.topics:
+        tcfg = _merge_configs(b.topic_configs, self.topic_configs)
+        if self.topics or self.topic_configs:
+            # (one copy of the name and id maps per delta, C speed; each changed topic is then put)
             topics, by_id = dict(b.topics), dict(b.topics_by_id)
             for tid, t in self.topics.items():
                 old = by_id.pop(tid, None)
@@ -323,10 +360,6 @@ class MetadataDelta:
                 if t is not None:
                     topics[t.name] = t
                     by_id[tid] = t
-            topics, by_id = _freeze(topics), _freeze(by_id)
-        tcfg = _merge_configs(b.topic_configs, self.topic_configs)
-        if self.topics or self.topic_configs:
-            topics, by_id = dict(topics), dict(by_id)
             names = {t.name for t in self.topics.values() if t is not None} | set(self.topic_configs)
             for name in names:
                 t = topics.get(name)
@@ -358,6 +391,7 @@ class MetadataDelta:
             scram_credentials=(b.scram_credentials if self.scram_credentials is None
                                else _freeze(self.scram_credentials)),
             next_producer_id=b.next_producer_id if self.next_producer_id is None else self.next_producer_id,
+            changes=changes,
         )
 
 

@@ -14,7 +14,7 @@ import posixpath
 import random
 import shutil
 import threading
-from typing import Protocol
+from typing import Callable, Protocol
 
 from .batchio import pwrite_batch, rewritten
 
@@ -87,12 +87,19 @@ _REOPEN_LOCK = threading.Lock()
 
 class ParkWatch:
     """Shared by the files one log parks: all_parked is cleared when any of them is opened
-    again, so an idle log whose files are all parked needs no walk over its segments."""
+    again (wake), so an idle log whose files are all parked needs no walk over its segments;
+    ``on_wake`` (if set) hears it, as its owner's periodic work looks only at logs in use."""
 
-    __slots__ = ("all_parked",)
+    __slots__ = ("all_parked", "on_wake")
 
     def __init__(self) -> None:
         self.all_parked = False
+        self.on_wake: Callable[[], None] | None = None
+
+    def wake(self) -> None:
+        self.all_parked = False
+        if self.on_wake is not None:
+            self.on_wake()
 
 
 class RealFile:
@@ -118,7 +125,7 @@ class RealFile:
                 raise OSError(errno.EBADF, os.strerror(errno.EBADF), self.path)
             self._fd = os.open(self.path, os.O_RDWR)
             if self._watch is not None:
-                self._watch.all_parked = False
+                self._watch.wake()
             return self._fd
 
     def append(self, data) -> int:

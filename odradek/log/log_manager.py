@@ -52,6 +52,17 @@ class LogManager:
         self.default_config = default_config or LogConfig()
         self.topic_config = topic_config or (lambda topic: None)
         self.logs: dict[tuple[str, int], PartitionLog] = {}
+        # the partitions of each topic with a log here, and the log dir of each log and how many
+        # logs each dir holds: kept as logs come and go, so that creating a log or finding a
+        # topic's logs is no pass over every log
+        self._by_topic: dict[str, dict[int, PartitionLog]] = {}
+        self._dir_of: dict[tuple[str, int], str] = {}
+        self._dir_counts: dict[str, int] = {d: 0 for d in self.log_dirs}
+        # the logs the periodic work looks at (flush.ms, parking idle files, retired segments,
+        # high watermarks): those used since they were last found idle (see _watch); an idle
+        # log costs nothing per period
+        self._active: dict[PartitionLog, None] = {}
+        self._hw_dirty = True  # a high watermark or the set of logs changed since the last checkpoint
         # partitions whose log failed validation at start-up (damaged fsynced data): not
         # served, their files left as they are, until a restart finds them whole or the
         # metadata deletes their topic (mark_stray / delete); `_offline_dirs`: their directories
@@ -99,7 +110,8 @@ class LogManager:
                 if tp is None:
                     continue  # not a partition (a "-stray" left-over stays as it is, as in Kafka)
                 try:
-                    log = self.logs[tp] = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
+                    log = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
+                    self._add(tp, log, d)
                     if tp in hws:  # (clamped to the recovered log, as Kafka's updateHighWatermark)
                         log.high_watermark = hws[tp]
                 except (LogCorruptionError, OSError) as e:  # that partition only; the others start
@@ -141,9 +153,10 @@ class LogManager:
         atomically (write_atomic: a crash leaves the old or the new file). A dir whose
         content would not change is not rewritten (nor created while it holds no log). A failure is logged and retried at the
         next call."""
+        self._hw_dirty = False
         rows: dict[str, list] = {d: [] for d in self.log_dirs}
         for tp, log in sorted(self.logs.items()):
-            rows.setdefault(posixpath.dirname(log.dir), []).append((tp, log.high_watermark))
+            rows.setdefault(self._dir_of.get(tp) or posixpath.dirname(log.dir), []).append((tp, log.high_watermark))
         try:
             for d, entries in rows.items():
                 data = offset_checkpoint.encode(entries)
@@ -156,6 +169,7 @@ class LogManager:
             if not self._hw_failing:
                 logger.warning("writing %s failed: %s; retried periodically", REPLICATION_OFFSET_CHECKPOINT, e)
             self._hw_failing = True
+            self._hw_dirty = True
             return
         self._hw_failing = False
 
@@ -165,7 +179,8 @@ class LogManager:
         if now_ms - self._last_hw_checkpoint_ms < self.hw_checkpoint_interval_ms:
             return False
         self._last_hw_checkpoint_ms = now_ms
-        self.checkpoint_high_watermarks()
+        if self._hw_dirty:  # else no high watermark set and no log come or gone since the last one
+            self.checkpoint_high_watermarks()
         return True
 
     def get(self, topic: str, partition: int) -> PartitionLog | None:
@@ -185,21 +200,35 @@ class LogManager:
                 damaged = self.offline.get((topic, partition))
                 if damaged is not None:
                     raise KafkaStorageError(f"partition {topic}-{partition} is offline: {damaged}")
-                counts = {d: 0 for d in self.log_dirs}
-                for lg in self.logs.values():
-                    parent = posixpath.dirname(lg.dir)
-                    if parent in counts:
-                        counts[parent] += 1
-                d = min(self.log_dirs, key=lambda x: counts[x])  # fewest partitions
+                d = min(self.log_dirs, key=lambda x: self._dir_counts[x])  # fewest partitions
                 log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
                                    config or self._config_for(topic), now_ms=now_ms)
                 if topic_id is not None:
                     partition_metadata.write(self.fs, log.dir, topic_id)
-                self.logs[(topic, partition)] = log
+                self._add((topic, partition), log, d)
                 self.topic_ids[(topic, partition)] = topic_id
             elif config is not None:
                 log.config = config
             return log
+
+    def _add(self, tp: tuple[str, int], log: PartitionLog, d: str) -> None:
+        self.logs[tp] = log
+        self._by_topic.setdefault(tp[0], {})[tp[1]] = log
+        self._dir_of[tp] = d
+        self._dir_counts[d] = self._dir_counts.get(d, 0) + 1
+        log.set_activity_listener(self._watch)
+        self._watch(log)  # (its files are open: parked once found idle)
+        self._hw_dirty = True
+
+    def _watch(self, log: PartitionLog) -> None:
+        """A log was used (a parked file opened again, its high watermark set): the periodic
+        work looks at it until it is idle again."""
+        self._active[log] = None
+        self._hw_dirty = True
+
+    def topic_logs(self, topic: str) -> Mapping[int, PartitionLog]:
+        """partition -> log of the topic's logs here."""
+        return self._by_topic.get(topic, {})
 
     def assign_topic_id(self, topic: str, partition: int, topic_id: bytes) -> None:
         """Record the topic id of a log that has none (written by an older odradek)."""
@@ -213,7 +242,19 @@ class LogManager:
         with self.lock:
             self.topic_ids.pop((topic, partition), None)
             self.unreadable.discard((topic, partition))
-            return self.logs.pop((topic, partition), None)
+            log = self.logs.pop((topic, partition), None)
+            if log is not None:
+                parts = self._by_topic.get(topic)
+                if parts is not None:
+                    parts.pop(partition, None)
+                    if not parts:
+                        del self._by_topic[topic]
+                d = self._dir_of.pop((topic, partition), None)
+                if d is not None:
+                    self._dir_counts[d] -= 1
+                self._active.pop(log, None)
+                self._hw_dirty = True
+            return log
 
     def _take_offline(self, topic: str, partition: int) -> str | None:
         """Take an offline partition out of the manager: its directory (None if not offline)."""
@@ -258,11 +299,11 @@ class LogManager:
         the logs (not one per topic: start-up applies every topic's config at once). A log
         whose config is already equal is left as it is. Returns how many logs changed."""
         changed = 0
-        for (t, _), log in self.logs.items():
-            cfg = configs.get(t, log.config)
-            if cfg is not log.config and cfg != log.config:
-                log.config = cfg
-                changed += 1
+        for t, cfg in configs.items():
+            for log in self._by_topic.get(t, {}).values():
+                if cfg is not log.config and cfg != log.config:
+                    log.config = cfg
+                    changed += 1
         return changed
 
     def delete(self, topic: str, partition: int) -> bool:
@@ -294,7 +335,7 @@ class LogManager:
         partitions' files, after the broker's log.segment.delete.delay.ms, counted from
         the first call that saw them) and return the deleted partitions' directories,
         which remove_dirs then removes (from a background thread: that frees their pages)."""
-        for log in self:
+        for log in list(self._active):  # (a log with retired segments stays active until they go)
             log.release_retired(now_ms)
         delay = self.default_config.file_delete_delay_ms
         due = []
@@ -346,7 +387,11 @@ class LogManager:
     def flush_dirty(self, now_ms: int) -> int:
         """The flush.ms policy of every log, and the high-watermark checkpoint when due
         (the broker calls this at least every second)."""
-        n = sum(1 for log in self if log.maybe_flush(now_ms))
+        n = 0
+        for log in list(self._active):
+            n += log.maybe_flush(now_ms)
+            if log.idle:
+                self._active.pop(log, None)
         self.maybe_checkpoint_high_watermarks(now_ms)
         return n
 

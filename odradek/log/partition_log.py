@@ -19,7 +19,7 @@ import threading
 from bisect import bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from odradek.wire import records
 from odradek.wire.exceptions import InvalidRecordError as WireInvalidRecordError
@@ -148,6 +148,7 @@ class PartitionLog:
     def high_watermark(self, value: int) -> None:
         with self.lock:
             self._high_watermark = min(max(value, self.log_start_offset), self.log_end_offset)
+        self._park_watch.wake()  # (the owner's high-watermark checkpoint looks at this log)
 
     # ------------------------------------------------------------ leader epochs
 
@@ -260,7 +261,7 @@ class PartitionLog:
 
     def _set_segments(self, segs: list[LogSegment]) -> None:
         self.segments = segs
-        self._park_watch.all_parked = False  # a new segment's file is open
+        self._park_watch.wake()  # a new segment's file is open
         self._bases = [s.base_offset for s in segs]
 
     def _load(self, now_ms: int) -> None:
@@ -1149,6 +1150,20 @@ class PartitionLog:
                 self.park_files()
             self._idle_leo = leo
             return False
+
+    def set_activity_listener(self, fn: Callable[["PartitionLog"], None] | None) -> None:
+        """``fn(log)`` is called when the log is used after being idle (a parked file opened
+        again, a new segment, its high watermark set): the LogManager's periodic work then
+        looks at it until ``idle``."""
+        self._park_watch.on_wake = (lambda: fn(self)) if fn is not None else None
+
+    @property
+    def idle(self) -> bool:
+        """Nothing for the periodic work to do until the log is used again (see
+        set_activity_listener): no unflushed messages, no retired segment waiting to close,
+        its files parked (a compacted log, whose files stay open, is never idle)."""
+        return (not self.unflushed_messages and not self._retired and not self.config.compact
+                and self._park_watch.all_parked)
 
     def park_files(self) -> int:
         """Give back the descriptors of the segment files nothing reads now (called when the

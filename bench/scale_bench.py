@@ -1,0 +1,232 @@
+"""Scale benchmark (issue 28): many partitions on one broker, odradek against Apache Kafka 4.3,
+same machine, same run, same client (confluent-kafka / librdkafka for creation and produce; the
+Metadata requests through odradek's own wire classes, the same bytes for both brokers).
+
+    python -m bench.scale_bench [--sizes 10000 100000] [--only odradek|kafka] [--out DIR]
+
+Each broker in turn (fresh data dir, matched settings: bench.kafka_ref.COMMON) goes through
+the stages of --sizes; at each stage topics of TOPIC_PARTITIONS partitions are created (in
+CreateTopics requests of at most 10,000 partitions, Kafka's limit) up to that many partitions,
+then measured:
+
+  create_s       first CreateTopics sent -> every partition of the stage has a leader in Metadata
+                 (Kafka answers CreateTopics before its logs exist: the leaders are the fair end)
+  create_cpu_s   broker CPU seconds (user+sys, all threads) over the same time
+  metadata_ms    a full Metadata request (v12, all topics): sent -> the whole response read,
+                 median of METADATA_REPS
+  metadata_bytes that response's size
+  idle_cpu_pct   broker CPU over IDLE_S seconds with no client connected, % of one core
+  rss_mb         the broker's resident memory after the idle period
+
+after the last stage:
+
+  stop_s         SIGTERM -> the process exited (clean shutdown)
+  restart_s      process start -> the first acks=all produce to a partition acknowledged
+
+Results: <out>/scale-<date>.json and .md (the table). 100,000 partitions on Kafka takes
+long on a small machine (its controller and log creation): say so when it fails.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.e2e_bench import default_data_dir, summarize, write_results  # noqa: E402
+from bench.kafka_ref import BROKERS  # noqa: E402
+from odradek.wire.api import decode_response, encode_request  # noqa: E402
+from odradek.wire.messages.metadata_request import MetadataRequest  # noqa: E402
+
+TOPIC_PARTITIONS = 100
+REQUEST_PARTITIONS = 10_000  # Kafka refuses a CreateTopics of more partitions (max.partitions... )
+METADATA_VERSION = 12
+METADATA_REPS = 5
+IDLE_S = 10.0
+CREATE_TIMEOUT_S = 3600.0
+
+
+def _quiet() -> dict:
+    return {"log_level": 0, "logger": lambda *a: None}
+
+
+def _read_frame(s: socket.socket) -> bytes:
+    head = b""
+    while len(head) < 4:
+        chunk = s.recv(4 - len(head))
+        if not chunk:
+            raise ConnectionError("closed")
+        head += chunk
+    (size,) = struct.unpack(">i", head)
+    buf = bytearray(size)
+    view = memoryview(buf)
+    got = 0
+    while got < size:
+        n = s.recv_into(view[got:], size - got)
+        if not n:
+            raise ConnectionError("closed")
+        got += n
+    return bytes(buf)
+
+
+class MetadataClient:
+    """One connection sending full Metadata requests (all topics)."""
+
+    def __init__(self, host: str, port: int):
+        self.sock = socket.create_connection((host, port), 30)
+        self.sock.settimeout(120)
+        self.corr = 0
+
+    def fetch(self) -> tuple[float, bytes]:
+        """(seconds from send to the whole response read, the response frame)."""
+        self.corr += 1
+        req = encode_request(MetadataRequest(topics=None, allow_auto_topic_creation=False), METADATA_VERSION,
+                             self.corr, client_id="scale-bench")
+        t0 = time.perf_counter()
+        self.sock.sendall(req)
+        frame = _read_frame(self.sock)
+        return time.perf_counter() - t0, frame
+
+    def leaders(self, prefix: str) -> tuple[int, int]:
+        """(partitions of topics named prefix*, how many of them have a leader)."""
+        _, frame = self.fetch()
+        body = decode_response(frame, 3, METADATA_VERSION).body
+        total = led = 0
+        for t in body.topics:
+            if t.name and t.name.startswith(prefix) and t.error_code == 0:
+                for p in t.partitions:
+                    total += 1
+                    led += p.leader_id >= 0 and p.error_code == 0
+        return total, led
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def create_partitions(bootstrap: str, first_topic: int, topics: int) -> None:
+    """Create topics s-<first_topic>.. (TOPIC_PARTITIONS each), REQUEST_PARTITIONS per request."""
+    from confluent_kafka.admin import AdminClient, NewTopic
+
+    admin = AdminClient({"bootstrap.servers": bootstrap, "socket.timeout.ms": 300000, **_quiet()})
+    per_request = max(1, REQUEST_PARTITIONS // TOPIC_PARTITIONS)
+    for start in range(first_topic, first_topic + topics, per_request):
+        names = [f"s-{i:05d}" for i in range(start, min(first_topic + topics, start + per_request))]
+        futs = admin.create_topics([NewTopic(n, TOPIC_PARTITIONS, 1) for n in names],
+                                   operation_timeout=600, request_timeout=600)
+        for name, fut in futs.items():
+            fut.result(900)
+
+
+def produce_one(bootstrap: str, topic: str, timeout: float) -> None:
+    from confluent_kafka import Producer
+
+    p = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 0,
+                  "message.timeout.ms": int(timeout * 1000), **_quiet()})
+    errors = []
+    p.produce(topic, b"x", partition=0, on_delivery=lambda err, msg: errors.append(err))
+    p.flush(timeout)
+    if not errors or errors[0] is not None:
+        raise RuntimeError(f"produce failed: {errors}")
+
+
+def wait_leaders(mc: MetadataClient, expected: int, deadline: float) -> None:
+    while True:
+        total, led = mc.leaders("s-")
+        if total >= expected and led >= expected:
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{led}/{expected} partitions with a leader")
+        time.sleep(0.2)
+
+
+def run_broker(name: str, sizes: list[int], root: str, log) -> dict[str, float]:
+    b = BROKERS[name](os.path.join(root, name))
+    out: dict[str, float] = {}
+    b.start()
+    try:
+        have = 0
+        for size in sizes:
+            topics = (size - have) // TOPIC_PARTITIONS
+            mc = MetadataClient(b.host, b.port)
+            cpu0, t0 = b.cpu_s(), time.monotonic()
+            create_partitions(b.bootstrap, have // TOPIC_PARTITIONS, topics)
+            wait_leaders(mc, size, t0 + CREATE_TIMEOUT_S)
+            out[f"create_s@{size}"] = time.monotonic() - t0
+            out[f"create_cpu_s@{size}"] = b.cpu_s() - cpu0
+            have = size
+            log(f"{name}: {size} partitions in {out[f'create_s@{size}']:.1f} s")
+            lat = []
+            for _ in range(METADATA_REPS):
+                dt, frame = mc.fetch()
+                lat.append(dt * 1000)
+            out[f"metadata_ms@{size}"] = statistics.median(lat)
+            out[f"metadata_bytes@{size}"] = float(len(frame))
+            mc.close()
+            time.sleep(2)  # let the creation's after-work (checkpoints, flushes) pass
+            cpu0, t0 = b.cpu_s(), time.monotonic()
+            time.sleep(IDLE_S)
+            out[f"idle_cpu_pct@{size}"] = 100 * (b.cpu_s() - cpu0) / (time.monotonic() - t0)
+            out[f"rss_mb@{size}"] = b.rss_kb() / 1024
+            log(f"{name}: {out}")
+        t0 = time.monotonic()
+        b.proc.send_signal(signal.SIGTERM)
+        b.proc.wait(1800)
+        out[f"stop_s@{have}"] = time.monotonic() - t0
+        b.proc = None
+        t0 = time.monotonic()
+        b.start(fresh=False)
+        produce_one(b.bootstrap, "s-00000", 1800)
+        out[f"restart_s@{have}"] = time.monotonic() - t0
+        log(f"{name}: {out}")
+    finally:
+        b.stop(60)
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
+    ap.add_argument("--only", choices=["odradek", "kafka"])
+    ap.add_argument("--dir", default=None, help="where the data dirs go (default: as bench.e2e_bench)")
+    ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
+    args = ap.parse_args(argv)
+    sizes = sorted(args.sizes)
+    names = [args.only] if args.only else ["odradek", "kafka"]
+    samples: dict[str, dict[str, list[float]]] = {}
+    failures = {}
+    t0 = time.monotonic()
+
+    def log(msg: str) -> None:
+        print(f"[{time.monotonic() - t0:7.1f}s] {msg}", file=sys.stderr, flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="scale-bench-", dir=args.dir or default_data_dir()) as root:
+        for name in names:
+            try:
+                got = run_broker(name, sizes, root, log)
+            except Exception as e:  # e.g. Kafka at 100,000 partitions on a small machine
+                log(f"{name} failed: {e!r}")
+                failures[name] = repr(e)
+                continue
+            for metric, v in got.items():
+                samples.setdefault(metric, {})[name] = [v]
+    result = summarize(samples, names, {"reps": 1, "sizes": sizes, "failures": failures,
+                                         "wall_s": round(time.monotonic() - t0)})
+    stem = "scale-" + time.strftime("%Y-%m-%d-%H%M%S")
+    md = write_results(result, args.out, stem)
+    print(md)
+    if failures:
+        print(f"\nfailed: {failures}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
