@@ -171,7 +171,7 @@ class RaftNode(ElectionMixin, ReplicationMixin):
         if self._hw_dirty:
             r.high_watermark = self.hw
             self._hw_dirty = False
-        r.snapshot_to_apply, self._snapshot_to_apply = self._snapshot_to_apply, None
+        r.snapshot_to_apply = self._snapshot_to_apply  # (also pending until advance())
         applied = self.applied
         if r.snapshot_to_apply is not None:
             applied = r.snapshot_to_apply.id.end_offset
@@ -190,6 +190,8 @@ class RaftNode(ElectionMixin, ReplicationMixin):
             self._qs_dirty = False
         if r.snapshot is self._new_snapshot:
             self._new_snapshot = None
+        if r.snapshot_to_apply is self._snapshot_to_apply:
+            self._snapshot_to_apply = None
         if self.log.pending_truncate == r.truncate_log_from:
             self.log.pending_truncate = None
         if self.log.pending_delete_before == r.delete_log_before:

@@ -9,6 +9,7 @@ Replay a seed with `pytest tests/raft -k 'seed=N'` or `python tests/raft/raft_si
 
 from __future__ import annotations
 
+import errno
 import heapq
 import pickle
 import random
@@ -46,10 +47,29 @@ class FileDisk:
 
     DIR = "/meta/__cluster_metadata-0"
 
+    # which files a disk fault hits: any, the log, quorum-state, a snapshot
+    FAULT_FILES = (None, lambda p: p.endswith(".log") or p.endswith(".log.tmp"),
+                   lambda p: "quorum-state" in p, lambda p: ".checkpoint" in p)
+
     def __init__(self, rng: random.Random):
         self.rng = rng
         self.fs = FaultyFileSystem(seed=rng.randrange(1 << 30))
         self.storage = FileStorage(self.DIR, self.fs)
+
+    def fail_writes(self) -> str:
+        """From now on writes (of one kind of file, or all) fail as a full disk (every one
+        until clear_faults) or a failing one (once) does; or the next fsync fails (EIO)."""
+        r = self.rng
+        if r.random() < 0.2:
+            self.fs.fail_fsync(errno.EIO, after=r.randrange(3))
+            return "EIO at an fsync"
+        err = r.choice((errno.ENOSPC, errno.EIO))
+        self.fs.fail_writes(err, after=r.randrange(4), match=r.choice(self.FAULT_FILES),
+                            sticky=err == errno.ENOSPC or r.random() < 0.5)
+        return errno.errorcode[err]
+
+    def clear_faults(self) -> None:
+        self.fs.clear_write_faults()
 
     def load(self):
         return self.storage.load()
@@ -62,7 +82,7 @@ class FileDisk:
         self.fs.crash_after_bytes = self.fs.bytes_written + done + self.rng.randrange(256)
         try:
             self.storage.apply(ready)
-        except SimulatedCrash:
+        except (SimulatedCrash, OSError):  # (a disk fault before the crash point: down all the same)
             pass
         self.fs = self.fs.restart("torn", seed=self.rng.randrange(1 << 30))
         self.storage = FileStorage(self.DIR, self.fs)
@@ -81,7 +101,7 @@ class SimNode:
 
 class Sim:
     def __init__(self, seed: int, *, voters: int | None = None, observers: int | None = None,
-                 steps: int = 400, wire: bool = True, files: bool = False):
+                 steps: int = 400, wire: bool = True, files: bool = False, disk_faults: bool = False):
         self.seed = seed
         self.rng = random.Random(seed)
         r = self.rng
@@ -109,6 +129,11 @@ class Sim:
         self.p_resign = r.choice((0, 0.005))
         if files:  # crash-heavy, on the real file layout
             self.p_crash, self.p_torn = 0.02, 0.5
+        # disk_faults (files only): writes fail (ENOSPC, EIO) on a node for a while; its driver
+        # does not act on a Ready it could not persist (sends nothing, does not advance), as
+        # broker/raft_driver.py, and the core offers it again
+        self.p_disk_fault = 0.03 if disk_faults and files else 0
+        self.disk_fault_until: dict[int, int] = {}
         self.nodes = {i: SimNode(i, FileDisk(random.Random(seed * 7919 + i)) if files else None) for i in self.ids}
         self.net: list = []
         self.seq = 0
@@ -132,7 +157,13 @@ class Sim:
         node = self.nodes[i]
         node.incarnation += 1
         node.state, node.next_apply, node.last_hw = [], 0, 0
-        node.raft = RaftNode(i, self.voter_ids, node.disk.load(), self.config,
+        try:
+            state = node.disk.load()
+        except OSError as e:  # the load's repair could not write: tried again later
+            self.trace.append(f"t={self.t} start {i} failed: {e}")
+            self.down_until[i] = self.t + 5
+            return
+        node.raft = RaftNode(i, self.voter_ids, state, self.config,
                              rng_seed=self.seed * 1000 + i * 10 + node.incarnation)
         self.trace.append(f"t={self.t} start {i} -> {node.raft.status()}")
         self._process(node)
@@ -153,7 +184,11 @@ class Sim:
                 node.disk.apply(rd, entries_limit=self.rng.randrange(len(rd.entries) + 1))
                 self._crash(node.id, torn_ready=rd)
                 return
-            node.disk.apply(rd)
+            try:
+                node.disk.apply(rd)
+            except OSError as e:  # not advanced: the next Ready offers it again
+                self.trace.append(f"t={self.t} {node.id} write failed: {e}")
+                return
             for env in rd.messages:
                 self._send(env)
             if rd.snapshot_to_apply is not None:
@@ -234,6 +269,11 @@ class Sim:
         r = self.rng
         if faults:
             self._random_faults()
+        for i, until in list(self.disk_fault_until.items()):
+            if self.t >= until:
+                del self.disk_fault_until[i]
+                self.nodes[i].disk.clear_faults()
+                self.trace.append(f"t={self.t} disk of {i} back")
         for i, until in list(self.down_until.items()):
             if self.t >= until:
                 del self.down_until[i]
@@ -263,6 +303,11 @@ class Sim:
 
     def _random_faults(self) -> None:
         r = self.rng
+        if self.p_disk_fault and r.random() < self.p_disk_fault:
+            i = r.choice(self.ids)
+            what = self.nodes[i].disk.fail_writes()
+            self.disk_fault_until[i] = self.t + r.randrange(5, 60)
+            self.trace.append(f"t={self.t} disk of {i} fails: {what}")
         if self.p_crash and r.random() < self.p_crash:
             alive = [i for i in self.ids if self.nodes[i].raft is not None]
             if alive:
@@ -305,6 +350,9 @@ class Sim:
         self.group = {i: 0 for i in self.ids}
         self.p_drop = self.p_dup = 0
         self.p_propose = 0
+        for i in list(self.disk_fault_until):
+            del self.disk_fault_until[i]
+            self.nodes[i].disk.clear_faults()
         for i in list(self.down_until):
             del self.down_until[i]
             self._start(i)
@@ -312,10 +360,13 @@ class Sim:
         for _ in range(3000):
             self.step(faults=False)
             leader = self._leader()
-            if leader is not None and leader.raft.epoch != marker_epoch and \
+            # (a leader restarted in the epoch it had when it crashed - its leadership was never
+            # persisted - lost the marker with its unpersisted log: propose again)
+            if leader is not None and (leader.id, leader.incarnation, leader.raft.epoch) != marker_epoch and \
                     (marker is None or self.committed.get(marker, (0, ()))[1] != (b"settle",)):
                 # (Re)propose: an uncommitted marker may be truncated by a new leader.
-                marker, marker_epoch = leader.raft.propose([b"settle"]), leader.raft.epoch
+                marker = leader.raft.propose([b"settle"])
+                marker_epoch = (leader.id, leader.incarnation, leader.raft.epoch)
                 self._process(leader)
             if marker is not None and all(n.next_apply > marker for n in self.nodes.values()) \
                     and self.committed[marker][1] == (b"settle",):

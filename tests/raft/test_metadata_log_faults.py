@@ -292,3 +292,19 @@ def test_a_ready_retried_after_its_snapshot_or_delete_step_failed_writes_its_ent
     assert got == want
     for mode in ("lost", "kept"):
         assert reopened(fs.restart(mode)) == want, mode
+
+
+def test_a_snapshot_restore_whose_ready_failed_is_offered_again():
+    """A node starting from a snapshot (or installing a fetched one) hands the state machine
+    snapshot_to_apply; a driver whose persist step of that Ready raised does not act on it
+    and must be given the restore again, or its state machine misses the snapshot."""
+    from odradek.raft.types import Snapshot, SnapshotId, StorageState
+
+    snap = Snapshot(SnapshotId(5, 1), b"image")
+    node = RaftNode(1, [1, 2, 3], StorageState(None, snap, []))
+    failed = node.ready()
+    assert failed.snapshot_to_apply == snap
+    again = node.ready()
+    assert again.snapshot_to_apply == snap
+    node.advance(again)
+    assert node.ready().snapshot_to_apply is None
