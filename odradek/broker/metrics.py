@@ -28,6 +28,8 @@ from odradek.coordinator.group_model import CLASSIC
 
 if TYPE_CHECKING:
     from odradek.broker.broker import Broker
+    from odradek.controller.image import MetadataImage
+    from odradek.raft.node import RaftNode
 
 def _family(name: str, doc: str, typ: str) -> Metric:
     return Metric(name, doc, typ)
@@ -54,14 +56,12 @@ class BrokerCollector:
     """What /metrics shows, read from the broker's state at scrape time."""
 
     def __init__(self, broker: Broker, topics: TopicStats, requests: RequestStats,
-                 connections: Callable[[], dict[str, int]], connections_created: Callable[[], dict[str, int]],
-                 active_controller: Callable[[], bool] | None):
+                 connections: Callable[[], dict[str, int]], connections_created: Callable[[], dict[str, int]]):
         self.broker = broker
         self.topics = topics
         self.requests = requests
         self.connections = connections
         self.connections_created = connections_created
-        self.active_controller = active_controller  # None: no controller role in this process
 
     def collect(self) -> Iterator[Metric]:
         t = self.topics
@@ -77,8 +77,6 @@ class BrokerCollector:
         yield from self._replicas()
         yield from self._logs()
         yield from self._groups()
-        if self.active_controller is not None:
-            yield from self._controller()
         yield _gauge("kafka_server_socket_server_metrics_connection_count", "Open client connections",
                      (({"listener": k}, v) for k, v in sorted(self.connections().items())))
         created = _family("kafka_server_socket_server_metrics_connection_creation", "Connections accepted",
@@ -167,10 +165,19 @@ class BrokerCollector:
             yield _gauge(prefix + "numgroups" + state, f"Classic groups in state {state}", iter([({}, n)]))
         yield _gauge(prefix + "numoffsets", "Committed offsets", iter([({}, offsets)]))
 
-    def _controller(self) -> Iterator[Metric]:
-        image = self.broker.controller.image
+
+class ControllerCollector:
+    """Kafka's KafkaController gauges on a node with the controller role (Global* and Offline* on
+    the active controller only, 0 elsewhere, as Kafka's ControllerMetadataMetrics)."""
+
+    def __init__(self, image: Callable[[], MetadataImage], active: Callable[[], bool]):
+        self.image = image
+        self.active = active
+
+    def collect(self) -> Iterator[Metric]:
+        image = self.image()
         prefix = "kafka_controller_kafkacontroller_"
-        active = self.active_controller()
+        active = self.active()
         partitions = sum(len(t.partitions) for t in image.topics.values())
         offline = sum(1 for t in image.topics.values() for p in t.partitions.values() if p.leader < 0)
         for name, value, doc in (("activecontrollercount", int(active), "1 on the active controller"),
@@ -180,9 +187,30 @@ class BrokerCollector:
             yield _gauge(prefix + name, doc, iter([({}, value)]))
 
 
-def exposition(collector: BrokerCollector) -> bytes:
-    """The Prometheus text of the broker's metrics and the process's (CPU, RSS, open fds)."""
+class RaftCollector:
+    """The metadata quorum as Kafka's raft-metrics (kafka.server:type=raft-metrics; the exporter's
+    catch-all naming): leader, epoch, high watermark, log end, and whether this node votes."""
+
+    def __init__(self, node: Callable[[], RaftNode | None]):
+        self.node = node
+
+    def collect(self) -> Iterator[Metric]:
+        n = self.node()
+        if n is None:
+            return
+        prefix = "kafka_server_raft_metrics_"
+        for name, value, doc in (("current_leader", n.leader_id, "The quorum leader's id, -1 if unknown"),
+                                 ("current_epoch", n.epoch, "The quorum epoch"),
+                                 ("high_watermark", n.hw, "The committed end of the metadata log"),
+                                 ("log_end_offset", n.log.end_offset, "The end of this node's metadata log"),
+                                 ("is_voter", int(n.is_voter), "1 on a voter, 0 on an observer")):
+            yield _gauge(prefix + name, doc, iter([({}, value)]))
+
+
+def exposition(collectors: list) -> bytes:
+    """The Prometheus text of the node's metrics and the process's (CPU, RSS, open fds)."""
     registry = CollectorRegistry(auto_describe=False)
-    registry.register(collector)
+    for c in collectors:
+        registry.register(c)
     registry.register(ProcessCollector(registry=None, pid=lambda: os.getpid()))
     return generate_latest(registry)

@@ -16,18 +16,22 @@ from odradek.broker.stats import RequestStats, TopicStats
 
 if TYPE_CHECKING:
     from odradek.broker.broker import Broker
+    from odradek.controller.image import MetadataImage
+    from odradek.raft.node import RaftNode
 
 PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
 
 
-class BrokerHttp:
+class NodeHttp:
+    """One node's HTTP side: the routes, the counters the broker feeds, and what /metrics reads."""
+
     def __init__(self, host: str, port: int):
         self.topic_stats = TopicStats()
         self.request_stats = RequestStats()
         self.routes = Routes()
         self.server = HttpServer(host, port, self.routes)
         self.ready = False
-        self._collector = None
+        self._collectors: list = []
         self.routes.add("GET", "/health/live", lambda req: Response.text(200, "live\n"))
         self.routes.add("GET", "/health/ready", self._ready)
         self.routes.add("GET", "/metrics", self._metrics)
@@ -35,24 +39,34 @@ class BrokerHttp:
     async def start(self, loop) -> None:
         await self.server.start(loop)
 
-    def serve_metrics_of(self, broker: Broker, connections: Callable[[], dict[str, int]],
-                         connections_created: Callable[[], dict[str, int]],
-                         active_controller: Callable[[], bool] | None) -> None:
+    def serve_broker_metrics(self, broker: Broker, connections: Callable[[], dict[str, int]],
+                             connections_created: Callable[[], dict[str, int]]) -> None:
         """From now on /metrics reads this broker (its logs are open, its coordinators built)."""
         from odradek.broker.metrics import BrokerCollector  # prometheus_client: only when served
 
-        self._collector = BrokerCollector(broker, self.topic_stats, self.request_stats, connections,
-                                          connections_created, active_controller)
+        self._collectors.append(BrokerCollector(broker, self.topic_stats, self.request_stats, connections,
+                                                connections_created))
+
+    def serve_controller_metrics(self, image: Callable[[], MetadataImage], active: Callable[[], bool] | None,
+                                 raft: Callable[[], RaftNode | None] | None) -> None:
+        """KafkaController's gauges on a node with the controller role (``active`` given), and the
+        metadata quorum's on a node of a quorum (``raft`` given)."""
+        from odradek.broker.metrics import ControllerCollector, RaftCollector
+
+        if active is not None:
+            self._collectors.append(ControllerCollector(image, active))
+        if raft is not None:
+            self._collectors.append(RaftCollector(raft))
 
     def _ready(self, req: Request) -> Response:
         return Response.text(200, "ready\n") if self.ready else Response.text(503, "starting\n")
 
     def _metrics(self, req: Request) -> Response:
-        if self._collector is None:
+        if not self._collectors:
             return Response.text(503, "starting: no metrics yet\n")
         from odradek.broker.metrics import exposition
 
-        return Response(200, exposition(self._collector), PROMETHEUS_TEXT)
+        return Response(200, exposition(self._collectors), PROMETHEUS_TEXT)
 
     def close(self) -> None:
         self.ready = False

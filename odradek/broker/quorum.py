@@ -18,12 +18,12 @@ import signal
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from odradek.broker.broker_lifecycle import BrokerLifecycle
 from odradek.broker.controller_channel import ControllerChannel, Forwarding
 from odradek.broker.controller_server import ControllerServer
+from odradek.broker.observability import NodeHttp
 from odradek.broker.server import BrokerServer, run_event_loop
 from odradek.log.fs import RealFileSystem
 from odradek.log.meta_properties import directory_id, ensure_meta_properties, read_meta_properties
@@ -62,8 +62,6 @@ class QuorumBroker:
     forwarding: Forwarding
     lifecycle: BrokerLifecycle
     channel: ControllerChannel  # to the active controller (the leaders' AlterPartition)
-    # metrics: whether this process is the active controller; None: it has no controller role
-    active_controller: Callable[[], bool] | None = None
 
     def registry(self, base: dict) -> dict:
         return self.forwarding.registry(base)
@@ -84,16 +82,24 @@ async def _main(config) -> int:
     channel = ControllerChannel(cs)
     lifecycle = BrokerLifecycle(cs, channel, [directory_id(meta)])
     server = None
+    # odradek.http.port: a broker's comes with its BrokerServer, a controller's is its own
+    http = NodeHttp(config.http_host, config.http_port) if config.http_port is not None and not cs.is_broker else None
     stopping = asyncio.Event()
     try:
+        if http is not None:
+            await http.start(loop)
         await cs.start()
         if cs.is_broker:
             server = BrokerServer(config)
-            active = (lambda: cs.active) if cs.is_controller else None
-            await server.start(QuorumBroker(controller, Forwarding(channel, cs), lifecycle, channel, active))
+            await server.start(QuorumBroker(controller, Forwarding(channel, cs), lifecycle, channel))
     except (OSError, RuntimeError) as e:
         print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
         return 1
+    served = http if server is None else server.http
+    if served is not None:
+        served.serve_controller_metrics(lambda: controller.image, (lambda: cs.active) if cs.is_controller else None,
+                                        lambda: cs.driver.node if cs.driver is not None else None)
+        served.ready = True
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
     parts = []
@@ -112,6 +118,8 @@ async def _main(config) -> int:
     if server is not None:
         await server.close()
     channel.close()
+    if http is not None:
+        http.close()
     await cs.close()
     print("odradek stopped", flush=True)
     return 0

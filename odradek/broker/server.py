@@ -16,7 +16,7 @@ from odradek.broker.connection_limits import ConnectionLimits
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.testing.faults import FaultTable
 from odradek.testing.trace_sink import TraceSink
-from odradek.broker.observability import BrokerHttp
+from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class BrokerServer:
         self.trace = TraceSink(config.testing_trace_file, self.clock.now_ms) if config.testing_trace_file else None
         self._woken = None  # set to run the periodic work at once (the virtual clock advanced)
         # odradek.http.port: metrics and health (broker/observability.py); None: no HTTP listener
-        self.http = BrokerHttp(config.http_host, config.http_port) if config.http_port is not None else None
+        self.http = NodeHttp(config.http_host, config.http_port) if config.http_port is not None else None
         self.topic_stats = self.http.topic_stats if self.http is not None else None
         self.request_stats = self.http.request_stats if self.http is not None else None
         if self.http is not None and self.faults is not None:  # the test control API beside metrics
@@ -101,9 +101,10 @@ class BrokerServer:
         self._tasks.append(self.loop.create_task(self._periodic()))
         if self.http is not None:
             name = lst.name
-            active = (lambda: True) if cluster is None else cluster.active_controller
-            self.http.serve_metrics_of(self.broker, lambda: {name: len(self.connections)},
-                                       lambda: {name: self.connections_created}, active)
+            self.http.serve_broker_metrics(self.broker, lambda: {name: len(self.connections)},
+                                           lambda: {name: self.connections_created})
+            if cluster is None:  # a single node is its own (always active) controller
+                self.http.serve_controller_metrics(lambda: self.broker.controller.image, lambda: True, None)
             self.http.ready = True
 
     def _new_connection(self) -> KafkaConnection:
