@@ -320,6 +320,31 @@ class TxnVerifier(Protocol):
         producer (``add`` True: Produce v12+)."""
 
 
+@dataclass
+class ShareStateWrite:
+    """A share-partition's state on its way to the share coordinator on another broker (the
+    broker's persister): ``error`` once answered (NONE: written), and the purgatory key poked then."""
+    key: tuple
+    share_key: tuple  # (group id, topic id, partition)
+    error: ErrorCode | None = None
+
+
+class ShareStates(Protocol):
+    """The share coordinator (coordinator/share_coordinator.py ShareCoordinator): the persisted state
+    of the share-partitions whose __share_group_state partition this node leads. Each raises
+    CoordinatorError with Kafka's error (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, fencing)."""
+
+    def read(self, key: tuple, leader_epoch: int, now_ms: int): ...
+
+    def summary(self, key: tuple): ...
+
+    def write(self, key: tuple, snapshot, now_ms: int) -> None: ...
+
+    def initialize(self, key: tuple, state_epoch: int, start_offset: int, now_ms: int) -> None: ...
+
+    def delete(self, key: tuple, now_ms: int) -> None: ...
+
+
 class Shares(Protocol):
     """The share group coordinator (KIP-932). Its writes (acknowledge, the offsets admin, delete_group)
     are persisted before they return; records they release wake the ShareFetches waiting for them."""
@@ -337,8 +362,12 @@ class Shares(Protocol):
     def share_partition(self, group_id: str, topic_id: bytes, topic: str, partition: int) -> SharePartition | None: ...
 
     def acknowledge(self, group_id: str, member_id: str, batches_by_partition: dict,
-                    topic_exists: Callable[[bytes], bool], now_ms: int) -> dict:
-        """{(topic_id, partition): [AcknowledgementBatch]} -> {(topic_id, partition): error}."""
+                    topic_exists: Callable[[bytes], bool], now_ms: int) -> tuple[dict, list[ShareStateWrite]]:
+        """{(topic_id, partition): [AcknowledgementBatch]} -> ({(topic_id, partition): error}, the
+        writes to share coordinators on other brokers the answer waits for)."""
+
+    def state_pending(self, group_id: str, topic_id: bytes, partition: int) -> bool:
+        """The share-partition's persisted state is being read (no records for it meanwhile)."""
 
     def open_session(self, group_id: str, member_id: str, epoch: int): ...
 
@@ -397,3 +426,4 @@ class Services:
     txn_offsets: TxnOffsets | None = None
     txn_verifier: TxnVerifier | None = None  # a cluster broker's (transaction coordinators elsewhere)
     shares: Shares | None = None
+    share_states: ShareStates | None = None  # the share coordinator (the __share_group_state partitions led here)

@@ -12,7 +12,7 @@ from odradek.wire.messages.share_acknowledge_response import (
 )
 
 from .error_responses import top_level_error
-from .share_common import FINAL_EPOCH, apply_acknowledgements, by_topic, open_share_session
+from .share_common import FINAL_EPOCH, after_writes, apply_acknowledgements, by_topic, open_share_session
 
 API_KEY = 79
 MIN_VERSION = 1
@@ -28,9 +28,13 @@ def handle(ctx, req) -> ShareAcknowledgeResponse:
     for t in req.topics:
         for p in t.partitions:
             acks.setdefault((bytes(t.topic_id), p.partition_index), []).extend(p.acknowledgement_batches)
-    results = apply_acknowledgements(ctx, req.group_id, req.member_id, acks)
+    results, writes = apply_acknowledgements(ctx, req.group_id, req.member_id, acks)
     if req.share_session_epoch == FINAL_EPOCH:
         services.shares.end_session(req.group_id, req.member_id)
+    return after_writes(ctx, results, writes, lambda: _respond(services, req, results))
+
+
+def _respond(services, req, results: dict) -> ShareAcknowledgeResponse:
     leader = LeaderIdAndEpoch(leader_id=services.node.node_id, leader_epoch=0)
     responses = by_topic(((tid, PartitionData(partition_index=p, error_code=int(e), error_message=None,
                                               current_leader=leader)) for (tid, p), e in results.items()),

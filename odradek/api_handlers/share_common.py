@@ -4,6 +4,9 @@ ShareFetch."""
 
 from __future__ import annotations
 
+from typing import Callable
+
+from odradek.api_handlers.context import Delayed
 from odradek.log import errors as log_errors
 from odradek.wire import records as wire_records
 from odradek.wire.errors import ErrorCode
@@ -112,12 +115,38 @@ def topics_snapshot(ctx) -> dict:
     return {name: (bytes(t.topic_id), len(t.partitions)) for name, t in topics.items()}
 
 
-def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partition) -> dict:
-    """batches_by_partition: {(topic_id, partition): [AcknowledgementBatch]} -> {(topic_id, partition):
-    error} (ShareGroupCoordinator.acknowledge, persisted before the answer)."""
+def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partition) -> tuple[dict, list]:
+    """batches_by_partition: {(topic_id, partition): [AcknowledgementBatch]} -> ({(topic_id, partition):
+    error}, the writes to share coordinators elsewhere) (ShareGroupCoordinator.acknowledge; the
+    answer waits for the writes: ``after_writes``)."""
     services = ctx.services
     return services.shares.acknowledge(group_id, member_id, batches_by_partition,
                                        services.metadata.image.topics_by_id.__contains__, ctx.now_ms)
+
+
+# how long an acknowledging answer waits for its share state writes at most (the persister's retries
+# end before: 1 + 2 + 4 + 8 s of backoff and the requests)
+STATE_WRITE_WAIT_MS = 30_000
+
+
+def after_writes(ctx, results: dict, writes: list, then: Callable[[], object]):
+    """``then()`` once the acknowledgements' share state writes to other brokers are answered; a
+    write that failed is its partition's acknowledgement error in ``results`` (as Kafka's share
+    partition answers a failed persister write)."""
+    def finish(timed_out: bool):
+        for w in writes:
+            err = w.error if w.error is not None else (ErrorCode.REQUEST_TIMED_OUT if timed_out else None)
+            if err:
+                key = (w.share_key[1], w.share_key[2])
+                if key in results and not results[key]:
+                    results[key] = err
+        return then()
+
+    if all(w.error is not None for w in writes):
+        return finish(False)
+    return Delayed(try_complete=lambda now: finish(False) if all(w.error is not None for w in writes) else None,
+                   on_expire=lambda now: finish(True), deadline_ms=ctx.now_ms + STATE_WRITE_WAIT_MS,
+                   watch=[w.key for w in writes if w.error is None])
 
 
 def acquire_partition(ctx, group_id: str, member_id: str, topic_id: bytes, partition: int, max_bytes: int,
@@ -133,6 +162,8 @@ def acquire_partition(ctx, group_id: str, member_id: str, topic_id: bytes, parti
         return plog.error, b"", []  # NOT_LEADER_OR_FOLLOWER / KAFKA_STORAGE_ERROR as Fetch
     sp = sg.share_partition(group_id, topic_id, t.name, partition)
     if sp is None:
+        if sg.state_pending(group_id, topic_id, partition):
+            return ErrorCode.NONE, b"", []  # its state is on its way from the share coordinator
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, b"", []
     sp.move_start(plog.log_start_offset)
     settings = sg.share_settings(group_id)

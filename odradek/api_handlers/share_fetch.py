@@ -23,7 +23,14 @@ from odradek.wire.messages.share_fetch_response import (
 )
 
 from .error_responses import top_level_error
-from .share_common import FINAL_EPOCH, acquire_partition, apply_acknowledgements, by_topic, open_share_session
+from .share_common import (
+    FINAL_EPOCH,
+    acquire_partition,
+    after_writes,
+    apply_acknowledgements,
+    by_topic,
+    open_share_session,
+)
 
 API_KEY = 78
 MIN_VERSION = 1  # v0 was Kafka 4.0's early access, removed in 4.1
@@ -33,13 +40,9 @@ RECORD_LIMIT_MODE = 1
 
 
 def handle(ctx, req):
-    services = ctx.services
-    v = ctx.api_version
-    session, refused = open_share_session(services, req, ShareFetchResponse, opens=True)
+    session, refused = open_share_session(ctx.services, req, ShareFetchResponse, opens=True)
     if refused is not None:
         return refused
-    sg = services.shares
-    group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
     acks: dict = {}
     requested = []
     for t in req.topics:
@@ -48,7 +51,17 @@ def handle(ctx, req):
             requested.append(key)
             if p.acknowledgement_batches:
                 acks[key] = list(p.acknowledgement_batches)
-    ack_results = apply_acknowledgements(ctx, group_id, member_id, acks) if acks else {}
+    ack_results, writes = apply_acknowledgements(ctx, req.group_id, req.member_id, acks) if acks else ({}, [])
+    return after_writes(ctx, ack_results, writes, lambda: _fetch(ctx, req, session, acks, ack_results, requested))
+
+
+def _fetch(ctx, req, session, acks: dict, ack_results: dict, requested: list):
+    """What follows the acknowledgements: the final epoch's answer, or the records acquired (a long
+    poll parks)."""
+    services = ctx.services
+    v = ctx.api_version
+    sg = services.shares
+    group_id, member_id, epoch = req.group_id, req.member_id, req.share_session_epoch
     settings = sg.share_settings(group_id)
 
     def leader(tid, p):

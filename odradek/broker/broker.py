@@ -62,6 +62,8 @@ class Broker:
         self.producer_ids = None
         self.fetch_sessions = None
         self.share_groups = None
+        self.share_states = None  # the share coordinator (coordinator/share_coordinator.py)
+        self.share_persister = None
         self.topic_creator = None
         self.services = None  # api_handlers.ports.Services, once started
         self._lock_fd = None
@@ -207,7 +209,7 @@ class Broker:
         self._follow_group_partitions()
         self._follow_txn_partitions()
         if self.share_groups is not None:
-            self.load_share_state()
+            self._follow_share_state_partitions()
         attach_coordinators(self.services, self.groups, self.txn_coordinator, self.txn_offsets)
 
     def ensure_internal_topic(self, name: str) -> bool:
@@ -312,7 +314,12 @@ class Broker:
         return group_configs.effective(overrides, self.share_broker_props())
 
     def _start_share_coordinator(self) -> None:
+        """The share group coordinator (membership, and the share-partitions of the data partitions
+        led here), the share coordinator (the state of the __share_group_state partitions led here)
+        and the persister between them (broker/share_persister.py)."""
         from odradek.broker.coordinator_log import CoordinatorLog
+        from odradek.broker.share_persister import SharePersister
+        from odradek.coordinator.share_coordinator import ShareCoordinator
         from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
         from odradek.coordinator.share_persistence import SharePersistence
 
@@ -320,34 +327,67 @@ class Broker:
             plog = self.replicas.get(topic, partition)
             return None if plog is None else (plog.log_start_offset, plog.high_watermark)
 
-        self.share_groups = ShareGroupCoordinator(settings=self.share_group_settings, offsets=offsets,
-                                                  max_share_sessions=self.config.max_share_sessions,
-                                                  max_group_size=self.config.group_share_max_size)
-
         def state_partitions():
             t = self.image.topics.get(SHARE_GROUP_STATE)
             return None if t is None else len(t.partitions)
 
+        def leader_epoch(topic: str, partition: int) -> int | None:
+            return None if self.replicas.get(topic, partition) is None else self.replicas.leader_epoch(topic, partition)
+
+        self.share_groups = ShareGroupCoordinator(settings=self.share_group_settings, offsets=offsets,
+                                                  max_share_sessions=self.config.max_share_sessions,
+                                                  max_group_size=self.config.group_share_max_size,
+                                                  stored_state=lambda *a: self.share_persister.stored_state(*a))
+        self.share_states = ShareCoordinator(CoordinatorLog(self.replicas, SHARE_GROUP_STATE, self.coordinator_writes),
+                                             state_partitions)
+        self.share_persister = SharePersister(self.node_id, lambda: self.controller.image, self.share_states,
+                                              self.share_groups, leader_epoch, self.purgatory_poke, self.clock_ms,
+                                              remote=self.alter_partition is not None)
+        self.replicas.leadership_listeners.append(self.share_persister.leadership_changed)
         self.share_persistence = SharePersistence(
             self.share_groups, CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes),
-            CoordinatorLog(self.replicas, SHARE_GROUP_STATE, self.coordinator_writes),
+            self.share_persister,
             offsets_partition_for=lambda gid: None if self.groups is None else self.groups.partition_for(gid),
             state_partitions=state_partitions,
             ensure_state_topic=lambda: self.ensure_internal_topic(SHARE_GROUP_STATE))
         self._next_share_prune_ms = self.clock_ms() + self.config.share_coordinator_state_topic_prune_interval_ms
 
-    def load_share_state(self) -> None:
-        """Share-partition states from __share_group_state (share group epochs came with the group
-        coordinator's replay of __consumer_offsets); state of topics deleted meanwhile is dropped."""
-        self.share_persistence.load_state(self.image.topics_by_id)
+    def _follow_share_state_partitions(self) -> None:
+        """The share coordinator loads each __share_group_state partition this node leads, now and as
+        leadership moves. The share-partitions of its keys whose data partition is led here too are
+        restored at once (on a single node: all of them); those of topics deleted meanwhile are
+        deleted."""
+        from odradek.broker.coordinator_loading import CoordinatorLoader
+        from odradek.broker.coordinator_log import plain_records
 
-    def persist_share_state(self, now_ms: int) -> None:
-        """Write what changed in share groups since the last call (coordinator/share_persistence.py)."""
-        if self.share_groups is not None:
-            self.share_persistence.persist(now_ms)
+        store, sg = self.share_states, self.share_groups
+
+        def apply(partition: int, batches: list, log_start: int, now_ms: int) -> None:
+            keys = store.load(partition, plain_records(batches, log_start))
+            by_id = self.image.topics_by_id
+            for key in keys:
+                t = by_id.get(key[1])
+                if t is None:
+                    store.delete(key, now_ms)
+                elif key not in sg.partitions and self.replicas.get(t.name, key[2]) is not None:
+                    s = store.states[partition][key]
+                    sg.restore_partition(key, s.start_offset, s.batches)
+
+        self._start_loader(CoordinatorLoader(SHARE_GROUP_STATE, self.replicas, store.partitions, apply,
+                                             store.unload, self.clock_ms,
+                                             self._schedule if self._background_loads else None))
+
+    def persist_share_state(self, now_ms: int) -> list:
+        """Write what changed in share groups since the last call (coordinator/share_persistence.py);
+        the writes to share coordinators on other brokers it started."""
+        if self.share_groups is None:
+            return []
+        self.share_persister.created.clear()
+        self.share_persistence.persist(now_ms)
+        return list(self.share_persister.created)
 
     def prune_share_state(self) -> None:
-        for partition, low in self.share_persistence.prune_points():
+        for partition, low in self.share_states.prune_points():
             self.replicas.delete_records(SHARE_GROUP_STATE, partition, low)
 
     def coordinator_write_timeout_ms(self, writes) -> int:

@@ -124,7 +124,7 @@ class BrokerServer:
         stop_serving(self._tasks, self.server, self.connections)
         if self.broker is not None and self.broker.replica_fetchers is not None:
             await self.broker.replica_fetchers.close()  # no follower writes once the logs close
-        for inter_broker in (self.broker.txn_markers, self.broker.txn_verifier) if self.broker is not None else ():
+        for inter_broker in (self.broker.txn_markers, self.broker.txn_verifier, self.broker.share_persister) if self.broker is not None else ():
             if inter_broker is not None:
                 await inter_broker.close()
         if self.broker is not None:

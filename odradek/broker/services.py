@@ -193,12 +193,15 @@ class GroupsPort:
 class SharesPort:
     """ports.Shares over the share group coordinator. What the coordinator's operations change is
     persisted here (share_persistence, before the answer) and the ShareFetches parked on the
-    share-partitions they released are woken: the handlers do neither."""
+    share-partitions they released are woken: the handlers do neither. ``persist(now_ms)`` returns
+    the writes to share coordinators on other brokers it started (the acknowledging answer waits)."""
 
-    def __init__(self, coord, persist: Callable[[int], None], wake_partitions: Callable[[Iterable], None]):
+    def __init__(self, coord, persist: Callable[[int], list], wake_partitions: Callable[[Iterable], None],
+                 reading: Callable[[tuple], bool]):
         self._coord = coord
         self._persist = persist
         self._wake = wake_partitions
+        self._reading = reading
         self.share_settings = coord.share_settings
         self.settings = coord.settings
         self.share_partition = coord.share_partition
@@ -209,6 +212,9 @@ class SharesPort:
 
     def is_share_group(self, group_id: str) -> bool:
         return group_id in self._coord.groups
+
+    def state_pending(self, group_id: str, topic_id: bytes, partition: int) -> bool:
+        return self._reading((group_id, bytes(topic_id), partition))
 
     def _persisted(self, value, now_ms: int):
         self._persist(now_ms)
@@ -225,12 +231,13 @@ class SharesPort:
     def end_session(self, group_id: str, member_id: str) -> None:
         self._wake(self._coord.end_session(group_id, member_id).wake)
 
-    def acknowledge(self, group_id, member_id, batches_by_partition, topic_exists, now_ms: int) -> dict:
+    def acknowledge(self, group_id, member_id, batches_by_partition, topic_exists, now_ms: int):
         r = self._coord.acknowledge(group_id, member_id, batches_by_partition, topic_exists, now_ms)
+        writes = []
         if r.wake:
-            self._persist(now_ms)  # acknowledged records are persisted before the response, as Kafka
+            writes = self._persist(now_ms)  # acknowledged records are persisted before the response, as Kafka
             self._wake(r.wake)
-        return r.value
+        return r.value, writes
 
     def alter_offsets(self, group_id, requested, topics, is_other_group, now_ms: int) -> list:
         return self._persisted(self._coord.alter_offsets(group_id, requested, topics, is_other_group), now_ms)
@@ -261,8 +268,9 @@ def broker_services(broker) -> Services:
         clock=broker.clock_ms,
         wake=broker.purgatory_poke,
         auto_create_topics_enable=cfg.auto_create_topics_enable,
-        shares=(SharesPort(broker.share_groups, broker.persist_share_state, broker.poke_share_partitions)
-                if broker.share_groups is not None else None),
+        shares=(SharesPort(broker.share_groups, broker.persist_share_state, broker.poke_share_partitions,
+                           broker.share_persister.reading) if broker.share_groups is not None else None),
+        share_states=broker.share_states,
         txn_verifier=broker.txn_verifier,
     )
 

@@ -41,6 +41,7 @@ from .share_partition import SharePartition, ShareSettings
 
 E = ErrorCode
 T = TypeVar("T")
+NOT_READY = "not ready"  # stored_state: the persisted state is on its way
 LEAVE_GROUP_MEMBER_EPOCH = -1
 
 # Kafka's group configs (GroupConfig) for share groups and the broker property each defaults to
@@ -155,9 +156,14 @@ class ShareSession:
 class ShareGroupCoordinator:
     def __init__(self, settings: Callable[[str], dict] | None = None,
                  offsets: Callable[[str, int], tuple | None] | None = None,
-                 max_share_sessions: int = 2000, max_group_size: int = 200):
+                 max_share_sessions: int = 2000, max_group_size: int = 200,
+                 stored_state: Callable[[tuple, str, int], object] | None = None):
+        """stored_state(key, topic, partition): a share-partition's persisted state when this node
+        first leads it: (start offset, batches), None when nothing is persisted, NOT_READY while it
+        is being read from the share coordinator (the broker's persister)."""
         self.settings = settings or (lambda gid: {})
         self.offsets = offsets or (lambda topic, partition: None)
+        self.stored_state = stored_state or (lambda key, topic, partition: None)
         self.groups: dict[str, ShareGroup] = {}
         # (group_id, topic_id, partition) -> SharePartition
         self.partitions: dict[tuple, SharePartition] = {}
@@ -292,17 +298,33 @@ class ShareGroupCoordinator:
     # ------------------------------------------------------------------ share-partitions
 
     def share_partition(self, group_id: str, topic_id: bytes, topic: str, partition: int) -> SharePartition | None:
-        """The share-partition, initialized from share.auto.offset.reset the first time."""
+        """The share-partition led here: as persisted, else initialized from share.auto.offset.reset.
+        None when the partition is not led here, or while its persisted state is being read."""
         key = (group_id, bytes(topic_id), partition)
         sp = self.partitions.get(key)
         if sp is None or sp.start_offset < 0:  # negative: altered to "uninitialized" (-1), as Kafka reads it
             bounds = self.offsets(topic, partition)
             if bounds is None:
                 return None
+            if sp is None:
+                stored = self.stored_state(key, topic, partition)
+                if stored is NOT_READY:
+                    return None
+                if stored is not None:
+                    sp = self.partitions[key] = SharePartition.restore(*stored)
+                    if sp.start_offset >= 0:
+                        return sp
             log_start, log_end = bounds
             reset = str(self.settings(group_id).get("share.auto.offset.reset", "latest")).lower()
             sp = self.partitions[key] = SharePartition(log_start if reset == "earliest" else log_end)
         return sp
+
+    def unload_partition(self, topic_id: bytes, partition: int) -> None:
+        """This node no longer leads the topic-partition: its share-partitions go (the next leader
+        reads them from the share coordinator)."""
+        for key in [k for k in self.partitions if k[1] == bytes(topic_id) and k[2] == partition]:
+            del self.partitions[key]
+        self._gone_partitions -= {k for k in self._gone_partitions if k[1] == bytes(topic_id) and k[2] == partition}
 
     def forget_topic(self, topic_id: bytes) -> None:
         """A deleted topic's share-partitions go with it (a re-created topic has a new id)."""

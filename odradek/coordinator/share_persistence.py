@@ -1,67 +1,56 @@
-"""Share groups' persistence (KIP-932), beside the share coordinator: what it changed, as records,
-and where they go; the start-up replay; the pruning of old state snapshots.
+"""Share groups' persistence (KIP-932), beside the share coordinator: what it changed, as records
+or share-state writes, and where they go.
 
 Where (as Kafka): each share group's epoch is a ShareGroupMetadata record in __consumer_offsets
-(partition of the group id, as every group record), each share-partition's state (SPSO and
-in-flight record states, one whole snapshot per record) in __share_group_state, created on first
-use. Records are built by share_state.py.
+(partition of the group id, as every group record), written here through a CoordinatorLog port;
+each share-partition's state (SPSO and in-flight record states) goes to the share coordinator of
+its key (coordinator/share_coordinator.py, on the leader of its __share_group_state partition)
+through the ``StateWriter`` port: the broker's persister (broker/share_persister.py), which writes
+locally when this node is that coordinator and sends WriteShareGroupState otherwise.
 
-Pure: the logs come in as CoordinatorLog ports (append/read/has_partition, plus the log start and
-end offsets for pruning); the broker wires them and calls persist / prune on its tick, and after
-every request that changed share state (acknowledgements are persisted before their response).
+Pure: the broker wires the ports and calls persist on its tick, and after every request that
+changed share state (acknowledgements are persisted before their response).
 
-Start-up: the group coordinator's one replay of __consumer_offsets hands each record to
-``replay_group_record`` (share group epochs), then ``load_state`` reads __share_group_state.
+Start-up: the group coordinator's replay of __consumer_offsets hands each record to
+``replay_group_record`` (share group epochs); share-partition states are read from the share
+coordinator when a share-partition leader first needs them.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
 from . import share_state
 from .share_group_coordinator import ShareGroupCoordinator
 
 
-class StateLog(Protocol):
+class GroupLog(Protocol):
     def append(self, partition: int, records: list[tuple[bytes, bytes | None]], now_ms: int) -> int: ...
 
     def read(self, partition: int) -> Iterable[tuple[int, bytes | None, bytes | None]]: ...
 
     def has_partition(self, partition: int) -> bool: ...
 
-    def start_offset(self, partition: int) -> int: ...
 
-    def end_offset(self, partition: int) -> int: ...
-
-
-OFFSETS, STATE = "offsets", "state"  # the two logs a write goes to
-
-
-@dataclass
-class _Write:
-    """One append: its records, and the coordinator's changes they carry (marked once written)."""
-    records: list = field(default_factory=list)
-    groups: list = field(default_factory=list)
-    parts: list = field(default_factory=list)
+class StateWriter(Protocol):
+    def write_state(self, key: tuple, start_offset: int | None, batches: list, now_ms: int) -> None:
+        """The share-partition ``key`` (group, topic id, partition) now has this state (start_offset
+        None: deleted). Raises when it cannot be written now (the change stays pending)."""
 
 
 class SharePersistence:
-    def __init__(self, shares: ShareGroupCoordinator, offsets_log: StateLog, state_log: StateLog,
+    def __init__(self, shares: ShareGroupCoordinator, offsets_log: GroupLog, state: StateWriter,
                  offsets_partition_for: Callable[[str], int | None], state_partitions: Callable[[], int | None],
                  ensure_state_topic: Callable[[], bool]):
         """offsets_partition_for(group_id): its __consumer_offsets partition (None: no group
-        coordinator yet); state_partitions():
-        the partition count of __share_group_state, None while it does not exist;
-        ensure_state_topic(): create it if needed, True once it exists."""
+        coordinator yet); state_partitions(): the partition count of __share_group_state, None while
+        it does not exist; ensure_state_topic(): create it if needed, True once it exists."""
         self.shares = shares
-        self.logs = {OFFSETS: offsets_log, STATE: state_log}
+        self.offsets_log = offsets_log
+        self.state = state
         self.offsets_partition_for = offsets_partition_for
         self.state_partitions = state_partitions
         self.ensure_state_topic = ensure_state_topic
-        self.latest: dict[int, dict] = {}  # __share_group_state partition -> {key: offset of its last snapshot}
-
-    # ------------------------------------------------------------------ start-up
 
     def replay_group_record(self, key: bytes | None, value: bytes | None) -> None:
         """One record of the __consumer_offsets replay: a share group's epoch (others are ignored)."""
@@ -69,84 +58,31 @@ class SharePersistence:
         if d is not None:
             self.shares.restore_group(*d)
 
-    def load_state(self, topic_ids: Iterable[bytes]) -> None:
-        """Share-partition states as last persisted; state of topics not in ``topic_ids`` (deleted
-        meanwhile) is dropped."""
-        sg, log = self.shares, self.logs[STATE]
-        for p in range(self.state_partitions() or 0):
-            latest = self.latest.setdefault(p, {})
-            for offset, key, value in log.read(p):
-                d = share_state.decode_partition_state(key, value)
-                if d is None:
-                    continue
-                k, start, batches = d
-                sg.restore_partition(k, start, batches)
-                if start is None:
-                    latest.pop(bytes(key), None)
-                else:
-                    latest[bytes(key)] = offset
-        for tid in {k[1] for k in sg.partitions} - set(topic_ids):
-            sg.forget_topic(tid)
-
-    # ------------------------------------------------------------------ writes
-
-    def records(self, groups: list, parts: list) -> dict[tuple[str, int], _Write]:
-        """The share coordinator's changes (ShareGroupCoordinator.changes) as records, by the log
-        partition they go to. What has nowhere to go yet (no group coordinator, no state topic) is
-        left out, and stays pending."""
-        writes: dict[tuple[str, int], _Write] = {}
-        for gid, epoch, h in groups:
-            partition = self.offsets_partition_for(gid)
-            if partition is None:
-                continue  # no group coordinator yet (a quorum broker starting)
-            value = None if epoch is None else share_state.group_metadata_value(epoch, h)
-            w = writes.setdefault((OFFSETS, partition), _Write())
-            w.records.append((share_state.group_metadata_key(gid), value))
-            w.groups.append((gid, epoch, h))
-        n = self.state_partitions()
-        for (gid, tid, p), sp in parts if n is not None else ():
-            value = None if sp is None else share_state.partition_state_value(gid, tid, p, sp.start_offset,
-                                                                               sp.state_batches())
-            w = writes.setdefault((STATE, share_state.partition_for(gid, tid, p, n)), _Write())
-            w.records.append((share_state.partition_state_key(gid, tid, p), value))
-            w.parts.append(((gid, tid, p), sp))
-        return writes
-
     def persist(self, now_ms: int) -> None:
-        """Write what changed in share groups and is not written yet. Each log partition's records go
-        as one append; what an append carried is marked written only once it succeeded, so a failed
-        append (raised to the caller) leaves its changes pending for the next call."""
+        """Write what changed in share groups and is not written yet. A group partition's epochs go
+        as one append; each share-partition's state as one write. What was written is marked so
+        only once it went; a failure (raised to the caller) leaves the rest pending for the next call."""
         sg = self.shares
         if not sg.has_changes():
             return
-        if any(sp.dirty for sp in sg.partitions.values()) and not self.ensure_state_topic():
+        groups, parts = sg.changes()
+        by_partition: dict[int, list] = {}
+        for gid, epoch, h in groups:
+            partition = self.offsets_partition_for(gid)
+            if partition is not None:  # else no group coordinator yet (a quorum broker starting)
+                by_partition.setdefault(partition, []).append((gid, epoch, h))
+        for partition, entries in by_partition.items():
+            if self.offsets_log.has_partition(partition):
+                self.offsets_log.append(partition, [
+                    (share_state.group_metadata_key(gid), None if epoch is None else
+                     share_state.group_metadata_value(epoch, h)) for gid, epoch, h in entries], now_ms)
+            sg.persisted(entries, [])  # (led elsewhere: not this broker's to write)
+        if not parts or (any(sp is not None for _, sp in parts) and not self.ensure_state_topic()) \
+                or self.state_partitions() is None:
             return  # a quorum broker: the topic is on its way; write once it is there
-        for (which, partition), w in self.records(*sg.changes()).items():
-            log = self.logs[which]
-            if not log.has_partition(partition):
-                sg.persisted(w.groups, w.parts)  # led elsewhere (a quorum): not this broker's to write
-                continue
-            recs = w.records
-            last = log.append(partition, recs, now_ms)
-            sg.persisted(w.groups, w.parts)
-            if which == STATE:
-                latest = self.latest.setdefault(partition, {})
-                for i, (key, value) in enumerate(recs):
-                    if value is None:
-                        latest.pop(key, None)
-                    else:
-                        latest[key] = last - len(recs) + 1 + i
-
-    def prune_points(self) -> list[tuple[int, int]]:
-        """Every record of __share_group_state is a whole snapshot: records older than the oldest
-        latest snapshot of a partition's keys are not needed (Kafka prunes them the same way, every
-        share.coordinator.state.topic.prune.interval.ms). Returns [(partition, new log start)]."""
-        log = self.logs[STATE]
-        out = []
-        for partition, latest in self.latest.items():
-            if not log.has_partition(partition):
-                continue
-            low = min(latest.values()) if latest else log.end_offset(partition)
-            if low > log.start_offset(partition):
-                out.append((partition, low))
-        return out
+        for key, sp in parts:
+            if sp is None:
+                self.state.write_state(key, None, [], now_ms)
+            else:
+                self.state.write_state(key, sp.start_offset, sp.state_batches(), now_ms)
+            sg.persisted([], [(key, sp)])

@@ -119,8 +119,9 @@ def partition_state_value(group_id: str, topic_id: bytes, partition: int, start_
 
 
 def decode_partition_state(key: bytes, value: bytes | None):
-    """A __share_group_state record -> ((group_id, topic_id, partition), start_offset | None, batches)
-    (start_offset None: a tombstone); None for a record this version does not know."""
+    """A __share_group_state record -> ((group_id, topic_id, partition), start_offset | None, batches,
+    state epoch, leader epoch) (start_offset None: a tombstone); None for a record this version does
+    not know."""
     try:
         group, topic, partition = bytes(key).decode().rsplit(":", 2)  # the group id exactly, untrimmed
         topic_id, partition = base64.urlsafe_b64decode(topic + "=="), int(partition)
@@ -129,11 +130,11 @@ def decode_partition_state(key: bytes, value: bytes | None):
     if len(topic_id) != 16:
         return None
     if value is None:
-        return (group, topic_id, partition), None, []
+        return (group, topic_id, partition), None, [], 0, 0
     version = _I16.unpack_from(value, 0)[0]
     if version != STATE_VALUE_VERSION:
         return None
     body = WriteShareGroupStateRequest.decode(bytes(value), version, 2)
     p = body.topics[0].partitions[0]
     batches = [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches]
-    return (group, topic_id, partition), p.start_offset, batches
+    return (group, topic_id, partition), p.start_offset, batches, p.state_epoch, p.leader_epoch

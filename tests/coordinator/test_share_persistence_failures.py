@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from odradek.coordinator.share_coordinator import ShareCoordinator, Snapshot
 from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
 from odradek.coordinator.share_partition import ACCEPT
 from odradek.coordinator.share_persistence import SharePersistence
@@ -20,8 +21,24 @@ def coordinator():
                                  offsets=lambda topic, p: (0, 10))
 
 
+class LocalStates:
+    """The share coordinator of the one __share_group_state partition, loaded from ``state_log``,
+    written through directly (what the broker's persister does when it is this node)."""
+
+    def __init__(self, state_log):
+        self.store = ShareCoordinator(state_log, lambda: 1)
+        self.store.partitions.loaded(self.store.partitions.elect(0, 0, 0))
+        self.store.load(0, state_log.read(0))
+
+    def write_state(self, key, start_offset, batches, now_ms):
+        if start_offset is None:
+            self.store.delete(key, now_ms)
+        else:
+            self.store.write(key, Snapshot(start_offset, batches), now_ms)
+
+
 def persistence(sg, offsets_log, state_log):
-    return SharePersistence(sg, offsets_log, state_log, offsets_partition_for=lambda gid: 0,
+    return SharePersistence(sg, offsets_log, LocalStates(state_log), offsets_partition_for=lambda gid: 0,
                             state_partitions=lambda: 1, ensure_state_topic=lambda: True)
 
 
@@ -50,7 +67,8 @@ def test_a_failed_state_append_stays_pending_and_is_written_next_time():
     reader = persistence(sg2, offsets_log, state_log)
     for _, key, value in offsets_log.read(0):
         reader.replay_group_record(key, value)
-    reader.load_state([T])
+    stored = LocalStates(state_log).store.read(("g", T, 0), -1, 5)  # what the share-partition leader reads
+    sg2.restore_partition(("g", T, 0), stored.start_offset, stored.batches)
     again = sg2.partitions[("g", T, 0)]
     assert again.start_offset == sp.start_offset == 3
     assert sg2.groups["g"].group_epoch == sg.groups["g"].group_epoch

@@ -1,0 +1,239 @@
+"""The share-partition leaders' persister (Kafka's DefaultStatePersister / PersisterStateManager):
+reads and writes a share-partition's state at the share coordinator of its key, the leader of its
+__share_group_state partition.
+
+When that coordinator is this node and loaded, the state is read or written at once (the append is
+held until committed by the request's coordinator writes, broker/coordinator_acks.py). Otherwise
+ReadShareGroupState / WriteShareGroupState / DeleteShareGroupState go to the leader named by the
+metadata image, retried as Kafka's persister retries them: on COORDINATOR_NOT_AVAILABLE,
+COORDINATOR_LOAD_IN_PROGRESS, NOT_COORDINATOR, UNKNOWN_TOPIC_OR_PARTITION and a lost or timed-out
+request, after an exponential backoff from 1 s (factor 2, at most 30 s, 20% jitter), 5 attempts.
+
+A read in flight answers NOT_READY to the share group coordinator (the ShareFetch gets no records
+for the partition meanwhile); its answer wakes the ShareFetches parked on the partition. A remote
+write returns a ``ShareStateWrite`` the acknowledging request waits for; a failed one leaves the
+share-partition to be written again. Writes of one key go one after the other, in order.
+
+Share-partitions follow the data partitions' leadership: when this node stops leading one, its
+share-partitions are dropped (the next leader reads them back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import random
+from typing import Callable
+
+from odradek.api_handlers.ports import ShareStateWrite
+from odradek.broker.inter_broker import BrokerCalls, InterBrokerClient, NotDelivered, cancel_all
+from odradek.coordinator.errors import CoordinatorError
+from odradek.coordinator.share_coordinator import ShareCoordinator, Snapshot
+from odradek.coordinator.share_group_coordinator import NOT_READY, ShareGroupCoordinator
+from odradek.coordinator.share_state import SHARE_STATE_TOPIC
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages import delete_share_group_state_request as dreq
+from odradek.wire.messages import read_share_group_state_request as rreq
+from odradek.wire.messages import write_share_group_state_request as wreq
+
+log = logging.getLogger(__name__)
+
+E = ErrorCode
+REQUEST_BACKOFF_MS = 1_000  # Kafka's PersisterStateManager
+REQUEST_BACKOFF_MAX_MS = 30_000
+MAX_ATTEMPTS = 5
+JITTER = 0.2
+REQUEST_TIMEOUT_S = 30.0
+RETRIABLE = frozenset({E.COORDINATOR_NOT_AVAILABLE, E.COORDINATOR_LOAD_IN_PROGRESS, E.NOT_COORDINATOR,
+                       E.UNKNOWN_TOPIC_OR_PARTITION, E.NETWORK_EXCEPTION, E.REQUEST_TIMED_OUT})
+
+
+class SharePersister:
+    def __init__(self, node_id: int, image: Callable[[], object], store: ShareCoordinator,
+                 shares: ShareGroupCoordinator, leader_epoch: Callable[[str, int], int | None],
+                 poke: Callable[[tuple], object], now_ms: Callable[[], int], remote: bool,
+                 client: BrokerCalls | None = None):
+        """leader_epoch(topic, partition): the data partition's leader epoch while led here, else None;
+        remote: a cluster broker (a single node's share coordinator is always this node)."""
+        self.node_id = node_id
+        self._image = image
+        self.store = store
+        self.shares = shares
+        self._leader_epoch = leader_epoch
+        self._poke = poke
+        self._now = now_ms
+        self._remote = remote
+        self._client = client
+        self._ids = itertools.count()
+        self._tasks: set[asyncio.Task] = set()
+        self._reads: dict[tuple, asyncio.Task] = {}
+        self._locks: dict[tuple, asyncio.Lock] = {}
+        self.created: list[ShareStateWrite] = []  # the remote writes started since the broker last took them
+
+    # ------------------------------------------------------------------ reads (share-partition leaders)
+
+    def reading(self, key: tuple) -> bool:
+        """A read of the key's state is in flight (or done and not yet taken)."""
+        return key in self._reads
+
+    def stored_state(self, key: tuple, topic: str, partition: int):
+        """ShareGroupCoordinator.stored_state: (start offset, batches), None, or NOT_READY."""
+        epoch = self._leader_epoch(topic, partition)
+        if epoch is None:
+            return NOT_READY
+        task = self._reads.get(key)
+        if task is not None:
+            if not task.done():
+                return NOT_READY
+            del self._reads[key]
+            if not task.cancelled() and task.exception() is None and task.result() is not None:
+                return _as_state(task.result())
+        if self.store.partition_for(key) is None:
+            return None  # no __share_group_state yet: nothing persisted (the first write creates it)
+        if not self.store.error(key):
+            try:
+                return _as_state(self.store.read(key, epoch, self._now()))
+            except CoordinatorError as e:
+                log.info("share state %s: %s", key, e.code.name)
+                return NOT_READY
+        if not self._remote:
+            return NOT_READY  # a single node still loading its share coordinator
+        self._reads[key] = self._start(self._read(key, epoch, topic, partition))
+        return NOT_READY
+
+    async def _read(self, key: tuple, leader_epoch: int, topic: str, partition: int) -> Snapshot | None:
+        group, tid, p = key
+        req = rreq.ReadShareGroupStateRequest(group_id=group, topics=[rreq.ReadStateData(
+            topic_id=tid, partitions=[rreq.PartitionData(partition=p, leader_epoch=leader_epoch)])])
+        try:
+            r = await self._call(key, req, 0)
+            if isinstance(r, ErrorCode):
+                log.info("share state %s: read failed: %s", key, r.name)
+                return None
+            s = r.results[0].partitions[0]
+            if s.error_code:
+                log.info("share state %s: read failed: %s", key, ErrorCode(s.error_code).name)
+                return None
+            return Snapshot(s.start_offset, [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count)
+                                             for b in s.state_batches], s.state_epoch, leader_epoch)
+        finally:
+            self._poke(("partition", topic, partition))
+
+    # ------------------------------------------------------------------ writes (SharePersistence's StateWriter)
+
+    def write_state(self, key: tuple, start_offset: int | None, batches: list, now_ms: int) -> None:
+        t = self._image().topics_by_id.get(key[1])
+        epoch = self._leader_epoch(t.name, key[2]) if t is not None else None
+        snapshot = None if start_offset is None else Snapshot(start_offset, batches, 0,
+                                                              -1 if epoch is None else epoch)
+        if not self.store.error(key) and key not in self._locks:
+            self._write_locally(key, snapshot, now_ms)  # raises: the change stays pending
+            return
+        if not self._remote:
+            raise CoordinatorError(self.store.error(key))
+        w = ShareStateWrite(("share-state-write", next(self._ids)), key)
+        self.created.append(w)
+        self._start(self._write(w, snapshot))
+
+    def _write_locally(self, key: tuple, snapshot: Snapshot | None, now_ms: int) -> None:
+        if snapshot is None:
+            self.store.delete(key, now_ms)
+        else:
+            self.store.write(key, snapshot, now_ms)
+
+    async def _write(self, w: ShareStateWrite, snapshot: Snapshot | None) -> None:
+        key = w.share_key
+        group, tid, p = key
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        err = E.UNKNOWN_SERVER_ERROR
+        try:
+            async with lock:
+                if snapshot is None:
+                    req = dreq.DeleteShareGroupStateRequest(group_id=group, topics=[dreq.DeleteStateData(
+                        topic_id=tid, partitions=[dreq.PartitionData(partition=p)])])
+                else:
+                    req = wreq.WriteShareGroupStateRequest(group_id=group, topics=[wreq.WriteStateData(
+                        topic_id=tid, partitions=[wreq.PartitionData(
+                            partition=p, state_epoch=snapshot.state_epoch, leader_epoch=snapshot.leader_epoch,
+                            start_offset=snapshot.start_offset, state_batches=[
+                                wreq.StateBatch(first_offset=f, last_offset=last, delivery_state=st,
+                                                delivery_count=n) for f, last, st, n in snapshot.batches])])])
+                r = await self._call(key, req, 0)
+                err = r if isinstance(r, ErrorCode) else ErrorCode(r.results[0].partitions[0].error_code)
+        finally:
+            if not lock.locked() and self._locks.get(key) is lock:
+                del self._locks[key]
+            if err:
+                log.info("share state %s: write failed: %s", key, err.name)
+                sp = self.shares.partitions.get(key)
+                if sp is not None:
+                    sp.dirty = True  # written again with the next change or tick
+            w.error = err
+            self._poke(w.key)
+
+    # ------------------------------------------------------------------ the calls
+
+    def coordinator_of(self, key: tuple) -> int | None:
+        image = self._image()
+        t = image.topics.get(SHARE_STATE_TOPIC)
+        p = self.store.partition_for(key)
+        part = t.partitions.get(p) if t is not None and p is not None else None
+        b = image.brokers.get(part.leader) if part is not None and part.leader >= 0 else None
+        return part.leader if b is not None and not b.fenced else None
+
+    async def _call(self, key: tuple, request, max_version: int):
+        """The coordinator's answer, retried as Kafka's persister; an ErrorCode when it gave up."""
+        backoff = REQUEST_BACKOFF_MS
+        err = E.COORDINATOR_NOT_AVAILABLE
+        for attempt in range(MAX_ATTEMPTS):
+            if attempt:
+                await asyncio.sleep(backoff * random.uniform(1 - JITTER, 1 + JITTER) / 1000)
+                backoff = min(backoff * 2, REQUEST_BACKOFF_MAX_MS)
+            broker = self.coordinator_of(key)
+            if broker is None:
+                err = E.COORDINATOR_NOT_AVAILABLE
+                continue
+            try:
+                r = await self._calls().call(broker, request, max_version)
+            except NotDelivered as e:
+                log.debug("share state %s: %s", key, e)
+                err = E.NETWORK_EXCEPTION
+                continue
+            err = ErrorCode(r.results[0].partitions[0].error_code) if r.results and r.results[0].partitions \
+                else E.UNKNOWN_SERVER_ERROR
+            if err not in RETRIABLE:
+                return r
+        return err
+
+    def _calls(self) -> BrokerCalls:
+        if self._client is None:
+            self._client = InterBrokerClient(self.node_id, "share-persister", self._image, REQUEST_TIMEOUT_S)
+        return self._client
+
+    def _start(self, coro) -> asyncio.Task:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    # ------------------------------------------------------------------ leadership
+
+    def leadership_changed(self, elected: dict, resigned: dict) -> None:
+        """ReplicaManager listener: share-partitions of data partitions no longer led here go."""
+        image = self._image()
+        for (topic, p) in resigned:
+            t = image.topics.get(topic)
+            if t is not None and topic != SHARE_STATE_TOPIC:
+                self.shares.unload_partition(bytes(t.topic_id), p)
+                for key in [k for k in self._reads if k[1] == bytes(t.topic_id) and k[2] == p]:
+                    self._reads.pop(key).cancel()
+
+    async def close(self) -> None:
+        await cancel_all(self._tasks)
+        if self._client is not None:
+            self._client.close()
+
+
+def _as_state(s: Snapshot) -> tuple[int, list] | None:
+    return None if s.start_offset == -1 and not s.batches else (s.start_offset, s.batches)
