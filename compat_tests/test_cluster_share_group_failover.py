@@ -1,0 +1,150 @@
+"""A share group keeps delivering through kill -9 of brokers (issue 21 item 4), on real processes:
+3 controllers + 3 brokers, __share_group_state and __consumer_offsets with replication factor 3.
+
+One confluent-kafka ShareConsumer (explicit acknowledgement) consumes a topic of one partition
+written beforehand, accepting each record and committing the acknowledgements as it goes. Each
+cycle kills with SIGKILL the leader of the share state's partition (the share coordinator of the
+share-partition's key), then the leader of the data partition (the share-partition leader, which
+the next leader rebuilds from the persisted state), waits for a new leader, goes on until the
+acknowledgements are accepted again, then restarts the killed broker. Checked: every record is
+delivered until an acknowledgement of it is accepted, none is accepted twice, none is delivered
+again after its acknowledgement was accepted, and every record is acknowledged at the end.
+
+Cycles: --failover-cycles N (or ODRADEK_FAILOVER_CYCLES), 1 by default. Against Apache Kafka 4.3:
+--cluster-kafka.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cluster import failover_cycles, running_cluster
+
+ck = pytest.importorskip("confluent_kafka")
+if not hasattr(ck, "ShareConsumer"):
+    pytest.skip("this confluent-kafka has no ShareConsumer", allow_module_level=True)
+
+TOPIC, GROUP, STATE = "share-failover", "share-failover-group", "__share_group_state"
+RECORDS = 300
+DEFAULT_CYCLES = 1
+
+pytestmark = pytest.mark.timeout(900)
+
+
+@pytest.fixture(scope="module")
+def cluster(request, tmp_path_factory):
+    props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1",
+             "share.coordinator.state.topic.replication.factor": "3",
+             "share.coordinator.state.topic.num.partitions": "1", "min.insync.replicas": "2"}
+    with running_cluster(tmp_path_factory.mktemp("share-failover"), request.config, props=props) as c:
+        yield c
+
+
+class Ledger:
+    def __init__(self):
+        self.deliveries: dict[int, int] = {}  # offset -> times delivered
+        self.accepted: set[int] = set()  # offsets whose acknowledgement the broker accepted
+        self.accepted_twice: list[int] = []
+        self.after_accept: list[int] = []  # delivered again after its acknowledgement was accepted
+        self.ack_errors: list[str] = []
+
+
+class Member:
+    def __init__(self, bootstrap: str, ledger: Ledger):
+        self.ledger = ledger
+        self.c = ck.ShareConsumer({"bootstrap.servers": bootstrap, "group.id": GROUP,
+                                   "share.acknowledgement.mode": "explicit"})
+        self.c.subscribe([TOPIC])
+        self.pending: list[int] = []  # acknowledged, the broker's answer not known yet
+
+    def step(self, commit: bool = True) -> None:
+        """Poll and acknowledge what comes; with ``commit``, commit the acknowledgements (those left
+        from a step without it first, before any poll could send them)."""
+        led = self.ledger
+        if not (commit and self.pending):
+            for m in self.c.poll(timeout=0.3):
+                if m.error():
+                    continue
+                o = m.offset()
+                led.deliveries[o] = led.deliveries.get(o, 0) + 1
+                if o in led.accepted:
+                    led.after_accept.append(o)
+                self.c.acknowledge(m, ck.AcknowledgeType.ACCEPT)
+                self.pending.append(o)
+        if not self.pending or not commit:
+            return
+        pending, self.pending = self.pending, []
+        try:
+            results = self.c.commit_sync(30)
+        except ck.KafkaException as e:
+            led.ack_errors.append(str(e))
+            return
+        err = next((v for tp, v in (results or {}).items() if tp.topic == TOPIC), "no result")
+        if err is not None:
+            led.ack_errors.append(str(err))
+            return
+        for o in pending:
+            if o in led.accepted:
+                led.accepted_twice.append(o)
+            led.accepted.add(o)
+
+    def run_until(self, pred, timeout: float, what: str) -> None:
+        deadline = time.monotonic() + timeout
+        while not pred():
+            assert time.monotonic() < deadline, (f"{what}: not within {timeout} s; accepted {len(self.ledger.accepted)}"
+                                                 f", last errors {self.ledger.ack_errors[-3:]}")
+            self.step()
+
+
+def _set_earliest(cluster) -> None:
+    from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource
+
+    res = ConfigResource(ConfigResource.Type.GROUP, GROUP, incremental_configs=[
+        ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)])
+    for f in cluster.admin.incremental_alter_configs([res], request_timeout=30).values():
+        f.result()
+
+
+def _produce(bootstrap: str, n: int) -> None:
+    p = ck.Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True})
+    for i in range(n):
+        p.produce(TOPIC, value=b"%d" % i, partition=0)
+    assert p.flush(60) == 0
+
+
+def _leader(cluster, topic: str) -> int:
+    return cluster.wait_partitions(topic, lambda s: s[0].leader >= 0, f"a leader of {topic}")[0].leader
+
+
+def test_share_group_delivers_through_kill9_of_the_share_coordinator_and_the_partition_leader(cluster, request):
+    cycles = failover_cycles(request.config, DEFAULT_CYCLES)
+    cluster.create_topic(TOPIC, 1, 3, {"min.insync.replicas": "2"})
+    _set_earliest(cluster)
+    kills = [STATE, TOPIC] * cycles
+    phase = RECORDS // (len(kills) + 1)
+    _produce(cluster.bootstrap, phase)
+    led = Ledger()
+    m = Member(cluster.bootstrap, led)
+    try:
+        m.run_until(lambda: len(led.accepted) >= phase, 120, "the first records acknowledged")
+        cluster.wait_full_isr(STATE)
+        for i, what in enumerate(kills):
+            # records of the next phase in flight (acquired, acknowledged but not yet sent) at the kill
+            _produce(cluster.bootstrap, phase if i < len(kills) - 1 else RECORDS - phase * len(kills))
+            while len(led.deliveries) == len(led.accepted):
+                m.step(commit=False)
+            victim = _leader(cluster, what)
+            accepted = len(led.accepted)
+            cluster.kill9(victim)
+            cluster.wait_partitions(what, lambda s: s[0].leader not in (victim, -1),
+                                    f"kill {i}: a new leader of {what} after broker {victim}'s kill -9")
+            m.run_until(lambda: len(led.accepted) > accepted, 180, f"kill {i}: acknowledged again")
+            cluster.start(victim)
+            cluster.wait_full_isr(STATE)
+            cluster.wait_full_isr(TOPIC)
+        m.run_until(lambda: len(led.accepted) == RECORDS, 300, "every record acknowledged")
+    finally:
+        m.c.close()
+    assert led.accepted_twice == [] and led.after_accept == []
+    assert sorted(led.deliveries) == list(range(RECORDS))
