@@ -13,6 +13,9 @@ import pytest
 from odradek.testing import Broker
 
 
+ZERO_TOPIC_ID = "AAAAAAAAAAAAAAAAAAAAAA"  # Uuid.ZERO_UUID, as the trace writes it
+
+
 @pytest.fixture(scope="module")
 def test_broker(tmp_path_factory):
     trace = tmp_path_factory.mktemp("trace") / "trace.jsonl"
@@ -27,12 +30,14 @@ def trace_of(b, api: str, client_id: str | None = None) -> list[dict]:
 
 
 def produce_errors(b, topic: str) -> list[int]:
-    """The error code of each Produce response to ``topic``, in order."""
+    """The error code of each Produce response to ``topic`` (by name, or by topic id from v13), in order."""
+    ids = {t["topic_id"] for x in trace_of(b, "Metadata") if x["dir"] == "response"
+           for t in x["fields"]["topics"] if t["name"] == topic} - {ZERO_TOPIC_ID}
     out = []
     for x in trace_of(b, "Produce"):
         if x["dir"] == "response":
             for t in x["fields"]["responses"]:
-                if t["name"] == topic:
+                if t["name"] == topic or t["topic_id"] in ids:
                     out += [p["error_code"] for p in t["partition_responses"]]
     return out
 
@@ -102,3 +107,25 @@ def test_closed_connection_makes_the_client_reconnect(test_broker):
     assert delivered == [(None, 1)]
     after = {x["connection"] for x in trace_of(test_broker, "Produce", "cc")}
     assert len(after - before) == 1  # the retry came on a new connection
+
+
+def test_java_producer_retries_not_leader_then_succeeds(test_broker, tmp_path):
+    """Kafka 4.3's VerifiableProducer (the Java producer of kafka-clients 4.3)."""
+    import apache_kafka
+
+    reason = apache_kafka.missing()
+    if reason:
+        pytest.skip(reason)
+    topic = f"nl-{uuid.uuid4().hex[:8]}"
+    test_broker.create_topic(topic)
+    config = tmp_path / "producer.properties"
+    config.write_text("retries=5\nretry.backoff.ms=20\n")  # the tool's own default is no retries
+    with test_broker.faults.inject("Produce", "NOT_LEADER_OR_FOLLOWER", times=2, topic=topic):
+        r = apache_kafka.run_tool("verifiable-producer", "--bootstrap-server", test_broker.bootstrap, "--topic", topic,
+                                  "--max-messages", "1", "--acks", "-1", "--producer.config", str(config),
+                                  timeout=120)
+    events = [json.loads(x) for x in r.stdout.splitlines() if x.startswith("{")]
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert [(e["name"], e.get("offset")) for e in events if e["name"].startswith("producer_send")] == \
+        [("producer_send_success", 0)]
+    assert produce_errors(test_broker, topic) == [6, 6, 0]

@@ -43,7 +43,7 @@ def add_subparsers(sub) -> None:
     i.set_defaults(func=fault_inject)
     r = fsub.add_parser("remove", help="remove a fault by id")
     _http(r)
-    r.add_argument("id", type=int)
+    r.add_argument("id", type=int, help="the id odradek fault inject printed")
     r.set_defaults(func=fault_remove)
     c = fsub.add_parser("clear", help="remove every fault")
     _http(c)
