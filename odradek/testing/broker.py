@@ -144,6 +144,7 @@ class Broker(ClientHelpers):
         if p is None:
             return None
         if p.poll() is None:
+            p.send_signal(signal.SIGCONT)  # a paused broker must run to stop
             p.send_signal(signal.SIGTERM)
             try:
                 p.wait(STOP_TIMEOUT_S)
@@ -161,6 +162,16 @@ class Broker(ClientHelpers):
         if p is not None and p.poll() is None:
             p.kill()
             p.wait()
+
+    def pause(self) -> None:
+        """SIGSTOP (a subprocess broker): it accepts nothing and answers nothing until resume()."""
+        if self._proc is None:
+            raise RuntimeError("only a running subprocess broker can be paused")
+        self._proc.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        if self._proc is not None:
+            self._proc.send_signal(signal.SIGCONT)
 
     def restart(self) -> None:
         self.stop()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
 import time
 from collections import deque
@@ -55,6 +56,7 @@ class _Node:
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a paused node must run to stop
             self.proc.terminate()
             try:
                 self.proc.wait(STOP_TIMEOUT_S)
@@ -194,6 +196,32 @@ class Cluster(ClientHelpers):
         n.stop()
         n.start()
         n.wait_ready()
+
+    def pause(self, node_id: int) -> None:
+        """SIGSTOP: the node accepts nothing and answers nothing (its connections stay open)."""
+        self.nodes[node_id].proc.send_signal(signal.SIGSTOP)
+
+    def resume(self, node_id: int) -> None:
+        self.nodes[node_id].proc.send_signal(signal.SIGCONT)
+
+    def leader(self, topic: str, partition: int = 0) -> int:
+        """The node id leading ``topic``-``partition`` as a client's Metadata request says now (-1: none)."""
+        from odradek.broker.wire_client import WireClient, WireClientError
+        from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+
+        for i in self.brokers:
+            if not self.running(i):
+                continue
+            try:
+                with WireClient("127.0.0.1", self.nodes[i].port, client_id="odradek-testing", timeout=5) as c:
+                    md = c.send(MetadataRequest(topics=[MetadataRequestTopic(name=topic)]), max_version=12)
+            except (OSError, WireClientError):
+                continue
+            for t in md.topics:
+                for p in t.partitions:
+                    if t.name == topic and p.partition_index == partition:
+                        return p.leader_id
+        return -1
 
     def stop_all(self) -> None:
         for n in self.nodes.values():  # brokers first: their controlled shutdown needs the controllers
