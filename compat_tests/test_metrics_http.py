@@ -4,13 +4,15 @@ names, and the health checks, read over real HTTP after known traffic from a rea
 from __future__ import annotations
 
 import http.client
+import subprocess
+import sys
 import time
 
 import pytest
 from confluent_kafka import Consumer, Producer
 from prometheus_client.parser import text_string_to_metric_families
 
-from harness import BrokerProcess, create_topic, free_port
+from harness import REPO, BrokerProcess, create_topic, free_port
 
 RECORDS = 250
 VALUE = b"v" * 40
@@ -128,3 +130,18 @@ def test_no_http_listener_unless_asked(tmp_path):
         assert not any("HTTP endpoints" in line for line in b.output)
     finally:
         b.stop()
+
+
+def test_status_command(served):
+    broker, _ = served
+    ok = subprocess.run([sys.executable, "-m", "odradek", "status", "-b", broker.bootstrap], capture_output=True,
+                        text=True, timeout=60, cwd=str(REPO))
+    assert ok.returncode == 0, ok.stderr
+    lines = ok.stdout.splitlines()
+    assert lines[0].startswith("cluster ") and lines[0].endswith(", controller 1")
+    assert lines[2].split() == ["1", broker.bootstrap]
+    assert lines[-1] == "ready"
+    down = subprocess.run([sys.executable, "-m", "odradek", "status", "--bootstrap", f"127.0.0.1:{free_port()}"],
+                          capture_output=True, text=True, timeout=60, cwd=str(REPO))
+    assert down.returncode == 1 and down.stdout == ""
+    assert len(down.stderr.splitlines()) == 1 and "could not be established" in down.stderr

@@ -123,6 +123,8 @@ def make_parser() -> argparse.ArgumentParser:
     cli_cluster.add_subparsers(sub)
     from odradek import cli_testing  # `odradek fault ...`, `odradek clock ...`
     cli_testing.add_subparsers(sub)
+    from odradek import cli_status  # `odradek status`
+    cli_status.add_subparsers(sub)
     parser.set_defaults(debug=False)
     return parser
 
