@@ -4,6 +4,7 @@ retention; `--log-level WARNING` keeps them out."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -101,3 +102,28 @@ def test_log_level_warning_keeps_info_out(tmp_path):
     lines += out.splitlines(keepends=True)
     assert any("ready on" in ln for ln in lines), lines
     assert not any(" INFO " in ln for ln in lines), lines
+
+
+def test_json_log_lines(tmp_path):
+    port = free_port()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("ODRADEK_LOG_FORMAT", None)
+    proc = subprocess.Popen([sys.executable, "-m", "odradek", "serve", "--port", str(port), "--data-dir",
+                             str(tmp_path), "--log-format", "json"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=env, cwd=str(REPO))
+    try:
+        lines = []
+        for line in proc.stdout:
+            lines.append(line)
+            if "odradek ready on" in line:
+                break
+        logged = [json.loads(ln) for ln in lines if ln.startswith("{")]
+        listening = [r for r in logged if r["message"].startswith("Awaiting socket connections on")]
+        assert listening and listening[0]["level"] == "INFO" and listening[0]["logger"] == "odradek.broker"
+        assert listening[0]["time"].endswith("Z") and f"127.0.0.1:{port}" in listening[0]["message"]
+        assert all(ln.startswith("{") or ln.startswith("odradek ") for ln in lines), lines
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    bad = odradek("serve", "--port", str(free_port()), "--data-dir", str(tmp_path / "x"), "--log-format", "xml")
+    assert bad.returncode == 2 and "invalid choice: 'xml'" in bad.stderr

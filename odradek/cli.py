@@ -29,6 +29,9 @@ def _add_serve(sub) -> None:
     p.add_argument("--trace", metavar="FILE",
                    help="write every request and response, decoded, to FILE as JSON lines (shortcut for "
                         "odradek.testing.trace.file)")
+    p.add_argument("--log-format", choices=("text", "json"),
+                   help="broker log lines as text or one JSON object each (time, level, logger, message) "
+                        "(default: $ODRADEK_LOG_FORMAT, else text)")
     p.add_argument("--log-level", type=str.upper, choices=LOG_LEVELS,
                    help="broker log level on stderr (default: $ODRADEK_LOG_LEVEL, else INFO: listeners, "
                         "topics created/deleted, group rebalances, segment deletions; DEBUG adds client "
@@ -63,6 +66,12 @@ def _serve(args) -> int:
 
     if args.log_level:
         os.environ["ODRADEK_LOG_LEVEL"] = args.log_level  # read by the broker's run()
+    if args.log_format:
+        os.environ["ODRADEK_LOG_FORMAT"] = args.log_format
+    if os.environ.get("ODRADEK_LOG_FORMAT", "text") not in ("text", "json"):
+        print(f"odradek: ODRADEK_LOG_FORMAT={os.environ['ODRADEK_LOG_FORMAT']} is not one of text, json",
+              file=sys.stderr)
+        return 2
     level = os.environ.get("ODRADEK_LOG_LEVEL", "INFO").upper()
     if level not in LOG_LEVELS:
         print(f"odradek: ODRADEK_LOG_LEVEL={level} is not one of {', '.join(LOG_LEVELS)}", file=sys.stderr)

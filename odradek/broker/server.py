@@ -16,6 +16,7 @@ from odradek.broker.connection_limits import ConnectionLimits
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.testing.faults import FaultTable
 from odradek.testing.trace_sink import TraceSink
+from odradek.broker.log_format import formatter
 from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
 
@@ -237,8 +238,9 @@ def run(config) -> int:
 
 def run_event_loop(main) -> int:
     """Run a process's main coroutine, on uvloop when it is installed (ODRADEK_NO_UVLOOP=1: asyncio's)."""
-    logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "INFO").upper(),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(formatter(os.environ.get("ODRADEK_LOG_FORMAT", "text")))
+    logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "INFO").upper(), handlers=[handler])
     try:
         import uvloop
     except ImportError:
