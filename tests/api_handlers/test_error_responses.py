@@ -84,6 +84,21 @@ def get(obj, path):
 #   "empty": the response list is empty
 R = 32767
 EXPECT = {
+    83: [(0, R, "err", "results[].partitions[].error_code", "topics[].partitions[]"),
+         (0, R, "same", "results[].topic_id", "topics[].topic_id"),
+         (0, R, "same", "results[].partitions[].partition", "topics[].partitions[].partition")],
+    84: [(0, R, "err", "results[].partitions[].error_code", "topics[].partitions[]"),
+         (0, R, "same", "results[].topic_id", "topics[].topic_id"),
+         (0, R, "same", "results[].partitions[].partition", "topics[].partitions[].partition")],
+    85: [(0, R, "err", "results[].partitions[].error_code", "topics[].partitions[]"),
+         (0, R, "same", "results[].topic_id", "topics[].topic_id"),
+         (0, R, "same", "results[].partitions[].partition", "topics[].partitions[].partition")],
+    86: [(0, R, "err", "results[].partitions[].error_code", "topics[].partitions[]"),
+         (0, R, "same", "results[].topic_id", "topics[].topic_id"),
+         (0, R, "same", "results[].partitions[].partition", "topics[].partitions[].partition")],
+    87: [(0, R, "err", "results[].partitions[].error_code", "topics[].partitions[]"),
+         (0, R, "same", "results[].topic_id", "topics[].topic_id"),
+         (0, R, "same", "results[].partitions[].partition", "topics[].partitions[].partition")],
     0: [(0, R, "err", "responses[].partition_responses[].error_code", "topic_data[].partition_data[]"),
         (0, R, "same", "responses[].name", "topic_data[].name"),
         (0, R, "same", "responses[].partition_responses[].index", "topic_data[].partition_data[].index")],
