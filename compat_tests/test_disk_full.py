@@ -56,7 +56,9 @@ def _produce(bootstrap: str, topic: str, values: list[bytes]) -> tuple[list, lis
     return acked, failed
 
 
-def test_disk_full_then_space_back_then_restart(small_disk, topic_name):
+def _fill(small_disk: str, topic: str) -> tuple[BrokerProcess, str, list[bytes]]:
+    """A broker on the small disk with a ballast file beside it, produced to until the disk
+    is full (KAFKA_STORAGE_ERROR): the broker, the ballast's path, the acknowledged values."""
     from confluent_kafka import KafkaError
 
     data = os.path.join(small_disk, "data")
@@ -66,17 +68,26 @@ def test_disk_full_then_space_back_then_restart(small_disk, topic_name):
     b = BrokerProcess(data, {"log.segment.bytes": str(4 << 20)})
     b.start()
     try:
-        create_topic(b.bootstrap, topic_name)
+        create_topic(b.bootstrap, topic)
         acked: list[bytes] = []
         failed: list = []
         i = 0
         while not failed and i < 2000:  # more than the disk holds
-            a, failed = _produce(b.bootstrap, topic_name,
+            a, failed = _produce(b.bootstrap, topic,
                                  [b"%06d-" % (i + k) + os.urandom(50_000) for k in range(20)])
             acked += a
             i += 20
         assert failed, "the disk never filled"
         assert {e.code() for e in failed} == {KafkaError.KAFKA_STORAGE_ERROR}, failed[:3]
+    except BaseException:
+        b.kill9()
+        raise
+    return b, ballast, acked
+
+
+def test_disk_full_then_space_back_then_restart(small_disk, topic_name):
+    b, ballast, acked = _fill(small_disk, topic_name)
+    try:
         os.remove(ballast)  # space comes back
         a, failed = _produce(b.bootstrap, topic_name, [b"after-%d" % k for k in range(5)])
         assert not failed and len(a) == 5, failed[:3]
@@ -85,5 +96,21 @@ def test_disk_full_then_space_back_then_restart(small_disk, topic_name):
         b.start()  # it used to exit with LogCorruptionError "partial batch"
         got = [v for _, _, _, v in consume_all(b.bootstrap, topic_name, len(acked), timeout=60)]
         assert got == acked
+    finally:
+        b.kill9()
+
+
+def test_kill_9_on_a_full_disk_then_space_back_then_restart(small_disk, topic_name):
+    """kill -9 while the disk is full (failed appends were cut back, nothing was stopped
+    cleanly), space returns, start: every acknowledged record is there, writes go on."""
+    b, ballast, acked = _fill(small_disk, topic_name)
+    try:
+        b.kill9()
+        os.remove(ballast)
+        b.start()
+        got = [v for _, _, _, v in consume_all(b.bootstrap, topic_name, len(acked), timeout=60)]
+        assert got == acked
+        a, failed = _produce(b.bootstrap, topic_name, [b"after-%d" % k for k in range(5)])
+        assert not failed and len(a) == 5, failed[:3]
     finally:
         b.kill9()

@@ -215,9 +215,14 @@ class PartitionLog:
             return {}, None
         out = {}
         data = read_whole(self.fs, path)
-        for line in data.decode().splitlines()[1:]:
-            k, _, v = line.partition("=")
-            out[k] = int(v)
+        try:
+            for line in data.decode().splitlines()[1:]:
+                k, _, v = line.partition("=")
+                out[k] = int(v)
+        except ValueError as e:  # (UnicodeDecodeError too) damaged: the log itself is the truth
+            logger.warning("%s: unreadable (%s); the log start offset, recovery point and high "
+                           "watermark are taken from the log", path, e)
+            return {}, None
         return out, data
 
     def _write_checkpoint(self) -> None:
@@ -319,8 +324,23 @@ class PartitionLog:
                     logger.warning("%s: %s; recovering the segment and rebuilding its indexes",
                                    seg.path, why)
                 expected = segs[-1].next_offset if segs else base
+                oi = seg.offset_index.values  # (as load_clean found it)
+                indexed_end = oi[-1] if why is not None and oi else -1
                 scan = seg.recover(expected, truncate=False)
                 seg.mark_unsynced()  # found after an unclean stop: the next flush makes it durable
+                missing = None  # whole batches, but fewer than were made durable: some are gone
+                if scan.error is None and trusted:
+                    if indexed_end >= seg.size:
+                        missing = f"its fsynced index has an entry at byte {indexed_end}"
+                    elif clean and next_base is None and seg.next_offset < self.recovery_point:
+                        missing = f"the clean stop had flushed up to offset {self.recovery_point}"
+                if missing is not None:  # refuse to guess
+                    seg.close()
+                    for s in segs:
+                        s.close()
+                    raise errors.LogCorruptionError(
+                        seg.path, scan.valid_bytes, seg.next_offset,
+                        f"the log ends at byte {seg.size} (offset {seg.next_offset}), but {missing}")
                 if scan.error is not None:
                     # after a clean stop, bytes cut short past every offset the stop had
                     # written (the recovery point is its log end): not data, cut them off
@@ -389,6 +409,13 @@ class PartitionLog:
             if durable_file:
                 self._durable[LEADER_EPOCH_CHECKPOINT_FILE] = data
         scan_from: int | None = None
+        if cache is not None and recovered_from is None:
+            last = self._last_batch_header()
+            if last is not None and last.partition_leader_epoch > cache.latest_epoch:
+                logger.warning("%s: names no epoch as recent as %d, that of the last batch (offset %d); rebuilding "
+                               "the leader epochs from the log", path, last.partition_leader_epoch,
+                               last.base_offset)
+                cache = None  # a damaged file (an emptied one reads as no epochs at all)
         if cache is None:
             cache, scan_from = LeaderEpochCache(), self.log_start_offset
         elif recovered_from is not None:
@@ -399,6 +426,18 @@ class PartitionLog:
         self._epochs, self._latest_epoch = cache, cache.latest_epoch
         if cache.entries or data is not None:  # (a new partition writes none until its first epoch)
             self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
+
+    def _last_batch_header(self):
+        """The header of the log's last batch (None for an empty log); reads from the last
+        offset index entry of the last segment holding batches."""
+        for seg in reversed(self.segments):
+            if seg.size:
+                oi = seg.offset_index.values
+                last = None
+                for _, h in seg.batches(oi[-1] if oi else 0):
+                    last = h
+                return last
+        return None
 
     def _epochs_from_batches(self, cache: LeaderEpochCache, start: int) -> LeaderEpochCache:
         """`cache` with the partitionLeaderEpoch of every batch from offset `start` assigned
