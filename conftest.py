@@ -85,8 +85,8 @@ def pytest_configure(config):
 
 # Seconds per test of a module this machine has not measured yet, by what the module starts (the words
 # its source uses), so that a new multi-node module is started early in its first run too.
-FIRST_GUESS = (("running_cluster", 40.0), ("kafka_ref", 40.0), ("import builds", 15.0), ("from builds import", 15.0),
-               ("kafka_tool", 5.0))
+FIRST_GUESS = (("running_cluster", 40.0), ("running_odradek", 40.0), ("kafka_ref", 40.0), ("import builds", 15.0),
+               ("from builds import", 15.0), ("kafka_tool", 5.0))
 BUSY_S = 30  # a worker with more than this many seconds of tests still ahead of it is busy for a while yet
 
 

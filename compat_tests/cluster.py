@@ -70,7 +70,8 @@ class ClusterNode:
     lines kept (`lines`, since the last start)."""
 
     def __init__(self, node_id: int, roles: str, command: list[str], env: dict[str, str], ready_marker: str,
-                 broker_port: int | None, log_dir: Path, ready_s: float = READY_S, clean_exit_code: int = 0):
+                 broker_port: int | None, log_dir: Path, ready_s: float = READY_S, clean_exit_code: int = 0,
+                 controller_port: int | None = None):
         self.id = node_id
         self.clean_exit_code = clean_exit_code  # after SIGTERM and a clean shutdown
         self.ready_s = ready_s
@@ -79,6 +80,7 @@ class ClusterNode:
         self.env = env
         self.ready_marker = ready_marker
         self.port = broker_port
+        self.controller_port = controller_port  # its CONTROLLER listener (a node with the controller role)
         self.log_dir = log_dir
         self.proc: subprocess.Popen | None = None
         self.paused = False
@@ -189,6 +191,12 @@ class Cluster:
         n = self.nodes[node_id]
         n.start()
         n.wait_ready()
+
+    def __enter__(self) -> Cluster:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def partitions(self, topic: str) -> dict[int, PartitionState]:
         """Leader, replicas and ISR of each partition, as a live broker's Metadata answers them."""
@@ -309,24 +317,29 @@ def free_base(controllers: int, brokers: int) -> int:
             return base
 
 
-def odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
-                   node_props: dict[int, dict[str, str]]) -> list[ClusterNode]:
+def odradek_node(props: dict[str, str]) -> ClusterNode:
+    """An `odradek serve` node of these settings (node.id, process.roles, listeners, log.dirs, ...)."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                ODRADEK_LOG_LEVEL="INFO")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    out = []
-    for p in cluster_layout(controllers, brokers, free_base(controllers, brokers), str(root)):
-        port = int(p["listeners"].rsplit(":", 1)[1]) if "broker" in p["process.roles"] else None
-        extra = node_props.get(int(p["node.id"]), {})
-        out.append(ClusterNode(int(p["node.id"]), p["process.roles"], serve_command({**p, **props, **extra}), env,
-                               "odradek ready", port, Path(p["log.dirs"])))
-    return out
+    ports = {}  # listener name -> port
+    for listener in props["listeners"].split(","):
+        name, address = listener.split("://", 1)
+        ports[name] = int(address.rsplit(":", 1)[1])
+    return ClusterNode(int(props["node.id"]), props["process.roles"], serve_command(props), env, "odradek ready",
+                       ports.get("PLAINTEXT"), Path(props["log.dirs"]), controller_port=ports.get("CONTROLLER"))
+
+
+def odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
+                   node_props: dict[int, dict[str, str]]) -> list[ClusterNode]:
+    return [odradek_node({**p, **props, **node_props.get(int(p["node.id"]), {})})
+            for p in cluster_layout(controllers, brokers, free_base(controllers, brokers), str(root))]
 
 
 def kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
                  node_props: dict[int, dict[str, str]]) -> list[ClusterNode]:
     import apache_kafka
-    from bench.kafka_ref import KAFKA_READY, format_kafka_cluster, kafka_cluster_layout
+    from bench.kafka_ref import KAFKA_READY, KAFKA_TEST_JVM, format_kafka_cluster, kafka_cluster_layout
 
     reason = apache_kafka.missing()
     if reason:
@@ -338,7 +351,7 @@ def kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str
     for p in layout:
         p.update(node_props.get(int(p["node.id"]), {}))
     out = []
-    for n in format_kafka_cluster(str(root), layout):
+    for n in format_kafka_cluster(str(root), layout, KAFKA_TEST_JVM):
         plain = [x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT://")]
         port = int(plain[0].rsplit(":", 1)[1]) if plain else None
         out.append(ClusterNode(n.id, n.props["process.roles"], n.command(), dict(os.environ), KAFKA_READY, port,
@@ -353,13 +366,18 @@ def start_cluster(kind: str, root: Path, controllers: int = 3, brokers: int = 3,
     metadata, `props` as given (no FAST added), node_props: node id -> more; every process stopped
     if it does not come up. The caller closes it."""
     make = kafka_nodes if kind == "kafka" else odradek_nodes
-    cluster = Cluster(kind, make(root, controllers, brokers, props or {}, node_props or {}))
+    return launch(Cluster(kind, make(root, controllers, brokers, props or {}, node_props or {})))
+
+
+def launch(cluster: Cluster) -> Cluster:
+    """Every node of `cluster` started and ready, every broker in the metadata; every process stopped
+    if it does not come up."""
     try:
         for n in cluster.nodes.values():
             n.start()
         for n in cluster.nodes.values():
             n.wait_ready()
-        wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == brokers, READY_S,
+        wait_for(lambda: len(cluster.admin.list_topics(timeout=5).brokers) == len(cluster.brokers), READY_S,
                  "every broker in the metadata")
     except BaseException:
         cluster.close()
@@ -377,6 +395,16 @@ def running_cluster(root: Path, config, controllers: int = 3, brokers: int = 3,
     settings = {**FAST, **(props or {})}
     with started(lambda r: start_cluster(cluster_kind(config), r, controllers, brokers, settings, node_props),
                  Path(root)) as cluster:
+        yield cluster
+
+
+@contextlib.contextmanager
+def running_odradek(root: Path, controllers: int = 3, brokers: int = 3,
+                    props: dict[str, str] | None = None) -> Iterator[Cluster]:
+    """running_cluster of odradek's nodes whatever the run asks for: for tests that read odradek's own
+    log lines or files."""
+    settings = {**FAST, **(props or {})}
+    with started(lambda r: start_cluster("odradek", r, controllers, brokers, settings), Path(root)) as cluster:
         yield cluster
 
 

@@ -18,13 +18,13 @@ from odradek.wire.messages.alter_partition_request import AlterPartitionRequest,
 from odradek.wire.messages.api_versions_request import ApiVersionsRequest
 from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
-from test_raft_cluster import running_cluster, wait_for
+from cluster import running_odradek, wait_for
 
 
 @pytest.fixture
 def cluster(tmp_path):
-    with running_cluster(tmp_path, 1, 2, ready_s=60) as nodes:
-        yield nodes
+    with running_odradek(tmp_path, 1, 2) as c:
+        yield c
 
 
 def broker_epochs(controller) -> dict[int, int]:
@@ -42,8 +42,8 @@ def metadata(port):
 
 
 def test_alter_partition_over_the_wire(cluster):
-    controller = next(n for n in cluster if n.props["process.roles"] == "controller")
-    brokers = [n for n in cluster if n.props["process.roles"] == "broker"]
+    controller = cluster.node(1)
+    brokers = cluster.brokers
     c = RawClient(f"127.0.0.1:{brokers[0].port}")
     try:
         assert c.call(CreateTopicsRequest(topics=[CreatableTopic(name="t", num_partitions=1, replication_factor=2)],
@@ -53,7 +53,7 @@ def test_alter_partition_over_the_wire(cluster):
     tid, p = wait_for(lambda: metadata(brokers[0].port), 20, "topic t")
     leader, follower = p.leader_id, next(b for b in p.replica_nodes if b != p.leader_id)
     epochs = wait_for(lambda: len(broker_epochs(controller)) == 2 and broker_epochs(controller), 20, "epochs")
-    ctl = RawClient(f"127.0.0.1:{controller.port}")
+    ctl = RawClient(f"127.0.0.1:{controller.controller_port}")
 
     def alter(broker=leader, epoch=None, topic=tid, leader_epoch=0, partition_epoch=0, isr=((leader, None),), v=3):
         states = [BrokerState(broker_id=b, broker_epoch=epochs[b] if e is None else e) for b, e in isr]

@@ -13,15 +13,15 @@ from harness import RawClient
 from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
 from odradek.wire.messages.elect_leaders_request import ElectLeadersRequest, TopicPartitions
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
-from test_raft_cluster import running_cluster, wait_for
+from cluster import running_odradek, wait_for
 
 FAST = {"broker.heartbeat.interval.ms": "300", "broker.session.timeout.ms": "2000"}
 
 
 @pytest.fixture
 def cluster(tmp_path):
-    with running_cluster(tmp_path, 1, 3, props=FAST, ready_s=60) as nodes:
-        yield nodes
+    with running_odradek(tmp_path, 1, 3, FAST) as c:
+        yield c
 
 
 def partitions(port: int, topic: str = "t") -> dict[int, tuple[int, int, list[int], list[int]]]:
@@ -37,7 +37,7 @@ def partitions(port: int, topic: str = "t") -> dict[int, tuple[int, int, list[in
 
 
 def test_fencing_controlled_shutdown_and_preferred_election(cluster):
-    brokers = [n for n in cluster if n.props["process.roles"] == "broker"]
+    brokers = cluster.brokers
     ids = sorted(b.id for b in brokers)
     port = brokers[0].port
     c = RawClient(f"127.0.0.1:{port}")

@@ -15,17 +15,17 @@ from confluent_kafka import Consumer, Producer, TopicPartition
 from harness import RawClient, kafka_tool
 from odradek.wire.messages.create_topics_request import CreatableTopic, CreatableReplicaAssignment, CreateTopicsRequest
 from test_cluster_elections import partitions
-from test_raft_cluster import running_cluster, wait_for
+from cluster import running_odradek, wait_for
 
 
 @pytest.fixture
 def cluster(tmp_path):
-    with running_cluster(tmp_path, 1, 3, ready_s=60) as nodes:
-        yield nodes
+    with running_odradek(tmp_path, 1, 3) as c:
+        yield c
 
 
 def test_reassign_partitions_and_leader_election_tools(cluster, tmp_path):
-    brokers = sorted((n for n in cluster if n.props["process.roles"] == "broker"), key=lambda n: n.id)
+    brokers = sorted(cluster.brokers, key=lambda n: n.id)
     a, b, c = (n.id for n in brokers)
     bootstrap = ",".join(f"127.0.0.1:{n.port}" for n in brokers)
     raw = RawClient(f"127.0.0.1:{brokers[0].port}")

@@ -23,20 +23,20 @@ from odradek.wire.messages.list_partition_reassignments_request import ListParti
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
 from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
-from test_raft_cluster import running_cluster, wait_for
+from cluster import running_odradek, wait_for
 
 B1, B2 = 2, 3  # the brokers' node ids in cluster_layout(1, 2, ...)
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    with running_cluster(tmp_path_factory.mktemp("cluster-rf"), 1, 2, ready_s=60) as nodes:
-        yield nodes
+    with running_odradek(tmp_path_factory.mktemp("cluster-rf"), 1, 2) as c:
+        yield c
 
 
 @pytest.fixture(scope="module")
 def admin(cluster):
-    bootstrap = ",".join(f"127.0.0.1:{n.port}" for n in cluster if n.props["process.roles"] == "broker")
+    bootstrap = cluster.bootstrap
     a = AdminClient({"bootstrap.servers": bootstrap})
     wait_for(lambda: len(a.list_topics(timeout=5).brokers) == 2, 30, "both brokers in the metadata")
     return a
@@ -98,7 +98,7 @@ def test_one_replica_is_what_is_created_and_reported(admin, cluster):
                          "consistent with previous partitions, which have 1 replica(s).")
     # a reassignment to two replicas starts (forwarded to the controller): the new replica joins
     # the partition as adding until the leader reports it in sync; an unknown broker is refused
-    broker = next(n for n in cluster if n.props["process.roles"] == "broker")
+    broker = cluster.brokers[0]
     c = RawClient(f"127.0.0.1:{broker.port}")
     try:
         r = c.call(AlterPartitionReassignmentsRequest(timeout_ms=10000, topics=[ReassignableTopic(
@@ -126,7 +126,7 @@ def test_a_partition_led_elsewhere_answers_not_leader_with_the_leader(admin, clu
     md = admin.list_topics("routed", timeout=5)
     leaders = {p.id: p.leader for p in md.topics["routed"].partitions.values()}
     part = next(p for p, leader in leaders.items() if leader == B1)
-    b1, b2 = (next(n for n in cluster if n.id == i) for i in (B1, B2))
+    b1, b2 = cluster.node(B1), cluster.node(B2)
     batch = records.build_batch([(None, b"v", (), 0)])
     c = RawClient(f"127.0.0.1:{b2.port}")
     try:
@@ -176,7 +176,7 @@ def md_topic_id(c) -> bytes:
 
 
 def test_consumer_offsets_gets_one_replica(admin, cluster):
-    bootstrap = ",".join(f"127.0.0.1:{n.port}" for n in cluster if n.props["process.roles"] == "broker")
+    bootstrap = cluster.bootstrap
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": "rf-group", "enable.auto.commit": False})
     try:
         def committed():

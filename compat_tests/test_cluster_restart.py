@@ -21,27 +21,18 @@ import pytest
 from confluent_kafka import OFFSET_BEGINNING, Consumer, KafkaException, Producer, TopicPartition
 from confluent_kafka.admin import AdminClient, NewTopic
 
+from cluster import FAST, Cluster, ClusterNode, launch, odradek_node, running_odradek, wait_for
 from harness import free_port
-from test_raft_cluster import Node, running_cluster, wait_for
 
 TOPIC, PARTITIONS, PER_PARTITION = "rf1", 6, 500
-OFFSETS_PARTITIONS = 3  # offsets.topic.num.partitions in test_raft_cluster.FAST
-# brokers notice a dead peer sooner than Kafka's 9 s (a topic created while one is down)
-CLUSTER_PROPS = {"broker.session.timeout.ms": "3000", "broker.heartbeat.interval.ms": "500"}
+OFFSETS_PARTITIONS = 3  # offsets.topic.num.partitions in cluster.FAST
 
 
 @pytest.fixture(scope="module")
 def cluster(tmp_path_factory):
-    with running_cluster(tmp_path_factory.mktemp("cluster-restart"), 3, 3, CLUSTER_PROPS, 60) as nodes:
-        yield nodes
-
-
-def _brokers(cluster) -> list[Node]:
-    return [n for n in cluster if n.props["process.roles"] == "broker"]
-
-
-def _bootstrap(cluster) -> str:
-    return ",".join(f"127.0.0.1:{n.port}" for n in _brokers(cluster))
+    # FAST: brokers notice a dead peer sooner than Kafka's 9 s (a topic created while one is down)
+    with running_odradek(tmp_path_factory.mktemp("cluster-restart"), 3, 3) as c:
+        yield c
 
 
 def _java_hash(s: str) -> int:
@@ -151,15 +142,15 @@ def _leaders(admin: AdminClient, topic: str) -> dict[int, int]:
     return {p: m.leader for p, m in admin.list_topics(topic, timeout=5).topics[topic].partitions.items()}
 
 
-def _stray_dirs(node: Node) -> list[str]:
-    return sorted(glob.glob(os.path.join(node.props["log.dirs"], "*-stray")))
+def _stray_dirs(node: ClusterNode) -> list[str]:
+    return sorted(glob.glob(os.path.join(node.log_dir, "*-stray")))
 
 
 @pytest.fixture(scope="module")
 def loaded(cluster):
     """The rf1 topic with PER_PARTITION acknowledged records per partition, and a
     committed offset per partition for each group."""
-    bootstrap = _bootstrap(cluster)
+    bootstrap = cluster.bootstrap
     admin = AdminClient({"bootstrap.servers": bootstrap})
     _create(admin, TOPIC, PARTITIONS)
     assert sorted(set(_leaders(admin, TOPIC).values())) == [4, 5, 6]
@@ -187,12 +178,11 @@ def _check(state) -> int:
 def _restart_each(cluster, state, how: str) -> None:
     admin = state["admin"]
     leaders = _leaders(admin, TOPIC)
-    for node in _brokers(cluster):
+    for node in cluster.brokers:
         if how == "kill":
             node.kill9()
         else:
-            node.stop()
-            assert node.proc.returncode == 0, "".join(node.lines[-20:])
+            assert node.stop() == 0, "".join(node.lines[-20:])
         node.start()
         node.wait_ready(60)
         assert _check(state) == sum(len(v) for v in state["data"].values())
@@ -223,7 +213,7 @@ def test_short_lived_producers_through_each_broker_all_get_written(cluster, load
     name = "pids"
     _create(loaded["admin"], name, 1)
     acked = []
-    for node in _brokers(cluster):
+    for node in cluster.brokers:
         p = Producer({"bootstrap.servers": f"127.0.0.1:{node.port}", "acks": "all", "enable.idempotence": True})
         acked.append(_produce(p, name, {0: [f"via{node.id}".encode()]})[0][0])
     assert acked == [0, 1, 2]
@@ -245,8 +235,8 @@ def test_topic_deleted_and_recreated_while_broker_down_keeps_old_log_as_stray(cl
     old_id = _topic_id_of(admin, name)
     _produce(producer, name, {p: [f"old{p}:{i}".encode() for i in range(50)] for p in range(3)})
     leader = _leaders(admin, name)[0]
-    node = next(n for n in cluster if n.id == leader)
-    seg = os.path.join(node.props["log.dirs"], f"{name}-0", "00000000000000000000.log")
+    node = cluster.node(leader)
+    seg = os.path.join(node.log_dir, f"{name}-0", "00000000000000000000.log")
     old_size = os.path.getsize(seg)
     assert old_size > 0
     node.kill9()
@@ -290,16 +280,13 @@ def test_combined_nodes_killed_in_turn_keep_records_and_offsets(tmp_path):
     active controller; its logs still wait for the caught-up metadata."""
     bps, cps = [free_port() for _ in range(3)], [free_port() for _ in range(3)]
     voters = ",".join(f"{i + 1}@127.0.0.1:{cps[i]}" for i in range(3))
-    nodes = [Node({"node.id": str(i + 1), "process.roles": "broker,controller", "controller.quorum.voters": voters,
-                   "listeners": f"PLAINTEXT://127.0.0.1:{bps[i]},CONTROLLER://127.0.0.1:{cps[i]}",
-                   "controller.listener.names": "CONTROLLER", "log.dirs": str(tmp_path / f"n{i + 1}")})
+    nodes = [odradek_node({"node.id": str(i + 1), "process.roles": "broker,controller",
+                           "controller.quorum.voters": voters,
+                           "listeners": f"PLAINTEXT://127.0.0.1:{bps[i]},CONTROLLER://127.0.0.1:{cps[i]}",
+                           "controller.listener.names": "CONTROLLER", "log.dirs": str(tmp_path / f"n{i + 1}"), **FAST})
              for i in range(3)]
-    try:
-        for n in nodes:
-            n.start()
-        for n in nodes:
-            n.wait_ready(60)
-        bootstrap = ",".join(f"127.0.0.1:{p}" for p in bps)
+    with launch(Cluster("odradek", nodes)) as cluster:
+        bootstrap = cluster.bootstrap
         _create(AdminClient({"bootstrap.servers": bootstrap}), TOPIC, PARTITIONS)
         producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True})
         state = {"bootstrap": bootstrap, "data": {p: [f"c{p}:{i}".encode() for i in range(100)]
@@ -313,6 +300,3 @@ def test_combined_nodes_killed_in_turn_keep_records_and_offsets(tmp_path):
             n.wait_ready(60)
             assert _check(state) == PARTITIONS * 100
             assert _stray_dirs(n) == []
-    finally:
-        for n in nodes:
-            n.stop()

@@ -8,76 +8,23 @@ leader has already snapshotted past its log. DescribeQuorum answers on both list
 
 from __future__ import annotations
 
-import contextlib
-import glob
-import os
-import signal
-import subprocess
-import threading
 import time
+from pathlib import Path
 
 import pytest
 from confluent_kafka import Consumer, Producer
 from confluent_kafka.admin import AdminClient, NewTopic
 
-from cluster import ports_free, wait_for
-from harness import REPO, free_port
+from cluster import ClusterNode, running_odradek, wait_for
 from odradek.broker.wire_client import WireClient
-from odradek.cli_cluster import cluster_layout, serve_command
 from odradek.wire.messages.describe_quorum_request import DescribeQuorumRequest, PartitionData, TopicData
 
-# Faster than Kafka's defaults (1000/2000 ms) so the suite stays quick; snapshots
-# every few KB so a restarted node catches up by FetchSnapshot.
-FAST = ["controller.quorum.election.timeout.ms=500", "controller.quorum.fetch.timeout.ms=1000",
-        "metadata.log.max.record.bytes.between.snapshots=4096", "offsets.topic.num.partitions=3",
-        "transaction.state.log.num.partitions=3", "group.initial.rebalance.delay.ms=0"]
+# snapshots every few KB so a restarted node catches up by FetchSnapshot
+SNAPSHOTS = {"metadata.log.max.record.bytes.between.snapshots": "4096"}
 
 
-class Node:
-    def __init__(self, props: dict):
-        self.props = props
-        self.id = int(props["node.id"])
-        self.proc = None
-        self.lines: list[str] = []
-
-    def start(self):
-        self.lines = []
-        env = dict(os.environ, PYTHONPATH=str(REPO), ODRADEK_LOG_LEVEL="INFO")
-        self.proc = subprocess.Popen(serve_command(self.props, FAST), stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, text=True, env=env, cwd=str(REPO))
-        self.ready = threading.Event()
-        proc = self.proc
-
-        def pump():
-            for line in proc.stdout:
-                self.lines.append(line)
-                if "odradek ready" in line:
-                    self.ready.set()
-        threading.Thread(target=pump, daemon=True).start()
-
-    def wait_ready(self, timeout=120):
-        if not self.ready.wait(timeout):
-            raise RuntimeError(f"node {self.id} not ready:\n" + "".join(self.lines[-40:]))
-
-    def kill9(self):
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait(10)
-
-    def stop(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-
-    @property
-    def port(self) -> int:
-        return int(self.props["listeners"].rsplit(":", 1)[1])
-
-    @property
-    def metadata_dir(self) -> str:
-        return os.path.join(self.props["log.dirs"], "metadata", "__cluster_metadata-0")
+def metadata_dir(node: ClusterNode) -> Path:
+    return node.log_dir / "metadata" / "__cluster_metadata-0"
 
 
 def describe_quorum(port: int):
@@ -103,46 +50,22 @@ def create_topic(bootstrap: str, name: str, partitions: int = 1, timeout: float 
             time.sleep(0.1)
 
 
-@contextlib.contextmanager
-def running_cluster(root, controllers: int, brokers: int, props: dict | None = None, ready_s: float = 45):
-    """The nodes of ``odradek cluster``'s layout (brokers on base.., controllers on base+101..)
-    on free ports under ``root``, all ready; every one stopped at the end. Three tries: a
-    port can be taken between the check and the bind."""
-    for attempt in range(3):
-        base = free_port()
-        ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
-        while base + 110 > 65000 or not ports_free(ports):
-            base = free_port()
-            ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
-        nodes = [Node({**p, **(props or {})})
-                 for p in cluster_layout(controllers, brokers, base, os.path.join(str(root), f"try{attempt}"))]
-        for n in nodes:
-            n.start()
-        try:
-            for n in nodes:
-                n.wait_ready(ready_s)
-            break
-        except RuntimeError:
-            for n in nodes:
-                n.stop()
-            if attempt == 2:
-                raise
-    try:
-        yield nodes
-    finally:
-        for n in reversed(nodes):  # brokers first, while a controller can approve their controlled shutdown
-            n.stop()
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """3 controllers + 1 broker (odradek cluster's layout), shared by the checks that leave them up."""
+    with running_odradek(tmp_path_factory.mktemp("raft-cluster"), 3, 1, SNAPSHOTS) as c:
+        yield c
 
 
 @pytest.fixture
-def cluster(tmp_path):
-    # broker on base, controllers on base+101..103 (odradek cluster's layout)
-    with running_cluster(tmp_path, 3, 1) as nodes:
-        yield nodes
+def own_cluster(tmp_path):
+    """A cluster of the test's own: it kills and stops controllers, and counts on snapshots of its own."""
+    with running_odradek(tmp_path, 3, 1, SNAPSHOTS) as c:
+        yield c
 
 
-def test_failover_and_catch_up_by_snapshot(cluster):
-    controllers, broker = cluster[:3], cluster[3]
+def test_failover_and_catch_up_by_snapshot(own_cluster):
+    controllers, broker = [own_cluster.node(i) for i in (1, 2, 3)], own_cluster.brokers[0]
     bootstrap = f"127.0.0.1:{broker.port}"
     # DescribeQuorum through the broker (forwarded to the leader) and on a controller listener.
     q = wait_for(lambda: describe_quorum(broker.port), 60, "DescribeQuorum via the broker")
@@ -151,7 +74,7 @@ def test_failover_and_catch_up_by_snapshot(cluster):
     assert [o.replica_id for o in q.observers] == [4]
     leader = next(c for c in controllers if c.id == q.leader_id)
     others = [c for c in controllers if c is not leader]
-    f = describe_quorum(others[0].port)  # a follower: NOT_LEADER_OR_FOLLOWER, naming the leader
+    f = describe_quorum(others[0].controller_port)  # a follower: NOT_LEADER_OR_FOLLOWER, naming the leader
     assert (f.error_code, f.leader_id, f.leader_epoch) == (6, leader.id, q.leader_epoch)
 
     create_topic(bootstrap, "before", 2)
@@ -166,7 +89,7 @@ def test_failover_and_catch_up_by_snapshot(cluster):
 
     def new_leader_answer():
         for o in others:
-            r = describe_quorum(o.port)
+            r = describe_quorum(o.controller_port)
             if r.error_code == 0:
                 return r
     new_q = wait_for(new_leader_answer, 60, "a new leader")
@@ -181,15 +104,15 @@ def test_failover_and_catch_up_by_snapshot(cluster):
     for i in range(12):
         create_topic(bootstrap, f"bulk-{i}", 3)
     new_leader = next(c for c in controllers if c.id == new_q.leader_id)
-    wait_for(lambda: glob.glob(os.path.join(new_leader.metadata_dir, "*.checkpoint")), 60, "a leader snapshot")
-    old_end = os.path.getsize(os.path.join(leader.metadata_dir, "00000000000000000000.log"))
+    wait_for(lambda: list(metadata_dir(new_leader).glob("*.checkpoint")), 60, "a leader snapshot")
+    old_end = (metadata_dir(leader) / "00000000000000000000.log").stat().st_size
 
     t_restart = time.monotonic()
     leader.start()
     leader.wait_ready()
 
     def caught_up():
-        r = describe_quorum(new_leader.port)
+        r = describe_quorum(new_leader.controller_port)
         ends = {v.replica_id: v.log_end_offset for v in r.current_voters}
         return r.error_code == 0 and ends.get(leader.id) == ends.get(new_leader.id) and r.high_watermark == \
             ends[new_leader.id]
@@ -197,7 +120,7 @@ def test_failover_and_catch_up_by_snapshot(cluster):
     print(f"old leader {leader.id} caught up {time.monotonic() - t_restart:.2f}s after restart "
           f"(old log {old_end} bytes)")
     # It caught up by snapshot (FetchSnapshot): it had none of its own before the kill.
-    assert glob.glob(os.path.join(leader.metadata_dir, "*.checkpoint"))
+    assert list(metadata_dir(leader).glob("*.checkpoint"))
     assert any("restoring snapshot" in ln for ln in leader.lines), "".join(leader.lines[-30:])
 
     # The broker sees every topic; data written before the failover is still there.
@@ -222,29 +145,30 @@ def test_failover_and_catch_up_by_snapshot(cluster):
 
 
 def test_non_leader_controller_answers_not_controller(cluster):
-    controllers = cluster[:3]
-    q = wait_for(lambda: describe_quorum(cluster[3].port), 60, "DescribeQuorum")
+    controllers = [cluster.node(i) for i in (1, 2, 3)]
+    broker = cluster.brokers[0]
+    q = wait_for(lambda: describe_quorum(broker.port), 60, "DescribeQuorum")
     follower = next(c for c in controllers if c.id != q.leader_id)
     from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
 
-    with WireClient("127.0.0.1", follower.port, timeout=5) as w:
+    with WireClient("127.0.0.1", follower.controller_port, timeout=5) as w:
         r = w.send(CreateTopicsRequest(topics=[CreatableTopic(name="x", num_partitions=1, replication_factor=1)],
                                        timeout_ms=5000))
     assert r.topics[0].error_code == 41  # NOT_CONTROLLER
     leader = next(c for c in controllers if c.id == q.leader_id)
-    with WireClient("127.0.0.1", leader.port, timeout=5) as w:
+    with WireClient("127.0.0.1", leader.controller_port, timeout=5) as w:
         r = w.send(CreateTopicsRequest(topics=[CreatableTopic(name="x", num_partitions=1, replication_factor=1)],
                                        timeout_ms=5000))
     assert r.topics[0].error_code == 0
-    wait_for(lambda: "x" in AdminClient({"bootstrap.servers": f"127.0.0.1:{cluster[3].port}"})
+    wait_for(lambda: "x" in AdminClient({"bootstrap.servers": cluster.bootstrap})
              .list_topics(timeout=5).topics, 60, "the broker to see x")
 
 
 def test_metadata_writes_other_than_topics_go_through_the_quorum(cluster):
     from confluent_kafka.admin import ScramCredentialInfo, ScramMechanism, UserScramCredentialUpsertion
 
-    bootstrap = f"127.0.0.1:{cluster[3].port}"
-    wait_for(lambda: describe_quorum(cluster[3].port), 60, "DescribeQuorum")
+    bootstrap = cluster.bootstrap
+    wait_for(lambda: describe_quorum(cluster.brokers[0].port), 60, "DescribeQuorum")
     admin = AdminClient({"bootstrap.servers": bootstrap})
     up = UserScramCredentialUpsertion("alice", ScramCredentialInfo(ScramMechanism.SCRAM_SHA_256, 4096),
                                       b"secret", b"salt")
@@ -265,7 +189,7 @@ def test_update_features_through_the_broker(cluster):
     from odradek.wire.messages.api_versions_request import ApiVersionsRequest
     from odradek.wire.messages.update_features_request import FeatureUpdateKey, UpdateFeaturesRequest
 
-    port = cluster[3].port
+    port = cluster.brokers[0].port
     wait_for(lambda: describe_quorum(port), 60, "DescribeQuorum")
 
     def finalized():
