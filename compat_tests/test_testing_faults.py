@@ -129,3 +129,30 @@ def test_java_producer_retries_not_leader_then_succeeds(test_broker, tmp_path):
     assert [(e["name"], e.get("offset")) for e in events if e["name"].startswith("producer_send")] == \
         [("producer_send_success", 0)]
     assert produce_errors(test_broker, topic) == [6, 6, 0]
+
+
+def test_dropped_response_is_retried_and_written_once(test_broker):
+    """drop_response: the Produce is handled (the record written) but never answered; the idempotent
+    producer times the request out, sends it again, and the broker knows the batch: one record."""
+    from confluent_kafka import Producer
+
+    topic = f"drop-{uuid.uuid4().hex[:8]}"
+    test_broker.create_topic(topic)
+    with test_broker.faults.inject("Produce", action="drop_response", times=1, topic=topic):
+        p = Producer({"bootstrap.servers": test_broker.bootstrap, "enable.idempotence": True,
+                      "socket.timeout.ms": 1500, "retry.backoff.ms": 20})  # librdkafka times requests out by this
+        delivered = []
+        p.produce(topic, b"once", on_delivery=lambda err, msg: delivered.append((err, msg.offset())))
+        assert p.flush(30) == 0
+    assert delivered == [(None, 0)]
+    requests = [x for x in trace_of(test_broker, "Produce") if x["dir"] == "request"
+                and any(t["name"] == topic for t in x["fields"]["topic_data"])]
+    assert len(requests) == 2 and requests[0]["fault"]["action"] == "drop_response"
+    assert test_broker.consume(topic, 1) == [b"once"]
+    from confluent_kafka import Consumer, TopicPartition
+
+    c = Consumer({"bootstrap.servers": test_broker.bootstrap, "group.id": topic})
+    try:
+        assert c.get_watermark_offsets(TopicPartition(topic, 0), timeout=10) == (0, 1)
+    finally:
+        c.close()
