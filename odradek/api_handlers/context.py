@@ -32,6 +32,15 @@ class RequestContext:
 
 
 @dataclass
+class Stepped:
+    """A response made in steps (a large admin write), so that no request holds the broker
+    for long: the broker calls ``step(now_ms)`` again and again, serving other clients between
+    calls, until it returns the response (None: more to do)."""
+
+    step: Callable[[int], object]
+
+
+@dataclass
 class Delayed:
     """A response that cannot be given yet (acks=all, long-poll Fetch, JoinGroup...).
 

@@ -1,7 +1,14 @@
-"""CreateTopics (key 19) v2-7: validate_only, configs in the response from v5, topic ids from v7."""
+"""CreateTopics (key 19) v2-7: validate_only, configs in the response from v5, topic ids from v7.
+
+A large request is made in steps (Stepped), so that other clients are served meanwhile: the
+whole request is decided first without writing (validate_only: Kafka's whole-request bounds,
+every topic's own checks), then the topics that passed are created a few at a time, each step
+a controller write of about STEP_PARTITIONS partitions (a topic is never split). Kafka's
+controller thread does the same work away from its request handlers."""
 
 from __future__ import annotations
 
+from odradek.api_handlers.context import Stepped
 from odradek.controller.controller import CreateTopicSpec
 from odradek.wire.messages.create_topics_response import (
     CreatableTopicConfigs,
@@ -13,8 +20,11 @@ API_KEY = 19
 MIN_VERSION = 2
 MAX_VERSION = 7
 
+STEPPED_TOPICS = 8  # a request with more topics than this is made in steps
+STEP_PARTITIONS = 4  # the partitions one step creates (at least one topic)
 
-def handle(ctx, request) -> CreateTopicsResponse:
+
+def handle(ctx, request):
     specs = []
     for t in request.topics:
         assignments = {a.partition_index: list(a.broker_ids) for a in t.assignments} if t.assignments else None
@@ -25,13 +35,43 @@ def handle(ctx, request) -> CreateTopicsResponse:
             assignments=assignments,
             configs={c.name: c.value for c in t.configs},
         ))
-    results = ctx.services.metadata.create_topics(specs, bool(request.validate_only), ctx.now_ms)
+    metadata = ctx.services.metadata
+    validate_only = bool(request.validate_only)
+    if validate_only or len(specs) <= STEPPED_TOPICS:
+        return _response(ctx.api_version, metadata.create_topics(specs, validate_only, ctx.now_ms))
+    decided = metadata.create_topics(specs, True, ctx.now_ms)
+    return Stepped(_Steps(ctx.api_version, metadata, specs, decided).step)
+
+
+class _Steps:
+    """The topics that passed the decision, created a step at a time; the response once all are."""
+
+    def __init__(self, version: int, metadata, specs: list[CreateTopicSpec], decided: list):
+        self.version = version
+        self.metadata = metadata
+        self.results = {r.name: r for r in decided}
+        self.todo = [s for s in specs if self.results[s.name].error_code == 0]
+
+    def step(self, now_ms: int):
+        if not self.todo:
+            return _response(self.version, list(self.results.values()))
+        n = partitions = 0
+        while n < len(self.todo) and (n == 0 or partitions < STEP_PARTITIONS):
+            partitions += max(1, self.results[self.todo[n].name].num_partitions)
+            n += 1
+        batch, self.todo = self.todo[:n], self.todo[n:]
+        for r in self.metadata.create_topics(batch, False, now_ms):
+            self.results[r.name] = r
+        return None
+
+
+def _response(version: int, results) -> CreateTopicsResponse:
     topics = []
     for r in results:
         out = CreatableTopicResult(name=r.name, topic_id=r.topic_id, error_code=int(r.error_code),
                                    error_message=r.error_message, num_partitions=r.num_partitions,
                                    replication_factor=r.replication_factor, configs=[])
-        if ctx.api_version >= 5 and r.error_code == 0:
+        if version >= 5 and r.error_code == 0:
             out.configs = [CreatableTopicConfigs(name=c.name, value=c.value, read_only=c.read_only,
                                                  config_source=c.config_source, is_sensitive=c.is_sensitive)
                            for c in r.configs]

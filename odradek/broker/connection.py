@@ -18,7 +18,7 @@ import time
 from collections import deque
 
 from odradek.api_handlers.common import CLOSE_CONNECTION
-from odradek.api_handlers.context import Delayed, RequestContext
+from odradek.api_handlers.context import Delayed, RequestContext, Stepped
 from odradek.api_handlers.error_responses import BUILDERS, error_response
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.coordinator_acks import hold
@@ -374,6 +374,22 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 return
         finally:
             pending.end(writes)
+        while isinstance(resp, Stepped):  # a large admin write: other clients are served between its steps
+            await asyncio.sleep(0)
+            if self.closed:
+                return
+            opened = pending.begin()
+            try:
+                done = resp.step(_now_ms())
+                if done is not None:
+                    resp = done
+            except Exception as e:
+                resp = self._error_response(header, body, e)
+                if resp is None:
+                    return
+            finally:
+                pending.end(opened)
+                writes.extend(opened)
         handled = time.perf_counter() if stats is not None else 0.0
         while isinstance(resp, Delayed):  # (a completed wait may lead to another: Produce's verification)
             resp = await self._park(_collecting(resp, pending, writes), key)

@@ -20,7 +20,7 @@ import time
 from dataclasses import replace
 
 from odradek.api_handlers import describe_cluster as dc
-from odradek.api_handlers.context import RequestContext
+from odradek.api_handlers.context import RequestContext, Stepped
 from odradek.broker import envelope
 from odradek.broker.controller_api import (
     ADMIN_WRITES, ALLOCATE_PRODUCER_IDS, ALTER_PARTITION, ASSIGN_REPLICAS_TO_DIRS, BROKER_HEARTBEAT,
@@ -359,6 +359,13 @@ class ControllerServer:
             ctx = replace(ctx, services=replace(ctx.services, metadata=ControllerMetadata(session)))
             try:
                 resp = mod.handle(ctx, req)
+                while isinstance(resp, Stepped):  # a large write: other requests are served between its steps
+                    await asyncio.sleep(0)
+                    if not self.active:
+                        return not_controller_response(ctx.api_key, ctx.api_version, req)
+                    done = resp.step(_now_ms())
+                    if done is not None:
+                        resp = done
             except NotLeaderError:
                 return not_controller_response(ctx.api_key, ctx.api_version, req)
             commit = session.last_commit()

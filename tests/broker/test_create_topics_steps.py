@@ -1,0 +1,78 @@
+"""A large CreateTopics is made in steps (issue 27 item 4: no request holds the event loop for
+long): decided whole first (Kafka's bounds, each topic's checks), then created a few partitions
+per step, the broker free to serve others between steps; the answer is the one a single write
+would give."""
+from inproc_broker import call, start_broker
+
+from odradek.api_handlers import create_topics
+from odradek.api_handlers.context import Stepped
+from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
+
+
+def _topic(name, partitions):
+    return CreatableTopic(name=name, num_partitions=partitions, replication_factor=1, assignments=[], configs=[])
+
+
+def _drive(b, resp):
+    """The steps, as the connection drives them; the topics existing after each."""
+    seen = []
+    while isinstance(resp, Stepped):
+        done = resp.step(b.clock_ms())
+        seen.append(len(b.controller.image.topics))
+        if done is not None:
+            resp = done
+    return resp, seen
+
+
+def test_a_large_request_is_created_in_steps_with_the_single_write_answer(tmp_path):
+    b = start_broker(tmp_path)
+    try:
+        topics = ([_topic(f"t{i}", 1) for i in range(30)] + [_topic("big", 20), _topic("bad name", 1)]
+                  + [_topic("dup", 1), _topic("dup", 1), _topic("p0", 0)])
+        before = len(b.controller.image.topics)
+        resp = call(b, "create_topics", CreateTopicsRequest(topics=topics, timeout_ms=1000), 7)
+        assert isinstance(resp, Stepped)
+        assert len(b.controller.image.topics) == before  # nothing written before the first step
+        resp, seen = _drive(b, resp)
+        created = [n - before for n in seen]
+        assert created[-1] == 31 and created == sorted(created)
+        assert len(created) >= 31 // create_topics.STEP_PARTITIONS  # a few partitions a step
+        assert all(later - earlier <= create_topics.STEP_PARTITIONS
+                   for earlier, later in zip(created, created[1:]) if later - earlier > 1)
+        got = [(t.name, t.error_code, t.num_partitions) for t in resp.topics]
+        assert got[:30] == [(f"t{i}", 0, 1) for i in range(30)]
+        assert got[30:] == [("big", 0, 20), ("bad name", 17, -1), ("dup", 42, -1), ("p0", 37, -1)]
+        assert all(t.topic_id != bytes(16) for t in resp.topics[:31])
+        assert b.log_manager.get("big", 19) is not None  # the broker made its logs too
+    finally:
+        b.close()
+
+
+def test_a_topic_created_by_another_client_between_steps_is_answered_as_existing(tmp_path):
+    b = start_broker(tmp_path)
+    try:
+        resp = call(b, "create_topics", CreateTopicsRequest(
+            topics=[_topic(f"t{i}", 1) for i in range(20)], timeout_ms=1000), 7)
+        resp.step(b.clock_ms())  # the first topics
+        other = call(b, "create_topics", CreateTopicsRequest(topics=[_topic("t19", 1)], timeout_ms=1000), 7)
+        assert other.topics[0].error_code == 0
+        resp, _ = _drive(b, resp)
+        last = resp.topics[-1]
+        assert (last.name, last.error_code) == ("t19", 36)  # TOPIC_ALREADY_EXISTS
+        assert all(t.error_code == 0 for t in resp.topics[:-1])
+    finally:
+        b.close()
+
+
+def test_an_oversized_request_is_refused_whole_before_any_write(tmp_path):
+    b = start_broker(tmp_path)
+    try:
+        before = len(b.controller.image.topics)
+        resp = call(b, "create_topics", CreateTopicsRequest(
+            topics=[_topic(f"t{i}", 1) for i in range(5001)], timeout_ms=1000), 7)
+        resp, seen = _drive(b, resp)
+        assert seen == [before]
+        assert {(t.error_code, t.error_message) for t in resp.topics} == {
+            (44, "Unable to perform excessively large batch operation.")}
+    finally:
+        b.close()
