@@ -135,6 +135,7 @@ USED_BY = {
     "test_franz_go.py": ("franz-go",),
     "test_kafkajs.py": ("kafkajs",),
     "test_cli_groups.py": ("kafka-tools",),
+    "test_cluster_group_coordinator_failover.py": ("java-clients", "kafka-tools"),
     "test_cluster_admin.py": ("kafka-tools",),
     "test_producer_expiry.py": ("kafka-tools",),
     "test_share_groups.py": ("kafka-tools",),

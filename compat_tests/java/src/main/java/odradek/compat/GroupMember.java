@@ -1,0 +1,114 @@
+package odradek.compat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.StringJoiner;
+import java.util.TreeMap;
+
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * One Java member of a consumer group, driven a step at a time by a Python test over stdin/stdout
+ * (compat_tests/test_cluster_group_coordinator_failover.py): each "step" line is one poll, then a
+ * synchronous commit of what was consumed since the last one when COMMIT_EVERY records are in or the
+ * poll came back empty; a rebalance (partitions revoked, assigned or lost) forgets what was not
+ * committed yet. What happened is written as lines stamped with System.nanoTime() (CLOCK_MONOTONIC,
+ * the clock of Python's time.monotonic_ns), so that the test can order them with its other members':
+ * "R t partition offset" per record, "C t p:o,p:o" per acknowledged commit, "E t message" per failed
+ * commit, "D n" when the step is done (n: records consumed and not committed yet). A "hold" line is a
+ * step with every assigned partition paused (the member polls on, takes part in rebalances and
+ * commits what it has, but consumes nothing). "close" closes the consumer (leaves the group) and ends
+ * with "X".
+ *
+ * Arguments: bootstrap topic group commitEvery [key=value consumer settings...]
+ */
+public final class GroupMember {
+    public static void main(String[] args) throws Exception {
+        String topic = args[1];
+        int commitEvery = Integer.parseInt(args[3]);
+        Properties props = new Properties();
+        props.put("bootstrap.servers", args[0]);
+        props.put("group.id", args[2]);
+        props.put("enable.auto.commit", "false");
+        props.put("auto.offset.reset", "earliest");
+        props.put("key.deserializer", ByteArrayDeserializer.class.getName());
+        props.put("value.deserializer", ByteArrayDeserializer.class.getName());
+        for (int i = 4; i < args.length; i++) {
+            String[] kv = args[i].split("=", 2);
+            props.put(kv[0], kv[1]);
+        }
+        Map<TopicPartition, OffsetAndMetadata> position = new HashMap<>();
+        int[] sinceCommit = {0};
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
+            consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+                @Override
+                public void onPartitionsRevoked(Collection<TopicPartition> parts) {
+                    position.clear();
+                    sinceCommit[0] = 0;
+                }
+
+                @Override
+                public void onPartitionsAssigned(Collection<TopicPartition> parts) {
+                    position.clear();
+                    sinceCommit[0] = 0;
+                }
+
+                @Override
+                public void onPartitionsLost(Collection<TopicPartition> parts) {
+                    position.clear();
+                    sinceCommit[0] = 0;
+                }
+            });
+            String line;
+            while ((line = in.readLine()) != null && !line.equals("close")) {
+                if (line.equals("hold")) {
+                    consumer.pause(consumer.assignment());
+                } else {
+                    consumer.resume(consumer.paused());
+                }
+                StringBuilder out = new StringBuilder();
+                int got = 0;
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
+                    out.append("R ").append(System.nanoTime()).append(' ').append(r.partition()).append(' ')
+                       .append(r.offset()).append('\n');
+                    position.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+                    sinceCommit[0]++;
+                    got++;
+                }
+                if (!position.isEmpty() && (sinceCommit[0] >= commitEvery || (got == 0 && sinceCommit[0] > 0))) {
+                    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(position);
+                    try {
+                        consumer.commitSync(offsets);
+                        StringJoiner acked = new StringJoiner(",");
+                        new TreeMap<Integer, Long>(offsets.entrySet().stream().collect(
+                            java.util.stream.Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset())))
+                            .forEach((p, o) -> acked.add(p + ":" + o));
+                        out.append("C ").append(System.nanoTime()).append(' ').append(acked).append('\n');
+                        sinceCommit[0] = 0;
+                    } catch (RuntimeException e) {  // retried with the next commit, as the Python members
+                        out.append("E ").append(System.nanoTime()).append(' ').append(e.getClass().getSimpleName())
+                           .append(": ").append(String.valueOf(e.getMessage()).replace('\n', ' ')).append('\n');
+                    }
+                }
+                out.append("D ").append(position.isEmpty() ? 0 : sinceCommit[0]).append('\n');
+                System.out.print(out);
+                System.out.flush();
+            }
+        }
+        System.out.println("X");
+        System.out.flush();
+    }
+}
