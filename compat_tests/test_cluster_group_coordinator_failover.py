@@ -23,7 +23,6 @@ them by hand). Against Apache Kafka 4.3: --cluster-kafka.
 """
 from __future__ import annotations
 
-import os
 import queue
 import re
 import shutil
