@@ -24,7 +24,8 @@ from xdist import is_xdist_worker
 import apache_kafka
 
 TOOLS = (("java", "Java clients, Kafka Streams, Kafka's CLI tools, Spark"), ("mvn", "the same, first run"),
-         ("go", "franz-go"), ("node", "kafkajs"), ("npm", "kafkajs"))
+         ("go", "franz-go"), ("node", "kafkajs"), ("npm", "kafkajs"),
+         ("chromium", "the web console in a browser"), ("chromedriver", "the same"))
 
 
 def pytest_report_header(config):

@@ -88,8 +88,12 @@ def _serve(args) -> int:
         from odradek.broker.quorum import run
     else:
         from odradek.broker.server import run
+    mounts = ()
+    if cfg.http_port is not None:  # the web console under /console/ beside /metrics
+        from odradek.console.app import mount_console
 
-    return run(cfg)
+        mounts = (mount_console,)
+    return run(cfg, mounts)
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -134,6 +138,8 @@ def make_parser() -> argparse.ArgumentParser:
     cli_testing.add_subparsers(sub)
     from odradek import cli_status  # `odradek status`
     cli_status.add_subparsers(sub)
+    from odradek import cli_console  # `odradek console`
+    cli_console.add_subparsers(sub)
     parser.set_defaults(debug=False)
     return parser
 

@@ -8,6 +8,7 @@ return a Response; they run on the loop, so they must be quick (a scrape reads c
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -52,6 +53,9 @@ class Response:
 
 
 Handler = Callable[[Request], Response]
+# what an entry point mounts on a broker's HTTP listener (the console): (routes, the broker's
+# own bootstrap address) -> None
+HttpMount = Callable[["Routes", str], None]
 
 
 def _reason(status: int) -> bytes:
@@ -63,27 +67,38 @@ def _reason(status: int) -> bytes:
 
 class Routes:
     """(method, path) -> handler; a path ending in "/" also matches every path below it
-    (`DELETE /control/faults/` serves `/control/faults/17`)."""
+    (`DELETE /control/faults/` serves `/control/faults/17`; the longest such prefix wins). A handler added with
+    ``blocking=True`` (it waits on I/O, e.g. the console asking a broker) runs in a worker
+    thread; the others run on the event loop and must be quick."""
 
     def __init__(self):
-        self._exact: dict[tuple[str, str], Handler] = {}
-        self._prefix: list[tuple[str, str, Handler]] = []
+        self._exact: dict[tuple[str, str], tuple[Handler, bool]] = {}
+        self._prefix: list[tuple[str, str, Handler, bool]] = []
 
-    def add(self, method: str, path: str, handler: Handler) -> None:
+    def add(self, method: str, path: str, handler: Handler, blocking: bool = False) -> None:
         if path.endswith("/") and path != "/":
-            self._prefix.append((method, path, handler))
+            self._prefix.append((method, path, handler, blocking))
         else:
-            self._exact[(method, path)] = handler
+            self._exact[(method, path)] = (handler, blocking)
+
+    def resolve(self, req: Request) -> tuple[Handler, bool]:
+        """The handler of a request and whether it blocks; 404/405 answers when there is none."""
+        found = self._exact.get((req.method, req.path))
+        if found is None:
+            matching = [(len(p), h, b) for m, p, h, b in self._prefix if m == req.method and req.path.startswith(p)]
+            found = max(matching, key=lambda x: x[0])[1:] if matching else None  # the longest prefix
+        if found is not None:
+            return found
+        known = {p for _, p in self._exact} | {p for _, p, _, _ in self._prefix}
+        if req.path in known or any(req.path.startswith(p) for _, p, _, _ in self._prefix):
+            return (lambda r: Response.text(405, f"method {r.method} not allowed on {r.path}\n")), False
+        return (lambda r: Response.text(404, f"no such path: {r.path}\n")), False
 
     def dispatch(self, req: Request) -> Response:
-        handler = self._exact.get((req.method, req.path))
-        if handler is None:
-            handler = next((h for m, p, h in self._prefix if m == req.method and req.path.startswith(p)), None)
-        if handler is None:
-            known = {p for _, p in self._exact} | {p for _, p, _ in self._prefix}
-            if req.path in known or any(req.path.startswith(p) for _, p, _ in self._prefix):
-                return Response.text(405, f"method {req.method} not allowed on {req.path}\n")
-            return Response.text(404, f"no such path: {req.path}\n")
+        return self.call(self.resolve(req)[0], req)
+
+    @staticmethod
+    def call(handler: Handler, req: Request) -> Response:
         try:
             return handler(req)
         except Exception:
@@ -153,7 +168,22 @@ class HttpConnection:
     def _answer(self) -> None:
         target = urlsplit(self._request.target.decode("latin-1"))
         req = Request(self._request.method.decode("ascii"), target.path, parse_qs(target.query), bytes(self._body))
-        self._send(self.routes.dispatch(req), head=req.method == "HEAD")
+        handler, blocking = self.routes.resolve(req)
+        if not blocking:
+            self._respond(self.routes.call(handler, req), req.method == "HEAD")
+            return
+        loop = asyncio.get_running_loop()
+        done = loop.run_in_executor(None, self.routes.call, handler, req)
+        done.add_done_callback(lambda f: self._answered(f, req.method == "HEAD"))
+
+    def _answered(self, f, head: bool) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        self._respond(f.result(), head)
+        self._process()  # a request pipelined behind this one
+
+    def _respond(self, resp: Response, head: bool) -> None:
+        self._send(resp, head=head)
         if self.conn.our_state is h11.MUST_CLOSE or self.conn.their_state is h11.MUST_CLOSE:
             self.close()
             return

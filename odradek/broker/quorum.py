@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from odradek.broker.broker_lifecycle import BrokerLifecycle
 from odradek.broker.controller_channel import ControllerChannel, Forwarding
 from odradek.broker.controller_server import ControllerServer
+from odradek.broker.http_server import HttpMount
 from odradek.broker.observability import NodeHttp
 from odradek.broker.server import BrokerServer, run_event_loop
 from odradek.log.fs import RealFileSystem
@@ -67,7 +68,7 @@ class QuorumBroker:
         return self.forwarding.registry(base)
 
 
-async def _main(config) -> int:
+async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     from odradek.controller import Controller
 
     loop = asyncio.get_running_loop()
@@ -90,7 +91,7 @@ async def _main(config) -> int:
             await http.start(loop)
         await cs.start()
         if cs.is_broker:
-            server = BrokerServer(config)
+            server = BrokerServer(config, http_mounts)
             await server.start(QuorumBroker(controller, Forwarding(channel, cs), lifecycle, channel))
     except (OSError, RuntimeError) as e:
         print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
@@ -125,5 +126,5 @@ async def _main(config) -> int:
     return 0
 
 
-def run(config) -> int:
-    return run_event_loop(_main(config))
+def run(config, http_mounts: tuple[HttpMount, ...] = ()) -> int:
+    return run_event_loop(_main(config, http_mounts))

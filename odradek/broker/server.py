@@ -16,6 +16,7 @@ from odradek.broker.connection_limits import ConnectionLimits
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.testing.faults import FaultTable
 from odradek.testing.trace_sink import TraceSink
+from odradek.broker.http_server import HttpMount
 from odradek.broker.log_format import formatter
 from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
@@ -41,7 +42,7 @@ def stop_serving(tasks, server, connections) -> None:
 
 
 class BrokerServer:
-    def __init__(self, config):
+    def __init__(self, config, http_mounts: tuple[HttpMount, ...] = ()):
         self.config = config
         self.loop = None
         self.broker = None
@@ -66,6 +67,7 @@ class BrokerServer:
 
             add_control_routes(self.http.routes, self.faults, self.clock)
         self.connections_created = 0
+        self.http_mounts = http_mounts  # more pages on the HTTP listener (the console), from the entry point
 
     async def start(self, cluster: QuorumBroker | None = None) -> None:
         """Bind, open the broker, serve. ``cluster``: a broker of a KRaft cluster
@@ -106,6 +108,8 @@ class BrokerServer:
                                            lambda: {name: self.connections_created})
             if cluster is None:  # a single node is its own (always active) controller
                 self.http.serve_controller_metrics(lambda: self.broker.controller.image, lambda: True, None)
+            for mount in self.http_mounts:
+                mount(self.http.routes, f"{lst.host or '127.0.0.1'}:{self.port}")
             self.http.ready = True
 
     def _new_connection(self) -> KafkaConnection:
@@ -205,8 +209,8 @@ class BrokerServer:
                 conn.close()
 
 
-async def _main(config) -> int:
-    server = BrokerServer(config)
+async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
+    server = BrokerServer(config, http_mounts)
     loop = asyncio.get_running_loop()
     try:
         await server.start()
@@ -232,8 +236,8 @@ async def _main(config) -> int:
     return 0
 
 
-def run(config) -> int:
-    return run_event_loop(_main(config))
+def run(config, http_mounts: tuple[HttpMount, ...] = ()) -> int:
+    return run_event_loop(_main(config, http_mounts))
 
 
 def run_event_loop(main) -> int:
