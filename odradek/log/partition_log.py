@@ -328,31 +328,26 @@ class PartitionLog:
                 indexed_end = oi[-1] if why is not None and oi else -1
                 scan = seg.recover(expected, truncate=False)
                 seg.mark_unsynced()  # found after an unclean stop: the next flush makes it durable
-                missing = None  # whole batches, but fewer than were made durable: some are gone
-                if scan.error is None and trusted:
+                damage = None  # fsynced data that fails validation, or is gone: refuse to guess
+                if scan.error is None and trusted:  # whole batches, but fewer than were durable
                     if indexed_end >= seg.size:
-                        missing = f"its fsynced index has an entry at byte {indexed_end}"
+                        damage = f"its fsynced index has an entry at byte {indexed_end}"
                     elif clean and next_base is None and seg.next_offset < self.recovery_point:
-                        missing = f"the clean stop had flushed up to offset {self.recovery_point}"
-                if missing is not None:  # refuse to guess
-                    seg.close()
-                    for s in segs:
-                        s.close()
-                    raise errors.LogCorruptionError(
-                        seg.path, scan.valid_bytes, seg.next_offset,
-                        f"the log ends at byte {seg.size} (offset {seg.next_offset}), but {missing}")
-                if scan.error is not None:
+                        damage = f"the clean stop had flushed up to offset {self.recovery_point}"
+                    if damage is not None:
+                        damage = f"the log ends at byte {seg.size} (offset {seg.next_offset}), but {damage}"
+                elif scan.error is not None:
                     # after a clean stop, bytes cut short past every offset the stop had
                     # written (the recovery point is its log end): not data, cut them off
                     torn_tail = (clean and next_base is None and scan.torn_tail
                                  and seg.next_offset >= self.recovery_point)
                     if (clean or below_rp or seg.next_offset < self.recovery_point) and not torn_tail:
-                        # fsynced data that fails validation: refuse to guess
-                        seg.close()
-                        for s in segs:
-                            s.close()
-                        raise errors.LogCorruptionError(seg.path, scan.valid_bytes,
-                                                        seg.next_offset, scan.error)
+                        damage = scan.error
+                if damage is not None:
+                    for s in segs + [seg]:
+                        s.close()
+                    raise errors.LogCorruptionError(seg.path, scan.valid_bytes, seg.next_offset, damage)
+                if scan.error is not None:
                     # a torn write (after a kill -9; or, after a clean stop, a last batch cut
                     # short): cut it off, as Kafka's recovery does
                     logger.warning("%s: %s at byte %d; truncated %d bytes, the log ends at offset %d",

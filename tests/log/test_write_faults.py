@@ -241,16 +241,25 @@ def test_a_failed_flush_messages_fsync_takes_the_log_offline(err, batches, mode,
     assert [v for _, _, v in read_all(log2)] == got + [b"c"]
 
 
-def _two_partitions() -> tuple[FaultyFileSystem, str]:
-    """Partitions good-0 and bad-0 of 12 records each, stopped cleanly: the disk as a
-    restart finds it, and the path of bad-0's last segment."""
-    fs = FaultyFileSystem()
+def _written(fs: FaultyFileSystem, *, epochs: bool = False, idempotent: bool = False) -> LogManager:
+    """Partitions good-0 and bad-0 of 12 records each (with leader epochs 0-2, from an
+    idempotent producer)."""
     fs.makedirs("/data")
     m = LogManager("/data", fs=fs, default_config=CFG)
     for t in ("good", "bad"):
-        lg = m.get_or_create(t, 0)
+        lg = m.get_or_create(t, 0, topic_id=b"\x01" * 16)
         for i in range(12):
-            lg.append(build_batch([(None, value(i), (), 1)]), now_ms=1)
+            kw = dict(producer_id=PID, producer_epoch=0, base_sequence=i) if idempotent else {}
+            lg.append(build_batch([(None, value(i), (), 1)], **kw), now_ms=1,
+                      leader_epoch=i // 5 if epochs else None)
+    return m
+
+
+def _two_partitions() -> tuple[FaultyFileSystem, str]:
+    """_written, stopped cleanly: the disk as a restart finds it, and the path of bad-0's
+    last segment."""
+    fs = FaultyFileSystem()
+    m = _written(fs)
     last = m.get("bad", 0).active.path
     m.close()
     return fs.restart("kept"), last
@@ -373,12 +382,7 @@ def test_a_restart_whose_recovery_cannot_write_takes_only_that_partition_offline
     broker's logs start, that partition is offline (KAFKA_STORAGE_ERROR) until a restart, the
     other serves; once the disk is back a restart recovers every record of both."""
     fs = FaultyFileSystem()
-    fs.makedirs("/data")
-    m = LogManager("/data", fs=fs, default_config=CFG)
-    for t in ("bad", "good"):
-        lg = m.get_or_create(t, 0)
-        for i in range(12):
-            lg.append(build_batch([(None, value(i), (), 1)]), now_ms=1, leader_epoch=i // 5)
+    _written(fs, epochs=True)
     want = [value(i) for i in range(12)]
     at = 0
     while True:
@@ -426,14 +430,7 @@ def test_any_file_damaged_after_a_clean_stop_never_stops_the_start(name, damage)
     flipped byte inside a segment's batches is not looked for after a clean stop, as in Kafka:
     the consumer's CRC check finds it.)"""
     fs = FaultyFileSystem()
-    fs.makedirs("/data")
-    m = LogManager("/data", fs=fs, default_config=CFG)
-    for t in ("bad", "good"):
-        lg = m.get_or_create(t, 0, topic_id=b"\x01" * 16)
-        for i in range(12):
-            lg.append(build_batch([(None, value(i), (), 1)], producer_id=PID, producer_epoch=0,
-                                  base_sequence=i), now_ms=1, leader_epoch=i // 5)
-    m.close()
+    _written(fs, epochs=True, idempotent=True).close()
     fs2 = fs.restart("kept")
     path = posixpath.normpath(posixpath.join("/data/bad-0", name))
     DAMAGE[damage](fs2.files[path].data)
