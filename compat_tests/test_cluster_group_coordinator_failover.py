@@ -112,16 +112,17 @@ class Member:
         self.position.clear()
         self._since_commit = 0
 
-    def step(self, hold: bool = False) -> None:
+    def step(self, hold: bool = False, commit_held: bool = True) -> None:
         """One poll and the commit due; ``hold``: the group has consumed its budget, the member's
-        partitions are paused (it polls on, so it takes part in rebalances, and commits what it has)."""
+        partitions are paused (it polls on, so it takes part in rebalances) and it commits what it
+        has if ``commit_held`` (else it keeps it uncommitted, as a member busy with its records)."""
         self.pause(hold)
         got = self.poll()
         for p, o in got:
             self.ledger.record(p, o)
             self.position[p] = o + 1
             self._since_commit += 1
-        if self._since_commit >= COMMIT_EVERY or (not got and self._since_commit):
+        if self._since_commit >= COMMIT_EVERY or (not got and self._since_commit and (commit_held or not hold)):
             self.commit()
 
     def commit(self) -> None:
@@ -272,7 +273,7 @@ class JavaMember(Member):
     def pending(self) -> int:
         return self._pending
 
-    def step(self, hold: bool = False) -> None:
+    def step(self, hold: bool = False, commit_held: bool = True) -> None:
         while True:
             try:
                 line = self.lines.get_nowait().split()
@@ -290,7 +291,8 @@ class JavaMember(Member):
         if self.proc.poll() is not None:
             raise AssertionError(f"the Java member exited ({self.proc.returncode}): {''.join(self.stderr[-30:])}")
         if not self._stepping:
-            self.proc.stdin.write("hold\n" if hold else "step\n")
+            self.proc.stdin.write(("hold" if commit_held else "keep") if hold else "step")
+            self.proc.stdin.write("\n")
             self._stepping = True
 
     def close(self):
@@ -314,9 +316,10 @@ class Group:
         self.members, self.ledger = members, ledger
         self.budget = 0  # records the group may consume: beyond, its members hold (Member.step)
 
-    def run_until(self, pred, timeout: float, what: str, grow: bool = False) -> None:
+    def run_until(self, pred, timeout: float, what: str, grow: bool = False, commit_held: bool = True) -> None:
         """Step the members until pred(); ``grow``: when the group holds with nothing left to commit
-        (a rebalance forgot what was not committed), COMMIT_EVERY more records to consume."""
+        (a rebalance forgot what was not committed), COMMIT_EVERY more records to consume;
+        ``commit_held``: members holding commit what they consumed (Member.step)."""
         deadline = time.monotonic() + timeout
         while not pred():
             if time.monotonic() > deadline:
@@ -329,7 +332,7 @@ class Group:
                 self.budget = len(self.ledger.consumed) + COMMIT_EVERY
                 hold = False
             for m in self.members:
-                m.step(hold=hold)
+                m.step(hold, commit_held)
 
     def run_tool(self, *args: str) -> str:
         """Kafka's kafka-consumer-groups with args, the members held meanwhile; its stdout."""
@@ -412,7 +415,9 @@ def test_commits_survive_kill9_of_the_group_coordinator(cluster, request, varian
         cluster.wait_full_isr(OFFSETS)
         for cycle in range(cycles):
             share = g.budget = total * (cycle + 1) // (cycles + 2)
-            g.run_until(lambda: len(ledger.consumed) >= share, 300, f"cycle {cycle}: consumed {share}")
+            # killed with records consumed and not committed yet, as by members busy with them
+            g.run_until(lambda: len(ledger.consumed) >= share, 300, f"cycle {cycle}: consumed {share}",
+                        commit_held=False)
             victim = _coordinator(cluster)
             if tooled and cycle == 0:
                 assert _describe_state(g, cluster, group)[0] == _coordinator_column(cluster, victim)

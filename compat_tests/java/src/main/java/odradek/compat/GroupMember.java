@@ -29,8 +29,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * "R t partition offset" per record, "C t p:o,p:o" per acknowledged commit, "E t message" per failed
  * commit, "D n" when the step is done (n: records consumed and not committed yet). A "hold" line is a
  * step with every assigned partition paused (the member polls on, takes part in rebalances and
- * commits what it has, but consumes nothing). "close" closes the consumer (leaves the group) and ends
- * with "X".
+ * commits what it has, but consumes nothing); "keep" is the same without the commit of what it has.
+ * "close" closes the consumer (leaves the group) and ends with "X".
  *
  * Arguments: bootstrap topic group commitEvery [key=value consumer settings...]
  */
@@ -74,7 +74,7 @@ public final class GroupMember {
             });
             String line;
             while ((line = in.readLine()) != null && !line.equals("close")) {
-                if (line.equals("hold")) {
+                if (!line.equals("step")) {
                     consumer.pause(consumer.assignment());
                 } else {
                     consumer.resume(consumer.paused());
@@ -88,14 +88,15 @@ public final class GroupMember {
                     sinceCommit[0]++;
                     got++;
                 }
-                if (!position.isEmpty() && (sinceCommit[0] >= commitEvery || (got == 0 && sinceCommit[0] > 0))) {
+                if (!position.isEmpty() && (sinceCommit[0] >= commitEvery
+                                           || (got == 0 && sinceCommit[0] > 0 && !line.equals("keep")))) {
                     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>(position);
                     try {
                         consumer.commitSync(offsets);
+                        Map<Integer, Long> byPartition = new TreeMap<>();
+                        offsets.forEach((tp, o) -> byPartition.put(tp.partition(), o.offset()));
                         StringJoiner acked = new StringJoiner(",");
-                        new TreeMap<Integer, Long>(offsets.entrySet().stream().collect(
-                            java.util.stream.Collectors.toMap(e -> e.getKey().partition(), e -> e.getValue().offset())))
-                            .forEach((p, o) -> acked.add(p + ":" + o));
+                        byPartition.forEach((p, o) -> acked.add(p + ":" + o));
                         out.append("C ").append(System.nanoTime()).append(' ').append(acked).append('\n');
                         sinceCommit[0] = 0;
                     } catch (RuntimeException e) {  // retried with the next commit, as the Python members
