@@ -24,7 +24,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import BinaryIO
+from collections.abc import Callable
 
 
 def node_properties(node_id: int, roles: str, voters: str, data_dir: str, broker_port: int | None,
@@ -180,16 +180,27 @@ def _command(sup: Supervisor, line: str) -> None:
 MAX_COMMAND_LINE = 256  # bytes; a longer line is no command
 
 
-def read_commands(stream: BinaryIO, lines: queue.Queue) -> None:
-    """Put each line of ``stream`` on ``lines`` until it ends. A line longer than
+def read_commands(read: Callable[[int], bytes], lines: queue.Queue) -> None:
+    """Put each line that ``read`` (os.read of stdin: no Python-level lock is held while it waits,
+    so the interpreter can exit under it) gives on ``lines``, until it ends. A line longer than
     MAX_COMMAND_LINE bytes means stdin carries no commands (a binary file, /dev/zero): reading
     stops there with a message, so neither memory nor CPU goes to it."""
-    while line := stream.readline(MAX_COMMAND_LINE + 1):
-        if len(line) > MAX_COMMAND_LINE:
-            print(f"stdin: a line of over {MAX_COMMAND_LINE} bytes is no command; no more commands "
-                  "are read from stdin", flush=True)
-            return
-        lines.put(line.decode("utf-8", "replace"))
+    pending = b""
+    while chunk := read(4096):
+        pending += chunk
+        *complete, pending = pending.split(b"\n")
+        for line in complete:
+            if len(line) >= MAX_COMMAND_LINE:
+                break
+            lines.put(line.decode("utf-8", "replace") + "\n")
+        else:
+            if len(pending) < MAX_COMMAND_LINE:
+                continue
+        print(f"stdin: a line of over {MAX_COMMAND_LINE} bytes is no command; no more commands "
+              "are read from stdin", flush=True)
+        return
+    if pending:
+        lines.put(pending.decode("utf-8", "replace"))
 
 
 def _cluster(args) -> int:
@@ -216,7 +227,7 @@ def _cluster(args) -> int:
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
     lines: queue.Queue = queue.Queue()
-    threading.Thread(target=read_commands, args=(sys.stdin.buffer, lines), daemon=True).start()
+    threading.Thread(target=read_commands, args=(lambda n: os.read(0, n), lines), daemon=True).start()
     try:
         while not stop:
             for node_id, code in sup.exited():

@@ -1,4 +1,4 @@
-"""`odradek cluster` reads node commands from stdin a bounded line at a time: stdin that is a
+"""`odradek cluster` reads node commands from stdin (os.read: no lock held at exit) a bounded line at a time: stdin that is a
 binary stream (/dev/zero, a file without newlines) costs neither memory nor CPU (an unbounded
 line read once grew the supervisor to 13 GB)."""
 
@@ -34,20 +34,20 @@ def drained(q: queue.Queue) -> list[str]:
 
 def test_each_line_is_a_command():
     q: queue.Queue = queue.Queue()
-    read_commands(io.BytesIO(b"status\nrestart 4\n\nkill 2"), q)
+    read_commands(io.BytesIO(b"status\nrestart 4\n\nkill 2").read, q)
     assert drained(q) == ["status\n", "restart 4\n", "\n", "kill 2"]
 
 
 def test_an_endless_line_stops_reading_at_once(capsys):
     q: queue.Queue = queue.Queue()
     zeros = Zeros()
-    read_commands(io.BufferedReader(zeros, buffer_size=4096), q)
+    read_commands(zeros.read, q)
     assert drained(q) == []
-    assert zeros.given <= 4096 + MAX_COMMAND_LINE  # one buffer's worth, not the stream
+    assert zeros.given <= 4096  # one read's worth, not the stream
     assert "no more commands are read from stdin" in capsys.readouterr().out
 
 
 def test_commands_before_a_long_line_still_count():
     q: queue.Queue = queue.Queue()
-    read_commands(io.BytesIO(b"status\n" + b"x" * (MAX_COMMAND_LINE + 1) + b"\nkill 2\n"), q)
+    read_commands(io.BytesIO(b"status\n" + b"x" * (MAX_COMMAND_LINE + 1) + b"\nkill 2\n").read, q)
     assert drained(q) == ["status\n"]
