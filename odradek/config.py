@@ -193,6 +193,28 @@ def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
     return (Listener(name.upper(), host, int(port)),)
 
 
+SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+KAFKA_PROTOCOL_MAP = "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT"
+
+
+def protocol_map(raw: str) -> dict[str, str]:
+    """listener.security.protocol.map: NAME:PROTOCOL,... -> {NAME: PROTOCOL}"""
+    out = {}
+    for item in _csv(raw):
+        name, colon, proto = item.partition(":")
+        proto = proto.strip().upper()
+        if not colon or not name.strip():
+            raise ValueError(f"{item!r} is not NAME:PROTOCOL")
+        if proto not in SECURITY_PROTOCOLS:
+            raise ValueError(f"No enum constant org.apache.kafka.common.security.auth.SecurityProtocol.{proto}")
+        out[name.strip().upper()] = proto
+    return out
+
+
+def _protocol_map(raw) -> str:
+    return ",".join(f"{k}:{v}" for k, v in protocol_map(raw).items())
+
+
 def _roles(raw) -> tuple[str, ...]:
     roles = tuple(_csv(raw))
     if not roles or any(r not in ("broker", "controller") for r in roles):
@@ -479,6 +501,10 @@ class BrokerConfig:
     controller_quorum_bootstrap_servers: tuple[tuple[str, int], ...] = prop(
         "controller.quorum.bootstrap.servers", (), _hostports)
     controller_listener_names: tuple[str, ...] = prop("controller.listener.names", ("CONTROLLER",), _names)
+    # the protocol of each listener; odradek serves PLAINTEXT only and refuses to start a listener
+    # mapped to SSL or SASL rather than serve it without them
+    listener_security_protocol_map: str = prop("listener.security.protocol.map", KAFKA_PROTOCOL_MAP, _protocol_map,
+                                               kafka_type="STRING")
     controller_listeners: tuple[Listener, ...] = ()  # from listeners, by controller.listener.names
     controller_quorum_election_timeout_ms: int = prop("controller.quorum.election.timeout.ms", 1000,
                                                       _int(1, INT_MAX))
@@ -625,6 +651,19 @@ class BrokerConfig:
         cfg._check()
         return cfg
 
+    def _check_listeners(self) -> None:
+        """Every listener PLAINTEXT, one broker listener: what odradek serves. Anything else is
+        refused at start-up (never an open port where TLS or SASL was asked for, never a listener
+        silently left unbound)."""
+        for lst in (*self.listeners, *self.controller_listeners):
+            proto = _listener_protocol(self, lst.name)
+            if proto != "PLAINTEXT":
+                raise ConfigError(f"listener {lst} uses security protocol {proto}: odradek serves PLAINTEXT "
+                                  f"listeners only (SSL and SASL are not supported yet)")
+        if "broker" in self.process_roles and len(self.listeners) > 1:
+            raise ConfigError(f"listeners: odradek serves one broker listener, "
+                              f"{len(self.listeners)} given ({', '.join(map(str, self.listeners))})")
+
     def _check(self) -> None:
         if self.replica_selector_class not in (None, RACK_AWARE_SELECTOR) and "broker" in self.process_roles:
             # Kafka 4.3's broker loads the class as it starts and exits with "Fatal error during broker
@@ -636,6 +675,7 @@ class BrokerConfig:
             for lst in self.advertised_listeners:
                 if lst.host in ("", "0.0.0.0", "::"):
                     raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
+        self._check_listeners()
         if self.log_retention_ms == 0:
             raise ConfigError("log.retention.ms must be unlimited (-1) or, greater than or equal to 1")
         if self.max_connections_per_ip == 0 and not self.max_connections_per_ip_overrides:
@@ -748,6 +788,16 @@ def broker_synonym_names(name: str) -> tuple[str, ...]:
     return (name,)
 
 
+def _listener_protocol(cfg: BrokerConfig, name: str) -> str:
+    protocols = protocol_map(cfg.listener_security_protocol_map)
+    if name in protocols:
+        return protocols[name]
+    if name in cfg.controller_listener_names and "listener.security.protocol.map" not in cfg.explicit:
+        return "PLAINTEXT"  # as Kafka: an unset map takes the controller listeners as PLAINTEXT
+    raise ConfigError(f"Listener with name {name} defined in listeners not found in "
+                      f"listener.security.protocol.map.")
+
+
 def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
     """The broker properties that supply topic config ``topic``'s default, Kafka's order:
     (name, Kafka's default, scale to the topic's unit)."""
@@ -759,7 +809,7 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
 # Accepted so a stock Kafka KRaft server.properties works; they do not apply to an
 # asyncio process (thread counts, socket buffers, ...).
 IGNORED = frozenset({
-    "inter.broker.listener.name", "listener.security.protocol.map",
+    "inter.broker.listener.name",
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
     "socket.send.buffer.bytes", "socket.receive.buffer.bytes",
     "group.coordinator.rebalance.protocols",

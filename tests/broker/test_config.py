@@ -91,3 +91,29 @@ def test_replica_fetcher_properties_are_kafkas():
     with pytest.raises(ConfigError, match="replica.socket.timeout.ms should always be at least "
                                           "replica.fetch.wait.max.ms"):
         BrokerConfig.from_properties({"replica.socket.timeout.ms": "100"})
+
+
+@pytest.mark.parametrize("props,message", [
+    ({"listeners": "SASL_SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092"},
+     "listener SASL_SSL://127.0.0.1:9093 uses security protocol SASL_SSL: odradek serves PLAINTEXT listeners only"),
+    ({"listeners": "SECURE://127.0.0.1:9093", "listener.security.protocol.map": "SECURE:SSL"},
+     "listener SECURE://127.0.0.1:9093 uses security protocol SSL"),
+    ({"listeners": "PLAINTEXT://127.0.0.1:9092,INTERNAL://127.0.0.1:9093",
+      "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT"},
+     "listeners: odradek serves one broker listener, 2 given"),
+    ({"listeners": "OTHER://127.0.0.1:9092"},
+     "Listener with name OTHER defined in listeners not found in listener.security.protocol.map."),
+    ({"listener.security.protocol.map": "PLAINTEXT:TLS"},
+     "Invalid value PLAINTEXT:TLS for configuration listener.security.protocol.map"),
+])
+def test_listeners_odradek_cannot_serve_are_refused(props, message):
+    """A SASL_SSL listener was once bound as plaintext, and a second listener left unbound, silently."""
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties(props)
+    assert message in str(e.value)
+
+
+def test_plaintext_listeners_under_any_name():
+    cfg = BrokerConfig.from_properties({"listeners": "CLIENT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093",
+                                        "listener.security.protocol.map": "CLIENT:PLAINTEXT,CONTROLLER:PLAINTEXT"})
+    assert cfg.listener.name == "CLIENT" and cfg.controller_listeners[0].port == 9093
