@@ -226,13 +226,15 @@ def group(b, n: int = 10000) -> dict:
         m.send(join, 3)
         conns.append(m)
     members = []
-    pending = {m.sock: m for m in conns}
+    pending = {m.sock.fileno(): m for m in conns}
+    poll = select.poll()
+    for fd in pending:
+        poll.register(fd, select.POLLIN)
     deadline = time.monotonic() + 600
     while pending and time.monotonic() < deadline:
-        ready, _, _ = select.select(list(pending)[:1000], [], [], 1)
-        for s in ready:
-            m = pending.pop(s)
-            r = m.recv(11, 3)
+        for fd, _ in poll.poll(1000):
+            poll.unregister(fd)
+            r = pending.pop(fd).recv(11, 3)
             members.append(r.member_id)
     with_group = b.rss_kb()
     lc = Conn(b.bootstrap, timeout=600)
@@ -267,7 +269,10 @@ def main(argv: list[str]) -> int:
     for kind in args.brokers.split(","):
         for name in args.only.split(","):
             with tempfile.TemporaryDirectory(prefix=f"limits-{kind}-") as d:
-                b = BROKERS[kind](d)  # a fresh broker per scenario: each starts from the same state
+                # a fresh broker per scenario: each starts from the same state; the group's members
+                # all join within Kafka's default initial rebalance delay (each join extends it 3 s)
+                extra = {"group.initial.rebalance.delay.ms": "3000"} if name == "group" else None
+                b = BROKERS[kind](d, extra=extra)
                 b.start()
                 try:
                     print(f"{kind} {name} ...", file=sys.stderr, flush=True)
