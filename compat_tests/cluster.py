@@ -16,7 +16,6 @@ import contextlib
 import functools
 import os
 import signal
-import socket
 import subprocess
 import threading
 import time
@@ -298,23 +297,9 @@ def wait_for(pred: Callable[[], object], timeout: float, what: str, last: Callab
     raise AssertionError(f"timed out after {timeout} s waiting for {what} (last error: {err}; state: {state})")
 
 
-def ports_free(ports: list[int]) -> bool:
-    for port in ports:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                return False
-    return True
-
-
 def free_base(controllers: int, brokers: int) -> int:
     """A base port with base..base+brokers-1 and base+101..base+100+controllers free (the layout's ports)."""
-    while True:
-        base = free_port()
-        ports = [base + k for k in range(brokers)] + [base + 100 + i for i in range(1, controllers + 1)]
-        if base + 110 < 65000 and ports_free(ports):
-            return base
+    return free_port(tuple(range(brokers)) + tuple(100 + i for i in range(1, controllers + 1)))
 
 
 def odradek_node(props: dict[str, str]) -> ClusterNode:

@@ -9,7 +9,6 @@ conftest.py in a non-package folder is imported under the same module name.
 from __future__ import annotations
 
 import os
-import random
 import re
 import signal
 import socket
@@ -22,38 +21,10 @@ from pathlib import Path
 import pytest
 
 import apache_kafka
+from odradek.testing.ports import free_port  # noqa: F401 (the suite's free ports: below the ephemeral range)
 
 REPO = Path(__file__).resolve().parent.parent
 READY_TIMEOUT_S = 120  # a start (recovery, imports) can take over 30 s at load 50
-
-
-def _ephemeral_low() -> int:
-    """The first port of the kernel's ephemeral range (Linux's default 32768)."""
-    try:
-        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
-            return int(f.read().split()[0])
-    except (OSError, ValueError, IndexError):
-        return 32768
-
-
-def free_port() -> int:
-    """A port free now, below the kernel's ephemeral range: a node killed and started again on its
-    port must not find it taken meanwhile by the local end of some client's connection, which the
-    kernel picks from that range (a restart failed with "address already in use" that way when
-    ports came from bind(0)). Room is left above for a cluster's layout (base + 110)."""
-    low = _ephemeral_low() - 200
-    pick = random.SystemRandom()
-    for _ in range(100) if low > 10_000 else ():
-        port = pick.randrange(10_000, low)
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class BrokerProcess:

@@ -49,35 +49,38 @@ def _start_broker(request, tmp_path_factory, node) -> Broker:
     if s.pop("trace", False):
         trace = tmp_path_factory.mktemp("odradek-trace") / "trace.jsonl"
     b = Broker(s.pop("properties", None), trace=trace, data_dir=tmp_path_factory.mktemp("odradek-broker"), **s)
-    b.start()
-    return b
+    return _started(b)
+
+
+def _started(thing):
+    try:
+        return thing.start()
+    except BaseException:
+        thing.close()  # no process left behind by a failed start
+        raise
+
+
+def _running(thing):
+    """Yield a started broker/cluster, closed (processes ended, data dir removed) after."""
+    try:
+        yield thing
+    finally:
+        thing.close()
 
 
 @pytest.fixture
 def odradek_broker(request, tmp_path_factory):
-    b = _start_broker(request, tmp_path_factory, request.node)
-    try:
-        yield b
-    finally:
-        b.close()
+    yield from _running(_start_broker(request, tmp_path_factory, request.node))
 
 
 @pytest.fixture(scope="module")
 def _odradek_module_broker(request, tmp_path_factory):
-    b = _start_broker(request, tmp_path_factory, request.node)
-    try:
-        yield b
-    finally:
-        b.close()
+    yield from _running(_start_broker(request, tmp_path_factory, request.node))
 
 
 @pytest.fixture(scope="session")
 def _odradek_session_broker(request, tmp_path_factory):
-    b = _start_broker(request, tmp_path_factory, request.node)
-    try:
-        yield b
-    finally:
-        b.close()
+    yield from _running(_start_broker(request, tmp_path_factory, request.node))
 
 
 def _shared(b):
@@ -105,23 +108,14 @@ def _start_cluster(tmp_path_factory, node) -> Cluster:
     s = _settings(node, CLUSTER_OPTIONS)
     c = Cluster(s.pop("brokers", 3), s.pop("controllers", 1), properties=s.pop("properties", None),
                 data_dir=tmp_path_factory.mktemp("odradek-cluster"), **s)
-    c.start()
-    return c
+    return _started(c)
 
 
 @pytest.fixture
 def odradek_cluster(request, tmp_path_factory):
-    c = _start_cluster(tmp_path_factory, request.node)
-    try:
-        yield c
-    finally:
-        c.close()
+    yield from _running(_start_cluster(tmp_path_factory, request.node))
 
 
 @pytest.fixture(scope="module")
 def odradek_module_cluster(request, tmp_path_factory):
-    c = _start_cluster(tmp_path_factory, request.node)
-    try:
-        yield c
-    finally:
-        c.close()
+    yield from _running(_start_cluster(tmp_path_factory, request.node))
