@@ -109,6 +109,7 @@ class BrokerProc:
     """Common part: a subprocess we can measure (RSS, CPU seconds) and stop."""
 
     name = "?"
+    startup_timeout_s = 60.0  # process start -> Metadata answer (a broker with many partitions takes longer)
 
     def __init__(self, directory: str, port: int | None = None, extra: dict[str, str] | None = None,
                  jvm: list[str] | None = None):
@@ -213,7 +214,7 @@ class KafkaBroker(BrokerProc):
         self.proc = subprocess.Popen([*self._java(), "kafka.Kafka", str(self.dir / "server.properties")],
                                      stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         (self.dir / "pid").write_text(str(self.proc.pid))
-        self.startup_s = wait_metadata(self.host, self.port, self.proc, t0)
+        self.startup_s = wait_metadata(self.host, self.port, self.proc, t0, self.startup_timeout_s)
         return self.startup_s
 
 
@@ -477,7 +478,7 @@ class OdradekBroker(BrokerProc):
         self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=str(odradek_repo()),
                                      start_new_session=True)
         (self.dir / "pid").write_text(str(self.proc.pid))
-        self.startup_s = wait_metadata(self.host, self.port, self.proc, t0)
+        self.startup_s = wait_metadata(self.host, self.port, self.proc, t0, self.startup_timeout_s)
         return self.startup_s
 
 

@@ -5,9 +5,9 @@ Metadata requests through odradek's own wire classes, the same bytes for both br
     python -m bench.scale_bench [--sizes 10000 100000] [--only odradek|kafka] [--out DIR]
 
 Each broker in turn (fresh data dir, matched settings: bench.kafka_ref.COMMON) goes through
-the stages of --sizes; at each stage topics of TOPIC_PARTITIONS partitions are created (in
-CreateTopics requests of at most 10,000 partitions, Kafka's limit) up to that many partitions,
-then measured:
+the stages of --sizes; at each stage topics of TOPIC_PARTITIONS partitions are created up to
+that many partitions (in CreateTopics requests of at most 10,000 metadata records, Kafka's
+limit: 99 topics of 100), then measured:
 
   create_s       first CreateTopics sent -> every partition of the stage has a leader in Metadata
                  (Kafka answers CreateTopics before its logs exist: the leaders are the fair end)
@@ -48,7 +48,9 @@ from odradek.wire.api import decode_response, encode_request  # noqa: E402
 from odradek.wire.messages.metadata_request import MetadataRequest  # noqa: E402
 
 TOPIC_PARTITIONS = 100
-REQUEST_PARTITIONS = 10_000  # Kafka refuses a CreateTopics of more partitions (max.partitions... )
+# Kafka refuses a CreateTopics that writes more than 10,000 metadata records (a TopicRecord and
+# one PartitionRecord per partition: "Unable to perform excessively large batch operation.")
+REQUEST_RECORDS = 10_000
 METADATA_VERSION = 12
 METADATA_REPS = 5
 IDLE_S = 10.0
@@ -113,11 +115,11 @@ class MetadataClient:
 
 
 def create_partitions(bootstrap: str, first_topic: int, topics: int) -> None:
-    """Create topics s-<first_topic>.. (TOPIC_PARTITIONS each), REQUEST_PARTITIONS per request."""
+    """Create topics s-<first_topic>.. (TOPIC_PARTITIONS each), at most REQUEST_RECORDS records per request."""
     from confluent_kafka.admin import AdminClient, NewTopic
 
     admin = AdminClient({"bootstrap.servers": bootstrap, "socket.timeout.ms": 300000, **_quiet()})
-    per_request = max(1, REQUEST_PARTITIONS // TOPIC_PARTITIONS)
+    per_request = max(1, REQUEST_RECORDS // (TOPIC_PARTITIONS + 1))
     for start in range(first_topic, first_topic + topics, per_request):
         names = [f"s-{i:05d}" for i in range(start, min(first_topic + topics, start + per_request))]
         futs = admin.create_topics([NewTopic(n, TOPIC_PARTITIONS, 1) for n in names],
@@ -150,6 +152,7 @@ def wait_leaders(mc: MetadataClient, expected: int, deadline: float) -> None:
 
 def run_broker(name: str, sizes: list[int], root: str, log) -> dict[str, float]:
     b = BROKERS[name](os.path.join(root, name))
+    b.startup_timeout_s = CREATE_TIMEOUT_S
     out: dict[str, float] = {}
     b.start()
     try:

@@ -97,6 +97,7 @@ class LogManager:
             epochs.append(clean_shutdown_file.read(self.fs, d))
             clean_shutdown_file.delete(self.fs, d)
         self.previous_broker_epoch = clean_shutdown_file.previous_broker_epoch(epochs)
+        configs: dict[str, LogConfig] = {}  # one per topic (the broker's topic_config is not free)
         for d in self.log_dirs:
             hws = self._read_high_watermarks(d)
             for name in self.fs.listdir(d):
@@ -110,7 +111,10 @@ class LogManager:
                 if tp is None:
                     continue  # not a partition (a "-stray" left-over stays as it is, as in Kafka)
                 try:
-                    log = PartitionLog(self.fs, path, self._config_for(tp[0]), now_ms=now_ms)
+                    config = configs.get(tp[0])
+                    if config is None:
+                        config = configs[tp[0]] = self._config_for(tp[0])
+                    log = PartitionLog(self.fs, path, config, now_ms=now_ms)
                     self._add(tp, log, d)
                     if tp in hws:  # (clamped to the recovered log, as Kafka's updateHighWatermark)
                         log.high_watermark = hws[tp]
