@@ -35,6 +35,9 @@ FIXED = {
     "uuid": ("16s", 16),
 }
 VARIABLE = ("string", "bytes", "records")
+# structs an array also takes already encoded (base.Encoded, from Message.encoded(version)): a
+# broker caches their bytes (a Metadata response's topics, one encoding per topic and version)
+PRE_ENCODABLE = frozenset({"MetadataResponseTopic"})
 
 
 # ---------------------------------------------------------------- parsing
@@ -510,7 +513,15 @@ class ModuleGen:
             if fl.struct is not None:
                 fn = self.gen_encode(fl.struct, v, flex)
                 body.append("for e in x:")
-                body.append(f"    {fn}(e, {w})")
+                if fl.struct.name in PRE_ENCODABLE:
+                    body.append("    if e.__class__ is _Encoded:")
+                    body.append(f"        if e.encoder is not {fn}:")
+                    body.append(f"            raise TypeError('{fl.struct.name} encoded for another version')")
+                    body.append(f"        {w}.append(e.data)")
+                    body.append("    else:")
+                    body.append(f"        {fn}(e, {w})")
+                else:
+                    body.append(f"    {fn}(e, {w})")
             elif et == "uuid":
                 body.append(f"{w}.append(b''.join(x))")
             elif et in FIXED:
@@ -591,6 +602,9 @@ class ModuleGen:
                 flex = spec.is_flexible(v)
                 dec[v] = self.gen_decode(spec.root, v, flex)
                 enc[v] = self.gen_encode(spec.root, v, flex)
+        # a pre-encodable struct's encoder at each version of the message (Message.encoded)
+        pre_enc = {st.name: {v: self.gen_encode(st, v, spec.is_flexible(v)) for v in range(lo, hi + 1)}
+                   for st in spec.structs.values() if st.name in PRE_ENCODABLE and lo >= 0}
         # struct classes: children first so default constructors resolve
         order: list[Struct] = []
         seen = set()
@@ -611,7 +625,8 @@ class ModuleGen:
             "# flake8: noqa",
             "import struct as _struct",
             "",
-            "from ..base import DEFAULT, Message",
+            ("from ..base import DEFAULT, Encoded as _Encoded, Message"
+             if any(st.name in PRE_ENCODABLE for st in self.spec.structs.values()) else "from ..base import DEFAULT, Message"),
             "from ..exceptions import TruncatedError as _Trunc",
             "from ..primitives import (",
             "    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,",
@@ -648,6 +663,8 @@ class ModuleGen:
         out.append("")
         out.append(f"{spec.root.name}._DECODERS = {{{', '.join(f'{v}: {n}' for v, n in dec.items())}}}")
         out.append(f"{spec.root.name}._ENCODERS = {{{', '.join(f'{v}: {n}' for v, n in enc.items())}}}")
+        for name, encs in pre_enc.items():
+            out.append(f"{name}._ENCODERS = {{{', '.join(f'{v}: {n}' for v, n in encs.items())}}}")
         out.append("")
         return "\n".join(out)
 

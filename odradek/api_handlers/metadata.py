@@ -47,6 +47,42 @@ def _topic_response(ctx, topic, internal: bool, include_ops: bool) -> MetadataRe
         topic_authorized_operations=TOPIC_OPS if include_ops else OMITTED_OPS)
 
 
+# A full Metadata (every topic) sends each topic as its encoding cached here, valid while the
+# image keeps the same TopicImage and brokers (the image shares both across changes to other
+# topics): (api version, include_ops) -> topic name -> (TopicImage, brokers, wire Encoded).
+# Kept to the topics of the image last answered (entries of deleted topics are dropped).
+_ENCODED: dict[tuple[int, bool], dict[str, tuple]] = {}
+
+
+def _encoded_topic(ctx, image, topic, internal: bool, include_ops: bool):
+    v = ctx.api_version
+    per = _ENCODED.get((v, include_ops))
+    if per is None:
+        per = _ENCODED[(v, include_ops)] = {}
+    hit = per.get(topic.name)
+    if hit is not None and hit[0] is topic and hit[1] is image.brokers:
+        return hit[2]
+    enc = _topic_response(ctx, topic, internal, include_ops).encoded(v)
+    per[topic.name] = (topic, image.brokers, enc)
+    return enc
+
+
+_SORTED: list = [None, []]  # [the image's topics mapping, its names sorted]
+
+
+def _sorted_names(image) -> list[str]:
+    if _SORTED[0] is not image.topics:
+        _SORTED[:] = [image.topics, sorted(image.topics)]
+    return _SORTED[1]
+
+
+def _prune_encoded(image) -> None:
+    for per in _ENCODED.values():
+        if len(per) > len(image.topics):
+            for name in [n for n in per if n not in image.topics]:
+                del per[name]
+
+
 def handle(ctx, req) -> MetadataResponse:
     services = ctx.services
     is_internal = services.metadata.is_internal
@@ -55,8 +91,9 @@ def handle(ctx, req) -> MetadataResponse:
     include_ops = v >= 8 and bool(req.include_topic_authorized_operations)
     topics_out = []
     if req.topics is None or (v == 0 and not req.topics):
-        for name in sorted(image.topics):
-            topics_out.append(_topic_response(ctx, image.topics[name], is_internal(name), include_ops))
+        for name in _sorted_names(image):
+            topics_out.append(_encoded_topic(ctx, image, image.topics[name], is_internal(name), include_ops))
+        _prune_encoded(image)
     else:
         allow_auto = services.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
         to_create = []

@@ -10,6 +10,19 @@ from .exceptions import MalformedError, TruncatedError, UnsupportedVersionError,
 DEFAULT = object()
 
 
+class Encoded:
+    """A struct already encoded (Message.encoded): an array of that struct in a message takes it
+    in place of the object and writes ``data`` as it is, if ``encoder`` is the one the message's
+    version uses (else the message fails to encode). Only for the structs tools/gen_wire.py
+    lists in PRE_ENCODABLE."""
+
+    __slots__ = ("encoder", "data")
+
+    def __init__(self, encoder, data: bytes):
+        self.encoder = encoder
+        self.data = data
+
+
 class Message:
     """Base of every generated struct. Subclasses define __slots__ and _FIELDS.
 
@@ -52,6 +65,11 @@ class Message:
 
     def encode(self, version: int) -> bytes:
         return b"".join(self.encode_parts(version))
+
+    def encoded(self, version: int) -> Encoded:
+        """This struct encoded at ``version``, to be put in an array of a message in its place
+        (a cache of what does not change between responses)."""
+        return Encoded(self._ENCODERS.get(version), self.encode(version))
 
     @classmethod
     def decode(cls, buf, version: int, pos: int = 0):

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Encoded as _Encoded, Message
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -197,7 +197,12 @@ def _e_MetadataResponse_0(o, w):
     x = o.topics
     w.append(_I(len(x)))
     for e in x:
-        _e_MetadataResponseTopic_0(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_0:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_0(e, w)
 
 
 def _d_MetadataResponseBroker_1(b, p):
@@ -281,7 +286,12 @@ def _e_MetadataResponse_1(o, w):
     x = o.topics
     w.append(_I(len(x)))
     for e in x:
-        _e_MetadataResponseTopic_1(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_1:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_1(e, w)
 
 
 def _d_MetadataResponse_2(b, p):
@@ -318,7 +328,12 @@ def _e_MetadataResponse_2(o, w):
     x = o.topics
     w.append(_I(len(x)))
     for e in x:
-        _e_MetadataResponseTopic_1(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_1:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_1(e, w)
 
 
 def _d_MetadataResponse_3(b, p):
@@ -357,7 +372,12 @@ def _e_MetadataResponse_3(o, w):
     x = o.topics
     w.append(_I(len(x)))
     for e in x:
-        _e_MetadataResponseTopic_1(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_1:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_1(e, w)
 
 
 def _d_MetadataResponsePartition_1(b, p):
@@ -459,7 +479,12 @@ def _e_MetadataResponse_4(o, w):
     x = o.topics
     w.append(_I(len(x)))
     for e in x:
-        _e_MetadataResponseTopic_2(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_2:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_2(e, w)
 
 
 def _d_MetadataResponsePartition_2(b, p):
@@ -560,7 +585,12 @@ def _e_MetadataResponse_5(o, w):
     x = o.topics
     w.append(_I(len(x)))
     for e in x:
-        _e_MetadataResponseTopic_3(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_3:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_3(e, w)
 
 
 def _d_MetadataResponseTopic_4(b, p):
@@ -631,7 +661,12 @@ def _e_MetadataResponse_6(o, w):
     x = o.topics
     w.append(_I(len(x)))
     for e in x:
-        _e_MetadataResponseTopic_4(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_4:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_4(e, w)
     w.append(_S0.pack(o.cluster_authorized_operations))
 
 
@@ -802,7 +837,12 @@ def _e_MetadataResponse_7(o, w):
     x = o.topics
     w.append(_uv(len(x) + 1))
     for e in x:
-        _e_MetadataResponseTopic_5(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_5:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_5(e, w)
     w.append(_S0.pack(o.cluster_authorized_operations))
     _wtag(w, o._unknown_tagged)
 
@@ -897,7 +937,12 @@ def _e_MetadataResponse_8(o, w):
     x = o.topics
     w.append(_uv(len(x) + 1))
     for e in x:
-        _e_MetadataResponseTopic_6(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_6:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_6(e, w)
     w.append(_S0.pack(o.cluster_authorized_operations))
     _wtag(w, o._unknown_tagged)
 
@@ -951,7 +996,12 @@ def _e_MetadataResponse_9(o, w):
     x = o.topics
     w.append(_uv(len(x) + 1))
     for e in x:
-        _e_MetadataResponseTopic_6(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_6:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_6(e, w)
     _wtag(w, o._unknown_tagged)
 
 
@@ -1044,7 +1094,12 @@ def _e_MetadataResponse_10(o, w):
     x = o.topics
     w.append(_uv(len(x) + 1))
     for e in x:
-        _e_MetadataResponseTopic_7(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_7:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_7(e, w)
     _wtag(w, o._unknown_tagged)
 
 
@@ -1098,10 +1153,16 @@ def _e_MetadataResponse_11(o, w):
     x = o.topics
     w.append(_uv(len(x) + 1))
     for e in x:
-        _e_MetadataResponseTopic_7(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_7:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            _e_MetadataResponseTopic_7(e, w)
     w.append(_S1.pack(o.error_code))
     _wtag(w, o._unknown_tagged)
 
 
 MetadataResponse._DECODERS = {0: _d_MetadataResponse_0, 1: _d_MetadataResponse_1, 2: _d_MetadataResponse_2, 3: _d_MetadataResponse_3, 4: _d_MetadataResponse_3, 5: _d_MetadataResponse_4, 6: _d_MetadataResponse_4, 7: _d_MetadataResponse_5, 8: _d_MetadataResponse_6, 9: _d_MetadataResponse_7, 10: _d_MetadataResponse_8, 11: _d_MetadataResponse_9, 12: _d_MetadataResponse_10, 13: _d_MetadataResponse_11}
 MetadataResponse._ENCODERS = {0: _e_MetadataResponse_0, 1: _e_MetadataResponse_1, 2: _e_MetadataResponse_2, 3: _e_MetadataResponse_3, 4: _e_MetadataResponse_3, 5: _e_MetadataResponse_4, 6: _e_MetadataResponse_4, 7: _e_MetadataResponse_5, 8: _e_MetadataResponse_6, 9: _e_MetadataResponse_7, 10: _e_MetadataResponse_8, 11: _e_MetadataResponse_9, 12: _e_MetadataResponse_10, 13: _e_MetadataResponse_11}
+MetadataResponseTopic._ENCODERS = {0: _e_MetadataResponseTopic_0, 1: _e_MetadataResponseTopic_1, 2: _e_MetadataResponseTopic_1, 3: _e_MetadataResponseTopic_1, 4: _e_MetadataResponseTopic_1, 5: _e_MetadataResponseTopic_2, 6: _e_MetadataResponseTopic_2, 7: _e_MetadataResponseTopic_3, 8: _e_MetadataResponseTopic_4, 9: _e_MetadataResponseTopic_5, 10: _e_MetadataResponseTopic_6, 11: _e_MetadataResponseTopic_6, 12: _e_MetadataResponseTopic_7, 13: _e_MetadataResponseTopic_7}
