@@ -12,6 +12,11 @@ again after its acknowledgement was accepted, and every record is acknowledged a
 
 Cycles: --failover-cycles N (or ODRADEK_FAILOVER_CYCLES), 1 by default. Against Apache Kafka 4.3:
 --cluster-kafka.
+
+On the same cluster, first: Kafka 4.3's kafka-share-groups --describe of a share group whose
+share-partitions are led by other brokers than its group coordinator (a topic of 3 partitions, RF 3)
+shows each partition's start offset and lag, which the group coordinator gets from the share
+coordinator (ReadShareGroupStateSummary) and the partitions' leaders (ListOffsets).
 """
 from __future__ import annotations
 
@@ -97,19 +102,20 @@ class Member:
             self.step()
 
 
-def _set_earliest(cluster) -> None:
+def _set_earliest(cluster, group: str = GROUP) -> None:
     from confluent_kafka.admin import AlterConfigOpType, ConfigEntry, ConfigResource
 
-    res = ConfigResource(ConfigResource.Type.GROUP, GROUP, incremental_configs=[
+    res = ConfigResource(ConfigResource.Type.GROUP, group, incremental_configs=[
         ConfigEntry("share.auto.offset.reset", "earliest", incremental_operation=AlterConfigOpType.SET)])
     for f in cluster.admin.incremental_alter_configs([res], request_timeout=30).values():
         f.result()
 
 
-def _produce(bootstrap: str, n: int) -> None:
+def _produce(bootstrap: str, n: int, topic: str = TOPIC, partitions: int = 1) -> None:
     p = ck.Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True})
     for i in range(n):
-        p.produce(TOPIC, value=b"%d" % i, partition=0)
+        for partition in range(partitions):
+            p.produce(topic, value=b"%d" % i, partition=partition)
     assert p.flush(60) == 0
 
 
@@ -148,3 +154,37 @@ def test_share_group_delivers_through_kill9_of_the_share_coordinator_and_the_par
         m.c.close()
     assert led.accepted_twice == [] and led.after_accept == []
     assert sorted(led.deliveries) == list(range(RECORDS))
+
+
+def test_share_groups_describe_shows_offsets_and_lag_of_partitions_led_elsewhere(cluster):
+    from harness import kafka_tool
+
+    topic, group = "share-describe", "share-describe-group"
+    cluster.create_topic(topic, 3, 3, {})
+    leaders = {s.leader for s in cluster.wait_partitions(topic, lambda s: all(p.leader >= 0 for p in s.values()),
+                                                          f"leaders of {topic}").values()}
+    assert len(leaders) > 1  # so the group coordinator does not lead every share-partition
+    _set_earliest(cluster, group)
+    _produce(cluster.bootstrap, 4, topic, 3)
+    c = ck.ShareConsumer({"bootstrap.servers": cluster.bootstrap, "group.id": group,
+                          "share.acknowledgement.mode": "explicit"})
+    accepted = 0
+    try:
+        c.subscribe([topic])
+        deadline = time.monotonic() + 120
+        while accepted < 12:
+            assert time.monotonic() < deadline, f"{accepted} of 12 records acknowledged"
+            got = [m for m in c.poll(timeout=0.5) if not m.error()]
+            for m in got:
+                c.acknowledge(m, ck.AcknowledgeType.ACCEPT)
+            if got:
+                results = c.commit_sync(30)
+                assert all(err is None for err in (results or {}).values()), results
+                accepted += len(got)
+    finally:
+        c.close()
+    _produce(cluster.bootstrap, 3, topic, 3)  # high watermarks 7: start offsets 4, lag 3
+    r = kafka_tool("share-groups", "--bootstrap-server", cluster.bootstrap, "--describe", "--group", group)
+    assert r.returncode == 0, r.stderr
+    rows = sorted(line.split() for line in r.stdout.splitlines() if line.split()[:1] == [group])
+    assert [row[1:3] + row[-2:] for row in rows] == [[topic, str(p), "4", "3"] for p in range(3)], r.stdout

@@ -1,12 +1,16 @@
 """DescribeShareGroupOffsets (key 90) v0-1: each share-partition's start offset (SPSO) and, v1, its lag
 (records at or past the SPSO up to the high watermark that are not yet acknowledged or archived).
-Topics null: every share-partition the group has; a partition without share state answers -1. As
+Topics null: every share-partition the group has initialized; a partition without share state
+answers -1. A share-partition led here answers from memory; the others from their share coordinators
+(ReadShareGroupStateSummary through the broker's persister, the answer waiting for them) with the
+latest offset of their leaders, as Kafka 4.3's group coordinator. As
 Kafka 4.3: a classic or consumer group of that id is a group without share state (no error), and the
 lag is not clamped (an SPSO set past the high watermark shows a negative lag; SPSO -1: lag -1)."""
 
 from __future__ import annotations
 
 from odradek.api_handlers.group_common import coordinator_error
+from odradek.api_handlers.context import Delayed
 from odradek.api_handlers.ports import NotLed
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_share_group_offsets_response import (
@@ -23,57 +27,105 @@ MIN_VERSION = 0
 MAX_VERSION = 1
 
 
-def handle(ctx, request) -> DescribeShareGroupOffsetsResponse:
+# how long the answer waits for the share coordinators elsewhere at most (the persister's retries end before)
+SUMMARY_WAIT_MS = 30_000
+
+
+def handle(ctx, request):
     services = ctx.services
     enabled = share_enabled(services)
-    out = []
+    image = services.metadata.image
+    plans = []  # (group id, response group | None, {topic: partitions}, local share-partitions, summaries)
     for g in request.groups:
         gid = g.group_id
         if not enabled:
-            out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[],
-                                                              error_code=ErrorCode.UNSUPPORTED_VERSION))
+            plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
+                group_id=gid, topics=[], error_code=ErrorCode.UNSUPPORTED_VERSION), None, None, None))
             continue
         if err := coordinator_error(ctx, gid):
-            out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=[], error_code=err,
-                                                              error_message=err.message))
+            plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
+                group_id=gid, topics=[], error_code=err, error_message=err.message), None, None, None))
             continue
         sps = services.shares.group_partitions(gid)
         if g.topics is None:
-            wanted = {}
-            for (tid, p) in sorted(sps):
-                t = services.metadata.image.topics_by_id.get(tid)
+            wanted: dict = {}
+            for (tid, p) in sorted(services.shares.initialized_partitions(gid)):
+                t = image.topics_by_id.get(tid)
                 if t is not None:
                     wanted.setdefault(t.name, []).append(p)
         else:
             wanted = {t.topic_name: list(t.partitions) for t in g.topics}
-        topics = []
+        ask = []  # the share-partitions not led here: their share coordinators' summaries
         for name, parts in wanted.items():
-            t = services.metadata.image.topics.get(name)
-            tid = bytes(t.topic_id) if t is not None else b"\0" * 16
-            rows = []
-            for p in parts:
-                row = DescribeShareGroupOffsetsResponsePartition(partition_index=p, start_offset=-1, leader_epoch=-1,
-                                                                 lag=-1, error_code=0, error_message=None)
-                if t is None or p not in t.partitions:
-                    row.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-                    row.error_message = "This server does not host this topic-partition."
-                else:
-                    sp = sps.get((tid, p))
-                    plog = services.partitions.leader_log(name, p)
-                    led = not isinstance(plog, NotLed)
-                    if sp is not None:
-                        # negative: altered so, shown as it was set (-1 is "uninitialized": no lag)
-                        if led and sp.start_offset >= 0:
-                            sp.move_start(plog.log_start_offset)
-                        row.start_offset = sp.start_offset
-                        row.leader_epoch = services.partitions.leader_epoch(name, p)
-                        if led and sp.start_offset != -1:
-                            row.lag = plog.high_watermark - sp.start_offset - sp.in_flight_done()
-                rows.append(row)
-            topics.append(DescribeShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid, partitions=rows))
-        out.append(DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=topics, error_code=0,
-                                                          error_message=None))
-    return DescribeShareGroupOffsetsResponse(throttle_time_ms=0, groups=out)
+            t = image.topics.get(name)
+            if t is not None:
+                tid = bytes(t.topic_id)
+                ask += [(tid, name, p) for p in parts if p in t.partitions and (tid, p) not in sps]
+        plans.append((gid, None, wanted, sps, services.shares.read_summaries(gid, ask) if ask else None))
+
+    def answer(expired: bool):
+        return DescribeShareGroupOffsetsResponse(throttle_time_ms=0, groups=[
+            done if done is not None else _group(ctx, gid, wanted, sps, summaries)
+            for gid, done, wanted, sps, summaries in plans])
+
+    waiting = [pl[4] for pl in plans if pl[4] is not None and pl[4].pending]
+    if not waiting:
+        return answer(False)
+    return Delayed(try_complete=lambda now: None if any(s.pending for s in waiting) else answer(False),
+                   on_expire=lambda now: answer(True), deadline_ms=ctx.now_ms + SUMMARY_WAIT_MS,
+                   watch=[s.key for s in waiting])
+
+
+def _group(ctx, gid: str, wanted: dict, sps: dict, summaries) -> DescribeShareGroupOffsetsResponseGroup:
+    services = ctx.services
+    topics = []
+    for name, parts in wanted.items():
+        t = services.metadata.image.topics.get(name)
+        tid = bytes(t.topic_id) if t is not None else b"\0" * 16
+        rows = []
+        for p in parts:
+            row = DescribeShareGroupOffsetsResponsePartition(partition_index=p, start_offset=-1, leader_epoch=-1,
+                                                             lag=-1, error_code=0, error_message=None)
+            if t is None or p not in t.partitions:
+                row.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+                row.error_message = "This server does not host this topic-partition."
+            elif (tid, p) in sps:
+                _local(services, row, name, p, sps[(tid, p)])
+            elif summaries is not None:
+                _summarized(row, summaries.results.get((tid, p)), summaries.ends.get((tid, p)))
+            rows.append(row)
+        topics.append(DescribeShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid, partitions=rows))
+    return DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=topics, error_code=0, error_message=None)
+
+
+def _local(services, row, name: str, p: int, sp) -> None:
+    """A share-partition led here: its state in memory (the freshest)."""
+    plog = services.partitions.leader_log(name, p)
+    led = not isinstance(plog, NotLed)
+    # negative: altered so, shown as it was set (-1 is "uninitialized": no lag)
+    if led and sp.start_offset >= 0:
+        sp.move_start(plog.log_start_offset)
+    row.start_offset = sp.start_offset
+    row.leader_epoch = services.partitions.leader_epoch(name, p)
+    if led and sp.start_offset != -1:
+        row.lag = plog.high_watermark - sp.start_offset - sp.in_flight_done()
+
+
+def _summarized(row, s, end) -> None:
+    """As Kafka 4.3's group coordinator: the share coordinator's summary (an error, or no answer in
+    time: start offset -1, leader epoch 0); the lag, latest offset - start offset - delivery complete
+    count, when the start offset and count are known (the latest offset's error is the row's)."""
+    if s is None or s.error:
+        row.start_offset, row.leader_epoch = -1, 0
+        return
+    row.start_offset, row.leader_epoch = s.start_offset, s.leader_epoch
+    if s.start_offset == -1 or s.delivery_complete_count == -1:
+        return
+    err, latest = end if end is not None else (ErrorCode.REQUEST_TIMED_OUT, -1)
+    if err:
+        row.error_code, row.error_message = err, err.message
+    else:
+        row.lag = latest - s.start_offset - s.delivery_complete_count
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -329,6 +329,27 @@ class ShareStateWrite:
     error: ErrorCode | None = None
 
 
+@dataclass
+class ShareSummary:
+    """One share-partition's ReadShareGroupStateSummary answer (error NONE: the fields hold)."""
+    error: ErrorCode
+    start_offset: int = -1
+    leader_epoch: int = 0
+    delivery_complete_count: int = -1
+
+
+@dataclass
+class ShareSummaries:
+    """Share-partitions' summaries on their way from their share coordinators (the group
+    coordinator's fan-out, Kafka's persister.readSummary): ``results`` {(topic id, partition):
+    ShareSummary} and ``ends`` {(topic id, partition): (error, latest offset)} (the partitions with a
+    start offset) are complete once ``pending`` is 0; the purgatory key is poked then."""
+    key: tuple
+    results: dict
+    ends: dict
+    pending: int = 0
+
+
 class ShareStates(Protocol):
     """The share coordinator (coordinator/share_coordinator.py ShareCoordinator): the persisted state
     of the share-partitions whose __share_group_state partition this node leads. Each raises
@@ -365,6 +386,13 @@ class Shares(Protocol):
                     topic_exists: Callable[[bytes], bool], now_ms: int) -> tuple[dict, list[ShareStateWrite]]:
         """{(topic_id, partition): [AcknowledgementBatch]} -> ({(topic_id, partition): error}, the
         writes to share coordinators on other brokers the answer waits for)."""
+
+    def read_summaries(self, group_id: str, parts: list[tuple[bytes, str, int]]) -> ShareSummaries:
+        """ReadShareGroupStateSummary of the group's share-partitions [(topic id, topic, partition)]
+        at their share coordinators, with their data partitions' latest offsets."""
+
+    def initialized_partitions(self, group_id: str) -> set[tuple[bytes, int]]:
+        """The share-partitions the group has initialized (assigned, or set by AlterShareGroupOffsets)."""
 
     def state_pending(self, group_id: str, topic_id: bytes, partition: int) -> bool:
         """The share-partition's persisted state is being read (no records for it meanwhile)."""

@@ -4,7 +4,7 @@ share coordinator (KIP-932), without fencing; v1 adds how many in-flight records
 
 from __future__ import annotations
 
-from odradek.coordinator.share_partition import ACKNOWLEDGED, ARCHIVED
+from odradek.coordinator.share_coordinator import delivery_complete_count
 from odradek.wire.messages import read_share_group_state_summary_response as r
 
 from .share_state_common import answer, state_error_response
@@ -19,11 +19,9 @@ def handle(ctx, req) -> r.ReadShareGroupStateSummaryResponse:
         if s is None:
             return r.PartitionResult(partition=partition, error_code=err, error_message=msg, state_epoch=0,
                                      leader_epoch=0, start_offset=-1)
-        done = sum(last - f + 1 for f, last, st, _ in s.batches if st in (ACKNOWLEDGED, ARCHIVED)
-                   and last >= s.start_offset)
         return r.PartitionResult(partition=partition, error_code=0, error_message=None, state_epoch=s.state_epoch,
                                  leader_epoch=s.leader_epoch, start_offset=s.start_offset,
-                                 delivery_complete_count=done)
+                                 delivery_complete_count=delivery_complete_count(s))
 
     return r.ReadShareGroupStateSummaryResponse(results=answer(
         ctx, req, lambda states, key, p: states.summary(key), result,

@@ -342,7 +342,8 @@ class Broker:
                                              state_partitions)
         self.share_persister = SharePersister(self.node_id, lambda: self.controller.image, self.share_states,
                                               self.share_groups, leader_epoch, self.purgatory_poke, self.clock_ms,
-                                              remote=self.alter_partition is not None)
+                                              remote=self.alter_partition is not None,
+                                              latest_offset=lambda t, p: (offsets(t, p) or (None, None))[1])
         self.replicas.leadership_listeners.append(self.share_persister.leadership_changed)
         self.share_persistence = SharePersistence(
             self.share_groups, CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes),

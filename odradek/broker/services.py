@@ -197,8 +197,10 @@ class SharesPort:
     the writes to share coordinators on other brokers it started (the acknowledging answer waits)."""
 
     def __init__(self, coord, persist: Callable[[int], list], wake_partitions: Callable[[Iterable], None],
-                 reading: Callable[[tuple], bool]):
+                 reading: Callable[[tuple], bool], read_summaries: Callable):
         self._coord = coord
+        self.read_summaries = read_summaries
+        self.initialized_partitions = coord.initialized_partitions
         self._persist = persist
         self._wake = wake_partitions
         self._reading = reading
@@ -269,7 +271,7 @@ def broker_services(broker) -> Services:
         wake=broker.purgatory_poke,
         auto_create_topics_enable=cfg.auto_create_topics_enable,
         shares=(SharesPort(broker.share_groups, broker.persist_share_state, broker.poke_share_partitions,
-                           broker.share_persister.reading) if broker.share_groups is not None else None),
+                           broker.share_persister.reading, broker.share_persister.read_summaries) if broker.share_groups is not None else None),
         share_states=broker.share_states,
         txn_verifier=broker.txn_verifier,
     )

@@ -26,15 +26,17 @@ import logging
 import random
 from typing import Callable
 
-from odradek.api_handlers.ports import ShareStateWrite
+from odradek.api_handlers.ports import ShareStateWrite, ShareSummaries, ShareSummary
 from odradek.broker.inter_broker import BrokerCalls, InterBrokerClient, NotDelivered, cancel_all
 from odradek.coordinator.errors import CoordinatorError
-from odradek.coordinator.share_coordinator import ShareCoordinator, Snapshot
+from odradek.coordinator.share_coordinator import ShareCoordinator, Snapshot, delivery_complete_count
 from odradek.coordinator.share_group_coordinator import NOT_READY, ShareGroupCoordinator
 from odradek.coordinator.share_state import SHARE_STATE_TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import delete_share_group_state_request as dreq
+from odradek.wire.messages import list_offsets_request as loreq
 from odradek.wire.messages import read_share_group_state_request as rreq
+from odradek.wire.messages import read_share_group_state_summary_request as sreq
 from odradek.wire.messages import write_share_group_state_request as wreq
 
 log = logging.getLogger(__name__)
@@ -53,9 +55,11 @@ class SharePersister:
     def __init__(self, node_id: int, image: Callable[[], object], store: ShareCoordinator,
                  shares: ShareGroupCoordinator, leader_epoch: Callable[[str, int], int | None],
                  poke: Callable[[tuple], object], now_ms: Callable[[], int], remote: bool,
-                 client: BrokerCalls | None = None):
+                 client: BrokerCalls | None = None,
+                 latest_offset: Callable[[str, int], int | None] = lambda topic, partition: None):
         """leader_epoch(topic, partition): the data partition's leader epoch while led here, else None;
-        remote: a cluster broker (a single node's share coordinator is always this node)."""
+        remote: a cluster broker (a single node's share coordinator is always this node);
+        latest_offset(topic, partition): its high watermark while led here, else None."""
         self.node_id = node_id
         self._image = image
         self.store = store
@@ -65,6 +69,7 @@ class SharePersister:
         self._now = now_ms
         self._remote = remote
         self._client = client
+        self._latest_offset = latest_offset
         self._ids = itertools.count()
         self._tasks: set[asyncio.Task] = set()
         self._reads: dict[tuple, asyncio.Task] = {}
@@ -171,6 +176,89 @@ class SharePersister:
                     sp.dirty = True  # written again with the next change or tick
             w.error = err
             self._poke(w.key)
+
+    # ------------------------------------------------------------------ summaries (the group coordinator)
+
+    def read_summaries(self, group_id: str, parts: list[tuple[bytes, str, int]]) -> ShareSummaries:
+        """ReadShareGroupStateSummary of share-partitions [(topic id, topic, partition)] at their
+        share coordinators (here at once, else to the leader of their __share_group_state partition,
+        retried as the writes), with their data partitions' latest offsets (the high watermark when
+        led here, else ListOffsets LATEST to the leader), as Kafka's group coordinator answers
+        DescribeShareGroupOffsets. The remote answers come back on the loop; never blocks."""
+        out = ShareSummaries(("share-summaries", next(self._ids)), {}, {})
+        for tid, topic, p in parts:
+            key = (group_id, bytes(tid), p)
+            if self.store.partition_for(key) is None:  # no __share_group_state yet: nothing persisted
+                out.results[(tid, p)] = ShareSummary(E.NONE)
+                continue
+            err = self.store.error(key)
+            if not err:
+                s = self.store.summary(key)
+                out.results[(tid, p)] = ShareSummary(E.NONE, s.start_offset, s.leader_epoch,
+                                                     delivery_complete_count(s))
+                if s.start_offset == -1:
+                    continue
+            elif not self._remote:
+                out.results[(tid, p)] = ShareSummary(err)
+                continue
+            else:
+                out.pending += 1
+                self._start(self._read_summary(out, key))
+            end = self._latest_offset(topic, p)
+            if end is not None:
+                out.ends[(tid, p)] = (E.NONE, end)
+            elif self._remote:
+                out.pending += 1
+                self._start(self._read_end(out, tid, topic, p))
+            else:
+                out.ends[(tid, p)] = (E.NOT_LEADER_OR_FOLLOWER, -1)
+        return out
+
+    async def _read_summary(self, out: ShareSummaries, key: tuple) -> None:
+        group, tid, p = key
+        req = sreq.ReadShareGroupStateSummaryRequest(group_id=group, topics=[sreq.ReadStateSummaryData(
+            topic_id=tid, partitions=[sreq.PartitionData(partition=p, leader_epoch=-1)])])
+        summary = ShareSummary(E.UNKNOWN_SERVER_ERROR)
+        try:
+            r = await self._call(key, req, 1)
+            if isinstance(r, ErrorCode):
+                summary = ShareSummary(r)
+            else:
+                s = r.results[0].partitions[0]
+                summary = ShareSummary(ErrorCode(s.error_code)) if s.error_code else ShareSummary(
+                    E.NONE, s.start_offset, s.leader_epoch, s.delivery_complete_count)
+        finally:
+            out.results[(tid, p)] = summary
+            self._answered(out)
+
+    async def _read_end(self, out: ShareSummaries, tid: bytes, topic: str, p: int) -> None:
+        """The partition's latest offset from its leader (Kafka's PartitionMetadataClient)."""
+        answer = (E.UNKNOWN_SERVER_ERROR, -1)
+        try:
+            t = self._image().topics.get(topic)
+            part = t.partitions.get(p) if t is not None else None
+            if part is None or part.leader < 0:
+                answer = (E.LEADER_NOT_AVAILABLE if part is not None else E.UNKNOWN_TOPIC_OR_PARTITION, -1)
+                return
+            req = loreq.ListOffsetsRequest(replica_id=-1, isolation_level=0, topics=[loreq.ListOffsetsTopic(
+                name=topic, partitions=[loreq.ListOffsetsPartition(partition_index=p, current_leader_epoch=-1,
+                                                                   timestamp=-1)])])
+            try:
+                r = await self._calls().call(part.leader, req, 9, 1)
+            except NotDelivered as e:
+                log.debug("latest offset of %s-%d: %s", topic, p, e)
+                answer = (E.NETWORK_EXCEPTION, -1)
+                return
+            rp = r.topics[0].partitions[0]
+            answer = (ErrorCode(rp.error_code), rp.offset)
+        finally:
+            out.ends[(tid, p)] = answer
+            self._answered(out)
+
+    def _answered(self, out: ShareSummaries) -> None:
+        out.pending -= 1
+        if not out.pending:
+            self._poke(out.key)
 
     # ------------------------------------------------------------------ the calls
 

@@ -31,6 +31,7 @@ from odradek.wire.errors import ErrorCode
 from . import share_state
 from .errors import CoordinatorError
 from .partition_loading import CoordinatorPartitions
+from .share_partition import ACKNOWLEDGED, ARCHIVED
 
 E = ErrorCode
 UNINITIALIZED_START_OFFSET = -1  # Kafka's PartitionFactory.UNINITIALIZED_START_OFFSET
@@ -53,6 +54,13 @@ class Snapshot:
     batches: list = field(default_factory=list)  # [(first, last, delivery state, delivery count)]
     state_epoch: int = 0
     leader_epoch: int = 0
+
+
+def delivery_complete_count(s: Snapshot) -> int:
+    """ReadShareGroupStateSummary v1's DeliveryCompleteCount (KIP-1226): the records at or past the
+    start offset that are done (acknowledged or archived)."""
+    return sum(last - max(first, s.start_offset) + 1 for first, last, state, _ in s.batches
+               if state in (ACKNOWLEDGED, ARCHIVED) and last >= s.start_offset)
 
 
 class ShareCoordinator:

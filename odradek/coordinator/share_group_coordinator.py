@@ -79,6 +79,9 @@ class ShareGroup:
     target: dict = field(default_factory=dict)   # member_id -> {topic_id: sorted partitions}
     metadata_hash: int = 0
     persisted_epoch: int | None = None  # the epoch last written (share_state.py), None: never
+    # the share-partitions initialized for the group (assigned, or set by AlterShareGroupOffsets):
+    # what DescribeShareGroupOffsets without topics describes, as Kafka's initialized topics
+    initialized: dict = field(default_factory=dict)  # {topic_id: set of partitions}
 
     @property
     def state(self) -> str:
@@ -270,6 +273,7 @@ class ShareGroupCoordinator:
         id_to_name = {bytes(tid): name for name, (tid, _) in names.items()}
         for parts in g.target.values():
             for tid, ps in parts.items():
+                g.initialized.setdefault(tid, set()).update(ps)
                 for p in ps:
                     self.share_partition(g.group_id, tid, id_to_name[tid], p)
 
@@ -331,6 +335,8 @@ class ShareGroupCoordinator:
         for key in [k for k in self.partitions if k[1] == bytes(topic_id)]:
             del self.partitions[key]
             self._gone_partitions.add(key)
+        for g in self.groups.values():
+            g.initialized.pop(bytes(topic_id), None)
 
     def release_member(self, group_id: str, member_id: str) -> set:
         """Release every record member_id holds in the group; the share-partitions touched."""
@@ -415,8 +421,16 @@ class ShareGroupCoordinator:
         return [(g.group_id, g.state) for g in self.groups.values()]
 
     def group_partitions(self, group_id: str) -> dict:
-        """{(topic_id, partition): SharePartition} of the group."""
+        """{(topic_id, partition): SharePartition} of the group led here."""
         return {(k[1], k[2]): sp for k, sp in self.partitions.items() if k[0] == group_id}
+
+    def initialized_partitions(self, group_id: str) -> set:
+        """{(topic_id, partition)} the group has initialized (its share-partitions led here too)."""
+        g = self.groups.get(group_id)
+        out = {(k[1], k[2]) for k in self.partitions if k[0] == group_id}
+        if g is not None:
+            out.update((tid, p) for tid, ps in g.initialized.items() for p in ps)
+        return out
 
     def alter_offsets(self, group_id: str, requested: list, topics: dict, is_other_group: bool = False) -> list:
         """AlterShareGroupOffsets: set the start offset (SPSO) of share-partitions of an empty group;
@@ -454,7 +468,10 @@ class ShareGroupCoordinator:
                 rows.append((p, E.NONE, None))
         if g is None and known:
             # Kafka's new share group: Empty, epochs 1 (what ShareGroupDescribe shows)
-            self.groups[group_id] = ShareGroup(group_id, group_epoch=1, assignment_epoch=1)
+            g = self.groups[group_id] = ShareGroup(group_id, group_epoch=1, assignment_epoch=1)
+        if g is not None:
+            for name, rows in known.items():
+                g.initialized.setdefault(bytes(topics[name][0]), set()).update(p for p, err, _ in rows if not err)
         return [(n, None, rows) for n, rows in unknown.items()] + \
             [(n, bytes(topics[n][0]), rows) for n, rows in known.items()]
 
@@ -480,13 +497,15 @@ class ShareGroupCoordinator:
                 errors.append((name, None, E.UNKNOWN_TOPIC_OR_PARTITION, E.UNKNOWN_TOPIC_OR_PARTITION.message))
                 continue
             tid = bytes(t[0])
-            keys = [k for k in self.partitions if k[0] == group_id and k[1] == tid]
+            keys = {k for k in self.partitions if k[0] == group_id and k[1] == tid}
+            keys.update((group_id, tid, p) for p in g.initialized.get(tid, ()))  # (led elsewhere too)
             if not keys and tid not in deleted:
                 errors.append((name, None, E.UNKNOWN_TOPIC_OR_PARTITION, "There is no offset information to delete."))
                 continue
-            for k in keys:
-                del self.partitions[k]
+            for k in sorted(keys):
+                self.partitions.pop(k, None)
                 self._gone_partitions.add(k)
+            g.initialized.pop(tid, None)
             deleted.setdefault(tid, name)
         return [(name, tid, E.NONE, None) for tid, name in deleted.items()] + errors
 
@@ -496,10 +515,11 @@ class ShareGroupCoordinator:
             return E.GROUP_ID_NOT_FOUND
         if g.members:
             return E.NON_EMPTY_GROUP
+        keys = sorted((group_id, tid, p) for tid, p in self.initialized_partitions(group_id))
         del self.groups[group_id]
         self._gone_groups.add(group_id)
-        for key in [k for k in self.partitions if k[0] == group_id]:
-            del self.partitions[key]
+        for key in keys:
+            self.partitions.pop(key, None)
             self._gone_partitions.add(key)
         return E.NONE
 
