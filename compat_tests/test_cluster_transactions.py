@@ -214,12 +214,12 @@ def test_java_transactions_on_the_cluster(cluster, version):
     3.9.2 verifies through the leaders (AddPartitionsToTxn verify_only)."""
     import shutil
 
-    from builds import java_clients_classpath
+    from builds import CHECK_JVM, java_clients_classpath
     from harness import assert_check_passed, run_check_program
 
     if shutil.which("java") is None or shutil.which("mvn") is None:
         pytest.skip("needs Java 17 and Maven")
-    results = run_check_program(["java", "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
+    results = run_check_program(["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
                                  java_clients_classpath(version), "odradek.compat.JavaClientsCheck",
                                  cluster.bootstrap, "producer.transactions", "producer.transactionEpochs"])
     assert_check_passed(results, "producer.transactions")
