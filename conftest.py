@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 from pathlib import Path
 
@@ -68,8 +69,7 @@ class DurationLog:
         self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
 
     def pytest_sessionfinish(self, session) -> None:
-        if (not self.seconds or is_xdist_worker(session)
-                or session.config.args_source != pytest.Config.ArgsSource.TESTPATHS):
+        if not self.seconds or is_xdist_worker(session) or not _whole_suite(session.config):
             return
         path = _durations_file()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -80,8 +80,59 @@ class DurationLog:
             os.replace(tmp, path)
 
 
+def _cpu_s() -> float:
+    """CPU seconds (user + system) of this process and of the child processes it has waited for."""
+    me, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _whole_suite(config) -> bool:
+    return config.args_source == pytest.Config.ArgsSource.TESTPATHS
+
+
+class CpuByModule:
+    """The CPU each test module costs: where tests run (a worker, or the one process without xdist), the
+    CPU seconds since the previous test ended go on a test's teardown report (user_properties "cpu_s"):
+    the test process and what it waited for (brokers, clusters, JVMs; a module's brokers are stopped in
+    its last test's teardown). The main process adds them up by module and, after a run of the whole
+    suite, lists the modules that cost most: on 2 cores a run is CPU-bound, so that is where time goes."""
+
+    TOP = 15
+
+    def __init__(self) -> None:
+        self.last = _cpu_s()
+        self.by_module: dict[str, float] = {}
+
+    def pytest_collection_finish(self, session) -> None:
+        self.last = _cpu_s()  # a worker's collection is no module's
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        if call.when == "teardown":
+            now = _cpu_s()
+            outcome.get_result().user_properties.append(("cpu_s", round(now - self.last, 3)))
+            self.last = now
+
+    def pytest_runtest_logreport(self, report) -> None:
+        cpu = dict(report.user_properties).get("cpu_s") if report.when == "teardown" else None
+        if cpu is not None:
+            module = report.nodeid.split("::", 1)[0]
+            self.by_module[module] = self.by_module.get(module, 0.0) + float(cpu)
+
+    def pytest_terminal_summary(self, terminalreporter, config) -> None:
+        if not self.by_module or not _whole_suite(config):
+            return
+        total = sum(self.by_module.values())
+        top = sorted(self.by_module.items(), key=lambda kv: -kv[1])[:self.TOP]
+        terminalreporter.write_sep("-", f"CPU seconds of the tests: {total:.0f} in all, the {len(top)} dearest modules")
+        for module, seconds in top:
+            terminalreporter.write_line(f"{seconds:8.1f}  {module}")
+
+
 def pytest_configure(config):
     config.pluginmanager.register(DurationLog(), "odradek-duration-log")
+    config.pluginmanager.register(CpuByModule(), "odradek-cpu-by-module")
 
 
 # Seconds per test of a module this machine has not measured yet, by what the module starts (the words
