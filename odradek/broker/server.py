@@ -56,7 +56,7 @@ class BrokerServer:
         # odradek for tests (odradek/testing): the broker's clock, injected faults, the request trace
         self.clock = VirtualClock() if config.testing_virtual_clock else SystemClock()
         self.faults = FaultTable() if config.testing_control_enable else None
-        self.trace = TraceSink(config.testing_trace_file, self.clock.now_ms) if config.testing_trace_file else None
+        self.trace: TraceSink | None = None  # opened by start() (a bad path stops the start with its error)
         self._woken = None  # set to run the periodic work at once (the virtual clock advanced)
         # odradek.http.port: metrics and health (broker/observability.py); None: no HTTP listener
         self.http = NodeHttp(config.http_host, config.http_port) if config.http_port is not None else None
@@ -80,6 +80,8 @@ class BrokerServer:
         self.loop = asyncio.get_running_loop()
         self._stopping = asyncio.Event()
         self.registry = REGISTRY if cluster is None else cluster.registry(REGISTRY)
+        if self.config.testing_trace_file:
+            self.trace = TraceSink(self.config.testing_trace_file, self.clock.now_ms)
         if self.http is not None:
             await self.http.start(self.loop)
         lst = self.config.listener

@@ -118,20 +118,21 @@ class Broker(ClientHelpers):
             return self
         if self.data_dir is None:
             self.data_dir = tempfile.mkdtemp(prefix="odradek-test-")
-        for attempt in range(3):  # a free port can be taken by another process before the broker binds it
-            fixed = self.port is not None and attempt == 0 and self.startup_s is None
-            if self.port is None:
+        # ports picked here may be picked again when another process took one first; a port given,
+        # or kept from an earlier start (a restart: clients reconnect to it), stays
+        pick_port = self.port is None
+        pick_http = self.http_port is None and self.control and not self.in_process
+        for attempt in range(3):
+            if pick_port:
                 self.port = free_port()
-            if self.control and not self.in_process and self.http_port is None:
+            if pick_http:
                 self.http_port = free_port()
             try:
                 self._start_once()
                 return self
             except RuntimeError as e:
-                if attempt == 2 or fixed or "address already in use" not in str(e).lower():
+                if attempt == 2 or not (pick_port or pick_http) or "address already in use" not in str(e).lower():
                     raise
-                self.port = None if self.startup_s is None else self.port
-                self.http_port = None
         return self
 
     def stop(self) -> int | None:
@@ -182,7 +183,8 @@ class Broker(ClientHelpers):
         try:
             self.stop()
         finally:
-            self.kill() if not self.in_process else None
+            if not self.in_process:
+                self.kill()
             if self._own_dir and self.data_dir is not None:
                 shutil.rmtree(self.data_dir, ignore_errors=True)
                 self.data_dir = None
