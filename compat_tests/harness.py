@@ -61,7 +61,9 @@ class BrokerProcess:
     def start(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             return
-        cmd = [sys.executable, "-m", "odradek", "serve", "--port", str(self.port), "--data-dir", self.data_dir]
+        cmd = [sys.executable, "-m", "odradek", "serve", "--data-dir", self.data_dir]
+        if "listeners" not in self.overrides:  # (--port would replace the listeners given)
+            cmd += ["--port", str(self.port)]
         for k, v in self.overrides.items():
             cmd += ["--override", f"{k}={v}"]
         env = dict(os.environ)

@@ -18,6 +18,7 @@ the log.* defaults are the topic-level ones of odradek.log.config (`log_prop()`)
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -193,6 +194,7 @@ def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
     return (Listener(name.upper(), host, int(port)),)
 
 
+_LISTENER_JAAS = re.compile(r"listener\.name\.([^.]+)\.([^.]+)\.sasl\.jaas\.config")
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 KAFKA_PROTOCOL_MAP = "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT"
 
@@ -213,6 +215,10 @@ def protocol_map(raw: str) -> dict[str, str]:
 
 def _protocol_map(raw) -> str:
     return ",".join(f"{k}:{v}" for k, v in protocol_map(raw).items())
+
+
+def _csv_upper(raw) -> tuple[str, ...]:
+    return tuple(x.upper() for x in _csv(raw))
 
 
 def _roles(raw) -> tuple[str, ...]:
@@ -503,6 +509,11 @@ class BrokerConfig:
     controller_listener_names: tuple[str, ...] = prop("controller.listener.names", ("CONTROLLER",), _names)
     # the protocol of each listener; odradek serves PLAINTEXT only and refuses to start a listener
     # mapped to SSL or SASL rather than serve it without them
+    connection_failed_authentication_delay_ms: int = prop("connection.failed.authentication.delay.ms", 100,
+                                                          _int(0, INT_MAX), kafka_type="INT")
+    # the mechanisms a SASL listener offers (Kafka's default GSSAPI is refused: odradek has PLAIN and SCRAM)
+    sasl_enabled_mechanisms: tuple[str, ...] = prop("sasl.enabled.mechanisms", ("GSSAPI",), _csv_upper,
+                                                    kafka_type="LIST")
     listener_security_protocol_map: str = prop("listener.security.protocol.map", KAFKA_PROTOCOL_MAP, _protocol_map,
                                                kafka_type="STRING")
     controller_listeners: tuple[Listener, ...] = ()  # from listeners, by controller.listener.names
@@ -525,6 +536,8 @@ class BrokerConfig:
     testing_control_enable: bool = prop("odradek.testing.control.enable", False, _bool)
     testing_virtual_clock: bool = prop("odradek.testing.virtual.clock", False, _bool)
     testing_trace_file: str | None = prop("odradek.testing.trace.file", None, _str)
+    # JAAS configs of SASL listeners: (listener name, mechanism) -> listener.name.<l>.<mech>.sasl.jaas.config
+    listener_jaas: dict = field(default_factory=dict, compare=False, repr=False)
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")
     explicit: dict = field(default_factory=dict, compare=False, repr=False)
     # properties given that odradek does not use (Kafka warns about those and starts)
@@ -628,6 +641,10 @@ class BrokerConfig:
             if name in IGNORED:
                 continue
             spec = _BY_NAME.get(name)
+            jaas = _LISTENER_JAAS.fullmatch(name)
+            if jaas is not None:  # listener.name.<listener>.<mechanism>.sasl.jaas.config
+                values.setdefault("listener_jaas", {})[(jaas.group(1).upper(), jaas.group(2).upper())] = raw
+                continue
             if spec is None:
                 # as Kafka (AbstractConfig.logUnused): a name it does not use is reported, not refused
                 unused.append(name)
@@ -656,13 +673,29 @@ class BrokerConfig:
         refused at start-up (never an open port where TLS or SASL was asked for, never a listener
         silently left unbound)."""
         for lst in (*self.listeners, *self.controller_listeners):
-            proto = _listener_protocol(self, lst.name)
-            if proto != "PLAINTEXT":
+            proto = listener_protocol(self, lst.name)
+            if proto == "SASL_PLAINTEXT" and lst in self.listeners and not self.quorum_mode:
+                self._check_sasl(lst)
+            elif proto != "PLAINTEXT":
                 raise ConfigError(f"listener {lst} uses security protocol {proto}: odradek serves PLAINTEXT "
-                                  f"listeners only (SSL and SASL are not supported yet)")
+                                  f"listeners, and SASL_PLAINTEXT on a single node (SSL, and SASL between the "
+                                  f"nodes of a cluster, are not supported yet)")
         if "broker" in self.process_roles and len(self.listeners) > 1:
             raise ConfigError(f"listeners: odradek serves one broker listener, "
                               f"{len(self.listeners)} given ({', '.join(map(str, self.listeners))})")
+
+    def _check_sasl(self, lst: Listener) -> None:
+        offered = {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}
+        other = [m for m in self.sasl_enabled_mechanisms if m not in offered]
+        if other or not self.sasl_enabled_mechanisms:
+            raise ConfigError(f"sasl.enabled.mechanisms={','.join(self.sasl_enabled_mechanisms)}: listener {lst} "
+                              f"can offer PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 only (not {', '.join(other)})")
+        if "PLAIN" in self.sasl_enabled_mechanisms and (lst.name, "PLAIN") not in self.listener_jaas:
+            raise ConfigError(f"Could not find a 'KafkaServer' or '{lst.name.lower()}.KafkaServer' entry in the JAAS "
+                              f"configuration: set listener.name.{lst.name.lower()}.plain.sasl.jaas.config")
+
+    def sasl_jaas(self, listener: str, mechanism: str) -> str:
+        return self.listener_jaas.get((listener, mechanism), "")
 
     def _check(self) -> None:
         if self.replica_selector_class not in (None, RACK_AWARE_SELECTOR) and "broker" in self.process_roles:
@@ -788,7 +821,7 @@ def broker_synonym_names(name: str) -> tuple[str, ...]:
     return (name,)
 
 
-def _listener_protocol(cfg: BrokerConfig, name: str) -> str:
+def listener_protocol(cfg: BrokerConfig, name: str) -> str:
     protocols = protocol_map(cfg.listener_security_protocol_map)
     if name in protocols:
         return protocols[name]

@@ -35,19 +35,21 @@ LOWER = {
     "api_handlers": {"wire", "log", "raft", "replication", "controller", "coordinator", "config"},
     # odradek for tests: the fault rules, the clock, the trace and the control API the broker consults
     "testing": {"wire", "log", "api_handlers", "config"},
+    # SASL exchanges, sans-IO (security/sasl.py); the ACL authorizer and quotas later
+    "security": {"wire"},
     "broker": {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "config",
-               "testing"},
+               "testing", "security"},
 }  # anything else (cli*.py, __main__.py) is an entry point and may import any part
 # odradek.testing's user side (the Broker/Cluster harness, the pytest plugin, the control client):
 # entry points, as the CLI is (they start brokers)
 TESTING_ENTRY_POINTS = {"testing/__init__.py", "testing/broker.py", "testing/cluster.py", "testing/control.py",
                         "testing/ports.py", "testing/pytest_plugin.py", "testing/clients.py"}
 
-NO_EVENT_LOOP = {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers"}
+NO_EVENT_LOOP = {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "security"}
 EVENT_LOOP_MODULES = {"asyncio", "socket", "ssl", "selectors", "subprocess", "uvloop", "multiprocessing"}
 
 PURE = {"wire", "raft", "replication", "controller", "coordinator", "api_handlers", "log/config.py",
-        "testing/faults.py", "testing/trace.py", "testing/control_api.py"}
+        "testing/faults.py", "testing/trace.py", "testing/control_api.py", "security"}
 PURE_BANNED_MODULES = {"threading", "time", "shutil", "concurrent"}
 OS_IO = {"open", "write", "pwrite", "pwritev", "remove", "unlink", "rename", "replace", "fsync",
          "fdatasync", "makedirs", "mkdir", "rmdir", "ftruncate", "truncate", "urandom", "listdir",

@@ -23,6 +23,7 @@ from odradek.api_handlers.error_responses import BUILDERS, error_response
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.coordinator_acks import hold
 from odradek.broker.host_resolver import host_resolves
+from odradek.broker.sasl_gate import GateAnswer, gate
 from odradek.broker.stats import observe_request
 from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
@@ -72,6 +73,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.broker = server.broker
         self.registry = server.registry
         self.request_stats = server.request_stats  # None unless metrics are served
+        self.sasl = server.sasl_session()  # a SASL listener's authentication; None on PLAINTEXT
         self.decoder = FrameBuffer(server.config.socket_request_max_bytes,
                                    pool=getattr(server, "buffer_pool", None))
         self.frames: deque = deque()
@@ -341,6 +343,11 @@ class KafkaConnection(asyncio.BufferedProtocol):
             log.debug("%s: unsupported api %d v%d; closing connection", self.name, key, ver)
             self.close(abort=True)
             return
+        if self.sasl is not None and not self.sasl.authenticated:  # a SASL listener's door (broker/sasl_gate.py)
+            door = gate(self.sasl, key, ver, body)
+            if door is not None:
+                await self._through_gate(key, ver, corr, door)
+                return
         fault = None
         if self.server.faults is not None:  # odradek.testing.control.enable: injected faults (odradek/testing)
             fault = self.server.faults.match(key, ver, header.client_id, body, self._topic_name)
@@ -422,6 +429,19 @@ class KafkaConnection(asyncio.BufferedProtocol):
     def _topic_name(self, topic_id) -> str | None:
         t = self.broker.image.topics_by_id.get(topic_id)
         return None if t is None else t.name
+
+    async def _through_gate(self, key: int, ver: int, corr: int, door: GateAnswer) -> None:
+        if door.response is None:
+            log.debug("%s: request api %d before SASL authentication; closing connection", self.name, key)
+            self.close(abort=True)
+            return
+        if door.failed_auth:
+            log.info("%s: failed authentication with SASL mechanism %s from %s", self.name, self.sasl.mechanism,
+                     self.client_host)
+            await asyncio.sleep(self.server.config.connection_failed_authentication_delay_ms / 1000)
+        await self._send(key, ver, corr, door.response)
+        if door.close:
+            self.close()
 
     async def _park(self, delayed: Delayed, api_key: int):
         """The response of a parked operation, once the purgatory completes it."""

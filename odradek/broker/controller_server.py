@@ -107,6 +107,10 @@ class ControllerServer:
         self._tasks: list = []
 
     # ------------------------------------------------------------ start-up / shutdown
+    def sasl_session(self) -> None:
+        """The CONTROLLER listener is PLAINTEXT: no SASL exchange."""
+        return None
+
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
         os.makedirs(self.metadata_dir, exist_ok=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import secrets
 import signal
 import sys
 import time
@@ -18,6 +19,8 @@ from odradek.testing.faults import FaultTable
 from odradek.testing.trace_sink import TraceSink
 from odradek.broker.http_server import HttpMount
 from odradek.broker.log_format import formatter
+from odradek.config import listener_protocol
+from odradek.security.sasl import SaslSession, plain_users
 from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
 
@@ -67,6 +70,7 @@ class BrokerServer:
 
             add_control_routes(self.http.routes, self.faults, self.clock)
         self.connections_created = 0
+        self._plain_users: dict[str, str] | None = None  # a SASL listener's PLAIN users, from its JAAS config
         self.http_mounts = http_mounts  # more pages on the HTTP listener (the console), from the entry point
 
     async def start(self, cluster: QuorumBroker | None = None) -> None:
@@ -113,6 +117,18 @@ class BrokerServer:
             for mount in self.http_mounts:
                 mount(self.http.routes, f"{lst.host or '127.0.0.1'}:{self.port}")
             self.http.ready = True
+
+    def sasl_session(self) -> SaslSession | None:
+        """A new connection's SASL exchange on a SASL_PLAINTEXT listener; None on PLAINTEXT."""
+        cfg = self.config
+        lst = cfg.listener
+        if listener_protocol(cfg, lst.name) != "SASL_PLAINTEXT":
+            return None
+        if self._plain_users is None:
+            self._plain_users = plain_users(cfg.sasl_jaas(lst.name, "PLAIN"))
+        creds = self.broker.controller.image.scram_credentials
+        return SaslSession(cfg.sasl_enabled_mechanisms, self._plain_users, lambda user, mech: creds.get((user, mech)),
+                           lambda: secrets.token_urlsafe(24))
 
     def _new_connection(self) -> KafkaConnection:
         self.connections_created += 1

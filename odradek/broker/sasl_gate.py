@@ -1,0 +1,45 @@
+"""The door of a SASL_PLAINTEXT listener (Kafka's SaslServerAuthenticator at the network layer):
+until a connection has authenticated, it may send ApiVersions, SaslHandshake (v1) and
+SaslAuthenticate only; anything else closes it, as Kafka closes it. The exchange itself is
+odradek/security/sasl.py's SaslSession."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from odradek.security.sasl import SaslSession
+from odradek.wire.errors import ErrorCode
+from odradek.wire.messages.sasl_authenticate_response import SaslAuthenticateResponse
+from odradek.wire.messages.sasl_handshake_response import SaslHandshakeResponse
+
+API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE = 18, 17, 36
+
+
+@dataclass(frozen=True)
+class GateAnswer:
+    response: object | None  # what to send (None: nothing)
+    close: bool  # close the connection after sending it
+    failed_auth: bool = False  # a failed authentication (closed after connection.failed.authentication.delay.ms)
+
+
+PASS = None  # the request goes on to its handler
+
+
+def gate(session: SaslSession, api_key: int, version: int, body) -> GateAnswer | None:
+    """The answer of a request on a connection not yet authenticated; PASS for ApiVersions."""
+    if api_key == API_VERSIONS:
+        return PASS
+    if api_key == SASL_HANDSHAKE:
+        if version == 0:  # v0 is followed by raw tokens outside Kafka's framing: not offered here
+            return GateAnswer(SaslHandshakeResponse(error_code=ErrorCode.UNSUPPORTED_VERSION,
+                                                    mechanisms=list(session.enabled)), close=True)
+        err = session.handshake(body.mechanism)
+        return GateAnswer(SaslHandshakeResponse(error_code=err, mechanisms=list(session.enabled)),
+                          close=err != ErrorCode.NONE)
+    if api_key == SASL_AUTHENTICATE:
+        step = session.authenticate(bytes(body.auth_bytes))
+        resp = SaslAuthenticateResponse(error_code=step.error, error_message=step.message, auth_bytes=step.token,
+                                        session_lifetime_ms=0)
+        failed = step.error != ErrorCode.NONE
+        return GateAnswer(resp, close=failed, failed_auth=step.error == ErrorCode.SASL_AUTHENTICATION_FAILED)
+    return GateAnswer(None, close=True)  # "Unexpected Kafka request ... during SASL handshake"

@@ -1,0 +1,180 @@
+"""SASL on a SASL_PLAINTEXT listener as Kafka's SaslServerAuthenticator does it, sans-IO: one
+``SaslSession`` per connection, fed the SaslHandshake mechanism and then each SaslAuthenticate
+token; it answers error codes, messages and tokens, and the principal once authenticated.
+
+Mechanisms: PLAIN (RFC 4616; users from the listener's PlainLoginModule JAAS config,
+``user_<name>="<password>"``) and SCRAM-SHA-256 / SCRAM-SHA-512 (RFC 5802 / 7677, against
+the credentials kept as metadata records; written here on hmac/hashlib because a library's
+policies, e.g. a minimum salt length, would refuse credentials Kafka accepts). GSSAPI and OAUTHBEARER
+are not offered (start-up refuses them).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from odradek.wire.errors import ErrorCode
+
+PLAIN, SCRAM_256, SCRAM_512 = "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"
+SUPPORTED = (PLAIN, SCRAM_256, SCRAM_512)
+SCRAM_TYPE = {SCRAM_256: 1, SCRAM_512: 2}  # the mechanism byte of UserScramCredentialRecord
+HASHES = {SCRAM_256: hashlib.sha256, SCRAM_512: hashlib.sha512}
+
+# what Kafka's SaslServerAuthenticator sends for any credential failure (details stay in the log)
+FAILED = "Authentication failed during authentication due to invalid credentials with SASL mechanism {}"
+
+HANDSHAKE, AUTHENTICATE, DONE, FAILED_STATE = "handshake", "authenticate", "done", "failed"
+
+
+@dataclass(frozen=True)
+class Credential:
+    """What a SCRAM server needs of a user (salt, StoredKey, ServerKey, iterations)."""
+    salt: bytes
+    stored_key: bytes
+    server_key: bytes
+    iterations: int
+
+
+ScramLookup = Callable[[str, int], Credential | None]  # (user, mechanism byte) -> credential
+
+
+@dataclass(frozen=True)
+class Step:
+    """One SaslAuthenticate answer: error (NONE while going on), message, token to send back."""
+    error: ErrorCode
+    message: str | None
+    token: bytes
+
+
+class SaslSession:
+    def __init__(self, enabled: tuple[str, ...], plain_users: Mapping[str, str], scram: ScramLookup,
+                 new_nonce: Callable[[], str]):
+        """new_nonce(): the server's part of a SCRAM nonce (printable, no comma; random)."""
+        self.enabled = enabled
+        self.new_nonce = new_nonce
+        self.plain_users = plain_users
+        self.scram = scram
+        self.state = HANDSHAKE
+        self.mechanism: str | None = None
+        self.principal: str | None = None  # "User:<name>" once authenticated
+        self._scram_server = None
+
+    @property
+    def authenticated(self) -> bool:
+        return self.state == DONE
+
+    def handshake(self, mechanism: str) -> ErrorCode:
+        """SaslHandshake: NONE and the session waits for tokens; UNSUPPORTED_SASL_MECHANISM (the
+        connection is then closed, as Kafka closes it)."""
+        if self.state != HANDSHAKE:
+            return ErrorCode.ILLEGAL_SASL_STATE
+        if mechanism not in self.enabled:
+            self.state = FAILED_STATE
+            return ErrorCode.UNSUPPORTED_SASL_MECHANISM
+        self.mechanism = mechanism
+        self.state = AUTHENTICATE
+        return ErrorCode.NONE
+
+    def authenticate(self, token: bytes) -> Step:
+        if self.state != AUTHENTICATE:
+            return Step(ErrorCode.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request", b"")
+        try:
+            if self.mechanism == PLAIN:
+                return self._plain(token)
+            return self._scram(token)
+        except _Refused:
+            self.state = FAILED_STATE
+            return Step(ErrorCode.SASL_AUTHENTICATION_FAILED, FAILED.format(self.mechanism), b"")
+
+    def _plain(self, token: bytes) -> Step:
+        parts = token.split(b"\x00")
+        if len(parts) != 3:
+            raise _Refused("not authzid NUL authcid NUL passwd")
+        authzid, user, password = (p.decode("utf-8", "replace") for p in parts)
+        if not user or (authzid and authzid != user):
+            raise _Refused("bad authorization id")
+        expected = self.plain_users.get(user)
+        if expected is None or not hmac.compare_digest(expected.encode(), password.encode()):
+            raise _Refused("invalid username or password")
+        return self._done(user, b"")
+
+    def _scram(self, token: bytes) -> Step:
+        try:
+            text = token.decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Refused("not UTF-8") from None
+        if self._scram_server is None:
+            first = _ScramFirst.parse(text)
+            cred = self.scram(first.user, SCRAM_TYPE[self.mechanism])
+            if cred is None:
+                raise _Refused("unknown user")
+            nonce = first.nonce + self.new_nonce()
+            server_first = f"r={nonce},s={base64.b64encode(cred.salt).decode()},i={cred.iterations}"
+            self._scram_server = (first, cred, nonce, server_first)
+            return Step(ErrorCode.NONE, None, server_first.encode())
+        first, cred, nonce, server_first = self._scram_server
+        without_proof, sep, proof_attr = text.rpartition(",p=")
+        attrs = dict(a.split("=", 1) for a in without_proof.split(",") if "=" in a)
+        if not sep or attrs.get("r") != nonce or attrs.get("c") != base64.b64encode(first.gs2.encode()).decode():
+            raise _Refused("client-final does not match the exchange")
+        try:
+            proof = base64.b64decode(proof_attr, validate=True)
+        except ValueError:
+            raise _Refused("bad proof") from None
+        h = HASHES[self.mechanism]
+        auth_message = f"{first.bare},{server_first},{without_proof}".encode()
+        signature = hmac.new(cred.stored_key, auth_message, h).digest()
+        if len(proof) != len(signature):
+            raise _Refused("bad proof length")
+        client_key = bytes(a ^ b for a, b in zip(proof, signature))
+        if not hmac.compare_digest(h(client_key).digest(), cred.stored_key):
+            raise _Refused("invalid proof")
+        server_signature = hmac.new(cred.server_key, auth_message, h).digest()
+        return self._done(first.user, b"v=" + base64.b64encode(server_signature))
+
+    def _done(self, user: str, token: bytes) -> Step:
+        self.state = DONE
+        self.principal = f"User:{user}"
+        return Step(ErrorCode.NONE, None, token)
+
+
+class _Refused(Exception):
+    pass
+
+
+@dataclass(frozen=True)
+class _ScramFirst:
+    """A SCRAM client-first message: gs2 header (no channel binding: "n,," or "y,,"), then
+    n=<saslname>,r=<nonce>[,extensions]."""
+    gs2: str
+    bare: str
+    user: str
+    nonce: str
+
+    @staticmethod
+    def parse(text: str) -> _ScramFirst:
+        parts = text.split(",", 2)
+        if len(parts) != 3 or parts[0] not in ("n", "y") or parts[1] != "":
+            raise _Refused("bad gs2 header (channel binding is not offered)")
+        bare = parts[2]
+        attrs = bare.split(",")
+        if len(attrs) < 2 or not attrs[0].startswith("n=") or not attrs[1].startswith("r="):
+            raise _Refused("bad client-first message")
+        user = attrs[0][2:].replace("=2C", ",").replace("=3D", "=")
+        nonce = attrs[1][2:]
+        if not user or not nonce or not nonce.isprintable() or "," in nonce:
+            raise _Refused("bad user or nonce")
+        return _ScramFirst(f"{parts[0]},,", bare, user, nonce)
+
+
+_JAAS_USER = re.compile(r'user_([^=\s]+)\s*=\s*"((?:[^"\\]|\\.)*)"')
+
+
+def plain_users(jaas: str) -> dict[str, str]:
+    """The users of a PlainLoginModule JAAS config: user_<name>="<password>" options."""
+    return {m.group(1): m.group(2).replace('\\"', '"') for m in _JAAS_USER.finditer(jaas)}
