@@ -335,14 +335,15 @@ class Group:
                 m.step(hold, commit_held)
 
     def run_tool(self, *args: str) -> str:
-        """Kafka's kafka-consumer-groups with args, the members held meanwhile; its stdout."""
+        """Kafka's kafka-consumer-groups with args, the members held meanwhile (what they consumed
+        left uncommitted, as it was); its stdout."""
         import apache_kafka
 
         with ThreadPoolExecutor(1) as pool:
             run = pool.submit(apache_kafka.run_tool, "consumer-groups", *args)
             budget, self.budget = self.budget, 0
             try:
-                self.run_until(run.done, 180, f"kafka-consumer-groups {' '.join(args)}")
+                self.run_until(run.done, 180, f"kafka-consumer-groups {' '.join(args)}", commit_held=False)
             finally:
                 self.budget = budget
             r = run.result()
