@@ -237,7 +237,9 @@ class SharesPort:
         r = self._coord.acknowledge(group_id, member_id, batches_by_partition, topic_exists, now_ms)
         writes = []
         if r.wake:
-            writes = self._persist(now_ms)  # acknowledged records are persisted before the response, as Kafka
+            # acknowledged records are persisted before the response, as Kafka: the answer waits for the
+            # writes of its share-partitions that go to other brokers or wait for __share_group_state
+            writes = [w for w in self._persist(now_ms) if w.share_key in r.wake]
             self._wake(r.wake)
         return r.value, writes
 

@@ -12,7 +12,14 @@ request, after an exponential backoff from 1 s (factor 2, at most 30 s, 20% jitt
 A read in flight answers NOT_READY to the share group coordinator (the ShareFetch gets no records
 for the partition meanwhile); its answer wakes the ShareFetches parked on the partition. A remote
 write returns a ``ShareStateWrite`` the acknowledging request waits for; a failed one leaves the
-share-partition to be written again. Writes of one key go one after the other, in order.
+share-partition to be written again. Writes of one key go one after the other, in order. While
+__share_group_state does not exist yet, a key's changes wait (``defer``): its ShareStateWrite is
+answered by the key's first write once the topic is there, sent as WriteShareGroupState even when
+this node is the coordinator, so that the answer comes once the write is committed (Kafka's
+acknowledgements wait for their persister write in the same way).
+
+The group coordinator's DescribeShareGroupOffsets reads summaries through ``read_summaries``
+(ReadShareGroupStateSummary to the share coordinators, ListOffsets to the partitions' leaders).
 
 Share-partitions follow the data partitions' leadership: when this node stops leading one, its
 share-partitions are dropped (the next leader reads them back).
@@ -74,6 +81,7 @@ class SharePersister:
         self._tasks: set[asyncio.Task] = set()
         self._reads: dict[tuple, asyncio.Task] = {}
         self._locks: dict[tuple, asyncio.Lock] = {}
+        self._deferred: dict[tuple, ShareStateWrite] = {}  # keys waiting for __share_group_state
         self.created: list[ShareStateWrite] = []  # the remote writes started since the broker last took them
 
     # ------------------------------------------------------------------ reads (share-partition leaders)
@@ -127,19 +135,36 @@ class SharePersister:
 
     # ------------------------------------------------------------------ writes (SharePersistence's StateWriter)
 
+    def defer(self, key: tuple) -> None:
+        """SharePersistence: no __share_group_state yet. One ShareStateWrite a key stands for its
+        next write (answered as that write is), handed over in ``created`` as the writes are."""
+        w = self._deferred.get(key)
+        if w is None:
+            w = self._deferred[key] = ShareStateWrite(("share-state-write", next(self._ids)), key)
+        self.created.append(w)
+
     def write_state(self, key: tuple, start_offset: int | None, batches: list, now_ms: int) -> None:
         t = self._image().topics_by_id.get(key[1])
         epoch = self._leader_epoch(t.name, key[2]) if t is not None else None
         snapshot = None if start_offset is None else Snapshot(start_offset, batches, 0,
                                                               -1 if epoch is None else epoch)
-        if not self.store.error(key) and key not in self._locks:
+        deferred = self._deferred.get(key)
+        if not self.store.error(key) and key not in self._locks and (deferred is None or not self._remote):
             self._write_locally(key, snapshot, now_ms)  # raises: the change stays pending
+            if deferred is not None:  # (a single node: committed once appended)
+                self._answer(self._deferred.pop(key), E.NONE)
             return
         if not self._remote:
             raise CoordinatorError(self.store.error(key))
-        w = ShareStateWrite(("share-state-write", next(self._ids)), key)
+        # an acknowledgement waiting for the key (deferred) goes the remote way even to this node, so
+        # that its answer comes once the write is committed (the handler holds it until then)
+        w = self._deferred.pop(key, None) or ShareStateWrite(("share-state-write", next(self._ids)), key)
         self.created.append(w)
         self._start(self._write(w, snapshot))
+
+    def _answer(self, w: ShareStateWrite, err: ErrorCode) -> None:
+        w.error = err
+        self._poke(w.key)
 
     def _write_locally(self, key: tuple, snapshot: Snapshot | None, now_ms: int) -> None:
         if snapshot is None:
@@ -174,8 +199,7 @@ class SharePersister:
                 sp = self.shares.partitions.get(key)
                 if sp is not None:
                     sp.dirty = True  # written again with the next change or tick
-            w.error = err
-            self._poke(w.key)
+            self._answer(w, err)
 
     # ------------------------------------------------------------------ summaries (the group coordinator)
 
@@ -316,6 +340,8 @@ class SharePersister:
                 self.shares.unload_partition(bytes(t.topic_id), p)
                 for key in [k for k in self._reads if k[1] == bytes(t.topic_id) and k[2] == p]:
                     self._reads.pop(key).cancel()
+                for key in [k for k in self._deferred if k[1] == bytes(t.topic_id) and k[2] == p]:
+                    self._answer(self._deferred.pop(key), E.NOT_LEADER_OR_FOLLOWER)  # never stored here
 
     async def close(self) -> None:
         await cancel_all(self._tasks)

@@ -37,6 +37,10 @@ class StateWriter(Protocol):
         """The share-partition ``key`` (group, topic id, partition) now has this state (start_offset
         None: deleted). Raises when it cannot be written now (the change stays pending)."""
 
+    def defer(self, key: tuple) -> None:
+        """The key's state cannot be written yet (__share_group_state is on its way): what waits for
+        it being stored (an acknowledgement) waits for its next write."""
+
 
 class SharePersistence:
     def __init__(self, shares: ShareGroupCoordinator, offsets_log: GroupLog, state: StateWriter,
@@ -77,9 +81,13 @@ class SharePersistence:
                     (share_state.group_metadata_key(gid), None if epoch is None else
                      share_state.group_metadata_value(epoch, h)) for gid, epoch, h in entries], now_ms)
             sg.persisted(entries, [])  # (led elsewhere: not this broker's to write)
-        if not parts or (any(sp is not None for _, sp in parts) and not self.ensure_state_topic()) \
+        if not parts:
+            return
+        if (any(sp is not None for _, sp in parts) and not self.ensure_state_topic()) \
                 or self.state_partitions() is None:
-            return  # a quorum broker: the topic is on its way; write once it is there
+            for key, _ in parts:  # a quorum broker: the topic is on its way; written once it is there
+                self.state.defer(key)
+            return
         for key, sp in parts:
             if sp is None:
                 self.state.write_state(key, None, [], now_ms)
