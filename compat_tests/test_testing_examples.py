@@ -1,9 +1,9 @@
 """The README's examples of odradek for tests in other languages run as written: examples/testing-go
-(a Go test with franz-go: odradek serve started by TestMain, a fault injected over HTTP)."""
+(a Go test with franz-go) and examples/testing-junit (JUnit 5 with kafka-clients 4.3): each starts
+odradek serve itself and injects a fault over the HTTP control API."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from builds import CHECK_JVM
 from odradek.testing.broker import serve_env
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -23,3 +24,16 @@ def test_go_example():
                        capture_output=True, text=True, timeout=900)
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-4000:]
     assert r.stdout.startswith("ok"), r.stdout
+
+
+@pytest.mark.skipif(shutil.which("mvn") is None or shutil.which("java") is None, reason="needs Java 17 and Maven")
+def test_junit_example():
+    # Maven's JVM and the tests' forked JVM with C1 only and the serial collector (builds.CHECK_JVM):
+    # they live seconds, and C2 and G1's threads were much of their CPU
+    jvm = " ".join(CHECK_JVM)
+    env = dict(serve_env(), ODRADEK=f"{sys.executable} -m odradek", MAVEN_OPTS=jvm)
+    r = subprocess.run(["mvn", "-q", "-B", "test", f"-DargLine={jvm}"], cwd=EXAMPLES / "testing-junit", env=env, capture_output=True,
+                       text=True, timeout=900)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-4000:]
+    report = (EXAMPLES / "testing-junit" / "target" / "surefire-reports" / "example.OrdersTest.txt").read_text()
+    assert "Tests run: 2, Failures: 0, Errors: 0, Skipped: 0" in report, report
