@@ -195,6 +195,12 @@ def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
 
 
 _LISTENER_JAAS = re.compile(r"listener\.name\.([^.]+)\.([^.]+)\.sasl\.jaas\.config")
+_LISTENER_SSL = re.compile(r"(?:listener\.name\.([^.]+)\.)?(ssl\..+)")
+SSL_KEYS = frozenset({
+    "ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.password", "ssl.key.password",
+    "ssl.keystore.certificate.chain", "ssl.keystore.key", "ssl.truststore.type", "ssl.truststore.location",
+    "ssl.truststore.password", "ssl.truststore.certificates", "ssl.client.auth", "ssl.enabled.protocols",
+    "ssl.protocol", "ssl.cipher.suites", "ssl.endpoint.identification.algorithm", "ssl.principal.mapping.rules"})
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
 KAFKA_PROTOCOL_MAP = "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT"
 
@@ -536,6 +542,8 @@ class BrokerConfig:
     testing_control_enable: bool = prop("odradek.testing.control.enable", False, _bool)
     testing_virtual_clock: bool = prop("odradek.testing.virtual.clock", False, _bool)
     testing_trace_file: str | None = prop("odradek.testing.trace.file", None, _str)
+    # TLS settings: ("" or a listener name, "ssl.keystore.location"...) -> value (broker/tls.py reads them)
+    ssl_settings: dict = field(default_factory=dict, compare=False, repr=False)
     # JAAS configs of SASL listeners: (listener name, mechanism) -> listener.name.<l>.<mech>.sasl.jaas.config
     listener_jaas: dict = field(default_factory=dict, compare=False, repr=False)
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")
@@ -645,6 +653,11 @@ class BrokerConfig:
             if jaas is not None:  # listener.name.<listener>.<mechanism>.sasl.jaas.config
                 values.setdefault("listener_jaas", {})[(jaas.group(1).upper(), jaas.group(2).upper())] = raw
                 continue
+            tls = _LISTENER_SSL.fullmatch(name)
+            if tls is not None and tls.group(2) in SSL_KEYS:  # [listener.name.<listener>.]ssl.*
+                listener = (tls.group(1) or "").upper()
+                values.setdefault("ssl_settings", {})[(listener, tls.group(2))] = raw
+                continue
             if spec is None:
                 # as Kafka (AbstractConfig.logUnused): a name it does not use is reported, not refused
                 unused.append(name)
@@ -674,12 +687,19 @@ class BrokerConfig:
         silently left unbound)."""
         for lst in (*self.listeners, *self.controller_listeners):
             proto = listener_protocol(self, lst.name)
-            if proto == "SASL_PLAINTEXT" and lst in self.listeners and not self.quorum_mode:
+            if proto == "PLAINTEXT":
+                continue
+            if lst not in self.listeners or self.quorum_mode:
+                raise ConfigError(f"listener {lst} uses security protocol {proto}: odradek serves SSL and SASL on "
+                                  f"the client listener of a single node only (not between the nodes of a "
+                                  f"cluster yet)")
+            if proto in ("SASL_PLAINTEXT", "SASL_SSL"):
                 self._check_sasl(lst)
-            elif proto != "PLAINTEXT":
-                raise ConfigError(f"listener {lst} uses security protocol {proto}: odradek serves PLAINTEXT "
-                                  f"listeners, and SASL_PLAINTEXT on a single node (SSL, and SASL between the "
-                                  f"nodes of a cluster, are not supported yet)")
+            if proto in ("SSL", "SASL_SSL"):
+                has_key = any(self.ssl(lst.name, k) for k in ("ssl.keystore.location", "ssl.keystore.key"))
+                if not has_key:
+                    raise ConfigError(f"listener {lst}: SSL key store is not specified (ssl.keystore.location, or "
+                                      f"ssl.keystore.key with ssl.keystore.certificate.chain)")
         if "broker" in self.process_roles and len(self.listeners) > 1:
             raise ConfigError(f"listeners: odradek serves one broker listener, "
                               f"{len(self.listeners)} given ({', '.join(map(str, self.listeners))})")
@@ -693,6 +713,10 @@ class BrokerConfig:
         if "PLAIN" in self.sasl_enabled_mechanisms and (lst.name, "PLAIN") not in self.listener_jaas:
             raise ConfigError(f"Could not find a 'KafkaServer' or '{lst.name.lower()}.KafkaServer' entry in the JAAS "
                               f"configuration: set listener.name.{lst.name.lower()}.plain.sasl.jaas.config")
+
+    def ssl(self, listener: str, key: str, default: str | None = None) -> str | None:
+        """A TLS setting of a listener: listener.name.<listener>.<key>, else <key>, else the default."""
+        return self.ssl_settings.get((listener, key), self.ssl_settings.get(("", key), default))
 
     def sasl_jaas(self, listener: str, mechanism: str) -> str:
         return self.listener_jaas.get((listener, mechanism), "")

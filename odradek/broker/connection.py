@@ -109,7 +109,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.name = f"{peer[0]}:{peer[1]}-{_seq}"
         sock = transport.get_extra_info("socket")
         try:
-            self._sock_fd = sock.fileno() if sock is not None else None
+            # no sendfile (nor peer checks) under TLS: the bytes must go through the SSL transport
+            tls = transport.get_extra_info("ssl_object") is not None
+            self._sock_fd = sock.fileno() if sock is not None and not tls else None
         except Exception:
             self._sock_fd = None
         self.server.connections.add(self)

@@ -19,7 +19,8 @@ from odradek.testing.faults import FaultTable
 from odradek.testing.trace_sink import TraceSink
 from odradek.broker.http_server import HttpMount
 from odradek.broker.log_format import formatter
-from odradek.config import listener_protocol
+from odradek.broker.tls import server_context
+from odradek.config import ConfigError, listener_protocol
 from odradek.security.sasl import SaslSession, plain_users
 from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
@@ -90,9 +91,11 @@ class BrokerServer:
             await self.http.start(self.loop)
         lst = self.config.listener
         # bind first: a port in use must fail before any data is touched
+        protocol = listener_protocol(self.config, lst.name)
+        tls = server_context(self.config, lst.name) if protocol in ("SSL", "SASL_SSL") else None
         self.server = await self.loop.create_server(
             self._new_connection, lst.host or None, lst.port, reuse_address=True, backlog=1024,
-            start_serving=False)
+            start_serving=False, ssl=tls)
         sock = self.server.sockets[0]
         self.port = sock.getsockname()[1]
         self.broker = Broker(self.config, self.clock.now_ms, self.loop.call_later, topic_stats=self.topic_stats)
@@ -122,7 +125,7 @@ class BrokerServer:
         """A new connection's SASL exchange on a SASL_PLAINTEXT listener; None on PLAINTEXT."""
         cfg = self.config
         lst = cfg.listener
-        if listener_protocol(cfg, lst.name) != "SASL_PLAINTEXT":
+        if listener_protocol(cfg, lst.name) not in ("SASL_PLAINTEXT", "SASL_SSL"):
             return None
         if self._plain_users is None:
             self._plain_users = plain_users(cfg.sasl_jaas(lst.name, "PLAIN"))
@@ -232,6 +235,11 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     loop = asyncio.get_running_loop()
     try:
         await server.start()
+    except ConfigError as e:
+        print(f"odradek: configuration error: {e}", file=sys.stderr, flush=True)
+        if server.http is not None:
+            server.http.close()
+        return 2
     except (OSError, RuntimeError) as e:
         print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
         if server.server is not None:

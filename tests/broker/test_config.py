@@ -95,9 +95,10 @@ def test_replica_fetcher_properties_are_kafkas():
 
 @pytest.mark.parametrize("props,message", [
     ({"listeners": "SASL_SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092"},
-     "listener SASL_SSL://127.0.0.1:9093 uses security protocol SASL_SSL: odradek serves PLAINTEXT listeners only"),
+     "sasl.enabled.mechanisms=GSSAPI: listener SASL_SSL://127.0.0.1:9093 can offer PLAIN, SCRAM-SHA-256 and "
+     "SCRAM-SHA-512 only"),
     ({"listeners": "SECURE://127.0.0.1:9093", "listener.security.protocol.map": "SECURE:SSL"},
-     "listener SECURE://127.0.0.1:9093 uses security protocol SSL"),
+     "listener SECURE://127.0.0.1:9093: SSL key store is not specified"),
     ({"listeners": "PLAINTEXT://127.0.0.1:9092,INTERNAL://127.0.0.1:9093",
       "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT"},
      "listeners: odradek serves one broker listener, 2 given"),
@@ -107,7 +108,8 @@ def test_replica_fetcher_properties_are_kafkas():
      "Invalid value PLAINTEXT:TLS for configuration listener.security.protocol.map"),
 ])
 def test_listeners_odradek_cannot_serve_are_refused(props, message):
-    """A SASL_SSL listener was once bound as plaintext, and a second listener left unbound, silently."""
+    """A SASL_SSL listener was once bound as plaintext, and a second listener left unbound, silently;
+    now each is served as asked or start-up stops."""
     with pytest.raises(ConfigError) as e:
         BrokerConfig.from_properties(props)
     assert message in str(e.value)
@@ -117,3 +119,25 @@ def test_plaintext_listeners_under_any_name():
     cfg = BrokerConfig.from_properties({"listeners": "CLIENT://127.0.0.1:9092,CONTROLLER://127.0.0.1:9093",
                                         "listener.security.protocol.map": "CLIENT:PLAINTEXT,CONTROLLER:PLAINTEXT"})
     assert cfg.listener.name == "CLIENT" and cfg.controller_listeners[0].port == 9093
+
+
+@pytest.mark.parametrize("props,message", [
+    ({"listeners": "SSL://127.0.0.1:9093"}, "SSL key store is not specified"),
+    ({"listeners": "SSL://127.0.0.1:9093", "controller.quorum.voters": "1@127.0.0.1:9094",
+      "process.roles": "broker", "ssl.keystore.location": "/k.pem"},
+     "odradek serves SSL and SASL on the client listener of a single node only"),
+    ({"listeners": "SASL_SSL://127.0.0.1:9093", "ssl.keystore.location": "/k.pem"},
+     "sasl.enabled.mechanisms=GSSAPI"),
+])
+def test_tls_listeners_odradek_cannot_serve_are_refused(props, message):
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties(props)
+    assert message in str(e.value)
+
+
+def test_listener_prefixed_tls_settings_win():
+    cfg = BrokerConfig.from_properties({"listeners": "SSL://127.0.0.1:9093", "ssl.keystore.location": "/all.pem",
+                                        "listener.name.ssl.ssl.keystore.location": "/ssl.pem",
+                                        "ssl.client.auth": "required"})
+    assert cfg.ssl("SSL", "ssl.keystore.location") == "/ssl.pem"
+    assert cfg.ssl("SSL", "ssl.client.auth") == "required" and cfg.unused == ()

@@ -1,0 +1,126 @@
+"""The TLS side of an SSL or SASL_SSL listener: an ssl.SSLContext from Kafka's ssl.* settings
+(listener-prefixed first). Key stores PEM (a file holding the key and its chain, or the inline
+ssl.keystore.key / ssl.keystore.certificate.chain) or PKCS12 (read with the `cryptography`
+package); trust stores PEM or PKCS12. JKS, Kafka's default type, cannot be read here: start-up
+refuses it with a clear line, as it refuses any setting it cannot honour."""
+
+from __future__ import annotations
+
+import os
+import ssl
+import tempfile
+
+from odradek.config import ConfigError
+
+PROTOCOLS = {"TLSv1.2": ssl.TLSVersion.TLSv1_2, "TLSv1.3": ssl.TLSVersion.TLSv1_3}
+CLIENT_AUTH = {"none": ssl.CERT_NONE, "requested": ssl.CERT_OPTIONAL, "required": ssl.CERT_REQUIRED}
+
+
+def server_context(cfg, listener: str) -> ssl.SSLContext:
+    def get(key: str, default: str | None = None) -> str | None:
+        return cfg.ssl(listener, key, default)
+
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    enabled = [p.strip() for p in (get("ssl.enabled.protocols", "TLSv1.2,TLSv1.3") or "").split(",") if p.strip()]
+    unknown = [p for p in enabled if p not in PROTOCOLS]
+    if unknown or not enabled:
+        raise ConfigError(f"ssl.enabled.protocols={','.join(enabled)}: odradek offers TLSv1.2 and TLSv1.3")
+    versions = sorted(PROTOCOLS[p] for p in enabled)
+    ctx.minimum_version, ctx.maximum_version = versions[0], versions[-1]
+    if get("ssl.cipher.suites"):
+        raise ConfigError("ssl.cipher.suites: choosing cipher suites is not supported (Python's defaults apply)")
+    auth = (get("ssl.client.auth", "none") or "none").lower()
+    if auth not in CLIENT_AUTH:
+        raise ConfigError(f"Invalid value {auth} for configuration ssl.client.auth: String must be one of: "
+                          f"required, requested, none")
+    _load_keystore(ctx, get)
+    _load_truststore(ctx, get, required=auth != "none")
+    ctx.verify_mode = CLIENT_AUTH[auth]
+    return ctx
+
+
+def _load_keystore(ctx: ssl.SSLContext, get) -> None:
+    kind = (get("ssl.keystore.type", "JKS") or "JKS").upper()
+    key_password = get("ssl.key.password") or get("ssl.keystore.password")
+    inline_key, inline_chain = get("ssl.keystore.key"), get("ssl.keystore.certificate.chain")
+    if inline_key or inline_chain:
+        if kind != "PEM" or not (inline_key and inline_chain):
+            raise ConfigError("ssl.keystore.key and ssl.keystore.certificate.chain go together, "
+                              "with ssl.keystore.type=PEM")
+        _load_pem(ctx, (inline_chain + "\n" + inline_key).encode(), key_password)
+        return
+    location = get("ssl.keystore.location")
+    data = _read(location, "ssl.keystore.location")
+    if kind == "PEM":
+        _load_pem(ctx, data, key_password)
+    elif kind == "PKCS12":
+        from cryptography.hazmat.primitives.serialization import pkcs12
+
+        pw = get("ssl.keystore.password")
+        try:
+            key, cert, chain = pkcs12.load_key_and_certificates(data, pw.encode() if pw else None)
+        except ValueError as e:
+            raise ConfigError(f"ssl.keystore.location {location}: cannot read the PKCS12 key store: {e}") from None
+        if key is None or cert is None:
+            raise ConfigError(f"ssl.keystore.location {location}: no key and certificate in the PKCS12 key store")
+        _load_pem(ctx, _pem(key, [cert, *(chain or [])]), None)
+    else:
+        raise ConfigError(f"ssl.keystore.type={kind}: odradek reads PEM and PKCS12 key stores (not {kind})")
+
+
+def _load_truststore(ctx: ssl.SSLContext, get, required: bool) -> None:
+    kind = (get("ssl.truststore.type", "JKS") or "JKS").upper()
+    inline = get("ssl.truststore.certificates")
+    location = get("ssl.truststore.location")
+    if inline:
+        ctx.load_verify_locations(cadata=inline)
+        return
+    if not location:
+        if required:
+            raise ConfigError("ssl.client.auth asks for client certificates but no trust store is set "
+                              "(ssl.truststore.location or ssl.truststore.certificates)")
+        return
+    data = _read(location, "ssl.truststore.location")
+    if kind == "PEM":
+        ctx.load_verify_locations(cadata=data.decode("ascii", "replace"))
+    elif kind == "PKCS12":
+        from cryptography.hazmat.primitives.serialization import Encoding, pkcs12
+
+        pw = get("ssl.truststore.password")
+        certs = pkcs12.load_pkcs12(data, pw.encode() if pw else None)
+        pems = [c.certificate.public_bytes(Encoding.PEM).decode() for c in certs.additional_certs]
+        if certs.cert is not None:
+            pems.append(certs.cert.certificate.public_bytes(Encoding.PEM).decode())
+        ctx.load_verify_locations(cadata="".join(pems))
+    else:
+        raise ConfigError(f"ssl.truststore.type={kind}: odradek reads PEM and PKCS12 trust stores (not {kind})")
+
+
+def _read(location: str | None, name: str) -> bytes:
+    if not location:
+        raise ConfigError(f"{name} is not set")
+    try:
+        with open(location, "rb") as f:
+            return f.read()
+    except OSError as e:
+        raise ConfigError(f"{name} {location}: {e.strerror or e}") from None
+
+
+def _pem(key, certs) -> bytes:
+    from cryptography.hazmat.primitives.serialization import Encoding, NoEncryption, PrivateFormat
+
+    out = key.private_bytes(Encoding.PEM, PrivateFormat.PKCS8, NoEncryption())
+    return out + b"".join(c.public_bytes(Encoding.PEM) for c in certs)
+
+
+def _load_pem(ctx: ssl.SSLContext, pem: bytes, password: str | None) -> None:
+    """load_cert_chain takes files only: the PEM goes through a private temporary file."""
+    fd, path = tempfile.mkstemp(prefix="odradek-tls-", suffix=".pem")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(pem)
+        ctx.load_cert_chain(path, password=password)
+    except ssl.SSLError as e:
+        raise ConfigError(f"the SSL key store cannot be loaded: {e.reason or e}") from None
+    finally:
+        os.unlink(path)
