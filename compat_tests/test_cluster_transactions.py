@@ -279,3 +279,79 @@ def _retry_commit(p: Producer) -> bool:
         if e.args[0].retriable():
             return False
         raise
+
+
+OPEN_TXN_SCRIPT = """
+import sys, time
+from confluent_kafka import Producer
+bootstrap, topic, txn_id = sys.argv[1:4]
+p = Producer({"bootstrap.servers": bootstrap, "transactional.id": txn_id, "transaction.timeout.ms": 600000})
+p.init_transactions(60)
+p.begin_transaction()
+for i in range(3):
+    p.produce(topic, b"open-%d" % i, partition=0)
+assert p.flush(60) == 0
+print("WRITTEN", flush=True)
+time.sleep(600)
+"""
+
+
+def _table(r) -> list[dict[str, str]]:
+    """kafka-transactions' table (tab separated, a header row) -> its rows as dicts."""
+    assert r.returncode == 0, r.stderr
+    header, *rows = [[c.strip() for c in line.rstrip().split("\t")] for line in r.stdout.strip().splitlines()]
+    return [dict(zip(header, row)) for row in rows]
+
+
+def test_kafka_transactions_tools_on_an_open_transaction(cluster):
+    """A transactional producer begins, writes 3 records to partition 0 (after 2 plain ones) and is
+    killed -9: kafka-transactions describe / list show it Ongoing on its coordinator; describe-producers
+    shows its transaction starting at offset 2 on the leader and, with --broker-id, on each follower;
+    find-hanging --broker-id finds nothing on any broker (the coordinator knows the transaction and its
+    partition); abort --topic --partition --start-offset writes the abort marker, after which
+    read_committed reads past it."""
+    import subprocess
+    import sys
+
+    topic = "txn-tools"
+    state = _topic(cluster, topic)
+    plain = Producer({"bootstrap.servers": cluster.bootstrap, "enable.idempotence": True})
+    for v in (b"plain-0", b"plain-1"):
+        plain.produce(topic, v, partition=0)
+    assert plain.flush(30) == 0
+    txn_id = f"tools-{uuid.uuid4().hex[:8]}"
+    proc = subprocess.Popen([sys.executable, "-c", OPEN_TXN_SCRIPT, cluster.bootstrap, topic, txn_id],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout.readline().strip() == "WRITTEN", f"the open transaction's producer exited {proc.wait(30)}"
+    finally:
+        proc.kill()
+        proc.wait(30)
+    tool = ("transactions", "--bootstrap-server", cluster.bootstrap)
+    (described,) = _table(kafka_tool(*tool, "describe", "--transactional-id", txn_id))
+    coordinator = str(_coordinator(cluster.bootstrap, txn_id))
+    assert (described["CoordinatorId"], described["TransactionState"], described["TopicPartitions"]) == \
+        (coordinator, "Ongoing", f"{topic}-0"), described
+    pid = described["ProducerId"]
+    listed = [row for row in _table(kafka_tool(*tool, "list")) if row["TransactionalId"] == txn_id]
+    assert listed == [{"TransactionalId": txn_id, "Coordinator": coordinator, "ProducerId": pid,
+                       "TransactionState": "Ongoing"}]
+    for broker in [None, *state[0].replicas]:  # the leader, then each replica by --broker-id
+        where = () if broker is None else ("--broker-id", str(broker))
+        producers = _table(kafka_tool(*tool, "describe-producers", "--topic", topic, "--partition", "0", *where))
+        assert [(p["ProducerEpoch"], p["CurrentTransactionStartOffset"]) for p in producers
+                if p["ProducerId"] == pid] == [(described["ProducerEpoch"], "2")], (broker, producers)
+    for broker in cluster.brokers:
+        found = _table(kafka_tool(*tool, "find-hanging", "--broker-id", str(broker.id),
+                                  "--max-transaction-timeout", "0"))
+        assert found == [], (broker.id, found)
+    r = kafka_tool(*tool, "abort", "--topic", topic, "--partition", "0", "--start-offset", "2")
+    assert r.returncode == 0, r.stderr
+    producers = _table(kafka_tool(*tool, "describe-producers", "--topic", topic, "--partition", "0"))
+    assert [p["CurrentTransactionStartOffset"] for p in producers if p["ProducerId"] == pid] == ["None"]
+    plain.produce(topic, b"after", partition=0)  # readable read_committed only past the aborted transaction
+    assert plain.flush(30) == 0
+    got = read_to_end(cluster.bootstrap, topic, PARTITIONS, "read_committed", 3)
+    assert got[0] == ["plain-0", "plain-1", "after"], got
+    assert read_to_end(cluster.bootstrap, topic, PARTITIONS, "read_uncommitted", 6)[0] == [
+        "plain-0", "plain-1", "open-0", "open-1", "open-2", "after"]

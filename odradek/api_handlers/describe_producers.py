@@ -1,5 +1,9 @@
 """DescribeProducers (key 61) v0: the active idempotent/transactional producers of partitions
-(KIP-664, `kafka-transactions.sh describe-producers`), from each partition's producer state."""
+(KIP-664, `kafka-transactions.sh describe-producers`), from each partition's producer state.
+
+As Kafka's Partition.activeProducerState, any replica with a local log answers, a follower too
+(its producer state follows the leader's batches): `describe-producers --broker-id` and
+`find-hanging --broker-id` ask one broker about every partition it hosts."""
 
 from __future__ import annotations
 
@@ -42,7 +46,7 @@ def _partition(ctx, topic_image, name: str, p: int) -> PartitionResponse:
     if p not in topic_image.partitions:
         # Kafka's partition-level errors carry no message
         return PartitionResponse(partition_index=p, error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-    plog = ctx.services.partitions.leader_log(name, p)
+    plog = ctx.services.partitions.consumer_log(name, p)
     if isinstance(plog, NotLed):
         return PartitionResponse(partition_index=p, error_code=ErrorCode.NOT_LEADER_OR_FOLLOWER)
     with plog.lock:
