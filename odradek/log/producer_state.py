@@ -136,7 +136,9 @@ class ProducerStateTable:
         for b in entry.batches:
             if b.first_seq == base_sequence and b.last_seq == last_seq:
                 return Check(CheckResult.DUPLICATE, b)
-        if entry.last_seq < 0 or base_sequence == _next_seq(entry.last_seq):
+        # no batch of this epoch yet (its entry made by a marker that bumped the epoch, transaction
+        # version 2): last_seq -1, only sequence 0 is next, as Kafka's checkSequence
+        if base_sequence == _next_seq(entry.last_seq):
             return Check(CheckResult.OK)
         return Check(CheckResult.OUT_OF_ORDER_SEQUENCE)
 
