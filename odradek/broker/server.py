@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
+from odradek.broker.heap_trim import HeapTrim, malloc_trim
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.testing.faults import FaultTable
 from odradek.testing.trace_sink import TraceSink
@@ -53,6 +54,7 @@ class BrokerServer:
         self.server = None
         self.connections: set[KafkaConnection] = set()
         self.buffer_pool = BufferPool()  # receive buffers, shared by the connections
+        self.heap_trim = HeapTrim(malloc_trim())  # what a connection storm freed goes back to the OS
         self.limits = ConnectionLimits.from_config(config)  # queued.max.request.bytes, max.connections*
         self._stopping = None
         self._tasks: list[asyncio.Task] = []
@@ -206,6 +208,7 @@ class BrokerServer:
                 if real_now >= next_idle:
                     next_idle = real_now + 1000
                     self._close_idle(real_now)
+                    self.heap_trim.connections(len(self.connections))
                 if (cleaning is not None and cleaning.done() and not cleaning.cancelled()
                         and cleaning.exception() is None and cleaning.result() is not None):
                     next_clean = now  # as Kafka's cleaner thread: back off only when idle
