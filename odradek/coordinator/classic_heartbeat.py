@@ -328,6 +328,7 @@ class ClassicProtocol:
 
     def _update_member_and_rebalance(self, g, m, session_ms, rebalance_ms, protocols, slot, now_ms) -> None:
         m.session_timeout_ms, m.rebalance_timeout_ms, m.protocols = session_ms, rebalance_ms, protocols
+        g.members[m.member_id] = m  # (its protocols counted again)
         if m.join_slot is not None and m.join_slot is not slot:
             m.join_slot.result = JoinResult(error=E.REBALANCE_IN_PROGRESS, member_id=m.member_id)
         m.join_slot = slot

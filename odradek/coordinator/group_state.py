@@ -34,6 +34,56 @@ VALID_PREVIOUS = {
 }
 
 
+class ClassicMembers(dict):
+    """A classic group's members (member_id -> Member) with, per protocol name, how many of them
+    support it (Kafka's ClassicGroup.supportedProtocols). A member whose protocols change in
+    place is stored again (``members[id] = m``) so that the counts follow."""
+
+    def __init__(self):
+        super().__init__()
+        self.protocol_counts: dict[str, int] = {}
+        self._counted: dict[str, frozenset] = {}
+
+    def __setitem__(self, member_id: str, m) -> None:
+        self._uncount(member_id)
+        names = frozenset(n for n, _ in m.protocols)
+        counts = self.protocol_counts
+        for n in names:
+            counts[n] = counts.get(n, 0) + 1
+        self._counted[member_id] = names
+        super().__setitem__(member_id, m)
+
+    def __delitem__(self, member_id: str) -> None:
+        super().__delitem__(member_id)
+        self._uncount(member_id)
+
+    def pop(self, member_id: str, *default):
+        self._uncount(member_id)
+        return super().pop(member_id, *default)
+
+    def clear(self) -> None:
+        super().clear()
+        self.protocol_counts.clear()
+        self._counted.clear()
+
+    def _uncount(self, member_id: str) -> None:
+        names = self._counted.pop(member_id, None)
+        if names:
+            counts = self.protocol_counts
+            for n in names:
+                left = counts[n] - 1
+                if left:
+                    counts[n] = left
+                else:
+                    del counts[n]
+
+    # (a dict's other ways in would bypass the counts)
+    def update(self, *a, **kw):
+        raise TypeError("ClassicMembers: assign members one by one")
+
+    setdefault = popitem = update
+
+
 class Slot:
     """Where a parked JoinGroup/SyncGroup request finds its answer once the coordinator has one."""
 
@@ -120,7 +170,7 @@ class Group:
     protocol_type: str | None = None
     protocol_name: str | None = None
     leader_id: str | None = None
-    members: dict = field(default_factory=dict)  # member_id -> Member (insertion order kept)
+    members: ClassicMembers = field(default_factory=lambda: ClassicMembers())  # member_id -> Member, in join order
     static_members: dict = field(default_factory=dict)  # group_instance_id -> member_id
     pending_members: dict = field(default_factory=dict)  # member_id -> deadline (MEMBER_ID_REQUIRED issued)
     pending_sync: set = field(default_factory=set)
@@ -172,14 +222,16 @@ class Group:
         return max(candidates, key=lambda c: votes[c])
 
     def supports_protocols(self, protocol_type: str, names: set) -> bool:
+        """Kafka's ClassicGroup.supportsProtocols: one of ``names`` is supported by every member
+        (counted as members come and go: a check per join over every member made a 10,000-member
+        group's joins quadratic)."""
         if not self.members:
             return bool(protocol_type) and bool(names)
         if protocol_type != self.protocol_type:
             return False
-        for m in self.members.values():
-            if not names & {n for n, _ in m.protocols}:
-                return False
-        return True
+        everyone = len(self.members)
+        counts = self.members.protocol_counts
+        return any(counts.get(n, 0) == everyone for n in names)
 
     def subscribed_topics(self) -> set | None:
         """Topics the members subscribe to (consumer protocol); None when unknown."""

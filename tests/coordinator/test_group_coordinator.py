@@ -466,3 +466,24 @@ def test_record_formats_roundtrip(version):
     # Kafka's key layout: int16 type 1, then string group, string topic, int32 partition
     assert rec.offset_commit_key("g", "t", 4) == b"\x00\x01\x00\x01g\x00\x01t\x00\x00\x00\x04"
     assert rec.group_metadata_key("g") == b"\x00\x02\x00\x01g"
+
+
+def test_protocol_support_is_counted_as_members_come_go_and_change():
+    """Kafka's supportsProtocols: a join is consistent when one of its protocols is supported by
+    every member, counted per protocol as members join, rejoin with other protocols and leave."""
+    h = Harness()
+    a = h.join_new(protocols=(("range", b"a"), ("rr", b"a")))
+    b = h.join_new(protocols=(("rr", b"b"), ("range", b"b")))
+    settle(h, a, b)
+    g = h.group()
+    assert g.members.protocol_counts == {"range": 2, "rr": 2}
+    assert h.join(protocols=(("sticky", b""),)).result.error == E.INCONSISTENT_GROUP_PROTOCOL
+    # a rejoins supporting only range: rr is no longer everyone's
+    a2 = h.join(member_id=a.result.member_id, protocols=(("range", b"a"),))
+    assert g.members.protocol_counts == {"range": 2, "rr": 1}
+    assert h.join(protocols=(("rr", b"c"),)).result.error == E.INCONSISTENT_GROUP_PROTOCOL
+    b2 = h.join(member_id=b.result.member_id, protocols=(("rr", b"b"), ("range", b"b")))
+    settle(h, a2, b2)
+    err, _ = h.c.leave_group("g", [(a.result.member_id, None)], h.now)
+    assert err == E.NONE and g.members.protocol_counts == {"rr": 1, "range": 1}
+    assert h.join(protocols=(("rr", b"c"),)).result.error == E.MEMBER_ID_REQUIRED  # supported again
