@@ -75,3 +75,37 @@ def test_the_bounds_themselves_are_accepted(bootstrap, topic_name):
     10,001 records, refused above). validate_only builds the records all the same, as Kafka."""
     names = [f"{topic_name}-x"]
     assert _create(bootstrap, [_topic(names[0], 9999)], validate_only=True) == [(names[0], 0, None)]
+
+
+def _metadata(bootstrap: str, names: list[str], auto: bool) -> list[tuple]:
+    c = RawClient(bootstrap, timeout=120)
+    try:
+        md = c.call(MetadataRequest(topics=[MetadataRequestTopic(name=n) for n in names],
+                                    allow_auto_topic_creation=auto), 12)
+    finally:
+        c.close()
+    return [(t.name, t.error_code) for t in md.topics]
+
+
+def test_metadata_auto_creation_answers_unknown_topic_then_the_topic(bootstrap, topic_name):
+    """Kafka 4.3 answers UNKNOWN_TOPIC_OR_PARTITION to the Metadata that auto-creates a topic."""
+    assert _metadata(bootstrap, [topic_name], True) == [(topic_name, 3)]
+    for _ in range(100):
+        if _metadata(bootstrap, [topic_name], False) == [(topic_name, 0)]:
+            break
+    else:
+        pytest.fail("the auto-created topic never appeared")
+    # a name colliding with it ('.' and '_' alike) is never created and stays UNKNOWN_TOPIC_OR_PARTITION
+    twin = topic_name + ".x"
+    _create(bootstrap, [_topic(twin, 1)], validate_only=False)
+    colliding = topic_name + "_x"
+    assert _metadata(bootstrap, [colliding], True) == [(colliding, 3)]
+    assert _metadata(bootstrap, [colliding], True) == [(colliding, 3)]
+
+
+def test_metadata_auto_creating_too_many_topics_creates_none(bootstrap, topic_name):
+    """5,001 names with num.partitions 1: 10,002 records in one CreateTopics, refused whole."""
+    names = [f"{topic_name}-{i}" for i in range(5001)]
+    assert sorted(_metadata(bootstrap, names, True)) == sorted((n, 3) for n in names)  # (Kafka's in any order)
+    probe = [names[0], names[-1]]
+    assert sorted(_metadata(bootstrap, probe, False)) == sorted((n, 3) for n in probe)
