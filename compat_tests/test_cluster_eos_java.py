@@ -10,6 +10,12 @@ waits for the full ISR. Then the group's committed offsets reach the input's end
 read_committed consumer finds in each output partition exactly the input partition's records, once
 each, in order.
 
+Then the Kafka Streams application (compat_tests/java-streams, StreamsCheck's cluster run) under
+exactly_once_v2 with every topic at replication factor 3, internal ones too: the broker coordinating
+its transactional id is killed -9 while it processes a batch and restarted later; its outputs, read
+read_committed, hold exactly the expected counts after each batch, no count repeats, and the group's
+offsets are the inputs' ends.
+
 Cycles: --failover-cycles N (or ODRADEK_FAILOVER_CYCLES), DEFAULT_CYCLES in the suite. Against Apache
 Kafka 4.3: --cluster-kafka.
 """
@@ -26,7 +32,7 @@ from confluent_kafka import Consumer, TopicPartition
 
 import builds
 from cluster import failover_cycles, running_cluster, wait_for
-from harness import read_to_end
+from harness import CHECK_LINE, read_to_end
 from replication_load import ConfluentLoad
 
 from odradek.broker.wire_client import WireClient
@@ -147,3 +153,46 @@ def test_java_consume_transform_produce_through_kills(cluster, request):
     errors = Counter(e.split(":")[0] for e in copy.errors())
     print(f"copied {sum(ends)} records exactly once through {cycles} kill -9 cycles (Java EOS); "
           f"client errors: {errors.most_common(6)}", flush=True)
+
+
+STREAMS_CHECKS = ["streams.cluster.firstBatch", "streams.cluster.brokerKilled", "streams.cluster.brokerRestarted",
+                  "streams.noDuplicateOutput", "streams.outputTransactions", "streams.committedOffsets"]
+
+
+def test_kafka_streams_exactly_once_through_a_broker_kill(cluster):
+    """StreamsCheck BOOTSTRAP cluster asks for the kill ("KILL <transactional id>") and the restart
+    ("RESTART") on stdout and goes on when it reads a line."""
+    proc = subprocess.Popen(["java", *builds.CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
+                             builds.streams_classpath(), "odradek.compat.streams.StreamsCheck", cluster.bootstrap,
+                             "cluster"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    results: dict[str, str] = {}
+    out: list[str] = []
+    victim = None
+    try:
+        for line in proc.stdout:
+            out.append(line)
+            if line.startswith("KILL "):
+                victim = _coordinator(cluster.bootstrap, line.split()[1])
+                cluster.kill9(victim)
+                print(f"killed broker {victim}, the coordinator of {line.split()[1]}", flush=True)
+            elif line.startswith("RESTART"):
+                cluster.start(victim)
+                for t in INTERNAL:
+                    cluster.wait_full_isr(t)
+            elif m := CHECK_LINE.match(line):
+                results[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
+                continue
+            else:
+                continue
+            proc.stdin.write("done\n")
+            proc.stdin.flush()
+        proc.wait(60)
+    finally:
+        proc.kill()
+        proc.wait(30)
+    tail = "".join(out[-60:])
+    assert victim is not None, tail
+    for check in STREAMS_CHECKS:
+        assert results.get(check) == "PASS", f"{check}: {results.get(check)}\n{tail}"
+    assert proc.returncode == 0, tail

@@ -82,6 +82,7 @@ import org.apache.kafka.streams.state.ReadOnlyWindowStore;
  * (every store restored from its changelog, checked through interactive queries).
  *
  * Usage: StreamsCheck BOOTSTRAP eos|alos [classic|streams]
+ *        StreamsCheck BOOTSTRAP cluster   (exactly_once_v2 on 3 brokers through a broker kill: runCluster)
  *   processing.guarantee exactly_once_v2 or at_least_once; group.protocol classic (default: JoinGroup/SyncGroup,
  *   the client assigns tasks) or streams (KIP-1071: StreamsGroupHeartbeat, the broker assigns tasks)
  * Prints "PASS name" or "FAIL name: reason" per check; exits 1 if any check failed.
@@ -101,11 +102,13 @@ public final class StreamsCheck {
                                    "india", "juliett", "kilo", "lima"};
     static final int USERS = 8;
     static final int WAIT_S = 45;
+    static final int CLUSTER_WAIT_S = 180;  // the outputs of a batch in the cluster run
 
     final String bootstrap;
     final String mode;
     final String guarantee;
     final String prefix;
+    short replicationFactor = 1;  // of every topic, Streams' internal ones too (3 in the cluster run)
     final String groupProtocol;
     final String appId;
     final String lines, clicks, regions, wordCounts, regionCounts, windowCounts;
@@ -248,6 +251,7 @@ public final class StreamsCheck {
             p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 300);
             p.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 5);
             p.put(StreamsConfig.GROUP_PROTOCOL_CONFIG, groupProtocol);
+            if (replicationFactor > 1) p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) replicationFactor);
             streams = new KafkaStreams(topology().build(), p);
             streams.setGlobalStateRestoreListener(new StateRestoreListener() {
                 public void onRestoreStart(TopicPartition tp, String store, long start, long end) { }
@@ -336,7 +340,7 @@ public final class StreamsCheck {
         List<NewTopic> ts = new ArrayList<>();
         // output topics too: Streams never creates them (a broker auto-creates them with its default partitions)
         for (String t : List.of(lines, clicks, regions, wordCounts, regionCounts, windowCounts))
-            ts.add(new NewTopic(t, PARTITIONS, (short) 1));
+            ts.add(new NewTopic(t, PARTITIONS, replicationFactor));
         admin.createTopics(ts).all().get();
     }
 
@@ -428,7 +432,14 @@ public final class StreamsCheck {
         while (true) {
             for (Instance i : running) i.checkHealthy();
             Map<String, String> diffs = new TreeMap<>();
-            Map<String, List<ConsumerRecord<String, Long>>> all = readAll(new ArrayList<>(expected.keySet()));
+            Map<String, List<ConsumerRecord<String, Long>>> all;
+            try {
+                all = readAll(new ArrayList<>(expected.keySet()));
+            } catch (CheckFailed | org.apache.kafka.common.KafkaException e) {  // a leader moving: read again
+                if (System.currentTimeMillis() > deadline) throw e;
+                Thread.sleep(250);
+                continue;
+            }
             for (Map.Entry<String, Map<String, Long>> e : expected.entrySet()) {
                 Map<String, Long> got = lastPerKey(all.get(e.getKey()));
                 if (!got.equals(e.getValue())) diffs.put(e.getKey(), "expected " + e.getValue() + " got " + got);
@@ -498,6 +509,65 @@ public final class StreamsCheck {
         });
     }
 
+    /** The cluster run (3 brokers): exactly_once_v2 with every topic at replication factor 3, through a
+     *  kill -9 of the broker coordinating the instance's transactional id, done by the caller when asked
+     *  ("KILL <transactional id>" on stdout, a line on stdin once done), then its restart ("RESTART"). */
+    void runCluster() throws Exception {
+        check("streams.cluster.firstBatch", () -> {
+            createTopics();
+            produceRegions();
+            produceBatch(1);
+            a = startInstance("A");
+            waitForAssignment(Map.of("A", 4 * PARTITIONS));
+            // each transaction adds its partitions one by one, every coordinator write replicated: slower than on one node
+            waitForOutputs(CLUSTER_WAIT_S);
+            checkReplicationFactor();
+        });
+        check("streams.cluster.brokerKilled", () -> {
+            produceBatch(2);  // processed while the broker dies
+            ask("KILL " + txnId(a));
+            waitForOutputs(CLUSTER_WAIT_S);
+            waitForAssignment(Map.of("A", 4 * PARTITIONS));
+        });
+        check("streams.cluster.brokerRestarted", () -> {
+            ask("RESTART");
+            produceBatch(3);
+            waitForOutputs(CLUSTER_WAIT_S);
+        });
+        check("streams.noDuplicateOutput", this::checkMonotonic);
+        check("streams.outputTransactions", this::checkOutputTransactions);
+        check("streams.committedOffsets", () -> {
+            stop(a);
+            checkCommittedOffsets();
+        });
+    }
+
+    /** Say what the caller must do, wait for its line on stdin. */
+    static void ask(String what) throws IOException {
+        System.out.println(what);
+        System.out.flush();
+        String done = new java.io.BufferedReader(new java.io.InputStreamReader(System.in)).readLine();
+        expect(done != null, "no answer to %s", what);
+    }
+
+    /** exactly_once_v2: one transactional producer per thread, id <application.id>-<process id>-<thread>. */
+    static String txnId(Instance i) {
+        return i.streams.metadataForLocalThreads().iterator().next().threadName().replace("-StreamThread-", "-");
+    }
+
+    /** Every topic of the application, the internal ones Streams created too, on replicationFactor brokers. */
+    void checkReplicationFactor() throws Exception {
+        Set<String> names = admin.listTopics().names().get().stream().filter(n -> n.startsWith(prefix + "-"))
+                                 .collect(Collectors.toCollection(TreeSet::new));
+        expectEq(12, names.size(), "topics of the application " + names);
+        Map<String, Integer> got = new TreeMap<>();
+        for (TopicDescription td : admin.describeTopics(names).allTopicNames().get().values())
+            for (var p : td.partitions()) got.merge(td.name() + " replicas " + p.replicas().size(), 1, Integer::sum);
+        Map<String, Integer> want = new TreeMap<>();
+        for (String n : names) want.put(n + " replicas " + replicationFactor, PARTITIONS);
+        expectEq(want, got, "replicas of each partition");
+    }
+
     /** exactly_once_v2 across a crash: member D (another JVM) takes half of C's tasks, then dies in
      *  the middle of batch 5, its transaction open. C gets D's tasks after the session timeout,
      *  restores their state from the changelogs read_committed (the broker aborts D's transaction
@@ -558,8 +628,7 @@ public final class StreamsCheck {
                 Set<String> t = i.activeTasks();
                 if (t.size() == 2 * PARTITIONS) {
                     // exactly_once_v2: one transactional producer per thread, id <application.id>-<process id>-<thread>
-                    String thread = i.streams.metadataForLocalThreads().iterator().next().threadName();
-                    System.out.println("TXNID " + thread.replace("-StreamThread-", "-"));
+                    System.out.println("TXNID " + txnId(i));
                     System.out.println("RUNNING " + t.size() + " " + t);
                     System.out.flush();
                     break;
@@ -777,6 +846,17 @@ public final class StreamsCheck {
         if (args.length == 7 && args[1].equals("member")) {
             new StreamsCheck(args[0], args[2], args[3], args[4]).runMember(args[5], Long.parseLong(args[6]));
             return;
+        }
+        if (args.length == 2 && args[1].equals("cluster")) {
+            StreamsCheck s = new StreamsCheck(args[0], "eos", "classic", null);
+            s.replicationFactor = 3;
+            try {
+                s.runCluster();
+            } finally {
+                s.shutdown();
+            }
+            System.out.printf("kafka-streams cluster: %d passed, %d failed%n", s.passed, s.failed);
+            System.exit(s.failed == 0 ? 0 : 1);
         }
         if (args.length < 2 || args.length > 3 || !(args[1].equals("eos") || args[1].equals("alos"))
             || (args.length == 3 && !(args[2].equals("classic") || args[2].equals("streams")))) {
