@@ -136,6 +136,8 @@ USED_BY = {
     "test_kafkajs.py": ("kafkajs",),
     "test_cli_groups.py": ("kafka-tools",),
     "test_cluster_group_coordinator_failover.py": ("java-clients", "kafka-tools"),
+    "test_cluster_eos_java.py": ("java-clients", "java-streams"),
+    "test_cluster_transactions.py": ("java-clients", "kafka-tools"),
     "test_cluster_admin.py": ("kafka-tools",),
     "test_producer_expiry.py": ("kafka-tools",),
     "test_share_groups.py": ("kafka-tools",),
