@@ -68,15 +68,25 @@ def test_module_broker_shared_and_faults_cleared(odradek_module_broker):
 '''
 
 
+def plugin_args() -> list[str]:
+    """-p for the plugin, unless pytest loads it already from the installed entry point (pytest11): a
+    second registration under the module's name is refused."""
+    from importlib.metadata import entry_points
+
+    installed = any(ep.value == "odradek.testing.pytest_plugin" for ep in entry_points(group="pytest11"))
+    autoload = not os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
+    return [] if installed and autoload else ["-p", "odradek.testing.pytest_plugin"]
+
+
 @pytest.mark.parametrize("in_process", [True, False], ids=["thread", "subprocess"])
 def test_plugin_fixtures_in_a_user_suite(pytester, in_process):
     pytester.makepyfile(test_user=USER_TESTS.replace("IN_PROCESS", repr(in_process)))
-    result = pytester.runpytest_subprocess("-p", "odradek.testing.pytest_plugin", "-p", "no:cacheprovider", "-q")
+    result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", "-q")
     result.assert_outcomes(passed=4 if in_process else 5, skipped=1 if in_process else 0)
 
 
 def test_plugin_leaves_a_suite_without_its_fixtures_alone(pytester):
     pytester.makepyfile(test_plain="def test_nothing_started(request):\n"
                                    "    assert 'odradek_broker' not in request.fixturenames\n")
-    result = pytester.runpytest_subprocess("-p", "odradek.testing.pytest_plugin", "-p", "no:cacheprovider", "-q")
+    result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", "-q")
     result.assert_outcomes(passed=1)
