@@ -65,7 +65,7 @@ TABLE = {
     79: ('share_acknowledge', 1, 2),
     83: ('initialize_share_group_state', 0, 0),
     84: ('read_share_group_state', 0, 0),
-    85: ('write_share_group_state', 0, 0),
+    85: ('write_share_group_state', 0, 1),
     86: ('delete_share_group_state', 0, 0),
     87: ('read_share_group_state_summary', 0, 1),
     88: ('streams_group_heartbeat', 0, 0),

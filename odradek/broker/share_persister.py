@@ -148,6 +148,8 @@ class SharePersister:
         epoch = self._leader_epoch(t.name, key[2]) if t is not None else None
         snapshot = None if start_offset is None else Snapshot(start_offset, batches, 0,
                                                               -1 if epoch is None else epoch)
+        if snapshot is not None:
+            snapshot.delivery_complete_count = delivery_complete_count(snapshot)
         deferred = self._deferred.get(key)
         if not self.store.error(key) and key not in self._locks and (deferred is None or not self._remote):
             self._write_locally(key, snapshot, now_ms)  # raises: the change stays pending
@@ -186,10 +188,11 @@ class SharePersister:
                     req = wreq.WriteShareGroupStateRequest(group_id=group, topics=[wreq.WriteStateData(
                         topic_id=tid, partitions=[wreq.PartitionData(
                             partition=p, state_epoch=snapshot.state_epoch, leader_epoch=snapshot.leader_epoch,
-                            start_offset=snapshot.start_offset, state_batches=[
+                            start_offset=snapshot.start_offset,
+                            delivery_complete_count=snapshot.delivery_complete_count, state_batches=[
                                 wreq.StateBatch(first_offset=f, last_offset=last, delivery_state=st,
                                                 delivery_count=n) for f, last, st, n in snapshot.batches])])])
-                r = await self._call(key, req, 0)
+                r = await self._call(key, req, 1)
                 err = r if isinstance(r, ErrorCode) else ErrorCode(r.results[0].partitions[0].error_code)
         finally:
             if not lock.locked() and self._locks.get(key) is lock:

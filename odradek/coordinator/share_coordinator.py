@@ -23,7 +23,7 @@ Pure: no I/O beyond the log port, no clock.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Protocol
 
 from odradek.wire.errors import ErrorCode
@@ -54,11 +54,14 @@ class Snapshot:
     batches: list = field(default_factory=list)  # [(first, last, delivery state, delivery count)]
     state_epoch: int = 0
     leader_epoch: int = 0
+    delivery_complete_count: int = -1  # as written (WriteShareGroupState v1); -1: not given
 
 
 def delivery_complete_count(s: Snapshot) -> int:
-    """ReadShareGroupStateSummary v1's DeliveryCompleteCount (KIP-1226): the records at or past the
-    start offset that are done (acknowledged or archived)."""
+    """ReadShareGroupStateSummary v1's DeliveryCompleteCount (KIP-1226): as the leader wrote it, else
+    (a v0 write) the records at or past the start offset that are done (acknowledged or archived)."""
+    if s.delivery_complete_count != -1:
+        return s.delivery_complete_count
     return sum(last - max(first, s.start_offset) + 1 for first, last, state, _ in s.batches
                if state in (ACKNOWLEDGED, ARCHIVED) and last >= s.start_offset)
 
@@ -95,12 +98,12 @@ class ShareCoordinator:
             d = share_state.decode_partition_state(key, value)
             if d is None:
                 continue
-            k, start, batches, state_epoch, leader_epoch = d
+            k, start, batches, state_epoch, leader_epoch, done = d
             if start is None:
                 states.pop(k, None)
                 latest.pop(bytes(key), None)
             else:
-                states[k] = Snapshot(start, batches, state_epoch, leader_epoch)
+                states[k] = Snapshot(start, batches, state_epoch, leader_epoch, done)
                 latest[bytes(key)] = offset
         return list(states)
 
@@ -126,7 +129,7 @@ class ShareCoordinator:
         if leader_epoch != -1 and leader_epoch < s.leader_epoch:
             raise CoordinatorError(E.FENCED_LEADER_EPOCH)
         if leader_epoch > s.leader_epoch:  # a new share-partition leader: its predecessor is fenced
-            self._put(p, key, Snapshot(s.start_offset, s.batches, s.state_epoch, leader_epoch), now_ms)
+            self._put(p, key, replace(s, leader_epoch=leader_epoch), now_ms)
         return s
 
     def summary(self, key: tuple) -> Snapshot:
@@ -144,7 +147,7 @@ class ShareCoordinator:
             if snapshot.state_epoch < s.state_epoch:
                 raise CoordinatorError(E.FENCED_STATE_EPOCH)
             if snapshot.leader_epoch == -1:
-                snapshot = Snapshot(snapshot.start_offset, snapshot.batches, snapshot.state_epoch, s.leader_epoch)
+                snapshot = replace(snapshot, leader_epoch=s.leader_epoch)
         self._put(p, key, snapshot, now_ms)
 
     def initialize(self, key: tuple, state_epoch: int, start_offset: int, now_ms: int) -> None:
@@ -166,7 +169,7 @@ class ShareCoordinator:
         rkey = share_state.partition_state_key(*key)
         value = None if snapshot is None else share_state.partition_state_value(
             key[0], key[1], key[2], snapshot.start_offset, snapshot.batches, snapshot.state_epoch,
-            snapshot.leader_epoch)
+            snapshot.leader_epoch, snapshot.delivery_complete_count)
         offset = self.log.append(partition, [(rkey, value)], now_ms)
         states, latest = self.states.setdefault(partition, {}), self.latest.setdefault(partition, {})
         if snapshot is None:

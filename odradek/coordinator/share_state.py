@@ -81,7 +81,8 @@ def partition_for(group_id: str, topic_id: bytes, partition: int,
 
 _I16 = struct.Struct(">h")
 SHARE_GROUP_METADATA = 11  # the record type of ShareGroupMetadataKey in __consumer_offsets
-STATE_VALUE_VERSION = 0    # the WriteShareGroupStateRequest version a state value is encoded at
+STATE_VALUE_VERSION = 1    # the WriteShareGroupStateRequest version a state value is encoded at (0: before
+#                            DeliveryCompleteCount; still read)
 
 
 def group_metadata_key(group_id: str) -> bytes:
@@ -109,10 +110,10 @@ def partition_state_key(group_id: str, topic_id: bytes, partition: int) -> bytes
 
 
 def partition_state_value(group_id: str, topic_id: bytes, partition: int, start_offset: int, batches,
-                          state_epoch: int = 0, leader_epoch: int = 0) -> bytes:
+                          state_epoch: int = 0, leader_epoch: int = 0, delivery_complete_count: int = -1) -> bytes:
     body = WriteShareGroupStateRequest(group_id=group_id, topics=[WriteStateData(topic_id=bytes(topic_id), partitions=[
         PartitionData(partition=partition, state_epoch=state_epoch, leader_epoch=leader_epoch,
-                      start_offset=start_offset, state_batches=[
+                      start_offset=start_offset, delivery_complete_count=delivery_complete_count, state_batches=[
                           StateBatch(first_offset=f, last_offset=last, delivery_state=st, delivery_count=n)
                           for f, last, st, n in batches])])])
     return _I16.pack(STATE_VALUE_VERSION) + body.encode(STATE_VALUE_VERSION)
@@ -120,8 +121,8 @@ def partition_state_value(group_id: str, topic_id: bytes, partition: int, start_
 
 def decode_partition_state(key: bytes, value: bytes | None):
     """A __share_group_state record -> ((group_id, topic_id, partition), start_offset | None, batches,
-    state epoch, leader epoch) (start_offset None: a tombstone); None for a record this version does
-    not know."""
+    state epoch, leader epoch, delivery complete count) (start_offset None: a tombstone); None for a
+    record this version does not know."""
     try:
         group, topic, partition = bytes(key).decode().rsplit(":", 2)  # the group id exactly, untrimmed
         topic_id, partition = base64.urlsafe_b64decode(topic + "=="), int(partition)
@@ -130,11 +131,12 @@ def decode_partition_state(key: bytes, value: bytes | None):
     if len(topic_id) != 16:
         return None
     if value is None:
-        return (group, topic_id, partition), None, [], 0, 0
+        return (group, topic_id, partition), None, [], 0, 0, -1
     version = _I16.unpack_from(value, 0)[0]
-    if version != STATE_VALUE_VERSION:
+    if version not in (0, STATE_VALUE_VERSION):
         return None
     body = WriteShareGroupStateRequest.decode(bytes(value), version, 2)
     p = body.topics[0].partitions[0]
     batches = [(b.first_offset, b.last_offset, b.delivery_state, b.delivery_count) for b in p.state_batches]
-    return (group, topic_id, partition), p.start_offset, batches, p.state_epoch, p.leader_epoch
+    return (group, topic_id, partition), p.start_offset, batches, p.state_epoch, p.leader_epoch, \
+        p.delivery_complete_count
