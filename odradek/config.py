@@ -515,6 +515,9 @@ class BrokerConfig:
     controller_listener_names: tuple[str, ...] = prop("controller.listener.names", ("CONTROLLER",), _names)
     # the protocol of each listener; odradek serves PLAINTEXT only and refuses to start a listener
     # mapped to SSL or SASL rather than serve it without them
+    # client quotas (producer_byte_rate, consumer_byte_rate): Kafka's rate windows
+    quota_window_num: int = prop("quota.window.num", 11, _int(1, INT_MAX), kafka_type="INT")
+    quota_window_size_seconds: int = prop("quota.window.size.seconds", 1, _int(1, INT_MAX), kafka_type="INT")
     connection_failed_authentication_delay_ms: int = prop("connection.failed.authentication.delay.ms", 100,
                                                           _int(0, INT_MAX), kafka_type="INT")
     # the mechanisms a SASL listener offers (Kafka's default GSSAPI is refused: odradek has PLAIN and SCRAM)

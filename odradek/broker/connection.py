@@ -24,7 +24,9 @@ from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.coordinator_acks import hold
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.sasl_gate import GateAnswer, gate
-from odradek.broker.stats import observe_request
+from odradek.security.quotas import FETCH as FETCH_RATE
+from odradek.security.quotas import PRODUCE as PRODUCE_RATE
+from odradek.broker.stats import is_follower_fetch, observe_request
 from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
@@ -33,6 +35,8 @@ from odradek.wire.frames import FrameBuffer
 log = logging.getLogger("odradek.broker.connection")
 
 PRODUCE = 0
+FETCH = 1
+QUOTAED = (PRODUCE, FETCH)  # the byte-rate quotas (producer_byte_rate, consumer_byte_rate)
 API_VERSIONS = 18
 MAX_QUEUED_FRAMES = 32
 _BYTES_TYPES = (bytes, bytearray, memoryview)
@@ -420,13 +424,36 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if resp is CLOSE_CONNECTION:
             self.close()
             return
+        throttle_ms = 0
+        if key in QUOTAED and self.server.client_quotas is not None and not (key == FETCH and is_follower_fetch(body)):
+            resp, throttle_ms = self._throttle(key, header.client_id, len(frame), resp)
         if stats is None:
             await self._send(key, ver, corr, resp)
-            return
-        answered = time.perf_counter()
-        await self._send(key, ver, corr, resp)
-        observe_request(stats, self.server.topic_stats, self.broker.controller.image, key, ver, body, resp,
-                        started, handled, answered, time.perf_counter())
+        else:
+            answered = time.perf_counter()
+            await self._send(key, ver, corr, resp)
+            observe_request(stats, self.server.topic_stats, self.broker.controller.image, key, ver, body, resp,
+                            started, handled, answered, time.perf_counter())
+        if throttle_ms:
+            await asyncio.sleep(throttle_ms / 1000)  # the channel stays muted while throttled (KIP-219)
+
+    def _throttle(self, key: int, client_id: str | None, request_bytes: int, resp):
+        """A produce request's bytes, or a fetch response's, counted against the client's quota
+        (security/quotas.py): the response with its throttle time, and that time. A throttled
+        fetch gets no data, as Kafka's getThrottledResponse."""
+        user = self.sasl.principal.split(":", 1)[1] if self.sasl is not None and self.sasl.principal else "ANONYMOUS"
+        if key == PRODUCE:
+            ms = self.server.client_quotas.record(PRODUCE_RATE, user, client_id or "", request_bytes, _now_ms())
+        else:
+            size = sum(len(p.records) for t in resp.responses for p in t.partitions if p.records is not None)
+            ms = self.server.client_quotas.record(FETCH_RATE, user, client_id or "", size, _now_ms())
+            if ms and size:  # Kafka sends none of it and takes the bytes back from the rate
+                self.server.client_quotas.unrecord(FETCH_RATE, user, client_id or "", size, _now_ms())
+                resp = type(resp)(throttle_time_ms=ms, error_code=resp.error_code, session_id=resp.session_id,
+                                  responses=[])
+        if ms:
+            resp.throttle_time_ms = max(resp.throttle_time_ms, ms)
+        return resp, ms
 
     def _topic_name(self, topic_id) -> str | None:
         t = self.broker.image.topics_by_id.get(topic_id)

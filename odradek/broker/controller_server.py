@@ -99,6 +99,7 @@ class ControllerServer:
         self.faults = None  # no injected faults nor request trace on the CONTROLLER listener (odradek/testing)
         self.trace = None
         self.request_stats = None  # the CONTROLLER listener's requests are not in the metrics (yet)
+        self.client_quotas = None  # nor under client quotas
         self.topic_stats = None
         self._was_active = False
         self._heartbeats = BrokerHeartbeats(config.broker_session_timeout_ms)

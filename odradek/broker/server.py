@@ -22,6 +22,7 @@ from odradek.broker.http_server import HttpMount
 from odradek.broker.log_format import formatter
 from odradek.broker.tls import server_context
 from odradek.config import ConfigError, listener_protocol
+from odradek.security.quotas import ClientQuotas
 from odradek.security.sasl import SaslSession, plain_users
 from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
@@ -74,6 +75,7 @@ class BrokerServer:
             add_control_routes(self.http.routes, self.faults, self.clock)
         self.connections_created = 0
         self._plain_users: dict[str, str] | None = None  # a SASL listener's PLAIN users, from its JAAS config
+        self.client_quotas: ClientQuotas | None = None  # byte-rate quotas, once the broker's image exists
         self.http_mounts = http_mounts  # more pages on the HTTP listener (the console), from the entry point
 
     async def start(self, cluster: QuorumBroker | None = None) -> None:
@@ -101,6 +103,8 @@ class BrokerServer:
         sock = self.server.sockets[0]
         self.port = sock.getsockname()[1]
         self.broker = Broker(self.config, self.clock.now_ms, self.loop.call_later, topic_stats=self.topic_stats)
+        self.client_quotas = ClientQuotas(lambda: self.broker.controller.image.client_quotas,
+                                          self.config.quota_window_size_seconds * 1000, self.config.quota_window_num)
         if lst.port == 0 and self.broker.advertised_port == 0:
             self.broker.advertised_port = self.port
         if cluster is None:

@@ -2,7 +2,9 @@
 
 An entity is a small map entity type -> name (None = the default entity); in the image it
 is a tuple of (type, name) pairs in ENTITY_ORDER. Decisions are pure: image + request ->
-(ClientQuotaRecords, per-entity results). Quotas are stored and described, not enforced.
+(ClientQuotaRecords, per-entity results). The broker enforces producer_byte_rate and
+consumer_byte_rate (odradek/security/quotas.py); request_percentage and controller_mutation_rate
+are stored and described, not enforced yet.
 """
 
 from __future__ import annotations
