@@ -227,10 +227,12 @@ class Broker(ClientHelpers):
         return cmd
 
     def _transport(self, method: str, path: str, body: object) -> tuple[int, dict]:
+        if not self.control:
+            raise RuntimeError("this broker has no control API (Broker(control=True) enables it)")
         if self._thread is not None:
             return self._thread.control(method, path, body)
         if self.http_port is None:
-            raise RuntimeError("this broker has no control API (Broker(control=True) enables it)")
+            raise RuntimeError("this broker is not running")
         return http_transport(self.control_url)(method, path, body)
 
 
