@@ -16,6 +16,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -310,3 +311,22 @@ def read_to_end(bootstrap: str, topic: str, partitions: int = 1, isolation: str 
     finally:
         c.close()
     return out
+
+
+def poll_values(settings: dict, topic: str, done: Callable[[list[bytes]], bool], timeout: float = 60) -> list[bytes]:
+    """The values a new confluent-kafka consumer group (``settings`` plus a fresh group id, from the
+    earliest offset) reads from ``topic`` until ``done(values)`` or the timeout."""
+    from confluent_kafka import Consumer
+
+    c = Consumer({**settings, "group.id": f"g-{time.monotonic_ns()}", "auto.offset.reset": "earliest"})
+    c.subscribe([topic])
+    got: list[bytes] = []
+    deadline = time.monotonic() + timeout
+    try:
+        while not done(got) and time.monotonic() < deadline:
+            m = c.poll(1)
+            if m is not None and m.error() is None:
+                got.append(m.value())
+    finally:
+        c.close()
+    return got

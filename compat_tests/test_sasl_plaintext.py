@@ -5,13 +5,11 @@ passwords and unauthenticated requests fail cleanly and leave the broker serving
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from confluent_kafka import Consumer, KafkaError, Producer
+from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import AdminClient, ScramCredentialInfo, ScramMechanism, UserScramCredentialUpsertion
 
-from harness import BrokerProcess, RawClient, free_port, kafka_tool
+from harness import BrokerProcess, RawClient, free_port, kafka_tool, poll_values
 from odradek.wire.messages.metadata_request import MetadataRequest
 from odradek.wire.messages.sasl_handshake_request import SaslHandshakeRequest
 
@@ -50,16 +48,7 @@ def errors_of(settings: dict) -> list:
 
 
 def consume_all(settings: dict, n: int) -> list[bytes]:
-    c = Consumer({**settings, "group.id": f"g-{time.monotonic_ns()}", "auto.offset.reset": "earliest"})
-    c.subscribe([TOPIC])
-    got = []
-    deadline = time.monotonic() + 60
-    while len(got) < n and time.monotonic() < deadline:
-        m = c.poll(1)
-        if m is not None and m.error() is None:
-            got.append(m.value())
-    c.close()
-    return got
+    return poll_values(settings, TOPIC, lambda got: len(got) >= n)
 
 
 def test_plain_users_produce_and_consume(broker):

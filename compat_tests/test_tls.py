@@ -5,12 +5,10 @@ serving everyone else."""
 
 from __future__ import annotations
 
-import time
-
 import pytest
-from confluent_kafka import Consumer, KafkaError, Producer
+from confluent_kafka import KafkaError, Producer
 
-from harness import BrokerProcess, free_port, kafka_tool
+from harness import BrokerProcess, free_port, kafka_tool, poll_values
 from tls_certs import TestCA
 
 TOPIC = "over-tls"
@@ -49,16 +47,7 @@ def round_trip(settings: dict, value: bytes) -> list[bytes]:
     p = Producer(settings)
     p.produce(TOPIC, value)
     assert p.flush(30) == 0
-    c = Consumer({**settings, "group.id": f"g-{time.monotonic_ns()}", "auto.offset.reset": "earliest"})
-    c.subscribe([TOPIC])
-    got = []
-    deadline = time.monotonic() + 60
-    while value not in got and time.monotonic() < deadline:
-        m = c.poll(1)
-        if m is not None and m.error() is None:
-            got.append(m.value())
-    c.close()
-    return got
+    return poll_values(settings, TOPIC, lambda got: value in got)
 
 
 def test_confluent_over_tls_large_fetch(tls, ca):
