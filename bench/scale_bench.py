@@ -17,6 +17,7 @@ limit: 99 topics of 100), then measured:
   metadata_bytes that response's size
   idle_cpu_pct   broker CPU over IDLE_S seconds with no client connected, % of one core
   rss_mb         the broker's resident memory after the idle period
+  open_fds       the broker's open file descriptors then
 
 after the last stage:
 
@@ -150,10 +151,14 @@ def wait_leaders(mc: MetadataClient, expected: int, deadline: float) -> None:
         time.sleep(0.2)
 
 
-def run_broker(name: str, sizes: list[int], root: str, log) -> dict[str, float]:
+def open_fds(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def run_broker(name: str, sizes: list[int], root: str, log, out: dict[str, float]) -> None:
+    """Measure one broker into ``out`` (what was measured stays there if a step fails)."""
     b = BROKERS[name](os.path.join(root, name))
     b.startup_timeout_s = CREATE_TIMEOUT_S
-    out: dict[str, float] = {}
     b.start()
     try:
         have = 0
@@ -179,6 +184,7 @@ def run_broker(name: str, sizes: list[int], root: str, log) -> dict[str, float]:
             time.sleep(IDLE_S)
             out[f"idle_cpu_pct@{size}"] = 100 * (b.cpu_s() - cpu0) / (time.monotonic() - t0)
             out[f"rss_mb@{size}"] = b.rss_kb() / 1024
+            out[f"open_fds@{size}"] = float(open_fds(b.pid))
             log(f"{name}: {out}")
         t0 = time.monotonic()
         b.proc.send_signal(signal.SIGTERM)
@@ -190,9 +196,14 @@ def run_broker(name: str, sizes: list[int], root: str, log) -> dict[str, float]:
         produce_one(b.bootstrap, "s-00000", 1800)
         out[f"restart_s@{have}"] = time.monotonic() - t0
         log(f"{name}: {out}")
+    except Exception:
+        for f in ("stdout.log", "server.log"):
+            p = b.dir / f
+            if p.exists():
+                log(f"{name} {f} (end):\n" + "\n".join(p.read_text(errors="replace").splitlines()[-15:]))
+        raise
     finally:
         b.stop(60)
-    return out
 
 
 def main(argv=None) -> int:
@@ -213,12 +224,12 @@ def main(argv=None) -> int:
 
     with tempfile.TemporaryDirectory(prefix="scale-bench-", dir=args.dir or default_data_dir()) as root:
         for name in names:
+            got: dict[str, float] = {}
             try:
-                got = run_broker(name, sizes, root, log)
+                run_broker(name, sizes, root, log, got)
             except Exception as e:  # e.g. Kafka at 100,000 partitions on a small machine
                 log(f"{name} failed: {e!r}")
                 failures[name] = repr(e)
-                continue
             for metric, v in got.items():
                 samples.setdefault(metric, {})[name] = [v]
     result = summarize(samples, names, {"reps": 1, "sizes": sizes, "failures": failures,
