@@ -35,7 +35,6 @@ import signal
 import socket
 import statistics
 import struct
-import subprocess
 import sys
 import tempfile
 import time
