@@ -183,8 +183,11 @@ def test_share_groups_describe_shows_offsets_and_lag_of_partitions_led_elsewhere
                 accepted += len(got)
     finally:
         c.close()
-    _produce(cluster.bootstrap, 3, topic, 3)  # high watermarks 7: start offsets 4, lag 3
+    _produce(cluster.bootstrap, 3, topic, 3)  # high watermarks 7, 4 records of each acknowledged: lag 3
     r = kafka_tool("share-groups", "--bootstrap-server", cluster.bootstrap, "--describe", "--group", group)
     assert r.returncode == 0, r.stderr
     rows = sorted(line.split() for line in r.stdout.splitlines() if line.split()[:1] == [group])
-    assert [row[1:3] + row[-2:] for row in rows] == [[topic, str(p), "4", "3"] for p in range(3)], r.stdout
+    assert [row[1:3] + row[-1:] for row in rows] == [[topic, str(p), "3"] for p in range(3)], r.stdout
+    # the start offset: odradek's persisted SPSO moves past the acknowledged records (4); Kafka 4.3's
+    # stays at 0 with those 4 counted as delivery-complete (same lag)
+    assert all(row[-2] in ("0", "4") for row in rows), r.stdout

@@ -82,6 +82,11 @@ class ShareGroup:
     # the share-partitions initialized for the group (assigned, or set by AlterShareGroupOffsets):
     # what DescribeShareGroupOffsets without topics describes, as Kafka's initialized topics
     initialized: dict = field(default_factory=dict)  # {topic_id: set of partitions}
+    topic_names: dict = field(default_factory=dict)  # {topic_id: name} of those (for the record)
+    persisted_initialized: dict = field(default_factory=dict)  # as last written
+
+    def initialized_changed(self) -> bool:
+        return {t: ps for t, ps in self.initialized.items() if ps} != self.persisted_initialized
 
     @property
     def state(self) -> str:
@@ -274,6 +279,7 @@ class ShareGroupCoordinator:
         for parts in g.target.values():
             for tid, ps in parts.items():
                 g.initialized.setdefault(tid, set()).update(ps)
+                g.topic_names[tid] = id_to_name[tid]
                 for p in ps:
                     self.share_partition(g.group_id, tid, id_to_name[tid], p)
 
@@ -472,6 +478,7 @@ class ShareGroupCoordinator:
         if g is not None:
             for name, rows in known.items():
                 g.initialized.setdefault(bytes(topics[name][0]), set()).update(p for p, err, _ in rows if not err)
+                g.topic_names[bytes(topics[name][0])] = name
         return [(n, None, rows) for n, rows in unknown.items()] + \
             [(n, bytes(topics[n][0]), rows) for n, rows in known.items()]
 
@@ -527,29 +534,32 @@ class ShareGroupCoordinator:
 
     def has_changes(self) -> bool:
         return bool(self._gone_groups or self._gone_partitions) or \
-            any(g.persisted_epoch != g.group_epoch for g in self.groups.values()) or \
+            any(g.persisted_epoch != g.group_epoch or g.initialized_changed() for g in self.groups.values()) or \
             any(sp.dirty for sp in self.partitions.values())
 
     def changes(self) -> tuple[list, list]:
         """What changed since it was last persisted (share_state.py has the records): groups
-        [(group_id, epoch | None for deleted, metadata_hash)] and share-partitions [((group_id,
+        [(group_id, epoch | None for deleted, metadata_hash, {topic_id: (name, sorted partitions)}
+        initialized)] and share-partitions [((group_id,
         topic_id, partition), SharePartition | None for deleted)]. Nothing is marked: ``persisted``
         does, for what was written."""
-        groups = [(gid, None, 0) for gid in sorted(self._gone_groups) if gid not in self.groups]
-        groups += [(g.group_id, g.group_epoch, g.metadata_hash) for g in self.groups.values()
-                   if g.persisted_epoch != g.group_epoch]
+        groups = [(gid, None, 0, {}) for gid in sorted(self._gone_groups) if gid not in self.groups]
+        groups += [(g.group_id, g.group_epoch, g.metadata_hash,
+                    {t: (g.topic_names.get(t, ""), sorted(ps)) for t, ps in g.initialized.items() if ps})
+                   for g in self.groups.values() if g.persisted_epoch != g.group_epoch or g.initialized_changed()]
         parts = [(k, None) for k in sorted(self._gone_partitions) if k not in self.partitions]
         parts += [(k, sp) for k, sp in self.partitions.items() if sp.dirty]
         return groups, parts
 
     def persisted(self, groups: list, parts: list) -> None:
         """These entries of ``changes()`` are written (as they were then: nothing runs in between)."""
-        for gid, epoch, _ in groups:
+        for gid, epoch, _, initialized in groups:
             g = self.groups.get(gid)
             if epoch is None:
                 self._gone_groups.discard(gid)
             elif g is not None:
                 g.persisted_epoch = epoch
+                g.persisted_initialized = {t: set(ps) for t, (_, ps) in initialized.items()}
         for key, sp in parts:
             if sp is None:
                 self._gone_partitions.discard(key)
@@ -564,6 +574,14 @@ class ShareGroupCoordinator:
             return
         self.groups[group_id] = ShareGroup(group_id, group_epoch=epoch, assignment_epoch=epoch,
                                            metadata_hash=metadata_hash, persisted_epoch=epoch)
+
+    def restore_initialized(self, group_id: str, initialized: dict) -> None:
+        """Start-up: the share-partitions a group had initialized, {topic_id: (name, partitions)}."""
+        g = self.groups.get(group_id)
+        if g is not None:
+            g.initialized = {t: set(ps) for t, (_, ps) in initialized.items()}
+            g.topic_names = {t: name for t, (name, _) in initialized.items()}
+            g.persisted_initialized = {t: set(ps) for t, ps in g.initialized.items() if ps}
 
     def restore_partition(self, key: tuple, start_offset: int | None, batches=()) -> None:
         """Start-up: a share-partition as last persisted (start_offset None: deleted)."""

@@ -61,6 +61,10 @@ class SharePersistence:
         d = share_state.decode_group_metadata(key, value)
         if d is not None:
             self.shares.restore_group(*d)
+            return
+        i = share_state.decode_initialized(key, value)
+        if i is not None:
+            self.shares.restore_initialized(*i)
 
     def persist(self, now_ms: int) -> None:
         """Write what changed in share groups and is not written yet. A group partition's epochs go
@@ -71,15 +75,19 @@ class SharePersistence:
             return
         groups, parts = sg.changes()
         by_partition: dict[int, list] = {}
-        for gid, epoch, h in groups:
-            partition = self.offsets_partition_for(gid)
+        for entry in groups:
+            partition = self.offsets_partition_for(entry[0])
             if partition is not None:  # else no group coordinator yet (a quorum broker starting)
-                by_partition.setdefault(partition, []).append((gid, epoch, h))
+                by_partition.setdefault(partition, []).append(entry)
         for partition, entries in by_partition.items():
             if self.offsets_log.has_partition(partition):
-                self.offsets_log.append(partition, [
-                    (share_state.group_metadata_key(gid), None if epoch is None else
-                     share_state.group_metadata_value(epoch, h)) for gid, epoch, h in entries], now_ms)
+                records = []
+                for gid, epoch, h, initialized in entries:  # the epoch, then the initialized partitions
+                    records.append((share_state.group_metadata_key(gid), None if epoch is None else
+                                    share_state.group_metadata_value(epoch, h)))
+                    records.append((share_state.initialized_key(gid), None if epoch is None else
+                                    share_state.initialized_value(initialized)))
+                self.offsets_log.append(partition, records, now_ms)
             sg.persisted(entries, [])  # (led elsewhere: not this broker's to write)
         if not parts:
             return

@@ -25,6 +25,11 @@ import struct
 
 from odradek.wire.messages.share_group_metadata_key import ShareGroupMetadataKey
 from odradek.wire.messages.share_group_metadata_value import ShareGroupMetadataValue
+from odradek.wire.messages.share_group_state_partition_metadata_key import ShareGroupStatePartitionMetadataKey
+from odradek.wire.messages.share_group_state_partition_metadata_value import (
+    ShareGroupStatePartitionMetadataValue,
+    TopicPartitionsInfo,
+)
 from odradek.wire.messages.write_share_group_state_request import (
     PartitionData,
     StateBatch,
@@ -81,6 +86,7 @@ def partition_for(group_id: str, topic_id: bytes, partition: int,
 
 _I16 = struct.Struct(">h")
 SHARE_GROUP_METADATA = 11  # the record type of ShareGroupMetadataKey in __consumer_offsets
+SHARE_GROUP_STATE_PARTITION_METADATA = 15  # ShareGroupStatePartitionMetadataKey's
 STATE_VALUE_VERSION = 1    # the WriteShareGroupStateRequest version a state value is encoded at (0: before
 #                            DeliveryCompleteCount; still read)
 
@@ -103,6 +109,31 @@ def decode_group_metadata(key: bytes, value: bytes | None):
         return k.group_id, None, 0
     v = ShareGroupMetadataValue.decode(bytes(value), 0, 2)
     return k.group_id, v.epoch, v.metadata_hash
+
+
+def initialized_key(group_id: str) -> bytes:
+    return _I16.pack(SHARE_GROUP_STATE_PARTITION_METADATA) + \
+        ShareGroupStatePartitionMetadataKey(group_id=group_id).encode(0)
+
+
+def initialized_value(initialized: dict) -> bytes:
+    """{topic_id: (name, partitions)} -> a ShareGroupStatePartitionMetadataValue (version 0) whose
+    initialized topics they are (nothing initializing or deleting: odradek initializes at once)."""
+    return _I16.pack(0) + ShareGroupStatePartitionMetadataValue(initializing_topics=[], deleting_topics=[], initialized_topics=[
+        TopicPartitionsInfo(topic_id=bytes(t), topic_name=name, partitions=list(ps))
+        for t, (name, ps) in sorted(initialized.items())]).encode(0)
+
+
+def decode_initialized(key: bytes | None, value: bytes | None):
+    """A __consumer_offsets record -> (group_id, {topic_id: (name, partitions)}) if it is a share
+    group's ShareGroupStatePartitionMetadata (a tombstone: {}), else None."""
+    if key is None or len(key) < 2 or _I16.unpack_from(key, 0)[0] != SHARE_GROUP_STATE_PARTITION_METADATA:
+        return None
+    k = ShareGroupStatePartitionMetadataKey.decode(bytes(key), 0, 2)
+    if value is None:
+        return k.group_id, {}
+    v = ShareGroupStatePartitionMetadataValue.decode(bytes(value), 0, 2)
+    return k.group_id, {bytes(t.topic_id): (t.topic_name, list(t.partitions)) for t in v.initialized_topics}
 
 
 def partition_state_key(group_id: str, topic_id: bytes, partition: int) -> bytes:

@@ -134,6 +134,26 @@ def test_alter_delete_offsets_and_delete_group_are_persisted(tmp_path):
         assert sorted(sg.groups) == ["a", "b"] and sg.groups["a"].group_epoch == 1
         assert {k: sp.start_offset for k, sp in sg.partitions.items()} == {("a", tid, 0): 4, ("b", tid, 0): 7}
         assert uid not in {k[1] for k in sg.partitions}
+        # the share-partitions each group initialized (ShareGroupStatePartitionMetadata records)
+        assert (sg.initialized_partitions("a"), sg.initialized_partitions("b")) == ({(tid, 0)}, {(tid, 0)})
+        assert sg.groups["a"].initialized == {tid: {0}} and sg.groups["a"].topic_names[tid] == "t"
+        assert not sg.has_changes()
+    finally:
+        b.close()
+
+
+def test_initialized_partitions_of_a_group_survive_a_restart(tmp_path):
+    b = start(tmp_path)
+    tid = setup_topic(b)
+    join(b)
+    leave(b)
+    b.tick(b.clock_ms())
+    b.close()
+
+    b = start(tmp_path)
+    try:
+        b.share_groups.partitions.clear()  # (as on a coordinator that does not lead the partition)
+        assert b.share_groups.initialized_partitions("g") == {(tid, 0)}
     finally:
         b.close()
 
