@@ -111,6 +111,16 @@ def test_counts_after_known_traffic(served):
     assert topic_sum(after_consume, "kafka_server_brokertopicmetrics_bytesout_total", topic) == on_disk
     assert after_consume[("kafka_coordinator_group_groupmetadatamanager_numgroups", ())] >= 1
     assert after_consume[("kafka_coordinator_group_groupmetadatamanager_numoffsets", ())] >= 2
+    lags = {dict(labels)["partition"]: v for (n, labels), v in after_consume.items()
+            if n == "kafka_consumergroup_lag" and ("consumergroup", "metered-group") in labels}
+    assert lags == {"0": 0, "1": 0}  # everything read and committed
+    more = Producer({"bootstrap.servers": broker.bootstrap})
+    for _ in range(5):
+        more.produce(topic, VALUE, partition=0)
+    assert more.flush(30) == 0
+    lagging = scrape(port)
+    assert lagging[("kafka_consumergroup_lag", (("consumergroup", "metered-group"), ("partition", "0"),
+                                                ("topic", topic)))] == 5
     assert sum(v for (n, labels), v in after_consume.items()
                if n == "kafka_network_requestmetrics_requests_total" and ("request", "FetchConsumer") in labels) >= 1
     assert after_consume[("kafka_server_socket_server_metrics_connection_count", (("listener", "PLAINTEXT"),))] >= 1

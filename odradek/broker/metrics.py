@@ -164,6 +164,17 @@ class BrokerCollector:
         for state, n in states.items():
             yield _gauge(prefix + "numgroups" + state, f"Classic groups in state {state}", iter([({}, n)]))
         yield _gauge(prefix + "numoffsets", "Committed offsets", iter([({}, offsets)]))
+        yield _gauge("kafka_consumergroup_lag", "Log end (high watermark) minus the committed offset, for "
+                     "partitions led here (kafka_exporter's name)", self._lags(groups))
+
+    def _lags(self, groups: list) -> Iterator[tuple[dict, float]]:
+        leaders = self.broker.replicas.leaders if self.broker.replicas is not None else {}
+        for g in groups:
+            for (topic, partition), om in sorted(g.offsets.items()):
+                leader = leaders.get((topic, partition))
+                if leader is not None:
+                    yield ({"consumergroup": g.group_id, "topic": topic, "partition": str(partition)},
+                           max(leader.high_watermark - om.offset, 0))
 
 
 class ControllerCollector:
