@@ -27,6 +27,7 @@ import queue
 import re
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -39,7 +40,8 @@ from cluster import failover_cycles, running_cluster
 TOPIC, PARTITIONS, GROUP, OFFSETS = "coord-failover", 3, "coord-failover-group", "__consumer_offsets"
 RECORDS_PER_PARTITION = 1500
 COMMIT_EVERY = 25
-MAX_POLL_RECORDS = 50  # what one step of a member takes at most, every client alike
+MAX_POLL_RECORDS = 10  # what one step of a member takes at most, every client alike: below COMMIT_EVERY,
+# so that a member holds records it has not committed yet most of the time
 DEFAULT_CYCLES = 3
 JAVA_CLIENTS = "4.3.0"
 # the classic protocol's member settings (a KIP-848 member's session is the broker's)
@@ -334,6 +336,12 @@ class Group:
             for m in self.members:
                 m.step(hold, commit_held)
 
+    def replace(self, i: int, member: Member) -> None:
+        """Member i leaves (closed, what it consumed since its last commit left uncommitted) and
+        ``member`` joins in its place."""
+        old, self.members[i] = self.members[i], member
+        old.close()
+
     def run_tool(self, *args: str) -> str:
         """Kafka's kafka-consumer-groups with args, the members held meanwhile (what they consumed
         left uncommitted, as it was); its stdout."""
@@ -438,10 +446,16 @@ def test_commits_survive_kill9_of_the_group_coordinator(cluster, request, varian
                 coordinator, state = _describe_state(g, cluster, group)
                 assert coordinator == _coordinator_column(cluster, new), (victim, new, coordinator)
                 assert state in ("Stable", "PreparingRebalance", "CompletingRebalance"), state
+            # the new coordinator rebalances: a member leaves with records it did not commit (consumed
+            # again by the member that takes its partitions, from the last commit) and a new one joins
+            g.budget = len(ledger.consumed) + len(clients) * COMMIT_EVERY
+            g.run_until(lambda: len(ledger.consumed) >= g.budget, 120, f"cycle {cycle}: consumed before a member leaves",
+                        commit_held=False)
+            g.replace(1, CLIENTS[clients[1]](cluster.bootstrap, topic, group, ledger))
             cluster.start(victim)
             cluster.wait_full_isr(OFFSETS)
             cluster.wait_full_isr(topic)
-        g.budget = total
+        g.budget = sys.maxsize  # records consumed again count too
         g.run_until(lambda: all(ledger.acked.get(p) == RECORDS_PER_PARTITION for p in range(PARTITIONS)), 300,
                     "everything consumed and committed")
         assert g.members[0].committed() == {p: RECORDS_PER_PARTITION for p in range(PARTITIONS)}
