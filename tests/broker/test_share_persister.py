@@ -15,6 +15,7 @@ from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages import list_offsets_response as lo
 from odradek.wire.messages import read_share_group_state_summary_response as rs
 from odradek.wire.messages import write_share_group_state_response as ws
+from tests.coordinator.memory_state_log import MemoryStateLog
 
 TID = b"\x01" * 16
 KEY = ("g", TID, 0)
@@ -48,24 +49,6 @@ class Image:
         return {t.topic_id: t for t in self.topics.values()}
 
 
-class StateLog:
-    def __init__(self):
-        self.records = []
-
-    def append(self, partition, records, now_ms):
-        self.records += records
-        return len(self.records) - 1
-
-    def has_partition(self, partition):
-        return True
-
-    def start_offset(self, partition):
-        return 0
-
-    def end_offset(self, partition):
-        return len(self.records)
-
-
 class Calls:
     """The other brokers: each request waits until ``release`` (its write committed there)."""
 
@@ -86,13 +69,13 @@ class Calls:
 def setup(answer, state_partitions):
     image = Image({"t": Topic("t", TID, {0: Part(ME)}),
                    "__share_group_state": Topic("__share_group_state", b"\x02" * 16, {0: Part(ME), 1: Part(OTHER)})})
-    store = ShareCoordinator(StateLog(), lambda: state_partitions[0])
+    store = ShareCoordinator(MemoryStateLog(), lambda: state_partitions[0])
     shares = ShareGroupCoordinator()
     pokes = []
     calls = Calls(answer)
     persister = SharePersister(ME, lambda: image, store, shares, lambda t, p: 0, pokes.append, lambda: 0,
                                remote=True, client=calls, latest_offset=lambda t, p: 10 if image.topics[t].partitions[p].leader == ME else None)
-    persistence = SharePersistence(shares, StateLog(), persister, lambda g: None, lambda: state_partitions[0],
+    persistence = SharePersistence(shares, MemoryStateLog(), persister, lambda g: None, lambda: state_partitions[0],
                                    lambda: state_partitions[0] is not None)
     return image, store, shares, persister, persistence, calls, pokes
 

@@ -12,27 +12,10 @@ from odradek.wire.messages.write_share_group_state_request import (
     WriteShareGroupStateRequest,
     WriteStateData,
 )
+from tests.coordinator.memory_state_log import MemoryStateLog
 
 TID = b"\x07" * 16
 KEY = ("g", TID, 0)
-
-
-class Log:
-    def __init__(self):
-        self.records = []
-
-    def append(self, partition, records, now_ms):
-        self.records += records
-        return len(self.records) - 1
-
-    def has_partition(self, partition):
-        return True
-
-    def start_offset(self, partition):
-        return 0
-
-    def end_offset(self, partition):
-        return len(self.records)
 
 
 def loaded(log):
@@ -43,7 +26,7 @@ def loaded(log):
 
 
 def test_the_written_count_survives_a_reload_and_an_unwritten_one_is_counted():
-    log = Log()
+    log = MemoryStateLog()
     c = loaded(log)
     batches = [(10, 12, ACKNOWLEDGED, 1), (13, 13, AVAILABLE, 1), (14, 15, ARCHIVED, 5)]
     c.write(KEY, Snapshot(11, batches, 0, 1, 9), 0)
