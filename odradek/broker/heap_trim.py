@@ -9,6 +9,7 @@ last trim; elsewhere than glibc it does nothing.
 from __future__ import annotations
 
 import ctypes
+import gc
 import ctypes.util
 import logging
 from typing import Callable
@@ -43,6 +44,7 @@ class HeapTrim:
         if self._peak - open_now < TRIM_AFTER_CLOSED or self._trim is None:
             return False
         self._peak = open_now
+        gc.collect()  # what the closed connections left in reference cycles first
         self._trim(0)
         log.debug("heap trimmed after connections closed (%d open)", open_now)
         return True
