@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from odradek.cli_format import add_format, emit, header_rows
 from odradek.cli_tools import _bootstrap, _err, print_table
 
 MISSING = "-"  # Kafka's MISSING_COLUMN_VALUE
@@ -30,6 +31,7 @@ def add_subparsers(sub) -> None:
     _bootstrap(ls)
     ls.add_argument("--state", nargs="?", const="", default=None, metavar="STATES",
                     help="show each group's state; with a comma-separated list, only groups in those states")
+    add_format(ls)
     ls.set_defaults(func=groups_list)
 
     d = gsub.add_parser("describe", help="offsets and lag per partition, members, or state of groups",
@@ -42,6 +44,7 @@ def add_subparsers(sub) -> None:
     view.add_argument("--members", action="store_true", help="one row per member")
     view.add_argument("--state", action="store_true", help="coordinator, assignment strategy, state, members")
     d.add_argument("--verbose", action="store_true", help="with --members: the partitions of each member")
+    add_format(d)
     d.set_defaults(func=groups_describe)
 
     de = gsub.add_parser("delete", help="delete groups (they must have no members)")
@@ -455,7 +458,10 @@ def groups_list(args) -> int:
             groups = admin.list_groups(states)
     except GroupAdminError as e:
         return _fail(str(e))
-    if args.state is None:
+    if args.format != "table":
+        emit([{"group": gid, "state": state or "Unknown", "protocol_type": ptype} for gid, ptype, state in groups],
+             args.format, lambda: None)
+    elif args.state is None:
         for gid, _, _ in groups:
             print(gid)
     else:
@@ -472,6 +478,15 @@ def _target_groups(admin: GroupAdmin, args) -> list[str]:
 
 def groups_describe(args) -> int:
     rc = 0
+    out: list[dict] = []  # --format json|yaml: every row of every group
+
+    def show(rows: list[list], header: list[str]) -> None:
+        if args.format == "table":
+            print()
+            print_table(rows, header)
+        else:
+            out.extend(header_rows(header, rows))
+
     try:
         with GroupAdmin(args.bootstrap_server) as admin:
             groups = _target_groups(admin, args)
@@ -488,27 +503,26 @@ def groups_describe(args) -> int:
                     continue
                 if args.state:
                     coord = admin.coordinator(gid)
-                    print()
-                    print_table([[gid, f"{coord.host}:{coord.port} ({coord.node_id})", info.protocol or MISSING,
-                                  info.state, str(len(info.members))]],
-                                ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS"])
+                    show([[gid, f"{coord.host}:{coord.port} ({coord.node_id})", info.protocol or MISSING,
+                           info.state, str(len(info.members))]],
+                         ["GROUP", "COORDINATOR (ID)", "ASSIGNMENT-STRATEGY", "STATE", "#MEMBERS"])
                     continue
                 _print_state_notice(info)
                 if args.members:
                     if info.members:
                         header, rows = member_rows(info, args.verbose)
-                        print()
-                        print_table(rows, header)
+                        show(rows, header)
                     continue
                 tps = sorted(set(committed) | {(t, p) for m in info.members for t, ps in m.assignment.items()
                                                for p in ps})
                 log_end = admin.list_offsets(tps, LATEST) if tps else {}
                 rows = offset_rows(info, committed, log_end)
                 if rows:
-                    print()
-                    print_table(rows, OFFSET_HEADER)
+                    show(rows, OFFSET_HEADER)
     except GroupAdminError as e:
         return _fail(str(e))
+    if args.format != "table":
+        emit(out, args.format, lambda: None)
     return rc
 
 

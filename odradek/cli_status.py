@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 
+from odradek.cli_format import add_format, emit
 from odradek.cli_tools import _bootstrap, _client, _err, print_table
 
 
@@ -16,6 +17,7 @@ def add_subparsers(sub) -> None:
                                    "answers, 1 (one line) when it does not.")
     _bootstrap(p)
     p.add_argument("--bootstrap", dest="bootstrap_server", metavar="HOST:PORT[,...]", help="same as -b")
+    add_format(p)
     p.set_defaults(func=status)
 
 
@@ -32,6 +34,12 @@ def status(args) -> int:
     partitions = [p for t in md.topics for p in t.partitions]
     offline = sum(1 for p in partitions if p.leader_id < 0)
     under = sum(1 for p in partitions if len(p.isr_nodes) < len(p.replica_nodes))
+    if args.format != "table":
+        emit({"cluster_id": dc.cluster_id, "controller": dc.controller_id,
+              "brokers": [{"id": b.broker_id, "host": b.host, "port": b.port, "rack": b.rack} for b in dc.brokers],
+              "topics": len(md.topics), "partitions": len(partitions), "offline": offline,
+              "under_replicated": under, "ready": True}, args.format, lambda: None)
+        return 0
     print(f"cluster {dc.cluster_id}, controller {dc.controller_id}")
     print_table([[b.broker_id, f"{b.host}:{b.port}", b.rack or ""] for b in sorted(dc.brokers, key=lambda b: b.broker_id)],
                 ["BROKER", "ENDPOINT", "RACK"])

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 import time
 
+from odradek.cli_format import add_format, emit
+
 DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
 
 
@@ -29,10 +31,12 @@ def add_subparsers(sub) -> None:
     _bootstrap(ls)
     ls.add_argument("--include-internal", action="store_true",
                     help="also list internal topics (__consumer_offsets, ...)")
+    add_format(ls)
     ls.set_defaults(func=topics_list)
     d = tsub.add_parser("describe", help="partitions and configs of topics")
     _bootstrap(d)
     d.add_argument("topics", nargs="*", help="topics to describe (default: all)")
+    add_format(d)
     d.set_defaults(func=topics_describe)
     de = tsub.add_parser("delete", help="delete topics")
     _bootstrap(de)
@@ -151,10 +155,8 @@ def _metadata(c, topics: list[str] | None):
 def topics_list(args) -> int:
     with _client(args) as c:
         md = _metadata(c, None)
-    for t in sorted(md.topics, key=lambda t: t.name):
-        if t.is_internal and not args.include_internal:
-            continue
-        print(t.name)
+    names = [t.name for t in sorted(md.topics, key=lambda t: t.name) if args.include_internal or not t.is_internal]
+    emit(names, args.format, lambda: print("\n".join(names)) if names else None)
     return 0
 
 
@@ -171,6 +173,7 @@ def topics_describe(args) -> int:
                 DescribeConfigsResource(resource_type=2, resource_name=n, configuration_keys=None) for n in names]))
             configs = {r.resource_name: r for r in dc.results}
     rc = 0
+    described = []
     for t in sorted(md.topics, key=lambda t: t.name):
         if t.error_code:
             print(f"Error: topic {t.name}: {_err(t.error_code)}", file=sys.stderr)
@@ -178,12 +181,21 @@ def topics_describe(args) -> int:
             continue
         overrides = [f"{x.name}={x.value}" for x in configs[t.name].configs if x.config_source == 1] \
             if t.name in configs else []
+        if args.format != "table":
+            described.append({"topic": t.name, "topic_id": uuid_str(t.topic_id), "configs": dict(
+                o.split("=", 1) for o in overrides), "partitions": [
+                {"partition": p.partition_index, "leader": p.leader_id, "leader_epoch": p.leader_epoch,
+                 "replicas": list(p.replica_nodes), "isr": list(p.isr_nodes)}
+                for p in sorted(t.partitions, key=lambda p: p.partition_index)]})
+            continue
         print(f"Topic: {t.name}\tTopicId: {uuid_str(t.topic_id)}\tPartitionCount: {len(t.partitions)}\t"
               f"ReplicationFactor: {len(t.partitions[0].replica_nodes) if t.partitions else 0}\t"
               f"Configs: {','.join(overrides)}")
         rows = [[p.partition_index, p.leader_id, p.leader_epoch, ",".join(map(str, p.replica_nodes)),
                  ",".join(map(str, p.isr_nodes))] for p in sorted(t.partitions, key=lambda p: p.partition_index)]
         print_table(rows, ["PARTITION", "LEADER", "EPOCH", "REPLICAS", "ISR"])
+    if args.format != "table":
+        emit(described, args.format, lambda: None)
     return rc
 
 
