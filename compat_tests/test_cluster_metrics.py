@@ -83,3 +83,4 @@ def test_isr_shrink_shows_as_under_replicated(cluster):
                      == m["kafka_server_replicamanager_leadercount"] == m["kafka_server_replicamanager_partitioncount"]
                      and m, READY_S, "broker 2 leading everything, under-replicated")
     assert after["kafka_server_replicamanager_leadercount"] >= 2
+    assert after["kafka_server_replicamanager_isrshrinks_total"] > before["kafka_server_replicamanager_isrshrinks_total"]

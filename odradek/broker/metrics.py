@@ -129,6 +129,11 @@ class BrokerCollector:
                         under_min += len(p.isr) < min_isr
                         at_min += len(p.isr) == min_isr
         prefix = "kafka_server_replicamanager_"
+        for name, value, doc in (("isrshrinks", self.topics.isr_shrinks, "ISR shrinks proposed here (IsrShrinksPerSec)"),
+                                 ("isrexpands", self.topics.isr_expands, "ISR expands proposed here (IsrExpandsPerSec)")):
+            m = _family(prefix + name, doc, "counter")
+            m.add_sample(prefix + name + "_total", {}, value)
+            yield m
         for name, value, doc in (("partitioncount", hosted, "Partitions with a replica here"),
                                  ("leadercount", led, "Partitions led here"),
                                  ("underreplicatedpartitions", under, "Led here with ISR smaller than replicas"),

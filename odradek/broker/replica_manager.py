@@ -376,6 +376,8 @@ class ReplicaManager:
                             tp[0], tp[1], rd.proposals[-1])
             else:
                 for p in rd.proposals:
+                    if self._stats is not None:
+                        self._stats.isr_change(len(p.isr_ids) < len(leader.isr))
                     self._send_alter_partition(tp, topic.topic_id, p)
 
     def tick(self, now_ms: int) -> None:

@@ -34,6 +34,8 @@ class TopicStats:
         self.bytes_in: dict[str, int] = {}
         self.bytes_out: dict[str, int] = {}
         self.produce_requests: dict[str, int] = {}
+        self.isr_shrinks = 0
+        self.isr_expands = 0
 
     def appended(self, topic: str, records: int, nbytes: int) -> None:
         """A leader append from a client or a coordinator (not a follower's)."""
@@ -47,6 +49,13 @@ class TopicStats:
         pr = self.produce_requests
         pr[topic] = pr.get(topic, 0) + 1
         pr[""] = pr.get("", 0) + 1
+
+    def isr_change(self, shrink: bool) -> None:
+        """An ISR change this broker proposed as a partition's leader (IsrShrinks/IsrExpandsPerSec)."""
+        if shrink:
+            self.isr_shrinks += 1
+        else:
+            self.isr_expands += 1
 
     def sent(self, topic: str, nbytes: int) -> None:
         """Record bytes of a consumer's fetch response (followers count as replication)."""
