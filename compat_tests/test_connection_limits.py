@@ -94,7 +94,7 @@ def test_idle_connections_hold_no_receive_buffer(start):
 
 
 def test_queued_max_request_bytes_stops_reading_new_requests_while_spent(start):
-    b = start({"queued.max.request.bytes": str(1 * MB)})
+    b = start({"queued.max.request.bytes": str(2 * MB), "socket.request.max.bytes": str(2 * MB)})
     big = RawClient(b.bootstrap)
     other = RawClient(b.bootstrap)
     assert other.call(ApiVersionsRequest(), 0).error_code == 0
@@ -121,7 +121,7 @@ def test_queued_max_request_bytes_stops_reading_new_requests_while_spent(start):
 
 
 def test_requests_waiting_for_the_pool_are_answered_in_order(start):
-    b = start({"queued.max.request.bytes": str(1 * MB)})
+    b = start({"queued.max.request.bytes": str(2 * MB), "socket.request.max.bytes": str(2 * MB)})
     big = RawClient(b.bootstrap)
     other = RawClient(b.bootstrap)
     req = encode_request(ApiVersionsRequest(), 0, 7, client_id="big")

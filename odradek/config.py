@@ -738,6 +738,9 @@ class BrokerConfig:
         self._check_listeners()
         if self.log_retention_ms == 0:
             raise ConfigError("log.retention.ms must be unlimited (-1) or, greater than or equal to 1")
+        if 0 < self.queued_max_request_bytes < self.socket_request_max_bytes:
+            # KafkaConfig.validateValues
+            raise ConfigError("queued.max.request.bytes must be larger or equal to socket.request.max.bytes")
         if self.max_connections_per_ip == 0 and not self.max_connections_per_ip_overrides:
             # KafkaConfig.validateValues
             raise ConfigError("max.connections.per.ip can be set to zero only if "

@@ -39,7 +39,8 @@ def test_valid_values_still_parse():
 
 
 def test_connection_limit_properties_as_kafka():
-    c = BrokerConfig.from_properties({"queued.max.request.bytes": "1000", "max.connections": "5",
+    c = BrokerConfig.from_properties({"queued.max.request.bytes": "1000", "socket.request.max.bytes": "1000",
+                                      "max.connections": "5",
                                       "max.connections.per.ip": "2",
                                       "max.connections.per.ip.overrides": "127.0.0.1:4, ::1:3",
                                       "max.connection.creation.rate": "10"})
@@ -49,6 +50,11 @@ def test_connection_limit_properties_as_kafka():
     d = BrokerConfig()
     assert (d.queued_max_request_bytes, d.max_connections, d.max_connections_per_ip) == \
         (-1, 2147483647, 2147483647)
+    # KafkaConfig.validateValues: a pool smaller than one request could never admit it
+    with pytest.raises(ConfigError, match="queued.max.request.bytes must be larger or equal to "
+                                          "socket.request.max.bytes"):
+        BrokerConfig.from_properties({"queued.max.request.bytes": "1000"})
+    assert BrokerConfig.from_properties({"queued.max.request.bytes": "0"}).queued_max_request_bytes == 0
     with pytest.raises(ConfigError, match="max.connections.per.ip can be set to zero only if "
                                           "max.connections.per.ip.overrides property is set."):
         BrokerConfig.from_properties({"max.connections.per.ip": "0"})
