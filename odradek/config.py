@@ -520,6 +520,8 @@ class BrokerConfig:
     quota_window_size_seconds: int = prop("quota.window.size.seconds", 1, _int(1, INT_MAX), kafka_type="INT")
     connection_failed_authentication_delay_ms: int = prop("connection.failed.authentication.delay.ms", 100,
                                                           _int(0, INT_MAX), kafka_type="INT")
+    # no authorizer yet: a configured one is refused at start-up rather than run without its ACLs
+    authorizer_class_name: str = prop("authorizer.class.name", "", _str, kafka_type="STRING")
     # the mechanisms a SASL listener offers (Kafka's default GSSAPI is refused: odradek has PLAIN and SCRAM)
     sasl_enabled_mechanisms: tuple[str, ...] = prop("sasl.enabled.mechanisms", ("GSSAPI",), _csv_upper,
                                                     kafka_type="LIST")
@@ -736,6 +738,9 @@ class BrokerConfig:
                 if lst.host in ("", "0.0.0.0", "::"):
                     raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
         self._check_listeners()
+        if self.authorizer_class_name.strip():
+            raise ConfigError(f"authorizer.class.name={self.authorizer_class_name}: odradek has no authorizer yet "
+                              f"(ACLs are not enforced); start-up refused rather than let every client do everything")
         if self.log_retention_ms == 0:
             raise ConfigError("log.retention.ms must be unlimited (-1) or, greater than or equal to 1")
         if 0 < self.queued_max_request_bytes < self.socket_request_max_bytes:

@@ -141,3 +141,11 @@ def test_listener_prefixed_tls_settings_win():
                                         "ssl.client.auth": "required"})
     assert cfg.ssl("SSL", "ssl.keystore.location") == "/ssl.pem"
     assert cfg.ssl("SSL", "ssl.client.auth") == "required" and cfg.unused == ()
+
+
+def test_an_authorizer_is_refused_not_ignored():
+    """It was warned about as unused and the broker ran with every client allowed everything."""
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties({"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer"})
+    assert "odradek has no authorizer yet" in str(e.value)
+    assert BrokerConfig.from_properties({"authorizer.class.name": ""}).authorizer_class_name == ""
