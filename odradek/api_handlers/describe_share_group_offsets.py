@@ -46,7 +46,10 @@ def handle(ctx, request):
             plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
                 group_id=gid, topics=[], error_code=err, error_message=err.message), None, None, None))
             continue
-        sps = services.shares.group_partitions(gid)
+        # the share-partitions led here answer from memory (one held here for a partition led elsewhere,
+        # AlterShareGroupOffsets' on the group coordinator, may be stale: its share coordinator answers)
+        sps = {k: sp for k, sp in services.shares.group_partitions(gid).items()
+               if not isinstance(services.partitions.leader_log(_name(image, k[0]), k[1]), NotLed)}
         if g.topics is None:
             wanted: dict = {}
             for (tid, p) in sorted(services.shares.initialized_partitions(gid)):
@@ -74,6 +77,11 @@ def handle(ctx, request):
     return Delayed(try_complete=lambda now: None if any(s.pending for s in waiting) else answer(False),
                    on_expire=lambda now: answer(True), deadline_ms=ctx.now_ms + SUMMARY_WAIT_MS,
                    watch=[s.key for s in waiting])
+
+
+def _name(image, topic_id: bytes) -> str:
+    t = image.topics_by_id.get(topic_id)
+    return "" if t is None else t.name
 
 
 def _group(ctx, gid: str, wanted: dict, sps: dict, summaries) -> DescribeShareGroupOffsetsResponseGroup:
