@@ -16,6 +16,9 @@ from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, Topi
 from harness import RawClient, create_topic, read_to_end
 
 TXN_TIMEOUT_MS = 3000
+# a consume-transform-produce instance's group is assigned at once, not after Kafka's 3 s initial delay
+# (each instance, and its restart, joins an empty group)
+BROKER_OVERRIDES = {"group.initial.rebalance.delay.ms": "0"}
 
 
 def producer(bootstrap, txn_id=None, **extra):
