@@ -7,8 +7,8 @@ storm   RSS before, with and after N idle connections (each answered one ApiVers
 frames  RSS growth while 30 connections declare 100 MiB requests and send 3 KB of them
 lazy    RSS growth while 10 clients fetch 40 MB each and never read the answer
 create  an ApiVersions ping every 100 ms from another client while one CreateTopics of
-        10,000 topics (refused: 20,000 records) and one of 4,999 (created) run: the answers,
-        their times, ping p50 / p99 / max
+        10,000 topics (refused: 20,000 records), one of 4,999 (created) and a DeleteTopics of
+        those 4,999 run: the answers, their times, ping p50 / p99 / max
 group   a classic group of N members (JoinGroup v3 on N connections, one LeaveGroup for all):
         RSS before, with the group, after it empties and the connections close; ping max
 
@@ -194,13 +194,33 @@ def create(bootstrap: str, names: list[str], partitions: int) -> tuple[float, di
     return took, codes
 
 
+def delete(bootstrap: str, names: list[str]) -> tuple[float, dict]:
+    from odradek.wire.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
+
+    c = Conn(bootstrap, timeout=600)
+    t0 = time.perf_counter()
+    r = c.call(DeleteTopicsRequest(topics=[DeleteTopicState(name=n) for n in names], timeout_ms=600000), 6)
+    took = time.perf_counter() - t0
+    c.close()
+    codes: dict = {}
+    for t in r.responses:
+        codes[t.error_code] = codes.get(t.error_code, 0) + 1
+    return took, codes
+
+
 def create_fairness(b) -> list[dict]:
+    """CreateTopics of 10,000 (refused) and 4,999 topics, then DeleteTopics of the 4,999, each
+    with an ApiVersions ping every 100 ms from another client."""
     rows = []
-    for label, n in (("10,000 topics (refused)", 10000), ("4,999 topics (created)", 4999)):
+    created = [f"fair-4999-{i}" for i in range(4999)]
+    for label, run in (("create 10,000 topics (refused)",
+                        lambda: create(b.bootstrap, [f"fair-10000-{i}" for i in range(10000)], 1)),
+                       ("create 4,999 topics", lambda: create(b.bootstrap, created, 1)),
+                       ("delete those 4,999", lambda: delete(b.bootstrap, created))):
         pinger = Pinger(b.bootstrap)
         pinger.start()
         time.sleep(0.5)
-        took, codes = create(b.bootstrap, [f"fair-{n}-{i}" for i in range(n)], 1)
+        took, codes = run()
         time.sleep(0.3)
         rows.append({"request": label, "answered_s": round(took, 2), "error_codes": codes, **pinger.finish()})
     return rows

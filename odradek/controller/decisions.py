@@ -384,8 +384,11 @@ class Decisions:
         by_id = (ids, self.image.topics_by_id.get, lambda i: (None, i), "Duplicate topic id.",
                  ErrorCode.UNKNOWN_TOPIC_ID, "This server does not host this topic ID.")
         for keys, find, named, duplicate, missing, missing_message in (by_name, by_id):
-            for k in dict.fromkeys(keys):
-                if keys.count(k) > 1:
+            counts: dict = {}
+            for k in keys:
+                counts[k] = counts.get(k, 0) + 1
+            for k, n in counts.items():
+                if n > 1:
                     errors.append((*named(k), int(ErrorCode.INVALID_REQUEST), duplicate))
                     continue
                 t = find(k)
@@ -393,9 +396,15 @@ class Decisions:
                     errors.append((*named(k), int(missing), missing_message))
                     continue
                 targets[t.topic_id] = t
-        for t in targets.values():
+        removed = list(targets.values())
+        # Kafka's BoundedList of one operation: the topics past 10,000 records fail (UNKNOWN_SERVER_ERROR,
+        # no message), the others are deleted (a DeleteTopics of 10,001 topics on Kafka 4.3: 10,000 deleted)
+        for t in removed[MAX_RECORDS_PER_USER_OP:]:
+            errors.append((t.name, t.topic_id, int(ErrorCode.UNKNOWN_SERVER_ERROR), None))
+        removed = removed[:MAX_RECORDS_PER_USER_OP]
+        for t in removed:
             ok.append((t.name, t.topic_id, 0, None))
-        return ControllerResult([RemoveTopicRecord(topic_id=t.topic_id) for t in targets.values()], errors + ok)
+        return ControllerResult([RemoveTopicRecord(topic_id=t.topic_id) for t in removed], errors + ok)
 
     def create_partitions(self, items) -> ControllerResult:
         """items: [(name, new_total_count, assignments | None)] -> [(name, error_code, error_message)]."""

@@ -76,3 +76,34 @@ def test_an_oversized_request_is_refused_whole_before_any_write(tmp_path):
             (44, "Unable to perform excessively large batch operation.")}
     finally:
         b.close()
+
+
+def _delete(b, topics, version=6):
+    from odradek.wire.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
+
+    return call(b, "delete_topics", DeleteTopicsRequest(
+        topics=[DeleteTopicState(name=n) for n in topics], timeout_ms=1000), version)
+
+
+def test_a_large_delete_is_made_in_steps_with_the_single_write_answer(tmp_path):
+    from odradek.api_handlers import delete_topics
+
+    b = start_broker(tmp_path)
+    try:
+        names = [f"t{i}" for i in range(120)]
+        resp, _ = _drive(b, call(b, "create_topics", CreateTopicsRequest(
+            topics=[_topic(n, 1) for n in names], timeout_ms=1000), 7))
+        assert all(t.error_code == 0 for t in resp.topics)
+        before = len(b.controller.image.topics)
+        resp = _delete(b, names[:100] + ["nope", "t100", "t100"] + names[101:])
+        assert isinstance(resp, Stepped)
+        resp, seen = _drive(b, resp)
+        assert len(seen) >= 119 // delete_topics.STEP_TOPICS and seen[-1] == before - 119
+        got = [(t.name, t.error_code) for t in resp.responses]
+        # errors first, then the deletions, as one write answers
+        assert got[:2] == [("nope", 3), ("t100", 42)] or got[:2] == [("t100", 42), ("nope", 3)]
+        assert sorted(got[2:]) == sorted((n, 0) for n in names if n != "t100")
+        assert set(b.controller.image.topics) & set(names) == {"t100"}
+    finally:
+        b.close()
+

@@ -73,3 +73,25 @@ def test_topics_created_alike_share_their_config_views(ctl):
     assert rs[0].configs is rs[2].configs
     views = {v.name: v.value for v in rs[3].configs}
     assert views["retention.ms"] == "5" and {v.name: v.value for v in rs[0].configs}["retention.ms"] == "604800000"
+
+
+
+def test_a_delete_past_ten_thousand_records_deletes_ten_thousand(ctl):
+    """Kafka 4.3, DeleteTopics of 10,001 existing topics (and one unknown): 10,000 deleted, one
+    UNKNOWN_SERVER_ERROR without a message (its BoundedList overflows), the unknown one answered.
+    (The decision over an image holding 10,001 topics: making them through the controller costs
+    seconds.)"""
+    from dataclasses import replace
+
+    from odradek.controller.decisions import Decisions
+    from odradek.controller.image import TopicImage
+
+    topics = {f"t{i}": TopicImage(f"t{i}", i.to_bytes(16, "big")) for i in range(1, 10002)}
+    image = replace(ctl.image, topics=topics, topics_by_id={t.topic_id: t for t in topics.values()})
+    result = Decisions(ctl.env, image).delete_topics(names=list(topics) + ["nope"])
+    codes: dict = {}
+    for _, _, code, message in result.response:
+        codes[(code, message)] = codes.get((code, message), 0) + 1
+    assert codes == {(0, None): 10000, (E.UNKNOWN_SERVER_ERROR, None): 1,
+                     (E.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition."): 1}
+    assert len(result.records) == 10000
