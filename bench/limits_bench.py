@@ -180,32 +180,31 @@ def lazy(b, n: int = 10) -> dict:
     return {"clients": n, "fetch_mb_each": 40, "rss_growth_mb": (with_them - before) // 1024}
 
 
-def create(bootstrap: str, names: list[str], partitions: int) -> tuple[float, dict]:
+def _timed(bootstrap: str, request, version: int, results) -> tuple[float, dict]:
+    """The seconds an admin request took and its answers' error codes, counted."""
     c = Conn(bootstrap, timeout=600)
-    topics = [CreatableTopic(name=n, num_partitions=partitions, replication_factor=1, assignments=[], configs=[])
-              for n in names]
     t0 = time.perf_counter()
-    r = c.call(CreateTopicsRequest(topics=topics, timeout_ms=600000, validate_only=False), 7)
+    r = c.call(request, version)
     took = time.perf_counter() - t0
     c.close()
     codes: dict = {}
-    for t in r.topics:
+    for t in results(r):
         codes[t.error_code] = codes.get(t.error_code, 0) + 1
     return took, codes
+
+
+def create(bootstrap: str, names: list[str], partitions: int) -> tuple[float, dict]:
+    topics = [CreatableTopic(name=n, num_partitions=partitions, replication_factor=1, assignments=[], configs=[])
+              for n in names]
+    return _timed(bootstrap, CreateTopicsRequest(topics=topics, timeout_ms=600000, validate_only=False), 7,
+                  lambda r: r.topics)
 
 
 def delete(bootstrap: str, names: list[str]) -> tuple[float, dict]:
     from odradek.wire.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
 
-    c = Conn(bootstrap, timeout=600)
-    t0 = time.perf_counter()
-    r = c.call(DeleteTopicsRequest(topics=[DeleteTopicState(name=n) for n in names], timeout_ms=600000), 6)
-    took = time.perf_counter() - t0
-    c.close()
-    codes: dict = {}
-    for t in r.responses:
-        codes[t.error_code] = codes.get(t.error_code, 0) + 1
-    return took, codes
+    return _timed(bootstrap, DeleteTopicsRequest(topics=[DeleteTopicState(name=n) for n in names],
+                                                 timeout_ms=600000), 6, lambda r: r.responses)
 
 
 def create_fairness(b) -> list[dict]:

@@ -54,6 +54,12 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+def _next_step(stepped: Stepped):
+    """One step of a Stepped response: the response when it is done, else the Stepped itself."""
+    done = stepped.step(_now_ms())
+    return stepped if done is None else done
+
+
 def _collecting(delayed: Delayed, pending, writes: list) -> Delayed:
     """``delayed`` whose completion also notes its coordinator appends in ``writes``."""
     def run(fn, now_ms: int):
@@ -378,31 +384,15 @@ class KafkaConnection(asyncio.BufferedProtocol):
                              now_ms=self.broker.clock_ms(), services=self.broker.services, connection_id=self.name,
                              client_host=self.client_host, header=header, resolve_host=host_resolves)
         pending = self.broker.coordinator_writes
-        writes = pending.begin()  # the coordinator appends this response stands for
-        try:
-            resp = mod.handle(ctx, body)
-        except Exception as e:
-            resp = self._error_response(header, body, e)
-            if resp is None:
-                return
-        finally:
-            pending.end(writes)
+        writes: list = []  # the coordinator appends this response stands for
+        resp = self._call(lambda: mod.handle(ctx, body), header, body, pending, writes)
         while isinstance(resp, Stepped):  # a large admin write: other clients are served between its steps
             await asyncio.sleep(0)
             if self.closed:
                 return
-            opened = pending.begin()
-            try:
-                done = resp.step(_now_ms())
-                if done is not None:
-                    resp = done
-            except Exception as e:
-                resp = self._error_response(header, body, e)
-                if resp is None:
-                    return
-            finally:
-                pending.end(opened)
-                writes.extend(opened)
+            resp = self._call(lambda stepped=resp: _next_step(stepped), header, body, pending, writes)
+        if resp is None:
+            return
         handled = time.perf_counter() if stats is not None else 0.0
         while isinstance(resp, Delayed):  # (a completed wait may lead to another: Produce's verification)
             resp = await self._park(_collecting(resp, pending, writes), key)
@@ -471,6 +461,18 @@ class KafkaConnection(asyncio.BufferedProtocol):
         await self._send(key, ver, corr, door.response)
         if door.close:
             self.close()
+
+    def _call(self, fn, header, body, pending, writes: list):
+        """fn()'s response, its coordinator appends noted in writes; the API's error response if it
+        raises (None: the connection is closed instead)."""
+        opened = pending.begin()
+        try:
+            return fn()
+        except Exception as e:
+            return self._error_response(header, body, e)
+        finally:
+            pending.end(opened)
+            writes.extend(opened)
 
     async def _park(self, delayed: Delayed, api_key: int):
         """The response of a parked operation, once the purgatory completes it."""
