@@ -54,6 +54,8 @@ REQUEST_RECORDS = 10_000
 METADATA_VERSION = 12
 METADATA_REPS = 5
 IDLE_S = 10.0
+SETTLE_S = 10.0  # after a stage, before the idle period: the creation's after-work (log flush and
+                 # file parking passes, checkpoints) is not idle cost
 CREATE_TIMEOUT_S = 3600.0
 
 
@@ -178,7 +180,7 @@ def run_broker(name: str, sizes: list[int], root: str, log, out: dict[str, float
             out[f"metadata_ms@{size}"] = statistics.median(lat)
             out[f"metadata_bytes@{size}"] = float(len(frame))
             mc.close()
-            time.sleep(2)  # let the creation's after-work (checkpoints, flushes) pass
+            time.sleep(SETTLE_S)
             cpu0, t0 = b.cpu_s(), time.monotonic()
             time.sleep(IDLE_S)
             out[f"idle_cpu_pct@{size}"] = 100 * (b.cpu_s() - cpu0) / (time.monotonic() - t0)

@@ -66,6 +66,13 @@ _KAFKA_ENTRY_SIZE = 46
 
 
 @functools.cache
+@functools.lru_cache(maxsize=1)
+def _empty_snapshot() -> bytes:
+    """The snapshot of no producer (Kafka's layout, as to_bytes builds it)."""
+    body = _formats()[0].build(dict(version=1, crc=0, entries=[]))
+    return body[:2] + crc32c(body[6:]).to_bytes(4, "big") + body[6:]
+
+
 def _formats():
     """(Kafka's snapshot, odradek's legacy snapshot) as construct Structs, built on first
     use: a broker that never reads or writes a snapshot skips importing construct."""
@@ -206,6 +213,8 @@ class ProducerStateTable:
 
     def to_bytes(self, ongoing: dict[int, int] | None = None) -> bytes:
         """Kafka's snapshot layout; ``ongoing`` maps producer id -> first offset of its open txn."""
+        if not self.producers:
+            return _empty_snapshot()  # (most partitions: built once, not per snapshot)
         ongoing = ongoing or {}
         entries = []
         for pid, e in sorted(self.producers.items()):
@@ -225,6 +234,8 @@ class ProducerStateTable:
     @classmethod
     def from_bytes(cls, data: bytes) -> "ProducerStateTable":
         t = cls()
+        if data == _empty_snapshot():
+            return t
         try:
             entries = read_snapshot_entries(data)
         except ValueError as e:
