@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import logging
 
+from odradek.api_handlers.context import Stepped
+from odradek.controller.controller import CreateTopicSpec
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.metadata_response import (
     MetadataResponse,
@@ -27,6 +29,8 @@ MIN_VERSION = 0
 MAX_VERSION = 13
 
 ZERO_UUID = b"\0" * 16
+STEPPED_TOPICS = 8  # a Metadata auto-creating more topics than this creates them in steps
+STEP_TOPICS = 4  # the topics one step creates
 OMITTED_OPS = -2147483648
 # AclOperation bits: READ 3, WRITE 4, CREATE 5, DELETE 6, ALTER 7, DESCRIBE 8,
 # CLUSTER_ACTION 9, DESCRIBE_CONFIGS 10, ALTER_CONFIGS 11, IDEMPOTENT_WRITE 12,
@@ -97,13 +101,13 @@ def handle(ctx, req) -> MetadataResponse:
     image = services.metadata.image
     include_ops = v >= 8 and bool(req.include_topic_authorized_operations)
     topics_out = []
+    to_create: list[str] = []  # unknown topics this request auto-creates
     if req.topics is None or (v == 0 and not req.topics):
         for name in _sorted_names(image):
             topics_out.append(_encoded_topic(ctx, image, image.topics[name], is_internal(name), include_ops))
         _prune_encoded(image)
     else:
         allow_auto = services.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
-        to_create = []
         seen = set()
         for t in req.topics:
             name = t.name
@@ -134,11 +138,6 @@ def handle(ctx, req) -> MetadataResponse:
             topics_out.append(MetadataResponseTopic(
                 error_code=err, name=name, topic_id=ZERO_UUID, is_internal=is_internal(name), partitions=[],
                 topic_authorized_operations=OMITTED_OPS))
-        if to_create:
-            for r in services.topic_creation.auto_create_topics(to_create, ctx.now_ms):
-                if r.error_code not in (0, 36):
-                    log.warning("Auto topic creation failed for %s with error '%s': %s", r.name,
-                                ErrorCode(r.error_code).name, r.error_message)
     brokers = []
     for node_id in sorted(image.brokers):
         bi = image.brokers[node_id]
@@ -154,7 +153,44 @@ def handle(ctx, req) -> MetadataResponse:
         cluster_authorized_operations=CLUSTER_OPS if (8 <= v <= 10 and req.include_cluster_authorized_operations)
         else OMITTED_OPS,
         error_code=0)
-    return resp
+    if not to_create:
+        return resp
+    if len(to_create) <= STEPPED_TOPICS:
+        _auto_create(services, to_create, ctx.now_ms)
+        return resp
+    return Stepped(_AutoCreateSteps(services, to_create, resp, ctx.now_ms).step)
+
+
+def _auto_create(services, names: list[str], now_ms: int) -> None:
+    for r in services.topic_creation.auto_create_topics(names, now_ms):
+        if r.error_code not in (0, 36):
+            log.warning("Auto topic creation failed for %s with error '%s': %s", r.name,
+                        ErrorCode(r.error_code).name, r.error_message)
+
+
+class _AutoCreateSteps:
+    """Many topics auto-created a few at a time (other clients served between steps), the
+    answer once all are. The request is decided whole first: Kafka sends its topics in one
+    CreateTopics, so a request over Kafka's bounds creates none."""
+
+    def __init__(self, services, names: list[str], resp, now_ms: int):
+        self.services = services
+        self.resp = resp
+        self.todo = names
+        plain = [n for n in names if not services.metadata.is_internal(n)]
+        decided = services.metadata.create_topics([CreateTopicSpec(n) for n in plain], True, now_ms) if plain else []
+        if any(r.error_code == ErrorCode.POLICY_VIOLATION for r in decided):
+            for r in decided:
+                log.warning("Auto topic creation failed for %s with error '%s': %s", r.name,
+                            ErrorCode(r.error_code).name, r.error_message)
+            self.todo = [n for n in names if services.metadata.is_internal(n)]
+
+    def step(self, now_ms: int):
+        if not self.todo:
+            return self.resp
+        batch, self.todo = self.todo[:STEP_TOPICS], self.todo[STEP_TOPICS:]
+        _auto_create(self.services, batch, now_ms)
+        return None
 
 
 def error_response(v: int, req, code: int, msg: str | None):

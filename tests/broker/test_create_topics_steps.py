@@ -107,3 +107,20 @@ def test_a_large_delete_is_made_in_steps_with_the_single_write_answer(tmp_path):
     finally:
         b.close()
 
+
+
+def test_metadata_auto_creating_many_topics_creates_them_in_steps(tmp_path):
+    from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
+
+    b = start_broker(tmp_path)
+    try:
+        names = [f"auto{i}" for i in range(20)]
+        resp = call(b, "metadata", MetadataRequest(topics=[MetadataRequestTopic(name=n) for n in names],
+                                                   allow_auto_topic_creation=True), 12)
+        assert isinstance(resp, Stepped)
+        resp, seen = _drive(b, resp)
+        assert len(seen) > 2 and seen == sorted(seen)
+        assert [(t.name, t.error_code) for t in resp.topics] == [(n, 3) for n in names]  # Kafka 4.3's answer
+        assert set(names) <= set(b.controller.image.topics)
+    finally:
+        b.close()
