@@ -16,7 +16,8 @@ Cycles: --failover-cycles N (or ODRADEK_FAILOVER_CYCLES), 1 by default. Against 
 On the same cluster, first: Kafka 4.3's kafka-share-groups --describe of a share group whose
 share-partitions are led by other brokers than its group coordinator (a topic of 3 partitions, RF 3)
 shows each partition's start offset and lag, which the group coordinator gets from the share
-coordinator (ReadShareGroupStateSummary) and the partitions' leaders (ListOffsets).
+coordinator (ReadShareGroupStateSummary) and the partitions' leaders (ListOffsets); after
+--reset-offsets --to-earliest every record is delivered again.
 """
 from __future__ import annotations
 
@@ -166,23 +167,7 @@ def test_share_groups_describe_shows_offsets_and_lag_of_partitions_led_elsewhere
     assert len(leaders) > 1  # so the group coordinator does not lead every share-partition
     _set_earliest(cluster, group)
     _produce(cluster.bootstrap, 4, topic, 3)
-    c = ck.ShareConsumer({"bootstrap.servers": cluster.bootstrap, "group.id": group,
-                          "share.acknowledgement.mode": "explicit"})
-    accepted = 0
-    try:
-        c.subscribe([topic])
-        deadline = time.monotonic() + 120
-        while accepted < 12:
-            assert time.monotonic() < deadline, f"{accepted} of 12 records acknowledged"
-            got = [m for m in c.poll(timeout=0.5) if not m.error()]
-            for m in got:
-                c.acknowledge(m, ck.AcknowledgeType.ACCEPT)
-            if got:
-                results = c.commit_sync(30)
-                assert all(err is None for err in (results or {}).values()), results
-                accepted += len(got)
-    finally:
-        c.close()
+    assert len(_consume(cluster.bootstrap, topic, group, 12)) == 12
     _produce(cluster.bootstrap, 3, topic, 3)  # high watermarks 7, 4 records of each acknowledged: lag 3
     r = kafka_tool("share-groups", "--bootstrap-server", cluster.bootstrap, "--describe", "--group", group)
     assert r.returncode == 0, r.stderr
@@ -197,3 +182,27 @@ def test_share_groups_describe_shows_offsets_and_lag_of_partitions_led_elsewhere
     r = kafka_tool(*args, "--describe")
     rows = sorted(line.split() for line in r.stdout.splitlines() if line.split()[:1] == [group])
     assert [row[1:3] + row[-2:] for row in rows] == [[topic, str(p), "0", "7"] for p in range(3)], r.stdout
+    # and the partitions' leaders deliver every record again (their cached share-partitions went
+    # when the group's last share session on them closed)
+    assert _consume(cluster.bootstrap, topic, group, 21) == {(p, o) for p in range(3) for o in range(7)}
+
+
+def _consume(bootstrap: str, topic: str, group: str, n: int) -> set:
+    """Accept records until n distinct ones came; their (partition, offset)."""
+    c = ck.ShareConsumer({"bootstrap.servers": bootstrap, "group.id": group, "share.acknowledgement.mode": "explicit"})
+    seen: set = set()
+    try:
+        c.subscribe([topic])
+        deadline = time.monotonic() + 120
+        while len(seen) < n:
+            assert time.monotonic() < deadline, f"{len(seen)} of {n} records: {sorted(seen)}"
+            got = [m for m in c.poll(timeout=0.5) if not m.error()]
+            for m in got:
+                c.acknowledge(m, ck.AcknowledgeType.ACCEPT)
+                seen.add((m.partition(), m.offset()))
+            if got:
+                results = c.commit_sync(30)
+                assert all(err is None for err in (results or {}).values()), results
+    finally:
+        c.close()
+    return seen

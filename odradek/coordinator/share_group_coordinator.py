@@ -181,6 +181,11 @@ class ShareGroupCoordinator:
         # removed since last persisted: share-partition keys and group ids (tombstones to write)
         self._gone_partitions: set = set()
         self._gone_groups: set = set()
+        # groups whose last share session here closed: their share-partitions leave the cache once
+        # written (Kafka's ShareGroupListener.onGroupEmpty), so that the next fetch reads the state
+        # the share coordinator holds then (AlterShareGroupOffsets' or DeleteShareGroupOffsets' on
+        # a group coordinator elsewhere)
+        self._emptied: set = set()
 
     # ------------------------------------------------------------------ settings
 
@@ -378,8 +383,25 @@ class ShareGroupCoordinator:
         return s, E.NONE
 
     def close_session(self, group_id: str, member_id: str) -> set:
-        self.sessions.pop((group_id, member_id), None)
+        if self.sessions.pop((group_id, member_id), None) is not None and \
+                not any(g == group_id for g, _ in self.sessions):
+            self._emptied.add(group_id)
         return self.release_member(group_id, member_id)
+
+    def _drop_emptied(self) -> None:
+        """The share-partitions of groups without a share session here, once written and holding no
+        acquired record, leave the cache (they are read again at the next fetch)."""
+        for gid in list(self._emptied):
+            if any(g == gid for g, _ in self.sessions):
+                self._emptied.discard(gid)
+                continue
+            keys = [k for k in self.partitions if k[0] == gid]
+            kept = [k for k in keys if self.partitions[k].dirty or self.partitions[k].has_acquired()]
+            for k in keys:
+                if k not in kept:
+                    del self.partitions[k]
+            if not kept:
+                self._emptied.discard(gid)
 
     def end_session(self, group_id: str, member_id: str) -> ShareResult[None]:
         """ShareFetch/ShareAcknowledge at the final epoch: the session closes, the member's records
@@ -593,8 +615,10 @@ class ShareGroupCoordinator:
     # ------------------------------------------------------------------ time
 
     def tick(self, now_ms: int) -> set:
-        """Expire members past their session timeout and acquisition locks past their deadline;
-        returns the share-partitions (group, topic_id, partition) whose records became available."""
+        """Expire members past their session timeout and acquisition locks past their deadline (and
+        let go of the share-partitions of groups without a session here); returns the share-partitions
+        (group, topic_id, partition) whose records became available."""
+        self._drop_emptied()
         touched = set()
         for g in list(self.groups.values()):
             for m in list(g.members.values()):

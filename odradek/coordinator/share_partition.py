@@ -154,6 +154,9 @@ class SharePartition:
 
     # ------------------------------------------------------------------ acknowledge
 
+    def has_acquired(self) -> bool:
+        return any(r.state == ACQUIRED for r in self.records.values())
+
     def acknowledge(self, member_id: str, first: int, last: int, types: list[int], now_ms: int,
                     settings: ShareSettings) -> ErrorCode:
         """One AcknowledgementBatch. All or nothing: every offset must be ACQUIRED by member_id."""

@@ -128,3 +128,23 @@ def test_earliest_and_delete_group():
     assert c.delete_group("g") == E.NON_EMPTY_GROUP
     hb(c, "m1", -1)
     assert c.delete_group("g") == E.NONE and not c.partitions
+
+
+def test_share_partitions_of_a_group_without_sessions_here_leave_the_cache_once_written():
+    from odradek.coordinator.share_partition import SharePartition
+
+    c = coord()
+    sp = c.partitions[("g", T1, 0)] = SharePartition(5)
+    other = c.partitions[("h", T1, 0)] = SharePartition(5)
+    c.open_session("g", "m1", 0)
+    c.open_session("g", "m2", 0)
+    c.open_session("h", "m3", 0)
+    c.end_session("g", "m1")
+    c.tick(0)
+    assert ("g", T1, 0) in c.partitions  # m2's session is still open
+    c.end_session("g", "m2")
+    c.tick(0)
+    assert c.partitions[("g", T1, 0)] is sp  # not written yet: kept
+    c.persisted([], [(("g", T1, 0), sp)])
+    c.tick(0)
+    assert ("g", T1, 0) not in c.partitions and c.partitions[("h", T1, 0)] is other
