@@ -210,7 +210,9 @@ class ReplicaManager:
             names.update(tp[0] for tp in self.leaders)
             names.update(tp[0] for tp in self.following)
             names.update(tp[0] for tp in self.offline)
-        elif not names:
+        elif self.offline:  # (a log that could not be created is tried again on every update)
+            names = names | {tp[0] for tp in self.offline}
+        if not names:
             return
         wanted = assigned_here(new, self.node_id, names)
         for name in names:

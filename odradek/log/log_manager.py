@@ -256,6 +256,7 @@ class LogManager:
                 d = self._dir_of.pop((topic, partition), None)
                 if d is not None:
                     self._dir_counts[d] -= 1
+                log.set_activity_listener(None)  # (a deleted log's reads in flight are not periodic work)
                 self._active.pop(log, None)
                 self._hw_dirty = True
             return log
