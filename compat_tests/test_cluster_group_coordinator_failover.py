@@ -33,7 +33,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from confluent_kafka import Consumer, Producer, TopicPartition
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
 
 from cluster import failover_cycles, running_cluster
 
@@ -189,8 +189,16 @@ class ConfluentMember(Member):
         return {tp.partition: tp.offset for tp in out}
 
     def committed(self):
-        out = self.consumer.committed([TopicPartition(self.topic, p) for p in range(PARTITIONS)], timeout=20)
-        return {tp.partition: tp.offset for tp in out}
+        """Asked again while the client times out (its coordinator lookup after a kill can outlast one
+        request's timeout, seen against Kafka 4.3 too); the answer is what is checked."""
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                out = self.consumer.committed([TopicPartition(self.topic, p) for p in range(PARTITIONS)], timeout=10)
+                return {tp.partition: tp.offset for tp in out}
+            except KafkaException as e:
+                if e.args[0].code() != KafkaError._TIMED_OUT or time.monotonic() > deadline:
+                    raise
 
     def close(self):
         self.consumer.close()
