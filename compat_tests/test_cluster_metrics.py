@@ -83,4 +83,6 @@ def test_isr_shrink_shows_as_under_replicated(cluster):
                      == m["kafka_server_replicamanager_leadercount"] == m["kafka_server_replicamanager_partitioncount"]
                      and m, READY_S, "broker 2 leading everything, under-replicated")
     assert after["kafka_server_replicamanager_leadercount"] >= 2
-    assert after["kafka_server_replicamanager_isrshrinks_total"] > before["kafka_server_replicamanager_isrshrinks_total"]
+    # (IsrShrinksPerSec counts the shrinks this leader proposes; here the controller may remove the dead
+    # broker first, when it fences it, so the count is not asserted)
+    assert after["kafka_server_replicamanager_isrshrinks_total"] >= before["kafka_server_replicamanager_isrshrinks_total"]
