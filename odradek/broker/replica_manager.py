@@ -129,6 +129,7 @@ class ReplicaManager:
                  replica_selector: str | None = None, topic_stats: TopicStats | None = None):
         self.logs = log_manager
         self._stats = topic_stats
+        self._followed = None  # the image the leaders, followers and logs last matched
         self._replica_selector = replica_selector  # replica.selector.class (KIP-392), None: leader only
         self.node_id = node_id
         self._topic_log_config = topic_log_config
@@ -197,7 +198,12 @@ class ReplicaManager:
 
     def _follow(self, old, new) -> None:
         """Make the logs, leaders and followers match ``new``: for the topics the change from
-        ``old`` touched (changed_topics), or for every topic when that is not known."""
+        ``old`` touched (changed_topics), or for every topic when that is not known - also when
+        ``old`` is not the image this manager last followed (images that came while it was not
+        started, or that start() did not see: their changes were never applied here)."""
+        if old is not None and old is not self._followed:
+            old = None
+        self._followed = new
         self.image = new
         now = self._clock()
         names = changed_topics(old, new)

@@ -44,3 +44,24 @@ def test_changes_reach_only_their_topics():
     assert sorted(rm.leaders) == [(n, p) for n in "bc" for p in (0, 1)]
     assert all(rm.leaders[tp] is kept[tp] for tp in rm.leaders)  # untouched topics: same leaders
     assert sorted(lm.list()) == sorted(rm.leaders)
+
+
+def test_changes_it_did_not_follow_are_caught_up_by_a_full_pass():
+    """A broker that restarts hears images before it starts (kept, not applied) and may start on an
+    older image than the last one it heard; the next change is then applied over every topic, not
+    only its own (the clean-clone CI run had a restarted broker never create a topic made meanwhile:
+    its follower logs never existed, the ISR never filled)."""
+    fs = FaultyFileSystem()
+    c = Controller("/meta", ME, {}, 0, fs=fs)
+    lm = LogManager(["/data"], fs=fs)
+    rm = ReplicaManager(lm, ME, lambda name: LogConfig.from_properties(c.topic_config(name), base=LogConfig()),
+                        lambda key: 0, lambda: 0)
+    c.add_listener(rm.on_metadata)
+    c.start(BrokerImage(ME, "h", 9092), 0)
+    before = c.image
+    assert [r.error_code for r in c.create_topics([CreateTopicSpec("missed", 2, 1)], False, 0)] == [0]
+    rm.start(before)  # started on the image before the create
+    assert lm.get("missed", 0) is None
+    assert [r.error_code for r in c.create_topics([CreateTopicSpec("next", 1, 1)], False, 0)] == [0]
+    assert sorted(rm.leaders) == [("missed", 0), ("missed", 1), ("next", 0)]
+    assert lm.get("missed", 1) is not None
