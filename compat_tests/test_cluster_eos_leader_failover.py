@@ -63,7 +63,8 @@ class CopyLoop:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(120)
+        # one turn of the loop may take its commit's 120 s, then an abort's 120 s and a rewind's 60 s
+        self._thread.join(330)
         assert not self._thread.is_alive(), "the copy loop did not stop"
 
     def _producer(self) -> Producer:

@@ -36,9 +36,21 @@ pytestmark = pytest.mark.timeout(1800)
 
 
 @pytest.fixture(scope="module")
-def cluster(request, tmp_path_factory):
+def shared_cluster(request, tmp_path_factory):
     with running_cluster(tmp_path_factory.mktemp("leaderless"), request.config, 3, 4, SESSION) as c:
         yield c
+
+
+@pytest.fixture
+def cluster(shared_cluster):
+    """The module's cluster with every broker running and unfenced (a test that failed midway may
+    have left one killed: the next starts from the same place as after a pass)."""
+    for n in shared_cluster.brokers:
+        if not n.alive:
+            shared_cluster.start(n.id)
+    want = {n.id for n in shared_cluster.brokers}
+    wait_for(lambda: unfenced(shared_cluster) == want, 120, "every broker unfenced")
+    return shared_cluster
 
 
 @dataclass(frozen=True)
@@ -147,7 +159,9 @@ def test_partition_placed_on_a_killed_unfenced_broker_is_led_by_it_once_back(clu
     assert created[part].state() == (victim, [victim], [], [])
     if restart == "after-fence":
         fenced = wait_state(cluster, topic, part, (-1, [], [victim], [victim]), f"broker {victim} fenced")
-        assert victim not in unfenced(cluster)
+        # (the broker answering DescribeCluster may apply the fence a moment after the one that answered
+        # DescribeTopicPartitions: on a loaded machine the metadata reaches the brokers at different times)
+        wait_for(lambda: victim not in unfenced(cluster), 60, f"broker {victim} fenced in DescribeCluster")
         assert fenced.epoch == created[part].epoch + 1
     cluster.start(victim)  # ready once unfenced
     back = wait_state(cluster, topic, part, (victim, [victim], [], []), f"broker {victim} leading {topic}-{part} again")
