@@ -58,3 +58,39 @@ def test_clock_advance(control_broker):
     out = odradek("clock", "advance", "--bootstrap-http", url, "--ms", "45000")
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) == before + 45000 == control_broker.clock.now_ms()
+
+
+def test_rewrite_patch_pause_network_drop(control_broker):
+    from confluent_kafka import KafkaException
+    from confluent_kafka.admin import AdminClient
+
+    url = control_broker.control_url
+    patch = '{"responses": {"partition_responses": {"error_code": 19}}}'
+    out = odradek("fault", "inject", "--bootstrap-http", url, "--api", "Produce", "--times", "1", "--topic",
+                  "patched", "--rewrite", patch)
+    assert out.returncode == 0, out.stderr
+    assert control_broker.produce("patched", "x") == [0]  # NOT_ENOUGH_REPLICAS once, then the duplicate's answer
+    assert [p["error_code"] for x in control_broker.trace("Produce") if x["dir"] == "response"
+            for t in x["fields"]["responses"] if t["name"] == "patched" for p in t["partition_responses"]] == [19, 0]
+    bad = odradek("fault", "inject", "--bootstrap-http", url, "--api", "Produce", "--rewrite", '{"nope": 1}')
+    assert bad.returncode == 1 and "ProduceResponse has no field 'nope'" in bad.stderr
+
+    admin = AdminClient({"bootstrap.servers": control_broker.bootstrap, "client.id": "cli-admin"})
+    assert admin.list_topics(timeout=30).brokers
+    assert int(odradek("fault", "drop-connections", "--bootstrap-http", url, "--client-id", "cli-admin").stdout) >= 1
+    assert odradek("fault", "pause", "--bootstrap-http", url).returncode == 0
+    try:
+        with pytest.raises(KafkaException):
+            admin.list_topics(timeout=2)
+    finally:
+        assert odradek("fault", "resume", "--bootstrap-http", url).returncode == 0
+    assert admin.list_topics(timeout=30).brokers
+
+    cut = odradek("fault", "network", "--bootstrap-http", url, "--clients", "--slow", "7=100")
+    assert json.loads(cut.stdout) == {"cut": [], "clients_cut": True, "slow": {"7": 100}}
+    try:
+        with pytest.raises(KafkaException):
+            admin.list_topics(timeout=2)
+    finally:
+        assert json.loads(odradek("fault", "heal", "--bootstrap-http", url).stdout)["clients_cut"] is False
+    assert admin.list_topics(timeout=30).brokers

@@ -5,10 +5,15 @@ odradek.testing.control.enable=true and an HTTP port), for tests in any language
     odradek fault inject --bootstrap-http http://127.0.0.1:8080 --api Produce \\
         --error NOT_LEADER_OR_FOLLOWER --times 2          # prints the fault's id
     odradek clock advance --bootstrap-http http://127.0.0.1:8080 --ms 45000
+    odradek fault inject ... --api Produce --rewrite '{"throttle_time_ms": 500}'
+    odradek fault drop-connections --bootstrap-http URL --client-id my-app
+    odradek fault pause|resume --bootstrap-http URL
+    odradek fault network --bootstrap-http URL --cut 4,5 [--clients] [--slow 6=5000]; odradek fault heal ...
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import urllib.error
 
@@ -40,7 +45,30 @@ def add_subparsers(sub) -> None:
     i.add_argument("--version", type=int, help="only requests of this API version")
     i.add_argument("--delay-ms", type=int, help="answer after this delay")
     i.add_argument("--action", choices=ACTIONS, help="drop the response, or close the connection")
+    i.add_argument("--rewrite", type=_json_object, metavar="JSON",
+                   help='set fields of the response before it is sent, e.g. '
+                        '\'{"responses": {"partition_responses": {"error_code": 6}}}\' (arrays: every element)')
     i.set_defaults(func=fault_inject)
+    d = fsub.add_parser("drop-connections", help="reset every connection of a client id; prints how many")
+    _http(d)
+    d.add_argument("--client-id", required=True)
+    d.set_defaults(func=fault_drop_connections)
+    for name, what, fn in (("pause", "the node's listeners read and answer nothing until resumed", fault_pause),
+                           ("resume", "a paused node answers again", fault_resume)):
+        ps = fsub.add_parser(name, help=what)
+        _http(ps)
+        ps.set_defaults(func=fn)
+    nw = fsub.add_parser("network", help="cut the node from peers (node ids) or clients, or slow a peer's requests; "
+                                         "prints the node's test network")
+    _http(nw)
+    nw.add_argument("--cut", type=_ids, default=[], metavar="IDS", help="node ids whose requests it refuses, e.g. 4,5")
+    nw.add_argument("--clients", action="store_true", help="refuse every client's requests too")
+    nw.add_argument("--slow", action="append", type=_slow, default=[], metavar="ID=MS",
+                    help="answer node ID's requests after MS ms (0 removes it); repeatable")
+    nw.set_defaults(func=fault_network)
+    h = fsub.add_parser("heal", help="nothing cut, nothing slow")
+    _http(h)
+    h.set_defaults(func=fault_heal)
     r = fsub.add_parser("remove", help="remove a fault by id")
     _http(r)
     r.add_argument("id", type=int, help="the id odradek fault inject printed")
@@ -64,6 +92,30 @@ def add_subparsers(sub) -> None:
     n.set_defaults(func=clock_now)
 
 
+def _json_object(text: str) -> dict:
+    try:
+        value = json.loads(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(f"not JSON: {e}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("a JSON object of response fields")
+    return value
+
+
+def _ids(text: str) -> list[int]:
+    try:
+        return [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"node ids separated by commas, not {text!r}") from None
+
+
+def _slow(text: str) -> tuple[int, int]:
+    node, _, ms = text.partition("=")
+    if not node.strip().isdigit() or not ms.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"ID=MS, not {text!r}")
+    return int(node), int(ms)
+
+
 def _calling(fn):
     try:
         return fn()
@@ -77,8 +129,36 @@ def fault_inject(args) -> int:
     faults = Faults(http_transport(args.bootstrap_http))
     handle = _calling(lambda: faults.inject(args.api, args.error, args.times, topic=args.topic,
                                             partition=args.partition, group=args.group, client_id=args.client_id,
-                                            version=args.version, delay_ms=args.delay_ms, action=args.action))
+                                            version=args.version, delay_ms=args.delay_ms, action=args.action,
+                                            rewrite=args.rewrite))
     print(handle.id)
+    return 0
+
+
+def fault_drop_connections(args) -> int:
+    print(_calling(lambda: Faults(http_transport(args.bootstrap_http)).drop_connections(args.client_id)))
+    return 0
+
+
+def fault_pause(args) -> int:
+    _calling(lambda: Faults(http_transport(args.bootstrap_http)).pause())
+    return 0
+
+
+def fault_resume(args) -> int:
+    _calling(lambda: Faults(http_transport(args.bootstrap_http)).resume())
+    return 0
+
+
+def fault_network(args) -> int:
+    state = _calling(lambda: Faults(http_transport(args.bootstrap_http)).network(
+        args.cut, clients=True if args.clients else None, slow=dict(args.slow)))
+    print(json.dumps(state))
+    return 0
+
+
+def fault_heal(args) -> int:
+    print(json.dumps(_calling(lambda: Faults(http_transport(args.bootstrap_http)).heal())))
     return 0
 
 

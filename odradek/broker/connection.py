@@ -101,6 +101,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.closed = False
         self.name = f"conn-{_seq}"
         self.client_host = ""
+        self.client_id: str | None = None  # of the last request (odradek.testing's drop_connections)
         self.idle_since_ms = _now_ms()
         self._wakeup = None
         self._reading_paused = False
@@ -347,6 +348,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
         key = header.request_api_key
         ver = header.request_api_version
         corr = header.correlation_id
+        self.client_id = header.client_id
+        if self.server.control is not None:  # odradek.testing.control.enable: pause, test network
+            if not await self._let_through(key, header.client_id, body):
+                return
         mod = self.registry.get(key)
         if mod is None or not mod.MIN_VERSION <= ver <= mod.MAX_VERSION:
             if key == API_VERSIONS:
@@ -376,7 +381,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 if resp is None:  # acks=0 Produce: Kafka closes the connection instead
                     self.close()
                     return
-                await self._send(key, ver, corr, resp)
+                resp = self._rewritten(fault, resp)
+                if resp is not None:
+                    await self._send(key, ver, corr, resp)
                 return
         stats = self.request_stats
         started = time.perf_counter() if stats is not None else 0.0
@@ -414,6 +421,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if resp is CLOSE_CONNECTION:
             self.close()
             return
+        if fault is not None:
+            resp = self._rewritten(fault, resp)
+            if resp is None:
+                return
         throttle_ms = 0
         if key in QUOTAED and self.server.client_quotas is not None and not (key == FETCH and is_follower_fetch(body)):
             resp, throttle_ms = self._throttle(key, header.client_id, len(frame), resp)
@@ -426,6 +437,30 @@ class KafkaConnection(asyncio.BufferedProtocol):
                             started, handled, answered, time.perf_counter())
         if throttle_ms:
             await asyncio.sleep(throttle_ms / 1000)  # the channel stays muted while throttled (KIP-219)
+
+    async def _let_through(self, key: int, client_id: str | None, body) -> bool:
+        """A paused node answers once resumed; a cut peer's (or client's) request closes its
+        connection, a slow peer's waits (odradek/testing/network.py). False: not to be handled."""
+        ctl = self.server.control
+        await ctl.wait_running()
+        verdict = ctl.network.verdict(client_id, key, body)
+        if verdict is not None:
+            if verdict.close:
+                self.close(abort=True)
+                return False
+            await asyncio.sleep(verdict.delay_ms / 1000)
+        return not self.closed
+
+    def _rewritten(self, fault, resp):
+        """The response as the fault's rewrite makes it; None (the connection closed) if it fails."""
+        if fault.rewrite is None:
+            return resp
+        try:
+            return fault.rewrite(resp)
+        except Exception:  # noqa: BLE001 - a test's callback: its error is logged, the client sees a reset
+            log.exception("%s: the rewrite of fault %d failed; closing connection", self.name, fault.rule_id)
+            self.close(abort=True)
+            return None
 
     def _throttle(self, key: int, client_id: str | None, request_bytes: int, resp):
         """A produce request's bytes, or a fetch response's, counted against the client's quota
@@ -520,6 +555,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
     # ------------------------------------------------------------ writing
 
     async def _send(self, key: int, ver: int, corr: int, resp) -> None:
+        if self.server.control is not None and self.server.control.paused:  # answered once resumed
+            await self.server.control.wait_running()
+            if self.closed:
+                return
         if self.server.trace is not None:
             self.server.trace.response(self.name, key, ver, corr, resp)
         try:

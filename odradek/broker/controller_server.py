@@ -97,6 +97,7 @@ class ControllerServer:
         self.server = None
         self.connections: set = set()
         self.faults = None  # no injected faults nor request trace on the CONTROLLER listener (odradek/testing)
+        self.control = None  # its pause and test network: the node's NodeControl (broker/quorum.py)
         self.trace = None
         self.request_stats = None  # the CONTROLLER listener's requests are not in the metrics (yet)
         self.client_quotas = None  # nor under client quotas

@@ -72,6 +72,11 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     from odradek.controller import Controller
 
     loop = asyncio.get_running_loop()
+    if config.testing_virtual_clock:
+        print("odradek: cannot start: odradek.testing.virtual.clock=true is for a single-node broker "
+              "(`odradek serve` without controller.quorum.voters): the nodes of a KRaft cluster keep the "
+              "system clock (their heartbeats, session timeouts and elections run on it)", file=sys.stderr, flush=True)
+        return 1
     metadata_dir = os.path.join(config.data_dir, "metadata")
     controller = Controller(metadata_dir, config.node_id, config.controller_defaults(), _now_ms())
     try:
@@ -96,6 +101,17 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     except (OSError, RuntimeError) as e:
         print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
         return 1
+    if config.testing_control_enable:  # odradek/testing: the node's pause and test network cover both listeners
+        from odradek.broker.control_routes import NodeControl, add_control_routes
+        from odradek.testing.clock import SystemClock
+
+        if server is None:
+            cs.control = NodeControl()
+            if http is not None:
+                add_control_routes(http.routes, None, SystemClock(), cs.control)
+        else:
+            cs.control = server.control
+        cs.control.govern(cs.connections)
     served = http if server is None else server.http
     if served is not None:
         served.serve_controller_metrics(lambda: controller.image, (lambda: cs.active) if cs.is_controller else None,

@@ -69,10 +69,14 @@ class BrokerServer:
         self.http = NodeHttp(config.http_host, config.http_port) if config.http_port is not None else None
         self.topic_stats = self.http.topic_stats if self.http is not None else None
         self.request_stats = self.http.request_stats if self.http is not None else None
-        if self.http is not None and self.faults is not None:  # the test control API beside metrics
-            from odradek.broker.control_routes import add_control_routes
+        self.control = None  # the pause switch and test network of odradek.testing (control_routes.NodeControl)
+        if self.faults is not None:
+            from odradek.broker.control_routes import NodeControl, add_control_routes
 
-            add_control_routes(self.http.routes, self.faults, self.clock)
+            self.control = NodeControl()
+            self.control.govern(self.connections)
+            if self.http is not None:  # the test control API beside metrics
+                add_control_routes(self.http.routes, self.faults, self.clock, self.control)
         self.connections_created = 0
         self._plain_users: dict[str, str] | None = None  # a SASL listener's PLAIN users, from its JAAS config
         self.client_quotas: ClientQuotas | None = None  # byte-rate quotas, once the broker's image exists

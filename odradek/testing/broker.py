@@ -27,6 +27,7 @@ import odradek
 from . import control_api
 from .clients import ClientHelpers
 from .control import Clock, Faults, Transport, http_transport
+from .faults import parse
 from .ports import free_port
 
 READY_TIMEOUT_S = 60
@@ -86,7 +87,7 @@ class Broker(ClientHelpers):
         self.startup_s: float | None = None
         self._proc: subprocess.Popen | None = None
         self._thread: _ThreadBroker | None = None
-        self.faults = Faults(self._transport)
+        self.faults = Faults(self._transport, self._add_local_rule if in_process else None)
         self.clock = Clock(self._transport)
 
     # ------------------------------------------------------------ what a test uses
@@ -165,13 +166,20 @@ class Broker(ClientHelpers):
             p.wait()
 
     def pause(self) -> None:
-        """SIGSTOP (a subprocess broker): it accepts nothing and answers nothing until resume()."""
+        """It accepts nothing and answers nothing until resume(): SIGSTOP of a subprocess broker (the
+        whole process stops), the control API's pause of one in this process (its listener reads and
+        answers nothing). ``faults.pause()`` is the control API's on either."""
+        if self._thread is not None:
+            self.faults.pause()
+            return
         if self._proc is None:
-            raise RuntimeError("only a running subprocess broker can be paused")
+            raise RuntimeError("the broker is not running")
         self._proc.send_signal(signal.SIGSTOP)
 
     def resume(self) -> None:
-        if self._proc is not None:
+        if self._thread is not None:
+            self.faults.resume()
+        elif self._proc is not None:
             self._proc.send_signal(signal.SIGCONT)
 
     def restart(self) -> None:
@@ -234,6 +242,11 @@ class Broker(ClientHelpers):
         if self.http_port is None:
             raise RuntimeError("this broker is not running")
         return http_transport(self.control_url)(method, path, body)
+
+    def _add_local_rule(self, fields: dict) -> int:
+        if self._thread is None:
+            raise RuntimeError("this broker is not running")
+        return self._thread.add_rule(fields)
 
 
 def _spawn(cmd: list[str], output: deque) -> subprocess.Popen:
@@ -320,5 +333,13 @@ class _ThreadBroker:
         raw = b"" if body is None else json.dumps(body).encode()
 
         async def call():
-            return control_api.handle(method, path, raw, self.server.faults, self.server.clock)
+            return control_api.handle(method, path, raw, self.server.faults, self.server.clock, self.server.control)
+        return asyncio.run_coroutine_threadsafe(call(), self.loop).result(30)
+
+    def add_rule(self, fields: dict) -> int:
+        """A fault with a callable rewrite, added on the broker's loop (its id)."""
+        rule = parse(fields, in_process=True)
+
+        async def call():
+            return self.server.faults.add(rule)
         return asyncio.run_coroutine_threadsafe(call(), self.loop).result(30)

@@ -72,6 +72,9 @@ class Cluster(ClientHelpers):
     def __init__(self, brokers: int = 3, controllers: int = 1, *, properties: dict | None = None,
                  racks: list[str] | None = None, virtual_clock: bool = False, control: bool = True,
                  data_dir: str | os.PathLike | None = None) -> None:
+        if virtual_clock:
+            raise ValueError("virtual_clock is for a single broker (odradek.testing.Broker): the nodes of a cluster "
+                             "keep the system clock (heartbeats, broker session timeouts and elections run on it)")
         if racks is not None and len(racks) != brokers:
             raise ValueError(f"racks names one rack per broker ({brokers}), not {len(racks)}")
         self.n_brokers, self.n_controllers = brokers, controllers
@@ -79,8 +82,6 @@ class Cluster(ClientHelpers):
         self.data_dir = str(data_dir) if data_dir is not None else None
         props = {**TEST_DEFAULTS, **FAST, **internal_topic_settings(brokers)}
         props.update(_props(properties))
-        if virtual_clock:
-            props["odradek.testing.virtual.clock"] = "true"
         if control:
             props["odradek.testing.control.enable"] = "true"
         self.properties = props
@@ -107,8 +108,45 @@ class Cluster(ClientHelpers):
         return f"127.0.0.1:{self.nodes[node_id].port}"
 
     def broker_faults(self, node_id: int) -> Faults:
-        """The faults of one broker."""
+        """The faults of one broker; of a controller, its pause and test network (it takes no faults)."""
         return Faults(self._transport(node_id))
+
+    node_faults = broker_faults
+
+    def partition(self, nodes: list[int], others: list[int] | None = None, *, clients: bool = False
+                  ) -> "NetworkHandle":
+        """Cut ``nodes`` from ``others`` (default: every other node, controllers too): each side refuses
+        the other's requests (replica fetches, heartbeats, metadata fetches, inter-broker calls: their
+        connections are dropped, as on a lost link). ``clients``: ``nodes`` refuse clients' requests
+        too. Healed on exit of the returned handle (or by ``heal``). A node restarted meanwhile comes
+        back with its network whole."""
+        others = [i for i in self.nodes if i not in nodes] if others is None else list(others)
+        if set(nodes) & set(others) or not nodes or not others:
+            raise ValueError(f"two sides of a partition: {nodes} and {others}")
+        for i in nodes:
+            self._network(i, cut=others, clients=True if clients else None)
+        for i in others:
+            self._network(i, cut=list(nodes))
+        return NetworkHandle(self, list(nodes) + others)
+
+    def slow_follower(self, node_id: int, delay_ms: int) -> "NetworkHandle":
+        """Every other broker (a leader) answers ``node_id``'s replica fetches (and its other requests)
+        ``delay_ms`` late: past replica.lag.time.max.ms behind, the follower leaves the ISR. Undone on
+        exit of the returned handle."""
+        others = [i for i in self.brokers if i != node_id]
+        for i in others:
+            self._network(i, slow={node_id: delay_ms})
+        return NetworkHandle(self, others, slow=node_id)
+
+    def heal(self, nodes: list[int] | None = None) -> None:
+        """Nothing cut, nothing slow on ``nodes`` (default: every running node)."""
+        for i in (self.nodes if nodes is None else nodes):
+            if self.running(i):
+                self.node_faults(i).heal()
+
+    def _network(self, node_id: int, **rules) -> None:
+        if self.running(node_id):
+            self.node_faults(node_id).network(**rules)
 
     def broker_clock(self, node_id: int) -> Clock:
         return Clock(self._transport(node_id))
@@ -155,7 +193,7 @@ class Cluster(ClientHelpers):
             broker = "broker" in p["process.roles"]
             if broker and self.racks is not None:
                 props["broker.rack"] = self.racks[node_id - self.n_controllers - 1]
-            self.nodes[node_id] = _Node(node_id, props, free_port() if broker and self.control else None)
+            self.nodes[node_id] = _Node(node_id, props, free_port() if self.control else None)
 
     def _wait_brokers_registered(self) -> None:
         """Every broker unfenced in the metadata (what clients see)."""
@@ -167,12 +205,13 @@ class Cluster(ClientHelpers):
                 raise RuntimeError("not every broker registered in time")
             time.sleep(0.1)
 
-    def metadata_brokers(self) -> list[int]:
-        """The broker ids a client's Metadata request lists now (asked of the first broker that answers)."""
+    def metadata_brokers(self, via: int | None = None) -> list[int]:
+        """The broker ids a client's Metadata request lists now (asked of broker ``via``, default the
+        first broker that answers)."""
         from odradek.broker.wire_client import WireClient, WireClientError
         from odradek.wire.messages.metadata_request import MetadataRequest
 
-        for i in self.brokers:
+        for i in self.brokers if via is None else [via]:
             if not self.running(i):
                 continue
             try:
@@ -204,12 +243,21 @@ class Cluster(ClientHelpers):
     def resume(self, node_id: int) -> None:
         self.nodes[node_id].proc.send_signal(signal.SIGCONT)
 
-    def leader(self, topic: str, partition: int = 0) -> int:
-        """The node id leading ``topic``-``partition`` as a client's Metadata request says now (-1: none)."""
+    def leader(self, topic: str, partition: int = 0, via: int | None = None) -> int:
+        """The node id leading ``topic``-``partition`` as a client's Metadata request says now (-1: none),
+        asked of broker ``via`` (default: the first that answers)."""
+        return self.partition_state(topic, partition, via)[0]
+
+    def isr(self, topic: str, partition: int = 0, via: int | None = None) -> list[int]:
+        """The in-sync replicas of ``topic``-``partition`` as a client's Metadata request says now."""
+        return self.partition_state(topic, partition, via)[1]
+
+    def partition_state(self, topic: str, partition: int = 0, via: int | None = None) -> tuple[int, list[int]]:
+        """(leader, ISR) of ``topic``-``partition`` in a Metadata answer ((-1, []): none)."""
         from odradek.broker.wire_client import WireClient, WireClientError
         from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 
-        for i in self.brokers:
+        for i in self.brokers if via is None else [via]:
             if not self.running(i):
                 continue
             try:
@@ -220,8 +268,8 @@ class Cluster(ClientHelpers):
             for t in md.topics:
                 for p in t.partitions:
                     if t.name == topic and p.partition_index == partition:
-                        return p.leader_id
-        return -1
+                        return p.leader_id, sorted(p.isr_nodes)
+        return -1, []
 
     def stop_all(self) -> None:
         for n in self.nodes.values():  # brokers first: their controlled shutdown needs the controllers
@@ -273,6 +321,27 @@ class ClusterFaultHandle:
         self.remove()
 
 
+class NetworkHandle:
+    """A partition or a slow follower in place; undone on exit (``heal``)."""
+
+    def __init__(self, cluster: Cluster, nodes: list[int], slow: int | None = None) -> None:
+        self._cluster, self.nodes, self._slow = cluster, nodes, slow
+
+    def heal(self) -> None:
+        c = self._cluster
+        if self._slow is None:
+            c.heal(self.nodes)
+        else:
+            for i in self.nodes:
+                c._network(i, slow={self._slow: 0})
+
+    def __enter__(self) -> "NetworkHandle":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.heal()
+
+
 class ClusterFaults:
     """Faults on every running broker of a cluster (``times`` counts on each), or on ``node_id``'s."""
 
@@ -290,9 +359,24 @@ class ClusterFaults:
     def clear(self) -> int:
         return sum(f.clear() for f in self._targets(None))
 
+    def drop_connections(self, client_id: str) -> int:
+        """Reset every connection of ``client_id`` on every running broker."""
+        return sum(f.drop_connections(client_id) for f in self._targets(None))
+
+    def partition(self, nodes: list[int], others: list[int] | None = None, *, clients: bool = False) -> NetworkHandle:
+        """Cluster.partition."""
+        return self._cluster.partition(nodes, others, clients=clients)
+
+    def slow_follower(self, node_id: int, delay_ms: int) -> NetworkHandle:
+        """Cluster.slow_follower."""
+        return self._cluster.slow_follower(node_id, delay_ms)
+
+    def heal(self) -> None:
+        self._cluster.heal()
+
 
 class ClusterClock:
-    """The clocks of every running broker (each broker of a cluster with virtual_clock has its own)."""
+    """The clocks of every running broker: the system's (a cluster has no virtual clock, see Cluster)."""
 
     def __init__(self, cluster: Cluster) -> None:
         self._cluster = cluster

@@ -14,6 +14,8 @@ from .faults import FaultError
 
 # (method, path, JSON body or None) -> (status, JSON answer)
 Transport = Callable[[str, str, object], tuple[int, dict]]
+# a fault's fields (with a callable rewrite) -> its id, on a broker in this process
+LocalRules = Callable[[dict], int]
 
 
 def http_transport(base_url: str, timeout_s: float = 30) -> Transport:
@@ -75,25 +77,70 @@ class FaultHandle:
 
 
 class Faults:
-    """``inject`` a fault, ``remove``/``clear`` them, ``list`` them (with their hits)."""
+    """``inject`` a fault, ``remove``/``clear`` them, ``list`` them (with their hits); and what is
+    done to the node itself: ``drop_connections`` of a client id, ``pause``/``resume`` its
+    listeners, its test ``network`` (cut peers or clients, slow peers; ``heal``)."""
 
-    def __init__(self, transport: Transport) -> None:
+    def __init__(self, transport: Transport, local: LocalRules | None = None) -> None:
         self._call = transport
+        self._local = local
 
     def inject(self, api: str | int, error: str | int | None = None, times: int | None = None, *,
                topic: str | None = None, partition: int | None = None, group: str | None = None,
                client_id: str | None = None, version: int | None = None, delay_ms: int | None = None,
-               action: str | None = None) -> FaultHandle:
+               action: str | None = None, rewrite: Callable | dict | None = None) -> FaultHandle:
         """Answer the next ``times`` requests of ``api`` (all of them while the handle lives, when
         None) that match the filters with ``error`` (a Kafka error name or code), and/or delay them by
         ``delay_ms``, or ``action`` them: "drop_response" (handled, never answered) or
-        "close_connection" (the connection is closed before the request is handled)."""
+        "close_connection" (the connection is closed before the request is handled).
+        ``rewrite``: the response (the handler's, or the error's) goes through it before it is sent:
+        a callable taking the decoded response object and returning it changed (a broker in this
+        process: Broker(in_process=True); it runs on the broker's thread), or a patch of fields
+        (odradek/testing/rewrite.py), which any broker takes."""
         fields = {"api": api, "error": error, "times": times, "topic": topic, "partition": partition,
                   "group": group, "client_id": client_id, "version": version, "delay_ms": delay_ms,
-                  "action": action}
+                  "action": action, "rewrite": rewrite}
         body = {k: v for k, v in fields.items() if v is not None}
+        if callable(rewrite):
+            if self._local is None:
+                raise FaultError("a callable rewrite needs the broker in this process (Broker(in_process=True)); "
+                                 'to a broker process give a patch of fields, e.g. rewrite={"throttle_time_ms": 5}')
+            return FaultHandle(self, self._local(body))
         answer = _checked(self._call("POST", "/control/faults", body), "cannot inject the fault")
         return FaultHandle(self, answer["id"])
+
+    def drop_connections(self, client_id: str) -> int:
+        """Reset every connection whose requests carry ``client_id``; how many there were."""
+        return _checked(self._call("POST", "/control/connections/drop", {"client_id": client_id}),
+                        "cannot drop the connections")["dropped"]
+
+    def pause(self) -> None:
+        """The node's listeners read and answer nothing (new connections are accepted by the
+        kernel, never read) until ``resume``; its own heartbeats and fetches go on."""
+        _checked(self._call("POST", "/control/pause", None), "cannot pause")
+
+    def resume(self) -> None:
+        _checked(self._call("POST", "/control/resume", None), "cannot resume")
+
+    @property
+    def paused(self) -> bool:
+        return _checked(self._call("GET", "/control/pause", None), "cannot read the pause")["paused"]
+
+    def network(self, cut: list[int] | None = None, *, clients: bool | None = None,
+                slow: dict[int, int] | None = None) -> dict:
+        """Add to the node's test network (odradek/testing/network.py): refuse the requests of the
+        ``cut`` node ids (their connections dropped), of every client (``clients=True``), delay those
+        of ``slow`` node ids by their ms (0 removes a delay). What is in place now."""
+        body: dict = {"cut": list(cut or [])}
+        if clients is not None:
+            body["clients"] = clients
+        if slow:
+            body["slow"] = {str(k): v for k, v in slow.items()}
+        return _checked(self._call("POST", "/control/network", body), "cannot change the network")
+
+    def heal(self) -> dict:
+        """Nothing cut, nothing slow."""
+        return _checked(self._call("DELETE", "/control/network", None), "cannot heal the network")
 
     def remove(self, fault_id: int) -> bool:
         status, _ = self._call("DELETE", f"/control/faults/{int(fault_id)}", None)

@@ -1,6 +1,7 @@
 """Fault rules at the protocol level (franz-go kfake's ControlKey / AddFault): which requests a
 rule matches (API, version, client id, topic, partition, group) and what the broker does to
-them (answer an error code, delay the response, drop the response, close the connection).
+them (answer an error code, delay the response, drop the response, close the connection, rewrite
+the response: odradek/testing/rewrite.py).
 
 Pure: the broker's connection (broker/connection.py) asks ``FaultTable.match`` for each decoded
 request and acts on the ``Fault`` it gets; rules come from the Python API, the HTTP control
@@ -9,6 +10,7 @@ API (``POST /control/faults``) or the CLI (``odradek fault inject``), all throug
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Iterable
@@ -17,8 +19,11 @@ from odradek.wire import messages
 from odradek.wire.base import Message
 from odradek.wire.errors import ErrorCode
 
+from .rewrite import PatchError, Rewriter, check_patch, response_class, rewriter
+
 ACTIONS = ("drop_response", "close_connection")
-FIELDS = ("api", "error", "times", "topic", "partition", "group", "client_id", "version", "delay_ms", "action")
+FIELDS = ("api", "error", "times", "topic", "partition", "group", "client_id", "version", "delay_ms", "action",
+          "rewrite")
 
 
 class FaultError(ValueError):
@@ -83,11 +88,14 @@ class FaultRule:
     version: int | None = None
     delay_ms: int | None = None
     action: str | None = None
+    rewrite: dict | Callable | None = None  # a patch of fields (JSON) or a callable (in process)
     id: int = 0
     hits: int = 0
 
     def describe(self) -> dict:
-        d = asdict(self)
+        d = asdict(dataclasses.replace(self, rewrite=None))
+        d["rewrite"] = (self.rewrite if self.rewrite is None or isinstance(self.rewrite, dict)
+                        else repr(self.rewrite))
         d["api"] = api_name(self.api_key)
         d["error"] = None if self.error_code is None else ErrorCode.from_code(self.error_code).name
         return d
@@ -115,8 +123,9 @@ def _opt_str(fields: dict, name: str) -> str | None:
     raise FaultError(f"{name} must be a string, not {v!r}")
 
 
-def parse(fields: dict) -> FaultRule:
-    """A rule from the fields of ``faults.inject(...)`` / the JSON of ``POST /control/faults``."""
+def parse(fields: dict, in_process: bool = False) -> FaultRule:
+    """A rule from the fields of ``faults.inject(...)`` / the JSON of ``POST /control/faults``.
+    ``in_process``: the rule comes from this process (a callable ``rewrite`` is allowed)."""
     if not isinstance(fields, dict):
         raise FaultError("a fault is a JSON object")
     unknown = sorted(set(fields) - set(FIELDS))
@@ -135,13 +144,26 @@ def parse(fields: dict) -> FaultRule:
         version=_opt_int(fields, "version", 0),
         delay_ms=_opt_int(fields, "delay_ms", 0),
         action=_opt_str(fields, "action"),
+        rewrite=fields.get("rewrite"),
     )
+    if rule.rewrite is not None:
+        if callable(rule.rewrite):
+            if not in_process:
+                raise FaultError("a callable rewrite needs the broker in this process (Broker(in_process=True)); "
+                                 "to a broker process give a patch of fields, e.g. {\"throttle_time_ms\": 5}")
+        else:
+            try:
+                check_patch(response_class(rule.api_key), rule.rewrite)
+            except PatchError as e:
+                raise FaultError(f"bad rewrite: {e}") from None
+        if rule.action is not None:
+            raise FaultError(f"a fault rewrites the response or does {rule.action}, not both")
     if rule.action is not None and rule.action not in ACTIONS:
         raise FaultError(f"unknown action {rule.action!r}: one of {', '.join(ACTIONS)}")
     if rule.action is not None and rule.error_code is not None:
         raise FaultError(f"a fault answers an error or does {rule.action}, not both")
-    if rule.error_code is None and rule.action is None and rule.delay_ms is None:
-        raise FaultError("a fault needs an error, a delay_ms or an action")
+    if rule.error_code is None and rule.action is None and rule.delay_ms is None and rule.rewrite is None:
+        raise FaultError("a fault needs an error, a delay_ms or an action (or a rewrite)")
     return rule
 
 
@@ -149,12 +171,14 @@ def parse(fields: dict) -> FaultRule:
 class Fault:
     """What to do with one request: wait ``delay_ms`` first (0: no wait), then answer ``error_code``
     instead of handling it, or handle it and do ``action`` (drop_response / close_connection: the
-    connection closes before the request is handled), or (neither) handle it as usual."""
+    connection closes before the request is handled), or (neither) handle it as usual; the response
+    sent (the error's or the handler's) goes through ``rewrite`` first."""
 
     rule_id: int
     delay_ms: int = 0
     error_code: int | None = None
     action: str | None = None
+    rewrite: Rewriter | None = None
 
 
 # ------------------------------------------------------------ what a request names
@@ -287,4 +311,5 @@ class FaultTable:
             found.times -= 1
             if found.times <= 0:
                 self.remove(found.id)
-        return Fault(found.id, found.delay_ms or 0, found.error_code, found.action)
+        return Fault(found.id, found.delay_ms or 0, found.error_code, found.action,
+                     None if found.rewrite is None else rewriter(found.rewrite))

@@ -86,7 +86,7 @@ def request_line(ts_ms: int, connection: str, header, body: Message, fault: Faul
          "client_id": header.client_id, "fields": to_json(body)}
     if fault is not None:
         d["fault"] = {"id": fault.rule_id, "delay_ms": fault.delay_ms, "error_code": fault.error_code,
-                      "action": fault.action}
+                      "action": fault.action, "rewrite": fault.rewrite is not None}
     return _dump(d)
 
 
