@@ -3,40 +3,17 @@ names, and the health checks, read over real HTTP after known traffic from a rea
 
 from __future__ import annotations
 
-import http.client
 import subprocess
 import sys
 import time
 
 import pytest
 from confluent_kafka import Consumer, Producer
-from prometheus_client.parser import text_string_to_metric_families
-
 from harness import REPO, BrokerProcess, create_topic, free_port
+from metrics_scrape import get, scrape
 
 RECORDS = 250
 VALUE = b"v" * 40
-
-
-def get(port: int, path: str, method: str = "GET") -> tuple[int, str, bytes]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.request(method, path)
-        resp = conn.getresponse()
-        return resp.status, resp.getheader("content-type", ""), resp.read()
-    finally:
-        conn.close()
-
-
-def scrape(port: int) -> dict[tuple[str, tuple], float]:
-    """sample name and sorted labels -> value"""
-    status, ctype, body = get(port, "/metrics")
-    assert status == 200 and ctype.startswith("text/plain; version=0.0.4")
-    out = {}
-    for family in text_string_to_metric_families(body.decode()):
-        for s in family.samples:
-            out[(s.name, tuple(sorted(s.labels.items())))] = s.value
-    return out
 
 
 def topic_sum(metrics: dict, name: str, topic: str) -> float:
@@ -47,7 +24,8 @@ def topic_sum(metrics: dict, name: str, topic: str) -> float:
 def served(tmp_path_factory):
     http_port = free_port()
     b = BrokerProcess(str(tmp_path_factory.mktemp("metrics")),
-                      {"odradek.http.port": str(http_port), "group.initial.rebalance.delay.ms": "0"})
+                      {"odradek.http.port": str(http_port), "group.initial.rebalance.delay.ms": "0",
+                       "log.cleaner.backoff.ms": "100"})
     b.start()
     try:
         yield b, http_port
@@ -131,6 +109,78 @@ def test_counts_after_known_traffic(served):
     assert after_consume[("kafka_controller_kafkacontroller_activecontrollercount", ())] == 1
     assert after_consume[("kafka_controller_kafkacontroller_globaltopiccount", ())] >= 1
     assert after_consume[("process_resident_memory_bytes", ())] > 0
+
+
+def test_request_time_components_and_log_flushes(served):
+    """Every RequestMetrics time histogram Kafka has, counted once per request; each flush of a
+    flush.messages=1 topic timed once (LogFlushRateAndTimeMs)."""
+    broker, port = served
+    create_topic(broker.bootstrap, "flushed", configs={"flush.messages": "1"})
+    flushes = "kafka_log_logflushstats_logflushrateandtimems_count_total", ()
+    before = scrape(port)
+    p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 0})
+    for i in range(5):  # five produce requests, five appends
+        p.produce("flushed", b"r%d" % i)
+        assert p.flush(30) == 0
+    after = scrape(port)
+    assert after[flushes] - before.get(flushes, 0) == 5
+    assert ("kafka_log_logflushstats_logflushrateandtimems", (("quantile", "0.99"),)) in after
+    counts = {c: after[(f"kafka_network_requestmetrics_{c}_count_total", (("request", "Produce"),))]
+              for c in ("requestqueuetimems", "localtimems", "remotetimems", "throttletimems",
+                        "responsequeuetimems", "responsesendtimems", "totaltimems")}
+    assert len(set(counts.values())) == 1 and counts["totaltimems"] >= 5, counts
+    # no quota here: never throttled; no response queue in odradek
+    for comp in ("throttletimems", "responsequeuetimems"):
+        assert after[(f"kafka_network_requestmetrics_{comp}", (("quantile", "0.999"), ("request", "Produce")))] == 0
+
+
+def test_log_cleaner_metrics_after_a_pass(served):
+    broker, port = served
+    topic = "compacted-metrics"
+    create_topic(broker.bootstrap, topic, configs={"cleanup.policy": "compact", "segment.ms": "100",
+                                                   "min.cleanable.dirty.ratio": "0.01"})
+    recopy = "kafka_log_logcleaner_cleaner_recopy_percent", ()
+    p = Producer({"bootstrap.servers": broker.bootstrap, "linger.ms": 0})
+    deadline = time.monotonic() + 60
+    metrics = scrape(port)
+    while metrics[recopy] == 0:  # each append after segment.ms rolls a segment: the cleaner gets work
+        assert time.monotonic() < deadline, "no cleaner pass in 60 s"
+        for k in range(4):
+            p.produce(topic, key=b"k%d" % k, value=b"v" * 100)
+        assert p.flush(30) == 0
+        metrics = scrape(port)
+    assert 0 < metrics[recopy] <= 100
+    assert metrics[("kafka_log_logcleaner_max_buffer_utilization_percent", ())] > 0
+    assert metrics[("kafka_log_logcleaner_deadthreadcount", ())] == 0
+    assert metrics[("kafka_log_logcleanermanager_time_since_last_run_ms", ())] >= 0
+    data_dir = f'"{broker.data_dir}"'
+    assert metrics[("kafka_log_logcleanermanager_uncleanable_partitions_count", (("logDirectory", data_dir),))] == 0
+    assert metrics[("kafka_log_logcleanermanager_uncleanable_bytes", (("logDirectory", data_dir),))] == 0
+
+
+def test_throttle_times_of_a_client_over_its_quota(served):
+    """A client over producer_byte_rate: the throttle time it is told is the broker's
+    ThrottleTimeMs sample, and its quota sensor's throttle-time is the average over its requests."""
+    from test_client_quotas import set_quota
+
+    broker, port = served
+    create_topic(broker.bootstrap, "quota-metrics")
+    set_quota(broker, "slow-metrics", "producer_byte_rate", 1000)
+    told: list[float] = []
+    p = Producer({"bootstrap.servers": broker.bootstrap, "client.id": "slow-metrics", "linger.ms": 0,
+                  "throttle_cb": lambda e: told.append(e.throttle_time)})
+    for _ in range(4):  # 12,000 bytes in Kafka's 10 s minimum window: the 4th request is over 1,000 B/s
+        p.produce("quota-metrics", b"q" * 3000)
+        assert p.flush(60) == 0
+    p.poll(0.5)
+    metrics = scrape(port)
+    throttled = [t for t in told if t > 0]
+    assert len(throttled) == 1
+    told_ms = throttled[0] * 1000
+    assert metrics[("kafka_network_requestmetrics_throttletimems",
+                    (("quantile", "0.999"), ("request", "Produce")))] == told_ms
+    assert metrics[("kafka_server_quota_throttle_time", (("clientId", "slow-metrics"), ("resource", "Produce")))] \
+        == told_ms / 4
 
 
 def test_no_http_listener_unless_asked(tmp_path):

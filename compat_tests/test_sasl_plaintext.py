@@ -10,7 +10,9 @@ from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import AdminClient, ScramCredentialInfo, ScramMechanism, UserScramCredentialUpsertion
 
 from harness import BrokerProcess, RawClient, free_port, kafka_tool, poll_values
+from metrics_scrape import scrape
 from odradek.wire.messages.metadata_request import MetadataRequest
+from odradek.wire.messages.sasl_authenticate_request import SaslAuthenticateRequest
 from odradek.wire.messages.sasl_handshake_request import SaslHandshakeRequest
 
 JAAS = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" '
@@ -25,7 +27,7 @@ def broker(tmp_path_factory):
         "listeners": f"SASL_PLAINTEXT://127.0.0.1:{port}",
         "sasl.enabled.mechanisms": "PLAIN,SCRAM-SHA-256,SCRAM-SHA-512",
         "listener.name.sasl_plaintext.plain.sasl.jaas.config": JAAS,
-        "group.initial.rebalance.delay.ms": "0"}, port=port)
+        "group.initial.rebalance.delay.ms": "0", "odradek.http.port": str(free_port())}, port=port)
     b.start()
     try:
         yield b
@@ -129,3 +131,28 @@ def test_requests_before_authentication_close_the_connection(broker):
     assert raw.is_closed_by_peer()
     # and the broker goes on serving the others
     assert consume_all(conf(broker, "PLAIN", "bob", "bob-secret"), 1)
+
+
+def plain_authenticate(broker, user: str, password: str) -> int:
+    """One PLAIN authentication over the protocol: SaslAuthenticate's error code."""
+    raw = RawClient(broker.bootstrap)
+    try:
+        assert raw.call(SaslHandshakeRequest(mechanism="PLAIN"), 1).error_code == 0
+        return raw.call(SaslAuthenticateRequest(auth_bytes=b"\0%s\0%s" % (user.encode(), password.encode())),
+                        2).error_code
+    finally:
+        raw.close()
+
+
+def test_authentications_are_counted_per_listener(broker):
+    """Kafka's socket-server-metrics failed-/successful-authentication-total, as the JMX exporter
+    names them (kafka_server_socket_server_metrics_failed_authentication), on /metrics: one more of each after one wrong and one right password."""
+    port = int(broker.overrides["odradek.http.port"])
+    failed = ("kafka_server_socket_server_metrics_failed_authentication", (("listener", "SASL_PLAINTEXT"),))
+    ok = ("kafka_server_socket_server_metrics_successful_authentication", (("listener", "SASL_PLAINTEXT"),))
+    before = scrape(port)
+    assert plain_authenticate(broker, "bob", "wrong") == 58  # SASL_AUTHENTICATION_FAILED
+    assert plain_authenticate(broker, "bob", "bob-secret") == 0
+    after = scrape(port)
+    assert after[failed] - before[failed] == 1
+    assert after[ok] - before[ok] == 1

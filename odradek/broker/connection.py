@@ -87,6 +87,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.decoder = FrameBuffer(server.config.socket_request_max_bytes,
                                    pool=getattr(server, "buffer_pool", None))
         self.frames: deque = deque()
+        # when each queued frame was complete (time.perf_counter), for RequestQueueTimeMs
+        self._arrivals: deque | None = deque() if self.request_stats is not None else None
         self._memory = limits.memory if limits is not None else None
         self._quotas = limits.quotas if limits is not None else None
         self._admitted = False  # counted by the quotas (released when the connection goes)
@@ -203,6 +205,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._account(frames)  # queues what the pool admits
         elif frames:
             self.frames.extend(frames)
+            if self._arrivals is not None:
+                self._arrivals.extend([time.perf_counter()] * len(frames))
             self._wake()
         if len(self.frames) >= MAX_QUEUED_FRAMES and not self._reading_paused:
             self._reading_paused = True
@@ -220,6 +224,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._held += len(f)
             self._reserved = 0
             self.frames.append(f)
+            if self._arrivals is not None:
+                self._arrivals.append(time.perf_counter())
             self._wake()
             frames = frames[1:]
         self._parked.extend(frames)
@@ -235,6 +241,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
             mem.take(len(f))
             self._held += len(f)
             self.frames.append(f)
+            if self._arrivals is not None:
+                self._arrivals.append(time.perf_counter())
             self._wake()
         pending = self.decoder.pending_size
         if not parked and pending >= 0 and not self._reserved and not mem.spent:
@@ -310,11 +318,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
                     self._wakeup = None
                     continue
                 frame = self.frames.popleft()
+                queued = self._arrivals.popleft() if self._arrivals is not None else 0.0
                 if self._reading_paused and len(self.frames) < MAX_QUEUED_FRAMES // 2:
                     self._reading_paused = False
                     self._maybe_resume_reading()
                 self.idle_since_ms = None
-                await self._handle(frame, loop)
+                await self._handle(frame, loop, queued)
                 n = len(frame)
                 frame = None  # (no view of the receive buffer left here while this waits)
                 if self._memory is not None and self._held:
@@ -326,7 +335,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             log.exception("%s: connection task failed", self.name)
             self.close(abort=True)
 
-    async def _handle(self, frame, loop) -> None:
+    async def _handle(self, frame, loop, queued: float = 0.0) -> None:
         # Produce is decoded from the frame view, so its records stay zero-copy views;
         # every other request gets bytes (its fields may be kept, hashed or stored).
         if len(frame) < 2 or frame[0] != 0 or frame[1] != PRODUCE:
@@ -434,7 +443,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             answered = time.perf_counter()
             await self._send(key, ver, corr, resp)
             observe_request(stats, self.server.topic_stats, self.broker.controller.image, key, ver, body, resp,
-                            started, handled, answered, time.perf_counter())
+                            queued, started, handled, answered, time.perf_counter(), throttle_ms)
         if throttle_ms:
             await asyncio.sleep(throttle_ms / 1000)  # the channel stays muted while throttled (KIP-219)
 
@@ -467,17 +476,23 @@ class KafkaConnection(asyncio.BufferedProtocol):
         (security/quotas.py): the response with its throttle time, and that time. A throttled
         fetch gets no data, as Kafka's getThrottledResponse."""
         user = self.sasl.principal.split(":", 1)[1] if self.sasl is not None and self.sasl.principal else "ANONYMOUS"
+        quotas = self.server.client_quotas
+        now = _now_ms()
         if key == PRODUCE:
-            ms = self.server.client_quotas.record(PRODUCE_RATE, user, client_id or "", request_bytes, _now_ms())
+            kind = PRODUCE_RATE
+            ms = quotas.record(PRODUCE_RATE, user, client_id or "", request_bytes, now)
         else:
             size = sum(len(p.records) for t in resp.responses for p in t.partitions if p.records is not None)
-            ms = self.server.client_quotas.record(FETCH_RATE, user, client_id or "", size, _now_ms())
+            kind = FETCH_RATE
+            ms = quotas.record(FETCH_RATE, user, client_id or "", size, now)
             if ms and size:  # Kafka sends none of it and takes the bytes back from the rate
-                self.server.client_quotas.unrecord(FETCH_RATE, user, client_id or "", size, _now_ms())
+                quotas.unrecord(FETCH_RATE, user, client_id or "", size, now)
                 resp = type(resp)(throttle_time_ms=ms, error_code=resp.error_code, session_id=resp.session_id,
                                   responses=[])
         if ms:
             resp.throttle_time_ms = max(resp.throttle_time_ms, ms)
+        if self.request_stats is not None:
+            self.request_stats.throttles.record(quotas.quotas(), kind, user, client_id or "", ms, now)
         return resp, ms
 
     def _topic_name(self, topic_id) -> str | None:
@@ -493,6 +508,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
             log.info("%s: failed authentication with SASL mechanism %s from %s", self.name, self.sasl.mechanism,
                      self.client_host)
             await asyncio.sleep(self.server.config.connection_failed_authentication_delay_ms / 1000)
+        stats = self.request_stats
+        if stats is not None and (self.sasl.authenticated or (door.close and door.response is not None)):
+            stats.authenticated(self.server.config.listener.name, self.sasl.authenticated)
         await self._send(key, ver, corr, door.response)
         if door.close:
             self.close()

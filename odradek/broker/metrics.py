@@ -16,6 +16,7 @@ prometheus_client library's exposition.
 from __future__ import annotations
 
 import os
+import posixpath
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -23,7 +24,7 @@ from prometheus_client.core import CollectorRegistry, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.process_collector import ProcessCollector
 
-from odradek.broker.stats import COMPONENTS, PURGATORIES, QUANTILES, RequestStats, TopicStats, quantile
+from odradek.broker.stats import COMPONENTS, PURGATORIES, QUANTILES, LogStats, RequestStats, TopicStats, quantile
 from odradek.coordinator.group_model import CLASSIC
 
 if TYPE_CHECKING:
@@ -55,11 +56,12 @@ def _gauge(name: str, doc: str, samples: Iterator[tuple[dict, float]]) -> Metric
 class BrokerCollector:
     """What /metrics shows, read from the broker's state at scrape time."""
 
-    def __init__(self, broker: Broker, topics: TopicStats, requests: RequestStats,
+    def __init__(self, broker: Broker, topics: TopicStats, requests: RequestStats, logs: LogStats,
                  connections: Callable[[], dict[str, int]], connections_created: Callable[[], dict[str, int]]):
         self.broker = broker
         self.topics = topics
         self.requests = requests
+        self.log_stats = logs
         self.connections = connections
         self.connections_created = connections_created
 
@@ -76,14 +78,22 @@ class BrokerCollector:
         yield from self._requests()
         yield from self._replicas()
         yield from self._logs()
+        yield from self._flushes_and_cleaner()
+        yield from self._throttles()
         yield from self._groups()
         yield _gauge("kafka_server_socket_server_metrics_connection_count", "Open client connections",
                      (({"listener": k}, v) for k, v in sorted(self.connections().items())))
-        created = _family("kafka_server_socket_server_metrics_connection_creation", "Connections accepted",
-                          "counter")
-        for k, v in sorted(self.connections_created().items()):
-            created.add_sample("kafka_server_socket_server_metrics_connection_creation_total", {"listener": k}, v)
-        yield created
+        # Kafka's socket-server-metrics *-total attributes, as the exporter's default naming writes
+        # them (untyped, without "_total"; Kafka labels them by network processor too, odradek has none)
+        r = self.requests
+        created = self.connections_created()
+        for name, by, doc in (("connection_creation", created, "Connections accepted"),
+                              ("failed_authentication", r.auth_failed, "Failed SASL authentications"),
+                              ("successful_authentication", r.auth_ok, "Successful SASL authentications")):
+            m = _family("kafka_server_socket_server_metrics_" + name, doc, "unknown")
+            for k in sorted(created):
+                m.add_sample("kafka_server_socket_server_metrics_" + name, {"listener": k}, by.get(k, 0))
+            yield m
 
     def _requests(self) -> Iterator[Metric]:
         r = self.requests
@@ -151,6 +161,59 @@ class BrokerCollector:
         for name, doc, value in kinds:
             yield _gauge("kafka_log_log_" + name, doc,
                          (({"topic": t, "partition": str(p)}, value(lg)) for (t, p), lg in logs))
+
+    def _flushes_and_cleaner(self) -> Iterator[Metric]:
+        """LogFlushStats' timer as the exporter writes a Yammer timer (quantile gauges and a count),
+        and the LogCleaner / LogCleanerManager gauges (Kafka's names, dashes as underscores)."""
+        flush = self.log_stats.flush
+        name = "kafka_log_logflushstats_logflushrateandtimems"
+        q = _family(name, "Log flush time (ms)", "gauge")
+        values = sorted(flush.samples)
+        for quant, label in QUANTILES:
+            q.add_sample(name, {"quantile": label}, quantile(values, quant))
+        yield q
+        n = _family(name + "_count", "Log flushes", "counter")
+        n.add_sample(name + "_count_total", {}, flush.count)
+        yield n
+        lm = self.broker.log_manager
+        if lm is None:
+            return
+        cleaner = lm.cleaner
+        last = cleaner.last_result
+        util = last.buffer_utilization if last is not None else 0.0
+        # Kafka: 100 * bytes written / bytes read of the last pass, as an int
+        recopy = int(100 * last.bytes_after / max(last.bytes_before, 1)) if last is not None else 0
+        prefix = "kafka_log_logcleaner_"
+        for gname, value, doc in (("max_buffer_utilization_percent", 100 * util, "The last pass's offset map use"),
+                                  ("cleaner_recopy_percent", recopy, "Bytes written / read by the last pass, %"),
+                                  ("max_clean_time_secs", int(self.log_stats.last_clean_secs),
+                                   "How long the last pass took (s)"),
+                                  ("deadthreadcount", 0, "Cleaner threads that died (passes run in workers)")):
+            yield _gauge(prefix + gname, doc, iter([({}, value)]))
+        prefix = "kafka_log_logcleanermanager_"
+        now = self.broker.clock_ms()
+        since = now - cleaner.last_run_ms if cleaner.last_run_ms is not None else now
+        yield _gauge(prefix + "max_dirty_percent", "Highest dirty ratio of a compacted log at the last run, %",
+                     iter([({}, int(100 * cleaner.dirtiest_ratio))]))
+        yield _gauge(prefix + "time_since_last_run_ms", "Since the cleaner last looked for a log",
+                     iter([({}, since)]))
+        by_dir: dict[str, list] = {d: [] for d in lm.log_dirs}
+        for lg, _ in list(cleaner.uncleanable.values()):
+            parent = posixpath.dirname(lg.dir)
+            by_dir.setdefault(parent, []).append(lg)
+        yield _gauge(prefix + "uncleanable_partitions_count", "Partitions the cleaner gave up on",
+                     (({"logDirectory": f'"{d}"'}, len(lgs)) for d, lgs in sorted(by_dir.items())))
+        yield _gauge(prefix + "uncleanable_bytes", "Bytes of the partitions the cleaner gave up on",
+                     (({"logDirectory": f'"{d}"'}, sum(lg.size_in_bytes for lg in lgs))
+                      for d, lgs in sorted(by_dir.items())))
+
+    def _throttles(self) -> Iterator[Metric]:
+        """The client quota sensors' throttle-time (the exporter's quota rules)."""
+        m = _family("kafka_server_quota_throttle_time", "Average throttle time of a client under a quota (ms)",
+                    "gauge")
+        for resource, labels, value in self.requests.throttles.averages(self.broker.clock_ms()):
+            m.add_sample("kafka_server_quota_throttle_time", {"resource": resource, **labels}, value)
+        yield m
 
     def _groups(self) -> Iterator[Metric]:
         """Kafka's GroupMetadataManager gauges: NumGroups counts every group, the by-state

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from odradek.broker.http_server import HttpServer, Request, Response, Routes
-from odradek.broker.stats import RequestStats, TopicStats
+from odradek.broker.stats import LogStats, RequestStats, TopicStats
 
 if TYPE_CHECKING:
     from odradek.broker.broker import Broker
@@ -28,6 +28,7 @@ class NodeHttp:
     def __init__(self, host: str, port: int):
         self.topic_stats = TopicStats()
         self.request_stats = RequestStats()
+        self.log_stats = LogStats()
         self.routes = Routes()
         self.server = HttpServer(host, port, self.routes)
         self.ready = False
@@ -44,8 +45,10 @@ class NodeHttp:
         """From now on /metrics reads this broker (its logs are open, its coordinators built)."""
         from odradek.broker.metrics import BrokerCollector  # prometheus_client: only when served
 
-        self._collectors.append(BrokerCollector(broker, self.topic_stats, self.request_stats, connections,
-                                                connections_created))
+        if broker.log_manager is not None:
+            broker.log_manager.observe_flushes(self.log_stats)
+        self._collectors.append(BrokerCollector(broker, self.topic_stats, self.request_stats, self.log_stats,
+                                                connections, connections_created))
 
     def serve_controller_metrics(self, image: Callable[[], MetadataImage], active: Callable[[], bool] | None,
                                  raft: Callable[[], RaftNode | None] | None) -> None:

@@ -4,6 +4,7 @@ signals and the ready line."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import secrets
@@ -224,8 +225,10 @@ class BrokerServer:
                 if now >= next_clean and cfg.log_cleaner_enable and (cleaning is None or cleaning.done()):
                     next_clean = now + cfg.log_cleaner_backoff_ms
                     if b.has_compacted_logs():
-                        cleaning = asyncio.ensure_future(
-                            self.loop.run_in_executor(None, b.log_manager.clean_once, now))
+                        clean = b.log_manager.clean_once
+                        if self.http is not None:  # the pass's time for the cleaner metrics
+                            clean = functools.partial(self.http.log_stats.timed_clean, clean)
+                        cleaning = asyncio.ensure_future(self.loop.run_in_executor(None, clean, now))
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -4,15 +4,23 @@ bounded sample reservoirs, no I/O and no library, so counting costs a few dictio
 from __future__ import annotations
 
 import math
+import time
 from collections import deque
+from collections.abc import Callable
 
+from odradek.security.quotas import FETCH as FETCH_RATE
+from odradek.security.quotas import USER, quota_entity
 from odradek.wire import messages
 
 # Yammer's histograms (Kafka's request metrics) keep a reservoir of 1028 samples and
 # report these percentiles (the exporter turns "99thPercentile" into quantile "0.99")
 RESERVOIR = 1028
 QUANTILES = ((0.50, "0.50"), (0.75, "0.75"), (0.95, "0.95"), (0.98, "0.98"), (0.99, "0.99"), (0.999, "0.999"))
-COMPONENTS = ("totaltimems", "localtimems", "remotetimems", "responsesendtimems")
+# Kafka's RequestMetrics time histograms, in the order a request goes through them
+# (RequestChannel.Request.updateRequestMetrics). The total runs from the frame's arrival to the
+# end of the response's write; the throttle time follows it (the channel is muted after, KIP-219).
+COMPONENTS = ("requestqueuetimems", "localtimems", "remotetimems", "throttletimems", "responsequeuetimems",
+              "responsesendtimems", "totaltimems")
 FETCH, PRODUCE = 1, 0
 # Kafka 4.3's DelayedOperationPurgatory names, by the API whose requests wait there (the other
 # APIs' waits, e.g. JoinGroup's, are not in a purgatory on Kafka 4.3: its group coordinator runtime)
@@ -100,7 +108,11 @@ class RequestStats:
     def __init__(self):
         self.requests: dict[tuple[str, int], int] = {}
         self.timers: dict[tuple[str, str], _Timer] = {}
+        self._by_name: dict[str, tuple[_Timer, ...]] = {}  # the same timers, in COMPONENTS' order
         self.parked: dict[str, int] = {}
+        self.auth_ok: dict[str, int] = {}
+        self.auth_failed: dict[str, int] = {}
+        self.throttles = ThrottleStats()
 
     def names(self, api_key: int, follower: bool) -> tuple[str, ...]:
         name = api_name(api_key)
@@ -108,21 +120,86 @@ class RequestStats:
             return (name, "FetchFollower" if follower else "FetchConsumer")
         return (name,)
 
-    def record(self, api_key: int, version: int, follower: bool, total_ms: float, local_ms: float,
-               remote_ms: float, send_ms: float) -> None:
+    def record(self, api_key: int, version: int, follower: bool, times_ms: tuple[float, ...]) -> None:
+        """One answered request: ``times_ms`` in COMPONENTS' order."""
         for name in self.names(api_key, follower):
             key = (name, version)
             self.requests[key] = self.requests.get(key, 0) + 1
-            for comp, ms in zip(COMPONENTS, (total_ms, local_ms, remote_ms, send_ms)):
-                t = self.timers.get((name, comp))
-                if t is None:
-                    t = self.timers[(name, comp)] = _Timer()
+            timers = self._by_name.get(name)
+            if timers is None:
+                timers = self._by_name[name] = tuple(_Timer() for _ in COMPONENTS)
+                for comp, t in zip(COMPONENTS, timers):
+                    self.timers[(name, comp)] = t
+            for t, ms in zip(timers, times_ms):
                 t.add(ms)
+
+    def authenticated(self, listener: str, ok: bool) -> None:
+        """A SASL authentication that succeeded or failed on ``listener`` (Kafka's
+        socket-server-metrics successful-/failed-authentication-total)."""
+        by = self.auth_ok if ok else self.auth_failed
+        by[listener] = by.get(listener, 0) + 1
 
     def park(self, api_key: int, delta: int) -> None:
         op = PURGATORY_OF.get(api_key)
         if op is not None:
             self.parked[op] = self.parked.get(op, 0) + delta
+
+
+class LogStats:
+    """Kafka's LogFlushStats timer (LogFlushRateAndTimeMs: every flush of a log, fsync included,
+    timed; the LogManager's flush observer) and how long the log cleaner's last pass took
+    (LogCleaner max-clean-time-secs, a single cleaner here)."""
+
+    def __init__(self):
+        self.flush = _Timer()
+        self.last_clean_secs = 0.0
+
+    def timed(self, flush: Callable[[], None]) -> None:
+        t0 = time.perf_counter()
+        try:
+            flush()
+        finally:
+            self.flush.add((time.perf_counter() - t0) * 1000)
+
+    def timed_clean(self, clean: Callable[[int], object], now_ms: int):
+        """``clean(now_ms)``'s result (a cleaner pass, run in a worker thread), its time noted
+        when it cleaned a log."""
+        t0 = time.perf_counter()
+        result = clean(now_ms)
+        if result is not None:
+            self.last_clean_secs = time.perf_counter() - t0
+        return result
+
+
+class ThrottleStats:
+    """Kafka's quota sensors' ``throttle-time``: per client under a produce or fetch byte-rate
+    quota, the average throttle time (ms, 0 when not throttled) of its requests over the quota
+    window (an Avg over quota.window.num samples of quota.window.size.seconds; NaN once a client
+    has none left). Labelled as the JMX exporter names the sensor's tags: user and/or client id,
+    as the quota entry that bounds the client has them."""
+
+    def __init__(self, window_ms: int = 1000, samples: int = 11):
+        self.span_ms = window_ms * samples
+        self.samples: dict[tuple[str, tuple[tuple[str, str], ...]], deque[tuple[int, int]]] = {}
+
+    def record(self, quotas, kind: str, user: str, client_id: str, throttle_ms: int, now_ms: int) -> None:
+        found = quota_entity(quotas, kind, user, client_id)
+        if found is None:
+            return  # not under a quota
+        entity, _ = found
+        labels = tuple(sorted(("user", user) if t == USER else ("clientId", client_id) for t, _ in entity))
+        key = ("Fetch" if kind == FETCH_RATE else "Produce", labels)
+        d = self.samples.get(key)
+        if d is None:
+            d = self.samples[key] = deque()
+        d.append((now_ms, throttle_ms))
+
+    def averages(self, now_ms: int):
+        """(resource, labels, average throttle ms) of every client seen."""
+        for (resource, labels), d in sorted(self.samples.items()):
+            while d and now_ms - d[0][0] >= self.span_ms:
+                d.popleft()
+            yield resource, dict(labels), (sum(ms for _, ms in d) / len(d)) if d else math.nan
 
 
 def is_follower_fetch(body) -> bool:
@@ -132,12 +209,18 @@ def is_follower_fetch(body) -> bool:
 
 
 def observe_request(stats: RequestStats, topics: TopicStats | None, image, api_key: int, version: int, body,
-                    resp, started: float, handled: float, answered: float, sent: float) -> None:
-    """Count one answered request: its time components (seconds from time.perf_counter) and,
-    for a consumer's Fetch, the record bytes sent per topic (Kafka's BytesOutPerSec)."""
+                    resp, queued: float, started: float, handled: float, answered: float, sent: float,
+                    throttle_ms: int) -> None:
+    """Count one answered request: its time components (from time.perf_counter, in seconds:
+    queued when its frame was complete, started when its handler began, handled when the
+    handler returned, answered when its response was ready and written at once, sent when the
+    write was done: odradek has no response queue, so Kafka's ResponseQueueTimeMs is 0) and, for a consumer's Fetch, the record bytes sent per
+    topic (Kafka's BytesOutPerSec). The connection is muted for ``throttle_ms`` after sending
+    (KIP-219): Kafka's ThrottleTimeMs is that time, and its TotalTimeMs does not include it."""
     follower = api_key == FETCH and is_follower_fetch(body)
-    stats.record(api_key, version, follower, (sent - started) * 1000, (handled - started) * 1000,
-                 (answered - handled) * 1000, (sent - answered) * 1000)
+    stats.record(api_key, version, follower,
+                 ((started - queued) * 1000, (handled - started) * 1000, (answered - handled) * 1000, throttle_ms,
+                  0.0, (sent - answered) * 1000, (sent - queued) * 1000))
     if api_key != FETCH or follower or topics is None:
         return
     for t in resp.responses:

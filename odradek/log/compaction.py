@@ -311,6 +311,11 @@ class LogCleaner:
         # Kafka's LogCleanerManager.uncleanablePartitions: log dir -> (log, why). run_once
         # skips these until the log is deleted or replaced (or the broker restarts).
         self.uncleanable: dict[str, tuple[PartitionLog, str]] = {}
+        # what Kafka's cleaner metrics show: the last run_once (timeOfLastRun), the highest dirty
+        # ratio it saw (max-dirty-percent) and the last pass's result (recopy, buffer utilization)
+        self.last_run_ms: int | None = None
+        self.dirtiest_ratio = 0.0
+        self.last_result: CleanResult | None = None
 
     def is_uncleanable(self, log: PartitionLog) -> bool:
         entry = self.uncleanable.get(log.dir)
@@ -671,19 +676,28 @@ class LogCleaner:
         for d, (lg, _) in list(self.uncleanable.items()):
             if current.get(d) is not lg:
                 del self.uncleanable[d]
+        self.last_run_ms = now_ms
         best, best_plan = None, None
+        dirtiest = 0.0
         for lg in logs:
             if not lg.config.compact or self.is_uncleanable(lg):
                 continue
             p = self.plan(lg, now_ms)
-            if p is None or not p.should_clean(lg.config.min_cleanable_dirty_ratio):
+            if p is None:
+                continue
+            dirtiest = max(dirtiest, p.ratio)
+            if not p.should_clean(lg.config.min_cleanable_dirty_ratio):
                 continue
             if best_plan is None or p.ratio > best_plan.ratio:
                 best, best_plan = lg, p
+        self.dirtiest_ratio = dirtiest
         if best is None:
             return None
         try:
-            return best, self._clean(best, best_plan, now_ms)
+            result = self._clean(best, best_plan, now_ms)
+            if not result.aborted:
+                self.last_result = result
+            return best, result
         except Exception as e:  # noqa: BLE001 - any failure of one log's pass (Kafka: LogCleaningException)
             self._mark_uncleanable(best, e)
             return None

@@ -13,7 +13,7 @@ from .config import LogConfig
 from .errors import KafkaStorageError, LogCorruptionError
 from .fs import FileSystem, RealFileSystem, read_whole, write_atomic
 from .offset_checkpoint import REPLICATION_OFFSET_CHECKPOINT
-from .partition_log import PartitionLog
+from .partition_log import FlushObserver, PartitionLog
 
 DELETE_SUFFIX = "-delete"
 STRAY_SUFFIX = "-stray"
@@ -72,6 +72,7 @@ class LogManager:
         # odradek kept one); `unreadable`: a file there that cannot be parsed
         self.topic_ids: dict[tuple[str, int], bytes | None] = {}
         self.unreadable: set[tuple[str, int]] = set()
+        self.flush_observer: FlushObserver | None = None  # times every log's flushes (observe_flushes)
         # deleted partitions waiting out file.delete.delay.ms: [log or None, renamed dir,
         # ms when release_deleted first saw it]
         self._doomed: list[list] = []
@@ -221,6 +222,7 @@ class LogManager:
         self._dir_of[tp] = d
         self._dir_counts[d] = self._dir_counts.get(d, 0) + 1
         log.set_activity_listener(self._watch)
+        log.flush_observer = self.flush_observer
         self._watch(log)  # (its files are open: parked once found idle)
         self._hw_dirty = True
 
@@ -388,6 +390,12 @@ class LogManager:
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
         return sum(log.remove_expired_producers(now_ms, expiration_ms) for log in self)
+
+    def observe_flushes(self, observer: FlushObserver | None) -> None:
+        """From now on ``observer`` times each flush of every log (the broker's metrics)."""
+        self.flush_observer = observer
+        for log in list(self.logs.values()):
+            log.flush_observer = observer
 
     def flush_dirty(self, now_ms: int) -> int:
         """The flush.ms policy of every log, and the high-watermark checkpoint when due

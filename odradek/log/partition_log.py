@@ -19,7 +19,7 @@ import threading
 from bisect import bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Protocol
 
 from odradek.wire import records
 from odradek.wire.exceptions import InvalidRecordError as WireInvalidRecordError
@@ -87,6 +87,13 @@ class TimestampOffset:
     timestamp: int
 
 
+class FlushObserver(Protocol):
+    """Who times each flush of a log (the broker's metrics: Kafka's LogFlushRateAndTimeMs)."""
+
+    def timed(self, flush: Callable[[], None]) -> None:
+        """Run ``flush`` (its exception goes through) and note how long it took."""
+
+
 class PartitionLog:
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
                  *, now_ms: int = 0, rng: random.Random | None = None):
@@ -108,6 +115,7 @@ class PartitionLog:
         self._latest_epoch = -1  # self._epochs.latest_epoch, read on every leader append
         self.unflushed_messages = 0
         self.last_flush_ms = now_ms
+        self.flush_observer: FlushObserver | None = None  # set by the LogManager when metrics are served
         # segments out of the log whose files are gone: [segment, ms when release_retired first
         # saw it]; their fds stay open for file.delete.delay.ms (reads in flight, a sendfile)
         self._retired: list[list] = []
@@ -815,7 +823,11 @@ class PartitionLog:
     def _roll(self, now_ms: int, base_offset: int) -> LogSegment:
         old = self.active
         old.on_become_inactive()
-        old.flush()  # Kafka flushes a rolled segment (asynchronously); we do it now
+        # Kafka flushes a rolled segment (asynchronously, timed as a log flush); we do it now
+        if self.flush_observer is None:
+            old.flush()
+        else:
+            self.flush_observer.timed(old.flush)
         if not self.config.compact:
             old.park()  # opened again when read
         new = self._new_segment(base_offset, now_ms, fresh=True)
@@ -1140,6 +1152,12 @@ class PartitionLog:
         """fsync everything written so far and move the recovery point to the end. A failed
         fsync (other than for space) leaves what was written of unknown durability: the log
         then takes no more writes until a restart recovers it."""
+        if self.flush_observer is None:
+            self._flush()
+        else:
+            self.flush_observer.timed(self._flush)
+
+    def _flush(self) -> None:
         with self.lock:
             try:
                 for seg in self.segments:

@@ -6,6 +6,12 @@ from odradek.broker.stats import RESERVOIR, RequestStats, TopicStats, api_name, 
 from odradek.wire.messages.fetch_request import FetchRequest, ReplicaState
 
 
+def times(total: float = 0.0, local: float = 0.0, remote: float = 0.0, queue: float = 0.0,
+          throttle: float = 0.0, send: float = 0.0) -> tuple[float, ...]:
+    """The components in COMPONENTS' order."""
+    return (queue, local, remote, throttle, 0.0, send, total)
+
+
 def test_quantile_is_yammers_snapshot_value():
     values = [float(v) for v in range(1, 11)]
     assert quantile(values, 0.5) == 5.5  # position 5.5: between the 5th and 6th
@@ -20,9 +26,9 @@ def test_kafka_request_names():
 
 def test_fetch_counts_as_fetch_and_its_kind():
     s = RequestStats()
-    s.record(1, 17, False, 3.0, 1.0, 2.0, 0.0)
-    s.record(1, 17, True, 5.0, 1.0, 4.0, 0.0)
-    s.record(0, 11, False, 1.0, 1.0, 0.0, 0.0)
+    s.record(1, 17, False, times(total=3.0, local=1.0, remote=2.0))
+    s.record(1, 17, True, times(total=5.0, local=1.0, remote=4.0))
+    s.record(0, 11, False, times(total=1.0, local=1.0))
     assert s.requests == {("Fetch", 17): 2, ("FetchConsumer", 17): 1, ("FetchFollower", 17): 1, ("Produce", 11): 1}
     total = s.timers[("Fetch", "totaltimems")]
     assert (total.count, total.total) == (2, 8.0)
@@ -32,7 +38,7 @@ def test_fetch_counts_as_fetch_and_its_kind():
 def test_reservoir_is_bounded():
     s = RequestStats()
     for i in range(RESERVOIR * 3):
-        s.record(0, 11, False, float(i), 0.0, 0.0, 0.0)
+        s.record(0, 11, False, times(total=float(i)))
     t = s.timers[("Produce", "totaltimems")]
     assert len(t.samples) == RESERVOIR and t.count == RESERVOIR * 3
 
@@ -53,3 +59,46 @@ def test_follower_fetch_by_replica_id_or_state():
     assert not is_follower_fetch(FetchRequest())
     assert is_follower_fetch(FetchRequest(replica_id=2))
     assert is_follower_fetch(FetchRequest(replica_state=ReplicaState(replica_id=3, replica_epoch=7)))
+
+
+def test_every_component_is_timed_per_request_name():
+    from odradek.broker.stats import COMPONENTS
+
+    s = RequestStats()
+    s.record(0, 11, False, times(total=9.0, queue=2.0, local=3.0, remote=1.0, throttle=40.0, send=3.0))
+    assert {c: s.timers[("Produce", c)].total for c in COMPONENTS} == {
+        "requestqueuetimems": 2.0, "localtimems": 3.0, "remotetimems": 1.0, "throttletimems": 40.0,
+        "responsequeuetimems": 0.0, "responsesendtimems": 3.0, "totaltimems": 9.0}
+
+
+def test_throttle_time_is_an_average_over_the_quota_window_labelled_as_the_quota_entry():
+    import math
+
+    from odradek.broker.stats import ThrottleStats
+    from odradek.security.quotas import CLIENT_ID, FETCH, PRODUCE, USER
+
+    quotas = {((CLIENT_ID, "slow"),): {PRODUCE: 100.0}, ((USER, None),): {FETCH: 10.0}}
+    t = ThrottleStats(window_ms=1000, samples=2)
+    t.record(quotas, PRODUCE, "ANONYMOUS", "slow", 0, 1000)
+    t.record(quotas, PRODUCE, "ANONYMOUS", "slow", 300, 1500)
+    t.record(quotas, FETCH, "alice", "c1", 50, 1500)
+    t.record(quotas, PRODUCE, "ANONYMOUS", "free", 0, 1500)  # under no produce quota: not a sensor
+    assert list(t.averages(1600)) == [("Fetch", {"user": "alice"}, 50.0),
+                                      ("Produce", {"clientId": "slow"}, 150.0)]
+    later = dict(((r, tuple(lb.items())), v) for r, lb, v in t.averages(3100))
+    assert later[("Produce", (("clientId", "slow"),))] == 300.0  # the sample at 1000 left the window
+    assert math.isnan(dict(((r, tuple(lb.items())), v) for r, lb, v in t.averages(9000))[("Fetch", (("user", "alice"),))])
+
+
+def test_log_stats_time_flushes_and_cleaner_passes():
+    from odradek.broker.stats import LogStats
+
+    ls = LogStats()
+    ls.timed(lambda: None)
+    try:
+        ls.timed(lambda: 1 / 0)
+    except ZeroDivisionError:
+        pass
+    assert ls.flush.count == 2  # a failed flush is timed too (Kafka's timer)
+    assert ls.timed_clean(lambda now: None, 5) is None and ls.last_clean_secs == 0.0
+    assert ls.timed_clean(lambda now: ("log", now), 5) == ("log", 5)
