@@ -37,10 +37,10 @@ def new_topic(cluster) -> str:
     return topic
 
 
-def produce_via(bootstrap: str, topic: str, value: bytes) -> int:
+def produce_via(bootstrap: str, topic: str, value: bytes, acks: str = "1") -> int:
     from confluent_kafka import Producer
 
-    p = Producer({"bootstrap.servers": bootstrap, "acks": "1", "message.timeout.ms": 30000})
+    p = Producer({"bootstrap.servers": bootstrap, "acks": acks, "message.timeout.ms": 30000})
     got = []
     p.produce(topic, value, on_delivery=lambda err, msg: got.append((err, msg.offset())))
     assert p.flush(40) == 0
@@ -52,15 +52,17 @@ def test_partitioned_leader_is_fenced_and_rejoins(cluster):
     topic = new_topic(cluster)
     old = cluster.leader(topic)
     rest = [b for b in cluster.brokers if b != old]
-    with cluster.partition([old]):
-        new = wait_for(lambda: (lambda l: l if l not in (-1, old) else None)(cluster.leader(topic, via=rest[0])),
-                       "a new leader")
+    before = produce_via(cluster.bootstrap, topic, b"before", acks="all")
+    with cluster.partition([old], clients=True):  # cut from the other nodes and from the clients
+        wait_for(lambda: cluster.leader(topic, via=rest[0]) not in (-1, old), "a new leader")
         wait_for(lambda: old not in cluster.isr(topic, via=rest[0]), "the ISR without the cut leader")
         assert old not in cluster.metadata_brokers(via=rest[0])  # fenced: clients no longer see it
-        # clients of the rest of the cluster write to the new leader
-        assert produce_via(cluster.broker_bootstrap(new), topic, b"during") >= 0
+        # a client of the whole cluster (the cut broker refuses it) writes to the new leader
+        during = produce_via(cluster.bootstrap, topic, b"during", acks="all")
     wait_for(lambda: old in cluster.isr(topic, via=rest[0]), "the healed broker back in the ISR")
     assert old in cluster.metadata_brokers(via=rest[0])
+    assert (before, during) == (0, 1)
+    assert cluster.consume(topic, 2) == [b"before", b"during"]
 
 
 def test_slow_follower_leaves_the_isr_and_comes_back(cluster):
