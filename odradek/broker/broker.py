@@ -31,10 +31,12 @@ INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE, SHARE_GROUP_ST
 
 class Broker:
     def __init__(self, config, clock_ms: Callable[[], int], schedule: Callable[[float, Callable], Any],
-                 topic_stats: TopicStats | None = None):
+                 topic_stats: TopicStats | None = None, halt: Callable[[int], None] = os._exit):
+        """``halt``: ends the process at once (Kafka's Exit.halt) when a log dir fails."""
         from odradek.broker.purgatory import Purgatory
 
         self.config = config
+        self._halt = halt
         self.topic_stats = topic_stats  # counted on leader appends when metrics are served
         self.clock_ms = clock_ms
         self.node_id = config.node_id
@@ -120,6 +122,10 @@ class Broker:
                                       topic_config=topic_log_config, now_ms=now,
                                       cleaner_config=cfg.cleaner_config(),
                                       hw_checkpoint_interval_ms=cfg.replica_high_watermark_checkpoint_interval_ms)
+        from odradek.broker.log_dir_failure import on_log_dir_failure
+
+        self.log_manager.on_dir_failure = on_log_dir_failure(self.log_manager.log_dirs, self.log_manager.failed_dirs,
+                                                             self._halt)
         def min_insync_replicas(topic: str) -> int:
             return int(self.controller.topic_config(topic).get("min.insync.replicas", cfg.min_insync_replicas))
 

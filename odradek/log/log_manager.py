@@ -85,6 +85,13 @@ class LogManager:
         # the broker epoch of the last clean shutdown, from the log dirs' .kafka_cleanshutdown
         # files (-1: a crash, or a first start); the files are gone once the logs load
         self.previous_broker_epoch = -1
+        # Kafka's LogDirFailureChannel: the log dirs where a log went offline after its load (a
+        # failed write or fsync it could not undo), each told once to ``on_dir_failure(dir, why)``
+        # (the broker: Kafka's ReplicaManager.handleLogDirFailure)
+        self.failed_dirs: set[str] = set()
+        self.on_dir_failure: Callable[[str, str], None] | None = None
+        self._log_failed_cb = self._log_failed  # one bound method shared by every log
+        self._watch_cb = self._watch
         self._load(now_ms)
 
     def _config_for(self, topic: str) -> LogConfig:
@@ -221,10 +228,23 @@ class LogManager:
         self._by_topic.setdefault(tp[0], {})[tp[1]] = log
         self._dir_of[tp] = d
         self._dir_counts[d] = self._dir_counts.get(d, 0) + 1
-        log.set_activity_listener(self._watch)
+        log.set_activity_listener(self._watch_cb)
         log.flush_observer = self.flush_observer
+        log.failure_listener = self._log_failed_cb
         self._watch(log)  # (its files are open: parked once found idle)
         self._hw_dirty = True
+
+    def _log_failed(self, log: PartitionLog, why: str) -> None:
+        """A log went offline after its load: its log dir has failed (reported once per dir)."""
+        d = posixpath.dirname(log.dir)
+        d = next((x for x in self.log_dirs if posixpath.normpath(x) == posixpath.normpath(d)), d)
+        with self.lock:
+            if d in self.failed_dirs:
+                return
+            self.failed_dirs.add(d)
+        logger.error("Error while writing to the log dir %s: %s", d, why)
+        if self.on_dir_failure is not None:
+            self.on_dir_failure(d, why)
 
     def _watch(self, log: PartitionLog) -> None:
         """A log was used (a parked file opened again, its high watermark set): the periodic
@@ -259,6 +279,7 @@ class LogManager:
                 if d is not None:
                     self._dir_counts[d] -= 1
                 log.set_activity_listener(None)  # (a deleted log's reads in flight are not periodic work)
+                log.failure_listener = None
                 self._active.pop(log, None)
                 self._hw_dirty = True
             return log

@@ -123,6 +123,9 @@ class PartitionLog:
         self.truncated_on_recovery = 0
         # why the log takes no more writes (a failed write or fsync it could not undo), or None
         self.offline: str | None = None
+        # told fn(log, why) when the log goes offline after its load (Kafka's LogDirFailureChannel:
+        # the LogManager takes the log's directory offline)
+        self.failure_listener: Callable[["PartitionLog", str], None] | None = None
         # > 0 while the cleaner (another thread) reads this log's files: none is parked then
         self.files_in_use = 0
         # all_parked: park_files found every segment parked, and none was opened since
@@ -672,6 +675,8 @@ class PartitionLog:
         if self.offline is None:
             logger.error("%s: taking the log offline for writes until a restart: %s", self.dir, why)
             self.offline = why
+            if self.failure_listener is not None:
+                self.failure_listener(self, why)
 
     def _flush_appended(self) -> None:
         """The flush.messages flush after an append. The batch is in the log already: if the
