@@ -85,8 +85,11 @@ def _odradek_session_broker(request, tmp_path_factory):
 
 def _shared(b):
     yield b
-    if b.control and b.running:
-        b.faults.clear()  # a test's faults do not reach the next test
+    if b.control and b.running:  # a test's faults, pause and network do not reach the next test
+        b.resume()  # (SIGCONT of a subprocess broker that Broker.pause stopped)
+        b.faults.resume()
+        b.faults.clear()
+        b.faults.heal()
 
 
 @pytest.fixture

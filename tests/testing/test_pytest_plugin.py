@@ -61,10 +61,14 @@ seen = []
 def test_module_broker_first(odradek_module_broker):
     seen.append(odradek_module_broker.bootstrap)
     odradek_module_broker.faults.inject("Metadata", delay_ms=5)
+    odradek_module_broker.faults.network(clients=True)
+    odradek_module_broker.faults.pause()
 
 def test_module_broker_shared_and_faults_cleared(odradek_module_broker):
     assert seen == [odradek_module_broker.bootstrap]
     assert odradek_module_broker.faults.list() == []
+    assert not odradek_module_broker.faults.paused
+    assert odradek_module_broker.faults.network()["clients_cut"] is False
 '''
 
 
