@@ -28,6 +28,9 @@ LONG_MAX = 9223372036854775807
 INT_MAX = 2147483647
 
 
+STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+
+
 class ConfigError(ValueError):
     """A configuration property that is unknown or has an invalid value."""
 
@@ -520,8 +523,10 @@ class BrokerConfig:
     quota_window_size_seconds: int = prop("quota.window.size.seconds", 1, _int(1, INT_MAX), kafka_type="INT")
     connection_failed_authentication_delay_ms: int = prop("connection.failed.authentication.delay.ms", 100,
                                                           _int(0, INT_MAX), kafka_type="INT")
-    # no authorizer yet: a configured one is refused at start-up rather than run without its ACLs
+    # Kafka's StandardAuthorizer (security/authorizer.py) or none; another class is refused at start-up
     authorizer_class_name: str = prop("authorizer.class.name", "", _str, kafka_type="STRING")
+    super_users: str = prop("super.users", "", _str, kafka_type="STRING")
+    allow_everyone_if_no_acl_found: bool = prop("allow.everyone.if.no.acl.found", False, _bool, kafka_type="BOOLEAN")
     # the mechanisms a SASL listener offers (Kafka's default GSSAPI is refused: odradek has PLAIN and SCRAM)
     sasl_enabled_mechanisms: tuple[str, ...] = prop("sasl.enabled.mechanisms", ("GSSAPI",), _csv_upper,
                                                     kafka_type="LIST")
@@ -738,9 +743,11 @@ class BrokerConfig:
                 if lst.host in ("", "0.0.0.0", "::"):
                     raise ConfigError(f"advertised.listeners cannot use the wildcard host: {lst}")
         self._check_listeners()
-        if self.authorizer_class_name.strip():
-            raise ConfigError(f"authorizer.class.name={self.authorizer_class_name}: odradek has no authorizer yet "
-                              f"(ACLs are not enforced); start-up refused rather than let every client do everything")
+        if self.authorizer_class_name.strip() not in ("", STANDARD_AUTHORIZER):
+            # Kafka 4.3 fails to load a class it does not have the same way
+            raise ConfigError(f"Fatal error during broker startup: java.lang.ClassNotFoundException: "
+                              f"{self.authorizer_class_name.strip()} (authorizer.class.name: odradek has "
+                              f"{STANDARD_AUTHORIZER} only)")
         if self.log_retention_ms == 0:
             raise ConfigError("log.retention.ms must be unlimited (-1) or, greater than or equal to 1")
         if 0 < self.queued_max_request_bytes < self.socket_request_max_bytes:

@@ -35,8 +35,8 @@ LOWER = {
     "api_handlers": {"wire", "log", "raft", "replication", "controller", "coordinator", "config"},
     # odradek for tests: the fault rules, the clock, the trace and the control API the broker consults
     "testing": {"wire", "log", "api_handlers", "config"},
-    # SASL exchanges, sans-IO (security/sasl.py); the ACL authorizer and quotas later
-    "security": {"wire"},
+    # SASL exchanges, sans-IO (security/sasl.py), quotas, the ACL authorizer over the image's ACLs
+    "security": {"wire", "controller"},
     "broker": {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "config",
                "testing", "security"},
 }  # anything else (cli*.py, __main__.py) is an entry point and may import any part

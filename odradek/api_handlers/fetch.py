@@ -28,6 +28,9 @@ from odradek.wire.messages.fetch_response import (
     PartitionData,
 )
 
+from odradek.controller.acls import CLUSTER, CLUSTER_ACTION, CLUSTER_NAME, READ, TOPIC
+
+from .authorization import allowed, allowed_names
 from .common import SliceRecords, leader_endpoints, log_error_code
 from .fetch_session import PartitionRequest
 from .ports import NotLed
@@ -67,7 +70,29 @@ def _forgotten(req, uses_topic_ids: bool) -> list:
             for p in t.partitions]
 
 
-def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None):
+class _Everything:
+    """Every topic (a follower's fetch without CLUSTER_ACTION)."""
+
+    def __contains__(self, name) -> bool:
+        return True
+
+    def __bool__(self) -> bool:
+        return True
+
+
+NOTHING_DENIED: frozenset = frozenset()
+
+
+def _denied_topics(ctx, parts, follower: bool):
+    """The topics of this fetch answered TOPIC_AUTHORIZATION_FAILED (Kafka's handleFetchRequest: a
+    follower needs CLUSTER_ACTION on the cluster, a consumer READ on each topic)."""
+    if follower:
+        return NOTHING_DENIED if allowed(ctx, CLUSTER_ACTION, CLUSTER, CLUSTER_NAME) else _Everything()
+    names = {p.topic for p in parts if p.topic is not None}
+    return frozenset(names - allowed_names(ctx, READ, TOPIC, names))
+
+
+def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NOTHING_DENIED):
     """Read every partition now: ([(PartitionRequest, PartitionData)], total bytes,
     whether a read failed (or a follower must truncate, or a consumer is sent to a preferred
     read replica: answer now), how many partitions
@@ -97,6 +122,9 @@ def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None):
         if name is None:
             # unknown to the metadata: answered, but not a read error (Kafka's "erroneous")
             pd.error_code = ErrorCode.UNKNOWN_TOPIC_ID
+            continue
+        if denied and name in denied:
+            pd.error_code = ErrorCode.TOPIC_AUTHORIZATION_FAILED
             continue
         current_epoch = p.current_leader_epoch if v >= 9 else -1
         ti = topics.get(name) if v >= 13 else None
@@ -227,16 +255,17 @@ def handle(ctx, req):
     # The context was made once, here: a long poll reads these partitions again but
     # answers through the same context, so the session epoch moves once per request.
     parts = fctx.partitions()
-    entries, total, error, readable = _read_all(ctx, req, parts, replica)
+    denied = NOTHING_DENIED if services.authorizer is None else _denied_topics(ctx, parts, replica_id >= 0)
+    entries, total, error, readable = _read_all(ctx, req, parts, replica, denied)
     if req.max_wait_ms <= 0 or total >= req.min_bytes or error or not readable:
         return _response(fctx, entries, ctx.now_ms, services.metadata.image)
 
     def try_complete(now_ms: int):
-        e, n, err, _ = _read_all(ctx, req, parts)
+        e, n, err, _ = _read_all(ctx, req, parts, None, denied)
         return _response(fctx, e, now_ms, services.metadata.image) if (n >= req.min_bytes or err) else None
 
     def on_expire(now_ms: int):
-        return _response(fctx, _read_all(ctx, req, parts)[0], now_ms, services.metadata.image)
+        return _response(fctx, _read_all(ctx, req, parts, None, denied)[0], now_ms, services.metadata.image)
 
     watch = [("partition", p.topic, p.partition) for p in parts if p.topic is not None]
     return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.max_wait_ms,

@@ -22,6 +22,9 @@ from odradek.wire.messages.metadata_response import (
     MetadataResponseTopic,
 )
 
+from odradek.controller.acls import CLUSTER, CLUSTER_NAME, CREATE, DESCRIBE, TOPIC
+
+from .authorization import allowed, allowed_names, operations
 from .common import offline_replicas, topic_name_error
 
 API_KEY = 3
@@ -42,6 +45,9 @@ log = logging.getLogger("odradek.broker")
 
 
 def _topic_response(ctx, topic, internal: bool, include_ops: bool) -> MetadataResponseTopic:
+    ops = OMITTED_OPS
+    if include_ops:
+        ops = operations(ctx, TOPIC, topic.name, TOPIC_OPS) if ctx.services.authorizer is not None else TOPIC_OPS
     parts = []
     image = ctx.services.metadata.image
     for p in sorted(topic.partitions):
@@ -55,7 +61,7 @@ def _topic_response(ctx, topic, internal: bool, include_ops: bool) -> MetadataRe
             offline_replicas=offline_replicas(image, pi.replicas)))
     return MetadataResponseTopic(
         error_code=0, name=topic.name, topic_id=topic.topic_id, is_internal=internal, partitions=parts,
-        topic_authorized_operations=TOPIC_OPS if include_ops else OMITTED_OPS)
+        topic_authorized_operations=ops)
 
 
 # A full Metadata (every topic) sends each topic as its encoding cached here, valid while the
@@ -66,6 +72,8 @@ _ENCODED: dict[tuple[int, bool], dict[str, tuple]] = {}
 
 
 def _encoded_topic(ctx, image, topic, internal: bool, include_ops: bool):
+    if include_ops and ctx.services.authorizer is not None:  # (the operations are the principal's)
+        return _topic_response(ctx, topic, internal, include_ops)
     v = ctx.api_version
     per = _ENCODED.get((v, include_ops))
     if per is None:
@@ -101,13 +109,25 @@ def handle(ctx, req) -> MetadataResponse:
     image = services.metadata.image
     include_ops = v >= 8 and bool(req.include_topic_authorized_operations)
     topics_out = []
+    denied_out = []  # TOPIC_AUTHORIZATION_FAILED answers, after the others (as Kafka)
     to_create: list[str] = []  # unknown topics this request auto-creates
+    authorizing = services.authorizer is not None
     if req.topics is None or (v == 0 and not req.topics):
-        for name in _sorted_names(image):
+        names = _sorted_names(image)
+        if authorizing:  # topics the principal may not DESCRIBE are left out
+            describable = allowed_names(ctx, DESCRIBE, TOPIC, names)
+            names = [n for n in names if n in describable]
+        for name in names:
             topics_out.append(_encoded_topic(ctx, image, image.topics[name], is_internal(name), include_ops))
         _prune_encoded(image)
     else:
         allow_auto = services.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
+        describable = may_create = None
+        if authorizing:
+            asked = {t.name if t.name else (ti.name if (ti := image.topics_by_id.get(t.topic_id)) else "")
+                     for t in req.topics}
+            describable = allowed_names(ctx, DESCRIBE, TOPIC, asked)
+            may_create = allowed(ctx, CREATE, CLUSTER, CLUSTER_NAME) or None
         seen = set()
         for t in req.topics:
             name = t.name
@@ -117,15 +137,31 @@ def handle(ctx, req) -> MetadataResponse:
                     topics_out.append(MetadataResponseTopic(
                         error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=t.topic_id,
                         is_internal=False, partitions=[]))
+                elif describable is not None and topic.name not in describable:
+                    denied_out.append(MetadataResponseTopic(
+                        error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=None, topic_id=t.topic_id,
+                        is_internal=False, partitions=[]))
                 else:
                     topics_out.append(_topic_response(ctx, topic, is_internal(topic.name), include_ops))
                 continue
             if name in seen:
                 continue
             seen.add(name)
+            if describable is not None and name not in describable:
+                # the topic's existence is not disclosed
+                denied_out.append(MetadataResponseTopic(
+                    error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name, topic_id=ZERO_UUID,
+                    is_internal=False, partitions=[]))
+                continue
             topic = image.topics.get(name)
             if topic is not None:
                 topics_out.append(_topic_response(ctx, topic, is_internal(name), include_ops))
+                continue
+            if (allow_auto and authorizing and may_create is None
+                    and not allowed(ctx, CREATE, TOPIC, name)):  # CREATE on the cluster or on the topic
+                denied_out.append(MetadataResponseTopic(
+                    error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name, topic_id=ZERO_UUID,
+                    is_internal=is_internal(name), partitions=[]))
                 continue
             if topic_name_error(name) is not None:
                 err = ErrorCode.INVALID_TOPIC_EXCEPTION
@@ -147,11 +183,16 @@ def handle(ctx, req) -> MetadataResponse:
     if not brokers:
         node = services.node
         brokers.append(MetadataResponseBroker(node_id=node.node_id, host=node.host, port=node.port, rack=None))
+    cluster_ops = OMITTED_OPS
+    if 8 <= v <= 10 and req.include_cluster_authorized_operations:
+        cluster_ops = CLUSTER_OPS
+        if authorizing:
+            cluster_ops = (operations(ctx, CLUSTER, CLUSTER_NAME, CLUSTER_OPS)
+                           if allowed(ctx, DESCRIBE, CLUSTER, CLUSTER_NAME) else 0)
     resp = MetadataResponse(
         throttle_time_ms=0, brokers=brokers, cluster_id=image.cluster_id,
-        controller_id=image.controller_id, topics=topics_out,
-        cluster_authorized_operations=CLUSTER_OPS if (8 <= v <= 10 and req.include_cluster_authorized_operations)
-        else OMITTED_OPS,
+        controller_id=image.controller_id, topics=topics_out + denied_out,
+        cluster_authorized_operations=cluster_ops,
         error_code=0)
     if not to_create:
         return resp

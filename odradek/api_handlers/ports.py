@@ -7,7 +7,7 @@ Protocols. Handlers never see the broker object, and never probe for an attribut
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
 
@@ -143,6 +143,10 @@ class Metadata(Protocol):
 
     def create_topics(self, specs: list[CreateTopicSpec], validate_only: bool,
                       now_ms: int) -> list[CreateTopicResult]: ...
+
+    def create_acls(self, bindings: list, now_ms: int) -> list[tuple[int, str | None]]: ...
+
+    def delete_acls(self, filters: list, now_ms: int) -> list[tuple[int, str | None, list]]: ...
 
     def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None,
                       now_ms: int = 0) -> list: ...
@@ -416,6 +420,18 @@ class Shares(Protocol):
     def delete_group(self, group_id: str, now_ms: int) -> ErrorCode: ...
 
 
+class Authorizer(Protocol):
+    """Kafka's StandardAuthorizer over the image's ACLs (security/authorizer.py); codes from controller/acls.py."""
+
+    def is_super_user(self, principal: str) -> bool: ...
+
+    def authorize(self, acls: Mapping, principal: str, host: str, op: int, rtype: int, name: str) -> bool: ...
+
+    def authorize_by_resource_type(self, acls: Mapping, principal: str, host: str, op: int, rtype: int) -> bool: ...
+
+    def authorized_operations(self, acls: Mapping, principal: str, host: str, rtype: int, name: str) -> int: ...
+
+
 class ProducerIds(Protocol):
     def allocate(self) -> int:
         """A fresh producer id for an idempotent producer; CoordinatorError
@@ -455,3 +471,4 @@ class Services:
     txn_verifier: TxnVerifier | None = None  # a cluster broker's (transaction coordinators elsewhere)
     shares: Shares | None = None
     share_states: ShareStates | None = None  # the share coordinator (the __share_group_state partitions led here)
+    authorizer: Authorizer | None = None  # authorizer.class.name (None: every request allowed, as Kafka)

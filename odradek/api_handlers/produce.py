@@ -30,6 +30,9 @@ from odradek.wire.messages.produce_response import (
     TopicProduceResponse,
 )
 
+from odradek.controller.acls import TOPIC, TRANSACTIONAL_ID, WRITE
+
+from .authorization import allowed, allowed_names
 from .common import CLOSE_CONNECTION, leader_endpoints, log_error_code
 from .context import Delayed
 from .ports import NotLed
@@ -45,6 +48,7 @@ _NOT_VERIFIED = (ErrorCode.NETWORK_EXCEPTION, ErrorCode.COORDINATOR_LOAD_IN_PROG
                  ErrorCode.COORDINATOR_NOT_AVAILABLE, ErrorCode.NOT_COORDINATOR)
 
 log = logging.getLogger(__name__)
+NOTHING_DENIED: frozenset = frozenset()
 
 
 def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
@@ -175,7 +179,7 @@ def _unknown_topic_id(pd) -> PartitionProduceResponse:
                                     log_append_time_ms=-1, log_start_offset=-1, record_errors=[], error_message=None)
 
 
-def _to_verify(ctx, req) -> tuple[int, int, list[tuple[str, int]], list[tuple[str, int]]] | None:
+def _to_verify(ctx, req, denied: frozenset) -> tuple[int, int, list[tuple[str, int]], list[tuple[str, int]]] | None:
     """(producer id, epoch, partitions whose transactional batches need the verdict of the
     transaction coordinator on another broker, partitions that need none) or None: the
     coordinator is here. KIP-890: only a producer's first batch of a transaction in a partition
@@ -194,7 +198,8 @@ def _to_verify(ctx, req) -> tuple[int, int, list[tuple[str, int]], list[tuple[st
             name = ti.name if ti is not None else ""
         for pd in t.partition_data:
             records = pd.records
-            if not name or records is None or len(records) < 61 or not _has_transactional_batch(records):
+            if not name or records is None or len(records) < 61 or not _has_transactional_batch(records) \
+                    or name in denied:
                 continue
             plog = services.partitions.leader_log(name, pd.index)
             if isinstance(plog, NotLed):
@@ -209,31 +214,53 @@ def _to_verify(ctx, req) -> tuple[int, int, list[tuple[str, int]], list[tuple[st
     return (pid, epoch, out, open_) if out or open_ else None
 
 
+def _denied_topics(ctx, req) -> frozenset:
+    """The topics this principal may not WRITE (Kafka's filterByAuthorized in handleProduceRequest)."""
+    image = ctx.services.metadata.image
+    names = set()
+    for t in req.topic_data:
+        if ctx.api_version >= 13:
+            ti = image.topics_by_id.get(t.topic_id)
+            if ti is not None:
+                names.add(ti.name)
+        else:
+            names.add(t.name)
+    return frozenset(names - allowed_names(ctx, WRITE, TOPIC, names))
+
+
 def handle(ctx, req):
-    asked = _to_verify(ctx, req)
+    denied = NOTHING_DENIED
+    if ctx.services.authorizer is not None:
+        if req.transactional_id and not allowed(ctx, WRITE, TRANSACTIONAL_ID, req.transactional_id):
+            resp = error_response(ctx.api_version, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, None)
+            return CLOSE_CONNECTION if resp is None else resp
+        denied = _denied_topics(ctx, req)
+    asked = _to_verify(ctx, req, denied)
     if asked is None:
-        return _produce(ctx, req, {})
+        return _produce(ctx, req, {}, denied)
     pid, epoch, tps, open_ = asked
     verified = {tp: ErrorCode.NONE for tp in open_}
     if not tps:
-        return _produce(ctx, req, verified)
+        return _produce(ctx, req, verified, denied)
     v = ctx.services.txn_verifier.verify(req.transactional_id, pid, epoch, tps,
                                          add=ctx.api_version >= FIRST_ADD_PARTITION_VERSION)
     if v.errors is not None:
-        return _produce(ctx, req, {**verified, **v.errors})
+        return _produce(ctx, req, {**verified, **v.errors}, denied)
 
     def answered(_now_ms: int):
-        return None if v.errors is None else _produce(ctx, req, {**verified, **v.errors})
+        return None if v.errors is None else _produce(ctx, req, {**verified, **v.errors}, denied)
 
     def on_expire(_now_ms: int):
-        return _produce(ctx, req, {**verified, **(v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})})
+        return _produce(ctx, req, {**verified, **(v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})},
+                        denied)
 
     return Delayed(try_complete=answered, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms,
                    watch=[v.key])
 
 
-def _produce(ctx, req, verified: dict):
-    """The produce itself, ``verified`` {(topic, partition): the remote coordinator's answer}."""
+def _produce(ctx, req, verified: dict, denied: frozenset):
+    """The produce itself, ``verified`` {(topic, partition): the remote coordinator's answer}; the
+    partitions of ``denied`` topics answered TOPIC_AUTHORIZATION_FAILED."""
     acks = req.acks
     out = []
     pending: list[_Pending] = []  # acks=-1: appended, waiting for the ISR
@@ -248,6 +275,11 @@ def _produce(ctx, req, verified: dict):
         for pd in t.partition_data:
             if by_id and not name:
                 parts.append(_unknown_topic_id(pd))
+                continue
+            if denied and name in denied:
+                parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                                                      base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
+                                                      record_errors=[], error_message=None))
                 continue
             if acks not in (0, 1, -1):
                 parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,

@@ -17,6 +17,7 @@ import select
 import time
 from collections import deque
 
+from odradek.api_handlers import authorization
 from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext, Stepped
 from odradek.api_handlers.error_responses import BUILDERS, error_response
@@ -38,6 +39,7 @@ PRODUCE = 0
 FETCH = 1
 QUOTAED = (PRODUCE, FETCH)  # the byte-rate quotas (producer_byte_rate, consumer_byte_rate)
 API_VERSIONS = 18
+ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
 _BYTES_TYPES = (bytes, bytearray, memoryview)
 # Records up to this size are read and written with the rest of the response in one
@@ -398,7 +400,17 @@ class KafkaConnection(asyncio.BufferedProtocol):
         started = time.perf_counter() if stats is not None else 0.0
         ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
                              now_ms=self.broker.clock_ms(), services=self.broker.services, connection_id=self.name,
-                             client_host=self.client_host, header=header, resolve_host=host_resolves)
+                             client_host=self.client_host, principal=self.principal, header=header,
+                             resolve_host=host_resolves)
+        if ctx.services.authorizer is not None:  # authorizer.class.name (api_handlers/authorization.py)
+            denied = authorization.gate(ctx, key)
+            if denied is not None:
+                resp = BUILDERS[key](ver, body, denied, None)
+                if resp is None:  # acks=0 Produce: Kafka closes the connection instead
+                    self.close()
+                else:
+                    await self._send(key, ver, corr, resp)
+                return
         pending = self.broker.coordinator_writes
         writes: list = []  # the coordinator appends this response stands for
         resp = self._call(lambda: mod.handle(ctx, body), header, body, pending, writes)
@@ -475,7 +487,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         """A produce request's bytes, or a fetch response's, counted against the client's quota
         (security/quotas.py): the response with its throttle time, and that time. A throttled
         fetch gets no data, as Kafka's getThrottledResponse."""
-        user = self.sasl.principal.split(":", 1)[1] if self.sasl is not None and self.sasl.principal else "ANONYMOUS"
+        user = (self.principal or ANONYMOUS).split(":", 1)[1]
         quotas = self.server.client_quotas
         now = _now_ms()
         if key == PRODUCE:
@@ -494,6 +506,16 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if self.request_stats is not None:
             self.request_stats.throttles.record(quotas.quotas(), kind, user, client_id or "", ms, now)
         return resp, ms
+
+    @property
+    def principal(self) -> str | None:
+        """The connection's principal: the SASL user once authenticated, else User:ANONYMOUS (as Kafka's
+        PLAINTEXT; an SSL client certificate's subject is not taken as the principal yet). None on a
+        CONTROLLER listener: its clients are the cluster's brokers, which authorized what they forward."""
+        if self.server.clients_are_nodes:
+            return None
+        p = self.sasl.principal if self.sasl is not None else None
+        return p or ANONYMOUS
 
     def _topic_name(self, topic_id) -> str | None:
         t = self.broker.image.topics_by_id.get(topic_id)

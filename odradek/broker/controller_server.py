@@ -89,6 +89,7 @@ class ControllerServer:
         self.metadata_dir = os.path.join(config.data_dir, "metadata")
         self.clock_ms = _now_ms
         self.broker = self  # the CONTROLLER listener's connections take the purgatory and services from here
+        self.clients_are_nodes = True  # its requests come from the cluster's brokers (no client principal)
         self.services = None  # api_handlers.ports.Services of the CONTROLLER listener
         self.registry: dict = {}
         self.purgatory = None
@@ -281,7 +282,7 @@ class ControllerServer:
         from odradek.api_handlers import REGISTRY
 
         ctx = RequestContext(api_key=api_key, api_version=version, correlation_id=0, client_id="local",
-                             now_ms=_now_ms(), services=self.services, resolve_host=host_resolves)
+                             now_ms=_now_ms(), services=self.services, principal=None, resolve_host=host_resolves)
         return await self.admin_write(REGISTRY[api_key], ctx, req)
 
     def _registry(self) -> dict:

@@ -93,6 +93,8 @@ class ControllerMetadata:
         self.finalized_features = controller.finalized_features
         self.finalized_features_epoch = controller.finalized_features_epoch
         self.decide_and_commit = controller.decide_and_commit
+        self.create_acls = controller.create_acls
+        self.delete_acls = controller.delete_acls
         self.create_topics = controller.create_topics
         self.delete_topics = controller.delete_topics
         self.create_partitions = controller.create_partitions
@@ -276,7 +278,17 @@ def broker_services(broker) -> Services:
                            broker.share_persister.reading, broker.share_persister.read_summaries) if broker.share_groups is not None else None),
         share_states=broker.share_states,
         txn_verifier=broker.txn_verifier,
+        authorizer=configured_authorizer(cfg),
     )
+
+
+def configured_authorizer(cfg):
+    """Kafka's StandardAuthorizer when authorizer.class.name names it (config.py refuses any other), else None."""
+    if not cfg.authorizer_class_name.strip():
+        return None
+    from odradek.security.authorizer import StandardAuthorizer, super_users
+
+    return StandardAuthorizer(super_users(cfg.super_users), cfg.allow_everyone_if_no_acl_found)
 
 
 def attach_coordinators(services: Services, groups=None, txns=None, txn_offsets=None) -> None:
@@ -301,6 +313,7 @@ def controller_services(node, describe_quorum: Callable) -> Services:
         clock=node.clock_ms,
         wake=node.purgatory.poke,
         auto_create_topics_enable=False,
+        authorizer=configured_authorizer(node.config),
     )
 
 

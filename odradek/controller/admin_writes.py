@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from . import acls
 from .result import NOTHING_WRITTEN, Commit, ControllerResult
 
 if TYPE_CHECKING:
@@ -26,6 +27,15 @@ class AdminWrites:
     def decide_and_commit(self, decide, validate_only: bool, now_ms: int):
         """A decision over the image alone (image -> (records, response))."""
         return self._write(lambda d: ControllerResult(*decide(d.image)), validate_only, now_ms)
+
+    def create_acls(self, bindings, now_ms: int):
+        """CreateAcls: [acls.AclBinding] -> [(error_code, error_message)]; each new ACL gets a fresh id."""
+        return self._write(lambda d: ControllerResult(*acls.create(d.image.acls, bindings, d.env.new_uuid)),
+                           False, now_ms)
+
+    def delete_acls(self, filters, now_ms: int):
+        """DeleteAcls: [acls.AclFilter] -> [(error_code, error_message, [AclBinding deleted])]."""
+        return self._write(lambda d: ControllerResult(*acls.delete(d.image.acls, filters)), False, now_ms)
 
     def create_topics(self, specs, validate_only: bool, now_ms: int):
         """-> [CreateTopicResult]."""

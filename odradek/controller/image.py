@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
+from odradek.wire.messages.access_control_entry_record import AccessControlEntryRecord
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
 from odradek.wire.messages.clear_elr_record import ClearElrRecord
 from odradek.wire.messages.client_quota_record import ClientQuotaRecord
@@ -21,6 +22,7 @@ from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from odradek.wire.messages.partition_record import PartitionRecord
 from odradek.wire.messages.producer_ids_record import ProducerIdsRecord
 from odradek.wire.messages.register_broker_record import RegisterBrokerRecord
+from odradek.wire.messages.remove_access_control_entry_record import RemoveAccessControlEntryRecord
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.remove_user_scram_credential_record import RemoveUserScramCredentialRecord
 from odradek.wire.messages.topic_record import TopicRecord
@@ -28,7 +30,7 @@ from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
 from odradek.wire.messages.unregister_broker_record import UnregisterBrokerRecord
 from odradek.wire.messages.user_scram_credential_record import UserScramCredentialRecord
 
-from . import client_quotas, producer_ids, scram
+from . import acls, client_quotas, producer_ids, scram
 
 from .configs import BROKER, TOPIC
 from .group_configs import GROUP
@@ -166,6 +168,8 @@ class MetadataImage:
     client_quotas: Mapping[tuple, Mapping[str, float]] = field(default_factory=_empty)
     # SCRAM credentials: (user, mechanism) -> scram.ScramCredential
     scram_credentials: Mapping[tuple, object] = field(default_factory=_empty)
+    # ACLs: id -> acls.AclBinding (AccessControlEntryRecord)
+    acls: Mapping[bytes, object] = field(default_factory=_empty)
     next_producer_id: int = -1  # the first id of the next producer id block (ProducerIdsRecord); -1: none yet
     # what this image changed from the one it came from (MetadataDelta.apply), None: not known
     changes: ImageChanges | None = field(default=None, compare=False, repr=False)
@@ -193,6 +197,7 @@ class MetadataDelta:
     group_configs: dict[str, dict[str, str]] = field(default_factory=dict)
     client_quotas: dict | None = None  # copy of the base's, made on the first quota record
     scram_credentials: dict | None = None
+    acls: dict | None = None
     next_producer_id: int | None = None
     offset: int = -1
     # topic id -> the partitions dict of self.topics[topic id], owned by this delta (filled in
@@ -293,12 +298,16 @@ class MetadataDelta:
             if self.scram_credentials is None:
                 self.scram_credentials = dict(self.base.scram_credentials)
             scram.replay(self.scram_credentials, record)
+        elif isinstance(record, (AccessControlEntryRecord, RemoveAccessControlEntryRecord)):
+            if self.acls is None:
+                self.acls = dict(self.base.acls)
+            acls.replay(self.acls, record)
         elif isinstance(record, ProducerIdsRecord):
             current = self.base.next_producer_id if self.next_producer_id is None else self.next_producer_id
             self.next_producer_id = producer_ids.replay(current, record)
         # other record types carry nothing this image keeps (Kafka's broker replays them into
         # images odradek has no use for: NoOpRecord, RegisterControllerRecord,
-        # ACL / delegation token / ZK migration records); a transaction's markers are the
+        # delegation token / ZK migration records); a transaction's markers are the
         # Controller's (Begin/End/AbortTransactionRecord)
 
     def _clear_elr(self, topic_name: str) -> None:
@@ -390,6 +399,7 @@ class MetadataDelta:
             client_quotas=b.client_quotas if self.client_quotas is None else _freeze(self.client_quotas),
             scram_credentials=(b.scram_credentials if self.scram_credentials is None
                                else _freeze(self.scram_credentials)),
+            acls=b.acls if self.acls is None else _freeze(self.acls),
             next_producer_id=b.next_producer_id if self.next_producer_id is None else self.next_producer_id,
             changes=changes,
         )

@@ -18,7 +18,7 @@ from odradek.wire.messages.snapshot_header_record import SnapshotHeaderRecord
 from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.records import ControlRecordType, Record, build_batch, iter_batches
 
-from . import client_quotas, producer_ids, scram
+from . import acls, client_quotas, producer_ids, scram
 from .configs import BROKER, TOPIC
 from .group_configs import GROUP
 from .image import MetadataDelta, MetadataImage
@@ -56,6 +56,7 @@ def image_records(img: MetadataImage) -> list:
         out += [ConfigRecord(resource_type=GROUP, resource_name=name, name=k, value=v) for k, v in sorted(cfg.items())]
     out += client_quotas.image_records(img.client_quotas)
     out += scram.image_records(img.scram_credentials)
+    out += acls.image_records(img.acls)
     out += producer_ids.image_records(img)
     return out
 

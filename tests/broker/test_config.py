@@ -143,9 +143,13 @@ def test_listener_prefixed_tls_settings_win():
     assert cfg.ssl("SSL", "ssl.client.auth") == "required" and cfg.unused == ()
 
 
-def test_an_authorizer_is_refused_not_ignored():
-    """It was warned about as unused and the broker ran with every client allowed everything."""
+def test_an_authorizer_other_than_kafkas_standard_one_is_refused_not_ignored():
+    """It was warned about as unused and the broker ran with every client allowed everything; now the
+    StandardAuthorizer is there and any other class stops start-up (as Kafka's ClassNotFoundException)."""
     with pytest.raises(ConfigError) as e:
-        BrokerConfig.from_properties({"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer"})
-    assert "odradek has no authorizer yet" in str(e.value)
+        BrokerConfig.from_properties({"authorizer.class.name": "kafka.security.authorizer.AclAuthorizer"})
+    assert "ClassNotFoundException: kafka.security.authorizer.AclAuthorizer" in str(e.value)
+    cfg = BrokerConfig.from_properties({"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                                        "super.users": "User:admin;User:b", "allow.everyone.if.no.acl.found": "true"})
+    assert cfg.super_users == "User:admin;User:b" and cfg.allow_everyone_if_no_acl_found
     assert BrokerConfig.from_properties({"authorizer.class.name": ""}).authorizer_class_name == ""
