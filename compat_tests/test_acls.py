@@ -1,0 +1,168 @@
+"""The ACL authorizer (Kafka's StandardAuthorizer) with stock clients over SASL_PLAINTEXT PLAIN: Kafka's
+kafka-acls adds, lists and removes ACLs; a principal without an ACL is refused with Kafka's error and
+nothing changes, with the ACL it succeeds; Metadata hides topics the principal may not describe; the
+ACLs survive a restart. The same checks run against Apache Kafka 4.3 configured alike when
+ODRADEK_ACL_REF_BOOTSTRAP names its SASL_PLAINTEXT listener (super.users=User:admin;User:ANONYMOUS,
+the same PLAIN users); the restart is then skipped."""
+
+from __future__ import annotations
+
+import os
+import time
+import uuid
+
+import pytest
+from confluent_kafka import Consumer, KafkaError, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AdminClient,
+                                   NewTopic, ResourcePatternType, ResourceType)
+
+from harness import BrokerProcess, free_port, kafka_tool
+
+JAAS = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="admin" '
+        'password="admin-secret" user_admin="admin-secret" user_bob="bob-secret";')
+REF = os.environ.get("ODRADEK_ACL_REF_BOOTSTRAP")
+
+
+class _External:
+    def __init__(self, bootstrap: str):
+        self.bootstrap = bootstrap
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    if REF:
+        yield _External(REF)
+        return
+    port = free_port()
+    b = BrokerProcess(str(tmp_path_factory.mktemp("acls")), {
+        "listeners": f"SASL_PLAINTEXT://127.0.0.1:{port}",
+        "sasl.enabled.mechanisms": "PLAIN",
+        "listener.name.sasl_plaintext.plain.sasl.jaas.config": JAAS,
+        "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+        "super.users": "User:admin",
+        "group.initial.rebalance.delay.ms": "0"}, port=port)
+    b.start()
+    try:
+        yield b
+    finally:
+        b.stop()
+
+
+def conf(broker, user: str, **more) -> dict:
+    return {"bootstrap.servers": broker.bootstrap, "security.protocol": "SASL_PLAINTEXT", "sasl.mechanism": "PLAIN",
+            "sasl.username": user, "sasl.password": f"{user}-secret", **more}
+
+
+def admin(broker) -> AdminClient:
+    return AdminClient(conf(broker, "admin"))
+
+
+def new_topic(broker) -> str:
+    name = f"acl-{uuid.uuid4().hex[:10]}"
+    a = admin(broker)  # (kept: a client destroyed early fails its futures)
+    for f in a.create_topics([NewTopic(name, 1, 1)]).values():
+        f.result(30)
+    return name
+
+
+def grant(broker, rtype, name, op, pattern=ResourcePatternType.LITERAL, perm=AclPermissionType.ALLOW,
+          principal="User:bob"):
+    a = admin(broker)
+    for f in a.create_acls([AclBinding(rtype, name, pattern, principal, "*", op, perm)]).values():
+        f.result(30)
+
+
+def produce_errors(broker, topic: str, user: str = "bob") -> list:
+    """The delivery error codes of one record (None: delivered)."""
+    got = []
+    p = Producer(conf(broker, user, **{"message.timeout.ms": 10000, "retries": 0}))
+    p.produce(topic, b"v", on_delivery=lambda err, msg: got.append(err.code() if err else None))
+    p.flush(20)
+    return got
+
+
+def eventually(check, timeout: float = 30):
+    """check() until it holds (an ACL reaches a broker's authorizer through the metadata log, after the
+    controller's answer: Kafka's brokers apply it a moment later)."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, "condition not reached"
+        time.sleep(0.2)
+
+
+def test_kafka_acls_tool_adds_lists_and_removes(broker, tmp_path):
+    props = tmp_path / "admin.properties"
+    props.write_text("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n"
+                     'sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required '
+                     'username="admin" password="admin-secret";\n')
+    base = ["--bootstrap-server", broker.bootstrap, "--command-config", str(props)]
+    prefix = f"tool-{uuid.uuid4().hex[:6]}-"
+    r = kafka_tool("acls", *base, "--add", "--allow-principal", "User:carol", "--operation", "Read",
+                   "--operation", "Describe", "--topic", prefix, "--resource-pattern-type", "prefixed")
+    assert r.returncode == 0, r.stdout + r.stderr
+    r = kafka_tool("acls", *base, "--add", "--deny-principal", "User:carol", "--deny-host", "10.0.0.9",
+                   "--operation", "Write", "--topic", prefix + "x")
+    assert r.returncode == 0, r.stdout + r.stderr
+    listed = kafka_tool("acls", *base, "--list", "--topic", prefix + "x", "--resource-pattern-type", "match")
+    assert listed.returncode == 0, listed.stdout + listed.stderr
+    out = listed.stdout
+    assert f"name={prefix}, patternType=PREFIXED" in out and f"name={prefix}x, patternType=LITERAL" in out
+    assert "(principal=User:carol, host=*, operation=READ, permissionType=ALLOW)" in out
+    assert "(principal=User:carol, host=10.0.0.9, operation=WRITE, permissionType=DENY)" in out
+    r = kafka_tool("acls", *base, "--remove", "--force", "--topic", prefix, "--resource-pattern-type", "prefixed")
+    assert r.returncode == 0, r.stdout + r.stderr
+    a = admin(broker)
+    left = a.describe_acls(AclBindingFilter(ResourceType.TOPIC, prefix + "x", ResourcePatternType.MATCH, None,
+                                            None, AclOperation.ANY, AclPermissionType.ANY)).result(30)
+    assert [(b.name, b.resource_pattern_type) for b in left] == [(prefix + "x", ResourcePatternType.LITERAL)]
+    # a principal without ALTER on the cluster may not add ACLs
+    bob = AdminClient(conf(broker, "bob"))
+    fut = bob.create_acls([AclBinding(ResourceType.TOPIC, "t", ResourcePatternType.LITERAL, "User:bob", "*",
+                                      AclOperation.ALL, AclPermissionType.ALLOW)])
+    with pytest.raises(KafkaException) as e:
+        list(fut.values())[0].result(30)
+    assert e.value.args[0].code() == KafkaError.CLUSTER_AUTHORIZATION_FAILED
+
+
+def test_produce_needs_write_on_the_topic(broker):
+    topic = new_topic(broker)
+    assert produce_errors(broker, topic) == [KafkaError.TOPIC_AUTHORIZATION_FAILED]
+    grant(broker, ResourceType.TOPIC, topic, AclOperation.WRITE)
+    eventually(lambda: produce_errors(broker, topic) == [None])
+    # only the authorized write is in the log
+    c = Consumer(conf(broker, "admin", **{"group.id": f"g-{uuid.uuid4().hex}"}))
+    lo, hi = c.get_watermark_offsets(TopicPartition(topic, 0), timeout=20)
+    c.close()
+    assert (lo, hi) == (0, 1)
+
+
+def test_a_deny_wins_over_an_allow_and_prefixed_acls_apply(broker):
+    topic = new_topic(broker)
+    stem = topic[:8]
+    grant(broker, ResourceType.TOPIC, stem, AclOperation.ALL, pattern=ResourcePatternType.PREFIXED)
+    eventually(lambda: produce_errors(broker, topic) == [None])
+    grant(broker, ResourceType.TOPIC, topic, AclOperation.WRITE, perm=AclPermissionType.DENY, principal="User:*")
+    eventually(lambda: produce_errors(broker, topic) == [KafkaError.TOPIC_AUTHORIZATION_FAILED])
+
+
+def test_metadata_hides_topics_bob_may_not_describe(broker):
+    hidden, shown = new_topic(broker), new_topic(broker)
+    grant(broker, ResourceType.TOPIC, shown, AclOperation.READ)  # READ implies DESCRIBE
+    bob = AdminClient(conf(broker, "bob"))
+    eventually(lambda: shown in bob.list_topics(timeout=20).topics)
+    assert hidden not in bob.list_topics(timeout=20).topics
+    assert admin(broker).list_topics(timeout=20).topics.keys() >= {shown, hidden}
+    named = bob.list_topics(topic=hidden, timeout=20).topics[hidden]
+    assert named.error is not None and named.error.code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
+
+
+@pytest.mark.skipif(bool(REF), reason="restarts the broker under test")
+def test_acls_survive_a_restart(broker):
+    topic = new_topic(broker)
+    grant(broker, ResourceType.TOPIC, topic, AclOperation.WRITE)
+    broker.restart()
+    assert produce_errors(broker, topic) == [None]
+    a = admin(broker)
+    found = a.describe_acls(AclBindingFilter(ResourceType.TOPIC, topic, ResourcePatternType.LITERAL, "User:bob", None,
+                                             AclOperation.ANY, AclPermissionType.ANY)).result(30)
+    assert [(b.operation, b.permission_type) for b in found] == [(AclOperation.WRITE, AclPermissionType.ALLOW)]
