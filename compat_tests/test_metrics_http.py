@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -14,6 +15,7 @@ from metrics_scrape import get, scrape
 
 RECORDS = 250
 VALUE = b"v" * 40
+RECOVERY_RECORDS = 40_000  # 40 MB in one partition, never flushed: its recovery after kill -9 takes a while
 
 
 def topic_sum(metrics: dict, name: str, topic: str) -> float:
@@ -205,3 +207,46 @@ def test_status_command(served):
                           capture_output=True, text=True, timeout=60, cwd=str(REPO))
     assert down.returncode == 1 and down.stdout == ""
     assert len(down.stderr.splitlines()) == 1 and "could not be established" in down.stderr
+
+
+def test_ready_only_after_a_long_recovery(tmp_path):
+    """After kill -9 with 40 MB unflushed, the restart recovers the log before serving: meanwhile
+    /health/live answers 200 and /health/ready 503 (the loading runs off the HTTP listener's loop),
+    and once ready says 200 the recovered log holds every record."""
+    http_port = free_port()
+    b = BrokerProcess(str(tmp_path), {"odradek.http.port": str(http_port)})
+    b.start()
+    try:
+        create_topic(b.bootstrap, "recovering")
+        p = Producer({"bootstrap.servers": b.bootstrap, "linger.ms": 20, "batch.size": 1_000_000})
+        value = b"r" * 1000
+        for _ in range(RECOVERY_RECORDS):
+            while True:
+                try:
+                    p.produce("recovering", value)
+                    break
+                except BufferError:
+                    p.poll(0.1)
+        assert p.flush(120) == 0
+        b.kill9()
+        starting = threading.Thread(target=b.start)
+        starting.start()
+        answers: list[int] = []
+        live_meanwhile = []
+        deadline = time.monotonic() + 120
+        while not answers or answers[-1] != 200:
+            assert time.monotonic() < deadline and (starting.is_alive() or answers), answers
+            try:
+                status = get(http_port, "/health/ready")[0]
+            except OSError:  # the HTTP listener is not up yet
+                starting.join(0.005)
+                continue
+            answers.append(status)
+            if status == 503:
+                live_meanwhile.append(get(http_port, "/health/live")[0])
+        starting.join(120)
+        assert set(answers[:-1]) == {503}, answers
+        assert live_meanwhile and set(live_meanwhile) == {200}
+        assert topic_sum(scrape(http_port), "kafka_log_log_logendoffset", "recovering") == RECOVERY_RECORDS
+    finally:
+        b.stop()

@@ -72,30 +72,21 @@ class Broker:
 
     # ------------------------------------------------------------ start-up / shutdown
 
-    def start(self, controller=None, topic_creator=None, controller_call=None,
-              broker_epoch: Callable[[], int] | None = None) -> None:
-        """Open everything. ``controller``: a Raft quorum's controller (already following
-        the metadata log, see broker/quorum.py); the caller then registers this broker and
-        calls start_coordinators(). ``topic_creator``: where the topics this broker creates
-        itself go on a cluster (controller_channel.Forwarding: to the active controller).
-        ``controller_call``: ControllerChannel.call, for the leaders' AlterPartition;
-        ``broker_epoch``: this broker's epoch once registered (BrokerLifecycle)."""
-        from odradek.api_handlers.fetch_session import FetchSessionCache
-        from odradek.broker.producer_ids import LocalController, ProducerIdManager, controller_requests
-        from odradek.broker.replica_manager import ReplicaManager
+    def open_logs(self, controller=None) -> None:
+        """Lock the data dir, open the metadata (a single node's own controller unless ``controller``
+        is given) and load every log, recovering those not shut down cleanly: the slow part of a
+        start, which touches no event loop (the server runs it in a worker thread, so its HTTP
+        listener answers /health meanwhile)."""
         from odradek.log import LogConfig, LogManager
 
         cfg = self.config
         now = self.clock_ms()
-        self._background_loads = controller is not None
-        self._broker_epoch = broker_epoch or (lambda: -1)
         data_dir = cfg.data_dir
         os.makedirs(data_dir, exist_ok=True)
         self._lock_data_dir(data_dir)
         from odradek import controller as cmod
 
         self.controller_module = cmod
-        self.topic_creator = topic_creator
         self.controller = controller or cmod.Controller(os.path.join(data_dir, "metadata"), cfg.node_id,
                                                         cfg.controller_defaults(), now)
         default_log_config = cfg.log_config()
@@ -126,6 +117,30 @@ class Broker:
 
         self.log_manager.on_dir_failure = on_log_dir_failure(self.log_manager.log_dirs, self.log_manager.failed_dirs,
                                                              self._halt)
+
+    def start(self, controller=None, topic_creator=None, controller_call=None,
+              broker_epoch: Callable[[], int] | None = None) -> None:
+        """Open everything. ``controller``: a Raft quorum's controller (already following
+        the metadata log, see broker/quorum.py); the caller then registers this broker and
+        calls start_coordinators(). ``topic_creator``: where the topics this broker creates
+        itself go on a cluster (controller_channel.Forwarding: to the active controller).
+        ``controller_call``: ControllerChannel.call, for the leaders' AlterPartition;
+        ``broker_epoch``: this broker's epoch once registered (BrokerLifecycle)."""
+        from odradek.api_handlers.fetch_session import FetchSessionCache
+        from odradek.broker.producer_ids import LocalController, ProducerIdManager, controller_requests
+        from odradek.broker.replica_manager import ReplicaManager
+
+        if self.log_manager is None:
+            self.open_logs(controller)
+        cfg = self.config
+        now = self.clock_ms()
+        self._background_loads = controller is not None
+        self._broker_epoch = broker_epoch or (lambda: -1)
+        data_dir = cfg.data_dir
+        cmod = self.controller_module
+        self.topic_creator = topic_creator
+        topic_log_config = self.topic_log_config
+
         def min_insync_replicas(topic: str) -> int:
             return int(self.controller.topic_config(topic).get("min.insync.replicas", cfg.min_insync_replicas))
 

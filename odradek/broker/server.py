@@ -114,6 +114,8 @@ class BrokerServer:
         if lst.port == 0 and self.broker.advertised_port == 0:
             self.broker.advertised_port = self.port
         if cluster is None:
+            # log loading and recovery off the loop: the HTTP listener answers meanwhile (503 ready)
+            await self.loop.run_in_executor(None, self.broker.open_logs)
             self.broker.start()
         else:
             self.broker.start(controller=cluster.controller, topic_creator=cluster.forwarding,
