@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import pty
+import struct
 import subprocess
 import sys
+import termios
+import threading
 
 import pytest
 import yaml
@@ -45,3 +51,86 @@ def test_topics_groups_and_status_as_data(broker):
     assert (row["current_offset"], row["log_end_offset"], row["lag"], row["consumer_id"]) == (2, 3, 1, None)
     status = json.loads(odradek("status", "--format", "json", *b))
     assert status["ready"] is True and status["brokers"][0]["port"] == broker.port
+
+
+def on_terminal(argv: list[str], *, stdout_tty: bool, stderr_tty: bool, stdin_path=None) -> tuple[str, str, str]:
+    """Run ``odradek argv`` with stdout and/or stderr on a pseudo-terminal (160 columns), the others
+    piped: (what the terminal showed, stdout if piped, stderr if piped)."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR", "TERM")}
+    env["TERM"] = "xterm-256color"
+    stdin = open(stdin_path, "rb") if stdin_path else subprocess.DEVNULL
+    try:
+        proc = subprocess.Popen([sys.executable, "-m", "odradek", *argv], stdin=stdin,
+                                stdout=slave if stdout_tty else subprocess.PIPE,
+                                stderr=slave if stderr_tty else subprocess.PIPE, env=env, cwd=str(REPO))
+    finally:
+        os.close(slave)
+        if stdin_path:
+            stdin.close()
+    shown = bytearray()
+
+    def read_terminal():
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the process closed the terminal
+                return
+            if not chunk:
+                return
+            shown.extend(chunk)
+
+    reader = threading.Thread(target=read_terminal, daemon=True)
+    reader.start()
+    out, err = proc.communicate(timeout=120)
+    reader.join(30)
+    os.close(master)
+    assert proc.returncode == 0, (bytes(shown), err)
+    return shown.decode("utf-8", "replace"), (out or b"").decode(), (err or b"").decode()
+
+
+def test_progress_bars_on_a_terminal_only(broker, tmp_path):
+    """produce from a file and consume N records draw a progress bar with rates on a terminal's
+    stderr; piped, stderr has only the usual lines and stdout only the records."""
+    b = ["-b", broker.bootstrap]
+    odradek("topics", "create", "progressed", *b)
+    lines = tmp_path / "records.txt"
+    lines.write_text("".join(f"record-{i}\n" for i in range(3000)))
+    shown, out, _ = on_terminal(["produce", "progressed", *b], stdout_tty=False, stderr_tty=True,
+                                stdin_path=lines)
+    assert "produce progressed" in shown and "3,000 records" in shown and "records/s" in shown, shown
+    _, out, err = on_terminal(["produce", "progressed", *b], stdout_tty=False, stderr_tty=False,
+                              stdin_path=lines)
+    assert (out, err) == ("", "")
+    shown, out, _ = on_terminal(["consume", "progressed", "--from-beginning", "--max-messages", "2500", *b],
+                                stdout_tty=False, stderr_tty=True)
+    assert out.splitlines() == [f"record-{i}" for i in range(2500)]
+    assert "consume progressed" in shown and "2500/2500" in shown and "records/s" in shown, shown
+    assert "Processed a total of 2500 messages" in shown
+    _, out, err = on_terminal(["consume", "progressed", "--from-beginning", "--max-messages", "2500", *b],
+                              stdout_tty=False, stderr_tty=False)
+    assert len(out.splitlines()) == 2500 and err == "Processed a total of 2500 messages\n"
+
+
+def test_rich_tables_on_a_terminal(broker):
+    b = ["-b", broker.bootstrap]
+    odradek("topics", "create", "tabled", "--partitions", "2", *b)
+    shown, _, _ = on_terminal(["topics", "describe", "tabled", *b], stdout_tty=True, stderr_tty=True)
+    assert "Topic: tabled" in shown and "─" in shown and "\x1b[" in shown  # rich's rule and styles
+    rows = [ln.split() for ln in shown.splitlines() if ln.split()[:1] in (["0"], ["1"])]
+    assert [r[0] for r in rows] == ["0", "1"] and all(r[1] == "1" and r[-1] == "1" for r in rows), shown
+    piped = odradek("topics", "describe", "tabled", *b)
+    assert "─" not in piped and "\x1b[" not in piped
+    assert piped.splitlines()[1].split() == ["PARTITION", "LEADER", "EPOCH", "REPLICAS", "ISR"]
+
+
+def test_bash_completion_completes_commands_and_choices(tmp_path):
+    script = tmp_path / "odradek.bash"
+    script.write_text(odradek("completion", "bash"))
+    probe = (f"source {script}\n"
+             "COMP_WORDS=(odradek gro); COMP_CWORD=1; _shtab_odradek; echo \"${COMPREPLY[*]}\"\n"
+             "COMP_WORDS=(odradek topics describe --format ''); COMP_CWORD=4; _shtab_odradek; "
+             "echo \"${COMPREPLY[*]}\"\n")
+    r = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
+    assert r.stdout.splitlines() == ["groups", "table json yaml"], r.stderr

@@ -145,8 +145,30 @@ def make_parser(serve_only: bool = False) -> argparse.ArgumentParser:
     cli_status.add_subparsers(sub)
     from odradek import cli_console  # `odradek console`
     cli_console.add_subparsers(sub)
+    _add_completion(sub, parser)
     parser.set_defaults(debug=False)
     return parser
+
+
+COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
+
+
+def _add_completion(sub, parser: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("completion", help="print a shell completion script for odradek (bash, zsh, tcsh)",
+                       description="Print a completion script of every command and option, made from this "
+                                   "command line by shtab. Install it, e.g.: odradek completion bash > "
+                                   "~/.local/share/bash-completion/completions/odradek (bash), odradek "
+                                   "completion zsh > ~/.zfunc/_odradek (zsh, with ~/.zfunc in fpath), or "
+                                   "eval \"$(odradek completion bash)\" in a shell's rc file.")
+    p.add_argument("shell", choices=COMPLETION_SHELLS, help="the shell to complete in")
+
+    def completion(args) -> int:
+        import shtab
+
+        print(shtab.complete(parser, shell=args.shell), end="")
+        return 0
+
+    p.set_defaults(func=completion)
 
 
 def main(argv: list[str] | None = None) -> int:

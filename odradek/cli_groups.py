@@ -14,8 +14,8 @@ import sys
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from odradek.cli_format import add_format, emit, header_rows
-from odradek.cli_tools import _bootstrap, _err, print_table
+from odradek.cli_format import add_format, emit, header_rows, print_table, progress
+from odradek.cli_tools import _bootstrap, _err
 
 MISSING = "-"  # Kafka's MISSING_COLUMN_VALUE
 EARLIEST, LATEST = -2, -1  # ListOffsets timestamp specs
@@ -328,6 +328,24 @@ class GroupAdmin:
             for p in t.partitions:
                 self._leaders[(t.name, p.partition_index)] = p.leader_id
 
+    def brokers(self) -> dict[int, tuple[str, int]]:
+        """node id -> (host, port) of every broker in the metadata."""
+        if self._brokers is None:
+            self.metadata([])
+        return dict(self._brokers or {})
+
+    def broker(self, node_id: int):
+        """A client of broker ``node_id`` (opened once)."""
+        return self.client_at(*self.brokers()[node_id])
+
+    def client_at(self, host: str, port: int):
+        """A client of the broker at host:port (opened once)."""
+        return self._client_at(host, port)
+
+    def leader_of(self, topic: str, partition: int) -> int:
+        """The partition's leader in the last metadata read (-1: none known)."""
+        return self._leaders.get((topic, partition), -1)
+
     def partitions_of(self, topic: str) -> list[int] | None:
         if topic not in self._partitions:
             self.metadata([topic])
@@ -558,6 +576,9 @@ def groups_delete(args) -> int:
     return 0
 
 
+RESET_STEPS = 5  # describe, committed offsets, partitions, log offsets, commit
+
+
 def groups_reset_offsets(args) -> int:
     group = args.group_opt or args.group
     if not group:
@@ -582,12 +603,17 @@ def groups_reset_offsets(args) -> int:
     else:
         how, value = "shift", args.shift_by
     try:
-        with GroupAdmin(args.bootstrap_server) as admin:
+        with GroupAdmin(args.bootstrap_server) as admin, \
+                progress(f"reset-offsets {group}", RESET_STEPS, unit="steps", rate=False) as bar:
+            bar.step(f"reset-offsets {group}: describe")
             info = admin.describe(group)
             reason = inactive_reason(group, info.state)
             if reason:
                 return _fail(reason)
+            bar.advance()
+            bar.step(f"reset-offsets {group}: committed offsets")
             committed = admin.committed(group)
+            bar.advance()
             if args.all_topics:
                 tps = sorted(committed)
             else:
@@ -601,6 +627,8 @@ def groups_reset_offsets(args) -> int:
                         return _fail(f"topic '{topic}' has no partition {', '.join(map(str, bad))}")
                     tps += [(topic, p) for p in (parts if parts is not None else known)]
                 tps = sorted(set(tps))
+            bar.advance()
+            bar.step(f"reset-offsets {group}: log offsets of {len(tps)} partitions")
             earliest = admin.list_offsets(tps, EARLIEST) if tps else {}
             latest = admin.list_offsets(tps, LATEST) if tps else {}
             unknown = [tp for tp in tps if earliest.get(tp) is None or latest.get(tp) is None]
@@ -609,11 +637,14 @@ def groups_reset_offsets(args) -> int:
             by_time = admin.list_offsets(tps, ts_ms) if how == "datetime" and tps else None
             plan = plan_reset(tps, how=how, value=value, earliest=earliest, latest=latest, by_time=by_time,
                               committed=committed, warn=lambda m: print(f"WARN: {m}", file=sys.stderr))
+            bar.advance()
             if args.execute and plan:
+                bar.step(f"reset-offsets {group}: commit {len(plan)} offsets")
                 failed = admin.commit(group, plan)
                 if failed:
                     return _fail("could not commit: " + ", ".join(f"{t}-{p}: {_err(e)}"
                                                                   for (t, p), e in sorted(failed.items())))
+            bar.advance()
     except GroupAdminError as e:
         return _fail(str(e))
     if not args.execute and not args.dry_run:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sys
 
-from odradek.cli_format import add_format, emit
-from odradek.cli_tools import _bootstrap, _client, _err, print_table
+from odradek.cli_format import add_format, emit, print_table
+from odradek.cli_tools import _bootstrap, _client, _err
 
 
 def add_subparsers(sub) -> None:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import sys
 import time
+from contextlib import ExitStack
 
-from odradek.cli_format import add_format, emit
+from odradek.cli_format import add_format, emit, print_table, progress
 
 DEFAULT_BOOTSTRAP = "127.0.0.1:9092"
 
@@ -116,14 +117,6 @@ def _err(code: int, message: str | None = None) -> str:
     return kafka_error(code, message)
 
 
-def print_table(rows: list[list], header: list[str], out=None) -> None:
-    out = out or sys.stdout
-    cells = [[str(x) for x in header]] + [["" if x is None else str(x) for x in r] for r in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    for r in cells:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip(), file=out)
-
-
 # ---------------------------------------------------------------------------- topics
 
 
@@ -188,12 +181,12 @@ def topics_describe(args) -> int:
                  "replicas": list(p.replica_nodes), "isr": list(p.isr_nodes)}
                 for p in sorted(t.partitions, key=lambda p: p.partition_index)]})
             continue
-        print(f"Topic: {t.name}\tTopicId: {uuid_str(t.topic_id)}\tPartitionCount: {len(t.partitions)}\t"
-              f"ReplicationFactor: {len(t.partitions[0].replica_nodes) if t.partitions else 0}\t"
-              f"Configs: {','.join(overrides)}")
+        title = (f"Topic: {t.name}\tTopicId: {uuid_str(t.topic_id)}\tPartitionCount: {len(t.partitions)}\t"
+                 f"ReplicationFactor: {len(t.partitions[0].replica_nodes) if t.partitions else 0}\t"
+                 f"Configs: {','.join(overrides)}")
         rows = [[p.partition_index, p.leader_id, p.leader_epoch, ",".join(map(str, p.replica_nodes)),
                  ",".join(map(str, p.isr_nodes))] for p in sorted(t.partitions, key=lambda p: p.partition_index)]
-        print_table(rows, ["PARTITION", "LEADER", "EPOCH", "REPLICAS", "ISR"])
+        print_table(rows, ["PARTITION", "LEADER", "EPOCH", "REPLICAS", "ISR"], title=title)
     if args.format != "table":
         emit(described, args.format, lambda: None)
     return rc
@@ -236,7 +229,7 @@ def topics_alter_config(args) -> int:
 
 
 def produce(args) -> int:
-    from odradek.cli_partitioner import StickyPartitioner, partition_for_key
+    from odradek.cli_partitioner import StickyPartitioner
     from odradek.cli_routing import Leaders
 
     with _client(args) as c:
@@ -250,28 +243,53 @@ def produce(args) -> int:
         sticky = StickyPartitioner(count)
         # bytes as they come (a key's bytes decide its partition), lines split at \n
         key_sep = args.key_separator.encode() if args.key_separator else None
-        batch: dict[int, list] = {}
-        n = 0
-        for line in sys.stdin.buffer:
-            value = line[:-1] if line.endswith(b"\n") else line
-            key = None
-            if key_sep and key_sep in value:
-                key, value = value.split(key_sep, 1)
-            if args.partition is not None:
-                p = args.partition
-            elif key is not None:
-                p = partition_for_key(key, count)
-            else:
-                p = sticky.partition(len(value))
-            batch.setdefault(p, []).append((key, value))
-            n += 1
-            if n >= 500:
-                if _send(leaders, args, batch):
-                    return 1
-                batch, n = {}, 0
-        failed = batch and _send(leaders, args, batch)
+        size = _input_size(sys.stdin)  # a file given as stdin: the bar's total
+        with progress(f"produce {args.topic}", size, by_bytes=True) as bar:
+            failed = _produce_lines(args, leaders, sticky, count, key_sep, bar)
         leaders.close()
     return 1 if failed else 0
+
+
+def _input_size(stream) -> int | None:
+    """The size of a regular file read as ``stream`` (None: a pipe or a terminal: no total)."""
+    import os
+    import stat
+
+    try:
+        st = os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) and not stream.isatty() else None
+
+
+def _produce_lines(args, leaders, sticky, count: int, key_sep: bytes | None, bar) -> int:
+    """Send stdin's lines in batches of 500; 1 if a partition failed."""
+    from odradek.cli_partitioner import partition_for_key
+
+    batch: dict[int, list] = {}
+    n = nbytes = 0
+    for line in sys.stdin.buffer:
+        nbytes += len(line)
+        value = line[:-1] if line.endswith(b"\n") else line
+        key = None
+        if key_sep and key_sep in value:
+            key, value = value.split(key_sep, 1)
+        if args.partition is not None:
+            p = args.partition
+        elif key is not None:
+            p = partition_for_key(key, count)
+        else:
+            p = sticky.partition(len(value))
+        batch.setdefault(p, []).append((key, value))
+        n += 1
+        if n >= 500:
+            if _send(leaders, args, batch):
+                return 1
+            bar.advance(n, nbytes)
+            batch, n, nbytes = {}, 0, 0
+    failed = 1 if batch and _send(leaders, args, batch) else 0
+    bar.advance(n, nbytes)
+    return failed
 
 
 def _producer_metadata(c, topic: str, max_block_ms: int):
@@ -376,8 +394,10 @@ def consume(args) -> int:
                 print(f"Error: {e}", file=sys.stderr)
                 return 1
         pos = dict(start)
-        count = 0
+        count = shown = 0
         idle_since = time.monotonic()
+        bars = ExitStack()  # the progress bar (a terminal's stderr only) goes before the summary line
+        bar = bars.enter_context(progress(f"consume {args.topic}", args.max_messages))
         try:
             routes = leaders.group(parts)
             wait_ms = max(500 // len(routes), 1)
@@ -427,6 +447,9 @@ def consume(args) -> int:
                             if args.max_messages is not None and count >= args.max_messages:
                                 break
                 sys.stdout.flush()
+                if count > shown:
+                    bar.advance(count - shown)
+                    shown = count
                 if backoff and not got:
                     time.sleep(0.1)  # retry.backoff.ms
                 if got:
@@ -436,6 +459,7 @@ def consume(args) -> int:
         except KeyboardInterrupt:
             pass
         finally:
+            bars.close()
             failed = None
             if group is not None:
                 moved = {p: o for p, o in pos.items() if o != start.get(p)}
@@ -457,9 +481,6 @@ def consume(args) -> int:
 
 
 def dump_log(args) -> int:
-    from odradek.wire.exceptions import WireError
-    from odradek.wire.records import LOG_OVERHEAD, decode_records, read_batch_header
-
     if not args.path.endswith(".log"):
         # .index, .timeindex, .snapshot: the log package's reader, in kafka-dump-log's layout
         from odradek.log.dump_log import dump
@@ -475,6 +496,14 @@ def dump_log(args) -> int:
         data = f.read()
     metadata = "__cluster_metadata" in args.path
     print(f"Dumping {args.path}")
+    with progress(f"dump {args.path.rsplit('/', 1)[-1]}", len(data), unit="batches", by_bytes=True) as bar:
+        return _dump_batches(args, data, metadata, bar)
+
+
+def _dump_batches(args, data: bytes, metadata: bool, bar) -> int:
+    from odradek.wire.exceptions import WireError
+    from odradek.wire.records import LOG_OVERHEAD, decode_records, read_batch_header
+
     pos = 0
     while pos < len(data):
         try:
@@ -504,6 +533,7 @@ def dump_log(args) -> int:
                         line += f" payload: {r.value.decode('utf-8', 'replace')}"
                 print(line)
         pos += h.batch_length + LOG_OVERHEAD
+        bar.advance(1, h.batch_length + LOG_OVERHEAD)
     return 0
 
 
