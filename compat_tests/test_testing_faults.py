@@ -205,7 +205,7 @@ def test_a_paused_broker_answers_nothing_until_resumed(test_broker):
     from confluent_kafka.admin import AdminClient
 
     admin = AdminClient({"bootstrap.servers": test_broker.bootstrap})
-    test_broker.pause()
+    test_broker.pause()  # (in process: the control API's pause, as faults.pause())
     try:
         assert test_broker.faults.paused
         with pytest.raises(KafkaException):
@@ -213,4 +213,8 @@ def test_a_paused_broker_answers_nothing_until_resumed(test_broker):
     finally:
         test_broker.resume()
     assert not test_broker.faults.paused
+    assert admin.list_topics(timeout=30).brokers
+    with test_broker.faults.pause():  # scoped: resumed on exit
+        with pytest.raises(KafkaException):
+            admin.list_topics(timeout=2)
     assert admin.list_topics(timeout=30).brokers

@@ -114,10 +114,12 @@ class Faults:
         return _checked(self._call("POST", "/control/connections/drop", {"client_id": client_id}),
                         "cannot drop the connections")["dropped"]
 
-    def pause(self) -> None:
+    def pause(self) -> "Paused":
         """The node's listeners read and answer nothing (new connections are accepted by the
-        kernel, never read) until ``resume``; its own heartbeats and fetches go on."""
+        kernel, never read) until ``resume`` (or the end of ``with faults.pause():``); its own
+        heartbeats and fetches go on."""
         _checked(self._call("POST", "/control/pause", None), "cannot pause")
+        return Paused(self)
 
     def resume(self) -> None:
         _checked(self._call("POST", "/control/resume", None), "cannot resume")
@@ -153,6 +155,19 @@ class Faults:
 
     def list(self) -> list[dict]:
         return _checked(self._call("GET", "/control/faults", None), "cannot list the faults")["faults"]
+
+
+class Paused:
+    """A pause in place: a context manager that resumes the node on exit."""
+
+    def __init__(self, faults: Faults) -> None:
+        self._faults = faults
+
+    def __enter__(self) -> "Paused":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._faults.resume()
 
 
 class Clock:
