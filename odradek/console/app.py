@@ -2,14 +2,26 @@
 `odradek console`): pages read a broker over the Kafka protocol (source.KafkaSource), so they
 are blocking handlers (run in worker threads, never on a broker's event loop).
 
-    GET  /                          the cluster: brokers, controller, partition health
+    GET  /                          the cluster: brokers, controller, the metadata quorum (leader, epoch,
+                                    high watermark, voters and observers with their lag), feature levels,
+                                    partition health
     GET  /topics                    topics; POST /topics creates one (name, partitions, replication_factor)
-    GET  /topics/NAME               partitions (leader, replicas, ISR, offsets), configs, and the
-                                    message browser: ?partition=&offset=|timestamp=&format=text|json|hex&q=&limit=
-    GET  /groups                    consumer groups
-    GET  /groups/ID                 state, members, committed offsets and lag (with a chart over the
-                                    page's views; ?refresh=S reloads every S seconds)
+    GET  /topics/NAME               partitions (leader, replicas, ISR, offsets), active producers, configs,
+                                    and the message browser: ?partition=&offset=|timestamp=&format=text|json|hex&q=&limit=
+    POST /topics/NAME/partitions    count: add partitions (CreatePartitions)
+    POST /topics/NAME/config        key, value (empty: delete the override): IncrementalAlterConfigs
+    POST /topics/NAME/delete        confirm=yes: DeleteTopics
+    GET  /throughput                records/s per topic between views (log end offsets), with a chart;
+                                    ?refresh=S reloads every S seconds
+    GET  /groups                    groups of every type (classic, consumer, share, streams)
+    GET  /groups/ID                 a consumer group: state, members, committed offsets and lag (with a chart
+                                    over the page's views; ?refresh=S reloads every S seconds)
     POST /groups/ID/reset           topic, to=earliest|latest, confirm=yes: Kafka's reset-offsets --execute
+    GET  /share-groups/ID           a share group: members, assignments, start offsets and lag
+    GET  /streams-groups/ID         a streams group: members, active/standby tasks, topology
+    GET  /transactions              transactional ids: state, producer id/epoch, timeout, partitions
+    GET  /acls                      ACLs (the broker's error when it has no authorizer)
+    GET  /quotas                    client quotas
 """
 
 from __future__ import annotations
@@ -21,6 +33,8 @@ from urllib.parse import parse_qs, quote, unquote
 
 from odradek.broker.http_server import Request, Response, Routes
 from odradek.cli_groups import OFFSET_HEADER
+from odradek.console.cluster_state import ClusterState
+from odradek.console.group_types import GroupTypes
 from odradek.console.pages import FORMATS, render, sparkline
 from odradek.console.source import ConsoleError, KafkaSource
 
@@ -34,6 +48,11 @@ class ConsoleApp:
         self.root = root.rstrip("/")
         self.clock = clock
         self.lag_history: dict[str, deque] = {}
+        self.state = ClusterState(source.bootstrap)
+        self.group_types = GroupTypes(source.bootstrap)
+        # /throughput: the log end offsets at the last view, and the rates seen since the first
+        self._last_ends: tuple[float, dict[str, int]] | None = None
+        self.rate_history: deque = deque(maxlen=LAG_POINTS)
 
     def add_routes(self, routes: Routes) -> None:
         r = self.root
@@ -43,9 +62,16 @@ class ConsoleApp:
         routes.add("GET", r + "/topics", self.topics, blocking=True)
         routes.add("POST", r + "/topics", self.create_topic, blocking=True)
         routes.add("GET", r + "/topics/", self.topic, blocking=True)
+        routes.add("POST", r + "/topics/", self.change_topic, blocking=True)
+        routes.add("GET", r + "/throughput", self.throughput, blocking=True)
         routes.add("GET", r + "/groups", self.groups, blocking=True)
         routes.add("GET", r + "/groups/", self.group, blocking=True)
         routes.add("POST", r + "/groups/", self.reset, blocking=True)
+        routes.add("GET", r + "/share-groups/", self.share_group, blocking=True)
+        routes.add("GET", r + "/streams-groups/", self.streams_group, blocking=True)
+        routes.add("GET", r + "/transactions", self.transactions, blocking=True)
+        routes.add("GET", r + "/acls", self.acls, blocking=True)
+        routes.add("GET", r + "/quotas", self.quotas, blocking=True)
 
     # ------------------------------------------------------------ pages
 
@@ -58,7 +84,8 @@ class ConsoleApp:
     def overview(self, req: Request) -> Response:
         if req.path not in (self.root + "/", "/"):
             return Response.text(404, f"no such path: {req.path}\n")
-        return self._page("overview.html", title="Cluster", o=self.source.overview())
+        return self._page("overview.html", title="Cluster", o=self.source.overview(), quorum=self.state.quorum(),
+                          features=self.state.features())
 
     def topics(self, req: Request, error: str | None = None, notice: str | None = None) -> Response:
         return self._page("topics.html", title="Topics", topics=self.source.topics(), error=error, notice=notice)
@@ -72,7 +99,7 @@ class ConsoleApp:
             return self.topics(req, error=f"Creating topic {name!r} failed: {e}")
         return self.topics(req, notice=f"Created topic {name}.")
 
-    def topic(self, req: Request) -> Response:
+    def topic(self, req: Request, error: str | None = None, notice: str | None = None) -> Response:
         name = unquote(req.path[len(self.root + "/topics/"):])
         q = _Browse(req)
         try:
@@ -81,7 +108,10 @@ class ConsoleApp:
             return Response(404, render("base.html", root=self.root, bootstrap=self.source.bootstrap,
                                         title=name, error=str(e)), HTML)
         records = None
-        error = None
+        try:
+            producers = self.state.producers(name)
+        except ConsoleError as e:
+            producers, error = [], error or str(e)
         if q.partition is not None:
             try:
                 start = q.offset
@@ -93,10 +123,87 @@ class ConsoleApp:
                 records = [r for r in self.source.messages(name, q.partition, start, q.limit) if q.matches(r)]
             except ConsoleError as e:
                 error = str(e)
-        return self._page("topic.html", title=name, t=t, q=q, records=records, formats=FORMATS, error=error)
+        return self._page("topic.html", title=name, t=t, q=q, records=records, formats=FORMATS, error=error,
+                          notice=notice, producers=producers)
+
+    def change_topic(self, req: Request) -> Response:
+        """POST /topics/NAME/partitions|config|delete: the change, then the topic's page (or the
+        topics' after a delete) with what happened."""
+        rest = req.path[len(self.root + "/topics/"):]
+        name, _, action = rest.rpartition("/")
+        name = unquote(name)
+        form = _form(req)
+        page = Request("GET", self.root + "/topics/" + quote(name, safe=""), {}, b"")
+        try:
+            if action == "partitions":
+                count = int(form.get("count") or 0)
+                self.state.add_partitions(name, count)
+                return self.topic(page, notice=f"Topic {name} now has {count} partitions.")
+            if action == "config":
+                key, value = form.get("key", "").strip(), form.get("value", "")
+                self.state.alter_config(name, key, value if value != "" else None)
+                return self.topic(page, notice=f"Set {key}={value} on {name}." if value != ""
+                                  else f"Removed the override of {key} on {name}.")
+            if action == "delete":
+                if form.get("confirm") != "yes":
+                    return self.topic(page, error="Not deleted: tick the confirmation first.")
+                self.state.delete_topic(name)
+                return self.topics(req, notice=f"Deleted topic {name}.")
+        except (ConsoleError, ValueError) as e:
+            return self.topic(page, error=f"{action} of {name} failed: {e}")
+        return Response.text(404, f"no such path: {req.path}\n")
+
+    def throughput(self, req: Request) -> Response:
+        """Records appended per second per topic since the previous view of this page (from the
+        partitions' log end offsets), and the total over the views as a chart."""
+        topics = [t for t in self.source.topics() if not t.internal]
+        now = self.clock()
+        ends = {t.name: sum(p.end or 0 for p in t.partitions) for t in topics}
+        rates: dict[str, float] | None = None
+        last = self._last_ends
+        if last is not None and now > last[0]:
+            rates = {n: max(e - last[1].get(n, e), 0) / (now - last[0]) for n, e in ends.items()}
+            self.rate_history.append((now, sum(rates.values())))
+        self._last_ends = (now, ends)
+        refresh = req.query.get("refresh", [None])[0]
+        return self._page("throughput.html", title="Throughput", ends=ends, rates=rates,
+                          chart=sparkline(list(self.rate_history), label="records/s"),
+                          refresh=refresh if refresh and refresh.isdigit() else None)
 
     def groups(self, req: Request) -> Response:
-        return self._page("groups.html", title="Consumer groups", groups=self.source.groups())
+        return self._page("groups.html", title="Groups", groups=self.group_types.list())
+
+    def share_group(self, req: Request) -> Response:
+        return self._typed_group(req, "/share-groups/", self.group_types.share_group)
+
+    def streams_group(self, req: Request) -> Response:
+        return self._typed_group(req, "/streams-groups/", self.group_types.streams_group)
+
+    def _typed_group(self, req: Request, prefix: str, describe) -> Response:
+        gid = unquote(req.path[len(self.root + prefix):])
+        try:
+            g = describe(gid)
+        except ConsoleError as e:
+            return self._page("base.html", 404, title=gid, error=str(e))
+        return self._page("typed_group.html", title=gid, g=g)
+
+    def transactions(self, req: Request) -> Response:
+        try:
+            return self._page("transactions.html", title="Transactions", txns=self.state.transactions())
+        except ConsoleError as e:
+            return self._page("transactions.html", title="Transactions", txns=[], error=str(e))
+
+    def acls(self, req: Request) -> Response:
+        try:
+            return self._page("acls.html", title="ACLs", acls=self.state.acls())
+        except ConsoleError as e:
+            return self._page("acls.html", title="ACLs", acls=None, error=f"DescribeAcls: {e}")
+
+    def quotas(self, req: Request) -> Response:
+        try:
+            return self._page("quotas.html", title="Quotas", quotas=self.state.quotas())
+        except ConsoleError as e:
+            return self._page("quotas.html", title="Quotas", quotas=[], error=f"DescribeClientQuotas: {e}")
 
     def group(self, req: Request, error: str | None = None, notice: str | None = None) -> Response:
         gid = unquote(req.path[len(self.root + "/groups/"):])

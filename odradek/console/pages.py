@@ -34,8 +34,9 @@ def when(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, tz=timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3] + "Z"
 
 
-def sparkline(points: list[tuple[float, int]], width: int = 480, height: int = 120) -> str:
-    """An SVG polyline of (time, lag) points, oldest first; empty below two points."""
+def sparkline(points: list[tuple[float, float]], width: int = 480, height: int = 120, label: str = "lag") -> str:
+    """An SVG polyline of (time, value) points, oldest first (a group's lag, a rate); empty below
+    two points."""
     if len(points) < 2:
         return ""
     t0, t1 = points[0][0], points[-1][0]
@@ -44,8 +45,8 @@ def sparkline(points: list[tuple[float, int]], width: int = 480, height: int = 1
     xy = " ".join(f"{(t - t0) / span * (width - 10) + 5:.1f},{height - 5 - v / top * (height - 20):.1f}"
                   for t, v in points)
     return (f'<svg class="chart" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-            f'role="img" aria-label="lag over time"><polyline fill="none" stroke="#2a6" stroke-width="2" '
-            f'points="{xy}"/><text x="5" y="12" font-size="11">max {top}</text></svg>')
+            f'role="img" aria-label="{label} over time"><polyline fill="none" stroke="#2a6" stroke-width="2" '
+            f'points="{xy}"/><text x="5" y="12" font-size="11">max {top:,.0f} {label}</text></svg>')
 
 
 def render(template: str, **values) -> bytes:
