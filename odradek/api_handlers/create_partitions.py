@@ -1,19 +1,41 @@
-"""CreatePartitions (key 37) v0-3."""
+"""CreatePartitions (key 37) v0-3.
+
+Under a controller_mutation_rate quota the request is decided first, then the partitions each
+topic that passed adds are admitted in request order (from v3 a topic past the quota is refused
+with THROTTLING_QUOTA_EXCEEDED), then the admitted are made."""
 
 from __future__ import annotations
 
+from odradek.api_handlers.mutation_quota import THROTTLED_MESSAGE, request_quota, throttle_ms
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.create_partitions_response import CreatePartitionsResponse, CreatePartitionsTopicResult
 
 API_KEY = 37
 MIN_VERSION = 0
 MAX_VERSION = 3
+STRICT_QUOTA_SINCE = 3  # Kafka's ControllerApis: newQuotaFor(request, strictSinceVersion = 3)
 
 
 def handle(ctx, request) -> CreatePartitionsResponse:
     items = [(t.name, t.count, None if t.assignments is None else [list(a.broker_ids) for a in t.assignments])
              for t in request.topics]
-    results = ctx.services.metadata.create_partitions(items, bool(request.validate_only), ctx.now_ms)
-    return CreatePartitionsResponse(throttle_time_ms=0, results=[
+    metadata = ctx.services.metadata
+    validate_only = bool(request.validate_only)
+    quota = request_quota(ctx, STRICT_QUOTA_SINCE)
+    if quota is None:
+        results = metadata.create_partitions(items, validate_only, ctx.now_ms)
+    else:
+        topics = metadata.image.topics
+        refused = {}
+        for name, code, _ in metadata.create_partitions(items, True, ctx.now_ms):
+            if code == 0:
+                count = next(c for n, c, _ in items if n == name)
+                if not quota.admit(count - len(topics[name].partitions), ctx.now_ms):
+                    refused[name] = (name, int(ErrorCode.THROTTLING_QUOTA_EXCEEDED), THROTTLED_MESSAGE)
+        admitted = [i for i in items if i[0] not in refused]
+        made = {r[0]: r for r in metadata.create_partitions(admitted, validate_only, ctx.now_ms)} if admitted else {}
+        results = [refused.get(n) or made[n] for n in dict.fromkeys(i[0] for i in items)]
+    return CreatePartitionsResponse(throttle_time_ms=throttle_ms(quota, ctx.now_ms), results=[
         CreatePartitionsTopicResult(name=n, error_code=int(code), error_message=msg) for n, code, msg in results])
 
 

@@ -4,12 +4,19 @@ A large request is made in steps (Stepped), so that other clients are served mea
 whole request is decided first without writing (validate_only: Kafka's whole-request bounds,
 every topic's own checks), then the topics that passed are created a few at a time, each step
 a controller write of about STEP_PARTITIONS partitions (a topic is never split). Kafka's
-controller thread does the same work away from its request handlers."""
+controller thread does the same work away from its request handlers.
+
+Under a controller_mutation_rate quota (api_handlers/mutation_quota.py) the request is always
+decided first, then each topic that passed is admitted against the quota in request order (from
+v6 a topic past the quota is refused with THROTTLING_QUOTA_EXCEEDED), then the admitted are made."""
 
 from __future__ import annotations
 
 from odradek.api_handlers.context import Stepped
+from odradek.api_handlers.mutation_quota import THROTTLED_MESSAGE, request_quota, throttle_ms
 from odradek.controller.controller import CreateTopicSpec
+from odradek.controller.decisions import CreateTopicResult
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.create_topics_response import (
     CreatableTopicConfigs,
     CreatableTopicResult,
@@ -22,6 +29,7 @@ MAX_VERSION = 7
 
 STEPPED_TOPICS = 8  # a request with more topics than this is made in steps
 STEP_PARTITIONS = 4  # the partitions one step creates (at least one topic)
+STRICT_QUOTA_SINCE = 6  # Kafka's ControllerApis: newQuotaFor(request, strictSinceVersion = 6)
 
 
 def handle(ctx, request):
@@ -37,24 +45,32 @@ def handle(ctx, request):
         ))
     metadata = ctx.services.metadata
     validate_only = bool(request.validate_only)
-    if validate_only or len(specs) <= STEPPED_TOPICS:
+    quota = request_quota(ctx, STRICT_QUOTA_SINCE)
+    if quota is None and (validate_only or len(specs) <= STEPPED_TOPICS):
         return _response(ctx.api_version, metadata.create_topics(specs, validate_only, ctx.now_ms))
     decided = metadata.create_topics(specs, True, ctx.now_ms)
-    return Stepped(_Steps(ctx.api_version, metadata, specs, decided).step)
+    if quota is not None:
+        decided = [r if r.error_code or quota.admit(r.num_partitions, ctx.now_ms)
+                   else CreateTopicResult(r.name, ErrorCode.THROTTLING_QUOTA_EXCEEDED, THROTTLED_MESSAGE)
+                   for r in decided]
+        if validate_only:
+            return _response(ctx.api_version, decided, throttle_ms(quota, ctx.now_ms))
+    return Stepped(_Steps(ctx.api_version, metadata, specs, decided, quota).step)
 
 
 class _Steps:
     """The topics that passed the decision, created a step at a time; the response once all are."""
 
-    def __init__(self, version: int, metadata, specs: list[CreateTopicSpec], decided: list):
+    def __init__(self, version: int, metadata, specs: list[CreateTopicSpec], decided: list, quota=None):
         self.version = version
         self.metadata = metadata
+        self.quota = quota
         self.results = {r.name: r for r in decided}
         self.todo = [s for s in specs if self.results[s.name].error_code == 0]
 
     def step(self, now_ms: int):
         if not self.todo:
-            return _response(self.version, list(self.results.values()))
+            return _response(self.version, list(self.results.values()), throttle_ms(self.quota, now_ms))
         n = partitions = 0
         while n < len(self.todo) and (n == 0 or partitions < STEP_PARTITIONS):
             partitions += max(1, self.results[self.todo[n].name].num_partitions)
@@ -65,7 +81,7 @@ class _Steps:
         return None
 
 
-def _response(version: int, results) -> CreateTopicsResponse:
+def _response(version: int, results, throttle_time_ms: int = 0) -> CreateTopicsResponse:
     topics = []
     for r in results:
         out = CreatableTopicResult(name=r.name, topic_id=r.topic_id, error_code=int(r.error_code),
@@ -76,7 +92,7 @@ def _response(version: int, results) -> CreateTopicsResponse:
                                                  config_source=c.config_source, is_sensitive=c.is_sensitive)
                            for c in r.configs]
         topics.append(out)
-    return CreateTopicsResponse(throttle_time_ms=0, topics=topics)
+    return CreateTopicsResponse(throttle_time_ms=throttle_time_ms, topics=topics)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -3,11 +3,15 @@
 A large request is made in steps (Stepped), STEP_TOPICS topics per controller write, so that
 other clients are served meanwhile; the answer is the one a single write gives (errors first,
 then the deletions, as Kafka). A request naming more topics than Kafka's bound on one operation
-(10,000 records) is made in one write, which answers the topics past the bound as Kafka does."""
+(10,000 records) is made in one write, which answers the topics past the bound as Kafka does.
+Under a controller_mutation_rate quota each existing topic's partitions are admitted before it is
+deleted (from v5 a topic past the quota is refused with THROTTLING_QUOTA_EXCEEDED)."""
 
 from __future__ import annotations
 
 from odradek.api_handlers.context import Stepped
+from odradek.api_handlers.mutation_quota import THROTTLED_MESSAGE, request_quota, throttle_ms
+from odradek.api_handlers.ports import MutationQuota
 from odradek.controller.decisions import MAX_RECORDS_PER_USER_OP
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.delete_topics_response import DeletableTopicResult, DeleteTopicsResponse
@@ -19,6 +23,7 @@ MAX_VERSION = 6
 ZERO_UUID = bytes(16)
 STEPPED_TOPICS = 50  # a request naming more topics than this is made in steps
 STEP_TOPICS = 50  # the topics one step deletes
+STRICT_QUOTA_SINCE = 5  # Kafka's ControllerApis: newQuotaFor(request, strictSinceVersion = 5)
 
 
 def handle(ctx, request) -> DeleteTopicsResponse:
@@ -41,18 +46,42 @@ def handle(ctx, request) -> DeleteTopicsResponse:
     else:
         names = list(request.topic_names)
     metadata = ctx.services.metadata
+    quota = request_quota(ctx, STRICT_QUOTA_SINCE)
+    if quota is not None:
+        names, ids = _admitted(metadata.image, quota, names, ids, errors, ctx.now_ms)
     # (names and ids mixed: one write, where a topic named both ways is one deletion)
     if STEPPED_TOPICS < len(names) + len(ids) <= MAX_RECORDS_PER_USER_OP and not (names and ids):
-        return Stepped(_Steps(ctx.api_version, metadata, errors, names, ids).step)
-    return _response(ctx.api_version, errors + metadata.delete_topics(names=names, ids=ids, now_ms=ctx.now_ms))
+        return Stepped(_Steps(ctx.api_version, metadata, errors, names, ids, quota).step)
+    return _response(ctx.api_version, errors + metadata.delete_topics(names=names, ids=ids, now_ms=ctx.now_ms),
+                     throttle_ms(quota, ctx.now_ms))
+
+
+def _admitted(image, quota: MutationQuota, names: list[str], ids: list[bytes], errors: list, now_ms: int):
+    """The names and ids left once each existing topic's partitions are admitted against the quota
+    (a refused topic joins ``errors``); unknown and repeated ones are left to the decision."""
+    seen: set = set()
+
+    def keep(topic) -> bool:
+        if topic is None or topic.topic_id in seen:
+            return True
+        seen.add(topic.topic_id)
+        if quota.admit(len(topic.partitions), now_ms):
+            return True
+        errors.append((topic.name, topic.topic_id, ErrorCode.THROTTLING_QUOTA_EXCEEDED, THROTTLED_MESSAGE))
+        return False
+
+    return ([n for n in names if keep(image.topics.get(n))],
+            [i for i in ids if keep(image.topics_by_id.get(i))])
 
 
 class _Steps:
     """The named topics deleted a step at a time (a name or id given twice stays in one step, where
     the decision answers it as a duplicate); the response once all are."""
 
-    def __init__(self, version: int, metadata, errors: list, names: list[str], ids: list[bytes]):
+    def __init__(self, version: int, metadata, errors: list, names: list[str], ids: list[bytes],
+                 quota: MutationQuota | None = None):
         self.version = version
+        self.quota = quota
         self.metadata = metadata
         self.errors = list(errors)
         self.ok: list = []
@@ -60,7 +89,7 @@ class _Steps:
 
     def step(self, now_ms: int):
         if not self.todo:
-            return _response(self.version, self.errors + self.ok)
+            return _response(self.version, self.errors + self.ok, throttle_ms(self.quota, now_ms))
         names, ids = self.todo.pop(0)
         for r in self.metadata.delete_topics(names=names, ids=ids, now_ms=now_ms):
             (self.ok if r[2] == 0 else self.errors).append(r)
@@ -84,14 +113,14 @@ def _chunks(keys: list) -> list[list]:
     return groups
 
 
-def _response(version: int, results) -> DeleteTopicsResponse:
+def _response(version: int, results, throttle_time_ms: int = 0) -> DeleteTopicsResponse:
     responses = []
     for name, topic_id, code, message in results:
         if name is None and version < 6:
             name = ""
         responses.append(DeletableTopicResult(name=name, topic_id=topic_id, error_code=int(code),
                                               error_message=message))
-    return DeleteTopicsResponse(throttle_time_ms=0, responses=responses)
+    return DeleteTopicsResponse(throttle_time_ms=throttle_time_ms, responses=responses)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -438,6 +438,18 @@ class ProducerIds(Protocol):
         (COORDINATOR_LOAD_IN_PROGRESS) while the broker has no block of ids."""
 
 
+class MutationQuota(Protocol):
+    """One admin write's controller mutation quota (security/quotas.py MutationQuota)."""
+
+    @property
+    def bounded(self) -> bool: ...
+
+    def admit(self, partitions: int, now_ms: int) -> bool:
+        """False: the topic is refused (THROTTLING_QUOTA_EXCEEDED)."""
+
+    def throttle_time_ms(self, now_ms: int) -> int: ...
+
+
 # ------------------------------------------------------------------ the whole
 
 @dataclass(frozen=True)
@@ -472,3 +484,6 @@ class Services:
     shares: Shares | None = None
     share_states: ShareStates | None = None  # the share coordinator (the __share_group_state partitions led here)
     authorizer: Authorizer | None = None  # authorizer.class.name (None: every request allowed, as Kafka)
+    # (user, client id, strict, now_ms) -> the request's controller_mutation_rate quota, on the node
+    # that decides admin writes (a single node; the active controller of a quorum)
+    mutation_quota: Callable[[str, str, bool, int], MutationQuota] | None = None

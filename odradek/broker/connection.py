@@ -37,7 +37,11 @@ log = logging.getLogger("odradek.broker.connection")
 
 PRODUCE = 0
 FETCH = 1
-QUOTAED = (PRODUCE, FETCH)  # the byte-rate quotas (producer_byte_rate, consumer_byte_rate)
+# Kafka's cluster actions (ApiKeys' clusterAction) and SASL: never under the request quota (their
+# responses have no throttle time); every other request's handling time is (request_percentage)
+QUOTA_EXEMPT = frozenset((4, 5, 6, 7, 17, 27, 36, 52, 53, 54, 55, 56, 57, 58, 62, 63, 67, 83, 84, 85, 86, 87))
+# their handlers put the controller mutation quota's throttle in the response (controller_mutation_rate)
+MUTATING = frozenset((19, 20, 37))
 API_VERSIONS = 18
 ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
@@ -162,6 +166,16 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     def _start(self) -> None:
         loop = asyncio.get_running_loop()
+        rate_limited = self.server.client_quotas
+        if rate_limited is not None and self.client_host:
+            throttle_ms = rate_limited.record_connection(self.client_host, _now_ms())
+            if throttle_ms:  # the address's connection_creation_rate: as Kafka's acceptor, closed unserved later
+                log.debug("%s: connection creation rate of %s exceeded; closing in %d ms", self.name,
+                          self.client_host, throttle_ms)
+                self._throttled = True
+                self.transport.pause_reading()
+                loop.call_later(throttle_ms / 1000, self.close)
+                return
         if self._quotas is not None:
             delay = self._quotas.admit(self.client_host, _now_ms())
             if delay is None:
@@ -413,12 +427,16 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 return
         pending = self.broker.coordinator_writes
         writes: list = []  # the coordinator appends this response stands for
+        busy = time.perf_counter()
         resp = self._call(lambda: mod.handle(ctx, body), header, body, pending, writes)
+        busy = time.perf_counter() - busy  # the handling time, for request_percentage
         while isinstance(resp, Stepped):  # a large admin write: other clients are served between its steps
             await asyncio.sleep(0)
             if self.closed:
                 return
+            step = time.perf_counter()
             resp = self._call(lambda stepped=resp: _next_step(stepped), header, body, pending, writes)
+            busy += time.perf_counter() - step
         if resp is None:
             return
         handled = time.perf_counter() if stats is not None else 0.0
@@ -447,8 +465,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
             if resp is None:
                 return
         throttle_ms = 0
-        if key in QUOTAED and self.server.client_quotas is not None and not (key == FETCH and is_follower_fetch(body)):
-            resp, throttle_ms = self._throttle(key, header.client_id, len(frame), resp)
+        if (self.server.client_quotas is not None and key not in QUOTA_EXEMPT
+                and not (key == FETCH and is_follower_fetch(body))):
+            resp, throttle_ms = self._throttle(key, header.client_id, len(frame), resp, busy)
         if stats is None:
             await self._send(key, ver, corr, resp)
         else:
@@ -483,28 +502,35 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.close(abort=True)
             return None
 
-    def _throttle(self, key: int, client_id: str | None, request_bytes: int, resp):
-        """A produce request's bytes, or a fetch response's, counted against the client's quota
-        (security/quotas.py): the response with its throttle time, and that time. A throttled
-        fetch gets no data, as Kafka's getThrottledResponse."""
-        user = (self.principal or ANONYMOUS).split(":", 1)[1]
+    def _throttle(self, key: int, client_id: str | None, request_bytes: int, resp, busy_s: float):
+        """The request counted against the client's quotas (security/quotas.py): its handling time
+        (request_percentage), a produce request's bytes or a fetch response's (the byte rates); the
+        response with the largest throttle time (a CreateTopics/DeleteTopics/CreatePartitions one
+        may carry the controller mutation quota's already), and that time, for which the channel is
+        muted. A throttled fetch gets no data, as Kafka's getThrottledResponse."""
         quotas = self.server.client_quotas
+        user = (self.principal or ANONYMOUS).split(":", 1)[1]
+        client = client_id or ""
         now = _now_ms()
-        if key == PRODUCE:
-            kind = PRODUCE_RATE
-            ms = quotas.record(PRODUCE_RATE, user, client_id or "", request_bytes, now)
-        else:
-            size = sum(len(p.records) for t in resp.responses for p in t.partitions if p.records is not None)
-            kind = FETCH_RATE
-            ms = quotas.record(FETCH_RATE, user, client_id or "", size, now)
-            if ms and size:  # Kafka sends none of it and takes the bytes back from the rate
-                quotas.unrecord(FETCH_RATE, user, client_id or "", size, now)
+        ms = quotas.record_request_time(user, client, busy_s, now)
+        if key in MUTATING:
+            ms = max(ms, resp.throttle_time_ms)
+        elif key == PRODUCE or key == FETCH:
+            if key == PRODUCE:
+                kind, size = PRODUCE_RATE, request_bytes
+            else:
+                kind = FETCH_RATE
+                size = sum(len(p.records) for t in resp.responses for p in t.partitions if p.records is not None)
+            byte_ms = quotas.record(kind, user, client, size, now)
+            if self.request_stats is not None:  # the byte-rate sensor's throttle-time
+                self.request_stats.throttles.record(quotas.quotas(), kind, user, client, byte_ms, now)
+            ms = max(ms, byte_ms)
+            if key == FETCH and ms and size:  # Kafka sends none of it and takes the bytes back from the rate
+                quotas.unrecord(FETCH_RATE, user, client, size, now)
                 resp = type(resp)(throttle_time_ms=ms, error_code=resp.error_code, session_id=resp.session_id,
                                   responses=[])
         if ms:
             resp.throttle_time_ms = max(resp.throttle_time_ms, ms)
-        if self.request_stats is not None:
-            self.request_stats.throttles.record(quotas.quotas(), kind, user, client_id or "", ms, now)
         return resp, ms
 
     @property

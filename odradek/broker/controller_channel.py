@@ -15,6 +15,8 @@ import asyncio
 import logging
 
 from odradek.api_handlers.error_responses import BUILDERS
+from odradek.api_handlers.context import RequestContext
+from odradek.broker import envelope
 from odradek.broker.controller_api import (
     ADMIN_WRITES, ALTER_CONFIGS, CREATE_PARTITIONS, CREATE_TOPICS, DELETE_TOPICS, INCREMENTAL_ALTER_CONFIGS, DESCRIBE_QUORUM, ControllerApi, delayed, not_controller_response,
     says_not_controller,
@@ -46,8 +48,11 @@ class ControllerChannel:
         self._server = server
         self._peers = {v: PeerChannel(h, p, f"odradek-{server.node_id}") for v, (h, p) in server.voters.items()}
 
-    async def call(self, req, version: int, api_key: int, timeout_s: float = 15.0):
-        """The active controller's response (a NOT_CONTROLLER one if none answered in time)."""
+    async def call(self, req, version: int, api_key: int, timeout_s: float = 15.0,
+                   on_behalf: RequestContext | None = None):
+        """The active controller's response (a NOT_CONTROLLER one if none answered in time).
+        ``on_behalf``: a client's request, sent in an Envelope with its principal, client id and
+        address (decided as the client's: its quotas), the inner response returned."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
         s = self._server
@@ -55,13 +60,17 @@ class ControllerChannel:
             leader = s.leader_id
             resp = None
             if leader == s.node_id and s.is_controller:
-                resp = await s.answer(api_key, version, req)
+                resp = await s.answer(api_key, version, req, on_behalf)
             elif leader >= 0 and leader in self._peers:
                 try:
                     # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation that
                     # meets a completing wait (see broker/replica_fetcher.py), holding up a shutdown
                     async with asyncio.timeout(max(0.1, min(WRITE_TIMEOUT_S, deadline - loop.time()))):
-                        resp = await self._peers[leader].request(req, version)
+                        if on_behalf is None:
+                            resp = await self._peers[leader].request(req, version)
+                        else:
+                            sealed = await self._peers[leader].request(envelope.seal(on_behalf, req), 0)
+                            resp = envelope.opened(sealed, on_behalf, req)
                 except (ConnectionError, OSError, asyncio.TimeoutError) as e:
                     log.debug("controller %d: %s", leader, e)
             if resp is not None and not says_not_controller(resp):
@@ -101,7 +110,7 @@ class Forwarding:
                 and not authz.is_super_user(ctx.principal)):
             return BUILDERS[ctx.api_key](ctx.api_version, req, ErrorCode.CLUSTER_AUTHORIZATION_FAILED, None)
         async def run():
-            resp = await self._channel.call(req, ctx.api_version, ctx.api_key)
+            resp = await self._channel.call(req, ctx.api_version, ctx.api_key, on_behalf=ctx)
             if ctx.api_key == CREATE_TOPICS and not req.validate_only:
                 made = [t.name for t in resp.topics if t.error_code == 0]
                 await wait_for_image(self._controller, lambda img: all(n in img.topics for n in made))

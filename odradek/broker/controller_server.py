@@ -42,6 +42,7 @@ from odradek.controller.result import Commit, Written, committed_as_proposed
 from odradek.raft import rpc
 from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
+from odradek.security.quotas import ClientQuotas
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import (
     allocate_producer_ids_response as aipr, alter_partition_response as apr,
@@ -121,6 +122,11 @@ class ControllerServer:
         from odradek.broker.services import controller_services
 
         self.services = controller_services(self, lambda ctx, req: self.describe_quorum(ctx.now_ms))
+        cfg = self.config
+        # the client quotas this controller applies to the admin writes it decides (controller_mutation_rate)
+        self.services.mutation_quota = ClientQuotas(lambda: self.controller.image.client_quotas,
+                                                    cfg.quota_window_size_seconds * 1000,
+                                                    cfg.quota_window_num).mutation_quota
         self._write_lock = asyncio.Lock()
         cfg = self.config
         rc = RaftConfig(
@@ -267,8 +273,9 @@ class ControllerServer:
                     break
 
     # ------------------------------------------------------------ the controller's APIs
-    async def answer(self, api_key: int, version: int, req):
-        """A request from this node's own broker side, answered as the CONTROLLER listener would."""
+    async def answer(self, api_key: int, version: int, req, on_behalf: RequestContext | None = None):
+        """A request from this node's own broker side, answered as the CONTROLLER listener would
+        (``on_behalf``: a client's admin write, decided with its principal, client id and address)."""
         if api_key == BROKER_REGISTRATION:
             return await self.register_broker(req)
         if api_key == BROKER_HEARTBEAT:
@@ -283,6 +290,9 @@ class ControllerServer:
 
         ctx = RequestContext(api_key=api_key, api_version=version, correlation_id=0, client_id="local",
                              now_ms=_now_ms(), services=self.services, principal=None, resolve_host=host_resolves)
+        if on_behalf is not None:
+            ctx = replace(ctx, correlation_id=on_behalf.correlation_id, client_id=on_behalf.client_id,
+                          client_host=on_behalf.client_host, header=on_behalf.header, principal=on_behalf.principal)
         return await self.admin_write(REGISTRY[api_key], ctx, req)
 
     def _registry(self) -> dict:
@@ -400,7 +410,8 @@ class ControllerServer:
             return EnvelopeResponse(error_code=ErrorCode.UNSUPPORTED_VERSION)
         ictx = replace(ctx, api_key=h.request_api_key, api_version=h.request_api_version,
                        correlation_id=h.correlation_id, client_id=h.client_id, client_host=inner.client_host,
-                       header=h, now_ms=_now_ms())
+                       header=h, now_ms=_now_ms(),
+                       principal=f"{inner.principal.type}:{inner.principal.name}")
         return envelope.wrap(h, await self.admin_write(mod, ictx, inner.body))
 
     async def register_broker(self, req):

@@ -117,6 +117,8 @@ class BrokerServer:
             # log loading and recovery off the loop: the HTTP listener answers meanwhile (503 ready)
             await self.loop.run_in_executor(None, self.broker.open_logs)
             self.broker.start()
+            # a single node decides its admin writes itself (a cluster broker forwards them)
+            self.broker.services.mutation_quota = self.client_quotas.mutation_quota
         else:
             self.broker.start(controller=cluster.controller, topic_creator=cluster.forwarding,
                               controller_call=cluster.channel.call,

@@ -2,9 +2,10 @@
 
 An entity is a small map entity type -> name (None = the default entity); in the image it
 is a tuple of (type, name) pairs in ENTITY_ORDER. Decisions are pure: image + request ->
-(ClientQuotaRecords, per-entity results). The broker enforces producer_byte_rate and
-consumer_byte_rate (odradek/security/quotas.py); request_percentage and controller_mutation_rate
-are stored and described, not enforced yet.
+(ClientQuotaRecords, per-entity results). The broker enforces producer_byte_rate,
+consumer_byte_rate and request_percentage, the node deciding admin writes controller_mutation_rate
+(odradek/security/quotas.py). connection_creation_rate (an ip entity) is stored and described:
+the broker's connection limits (broker/connection_limits.py) are what apply it, if they do.
 """
 
 from __future__ import annotations

@@ -52,3 +52,31 @@ def test_what_cannot_be_unwrapped_gets_the_envelopes_error():
     fetch = encode_request(FetchRequest(), 12, 1)[4:]
     assert unwrap(envelope(fetch), {CREATE_TOPICS}) == ErrorCode.INVALID_REQUEST  # not one a broker forwards
     assert unwrap(envelope(create_topics(), host=b"\x01\x02"), {CREATE_TOPICS}) == ErrorCode.INVALID_REQUEST
+
+
+def test_a_sealed_request_unwraps_as_the_client_sent_it_and_its_answer_opens():
+    from dataclasses import dataclass
+
+    from odradek.broker.envelope import opened, seal
+    from odradek.wire.messages.envelope_response import EnvelopeResponse
+
+    @dataclass
+    class Ctx:  # the fields of a handler's RequestContext that a broker seals
+        api_key: int = CREATE_TOPICS
+        api_version: int = 7
+        correlation_id: int = 9
+        client_id: str = "admin-7"
+        principal: str = "User:alice"
+        client_host: str = "10.0.0.5"
+
+    ctx = Ctx()
+    req = CreateTopicsRequest(topics=[CreatableTopic(name="t", num_partitions=3, replication_factor=1,
+                                                     assignments=[], configs=[])], timeout_ms=1000)
+    u = unwrap(seal(ctx, req), {CREATE_TOPICS})
+    assert (u.header.client_id, u.header.correlation_id, u.body.topics[0].num_partitions) == ("admin-7", 9, 3)
+    assert (u.principal.type, u.principal.name, u.client_host) == ("User", "alice", "10.0.0.5")
+    answer = CreateTopicsResponse(throttle_time_ms=1234, topics=[CreatableTopicResult(name="t", error_code=89)])
+    inner = opened(wrap(u.header, answer), ctx, req)
+    assert (inner.throttle_time_ms, inner.topics[0].name, inner.topics[0].error_code) == (1234, "t", 89)
+    refused = opened(EnvelopeResponse(error_code=ErrorCode.NOT_CONTROLLER), ctx, req)
+    assert [t.error_code for t in refused.topics] == [ErrorCode.NOT_CONTROLLER]

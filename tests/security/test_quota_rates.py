@@ -3,7 +3,7 @@ order), Rate over 11 one-second samples, throttle = (rate - bound) / bound * win
 
 from __future__ import annotations
 
-from odradek.security.quotas import FETCH, PRODUCE, ClientQuotas, quota_entity
+from odradek.security.quotas import FETCH, MUTATION, PRODUCE, REQUEST, ClientQuotas, quota_entity
 
 U, C = "user", "client-id"
 
@@ -51,3 +51,49 @@ def test_unrecorded_bytes_leave_the_rate():
     assert quotas.record(FETCH, "u", "c", 20_000, 0) > 0
     quotas.unrecord(FETCH, "u", "c", 20_000, 0)  # the throttled fetch sent nothing
     assert quotas.record(FETCH, "u", "c", 5_000, 0) == 0
+
+
+def test_request_time_is_a_percentage_throttled_at_most_one_window():
+    quotas = ClientQuotas(lambda: {((C, "busy"),): {REQUEST: 50.0}})  # half a thread
+    # 3 s of handling at t=0 over the 10 s minimum window: 30 % - under the bound
+    assert quotas.record_request_time("ANONYMOUS", "busy", 3.0, 0) == 0
+    # 4 s more: 70 % over 10 s; (70 - 50) / 50 * 10,000 ms = 4,000, bounded to one window
+    assert quotas.record_request_time("ANONYMOUS", "busy", 4.0, 100) == 1000
+    assert quotas.record_request_time("ANONYMOUS", "idle", 100.0, 100) == 0
+
+
+def test_strict_mutation_quota_refuses_once_the_bucket_is_empty():
+    quotas = ClientQuotas(lambda: {((C, "admin"),): {MUTATION: 2.0}})  # burst 11 x 1 s x 2 = 22
+    q = quotas.mutation_quota("ANONYMOUS", "admin", strict=True, now_ms=0)
+    assert q.admit(30, 0)  # a full bucket takes any one topic: 22 - 30 = -8
+    assert not q.admit(1, 0)  # below zero: refused, 8 / 2 s to come back
+    assert q.throttle_time_ms(0) == 4000
+    assert q.throttle_time_ms(1500) == 2500  # less the time since it was recorded
+    later = quotas.mutation_quota("ANONYMOUS", "admin", strict=True, now_ms=4000)
+    assert later.admit(1, 4000)  # refilled to zero: admitted again, the bucket is shared
+    assert later.throttle_time_ms(4000) == 0
+
+
+def test_permissive_mutation_quota_admits_and_throttles():
+    quotas = ClientQuotas(lambda: {((U, None),): {MUTATION: 1.0}})
+    q = quotas.mutation_quota("alice", "c", strict=False, now_ms=0)
+    assert q.admit(10, 0) and q.throttle_time_ms(0) == 0  # 11 - 10 = 1
+    assert q.admit(5, 0)  # old request versions are never refused: 1 - 5 = -4
+    assert q.throttle_time_ms(0) == 4000
+    bob = quotas.mutation_quota("bob", "c", strict=True, now_ms=0)
+    assert bob.admit(11, 0) and bob.admit(1, 0)  # bob's own bucket (11 - 11 = 0 is not below zero)
+    none = ClientQuotas(lambda: {}).mutation_quota("bob", "c", strict=True, now_ms=0)
+    assert all(none.admit(10**6, 0) for _ in range(3)) and none.throttle_time_ms(0) == 0
+
+
+def test_connection_creation_rate_per_address_with_the_default_address_entry():
+    quotas = ClientQuotas(lambda: {(("ip", None),): {"connection_creation_rate": 1.0},
+                                   (("ip", "10.0.0.9"),): {"connection_creation_rate": 3.0}})
+    # the Rate counts at least 10 windows: 10 connections at once stay at the bound of 1 a second
+    assert [quotas.record_connection("10.0.0.1", 0) for _ in range(10)] == [0] * 10
+    throttle = quotas.record_connection("10.0.0.1", 0)
+    assert 0 < throttle <= 1000  # (11 - 10) / 1 x 10 s, bounded to one window
+    assert quotas.record_connection("10.0.0.1", 0) > 0  # the refused one was not counted, nor is this
+    assert [quotas.record_connection("10.0.0.9", 0) for _ in range(30)] == [0] * 30  # its own entry: 3 a second
+    assert quotas.record_connection("10.0.0.9", 0) > 0
+    assert ClientQuotas(lambda: {}).record_connection("10.0.0.1", 0) == 0
