@@ -109,6 +109,24 @@ def test_reset_offsets_to_earliest_redelivers_and_delete_offsets_forgets(bootstr
     assert sorted((m.partition(), m.offset()) for m in got) == [(p, o) for p in (0, 1) for o in range(5)]
 
 
+def test_describe_after_acknowledging_shows_the_start_offset_as_written(bootstrap, raw):
+    """Kafka 4.3's share-partition leader writes the start offset from before the acknowledgement it
+    writes (it moves it once written): after records 0-3 of each partition are acknowledged in one
+    go, the share coordinator holds start offset 0 with 4 records delivered-complete, and the lag
+    of 3 records produced after them is 7 - 0 - 4."""
+    topic, group = _name("sgd"), _name("sgd")
+    create_topic(bootstrap, topic, 3)
+    _produce(bootstrap, topic, 12, 3)  # one batch of 4 per partition: acknowledged in one go
+    _set_group_config(bootstrap, group, "share.auto.offset.reset", "earliest")
+    assert len(_consume_all(bootstrap, topic, group, 12)) == 12
+    _produce(bootstrap, topic, 9, 3)
+    r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--group", group, "--describe")
+    assert r.returncode == 0, r.stderr
+    assert _table(r.stdout, group) == [[group, topic, str(p), "0", "3"] for p in range(3)]
+    err, topics = _describe_offsets(raw, group)
+    assert err == 0 and [(n, sorted(ps)) for n, ps in topics] == [(topic, [(p, 0, 3) for p in range(3)])]
+
+
 def test_reset_offsets_of_a_new_group_creates_it_empty(bootstrap):
     topic, group = _name("sgo"), _name("sgo")
     create_topic(bootstrap, topic, 2)

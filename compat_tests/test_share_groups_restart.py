@@ -38,10 +38,12 @@ def test_acknowledged_and_released_records_survive_a_restart(controllable_broker
         c.commit_sync()
     finally:
         c.close()
-    assert _describe(b.bootstrap, group, topic) == [[topic, "0", "5", "0"], [topic, "1", "0", "5"]]
+    # as Kafka 4.3 writes them: partition 0's acknowledgement at the start offset from before it (0,
+    # with 5 records delivered-complete: lag 0), partition 1's release at 0 with nothing complete
+    assert _describe(b.bootstrap, group, topic) == [[topic, "0", "0", "0"], [topic, "1", "0", "5"]]
 
     b.restart()
-    assert _describe(b.bootstrap, group, topic) == [[topic, "0", "5", "0"], [topic, "1", "0", "5"]]
+    assert _describe(b.bootstrap, group, topic) == [[topic, "0", "0", "0"], [topic, "1", "0", "5"]]
     r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--list")
     assert group in r.stdout.split()
     _produce(b.bootstrap, topic, 2, 2)  # m0 -> partition 0 offset 5, m1 -> partition 1 offset 5

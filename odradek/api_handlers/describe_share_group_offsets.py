@@ -1,9 +1,12 @@
 """DescribeShareGroupOffsets (key 90) v0-1: each share-partition's start offset (SPSO) and, v1, its lag
 (records at or past the SPSO up to the high watermark that are not yet acknowledged or archived).
 Topics null: every share-partition the group has initialized; a partition without share state
-answers -1. A share-partition led here answers from memory; the others from their share coordinators
-(ReadShareGroupStateSummary through the broker's persister, the answer waiting for them) with the
-latest offset of their leaders, as Kafka 4.3's group coordinator. As
+answers -1. Every share-partition answers from its share coordinator (ReadShareGroupStateSummary
+through the broker's persister, here at once when this node is that coordinator, the answer
+waiting for the others) with the latest offset of its leader, as Kafka 4.3's group coordinator:
+the state as last written (a share-partition leader writes the start offset from before the
+acknowledgement it writes, so after one acknowledgement of records 0-3 the answer is start 0 with 4
+delivered-complete, not start 4). As
 Kafka 4.3: a classic or consumer group of that id is a group without share state (no error), and the
 lag is not clamped (an SPSO set past the high watermark shows a negative lag; SPSO -1: lag -1)."""
 
@@ -11,7 +14,6 @@ from __future__ import annotations
 
 from odradek.api_handlers.group_common import coordinator_error
 from odradek.api_handlers.context import Delayed
-from odradek.api_handlers.ports import NotLed
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_share_group_offsets_response import (
     DescribeShareGroupOffsetsResponse,
@@ -35,21 +37,17 @@ def handle(ctx, request):
     services = ctx.services
     enabled = share_enabled(services)
     image = services.metadata.image
-    plans = []  # (group id, response group | None, {topic: partitions}, local share-partitions, summaries)
+    plans = []  # (group id, response group | None, {topic: partitions}, summaries)
     for g in request.groups:
         gid = g.group_id
         if not enabled:
             plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
-                group_id=gid, topics=[], error_code=ErrorCode.UNSUPPORTED_VERSION), None, None, None))
+                group_id=gid, topics=[], error_code=ErrorCode.UNSUPPORTED_VERSION), None, None))
             continue
         if err := coordinator_error(ctx, gid):
             plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
-                group_id=gid, topics=[], error_code=err, error_message=err.message), None, None, None))
+                group_id=gid, topics=[], error_code=err, error_message=err.message), None, None))
             continue
-        # the share-partitions led here answer from memory (one held here for a partition led elsewhere,
-        # AlterShareGroupOffsets' on the group coordinator, may be stale: its share coordinator answers)
-        sps = {k: sp for k, sp in services.shares.group_partitions(gid).items()
-               if not isinstance(services.partitions.leader_log(_name(image, k[0]), k[1]), NotLed)}
         if g.topics is None:
             wanted: dict = {}
             for (tid, p) in sorted(services.shares.initialized_partitions(gid)):
@@ -58,20 +56,20 @@ def handle(ctx, request):
                     wanted.setdefault(t.name, []).append(p)
         else:
             wanted = {t.topic_name: list(t.partitions) for t in g.topics}
-        ask = []  # the share-partitions not led here: their share coordinators' summaries
+        ask = []  # the share coordinators' summaries
         for name, parts in wanted.items():
             t = image.topics.get(name)
             if t is not None:
                 tid = bytes(t.topic_id)
-                ask += [(tid, name, p) for p in parts if p in t.partitions and (tid, p) not in sps]
-        plans.append((gid, None, wanted, sps, services.shares.read_summaries(gid, ask) if ask else None))
+                ask += [(tid, name, p) for p in parts if p in t.partitions]
+        plans.append((gid, None, wanted, services.shares.read_summaries(gid, ask) if ask else None))
 
     def answer(expired: bool):
         return DescribeShareGroupOffsetsResponse(throttle_time_ms=0, groups=[
-            done if done is not None else _group(ctx, gid, wanted, sps, summaries)
-            for gid, done, wanted, sps, summaries in plans])
+            done if done is not None else _group(ctx, gid, wanted, summaries)
+            for gid, done, wanted, summaries in plans])
 
-    waiting = [pl[4] for pl in plans if pl[4] is not None and pl[4].pending]
+    waiting = [pl[3] for pl in plans if pl[3] is not None and pl[3].pending]
     if not waiting:
         return answer(False)
     return Delayed(try_complete=lambda now: None if any(s.pending for s in waiting) else answer(False),
@@ -79,12 +77,7 @@ def handle(ctx, request):
                    watch=[s.key for s in waiting])
 
 
-def _name(image, topic_id: bytes) -> str:
-    t = image.topics_by_id.get(topic_id)
-    return "" if t is None else t.name
-
-
-def _group(ctx, gid: str, wanted: dict, sps: dict, summaries) -> DescribeShareGroupOffsetsResponseGroup:
+def _group(ctx, gid: str, wanted: dict, summaries) -> DescribeShareGroupOffsetsResponseGroup:
     services = ctx.services
     topics = []
     for name, parts in wanted.items():
@@ -97,26 +90,11 @@ def _group(ctx, gid: str, wanted: dict, sps: dict, summaries) -> DescribeShareGr
             if t is None or p not in t.partitions:
                 row.error_code = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
                 row.error_message = "This server does not host this topic-partition."
-            elif (tid, p) in sps:
-                _local(services, row, name, p, sps[(tid, p)])
             elif summaries is not None:
                 _summarized(row, summaries.results.get((tid, p)), summaries.ends.get((tid, p)))
             rows.append(row)
         topics.append(DescribeShareGroupOffsetsResponseTopic(topic_name=name, topic_id=tid, partitions=rows))
     return DescribeShareGroupOffsetsResponseGroup(group_id=gid, topics=topics, error_code=0, error_message=None)
-
-
-def _local(services, row, name: str, p: int, sp) -> None:
-    """A share-partition led here: its state in memory (the freshest)."""
-    plog = services.partitions.leader_log(name, p)
-    led = not isinstance(plog, NotLed)
-    # negative: altered so, shown as it was set (-1 is "uninitialized": no lag)
-    if led and sp.start_offset >= 0:
-        sp.move_start(plog.log_start_offset)
-    row.start_offset = sp.start_offset
-    row.leader_epoch = services.partitions.leader_epoch(name, p)
-    if led and sp.start_offset != -1:
-        row.lag = plog.high_watermark - sp.start_offset - sp.in_flight_done()
 
 
 def _summarized(row, s, end) -> None:

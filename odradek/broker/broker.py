@@ -393,7 +393,7 @@ class Broker:
                     store.delete(key, now_ms)
                 elif key not in sg.partitions and self.replicas.get(t.name, key[2]) is not None:
                     s = store.states[partition][key]
-                    sg.restore_partition(key, s.start_offset, s.batches)
+                    sg.restore_partition(key, s.start_offset, s.batches, s.state_epoch)
 
         self._start_loader(CoordinatorLoader(SHARE_GROUP_STATE, self.replicas, store.partitions, apply,
                                              store.unload, self.clock_ms,

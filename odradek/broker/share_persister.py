@@ -91,7 +91,7 @@ class SharePersister:
         return key in self._reads
 
     def stored_state(self, key: tuple, topic: str, partition: int):
-        """ShareGroupCoordinator.stored_state: (start offset, batches), None, or NOT_READY."""
+        """ShareGroupCoordinator.stored_state: (start offset, batches, state epoch), None, or NOT_READY."""
         epoch = self._leader_epoch(topic, partition)
         if epoch is None:
             return NOT_READY
@@ -143,10 +143,11 @@ class SharePersister:
             w = self._deferred[key] = ShareStateWrite(("share-state-write", next(self._ids)), key)
         self.created.append(w)
 
-    def write_state(self, key: tuple, start_offset: int | None, batches: list, now_ms: int) -> None:
+    def write_state(self, key: tuple, start_offset: int | None, batches: list, now_ms: int,
+                    state_epoch: int = 0) -> None:
         t = self._image().topics_by_id.get(key[1])
         epoch = self._leader_epoch(t.name, key[2]) if t is not None else None
-        snapshot = None if start_offset is None else Snapshot(start_offset, batches, 0,
+        snapshot = None if start_offset is None else Snapshot(start_offset, batches, state_epoch,
                                                               -1 if epoch is None else epoch)
         if snapshot is not None:
             snapshot.delivery_complete_count = delivery_complete_count(snapshot)
@@ -352,5 +353,7 @@ class SharePersister:
             self._client.close()
 
 
-def _as_state(s: Snapshot) -> tuple[int, list] | None:
-    return None if s.start_offset == -1 and not s.batches else (s.start_offset, s.batches)
+def _as_state(s: Snapshot) -> tuple[int, list, int] | None:
+    """(start offset, batches, state epoch); None: never written (nor initialized)."""
+    return None if s.start_offset == -1 and not s.batches and not s.state_epoch else \
+        (s.start_offset, s.batches, s.state_epoch)

@@ -313,25 +313,30 @@ class ShareGroupCoordinator:
     # ------------------------------------------------------------------ share-partitions
 
     def share_partition(self, group_id: str, topic_id: bytes, topic: str, partition: int) -> SharePartition | None:
-        """The share-partition led here: as persisted, else initialized from share.auto.offset.reset.
-        None when the partition is not led here, or while its persisted state is being read."""
+        """The share-partition led here: as persisted, else started from share.auto.offset.reset (not
+        written until something changes, as Kafka's leader). None when the partition is not led
+        here, or while its persisted state is being read."""
         key = (group_id, bytes(topic_id), partition)
         sp = self.partitions.get(key)
         if sp is None or sp.start_offset < 0:  # negative: altered to "uninitialized" (-1), as Kafka reads it
             bounds = self.offsets(topic, partition)
             if bounds is None:
                 return None
+            state_epoch = 0 if sp is None else sp.state_epoch
             if sp is None:
                 stored = self.stored_state(key, topic, partition)
                 if stored is NOT_READY:
                     return None
                 if stored is not None:
-                    sp = self.partitions[key] = SharePartition.restore(*stored)
-                    if sp.start_offset >= 0:
-                        return sp
+                    start, batches, state_epoch = stored
+                    if start >= 0 or batches:
+                        sp = self.partitions[key] = SharePartition.restore(start, batches, state_epoch)
+                        if sp.start_offset >= 0:
+                            return sp
             log_start, log_end = bounds
             reset = str(self.settings(group_id).get("share.auto.offset.reset", "latest")).lower()
-            sp = self.partitions[key] = SharePartition(log_start if reset == "earliest" else log_end)
+            sp = self.partitions[key] = SharePartition(log_start if reset == "earliest" else log_end, state_epoch,
+                                                       dirty=False)
         return sp
 
     def unload_partition(self, topic_id: bytes, partition: int) -> None:
@@ -586,7 +591,7 @@ class ShareGroupCoordinator:
             if sp is None:
                 self._gone_partitions.discard(key)
             else:
-                sp.dirty = False
+                sp.written()
 
     def restore_group(self, group_id: str, epoch: int | None, metadata_hash: int = 0) -> None:
         """Start-up: a group as last persisted (epoch None: deleted). Its members are not kept: they
@@ -605,12 +610,12 @@ class ShareGroupCoordinator:
             g.topic_names = {t: name for t, (name, _) in initialized.items()}
             g.persisted_initialized = {t: set(ps) for t, ps in g.initialized.items() if ps}
 
-    def restore_partition(self, key: tuple, start_offset: int | None, batches=()) -> None:
+    def restore_partition(self, key: tuple, start_offset: int | None, batches=(), state_epoch: int = 0) -> None:
         """Start-up: a share-partition as last persisted (start_offset None: deleted)."""
         if start_offset is None:
             self.partitions.pop(key, None)
             return
-        self.partitions[key] = SharePartition.restore(start_offset, batches)
+        self.partitions[key] = SharePartition.restore(start_offset, batches, state_epoch)
 
     # ------------------------------------------------------------------ time
 

@@ -11,6 +11,14 @@ time comes in as now_ms. Kafka's SharePartition, simplified to one entry per in-
   ARCHIVED instead of AVAILABLE.
 - Persisted (share_state.py): the SPSO and state_batches(), written when records are acknowledged,
   released or archived, or the SPSO is set; restore() reads them back at start-up.
+- As Kafka's SharePartition, the SPSO moves past records an acknowledgement (or a release, or a
+  lock expiry) made done only once that change is written (``written()``): the write carries the
+  SPSO from before it, the done records as a batch (what the share coordinator then summarizes:
+  START-OFFSET 0 with 4 records delivered-complete, as Kafka 4.3's kafka-share-groups shows).
+- A share-partition started from share.auto.offset.reset is not written until something changes
+  (Kafka's leader writes nothing at initialization; its share coordinator keeps start offset -1).
+- The state epoch is the one read from the share coordinator (the group coordinator's
+  InitializeShareGroupState sets it); every write carries it.
 """
 
 from __future__ import annotations
@@ -45,14 +53,15 @@ class ShareSettings:
 
 
 class SharePartition:
-    def __init__(self, start_offset: int):
+    def __init__(self, start_offset: int, state_epoch: int = 0, dirty: bool = True):
         self.start_offset = start_offset
         self.end_offset = start_offset
         self.records: dict[int, InFlight] = {}
         self._next_deadline: int | None = None
+        self.state_epoch = state_epoch
         # changed since last persisted (share_state.py); acquisitions alone do not count, as Kafka
         # writes a share-partition's state when records are acknowledged or released, not acquired
-        self.dirty = True
+        self.dirty = dirty
 
     # ------------------------------------------------------------------ reading state
 
@@ -149,8 +158,7 @@ class SharePartition:
                 got.append((off, r.delivery_count))
         if got:
             self._next_deadline = deadline if self._next_deadline is None else min(self._next_deadline, deadline)
-        self._advance()
-        return _ranges(got)
+        return _ranges(got)  # (records archived here move the SPSO once written, as acknowledged ones)
 
     # ------------------------------------------------------------------ acknowledge
 
@@ -184,8 +192,7 @@ class SharePartition:
                 r.lock_deadline_ms = now_ms + settings.record_lock_duration_ms
                 continue
             r.member_id = None
-        self.dirty = True
-        self._advance()
+        self.dirty = True  # the SPSO moves once written
         return ErrorCode.NONE
 
     @staticmethod
@@ -202,7 +209,6 @@ class SharePartition:
                 n += 1
         if n:
             self.dirty = True
-        self._advance()
         return n
 
     def expire_locks(self, now_ms: int, settings: ShareSettings) -> int:
@@ -222,7 +228,6 @@ class SharePartition:
         self._next_deadline = nxt
         if n:
             self.dirty = True
-        self._advance()
         return n
 
     # ------------------------------------------------------------------ persisted state
@@ -242,10 +247,15 @@ class SharePartition:
                 out.append([off, off, state, count])
         return [tuple(b) for b in out]
 
+    def written(self) -> None:
+        """The state as it was handed out is written: the SPSO moves past the leading done records."""
+        self.dirty = False
+        self._advance()
+
     @classmethod
-    def restore(cls, start_offset: int, batches) -> "SharePartition":
+    def restore(cls, start_offset: int, batches, state_epoch: int = 0) -> "SharePartition":
         """A share-partition from its persisted state (state_batches())."""
-        sp = cls(start_offset)
+        sp = cls(start_offset, state_epoch)
         for first, last, state, count in batches:
             for off in range(max(first, start_offset), last + 1):
                 sp.records[off] = InFlight(state if state in (ACKNOWLEDGED, ARCHIVED) else AVAILABLE, count)

@@ -33,9 +33,11 @@ class GroupLog(Protocol):
 
 
 class StateWriter(Protocol):
-    def write_state(self, key: tuple, start_offset: int | None, batches: list, now_ms: int) -> None:
+    def write_state(self, key: tuple, start_offset: int | None, batches: list, now_ms: int,
+                    state_epoch: int = 0) -> None:
         """The share-partition ``key`` (group, topic id, partition) now has this state (start_offset
-        None: deleted). Raises when it cannot be written now (the change stays pending)."""
+        None: deleted), at this state epoch. Raises when it cannot be written now (the change stays
+        pending)."""
 
     def defer(self, key: tuple) -> None:
         """The key's state cannot be written yet (__share_group_state is on its way): what waits for
@@ -100,5 +102,5 @@ class SharePersistence:
             if sp is None:
                 self.state.write_state(key, None, [], now_ms)
             else:
-                self.state.write_state(key, sp.start_offset, sp.state_batches(), now_ms)
+                self.state.write_state(key, sp.start_offset, sp.state_batches(), now_ms, sp.state_epoch)
             sg.persisted([], [(key, sp)])

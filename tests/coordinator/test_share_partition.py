@@ -27,11 +27,14 @@ def test_accept_moves_spso_and_others_cannot_ack():
     sp.acquire("m1", [(0, 4)], 10, 0, S)
     assert sp.acknowledge("m2", 0, 1, [ACCEPT], 0, S) == E.INVALID_RECORD_STATE
     assert sp.acknowledge("m1", 0, 1, [ACCEPT], 0, S) == E.NONE
+    assert sp.start_offset == 0  # the SPSO moves once the acknowledgement is written (as Kafka)
+    sp.written()
     assert sp.start_offset == 2
     assert sp.acknowledge("m1", 0, 0, [ACCEPT], 0, S) == E.INVALID_RECORD_STATE  # below SPSO
     # per-offset types; a wrong count of types is an invalid request
     assert sp.acknowledge("m1", 2, 4, [ACCEPT, REJECT], 0, S) == E.INVALID_REQUEST
     assert sp.acknowledge("m1", 2, 4, [ACCEPT, REJECT, GAP], 0, S) == E.NONE
+    sp.written()
     assert sp.start_offset == 5 and not sp.records
 
 
@@ -42,7 +45,8 @@ def test_release_redelivers_with_a_higher_delivery_count_then_archives():
         assert sp.acknowledge("m1", 11, 11, [RELEASE], 0, S) == E.NONE
         assert sp.acknowledge("m1", 10, 10, [RELEASE], 0, S) == E.NONE
         sp.acknowledge("m1", 12, 12, [RELEASE], 0, S)
-    # delivered delivery.count.limit (3) times: archived, the SPSO moves past them
+    # delivered delivery.count.limit (3) times: archived, the SPSO moves past them once written
+    sp.written()
     assert sp.start_offset == 13 and sp.acquire("m1", [(10, 12)], 10, 0, S) == []
 
 
@@ -77,10 +81,13 @@ def test_gaps_and_skipped_batches_are_archived():
     sp = SharePartition(0)
     # offsets 0-1 compacted away; batch 5-6 is an aborted transaction under read_committed
     assert sp.acquire("m1", [(2, 4), (5, 6), (7, 7)], 100, 0, S, skip={(5, 6)}) == [(2, 4, 1), (7, 7, 1)]
+    sp.written()
     assert sp.state_of(5) == ARCHIVED and sp.start_offset == 2
     sp.acknowledge("m1", 2, 4, [ACCEPT], 0, S)
+    sp.written()
     assert sp.start_offset == 7
     sp.acknowledge("m1", 7, 7, [ACCEPT], 0, S)
+    sp.written()
     assert sp.start_offset == 8 and sp.state_of(7) == ARCHIVED  # below the SPSO: done
 
 
@@ -89,4 +96,28 @@ def test_move_start_drops_deleted_records():
     sp.acquire("m1", [(0, 9)], 100, 0, S)
     sp.move_start(5)
     assert sp.start_offset == 5 and sp.end_offset == 10 and min(sp.records) == 5
-    assert sp.acknowledge("m1", 5, 9, [ACCEPT], 0, S) == E.NONE and sp.state_of(9) != ACKNOWLEDGED
+    assert sp.acknowledge("m1", 5, 9, [ACCEPT], 0, S) == E.NONE
+    sp.written()
+    assert sp.state_of(9) != ACKNOWLEDGED
+
+
+def test_the_write_of_an_acknowledgement_carries_the_start_offset_from_before_it():
+    """As Kafka's SharePartition: acknowledged records go out as a done batch at the old SPSO (what
+    the share coordinator summarizes as start 0, 4 delivered-complete); the SPSO moves once written."""
+    sp = SharePartition(0)
+    sp.acquire("m1", [(0, 3), (4, 6)], 100, 0, S)
+    sp.written()
+    assert not sp.dirty and sp.start_offset == 0
+    assert sp.acknowledge("m1", 0, 3, [ACCEPT], 0, S) == E.NONE
+    assert sp.dirty and (sp.start_offset, sp.state_batches()) == (0, [(0, 3, ACKNOWLEDGED, 1), (4, 6, AVAILABLE, 1)])
+    sp.written()
+    assert (sp.start_offset, sp.state_batches()) == (4, [(4, 6, AVAILABLE, 1)])
+
+
+def test_a_share_partition_started_from_the_reset_offset_is_not_written_until_it_changes():
+    sp = SharePartition(7, state_epoch=3, dirty=False)
+    assert not sp.dirty and sp.state_epoch == 3
+    sp.acquire("m1", [(7, 8)], 100, 0, S)
+    assert not sp.dirty  # acquisitions alone are not written
+    sp.acknowledge("m1", 7, 7, [REJECT], 0, S)
+    assert sp.dirty

@@ -30,7 +30,7 @@ class LocalStates:
         self.store.partitions.loaded(self.store.partitions.elect(0, 0, 0))
         self.store.load(0, state_log.read(0))
 
-    def write_state(self, key, start_offset, batches, now_ms):
+    def write_state(self, key, start_offset, batches, now_ms, state_epoch=0):
         if start_offset is None:
             self.store.delete(key, now_ms)
         else:
