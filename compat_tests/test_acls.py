@@ -166,3 +166,86 @@ def test_acls_survive_a_restart(broker):
     found = a.describe_acls(AclBindingFilter(ResourceType.TOPIC, topic, ResourcePatternType.LITERAL, "User:bob", None,
                                              AclOperation.ANY, AclPermissionType.ANY)).result(30)
     assert [(b.operation, b.permission_type) for b in found] == [(AclOperation.WRITE, AclPermissionType.ALLOW)]
+
+
+def test_a_consumer_needs_read_on_its_group_and_the_topic(broker):
+    topic = new_topic(broker)
+    grant(broker, ResourceType.TOPIC, topic, AclOperation.WRITE)
+    eventually(lambda: produce_errors(broker, topic) == [None])
+    group = f"g-{uuid.uuid4().hex[:8]}"
+
+    def first_poll():
+        """The first error code or value bob's consumer in ``group`` gets."""
+        c = Consumer(conf(broker, "bob", **{"group.id": group, "auto.offset.reset": "earliest",
+                                             "enable.auto.commit": False}))
+        c.subscribe([topic])
+        try:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                m = c.poll(1)
+                if m is not None:
+                    return m.error().code() if m.error() else m.value()
+            return None
+        finally:
+            c.close()
+
+    assert first_poll() == KafkaError.GROUP_AUTHORIZATION_FAILED
+    grant(broker, ResourceType.GROUP, group, AclOperation.READ)
+    eventually(lambda: first_poll() == KafkaError.TOPIC_AUTHORIZATION_FAILED)
+    grant(broker, ResourceType.TOPIC, topic, AclOperation.READ)
+    eventually(lambda: first_poll() == b"v")
+
+
+def test_idempotent_and_transactional_producers(broker):
+    topic = new_topic(broker)
+    # idempotence: IDEMPOTENT_WRITE on the cluster or WRITE on some topic (Kafka 4)
+    grant(broker, ResourceType.TOPIC, topic, AclOperation.WRITE)
+    got = []
+    p = Producer(conf(broker, "bob", **{"enable.idempotence": True, "message.timeout.ms": 10000}))
+    p.produce(topic, b"idem", on_delivery=lambda err, msg: got.append(err))
+    p.flush(20)
+    assert got == [None]
+    tid = f"tx-{uuid.uuid4().hex[:8]}"
+    t = Producer(conf(broker, "bob", **{"transactional.id": tid, "message.timeout.ms": 10000}))
+    with pytest.raises(KafkaException) as e:
+        t.init_transactions(20)
+    assert e.value.args[0].code() == KafkaError.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+    grant(broker, ResourceType.TRANSACTIONAL_ID, tid, AclOperation.WRITE)
+
+    def transact() -> bool:
+        t2 = Producer(conf(broker, "bob", **{"transactional.id": tid, "message.timeout.ms": 10000}))
+        try:
+            t2.init_transactions(20)
+        except KafkaException:
+            return False
+        t2.begin_transaction()
+        t2.produce(topic, b"in-txn")
+        t2.commit_transaction(20)
+        return True
+
+    eventually(transact)
+
+
+def test_admin_requests_are_authorized_per_resource(broker):
+    bob = AdminClient(conf(broker, "bob"))
+    name = f"acl-bob-{uuid.uuid4().hex[:8]}"
+    with pytest.raises(KafkaException) as e:
+        bob.create_topics([NewTopic(name, 1, 1)])[name].result(30)
+    assert e.value.args[0].code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
+    assert name not in admin(broker).list_topics(timeout=20).topics
+    grant(broker, ResourceType.TOPIC, "acl-bob-", AclOperation.CREATE, pattern=ResourcePatternType.PREFIXED)
+
+    def created() -> bool:
+        try:
+            bob.create_topics([NewTopic(name, 1, 1)])[name].result(30)
+            return True
+        except KafkaException as err:
+            assert err.args[0].code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
+            return False
+
+    eventually(created)
+    from confluent_kafka.admin import ConfigResource
+    res = ConfigResource(ConfigResource.Type.TOPIC, name)
+    with pytest.raises(KafkaException) as e:
+        bob.describe_configs([res])[res].result(30)
+    assert e.value.args[0].code() == KafkaError.TOPIC_AUTHORIZATION_FAILED

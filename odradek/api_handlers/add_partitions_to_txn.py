@@ -6,6 +6,7 @@ verify_only (Kafka's broker-side verification of KIP-890).
 
 from __future__ import annotations
 
+from odradek.controller.acls import CLUSTER, CLUSTER_ACTION, CLUSTER_NAME, TOPIC, TRANSACTIONAL_ID, WRITE
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.add_partitions_to_txn_response import (
     AddPartitionsToTxnPartitionResult,
@@ -14,6 +15,7 @@ from odradek.wire.messages.add_partitions_to_txn_response import (
     AddPartitionsToTxnTopicResult,
 )
 
+from .authorization import allowed, allowed_names
 from .common import mirror_partitions
 from .txn_common import fenced_for, txn_coordinator
 
@@ -28,18 +30,20 @@ def _results(errors: dict, topics) -> list:
         for p in t.partitions]) for t in topics]
 
 
-def _one(ctx, txn, tid, pid, epoch, verify_only, topics) -> list:
+def _one(ctx, txn, tid, pid, epoch, verify_only, topics, denied=frozenset()) -> list:
+    """``denied``: topics the client may not WRITE (v0-3 from a producer)."""
     wanted = [(t.name, p) for t in topics for p in t.partitions]
-    unknown = set()
+    unknown: dict = {}
     image_topics = ctx.services.metadata.image.topics
     for t in topics:
         ti = image_topics.get(t.name)
         for p in t.partitions:
-            if ti is None or p not in ti.partitions:
-                unknown.add((t.name, p))
+            if t.name in denied:
+                unknown[(t.name, p)] = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            elif ti is None or p not in ti.partitions:
+                unknown[(t.name, p)] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
     if unknown:
-        errors = {tp: ErrorCode.UNKNOWN_TOPIC_OR_PARTITION if tp in unknown else ErrorCode.OPERATION_NOT_ATTEMPTED
-                  for tp in wanted}
+        errors = {tp: unknown.get(tp, ErrorCode.OPERATION_NOT_ATTEMPTED) for tp in wanted}
         return _results(errors, topics)
     if verify_only:
         errors = txn.verify_partitions(tid, pid, epoch, wanted)
@@ -53,9 +57,21 @@ def _one(ctx, txn, tid, pid, epoch, verify_only, topics) -> list:
 
 def handle(ctx, req) -> AddPartitionsToTxnResponse:
     txn = txn_coordinator(ctx)
+    denied: frozenset = frozenset()
+    if ctx.services.authorizer is not None:
+        # Kafka: v4+ comes from partition leaders (CLUSTER_ACTION); v0-3 from a producer (WRITE on its
+        # transactional id, then on each topic but the internal ones)
+        if ctx.api_version >= 4:
+            if not allowed(ctx, CLUSTER_ACTION, CLUSTER, CLUSTER_NAME):
+                return error_response(ctx.api_version, req, ErrorCode.CLUSTER_AUTHORIZATION_FAILED, None)
+        elif not allowed(ctx, WRITE, TRANSACTIONAL_ID, req.v3_and_below_transactional_id):
+            return error_response(ctx.api_version, req, ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, None)
+        else:
+            names = {t.name for t in req.v3_and_below_topics if not ctx.services.metadata.is_internal(t.name)}
+            denied = frozenset(names - allowed_names(ctx, WRITE, TOPIC, names))
     if ctx.api_version <= 3:
         res = _one(ctx, txn, req.v3_and_below_transactional_id, req.v3_and_below_producer_id,
-                   req.v3_and_below_producer_epoch, False, req.v3_and_below_topics)
+                   req.v3_and_below_producer_epoch, False, req.v3_and_below_topics, denied)
         return AddPartitionsToTxnResponse(throttle_time_ms=0, results_by_topic_v3_and_below=res)
     out = []
     for t in req.transactions:

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from odradek.controller.acls import ALTER_CONFIGS
 from odradek.wire.messages.alter_configs_response import AlterConfigsResourceResponse, AlterConfigsResponse
+
+from .authorization import config_resource_denied
 
 API_KEY = 33
 MIN_VERSION = 0
@@ -12,9 +17,25 @@ MAX_VERSION = 2
 def handle(ctx, request) -> AlterConfigsResponse:
     resources = [(r.resource_type, r.resource_name, [(c.name, c.value) for c in r.configs])
                  for r in request.resources]
-    results = ctx.services.metadata.alter_configs(resources, bool(request.validate_only), ctx.now_ms)
+    resources, refused = split_refused(ctx, resources)
+    results = ctx.services.metadata.alter_configs(resources, bool(request.validate_only), ctx.now_ms) if resources else []
     return AlterConfigsResponse(throttle_time_ms=0, responses=resource_responses(
-        AlterConfigsResourceResponse, ((r.error_code, r.error_message, r) for r in results)))
+        AlterConfigsResourceResponse, [(r.error_code, r.error_message, r) for r in results] + refused))
+
+
+class _Resource(NamedTuple):
+    resource_type: int
+    resource_name: str
+
+
+def split_refused(ctx, resources: list) -> tuple[list, list]:
+    """With an authorizer: (the resources the principal may ALTER_CONFIGS, [(error, None, resource)] for the
+    others, answered after the rest as Kafka)."""
+    if ctx.services.authorizer is None:
+        return resources, []
+    checked = [(r, config_resource_denied(ctx, ALTER_CONFIGS, r[0], r[1])) for r in resources]
+    return ([r for r, e in checked if e is None],
+            [(e, None, _Resource(r[0], r[1])) for r, e in checked if e is not None])
 
 
 def resource_responses(cls: type, results) -> list:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from odradek.controller.acls import (ALTER, ALTER_CONFIGS, CLUSTER, CLUSTER_ACTION, CLUSTER_NAME, DESCRIBE,
-                                     DESCRIBE_CONFIGS)
+from odradek.controller.acls import (ALTER, ALTER_CONFIGS, CLUSTER, CLUSTER_ACTION, CLUSTER_NAME, DELETE, DESCRIBE,
+                                     DESCRIBE_CONFIGS, GROUP, IDEMPOTENT_WRITE, READ, TOPIC, TRANSACTIONAL_ID, WRITE)
 from odradek.wire.errors import ErrorCode
 
 from .context import RequestContext
@@ -40,6 +40,25 @@ CLUSTER_OPERATIONS: dict[int, tuple[int, ...]] = {
     87: (CLUSTER_ACTION,),
 }
 
+_GROUP_DENIED = ErrorCode.GROUP_AUTHORIZATION_FAILED
+_TXN_DENIED = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+# api key -> the resources the whole request needs, checked in order: (operation, resource type, the
+# request's resource name, the error of the whole response) - Kafka's checks before each handler
+RESOURCE_CHECKS: dict[int, tuple] = {
+    11: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # JoinGroup
+    68: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # ConsumerGroupHeartbeat
+    12: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # Heartbeat
+    13: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # LeaveGroup
+    14: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # SyncGroup
+    8: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # OffsetCommit (then READ on each topic)
+    47: ((DELETE, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # OffsetDelete (then READ on each topic)
+    26: ((WRITE, TRANSACTIONAL_ID, lambda r: r.transactional_id, _TXN_DENIED),),  # EndTxn
+    25: ((WRITE, TRANSACTIONAL_ID, lambda r: r.transactional_id, _TXN_DENIED),  # AddOffsetsToTxn
+         (READ, GROUP, lambda r: r.group_id, _GROUP_DENIED)),
+    28: ((WRITE, TRANSACTIONAL_ID, lambda r: r.transactional_id, _TXN_DENIED),  # TxnOffsetCommit
+         (READ, GROUP, lambda r: r.group_id, _GROUP_DENIED)),
+}
+
 # APIs served without their per-resource checks yet: super users only
 SUPER_USERS_ONLY = frozenset({
     61,  # DescribeProducers (READ on each topic)
@@ -47,15 +66,31 @@ SUPER_USERS_ONLY = frozenset({
     74,  # ListConfigResources
     76, 77, 78, 79, 90, 91, 92,  # share groups
     88, 89,  # streams groups
-    # not checked per resource yet in this commit (the next ones do):
-    2, 8, 9, 10, 11, 12, 13, 14, 15, 16, 19, 20, 21, 22, 23, 24, 25, 26, 28, 32, 33, 37, 42, 44, 47, 60, 68, 69, 75,
 })
 
 
-def gate(ctx: RequestContext, api_key: int) -> ErrorCode | None:
-    """CLUSTER_AUTHORIZATION_FAILED when the request as a whole is not allowed, else None."""
+def _init_producer_id(ctx: RequestContext, req) -> ErrorCode | None:
+    """Kafka 4's rule: a transactional producer needs WRITE on its id; an idempotent one IDEMPOTENT_WRITE
+    on the cluster or WRITE on some topic."""
+    if req.transactional_id is not None:
+        return None if allowed(ctx, WRITE, TRANSACTIONAL_ID, req.transactional_id) else _TXN_DENIED
+    if allowed(ctx, IDEMPOTENT_WRITE, CLUSTER, CLUSTER_NAME) or allowed_on_some(ctx, WRITE, TOPIC):
+        return None
+    return ErrorCode.CLUSTER_AUTHORIZATION_FAILED
+
+
+def gate(ctx: RequestContext, api_key: int, req) -> ErrorCode | None:
+    """The error of the whole response when the request as a whole is not allowed, else None."""
     if ctx.principal is None:
         return None
+    checks = RESOURCE_CHECKS.get(api_key)
+    if checks is not None:
+        for op, rtype, name_of, error in checks:
+            if not allowed(ctx, op, rtype, name_of(req)):
+                return error
+        return None
+    if api_key == 22:
+        return _init_producer_id(ctx, req)
     ops = CLUSTER_OPERATIONS.get(api_key)
     if ops is not None:
         if not any(allowed(ctx, op, CLUSTER, CLUSTER_NAME) for op in ops):
@@ -94,3 +129,20 @@ def operations(ctx: RequestContext, rtype: int, name: str, unauthorized_default:
     if a is None or ctx.principal is None:
         return unauthorized_default
     return a.authorized_operations(ctx.services.metadata.image.acls, ctx.principal, ctx.client_host, rtype, name)
+
+
+# ConfigResource type -> (ACL resource type, the error of a resource refused); BROKER, BROKER_LOGGER and
+# CLIENT_METRICS are the cluster's (Kafka's ConfigHelper / KafkaApis)
+_CONFIG_RESOURCES = {2: (TOPIC, ErrorCode.TOPIC_AUTHORIZATION_FAILED), 4: (CLUSTER, ErrorCode.CLUSTER_AUTHORIZATION_FAILED),
+                     8: (CLUSTER, ErrorCode.CLUSTER_AUTHORIZATION_FAILED),
+                     16: (CLUSTER, ErrorCode.CLUSTER_AUTHORIZATION_FAILED), 32: (GROUP, _GROUP_DENIED)}
+
+
+def config_resource_denied(ctx: RequestContext, op: int, config_type: int, name: str) -> ErrorCode | None:
+    """DESCRIBE_CONFIGS / ALTER_CONFIGS on a config resource: its error when refused, else None (an
+    unknown type is left to the handler)."""
+    kind = _CONFIG_RESOURCES.get(config_type)
+    if kind is None:
+        return None
+    rtype, error = kind
+    return None if allowed(ctx, op, rtype, CLUSTER_NAME if rtype == CLUSTER else name) else error

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from odradek.api_handlers.describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
+from odradek.api_handlers.authorization import allowed, operations
 from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics
+from odradek.controller.acls import DESCRIBE, GROUP
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_describe_response import (
     Assignment,
@@ -32,7 +34,11 @@ def handle(ctx, request) -> ConsumerGroupDescribeResponse:
     ops = CONSUMER_GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
     coord.update_topics(image_topics(ctx))
     out = []
+    authorizing = ctx.services.authorizer is not None
     for gid in request.group_ids:
+        if authorizing and not allowed(ctx, DESCRIBE, GROUP, gid):
+            out.append(DescribedGroup(group_id=gid, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED))
+            continue
         if coord_err := coordinator_error(ctx, gid):
             out.append(DescribedGroup(group_id=gid, error_code=coord_err, group_state="",
                                       group_epoch=0, assignment_epoch=0, assignor_name="",
@@ -59,7 +65,7 @@ def handle(ctx, request) -> ConsumerGroupDescribeResponse:
         out.append(DescribedGroup(
             error_code=0, group_id=gid, group_state=g.state, group_epoch=g.group_epoch,
             assignment_epoch=g.assignment_epoch, assignor_name=d["assignor"], members=members,
-            authorized_operations=ops))
+            authorized_operations=operations(ctx, GROUP, gid, ops) if authorizing and ops != NOT_REQUESTED else ops))
     return ConsumerGroupDescribeResponse(throttle_time_ms=0, groups=out)
 
 

@@ -6,7 +6,9 @@ with THROTTLING_QUOTA_EXCEEDED), then the admitted are made."""
 
 from __future__ import annotations
 
+from odradek.api_handlers.authorization import allowed_names
 from odradek.api_handlers.mutation_quota import THROTTLED_MESSAGE, request_quota, throttle_ms
+from odradek.controller.acls import ALTER, TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.create_partitions_response import CreatePartitionsResponse, CreatePartitionsTopicResult
 
@@ -21,9 +23,15 @@ def handle(ctx, request) -> CreatePartitionsResponse:
              for t in request.topics]
     metadata = ctx.services.metadata
     validate_only = bool(request.validate_only)
+    denied: list = []
+    if ctx.services.authorizer is not None:  # ALTER on each topic (Kafka's ControllerApis.createPartitions)
+        ok = allowed_names(ctx, ALTER, TOPIC, {t.name for t in request.topics})
+        denied = [(n, ErrorCode.TOPIC_AUTHORIZATION_FAILED, None) for n in dict.fromkeys(
+            t.name for t in request.topics if t.name not in ok)]
+        items = [i for i in items if i[0] in ok]
     quota = request_quota(ctx, STRICT_QUOTA_SINCE)
     if quota is None:
-        results = metadata.create_partitions(items, validate_only, ctx.now_ms)
+        results = metadata.create_partitions(items, validate_only, ctx.now_ms) if items else []
     else:
         topics = metadata.image.topics
         refused = {}
@@ -36,7 +44,8 @@ def handle(ctx, request) -> CreatePartitionsResponse:
         made = {r[0]: r for r in metadata.create_partitions(admitted, validate_only, ctx.now_ms)} if admitted else {}
         results = [refused.get(n) or made[n] for n in dict.fromkeys(i[0] for i in items)]
     return CreatePartitionsResponse(throttle_time_ms=throttle_ms(quota, ctx.now_ms), results=[
-        CreatePartitionsTopicResult(name=n, error_code=int(code), error_message=msg) for n, code, msg in results])
+        CreatePartitionsTopicResult(name=n, error_code=int(code), error_message=msg)
+        for n, code, msg in results + denied])
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -12,8 +12,12 @@ v6 a topic past the quota is refused with THROTTLING_QUOTA_EXCEEDED), then the a
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from odradek.api_handlers.authorization import allowed, allowed_names
 from odradek.api_handlers.context import Stepped
 from odradek.api_handlers.mutation_quota import THROTTLED_MESSAGE, request_quota, throttle_ms
+from odradek.controller.acls import CLUSTER, CLUSTER_NAME, CREATE, DESCRIBE_CONFIGS, TOPIC
 from odradek.controller.controller import CreateTopicSpec
 from odradek.controller.decisions import CreateTopicResult
 from odradek.wire.errors import ErrorCode
@@ -45,24 +49,46 @@ def handle(ctx, request):
         ))
     metadata = ctx.services.metadata
     validate_only = bool(request.validate_only)
+    denied = _NO_AUTHZ
+    if ctx.services.authorizer is not None:
+        denied = _authorize(ctx, {s.name for s in specs})
+        specs = [s for s in specs if s.name not in denied.create]
     quota = request_quota(ctx, STRICT_QUOTA_SINCE)
     if quota is None and (validate_only or len(specs) <= STEPPED_TOPICS):
-        return _response(ctx.api_version, metadata.create_topics(specs, validate_only, ctx.now_ms))
+        return _response(ctx.api_version, metadata.create_topics(specs, validate_only, ctx.now_ms), 0, denied)
     decided = metadata.create_topics(specs, True, ctx.now_ms)
     if quota is not None:
         decided = [r if r.error_code or quota.admit(r.num_partitions, ctx.now_ms)
                    else CreateTopicResult(r.name, ErrorCode.THROTTLING_QUOTA_EXCEEDED, THROTTLED_MESSAGE)
                    for r in decided]
         if validate_only:
-            return _response(ctx.api_version, decided, throttle_ms(quota, ctx.now_ms))
-    return Stepped(_Steps(ctx.api_version, metadata, specs, decided, quota).step)
+            return _response(ctx.api_version, decided, throttle_ms(quota, ctx.now_ms), denied)
+    return Stepped(_Steps(ctx.api_version, metadata, specs, decided, quota, denied).step)
+
+
+class _Denied(NamedTuple):
+    create: list  # topics the principal may not create, in the order Kafka answers them
+    describe_configs: frozenset  # created topics whose configs the principal may not see
+
+
+_NO_AUTHZ = _Denied([], frozenset())
+
+
+def _authorize(ctx, names: set) -> _Denied:
+    """Kafka's ControllerApis.createTopics: CREATE on the cluster or on each topic; the configs of a topic
+    without DESCRIBE_CONFIGS are not sent (topic_config_error_code TOPIC_AUTHORIZATION_FAILED)."""
+    creatable = names if allowed(ctx, CREATE, CLUSTER, CLUSTER_NAME) else allowed_names(ctx, CREATE, TOPIC, names)
+    return _Denied(sorted(names - creatable),
+                   frozenset(names - allowed_names(ctx, DESCRIBE_CONFIGS, TOPIC, names)))
 
 
 class _Steps:
     """The topics that passed the decision, created a step at a time; the response once all are."""
 
-    def __init__(self, version: int, metadata, specs: list[CreateTopicSpec], decided: list, quota=None):
+    def __init__(self, version: int, metadata, specs: list[CreateTopicSpec], decided: list, quota=None,
+                 denied: _Denied = _NO_AUTHZ):
         self.version = version
+        self.denied = denied
         self.metadata = metadata
         self.quota = quota
         self.results = {r.name: r for r in decided}
@@ -70,7 +96,7 @@ class _Steps:
 
     def step(self, now_ms: int):
         if not self.todo:
-            return _response(self.version, list(self.results.values()), throttle_ms(self.quota, now_ms))
+            return _response(self.version, list(self.results.values()), throttle_ms(self.quota, now_ms), self.denied)
         n = partitions = 0
         while n < len(self.todo) and (n == 0 or partitions < STEP_PARTITIONS):
             partitions += max(1, self.results[self.todo[n].name].num_partitions)
@@ -81,17 +107,22 @@ class _Steps:
         return None
 
 
-def _response(version: int, results, throttle_time_ms: int = 0) -> CreateTopicsResponse:
+def _response(version: int, results, throttle_time_ms: int = 0, denied: _Denied = _NO_AUTHZ) -> CreateTopicsResponse:
     topics = []
     for r in results:
         out = CreatableTopicResult(name=r.name, topic_id=r.topic_id, error_code=int(r.error_code),
                                    error_message=r.error_message, num_partitions=r.num_partitions,
                                    replication_factor=r.replication_factor, configs=[])
-        if version >= 5 and r.error_code == 0:
+        if denied.describe_configs and r.name in denied.describe_configs:
+            if version >= 5 and r.error_code == 0:
+                out.topic_config_error_code = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+        elif version >= 5 and r.error_code == 0:
             out.configs = [CreatableTopicConfigs(name=c.name, value=c.value, read_only=c.read_only,
                                                  config_source=c.config_source, is_sensitive=c.is_sensitive)
                            for c in r.configs]
         topics.append(out)
+    topics += [CreatableTopicResult(name=n, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                                    error_message="Authorization failed.") for n in denied.create]
     return CreateTopicsResponse(throttle_time_ms=throttle_time_ms, topics=topics)
 
 

@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from odradek.api_handlers.group_common import coordinator_error
+from odradek.controller.acls import DELETE, GROUP
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.delete_groups_response import DeletableGroupResult, DeleteGroupsResponse
+
+from .authorization import allowed_names
 
 API_KEY = 42
 MIN_VERSION = 0
@@ -11,7 +15,11 @@ MAX_VERSION = 2
 
 
 def handle(ctx, request) -> DeleteGroupsResponse:
-    elsewhere = {g: err for g in request.groups_names if (err := coordinator_error(ctx, g))}
+    elsewhere = {}
+    if ctx.services.authorizer is not None:  # DELETE on each group
+        ok = allowed_names(ctx, DELETE, GROUP, request.groups_names)
+        elsewhere = {g: ErrorCode.GROUP_AUTHORIZATION_FAILED for g in request.groups_names if g not in ok}
+    elsewhere.update({g: err for g in request.groups_names if g not in elsewhere and (err := coordinator_error(ctx, g))})
     names = [g for g in request.groups_names if g not in elsewhere]
     shares = ctx.services.shares
     share_ids = [g for g in names if shares is not None and shares.is_share_group(g)]

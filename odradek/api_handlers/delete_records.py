@@ -8,6 +8,7 @@ REQUEST_TIMED_OUT with the low watermark it had when the records were deleted.""
 
 from __future__ import annotations
 
+from odradek.controller.acls import DELETE, TOPIC
 from odradek.log import errors as log_errors
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.delete_records_response import (
@@ -16,6 +17,7 @@ from odradek.wire.messages.delete_records_response import (
     DeleteRecordsTopicResult,
 )
 
+from .authorization import allowed_names
 from .common import log_error_code, mirror_partitions
 from .context import Delayed
 from .ports import NotLed, low_watermark_key
@@ -39,10 +41,18 @@ def handle(ctx, req):
     partitions = services.partitions
     topics = []
     waiting: list[_Waiting] = []
+    denied: set = set()
+    if services.authorizer is not None:  # DELETE on each topic
+        names = {t.name for t in req.topics}
+        denied = names - allowed_names(ctx, DELETE, TOPIC, names)
     for t in req.topics:
         parts = []
         for p in t.partitions:
             r = DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1, error_code=0)
+            if denied and t.name in denied:
+                r.error_code = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+                parts.append(r)
+                continue
             plog = partitions.leader_log(t.name, p.partition_index)
             if isinstance(plog, NotLed):
                 r.error_code = plog.error

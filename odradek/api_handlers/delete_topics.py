@@ -9,9 +9,11 @@ deleted (from v5 a topic past the quota is refused with THROTTLING_QUOTA_EXCEEDE
 
 from __future__ import annotations
 
+from odradek.api_handlers.authorization import allowed, allowed_names
 from odradek.api_handlers.context import Stepped
 from odradek.api_handlers.mutation_quota import THROTTLED_MESSAGE, request_quota, throttle_ms
 from odradek.api_handlers.ports import MutationQuota
+from odradek.controller.acls import CLUSTER, CLUSTER_NAME, DELETE, DESCRIBE, TOPIC
 from odradek.controller.decisions import MAX_RECORDS_PER_USER_OP
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.delete_topics_response import DeletableTopicResult, DeleteTopicsResponse
@@ -46,6 +48,8 @@ def handle(ctx, request) -> DeleteTopicsResponse:
     else:
         names = list(request.topic_names)
     metadata = ctx.services.metadata
+    if ctx.services.authorizer is not None and not allowed(ctx, DELETE, CLUSTER, CLUSTER_NAME):
+        names, ids = _authorize(ctx, metadata.image, names, ids, errors)
     quota = request_quota(ctx, STRICT_QUOTA_SINCE)
     if quota is not None:
         names, ids = _admitted(metadata.image, quota, names, ids, errors, ctx.now_ms)
@@ -54,6 +58,25 @@ def handle(ctx, request) -> DeleteTopicsResponse:
         return Stepped(_Steps(ctx.api_version, metadata, errors, names, ids, quota).step)
     return _response(ctx.api_version, errors + metadata.delete_topics(names=names, ids=ids, now_ms=ctx.now_ms),
                      throttle_ms(quota, ctx.now_ms))
+
+
+def _authorize(ctx, image, names: list[str], ids: list[bytes], errors: list):
+    """Kafka's ControllerApis.deleteTopics: DELETE on each topic (without DELETE on the cluster); a topic
+    the principal may not DESCRIBE is not disclosed (by id: no name; by name: refused whether it exists
+    or not). -> the names and ids left to delete; the refusals appended to ``errors``."""
+    denied = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+    id_names = {i: image.topics_by_id[i].name for i in ids if i in image.topics_by_id}
+    asked = set(names) | set(id_names.values())
+    describable = allowed_names(ctx, DESCRIBE, TOPIC, asked)
+    deletable = allowed_names(ctx, DELETE, TOPIC, asked)
+    refused_ids = {i for i, n in id_names.items() if n not in deletable}
+    for i in dict.fromkeys(refused_ids):
+        n = id_names[i]
+        errors.append((n if n in describable else None, i, denied, denied.message))
+    refused = {n for n in names if n not in describable or (n in image.topics and n not in deletable)}
+    for n in dict.fromkeys(x for x in names if x in refused):
+        errors.append((n, ZERO_UUID, denied, denied.message))
+    return [n for n in names if n not in refused], [i for i in ids if i not in refused_ids]
 
 
 def _admitted(image, quota: MutationQuota, names: list[str], ids: list[bytes], errors: list, now_ms: int):

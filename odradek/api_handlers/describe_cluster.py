@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from odradek.api_handlers.error_responses import top_level_error
+from odradek.controller.acls import CLUSTER, CLUSTER_NAME, DESCRIBE
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_cluster_response import DescribeClusterBroker, DescribeClusterResponse
+
+from .authorization import allowed, operations
 
 API_KEY = 60
 MIN_VERSION = 0
@@ -32,11 +35,15 @@ def handle(ctx, request) -> DescribeClusterResponse:
         for b in sorted(image.brokers.values(), key=lambda b: b.node_id)
         if include_fenced or not b.fenced
     ]
+    ops = INT32_MIN
+    if request.include_cluster_authorized_operations:
+        ops = CLUSTER_OPERATIONS
+        if ctx.services.authorizer is not None:  # Kafka's AuthHelper.computeDescribeClusterResponse
+            ops = operations(ctx, CLUSTER, CLUSTER_NAME, ops) if allowed(ctx, DESCRIBE, CLUSTER, CLUSTER_NAME) else 0
     return DescribeClusterResponse(
         throttle_time_ms=0, error_code=0, error_message=None, endpoint_type=ENDPOINT_BROKER,
         cluster_id=image.cluster_id, controller_id=image.controller_id, brokers=brokers,
-        cluster_authorized_operations=CLUSTER_OPERATIONS if request.include_cluster_authorized_operations
-        else INT32_MIN)
+        cluster_authorized_operations=ops)
 
 
 # Kafka's DescribeClusterRequest.getErrorResponse

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.controller.acls import DESCRIBE_CONFIGS
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_configs_response import (
     DescribeConfigsResourceResult,
@@ -10,6 +11,8 @@ from odradek.wire.messages.describe_configs_response import (
     DescribeConfigsSynonym,
 )
 
+from .authorization import config_resource_denied
+
 API_KEY = 32
 MIN_VERSION = 1
 MAX_VERSION = 4
@@ -17,8 +20,14 @@ MAX_VERSION = 4
 
 def handle(ctx, request) -> DescribeConfigsResponse:
     resources = [(r.resource_type, r.resource_name, r.configuration_keys) for r in request.resources]
+    refused = []
+    if ctx.services.authorizer is not None:  # DESCRIBE_CONFIGS on each (Kafka's ConfigHelper): refused ones last
+        denied = [(r, config_resource_denied(ctx, DESCRIBE_CONFIGS, r[0], r[1])) for r in resources]
+        resources = [r for r, e in denied if e is None]
+        refused = [DescribeConfigsResult(error_code=e, error_message=e.message, resource_type=r[0], resource_name=r[1],
+                                         configs=[]) for r, e in denied if e is not None]
     described = ctx.services.metadata.describe_configs(resources, bool(request.include_synonyms),
-                                                       bool(request.include_documentation))
+                                                       bool(request.include_documentation)) if resources else []
     results = []
     for d in described:
         configs = [
@@ -36,7 +45,7 @@ def handle(ctx, request) -> DescribeConfigsResponse:
         results.append(DescribeConfigsResult(error_code=int(d.error_code), error_message=message,
                                              resource_type=d.resource_type, resource_name=d.resource_name,
                                              configs=configs))
-    return DescribeConfigsResponse(throttle_time_ms=0, results=results)
+    return DescribeConfigsResponse(throttle_time_ms=0, results=results + refused)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -5,12 +5,15 @@ older versions describe it as Dead with no error, as Kafka 4.3 does."""
 from __future__ import annotations
 
 from odradek.api_handlers.group_common import coordinator_error
+from odradek.controller.acls import DESCRIBE, GROUP
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_groups_response import (
     DescribedGroup,
     DescribedGroupMember,
     DescribeGroupsResponse,
 )
+
+from .authorization import allowed, operations
 
 API_KEY = 15
 MIN_VERSION = 0
@@ -27,7 +30,13 @@ def handle(ctx, request) -> DescribeGroupsResponse:
     ops = GROUP_OPERATIONS if v >= 3 and request.include_authorized_operations else NOT_REQUESTED
     out = []
     shares = ctx.services.shares
+    authorizing = ctx.services.authorizer is not None
     for gid in request.groups:
+        if authorizing and not allowed(ctx, DESCRIBE, GROUP, gid):  # Kafka's DescribeGroupsResponse.groupError
+            out.append(DescribedGroup(error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED, group_id=gid, group_state="",
+                                      protocol_type="", protocol_data="", members=[],
+                                      authorized_operations=NOT_REQUESTED))
+            continue
         if coord_err := coordinator_error(ctx, gid):
             out.append(DescribedGroup(error_code=coord_err, group_id=gid, group_state="",
                                       protocol_type="", protocol_data="", members=[],
@@ -55,7 +64,8 @@ def handle(ctx, request) -> DescribeGroupsResponse:
                                           client_id=m["client_id"], client_host=m["client_host"],
                                           member_metadata=m["metadata"], member_assignment=m["assignment"])
                      for m in d["members"]],
-            authorized_operations=ops,
+            authorized_operations=operations(ctx, GROUP, gid, ops) if authorizing and ops != NOT_REQUESTED
+            else ops,
         ))
     return DescribeGroupsResponse(throttle_time_ms=0, groups=out)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.controller.acls import DESCRIBE, TOPIC
 from odradek.controller.topic_validation import invalid_topic_name
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_topic_partitions_response import (
@@ -11,6 +12,7 @@ from odradek.wire.messages.describe_topic_partitions_response import (
     DescribeTopicPartitionsResponseTopic,
 )
 
+from .authorization import allowed_names, operations
 from .common import offline_replicas
 
 API_KEY = 75
@@ -39,6 +41,15 @@ def handle(ctx, request) -> DescribeTopicPartitionsResponse:
                                                      topic_authorized_operations=INT32_MIN)
                 for n in names], next_cursor=None)
         names = [n for n in names if n >= cursor.topic_name]
+    denied = []  # (Kafka's DescribeTopicPartitionsRequestHandler: after the others)
+    authorizing = ctx.services.authorizer is not None
+    if authorizing:  # DESCRIBE on each: left out of a listing, TOPIC_AUTHORIZATION_FAILED when named
+        ok = allowed_names(ctx, DESCRIBE, TOPIC, names)
+        if request.topics:
+            denied = [DescribeTopicPartitionsResponseTopic(
+                error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=n, topic_id=ZERO_UUID, is_internal=False,
+                partitions=[], topic_authorized_operations=INT32_MIN) for n in names if n not in ok]
+        names = [n for n in names if n in ok]
     topics = []
     next_cursor = None
     remaining = limit
@@ -68,11 +79,12 @@ def handle(ctx, request) -> DescribeTopicPartitionsResponse:
                 offline_replicas=offline_replicas(image, p.replicas)))
         topics.append(DescribeTopicPartitionsResponseTopic(
             error_code=0, name=name, topic_id=t.topic_id, is_internal=t.is_internal, partitions=parts,
-            topic_authorized_operations=TOPIC_OPERATIONS))
+            topic_authorized_operations=operations(ctx, TOPIC, name, TOPIC_OPERATIONS) if authorizing
+            else TOPIC_OPERATIONS))
         if len(take) < len(indexes):
             next_cursor = Cursor(topic_name=name, partition_index=indexes[len(take)])
             break
-    return DescribeTopicPartitionsResponse(throttle_time_ms=0, topics=topics, next_cursor=next_cursor)
+    return DescribeTopicPartitionsResponse(throttle_time_ms=0, topics=topics + denied, next_cursor=next_cursor)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

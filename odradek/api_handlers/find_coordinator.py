@@ -6,8 +6,9 @@ while a quorum broker (asking its controller) answers it.
 
 v5 only allows TRANSACTION_ABORTABLE in the response (nothing odradek answers here). v6 adds key type
 2, the share coordinator (KIP-932), keyed "groupId:topicId:partition"; an older version naming it,
-or a key Kafka's SharePartitionKey refuses, is INVALID_REQUEST. odradek has no authorizer: the
-DESCRIBE GROUP / TRANSACTIONAL_ID and CLUSTER_ACTION checks Kafka makes pass, as with none."""
+or a key Kafka's SharePartitionKey refuses, is INVALID_REQUEST. With an authorizer a key needs DESCRIBE on
+its group or transactional id (GROUP_/TRANSACTIONAL_ID_AUTHORIZATION_FAILED), a share key CLUSTER_ACTION
+(Kafka fails the whole request then; odradek answers the key CLUSTER_AUTHORIZATION_FAILED)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ from odradek.coordinator.txn_records import TXN_STATE_TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.find_coordinator_response import Coordinator, FindCoordinatorResponse
 
+from odradek.controller.acls import CLUSTER, CLUSTER_ACTION, CLUSTER_NAME, DESCRIBE, GROUP, TRANSACTIONAL_ID
+
+from .authorization import allowed
 from .ports import Groups, NotLed, Services, Txns
 
 API_KEY = 10
@@ -66,6 +70,10 @@ def _partition_leader(services: Services, topic: str, partition: int) -> tuple[E
 
 def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, str, int]:
     """(error, message, node_id, host, port) for one key."""
+    if ctx.services.authorizer is not None:
+        denied = _denied(ctx, key, key_type)
+        if denied is not None:
+            return (denied, None) + _NONE
     if key_type == KEY_TYPE_SHARE:
         return _share_lookup(ctx, key)
     if key_type not in (KEY_TYPE_GROUP, KEY_TYPE_TRANSACTION):
@@ -84,6 +92,16 @@ def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, s
     if not coord.is_coordinator(key):
         return _partition_leader(services, topic, coord.partition_for(key))
     return _this_node(services)
+
+
+def _denied(ctx, key: str, key_type: int) -> ErrorCode | None:
+    if key_type == KEY_TYPE_GROUP and not allowed(ctx, DESCRIBE, GROUP, key):
+        return ErrorCode.GROUP_AUTHORIZATION_FAILED
+    if key_type == KEY_TYPE_TRANSACTION and not allowed(ctx, DESCRIBE, TRANSACTIONAL_ID, key):
+        return ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
+    if key_type == KEY_TYPE_SHARE and ctx.api_version >= 6 and not allowed(ctx, CLUSTER_ACTION, CLUSTER, CLUSTER_NAME):
+        return ErrorCode.CLUSTER_AUTHORIZATION_FAILED
+    return None
 
 
 def _this_node(services: Services) -> tuple[ErrorCode, str | None, int, str, int]:

@@ -3,8 +3,10 @@ the client's host as Kafka shows it, and the metadata image's topics as the grou
 
 from __future__ import annotations
 
+from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
 
+from .authorization import allowed_names
 from .ports import Groups
 
 
@@ -40,15 +42,22 @@ def metadata_topics(ctx):
 
 def split_known_partitions(ctx, topics, value):
     """Request topics -> ({(topic, partition): value(p)} for partitions in the metadata image,
-    {(topic, partition): UNKNOWN_TOPIC_OR_PARTITION} for the others)."""
+    {(topic, partition): UNKNOWN_TOPIC_OR_PARTITION} for the others, TOPIC_AUTHORIZATION_FAILED for the
+    topics the principal may not READ (TxnOffsetCommit, OffsetDelete: Kafka checks before existence))."""
     known: dict = {}
     unknown: dict = {}
     image_topics = ctx.services.metadata.image.topics
+    denied: set = set()
+    if ctx.services.authorizer is not None:
+        names = {t.name for t in topics}
+        denied = names - allowed_names(ctx, READ, TOPIC, names)
     for t in topics:
         ti = image_topics.get(t.name)
         for p in t.partitions:
             tp = (t.name, p.partition_index)
-            if ti is None or p.partition_index not in ti.partitions:
+            if denied and t.name in denied:
+                unknown[tp] = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            elif ti is None or p.partition_index not in ti.partitions:
                 unknown[tp] = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
             else:
                 known[tp] = value(p)

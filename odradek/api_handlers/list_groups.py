@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from odradek.controller.acls import CLUSTER, CLUSTER_NAME, DESCRIBE, GROUP
 from odradek.wire.messages.list_groups_response import ListedGroup, ListGroupsResponse
+
+from .authorization import allowed, allowed_names
 
 API_KEY = 16
 MIN_VERSION = 0
@@ -19,6 +22,10 @@ def handle(ctx, request) -> ListGroupsResponse:
         want = {s.lower() for s in states} if states else None
         groups += [(gid, "share", st, "share") for gid, st in shares.list_groups()
                    if want is None or st.lower() in want]
+    if ctx.services.authorizer is not None and not allowed(ctx, DESCRIBE, CLUSTER, CLUSTER_NAME):
+        # the groups the principal may DESCRIBE (Kafka: all of them with DESCRIBE on the cluster)
+        ok = allowed_names(ctx, DESCRIBE, GROUP, [g[0] for g in groups])
+        groups = [g for g in groups if g[0] in ok]
     return ListGroupsResponse(
         throttle_time_ms=0,
         error_code=0,

@@ -4,6 +4,7 @@ earliest pending upload (-6, v11+) (no tiered storage: offset -1, as Kafka) and 
 
 from __future__ import annotations
 
+from odradek.controller.acls import DESCRIBE, TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.list_offsets_response import (
     ListOffsetsPartitionResponse,
@@ -11,6 +12,7 @@ from odradek.wire.messages.list_offsets_response import (
     ListOffsetsTopicResponse,
 )
 
+from .authorization import allowed_names
 from .common import mirror_partitions
 from .ports import NotLed
 
@@ -61,7 +63,17 @@ def _partition(ctx, req, topic: str, p) -> ListOffsetsPartitionResponse:
 
 def handle(ctx, req) -> ListOffsetsResponse:
     topics = []
+    denied: set = set()
+    if ctx.services.authorizer is not None:  # DESCRIBE on each topic (Kafka's partitionSeqByAuthorized)
+        names = {t.name for t in req.topics}
+        denied = names - allowed_names(ctx, DESCRIBE, TOPIC, names)
     for t in req.topics:
+        if denied and t.name in denied:
+            topics.append(ListOffsetsTopicResponse(name=t.name, partitions=[
+                ListOffsetsPartitionResponse(partition_index=p.partition_index,
+                                             error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, offset=-1, timestamp=-1)
+                for p in t.partitions]))
+            continue
         seen = set()
         parts = []
         for p in t.partitions:

@@ -11,7 +11,9 @@ keyed by id from v10, by name before). Classic groups commit through v10 as thro
 
 from __future__ import annotations
 
+from odradek.api_handlers.authorization import allowed_names
 from odradek.api_handlers.group_common import coordinator_error, metadata_topics
+from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_commit_response import (
     OffsetCommitResponse,
@@ -21,6 +23,7 @@ from odradek.wire.messages.offset_commit_response import (
 from odradek.wire.primitives import ZERO_UUID
 
 from .common import mirror_partitions
+
 
 API_KEY = 8
 MIN_VERSION = 2
@@ -63,6 +66,19 @@ class _ResponseBuilder:
                 there.partitions.extend(t.partitions)
 
 
+def _denied_topics(ctx, request, topics_by_id) -> set:
+    """The request's topics the principal may not READ (the group's READ is checked before the handler)."""
+    names = set()
+    for t in request.topics:
+        if ctx.api_version >= 10:
+            ti = topics_by_id.get(t.topic_id)
+            if ti is not None:
+                names.add(ti.name)
+        else:
+            names.add(t.name)
+    return names - allowed_names(ctx, READ, TOPIC, names)
+
+
 def handle(ctx, request) -> OffsetCommitResponse:
     v = ctx.api_version
     by_id = v >= 10
@@ -70,6 +86,7 @@ def handle(ctx, request) -> OffsetCommitResponse:
     topics, topics_by_id = metadata_topics(ctx)
     out = _ResponseBuilder(by_id)
     accepted = []  # [(topic_id, name, [request partition])] in request order
+    denied = _denied_topics(ctx, request, topics_by_id) if ctx.services.authorizer is not None else ()
     for t in request.topics:
         if by_id:
             ti = topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
@@ -77,10 +94,16 @@ def handle(ctx, request) -> OffsetCommitResponse:
                 out.add(t.topic_id, "", (p.partition_index for p in t.partitions), ErrorCode.UNKNOWN_TOPIC_ID)
                 continue
             name, topic_id = ti.name, t.topic_id
+            if denied and name in denied:
+                out.add(topic_id, name, (p.partition_index for p in t.partitions), ErrorCode.TOPIC_AUTHORIZATION_FAILED)
+                continue
         else:
             name = t.name
             ti = topics.get(name)
             topic_id = ti.topic_id if ti is not None else ZERO_UUID
+            if denied and name in denied:
+                out.add(ZERO_UUID, name, (p.partition_index for p in t.partitions), ErrorCode.TOPIC_AUTHORIZATION_FAILED)
+                continue
             if ti is None:
                 out.add(ZERO_UUID, name, (p.partition_index for p in t.partitions),
                         ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)

@@ -15,7 +15,9 @@ which the protocol cannot carry here).
 
 from __future__ import annotations
 
+from odradek.api_handlers.authorization import allowed, allowed_names
 from odradek.api_handlers.group_common import coordinator_error, metadata_topics
+from odradek.controller.acls import DESCRIBE, GROUP, TOPIC
 from odradek.coordinator.group_records import is_stale
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_fetch_response import (
@@ -71,12 +73,38 @@ def _unstable(ctx, request, group_id: str, res) -> list:
 
 _UNSTABLE = object()
 _UNKNOWN_TOPIC_ID = object()
+_DENIED = object()  # a topic the principal may not DESCRIBE
+
+
+def _split_denied(ctx, topics):
+    """With an authorizer: (the request topics the principal may DESCRIBE, the others answered
+    TOPIC_AUTHORIZATION_FAILED), as Kafka's fetchOffsetsForGroup; None (all topics) stays None."""
+    if ctx.services.authorizer is None or topics is None:
+        return topics, []
+    ok = allowed_names(ctx, DESCRIBE, TOPIC, {name for name, _, _ in topics})
+    return ([t for t in topics if t[0] in ok],
+            [(name, tid, [(p, _DENIED) for p in parts]) for name, tid, parts in topics if name not in ok])
+
+
+def _hide_denied(ctx, res) -> list:
+    """All offsets of a group: the topics the principal may not DESCRIBE are left out (fetchAllOffsetsForGroup)."""
+    if ctx.services.authorizer is None:
+        return res
+    ok = allowed_names(ctx, DESCRIBE, TOPIC, {name for name, _, _ in res})
+    return [r for r in res if r[0] in ok]
+
+
+def _group_denied(ctx, group_id: str) -> bool:
+    return ctx.services.authorizer is not None and not allowed(ctx, DESCRIBE, GROUP, group_id)
 
 
 def _partition(cls, p, om):
     if om is _UNKNOWN_TOPIC_ID:
         return cls(partition_index=p, committed_offset=-1, committed_leader_epoch=-1, metadata="",
                    error_code=ErrorCode.UNKNOWN_TOPIC_ID)
+    if om is _DENIED:
+        return cls(partition_index=p, committed_offset=-1, committed_leader_epoch=-1, metadata="",
+                   error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED)
     if om is _UNSTABLE:
         return cls(partition_index=p, committed_offset=-1, committed_leader_epoch=-1, metadata="",
                    error_code=ErrorCode.UNSTABLE_OFFSET_COMMIT)
@@ -124,6 +152,10 @@ def handle(ctx, request) -> OffsetFetchResponse:
     if v >= 8:
         groups = []
         for rg in request.groups:
+            if _group_denied(ctx, rg.group_id):
+                groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
+                                                       error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED))
+                continue
             if coord_err := coordinator_error(ctx, rg.group_id):
                 groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[],
                                                        error_code=coord_err))
@@ -134,12 +166,15 @@ def handle(ctx, request) -> OffsetFetchResponse:
                     groups.append(OffsetFetchResponseGroup(group_id=rg.group_id, topics=[], error_code=check))
                     continue
             topics, unknown = _group_topics(ctx, rg)
+            topics, denied = _split_denied(ctx, topics)
             err, res = _fetch(ctx, rg.group_id, topics)
             res = _unstable(ctx, request, rg.group_id, res)
             if topics is None and v >= 10:
                 res = _with_current_ids(ctx, res)
+            if topics is None:
+                res = _hide_denied(ctx, res)
             if err == ErrorCode.NONE:
-                res += unknown  # Kafka adds them after the coordinator's answer, unless the group failed
+                res += unknown + denied  # Kafka adds them after the coordinator's answer, unless the group failed
             groups.append(OffsetFetchResponseGroup(
                 group_id=rg.group_id, error_code=err,
                 topics=[OffsetFetchResponseTopics(name=name, topic_id=tid, partitions=[
@@ -148,10 +183,14 @@ def handle(ctx, request) -> OffsetFetchResponse:
             ))
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
     topics = None if request.topics is None else [(t.name, ZERO_UUID, t.partition_indexes) for t in request.topics]
+    if _group_denied(ctx, request.group_id):
+        return error_response(v, request, ErrorCode.GROUP_AUTHORIZATION_FAILED, None)
     if coord_err := coordinator_error(ctx, request.group_id):
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=coord_err)
+    topics, denied = _split_denied(ctx, topics)
     err, res = _fetch(ctx, request.group_id, topics)
     res = _unstable(ctx, request, request.group_id, res)
+    res = _hide_denied(ctx, res) if topics is None else res + (denied if err == ErrorCode.NONE else [])
     return OffsetFetchResponse(
         throttle_time_ms=0,
         error_code=err,

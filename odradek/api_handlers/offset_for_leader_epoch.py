@@ -13,6 +13,10 @@ from odradek.wire.messages.offset_for_leader_epoch_response import (
     OffsetForLeaderTopicResult,
 )
 
+from odradek.controller.acls import CLUSTER, CLUSTER_ACTION, CLUSTER_NAME, DESCRIBE, TOPIC
+from odradek.wire.errors import ErrorCode
+
+from .authorization import allowed, allowed_names
 from .common import mirror_partitions
 from .ports import NotLed
 
@@ -24,10 +28,18 @@ MAX_VERSION = 4
 def handle(ctx, req) -> OffsetForLeaderEpochResponse:
     partitions = ctx.services.partitions
     topics = []
+    denied: set = set()
+    if ctx.services.authorizer is not None and not allowed(ctx, CLUSTER_ACTION, CLUSTER, CLUSTER_NAME):
+        names = {t.topic for t in req.topics}  # a consumer: DESCRIBE on each topic
+        denied = names - allowed_names(ctx, DESCRIBE, TOPIC, names)
     for t in req.topics:
         parts = []
         for p in t.partitions:
             r = EpochEndOffset(error_code=0, partition=p.partition, leader_epoch=-1, end_offset=-1)
+            if denied and t.topic in denied:
+                r.error_code = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+                parts.append(r)
+                continue
             ans = partitions.epoch_end_offset(t.topic, p.partition, p.current_leader_epoch, p.leader_epoch)
             if isinstance(ans, NotLed):
                 r.error_code = ans.error

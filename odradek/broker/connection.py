@@ -417,7 +417,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
                              client_host=self.client_host, principal=self.principal, header=header,
                              resolve_host=host_resolves)
         if ctx.services.authorizer is not None:  # authorizer.class.name (api_handlers/authorization.py)
-            denied = authorization.gate(ctx, key)
+            denied = authorization.gate(ctx, key, body)
             if denied is not None:
                 resp = BUILDERS[key](ver, body, denied, None)
                 if resp is None:  # acks=0 Produce: Kafka closes the connection instead
