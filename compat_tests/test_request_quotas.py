@@ -5,8 +5,8 @@ CreatePartitions v3 topics refused with THROTTLING_QUOTA_EXCEEDED (no message) a
 token bucket needs in throttle_time_ms, while older versions are admitted and throttled; a client
 over request_percentage gets throttle_time_ms (at most one window); clients without a quota are
 never throttled; past an address's connection_creation_rate a new connection is not served and
-is closed after the throttle time (Kafka 4.3 with the same loop: 10 served, then each closed about
-a second later). In a cluster the broker forwards the admin write in an Envelope, so the active
+is closed after the throttle time (Kafka 4.3 with the same loop: 10 served, then the next closed
+about a second later). In a cluster the broker forwards the admin write in an Envelope, so the active
 controller decides it as the client's (its client id's quota), as Kafka's ForwardingManager."""
 
 from __future__ import annotations
@@ -129,7 +129,7 @@ def test_connection_creation_rate_of_an_address(broker):
     set_rate(False)
     served = []
     try:
-        for _ in range(13):
+        for _ in range(11):
             raw = RawClient(bs, timeout=30)
             try:
                 raw.send(ApiVersionsRequest(client_software_name="rate", client_software_version="1"), 3)
@@ -141,8 +141,9 @@ def test_connection_creation_rate_of_an_address(broker):
     finally:
         set_rate(True)
     # a 1/s rate over at least 10 one-second windows: the first 10 (the admin connection was made
-    # before the quota) are served, the next are not
-    assert served == [True] * 10 + [False] * 3
+    # before the quota) are served, the 11th is not (later ones may be again, by less than a
+    # millisecond of throttle once a second has passed: Kafka's rounding, on both)
+    assert served == [True] * 10 + [False]
     raw = RawClient(bs, timeout=30)  # the quota removed: served again
     raw.send(ApiVersionsRequest(client_software_name="rate", client_software_version="1"), 3)
     assert raw.recv(18, 3).body.error_code == 0
