@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import time
 from collections import deque
+from operator import add
 from collections.abc import Callable
 
 from odradek.security.quotas import FETCH as FETCH_RATE
@@ -86,6 +87,44 @@ class _Timer:
         self.total += ms
 
 
+class _RequestTimes:
+    """The time components of one request name, kept together: one reservoir of tuples (in
+    COMPONENTS' order), one count and the running totals - a request costs one append, not one
+    per component."""
+    __slots__ = ("samples", "count", "totals")
+
+    def __init__(self):
+        self.samples: deque[tuple[float, ...]] = deque(maxlen=RESERVOIR)
+        self.count = 0
+        self.totals: list[float] = [0.0] * len(COMPONENTS)
+
+    def add(self, times_ms: tuple[float, ...]) -> None:
+        self.samples.append(times_ms)
+        self.count += 1
+        self.totals = list(map(add, self.totals, times_ms))
+
+
+class _Component:
+    """One component of a request name's times, read as a timer (samples, count, total)."""
+    __slots__ = ("times", "index")
+
+    def __init__(self, times: _RequestTimes, index: int):
+        self.times, self.index = times, index
+
+    @property
+    def samples(self) -> list[float]:
+        i = self.index
+        return [t[i] for t in self.times.samples]
+
+    @property
+    def count(self) -> int:
+        return self.times.count
+
+    @property
+    def total(self) -> float:
+        return self.times.totals[self.index]
+
+
 def quantile(sorted_values: list[float], q: float) -> float:
     """Yammer's Snapshot.getValue: position q*(n+1), linear between neighbours."""
     n = len(sorted_values)
@@ -107,31 +146,34 @@ class RequestStats:
 
     def __init__(self):
         self.requests: dict[tuple[str, int], int] = {}
-        self.timers: dict[tuple[str, str], _Timer] = {}
-        self._by_name: dict[str, tuple[_Timer, ...]] = {}  # the same timers, in COMPONENTS' order
+        self.timers: dict[tuple[str, str], _Component] = {}  # (name, component) -> its view of _times
+        self._times: dict[str, _RequestTimes] = {}
+        self._names: dict[tuple[int, bool], tuple[str, ...]] = {}
         self.parked: dict[str, int] = {}
         self.auth_ok: dict[str, int] = {}
         self.auth_failed: dict[str, int] = {}
         self.throttles = ThrottleStats()
 
     def names(self, api_key: int, follower: bool) -> tuple[str, ...]:
-        name = api_name(api_key)
-        if api_key == FETCH:
-            return (name, "FetchFollower" if follower else "FetchConsumer")
-        return (name,)
+        names = self._names.get((api_key, follower))
+        if names is None:
+            name = api_name(api_key)
+            names = (name, "FetchFollower" if follower else "FetchConsumer") if api_key == FETCH else (name,)
+            self._names[(api_key, follower)] = names
+        return names
 
     def record(self, api_key: int, version: int, follower: bool, times_ms: tuple[float, ...]) -> None:
         """One answered request: ``times_ms`` in COMPONENTS' order."""
+        requests = self.requests
         for name in self.names(api_key, follower):
             key = (name, version)
-            self.requests[key] = self.requests.get(key, 0) + 1
-            timers = self._by_name.get(name)
-            if timers is None:
-                timers = self._by_name[name] = tuple(_Timer() for _ in COMPONENTS)
-                for comp, t in zip(COMPONENTS, timers):
-                    self.timers[(name, comp)] = t
-            for t, ms in zip(timers, times_ms):
-                t.add(ms)
+            requests[key] = requests.get(key, 0) + 1
+            times = self._times.get(name)
+            if times is None:
+                times = self._times[name] = _RequestTimes()
+                for i, comp in enumerate(COMPONENTS):
+                    self.timers[(name, comp)] = _Component(times, i)
+            times.add(times_ms)
 
     def authenticated(self, listener: str, ok: bool) -> None:
         """A SASL authentication that succeeded or failed on ``listener`` (Kafka's
