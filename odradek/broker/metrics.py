@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -30,7 +31,7 @@ from odradek.coordinator.group_model import CLASSIC
 if TYPE_CHECKING:
     from odradek.broker.broker import Broker
     from odradek.controller.image import MetadataImage
-    from odradek.raft.node import RaftNode
+    from odradek.broker.raft_driver import RaftDriver
 
 def _family(name: str, doc: str, typ: str) -> Metric:
     return Metric(name, doc, typ)
@@ -268,16 +269,21 @@ class ControllerCollector:
 
 class RaftCollector:
     """The metadata quorum as Kafka's raft-metrics (kafka.server:type=raft-metrics; the exporter's
-    catch-all naming): leader, epoch, high watermark, log end, and whether this node votes."""
+    catch-all naming): leader, epoch, high watermark, log end, whether this node votes, and the
+    leader's commit latency."""
 
-    def __init__(self, node: Callable[[], RaftNode | None]):
-        self.node = node
+    def __init__(self, driver: Callable[[], RaftDriver | None]):
+        self.driver = driver
 
     def collect(self) -> Iterator[Metric]:
-        n = self.node()
-        if n is None:
+        d = self.driver()
+        if d is None:
             return
+        n = d.node
         prefix = "kafka_server_raft_metrics_"
+        avg, mx = d.commit_latency.avg_max(time.monotonic())
+        yield _gauge(prefix + "commit_latency_avg", "Append to commit on the leader, average (ms)", iter([({}, avg)]))
+        yield _gauge(prefix + "commit_latency_max", "Append to commit on the leader, max (ms)", iter([({}, mx)]))
         for name, value, doc in (("current_leader", n.leader_id, "The quorum leader's id, -1 if unknown"),
                                  ("current_epoch", n.epoch, "The quorum epoch"),
                                  ("high_watermark", n.hw, "The committed end of the metadata log"),

@@ -17,7 +17,7 @@ from odradek.broker.stats import LogStats, RequestStats, TopicStats
 if TYPE_CHECKING:
     from odradek.broker.broker import Broker
     from odradek.controller.image import MetadataImage
-    from odradek.raft.node import RaftNode
+    from odradek.broker.raft_driver import RaftDriver
 
 PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8"
 
@@ -51,7 +51,7 @@ class NodeHttp:
                                                 connections, connections_created))
 
     def serve_controller_metrics(self, image: Callable[[], MetadataImage], active: Callable[[], bool] | None,
-                                 raft: Callable[[], RaftNode | None] | None) -> None:
+                                 raft: Callable[[], RaftDriver | None] | None) -> None:
         """KafkaController's gauges on a node with the controller role (``active`` given), and the
         metadata quorum's on a node of a quorum (``raft`` given)."""
         from odradek.broker.metrics import ControllerCollector, RaftCollector

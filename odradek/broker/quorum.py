@@ -115,7 +115,7 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     served = http if server is None else server.http
     if served is not None:
         served.serve_controller_metrics(lambda: controller.image, (lambda: cs.active) if cs.is_controller else None,
-                                        lambda: cs.driver.node if cs.driver is not None else None)
+                                        lambda: cs.driver)
         served.ready = True
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)

@@ -16,7 +16,9 @@ import logging
 import os
 import random
 import struct
+import time
 
+from odradek.broker.stats import CommitLatency
 from odradek.raft import rpc
 from odradek.log.fs import FileSystem
 from odradek.raft.file_storage import FileStorage, StorageOfflineError
@@ -155,6 +157,7 @@ class RaftDriver:
         self._last_state = None
         self.leader_hw = -1  # the last high watermark a leader told us (observers' catch-up)
         self.write_error: OSError | None = None  # the metadata log's last failed write, until one succeeds
+        self.commit_latency = CommitLatency()  # raft-metrics commit-latency-avg/-max (broker/stats.py)
 
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
@@ -204,6 +207,7 @@ class RaftDriver:
 
     def propose(self, values, now_ms: int) -> int:
         last = self.node.propose(values, now_ms)
+        self.commit_latency.appended(last, time.monotonic())
         self._process()
         return last
 
@@ -245,6 +249,10 @@ class RaftDriver:
                         and self.sm.snapshot_ready():
                     n.snapshot(n.applied, self.sm.snapshot_bytes(n.applied))
                     self._since_snapshot = 0
+            if n.is_leader:
+                self.commit_latency.committed(n.hw, time.monotonic())
+            else:
+                self.commit_latency.not_leader()
             while self._waiters and self._waiters[0][0] < n.applied:
                 _, _, fut = heapq.heappop(self._waiters)
                 if not fut.done():

@@ -213,6 +213,40 @@ class LogStats:
         return result
 
 
+class CommitLatency:
+    """Kafka's raft-metrics commit-latency-avg/-max: on the quorum leader, the time from appending a
+    batch of metadata records to the high watermark passing it, over Kafka's default metrics window
+    (2 samples of 30 s); NaN with none in the window (a follower, an idle leader)."""
+
+    SPAN_S = 60.0
+
+    def __init__(self):
+        self._pending: deque[tuple[int, float]] = deque()  # (last offset, appended at), in order
+        self._samples: deque[tuple[float, float]] = deque()  # (committed at, latency ms)
+
+    def appended(self, last_offset: int, now: float) -> None:
+        self._pending.append((last_offset, now))
+
+    def committed(self, high_watermark: int, now: float) -> None:
+        p = self._pending
+        while p and p[0][0] < high_watermark:
+            _, t = p.popleft()
+            self._samples.append((now, (now - t) * 1000))
+
+    def not_leader(self) -> None:
+        """Leadership lost: what was appended is no longer this node's to commit."""
+        self._pending.clear()
+
+    def avg_max(self, now: float) -> tuple[float, float]:
+        s = self._samples
+        while s and now - s[0][0] >= self.SPAN_S:
+            s.popleft()
+        if not s:
+            return math.nan, math.nan
+        values = [ms for _, ms in s]
+        return sum(values) / len(values), max(values)
+
+
 class ThrottleStats:
     """Kafka's quota sensors' ``throttle-time``: per client under a produce or fetch byte-rate
     quota, the average throttle time (ms, 0 when not throttled) of its requests over the quota

@@ -102,3 +102,22 @@ def test_log_stats_time_flushes_and_cleaner_passes():
     assert ls.flush.count == 2  # a failed flush is timed too (Kafka's timer)
     assert ls.timed_clean(lambda now: None, 5) is None and ls.last_clean_secs == 0.0
     assert ls.timed_clean(lambda now: ("log", now), 5) == ("log", 5)
+
+
+def test_commit_latency_from_append_to_high_watermark_over_the_window():
+    import math
+
+    from odradek.broker.stats import CommitLatency
+
+    c = CommitLatency()
+    assert all(math.isnan(v) for v in c.avg_max(0.0))
+    c.appended(4, 10.0)
+    c.appended(9, 10.5)
+    c.committed(5, 10.03125)  # offsets up to 4 committed: the first batch, 31.25 ms
+    c.committed(10, 10.625)  # the second, 125 ms
+    assert c.avg_max(11.0) == (78.125, 125.0)
+    c.appended(12, 20.0)
+    c.not_leader()  # lost leadership: never counted
+    c.committed(13, 20.5)
+    assert c.avg_max(69.0) == (78.125, 125.0)
+    assert all(math.isnan(v) for v in c.avg_max(71.0))  # out of Kafka's 2 x 30 s window
