@@ -61,8 +61,6 @@ RESOURCE_CHECKS: dict[int, tuple] = {
 
 # APIs served without their per-resource checks yet: super users only
 SUPER_USERS_ONLY = frozenset({
-    61,  # DescribeProducers (READ on each topic)
-    65, 66,  # DescribeTransactions, ListTransactions (DESCRIBE on each transactional id)
     74,  # ListConfigResources
     76, 77, 78, 79, 90, 91, 92,  # share groups
     88, 89,  # streams groups

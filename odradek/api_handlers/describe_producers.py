@@ -7,10 +7,12 @@ As Kafka's Partition.activeProducerState, any replica with a local log answers, 
 
 from __future__ import annotations
 
+from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_producers_response import (DescribeProducersResponse, PartitionResponse,
                                                                ProducerState, TopicResponse)
 
+from .authorization import allowed
 from .common import topic_name_error
 from .ports import NotLed
 
@@ -24,10 +26,13 @@ UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
 def handle(ctx, request) -> DescribeProducersResponse:
     image = ctx.services.metadata.image
     topics = []
+    authorizing = ctx.services.authorizer is not None
     for t in request.topics:
         bad_name = topic_name_error(t.name)
         if bad_name is not None:
             err = (ErrorCode.INVALID_TOPIC_EXCEPTION, bad_name)
+        elif authorizing and not allowed(ctx, READ, TOPIC, t.name):
+            err = (ErrorCode.TOPIC_AUTHORIZATION_FAILED, ErrorCode.TOPIC_AUTHORIZATION_FAILED.message)
         elif t.name not in image.topics:
             err = (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, UNKNOWN_TOPIC_MESSAGE)
         else:

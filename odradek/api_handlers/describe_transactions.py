@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from odradek.controller.acls import DESCRIBE, TOPIC, TRANSACTIONAL_ID
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_transactions_response import (
     DescribeTransactionsResponse,
@@ -9,6 +10,7 @@ from odradek.wire.messages.describe_transactions_response import (
     TransactionState,
 )
 
+from .authorization import allowed, allowed_names
 from .txn_common import txn_coordinator
 
 API_KEY = 65
@@ -19,7 +21,11 @@ MAX_VERSION = 0
 def handle(ctx, req) -> DescribeTransactionsResponse:
     txn = txn_coordinator(ctx)
     out = []
+    authorizing = ctx.services.authorizer is not None
     for tid in req.transactional_ids:
+        if authorizing and not allowed(ctx, DESCRIBE, TRANSACTIONAL_ID, tid):
+            out.append(TransactionState(error_code=ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, transactional_id=tid))
+            continue
         if err := txn.coordinator_error(tid):
             out.append(TransactionState(error_code=err, transactional_id=tid,
                                         transaction_state="", transaction_timeout_ms=0, transaction_start_time_ms=0,
@@ -34,6 +40,9 @@ def handle(ctx, req) -> DescribeTransactionsResponse:
         by_topic: dict = {}
         for t, p in sorted(m.partitions):
             by_topic.setdefault(t, []).append(p)
+        if authorizing:  # only the topics the principal may DESCRIBE
+            ok = allowed_names(ctx, DESCRIBE, TOPIC, by_topic)
+            by_topic = {t: ps for t, ps in by_topic.items() if t in ok}
         out.append(TransactionState(
             error_code=0, transactional_id=tid, transaction_state=m.state.kafka_name,
             transaction_timeout_ms=m.timeout_ms, transaction_start_time_ms=m.start_ms,

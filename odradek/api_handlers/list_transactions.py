@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from odradek.controller.acls import DESCRIBE, TRANSACTIONAL_ID
 from odradek.coordinator.txn_records import STATE_BY_NAME
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.list_transactions_response import ListTransactionsResponse, TransactionState
 
+from .authorization import allowed_names
 from .error_responses import top_level_error
 from .txn_common import txn_coordinator
 
@@ -29,6 +31,9 @@ def handle(ctx, req) -> ListTransactionsResponse:
         except Exception:  # an invalid regular expression
             return ListTransactionsResponse(throttle_time_ms=0, error_code=ErrorCode.INVALID_REQUEST,
                                             unknown_state_filters=unknown, transaction_states=[])
+    if ctx.services.authorizer is not None:  # the transactional ids the principal may DESCRIBE
+        ok = allowed_names(ctx, DESCRIBE, TRANSACTIONAL_ID, [m.transactional_id for m in found])
+        found = [m for m in found if m.transactional_id in ok]
     return ListTransactionsResponse(
         throttle_time_ms=0, error_code=0, unknown_state_filters=unknown,
         transaction_states=[TransactionState(transactional_id=m.transactional_id, producer_id=m.producer_id,
