@@ -14,20 +14,15 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from odradek.api_handlers.error_responses import BUILDERS
 from odradek.api_handlers.context import RequestContext
 from odradek.broker import envelope
 from odradek.broker.controller_api import (
-    ADMIN_WRITES, ALTER_CONFIGS, CREATE_PARTITIONS, CREATE_TOPICS, DELETE_TOPICS, INCREMENTAL_ALTER_CONFIGS, DESCRIBE_QUORUM, ControllerApi, delayed, not_controller_response,
+    ADMIN_WRITES, CREATE_TOPICS, DESCRIBE_QUORUM, ControllerApi, delayed, not_controller_response,
     says_not_controller,
 )
 from odradek.broker.controller_server import WRITE_TIMEOUT_S, ControllerServer
 from odradek.broker.raft_driver import PeerChannel
-from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import create_topics_request as ctq
-
-PER_RESOURCE_WRITES = frozenset({CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS,
-                                 INCREMENTAL_ALTER_CONFIGS})
 
 log = logging.getLogger("odradek.quorum")
 
@@ -101,14 +96,9 @@ class Forwarding:
         return reg
 
     def forward(self, ctx, req):
-        """A client's admin request: relay it; a created topic is answered once it is visible here.
-        With an authorizer, the writes checked per resource (topics, configs) are relayed for super users
-        only: the controller does not learn the client's principal (no Envelope yet), so refused here
-        rather than allowed unchecked there."""
-        authz = ctx.services.authorizer
-        if (authz is not None and ctx.api_key in PER_RESOURCE_WRITES and ctx.principal is not None
-                and not authz.is_super_user(ctx.principal)):
-            return BUILDERS[ctx.api_key](ctx.api_version, req, ErrorCode.CLUSTER_AUTHORIZATION_FAILED, None)
+        """A client's admin request: relay it (in an Envelope with the client's principal: the controller
+        authorizes each topic or config resource, as Kafka's ControllerApis); a created topic is answered
+        once it is visible here."""
         async def run():
             resp = await self._channel.call(req, ctx.api_version, ctx.api_key, on_behalf=ctx)
             if ctx.api_key == CREATE_TOPICS and not req.validate_only:
