@@ -158,6 +158,9 @@ def test_log_cleaner_metrics_after_a_pass(served):
     data_dir = f'"{broker.data_dir}"'
     assert metrics[("kafka_log_logcleanermanager_uncleanable_partitions_count", (("logDirectory", data_dir),))] == 0
     assert metrics[("kafka_log_logcleanermanager_uncleanable_bytes", (("logDirectory", data_dir),))] == 0
+    # one log line per roll and per cleaner pass
+    assert any(f"{topic}-0: rolled new log segment at offset" in line for line in broker.output)
+    assert any(f"{topic}-0: cleaned offsets [0, " in line for line in broker.output)
 
 
 def test_throttle_times_of_a_client_over_its_quota(served):

@@ -351,6 +351,10 @@ class ReplicaManager:
         self.following.update(followed)
         elected = {tp: ld.leader_epoch for tp, ld in leaders.items() if old_epochs.get(tp) != ld.leader_epoch}
         lost = {tp: followed[tp][1] if tp in followed else None for tp in old_epochs if tp not in leaders}
+        if elected or lost:  # one line per metadata change, however many partitions it moves
+            log.info("leadership: leader of %d more partition(s)%s, no longer leader of %d%s", len(elected),
+                     _some(f"{t}-{p}@{e}" for (t, p), e in sorted(elected.items())), len(lost),
+                     _some(f"{t}-{p}" for t, p in sorted(lost)))
         for listener in self.leadership_listeners if elected or lost else ():
             try:
                 listener(elected, lost)
@@ -384,8 +388,12 @@ class ReplicaManager:
                             tp[0], tp[1], rd.proposals[-1])
             else:
                 for p in rd.proposals:
+                    shrink = len(p.isr_ids) < len(leader.isr)
                     if self._stats is not None:
-                        self._stats.isr_change(len(p.isr_ids) < len(leader.isr))
+                        self._stats.isr_change(shrink)
+                    log.info("partition %s-%d: %s ISR from %s to %s (leader epoch %d, high watermark %d)", tp[0],
+                             tp[1], "shrinking" if shrink else "expanding", ",".join(map(str, sorted(leader.isr))),
+                             ",".join(map(str, sorted(p.isr_ids))), leader.leader_epoch, plog.high_watermark)
                     self._send_alter_partition(tp, topic.topic_id, p)
 
     def tick(self, now_ms: int) -> None:
@@ -560,3 +568,11 @@ def _topic_configs(image, name: str):
         return dict(tc.get(name, {}))
     t = image.topics.get(name)
     return dict(t.configs) if t is not None else {}
+
+
+def _some(names, shown: int = 5) -> str:
+    """" (a, b, c, ...)": the first few of a log line's partitions."""
+    names = list(names)
+    if not names:
+        return ""
+    return " (" + ", ".join(names[:shown]) + (", ..." if len(names) > shown else "") + ")"

@@ -437,7 +437,13 @@ class LogManager:
 
     def clean_once(self, now_ms: int):
         """One compaction pass on the dirtiest log; run from a background thread."""
-        return self.cleaner.run_once(list(self), now_ms)
+        done = self.cleaner.run_once(list(self), now_ms)
+        if done is not None and not done[1].aborted:
+            cleaned, r = done
+            logger.info("%s: cleaned offsets [%d, %d): %d segment(s) rewritten, %d -> %d bytes, %d record(s) "
+                        "removed", cleaned.dir, r.first_dirty_offset, r.end_offset, r.segments_rewritten,
+                        r.bytes_before, r.bytes_after, r.records_removed)
+        return done
 
     def start_cleaner(self, clock_ms: Callable[[], int], interval_s: float = 15.0) -> None:
         """Run clean_once in a daemon thread until close(); the broker passes its clock."""

@@ -837,6 +837,7 @@ class PartitionLog:
             old.park()  # opened again when read
         new = self._new_segment(base_offset, now_ms, fresh=True)
         self._set_segments(self.segments + [new])
+        logger.info("%s: rolled new log segment at offset %d", self.dir, base_offset)
         self.recovery_point = base_offset
         self._write_producer_snapshot(base_offset)
         self._write_checkpoint()
