@@ -358,13 +358,15 @@ class Broker:
         self.share_groups = ShareGroupCoordinator(settings=self.share_group_settings, offsets=offsets,
                                                   max_share_sessions=self.config.max_share_sessions,
                                                   max_group_size=self.config.group_share_max_size,
-                                                  stored_state=lambda *a: self.share_persister.stored_state(*a))
+                                                  stored_state=lambda *a: self.share_persister.stored_state(*a),
+                                                  initialize_state=lambda *a: self.share_persister.initialize(*a))
         self.share_states = ShareCoordinator(CoordinatorLog(self.replicas, SHARE_GROUP_STATE, self.coordinator_writes),
                                              state_partitions)
         self.share_persister = SharePersister(self.node_id, lambda: self.controller.image, self.share_states,
                                               self.share_groups, leader_epoch, self.purgatory_poke, self.clock_ms,
                                               remote=self.alter_partition is not None,
-                                              latest_offset=lambda t, p: (offsets(t, p) or (None, None))[1])
+                                              latest_offset=lambda t, p: (offsets(t, p) or (None, None))[1],
+                                              ensure_state_topic=lambda: self.ensure_internal_topic(SHARE_GROUP_STATE))
         self.replicas.leadership_listeners.append(self.share_persister.leadership_changed)
         self.share_persistence = SharePersistence(
             self.share_groups, CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes),

@@ -230,6 +230,10 @@ class SharesPort:
                                   now_ms, topics, is_other_group)
         if r.released:
             self._wake(r.released)
+        # the group's epoch and initialized partitions are written with the heartbeat that changed them
+        # (its answer waits for them to be committed, as Kafka's): a member is assigned a partition only
+        # once a group coordinator taking over would know it initialized
+        self._persist(now_ms)
         return r
 
     def end_session(self, group_id: str, member_id: str) -> None:

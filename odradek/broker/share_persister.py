@@ -36,11 +36,17 @@ from typing import Callable
 from odradek.api_handlers.ports import ShareStateWrite, ShareSummaries, ShareSummary
 from odradek.broker.inter_broker import BrokerCalls, InterBrokerClient, NotDelivered, cancel_all
 from odradek.coordinator.errors import CoordinatorError
-from odradek.coordinator.share_coordinator import ShareCoordinator, Snapshot, delivery_complete_count
+from odradek.coordinator.share_coordinator import (
+    UNINITIALIZED_START_OFFSET as UNINITIALIZED,
+    ShareCoordinator,
+    Snapshot,
+    delivery_complete_count,
+)
 from odradek.coordinator.share_group_coordinator import NOT_READY, ShareGroupCoordinator
 from odradek.coordinator.share_state import SHARE_STATE_TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import delete_share_group_state_request as dreq
+from odradek.wire.messages import initialize_share_group_state_request as ireq
 from odradek.wire.messages import list_offsets_request as loreq
 from odradek.wire.messages import read_share_group_state_request as rreq
 from odradek.wire.messages import read_share_group_state_summary_request as sreq
@@ -56,6 +62,7 @@ JITTER = 0.2
 REQUEST_TIMEOUT_S = 30.0
 RETRIABLE = frozenset({E.COORDINATOR_NOT_AVAILABLE, E.COORDINATOR_LOAD_IN_PROGRESS, E.NOT_COORDINATOR,
                        E.UNKNOWN_TOPIC_OR_PARTITION, E.NETWORK_EXCEPTION, E.REQUEST_TIMED_OUT})
+FENCED = frozenset({E.FENCED_STATE_EPOCH, E.FENCED_LEADER_EPOCH})
 
 
 class SharePersister:
@@ -63,10 +70,13 @@ class SharePersister:
                  shares: ShareGroupCoordinator, leader_epoch: Callable[[str, int], int | None],
                  poke: Callable[[tuple], object], now_ms: Callable[[], int], remote: bool,
                  client: BrokerCalls | None = None,
-                 latest_offset: Callable[[str, int], int | None] = lambda topic, partition: None):
+                 latest_offset: Callable[[str, int], int | None] = lambda topic, partition: None,
+                 ensure_state_topic: Callable[[], bool] = lambda: True, rng: random.Random | None = None):
         """leader_epoch(topic, partition): the data partition's leader epoch while led here, else None;
         remote: a cluster broker (a single node's share coordinator is always this node);
-        latest_offset(topic, partition): its high watermark while led here, else None."""
+        latest_offset(topic, partition): its high watermark while led here, else None;
+        ensure_state_topic(): create __share_group_state if needed, True once it exists; rng: the
+        backoff jitter's (a seeded one in simulations)."""
         self.node_id = node_id
         self._image = image
         self.store = store
@@ -77,11 +87,14 @@ class SharePersister:
         self._remote = remote
         self._client = client
         self._latest_offset = latest_offset
+        self._ensure_state_topic = ensure_state_topic
+        self._rng = rng or random.Random()
         self._ids = itertools.count()
         self._tasks: set[asyncio.Task] = set()
         self._reads: dict[tuple, asyncio.Task] = {}
         self._locks: dict[tuple, asyncio.Lock] = {}
         self._deferred: dict[tuple, ShareStateWrite] = {}  # keys waiting for __share_group_state
+        self._initializing: set[tuple] = set()  # keys whose InitializeShareGroupState is on its way
         self.created: list[ShareStateWrite] = []  # the remote writes started since the broker last took them
 
     # ------------------------------------------------------------------ reads (share-partition leaders)
@@ -153,7 +166,12 @@ class SharePersister:
             snapshot.delivery_complete_count = delivery_complete_count(snapshot)
         deferred = self._deferred.get(key)
         if not self.store.error(key) and key not in self._locks and (deferred is None or not self._remote):
-            self._write_locally(key, snapshot, now_ms)  # raises: the change stays pending
+            try:
+                self._write_locally(key, snapshot, now_ms)  # raises: the change stays pending
+            except CoordinatorError as e:
+                if e.code in FENCED:
+                    self.shares.partitions.pop(key, None)  # (as a remote write fenced, below)
+                raise
             if deferred is not None:  # (a single node: committed once appended)
                 self._answer(self._deferred.pop(key), E.NONE)
             return
@@ -163,7 +181,7 @@ class SharePersister:
         # that its answer comes once the write is committed (the handler holds it until then)
         w = self._deferred.pop(key, None) or ShareStateWrite(("share-state-write", next(self._ids)), key)
         self.created.append(w)
-        self._start(self._write(w, snapshot))
+        self._start(self._write(w, snapshot, self.shares.partitions.get(key)))
 
     def _answer(self, w: ShareStateWrite, err: ErrorCode) -> None:
         w.error = err
@@ -175,7 +193,8 @@ class SharePersister:
         else:
             self.store.write(key, snapshot, now_ms)
 
-    async def _write(self, w: ShareStateWrite, snapshot: Snapshot | None) -> None:
+    async def _write(self, w: ShareStateWrite, snapshot: Snapshot | None, owner) -> None:
+        """owner: the share-partition whose state this is (a failure concerns it, not one rebuilt since)."""
         key = w.share_key
         group, tid, p = key
         lock = self._locks.setdefault(key, asyncio.Lock())
@@ -201,9 +220,81 @@ class SharePersister:
             if err:
                 log.info("share state %s: write failed: %s", key, err.name)
                 sp = self.shares.partitions.get(key)
-                if sp is not None:
+                sp = sp if sp is owner else None
+                if sp is not None and err in FENCED:
+                    # its state was initialized again (AlterShareGroupOffsets) or another leader took
+                    # it: as Kafka's share-partition manager, the cached share-partition goes (read
+                    # again at the next fetch)
+                    self.shares.partitions.pop(key, None)
+                elif sp is not None:
                     sp.dirty = True  # written again with the next change or tick
             self._answer(w, err)
+
+    # ------------------------------------------------------------------ initialization (the group coordinator)
+
+    def initialize(self, group_id: str, state_epoch: int, parts: dict) -> dict:
+        """ShareGroupCoordinator.initialize_state: InitializeShareGroupState (start offset -1, this
+        state epoch) of share-partitions {topic id: partitions} at their share coordinators, as
+        Kafka's group coordinator asks its persister. Those this node coordinates are initialized at
+        once and returned; the others are sent (retried as the writes), their outcome reported to
+        ShareGroupCoordinator.initialize_done. A single node whose share coordinator cannot take
+        them now reports them failed (the next heartbeat initializes them again)."""
+        now = self._now()
+        done: dict = {}
+        failed: dict = {}
+        remote = []
+        for tid, ps in parts.items():
+            for p in ps:
+                key = (group_id, bytes(tid), p)
+                if self.store.partition_for(key) is None:
+                    self._ensure_state_topic()
+                if self.store.partition_for(key) is not None and not self.store.error(key):
+                    try:
+                        self.store.initialize(key, state_epoch, UNINITIALIZED, now)
+                        done.setdefault(tid, set()).add(p)
+                    except CoordinatorError as e:
+                        if e.code == E.FENCED_STATE_EPOCH:  # initialized at a newer epoch already (as below)
+                            done.setdefault(tid, set()).add(p)
+                            continue
+                        log.info("share state %s: initialize failed: %s", key, e.code.name)
+                        failed.setdefault(tid, set()).add(p)
+                elif self._remote:
+                    if key not in self._initializing:  # (one at a time: a late one must not follow a success)
+                        remote.append(key)
+                else:
+                    failed.setdefault(tid, set()).add(p)
+        if failed:
+            self.shares.initialize_done(group_id, failed, False)
+        if remote:
+            self._initializing.update(remote)
+            self._start(self._initialize(group_id, state_epoch, remote))
+        return done
+
+    async def _initialize(self, group_id: str, state_epoch: int, keys: list) -> None:
+        async def one(key):
+            req = ireq.InitializeShareGroupStateRequest(group_id=group_id, topics=[ireq.InitializeStateData(
+                topic_id=key[1], partitions=[ireq.PartitionData(partition=key[2], state_epoch=state_epoch,
+                                                                start_offset=UNINITIALIZED)])])
+            try:
+                r = await self._call(key, req, 0)
+            finally:
+                self._initializing.discard(key)
+            err = r if isinstance(r, ErrorCode) else ErrorCode(r.results[0].partitions[0].error_code)
+            if err == E.FENCED_STATE_EPOCH:
+                # initialized already at a newer epoch of the group (by a group coordinator before this
+                # one, whose epoch record did not survive it): the state is there, carry on with it
+                return E.NONE
+            if err:
+                log.info("share state %s: initialize failed: %s", key, err.name)
+            return err
+
+        outcome: dict = {True: {}, False: {}}
+        errors = await asyncio.gather(*(one(key) for key in keys), return_exceptions=True)
+        for key, err in zip(keys, errors):
+            outcome[err is E.NONE].setdefault(key[1], set()).add(key[2])
+        for ok, parts in outcome.items():
+            if parts:
+                self.shares.initialize_done(group_id, parts, ok)
 
     # ------------------------------------------------------------------ summaries (the group coordinator)
 
@@ -304,7 +395,7 @@ class SharePersister:
         err = E.COORDINATOR_NOT_AVAILABLE
         for attempt in range(MAX_ATTEMPTS):
             if attempt:
-                await asyncio.sleep(backoff * random.uniform(1 - JITTER, 1 + JITTER) / 1000)
+                await asyncio.sleep(backoff * self._rng.uniform(1 - JITTER, 1 + JITTER) / 1000)
                 backoff = min(backoff * 2, REQUEST_BACKOFF_MAX_MS)
             broker = self.coordinator_of(key)
             if broker is None:

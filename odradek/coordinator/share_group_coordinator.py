@@ -8,9 +8,21 @@ high watermark) | None``.
 
 Membership as Kafka's: a member joins with epoch 0 and the member id it generated (v1), the group
 epoch moves on every membership or subscription (or subscribed-topic metadata) change, the
-server-side SimpleAssignor assigns every subscribed partition to at least one member (a partition
-is shared by several members when there are more members than partitions), and there is no
-revocation: a member takes its new assignment, and the group's epoch, at its next heartbeat.
+server-side SimpleAssignor assigns every initialized subscribed partition to at least one member (a
+partition is shared by several members when there are more members than partitions), and there is
+no revocation: a member takes its new assignment, and the group's epoch, at its next heartbeat.
+
+Initialization as Kafka 4.3's group coordinator: a heartbeat finds the subscribed topic-partitions
+the group has not initialized (nor is initializing since less than
+group.share.initialize.retry.interval.ms) and has their share state initialized through the
+``initialize_state`` port (InitializeShareGroupState at the share coordinators: state epoch = the
+group epoch, start offset -1, which the share-partition leader resolves by share.auto.offset.reset
+when it first reads it). Only initialized partitions are assigned: those the port initialized at
+once are assigned by the same heartbeat; the others, once ``initialize_done`` reports them, at the
+member's next heartbeat (the group epoch moves then, as Kafka's initializedAssignmentPending). The
+initialized and initializing partitions are persisted (ShareGroupStatePartitionMetadata), so a
+restarted or moved group coordinator does not initialize them again; a failed initialization is
+forgotten and retried by the next heartbeat.
 A member that does not heartbeat within share.session.timeout.ms is removed; its acquired
 records are released.
 
@@ -43,6 +55,7 @@ E = ErrorCode
 T = TypeVar("T")
 NOT_READY = "not ready"  # stored_state: the persisted state is on its way
 LEAVE_GROUP_MEMBER_EPOCH = -1
+INITIALIZE_RETRY_INTERVAL_MS = 30_000  # Kafka's group.share.initialize.retry.interval.ms default
 
 # Kafka's group configs (GroupConfig) for share groups and the broker property each defaults to
 SHARE_GROUP_CONFIGS = {
@@ -82,11 +95,15 @@ class ShareGroup:
     # the share-partitions initialized for the group (assigned, or set by AlterShareGroupOffsets):
     # what DescribeShareGroupOffsets without topics describes, as Kafka's initialized topics
     initialized: dict = field(default_factory=dict)  # {topic_id: set of partitions}
+    # the share-partitions whose initialization is under way: {topic_id: (set of partitions, since ms)}
+    initializing: dict = field(default_factory=dict)
     topic_names: dict = field(default_factory=dict)  # {topic_id: name} of those (for the record)
     persisted_initialized: dict = field(default_factory=dict)  # as last written
+    persisted_initializing: dict = field(default_factory=dict)  # as last written
 
     def initialized_changed(self) -> bool:
-        return {t: ps for t, ps in self.initialized.items() if ps} != self.persisted_initialized
+        return {t: ps for t, ps in self.initialized.items() if ps} != self.persisted_initialized or \
+            {t: ps for t, (ps, _) in self.initializing.items() if ps} != self.persisted_initializing
 
     @property
     def state(self) -> str:
@@ -117,21 +134,23 @@ def simple_assign(members: dict, topics: dict) -> dict:
     """Kafka's SimpleAssignor in effect: every partition of a subscribed topic to at least one of its
     subscribers; with more subscribers than partitions a partition goes to several of them.
 
-    members: {member_id: set of topic ids}; topics: {topic_id: partition count}.
+    members: {member_id: set of topic ids}; topics: {topic_id: partition count, or the sorted
+    partitions that may be assigned (the initialized ones)}.
     Returns {member_id: {topic_id: sorted partitions}}.
     """
     out: dict = {m: {} for m in members}
     for tid in sorted(topics):
-        n = topics[tid]
+        parts = list(range(topics[tid])) if isinstance(topics[tid], int) else list(topics[tid])
+        n = len(parts)
         subs = sorted(m for m, ts in members.items() if tid in ts)
         if not subs or n <= 0:
             continue
         if len(subs) <= n:
-            for p in range(n):
-                out[subs[p % len(subs)]].setdefault(tid, []).append(p)
+            for i, p in enumerate(parts):
+                out[subs[i % len(subs)]].setdefault(tid, []).append(p)
         else:
             for i, m in enumerate(subs):
-                out[m].setdefault(tid, []).append(i % n)
+                out[m].setdefault(tid, []).append(parts[i % n])
     return out
 
 
@@ -165,11 +184,20 @@ class ShareGroupCoordinator:
     def __init__(self, settings: Callable[[str], dict] | None = None,
                  offsets: Callable[[str, int], tuple | None] | None = None,
                  max_share_sessions: int = 2000, max_group_size: int = 200,
-                 stored_state: Callable[[tuple, str, int], object] | None = None):
+                 stored_state: Callable[[tuple, str, int], object] | None = None,
+                 initialize_state: Callable[[str, int, dict], dict] | None = None,
+                 initialize_retry_ms: int = INITIALIZE_RETRY_INTERVAL_MS):
         """stored_state(key, topic, partition): a share-partition's persisted state when this node
-        first leads it: (start offset, batches), None when nothing is persisted, NOT_READY while it
-        is being read from the share coordinator (the broker's persister)."""
+        first leads it: (start offset, batches, state epoch) (start offset -1: initialized, not
+        started), None when nothing is persisted, NOT_READY while it is being read from the share
+        coordinator (the broker's persister).
+
+        initialize_state(group_id, state_epoch, {topic_id: sorted partitions}): initialize those
+        share-partitions' state (start offset -1) -> {topic_id: partitions} initialized at once; the
+        others are reported later through initialize_done. Without it every one is at once."""
         self.settings = settings or (lambda gid: {})
+        self.initialize_state = initialize_state or (lambda gid, epoch, parts: parts)
+        self.initialize_retry_ms = initialize_retry_ms
         self.offsets = offsets or (lambda topic, partition: None)
         self.stored_state = stored_state or (lambda key, topic, partition: None)
         self.groups: dict[str, ShareGroup] = {}
@@ -261,6 +289,11 @@ class ShareGroupCoordinator:
             bump = True
         if bump:
             g.group_epoch += 1
+        self._initialize(g, topics, now_ms)
+        if not bump and self._assignment_pending(g):
+            g.group_epoch += 1  # partitions initialized since the last assignment
+            bump = True
+        if bump:
             self._assign(g, topics, now_ms)
         m.session_deadline_ms = now_ms + self._session_timeout(group_id)
         changed = member_epoch == 0
@@ -273,20 +306,68 @@ class ShareGroupCoordinator:
                                dict(m.assignment) if (changed or full) else None)
 
     def _assign(self, g: ShareGroup, topics: dict, now_ms: int) -> None:
+        """The target assignment of the group's initialized subscribed partitions."""
         names = {n: topics[n] for n in g.subscribed_names() if n in topics}
-        by_id = {bytes(tid): n for _, (tid, n) in names.items()}
+        assignable = {bytes(tid): sorted(p for p in g.initialized.get(bytes(tid), ()) if p < n)
+                      for _, (tid, n) in names.items()}
         members = {mid: {bytes(topics[t][0]) for t in m.subscribed if t in topics} for mid, m in g.members.items()}
-        g.target = simple_assign(members, by_id)
+        g.target = simple_assign(members, assignable)
         g.assignment_epoch = g.group_epoch
-        # Kafka initializes the share-partitions of a newly assigned topic-partition right away
-        # (InitializeShareGroupState): records produced from here on belong to the group.
-        id_to_name = {bytes(tid): name for name, (tid, _) in names.items()}
+
+    def _initialize(self, g: ShareGroup, topics: dict, now_ms: int) -> None:
+        """Kafka's subscribedTopicsChangeMap and InitializeShareGroupState: the subscribed partitions
+        neither initialized nor initializing for less than the retry interval are initialized at the
+        group's epoch."""
+        pending: dict = {}
+        for name in sorted(g.subscribed_names()):
+            t = topics.get(name)
+            if t is None:
+                continue
+            tid, count = bytes(t[0]), t[1]
+            have = set(g.initialized.get(tid, ()))
+            under_way = g.initializing.get(tid)
+            if under_way is not None and now_ms - under_way[1] < self.initialize_retry_ms:
+                have |= under_way[0]
+            missing = [p for p in range(count) if p not in have]
+            if missing:
+                pending[tid] = missing
+                g.topic_names[tid] = name
+        if not pending:
+            return
+        for tid, ps in pending.items():
+            before = g.initializing.get(tid)
+            g.initializing[tid] = ((before[0] if before else set()) | set(ps), now_ms)
+        self.initialize_done(g.group_id, self.initialize_state(g.group_id, g.group_epoch, pending), True)
+
+    def initialize_done(self, group_id: str, parts: dict, ok: bool) -> None:
+        """The initialization of share-partitions {topic_id: partitions} finished: they are
+        initialized (ok) or forgotten, to be initialized again by a later heartbeat (failed)."""
+        g = self.groups.get(group_id)
+        if g is None:
+            return
+        for tid, ps in parts.items():
+            under_way = g.initializing.get(tid)
+            if under_way is not None:
+                rest = under_way[0] - set(ps)
+                if rest:
+                    g.initializing[tid] = (rest, under_way[1])
+                else:
+                    del g.initializing[tid]
+            if ok and ps:
+                g.initialized.setdefault(tid, set()).update(ps)
+
+    def _assignment_pending(self, g: ShareGroup) -> bool:
+        """Kafka's initializedAssignmentPending: a subscribed topic whose initialized partitions are not
+        the ones assigned (some were initialized since)."""
+        if not g.members or not g.initialized:
+            return False
+        subscribed = g.subscribed_names()
+        assigned: dict = {}
         for parts in g.target.values():
             for tid, ps in parts.items():
-                g.initialized.setdefault(tid, set()).update(ps)
-                g.topic_names[tid] = id_to_name[tid]
-                for p in ps:
-                    self.share_partition(g.group_id, tid, id_to_name[tid], p)
+                assigned.setdefault(tid, set()).update(ps)
+        return any(ps and g.topic_names.get(tid) in subscribed and assigned.get(tid, set()) != ps
+                   for tid, ps in g.initialized.items())
 
     def _leave(self, group_id: str, member_id: str, now_ms: int, topics: dict) -> HeartbeatResult:
         g = self.groups.get(group_id)
@@ -353,6 +434,7 @@ class ShareGroupCoordinator:
             self._gone_partitions.add(key)
         for g in self.groups.values():
             g.initialized.pop(bytes(topic_id), None)
+            g.initializing.pop(bytes(topic_id), None)
 
     def release_member(self, group_id: str, member_id: str) -> set:
         """Release every record member_id holds in the group; the share-partitions touched."""
@@ -481,6 +563,7 @@ class ShareGroupCoordinator:
             raise CoordinatorError(E.NON_EMPTY_GROUP, "The group is not empty.")
         unknown: dict = {}
         known: dict = {}
+        state_epoch = g.group_epoch if g is not None else 1  # Kafka initializes them at the group's epoch
         for name, parts in requested:
             if name not in topics:
                 unknown.setdefault(name, []).extend(
@@ -495,17 +578,21 @@ class ShareGroupCoordinator:
                 key = (group_id, bytes(tid), p)
                 sp = self.partitions.get(key)
                 if sp is None:
-                    self.partitions[key] = SharePartition(offset)
+                    self.partitions[key] = SharePartition(offset, state_epoch)
                 else:
                     sp.reset(offset)
+                    sp.state_epoch = state_epoch
                 rows.append((p, E.NONE, None))
         if g is None and known:
             # Kafka's new share group: Empty, epochs 1 (what ShareGroupDescribe shows)
             g = self.groups[group_id] = ShareGroup(group_id, group_epoch=1, assignment_epoch=1)
         if g is not None:
             for name, rows in known.items():
-                g.initialized.setdefault(bytes(topics[name][0]), set()).update(p for p, err, _ in rows if not err)
-                g.topic_names[bytes(topics[name][0])] = name
+                tid = bytes(topics[name][0])
+                done = {p for p, err, _ in rows if not err}
+                g.initialized.setdefault(tid, set()).update(done)
+                g.topic_names[tid] = name
+                self.initialize_done(group_id, {tid: done}, True)
         return [(n, None, rows) for n, rows in unknown.items()] + \
             [(n, bytes(topics[n][0]), rows) for n, rows in known.items()]
 
@@ -549,7 +636,9 @@ class ShareGroupCoordinator:
             return E.GROUP_ID_NOT_FOUND
         if g.members:
             return E.NON_EMPTY_GROUP
-        keys = sorted((group_id, tid, p) for tid, p in self.initialized_partitions(group_id))
+        keys = {(group_id, tid, p) for tid, p in self.initialized_partitions(group_id)}
+        keys.update((group_id, tid, p) for tid, (ps, _) in g.initializing.items() for p in ps)  # (as Kafka)
+        keys = sorted(keys)
         del self.groups[group_id]
         self._gone_groups.add(group_id)
         for key in keys:
@@ -567,12 +656,13 @@ class ShareGroupCoordinator:
     def changes(self) -> tuple[list, list]:
         """What changed since it was last persisted (share_state.py has the records): groups
         [(group_id, epoch | None for deleted, metadata_hash, {topic_id: (name, sorted partitions)}
-        initialized)] and share-partitions [((group_id,
+        initialized, the same of those initializing)] and share-partitions [((group_id,
         topic_id, partition), SharePartition | None for deleted)]. Nothing is marked: ``persisted``
         does, for what was written."""
-        groups = [(gid, None, 0, {}) for gid in sorted(self._gone_groups) if gid not in self.groups]
+        groups = [(gid, None, 0, {}, {}) for gid in sorted(self._gone_groups) if gid not in self.groups]
         groups += [(g.group_id, g.group_epoch, g.metadata_hash,
-                    {t: (g.topic_names.get(t, ""), sorted(ps)) for t, ps in g.initialized.items() if ps})
+                    {t: (g.topic_names.get(t, ""), sorted(ps)) for t, ps in g.initialized.items() if ps},
+                    {t: (g.topic_names.get(t, ""), sorted(ps)) for t, (ps, _) in g.initializing.items() if ps})
                    for g in self.groups.values() if g.persisted_epoch != g.group_epoch or g.initialized_changed()]
         parts = [(k, None) for k in sorted(self._gone_partitions) if k not in self.partitions]
         parts += [(k, sp) for k, sp in self.partitions.items() if sp.dirty]
@@ -580,13 +670,14 @@ class ShareGroupCoordinator:
 
     def persisted(self, groups: list, parts: list) -> None:
         """These entries of ``changes()`` are written (as they were then: nothing runs in between)."""
-        for gid, epoch, _, initialized in groups:
+        for gid, epoch, _, initialized, initializing in groups:
             g = self.groups.get(gid)
             if epoch is None:
                 self._gone_groups.discard(gid)
             elif g is not None:
                 g.persisted_epoch = epoch
                 g.persisted_initialized = {t: set(ps) for t, (_, ps) in initialized.items()}
+                g.persisted_initializing = {t: set(ps) for t, (_, ps) in initializing.items()}
         for key, sp in parts:
             if sp is None:
                 self._gone_partitions.discard(key)
@@ -602,13 +693,18 @@ class ShareGroupCoordinator:
         self.groups[group_id] = ShareGroup(group_id, group_epoch=epoch, assignment_epoch=epoch,
                                            metadata_hash=metadata_hash, persisted_epoch=epoch)
 
-    def restore_initialized(self, group_id: str, initialized: dict) -> None:
-        """Start-up: the share-partitions a group had initialized, {topic_id: (name, partitions)}."""
+    def restore_initialized(self, group_id: str, initialized: dict, initializing: dict | None = None) -> None:
+        """Start-up: the share-partitions a group had initialized and was initializing, {topic_id:
+        (name, partitions)} (those initializing are initialized again by the next heartbeat: when
+        they were asked is not recorded)."""
         g = self.groups.get(group_id)
         if g is not None:
+            initializing = initializing or {}
             g.initialized = {t: set(ps) for t, (_, ps) in initialized.items()}
-            g.topic_names = {t: name for t, (name, _) in initialized.items()}
+            g.initializing = {t: (set(ps), -self.initialize_retry_ms) for t, (_, ps) in initializing.items()}
+            g.topic_names = {t: name for t, (name, _) in {**initializing, **initialized}.items()}
             g.persisted_initialized = {t: set(ps) for t, ps in g.initialized.items() if ps}
+            g.persisted_initializing = {t: set(ps) for t, (ps, _) in g.initializing.items() if ps}
 
     def restore_partition(self, key: tuple, start_offset: int | None, batches=(), state_epoch: int = 0) -> None:
         """Start-up: a share-partition as last persisted (start_offset None: deleted)."""

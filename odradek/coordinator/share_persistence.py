@@ -84,11 +84,11 @@ class SharePersistence:
         for partition, entries in by_partition.items():
             if self.offsets_log.has_partition(partition):
                 records = []
-                for gid, epoch, h, initialized in entries:  # the epoch, then the initialized partitions
+                for gid, epoch, h, initialized, initializing in entries:  # the epoch, then the partitions
                     records.append((share_state.group_metadata_key(gid), None if epoch is None else
                                     share_state.group_metadata_value(epoch, h)))
                     records.append((share_state.initialized_key(gid), None if epoch is None else
-                                    share_state.initialized_value(initialized)))
+                                    share_state.initialized_value(initialized, initializing)))
                 self.offsets_log.append(partition, records, now_ms)
             sg.persisted(entries, [])  # (led elsewhere: not this broker's to write)
         if not parts:

@@ -116,24 +116,30 @@ def initialized_key(group_id: str) -> bytes:
         ShareGroupStatePartitionMetadataKey(group_id=group_id).encode(0)
 
 
-def initialized_value(initialized: dict) -> bytes:
-    """{topic_id: (name, partitions)} -> a ShareGroupStatePartitionMetadataValue (version 0) whose
-    initialized topics they are (nothing initializing or deleting: odradek initializes at once)."""
-    return _I16.pack(0) + ShareGroupStatePartitionMetadataValue(initializing_topics=[], deleting_topics=[], initialized_topics=[
-        TopicPartitionsInfo(topic_id=bytes(t), topic_name=name, partitions=list(ps))
-        for t, (name, ps) in sorted(initialized.items())]).encode(0)
+def initialized_value(initialized: dict, initializing: dict | None = None) -> bytes:
+    """{topic_id: (name, partitions)} initialized and initializing -> a
+    ShareGroupStatePartitionMetadataValue (version 0; nothing deleting: odradek deletes at once)."""
+    def infos(topics: dict) -> list:
+        return [TopicPartitionsInfo(topic_id=bytes(t), topic_name=name, partitions=list(ps))
+                for t, (name, ps) in sorted(topics.items())]
+
+    return _I16.pack(0) + ShareGroupStatePartitionMetadataValue(
+        initializing_topics=infos(initializing or {}), deleting_topics=[],
+        initialized_topics=infos(initialized)).encode(0)
 
 
 def decode_initialized(key: bytes | None, value: bytes | None):
-    """A __consumer_offsets record -> (group_id, {topic_id: (name, partitions)}) if it is a share
-    group's ShareGroupStatePartitionMetadata (a tombstone: {}), else None."""
+    """A __consumer_offsets record -> (group_id, {topic_id: (name, partitions)} initialized, the same
+    initializing) if it is a share group's ShareGroupStatePartitionMetadata (a tombstone: {}, {}),
+    else None."""
     if key is None or len(key) < 2 or _I16.unpack_from(key, 0)[0] != SHARE_GROUP_STATE_PARTITION_METADATA:
         return None
     k = ShareGroupStatePartitionMetadataKey.decode(bytes(key), 0, 2)
     if value is None:
-        return k.group_id, {}
+        return k.group_id, {}, {}
     v = ShareGroupStatePartitionMetadataValue.decode(bytes(value), 0, 2)
-    return k.group_id, {bytes(t.topic_id): (t.topic_name, list(t.partitions)) for t in v.initialized_topics}
+    return k.group_id, {bytes(t.topic_id): (t.topic_name, list(t.partitions)) for t in v.initialized_topics}, \
+        {bytes(t.topic_id): (t.topic_name, list(t.partitions)) for t in v.initializing_topics}
 
 
 def partition_state_key(group_id: str, topic_id: bytes, partition: int) -> bytes:

@@ -76,7 +76,7 @@ def test_spso_in_flight_states_and_group_epoch_survive_a_restart(tmp_path):
     b.share_groups.settings = lambda g: {"share.auto.offset.reset": "earliest"}
     join(b)
     sg = b.share_groups
-    sp = sg.partitions[("g", tid, 0)]
+    sp = sg.share_partition("g", tid, "t", 0)  # (the first ShareFetch)
     settings = sg.share_settings("g")
     assert sp.acquire("m1", [(0, 9)], 100, b.clock_ms(), settings) == [(0, 9, 1)]
     assert sp.acknowledge("m1", 0, 2, [ACCEPT], b.clock_ms(), settings) == 0   # SPSO -> 3

@@ -36,7 +36,10 @@ def test_join_heartbeat_and_rebalance_without_revocation():
     assert r2.member_epoch == 2 and r2.assignment
     r1 = hb(c, "m1", 1, now=20)  # m1 takes the new epoch and its smaller share at once
     assert r1.member_epoch == 2 and sorted(r1.assignment[T1] + r2.assignment[T1]) == [0, 1, 2]
-    # share-partitions were initialized at assignment with share.auto.offset.reset=latest
+    # share-partitions start, at their first fetch, from share.auto.offset.reset=latest (their state
+    # was initialized at assignment with start offset -1, as Kafka's group coordinator does)
+    for p in range(3):
+        c.share_partition("g", T1, "t1", p)
     assert {sp.start_offset for sp in c.partitions.values()} == {7}
     d = c.describe("g", {})
     assert d["state"] == "Stable" and d["group_epoch"] == 2 and len(d["members"]) == 2

@@ -63,9 +63,18 @@ def test_alter_naming_no_existing_topic_creates_no_group():
     assert c.groups["g"].state == "Empty" and not c.partitions
 
 
+def fetch(c, topics, group="g"):
+    """The first ShareFetch of the group's partitions: their share-partitions start."""
+    for name in topics:
+        tid, n = TOPICS[name]
+        for p in range(n):
+            c.share_partition(group, tid, name, p)
+
+
 def test_alter_replaces_in_flight_state():
     c = coord()
     join(c)
+    fetch(c, ["t1"])
     sp = c.partitions[("g", T1, 0)]
     assert sp.acquire("m1", [(7, 9)], 10, 0, ShareSettings())
     assert sp.acknowledge("m1", 7, 7, [ACCEPT], 0, ShareSettings()) == E.NONE
@@ -101,6 +110,7 @@ def test_group_errors(op):
 def test_delete_forgets_whole_topics_successes_first():
     c = coord("earliest")
     join(c, topics=("t1", "t2"))
+    fetch(c, ["t1", "t2"])
     leave(c)
     assert {k[1] for k in c.partitions} == {T1, T2}
     out = c.delete_offsets("g", ["nosuch", "t1", "t1"], TOPICS)
@@ -108,8 +118,9 @@ def test_delete_forgets_whole_topics_successes_first():
     assert {k[1] for k in c.partitions} == {T2}
     assert c.delete_offsets("g", ["t1"], TOPICS) == [("t1", None, *NO_OFFSETS)]
     assert c.delete_offsets("g", [], TOPICS) == []
-    # the next member starts the topic from share.auto.offset.reset again
+    # the next member starts the topic from share.auto.offset.reset again (at its first fetch)
     join(c, member="m2")
+    fetch(c, ["t1"])
     assert spso(c, "g", T1, 0) == 0
 
 
