@@ -92,7 +92,10 @@ class SharePersister:
         self._ids = itertools.count()
         self._tasks: set[asyncio.Task] = set()
         self._reads: dict[tuple, asyncio.Task] = {}
+        # the remote writes of a key go one after the other, in the order they were handed out: the
+        # key's lock and how many writes hold or wait for it (both taken when the write is handed out)
         self._locks: dict[tuple, asyncio.Lock] = {}
+        self._queued: dict[tuple, int] = {}
         self._deferred: dict[tuple, ShareStateWrite] = {}  # keys waiting for __share_group_state
         self._initializing: set[tuple] = set()  # keys whose InitializeShareGroupState is on its way
         self.created: list[ShareStateWrite] = []  # the remote writes started since the broker last took them
@@ -165,7 +168,7 @@ class SharePersister:
         if snapshot is not None:
             snapshot.delivery_complete_count = delivery_complete_count(snapshot)
         deferred = self._deferred.get(key)
-        if not self.store.error(key) and key not in self._locks and (deferred is None or not self._remote):
+        if not self.store.error(key) and key not in self._queued and (deferred is None or not self._remote):
             try:
                 self._write_locally(key, snapshot, now_ms)  # raises: the change stays pending
             except CoordinatorError as e:
@@ -181,6 +184,8 @@ class SharePersister:
         # that its answer comes once the write is committed (the handler holds it until then)
         w = self._deferred.pop(key, None) or ShareStateWrite(("share-state-write", next(self._ids)), key)
         self.created.append(w)
+        self._locks.setdefault(key, asyncio.Lock())
+        self._queued[key] = self._queued.get(key, 0) + 1
         self._start(self._write(w, snapshot, self.shares.partitions.get(key)))
 
     def _answer(self, w: ShareStateWrite, err: ErrorCode) -> None:
@@ -197,7 +202,7 @@ class SharePersister:
         """owner: the share-partition whose state this is (a failure concerns it, not one rebuilt since)."""
         key = w.share_key
         group, tid, p = key
-        lock = self._locks.setdefault(key, asyncio.Lock())
+        lock = self._locks[key]
         err = E.UNKNOWN_SERVER_ERROR
         try:
             async with lock:
@@ -215,8 +220,9 @@ class SharePersister:
                 r = await self._call(key, req, 1)
                 err = r if isinstance(r, ErrorCode) else ErrorCode(r.results[0].partitions[0].error_code)
         finally:
-            if not lock.locked() and self._locks.get(key) is lock:
-                del self._locks[key]
+            self._queued[key] -= 1
+            if not self._queued[key]:  # (a lock released with writes waiting is not free yet)
+                del self._queued[key], self._locks[key]
             if err:
                 log.info("share state %s: write failed: %s", key, err.name)
                 sp = self.shares.partitions.get(key)
