@@ -127,6 +127,33 @@ def test_describe_after_acknowledging_shows_the_start_offset_as_written(bootstra
     assert err == 0 and [(n, sorted(ps)) for n, ps in topics] == [(topic, [(p, 0, 3) for p in range(3)])]
 
 
+def _initialized_rows(bootstrap, group, consumer=None, timeout=60.0):
+    """kafka-share-groups --describe's rows of the group once it lists any (polling ``consumer``
+    meanwhile, so that it heartbeats)."""
+    deadline = time.time() + timeout
+    while True:
+        if consumer is not None:
+            consumer.poll(timeout=0.3)
+        r = kafka_tool("share-groups", "--bootstrap-server", bootstrap, "--group", group, "--describe")
+        rows = _table(r.stdout, group)
+        if rows or time.time() > deadline:
+            return rows
+
+
+def test_a_joined_group_has_its_partitions_initialized_before_any_acknowledgement(bootstrap):
+    """The group coordinator initializes the share state of the partitions it assigns
+    (InitializeShareGroupState, start offset -1): described with no start offset and no lag until a
+    share-partition leader writes (as Kafka 4.3)."""
+    topic, group = _name("sgi"), _name("sgi")
+    create_topic(bootstrap, topic, 2)
+    c = _share_consumer(bootstrap, group)
+    try:
+        c.subscribe([topic])
+        assert _initialized_rows(bootstrap, group, c) == [[group, topic, "0", "-", "-"], [group, topic, "1", "-", "-"]]
+    finally:
+        c.close()
+
+
 def test_reset_offsets_of_a_new_group_creates_it_empty(bootstrap):
     topic, group = _name("sgo"), _name("sgo")
     create_topic(bootstrap, topic, 2)

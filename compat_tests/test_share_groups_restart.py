@@ -78,3 +78,33 @@ def test_reset_offsets_survive_a_restart(controllable_broker):
     b.restart()
     r = kafka_tool("share-groups", "--bootstrap-server", b.bootstrap, "--describe", "--group", group)
     assert f"Share group '{group}' has no offset information." in r.stdout + r.stderr
+
+
+def test_initialized_partitions_survive_a_restart_and_start_from_the_reset_offset(controllable_broker):
+    """A group's partitions initialized by the group coordinator (start offset -1) stay initialized
+    across a restart (not initialized again) and start, at the first fetch after it, from
+    share.auto.offset.reset."""
+    from test_share_group_offsets import _initialized_rows
+
+    b = controllable_broker
+    topic, group = _name("sgr"), _name("sgr")
+    create_topic(b.bootstrap, topic, 2)
+    c = _share_consumer(b.bootstrap, group)
+    try:
+        c.subscribe([topic])
+        assert _initialized_rows(b.bootstrap, group, c) == [[group, topic, "0", "-", "-"], [group, topic, "1", "-", "-"]]
+    finally:
+        c.close()
+    b.restart()
+    assert _initialized_rows(b.bootstrap, group) == [[group, topic, "0", "-", "-"], [group, topic, "1", "-", "-"]]
+    _produce(b.bootstrap, topic, 4, 2)
+    _set_group_config(b.bootstrap, group, "share.auto.offset.reset", "earliest")
+    c = _share_consumer(b.bootstrap, group, **{"share.acknowledgement.mode": "explicit"})
+    try:
+        c.subscribe([topic])
+        (got,) = _drain([c], 4, ack=ck.AcknowledgeType.ACCEPT)
+        c.commit_sync()
+    finally:
+        c.close()
+    assert sorted((m.partition(), m.offset()) for m in got) == [(0, 0), (0, 1), (1, 0), (1, 1)]
+    assert _describe(b.bootstrap, group, topic) == [[topic, "0", "0", "0"], [topic, "1", "0", "0"]]
