@@ -257,14 +257,27 @@ class ThrottleStats:
     def __init__(self, window_ms: int = 1000, samples: int = 11):
         self.span_ms = window_ms * samples
         self.samples: dict[tuple[str, tuple[tuple[str, str], ...]], deque[tuple[int, int]]] = {}
+        # the sensor of each (kind, user, client id), for the quotas mapping it was found in (the
+        # image's: a new one when a quota changes); None: not under a quota
+        self._quotas = None
+        self._sensors: dict[tuple[str, str, str], tuple | None] = {}
 
     def record(self, quotas, kind: str, user: str, client_id: str, throttle_ms: int, now_ms: int) -> None:
-        found = quota_entity(quotas, kind, user, client_id)
-        if found is None:
+        if not quotas:
+            return  # no quota at all (most brokers): nothing to find
+        if quotas is not self._quotas:
+            self._quotas, self._sensors = quotas, {}
+        who = (kind, user, client_id)
+        key = self._sensors.get(who, False)
+        if key is False:
+            found = quota_entity(quotas, kind, user, client_id)
+            key = None
+            if found is not None:
+                labels = tuple(sorted(("user", user) if t == USER else ("clientId", client_id) for t, _ in found[0]))
+                key = ("Fetch" if kind == FETCH_RATE else "Produce", labels)
+            self._sensors[who] = key
+        if key is None:
             return  # not under a quota
-        entity, _ = found
-        labels = tuple(sorted(("user", user) if t == USER else ("clientId", client_id) for t, _ in entity))
-        key = ("Fetch" if kind == FETCH_RATE else "Produce", labels)
         d = self.samples.get(key)
         if d is None:
             d = self.samples[key] = deque()
