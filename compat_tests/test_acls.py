@@ -249,3 +249,44 @@ def test_admin_requests_are_authorized_per_resource(broker):
     with pytest.raises(KafkaException) as e:
         bob.describe_configs([res])[res].result(30)
     assert e.value.args[0].code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
+
+
+@pytest.mark.skipif(bool(REF), reason="starts its own SSL broker")
+def test_an_ssl_client_certificate_is_the_principal(tmp_path_factory):
+    """mTLS: the principal is User: + the certificate's subject as Kafka writes it (DEFAULT mapping rule)."""
+    from tls_certs import TestCA
+
+    ca = TestCA(tmp_path_factory.mktemp("acl-certs"))
+    port = free_port()
+    b = BrokerProcess(str(tmp_path_factory.mktemp("acl-ssl")), {
+        "listeners": f"SSL://127.0.0.1:{port}", "ssl.keystore.type": "PEM",
+        "ssl.keystore.location": str(ca.keystore_pem("broker", "localhost", "kpw")), "ssl.key.password": "kpw",
+        "ssl.client.auth": "required", "ssl.truststore.type": "PEM", "ssl.truststore.location": str(ca.ca_file),
+        "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+        "super.users": "User:CN=admin,O=odradek tests"}, port=port)
+    b.start()
+    try:
+        def client(cn: str, **more) -> dict:
+            chain, key = ca.issue(f"client-{cn}", cn, server=False)
+            return {"bootstrap.servers": b.bootstrap, "security.protocol": "SSL", "ssl.ca.location": str(ca.ca_file),
+                    "ssl.certificate.location": str(chain), "ssl.key.location": str(key), **more}
+
+        a = AdminClient(client("admin"))
+        for f in a.create_topics([NewTopic("mtls", 1, 1)]).values():
+            f.result(30)
+        for f in a.create_acls([AclBinding(ResourceType.TOPIC, "mtls", ResourcePatternType.LITERAL,
+                                           "User:CN=alice,O=odradek tests", "*", AclOperation.WRITE,
+                                           AclPermissionType.ALLOW)]).values():
+            f.result(30)
+
+        def sent(cn: str) -> list:
+            got = []
+            p = Producer(client(cn, **{"message.timeout.ms": 10000, "retries": 0}))
+            p.produce("mtls", b"v", on_delivery=lambda err, msg: got.append(err.code() if err else None))
+            p.flush(20)
+            return got
+
+        assert sent("alice") == [None]
+        assert sent("carol") == [KafkaError.TOPIC_AUTHORIZATION_FAILED]
+    finally:
+        b.stop()

@@ -525,8 +525,8 @@ class BrokerConfig:
                                                           _int(0, INT_MAX), kafka_type="INT")
     # Kafka's StandardAuthorizer (security/authorizer.py) or none; another class is refused at start-up
     authorizer_class_name: str = prop("authorizer.class.name", "", _str, kafka_type="STRING")
-    super_users: str = prop("super.users", "", _str, kafka_type="STRING")
-    allow_everyone_if_no_acl_found: bool = prop("allow.everyone.if.no.acl.found", False, _bool, kafka_type="BOOLEAN")
+    super_users: str = prop("super.users", "", _str)  # the authorizer's (not a KafkaConfig: not described)
+    allow_everyone_if_no_acl_found: bool = prop("allow.everyone.if.no.acl.found", False, _bool)  # (likewise)
     # the mechanisms a SASL listener offers (Kafka's default GSSAPI is refused: odradek has PLAIN and SCRAM)
     sasl_enabled_mechanisms: tuple[str, ...] = prop("sasl.enabled.mechanisms", ("GSSAPI",), _csv_upper,
                                                     kafka_type="LIST")

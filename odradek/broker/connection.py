@@ -27,6 +27,7 @@ from odradek.broker.host_resolver import host_resolves
 from odradek.broker.sasl_gate import GateAnswer, gate
 from odradek.security.quotas import FETCH as FETCH_RATE
 from odradek.security.quotas import PRODUCE as PRODUCE_RATE
+from odradek.broker.tls import peer_principal
 from odradek.broker.stats import is_follower_fetch, observe_request
 from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
@@ -117,6 +118,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._drain_waiter = None
         self._op = None
         self._sock_fd = None
+        self._tls_principal: str | None = None  # an SSL client certificate's (broker/tls.peer_principal)
 
     # ------------------------------------------------------------ asyncio.Protocol
 
@@ -129,10 +131,14 @@ class KafkaConnection(asyncio.BufferedProtocol):
         sock = transport.get_extra_info("socket")
         try:
             # no sendfile (nor peer checks) under TLS: the bytes must go through the SSL transport
-            tls = transport.get_extra_info("ssl_object") is not None
+            ssl_object = transport.get_extra_info("ssl_object")
+            tls = ssl_object is not None
             self._sock_fd = sock.fileno() if sock is not None and not tls else None
         except Exception:
             self._sock_fd = None
+            ssl_object = None
+        if ssl_object is not None and self.sasl is None:  # SSL: a client certificate's subject (mTLS)
+            self._tls_principal = peer_principal(ssl_object)
         self.server.connections.add(self)
         if self._quotas is not None and self._quotas.must_wait():
             # max.connections reached: as Kafka's acceptor, wait (unserved) for a slot
@@ -535,12 +541,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     @property
     def principal(self) -> str | None:
-        """The connection's principal: the SASL user once authenticated, else User:ANONYMOUS (as Kafka's
-        PLAINTEXT; an SSL client certificate's subject is not taken as the principal yet). None on a
-        CONTROLLER listener: its clients are the cluster's brokers, which authorized what they forward."""
+        """The connection's principal: the SASL user once authenticated, on SSL the client certificate's
+        subject (User:CN=...,O=...), else User:ANONYMOUS (as Kafka). None on a CONTROLLER listener: its
+        clients are the cluster's brokers, which authorized what they forward."""
         if self.server.clients_are_nodes:
             return None
-        p = self.sasl.principal if self.sasl is not None else None
+        p = self.sasl.principal if self.sasl is not None else self._tls_principal
         return p or ANONYMOUS
 
     def _topic_name(self, topic_id) -> str | None:

@@ -19,7 +19,7 @@ def test_every_field_is_a_property_and_every_name_parses():
     fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
     assert fields == {attr for attr, _ in _FIELDS}
     assert {attr for attr, _ in _SPECS.values()} == fields
-    assert len(_SPECS) == 132  # 96 + authorizer.class.name (refused when set, issue 22), quota.window.num, quota.window.size.seconds (quotas enforced, issue 22),
+    assert len(_SPECS) == 134  # 96 + authorizer.class.name, super.users, allow.everyone.if.no.acl.found (the StandardAuthorizer, issue 22), quota.window.num, quota.window.size.seconds (quotas enforced, issue 22),
     # sasl.enabled.mechanisms, connection.failed.authentication.delay.ms (SASL,
     # issue 22), listener.security.protocol.map (was ignored: a SASL_SSL listener served
     # plaintext; now checked and non-PLAINTEXT listeners refused, issue 22), odradek.http.port and odradek.http.host (metrics and health, issue 23), queued.max.request.bytes, max.connections* (issue 27),
