@@ -91,6 +91,11 @@ def test_counts_after_known_traffic(served):
     assert topic_sum(after_consume, "kafka_server_brokertopicmetrics_bytesout_total", topic) == on_disk
     assert after_consume[("kafka_coordinator_group_groupmetadatamanager_numgroups", ())] >= 1
     assert after_consume[("kafka_coordinator_group_groupmetadatamanager_numoffsets", ())] >= 2
+    # one classic member joined once: one completed rebalance, no consumer-protocol epoch bump
+    completed = ("kafka_server_group_coordinator_metrics_group_completed_rebalance_count", ())
+    bumps = ("kafka_server_group_coordinator_metrics_consumer_group_rebalance_count", ())
+    assert after_consume[completed] - before[completed] == 1
+    assert after_consume[bumps] == before[bumps]
     lags = {dict(labels)["partition"]: v for (n, labels), v in after_consume.items()
             if n == "kafka_consumergroup_lag" and ("consumergroup", "metered-group") in labels}
     assert lags == {"0": 0, "1": 0}  # everything read and committed

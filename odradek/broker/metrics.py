@@ -26,7 +26,7 @@ from prometheus_client.exposition import generate_latest
 from prometheus_client.process_collector import ProcessCollector
 
 from odradek.broker.stats import COMPONENTS, PURGATORIES, QUANTILES, LogStats, RequestStats, TopicStats, quantile
-from odradek.coordinator.group_model import CLASSIC
+from odradek.coordinator.group_model import CLASSIC, CONSUMER
 
 if TYPE_CHECKING:
     from odradek.broker.broker import Broker
@@ -233,6 +233,13 @@ class BrokerCollector:
         for state, n in states.items():
             yield _gauge(prefix + "numgroups" + state, f"Classic groups in state {state}", iter([({}, n)]))
         yield _gauge(prefix + "numoffsets", "Committed offsets", iter([({}, offsets)]))
+        # group-coordinator-metrics' cumulative counts, as the exporter's default naming writes them
+        counts = self.broker.groups.rebalances if self.broker.groups is not None else {}
+        for name, kind, doc in (("group_completed_rebalance_count", CLASSIC, "Classic group rebalances completed"),
+                                ("consumer_group_rebalance_count", CONSUMER, "Consumer group epoch bumps")):
+            m = _family("kafka_server_group_coordinator_metrics_" + name, doc, "unknown")
+            m.add_sample("kafka_server_group_coordinator_metrics_" + name, {}, counts.get(kind, 0))
+            yield m
         yield _gauge("kafka_consumergroup_lag", "Log end (high watermark) minus the committed offset, for "
                      "partitions led here (kafka_exporter's name)", self._lags(groups))
 

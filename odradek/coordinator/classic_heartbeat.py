@@ -18,6 +18,7 @@ from odradek.wire.messages.group_metadata_value import MemberMetadata
 from . import group_records as rec
 from .errors import CoordinatorError
 from .group_state import Group, GroupState, JoinResult, Member, Slot, SyncResult
+from .group_model import CLASSIC
 from .result import CoordinatorResult
 
 if TYPE_CHECKING:
@@ -473,6 +474,7 @@ class ClassicProtocol:
 
             def stabilize() -> Slot:
                 g.transition(S.STABLE, now_ms)
+                self.coord.rebalances[CLASSIC] += 1
                 for mm in g.members.values():
                     if mm.sync_slot is not None:
                         mm.sync_slot.result = SyncResult(E.NONE, g.protocol_type, g.protocol_name, mm.assignment)

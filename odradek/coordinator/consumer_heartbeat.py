@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from odradek.wire.errors import ErrorCode
 
 from . import assignors
+from .group_model import CONSUMER
 from . import consumer_group_records as crec
 from . import member_protocol as mp
 from . import group_records as rec
@@ -490,6 +491,7 @@ class ConsumerProtocol:
         self._topics_sig = hb.sig
         if hb.group_epoch != g.group_epoch:
             log.info("[GroupId %s] Bumped group epoch to %d.", hb.group_id, hb.group_epoch)
+            self.coord.rebalances[CONSUMER] += 1
         g.group_epoch = hb.group_epoch
         g.metadata_hash = hb.mhash
         g.target = hb.target

@@ -136,6 +136,9 @@ class GroupCoordinator:
         self.num_partitions = self.config.offsets_topic_num_partitions
         self.runtime = CoordinatorRuntime(log, self.partition_for, self._poke, partitions)
         self.groups: dict[str, GroupModel] = {}  # every group, whatever its type (the one map)
+        # Kafka's group-coordinator-metrics counts: classic rebalances completed (a sync that made
+        # the group Stable), consumer group epoch bumps (KIP-848 rebalances); live writes only
+        self.rebalances = {CLASSIC: 0, CONSUMER: 0}
         self.poke = poke  # the purgatory's poke (the broker passes it)
         self.new_uuid = new_uuid or _random_uuids()
         self.new_member_id = new_member_id or (lambda prefix: f"{prefix}-{self.new_uuid()}")
