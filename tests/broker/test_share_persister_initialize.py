@@ -1,7 +1,9 @@
 """broker/share_persister.py's InitializeShareGroupState for the group coordinator: at once when this
 node is the key's share coordinator, else sent (and the outcome reported to the group); the
 share-partition leader takes the state epoch it reads and writes with it; a write fenced by a newer
-state epoch drops the cached share-partition (read again at the next fetch), as Kafka."""
+state epoch drops the cached share-partition (read again at the next fetch), as Kafka. Deleting
+the group deletes the state of its initialized and initializing share-partitions at their share
+coordinators (DeleteShareGroupState to the remote ones)."""
 from __future__ import annotations
 
 import asyncio
@@ -12,6 +14,7 @@ from odradek.coordinator.errors import CoordinatorError
 from odradek.coordinator.share_partition import ACCEPT
 from odradek.coordinator.share_state import partition_for
 from odradek.wire.errors import ErrorCode as E
+from odradek.wire.messages import delete_share_group_state_response as dr
 from odradek.wire.messages import initialize_share_group_state_response as ir
 from tests.broker.test_share_persister import ME, OTHER, TID, Part, _settle, setup
 
@@ -90,6 +93,37 @@ def test_a_single_node_whose_share_coordinator_is_not_ready_reports_failure():
         store.partitions.loaded(store.partitions.elect(0, 1, 0))
         r = shares.heartbeat("g", "m1", 1, None, None, "c", "h", 10, {"t": (TID, 1)})
         assert r.assignment == {TID: [0]} and calls.sent == []
+        await persister.close()
+
+    asyncio.run(run())
+
+
+def test_deleting_the_group_deletes_the_state_here_and_at_the_remote_share_coordinator():
+    def answer(request):
+        p = request.topics[0].partitions[0]
+        if type(request).__name__ == "DeleteShareGroupStateRequest":
+            return dr.DeleteShareGroupStateResponse(results=[dr.DeleteStateResult(
+                topic_id=request.topics[0].topic_id, partitions=[dr.PartitionResult(partition=p.partition,
+                                                                                    error_code=0)])])
+        return initialized(request)
+
+    async def run():
+        image, store, shares, persister, persistence, calls, pokes = setup(answer, [2])
+        image.topics["t"].partitions = {HERE: Part(ME), THERE: Part(OTHER)}
+        store.partitions.loaded(store.partitions.elect(0, 1, 0))
+        shares.initialize_state = persister.initialize
+        topics = {"t": (TID, max(HERE, THERE) + 1)}
+        shares.heartbeat("g", "m1", 0, ["t"], None, "c", "h", 0, topics)
+        assert ("g", TID, HERE) in store.states[0]
+        shares.heartbeat("g", "m1", -1, None, None, "c", "h", 1, topics)  # leaves: the group is empty
+        assert THERE in shares.groups["g"].initializing[TID][0]  # its initialization still on its way
+        assert shares.delete_group("g") == E.NONE
+        persistence.persist(2)
+        assert ("g", TID, HERE) not in store.states[0]  # a tombstone here
+        calls.release.set()
+        await _settle()
+        deletes = [c for c in calls.sent if c == (OTHER, "DeleteShareGroupStateRequest")]
+        assert len(deletes) == 1 and shares.changes()[1] == []  # (the group's own records: no group coordinator here)
         await persister.close()
 
     asyncio.run(run())
