@@ -8,11 +8,15 @@ when it reached the part directly.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 
 from odradek.api_handlers.fetch_session import FetchSessionCache
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, Node, Services
+from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.errors import ErrorCode
+
+log = logging.getLogger(__name__)
 
 INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__share_group_state"})
 
@@ -232,8 +236,12 @@ class SharesPort:
             self._wake(r.released)
         # the group's epoch and initialized partitions are written with the heartbeat that changed them
         # (its answer waits for them to be committed, as Kafka's): a member is assigned a partition only
-        # once a group coordinator taking over would know it initialized
-        self._persist(now_ms)
+        # once a group coordinator taking over would know it initialized. A write that cannot be made
+        # now (a share-partition's, say) is the tick's to retry, not this member's failure.
+        try:
+            self._persist(now_ms)
+        except (CoordinatorError, OSError) as e:
+            log.info("share group %s: state not written with the heartbeat: %s", group_id, e)
         return r
 
     def end_session(self, group_id: str, member_id: str) -> None:
