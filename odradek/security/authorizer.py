@@ -57,13 +57,15 @@ class _Index:
                     lens.append(len(b.resource_name))
             self.by_type.setdefault(b.resource_type, []).append(b)
 
-    def applying(self, rtype: int, name: str) -> list[AclBinding]:
-        out = list(self.literal.get((rtype, name), ()))
-        if name != WILDCARD:
-            out += self.literal.get((rtype, WILDCARD), ())
-        for n in self.prefix_lengths.get(rtype, ()):
-            if n <= len(name):
-                out += self.prefixed.get((rtype, name[:n]), ())
+    def applying(self, rtype: int, name: str) -> list:
+        """The lists of ACLs on this resource: its LITERAL name, the LITERAL '*', each PREFIXED
+        pattern it starts with (None where there is none)."""
+        literal = self.literal
+        out = [literal.get((rtype, name)), literal.get((rtype, WILDCARD)) if name != WILDCARD else None]
+        lengths = self.prefix_lengths.get(rtype)
+        if lengths:
+            prefixed = self.prefixed
+            out += [prefixed.get((rtype, name[:n])) for n in lengths if n <= len(name)]
         return out
 
 
@@ -107,14 +109,19 @@ class StandardAuthorizer:
     def authorize(self, acls: Mapping, principal: str, host: str, op: int, rtype: int, name: str) -> bool:
         if principal in self.super_users:
             return True
+        index = self._index if acls is self._source else self._acls(acls)
+        if not index.by_type:
+            return self.allow_if_no_acl
         found = allowed = False
-        for acl in self._acls(acls).applying(rtype, name):
-            found = True
-            r = _result(acl, principal, host, op)
-            if r == DENY:
-                return False
-            if r == ALLOW:
-                allowed = True
+        for group in index.applying(rtype, name):
+            if group:
+                found = True
+                for acl in group:
+                    r = _result(acl, principal, host, op)
+                    if r == DENY:
+                        return False
+                    if r == ALLOW:
+                        allowed = True
         return allowed or (not found and self.allow_if_no_acl)
 
     def authorize_by_resource_type(self, acls: Mapping, principal: str, host: str, op: int, rtype: int) -> bool:
