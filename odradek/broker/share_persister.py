@@ -19,7 +19,11 @@ this node is the coordinator, so that the answer comes once the write is committ
 acknowledgements wait for their persister write in the same way).
 
 The group coordinator's DescribeShareGroupOffsets reads summaries through ``read_summaries``
-(ReadShareGroupStateSummary to the share coordinators, ListOffsets to the partitions' leaders).
+(ReadShareGroupStateSummary to the share coordinators, ListOffsets to the partitions' leaders), and
+its heartbeats initialize the share-partitions they are about to assign through ``initialize``
+(InitializeShareGroupState: at once when this node is the key's coordinator, else sent with the same
+retries, one at a time per key, the outcome reported to ShareGroupCoordinator.initialize_done).
+tests/broker/share_persister_sim.py simulates all this against share coordinators that move.
 
 Share-partitions follow the data partitions' leadership: when this node stops leading one, its
 share-partitions are dropped (the next leader reads them back).
@@ -43,6 +47,7 @@ from odradek.coordinator.share_coordinator import (
     delivery_complete_count,
 )
 from odradek.coordinator.share_group_coordinator import NOT_READY, ShareGroupCoordinator
+from odradek.coordinator.share_partition import SharePartition
 from odradek.coordinator.share_state import SHARE_STATE_TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import delete_share_group_state_request as dreq
@@ -198,7 +203,7 @@ class SharePersister:
         else:
             self.store.write(key, snapshot, now_ms)
 
-    async def _write(self, w: ShareStateWrite, snapshot: Snapshot | None, owner) -> None:
+    async def _write(self, w: ShareStateWrite, snapshot: Snapshot | None, owner: SharePartition | None) -> None:
         """owner: the share-partition whose state this is (a failure concerns it, not one rebuilt since)."""
         key = w.share_key
         group, tid, p = key
