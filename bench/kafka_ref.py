@@ -266,7 +266,9 @@ class KafkaNode:
     def __init__(self, directory: Path, props: dict[str, str], jvm: list[str] = KAFKA_CLUSTER_JVM):
         self.dir = Path(directory)
         self.jvm = jvm
-        self.props = {**props, "log.dirs": str(self.dir / "data")}
+        # data/ in the node's folder, unless the node was given a log dir of its own
+        given = props.get("log.dirs")
+        self.props = {**props, "log.dirs": given if given and Path(given) != self.dir else str(self.dir / "data")}
         self.id = int(props["node.id"])
 
     def format(self, cluster_id: str) -> None:

@@ -11,12 +11,14 @@ snapshot of the state machine every ``snapshot_every_bytes`` of applied records.
 from __future__ import annotations
 
 import asyncio
+import errno
 import heapq
 import logging
 import os
 import random
 import struct
 import time
+from typing import Callable
 
 from odradek.broker.stats import CommitLatency
 from odradek.raft import rpc
@@ -139,7 +141,10 @@ class RaftDriver:
     on_change() (leader/epoch/commit progress)."""
 
     def __init__(self, node_id: int, voters: dict[int, tuple[str, int]], metadata_dir: str,
-                 config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20, fs: FileSystem | None = None):
+                 config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20, fs: FileSystem | None = None,
+                 halt: Callable[[int], None] = os._exit):
+        """``halt``: ends the process at once (Kafka's fatal fault handler), as a failed disk does."""
+        self._halt = halt
         self.storage = FileStorage(os.path.join(metadata_dir, DIR_NAME), fs)
         state = self.storage.load()
         self.node = RaftNode(node_id, voters.keys(), state, config, rng_seed=random.randrange(1 << 30))
@@ -266,16 +271,24 @@ class RaftDriver:
         self.sm.on_change()
 
     def _persist(self, rd) -> bool:
-        """Make a Ready durable before anything of it is sent or applied. A failed write
-        (ENOSPC, EIO) was rolled back by the storage; the next tick tries again, so a vote,
-        a leadership or a record is never acted on before it is on disk."""
+        """Make a Ready durable before anything of it is sent or applied. A write that failed
+        for space (ENOSPC) was rolled back by the storage; the next tick tries again, so a vote,
+        a leadership or a record is never acted on before it is on disk. Any other failure
+        (EIO), or one the storage could not roll back, halts the node, as Kafka's."""
         try:
             self.storage.apply(rd)
         except OSError as e:
-            if type(e) is not type(self.write_error):
-                # offline: the storage could not roll back; a restart repairs it (load cuts the torn tail)
-                then = "offline until this node restarts" if isinstance(e, StorageOfflineError) else "retrying every tick"
-                log.error("raft %d: writing the metadata log failed: %s; %s", self.node.id, e, then)
+            if e.errno not in (errno.ENOSPC, errno.EDQUOT) or isinstance(e, StorageOfflineError):
+                # a failing disk (EIO), or a write that could not be undone: as Kafka's raft IO
+                # thread (ProcessTerminatingFaultHandler), the node ends; a restart recovers the log
+                log.critical("Encountered fatal fault: Unexpected error in raft IO thread: writing the metadata "
+                             "log failed: %s", e)
+                for h in logging.getLogger().handlers:
+                    h.flush()
+                self._halt(1)
+                return False
+            if type(e) is not type(self.write_error):  # a full disk: rolled back by the storage
+                log.error("raft %d: writing the metadata log failed: %s; retrying every tick", self.node.id, e)
             self.write_error = e
             return False
         if self.write_error is not None:

@@ -63,3 +63,25 @@ def test_a_full_disk_holds_the_write_back_until_space_returns():
     state = FileStorage("/meta/" + DIR_NAME, fs).load()
     data = [v for b in state.batches if not b.control for v in b.records]
     assert data == [b"v1"]
+
+
+def test_a_failing_disk_halts_the_node_as_kafkas_raft_io_thread():
+    fs = FaultyFileSystem()
+    fs.makedirs("/meta")
+    sm = StateMachine()
+    halted = []
+
+    async def scenario():
+        d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs,
+                       halt=halted.append)
+        d.start()
+        try:
+            await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
+            fs.fail_writes(errno.EIO)
+            d.propose([b"v1"], 0)
+            await until(lambda: halted)
+            assert halted[0] == 1 and sm.values == []
+        finally:
+            d.close()
+
+    asyncio.run(scenario())
