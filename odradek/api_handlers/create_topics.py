@@ -2,9 +2,9 @@
 
 A large request is made in steps (Stepped), so that other clients are served meanwhile: the
 whole request is decided first without writing (validate_only: Kafka's whole-request bounds,
-every topic's own checks), then the topics that passed are created a few at a time, each step
-a controller write of about STEP_PARTITIONS partitions (a topic is never split). Kafka's
-controller thread does the same work away from its request handlers.
+every topic's own checks), a part at a time, then the topics that passed are created a few at
+a time, each step a controller write of about STEP_PARTITIONS partitions (a topic is never
+split). Kafka's controller thread does the same work away from its request handlers.
 
 Under a controller_mutation_rate quota (api_handlers/mutation_quota.py) the request is always
 decided first, then each topic that passed is admitted against the quota in request order (from
@@ -56,14 +56,19 @@ def handle(ctx, request):
     quota = request_quota(ctx, STRICT_QUOTA_SINCE)
     if quota is None and (validate_only or len(specs) <= STEPPED_TOPICS):
         return _response(ctx.api_version, metadata.create_topics(specs, validate_only, ctx.now_ms), 0, denied)
-    decided = metadata.create_topics(specs, True, ctx.now_ms)
-    if quota is not None:
-        decided = [r if r.error_code or quota.admit(r.num_partitions, ctx.now_ms)
-                   else CreateTopicResult(r.name, ErrorCode.THROTTLING_QUOTA_EXCEEDED, THROTTLED_MESSAGE)
-                   for r in decided]
-        if validate_only:
-            return _response(ctx.api_version, decided, throttle_ms(quota, ctx.now_ms), denied)
-    return Stepped(_Steps(ctx.api_version, metadata, specs, decided, quota, denied).step)
+    if validate_only:  # (under a quota) decided whole, admitted, answered
+        decided = _admitted(metadata.create_topics(specs, True, ctx.now_ms), quota, ctx.now_ms)
+        return _response(ctx.api_version, decided, throttle_ms(quota, ctx.now_ms), denied)
+    return Stepped(_Steps(ctx.api_version, metadata, specs, quota, denied).step)
+
+
+def _admitted(decided: list, quota, now_ms: int) -> list:
+    """The decided topics admitted against the quota in request order (None: no quota)."""
+    if quota is None:
+        return decided
+    return [r if r.error_code or quota.admit(r.num_partitions, now_ms)
+            else CreateTopicResult(r.name, ErrorCode.THROTTLING_QUOTA_EXCEEDED, THROTTLED_MESSAGE)
+            for r in decided]
 
 
 class _Denied(NamedTuple):
@@ -83,18 +88,29 @@ def _authorize(ctx, names: set) -> _Denied:
 
 
 class _Steps:
-    """The topics that passed the decision, created a step at a time; the response once all are."""
+    """The request decided a part at a time (validate-only), then the topics that passed
+    created a step at a time; the response once all are."""
 
-    def __init__(self, version: int, metadata, specs: list[CreateTopicSpec], decided: list, quota=None,
+    def __init__(self, version: int, metadata, specs: list[CreateTopicSpec], quota=None,
                  denied: _Denied = _NO_AUTHZ):
         self.version = version
         self.denied = denied
         self.metadata = metadata
         self.quota = quota
-        self.results = {r.name: r for r in decided}
-        self.todo = [s for s in specs if self.results[s.name].error_code == 0]
+        self.specs = specs
+        self.deciding = metadata.decide_create_topics(specs)
+        self.results: dict = {}
+        self.todo: list[CreateTopicSpec] = []
 
     def step(self, now_ms: int):
+        if self.deciding is not None:
+            try:
+                next(self.deciding)
+            except StopIteration as decided:
+                self.deciding = None
+                self.results = {r.name: r for r in _admitted(decided.value, self.quota, now_ms)}
+                self.todo = [s for s in self.specs if self.results[s.name].error_code == 0]
+            return None
         if not self.todo:
             return _response(self.version, list(self.results.values()), throttle_ms(self.quota, now_ms), self.denied)
         n = partitions = 0

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Generator, NamedTuple, Protocol, TypeVar
 
 from odradek.wire.errors import ErrorCode
 
@@ -143,6 +143,10 @@ class Metadata(Protocol):
 
     def create_topics(self, specs: list[CreateTopicSpec], validate_only: bool,
                       now_ms: int) -> list[CreateTopicResult]: ...
+
+    def decide_create_topics(self, specs: list[CreateTopicSpec]
+                             ) -> Generator[None, None, list[CreateTopicResult]]:
+        """create_topics(specs, validate_only=True) a part at a time: yields between parts."""
 
     def create_acls(self, bindings: list, now_ms: int) -> list[tuple[int, str | None]]: ...
 

@@ -100,6 +100,7 @@ class ControllerMetadata:
         self.create_acls = controller.create_acls
         self.delete_acls = controller.delete_acls
         self.create_topics = controller.create_topics
+        self.decide_create_topics = controller.decide_create_topics
         self.delete_topics = controller.delete_topics
         self.create_partitions = controller.create_partitions
         self.alter_configs = controller.alter_configs

@@ -24,6 +24,10 @@ class AdminWrites:
         """Write decide(Decisions) -> ControllerResult; the response."""
         raise NotImplementedError
 
+    def decisions(self):
+        """The decisions over the current image."""
+        raise NotImplementedError
+
     def decide_and_commit(self, decide, validate_only: bool, now_ms: int):
         """A decision over the image alone (image -> (records, response))."""
         return self._write(lambda d: ControllerResult(*decide(d.image)), validate_only, now_ms)
@@ -40,6 +44,12 @@ class AdminWrites:
     def create_topics(self, specs, validate_only: bool, now_ms: int):
         """-> [CreateTopicResult]."""
         return self._write(lambda d: d.create_topics(specs), validate_only, now_ms)
+
+    def decide_create_topics(self, specs):
+        """create_topics validate_only a part at a time: a generator that yields None between
+        parts and returns the [CreateTopicResult] (Decisions.create_topics_steps)."""
+        result = yield from self.decisions().create_topics_steps(specs)
+        return result.response
 
     def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None, now_ms: int = 0):
         """-> [(name, topic_id, error_code, error_message)]: errors first, then deletions (as Kafka)."""
@@ -88,6 +98,9 @@ class WriteSession(AdminWrites):
         written = self._controller.write(decide, validate_only, now_ms)
         self.commits.append(written.commit)
         return written.response
+
+    def decisions(self):
+        return self._controller.decisions()
 
     def last_commit(self) -> Commit:
         """The last batch this request wrote (NOTHING_WRITTEN: none)."""

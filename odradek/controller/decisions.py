@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Callable, Mapping
+from typing import Callable, Generator, Mapping
 
 from odradek.log.config import ConfigError, validate_properties
 from odradek.wire.errors import ErrorCode
@@ -39,6 +39,7 @@ MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's ReplicationControlManager.MAX_PART
 MAX_RECORDS_PER_USER_OP = 10000  # Kafka's QuorumController.MAX_RECORDS_PER_USER_OP (its BoundedList)
 _TOO_MANY_PARTITIONS = "Excessively large number of partitions per request."
 _TOO_MANY_RECORDS = "Unable to perform excessively large batch operation."
+DECISION_STEP_RECORDS = 500  # create_topics_steps: the records decided between two yields
 
 # IncrementalAlterConfigs operations
 OP_SET, OP_DELETE, OP_APPEND, OP_SUBTRACT = 0, 1, 2, 3
@@ -255,6 +256,18 @@ class Decisions:
         than 10,000 partitions in all, or whose records would pass 10,000 (Kafka's BoundedList
         of one operation), is refused whole with POLICY_VIOLATION: the first before any
         validation or placement, the second as soon as the records pass the bound."""
+        steps = self.create_topics_steps(specs)
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                return done.value
+
+    def create_topics_steps(self, specs: list[CreateTopicSpec], step_records: int = DECISION_STEP_RECORDS
+                            ) -> Generator[None, None, ControllerResult[list[CreateTopicResult]]]:
+        """create_topics a part at a time: yields after every ``step_records`` records decided (a
+        caller that must not hold its thread for a whole large request serves others meanwhile)
+        and returns the ControllerResult. Decided over this Decisions' image throughout."""
         results: dict[str, CreateTopicResult] = {}
         counts: dict[str, int] = {}
         for s in specs:
@@ -263,7 +276,9 @@ class Decisions:
         if self._requested_partitions(unique) > MAX_PARTITIONS_PER_REQUEST:
             return self._refuse_create(specs, _TOO_MANY_PARTITIONS)
         records: list = []
+        next_yield = step_records
         existing_unified = {unify_collision_chars(n): n for n in self.image.topics}
+        yield  # (the map of existing names: one pass over the topics)
         configs = _TopicConfigs(self)
         for s in specs:
             if s.name in results:
@@ -281,6 +296,9 @@ class Decisions:
                 return self._refuse_create(specs, _TOO_MANY_RECORDS)
             existing_unified[unify_collision_chars(s.name)] = s.name
             results[s.name] = res
+            if len(records) >= next_yield:
+                next_yield = len(records) + step_records
+                yield
         return ControllerResult(records, list(results.values()))
 
     def _requested_partitions(self, specs: list[CreateTopicSpec]) -> int:
