@@ -31,8 +31,12 @@ INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE, SHARE_GROUP_ST
 
 class Broker:
     def __init__(self, config, clock_ms: Callable[[], int], schedule: Callable[[float, Callable], Any],
-                 topic_stats: TopicStats | None = None, halt: Callable[[int], None] = os._exit):
-        """``halt``: ends the process at once (Kafka's Exit.halt) when a log dir fails."""
+                 topic_stats: TopicStats | None = None, halt: Callable[[int], None] = os._exit,
+                 background: Callable[[Callable[[], None]], None] | None = None):
+        """``halt``: ends the process at once (Kafka's Exit.halt) when a log dir fails;
+        ``background(fn)``: runs fn after the work waiting (the event loop's call_soon), for
+        work done a slice at a time (a large creation's logs); None: all at once."""
+        self._background = background
         from odradek.broker.purgatory import Purgatory
 
         self.config = config
@@ -163,7 +167,8 @@ class Broker:
                                        fetchers=self.replica_fetchers,
                                        send_alter_partition=alter_partition.submit if alter_partition else None,
                                        topic_stats=self.topic_stats,
-                                       replica_selector=cfg.replica_selector_class)
+                                       replica_selector=cfg.replica_selector_class,
+                                       background=self._background)
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:
             self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port,

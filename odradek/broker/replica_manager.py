@@ -23,6 +23,7 @@ offset right after each append.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Protocol
@@ -43,6 +44,9 @@ log = logging.getLogger(__name__)
 
 KEEP, ADOPT, STRAY = "keep", "adopt", "stray"
 HIGH_WATERMARK = -1  # DeleteRecords' offset meaning "up to the high watermark"
+# the logs one metadata change creates at once; beyond, a slice of this many at a time with other
+# work between (a 5,000-partition topic does not hold the event loop for its whole creation)
+CREATE_SLICE = 64
 
 
 @dataclass(frozen=True)
@@ -126,8 +130,17 @@ class ReplicaManager:
                  clock_ms: Callable[[], int], *, min_insync_replicas: Callable[[str], int] = lambda topic: 1,
                  replica_lag_time_max_ms: int = 30_000, fetchers: FollowerFetchers | None = None,
                  send_alter_partition: SendAlterPartition | None = None,
-                 replica_selector: str | None = None, topic_stats: TopicStats | None = None):
+                 replica_selector: str | None = None, topic_stats: TopicStats | None = None,
+                 background: Callable[[Callable[[], None]], None] | None = None):
+        """``background(fn)``: runs fn soon, after other work waiting (the broker's event loop):
+        a metadata change creating more than CREATE_SLICE logs here creates the rest a slice at
+        a time through it; None: all at once."""
         self.logs = log_manager
+        self._background = background
+        # partitions assigned here whose log is still to be created (a large creation, a slice
+        # at a time): created by the next slices, or at once when a request needs one
+        self._pending: dict[tuple[str, int], None] = {}
+        self._slice_scheduled = False
         self._stats = topic_stats
         self._followed = None  # the image the leaders, followers and logs last matched
         self._replica_selector = replica_selector  # replica.selector.class (KIP-392), None: leader only
@@ -253,28 +266,81 @@ class ReplicaManager:
             self.logs.delete(*tp)
             self._poke(("partition", tp[0], tp[1]))
         new_configs: dict[str, object] = {}  # one LogConfig per topic, shared by its new partitions
+        if self._background is not None:
+            missing = [tp for tp in wanted if tp not in self._pending and self.logs.get(*tp) is None
+                       and tp not in self.logs.offline]
+            if len(missing) > CREATE_SLICE:  # a large creation: a slice now, the rest between other work
+                self._pending.update(dict.fromkeys(sorted(missing)[CREATE_SLICE:]))
+                self._schedule_slice()
         for tp in wanted:
-            plog = self.logs.get(*tp)
-            if plog is None:
+            if tp in self._pending:
+                continue
+            if self.logs.get(*tp) is None:
                 if tp in self.logs.offline:
                     continue  # damaged (the LogManager logged why when it refused it at load)
-                try:
-                    tcfg = new_configs.get(tp[0])
-                    if tcfg is None:
-                        tcfg = new_configs[tp[0]] = self._topic_log_config(tp[0])
-                    plog = self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now,
-                                                   topic_id=new.topics[tp[0]].topic_id)
-                except Exception:
-                    if tp not in self.offline:  # logged once; tried again on the next update
-                        log.exception("cannot create the log of %s-%d; partition offline, not serving it", *tp)
-                        self.offline.add(tp)
+                if not self._create_log(tp, new, now, new_configs):
                     continue
-                if tp in self.offline:
-                    log.info("log %s-%d created; partition back online", *tp)
             self.offline.discard(tp)
         # a failed create of a partition no longer here is moot
         self.offline.difference_update([tp for tp in self.offline if tp[0] in names and tp not in wanted])
         self._become_leaders_and_followers(new, wanted, self._scope(old, new, names, wanted, full), now)
+
+    def _create_log(self, tp: tuple[str, int], image, now: int, configs: dict) -> bool:
+        """Create the log of a partition assigned here (``configs``: one LogConfig per topic, shared
+        by its new partitions); False when it cannot be (offline, tried again on the next update)."""
+        try:
+            tcfg = configs.get(tp[0])
+            if tcfg is None:
+                tcfg = configs[tp[0]] = self._topic_log_config(tp[0])
+            self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now, topic_id=image.topics[tp[0]].topic_id)
+        except Exception:
+            if tp not in self.offline:  # logged once; tried again on the next update
+                log.exception("cannot create the log of %s-%d; partition offline, not serving it", *tp)
+                self.offline.add(tp)
+            return False
+        if tp in self.offline:
+            log.info("log %s-%d created; partition back online", *tp)
+        return True
+
+    def _schedule_slice(self) -> None:
+        if self._pending and not self._slice_scheduled:
+            self._slice_scheduled = True
+            self._background(self._create_slice)
+
+    def _create_slice(self) -> None:
+        """The next CREATE_SLICE pending logs; the rest in later slices."""
+        self._slice_scheduled = False
+        self._materialize(list(itertools.islice(self._pending, CREATE_SLICE)))
+        self._schedule_slice()
+
+    def _materialize(self, tps: list[tuple[str, int]]) -> None:
+        """Create the pending logs ``tps`` that the image followed still assigns here, and lead or
+        follow them as it says (a partition gone or moved meanwhile is dropped)."""
+        image = self.image
+        now = self._clock()
+        made: dict[tuple[str, int], int] = {}
+        configs: dict = {}
+        for tp in tps:
+            if self._pending.pop(tp, False) is False:
+                continue
+            topic = image.topics.get(tp[0])
+            part = topic.partitions.get(tp[1]) if topic is not None else None
+            if part is None or (part.leader != self.node_id and self.node_id not in part.replicas):
+                continue
+            if self.logs.get(*tp) is None and not self._create_log(tp, image, now, configs):
+                continue
+            self.offline.discard(tp)
+            made[tp] = part.leader_epoch
+        if made:
+            self._become_leaders_and_followers(image, made, set(made), now)
+
+    def _leader(self, tp: tuple[str, int]) -> PartitionLeader | None:
+        """The partition's leader here; a pending log is created first (a request needs it now)."""
+        leader = self.leaders.get(tp)
+        if leader is None and tp in self._pending:
+            self._materialize([tp])
+            leader = self.leaders.get(tp)
+        return leader
 
     def _scope(self, old, new, names, wanted, full: bool) -> set[tuple[str, int]]:
         """Every partition of the topics ``names`` that is, or was, led, followed or wanted here
@@ -419,14 +485,14 @@ class ReplicaManager:
 
     def get(self, topic: str, partition: int):
         """The PartitionLog if this node leads topic-partition, else None."""
-        leader = self.leaders.get((topic, partition))
+        leader = self._leader((topic, partition))
         return leader.log if leader is not None else None
 
     def leader_log(self, topic: str, partition: int, current_leader_epoch: int = -1):
         """api_handlers.ports.Partitions.leader_log: the PartitionLog if this node leads
         topic-partition (at ``current_leader_epoch`` when the request names one, -1: any),
         else why not (``not_led``)."""
-        leader = self.leaders.get((topic, partition))
+        leader = self._leader((topic, partition))
         if leader is None:
             return self.not_led(topic, partition, current_leader_epoch)
         if current_leader_epoch >= 0 and current_leader_epoch != leader.leader_epoch:
@@ -439,6 +505,8 @@ class ReplicaManager:
         a partition led or followed here, checked against ``current_leader_epoch`` as
         Partition's localLogWithEpochOrThrow; else why not (``not_led``)."""
         tp = (topic, partition)
+        if tp in self._pending:
+            self._materialize([tp])
         if tp in self.leaders:
             return self.leader_log(topic, partition, current_leader_epoch)
         followed = self.following.get(tp)
@@ -453,7 +521,7 @@ class ReplicaManager:
                                fetch_offset: int, now_ms: int) -> int:
         """The follower a consumer in ``client_rack`` should fetch from (Kafka's
         findPreferredReadReplica with replica.selector.class), -1: read from this leader."""
-        leader = self.leaders.get((topic, partition))
+        leader = self._leader((topic, partition))
         if leader is None or self._replica_selector != RACK_AWARE_SELECTOR or not client_rack \
                 or self.image is None:
             return NO_PREFERRED
@@ -484,7 +552,7 @@ class ReplicaManager:
     def check_append(self, topic: str, partition: int, acks: int) -> ErrorCode:
         """Before an append as leader: NOT_ENOUGH_REPLICAS for acks=all while the ISR is
         under min.insync.replicas (Partition.appendRecordsToLeader)."""
-        leader = self.leaders.get((topic, partition))
+        leader = self._leader((topic, partition))
         return leader.check_append(acks) if leader is not None else ErrorCode.NOT_LEADER_OR_FOLLOWER
 
     def append(self, topic: str, partition: int, record_set, now_ms: int, log=None):
@@ -510,7 +578,7 @@ class ReplicaManager:
     def acks_reached(self, topic: str, partition: int, required_offset: int) -> tuple[bool, ErrorCode]:
         """An acks=all produce up to ``required_offset`` (exclusive): done, and with what
         error (Partition.checkEnoughReplicasReachOffset; not led here: NOT_LEADER_OR_FOLLOWER)."""
-        leader = self.leaders.get((topic, partition))
+        leader = self._leader((topic, partition))
         if leader is None:
             return False, ErrorCode.NOT_LEADER_OR_FOLLOWER
         if leader.high_watermark < required_offset:
@@ -523,7 +591,7 @@ class ReplicaManager:
         """A follower's Fetch of a partition led here: (log, the leader's FetchDecision) after
         its progress is recorded (the HW may move: waiting produces and fetches wake), or
         NotLed as for a consumer."""
-        leader = self.leaders.get((topic, partition))
+        leader = self._leader((topic, partition))
         if leader is None:
             return self.not_led(topic, partition, fetch.current_leader_epoch)
         decision: FetchDecision = leader.on_fetch(fetch, now_ms)
@@ -533,7 +601,7 @@ class ReplicaManager:
     def epoch_end_offset(self, topic: str, partition: int, current_leader_epoch: int,
                          leader_epoch: int) -> EpochAnswer | NotLed:
         """OffsetForLeaderEpoch on the leader, from its epoch cache (lastOffsetForLeaderEpoch)."""
-        leader = self.leaders.get((topic, partition))
+        leader = self._leader((topic, partition))
         if leader is None:
             return self.not_led(topic, partition, current_leader_epoch)
         return leader.answer_epoch_query(EpochQuery(0, -1, current_leader_epoch, leader_epoch))
@@ -552,7 +620,7 @@ class ReplicaManager:
     def low_watermark(self, topic: str, partition: int) -> int | NotLed:
         """The smallest log start offset over the live replicas of a partition led here
         (lowWatermarkIfLeader), or why it is not led here."""
-        leader = self.leaders.get((topic, partition))
+        leader = self._leader((topic, partition))
         if leader is None:
             return self.not_led(topic, partition)
         return leader.low_watermark

@@ -108,7 +108,8 @@ class BrokerServer:
             start_serving=False, ssl=tls)
         sock = self.server.sockets[0]
         self.port = sock.getsockname()[1]
-        self.broker = Broker(self.config, self.clock.now_ms, self.loop.call_later, topic_stats=self.topic_stats)
+        self.broker = Broker(self.config, self.clock.now_ms, self.loop.call_later, topic_stats=self.topic_stats,
+                             background=self.loop.call_soon)
         self.client_quotas = ClientQuotas(lambda: self.broker.controller.image.client_quotas,
                                           self.config.quota_window_size_seconds * 1000, self.config.quota_window_num)
         if lst.port == 0 and self.broker.advertised_port == 0:
