@@ -164,7 +164,9 @@ def test_clean_shutdown_signals(tmp_path, signal_name):
         b.proc.send_signal(getattr(signal, signal_name))
         assert b.proc.wait(20) == 0
         b.proc = None
-        assert os.path.exists(tmp_path / "data" / "sig-0" / ".clean-shutdown")
+        # the log dir's marker (as Kafka's), for every log in it
+        assert os.path.exists(tmp_path / "data" / ".kafka_cleanshutdown")
+        assert not os.path.exists(tmp_path / "data" / "sig-0" / ".clean-shutdown")
     finally:
         b.kill9()
 

@@ -99,9 +99,12 @@ class LogManager:
 
     def _load(self, now_ms: int) -> None:
         epochs = []
+        clean_dirs = set()  # the dirs whose logs all closed cleanly (the marker of each log in them)
         for d in self.log_dirs:
             self.fs.makedirs(d)
             # read, then deleted before any log loads: a crash from here on is unclean (KAFKA-10471)
+            if self.fs.exists(posixpath.join(d, clean_shutdown_file.FILE)):
+                clean_dirs.add(d)
             epochs.append(clean_shutdown_file.read(self.fs, d))
             clean_shutdown_file.delete(self.fs, d)
         self.previous_broker_epoch = clean_shutdown_file.previous_broker_epoch(epochs)
@@ -122,7 +125,7 @@ class LogManager:
                     config = configs.get(tp[0])
                     if config is None:
                         config = configs[tp[0]] = self._config_for(tp[0])
-                    log = PartitionLog(self.fs, path, config, now_ms=now_ms)
+                    log = PartitionLog(self.fs, path, config, now_ms=now_ms, clean_shutdown=d in clean_dirs)
                     self._add(tp, log, d)
                     if tp in hws:  # (clamped to the recovered log, as Kafka's updateHighWatermark)
                         log.high_watermark = hws[tp]
@@ -214,7 +217,7 @@ class LogManager:
                     raise KafkaStorageError(f"partition {topic}-{partition} is offline: {damaged}")
                 d = min(self.log_dirs, key=lambda x: self._dir_counts[x])  # fewest partitions
                 log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
-                                   config or self._config_for(topic), now_ms=now_ms)
+                                   config or self._config_for(topic), now_ms=now_ms, clean_shutdown=False)
                 if topic_id is not None:
                     partition_metadata.write(self.fs, log.dir, topic_id)
                 self._add((topic, partition), log, d)

@@ -47,6 +47,7 @@ _LOG_OVERHEAD = records.LOG_OVERHEAD
 _NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
 _OK = CheckResult.OK
 
+_JITTER_RNG = random.Random()
 CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
 CHECKPOINT_FILE = "log-state.checkpoint"
 LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint"  # Kafka's name and text format
@@ -96,10 +97,15 @@ class FlushObserver(Protocol):
 
 class PartitionLog:
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
-                 *, now_ms: int = 0, rng: random.Random | None = None):
-        """Open (recovering if needed) or create the log in `directory`."""
+                 *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None):
+        """Open (recovering if needed) or create the log in `directory`. ``clean_shutdown``: whether
+        the log was closed cleanly, as its owner knows it (the LogManager: its log dir's
+        .kafka_cleanshutdown, as Kafka's); the log then writes no marker of its own on close.
+        None (a log on its own): its own `.clean-shutdown` marker says so, and close writes it."""
         self.fs = fs
-        self.rng = rng if rng is not None else random.Random()  # segment.jitter.ms draws
+        self._dir_clean = clean_shutdown
+        # segment.jitter.ms draws: one generator for every log (a Random holds 2.5 KB of state)
+        self.rng = rng if rng is not None else _JITTER_RNG
         self.dir = directory
         self.config = config or LogConfig()
         self.lock = threading.RLock()
@@ -284,7 +290,8 @@ class PartitionLog:
         fs, d = self.fs, self.dir
         names = fs.listdir(d)
         clean_marker = posixpath.join(d, CLEAN_SHUTDOWN_FILE)
-        clean = CLEAN_SHUTDOWN_FILE in names
+        marked = CLEAN_SHUTDOWN_FILE in names  # (a managed log's is an older odradek's: removed too)
+        clean = marked if self._dir_clean is None else self._dir_clean
         cp, cp_data = self._read_checkpoint()
         if clean and cp_data is not None:
             self._durable[CHECKPOINT_FILE] = cp_data  # the clean stop wrote and fsynced it
@@ -317,7 +324,7 @@ class PartitionLog:
             if ext in ("index", "timeindex", "txnindex") and stem.isdigit() and int(stem) not in present:
                 fs.remove(posixpath.join(d, name))
         bases.sort()
-        if clean:
+        if marked:
             fs.remove(clean_marker)  # a crash from here on must not look clean
         self.recovered_unclean = not clean and bool(bases)
         recovered_from: int | None = None  # base of the first segment recovery scanned
@@ -1213,7 +1220,7 @@ class PartitionLog:
         """``fn(log)`` is called when the log is used after being idle (a parked file opened
         again, a new segment, its high watermark set): the LogManager's periodic work then
         looks at it until ``idle``."""
-        self._park_watch.on_wake = (lambda: fn(self)) if fn is not None else None
+        self._park_watch.listen(fn, self)
 
     @property
     def idle(self) -> bool:
@@ -1265,9 +1272,10 @@ class PartitionLog:
             logger.warning("%s: %s failed: %s; retried periodically", self.dir, what, e)
 
     def close(self) -> bool:
-        """fsync, snapshot producer state, write the clean-shutdown marker. What already
-        holds exactly that, fsynced (all of an idle partition's files), is not rewritten;
-        the marker always is (the load removed it). True when it closed cleanly."""
+        """fsync, snapshot producer state, write the clean-shutdown marker (a log on its own: a
+        managed log's is its log dir's, see __init__). What already holds exactly that, fsynced
+        (all of an idle partition's files), is not rewritten; the marker always is (the load
+        removed it). True when it closed cleanly."""
         clean = True
         with self.lock:
             try:
@@ -1276,10 +1284,11 @@ class PartitionLog:
                 self.active.on_become_inactive()
                 self.flush()
                 self._write_producer_snapshot(self.log_end_offset)
-                f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))
-                f.fsync()
-                f.close()
-                self.fs.fsync_dir(self.dir)
+                if self._dir_clean is None:  # (a managed log's clean stop is its log dir's marker)
+                    f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))
+                    f.fsync()
+                    f.close()
+                    self.fs.fsync_dir(self.dir)
             except (OSError, errors.KafkaStorageError) as e:
                 # no clean-shutdown marker: the next start recovers the log from its files
                 logger.warning("%s: not closed cleanly (%s); the next start recovers it", self.dir, e)

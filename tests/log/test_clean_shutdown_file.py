@@ -60,11 +60,12 @@ def test_clean_close_then_start_gives_the_epoch_and_deletes_the_files():
     for d in DIRS:
         assert not fs2.exists(f"{d}/{csf.FILE}")  # deleted before the logs loaded
     assert lm2.get("t", 0).log_end_offset == 2
-    # the per-log marker is still what tells the log it needs no recovery
+    # the log dir's file is also what tells its logs they need no recovery (as Kafka's): no marker per log
     log_dir = lm2.get("t", 0).dir
     lm2.close(broker_epoch=124)
-    assert fs2.exists(f"{log_dir}/{CLEAN_SHUTDOWN_FILE}")
-    assert manager(fs2.restart("kept")).previous_broker_epoch == 124
+    assert not fs2.exists(f"{log_dir}/{CLEAN_SHUTDOWN_FILE}")
+    lm3 = manager(fs2.restart("kept"))
+    assert lm3.previous_broker_epoch == 124 and not lm3.get("t", 0).recovered_unclean
 
 
 def test_kill_leaves_no_file():
