@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from hypothesis import strategies as st
@@ -37,7 +38,10 @@ def scalar(t: str):
     raise ValueError(t)
 
 
+@functools.cache
 def message(cls, version: int, flexible: bool, depth: int = 0):
+    """The strategy of `cls` objects at `version` (built once per class and version: hypothesis validates a
+    strategy on its first draw, most of a draw's cost for these deep trees)."""
     module = importlib.import_module(cls.__module__)
     parts = {}
     tags_used = set()
