@@ -114,9 +114,10 @@ class BrokerServer:
                                           self.config.quota_window_size_seconds * 1000, self.config.quota_window_num)
         if lst.port == 0 and self.broker.advertised_port == 0:
             self.broker.advertised_port = self.port
+        # log loading and recovery off the loop: the HTTP listener answers meanwhile (503 ready), and
+        # a cluster node's metadata log keeps following its quorum (the images it reads are immutable)
+        await self.loop.run_in_executor(None, self.broker.open_logs, cluster.controller if cluster else None)
         if cluster is None:
-            # log loading and recovery off the loop: the HTTP listener answers meanwhile (503 ready)
-            await self.loop.run_in_executor(None, self.broker.open_logs)
             self.broker.start()
             # a single node decides its admin writes itself (a cluster broker forwards them)
             self.broker.services.mutation_quota = self.client_quotas.mutation_quota
