@@ -168,7 +168,8 @@ def test_acls_survive_a_restart(broker):
     assert [(b.operation, b.permission_type) for b in found] == [(AclOperation.WRITE, AclPermissionType.ALLOW)]
 
 
-def test_a_consumer_needs_read_on_its_group_and_the_topic(broker):
+@pytest.mark.parametrize("protocol", ["classic", "consumer"])
+def test_a_consumer_needs_read_on_its_group_and_the_topic(broker, protocol):
     topic = new_topic(broker)
     grant(broker, ResourceType.TOPIC, topic, AclOperation.WRITE)
     eventually(lambda: produce_errors(broker, topic) == [None])
@@ -177,7 +178,7 @@ def test_a_consumer_needs_read_on_its_group_and_the_topic(broker):
     def first_poll():
         """The first error code or value bob's consumer in ``group`` gets."""
         c = Consumer(conf(broker, "bob", **{"group.id": group, "auto.offset.reset": "earliest",
-                                             "enable.auto.commit": False}))
+                                             "enable.auto.commit": False, "group.protocol": protocol}))
         c.subscribe([topic])
         try:
             deadline = time.monotonic() + 20

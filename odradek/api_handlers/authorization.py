@@ -36,6 +36,7 @@ CLUSTER_OPERATIONS: dict[int, tuple[int, ...]] = {
     51: (ALTER,),  # AlterUserScramCredentials
     55: (DESCRIBE,),  # DescribeQuorum
     57: (ALTER,),  # UpdateFeatures
+    74: (DESCRIBE_CONFIGS,),  # ListConfigResources (ListClientMetricsResources)
     83: (CLUSTER_ACTION,), 84: (CLUSTER_ACTION,), 85: (CLUSTER_ACTION,), 86: (CLUSTER_ACTION,),  # share state
     87: (CLUSTER_ACTION,),
 }
@@ -46,7 +47,6 @@ _TXN_DENIED = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
 # request's resource name, the error of the whole response) - Kafka's checks before each handler
 RESOURCE_CHECKS: dict[int, tuple] = {
     11: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # JoinGroup
-    68: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # ConsumerGroupHeartbeat
     12: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # Heartbeat
     13: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # LeaveGroup
     14: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # SyncGroup
@@ -61,7 +61,6 @@ RESOURCE_CHECKS: dict[int, tuple] = {
 
 # APIs served without their per-resource checks yet: super users only
 SUPER_USERS_ONLY = frozenset({
-    74,  # ListConfigResources
     76, 77, 78, 79, 90, 91, 92,  # share groups
     88, 89,  # streams groups
 })
@@ -77,6 +76,16 @@ def _init_producer_id(ctx: RequestContext, req) -> ErrorCode | None:
     return ErrorCode.CLUSTER_AUTHORIZATION_FAILED
 
 
+def _consumer_group_heartbeat(ctx: RequestContext, req) -> ErrorCode | None:
+    """READ on the group, then DESCRIBE on every subscribed topic name (Kafka 4's KafkaApis)."""
+    if not allowed(ctx, READ, GROUP, req.group_id):
+        return _GROUP_DENIED
+    names = req.subscribed_topic_names
+    if names and len(allowed_names(ctx, DESCRIBE, TOPIC, names)) < len(set(names)):
+        return ErrorCode.TOPIC_AUTHORIZATION_FAILED
+    return None
+
+
 def gate(ctx: RequestContext, api_key: int, req) -> ErrorCode | None:
     """The error of the whole response when the request as a whole is not allowed, else None."""
     if ctx.principal is None:
@@ -89,6 +98,8 @@ def gate(ctx: RequestContext, api_key: int, req) -> ErrorCode | None:
         return None
     if api_key == 22:
         return _init_producer_id(ctx, req)
+    if api_key == 68:
+        return _consumer_group_heartbeat(ctx, req)
     ops = CLUSTER_OPERATIONS.get(api_key)
     if ops is not None:
         if not any(allowed(ctx, op, CLUSTER, CLUSTER_NAME) for op in ops):

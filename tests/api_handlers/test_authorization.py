@@ -87,3 +87,15 @@ def test_whole_request_checks():
     # the APIs without their per-resource checks yet: super users only
     assert authorization.gate(ctx_for(76, img), 76, None) == ErrorCode.CLUSTER_AUTHORIZATION_FAILED
     assert authorization.gate(ctx_for(76, img, principal="User:admin"), 76, None) is None
+
+
+def test_consumer_group_heartbeat_needs_describe_on_each_subscribed_topic():
+    from odradek.wire.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
+
+    img = image(allow(A.GROUP, "g", A.READ), allow(A.TOPIC, "open", A.READ))
+    hb = ConsumerGroupHeartbeatRequest(group_id="g", member_id="m", member_epoch=0, subscribed_topic_names=["open"])
+    assert authorization.gate(ctx_for(68, img, v=0), 68, hb) is None
+    hb.subscribed_topic_names = ["open", "secret"]
+    assert authorization.gate(ctx_for(68, img, v=0), 68, hb) == ErrorCode.TOPIC_AUTHORIZATION_FAILED
+    hb.group_id = "h"
+    assert authorization.gate(ctx_for(68, img, v=0), 68, hb) == ErrorCode.GROUP_AUTHORIZATION_FAILED
