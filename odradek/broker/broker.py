@@ -402,8 +402,12 @@ class Broker:
                     s = store.states[partition][key]
                     sg.restore_partition(key, s.start_offset, s.batches, s.state_epoch)
 
+        def unload(partition: int) -> None:
+            store.unload(partition)
+            self.share_persister.state_partition_unloaded(partition)
+
         self._start_loader(CoordinatorLoader(SHARE_GROUP_STATE, self.replicas, store.partitions, apply,
-                                             store.unload, self.clock_ms,
+                                             unload, self.clock_ms,
                                              self._schedule if self._background_loads else None))
 
     def persist_share_state(self, now_ms: int) -> list:

@@ -257,6 +257,8 @@ class SharePersister:
         for tid, ps in parts.items():
             for p in ps:
                 key = (group_id, bytes(tid), p)
+                if key in self._initializing:
+                    continue  # one at a time: a late one must not follow a success (reported when it ends)
                 if self.store.partition_for(key) is None:
                     self._ensure_state_topic()
                 if self.store.partition_for(key) is not None and not self.store.error(key):
@@ -270,8 +272,7 @@ class SharePersister:
                         log.info("share state %s: initialize failed: %s", key, e.code.name)
                         failed.setdefault(tid, set()).add(p)
                 elif self._remote:
-                    if key not in self._initializing:  # (one at a time: a late one must not follow a success)
-                        remote.append(key)
+                    remote.append(key)
                 else:
                     failed.setdefault(tid, set()).add(p)
         if failed:
@@ -448,6 +449,15 @@ class SharePersister:
                     self._reads.pop(key).cancel()
                 for key in [k for k in self._deferred if k[1] == bytes(t.topic_id) and k[2] == p]:
                     self._answer(self._deferred.pop(key), E.NOT_LEADER_OR_FOLLOWER)  # never stored here
+
+    def state_partition_unloaded(self, partition: int) -> None:
+        """This node stopped coordinating a __share_group_state partition: its last appends may not
+        have been committed (a write answered to no request, the tick's, is then lost unseen). The
+        share-partitions led here whose keys it holds are written again, whole, to the next
+        coordinator."""
+        for key, sp in self.shares.partitions.items():
+            if self.store.partition_for(key) == partition:
+                sp.dirty = True
 
     async def close(self) -> None:
         await cancel_all(self._tasks)

@@ -3,7 +3,9 @@ that move, on a virtual clock: no acknowledged state lost, no record acknowledge
 
 The persister of one share-partition leader (node 0: the leader of data partition t-0) writes the
 share-partition's state to the share coordinator of its key: the leader of __share_group_state
-partition 0, one of brokers 1-3, each with its own ShareCoordinator over its own log. Faults:
+partition 0, one of brokers 0-3 (node 0 itself at times: written at once, the acknowledgement's
+answer held until its append is committed), each with its own ShareCoordinator over its own log.
+Faults:
 
 - the state partition's leadership moves (the old leader answers NOT_COORDINATOR; the new one
   COORDINATOR_LOAD_IN_PROGRESS while it replays the committed records); its appends not yet
@@ -31,9 +33,11 @@ import importlib
 import random
 import selectors
 from dataclasses import dataclass, field
+from typing import Callable
 
 from odradek.broker.inter_broker import NotDelivered
 from odradek.broker.share_persister import REQUEST_TIMEOUT_S, SharePersister
+from odradek.coordinator.errors import CoordinatorError
 from odradek.coordinator.share_coordinator import ShareCoordinator
 from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
 from odradek.coordinator.share_partition import ACCEPT, ACKNOWLEDGED, ARCHIVED, RELEASE
@@ -45,8 +49,8 @@ from tests.broker.test_share_persister import Broker, Image, Part, Topic
 TID = b"\x07" * 16
 GROUP = "g"
 KEY = (GROUP, TID, 0)
-STATE_BROKERS = (1, 2, 3)
 ME = 0
+STATE_BROKERS = (ME, 1, 2, 3)  # the share-partition leader's node coordinates the state at times too
 ACK_WAIT_S = 30.0  # api_handlers/share_common.STATE_WRITE_WAIT_MS
 QUIET_S = 120.0  # after the faults: longer than a request timeout and the persister's backoffs
 HANDLERS = {"WriteShareGroupStateRequest": "write_share_group_state",
@@ -94,6 +98,8 @@ class StateBroker:
     cluster: "Cluster"
     store: ShareCoordinator = None
     pending: list = field(default_factory=list)  # [(record, asyncio.Future)] appended, not committed
+    appended: list = field(default_factory=list)  # the futures of the appends since the caller last took them
+    unloaded: Callable[[int], None] | None = None  # called with the partition when it stops coordinating it
 
     def __post_init__(self):
         self.store = ShareCoordinator(self, lambda: 1)
@@ -101,6 +107,7 @@ class StateBroker:
     # StateLog
     def append(self, partition, records, now_ms):
         fut = self.cluster.loop.create_future()
+        self.appended.append(fut)
         for r in records:
             self.pending.append((r, fut))
         self.cluster.loop.call_later(self.cluster.rng.uniform(0.001, 0.2), self._commit, fut)
@@ -135,6 +142,8 @@ class StateBroker:
         self.pending.clear()
         self.store.partitions.resign(0, None)
         self.store.unload(0)
+        if self.unloaded is not None:  # (the broker's unload hook: broker.py _follow_share_state_partitions)
+            self.unloaded(0)
 
 
 class Cluster:
@@ -149,7 +158,7 @@ class Cluster:
         self.data_epoch = 0
         self.image = Image({"t": Topic("t", TID, {0: Part(ME)}),
                             "__share_group_state": Topic("__share_group_state", b"\x02" * 16, {0: Part(-1)})},
-                           {n: Broker() for n in (ME, *STATE_BROKERS)})
+                           {n: Broker() for n in STATE_BROKERS})
 
     def move_state_leader(self) -> None:
         old = self.leader
@@ -263,7 +272,8 @@ async def _run(seed: int, records: int, loop) -> Outcome:
     cluster = Cluster(rng, loop)
     calls = Calls(cluster)
     now_ms = lambda: int(loop.time() * 1000)  # noqa: E731
-    local = ShareCoordinator(_NoOffsetsLog(), lambda: 1)  # this node coordinates no state partition
+    here = cluster.brokers[ME]
+    local = here.store  # written at once while this node coordinates the state partition
     shares = ShareGroupCoordinator(settings=lambda g: {"share.auto.offset.reset": "earliest",
                                                        "share.record.lock.duration.ms": 15000},
                                    offsets=lambda t, p: (0, records))
@@ -271,6 +281,7 @@ async def _run(seed: int, records: int, loop) -> Outcome:
     persister = SharePersister(ME, lambda: cluster.image, local, shares,
                                lambda t, p: cluster.data_epoch, pokes.append, now_ms, remote=True,
                                client=calls, rng=random.Random(rng.random()))
+    here.unloaded = persister.state_partition_unloaded
     shares.stored_state = persister.stored_state
     shares.initialize_state = persister.initialize
     persistence = SharePersistence(shares, _NoOffsetsLog(), persister, lambda g: None, lambda: 1, lambda: True)
@@ -296,7 +307,7 @@ async def _run(seed: int, records: int, loop) -> Outcome:
             shares.tick(now_ms())
             try:
                 persistence.persist(now_ms())
-            except Exception:  # a local write refused: stays pending (not expected here: all remote)
+            except CoordinatorError:  # a local write refused: stays pending (or its share-partition goes)
                 pass
 
     shares.heartbeat(GROUP, "m1", 0, ["t"], None, "c", "h", now_ms(), {"t": (TID, 1)})
@@ -327,10 +338,16 @@ async def _run(seed: int, records: int, loop) -> Outcome:
             lambda tid: True, now_ms())
         err = result.value.get((TID, 0), E.NONE)
         persister.created.clear()
+        here.appended.clear()
         try:
             persistence.persist(now_ms())
-        except Exception:
-            err = err or E.UNKNOWN_SERVER_ERROR
+        except CoordinatorError as e:
+            err = err or e.code
+        # the answer waits for this node's own coordinator appends to be committed (coordinator_acks:
+        # NOT_COORDINATOR when its leadership went first) and for the writes sent elsewhere
+        local_appends, here.appended = list(here.appended), []
+        if not all([await f for f in local_appends]):
+            err = err or E.NOT_COORDINATOR
         writes = [w for w in persister.created if w.share_key == KEY]
         waited = 0.0
         while any(w.error is None for w in writes) and waited < ACK_WAIT_S:
