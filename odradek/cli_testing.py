@@ -51,7 +51,7 @@ def add_subparsers(sub) -> None:
     i.set_defaults(func=fault_inject)
     d = fsub.add_parser("drop-connections", help="reset every connection of a client id; prints how many")
     _http(d)
-    d.add_argument("--client-id", required=True)
+    d.add_argument("--client-id", required=True, help="the client.id whose connections are reset")
     d.set_defaults(func=fault_drop_connections)
     for name, what, fn in (("pause", "the node's listeners read and answer nothing until resumed", fault_pause),
                            ("resume", "a paused node answers again", fault_resume)):
