@@ -217,7 +217,7 @@ class LogManager:
                     raise KafkaStorageError(f"partition {topic}-{partition} is offline: {damaged}")
                 d = min(self.log_dirs, key=lambda x: self._dir_counts[x])  # fewest partitions
                 log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
-                                   config or self._config_for(topic), now_ms=now_ms, clean_shutdown=False)
+                                   config or self._config_for(topic), now_ms=now_ms, clean_shutdown=False, new=True)
                 if topic_id is not None:
                     partition_metadata.write(self.fs, log.dir, topic_id)
                 self._add((topic, partition), log, d)

@@ -97,11 +97,13 @@ class FlushObserver(Protocol):
 
 class PartitionLog:
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
-                 *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None):
+                 *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None,
+                 new: bool = False):
         """Open (recovering if needed) or create the log in `directory`. ``clean_shutdown``: whether
         the log was closed cleanly, as its owner knows it (the LogManager: its log dir's
         .kafka_cleanshutdown, as Kafka's); the log then writes no marker of its own on close.
-        None (a log on its own): its own `.clean-shutdown` marker says so, and close writes it."""
+        None (a log on its own): its own `.clean-shutdown` marker says so, and close writes it.
+        ``new``: a partition being created (its directory, if absent, is made and nothing loaded)."""
         self.fs = fs
         self._dir_clean = clean_shutdown
         # segment.jitter.ms draws: one generator for every log (a Random holds 2.5 KB of state)
@@ -140,9 +142,14 @@ class PartitionLog:
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
         self._durable: dict[str, bytes] = {}
+        fresh = new and not fs.isdir(directory)
         fs.makedirs(directory)
         try:
-            self._load(now_ms)
+            if fresh:  # a new partition: nothing on disk to load (Kafka's createLog)
+                self._set_segments([self._new_segment(0, now_ms, fresh=True)])
+                self.park_files()
+            else:
+                self._load(now_ms)
         except OSError:  # (a write of the recovery failed: the caller takes the log offline)
             self.close_files()
             raise
