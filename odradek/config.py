@@ -521,6 +521,9 @@ class BrokerConfig:
     # client quotas (producer_byte_rate, consumer_byte_rate): Kafka's rate windows
     quota_window_num: int = prop("quota.window.num", 11, _int(1, INT_MAX), kafka_type="INT")
     quota_window_size_seconds: int = prop("quota.window.size.seconds", 1, _int(1, INT_MAX), kafka_type="INT")
+    replication_quota_window_num: int = prop("replication.quota.window.num", 11, _int(1, INT_MAX), kafka_type="INT")
+    replication_quota_window_size_seconds: int = prop("replication.quota.window.size.seconds", 1, _int(1, INT_MAX),
+                                                      kafka_type="INT")
     connection_failed_authentication_delay_ms: int = prop("connection.failed.authentication.delay.ms", 100,
                                                           _int(0, INT_MAX), kafka_type="INT")
     # Kafka's StandardAuthorizer (security/authorizer.py) or none; another class is refused at start-up

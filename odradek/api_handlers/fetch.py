@@ -102,7 +102,8 @@ def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NO
     partitions = ctx.services.partitions
     topics = ctx.services.metadata.image.topics
     v = ctx.api_version
-    follower = _replica_id(req, v) >= 0
+    replica_id = _replica_id(req, v)
+    follower = replica_id >= 0
     committed = req.isolation_level == 1 and not follower
     # KIP-392: a consumer's v11+ fetch may be served by a follower (Kafka's fetchOnlyFromLeader is
     # false for it), and a leader with replica.selector.class may send it to one in its rack
@@ -174,6 +175,8 @@ def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NO
                 pd.preferred_read_replica = preferred
                 error = True
                 continue
+        if follower and partitions.replication_throttled(name, p.partition, replica_id, ctx.now_ms):
+            continue  # leader.replication.throttled.rate: an out-of-sync follower gets no records now
         limit = min(p.max_bytes, remaining)
         if limit <= 0 and total > 0:
             continue
@@ -191,6 +194,8 @@ def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NO
             continue
         pd.log_start_offset = sl.log_start_offset
         if sl.total_bytes:
+            if follower:
+                partitions.replication_sent(name, p.partition, sl.total_bytes, ctx.now_ms)
             pd.records = SliceRecords(sl)
             if committed:
                 pd.aborted_transactions = [

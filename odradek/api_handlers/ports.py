@@ -93,6 +93,12 @@ class Partitions(Protocol):
                        now_ms: int) -> tuple[PartitionLog, FetchDecision] | NotLed:
         """A follower's fetch: its progress recorded, and the leader's answer."""
 
+    def replication_throttled(self, topic: str, partition: int, replica_id: int, now_ms: int) -> bool:
+        """A follower's fetch gets no records now (leader.replication.throttled.rate, KIP-73)."""
+
+    def replication_sent(self, topic: str, partition: int, nbytes: int, now_ms: int) -> None:
+        """Bytes a follower's fetch was sent, for the leader replication quota."""
+
     def epoch_end_offset(self, topic: str, partition: int, current_leader_epoch: int,
                          leader_epoch: int) -> EpochAnswer | NotLed:
         """OffsetForLeaderEpoch from the leader's epoch cache."""

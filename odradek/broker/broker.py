@@ -12,6 +12,7 @@ import uuid
 from typing import TYPE_CHECKING, Any, Callable
 
 from odradek.broker.coordinator_log import PendingWrites
+from odradek.broker.replication_throttle import ReplicationThrottle
 from odradek.coordinator.partition_loading import CoordinatorPartitions
 
 if TYPE_CHECKING:
@@ -149,6 +150,10 @@ class Broker:
             return int(self.controller.topic_config(topic).get("min.insync.replicas", cfg.min_insync_replicas))
 
         alter_partition = None
+        # leader/follower.replication.throttled.rate (KIP-73) over this broker's partitions
+        throttle = ReplicationThrottle(cfg.node_id, lambda: self.controller.image,
+                                       cfg.replication_quota_window_size_seconds * 1000,
+                                       cfg.replication_quota_window_num)
         if controller_call is not None:  # a cluster broker: leaders and followers of replicated partitions
             from odradek.broker.alter_partition import AlterPartitionManager
             from odradek.broker.replica_fetcher import ReplicaFetcherManager, broker_endpoints
@@ -159,7 +164,7 @@ class Broker:
                 lambda tp, pid, answer: self.replicas.on_alter_partition_answer(tp, pid, answer))
             self.replica_fetchers = ReplicaFetcherManager(
                 cfg.node_id, epoch_of_broker, broker_endpoints(lambda: self.controller.image), cfg,
-                self.clock_ms, self.purgatory_poke)
+                self.clock_ms, self.purgatory_poke, throttle)
         self.replicas = ReplicaManager(self.log_manager, cfg.node_id, topic_log_config,
                                        self.purgatory_poke, self.clock_ms,
                                        min_insync_replicas=min_insync_replicas,
@@ -168,7 +173,7 @@ class Broker:
                                        send_alter_partition=alter_partition.submit if alter_partition else None,
                                        topic_stats=self.topic_stats,
                                        replica_selector=cfg.replica_selector_class,
-                                       background=self._background)
+                                       background=self._background, throttle=throttle)
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:
             self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port,

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple, Protocol
 
 from odradek.broker.fetch_session_handler import SESSION_ERRORS, FetchSessionHandler
+from odradek.broker.replication_throttle import ReplicationThrottle
 from odradek.broker.wire_client import WireClientError, common_version
 from odradek.config import BrokerConfig
 from odradek.log.config import LogConfig
@@ -202,6 +203,7 @@ class FetcherSettings:
     min_bytes: int            # replica.fetch.min.bytes
     backoff_ms: int           # replica.fetch.backoff.ms
     socket_timeout_ms: int    # replica.socket.timeout.ms (the request timeout)
+    throttle: ReplicationThrottle | None = None  # follower.replication.throttled.rate (KIP-73)
 
 
 @dataclass(eq=False)
@@ -213,10 +215,17 @@ class FollowedPartition:
     plog: FollowerLog
     follower: PartitionFollower
     delayed_until: int = 0  # no request before this time (ms), after an error
+    leader_high_watermark: int = -1  # the leader's, from its last answer (-1: none yet)
 
     @property
     def leader_epoch(self) -> int:
         return self.follower.leader_epoch
+
+    @property
+    def in_sync(self) -> bool:
+        """Caught up with the leader's high watermark (Kafka's PartitionFetchState.isReplicaInSync:
+        a known lag of 0)."""
+        return 0 <= self.leader_high_watermark <= self.plog.log_end_offset
 
 
 def new_follower(s: FetcherSettings, leader_id: int, leader_epoch: int, plog: FollowerLog) -> PartitionFollower:
@@ -294,7 +303,9 @@ class ReplicaFetcher:
             self._delay(self.partitions.values())
             return
         now = self.s.clock_ms()  # (partitions may have come or gone while connecting)
-        polled = [(p, p.follower.poll(now)) for p in self.partitions.values() if p.delayed_until <= now]
+        throttle = self.s.throttle
+        polled = [(p, p.follower.poll(now)) for p in self.partitions.values() if p.delayed_until <= now
+                  and (throttle is None or not throttle.follower_holds(*p.tp, p.in_sync, now))]
         queries = [(p, q) for p, q in polled if isinstance(q, EpochQuery)]
         fetches = [(p, f) for p, f in polled if isinstance(f, ReplicaFetch)]
         if not queries and not fetches:  # (every request still out: cannot happen, never spin)
@@ -480,6 +491,10 @@ class ReplicaFetcher:
         decision = FetchDecision(f.request_id, f.current_leader_epoch, error, f.fetch_offset,
                                  d.high_watermark, d.log_start_offset, diverging)
         records = d.records if d.records is not None else b""
+        if error == ErrorCode.NONE:
+            p.leader_high_watermark = d.high_watermark
+            if self.s.throttle is not None:  # every throttled partition's bytes count, in sync or not
+                self.s.throttle.follower_fetched(*p.tp, len(records), self.s.clock_ms())
         if error != ErrorCode.NONE or diverging is not None:
             ready = p.follower.on_fetch_answer(decision)
             if error not in (ErrorCode.NONE, ErrorCode.OFFSET_OUT_OF_RANGE):
@@ -576,12 +591,14 @@ class ReplicaFetcherManager:
 
     def __init__(self, node_id: int, broker_epoch: Callable[[], int],
                  endpoint: Callable[[int], tuple[str, int] | None], config: BrokerConfig,
-                 clock_ms: Callable[[], int], poke: Callable[[tuple], None]):
+                 clock_ms: Callable[[], int], poke: Callable[[tuple], None],
+                 throttle: ReplicationThrottle | None = None):
         self.settings = FetcherSettings(
             node_id=node_id, broker_epoch=broker_epoch, endpoint=endpoint, clock_ms=clock_ms, poke=poke,
             max_bytes=config.replica_fetch_max_bytes, response_max_bytes=config.replica_fetch_response_max_bytes,
             max_wait_ms=config.replica_fetch_wait_max_ms, min_bytes=config.replica_fetch_min_bytes,
-            backoff_ms=config.replica_fetch_backoff_ms, socket_timeout_ms=config.replica_socket_timeout_ms)
+            backoff_ms=config.replica_fetch_backoff_ms, socket_timeout_ms=config.replica_socket_timeout_ms,
+            throttle=throttle)
         self.num_fetchers = config.num_replica_fetchers
         self.fetchers: dict[tuple[int, int], ReplicaFetcher] = {}
         self._closing: set[asyncio.Task] = set()  # idle fetchers shutting down

@@ -38,6 +38,7 @@ from odradek.replication.read_replica import NO_PREFERRED, preferred_read_replic
 from odradek.wire.errors import ErrorCode
 
 if TYPE_CHECKING:
+    from odradek.broker.replication_throttle import ReplicationThrottle
     from odradek.broker.stats import TopicStats
 
 log = logging.getLogger(__name__)
@@ -131,7 +132,8 @@ class ReplicaManager:
                  replica_lag_time_max_ms: int = 30_000, fetchers: FollowerFetchers | None = None,
                  send_alter_partition: SendAlterPartition | None = None,
                  replica_selector: str | None = None, topic_stats: TopicStats | None = None,
-                 background: Callable[[Callable[[], None]], None] | None = None):
+                 background: Callable[[Callable[[], None]], None] | None = None,
+                 throttle: ReplicationThrottle | None = None):
         """``background(fn)``: runs fn soon, after other work waiting (the broker's event loop):
         a metadata change creating more than CREATE_SLICE logs here creates the rest a slice at
         a time through it; None: all at once."""
@@ -141,6 +143,7 @@ class ReplicaManager:
         # at a time): created by the next slices, or at once when a request needs one
         self._pending: dict[tuple[str, int], None] = {}
         self._slice_scheduled = False
+        self._throttle = throttle  # leader.replication.throttled.rate (KIP-73)
         self._stats = topic_stats
         self._followed = None  # the image the leaders, followers and logs last matched
         self._replica_selector = replica_selector  # replica.selector.class (KIP-392), None: leader only
@@ -597,6 +600,21 @@ class ReplicaManager:
         decision: FetchDecision = leader.on_fetch(fetch, now_ms)
         self._drain((topic, partition), leader)
         return leader.log, decision
+
+    def replication_throttled(self, topic: str, partition: int, replica_id: int, now_ms: int) -> bool:
+        """A follower's fetch of a partition led here gets no records now: the follower is out of
+        the ISR, the partition's leader replicas are throttled and the leader rate is over its
+        bound (Kafka's shouldLeaderThrottle)."""
+        t = self._throttle
+        if t is None:
+            return False
+        leader = self.leaders.get((topic, partition))
+        return leader is not None and t.leader_holds(topic, partition, replica_id in leader.isr, now_ms)
+
+    def replication_sent(self, topic: str, partition: int, nbytes: int, now_ms: int) -> None:
+        """Bytes sent to a follower, counted against the leader rate if the partition is throttled."""
+        if self._throttle is not None:
+            self._throttle.leader_sent(topic, partition, nbytes, now_ms)
 
     def epoch_end_offset(self, topic: str, partition: int, current_leader_epoch: int,
                          leader_epoch: int) -> EpochAnswer | NotLed:

@@ -35,6 +35,8 @@ class LeaderPartitions:
         self.append = replicas.append
         self.acks_reached = replicas.acks_reached
         self.follower_fetch = replicas.follower_fetch
+        self.replication_throttled = replicas.replication_throttled
+        self.replication_sent = replicas.replication_sent
         self.epoch_end_offset = replicas.epoch_end_offset
         self.delete_records = replicas.delete_records
         self.low_watermark = replicas.low_watermark
@@ -58,6 +60,12 @@ class NoPartitions:
 
     def check_append(self, topic: str, partition: int, acks: int) -> ErrorCode:
         return ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+
+    def replication_throttled(self, topic: str, partition: int, replica_id: int, now_ms: int) -> bool:
+        return False
+
+    def replication_sent(self, topic: str, partition: int, nbytes: int, now_ms: int) -> None:
+        return None
 
     def append(self, topic, partition, record_set, now_ms, log=None):
         raise LookupError(f"{topic}-{partition} is not led here")

@@ -194,7 +194,11 @@ _TYPE_CODE = {"BOOLEAN": T_BOOLEAN, "STRING": T_STRING, "INT": T_INT, "SHORT": T
 # fallback (log.flush.scheduler.interval.ms, refused as by Kafka). Kafka 4.3 refuses the
 # *.hours / *.minutes forms too ("Cannot update these configs dynamically"); odradek still
 # takes them (tests/controller/test_config_validation.py).
-BROKER_ALTERABLE = frozenset(BROKER_SYNONYMS) - FALLBACKS
+# Kafka's dynamic-only broker configs (QuotaConfig: per broker or the cluster default, listed once
+# set): the replication quotas (KIP-73) and the log-dir move quota
+DYNAMIC_RATES = frozenset({"leader.replication.throttled.rate", "follower.replication.throttled.rate",
+                           "replica.alter.log.dirs.io.max.bytes.per.second"})
+BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS) | DYNAMIC_RATES
 
 # Broker-level configs that are not topic synonyms but that the broker reads from
 # ``defaults`` (listed by DescribeConfigs on a broker, read-only, not dynamic): those
@@ -218,12 +222,16 @@ BROKER_STATIC_SYNONYMS = frozenset(s.name for d in TOPIC_CONFIGS.values() for s 
 
 
 def broker_read_only(name: str) -> bool:
+    if name in DYNAMIC_RATES:
+        return False
     if name in BROKER_SYNONYMS:
         return name in BROKER_STATIC_SYNONYMS
     return name not in BROKER_DYNAMIC_STATIC
 
 
 def broker_config_type(name: str) -> int:
+    if name in DYNAMIC_RATES:
+        return T_LONG
     if name in BROKER_SYNONYMS:
         d, s = BROKER_SYNONYMS[name]
         return T_INT if s.scale != 1 else d.type
@@ -253,7 +261,15 @@ def broker_synonyms(name: str, layers) -> list[tuple[str, str | None, int]]:
 
 
 def validate_broker_value(name: str, value: str) -> str:
-    """Validate a dynamic broker config that is a topic synonym; same rules, scaled."""
+    """Validate a dynamic broker config that is a topic synonym (same rules, scaled) or a rate."""
+    if name in DYNAMIC_RATES:
+        try:
+            n = int(value.strip())
+        except ValueError:
+            raise InvalidConfig(f"Invalid value {value} for configuration {name}: Not a number of type LONG") from None
+        if n < 0:
+            raise InvalidConfig(f"Invalid value {value} for configuration {name}: Value must be at least 0")
+        return str(n)
     d, s = BROKER_SYNONYMS[name]
     if s.scale == 1:
         try:

@@ -55,13 +55,15 @@ log = logging.getLogger(__name__)
 
 class Controller(AdminWrites):
     def __init__(self, data_dir: str, node_id: int, defaults: dict[str, str], now_ms: int,
-                 rng: random.Random | None = None, fs: FileSystem | None = None):
-        """``rng``: where topic and incarnation ids come from (seeded in a simulation)."""
+                 rng: random.Random | None = None, fs: FileSystem | None = None, quorum: bool = False):
+        """``rng``: where topic and incarnation ids come from (seeded in a simulation). ``quorum``:
+        a node of a KRaft quorum, whose active controller takes the per-broker configs of any
+        broker (a single node takes its own only)."""
         self.data_dir = data_dir
         self.node_id = node_id
         self.defaults = dict(defaults)
         rng = rng if rng is not None else random.Random()
-        self.env = Env(node_id, self.defaults, lambda: random_uuid(rng), rng)
+        self.env = Env(node_id, self.defaults, lambda: random_uuid(rng), rng, quorum=quorum)
         self.image = MetadataImage(controller_id=node_id)
         self._told = self.image  # the last image the listeners were given
         self._listeners: list[Listener] = []

@@ -118,6 +118,7 @@ class Env:
     defaults: Mapping[str, str]  # static broker properties (BrokerConfig.controller_defaults())
     new_uuid: Callable[[], bytes]  # topic ids; never the zero uuid
     rng: random.Random = field(default_factory=random.Random)  # replica placement (seeded in a simulation)
+    quorum: bool = False  # a KRaft quorum's controller: any broker's per-broker configs are altered here
 
 
 class Decisions:
@@ -511,6 +512,16 @@ class Decisions:
     def _check_broker_name(self, name: str, describe: bool) -> None:
         if name == "" or name == str(self.node_id):
             return
+        if self.env.quorum and not describe:
+            # the broker the request was sent to checked it names itself (Kafka's ConfigAdminManager);
+            # the controller takes any broker id (ControllerConfigurationValidator)
+            try:
+                broker_id = int(name, 10)
+            except ValueError:
+                raise _Fail(ErrorCode.INVALID_REQUEST, "Unable to parse broker name as a base 10 number.") from None
+            if broker_id < 0:
+                raise _Fail(ErrorCode.INVALID_REQUEST, "Invalid negative broker ID.")
+            return
         hint = " or empty string" if describe else ""
         raise _Fail(ErrorCode.INVALID_REQUEST,
                     f"Unexpected broker id, expected {self.node_id}{hint}, but received {name}")
@@ -609,7 +620,6 @@ class Decisions:
                 d = C.TOPIC_CONFIGS[k]
                 ctype = d.type
             else:
-                d, _ = C.BROKER_SYNONYMS[k]
                 ctype = C.broker_config_type(k)
             if op == OP_DELETE:
                 changes[k] = None
@@ -636,7 +646,9 @@ class Decisions:
                 else:
                     C.validate_broker_value(k, v)
             except InvalidConfig as e:
-                raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
+                # (Kafka answers a bad rate with INVALID_REQUEST, as its broker config validation)
+                raise _Fail(ErrorCode.INVALID_REQUEST if k in C.DYNAMIC_RATES else ErrorCode.INVALID_CONFIG,
+                            str(e)) from None
             changes[k] = v
         if rtype == TOPIC:
             msg = invalid_topic_name(name)

@@ -23,6 +23,7 @@ closed after the throttle time (at most one window), and it is not counted.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -229,3 +230,43 @@ class ClientQuotas:
         if bucket is None:
             bucket = self._buckets[sensor] = _TokenBucket(burst, now_ms)  # starts full, as Kafka's
         return MutationQuota(bucket, rate, burst, strict)
+
+
+# ---------------------------------------------------------------- replication quotas (KIP-73)
+
+LEADER_RATE, FOLLOWER_RATE = "leader.replication.throttled.rate", "follower.replication.throttled.rate"
+LEADER_REPLICAS, FOLLOWER_REPLICAS = "leader.replication.throttled.replicas", "follower.replication.throttled.replicas"
+ALL_REPLICAS = None
+
+
+@functools.lru_cache(maxsize=4096)
+def throttled_partitions(value: str, broker_id: int) -> frozenset[int] | None:
+    """A topic's ``*.replication.throttled.replicas`` as Kafka's parseThrottledPartitions reads it
+    on ``broker_id``: the partitions listed with this broker ("partition:broker,..."), or
+    ALL_REPLICAS for "*"."""
+    value = value.strip()
+    if value == "*":
+        return ALL_REPLICAS
+    out = set()
+    for entry in value.split(","):
+        partition, _, broker = entry.strip().partition(":")
+        if broker.strip() == str(broker_id):
+            out.add(int(partition))
+    return frozenset(out)
+
+
+class ReplicationQuota:
+    """One side (leader or follower) of a broker's replication quota, as Kafka's
+    ReplicationQuotaManager: a byte Rate over replication.quota.window.num samples of
+    replication.quota.window.size.seconds, exceeded when over the broker's throttled rate."""
+
+    def __init__(self, window_ms: int = 1000, samples: int = 11):
+        self.window_ms = window_ms
+        self.samples = samples
+        self._rate = _Rate()
+
+    def exceeded(self, bound: float, now_ms: int) -> bool:
+        return self._rate.rate(now_ms, self.window_ms, self.samples) > bound
+
+    def record(self, nbytes: int, now_ms: int) -> None:
+        self._rate.record(nbytes, now_ms, self.window_ms, self.samples)

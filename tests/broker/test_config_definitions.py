@@ -19,7 +19,7 @@ def test_every_field_is_a_property_and_every_name_parses():
     fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
     assert fields == {attr for attr, _ in _FIELDS}
     assert {attr for attr, _ in _SPECS.values()} == fields
-    assert len(_SPECS) == 134  # 96 + authorizer.class.name, super.users, allow.everyone.if.no.acl.found (the StandardAuthorizer, issue 22), quota.window.num, quota.window.size.seconds (quotas enforced, issue 22),
+    assert len(_SPECS) == 136  # 96 + authorizer.class.name, super.users, allow.everyone.if.no.acl.found (the StandardAuthorizer, issue 22), quota.window.num, quota.window.size.seconds (quotas enforced, issue 22),
     # sasl.enabled.mechanisms, connection.failed.authentication.delay.ms (SASL,
     # issue 22), listener.security.protocol.map (was ignored: a SASL_SSL listener served
     # plaintext; now checked and non-PLAINTEXT listeners refused, issue 22), odradek.http.port and odradek.http.host (metrics and health, issue 23), queued.max.request.bytes, max.connections* (issue 27),
@@ -31,7 +31,8 @@ def test_every_field_is_a_property_and_every_name_parses():
     # unclean.leader.election.enable, unclean.leader.election.interval.ms,
     # replica.lag.time.max.ms (issue 20), offsets.commit.timeout.ms (was accepted and ignored; now it bounds
     # the group coordinator's wait for its writes to be replicated, issue 20),
-    # odradek.testing.control.enable, odradek.testing.virtual.clock, odradek.testing.trace.file (issue 24)
+    # odradek.testing.control.enable, odradek.testing.virtual.clock, odradek.testing.trace.file (issue 24),
+    # replication.quota.window.num, replication.quota.window.size.seconds (replication quotas, issue 22)
 
 
 @pytest.mark.parametrize("attr,p", _FIELDS, ids=[p.name for _, p in _FIELDS])
@@ -73,10 +74,12 @@ def test_describe_facts_follow_kafka_where_odradek_differs():
     assert C.BROKER_STATIC["broker.id"] == (C.T_INT, "-1") and C.BROKER_STATIC["node.id"] == (C.T_INT, None)
     # + replica.selector.class (STRING, null as Kafka 4.3), issue 20
     # + replica.high.watermark.checkpoint.interval.ms (LONG, 5000 as Kafka), issue 20
-    assert len(C.BROKER_STATIC) == 31  # + authorizer.class.name (STRING, ""), replica.lag.time.max.ms (LONG, 30000 as Kafka), issue 20,
+    assert len(C.BROKER_STATIC) == 35  # + authorizer.class.name (STRING, ""), replica.lag.time.max.ms (LONG, 30000 as Kafka), issue 20,
     # quota.window.num (INT, 11), quota.window.size.seconds (INT, 1), issue 22,
     # sasl.enabled.mechanisms (LIST, GSSAPI), connection.failed.authentication.delay.ms (INT, 100), issue 22,
-    # listener.security.protocol.map (STRING, Kafka's default), issue 22
+    # listener.security.protocol.map (STRING, Kafka's default), issue 22, super.users (STRING, ""),
+    # allow.everyone.if.no.acl.found (BOOLEAN, false), replication.quota.window.num (INT, 11),
+    # replication.quota.window.size.seconds (INT, 1), issue 22
     assert set(C.BROKER_DOCS) == {"log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.load.factor",
                                   "log.cleaner.threads", "log.cleaner.enable"}
     assert DESCRIBED["log.retention.hours"].default == "168"

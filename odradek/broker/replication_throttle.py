@@ -1,0 +1,67 @@
+"""Replication quotas on a broker (KIP-73, Kafka's leader and follower ReplicationQuotaManagers):
+``leader.replication.throttled.rate`` / ``follower.replication.throttled.rate`` (dynamic, this
+broker's or the cluster default) bound the bytes a leader sends to, and a follower fetches for,
+the replicas a topic lists in ``leader.replication.throttled.replicas`` /
+``follower.replication.throttled.replicas``. A replica out of the ISR (leader side) or behind the
+leader's high watermark (follower side) of a throttled partition gets no data while the rate is
+over its bound; every throttled partition's bytes count, in sync or not (as Kafka)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from odradek.controller.image import MetadataImage
+from odradek.security.quotas import (ALL_REPLICAS, FOLLOWER_RATE, FOLLOWER_REPLICAS, LEADER_RATE, LEADER_REPLICAS,
+                                     ReplicationQuota, throttled_partitions)
+
+
+class ReplicationThrottle:
+    def __init__(self, node_id: int, image: Callable[[], MetadataImage], window_ms: int, samples: int):
+        self._node_id = node_id
+        self._key = str(node_id)
+        self._image = image
+        self.leader = ReplicationQuota(window_ms, samples)
+        self.follower = ReplicationQuota(window_ms, samples)
+
+    def _bound(self, rate: str) -> float | None:
+        """This broker's rate, else the cluster default's (None: unbounded, Kafka's Long.MAX_VALUE)."""
+        configs = self._image().broker_configs
+        value = configs.get(self._key, {}).get(rate)
+        if value is None:
+            value = configs.get("", {}).get(rate)
+        return None if value is None else float(value)
+
+    def _throttled(self, topic: str, partition: int, replicas: str) -> bool:
+        t = self._image().topics.get(topic)
+        value = t.configs.get(replicas) if t is not None else None
+        if not value:
+            return False
+        listed = throttled_partitions(value, self._node_id)
+        return listed is ALL_REPLICAS or partition in listed
+
+    # ------------------------------------------------------------ the leader's side
+    def leader_holds(self, topic: str, partition: int, replica_in_isr: bool, now_ms: int) -> bool:
+        """A follower's fetch of this partition gets no records now (Kafka's shouldLeaderThrottle)."""
+        if replica_in_isr:
+            return False
+        bound = self._bound(LEADER_RATE)
+        return (bound is not None and self._throttled(topic, partition, LEADER_REPLICAS)
+                and self.leader.exceeded(bound, now_ms))
+
+    def leader_sent(self, topic: str, partition: int, nbytes: int, now_ms: int) -> None:
+        if nbytes and self._bound(LEADER_RATE) is not None and self._throttled(topic, partition, LEADER_REPLICAS):
+            self.leader.record(nbytes, now_ms)
+
+    # ------------------------------------------------------------ the follower's side
+    def follower_holds(self, topic: str, partition: int, in_sync: bool, now_ms: int) -> bool:
+        """Leave this partition out of the next fetch (Kafka's shouldFollowerThrottle)."""
+        if in_sync:
+            return False
+        bound = self._bound(FOLLOWER_RATE)
+        return (bound is not None and self._throttled(topic, partition, FOLLOWER_REPLICAS)
+                and self.follower.exceeded(bound, now_ms))
+
+    def follower_fetched(self, topic: str, partition: int, nbytes: int, now_ms: int) -> None:
+        if nbytes and self._bound(FOLLOWER_RATE) is not None and self._throttled(topic, partition,
+                                                                                  FOLLOWER_REPLICAS):
+            self.follower.record(nbytes, now_ms)
