@@ -74,12 +74,11 @@ def test_describe_facts_follow_kafka_where_odradek_differs():
     assert C.BROKER_STATIC["broker.id"] == (C.T_INT, "-1") and C.BROKER_STATIC["node.id"] == (C.T_INT, None)
     # + replica.selector.class (STRING, null as Kafka 4.3), issue 20
     # + replica.high.watermark.checkpoint.interval.ms (LONG, 5000 as Kafka), issue 20
-    assert len(C.BROKER_STATIC) == 35  # + authorizer.class.name (STRING, ""), replica.lag.time.max.ms (LONG, 30000 as Kafka), issue 20,
+    assert len(C.BROKER_STATIC) == 33  # + authorizer.class.name (STRING, ""), replica.lag.time.max.ms (LONG, 30000 as Kafka), issue 20,
     # quota.window.num (INT, 11), quota.window.size.seconds (INT, 1), issue 22,
     # sasl.enabled.mechanisms (LIST, GSSAPI), connection.failed.authentication.delay.ms (INT, 100), issue 22,
-    # listener.security.protocol.map (STRING, Kafka's default), issue 22, super.users (STRING, ""),
-    # allow.everyone.if.no.acl.found (BOOLEAN, false), replication.quota.window.num (INT, 11),
-    # replication.quota.window.size.seconds (INT, 1), issue 22
+    # listener.security.protocol.map (STRING, Kafka's default), issue 22, replication.quota.window.num
+    # (INT, 11), replication.quota.window.size.seconds (INT, 1), issue 22
     assert set(C.BROKER_DOCS) == {"log.cleaner.dedupe.buffer.size", "log.cleaner.io.buffer.load.factor",
                                   "log.cleaner.threads", "log.cleaner.enable"}
     assert DESCRIBED["log.retention.hours"].default == "168"
