@@ -183,8 +183,9 @@ def _java_major() -> int:
     return int(m.group(2) or 0) if major == 1 else major
 
 
-def _cds_archive(main_class: str) -> Path | None:
-    """Where the tool's class-data-sharing archive goes (None before Java 13: no dynamic archives)."""
+def cds_archive(main_class: str) -> Path | None:
+    """Where the class-data-sharing archive of a JVM running `main_class` (a tool's, or a name for one
+    kind of JVM) on Kafka's jars goes (None before Java 13: no dynamic archives)."""
     major = _java_major()
     return CACHE / "cds" / f"{main_class}-java{major}.jsa" if major >= 13 else None
 
@@ -195,7 +196,7 @@ def tool_command(name: str, *args: str, write_archive: Path | None = None) -> li
     cls = TOOL_CLASSES.get(name)
     if cls is None:
         raise ValueError(f"unknown Kafka tool {name!r}; one of: {' '.join(TOOL_CLASSES)}")
-    archive = _cds_archive(cls)
+    archive = cds_archive(cls)
     cds = []
     if archive is not None and archive.exists():
         cds = [f"-XX:SharedArchiveFile={archive}", "-Xlog:disable"]
@@ -210,7 +211,7 @@ def run_tool(name: str, *args: str, timeout: float = 120) -> subprocess.Complete
     a lock, aside, then renamed into place); a run that finds another process writing it goes
     without an archive instead of writing one more (parallel test workers starting the same tool
     at once on a loaded machine each paid the archive dump and ran past their timeouts)."""
-    archive = _cds_archive(TOOL_CLASSES.get(name, ""))
+    archive = cds_archive(TOOL_CLASSES.get(name, ""))
     with contextlib.ExitStack() as stack:
         written = None
         if archive is not None and not archive.exists():

@@ -324,7 +324,8 @@ def odradek_nodes(root: Path, controllers: int, brokers: int, props: dict[str, s
 def kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str],
                  node_props: dict[int, dict[str, str]]) -> list[ClusterNode]:
     import apache_kafka
-    from bench.kafka_ref import KAFKA_READY, KAFKA_TEST_JVM, format_kafka_cluster, kafka_cluster_layout
+    from bench.kafka_ref import KAFKA_READY, format_kafka_cluster, kafka_cluster_layout
+    from builds import kafka_test_jvm
 
     reason = apache_kafka.missing()
     if reason:
@@ -336,7 +337,7 @@ def kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str
     for p in layout:
         p.update(node_props.get(int(p["node.id"]), {}))
     out = []
-    for n in format_kafka_cluster(str(root), layout, KAFKA_TEST_JVM):
+    for n in format_kafka_cluster(str(root), layout, kafka_test_jvm()):
         plain = [x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT://")]
         port = int(plain[0].rsplit(":", 1)[1]) if plain else None
         out.append(ClusterNode(n.id, n.props["process.roles"], n.command(), dict(os.environ), KAFKA_READY, port,

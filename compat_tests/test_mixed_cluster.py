@@ -72,10 +72,11 @@ def _cluster_id(controller: ClusterNode) -> str:
 
 
 def _kafka_broker(root: Path, voters: str, cluster_id: str) -> ClusterNode:
-    from bench.kafka_ref import KAFKA_READY, KAFKA_TEST_JVM, kafka_broker_node
+    from bench.kafka_ref import KAFKA_READY, kafka_broker_node
+    from builds import kafka_test_jvm
 
     port = free_port()
-    node = kafka_broker_node(root / f"node-{KAFKA_ID}", KAFKA_ID, port, voters, cluster_id, FAST, KAFKA_TEST_JVM)
+    node = kafka_broker_node(root / f"node-{KAFKA_ID}", KAFKA_ID, port, voters, cluster_id, FAST, kafka_test_jvm())
     return ClusterNode(KAFKA_ID, "broker", node.command(), None, KAFKA_READY, port, node.dir / "data",
                        KAFKA_READY_S, KAFKA_CLEAN_EXIT)
 

@@ -50,13 +50,14 @@ def mixed_nodes(root: Path, controllers: int, brokers: int, odradek: tuple[int, 
     folder formatted by kafka-storage format), the brokers in `odradek` run by `odradek serve` from
     the server.properties Kafka's tool formatted, the others by Kafka."""
     import apache_kafka
-    from bench.kafka_ref import KAFKA_READY, KAFKA_TEST_JVM, format_kafka_quorum
+    from bench.kafka_ref import KAFKA_READY, format_kafka_quorum
+    from builds import kafka_test_jvm
 
     reason = apache_kafka.missing()
     if reason:
         pytest.skip(reason)
     quorum = format_kafka_quorum(str(root), controllers, brokers, free_base(controllers, brokers), extra,
-                                 KAFKA_TEST_JVM)
+                                 kafka_test_jvm())
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
                ODRADEK_LOG_LEVEL="INFO")
     nodes = []

@@ -16,7 +16,8 @@ import uuid
 
 import pytest
 
-from bench.kafka_ref import KAFKA_TEST_JVM, KafkaBroker
+from bench.kafka_ref import KafkaBroker
+from builds import kafka_test_jvm
 from odradek.broker.replica_fetcher import LeaderConnection, ReplicaFetcherManager
 from odradek.config import BrokerConfig
 from odradek.log.config import LogConfig
@@ -138,7 +139,7 @@ async def replicate_from_kafka(kafka: KafkaBroker, follower_dir: str) -> dict:
 def test_odradek_follows_a_kafka_leader_byte_for_byte(request, kafka_jars, tmp_path):
     if request.config.getoption("--bootstrap"):
         pytest.skip("starts its own Kafka")
-    kafka = KafkaBroker(str(tmp_path / "kafka"), jvm=KAFKA_TEST_JVM)
+    kafka = KafkaBroker(str(tmp_path / "kafka"), jvm=kafka_test_jvm())
     kafka.start()
     try:
         got = asyncio.run(asyncio.wait_for(replicate_from_kafka(kafka, str(tmp_path / "odradek-2")), 240))
