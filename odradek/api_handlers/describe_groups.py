@@ -29,7 +29,6 @@ def handle(ctx, request) -> DescribeGroupsResponse:
     coord = ctx.services.groups
     ops = GROUP_OPERATIONS if v >= 3 and request.include_authorized_operations else NOT_REQUESTED
     out = []
-    shares = ctx.services.shares
     authorizing = ctx.services.authorizer is not None
     for gid in request.groups:
         if authorizing and not allowed(ctx, DESCRIBE, GROUP, gid):  # Kafka's DescribeGroupsResponse.groupError
@@ -42,12 +41,7 @@ def handle(ctx, request) -> DescribeGroupsResponse:
                                       protocol_type="", protocol_data="", members=[],
                                       authorized_operations=NOT_REQUESTED))
             continue
-        if shares is not None and shares.is_share_group(gid):
-            # as a consumer group: not a classic group (Dead; v6 GROUP_ID_NOT_FOUND with this message)
-            d = {"error": ErrorCode.NONE, "group_id": gid, "state": "Dead", "protocol_type": "", "protocol": "",
-                 "members": [], "message": f"Group {gid} is not a classic group."}
-        else:
-            d = coord.describe_group(gid)
+        d = coord.describe_group(gid)  # a group of another type: Dead, "not a classic group"
         error, message = d["error"], d.get("message")
         if error == ErrorCode.NONE and d["state"] == "Dead":
             error, message = ErrorCode.GROUP_ID_NOT_FOUND, message or f"Group {gid} not found."

@@ -16,12 +16,7 @@ def handle(ctx, request) -> ListGroupsResponse:
     v = ctx.api_version
     states = request.states_filter if v >= 4 else None
     types = request.types_filter if v >= 5 else None
-    groups = ctx.services.groups.list_groups(states or None, types or None)
-    shares = ctx.services.shares
-    if shares is not None and (not types or "share" in {t.lower() for t in types}):
-        want = {s.lower() for s in states} if states else None
-        groups += [(gid, "share", st, "share") for gid, st in shares.list_groups()
-                   if want is None or st.lower() in want]
+    groups = ctx.services.groups.list_groups(states or None, types or None)  # share groups too: one map
     if ctx.services.authorizer is not None and not allowed(ctx, DESCRIBE, CLUSTER, CLUSTER_NAME):
         # the groups the principal may DESCRIBE (Kafka: all of them with DESCRIBE on the cluster)
         ok = allowed_names(ctx, DESCRIBE, GROUP, [g[0] for g in groups])

@@ -201,7 +201,9 @@ class Quorum(Protocol):
 # ------------------------------------------------------------------ coordinators
 
 class Groups(Protocol):
-    """The group coordinator (classic, consumer and streams groups, committed offsets)."""
+    """The group coordinator: the one map of groups (classic, consumer, streams and share: ListGroups,
+    DescribeGroups and the offset APIs see every type) and the committed offsets; share groups'
+    membership and share-partitions are the Shares port's."""
 
     @property
     def initial_rebalance_delay_ms(self) -> int: ...
@@ -417,8 +419,6 @@ class Shares(Protocol):
         """The final epoch: the session closes, the member's records are released."""
 
     def describe(self, group_id: str, names_by_id: dict) -> dict: ...
-
-    def list_groups(self) -> list: ...
 
     def group_partitions(self, group_id: str) -> dict: ...
 

@@ -68,6 +68,7 @@ class Broker:
         self.txn_verifier = None  # a cluster broker's TxnVerifier (AddPartitionsToTxn to other coordinators)
         self.producer_ids = None
         self.fetch_sessions = None
+        self.group_map: dict = {}  # every group of every type (the group coordinators' one map)
         self.share_groups = None
         self.share_states = None  # the share coordinator (coordinator/share_coordinator.py)
         self.share_persister = None
@@ -289,7 +290,8 @@ class Broker:
 
         self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
                                        poke=self.purgatory_poke, replay=replay, new_uuid=lambda: str(uuid.uuid4()),
-                                       group_overrides=overrides, partitions=CoordinatorPartitions())
+                                       group_overrides=overrides, partitions=CoordinatorPartitions(),
+                                       groups=self.group_map)
 
     def _follow_group_partitions(self) -> None:
         """The group coordinator (and the transactional offset commits of TxnOffsetStore) load each
@@ -369,7 +371,8 @@ class Broker:
                                                   max_share_sessions=self.config.max_share_sessions,
                                                   max_group_size=self.config.group_share_max_size,
                                                   stored_state=lambda *a: self.share_persister.stored_state(*a),
-                                                  initialize_state=lambda *a: self.share_persister.initialize(*a))
+                                                  initialize_state=lambda *a: self.share_persister.initialize(*a),
+                                                  groups=self.group_map)
         self.share_states = ShareCoordinator(CoordinatorLog(self.replicas, SHARE_GROUP_STATE, self.coordinator_writes),
                                              state_partitions)
         self.share_persister = SharePersister(self.node_id, lambda: self.controller.image, self.share_states,

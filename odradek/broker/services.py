@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable
 from odradek.api_handlers.fetch_session import FetchSessionCache
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, Node, Services
 from odradek.coordinator.errors import CoordinatorError
+from odradek.coordinator.group_model import SHARE
 from odradek.wire.errors import ErrorCode
 
 log = logging.getLogger(__name__)
@@ -198,7 +199,8 @@ class GroupsPort:
         return self._coord.config.group_initial_rebalance_delay_ms
 
     def is_group(self, group_id: str) -> bool:
-        return group_id in self._coord.groups
+        g = self._coord.groups.get(group_id)
+        return g is not None and g.group_type != SHARE
 
     def rebalance_timeout_ms(self, group_id: str) -> int:
         g = self._coord.classic_groups.get(group_id)
@@ -224,7 +226,6 @@ class SharesPort:
         self.share_partition = coord.share_partition
         self.open_session = coord.open_session
         self.describe = coord.describe
-        self.list_groups = coord.list_groups
         self.group_partitions = coord.group_partitions
 
     def is_share_group(self, group_id: str) -> bool:

@@ -1,6 +1,7 @@
-"""The group coordinator: one map of groups, ``groups`` (classic, KIP-848 consumer and KIP-1071
-streams, each a GroupModel, group_model.py), persisted to __consumer_offsets, as Kafka's
-group-coordinator module. Every write is a CoordinatorResult (result.py) that ``write`` runs: the
+"""The group coordinator: one map of groups, ``groups`` (classic, KIP-848 consumer, KIP-1071
+streams and KIP-932 share groups, each a GroupModel, group_model.py), persisted to
+__consumer_offsets, as Kafka's group-coordinator module. Share groups are driven by the share
+group coordinator (share_group_coordinator.py), which holds them in this same map. Every write is a CoordinatorResult (result.py) that ``write`` runs: the
 records are appended, then the state they stand for is applied and the response given.
 
 Each protocol has its module: classic_heartbeat.py (JoinGroup, SyncGroup, Heartbeat, LeaveGroup),
@@ -20,6 +21,7 @@ How the broker wires it (odradek/broker)::
         poke=purgatory_poke,            # called with ("group", group_id) when parked joins/syncs complete
         new_uuid=...,                   # ids of new members
         replay=...,                     # also sees every record of the start-up replay (share groups)
+        groups=...,                     # the one map, shared with the ShareGroupCoordinator
     )
     groups.load_all(now_ms)             # without leadership tracking: rebuild from the log, before serving;
                                         # with it (partitions=CoordinatorPartitions()), the broker's loader
@@ -44,7 +46,6 @@ from __future__ import annotations
 
 import random
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, TypeVar
 
@@ -56,7 +57,7 @@ from .classic_heartbeat import ClassicProtocol
 from .consumer_group_state import ConsumerGroup
 from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, HeartbeatRequest, HeartbeatResult
 from .errors import CoordinatorError
-from .group_model import CLASSIC, CONSUMER, STREAMS, TYPE_ORDER, GroupModel
+from .group_model import CLASSIC, CONSUMER, SHARE, STREAMS, TYPE_ORDER, GroupModel, TypedGroups
 from .group_state import Group, GroupState, JoinResult, Slot
 from .partition_loading import CoordinatorPartitions
 from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime, write_error
@@ -87,25 +88,6 @@ class GroupConfig:
         return int_settings(cls, obj)
 
 
-class _TypeView(Mapping):
-    """The groups of one type in the one map (read-only)."""
-
-    def __init__(self, groups: dict, cls: type):
-        self._groups, self._cls = groups, cls
-
-    def __getitem__(self, group_id: str):
-        g = self._groups[group_id]
-        if not isinstance(g, self._cls):
-            raise KeyError(group_id)
-        return g
-
-    def __iter__(self):
-        return (gid for gid, g in self._groups.items() if isinstance(g, self._cls))
-
-    def __len__(self) -> int:
-        return sum(1 for g in self._groups.values() if isinstance(g, self._cls))
-
-
 def _random_uuids() -> Callable[[], str]:
     rng = random.Random()
     return lambda: str(uuid.UUID(int=rng.getrandbits(128), version=4))
@@ -125,17 +107,19 @@ class GroupCoordinator:
         new_uuid: Callable[[], str] | None = None,
         group_overrides: Callable[[str], dict] | None = None,
         partitions: CoordinatorPartitions | None = None,
+        groups: dict | None = None,
     ):
         """new_uuid(): a new random id (the broker's uuid4; by default a local generator);
         new_member_id(prefix): a classic member's id (default: prefix-uuid); group_overrides(group_id):
         the group's GROUP configs ({"streams.session.timeout.ms": "50000", ...}); partitions: the
         __consumer_offsets partitions loaded here as leadership moves (None: every partition led here,
-        loaded by load_all)."""
+        loaded by load_all); groups: the one map of groups (shared with the share group coordinator;
+        default: a new one)."""
         self.log = log
         self.config = GroupConfig.from_any(config)
         self.num_partitions = self.config.offsets_topic_num_partitions
         self.runtime = CoordinatorRuntime(log, self.partition_for, self._poke, partitions)
-        self.groups: dict[str, GroupModel] = {}  # every group, whatever its type (the one map)
+        self.groups: dict[str, GroupModel] = {} if groups is None else groups  # every group (the one map)
         # Kafka's group-coordinator-metrics counts: classic rebalances completed (a sync that made
         # the group Stable), consumer group epoch bumps (KIP-848 rebalances); live writes only
         self.rebalances = {CLASSIC: 0, CONSUMER: 0}
@@ -163,20 +147,20 @@ class GroupCoordinator:
             self.poke(key)
 
     @property
-    def classic_groups(self) -> Mapping[str, Group]:
-        """The classic groups (read-only views of the one map, by type)."""
-        return _TypeView(self.groups, Group)
+    def classic_groups(self) -> TypedGroups[Group]:
+        """The classic groups (views of the one map, by type)."""
+        return TypedGroups(self.groups, Group)
 
     @property
-    def consumer_groups(self) -> Mapping[str, ConsumerGroup]:
-        return _TypeView(self.groups, ConsumerGroup)
+    def consumer_groups(self) -> TypedGroups[ConsumerGroup]:
+        return TypedGroups(self.groups, ConsumerGroup)
 
     @property
-    def streams_groups(self) -> Mapping[str, StreamsGroup]:
-        return _TypeView(self.groups, StreamsGroup)
+    def streams_groups(self) -> TypedGroups[StreamsGroup]:
+        return TypedGroups(self.groups, StreamsGroup)
 
     def _by_type(self) -> list:
-        """Every group, classic ones first, then consumer, then streams groups (ListGroups' order)."""
+        """Every group: classic ones first, then consumer, streams and share groups (ListGroups' order)."""
         return sorted(self.groups.values(), key=lambda g: TYPE_ORDER.index(g.group_type))
 
     # ------------------------------------------------------------------ persistence
@@ -245,7 +229,7 @@ class GroupCoordinator:
         """Returns a Slot; if not yet done, the caller parks on ("group", group_id) until it is."""
         self._now = now_ms
         g = self.groups.get(group_id)
-        if isinstance(g, StreamsGroup):
+        if g is not None and g.group_type in (STREAMS, SHARE):
             return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
         if isinstance(g, ConsumerGroup):
             if g.members:
@@ -290,7 +274,8 @@ class GroupCoordinator:
     def consumer_group_heartbeat(self, req: HeartbeatRequest, now_ms: int, topics: dict | None = None
                                  ) -> HeartbeatResult:
         self._now = now_ms
-        if isinstance(self.groups.get(req.group_id), StreamsGroup):
+        g = self.groups.get(req.group_id)
+        if g is not None and g.group_type in (STREAMS, SHARE):
             return HeartbeatResult(error=E.GROUP_ID_NOT_FOUND,
                                    error_message=f"Group {req.group_id} is not a consumer group.")
         if topics is not None:
@@ -303,6 +288,10 @@ class GroupCoordinator:
     def streams_group_heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int, topics: dict | None = None
                                 ) -> StreamsHeartbeatResult:
         self._now = now_ms
+        g = self.groups.get(req.group_id)
+        if g is not None and g.group_type == SHARE:
+            return StreamsHeartbeatResult(error=E.GROUP_ID_NOT_FOUND,
+                                          error_message=f"Group {req.group_id} is not a streams group.")
         if topics is not None:
             self.update_topics(topics)
         return self.streams.heartbeat(req, now_ms)
@@ -398,6 +387,8 @@ class GroupCoordinator:
                 return E.INVALID_GROUP_ID, {}
             if g is None or g.state is S.DEAD:
                 return E.GROUP_ID_NOT_FOUND, {}
+        if g.group_type == SHARE:
+            return E.GROUP_ID_NOT_FOUND, {}  # Kafka's ShareGroup.validateOffsetDelete
         subscribed = g.offsets_subscribed()
         if subscribed is None:
             return E.NON_EMPTY_GROUP, {}
@@ -471,8 +462,8 @@ class GroupCoordinator:
         if now_ms >= self._next_retention_check:
             self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
             self.expire_offsets(now_ms)
-        for g in groups:
-            if g.group_type != CLASSIC and self.groups.get(g.group_id) is g:
+        for g in groups:  # (share groups: the share group coordinator's own tick)
+            if g.group_type in (CONSUMER, STREAMS) and self.groups.get(g.group_id) is g:
                 self._protocols[g.group_type].tick(g, now_ms)
 
     def expire_offsets(self, now_ms: int) -> None:

@@ -1,17 +1,17 @@
 """The one group model: what the group coordinator asks of every group, whatever its protocol
-(Kafka's Group interface). Classic (group_state.Group), consumer (consumer_group_state.ConsumerGroup)
-and streams (streams_group_state.StreamsGroup) groups implement it and live in one map,
-``GroupCoordinator.groups``; a group id names one group of one type.
-
-Share groups (share_group_coordinator.ShareGroup) carry the same ``group_type`` tag but are kept by
-the share coordinator with their share-partitions.
+(Kafka's Group interface). Classic (group_state.Group), consumer (consumer_group_state.ConsumerGroup),
+streams (streams_group_state.StreamsGroup) and share (share_group_coordinator.ShareGroup) groups
+implement it and live in one map, ``GroupCoordinator.groups``; a group id names one group of one
+type. The share group coordinator keeps its groups in that map too (a ``TypedGroups`` view of it)
+beside their share-partitions.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from typing import Callable, Generic, Protocol, TypeVar
 
 from odradek.wire.errors import ErrorCode
 
@@ -20,7 +20,8 @@ from .group_records import OffsetAndMetadata
 E = ErrorCode
 
 CLASSIC, CONSUMER, STREAMS, SHARE = "classic", "consumer", "streams", "share"
-TYPE_ORDER = (CLASSIC, CONSUMER, STREAMS)  # the order ListGroups lists them in
+TYPE_ORDER = (CLASSIC, CONSUMER, STREAMS, SHARE)  # the order ListGroups lists them in
+G = TypeVar("G")
 
 
 def assignment_diff(current: dict, target: dict, unreleased: Callable[[object, int], bool]) -> tuple:
@@ -51,7 +52,7 @@ def assignment_diff(current: dict, target: dict, unreleased: Callable[[object, i
 
 class GroupModel(Protocol):
     group_id: str
-    group_type: str  # CLASSIC, CONSUMER or STREAMS
+    group_type: str  # CLASSIC, CONSUMER, STREAMS or SHARE
     offsets: dict  # (topic, partition) -> OffsetAndMetadata
     members: dict
     state_timestamp_ms: int
@@ -166,3 +167,32 @@ def member_tombstones(recs, group_id: str, members, targets) -> list:
     out.append(recs.target_metadata(group_id, None))
     out += [recs.member_metadata(group_id, mid) for mid in members]
     return out
+
+
+class TypedGroups(MutableMapping, Generic[G]):
+    """The groups of one type in the one map: reads see only groups of ``cls``; a group set here
+    takes its id in the map (after the groups already there, as a new group is listed); a delete
+    removes only a group of ``cls``."""
+
+    def __init__(self, groups: dict, cls: type):
+        self._groups, self._cls = groups, cls
+
+    def __getitem__(self, group_id: str) -> G:
+        g = self._groups[group_id]
+        if not isinstance(g, self._cls):
+            raise KeyError(group_id)
+        return g
+
+    def __setitem__(self, group_id: str, g: G) -> None:
+        self._groups.pop(group_id, None)
+        self._groups[group_id] = g
+
+    def __delitem__(self, group_id: str) -> None:
+        self[group_id]  # KeyError unless it is one of ours
+        del self._groups[group_id]
+
+    def __iter__(self):
+        return (gid for gid, g in list(self._groups.items()) if isinstance(g, self._cls))
+
+    def __len__(self) -> int:
+        return sum(1 for g in self._groups.values() if isinstance(g, self._cls))

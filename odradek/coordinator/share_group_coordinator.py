@@ -48,7 +48,9 @@ from typing import Callable, Generic, TypeVar
 
 from odradek.wire.errors import ErrorCode
 
+from . import share_state
 from .errors import CoordinatorError
+from .group_model import SHARE, TypedGroups
 from .share_partition import SharePartition, ShareSettings
 
 E = ErrorCode
@@ -111,6 +113,47 @@ class ShareGroup:
 
     def subscribed_names(self) -> set:
         return {t for m in self.members.values() for t in m.subscribed}
+
+    # the GroupModel (group_model.py): a share group in the one group map commits no offsets
+
+    group_type = SHARE
+    state_timestamp_ms = -1
+
+    @property
+    def offsets(self) -> dict:
+        return {}
+
+    def is_empty(self) -> bool:
+        return not self.members
+
+    def list_row(self) -> tuple:
+        return self.group_id, SHARE, self.state, SHARE
+
+    def state_key(self) -> str:
+        return self.state.lower()
+
+    def validate_commit(self, member_id, instance_id, epoch, partitions, transactional, api_version, now_ms,
+                        topics) -> ErrorCode:
+        return E.GROUP_ID_NOT_FOUND  # Kafka's ShareGroup.validateOffsetCommit: "not a consumer group"
+
+    def validate_offset_fetch(self, member_id: str | None, member_epoch: int) -> ErrorCode:
+        return E.NONE  # Kafka answers no offsets (its GroupIdNotFoundException is not returned)
+
+    def offsets_subscribed(self) -> None:
+        return None
+
+    def offset_expiry(self) -> None:
+        return None  # no offsets to expire
+
+    def tombstones(self) -> list:
+        return [(share_state.group_metadata_key(self.group_id), None),
+                (share_state.initialized_key(self.group_id), None)]
+
+    def on_delete(self, now_ms: int) -> None:
+        pass
+
+    def rebalance_timeout_ms(self) -> int:
+        return 0
 
 
 @dataclass
@@ -186,7 +229,7 @@ class ShareGroupCoordinator:
                  max_share_sessions: int = 2000, max_group_size: int = 200,
                  stored_state: Callable[[tuple, str, int], object] | None = None,
                  initialize_state: Callable[[str, int, dict], dict] | None = None,
-                 initialize_retry_ms: int = INITIALIZE_RETRY_INTERVAL_MS):
+                 initialize_retry_ms: int = INITIALIZE_RETRY_INTERVAL_MS, groups: dict | None = None):
         """stored_state(key, topic, partition): a share-partition's persisted state when this node
         first leads it: (start offset, batches, state epoch) (start offset -1: initialized, not
         started), None when nothing is persisted, NOT_READY while it is being read from the share
@@ -194,13 +237,16 @@ class ShareGroupCoordinator:
 
         initialize_state(group_id, state_epoch, {topic_id: sorted partitions}): initialize those
         share-partitions' state (start offset -1) -> {topic_id: partitions} initialized at once; the
-        others are reported later through initialize_done. Without it every one is at once."""
+        others are reported later through initialize_done. Without it every one is at once.
+
+        groups: the one group map (GroupCoordinator.groups) the share groups live in (default: a map
+        of their own)."""
         self.settings = settings or (lambda gid: {})
         self.initialize_state = initialize_state or (lambda gid, epoch, parts: parts)
         self.initialize_retry_ms = initialize_retry_ms
         self.offsets = offsets or (lambda topic, partition: None)
         self.stored_state = stored_state or (lambda key, topic, partition: None)
-        self.groups: dict[str, ShareGroup] = {}
+        self.groups: TypedGroups[ShareGroup] = TypedGroups({} if groups is None else groups, ShareGroup)
         # (group_id, topic_id, partition) -> SharePartition
         self.partitions: dict[tuple, SharePartition] = {}
         self.sessions: dict[tuple, ShareSession] = {}  # (group_id, member_id) -> ShareSession

@@ -109,3 +109,37 @@ def test_member_ids_come_from_the_injected_generator():
     slot = c.join_group("g", "", None, "client", "host", 10_000, 10_000, "consumer", [("range", b"")], 1000,
                         api_version=9)
     assert slot.result.error is E.MEMBER_ID_REQUIRED and slot.result.member_id == "client-id-2"
+
+
+def share_join(sg, gid, member="s1", now=1000):
+    return sg.heartbeat(gid, member, 0, ["a"], None, "client", "/127.0.0.1", now, {"a": (A, 2)})
+
+
+def test_share_groups_live_in_the_one_map_and_answer_the_group_apis_as_kafka():
+    from odradek.coordinator.share_group_coordinator import ShareGroup, ShareGroupCoordinator
+
+    c = coordinator(MemoryLog())
+    sg = ShareGroupCoordinator(groups=c.groups)
+    assert consumer_join(c, "cg").error is E.NONE
+    share_join(sg, "sh")
+    assert isinstance(c.groups["sh"], ShareGroup) and sorted(c.groups) == ["cg", "sh"]
+    assert list(sg.groups) == ["sh"] and "cg" not in sg.groups and sg.groups.get("cg") is None
+    assert c.list_groups() == [("cg", "consumer", "Stable", "consumer"), ("sh", "share", "Stable", "share")]
+    assert c.list_groups(types=["share"]) == [("sh", "share", "Stable", "share")]
+    assert c.list_groups(states=["empty"]) == []
+    # Kafka's ShareGroup: no offsets commit or delete (GROUP_ID_NOT_FOUND), none fetched, not a classic,
+    # consumer or streams group for the other protocols
+    assert c.commit_offsets("sh", -1, "", None, {("a", 0): (5, -1, "")}, 1000, api_version=9) == \
+        {("a", 0): E.GROUP_ID_NOT_FOUND}
+    assert isinstance(c.groups["sh"], ShareGroup)  # no "simple" classic group took the id
+    assert c.validate_txn_commit("sh", -1, "", None, 1000, [("a", 0)]) is E.GROUP_ID_NOT_FOUND
+    assert c.delete_offsets("sh", [("a", 0)], 1000) == (E.GROUP_ID_NOT_FOUND, {})
+    assert c.validate_offset_fetch("sh", None, -1) is E.NONE and c.fetch_offsets("sh", None) == (E.NONE, {})
+    assert c.describe_group("sh")["state"] == "Dead"
+    assert consumer_join(c, "sh").error is E.GROUP_ID_NOT_FOUND
+    assert c.join_group("sh", "", None, "c", "h", 10_000, 10_000, "consumer", [("range", b"")],
+                        1000).result.error is E.INCONSISTENT_GROUP_PROTOCOL
+    c.tick(10**9)  # the group coordinator's timers leave share groups to the share group coordinator
+    assert isinstance(c.groups["sh"], ShareGroup)
+    c.unload_partition(c.partition_for("sh"))  # its __consumer_offsets partition moved: it goes with it
+    assert "sh" not in c.groups and "sh" not in sg.groups
