@@ -124,8 +124,13 @@ class CpuByModule:
         if not self.by_module or not _whole_suite(config):
             return
         total = sum(self.by_module.values())
-        top = sorted(self.by_module.items(), key=lambda kv: -kv[1])[:self.TOP]
-        terminalreporter.write_sep("-", f"CPU seconds of the tests: {total:.0f} in all, the {len(top)} dearest modules")
+        ranked = sorted(self.by_module.items(), key=lambda kv: -kv[1])
+        path = apache_kafka.user_cache() / "cpu-by-module.json"  # every module's, for a closer look
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps({m: round(s, 2) for m, s in ranked}, indent=0))
+        top = ranked[:self.TOP]
+        terminalreporter.write_sep("-", f"CPU seconds of the tests: {total:.0f} in all, the {len(top)} dearest modules"
+                                        f" (all of them: {path})")
         for module, seconds in top:
             terminalreporter.write_line(f"{seconds:8.1f}  {module}")
 
