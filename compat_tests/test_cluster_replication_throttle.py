@@ -4,7 +4,8 @@ follower.replication.throttled.rate on the brokers and the throttled replicas on
 new replica then catches up no faster than the rate allows (a Rate over 11 one-second samples
 counts at least 10 seconds, so by t seconds at most rate x (10 + t) bytes, plus one fetch); once the
 throttle is lifted it completes, holds every record, and --verify removes the throttle configs.
-The same module runs against Kafka 4.3 with --cluster-kafka."""
+A broker's configs are altered through that broker: another broker refuses them as Kafka's
+ConfigAdminManager. The same module runs against Kafka 4.3 with --cluster-kafka."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from cluster import running_cluster, wait_for
 from harness import RawClient, kafka_tool
 from odradek.wire.messages.create_topics_request import CreatableReplicaAssignment, CreatableTopic, CreateTopicsRequest
 from odradek.wire.messages.describe_log_dirs_request import DescribeLogDirsRequest, DescribableLogDirTopic
+from odradek.wire.messages.incremental_alter_configs_request import (AlterableConfig, AlterConfigsResource,
+                                                                      IncrementalAlterConfigsRequest)
 
 RATE = 10_000  # bytes a second
 FETCH_BYTES = 8192  # replica.fetch.max.bytes: one fetch brings at most a batch past this
@@ -25,9 +28,9 @@ RECORDS, SIZE = 600, 1000
 SAMPLE_S = 4.0  # sampled this long once the throttle is set
 
 
-@pytest.fixture
-def cluster(tmp_path, request):
-    with running_cluster(tmp_path, request.config, 1, 2,
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory, request):
+    with running_cluster(tmp_path_factory.mktemp("throttle"), request.config, 1, 2,
                          props={"replica.fetch.max.bytes": str(FETCH_BYTES)}) as c:
         yield c
 
@@ -105,3 +108,23 @@ def test_reassignment_under_a_replication_throttle(cluster, tmp_path):
     configs = kafka_tool("configs", "--bootstrap-server", bootstrap, "--describe", "--entity-type", "topics",
                          "--entity-name", "thr")
     assert "throttled.replicas" not in configs.stdout, configs.stdout
+
+
+def test_a_broker_alters_its_own_configs_only(cluster):
+    a, b = sorted(n.id for n in cluster.brokers)
+    port = {n.id: n.port for n in cluster.brokers}
+    raw = RawClient(f"127.0.0.1:{port[a]}")
+    try:
+        def alter(name: str):
+            return raw.call(IncrementalAlterConfigsRequest(resources=[AlterConfigsResource(
+                resource_type=4, resource_name=name, configs=[AlterableConfig(
+                    name="follower.replication.throttled.rate", config_operation=0, value="12345")])],
+                validate_only=False), 1).responses
+        [r] = alter(str(b))
+        assert (r.error_code, r.error_message) == (42, f"Unexpected broker id, expected {a}, but received {b}")
+        [r] = alter("x")
+        assert (r.error_code, r.error_message) == (42, "Node id must be an integer, but it is: x")
+        [r] = alter(str(a))
+        assert (r.error_code, r.resource_name) == (0, str(a))
+    finally:
+        raw.close()

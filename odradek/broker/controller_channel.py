@@ -14,11 +14,12 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from odradek.api_handlers import broker_config_target
 from odradek.api_handlers.context import RequestContext
 from odradek.broker import envelope
 from odradek.broker.controller_api import (
-    ADMIN_WRITES, CREATE_TOPICS, DESCRIBE_QUORUM, ControllerApi, delayed, not_controller_response,
-    says_not_controller,
+    ADMIN_WRITES, ALTER_CONFIGS, CREATE_TOPICS, DESCRIBE_QUORUM, INCREMENTAL_ALTER_CONFIGS, ControllerApi, delayed,
+    not_controller_response, says_not_controller,
 )
 from odradek.broker.controller_server import WRITE_TIMEOUT_S, ControllerServer
 from odradek.broker.raft_driver import PeerChannel
@@ -99,8 +100,16 @@ class Forwarding:
         """A client's admin request: relay it (in an Envelope with the client's principal: the controller
         authorizes each topic or config resource, as Kafka's ControllerApis); a created topic is answered
         once it is visible here."""
+        refused: list = []
+        if ctx.api_key in (ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS):  # a broker's configs go to that broker
+            req, refused = broker_config_target.split(ctx.api_key, req, self._server.node_id)
+            if req is None:
+                return broker_config_target.merged(ctx.api_key, None, refused)
+
         async def run():
             resp = await self._channel.call(req, ctx.api_version, ctx.api_key, on_behalf=ctx)
+            if refused:
+                resp = broker_config_target.merged(ctx.api_key, resp, refused)
             if ctx.api_key == CREATE_TOPICS and not req.validate_only:
                 made = [t.name for t in resp.topics if t.error_code == 0]
                 await wait_for_image(self._controller, lambda img: all(n in img.topics for n in made))
