@@ -340,8 +340,10 @@ def kafka_nodes(root: Path, controllers: int, brokers: int, props: dict[str, str
     for n in format_kafka_cluster(str(root), layout, kafka_test_jvm()):
         plain = [x for x in n.props["listeners"].split(",") if x.startswith("PLAINTEXT://")]
         port = int(plain[0].rsplit(":", 1)[1]) if plain else None
+        ctl = [x for x in n.props["listeners"].split(",") if x.startswith("CONTROLLER://")]
         out.append(ClusterNode(n.id, n.props["process.roles"], n.command(), dict(os.environ), KAFKA_READY, port,
-                               Path(n.props["log.dirs"]), KAFKA_READY_S, KAFKA_CLEAN_EXIT))
+                               Path(n.props["log.dirs"]), KAFKA_READY_S, KAFKA_CLEAN_EXIT,
+                               controller_port=int(ctl[0].rsplit(":", 1)[1]) if ctl else None))
     return out
 
 

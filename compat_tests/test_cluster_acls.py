@@ -15,6 +15,7 @@ from confluent_kafka.admin import (AclBinding, AclBindingFilter, AclOperation, A
 
 from cluster import running_cluster, wait_for
 from harness import RawClient
+from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
 from odradek.wire.messages.describe_acls_request import DescribeAclsRequest
 
 AUTHORIZER = {"authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
@@ -77,7 +78,7 @@ def test_a_forwarded_create_topics_is_authorized_with_the_clients_principal(clus
     """CreateTopics goes from the broker to the controller in an Envelope carrying the client's principal:
     without CREATE on the cluster (ALL allowed but CREATE denied there: an ACL on the cluster resource
     must keep allowing the nodes' CLUSTER_ACTION) the controller refuses a topic the client may not
-    create, and nothing is created."""
+    create, and nothing is created; the same from a client on the controller's listener."""
     from confluent_kafka import KafkaException
     from confluent_kafka.admin import NewTopic
 
@@ -104,6 +105,15 @@ def test_a_forwarded_create_topics_is_authorized_with_the_clients_principal(clus
     try:
         wait_for(refused, 30, "the controller refusing the creation")
         assert name not in admin.list_topics(timeout=20).topics
+        # a client on the controller's own listener (--bootstrap-controller) is authorized the same way
+        controller = next(n for n in cluster.nodes.values() if n.controller_port)
+        c = RawClient(f"127.0.0.1:{controller.controller_port}")
+        try:
+            resp = c.call(CreateTopicsRequest(topics=[CreatableTopic(name=prefix + "direct", num_partitions=1,
+                                                                     replication_factor=1)], timeout_ms=20000), 7)
+        finally:
+            c.close()
+        assert [(t.name, t.error_code) for t in resp.topics] == [(prefix + "direct", 29)]
     finally:
         for f in admin.delete_acls([AclBindingFilter(b.restype, b.name, b.resource_pattern_type, b.principal,
                                                      b.host, b.operation, b.permission_type)

@@ -25,8 +25,8 @@ class RequestContext:
     services: Services
     connection_id: str = ""
     client_host: str = ""
-    # the connection's principal (the SASL user, else User:ANONYMOUS as Kafka's PLAINTEXT); None for a
-    # request a cluster node sends on behalf of a client it has authorized (the CONTROLLER listener)
+    # the connection's principal (the SASL user, the SSL certificate's subject, else User:ANONYMOUS as
+    # Kafka's PLAINTEXT); None for a request this node's own broker side hands its controller
     principal: str | None = "User:ANONYMOUS"
     header: RequestHeader | None = None
     # a host name -> does it resolve (ip quota entities, as Kafka's InetAddress.getByName);

@@ -515,7 +515,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         may carry the controller mutation quota's already), and that time, for which the channel is
         muted. A throttled fetch gets no data, as Kafka's getThrottledResponse."""
         quotas = self.server.client_quotas
-        user = (self.principal or ANONYMOUS).split(":", 1)[1]
+        user = self.principal.split(":", 1)[1]
         client = client_id or ""
         now = _now_ms()
         ms = quotas.record_request_time(user, client, busy_s, now)
@@ -540,12 +540,11 @@ class KafkaConnection(asyncio.BufferedProtocol):
         return resp, ms
 
     @property
-    def principal(self) -> str | None:
+    def principal(self) -> str:
         """The connection's principal: the SASL user once authenticated, on SSL the client certificate's
-        subject (User:CN=...,O=...), else User:ANONYMOUS (as Kafka). None on a CONTROLLER listener: its
-        clients are the cluster's brokers, which authorized what they forward."""
-        if self.server.clients_are_nodes:
-            return None
+        subject (User:CN=...,O=...), else User:ANONYMOUS (as Kafka's PLAINTEXT). On a CONTROLLER listener
+        too (Kafka's ControllerApis authorize its clients; the admin writes a broker forwards come in an
+        Envelope naming the client's principal)."""
         p = self.sasl.principal if self.sasl is not None else self._tls_principal
         return p or ANONYMOUS
 

@@ -90,7 +90,6 @@ class ControllerServer:
         self.metadata_dir = os.path.join(config.data_dir, "metadata")
         self.clock_ms = _now_ms
         self.broker = self  # the CONTROLLER listener's connections take the purgatory and services from here
-        self.clients_are_nodes = True  # its requests come from the cluster's brokers (no client principal)
         self.services = None  # api_handlers.ports.Services of the CONTROLLER listener
         self.registry: dict = {}
         self.purgatory = None

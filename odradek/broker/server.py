@@ -53,7 +53,6 @@ class BrokerServer:
         self.config = config
         self.loop = None
         self.broker = None
-        self.clients_are_nodes = False  # a client listener: each connection's principal is authorized
         self.server = None
         self.connections: set[KafkaConnection] = set()
         self.buffer_pool = BufferPool()  # receive buffers, shared by the connections
