@@ -11,6 +11,7 @@ import subprocess
 import sys
 import termios
 import threading
+import time
 
 import pytest
 import yaml
@@ -134,3 +135,38 @@ def test_bash_completion_completes_commands_and_choices(tmp_path):
              "echo \"${COMPREPLY[*]}\"\n")
     r = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=60)
     assert r.stdout.splitlines() == ["groups", "table json yaml"], r.stderr
+
+
+def test_a_consumer_protocol_group_is_described(broker):
+    """A KIP-848 group (group.protocol=consumer): described by ConsumerGroupDescribe, as Kafka's
+    Admin does, with its member and assignment (DescribeGroups does not describe it)."""
+    from confluent_kafka import Consumer
+
+    b = ["-b", broker.bootstrap]
+    odradek("topics", "create", "kip848", "--partitions", "2", *b)
+    odradek("produce", "kip848", "--partition", "0", *b, stdin="a\nb\n")
+    c = Consumer({"bootstrap.servers": broker.bootstrap, "group.id": "g848", "group.protocol": "consumer",
+                  "auto.offset.reset": "earliest", "client.id": "c848", "enable.auto.commit": False})
+    c.subscribe(["kip848"])
+    try:
+        got = 0
+        deadline = time.monotonic() + 60
+        while got < 2:
+            assert time.monotonic() < deadline, "no records in 60 s"
+            m = c.poll(0.5)
+            got += m is not None and m.error() is None
+        c.commit(asynchronous=False)
+        while True:  # both partitions reconciled to the member
+            [state] = json.loads(odradek("groups", "describe", "g848", "--state", "--format", "json", *b))
+            if state["state"] == "Stable":
+                break
+            assert time.monotonic() < deadline, state
+            c.poll(0.2)
+        assert state["members"] == 1 and state["assignment_strategy"] == "uniform"
+        rows = json.loads(odradek("groups", "describe", "g848", "--format", "json", *b))
+        assert sorted(r["partition"] for r in rows) == [0, 1]
+        assert all(r["client_id"] == "c848" and r["consumer_id"] for r in rows)
+        row0 = next(r for r in rows if r["partition"] == 0)
+        assert (row0["current_offset"], row0["log_end_offset"], row0["lag"]) == (2, 2, 0)
+    finally:
+        c.close()

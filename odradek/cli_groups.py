@@ -144,6 +144,9 @@ class Member:
         return sum(len(p) for p in self.assignment.values())
 
 
+CONSUMER_GROUP_DESCRIBE = 69  # the API key of ConsumerGroupDescribe
+
+
 @dataclass
 class GroupInfo:
     group_id: str
@@ -412,9 +415,22 @@ class GroupAdmin:
         return sorted(out)
 
     def describe(self, group: str) -> GroupInfo:
+        """The group as Kafka's Admin.describeConsumerGroups finds it: ConsumerGroupDescribe where the
+        coordinator has it (a consumer-protocol group, KIP-848), else DescribeGroups (a classic group:
+        ConsumerGroupDescribe answers GROUP_ID_NOT_FOUND for it)."""
+        from odradek.wire.messages.consumer_group_describe_request import ConsumerGroupDescribeRequest
         from odradek.wire.messages.describe_groups_request import DescribeGroupsRequest
 
-        r = self.coordinator(group).send(DescribeGroupsRequest(groups=[group]))
+        coord = self.coordinator(group)
+        if CONSUMER_GROUP_DESCRIBE in coord.api_versions:
+            g = coord.send(ConsumerGroupDescribeRequest(group_ids=[group],
+                                                        include_authorized_operations=False)).groups[0]
+            if g.error_code == 0:
+                members = [Member(m.member_id, m.client_id, m.client_host, m.instance_id,
+                                  {tp.topic_name: sorted(tp.partitions) for tp in m.assignment.topic_partitions})
+                           for m in g.members]
+                return GroupInfo(g.group_id, g.group_state, "consumer", g.assignor_name or "", members, 0)
+        r = coord.send(DescribeGroupsRequest(groups=[group]))
         g = r.groups[0]
         if g.error_code == 69:  # GROUP_ID_NOT_FOUND (DescribeGroups v6): what older versions call Dead
             return GroupInfo(group, "Dead", "", "", [], 0)
