@@ -53,3 +53,15 @@ def browser(tmp_path_factory):
         yield d
     finally:
         d.quit()
+
+
+def click_and_load(d, by: str, value: str) -> None:
+    """Click what submits a form or follows a link, and wait until the next page replaced this one
+    (reading right after a click can find the old page's elements going stale)."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.expected_conditions import staleness_of
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    old = d.find_element(By.TAG_NAME, "html")
+    d.find_element(by, value).click()
+    WebDriverWait(d, 60).until(staleness_of(old))

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from confluent_kafka import Consumer, Producer
 
-from browser import MISSING, browser, have_browser, texts  # noqa: F401 - browser: the fixture
+from browser import MISSING, browser, click_and_load, have_browser, texts  # noqa: F401 - browser: the fixture
 from harness import BrokerProcess, create_topic, free_port
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="the console's browser checks need selenium (pip)")
@@ -59,13 +59,13 @@ def test_create_topic_in_the_page(served, browser):
     partitions = browser.find_element(By.ID, "topic-partitions")
     partitions.clear()
     partitions.send_keys("2")
-    browser.find_element(By.ID, "create").click()
+    click_and_load(browser, By.ID, "create")
     assert browser.find_element(By.ID, "notice").text == f"Created topic {TOPIC}."
     row = next(r for r in browser.find_elements(By.CSS_SELECTOR, "#topics tr") if r.text.startswith(TOPIC))
     assert row.find_elements(By.TAG_NAME, "td")[1].text == "2"
     browser.shot("topics")
     browser.find_element(By.ID, "topic-name").send_keys(TOPIC)
-    browser.find_element(By.ID, "create").click()
+    click_and_load(browser, By.ID, "create")
     assert "TOPIC_ALREADY_EXISTS" in browser.find_element(By.ID, "error").text
 
 
@@ -79,7 +79,7 @@ def test_browse_to_a_message(served, browser):
     browser.get(f"{console}/topics/{TOPIC}")
     Select(browser.find_element(By.ID, "partition")).select_by_value("1")
     Select(browser.find_element(By.ID, "format")).select_by_visible_text("json")
-    browser.find_element(By.ID, "show").click()
+    click_and_load(browser, By.ID, "show")
     assert texts(browser, "#messages .offset") == ["0", "1"]
     assert texts(browser, "#messages .key") == ["k-json", "k-text"]
     assert texts(browser, "#messages .value")[0] == '{\n  "a": 1,\n  "b": [\n    2,\n    3\n  ]\n}'
@@ -88,7 +88,7 @@ def test_browse_to_a_message(served, browser):
     browser.shot("messages-json")
     Select(browser.find_element(By.ID, "format")).select_by_visible_text("hex")
     browser.find_element(By.ID, "search").send_keys("plain")
-    browser.find_element(By.ID, "show").click()
+    click_and_load(browser, By.ID, "show")
     assert texts(browser, "#messages .key") == [b"k-text".hex(" ")]
     assert texts(browser, "#shown") == ["1 record(s)"]
     assert texts(browser, ".isr") == ["1", "1"]
@@ -131,12 +131,12 @@ def test_group_lag_and_reset(served, browser):
     assert browser.find_elements(By.CSS_SELECTOR, "svg.chart polyline")  # the chart over the views
     browser.shot("group-caught-up")
 
-    browser.find_element(By.ID, "reset-button").click()  # not confirmed: nothing moves
+    click_and_load(browser, By.ID, "reset-button")  # not confirmed: nothing moves
     assert "tick the confirmation" in browser.find_element(By.ID, "error").text
     assert int(browser.find_element(By.ID, "lag").text) == 0
     Select(browser.find_element(By.ID, "reset-to")).select_by_visible_text("earliest")
     browser.find_element(By.ID, "reset-confirm").click()
-    browser.find_element(By.ID, "reset-button").click()
+    click_and_load(browser, By.ID, "reset-button")
     assert browser.find_element(By.ID, "notice").text == f"Reset {LAGGED}-0 to 0."
     assert int(browser.find_element(By.ID, "lag").text) == RECORDS
     browser.shot("group-reset")
@@ -187,20 +187,20 @@ def test_change_a_topic(served, browser):
     browser.get(f"{console}/topics/changed")
     browser.find_element(By.ID, "config-key").send_keys("retention.ms")
     browser.find_element(By.ID, "config-value").send_keys("123456")
-    browser.find_element(By.ID, "config-set").click()
+    click_and_load(browser, By.ID, "config-set")
     assert browser.find_element(By.ID, "notice").text == "Set retention.ms=123456 on changed."
     assert texts(browser, ".config-retention-ms") == ["123456"]
     count = browser.find_element(By.ID, "partition-count")
     count.clear()
     count.send_keys("3")
-    browser.find_element(By.ID, "partitions-add").click()
+    click_and_load(browser, By.ID, "partitions-add")
     assert browser.find_element(By.ID, "notice").text == "Topic changed now has 3 partitions."
     assert len(texts(browser, "#partitions .isr")) == 3
     browser.shot("topic-changed")
-    browser.find_element(By.ID, "delete-button").click()  # not confirmed: kept
+    click_and_load(browser, By.ID, "delete-button")  # not confirmed: kept
     assert "tick the confirmation" in browser.find_element(By.ID, "error").text
     browser.find_element(By.ID, "delete-confirm").click()
-    browser.find_element(By.ID, "delete-button").click()
+    click_and_load(browser, By.ID, "delete-button")
     assert browser.find_element(By.ID, "notice").text == "Deleted topic changed."
     assert "changed" not in texts(browser, "#topics a")
 
@@ -271,7 +271,7 @@ def test_share_and_streams_groups(served, browser):
                  for r in browser.find_elements(By.CSS_SELECTOR, "#groups tr")[1:]}
         assert kinds["console-share"] == "share" and kinds["console-streams"] == "streams"
         browser.shot("groups")
-        browser.find_element(By.LINK_TEXT, "console-share").click()
+        click_and_load(browser, By.LINK_TEXT, "console-share")
         assert texts(browser, "h1") == ["Share group console-share"]
         assert texts(browser, "#members .client-id") == ["share-member"]
         assert texts(browser, "#members .assignment") == ["queued-0"]
@@ -281,7 +281,7 @@ def test_share_and_streams_groups(served, browser):
         assert texts(browser, "#share-partitions .lag") == ["0"]
         browser.shot("share-group")
         browser.get(f"{console}/groups")
-        browser.find_element(By.LINK_TEXT, "console-streams").click()
+        click_and_load(browser, By.LINK_TEXT, "console-streams")
         assert texts(browser, "h1") == ["Streams group console-streams"]
         assert texts(browser, "#topology li") == ["0: queued -> - (changelogs: -)"]
         assert len(texts(browser, "#members .client-id")) == 1
