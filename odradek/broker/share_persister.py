@@ -68,6 +68,9 @@ REQUEST_TIMEOUT_S = 30.0
 RETRIABLE = frozenset({E.COORDINATOR_NOT_AVAILABLE, E.COORDINATOR_LOAD_IN_PROGRESS, E.NOT_COORDINATOR,
                        E.UNKNOWN_TOPIC_OR_PARTITION, E.NETWORK_EXCEPTION, E.REQUEST_TIMED_OUT})
 FENCED = frozenset({E.FENCED_STATE_EPOCH, E.FENCED_LEADER_EPOCH})
+# a partition's latest offset is asked again on these (its leader moving, not answering)
+END_RETRIABLE = frozenset({E.NETWORK_EXCEPTION, E.REQUEST_TIMED_OUT, E.NOT_LEADER_OR_FOLLOWER,
+                           E.LEADER_NOT_AVAILABLE, E.UNKNOWN_LEADER_EPOCH, E.FENCED_LEADER_EPOCH})
 
 
 class SharePersister:
@@ -363,28 +366,39 @@ class SharePersister:
             self._answered(out)
 
     async def _read_end(self, out: ShareSummaries, tid: bytes, topic: str, p: int) -> None:
-        """The partition's latest offset from its leader (Kafka's PartitionMetadataClient)."""
+        """The partition's latest offset from its leader (Kafka's PartitionMetadataClient), asked again
+        (the leader read anew) after the persister's backoff while it moves or does not answer, at
+        most MAX_ATTEMPTS times: an error here hides the partition from kafka-share-groups --describe."""
         answer = (E.UNKNOWN_SERVER_ERROR, -1)
+        backoff = REQUEST_BACKOFF_MS
         try:
-            t = self._image().topics.get(topic)
-            part = t.partitions.get(p) if t is not None else None
-            if part is None or part.leader < 0:
-                answer = (E.LEADER_NOT_AVAILABLE if part is not None else E.UNKNOWN_TOPIC_OR_PARTITION, -1)
-                return
-            req = loreq.ListOffsetsRequest(replica_id=-1, isolation_level=0, topics=[loreq.ListOffsetsTopic(
-                name=topic, partitions=[loreq.ListOffsetsPartition(partition_index=p, current_leader_epoch=-1,
-                                                                   timestamp=-1)])])
-            try:
-                r = await self._calls().call(part.leader, req, 9, 1)
-            except NotDelivered as e:
-                log.debug("latest offset of %s-%d: %s", topic, p, e)
-                answer = (E.NETWORK_EXCEPTION, -1)
-                return
-            rp = r.topics[0].partitions[0]
-            answer = (ErrorCode(rp.error_code), rp.offset)
+            for attempt in range(MAX_ATTEMPTS):
+                if attempt:
+                    await asyncio.sleep(backoff * self._rng.uniform(1 - JITTER, 1 + JITTER) / 1000)
+                    backoff = min(backoff * 2, REQUEST_BACKOFF_MAX_MS)
+                answer = await self._latest_from_leader(topic, p)
+                if answer[0] not in END_RETRIABLE:
+                    return
+            log.info("latest offset of %s-%d: %s", topic, p, answer[0].name)
         finally:
             out.ends[(tid, p)] = answer
             self._answered(out)
+
+    async def _latest_from_leader(self, topic: str, p: int) -> tuple[ErrorCode, int]:
+        t = self._image().topics.get(topic)
+        part = t.partitions.get(p) if t is not None else None
+        if part is None or part.leader < 0:
+            return (E.LEADER_NOT_AVAILABLE if part is not None else E.UNKNOWN_TOPIC_OR_PARTITION, -1)
+        req = loreq.ListOffsetsRequest(replica_id=-1, isolation_level=0, topics=[loreq.ListOffsetsTopic(
+            name=topic, partitions=[loreq.ListOffsetsPartition(partition_index=p, current_leader_epoch=-1,
+                                                               timestamp=-1)])])
+        try:
+            r = await self._calls().call(part.leader, req, 9, 1)
+        except NotDelivered as e:
+            log.debug("latest offset of %s-%d: %s", topic, p, e)
+            return E.NETWORK_EXCEPTION, -1
+        rp = r.topics[0].partitions[0]
+        return ErrorCode(rp.error_code), rp.offset
 
     def _answered(self, out: ShareSummaries) -> None:
         out.pending -= 1

@@ -170,3 +170,39 @@ def test_summaries_from_the_local_and_a_remote_share_coordinator_and_leader():
         await persister.close()
 
     asyncio.run(run())
+
+
+def test_a_latest_offset_is_asked_again_while_the_leader_does_not_answer():
+    """An error there would hide the partition from kafka-share-groups --describe: ListOffsets to the
+    partition's leader is retried with the persister's backoff (virtual time)."""
+    from odradek.broker.inter_broker import NotDelivered
+    from odradek.coordinator.share_state import partition_for
+    from tests.broker.share_persister_sim import VirtualLoop
+
+    there = next(p for p in range(20) if partition_for("g", TID, p, 1) == 0)
+    tries = []
+
+    def answer(request):
+        tries.append(type(request).__name__)
+        if len(tries) < 3:
+            raise NotDelivered("no answer")
+        return lo.ListOffsetsResponse(topics=[lo.ListOffsetsTopicResponse(name="t", partitions=[
+            lo.ListOffsetsPartitionResponse(partition_index=there, error_code=0, offset=30)])])
+
+    async def run():
+        image, store, shares, persister, persistence, calls, pokes = setup(answer, [1])
+        calls.release.set()
+        image.topics["t"].partitions = {there: Part(OTHER)}
+        store.partitions.loaded(store.partitions.elect(0, 1, 0))
+        store.write(("g", TID, there), Snapshot(5, [], 0, 3), 0)
+        out = persister.read_summaries("g", [(TID, "t", there)])
+        while out.pending:
+            await asyncio.sleep(0.5)
+        assert out.ends[(TID, there)] == (E.NONE, 30) and tries == ["ListOffsetsRequest"] * 3
+        await persister.close()
+
+    loop = VirtualLoop()
+    try:
+        loop.run_until_complete(run())
+    finally:
+        loop.close()
