@@ -334,11 +334,13 @@ class Broker:
     def share_broker_props(self) -> dict[str, str]:
         """The broker's group.share.* settings (what a group's share.* configs default to)."""
         cfg = self.config
-        return {name: str(getattr(cfg, name.replace(".", "_"))) for name in (
-            "group.share.session.timeout.ms", "group.share.heartbeat.interval.ms",
-            "group.share.record.lock.duration.ms", "group.share.min.record.lock.duration.ms",
-            "group.share.max.record.lock.duration.ms", "group.share.delivery.count.limit",
-            "group.share.partition.max.record.locks")}
+        return {"group.share.session.timeout.ms": str(cfg.group_share_session_timeout_ms),
+                "group.share.heartbeat.interval.ms": str(cfg.group_share_heartbeat_interval_ms),
+                "group.share.record.lock.duration.ms": str(cfg.group_share_record_lock_duration_ms),
+                "group.share.min.record.lock.duration.ms": str(cfg.group_share_min_record_lock_duration_ms),
+                "group.share.max.record.lock.duration.ms": str(cfg.group_share_max_record_lock_duration_ms),
+                "group.share.delivery.count.limit": str(cfg.group_share_delivery_count_limit),
+                "group.share.partition.max.record.locks": str(cfg.group_share_partition_max_record_locks)}
 
     def share_group_settings(self, group_id: str) -> dict[str, str]:
         from odradek.controller import group_configs

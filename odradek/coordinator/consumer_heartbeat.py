@@ -16,9 +16,11 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
 
 from . import assignors
@@ -37,6 +39,7 @@ from .consumer_group_state import (
 from .errors import CoordinatorError
 from .group_state import Group, GroupState
 from .result import CoordinatorResult
+from .settings import broker_default, setting_values
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -50,22 +53,23 @@ INTERNAL_TOPICS = frozenset({"__consumer_offsets", "__transaction_state", "__sha
 
 @dataclass
 class ConsumerGroupConfig:
-    group_consumer_heartbeat_interval_ms: int = 5000
-    group_consumer_session_timeout_ms: int = 45000
-    group_consumer_min_session_timeout_ms: int = 45000
+    """The broker's group.consumer.* settings (defaults from odradek/config.py where it has them)."""
+    group_consumer_heartbeat_interval_ms: int = broker_default("group_consumer_heartbeat_interval_ms")
+    group_consumer_session_timeout_ms: int = broker_default("group_consumer_session_timeout_ms")
+    group_consumer_min_session_timeout_ms: int = 45000  # Kafka's defaults (not broker settings here)
     group_consumer_max_session_timeout_ms: int = 60000
-    group_consumer_max_size: int = 2**31 - 1
+    group_consumer_max_size: int = broker_default("group_consumer_max_size")
     group_consumer_assignors: tuple = assignors.DEFAULT_ASSIGNORS
 
     @classmethod
-    def from_any(cls, obj: Any) -> "ConsumerGroupConfig":
+    def from_any(cls, obj: "BrokerConfig | Mapping | None") -> "ConsumerGroupConfig":
         c = cls()
         if obj is None:
             return c
+        values = setting_values(obj)
         for name in ("group_consumer_heartbeat_interval_ms", "group_consumer_session_timeout_ms",
                      "group_consumer_max_size", "group_consumer_assignors"):
-            dotted = name.replace("_", ".")
-            val = obj.get(name, obj.get(dotted)) if isinstance(obj, dict) else getattr(obj, name, None)
+            val = values.get(name, values.get(name.replace("_", ".")))
             if val is None:
                 continue
             if name == "group_consumer_assignors":

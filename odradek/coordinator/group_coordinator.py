@@ -15,8 +15,8 @@ How the broker wires it (odradek/broker)::
 
     groups = GroupCoordinator(
         log=coordinator_log,            # CoordinatorLog over the 50 partitions of __consumer_offsets
-        config=cfg,                     # GroupConfig, or any object/dict with the same names
-                                        # (snake_case attributes or Kafka dotted property names)
+        config=cfg,                     # GroupConfig, the BrokerConfig, or a dict of the same names
+                                        # (snake_case or Kafka's dotted property names)
         now_ms=startup_ms,
         poke=purgatory_poke,            # called with ("group", group_id) when parked joins/syncs complete
         new_uuid=...,                   # ids of new members
@@ -47,8 +47,10 @@ from __future__ import annotations
 import random
 import uuid
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, TypeVar
+from collections.abc import Mapping
+from typing import Callable, Iterable, TypeVar
 
+from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
 
 from . import group_records as rec
@@ -61,7 +63,7 @@ from .group_model import CLASSIC, CONSUMER, SHARE, STREAMS, TYPE_ORDER, GroupMod
 from .group_state import Group, GroupState, JoinResult, Slot
 from .partition_loading import CoordinatorPartitions
 from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime, write_error
-from .settings import int_settings
+from .settings import broker_default, int_settings
 from .streams_group_state import StreamsGroup
 from .streams_heartbeat import StreamsConfig, StreamsHeartbeatRequest, StreamsHeartbeatResult, StreamsProtocol
 
@@ -74,17 +76,18 @@ __all__ = ["CoordinatorError", "CoordinatorLog", "GroupConfig", "GroupCoordinato
 
 @dataclass
 class GroupConfig:
-    group_initial_rebalance_delay_ms: int = 3000
-    group_min_session_timeout_ms: int = 6000
-    group_max_session_timeout_ms: int = 1_800_000
-    group_max_size: int = 2**31 - 1
-    offsets_retention_minutes: int = 10080
-    offsets_retention_check_interval_ms: int = 600_000
-    offset_metadata_max_bytes: int = 4096
-    offsets_topic_num_partitions: int = rec.DEFAULT_OFFSETS_PARTITIONS
+    """The broker properties of the same names (defaults from odradek/config.py)."""
+    group_initial_rebalance_delay_ms: int = broker_default("group_initial_rebalance_delay_ms")
+    group_min_session_timeout_ms: int = broker_default("group_min_session_timeout_ms")
+    group_max_session_timeout_ms: int = broker_default("group_max_session_timeout_ms")
+    group_max_size: int = broker_default("group_max_size")
+    offsets_retention_minutes: int = broker_default("offsets_retention_minutes")
+    offsets_retention_check_interval_ms: int = broker_default("offsets_retention_check_interval_ms")
+    offset_metadata_max_bytes: int = broker_default("offset_metadata_max_bytes")
+    offsets_topic_num_partitions: int = broker_default("offsets_topic_num_partitions")
 
     @classmethod
-    def from_any(cls, obj: Any) -> "GroupConfig":
+    def from_any(cls, obj: "GroupConfig | BrokerConfig | Mapping | None") -> "GroupConfig":
         return int_settings(cls, obj)
 
 
@@ -97,7 +100,7 @@ class GroupCoordinator:
     def __init__(
         self,
         log: CoordinatorLog | None = None,
-        config: Any = None,
+        config: GroupConfig | BrokerConfig | Mapping | None = None,
         now_ms: int = 0,
         poke: Callable[[tuple], None] | None = None,
         new_member_id: Callable[[str], str] | None = None,
@@ -132,8 +135,9 @@ class GroupCoordinator:
         self._replay = replay
         self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
         self.classic = ClassicProtocol(self)
-        self.consumer = ConsumerProtocol(self, consumer_config or ConsumerGroupConfig.from_any(config))
-        self.streams = StreamsProtocol(self, streams_config or StreamsConfig.from_any(config))
+        broker = None if isinstance(config, GroupConfig) else config  # (a GroupConfig has only the classic settings)
+        self.consumer = ConsumerProtocol(self, consumer_config or ConsumerGroupConfig.from_any(broker))
+        self.streams = StreamsProtocol(self, streams_config or StreamsConfig.from_any(broker))
         self._protocols = {CLASSIC: self.classic, CONSUMER: self.consumer, STREAMS: self.streams}
 
     def install(self, g: GroupModel) -> None:

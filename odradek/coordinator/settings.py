@@ -1,27 +1,45 @@
-"""Build a coordinator's integer settings from the broker config or a dict of Kafka names."""
+"""The coordinators' settings, from the broker config or a dict of Kafka names. A setting is the
+broker property of the same name (``group_streams_`` + ``session_timeout_ms`` is
+group.streams.session.timeout.ms), defined once in odradek/config.py: its default comes from there
+(``broker_default``), and a BrokerConfig is read as the typed object it is, never probed."""
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import field, fields
+
+from odradek.config import BrokerConfig
+
+_BROKER_FIELDS = BrokerConfig.__dataclass_fields__
 
 
-def int_settings(cls, obj: Any, prefix: str = ""):
+def broker_default(name: str):
+    """A dataclass field whose default is BrokerConfig's for the property ``name`` (a field name)."""
+    return field(default=_BROKER_FIELDS[name].default)
+
+
+def setting_values(obj: BrokerConfig | Mapping) -> Mapping:
+    """The broker config's values by field name, or the mapping as given (field or dotted names)."""
+    if isinstance(obj, BrokerConfig):
+        return vars(obj)
+    if isinstance(obj, Mapping):
+        return obj
+    raise TypeError(f"coordinator settings come from a BrokerConfig or a mapping, not {type(obj).__name__}")
+
+
+def int_settings(cls, obj: BrokerConfig | Mapping | None, prefix: str = ""):
     """An instance of dataclass `cls` whose int fields come from `obj`: a `cls` (kept), None
-    (defaults), a dict keyed by field name or Kafka's dotted name, or an object with the
-    same attribute names (the broker's config); ``prefix`` + a field's name is its setting's name
-    (``group_streams_`` + ``session_timeout_ms``)."""
+    (defaults), the broker's config, or a dict keyed by field name or Kafka's dotted name;
+    ``prefix`` + a field's name is its setting's name."""
     if obj is None:
         return cls()
     if isinstance(obj, cls):
         return obj
+    values = setting_values(obj)
     kw = {}
     for f in fields(cls):
         name = prefix + f.name
-        if isinstance(obj, dict):
-            for k in (name, name.replace("_", ".")):
-                if k in obj:
-                    kw[f.name] = int(obj[k])
-        elif getattr(obj, name, None) is not None:
-            kw[f.name] = int(getattr(obj, name))
+        for k in (name, name.replace("_", ".")):
+            if values.get(k) is not None:
+                kw[f.name] = int(values[k])
     return cls(**kw)

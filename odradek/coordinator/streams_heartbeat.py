@@ -15,9 +15,11 @@ standby placement, warm-up tasks (the assignor gives none), task offsets/lag in 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
 
 from . import member_protocol as mp
@@ -28,7 +30,7 @@ from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
 from .group_state import Group
 from .result import CoordinatorResult
-from .settings import int_settings
+from .settings import broker_default, int_settings
 from .streams_group_state import (
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
     UNREVOKED_TASKS,
@@ -47,16 +49,16 @@ E = ErrorCode
 
 @dataclass
 class StreamsConfig:
-    """The broker's group.streams.* settings (Kafka 4.3 defaults)."""
-    heartbeat_interval_ms: int = 5000
-    session_timeout_ms: int = 45000
-    max_size: int = 2**31 - 1
-    num_standby_replicas: int = 0
-    initial_rebalance_delay_ms: int = 3000
-    assignment_interval_ms: int = 1000
+    """The broker's group.streams.* settings (defaults from odradek/config.py)."""
+    heartbeat_interval_ms: int = broker_default("group_streams_heartbeat_interval_ms")
+    session_timeout_ms: int = broker_default("group_streams_session_timeout_ms")
+    max_size: int = broker_default("group_streams_max_size")
+    num_standby_replicas: int = broker_default("group_streams_num_standby_replicas")
+    initial_rebalance_delay_ms: int = broker_default("group_streams_initial_rebalance_delay_ms")
+    assignment_interval_ms: int = broker_default("group_streams_assignment_interval_ms")
 
     @classmethod
-    def from_any(cls, obj) -> "StreamsConfig":
+    def from_any(cls, obj: "StreamsConfig | BrokerConfig | Mapping | None") -> "StreamsConfig":
         return int_settings(cls, obj, prefix="group_streams_")
 
 

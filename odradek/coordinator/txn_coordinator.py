@@ -44,18 +44,20 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Callable, Iterable
 
+from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
 
 from . import txn_records as rec
 from .errors import CoordinatorError
 from .partition_loading import CoordinatorPartitions
 from .result import CoordinatorResult, CoordinatorRuntime
+from .settings import broker_default, int_settings
 from .txn_markers import TxnMarkers
 from .txn_records import TxnMetadata, TxnState
-from .settings import int_settings
 
 log = logging.getLogger(__name__)
 
@@ -67,18 +69,20 @@ CONSUMER_OFFSETS = "__consumer_offsets"
 
 @dataclass
 class TxnConfig:
-    transaction_max_timeout_ms: int = 900_000
-    transaction_state_log_num_partitions: int = rec.DEFAULT_TXN_PARTITIONS
-    transactional_id_expiration_ms: int = 604_800_000
+    """The broker properties of the same names (defaults from odradek/config.py)."""
+    transaction_max_timeout_ms: int = broker_default("transaction_max_timeout_ms")
+    transaction_state_log_num_partitions: int = broker_default("transaction_state_log_num_partitions")
+    transactional_id_expiration_ms: int = broker_default("transactional_id_expiration_ms")
+    # Kafka's transaction.abort.timed.out.transaction.cleanup.interval.ms (not a broker setting here)
     transaction_abort_timed_out_transaction_cleanup_interval_ms: int = 10_000
 
     @classmethod
-    def from_any(cls, obj: Any) -> "TxnConfig":
+    def from_any(cls, obj: "TxnConfig | BrokerConfig | Mapping | None") -> "TxnConfig":
         return int_settings(cls, obj)
 
 
 class TxnCoordinator:
-    def __init__(self, log=None, config: Any = None, allocate_producer_id: Callable[[], int] | None = None,
+    def __init__(self, log=None, config: TxnConfig | BrokerConfig | Mapping | None = None, allocate_producer_id: Callable[[], int] | None = None,
                  write_marker: Callable[..., int] | None = None, offsets=None, now_ms: int = 0,
                  coordinator_epoch: int = 0, transaction_version: Callable[[], int] | None = None,
                  send_markers: Callable[[TxnMarkers], None] | None = None,
