@@ -50,7 +50,7 @@ EVENT_LOOP_MODULES = {"asyncio", "socket", "ssl", "selectors", "subprocess", "uv
 
 PURE = {"wire", "raft", "replication", "controller", "coordinator", "api_handlers", "log/config.py",
         "testing/faults.py", "testing/trace.py", "testing/control_api.py", "security"}
-PURE_BANNED_MODULES = {"threading", "time", "shutil", "concurrent"}
+PURE_BANNED_MODULES = {"threading", "time", "shutil", "concurrent", "secrets"}
 OS_IO = {"open", "write", "pwrite", "pwritev", "remove", "unlink", "rename", "replace", "fsync",
          "fdatasync", "makedirs", "mkdir", "rmdir", "ftruncate", "truncate", "urandom", "listdir",
          "scandir", "stat", "read", "pread"}
@@ -127,37 +127,43 @@ def violations() -> dict:
     """{(module, what): line} for every rule broken."""
     found: dict[tuple[str, str], int] = {}
     for rel, tree in modules():
-        part = part_of(rel)
-        top_imports = set()
-        for line, name in imported(rel, tree):
-            top = name.split(".")[0]
-            top_imports.add(top)
-            if top == "odradek" and part in LOWER:
-                dst = name.split(".")[1] if "." in name else ""
-                if dst and dst != part and dst not in LOWER[part]:
-                    found.setdefault((rel, f"import odradek.{dst}"), line)
-            if part in NO_EVENT_LOOP and top in EVENT_LOOP_MODULES:
+        module_violations(rel, tree, found)
+    return found
+
+
+def module_violations(rel: str, tree: ast.AST, found: dict) -> dict:
+    """Adds (rel, what) -> line to ``found`` for every rule module ``rel`` breaks; returns found."""
+    part = part_of(rel)
+    top_imports = set()
+    for line, name in imported(rel, tree):
+        top = name.split(".")[0]
+        top_imports.add(top)
+        if top == "odradek" and part in LOWER:
+            dst = name.split(".")[1] if "." in name else ""
+            if dst and dst != part and dst not in LOWER[part]:
+                found.setdefault((rel, f"import odradek.{dst}"), line)
+        if part in NO_EVENT_LOOP and top in EVENT_LOOP_MODULES:
+            found.setdefault((rel, f"import {top}"), line)
+        if is_pure(rel):
+            if top in PURE_BANNED_MODULES:
                 found.setdefault((rel, f"import {top}"), line)
-            if is_pure(rel):
-                if top in PURE_BANNED_MODULES:
-                    found.setdefault((rel, f"import {top}"), line)
-                if top == "random" and name not in ("random",) and name.split(".")[-1] not in RANDOM_OK:
-                    found.setdefault((rel, f"import {name}"), line)
-                if top == "uuid" and name.split(".")[-1] in UUID_BANNED:
-                    found.setdefault((rel, f"import {name}"), line)
-        for line, name in calls(tree):
-            mod, _, attr = name.rpartition(".")
-            if is_pure(rel):
-                bad = (name == "open" or (mod == "os" and attr in OS_IO) or (mod == "socket")
-                       or (mod == "random" and attr not in RANDOM_OK) or (mod == "uuid" and attr in UUID_BANNED)
-                       or (not mod and attr in UUID_BANNED) or mod in ("time", "shutil", "threading"))
-                if bad:
-                    found.setdefault((rel, f"call {name}"), line)
-            elif part == "log" and rel not in LOG_FILE_EDGE:
-                if name == "open" or (mod == "os" and attr in OS_IO) or mod == "shutil":
-                    found.setdefault((rel, f"call {name}"), line)
-            elif part in NO_EVENT_LOOP and mod in ("socket", "asyncio"):
+            if top == "random" and name not in ("random",) and name.split(".")[-1] not in RANDOM_OK:
+                found.setdefault((rel, f"import {name}"), line)
+            if top == "uuid" and name.split(".")[-1] in UUID_BANNED:
+                found.setdefault((rel, f"import {name}"), line)
+    for line, name in calls(tree):
+        mod, _, attr = name.rpartition(".")
+        if is_pure(rel):
+            bad = (name == "open" or (mod == "os" and attr in OS_IO) or (mod == "socket")
+                   or (mod == "random" and attr not in RANDOM_OK) or (mod == "uuid" and attr in UUID_BANNED)
+                   or (not mod and attr in UUID_BANNED) or mod in ("time", "shutil", "threading"))
+            if bad:
                 found.setdefault((rel, f"call {name}"), line)
+        elif part == "log" and rel not in LOG_FILE_EDGE:
+            if name == "open" or (mod == "os" and attr in OS_IO) or mod == "shutil":
+                found.setdefault((rel, f"call {name}"), line)
+        elif part in NO_EVENT_LOOP and mod in ("socket", "asyncio"):
+            found.setdefault((rel, f"call {name}"), line)
     return found
 
 
@@ -178,3 +184,26 @@ def test_the_checker_sees_what_it_forbids(tmp_path):
     tree = ast.parse(src)
     assert ("odradek.broker" in {n for _, n in imported("api_handlers/x.py", tree)})
     assert {n for _, n in calls(tree)} >= {"open", "random.randrange", "random.Random"}
+
+
+def test_each_forbidden_thing_in_a_pure_package_is_a_violation():
+    """Issue 19 items 4 and 6: asyncio, sockets and resolver calls, threads, file I/O, global random,
+    uuid4 and os.urandom in controller/, coordinator/, raft/ (pure) each fail the check, as does an
+    arrow up the layers; an injected random.Random does not."""
+    src = ("import asyncio\nimport socket\nimport threading\nimport secrets\nimport os\nimport random\n"
+           "import uuid\nfrom uuid import uuid4\nfrom random import choice\nfrom odradek.broker import server\n"
+           "def f(rng: random.Random):\n    open('x', 'w')\n    socket.getaddrinfo('h', 1)\n"
+           "    random.randrange(3)\n    uuid.uuid4()\n    uuid4()\n    os.urandom(4)\n"
+           "    threading.Thread()\n    return rng.random(), random.Random(1)\n")
+    for part in ("controller", "coordinator", "raft"):
+        rel = f"{part}/x.py"
+        found = {what for (_, what) in module_violations(rel, ast.parse(src), {})}
+        assert found >= {"import asyncio", "import socket", "import threading", "import secrets",
+                         "import uuid.uuid4", "import random.choice", "import odradek.broker", "call open",
+                         "call socket.getaddrinfo", "call random.randrange", "call uuid.uuid4", "call uuid4",
+                         "call os.urandom", "call threading.Thread"}, (part, found)
+        assert "call random.Random" not in found
+    # below broker/ but not pure (log/): no event loop, and files only behind the FileSystem
+    found = {what for (_, what) in module_violations("log/x.py", ast.parse(src), {})}
+    assert {"import asyncio", "import socket", "call open", "call os.urandom", "import odradek.broker"} <= found
+    assert not module_violations("broker/x.py", ast.parse(src), {})  # the composition root may
