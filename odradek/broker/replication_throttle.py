@@ -39,29 +39,30 @@ class ReplicationThrottle:
         listed = throttled_partitions(value, self._node_id)
         return listed is ALL_REPLICAS or partition in listed
 
+    def _holds(self, quota: ReplicationQuota, rate: str, replicas: str, topic: str, partition: int,
+               in_sync: bool, now_ms: int) -> bool:
+        if in_sync:
+            return False
+        bound = self._bound(rate)
+        return bound is not None and self._throttled(topic, partition, replicas) and quota.exceeded(bound, now_ms)
+
+    def _count(self, quota: ReplicationQuota, rate: str, replicas: str, topic: str, partition: int, nbytes: int,
+               now_ms: int) -> None:
+        if nbytes and self._bound(rate) is not None and self._throttled(topic, partition, replicas):
+            quota.record(nbytes, now_ms)
+
     # ------------------------------------------------------------ the leader's side
     def leader_holds(self, topic: str, partition: int, replica_in_isr: bool, now_ms: int) -> bool:
         """A follower's fetch of this partition gets no records now (Kafka's shouldLeaderThrottle)."""
-        if replica_in_isr:
-            return False
-        bound = self._bound(LEADER_RATE)
-        return (bound is not None and self._throttled(topic, partition, LEADER_REPLICAS)
-                and self.leader.exceeded(bound, now_ms))
+        return self._holds(self.leader, LEADER_RATE, LEADER_REPLICAS, topic, partition, replica_in_isr, now_ms)
 
     def leader_sent(self, topic: str, partition: int, nbytes: int, now_ms: int) -> None:
-        if nbytes and self._bound(LEADER_RATE) is not None and self._throttled(topic, partition, LEADER_REPLICAS):
-            self.leader.record(nbytes, now_ms)
+        self._count(self.leader, LEADER_RATE, LEADER_REPLICAS, topic, partition, nbytes, now_ms)
 
     # ------------------------------------------------------------ the follower's side
     def follower_holds(self, topic: str, partition: int, in_sync: bool, now_ms: int) -> bool:
         """Leave this partition out of the next fetch (Kafka's shouldFollowerThrottle)."""
-        if in_sync:
-            return False
-        bound = self._bound(FOLLOWER_RATE)
-        return (bound is not None and self._throttled(topic, partition, FOLLOWER_REPLICAS)
-                and self.follower.exceeded(bound, now_ms))
+        return self._holds(self.follower, FOLLOWER_RATE, FOLLOWER_REPLICAS, topic, partition, in_sync, now_ms)
 
     def follower_fetched(self, topic: str, partition: int, nbytes: int, now_ms: int) -> None:
-        if nbytes and self._bound(FOLLOWER_RATE) is not None and self._throttled(topic, partition,
-                                                                                  FOLLOWER_REPLICAS):
-            self.follower.record(nbytes, now_ms)
+        self._count(self.follower, FOLLOWER_RATE, FOLLOWER_REPLICAS, topic, partition, nbytes, now_ms)
