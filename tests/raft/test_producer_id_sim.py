@@ -3,14 +3,17 @@ twice, no producer id handed out twice. A failure names its seed; replay it with
 `pytest tests/raft --sim-seed=N -k producer_id` or `python tests/raft/producer_id_sim.py N`."""
 
 from producer_id_sim import ProducerIdSim, run_seed
+from sim_seeds import SeedRuns
+
+RUNS = SeedRuns(run_seed, keep=20)  # the summary test below reads seeds 0..19
 
 
 def test_producer_id_simulation(sim_seed):
-    run_seed(sim_seed)
+    RUNS(sim_seed)
 
 
 def test_the_simulation_moves_the_controller_while_blocks_are_handed_out():
-    sims = [run_seed(seed) for seed in range(20)]
+    sims = [RUNS(seed) for seed in range(20)]
     moved = [s for s in sims if len(s.leaders) > 1 and len(s.blocks) > 2]
     assert len(moved) >= 5
     # blocks were answered NOT_CONTROLLER (a write not applied in its epoch, or no controller) and retried

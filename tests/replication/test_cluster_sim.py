@@ -8,6 +8,9 @@ import logging
 import pytest
 
 from cluster_sim import ClusterSim, run_seed
+from sim_seeds import SeedRuns
+
+RUNS = SeedRuns(run_seed, keep=25)  # the summary test below reads seeds 0..24
 
 
 @pytest.fixture(autouse=True)
@@ -19,7 +22,7 @@ def _quiet_recovery():
 
 
 def test_cluster_simulation(cluster_seed):
-    run_seed(cluster_seed)
+    RUNS(cluster_seed)
 
 
 def test_replay_is_exact():
@@ -43,7 +46,7 @@ def test_the_faults_happen():
     total: dict[str, int] = {}
     acked = 0
     for seed in range(25):
-        sim = run_seed(seed)
+        sim = RUNS(seed)
         for k, v in list(sim.counts.items()) + list(sim.errors.items()):
             total[k] = total.get(k, 0) + v
         acked += sum(len(v) for v in sim.acked.values())

@@ -5,10 +5,13 @@ seed; replay it with `pytest tests/replication/test_controller_sim.py --sim-seed
 `python tests/replication/controller_sim.py N`."""
 
 from controller_sim import ControllerSim, run_seed
+from sim_seeds import SeedRuns
+
+RUNS = SeedRuns(run_seed, keep=60)  # the summary test below reads seeds 0..59
 
 
 def test_controller_simulation(repl_seed):
-    run_seed(repl_seed)
+    RUNS(repl_seed)
 
 
 def test_replay_is_exact():
@@ -26,7 +29,7 @@ def test_the_controllers_elections_happen():
     total: dict[str, int] = {}
     acked = refused = 0
     for seed in range(60):
-        sim = run_seed(seed)
+        sim = RUNS(seed)
         for k, v in sim.counts.items():
             total[k] = total.get(k, 0) + v
         acked += len(sim.acked)

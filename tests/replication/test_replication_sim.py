@@ -2,10 +2,13 @@
 `pytest tests/replication --sim-seed=N` or `python tests/replication/repl_sim.py N`."""
 
 from repl_sim import Sim, run_seed
+from sim_seeds import SeedRuns
+
+RUNS = SeedRuns(run_seed, keep=40)  # the summary test below reads seeds 0..39
 
 
 def test_simulation(repl_seed):
-    run_seed(repl_seed)
+    RUNS(repl_seed)
 
 
 def test_replay_is_exact():
@@ -23,7 +26,7 @@ def test_the_faults_happen():
     total: dict[str, int] = {}
     acked = refused = 0
     for seed in range(40):
-        sim = run_seed(seed)
+        sim = RUNS(seed)
         for k, v in sim.counts.items():
             total[k] = total.get(k, 0) + v
         acked += len(sim.acked)
