@@ -110,12 +110,6 @@ class ConsumerGroup(MemberEpochGroup):
 
     # ------------------------------------------------------------------ GroupModel
 
-    def list_row(self) -> tuple:
-        return self.group_id, CONSUMER, self.state, CONSUMER
-
-    def state_key(self) -> str:
-        return self.state.lower()
-
     def validate_commit(self, member_id, instance_id, epoch, partitions, transactional, api_version, now_ms,
                         topics) -> ErrorCode:
         """topics: {name: (topic_id, partitions)} of the metadata image."""

@@ -275,30 +275,30 @@ class GroupCoordinator:
 
     # ------------------------------------------------------------------ consumer and streams protocols
 
-    def consumer_group_heartbeat(self, req: HeartbeatRequest, now_ms: int, topics: dict | None = None
-                                 ) -> HeartbeatResult:
+    def _member_epoch_heartbeat(self, protocol, result_cls, kind: str, refused: tuple, req, now_ms: int,
+                                topics: dict | None):
+        """A consumer or streams heartbeat; a group of a ``refused`` type has the id: GROUP_ID_NOT_FOUND."""
         self._now = now_ms
         g = self.groups.get(req.group_id)
-        if g is not None and g.group_type in (STREAMS, SHARE):
-            return HeartbeatResult(error=E.GROUP_ID_NOT_FOUND,
-                                   error_message=f"Group {req.group_id} is not a consumer group.")
+        if g is not None and g.group_type in refused:
+            return result_cls(error=E.GROUP_ID_NOT_FOUND, error_message=f"Group {req.group_id} is not a {kind} group.")
         if topics is not None:
             self.update_topics(topics)
-        return self.consumer.heartbeat(req, now_ms)
+        return protocol.heartbeat(req, now_ms)
+
+    def consumer_group_heartbeat(self, req: HeartbeatRequest, now_ms: int, topics: dict | None = None
+                                 ) -> HeartbeatResult:
+        return self._member_epoch_heartbeat(self.consumer, HeartbeatResult, "consumer", (STREAMS, SHARE), req,
+                                            now_ms, topics)
 
     def consumer_group_describe(self, group_id: str) -> dict:
         return self.consumer.describe(group_id)
 
     def streams_group_heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int, topics: dict | None = None
                                 ) -> StreamsHeartbeatResult:
-        self._now = now_ms
-        g = self.groups.get(req.group_id)
-        if g is not None and g.group_type == SHARE:
-            return StreamsHeartbeatResult(error=E.GROUP_ID_NOT_FOUND,
-                                          error_message=f"Group {req.group_id} is not a streams group.")
-        if topics is not None:
-            self.update_topics(topics)
-        return self.streams.heartbeat(req, now_ms)
+        # (a consumer or classic group with the id: the streams protocol's own checks)
+        return self._member_epoch_heartbeat(self.streams, StreamsHeartbeatResult, "streams", (SHARE,), req, now_ms,
+                                            topics)
 
     def streams_group_describe(self, group_id: str) -> dict:
         return self.streams.describe(group_id)

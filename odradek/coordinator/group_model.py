@@ -127,6 +127,12 @@ class MemberEpochGroup:
     def is_empty(self) -> bool:
         return not self.members
 
+    def list_row(self) -> tuple:
+        return self.group_id, self.group_type, self.state, self.group_type
+
+    def state_key(self) -> str:
+        return self.state.lower()
+
     def validate_offset_fetch(self, member_id: str | None, member_epoch: int) -> ErrorCode:
         """OffsetFetch v9+: the member and its epoch (Kafka's validateOffsetFetch)."""
         if not member_id and member_epoch < 0:

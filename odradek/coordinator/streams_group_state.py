@@ -140,9 +140,6 @@ class StreamsGroup(MemberEpochGroup):
 
     # ------------------------------------------------------------------ GroupModel
 
-    def list_row(self) -> tuple:
-        return self.group_id, STREAMS, self.state, STREAMS
-
     def state_key(self) -> str:
         # Kafka's lower-case state names: NotReady is "not_ready"
         st = self.state
