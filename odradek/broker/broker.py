@@ -106,7 +106,7 @@ class Broker:
             # The controller validates with the same parser before writing a record; a
             # bad value that still arrives (a log written before that) keeps the value
             # the topic's log has now, else the broker default, and is logged.
-            logs = getattr(self, "log_manager", None)
+            logs = self.log_manager
             current = next((lg.config for lg in list(logs.topic_logs(topic).values())), None) \
                 if logs is not None else None
 
