@@ -198,6 +198,7 @@ def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
 
 
 _LISTENER_JAAS = re.compile(r"listener\.name\.([^.]+)\.([^.]+)\.sasl\.jaas\.config")
+_LISTENER_MECHANISMS = re.compile(r"listener\.name\.([^.]+)\.sasl\.enabled\.mechanisms")
 _LISTENER_SSL = re.compile(r"(?:listener\.name\.([^.]+)\.)?(ssl\..+)")
 SSL_KEYS = frozenset({
     "ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.password", "ssl.key.password",
@@ -205,6 +206,7 @@ SSL_KEYS = frozenset({
     "ssl.truststore.password", "ssl.truststore.certificates", "ssl.client.auth", "ssl.enabled.protocols",
     "ssl.protocol", "ssl.cipher.suites", "ssl.endpoint.identification.algorithm", "ssl.principal.mapping.rules"})
 SECURITY_PROTOCOLS = ("PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL")
+SECURITY_PROTOCOL_IDS = {p: i for i, p in enumerate(SECURITY_PROTOCOLS)}  # Kafka's SecurityProtocol ids
 KAFKA_PROTOCOL_MAP = "SASL_SSL:SASL_SSL,PLAINTEXT:PLAINTEXT,SSL:SSL,SASL_PLAINTEXT:SASL_PLAINTEXT"
 
 
@@ -224,6 +226,13 @@ def protocol_map(raw: str) -> dict[str, str]:
 
 def _protocol_map(raw) -> str:
     return ",".join(f"{k}:{v}" for k, v in protocol_map(raw).items())
+
+
+def _security_protocol(raw) -> str:
+    proto = str(raw).strip().upper()
+    if proto not in SECURITY_PROTOCOLS:
+        raise ValueError(f"No enum constant org.apache.kafka.common.security.auth.SecurityProtocol.{proto}")
+    return proto
 
 
 def _csv_upper(raw) -> tuple[str, ...]:
@@ -535,6 +544,11 @@ class BrokerConfig:
                                                     kafka_type="LIST")
     listener_security_protocol_map: str = prop("listener.security.protocol.map", KAFKA_PROTOCOL_MAP, _protocol_map,
                                                kafka_type="STRING")
+    # the listener brokers talk to each other on (replica fetchers, inter-broker RPCs): by name, else the
+    # listener named as security.inter.broker.protocol (Kafka: the two are exclusive)
+    inter_broker_listener_name: str | None = prop("inter.broker.listener.name", None, lambda raw: str(raw).strip().upper())
+    security_inter_broker_protocol: str = prop("security.inter.broker.protocol", "PLAINTEXT", _security_protocol,
+                                               kafka_type="STRING")
     controller_listeners: tuple[Listener, ...] = ()  # from listeners, by controller.listener.names
     controller_quorum_election_timeout_ms: int = prop("controller.quorum.election.timeout.ms", 1000,
                                                       _int(1, INT_MAX))
@@ -559,6 +573,8 @@ class BrokerConfig:
     ssl_settings: dict = field(default_factory=dict, compare=False, repr=False)
     # JAAS configs of SASL listeners: (listener name, mechanism) -> listener.name.<l>.<mech>.sasl.jaas.config
     listener_jaas: dict = field(default_factory=dict, compare=False, repr=False)
+    # listener.name.<l>.sasl.enabled.mechanisms: listener name -> mechanisms (else sasl.enabled.mechanisms)
+    listener_mechanisms: dict = field(default_factory=dict, compare=False, repr=False)
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")
     explicit: dict = field(default_factory=dict, compare=False, repr=False)
     # properties given that odradek does not use (Kafka warns about those and starts)
@@ -572,14 +588,8 @@ class BrokerConfig:
 
     @property
     def advertised(self) -> Listener:
-        """Host/port clients are told to connect to (Metadata, FindCoordinator)."""
-        if self.advertised_listeners:
-            return self.advertised_listeners[0]
-        lst = self.listener
-        host = lst.host
-        if host in ("", "0.0.0.0", "::"):
-            host = "127.0.0.1"
-        return Listener(lst.name, host, lst.port)
+        """Host/port of the inter-broker listener as registered (the image's host:port of this broker)."""
+        return self.advertised_broker_listeners[0]
 
     @property
     def quorum_mode(self) -> bool:
@@ -666,6 +676,10 @@ class BrokerConfig:
             if jaas is not None:  # listener.name.<listener>.<mechanism>.sasl.jaas.config
                 values.setdefault("listener_jaas", {})[(jaas.group(1).upper(), jaas.group(2).upper())] = raw
                 continue
+            mechs = _LISTENER_MECHANISMS.fullmatch(name)
+            if mechs is not None:
+                values.setdefault("listener_mechanisms", {})[mechs.group(1).upper()] = _csv_upper(raw)
+                continue
             tls = _LISTENER_SSL.fullmatch(name)
             if tls is not None and tls.group(2) in SSL_KEYS:  # [listener.name.<listener>.]ssl.*
                 listener = (tls.group(1) or "").upper()
@@ -695,17 +709,25 @@ class BrokerConfig:
         return cfg
 
     def _check_listeners(self) -> None:
-        """Every listener PLAINTEXT, one broker listener: what odradek serves. Anything else is
-        refused at start-up (never an open port where TLS or SASL was asked for, never a listener
-        silently left unbound)."""
-        for lst in (*self.listeners, *self.controller_listeners):
+        """Every listener served with its protocol; what odradek cannot serve yet is refused at
+        start-up (never an open port where TLS or SASL was asked for, never a listener silently
+        left unbound): TLS or SASL between the nodes of a cluster (the controller listener and the
+        inter-broker listener stay PLAINTEXT)."""
+        every = tuple(dict.fromkeys((*self.listeners, *self.controller_listeners)))
+        names = [lst.name for lst in every]
+        if len(set(names)) < len(names):
+            raise ConfigError(f"Each listener must have a different name, listeners: {','.join(map(str, every))}")
+        if "inter.broker.listener.name" in self.explicit and "security.inter.broker.protocol" in self.explicit:
+            raise ConfigError("Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.")
+        inter = self.inter_broker_listener
+        for lst in every:
             proto = listener_protocol(self, lst.name)
             if proto == "PLAINTEXT":
                 continue
-            if lst not in self.listeners or self.quorum_mode:
+            if self.quorum_mode and (lst not in self.listeners or lst.name == inter):
                 raise ConfigError(f"listener {lst} uses security protocol {proto}: odradek serves SSL and SASL on "
-                                  f"the client listener of a single node only (not between the nodes of a "
-                                  f"cluster yet)")
+                                  f"client listeners only, not yet between the nodes of a cluster (its controller "
+                                  f"listener and inter.broker.listener.name must be PLAINTEXT)")
             if proto in ("SASL_PLAINTEXT", "SASL_SSL"):
                 self._check_sasl(lst)
             if proto in ("SSL", "SASL_SSL"):
@@ -713,23 +735,61 @@ class BrokerConfig:
                 if not has_key:
                     raise ConfigError(f"listener {lst}: SSL key store is not specified (ssl.keystore.location, or "
                                       f"ssl.keystore.key with ssl.keystore.certificate.chain)")
-        if "broker" in self.process_roles and len(self.listeners) > 1:
-            raise ConfigError(f"listeners: odradek serves one broker listener, "
-                              f"{len(self.listeners)} given ({', '.join(map(str, self.listeners))})")
+        if "broker" in self.process_roles:
+            advertised = {lst.name for lst in self.advertised_broker_listeners}
+            served = {lst.name for lst in self.listeners}
+            if not advertised <= served:
+                raise ConfigError(f"advertised.listeners listener names must be equal to or a subset of the ones "
+                                  f"defined in listeners. Found {','.join(sorted(advertised))}. The valid options "
+                                  f"based on the current configuration are {','.join(sorted(served))}")
+            if self.quorum_mode and inter not in advertised:
+                raise ConfigError(f"inter.broker.listener.name must be a listener name defined in "
+                                  f"advertised.listeners. The valid options based on currently configured listeners "
+                                  f"are {','.join(sorted(advertised))}")
+
+    @property
+    def inter_broker_listener(self) -> str:
+        """The listener name brokers reach each other on: inter.broker.listener.name, else the listener
+        named as security.inter.broker.protocol (Kafka's default PLAINTEXT); a single node without
+        one uses its first listener."""
+        if self.inter_broker_listener_name:
+            return self.inter_broker_listener_name
+        name = self.security_inter_broker_protocol
+        if self.quorum_mode or any(lst.name == name for lst in self.listeners):
+            return name
+        return self.listener.name
+
+    @property
+    def advertised_broker_listeners(self) -> tuple[Listener, ...]:
+        """What this broker registers, one endpoint per listener (advertised.listeners, else
+        listeners with a wildcard host as 127.0.0.1), the inter-broker listener first (so that
+        the image's host:port of a broker is where other brokers fetch from)."""
+        if self.advertised_listeners:
+            out = [lst for lst in self.advertised_listeners if lst.name not in self.controller_listener_names]
+        else:
+            out = [Listener(lst.name, "127.0.0.1" if lst.host in ("", "0.0.0.0", "::") else lst.host, lst.port)
+                   for lst in self.listeners]
+        inter = self.inter_broker_listener
+        return tuple(sorted(out, key=lambda lst: lst.name != inter))
 
     def _check_sasl(self, lst: Listener) -> None:
         offered = {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}
-        other = [m for m in self.sasl_enabled_mechanisms if m not in offered]
-        if other or not self.sasl_enabled_mechanisms:
-            raise ConfigError(f"sasl.enabled.mechanisms={','.join(self.sasl_enabled_mechanisms)}: listener {lst} "
+        mechanisms = self.sasl_mechanisms(lst.name)
+        other = [m for m in mechanisms if m not in offered]
+        if other or not mechanisms:
+            raise ConfigError(f"sasl.enabled.mechanisms={','.join(mechanisms)}: listener {lst} "
                               f"can offer PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 only (not {', '.join(other)})")
-        if "PLAIN" in self.sasl_enabled_mechanisms and (lst.name, "PLAIN") not in self.listener_jaas:
+        if "PLAIN" in mechanisms and (lst.name, "PLAIN") not in self.listener_jaas:
             raise ConfigError(f"Could not find a 'KafkaServer' or '{lst.name.lower()}.KafkaServer' entry in the JAAS "
                               f"configuration: set listener.name.{lst.name.lower()}.plain.sasl.jaas.config")
 
     def ssl(self, listener: str, key: str, default: str | None = None) -> str | None:
         """A TLS setting of a listener: listener.name.<listener>.<key>, else <key>, else the default."""
         return self.ssl_settings.get((listener, key), self.ssl_settings.get(("", key), default))
+
+    def sasl_mechanisms(self, listener: str) -> tuple[str, ...]:
+        """The SASL mechanisms a listener offers: listener.name.<l>.sasl.enabled.mechanisms, else sasl.enabled.mechanisms."""
+        return self.listener_mechanisms.get(listener, self.sasl_enabled_mechanisms)
 
     def sasl_jaas(self, listener: str, mechanism: str) -> str:
         return self.listener_jaas.get((listener, mechanism), "")
@@ -887,7 +947,6 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
 # Accepted so a stock Kafka KRaft server.properties works; they do not apply to an
 # asyncio process (thread counts, socket buffers, ...).
 IGNORED = frozenset({
-    "inter.broker.listener.name",
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
     "socket.send.buffer.bytes", "socket.receive.buffer.bytes",
     "group.coordinator.rebalance.protocols",

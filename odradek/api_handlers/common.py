@@ -66,14 +66,26 @@ class SliceRecords:
         return b"".join(s.file.read(s.position, s.length) for s in self.slices)
 
 
-def leader_endpoints(image, leader_ids, endpoint_cls) -> list:
+def broker_endpoint(b, listener: str) -> tuple[str, int] | None:
+    """(host, port) of broker ``b`` on ``listener``, the listener a client connected to (Kafka answers
+    each client with the endpoints of its own listener; a broker without it is left out); "": the
+    broker's first registered endpoint."""
+    if not listener or not b.endpoints:
+        return b.host, b.port
+    for name, host, port, _ in b.endpoints:
+        if name == listener:
+            return host, port
+    return None
+
+
+def leader_endpoints(image, leader_ids, endpoint_cls, listener: str = "") -> list:
     """KIP-951's NodeEndpoints of a Produce/Fetch response: each named leader that is a
     registered, unfenced broker (Kafka's getAliveBrokerNode), in node id order."""
     out = []
     for node_id in sorted(set(leader_ids)):
         b = image.brokers.get(node_id)
-        if b is not None and not b.fenced:
-            out.append(endpoint_cls(node_id=node_id, host=b.host, port=b.port, rack=b.rack))
+        if b is not None and not b.fenced and (ep := broker_endpoint(b, listener)) is not None:
+            out.append(endpoint_cls(node_id=node_id, host=ep[0], port=ep[1], rack=b.rack))
     return out
 
 

@@ -28,6 +28,9 @@ class RequestContext:
     # the connection's principal (the SASL user, the SSL certificate's subject, else User:ANONYMOUS as
     # Kafka's PLAINTEXT); None for a request this node's own broker side hands its controller
     principal: str | None = "User:ANONYMOUS"
+    # the listener the request came in on: brokers are answered with their endpoints on it, as Kafka
+    # ("": the broker's first registered endpoint)
+    listener: str = ""
     header: RequestHeader | None = None
     # a host name -> does it resolve (ip quota entities, as Kafka's InetAddress.getByName);
     # the broker passes its resolver, the default takes IP literals only

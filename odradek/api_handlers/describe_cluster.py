@@ -8,6 +8,7 @@ from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_cluster_response import DescribeClusterBroker, DescribeClusterResponse
 
 from .authorization import allowed, operations
+from .common import broker_endpoint
 
 API_KEY = 60
 MIN_VERSION = 0
@@ -31,9 +32,9 @@ def handle(ctx, request) -> DescribeClusterResponse:
     image = ctx.services.metadata.image
     include_fenced = ctx.api_version >= 2 and bool(request.include_fenced_brokers)
     brokers = [
-        DescribeClusterBroker(broker_id=b.node_id, host=b.host, port=b.port, rack=b.rack, is_fenced=b.fenced)
+        DescribeClusterBroker(broker_id=b.node_id, host=ep[0], port=ep[1], rack=b.rack, is_fenced=b.fenced)
         for b in sorted(image.brokers.values(), key=lambda b: b.node_id)
-        if include_fenced or not b.fenced
+        if (include_fenced or not b.fenced) and (ep := broker_endpoint(b, ctx.listener)) is not None
     ]
     ops = INT32_MIN
     if request.include_cluster_authorized_operations:

@@ -224,7 +224,7 @@ def _replica_id(req, v: int) -> int:
     return req.replica_state.replica_id if v >= 15 else req.replica_id
 
 
-def _response(fctx, entries, now_ms: int, image) -> FetchResponse:
+def _response(fctx, entries, now_ms: int, image, listener: str = "") -> FetchResponse:
     """The context decides what is sent (an incremental one drops unchanged partitions);
     consecutive partitions of one topic share a topic entry, as Kafka's FetchResponse.of."""
     error_code, session_id, kept = fctx.respond(entries, now_ms)
@@ -239,7 +239,7 @@ def _response(fctx, entries, now_ms: int, image) -> FetchResponse:
             responses.append(last)
         last.partitions.append(pd)
     return FetchResponse(throttle_time_ms=0, error_code=error_code, session_id=session_id, responses=responses,
-                         node_endpoints=leader_endpoints(image, leaders, NodeEndpoint) if leaders else [])
+                         node_endpoints=leader_endpoints(image, leaders, NodeEndpoint, listener) if leaders else [])
 
 
 def handle(ctx, req):
@@ -263,14 +263,15 @@ def handle(ctx, req):
     denied = NOTHING_DENIED if services.authorizer is None else _denied_topics(ctx, parts, replica_id >= 0)
     entries, total, error, readable = _read_all(ctx, req, parts, replica, denied)
     if req.max_wait_ms <= 0 or total >= req.min_bytes or error or not readable:
-        return _response(fctx, entries, ctx.now_ms, services.metadata.image)
+        return _response(fctx, entries, ctx.now_ms, services.metadata.image, ctx.listener)
 
     def try_complete(now_ms: int):
         e, n, err, _ = _read_all(ctx, req, parts, None, denied)
-        return _response(fctx, e, now_ms, services.metadata.image) if (n >= req.min_bytes or err) else None
+        return _response(fctx, e, now_ms, services.metadata.image, ctx.listener) if (n >= req.min_bytes or err) else None
 
     def on_expire(now_ms: int):
-        return _response(fctx, _read_all(ctx, req, parts, None, denied)[0], now_ms, services.metadata.image)
+        return _response(fctx, _read_all(ctx, req, parts, None, denied)[0], now_ms, services.metadata.image,
+                         ctx.listener)
 
     watch = [("partition", p.topic, p.partition) for p in parts if p.topic is not None]
     return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.max_wait_ms,

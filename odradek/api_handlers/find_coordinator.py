@@ -21,7 +21,8 @@ from odradek.wire.messages.find_coordinator_response import Coordinator, FindCoo
 from odradek.controller.acls import CLUSTER, CLUSTER_ACTION, CLUSTER_NAME, DESCRIBE, GROUP, TRANSACTIONAL_ID
 
 from .authorization import allowed
-from .ports import Groups, NotLed, Services, Txns
+from .common import broker_endpoint
+from .ports import Groups, NotLed, Txns
 
 API_KEY = 10
 MIN_VERSION = 0
@@ -49,14 +50,15 @@ def _share_lookup(ctx, key: str) -> tuple[ErrorCode, str | None, int, str, int]:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     p = share_state.partition_for(group, topic_id, partition, len(t.partitions))
     if isinstance(services.partitions.leader_log(topic, p), NotLed):
-        return _partition_leader(services, topic, p)
-    return _this_node(services)
+        return _partition_leader(ctx, topic, p)
+    return _this_node(ctx)
 
 
-def _partition_leader(services: Services, topic: str, partition: int) -> tuple[ErrorCode, str | None, int, str, int]:
+def _partition_leader(ctx, topic: str, partition: int) -> tuple[ErrorCode, str | None, int, str, int]:
     """The key's partition's leader is the coordinator: Kafka answers its endpoint from the metadata
     (also while it is still loading the partition: its requests then answer
     COORDINATOR_LOAD_IN_PROGRESS); no leader, or a fenced one: COORDINATOR_NOT_AVAILABLE."""
+    services = ctx.services
     image = services.metadata.image
     t = image.topics.get(topic)
     part = t.partitions.get(partition) if t is not None else None
@@ -64,8 +66,11 @@ def _partition_leader(services: Services, topic: str, partition: int) -> tuple[E
     if owner is None or owner.fenced:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     if owner.node_id == services.node.node_id:
-        return _this_node(services)
-    return ErrorCode.NONE, None, owner.node_id, owner.host, owner.port
+        return _this_node(ctx)
+    ep = broker_endpoint(owner, ctx.listener)
+    if ep is None:
+        return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
+    return ErrorCode.NONE, None, owner.node_id, ep[0], ep[1]
 
 
 def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, str, int]:
@@ -90,8 +95,8 @@ def _lookup(ctx, key: str, key_type: int) -> tuple[ErrorCode, str | None, int, s
     if coord is None:
         return (ErrorCode.COORDINATOR_NOT_AVAILABLE, None) + _NONE
     if not coord.is_coordinator(key):
-        return _partition_leader(services, topic, coord.partition_for(key))
-    return _this_node(services)
+        return _partition_leader(ctx, topic, coord.partition_for(key))
+    return _this_node(ctx)
 
 
 def _denied(ctx, key: str, key_type: int) -> ErrorCode | None:
@@ -104,9 +109,13 @@ def _denied(ctx, key: str, key_type: int) -> ErrorCode | None:
     return None
 
 
-def _this_node(services: Services) -> tuple[ErrorCode, str | None, int, str, int]:
-    node = services.node
-    return ErrorCode.NONE, None, node.node_id, node.host, node.port
+def _this_node(ctx) -> tuple[ErrorCode, str | None, int, str, int]:
+    """This broker, at its endpoint on the client's listener."""
+    node = ctx.services.node
+    me = ctx.services.metadata.image.brokers.get(node.node_id) if ctx.listener else None
+    ep = broker_endpoint(me, ctx.listener) if me is not None else None
+    host, port = ep if ep is not None else (node.host, node.port)
+    return ErrorCode.NONE, None, node.node_id, host, port
 
 
 def handle(ctx, request) -> FindCoordinatorResponse:

@@ -25,7 +25,7 @@ from odradek.wire.messages.metadata_response import (
 from odradek.controller.acls import CLUSTER, CLUSTER_NAME, CREATE, DESCRIBE, TOPIC
 
 from .authorization import allowed, allowed_names, operations
-from .common import offline_replicas, topic_name_error
+from .common import broker_endpoint, offline_replicas, topic_name_error
 
 API_KEY = 3
 MIN_VERSION = 0
@@ -177,9 +177,10 @@ def handle(ctx, req) -> MetadataResponse:
     brokers = []
     for node_id in sorted(image.brokers):
         bi = image.brokers[node_id]
-        if bi.fenced:
+        ep = None if bi.fenced else broker_endpoint(bi, ctx.listener)
+        if ep is None:
             continue
-        brokers.append(MetadataResponseBroker(node_id=bi.node_id, host=bi.host, port=bi.port, rack=bi.rack))
+        brokers.append(MetadataResponseBroker(node_id=bi.node_id, host=ep[0], port=ep[1], rack=bi.rack))
     if not brokers:
         node = services.node
         brokers.append(MetadataResponseBroker(node_id=node.node_id, host=node.host, port=node.port, rack=None))

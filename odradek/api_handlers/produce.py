@@ -326,7 +326,7 @@ def _response(ctx, out: list, leaders: list) -> ProduceResponse:
                     if part is not None:
                         pr.current_leader = LeaderIdAndEpoch(leader_id=part.leader, leader_epoch=part.leader_epoch)
                         leaders.append(part.leader)
-    endpoints = leader_endpoints(ctx.services.metadata.image, leaders, NodeEndpoint) if leaders else []
+    endpoints = leader_endpoints(ctx.services.metadata.image, leaders, NodeEndpoint, ctx.listener) if leaders else []
     return ProduceResponse(responses=out, throttle_time_ms=0, node_endpoints=endpoints)
 
 

@@ -48,6 +48,8 @@ class Broker:
         adv = config.advertised
         self.advertised_host = adv.host
         self.advertised_port = adv.port
+        # every advertised listener: name -> [host, port] (a port-0 listener's port once bound)
+        self.advertised_endpoints = {lst.name: [lst.host, lst.port] for lst in config.advertised_broker_listeners}
         self.purgatory = Purgatory(clock_ms, schedule)
         self._schedule = schedule
         # a cluster broker loads its coordinators' partitions in the background as it comes to lead
@@ -124,6 +126,22 @@ class Broker:
         self.log_manager.on_dir_failure = on_log_dir_failure(self.log_manager.log_dirs, self.log_manager.failed_dirs,
                                                              self._halt)
 
+    def set_bound_port(self, listener: str, port: int) -> None:
+        """A listener bound to port 0 is advertised on the port it got (unless advertised otherwise)."""
+        ep = self.advertised_endpoints.get(listener)
+        if ep is not None and ep[1] == 0:
+            ep[1] = port
+            if listener == self.config.advertised.name:
+                self.advertised_port = port
+
+    def registered_endpoints(self) -> tuple:
+        """(name, host, port, security protocol id) of each advertised listener, as it registers
+        (the inter-broker listener first)."""
+        from odradek.config import SECURITY_PROTOCOL_IDS, listener_protocol
+
+        return tuple((name, host, port, SECURITY_PROTOCOL_IDS[listener_protocol(self.config, name)])
+                     for name, (host, port) in self.advertised_endpoints.items())
+
     def start(self, controller=None, topic_creator=None, controller_call=None,
               broker_epoch: Callable[[], int] | None = None) -> None:
         """Open everything. ``controller``: a Raft quorum's controller (already following
@@ -178,7 +196,7 @@ class Broker:
         self.controller.add_listener(self.replicas.on_metadata)
         if controller is None:
             self.controller.start(cmod.BrokerImage(cfg.node_id, self.advertised_host, self.advertised_port,
-                                                   cfg.broker_rack),
+                                                   cfg.broker_rack, endpoints=self.registered_endpoints()),
                                   now, cfg.advertised.name)
             # a single node's metadata log is local: replayed, it is complete; a cluster
             # broker's logs wait for the metadata quorum (BrokerLifecycle.join)

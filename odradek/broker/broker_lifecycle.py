@@ -79,8 +79,8 @@ class BrokerLifecycle:
         b = self._broker
         return brq.BrokerRegistrationRequest(
             broker_id=self.node_id, cluster_id=self._server.cluster_id, incarnation_id=self.incarnation_id,
-            listeners=[brq.Listener(name=b.config.advertised.name, host=b.advertised_host,
-                                    port=b.advertised_port, security_protocol=0)],
+            listeners=[brq.Listener(name=name, host=host, port=port, security_protocol=proto)
+                       for name, host, port, proto in b.registered_endpoints()],
             features=[brq.Feature(name=n, min_supported_version=lo, max_supported_version=hi)
                       for n, (lo, hi) in features.SUPPORTED.items()],
             rack=b.config.broker_rack, log_dirs=self.log_dirs, previous_broker_epoch=self.previous_broker_epoch)

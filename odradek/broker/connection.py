@@ -16,6 +16,7 @@ import os
 import select
 import time
 from collections import deque
+from typing import TYPE_CHECKING
 
 from odradek.api_handlers import authorization
 from odradek.api_handlers.common import CLOSE_CONNECTION
@@ -27,12 +28,14 @@ from odradek.broker.host_resolver import host_resolves
 from odradek.broker.sasl_gate import GateAnswer, gate
 from odradek.security.quotas import FETCH as FETCH_RATE
 from odradek.security.quotas import PRODUCE as PRODUCE_RATE
-from odradek.broker.tls import peer_principal
 from odradek.broker.stats import is_follower_fetch, observe_request
 from odradek.coordinator.errors import CoordinatorError
 from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
 from odradek.wire.frames import FrameBuffer
+
+if TYPE_CHECKING:
+    from odradek.broker.listeners import ServedListener
 
 log = logging.getLogger("odradek.broker.connection")
 
@@ -83,14 +86,17 @@ def _collecting(delayed: Delayed, pending, writes: list) -> Delayed:
 
 
 class KafkaConnection(asyncio.BufferedProtocol):
-    def __init__(self, server, limits: ConnectionLimits | None = None):
+    def __init__(self, server, limits: ConnectionLimits | None = None, listener: ServedListener | None = None):
         global _seq
         _seq += 1
         self.server = server
         self.broker = server.broker
         self.registry = server.registry
         self.request_stats = server.request_stats  # None unless metrics are served
-        self.sasl = server.sasl_session()  # a SASL listener's authentication; None on PLAINTEXT
+        self.listener = listener  # the client listener it came in on (None: the CONTROLLER listener)
+        self.listener_name = listener.name if listener is not None else ""
+        self.sasl = server.sasl_session(listener)  # a SASL listener's authentication; None otherwise
+        self._tls_principal: str | None = None  # an SSL listener's client certificate principal
         self.decoder = FrameBuffer(server.config.socket_request_max_bytes,
                                    pool=getattr(server, "buffer_pool", None))
         self.frames: deque = deque()
@@ -118,7 +124,6 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._drain_waiter = None
         self._op = None
         self._sock_fd = None
-        self._tls_principal: str | None = None  # an SSL client certificate's (broker/tls.peer_principal)
 
     # ------------------------------------------------------------ asyncio.Protocol
 
@@ -128,6 +133,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if peer:
             self.client_host = str(peer[0])
             self.name = f"{peer[0]}:{peer[1]}-{_seq}"
+        if self.listener is not None and self.listener.protocol == "SSL":
+            self._tls_principal = self.listener.tls_principal(transport.get_extra_info("ssl_object"))
+            if self._tls_principal is None:  # no ssl.principal.mapping.rules rule applies: Kafka fails it
+                log.info("%s: no ssl.principal.mapping.rules rule applies to the client certificate; closing",
+                         self.name)
+                transport.abort()
+                return
         sock = transport.get_extra_info("socket")
         try:
             # no sendfile (nor peer checks) under TLS: the bytes must go through the SSL transport
@@ -137,8 +149,6 @@ class KafkaConnection(asyncio.BufferedProtocol):
         except Exception:
             self._sock_fd = None
             ssl_object = None
-        if ssl_object is not None and self.sasl is None:  # SSL: a client certificate's subject (mTLS)
-            self._tls_principal = peer_principal(ssl_object)
         self.server.connections.add(self)
         if self._quotas is not None and self._quotas.must_wait():
             # max.connections reached: as Kafka's acceptor, wait (unserved) for a slot
@@ -421,7 +431,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         ctx = RequestContext(api_key=key, api_version=ver, correlation_id=corr, client_id=header.client_id,
                              now_ms=self.broker.clock_ms(), services=self.broker.services, connection_id=self.name,
                              client_host=self.client_host, principal=self.principal, header=header,
-                             resolve_host=host_resolves)
+                             resolve_host=host_resolves, listener=self.listener_name)
         if ctx.services.authorizer is not None:  # authorizer.class.name (api_handlers/authorization.py)
             denied = authorization.gate(ctx, key, body)
             if denied is not None:
@@ -541,10 +551,11 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     @property
     def principal(self) -> str:
-        """The connection's principal: the SASL user once authenticated, on SSL the client certificate's
-        subject (User:CN=...,O=...), else User:ANONYMOUS (as Kafka's PLAINTEXT). On a CONTROLLER listener
-        too (Kafka's ControllerApis authorize its clients; the admin writes a broker forwards come in an
-        Envelope naming the client's principal)."""
+        """The connection's principal, as Kafka's DefaultKafkaPrincipalBuilder: the SASL user once
+        authenticated; on SSL the client certificate's subject DN mapped by ssl.principal.mapping.rules
+        (User:CN=...,O=... by DEFAULT); else User:ANONYMOUS (as Kafka's PLAINTEXT). On a CONTROLLER
+        listener too (Kafka's ControllerApis authorize its clients; the admin writes a broker forwards
+        come in an Envelope naming the client's principal)."""
         p = self.sasl.principal if self.sasl is not None else self._tls_principal
         return p or ANONYMOUS
 
@@ -563,7 +574,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             await asyncio.sleep(self.server.config.connection_failed_authentication_delay_ms / 1000)
         stats = self.request_stats
         if stats is not None and (self.sasl.authenticated or (door.close and door.response is not None)):
-            stats.authenticated(self.server.config.listener.name, self.sasl.authenticated)
+            stats.authenticated(self.listener_name, self.sasl.authenticated)
         await self._send(key, ver, corr, door.response)
         if door.close:
             self.close()

@@ -110,7 +110,7 @@ class ControllerServer:
         self._tasks: list = []
 
     # ------------------------------------------------------------ start-up / shutdown
-    def sasl_session(self) -> None:
+    def sasl_session(self, listener=None) -> None:
         """The CONTROLLER listener is PLAINTEXT: no SASL exchange."""
         return None
 

@@ -21,10 +21,10 @@ from odradek.testing.faults import FaultTable
 from odradek.testing.trace_sink import TraceSink
 from odradek.broker.http_server import HttpMount
 from odradek.broker.log_format import formatter
-from odradek.broker.tls import server_context
-from odradek.config import ConfigError, listener_protocol
+from odradek.broker.listeners import ServedListener, served_listeners
+from odradek.config import ConfigError
 from odradek.security.quotas import ClientQuotas
-from odradek.security.sasl import SaslSession, plain_users
+from odradek.security.sasl import SaslSession
 from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
 
@@ -53,7 +53,8 @@ class BrokerServer:
         self.config = config
         self.loop = None
         self.broker = None
-        self.server = None
+        self.server = None  # the first listener's asyncio server (the one the ready line names)
+        self.servers: list = []  # every client listener's
         self.connections: set[KafkaConnection] = set()
         self.buffer_pool = BufferPool()  # receive buffers, shared by the connections
         self.heap_trim = HeapTrim(malloc_trim())  # what a connection storm freed goes back to the OS
@@ -79,7 +80,7 @@ class BrokerServer:
             if self.http is not None:  # the test control API beside metrics
                 add_control_routes(self.http.routes, self.faults, self.clock, self.control)
         self.connections_created = 0
-        self._plain_users: dict[str, str] | None = None  # a SASL listener's PLAIN users, from its JAAS config
+        self.connections_by_listener: dict[str, int] = {}  # created, per listener name (metrics)
         self.client_quotas: ClientQuotas | None = None  # byte-rate quotas, once the broker's image exists
         self.http_mounts = http_mounts  # more pages on the HTTP listener (the console), from the entry point
 
@@ -100,19 +101,22 @@ class BrokerServer:
             await self.http.start(self.loop)
         lst = self.config.listener
         # bind first: a port in use must fail before any data is touched
-        protocol = listener_protocol(self.config, lst.name)
-        tls = server_context(self.config, lst.name) if protocol in ("SSL", "SASL_SSL") else None
-        self.server = await self.loop.create_server(
-            self._new_connection, lst.host or None, lst.port, reuse_address=True, backlog=1024,
-            start_serving=False, ssl=tls)
-        sock = self.server.sockets[0]
-        self.port = sock.getsockname()[1]
+        bound = {}
+        for served in served_listeners(self.config):
+            server = await self.loop.create_server(
+                functools.partial(self._new_connection, served), served.listener.host or None, served.listener.port,
+                reuse_address=True, backlog=1024, start_serving=False, ssl=served.tls)
+            self.servers.append(server)
+            bound[served.name] = server.sockets[0].getsockname()[1]
+        self.server = self.servers[0]
+        self.port = bound[lst.name]
+        self.ports = bound  # listener name -> bound port
         self.broker = Broker(self.config, self.clock.now_ms, self.loop.call_later, topic_stats=self.topic_stats,
                              background=self.loop.call_soon)
         self.client_quotas = ClientQuotas(lambda: self.broker.controller.image.client_quotas,
                                           self.config.quota_window_size_seconds * 1000, self.config.quota_window_num)
-        if lst.port == 0 and self.broker.advertised_port == 0:
-            self.broker.advertised_port = self.port
+        for name, port in bound.items():
+            self.broker.set_bound_port(name, port)
         # log loading and recovery off the loop: the HTTP listener answers meanwhile (503 ready), and
         # a cluster node's metadata log keeps following its quorum (the images it reads are immutable)
         await self.loop.run_in_executor(None, self.broker.open_logs, cluster.controller if cluster else None)
@@ -125,34 +129,39 @@ class BrokerServer:
                               controller_call=cluster.channel.call,
                               broker_epoch=lambda: cluster.lifecycle.broker_epoch)
             await cluster.lifecycle.join(self.broker)
-        await self.server.start_serving()
-        log.info("Awaiting socket connections on %s:%d.", lst.host or "0.0.0.0", self.port)
+        for served, server in zip(self.config.listeners, self.servers):
+            await server.start_serving()
+            log.info("Awaiting socket connections on %s:%d (%s).", served.host or "0.0.0.0", bound[served.name],
+                     served.name)
         self._tasks.append(self.loop.create_task(self._periodic()))
         if self.http is not None:
-            name = lst.name
-            self.http.serve_broker_metrics(self.broker, lambda: {name: len(self.connections)},
-                                           lambda: {name: self.connections_created})
+            self.http.serve_broker_metrics(self.broker, self._connection_counts,
+                                           lambda: dict(self.connections_by_listener))
             if cluster is None:  # a single node is its own (always active) controller
                 self.http.serve_controller_metrics(lambda: self.broker.controller.image, lambda: True, None)
             for mount in self.http_mounts:
                 mount(self.http.routes, f"{lst.host or '127.0.0.1'}:{self.port}")
             self.http.ready = True
 
-    def sasl_session(self) -> SaslSession | None:
-        """A new connection's SASL exchange on a SASL_PLAINTEXT listener; None on PLAINTEXT."""
-        cfg = self.config
-        lst = cfg.listener
-        if listener_protocol(cfg, lst.name) not in ("SASL_PLAINTEXT", "SASL_SSL"):
+    def sasl_session(self, listener: ServedListener | None) -> SaslSession | None:
+        """A new connection's SASL exchange on a SASL_PLAINTEXT/SASL_SSL listener; None otherwise."""
+        if listener is None or not listener.sasl:
             return None
-        if self._plain_users is None:
-            self._plain_users = plain_users(cfg.sasl_jaas(lst.name, "PLAIN"))
+        cfg = self.config
         creds = self.broker.controller.image.scram_credentials
-        return SaslSession(cfg.sasl_enabled_mechanisms, self._plain_users, lambda user, mech: creds.get((user, mech)),
-                           lambda: secrets.token_urlsafe(24))
+        return SaslSession(cfg.sasl_mechanisms(listener.name), listener.plain_users(cfg),
+                           lambda user, mech: creds.get((user, mech)), lambda: secrets.token_urlsafe(24))
 
-    def _new_connection(self) -> KafkaConnection:
+    def _new_connection(self, listener: ServedListener) -> KafkaConnection:
         self.connections_created += 1
-        return KafkaConnection(self, self.limits)
+        self.connections_by_listener[listener.name] = self.connections_by_listener.get(listener.name, 0) + 1
+        return KafkaConnection(self, self.limits, listener)
+
+    def _connection_counts(self) -> dict[str, int]:
+        out = {lst.name: 0 for lst in self.config.listeners}
+        for conn in self.connections:
+            out[conn.listener_name] = out.get(conn.listener_name, 0) + 1
+        return out
 
     def stop(self) -> None:
         if self._stopping is not None:
@@ -164,6 +173,8 @@ class BrokerServer:
     async def close(self) -> None:
         if self.http is not None:
             self.http.close()
+        for server in self.servers[1:]:
+            server.close()
         stop_serving(self._tasks, self.server, self.connections)
         if self.broker is not None and self.broker.replica_fetchers is not None:
             await self.broker.replica_fetchers.close()  # no follower writes once the logs close

@@ -29,10 +29,6 @@ def server_context(cfg, listener: str) -> ssl.SSLContext:
     ctx.minimum_version, ctx.maximum_version = versions[0], versions[-1]
     if get("ssl.cipher.suites"):
         raise ConfigError("ssl.cipher.suites: choosing cipher suites is not supported (Python's defaults apply)")
-    rules = (get("ssl.principal.mapping.rules", "DEFAULT") or "DEFAULT").strip()
-    if rules != "DEFAULT":
-        raise ConfigError(f"ssl.principal.mapping.rules={rules}: odradek maps a client certificate to its whole "
-                          f"subject (DEFAULT) only")
     auth = (get("ssl.client.auth", "none") or "none").lower()
     if auth not in CLIENT_AUTH:
         raise ConfigError(f"Invalid value {auth} for configuration ssl.client.auth: String must be one of: "
@@ -128,16 +124,3 @@ def _load_pem(ctx: ssl.SSLContext, pem: bytes, password: str | None) -> None:
         raise ConfigError(f"the SSL key store cannot be loaded: {e.reason or e}") from None
     finally:
         os.unlink(path)
-
-
-def peer_principal(ssl_object) -> str | None:
-    """The principal of a TLS client with a certificate: Kafka's DefaultKafkaPrincipalBuilder with the
-    DEFAULT mapping rule, "User:" + the subject's distinguished name as RFC 2253 writes it (Java's
-    X500Principal.getName(); attributes without an RFC 2253 keyword come as OID=value, where Java writes
-    OID=#hex); None without a certificate (User:ANONYMOUS, as Kafka)."""
-    der = ssl_object.getpeercert(binary_form=True) if ssl_object is not None else None
-    if not der:
-        return None
-    from cryptography import x509
-
-    return "User:" + x509.load_der_x509_certificate(der).subject.rfc4514_string()

@@ -96,7 +96,8 @@ class Controller(AdminWrites):
         decide = Decisions(self.env, self.image)
         records = decide.bootstrap().records if self._log.next_offset == 0 else []
         reg = BrokerRegistration(broker.node_id, broker.incarnation_id,
-                                 [(listener_name, broker.host, broker.port, 0)], dict(features.SUPPORTED), broker.rack)
+                                 list(broker.endpoints) or [(listener_name, broker.host, broker.port, 0)],
+                                 dict(features.SUPPORTED), broker.rack)
         records += decide.register_broker(reg, self._log.next_offset + len(records), unfence=True).records
         self.commit(records, now_ms)
 

@@ -99,9 +99,11 @@ def test_replica_fetcher_properties_are_kafkas():
      "SCRAM-SHA-512 only"),
     ({"listeners": "SECURE://127.0.0.1:9093", "listener.security.protocol.map": "SECURE:SSL"},
      "listener SECURE://127.0.0.1:9093: SSL key store is not specified"),
-    ({"listeners": "PLAINTEXT://127.0.0.1:9092,INTERNAL://127.0.0.1:9093",
-      "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT"},
-     "listeners: odradek serves one broker listener, 2 given"),
+    ({"listeners": "PLAINTEXT://127.0.0.1:9092,PLAINTEXT://127.0.0.1:9093"},
+     "Each listener must have a different name"),
+    ({"listeners": "PLAINTEXT://127.0.0.1:9092", "advertised.listeners": "OTHER://h:1",
+      "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,OTHER:PLAINTEXT"},
+     "advertised.listeners listener names must be equal to or a subset of the ones defined in listeners"),
     ({"listeners": "OTHER://127.0.0.1:9092"},
      "Listener with name OTHER defined in listeners not found in listener.security.protocol.map."),
     ({"listener.security.protocol.map": "PLAINTEXT:TLS"},
@@ -125,7 +127,14 @@ def test_plaintext_listeners_under_any_name():
     ({"listeners": "SSL://127.0.0.1:9093"}, "SSL key store is not specified"),
     ({"listeners": "SSL://127.0.0.1:9093", "controller.quorum.voters": "1@127.0.0.1:9094",
       "process.roles": "broker", "ssl.keystore.location": "/k.pem"},
-     "odradek serves SSL and SASL on the client listener of a single node only"),
+     "inter.broker.listener.name must be a listener name defined in advertised.listeners. The valid options "
+     "based on currently configured listeners are SSL"),
+    ({"listeners": "SSL://127.0.0.1:9093", "controller.quorum.voters": "1@127.0.0.1:9094",
+      "process.roles": "broker", "ssl.keystore.location": "/k.pem", "inter.broker.listener.name": "SSL"},
+     "odradek serves SSL and SASL on client listeners only, not yet between the nodes of a cluster"),
+    ({"listeners": "SSL://127.0.0.1:9093", "security.inter.broker.protocol": "SSL",
+      "inter.broker.listener.name": "SSL", "ssl.keystore.location": "/k.pem"},
+     "Only one of inter.broker.listener.name and security.inter.broker.protocol should be set."),
     ({"listeners": "SASL_SSL://127.0.0.1:9093", "ssl.keystore.location": "/k.pem"},
      "sasl.enabled.mechanisms=GSSAPI"),
 ])
@@ -133,6 +142,19 @@ def test_tls_listeners_odradek_cannot_serve_are_refused(props, message):
     with pytest.raises(ConfigError) as e:
         BrokerConfig.from_properties(props)
     assert message in str(e.value)
+
+
+def test_a_cluster_broker_serves_tls_clients_beside_a_plaintext_inter_broker_listener():
+    cfg = BrokerConfig.from_properties({
+        "listeners": "PLAINTEXT://127.0.0.1:9092,SSL://0.0.0.0:9093,SASL_SSL://127.0.0.1:9094",
+        "advertised.listeners": "SSL://ssl.example:9093,PLAINTEXT://127.0.0.1:9092,SASL_SSL://s.example:9094",
+        "controller.quorum.voters": "1@127.0.0.1:9095", "process.roles": "broker", "node.id": "2",
+        "ssl.keystore.location": "/k.pem", "sasl.enabled.mechanisms": "SCRAM-SHA-512"})
+    assert [lst.name for lst in cfg.listeners] == ["PLAINTEXT", "SSL", "SASL_SSL"]
+    # the inter-broker listener first: the image's host:port of this broker is where others fetch
+    assert [str(lst) for lst in cfg.advertised_broker_listeners] == [
+        "PLAINTEXT://127.0.0.1:9092", "SSL://ssl.example:9093", "SASL_SSL://s.example:9094"]
+    assert cfg.inter_broker_listener == "PLAINTEXT" and cfg.advertised.port == 9092
 
 
 def test_listener_prefixed_tls_settings_win():

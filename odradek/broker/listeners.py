@@ -1,0 +1,71 @@
+"""A broker's client listeners as served: each with its name, its security protocol, its TLS context
+(SSL, SASL_SSL: listener.name.<l>.ssl.* first) and how a client certificate becomes a principal
+(SSL: ssl.principal.mapping.rules), its PLAIN users (SASL: listener.name.<l>.plain.sasl.jaas.config)."""
+
+from __future__ import annotations
+
+import re
+import ssl
+from dataclasses import dataclass, field
+
+from odradek.broker.tls import server_context
+from odradek.config import ConfigError, Listener, listener_protocol
+from odradek.security.sasl import plain_users
+from odradek.security.ssl_principal import NoMatchingRule, SslPrincipalMapper, subject_dn
+
+ANONYMOUS = "User:ANONYMOUS"
+
+
+@dataclass
+class ServedListener:
+    listener: Listener
+    protocol: str  # PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL
+    tls: ssl.SSLContext | None = None
+    mapper: SslPrincipalMapper | None = None  # SSL: a client certificate's DN -> principal name
+    _plain_users: dict | None = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.listener.name
+
+    @property
+    def sasl(self) -> bool:
+        return self.protocol in ("SASL_PLAINTEXT", "SASL_SSL")
+
+    def plain_users(self, cfg) -> dict[str, str]:
+        if self._plain_users is None:
+            self._plain_users = plain_users(cfg.sasl_jaas(self.name, "PLAIN"))
+        return self._plain_users
+
+    def tls_principal(self, ssl_object) -> str | None:
+        """The principal of an SSL (not SASL_SSL) connection, as Kafka's DefaultKafkaPrincipalBuilder:
+        User:<the mapped subject DN of the client certificate>, User:ANONYMOUS without one; None when
+        no mapping rule applies (Kafka fails the authentication: the connection is closed)."""
+        if self.mapper is None or ssl_object is None:
+            return ANONYMOUS
+        cert = ssl_object.getpeercert(binary_form=True)
+        if not cert:
+            return ANONYMOUS
+        try:
+            return "User:" + self.mapper.name(subject_dn(cert))
+        except (NoMatchingRule, ValueError, IndexError):
+            return None
+
+
+def _mapper(cfg, listener: str) -> SslPrincipalMapper:
+    rules = cfg.ssl(listener, "ssl.principal.mapping.rules", "DEFAULT")
+    try:
+        return SslPrincipalMapper(rules)
+    except (ValueError, re.error) as e:  # Kafka refuses the configuration at start-up
+        raise ConfigError(f"Invalid value {rules} for configuration ssl.principal.mapping.rules: {e}") from None
+
+
+def served_listeners(cfg) -> list[ServedListener]:
+    """Every client listener of ``cfg`` (the controller listeners are served by broker/controller_server.py)."""
+    out = []
+    for lst in cfg.listeners:
+        protocol = listener_protocol(cfg, lst.name)
+        mapper = _mapper(cfg, lst.name) if protocol == "SSL" else None
+        tls = server_context(cfg, lst.name) if protocol in ("SSL", "SASL_SSL") else None
+        out.append(ServedListener(lst, protocol, tls, mapper))
+    return out
