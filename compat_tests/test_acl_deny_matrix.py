@@ -84,8 +84,9 @@ class Row:
     grants: list  # (resource type, name, operation): the ACLs that allow it
     denied: int | None  # the error bob gets without them (None: served to everyone, as Kafka)
     state: Callable[[Client], object] | None = None  # read by the super user; unchanged when refused
-    ok: set = field(default_factory=lambda: {0})  # the codes of a served request
+    ok: set | None = field(default_factory=lambda: {0})  # the codes of a served request (None: any but a refusal)
     after: Callable[[dict, dict], None] | None = None  # keeps what a served response says in the context
+    given: list = field(default_factory=list)  # ACLs bob has before: the row checks the next resource
 
 
 def t(row: str) -> str:
@@ -275,12 +276,52 @@ ROWS = [
         {"partition": 0, "current_leader_epoch": -1, "leader_epoch": 0}]}]}, [(TOPIC, t("ofle"), DESCRIBE)], 29),
     Row("DescribeTopicPartitions", 75, 0, lambda c: {"topics": [{"name": t("dtp")}], "response_partition_limit": 10},
         [(TOPIC, t("dtp"), DESCRIBE)], 29),
+    Row("ShareGroupHeartbeat", 76, 1, lambda c: {"group_id": g("sh"), "member_id": SHARE_MEMBER, "member_epoch": 0,
+                                                "subscribed_topic_names": [t("sh")]},
+        [(GROUP, g("sh"), READ), (TOPIC, t("sh"), DESCRIBE)], 30, lambda a: share_members(a, g("sh"))),
+    Row("ShareGroupHeartbeat(topic)", 76, 1, lambda c: {"group_id": g("sh2"), "member_id": SHARE_MEMBER,
+                                                       "member_epoch": 0, "subscribed_topic_names": [t("sh2")]},
+        [(TOPIC, t("sh2"), DESCRIBE)], 29, lambda a: share_members(a, g("sh2")), given=[(GROUP, g("sh2"), READ)]),
+    Row("ShareGroupDescribe", 77, 1, lambda c: {"group_ids": [g("sh")]}, [(GROUP, g("sh"), DESCRIBE)], 30),
+    Row("ShareFetch", 78, 1, lambda c: share_fetch(c, g("sh")), [(TOPIC, t("sh"), READ)], 30, ok=None),
+    Row("ShareFetch(topic)", 78, 1, lambda c: share_fetch(c, g("sh2")), [(TOPIC, t("sh2"), READ)], 29, ok=None,
+        given=[(GROUP, g("sh2"), READ)]),
+    Row("ShareAcknowledge", 79, 1, lambda c: {"group_id": g("sh"), "member_id": SHARE_MEMBER, "share_session_epoch": 1,
+                                              "topics": [{"topic_id": c["ids"][t("sh")], "partitions": [
+                                                  {"partition_index": 0, "acknowledgement_batches": [
+                                                      {"first_offset": 0, "last_offset": 0,
+                                                       "acknowledge_types": [1]}]}]}]}, [], 30, ok=None),
+    Row("DescribeShareGroupOffsets", 90, 0, lambda c: {"groups": [{"group_id": g("sh"), "topics": None}]},
+        [], 30, ok=None),
+    Row("AlterShareGroupOffsets", 91, 0, lambda c: {"group_id": g("sho"), "topics": [{"topic_name": t("sh"), "partitions": [
+        {"partition_index": 0, "start_offset": 0}]}]}, [(GROUP, g("sho"), READ)], 30, ok=None),
+    Row("DeleteShareGroupOffsets", 92, 0, lambda c: {"group_id": g("sho"), "topics": [{"topic_name": t("sh")}]},
+        [(GROUP, g("sho"), DELETE)], 30, ok=None),
+    Row("StreamsGroupHeartbeat", 88, 0, lambda c: {"group_id": g("st"), "member_id": SHARE_MEMBER, "member_epoch": 0,
+                                                  "rebalance_timeout_ms": 30000, "process_id": "p",
+                                                  "topology": {"epoch": 1, "subtopologies": []},
+                                                  "active_tasks": [], "standby_tasks": [], "warmup_tasks": []},
+        [(GROUP, g("st"), READ)], 30, ok=None),
+    Row("StreamsGroupDescribe", 89, 0, lambda c: {"group_ids": [g("st")]}, [(GROUP, g("st"), DESCRIBE)], 30,
+        ok={0, 69}),
 ]
+SHARE_MEMBER = "AAAAAAAAAAAAAAAAAAAAAA"
+
+
+def share_members(a: Client, group: str) -> int:
+    r = a.call(77, 1, {"group_ids": [group]})["groups"][0]
+    return len(r["members"])
+
+
+def share_fetch(c: dict, group: str) -> dict:
+    return {"group_id": group, "member_id": SHARE_MEMBER, "share_session_epoch": 0, "max_wait_ms": 0, "min_bytes": 1,
+            "max_bytes": 1 << 20, "max_records": 10, "batch_size": 10, "topics": [
+                {"topic_id": c["ids"][group.replace("dmg-", "dm-")], "partitions": [{"partition_index": 0}]}]}
 
 
 def topics_to_create() -> list[str]:
     names = {"produce", "fetch", "lo", "md", "oc", "of", "del", "od", "cgh", "txn", "gone", "cp", "dr", "dc", "ac",
-             "iac", "dp", "el", "ofle", "dtp"}
+             "iac", "dp", "el", "ofle", "dtp", "sh", "sh2"}
     return [t(n) for n in sorted(names)]
 
 
@@ -300,6 +341,13 @@ def bootstrap(tmp_path_factory):
         yield b.bootstrap
     finally:
         b.stop()
+
+
+def grant(a: Client, acls: list) -> None:
+    r = a.call(30, 3, {"creations": [{"resource_type": rt, "resource_name": name, "resource_pattern_type": 3,
+                                      "principal": "User:bob", "host": "*", "operation": op,
+                                      "permission_type": 3} for rt, name, op in acls]})
+    assert error_codes(r) == {0}, r
 
 
 def without_acls(a: Client, bob: Client) -> None:
@@ -343,7 +391,13 @@ def test_deny_matrix(bootstrap):
     set_up(a)
     bob = Client(bootstrap, "bob")
     without_acls(a, bob)
-    ctx: dict = {}
+    md = a.call(3, 12, {"topics": [{"name": n} for n in topics_to_create()]})
+    ctx: dict = {"ids": {tp["name"]: tp["topic_id"] for tp in md["topics"]}}
+    grant(a, [acl for row in ROWS for acl in row.given])
+    deadline = time.monotonic() + 30
+    while error_codes(bob.call(15, 5, {"groups": [g("sh2")]})) != {0}:  # READ implies DESCRIBE
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
     wrong = []
     before = {row.name: row.state(a) for row in ROWS if row.state}
     for row in ROWS:  # without any ACL
@@ -360,10 +414,7 @@ def test_deny_matrix(bootstrap):
     grants = [(rt, name, op) for row in ROWS for rt, name, op in row.grants]
     cluster_ops = {ALTER, DESCRIBE}  # ElectLeaders, reassignments, log dirs, SCRAM, DeleteAcls
     grants += [(CLUSTER, "kafka-cluster", op) for op in cluster_ops]
-    r = a.call(30, 3, {"creations": [{"resource_type": rt, "resource_name": name, "resource_pattern_type": 3,
-                                      "principal": "User:bob", "host": "*", "operation": op,
-                                      "permission_type": 3} for rt, name, op in grants]})
-    assert error_codes(r) == {0}, r
+    grant(a, grants)
     deadline = time.monotonic() + 30  # the ACLs reach the authorizer through the metadata log
     while error_codes(bob.call(3, 12, {"topics": [{"name": t("dtp")}]})) != {0}:
         assert time.monotonic() < deadline
@@ -372,7 +423,7 @@ def test_deny_matrix(bootstrap):
         before = row.state(a) if row.state else None
         resp = bob.call(row.api_key, row.version, row.request(ctx))
         codes = error_codes(resp)
-        if not codes <= row.ok:
+        if codes & AUTH_ERRORS if row.ok is None else not codes <= row.ok:
             wrong.append(f"{row.name}: codes {sorted(codes)} with the ACL")
         elif row.after:
             row.after(ctx, resp)

@@ -2,9 +2,8 @@
 
 ``gate`` runs before a handler when an authorizer is configured: the APIs Kafka authorizes with one
 cluster operation for the whole request (authorizeClusterOperation) are refused there with
-CLUSTER_AUTHORIZATION_FAILED in the API's error response; the APIs whose per-resource checks odradek
-does not have yet are refused the same way for every principal but the super users (never allowed
-unchecked). The other handlers check their resources themselves with ``allowed`` / ``allowed_names``
+CLUSTER_AUTHORIZATION_FAILED in the API's error response, those that need one group or transactional id
+with its error. The other handlers check their resources themselves with ``allowed`` / ``allowed_names``
 (TOPIC_/GROUP_/TRANSACTIONAL_ID_AUTHORIZATION_FAILED per resource, as Kafka). With no authorizer
 (``ctx.services.authorizer is None``) everything is allowed and nothing here is called.
 """
@@ -57,14 +56,12 @@ RESOURCE_CHECKS: dict[int, tuple] = {
          (READ, GROUP, lambda r: r.group_id, _GROUP_DENIED)),
     28: ((WRITE, TRANSACTIONAL_ID, lambda r: r.transactional_id, _TXN_DENIED),  # TxnOffsetCommit
          (READ, GROUP, lambda r: r.group_id, _GROUP_DENIED)),
+    78: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # ShareFetch (then READ on each topic)
+    79: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # ShareAcknowledge (then READ on each topic)
+    91: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # AlterShareGroupOffsets
+    92: ((DELETE, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # DeleteShareGroupOffsets
+    88: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # StreamsGroupHeartbeat
 }
-
-# APIs served without their per-resource checks yet: super users only
-SUPER_USERS_ONLY = frozenset({
-    76, 77, 78, 79, 90, 91, 92,  # share groups
-    88, 89,  # streams groups
-})
-
 
 def _init_producer_id(ctx: RequestContext, req) -> ErrorCode | None:
     """Kafka 4's rule: a transactional producer needs WRITE on its id; an idempotent one IDEMPOTENT_WRITE
@@ -76,8 +73,9 @@ def _init_producer_id(ctx: RequestContext, req) -> ErrorCode | None:
     return ErrorCode.CLUSTER_AUTHORIZATION_FAILED
 
 
-def _consumer_group_heartbeat(ctx: RequestContext, req) -> ErrorCode | None:
-    """READ on the group, then DESCRIBE on every subscribed topic name (Kafka 4's KafkaApis)."""
+def _group_heartbeat(ctx: RequestContext, req) -> ErrorCode | None:
+    """Consumer and share group heartbeats: READ on the group, then DESCRIBE on every subscribed topic
+    name (Kafka 4's KafkaApis)."""
     if not allowed(ctx, READ, GROUP, req.group_id):
         return _GROUP_DENIED
     names = req.subscribed_topic_names
@@ -98,13 +96,10 @@ def gate(ctx: RequestContext, api_key: int, req) -> ErrorCode | None:
         return None
     if api_key == 22:
         return _init_producer_id(ctx, req)
-    if api_key == 68:
-        return _consumer_group_heartbeat(ctx, req)
+    if api_key in (68, 76):
+        return _group_heartbeat(ctx, req)
     ops = CLUSTER_OPERATIONS.get(api_key)
-    if ops is not None:
-        if not any(allowed(ctx, op, CLUSTER, CLUSTER_NAME) for op in ops):
-            return ErrorCode.CLUSTER_AUTHORIZATION_FAILED
-    elif api_key in SUPER_USERS_ONLY and not ctx.services.authorizer.is_super_user(ctx.principal):
+    if ops is not None and not any(allowed(ctx, op, CLUSTER, CLUSTER_NAME) for op in ops):
         return ErrorCode.CLUSTER_AUTHORIZATION_FAILED
     return None
 
@@ -122,6 +117,22 @@ def allowed_names(ctx: RequestContext, op: int, rtype: int, names: Iterable[str]
         return set(names)
     acls = ctx.services.metadata.image.acls
     return {n for n in set(names) if a.authorize(acls, ctx.principal, ctx.client_host, op, rtype, n)}
+
+
+def group_denied(ctx: RequestContext, op: int, group_id: str) -> ErrorCode | None:
+    """GROUP_AUTHORIZATION_FAILED when ``op`` is not allowed on the group (a describe's per-group error)."""
+    return None if allowed(ctx, op, GROUP, group_id) else _GROUP_DENIED
+
+
+def unreadable(ctx: RequestContext, keys: Iterable[tuple[bytes, int]]) -> dict:
+    """{(topic id, partition): TOPIC_AUTHORIZATION_FAILED} for the keys of existing topics the principal
+    may not READ (ShareFetch, ShareAcknowledge: Kafka's per-partition refusal)."""
+    if ctx.services.authorizer is None or ctx.principal is None:
+        return {}
+    by_id = ctx.services.metadata.image.topics_by_id
+    names = {k: by_id[k[0]].name for k in keys if k[0] in by_id}
+    ok = allowed_names(ctx, READ, TOPIC, names.values())
+    return {k: ErrorCode.TOPIC_AUTHORIZATION_FAILED for k, n in names.items() if n not in ok}
 
 
 def allowed_on_some(ctx: RequestContext, op: int, rtype: int) -> bool:

@@ -12,8 +12,10 @@ lag is not clamped (an SPSO set past the high watermark shows a negative lag; SP
 
 from __future__ import annotations
 
+from odradek.api_handlers.authorization import group_denied
 from odradek.api_handlers.group_common import coordinator_error
 from odradek.api_handlers.context import Delayed
+from odradek.controller.acls import DESCRIBE
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_share_group_offsets_response import (
     DescribeShareGroupOffsetsResponse,
@@ -44,7 +46,7 @@ def handle(ctx, request):
             plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
                 group_id=gid, topics=[], error_code=ErrorCode.UNSUPPORTED_VERSION), None, None))
             continue
-        if err := coordinator_error(ctx, gid):
+        if err := group_denied(ctx, DESCRIBE, gid) or coordinator_error(ctx, gid):
             plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
                 group_id=gid, topics=[], error_code=err, error_message=err.message), None, None))
             continue

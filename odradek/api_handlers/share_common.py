@@ -7,10 +7,12 @@ from __future__ import annotations
 from typing import Callable
 
 from odradek.api_handlers.context import Delayed
+from odradek.controller.acls import READ, TOPIC
 from odradek.log import errors as log_errors
 from odradek.wire import records as wire_records
 from odradek.wire.errors import ErrorCode
 
+from .authorization import allowed, unreadable
 from .common import log_error_code
 from .ports import NotLed, Services
 
@@ -120,8 +122,11 @@ def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partit
     error}, the writes to share coordinators elsewhere) (ShareGroupCoordinator.acknowledge; the
     answer waits for the writes: ``after_writes``)."""
     services = ctx.services
-    return services.shares.acknowledge(group_id, member_id, batches_by_partition,
-                                       services.metadata.image.topics_by_id.__contains__, ctx.now_ms)
+    refused = unreadable(ctx, batches_by_partition)
+    results, writes = services.shares.acknowledge(
+        group_id, member_id, {k: v for k, v in batches_by_partition.items() if k not in refused},
+        services.metadata.image.topics_by_id.__contains__, ctx.now_ms)
+    return {**results, **refused}, writes
 
 
 # how long an acknowledging answer waits for its share state writes at most (the persister's retries
@@ -157,6 +162,8 @@ def acquire_partition(ctx, group_id: str, member_id: str, topic_id: bytes, parti
     t = services.metadata.image.topics_by_id.get(topic_id)
     if t is None:
         return ErrorCode.UNKNOWN_TOPIC_ID, b"", []
+    if not allowed(ctx, READ, TOPIC, t.name):
+        return ErrorCode.TOPIC_AUTHORIZATION_FAILED, b"", []
     plog = services.partitions.leader_log(t.name, partition)
     if isinstance(plog, NotLed):
         return plog.error, b"", []  # NOT_LEADER_OR_FOLLOWER / KAFKA_STORAGE_ERROR as Fetch

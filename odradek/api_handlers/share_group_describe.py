@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from odradek.api_handlers.authorization import group_denied
 from odradek.api_handlers.group_common import coordinator_error
 from odradek.coordinator.errors import CoordinatorError
+from odradek.controller.acls import DESCRIBE
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.share_group_describe_response import (
     Assignment,
@@ -32,7 +34,7 @@ def handle(ctx, request) -> ShareGroupDescribeResponse:
             out.append(DescribedGroup(error_code=ErrorCode.UNSUPPORTED_VERSION, group_id=gid, group_state="Dead",
                                       assignor_name="", members=[], authorized_operations=NOT_REQUESTED))
             continue
-        if err := coordinator_error(ctx, gid):
+        if err := group_denied(ctx, DESCRIBE, gid) or coordinator_error(ctx, gid):
             out.append(DescribedGroup(error_code=err, error_message=err.message, group_id=gid, group_state="",
                                       group_epoch=0, assignment_epoch=0, assignor_name="", members=[],
                                       authorized_operations=NOT_REQUESTED))

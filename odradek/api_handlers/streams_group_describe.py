@@ -5,7 +5,9 @@ from __future__ import annotations
 from odradek.api_handlers.consumer_group_describe import CONSUMER_GROUP_OPERATIONS
 from odradek.api_handlers.describe_groups import NOT_REQUESTED
 from odradek.api_handlers.streams_group_heartbeat import streams_enabled
+from odradek.api_handlers.authorization import group_denied
 from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics
+from odradek.controller.acls import DESCRIBE
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.streams_group_describe_response import (
     Assignment,
@@ -64,7 +66,7 @@ def handle(ctx, request) -> StreamsGroupDescribeResponse:
     coord.update_topics(image_topics(ctx))
     out = []
     for gid in request.group_ids:
-        if coord_err := coordinator_error(ctx, gid):
+        if coord_err := group_denied(ctx, DESCRIBE, gid) or coordinator_error(ctx, gid):
             out.append(_failed(gid, coord_err))
             continue
         d = coord.streams_group_describe(gid)

@@ -84,9 +84,16 @@ def test_whole_request_checks():
     assert authorization.gate(ctx_for(22, image()), 22, idem) == ErrorCode.CLUSTER_AUTHORIZATION_FAILED
     txn = InitProducerIdRequest(transactional_id="tx", transaction_timeout_ms=60000)
     assert authorization.gate(ctx_for(22, img), 22, txn) == ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-    # the APIs without their per-resource checks yet: super users only
-    assert authorization.gate(ctx_for(76, img), 76, None) == ErrorCode.CLUSTER_AUTHORIZATION_FAILED
-    assert authorization.gate(ctx_for(76, img, principal="User:admin"), 76, None) is None
+    # share and streams group APIs: the group's ACL as Kafka (they were super users only)
+    from odradek.wire.messages.share_fetch_request import ShareFetchRequest
+    from odradek.wire.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
+
+    assert authorization.gate(ctx_for(78, img), 78, ShareFetchRequest(group_id="other")) == \
+        ErrorCode.GROUP_AUTHORIZATION_FAILED
+    assert authorization.gate(ctx_for(78, img), 78, ShareFetchRequest(group_id="mine")) is None
+    hb = ShareGroupHeartbeatRequest(group_id="mine", subscribed_topic_names=["open", "secret"])
+    assert authorization.gate(ctx_for(76, img, v=1), 76, hb) == ErrorCode.TOPIC_AUTHORIZATION_FAILED
+    assert authorization.gate(ctx_for(76, img, principal="User:admin", v=1), 76, hb) is None
 
 
 def test_consumer_group_heartbeat_needs_describe_on_each_subscribed_topic():
