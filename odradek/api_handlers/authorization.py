@@ -38,6 +38,10 @@ CLUSTER_OPERATIONS: dict[int, tuple[int, ...]] = {
     74: (DESCRIBE_CONFIGS,),  # ListConfigResources (ListClientMetricsResources)
     83: (CLUSTER_ACTION,), 84: (CLUSTER_ACTION,), 85: (CLUSTER_ACTION,), 86: (CLUSTER_ACTION,),  # share state
     87: (CLUSTER_ACTION,),
+    # the CONTROLLER listener's node-to-node APIs (Kafka's ControllerApis): AlterPartition, Envelope,
+    # BrokerRegistration, BrokerHeartbeat, AllocateProducerIds, AssignReplicasToDirs
+    56: (CLUSTER_ACTION,), 58: (CLUSTER_ACTION,), 62: (CLUSTER_ACTION,), 63: (CLUSTER_ACTION,), 67: (CLUSTER_ACTION,),
+    73: (CLUSTER_ACTION,),
 }
 
 _GROUP_DENIED = ErrorCode.GROUP_AUTHORIZATION_FAILED

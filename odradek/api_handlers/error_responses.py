@@ -88,23 +88,33 @@ def top_level_error(response_cls: type, *, message: bool = False, **fields) -> C
     return error_response
 
 
+# the CONTROLLER listener's node-to-node APIs, which have no handler module here: AlterPartition,
+# Envelope, BrokerRegistration, BrokerHeartbeat, AllocateProducerIds, AssignReplicasToDirs (Kafka's
+# getErrorResponse: the top-level error code)
+_NODE_APIS = frozenset({56, 58, 62, 63, 67, 73})
+
+
 class _Builders(Mapping):
     """api key -> its handler module's error_response(version, request, code, message)."""
 
     def __getitem__(self, api_key: int) -> Callable:
         from . import REGISTRY
 
+        if api_key in _NODE_APIS:
+            from odradek.wire.api import response_class
+
+            return top_level_error(response_class(api_key))
         return REGISTRY[api_key].error_response
 
     def __iter__(self) -> Iterator[int]:
         from . import REGISTRY
 
-        return iter(REGISTRY)
+        return iter(set(REGISTRY) | _NODE_APIS)
 
     def __len__(self) -> int:
         from . import REGISTRY
 
-        return len(REGISTRY)
+        return len(set(REGISTRY) | _NODE_APIS)
 
 
 BUILDERS: Mapping[int, Callable] = _Builders()

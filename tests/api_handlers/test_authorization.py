@@ -96,6 +96,22 @@ def test_whole_request_checks():
     assert authorization.gate(ctx_for(76, img, principal="User:admin", v=1), 76, hb) is None
 
 
+def test_node_apis_need_cluster_action():
+    """The CONTROLLER listener's node-to-node APIs need CLUSTER_ACTION on the cluster (Kafka's ControllerApis),
+    refused with their own error response; nothing is checked without an authorizer."""
+    from odradek.api_handlers.error_responses import BUILDERS
+    from odradek.wire.messages.broker_heartbeat_request import BrokerHeartbeatRequest
+
+    hb = BrokerHeartbeatRequest(broker_id=2, broker_epoch=1)
+    for key in (56, 58, 62, 63, 67, 73):
+        assert authorization.gate(ctx_for(key, image(), v=0), key, hb) == ErrorCode.CLUSTER_AUTHORIZATION_FAILED
+        assert BUILDERS[key](0, hb, ErrorCode.CLUSTER_AUTHORIZATION_FAILED, None).error_code == 31
+    assert authorization.gate(ctx_for(63, image(allow(A.CLUSTER, "kafka-cluster", A.CLUSTER_ACTION)), v=0), 63,
+                              hb) is None
+    assert authorization.gate(ctx_for(63, image(), principal=None, v=0), 63, hb) is None  # the node's own
+    assert authorization.gate(ctx_for(63, image(), v=0, authorizer=False), 63, hb) is None
+
+
 def test_consumer_group_heartbeat_needs_describe_on_each_subscribed_topic():
     from odradek.wire.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
 
