@@ -720,14 +720,20 @@ class BrokerConfig:
         if "inter.broker.listener.name" in self.explicit and "security.inter.broker.protocol" in self.explicit:
             raise ConfigError("Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.")
         inter = self.inter_broker_listener
+        if self.quorum_mode and self.controller_listener_names:
+            proto = listener_protocol(self, self.controller_listener_names[0])
+            if proto not in ("PLAINTEXT", "SSL"):
+                raise ConfigError(f"controller listener {self.controller_listener_names[0]} uses security protocol "
+                                  f"{proto}: between the nodes of a cluster odradek speaks PLAINTEXT or SSL, "
+                                  f"not SASL yet")
         for lst in every:
             proto = listener_protocol(self, lst.name)
             if proto == "PLAINTEXT":
                 continue
-            if self.quorum_mode and (lst not in self.listeners or lst.name == inter):
-                raise ConfigError(f"listener {lst} uses security protocol {proto}: odradek serves SSL and SASL on "
-                                  f"client listeners only, not yet between the nodes of a cluster (its controller "
-                                  f"listener and inter.broker.listener.name must be PLAINTEXT)")
+            if self.quorum_mode and (lst not in self.listeners or lst.name == inter) and proto != "SSL":
+                raise ConfigError(f"listener {lst} uses security protocol {proto}: between the nodes of a cluster "
+                                  f"(its controller listener and inter.broker.listener.name) odradek speaks "
+                                  f"PLAINTEXT or SSL, not SASL yet")
             if proto in ("SASL_PLAINTEXT", "SASL_SSL"):
                 self._check_sasl(lst)
             if proto in ("SSL", "SASL_SSL"):

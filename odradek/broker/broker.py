@@ -50,6 +50,7 @@ class Broker:
         self.advertised_port = adv.port
         # every advertised listener: name -> [host, port] (a port-0 listener's port once bound)
         self.advertised_endpoints = {lst.name: [lst.host, lst.port] for lst in config.advertised_broker_listeners}
+        self.inter_broker_tls = None  # an SSL inter-broker listener: this broker's client side of it (start)
         self.purgatory = Purgatory(clock_ms, schedule)
         self._schedule = schedule
         # a cluster broker loads its coordinators' partitions in the background as it comes to lead
@@ -126,6 +127,12 @@ class Broker:
         self.log_manager.on_dir_failure = on_log_dir_failure(self.log_manager.log_dirs, self.log_manager.failed_dirs,
                                                              self._halt)
 
+    def inter_broker_client(self, purpose: str, timeout_s: float):
+        """A client of the other brokers' inter-broker listeners (over TLS when it is SSL)."""
+        from odradek.broker.inter_broker import InterBrokerClient
+
+        return InterBrokerClient(self.node_id, purpose, lambda: self.controller.image, timeout_s, self.inter_broker_tls)
+
     def set_bound_port(self, listener: str, port: int) -> None:
         """A listener bound to port 0 is advertised on the port it got (unless advertised otherwise)."""
         ep = self.advertised_endpoints.get(listener)
@@ -181,9 +188,12 @@ class Broker:
             alter_partition = self.alter_partition = AlterPartitionManager(
                 controller_call, cfg.node_id, epoch_of_broker,
                 lambda tp, pid, answer: self.replicas.on_alter_partition_answer(tp, pid, answer))
+            from odradek.broker.tls import node_client_context
+
+            self.inter_broker_tls = node_client_context(cfg, cfg.inter_broker_listener)
             self.replica_fetchers = ReplicaFetcherManager(
                 cfg.node_id, epoch_of_broker, broker_endpoints(lambda: self.controller.image), cfg,
-                self.clock_ms, self.purgatory_poke, throttle)
+                self.clock_ms, self.purgatory_poke, throttle, self.inter_broker_tls)
         self.replicas = ReplicaManager(self.log_manager, cfg.node_id, topic_log_config,
                                        self.purgatory_poke, self.clock_ms,
                                        min_insync_replicas=min_insync_replicas,
@@ -213,9 +223,10 @@ class Broker:
                                                 cfg.min_incremental_fetch_session_eviction_ms)
         self._start_share_coordinator()
         if controller_call is not None:  # transaction coordinators may be on other brokers
-            from odradek.broker.txn_verifier import TxnVerifier
+            from odradek.broker.txn_verifier import REQUEST_TIMEOUT_S, TxnVerifier
 
-            self.txn_verifier = TxnVerifier(cfg.node_id, lambda: self.controller.image, self.purgatory_poke)
+            self.txn_verifier = TxnVerifier(cfg.node_id, lambda: self.controller.image, self.purgatory_poke,
+                                            client=self.inter_broker_client("txn-verifier", REQUEST_TIMEOUT_S))
         from odradek.broker.services import broker_services
 
         self.services = broker_services(self)
@@ -371,7 +382,7 @@ class Broker:
         led here), the share coordinator (the state of the __share_group_state partitions led here)
         and the persister between them (broker/share_persister.py)."""
         from odradek.broker.coordinator_log import CoordinatorLog
-        from odradek.broker.share_persister import SharePersister
+        from odradek.broker.share_persister import REQUEST_TIMEOUT_S as SHARE_REQUEST_TIMEOUT_S, SharePersister
         from odradek.coordinator.share_coordinator import ShareCoordinator
         from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
         from odradek.coordinator.share_persistence import SharePersistence
@@ -398,6 +409,8 @@ class Broker:
         self.share_persister = SharePersister(self.node_id, lambda: self.controller.image, self.share_states,
                                               self.share_groups, leader_epoch, self.purgatory_poke, self.clock_ms,
                                               remote=self.alter_partition is not None,
+                                              client=(self.inter_broker_client("share-persister", SHARE_REQUEST_TIMEOUT_S)
+                                                      if self.alter_partition is not None else None),
                                               latest_offset=lambda t, p: (offsets(t, p) or (None, None))[1],
                                               ensure_state_topic=lambda: self.ensure_internal_topic(SHARE_GROUP_STATE))
         self.replicas.leadership_listeners.append(self.share_persister.leadership_changed)
@@ -483,12 +496,13 @@ class Broker:
 
         send_markers = None
         if self.alter_partition is not None:  # a cluster broker: markers go to each partition's leader
-            from odradek.broker.txn_marker_channel import TxnMarkerChannel
+            from odradek.broker.txn_marker_channel import REQUEST_TIMEOUT_S, TxnMarkerChannel
 
             self.txn_markers = TxnMarkerChannel(self.node_id, lambda: self.controller.image,
                                                 lambda tid: self.txn_coordinator.coordinator_epoch_of(tid),
                                                 lambda txn, now_ms: self.txn_coordinator.markers_written(txn, now_ms),
-                                                self.clock_ms)
+                                                self.clock_ms,
+                                                client=self.inter_broker_client("txn-marker-sender", REQUEST_TIMEOUT_S))
             send_markers = self.txn_markers.send
         self.txn_coordinator = TxnCoordinator(
             log=CoordinatorLog(self.replicas, TRANSACTION_STATE, self.coordinator_writes), config=self.config,

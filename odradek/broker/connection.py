@@ -94,7 +94,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.registry = server.registry
         self.request_stats = server.request_stats  # None unless metrics are served
         self.listener = listener  # the client listener it came in on (None: the CONTROLLER listener)
-        self.listener_name = listener.name if listener is not None else ""
+        self.listener_name = listener.name if listener is not None and listener.advertised else ""
         self.sasl = server.sasl_session(listener)  # a SASL listener's authentication; None otherwise
         self._tls_principal: str | None = None  # an SSL listener's client certificate principal
         self.decoder = FrameBuffer(server.config.socket_request_max_bytes,

@@ -28,6 +28,7 @@ from odradek.broker.controller_api import (
     ControllerApi, delayed, not_controller_response,
 )
 from odradek.broker.coordinator_log import PendingWrites
+from odradek.broker.tls import node_client_context
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, RaftDriver
@@ -87,6 +88,8 @@ class ControllerServer:
         self.controller = controller
         self.cluster_id = cluster_id
         self.voters = {vid: (h, p) for vid, h, p in config.controller_quorum_voters}
+        # an SSL controller listener: this node's client side of it (raft peers, broker -> controller)
+        self.controller_tls = node_client_context(config, config.controller_listener_names[0])
         self.metadata_dir = os.path.join(config.data_dir, "metadata")
         self.clock_ms = _now_ms
         self.broker = self  # the CONTROLLER listener's connections take the purgatory and services from here
@@ -135,15 +138,18 @@ class ControllerServer:
             tick_ms=TICK_MS,
             cluster_id=self.cluster_id)
         self.driver = RaftDriver(self.node_id, self.voters, self.metadata_dir, rc, self,
-                                 cfg.metadata_log_max_record_bytes_between_snapshots)
+                                 cfg.metadata_log_max_record_bytes_between_snapshots, tls=self.controller_tls)
         self.controller.attach_quorum(RaftMetadataDriver(self), self.cluster_id, self.driver.node)
         if self.is_controller:
             from odradek.broker.connection import KafkaConnection
 
+            from odradek.broker.listeners import served_listener
+
             lst = cfg.controller_listener
             self.registry = self._registry()
-            self.server = await loop.create_server(lambda: KafkaConnection(self), lst.host or None, lst.port,
-                                                   reuse_address=True)
+            served = served_listener(cfg, lst, advertised=False)  # SSL: its certificate principals too
+            self.server = await loop.create_server(lambda: KafkaConnection(self, None, served), lst.host or None,
+                                                   lst.port, reuse_address=True, ssl=served.tls)
             log.info("Awaiting socket connections on %s:%d (controller listener %s).", lst.host or "0.0.0.0",
                      self.server.sockets[0].getsockname()[1], lst.name)
         self.driver.start()

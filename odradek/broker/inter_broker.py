@@ -5,6 +5,7 @@ request at a time on it, the destination's endpoint from the current metadata im
 from __future__ import annotations
 
 import asyncio
+import ssl
 from typing import Callable, Protocol
 
 from odradek.broker.replica_fetcher import LeaderConnection
@@ -29,8 +30,10 @@ _FAILURES = (OSError, EOFError, TimeoutError, asyncio.IncompleteReadError, WireE
 
 
 class InterBrokerClient:
-    def __init__(self, node_id: int, purpose: str, image: Callable[[], object], timeout_s: float):
+    def __init__(self, node_id: int, purpose: str, image: Callable[[], object], timeout_s: float,
+                 tls: ssl.SSLContext | None = None):
         self.client_id = f"broker-{node_id}-{purpose}"
+        self.tls = tls  # an SSL inter-broker listener: the client side of it
         self._image = image
         self.timeout_s = timeout_s
         self._conns: dict[int, LeaderConnection] = {}
@@ -46,7 +49,7 @@ class InterBrokerClient:
                     b = self._image().brokers.get(broker_id)
                     if b is None or b.fenced:
                         raise NotDelivered(f"broker {broker_id} is not available")
-                    conn = await LeaderConnection.open(b.host, b.port, self.client_id, self.timeout_s)
+                    conn = await LeaderConnection.open(b.host, b.port, self.client_id, self.timeout_s, self.tls)
                     self._conns[broker_id] = conn
                 version = conn.version_for(type(request), max_version)
                 if version < min_version:

@@ -22,6 +22,7 @@ class ServedListener:
     protocol: str  # PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL
     tls: ssl.SSLContext | None = None
     mapper: SslPrincipalMapper | None = None  # SSL: a client certificate's DN -> principal name
+    advertised: bool = True  # a client listener (its clients are answered with its endpoints), not CONTROLLER
     _plain_users: dict | None = field(default=None, repr=False)
 
     @property
@@ -60,12 +61,13 @@ def _mapper(cfg, listener: str) -> SslPrincipalMapper:
         raise ConfigError(f"Invalid value {rules} for configuration ssl.principal.mapping.rules: {e}") from None
 
 
+def served_listener(cfg, lst: Listener, advertised: bool = True) -> ServedListener:
+    protocol = listener_protocol(cfg, lst.name)
+    mapper = _mapper(cfg, lst.name) if protocol == "SSL" else None
+    tls = server_context(cfg, lst.name) if protocol in ("SSL", "SASL_SSL") else None
+    return ServedListener(lst, protocol, tls, mapper, advertised)
+
+
 def served_listeners(cfg) -> list[ServedListener]:
-    """Every client listener of ``cfg`` (the controller listeners are served by broker/controller_server.py)."""
-    out = []
-    for lst in cfg.listeners:
-        protocol = listener_protocol(cfg, lst.name)
-        mapper = _mapper(cfg, lst.name) if protocol == "SSL" else None
-        tls = server_context(cfg, lst.name) if protocol in ("SSL", "SASL_SSL") else None
-        out.append(ServedListener(lst, protocol, tls, mapper))
-    return out
+    """Every client listener of ``cfg`` (the controller listener is served by broker/controller_server.py)."""
+    return [served_listener(cfg, lst) for lst in cfg.listeners]

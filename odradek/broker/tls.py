@@ -124,3 +124,39 @@ def _load_pem(ctx: ssl.SSLContext, pem: bytes, password: str | None) -> None:
         raise ConfigError(f"the SSL key store cannot be loaded: {e.reason or e}") from None
     finally:
         os.unlink(path)
+
+
+def client_context(cfg, listener: str) -> ssl.SSLContext:
+    """The TLS side of a node's own connections to another node's ``listener`` (the controller
+    listener, the inter-broker listener), from that listener's ssl.* settings as Kafka's node clients
+    take them: its trust store verifies the peer, its key store (if any) is this node's certificate
+    for mTLS, ssl.endpoint.identification.algorithm=https (Kafka's default) checks the peer's host
+    name, an empty value does not."""
+    def get(key: str, default: str | None = None) -> str | None:
+        return cfg.ssl(listener, key, default)
+
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    enabled = [p.strip() for p in (get("ssl.enabled.protocols", "TLSv1.2,TLSv1.3") or "").split(",") if p.strip()]
+    versions = sorted(PROTOCOLS[p] for p in enabled if p in PROTOCOLS)
+    if versions:
+        ctx.minimum_version, ctx.maximum_version = versions[0], versions[-1]
+    algorithm = (get("ssl.endpoint.identification.algorithm", "https") or "").strip().lower()
+    if algorithm not in ("", "https"):
+        raise ConfigError(f"ssl.endpoint.identification.algorithm={algorithm}: odradek knows https or none (empty)")
+    ctx.check_hostname = algorithm == "https"
+    ctx.verify_mode = ssl.CERT_REQUIRED
+    if get("ssl.truststore.location") or get("ssl.truststore.certificates"):
+        _load_truststore(ctx, get, required=True)
+    else:
+        ctx.load_default_certs()
+    if get("ssl.keystore.location") or get("ssl.keystore.key"):
+        _load_keystore(ctx, get)
+    return ctx
+
+
+def node_client_context(cfg, listener: str) -> ssl.SSLContext | None:
+    """A node's client TLS context for another node's ``listener``; None when it is PLAINTEXT."""
+    from odradek.config import listener_protocol
+
+    return client_context(cfg, listener) if listener_protocol(cfg, listener) == "SSL" else None
+
