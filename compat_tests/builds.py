@@ -70,12 +70,13 @@ def _write_kafka_archive(archive: Path, options: list[str]) -> None:
         aside = archive.with_name(f"{archive.name}.{os.getpid()}.tmp")
         with tempfile.TemporaryDirectory(prefix="odradek-kafka-cds-") as d:
             node = KafkaBroker(d, jvm=options)
-            node.startup_timeout_s = 180  # a loaded machine
+            node.startup_timeout_s = 120  # a loaded machine
             try:
                 node.format()
                 node.jvm = [*options, f"-XX:ArchiveClassesAtExit={aside}", "-Xlog:disable"]
                 node.start(fresh=False)
-                node.stop(timeout=180)  # the dump happens as the JVM exits
+                node.proc.terminate()  # the dump happens as the JVM exits
+                node.proc.wait(90)  # (a JVM killed mid-dump leaves a partial file: not renamed)
                 if aside.exists() and aside.stat().st_size > 0:
                     os.replace(aside, archive)
             except (OSError, RuntimeError, subprocess.SubprocessError):
