@@ -18,52 +18,53 @@ def batch(v: bytes):
     return build_batch([(b"k", v, (), 1)])
 
 
-def test_a_log_that_cannot_undo_a_failed_write_fails_its_dir_once():
+def manager(dirs: list[str]) -> tuple[FaultyFileSystem, LogManager, list[str]]:
+    """A LogManager on a faulty filesystem, and the log dirs it reports failed."""
     fs = FaultyFileSystem()
-    lm = LogManager(["/a", "/b"], fs=fs)
-    reported = []
+    lm = LogManager(dirs, fs=fs)
+    reported: list[str] = []
     lm.on_dir_failure = lambda d, why: reported.append(d)
+    return fs, lm, reported
+
+
+def fail_append(fs: FaultyFileSystem, log, err: int) -> None:
+    fs.fail_writes(err, match=lambda p: p.startswith(log.dir + "/"))
+    with pytest.raises(OSError):
+        log.append(batch(b"lost"), now_ms=2)
+    fs.clear_write_faults()
+
+
+def test_a_log_that_cannot_undo_a_failed_write_fails_its_dir_once():
+    fs, lm, reported = manager(["/a", "/b"])
     a0 = lm.get_or_create("t", 0)  # fewest partitions: /a, then /b, then /a
     b1 = lm.get_or_create("t", 1)
     a2 = lm.get_or_create("t", 2)
     assert [x.dir for x in (a0, b1, a2)] == ["/a/t-0", "/b/t-1", "/a/t-2"]
     a0.append(batch(b"ok"), now_ms=1)
-    fs.fail_writes(errno.EIO, match=lambda p: p.startswith("/a/t-0/"))
-    with pytest.raises(OSError):
-        a0.append(batch(b"lost"), now_ms=2)
+    fail_append(fs, a0, errno.EIO)
     assert a0.offline is not None and reported == ["/a"] and lm.failed_dirs == {"/a"}
     with pytest.raises(errors.KafkaStorageError):
         a0.append(batch(b"again"), now_ms=3)
-    fs.clear_write_faults()
-    a2._go_offline("another log of the failed dir")  # the same dir: not reported again
-    assert reported == ["/a"]
+    fail_append(fs, a2, errno.EIO)  # another log of the failed dir: not reported again
+    assert a2.offline is not None and reported == ["/a"]
     b1.append(batch(b"b"), now_ms=4)  # the other dir is untouched
     assert b1.log_end_offset == 1
 
 
 def test_a_full_disk_is_not_a_failed_dir():
-    fs = FaultyFileSystem()
-    lm = LogManager(["/a"], fs=fs)
-    reported = []
-    lm.on_dir_failure = lambda d, why: reported.append(d)
+    fs, lm, reported = manager(["/a"])
     log = lm.get_or_create("t", 0)
-    fs.fail_writes(errno.ENOSPC)
-    with pytest.raises(OSError):
-        log.append(batch(b"no space"), now_ms=1)
-    fs.clear_write_faults()
+    fail_append(fs, log, errno.ENOSPC)
     log.append(batch(b"space again"), now_ms=2)  # cut back: writes go on
     assert reported == [] and log.offline is None and log.log_end_offset == 1
 
 
-def test_a_log_loaded_offline_fails_no_dir_and_a_removed_log_reports_nothing():
-    fs = FaultyFileSystem()
-    lm = LogManager(["/a"], fs=fs)
-    reported = []
-    lm.on_dir_failure = lambda d, why: reported.append(d)
+def test_a_deleted_log_reports_nothing():
+    fs, lm, reported = manager(["/a"])
     log = lm.get_or_create("t", 0)
     assert lm.delete("t", 0)
-    log._go_offline("after its deletion")
-    assert reported == []
+    fail_append(fs, log, errno.EIO)  # (its reads in flight may still use it)
+    assert log.offline is not None and reported == []
 
 
 def test_halt_reason_follows_kafkas_order_of_checks():
