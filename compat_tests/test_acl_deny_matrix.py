@@ -297,6 +297,19 @@ ROWS = [
         {"partition_index": 0, "start_offset": 0}]}]}, [(GROUP, g("sho"), READ)], 30, ok=None),
     Row("DeleteShareGroupOffsets", 92, 0, lambda c: {"group_id": g("sho"), "topics": [{"topic_name": t("sh")}]},
         [(GROUP, g("sho"), DELETE)], 30, ok=None),
+    Row("DescribeShareGroupOffsets(topic)", 90, 0, lambda c: {"groups": [{"group_id": g("sh2"), "topics": [
+        {"topic_name": t("sh2"), "partitions": [0]}]}]}, [], 29, ok=None),
+    Row("AlterShareGroupOffsets(topic)", 91, 0, lambda c: {"group_id": g("sh2"), "topics": [
+        {"topic_name": t("sh2"), "partitions": [{"partition_index": 0, "start_offset": 0}]}]}, [], 29, ok=None),
+    Row("DeleteShareGroupOffsets(topic)", 92, 0, lambda c: {"group_id": g("sho2"), "topics": [{"topic_name": t("sh2")}]},
+        [], 29, ok=None, given=[(GROUP, g("sho2"), DELETE)]),
+    Row("StreamsGroupHeartbeat(topic)", 88, 0, lambda c: {
+        "group_id": g("st2"), "member_id": SHARE_MEMBER, "member_epoch": 0, "rebalance_timeout_ms": 30000,
+        "process_id": "p", "topology": {"epoch": 1, "subtopologies": [
+            {"subtopology_id": "0", "source_topics": [t("st")], "source_topic_regex": [], "state_changelog_topics": [],
+             "repartition_sink_topics": [], "repartition_source_topics": [], "copartition_groups": []}]},
+        "active_tasks": [], "standby_tasks": [], "warmup_tasks": []},
+        [(TOPIC, t("st"), DESCRIBE)], 29, ok=None, given=[(GROUP, g("st2"), READ)]),
     Row("StreamsGroupHeartbeat", 88, 0, lambda c: {"group_id": g("st"), "member_id": SHARE_MEMBER, "member_epoch": 0,
                                                   "rebalance_timeout_ms": 30000, "process_id": "p",
                                                   "topology": {"epoch": 1, "subtopologies": []},
@@ -321,7 +334,7 @@ def share_fetch(c: dict, group: str) -> dict:
 
 def topics_to_create() -> list[str]:
     names = {"produce", "fetch", "lo", "md", "oc", "of", "del", "od", "cgh", "txn", "gone", "cp", "dr", "dc", "ac",
-             "iac", "dp", "el", "ofle", "dtp", "sh", "sh2"}
+             "iac", "dp", "el", "ofle", "dtp", "sh", "sh2", "st"}
     return [t(n) for n in sorted(names)]
 
 
@@ -376,6 +389,9 @@ def set_up(a: Client) -> None:
         a.call(10, 4, {"key_type": 0, "coordinator_keys": [group]})  # Kafka creates __consumer_offsets
         served(lambda: a.call(8, 8, offset_commit(group, topic, 0)))
     served(lambda: a.call(10, 4, {"key_type": 1, "coordinator_keys": [TID]}))  # and __transaction_state
+    for epoch in (0, -1):  # an empty share group (DeleteShareGroupOffsets(topic))
+        served(lambda: a.call(76, 1, {"group_id": g("sho2"), "member_id": SHARE_MEMBER, "member_epoch": epoch,
+                                      "subscribed_topic_names": [t("sh2")] if epoch == 0 else None}))
 
 
 def served(call, timeout: float = 30) -> None:

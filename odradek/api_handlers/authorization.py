@@ -64,7 +64,6 @@ RESOURCE_CHECKS: dict[int, tuple] = {
     79: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # ShareAcknowledge (then READ on each topic)
     91: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # AlterShareGroupOffsets
     92: ((DELETE, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # DeleteShareGroupOffsets
-    88: ((READ, GROUP, lambda r: r.group_id, _GROUP_DENIED),),  # StreamsGroupHeartbeat
 }
 
 def _init_producer_id(ctx: RequestContext, req) -> ErrorCode | None:
@@ -88,6 +87,22 @@ def _group_heartbeat(ctx: RequestContext, req) -> ErrorCode | None:
     return None
 
 
+def _streams_group_heartbeat(ctx: RequestContext, req) -> ErrorCode | None:
+    """READ on the group, then DESCRIBE on every topic its topology names (Kafka 4's KafkaApis; CREATE
+    on the internal topics it would create is not checked yet)."""
+    if not allowed(ctx, READ, GROUP, req.group_id):
+        return _GROUP_DENIED
+    names: set[str] = set()
+    for s in req.topology.subtopologies if req.topology is not None else ():
+        names.update(s.source_topics or ())
+        names.update(s.repartition_sink_topics or ())
+        names.update(t.name for t in s.repartition_source_topics or ())
+        names.update(t.name for t in s.state_changelog_topics or ())
+    if len(allowed_names(ctx, DESCRIBE, TOPIC, names)) < len(names):
+        return ErrorCode.TOPIC_AUTHORIZATION_FAILED
+    return None
+
+
 def gate(ctx: RequestContext, api_key: int, req) -> ErrorCode | None:
     """The error of the whole response when the request as a whole is not allowed, else None."""
     if ctx.principal is None:
@@ -102,6 +117,8 @@ def gate(ctx: RequestContext, api_key: int, req) -> ErrorCode | None:
         return _init_producer_id(ctx, req)
     if api_key in (68, 76):
         return _group_heartbeat(ctx, req)
+    if api_key == 88:
+        return _streams_group_heartbeat(ctx, req)
     ops = CLUSTER_OPERATIONS.get(api_key)
     if ops is not None and not any(allowed(ctx, op, CLUSTER, CLUSTER_NAME) for op in ops):
         return ErrorCode.CLUSTER_AUTHORIZATION_FAILED

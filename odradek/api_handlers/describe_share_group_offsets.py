@@ -12,10 +12,10 @@ lag is not clamped (an SPSO set past the high watermark shows a negative lag; SP
 
 from __future__ import annotations
 
-from odradek.api_handlers.authorization import group_denied
+from odradek.api_handlers.authorization import allowed_names, group_denied
 from odradek.api_handlers.group_common import coordinator_error
 from odradek.api_handlers.context import Delayed
-from odradek.controller.acls import DESCRIBE
+from odradek.controller.acls import DESCRIBE, TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_share_group_offsets_response import (
     DescribeShareGroupOffsetsResponse,
@@ -56,12 +56,15 @@ def handle(ctx, request):
                 t = image.topics_by_id.get(tid)
                 if t is not None:
                     wanted.setdefault(t.name, []).append(p)
+            shown = allowed_names(ctx, DESCRIBE, TOPIC, wanted)  # the topics not described are left out
+            wanted = {n: ps for n, ps in wanted.items() if n in shown}
         else:
             wanted = {t.topic_name: list(t.partitions) for t in g.topics}
+        described = allowed_names(ctx, DESCRIBE, TOPIC, wanted)
         ask = []  # the share coordinators' summaries
         for name, parts in wanted.items():
             t = image.topics.get(name)
-            if t is not None:
+            if t is not None and name in described:
                 tid = bytes(t.topic_id)
                 ask += [(tid, name, p) for p in parts if p in t.partitions]
         plans.append((gid, None, wanted, services.shares.read_summaries(gid, ask) if ask else None))
@@ -82,7 +85,15 @@ def handle(ctx, request):
 def _group(ctx, gid: str, wanted: dict, summaries) -> DescribeShareGroupOffsetsResponseGroup:
     services = ctx.services
     topics = []
+    described = allowed_names(ctx, DESCRIBE, TOPIC, wanted)
     for name, parts in wanted.items():
+        if name not in described:  # as Kafka's KafkaApis: no topic id, leader epoch 0
+            refused = ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            topics.append(DescribeShareGroupOffsetsResponseTopic(topic_name=name, topic_id=b"\0" * 16, partitions=[
+                DescribeShareGroupOffsetsResponsePartition(partition_index=p, start_offset=-1, leader_epoch=0, lag=-1,
+                                                           error_code=refused, error_message=refused.message)
+                for p in parts]))
+            continue
         t = services.metadata.image.topics.get(name)
         tid = bytes(t.topic_id) if t is not None else b"\0" * 16
         rows = []

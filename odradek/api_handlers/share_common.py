@@ -111,6 +111,11 @@ def offsets_admin_error_response(response_cls, code: int):
     return response_cls(error_code=code, error_message=ErrorCode(code).message)
 
 
+def topic_id(ctx, name: str) -> bytes | None:
+    t = ctx.services.metadata.image.topics.get(name)
+    return None if t is None else bytes(t.topic_id)
+
+
 def topics_snapshot(ctx) -> dict:
     """{name: (topic_id, partition count)} of the current metadata image."""
     topics = ctx.services.metadata.image.topics
