@@ -184,9 +184,10 @@ def wait_for_topic(bootstrap: str, name: str, partitions: int = 1, timeout: floa
 class RawClient:
     """A bare Kafka protocol client on odradek.wire, for requests stock clients never send."""
 
-    def __init__(self, bootstrap: str, timeout: float = 10):
+    def __init__(self, bootstrap: str, timeout: float = 10, source_host: str | None = None):
         host, _, port = bootstrap.rpartition(":")
-        self.sock = socket.create_connection((host, int(port)), timeout=timeout)
+        self.sock = socket.create_connection((host, int(port)), timeout=timeout,
+                                             source_address=(source_host, 0) if source_host else None)
         self.corr = 0
 
     def send_raw(self, data: bytes) -> None:

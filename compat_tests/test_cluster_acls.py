@@ -119,3 +119,36 @@ def test_a_forwarded_create_topics_is_authorized_with_the_clients_principal(clus
                                                      b.host, b.operation, b.permission_type)
                                     for b in acls]).values():
             f.result(30)
+
+
+def test_node_apis_on_the_controller_listener_need_cluster_action(cluster):
+    """BrokerHeartbeat and the Raft Vote on the controller's listener need CLUSTER_ACTION on the cluster (Kafka's
+    ControllerApis): denied to User:ANONYMOUS from 127.0.0.2 only (the nodes, from 127.0.0.1, keep it), a
+    client from there is refused CLUSTER_AUTHORIZATION_FAILED; from 127.0.0.1 it is answered."""
+    from odradek.wire.messages.broker_heartbeat_request import BrokerHeartbeatRequest
+    from odradek.wire.messages.vote_request import VoteRequest
+
+    acls = [AclBinding(ResourceType.BROKER, "kafka-cluster", ResourcePatternType.LITERAL, "User:*", "*",
+                       AclOperation.ALL, AclPermissionType.ALLOW),
+            AclBinding(ResourceType.BROKER, "kafka-cluster", ResourcePatternType.LITERAL, "User:ANONYMOUS", "127.0.0.2",
+                       AclOperation.CLUSTER_ACTION, AclPermissionType.DENY)]
+    controller = next(n for n in cluster.nodes.values() if n.controller_port)
+
+    def codes(source: str, requests=(BrokerHeartbeatRequest(broker_id=999, broker_epoch=1, current_metadata_offset=0),
+                                     VoteRequest(cluster_id=None, voter_id=999, topics=[]))) -> tuple:
+        c = RawClient(f"127.0.0.1:{controller.controller_port}", source_host=source)
+        try:
+            return tuple(c.call(r, 1 if r.API_KEY == 63 else 0).error_code for r in requests)
+        finally:
+            c.close()
+
+    for f in cluster.admin.create_acls(acls).values():
+        f.result(30)
+    try:
+        wait_for(lambda: codes("127.0.0.2") == (31, 31), 30, "the controller refusing 127.0.0.2")
+        assert codes("127.0.0.1", requests=[BrokerHeartbeatRequest(broker_id=999, broker_epoch=1)]) != (31,)
+    finally:
+        for f in cluster.admin.delete_acls([AclBindingFilter(b.restype, b.name, b.resource_pattern_type, b.principal,
+                                                             b.host, b.operation, b.permission_type)
+                                            for b in acls]).values():
+            f.result(30)

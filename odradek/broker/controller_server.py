@@ -19,7 +19,9 @@ import os
 import time
 from dataclasses import replace
 
+from odradek.api_handlers import authorization
 from odradek.api_handlers import describe_cluster as dc
+from odradek.api_handlers.error_responses import top_level_error
 from odradek.api_handlers.context import RequestContext, Stepped
 from odradek.broker import envelope
 from odradek.broker.controller_api import (
@@ -33,6 +35,7 @@ from odradek.broker.host_resolver import host_resolves
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, RaftDriver
 from odradek.broker.services import ControllerMetadata
+from odradek.controller.acls import CLUSTER, CLUSTER_ACTION, CLUSTER_NAME
 from odradek.controller.admin_writes import WriteSession
 from odradek.controller.broker_heartbeats import BrokerHeartbeats
 from odradek.controller.decisions import BrokerRegistration
@@ -44,6 +47,7 @@ from odradek.raft import rpc
 from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
 from odradek.security.quotas import ClientQuotas
+from odradek.wire.api import response_class
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import (
     allocate_producer_ids_response as aipr, alter_partition_response as apr,
@@ -306,6 +310,9 @@ class ControllerServer:
         reg = {}
 
         def raft(ctx, req):
+            if not authorization.allowed(ctx, CLUSTER_ACTION, CLUSTER, CLUSTER_NAME):  # as Kafka's ControllerApis
+                return top_level_error(response_class(ctx.api_key))(ctx.api_version, req,
+                                                                    ErrorCode.CLUSTER_AUTHORIZATION_FAILED, None)
             return delayed(ctx, self.driver.step_request(req))
 
         for cls in (rpc.VoteRequest, rpc.BeginQuorumEpochRequest, rpc.EndQuorumEpochRequest,
