@@ -481,7 +481,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
             if resp is None:
                 return
         throttle_ms = 0
-        if (self.server.client_quotas is not None and key not in QUOTA_EXEMPT
+        quotas = self.server.client_quotas
+        if (quotas is not None and quotas.any() and key not in QUOTA_EXEMPT
                 and not (key == FETCH and is_follower_fetch(body))):
             resp, throttle_ms = self._throttle(key, header.client_id, len(frame), resp, busy)
         if stats is None:

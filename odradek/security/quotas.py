@@ -162,6 +162,10 @@ class ClientQuotas:
         self._rates: dict[tuple[str, Entity], _Rate] = {}
         self._buckets: dict[tuple[str, Entity], _TokenBucket] = {}
 
+    def any(self) -> bool:
+        """Whether the image has any client quota (none: no request is counted at all)."""
+        return bool(self.quotas())
+
     def _bound(self, kind: str, user: str, client_id: str) -> tuple[tuple, float] | None:
         """The sensor (named by the actual user/client when the entry is a default) and bound."""
         quotas = self.quotas()
