@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from collections import ChainMap
 from typing import Callable, Generator, Mapping
 
 from odradek.log.config import ConfigError, validate_properties
@@ -40,6 +41,38 @@ MAX_RECORDS_PER_USER_OP = 10000  # Kafka's QuorumController.MAX_RECORDS_PER_USER
 _TOO_MANY_PARTITIONS = "Excessively large number of partitions per request."
 _TOO_MANY_RECORDS = "Unable to perform excessively large batch operation."
 DECISION_STEP_RECORDS = 500  # create_topics_steps: the records decided between two yields
+
+# colliding_names of the last image asked: [its serial, {unified name: {names}}]
+_COLLIDING: list = [None, {}]
+
+
+def colliding_names(image: MetadataImage) -> Mapping[str, frozenset]:
+    """{unify_collision_chars(name): the names of that form} over the image's topics whose name has
+    '.' or '_' (only those can collide; Kafka's topicsWithCollisionChars), read-only. Kept from the
+    last image asked, moved forward by the topics an image says it changed (ImageChanges), so that
+    a CreateTopics (each of its steps) makes no pass over every topic; rebuilt for any other image."""
+    serial, names = _COLLIDING
+    if serial != image.serial:
+        ch = image.changes
+        if ch is not None and ch.base_serial == serial:
+            for name in ch.topics:
+                if "." not in name and "_" not in name:
+                    continue
+                u = unify_collision_chars(name)
+                have = names.get(u, frozenset())
+                now = have | {name} if name in image.topics else have - {name}
+                if now:
+                    names[u] = now
+                else:
+                    names.pop(u, None)
+        else:
+            names = {}
+            for n in image.topics:
+                if "." in n or "_" in n:
+                    u = unify_collision_chars(n)
+                    names[u] = names.get(u, frozenset()) | {n}
+        _COLLIDING[:] = [image.serial, names]
+    return names
 
 # IncrementalAlterConfigs operations
 OP_SET, OP_DELETE, OP_APPEND, OP_SUBTRACT = 0, 1, 2, 3
@@ -278,8 +311,8 @@ class Decisions:
             return self._refuse_create(specs, _TOO_MANY_PARTITIONS)
         records: list = []
         next_yield = step_records
-        existing_unified = {unify_collision_chars(n): n for n in self.image.topics}
-        yield  # (the map of existing names: one pass over the topics)
+        # the existing names by their unified form, and those this request adds (looked up first)
+        existing_unified = ChainMap({}, colliding_names(self.image))
         configs = _TopicConfigs(self)
         for s in specs:
             if s.name in results:
@@ -295,7 +328,8 @@ class Decisions:
             records += recs
             if len(records) > MAX_RECORDS_PER_USER_OP:
                 return self._refuse_create(specs, _TOO_MANY_RECORDS)
-            existing_unified[unify_collision_chars(s.name)] = s.name
+            if "." in s.name or "_" in s.name:
+                existing_unified[unify_collision_chars(s.name)] = frozenset((s.name,))
             results[s.name] = res
             if len(records) >= next_yield:
                 next_yield = len(records) + step_records
@@ -325,7 +359,8 @@ class Decisions:
         names = dict.fromkeys(s.name for s in specs)
         return ControllerResult([], [CreateTopicResult(n, ErrorCode.POLICY_VIOLATION, message) for n in names])
 
-    def _create_topic(self, s: CreateTopicSpec, existing_unified: dict[str, str], configs: "_TopicConfigs"):
+    def _create_topic(self, s: CreateTopicSpec, existing_unified: Mapping[str, frozenset],
+                      configs: "_TopicConfigs"):
         msg = invalid_topic_name(s.name)
         if msg:
             raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, msg)
@@ -344,8 +379,9 @@ class Decisions:
                 raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
             overrides[k] = v
         views = configs.views(overrides)
-        other = existing_unified.get(unify_collision_chars(s.name))
-        if other is not None and other != s.name:
+        other = next(iter(sorted(existing_unified.get(unify_collision_chars(s.name), frozenset()) - {s.name})), None) \
+            if "." in s.name or "_" in s.name else None
+        if other is not None:
             raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, f"Topic '{s.name}' collides with existing topic: {other}")
         if s.assignments:
             if s.replication_factor != -1:

@@ -95,3 +95,33 @@ def test_a_delete_past_ten_thousand_records_deletes_ten_thousand(ctl):
     assert codes == {(0, None): 10000, (E.UNKNOWN_SERVER_ERROR, None): 1,
                      (E.UNKNOWN_TOPIC_OR_PARTITION, "This server does not host this topic-partition."): 1}
     assert len(result.records) == 10000
+
+
+def test_name_collisions_are_found_without_a_pass_over_every_topic():
+    """The names that may collide ('.' or '_') are kept per image, moved forward by each image's
+    changes: a create, a delete and a re-create answer as a fresh map would (Kafka's
+    topicsWithCollisionChars), and a collision inside one request is found too."""
+    from odradek.controller.controller import Controller, CreateTopicSpec
+    from odradek.controller.decisions import colliding_names
+    from odradek.controller.image import BrokerImage
+    from odradek.log import FaultyFileSystem
+
+    c = Controller("/meta", 1, {}, 0, fs=FaultyFileSystem())
+    c.start(BrokerImage(1, "h", 9092), 0)
+
+    def codes(*names):
+        return [(r.name, r.error_code, r.error_message)
+                for r in c.create_topics([CreateTopicSpec(n, 1, 1) for n in names], False, 0)]
+
+    assert codes("a.b", "plain") == [("a.b", 0, None), ("plain", 0, None)]
+    assert codes("a_b") == [("a_b", 17, "Topic 'a_b' collides with existing topic: a.b")]
+    assert colliding_names(c.image) == {"a_b": frozenset({"a.b"})}
+    assert [e[2] for e in c.delete_topics(["a.b"], now_ms=0)] == [0]
+    assert colliding_names(c.image) == {}
+    assert codes("a_b", "x.y", "x_y") == [("a_b", 0, None), ("x.y", 0, None),
+                                          ("x_y", 17, "Topic 'x_y' collides with existing topic: x.y")]
+    fresh = {}
+    for n in c.image.topics:
+        if "." in n or "_" in n:
+            fresh.setdefault(n.replace(".", "_"), set()).add(n)
+    assert colliding_names(c.image) == {k: frozenset(v) for k, v in fresh.items()}
