@@ -1,9 +1,11 @@
 """The deny matrix of issue 22: for each API a client can call, principal bob without the ACL it needs is
 refused with Kafka's error and nothing changes (the state each row names is read back by the super
 user), then with the ACL granted the same request is served (no authorization error; a row with a state
-sees it change). Raw requests over SASL_PLAINTEXT PLAIN, one row per API, rows run in order (the
-transaction rows use the producer id bob's InitProducerId got). Runs against Apache Kafka 4.3 configured
-alike when ODRADEK_ACL_REF_BOOTSTRAP names its SASL_PLAINTEXT listener (see test_acls.py)."""
+sees it change). A filtering API (ListGroups, ListTransactions) shows bob only what he may describe; a
+row with ACLs given beforehand checks the next step (the topics after the group). Raw requests over
+SASL_PLAINTEXT PLAIN, one row per API, rows run in order (the transaction rows use the producer id bob's
+InitProducerId got). Runs against Apache Kafka 4.3 configured alike when ODRADEK_ACL_REF_BOOTSTRAP names
+its SASL_PLAINTEXT listener (see test_acls.py; every ACL of User:bob there is removed first and last)."""
 
 from __future__ import annotations
 
@@ -87,6 +89,7 @@ class Row:
     ok: set | None = field(default_factory=lambda: {0})  # the codes of a served request (None: any but a refusal)
     after: Callable[[dict, dict], None] | None = None  # keeps what a served response says in the context
     given: list = field(default_factory=list)  # ACLs bob has before: the row checks the next resource
+    shows: Callable[[dict], bool] | None = None  # a filtering API: what bob sees only with the ACL
 
 
 def t(row: str) -> str:
@@ -126,7 +129,8 @@ def topic_partitions(a: Client, topic: str) -> int:
 
 
 def topic_config(a: Client, topic: str) -> str:
-    r = a.call(32, 4, {"resources": [{"resource_type": 2, "resource_name": topic, "configuration_keys": ["retention.ms"]}]})
+    r = a.call(32, 4, {"resources": [{"resource_type": 2, "resource_name": topic,
+                                      "configuration_keys": ["retention.ms"]}]})
     return r["results"][0]["configs"][0]["value"]
 
 
@@ -186,6 +190,8 @@ ROWS = [
     Row("LeaveGroup", 13, 3, lambda c: {"group_id": g("join"), "members": [{"member_id": c.get("member", "m")}]},
         [], 30, lambda a: members(a, g("join"))),
     Row("DescribeGroups", 15, 5, lambda c: {"groups": [g("dg")]}, [(GROUP, g("dg"), DESCRIBE)], 30),
+    Row("ListGroups", 16, 4, lambda c: {"states_filter": []}, [], None,
+        shows=lambda r: g("of") in [x["group_id"] for x in r["groups"]]),
     Row("DeleteGroups", 42, 2, lambda c: {"groups_names": [g("del")]}, [(GROUP, g("del"), DELETE)], 30,
         lambda a: committed(a, g("del"), t("del"))),
     Row("OffsetDelete", 47, 0, lambda c: {"group_id": g("od"), "topics": [
@@ -197,7 +203,8 @@ ROWS = [
         [(GROUP, g("cgh"), READ), (TOPIC, t("cgh"), DESCRIBE)], 30),
     Row("ConsumerGroupDescribe", 69, 0, lambda c: {"group_ids": [g("cgh")]}, [(GROUP, g("cgh"), DESCRIBE)], 30,
         ok={0, 69}),  # a classic-only or missing group: GROUP_ID_NOT_FOUND
-    Row("InitProducerId(idempotent)", 22, 4, lambda c: {"transactional_id": None, "transaction_timeout_ms": 60000, "producer_id": -1,
+    Row("InitProducerId(idempotent)", 22, 4, lambda c: {"transactional_id": None, "transaction_timeout_ms": 60000,
+                                                       "producer_id": -1,
                                                        "producer_epoch": -1},
         [(CLUSTER, "kafka-cluster", IDEMPOTENT_WRITE)], 31),
     Row("InitProducerId(transactional)", 22, 4, lambda c: {"transactional_id": TID, "transaction_timeout_ms": 60000,
@@ -242,7 +249,8 @@ ROWS = [
                                                        "resource_pattern_type": 3, "principal": "User:carol",
                                                        "host": "*", "operation": READ, "permission_type": 3}]},
         [(CLUSTER, "kafka-cluster", ALTER)], 31, lambda a: acl_count(a, t("acl"))),
-    Row("DescribeAcls", 29, 3, lambda c: {"resource_type_filter": 1, "resource_name_filter": None, "pattern_type_filter": 1, "operation": 1,
+    Row("DescribeAcls", 29, 3, lambda c: {"resource_type_filter": 1, "resource_name_filter": None,
+                                          "pattern_type_filter": 1, "operation": 1,
                                           "permission_type": 1}, [(CLUSTER, "kafka-cluster", DESCRIBE)], 31),
     Row("DeleteAcls", 31, 3, lambda c: {"filters": [{"resource_type_filter": 2, "resource_name_filter": t("acl"),
                                                      "pattern_type_filter": 3, "operation": 1,
@@ -252,7 +260,9 @@ ROWS = [
     Row("DescribeProducers", 61, 0, lambda c: {"topics": [{"name": t("dp"), "partition_indexes": [0]}]},
         [(TOPIC, t("dp"), READ)], 29),
     Row("DescribeTransactions", 65, 0, lambda c: {"transactional_ids": [TID]}, [(TXN, TID, DESCRIBE)], 53),
-    Row("ListTransactions", 66, 0, lambda c: {"state_filters": [], "producer_id_filters": []}, [], None),
+    Row("ListTransactions", 66, 0, lambda c: {"state_filters": [], "producer_id_filters": []},
+        [(TXN, TID + "-lt", DESCRIBE)], None,
+        shows=lambda r: TID + "-lt" in [x["transactional_id"] for x in r["transaction_states"]]),
     Row("ElectLeaders", 43, 2, lambda c: {"election_type": 0, "topic_partitions": [
         {"topic": t("el"), "partitions": [0]}], "timeout_ms": 10000}, [], 31, ok={0, 84}),
     Row("AlterPartitionReassignments", 45, 0, lambda c: {"timeout_ms": 10000, "topics": [
@@ -293,15 +303,17 @@ ROWS = [
                                                        "acknowledge_types": [1]}]}]}]}, [], 30, ok=None),
     Row("DescribeShareGroupOffsets", 90, 0, lambda c: {"groups": [{"group_id": g("sh"), "topics": None}]},
         [], 30, ok=None),
-    Row("AlterShareGroupOffsets", 91, 0, lambda c: {"group_id": g("sho"), "topics": [{"topic_name": t("sh"), "partitions": [
-        {"partition_index": 0, "start_offset": 0}]}]}, [(GROUP, g("sho"), READ)], 30, ok=None),
+    Row("AlterShareGroupOffsets", 91, 0, lambda c: {"group_id": g("sho"), "topics": [
+        {"topic_name": t("sh"), "partitions": [{"partition_index": 0, "start_offset": 0}]}]},
+        [(GROUP, g("sho"), READ)], 30, ok=None),
     Row("DeleteShareGroupOffsets", 92, 0, lambda c: {"group_id": g("sho"), "topics": [{"topic_name": t("sh")}]},
         [(GROUP, g("sho"), DELETE)], 30, ok=None),
     Row("DescribeShareGroupOffsets(topic)", 90, 0, lambda c: {"groups": [{"group_id": g("sh2"), "topics": [
         {"topic_name": t("sh2"), "partitions": [0]}]}]}, [], 29, ok=None),
     Row("AlterShareGroupOffsets(topic)", 91, 0, lambda c: {"group_id": g("sh2"), "topics": [
         {"topic_name": t("sh2"), "partitions": [{"partition_index": 0, "start_offset": 0}]}]}, [], 29, ok=None),
-    Row("DeleteShareGroupOffsets(topic)", 92, 0, lambda c: {"group_id": g("sho2"), "topics": [{"topic_name": t("sh2")}]},
+    Row("DeleteShareGroupOffsets(topic)", 92, 0, lambda c: {"group_id": g("sho2"),
+                                                           "topics": [{"topic_name": t("sh2")}]},
         [], 29, ok=None, given=[(GROUP, g("sho2"), DELETE)]),
     Row("StreamsGroupHeartbeat(topic)", 88, 0, lambda c: {
         "group_id": g("st2"), "member_id": SHARE_MEMBER, "member_epoch": 0, "rebalance_timeout_ms": 30000,
@@ -370,7 +382,8 @@ def without_acls(a: Client, bob: Client) -> None:
                                     "permission_type": 1}]})
     assert error_codes(r) == {0}, r
     deadline = time.monotonic() + 30
-    while 31 not in error_codes(bob.call(29, 3, {"resource_type_filter": 1, "resource_name_filter": None, "pattern_type_filter": 1,
+    while 31 not in error_codes(bob.call(29, 3, {"resource_type_filter": 1, "resource_name_filter": None,
+                                                 "pattern_type_filter": 1,
                                                  "operation": 1, "permission_type": 1, **ANY_ACL})):
         assert time.monotonic() < deadline
         time.sleep(0.2)
@@ -389,6 +402,8 @@ def set_up(a: Client) -> None:
         a.call(10, 4, {"key_type": 0, "coordinator_keys": [group]})  # Kafka creates __consumer_offsets
         served(lambda: a.call(8, 8, offset_commit(group, topic, 0)))
     served(lambda: a.call(10, 4, {"key_type": 1, "coordinator_keys": [TID]}))  # and __transaction_state
+    served(lambda: a.call(22, 4, {"transactional_id": TID + "-lt", "transaction_timeout_ms": 60000,
+                                  "producer_id": -1, "producer_epoch": -1}))  # ListTransactions
     for epoch in (0, -1):  # an empty share group (DeleteShareGroupOffsets(topic))
         served(lambda: a.call(76, 1, {"group_id": g("sho2"), "member_id": SHARE_MEMBER, "member_epoch": epoch,
                                       "subscribed_topic_names": [t("sh2")] if epoch == 0 else None}))
@@ -419,6 +434,8 @@ def test_deny_matrix(bootstrap):
     for row in ROWS:  # without any ACL
         resp = bob.call(row.api_key, row.version, row.request(ctx))
         codes = error_codes(resp)
+        if row.shows is not None and row.shows(resp):
+            wrong.append(f"{row.name}: shows what bob may not describe")
         if row.denied is None:
             if codes & AUTH_ERRORS:
                 wrong.append(f"{row.name}: refused {codes} (Kafka serves it to everyone)")
@@ -443,6 +460,8 @@ def test_deny_matrix(bootstrap):
             wrong.append(f"{row.name}: codes {sorted(codes)} with the ACL")
         elif row.after:
             row.after(ctx, resp)
+        if row.shows is not None and not row.shows(resp):
+            wrong.append(f"{row.name}: does not show what bob may describe")
         if row.state:
             deadline = time.monotonic() + 10
             while row.state(a) == before and time.monotonic() < deadline:
