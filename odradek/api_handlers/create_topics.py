@@ -125,6 +125,7 @@ class _Steps:
 
 def _response(version: int, results, throttle_time_ms: int = 0, denied: _Denied = _NO_AUTHZ) -> CreateTopicsResponse:
     topics = []
+    shared: dict = {}  # id(config views), and the views themselves -> their entries (views live in results)
     for r in results:
         out = CreatableTopicResult(name=r.name, topic_id=r.topic_id, error_code=int(r.error_code),
                                    error_message=r.error_message, num_partitions=r.num_partitions,
@@ -133,9 +134,19 @@ def _response(version: int, results, throttle_time_ms: int = 0, denied: _Denied 
             if version >= 5 and r.error_code == 0:
                 out.topic_config_error_code = ErrorCode.TOPIC_AUTHORIZATION_FAILED
         elif version >= 5 and r.error_code == 0:
-            out.configs = [CreatableTopicConfigs(name=c.name, value=c.value, read_only=c.read_only,
-                                                 config_source=c.config_source, is_sensitive=c.is_sensitive)
-                           for c in r.configs]
+            # topics of the same settings share one list of entries (a large request's 4,999 topics
+            # would otherwise make ~175,000 entry objects in one go)
+            configs = shared.get(id(r.configs))
+            if configs is None:
+                key = tuple(r.configs)
+                configs = shared.get(key)
+                if configs is None:
+                    configs = shared[key] = [
+                        CreatableTopicConfigs(name=c.name, value=c.value, read_only=c.read_only,
+                                              config_source=c.config_source, is_sensitive=c.is_sensitive)
+                        for c in r.configs]
+                shared[id(r.configs)] = configs
+            out.configs = configs
         topics.append(out)
     topics += [CreatableTopicResult(name=n, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
                                     error_message="Authorization failed.") for n in denied.create]
