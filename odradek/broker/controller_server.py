@@ -310,9 +310,13 @@ class ControllerServer:
         reg = {}
 
         def raft(ctx, req):
+            refused = None
             if not authorization.allowed(ctx, CLUSTER_ACTION, CLUSTER, CLUSTER_NAME):  # as Kafka's ControllerApis
-                return top_level_error(response_class(ctx.api_key))(ctx.api_version, req,
-                                                                    ErrorCode.CLUSTER_AUTHORIZATION_FAILED, None)
+                refused = ErrorCode.CLUSTER_AUTHORIZATION_FAILED
+            elif not rpc.names_one_partition(req):
+                refused = ErrorCode.INVALID_REQUEST
+            if refused is not None:
+                return top_level_error(response_class(ctx.api_key))(ctx.api_version, req, refused, None)
             return delayed(ctx, self.driver.step_request(req))
 
         for cls in (rpc.VoteRequest, rpc.BeginQuorumEpochRequest, rpc.EndQuorumEpochRequest,

@@ -37,6 +37,12 @@ def part(msg):
     return msg.topics[0].partitions[0]
 
 
+def names_one_partition(msg) -> bool:
+    """Whether a raft request names one topic with one partition (``part`` reads it); Kafka answers
+    another INVALID_REQUEST."""
+    return len(msg.topics) == 1 and len(msg.topics[0].partitions) == 1
+
+
 def answered_part(resp):
     """A Fetch or FetchSnapshot response's partition and the leader it names as
     (partition, leader id, leader epoch); None when it failed as a whole or is empty."""
