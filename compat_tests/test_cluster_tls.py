@@ -1,7 +1,8 @@
-"""The nodes of a cluster talking TLS to each other (issue 22): 1 controller + 2 brokers whose
+"""The nodes of a cluster talking TLS and SASL to each other (issue 22): 1 controller + 2 brokers whose
 CONTROLLER listener (the Raft quorum, broker registration and heartbeats, forwarded admin writes)
-and inter-broker listener INTERNAL (replica fetchers, inter-broker RPCs) are SSL with client
-certificates required (mTLS between the nodes), clients on a PLAINTEXT listener. A topic
+is SASL_SSL with PLAIN (sasl.mechanism.controller.protocol) and whose inter-broker listener
+INTERNAL (replica fetchers, inter-broker RPCs) is SSL with client certificates required (mTLS
+between the brokers), clients on a PLAINTEXT listener. A topic
 replicated on both brokers takes records with acks=all (so the follower fetched them over TLS)
 and both brokers stay in its ISR."""
 
@@ -17,6 +18,9 @@ from odradek.cli_cluster import cluster_layout
 from tls_certs import TestCA
 
 TOPIC = "replicated-over-tls"
+# the controller listener's users (user_node) and the nodes' own credentials on it (username/password)
+JAAS = ('org.apache.kafka.common.security.plain.PlainLoginModule required username="node" password="node-secret" '
+        'user_node="node-secret";')
 
 
 @pytest.fixture(scope="module")
@@ -24,9 +28,12 @@ def tls_cluster(tmp_path_factory):
     root = tmp_path_factory.mktemp("cluster-tls")
     ca = TestCA(tmp_path_factory.mktemp("certs"))
     keystore = ca.keystore_pem("node", "localhost", "kpw")
-    tls = {"listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,INTERNAL:SSL,CONTROLLER:SSL",
+    tls = {"listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,INTERNAL:SSL,CONTROLLER:SASL_SSL",
            "ssl.keystore.type": "PEM", "ssl.keystore.location": str(keystore), "ssl.key.password": "kpw",
-           "ssl.truststore.type": "PEM", "ssl.truststore.location": str(ca.ca_file), "ssl.client.auth": "required"}
+           "ssl.truststore.type": "PEM", "ssl.truststore.location": str(ca.ca_file),
+           "listener.name.internal.ssl.client.auth": "required",
+           "sasl.mechanism.controller.protocol": "PLAIN", "listener.name.controller.sasl.enabled.mechanisms": "PLAIN",
+           "listener.name.controller.plain.sasl.jaas.config": JAAS}
     nodes = []
     for props in cluster_layout(1, 2, free_base(1, 2), str(root)):
         props.update(FAST)

@@ -198,6 +198,8 @@ def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
 
 
 _LISTENER_JAAS = re.compile(r"listener\.name\.([^.]+)\.([^.]+)\.sasl\.jaas\.config")
+_JAAS_USERNAME = re.compile(r'(?<![\w.])username\s*=\s*"')
+_JAAS_PASSWORD = re.compile(r'(?<![\w.])password\s*=\s*"')
 _LISTENER_MECHANISMS = re.compile(r"listener\.name\.([^.]+)\.sasl\.enabled\.mechanisms")
 _LISTENER_SSL = re.compile(r"(?:listener\.name\.([^.]+)\.)?(ssl\..+)")
 SSL_KEYS = frozenset({
@@ -549,6 +551,12 @@ class BrokerConfig:
     inter_broker_listener_name: str | None = prop("inter.broker.listener.name", None, lambda raw: str(raw).strip().upper())
     security_inter_broker_protocol: str = prop("security.inter.broker.protocol", "PLAINTEXT", _security_protocol,
                                                kafka_type="STRING")
+    # the SASL mechanism a node authenticates with to another node's SASL listener (Kafka's GSSAPI
+    # default is refused: odradek's nodes use PLAIN)
+    sasl_mechanism_inter_broker_protocol: str = prop("sasl.mechanism.inter.broker.protocol", "GSSAPI",
+                                                     lambda raw: str(raw).strip().upper(), kafka_type="STRING")
+    sasl_mechanism_controller_protocol: str = prop("sasl.mechanism.controller.protocol", "GSSAPI",
+                                                   lambda raw: str(raw).strip().upper(), kafka_type="STRING")
     controller_listeners: tuple[Listener, ...] = ()  # from listeners, by controller.listener.names
     controller_quorum_election_timeout_ms: int = prop("controller.quorum.election.timeout.ms", 1000,
                                                       _int(1, INT_MAX))
@@ -721,19 +729,15 @@ class BrokerConfig:
             raise ConfigError("Only one of inter.broker.listener.name and security.inter.broker.protocol should be set.")
         inter = self.inter_broker_listener
         if self.quorum_mode and self.controller_listener_names:
-            proto = listener_protocol(self, self.controller_listener_names[0])
-            if proto not in ("PLAINTEXT", "SSL"):
-                raise ConfigError(f"controller listener {self.controller_listener_names[0]} uses security protocol "
-                                  f"{proto}: between the nodes of a cluster odradek speaks PLAINTEXT or SSL, "
-                                  f"not SASL yet")
+            self._check_node_sasl(self.controller_listener_names[0], "sasl.mechanism.controller.protocol",
+                                  self.sasl_mechanism_controller_protocol)
+        if self.quorum_mode and "broker" in self.process_roles:
+            self._check_node_sasl(inter, "sasl.mechanism.inter.broker.protocol",
+                                  self.sasl_mechanism_inter_broker_protocol)
         for lst in every:
             proto = listener_protocol(self, lst.name)
             if proto == "PLAINTEXT":
                 continue
-            if self.quorum_mode and (lst not in self.listeners or lst.name == inter) and proto != "SSL":
-                raise ConfigError(f"listener {lst} uses security protocol {proto}: between the nodes of a cluster "
-                                  f"(its controller listener and inter.broker.listener.name) odradek speaks "
-                                  f"PLAINTEXT or SSL, not SASL yet")
             if proto in ("SASL_PLAINTEXT", "SASL_SSL"):
                 self._check_sasl(lst)
             if proto in ("SSL", "SASL_SSL"):
@@ -777,6 +781,18 @@ class BrokerConfig:
                    for lst in self.listeners]
         inter = self.inter_broker_listener
         return tuple(sorted(out, key=lambda lst: lst.name != inter))
+
+    def _check_node_sasl(self, listener: str, setting: str, mechanism: str) -> None:
+        """A SASL listener between nodes: odradek's nodes authenticate with PLAIN, with the username and
+        password of the listener's plain.sasl.jaas.config (as a Kafka broker's client side takes them)."""
+        proto = listener_protocol(self, listener)
+        if proto not in ("SASL_PLAINTEXT", "SASL_SSL"):
+            return
+        jaas = self.sasl_jaas(listener, "PLAIN")
+        if mechanism != "PLAIN" or not (_JAAS_USERNAME.search(jaas) and _JAAS_PASSWORD.search(jaas)):
+            raise ConfigError(f"listener {listener} ({proto}) between cluster nodes: odradek's nodes authenticate "
+                              f"with {setting}=PLAIN (given {mechanism}) and the username and password of "
+                              f"listener.name.{listener.lower()}.plain.sasl.jaas.config")
 
     def _check_sasl(self, lst: Listener) -> None:
         offered = {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}

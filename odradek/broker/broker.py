@@ -12,6 +12,7 @@ import uuid
 from typing import TYPE_CHECKING, Any, Callable
 
 from odradek.broker.coordinator_log import PendingWrites
+from odradek.broker.node_link import PLAINTEXT_LINK
 from odradek.broker.replication_throttle import ReplicationThrottle
 from odradek.coordinator.partition_loading import CoordinatorPartitions
 
@@ -50,7 +51,7 @@ class Broker:
         self.advertised_port = adv.port
         # every advertised listener: name -> [host, port] (a port-0 listener's port once bound)
         self.advertised_endpoints = {lst.name: [lst.host, lst.port] for lst in config.advertised_broker_listeners}
-        self.inter_broker_tls = None  # an SSL inter-broker listener: this broker's client side of it (start)
+        self.inter_broker_link = PLAINTEXT_LINK  # TLS/SASL of the inter-broker listener (set by start)
         self.purgatory = Purgatory(clock_ms, schedule)
         self._schedule = schedule
         # a cluster broker loads its coordinators' partitions in the background as it comes to lead
@@ -131,7 +132,7 @@ class Broker:
         """A client of the other brokers' inter-broker listeners (over TLS when it is SSL)."""
         from odradek.broker.inter_broker import InterBrokerClient
 
-        return InterBrokerClient(self.node_id, purpose, lambda: self.controller.image, timeout_s, self.inter_broker_tls)
+        return InterBrokerClient(self.node_id, purpose, lambda: self.controller.image, timeout_s, self.inter_broker_link)
 
     def set_bound_port(self, listener: str, port: int) -> None:
         """A listener bound to port 0 is advertised on the port it got (unless advertised otherwise)."""
@@ -188,12 +189,12 @@ class Broker:
             alter_partition = self.alter_partition = AlterPartitionManager(
                 controller_call, cfg.node_id, epoch_of_broker,
                 lambda tp, pid, answer: self.replicas.on_alter_partition_answer(tp, pid, answer))
-            from odradek.broker.tls import node_client_context
+            from odradek.broker.node_link import node_link
 
-            self.inter_broker_tls = node_client_context(cfg, cfg.inter_broker_listener)
+            self.inter_broker_link = node_link(cfg, cfg.inter_broker_listener, cfg.sasl_mechanism_inter_broker_protocol)
             self.replica_fetchers = ReplicaFetcherManager(
                 cfg.node_id, epoch_of_broker, broker_endpoints(lambda: self.controller.image), cfg,
-                self.clock_ms, self.purgatory_poke, throttle, self.inter_broker_tls)
+                self.clock_ms, self.purgatory_poke, throttle, self.inter_broker_link)
         self.replicas = ReplicaManager(self.log_manager, cfg.node_id, topic_log_config,
                                        self.purgatory_poke, self.clock_ms,
                                        min_insync_replicas=min_insync_replicas,

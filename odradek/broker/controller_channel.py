@@ -42,7 +42,7 @@ async def wait_for_image(controller, pred, timeout_s: float = 5.0) -> bool:
 class ControllerChannel:
     def __init__(self, server: ControllerServer):
         self._server = server
-        self._peers = {v: PeerChannel(h, p, f"odradek-{server.node_id}", server.controller_tls)
+        self._peers = {v: PeerChannel(h, p, f"odradek-{server.node_id}", server.controller_link)
                        for v, (h, p) in server.voters.items()}
 
     async def call(self, req, version: int, api_key: int, timeout_s: float = 15.0,

@@ -18,6 +18,7 @@ import logging
 import os
 import time
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from odradek.api_handlers import authorization
 from odradek.api_handlers import describe_cluster as dc
@@ -30,7 +31,9 @@ from odradek.broker.controller_api import (
     ControllerApi, delayed, not_controller_response,
 )
 from odradek.broker.coordinator_log import PendingWrites
-from odradek.broker.tls import node_client_context
+from odradek.broker.node_link import node_link
+from odradek.broker.sasl_gate import SASL_AUTHENTICATE, SASL_HANDSHAKE
+from odradek.config import listener_protocol
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, RaftDriver
@@ -60,6 +63,10 @@ log = logging.getLogger("odradek.quorum")
 
 WRITE_TIMEOUT_S = 10.0
 ENDPOINT_CONTROLLER = 2  # DescribeCluster's EndpointType
+
+if TYPE_CHECKING:
+    from odradek.broker.listeners import ServedListener
+    from odradek.security.sasl import SaslSession
 
 
 def _now_ms() -> int:
@@ -92,8 +99,9 @@ class ControllerServer:
         self.controller = controller
         self.cluster_id = cluster_id
         self.voters = {vid: (h, p) for vid, h, p in config.controller_quorum_voters}
-        # an SSL controller listener: this node's client side of it (raft peers, broker -> controller)
-        self.controller_tls = node_client_context(config, config.controller_listener_names[0])
+        # this node's client side of the controller listener (raft peers, broker -> controller): TLS, SASL
+        self.controller_link = node_link(config, config.controller_listener_names[0],
+                                         config.sasl_mechanism_controller_protocol)
         self.metadata_dir = os.path.join(config.data_dir, "metadata")
         self.clock_ms = _now_ms
         self.broker = self  # the CONTROLLER listener's connections take the purgatory and services from here
@@ -117,9 +125,11 @@ class ControllerServer:
         self._tasks: list = []
 
     # ------------------------------------------------------------ start-up / shutdown
-    def sasl_session(self, listener=None) -> None:
-        """The CONTROLLER listener is PLAINTEXT: no SASL exchange."""
-        return None
+    def sasl_session(self, listener: ServedListener | None = None) -> SaslSession | None:
+        """A SASL controller listener's exchange with a connecting node (PLAIN, as its users say)."""
+        if listener is None:
+            return None
+        return listener.sasl_session(self.config, self.controller.image.scram_credentials)
 
     async def start(self) -> None:
         loop = asyncio.get_running_loop()
@@ -142,7 +152,7 @@ class ControllerServer:
             tick_ms=TICK_MS,
             cluster_id=self.cluster_id)
         self.driver = RaftDriver(self.node_id, self.voters, self.metadata_dir, rc, self,
-                                 cfg.metadata_log_max_record_bytes_between_snapshots, tls=self.controller_tls)
+                                 cfg.metadata_log_max_record_bytes_between_snapshots, link=self.controller_link)
         self.controller.attach_quorum(RaftMetadataDriver(self), self.cluster_id, self.driver.node)
         if self.is_controller:
             from odradek.broker.connection import KafkaConnection
@@ -328,6 +338,10 @@ class ControllerServer:
             reg[key] = ControllerApi(key, mod.MIN_VERSION, mod.MAX_VERSION, lambda ctx, req, mod=mod: delayed(
                 ctx, asyncio.ensure_future(self.admin_write(mod, ctx, req))))
         reg[32] = REGISTRY[32]  # DescribeConfigs: read-only
+        if any(listener_protocol(self.config, n) in ("SASL_PLAINTEXT", "SASL_SSL")
+               for n in self.config.controller_listener_names):  # a SASL controller listener (sasl_gate.py)
+            reg[SASL_HANDSHAKE] = REGISTRY[SASL_HANDSHAKE]
+            reg[SASL_AUTHENTICATE] = REGISTRY[SASL_AUTHENTICATE]
         reg[DESCRIBE_QUORUM] = ControllerApi(DESCRIBE_QUORUM, 0, 2, lambda ctx, req: self.describe_quorum(ctx.now_ms))
         reg[BROKER_REGISTRATION] = ControllerApi(BROKER_REGISTRATION, 0, 4, lambda ctx, req: delayed(
             ctx, asyncio.ensure_future(self.register_broker(req))))

@@ -5,9 +5,9 @@ request at a time on it, the destination's endpoint from the current metadata im
 from __future__ import annotations
 
 import asyncio
-import ssl
 from typing import Callable, Protocol
 
+from odradek.broker.node_link import PLAINTEXT_LINK, NodeLink
 from odradek.broker.replica_fetcher import LeaderConnection
 from odradek.broker.wire_client import WireClientError
 from odradek.wire.exceptions import WireError
@@ -31,9 +31,9 @@ _FAILURES = (OSError, EOFError, TimeoutError, asyncio.IncompleteReadError, WireE
 
 class InterBrokerClient:
     def __init__(self, node_id: int, purpose: str, image: Callable[[], object], timeout_s: float,
-                 tls: ssl.SSLContext | None = None):
+                 link: NodeLink = PLAINTEXT_LINK):
         self.client_id = f"broker-{node_id}-{purpose}"
-        self.tls = tls  # an SSL inter-broker listener: the client side of it
+        self.link = link  # TLS/SASL of the inter-broker listener (broker/node_link.py)
         self._image = image
         self.timeout_s = timeout_s
         self._conns: dict[int, LeaderConnection] = {}
@@ -49,7 +49,7 @@ class InterBrokerClient:
                     b = self._image().brokers.get(broker_id)
                     if b is None or b.fenced:
                         raise NotDelivered(f"broker {broker_id} is not available")
-                    conn = await LeaderConnection.open(b.host, b.port, self.client_id, self.timeout_s, self.tls)
+                    conn = await LeaderConnection.open(b.host, b.port, self.client_id, self.timeout_s, self.link)
                     self._conns[broker_id] = conn
                 version = conn.version_for(type(request), max_version)
                 if version < min_version:

@@ -5,12 +5,13 @@
 from __future__ import annotations
 
 import re
+import secrets
 import ssl
 from dataclasses import dataclass, field
 
 from odradek.broker.tls import server_context
 from odradek.config import ConfigError, Listener, listener_protocol
-from odradek.security.sasl import plain_users
+from odradek.security.sasl import SaslSession, plain_users
 from odradek.security.ssl_principal import NoMatchingRule, SslPrincipalMapper, subject_dn
 
 ANONYMOUS = "User:ANONYMOUS"
@@ -37,6 +38,14 @@ class ServedListener:
         if self._plain_users is None:
             self._plain_users = plain_users(cfg.sasl_jaas(self.name, "PLAIN"))
         return self._plain_users
+
+    def sasl_session(self, cfg, scram_credentials) -> SaslSession | None:
+        """A new connection's SASL exchange on a SASL_PLAINTEXT/SASL_SSL listener; None otherwise.
+        ``scram_credentials``: the metadata image's, (user, mechanism) -> credential."""
+        if not self.sasl:
+            return None
+        return SaslSession(cfg.sasl_mechanisms(self.name), self.plain_users(cfg),
+                           lambda user, mech: scram_credentials.get((user, mech)), lambda: secrets.token_urlsafe(24))
 
     def tls_principal(self, ssl_object) -> str | None:
         """The principal of an SSL (not SASL_SSL) connection, as Kafka's DefaultKafkaPrincipalBuilder:

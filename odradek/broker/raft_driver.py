@@ -16,11 +16,11 @@ import heapq
 import logging
 import os
 import random
-import ssl
 import struct
 import time
 from typing import Callable
 
+from odradek.broker.node_link import PLAINTEXT_LINK, NodeLink
 from odradek.broker.stats import CommitLatency
 from odradek.raft import rpc
 from odradek.log.fs import FileSystem
@@ -53,10 +53,10 @@ class PeerChannel:
 
     RETRY_S = 0.2
 
-    def __init__(self, host: str, port: int, client_id: str, tls: ssl.SSLContext | None = None):
+    def __init__(self, host: str, port: int, client_id: str, link: NodeLink = PLAINTEXT_LINK):
         self.host, self.port = host, port
         self.client_id = client_id
-        self.tls = tls  # an SSL controller listener: this node's client TLS context (broker/tls.client_context)
+        self.link = link  # TLS/SASL of the controller listener (broker/node_link.py)
         self._writer = None
         self._connecting = None
         self._queued: list[bytes] = []
@@ -85,8 +85,7 @@ class PeerChannel:
     async def _run(self) -> None:
         writer = None
         try:
-            reader, writer = await asyncio.open_connection(self.host, self.port, ssl=self.tls,
-                                                           server_hostname=self.host if self.tls else None)
+            reader, writer = await self.link.open(self.host, self.port, self.client_id)
             self._writer = writer
             self._connecting = None
             for data in self._queued:
@@ -145,14 +144,14 @@ class RaftDriver:
 
     def __init__(self, node_id: int, voters: dict[int, tuple[str, int]], metadata_dir: str,
                  config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20, fs: FileSystem | None = None,
-                 halt: Callable[[int], None] = os._exit, tls: ssl.SSLContext | None = None):
+                 halt: Callable[[int], None] = os._exit, link: NodeLink = PLAINTEXT_LINK):
         """``halt``: ends the process at once (Kafka's fatal fault handler), as a failed disk does."""
         self._halt = halt
         self.storage = FileStorage(os.path.join(metadata_dir, DIR_NAME), fs)
         state = self.storage.load()
         self.node = RaftNode(node_id, voters.keys(), state, config, rng_seed=random.randrange(1 << 30))
         self.voters = dict(voters)
-        self.peers = {v: PeerChannel(h, p, f"raft-{node_id}", tls) for v, (h, p) in voters.items() if v != node_id}
+        self.peers = {v: PeerChannel(h, p, f"raft-{node_id}", link) for v, (h, p) in voters.items() if v != node_id}
         self.sm = sm
         self.snapshot_every_bytes = snapshot_every_bytes
         self._since_snapshot = 0

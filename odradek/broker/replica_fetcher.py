@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import ssl
 import struct
 from dataclasses import dataclass
 from typing import Callable, Iterable, NamedTuple, Protocol
 
 from odradek.broker.fetch_session_handler import SESSION_ERRORS, FetchSessionHandler
+from odradek.broker.node_link import PLAINTEXT_LINK, NodeLink
 from odradek.broker.replication_throttle import ReplicationThrottle
 from odradek.broker.wire_client import WireClientError, common_version
 from odradek.config import BrokerConfig
@@ -147,11 +147,10 @@ class LeaderConnection:
 
     @classmethod
     async def open(cls, host: str, port: int, client_id: str, timeout_s: float,
-                   tls: ssl.SSLContext | None = None) -> LeaderConnection:
-        """``tls``: an SSL inter-broker listener's client context (broker/tls.client_context)."""
+                   link: NodeLink = PLAINTEXT_LINK) -> LeaderConnection:
+        """``link``: TLS/SASL of the inter-broker listener (broker/node_link.py)."""
         async with asyncio.timeout(timeout_s):
-            reader, writer = await asyncio.open_connection(host, port, ssl=tls,
-                                                           server_hostname=host if tls is not None else None)
+            reader, writer = await link.open(host, port, client_id)
         conn = cls(reader, writer, client_id)
         try:
             resp = await conn.call(ApiVersionsRequest(client_software_name="odradek",
@@ -208,7 +207,7 @@ class FetcherSettings:
     backoff_ms: int           # replica.fetch.backoff.ms
     socket_timeout_ms: int    # replica.socket.timeout.ms (the request timeout)
     throttle: ReplicationThrottle | None = None  # follower.replication.throttled.rate (KIP-73)
-    tls: ssl.SSLContext | None = None  # an SSL inter-broker listener: the client side of it
+    link: NodeLink = PLAINTEXT_LINK  # TLS/SASL of the inter-broker listener
 
 
 @dataclass(eq=False)
@@ -348,7 +347,7 @@ class ReplicaFetcher:
             return None
         try:
             self._conn = await LeaderConnection.open(addr[0], addr[1], self.client_id, self.s.socket_timeout_ms / 1000,
-                                                     self.s.tls)
+                                                     self.s.link)
         except _CONNECTION_ERRORS as e:
             if not self._unreachable:
                 log.warning("fetcher %d: cannot connect to leader %d at %s:%d: %s; retrying every %d ms",
@@ -598,13 +597,13 @@ class ReplicaFetcherManager:
     def __init__(self, node_id: int, broker_epoch: Callable[[], int],
                  endpoint: Callable[[int], tuple[str, int] | None], config: BrokerConfig,
                  clock_ms: Callable[[], int], poke: Callable[[tuple], None],
-                 throttle: ReplicationThrottle | None = None, tls: ssl.SSLContext | None = None):
+                 throttle: ReplicationThrottle | None = None, link: NodeLink = PLAINTEXT_LINK):
         self.settings = FetcherSettings(
             node_id=node_id, broker_epoch=broker_epoch, endpoint=endpoint, clock_ms=clock_ms, poke=poke,
             max_bytes=config.replica_fetch_max_bytes, response_max_bytes=config.replica_fetch_response_max_bytes,
             max_wait_ms=config.replica_fetch_wait_max_ms, min_bytes=config.replica_fetch_min_bytes,
             backoff_ms=config.replica_fetch_backoff_ms, socket_timeout_ms=config.replica_socket_timeout_ms,
-            throttle=throttle, tls=tls)
+            throttle=throttle, link=link)
         self.num_fetchers = config.num_replica_fetchers
         self.fetchers: dict[tuple[int, int], ReplicaFetcher] = {}
         self._closing: set[asyncio.Task] = set()  # idle fetchers shutting down

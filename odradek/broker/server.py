@@ -7,7 +7,6 @@ import asyncio
 import functools
 import logging
 import os
-import secrets
 import signal
 import sys
 import time
@@ -145,12 +144,9 @@ class BrokerServer:
 
     def sasl_session(self, listener: ServedListener | None) -> SaslSession | None:
         """A new connection's SASL exchange on a SASL_PLAINTEXT/SASL_SSL listener; None otherwise."""
-        if listener is None or not listener.sasl:
+        if listener is None:
             return None
-        cfg = self.config
-        creds = self.broker.controller.image.scram_credentials
-        return SaslSession(cfg.sasl_mechanisms(listener.name), listener.plain_users(cfg),
-                           lambda user, mech: creds.get((user, mech)), lambda: secrets.token_urlsafe(24))
+        return listener.sasl_session(self.config, self.broker.controller.image.scram_credentials)
 
     def _new_connection(self, listener: ServedListener) -> KafkaConnection:
         self.connections_created += 1

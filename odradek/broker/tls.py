@@ -152,11 +152,3 @@ def client_context(cfg, listener: str) -> ssl.SSLContext:
     if get("ssl.keystore.location") or get("ssl.keystore.key"):
         _load_keystore(ctx, get)
     return ctx
-
-
-def node_client_context(cfg, listener: str) -> ssl.SSLContext | None:
-    """A node's client TLS context for another node's ``listener``; None when it is PLAINTEXT."""
-    from odradek.config import listener_protocol
-
-    return client_context(cfg, listener) if listener_protocol(cfg, listener) == "SSL" else None
-

@@ -175,6 +175,15 @@ class _ScramFirst:
 _JAAS_USER = re.compile(r'user_([^=\s]+)\s*=\s*"((?:[^"\\]|\\.)*)"')
 
 
+_JAAS_OPTION = re.compile(r'(?<![\w.])(username|password)\s*=\s*"((?:[^"\\]|\\.)*)"')
+
+
+def jaas_credentials(jaas: str) -> tuple[str, str] | None:
+    """The username and password options of a JAAS config (a node's own credentials), None without both."""
+    found = {m.group(1): m.group(2).replace('\\"', '"') for m in _JAAS_OPTION.finditer(jaas)}
+    return (found["username"], found["password"]) if {"username", "password"} <= found.keys() else None
+
+
 def plain_users(jaas: str) -> dict[str, str]:
     """The users of a PlainLoginModule JAAS config: user_<name>="<password>" options."""
     return {m.group(1): m.group(2).replace('\\"', '"') for m in _JAAS_USER.finditer(jaas)}
