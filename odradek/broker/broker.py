@@ -525,6 +525,8 @@ class Broker:
                 self.persist_share_state(self.clock_ms())
             except Exception:
                 log.exception("share group state at shutdown")
+        if self.replicas is not None:
+            self.replicas.stop_creating()  # (no pending log is made once the logs close)
         if self.log_manager is not None:
             # the broker epoch this broker shut down in: its next registration's previous_broker_epoch
             self.log_manager.close(broker_epoch=self._broker_epoch())

@@ -310,6 +310,10 @@ class ReplicaManager:
             self._slice_scheduled = True
             self._background(self._create_slice)
 
+    def stop_creating(self) -> None:
+        """The broker stops: the pending logs are not made (the next start makes them)."""
+        self._pending.clear()
+
     def _create_slice(self) -> None:
         """The next CREATE_SLICE pending logs; the rest in later slices."""
         self._slice_scheduled = False

@@ -78,3 +78,11 @@ def test_small_creations_are_made_at_once():
     c, lm, rm, queued = broker()
     c.create_topics([CreateTopicSpec("small", CREATE_SLICE, 1)], False, 0)
     assert len(lm.list()) == CREATE_SLICE and queued == []
+
+
+def test_a_stopping_broker_makes_no_pending_log():
+    c, lm, rm, queued = broker()
+    c.create_topics([CreateTopicSpec("big", N, 1)], False, 0)
+    rm.stop_creating()
+    run(queued)
+    assert len(lm.list()) == CREATE_SLICE
