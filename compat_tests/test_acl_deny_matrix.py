@@ -322,6 +322,10 @@ ROWS = [
              "repartition_sink_topics": [], "repartition_source_topics": [], "copartition_groups": []}]},
         "active_tasks": [], "standby_tasks": [], "warmup_tasks": []},
         [(TOPIC, t("st"), DESCRIBE)], 29, ok=None, given=[(GROUP, g("st2"), READ)]),
+    Row("StreamsGroupHeartbeat(create)", 88, 0, lambda c: streams_join(g("st3-" + c["phase"]), t("st3-changelog")),
+        [(TOPIC, t("st3-changelog"), CREATE), (GROUP, g("st3-allow"), READ)], None,
+        lambda a: topic_partitions(a, t("st3-changelog")), ok=None,
+        given=[(GROUP, g("st3-deny"), READ), (TOPIC, t("st3"), DESCRIBE), (TOPIC, t("st3-changelog"), DESCRIBE)]),
     Row("StreamsGroupHeartbeat", 88, 0, lambda c: {"group_id": g("st"), "member_id": SHARE_MEMBER, "member_epoch": 0,
                                                   "rebalance_timeout_ms": 30000, "process_id": "p",
                                                   "topology": {"epoch": 1, "subtopologies": []},
@@ -331,6 +335,18 @@ ROWS = [
         ok={0, 69}),
 ]
 SHARE_MEMBER = "AAAAAAAAAAAAAAAAAAAAAA"
+
+
+def streams_join(group: str, changelog: str) -> dict:
+    """A streams member (of a new group: an existing member is not told again) whose topology has a state
+    changelog topic to create."""
+    return {"group_id": group, "member_id": SHARE_MEMBER, "member_epoch": 0, "rebalance_timeout_ms": 30000,
+            "process_id": "p", "topology": {"epoch": 1, "subtopologies": [
+                {"subtopology_id": "0", "source_topics": [t("st3")], "source_topic_regex": [],
+                 "state_changelog_topics": [{"name": changelog, "partitions": 0, "replication_factor": 0,
+                                             "topic_configs": []}],
+                 "repartition_sink_topics": [], "repartition_source_topics": [], "copartition_groups": []}]},
+            "active_tasks": [], "standby_tasks": [], "warmup_tasks": []}
 
 
 def share_members(a: Client, group: str) -> int:
@@ -346,7 +362,7 @@ def share_fetch(c: dict, group: str) -> dict:
 
 def topics_to_create() -> list[str]:
     names = {"produce", "fetch", "lo", "md", "oc", "of", "del", "od", "cgh", "txn", "gone", "cp", "dr", "dc", "ac",
-             "iac", "dp", "el", "ofle", "dtp", "sh", "sh2", "st"}
+             "iac", "dp", "el", "ofle", "dtp", "sh", "sh2", "st", "st3"}
     return [t(n) for n in sorted(names)]
 
 
@@ -431,6 +447,7 @@ def test_deny_matrix(bootstrap):
         time.sleep(0.2)
     wrong = []
     before = {row.name: row.state(a) for row in ROWS if row.state}
+    ctx["phase"] = "deny"
     for row in ROWS:  # without any ACL
         resp = bob.call(row.api_key, row.version, row.request(ctx))
         codes = error_codes(resp)
@@ -452,6 +469,7 @@ def test_deny_matrix(bootstrap):
     while error_codes(bob.call(3, 12, {"topics": [{"name": t("dtp")}]})) != {0}:
         assert time.monotonic() < deadline
         time.sleep(0.2)
+    ctx["phase"] = "allow"
     for row in ROWS:  # with the ACLs
         before = row.state(a) if row.state else None
         resp = bob.call(row.api_key, row.version, row.request(ctx))

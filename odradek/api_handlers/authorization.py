@@ -89,7 +89,7 @@ def _group_heartbeat(ctx: RequestContext, req) -> ErrorCode | None:
 
 def _streams_group_heartbeat(ctx: RequestContext, req) -> ErrorCode | None:
     """READ on the group, then DESCRIBE on every topic its topology names (Kafka 4's KafkaApis; CREATE
-    on the internal topics it would create is not checked yet)."""
+    on the internal topics it would create: streams_group_heartbeat.may_create)."""
     if not allowed(ctx, READ, GROUP, req.group_id):
         return _GROUP_DENIED
     names: set[str] = set()

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import logging
 
+from odradek.api_handlers.authorization import allowed
 from odradek.api_handlers.error_responses import top_level_error
 from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator, image_topics
 from odradek.api_handlers.ports import Services
+from odradek.controller.acls import CLUSTER, CLUSTER_NAME, CREATE, TOPIC
+from odradek.coordinator.streams_topology import MISSING_INTERNAL_TOPICS
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.streams_group_heartbeat_response import (
     Endpoint,
@@ -47,6 +50,11 @@ def _task_map(items):
 
 def _task_ids(tasks: dict) -> list:
     return [TaskIds(subtopology_id=s, partitions=sorted(ps)) for s, ps in sorted(tasks.items()) if ps]
+
+
+def may_create(ctx, name: str) -> bool:
+    """CREATE on the cluster or on the topic (an internal topic a streams group needs)."""
+    return allowed(ctx, CREATE, CLUSTER, CLUSTER_NAME) or allowed(ctx, CREATE, TOPIC, name)
 
 
 def create_internal_topics(ctx, topics: dict) -> None:
@@ -86,11 +94,16 @@ def handle(ctx, request) -> StreamsGroupHeartbeatResponse:
     r = coord.streams_group_heartbeat(req, ctx.now_ms, image_topics(ctx))
     if r.error != ErrorCode.NONE:
         return _error(r.error, r.error_message)
-    create_internal_topics(ctx, r.topics_to_create)
+    status = list(r.status)
+    refused = [name for name in r.topics_to_create if not may_create(ctx, name)]
+    if refused:  # as Kafka's KafkaApis: none is created then
+        status.append((MISSING_INTERNAL_TOPICS, f"Unauthorized to CREATE on topics {','.join(refused)}."))
+    else:
+        create_internal_topics(ctx, r.topics_to_create)
     resp = StreamsGroupHeartbeatResponse(
         throttle_time_ms=0, error_code=0, error_message=None, member_id=r.member_id, member_epoch=r.member_epoch,
         heartbeat_interval_ms=r.heartbeat_interval_ms, acceptable_recovery_lag=0, task_offset_interval_ms=0,
-        status=[Status(status_code=c, status_detail=d) for c, d in r.status],  # Kafka: [] when none
+        status=[Status(status_code=c, status_detail=d) for c, d in status],  # Kafka: [] when none
         endpoint_information_epoch=r.endpoint_information_epoch)
     if r.assignment is not None:
         resp.active_tasks = _task_ids(r.assignment.active)
