@@ -537,6 +537,8 @@ class BrokerConfig:
                                                       kafka_type="INT")
     connection_failed_authentication_delay_ms: int = prop("connection.failed.authentication.delay.ms", 100,
                                                           _int(0, INT_MAX), kafka_type="INT")
+    # KIP-368: a SASL session's lifetime (0: none); past it the connection must re-authenticate
+    connections_max_reauth_ms: int = prop("connections.max.reauth.ms", 0, _int(0), kafka_type="LONG")
     # Kafka's StandardAuthorizer (security/authorizer.py) or none; another class is refused at start-up
     authorizer_class_name: str = prop("authorizer.class.name", "", _str, kafka_type="STRING")
     super_users: str = prop("super.users", "", _str)  # the authorizer's (not a KafkaConfig: not described)

@@ -47,6 +47,7 @@ QUOTA_EXEMPT = frozenset((4, 5, 6, 7, 17, 27, 36, 52, 53, 54, 55, 56, 57, 58, 62
 # their handlers put the controller mutation quota's throttle in the response (controller_mutation_rate)
 MUTATING = frozenset((19, 20, 37))
 API_VERSIONS = 18
+SASL_HANDSHAKE = 17
 ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
 _BYTES_TYPES = (bytes, bytearray, memoryview)
@@ -110,6 +111,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._memory_paused = False
         self._parked: deque = deque()  # complete frames waiting for room in the pool
         self._throttled = False
+        self._session_expires_ms: int | None = None  # a SASL session's end (connections.max.reauth.ms)
         self._slot_waiting = False  # over max.connections, waiting for another to close
         self.transport = None
         self.task = None
@@ -401,11 +403,20 @@ class KafkaConnection(asyncio.BufferedProtocol):
             log.debug("%s: unsupported api %d v%d; closing connection", self.name, key, ver)
             self.close(abort=True)
             return
-        if self.sasl is not None and not self.sasl.authenticated:  # a SASL listener's door (broker/sasl_gate.py)
-            door = gate(self.sasl, key, ver, body)
-            if door is not None:
-                await self._through_gate(key, ver, corr, door)
-                return
+        if self.sasl is not None:
+            if self._session_expires_ms is not None:  # connections.max.reauth.ms (KIP-368)
+                if key == SASL_HANDSHAKE:  # the client re-authenticates: a new exchange
+                    self.sasl = self.sasl.reauthentication()
+                    self._session_expires_ms = None
+                elif _now_ms() >= self._session_expires_ms:
+                    log.debug("%s: SASL session expired without re-authentication; closing connection", self.name)
+                    self.close(abort=True)
+                    return
+            if not self.sasl.authenticated:  # a SASL listener's door (broker/sasl_gate.py)
+                door = gate(self.sasl, key, ver, body, self.server.config.connections_max_reauth_ms)
+                if door is not None:
+                    await self._through_gate(key, ver, corr, door)
+                    return
         fault = None
         if self.server.faults is not None:  # odradek.testing.control.enable: injected faults (odradek/testing)
             fault = self.server.faults.match(key, ver, header.client_id, body, self._topic_name)
@@ -576,6 +587,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
         stats = self.request_stats
         if stats is not None and (self.sasl.authenticated or (door.close and door.response is not None)):
             stats.authenticated(self.listener_name, self.sasl.authenticated)
+        lifetime = self.server.config.connections_max_reauth_ms
+        if lifetime > 0 and self.sasl.authenticated:
+            self._session_expires_ms = _now_ms() + lifetime
         await self._send(key, ver, corr, door.response)
         if door.close:
             self.close()

@@ -25,8 +25,9 @@ class GateAnswer:
 PASS = None  # the request goes on to its handler
 
 
-def gate(session: SaslSession, api_key: int, version: int, body) -> GateAnswer | None:
-    """The answer of a request on a connection not yet authenticated; PASS for ApiVersions."""
+def gate(session: SaslSession, api_key: int, version: int, body, lifetime_ms: int = 0) -> GateAnswer | None:
+    """The answer of a request on a connection not yet authenticated; PASS for ApiVersions.
+    ``lifetime_ms``: connections.max.reauth.ms, told to the client once it has authenticated (KIP-368)."""
     if api_key == API_VERSIONS:
         return PASS
     if api_key == SASL_HANDSHAKE:
@@ -39,7 +40,7 @@ def gate(session: SaslSession, api_key: int, version: int, body) -> GateAnswer |
     if api_key == SASL_AUTHENTICATE:
         step = session.authenticate(bytes(body.auth_bytes))
         resp = SaslAuthenticateResponse(error_code=step.error, error_message=step.message, auth_bytes=step.token,
-                                        session_lifetime_ms=0)
+                                        session_lifetime_ms=lifetime_ms if session.authenticated else 0)
         failed = step.error != ErrorCode.NONE
         return GateAnswer(resp, close=failed, failed_auth=step.error == ErrorCode.SASL_AUTHENTICATION_FAILED)
     return GateAnswer(None, close=True)  # "Unexpected Kafka request ... during SASL handshake"

@@ -63,6 +63,14 @@ class SaslSession:
         self.mechanism: str | None = None
         self.principal: str | None = None  # "User:<name>" once authenticated
         self._scram_server = None
+        self._previous: tuple[str | None, str | None] | None = None  # a re-authentication's (mechanism, principal)
+
+    def reauthentication(self) -> SaslSession:
+        """A new exchange on this authenticated connection (KIP-368): the same mechanism and the
+        same principal are required, as Kafka's SaslServerAuthenticator.ReauthInfo."""
+        again = SaslSession(self.enabled, self.plain_users, self.scram, self.new_nonce)
+        again._previous = (self.mechanism, self.principal)
+        return again
 
     @property
     def authenticated(self) -> bool:
@@ -73,7 +81,7 @@ class SaslSession:
         connection is then closed, as Kafka closes it)."""
         if self.state != HANDSHAKE:
             return ErrorCode.ILLEGAL_SASL_STATE
-        if mechanism not in self.enabled:
+        if mechanism not in self.enabled or (self._previous is not None and mechanism != self._previous[0]):
             self.state = FAILED_STATE
             return ErrorCode.UNSUPPORTED_SASL_MECHANISM
         self.mechanism = mechanism
@@ -138,8 +146,14 @@ class SaslSession:
         return self._done(first.user, b"v=" + base64.b64encode(server_signature))
 
     def _done(self, user: str, token: bytes) -> Step:
+        principal = f"User:{user}"
+        if self._previous is not None and principal != self._previous[1]:
+            self.state = FAILED_STATE
+            before = (self._previous[1] or "").replace(":", ".", 1)
+            return Step(ErrorCode.SASL_AUTHENTICATION_FAILED, "Cannot change principals during re-authentication "
+                        f"from {before}: {principal.replace(':', '.', 1)}", b"")
         self.state = DONE
-        self.principal = f"User:{user}"
+        self.principal = principal
         return Step(ErrorCode.NONE, None, token)
 
 
