@@ -2,7 +2,8 @@
 session lifetime is told in SaslAuthenticate; a connection that goes past it without
 re-authenticating is closed at its next request; a re-authentication keeps the connection, and must
 keep the mechanism and the principal (Kafka's SaslServerAuthenticator); librdkafka re-authenticates
-by itself and a producer runs through several lifetimes without an error."""
+by itself and a producer runs through several lifetimes without an error. The raw-client answers
+were checked against Kafka 4.3 with the same settings (the same codes, message and closes)."""
 
 from __future__ import annotations
 
@@ -79,9 +80,11 @@ def test_a_reauthentication_keeps_the_connection_and_its_principal(broker):
     finally:
         raw.close()
     raw = RawClient(broker.bootstrap)
-    try:
+    try:  # another mechanism: the handshake is answered, the connection closed at the next step (as Kafka 4.3)
         assert login(raw, "admin", "admin-secret").error_code == 0
-        assert login(raw, "admin", "x", mechanism="SCRAM-SHA-256").error_code == ErrorCode.UNSUPPORTED_SASL_MECHANISM
+        assert raw.call(SaslHandshakeRequest(mechanism="SCRAM-SHA-256"), 1).error_code == 0
+        with pytest.raises(ConnectionError):
+            raw.call(SaslAuthenticateRequest(auth_bytes=b"n,,n=admin,r=abcdefgh"), 2)
     finally:
         raw.close()
 

@@ -38,6 +38,8 @@ def gate(session: SaslSession, api_key: int, version: int, body, lifetime_ms: in
         return GateAnswer(SaslHandshakeResponse(error_code=err, mechanisms=list(session.enabled)),
                           close=err != ErrorCode.NONE)
     if api_key == SASL_AUTHENTICATE:
+        if session.mechanism_changed:  # a re-authentication may not change the mechanism: closed unanswered
+            return GateAnswer(None, close=True)
         step = session.authenticate(bytes(body.auth_bytes))
         resp = SaslAuthenticateResponse(error_code=step.error, error_message=step.message, auth_bytes=step.token,
                                         session_lifetime_ms=lifetime_ms if session.authenticated else 0)

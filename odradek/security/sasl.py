@@ -64,6 +64,7 @@ class SaslSession:
         self.principal: str | None = None  # "User:<name>" once authenticated
         self._scram_server = None
         self._previous: tuple[str | None, str | None] | None = None  # a re-authentication's (mechanism, principal)
+        self.mechanism_changed = False  # a re-authentication asked for another mechanism
 
     def reauthentication(self) -> SaslSession:
         """A new exchange on this authenticated connection (KIP-368): the same mechanism and the
@@ -81,9 +82,13 @@ class SaslSession:
         connection is then closed, as Kafka closes it)."""
         if self.state != HANDSHAKE:
             return ErrorCode.ILLEGAL_SASL_STATE
-        if mechanism not in self.enabled or (self._previous is not None and mechanism != self._previous[0]):
+        if mechanism not in self.enabled:
             self.state = FAILED_STATE
             return ErrorCode.UNSUPPORTED_SASL_MECHANISM
+        if self._previous is not None and mechanism != self._previous[0]:
+            # Kafka answers the handshake, then closes the connection at the SaslAuthenticate
+            # ("not supported for re-authentication of mechanism ...")
+            self.mechanism_changed = True
         self.mechanism = mechanism
         self.state = AUTHENTICATE
         return ErrorCode.NONE

@@ -119,3 +119,19 @@ def test_a_short_salt_is_accepted_as_kafka_accepts_it():
     assert final.error == ErrorCode.NONE and s.principal == "User:alice"
     server_key = hmac.new(salted, b"Server Key", hashlib.sha256).digest()
     assert final.token == b"v=" + base64.b64encode(hmac.new(server_key, auth, hashlib.sha256).digest())
+
+
+def test_a_reauthentication_keeps_the_mechanism_and_the_principal():
+    s = session()
+    assert s.handshake("PLAIN") == ErrorCode.NONE and s.authenticate(b"\0admin\0admin-secret").error == 0
+    again = s.reauthentication()
+    assert not again.authenticated and again.handshake("PLAIN") == ErrorCode.NONE
+    assert again.authenticate(b"\0admin\0admin-secret").error == 0 and again.principal == "User:admin"
+    other = s.reauthentication()
+    assert other.handshake("PLAIN") == ErrorCode.NONE
+    step = other.authenticate(b'\0bob\0b"ob')
+    assert (step.error, step.message) == (ErrorCode.SASL_AUTHENTICATION_FAILED,
+                                          "Cannot change principals during re-authentication from User.admin: User.bob")
+    assert not other.authenticated
+    moved = s.reauthentication()
+    assert moved.handshake("SCRAM-SHA-256") == ErrorCode.NONE and moved.mechanism_changed  # closed at the next step
