@@ -36,11 +36,17 @@ def _add_serve(sub) -> None:
                    help="broker log level on stderr (default: $ODRADEK_LOG_LEVEL, else INFO: listeners, "
                         "topics created/deleted, group rebalances, segment deletions; DEBUG adds client "
                         "connection errors)")
+    p.add_argument("--add-scram", action="append", default=[], metavar="CREDENTIAL",
+                   help="a SCRAM credential a fresh cluster's metadata starts with (repeatable), as Kafka's "
+                        "kafka-storage format --add-scram, e.g. 'SCRAM-SHA-256=[name=alice,password=alice-secret]' "
+                        "or 'SCRAM-SHA-512=[name=alice,iterations=8192,salt=\"N3E=\",saltedpassword=\"YCE=\"]': "
+                        "so brokers can authenticate to the controllers with SCRAM before any credential is "
+                        "altered; ignored once the metadata log exists. Give it to every controller")
     p.set_defaults(func=_serve)
 
 
 def build_config(args):
-    from odradek.config import BrokerConfig, parse_override, read_properties_file
+    from odradek.config import BrokerConfig, ConfigError, parse_override, read_properties_file
 
     props: dict[str, str] = {}
     if args.properties:
@@ -58,7 +64,19 @@ def build_config(args):
         props["odradek.http.port"] = str(args.http_port)
     if args.trace:
         props["odradek.testing.trace.file"] = args.trace
-    return BrokerConfig.from_properties(props)
+    cfg = BrokerConfig.from_properties(props)
+    if args.add_scram:
+        import dataclasses
+        import secrets
+
+        from odradek.controller.scram import AddScramError, add_scram_record
+
+        try:
+            records = tuple(add_scram_record(a, lambda: secrets.token_bytes(16)) for a in args.add_scram)
+        except AddScramError as e:
+            raise ConfigError(f"--add-scram: {e}") from None
+        cfg = dataclasses.replace(cfg, bootstrap_scram=records)
+    return cfg
 
 
 def _serve(args) -> int:

@@ -198,6 +198,7 @@ def parse_listeners_keep_all(item: str) -> tuple[Listener, ...]:
 
 
 _LISTENER_JAAS = re.compile(r"listener\.name\.([^.]+)\.([^.]+)\.sasl\.jaas\.config")
+NODE_SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")  # a node's client side (not GSSAPI, OAUTHBEARER)
 _JAAS_USERNAME = re.compile(r'(?<![\w.])username\s*=\s*"')
 _JAAS_PASSWORD = re.compile(r'(?<![\w.])password\s*=\s*"')
 _LISTENER_MECHANISMS = re.compile(r"listener\.name\.([^.]+)\.sasl\.enabled\.mechanisms")
@@ -589,6 +590,8 @@ class BrokerConfig:
     explicit: dict = field(default_factory=dict, compare=False, repr=False)
     # properties given that odradek does not use (Kafka warns about those and starts)
     unused: tuple = field(default=(), compare=False, repr=False)
+    # `odradek serve --add-scram`: UserScramCredentialRecords a fresh metadata log starts with
+    bootstrap_scram: tuple = field(default=(), compare=False, repr=False)
 
     # ------------------------------------------------------------ derived
 
@@ -733,6 +736,10 @@ class BrokerConfig:
         if self.quorum_mode and self.controller_listener_names:
             self._check_node_sasl(self.controller_listener_names[0], "sasl.mechanism.controller.protocol",
                                   self.sasl_mechanism_controller_protocol)
+        if (listener_protocol(self, inter) in ("SASL_PLAINTEXT", "SASL_SSL")
+                and self.sasl_mechanism_inter_broker_protocol not in self.sasl_mechanisms(inter)):
+            raise ConfigError("requirement failed: sasl.mechanism.inter.broker.protocol must be included in "
+                              "sasl.enabled.mechanisms when SASL is used for inter-broker communication")
         if self.quorum_mode and "broker" in self.process_roles:
             self._check_node_sasl(inter, "sasl.mechanism.inter.broker.protocol",
                                   self.sasl_mechanism_inter_broker_protocol)
@@ -785,16 +792,17 @@ class BrokerConfig:
         return tuple(sorted(out, key=lambda lst: lst.name != inter))
 
     def _check_node_sasl(self, listener: str, setting: str, mechanism: str) -> None:
-        """A SASL listener between nodes: odradek's nodes authenticate with PLAIN, with the username and
-        password of the listener's plain.sasl.jaas.config (as a Kafka broker's client side takes them)."""
+        """A SASL listener between nodes: odradek's nodes authenticate with PLAIN, SCRAM-SHA-256 or
+        SCRAM-SHA-512, with the username and password of the listener's <mechanism>.sasl.jaas.config
+        (as a Kafka broker's client side takes them)."""
         proto = listener_protocol(self, listener)
         if proto not in ("SASL_PLAINTEXT", "SASL_SSL"):
             return
-        jaas = self.sasl_jaas(listener, "PLAIN")
-        if mechanism != "PLAIN" or not (_JAAS_USERNAME.search(jaas) and _JAAS_PASSWORD.search(jaas)):
+        jaas = self.sasl_jaas(listener, mechanism)
+        if mechanism not in NODE_SASL_MECHANISMS or not (_JAAS_USERNAME.search(jaas) and _JAAS_PASSWORD.search(jaas)):
             raise ConfigError(f"listener {listener} ({proto}) between cluster nodes: odradek's nodes authenticate "
-                              f"with {setting}=PLAIN (given {mechanism}) and the username and password of "
-                              f"listener.name.{listener.lower()}.plain.sasl.jaas.config")
+                              f"with {setting}={'|'.join(NODE_SASL_MECHANISMS)} (given {mechanism}) and the username "
+                              f"and password of listener.name.{listener.lower()}.{mechanism.lower()}.sasl.jaas.config")
 
     def _check_sasl(self, lst: Listener) -> None:
         offered = {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}

@@ -98,7 +98,8 @@ class Broker:
 
         self.controller_module = cmod
         self.controller = controller or cmod.Controller(os.path.join(data_dir, "metadata"), cfg.node_id,
-                                                        cfg.controller_defaults(), now)
+                                                        cfg.controller_defaults(), now,
+                                                        bootstrap=cfg.bootstrap_scram)
         default_log_config = cfg.log_config()
         self.default_log_config = default_log_config
 

@@ -257,7 +257,7 @@ class ControllerServer:
     async def _bootstrap(self) -> None:
         async with self._write_lock:
             if self.active and not self.controller.image.features:
-                await self._write(lambda d: d.bootstrap())
+                await self._write(lambda d: d.bootstrap(self.controller.bootstrap_records))
 
     async def _fence_expired_sessions(self) -> None:
         """Active controller: fence brokers whose heartbeats stopped (broker.session.timeout.ms),

@@ -2,8 +2,9 @@
 controller channel; the inter-broker listener: replica fetchers and inter-broker RPCs), as that
 listener's protocol asks: TLS with the listener's ssl.* settings (broker/tls.client_context), and
 SASL with the mechanism Kafka's nodes use (sasl.mechanism.controller.protocol,
-sasl.mechanism.inter.broker.protocol), PLAIN only: the client credentials are the username and
-password of the listener's plain.sasl.jaas.config, as Kafka's broker takes them."""
+sasl.mechanism.inter.broker.protocol): PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512, the client
+credentials being the username and password of the listener's <mechanism>.sasl.jaas.config, as
+Kafka's broker takes them."""
 
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import struct
 from dataclasses import dataclass
 
 from odradek.config import ConfigError, listener_protocol
-from odradek.security.sasl import jaas_credentials
+from odradek.security.sasl import PLAIN, jaas_credentials
+from odradek.security.scram_client import ScramClient, ScramError
 from odradek.wire.api import decode_response, encode_request
 from odradek.wire.messages.sasl_authenticate_request import SaslAuthenticateRequest
 from odradek.wire.messages.sasl_handshake_request import SaslHandshakeRequest
@@ -26,17 +28,24 @@ class NodeAuthenticationError(ConnectionError):
 
 
 @dataclass(frozen=True)
+class NodeSasl:
+    mechanism: str  # PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512
+    username: str
+    password: str
+
+
+@dataclass(frozen=True)
 class NodeLink:
     tls: ssl.SSLContext | None = None
-    plain: tuple[str, str] | None = None  # SASL PLAIN (username, password)
+    sasl: NodeSasl | None = None
 
     async def open(self, host: str, port: int, client_id: str):
         """(reader, writer) of a connection to host:port, through TLS and SASL as this link asks."""
         reader, writer = await asyncio.open_connection(host, port, ssl=self.tls,
                                                        server_hostname=host if self.tls is not None else None)
-        if self.plain is not None:
+        if self.sasl is not None:
             try:
-                await _authenticate(reader, writer, client_id, *self.plain)
+                await _authenticate(reader, writer, client_id, self.sasl)
             except BaseException:
                 writer.close()
                 raise
@@ -53,14 +62,27 @@ async def _call(reader, writer, msg, version: int, corr: int, client_id: str):
     return decode_response(await reader.readexactly(size), type(msg).API_KEY, version).body
 
 
-async def _authenticate(reader, writer, client_id: str, user: str, password: str) -> None:
-    hs = await _call(reader, writer, SaslHandshakeRequest(mechanism="PLAIN"), 1, 1, client_id)
+async def _authenticate(reader, writer, client_id: str, sasl: NodeSasl) -> None:
+    hs = await _call(reader, writer, SaslHandshakeRequest(mechanism=sasl.mechanism), 1, 1, client_id)
     if hs.error_code:
-        raise NodeAuthenticationError(f"SaslHandshake PLAIN: error {hs.error_code} (offered {hs.mechanisms})")
-    token = b"\0" + user.encode() + b"\0" + password.encode()
-    auth = await _call(reader, writer, SaslAuthenticateRequest(auth_bytes=token), 2, 2, client_id)
-    if auth.error_code:
-        raise NodeAuthenticationError(f"SaslAuthenticate: error {auth.error_code}: {auth.error_message}")
+        raise NodeAuthenticationError(f"SaslHandshake {sasl.mechanism}: error {hs.error_code} "
+                                      f"(offered {hs.mechanisms})")
+
+    async def step(token: bytes, corr: int) -> bytes:
+        auth = await _call(reader, writer, SaslAuthenticateRequest(auth_bytes=token), 2, corr, client_id)
+        if auth.error_code:
+            raise NodeAuthenticationError(f"SaslAuthenticate: error {auth.error_code}: {auth.error_message}")
+        return bytes(auth.auth_bytes)
+
+    if sasl.mechanism == PLAIN:
+        await step(b"\0" + sasl.username.encode() + b"\0" + sasl.password.encode(), 2)
+        return
+    scram = ScramClient(sasl.mechanism, sasl.username, sasl.password)
+    try:
+        server_first = await step(scram.first(), 2)
+        scram.verify(await step(scram.final(server_first), 3))
+    except ScramError as e:
+        raise NodeAuthenticationError(f"{sasl.mechanism}: {e}") from None
 
 
 def node_link(cfg, listener: str, mechanism: str) -> NodeLink:
@@ -72,8 +94,7 @@ def node_link(cfg, listener: str, mechanism: str) -> NodeLink:
     if proto not in ("SASL_PLAINTEXT", "SASL_SSL"):
         return NodeLink(tls)
     creds = jaas_credentials(cfg.sasl_jaas(listener, mechanism))
-    if mechanism != "PLAIN" or creds is None:
-        raise ConfigError(f"listener {listener} ({proto}) between cluster nodes: odradek's nodes authenticate with "
-                          f"PLAIN and the username/password of listener.name.{listener.lower()}.plain.sasl.jaas.config "
-                          f"(mechanism {mechanism})")
-    return NodeLink(tls, creds)
+    if creds is None:  # BrokerConfig._check_node_sasl refuses it at start-up
+        raise ConfigError(f"listener {listener} ({proto}) between cluster nodes: no username and password in "
+                          f"listener.name.{listener.lower()}.{mechanism.lower()}.sasl.jaas.config")
+    return NodeLink(tls, NodeSasl(mechanism, *creds))

@@ -55,12 +55,16 @@ log = logging.getLogger(__name__)
 
 class Controller(AdminWrites):
     def __init__(self, data_dir: str, node_id: int, defaults: dict[str, str], now_ms: int,
-                 rng: random.Random | None = None, fs: FileSystem | None = None, quorum: bool = False):
+                 rng: random.Random | None = None, fs: FileSystem | None = None, quorum: bool = False,
+                 bootstrap: tuple = ()):
         """``rng``: where topic and incarnation ids come from (seeded in a simulation). ``quorum``:
         a node of a KRaft quorum, whose active controller takes the per-broker configs of any
-        broker (a single node takes its own only)."""
+        broker (a single node takes its own only). ``bootstrap``: records a fresh metadata log starts
+        with after the feature levels (the SCRAM credentials of ``odradek serve --add-scram``, as
+        ``kafka-storage format --add-scram``)."""
         self.data_dir = data_dir
         self.node_id = node_id
+        self.bootstrap_records = tuple(bootstrap)
         self.defaults = dict(defaults)
         rng = rng if rng is not None else random.Random()
         self.env = Env(node_id, self.defaults, lambda: random_uuid(rng), rng, quorum=quorum)
@@ -94,7 +98,7 @@ class Controller(AdminWrites):
         self.image = delta.apply(cluster_id=cluster_id, controller_id=self.node_id)
         self._driver = LocalDriver(self._log, self.apply_records)
         decide = Decisions(self.env, self.image)
-        records = decide.bootstrap().records if self._log.next_offset == 0 else []
+        records = decide.bootstrap(self.bootstrap_records).records if self._log.next_offset == 0 else []
         reg = BrokerRegistration(broker.node_id, broker.incarnation_id,
                                  list(broker.endpoints) or [(listener_name, broker.host, broker.port, 0)],
                                  dict(features.SUPPORTED), broker.rack)

@@ -745,13 +745,14 @@ class Decisions:
 
     # ------------------------------------------------------------------ brokers
 
-    def bootstrap(self) -> ControllerResult[None]:
+    def bootstrap(self, extra: tuple = ()) -> ControllerResult[None]:
         """What `kafka-storage format` writes on a fresh cluster: the release's feature
-        levels (features.BOOTSTRAP) and the cluster-level min.insync.replicas."""
+        levels (features.BOOTSTRAP), the cluster-level min.insync.replicas, then ``extra``
+        (its --add-scram credentials)."""
         return ControllerResult(features.bootstrap_records() + [
             ConfigRecord(resource_type=BROKER, resource_name="", name="min.insync.replicas",
                          value=self.defaults.get("min.insync.replicas", "1")),
-        ], None)
+        ] + list(extra), None)
 
     def replication(self) -> ReplicationControl:
         return ReplicationControl(self.image, self.topic_config)

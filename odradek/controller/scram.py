@@ -135,3 +135,75 @@ def describe(creds: Mapping, users: list[str] | None):
             out.append((user, int(ErrorCode.RESOURCE_NOT_FOUND),
                         f"Attempt to describe a user credential that does not exist: {user}", []))
     return out
+
+
+_MECHANISM_NAMES = {"SCRAM-SHA-256": SHA_256, "SCRAM-SHA-512": SHA_512}
+
+
+class AddScramError(ValueError):
+    """An --add-scram argument Kafka's kafka-storage format refuses (its message)."""
+
+
+def add_scram_record(argument: str, random_bytes) -> UserScramCredentialRecord:
+    """One credential of `kafka-storage format --add-scram`, parsed as Kafka's ScramParser:
+    ``SCRAM-SHA-256=[name=alice,password=alice-secret]`` or
+    ``SCRAM-SHA-512=[name=alice,iterations=8192,salt="N3E=",saltedpassword="YCE="]``.
+    random_bytes(): a salt when none is given."""
+    import base64
+    import binascii
+
+    text = argument.strip()
+    mech_name, eq, config = text.partition("=")
+    if not eq:
+        raise AddScramError(f"Failed to find equals sign in SCRAM argument '{text}'")
+    mechanism = _MECHANISM_NAMES.get(mech_name)
+    if mechanism is None:
+        raise AddScramError(f"The add-scram mechanism {mech_name} is not supported.")
+    if not config.startswith("["):
+        raise AddScramError("Expected configuration string to start with [")
+    if not config.endswith("]"):
+        raise AddScramError("Expected configuration string to end with ]")
+    parts: dict[str, str] = {}
+    for component in config[1:-1].split(","):
+        key, eq, value = component.partition("=")
+        if not eq:
+            raise AddScramError(f"No equals sign found in SCRAM component: {component}")
+        if len(value) >= 2 and value.startswith('"') and value.endswith('"'):
+            value = value[1:-1]
+        parts[key] = value
+
+    def b64(value: str, what: str) -> bytes:
+        try:
+            return base64.b64decode(value, validate=True)
+        except (binascii.Error, ValueError):
+            raise AddScramError(f"Failed to decode given {what}: {value}") from None
+
+    name = parts.pop("name", None)
+    if name is None:
+        raise AddScramError("You must supply 'name' to add-scram")
+    salt = b64(parts.pop("salt"), "salt") if "salt" in parts else None
+    iterations_text = parts.pop("iterations", None)
+    try:
+        iterations = 4096 if iterations_text is None else int(iterations_text)
+    except ValueError:
+        raise AddScramError(f"Failed to parse iterations count: {iterations_text}") from None
+    password, salted_text = parts.pop("password", None), parts.pop("saltedpassword", None)
+    if password is None:
+        if salted_text is None:
+            raise AddScramError("You must supply one of 'password' or 'saltedpassword' to add-scram")
+        if salt is None:
+            raise AddScramError("You must supply 'salt' with 'saltedpassword' to add-scram")
+        salted = b64(salted_text, "saltedPassword")
+    if parts:
+        raise AddScramError(f"Unknown SCRAM configurations: {', '.join(sorted(parts))}")
+    label = mech_name.replace("-", "_")
+    if iterations < MIN_ITERATIONS:
+        raise AddScramError(f"The 'iterations' value must be >= {MIN_ITERATIONS} for add-scram using {label}")
+    if iterations > MAX_ITERATIONS:
+        raise AddScramError(f"The 'iterations' value must be <= {MAX_ITERATIONS} for add-scram using {label}")
+    salt = salt if salt is not None else random_bytes()
+    if password is not None:
+        salted = hashlib.pbkdf2_hmac(HASHES[mechanism]().name, password.encode(), salt, iterations)
+    stored, server = derive_keys(mechanism, salted)
+    return UserScramCredentialRecord(name=name, mechanism=mechanism, salt=salt, stored_key=stored,
+                                     server_key=server, iterations=iterations)

@@ -132,8 +132,14 @@ def test_plaintext_listeners_under_any_name():
     ({"listeners": "SASL_SSL://127.0.0.1:9093", "controller.quorum.voters": "1@127.0.0.1:9094",
       "process.roles": "broker", "ssl.keystore.location": "/k.pem", "inter.broker.listener.name": "SASL_SSL",
       "sasl.enabled.mechanisms": "SCRAM-SHA-512"},
+     "requirement failed: sasl.mechanism.inter.broker.protocol must be included in sasl.enabled.mechanisms "
+     "when SASL is used for inter-broker communication"),
+    ({"listeners": "SASL_SSL://127.0.0.1:9093", "controller.quorum.voters": "1@127.0.0.1:9094",
+      "process.roles": "broker", "ssl.keystore.location": "/k.pem", "inter.broker.listener.name": "SASL_SSL",
+      "sasl.enabled.mechanisms": "SCRAM-SHA-512", "sasl.mechanism.inter.broker.protocol": "SCRAM-SHA-512"},
      "listener SASL_SSL (SASL_SSL) between cluster nodes: odradek's nodes authenticate with "
-     "sasl.mechanism.inter.broker.protocol=PLAIN (given GSSAPI)"),
+     "sasl.mechanism.inter.broker.protocol=PLAIN|SCRAM-SHA-256|SCRAM-SHA-512 (given SCRAM-SHA-512) and the "
+     "username and password of listener.name.sasl_ssl.scram-sha-512.sasl.jaas.config"),
     ({"listeners": "PLAINTEXT://127.0.0.1:9093", "controller.quorum.voters": "1@127.0.0.1:9094",
       "process.roles": "broker", "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:SASL_PLAINTEXT",
       "sasl.mechanism.controller.protocol": "PLAIN",
