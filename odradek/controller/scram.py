@@ -2,8 +2,9 @@
 
 Clients send the salted password; the controller stores what a SCRAM server needs
 (salt, StoredKey = H(HMAC(salted, "Client Key")), ServerKey = HMAC(salted, "Server Key"),
-iterations) as UserScramCredentialRecords. This broker has no SASL listener, so nothing
-authenticates against them yet; they round-trip through describe and survive restarts.
+iterations) as UserScramCredentialRecords; SASL listeners authenticate against them
+(security/sasl.py). A fresh cluster may start with some (``add_scram_record``, Kafka's
+``kafka-storage format --add-scram``).
 """
 
 from __future__ import annotations
