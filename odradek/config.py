@@ -540,6 +540,9 @@ class BrokerConfig:
                                                           _int(0, INT_MAX), kafka_type="INT")
     # KIP-368: a SASL session's lifetime (0: none); past it the connection must re-authenticate
     connections_max_reauth_ms: int = prop("connections.max.reauth.ms", 0, _int(0), kafka_type="LONG")
+    # the largest frame a SASL listener reads before the client has authenticated (Kafka's
+    # SaslServerAuthenticator: a larger one closes the connection)
+    sasl_server_max_receive_size: int = prop("sasl.server.max.receive.size", 524288, _int(1, INT_MAX), kafka_type="INT")
     # Kafka's StandardAuthorizer (security/authorizer.py) or none; another class is refused at start-up
     authorizer_class_name: str = prop("authorizer.class.name", "", _str, kafka_type="STRING")
     super_users: str = prop("super.users", "", _str)  # the authorizer's (not a KafkaConfig: not described)

@@ -25,7 +25,7 @@ from odradek.api_handlers.error_responses import BUILDERS, error_response
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.coordinator_acks import hold
 from odradek.broker.host_resolver import host_resolves
-from odradek.broker.sasl_gate import GateAnswer, gate
+from odradek.broker.sasl_gate import GateAnswer, gate, token_frame
 from odradek.security.quotas import FETCH as FETCH_RATE
 from odradek.security.quotas import PRODUCE as PRODUCE_RATE
 from odradek.broker.stats import is_follower_fetch, observe_request
@@ -98,8 +98,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.listener_name = listener.name if listener is not None and listener.advertised else ""
         self.sasl = server.sasl_session(listener)  # a SASL listener's authentication; None otherwise
         self._tls_principal: str | None = None  # an SSL listener's client certificate principal
-        self.decoder = FrameBuffer(server.config.socket_request_max_bytes,
-                                   pool=getattr(server, "buffer_pool", None))
+        self.decoder = FrameBuffer(self._max_frame(), pool=getattr(server, "buffer_pool", None))
         self.frames: deque = deque()
         # when each queued frame was complete (time.perf_counter), for RequestQueueTimeMs
         self._arrivals: deque | None = deque() if self.request_stats is not None else None
@@ -374,6 +373,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
         # every other request gets bytes (its fields may be kept, hashed or stored).
         if len(frame) < 2 or frame[0] != 0 or frame[1] != PRODUCE:
             frame = bytes(frame)
+        if self.sasl is not None and self.sasl.unframed and not self.sasl.authenticated:
+            await self._unframed_token(bytes(frame))  # after a SaslHandshake v0
+            return
         try:
             header, body = decode_request(frame)
         except RequestDecodeError as e:
@@ -408,6 +410,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 if key == SASL_HANDSHAKE:  # the client re-authenticates: a new exchange
                     self.sasl = self.sasl.reauthentication()
                     self._session_expires_ms = None
+                    self.decoder.max_size = self._max_frame()
                 elif _now_ms() >= self._session_expires_ms:
                     log.debug("%s: SASL session expired without re-authentication; closing connection", self.name)
                     self.close(abort=True)
@@ -561,6 +564,15 @@ class KafkaConnection(asyncio.BufferedProtocol):
             resp.throttle_time_ms = max(resp.throttle_time_ms, ms)
         return resp, ms
 
+    def _max_frame(self) -> int:
+        """The largest request frame read: sasl.server.max.receive.size on a SASL listener until the
+        client has authenticated (Kafka's SaslServerAuthenticator closes the connection past it), else
+        socket.request.max.bytes."""
+        cfg = self.server.config
+        if self.sasl is not None and not self.sasl.authenticated:
+            return cfg.sasl_server_max_receive_size
+        return cfg.socket_request_max_bytes
+
     @property
     def principal(self) -> str:
         """The connection's principal, as Kafka's DefaultKafkaPrincipalBuilder: the SASL user once
@@ -575,21 +587,43 @@ class KafkaConnection(asyncio.BufferedProtocol):
         t = self.broker.image.topics_by_id.get(topic_id)
         return None if t is None else t.name
 
+    async def _unframed_token(self, token: bytes) -> None:
+        door = token_frame(self.sasl, token)
+        if door.failed_auth:
+            if self.request_stats is not None:
+                self.request_stats.authenticated(self.listener_name, False)
+            await self._failed_authentication()
+        if door.response is None:
+            self.close(abort=not door.failed_auth)
+            return
+        self._authenticated(door)
+        self.transport.write(len(door.response).to_bytes(4, "big") + door.response)
+
+    async def _failed_authentication(self) -> None:
+        log.info("%s: failed authentication with SASL mechanism %s from %s", self.name, self.sasl.mechanism,
+                 self.client_host)
+        await asyncio.sleep(self.server.config.connection_failed_authentication_delay_ms / 1000)
+
+    def _authenticated(self, door: GateAnswer) -> None:
+        """Counts a gate's answer that ends the exchange (either way) and, once authenticated, lifts
+        the frame limit and starts the session's lifetime."""
+        stats = self.request_stats
+        if stats is not None and (self.sasl.authenticated or (door.close and door.response is not None)):
+            stats.authenticated(self.listener_name, self.sasl.authenticated)
+        if self.sasl.authenticated:
+            self.decoder.max_size = self._max_frame()
+            lifetime = self.server.config.connections_max_reauth_ms
+            if lifetime > 0 and not self.sasl.unframed:  # v0 has no re-authentication (KIP-368 is v1+)
+                self._session_expires_ms = _now_ms() + lifetime
+
     async def _through_gate(self, key: int, ver: int, corr: int, door: GateAnswer) -> None:
         if door.response is None:
             log.debug("%s: request api %d before SASL authentication; closing connection", self.name, key)
             self.close(abort=True)
             return
         if door.failed_auth:
-            log.info("%s: failed authentication with SASL mechanism %s from %s", self.name, self.sasl.mechanism,
-                     self.client_host)
-            await asyncio.sleep(self.server.config.connection_failed_authentication_delay_ms / 1000)
-        stats = self.request_stats
-        if stats is not None and (self.sasl.authenticated or (door.close and door.response is not None)):
-            stats.authenticated(self.listener_name, self.sasl.authenticated)
-        lifetime = self.server.config.connections_max_reauth_ms
-        if lifetime > 0 and self.sasl.authenticated:
-            self._session_expires_ms = _now_ms() + lifetime
+            await self._failed_authentication()
+        self._authenticated(door)
         await self._send(key, ver, corr, door.response)
         if door.close:
             self.close()

@@ -31,18 +31,28 @@ def gate(session: SaslSession, api_key: int, version: int, body, lifetime_ms: in
     if api_key == API_VERSIONS:
         return PASS
     if api_key == SASL_HANDSHAKE:
-        if version == 0:  # v0 is followed by raw tokens outside Kafka's framing: not offered here
-            return GateAnswer(SaslHandshakeResponse(error_code=ErrorCode.UNSUPPORTED_VERSION,
-                                                    mechanisms=list(session.enabled)), close=True)
         err = session.handshake(body.mechanism)
+        # v0: the tokens follow as bare size-prefixed frames, without Kafka's request header (token_frame)
+        session.unframed = version == 0 and err == ErrorCode.NONE
         return GateAnswer(SaslHandshakeResponse(error_code=err, mechanisms=list(session.enabled)),
                           close=err != ErrorCode.NONE)
     if api_key == SASL_AUTHENTICATE:
         if session.mechanism_changed:  # a re-authentication may not change the mechanism: closed unanswered
             return GateAnswer(None, close=True)
         step = session.authenticate(bytes(body.auth_bytes))
+        if step.unanswered:
+            return GateAnswer(None, close=True)
         resp = SaslAuthenticateResponse(error_code=step.error, error_message=step.message, auth_bytes=step.token,
                                         session_lifetime_ms=lifetime_ms if session.authenticated else 0)
         failed = step.error != ErrorCode.NONE
         return GateAnswer(resp, close=failed, failed_auth=step.error == ErrorCode.SASL_AUTHENTICATION_FAILED)
     return GateAnswer(None, close=True)  # "Unexpected Kafka request ... during SASL handshake"
+
+
+def token_frame(session: SaslSession, token: bytes) -> GateAnswer:
+    """A bare SASL token after a SaslHandshake v0: the answer is the server's token, size-prefixed
+    and bare too (GateAnswer.response is then bytes); a failure closes the connection unanswered."""
+    step = session.authenticate(token)
+    if step.error != ErrorCode.NONE:
+        return GateAnswer(None, close=True, failed_auth=step.error == ErrorCode.SASL_AUTHENTICATION_FAILED)
+    return GateAnswer(step.token, close=False)

@@ -45,10 +45,13 @@ ScramLookup = Callable[[str, int], Credential | None]  # (user, mechanism byte) 
 
 @dataclass(frozen=True)
 class Step:
-    """One SaslAuthenticate answer: error (NONE while going on), message, token to send back."""
+    """One SaslAuthenticate answer: error (NONE while going on), message, token to send back;
+    ``unanswered``: the connection is closed without an answer, as Kafka closes it where its
+    authenticator fails with an exception that is not a SASL one."""
     error: ErrorCode
     message: str | None
     token: bytes
+    unanswered: bool = False
 
 
 class SaslSession:
@@ -65,6 +68,7 @@ class SaslSession:
         self._scram_server = None
         self._previous: tuple[str | None, str | None] | None = None  # a re-authentication's (mechanism, principal)
         self.mechanism_changed = False  # a re-authentication asked for another mechanism
+        self.unframed = False  # after a SaslHandshake v0 the tokens come as bare size-prefixed frames
 
     def reauthentication(self) -> SaslSession:
         """A new exchange on this authenticated connection (KIP-368): the same mechanism and the
@@ -94,15 +98,19 @@ class SaslSession:
         return ErrorCode.NONE
 
     def authenticate(self, token: bytes) -> Step:
+        if self.state == HANDSHAKE:  # "Unexpected Kafka request of type SASL_AUTHENTICATE during SASL handshake"
+            self.state = FAILED_STATE
+            return Step(ErrorCode.ILLEGAL_SASL_STATE, None, b"", unanswered=True)
         if self.state != AUTHENTICATE:
             return Step(ErrorCode.ILLEGAL_SASL_STATE, "Unexpected SaslAuthenticate request", b"")
         try:
             if self.mechanism == PLAIN:
                 return self._plain(token)
             return self._scram(token)
-        except _Refused:
+        except _Refused as e:
             self.state = FAILED_STATE
-            return Step(ErrorCode.SASL_AUTHENTICATION_FAILED, FAILED.format(self.mechanism), b"")
+            return Step(ErrorCode.SASL_AUTHENTICATION_FAILED, FAILED.format(self.mechanism), b"",
+                        unanswered=e.unanswered)
 
     def _plain(self, token: bytes) -> Step:
         parts = token.split(b"\x00")
@@ -142,8 +150,8 @@ class SaslSession:
         h = HASHES[self.mechanism]
         auth_message = f"{first.bare},{server_first},{without_proof}".encode()
         signature = hmac.new(cred.stored_key, auth_message, h).digest()
-        if len(proof) != len(signature):
-            raise _Refused("bad proof length")
+        if len(proof) != len(signature):  # Kafka's ScramFormatter.xor throws: the connection is closed unanswered
+            raise _Refused("bad proof length", unanswered=True)
         client_key = bytes(a ^ b for a, b in zip(proof, signature))
         if not hmac.compare_digest(h(client_key).digest(), cred.stored_key):
             raise _Refused("invalid proof")
@@ -163,7 +171,9 @@ class SaslSession:
 
 
 class _Refused(Exception):
-    pass
+    def __init__(self, reason: str, unanswered: bool = False):
+        super().__init__(reason)
+        self.unanswered = unanswered
 
 
 @dataclass(frozen=True)

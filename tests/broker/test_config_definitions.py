@@ -19,7 +19,7 @@ def test_every_field_is_a_property_and_every_name_parses():
     fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
     assert fields == {attr for attr, _ in _FIELDS}
     assert {attr for attr, _ in _SPECS.values()} == fields
-    assert len(_SPECS) == 141  # connections.max.reauth.ms (KIP-368, issue 22) + 96 + inter.broker.listener.name, security.inter.broker.protocol, sasl.mechanism.inter.broker.protocol, sasl.mechanism.controller.protocol (node links, issue 22), authorizer.class.name, super.users, allow.everyone.if.no.acl.found (the StandardAuthorizer, issue 22), quota.window.num, quota.window.size.seconds (quotas enforced, issue 22),
+    assert len(_SPECS) == 142  # sasl.server.max.receive.size (the unauthenticated frame limit, issue 22) + connections.max.reauth.ms (KIP-368, issue 22) + 96 + inter.broker.listener.name, security.inter.broker.protocol, sasl.mechanism.inter.broker.protocol, sasl.mechanism.controller.protocol (node links, issue 22), authorizer.class.name, super.users, allow.everyone.if.no.acl.found (the StandardAuthorizer, issue 22), quota.window.num, quota.window.size.seconds (quotas enforced, issue 22),
     # sasl.enabled.mechanisms, connection.failed.authentication.delay.ms (SASL,
     # issue 22), listener.security.protocol.map (was ignored: a SASL_SSL listener served
     # plaintext; now checked and non-PLAINTEXT listeners refused, issue 22), odradek.http.port and odradek.http.host (metrics and health, issue 23), queued.max.request.bytes, max.connections* (issue 27),
@@ -74,7 +74,7 @@ def test_describe_facts_follow_kafka_where_odradek_differs():
     assert C.BROKER_STATIC["broker.id"] == (C.T_INT, "-1") and C.BROKER_STATIC["node.id"] == (C.T_INT, None)
     # + replica.selector.class (STRING, null as Kafka 4.3), issue 20
     # + replica.high.watermark.checkpoint.interval.ms (LONG, 5000 as Kafka), issue 20
-    assert len(C.BROKER_STATIC) == 37  # connections.max.reauth.ms (LONG, 0) + + security.inter.broker.protocol (STRING, PLAINTEXT), sasl.mechanism.inter.broker.protocol and sasl.mechanism.controller.protocol (STRING, GSSAPI), issue 22, authorizer.class.name (STRING, ""), replica.lag.time.max.ms (LONG, 30000 as Kafka), issue 20,
+    assert len(C.BROKER_STATIC) == 38  # sasl.server.max.receive.size (INT, 524288) + connections.max.reauth.ms (LONG, 0) + + security.inter.broker.protocol (STRING, PLAINTEXT), sasl.mechanism.inter.broker.protocol and sasl.mechanism.controller.protocol (STRING, GSSAPI), issue 22, authorizer.class.name (STRING, ""), replica.lag.time.max.ms (LONG, 30000 as Kafka), issue 20,
     # quota.window.num (INT, 11), quota.window.size.seconds (INT, 1), issue 22,
     # sasl.enabled.mechanisms (LIST, GSSAPI), connection.failed.authentication.delay.ms (INT, 100), issue 22,
     # listener.security.protocol.map (STRING, Kafka's default), issue 22, replication.quota.window.num
