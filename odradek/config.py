@@ -29,6 +29,7 @@ INT_MAX = 2147483647
 
 
 STANDARD_AUTHORIZER = "org.apache.kafka.metadata.authorizer.StandardAuthorizer"
+OAUTH_VALIDATOR_HANDLER = "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler"
 
 
 class ConfigError(ValueError):
@@ -202,6 +203,14 @@ NODE_SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")  # a node's c
 _JAAS_USERNAME = re.compile(r'(?<![\w.])username\s*=\s*"')
 _JAAS_PASSWORD = re.compile(r'(?<![\w.])password\s*=\s*"')
 _LISTENER_MECHANISMS = re.compile(r"listener\.name\.([^.]+)\.sasl\.enabled\.mechanisms")
+_LISTENER_CALLBACK = re.compile(r"listener\.name\.([^.]+)\.([^.]+)\.sasl\.server\.callback\.handler\.class")
+# sasl.oauthbearer.* broker settings, also per listener (listener.name.<l>.[oauthbearer.]sasl.oauthbearer.*)
+_OAUTH = re.compile(r"(?:listener\.name\.([^.]+)\.(?:oauthbearer\.)?)?(sasl\.oauthbearer\..+)")
+OAUTH_KEYS = frozenset({
+    "sasl.oauthbearer.jwks.endpoint.url", "sasl.oauthbearer.jwks.endpoint.refresh.ms",
+    "sasl.oauthbearer.jwks.endpoint.retry.backoff.ms", "sasl.oauthbearer.jwks.endpoint.retry.backoff.max.ms",
+    "sasl.oauthbearer.expected.audience", "sasl.oauthbearer.expected.issuer", "sasl.oauthbearer.sub.claim.name",
+    "sasl.oauthbearer.scope.claim.name", "sasl.oauthbearer.clock.skew.seconds", "sasl.oauthbearer.jwt.validator.class"})
 _LISTENER_SSL = re.compile(r"(?:listener\.name\.([^.]+)\.)?(ssl\..+)")
 SSL_KEYS = frozenset({
     "ssl.keystore.type", "ssl.keystore.location", "ssl.keystore.password", "ssl.key.password",
@@ -589,6 +598,10 @@ class BrokerConfig:
     listener_jaas: dict = field(default_factory=dict, compare=False, repr=False)
     # listener.name.<l>.sasl.enabled.mechanisms: listener name -> mechanisms (else sasl.enabled.mechanisms)
     listener_mechanisms: dict = field(default_factory=dict, compare=False, repr=False)
+    # listener.name.<l>.<mechanism>.sasl.server.callback.handler.class: (listener, mechanism) -> class
+    listener_callback_handlers: dict = field(default_factory=dict, compare=False, repr=False)
+    # sasl.oauthbearer.* settings: ("" or a listener name, "sasl.oauthbearer.<name>") -> value
+    oauth_settings: dict = field(default_factory=dict, compare=False, repr=False)
     # every property given explicitly, by Kafka name (for DescribeConfigs "source")
     explicit: dict = field(default_factory=dict, compare=False, repr=False)
     # properties given that odradek does not use (Kafka warns about those and starts)
@@ -695,6 +708,15 @@ class BrokerConfig:
             mechs = _LISTENER_MECHANISMS.fullmatch(name)
             if mechs is not None:
                 values.setdefault("listener_mechanisms", {})[mechs.group(1).upper()] = _csv_upper(raw)
+                continue
+            handler = _LISTENER_CALLBACK.fullmatch(name)
+            if handler is not None and handler.group(2).upper() == "OAUTHBEARER":
+                values.setdefault("listener_callback_handlers", {})[(handler.group(1).upper(), "OAUTHBEARER")] = \
+                    raw.strip()
+                continue
+            oauth = _OAUTH.fullmatch(name)
+            if oauth is not None and oauth.group(2) in OAUTH_KEYS:
+                values.setdefault("oauth_settings", {})[((oauth.group(1) or "").upper(), oauth.group(2))] = raw
                 continue
             tls = _LISTENER_SSL.fullmatch(name)
             if tls is not None and tls.group(2) in SSL_KEYS:  # [listener.name.<listener>.]ssl.*
@@ -808,15 +830,24 @@ class BrokerConfig:
                               f"and password of listener.name.{listener.lower()}.{mechanism.lower()}.sasl.jaas.config")
 
     def _check_sasl(self, lst: Listener) -> None:
-        offered = {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"}
+        offered = {"PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"}
         mechanisms = self.sasl_mechanisms(lst.name)
         other = [m for m in mechanisms if m not in offered]
         if other or not mechanisms:
-            raise ConfigError(f"sasl.enabled.mechanisms={','.join(mechanisms)}: listener {lst} "
-                              f"can offer PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512 only (not {', '.join(other)})")
-        if "PLAIN" in mechanisms and (lst.name, "PLAIN") not in self.listener_jaas:
-            raise ConfigError(f"Could not find a 'KafkaServer' or '{lst.name.lower()}.KafkaServer' entry in the JAAS "
-                              f"configuration: set listener.name.{lst.name.lower()}.plain.sasl.jaas.config")
+            raise ConfigError(f"sasl.enabled.mechanisms={','.join(mechanisms)}: listener {lst} can offer PLAIN, "
+                              f"SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER only (not {', '.join(other)})")
+        if "OAUTHBEARER" in mechanisms and lst.name in self.controller_listener_names:
+            raise ConfigError(f"sasl.enabled.mechanisms={','.join(mechanisms)}: controller listener {lst} cannot "
+                              "offer OAUTHBEARER (odradek's nodes authenticate to each other with PLAIN)")
+        for mech in ("PLAIN", "OAUTHBEARER"):
+            if mech in mechanisms and (lst.name, mech) not in self.listener_jaas:
+                raise ConfigError(f"Could not find a 'KafkaServer' or '{lst.name.lower()}.KafkaServer' entry in the "
+                                  f"JAAS configuration: set listener.name.{lst.name.lower()}.{mech.lower()}.sasl.jaas.config")
+        handler = self.listener_callback_handlers.get((lst.name, "OAUTHBEARER"))
+        if handler is not None and handler != OAUTH_VALIDATOR_HANDLER:
+            raise ConfigError(f"Fatal error during broker startup: java.lang.ClassNotFoundException: {handler} "
+                              f"(listener.name.{lst.name.lower()}.oauthbearer.sasl.server.callback.handler.class: "
+                              f"odradek has {OAUTH_VALIDATOR_HANDLER} only, or none for unsecured tokens)")
 
     def ssl(self, listener: str, key: str, default: str | None = None) -> str | None:
         """A TLS setting of a listener: listener.name.<listener>.<key>, else <key>, else the default."""
@@ -825,6 +856,12 @@ class BrokerConfig:
     def sasl_mechanisms(self, listener: str) -> tuple[str, ...]:
         """The SASL mechanisms a listener offers: listener.name.<l>.sasl.enabled.mechanisms, else sasl.enabled.mechanisms."""
         return self.listener_mechanisms.get(listener, self.sasl_enabled_mechanisms)
+
+    def oauth(self, listener: str) -> dict[str, str]:
+        """A listener's sasl.oauthbearer.* settings: listener.name.<l>.… over the broker's own."""
+        out = {k: v for (lst, k), v in self.oauth_settings.items() if lst == ""}
+        out.update({k: v for (lst, k), v in self.oauth_settings.items() if lst == listener})
+        return out
 
     def sasl_jaas(self, listener: str, mechanism: str) -> str:
         return self.listener_jaas.get((listener, mechanism), "")

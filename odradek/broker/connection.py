@@ -416,7 +416,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
                     self.close(abort=True)
                     return
             if not self.sasl.authenticated:  # a SASL listener's door (broker/sasl_gate.py)
-                door = gate(self.sasl, key, ver, body, self.server.config.connections_max_reauth_ms)
+                door = gate(self.sasl, key, ver, body, self.server.config.connections_max_reauth_ms, _now_ms())
                 if door is not None:
                     await self._through_gate(key, ver, corr, door)
                     return
@@ -588,7 +588,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         return None if t is None else t.name
 
     async def _unframed_token(self, token: bytes) -> None:
-        door = token_frame(self.sasl, token)
+        door = token_frame(self.sasl, token, _now_ms())
         if door.failed_auth:
             if self.request_stats is not None:
                 self.request_stats.authenticated(self.listener_name, False)
@@ -612,9 +612,11 @@ class KafkaConnection(asyncio.BufferedProtocol):
             stats.authenticated(self.listener_name, self.sasl.authenticated)
         if self.sasl.authenticated:
             self.decoder.max_size = self._max_frame()
-            lifetime = self.server.config.connections_max_reauth_ms
-            if lifetime > 0 and not self.sasl.unframed:  # v0 has no re-authentication (KIP-368 is v1+)
-                self._session_expires_ms = _now_ms() + lifetime
+            # connections.max.reauth.ms or an OAUTHBEARER token's expiry, the sooner (KIP-368)
+            now = _now_ms()
+            lifetime = self.sasl.lifetime_ms(self.server.config.connections_max_reauth_ms, now)
+            if lifetime is not None and not self.sasl.unframed:  # v0 has no re-authentication (KIP-368 is v1+)
+                self._session_expires_ms = now + lifetime
 
     async def _through_gate(self, key: int, ver: int, corr: int, door: GateAnswer) -> None:
         if door.response is None:

@@ -4,13 +4,18 @@
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import ssl
 from dataclasses import dataclass, field
 
+from odradek.broker.jwks import JwksKeys, system_properties
 from odradek.broker.tls import server_context
 from odradek.config import ConfigError, Listener, listener_protocol
+from odradek.security.oauthbearer import OAUTHBEARER, ConfigRefused, TokenValidator, UnsecuredValidator, jaas_options
+from odradek.security.oauthbearer_jwt import (BROKER_JWT_VALIDATOR, DEFAULT_JWT_VALIDATOR, JwtSettings, JwtValidator,
+                                              allowed_urls, check_jwks_url)
 from odradek.security.sasl import SaslSession, plain_users
 from odradek.security.ssl_principal import NoMatchingRule, SslPrincipalMapper, subject_dn
 
@@ -24,6 +29,8 @@ class ServedListener:
     tls: ssl.SSLContext | None = None
     mapper: SslPrincipalMapper | None = None  # SSL: a client certificate's DN -> principal name
     advertised: bool = True  # a client listener (its clients are answered with its endpoints), not CONTROLLER
+    oauth: TokenValidator | None = None  # OAUTHBEARER's token validator (unsecured JWS, or signed against a JWKS)
+    jwks: JwksKeys | None = None  # the signed validator's keys (fetched by the broker)
     _plain_users: dict | None = field(default=None, repr=False)
 
     @property
@@ -45,7 +52,8 @@ class ServedListener:
         if not self.sasl:
             return None
         return SaslSession(cfg.sasl_mechanisms(self.name), self.plain_users(cfg),
-                           lambda user, mech: scram_credentials.get((user, mech)), lambda: secrets.token_urlsafe(24))
+                           lambda user, mech: scram_credentials.get((user, mech)), lambda: secrets.token_urlsafe(24),
+                           self.oauth)
 
     def tls_principal(self, ssl_object) -> str | None:
         """The principal of an SSL (not SASL_SSL) connection, as Kafka's DefaultKafkaPrincipalBuilder:
@@ -70,11 +78,40 @@ def _mapper(cfg, listener: str) -> SslPrincipalMapper:
         raise ConfigError(f"Invalid value {rules} for configuration ssl.principal.mapping.rules: {e}") from None
 
 
+def _oauth(cfg, listener: str) -> tuple[TokenValidator | None, JwksKeys | None]:
+    """A listener's OAUTHBEARER validator, as Kafka picks it: none configured, the unsecured JWS one
+    with the options of its JAAS config; OAuthBearerValidatorCallbackHandler, signed tokens against the
+    JWKS at sasl.oauthbearer.jwks.endpoint.url (which must be among the allowed URLs)."""
+    if OAUTHBEARER not in cfg.sasl_mechanisms(listener):
+        return None, None
+    try:
+        if (listener, OAUTHBEARER) not in cfg.listener_callback_handlers:
+            return UnsecuredValidator.from_jaas_options(jaas_options(cfg.sasl_jaas(listener, OAUTHBEARER))), None
+        settings = cfg.oauth(listener)
+        validator_class = settings.get("sasl.oauthbearer.jwt.validator.class", DEFAULT_JWT_VALIDATOR).strip()
+        if validator_class not in (DEFAULT_JWT_VALIDATOR, BROKER_JWT_VALIDATOR):
+            raise ConfigRefused(f"The class {validator_class} defined in the sasl.oauthbearer.jwt.validator.class "
+                                f"configuration could not be instantiated (odradek has {BROKER_JWT_VALIDATOR})")
+        jwt = JwtSettings.from_settings(settings)
+        if not jwt.jwks_url:  # Kafka's DefaultJwtValidator would check no signature (ClientJwtValidator)
+            raise ConfigRefused(f"listener {listener}: OAuthBearerValidatorCallbackHandler without "
+                                "sasl.oauthbearer.jwks.endpoint.url would check no signature; odradek requires the "
+                                "JWKS URL")
+        scheme = check_jwks_url(jwt.jwks_url, allowed_urls(system_properties(os.environ)))
+        keys = JwksKeys(jwt, scheme)
+        if keys.is_file:
+            keys.load_file()
+        return JwtValidator(jwt, keys), keys
+    except ValueError as e:  # ConfigRefused, an unreadable JWKS file
+        raise ConfigError(str(e)) from None
+
+
 def served_listener(cfg, lst: Listener, advertised: bool = True) -> ServedListener:
     protocol = listener_protocol(cfg, lst.name)
     mapper = _mapper(cfg, lst.name) if protocol == "SSL" else None
     tls = server_context(cfg, lst.name) if protocol in ("SSL", "SASL_SSL") else None
-    return ServedListener(lst, protocol, tls, mapper, advertised)
+    oauth, jwks = _oauth(cfg, lst.name) if protocol in ("SASL_PLAINTEXT", "SASL_SSL") else (None, None)
+    return ServedListener(lst, protocol, tls, mapper, advertised, oauth, jwks)
 
 
 def served_listeners(cfg) -> list[ServedListener]:

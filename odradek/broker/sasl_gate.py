@@ -25,9 +25,11 @@ class GateAnswer:
 PASS = None  # the request goes on to its handler
 
 
-def gate(session: SaslSession, api_key: int, version: int, body, lifetime_ms: int = 0) -> GateAnswer | None:
+def gate(session: SaslSession, api_key: int, version: int, body, max_reauth_ms: int = 0,
+         now_ms: int = 0) -> GateAnswer | None:
     """The answer of a request on a connection not yet authenticated; PASS for ApiVersions.
-    ``lifetime_ms``: connections.max.reauth.ms, told to the client once it has authenticated (KIP-368)."""
+    ``max_reauth_ms``: connections.max.reauth.ms; the session's lifetime (that, or what is left of an
+    OAUTHBEARER token's life if shorter) is told to the client once it has authenticated (KIP-368)."""
     if api_key == API_VERSIONS:
         return PASS
     if api_key == SASL_HANDSHAKE:
@@ -39,20 +41,21 @@ def gate(session: SaslSession, api_key: int, version: int, body, lifetime_ms: in
     if api_key == SASL_AUTHENTICATE:
         if session.mechanism_changed:  # a re-authentication may not change the mechanism: closed unanswered
             return GateAnswer(None, close=True)
-        step = session.authenticate(bytes(body.auth_bytes))
+        step = session.authenticate(bytes(body.auth_bytes), now_ms)
         if step.unanswered:
             return GateAnswer(None, close=True)
+        lifetime = session.lifetime_ms(max_reauth_ms, now_ms) if session.authenticated else None
         resp = SaslAuthenticateResponse(error_code=step.error, error_message=step.message, auth_bytes=step.token,
-                                        session_lifetime_ms=lifetime_ms if session.authenticated else 0)
+                                        session_lifetime_ms=lifetime or 0)
         failed = step.error != ErrorCode.NONE
         return GateAnswer(resp, close=failed, failed_auth=step.error == ErrorCode.SASL_AUTHENTICATION_FAILED)
     return GateAnswer(None, close=True)  # "Unexpected Kafka request ... during SASL handshake"
 
 
-def token_frame(session: SaslSession, token: bytes) -> GateAnswer:
+def token_frame(session: SaslSession, token: bytes, now_ms: int = 0) -> GateAnswer:
     """A bare SASL token after a SaslHandshake v0: the answer is the server's token, size-prefixed
     and bare too (GateAnswer.response is then bytes); a failure closes the connection unanswered."""
-    step = session.authenticate(token)
+    step = session.authenticate(token, now_ms)
     if step.error != ErrorCode.NONE:
         return GateAnswer(None, close=True, failed_auth=step.error == ErrorCode.SASL_AUTHENTICATION_FAILED)
     return GateAnswer(step.token, close=False)

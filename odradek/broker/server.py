@@ -54,6 +54,7 @@ class BrokerServer:
         self.broker = None
         self.server = None  # the first listener's asyncio server (the one the ready line names)
         self.servers: list = []  # every client listener's
+        self.served: list[ServedListener] = []  # every client listener as served (TLS, SASL)
         self.connections: set[KafkaConnection] = set()
         self.buffer_pool = BufferPool()  # receive buffers, shared by the connections
         self.heap_trim = HeapTrim(malloc_trim())  # what a connection storm freed goes back to the OS
@@ -101,7 +102,8 @@ class BrokerServer:
         lst = self.config.listener
         # bind first: a port in use must fail before any data is touched
         bound = {}
-        for served in served_listeners(self.config):
+        self.served = served_listeners(self.config)
+        for served in self.served:
             server = await self.loop.create_server(
                 functools.partial(self._new_connection, served), served.listener.host or None, served.listener.port,
                 reuse_address=True, backlog=1024, start_serving=False, ssl=served.tls)
@@ -128,6 +130,9 @@ class BrokerServer:
                               controller_call=cluster.channel.call,
                               broker_epoch=lambda: cluster.lifecycle.broker_epoch)
             await cluster.lifecycle.join(self.broker)
+        for served in self.served:  # OAUTHBEARER's JWKS fetched once before serving, then kept fresh
+            if served.jwks is not None:
+                await served.jwks.start()
         for served, server in zip(self.config.listeners, self.servers):
             await server.start_serving()
             log.info("Awaiting socket connections on %s:%d (%s).", served.host or "0.0.0.0", bound[served.name],
@@ -171,6 +176,9 @@ class BrokerServer:
             self.http.close()
         for server in self.servers[1:]:
             server.close()
+        for served in self.served:
+            if served.jwks is not None:
+                served.jwks.close()
         stop_serving(self._tasks, self.server, self.connections)
         if self.broker is not None and self.broker.replica_fetchers is not None:
             await self.broker.replica_fetchers.close()  # no follower writes once the logs close

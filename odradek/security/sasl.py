@@ -5,8 +5,8 @@ token; it answers error codes, messages and tokens, and the principal once authe
 Mechanisms: PLAIN (RFC 4616; users from the listener's PlainLoginModule JAAS config,
 ``user_<name>="<password>"``) and SCRAM-SHA-256 / SCRAM-SHA-512 (RFC 5802 / 7677, against
 the credentials kept as metadata records; written here on hmac/hashlib because a library's
-policies, e.g. a minimum salt length, would refuse credentials Kafka accepts). GSSAPI and OAUTHBEARER
-are not offered (start-up refuses them).
+policies, e.g. a minimum salt length, would refuse credentials Kafka accepts), and OAUTHBEARER
+(security/oauthbearer.py, with the listener's token validator). GSSAPI is not offered (start-up refuses it).
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from odradek.security.oauthbearer import OAUTHBEARER, BadInitialResponse, OAuthBearerServer, TokenValidator
 from odradek.wire.errors import ErrorCode
 
 PLAIN, SCRAM_256, SCRAM_512 = "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"
-SUPPORTED = (PLAIN, SCRAM_256, SCRAM_512)
+SUPPORTED = (PLAIN, SCRAM_256, SCRAM_512, OAUTHBEARER)
 SCRAM_TYPE = {SCRAM_256: 1, SCRAM_512: 2}  # the mechanism byte of UserScramCredentialRecord
 HASHES = {SCRAM_256: hashlib.sha256, SCRAM_512: hashlib.sha512}
 
@@ -56,9 +57,12 @@ class Step:
 
 class SaslSession:
     def __init__(self, enabled: tuple[str, ...], plain_users: Mapping[str, str], scram: ScramLookup,
-                 new_nonce: Callable[[], str]):
-        """new_nonce(): the server's part of a SCRAM nonce (printable, no comma; random)."""
+                 new_nonce: Callable[[], str], oauth: TokenValidator | None = None):
+        """new_nonce(): the server's part of a SCRAM nonce (printable, no comma; random). oauth: the
+        listener's OAUTHBEARER token validator (None: OAUTHBEARER is not enabled)."""
         self.enabled = enabled
+        self.oauth = oauth
+        self._oauth_server: OAuthBearerServer | None = None
         self.new_nonce = new_nonce
         self.plain_users = plain_users
         self.scram = scram
@@ -73,13 +77,29 @@ class SaslSession:
     def reauthentication(self) -> SaslSession:
         """A new exchange on this authenticated connection (KIP-368): the same mechanism and the
         same principal are required, as Kafka's SaslServerAuthenticator.ReauthInfo."""
-        again = SaslSession(self.enabled, self.plain_users, self.scram, self.new_nonce)
+        again = SaslSession(self.enabled, self.plain_users, self.scram, self.new_nonce, self.oauth)
         again._previous = (self.mechanism, self.principal)
         return again
 
     @property
     def authenticated(self) -> bool:
         return self.state == DONE
+
+    @property
+    def credential_expiry_ms(self) -> int | None:
+        """When the credential expires (an OAUTHBEARER token's exp, epoch ms); None: it does not."""
+        s = self._oauth_server
+        return s.token.expires_ms if s is not None and s.token is not None else None
+
+    def lifetime_ms(self, max_reauth_ms: int, now_ms: int) -> int | None:
+        """The session's lifetime once authenticated, as Kafka's SaslServerAuthenticator: the
+        credential's remaining life, connections.max.reauth.ms (when > 0), the smaller of both;
+        None when neither applies (the session does not end)."""
+        expiry = self.credential_expiry_ms
+        if expiry is None:
+            return max_reauth_ms if max_reauth_ms > 0 else None
+        left = max(0, expiry - now_ms)
+        return min(left, max_reauth_ms) if max_reauth_ms > 0 else left
 
     def handshake(self, mechanism: str) -> ErrorCode:
         """SaslHandshake: NONE and the session waits for tokens; UNSUPPORTED_SASL_MECHANISM (the
@@ -97,7 +117,8 @@ class SaslSession:
         self.state = AUTHENTICATE
         return ErrorCode.NONE
 
-    def authenticate(self, token: bytes) -> Step:
+    def authenticate(self, token: bytes, now_ms: int = 0) -> Step:
+        """One SaslAuthenticate token; now_ms: the clock an OAUTHBEARER token is checked against."""
         if self.state == HANDSHAKE:  # "Unexpected Kafka request of type SASL_AUTHENTICATE during SASL handshake"
             self.state = FAILED_STATE
             return Step(ErrorCode.ILLEGAL_SASL_STATE, None, b"", unanswered=True)
@@ -106,6 +127,8 @@ class SaslSession:
         try:
             if self.mechanism == PLAIN:
                 return self._plain(token)
+            if self.mechanism == OAUTHBEARER:
+                return self._oauthbearer(token, now_ms)
             return self._scram(token)
         except _Refused as e:
             self.state = FAILED_STATE
@@ -157,6 +180,22 @@ class SaslSession:
             raise _Refused("invalid proof")
         server_signature = hmac.new(cred.server_key, auth_message, h).digest()
         return self._done(first.user, b"v=" + base64.b64encode(server_signature))
+
+    def _oauthbearer(self, token: bytes, now_ms: int) -> Step:
+        if self.oauth is None:
+            raise _Refused("no token validator")
+        if self._oauth_server is None:
+            self._oauth_server = OAuthBearerServer(self.oauth)
+        try:
+            challenge, failure = self._oauth_server.respond(token, now_ms)
+        except BadInitialResponse as e:
+            raise _Refused(str(e)) from None
+        if failure is not None:  # sent as it is (Kafka's SaslAuthenticationException)
+            self.state = FAILED_STATE
+            return Step(ErrorCode.SASL_AUTHENTICATION_FAILED, failure, b"")
+        if self._oauth_server.token is None:  # the error challenge: the client answers \x01
+            return Step(ErrorCode.NONE, None, challenge)
+        return self._done(self._oauth_server.token.principal, b"")
 
     def _done(self, user: str, token: bytes) -> Step:
         principal = f"User:{user}"

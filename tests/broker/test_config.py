@@ -95,8 +95,8 @@ def test_replica_fetcher_properties_are_kafkas():
 
 @pytest.mark.parametrize("props,message", [
     ({"listeners": "SASL_SSL://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092"},
-     "sasl.enabled.mechanisms=GSSAPI: listener SASL_SSL://127.0.0.1:9093 can offer PLAIN, SCRAM-SHA-256 and "
-     "SCRAM-SHA-512 only"),
+     "sasl.enabled.mechanisms=GSSAPI: listener SASL_SSL://127.0.0.1:9093 can offer PLAIN, SCRAM-SHA-256, "
+     "SCRAM-SHA-512 and OAUTHBEARER only"),
     ({"listeners": "SECURE://127.0.0.1:9093", "listener.security.protocol.map": "SECURE:SSL"},
      "listener SECURE://127.0.0.1:9093: SSL key store is not specified"),
     ({"listeners": "PLAINTEXT://127.0.0.1:9092,PLAINTEXT://127.0.0.1:9093"},
