@@ -496,3 +496,47 @@ def test_deny_matrix(bootstrap):
     without_acls(a, bob)
     print(f"\ndeny matrix: {len(ROWS)} APIs, {len(wrong)} differences")
     assert not wrong, "\n".join(wrong)
+
+
+def test_a_regex_subscription_matches_only_topics_bob_may_describe(bootstrap):
+    """KIP-848 SubscribedTopicRegex: the group coordinator resolves it to the matching topics the member's
+    principal may DESCRIBE (Kafka 4.3's TopicRegexResolver); a matching topic bob may not describe is
+    neither subscribed nor assigned."""
+    a = Client(bootstrap, "admin")
+    bob = Client(bootstrap, "bob")
+    ok, secret, group = f"dmrx-{U}-ok", f"dmrx-{U}-secret", g("rx")
+    r = a.call(19, 5, {"topics": [{"name": n, "num_partitions": 1, "replication_factor": 1} for n in (ok, secret)],
+                       "timeout_ms": 30000})
+    assert error_codes(r) == {0}, r
+    without_acls(a, bob)
+    grant(a, [(GROUP, group, READ), (TOPIC, ok, DESCRIBE)])
+    deadline = time.monotonic() + 30
+    while error_codes(bob.call(3, 12, {"topics": [{"name": ok}]})) != {0}:  # the ACLs reached the authorizer
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    ids = {tp["name"]: tp["topic_id"] for tp in a.call(3, 12, {"topics": [{"name": ok}, {"name": secret}]})["topics"]}
+    member, epoch, assigned = uuid.uuid4().hex[:22], 0, None
+    deadline = time.monotonic() + 30
+    try:
+        while not assigned:
+            hb = bob.call(68, 1, {"group_id": group, "member_id": member, "member_epoch": epoch,
+                                  "rebalance_timeout_ms": 30000 if epoch == 0 else -1,
+                                  "subscribed_topic_regex": f"dmrx-{U}-.*" if epoch == 0 else None,
+                                  "topic_partitions": [] if epoch == 0 else None})
+            if hb["error_code"] in (14, 15, 16):  # the coordinator loading (Kafka creates __consumer_offsets)
+                a.call(10, 4, {"key_type": 0, "coordinator_keys": [group]})
+                assert time.monotonic() < deadline, hb
+                time.sleep(0.2)
+                continue
+            assert hb["error_code"] == 0, hb
+            epoch = hb["member_epoch"]
+            if hb["assignment"] is not None:
+                assigned = {tp["topic_id"] for tp in hb["assignment"]["topic_partitions"]}
+            assert time.monotonic() < deadline, "no assignment"
+            time.sleep(0.2)
+        assert assigned == {ids[ok]}
+        described = a.call(69, 0, {"group_ids": [group]})["groups"][0]["members"][0]
+        assert {tp["topic_name"] for tp in described["assignment"]["topic_partitions"]} == {ok}
+    finally:
+        bob.call(68, 1, {"group_id": group, "member_id": member, "member_epoch": -1})
+        without_acls(a, bob)

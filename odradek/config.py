@@ -761,11 +761,11 @@ class BrokerConfig:
         if self.quorum_mode and self.controller_listener_names:
             self._check_node_sasl(self.controller_listener_names[0], "sasl.mechanism.controller.protocol",
                                   self.sasl_mechanism_controller_protocol)
-        if (listener_protocol(self, inter) in ("SASL_PLAINTEXT", "SASL_SSL")
-                and self.sasl_mechanism_inter_broker_protocol not in self.sasl_mechanisms(inter)):
-            raise ConfigError("requirement failed: sasl.mechanism.inter.broker.protocol must be included in "
-                              "sasl.enabled.mechanisms when SASL is used for inter-broker communication")
-        if self.quorum_mode and "broker" in self.process_roles:
+        if self.quorum_mode and "broker" in self.process_roles:  # (a single node's brokers have no links)
+            if (listener_protocol(self, inter) in ("SASL_PLAINTEXT", "SASL_SSL")
+                    and self.sasl_mechanism_inter_broker_protocol not in self.sasl_mechanisms(inter)):
+                raise ConfigError("requirement failed: sasl.mechanism.inter.broker.protocol must be included in "
+                                  "sasl.enabled.mechanisms when SASL is used for inter-broker communication")
             self._check_node_sasl(inter, "sasl.mechanism.inter.broker.protocol",
                                   self.sasl_mechanism_inter_broker_protocol)
         for lst in every:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from odradek.api_handlers.authorization import allowed_names
 from odradek.api_handlers.error_responses import top_level_error
+from odradek.controller.acls import DESCRIBE, TOPIC
 from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator, image_topics
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_heartbeat_response import (
@@ -39,7 +41,9 @@ def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
         subscribed_topic_names=request.subscribed_topic_names,
         subscribed_topic_regex=request.subscribed_topic_regex if v >= 1 else None,
         server_assignor=request.server_assignor, owned=owned,
-        client_id=ctx.client_id or "", client_host=client_host(ctx), api_version=v)
+        client_id=ctx.client_id or "", client_host=client_host(ctx), api_version=v,
+        describable=(None if ctx.services.authorizer is None or ctx.principal is None
+                     else lambda names: allowed_names(ctx, DESCRIBE, TOPIC, names)))
     r = coord.consumer_group_heartbeat(req, ctx.now_ms, image_topics(ctx))
     if r.error != ErrorCode.NONE:
         return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=r.error, error_message=r.error_message,

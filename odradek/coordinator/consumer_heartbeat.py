@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -116,6 +116,10 @@ class HeartbeatRequest:
     client_id: str = ""
     client_host: str = ""
     api_version: int = 1
+    # the topic names among these the member's principal may DESCRIBE (the authorizer's filter); a regular
+    # expression resolved for this heartbeat keeps only those, as Kafka 4.3's TopicRegexResolver.
+    # None: every topic (no authorizer)
+    describable: Callable[[Iterable[str]], set[str]] | None = None
 
 
 
@@ -170,6 +174,7 @@ class _Heartbeat:
     group_epoch: int = 0
     target: dict = field(default_factory=dict)
     assignment_epoch: int = 0
+    describable: Callable[[Iterable[str]], set[str]] | None = None  # HeartbeatRequest.describable
 
 
 class ConsumerProtocol:
@@ -221,12 +226,13 @@ class ConsumerProtocol:
     def _names_by_id(self) -> dict:
         return {tid: name for name, (tid, _n) in self.coord.topics.items()}
 
-    def _resolve(self, regex: str) -> frozenset:
+    def _resolve(self, regex: str, describable) -> frozenset:
         try:
             pat = compile_regex(regex)
         except re.error:
             return frozenset()
-        return frozenset(n for n in self.coord.topics if n not in INTERNAL_TOPICS and pat.fullmatch(n))
+        names = [n for n in self.coord.topics if n not in INTERNAL_TOPICS and pat.fullmatch(n)]
+        return frozenset(names if describable is None else describable(names))
 
     # ------------------------------------------------------------------ ConsumerGroupHeartbeat
 
@@ -305,7 +311,7 @@ class ConsumerProtocol:
         then the new state applied."""
         member_id = req.member_id or self.coord.new_uuid()  # v0: the coordinator names new members
         member, replaced, new_member = self._member_for(g, req, member_id)
-        hb = _Heartbeat(g.group_id, member_id, member, replaced, new_member)
+        hb = _Heartbeat(g.group_id, member_id, member, replaced, new_member, describable=req.describable)
         hb.updated = self._updated_member(member, req)
         self._member_metadata_step(hb)
         hb.members = dict(g.members)
@@ -410,7 +416,7 @@ class ConsumerProtocol:
         hb.sig = frozenset(topics)
         for regex in sorted(used):
             if regex not in regexes or self._topics_sig != hb.sig:
-                resolved = self._resolve(regex)
+                resolved = self._resolve(regex, hb.describable)
                 old = regexes.get(regex)
                 if old is None or old[0] != resolved:
                     version = (old[1] + 1) if old else 0

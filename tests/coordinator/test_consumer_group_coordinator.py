@@ -39,7 +39,7 @@ class H:
                                          consumer_config=ConsumerGroupConfig(**ccfg))
 
     def hb(self, member, epoch, gid="g", topics=("a",), owned=None, regex=None, instance=None, assignor=None,
-           rebalance=30_000, full=None):
+           rebalance=30_000, full=None, describable=None):
         join = epoch == 0
         req = HeartbeatRequest(
             group_id=gid, member_id=member, member_epoch=epoch, instance_id=instance,
@@ -47,7 +47,7 @@ class H:
             subscribed_topic_names=(list(topics) if topics is not None else None) if join or full else None,
             subscribed_topic_regex=regex if join or full else None,
             server_assignor=assignor,
-            owned=[] if join else owned)
+            owned=[] if join else owned, describable=describable)
         return self.c.consumer_group_heartbeat(req, self.now, dict(self.topics))
 
     def advance(self, ms):
@@ -198,6 +198,22 @@ def test_regex_subscription_and_new_topic():
     h.topics["orders-2"] = (C, 1)
     r = h.hb("m1", 1, owned=[(A, [0, 1])])
     assert r.member_epoch == 2 and r.assignment == {A: [0, 1], C: [0]}
+
+
+def test_regex_matches_only_topics_the_principal_may_describe():
+    """Kafka 4.3 (TopicRegexResolver): a regular expression resolves to the matching topics the heartbeating
+    member may DESCRIBE; a topic it may not is neither subscribed nor assigned."""
+    h = H(topics={"orders-1": (A, 2), "orders-secret": (B, 2)})
+    asked = []
+
+    def describable(names):
+        asked.append(sorted(names))
+        return {n for n in names if n != "orders-secret"}
+
+    r = h.hb("m1", 0, topics=None, regex="orders-.*", describable=describable)
+    assert asked == [["orders-1", "orders-secret"]]
+    assert r.assignment == {A: [0, 1]}
+    assert h.group().resolved_regexes["orders-.*"][0] == frozenset({"orders-1"})
 
 
 def test_new_partitions_trigger_reassignment():
