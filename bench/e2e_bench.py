@@ -116,12 +116,12 @@ def produce(bootstrap: str, topic: str, size: int, count: int, acks: str, extra:
     return dt
 
 
-def consume(bootstrap: str, topic: str, partitions: int, count: int) -> float:
+def consume(bootstrap: str, topic: str, partitions: int, count: int, extra: dict | None = None) -> float:
     """Read count messages from the beginning; seconds from assign() to the last one."""
     from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"bench-{uuid.uuid4().hex[:8]}",
-                  "enable.auto.commit": False, "auto.offset.reset": "earliest", **_client_quiet()})
+                  "enable.auto.commit": False, "auto.offset.reset": "earliest", **_client_quiet(), **(extra or {})})
     c.list_topics(topic, timeout=10)
     t0 = time.perf_counter()
     c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in range(partitions)])

@@ -112,12 +112,19 @@ class BrokerProc:
     startup_timeout_s = 60.0  # process start -> Metadata answer (a broker with many partitions takes longer)
 
     def __init__(self, directory: str, port: int | None = None, extra: dict[str, str] | None = None,
-                 jvm: list[str] | None = None):
+                 jvm: list[str] | None = None, more_listeners: dict[str, int] | None = None):
+        """more_listeners: listeners besides PLAINTEXT on ``port``, security protocol -> port (the
+        listener is named as its protocol; its settings go in ``extra``)."""
         self.dir = Path(directory)
         self.jvm = jvm or KAFKA_JVM  # KafkaBroker's JVM options
         self.port = port or free_port()
         self.host = "127.0.0.1"
         self.extra = dict(extra or {})
+        self.more_listeners = dict(more_listeners or {})
+
+    def listeners(self) -> list[str]:
+        return [f"PLAINTEXT://{self.host}:{self.port}",
+                *(f"{name}://{self.host}:{port}" for name, port in self.more_listeners.items())]
         self.proc: subprocess.Popen | None = None
         self.startup_s: float | None = None
 
@@ -170,11 +177,12 @@ class KafkaBroker(BrokerProc):
             "process.roles": "broker,controller",
             "node.id": "1",
             "controller.quorum.voters": f"1@127.0.0.1:{cport}",
-            "listeners": f"PLAINTEXT://127.0.0.1:{self.port},CONTROLLER://127.0.0.1:{cport}",
-            "advertised.listeners": f"PLAINTEXT://127.0.0.1:{self.port}",
+            "listeners": ",".join([*self.listeners(), f"CONTROLLER://127.0.0.1:{cport}"]),
+            "advertised.listeners": ",".join(self.listeners()),
             "controller.listener.names": "CONTROLLER",
             "inter.broker.listener.name": "PLAINTEXT",
-            "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+            "listener.security.protocol.map": ",".join(["PLAINTEXT:PLAINTEXT", "CONTROLLER:PLAINTEXT",
+                                                        *(f"{n}:{n}" for n in self.more_listeners)]),
             "log.dirs": str(data),
             "share.coordinator.state.topic.replication.factor": "1",
             "share.coordinator.state.topic.min.isr": "1",
@@ -469,9 +477,8 @@ class OdradekBroker(BrokerProc):
             shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(parents=True, exist_ok=True)
         compile_odradek()
-        cmd = [sys.executable, "-m", "odradek", "serve", "--port", str(self.port),
-               "--data-dir", str(self.dir / "data")]
-        for k, v in {**COMMON, **self.extra}.items():
+        cmd = [sys.executable, "-m", "odradek", "serve", "--data-dir", str(self.dir / "data")]
+        for k, v in {**COMMON, "listeners": ",".join(self.listeners()), **self.extra}.items():
             cmd += ["--override", f"{k}={v}"]
         env = odradek_env()
         out = open(self.dir / "stdout.log", "ab")
