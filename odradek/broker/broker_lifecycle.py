@@ -86,12 +86,17 @@ class BrokerLifecycle:
             rack=b.config.broker_rack, log_dirs=self.log_dirs, previous_broker_epoch=self.previous_broker_epoch)
 
     async def _heartbeats(self) -> None:
-        interval_s = self._server.config.broker_heartbeat_interval_ms / 1000
+        config = self._server.config
+        interval_s = config.broker_heartbeat_interval_ms / 1000
+        # as Kafka's heartbeat channel (KAFKA-14392): a heartbeat is given up after half a
+        # session, so that one stuck at a deposed or stalled controller leaves time for the next
+        # to reach the new one before that controller's fresh session for this broker runs out
+        timeout_s = config.broker_session_timeout_ms / 2000
         while True:
             me = self._controller.image.brokers.get(self.node_id)
             await asyncio.sleep(0.1 if me is None or me.fenced else interval_s)
             try:
-                resp = await self._channel.call(self._heartbeat(), 2, BROKER_HEARTBEAT, timeout_s=5)
+                resp = await self._channel.call(self._heartbeat(), 2, BROKER_HEARTBEAT, timeout_s=timeout_s)
             except Exception:  # noqa: BLE001
                 log.exception("heartbeat failed")
                 continue
