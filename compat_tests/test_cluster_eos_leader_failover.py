@@ -68,8 +68,17 @@ class CopyLoop:
         assert not self._thread.is_alive(), "the copy loop did not stop"
 
     def _producer(self) -> Producer:
+        # connections.max.idle.ms works around a librdkafka bug, open in 2.16 (the broker's part is
+        # Kafka's: a fenced broker leaves the Metadata):
+        # https://github.com/confluentinc/librdkafka/issues/5511 and
+        # https://github.com/confluentinc/librdkafka/issues/5456. When the group coordinator the
+        # producer has cached left the Metadata (killed or fenced), the TxnOffsetCommit of
+        # send_offsets_to_transaction waits for that gone broker to come up and is looked at again
+        # only when another broker's connection goes up or down; its timeout is never checked, so
+        # the call blocks for good on an otherwise healthy cluster. An idle connection closed is
+        # such a change: the request then asks FindCoordinator for the new coordinator and goes on.
         p = Producer({"bootstrap.servers": self.bootstrap, "transactional.id": self.txn_id, "linger.ms": 5,
-                      "transaction.timeout.ms": 60000})
+                      "transaction.timeout.ms": 60000, "connections.max.idle.ms": 10000})
         p.init_transactions(120)
         return p
 
