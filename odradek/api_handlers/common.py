@@ -95,8 +95,18 @@ def mirror_partitions(topics, topic_result, partition_result) -> list:
     return [topic_result(t, [partition_result(p) for p in t.partitions or ()]) for t in topics or ()]
 
 
-def offline_replicas(image, replicas) -> list:
-    """A partition's replicas on brokers not registered or fenced (KRaftMetadataCache's
-    getOfflineReplicas, Metadata and DescribeTopicPartitions)."""
+def offline_replicas(image, replicas, listener: str = "") -> list:
+    """A partition's replicas on brokers not registered, fenced or without the client's ``listener``
+    (KRaftMetadataCache's getOfflineReplicas, Metadata and DescribeTopicPartitions)."""
     brokers = image.brokers
-    return [r for r in replicas if (b := brokers.get(r)) is None or b.fenced]
+    return [r for r in replicas if (b := brokers.get(r)) is None or b.fenced or broker_endpoint(b, listener) is None]
+
+
+def listener_leader(image, leader: int, listener: str) -> tuple[int, bool]:
+    """(the leader id a client on ``listener`` is told, whether the leader is a registered broker):
+    -1 when it is not registered or has no endpoint on that listener (KRaftMetadataCache's
+    getAliveEndpoint; Metadata then answers LEADER_NOT_AVAILABLE or LISTENER_NOT_FOUND)."""
+    b = image.brokers.get(leader)
+    if b is None:
+        return -1, False
+    return (leader if broker_endpoint(b, listener) is not None else -1), True

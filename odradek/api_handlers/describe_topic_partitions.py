@@ -13,7 +13,7 @@ from odradek.wire.messages.describe_topic_partitions_response import (
 )
 
 from .authorization import allowed_names, operations
-from .common import offline_replicas
+from .common import listener_leader, offline_replicas
 
 API_KEY = 75
 MIN_VERSION = 0
@@ -74,9 +74,11 @@ def handle(ctx, request) -> DescribeTopicPartitionsResponse:
             p = t.partitions[i]
             parts.append(DescribeTopicPartitionsResponsePartition(
                 error_code=ErrorCode.LEADER_NOT_AVAILABLE if p.leader < 0 else 0, partition_index=i,
-                leader_id=p.leader, leader_epoch=p.leader_epoch, replica_nodes=list(p.replicas),
+                # a leader without the client's listener: -1, as Kafka's KRaftMetadataCache
+                leader_id=p.leader if p.leader < 0 else listener_leader(image, p.leader, ctx.listener)[0],
+                leader_epoch=p.leader_epoch, replica_nodes=list(p.replicas),
                 isr_nodes=list(p.in_sync), eligible_leader_replicas=list(p.elr), last_known_elr=list(p.last_known_elr),
-                offline_replicas=offline_replicas(image, p.replicas)))
+                offline_replicas=offline_replicas(image, p.replicas, ctx.listener)))
         topics.append(DescribeTopicPartitionsResponseTopic(
             error_code=0, name=name, topic_id=t.topic_id, is_internal=t.is_internal, partitions=parts,
             topic_authorized_operations=operations(ctx, TOPIC, name, TOPIC_OPERATIONS) if authorizing

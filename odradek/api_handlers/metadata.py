@@ -25,7 +25,7 @@ from odradek.wire.messages.metadata_response import (
 from odradek.controller.acls import CLUSTER, CLUSTER_NAME, CREATE, DESCRIBE, TOPIC
 
 from .authorization import allowed, allowed_names, operations
-from .common import broker_endpoint, offline_replicas, topic_name_error
+from .common import broker_endpoint, listener_leader, offline_replicas, topic_name_error
 
 API_KEY = 3
 MIN_VERSION = 0
@@ -50,34 +50,50 @@ def _topic_response(ctx, topic, internal: bool, include_ops: bool) -> MetadataRe
         ops = operations(ctx, TOPIC, topic.name, TOPIC_OPS) if ctx.services.authorizer is not None else TOPIC_OPS
     parts = []
     image = ctx.services.metadata.image
+    listener, v = ctx.listener, ctx.api_version
     for p in sorted(topic.partitions):
         pi = topic.partitions[p]
-        # a leader that is not a registered broker (none: -1): LEADER_NOT_AVAILABLE (KRaftMetadataCache)
-        known = pi.leader in image.brokers
+        replicas, isr = list(pi.replicas), list(pi.in_sync)
+        if v == 0:  # v0 names only the replicas a client can reach (Kafka's errorUnavailableEndpoints)
+            replicas, isr = _reachable(image, replicas, listener), _reachable(image, isr, listener)
+        # a leader that is not a registered broker (none: -1): LEADER_NOT_AVAILABLE; a registered one
+        # without the client's listener: LISTENER_NOT_FOUND from v6 (KRaftMetadataCache)
+        leader, registered = listener_leader(image, pi.leader, listener)
+        if leader < 0:
+            error = ErrorCode.LISTENER_NOT_FOUND if registered and v >= 6 else ErrorCode.LEADER_NOT_AVAILABLE
+        elif len(replicas) < len(pi.replicas) or len(isr) < len(pi.in_sync):
+            error = ErrorCode.REPLICA_NOT_AVAILABLE
+        else:
+            error = ErrorCode.NONE
         parts.append(MetadataResponsePartition(
-            error_code=0 if known else ErrorCode.LEADER_NOT_AVAILABLE, partition_index=p,
-            leader_id=pi.leader if known else -1, leader_epoch=pi.leader_epoch,
-            replica_nodes=list(pi.replicas), isr_nodes=list(pi.in_sync),
-            offline_replicas=offline_replicas(image, pi.replicas)))
+            error_code=error, partition_index=p, leader_id=leader, leader_epoch=pi.leader_epoch,
+            replica_nodes=replicas, isr_nodes=isr, offline_replicas=offline_replicas(image, pi.replicas, listener)))
     return MetadataResponseTopic(
         error_code=0, name=topic.name, topic_id=topic.topic_id, is_internal=internal, partitions=parts,
         topic_authorized_operations=ops)
 
 
+def _reachable(image, ids: list, listener: str) -> list:
+    return [i for i in ids if (b := image.brokers.get(i)) is not None and not b.fenced
+            and broker_endpoint(b, listener) is not None]
+
+
 # A full Metadata (every topic) sends each topic as its encoding cached here, valid while the
 # image keeps the same TopicImage and brokers (the image shares both across changes to other
-# topics): (api version, include_ops) -> topic name -> (TopicImage, brokers, wire Encoded).
+# topics): (api version, include_ops, the client's listener) -> topic name -> (TopicImage, brokers,
+# wire Encoded).
 # Kept to the topics of the image last answered (entries of deleted topics are dropped).
-_ENCODED: dict[tuple[int, bool], dict[str, tuple]] = {}
+_ENCODED: dict[tuple[int, bool, str], dict[str, tuple]] = {}
 
 
 def _encoded_topic(ctx, image, topic, internal: bool, include_ops: bool):
     if include_ops and ctx.services.authorizer is not None:  # (the operations are the principal's)
         return _topic_response(ctx, topic, internal, include_ops)
     v = ctx.api_version
-    per = _ENCODED.get((v, include_ops))
+    key = (v, include_ops, ctx.listener)
+    per = _ENCODED.get(key)
     if per is None:
-        per = _ENCODED[(v, include_ops)] = {}
+        per = _ENCODED[key] = {}
     hit = per.get(topic.name)
     if hit is not None and hit[0] is topic and hit[1] is image.brokers:
         return hit[2]
