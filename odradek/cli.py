@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 
@@ -138,32 +139,29 @@ class CliParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
-def make_parser(serve_only: bool = False) -> argparse.ArgumentParser:
+# `odradek COMMAND ...` -> the module that adds COMMAND: a client command's process imports just that
+# one (the others cost ~0.15 s of CPU a process: the console's asyncio, the testing client's messages)
+COMMAND_MODULES = {"topics": "cli_tools", "produce": "cli_tools", "consume": "cli_tools", "dump-log": "cli_tools",
+                   "groups": "cli_groups", "cluster": "cli_cluster", "fault": "cli_testing", "clock": "cli_testing",
+                   "status": "cli_status", "console": "cli_console"}
+CLIENT_MODULES = ("cli_tools", "cli_groups", "cli_cluster", "cli_testing", "cli_status", "cli_console")
+
+
+def make_parser(serve_only: bool = False, command: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; ``serve_only``: just `serve` (a broker's start then imports none of
-    the client commands' modules: ~0.25 s of imports per broker process)."""
+    the client commands' modules: ~0.25 s of imports per broker process); ``command``: just `serve`
+    and the commands of COMMAND's module (COMMAND_MODULES), when it is one of them."""
     parser = CliParser(prog="odradek", description="A Kafka-wire-compatible broker in Python")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _add_serve(sub)
     if serve_only:
         parser.set_defaults(debug=False)
         return parser
-    try:
-        from odradek import cli_tools
-    except ImportError:
-        cli_tools = None
-    if cli_tools is not None and hasattr(cli_tools, "add_subparsers"):
-        cli_tools.add_subparsers(sub)
-    from odradek import cli_groups  # `odradek groups ...`
-    cli_groups.add_subparsers(sub)
-    from odradek import cli_cluster  # `odradek cluster ...`
-    cli_cluster.add_subparsers(sub)
-    from odradek import cli_testing  # `odradek fault ...`, `odradek clock ...`
-    cli_testing.add_subparsers(sub)
-    from odradek import cli_status  # `odradek status`
-    cli_status.add_subparsers(sub)
-    from odradek import cli_console  # `odradek console`
-    cli_console.add_subparsers(sub)
-    _add_completion(sub, parser)
+    only = COMMAND_MODULES.get(command or "")
+    for name in CLIENT_MODULES if only is None else (only,):
+        importlib.import_module(f"odradek.{name}").add_subparsers(sub)
+    if only is None:
+        _add_completion(sub, parser)
     parser.set_defaults(debug=False)
     return parser
 
@@ -191,7 +189,7 @@ def _add_completion(sub, parser: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = make_parser(serve_only=bool(argv) and argv[0] == "serve")
+    parser = make_parser(serve_only=bool(argv) and argv[0] == "serve", command=argv[0] if argv else None)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -154,7 +154,7 @@ def topics_list(args) -> int:
 
 
 def topics_describe(args) -> int:
-    from odradek.controller.controller import uuid_str
+    from odradek.wire.uuid import uuid_str
     from odradek.wire.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
 
     with _client(args) as c:

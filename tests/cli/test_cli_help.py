@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from odradek.cli import make_parser
+from odradek.cli import COMMAND_MODULES, make_parser
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -55,3 +55,21 @@ def test_help_names_the_defaults(argv, needles):
     flat = " ".join(r.stdout.split())
     for n in needles:
         assert n in flat, f"{n!r} not in odradek {' '.join(argv)} --help:\n{r.stdout}"
+
+
+def _top_commands(parser) -> set[str]:
+    return {path[0] for path, _ in _commands(parser) if len(path) == 1}
+
+
+def test_a_command_s_parser_is_the_whole_one_s():
+    """`odradek COMMAND ...` builds only COMMAND's module's commands (COMMAND_MODULES): the table names
+    every client command with the module that adds it, and COMMAND parses as in the whole parser."""
+    whole = make_parser()
+    assert _top_commands(whole) == set(COMMAND_MODULES) | {"serve", "completion"}
+    whole_commands = dict((path, p) for path, p in _commands(whole))
+    for command, module in COMMAND_MODULES.items():
+        own = make_parser(command=command)
+        assert _top_commands(own) == {"serve"} | {c for c, m in COMMAND_MODULES.items() if m == module}
+        for path, p in _commands(own):
+            if path and path[0] == command:
+                assert p.format_help() == whole_commands[path].format_help(), path
