@@ -48,9 +48,10 @@ def _b64(obj) -> str:
     return base64.urlsafe_b64encode(json.dumps(obj).encode()).rstrip(b"=").decode()
 
 
-def unsecured_token(sub: str, life_s: int = 600) -> str:
+def unsecured_token(sub: str, life_s: int = 600, scope: str | None = "produce") -> str:
     now = int(time.time())
-    return f"{_b64({'alg': 'none'})}.{_b64({'sub': sub, 'iat': now, 'exp': now + life_s})}."
+    claims = {"sub": sub, "iat": now, "exp": now + life_s, **({"scope": scope} if scope else {})}
+    return f"{_b64({'alg': 'none'})}.{_b64(claims)}."
 
 
 class Keys:
@@ -107,7 +108,8 @@ def settings(ports, ca: TestCA, keys: Keys) -> dict[str, str]:
                                 f"ROTATING://127.0.0.1:{p3}",
         "listener.security.protocol.map": names, "inter.broker.listener.name": "PLAINTEXT",
         "sasl.enabled.mechanisms": "OAUTHBEARER",
-        "listener.name.unsecured.oauthbearer.sasl.jaas.config": f"{LOGIN} ;",
+        "listener.name.unsecured.oauthbearer.sasl.jaas.config": f'{LOGIN} unsecuredLoginStringClaim_sub="broker" '
+                                                                'unsecuredValidatorRequiredScope="produce";',
         "listener.name.signed.oauthbearer.sasl.jaas.config": f"{LOGIN} ;",
         "listener.name.signed.oauthbearer.sasl.server.callback.handler.class": HANDLER,
         "listener.name.signed.sasl.oauthbearer.jwks.endpoint.url": keys.file.as_uri(),
@@ -116,8 +118,8 @@ def settings(ports, ca: TestCA, keys: Keys) -> dict[str, str]:
         "listener.name.rotating.oauthbearer.sasl.server.callback.handler.class": HANDLER,
         "listener.name.rotating.sasl.oauthbearer.jwks.endpoint.url": keys.url,
         **{f"listener.name.rotating.{k}": v for k, v in signed.items()},
-        "ssl.keystore.type": "PEM", "ssl.keystore.location": str(ca.keystore_pem("broker", "localhost", "kpw")),
-        "ssl.key.password": "kpw",
+        # an unencrypted key: Java's PEM keystore cannot read the PBES2-encrypted one
+        "ssl.keystore.type": "PEM", "ssl.keystore.location": str(ca.keystore_pem("broker", "localhost")),
         "authorizer.class.name": "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
         "super.users": "User:ANONYMOUS",
         "group.initial.rebalance.delay.ms": "0", "offsets.topic.replication.factor": "1",
@@ -187,10 +189,17 @@ def oauth(tmp_path_factory):
         create_topic(f"127.0.0.1:{ports[0]}", TOPIC)
         wait_for_topic(f"127.0.0.1:{ports[0]}", TOPIC)
         admin = AdminClient({"bootstrap.servers": f"127.0.0.1:{ports[0]}"})
-        for f in admin.create_acls([AclBinding(ResourceType.TOPIC, TOPIC, ResourcePatternType.LITERAL, f"User:{who}",
-                                               "*", AclOperation.WRITE, AclPermissionType.ALLOW)
-                                    for who in ("alice", "carol")]).values():
+        acls = [AclBinding(ResourceType.TOPIC, TOPIC, ResourcePatternType.LITERAL, f"User:{who}", "*",
+                           AclOperation.WRITE, AclPermissionType.ALLOW) for who in ("alice", "carol")]
+        for f in admin.create_acls(acls).values():
             f.result(30)
+        from confluent_kafka.admin import AclBindingFilter
+
+        everything = AclBindingFilter(ResourceType.TOPIC, TOPIC, ResourcePatternType.LITERAL, None, None,
+                                      AclOperation.ANY, AclPermissionType.ANY)
+        deadline = time.monotonic() + 30  # the broker's authorizer has them once DescribeAcls shows them
+        while len(admin.describe_acls(everything).result(30)) < len(acls):
+            assert time.monotonic() < deadline
         yield Setup(ports, ca, keys)
     finally:
         broker.stop()
@@ -226,17 +235,18 @@ def values(setup: Setup) -> list[bytes]:
 
 def test_unsecured_tokens_confluent_and_java(oauth):
     ok = oauth.conf("UNSECURED", **{"enable.sasl.oauthbearer.unsecure.jwt": True,
-                                     "sasl.oauthbearer.config": "principal=alice"})
+                                     "sasl.oauthbearer.config": "principal=alice scope=produce"})
     delivered, seen = produce(ok, b"unsecured-confluent")
     assert delivered == [None], (delivered, seen)
     # the subject is the principal the authorizer sees: mallory has no ACL
-    mallory = {**ok, "sasl.oauthbearer.config": "principal=mallory"}
+    mallory = {**ok, "sasl.oauthbearer.config": "principal=mallory scope=produce"}
     delivered, _ = produce(mallory, b"never")
     assert delivered and delivered[0] is not None and delivered[0].code() == KafkaError.TOPIC_AUTHORIZATION_FAILED
     # Java kafka-clients: Kafka's console producer with the unsecured login module
     cfg = oauth.keys.file.parent / "java-unsecured.properties"
     cfg.write_text("security.protocol=SASL_PLAINTEXT\nsasl.mechanism=OAUTHBEARER\n"
-                   f'sasl.jaas.config={LOGIN} unsecuredLoginStringClaim_sub="carol";\n')
+                   f'sasl.jaas.config={LOGIN} unsecuredLoginStringClaim_sub="carol" '
+                   'unsecuredLoginStringClaim_scope="produce";\n')
     r = subprocess_tool_produce(oauth.conf("UNSECURED")["bootstrap.servers"], cfg, "unsecured-java")
     assert r.returncode == 0, r.stderr[-3000:]
     got = values(oauth)
@@ -339,6 +349,34 @@ def test_raw_exchange_error_challenge_and_token_lifetime(oauth):
                 time.sleep(0.2)
     finally:
         raw.close()
+
+
+def authenticate(port: int, auth_bytes: bytes):
+    raw = RawClient(f"127.0.0.1:{port}")
+    try:
+        assert raw.call(SaslHandshakeRequest(mechanism="OAUTHBEARER"), 1).error_code == 0
+        return raw.call(SaslAuthenticateRequest(auth_bytes=auth_bytes), 2)
+    finally:
+        raw.close()
+
+
+def test_raw_refusals_answered_as_kafka(oauth):
+    port = oauth.ports[1]
+    alice = unsecured_token("alice")
+    with pytest.raises(ConnectionError):  # another scheme than Bearer: Kafka closes the connection unanswered
+        authenticate(port, b"n,,\x01auth=Basic YWxpY2U=\x01\x01")
+    bad = authenticate(port, b"n,,\x01traceId=t-1\x01\x01")  # no auth=
+    assert (bad.error_code, bad.error_message) == (
+        58, "Authentication failed during authentication due to invalid credentials with SASL mechanism OAUTHBEARER")
+    other = authenticate(port, f"n,a=bob,\x01auth=Bearer {alice}\x01\x01".encode())
+    assert (other.error_code, other.error_message) == (58, "Authentication failed: Client requested an authorization "
+                                                           "id (bob) that is different from the token's principal "
+                                                           "name (alice)")
+    extensions = authenticate(port, f"n,a=alice,\x01auth=Bearer {alice}\x01traceId=t-1\x01\x01".encode())
+    assert extensions.error_code == 0
+    no_scope = authenticate(port, f"n,,\x01auth=Bearer {unsecured_token('alice', scope=None)}\x01\x01".encode())
+    assert (no_scope.error_code, bytes(no_scope.auth_bytes)) == (
+        0, b'{"status":"insufficient_scope", "scope":"[produce]"}')
 
 
 def test_jwks_over_http_follows_a_key_rotation(oauth):

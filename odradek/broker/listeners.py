@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from odradek.broker.jwks import JwksKeys, system_properties
 from odradek.broker.tls import server_context
 from odradek.config import ConfigError, Listener, listener_protocol
-from odradek.security.oauthbearer import OAUTHBEARER, ConfigRefused, TokenValidator, UnsecuredValidator, jaas_options
+from odradek.security.oauthbearer import (OAUTHBEARER, ConfigRefused, TokenValidator, UnsecuredValidator,
+                                          check_unsecured_login, jaas_options)
 from odradek.security.oauthbearer_jwt import (BROKER_JWT_VALIDATOR, DEFAULT_JWT_VALIDATOR, JwtSettings, JwtValidator,
                                               allowed_urls, check_jwks_url)
 from odradek.security.sasl import SaslSession, plain_users
@@ -85,8 +86,10 @@ def _oauth(cfg, listener: str) -> tuple[TokenValidator | None, JwksKeys | None]:
     if OAUTHBEARER not in cfg.sasl_mechanisms(listener):
         return None, None
     try:
+        options = jaas_options(cfg.sasl_jaas(listener, OAUTHBEARER))
+        check_unsecured_login(options)  # the broker's own login, as Kafka's (it refuses to start without a token)
         if (listener, OAUTHBEARER) not in cfg.listener_callback_handlers:
-            return UnsecuredValidator.from_jaas_options(jaas_options(cfg.sasl_jaas(listener, OAUTHBEARER))), None
+            return UnsecuredValidator.from_jaas_options(options), None
         settings = cfg.oauth(listener)
         validator_class = settings.get("sasl.oauthbearer.jwt.validator.class", DEFAULT_JWT_VALIDATOR).strip()
         if validator_class not in (DEFAULT_JWT_VALIDATOR, BROKER_JWT_VALIDATOR):

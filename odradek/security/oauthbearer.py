@@ -32,7 +32,12 @@ _SCOPE_ITEM = re.compile(r"[\x23-\x5B\x5D-\x7E\x21]+")
 
 
 class BadInitialResponse(Exception):
-    """Not an OAUTHBEARER client initial response (Kafka: a SaslException, the generic failure)."""
+    """Not an OAUTHBEARER client initial response (Kafka: a SaslException, the generic failure).
+    ``unanswered``: Kafka fails otherwise there and closes the connection without an answer."""
+
+    def __init__(self, reason: str, unanswered: bool = False):
+        super().__init__(reason)
+        self.unanswered = unanswered
 
 
 class TokenRejected(Exception):
@@ -68,7 +73,9 @@ def parse_initial_response(data: bytes) -> InitialResponse:
     if a is None:
         raise BadInitialResponse("Invalid OAUTHBEARER client first message: invalid 'auth' format")
     if a.group("scheme").lower() != "bearer":
-        raise BadInitialResponse("Invalid scheme in OAUTHBEARER client first message")
+        # Kafka 4.3 formats this message with a group its pattern does not have: the exception is not
+        # a SaslException and the connection is closed unanswered
+        raise BadInitialResponse("Invalid scheme in OAUTHBEARER client first message", unanswered=True)
     return InitialResponse(a.group("token"), m.group("authzid") or "", pairs)
 
 
@@ -248,6 +255,35 @@ class UnsecuredValidator:
         if not isinstance(value, list):
             raise TokenRejected(f"The '{self.scope_claim}' claim was not of type List")
         return frozenset(s.strip() for s in value if s.strip())
+
+
+# ------------------------------------------------------------------ the broker's own login
+
+LOGIN_FAILED = "javax.security.auth.login.LoginException: An internal error occurred while retrieving token from " \
+               "callback handler"
+
+
+def check_unsecured_login(options: Mapping[str, str]) -> None:
+    """A Kafka broker logs in with its listener's OAuthBearerLoginModule too, through the unsecured login
+    callback handler: with no options there is no token and that is fine; with options, they must make a
+    token (a non-blank ``unsecuredLoginStringClaim_<principal claim>``, a numeric lifetime), else the
+    broker does not start. Raises ConfigRefused with Kafka's reason."""
+    if not options:
+        return
+    if all(k.startswith("unsecuredLoginExtension_") for k in options):
+        raise ConfigRefused(f"{LOGIN_FAILED}: Extensions provided in login context without a token")
+    lifetime = options.get("unsecuredLoginLifetimeSeconds", "3600")
+    try:
+        int(lifetime)
+    except ValueError:
+        raise ConfigRefused(f'{LOGIN_FAILED}: For input string: "{lifetime}"') from None
+    for reserved in ("iat", "exp"):
+        for prefix in ("unsecuredLoginStringClaim_", "unsecuredLoginNumberClaim_", "unsecuredLoginListClaim_"):
+            if prefix + reserved in options:
+                raise ConfigRefused(f"{LOGIN_FAILED}: Cannot explicitly set the '{reserved}' claim")
+    claim = (options.get("unsecuredLoginPrincipalClaimName") or "").strip() or "sub"
+    if not (options.get("unsecuredLoginStringClaim_" + claim) or "").strip():
+        raise ConfigRefused(f"{LOGIN_FAILED}: No principal name in JWT claim: {claim}")
 
 
 # ------------------------------------------------------------------ JAAS options

@@ -189,7 +189,7 @@ class SaslSession:
         try:
             challenge, failure = self._oauth_server.respond(token, now_ms)
         except BadInitialResponse as e:
-            raise _Refused(str(e)) from None
+            raise _Refused(str(e), e.unanswered) from None
         if failure is not None:  # sent as it is (Kafka's SaslAuthenticationException)
             self.state = FAILED_STATE
             return Step(ErrorCode.SASL_AUTHENTICATION_FAILED, failure, b"")

@@ -11,8 +11,8 @@ import pytest
 from joserfc import jwt
 from joserfc.jwk import ECKey, KeySet, RSAKey
 
-from odradek.security.oauthbearer import (BadInitialResponse, ConfigRefused, UnsecuredValidator, jaas_options,
-                                          parse_initial_response)
+from odradek.security.oauthbearer import (BadInitialResponse, ConfigRefused, UnsecuredValidator, check_unsecured_login,
+                                          jaas_options, parse_initial_response)
 from odradek.security.oauthbearer_jwt import JwtSettings, JwtValidator, check_jwks_url, parse_jwks
 from odradek.security.sasl import FAILED, SaslSession
 from odradek.wire.errors import ErrorCode
@@ -55,6 +55,7 @@ def test_malformed_initial_response(data):
     s = session(UnsecuredValidator())
     step = s.authenticate(data, NOW_MS)
     assert (step.error, step.message) == (ErrorCode.SASL_AUTHENTICATION_FAILED, FAILED.format("OAUTHBEARER"))
+    assert step.unanswered == (b"Basic" in data)  # Kafka closes the connection unanswered there
 
 
 def test_unsecured_token_accepted_with_its_expiry():
@@ -230,3 +231,15 @@ def test_settings_and_urls():
     with pytest.raises(ValueError):
         parse_jwks(b'{"no": 1}')
     assert isinstance(parse_jwks(b'{"keys": []}'), KeySet)
+
+
+def test_the_brokers_own_unsecured_login_as_kafka():
+    check_unsecured_login({})  # no options: no token, fine
+    check_unsecured_login({"unsecuredLoginStringClaim_sub": "broker", "unsecuredValidatorRequiredScope": "x"})
+    check_unsecured_login({"unsecuredLoginPrincipalClaimName": "u", "unsecuredLoginStringClaim_u": "broker"})
+    for options, reason in [({"unsecuredValidatorRequiredScope": "x"}, "No principal name in JWT claim: sub"),
+                            ({"unsecuredLoginExtension_a": "1"}, "Extensions provided in login context without a token"),
+                            ({"unsecuredLoginStringClaim_sub": "b", "unsecuredLoginLifetimeSeconds": "x"}, "For input"),
+                            ({"unsecuredLoginStringClaim_sub": "b", "unsecuredLoginNumberClaim_exp": "1"}, "'exp'")]:
+        with pytest.raises(ConfigRefused, match=reason):
+            check_unsecured_login(options)
