@@ -22,16 +22,15 @@ import json
 import os
 import threading
 import time
-import uuid
 
 import pytest
 from confluent_kafka import KafkaError, Producer
-from confluent_kafka.admin import AclBinding, AclOperation, AclPermissionType, AdminClient, ResourcePatternType, \
-    ResourceType
+from confluent_kafka.admin import AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AdminClient, \
+    ResourcePatternType, ResourceType
 from joserfc import jwt
 from joserfc.jwk import RSAKey
 
-from harness import BrokerProcess, RawClient, free_port, kafka_tool, read_to_end, wait_for_topic, create_topic
+from harness import BrokerProcess, RawClient, create_topic, free_port, read_to_end, wait_for_topic
 from tls_certs import TestCA
 from odradek.wire.messages.api_versions_request import ApiVersionsRequest
 from odradek.wire.messages.sasl_authenticate_request import SaslAuthenticateRequest
@@ -193,8 +192,6 @@ def oauth(tmp_path_factory):
                            AclOperation.WRITE, AclPermissionType.ALLOW) for who in ("alice", "carol")]
         for f in admin.create_acls(acls).values():
             f.result(30)
-        from confluent_kafka.admin import AclBindingFilter
-
         everything = AclBindingFilter(ResourceType.TOPIC, TOPIC, ResourcePatternType.LITERAL, None, None,
                                       AclOperation.ANY, AclPermissionType.ANY)
         deadline = time.monotonic() + 30  # the broker's authorizer has them once DescribeAcls shows them

@@ -838,7 +838,7 @@ class BrokerConfig:
                               f"SCRAM-SHA-256, SCRAM-SHA-512 and OAUTHBEARER only (not {', '.join(other)})")
         if "OAUTHBEARER" in mechanisms and lst.name in self.controller_listener_names:
             raise ConfigError(f"sasl.enabled.mechanisms={','.join(mechanisms)}: controller listener {lst} cannot "
-                              "offer OAUTHBEARER (odradek's nodes authenticate to each other with PLAIN)")
+                              "offer OAUTHBEARER (odradek's nodes authenticate to each other with PLAIN or SCRAM)")
         for mech in ("PLAIN", "OAUTHBEARER"):
             if mech in mechanisms and (lst.name, mech) not in self.listener_jaas:
                 raise ConfigError(f"Could not find a 'KafkaServer' or '{lst.name.lower()}.KafkaServer' entry in the "

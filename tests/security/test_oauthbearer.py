@@ -243,3 +243,55 @@ def test_the_brokers_own_unsecured_login_as_kafka():
                             ({"unsecuredLoginStringClaim_sub": "b", "unsecuredLoginNumberClaim_exp": "1"}, "'exp'")]:
         with pytest.raises(ConfigRefused, match=reason):
             check_unsecured_login(options)
+
+
+# ------------------------------------------------------------------ configuration
+
+JAAS_LOGIN = "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule required ;"
+HANDLER = "org.apache.kafka.common.security.oauthbearer.OAuthBearerValidatorCallbackHandler"
+
+
+def _config(**props):
+    from odradek.config import BrokerConfig
+
+    base = {"listeners": "SASL_PLAINTEXT://127.0.0.1:9093,PLAINTEXT://127.0.0.1:9092",
+            "inter.broker.listener.name": "PLAINTEXT", "sasl.enabled.mechanisms": "OAUTHBEARER",
+            "listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config": JAAS_LOGIN}
+    return BrokerConfig.from_properties({k: v for k, v in {**base, **props}.items() if v is not None})
+
+
+def test_configuration_refusals():
+    from odradek.config import ConfigError
+
+    with pytest.raises(ConfigError, match="Could not find a 'KafkaServer' or 'sasl_plaintext.KafkaServer'"):
+        _config(**{"listener.name.sasl_plaintext.oauthbearer.sasl.jaas.config": None})
+    with pytest.raises(ConfigError, match="ClassNotFoundException: com.example.Mine"):
+        _config(**{"listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class": "com.example.Mine"})
+    cfg = _config(**{"listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class": HANDLER,
+                     "sasl.oauthbearer.expected.issuer": "https://idp",
+                     "listener.name.sasl_plaintext.sasl.oauthbearer.jwks.endpoint.url": "https://idp/jwks"})
+    assert cfg.oauth("SASL_PLAINTEXT") == {"sasl.oauthbearer.expected.issuer": "https://idp",
+                                           "sasl.oauthbearer.jwks.endpoint.url": "https://idp/jwks"}
+
+
+def test_listener_validators(monkeypatch, tmp_path):
+    from odradek.broker.listeners import served_listeners
+    from odradek.config import ConfigError
+    from odradek.security.oauthbearer_jwt import JwtValidator
+
+    assert isinstance(served_listeners(_config())[0].oauth, UnsecuredValidator)
+    jwks = tmp_path / "jwks.json"
+    jwks.write_text('{"keys": []}')
+    signed = _config(**{"listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class": HANDLER,
+                        "sasl.oauthbearer.jwks.endpoint.url": jwks.as_uri()})
+    monkeypatch.delenv("KAFKA_OPTS", raising=False)
+    with pytest.raises(ConfigError, match="Update the system property 'org.apache.kafka.sasl.oauthbearer.allowed.urls'"):
+        served_listeners(signed)
+    monkeypatch.setenv("KAFKA_OPTS", f"-Xmx1G -Dorg.apache.kafka.sasl.oauthbearer.allowed.urls={jwks.as_uri()}")
+    assert isinstance(served_listeners(signed)[0].oauth, JwtValidator)
+    no_url = _config(**{"listener.name.sasl_plaintext.oauthbearer.sasl.server.callback.handler.class": HANDLER})
+    with pytest.raises(ConfigError, match="requires the JWKS URL"):
+        served_listeners(no_url)
+    jwks.unlink()
+    with pytest.raises(ConfigError, match="doesn't exist"):
+        served_listeners(signed)
