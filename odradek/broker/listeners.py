@@ -9,16 +9,17 @@ import re
 import secrets
 import ssl
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from odradek.broker.jwks import JwksKeys, system_properties
 from odradek.broker.tls import server_context
 from odradek.config import ConfigError, Listener, listener_protocol
 from odradek.security.oauthbearer import (OAUTHBEARER, ConfigRefused, TokenValidator, UnsecuredValidator,
                                           check_unsecured_login, jaas_options)
-from odradek.security.oauthbearer_jwt import (BROKER_JWT_VALIDATOR, DEFAULT_JWT_VALIDATOR, JwtSettings, JwtValidator,
-                                              allowed_urls, check_jwks_url)
 from odradek.security.sasl import SaslSession, plain_users
 from odradek.security.ssl_principal import NoMatchingRule, SslPrincipalMapper, subject_dn
+
+if TYPE_CHECKING:  # (imported where a listener validates signed tokens: joserfc and cryptography, ~0.12 s of CPU)
+    from odradek.broker.jwks import JwksKeys
 
 ANONYMOUS = "User:ANONYMOUS"
 
@@ -90,6 +91,10 @@ def _oauth(cfg, listener: str) -> tuple[TokenValidator | None, JwksKeys | None]:
         check_unsecured_login(options)  # the broker's own login, as Kafka's (it refuses to start without a token)
         if (listener, OAUTHBEARER) not in cfg.listener_callback_handlers:
             return UnsecuredValidator.from_jaas_options(options), None
+        from odradek.broker.jwks import JwksKeys, system_properties
+        from odradek.security.oauthbearer_jwt import (BROKER_JWT_VALIDATOR, DEFAULT_JWT_VALIDATOR, JwtSettings,
+                                                      JwtValidator, allowed_urls, check_jwks_url)
+
         settings = cfg.oauth(listener)
         validator_class = settings.get("sasl.oauthbearer.jwt.validator.class", DEFAULT_JWT_VALIDATOR).strip()
         if validator_class not in (DEFAULT_JWT_VALIDATOR, BROKER_JWT_VALIDATOR):
