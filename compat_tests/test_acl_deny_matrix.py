@@ -2,7 +2,8 @@
 refused with Kafka's error and nothing changes (the state each row names is read back by the super
 user), then with the ACL granted the same request is served (no authorization error; a row with a state
 sees it change). A filtering API (ListGroups, ListTransactions) shows bob only what he may describe; a
-row with ACLs given beforehand checks the next step (the topics after the group). Raw requests over
+row with ACLs given beforehand checks the next step (the topics after the group). Each refusal carries
+Kafka 4.3's messages (MESSAGES). Raw requests over
 SASL_PLAINTEXT PLAIN, one row per API, rows run in order (the transaction rows use the producer id bob's
 InitProducerId got). Runs against Apache Kafka 4.3 configured alike when ODRADEK_ACL_REF_BOOTSTRAP names
 its SASL_PLAINTEXT listener (see test_acls.py; every ACL of User:bob there is removed first and last)."""
@@ -10,6 +11,7 @@ its SASL_PLAINTEXT listener (see test_acls.py; every ACL of User:bob there is re
 from __future__ import annotations
 
 import os
+import re
 import sys
 import time
 import uuid
@@ -367,6 +369,54 @@ def share_fetch(c: dict, group: str) -> dict:
                 {"topic_id": c["ids"][group.replace("dmg-", "dm-")], "partitions": [{"partition_index": 0}]}]}
 
 
+# the messages of the refusals (None ones left out), as Kafka 4.3 words them; "Request <request>" stands for
+# Kafka's description of the request (its processor, connection, session object, buffer), which differs
+# from one request to the next
+MESSAGES = {
+    "FindCoordinator(group)": {"/error_message": "", "/coordinators[0]/error_message": ""},
+    "FindCoordinator(txn)": {"/error_message": "", "/coordinators[0]/error_message": ""},
+    "CreateTopics": {"/topics[0]/error_message": "Authorization failed."},
+    "DeleteTopics": {"/responses[0]/error_message": "Topic authorization failed."},
+    "DescribeConfigs": {"/results[0]/error_message": "Topic authorization failed."},
+    "AlterConfigs": {"/responses[0]/error_message": "Topic authorization failed."},
+    "IncrementalAlterConfigs": {"/responses[0]/error_message": "Topic authorization failed."},
+    "CreateAcls": {"/results[0]/error_message": "Request <request> needs ALTER permission."},
+    "DescribeAcls": {"/error_message": "Request <request> needs DESCRIBE permission."},
+    "DeleteAcls": {"/filter_results[0]/error_message": "Request <request> needs ALTER permission."},
+    "DescribeProducers": {"/topics[0]/partitions[0]/error_message": "Topic authorization failed."},
+    "ElectLeaders": {"/replica_election_results[0]/partition_result[0]/error_message":
+                     "Request <request> needs ALTER permission."},
+    "AlterPartitionReassignments": {
+        "/error_message": "Request <request> needs ALTER permission.",
+        "/responses[0]/partitions[0]/error_message": "Request <request> needs ALTER permission."},
+    "ListPartitionReassignments": {"/error_message": "Request <request> needs DESCRIBE permission."},
+    "AlterClientQuotas": {"/entries[0]/error_message": "Cluster authorization failed."},
+    "AlterUserScramCredentials": {"/results[0]/error_message": "Request <request> needs ALTER permission."},
+    "AlterShareGroupOffsets": {"/error_message": "Group authorization failed."},
+    "DeleteShareGroupOffsets": {"/error_message": "Group authorization failed."},
+    "DescribeShareGroupOffsets(topic)": {"/groups[0]/topics[0]/partitions[0]/error_message":
+                                         "Topic authorization failed."},
+    "AlterShareGroupOffsets(topic)": {"/responses[0]/partitions[0]/error_message": "Topic authorization failed."},
+    "DeleteShareGroupOffsets(topic)": {"/responses[0]/error_message": "Topic authorization failed."},
+}
+
+
+def messages(obj, path: str = "") -> dict:
+    """Every error_message in a response that is not None: path -> text, Kafka's request description
+    replaced by "Request <request>"."""
+    found = {}
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k.endswith("error_message") and v is not None:
+                found[f"{path}/{k}"] = re.sub(r"^Request Request\(.*\) needs", "Request <request> needs", v)
+            elif not k.endswith("error_message"):
+                found.update(messages(v, f"{path}/{k}"))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            found.update(messages(v, f"{path}[{i}]"))
+    return found
+
+
 def topics_to_create() -> list[str]:
     names = {"produce", "fetch", "lo", "md", "oc", "of", "del", "od", "cgh", "txn", "gone", "cp", "dr", "dc", "ac",
              "iac", "dp", "el", "ofle", "dtp", "sh", "sh2", "st", "st3", "ptx"}
@@ -465,6 +515,8 @@ def test_deny_matrix(bootstrap):
                 wrong.append(f"{row.name}: refused {codes} (Kafka serves it to everyone)")
         elif row.denied not in codes:
             wrong.append(f"{row.name}: codes {sorted(codes)} without the ACL, expected {row.denied}")
+        if messages(resp) != MESSAGES.get(row.name, {}):
+            wrong.append(f"{row.name}: messages {messages(resp)}, Kafka's {MESSAGES.get(row.name, {})}")
     for row in ROWS:  # read after every refusal (a change would show in the metadata a moment later)
         if row.state and row.state(a) != before[row.name]:
             wrong.append(f"{row.name}: state changed while refused: {before[row.name]} -> {row.state(a)}")

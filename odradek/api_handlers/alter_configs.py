@@ -29,13 +29,13 @@ class _Resource(NamedTuple):
 
 
 def split_refused(ctx, resources: list) -> tuple[list, list]:
-    """With an authorizer: (the resources the principal may ALTER_CONFIGS, [(error, None, resource)] for the
-    others, answered after the rest as Kafka)."""
+    """With an authorizer: (the resources the principal may ALTER_CONFIGS, [(error, its message, resource)]
+    for the others, answered after the rest as Kafka: 'Topic authorization failed.' and so on)."""
     if ctx.services.authorizer is None:
         return resources, []
     checked = [(r, config_resource_denied(ctx, ALTER_CONFIGS, r[0], r[1])) for r in resources]
     return ([r for r, e in checked if e is None],
-            [(e, None, _Resource(r[0], r[1])) for r, e in checked if e is not None])
+            [(e, e.message, _Resource(r[0], r[1])) for r, e in checked if e is not None])
 
 
 def resource_responses(cls: type, results) -> list:

@@ -46,7 +46,11 @@ def handle(ctx, request):
             plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
                 group_id=gid, topics=[], error_code=ErrorCode.UNSUPPORTED_VERSION), None, None))
             continue
-        if err := group_denied(ctx, DESCRIBE, gid) or coordinator_error(ctx, gid):
+        if denied := group_denied(ctx, DESCRIBE, gid):  # (Kafka 4.3 sends no message with it)
+            plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
+                group_id=gid, topics=[], error_code=denied, error_message=None), None, None))
+            continue
+        if err := coordinator_error(ctx, gid):
             plans.append((gid, DescribeShareGroupOffsetsResponseGroup(
                 group_id=gid, topics=[], error_code=err, error_message=err.message), None, None))
             continue

@@ -34,7 +34,12 @@ def handle(ctx, request) -> ShareGroupDescribeResponse:
             out.append(DescribedGroup(error_code=ErrorCode.UNSUPPORTED_VERSION, group_id=gid, group_state="Dead",
                                       assignor_name="", members=[], authorized_operations=NOT_REQUESTED))
             continue
-        if err := group_denied(ctx, DESCRIBE, gid) or coordinator_error(ctx, gid):
+        if denied := group_denied(ctx, DESCRIBE, gid):  # (Kafka 4.3 sends no message with it)
+            out.append(DescribedGroup(error_code=denied, error_message=None, group_id=gid, group_state="",
+                                      group_epoch=0, assignment_epoch=0, assignor_name="", members=[],
+                                      authorized_operations=NOT_REQUESTED))
+            continue
+        if err := coordinator_error(ctx, gid):
             out.append(DescribedGroup(error_code=err, error_message=err.message, group_id=gid, group_state="",
                                       group_epoch=0, assignment_epoch=0, assignor_name="", members=[],
                                       authorized_operations=NOT_REQUESTED))

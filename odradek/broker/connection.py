@@ -449,7 +449,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if ctx.services.authorizer is not None:  # authorizer.class.name (api_handlers/authorization.py)
             denied = authorization.gate(ctx, key, body)
             if denied is not None:
-                resp = BUILDERS[key](ver, body, denied, None)
+                resp = BUILDERS[key](ver, body, denied, authorization.denied_message(ctx, key, denied))
                 if resp is None:  # acks=0 Produce: Kafka closes the connection instead
                     self.close()
                 else:
