@@ -139,13 +139,35 @@ def apply_acknowledgements(ctx, group_id: str, member_id: str, batches_by_partit
 STATE_WRITE_WAIT_MS = 30_000
 
 
+# a failed persister write's error as the acknowledgement's, as Kafka's SharePartition maps it
+# (fetchPersisterError); others are UNKNOWN_SERVER_ERROR, but for the broker's own answers (the data
+# partition's leadership moved, the wait ran out)
+_WRITE_ERRORS = {
+    ErrorCode.NOT_COORDINATOR: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.COORDINATOR_NOT_AVAILABLE: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.COORDINATOR_LOAD_IN_PROGRESS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
+    ErrorCode.GROUP_ID_NOT_FOUND: ErrorCode.INVALID_REQUEST,
+    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION: ErrorCode.INVALID_REQUEST,
+    ErrorCode.FENCED_STATE_EPOCH: ErrorCode.FENCED_STATE_EPOCH,
+    ErrorCode.FENCED_LEADER_EPOCH: ErrorCode.NOT_LEADER_OR_FOLLOWER,
+    ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_LEADER_OR_FOLLOWER,
+    ErrorCode.REQUEST_TIMED_OUT: ErrorCode.REQUEST_TIMED_OUT,
+}
+
+
+def write_error(err: ErrorCode) -> ErrorCode:
+    """The acknowledgement error of a share state write that failed with ``err``."""
+    return _WRITE_ERRORS.get(err, ErrorCode.UNKNOWN_SERVER_ERROR) if err else ErrorCode.NONE
+
+
 def after_writes(ctx, results: dict, writes: list, then: Callable[[], object]):
-    """``then()`` once the acknowledgements' share state writes to other brokers are answered; a
-    write that failed is its partition's acknowledgement error in ``results`` (as Kafka's share
-    partition answers a failed persister write)."""
+    """``then()`` once the acknowledgements' share state writes are answered; a write that failed is
+    its partition's acknowledgement error in ``results`` (as Kafka's share partition answers a failed
+    persister write: the acknowledgement was rolled back)."""
     def finish(timed_out: bool):
         for w in writes:
-            err = w.error if w.error is not None else (ErrorCode.REQUEST_TIMED_OUT if timed_out else None)
+            err = write_error(w.error) if w.error is not None else (
+                ErrorCode.REQUEST_TIMED_OUT if timed_out else None)
             if err:
                 key = (w.share_key[1], w.share_key[2])
                 if key in results and not results[key]:

@@ -421,7 +421,8 @@ class Broker:
             self.share_persister,
             offsets_partition_for=lambda gid: None if self.groups is None else self.groups.partition_for(gid),
             state_partitions=state_partitions,
-            ensure_state_topic=lambda: self.ensure_internal_topic(SHARE_GROUP_STATE))
+            ensure_state_topic=lambda: self.ensure_internal_topic(SHARE_GROUP_STATE),
+            released=self.poke_share_partitions)
         self._next_share_prune_ms = self.clock_ms() + self.config.share_coordinator_state_topic_prune_interval_ms
 
     def _follow_share_state_partitions(self) -> None:
@@ -454,13 +455,17 @@ class Broker:
                                              self._schedule if self._background_loads else None))
 
     def persist_share_state(self, now_ms: int) -> list:
-        """Write what changed in share groups since the last call (coordinator/share_persistence.py);
-        the writes to share coordinators on other brokers it started."""
+        """Write what changed in share groups since the last call (coordinator/share_persistence.py):
+        the writes to share coordinators on other brokers it started, and those that failed at once
+        (answered already: their acknowledgements are rolled back)."""
         if self.share_groups is None:
             return []
+        from odradek.api_handlers.ports import ShareStateWrite
+
         self.share_persister.created.clear()
-        self.share_persistence.persist(now_ms)
-        return list(self.share_persister.created)
+        failed = self.share_persistence.persist(now_ms)
+        return list(self.share_persister.created) + [
+            ShareStateWrite(("share-state-write-failed", key), key, err) for key, err in failed.items()]
 
     def prune_share_state(self) -> None:
         for partition, low in self.share_states.prune_points():

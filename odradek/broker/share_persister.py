@@ -11,8 +11,11 @@ request, after an exponential backoff from 1 s (factor 2, at most 30 s, 20% jitt
 
 A read in flight answers NOT_READY to the share group coordinator (the ShareFetch gets no records
 for the partition meanwhile); its answer wakes the ShareFetches parked on the partition. A remote
-write returns a ``ShareStateWrite`` the acknowledging request waits for; a failed one leaves the
-share-partition to be written again. Writes of one key go one after the other, in order. While
+write returns a ``ShareStateWrite`` the acknowledging request waits for; its answer settles the
+acknowledgements it carries (committed, or rolled back on failure: coordinator/share_partition.py),
+and a failed one leaves the share-partition to be written again. In a cluster a write that carries
+acknowledgements is sent as WriteShareGroupState even when this node is the key's share
+coordinator, so that they commit only once the append is committed. Writes of one key go one after the other, in order. While
 __share_group_state does not exist yet, a key's changes wait (``defer``): its ShareStateWrite is
 answered by the key's first write once the topic is there, sent as WriteShareGroupState even when
 this node is the coordinator, so that the answer comes once the write is committed (Kafka's
@@ -168,7 +171,7 @@ class SharePersister:
         self.created.append(w)
 
     def write_state(self, key: tuple, start_offset: int | None, batches: list, now_ms: int,
-                    state_epoch: int = 0) -> None:
+                    state_epoch: int = 0, settle=None) -> None:
         t = self._image().topics_by_id.get(key[1])
         epoch = self._leader_epoch(t.name, key[2]) if t is not None else None
         snapshot = None if start_offset is None else Snapshot(start_offset, batches, state_epoch,
@@ -176,7 +179,10 @@ class SharePersister:
         if snapshot is not None:
             snapshot.delivery_complete_count = delivery_complete_count(snapshot)
         deferred = self._deferred.get(key)
-        if not self.store.error(key) and key not in self._queued and (deferred is None or not self._remote):
+        # acknowledgements (settle) in a cluster go the remote way even to this node: they commit once
+        # the append is committed, which the WriteShareGroupState's answer waits for
+        waits = deferred is not None or settle is not None
+        if not self.store.error(key) and key not in self._queued and (not waits or not self._remote):
             try:
                 self._write_locally(key, snapshot, now_ms)  # raises: the change stays pending
             except CoordinatorError as e:
@@ -185,6 +191,8 @@ class SharePersister:
                 raise
             if deferred is not None:  # (a single node: committed once appended)
                 self._answer(self._deferred.pop(key), E.NONE)
+            if settle is not None:
+                settle(E.NONE, now_ms)
             return
         if not self._remote:
             raise CoordinatorError(self.store.error(key))
@@ -194,7 +202,7 @@ class SharePersister:
         self.created.append(w)
         self._locks.setdefault(key, asyncio.Lock())
         self._queued[key] = self._queued.get(key, 0) + 1
-        self._start(self._write(w, snapshot, self.shares.partitions.get(key)))
+        self._start(self._write(w, snapshot, self.shares.partitions.get(key), settle))
 
     def _answer(self, w: ShareStateWrite, err: ErrorCode) -> None:
         w.error = err
@@ -206,8 +214,10 @@ class SharePersister:
         else:
             self.store.write(key, snapshot, now_ms)
 
-    async def _write(self, w: ShareStateWrite, snapshot: Snapshot | None, owner: SharePartition | None) -> None:
-        """owner: the share-partition whose state this is (a failure concerns it, not one rebuilt since)."""
+    async def _write(self, w: ShareStateWrite, snapshot: Snapshot | None, owner: SharePartition | None,
+                     settle=None) -> None:
+        """owner: the share-partition whose state this is (a failure concerns it, not one rebuilt since);
+        settle: what the write's acknowledgements wait for (SharePersistence's StateWriter port)."""
         key = w.share_key
         group, tid, p = key
         lock = self._locks[key]
@@ -242,6 +252,8 @@ class SharePersister:
                     self.shares.partitions.pop(key, None)
                 elif sp is not None:
                     sp.dirty = True  # written again with the next change or tick
+            if settle is not None:
+                settle(err, self._now())
             self._answer(w, err)
 
     # ------------------------------------------------------------------ initialization (the group coordinator)

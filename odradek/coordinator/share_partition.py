@@ -11,14 +11,14 @@ time comes in as now_ms. Kafka's SharePartition, simplified to one entry per in-
   ARCHIVED instead of AVAILABLE.
 - Persisted (share_state.py): the SPSO and state_batches(), written when records are acknowledged,
   released or archived, or the SPSO is set; restore() reads them back at start-up.
-- As Kafka's SharePartition, the SPSO moves past records an acknowledgement (or a release, or a
-  lock expiry) made done only once that change is written (``written()``): the write carries the
-  SPSO from before it, the done records as a batch (what the share coordinator then summarizes:
-  START-OFFSET 0 with 4 records delivered-complete, as Kafka 4.3's kafka-share-groups shows).
-- A share-partition started from share.auto.offset.reset is not written until something changes
-  (Kafka's leader writes nothing at initialization; its share coordinator keeps start offset -1).
-- The state epoch is the one read from the share coordinator (the group coordinator's
-  InitializeShareGroupState sets it); every write carries it.
+- An acknowledgement is written before it changes the state, as Kafka's SharePartition
+  (acknowledge, rollbackOrProcessStateUpdates): it is staged on its records (``pending``: they stay
+  ACQUIRED, neither acknowledged again, released nor expired meanwhile), the next write carries it
+  (``hand_out``), and only that write's success commits it (``settle``); a failure rolls it back:
+  the records are ACQUIRED by the member again, released at once if their lock ran out meanwhile.
+  Every write carries the acknowledgements still on their way (a later write never takes back what
+  an earlier one may have stored); when one of them is rolled back after a later write carried it,
+  the share-partition is written again (``dirty``).
 """
 
 from __future__ import annotations
@@ -41,6 +41,24 @@ class InFlight:
     delivery_count: int = 0
     member_id: str | None = None
     lock_deadline_ms: int = 0
+    pending: "Acknowledgement | None" = None  # an acknowledgement of it on its way to the share coordinator
+
+
+@dataclass(eq=False)
+class Acknowledgement:
+    """Acknowledged records waiting for their write: {offset: the state it commits to}; ``write``:
+    the sequence number of the write that carries it (None: not handed out yet)."""
+
+    targets: dict
+    write: int | None = None
+
+
+@dataclass(eq=False)
+class HandedOut:
+    """The acknowledgements one write carries (``SharePartition.hand_out``), settled by its answer."""
+
+    acks: list
+    write: int
 
 
 @dataclass
@@ -62,6 +80,8 @@ class SharePartition:
         # changed since last persisted (share_state.py); acquisitions alone do not count, as Kafka
         # writes a share-partition's state when records are acknowledged or released, not acquired
         self.dirty = dirty
+        self.staged: list[Acknowledgement] = []  # acknowledgements the next write carries
+        self._writes = 0  # writes handed out so far
 
     # ------------------------------------------------------------------ reading state
 
@@ -101,6 +121,7 @@ class SharePartition:
     def reset(self, offset: int) -> None:
         """AlterShareGroupOffsets: forget everything, start at offset."""
         self.records.clear()
+        self.staged = []
         self.start_offset = self.end_offset = offset
         self._next_deadline = None
         self.dirty = True
@@ -176,24 +197,65 @@ class SharePartition:
             return ErrorCode.INVALID_RECORD_STATE
         for off in range(first, last + 1):
             r = self.records.get(off)
-            if r is None or r.state != ACQUIRED or r.member_id != member_id:
+            if r is None or r.state != ACQUIRED or r.member_id != member_id or r.pending is not None:
                 return ErrorCode.INVALID_RECORD_STATE
+        ack = Acknowledgement({})
         for i, off in enumerate(range(first, last + 1)):
             t = types[0] if len(types) == 1 else types[i]
             r = self.records[off]
-            if t == ACCEPT:
-                r.state = ACKNOWLEDGED
-            elif t in (REJECT, GAP):
-                r.state = ARCHIVED
-            elif t == RELEASE:
-                self._release(r, settings)
-                continue
-            else:  # RENEW: a fresh lock, still acquired
+            if t == RENEW:  # a fresh lock, still acquired (nothing to write)
                 r.lock_deadline_ms = now_ms + settings.record_lock_duration_ms
                 continue
-            r.member_id = None
-        self.dirty = True  # the SPSO moves once written
+            if t == ACCEPT:
+                target = ACKNOWLEDGED
+            elif t == RELEASE:
+                target = ARCHIVED if r.delivery_count >= settings.delivery_count_limit else AVAILABLE
+            else:  # REJECT, GAP
+                target = ARCHIVED
+            ack.targets[off] = target
+            r.pending = ack
+        if ack.targets:
+            self.staged.append(ack)
+            self.dirty = True  # changed once written
         return ErrorCode.NONE
+
+    # ------------------------------------------------------------------ writing acknowledgements
+
+    def hand_out(self) -> HandedOut:
+        """A write of state_batches() goes out now: it carries the staged acknowledgements."""
+        self._writes += 1
+        acks, self.staged = self.staged, []
+        for ack in acks:
+            ack.write = self._writes
+        return HandedOut(acks, self._writes)
+
+    def settle(self, handed: HandedOut, ok: bool, now_ms: int, settings: ShareSettings) -> bool:
+        """The write that carried ``handed`` is answered: ok commits its acknowledgements (the SPSO
+        moves past what they made done), else they are rolled back. True when records became
+        AVAILABLE (released, or their lock ran out while the write was on its way)."""
+        freed = False
+        for ack in handed.acks:
+            for off, target in ack.targets.items():
+                r = self.records.get(off)
+                if r is None or r.pending is not ack:
+                    continue  # gone since (the log start moved, the offsets were reset)
+                r.pending = None
+                if ok:
+                    r.state = target
+                    r.member_id = None
+                    freed |= target == AVAILABLE
+                elif r.lock_deadline_ms <= now_ms:
+                    self._release(r, settings)
+                    self.dirty = True
+                    freed |= r.state == AVAILABLE
+                else:
+                    self._next_deadline = r.lock_deadline_ms if self._next_deadline is None else \
+                        min(self._next_deadline, r.lock_deadline_ms)
+        if ok:
+            self._advance()
+        elif handed.acks and handed.write < self._writes:
+            self.dirty = True  # a later write carried them: the state as rolled back is written again
+        return freed
 
     @staticmethod
     def _release(r: InFlight, settings: ShareSettings) -> None:
@@ -204,7 +266,7 @@ class SharePartition:
         """The member left (or its share session closed): its acquired records go back."""
         n = 0
         for r in self.records.values():
-            if r.state == ACQUIRED and r.member_id == member_id:
+            if r.state == ACQUIRED and r.member_id == member_id and r.pending is None:
                 self._release(r, settings)
                 n += 1
         if n:
@@ -218,7 +280,7 @@ class SharePartition:
         n = 0
         nxt = None
         for r in self.records.values():
-            if r.state != ACQUIRED:
+            if r.state != ACQUIRED or r.pending is not None:  # (a rolled-back one is released then)
                 continue
             if r.lock_deadline_ms <= now_ms:
                 self._release(r, settings)
@@ -235,20 +297,27 @@ class SharePartition:
     def state_batches(self) -> list[tuple[int, int, int, int]]:
         """The in-flight records as Kafka persists them: [(first, last, state, delivery count)],
         runs of one state and count; an ACQUIRED record is written AVAILABLE (its acquisition lock
-        does not outlive the broker) with the deliveries so far."""
+        does not outlive the broker) with the deliveries so far. The acknowledgements not settled yet
+        are in it."""
         out: list[list[int]] = []
         for off in range(self.start_offset, self.end_offset):
             r = self.records.get(off)
-            state, count = (AVAILABLE, 0) if r is None else (AVAILABLE if r.state == ACQUIRED else r.state,
-                                                              r.delivery_count)
+            if r is None:
+                state, count = AVAILABLE, 0
+            else:
+                state = r.pending.targets[off] if r.pending is not None else r.state
+                state, count = AVAILABLE if state == ACQUIRED else state, r.delivery_count
             if out and out[-1][1] == off - 1 and out[-1][2] == state and out[-1][3] == count:
                 out[-1][1] = off
             else:
                 out.append([off, off, state, count])
         return [tuple(b) for b in out]
 
-    def written(self) -> None:
-        """The state as it was handed out is written: the SPSO moves past the leading done records."""
+    def written(self, now_ms: int = 0, settings: ShareSettings | None = None) -> None:
+        """The state as it was handed out is written: the SPSO moves past the leading done records
+        (the staged acknowledgements, if none handed them out, are written with it)."""
+        if self.staged:
+            self.settle(self.hand_out(), True, now_ms, settings or ShareSettings())
         self.dirty = False
         self._advance()
 

@@ -12,6 +12,8 @@ Faults:
   committed are lost with it (the worst case of a leader failing before the ISR had them);
 - the persister's metadata lags behind (requests go to the old leader);
 - a request is lost (no answer before the request timeout) or its answer is (the write went through);
+- a write is refused by the share coordinator (UNKNOWN_SERVER_ERROR, not retried: the
+  acknowledgements it carries are rolled back);
 - the data partition's leadership moves too: the share-partition is dropped and rebuilt from the
   stored state (read from the share coordinator at a newer leader epoch).
 
@@ -21,7 +23,9 @@ its answer (ShareAcknowledge's: the share-partition's error once its state write
 api_handlers/share_common.after_writes) says so. Checked: no offset is successfully acknowledged
 twice; every offset successfully acknowledged is done in the state the share coordinators hold at
 the end (read from the committed log by a fresh coordinator); and, once the faults stop, every
-record ends done (nothing stuck).
+record ends done (nothing stuck). An acknowledgement is written before it changes the state (as
+Kafka's SharePartition): one whose write failed left its records undone, the member's again
+(acquirable again once their lock runs out), checked right after its answer.
 
 Virtual time: an asyncio loop whose clock jumps to the next timer (``VirtualLoop``); the seed drives
 every choice (the persister's jitter included), so a seed replays exactly.
@@ -43,6 +47,8 @@ from odradek.coordinator.share_group_coordinator import ShareGroupCoordinator
 from odradek.coordinator.share_partition import ACCEPT, ACKNOWLEDGED, ARCHIVED, RELEASE
 from odradek.coordinator.share_persistence import SharePersistence
 from odradek.wire.errors import ErrorCode as E
+from odradek.wire.messages import write_share_group_state_request as wreq
+from odradek.wire.messages import write_share_group_state_response as wres
 from odradek.wire.messages.share_acknowledge_request import AcknowledgementBatch
 from tests.broker.test_share_persister import Broker, Image, Part, Topic
 
@@ -198,6 +204,13 @@ class Calls:
         if self.faults and rng.random() < 0.1:  # the request is lost
             await asyncio.sleep(REQUEST_TIMEOUT_S)
             raise NotDelivered("request lost")
+        if self.faults and isinstance(request, wreq.WriteShareGroupStateRequest) and rng.random() < 0.05:
+            # the share coordinator refuses the write (its append failed): not retried, the
+            # acknowledgements it carries are rolled back and answered with the error
+            return wres.WriteShareGroupStateResponse(results=[wres.WriteStateResult(
+                topic_id=t.topic_id, partitions=[wres.PartitionResult(
+                    partition=p.partition, error_code=int(E.UNKNOWN_SERVER_ERROR)) for p in t.partitions])
+                for t in request.topics])
         b = c.brokers[broker_id]
         before = len(b.pending)
         futs = []
@@ -253,6 +266,9 @@ class Outcome:
     lost: list = field(default_factory=list)   # successfully acknowledged, not done in the final state
     stuck: list = field(default_factory=list)  # not done at the end
     failed_acks: int = 0
+    errors: list = field(default_factory=list)
+    rolled_back: int = 0  # failed acknowledgements whose write was answered with an error
+    applied_anyway: list = field(default_factory=list)  # offsets of those found done in memory (must stay empty)
     finished: bool = False  # every record done before the time ran out
     leader_moves: int = 0
     data_moves: int = 0
@@ -340,7 +356,8 @@ async def _run(seed: int, records: int, loop) -> Outcome:
         persister.created.clear()
         here.appended.clear()
         try:
-            persistence.persist(now_ms())
+            failed = persistence.persist(now_ms())
+            err = err or failed.get(KEY, E.NONE)
         except CoordinatorError as e:
             err = err or e.code
         # the answer waits for this node's own coordinator appends to be committed (coordinator_acks:
@@ -357,6 +374,10 @@ async def _run(seed: int, records: int, loop) -> Outcome:
             err = err or (w.error if w.error is not None else E.REQUEST_TIMED_OUT)
         if err:
             out.failed_acks += 1
+            out.errors.append(err)
+            if any(w.error for w in writes):  # answered with an error: rolled back, not applied
+                out.rolled_back += 1
+                out.applied_anyway += [o for o, t in types.items() if t == ACCEPT and sp.state_of(o) == ACKNOWLEDGED]
             continue
         for o, t in types.items():
             if t == ACCEPT:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 
-from odradek.coordinator.errors import CoordinatorError
-from odradek.coordinator.share_partition import ACCEPT
+from odradek.api_handlers import write_share_group_state
+from odradek.coordinator.share_partition import ACCEPT, ACKNOWLEDGED
 from odradek.coordinator.share_state import partition_for
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages import delete_share_group_state_response as dr
 from odradek.wire.messages import initialize_share_group_state_response as ir
+from tests.broker.share_persister_sim import _Ctx, _States
 from tests.broker.test_share_persister import ME, OTHER, TID, Part, _settle, setup
 
 HERE = next(p for p in range(20) if partition_for("g", TID, p, 2) == 0)   # state partition 0: this node
@@ -55,8 +55,19 @@ def test_initialize_here_at_once_and_there_by_request_then_reported():
 
 
 def test_the_leader_writes_at_the_state_epoch_it_read_and_a_newer_epoch_fences_it():
+    """In a cluster an acknowledgement's write goes as WriteShareGroupState even to this node's share
+    coordinator (as Kafka's persister sends it), so that it commits once answered."""
+    stores = []
+
+    def answer(request):
+        if type(request).__name__ == "WriteShareGroupStateRequest":
+            return write_share_group_state.handle(_Ctx(_States(stores[0]), 2), request)
+        return initialized(request)
+
     async def run():
-        image, store, shares, persister, persistence, calls, pokes = setup(initialized, [1])
+        image, store, shares, persister, persistence, calls, pokes = setup(answer, [1])
+        stores.append(store)
+        calls.release.set()
         store.partitions.loaded(store.partitions.elect(0, 1, 0))
         shares.initialize_state, shares.stored_state = persister.initialize, persister.stored_state
         shares.settings = lambda g: {"share.auto.offset.reset": "earliest"}
@@ -67,14 +78,22 @@ def test_the_leader_writes_at_the_state_epoch_it_read_and_a_newer_epoch_fences_i
         assert (sp.start_offset, sp.state_epoch, sp.dirty) == (0, 1, False)
         sp.acquire("m1", [(0, 4)], 10, 0, shares.share_settings("g"))
         assert sp.acknowledge("m1", 0, 1, [ACCEPT], 0, shares.share_settings("g")) == E.NONE
+        persister.created.clear()
         persistence.persist(1)
+        (w,) = persister.created
+        await _settle()
+        assert (ME, "WriteShareGroupStateRequest") in calls.sent
+        assert w.error == E.NONE and sp.start_offset == 2  # committed once answered
         s = store.summary(key)
         assert (s.start_offset, s.state_epoch, s.batches[0]) == (0, 1, (0, 1, 2, 1))
         store.initialize(key, 5, 3, 2)  # AlterShareGroupOffsets elsewhere: a newer state epoch
         assert sp.acknowledge("m1", 2, 2, [ACCEPT], 3, shares.share_settings("g")) == E.NONE
-        with pytest.raises(CoordinatorError) as e:
-            persistence.persist(4)
-        assert e.value.code == E.FENCED_STATE_EPOCH and key not in shares.partitions
+        persister.created.clear()
+        persistence.persist(4)
+        (w,) = persister.created
+        await _settle()
+        assert w.error == E.FENCED_STATE_EPOCH and key not in shares.partitions
+        assert sp.state_of(2) != ACKNOWLEDGED  # rolled back
         assert store.summary(key).start_offset == 3  # not overwritten
         again = shares.share_partition("g", TID, "t", 0)
         assert (again.start_offset, again.state_epoch) == (3, 5)

@@ -88,6 +88,7 @@ def test_acknowledge_and_end_session_name_what_they_released():
                       known, 1)
     # RELEASE of 7: acquirable again; t1-0 was never fetched; an unknown topic id
     assert r.value == {(T2, 0): E.NONE, (T1, 0): E.INVALID_RECORD_STATE, (b"\9" * 16, 0): E.UNKNOWN_TOPIC_ID}
+    sp.written()  # (acquirable again once written)
     assert r.wake == {("g", T2, 0)} and sp.fetch_offset() == 7
     c.open_session("g", "m1", 0)
     assert c.end_session("g", "m1").wake == {("g", T2, 0)}  # 8 and 9 released with the session

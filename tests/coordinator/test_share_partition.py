@@ -45,8 +45,8 @@ def test_release_redelivers_with_a_higher_delivery_count_then_archives():
         assert sp.acknowledge("m1", 11, 11, [RELEASE], 0, S) == E.NONE
         assert sp.acknowledge("m1", 10, 10, [RELEASE], 0, S) == E.NONE
         sp.acknowledge("m1", 12, 12, [RELEASE], 0, S)
+        sp.written()  # (released once written)
     # delivered delivery.count.limit (3) times: archived, the SPSO moves past them once written
-    sp.written()
     assert sp.start_offset == 13 and sp.acquire("m1", [(10, 12)], 10, 0, S) == []
 
 
@@ -54,6 +54,8 @@ def test_only_available_records_are_reacquired():
     sp = SharePartition(0)
     sp.acquire("m1", [(0, 4)], 10, 0, S)
     sp.acknowledge("m1", 2, 2, [RELEASE], 0, S)
+    assert sp.fetch_offset() == 5  # released once written
+    sp.written()
     assert sp.fetch_offset() == 2
     assert sp.acquire("m2", [(0, 4)], 10, 0, S) == [(2, 2, 2)]
 
@@ -121,3 +123,32 @@ def test_a_share_partition_started_from_the_reset_offset_is_not_written_until_it
     assert not sp.dirty  # acquisitions alone are not written
     sp.acknowledge("m1", 7, 7, [REJECT], 0, S)
     assert sp.dirty
+
+
+def test_an_acknowledgement_commits_once_written_and_rolls_back_when_its_write_fails():
+    """Kafka's SharePartition.acknowledge / rollbackOrProcessStateUpdates: the write carries the
+    acknowledgement; only its success changes the state."""
+    sp = SharePartition(0)
+    sp.acquire("m1", [(0, 4)], 10, 0, S)
+    assert sp.acknowledge("m1", 0, 2, [ACCEPT], 0, S) == E.NONE
+    assert sp.state_of(0) == ACQUIRED and sp.acknowledge("m1", 0, 0, [ACCEPT], 0, S) == E.INVALID_RECORD_STATE
+    batches = sp.state_batches()
+    assert batches[0] == (0, 2, ACKNOWLEDGED, 1)  # what the write carries
+    first = sp.hand_out()
+    sp.written()
+    assert sp.state_batches()[0] == (0, 2, ACKNOWLEDGED, 1)  # a later write carries it too
+    assert sp.release_member("m1", S) == 2 and sp.state_of(0) == ACQUIRED  # 3-4 released, 0-2 under the write
+    later = sp.hand_out()
+    sp.written()
+    assert sp.expire_locks(5000, S) == 0 and not sp.dirty
+    sp.settle(first, False, 100, S)
+    assert [sp.state_of(o) for o in range(3)] == [ACQUIRED] * 3 and sp.start_offset == 0
+    assert sp.dirty  # the later write may have stored it: the state as rolled back is written again
+    sp.settle(later, True, 100, S)
+    assert sp.state_batches() == [(0, 4, AVAILABLE, 1)]
+    # acknowledged again and written
+    assert sp.acknowledge("m1", 0, 2, [ACCEPT], 100, S) == E.NONE
+    second = sp.hand_out()
+    sp.written()
+    sp.settle(second, True, 200, S)
+    assert sp.start_offset == 3 and not sp.dirty and sp.state_of(3) == AVAILABLE
