@@ -78,9 +78,10 @@ def _reachable(image, ids: list, listener: str) -> list:
             and broker_endpoint(b, listener) is not None]
 
 
-# A full Metadata (every topic) sends each topic as its encoding cached here, valid while the
-# image keeps the same TopicImage and brokers (the image shares both across changes to other
-# topics): (api version, include_ops, the client's listener) -> topic name -> (TopicImage, brokers,
+# A Metadata sends each topic it names (or all, in a full one) as its encoding cached here,
+# valid while the image keeps the same TopicImage and brokers (the image shares both across
+# changes to other topics; a delta that changes the topic or the brokers makes new ones):
+# (api version, include_ops, the client's listener) -> topic name -> (TopicImage, brokers,
 # wire Encoded).
 # Kept to the topics of the image last answered (entries of deleted topics are dropped).
 _ENCODED: dict[tuple[int, bool, str], dict[str, tuple]] = {}
@@ -158,7 +159,7 @@ def handle(ctx, req) -> MetadataResponse:
                         error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=None, topic_id=t.topic_id,
                         is_internal=False, partitions=[]))
                 else:
-                    topics_out.append(_topic_response(ctx, topic, is_internal(topic.name), include_ops))
+                    topics_out.append(_encoded_topic(ctx, image, topic, is_internal(topic.name), include_ops))
                 continue
             if name in seen:
                 continue
@@ -171,7 +172,7 @@ def handle(ctx, req) -> MetadataResponse:
                 continue
             topic = image.topics.get(name)
             if topic is not None:
-                topics_out.append(_topic_response(ctx, topic, is_internal(name), include_ops))
+                topics_out.append(_encoded_topic(ctx, image, topic, is_internal(name), include_ops))
                 continue
             if (allow_auto and authorizing and may_create is None
                     and not allowed(ctx, CREATE, TOPIC, name)):  # CREATE on the cluster or on the topic
@@ -190,6 +191,7 @@ def handle(ctx, req) -> MetadataResponse:
             topics_out.append(MetadataResponseTopic(
                 error_code=err, name=name, topic_id=ZERO_UUID, is_internal=is_internal(name), partitions=[],
                 topic_authorized_operations=OMITTED_OPS))
+        _prune_encoded(image)
     brokers = []
     for node_id in sorted(image.brokers):
         bi = image.brokers[node_id]

@@ -62,6 +62,11 @@ class LogManager:
         # high watermarks): those used since they were last found idle (see _watch); an idle
         # log costs nothing per period
         self._active: dict[PartitionLog, None] = {}
+        # the logs that are not hollow (PartitionLog.hollow: empty, at rest, no producer state):
+        # the only ones the retention and producer-expiry passes need to look at. A log goes
+        # hollow only in its own periodic pass (flush_dirty takes it out then) and leaves that
+        # state through its activity listener (_watch puts it back)
+        self._whole: dict[PartitionLog, None] = {}
         self._hw_dirty = True  # a high watermark or the set of logs changed since the last checkpoint
         # partitions whose log failed validation at start-up (damaged fsynced data): not
         # served, their files left as they are, until a restart finds them whole or the
@@ -253,6 +258,7 @@ class LogManager:
         """A log was used (a parked file opened again, its high watermark set): the periodic
         work looks at it until it is idle again."""
         self._active[log] = None
+        self._whole[log] = None
         self._hw_dirty = True
 
     def topic_logs(self, topic: str) -> Mapping[int, PartitionLog]:
@@ -284,6 +290,7 @@ class LogManager:
                 log.set_activity_listener(None)  # (a deleted log's reads in flight are not periodic work)
                 log.failure_listener = None
                 self._active.pop(log, None)
+                self._whole.pop(log, None)
                 self._hw_dirty = True
             return log
 
@@ -403,17 +410,19 @@ class LogManager:
 
     # periodic hooks, called by the broker with its clock
     def apply_retention(self, now_ms: int) -> int:
+        """Retention of every log with data (a hollow log is empty: nothing to delete)."""
         total = 0
-        for (topic, partition), log in list(self.logs.items()):
+        for log in list(self._whole):
             n = log.apply_retention(now_ms)
             if n:
-                logger.info("%s-%d: deleted %d segment(s) by retention; log start offset now %d",
-                            topic, partition, n, log.log_start_offset)
+                logger.info("%s: deleted %d segment(s) by retention; log start offset now %d",
+                            posixpath.basename(log.dir), n, log.log_start_offset)
                 total += n
         return total
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
-        return sum(log.remove_expired_producers(now_ms, expiration_ms) for log in self)
+        """producer.id.expiration.ms over the logs that may hold producer state (not the hollow ones)."""
+        return sum(log.remove_expired_producers(now_ms, expiration_ms) for log in list(self._whole))
 
     def observe_flushes(self, observer: FlushObserver | None) -> None:
         """From now on ``observer`` times each flush of every log (the broker's metrics)."""
@@ -428,7 +437,11 @@ class LogManager:
         for log in list(self._active):
             n += log.maybe_flush(now_ms)
             if log.idle:
-                self._active.pop(log, None)
+                with log.lock:  # (a use in another thread remakes it under this lock, then _watch)
+                    if log.idle:
+                        self._active.pop(log, None)
+                        if log.hollow:
+                            self._whole.pop(log, None)
         self.maybe_checkpoint_high_watermarks(now_ms)
         return n
 

@@ -95,7 +95,33 @@ class FlushObserver(Protocol):
         """Run ``flush`` (its exception goes through) and note how long it took."""
 
 
+class _MadeOnUse:
+    """A part of a log that an empty, idle log gives up (PartitionLog._try_hollow): a non-data
+    descriptor, so while the log holds the part (in its instance dict) reading it costs
+    nothing extra; when the log does not, the first read remakes it (PartitionLog._fill)."""
+
+    def __set_name__(self, owner, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        obj._fill()
+        return obj.__dict__[self.name]
+
+
 class PartitionLog:
+    # what an empty idle log gives up and remakes on use (see _try_hollow): the only parts of
+    # an idle log that grow its memory beyond a few fields (a segment with its file, indexes
+    # and paths; the producer and transaction tables)
+    segments = _MadeOnUse()
+    _bases = _MadeOnUse()
+    producer_state = _MadeOnUse()
+    txn_state = _MadeOnUse()
+    # (base offset, created ms, roll jitter ms, index interval bytes, index max bytes) of the one
+    # empty segment of a hollow log, as it was made; None: the log holds its parts
+    _hollow_seg: tuple[int, int, int, int, int] | None = None
+
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
                  *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None,
                  new: bool = False):
@@ -162,7 +188,8 @@ class PartitionLog:
 
     @property
     def log_end_offset(self) -> int:
-        return self.segments[-1].next_offset
+        h = self._hollow_seg
+        return self.segments[-1].next_offset if h is None else h[0]
 
     @property
     def high_watermark(self) -> int:
@@ -225,6 +252,8 @@ class PartitionLog:
 
     @property
     def size_in_bytes(self) -> int:
+        if self._hollow_seg is not None:
+            return 0
         return sum(s.size for s in self.segments)
 
     # ------------------------------------------------------------ loading
@@ -290,6 +319,11 @@ class PartitionLog:
 
     def _set_segments(self, segs: list[LogSegment]) -> None:
         self.segments = segs
+        if self._hollow_seg is not None:  # (remade, or replaced by a truncation): the tables back
+            d = self.__dict__
+            d.setdefault("producer_state", ProducerStateTable())
+            d.setdefault("txn_state", PartitionTxnState())
+            self._hollow_seg = None
         self._park_watch.wake()  # a new segment's file is open
         self._bases = [s.base_offset for s in segs]
 
@@ -522,12 +556,16 @@ class PartitionLog:
     @property
     def last_stable_offset(self) -> int:
         """Offsets below it hold no record of a transaction still open (read_committed bound)."""
+        if self._hollow_seg is not None:  # (no transaction open in an empty, hollow log)
+            return self._high_watermark
         return self.txn_state.last_stable_offset(self._high_watermark)
 
     def aborted_transactions(self, fetch_offset: int, upper_bound_offset: int) -> list[AbortedTxn]:
         """Aborted transactions overlapping [fetch_offset, upper_bound_offset), for a read_committed Fetch."""
         with self.lock:
             out: list[AbortedTxn] = []
+            if self._hollow_seg is not None:  # an empty log holds no marker
+                return out
             i = max(0, bisect_right(self._bases, fetch_offset) - 1)
             for seg in self.segments[i:]:  # an entry sits in the segment of its marker
                 out.extend(seg.txn_index.collect(fetch_offset, upper_bound_offset))
@@ -984,6 +1022,8 @@ class PartitionLog:
         includes delete) and those wholly below the log start offset. Only segments
         below the high watermark go. Returns the number of segments deleted."""
         with self.lock:
+            if self._hollow_seg is not None:  # one empty segment: nothing to delete
+                return 0
             cfg = self.config
             total = self.size_in_bytes
             n = 0
@@ -1057,6 +1097,8 @@ class PartitionLog:
     def close_files(self) -> None:
         """Close every file of the log, writing nothing (a deleted topic's log, after its delay)."""
         with self.lock:
+            if self._hollow_seg is not None:  # no file open (a hollow log has no retired segment)
+                return
             for seg in self.segments + [e[0] for e in self._retired]:
                 seg.close()
             self._retired.clear()
@@ -1065,6 +1107,8 @@ class PartitionLog:
         """Drop the idempotence state of producers silent for expiration_ms (not those
         with a transaction open here); a later batch from one starts afresh."""
         with self.lock:
+            if self._hollow_seg is not None:  # no producer state
+                return 0
             return self.producer_state.remove_expired(now_ms, expiration_ms,
                                                       keep=self.txn_state.ongoing)
 
@@ -1248,11 +1292,56 @@ class PartitionLog:
             watch = self._park_watch
             if self.files_in_use or watch.all_parked:  # O(1) for an idle, parked log
                 return 0
+            if self._hollow_seg is not None:  # nothing open
+                watch.all_parked = True
+                return 0
             n = 0
             for seg in self.segments:
                 n += seg.park(watch)
             watch.all_parked = all(seg.holds_no_descriptor for seg in self.segments)
+            if watch.all_parked:
+                self._try_hollow()
             return n
+
+    @property
+    def hollow(self) -> bool:
+        """An empty idle log holding only its offsets (see _try_hollow); its first use remakes the rest."""
+        return self._hollow_seg is not None
+
+    def _try_hollow(self) -> None:
+        """An empty log at rest (one empty segment, its file parked, nothing unflushed, retired
+        or being cleaned, no producer or transaction state) keeps only its offsets, epochs and
+        checkpoint fields: its segment object (file, indexes, paths) and producer/transaction
+        tables go, and the first use remakes them as they were (_fill). 100,000 new partitions
+        then cost a few fields each until they are written (Kafka: logs made on demand)."""
+        segs = self.segments
+        if (len(segs) != 1 or self._retired or self.offline is not None or self.files_in_use
+                or self.unflushed_messages or self.config.compact or self.config.preallocate):
+            return
+        seg = segs[0]
+        if (seg.size or seg.next_offset != seg.base_offset or seg.dirty or seg.preallocated
+                or seg._txn_index is not None or seg.base_offset != self.log_start_offset):
+            return
+        if self.producer_state.producers or self.txn_state.ongoing:
+            return
+        self._hollow_seg = (seg.base_offset, seg.created_ms, seg.roll_jitter_ms, seg.index_interval_bytes,
+                            self.config.segment_index_bytes)
+        d = self.__dict__
+        for name in ("segments", "_bases", "producer_state", "txn_state"):
+            del d[name]
+
+    def _fill(self) -> None:
+        """Remake what _try_hollow let go: the empty segment over its file (as it was: base
+        offset, creation time, roll jitter), empty producer and transaction tables (a part
+        set meanwhile, as a truncation sets the producer table, is kept)."""
+        with self.lock:
+            h = self._hollow_seg
+            if h is None:
+                return
+            base, created_ms, jitter_ms, interval, index_max = h
+            seg = LogSegment(self.fs, self.dir, base, index_interval_bytes=interval, index_max_bytes=index_max,
+                             created_ms=created_ms, roll_jitter_ms=jitter_ms)
+            self._set_segments([seg])  # (wakes the park watch: the periodic work parks it again)
 
     @contextmanager
     def files_held(self) -> Iterator[None]:

@@ -11,6 +11,7 @@ from odradek.controller import acls as A
 from odradek.controller.acls import AclBinding
 from odradek.controller.image import BrokerImage, MetadataImage, PartitionImage, TopicImage
 from odradek.security.authorizer import StandardAuthorizer
+from odradek.wire.api import decode_response, encode_response
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.create_acls_request import CreateAclsRequest
 from odradek.wire.messages.init_producer_id_request import InitProducerIdRequest
@@ -50,6 +51,7 @@ def test_metadata_hides_and_refuses_topics_without_describe():
     assert listed.topics[0].topic_authorized_operations == (1 << A.READ) | (1 << A.DESCRIBE)
     named = metadata.handle(ctx_for(3, img), MetadataRequest(topics=[MetadataRequestTopic(name="secret"),
                                                                      MetadataRequestTopic(name="open")]))
+    named = decode_response(encode_response(3, 12, 1, named)[4:], 3, 12).body  # (topics sent as cached bytes)
     assert [(t.name, t.error_code) for t in named.topics] == [
         ("open", 0), ("secret", ErrorCode.TOPIC_AUTHORIZATION_FAILED)]
     assert named.topics[1].topic_id == bytes(16) and named.topics[1].partitions == []

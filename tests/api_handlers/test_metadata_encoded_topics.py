@@ -76,3 +76,30 @@ def test_a_topic_encoded_for_another_layout_is_refused():
     assert MetadataResponse(topics=[enc]).encode(1)  # the layout it was encoded for
     with pytest.raises(WireError):
         MetadataResponse(topics=[enc]).encode(12)
+
+
+def named(img, v: int, names) -> bytes:
+    ctx = RequestContext(api_key=3, api_version=v, correlation_id=1, client_id="c", now_ms=0,
+                         services=services(image_of=lambda: img))
+    from odradek.wire.messages.metadata_request import MetadataRequestTopic
+    return encode_response(3, v, 1, metadata.handle(ctx, MetadataRequest(
+        topics=[MetadataRequestTopic(name=n) for n in names], allow_auto_topic_creation=False)))
+
+
+@pytest.mark.parametrize("v", range(1, 14))
+def test_named_topics_are_sent_from_the_cache_as_the_plain_encoding(v):
+    ts = [topic(i) for i in range(3)]
+    img = image(ts)
+    metadata._ENCODED.clear()
+    first = named(img, v, ["t2", "nope", "t0"])
+    assert named(img, v, ["t2", "nope", "t0"]) == first
+    (per,) = [p for k, p in metadata._ENCODED.items() if k[:2] == (v, False)]
+    assert per["t0"][0] is ts[0]  # (served from the cache)
+    body = decode_response(first[4:], 3, v).body
+    assert [(t.name, t.error_code) for t in body.topics] == [("t2", 0), ("nope", 3), ("t0", 0)]
+    moved = image([ts[0], ts[1], topic(2, leader=2)])  # a delta that changes t2: encoded again
+    body = decode_response(named(moved, v, ["t2"])[4:], 3, v).body
+    assert [p.leader_id for p in body.topics[0].partitions] == [2, 2, 2]
+    gone = image([ts[0]])  # a deleted topic's entry goes
+    named(gone, v, ["t0"])
+    assert set(per) == {"t0"}

@@ -8,6 +8,7 @@ from __future__ import annotations
 from odradek.api_handlers import describe_topic_partitions, metadata
 from odradek.api_handlers.context import RequestContext
 from odradek.controller.image import BrokerImage, MetadataImage, PartitionImage, TopicImage
+from odradek.wire.api import decode_response, encode_response
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
 from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
@@ -36,6 +37,7 @@ def ctx(api_key, v):
 def test_metadata_offline_replicas_and_no_leader():
     resp = metadata.handle(ctx(3, 12), MetadataRequest(topics=[MetadataRequestTopic(name="t")],
                                                          allow_auto_topic_creation=False))
+    resp = decode_response(encode_response(3, 12, 1, resp)[4:], 3, 12).body  # (topics sent as cached bytes)
     p0, p1 = sorted(resp.topics[0].partitions, key=lambda p: p.partition_index)
     assert (p0.error_code, p0.leader_id, p0.isr_nodes, p0.offline_replicas) == (0, 1, [1, 2], [2])
     assert (p1.error_code, p1.leader_id, p1.leader_epoch) == (ErrorCode.LEADER_NOT_AVAILABLE, -1, 5)

@@ -1,0 +1,135 @@
+"""Logs made on demand (issue 28): an empty log at rest keeps only its offsets, epochs and
+checkpoint fields; its segment object and producer/transaction tables are remade on first
+use, as they were. Nothing a client can see changes: offsets, reads, epochs, truncation,
+retention, restarts behave as for a log that kept everything."""
+from __future__ import annotations
+
+import tracemalloc
+
+from odradek.log import LogConfig, LogManager, PartitionLog, RealFileSystem
+from odradek.log import FaultyFileSystem
+from odradek.wire.records import build_batch
+
+from log_helpers import read_all
+
+CFG = LogConfig(segment_bytes=2000, index_interval_bytes=300)
+
+
+def one(i: int, ts: int = 1) -> bytes:
+    return build_batch([(None, b"v%05d" % i, (), ts)])
+
+
+def rest(log: PartitionLog, now: int = 1) -> None:
+    """Two periodic passes with no use between them: the log parks its files (and goes hollow if empty)."""
+    log.maybe_flush(now)
+    log.maybe_flush(now + 1)
+
+
+def test_a_new_log_is_hollow_until_written_and_then_serves_as_any(tmp_path):
+    log = PartitionLog(RealFileSystem(), str(tmp_path / "t-0"), CFG, now_ms=0, new=True)
+    assert log.hollow
+    assert (log.log_start_offset, log.log_end_offset, log.high_watermark, log.size_in_bytes) == (0, 0, 0, 0)
+    assert log.read(0, 1000).total_bytes == 0  # an idle fetch at the end does not remake it
+    assert log.last_stable_offset == 0 and log.aborted_transactions(0, 10) == []
+    assert log.apply_retention(10**12) == 0 and log.remove_expired_producers(10**12, 1) == 0
+    assert log.hollow
+    log.assign_epoch(3, 0)  # a new leader's epoch: kept without the segment
+    assert log.hollow and log.epochs.latest_epoch == 3
+    info = log.append(one(0), now_ms=5, leader_epoch=3)
+    assert not log.hollow and info.base_offset == 0
+    log.append(one(1), now_ms=5, leader_epoch=3)
+    assert [v for _, _, v in read_all(log)] == [b"v00000", b"v00001"]
+    rest(log, 10)
+    assert not log.hollow  # a log with data keeps its segments
+    log.close()
+    again = PartitionLog(RealFileSystem(), str(tmp_path / "t-0"), CFG, now_ms=20, clean_shutdown=None)
+    assert [v for _, _, v in read_all(again)] == [b"v00000", b"v00001"]
+    assert again.epochs.latest_epoch == 3
+    again.close()
+
+
+def test_an_emptied_log_goes_hollow_at_its_end_offset_and_takes_appends_there(tmp_path):
+    log = PartitionLog(RealFileSystem(), str(tmp_path / "t-0"), CFG, now_ms=0, new=True)
+    for i in range(3):
+        log.append(one(i), now_ms=1)
+    log.truncate_fully_and_start_at(100, now_ms=2)
+    log.flush()
+    log.release_retired(2)
+    log.release_retired(2 + CFG.file_delete_delay_ms)  # the old segments' files closed
+    rest(log, 3)
+    assert log.hollow and (log.log_start_offset, log.log_end_offset) == (100, 100)
+    log.high_watermark = 100
+    assert log.hollow and log.high_watermark == 100
+    assert log.append(one(100), now_ms=4).base_offset == 100
+    assert [v for _, _, v in read_all(log)] == [b"v00100"]
+    log.close()
+
+
+def test_a_truncation_of_a_hollow_log_replaces_it_whole(tmp_path):
+    log = PartitionLog(RealFileSystem(), str(tmp_path / "t-0"), CFG, now_ms=0, new=True)
+    assert log.hollow
+    log.truncate_fully_and_start_at(7, now_ms=1)  # (a follower told to start at the leader's start)
+    assert not log.hollow and (log.log_start_offset, log.log_end_offset) == (7, 7)
+    assert log.producer_state.producers == {} and log.txn_state.ongoing == {}
+    log.append_as_follower(build_batch([(None, b"x", (), 1)], base_offset=7), now_ms=2)
+    assert log.log_end_offset == 8
+    log.close()
+
+
+def test_a_producer_state_keeps_an_empty_log_whole(tmp_path):
+    log = PartitionLog(RealFileSystem(), str(tmp_path / "t-0"), CFG, now_ms=0, new=True)
+    log.append(build_batch([(None, b"x", (), 1)], producer_id=5, producer_epoch=0, base_sequence=0), now_ms=1)
+    log.high_watermark = 1
+    log.delete_records(1)  # the log start moves to the end: the producer is still remembered
+    log.apply_retention(2)
+    rest(log, 3)
+    assert not log.hollow and 5 in log.producer_state.producers
+    log.close()
+
+
+def test_a_hollow_log_closes_and_reloads_as_a_whole_one(tmp_path):
+    fs = RealFileSystem()
+    log = PartitionLog(fs, str(tmp_path / "t-0"), CFG, now_ms=0, new=True)
+    log.assign_epoch(2, 0)
+    assert log.hollow
+    assert log.close()
+    again = PartitionLog(fs, str(tmp_path / "t-0"), CFG, now_ms=1, clean_shutdown=None)
+    assert (again.log_start_offset, again.log_end_offset) == (0, 0)
+    assert not again.recovered_unclean
+    rest(again, 2)
+    assert again.hollow
+    again.close()
+
+
+def test_on_a_memory_filesystem_too(tmp_path):
+    fs = FaultyFileSystem()
+    log = PartitionLog(fs, "/d/t-0", CFG, now_ms=0, new=True)
+    assert log.hollow
+    log.append(one(0), now_ms=1)
+    assert [v for _, _, v in read_all(log)] == [b"v00000"]
+    log.close()
+
+
+def test_the_log_manager_keeps_new_partitions_small_until_used(tmp_path):
+    lm = LogManager(str(tmp_path), default_config=CFG)
+    for p in range(50):
+        lm.get_or_create("warm", p, topic_id=b"\x01" * 16)  # (the allocator's first pools)
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    for p in range(500):
+        lm.get_or_create("t", p, topic_id=b"\x02" * 16)
+    per_log = (tracemalloc.get_traced_memory()[0] - before) / 500
+    tracemalloc.stop()
+    assert all(log.hollow for log in lm)
+    assert per_log < 2000, per_log  # (3,200 bytes a log when each kept its segment)
+    lm.get("t", 7).append(one(0), now_ms=1)
+    lm.flush_dirty(2)
+    lm.flush_dirty(3)
+    assert [lg.hollow for lg in lm] .count(False) == 1
+    lm.close()
+    lm2 = LogManager(str(tmp_path), default_config=CFG)
+    assert lm2.get("t", 7).log_end_offset == 1 and lm2.get("t", 8).log_end_offset == 0
+    lm2.flush_dirty(4)
+    lm2.flush_dirty(5)
+    assert sum(lg.hollow for lg in lm2) == 549
+    lm2.close()
