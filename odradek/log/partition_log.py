@@ -171,7 +171,14 @@ class PartitionLog:
         fresh = new and not fs.isdir(directory)
         fs.makedirs(directory)
         try:
-            if fresh:  # a new partition: nothing on disk to load (Kafka's createLog)
+            if fresh and not self.config.preallocate:  # a new partition: nothing on disk to load
+                # (Kafka's createLog): its first segment's file, and the log hollow until used
+                fs.open(posixpath.join(directory, file_name(0, ".log"))).close()
+                c = self.config
+                self._hollow((0, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
+                              c.segment_index_bytes))
+                self._park_watch.all_parked = True
+            elif fresh:
                 self._set_segments([self._new_segment(0, now_ms, fresh=True)])
                 self.park_files()
             else:
@@ -1324,8 +1331,11 @@ class PartitionLog:
             return
         if self.producer_state.producers or self.txn_state.ongoing:
             return
-        self._hollow_seg = (seg.base_offset, seg.created_ms, seg.roll_jitter_ms, seg.index_interval_bytes,
-                            self.config.segment_index_bytes)
+        self._hollow((seg.base_offset, seg.created_ms, seg.roll_jitter_ms, seg.index_interval_bytes,
+                      self.config.segment_index_bytes))
+
+    def _hollow(self, seg: tuple[int, int, int, int, int]) -> None:
+        self._hollow_seg = seg
         d = self.__dict__
         for name in ("segments", "_bases", "producer_state", "txn_state"):
             del d[name]
