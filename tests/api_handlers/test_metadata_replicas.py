@@ -34,10 +34,15 @@ def ctx(api_key, v):
                           services=services(image_of=lambda: img))
 
 
+def _metadata(c, req):
+    """The Metadata response as the client reads it (its topics are sent as cached bytes)."""
+    v = c.api_version
+    return decode_response(encode_response(3, v, 1, metadata.handle(c, req))[4:], 3, v).body
+
+
 def test_metadata_offline_replicas_and_no_leader():
-    resp = metadata.handle(ctx(3, 12), MetadataRequest(topics=[MetadataRequestTopic(name="t")],
+    resp = _metadata(ctx(3, 12), MetadataRequest(topics=[MetadataRequestTopic(name="t")],
                                                          allow_auto_topic_creation=False))
-    resp = decode_response(encode_response(3, 12, 1, resp)[4:], 3, 12).body  # (topics sent as cached bytes)
     p0, p1 = sorted(resp.topics[0].partitions, key=lambda p: p.partition_index)
     assert (p0.error_code, p0.leader_id, p0.isr_nodes, p0.offline_replicas) == (0, 1, [1, 2], [2])
     assert (p1.error_code, p1.leader_id, p1.leader_epoch) == (ErrorCode.LEADER_NOT_AVAILABLE, -1, 5)
@@ -76,18 +81,18 @@ def test_a_leader_without_the_clients_listener_is_listener_not_found():
     req = MetadataRequest(topics=[MetadataRequestTopic(name="t")], allow_auto_topic_creation=False)
     for v, code in ((12, ErrorCode.LISTENER_NOT_FOUND), (6, ErrorCode.LISTENER_NOT_FOUND),
                     (5, ErrorCode.LEADER_NOT_AVAILABLE)):
-        resp = metadata.handle(listener_ctx(3, v), req)
+        resp = _metadata(listener_ctx(3, v), req)
         p0, p1 = sorted(resp.topics[0].partitions, key=lambda p: p.partition_index)
         assert (p0.error_code, p0.leader_id, p0.replica_nodes, p0.isr_nodes, p0.offline_replicas) == (
             code, -1, [3, 1], [3, 1], [3]), v
         assert (p1.error_code, p1.leader_id, p1.offline_replicas) == (0, 1, [2, 3]), v
         assert [b.node_id for b in resp.brokers] == [1]
-    resp = metadata.handle(listener_ctx(3, 0), req)
+    resp = _metadata(listener_ctx(3, 0), req)
     p0, p1 = sorted(resp.topics[0].partitions, key=lambda p: p.partition_index)
     assert (p0.error_code, p0.replica_nodes, p0.isr_nodes) == (ErrorCode.LEADER_NOT_AVAILABLE, [1], [1])
     assert (p1.error_code, p1.leader_id, p1.replica_nodes, p1.isr_nodes) == (ErrorCode.REPLICA_NOT_AVAILABLE, 1,
                                                                              [1], [1])
-    inter = metadata.handle(listener_ctx(3, 12, "INTERNAL"), req)  # the same partitions seen on INTERNAL
+    inter = _metadata(listener_ctx(3, 12, "INTERNAL"), req)  # the same partitions seen on INTERNAL
     p0 = sorted(inter.topics[0].partitions, key=lambda p: p.partition_index)[0]
     assert (p0.error_code, p0.leader_id, p0.offline_replicas) == (0, 3, [])
     assert [b.node_id for b in inter.brokers] == [1, 3]
