@@ -640,11 +640,15 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_args(ap)
     args = ap.parse_args(argv)
-    result = Bench(args).run()
-    stem = "e2e-" + time.strftime("%Y-%m-%d-%H%M%S")
-    md = write_results(result, args.out, stem)
+    return report(Bench(args).run(), args.out, "e2e")
+
+
+def report(result: dict, out_dir: str, prefix: str) -> int:
+    """Writes a run's results (PREFIX-<date>.json/.md/.png) and prints its table."""
+    stem = f"{prefix}-" + time.strftime("%Y-%m-%d-%H%M%S")
+    md = write_results(result, out_dir, stem)
     print(md)
-    print(f"\nwritten: {os.path.join(args.out, stem)}.{{json,md,png}} ({result['meta']['wall_s']} s)")
+    print(f"\nwritten: {os.path.join(out_dir, stem)}.{{json,md,png}} ({result['meta']['wall_s']} s)")
     return 0
 
 

@@ -29,8 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.e2e_bench import Bench, consume, create_topic, default_data_dir, delete_topic, produce, summarize, \
-    write_results  # noqa: E402
+from bench.e2e_bench import Bench, consume, create_topic, default_data_dir, delete_topic, produce, report, \
+    summarize  # noqa: E402
 from bench.kafka_ref import BROKERS, free_port  # noqa: E402
 from compat_tests.tls_certs import TestCA  # noqa: E402
 
@@ -160,12 +160,7 @@ def main(argv=None) -> int:
     ap.add_argument("--dir", default=None, help="where the brokers' data dirs go (default: as bench.e2e_bench)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args(argv)
-    result = SecurityBench(args).run()
-    stem = "security-" + time.strftime("%Y-%m-%d-%H%M%S")
-    md = write_results(result, args.out, stem)
-    print(md)
-    print(f"\nwritten: {os.path.join(args.out, stem)}.{{json,md,png}} ({result['meta']['wall_s']} s)")
-    return 0
+    return report(SecurityBench(args).run(), args.out, "security")
 
 
 if __name__ == "__main__":
