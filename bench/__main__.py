@@ -6,6 +6,7 @@
     python -m bench log [--mb N]                  log engine vs raw file I/O (bench/log_bench.py)
     python -m bench cluster [--reps N] [...]      3-broker clusters, RF=3 acks=all, vs Kafka (bench/cluster_bench.py)
     python -m bench limits [--only ...]           hostile clients' cost: memory, fairness, vs Kafka (bench/limits_bench.py)
+    python -m bench security [--quick] [...]      SASL_SSL (SCRAM-SHA-512) vs PLAINTEXT, vs Kafka (bench/security_bench.py)
 
 `all` writes bench/results/<date>.json (everything), <date>.md (the tables) and
 <date>.png (odradek/Kafka ratios). Needs Java 17+ and Maven for the reference
@@ -71,6 +72,9 @@ def main(argv: list[str]) -> int:
     if cmd == "limits":
         from bench import limits_bench
         return limits_bench.main(rest)
+    if cmd == "security":
+        from bench import security_bench
+        return security_bench.main(rest)
     if cmd == "wire":
         from bench import wire_bench
         return wire_bench.main(rest)
