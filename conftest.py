@@ -68,8 +68,8 @@ class DurationLog:
     def pytest_runtest_logreport(self, report) -> None:
         self.seconds[report.nodeid] = self.seconds.get(report.nodeid, 0.0) + report.duration
 
-    def pytest_sessionfinish(self, session) -> None:
-        if not self.seconds or is_xdist_worker(session) or not _whole_suite(session.config):
+    def pytest_sessionfinish(self, session, exitstatus) -> None:
+        if not self.seconds or is_xdist_worker(session) or not _whole_suite(session.config, exitstatus):
             return
         path = _durations_file()
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,8 +86,12 @@ def _cpu_s() -> float:
     return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _whole_suite(config) -> bool:
-    return config.args_source == pytest.Config.ArgsSource.TESTPATHS
+def _whole_suite(config, exitstatus) -> bool:
+    """A run of the whole suite (no paths given, no -k/-m selection) to its end: not interrupted (Ctrl-C),
+    not stopped at a first failure (-x, --maxfail); what it measured holds for the next whole run."""
+    o = config.option
+    return config.args_source == pytest.Config.ArgsSource.TESTPATHS and not (o.keyword or o.markexpr or o.maxfail) \
+        and exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
 
 
 class CpuByModule:
@@ -120,8 +124,8 @@ class CpuByModule:
             module = report.nodeid.split("::", 1)[0]
             self.by_module[module] = self.by_module.get(module, 0.0) + float(cpu)
 
-    def pytest_terminal_summary(self, terminalreporter, config) -> None:
-        if not self.by_module or not _whole_suite(config):
+    def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
+        if not self.by_module or not _whole_suite(config, exitstatus):
             return
         total = sum(self.by_module.values())
         ranked = sorted(self.by_module.items(), key=lambda kv: -kv[1])
