@@ -376,6 +376,20 @@ def test_raw_refusals_answered_as_kafka(oauth):
         0, b'{"status":"insufficient_scope", "scope":"[produce]"}')
 
 
+def test_reauthentication_at_most_once_a_second(oauth):
+    raw = RawClient(f"127.0.0.1:{oauth.ports[1]}")
+    try:
+        assert login(raw, unsecured_token("alice")).error_code == 0
+        again = login(raw, unsecured_token("alice", life_s=300))  # a re-authentication: a new session
+        assert again.error_code == 0 and 290_000 < again.session_lifetime_ms <= 300_000
+        # within a second of the last one: not a re-authentication but a request (Kafka's KafkaChannel)
+        soon = raw.call(SaslHandshakeRequest(mechanism="OAUTHBEARER"), 1)
+        assert (soon.error_code, soon.mechanisms) == (34, [])  # ILLEGAL_SASL_STATE
+        assert raw.call(ApiVersionsRequest(client_software_name="oauth", client_software_version="1"), 3).error_code == 0
+    finally:
+        raw.close()
+
+
 def test_jwks_over_http_follows_a_key_rotation(oauth):
     k = oauth.keys
     ok, _ = produce(oauth.signed_conf("ROTATING", k.token("alice")), b"rotating-k1")
@@ -388,3 +402,31 @@ def test_jwks_over_http_follows_a_key_rotation(oauth):
             break
         assert time.monotonic() < deadline, seen
     assert b"rotating-k2" in values(oauth)
+
+
+def test_sessions_end_with_their_tokens_and_librdkafka_reauthenticates(oauth):
+    """KIP-368 with OAUTHBEARER: no connections.max.reauth.ms is set, the session lasts as long as the
+    token; librdkafka fetches a fresh token (oauth_cb) and re-authenticates, records keep flowing."""
+    life_s = 3
+    tokens, errors, delivered = [], [], []
+
+    def oauth_cb(_config):
+        tokens.append(oauth.keys.token("alice", life_s=life_s))
+        return tokens[-1], time.time() + life_s
+
+    p = Producer({**oauth.conf("SIGNED"), "oauth_cb": oauth_cb, "linger.ms": 0, "error_cb": errors.append})
+    deadline = time.monotonic() + 3 * life_s + 1
+    n = 0
+    while time.monotonic() < deadline:  # a record every 200 ms over three token lifetimes
+        p.produce(TOPIC, b"reauth-%d" % n, on_delivery=lambda err, msg: delivered.append(err))
+        n += 1
+        p.poll(0.2)
+    assert p.flush(30) == 0
+    assert len(delivered) == n and all(e is None for e in delivered), delivered
+    assert len(tokens) >= 3  # a fresh token for each lifetime
+    # no token refused. librdkafka may hand a re-authentication a token already near its end: the
+    # session it gets is short and its next re-authentication comes within a second, which Kafka's
+    # broker (and odradek) answer ILLEGAL_SASL_STATE; or the session's end cuts one short (a transport
+    # failure). librdkafka reports those as authentication errors and reconnects: no refusal of a token
+    refused = [e for e in errors if "invalid_token" in e.str() or "Authentication failed" in e.str()]
+    assert not refused, refused

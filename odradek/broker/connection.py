@@ -48,6 +48,7 @@ QUOTA_EXEMPT = frozenset((4, 5, 6, 7, 17, 27, 36, 52, 53, 54, 55, 56, 57, 58, 62
 MUTATING = frozenset((19, 20, 37))
 API_VERSIONS = 18
 SASL_HANDSHAKE = 17
+MIN_REAUTH_INTERVAL_MS = 1000  # Kafka's KafkaChannel.MIN_REAUTH_INTERVAL_ONE_SECOND_NANOS
 ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
 _BYTES_TYPES = (bytes, bytearray, memoryview)
@@ -111,6 +112,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._parked: deque = deque()  # complete frames waiting for room in the pool
         self._throttled = False
         self._session_expires_ms: int | None = None  # a SASL session's end (connections.max.reauth.ms)
+        self._reauth_started_ms = -MIN_REAUTH_INTERVAL_MS  # when the last re-authentication began
         self._slot_waiting = False  # over max.connections, waiting for another to close
         self.transport = None
         self.task = None
@@ -407,11 +409,15 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return
         if self.sasl is not None:
             if self._session_expires_ms is not None:  # connections.max.reauth.ms (KIP-368)
-                if key == SASL_HANDSHAKE:  # the client re-authenticates: a new exchange
+                now = _now_ms()
+                if key == SASL_HANDSHAKE and now - self._reauth_started_ms >= MIN_REAUTH_INTERVAL_MS:
+                    # the client re-authenticates: a new exchange (Kafka's KafkaChannel begins one at most
+                    # once a second; a handshake sooner is an ordinary request, ILLEGAL_SASL_STATE)
+                    self._reauth_started_ms = now
                     self.sasl = self.sasl.reauthentication()
                     self._session_expires_ms = None
                     self.decoder.max_size = self._max_frame()
-                elif _now_ms() >= self._session_expires_ms:
+                elif now >= self._session_expires_ms:
                     log.debug("%s: SASL session expired without re-authentication; closing connection", self.name)
                     self.close(abort=True)
                     return
