@@ -9,6 +9,7 @@ Kafka's broker takes them."""
 from __future__ import annotations
 
 import asyncio
+import secrets
 import ssl
 import struct
 from dataclasses import dataclass
@@ -77,7 +78,7 @@ async def _authenticate(reader, writer, client_id: str, sasl: NodeSasl) -> None:
     if sasl.mechanism == PLAIN:
         await step(b"\0" + sasl.username.encode() + b"\0" + sasl.password.encode(), 2)
         return
-    scram = ScramClient(sasl.mechanism, sasl.username, sasl.password)
+    scram = ScramClient(sasl.mechanism, sasl.username, sasl.password, secrets.token_urlsafe(24))
     try:
         server_first = await step(scram.first(), 2)
         scram.verify(await step(scram.final(server_first), 3))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-import secrets
 
 from odradek.controller.scram import MIN_ITERATIONS
 
@@ -25,12 +24,13 @@ def _saslname(user: str) -> str:
 
 
 class ScramClient:
-    def __init__(self, mechanism: str, user: str, password: str, nonce: str | None = None):
+    def __init__(self, mechanism: str, user: str, password: str, nonce: str):
+        """nonce: the client's part of the SCRAM nonce (random, printable, no comma)."""
         if mechanism not in _HASHES:
             raise ValueError(f"not a SCRAM mechanism: {mechanism}")
         self.hash = _HASHES[mechanism]
         self.password = password
-        self.nonce = nonce if nonce is not None else secrets.token_urlsafe(24)
+        self.nonce = nonce
         self.first_bare = f"n={_saslname(user)},r={self.nonce}"
         self._auth_message: bytes | None = None
         self._salted: bytes | None = None

@@ -53,7 +53,7 @@ def test_exchange_with_odradek_server_from_an_add_scram_credential(mechanism, by
     for password, ok in (("node-secret", True), ("wrong", False)):
         server = SaslSession((mechanism,), {}, lambda u, m: creds.get((u, m)), lambda: "srv")
         assert server.handshake(mechanism) == ErrorCode.NONE
-        client = ScramClient(mechanism, "node", password)
+        client = ScramClient(mechanism, "node", password, "client-nonce")
         first = server.authenticate(client.first())
         final = server.authenticate(client.final(first.token))
         if ok:
