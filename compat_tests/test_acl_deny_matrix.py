@@ -291,6 +291,8 @@ ROWS = [
     Row("AlterUserScramCredentials", 51, 0, lambda c: {"deletions": [], "upsertions": [
         {"name": f"s-{U}", "mechanism": 1, "iterations": 8192, "salt": b"salt" * 4, "salted_password": b"p" * 32}]},
         [], 31, lambda a: a.call(50, 0, {"users": [{"name": f"s-{U}"}]})["results"][0]["error_code"]),
+    Row("UnregisterBroker", 64, 0, lambda c: {"broker_id": 999}, [], 31,
+        ok={102}),  # ALTER on the cluster; broker 999 is not registered: BROKER_ID_NOT_REGISTERED
     Row("OffsetForLeaderEpoch", 23, 4, lambda c: {"replica_id": -1, "topics": [{"topic": t("ofle"), "partitions": [
         {"partition": 0, "current_leader_epoch": -1, "leader_epoch": 0}]}]}, [(TOPIC, t("ofle"), DESCRIBE)], 29),
     Row("DescribeTopicPartitions", 75, 0, lambda c: {"topics": [{"name": t("dtp")}], "response_partition_limit": 10},
@@ -392,6 +394,7 @@ MESSAGES = {
     "ListPartitionReassignments": {"/error_message": "Request <request> needs DESCRIBE permission."},
     "AlterClientQuotas": {"/entries[0]/error_message": "Cluster authorization failed."},
     "AlterUserScramCredentials": {"/results[0]/error_message": "Request <request> needs ALTER permission."},
+    "UnregisterBroker": {"/error_message": "Request <request> needs ALTER permission."},
     "AlterShareGroupOffsets": {"/error_message": "Group authorization failed."},
     "DeleteShareGroupOffsets": {"/error_message": "Group authorization failed."},
     "DescribeShareGroupOffsets(topic)": {"/groups[0]/topics[0]/partitions[0]/error_message":

@@ -53,6 +53,7 @@ TABLE = {
     57: ('update_features', 0, 2),
     60: ('describe_cluster', 0, 2),
     61: ('describe_producers', 0, 0),
+    64: ('unregister_broker', 0, 0),
     65: ('describe_transactions', 0, 0),
     66: ('list_transactions', 0, 2),
     68: ('consumer_group_heartbeat', 0, 1),

@@ -35,6 +35,7 @@ CLUSTER_OPERATIONS: dict[int, tuple[int, ...]] = {
     51: (ALTER,),  # AlterUserScramCredentials
     55: (DESCRIBE,),  # DescribeQuorum
     57: (ALTER,),  # UpdateFeatures
+    64: (ALTER,),  # UnregisterBroker
     74: (DESCRIBE_CONFIGS,),  # ListConfigResources (ListClientMetricsResources)
     83: (CLUSTER_ACTION,), 84: (CLUSTER_ACTION,), 85: (CLUSTER_ACTION,), 86: (CLUSTER_ACTION,),  # share state
     87: (CLUSTER_ACTION,),
@@ -42,11 +43,16 @@ CLUSTER_OPERATIONS: dict[int, tuple[int, ...]] = {
     # BrokerRegistration, BrokerHeartbeat, AllocateProducerIds, AssignReplicasToDirs
     56: (CLUSTER_ACTION,), 58: (CLUSTER_ACTION,), 62: (CLUSTER_ACTION,), 63: (CLUSTER_ACTION,), 67: (CLUSTER_ACTION,),
     73: (CLUSTER_ACTION,),
+    # ControllerRegistration, AddRaftVoter, RemoveRaftVoter, UpdateRaftVoter (Kafka's ControllerApis): odradek
+    # does not serve them (static voters, controllers not registered; a request closes the connection as
+    # any API not offered), so these apply only once one is
+    70: (CLUSTER_ACTION,), 80: (ALTER,), 81: (ALTER,), 82: (CLUSTER_ACTION,),
 }
 
 # the APIs whose refusal Kafka 4.3 explains as "Request <the request> needs <OPERATION> permission." (the
 # ClusterAuthorizationException of its authorizeClusterOperation); the others send no message
-_NEEDS = {29: "DESCRIBE", 30: "ALTER", 31: "ALTER", 43: "ALTER", 45: "ALTER", 46: "DESCRIBE", 51: "ALTER"}
+_NEEDS = {29: "DESCRIBE", 30: "ALTER", 31: "ALTER", 43: "ALTER", 45: "ALTER", 46: "DESCRIBE", 51: "ALTER",
+          64: "ALTER"}
 
 _GROUP_DENIED = ErrorCode.GROUP_AUTHORIZATION_FAILED
 _TXN_DENIED = ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED

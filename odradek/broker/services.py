@@ -115,6 +115,7 @@ class ControllerMetadata:
         self.alter_configs = controller.alter_configs
         self.incremental_alter_configs = controller.incremental_alter_configs
         self.update_features = controller.update_features
+        self.unregister_broker = controller.unregister_broker
         self.elect_leaders = controller.elect_leaders
         self.alter_partition_reassignments = controller.alter_partition_reassignments
         self.describe_configs = controller.describe_configs

@@ -75,6 +75,10 @@ class AdminWrites:
         """ElectLeaders: topic_partitions [(topic, [partition])] or None -> [ElectionResult]."""
         return self._write(lambda d: d.elect_leaders(election_type, topic_partitions), False, now_ms)
 
+    def unregister_broker(self, broker_id: int, now_ms: int):
+        """UnregisterBroker -> None or (error_code, message)."""
+        return self._write(lambda d: d.unregister_broker(broker_id), False, now_ms)
+
     def update_features(self, updates, validate_only: bool, now_ms: int):
         """UpdateFeatures: updates [(name, level, upgrade_type)] -> None or (error_code, message)."""
         return self._write(lambda d: d.update_features(updates), validate_only, now_ms)

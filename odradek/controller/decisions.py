@@ -23,6 +23,7 @@ from odradek.wire.messages.register_broker_record import BrokerEndpoint, BrokerF
 from odradek.wire.messages.remove_topic_record import RemoveTopicRecord
 from odradek.wire.messages.topic_record import TopicRecord
 from odradek.wire.messages.unfence_broker_record import UnfenceBrokerRecord
+from odradek.wire.messages.unregister_broker_record import UnregisterBrokerRecord
 from odradek.wire.uuid import ZERO_UUID
 
 from . import configs as C
@@ -981,6 +982,20 @@ class Decisions:
     def elect_unclean_leaders(self) -> ControllerResult[int]:
         records = self.replication().elect_unclean_leaders()
         return ControllerResult(records, len(records))
+
+    def unregister_broker(self, broker_id: int) -> ControllerResult[tuple[int, str] | None]:
+        """UnregisterBroker (kafka-cluster unregister): the broker leaves every ISR and ELR (new leaders
+        elected), then its registration is removed (UnregisterBrokerRecord), as Kafka's
+        ReplicationControlManager.unregisterBroker -> None; a broker not registered: (error, message)."""
+        b = self.image.brokers.get(broker_id)
+        if b is None:
+            return ControllerResult([], (int(ErrorCode.BROKER_ID_NOT_REGISTERED),
+                                         f"Broker ID {broker_id} is not currently registered"))
+        rc = self.replication()
+        records = rc.leader_and_isr_updates(list(rc.in_isr(broker_id)), remove=broker_id)
+        rest = ReplicationControl(then(self.image, records), self.topic_config)
+        records += rest.leader_and_isr_updates(list(rest.in_elr(broker_id)), remove=broker_id)
+        return ControllerResult(records + [UnregisterBrokerRecord(broker_id=broker_id, broker_epoch=b.epoch)], None)
 
     def elect_leaders(self, election_type: int, topic_partitions) -> ControllerResult[list[ElectionResult]]:
         """ElectLeaders PREFERRED (0) / UNCLEAN (1): topic_partitions [(topic, [partition])] or

@@ -181,6 +181,7 @@ EXPECT = {
     57: [(0, R, "err", "error_code", None)],
     60: [(0, R, "err", "error_code", None)],
     61: [(0, R, "err", "topics[].partitions[].error_code", "topics[].partition_indexes[]")],
+    64: [(0, R, "err", "error_code", None)],
     65: [(0, R, "err", "transaction_states[].error_code", "transactional_ids[]"),
          (0, R, "same", "transaction_states[].transactional_id", "transactional_ids[]")],
     66: [(0, R, "err", "error_code", None)],

@@ -106,3 +106,30 @@ def test_a_write_session_keeps_each_commit(tmp_path):
     assert s.last_commit() == s.commits[2] and s.last_commit().last_offset == c.image.offset
     assert s.image is c.image and "a" not in s.image.topics
     c.close()
+
+
+def test_unregister_broker_leaves_every_isr_first():
+    """Kafka's ReplicationControlManager.unregisterBroker: new leaders and ISRs without the broker, then
+    UnregisterBrokerRecord; the registration is gone from the image. Not registered: BROKER_ID_NOT_REGISTERED."""
+    from odradek.wire.messages.partition_change_record import PartitionChangeRecord
+    from odradek.wire.messages.unregister_broker_record import UnregisterBrokerRecord
+
+    d = Decisions(env(), image_with([]))
+    records = []
+    for b in (1, 2):
+        reg = BrokerRegistration(b, bytes([b]) * 16, [("PLAINTEXT", "h", 9090 + b, 0)], {"metadata.version": (7, 30)})
+        records += d.register_broker(reg, b, unfence=True).records
+    img = image_with(records)
+    created = Decisions(env(), img).create_topics([CreateTopicSpec("t", 1, 2)])
+    img = image_with(records + created.records)
+    p = img.topics["t"].partitions[0]
+    leader = p.leader
+    r = Decisions(env(), img).unregister_broker(leader)
+    assert r.response is None
+    assert [type(x) for x in r.records] == [PartitionChangeRecord, UnregisterBrokerRecord]
+    after = image_with(records + created.records + r.records)
+    q = after.topics["t"].partitions[0]
+    assert leader not in after.brokers and q.leader == 3 - leader and list(q.in_sync) == [3 - leader]
+    missing = Decisions(env(), after).unregister_broker(leader)
+    assert missing.records == [] and missing.response == (E.BROKER_ID_NOT_REGISTERED,
+                                                          f"Broker ID {leader} is not currently registered")
