@@ -250,16 +250,18 @@ def test_unsecured_tokens_confluent_and_java(oauth):
     assert b"unsecured-confluent" in got and b"unsecured-java" in got and b"never" not in got
 
 
-def subprocess_tool_produce(bootstrap: str, cfg, value: str):
+def subprocess_tool_produce(bootstrap: str, cfg, value: str, *system_properties: str):
+    """Kafka's console producer (Java kafka-clients 4.3) sending one record with these client settings."""
     import subprocess
 
     from apache_kafka import missing, tool_command
 
     if missing():
         pytest.skip(missing())
-    return subprocess.run(tool_command("console-producer", "--bootstrap-server", bootstrap, "--topic", TOPIC,
-                                       "--command-config", str(cfg)),
-                          input=value + "\n", capture_output=True, text=True, timeout=120)
+    cmd = tool_command("console-producer", "--bootstrap-server", bootstrap, "--topic", TOPIC, "--command-config",
+                       str(cfg))
+    cmd[1:1] = system_properties  # JVM options: java -D... (as KAFKA_OPTS gives them)
+    return subprocess.run(cmd, input=value + "\n", capture_output=True, text=True, timeout=120)
 
 
 def test_signed_tokens_over_sasl_ssl_every_client(oauth):
@@ -299,8 +301,21 @@ def test_signed_tokens_over_sasl_ssl_every_client(oauth):
             await p.stop()
 
     asyncio.run(aio())
+    # Java kafka-clients: Kafka 4.3's login callback handler reading the signed token from a file
+    token_file = k.file.parent / "java-token.jwt"
+    token_file.write_text(k.token("alice"))
+    cfg = k.file.parent / "java-signed.properties"
+    cfg.write_text("security.protocol=SASL_SSL\nsasl.mechanism=OAUTHBEARER\n"
+                   "sasl.login.callback.handler.class=org.apache.kafka.common.security.oauthbearer."
+                   "OAuthBearerLoginCallbackHandler\n"
+                   f"sasl.oauthbearer.token.endpoint.url={token_file.as_uri()}\n"
+                   f"sasl.jaas.config={LOGIN} ;\nssl.truststore.type=PEM\nssl.truststore.location={oauth.ca.ca_file}\n")
+    r = subprocess_tool_produce(oauth.conf("SIGNED")["bootstrap.servers"], cfg, "signed-java",
+                                f"-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls={token_file.as_uri()}",
+                                f"-Dorg.apache.kafka.sasl.oauthbearer.allowed.files={token_file}")
+    assert r.returncode == 0, r.stderr[-3000:]
     got = values(oauth)
-    assert {b"signed-confluent", b"signed-kafka-python", b"signed-aiokafka"} <= set(got)
+    assert {b"signed-confluent", b"signed-kafka-python", b"signed-aiokafka", b"signed-java"} <= set(got)
 
 
 @pytest.mark.parametrize("case", ["expired", "mis-signed", "wrong audience", "wrong issuer", "unsecured"])
@@ -415,15 +430,15 @@ def test_sessions_end_with_their_tokens_and_librdkafka_reauthenticates(oauth):
         return tokens[-1], time.time() + life_s
 
     p = Producer({**oauth.conf("SIGNED"), "oauth_cb": oauth_cb, "linger.ms": 0, "error_cb": errors.append})
-    deadline = time.monotonic() + 3 * life_s + 1
+    deadline = time.monotonic() + 2 * life_s + 1
     n = 0
-    while time.monotonic() < deadline:  # a record every 200 ms over three token lifetimes
+    while time.monotonic() < deadline:  # a record every 200 ms over more than two token lifetimes
         p.produce(TOPIC, b"reauth-%d" % n, on_delivery=lambda err, msg: delivered.append(err))
         n += 1
         p.poll(0.2)
     assert p.flush(30) == 0
     assert len(delivered) == n and all(e is None for e in delivered), delivered
-    assert len(tokens) >= 3  # a fresh token for each lifetime
+    assert len(tokens) >= 2  # the first token and at least one fresh one, used to re-authenticate
     # no token refused. librdkafka may hand a re-authentication a token already near its end: the
     # session it gets is short and its next re-authentication comes within a second, which Kafka's
     # broker (and odradek) answer ILLEGAL_SASL_STATE; or the session's end cuts one short (a transport
