@@ -295,3 +295,26 @@ def test_listener_validators(monkeypatch, tmp_path):
     jwks.unlink()
     with pytest.raises(ConfigError, match="doesn't exist"):
         served_listeners(signed)
+
+
+# ------------------------------------------------------------------ any bytes
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.binary(max_size=300),
+                 st.builds(lambda tok, ext: initial(tok, **ext), st.text(max_size=80),
+                           st.dictionaries(st.text("abcXYZ", min_size=1, max_size=5), st.text(max_size=10), max_size=3))))
+def test_any_initial_response_is_answered_never_raises(data):
+    """Whatever a client sends, the exchange answers (a challenge or Kafka's failure) and grants nothing
+    it should not: an unsigned token of a listener checking signatures is never accepted."""
+    for validator in (UnsecuredValidator(), JwtValidator(JwtSettings("file:///x"), Keys(KeySet([])))):
+        s = session(validator)
+        step = s.authenticate(data, NOW_MS)
+        assert step.error in (ErrorCode.NONE, ErrorCode.SASL_AUTHENTICATION_FAILED)
+        if isinstance(validator, JwtValidator):
+            assert not s.authenticated
+        if step.error == ErrorCode.NONE and not s.authenticated:
+            final = s.authenticate(b"\x01", NOW_MS)
+            assert final.error == ErrorCode.SASL_AUTHENTICATION_FAILED and not s.authenticated
