@@ -33,6 +33,7 @@ from scramp import ScramClient
 from harness import BrokerProcess, RawClient, free_port
 from odradek.wire.messages.alter_user_scram_credentials_request import AlterUserScramCredentialsRequest, \
     ScramCredentialUpsertion
+from odradek.wire.messages.api_versions_request import ApiVersionsRequest
 from odradek.wire.messages.metadata_request import MetadataRequest
 from odradek.wire.messages.sasl_authenticate_request import SaslAuthenticateRequest
 from odradek.wire.messages.sasl_handshake_request import SaslHandshakeRequest
@@ -151,10 +152,22 @@ def closed(raw: RawClient, timeout: float = 10) -> bool:
         return False
 
 
-def metadata_answer(raw: RawClient) -> int | str:
-    """After the case: a Metadata request on the same connection (CLOSED unless authenticated)."""
+SERVED, REFUSED = "served", "refused"
+
+
+def metadata_answer(raw: RawClient) -> str:
+    """After the case, a Metadata request on the same connection: SERVED (the broker listed),
+    REFUSED (an error response with nothing in it, then closed: Kafka's answer in the middle of an
+    exchange) or CLOSED unanswered."""
     try:
-        return answer(raw, MetadataRequest(topics=None), 12)
+        raw.send(MetadataRequest(topics=None), 12)
+        resp = raw.recv(3, 12).body
+    except OSError:
+        return CLOSED
+    try:
+        if resp.brokers:
+            return SERVED
+        return REFUSED if not resp.topics and closed(raw) else "open"
     finally:
         raw.close()
 
@@ -244,6 +257,11 @@ def case_v0_bare_token_wrong(raw):
     return [answer(raw, SaslHandshakeRequest(mechanism="PLAIN"), 0), bare_token(raw, b"\0bob\0nope")]
 
 
+def case_api_versions_mid_exchange(raw):
+    answer(raw, SaslHandshakeRequest(mechanism="PLAIN"), 1)
+    return [answer(raw, ApiVersionsRequest(client_software_name="fuzz", client_software_version="1"), 3)]
+
+
 def case_unknown_mechanism(raw):
     return [answer(raw, SaslHandshakeRequest(mechanism="GSSAPI"), 1)]
 
@@ -320,28 +338,61 @@ def case_scram_three_steps(raw):
     return [scram_first(raw, "SCRAM-SHA-256", ALICE[0])[0]]
 
 
+def scram_first_token(raw, token: str):
+    answer(raw, SaslHandshakeRequest(mechanism="SCRAM-SHA-512"), 1)
+    return [answer(raw, SaslAuthenticateRequest(auth_bytes=token.encode()), 2)]
+
+
+def case_scram_authzid_other(raw):
+    return scram_first_token(raw, "n,a=bob,n=alice,r=fuzz-client-nonce")
+
+
+def case_scram_authzid_same(raw):
+    return scram_first_token(raw, "n,a=alice,n=alice,r=fuzz-client-nonce")
+
+
+def case_scram_unknown_extension(raw):
+    return scram_first_token(raw, "n,,n=alice,r=fuzz-client-nonce,ext=1")
+
+
+def case_scram_token_extension(raw):
+    """tokenauth=true: a delegation token's login (none exists under that name)."""
+    return scram_first_token(raw, "n,,n=alice,r=fuzz-client-nonce,tokenauth=true")
+
+
+def case_scram_channel_binding(raw):
+    return scram_first_token(raw, "p=tls-unique,,n=alice,r=fuzz-client-nonce")
+
+
 SASL_OK, ILLEGAL, UNSUPPORTED, AUTH_FAILED, UNSUPPORTED_VERSION = 0, 34, 33, 58, 35
 CASES = {  # what Kafka 4.3 answers (checked with ODRADEK_AUTH_FUZZ_REF)
     "metadata_first": (case_metadata_first, [CLOSED]),
     "authenticate_first": (case_authenticate_first, [CLOSED]),
     "handshake_twice": (case_handshake_twice, [SASL_OK, ILLEGAL]),
     "handshake_v0": (case_handshake_v0, [SASL_OK]),
-    "v0_bare_token": (case_v0_bare_token, [SASL_OK, b""], SASL_OK),  # PLAIN's answer: an empty token
+    "v0_bare_token": (case_v0_bare_token, [SASL_OK, b""], SERVED),  # PLAIN's answer: an empty token
     "v0_bare_token_wrong": (case_v0_bare_token_wrong, [SASL_OK, CLOSED]),
     "unknown_mechanism": (case_unknown_mechanism, [UNSUPPORTED]),
+    "api_versions_mid_exchange": (case_api_versions_mid_exchange, [ILLEGAL]),
     "mechanism_not_a_string": (case_mechanism_not_a_string, [CLOSED]),
     "authenticate_body_cut": (case_authenticate_body_cut, [CLOSED]),
     "plain_garbage": (case_plain_garbage, [AUTH_FAILED]),
     "plain_empty": (case_plain_empty, [AUTH_FAILED]),
     "giant_token": (case_giant_token, [CLOSED]),
     # bob authenticated: the SASL requests are refused, the connection kept and served
-    "authenticated_then_handshake": (case_authenticated_then_handshake, [ILLEGAL, ILLEGAL], SASL_OK),
+    "authenticated_then_handshake": (case_authenticated_then_handshake, [ILLEGAL, ILLEGAL], SERVED),
     "scram_unknown_user": (case_scram_unknown_user, [AUTH_FAILED]),
     "scram_no_nonce": (case_scram_no_nonce, [AUTH_FAILED]),
     "scram_wrong_nonce": (case_scram_wrong_nonce, [SASL_OK, AUTH_FAILED]),
     "scram_bad_proof": (case_scram_bad_proof, [SASL_OK, AUTH_FAILED]),
     "scram_short_proof": (case_scram_short_proof, [SASL_OK, CLOSED]),
     "scram_other_hash": (case_scram_three_steps, [AUTH_FAILED]),
+    "scram_authzid_other": (case_scram_authzid_other, [AUTH_FAILED]),
+    # server-first sent, the exchange goes on: a Metadata request now gets an empty error response
+    "scram_authzid_same": (case_scram_authzid_same, [SASL_OK], REFUSED),
+    "scram_unknown_extension": (case_scram_unknown_extension, [SASL_OK], REFUSED),
+    "scram_token_extension": (case_scram_token_extension, [AUTH_FAILED]),
+    "scram_channel_binding": (case_scram_channel_binding, [AUTH_FAILED]),
 }
 
 
@@ -450,4 +501,35 @@ def test_tls_client_on_the_plaintext_port(target, healthy):
     with pytest.raises(OSError):  # the handshake fails (an SSLError, a reset or EOF)
         target.context().wrap_socket(sock, server_hostname="localhost")
     sock.close()
+    healthy()
+
+
+# (iterations, salt, salted password) -> (error code, message) as Kafka 4.3 answers AlterUserScramCredentials
+ABSURD_CREDENTIALS = {
+    "iterations_negative": ((-1, b"s" * 16, b"p" * 64), (93, "Too few iterations")),
+    "iterations_zero": ((0, b"s" * 16, b"p" * 64), (93, "Too few iterations")),
+    "iterations_4095": ((4095, b"s" * 16, b"p" * 64), (93, "Too few iterations")),
+    "iterations_16385": ((16385, b"s" * 16, b"p" * 64), (93, "Too many iterations")),
+    "iterations_int_max": ((2**31 - 1, b"s" * 16, b"p" * 64), (93, "Too many iterations")),
+    "iterations_16384": ((16384, b"s" * 16, b"p" * 64), (0, None)),
+}
+
+
+def test_absurd_scram_iterations_are_refused(target, healthy):
+    """Credentials with absurd iteration counts are refused as Kafka refuses them (UNACCEPTABLE_CREDENTIAL)
+    and the user cannot log in with them; the bounds themselves are accepted."""
+    raw = login(connect(target), "PLAIN", "admin", "admin-secret")
+    users = {f"absurd-{name}-{uuid.uuid4().hex[:4]}": case for name, case in ABSURD_CREDENTIALS.items()}
+    r = raw.call(AlterUserScramCredentialsRequest(upsertions=[
+        ScramCredentialUpsertion(name=user, mechanism=2, iterations=i, salt=salt, salted_password=salted)
+        for user, ((i, salt, salted), _) in users.items()]), 0)
+    raw.close()
+    got = {x.user: (x.error_code, x.error_message) for x in r.results}
+    assert got == {user: expected for user, (_, expected) in users.items()}
+    for user, (_, (code, _)) in users.items():
+        raw = connect(target)
+        answer(raw, SaslHandshakeRequest(mechanism="SCRAM-SHA-512"), 1)
+        first = scram_first(raw, "SCRAM-SHA-512", user)[0]
+        assert first == (0 if code == 0 else AUTH_FAILED), user  # a refused credential was never stored
+        raw.close()
     healthy()

@@ -1,13 +1,17 @@
 """The door of a SASL_PLAINTEXT listener (Kafka's SaslServerAuthenticator at the network layer):
-until a connection has authenticated, it may send ApiVersions, SaslHandshake (v1) and
-SaslAuthenticate only; anything else closes it, as Kafka closes it. The exchange itself is
+until a connection has authenticated, it may send ApiVersions, SaslHandshake and SaslAuthenticate
+only; anything else closes it, as Kafka closes it (in the middle of an exchange, after its error
+response ILLEGAL_SASL_STATE). The exchange itself is
 odradek/security/sasl.py's SaslSession."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from odradek.security.sasl import SaslSession
+from odradek.api_handlers.error_responses import BUILDERS
+from odradek.broker.stats import api_name
+from odradek.security.sasl import AUTHENTICATE, SaslSession
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.sasl_authenticate_response import SaslAuthenticateResponse
 from odradek.wire.messages.sasl_handshake_response import SaslHandshakeResponse
@@ -30,6 +34,13 @@ def gate(session: SaslSession, api_key: int, version: int, body, max_reauth_ms: 
     """The answer of a request on a connection not yet authenticated; PASS for ApiVersions.
     ``max_reauth_ms``: connections.max.reauth.ms; the session's lifetime (that, or what is left of an
     OAUTHBEARER token's life if shorter) is told to the client once it has authenticated (KIP-368)."""
+    if session.state == AUTHENTICATE and api_key not in (SASL_HANDSHAKE, SASL_AUTHENTICATE):
+        # mid-exchange, Kafka's SaslServerAuthenticator answers any other request (ApiVersions too)
+        # with its error response and closes the connection
+        name = re.sub(r"(?<!^)(?=[A-Z])", "_", api_name(api_key)).upper()
+        resp = BUILDERS[api_key](version, body, ErrorCode.ILLEGAL_SASL_STATE,
+                                 f"Unexpected Kafka request of type {name} during SASL authentication.")
+        return GateAnswer(resp, close=True)
     if api_key == API_VERSIONS:
         return PASS
     if api_key == SASL_HANDSHAKE:

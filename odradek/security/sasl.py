@@ -215,10 +215,16 @@ class _Refused(Exception):
         self.unanswered = unanswered
 
 
+def _saslname(text: str) -> str:
+    return text.replace("=2C", ",").replace("=3D", "=")
+
+
 @dataclass(frozen=True)
 class _ScramFirst:
-    """A SCRAM client-first message: gs2 header (no channel binding: "n,," or "y,,"), then
-    n=<saslname>,r=<nonce>[,extensions]."""
+    """A SCRAM client-first message: gs2 header (no channel binding: "n" or "y", then an optional
+    a=<authzid>, which must be the user as Kafka's ScramSaslServer requires), then
+    n=<saslname>,r=<nonce>[,extensions]. Extension tokenauth=true asks for a delegation token's
+    credential: odradek has none, so it fails as Kafka fails an unknown token."""
     gs2: str
     bare: str
     user: str
@@ -227,17 +233,22 @@ class _ScramFirst:
     @staticmethod
     def parse(text: str) -> _ScramFirst:
         parts = text.split(",", 2)
-        if len(parts) != 3 or parts[0] not in ("n", "y") or parts[1] != "":
+        if len(parts) != 3 or parts[0] not in ("n", "y") or not (parts[1] == "" or parts[1].startswith("a=")):
             raise _Refused("bad gs2 header (channel binding is not offered)")
         bare = parts[2]
         attrs = bare.split(",")
         if len(attrs) < 2 or not attrs[0].startswith("n=") or not attrs[1].startswith("r="):
             raise _Refused("bad client-first message")
-        user = attrs[0][2:].replace("=2C", ",").replace("=3D", "=")
+        user = _saslname(attrs[0][2:])
         nonce = attrs[1][2:]
         if not user or not nonce or not nonce.isprintable() or "," in nonce:
             raise _Refused("bad user or nonce")
-        return _ScramFirst(f"{parts[0]},,", bare, user, nonce)
+        if parts[1] and _saslname(parts[1][2:]) != user:
+            raise _Refused("Client requested an authorization id that is different from username")
+        extensions = dict(a.split("=", 1) for a in attrs[2:] if "=" in a)
+        if extensions.get("tokenauth", "").lower() == "true":
+            raise _Refused("delegation tokens are not offered")
+        return _ScramFirst(f"{parts[0]},{parts[1]},", bare, user, nonce)
 
 
 _JAAS_USER = re.compile(r'user_([^=\s]+)\s*=\s*"((?:[^"\\]|\\.)*)"')

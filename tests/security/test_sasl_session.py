@@ -135,3 +135,36 @@ def test_a_reauthentication_keeps_the_mechanism_and_the_principal():
     assert not other.authenticated
     moved = s.reauthentication()
     assert moved.handshake("SCRAM-SHA-256") == ErrorCode.NONE and moved.mechanism_changed  # closed at the next step
+
+
+@pytest.mark.parametrize("gs2,ok", [("n,,", True), ("n,a=alice,", True), ("y,a=alice,", True),
+                                    ("n,a=bob,", False)])
+def test_scram_authorization_id_must_be_the_user(gs2, ok):
+    """RFC 5802's gs2 header may name an authorization id: Kafka's ScramSaslServer takes it when it is the
+    user (the client-final's c= then carries that header) and refuses any other."""
+    import base64
+
+    cred = credential("SCRAM-SHA-256", "pw")
+    s = session(creds={("alice", 1): cred})
+    s.handshake("SCRAM-SHA-256")
+    bare = "n=alice,r=client-nonce"
+    first = s.authenticate(f"{gs2}{bare}".encode())
+    if not ok:
+        assert first.error == ErrorCode.SASL_AUTHENTICATION_FAILED
+        return
+    server_first = first.token.decode()
+    attrs = dict(a.split("=", 1) for a in server_first.split(","))
+    salted = hashlib.pbkdf2_hmac("sha256", b"pw", base64.b64decode(attrs["s"]), int(attrs["i"]))
+    client_key = hmac.new(salted, b"Client Key", hashlib.sha256).digest()
+    without_proof = f"c={base64.b64encode(gs2.encode()).decode()},r={attrs['r']}"
+    auth = f"{bare},{server_first},{without_proof}".encode()
+    signature = hmac.new(hashlib.sha256(client_key).digest(), auth, hashlib.sha256).digest()
+    proof = base64.b64encode(bytes(a ^ b for a, b in zip(client_key, signature))).decode()
+    assert s.authenticate(f"{without_proof},p={proof}".encode()).error == ErrorCode.NONE
+    assert s.principal == "User:alice"
+
+
+def test_a_delegation_token_login_fails_without_tokens():
+    s = session(creds={("alice", 1): credential("SCRAM-SHA-256", "pw")})
+    s.handshake("SCRAM-SHA-256")
+    assert s.authenticate(b"n,,n=alice,r=x,tokenauth=true").error == ErrorCode.SASL_AUTHENTICATION_FAILED
