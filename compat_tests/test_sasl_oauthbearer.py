@@ -1,8 +1,8 @@
 """SASL/OAUTHBEARER with stock clients, as Kafka 4.3 serves it. One broker, four listeners:
 PLAINTEXT (a super user reads back), UNSECURED (SASL_PLAINTEXT, Kafka's default unsecured JWS
 validator), SIGNED (SASL_SSL, OAuthBearerValidatorCallbackHandler against a JWKS file, expected
-audience and issuer) and ROTATING (SASL_PLAINTEXT, the same handler against a JWKS served over HTTP
-by the test, keys rotated). The StandardAuthorizer sees the token's subject as the principal. Keys and
+audience and issuer) and ROTATING (SASL_PLAINTEXT, the same handler against a JWKS served over HTTPS
+by the test, trusted through the JAAS options' ssl.truststore.*, keys rotated). The StandardAuthorizer sees the token's subject as the principal. Keys and
 certificates are made by the test. Clients: Java kafka-clients (Kafka's console producer with the
 unsecured login module), confluent-kafka (unsecured JWT and an oauth_cb with signed tokens),
 kafka-python and aiokafka (token providers). Expired, mis-signed, wrong-audience and wrong-issuer
@@ -20,6 +20,7 @@ import contextlib
 import http.server
 import json
 import os
+import ssl
 import threading
 import time
 
@@ -54,9 +55,10 @@ def unsecured_token(sub: str, life_s: int = 600, scope: str | None = "produce") 
 
 
 class Keys:
-    """The test's identity provider: signing keys, a JWKS file and a JWKS served over HTTP."""
+    """The test's identity provider: signing keys, a JWKS file and a JWKS served over HTTPS (a
+    certificate of the test's CA)."""
 
-    def __init__(self, directory):
+    def __init__(self, directory, ca: TestCA):
         self.good = RSAKey.generate_key(2048, parameters={"kid": "k1"}, private=True)
         self.rogue = RSAKey.generate_key(2048, parameters={"kid": "k1"}, private=True)  # same kid, not published
         self.next = RSAKey.generate_key(2048, parameters={"kid": "k2"}, private=True)  # published later (rotation)
@@ -79,7 +81,10 @@ class Keys:
                 pass
 
         self.http = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.http.server_address[1]}/jwks"
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(*ca.issue("jwks-server", "localhost", server=True))
+        self.http.socket = tls.wrap_socket(self.http.socket, server_side=True)
+        self.url = f"https://localhost:{self.http.server_address[1]}/jwks"
         threading.Thread(target=self.http.serve_forever, daemon=True).start()
 
     @staticmethod
@@ -113,7 +118,11 @@ def settings(ports, ca: TestCA, keys: Keys) -> dict[str, str]:
         "listener.name.signed.oauthbearer.sasl.server.callback.handler.class": HANDLER,
         "listener.name.signed.sasl.oauthbearer.jwks.endpoint.url": keys.file.as_uri(),
         **{f"listener.name.signed.{k}": v for k, v in signed.items()},
-        "listener.name.rotating.oauthbearer.sasl.jaas.config": f"{LOGIN} ;",
+        # the JWKS endpoint's TLS trust from the JAAS options, as Kafka takes it (and, as on Kafka, JAAS
+        # options make the broker's own unsecured login need a subject)
+        "listener.name.rotating.oauthbearer.sasl.jaas.config": f'{LOGIN} unsecuredLoginStringClaim_sub="broker" '
+                                                                f'ssl.truststore.type="PEM" '
+                                                                f'ssl.truststore.location="{ca.ca_file}";',
         "listener.name.rotating.oauthbearer.sasl.server.callback.handler.class": HANDLER,
         "listener.name.rotating.sasl.oauthbearer.jwks.endpoint.url": keys.url,
         **{f"listener.name.rotating.{k}": v for k, v in signed.items()},
@@ -162,7 +171,8 @@ def _kafka_opts(value: str):
 @pytest.fixture(scope="module")
 def oauth(tmp_path_factory):
     certs = tmp_path_factory.mktemp("oauth-certs")
-    ca, keys = TestCA(certs), Keys(certs)
+    ca = TestCA(certs)
+    keys = Keys(certs, ca)
     ports = (free_port(), free_port(), free_port(), free_port())
     props = settings(ports, ca, keys)
     allowed = f"-Dorg.apache.kafka.sasl.oauthbearer.allowed.urls={keys.file.as_uri()},{keys.url}"
@@ -405,7 +415,7 @@ def test_reauthentication_at_most_once_a_second(oauth):
         raw.close()
 
 
-def test_jwks_over_http_follows_a_key_rotation(oauth):
+def test_jwks_over_https_follows_a_key_rotation(oauth):
     k = oauth.keys
     ok, _ = produce(oauth.signed_conf("ROTATING", k.token("alice")), b"rotating-k1")
     assert ok == [None]

@@ -17,6 +17,7 @@ import asyncio
 import logging
 import os
 import shlex
+import ssl
 import time
 import urllib.request
 from collections.abc import Mapping
@@ -24,6 +25,7 @@ from urllib.parse import unquote, urlsplit
 
 from joserfc.jwk import KeySet
 
+from odradek.broker.tls import client_context_of
 from odradek.security.oauthbearer_jwt import JwtSettings, parse_jwks
 
 log = logging.getLogger("odradek.security")
@@ -54,8 +56,15 @@ def _now_ms() -> int:
 class JwksKeys:
     """The verification keys of one listener (security/oauthbearer_jwt.KeySource)."""
 
-    def __init__(self, settings: JwtSettings, scheme: str):
+    def __init__(self, settings: JwtSettings, scheme: str, tls_options: Mapping[str, str] | None = None):
+        """tls_options: an https JWKS's client ssl.* settings, from the listener's OAUTHBEARER JAAS
+        options as Kafka takes them (ssl.truststore.location, ssl.truststore.type, ...; none: the
+        system's trust store)."""
         self.settings = settings
+        self.tls: ssl.SSLContext | None = None
+        if scheme == "https":
+            options = dict(tls_options or {})
+            self.tls = client_context_of(lambda key, default=None: options.get(key, default))
         self.url = settings.jwks_url
         self.is_file = scheme == "file"
         self.path = unquote(urlsplit(self.url).path) if self.is_file else None
@@ -138,7 +147,7 @@ class JwksKeys:
 
     def _get(self) -> bytes:
         req = urllib.request.Request(self.url, headers={"Accept": "application/json"})
-        with urllib.request.urlopen(req, timeout=HTTP_TIMEOUT_S) as resp:  # noqa: S310 (http/https only)
+        with urllib.request.urlopen(req, timeout=HTTP_TIMEOUT_S, context=self.tls) as resp:  # noqa: S310
             return resp.read()
 
     async def _refresh_loop(self) -> None:

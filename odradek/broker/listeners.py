@@ -106,7 +106,7 @@ def _oauth(cfg, listener: str) -> tuple[TokenValidator | None, JwksKeys | None]:
                                 "sasl.oauthbearer.jwks.endpoint.url would check no signature; odradek requires the "
                                 "JWKS URL")
         scheme = check_jwks_url(jwt.jwks_url, allowed_urls(system_properties(os.environ)))
-        keys = JwksKeys(jwt, scheme)
+        keys = JwksKeys(jwt, scheme, {k: v for k, v in options.items() if k.startswith("ssl.")})
         if keys.is_file:
             keys.load_file()
         return JwtValidator(jwt, keys), keys

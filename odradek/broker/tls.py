@@ -135,6 +135,12 @@ def client_context(cfg, listener: str) -> ssl.SSLContext:
     def get(key: str, default: str | None = None) -> str | None:
         return cfg.ssl(listener, key, default)
 
+    return client_context_of(get)
+
+
+def client_context_of(get) -> ssl.SSLContext:
+    """A client TLS context from Kafka's client ssl.* settings as ``get(key, default)`` answers them
+    (a listener's, or the JAAS options of OAUTHBEARER's JWKS endpoint); no trust store: the system's."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     enabled = [p.strip() for p in (get("ssl.enabled.protocols", "TLSv1.2,TLSv1.3") or "").split(",") if p.strip()]
     versions = sorted(PROTOCOLS[p] for p in enabled if p in PROTOCOLS)
