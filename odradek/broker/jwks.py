@@ -100,9 +100,14 @@ class JwksKeys:
         if os.path.isdir(self.path):
             raise ValueError(f"The OAuth configuration option sasl.oauthbearer.jwks.endpoint.url references a "
                              f"directory ({self.path}), not a file")
-        self._mtime = os.stat(self.path).st_mtime_ns
-        with open(self.path, "rb") as f:
-            self._keys = parse_jwks(f.read())
+        try:
+            self._mtime = os.stat(self.path).st_mtime_ns
+            with open(self.path, "rb") as f:
+                data = f.read()
+        except OSError:
+            raise ValueError(f"The OAuth configuration option sasl.oauthbearer.jwks.endpoint.url contains a file "
+                             f"({self.path}) that doesn't have read permission") from None
+        self._keys = parse_jwks(data)
 
     def _reload_file_if_changed(self) -> None:
         try:
