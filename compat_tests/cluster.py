@@ -42,6 +42,15 @@ READY_S = 120  # a node's start on a loaded 2-core machine
 KAFKA_READY_S = 300  # six JVMs starting at once on 2 cores
 KAFKA_CLEAN_EXIT = 128 + signal.SIGTERM  # a JVM ends by SIGTERM with 143, after Kafka's shutdown hook ran
 STOP_S = 30   # SIGTERM to exit: a broker's controlled shutdown waits for the controller
+# A directory: every node's output lines are also appended to <dir>/node-<id>.log (kept after the
+# run, restarts included), to read a failure that comes and goes; unset, nothing is written.
+LOGS_ENV = "ODRADEK_CLUSTER_LOGS"
+
+
+def run_log(name: str):
+    """<ODRADEK_CLUSTER_LOGS>/<name>.log opened to append (line-buffered), or None when unset."""
+    folder = os.environ.get(LOGS_ENV)
+    return open(Path(folder) / f"{name}.log", "a", buffering=1) if folder else None
 
 
 def cluster_kind(config) -> str:
@@ -102,10 +111,13 @@ class ClusterNode:
         proc = self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                                             env=self.env, cwd=str(REPO))
         ready, lines, marker = self._ready, self.lines, self.ready_marker
+        kept = run_log(f"node-{self.id}")
 
         def pump():
             for line in proc.stdout:
                 lines.append(line)
+                if kept is not None:
+                    kept.write(line)
                 if marker in line:
                     ready.set()
         threading.Thread(target=pump, daemon=True).start()
