@@ -463,16 +463,20 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 return
         pending = self.broker.coordinator_writes
         writes: list = []  # the coordinator appends this response stands for
-        busy = time.perf_counter()
+        quotas = self.server.client_quotas
+        timed = quotas is not None and quotas.any()  # the handling time, for request_percentage
+        busy = time.perf_counter() if timed else 0.0
         resp = self._call(lambda: mod.handle(ctx, body), header, body, pending, writes)
-        busy = time.perf_counter() - busy  # the handling time, for request_percentage
+        if timed:
+            busy = time.perf_counter() - busy
         while isinstance(resp, Stepped):  # a large admin write: other clients are served between its steps
             await asyncio.sleep(0)
             if self.closed:
                 return
-            step = time.perf_counter()
+            step = time.perf_counter() if timed else 0.0
             resp = self._call(lambda stepped=resp: _next_step(stepped), header, body, pending, writes)
-            busy += time.perf_counter() - step
+            if timed:
+                busy += time.perf_counter() - step
         if resp is None:
             return
         handled = time.perf_counter() if stats is not None else 0.0
@@ -501,8 +505,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             if resp is None:
                 return
         throttle_ms = 0
-        quotas = self.server.client_quotas
-        if (quotas is not None and quotas.any() and key not in QUOTA_EXEMPT
+        if (timed and key not in QUOTA_EXEMPT
                 and not (key == FETCH and is_follower_fetch(body))):
             resp, throttle_ms = self._throttle(key, header.client_id, len(frame), resp, busy)
         if stats is None:

@@ -41,6 +41,9 @@ class PendingWrites:
         return writes
 
     def end(self, writes: list[Write]) -> None:
+        if self._open and self._open[-1] is writes:  # (the innermost, as almost always)
+            self._open.pop()
+            return
         for i in range(len(self._open) - 1, -1, -1):
             if self._open[i] is writes:
                 del self._open[i]

@@ -268,7 +268,8 @@ class FrameBuffer:
 
     def _from_scratch(self, n: int) -> list:
         """Copy out what was read into the shared scratch: complete frames each into its own
-        bytes, a partial frame into a buffer sized by what arrived of it."""
+        bytes, a partial frame into a spare buffer of the pool that holds the whole frame, else
+        into one sized by what arrived of it."""
         scratch = self._scratch
         self._scratch = None
         frames = []
@@ -287,7 +288,11 @@ class FrameBuffer:
                 pos += 4 + size
             rest = n - pos
             if rest:
-                buf = bytearray(max(rest, need if need <= self.chunk else _grown(rest, need, self.chunk)))
+                buf = None
+                if need > self.chunk and self.pool is not None:
+                    buf = self.pool.take(need)  # a spare buffer costs no new memory: the whole frame's
+                if buf is None:
+                    buf = bytearray(max(rest, need if need <= self.chunk else _grown(rest, need, self.chunk)))
                 buf[:rest] = mv[pos:n]
                 self._buf = buf
                 self._start = 0
