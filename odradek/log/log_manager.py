@@ -67,6 +67,8 @@ class LogManager:
         # hollow only in its own periodic pass (flush_dirty takes it out then) and leaves that
         # state through its activity listener (_watch puts it back)
         self._whole: dict[PartitionLog, None] = {}
+        # new logs whose partition.metadata is still to be written (PartitionLog.pending_topic_id)
+        self._unwritten_ids: dict[PartitionLog, None] = {}
         self._hw_dirty = True  # a high watermark or the set of logs changed since the last checkpoint
         # partitions whose log failed validation at start-up (damaged fsynced data): not
         # served, their files left as they are, until a restart finds them whole or the
@@ -223,13 +225,38 @@ class LogManager:
                 d = min(self.log_dirs, key=lambda x: self._dir_counts[x])  # fewest partitions
                 log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
                                    config or self._config_for(topic), now_ms=now_ms, clean_shutdown=False, new=True)
-                if topic_id is not None:
-                    partition_metadata.write(self.fs, log.dir, topic_id)
+                if topic_id is not None:  # written soon, off the caller's path (write_pending_topic_ids)
+                    log.pending_topic_id = topic_id
+                    self._unwritten_ids[log] = None
                 self._add((topic, partition), log, d)
                 self.topic_ids[(topic, partition)] = topic_id
             elif config is not None:
                 log.config = config
             return log
+
+    @property
+    def topic_ids_pending(self) -> bool:
+        """Some new log's partition.metadata is still to be written (write_pending_topic_ids)."""
+        return bool(self._unwritten_ids)
+
+    def write_pending_topic_ids(self) -> int:
+        """Write the partition.metadata of the new logs that have not written it yet (Kafka's
+        UnifiedLog schedules that flush after creating a log; the broker runs this in a
+        background thread, so a large creation's fsyncs do not hold the event loop). A
+        failure is logged once per pass; the log keeps its id pending (its first append or its
+        close writes it, or the next pass). Returns how many were written."""
+        with self.lock:
+            todo, self._unwritten_ids = self._unwritten_ids, {}
+        n = 0
+        for i, log in enumerate(todo):
+            try:
+                n += log.write_topic_id()
+            except KafkaStorageError as e:
+                logger.warning("writing a partition.metadata failed: %s; retried", e)
+                with self.lock:
+                    self._unwritten_ids.update(dict.fromkeys(list(todo)[i:]))
+                break
+        return n
 
     def _add(self, tp: tuple[str, int], log: PartitionLog, d: str) -> None:
         self.logs[tp] = log
@@ -287,6 +314,7 @@ class LogManager:
                 d = self._dir_of.pop((topic, partition), None)
                 if d is not None:
                     self._dir_counts[d] -= 1
+                self._unwritten_ids.pop(log, None)
                 log.set_activity_listener(None)  # (a deleted log's reads in flight are not periodic work)
                 log.failure_listener = None
                 self._active.pop(log, None)
@@ -323,7 +351,7 @@ class LogManager:
         if log is None:
             return None
         with log.lock:
-            log.close()
+            log.close()  # (writes a pending partition.metadata: a stray keeps its topic id)
             stray = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, STRAY_SUFFIX))
             self.fs.rename(log.dir, stray)
             self.fs.fsync_dir(posixpath.dirname(log.dir))
@@ -362,6 +390,7 @@ class LogManager:
             return False
         with log.lock:
             dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, DELETE_SUFFIX))
+            log.pending_topic_id = None  # (the directory goes: no id to record)
             log.unpark_files()  # opened by their paths before these change
             self.fs.rename(log.dir, dead)  # the open files stay usable (reads in flight)
         with self.lock:

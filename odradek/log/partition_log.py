@@ -26,7 +26,7 @@ from odradek.wire.exceptions import InvalidRecordError as WireInvalidRecordError
 from odradek.wire.exceptions import RecordCountError as WireRecordCountError
 from odradek.wire.exceptions import WireError
 
-from . import errors
+from . import errors, partition_metadata
 from .batchio import AppendInfo, append_info
 from .config import LogConfig
 from .fs import FileHandle, FileSystem, ParkWatch, read_whole, write_atomic
@@ -121,6 +121,12 @@ class PartitionLog:
     # (base offset, created ms, roll jitter ms, index interval bytes, index max bytes) of the one
     # empty segment of a hollow log, as it was made; None: the log holds its parts
     _hollow_seg: tuple[int, int, int, int, int] | None = None
+    # the topic id a new log is yet to record in its partition.metadata (Kafka records it and
+    # flushes the file later: from its scheduler, before the first append, at close or rename);
+    # None: recorded (or none to record)
+    pending_topic_id: bytes | None = None
+    # bytes cut off by the load's recovery (set only on a log that was recovered)
+    truncated_on_recovery = 0
 
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
                  *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None,
@@ -154,7 +160,6 @@ class PartitionLog:
         # saw it]; their fds stay open for file.delete.delay.ms (reads in flight, a sendfile)
         self._retired: list[list] = []
         self.recovered_unclean = False
-        self.truncated_on_recovery = 0
         # why the log takes no more writes (a failed write or fsync it could not undo), or None
         self.offline: str | None = None
         # told fn(log, why) when the log goes offline after its load (Kafka's LogDirFailureChannel:
@@ -168,6 +173,10 @@ class PartitionLog:
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
         self._durable: dict[str, bytes] = {}
+        # (set here on every log, in this order, so all logs share one key table: 30 attributes
+        # at most, CPython's limit for that; an attribute first set later costs a whole dict)
+        self._hollow_seg = None
+        self.pending_topic_id = None
         fresh = new and not fs.isdir(directory)
         fs.makedirs(directory)
         try:
@@ -594,6 +603,8 @@ class PartitionLog:
         cfg = self.config
         if self.offline is not None:
             raise errors.KafkaStorageError(self.offline)
+        if self.pending_topic_id is not None:  # the topic id is on disk before any record (as Kafka)
+            self.write_topic_id()
         if assign_offsets and log_append_time is None and cfg.plain_append:
             # What a producer sends nearly every time, kept lean: one valid batch,
             # CreateTime, a non-compacted topic, no transaction, a sequence that
@@ -712,6 +723,21 @@ class PartitionLog:
         made them. Producer and transaction state and the leader-epoch cache follow each
         batch exactly as on the leader, so this replica can lead next."""
         return self.append(record_set, now_ms, assign_offsets=False, log_append_time=False)
+
+    def write_topic_id(self) -> bool:
+        """Write the pending topic id into partition.metadata (atomically, fsynced); False when
+        none was pending. A failure (ENOSPC, EIO) leaves it pending, the log as it was, and
+        raises KafkaStorageError."""
+        with self.lock:
+            tid = self.pending_topic_id
+            if tid is None:
+                return False
+            try:
+                partition_metadata.write(self.fs, self.dir, tid)
+            except OSError as e:
+                raise errors.KafkaStorageError(f"{posixpath.join(self.dir, partition_metadata.FILE)}: {e}") from e
+            self.pending_topic_id = None
+            return True
 
     def _failed_write(self, e: OSError) -> None:
         """A write of an append failed (ENOSPC, EIO): cut back what part of it landed in the
@@ -1387,6 +1413,7 @@ class PartitionLog:
             try:
                 if self.offline is not None:
                     raise errors.KafkaStorageError(self.offline)
+                self.write_topic_id()
                 self.active.on_become_inactive()
                 self.flush()
                 self._write_producer_snapshot(self.log_end_offset)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import tracemalloc
 
+import pytest
+
 from odradek.log import LogConfig, LogManager, PartitionLog, RealFileSystem
 from odradek.log import FaultyFileSystem
 from odradek.wire.records import build_batch
@@ -132,4 +134,55 @@ def test_the_log_manager_keeps_new_partitions_small_until_used(tmp_path):
     lm2.flush_dirty(4)
     lm2.flush_dirty(5)
     assert sum(lg.hollow for lg in lm2) == 549
+    lm2.close()
+
+
+def test_a_new_logs_topic_id_is_written_after_its_creation_and_before_its_first_record(tmp_path):
+    """partition.metadata as Kafka writes it: recorded at creation, flushed later (the broker's
+    background pass), and always before the first record and at close."""
+    from odradek.log import partition_metadata
+
+    lm = LogManager(str(tmp_path), default_config=CFG)
+    for p in range(3):
+        lm.get_or_create("t", p, topic_id=b"\x07" * 16)
+    assert lm.topic_ids_pending and lm.topic_id("t", 0) == b"\x07" * 16
+    assert all(partition_metadata.read(RealFileSystem(), str(tmp_path / f"t-{p}")) is None for p in range(3))
+    lm.get("t", 1).append(one(0), now_ms=1)  # the id goes first
+    assert partition_metadata.read(RealFileSystem(), str(tmp_path / "t-1")) == b"\x07" * 16
+    assert lm.write_pending_topic_ids() == 2  # (t-1's is written already: nothing to do for it)
+    assert not lm.topic_ids_pending
+    assert all(partition_metadata.read(RealFileSystem(), str(tmp_path / f"t-{p}")) == b"\x07" * 16
+               for p in range(3))
+    lm.get_or_create("u", 0, topic_id=b"\x08" * 16)
+    lm.close()  # a close writes what is pending
+    assert partition_metadata.read(RealFileSystem(), str(tmp_path / "u-0")) == b"\x08" * 16
+
+
+def test_a_crash_before_the_topic_id_is_written_leaves_a_log_without_one(tmp_path):
+    """As a log from before partition.metadata: no id on disk, nothing else lost (the broker then
+    assigns the id the metadata gives, tests/broker/test_replica_manager_startup.py)."""
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=CFG)
+    lm.get_or_create("t", 0, topic_id=b"\x07" * 16)
+    lm2 = LogManager("/data", fs=fs.restart("kept"), default_config=CFG)
+    assert lm2.get("t", 0).log_end_offset == 0 and lm2.topic_id("t", 0) is None
+    lm2.close()
+
+
+def test_a_failed_topic_id_write_fails_the_append_and_is_tried_again(tmp_path):
+    from odradek.log import errors
+
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=CFG)
+    log = lm.get_or_create("t", 0, topic_id=b"\x07" * 16)
+    fs.full_after_bytes = 0
+    with pytest.raises(errors.KafkaStorageError):
+        log.append(one(0), now_ms=1)
+    assert lm.write_pending_topic_ids() == 0 and lm.topic_ids_pending
+    fs.full_after_bytes = None
+    assert log.append(one(0), now_ms=2).base_offset == 0
+    assert log.offline is None
+    lm.close()
+    lm2 = LogManager("/data", fs=fs.restart("lost"), default_config=CFG)
+    assert lm2.topic_id("t", 0) == b"\x07" * 16 and lm2.get("t", 0).log_end_offset == 1
     lm2.close()
