@@ -189,12 +189,11 @@ def oauth(tmp_path_factory):
                 return super().properties(cport)
 
         broker = OAuthKafka(data, port=ports[0], extra=props, jvm=[*KAFKA_TEST_JVM, allowed])
-        broker.start()
     else:
         broker = BrokerProcess(data, props, port=ports[0])
-        with _kafka_opts(allowed):
+    try:  # (a broker that fails to start is stopped too)
+        with _kafka_opts(allowed):  # odradek reads the system property from KAFKA_OPTS; Kafka from its JVM options
             broker.start()
-    try:
         create_topic(f"127.0.0.1:{ports[0]}", TOPIC)
         wait_for_topic(f"127.0.0.1:{ports[0]}", TOPIC)
         admin = AdminClient({"bootstrap.servers": f"127.0.0.1:{ports[0]}"})
