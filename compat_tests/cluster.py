@@ -247,28 +247,44 @@ class Cluster:
         return wait_for(identical, timeout, "identical replicas", last=lengths)
 
     def create_topic(self, name: str, partitions: int, replication_factor: int, configs: dict[str, str],
-                     timeout: float = 60) -> dict[int, PartitionState]:
-        """CreateTopics, retried while a broker is fenced (a heartbeat late on a loaded machine makes the
-        controller answer INVALID_REPLICATION_FACTOR), then every partition led with its full ISR."""
+                     timeout: float = 90) -> dict[int, PartitionState]:
+        """CreateTopics, retried as Kafka's admin client retries it: while a broker is fenced (a heartbeat
+        late on a loaded machine makes the controller answer INVALID_REPLICATION_FACTOR) and when no
+        answer came in time (a starved controller); TOPIC_ALREADY_EXISTS after such a retry is the
+        earlier attempt's topic when it has the partitions asked. Then every partition led with its
+        full ISR."""
         from confluent_kafka import KafkaError, KafkaException
         from confluent_kafka.admin import NewTopic
 
+        retried = False
+
         def created():
+            nonlocal retried
             fut = self.admin.create_topics([NewTopic(name, partitions, replication_factor, config=configs)],
                                            operation_timeout=20)[name]
             try:
                 fut.result(timeout=30)
             except KafkaException as e:
-                if e.args[0].code() == KafkaError.TOPIC_ALREADY_EXISTS:
+                code = e.args[0].code()
+                if code == KafkaError.TOPIC_ALREADY_EXISTS:
+                    if retried and len(self.partitions(name)) != partitions:
+                        raise
                     return True
-                if e.args[0].code() != KafkaError.INVALID_REPLICATION_FACTOR:
+                if code in (KafkaError.REQUEST_TIMED_OUT, KafkaError._TIMED_OUT):
+                    retried = True
+                    return False
+                if code != KafkaError.INVALID_REPLICATION_FACTOR:
                     raise
+                return False
+            except TimeoutError:
+                retried = True
                 return False
             return True
         deadline = time.monotonic() + timeout
         while not created():
             if time.monotonic() > deadline:
-                raise AssertionError(f"topic {name} not created in {timeout} s: a broker stays fenced")
+                raise AssertionError(f"topic {name} not created in {timeout} s: a broker stays fenced"
+                                     " or the controller does not answer")
             time.sleep(0.2)
         return self.wait_full_isr(name)
 
