@@ -22,14 +22,25 @@ class ReplicationThrottle:
         self._image = image
         self.leader = ReplicationQuota(window_ms, samples)
         self.follower = ReplicationQuota(window_ms, samples)
+        # the rates as read from the image's broker configs (an immutable mapping, replaced when a
+        # config changes): a fetch's partitions cost one identity check each, not config lookups
+        self._rates_of: object = None
+        self._rates: dict[str, float] = {}
 
     def _bound(self, rate: str) -> float | None:
         """This broker's rate, else the cluster default's (None: unbounded, Kafka's Long.MAX_VALUE)."""
         configs = self._image().broker_configs
-        value = configs.get(self._key, {}).get(rate)
-        if value is None:
-            value = configs.get("", {}).get(rate)
-        return None if value is None else float(value)
+        if configs is not self._rates_of:
+            mine, default = configs.get(self._key, {}), configs.get("", {})
+            rates = {}
+            for name in (LEADER_RATE, FOLLOWER_RATE):
+                value = mine.get(name)
+                if value is None:
+                    value = default.get(name)
+                if value is not None:
+                    rates[name] = float(value)
+            self._rates, self._rates_of = rates, configs
+        return self._rates.get(rate)
 
     def _throttled(self, topic: str, partition: int, replicas: str) -> bool:
         t = self._image().topics.get(topic)

@@ -38,7 +38,9 @@ def test_leader_holds_an_out_of_sync_follower_of_a_throttled_partition_once_over
     assert not th.leader_holds("t", 1, False, 100)  # partition 1 is not listed for broker 1
     assert not th.leader_holds("u", 0, False, 100)
     th.leader_sent("u", 0, 10**9, 100)  # an unthrottled partition's bytes do not count
-    image.broker_configs["1"] = {"leader.replication.throttled.rate": "5000"}  # this broker's own rate wins
+    # (the image's configs are an immutable mapping: a change brings a new one)
+    image.broker_configs = {**image.broker_configs, "1": {"leader.replication.throttled.rate": "5000"}}
+    # this broker's own rate wins
     assert not th.leader_holds("t", 0, False, 100)
     image.broker_configs = {}  # no rate: unbounded
     assert not th.leader_holds("t", 0, False, 100)
