@@ -41,7 +41,10 @@ class Message:
     def __eq__(self, other):
         if type(other) is not type(self):
             return NotImplemented
-        return all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+        for s in self.__slots__:  # (a loop: the generated encoders compare tagged structs per record set)
+            if getattr(self, s) != getattr(other, s):
+                return False
+        return True
 
     def __repr__(self):
         inner = ", ".join(f"{s}={getattr(self, s)!r}" for s in self.__slots__ if s != "_unknown_tagged")
