@@ -88,7 +88,7 @@ def test_confluent_client_cipher_suites(broker):
 @pytest.mark.skipif(bool(os.environ.get("ODRADEK_TLS_REF")), reason="odradek's start-up")
 def test_a_suite_the_jvm_does_not_know_stops_start_up(tmp_path):
     """Kafka 4.3 starts, then closes every connection of the listener with this error; odradek says
-    it at start-up (the other refusals: tests/broker/test_tls_settings.py)."""
+    it at start-up (the other refusals: tests/broker/test_tls_context.py)."""
     r = subprocess.run([sys.executable, "-m", "odradek", "serve", "--data-dir", str(tmp_path), "--override",
                         f"listeners=SSL://127.0.0.1:{free_port()}", "--override", "ssl.keystore.type=PEM",
                         "--override", "ssl.keystore.location=/nope.pem", "--override", "ssl.cipher.suites=TLS_FOO_BAR"],
