@@ -1,7 +1,7 @@
 """ssl.cipher.suites as Kafka takes it: Java (IANA) suite names, mapped onto OpenSSL's.
 
 The names a Kafka broker accepts are those its JVM supports; on Java 17 (Kafka 4.3's floor)
-these are the 36 below, kept with their IANA code points (the TLS Cipher Suites registry). The
+these are the 36 below (37 with the renegotiation signal), kept with their IANA code points (the TLS Cipher Suites registry). The
 OpenSSL name of a code point is read at run time from the linked OpenSSL (``get_ciphers()``
 carries each suite's code in its ``id``), so no OpenSSL spelling is written here.
 
@@ -57,6 +57,37 @@ JAVA_SUITES: dict[str, int] = {
     "TLS_RSA_WITH_AES_128_CBC_SHA": 0x002F,
     "TLS_EMPTY_RENEGOTIATION_INFO_SCSV": 0x00FF,  # a signal, not a suite: OpenSSL always sends it
 }
+# Names Java 17 takes in setEnabledCipherSuites but never negotiates (3DES, RC4, DES, NULL, anonymous,
+# static ECDH, export: its jdk.tls.disabledAlgorithms): accepted, and they add nothing, as in Kafka.
+JAVA_DISABLED_SUITES = frozenset({
+    "TLS_ECDH_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDH_RSA_WITH_AES_256_GCM_SHA384",
+    "TLS_ECDH_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDH_RSA_WITH_AES_128_GCM_SHA256",
+    "TLS_ECDH_ECDSA_WITH_AES_256_CBC_SHA384", "TLS_ECDH_RSA_WITH_AES_256_CBC_SHA384",
+    "TLS_ECDH_ECDSA_WITH_AES_128_CBC_SHA256", "TLS_ECDH_RSA_WITH_AES_128_CBC_SHA256",
+    "TLS_ECDH_ECDSA_WITH_AES_256_CBC_SHA", "TLS_ECDH_RSA_WITH_AES_256_CBC_SHA",
+    "TLS_ECDH_ECDSA_WITH_AES_128_CBC_SHA", "TLS_ECDH_RSA_WITH_AES_128_CBC_SHA",
+    "TLS_ECDHE_ECDSA_WITH_3DES_EDE_CBC_SHA", "TLS_ECDHE_RSA_WITH_3DES_EDE_CBC_SHA",
+    "SSL_DHE_RSA_WITH_3DES_EDE_CBC_SHA", "TLS_DHE_RSA_WITH_3DES_EDE_CBC_SHA", "SSL_DHE_DSS_WITH_3DES_EDE_CBC_SHA",
+    "TLS_DHE_DSS_WITH_3DES_EDE_CBC_SHA", "TLS_ECDH_ECDSA_WITH_3DES_EDE_CBC_SHA",
+    "TLS_ECDH_RSA_WITH_3DES_EDE_CBC_SHA", "SSL_RSA_WITH_3DES_EDE_CBC_SHA", "TLS_RSA_WITH_3DES_EDE_CBC_SHA",
+    "TLS_DH_anon_WITH_AES_256_GCM_SHA384", "TLS_DH_anon_WITH_AES_128_GCM_SHA256",
+    "TLS_DH_anon_WITH_AES_256_CBC_SHA256", "TLS_ECDH_anon_WITH_AES_256_CBC_SHA", "TLS_DH_anon_WITH_AES_256_CBC_SHA",
+    "TLS_DH_anon_WITH_AES_128_CBC_SHA256", "TLS_ECDH_anon_WITH_AES_128_CBC_SHA", "TLS_DH_anon_WITH_AES_128_CBC_SHA",
+    "TLS_ECDH_anon_WITH_3DES_EDE_CBC_SHA", "SSL_DH_anon_WITH_3DES_EDE_CBC_SHA", "TLS_DH_anon_WITH_3DES_EDE_CBC_SHA",
+    "TLS_ECDHE_ECDSA_WITH_RC4_128_SHA", "TLS_ECDHE_RSA_WITH_RC4_128_SHA", "SSL_RSA_WITH_RC4_128_SHA",
+    "TLS_RSA_WITH_RC4_128_SHA", "TLS_ECDH_ECDSA_WITH_RC4_128_SHA", "TLS_ECDH_RSA_WITH_RC4_128_SHA",
+    "SSL_RSA_WITH_RC4_128_MD5", "TLS_RSA_WITH_RC4_128_MD5", "TLS_ECDH_anon_WITH_RC4_128_SHA",
+    "SSL_DH_anon_WITH_RC4_128_MD5", "TLS_DH_anon_WITH_RC4_128_MD5", "SSL_RSA_WITH_DES_CBC_SHA",
+    "TLS_RSA_WITH_DES_CBC_SHA", "SSL_DHE_RSA_WITH_DES_CBC_SHA", "TLS_DHE_RSA_WITH_DES_CBC_SHA",
+    "SSL_DHE_DSS_WITH_DES_CBC_SHA", "TLS_DHE_DSS_WITH_DES_CBC_SHA", "SSL_DH_anon_WITH_DES_CBC_SHA",
+    "TLS_DH_anon_WITH_DES_CBC_SHA", "SSL_RSA_EXPORT_WITH_DES40_CBC_SHA", "TLS_RSA_EXPORT_WITH_DES40_CBC_SHA",
+    "SSL_DHE_RSA_EXPORT_WITH_DES40_CBC_SHA", "TLS_DHE_RSA_EXPORT_WITH_DES40_CBC_SHA",
+    "SSL_DHE_DSS_EXPORT_WITH_DES40_CBC_SHA", "TLS_DHE_DSS_EXPORT_WITH_DES40_CBC_SHA",
+    "SSL_DH_anon_EXPORT_WITH_DES40_CBC_SHA", "TLS_DH_anon_EXPORT_WITH_DES40_CBC_SHA",
+    "SSL_RSA_EXPORT_WITH_RC4_40_MD5", "TLS_RSA_EXPORT_WITH_RC4_40_MD5", "SSL_DH_anon_EXPORT_WITH_RC4_40_MD5",
+    "TLS_DH_anon_EXPORT_WITH_RC4_40_MD5", "TLS_RSA_WITH_NULL_SHA256", "TLS_ECDHE_ECDSA_WITH_NULL_SHA",
+    "TLS_ECDHE_RSA_WITH_NULL_SHA", "SSL_RSA_WITH_NULL_SHA", "TLS_RSA_WITH_NULL_SHA", "TLS_ECDH_ECDSA_WITH_NULL_SHA",
+    "TLS_ECDH_RSA_WITH_NULL_SHA", "TLS_ECDH_anon_WITH_NULL_SHA", "SSL_RSA_WITH_NULL_MD5", "TLS_RSA_WITH_NULL_MD5"})
 TLS13_SUITES = ("TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256", "TLS_AES_128_GCM_SHA256")
 _SCSV = "TLS_EMPTY_RENEGOTIATION_INFO_SCSV"
 
@@ -64,6 +95,7 @@ _SCSV = "TLS_EMPTY_RENEGOTIATION_INFO_SCSV"
 @dataclass(frozen=True)
 class CipherChoice:
     tls12: str | None  # the OpenSSL cipher list for TLS 1.2, None: no TLS 1.2 suite (TLS 1.2 is off)
+    dhe: bool  # a finite-field DHE suite is listed: the server needs DH parameters, as Java has them
     tls13: bool  # the TLS 1.3 suites are on (all three) or off (none)
 
 
@@ -80,7 +112,7 @@ def choose(raw: str, tls13_enabled: bool) -> CipherChoice | None:
     names = [n.strip() for n in raw.split(",") if n.strip()]
     if not names:
         return None
-    unknown = [n for n in names if n not in JAVA_SUITES]
+    unknown = [n for n in names if n not in JAVA_SUITES and n not in JAVA_DISABLED_SUITES]
     if unknown:
         raise ConfigError(f"ssl.cipher.suites: Unsupported CipherSuite: {unknown[0]} (Kafka 4.3 starts, then closes "
                           f"every connection of the listener with this error)")
@@ -93,10 +125,10 @@ def choose(raw: str, tls13_enabled: bool) -> CipherChoice | None:
     by_code = openssl_names()
     tls12 = []
     for n in names:
-        if n in TLS13_SUITES or n == _SCSV:
+        if n in TLS13_SUITES or n == _SCSV or n in JAVA_DISABLED_SUITES:
             continue
         openssl = by_code.get(JAVA_SUITES[n])
         if openssl is None:
             raise ConfigError(f"ssl.cipher.suites: {n} is not available in this OpenSSL ({ssl.OPENSSL_VERSION})")
         tls12.append(openssl)
-    return CipherChoice(":".join(tls12) or None, bool(tls13))
+    return CipherChoice(":".join(tls12) or None, any(n.startswith("DHE-") for n in tls12), bool(tls13))

@@ -8,6 +8,7 @@ refuses any setting it cannot honour."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import ssl
 import tempfile
@@ -20,6 +21,17 @@ JAVA_DISABLED_PROTOCOLS = ("TLSv1.1", "TLSv1", "SSLv3")  # known to Java 17, nev
 # the SSLContext protocols of Java 17 (SSLContext.getInstance): ssl.protocol must be one of them
 # (DTLS and Default exist too, but a Kafka broker cannot serve with them)
 JAVA_CONTEXTS = ("TLS", "TLSv1", "TLSv1.1", "TLSv1.2", "TLSv1.3", "SSL", "SSLv3")
+# RFC 7919's ffdhe2048 group, the DH parameters of a DHE suite (Python's ssl has none by default; Java
+# negotiates RFC 7919 groups)
+FFDHE2048 = b"""-----BEGIN DH PARAMETERS-----
+MIIBCAKCAQEA//////////+t+FRYortKmq/cViAnPTzx2LnFg84tNpWp4TZBFGQz
++8yTnc4kmz75fS/jY2MMddj2gbICrsRhetPfHtXV/WVhJDP1H18GbtCFY2VVPe0a
+87VXE15/V8k1mE8McODmi3fipona8+/och3xWKE2rec1MKzKT0g6eXq8CrGCsyT7
+YdEIqUuyyOP7uWrat2DX9GgdT0Kj3jlN9K5W7edjcrsZCwenyO4KbXCeAvzhzffi
+7MA0BM0oNC9hkXL+nOmFg/+OTxIy7vKBg8P+OxtMb61zO7X8vC7CIAXFjvGDfRaD
+ssbzSibBsu/6iGtCOGEoXJf//////////wIBAg==
+-----END DH PARAMETERS-----
+"""
 _JKS_MAGIC = b"\xfe\xed\xfe\xed"
 CLIENT_AUTH = {"none": ssl.CERT_NONE, "requested": ssl.CERT_OPTIONAL, "required": ssl.CERT_REQUIRED}
 
@@ -29,7 +41,7 @@ def server_context(cfg, listener: str) -> ssl.SSLContext:
         return cfg.ssl(listener, key, default)
 
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    _protocols_and_suites(ctx, get)
+    _protocols_and_suites(ctx, get, server=True)
     auth = (get("ssl.client.auth", "none") or "none").lower()
     if auth not in CLIENT_AUTH:
         raise ConfigError(f"Invalid value {auth} for configuration ssl.client.auth: String must be one of: "
@@ -40,7 +52,7 @@ def server_context(cfg, listener: str) -> ssl.SSLContext:
     return ctx
 
 
-def _protocols_and_suites(ctx: ssl.SSLContext, get) -> None:
+def _protocols_and_suites(ctx: ssl.SSLContext, get, server: bool) -> None:
     """ssl.protocol, ssl.enabled.protocols and ssl.cipher.suites as a Kafka broker's JVM takes them.
     Java also knows TLSv1.1, TLSv1 and SSLv3 but Java 17 disables them (jdk.tls.disabledAlgorithms),
     so a Kafka broker never negotiates them: listed, they change nothing here either. A list with
@@ -64,6 +76,9 @@ def _protocols_and_suites(ctx: ssl.SSLContext, get) -> None:
             versions.discard(ssl.TLSVersion.TLSv1_2)
         else:
             ctx.set_ciphers(choice.tls12)
+        if choice.dhe and server:
+            with _temp_file(FFDHE2048) as path:
+                ctx.load_dh_params(path)
         if not choice.tls13:
             versions.discard(ssl.TLSVersion.TLSv1_3)
     if not versions:
@@ -162,17 +177,24 @@ def _pem(key, certs) -> bytes:
     return out + b"".join(c.public_bytes(Encoding.PEM) for c in certs)
 
 
-def _load_pem(ctx: ssl.SSLContext, pem: bytes, password: str | None) -> None:
-    """load_cert_chain takes files only: the PEM goes through a private temporary file."""
+@contextlib.contextmanager
+def _temp_file(data: bytes):
+    """load_cert_chain and load_dh_params take files only: the PEM goes through a private temporary file."""
     fd, path = tempfile.mkstemp(prefix="odradek-tls-", suffix=".pem")
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(pem)
-        ctx.load_cert_chain(path, password=password)
-    except ssl.SSLError as e:
-        raise ConfigError(f"the SSL key store cannot be loaded: {e.reason or e}") from None
+            f.write(data)
+        yield path
     finally:
         os.unlink(path)
+
+
+def _load_pem(ctx: ssl.SSLContext, pem: bytes, password: str | None) -> None:
+    with _temp_file(pem) as path:
+        try:
+            ctx.load_cert_chain(path, password=password)
+        except ssl.SSLError as e:
+            raise ConfigError(f"the SSL key store cannot be loaded: {e.reason or e}") from None
 
 
 def client_context(cfg, listener: str) -> ssl.SSLContext:
@@ -191,7 +213,7 @@ def client_context_of(get) -> ssl.SSLContext:
     """A client TLS context from Kafka's client ssl.* settings as ``get(key, default)`` answers them
     (a listener's, or the JAAS options of OAUTHBEARER's JWKS endpoint); no trust store: the system's."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    _protocols_and_suites(ctx, get)
+    _protocols_and_suites(ctx, get, server=False)
     algorithm = (get("ssl.endpoint.identification.algorithm", "https") or "").strip().lower()
     if algorithm not in ("", "https"):
         raise ConfigError(f"ssl.endpoint.identification.algorithm={algorithm}: odradek knows https or none (empty)")

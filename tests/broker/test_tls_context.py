@@ -157,3 +157,31 @@ def test_keytool_jks_is_refused_in_kafkas_words(keytool_stores):
     with pytest.raises(ConfigError, match="Failed to load SSL keystore .* of type PKCS12: Invalid password"):
         context("", **{"ssl.keystore.type": "PKCS12", "ssl.keystore.location": str(keytool_stores / "ks.p12"),
                        "ssl.keystore.password": "wrong"})
+
+
+def test_java_disabled_suites_are_taken_and_add_nothing(keystore):
+    ctx = context(keystore, **{"ssl.cipher.suites": "TLS_RSA_WITH_3DES_EDE_CBC_SHA,SSL_RSA_WITH_RC4_128_SHA,"
+                                                    "TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384"})
+    assert [c["name"] for c in ctx.get_ciphers() if c["protocol"] == "TLSv1.2"] == ["ECDHE-ECDSA-AES256-GCM-SHA384"]
+    with pytest.raises(ConfigError, match="no protocol is left"):  # Java takes it, then agrees on nothing
+        context(keystore, **{"ssl.cipher.suites": "SSL_RSA_WITH_RC4_128_SHA"})
+
+
+def test_dhe_suite_is_served(tmp_path):
+    """A DHE suite needs DH parameters, which Python's ssl has none of by default (Java has)."""
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
+            .sign(key, hashes.SHA256()))
+    pem = cert.public_bytes(serialization.Encoding.PEM)
+    (tmp_path / "ks.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                        serialization.NoEncryption()) + pem)
+    server = context(str(tmp_path / "ks.pem"), **{"ssl.cipher.suites": "TLS_DHE_RSA_WITH_AES_128_GCM_SHA256"})
+    client = ssl.create_default_context(cadata=pem.decode())
+    client.set_ciphers("DHE-RSA-AES128-GCM-SHA256")
+    assert _handshake(server, client) == "TLSv1.2"
