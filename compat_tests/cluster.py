@@ -29,12 +29,18 @@ from confluent_kafka.admin import AdminClient
 from harness import REPO, free_port
 from odradek.cli_cluster import cluster_layout, serve_command
 
-# Seconds, not Kafka's defaults (9 s session, 30 s lag), so that a dead broker is fenced and a lagging
-# follower leaves the ISR quickly; both brokers take the same settings.
+# broker.session.timeout.ms and replica.lag.time.max.ms in seconds, not Kafka's defaults (9 s, 30 s),
+# so that a dead broker is fenced and a lagging follower leaves the ISR quickly; the quorum's timeouts
+# are Kafka's defaults (election 1 s, fetch 2 s), as Kafka's own KafkaClusterTestKit keeps them: on a
+# loaded 2-core machine (load average 30-70) a process is not scheduled for up to ~1.4 s at a time,
+# and shorter quorum timeouts (0.5 s / 1 s) made controllers elect one another with no fault, each
+# new controller then fencing brokers that had not reached it yet. The session is 3 times the fetch
+# timeout (Kafka's defaults: 4.5), so that a broker finds a new controller within its fresh session.
+# Both kinds of cluster take the same settings.
 FAST = {
-    "broker.session.timeout.ms": "3000", "broker.heartbeat.interval.ms": "500",
+    "broker.session.timeout.ms": "6000", "broker.heartbeat.interval.ms": "500",
     "replica.lag.time.max.ms": "3000",
-    "controller.quorum.election.timeout.ms": "500", "controller.quorum.fetch.timeout.ms": "1000",
+    "controller.quorum.election.timeout.ms": "1000", "controller.quorum.fetch.timeout.ms": "2000",
     "offsets.topic.num.partitions": "3", "transaction.state.log.num.partitions": "3",
     "group.initial.rebalance.delay.ms": "0",
 }

@@ -68,7 +68,12 @@ class ControllerChannel:
                         else:
                             sealed = await self._peers[leader].request(envelope.seal(on_behalf, req), 0)
                             resp = envelope.opened(sealed, on_behalf, req)
-                except (ConnectionError, OSError, asyncio.TimeoutError) as e:
+                except asyncio.TimeoutError:
+                    # as Kafka's NetworkClient on a request timeout: the connection is closed (the
+                    # controller answers in order: a retry behind the unanswered request would wait too)
+                    log.debug("controller %d: no answer in time; reconnecting", leader)
+                    self._peers[leader].close()
+                except (ConnectionError, OSError) as e:
                     log.debug("controller %d: %s", leader, e)
             if resp is not None and not says_not_controller(resp):
                 return resp

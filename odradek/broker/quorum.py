@@ -87,7 +87,11 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
         return 1
     cs = ControllerServer(config, controller, meta["cluster.id"])
     channel = ControllerChannel(cs)
-    lifecycle = BrokerLifecycle(cs, channel, [directory_id(meta)])
+    # heartbeats on connections of their own, as Kafka's broker ("heartbeat" channel apart from
+    # "forwarding" and "alter-partition"): a controller answers a connection's requests in order, and a
+    # forwarded write waiting for its commit must not hold up the heartbeats that keep this broker unfenced
+    heartbeat_channel = ControllerChannel(cs)
+    lifecycle = BrokerLifecycle(cs, heartbeat_channel, [directory_id(meta)])
     server = None
     # odradek.http.port: a broker's comes with its BrokerServer, a controller's is its own
     http = NodeHttp(config.http_host, config.http_port) if config.http_port is not None and not cs.is_broker else None
@@ -136,6 +140,7 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     if server is not None:
         await server.close()
     channel.close()
+    heartbeat_channel.close()
     if http is not None:
         http.close()
     await cs.close()
