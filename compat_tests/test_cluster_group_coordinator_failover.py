@@ -21,14 +21,18 @@ Kafka 4.3 does: its COORDINATOR column names the current coordinator, and the ne
 Cycles: DEFAULT_CYCLES, or --failover-cycles N / ODRADEK_FAILOVER_CYCLES (issue 21 asks for 10: run
 them by hand). Against Apache Kafka 4.3: --cluster-kafka.
 
-Known client race: under load the consumer-protocol variant's Java member can die with kafka-clients'
-IllegalStateException "Cannot set a new position without a valid current position" (FetchCollector),
-when the leader of a partition it holds fetched records of moves (here: a kill took the coordinator
-and that leader together) and it polls again. It is a race inside AsyncKafkaConsumer (4.3.0; 4.3.1 keeps that code),
-and Apache Kafka 4.3's brokers trigger it the same way: compat_tests/java_leader_churn.py shows it on
-a cluster of either kind. To keep what a failing run said: ODRADEK_CLUSTER_LOGS=<dir> (every node's
-output and the Java member's stderr) and ODRADEK_JAVA_MEMBER_OPTS (JVM options of the Java member,
-e.g. -Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.internals=debug).
+Known client race: under load the consumer-protocol variant's Java member can die with
+kafka-clients' IllegalStateException "Cannot set a new position without a valid current position"
+(FetchCollector), when the leader of a partition it holds fetched records of moves (here: a kill
+took the coordinator and that leader together) and it polls again. It is a race inside
+AsyncKafkaConsumer (4.3.0; 4.3.1 keeps that code), and Apache Kafka 4.3's brokers trigger it the
+same way: compat_tests/java_leader_churn.py shows it on a cluster of either kind. The KIP-848 Java
+member runs kafka-clients 4.3.1 (JAVA_CLIENTS_KIP848), which narrows the race's window: its
+application thread no longer waits for the background's reconciliation check, which the background
+completes just before it validates positions. To keep what a failing run said:
+ODRADEK_CLUSTER_LOGS=<dir> (every node's output and the Java member's stderr) and
+ODRADEK_JAVA_MEMBER_OPTS (JVM options of the Java member, e.g.
+-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.internals=debug).
 """
 from __future__ import annotations
 
@@ -54,6 +58,10 @@ MAX_POLL_RECORDS = 10  # what one step of a member takes at most, every client a
 # so that a member holds records it has not committed yet most of the time
 DEFAULT_CYCLES = 3
 JAVA_CLIENTS = "4.3.0"
+# the KIP-848 Java member: 4.3.1, whose AsyncKafkaConsumer no longer waits on the background's
+# reconciliation check when not reconciling, which narrows the position race named above (see
+# ConsumerProtocolJavaMember)
+JAVA_CLIENTS_KIP848 = "4.3.1"
 # the classic protocol's member settings (a KIP-848 member's session is the broker's)
 CLASSIC = {"session.timeout.ms": 10000, "heartbeat.interval.ms": 1000}
 
@@ -292,6 +300,7 @@ class JavaMember(Member):
     the commit due, as Member.step) per "step" line; its stamped events go to the ledger as they come.
     One step at a time is in flight, so it is paced by the group's loop as the other members."""
     PROTOCOL = CLASSIC
+    CLIENTS = JAVA_CLIENTS
 
     def __init__(self, bootstrap: str, topic: str, group: str, ledger: Ledger):
         from builds import CHECK_JVM, java_clients_classpath
@@ -301,7 +310,7 @@ class JavaMember(Member):
         self.proc = subprocess.Popen(
             ["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
              *os.environ.get("ODRADEK_JAVA_MEMBER_OPTS", "").split(), "-cp",
-             java_clients_classpath(JAVA_CLIENTS), "odradek.compat.GroupMember", bootstrap, topic, group,
+             java_clients_classpath(self.CLIENTS), "odradek.compat.GroupMember", bootstrap, topic, group,
              str(COMMIT_EVERY), *(f"{k}={v}" for k, v in settings.items())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
         self.lines: queue.Queue[str] = queue.Queue()
@@ -355,6 +364,7 @@ class JavaMember(Member):
 
 class ConsumerProtocolJavaMember(JavaMember):
     PROTOCOL = {"group.protocol": "consumer"}
+    CLIENTS = JAVA_CLIENTS_KIP848
 
 
 class Group:
