@@ -209,7 +209,7 @@ class BrokerServer:
         next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
         cleaning = None
         removing = None  # deleted partitions' directories being removed (a background thread)
-        recording = None  # new logs' partition.metadata being written (a background thread)
+        recording = None  # new logs' partition.metadata / first epoch being written (a background thread)
         while True:
             if self._woken is None:
                 await asyncio.sleep(0.1)
@@ -226,9 +226,9 @@ class BrokerServer:
                     dirs = b.log_manager.release_deleted(now)
                     removing = (asyncio.ensure_future(self.loop.run_in_executor(None, b.log_manager.remove_dirs, dirs))
                                 if dirs else None)
-                if (recording is None or recording.done()) and b.log_manager.topic_ids_pending:
+                if (recording is None or recording.done()) and b.log_manager.state_pending:
                     recording = asyncio.ensure_future(
-                        self.loop.run_in_executor(None, b.log_manager.write_pending_topic_ids))
+                        self.loop.run_in_executor(None, b.log_manager.write_pending_state))
                 if now >= next_flush:
                     next_flush = now + flush_interval
                     b.flush_dirty(now)

@@ -39,6 +39,11 @@ class _Index:
         return len(self.keys)
 
     @property
+    def synced_empty(self) -> bool:
+        """No entry, and the file says so, fsynced."""
+        return self._synced and self._persisted == 0 and not self.keys
+
+    @property
     def is_full(self) -> bool:
         return len(self.keys) >= self.max_entries
 

@@ -67,7 +67,8 @@ class LogManager:
         # hollow only in its own periodic pass (flush_dirty takes it out then) and leaves that
         # state through its activity listener (_watch puts it back)
         self._whole: dict[PartitionLog, None] = {}
-        # new logs whose partition.metadata is still to be written (PartitionLog.pending_topic_id)
+        # new logs whose partition.metadata or leader-epoch-checkpoint is still to be written
+        # (PartitionLog.pending_topic_id, epochs_unwritten)
         self._unwritten_ids: dict[PartitionLog, None] = {}
         self._hw_dirty = True  # a high watermark or the set of logs changed since the last checkpoint
         # partitions whose log failed validation at start-up (damaged fsynced data): not
@@ -225,7 +226,7 @@ class LogManager:
                 d = min(self.log_dirs, key=lambda x: self._dir_counts[x])  # fewest partitions
                 log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
                                    config or self._config_for(topic), now_ms=now_ms, clean_shutdown=False, new=True)
-                if topic_id is not None:  # written soon, off the caller's path (write_pending_topic_ids)
+                if topic_id is not None:  # written soon, off the caller's path (write_pending_state)
                     log.pending_topic_id = topic_id
                     self._unwritten_ids[log] = None
                 self._add((topic, partition), log, d)
@@ -235,24 +236,25 @@ class LogManager:
             return log
 
     @property
-    def topic_ids_pending(self) -> bool:
-        """Some new log's partition.metadata is still to be written (write_pending_topic_ids)."""
+    def state_pending(self) -> bool:
+        """Some new log's partition.metadata or first leader epoch is still to be written
+        (write_pending_state)."""
         return bool(self._unwritten_ids)
 
-    def write_pending_topic_ids(self) -> int:
-        """Write the partition.metadata of the new logs that have not written it yet (Kafka's
-        UnifiedLog schedules that flush after creating a log; the broker runs this in a
-        background thread, so a large creation's fsyncs do not hold the event loop). A
-        failure is logged once per pass; the log keeps its id pending (its first append or its
-        close writes it, or the next pass). Returns how many were written."""
+    def write_pending_state(self) -> int:
+        """Write the partition.metadata and the leader-epoch-checkpoint of the new logs that hold
+        them only in memory (Kafka's UnifiedLog schedules the first one's flush after creating a
+        log; the broker runs this in a background thread, so a large creation's fsyncs do not
+        hold the event loop). A failure is logged once per pass; the log keeps it pending (its
+        first append or its close writes it, or the next pass). Returns how many logs wrote."""
         with self.lock:
             todo, self._unwritten_ids = self._unwritten_ids, {}
         n = 0
         for i, log in enumerate(todo):
             try:
-                n += log.write_topic_id()
+                n += log.write_pending_state()
             except KafkaStorageError as e:
-                logger.warning("writing a partition.metadata failed: %s; retried", e)
+                logger.warning("%s; retried", e)
                 with self.lock:
                     self._unwritten_ids.update(dict.fromkeys(list(todo)[i:]))
                 break
@@ -287,6 +289,8 @@ class LogManager:
         self._active[log] = None
         self._whole[log] = None
         self._hw_dirty = True
+        if log.epochs_unwritten:  # (a new leader's first epoch: written by write_pending_state)
+            self._unwritten_ids[log] = None
 
     def topic_logs(self, topic: str) -> Mapping[int, PartitionLog]:
         """partition -> log of the topic's logs here."""
@@ -390,7 +394,8 @@ class LogManager:
             return False
         with log.lock:
             dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, DELETE_SUFFIX))
-            log.pending_topic_id = None  # (the directory goes: no id to record)
+            log.pending_topic_id = None  # (the directory goes: nothing to record)
+            log.epochs_unwritten = False
             log.unpark_files()  # opened by their paths before these change
             self.fs.rename(log.dir, dead)  # the open files stay usable (reads in flight)
         with self.lock:

@@ -118,15 +118,17 @@ class PartitionLog:
     _bases = _MadeOnUse()
     producer_state = _MadeOnUse()
     txn_state = _MadeOnUse()
-    # (base offset, created ms, roll jitter ms, index interval bytes, index max bytes) of the one
-    # empty segment of a hollow log, as it was made; None: the log holds its parts
-    _hollow_seg: tuple[int, int, int, int, int] | None = None
+    # (base offset, created ms, roll jitter ms, index interval bytes, index max bytes, whether its
+    # index files are empty and fsynced) of the one empty segment of a hollow log, as it was
+    # made; None: the log holds its parts
+    _hollow_seg: tuple[int, int, int, int, int, bool] | None = None
     # the topic id a new log is yet to record in its partition.metadata (Kafka records it and
     # flushes the file later: from its scheduler, before the first append, at close or rename);
     # None: recorded (or none to record)
     pending_topic_id: bytes | None = None
     # bytes cut off by the load's recovery (set only on a log that was recovered)
     truncated_on_recovery = 0
+    rng: random.Random = _JITTER_RNG  # segment.jitter.ms draws
 
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
                  *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None,
@@ -139,7 +141,8 @@ class PartitionLog:
         self.fs = fs
         self._dir_clean = clean_shutdown
         # segment.jitter.ms draws: one generator for every log (a Random holds 2.5 KB of state)
-        self.rng = rng if rng is not None else _JITTER_RNG
+        if rng is not None:  # (else the class's: one generator for every log)
+            self.rng = rng
         self.dir = directory
         self.config = config or LogConfig()
         self.lock = threading.RLock()
@@ -177,6 +180,8 @@ class PartitionLog:
         # at most, CPython's limit for that; an attribute first set later costs a whole dict)
         self._hollow_seg = None
         self.pending_topic_id = None
+        # the epoch cache holds what leader-epoch-checkpoint does not yet (see assign_epoch)
+        self.epochs_unwritten = False
         fresh = new and not fs.isdir(directory)
         fs.makedirs(directory)
         try:
@@ -185,7 +190,7 @@ class PartitionLog:
                 fs.open(posixpath.join(directory, file_name(0, ".log"))).close()
                 c = self.config
                 self._hollow((0, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
-                              c.segment_index_bytes))
+                              c.segment_index_bytes, False))
                 self._park_watch.all_parked = True
             elif fresh:
                 self._set_segments([self._new_segment(0, now_ms, fresh=True)])
@@ -232,6 +237,17 @@ class PartitionLog:
         the epoch is not assigned (logged, as a failed append): the leader's first append
         assigns it at the same log end offset, or fails before writing a byte."""
         with self.lock:
+            if start_offset == self.log_end_offset == self.log_start_offset and self.offline is None:
+                # an empty log (a new partition's first leader): the checkpoint is written after
+                # this, off the caller's path (the owner's background pass), and before the first
+                # record or at close; a crash before then loses nothing (a load drops the entries
+                # at or past the log end anyway)
+                cache = self._epochs.assign(epoch, start_offset)
+                if cache is not self._epochs:
+                    self._epochs, self._latest_epoch = cache, cache.latest_epoch
+                    self.epochs_unwritten = True
+                    self._park_watch.wake()  # (the owner's periodic work hears of it)
+                return
             try:
                 self._assign_epoch(epoch, start_offset)
             except OSError as e:
@@ -259,6 +275,7 @@ class PartitionLog:
         self._latest_epoch = cache.latest_epoch
         try:
             self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
+            self.epochs_unwritten = False
         except OSError as e:
             if undo_on_failure:
                 self._epochs, self._latest_epoch = old, old.latest_epoch
@@ -319,9 +336,13 @@ class PartitionLog:
 
     def _write_producer_snapshot(self, offset: int) -> None:
         """Producer state and open transactions as of `offset` (Kafka's snapshot at a roll or close)."""
+        if self._hollow_seg is None:
+            producers, txns = self.producer_state, self.txn_state
+        else:  # (a hollow log has neither: the empty tables' bytes, not remade for this)
+            producers, txns = ProducerStateTable(), PartitionTxnState()
         wrote = self._write_state(posixpath.basename(snapshot_path(self.dir, offset)),
-                                  self.producer_state.to_bytes(self.txn_state.ongoing))
-        wrote = self._write_state(TXN_CHECKPOINT_FILE, self.txn_state.checkpoint_bytes(offset)) or wrote
+                                  producers.to_bytes(txns.ongoing))
+        wrote = self._write_state(TXN_CHECKPOINT_FILE, txns.checkpoint_bytes(offset)) or wrote
         if wrote:
             self._prune_snapshots()
 
@@ -603,8 +624,8 @@ class PartitionLog:
         cfg = self.config
         if self.offline is not None:
             raise errors.KafkaStorageError(self.offline)
-        if self.pending_topic_id is not None:  # the topic id is on disk before any record (as Kafka)
-            self.write_topic_id()
+        if self.pending_topic_id is not None or self.epochs_unwritten:  # on disk before any record
+            self.write_pending_state()
         if assign_offsets and log_append_time is None and cfg.plain_append:
             # What a producer sends nearly every time, kept lean: one valid batch,
             # CreateTime, a non-compacted topic, no transaction, a sequence that
@@ -724,20 +745,27 @@ class PartitionLog:
         batch exactly as on the leader, so this replica can lead next."""
         return self.append(record_set, now_ms, assign_offsets=False, log_append_time=False)
 
-    def write_topic_id(self) -> bool:
-        """Write the pending topic id into partition.metadata (atomically, fsynced); False when
-        none was pending. A failure (ENOSPC, EIO) leaves it pending, the log as it was, and
-        raises KafkaStorageError."""
+    def write_pending_state(self) -> bool:
+        """Write what a new log holds only in memory: its topic id (partition.metadata), then its
+        leader epochs (leader-epoch-checkpoint), each atomically and fsynced; False when nothing
+        was pending. A failure (ENOSPC, EIO) leaves it pending, the log as it was, and raises
+        KafkaStorageError."""
         with self.lock:
+            wrote = False
             tid = self.pending_topic_id
-            if tid is None:
-                return False
             try:
-                partition_metadata.write(self.fs, self.dir, tid)
+                if tid is not None:
+                    partition_metadata.write(self.fs, self.dir, tid)
+                    self.pending_topic_id = None
+                    wrote = True
+                if self.epochs_unwritten:
+                    self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(self._epochs))
+                    self.epochs_unwritten = False
+                    wrote = True
             except OSError as e:
-                raise errors.KafkaStorageError(f"{posixpath.join(self.dir, partition_metadata.FILE)}: {e}") from e
-            self.pending_topic_id = None
-            return True
+                raise errors.KafkaStorageError(f"{self.dir}: writing its partition.metadata or "
+                                               f"leader-epoch-checkpoint failed: {e}") from e
+            return wrote
 
     def _failed_write(self, e: OSError) -> None:
         """A write of an append failed (ENOSPC, EIO): cut back what part of it landed in the
@@ -1268,6 +1296,30 @@ class PartitionLog:
             self.unflushed_messages = 0
             self._write_checkpoint()
 
+    def _flush_hollow(self) -> None:
+        """What flush does for a hollow log's one empty segment: its two index files made empty
+        and fsynced (once: noted in _hollow_seg), then the recovery point and the checkpoint."""
+        with self.lock:
+            h = self._hollow_seg
+            if not h[5]:
+                try:
+                    for suffix in (".index", ".timeindex"):
+                        f = self.fs.open(posixpath.join(self.dir, file_name(h[0], suffix)))
+                        try:
+                            if f.size():
+                                f.truncate(0)
+                            f.fsync()
+                        finally:
+                            f.close()
+                except OSError as e:
+                    if e.errno not in _NO_SPACE:
+                        self._go_offline(f"flush failed: {e}")
+                    raise
+                self._hollow_seg = h[:5] + (True,)
+            self.recovery_point = h[0]
+            self.unflushed_messages = 0
+            self._write_checkpoint()
+
     def checkpoint(self) -> None:
         """Persist log start, high watermark and cleaner progress without an fsync of
         the data (Kafka's periodic replication-offset / log-start checkpoints)."""
@@ -1358,9 +1410,10 @@ class PartitionLog:
         if self.producer_state.producers or self.txn_state.ongoing:
             return
         self._hollow((seg.base_offset, seg.created_ms, seg.roll_jitter_ms, seg.index_interval_bytes,
-                      self.config.segment_index_bytes))
+                      self.config.segment_index_bytes,
+                      seg.offset_index.synced_empty and seg.time_index.synced_empty))
 
-    def _hollow(self, seg: tuple[int, int, int, int, int]) -> None:
+    def _hollow(self, seg: tuple[int, int, int, int, int, bool]) -> None:
         self._hollow_seg = seg
         d = self.__dict__
         for name in ("segments", "_bases", "producer_state", "txn_state"):
@@ -1374,7 +1427,7 @@ class PartitionLog:
             h = self._hollow_seg
             if h is None:
                 return
-            base, created_ms, jitter_ms, interval, index_max = h
+            base, created_ms, jitter_ms, interval, index_max, _ = h
             seg = LogSegment(self.fs, self.dir, base, index_interval_bytes=interval, index_max_bytes=index_max,
                              created_ms=created_ms, roll_jitter_ms=jitter_ms)
             self._set_segments([seg])  # (wakes the park watch: the periodic work parks it again)
@@ -1413,9 +1466,12 @@ class PartitionLog:
             try:
                 if self.offline is not None:
                     raise errors.KafkaStorageError(self.offline)
-                self.write_topic_id()
-                self.active.on_become_inactive()
-                self.flush()
+                self.write_pending_state()
+                if self._hollow_seg is None:
+                    self.active.on_become_inactive()
+                    self.flush()
+                else:  # the same files, without remaking the segment (a broker stop closes every log)
+                    self._flush_hollow()
                 self._write_producer_snapshot(self.log_end_offset)
                 if self._dir_clean is None:  # (a managed log's clean stop is its log dir's marker)
                     f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))

@@ -166,7 +166,7 @@ def test_damaged_log_deleted_when_its_topic_is_recreated_in_one_update(tmp_path)
     assert lm.offline == {} and list(set_aside(d, "-delete")) == ["t-0"]
     plog = rm.leader_log("t", 0)
     assert not isinstance(plog, NotLed) and plog.log_end_offset == 0
-    lm.write_pending_topic_ids()  # (the broker's background pass: written after the creation, as Kafka)
+    lm.write_pending_state()  # (the broker's background pass: written after the creation, as Kafka)
     with open(os.path.join(d, "t-0", partition_metadata.FILE), "rb") as f:
         assert partition_metadata.decode(f.read()) == NEW
     lm.close()

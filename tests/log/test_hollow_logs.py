@@ -145,12 +145,12 @@ def test_a_new_logs_topic_id_is_written_after_its_creation_and_before_its_first_
     lm = LogManager(str(tmp_path), default_config=CFG)
     for p in range(3):
         lm.get_or_create("t", p, topic_id=b"\x07" * 16)
-    assert lm.topic_ids_pending and lm.topic_id("t", 0) == b"\x07" * 16
+    assert lm.state_pending and lm.topic_id("t", 0) == b"\x07" * 16
     assert all(partition_metadata.read(RealFileSystem(), str(tmp_path / f"t-{p}")) is None for p in range(3))
     lm.get("t", 1).append(one(0), now_ms=1)  # the id goes first
     assert partition_metadata.read(RealFileSystem(), str(tmp_path / "t-1")) == b"\x07" * 16
-    assert lm.write_pending_topic_ids() == 2  # (t-1's is written already: nothing to do for it)
-    assert not lm.topic_ids_pending
+    assert lm.write_pending_state() == 2  # (t-1's is written already: nothing to do for it)
+    assert not lm.state_pending
     assert all(partition_metadata.read(RealFileSystem(), str(tmp_path / f"t-{p}")) == b"\x07" * 16
                for p in range(3))
     lm.get_or_create("u", 0, topic_id=b"\x08" * 16)
@@ -178,7 +178,7 @@ def test_a_failed_topic_id_write_fails_the_append_and_is_tried_again(tmp_path):
     fs.full_after_bytes = 0
     with pytest.raises(errors.KafkaStorageError):
         log.append(one(0), now_ms=1)
-    assert lm.write_pending_topic_ids() == 0 and lm.topic_ids_pending
+    assert lm.write_pending_state() == 0 and lm.state_pending
     fs.full_after_bytes = None
     assert log.append(one(0), now_ms=2).base_offset == 0
     assert log.offline is None
@@ -186,3 +186,70 @@ def test_a_failed_topic_id_write_fails_the_append_and_is_tried_again(tmp_path):
     lm2 = LogManager("/data", fs=fs.restart("lost"), default_config=CFG)
     assert lm2.topic_id("t", 0) == b"\x07" * 16 and lm2.get("t", 0).log_end_offset == 1
     lm2.close()
+
+
+@pytest.mark.parametrize("reopened", [False, True])
+def test_a_hollow_log_closes_to_the_same_files_as_a_whole_one(tmp_path, reopened):
+    """A broker stop closes every log: a hollow one writes what the same log would write whole
+    (index files, checkpoint, producer snapshot, transaction checkpoint), without remaking it."""
+    fs = RealFileSystem()
+    dirs = {}
+    for name, keep_whole in (("hollow", False), ("whole", True)):
+        d = str(tmp_path / name / "t-0")
+        log = PartitionLog(fs, d, CFG, now_ms=0, new=True, clean_shutdown=True)
+        log.assign_epoch(4, 0)
+        if reopened:  # a log closed once and loaded again (its index files exist, fsynced)
+            log.close()
+            log = PartitionLog(fs, d, CFG, now_ms=1, clean_shutdown=True)
+            rest(log, 2)
+        assert log.hollow
+        if keep_whole:
+            assert log.segments and not log.hollow
+        assert log.close()
+        dirs[name] = d
+    import os
+
+    def files(d):
+        return {n: open(os.path.join(d, n), "rb").read() for n in sorted(os.listdir(d))}
+    assert files(dirs["hollow"]) == files(dirs["whole"])
+    assert "00000000000000000000.index" in files(dirs["hollow"])
+
+
+def test_a_new_leaders_first_epoch_is_written_after_and_before_the_first_record(tmp_path):
+    """An empty log's first leader epoch: kept in memory at once (OffsetsForLeaderEpoch sees it),
+    written by the background pass, the first append or the close; a non-empty log's at once."""
+    import os
+
+    lm = LogManager(str(tmp_path), default_config=CFG)
+    log = lm.get_or_create("t", 0, topic_id=b"\x07" * 16)
+    log.assign_epoch(5, 0)
+    assert log.epochs.latest_epoch == 5 and log.epochs_unwritten
+    path = tmp_path / "t-0" / "leader-epoch-checkpoint"
+    assert not path.exists()
+    assert lm.write_pending_state() == 1 and path.read_bytes() == b"0\n1\n5 0\n"
+    assert not lm.state_pending
+    other = lm.get_or_create("t", 1, topic_id=b"\x07" * 16)
+    other.assign_epoch(6, 0)
+    other.append(one(0), now_ms=1, leader_epoch=6)  # the epoch goes to disk before the record
+    assert (tmp_path / "t-1" / "leader-epoch-checkpoint").read_bytes() == b"0\n1\n6 0\n"
+    other.assign_epoch(7, 1)  # not empty: written at once
+    assert not other.epochs_unwritten
+    assert (tmp_path / "t-1" / "leader-epoch-checkpoint").read_bytes() == b"0\n2\n6 0\n7 1\n"
+    lm.close()
+    assert sorted(os.listdir(tmp_path / "t-0")).count("leader-epoch-checkpoint") == 1
+
+
+def test_a_crash_before_the_first_epoch_is_written_loses_nothing(tmp_path):
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=CFG)
+    lm.get_or_create("t", 0, topic_id=b"\x07" * 16).assign_epoch(3, 0)
+    fs2 = fs.restart("lost")
+    lm2 = LogManager("/data", fs=fs2, default_config=CFG)
+    log = lm2.get("t", 0)
+    assert log.log_end_offset == 0 and log.epochs.latest_epoch == -1  # (as a load of a written one)
+    log.assign_epoch(4, 0)
+    log.append(one(0), now_ms=1, leader_epoch=4)
+    lm2.close()
+    lm3 = LogManager("/data", fs=fs2.restart("lost"), default_config=CFG)
+    assert lm3.get("t", 0).epochs.latest_epoch == 4 and lm3.get("t", 0).log_end_offset == 1
+    lm3.close()
