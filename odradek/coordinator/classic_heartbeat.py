@@ -223,6 +223,7 @@ class ClassicProtocol:
             if instance_id is not None and g.static_members.get(instance_id) not in (None, member_id):
                 return Slot(JoinResult(error=E.FENCED_INSTANCE_ID, member_id=member_id))
             del g.pending_members[member_id]
+            g.release_empty_tables()
             slot = Slot()
             self._add_member_and_rebalance(g, member_id, instance_id, client_id, client_host, session_ms,
                                            rebalance_ms, protocol_type, protocols, slot, now_ms)
@@ -419,6 +420,7 @@ class ClassicProtocol:
         g.pending_sync.discard(member_id)
         if g.leader_id == member_id:
             g.leader_id = next(iter(g.members), None)
+        g.release_empty_tables()
 
     def _remove_member_and_update(self, g: Group, member_id: str, now_ms: int) -> None:
         self._remove_member(g, member_id)
@@ -536,6 +538,7 @@ class ClassicProtocol:
             errors.append(E.NONE)
             removed = True
         if removed:
+            g.release_empty_tables()
             if g.state in (S.STABLE, S.COMPLETING_REBALANCE):
                 self._prepare_rebalance(g, now_ms)
             elif g.state is S.PREPARING_REBALANCE:
@@ -581,6 +584,8 @@ class ClassicProtocol:
         for mid, deadline in list(g.pending_members.items()):
             if now_ms >= deadline:
                 del g.pending_members[mid]
+                if not g.pending_members:
+                    g.release_empty_tables()
                 if g.state is S.PREPARING_REBALANCE:
                     self._maybe_complete_join(g, now_ms)
 

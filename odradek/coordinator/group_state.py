@@ -56,10 +56,19 @@ class ClassicMembers(dict):
     def __delitem__(self, member_id: str) -> None:
         super().__delitem__(member_id)
         self._uncount(member_id)
+        self._release_if_empty()
 
     def pop(self, member_id: str, *default):
         self._uncount(member_id)
-        return super().pop(member_id, *default)
+        m = super().pop(member_id, *default)
+        self._release_if_empty()
+        return m
+
+    def _release_if_empty(self) -> None:
+        """A dict never shrinks on deletes: the table a 10,000-member group grew would stay with
+        the empty group until it is deleted. clear() gives it back."""
+        if not self:
+            self.clear()
 
     def clear(self) -> None:
         super().clear()
@@ -181,6 +190,13 @@ class Group:
     initial_remaining_ms: int = 0
     new_member_added: bool = False
     sync_deadline_ms: int | None = None
+
+    def release_empty_tables(self) -> None:
+        """Give back the table of each emptied member map: a dict or set never shrinks on deletes,
+        so what a 10,000-member join storm grew would stay with the group until it is deleted."""
+        for table in (self.static_members, self.pending_members, self.pending_sync):
+            if not table:
+                table.clear()
 
     def transition(self, to: GroupState, now_ms: int) -> None:
         if self.state not in VALID_PREVIOUS[to]:

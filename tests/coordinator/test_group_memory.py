@@ -1,0 +1,83 @@
+"""A classic group of thousands of members that empties gives its memory back (issue 27): the
+coordinator keeps no table a join storm grew (dicts and sets never shrink on deletes) and no
+per-member leftover. Measured with tracemalloc: a memory bound, not a time."""
+from __future__ import annotations
+
+import gc
+import itertools
+import tracemalloc
+
+from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
+from odradek.wire.errors import ErrorCode as E
+
+MEMBERS = 2000
+RETAINED_BOUND = 24 * 1024  # bytes the coordinator may keep after the group empties (the group itself, ids)
+
+
+class DiscardingLog:
+    """CoordinatorLog that keeps nothing (the records are the log's memory, not the coordinator's)."""
+
+    def __init__(self):
+        self.end = -1
+
+    def append(self, partition, records, now_ms):
+        self.end += 1
+        return self.end
+
+    def read(self, partition):
+        return []
+
+
+def _storm(c, gid, n, now, version):
+    """n members join (v3: at once; v4+: MEMBER_ID_REQUIRED first), the group stabilises, all leave."""
+    slots = [c.join_group(gid, "", None, f"client-{i}", "/127.0.0.1", 30_000, 60_000, "consumer",
+                          [("range", b"\0" * 16)], now, api_version=version) for i in range(n)]
+    if version >= 4:
+        ids = [s.result.member_id for s in slots]
+        assert all(s.result.error == E.MEMBER_ID_REQUIRED for s in slots)
+        slots = [c.join_group(gid, m, None, "c", "/127.0.0.1", 30_000, 60_000, "consumer",
+                              [("range", b"\0" * 16)], now, api_version=version) for m in ids]
+    for _ in range(10):
+        if all(s.done for s in slots):
+            break
+        now += 1_000
+        c.tick(now)
+    assert all(s.done and s.result.error == E.NONE for s in slots)
+    members = [(s.result.member_id, None) for s in slots]
+    del slots
+    error, errors = c.leave_group(gid, members, now)
+    assert error == E.NONE and set(errors) == {E.NONE}
+    c.tick(now + 1_000)
+    return now + 1_000
+
+
+def _retained_after_storm(version):
+    ids = itertools.count()
+    c = GroupCoordinator(log=DiscardingLog(), config=GroupConfig(group_initial_rebalance_delay_ms=100),
+                         now_ms=0, new_member_id=lambda prefix: f"{prefix}-{next(ids)}")
+    now = _storm(c, "warm", 3, 0, version)  # whatever a first group creates once
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        now = _storm(c, "big", MEMBERS, now, version)
+        peak = tracemalloc.get_traced_memory()[1]
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    g = c.groups["big"]
+    assert g.state.value == "Empty" and not g.members and not g.pending_members and not g.pending_sync
+    return after - before, peak - before
+
+
+def test_an_emptied_group_of_thousands_keeps_no_grown_tables():
+    retained, peak = _retained_after_storm(version=3)
+    assert peak > 1_000_000  # the storm did take memory: 2,000 members
+    assert retained < RETAINED_BOUND, retained
+
+
+def test_an_emptied_group_joined_with_member_id_required_keeps_no_grown_tables():
+    retained, peak = _retained_after_storm(version=5)
+    assert peak > 1_000_000
+    assert retained < RETAINED_BOUND, retained
