@@ -1,5 +1,5 @@
 """The heap is trimmed once after a storm of connections has closed, not on every change."""
-from odradek.broker.heap_trim import TRIM_AFTER_CLOSED, HeapTrim
+from odradek.broker.heap_trim import TRIM_AFTER_CLOSED, TRIM_AGAIN_AFTER, HeapTrim
 
 
 def test_trims_once_when_connections_fall_well_below_their_peak():
@@ -17,3 +17,15 @@ def test_trims_once_when_connections_fall_well_below_their_peak():
 def test_does_nothing_without_glibc():
     t = HeapTrim(None)
     assert not t.connections(1000) and not t.connections(0)
+
+
+def test_trims_once_more_when_the_count_stays_down_after_a_trim():
+    calls = []
+    t = HeapTrim(trim=calls.append)
+    t.connections(3000)
+    assert t.connections(2) and calls == [0]
+    seen = [t.connections(n) for n in (1, 1, 0, 0, 0, 0, 0, 0)]
+    assert seen == [False] * (TRIM_AGAIN_AFTER - 1) + [True] + [False] * (8 - TRIM_AGAIN_AFTER)
+    assert calls == [0, 0]  # one follow-up, then quiet
+    t.connections(600)  # another storm: trimmed after it, and followed up again
+    assert t.connections(0) and [t.connections(0) for _ in range(TRIM_AGAIN_AFTER)][-1]
