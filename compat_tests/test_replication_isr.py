@@ -15,6 +15,7 @@ Checked against Apache Kafka 4.3 with --cluster-kafka (same tests, same clients)
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from confluent_kafka import KafkaError, Producer
@@ -68,7 +69,9 @@ def _produce_raw(port: int, topic: str, acks: int, value: bytes):
     c = RawClient(f"127.0.0.1:{port}")
     try:
         req = ProduceRequest(acks=acks, timeout_ms=5000, topic_data=[TopicProduceData(name=topic, partition_data=[
-            PartitionProduceData(index=0, records=records.build_batch([(None, value, (), 0)]))])])
+            # the time of sending, not 0: a record of 1970 is past retention.ms, and the broker's first
+            # retention check (30 s after start, as Kafka's) deleted the segments it rolled for it
+            PartitionProduceData(index=0, records=records.build_batch([(None, value, (), int(time.time() * 1000))]))])])
         return c.call(req, 11).responses[0].partition_responses[0]
     finally:
         c.close()
