@@ -36,6 +36,7 @@ ODRADEK_JAVA_MEMBER_OPTS (JVM options of the Java member, e.g.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import queue
 import re
@@ -96,18 +97,40 @@ class Ledger:
         self.acked: dict[int, int] = {}  # partition -> the highest acknowledged commit
         self.commit_errors: list[str] = []
         self.acked_commits = 0
-        self._events: list[tuple[int, int, int, bool]] = []  # (ns, partition, offset, is a commit)
+        # (ns, partition, offset, is a commit, who: the member's id, or "kill N" / "start N" of a broker)
+        self._events: list[tuple[int, int, int, bool, str]] = []
 
-    def record(self, p: int, o: int, ns: int | None = None) -> None:
+    def record(self, p: int, o: int, ns: int | None = None, who: str = "") -> None:
         self.consumed.append((p, o))
-        self._events.append((time.monotonic_ns() if ns is None else ns, p, o, False))
+        self._events.append((time.monotonic_ns() if ns is None else ns, p, o, False, who))
 
-    def acknowledged(self, offsets: dict[int, int], ns: int | None = None) -> None:
+    def acknowledged(self, offsets: dict[int, int], ns: int | None = None, who: str = "") -> None:
         ns = time.monotonic_ns() if ns is None else ns
         for p, o in offsets.items():
-            self._events.append((ns, p, o, True))
+            self._events.append((ns, p, o, True, who))
             self.acked[p] = max(o, self.acked.get(p, 0))
         self.acked_commits += 1
+
+    def mark(self, what: str) -> None:
+        """A broker kill or start, kept in the timeline a failure prints."""
+        self._events.append((time.monotonic_ns(), -1, -1, False, what))
+
+    def timeline(self, p: int, last: int = 60) -> str:
+        """Partition p's last events (each member's consumed offsets folded into ranges, commits
+        acknowledged, broker kills and starts), to read a violation's story from a failed run."""
+        rows: list[str] = []
+        for ns, q, o, commit, who in sorted(self._events, key=lambda e: e[0]):
+            if q == -1:
+                rows.append(f"{ns / 1e9:.3f} {who}")
+            elif q == p and commit:
+                rows.append(f"{ns / 1e9:.3f} {who} commit {o} acknowledged")
+            elif q == p:
+                head = f" {who} consumed "
+                if rows and head in rows[-1] and rows[-1].rsplit("-", 1)[-1] == str(o - 1):
+                    rows[-1] = rows[-1].rsplit("-", 1)[0] + f"-{o}"
+                else:
+                    rows.append(f"{ns / 1e9:.3f}{head}{o}-{o}")
+        return "\n".join(rows[-last:])
 
     def violations(self) -> tuple[list, list]:
         """In time order: commits acknowledged below an earlier acknowledged one (partition, commit,
@@ -116,7 +139,9 @@ class Ledger:
         acked: dict[int, int] = {}
         seen: set[tuple[int, int]] = set()
         moved_back, early_duplicates = [], []
-        for _, p, o, commit in sorted(self._events, key=lambda e: e[0]):
+        for _, p, o, commit, _who in sorted(self._events, key=lambda e: e[0]):
+            if p == -1:
+                continue
             if commit:
                 if o < acked.get(p, 0):
                     moved_back.append((p, o, acked[p]))
@@ -131,8 +156,11 @@ class Ledger:
 class Member:
     """One consumer of the group: polls, and commits what it consumed every COMMIT_EVERY records."""
 
+    _made = itertools.count(1)
+
     def __init__(self, ledger: Ledger):
         self.ledger = ledger
+        self.name = f"{type(self).__name__}-{next(Member._made)}"  # its events' name in a failure's timeline
         self.position: dict[int, int] = {}  # partition -> next offset to commit
         self._since_commit = 0
 
@@ -149,7 +177,7 @@ class Member:
         self.pause(hold)
         got = self.poll()
         for p, o in got:
-            self.ledger.record(p, o)
+            self.ledger.record(p, o, who=self.name)
             self.position[p] = o + 1
             self._since_commit += 1
         if self._since_commit >= COMMIT_EVERY or (not got and self._since_commit and (commit_held or not hold)):
@@ -164,7 +192,7 @@ class Member:
             self.ledger.commit_errors.append(f"{type(e).__name__}: {e}")
             return
         if done is not None:
-            self.ledger.acknowledged(done)
+            self.ledger.acknowledged(done, who=self.name)
             self._since_commit = 0
 
     def pending(self) -> int:
@@ -337,10 +365,10 @@ class JavaMember(Member):
             except queue.Empty:
                 break
             if line[0] == "R":
-                self.ledger.record(int(line[2]), int(line[3]), int(line[1]))
+                self.ledger.record(int(line[2]), int(line[3]), int(line[1]), self.name)
             elif line[0] == "C":
                 self.ledger.acknowledged({int(p): int(o) for p, o in (x.split(":") for x in line[2].split(","))},
-                                         int(line[1]))
+                                         int(line[1]), self.name)
             elif line[0] == "E":
                 self.ledger.commit_errors.append(" ".join(line[2:]))
             elif line[0] == "D":
@@ -397,6 +425,7 @@ class Group:
         ``member`` joins in its place."""
         old, self.members[i] = self.members[i], member
         old.close()
+        self.ledger.mark(f"{old.name} closed, {member.name} joined")
 
     def run_tool(self, *args: str) -> str:
         """Kafka's kafka-consumer-groups with args, the members held meanwhile (what they consumed
@@ -489,6 +518,7 @@ def test_commits_survive_kill9_of_the_group_coordinator(cluster, request, varian
             acked_before = dict(ledger.acked)
             commits_before = ledger.acked_commits
             cluster.kill9(victim)
+            ledger.mark(f"kill -9 broker {victim} (the coordinator)")
             new = cluster.wait_partitions(OFFSETS, lambda s: s[0].leader not in (victim, -1),
                                           f"cycle {cycle}: a new coordinator after broker {victim}'s kill -9")[0].leader
             # the new coordinator answers: commits acknowledged again, none of the old ones lost
@@ -509,6 +539,7 @@ def test_commits_survive_kill9_of_the_group_coordinator(cluster, request, varian
                         commit_held=False)
             g.replace(1, CLIENTS[clients[1]](cluster.bootstrap, topic, group, ledger))
             cluster.start(victim)
+            ledger.mark(f"broker {victim} started again")
             cluster.wait_full_isr(OFFSETS)
             cluster.wait_full_isr(topic)
         g.budget = sys.maxsize  # records consumed again count too
@@ -520,8 +551,12 @@ def test_commits_survive_kill9_of_the_group_coordinator(cluster, request, varian
             missing = sorted(set(range(RECORDS_PER_PARTITION)) - got)
             assert not missing, f"partition {p}: skipped {missing[:10]}"
         moved_back, early_duplicates = ledger.violations()
-        assert moved_back == [], "acknowledged commits moved back (partition, commit, acknowledged before)"
-        assert early_duplicates == [], "records consumed again below the acknowledged commit"
+        assert moved_back == [], (f"acknowledged commits moved back (partition, commit, acknowledged before): "
+                                  f"{moved_back}; partition {moved_back[0][0]}'s timeline:\n"
+                                  f"{ledger.timeline(moved_back[0][0])}")
+        assert early_duplicates == [], (f"records consumed again below the acknowledged commit: {early_duplicates[:10]}; "
+                                        f"partition {early_duplicates[0][0]}'s timeline:\n"
+                                        f"{ledger.timeline(early_duplicates[0][0])}")
         if tooled:
             _check_members_and_offsets(g, cluster, topic, group, len(clients))
         print(f"\n{variant} ({'+'.join(clients)}): {cycles} coordinator kill -9 cycles: {len(ledger.consumed)} records "
