@@ -442,7 +442,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 if resp is None:  # acks=0 Produce: Kafka closes the connection instead
                     self.close()
                     return
-                resp = self._rewritten(fault, resp)
+                resp = self._rewritten(fault, resp, ver)
                 if resp is not None:
                     await self._send(key, ver, corr, resp)
                 return
@@ -501,7 +501,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self.close()
             return
         if fault is not None:
-            resp = self._rewritten(fault, resp)
+            resp = self._rewritten(fault, resp, ver)
             if resp is None:
                 return
         throttle_ms = 0
@@ -531,12 +531,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
             await asyncio.sleep(verdict.delay_ms / 1000)
         return not self.closed
 
-    def _rewritten(self, fault, resp):
-        """The response as the fault's rewrite makes it; None (the connection closed) if it fails."""
+    def _rewritten(self, fault, resp, version: int):
+        """The response as the fault's rewrite makes it (given it with its cached encodings
+        decoded); None (the connection closed) if it fails."""
         if fault.rewrite is None:
             return resp
         try:
-            return fault.rewrite(resp)
+            return fault.rewrite(resp.plain(version))
         except Exception:  # noqa: BLE001 - a test's callback: its error is logged, the client sees a reset
             log.exception("%s: the rewrite of fault %d failed; closing connection", self.name, fault.rule_id)
             self.close(abort=True)

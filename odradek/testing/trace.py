@@ -94,4 +94,4 @@ def response_line(ts_ms: int, connection: str, api_key: int, version: int, corre
                   body: Message) -> str:
     return _dump({"ts_ms": ts_ms, "dir": "response", "connection": connection, "api": api_name(api_key),
                   "api_key": api_key, "version": version, "correlation_id": correlation_id,
-                  "fields": to_json(body)})
+                  "fields": to_json(body.plain(version))})

@@ -74,6 +74,24 @@ class Message:
         (a cache of what does not change between responses)."""
         return Encoded(self._ENCODERS.get(version), self.encode(version))
 
+    def plain(self, version: int):
+        """This message with every Encoded struct in it decoded (Metadata sends cached topic
+        encodings): what a reader of its fields outside the encoder needs, a trace or a test's
+        rewrite; the message itself when it holds none. Not for the hot path."""
+        return type(self).decode(self.encode(version), version) if self._holds_encoded() else self
+
+    def _holds_encoded(self) -> bool:
+        for s in self.__slots__:
+            v = getattr(self, s, None)
+            if isinstance(v, Message):
+                if v._holds_encoded():
+                    return True
+            elif type(v) is list:
+                for x in v:
+                    if x.__class__ is Encoded or (isinstance(x, Message) and x._holds_encoded()):
+                        return True
+        return False
+
     @classmethod
     def decode(cls, buf, version: int, pos: int = 0):
         """Decode one message at buf[pos:]; returns the object."""

@@ -53,7 +53,8 @@ def call(b, module: str, req, version: int | None = None):
     ctx = RequestContext(api_key=mod.API_KEY, api_version=mod.MAX_VERSION if version is None else version,
                          correlation_id=1, client_id="test", now_ms=b.clock_ms(), services=b.services,
                          client_host="127.0.0.1")
-    return mod.handle(ctx, req)
+    resp = mod.handle(ctx, req)  # read as a client reads it (Metadata sends cached topic encodings)
+    return resp.plain(ctx.api_version) if resp is not None else resp
 
 
 def find(b, key: str, key_type: int):
