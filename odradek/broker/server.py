@@ -22,7 +22,7 @@ from odradek.broker.http_server import HttpMount
 from odradek.broker.log_format import formatter
 from odradek.broker.listeners import ServedListener, served_listeners
 from odradek.config import ConfigError
-from odradek.security.quotas import ClientQuotas
+from odradek.security.quotas import SENSOR_EXPIRY_CHECK_MS, SENSOR_EXPIRY_MS, ClientQuotas
 from odradek.security.sasl import SaslSession
 from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
@@ -207,6 +207,7 @@ class BrokerServer:
         next_clean = now + cfg.log_cleaner_backoff_ms
         # Kafka's PeriodicProducerExpirationCheck, every producer.id.expiration.check.interval.ms
         next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
+        next_sensor_expiry = now + SENSOR_EXPIRY_CHECK_MS
         cleaning = None
         removing = None  # deleted partitions' directories being removed (a background thread)
         recording = None  # new logs' partition.metadata / first epoch being written (a background thread)
@@ -238,6 +239,9 @@ class BrokerServer:
                 if now >= next_producer_expiry:
                     next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
                     b.remove_expired_producers(now)
+                if now >= next_sensor_expiry:
+                    next_sensor_expiry = now + SENSOR_EXPIRY_CHECK_MS
+                    self._expire_quota_sensors(now)
                 real_now = _now_ms()  # connections idle in real time, whatever the broker's clock
                 if real_now >= next_idle:
                     next_idle = real_now + 1000
@@ -258,6 +262,13 @@ class BrokerServer:
                 raise
             except Exception:
                 log.exception("periodic task failed")
+
+    def _expire_quota_sensors(self, now: int) -> None:
+        """Clients gone for an hour leave the quota sensors and the throttle-time metric."""
+        if self.client_quotas is not None:
+            self.client_quotas.expire(now)
+        if self.request_stats is not None:
+            self.request_stats.throttles.expire(now, SENSOR_EXPIRY_MS)
 
     def _close_idle(self, now: int) -> None:
         limit = self.config.connections_max_idle_ms

@@ -283,6 +283,12 @@ class ThrottleStats:
             d = self.samples[key] = deque()
         d.append((now_ms, throttle_ms))
 
+    def expire(self, now_ms: int, idle_ms: int) -> None:
+        """Forget the clients with no request for ``idle_ms`` (their sensor expired, as Kafka's
+        quota sensors: the metric goes with it)."""
+        self.samples = {k: d for k, d in self.samples.items() if d and now_ms - d[-1][0] < idle_ms}
+        self._sensors = {}
+
     def averages(self, now_ms: int):
         """(resource, labels, average throttle ms) of every client seen."""
         for (resource, labels), d in sorted(self.samples.items()):

@@ -153,6 +153,12 @@ class MutationQuota:
 UNBOUNDED = MutationQuota(None, 1.0, 0.0, False)
 
 
+# Kafka's ClientQuotaManager: a client's quota sensors go after an hour without a record
+# (InactiveSensorExpirationTimeSeconds), checked by the metrics' ExpireSensorTask every 30 s
+SENSOR_EXPIRY_MS = 3_600_000
+SENSOR_EXPIRY_CHECK_MS = 30_000
+
+
 class ClientQuotas:
     def __init__(self, quotas: Callable[[], Mapping[Entity, Mapping[str, float]]], window_ms: int = 1000,
                  samples: int = 11):
@@ -161,6 +167,17 @@ class ClientQuotas:
         self.samples = samples
         self._rates: dict[tuple[str, Entity], _Rate] = {}
         self._buckets: dict[tuple[str, Entity], _TokenBucket] = {}
+
+    def expire(self, now_ms: int) -> None:
+        """Drop the sensors of clients (and connecting hosts) not seen for SENSOR_EXPIRY_MS, as
+        Kafka expires its quota sensors: a broker that met many client ids keeps only the live ones."""
+        cut = now_ms - SENSOR_EXPIRY_MS
+        self._rates = {k: r for k, r in self._rates.items() if r.starts and r.starts[-1] > cut}
+        self._buckets = {k: b for k, b in self._buckets.items() if b.last_ms > cut}
+
+    def sensors(self) -> int:
+        """How many clients' (and hosts') sensors are kept."""
+        return len(self._rates) + len(self._buckets)
 
     def any(self) -> bool:
         """Whether the image has any client quota (none: no request is counted at all)."""

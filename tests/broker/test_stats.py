@@ -88,6 +88,10 @@ def test_throttle_time_is_an_average_over_the_quota_window_labelled_as_the_quota
     later = dict(((r, tuple(lb.items())), v) for r, lb, v in t.averages(3100))
     assert later[("Produce", (("clientId", "slow"),))] == 300.0  # the sample at 1000 left the window
     assert math.isnan(dict(((r, tuple(lb.items())), v) for r, lb, v in t.averages(9000))[("Fetch", (("user", "alice"),))])
+    # an hour without a request: alice's sensor expires (Kafka removes it and its metric); slow stays
+    t.record(quotas, PRODUCE, "ANONYMOUS", "slow", 0, 3_600_000)
+    t.expire(3_601_600, 3_600_000)
+    assert [(r, lb) for r, lb, _ in t.averages(3_601_600)] == [("Produce", {"clientId": "slow"})]
 
 
 def test_log_stats_time_flushes_and_cleaner_passes():

@@ -97,3 +97,22 @@ def test_connection_creation_rate_per_address_with_the_default_address_entry():
     assert [quotas.record_connection("10.0.0.9", 0) for _ in range(30)] == [0] * 30  # its own entry: 3 a second
     assert quotas.record_connection("10.0.0.9", 0) > 0
     assert ClientQuotas(lambda: {}).record_connection("10.0.0.1", 0) == 0
+
+
+def test_sensors_of_clients_gone_an_hour_expire_as_kafkas():
+    """Kafka's quota sensors go after an hour without a record (InactiveSensorExpirationTimeSeconds):
+    a broker that met 1,000 client ids under a default quota keeps only those still seen."""
+    from odradek.security.quotas import SENSOR_EXPIRY_MS
+
+    quotas = ClientQuotas(lambda: {((C, None),): {PRODUCE: 1000.0, MUTATION: 10.0}})
+    for i in range(1000):
+        quotas.record(PRODUCE, "u", f"client-{i}", 10, 0)
+    quotas.mutation_quota("u", "admin", True, 0)
+    quotas.record(PRODUCE, "u", "client-7", 10, SENSOR_EXPIRY_MS - 1000)  # client-7 is still around
+    assert quotas.sensors() == 1001
+    quotas.expire(SENSOR_EXPIRY_MS - 1)
+    assert quotas.sensors() == 1001  # not yet an hour
+    quotas.expire(SENSOR_EXPIRY_MS + 1)
+    assert quotas.sensors() == 1
+    # the one kept still counts its bytes: 20,000 more over its 10 s window is over 1,000/s
+    assert quotas.record(PRODUCE, "u", "client-7", 20_000, SENSOR_EXPIRY_MS + 2) > 0
