@@ -21,8 +21,9 @@ from odradek.broker.tls import client_context_of, server_context
 from odradek.config import BrokerConfig, ConfigError
 
 
-def _key_and_cert():
-    key = ec.generate_private_key(ec.SECP256R1())
+def _key_and_cert(key=None):
+    """A self-signed localhost certificate for ``key`` (a new P-256 key by default)."""
+    key = ec.generate_private_key(ec.SECP256R1()) if key is None else key
     name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
     now = datetime.datetime.now(datetime.timezone.utc)
     cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
@@ -171,13 +172,7 @@ def test_dhe_suite_is_served(tmp_path):
     """A DHE suite needs DH parameters, which Python's ssl has none of by default (Java has)."""
     from cryptography.hazmat.primitives.asymmetric import rsa
 
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
-    now = datetime.datetime.now(datetime.timezone.utc)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(1).not_valid_before(now).not_valid_after(now + datetime.timedelta(days=1))
-            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost")]), critical=False)
-            .sign(key, hashes.SHA256()))
+    key, cert = _key_and_cert(rsa.generate_private_key(public_exponent=65537, key_size=2048))
     pem = cert.public_bytes(serialization.Encoding.PEM)
     (tmp_path / "ks.pem").write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                                         serialization.NoEncryption()) + pem)
