@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from harness import REPO, create_topic, free_port
 
 # small segments and a frequent retention pass, so that a deletion happens within the test
@@ -32,20 +34,27 @@ def odradek(*argv: str, stdin: str | None = None) -> subprocess.CompletedProcess
                           timeout=60, cwd=str(REPO))
 
 
-def test_listener_bound_at_info(broker):
-    line = wait_for_line(broker, "Awaiting socket connections on")
-    assert " INFO " in line and f"{broker.host}:{broker.port}" in line
+@pytest.fixture
+def served(controllable_broker):
+    """The odradek process this suite started, whose log lines are read (skipped with --bootstrap:
+    another broker's output is not ours to read)."""
+    return controllable_broker
 
 
-def test_topics_created_and_removed(broker, bootstrap, topic_name):
+def test_listener_bound_at_info(served):
+    line = wait_for_line(served, "Awaiting socket connections on")
+    assert " INFO " in line and f"{served.host}:{served.port}" in line
+
+
+def test_topics_created_and_removed(served, bootstrap, topic_name):
     create_topic(bootstrap, topic_name, partitions=2)
-    assert " INFO " in wait_for_line(broker, f"Created topic {topic_name} with topic ID")
-    assert "and 2 partition(s)." in wait_for_line(broker, f"Created topic {topic_name} with topic ID")
+    assert " INFO " in wait_for_line(served, f"Created topic {topic_name} with topic ID")
+    assert "and 2 partition(s)." in wait_for_line(served, f"Created topic {topic_name} with topic ID")
     assert odradek("topics", "delete", topic_name, "-b", bootstrap).returncode == 0
-    wait_for_line(broker, f"Removed topic {topic_name} with ID")
+    wait_for_line(served, f"Removed topic {topic_name} with ID")
 
 
-def test_group_rebalance(broker, bootstrap, topic_name):
+def test_group_rebalance(served, bootstrap, topic_name):
     create_topic(bootstrap, topic_name)
     assert odradek("produce", topic_name, "-b", bootstrap, stdin="a\n").returncode == 0
     from confluent_kafka import Consumer
@@ -61,25 +70,25 @@ def test_group_rebalance(broker, bootstrap, topic_name):
         assert m is not None and m.value() == b"a"
     finally:
         c.close()
-    wait_for_line(broker, f"Preparing to rebalance group {topic_name} in state Empty with old generation 0.")
-    wait_for_line(broker, f"Stabilized group {topic_name} generation 1 with 1 members.")
+    wait_for_line(served, f"Preparing to rebalance group {topic_name} in state Empty with old generation 0.")
+    wait_for_line(served, f"Stabilized group {topic_name} generation 1 with 1 members.")
 
 
-def test_segments_deleted_by_retention_and_nothing_per_request(broker, bootstrap, topic_name):
+def test_segments_deleted_by_retention_and_nothing_per_request(served, bootstrap, topic_name):
     create_topic(bootstrap, topic_name, configs={"retention.bytes": "1"})
-    before = len(broker.output)
+    before = len(served.output)
     from confluent_kafka import Producer
 
     p = Producer({"bootstrap.servers": bootstrap, "linger.ms": 0})
     for i in range(20):  # 20 Produce requests of ~0.7 KiB in 1 KiB segments: each one rolls a segment
         p.produce(topic_name, b"x" * 600)
         assert p.flush(10) == 0
-    line = wait_for_line(broker, f"{topic_name}-0: deleted ")
+    line = wait_for_line(served, f"{topic_name}-0: deleted ")
     assert "segment(s) by retention; log start offset now" in line
     # the 20 requests add no line: the new ones are the retention passes and the segment rolls (one
     # line a roll, as Kafka's "Rolled new log segment"), and at most a line or two of the earlier
     # tests' groups finishing
-    new = broker.output[before:]
+    new = served.output[before:]
     rolls = [ln for ln in new if f"{topic_name}-0: rolled new log segment at offset" in ln]
     assert 1 <= len(rolls) <= 20
     others = [ln for ln in new if "by retention" not in ln and ln not in rolls]
