@@ -64,4 +64,20 @@ def click_and_load(d, by: str, value: str) -> None:
 
     old = d.find_element(By.TAG_NAME, "html")
     d.find_element(by, value).click()
-    WebDriverWait(d, 60).until(staleness_of(old))
+    WebDriverWait(d, 60).until(_gone(old, staleness_of(old)))
+
+
+def _gone(old, stale):
+    """staleness_of, also when chromedriver, asked about the old page's node while that page is
+    being replaced, answers "Node with given id does not belong to the document" (a generic
+    WebDriverException, seen in a CI run) instead of a stale element: that node is gone too."""
+    from selenium.common.exceptions import WebDriverException
+
+    def check(driver) -> bool:
+        try:
+            return stale(driver)
+        except WebDriverException as e:
+            if "does not belong to the document" in str(e):
+                return True
+            raise
+    return check
