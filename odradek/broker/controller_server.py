@@ -49,7 +49,7 @@ from odradek.controller.result import Commit, Written, committed_as_proposed
 from odradek.raft import rpc
 from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
-from odradek.security.quotas import ClientQuotas
+from odradek.security.quotas import SENSOR_EXPIRY_CHECK_MS, ClientQuotas
 from odradek.wire.api import response_class
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import (
@@ -117,6 +117,7 @@ class ControllerServer:
         self.trace = None
         self.request_stats = None  # the CONTROLLER listener's requests are not in the metrics (yet)
         self.client_quotas = None  # nor under client quotas
+        self.mutation_quotas: ClientQuotas | None = None  # the admin writes' controller_mutation_rate, from start()
         self.topic_stats = None
         self._was_active = False
         self._heartbeats = BrokerHeartbeats(config.broker_session_timeout_ms)
@@ -140,9 +141,9 @@ class ControllerServer:
         self.services = controller_services(self, lambda ctx, req: self.describe_quorum(ctx.now_ms))
         cfg = self.config
         # the client quotas this controller applies to the admin writes it decides (controller_mutation_rate)
-        self.services.mutation_quota = ClientQuotas(lambda: self.controller.image.client_quotas,
-                                                    cfg.quota_window_size_seconds * 1000,
-                                                    cfg.quota_window_num).mutation_quota
+        self.mutation_quotas = ClientQuotas(lambda: self.controller.image.client_quotas,
+                                            cfg.quota_window_size_seconds * 1000, cfg.quota_window_num)
+        self.services.mutation_quota = self.mutation_quotas.mutation_quota
         self._write_lock = asyncio.Lock()
         cfg = self.config
         rc = RaftConfig(
@@ -168,6 +169,7 @@ class ControllerServer:
                      self.server.sockets[0].getsockname()[1], lst.name)
         self.driver.start()
         self._tasks.append(loop.create_task(self._fence_expired_sessions()))
+        self._tasks.append(loop.create_task(self._expire_mutation_quotas()))
         if cfg.auto_leader_rebalance_enable:
             self._tasks.append(loop.create_task(self._every(cfg.leader_imbalance_check_interval_seconds * 1000,
                                                             "balance_leaders", lambda d: d.balance_leaders())))
@@ -275,6 +277,14 @@ class ControllerServer:
                     log.info("Fencing broker %d because its session has timed out.", stale)
                     await self._write(lambda d: d.fence([stale]))
                     self._heartbeats.touch(stale, _now_ms(), -1, True)
+
+    async def _expire_mutation_quotas(self) -> None:
+        """Clients gone for an hour leave the controller mutation quota's buckets, as the broker's
+        quota sensors (Kafka's ControllerMutationQuotaManager expires them as its other sensors)."""
+        while True:
+            await asyncio.sleep(SENSOR_EXPIRY_CHECK_MS / 1000)
+            if self.mutation_quotas is not None:
+                self.mutation_quotas.expire(_now_ms())
 
     async def _every(self, interval_ms: int, what: str, decide) -> None:
         """Active controller: run a periodic election pass (preferred leaders, unclean
