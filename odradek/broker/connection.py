@@ -66,10 +66,35 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
-def _next_step(stepped: Stepped):
-    """One step of a Stepped response: the response when it is done, else the Stepped itself."""
-    done = stepped.step(_now_ms())
+def _next_step(stepped: Stepped, scope):
+    """One step of a Stepped response: the response when it is done, else the Stepped itself.
+    A single node's metadata write in the step is only written (``scope``: the controller's
+    deferring scope); _metadata_durable makes it durable and applies it."""
+    with scope:
+        done = stepped.step(_now_ms())
     return stepped if done is None else done
+
+
+def _metadata_durable(controller, scope) -> asyncio.Future:
+    """The fsync the scope's metadata write waits for, run in a worker thread (the event loop
+    serves other clients meanwhile); then, on the loop, its commit and apply (controller.settle:
+    nothing is applied or answered before the fsync returned). -> a future of None, or of the
+    OSError that failed the write. The settle runs even if the connection's task is cancelled."""
+    loop = asyncio.get_running_loop()
+    settled = loop.create_future()
+
+    def settle(synced: asyncio.Future) -> None:
+        try:
+            synced.result()  # (PendingSync keeps an OSError of the fsync for settle)
+            controller.settle(scope)
+            failed = None
+        except Exception as e:  # noqa: BLE001 - the request is answered with its error response
+            failed = e
+        if not settled.done():
+            settled.set_result(failed)
+
+    loop.run_in_executor(None, scope.pending_sync).add_done_callback(settle)
+    return settled
 
 
 def _collecting(delayed: Delayed, pending, writes: list) -> Delayed:
@@ -474,9 +499,14 @@ class KafkaConnection(asyncio.BufferedProtocol):
             if self.closed:
                 return
             step = time.perf_counter() if timed else 0.0
-            resp = self._call(lambda stepped=resp: _next_step(stepped), header, body, pending, writes)
+            scope = self.broker.controller.deferring()  # the step's metadata write: fsynced off the loop
+            resp = self._call(lambda stepped=resp: _next_step(stepped, scope), header, body, pending, writes)
             if timed:
                 busy += time.perf_counter() - step
+            if scope.syncs:
+                failed = await _metadata_durable(self.broker.controller, scope)
+                if failed is not None:
+                    resp = self._error_response(header, body, failed)
         if resp is None:
             return
         handled = time.perf_counter() if stats is not None else 0.0

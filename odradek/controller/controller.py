@@ -5,7 +5,8 @@ pure decision (decisions.Decisions: image + request -> records + response) and h
 the records, as one batch, to the driver, which returns the Commit:
 
 - a single voter (LocalDriver, opened by start()): appended, fsynced, committed and
-  applied before the call returns;
+  applied before the call returns; inside a deferring() scope (a large admin write's step)
+  only written, its fsync left to the caller's thread pool and its apply to settle();
 - the Raft quorum's active controller (attach_quorum, broker/controller_server.py):
   proposed; committed batches come back through apply_batch, and the caller waits
   for the Commit's offset to be applied before it answers.
@@ -40,7 +41,7 @@ from .decisions import (  # noqa: F401 (re-exported: the request/response shapes
     CreateTopicResult, CreateTopicSpec, DescribedResource, Decisions, Env, HeartbeatReply,
 )
 from .admin_writes import AdminWrites
-from .driver import LocalDriver, MetadataDriver
+from .driver import Deferring, LocalDriver, MetadataDriver
 from .image import BrokerImage, MetadataDelta, MetadataImage
 from .metadata_log import MetadataLog
 from .records import decode_record
@@ -74,6 +75,7 @@ class Controller(AdminWrites):
         self._fs = fs if fs is not None else RealFileSystem()
         self._log: MetadataLog | None = None
         self._driver: MetadataDriver | None = None
+        self._local: LocalDriver | None = None  # the single voter's driver
         self._quorum_node = None
         self._txn: MetadataDelta | None = None  # a metadata transaction's records, until its end
 
@@ -96,7 +98,7 @@ class Controller(AdminWrites):
             _replay_one(delta, record, offset)
         self._told = MetadataImage(controller_id=self.node_id, cluster_id=cluster_id)
         self.image = delta.apply(cluster_id=cluster_id, controller_id=self.node_id)
-        self._driver = LocalDriver(self._log, self.apply_records)
+        self._driver = self._local = LocalDriver(self._log, self.apply_records)
         decide = Decisions(self.env, self.image)
         records = decide.bootstrap(self.bootstrap_records).records if self._log.next_offset == 0 else []
         reg = BrokerRegistration(broker.node_id, broker.incarnation_id,
@@ -114,6 +116,7 @@ class Controller(AdminWrites):
         """Replicated mode: decisions are proposed through ``driver`` (the active
         controller's) and reach the image once committed (apply_batch)."""
         self._driver = driver
+        self._local = None
         self._quorum_node = raft_node
         self.image = self._told = replace(self.image, cluster_id=cluster_id, controller_id=-1)
 
@@ -207,6 +210,8 @@ class Controller(AdminWrites):
     def write(self, decide: Callable[[Decisions], ControllerResult], validate_only: bool, now_ms: int) -> Written:
         """Run a decision on the current image and hand its records to the driver as one
         batch; validate_only drops them. The Commit says where they went."""
+        if self._local is not None:
+            self._local.settle_any()  # decided on the image of every write before it
         result = decide(self.decisions())
         if validate_only or not result.records:
             return Written(result.response, NOTHING_WRITTEN)
@@ -221,6 +226,18 @@ class Controller(AdminWrites):
         commit = self._driver.propose(records, now_ms)
         _log_topic_changes(before, records)
         return commit
+
+    def deferring(self) -> Deferring:
+        """A scope whose single-voter writes are written only: their fsync is the scope's
+        pending_sync (to run off the event loop), their commit and apply settle() (a Raft quorum
+        node's writes are unchanged: they are applied when committed, as always)."""
+        return self._local.deferring() if self._local is not None else Deferring()
+
+    def settle(self, scope: Deferring) -> None:
+        """Commit and apply the scope's pending write once its fsync ran (or run it here);
+        raises the OSError of a write of the scope that failed (nothing of it applied)."""
+        if self._local is not None:
+            self._local.settle(scope.syncs)
 
     def _write(self, decide, validate_only: bool, now_ms: int):
         """The requests of AdminWrites (create_topics, ...) answer with the response alone."""

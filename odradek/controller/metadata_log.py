@@ -50,5 +50,17 @@ class MetadataLog:
             return self.next_offset - 1
         return self._raft.append([encode_record(r) for r in records], now_ms)
 
+    def begin_append(self, records: list, now_ms: int) -> int:
+        """append in parts (LocalRaftLog.begin_append): written, durable once pending_sync ran,
+        committed by end_append."""
+        return self._raft.begin_append([encode_record(r) for r in records], now_ms)
+
+    @property
+    def pending_sync(self):
+        return self._raft.pending_sync
+
+    def end_append(self) -> None:
+        self._raft.end_append()
+
     def close(self) -> None:
         self._raft.close()

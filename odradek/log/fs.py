@@ -77,6 +77,35 @@ def write_atomic(fs: FileSystem, path: str, data: bytes) -> None:
     fs.fsync_dir(posixpath.dirname(path) or ".")
 
 
+class PendingFsync:
+    """The fsync of one file, left for later and run once, by the first thread that calls it (a
+    worker thread, so that the event loop does not wait for the disk); a caller that comes while
+    it runs waits for it. ``error``: the OSError it raised (the bytes written before it are then
+    not durable, and a later fsync's success would not say they are), else None."""
+
+    __slots__ = ("_fs", "_path", "_lock", "_done", "error")
+
+    def __init__(self, fs: FileSystem, path: str):
+        self._fs, self._path = fs, path
+        self._lock = threading.Lock()
+        self._done = False
+        self.error: OSError | None = None
+
+    def __call__(self) -> None:
+        with self._lock:
+            if self._done:
+                return
+            self._done = True
+            try:
+                f = self._fs.open(self._path)
+                try:
+                    f.fsync()
+                finally:
+                    f.close()
+            except OSError as e:
+                self.error = e
+
+
 # ---------------------------------------------------------------- real files
 
 # Taken only to open a parked file again (and to park or close one), never on the path of

@@ -9,7 +9,9 @@ tests crash it or fill its disk with the faulty filesystem. `apply(ready)` makes
 Ready durable (fsync) before the driver sends its messages. A Ready whose writes fail
 (ENOSPC, EIO) is rolled back: the log is cut to the end of the last good batch, so no
 later batch is ever written after a torn one. Should even that cut fail, the storage
-refuses every write until it is loaded again. Entries offered again (their Ready failed
+refuses every write until it is loaded again. A driver may also write entries now and make
+them durable later (write_unsynced, then its pending_fsync on any thread, then unsynced_failed if
+that fsync failed: the entries are cut off as any failed write's). Entries offered again (their Ready failed
 at the snapshot or delete step, after they were written) replace their first copy, so
 a retried Ready leaves the file as one successful apply would. A torn tail batch (crash
 mid-write, never acknowledged) is cut off at load.
@@ -20,7 +22,7 @@ from __future__ import annotations
 import logging
 import os
 
-from odradek.log.fs import FileSystem, RealFileSystem, read_whole, write_atomic
+from odradek.log.fs import FileSystem, PendingFsync, RealFileSystem, read_whole, write_atomic
 from odradek.wire.exceptions import WireError
 from odradek.wire.records import LOG_OVERHEAD, read_batch_header
 
@@ -123,7 +125,30 @@ class FileStorage:
         if ready.delete_log_before is not None:
             self._rewrite_from(ready.delete_log_before)
 
-    def _append(self, entries) -> None:
+    def write_unsynced(self, entries) -> int:
+        """Write entries after the last good batch without fsync (a failed write is rolled back
+        and raises); returns the number of batches before them, for unsynced_failed. Nothing else
+        may be written until its pending_fsync() returned (and, if it raised, unsynced_failed was called)."""
+        if self._offline:
+            raise StorageOfflineError(f"{self.log_path}: offline after a failed write; reload to repair")
+        kept = len(self._positions)
+        try:
+            self._append(entries, fsync=False)
+        except OSError:
+            self._roll_back(kept)
+            raise
+        return kept
+
+    def pending_fsync(self) -> PendingFsync:
+        """The fsync that makes what write_unsynced wrote durable, to run once on any thread (it
+        touches nothing of this object)."""
+        return PendingFsync(self.fs, self.log_path)
+
+    def unsynced_failed(self, kept: int) -> None:
+        """sync() raised: cut the log back to its first ``kept`` batches (as a failed apply)."""
+        self._roll_back(kept)
+
+    def _append(self, entries, fsync: bool = True) -> None:
         f = self.fs.open(self.log_path)
         try:
             pos = self._end
@@ -131,7 +156,8 @@ class FileStorage:
                 f.pwrite(b.raw, pos)
                 self._positions.append((b.base_offset, pos))
                 pos += len(b.raw)
-            f.fsync()
+            if fsync:
+                f.fsync()
             self._end = pos
         finally:
             f.close()
