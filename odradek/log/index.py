@@ -34,6 +34,8 @@ class _Index:
         self.values = array("q")
         self._persisted = 0  # entries already in the file
         self._synced = False  # the file holds exactly _persisted entries, fsynced
+        # the file may be absent, which only an empty segment's may be (assume_synced_empty)
+        self.maybe_absent = False
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -53,11 +55,15 @@ class _Index:
     def _unpack(self, a: int, b: int) -> tuple[int, int]:
         raise NotImplementedError
 
-    def load(self) -> None:
-        """Read the file; raise IndexCorruptError when it is not a plausible index."""
+    def load(self, missing_ok: bool = False) -> None:
+        """Read the file; raise IndexCorruptError when it is not a plausible index. An absent
+        file with ``missing_ok`` (an empty segment's: nothing to index) is an empty index."""
         del self.keys[:]
         del self.values[:]
         if not self.fs.exists(self.path):
+            if missing_ok:
+                self.assume_synced_empty()
+                return
             raise IndexCorruptError(f"{self.path} missing")
         f = self.fs.open(self.path)
         try:
@@ -76,11 +82,27 @@ class _Index:
         # trusted only when durable: after a clean shutdown, or below the recovery point
         self._synced = True
 
+    def assume_synced_empty(self) -> None:
+        """No entry, and the file holds none durably, or is absent: a load of an EMPTY segment
+        takes that for the same, so a flush with nothing to add writes nothing until the
+        segment holds data (create_if_absent)."""
+        self._persisted = 0
+        self._synced = True
+        self.maybe_absent = True
+
+    def create_if_absent(self) -> None:
+        """The segment holds data: its index file must exist (a load of a segment with data and
+        no index recovers it), so the next flush writes it."""
+        if self.maybe_absent:
+            self.maybe_absent = False
+            self._synced = False
+
     def reset(self) -> None:
         del self.keys[:]
         del self.values[:]
         self._persisted = 0
         self._synced = False
+        self.maybe_absent = False
         f = self.fs.open(self.path)
         try:
             f.truncate(0)

@@ -13,7 +13,7 @@ from .config import LogConfig
 from .errors import KafkaStorageError, LogCorruptionError
 from .fs import FileSystem, RealFileSystem, read_whole, write_atomic
 from .offset_checkpoint import REPLICATION_OFFSET_CHECKPOINT
-from .partition_log import FlushObserver, PartitionLog
+from .partition_log import EPOCHS_SOON, FlushObserver, PartitionLog
 
 DELETE_SUFFIX = "-delete"
 STRAY_SUFFIX = "-stray"
@@ -289,7 +289,7 @@ class LogManager:
         self._active[log] = None
         self._whole[log] = None
         self._hw_dirty = True
-        if log.epochs_unwritten:  # (a new leader's first epoch: written by write_pending_state)
+        if log.epochs_unwritten == EPOCHS_SOON:  # (a new leader's first epoch: written by write_pending_state)
             self._unwritten_ids[log] = None
 
     def topic_logs(self, topic: str) -> Mapping[int, PartitionLog]:
@@ -395,7 +395,7 @@ class LogManager:
         with log.lock:
             dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, DELETE_SUFFIX))
             log.pending_topic_id = None  # (the directory goes: nothing to record)
-            log.epochs_unwritten = False
+            log.epochs_unwritten = 0
             log.unpark_files()  # opened by their paths before these change
             self.fs.rename(log.dir, dead)  # the open files stay usable (reads in flight)
         with self.lock:

@@ -52,6 +52,24 @@ CLEAN_SHUTDOWN_FILE = ".clean-shutdown"
 CHECKPOINT_FILE = "log-state.checkpoint"
 LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint"  # Kafka's name and text format
 MAX_RETIRED_OPEN = 64  # removed segments held open per log (see _hold)
+# what the absence of log-state.checkpoint means to a load (every value 0): a log whose checkpoint
+# would say just that, and whose directory holds none, writes none (a new, unused partition)
+_ZERO_CHECKPOINT = b"0\nlog_start_offset=0\nrecovery_point=0\ncleaner_checkpoint=0\nhigh_watermark=0\n"
+# PartitionLog._durable: a state file known to be absent maps to None; this key to None: no
+# producer snapshot in the directory
+_NO_SNAPSHOTS = "*.snapshot"
+# the _durable of a log whose directory holds none of its state files (a new partition), shared
+# until a file is written (_note_durable)
+_NO_STATE_FILES: dict[str, bytes | None] = {CHECKPOINT_FILE: None, TXN_CHECKPOINT_FILE: None,
+                                            _NO_SNAPSHOTS: None}
+# PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. In either case the file and
+# the cache differ only in entries at or past the log end, which a load drops anyway, so a close or
+# a crash loses nothing; the first record (or any other change of the cache) writes it first.
+# EPOCHS_SOON: a new leader's epoch on an empty log, also written soon by the owner's background
+# pass (LogManager.write_pending_state); EPOCHS_AT_END: a load dropped entries at the log end and
+# left the file as it was (Kafka's truncateFromEndAsyncFlush)
+EPOCHS_SOON = 2
+EPOCHS_AT_END = 1
 
 EARLIEST_TIMESTAMP = -2
 LATEST_TIMESTAMP = -1
@@ -119,7 +137,7 @@ class PartitionLog:
     producer_state = _MadeOnUse()
     txn_state = _MadeOnUse()
     # (base offset, created ms, roll jitter ms, index interval bytes, index max bytes, whether its
-    # index files are empty and fsynced) of the one empty segment of a hollow log, as it was
+    # index files are empty and fsynced, or absent) of the one empty segment of a hollow log, as it was
     # made; None: the log holds its parts
     _hollow_seg: tuple[int, int, int, int, int, bool] | None = None
     # the topic id a new log is yet to record in its partition.metadata (Kafka records it and
@@ -175,13 +193,13 @@ class PartitionLog:
         self._idle_leo = -1  # log end offset at the last maybe_flush (idle: unchanged since)
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
-        self._durable: dict[str, bytes] = {}
+        self._durable: dict[str, bytes | None] = {}
         # (set here on every log, in this order, so all logs share one key table: 30 attributes
         # at most, CPython's limit for that; an attribute first set later costs a whole dict)
         self._hollow_seg = None
         self.pending_topic_id = None
         # the epoch cache holds what leader-epoch-checkpoint does not yet (see assign_epoch)
-        self.epochs_unwritten = False
+        self.epochs_unwritten = 0  # (EPOCHS_SOON, EPOCHS_AT_END)
         fresh = new and not fs.isdir(directory)
         fs.makedirs(directory)
         try:
@@ -189,8 +207,10 @@ class PartitionLog:
                 # (Kafka's createLog): its first segment's file, and the log hollow until used
                 fs.open(posixpath.join(directory, file_name(0, ".log"))).close()
                 c = self.config
+                # (no index file: a load takes an empty segment's absent indexes as empty)
                 self._hollow((0, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
-                              c.segment_index_bytes, False))
+                              c.segment_index_bytes, True))
+                self._durable = _NO_STATE_FILES
                 self._park_watch.all_parked = True
             elif fresh:
                 self._set_segments([self._new_segment(0, now_ms, fresh=True)])
@@ -245,8 +265,11 @@ class PartitionLog:
                 cache = self._epochs.assign(epoch, start_offset)
                 if cache is not self._epochs:
                     self._epochs, self._latest_epoch = cache, cache.latest_epoch
-                    self.epochs_unwritten = True
-                    self._park_watch.wake()  # (the owner's periodic work hears of it)
+                    if self._durable.get(LEADER_EPOCH_CHECKPOINT_FILE) == encode_checkpoint(cache):
+                        self.epochs_unwritten = 0  # (the file holds it: a restarted leader's)
+                    else:
+                        self.epochs_unwritten = EPOCHS_SOON
+                        self._park_watch.wake()  # (the owner's periodic work hears of it)
                 return
             try:
                 self._assign_epoch(epoch, start_offset)
@@ -275,7 +298,7 @@ class PartitionLog:
         self._latest_epoch = cache.latest_epoch
         try:
             self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
-            self.epochs_unwritten = False
+            self.epochs_unwritten = 0
         except OSError as e:
             if undo_on_failure:
                 self._epochs, self._latest_epoch = old, old.latest_epoch
@@ -298,6 +321,7 @@ class PartitionLog:
         """(values, file content) of the log-state checkpoint."""
         path = self._checkpoint_path()
         if not self.fs.exists(path):
+            self._note_durable(CHECKPOINT_FILE, None)
             return {}, None
         out = {}
         data = read_whole(self.fs, path)
@@ -318,20 +342,37 @@ class PartitionLog:
         names the partition); this line serves a log it does not name yet and a log used
         on its own."""
         text = (f"0\nlog_start_offset={self.log_start_offset}\nrecovery_point={self.recovery_point}\n"
-                f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n")
-        self._write_state(CHECKPOINT_FILE, text.encode())
+                f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n").encode()
+        if text == _ZERO_CHECKPOINT and self._durable.get(CHECKPOINT_FILE, b"") is None:
+            return  # no file says the same to a load
+        self._write_state(CHECKPOINT_FILE, text)
 
     def _write_state(self, name: str, data: bytes) -> bool:
         """write_atomic, unless the file already holds exactly `data`, fsynced; True if written."""
         path = posixpath.join(self.dir, name)
         if self._durable.get(name) == data and self.fs.exists(path):
             return False
+        if name.endswith(".snapshot"):
+            self._forget_durable(_NO_SNAPSHOTS)  # (a failed write may leave one)
         write_atomic(self.fs, path, data)
-        self._durable[name] = data
+        self._note_durable(name, data)
         return True
 
+    def _note_durable(self, name: str, data: bytes | None) -> None:
+        """The state file ``name`` now durably holds ``data`` (None: it is absent)."""
+        if self._durable is _NO_STATE_FILES:  # (shared by new logs until one writes)
+            self._durable = dict(_NO_STATE_FILES)
+        self._durable[name] = data
+
+    def _forget_durable(self, name: str) -> None:
+        """What the state file ``name`` holds is not known any more."""
+        if name in self._durable:
+            if self._durable is _NO_STATE_FILES:
+                self._durable = dict(_NO_STATE_FILES)
+            del self._durable[name]
+
     def _remove_state(self, name: str) -> None:
-        self._durable.pop(name, None)
+        self._forget_durable(name)
         self.fs.remove(posixpath.join(self.dir, name))
 
     def _write_producer_snapshot(self, offset: int) -> None:
@@ -340,6 +381,12 @@ class PartitionLog:
             producers, txns = self.producer_state, self.txn_state
         else:  # (a hollow log has neither: the empty tables' bytes, not remade for this)
             producers, txns = ProducerStateTable(), PartitionTxnState()
+        d = self._durable
+        if (offset == self.log_start_offset == self.log_end_offset and not producers.producers
+                and not txns.ongoing and d.get(_NO_SNAPSHOTS, b"") is None
+                and d.get(TXN_CHECKPOINT_FILE, b"") is None):
+            return  # an empty log without the files: their absence says the same to a load (as
+            # Kafka's takeSnapshot, which writes none when nothing was appended since the last)
         wrote = self._write_state(posixpath.basename(snapshot_path(self.dir, offset)),
                                   producers.to_bytes(txns.ongoing))
         wrote = self._write_state(TXN_CHECKPOINT_FILE, txns.checkpoint_bytes(offset)) or wrote
@@ -372,7 +419,7 @@ class PartitionLog:
         clean = marked if self._dir_clean is None else self._dir_clean
         cp, cp_data = self._read_checkpoint()
         if clean and cp_data is not None:
-            self._durable[CHECKPOINT_FILE] = cp_data  # the clean stop wrote and fsynced it
+            self._note_durable(CHECKPOINT_FILE, cp_data)  # the clean stop wrote and fsynced it
         self.log_start_offset = cp.get("log_start_offset", 0)
         self.recovery_point = cp.get("recovery_point", 0)
         self.cleaner_checkpoint = cp.get("cleaner_checkpoint", 0)
@@ -480,6 +527,8 @@ class PartitionLog:
         self._load_epochs(recovered_from, durable_file=clean)
         if self.recovered_unclean:
             self.flush()  # make the recovered state the new recovery point
+        if self._durable == _NO_STATE_FILES:
+            self._durable = _NO_STATE_FILES  # (one dict for every log without state files)
         self.park_files()  # a start-up holds one partition's descriptors at a time
 
     def _load_epochs(self, recovered_from: int | None, durable_file: bool) -> None:
@@ -498,7 +547,7 @@ class PartitionLog:
             except CheckpointError as e:
                 logger.warning("%s: %s; rebuilding the leader epochs from the log", path, e)
             if durable_file:
-                self._durable[LEADER_EPOCH_CHECKPOINT_FILE] = data
+                self._note_durable(LEADER_EPOCH_CHECKPOINT_FILE, data)
         scan_from: int | None = None
         if cache is not None and recovered_from is None:
             last = self._last_batch_header()
@@ -515,7 +564,13 @@ class PartitionLog:
             cache = self._epochs_from_batches(cache, scan_from)
         cache = cache.truncate_from_end(self.log_end_offset).truncate_from_start(self.log_start_offset)
         self._epochs, self._latest_epoch = cache, cache.latest_epoch
-        if cache.entries or data is not None:  # (a new partition writes none until its first epoch)
+        if durable_file and data is not None and scan_from is None:
+            # the clean stop's file, cut at the log's ends: a later load cuts it the same way, so
+            # it is rewritten only before the next record or change (an empty log's epoch at its
+            # end, which every load drops, is no write per partition at every start)
+            if encode_checkpoint(cache) != data:
+                self.epochs_unwritten = EPOCHS_AT_END
+        elif cache.entries or data is not None:  # (a new partition writes none until its first epoch)
             self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
 
     def _last_batch_header(self):
@@ -545,19 +600,24 @@ class PartitionLog:
         """durable_files: the snapshot and checkpoint found are a clean stop's (fsynced)."""
         leo = self.log_end_offset
         snap = load_latest_snapshot(self.fs, self.dir, leo)
-        if snap is None:
+        if snap is None:  # (and no snapshot file left)
             self.producer_state = ProducerStateTable()
             start = self.log_start_offset
+            self._note_durable(_NO_SNAPSHOTS, None)
         else:
             start, self.producer_state, data = snap
             if durable_files:
-                self._durable[posixpath.basename(snapshot_path(self.dir, start))] = data
+                self._note_durable(posixpath.basename(snapshot_path(self.dir, start)), data)
         # open transactions: from the checkpoint taken with that snapshot, else a full scan
-        cp = PartitionTxnState.load_checkpoint(self.fs, self.dir)
+        cp = None
+        if self.fs.exists(posixpath.join(self.dir, TXN_CHECKPOINT_FILE)):
+            cp = PartitionTxnState.load_checkpoint(self.fs, self.dir)
+        else:
+            self._note_durable(TXN_CHECKPOINT_FILE, None)
         if cp is not None and cp[0] == start:
             txn_start, self.txn_state = cp
             if durable_files:
-                self._durable[TXN_CHECKPOINT_FILE] = self.txn_state.checkpoint_bytes(start)
+                self._note_durable(TXN_CHECKPOINT_FILE, self.txn_state.checkpoint_bytes(start))
         else:
             txn_start, self.txn_state = self.log_start_offset, PartitionTxnState()
         scan_from = min(start, txn_start)
@@ -745,11 +805,11 @@ class PartitionLog:
         batch exactly as on the leader, so this replica can lead next."""
         return self.append(record_set, now_ms, assign_offsets=False, log_append_time=False)
 
-    def write_pending_state(self) -> bool:
+    def write_pending_state(self, epochs: bool = True) -> bool:
         """Write what a new log holds only in memory: its topic id (partition.metadata), then its
-        leader epochs (leader-epoch-checkpoint), each atomically and fsynced; False when nothing
-        was pending. A failure (ENOSPC, EIO) leaves it pending, the log as it was, and raises
-        KafkaStorageError."""
+        leader epochs (leader-epoch-checkpoint; not with ``epochs`` False: see EPOCHS_SOON), each
+        atomically and fsynced; False when nothing was pending. A failure (ENOSPC, EIO) leaves it
+        pending, the log as it was, and raises KafkaStorageError."""
         with self.lock:
             wrote = False
             tid = self.pending_topic_id
@@ -758,9 +818,9 @@ class PartitionLog:
                     partition_metadata.write(self.fs, self.dir, tid)
                     self.pending_topic_id = None
                     wrote = True
-                if self.epochs_unwritten:
+                if self.epochs_unwritten and epochs:
                     self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(self._epochs))
-                    self.epochs_unwritten = False
+                    self.epochs_unwritten = 0
                     wrote = True
             except OSError as e:
                 raise errors.KafkaStorageError(f"{self.dir}: writing its partition.metadata or "
@@ -1248,7 +1308,7 @@ class PartitionLog:
         self.log_start_offset = offset
         self.recovery_point = offset
         self.producer_state = ProducerStateTable()
-        if self._epochs.entries:
+        if self._epochs.entries or self.epochs_unwritten:  # (the file's entries would move to the new start)
             self._set_epochs(LeaderEpochCache())
         self._after_truncation()
 
@@ -1430,6 +1490,9 @@ class PartitionLog:
             base, created_ms, jitter_ms, interval, index_max, _ = h
             seg = LogSegment(self.fs, self.dir, base, index_interval_bytes=interval, index_max_bytes=index_max,
                              created_ms=created_ms, roll_jitter_ms=jitter_ms)
+            if h[5]:  # (its index files are empty and fsynced, or absent: the same to a load)
+                seg.offset_index.assume_synced_empty()
+                seg.time_index.assume_synced_empty()
             self._set_segments([seg])  # (wakes the park watch: the periodic work parks it again)
 
     @contextmanager
@@ -1466,7 +1529,8 @@ class PartitionLog:
             try:
                 if self.offline is not None:
                     raise errors.KafkaStorageError(self.offline)
-                self.write_pending_state()
+                # (leader epochs the file lacks are at the log end: a load drops them anyway)
+                self.write_pending_state(epochs=False)
                 if self._hollow_seg is None:
                     self.active.on_become_inactive()
                     self.flush()

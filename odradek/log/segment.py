@@ -154,6 +154,9 @@ class LogSegment(SegmentTail):
         if self.dirty:
             self.log.fsync()
             self.dirty = False
+        if self.size:  # (an index file is absent only while the segment is empty)
+            self.offset_index.create_if_absent()
+            self.time_index.create_if_absent()
         self.offset_index.flush()
         self.time_index.flush()
         if self._txn_index is not None:
@@ -321,8 +324,8 @@ class LogSegment(SegmentTail):
         segment must be recovered (indexes unusable, or the log does not end where
         its last batch does)."""
         try:
-            self.offset_index.load()
-            self.time_index.load()
+            self.offset_index.load(missing_ok=self.size == 0)
+            self.time_index.load(missing_ok=self.size == 0)
         except IndexCorruptError as e:
             return str(e)
         oi, ti = self.offset_index, self.time_index
