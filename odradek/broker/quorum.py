@@ -19,15 +19,17 @@ import sys
 import time
 import uuid
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from odradek.broker.broker_lifecycle import BrokerLifecycle
 from odradek.broker.controller_channel import ControllerChannel, Forwarding
 from odradek.broker.controller_server import ControllerServer
-from odradek.broker.http_server import HttpMount
-from odradek.broker.observability import NodeHttp
 from odradek.broker.server import BrokerServer, run_event_loop
 from odradek.log.fs import RealFileSystem
 from odradek.log.meta_properties import directory_id, ensure_meta_properties, read_meta_properties
+
+if TYPE_CHECKING:
+    from odradek.broker.http_server import HttpMount
 
 
 def _now_ms() -> int:
@@ -94,7 +96,11 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     lifecycle = BrokerLifecycle(cs, heartbeat_channel, [directory_id(meta)])
     server = None
     # odradek.http.port: a broker's comes with its BrokerServer, a controller's is its own
-    http = NodeHttp(config.http_host, config.http_port) if config.http_port is not None and not cs.is_broker else None
+    http = None
+    if config.http_port is not None and not cs.is_broker:
+        from odradek.broker.observability import NodeHttp
+
+        http = NodeHttp(config.http_host, config.http_port)
     stopping = asyncio.Event()
     try:
         if http is not None:

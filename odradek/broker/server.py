@@ -16,19 +16,17 @@ from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.heap_trim import HeapTrim, malloc_trim
 from odradek.testing.clock import SystemClock, VirtualClock
-from odradek.testing.faults import FaultTable
-from odradek.testing.trace_sink import TraceSink
-from odradek.broker.http_server import HttpMount
 from odradek.broker.log_format import formatter
 from odradek.broker.listeners import ServedListener, served_listeners
 from odradek.config import ConfigError
 from odradek.security.quotas import SENSOR_EXPIRY_CHECK_MS, SENSOR_EXPIRY_MS, ClientQuotas
 from odradek.security.sasl import SaslSession
-from odradek.broker.observability import NodeHttp
 from odradek.wire.frames import BufferPool
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what a broker without these settings never imports (~30 ms of its start)
+    from odradek.broker.http_server import HttpMount
     from odradek.broker.quorum import QuorumBroker
+    from odradek.testing.trace_sink import TraceSink
 
 log = logging.getLogger("odradek.broker")
 
@@ -64,11 +62,19 @@ class BrokerServer:
         self.port = None
         # odradek for tests (odradek/testing): the broker's clock, injected faults, the request trace
         self.clock = VirtualClock() if config.testing_virtual_clock else SystemClock()
-        self.faults = FaultTable() if config.testing_control_enable else None
+        self.faults = None  # odradek.testing.control.enable: the fault rules (odradek.testing.faults)
+        if config.testing_control_enable:
+            from odradek.testing.faults import FaultTable
+
+            self.faults = FaultTable()
         self.trace: TraceSink | None = None  # opened by start() (a bad path stops the start with its error)
         self._woken = None  # set to run the periodic work at once (the virtual clock advanced)
         # odradek.http.port: metrics and health (broker/observability.py); None: no HTTP listener
-        self.http = NodeHttp(config.http_host, config.http_port) if config.http_port is not None else None
+        self.http = None
+        if config.http_port is not None:
+            from odradek.broker.observability import NodeHttp
+
+            self.http = NodeHttp(config.http_host, config.http_port)
         self.topic_stats = self.http.topic_stats if self.http is not None else None
         self.request_stats = self.http.request_stats if self.http is not None else None
         self.control = None  # the pause switch and test network of odradek.testing (control_routes.NodeControl)
@@ -96,6 +102,8 @@ class BrokerServer:
         self._stopping = asyncio.Event()
         self.registry = REGISTRY if cluster is None else cluster.registry(REGISTRY)
         if self.config.testing_trace_file:
+            from odradek.testing.trace_sink import TraceSink
+
             self.trace = TraceSink(self.config.testing_trace_file, self.clock.now_ms)
         if self.http is not None:
             await self.http.start(self.loop)
