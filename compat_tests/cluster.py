@@ -51,6 +51,8 @@ STOP_S = 30   # SIGTERM to exit: a broker's controlled shutdown waits for the co
 # A directory: every node's output lines are also appended to <dir>/node-<id>.log (kept after the
 # run, restarts included), to read a failure that comes and goes; unset, nothing is written.
 LOGS_ENV = "ODRADEK_CLUSTER_LOGS"
+# The nodes' log level (e.g. DEBUG: the group coordinator's commits and assignments); INFO unset.
+LOG_LEVEL_ENV = "ODRADEK_CLUSTER_LOG_LEVEL"
 
 
 def run_log(name: str):
@@ -339,7 +341,7 @@ def free_base(controllers: int, brokers: int) -> int:
 def odradek_node(props: dict[str, str]) -> ClusterNode:
     """An `odradek serve` node of these settings (node.id, process.roles, listeners, log.dirs, ...)."""
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               ODRADEK_LOG_LEVEL="INFO")
+               ODRADEK_LOG_LEVEL=os.environ.get(LOG_LEVEL_ENV, "INFO"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     ports = {}  # listener name -> port
     for listener in props["listeners"].split(","):

@@ -38,6 +38,7 @@ from odradek.broker.host_resolver import host_resolves
 from odradek.broker.purgatory import Purgatory
 from odradek.broker.raft_driver import TICK_MS, RaftDriver
 from odradek.broker.services import ControllerMetadata
+from odradek.broker.session_fencing import CHECK_S as FENCE_CHECK_S, SessionFencer
 from odradek.controller.acls import CLUSTER, CLUSTER_ACTION, CLUSTER_NAME
 from odradek.controller.admin_writes import WriteSession
 from odradek.controller.broker_heartbeats import BrokerHeartbeats
@@ -264,19 +265,23 @@ class ControllerServer:
     async def _fence_expired_sessions(self) -> None:
         """Active controller: fence brokers whose heartbeats stopped (broker.session.timeout.ms),
         one at a time as Kafka, each fence moving the broker's leaderships and ISR places."""
+        fencer = SessionFencer(self._heartbeats, self._unfenced_brokers, self._fence, _now_ms)
         while True:
-            await asyncio.sleep(0.5)
-            while self.active:
-                unfenced = [b.node_id for b in self.controller.image.brokers.values() if not b.fenced]
-                stale = self._heartbeats.stale(unfenced, _now_ms())
-                if stale is None:
-                    break
-                async with self._write_lock:
-                    if not self.active:
-                        break
-                    log.info("Fencing broker %d because its session has timed out.", stale)
-                    await self._write(lambda d: d.fence([stale]))
-                    self._heartbeats.touch(stale, _now_ms(), -1, True)
+            await asyncio.sleep(FENCE_CHECK_S)
+            if self.active:
+                await fencer.fence_expired()
+
+    def _unfenced_brokers(self) -> list[int]:
+        return [b.node_id for b in self.controller.image.brokers.values() if not b.fenced]
+
+    async def _fence(self, broker_id: int) -> bool:
+        async with self._write_lock:
+            if not self.active:
+                return False
+            log.info("Fencing broker %d because its session has timed out.", broker_id)
+            await self._write(lambda d: d.fence([broker_id]))
+            self._heartbeats.touch(broker_id, _now_ms(), -1, True)
+        return True
 
     async def _expire_mutation_quotas(self) -> None:
         """Clients gone for an hour leave the controller mutation quota's buckets, as the broker's
@@ -484,6 +489,9 @@ class ControllerServer:
             return bhr.BrokerHeartbeatResponse(error_code=NOT_CONTROLLER)
         hb = self._heartbeats
         bid = req.broker_id
+        b = self.controller.image.brokers.get(bid)
+        if b is not None and b.epoch == req.broker_epoch:
+            hb.contact(bid, _now_ms())  # as it comes in (Kafka's trackBrokerHeartbeat), before any write
 
         def decide(d):
             return d.broker_heartbeat(bid, req.broker_epoch, req.current_metadata_offset, req.want_fence,

@@ -33,6 +33,13 @@ class BrokerHeartbeats:
         if fenced:
             s.shutdown_offset = -1  # a fenced broker leaves controlled shutdown
 
+    def contact(self, broker_id: int, now_ms: int) -> None:
+        """A heartbeat of the broker's current registration came in (Kafka's BrokerHeartbeatTracker
+        contact time): its session lives on, whatever the heartbeat then decides."""
+        s = self._sessions.get(broker_id)
+        if s is not None and now_ms > s.last_ms:
+            s.last_ms = now_ms
+
     def registered(self, broker_id: int, now_ms: int) -> None:
         self._sessions[broker_id] = _Session(now_ms)
 

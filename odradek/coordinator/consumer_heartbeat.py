@@ -31,6 +31,7 @@ from . import group_records as rec
 from .consumer_group_state import (
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+    MEMBER_STATE_NAMES,
     UNREVOKED_PARTITIONS,
     ConsumerGroup,
     ConsumerMember,
@@ -499,6 +500,11 @@ class ConsumerProtocol:
             g.static_members[updated.instance_id] = hb.member_id
         g.resolved_regexes = hb.regexes
         self._topics_sig = hb.sig
+        if updated is not before and log.isEnabledFor(logging.DEBUG):
+            log.debug("[GroupId %s] Member %s new assignment state: epoch=%d, previousEpoch=%d, state=%s, "
+                      "assignedPartitions=%s and revokedPartitions=%s.", hb.group_id, hb.member_id,
+                      updated.member_epoch, updated.previous_member_epoch, MEMBER_STATE_NAMES[updated.state],
+                      self._partitions(updated.assigned), self._partitions(updated.pending_revocation))
         if hb.group_epoch != g.group_epoch:
             log.info("[GroupId %s] Bumped group epoch to %d.", hb.group_id, hb.group_epoch)
             self.coord.rebalances[CONSUMER] += 1
@@ -508,6 +514,12 @@ class ConsumerProtocol:
         g.assignment_epoch = hb.assignment_epoch
         mp.heartbeat_timers(updated, before, now_ms, self.config.group_consumer_session_timeout_ms,
                             UNREVOKED_PARTITIONS)
+
+    def _partitions(self, assigned: dict) -> str:
+        """A member's {topic id: {partition: epoch}} as topic-partition@epoch, for the log."""
+        names = {tid: name for name, (tid, _n) in self.coord.topics.items()}
+        return "[" + ", ".join(f"{names.get(tid, tid.hex())}-{p}@{e}" for tid, ps in assigned.items()
+                               for p, e in sorted(ps.items())) + "]"
 
     def _preferred_assignor(self, members: dict) -> str:
         counts: dict = {}

@@ -44,6 +44,7 @@ CoordinatorLog protocol (result.py)::
 
 from __future__ import annotations
 
+import logging
 import random
 import uuid
 from dataclasses import dataclass
@@ -70,6 +71,8 @@ from .streams_heartbeat import StreamsConfig, StreamsHeartbeatRequest, StreamsHe
 E = ErrorCode
 S = GroupState
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 __all__ = ["CoordinatorError", "CoordinatorLog", "GroupConfig", "GroupCoordinator"]
 
@@ -317,6 +320,11 @@ class GroupCoordinator:
         else:
             err = g.validate_commit(member_id, group_instance_id, generation_id, list(offsets), False,
                                     api_version, now_ms, self.topics)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("[GroupId %s] Committing offsets %s from member %s with epoch %d: %s.", group_id,
+                      {f"{t}-{p}": v[0] for (t, p), v in offsets.items()}, member_id, generation_id,
+                      err.name if isinstance(err, ErrorCode)
+                      else {f"{t}-{p}": e.name for (t, p), e in err.items()})
         result: dict = {}
         if isinstance(err, dict):  # some partitions refused (an older member epoch)
             result = {tp: e for tp, e in err.items() if e is not E.NONE}
@@ -331,6 +339,9 @@ class GroupCoordinator:
 
         def apply() -> dict:
             g.offsets.update(staged)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug("[GroupId %s] Offsets %s of member %s written.", group_id,
+                          {f"{t}-{p}": v.offset for (t, p), v in staged.items()}, member_id)
             return {**result, **{tp: E.NONE for tp in staged}}
 
         return self.write(group_id, CoordinatorResult(
@@ -382,7 +393,11 @@ class GroupCoordinator:
         """partitions: [(topic, partition)] or None for all; topic_ids: {topic: its current id} (an offset
         stored under another id is not seen). Returns (error, {tp: OffsetAndMetadata | None})."""
         g = self.groups.get(group_id)
-        return E.NONE, offset_store.fetch(g.offsets if g is not None else {}, partitions, topic_ids)
+        got = offset_store.fetch(g.offsets if g is not None else {}, partitions, topic_ids)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("[GroupId %s] Fetched offsets %s.", group_id,
+                      {f"{t}-{p}": v.offset if v is not None else None for (t, p), v in got.items()})
+        return E.NONE, got
 
     def delete_offsets(self, group_id: str, partitions: list, now_ms: int) -> tuple[ErrorCode, dict]:
         g = self.groups.get(group_id)
