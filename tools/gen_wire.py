@@ -37,7 +37,7 @@ FIXED = {
 VARIABLE = ("string", "bytes", "records")
 # structs an array also takes already encoded (base.Encoded, from Message.encoded(version)): a
 # broker caches their bytes (a Metadata response's topics, one encoding per topic and version)
-PRE_ENCODABLE = frozenset({"MetadataResponseTopic"})
+PRE_ENCODABLE = frozenset({"MetadataResponseTopic", "CreatableTopicResult"})
 
 
 # ---------------------------------------------------------------- parsing

@@ -14,15 +14,16 @@ def _topic(name, partitions):
     return CreatableTopic(name=name, num_partitions=partitions, replication_factor=1, assignments=[], configs=[])
 
 
-def _drive(b, resp):
-    """The steps, as the connection drives them; the topics existing after each."""
+def _drive(b, resp, version=7):
+    """The steps, as the connection drives them; the topics existing after each. The answer as
+    its reader sees it (a large CreateTopics answer's topics are encoded in steps: decoded here)."""
     seen = []
     while isinstance(resp, Stepped):
         done = resp.step(b.clock_ms())
         seen.append(len(b.controller.image.topics))
         if done is not None:
             resp = done
-    return resp, seen
+    return resp.plain(version), seen
 
 
 def test_a_large_request_is_created_in_steps_with_the_single_write_answer(tmp_path):
@@ -81,6 +82,32 @@ def test_an_oversized_request_is_refused_whole_before_any_write(tmp_path):
         b.close()
 
 
+def test_a_large_answer_is_encoded_in_steps_with_the_bytes_of_one_piece(tmp_path):
+    from odradek.wire.base import Encoded
+    from odradek.wire.messages.create_topics_response import CreateTopicsResponse
+
+    b = start_broker(tmp_path)
+    try:
+        n = 2 * create_topics.ANSWER_STEP + 7
+        resp = call(b, "create_topics", CreateTopicsRequest(
+            topics=[_topic(f"a{i}", 1) for i in range(n)] + [_topic("bad name", 1)], timeout_ms=1000), 5)
+        steps = 0
+        while isinstance(resp, Stepped):
+            steps += 1
+            done = resp.step(b.clock_ms())
+            if done is not None:
+                resp = done
+        assert isinstance(resp, CreateTopicsResponse) and all(t.__class__ is Encoded for t in resp.topics)
+        plain = resp.plain(5)
+        assert [(t.name, t.error_code) for t in plain.topics] == (
+            [(f"a{i}", 0) for i in range(n)] + [("bad name", 17)])
+        assert len(plain.topics[0].configs) > 20  # (v5: each created topic's configs)
+        assert plain.encode(5) == resp.encode(5)
+        assert steps >= n // create_topics.STEP_PARTITIONS + n // create_topics.ANSWER_STEP
+    finally:
+        b.close()
+
+
 def _delete(b, topics, version=6):
     from odradek.wire.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
 
@@ -100,7 +127,7 @@ def test_a_large_delete_is_made_in_steps_with_the_single_write_answer(tmp_path):
         before = len(b.controller.image.topics)
         resp = _delete(b, names[:100] + ["nope", "t100", "t100"] + names[101:])
         assert isinstance(resp, Stepped)
-        resp, seen = _drive(b, resp)
+        resp, seen = _drive(b, resp, 6)
         assert len(seen) >= 119 // delete_topics.STEP_TOPICS and seen[-1] == before - 119
         got = [(t.name, t.error_code) for t in resp.responses]
         # errors first, then the deletions, as one write answers
@@ -121,7 +148,7 @@ def test_metadata_auto_creating_many_topics_creates_them_in_steps(tmp_path):
         resp = call(b, "metadata", MetadataRequest(topics=[MetadataRequestTopic(name=n) for n in names],
                                                    allow_auto_topic_creation=True), 12)
         assert isinstance(resp, Stepped)
-        resp, seen = _drive(b, resp)
+        resp, seen = _drive(b, resp, 12)
         assert len(seen) > 2 and seen == sorted(seen)
         assert [(t.name, t.error_code) for t in resp.topics] == [(n, 3) for n in names]  # Kafka 4.3's answer
         assert set(names) <= set(b.controller.image.topics)

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Encoded as _Encoded, Message
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -115,7 +115,12 @@ def _e_CreateTopicsResponse_0(o, w):
     x = o.topics
     w.append(_I(len(x)))
     for e in x:
-        _e_CreatableTopicResult_0(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_CreatableTopicResult_0:
+                raise TypeError('CreatableTopicResult encoded for another version')
+            w.append(e.data)
+        else:
+            _e_CreatableTopicResult_0(e, w)
 
 
 def _d_CreatableTopicConfigs_0(b, p):
@@ -233,7 +238,12 @@ def _e_CreateTopicsResponse_1(o, w):
     x = o.topics
     w.append(_uv(len(x) + 1))
     for e in x:
-        _e_CreatableTopicResult_1(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_CreatableTopicResult_1:
+                raise TypeError('CreatableTopicResult encoded for another version')
+            w.append(e.data)
+        else:
+            _e_CreatableTopicResult_1(e, w)
     _wtag(w, o._unknown_tagged)
 
 
@@ -329,9 +339,15 @@ def _e_CreateTopicsResponse_2(o, w):
     x = o.topics
     w.append(_uv(len(x) + 1))
     for e in x:
-        _e_CreatableTopicResult_2(e, w)
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_CreatableTopicResult_2:
+                raise TypeError('CreatableTopicResult encoded for another version')
+            w.append(e.data)
+        else:
+            _e_CreatableTopicResult_2(e, w)
     _wtag(w, o._unknown_tagged)
 
 
 CreateTopicsResponse._DECODERS = {2: _d_CreateTopicsResponse_0, 3: _d_CreateTopicsResponse_0, 4: _d_CreateTopicsResponse_0, 5: _d_CreateTopicsResponse_1, 6: _d_CreateTopicsResponse_1, 7: _d_CreateTopicsResponse_2}
 CreateTopicsResponse._ENCODERS = {2: _e_CreateTopicsResponse_0, 3: _e_CreateTopicsResponse_0, 4: _e_CreateTopicsResponse_0, 5: _e_CreateTopicsResponse_1, 6: _e_CreateTopicsResponse_1, 7: _e_CreateTopicsResponse_2}
+CreatableTopicResult._ENCODERS = {2: _e_CreatableTopicResult_0, 3: _e_CreatableTopicResult_0, 4: _e_CreatableTopicResult_0, 5: _e_CreatableTopicResult_1, 6: _e_CreatableTopicResult_1, 7: _e_CreatableTopicResult_2}
