@@ -62,6 +62,8 @@ _NO_SNAPSHOTS = "*.snapshot"
 # until a file is written (_note_durable)
 _NO_STATE_FILES: dict[str, bytes | None] = {CHECKPOINT_FILE: None, TXN_CHECKPOINT_FILE: None,
                                             _NO_SNAPSHOTS: None}
+# the files besides its one segment's that an empty log loaded hollow may hold (_load_hollow)
+_HOLLOW_LOAD_FILES = frozenset((CHECKPOINT_FILE, LEADER_EPOCH_CHECKPOINT_FILE, partition_metadata.FILE))
 # PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. In either case the file and
 # the cache differ only in entries at or past the log end, which a load drops anyway, so a close or
 # a crash loses nothing; the first record (or any other change of the cache) writes it first.
@@ -201,7 +203,8 @@ class PartitionLog:
         # the epoch cache holds what leader-epoch-checkpoint does not yet (see assign_epoch)
         self.epochs_unwritten = 0  # (EPOCHS_SOON, EPOCHS_AT_END)
         fresh = new and not fs.isdir(directory)
-        fs.makedirs(directory)
+        if new or clean_shutdown is None:  # (an owner's load names a directory it listed)
+            fs.makedirs(directory)
         try:
             if fresh and not self.config.preallocate:  # a new partition: nothing on disk to load
                 # (Kafka's createLog): its first segment's file, and the log hollow until used
@@ -414,6 +417,8 @@ class PartitionLog:
     def _load(self, now_ms: int) -> None:
         fs, d = self.fs, self.dir
         names = fs.listdir(d)
+        if self._dir_clean and self._load_hollow(names, now_ms):
+            return
         clean_marker = posixpath.join(d, CLEAN_SHUTDOWN_FILE)
         marked = CLEAN_SHUTDOWN_FILE in names  # (a managed log's is an older odradek's: removed too)
         clean = marked if self._dir_clean is None else self._dir_clean
@@ -530,6 +535,64 @@ class PartitionLog:
         if self._durable == _NO_STATE_FILES:
             self._durable = _NO_STATE_FILES  # (one dict for every log without state files)
         self.park_files()  # a start-up holds one partition's descriptors at a time
+
+    def _load_hollow(self, names: list[str], now_ms: int) -> bool:
+        """The load of an empty log after a clean stop, made hollow without opening its segment
+        (most partitions of a broker with many: a restart reads a few small files per log, not
+        its segment and indexes): one empty segment file at the log start, empty or absent
+        index files, no producer snapshot or transaction checkpoint. The state is what _load
+        then _try_hollow would make of it; False (nothing changed) for any other log."""
+        c = self.config
+        if c.compact or c.preallocate or len(names) > 6:
+            return False
+        seg_name = None
+        for name in names:
+            if name.endswith(".log"):
+                if seg_name is not None:
+                    return False
+                seg_name = name
+            elif name not in _HOLLOW_LOAD_FILES and not name.endswith((".index", ".timeindex")):
+                return False
+        if seg_name is None or not seg_name[:-4].isdigit():
+            return False
+        stem = seg_name[:-4]
+        base = int(stem)
+        fs, d = self.fs, self.dir
+        for name in names:
+            if name.endswith(".index") or name.endswith(".timeindex"):
+                if name.partition(".")[0] != stem or fs.size(posixpath.join(d, name)):
+                    return False  # (another segment's, or entries to check: the whole load)
+        if fs.size(posixpath.join(d, seg_name)):
+            return False
+        cp: dict[str, int] = {}
+        cp_data = None
+        if CHECKPOINT_FILE in names:
+            cp, cp_data = self._read_checkpoint()
+            if cp_data is None or cp.get("log_start_offset", 0) > base:
+                return False  # (unreadable, or the log starts past its segment: the whole load)
+        epochs_data = None
+        cache = LeaderEpochCache()
+        if LEADER_EPOCH_CHECKPOINT_FILE in names:
+            epochs_data = read_whole(fs, posixpath.join(d, LEADER_EPOCH_CHECKPOINT_FILE))
+            try:
+                cache = decode_checkpoint(epochs_data)
+            except CheckpointError:
+                return False
+        # as _load: the log starts at its segment, every offset within [start, end] = [base, base]
+        self.log_start_offset = self.cleaner_checkpoint = self._high_watermark = base
+        self.recovery_point = min(cp.get("recovery_point", 0), base)
+        cache = cache.truncate_from_end(base).truncate_from_start(base)
+        self._epochs, self._latest_epoch = cache, cache.latest_epoch
+        durable = {CHECKPOINT_FILE: cp_data, TXN_CHECKPOINT_FILE: None, _NO_SNAPSHOTS: None}
+        if epochs_data is not None:
+            durable[LEADER_EPOCH_CHECKPOINT_FILE] = epochs_data
+            if encode_checkpoint(cache) != epochs_data:
+                self.epochs_unwritten = EPOCHS_AT_END
+        self._durable = _NO_STATE_FILES if durable == _NO_STATE_FILES else durable
+        self._hollow((base, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
+                      c.segment_index_bytes, True))
+        self._park_watch.all_parked = True
+        return True
 
     def _load_epochs(self, recovered_from: int | None, durable_file: bool) -> None:
         """The leader-epoch cache from its checkpoint, as Kafka's log loading: the entries
