@@ -205,8 +205,9 @@ def tool_command(name: str, *args: str, write_archive: Path | None = None) -> li
     return ["java", *TOOL_JVM, *cds, "-cp", classpath(), cls, *args]
 
 
-def run_tool(name: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """Run one of Kafka's tools to completion, output captured as text. The first run of a tool
+def run_tool(name: str, *args: str, timeout: float = 120, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """Run one of Kafka's tools to completion, output captured as text (stdin: its input, else it
+    inherits this process's stdin). The first run of a tool
     leaves its class-data-sharing archive for the next ones: one process at a time writes it (under
     a lock, aside, then renamed into place); a run that finds another process writing it goes
     without an archive instead of writing one more (parallel test workers starting the same tool
@@ -221,7 +222,7 @@ def run_tool(name: str, *args: str, timeout: float = 120) -> subprocess.Complete
                 written = archive.with_name(f"{archive.name}.{os.getpid()}.{threading.get_ident()}.tmp")
                 stack.callback(written.unlink, missing_ok=True)
         r = subprocess.run(tool_command(name, *args, write_archive=written), capture_output=True, text=True,
-                           timeout=timeout)
+                           timeout=timeout, input=stdin)
         if written is not None and r.returncode == 0 and written.exists() and written.stat().st_size > 0:
             os.replace(written, archive)
         return r

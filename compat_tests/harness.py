@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 import apache_kafka
+from apache_kafka.tool_server import ToolServer
 from odradek.testing.ports import free_port  # noqa: F401 (the suite's free ports: below the ephemeral range)
 
 REPO = Path(__file__).resolve().parent.parent
@@ -238,13 +239,18 @@ class RawClient:
         self.sock.close()
 
 
-def kafka_tool(name: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Run Kafka 4.3's own CLI tool bin/kafka-NAME.sh ARGS (from Maven Central, see apache_kafka);
-    skips the test when Java or Maven is missing."""
+KAFKA_TOOLS = ToolServer()  # this process's (each test worker's) tool JVM, started on first use
+
+
+def kafka_tool(name: str, *args: str, timeout: float = 300, stdin: str | None = None) -> subprocess.CompletedProcess:
+    """Run Kafka 4.3's own CLI tool bin/kafka-NAME.sh ARGS (from Maven Central, see apache_kafka), its
+    output as a JVM of its own gives it, in this process's long-lived tool JVM
+    (apache_kafka.tool_server; ODRADEK_KAFKA_TOOL_SERVER=0: a JVM per call); skips the test when Java
+    or Maven is missing."""
     reason = apache_kafka.missing()
     if reason:
         pytest.skip(reason)
-    return apache_kafka.run_tool(name, *args, timeout=timeout)
+    return KAFKA_TOOLS.run(name, *args, timeout=timeout, stdin=stdin)
 
 
 CHECK_LINE = re.compile(r"(PASS|FAIL) (\S+?)(?::| \()(.*)")
