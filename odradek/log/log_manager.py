@@ -470,12 +470,16 @@ class LogManager:
         n = 0
         for log in list(self._active):
             n += log.maybe_flush(now_ms)
-            if log.idle:
-                with log.lock:  # (a use in another thread remakes it under this lock, then _watch)
+            # (a use in another thread remakes it under its lock, then _watch; a log whose lock a
+            # thread holds, fsyncing, is looked at in the next call: the loop does not wait for it)
+            if log.idle and log.lock.acquire(blocking=False):
+                try:
                     if log.idle:
                         self._active.pop(log, None)
                         if log.hollow:
                             self._whole.pop(log, None)
+                finally:
+                    log.lock.release()
         self.maybe_checkpoint_high_watermarks(now_ms)
         return n
 

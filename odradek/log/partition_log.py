@@ -1454,26 +1454,35 @@ class PartitionLog:
 
     def maybe_flush(self, now_ms: int) -> bool:
         """flush.ms policy, called periodically by the LogManager. A failure is logged (once
-        until a flush succeeds again) and retried at the next call."""
-        with self.lock:
-            if self.unflushed_messages and now_ms - self.last_flush_ms >= self.config.flush_ms:
-                try:
-                    self.flush()
-                except OSError as e:
-                    self._periodic_failed("flush", e)
-                    return False
-                if self._periodic_failing:
-                    self._periodic_failing = False
-                    logger.info("%s: flushed again", self.dir)
-                self.last_flush_ms = now_ms
-                return True
-            if not self.unflushed_messages:
-                self.last_flush_ms = now_ms
-            leo = self.log_end_offset
-            if leo == self._idle_leo:
-                self.park_files()
-            self._idle_leo = leo
+        until a flush succeeds again) and retried at the next call. A log whose lock another thread
+        holds (the background writer of a new log's partition.metadata, fsyncing) is left for the
+        next call: the event loop does not wait for that thread's disk."""
+        if not self.lock.acquire(blocking=False):
             return False
+        try:
+            return self._maybe_flush(now_ms)
+        finally:
+            self.lock.release()
+
+    def _maybe_flush(self, now_ms: int) -> bool:
+        if self.unflushed_messages and now_ms - self.last_flush_ms >= self.config.flush_ms:
+            try:
+                self.flush()
+            except OSError as e:
+                self._periodic_failed("flush", e)
+                return False
+            if self._periodic_failing:
+                self._periodic_failing = False
+                logger.info("%s: flushed again", self.dir)
+            self.last_flush_ms = now_ms
+            return True
+        if not self.unflushed_messages:
+            self.last_flush_ms = now_ms
+        leo = self.log_end_offset
+        if leo == self._idle_leo:
+            self.park_files()
+        self._idle_leo = leo
+        return False
 
     def set_activity_listener(self, fn: Callable[["PartitionLog"], None] | None) -> None:
         """``fn(log)`` is called when the log is used after being idle (a parked file opened

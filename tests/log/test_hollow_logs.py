@@ -261,3 +261,37 @@ def test_a_crash_before_the_first_epoch_is_written_loses_nothing(tmp_path):
     lm3 = LogManager("/data", fs=fs2.restart("lost"), default_config=CFG)
     assert lm3.get("t", 0).epochs.latest_epoch == 4 and lm3.get("t", 0).log_end_offset == 1
     lm3.close()
+
+
+def test_the_periodic_pass_does_not_wait_for_a_log_another_thread_holds(tmp_path):
+    """The background writer holds a new log's lock while it fsyncs its partition.metadata: the
+    event loop's periodic pass (flush.ms policy, parking, the idle set) leaves that log for its
+    next pass instead of waiting for the writer's disk (issue 27: loop blocks of seconds)."""
+    import threading
+
+    lm = LogManager(str(tmp_path), default_config=CFG)
+    held = lm.get_or_create("t", 0, topic_id=b"\x07" * 16)
+    other = lm.get_or_create("t", 1, topic_id=b"\x07" * 16)
+    holding, release = threading.Event(), threading.Event()
+
+    def writer():
+        with held.lock:
+            holding.set()
+            release.wait(60)
+
+    w = threading.Thread(target=writer, daemon=True)
+    w.start()
+    assert holding.wait(10)
+    passes = threading.Thread(target=lambda: [lm.flush_dirty(now) for now in (1, 2, 3)], daemon=True)
+    passes.start()
+    passes.join(30)
+    try:
+        assert not passes.is_alive()  # (it would wait for the writer forever)
+        assert other not in lm._active and held in lm._active  # the free log went idle; the held one waits
+    finally:
+        release.set()
+        w.join(10)
+    for now in (4, 5, 6):
+        lm.flush_dirty(now)
+    assert held not in lm._active
+    lm.close()
