@@ -26,7 +26,7 @@ from __future__ import annotations
 import itertools
 import logging
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Protocol
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Protocol
 
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, DeletedRecords, NotLed, low_watermark_key
 from odradek.config import RACK_AWARE_SELECTOR
@@ -157,10 +157,12 @@ class ReplicaManager:
         self._send_alter_partition = send_alter_partition
         self.image = None
         self.started = False
-        # (topic, partition) -> leader epoch, for every partition led here
-        self.leader_epochs: dict[tuple[str, int], int] = {}
         # (topic, partition) -> its PartitionLeader (one per leader epoch), for every partition led here
         self.leaders: dict[tuple[str, int], PartitionLeader] = {}
+        # (topic, partition) -> leader epoch, for every partition led here (a view of ``leaders``)
+        self.leader_epochs: Mapping[tuple[str, int], int] = LeaderEpochs(self.leaders)
+        # the unfenced brokers' epochs of the image's broker table last seen, shared by the leaders
+        self._alive: tuple[object, dict[int, int]] = (None, {})
         # (topic, partition) -> (leader id, leader epoch) of the partitions followed here
         self.following: dict[tuple[str, int], tuple[int, int]] = {}
         # called after each leadership change with ({tp: leader epoch} now led here at a new epoch,
@@ -367,7 +369,9 @@ class ReplicaManager:
         """Kafka's applyDelta: the partitions whose leader is this node become (or stay) leaders,
         the others followers of the image's leader; a partition no longer here is neither.
         Only the partitions in ``scope`` (those of the topics that changed) are looked at."""
-        alive = {b.node_id: b.epoch for b in image.brokers.values() if not b.fenced}
+        if self._alive[0] is not image.brokers:  # (the same broker table: the same mapping, shared)
+            self._alive = (image.brokers, {b.node_id: b.epoch for b in image.brokers.values() if not b.fenced})
+        alive = self._alive[1]
         led, followed = {}, {}
         for tp in wanted:
             if self.logs.get(*tp) is None:
@@ -398,13 +402,11 @@ class ReplicaManager:
             leaders[tp] = leader
             self._drain(tp, leader)
         resigned = [tp for tp in scope if tp in self.leaders and leaders.get(tp) is not self.leaders[tp]]
-        old_epochs = {tp: self.leader_epochs[tp] for tp in scope if tp in self.leader_epochs}
+        old_epochs = {tp: self.leaders[tp].leader_epoch for tp in scope if tp in self.leaders}
         for tp in scope:
             if tp in self.leaders and tp not in leaders:
                 del self.leaders[tp]
-                self.leader_epochs.pop(tp, None)
         self.leaders.update(leaders)
-        self.leader_epochs.update({tp: ld.leader_epoch for tp, ld in leaders.items()})
         for tp in resigned:  # waiting acks=all produces answer NOT_LEADER_OR_FOLLOWER, fetches wake
             self._poke(("partition", tp[0], tp[1]))
         for tp, (leader_id, epoch) in followed.items():
@@ -554,7 +556,8 @@ class ReplicaManager:
         return NotLed(ErrorCode.NOT_LEADER_OR_FOLLOWER, part.leader, part.leader_epoch)
 
     def leader_epoch(self, topic: str, partition: int) -> int:
-        return self.leader_epochs.get((topic, partition), -1)
+        leader = self.leaders.get((topic, partition))
+        return leader.leader_epoch if leader is not None else -1
 
     def check_append(self, topic: str, partition: int, acks: int) -> ErrorCode:
         """Before an append as leader: NOT_ENOUGH_REPLICAS for acks=all while the ISR is
@@ -646,6 +649,25 @@ class ReplicaManager:
         if leader is None:
             return self.not_led(topic, partition)
         return leader.low_watermark
+
+
+class LeaderEpochs(Mapping):
+    """(topic, partition) -> leader epoch of every partition led here: read through the leaders
+    (no table of its own)."""
+
+    __slots__ = ("_leaders",)
+
+    def __init__(self, leaders: dict[tuple[str, int], PartitionLeader]):
+        self._leaders = leaders
+
+    def __getitem__(self, tp: tuple[str, int]) -> int:
+        return self._leaders[tp].leader_epoch
+
+    def __iter__(self):
+        return iter(self._leaders)
+
+    def __len__(self) -> int:
+        return len(self._leaders)
 
 
 def _epoch_error(requested: int, current: int) -> ErrorCode:

@@ -5,6 +5,7 @@ and acks=all completion. Pure: time comes in as now_ms, results come out of read
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping
 
 from odradek.log.leader_epoch_cache import UNDEFINED
@@ -56,7 +57,7 @@ class FollowerProgress:
 
 
 # ---------------------------------------------------------------- ISR states (Kafka's PartitionState)
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CommittedIsr:
     isr: frozenset[int]
 
@@ -97,6 +98,37 @@ class PendingShrinkIsr:
 
 IsrState = CommittedIsr | PendingExpandIsr | PendingShrinkIsr
 
+# one CommittedIsr per distinct ISR, shared by every leader with that ISR (a broker leading
+# 100,000 partitions has a handful of distinct ISRs: one set and one state object each, not
+# one per partition); bounded, beyond it a state of its own
+_COMMITTED: dict[frozenset[int], CommittedIsr] = {}
+_COMMITTED_MAX = 4096
+
+
+def committed_isr(isr: frozenset[int]) -> CommittedIsr:
+    """The (shared, immutable) CommittedIsr of ``isr``."""
+    st = _COMMITTED.get(isr)
+    if st is None:
+        st = CommittedIsr(isr)
+        if len(_COMMITTED) < _COMMITTED_MAX:
+            _COMMITTED[isr] = st
+    return st
+
+
+# what a leader with no follower or no waiting produce holds: shared, never changed (a new
+# follower map or waiting list replaces it)
+_NO_FOLLOWERS: Mapping[int, FollowerProgress] = MappingProxyType({})
+_NO_WAITING: tuple = ()
+
+
+def _follower_map(broker_id: int, replicas: tuple[int, ...],
+                  known: Mapping[int, FollowerProgress]) -> Mapping[int, FollowerProgress]:
+    """The progress of each follower among ``replicas`` (kept from ``known``, else new); with
+    none, the shared empty map."""
+    if all(r == broker_id for r in replicas):
+        return _NO_FOLLOWERS
+    return {r: known.get(r) or FollowerProgress(r) for r in replicas if r != broker_id}
+
 # AlterPartition errors after which the leader goes back to its committed ISR; others in
 # STAY_PENDING wait for the next metadata update; any other error is retried.
 REVERT_ON = {ErrorCode.OPERATION_NOT_ATTEMPTED, ErrorCode.INELIGIBLE_REPLICA}
@@ -113,7 +145,14 @@ class WaitingProduce:
 
 class PartitionLeader:
     """One per leader epoch on its leader (Kafka's Partition.makeLeader with a new epoch;
-    same-epoch partition changes go through apply_metadata)."""
+    same-epoch partition changes go through apply_metadata). ``alive_brokers`` is kept as given,
+    not copied (one mapping shared by the leaders of a metadata change): the caller does not
+    change it afterwards. Slotted, and a single replica's leader shares its empty follower map,
+    waiting list and ISR state with every other: a broker holds one per partition it leads."""
+
+    __slots__ = ("broker_id", "log", "config", "leader_epoch", "partition_epoch", "replicas", "isr_state",
+                 "alive_brokers", "high_watermark", "epoch_start_offset", "followers", "waiting", "_ready",
+                 "_next_proposal")
 
     def __init__(self, broker_id: int, log: LogView, config: LeaderConfig, state: LeaderAndIsr,
                  replicas: tuple[int, ...], high_watermark: int, now_ms: int,
@@ -126,16 +165,17 @@ class PartitionLeader:
         self.leader_epoch = state.leader_epoch
         self.partition_epoch = state.partition_epoch
         self.replicas = replicas
-        self.isr_state: IsrState = CommittedIsr(state.isr)
-        self.alive_brokers = dict(alive_brokers)  # unfenced, not shutting down: id -> broker epoch
+        self.isr_state: IsrState = committed_isr(state.isr)
+        self.alive_brokers = alive_brokers  # unfenced, not shutting down: id -> broker epoch
         # The leader's HW never goes back; it starts from what this broker had as a follower.
         self.high_watermark = min(high_watermark, log.log_end_offset)
         self.epoch_start_offset = log.log_end_offset
-        self.followers = {r: FollowerProgress(r) for r in replicas if r != broker_id}
+        self.followers: Mapping[int, FollowerProgress] = _follower_map(broker_id, replicas, {})
         for f in self.followers.values():
             f.reset(now_ms, in_sync=f.replica_id in state.isr)
-        self.waiting: list[WaitingProduce] = []
-        self._ready = LeaderReady(epoch_start=(self.leader_epoch, self.epoch_start_offset))
+        self.waiting: list[WaitingProduce] | tuple = _NO_WAITING
+        # what ready() hands out next (None: nothing yet, made when something is asked)
+        self._ready: LeaderReady | None = LeaderReady(epoch_start=(self.leader_epoch, self.epoch_start_offset))
         self._next_proposal = 1
         self._maybe_increment_hw(now_ms)
 
@@ -165,8 +205,19 @@ class PartitionLeader:
         return len(self.isr) < self.effective_min_isr
 
     def ready(self) -> LeaderReady:
-        rd, self._ready = self._ready, LeaderReady()
+        rd = self._ready
+        if rd is None:
+            rd = LeaderReady()
+        else:
+            self._ready = None
         rd.high_watermark = self.high_watermark
+        return rd
+
+    def _asks(self) -> LeaderReady:
+        """What the next ready() hands out, made on the first ask."""
+        rd = self._ready
+        if rd is None:
+            rd = self._ready = LeaderReady()
         return rd
 
     # ------------------------------------------------------------ produce
@@ -187,22 +238,29 @@ class PartitionLeader:
                 self.high_watermark = self.log.log_end_offset
             return
         if request_id is not None:
-            self.waiting.append(WaitingProduce(request_id, last_offset + 1, now_ms + timeout_ms))
+            w = WaitingProduce(request_id, last_offset + 1, now_ms + timeout_ms)
+            if self.waiting:
+                self.waiting.append(w)
+            else:  # (the shared empty one)
+                self.waiting = [w]
+
         self._maybe_increment_hw(now_ms)
         self._complete_waiting(now_ms)
 
     def _complete_waiting(self, now_ms: int) -> None:
+        if not self.waiting:
+            return
         still = []
         for w in self.waiting:
             if self.high_watermark >= w.required_offset:
                 ok = self.effective_min_isr <= len(self.isr_state.maximal)
                 err = ErrorCode.NONE if ok else ErrorCode.NOT_ENOUGH_REPLICAS_AFTER_APPEND
-                self._ready.completions.append(ProduceCompletion(w.request_id, err))
+                self._asks().completions.append(ProduceCompletion(w.request_id, err))
             elif now_ms >= w.deadline_ms:
-                self._ready.completions.append(ProduceCompletion(w.request_id, ErrorCode.REQUEST_TIMED_OUT))
+                self._asks().completions.append(ProduceCompletion(w.request_id, ErrorCode.REQUEST_TIMED_OUT))
             else:
                 still.append(w)
-        self.waiting = still
+        self.waiting = still or _NO_WAITING
 
     # ------------------------------------------------------------ follower fetches
     def on_fetch(self, fetch: ReplicaFetch, now_ms: int) -> FetchDecision:
@@ -234,7 +292,7 @@ class PartitionLeader:
         before, start_before = follower.log_end_offset, follower.log_start_offset
         follower.update(fetch.fetch_offset, fetch.log_start_offset, now_ms, leo, fetch.broker_epoch)
         if follower.log_start_offset > start_before:
-            self._ready.low_watermark_moved = True
+            self._asks().low_watermark_moved = True
         self._maybe_expand_isr(follower)
         if before != follower.log_end_offset:
             self._maybe_increment_hw(now_ms)
@@ -299,7 +357,7 @@ class PartitionLeader:
         p = AlterPartitionProposal(self._next_proposal, self.broker_id, self.leader_epoch,
                                    self.partition_epoch, tuple(members))
         self._next_proposal += 1
-        self._ready.proposals.append(p)
+        self._asks().proposals.append(p)
         return p
 
     def on_alter_partition_answer(self, proposal_id: int, answer: LeaderAndIsr | ErrorCode, now_ms: int) -> None:
@@ -309,12 +367,12 @@ class PartitionLeader:
         if isinstance(answer, LeaderAndIsr):
             if answer.leader_epoch != self.leader_epoch or answer.partition_epoch < self.partition_epoch:
                 return
-            self.isr_state = CommittedIsr(answer.isr)
+            self.isr_state = committed_isr(answer.isr)
             self.partition_epoch = answer.partition_epoch
         elif answer in REVERT_ON:
-            self.isr_state = CommittedIsr(st.isr)
+            self.isr_state = committed_isr(st.isr)
         elif answer not in STAY_PENDING_ON:
-            self._ready.proposals.append(st.proposal)  # retry the same request
+            self._asks().proposals.append(st.proposal)  # retry the same request
             return
         else:
             return
@@ -332,11 +390,11 @@ class PartitionLeader:
         self._set_alive(alive_brokers)
         if state.partition_epoch > self.partition_epoch:
             self.partition_epoch = state.partition_epoch
-            self.isr_state = CommittedIsr(state.isr)
+            self.isr_state = committed_isr(state.isr)
             if replicas != self.replicas:
-                self._ready.low_watermark_moved = True  # a replica removed no longer holds it back
+                self._asks().low_watermark_moved = True  # a replica removed no longer holds it back
             self.replicas = replicas
-            self.followers = {r: self.followers.get(r) or FollowerProgress(r) for r in replicas if r != self.broker_id}
+            self.followers = _follower_map(self.broker_id, replicas, self.followers)
         self._maybe_increment_hw(now_ms)
         self._complete_waiting(now_ms)
 
@@ -347,7 +405,7 @@ class PartitionLeader:
 
     def _set_alive(self, alive_brokers: Mapping[int, int]) -> None:
         if alive_brokers.keys() != self.alive_brokers.keys():
-            self._ready.low_watermark_moved = True  # a follower fenced no longer holds it back
+            self._asks().low_watermark_moved = True  # a follower fenced no longer holds it back
         self.alive_brokers = dict(alive_brokers)
 
     # ------------------------------------------------------------ high watermark
@@ -372,5 +430,5 @@ class PartitionLeader:
     def resign(self) -> list[ProduceCompletion]:
         """Leadership is gone (makeFollower): every waiting produce fails."""
         done = [ProduceCompletion(w.request_id, ErrorCode.NOT_LEADER_OR_FOLLOWER) for w in self.waiting]
-        self.waiting = []
+        self.waiting = _NO_WAITING
         return done

@@ -281,3 +281,26 @@ def test_a_newer_partition_epoch_drops_a_pending_expansion_but_not_the_followers
     assert leader.high_watermark == 10  # 3 is caught up and eligible: the HW waits for it
     leader.on_alter_partition_answer(p.proposal_id, LeaderAndIsr(1, 5, 9, frozenset({1, 3})), NOW + 4)
     assert leader.isr == {1}  # the answer to a dropped proposal is ignored
+
+
+def test_single_replica_leaders_share_their_empty_parts_and_still_wait_for_acks():
+    """Issue 28 (memory per partition): a broker leads up to 100,000 partitions, most with no
+    follower and no waiting produce; their leaders share one ISR state, one empty follower map
+    and one empty waiting list (no per-leader instance dict either), and an acks=all produce
+    still waits on its own leader's list."""
+    a, alog = make(isr=(1,), replicas=(1,), min_isr=1)
+    b, _ = make(isr=(1,), replicas=(1,), min_isr=1)
+    assert a.isr_state is b.isr_state == CommittedIsr(frozenset({1}))
+    assert a.followers is b.followers and not a.followers
+    assert a.waiting is b.waiting and not a.waiting
+    assert not hasattr(a, "__dict__")
+    a.on_append(NOW, 7, 3, timeout_ms=1000)  # an acks=all produce up to offset 3: HW 10 already past it
+    assert a.ready().completions == [ProduceCompletion(7, ErrorCode.NONE)] and not b.waiting
+    alog.log_end_offset = 20
+    a.on_append(NOW, 8, 19, timeout_ms=1000)
+    assert a.ready().completions == [ProduceCompletion(8, ErrorCode.NONE)] and a.high_watermark == 20
+    c, clog = make(isr=(1, 2), replicas=(1, 2), min_isr=2, hw=10, leo=10)
+    append(c, clog, 5, request_id=9)
+    assert len(c.waiting) == 1 and not b.waiting and c.ready().completions == []
+    fetch(c, 2, 15)
+    assert c.ready().completions == [ProduceCompletion(9, ErrorCode.NONE)] and not c.waiting
