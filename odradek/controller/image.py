@@ -44,10 +44,27 @@ def _empty() -> Mapping:
     return _EMPTY
 
 
-@dataclass(frozen=True)
+def node_ids(ids) -> tuple:
+    """``ids`` as a tuple, shared with every partition holding the same node ids (a broker's
+    100,000 partitions have a handful of distinct replica sets and ISRs); bounded."""
+    t = tuple(ids)
+    shared = _NODE_IDS.get(t)
+    if shared is None:
+        if len(_NODE_IDS) >= _NODE_IDS_MAX:
+            return t
+        shared = _NODE_IDS[t] = t
+    return shared
+
+
+_NODE_IDS: dict[tuple, tuple] = {}
+_NODE_IDS_MAX = 4096
+
+
+@dataclass(frozen=True, slots=True)
 class PartitionImage:
     """One partition as Kafka's PartitionRegistration: replicas, ISR, leader and epochs,
-    the reassignment sets and the eligible leader replicas (KIP-966)."""
+    the reassignment sets and the eligible leader replicas (KIP-966). Slotted, its node id
+    tuples shared (node_ids): one per partition of the cluster."""
     partition: int
     leader: int
     leader_epoch: int
@@ -75,7 +92,7 @@ class PartitionImage:
         epoch moves exactly when the record sets a leader (-2 = no change), the partition
         epoch with every record; a null list field keeps the current value."""
         def keep(new, old):
-            return old if new is None else tuple(new)
+            return old if new is None else node_ids(new)
         changes_leader = record.leader != NO_LEADER_CHANGE
         return replace(
             self,
@@ -239,7 +256,7 @@ class MetadataDelta:
             if t is None:
                 raise ValueError(f"PartitionRecord for unknown topic id {record.topic_id.hex()}")
             p = PartitionImage(record.partition_id, record.leader, record.leader_epoch, record.partition_epoch,
-                               tuple(record.replicas), tuple(record.isr), tuple(record.removing_replicas),
+                               node_ids(record.replicas), node_ids(record.isr), tuple(record.removing_replicas),
                                tuple(record.adding_replicas), tuple(record.eligible_leader_replicas or ()),
                                tuple(record.last_known_elr or ()), record.leader_recovery_state,
                                _migrating_as_empty(record.directories))

@@ -20,7 +20,7 @@ UNDEFINED_EPOCH_OFFSET = -1
 CHECKPOINT_VERSION = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EpochEntry:
     epoch: int
     start_offset: int
@@ -40,10 +40,29 @@ class EpochEndOffset:
 
 UNDEFINED = EpochEndOffset(UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)
 
+# the caches of one entry, by (epoch, start offset): shared (see LeaderEpochCache.of); bounded
+_SINGLE: dict[tuple[int, int], "LeaderEpochCache"] = {}
+_SINGLE_MAX = 4096
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, slots=True)
 class LeaderEpochCache:
     entries: tuple[EpochEntry, ...] = ()
+
+    @staticmethod
+    def of(entries: tuple[EpochEntry, ...]) -> LeaderEpochCache:
+        """The cache of ``entries``; one entry: the cache shared by every log with that one
+        (immutable: most partitions' whole history is one epoch, from one offset)."""
+        if len(entries) != 1:
+            return LeaderEpochCache(entries)
+        e = entries[0]
+        key = (e.epoch, e.start_offset)
+        cache = _SINGLE.get(key)
+        if cache is None:
+            cache = LeaderEpochCache(entries)
+            if len(_SINGLE) < _SINGLE_MAX:
+                _SINGLE[key] = cache
+        return cache
 
     @property
     def latest_epoch(self) -> int:
@@ -60,13 +79,13 @@ class LeaderEpochCache:
             if epoch == last.epoch and start_offset >= last.start_offset:
                 return self
         kept = tuple(e for e in self.entries if e.epoch < epoch and e.start_offset < start_offset)
-        return LeaderEpochCache(kept + (EpochEntry(epoch, start_offset),))
+        return LeaderEpochCache.of(kept + (EpochEntry(epoch, start_offset),))
 
     def truncate_from_end(self, end_offset: int) -> LeaderEpochCache:
         """The log was truncated to end_offset: drop the entries starting at or after it."""
         if end_offset < 0 or not self.entries or self.entries[-1].start_offset < end_offset:
             return self
-        return LeaderEpochCache(tuple(e for e in self.entries if e.start_offset < end_offset))
+        return LeaderEpochCache.of(tuple(e for e in self.entries if e.start_offset < end_offset))
 
     def truncate_from_start(self, start_offset: int) -> LeaderEpochCache:
         """The log start moved to start_offset: entries wholly before it go, and the epoch
@@ -75,7 +94,7 @@ class LeaderEpochCache:
         if not before:
             return self
         after = tuple(e for e in self.entries if e.start_offset > start_offset)
-        return LeaderEpochCache((EpochEntry(before[-1].epoch, start_offset),) + after)
+        return LeaderEpochCache.of((EpochEntry(before[-1].epoch, start_offset),) + after)
 
     def end_offset_for(self, epoch: int, log_end_offset: int) -> EpochEndOffset:
         """Kafka's endOffsetFor: the largest epoch <= `epoch` and its end offset (the next
@@ -111,4 +130,4 @@ def decode_checkpoint(data: bytes) -> LeaderEpochCache:
     """The inverse of encode_checkpoint; an empty file is an empty cache, as in Kafka.
     A wrong version, a bad line or a count that does not match raises CheckpointError."""
     rows = checkpoint_file.decode(data, CHECKPOINT_VERSION, 2)
-    return LeaderEpochCache(tuple(EpochEntry(to_int(e), to_int(o)) for e, o in rows))
+    return LeaderEpochCache.of(tuple(EpochEntry(to_int(e), to_int(o)) for e, o in rows))

@@ -56,7 +56,8 @@ class LogManager:
         # logs each dir holds: kept as logs come and go, so that creating a log or finding a
         # topic's logs is no pass over every log
         self._by_topic: dict[str, dict[int, PartitionLog]] = {}
-        self._dir_of: dict[tuple[str, int], str] = {}
+        # (None with a single log dir: every log is in it)
+        self._dir_of: dict[tuple[str, int], str] | None = {} if len(self.log_dirs) > 1 else None
         self._dir_counts: dict[str, int] = {d: 0 for d in self.log_dirs}
         # the logs the periodic work looks at (flush.ms, parking idle files, retired segments,
         # high watermarks): those used since they were last found idle (see _watch); an idle
@@ -179,7 +180,7 @@ class LogManager:
         self._hw_dirty = False
         rows: dict[str, list] = {d: [] for d in self.log_dirs}
         for tp, log in sorted(self.logs.items()):
-            rows.setdefault(self._dir_of.get(tp) or posixpath.dirname(log.dir), []).append((tp, log.high_watermark))
+            rows.setdefault(self._dir_of_log(tp, log), []).append((tp, log.high_watermark))
         try:
             for d, entries in rows.items():
                 data = offset_checkpoint.encode(entries)
@@ -206,6 +207,11 @@ class LogManager:
             self.checkpoint_high_watermarks()
         return True
 
+    def _dir_of_log(self, tp: tuple[str, int], log: PartitionLog) -> str:
+        if self._dir_of is None:
+            return self.log_dirs[0]
+        return self._dir_of.get(tp) or posixpath.dirname(log.dir)
+
     def get(self, topic: str, partition: int) -> PartitionLog | None:
         return self.logs.get((topic, partition))
 
@@ -217,10 +223,11 @@ class LogManager:
                       now_ms: int = 0, topic_id: bytes | None = None) -> PartitionLog:
         """The log of topic-partition, created if missing; a new log records ``topic_id``
         in its partition.metadata before anything is appended (as Kafka)."""
+        tp = (topic, partition)  # (one key object for every table of the manager)
         with self.lock:
-            log = self.logs.get((topic, partition))
+            log = self.logs.get(tp)
             if log is None:
-                damaged = self.offline.get((topic, partition))
+                damaged = self.offline.get(tp)
                 if damaged is not None:
                     raise KafkaStorageError(f"partition {topic}-{partition} is offline: {damaged}")
                 d = min(self.log_dirs, key=lambda x: self._dir_counts[x])  # fewest partitions
@@ -229,8 +236,8 @@ class LogManager:
                 if topic_id is not None:  # written soon, off the caller's path (write_pending_state)
                     log.pending_topic_id = topic_id
                     self._unwritten_ids[log] = None
-                self._add((topic, partition), log, d)
-                self.topic_ids[(topic, partition)] = topic_id
+                self._add(tp, log, d)
+                self.topic_ids[tp] = topic_id
             elif config is not None:
                 log.config = config
             return log
@@ -263,7 +270,8 @@ class LogManager:
     def _add(self, tp: tuple[str, int], log: PartitionLog, d: str) -> None:
         self.logs[tp] = log
         self._by_topic.setdefault(tp[0], {})[tp[1]] = log
-        self._dir_of[tp] = d
+        if self._dir_of is not None:
+            self._dir_of[tp] = d
         self._dir_counts[d] = self._dir_counts.get(d, 0) + 1
         log.set_activity_listener(self._watch_cb)
         log.flush_observer = self.flush_observer
@@ -315,7 +323,7 @@ class LogManager:
                     parts.pop(partition, None)
                     if not parts:
                         del self._by_topic[topic]
-                d = self._dir_of.pop((topic, partition), None)
+                d = self._dir_of.pop((topic, partition), None) if self._dir_of is not None else self.log_dirs[0]
                 if d is not None:
                     self._dir_counts[d] -= 1
                 self._unwritten_ids.pop(log, None)

@@ -58,12 +58,48 @@ _ZERO_CHECKPOINT = b"0\nlog_start_offset=0\nrecovery_point=0\ncleaner_checkpoint
 # PartitionLog._durable: a state file known to be absent maps to None; this key to None: no
 # producer snapshot in the directory
 _NO_SNAPSHOTS = "*.snapshot"
-# the _durable of a log whose directory holds none of its state files (a new partition), shared
-# until a file is written (_note_durable)
-_NO_STATE_FILES: dict[str, bytes | None] = {CHECKPOINT_FILE: None, TXN_CHECKPOINT_FILE: None,
-                                            _NO_SNAPSHOTS: None}
 # the files besides its one segment's that an empty log loaded hollow may hold (_load_hollow)
 _HOLLOW_LOAD_FILES = frozenset((CHECKPOINT_FILE, LEADER_EPOCH_CHECKPOINT_FILE, partition_metadata.FILE))
+# PartitionLog._durable: (name, content, name, content, ...) sorted by name, an immutable
+# mapping shared by every log in the same state (see _durable_with): 100,000 new partitions
+# hold one or two of them between them, not a dict each
+DurableFiles = tuple
+# the _durable of a log whose directory holds none of its state files (a new partition)
+_NO_STATE_FILES: DurableFiles = tuple(x for name in sorted((CHECKPOINT_FILE, TXN_CHECKPOINT_FILE, _NO_SNAPSHOTS))
+                                      for x in (name, None))
+_SHARED_DURABLE: dict[DurableFiles, DurableFiles] = {_NO_STATE_FILES: _NO_STATE_FILES}
+_SHARED_DURABLE_MAX = 4096
+_SHARED_DURABLE_BELOW = 512  # bytes of content: a larger state (a producer snapshot) is a log's own
+# the last hollow log's segment summary (PartitionLog._hollow_seg), shared by the next ones
+# equal to it (made in the same millisecond with the same settings)
+_last_hollow: tuple | None = None
+
+
+def _durable_get(d: DurableFiles, name: str, default: bytes | None = None) -> bytes | None:
+    """What the state file ``name`` durably holds in ``d`` (None: it is absent; ``default``: not known)."""
+    for i in range(0, len(d), 2):
+        if d[i] == name:
+            return d[i + 1]
+    return default
+
+
+def _durable_with(d: DurableFiles, name: str, data: bytes | None, known: bool = True) -> DurableFiles:
+    """``d`` with ``name`` holding ``data`` (``known`` False: with ``name`` unknown), shared with
+    every log in that same state while it is small."""
+    items = [(d[i], d[i + 1]) for i in range(0, len(d), 2) if d[i] != name]
+    if known:
+        items.append((name, data))
+        items.sort(key=lambda kv: kv[0])
+    new = tuple(x for kv in items for x in kv)
+    if sum(len(v) for v in new[1::2] if v is not None) >= _SHARED_DURABLE_BELOW \
+            or any(v is not None and type(v) is not bytes for v in new[1::2]):
+        return new
+    shared = _SHARED_DURABLE.get(new)
+    if shared is None:
+        if len(_SHARED_DURABLE) >= _SHARED_DURABLE_MAX:
+            return new
+        shared = _SHARED_DURABLE[new] = new
+    return shared
 # PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. In either case the file and
 # the cache differ only in entries at or past the log end, which a load drops anyway, so a close or
 # a crash loses nothing; the first record (or any other change of the cache) writes it first.
@@ -149,6 +185,10 @@ class PartitionLog:
     # bytes cut off by the load's recovery (set only on a log that was recovered)
     truncated_on_recovery = 0
     rng: random.Random = _JITTER_RNG  # segment.jitter.ms draws
+    # segments out of the log whose files are gone: [segment, ms when release_retired first saw
+    # it]; their fds stay open for file.delete.delay.ms (reads in flight, a sendfile). The empty
+    # tuple shared by every log without any (a list is made at the first)
+    _retired: list[list] | tuple = ()
 
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
                  *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None,
@@ -179,9 +219,6 @@ class PartitionLog:
         self.unflushed_messages = 0
         self.last_flush_ms = now_ms
         self.flush_observer: FlushObserver | None = None  # set by the LogManager when metrics are served
-        # segments out of the log whose files are gone: [segment, ms when release_retired first
-        # saw it]; their fds stay open for file.delete.delay.ms (reads in flight, a sendfile)
-        self._retired: list[list] = []
         self.recovered_unclean = False
         # why the log takes no more writes (a failed write or fsync it could not undo), or None
         self.offline: str | None = None
@@ -195,7 +232,7 @@ class PartitionLog:
         self._idle_leo = -1  # log end offset at the last maybe_flush (idle: unchanged since)
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
-        self._durable: dict[str, bytes | None] = {}
+        self._durable: DurableFiles = ()
         # (set here on every log, in this order, so all logs share one key table: 30 attributes
         # at most, CPython's limit for that; an attribute first set later costs a whole dict)
         self._hollow_seg = None
@@ -268,7 +305,7 @@ class PartitionLog:
                 cache = self._epochs.assign(epoch, start_offset)
                 if cache is not self._epochs:
                     self._epochs, self._latest_epoch = cache, cache.latest_epoch
-                    if self._durable.get(LEADER_EPOCH_CHECKPOINT_FILE) == encode_checkpoint(cache):
+                    if _durable_get(self._durable, LEADER_EPOCH_CHECKPOINT_FILE) == encode_checkpoint(cache):
                         self.epochs_unwritten = 0  # (the file holds it: a restarted leader's)
                     else:
                         self.epochs_unwritten = EPOCHS_SOON
@@ -346,14 +383,14 @@ class PartitionLog:
         on its own."""
         text = (f"0\nlog_start_offset={self.log_start_offset}\nrecovery_point={self.recovery_point}\n"
                 f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n").encode()
-        if text == _ZERO_CHECKPOINT and self._durable.get(CHECKPOINT_FILE, b"") is None:
+        if text == _ZERO_CHECKPOINT and _durable_get(self._durable, CHECKPOINT_FILE, b"") is None:
             return  # no file says the same to a load
         self._write_state(CHECKPOINT_FILE, text)
 
     def _write_state(self, name: str, data: bytes) -> bool:
         """write_atomic, unless the file already holds exactly `data`, fsynced; True if written."""
         path = posixpath.join(self.dir, name)
-        if self._durable.get(name) == data and self.fs.exists(path):
+        if _durable_get(self._durable, name) == data and self.fs.exists(path):
             return False
         if name.endswith(".snapshot"):
             self._forget_durable(_NO_SNAPSHOTS)  # (a failed write may leave one)
@@ -363,16 +400,12 @@ class PartitionLog:
 
     def _note_durable(self, name: str, data: bytes | None) -> None:
         """The state file ``name`` now durably holds ``data`` (None: it is absent)."""
-        if self._durable is _NO_STATE_FILES:  # (shared by new logs until one writes)
-            self._durable = dict(_NO_STATE_FILES)
-        self._durable[name] = data
+        self._durable = _durable_with(self._durable, name, data)
 
     def _forget_durable(self, name: str) -> None:
         """What the state file ``name`` holds is not known any more."""
-        if name in self._durable:
-            if self._durable is _NO_STATE_FILES:
-                self._durable = dict(_NO_STATE_FILES)
-            del self._durable[name]
+        if name in self._durable[::2]:
+            self._durable = _durable_with(self._durable, name, None, known=False)
 
     def _remove_state(self, name: str) -> None:
         self._forget_durable(name)
@@ -386,8 +419,8 @@ class PartitionLog:
             producers, txns = ProducerStateTable(), PartitionTxnState()
         d = self._durable
         if (offset == self.log_start_offset == self.log_end_offset and not producers.producers
-                and not txns.ongoing and d.get(_NO_SNAPSHOTS, b"") is None
-                and d.get(TXN_CHECKPOINT_FILE, b"") is None):
+                and not txns.ongoing and _durable_get(d, _NO_SNAPSHOTS, b"") is None
+                and _durable_get(d, TXN_CHECKPOINT_FILE, b"") is None):
             return  # an empty log without the files: their absence says the same to a load (as
             # Kafka's takeSnapshot, which writes none when nothing was appended since the last)
         wrote = self._write_state(posixpath.basename(snapshot_path(self.dir, offset)),
@@ -532,8 +565,6 @@ class PartitionLog:
         self._load_epochs(recovered_from, durable_file=clean)
         if self.recovered_unclean:
             self.flush()  # make the recovered state the new recovery point
-        if self._durable == _NO_STATE_FILES:
-            self._durable = _NO_STATE_FILES  # (one dict for every log without state files)
         self.park_files()  # a start-up holds one partition's descriptors at a time
 
     def _load_hollow(self, names: list[str], now_ms: int) -> bool:
@@ -583,12 +614,12 @@ class PartitionLog:
         self.recovery_point = min(cp.get("recovery_point", 0), base)
         cache = cache.truncate_from_end(base).truncate_from_start(base)
         self._epochs, self._latest_epoch = cache, cache.latest_epoch
-        durable = {CHECKPOINT_FILE: cp_data, TXN_CHECKPOINT_FILE: None, _NO_SNAPSHOTS: None}
+        durable = _durable_with(_NO_STATE_FILES, CHECKPOINT_FILE, cp_data)
         if epochs_data is not None:
-            durable[LEADER_EPOCH_CHECKPOINT_FILE] = epochs_data
+            durable = _durable_with(durable, LEADER_EPOCH_CHECKPOINT_FILE, epochs_data)
             if encode_checkpoint(cache) != epochs_data:
                 self.epochs_unwritten = EPOCHS_AT_END
-        self._durable = _NO_STATE_FILES if durable == _NO_STATE_FILES else durable
+        self._durable = durable
         self._hollow((base, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
                       c.segment_index_bytes, True))
         self._park_watch.all_parked = True
@@ -1255,7 +1286,10 @@ class PartitionLog:
         has passed, as Kafka deletes a segment's files that long after it leaves the log: a
         read already handed out (a fetch's sendfile) still has it, and its disk space is
         freed then. At most MAX_RETIRED_OPEN per log wait; the oldest closes early."""
-        self._retired.append([seg, None])
+        if self._retired:
+            self._retired.append([seg, None])
+        else:  # (the shared empty tuple)
+            self._retired = [[seg, None]]
         while len(self._retired) > MAX_RETIRED_OPEN:
             self._retired.pop(0)[0].close()
 
@@ -1275,7 +1309,7 @@ class PartitionLog:
                 else:
                     keep.append(entry)
             n = len(self._retired) - len(keep)
-            self._retired = keep
+            self._retired = keep or ()
             return n
 
     def close_files(self) -> None:
@@ -1285,7 +1319,7 @@ class PartitionLog:
                 return
             for seg in self.segments + [e[0] for e in self._retired]:
                 seg.close()
-            self._retired.clear()
+            self._retired = ()
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
         """Drop the idempotence state of producers silent for expiration_ms (not those
@@ -1546,10 +1580,14 @@ class PartitionLog:
                       seg.offset_index.synced_empty and seg.time_index.synced_empty))
 
     def _hollow(self, seg: tuple[int, int, int, int, int, bool]) -> None:
+        global _last_hollow
+        if seg == _last_hollow:  # (the logs one metadata change creates: the same tuple)
+            seg = _last_hollow
+        else:
+            _last_hollow = seg
         self._hollow_seg = seg
-        d = self.__dict__
-        for name in ("segments", "_bases", "producer_state", "txn_state"):
-            del d[name]
+        # (del of each, not through __dict__: reading a log's __dict__ makes it a dict of its own)
+        del self.segments, self._bases, self.producer_state, self.txn_state
 
     def _fill(self) -> None:
         """Remake what _try_hollow let go: the empty segment over its file (as it was: base
