@@ -48,6 +48,7 @@ from .records import decode_record
 from .result import NOTHING_WRITTEN, Commit, ControllerResult, Written
 
 METADATA_VERSION = features.METADATA_VERSION_MAX  # finalized on a fresh node
+CONFIG_CACHE_SIZE = 1024  # distinct topic overrides whose effective config is kept (then all dropped)
 
 Listener = Callable[[MetadataImage, MetadataImage], None]
 
@@ -78,6 +79,8 @@ class Controller(AdminWrites):
         self._local: LocalDriver | None = None  # the single voter's driver
         self._quorum_node = None
         self._txn: MetadataDelta | None = None  # a metadata transaction's records, until its end
+        self._configs_for = None  # the image's broker_configs the effective topic configs below resolve
+        self._configs: dict[tuple, dict[str, str]] = {}  # a topic's overrides -> its effective config
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -251,8 +254,18 @@ class Controller(AdminWrites):
         return self.decisions().describe_configs(resources, include_synonyms, include_documentation)
 
     def topic_config(self, name: str) -> dict[str, str]:
-        """Effective config of a topic (overrides over broker defaults), Kafka names."""
-        return self.decisions().topic_config(name)
+        """Effective config of a topic (overrides over broker defaults), Kafka names. Resolved once
+        per set of overrides and dynamic broker configs (the broker asks twice for each partition
+        it makes: 4,999 new topics resolved 35 configs 10,000 times, a third of a creation's CPU)."""
+        t = self.image.topics.get(name)
+        key = tuple(sorted(t.configs.items())) if t is not None and t.configs else ()
+        layers = self.image.broker_configs
+        if self._configs_for is not layers or len(self._configs) >= CONFIG_CACHE_SIZE:
+            self._configs_for, self._configs = layers, {}
+        got = self._configs.get(key)
+        if got is None:
+            got = self._configs[key] = self.decisions().topic_config(name)
+        return dict(got)
 
     def topic_config_views(self, overrides: dict[str, str], synonyms: bool = False) -> list[ConfigView]:
         return self.decisions().topic_config_views(overrides, synonyms)

@@ -369,3 +369,21 @@ def test_broker_configs_as_kafka_describes_them(tmp_path):
         assert (v[name].value, v[name].config_source, v[name].synonyms) == (value, 5, ((name, value, 5),)), name
     assert (v["num.partitions"].value, v["num.partitions"].config_source) == ("4", 4)
     c.close()
+
+
+def test_topic_config_follows_topic_overrides_and_dynamic_broker_configs(ctl):
+    """topic_config is resolved once per set of overrides and broker configs (the broker asks for
+    every partition it makes): a change of either is seen at once, and a caller's copy is its own."""
+    create(ctl, "plain", 1, 1)
+    create(ctl, "other", 1, 1)
+    create(ctl, "tuned", 1, 1, configs={"retention.ms": "1000"})
+    assert ctl.topic_config("plain")["retention.ms"] == "604800000"
+    assert ctl.topic_config("tuned")["retention.ms"] == "1000"
+    ctl.topic_config("plain")["retention.ms"] = "1"  # (the caller's copy)
+    assert ctl.topic_config("other")["retention.ms"] == "604800000"
+    assert ctl.incremental_alter_configs([(BROKER, "", [("log.retention.ms", OP_SET, "5000")])], False, 1)[0].error_code == 0
+    assert ctl.topic_config("plain")["retention.ms"] == "5000"
+    assert ctl.topic_config("tuned")["retention.ms"] == "1000"
+    assert ctl.incremental_alter_configs([(TOPIC, "plain", [("retention.ms", OP_SET, "7000")])], False, 1)[0].error_code == 0
+    assert ctl.topic_config("plain")["retention.ms"] == "7000"
+    assert ctl.topic_config("other")["retention.ms"] == "5000"
