@@ -74,10 +74,12 @@ class LeaderEpochCache:
         would break monotonicity (epoch >= or start >= the new one) are dropped first."""
         if epoch < 0 or start_offset < 0:
             raise ValueError(f"invalid epoch entry ({epoch}, {start_offset})")
-        if self.entries:
-            last = self.entries[-1]
-            if epoch == last.epoch and start_offset >= last.start_offset:
-                return self
+        if not self.entries:  # (every new partition's first leader: the shared one-entry cache)
+            cache = _SINGLE.get((epoch, start_offset))
+            return cache if cache is not None else LeaderEpochCache.of((EpochEntry(epoch, start_offset),))
+        last = self.entries[-1]
+        if epoch == last.epoch and start_offset >= last.start_offset:
+            return self
         kept = tuple(e for e in self.entries if e.epoch < epoch and e.start_offset < start_offset)
         return LeaderEpochCache.of(kept + (EpochEntry(epoch, start_offset),))
 

@@ -305,8 +305,9 @@ class PartitionLog:
                 cache = self._epochs.assign(epoch, start_offset)
                 if cache is not self._epochs:
                     self._epochs, self._latest_epoch = cache, cache.latest_epoch
-                    if _durable_get(self._durable, LEADER_EPOCH_CHECKPOINT_FILE) == encode_checkpoint(cache):
-                        self.epochs_unwritten = 0  # (the file holds it: a restarted leader's)
+                    if (self.epochs_unwritten == EPOCHS_AT_END  # (the file may hold it: a restarted leader's)
+                            and _durable_get(self._durable, LEADER_EPOCH_CHECKPOINT_FILE) == encode_checkpoint(cache)):
+                        self.epochs_unwritten = 0
                     else:
                         self.epochs_unwritten = EPOCHS_SOON
                         self._park_watch.wake()  # (the owner's periodic work hears of it)
