@@ -1,7 +1,8 @@
 """The asyncio driver of the pure Raft core (odradek.raft.RaftNode) for a KRaft quorum.
 
-It ticks the node every TICK_MS, steps every raft RPC that arrives on the CONTROLLER
-listener, and performs each Ready in etcd's order: persist (FileStorage, fsync),
+It ticks the node every TICK_MS (every tick due, at once, before any input: _catch_up), steps
+every raft RPC that arrives on the CONTROLLER listener, and performs each Ready in etcd's order:
+persist (FileStorage, fsync),
 then send (Kafka raft RPCs over the Kafka wire to the other controllers' CONTROLLER
 listener; responses are stepped back in), then apply (committed batches and installed
 snapshots go to the state machine, the controller's MetadataImage). It also takes a
@@ -144,8 +145,10 @@ class RaftDriver:
 
     def __init__(self, node_id: int, voters: dict[int, tuple[str, int]], metadata_dir: str,
                  config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20, fs: FileSystem | None = None,
-                 halt: Callable[[int], None] = os._exit, link: NodeLink = PLAINTEXT_LINK):
-        """``halt``: ends the process at once (Kafka's fatal fault handler), as a failed disk does."""
+                 halt: Callable[[int], None] = os._exit, link: NodeLink = PLAINTEXT_LINK,
+                 clock: Callable[[], float] = time.monotonic):
+        """``halt``: ends the process at once (Kafka's fatal fault handler), as a failed disk does;
+        ``clock``: the ticks' clock in seconds (monotonic, as the event loop's timers)."""
         self._halt = halt
         self.storage = FileStorage(os.path.join(metadata_dir, DIR_NAME), fs)
         state = self.storage.load()
@@ -160,6 +163,8 @@ class RaftDriver:
         self._waiters: list = []  # heap of (offset, seq, future): done once applied > offset
         self._seq = 0
         self._task = None
+        self._clock = clock
+        self._next_tick: float | None = None  # when the next tick is due (None: not started)
         self._processing = False
         self._last_state = None
         self.leader_hw = -1  # the last high watermark a leader told us (observers' catch-up)
@@ -169,14 +174,23 @@ class RaftDriver:
     # ------------------------------------------------------------ lifecycle
     def start(self) -> None:
         self._process()
+        self._next_tick = self._clock() + TICK_MS / 1000
         self._task = asyncio.get_running_loop().create_task(self._ticker())
 
     async def _ticker(self) -> None:
-        loop = asyncio.get_running_loop()
-        nxt = loop.time()
         while True:
-            nxt += TICK_MS / 1000
-            await asyncio.sleep(max(0.0, nxt - loop.time()))
+            await asyncio.sleep(max(0.0, self._next_tick - self._clock()))
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Every tick due by now, at once: the node's timers see the time that passed (a gap in which
+        this process was not scheduled included) before it handles any input, as Kafka's
+        KafkaRaftClient.poll() evaluates its state at the current time before each inbound message."""
+        if self._next_tick is None:
+            return
+        now = self._clock()
+        while self._next_tick <= now:
+            self._next_tick += TICK_MS / 1000
             try:
                 self.node.tick()
                 self._process()
@@ -198,6 +212,7 @@ class RaftDriver:
     def step_request(self, msg) -> asyncio.Future:
         """A raft request from the CONTROLLER listener; the future gets the response."""
         fut = asyncio.get_running_loop().create_future()
+        self._catch_up()
         self._recv_corr += 1
         src = request_source(msg)
         key = (src, self._recv_corr)
@@ -318,6 +333,7 @@ class RaftDriver:
             p = rpc.part(msg)
             if p.error_code == 0 and p.current_leader.leader_id >= 0:
                 self.leader_hw = max(self.leader_hw, p.high_watermark)
+        self._catch_up()
         try:
             self.node.step(Envelope(env.dst, self.node.id, env.correlation_id, msg))
         except RaftError:

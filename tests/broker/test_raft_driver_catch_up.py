@@ -1,0 +1,66 @@
+"""The raft driver runs every tick that came due before it steps an input (broker/raft_driver.py
+_catch_up), as Kafka's KafkaRaftClient.poll() evaluates its state at the current time before each
+inbound message. After a gap in which the process was not scheduled (here: a fake clock moved on
+with no turn of the event loop), a request is answered by a node whose timers saw the gap: a
+follower whose fetch timeout ran out in it grants another voter's pre-vote; before, the missed ticks
+came one per turn of the loop, after the waiting requests, and it refused as if its leader were live."""
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+
+from odradek.broker.raft_driver import TICK_MS, RaftDriver
+from odradek.raft import rpc
+from odradek.raft.quorum_state import Follower
+from odradek.raft.types import RaftConfig
+
+FETCH_TIMEOUT_TICKS = 40  # 2 s, Kafka's controller.quorum.fetch.timeout.ms
+UNREACHABLE = ("127.0.0.1", 1)
+
+
+class StateMachine:
+    def apply_batch(self, base_offset, values) -> None: ...
+
+    def restore_snapshot(self, data, end_offset) -> None: ...
+
+    def snapshot_bytes(self, end_offset) -> bytes:
+        return b""
+
+    def snapshot_ready(self) -> bool:
+        return True
+
+    def on_change(self) -> None: ...
+
+
+def _pre_vote_granted_after(gap_s: float, metadata_dir: str) -> bool:
+    """Node 1 follows node 2 (epoch 1); after ``gap_s`` with no turn of the loop, node 3 asks for a pre-vote."""
+    clock = SimpleNamespace(s=1000.0)
+
+    async def main() -> bool:
+        driver = RaftDriver(1, {1: UNREACHABLE, 2: UNREACHABLE, 3: UNREACHABLE}, metadata_dir,
+                            RaftConfig(election_timeout=20, fetch_timeout=FETCH_TIMEOUT_TICKS, request_timeout=6,
+                                       tick_ms=TICK_MS), StateMachine(), clock=lambda: clock.s)
+        driver.start()
+        try:
+            driver.step_request(rpc.begin_quorum_epoch_request(None, 2, 1, 1))
+            assert isinstance(driver.node.state, Follower) and driver.node.leader_id == 2
+            clock.s += gap_s
+            answer = driver.step_request(rpc.vote_request(None, 3, 2, 0, 0, True, 1))
+            assert answer.done()
+            return rpc.part(answer.result()).vote_granted
+        finally:
+            driver.close()
+
+    return asyncio.run(main())
+
+
+@pytest.mark.timeout(30)
+def test_a_request_after_a_gap_sees_the_timers_of_the_gap(tmp_path):
+    assert _pre_vote_granted_after(3.0, str(tmp_path / "gap")) is True  # 60 ticks > the fetch timeout
+
+
+@pytest.mark.timeout(30)
+def test_within_the_fetch_timeout_the_leader_is_live(tmp_path):
+    assert _pre_vote_granted_after(0.5, str(tmp_path / "short")) is False  # 10 ticks
