@@ -309,7 +309,8 @@ class Decisions:
             counts[s.name] = counts.get(s.name, 0) + 1
         unique = [s for s in specs if counts[s.name] == 1]  # Kafka's ControllerApis drops the duplicates
         if self._requested_partitions(unique) > MAX_PARTITIONS_PER_REQUEST:
-            return self._refuse_create(specs, _TOO_MANY_PARTITIONS)
+            yield
+            return (yield from self._refuse_create(specs, _TOO_MANY_PARTITIONS, step_records))
         records: list = []
         next_yield = step_records
         # the existing names by their unified form, and those this request adds (looked up first)
@@ -328,7 +329,7 @@ class Decisions:
                 continue
             records += recs
             if len(records) > MAX_RECORDS_PER_USER_OP:
-                return self._refuse_create(specs, _TOO_MANY_RECORDS)
+                return (yield from self._refuse_create(specs, _TOO_MANY_RECORDS, step_records))
             if "." in s.name or "_" in s.name:
                 existing_unified[unify_collision_chars(s.name)] = frozenset((s.name,))
             results[s.name] = res
@@ -354,11 +355,17 @@ class Decisions:
         return total
 
     @staticmethod
-    def _refuse_create(specs: list[CreateTopicSpec], message: str) -> ControllerResult:
+    def _refuse_create(specs: list[CreateTopicSpec], message: str, step: int
+                       ) -> Generator[None, None, ControllerResult]:
         """Every topic of the request refused with POLICY_VIOLATION (Kafka's CreateTopicsRequest
-        getErrorResponse for the failed controller operation); nothing written."""
-        names = dict.fromkeys(s.name for s in specs)
-        return ControllerResult([], [CreateTopicResult(n, ErrorCode.POLICY_VIOLATION, message) for n in names])
+        getErrorResponse for the failed controller operation); nothing written. Yields after every
+        ``step`` x 4 results (10,000 of them take ~40 ms)."""
+        names = list(dict.fromkeys(s.name for s in specs))
+        refused = []
+        for i in range(0, len(names), step * 4):
+            refused += [CreateTopicResult(n, ErrorCode.POLICY_VIOLATION, message) for n in names[i:i + step * 4]]
+            yield
+        return ControllerResult([], refused)
 
     def _create_topic(self, s: CreateTopicSpec, existing_unified: Mapping[str, frozenset],
                       configs: "_TopicConfigs"):
