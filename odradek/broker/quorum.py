@@ -107,7 +107,7 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
             await http.start(loop)
         await cs.start()
         if cs.is_broker:
-            server = BrokerServer(config, http_mounts)
+            server = BrokerServer(config, http_mounts, freeze_heap=True)
             await server.start(QuorumBroker(controller, Forwarding(channel, cs), lifecycle, channel))
     except (OSError, RuntimeError) as e:
         print(f"odradek: cannot start: {e}", file=sys.stderr, flush=True)
