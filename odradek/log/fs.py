@@ -57,8 +57,9 @@ def read_whole(fs: FileSystem, path: str) -> bytes:
         f.close()
 
 
-def write_atomic(fs: FileSystem, path: str, data: bytes) -> None:
-    """Write a small file so a crash leaves either the old or the new content."""
+def write_atomic(fs: FileSystem, path: str, data: bytes, sync_dir: bool = True) -> None:
+    """Write a small file so a crash leaves either the old or the new content. ``sync_dir`` False:
+    the caller fsyncs the directory itself (once for several files) before relying on it."""
     tmp = path + ".tmp"
     f = fs.open(tmp)
     try:
@@ -74,7 +75,8 @@ def write_atomic(fs: FileSystem, path: str, data: bytes) -> None:
         raise
     f.close()
     fs.rename(tmp, path)
-    fs.fsync_dir(posixpath.dirname(path) or ".")
+    if sync_dir:
+        fs.fsync_dir(posixpath.dirname(path) or ".")
 
 
 class PendingFsync:

@@ -376,7 +376,7 @@ class PartitionLog:
             return {}, None
         return out, data
 
-    def _write_checkpoint(self) -> None:
+    def _write_checkpoint(self, sync_dir: bool = True) -> bool:
         """log-state.checkpoint: log start, recovery point, cleaner progress and the high
         watermark. Under a LogManager the high watermark's truth at a start is the log
         dir's replication-offset-checkpoint (Kafka's file; it overrides this line when it
@@ -385,17 +385,18 @@ class PartitionLog:
         text = (f"0\nlog_start_offset={self.log_start_offset}\nrecovery_point={self.recovery_point}\n"
                 f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n").encode()
         if text == _ZERO_CHECKPOINT and _durable_get(self._durable, CHECKPOINT_FILE, b"") is None:
-            return  # no file says the same to a load
-        self._write_state(CHECKPOINT_FILE, text)
+            return False  # no file says the same to a load
+        return self._write_state(CHECKPOINT_FILE, text, sync_dir)
 
-    def _write_state(self, name: str, data: bytes) -> bool:
-        """write_atomic, unless the file already holds exactly `data`, fsynced; True if written."""
+    def _write_state(self, name: str, data: bytes, sync_dir: bool = True) -> bool:
+        """write_atomic, unless the file already holds exactly `data`, fsynced; True if written
+        (``sync_dir`` False: the caller then fsyncs the log's directory, see close)."""
         path = posixpath.join(self.dir, name)
         if _durable_get(self._durable, name) == data and self.fs.exists(path):
             return False
         if name.endswith(".snapshot"):
             self._forget_durable(_NO_SNAPSHOTS)  # (a failed write may leave one)
-        write_atomic(self.fs, path, data)
+        write_atomic(self.fs, path, data, sync_dir)
         self._note_durable(name, data)
         return True
 
@@ -412,8 +413,9 @@ class PartitionLog:
         self._forget_durable(name)
         self.fs.remove(posixpath.join(self.dir, name))
 
-    def _write_producer_snapshot(self, offset: int) -> None:
-        """Producer state and open transactions as of `offset` (Kafka's snapshot at a roll or close)."""
+    def _write_producer_snapshot(self, offset: int, sync_dir: bool = True) -> bool:
+        """Producer state and open transactions as of `offset` (Kafka's snapshot at a roll or
+        close); True if a file was written."""
         if self._hollow_seg is None:
             producers, txns = self.producer_state, self.txn_state
         else:  # (a hollow log has neither: the empty tables' bytes, not remade for this)
@@ -422,13 +424,14 @@ class PartitionLog:
         if (offset == self.log_start_offset == self.log_end_offset and not producers.producers
                 and not txns.ongoing and _durable_get(d, _NO_SNAPSHOTS, b"") is None
                 and _durable_get(d, TXN_CHECKPOINT_FILE, b"") is None):
-            return  # an empty log without the files: their absence says the same to a load (as
-            # Kafka's takeSnapshot, which writes none when nothing was appended since the last)
+            return False  # an empty log without the files: their absence says the same to a load
+            # (as Kafka's takeSnapshot, which writes none when nothing was appended since the last)
         wrote = self._write_state(posixpath.basename(snapshot_path(self.dir, offset)),
-                                  producers.to_bytes(txns.ongoing))
-        wrote = self._write_state(TXN_CHECKPOINT_FILE, txns.checkpoint_bytes(offset)) or wrote
+                                  producers.to_bytes(txns.ongoing), sync_dir)
+        wrote = self._write_state(TXN_CHECKPOINT_FILE, txns.checkpoint_bytes(offset), sync_dir) or wrote
         if wrote:
             self._prune_snapshots()
+        return wrote
 
     def _new_segment(self, base_offset: int, now_ms: int, fresh: bool = False) -> LogSegment:
         """The segment at base_offset; fresh: a new file (preallocated if configured)."""
@@ -1440,7 +1443,8 @@ class PartitionLog:
         else:
             self.flush_observer.timed(self._flush)
 
-    def _flush(self) -> None:
+    def _flush(self, sync_dir: bool = True) -> bool:
+        """flush's work; True if its checkpoint was written (``sync_dir``: see _write_state)."""
         with self.lock:
             try:
                 for seg in self.segments:
@@ -1452,9 +1456,9 @@ class PartitionLog:
                 raise
             self.recovery_point = self.log_end_offset
             self.unflushed_messages = 0
-            self._write_checkpoint()
+            return self._write_checkpoint(sync_dir)
 
-    def _flush_hollow(self) -> None:
+    def _flush_hollow(self) -> bool:
         """What flush does for a hollow log's one empty segment: its two index files made empty
         and fsynced (once: noted in _hollow_seg), then the recovery point and the checkpoint."""
         with self.lock:
@@ -1476,7 +1480,7 @@ class PartitionLog:
                 self._hollow_seg = h[:5] + (True,)
             self.recovery_point = h[0]
             self.unflushed_messages = 0
-            self._write_checkpoint()
+            return self._write_checkpoint(sync_dir=False)
 
     def checkpoint(self) -> None:
         """Persist log start, high watermark and cleaner progress without an fsync of
@@ -1642,16 +1646,25 @@ class PartitionLog:
                     raise errors.KafkaStorageError(self.offline)
                 # (leader epochs the file lacks are at the log end: a load drops them anyway)
                 self.write_pending_state(epochs=False)
+                # the state files are renamed into place without a directory fsync each: one
+                # for all of them at the end, when any was written (three per touched log before)
                 if self._hollow_seg is None:
                     self.active.on_become_inactive()
-                    self.flush()
+                    wrote = []
+                    if self.flush_observer is None:
+                        wrote.append(self._flush(sync_dir=False))
+                    else:
+                        self.flush_observer.timed(lambda: wrote.append(self._flush(sync_dir=False)))
+                    wrote = wrote[0]
                 else:  # the same files, without remaking the segment (a broker stop closes every log)
-                    self._flush_hollow()
-                self._write_producer_snapshot(self.log_end_offset)
+                    wrote = self._flush_hollow()
+                wrote = self._write_producer_snapshot(self.log_end_offset, sync_dir=False) or wrote
                 if self._dir_clean is None:  # (a managed log's clean stop is its log dir's marker)
                     f = self.fs.open(posixpath.join(self.dir, CLEAN_SHUTDOWN_FILE))
                     f.fsync()
                     f.close()
+                    self.fs.fsync_dir(self.dir)
+                elif wrote:
                     self.fs.fsync_dir(self.dir)
             except (OSError, errors.KafkaStorageError) as e:
                 # no clean-shutdown marker: the next start recovers the log from its files

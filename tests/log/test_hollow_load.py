@@ -141,3 +141,21 @@ def test_a_kill_after_a_hollow_load_loses_nothing(tmp_path):
     assert log.epochs.entries[-1].epoch == 2 and log.epochs.entries[-1].start_offset == 0
     assert lm.get("t", 1).log_end_offset == 0 and lm.topic_id("t", 1) == b"\x07" * 16
     lm.close()
+
+
+def test_a_touched_log_closes_with_one_directory_fsync(tmp_path):
+    """Its checkpoint, producer snapshot and transaction checkpoint are renamed into place, then the
+    directory is fsynced once (not once per file); they are all there after a crash that follows."""
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=CFG)
+    log = lm.get_or_create("t", 0, topic_id=b"\x07" * 16)
+    lm.write_pending_state()
+    log.append(build_batch([(None, b"x", (), 1)], producer_id=5, producer_epoch=0, base_sequence=0), now_ms=1)
+    before = fs.dir_fsyncs
+    assert log.close()
+    assert fs.dir_fsyncs - before == 1
+    names = set(fs.listdir("/data/t-0"))
+    assert {"log-state.checkpoint", "00000000000000000001.snapshot", "txn-state.checkpoint"} <= names
+    again = PartitionLog(fs.restart("lost"), "/data/t-0", CFG, now_ms=2, clean_shutdown=True)
+    assert 5 in again.producer_state.producers and again.log_end_offset == 1 and again.recovery_point == 1
+    again.close()
