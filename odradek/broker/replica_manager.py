@@ -254,6 +254,7 @@ class ReplicaManager:
                         leader.config = self._leader_config(name)
         offline = {tp for tp in self.logs.offline_list() if tp[0] in names}
         local = [(name, p) for name in names for p in self.logs.topic_logs(name)]
+        gone = []
         for tp in sorted(local) + sorted(offline):
             topic = new.topics.get(tp[0])
             tid = self.logs.topic_id(*tp)
@@ -268,7 +269,9 @@ class ReplicaManager:
             # the metadata removed the topic (RemoveTopicRecord), re-created it under
             # another id, or moved this partition away
             log.info("deleting log %s-%d (no longer in metadata)", *tp)
-            self.logs.delete(*tp)
+            gone.append(tp)
+        self.logs.delete_many(gone)
+        for tp in gone:
             self._poke(("partition", tp[0], tp[1]))
         new_configs: dict[str, object] = {}  # one LogConfig per topic, shared by its new partitions
         if self._background is not None:

@@ -410,6 +410,21 @@ class LogManager:
             self._doomed.append([log, dead, None])
         return True
 
+    def delete_many(self, tps: list[tuple[str, int]]) -> None:
+        """delete() of several partitions. What the background writer (write_pending_state) has
+        still to write for them is dropped first, all at once: it holds a log's lock across that
+        log's fsyncs, and a delete waits for the lock, so deleting many new partitions one by one
+        went at the writer's pace, the event loop blocked meanwhile (the writer takes each next
+        log before the loop's next delete). (The flags only drop without the lock: the writer, if
+        it holds the log, writes what it read, then clears them.)"""
+        for tp in tps:
+            log = self.logs.get(tp)
+            if log is not None:
+                log.pending_topic_id = None  # (the directory goes: nothing to record)
+                log.epochs_unwritten = 0
+        for tp in tps:
+            self.delete(*tp)
+
     def release_deleted(self, now_ms: int) -> list[str]:
         """Close what has waited file.delete.delay.ms (segments out of their logs; deleted
         partitions' files, after the broker's log.segment.delete.delay.ms, counted from

@@ -295,3 +295,50 @@ def test_the_periodic_pass_does_not_wait_for_a_log_another_thread_holds(tmp_path
         lm.flush_dirty(now)
     assert held not in lm._active
     lm.close()
+
+
+def test_deleting_new_partitions_drops_what_the_background_writer_has_left_to_write(tmp_path):
+    """LogManager.delete_many drops the pending partition.metadata of every partition it deletes
+    before it waits for any log's lock: the background writer, holding the first one across its
+    fsyncs, then skips the others (one by one, each delete waited for the writer's next log)."""
+    import threading
+
+    class GatedFS(FaultyFileSystem):
+        """The first file fsync waits for ``gate`` (the writer holds that log's lock meanwhile)."""
+
+        def __init__(self):
+            self.gate, self.entered, self.armed = threading.Event(), threading.Event(), False
+            super().__init__()
+
+        @property
+        def fsyncs(self) -> int:
+            return self._n
+
+        @fsyncs.setter
+        def fsyncs(self, n: int) -> None:
+            self._n = n
+            if self.armed:
+                self.armed = False
+                self.entered.set()
+                assert self.gate.wait(30)
+
+    fs = GatedFS()
+    fs.makedirs("/d")
+    lm = LogManager("/d", fs=fs, default_config=CFG)
+    for p in range(3):
+        lm.get_or_create("t", p, topic_id=b"\x07" * 16)
+    fs.armed = True
+    wrote: list[int] = []
+    writer = threading.Thread(target=lambda: wrote.append(lm.write_pending_state()), daemon=True)
+    writer.start()
+    assert fs.entered.wait(30)  # the writer holds t-0, inside its fsync
+    deleting = threading.Thread(target=lm.delete_many, args=([("t", 0), ("t", 1), ("t", 2)],), daemon=True)
+    deleting.start()
+    deleting.join(0.2)  # (it waits for t-0's lock)
+    fs.gate.set()
+    writer.join(30)
+    deleting.join(30)
+    assert not writer.is_alive() and not deleting.is_alive()
+    assert wrote == [1]  # t-0 only: t-1 and t-2 were dropped before the delete waited
+    assert lm.list() == []
+    lm.close()
