@@ -139,9 +139,53 @@ class CpuByModule:
             terminalreporter.write_line(f"{seconds:8.1f}  {module}")
 
 
+class Timeline:
+    """When each module ran and on which worker (the setup of its first test to the teardown of its last),
+    after a run of the whole suite: kept in the per-user cache (run-timeline.json: module -> worker, start,
+    end, seconds from the run's first test) and its end printed: when each worker ran out of work and the
+    modules that ended last, so that a run whose end is one long module alone (the others idle) shows it."""
+
+    LAST = 6
+
+    def __init__(self) -> None:
+        self.spans: dict[str, list] = {}  # module -> [worker, start, stop]
+
+    def pytest_runtest_logreport(self, report) -> None:
+        module = report.nodeid.split("::", 1)[0]
+        worker = str(dict(report.user_properties).get("worker", "-"))
+        span = self.spans.setdefault(module, [worker, report.start, report.stop])
+        span[0] = worker if report.when == "teardown" else span[0]
+        span[1], span[2] = min(span[1], report.start), max(span[2], report.stop)
+
+    def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
+        if not self.spans or not _whole_suite(config, exitstatus):
+            return
+        t0 = min(start for _, start, _ in self.spans.values())
+        spans = {m: (w, round(a - t0, 1), round(b - t0, 1)) for m, (w, a, b) in self.spans.items()}
+        path = apache_kafka.user_cache() / "run-timeline.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(dict(sorted(spans.items(), key=lambda kv: kv[1][1])), indent=0))
+        ends: dict[str, float] = {}
+        for w, _, b in spans.values():
+            ends[w] = max(ends.get(w, 0.0), b)
+        terminalreporter.write_sep("-", "the run's end: each worker's last test ended at (s) "
+                                        + ", ".join(f"{w} {b:.0f}" for w, b in sorted(ends.items()))
+                                        + f"; the last modules (all: {path})")
+        for m, (w, a, b) in sorted(spans.items(), key=lambda kv: -kv[1][2])[:self.LAST]:
+            terminalreporter.write_line(f"{w:>6} {a:6.0f} - {b:4.0f} s  {m}")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each report names the worker that ran it (Timeline)."""
+    outcome = yield
+    outcome.get_result().user_properties.append(("worker", os.environ.get("PYTEST_XDIST_WORKER", "main")))
+
+
 def pytest_configure(config):
     config.pluginmanager.register(DurationLog(), "odradek-duration-log")
     config.pluginmanager.register(CpuByModule(), "odradek-cpu-by-module")
+    config.pluginmanager.register(Timeline(), "odradek-timeline")
 
 
 # Seconds per test of a module this machine has not measured yet, by what the module starts (the words
