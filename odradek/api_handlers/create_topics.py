@@ -34,7 +34,7 @@ MIN_VERSION = 2
 MAX_VERSION = 7
 
 STEPPED_TOPICS = 8  # a request with more topics than this is made in steps
-STEP_PARTITIONS = 4  # the partitions one step creates (at least one topic)
+STEP_PARTITIONS = 16  # the partitions one step creates (at least one topic)
 ANSWER_STEP = 250  # the topic results of a stepped answer encoded in one step
 STRICT_QUOTA_SINCE = 6  # Kafka's ControllerApis: newQuotaFor(request, strictSinceVersion = 6)
 
