@@ -14,10 +14,13 @@ group   a classic group of N members (JoinGroup v3 on N connections, one LeaveGr
 
 RSS is read from /proc (the JVM's includes its 1 GiB heap as it touches it). Numbers go to
 stdout as a markdown table per scenario; no assertion (tests assert outcomes, not times).
+--loop-blocks MS: odradek's event-loop busy periods of at least MS during each scenario, sampled
+with py-spy (bench/loop_blocks.py; needs py-spy installed).
 """
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import select
 import socket
@@ -28,6 +31,7 @@ import threading
 import time
 
 from bench.kafka_ref import BROKERS
+from bench.loop_blocks import LoopBlocks
 
 from odradek.wire.api import decode_response, encode_request
 from odradek.wire.messages.api_versions_request import ApiVersionsRequest
@@ -289,7 +293,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--only", default=",".join(SCENARIOS))
     ap.add_argument("--storm", type=int, default=2000, help="connections of the storm scenario")
     ap.add_argument("--members", type=int, default=10000, help="members of the group scenario")
+    ap.add_argument("--loop-blocks", type=float, default=None, metavar="MS",
+                    help="list odradek's event-loop busy periods of at least MS (py-spy)")
     args = ap.parse_args(argv)
+    if args.loop_blocks is not None and not LoopBlocks.available():
+        ap.error("--loop-blocks needs py-spy (pip install py-spy)")
+    reports: list[str] = []
     results: dict[str, list[dict]] = {}
     for kind in args.brokers.split(","):
         for name in args.only.split(","):
@@ -302,12 +311,17 @@ def main(argv: list[str]) -> int:
                 try:
                     print(f"{kind} {name} ...", file=sys.stderr, flush=True)
                     fn = SCENARIOS[name]
-                    if name == "storm":
-                        got = fn(b, args.storm)
-                    elif name == "group":
-                        got = fn(b, args.members)
-                    else:
-                        got = fn(b)
+                    sampled = args.loop_blocks is not None and kind == "odradek"
+                    blocks = LoopBlocks(b.pid, args.loop_blocks) if sampled else contextlib.nullcontext()
+                    with blocks:
+                        if name == "storm":
+                            got = fn(b, args.storm)
+                        elif name == "group":
+                            got = fn(b, args.members)
+                        else:
+                            got = fn(b)
+                    if sampled:
+                        reports.append(f"{name}: " + blocks.report())
                 finally:
                     b.stop()
             for row in got if isinstance(got, list) else [got]:
@@ -315,4 +329,6 @@ def main(argv: list[str]) -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
     for name, rows in results.items():
         print(table(name, rows) + "\n")
+    for r in reports:
+        print(r + "\n")
     return 0
