@@ -19,22 +19,7 @@ from odradek.controller.controller import Controller, CreateTopicSpec
 from odradek.controller.image import BrokerImage
 from odradek.log.fs import FaultyFileSystem, SimulatedCrash
 from odradek.raft.local_log import LocalRaftLog
-
-DATA = "/data"
-VALUES = [b"v%02d" % i + b"x" * i for i in range(6)]
-
-
-def new_fs() -> FaultyFileSystem:
-    fs = FaultyFileSystem(seed=11)
-    fs.makedirs(DATA)
-    return fs
-
-
-def state(log: LocalRaftLog) -> list[bytes]:
-    snap = log.snapshot_data
-    out = [v for v in snap.split(b",") if v] if snap else []
-    return out + [v for _, v in log.replay()]
-
+from test_metadata_log_faults import DATA, VALUES, new_fs, state
 
 def deferred_workload(fs: FaultyFileSystem, acked: list[bytes]) -> None:
     """Appends in three parts (one of them ended by the next append instead of end_append), a
