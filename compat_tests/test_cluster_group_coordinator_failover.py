@@ -97,6 +97,7 @@ class Ledger:
         self.acked: dict[int, int] = {}  # partition -> the highest acknowledged commit
         self.commit_errors: list[str] = []
         self.acked_commits = 0
+        self.unheld_commits = 0  # commits naming a partition the member's client no longer has assigned
         # (ns, partition, offset, is a commit, who: the member's id, or "kill N" / "start N" of a broker)
         self._events: list[tuple[int, int, int, bool, str]] = []
 
@@ -190,8 +191,11 @@ class Member:
             done = self.commit_offsets(dict(self.position))
         except Exception as e:  # the client's error for a failed commit (retried with the next one)
             self.ledger.commit_errors.append(f"{type(e).__name__}: {e}")
+            self.ledger.mark(f"{self.name} commit {self.position} failed: {type(e).__name__}: {e}")
             return
-        if done is not None:
+        if done is None:
+            self.ledger.mark(f"{self.name} commit {self.position} failed: {self.ledger.commit_errors[-1:]}")
+        else:
             self.ledger.acknowledged(done, who=self.name)
             self._since_commit = 0
 
@@ -223,8 +227,12 @@ class ConfluentMember(Member):
         self._bootstrap, self._group = bootstrap, group
         self.consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False,
                                   "auto.offset.reset": "earliest", **self.PROTOCOL})
-        self.consumer.subscribe([topic], on_assign=lambda c, parts: self.reassigned(),
-                                on_revoke=lambda c, parts: self.reassigned())
+        self.consumer.subscribe([topic], on_assign=lambda c, parts: self.reassigned("assigned", parts),
+                                on_revoke=lambda c, parts: self.reassigned("revoked", parts))
+
+    def reassigned(self, what: str = "", parts=()) -> None:
+        super().reassigned()
+        self.ledger.mark(f"{self.name} {what} {sorted(tp.partition for tp in parts)}")
 
     def pause(self, hold):
         if hold:
@@ -238,6 +246,10 @@ class ConfluentMember(Member):
         return [(m.partition(), m.offset()) for m in msgs if m.error() is None]
 
     def commit_offsets(self, offsets):
+        held = {tp.partition for tp in self.consumer.assignment()}
+        if not held.issuperset(offsets):  # (Kafka accepts such a commit at the member's current epoch)
+            self.ledger.unheld_commits += 1
+            self.ledger.mark(f"{self.name} commits {sorted(set(offsets) - held)}, not in its assignment {sorted(held)}")
         out = self.consumer.commit(offsets=[TopicPartition(self.topic, p, o) for p, o in sorted(offsets.items())],
                                    asynchronous=False)
         if any(tp.error is not None for tp in out):
@@ -561,7 +573,8 @@ def test_commits_survive_kill9_of_the_group_coordinator(cluster, request, varian
             _check_members_and_offsets(g, cluster, topic, group, len(clients))
         print(f"\n{variant} ({'+'.join(clients)}): {cycles} coordinator kill -9 cycles: {len(ledger.consumed)} records "
               f"consumed for {total} ({len(ledger.consumed) - total} again), {ledger.acked_commits} commits "
-              f"acknowledged, {len(ledger.commit_errors)} failed ({sorted(set(ledger.commit_errors))[:5]})", flush=True)
+              f"acknowledged, {len(ledger.commit_errors)} failed ({sorted(set(ledger.commit_errors))[:5]}), "
+              f"{ledger.unheld_commits} naming a partition not assigned", flush=True)
     finally:
         for m in g.members:
             m.close()

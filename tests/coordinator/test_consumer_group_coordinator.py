@@ -254,6 +254,33 @@ def test_offset_commit_member_epochs():
     assert c.validate_offset_fetch("g", None, -1) is E.NONE
 
 
+def test_offset_commit_of_a_partition_given_up():
+    """After a member gave a partition up (revocation acknowledged, new member epoch), as Kafka 4.3's
+    ConsumerGroup.validateOffsetCommit, checked side by side with raw ConsumerGroupHeartbeat v1 and
+    OffsetCommit v9 against a Kafka 4.3 broker (same four answers): its older epoch may commit only
+    what it still holds since that epoch (KIP-1251), and its current epoch commits any partition
+    (Kafka checks no assignment then: an application must not commit what it no longer owns)."""
+    h = H()
+    h.hb("m1", 0)
+    c = h.c
+    h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
+    h.hb("m2", 0)
+    r = h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
+    kept = sorted(r.assignment[A])
+    gone = sorted(set(range(4)) - set(kept))
+    assert gone and r.member_epoch == 1
+    r = h.hb("m1", 1, owned=[(A, kept)])
+    assert r.member_epoch == 2
+
+    def commit(epoch, p):
+        return c.commit_offsets("g", epoch, "m1", None, {("a", p): (5, -1, "")}, h.now, api_version=9)[("a", p)]
+
+    assert commit(1, gone[0]) is E.STALE_MEMBER_EPOCH
+    assert commit(2, gone[0]) is E.NONE
+    assert commit(1, kept[0]) is E.NONE
+    assert commit(3, kept[0]) is E.STALE_MEMBER_EPOCH
+
+
 def test_group_types_do_not_mix():
     h = H()
     h.hb("m1", 0)
