@@ -118,6 +118,7 @@ class LogManager:
             clean_shutdown_file.delete(self.fs, d)
         self.previous_broker_epoch = clean_shutdown_file.previous_broker_epoch(epochs)
         configs: dict[str, LogConfig] = {}  # one per topic (the broker's topic_config is not free)
+        ids: dict[bytes, bytes] = {}  # partition.metadata contents -> topic id
         for d in self.log_dirs:
             hws = self._read_high_watermarks(d)
             for name in self.fs.listdir(d):
@@ -145,7 +146,7 @@ class LogManager:
                     self.offline[tp] = e
                     self._offline_dirs[tp] = path
                 try:  # read for offline logs too: their topic id says whether the topic still exists
-                    self.topic_ids[tp] = partition_metadata.read(self.fs, path)
+                    self.topic_ids[tp] = partition_metadata.read(self.fs, path, ids)
                 except (OSError, partition_metadata.PartitionMetadataError) as e:
                     logger.error("log %s: cannot read %s: %s", path, partition_metadata.FILE, e)
                     self.topic_ids[tp] = None

@@ -75,6 +75,48 @@ _SHARED_DURABLE_BELOW = 512  # bytes of content: a larger state (a producer snap
 _last_hollow: tuple | None = None
 
 
+def _parse_checkpoint(data: bytes) -> dict[str, int] | None:
+    """log-state.checkpoint's values (None: unreadable)."""
+    out = {}
+    try:
+        for line in data.decode().splitlines()[1:]:
+            k, _, v = line.partition("=")
+            out[k] = int(v)
+    except ValueError:  # (UnicodeDecodeError too)
+        return None
+    return out
+
+
+# PartitionLog._load_hollow: (log-state.checkpoint, leader-epoch-checkpoint, base offset) -> what a
+# log loaded hollow from such files holds (see _hollow_load_state); immutable values, shared
+_HOLLOW_LOADS: dict[tuple, tuple] = {}
+_HOLLOW_LOADS_MAX = 1024
+
+
+def _hollow_load_state(cp_data: bytes | None, epochs_data: bytes | None, base: int) -> tuple | None:
+    """(recovery point, leader-epoch cache, epochs_unwritten, _durable) of an empty log at ``base``
+    loaded hollow from these files (None: absent); None when the files call for the whole load."""
+    cp: dict[str, int] = {}
+    if cp_data is not None:
+        cp = _parse_checkpoint(cp_data)
+        if cp is None or cp.get("log_start_offset", 0) > base:
+            return None
+    cache = LeaderEpochCache()
+    if epochs_data is not None:
+        try:
+            cache = decode_checkpoint(epochs_data)
+        except CheckpointError:
+            return None
+    cache = cache.truncate_from_end(base).truncate_from_start(base)
+    durable = _durable_with(_NO_STATE_FILES, CHECKPOINT_FILE, cp_data)
+    unwritten = 0
+    if epochs_data is not None:
+        durable = _durable_with(durable, LEADER_EPOCH_CHECKPOINT_FILE, epochs_data)
+        if encode_checkpoint(cache) != epochs_data:
+            unwritten = EPOCHS_AT_END
+    return min(cp.get("recovery_point", 0), base), cache, unwritten, durable
+
+
 def _durable_get(d: DurableFiles, name: str, default: bytes | None = None) -> bytes | None:
     """What the state file ``name`` durably holds in ``d`` (None: it is absent; ``default``: not known)."""
     for i in range(0, len(d), 2):
@@ -364,15 +406,11 @@ class PartitionLog:
         if not self.fs.exists(path):
             self._note_durable(CHECKPOINT_FILE, None)
             return {}, None
-        out = {}
         data = read_whole(self.fs, path)
-        try:
-            for line in data.decode().splitlines()[1:]:
-                k, _, v = line.partition("=")
-                out[k] = int(v)
-        except ValueError as e:  # (UnicodeDecodeError too) damaged: the log itself is the truth
-            logger.warning("%s: unreadable (%s); the log start offset, recovery point and high "
-                           "watermark are taken from the log", path, e)
+        out = _parse_checkpoint(data)
+        if out is None:  # damaged: the log itself is the truth
+            logger.warning("%s: unreadable; the log start offset, recovery point and high "
+                           "watermark are taken from the log", path)
             return {}, None
         return out, data
 
@@ -599,31 +637,24 @@ class PartitionLog:
                     return False  # (another segment's, or entries to check: the whole load)
         if fs.size(posixpath.join(d, seg_name)):
             return False
-        cp: dict[str, int] = {}
-        cp_data = None
-        if CHECKPOINT_FILE in names:
-            cp, cp_data = self._read_checkpoint()
-            if cp_data is None or cp.get("log_start_offset", 0) > base:
-                return False  # (unreadable, or the log starts past its segment: the whole load)
+        cp_data = read_whole(fs, self._checkpoint_path()) if CHECKPOINT_FILE in names else None
         epochs_data = None
-        cache = LeaderEpochCache()
         if LEADER_EPOCH_CHECKPOINT_FILE in names:
             epochs_data = read_whole(fs, posixpath.join(d, LEADER_EPOCH_CHECKPOINT_FILE))
-            try:
-                cache = decode_checkpoint(epochs_data)
-            except CheckpointError:
-                return False
+        key = (cp_data, epochs_data, base)
+        derived = _HOLLOW_LOADS.get(key)  # (most logs of a restart: the same few files)
+        if derived is None:
+            derived = _hollow_load_state(cp_data, epochs_data, base)
+            if derived is None:
+                return False  # (unreadable, or the log starts past its segment: the whole load)
+            if len(_HOLLOW_LOADS) >= _HOLLOW_LOADS_MAX:
+                _HOLLOW_LOADS.clear()
+            _HOLLOW_LOADS[key] = derived
+        recovery_point, cache, self.epochs_unwritten, self._durable = derived
         # as _load: the log starts at its segment, every offset within [start, end] = [base, base]
         self.log_start_offset = self.cleaner_checkpoint = self._high_watermark = base
-        self.recovery_point = min(cp.get("recovery_point", 0), base)
-        cache = cache.truncate_from_end(base).truncate_from_start(base)
+        self.recovery_point = recovery_point
         self._epochs, self._latest_epoch = cache, cache.latest_epoch
-        durable = _durable_with(_NO_STATE_FILES, CHECKPOINT_FILE, cp_data)
-        if epochs_data is not None:
-            durable = _durable_with(durable, LEADER_EPOCH_CHECKPOINT_FILE, epochs_data)
-            if encode_checkpoint(cache) != epochs_data:
-                self.epochs_unwritten = EPOCHS_AT_END
-        self._durable = durable
         self._hollow((base, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
                       c.segment_index_bytes, True))
         self._park_watch.all_parked = True

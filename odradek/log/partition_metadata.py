@@ -44,12 +44,20 @@ def decode(data: bytes) -> bytes:
     return tid
 
 
-def read(fs: FileSystem, directory: str) -> bytes | None:
-    """The topic id recorded in `directory`, None when the file is missing."""
+def read(fs: FileSystem, directory: str, decoded: dict[bytes, bytes] | None = None) -> bytes | None:
+    """The topic id recorded in `directory`, None when the file is missing. ``decoded``: file
+    contents already decoded -> their id (a start reads one such file per partition, the same
+    content for every partition of a topic)."""
     path = posixpath.join(directory, FILE)
     if not fs.exists(path):
         return None
-    return decode(read_whole(fs, path))
+    data = read_whole(fs, path)
+    if decoded is None:
+        return decode(data)
+    tid = decoded.get(data)
+    if tid is None:
+        tid = decoded[data] = decode(data)
+    return tid
 
 
 def write(fs: FileSystem, directory: str, topic_id: bytes) -> None:
