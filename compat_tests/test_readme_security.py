@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import subprocess
 import time
 import uuid
 from pathlib import Path
@@ -18,7 +17,6 @@ from pathlib import Path
 import pytest
 from confluent_kafka import Consumer, KafkaError, Producer
 
-import apache_kafka
 from harness import REPO, BrokerProcess, free_port, kafka_tool
 from tls_certs import TestCA
 
@@ -90,12 +88,8 @@ def test_the_readme_set_up_works(setup):
 
     # Kafka's console producer and consumer with client.properties (alice, SCRAM-SHA-512)
     value = f"order-{uuid.uuid4().hex[:6]}"
-    reason = apache_kafka.missing()
-    if reason:
-        pytest.skip(reason)
-    r = subprocess.run(apache_kafka.tool_command("console-producer", "--bootstrap-server", setup.bootstrap,
-                                                 "--command-config", client, "--topic", "orders"),
-                       input=value + "\n", capture_output=True, text=True, timeout=120)
+    r = kafka_tool("console-producer", "--bootstrap-server", setup.bootstrap, "--command-config", client,
+                   "--topic", "orders", stdin=value + "\n", timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     r = kafka_tool("console-consumer", "--bootstrap-server", setup.bootstrap, "--command-config", client,
                    "--topic", "orders", "--group", "orders-app", "--from-beginning", "--max-messages", "1",
