@@ -50,7 +50,8 @@ import org.apache.kafka.common.utils.KafkaThread;
  * with 0; one whose main throws ends with 1, the exception printed as the JVM prints it. The shutdown
  * hooks a call adds through Exit run as it ends (not after a halt), as a JVM's run at its exit (the
  * console producer closes its producer in one). Tools that
- * call System.exit themselves (kafka-verifiable-*) must not run here: the JVM would exit.
+ * call System.exit themselves (kafka-verifiable-*, kafka-cluster through argparse4j) must not run here:
+ * the JVM would exit (the caller then reads its exit code and output and starts another).
  */
 public final class ToolServer {
     private static final long UNWIND_MS = 5000;
@@ -270,7 +271,8 @@ public final class ToolServer {
         }
     }
 
-    /** The threads the call started that are still alive (the ForkJoin common pool's idle workers aside). */
+    /** The threads the call started that are still alive, but the JVM's own pools' (the ForkJoin common
+     *  pool's workers, the process reapers left by argparse4j's run of stty for the terminal's width). */
     private static List<String> leftBehind(Set<Thread> before, Thread main) throws InterruptedException {
         long deadline = System.currentTimeMillis() + UNWIND_MS;
         List<String> left = new ArrayList<>();
@@ -281,7 +283,8 @@ public final class ToolServer {
             }
             for (Thread t : Thread.getAllStackTraces().keySet()) {
                 if (t != main && !before.contains(t) && t.isAlive()
-                        && !t.getName().startsWith("ForkJoinPool.commonPool-worker")) {
+                        && !t.getName().startsWith("ForkJoinPool.commonPool-worker")
+                        && !t.getName().equals("process reaper")) {
                     left.add(t.getName());
                 }
             }

@@ -16,7 +16,8 @@ exits when this process's end of its stdin closes, so it never outlives this pro
 The server's classes are compiled once with javac against Kafka's jars into a jar in the per-user cache
 beside them (one per digest of the source and the Java version). The first server on a machine that
 finds no class-data-sharing archive of its own writes one when it exits (the classes of the tools it
-ran), as apache_kafka.run_tool does for each tool; later servers start on it.
+ran, every tool's --version and an admin client's), as apache_kafka.run_tool does for each tool; later servers start
+on it.
 """
 from __future__ import annotations
 
@@ -39,8 +40,9 @@ from apache_kafka import CACHE, HERE, TOOL_CLASSES, TOOL_JVM, cache_lock, cds_ar
 
 SOURCE = HERE / "ToolServer.java"
 MAIN_CLASS = "ToolServer"
-# tools that must run in a JVM of their own: they call System.exit themselves
-OWN_JVM = frozenset({"verifiable-producer", "verifiable-consumer"})
+# tools that must run in a JVM of their own: they call System.exit themselves (kafka-cluster through
+# argparse4j's parseArgsOrFail on bad arguments)
+OWN_JVM = frozenset({"verifiable-producer", "verifiable-consumer", "cluster"})
 ENABLED = os.environ.get("ODRADEK_KAFKA_TOOL_SERVER", "1") != "0"  # 0: every call in a JVM of its own
 # the server reads the Runnable of an admin client's network thread to close a client a tool left open
 SERVER_JVM = [*TOOL_JVM, "--add-opens=java.base/java.lang=ALL-UNNAMED"]
@@ -121,6 +123,24 @@ class _Server:
         self._archive_aside = self.archive.with_name(f"{self.archive.name}.{os.getpid()}.tmp")
         return [f"-XX:ArchiveClassesAtExit={self._archive_aside}", "-Xlog:disable"]
 
+    def _load_every_tool(self) -> bool:
+        """Before the archive is written: every tool's --version, so that it holds each tool's classes
+        (its option parser's, Scala's for kafka-configs), not only those of the tools this server ran,
+        and an admin client's call that times out at once (no broker on port 1), for the client's.
+        False if one did not answer in time."""
+        with tempfile.NamedTemporaryFile("w", prefix="odradek-tool-warm-", suffix=".properties") as config:
+            config.write("default.api.timeout.ms=200\nrequest.timeout.ms=100\n")
+            config.flush()
+            calls = [(cls, ("--version",)) for name, cls in TOOL_CLASSES.items() if name not in OWN_JVM]
+            calls.append((TOOL_CLASSES["topics"], ("--bootstrap-server", "127.0.0.1:1", "--command-config",
+                                                   config.name, "--list")))
+            for cls, args in calls:
+                try:
+                    self.call(cls, args, b"", 30)
+                except TimeoutError:
+                    return False
+        return True
+
     def call(self, main_class: str, args: tuple[str, ...], stdin: bytes, timeout: float
              ) -> tuple[int, bytes, bytes, bool]:
         """(exit code, stdout, stderr, whether the server can take the next call); TimeoutError."""
@@ -167,6 +187,8 @@ class _Server:
     def close(self, kill: bool = False) -> None:
         """End the JVM (kill: at once; else it exits at its stdin's end, writing its archive if it does)."""
         if self.proc is not None:
+            if self._archive_aside is not None and not kill:
+                kill = not self._load_every_tool()
             if kill:
                 self.proc.kill()
             with contextlib.suppress(OSError):
