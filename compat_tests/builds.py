@@ -1,5 +1,6 @@
 """The compat suite's client programs, built once and reused: the Java checks (Maven), the Kafka
-Streams check (Maven), the franz-go check (Go), the kafkajs check (npm), and Kafka's own tools.
+Streams check (Maven), the franz-go check (Go), the kafkajs check (npm), and Kafka's own tools (its
+jars and the tool server's jar, apache_kafka.tool_server).
 
 The Maven builds are kept in the per-user cache (apache_kafka.user_cache()/builds), one entry per
 digest of the project's pom.xml, sources and build options, so a new clone of the repository (CI's
@@ -21,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import apache_kafka
+from apache_kafka.tool_server import server_jar
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -172,7 +174,7 @@ BUILDS = {
     "java-streams": (("java", "mvn"), streams_classpath),
     "franz-go": (("go",), franz_go_binary),
     "kafkajs": (("node", "npm"), kafkajs_install),
-    "kafka-tools": (("java", "mvn"), apache_kafka.jars),
+    "kafka-tools": (("java", "mvn"), lambda: (apache_kafka.jars(), server_jar())),
 }
 
 # test module -> the builds it uses
