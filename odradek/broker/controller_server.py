@@ -63,6 +63,10 @@ from odradek.wire.messages.describe_cluster_response import DescribeClusterBroke
 log = logging.getLogger("odradek.quorum")
 
 WRITE_TIMEOUT_S = 10.0
+# How long a leader parks a follower's or observer's Fetch that finds nothing new (the max_wait_ms the
+# Fetch asks for): Kafka's KafkaRaftClient fetchMaxWaitMs, 500 ms. An idle quorum then answers 2 fetches
+# a second per node, not 5 (200 ms, 4 ticks, RaftConfig's default for the simulations).
+FETCH_MAX_WAIT_MS = 500
 ENDPOINT_CONTROLLER = 2  # DescribeCluster's EndpointType
 
 if TYPE_CHECKING:
@@ -151,6 +155,7 @@ class ControllerServer:
             election_timeout=max(2, cfg.controller_quorum_election_timeout_ms // TICK_MS),
             fetch_timeout=max(4, cfg.controller_quorum_fetch_timeout_ms // TICK_MS),
             request_timeout=max(2, min(cfg.controller_quorum_request_timeout_ms, 300) // TICK_MS),
+            fetch_max_wait=FETCH_MAX_WAIT_MS // TICK_MS,
             tick_ms=TICK_MS,
             cluster_id=self.cluster_id)
         self.driver = RaftDriver(self.node_id, self.voters, self.metadata_dir, rc, self,
