@@ -300,7 +300,7 @@ class ReplicaManager:
             tcfg = configs.get(tp[0])
             if tcfg is None:
                 tcfg = configs[tp[0]] = self._topic_log_config(tp[0])
-            self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now, topic_id=image.topics[tp[0]].topic_id)
+            self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now, topic_id=image.topics[tp[0]].topic_id, key=tp)
         except Exception:
             if tp not in self.offline:  # logged once; tried again on the next update
                 log.exception("cannot create the log of %s-%d; partition offline, not serving it", *tp)

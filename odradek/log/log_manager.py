@@ -78,8 +78,11 @@ class LogManager:
         self.offline: dict[tuple[str, int], LogCorruptionError | KafkaStorageError] = {}
         self._offline_dirs: dict[tuple[str, int], str] = {}
         # the topic id in each log's partition.metadata (None: no file, a log written before
-        # odradek kept one); `unreadable`: a file there that cannot be parsed
-        self.topic_ids: dict[tuple[str, int], bytes | None] = {}
+        # odradek kept one; see topic_id): per topic, the id its first log here records, and the
+        # logs that record another (one entry per topic, not per partition);
+        # `unreadable`: a file there that cannot be parsed
+        self._topic_ids: dict[str, bytes | None] = {}
+        self._other_ids: dict[tuple[str, int], bytes | None] = {}
         self.unreadable: set[tuple[str, int]] = set()
         self.flush_observer: FlushObserver | None = None  # times every log's flushes (observe_flushes)
         # deleted partitions waiting out file.delete.delay.ms: [log or None, renamed dir,
@@ -146,10 +149,10 @@ class LogManager:
                     self.offline[tp] = e
                     self._offline_dirs[tp] = path
                 try:  # read for offline logs too: their topic id says whether the topic still exists
-                    self.topic_ids[tp] = partition_metadata.read(self.fs, path, ids)
+                    self._set_topic_id(tp, partition_metadata.read(self.fs, path, ids))
                 except (OSError, partition_metadata.PartitionMetadataError) as e:
                     logger.error("log %s: cannot read %s: %s", path, partition_metadata.FILE, e)
-                    self.topic_ids[tp] = None
+                    self._set_topic_id(tp, None)
                     self.unreadable.add(tp)
 
     # ------------------------------------------------ high watermark checkpoint
@@ -218,13 +221,37 @@ class LogManager:
 
     def topic_id(self, topic: str, partition: int) -> bytes | None:
         """The topic id the log's partition.metadata records (None: none recorded)."""
-        return self.topic_ids.get((topic, partition))
+        tp = (topic, partition)
+        if tp in self._other_ids:
+            return self._other_ids[tp]
+        if tp in self.logs or tp in self.offline:
+            return self._topic_ids.get(topic)
+        return None
+
+    def _set_topic_id(self, tp: tuple[str, int], topic_id: bytes | None) -> None:
+        ids = self._topic_ids
+        if tp[0] not in ids:
+            ids[tp[0]] = topic_id
+        if ids[tp[0]] == topic_id:
+            self._other_ids.pop(tp, None)
+        else:
+            self._other_ids[tp] = topic_id
+
+    def _drop_topic_id(self, tp: tuple[str, int]) -> None:
+        """``tp`` left the manager (its log and offline entry gone first)."""
+        self._other_ids.pop(tp, None)
+        topic = tp[0]
+        if topic not in self._by_topic and not any(t == topic for t, _ in self.offline):
+            self._topic_ids.pop(topic, None)
 
     def get_or_create(self, topic: str, partition: int, config: LogConfig | None = None,
-                      now_ms: int = 0, topic_id: bytes | None = None) -> PartitionLog:
+                      now_ms: int = 0, topic_id: bytes | None = None,
+                      key: tuple[str, int] | None = None) -> PartitionLog:
         """The log of topic-partition, created if missing; a new log records ``topic_id``
-        in its partition.metadata before anything is appended (as Kafka)."""
-        tp = (topic, partition)  # (one key object for every table of the manager)
+        in its partition.metadata before anything is appended (as Kafka). ``key``: the caller's
+        (topic, partition) tuple, kept as this manager's key of a new log (the broker's tables
+        then hold one tuple per partition between them)."""
+        tp = key or (topic, partition)  # (one key object for every table of the manager)
         with self.lock:
             log = self.logs.get(tp)
             if log is None:
@@ -238,7 +265,7 @@ class LogManager:
                     log.pending_topic_id = topic_id
                     self._unwritten_ids[log] = None
                 self._add(tp, log, d)
-                self.topic_ids[tp] = topic_id
+                self._set_topic_id(tp, topic_id)
             elif config is not None:
                 log.config = config
             return log
@@ -309,13 +336,12 @@ class LogManager:
         """Record the topic id of a log that has none (written by an older odradek)."""
         log = self.logs[(topic, partition)]
         partition_metadata.write(self.fs, log.dir, topic_id)
-        self.topic_ids[(topic, partition)] = topic_id
+        self._set_topic_id((topic, partition), topic_id)
         self.unreadable.discard((topic, partition))
 
     def _take(self, topic: str, partition: int) -> PartitionLog | None:
         """Take the partition's log out of the manager (None if it has none)."""
         with self.lock:
-            self.topic_ids.pop((topic, partition), None)
             self.unreadable.discard((topic, partition))
             log = self.logs.pop((topic, partition), None)
             if log is not None:
@@ -333,6 +359,7 @@ class LogManager:
                 self._active.pop(log, None)
                 self._whole.pop(log, None)
                 self._hw_dirty = True
+            self._drop_topic_id((topic, partition))
             return log
 
     def _take_offline(self, topic: str, partition: int) -> str | None:
@@ -341,7 +368,7 @@ class LogManager:
             if (topic, partition) not in self.offline:
                 return None
             del self.offline[(topic, partition)]
-            self.topic_ids.pop((topic, partition), None)
+            self._drop_topic_id((topic, partition))
             self.unreadable.discard((topic, partition))
             return self._offline_dirs.pop((topic, partition))
 
