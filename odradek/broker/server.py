@@ -261,6 +261,7 @@ class BrokerServer:
                     next_idle = real_now + 1000
                     self._close_idle(real_now)
                     self.heap_trim.connections(len(self.connections))
+                    self.heap_trim.partitions(len(b.log_manager.logs))
                 if (cleaning is not None and cleaning.done() and not cleaning.cancelled()
                         and cleaning.exception() is None and cleaning.result() is not None):
                     next_clean = now  # as Kafka's cleaner thread: back off only when idle

@@ -1,5 +1,6 @@
-"""The heap is trimmed once after a storm of connections has closed, not on every change."""
-from odradek.broker.heap_trim import TRIM_AFTER_CLOSED, TRIM_AGAIN_AFTER, HeapTrim
+"""The heap is trimmed once after a storm of connections has closed, or a large creation of
+partitions has ended, not on every change."""
+from odradek.broker.heap_trim import TRIM_AFTER_CLOSED, TRIM_AFTER_CREATED, TRIM_AGAIN_AFTER, HeapTrim
 
 
 def test_trims_once_when_connections_fall_well_below_their_peak():
@@ -29,3 +30,17 @@ def test_trims_once_more_when_the_count_stays_down_after_a_trim():
     assert calls == [0, 0]  # one follow-up, then quiet
     t.connections(600)  # another storm: trimmed after it, and followed up again
     assert t.connections(0) and [t.connections(0) for _ in range(TRIM_AGAIN_AFTER)][-1]
+
+
+def test_trims_once_after_a_large_creation_of_partitions_has_ended():
+    calls = []
+    t = HeapTrim(trim=calls.append)
+    assert not t.partitions(100) and not t.partitions(100)  # a few: not worth it
+    counts = [2_000, 4_000, TRIM_AFTER_CREATED + 200]  # a creation under way: no trim yet
+    assert [t.partitions(n) for n in counts] == [False] * 3 and calls == []
+    assert t.partitions(TRIM_AFTER_CREATED + 200) and calls == [0]  # unchanged since: it ended
+    assert not t.partitions(TRIM_AFTER_CREATED + 200) and calls == [0]  # once
+    t.partitions(10)  # most deleted: a new creation counts from there
+    t.partitions(10 + TRIM_AFTER_CREATED)
+    assert t.partitions(10 + TRIM_AFTER_CREATED) and calls == [0, 0]
+    assert not HeapTrim(None).partitions(0) and not HeapTrim(None).partitions(0)
