@@ -154,7 +154,9 @@ def spark(spark_jars, tmp_path_factory):
             gateway.shutdown()
             gateway.proc.stdin.close()  # the JVM exits at the end of its input (PythonGatewayServer)
             try:
-                gateway.proc.wait(60 if aside is None else 300)  # writing the archive: ~25 s of CPU
+                # writing the archive: ~25 s of CPU; bounded well inside the last test's timeout (pytest-timeout
+                # counts this teardown): killed, it leaves no archive and a later session writes one
+                gateway.proc.wait(60 if aside is None else 150)
             except subprocess.TimeoutExpired:
                 gateway.proc.kill()
                 gateway.proc.wait()
