@@ -59,7 +59,8 @@ _ZERO_CHECKPOINT = b"0\nlog_start_offset=0\nrecovery_point=0\ncleaner_checkpoint
 # producer snapshot in the directory
 _NO_SNAPSHOTS = "*.snapshot"
 # the files besides its one segment's that an empty log loaded hollow may hold (_load_hollow)
-_HOLLOW_LOAD_FILES = frozenset((CHECKPOINT_FILE, LEADER_EPOCH_CHECKPOINT_FILE, partition_metadata.FILE))
+_HOLLOW_LOAD_FILES = frozenset((CHECKPOINT_FILE, LEADER_EPOCH_CHECKPOINT_FILE, partition_metadata.FILE,
+                                TXN_CHECKPOINT_FILE))
 # PartitionLog._durable: (name, content, name, content, ...) sorted by name, an immutable
 # mapping shared by every log in the same state (see _durable_with): 100,000 new partitions
 # hold one or two of them between them, not a dict each
@@ -93,9 +94,15 @@ _HOLLOW_LOADS: dict[tuple, tuple] = {}
 _HOLLOW_LOADS_MAX = 1024
 
 
-def _hollow_load_state(cp_data: bytes | None, epochs_data: bytes | None, base: int) -> tuple | None:
+def _hollow_load_state(cp_data: bytes | None, epochs_data: bytes | None, base: int,
+                       snap_data: bytes | None = None, txn_data: bytes | None = None) -> tuple | None:
     """(recovery point, leader-epoch cache, epochs_unwritten, _durable) of an empty log at ``base``
-    loaded hollow from these files (None: absent); None when the files call for the whole load."""
+    loaded hollow from these files (None: absent; the producer snapshot, at ``base``, and the
+    transaction checkpoint only as an older odradek's stop wrote them for an empty log: no
+    producer, no transaction); None when the files call for the whole load."""
+    empty_txns = PartitionTxnState().checkpoint_bytes(base)
+    if snap_data not in (None, ProducerStateTable().to_bytes()) or txn_data not in (None, empty_txns):
+        return None
     cp: dict[str, int] = {}
     if cp_data is not None:
         cp = _parse_checkpoint(cp_data)
@@ -109,6 +116,11 @@ def _hollow_load_state(cp_data: bytes | None, epochs_data: bytes | None, base: i
             return None
     cache = cache.truncate_from_end(base).truncate_from_start(base)
     durable = _durable_with(_NO_STATE_FILES, CHECKPOINT_FILE, cp_data)
+    if snap_data is not None:  # (as the whole load after a clean stop notes them)
+        durable = _durable_with(durable, _NO_SNAPSHOTS, None, known=False)
+        durable = _durable_with(durable, f"{base:020d}.snapshot", snap_data)
+    if txn_data is not None:
+        durable = _durable_with(durable, TXN_CHECKPOINT_FILE, txn_data)
     unwritten = 0
     if epochs_data is not None:
         durable = _durable_with(durable, LEADER_EPOCH_CHECKPOINT_FILE, epochs_data)
@@ -613,20 +625,25 @@ class PartitionLog:
         """The load of an empty log after a clean stop, made hollow without opening its segment
         (most partitions of a broker with many: a restart reads a few small files per log, not
         its segment and indexes): one empty segment file at the log start, empty or absent
-        index files, no producer snapshot or transaction checkpoint. The state is what _load
-        then _try_hollow would make of it; False (nothing changed) for any other log."""
+        index files, no producer snapshot or transaction checkpoint but an empty one at the log
+        start (what an older odradek's stop wrote). The state is what _load then _try_hollow
+        would make of it; False (nothing changed) for any other log."""
         c = self.config
-        if c.compact or c.preallocate or len(names) > 6:
+        if c.compact or c.preallocate or len(names) > 8:
             return False
-        seg_name = None
+        seg_name = snap_name = None
         for name in names:
             if name.endswith(".log"):
                 if seg_name is not None:
                     return False
                 seg_name = name
+            elif name.endswith(".snapshot"):
+                if snap_name is not None:
+                    return False
+                snap_name = name
             elif name not in _HOLLOW_LOAD_FILES and not name.endswith((".index", ".timeindex")):
                 return False
-        if seg_name is None or not seg_name[:-4].isdigit():
+        if seg_name is None or not seg_name[:-4].isdigit() or snap_name not in (None, seg_name[:-4] + ".snapshot"):
             return False
         stem = seg_name[:-4]
         base = int(stem)
@@ -641,10 +658,12 @@ class PartitionLog:
         epochs_data = None
         if LEADER_EPOCH_CHECKPOINT_FILE in names:
             epochs_data = read_whole(fs, posixpath.join(d, LEADER_EPOCH_CHECKPOINT_FILE))
-        key = (cp_data, epochs_data, base)
+        snap_data = read_whole(fs, posixpath.join(d, snap_name)) if snap_name is not None else None
+        txn_data = read_whole(fs, posixpath.join(d, TXN_CHECKPOINT_FILE)) if TXN_CHECKPOINT_FILE in names else None
+        key = (cp_data, epochs_data, base, snap_data, txn_data)
         derived = _HOLLOW_LOADS.get(key)  # (most logs of a restart: the same few files)
         if derived is None:
-            derived = _hollow_load_state(cp_data, epochs_data, base)
+            derived = _hollow_load_state(cp_data, epochs_data, base, snap_data, txn_data)
             if derived is None:
                 return False  # (unreadable, or the log starts past its segment: the whole load)
             if len(_HOLLOW_LOADS) >= _HOLLOW_LOADS_MAX:

@@ -74,7 +74,7 @@ def test_new_partitions_stop_and_start_without_writing_or_opening_their_segments
     lm.close()
 
 
-@pytest.mark.parametrize("case", ["absent-files", "checkpoint", "empty-indexes", "moved-start"])
+@pytest.mark.parametrize("case", ["absent-files", "checkpoint", "empty-indexes", "moved-start", "older-stop"])
 def test_a_hollow_load_gives_the_state_of_the_whole_load(tmp_path, case):
     """The hollow load against the whole one (the same directory loaded by a log on its own, which
     takes no hollow path, then made hollow by its idle passes)."""
@@ -91,6 +91,16 @@ def test_a_hollow_load_gives_the_state_of_the_whole_load(tmp_path, case):
     if case == "empty-indexes":
         log.flush()  # (remade: its empty index files written and fsynced)
     assert log.close()
+    if case == "older-stop":  # what an older odradek's stop left in an empty log's directory
+        from odradek.log.producer_state import ProducerStateTable
+
+        for name, data in (("00000000000000000000.index", b""), ("00000000000000000000.timeindex", b""),
+                           ("00000000000000000000.snapshot", ProducerStateTable().to_bytes()),
+                           ("txn-state.checkpoint", b"0 0\n"),
+                           ("log-state.checkpoint", b"0\nlog_start_offset=0\nrecovery_point=0\n"
+                                                    b"cleaner_checkpoint=0\nhigh_watermark=0\n")):
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
     w = str(tmp_path / "whole" / "t-0")
     shutil.copytree(d, w)
     open(os.path.join(w, ".clean-shutdown"), "wb").close()  # the marker of a log on its own
@@ -159,3 +169,18 @@ def test_a_touched_log_closes_with_one_directory_fsync(tmp_path):
     again = PartitionLog(fs.restart("lost"), "/data/t-0", CFG, now_ms=2, clean_shutdown=True)
     assert 5 in again.producer_state.producers and again.log_end_offset == 1 and again.recovery_point == 1
     again.close()
+
+
+def test_state_files_that_say_more_than_empty_take_the_whole_load(tmp_path):
+    """A transaction checkpoint naming an open transaction (or any snapshot but an empty one at the
+    log start) is left to the whole load, which reads it."""
+    fs = RealFileSystem()
+    d = str(tmp_path / "t-0")
+    PartitionLog(fs, d, CFG, now_ms=0, new=True, clean_shutdown=True).close()
+    with open(os.path.join(d, "txn-state.checkpoint"), "wb") as f:
+        f.write(b"0 0\n5 0\n")
+    counting = OpenCounting()
+    log = PartitionLog(counting, d, CFG, now_ms=1, clean_shutdown=True)
+    assert "00000000000000000000.log" in counting.opened  # (the whole load opened its segment)
+    assert log.txn_state.ongoing == {5: 0}
+    log.close()
