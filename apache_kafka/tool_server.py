@@ -86,7 +86,8 @@ class _Server:
         self.proc: subprocess.Popen | None = None
         self.answers = self.out_fd = self.err_fd = -1
         self._writing = contextlib.ExitStack()
-        self._archive_aside: Path | None = None
+        self.archive: Path | None = None  # the server's class-data-sharing archive
+        self._archive_aside: Path | None = None  # where this server writes it at its exit, if it does
         folder = tempfile.mkdtemp(prefix="odradek-kafka-tools-")
         try:
             # the JVM appends to its output files; this process reads them back and empties them
@@ -199,7 +200,8 @@ class _Server:
                 self.proc.kill()
                 self.proc.wait()
             aside = self._archive_aside
-            if aside is not None and self.proc.returncode == 0 and aside.exists() and aside.stat().st_size > 0:
+            if aside is not None and self.archive is not None and self.proc.returncode == 0 and aside.exists() \
+                    and aside.stat().st_size > 0:
                 os.replace(aside, self.archive)
             if aside is not None:
                 aside.unlink(missing_ok=True)
