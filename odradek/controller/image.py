@@ -46,12 +46,13 @@ def _empty() -> Mapping:
 
 def node_ids(ids) -> tuple:
     """``ids`` as a tuple, shared with every partition holding the same node ids (a broker's
-    100,000 partitions have a handful of distinct replica sets and ISRs); bounded."""
+    100,000 partitions have a handful of distinct replica sets and ISRs); bounded: a full table
+    starts afresh."""
     t = tuple(ids)
     shared = _NODE_IDS.get(t)
     if shared is None:
-        if len(_NODE_IDS) >= _NODE_IDS_MAX:
-            return t
+        if len(_NODE_IDS) >= _NODE_IDS_MAX:  # (the latest partitions' sets are the ones shared)
+            _NODE_IDS.clear()
         shared = _NODE_IDS[t] = t
     return shared
 

@@ -40,7 +40,8 @@ class EpochEndOffset:
 
 UNDEFINED = EpochEndOffset(UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)
 
-# the caches of one entry, by (epoch, start offset): shared (see LeaderEpochCache.of); bounded
+# the caches of one entry, by (epoch, start offset): shared (see LeaderEpochCache.of); bounded (a
+# full table starts afresh)
 _SINGLE: dict[tuple[int, int], "LeaderEpochCache"] = {}
 _SINGLE_MAX = 4096
 
@@ -60,8 +61,9 @@ class LeaderEpochCache:
         cache = _SINGLE.get(key)
         if cache is None:
             cache = LeaderEpochCache(entries)
-            if len(_SINGLE) < _SINGLE_MAX:
-                _SINGLE[key] = cache
+            if len(_SINGLE) >= _SINGLE_MAX:  # (the latest logs' entries are the ones shared)
+                _SINGLE.clear()
+            _SINGLE[key] = cache
         return cache
 
     @property

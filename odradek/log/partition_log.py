@@ -63,7 +63,8 @@ _HOLLOW_LOAD_FILES = frozenset((CHECKPOINT_FILE, LEADER_EPOCH_CHECKPOINT_FILE, p
                                 TXN_CHECKPOINT_FILE))
 # PartitionLog._durable: (name, content, name, content, ...) sorted by name, an immutable
 # mapping shared by every log in the same state (see _durable_with): 100,000 new partitions
-# hold one or two of them between them, not a dict each
+# hold one or two of them between them, not a dict each (bounded: a full table starts afresh,
+# so the states of the latest logs are the ones shared)
 DurableFiles = tuple
 # the _durable of a log whose directory holds none of its state files (a new partition)
 _NO_STATE_FILES: DurableFiles = tuple(x for name in sorted((CHECKPOINT_FILE, TXN_CHECKPOINT_FILE, _NO_SNAPSHOTS))
@@ -150,8 +151,8 @@ def _durable_with(d: DurableFiles, name: str, data: bytes | None, known: bool = 
         return new
     shared = _SHARED_DURABLE.get(new)
     if shared is None:
-        if len(_SHARED_DURABLE) >= _SHARED_DURABLE_MAX:
-            return new
+        if len(_SHARED_DURABLE) >= _SHARED_DURABLE_MAX:  # (the states seen lately are shared)
+            _SHARED_DURABLE.clear()
         shared = _SHARED_DURABLE[new] = new
     return shared
 # PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. In either case the file and

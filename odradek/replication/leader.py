@@ -100,7 +100,7 @@ IsrState = CommittedIsr | PendingExpandIsr | PendingShrinkIsr
 
 # one CommittedIsr per distinct ISR, shared by every leader with that ISR (a broker leading
 # 100,000 partitions has a handful of distinct ISRs: one set and one state object each, not
-# one per partition); bounded, beyond it a state of its own
+# one per partition); bounded: a full table starts afresh
 _COMMITTED: dict[frozenset[int], CommittedIsr] = {}
 _COMMITTED_MAX = 4096
 
@@ -110,8 +110,9 @@ def committed_isr(isr: frozenset[int]) -> CommittedIsr:
     st = _COMMITTED.get(isr)
     if st is None:
         st = CommittedIsr(isr)
-        if len(_COMMITTED) < _COMMITTED_MAX:
-            _COMMITTED[isr] = st
+        if len(_COMMITTED) >= _COMMITTED_MAX:  # (the latest leaders' ISRs are the ones shared)
+            _COMMITTED.clear()
+        _COMMITTED[isr] = st
     return st
 
 
