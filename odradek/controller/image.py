@@ -11,6 +11,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Mapping
 
+from odradek.log.shared_values import SharedValues
 from odradek.wire.messages.access_control_entry_record import AccessControlEntryRecord
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
 from odradek.wire.messages.clear_elr_record import ClearElrRecord
@@ -46,19 +47,12 @@ def _empty() -> Mapping:
 
 def node_ids(ids) -> tuple:
     """``ids`` as a tuple, shared with every partition holding the same node ids (a broker's
-    100,000 partitions have a handful of distinct replica sets and ISRs); bounded: a full table
-    starts afresh."""
+    100,000 partitions have a handful of distinct replica sets and ISRs)."""
     t = tuple(ids)
-    shared = _NODE_IDS.get(t)
-    if shared is None:
-        if len(_NODE_IDS) >= _NODE_IDS_MAX:  # (the latest partitions' sets are the ones shared)
-            _NODE_IDS.clear()
-        shared = _NODE_IDS[t] = t
-    return shared
+    return _NODE_IDS.get(t, lambda: t)
 
 
-_NODE_IDS: dict[tuple, tuple] = {}
-_NODE_IDS_MAX = 4096
+_NODE_IDS: SharedValues[tuple, tuple] = SharedValues()
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from . import checkpoint_file
 from .checkpoint_file import CheckpointError, to_int
+from .shared_values import SharedValues
 
 __all__ = ["CheckpointError", "EpochEndOffset", "EpochEntry", "LeaderEpochCache", "UNDEFINED",
            "decode_checkpoint", "encode_checkpoint"]
@@ -40,10 +41,8 @@ class EpochEndOffset:
 
 UNDEFINED = EpochEndOffset(UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET)
 
-# the caches of one entry, by (epoch, start offset): shared (see LeaderEpochCache.of); bounded (a
-# full table starts afresh)
-_SINGLE: dict[tuple[int, int], "LeaderEpochCache"] = {}
-_SINGLE_MAX = 4096
+# the caches of one entry, by (epoch, start offset): shared (see LeaderEpochCache.of)
+_SINGLE: SharedValues[tuple[int, int], "LeaderEpochCache"] = SharedValues()
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,14 +56,7 @@ class LeaderEpochCache:
         if len(entries) != 1:
             return LeaderEpochCache(entries)
         e = entries[0]
-        key = (e.epoch, e.start_offset)
-        cache = _SINGLE.get(key)
-        if cache is None:
-            cache = LeaderEpochCache(entries)
-            if len(_SINGLE) >= _SINGLE_MAX:  # (the latest logs' entries are the ones shared)
-                _SINGLE.clear()
-            _SINGLE[key] = cache
-        return cache
+        return _SINGLE.get((e.epoch, e.start_offset), lambda: LeaderEpochCache(entries))
 
     @property
     def latest_epoch(self) -> int:
@@ -77,8 +69,7 @@ class LeaderEpochCache:
         if epoch < 0 or start_offset < 0:
             raise ValueError(f"invalid epoch entry ({epoch}, {start_offset})")
         if not self.entries:  # (every new partition's first leader: the shared one-entry cache)
-            cache = _SINGLE.get((epoch, start_offset))
-            return cache if cache is not None else LeaderEpochCache.of((EpochEntry(epoch, start_offset),))
+            return _SINGLE.get((epoch, start_offset), lambda: LeaderEpochCache((EpochEntry(epoch, start_offset),)))
         last = self.entries[-1]
         if epoch == last.epoch and start_offset >= last.start_offset:
             return self

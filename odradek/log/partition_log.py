@@ -35,6 +35,7 @@ from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
 from .record_check import check_client_batches
 from .segment import HEADER_SIZE, LogSegment, file_name
+from .shared_values import SharedValues
 from .timestamps import check_timestamps
 from .transaction_state import CHECKPOINT_FILE as TXN_CHECKPOINT_FILE
 from .transaction_state import PartitionTxnState, read_marker
@@ -63,14 +64,13 @@ _HOLLOW_LOAD_FILES = frozenset((CHECKPOINT_FILE, LEADER_EPOCH_CHECKPOINT_FILE, p
                                 TXN_CHECKPOINT_FILE))
 # PartitionLog._durable: (name, content, name, content, ...) sorted by name, an immutable
 # mapping shared by every log in the same state (see _durable_with): 100,000 new partitions
-# hold one or two of them between them, not a dict each (bounded: a full table starts afresh,
-# so the states of the latest logs are the ones shared)
+# hold one or two of them between them, not a dict each
 DurableFiles = tuple
 # the _durable of a log whose directory holds none of its state files (a new partition)
 _NO_STATE_FILES: DurableFiles = tuple(x for name in sorted((CHECKPOINT_FILE, TXN_CHECKPOINT_FILE, _NO_SNAPSHOTS))
                                       for x in (name, None))
-_SHARED_DURABLE: dict[DurableFiles, DurableFiles] = {_NO_STATE_FILES: _NO_STATE_FILES}
-_SHARED_DURABLE_MAX = 4096
+_SHARED_DURABLE: SharedValues[DurableFiles, DurableFiles] = SharedValues()
+_SHARED_DURABLE.get(_NO_STATE_FILES, lambda: _NO_STATE_FILES)
 _SHARED_DURABLE_BELOW = 512  # bytes of content: a larger state (a producer snapshot) is a log's own
 # the last hollow log's segment summary (PartitionLog._hollow_seg), shared by the next ones
 # equal to it (made in the same millisecond with the same settings)
@@ -149,12 +149,7 @@ def _durable_with(d: DurableFiles, name: str, data: bytes | None, known: bool = 
     if sum(len(v) for v in new[1::2] if v is not None) >= _SHARED_DURABLE_BELOW \
             or any(v is not None and type(v) is not bytes for v in new[1::2]):
         return new
-    shared = _SHARED_DURABLE.get(new)
-    if shared is None:
-        if len(_SHARED_DURABLE) >= _SHARED_DURABLE_MAX:  # (the states seen lately are shared)
-            _SHARED_DURABLE.clear()
-        shared = _SHARED_DURABLE[new] = new
-    return shared
+    return _SHARED_DURABLE.get(new, lambda: new)
 # PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. In either case the file and
 # the cache differ only in entries at or past the log end, which a load drops anyway, so a close or
 # a crash loses nothing; the first record (or any other change of the cache) writes it first.

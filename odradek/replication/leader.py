@@ -9,6 +9,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from odradek.log.leader_epoch_cache import UNDEFINED
+from odradek.log.shared_values import SharedValues
 from odradek.replication.messages import (
     AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, IsrMember, LeaderAndIsr, LeaderReady, LogView,
     NO_EPOCH, ProduceCompletion, ReplicaFetch,
@@ -100,20 +101,13 @@ IsrState = CommittedIsr | PendingExpandIsr | PendingShrinkIsr
 
 # one CommittedIsr per distinct ISR, shared by every leader with that ISR (a broker leading
 # 100,000 partitions has a handful of distinct ISRs: one set and one state object each, not
-# one per partition); bounded: a full table starts afresh
-_COMMITTED: dict[frozenset[int], CommittedIsr] = {}
-_COMMITTED_MAX = 4096
+# one per partition)
+_COMMITTED: SharedValues[frozenset[int], CommittedIsr] = SharedValues()
 
 
 def committed_isr(isr: frozenset[int]) -> CommittedIsr:
     """The (shared, immutable) CommittedIsr of ``isr``."""
-    st = _COMMITTED.get(isr)
-    if st is None:
-        st = CommittedIsr(isr)
-        if len(_COMMITTED) >= _COMMITTED_MAX:  # (the latest leaders' ISRs are the ones shared)
-            _COMMITTED.clear()
-        _COMMITTED[isr] = st
-    return st
+    return _COMMITTED.get(isr, lambda: CommittedIsr(isr))
 
 
 # what a leader with no follower or no waiting produce holds: shared, never changed (a new

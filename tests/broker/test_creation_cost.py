@@ -9,20 +9,12 @@ metadata change, is not counted: it is one memcpy per CreateTopics, not Python w
 partition.)"""
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 
 import pytest
 
-from odradek.broker.replica_manager import ReplicaManager
-from odradek.controller.controller import Controller
-from odradek.controller.decisions import CreateTopicSpec
-from odradek.controller.image import BrokerImage
-from odradek.log import LogConfig, LogManager
+from single_node import PARTITIONS, SingleNode, memory_dir
 
-ME = 1
-PARTITIONS = 100  # per topic
 TOTAL = 20_000
 WINDOW = 1_000
 
@@ -48,40 +40,23 @@ class LineCount:
 
 @pytest.fixture
 def data_dir(tmp_path):
-    """A directory in memory (tmpfs) when there is one: 20,000 partition directories are made
-    (the in-memory test filesystem lists a directory by walking every file it holds)."""
-    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
-        with tempfile.TemporaryDirectory(dir="/dev/shm", prefix="odradek-creation-cost-") as d:
-            yield d
-    else:
-        yield str(tmp_path)
+    """20,000 partition directories are made (the in-memory test filesystem lists a directory
+    by walking every file it holds): tmpfs when there is one."""
+    with memory_dir(str(tmp_path), "odradek-creation-cost-") as d:
+        yield d
 
 
 def test_creating_the_last_partitions_does_no_work_per_existing_partition(data_dir):
-    controller = Controller(os.path.join(data_dir, "meta"), ME, {}, 0)
-    logs = LogManager([os.path.join(data_dir, "data")])
-    rm = ReplicaManager(logs, ME, lambda topic: LogConfig(), lambda key: 0, lambda: 0)
-    controller.add_listener(rm.on_metadata)
-    controller.start(BrokerImage(ME, "h", 9092), 0)
-    rm.start(controller.image)
-    made = 0
-
-    def create(n: int) -> None:
-        nonlocal made
-        for _ in range(n // PARTITIONS):
-            name = f"t{made // PARTITIONS:05d}"
-            res = controller.create_topics([CreateTopicSpec(name, PARTITIONS, 1)], False, 0)
-            assert [r.error_code for r in res] == [0]
-            made += PARTITIONS
-
+    node = SingleNode(data_dir)
+    logs, rm, create = node.logs, node.rm, node.create
     create(WINDOW)  # the first ones (imports, first uses)
     with LineCount() as early:
         create(WINDOW)
-    create(TOTAL - WINDOW - made)
-    assert made == TOTAL - WINDOW
+    create(TOTAL - WINDOW - node.made)
+    assert node.made == TOTAL - WINDOW
     with LineCount() as late:
         create(WINDOW)
-    assert made == TOTAL
+    assert node.made == TOTAL
     assert len(logs.list()) == TOTAL and len(rm.leaders) == TOTAL
     assert all(rm.get(f"t{i // PARTITIONS:05d}", i % PARTITIONS) is not None for i in range(0, TOTAL, 997))
     assert late.lines <= early.lines * 1.05, (early.lines, late.lines)

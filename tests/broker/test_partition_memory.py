@@ -9,19 +9,12 @@ from __future__ import annotations
 
 import gc
 import os
-import tempfile
 import tracemalloc
 
 import pytest
 
-from odradek.broker.replica_manager import ReplicaManager
-from odradek.controller.controller import Controller
-from odradek.controller.decisions import CreateTopicSpec
-from odradek.controller.image import BrokerImage
-from odradek.log import LogConfig, LogManager
+from single_node import PARTITIONS, SingleNode, memory_dir
 
-ME = 1
-PARTITIONS = 100  # per topic
 MEASURED = 1_000
 # bytes per partition (measured at 1,000: log 780, leaders 240, image 180; they include the
 # growth of the tables keyed by partition, which is lumpy at this size)
@@ -41,30 +34,14 @@ def area(filename: str) -> str | None:
 
 @pytest.fixture
 def data_dir(tmp_path):
-    """In memory (tmpfs) when there is one: 1,200 partitions each write and fsync small files."""
-    if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
-        with tempfile.TemporaryDirectory(dir="/dev/shm", prefix="odradek-partition-memory-") as d:
-            yield d
-    else:
-        yield str(tmp_path)
+    """1,200 partitions each write and fsync small files: tmpfs when there is one."""
+    with memory_dir(str(tmp_path), "odradek-partition-memory-") as d:
+        yield d
 
 
 def test_the_bytes_kept_per_partition_stay_within_each_layers_budget(data_dir):
-    controller = Controller(os.path.join(data_dir, "meta"), ME, {}, 0)
-    logs = LogManager([os.path.join(data_dir, "data")])
-    rm = ReplicaManager(logs, ME, lambda topic: LogConfig(), lambda key: 0, lambda: 0)
-    controller.add_listener(rm.on_metadata)
-    controller.start(BrokerImage(ME, "h", 9092), 0)
-    rm.start(controller.image)
-    made = 0
-
-    def create(n: int) -> None:
-        nonlocal made
-        for _ in range(n // PARTITIONS):
-            res = controller.create_topics([CreateTopicSpec(f"t{made // PARTITIONS:05d}", PARTITIONS, 1)], False, 0)
-            assert [r.error_code for r in res] == [0]
-            made += PARTITIONS
-
+    node = SingleNode(data_dir)
+    logs, rm, create = node.logs, node.rm, node.create
     create(2 * PARTITIONS)  # (first uses, the allocator's first pools)
     logs.write_pending_state()
     gc.collect()
@@ -84,7 +61,7 @@ def test_the_bytes_kept_per_partition_stay_within_each_layers_budget(data_dir):
         if where is not None:
             kept[where] = kept.get(where, 0) + stat.size_diff
     per = {k: v / MEASURED for k, v in kept.items()}
-    assert len(rm.leaders) == made and all(lg.hollow for lg in logs)
+    assert len(rm.leaders) == node.made and all(lg.hollow for lg in logs)
     assert rm.get("t00003", 17) is not None and rm.leader_epoch("t00003", 17) == 0
     for name, budget in BUDGET.items():
         assert per.get(name, 0) <= budget, (name, per)
