@@ -63,9 +63,12 @@ class Purgatory:
         return n
 
     def cancel(self, op: _Op) -> None:
-        """Drop an operation whose connection went away."""
+        """Drop an operation whose connection went away (its timer too: it would keep the operation
+        and what it holds until the deadline, a rebalance timeout for a JoinGroup)."""
         if not op.done:
             op.done = True
+            if op.timer is not None:
+                op.timer.cancel()
             self._unwatch(op)
 
     def _expire(self, op: _Op) -> None:

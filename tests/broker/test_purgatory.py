@@ -72,3 +72,17 @@ def test_cancel_and_failing_operation():
         raise ValueError("x")
     p.add(Delayed(try_complete=boom, on_expire=lambda n: None, deadline_ms=5000, watch=["k"]), out.append)
     assert p.poke("k") == 1 and isinstance(out[0], ValueError)
+
+
+def test_cancel_drops_the_timer():
+    """A cancelled operation (its connection closed) gives up its deadline timer at once, which would
+    otherwise keep it and what it holds until the deadline; it never completes."""
+    ft = FakeTimers()
+    p = Purgatory(ft.clock, ft.schedule)
+    out = []
+    op = p.add(make([False], deadline=300000), out.append)
+    assert not ft.timers[0][2]
+    p.cancel(op)
+    assert ft.timers[0][2]  # cancelled
+    ft.advance(300000)
+    assert out == [] and len(p) == 0
