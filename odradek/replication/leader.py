@@ -238,7 +238,6 @@ class PartitionLeader:
                 self.waiting.append(w)
             else:  # (the shared empty one)
                 self.waiting = [w]
-
         self._maybe_increment_hw(now_ms)
         self._complete_waiting(now_ms)
 
