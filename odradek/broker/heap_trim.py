@@ -9,6 +9,7 @@ tables freed); elsewhere than glibc it does nothing.
 """
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import gc
 import ctypes.util
@@ -22,6 +23,9 @@ TRIM_AFTER_CLOSED = 256  # connections closed since the peak that make a trim wo
 # and their callbacks freed after the first trim (a 10,000-member group: RSS after 83 -> 66 MB)
 TRIM_AGAIN_AFTER = 3
 TRIM_AFTER_CREATED = 5_000  # partitions made since the last trim that make one worth its few ms
+# objects of a kind the event loop keeps for reuse once freed: uvloop's Handle and TimerHandle (Cython
+# free lists of 250), asyncio's future iterators (255)
+FREE_LIST_ROOM = 256
 
 
 def malloc_trim() -> Callable[[int], int] | None:
@@ -46,6 +50,14 @@ class HeapTrim:
 
     def connections(self, open_now: int) -> bool:
         """Note the open connections (every second or so); True when the heap was trimmed."""
+        if not self.connections_due(open_now):
+            return False
+        self.trim_after_connections()
+        return True
+
+    def connections_due(self, open_now: int) -> bool:
+        """Note the open connections (every second or so); True when a trim is due now (the caller
+        then calls trim_after_connections(), after renew_free_lists() on an event loop)."""
         if open_now > self._peak:
             self._peak = open_now
             self._again_in = 0
@@ -61,10 +73,14 @@ class HeapTrim:
         else:
             self._again_in = TRIM_AGAIN_AFTER
         self._peak = open_now
+        return True
+
+    def trim_after_connections(self) -> None:
+        if self._trim is None:
+            return
         gc.collect()  # what the closed connections left in reference cycles first (and the free lists)
         self._trim(0)
-        log.debug("heap trimmed after connections closed (%d open)", open_now)
-        return True
+        log.debug("heap trimmed after connections closed (%d open)", self._peak)
 
     def partitions(self, count: int) -> bool:
         """Note how many partitions this broker holds (every second or so); True when the heap
@@ -81,3 +97,35 @@ class HeapTrim:
         self._trim(0)
         log.debug("heap trimmed after partitions were created (%d held)", count)
         return True
+
+
+def _noop() -> None:
+    pass
+
+
+async def renew_free_lists(loop: asyncio.AbstractEventLoop) -> None:
+    """Give the event loop's free lists objects made now, and free for good the ones a storm left there.
+
+    uvloop keeps the last 250 Handles and TimerHandles freed, and asyncio the last 255 future
+    iterators, for reuse (gc.collect() does not empty these lists). After a storm of connections
+    they are the storm's last objects, a few in each of many pymalloc pools, and they keep those
+    pools' 1 MiB arenas from going back to the OS. Taken from the free lists, then as many made
+    afresh, the fresh ones freed first fill the lists and the storm's ones go back to pymalloc (a
+    3,000-member group, in-process on uvloop: arenas after 39 -> 28, baseline 16). Nothing the
+    loop runs changes: every handle made here is cancelled before it runs."""
+    n = FREE_LIST_ROOM
+    fut = loop.create_future()
+    kept = [[loop.call_soon(_noop) for _ in range(n)], [loop.call_later(3600, _noop) for _ in range(n)],
+            [fut.__await__() for _ in range(n)]]
+    fresh = [[loop.call_soon(_noop) for _ in range(n)], [loop.call_later(3600, _noop) for _ in range(n)],
+             [fut.__await__() for _ in range(n)]]
+    for handles in (kept[0], kept[1], fresh[0], fresh[1]):
+        for h in handles:
+            h.cancel()
+    for _ in range(3):  # the loop lets go of the cancelled handles
+        await asyncio.sleep(0)
+    for objects in fresh:  # into the free lists
+        objects.clear()
+    for objects in kept:  # back to pymalloc
+        objects.clear()
+    fut.cancel()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
-from odradek.broker.heap_trim import HeapTrim, malloc_trim
+from odradek.broker.heap_trim import HeapTrim, malloc_trim, renew_free_lists
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.broker.log_format import formatter
 from odradek.broker.listeners import ServedListener, served_listeners
@@ -260,7 +260,9 @@ class BrokerServer:
                 if real_now >= next_idle:
                     next_idle = real_now + 1000
                     self._close_idle(real_now)
-                    self.heap_trim.connections(len(self.connections))
+                    if self.heap_trim.connections_due(len(self.connections)):
+                        await renew_free_lists(self.loop)
+                        self.heap_trim.trim_after_connections()
                     self.heap_trim.partitions(len(b.log_manager.logs))
                 if (cleaning is not None and cleaning.done() and not cleaning.cancelled()
                         and cleaning.exception() is None and cleaning.result() is not None):

@@ -44,3 +44,44 @@ def test_trims_once_after_a_large_creation_of_partitions_has_ended():
     t.partitions(10 + TRIM_AFTER_CREATED)
     assert t.partitions(10 + TRIM_AFTER_CREATED) and calls == [0, 0]
     assert not HeapTrim(None).partitions(0) and not HeapTrim(None).partitions(0)
+
+
+def test_renewed_free_lists_hold_none_of_the_storms_objects():
+    """On uvloop (odradek serve's loop), which keeps freed Handles and TimerHandles for reuse, as asyncio
+    keeps future iterators: after the renewal, what the loop reuses was made by the renewal, not by the
+    storm (whose objects, a few per pymalloc pool, kept the pools' arenas); handles still run."""
+    import asyncio
+
+    import pytest
+
+    from odradek.broker.heap_trim import FREE_LIST_ROOM, renew_free_lists
+    uvloop = pytest.importorskip("uvloop")
+    ran = []
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
+        storm = [loop.call_soon(ran.append, 1) for _ in range(FREE_LIST_ROOM)]
+        storm += [loop.call_later(0.001, ran.append, 2) for _ in range(FREE_LIST_ROOM)]
+        storm += [fut.__await__() for _ in range(FREE_LIST_ROOM)]
+        while len(ran) < 2 * FREE_LIST_ROOM:
+            await asyncio.sleep(0.001)
+        storm_ids = {id(o) for o in storm}  # taken while all are held: distinct
+        storm.clear()
+        for _ in range(3):  # (a timer that ran is let go of once its libuv handle has closed)
+            await asyncio.sleep(0)
+        # the storm's objects are in the free lists now
+        await renew_free_lists(loop)
+        assert len(ran) == 2 * FREE_LIST_ROOM  # the renewal's handles never run
+        m = FREE_LIST_ROOM - 16  # (past the free lists, pymalloc may give a storm object's address again)
+        later = [loop.call_soon(ran.append, 3) for _ in range(m)]
+        later += [loop.call_later(0.001, ran.append, 4) for _ in range(m)]
+        later += [fut.__await__() for _ in range(m)]
+        while len(ran) < 2 * FREE_LIST_ROOM + 2 * m:
+            await asyncio.sleep(0.001)
+        assert ran.count(3) == ran.count(4) == m
+        fut.cancel()
+        return storm_ids, {id(o) for o in later}
+
+    storm_ids, later_ids = uvloop.run(main())
+    assert not storm_ids & later_ids
