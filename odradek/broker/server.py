@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
-from odradek.broker.heap_trim import HeapTrim, malloc_trim, renew_free_lists
+from odradek.broker.heap_trim import HeapTrim, malloc_trim, renew_free_lists, shrink_set
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.broker.log_format import formatter
 from odradek.broker.listeners import ServedListener, served_listeners
@@ -261,6 +261,7 @@ class BrokerServer:
                     next_idle = real_now + 1000
                     self._close_idle(real_now)
                     if self.heap_trim.connections_due(len(self.connections)):
+                        shrink_set(self.connections)
                         await renew_free_lists(self.loop)
                         self.heap_trim.trim_after_connections()
                     self.heap_trim.partitions(len(b.log_manager.logs))

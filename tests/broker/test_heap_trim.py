@@ -85,3 +85,17 @@ def test_renewed_free_lists_hold_none_of_the_storms_objects():
 
     storm_ids, later_ids = uvloop.run(main())
     assert not storm_ids & later_ids
+
+
+def test_shrink_set_keeps_the_object_and_its_members():
+    import sys
+
+    from odradek.broker.heap_trim import shrink_set
+    s = set(range(10_000))
+    grown = sys.getsizeof(s)
+    for i in range(10, 10_000):
+        s.discard(i)
+    assert sys.getsizeof(s) == grown  # (CPython never shrinks it)
+    same = s
+    shrink_set(s)
+    assert same is s and s == set(range(10)) and sys.getsizeof(s) < grown // 100
