@@ -17,9 +17,9 @@ import pytest
 
 from odradek.controller.controller import Controller, CreateTopicSpec
 from odradek.controller.image import BrokerImage
-from odradek.log.fs import FaultyFileSystem, SimulatedCrash
+from odradek.log.fs import FaultyFileSystem
 from odradek.raft.local_log import LocalRaftLog
-from test_metadata_log_faults import DATA, VALUES, new_fs, state
+from test_metadata_log_faults import DATA, VALUES, crash_at_every_byte, new_fs, state
 
 def deferred_workload(fs: FaultyFileSystem, acked: list[bytes]) -> None:
     """Appends in three parts (one of them ended by the next append instead of end_append), a
@@ -53,22 +53,7 @@ def expected_order() -> list[bytes]:
 
 @pytest.mark.parametrize("mode", ["lost", "kept", "torn"])
 def test_crash_at_every_byte_of_deferred_appends_recovers_a_committed_prefix(mode):
-    order = expected_order()
-    fs = new_fs()
-    deferred_workload(fs, [])
-    for n in range(fs.bytes_written + 1):
-        fs = new_fs()
-        fs.crash_after_bytes = n
-        acked: list[bytes] = []
-        try:
-            deferred_workload(fs, acked)
-        except SimulatedCrash:
-            pass
-        log = LocalRaftLog(DATA, 1, fs.restart(mode, seed=n))
-        got = state(log)
-        assert got == order[:len(got)], (n, got)
-        assert len(got) >= len(acked), (n, got, acked)
-        log.append([b"after"])
+    crash_at_every_byte(deferred_workload, expected_order(), mode)
 
 
 def test_nothing_is_committed_or_durable_before_the_fsync():

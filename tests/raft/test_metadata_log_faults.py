@@ -59,29 +59,30 @@ def workload(fs: FaultyFileSystem, acked: list[bytes]) -> None:
             applied = state(log)
 
 
-def total_bytes() -> int:
+def crash_at_every_byte(run, expected: list[bytes], mode: str) -> None:
+    """Crash ``run(fs, acked)`` after each byte it writes, restart the disk in ``mode`` and load:
+    a prefix of ``expected`` holding every acknowledged value, a leader that takes writes again."""
     fs = new_fs()
-    workload(fs, [])
-    return fs.bytes_written
-
-
-@pytest.mark.parametrize("mode", ["lost", "kept", "torn"])
-def test_crash_at_every_byte_recovers_a_committed_prefix(mode):
-    total = total_bytes()
-    for n in range(total + 1):
+    run(fs, [])
+    for n in range(fs.bytes_written + 1):
         fs = new_fs()
         fs.crash_after_bytes = n
         acked: list[bytes] = []
         try:
-            workload(fs, acked)
+            run(fs, acked)
         except SimulatedCrash:
             pass
         log = LocalRaftLog(DATA, 1, fs.restart(mode, seed=n))
         got = state(log)
-        assert got == VALUES[:len(got)], (n, got)
+        assert got == expected[:len(got)], (n, got)
         assert len(got) >= len(acked), (n, got, acked)
         assert log.node.is_leader
         log.append([b"after"])  # the restarted node takes writes again
+
+
+@pytest.mark.parametrize("mode", ["lost", "kept", "torn"])
+def test_crash_at_every_byte_recovers_a_committed_prefix(mode):
+    crash_at_every_byte(workload, VALUES, mode)
 
 
 def test_crash_points_cover_snapshot_and_quorum_state_writes():
