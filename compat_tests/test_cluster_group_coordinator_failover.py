@@ -424,13 +424,19 @@ class Group:
                 raise AssertionError(f"{what}: not within {timeout} s; consumed {len(self.ledger.consumed)}, "
                                      f"budget {self.budget}, acked {self.ledger.acked}, pending "
                                      f"{[m.pending() for m in self.members]}, last commit errors "
-                                     f"{self.ledger.commit_errors[-3:]}")
+                                     f"{self.ledger.commit_errors[-3:]}; members "
+                                     f"{[m.name for m in self.members]}\n" + self._stories())
             hold = len(self.ledger.consumed) >= self.budget
             if hold and grow and not any(m.pending() for m in self.members):
                 self.budget = len(self.ledger.consumed) + COMMIT_EVERY
                 hold = False
             for m in self.members:
                 m.step(hold, commit_held)
+
+    def _stories(self) -> str:
+        """Each partition's last events, for a failure to wait (which member consumed and committed
+        it last, and when, against the kills)."""
+        return "\n".join(f"partition {p}:\n{self.ledger.timeline(p, 25)}" for p in range(PARTITIONS))
 
     def replace(self, i: int, member: Member) -> None:
         """Member i leaves (closed, what it consumed since its last commit left uncommitted) and
