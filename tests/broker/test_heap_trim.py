@@ -84,7 +84,12 @@ def test_renewed_free_lists_hold_none_of_the_storms_objects():
         return storm_ids, {id(o) for o in later}
 
     storm_ids, later_ids = uvloop.run(main())
-    assert not storm_ids & later_ids
+    # Without the renewal about 3 x m (~718) of the later objects take a storm object's address. With
+    # it a few still may: the renewal's fresh objects come from pymalloc, which can give them the
+    # address of a storm object that went past a full free list (uvloop keeps 250 of the 256) or was
+    # freed earlier in a fragmented heap (seen: 15 in one process running the test twice, and in a
+    # worker after other modules). An address is what pins an arena, and a few do not pin the storm's.
+    assert len(storm_ids & later_ids) <= 32
 
 
 def test_shrink_set_keeps_the_object_and_its_members():

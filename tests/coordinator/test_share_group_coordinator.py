@@ -84,10 +84,10 @@ def test_acknowledge_and_end_session_name_what_they_released():
     sp = c.share_partition("g", T2, "t2", 0)
     sp.acquire("m1", [(7, 9)], 10, 0, c.share_settings("g"))
     known = {T1, T2}.__contains__
-    r = c.acknowledge("g", "m1", {(T2, 0): [Ack(7, 7, [2])], (T1, 0): [Ack(0, 0, [1])], (b"\9" * 16, 0): []},
+    r = c.acknowledge("g", "m1", {(T2, 0): [Ack(7, 7, [2])], (T1, 0): [Ack(0, 0, [1])], (b"\x09" * 16, 0): []},
                       known, 1)
     # RELEASE of 7: acquirable again; t1-0 was never fetched; an unknown topic id
-    assert r.value == {(T2, 0): E.NONE, (T1, 0): E.INVALID_RECORD_STATE, (b"\9" * 16, 0): E.UNKNOWN_TOPIC_ID}
+    assert r.value == {(T2, 0): E.NONE, (T1, 0): E.INVALID_RECORD_STATE, (b"\x09" * 16, 0): E.UNKNOWN_TOPIC_ID}
     sp.written()  # (acquirable again once written)
     assert r.wake == {("g", T2, 0)} and sp.fetch_offset() == 7
     c.open_session("g", "m1", 0)
