@@ -24,7 +24,7 @@ from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
 
 from . import assignors
-from .group_model import CONSUMER
+from .group_model import CONSUMER, release_emptied
 from . import consumer_group_records as crec
 from . import member_protocol as mp
 from . import group_records as rec
@@ -581,6 +581,7 @@ class ConsumerProtocol:
             m = mp.drop_member(g, member_id, now_ms)
             if m.instance_id is not None and g.static_members.get(m.instance_id) == member_id:
                 del g.static_members[m.instance_id]
+                release_emptied(g.static_members)
 
         records = mp.removal_records(crec, g, member_id,
                                      crec.group_metadata(g.group_id, g.group_epoch + 1, g.metadata_hash))

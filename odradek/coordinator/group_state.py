@@ -10,7 +10,7 @@ from odradek.wire.errors import ErrorCode
 
 from . import group_records as rec
 from .errors import CoordinatorError
-from .group_model import CLASSIC, commit_timestamp
+from .group_model import CLASSIC, commit_timestamp, release_emptied
 
 E = ErrorCode
 
@@ -194,9 +194,7 @@ class Group:
     def release_empty_tables(self) -> None:
         """Give back the table of each emptied member map: a dict or set never shrinks on deletes,
         so what a 10,000-member join storm grew would stay with the group until it is deleted."""
-        for table in (self.static_members, self.pending_members, self.pending_sync):
-            if not table:
-                table.clear()
+        release_emptied(self.static_members, self.pending_members, self.pending_sync)
 
     def transition(self, to: GroupState, now_ms: int) -> None:
         if self.state not in VALID_PREVIOUS[to]:

@@ -11,6 +11,7 @@ from typing import Callable, Iterable
 from odradek.wire.errors import ErrorCode
 
 from .errors import CoordinatorError
+from .group_model import release_emptied
 from .group_state import Group
 
 E = ErrorCode
@@ -170,12 +171,14 @@ def removal_records(recs, g, member_id: str, group_metadata) -> list:
 
 
 def drop_member(g, member_id: str, now_ms: int):
-    """The removal's records are written: the member leaves, the group moves to its next epoch."""
+    """The removal's records are written: the member leaves, the group moves to its next epoch. The
+    last member's leave gives back the member tables the group grew (release_emptied)."""
     m = g.members.pop(member_id)
     g.target.pop(member_id, None)
     g.group_epoch += 1
     if not g.members:
         g.state_timestamp_ms = now_ms
+        release_emptied(g.members, g.target)
     return m
 
 

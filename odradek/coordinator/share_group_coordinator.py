@@ -50,7 +50,7 @@ from odradek.wire.errors import ErrorCode
 
 from . import share_state
 from .errors import CoordinatorError
-from .group_model import SHARE, TypedGroups
+from .group_model import SHARE, TypedGroups, release_emptied
 from .share_partition import SharePartition, ShareSettings
 
 E = ErrorCode
@@ -428,6 +428,7 @@ class ShareGroupCoordinator:
         """The member goes (its session closed, its records released: the share-partitions returned)."""
         g.members.pop(member_id, None)
         g.target.pop(member_id, None)
+        release_emptied(g.members, g.target)
         released = self.close_session(g.group_id, member_id)
         g.group_epoch += 1
         if topics is not None:
