@@ -266,6 +266,7 @@ class RaftDriver:
                     self._since_snapshot += len(b.raw)
                     if not b.control:
                         self.sm.apply_batch(b.base_offset, b.records)
+                    b.forget_records()  # applied: the log keeps its bytes only
                 n.advance(rd)
                 if self._since_snapshot >= self.snapshot_every_bytes and n.applied > n.log.start_offset \
                         and self.sm.snapshot_ready():

@@ -73,7 +73,14 @@ class LocalRaftLog:
             pass  # (its PendingSync keeps the error for whoever began it)
         if self._broken:
             self._open()
-            self._replayed = []
+            self._let_go()
+
+    def _let_go(self) -> None:
+        """The committed batches not to replay (applied already) keep only their offsets and epoch:
+        a single voter's log is never fetched from, and is read back from its file at a start."""
+        for b in self._replayed:
+            b.forget_bytes()
+        self._replayed = []
 
     def _drive(self) -> None:
         while self.node.has_ready():
@@ -86,7 +93,9 @@ class LocalRaftLog:
             self._broken = True  # the node holds what the disk does not: reload first
             raise
         for b in rd.committed_entries:
-            if not b.control:
+            if b.control:
+                b.forget_bytes()  # (a LeaderChange: never replayed)
+            else:
                 self._replayed.append(b)
         self.node.advance(rd)
 
@@ -101,6 +110,7 @@ class LocalRaftLog:
         for b in batches:
             for i, v in enumerate(b.records):
                 yield b.base_offset + i, v
+            b.forget_bytes()
 
     def append(self, values: list[bytes], timestamp: int = 0) -> int:
         """Append encoded records as one batch, committed; returns the last offset.
@@ -158,7 +168,7 @@ class LocalRaftLog:
         self._after_append(p.last)
 
     def _after_append(self, last: int) -> None:
-        self._replayed = []
+        self._let_go()  # the appended batch: its writer has applied its records
         self._data_seen = True
         if self.node.hw <= last:
             raise RuntimeError(f"append at {last} not committed (hw {self.node.hw})")

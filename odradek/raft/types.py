@@ -6,32 +6,73 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from odradek.wire.messages.quorum_state_data import QuorumStateData
+from odradek.wire.records import iter_batches
 
 # The metadata partition, as KRaft names it on the wire.
 METADATA_TOPIC = "__cluster_metadata"
 METADATA_PARTITION = 0
 
 
-@dataclass(frozen=True)
 class Batch:
     """One record batch of the replicated log: all of it carries one leader epoch.
 
-    ``raw`` is the Kafka v2 record batch as sent on the wire and written to disk.
+    ``raw`` is the Kafka v2 record batch as sent on the wire and written to disk; ``records``
+    its record values (bytes). The log holds every batch until a snapshot, so once a driver has
+    applied a batch it lets go of what no one reads again:
+    - forget_records: the batch keeps ``raw`` only (the leader still sends it to followers), and
+      ``records`` decodes the values from it again for the rare reader after that (a test, a dump);
+    - forget_bytes: the batch keeps its offsets and epoch only (``raw`` is None), for a log no one
+      fetches from once it is on disk (a single voter's: LocalRaftLog).
+    Immutable otherwise; equal batches have the same offset, epoch, kind and bytes.
     """
 
-    base_offset: int
-    epoch: int
-    records: tuple  # record values (bytes)
-    control: bool = False
-    raw: bytes = b""
+    __slots__ = ("base_offset", "epoch", "control", "raw", "next_offset", "_records")
+
+    def __init__(self, base_offset: int, epoch: int, records: tuple, control: bool = False, raw: bytes = b""):
+        self.base_offset = base_offset
+        self.epoch = epoch
+        self.control = control
+        self.raw: bytes | None = raw
+        self.next_offset = base_offset + max(1, len(records))
+        self._records: tuple | None = records
 
     @property
-    def next_offset(self) -> int:
-        return self.base_offset + max(1, len(self.records))
+    def records(self) -> tuple:
+        """The record values (bytes), decoded from ``raw`` again once forgotten."""
+        if self._records is not None:
+            return self._records
+        if self.raw is None:
+            raise RaftError(f"batch at {self.base_offset}: its bytes were let go (forget_bytes)")
+        return tuple(r.value for _, recs in iter_batches(self.raw) for r in recs)
+
+    def forget_records(self) -> None:
+        """Keep only ``raw`` (a batch without it keeps its values)."""
+        if self.raw:
+            self._records = None
+
+    def forget_bytes(self) -> None:
+        """Keep neither the values nor ``raw``: only the offsets and epoch."""
+        self._records = self.raw = None
 
     @property
     def last_offset(self) -> int:
         return self.next_offset - 1
+
+    def _key(self) -> tuple:
+        return self.base_offset, self.next_offset, self.epoch, self.control, self.raw or self._records
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Batch):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        size = "let go" if self.raw is None else f"{len(self.raw)} bytes"
+        return f"Batch(base_offset={self.base_offset}, next_offset={self.next_offset}, epoch={self.epoch}, " \
+               f"control={self.control}, raw=<{size}>)"
 
 
 @dataclass(frozen=True, order=True)
