@@ -121,27 +121,12 @@ class PendingFsync:
 _REOPEN_LOCK = threading.Lock()
 
 
-class ParkWatch:
-    """Shared by the files one log parks: all_parked is cleared when any of them is opened
-    again (wake), so an idle log whose files are all parked needs no walk over its segments;
-    ``on_wake(owner)`` (if set, see listen) hears it, as its owner's periodic work looks only at
-    logs in use."""
+class ParkWatch(Protocol):
+    """Who hears that a parked file was opened again (the log that parked it, PartitionLog): so
+    an idle log whose files are all parked needs no walk over its segments, and its owner's
+    periodic work looks only at logs in use."""
 
-    __slots__ = ("all_parked", "on_wake", "owner")
-
-    def __init__(self) -> None:
-        self.all_parked = False
-        self.on_wake: Callable[[object], None] | None = None
-        self.owner = None
-
-    def listen(self, fn: Callable[[object], None] | None, owner) -> None:
-        """wake() calls fn(owner) (no closure per log: fn is one bound method for every log)."""
-        self.on_wake, self.owner = fn, (owner if fn is not None else None)
-
-    def wake(self) -> None:
-        self.all_parked = False
-        if self.on_wake is not None:
-            self.on_wake(self.owner)
+    def wake(self) -> None: ...
 
 
 class RealFile:
@@ -217,8 +202,8 @@ class RealFile:
             os.ftruncate(fd, size)
 
     def park(self, watch: ParkWatch | None = None) -> None:
-        """Give the descriptor back; the next call opens the file again (and clears
-        watch.all_parked)."""
+        """Give the descriptor back; the next call opens the file again (and calls
+        watch.wake())."""
         with _REOPEN_LOCK:
             self._watch = watch
             if self._fd >= 0:

@@ -29,7 +29,7 @@ from odradek.wire.exceptions import WireError
 from . import errors, partition_metadata
 from .batchio import AppendInfo, append_info
 from .config import LogConfig
-from .fs import FileHandle, FileSystem, ParkWatch, read_whole, write_atomic
+from .fs import FileHandle, FileSystem, read_whole, write_atomic
 from .leader_epoch_cache import CheckpointError, LeaderEpochCache, decode_checkpoint, encode_checkpoint
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
@@ -277,8 +277,10 @@ class PartitionLog:
         self.failure_listener: Callable[["PartitionLog", str], None] | None = None
         # > 0 while the cleaner (another thread) reads this log's files: none is parked then
         self.files_in_use = 0
-        # all_parked: park_files found every segment parked, and none was opened since
-        self._park_watch = ParkWatch()
+        # park_files found every segment parked, and none was opened since (the log is the ParkWatch
+        # of the files it parks: one that opens again calls wake)
+        self._all_parked = False
+        self._on_wake: Callable[["PartitionLog"], None] | None = None  # (set_activity_listener)
         self._idle_leo = -1  # log end offset at the last maybe_flush (idle: unchanged since)
         # small state files (checkpoints, producer snapshots) -> the content they durably hold,
         # so a flush or close that would rewrite them unchanged (an idle partition) skips them
@@ -301,7 +303,7 @@ class PartitionLog:
                 self._hollow((0, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
                               c.segment_index_bytes, True))
                 self._durable = _NO_STATE_FILES
-                self._park_watch.all_parked = True
+                self._all_parked = True
             elif fresh:
                 self._set_segments([self._new_segment(0, now_ms, fresh=True)])
                 self.park_files()
@@ -330,7 +332,7 @@ class PartitionLog:
     def high_watermark(self, value: int) -> None:
         with self.lock:
             self._high_watermark = min(max(value, self.log_start_offset), self.log_end_offset)
-        self._park_watch.wake()  # (the owner's high-watermark checkpoint looks at this log)
+        self.wake()  # (the owner's high-watermark checkpoint looks at this log)
 
     # ------------------------------------------------------------ leader epochs
 
@@ -360,7 +362,7 @@ class PartitionLog:
                         self.epochs_unwritten = 0
                     else:
                         self.epochs_unwritten = EPOCHS_SOON
-                        self._park_watch.wake()  # (the owner's periodic work hears of it)
+                        self.wake()  # (the owner's periodic work hears of it)
                 return
             try:
                 self._assign_epoch(epoch, start_offset)
@@ -494,7 +496,7 @@ class PartitionLog:
             d.setdefault("producer_state", ProducerStateTable())
             d.setdefault("txn_state", PartitionTxnState())
             self._hollow_seg = None
-        self._park_watch.wake()  # a new segment's file is open
+        self.wake()  # a new segment's file is open
         self._bases = [s.base_offset for s in segs]
 
     def _load(self, now_ms: int) -> None:
@@ -672,7 +674,7 @@ class PartitionLog:
         self._epochs, self._latest_epoch = cache, cache.latest_epoch
         self._hollow((base, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
                       c.segment_index_bytes, True))
-        self._park_watch.all_parked = True
+        self._all_parked = True
         return True
 
     def _load_epochs(self, recovered_from: int | None, durable_file: bool) -> None:
@@ -1573,7 +1575,16 @@ class PartitionLog:
         """``fn(log)`` is called when the log is used after being idle (a parked file opened
         again, a new segment, its high watermark set): the LogManager's periodic work then
         looks at it until ``idle``."""
-        self._park_watch.listen(fn, self)
+        self._on_wake = fn
+
+    def wake(self) -> None:
+        """The log was used after being idle (ParkWatch: a parked file of it opened again; a new
+        segment, its high watermark set, a new epoch to write): not all parked, and the activity
+        listener hears it."""
+        self._all_parked = False
+        fn = self._on_wake
+        if fn is not None:
+            fn(self)
 
     @property
     def idle(self) -> bool:
@@ -1581,7 +1592,7 @@ class PartitionLog:
         set_activity_listener): no unflushed messages, no retired segment waiting to close,
         its files parked (a compacted log, whose files stay open, is never idle)."""
         return (not self.unflushed_messages and not self._retired and not self.config.compact
-                and self._park_watch.all_parked)
+                and self._all_parked)
 
     def park_files(self) -> int:
         """Give back the descriptors of the segment files nothing reads now (called when the
@@ -1591,17 +1602,16 @@ class PartitionLog:
         if self.config.compact:
             return 0
         with self.lock:
-            watch = self._park_watch
-            if self.files_in_use or watch.all_parked:  # O(1) for an idle, parked log
+            if self.files_in_use or self._all_parked:  # O(1) for an idle, parked log
                 return 0
             if self._hollow_seg is not None:  # nothing open
-                watch.all_parked = True
+                self._all_parked = True
                 return 0
             n = 0
             for seg in self.segments:
-                n += seg.park(watch)
-            watch.all_parked = all(seg.holds_no_descriptor for seg in self.segments)
-            if watch.all_parked:
+                n += seg.park(self)
+            self._all_parked = all(seg.holds_no_descriptor for seg in self.segments)
+            if self._all_parked:
                 self._try_hollow()
             return n
 

@@ -188,8 +188,8 @@ class LogSegment(SegmentTail):
 
     def park(self, watch: ParkWatch | None = None) -> bool:
         """Give back the log file's descriptor while nothing holds the file (a fetch's
-        FileSlice does until it is sent); the next use opens it again (clearing
-        watch.all_parked), and the next append hands append_plain the new descriptor.
+        FileSlice does until it is sent); the next use opens it again (calling
+        watch.wake()), and the next append hands append_plain the new descriptor.
         True if parked now."""
         if self.holds_no_descriptor:
             return False
