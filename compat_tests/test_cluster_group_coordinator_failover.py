@@ -208,6 +208,9 @@ class Member:
     def pause(self, hold: bool) -> None:
         """Pause every assigned partition (hold), or resume them."""
 
+    def state(self) -> str:
+        return ""
+
     def commit_offsets(self, offsets: dict[int, int]) -> dict[int, int] | None:
         """Commit synchronously; the offsets the coordinator acknowledged (None: not all were)."""
 
@@ -224,6 +227,7 @@ class ConfluentMember(Member):
         super().__init__(ledger)
         self.topic = topic
         self._held = False
+        self._paused: set[int] = set()
         self._bootstrap, self._group = bootstrap, group
         self.consumer = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False,
                                   "auto.offset.reset": "earliest", **self.PROTOCOL})
@@ -237,9 +241,18 @@ class ConfluentMember(Member):
     def pause(self, hold):
         if hold:
             self.consumer.pause(self.consumer.assignment())
+            self._paused |= {tp.partition for tp in self.consumer.assignment()}
         elif self._held:
+            now = {tp.partition for tp in self.consumer.assignment()}
             self.consumer.resume(self.consumer.assignment())
+            if self._paused - now:
+                self.ledger.mark(f"{self.name} resumes {sorted(now)}, {sorted(self._paused - now)} stay paused")
+            self._paused -= now
         self._held = hold
+
+    def state(self) -> str:
+        return (f"assigned {sorted(tp.partition for tp in self.consumer.assignment())}, "
+                f"paused by it {sorted(self._paused)}")
 
     def poll(self):
         msgs = self.consumer.consume(MAX_POLL_RECORDS, 0.1)
@@ -425,7 +438,7 @@ class Group:
                                      f"budget {self.budget}, acked {self.ledger.acked}, pending "
                                      f"{[m.pending() for m in self.members]}, last commit errors "
                                      f"{self.ledger.commit_errors[-3:]}; members "
-                                     f"{[m.name for m in self.members]}\n" + self._stories())
+                                     f"{[(m.name, m.state()) for m in self.members]}\n" + self._stories())
             hold = len(self.ledger.consumed) >= self.budget
             if hold and grow and not any(m.pending() for m in self.members):
                 self.budget = len(self.ledger.consumed) + COMMIT_EVERY
