@@ -136,7 +136,8 @@ class ReplicaManager:
                  throttle: ReplicationThrottle | None = None):
         """``background(fn)``: runs fn soon, after other work waiting (the broker's event loop):
         a metadata change creating more than CREATE_SLICE logs here creates the rest a slice at
-        a time through it; None: all at once."""
+        a time through it, and the logs' directories are made and renamed away by the log
+        manager's background pass (the broker runs it in a worker thread); None: all at once."""
         self.logs = log_manager
         self._background = background
         # partitions assigned here whose log is still to be created (a large creation, a slice
@@ -270,7 +271,9 @@ class ReplicaManager:
             # another id, or moved this partition away
             log.info("deleting log %s-%d (no longer in metadata)", *tp)
             gone.append(tp)
-        self.logs.delete_many(gone)
+        # (with a background, the deleted logs' directories are renamed and the new logs' made by the
+        # log manager's background pass, off the event loop: LogManager.write_pending_state)
+        self.logs.delete_many(gone, defer=self._background is not None)
         for tp in gone:
             self._poke(("partition", tp[0], tp[1]))
         new_configs: dict[str, object] = {}  # one LogConfig per topic, shared by its new partitions
@@ -300,7 +303,8 @@ class ReplicaManager:
             tcfg = configs.get(tp[0])
             if tcfg is None:
                 tcfg = configs[tp[0]] = self._topic_log_config(tp[0])
-            self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now, topic_id=image.topics[tp[0]].topic_id, key=tp)
+            self.logs.get_or_create(tp[0], tp[1], tcfg, now_ms=now, topic_id=image.topics[tp[0]].topic_id, key=tp,
+                                    defer_files=self._background is not None)
         except Exception:
             if tp not in self.offline:  # logged once; tried again on the next update
                 log.exception("cannot create the log of %s-%d; partition offline, not serving it", *tp)

@@ -224,7 +224,9 @@ class BrokerServer:
         next_sensor_expiry = now + SENSOR_EXPIRY_CHECK_MS
         cleaning = None
         removing = None  # deleted partitions' directories being removed (a background thread)
-        recording = None  # new logs' partition.metadata / first epoch being written (a background thread)
+        # new logs' directories, partition.metadata and first epoch being written, deleted logs'
+        # directories being renamed away (a background thread: LogManager.write_pending_state)
+        recording = None
         while True:
             if self._woken is None:
                 await asyncio.sleep(0.1)

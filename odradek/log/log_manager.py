@@ -38,6 +38,17 @@ def renamed_dir_name(topic: str, partition: int, suffix: str) -> str:
 logger = logging.getLogger(__name__)
 
 
+class _Move:
+    """A deleted log's directory to rename to ``dead`` (LogManager.delete), done once."""
+
+    __slots__ = ("log", "dead", "lock", "done")
+
+    def __init__(self, log: PartitionLog, dead: str):
+        self.log, self.dead = log, dead
+        self.lock = threading.Lock()
+        self.done = False
+
+
 class LogManager:
     def __init__(self, log_dirs: list[str] | str, *, fs: FileSystem | None = None,
                  default_config: LogConfig | None = None,
@@ -89,6 +100,10 @@ class LogManager:
         # deleted partitions waiting out file.delete.delay.ms: [log or None, renamed dir,
         # ms when release_deleted first saw it]
         self._doomed: list[list] = []
+        # deleted partitions whose directory is still to be renamed away (delete(defer=True)), by
+        # that directory, in the order of their deletes: renamed by the background pass
+        # (write_pending_state), or first when a new log of the same directory is made
+        self._moves: dict[str, _Move] = {}
         self.cleaner = LogCleaner(cleaner_config)
         self.lock = threading.Lock()
         self.hw_checkpoint_interval_ms = hw_checkpoint_interval_ms
@@ -247,12 +262,20 @@ class LogManager:
 
     def get_or_create(self, topic: str, partition: int, config: LogConfig | None = None,
                       now_ms: int = 0, topic_id: bytes | None = None,
-                      key: tuple[str, int] | None = None) -> PartitionLog:
+                      key: tuple[str, int] | None = None, defer_files: bool = False) -> PartitionLog:
         """The log of topic-partition, created if missing; a new log records ``topic_id``
         in its partition.metadata before anything is appended (as Kafka). ``key``: the caller's
         (topic, partition) tuple, kept as this manager's key of a new log (the broker's tables
-        then hold one tuple per partition between them)."""
+        then hold one tuple per partition between them). ``defer_files`` (with a ``topic_id``): a
+        new log's directory and segment file are made by the background pass that writes its
+        partition.metadata (write_pending_state), or by its first use if that comes first, not
+        here (the event loop does not wait for the disk; PartitionLog.make_files)."""
         tp = key or (topic, partition)  # (one key object for every table of the manager)
+        if self._moves and tp not in self.logs:  # a deleted log's directory of that name goes first
+            for d in self.log_dirs:
+                move = self._moves.get(posixpath.join(d, f"{topic}-{partition}"))
+                if move is not None:
+                    self._move_away(move)
         with self.lock:
             log = self.logs.get(tp)
             if log is None:
@@ -261,7 +284,8 @@ class LogManager:
                     raise KafkaStorageError(f"partition {topic}-{partition} is offline: {damaged}")
                 d = min(self.log_dirs, key=lambda x: self._dir_counts[x])  # fewest partitions
                 log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
-                                   config or self._config_for(topic), now_ms=now_ms, clean_shutdown=False, new=True)
+                                   config or self._config_for(topic), now_ms=now_ms, clean_shutdown=False, new=True,
+                                   defer_files=defer_files and topic_id is not None)
                 if topic_id is not None:  # written soon, off the caller's path (write_pending_state)
                     log.pending_topic_id = topic_id
                     self._unwritten_ids[log] = None
@@ -273,16 +297,20 @@ class LogManager:
 
     @property
     def state_pending(self) -> bool:
-        """Some new log's partition.metadata or first leader epoch is still to be written
-        (write_pending_state)."""
-        return bool(self._unwritten_ids)
+        """Some new log's files, partition.metadata or first leader epoch are still to be written,
+        or a deleted log's directory to be renamed away (write_pending_state)."""
+        return bool(self._unwritten_ids or self._moves)
 
     def write_pending_state(self) -> int:
-        """Write the partition.metadata and the leader-epoch-checkpoint of the new logs that hold
-        them only in memory (Kafka's UnifiedLog schedules the first one's flush after creating a
-        log; the broker runs this in a background thread, so a large creation's fsyncs do not
+        """Rename away the directories of the deleted logs (delete(defer=True)), then make the
+        directory and segment file (get_or_create(defer_files=True)) and write the partition.metadata
+        and the leader-epoch-checkpoint of the new logs that hold them only in memory (Kafka's
+        UnifiedLog schedules the first one's flush after creating a log; the broker runs this in a
+        background thread, so a large creation's or deletion's file-system calls and fsyncs do not
         hold the event loop). A failure is logged once per pass; the log keeps it pending (its
         first append or its close writes it, or the next pass). Returns how many logs wrote."""
+        for move in list(self._moves.values()):
+            self._move_away(move)
         with self.lock:
             todo, self._unwritten_ids = self._unwritten_ids, {}
         n = 0
@@ -420,12 +448,16 @@ class LogManager:
                     changed += 1
         return changed
 
-    def delete(self, topic: str, partition: int) -> bool:
+    def delete(self, topic: str, partition: int, defer: bool = False) -> bool:
         """Take the partition out of service and rename its directory to
         `topic-partition.<id>-delete`; as Kafka's LogManager, the directory is removed
         log.segment.delete.delay.ms later (release_deleted, then remove_dirs), and a
         restart before that picks the deletion up again. An offline (damaged) partition's
-        directory goes the same way."""
+        directory goes the same way. ``defer``: the rename is left to the background pass
+        (write_pending_state; a new log of the same directory, or close, does it first); a crash
+        before it leaves the directory as it was, which the next start sets aside as a stray (its
+        topic is gone from the metadata), as Kafka's broker does with a log whose deletion it did
+        not get to."""
         path = self._take_offline(topic, partition)
         if path is not None:
             dead = posixpath.join(posixpath.dirname(path), renamed_dir_name(topic, partition, DELETE_SUFFIX))
@@ -436,17 +468,44 @@ class LogManager:
         log = self._take(topic, partition)
         if log is None:
             return False
-        with log.lock:
-            dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, DELETE_SUFFIX))
-            log.pending_topic_id = None  # (the directory goes: nothing to record)
-            log.epochs_unwritten = 0
-            log.unpark_files()  # opened by their paths before these change
-            self.fs.rename(log.dir, dead)  # the open files stay usable (reads in flight)
-        with self.lock:
-            self._doomed.append([log, dead, None])
+        dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, DELETE_SUFFIX))
+        log.pending_topic_id = None  # (the directory goes: nothing to record)
+        log.epochs_unwritten = 0
+        move = _Move(log, dead)
+        if defer:
+            with self.lock:
+                self._moves[log.dir] = move
+        else:
+            self._move_away(move)
         return True
 
-    def delete_many(self, tps: list[tuple[str, int]]) -> None:
+    def _move_away(self, move: _Move) -> None:
+        """A deleted log's directory renamed to its `-delete` name, once: by the first thread that
+        asks (another waits for it). A log whose files were still to be made has none: they never are
+        (PartitionLog.forget_files). A failed rename is a failure of its log dir (Kafka's asyncDelete)."""
+        log, dead = move.log, move.dead
+        with move.lock:
+            if move.done:
+                return
+            move.done = True
+            try:
+                with log.lock:
+                    renamed = not log.forget_files()
+                    if renamed:
+                        if not log.hollow:  # (a hollow log has no file open, and none to read)
+                            log.unpark_files()  # opened by their paths before these change
+                        self.fs.rename(log.dir, dead)  # the open files stay usable (reads in flight)
+            except OSError as e:
+                renamed = False
+                logger.error("could not rename the deleted log directory %s: %s", log.dir, e)
+                self._log_failed(log, f"renaming {log.dir} to {dead} failed: {e}")
+            with self.lock:
+                if self._moves.get(log.dir) is move:
+                    del self._moves[log.dir]
+                if renamed:
+                    self._doomed.append([log, dead, None])
+
+    def delete_many(self, tps: list[tuple[str, int]], defer: bool = False) -> None:
         """delete() of several partitions. What the background writer (write_pending_state) has
         still to write for them is dropped first, all at once: it holds a log's lock across that
         log's fsyncs, and a delete waits for the lock, so deleting many new partitions one by one
@@ -459,7 +518,7 @@ class LogManager:
                 log.pending_topic_id = None  # (the directory goes: nothing to record)
                 log.epochs_unwritten = 0
         for tp in tps:
-            self.delete(*tp)
+            self.delete(*tp, defer=defer)
 
     def release_deleted(self, now_ms: int) -> list[str]:
         """Close what has waited file.delete.delay.ms (segments out of their logs; deleted
@@ -586,6 +645,8 @@ class LogManager:
         shutdown): a dir holding an offline (damaged) partition or a log that failed to
         close records none, so the next start registers as after a crash."""
         self.stop_cleaner()
+        for move in list(self._moves.values()):  # (deletes not yet carried out)
+            self._move_away(move)
         self.checkpoint_high_watermarks()  # (Kafka's ReplicaManager does at its shutdown)
         failed = {posixpath.normpath(posixpath.dirname(p)) for p in self._offline_dirs.values()}
         for log in self:

@@ -75,6 +75,23 @@ _SHARED_DURABLE_BELOW = 512  # bytes of content: a larger state (a producer snap
 # the last hollow log's segment summary (PartitionLog._hollow_seg), shared by the next ones
 # equal to it (made in the same millisecond with the same settings)
 _last_hollow: tuple | None = None
+# the last field of _hollow_seg, the state of the empty segment's files: False (made) or True (made,
+# its index files empty and fsynced, or absent), or a new log's (PartitionLog(defer_files=True)):
+# FILES_NOT_MADE, its directory and segment file still to be made (make_files: its owner's
+# background pass, or its first use, whichever comes first), FILES_GONE, its partition deleted
+# before they were (they never are: a use that needs them fails as one of a deleted log's files)
+FILES_NOT_MADE = 2
+FILES_GONE = 3
+
+
+def _shared_hollow(seg: tuple) -> tuple:
+    """``seg``, or the equal summary the last hollow log holds (the logs one metadata change creates:
+    the same tuple)."""
+    global _last_hollow
+    if seg == _last_hollow:
+        return _last_hollow
+    _last_hollow = seg
+    return seg
 
 
 def _parse_checkpoint(data: bytes) -> dict[str, int] | None:
@@ -224,10 +241,10 @@ class PartitionLog:
     _bases = _MadeOnUse()
     producer_state = _MadeOnUse()
     txn_state = _MadeOnUse()
-    # (base offset, created ms, roll jitter ms, index interval bytes, index max bytes, whether its
-    # index files are empty and fsynced, or absent) of the one empty segment of a hollow log, as it was
-    # made; None: the log holds its parts
-    _hollow_seg: tuple[int, int, int, int, int, bool] | None = None
+    # (base offset, created ms, roll jitter ms, index interval bytes, index max bytes, the state of
+    # its files: whether its index files are empty and fsynced, or absent, or FILES_NOT_MADE /
+    # FILES_GONE) of the one empty segment of a hollow log, as it was made; None: the log holds its parts
+    _hollow_seg: tuple[int, int, int, int, int, int] | None = None
     # the topic id a new log is yet to record in its partition.metadata (Kafka records it and
     # flushes the file later: from its scheduler, before the first append, at close or rename);
     # None: recorded (or none to record)
@@ -242,12 +259,15 @@ class PartitionLog:
 
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
                  *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None,
-                 new: bool = False):
+                 new: bool = False, defer_files: bool = False):
         """Open (recovering if needed) or create the log in `directory`. ``clean_shutdown``: whether
         the log was closed cleanly, as its owner knows it (the LogManager: its log dir's
         .kafka_cleanshutdown, as Kafka's); the log then writes no marker of its own on close.
         None (a log on its own): its own `.clean-shutdown` marker says so, and close writes it.
-        ``new``: a partition being created (its directory, if absent, is made and nothing loaded)."""
+        ``new``: a partition being created (its directory, if absent, is made and nothing loaded);
+        with ``defer_files`` (and no preallocation) the directory is taken to be absent and neither
+        it nor the segment file is made here: make_files makes them, before anything is written
+        (the owner calls it off the event loop; see FILES_NOT_MADE)."""
         self.fs = fs
         self._dir_clean = clean_shutdown
         # segment.jitter.ms draws: one generator for every log (a Random holds 2.5 KB of state)
@@ -291,17 +311,19 @@ class PartitionLog:
         self.pending_topic_id = None
         # the epoch cache holds what leader-epoch-checkpoint does not yet (see assign_epoch)
         self.epochs_unwritten = 0  # (EPOCHS_SOON, EPOCHS_AT_END)
-        fresh = new and not fs.isdir(directory)
-        if new or clean_shutdown is None:  # (an owner's load names a directory it listed)
+        defer_files = defer_files and new and not self.config.preallocate
+        fresh = new and (defer_files or not fs.isdir(directory))
+        if (new and not defer_files) or clean_shutdown is None:  # (an owner's load names a directory it listed)
             fs.makedirs(directory)
         try:
             if fresh and not self.config.preallocate:  # a new partition: nothing on disk to load
                 # (Kafka's createLog): its first segment's file, and the log hollow until used
-                fs.open(posixpath.join(directory, file_name(0, ".log"))).close()
+                if not defer_files:
+                    fs.open(posixpath.join(directory, file_name(0, ".log"))).close()
                 c = self.config
                 # (no index file: a load takes an empty segment's absent indexes as empty)
                 self._hollow((0, now_ms, c.random_segment_jitter(self.rng), c.index_interval_bytes,
-                              c.segment_index_bytes, True))
+                              c.segment_index_bytes, FILES_NOT_MADE if defer_files else True))
                 self._durable = _NO_STATE_FILES
                 self._all_parked = True
             elif fresh:
@@ -439,6 +461,7 @@ class PartitionLog:
     def _write_state(self, name: str, data: bytes, sync_dir: bool = True) -> bool:
         """write_atomic, unless the file already holds exactly `data`, fsynced; True if written
         (``sync_dir`` False: the caller then fsyncs the log's directory, see close)."""
+        self.make_files()
         path = posixpath.join(self.dir, name)
         if _durable_get(self._durable, name) == data and self.fs.exists(path):
             return False
@@ -483,6 +506,7 @@ class PartitionLog:
 
     def _new_segment(self, base_offset: int, now_ms: int, fresh: bool = False) -> LogSegment:
         """The segment at base_offset; fresh: a new file (preallocated if configured)."""
+        self.make_files()
         c = self.config
         return LogSegment(self.fs, self.dir, base_offset, index_interval_bytes=c.index_interval_bytes,
                           index_max_bytes=c.segment_index_bytes, created_ms=now_ms,
@@ -960,6 +984,8 @@ class PartitionLog:
             wrote = False
             tid = self.pending_topic_id
             try:
+                if tid is not None or (self.epochs_unwritten and epochs):
+                    self.make_files()
                 if tid is not None:
                     partition_metadata.write(self.fs, self.dir, tid)
                     self.pending_topic_id = None
@@ -1641,14 +1667,44 @@ class PartitionLog:
                       seg.offset_index.synced_empty and seg.time_index.synced_empty))
 
     def _hollow(self, seg: tuple[int, int, int, int, int, bool]) -> None:
-        global _last_hollow
-        if seg == _last_hollow:  # (the logs one metadata change creates: the same tuple)
-            seg = _last_hollow
-        else:
-            _last_hollow = seg
-        self._hollow_seg = seg
+        self._hollow_seg = _shared_hollow(seg)
         # (del of each, not through __dict__: reading a log's __dict__ makes it a dict of its own)
         del self.segments, self._bases, self.producer_state, self.txn_state
+
+    @property
+    def files_made(self) -> bool:
+        """False while a new log's directory and segment file are still to be made (FILES_NOT_MADE),
+        and for good once its partition was deleted before they were (FILES_GONE)."""
+        h = self._hollow_seg
+        return h is None or h[5] < FILES_NOT_MADE
+
+    def make_files(self) -> None:
+        """Make the directory and the segment file of a new log made with defer_files, if they are
+        still to be made (else nothing: one field read); a log deleted before that raises
+        FileNotFoundError. A failure (ENOSPC, EIO) raises OSError and leaves them to be made."""
+        h = self._hollow_seg
+        if h is None or h[5] < FILES_NOT_MADE:
+            return
+        with self.lock:
+            h = self._hollow_seg
+            if h is None or h[5] < FILES_NOT_MADE:
+                return  # (another thread made them meanwhile)
+            if h[5] == FILES_GONE:
+                raise FileNotFoundError(errno.ENOENT, "the partition was deleted before its log's files were made",
+                                        self.dir)
+            self.fs.makedirs(self.dir)
+            self.fs.open(posixpath.join(self.dir, file_name(h[0], ".log"))).close()
+            self._hollow_seg = _shared_hollow(h[:5] + (True,))
+
+    def forget_files(self) -> bool:
+        """The partition of a new log whose files are still to be made is deleted: they never will be
+        (FILES_GONE). False (nothing changed) when they were made (the caller renames them away)."""
+        with self.lock:
+            h = self._hollow_seg
+            if h is None or h[5] < FILES_NOT_MADE:
+                return False
+            self._hollow_seg = h[:5] + (FILES_GONE,)
+            return True
 
     def _fill(self) -> None:
         """Remake what _try_hollow let go: the empty segment over its file (as it was: base
@@ -1658,6 +1714,9 @@ class PartitionLog:
             h = self._hollow_seg
             if h is None:
                 return
+            if h[5] >= FILES_NOT_MADE:
+                self.make_files()
+                h = self._hollow_seg
             base, created_ms, jitter_ms, interval, index_max, _ = h
             seg = LogSegment(self.fs, self.dir, base, index_interval_bytes=interval, index_max_bytes=index_max,
                              created_ms=created_ms, roll_jitter_ms=jitter_ms)
@@ -1700,6 +1759,7 @@ class PartitionLog:
             try:
                 if self.offline is not None:
                     raise errors.KafkaStorageError(self.offline)
+                self.make_files()  # (a new log's, if still to be made: its partition.metadata goes there)
                 # (leader epochs the file lacks are at the log end: a load drops them anyway)
                 self.write_pending_state(epochs=False)
                 # the state files are renamed into place without a directory fsync each: one

@@ -62,6 +62,7 @@ def test_a_full_disk_is_not_a_failed_dir():
 def test_a_deleted_log_reports_nothing():
     fs, lm, reported = manager(["/a"])
     log = lm.get_or_create("t", 0)
+    log.append(batch(b"ok"), now_ms=1)  # (a log with data: its files stay open for reads in flight)
     assert lm.delete("t", 0)
     fail_append(fs, log, errno.EIO)  # (its reads in flight may still use it)
     assert log.offline is not None and reported == []
