@@ -572,7 +572,9 @@ class Broker:
         return self.log_manager.remove_expired_producers(now_ms, self.config.producer_id_expiration_ms)
 
     def flush_dirty(self, now_ms: int) -> int:
-        return self.log_manager.flush_dirty(now_ms)
+        """The logs' flush.ms policy; the high-watermark checkpoint is the server's, in a worker thread
+        (LogManager.high_watermarks_due)."""
+        return self.log_manager.flush_dirty(now_ms, checkpoint=False)
 
     def has_compacted_logs(self) -> bool:
         return any(lg.config.compact for lg in self.log_manager)

@@ -269,8 +269,10 @@ class ReplicaManager:
                 continue
             # the metadata removed the topic (RemoveTopicRecord), re-created it under
             # another id, or moved this partition away
-            log.info("deleting log %s-%d (no longer in metadata)", *tp)
             gone.append(tp)
+        if gone:  # (one line per metadata change, however many partitions it deletes)
+            log.info("deleting the logs of %d partition(s) no longer in metadata here%s", len(gone),
+                     _some(f"{t}-{p}" for t, p in gone))
         # (with a background, the deleted logs' directories are renamed and the new logs' made by the
         # log manager's background pass, off the event loop: LogManager.write_pending_state)
         self.logs.delete_many(gone, defer=self._background is not None)

@@ -227,6 +227,7 @@ class BrokerServer:
         # new logs' directories, partition.metadata and first epoch being written, deleted logs'
         # directories being renamed away (a background thread: LogManager.write_pending_state)
         recording = None
+        checkpointing = None  # the replication-offset-checkpoint being written (a background thread)
         while True:
             if self._woken is None:
                 await asyncio.sleep(0.1)
@@ -249,6 +250,9 @@ class BrokerServer:
                 if now >= next_flush:
                     next_flush = now + flush_interval
                     b.flush_dirty(now)
+                    if (checkpointing is None or checkpointing.done()) and b.log_manager.high_watermarks_due(now):
+                        checkpointing = asyncio.ensure_future(
+                            self.loop.run_in_executor(None, b.log_manager.checkpoint_high_watermarks))
                 if now >= next_retention:
                     next_retention = now + cfg.log_retention_check_interval_ms
                     b.apply_retention(now)

@@ -109,6 +109,7 @@ class LogManager:
         self.hw_checkpoint_interval_ms = hw_checkpoint_interval_ms
         self._last_hw_checkpoint_ms = now_ms
         self._hw_written: dict[str, bytes] = {}  # log dir -> what its HW checkpoint holds
+        self._hw_lock = threading.Lock()  # one checkpoint_high_watermarks at a time (a worker thread's, close's)
         self._hw_failing = False
         # the broker epoch of the last clean shutdown, from the log dirs' .kafka_cleanshutdown
         # files (-1: a crash, or a first start); the files are gone once the logs load
@@ -196,10 +197,15 @@ class LogManager:
         checkpointHighWatermarks): "topic partition high-watermark" of every log in it,
         atomically (write_atomic: a crash leaves the old or the new file). A dir whose
         content would not change is not rewritten (nor created while it holds no log). A failure is logged and retried at the
-        next call."""
+        next call. May run in a worker thread while the event loop changes the logs (the broker's, see
+        high_watermarks_due): it writes the logs and high watermarks of one moment."""
+        with self._hw_lock:
+            self._checkpoint_high_watermarks()
+
+    def _checkpoint_high_watermarks(self) -> None:
         self._hw_dirty = False
         rows: dict[str, list] = {d: [] for d in self.log_dirs}
-        for tp, log in sorted(self.logs.items()):
+        for tp, log in sorted(list(self.logs.items())):  # (list: one step, whatever the loop does meanwhile)
             rows.setdefault(self._dir_of_log(tp, log), []).append((tp, log.high_watermark))
         try:
             for d, entries in rows.items():
@@ -216,6 +222,16 @@ class LogManager:
             self._hw_dirty = True
             return
         self._hw_failing = False
+
+    def high_watermarks_due(self, now_ms: int) -> bool:
+        """replica.high.watermark.checkpoint.interval.ms has passed since the last time this or
+        maybe_checkpoint_high_watermarks said so, and a high watermark or the set of logs changed: the
+        caller runs checkpoint_high_watermarks (the broker, in a worker thread: its fsyncs do not
+        hold the event loop; it then calls flush_dirty with checkpoint False)."""
+        if now_ms - self._last_hw_checkpoint_ms < self.hw_checkpoint_interval_ms:
+            return False
+        self._last_hw_checkpoint_ms = now_ms
+        return self._hw_dirty
 
     def maybe_checkpoint_high_watermarks(self, now_ms: int) -> bool:
         """checkpoint_high_watermarks once replica.high.watermark.checkpoint.interval.ms
@@ -582,9 +598,10 @@ class LogManager:
         for log in list(self.logs.values()):
             log.flush_observer = observer
 
-    def flush_dirty(self, now_ms: int) -> int:
-        """The flush.ms policy of every log, and the high-watermark checkpoint when due
-        (the broker calls this at least every second)."""
+    def flush_dirty(self, now_ms: int, checkpoint: bool = True) -> int:
+        """The flush.ms policy of every log, and (``checkpoint``) the high-watermark checkpoint when
+        due (the broker calls this at least every second, and writes the checkpoint apart: see
+        high_watermarks_due)."""
         n = 0
         for log in list(self._active):
             n += log.maybe_flush(now_ms)
@@ -598,7 +615,8 @@ class LogManager:
                             self._whole.pop(log, None)
                 finally:
                     log.lock.release()
-        self.maybe_checkpoint_high_watermarks(now_ms)
+        if checkpoint:
+            self.maybe_checkpoint_high_watermarks(now_ms)
         return n
 
     def checkpoint_all(self) -> None:

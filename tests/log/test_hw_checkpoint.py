@@ -136,3 +136,44 @@ def test_crash_at_every_byte():
                 if done and tp in done[-1]:  # the last checkpoint that completed, within the log
                     assert log.high_watermark == min(done[-1][tp], log.log_end_offset), (budget, mode)
             lm.close()
+
+
+def test_the_broker_writes_it_apart_from_the_periodic_pass_in_a_worker_thread(tmp_path):
+    """high_watermarks_due says when (interval passed, something changed); flush_dirty with checkpoint
+    False writes nothing; checkpoint_high_watermarks in another thread while logs come and go writes
+    the logs of one moment, whole."""
+    import threading
+
+    from odradek.log import RealFileSystem
+
+    d = str(tmp_path)
+    lm = LogManager([d], fs=RealFileSystem(), default_config=CFG, now_ms=0, hw_checkpoint_interval_ms=5000)
+    fill(lm, "a", 0, 3, 3)
+    assert not lm.high_watermarks_due(4999)
+    lm.flush_dirty(5000, checkpoint=False)
+    assert not (tmp_path / REPLICATION_OFFSET_CHECKPOINT).exists()
+    assert lm.high_watermarks_due(5000) and not lm.high_watermarks_due(5001)  # (next: 10,000)
+    stop = threading.Event()
+    written = []
+
+    def checkpoints():
+        while not stop.is_set():
+            lm.checkpoint_high_watermarks()
+            written.append(offset_checkpoint.decode((tmp_path / REPLICATION_OFFSET_CHECKPOINT).read_bytes()))
+
+    t = threading.Thread(target=checkpoints, daemon=True)
+    t.start()
+    try:
+        for p in range(60):  # logs come and go meanwhile
+            lm.get_or_create("b", p)
+            if p % 3 == 0:
+                lm.delete("b", p)
+    finally:
+        stop.set()
+        t.join(30)
+    lm.checkpoint_high_watermarks()
+    assert written and all(cp[("a", 0)] == 3 for cp in written)
+    final = offset_checkpoint.decode((tmp_path / REPLICATION_OFFSET_CHECKPOINT).read_bytes())
+    assert sorted(final) == sorted([("a", 0)] + [("b", p) for p in range(60) if p % 3])
+    assert not lm.high_watermarks_due(10000)  # due, but nothing changed since
+    lm.close()
