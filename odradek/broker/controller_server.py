@@ -413,6 +413,7 @@ class ControllerServer:
         from odradek.api_handlers.describe_quorum import from_node
 
         name = self.config.controller_listener_names[0]
+        self.driver.catch_up()  # the replicas' last fetch times are counted in the core's ticks
         return from_node(self.driver.node, now_ms, TICK_MS,
                          {v: (name, h, p) for v, (h, p) in self.voters.items()})
 

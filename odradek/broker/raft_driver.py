@@ -1,6 +1,7 @@
 """The asyncio driver of the pure Raft core (odradek.raft.RaftNode) for a KRaft quorum.
 
-It ticks the node every TICK_MS (every tick due, at once, before any input: _catch_up), steps
+It ticks the node every TICK_MS (every tick due, at once, before any input: _catch_up), sleeping
+until the tick at which the core's timers act next (the ticks between only count time), steps
 every raft RPC that arrives on the CONTROLLER listener, and performs each Ready in etcd's order:
 persist (FileStorage, fsync),
 then send (Kafka raft RPCs over the Kafka wire to the other controllers' CONTROLLER
@@ -34,6 +35,7 @@ from odradek.wire.api import decode_response, encode_request
 log = logging.getLogger("odradek.raft")
 
 TICK_MS = 50
+MAX_SLEEP_TICKS = 200  # the longest the driver sleeps with nothing due (a lone voter leading, idle)
 _size = struct.Struct(">i")
 _corr = struct.Struct(">i")
 
@@ -165,7 +167,9 @@ class RaftDriver:
         self._recv_corr = 0
         self._waiters: list = []  # heap of (offset, seq, future): done once applied > offset
         self._seq = 0
-        self._task = None
+        self._timer: asyncio.TimerHandle | None = None  # the next wake-up (_arm), at _timer_at on the clock
+        self._timer_at = 0.0
+        self._closed = False
         self._clock = clock
         self._next_tick: float | None = None  # when the next tick is due (None: not started)
         self._processing = False
@@ -178,12 +182,32 @@ class RaftDriver:
     def start(self) -> None:
         self._process()
         self._next_tick = self._clock() + TICK_MS / 1000
-        self._task = asyncio.get_running_loop().create_task(self._ticker())
+        self._arm()
 
-    async def _ticker(self) -> None:
-        while True:
-            await asyncio.sleep(max(0.0, self._next_tick - self._clock()))
-            self._catch_up()
+    def _arm(self) -> None:
+        """Wake up for the tick at which the core's timers act next (RaftNode.next_tick_due), not for
+        every tick: the ticks before it only count time, and _catch_up runs them before any input. A
+        Ready that could not be written (a full disk) is tried again every tick."""
+        if self._next_tick is None or self._closed:
+            return
+        n = self.node
+        try:
+            ahead = 1 if self.write_error is not None or n.has_ready() else n.next_tick_due() - n.now
+        except Exception:  # noqa: BLE001 - never left without a wake-up: tick by tick then
+            log.exception("raft %d: next tick due", n.id)
+            ahead = 1
+        at = self._next_tick + (min(ahead, MAX_SLEEP_TICKS) - 1) * TICK_MS / 1000
+        if self._timer is not None:
+            if self._timer_at <= at:
+                return  # due sooner already: from there it sleeps again
+            self._timer.cancel()
+        self._timer_at = at
+        self._timer = asyncio.get_running_loop().call_later(max(0.0, at - self._clock()), self._wake)
+
+    def _wake(self) -> None:
+        self._timer = None
+        self._catch_up()
+        self._arm()
 
     def _catch_up(self) -> None:
         """Every tick due by now, at once: the node's timers see the time that passed (a gap in which
@@ -200,9 +224,16 @@ class RaftDriver:
             except Exception:
                 log.exception("raft tick failed")
 
+    def catch_up(self) -> None:
+        """Bring the core's clock to now (what reads its timers outside an input: DescribeQuorum)."""
+        self._catch_up()
+        self._arm()
+
     def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        self._closed = True  # no more wake-ups
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         try:
             self.node.resign()  # graceful: EndQuorumEpoch lets the others elect at once
             self._process()
@@ -227,13 +258,16 @@ class RaftDriver:
             fut.set_exception(e)
             return fut
         self._process()
+        self._arm()
         fut.add_done_callback(lambda _f: self._inbound.pop(key, None))
         return fut
 
     def propose(self, values, now_ms: int) -> int:
+        self._catch_up()
         last = self.node.propose(values, now_ms)
         self.commit_latency.appended(last, time.monotonic())
         self._process()
+        self._arm()
         return last
 
     def wait_applied(self, offset: int) -> asyncio.Future:
@@ -344,3 +378,4 @@ class RaftDriver:
             log.exception("raft response from %s rejected", env.dst)
             return
         self._process()
+        self._arm()

@@ -96,6 +96,20 @@ class RaftNode(ElectionMixin, ReplicationMixin):
             else:
                 self._start_prospective()  # also a Candidate that lost or split the vote
 
+    def next_tick_due(self) -> int:
+        """The first tick (value of ``now``) at which tick() may act (send, change state) as things
+        stand: the ticks before it only count time. A driver may therefore sleep until then, provided
+        it runs the ticks it skipped before it steps any input or proposal (they move ``now``, which
+        inputs read), and asks again after each input (an input may bring the tick nearer)."""
+        s = self.state
+        if isinstance(s, Leader):
+            due = self._leader_tick_due(s)
+        elif isinstance(s, Follower):
+            due = self._follower_tick_due(s)
+        else:
+            due = s.deadline
+        return max(self.now + 1, due)
+
     def step(self, env: Envelope) -> None:
         if env.dst != self.id:
             raise RaftError(f"message for {env.dst} stepped into {self.id}")

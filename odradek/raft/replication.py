@@ -41,6 +41,14 @@ class ReplicationMixin:
                 s.fetch_corr >= 0 and self.now - s.fetch_sent_tick >= wait:
             self._send_fetch(s)
 
+    def _follower_tick_due(self, s: Follower) -> int:
+        """The tick at which _follower_tick acts: the fetch timeout, or the fetch (re)sent."""
+        if s.fetch_corr < 0:
+            fetch = s.next_fetch_tick
+        else:
+            fetch = s.fetch_sent_tick + self.config.request_timeout + self.config.fetch_max_wait
+        return min(s.deadline, fetch)
+
     def _observer_discover(self) -> None:
         """An observer with no leader asks a random voter (a bootstrap server)."""
         s = self.state
@@ -257,6 +265,27 @@ class ReplicationMixin:
         if live < self.majority:
             self._resign(s)
 
+    def _leader_tick_due(self, s: Leader) -> int:
+        """The tick at which _leader_tick acts: a parked fetch expires, a BeginQuorumEpoch goes out,
+        or check-quorum resigns."""
+        due = min((expiry for _, expiry in s.parked.values()), default=_NEVER)
+        # BeginQuorumEpoch is considered every request_timeout ticks after the last send (the ticks of
+        # that grid that find every voter acknowledged and fetching only move begin_sent_tick on it),
+        # and goes out on the first of them that finds a voter unacknowledged or quiet for a fetch timeout
+        rt, ft = self.config.request_timeout, self.config.fetch_timeout
+        b = s.begin_sent_tick
+        if any(v not in s.begin_acked for v in s.replicas):
+            due = min(due, b + rt)
+        elif s.replicas:
+            quiet = min(r.last_fetch_tick for r in s.replicas.values()) + ft + 1
+            due = min(due, b + rt * max(1, -(-(quiet - b) // rt)))
+        # check-quorum: the leader and majority - 1 others fetched within the last _check_quorum_ticks
+        need = self.majority - 1
+        if need > 0:
+            ticks = sorted((r.last_fetch_tick for r in s.replicas.values()), reverse=True)
+            due = min(due, ticks[need - 1] + self._check_quorum_ticks() + 1)
+        return due
+
     def _on_fetch_snapshot(self, env) -> None:
         req = env.msg
         p = rpc.part(req)
@@ -280,6 +309,9 @@ class ReplicationMixin:
         self._reply(env, rpc.fetch_snapshot_response(
             NONE, lid, ep, snapshot_id=sid, size=len(snap.data), position=p.position,
             chunk=snap.data[p.position:p.position + n]))
+
+
+_NEVER = 1 << 62
 
 
 def _progress():

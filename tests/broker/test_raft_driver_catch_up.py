@@ -3,7 +3,11 @@ _catch_up), as Kafka's KafkaRaftClient.poll() evaluates its state at the current
 inbound message. After a gap in which the process was not scheduled (here: a fake clock moved on
 with no turn of the event loop), a request is answered by a node whose timers saw the gap: a
 follower whose fetch timeout ran out in it grants another voter's pre-vote; before, the missed ticks
-came one per turn of the loop, after the waiting requests, and it refused as if its leader were live."""
+came one per turn of the loop, after the waiting requests, and it refused as if its leader were live.
+
+Between inputs the driver sleeps until the tick at which the core's timers act next (RaftNode.next_tick_due)
+instead of waking every TICK_MS: with no input at all, the timers still act on time (that no tick before the
+one named acts is checked at every tick of the seeded simulation, tests/raft/raft_sim.py)."""
 from __future__ import annotations
 
 import asyncio
@@ -13,7 +17,7 @@ import pytest
 
 from odradek.broker.raft_driver import TICK_MS, RaftDriver
 from odradek.raft import rpc
-from odradek.raft.quorum_state import Follower
+from odradek.raft.quorum_state import Follower, Prospective
 from odradek.raft.types import RaftConfig
 
 FETCH_TIMEOUT_TICKS = 40  # 2 s, Kafka's controller.quorum.fetch.timeout.ms
@@ -64,3 +68,33 @@ def test_a_request_after_a_gap_sees_the_timers_of_the_gap(tmp_path):
 @pytest.mark.timeout(30)
 def test_within_the_fetch_timeout_the_leader_is_live(tmp_path):
     assert _pre_vote_granted_after(0.5, str(tmp_path / "short")) is False  # 10 ticks
+
+
+async def _until(pred, timeout_s: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout_s
+    while not pred():
+        assert loop.time() < deadline, "condition not reached"
+        await asyncio.sleep(0.02)
+
+
+@pytest.mark.timeout(60)
+def test_a_silent_leader_is_timed_out_with_no_input(tmp_path):
+    """Node 1 follows node 2, which never answers; nothing else arrives: the fetch resends and then the
+    fetch timeout come from the driver's own wake-ups, and node 1 starts a pre-vote."""
+
+    async def main() -> None:
+        driver = RaftDriver(1, {1: UNREACHABLE, 2: UNREACHABLE, 3: UNREACHABLE}, str(tmp_path),
+                            RaftConfig(election_timeout=10, fetch_timeout=12, request_timeout=2, fetch_max_wait=1),
+                            StateMachine())
+        driver.start()
+        try:
+            driver.step_request(rpc.begin_quorum_epoch_request(None, 2, 1, 1))
+            assert isinstance(driver.node.state, Follower)
+            start = driver.node.now
+            await _until(lambda: isinstance(driver.node.state, Prospective))
+            assert driver.node.now - start >= 12  # the fetch timeout's ticks all counted
+        finally:
+            driver.close()
+
+    asyncio.run(main())
