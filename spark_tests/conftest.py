@@ -1,9 +1,12 @@
 """Fixtures for the Spark suite: PySpark + Spark's Kafka connector against a live broker.
 
 The broker is the compat suite's launcher (compat_tests/harness.py, BrokerProcess):
-one `odradek serve` subprocess for the whole session. The connector jars come from
+one `odradek serve` subprocess for the Spark tests. The connector jars come from
 Maven Central through tools/fetch_jars.py (cached in ~/.cache/odradek). One SparkSession
-(local[2], UI off, 2 shuffle partitions) serves every test.
+(local[2], UI off, 2 shuffle partitions) serves every test. The broker and the SparkSession are
+package-scoped: they end with the last Spark test, not at the end of the session (under xdist a
+worker goes on with other modules: they idled beside those, and the driver JVM's exit, ~25 CPU s,
+was charged to whichever module that worker ran last).
 
 SPARK_TESTS_BOOTSTRAP=HOST:PORT runs the suite against a running broker instead
 (for example Apache Kafka, to compare).
@@ -56,7 +59,7 @@ def _need_pyspark():
         pytest.skip("pyspark is not installed (pip install -e .[test])")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def broker(tmp_path_factory):
     external = os.environ.get("SPARK_TESTS_BOOTSTRAP")
     if external:
@@ -68,7 +71,7 @@ def broker(tmp_path_factory):
     b.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def bootstrap(broker) -> str:
     return broker.bootstrap
 
@@ -99,9 +102,9 @@ def _driver_archive(jars: list[str]) -> Path | None:
     return apache_kafka.cds_archive(f"spark-driver-{key}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def spark(spark_jars, tmp_path_factory):
-    """The session's SparkSession on a driver JVM this fixture launches (pyspark's launch_gateway) and stops:
+    """The Spark tests' SparkSession on a driver JVM this fixture launches (pyspark's launch_gateway) and stops:
     its stdin closed, it exits and is waited for (so its CPU counts in the test process's children). The JVM
     starts from the class-data-sharing archive of the driver's classes: the driver's CPU over the 17 tests
     32-34 -> 25-26 s. Without an archive, the first session to get the lock writes it as its JVM exits
@@ -249,6 +252,6 @@ class KafkaHelpers:
             c.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def kafka(bootstrap) -> KafkaHelpers:
     return KafkaHelpers(bootstrap)
