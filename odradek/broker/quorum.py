@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from odradek.broker.broker_lifecycle import BrokerLifecycle
 from odradek.broker.controller_channel import ControllerChannel, Forwarding
 from odradek.broker.controller_server import ControllerServer
+from odradek.broker.log_writer import all_written
 from odradek.broker.server import BrokerServer, run_event_loop
 from odradek.log.fs import RealFileSystem
 from odradek.log.meta_properties import directory_id, ensure_meta_properties, read_meta_properties
@@ -136,6 +137,7 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     if cs.is_controller:
         cl = config.controller_listener
         parts.append(f"controller on {cl.host or '0.0.0.0'}:{cl.port}")
+    all_written()
     print(f"odradek ready: {', '.join(parts)} (node {config.node_id}, roles {','.join(config.process_roles)}, "
           f"cluster {cs.cluster_id}, data {os.path.abspath(config.data_dir)})", flush=True)
     await stopping.wait()
@@ -150,6 +152,7 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     if http is not None:
         http.close()
     await cs.close()
+    all_written()
     print("odradek stopped", flush=True)
     return 0
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.heap_trim import HeapTrim, malloc_trim, renew_free_lists, shrink_set
+from odradek.broker.log_writer import ThreadedLogHandler, all_written
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.broker.log_format import formatter
 from odradek.broker.listeners import ServedListener, served_listeners
@@ -335,11 +336,13 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, server.stop)
     host = config.listener.host or "0.0.0.0"
+    all_written()
     print(f"odradek ready on {host}:{server.port} (advertised {server.broker.advertised_host}:"
           f"{server.broker.advertised_port}, node {config.node_id}, data {os.path.abspath(config.data_dir)})",
           flush=True)
     await server.wait_stopped()
     await server.close()
+    all_written()
     try:
         print("odradek stopped", flush=True)
     except OSError:
@@ -353,13 +356,17 @@ def run(config, http_mounts: tuple[HttpMount, ...] = ()) -> int:
 
 def run_event_loop(main) -> int:
     """Run a process's main coroutine, on uvloop when it is installed (ODRADEK_NO_UVLOOP=1: asyncio's)."""
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(formatter(os.environ.get("ODRADEK_LOG_FORMAT", "text")))
+    stderr = logging.StreamHandler(sys.stderr)
+    stderr.setFormatter(formatter(os.environ.get("ODRADEK_LOG_FORMAT", "text")))
+    handler = ThreadedLogHandler(stderr)  # (the loop does not wait for stderr)
     logging.basicConfig(level=os.environ.get("ODRADEK_LOG_LEVEL", "INFO").upper(), handlers=[handler])
     try:
         import uvloop
     except ImportError:
         uvloop = None
-    if uvloop is not None and os.environ.get("ODRADEK_NO_UVLOOP") != "1":
-        return uvloop.run(main)
-    return asyncio.run(main)
+    try:
+        if uvloop is not None and os.environ.get("ODRADEK_NO_UVLOOP") != "1":
+            return uvloop.run(main)
+        return asyncio.run(main)
+    finally:
+        handler.close()
