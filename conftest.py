@@ -24,6 +24,11 @@ from xdist import is_xdist_worker
 
 import apache_kafka
 
+# Hypothesis's storage (the Unicode tables of its text strategies; the constants it reads from the project's
+# modules, keyed by their source; its example database) in the per-user cache, not in the clone's .hypothesis:
+# in a fresh clone every pytest worker computed the tables and constants again (~4 CPU s each).
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(apache_kafka.user_cache() / "hypothesis"))
+
 TOOLS = (("java", "Java clients, Kafka Streams, Kafka's CLI tools, Spark"), ("mvn", "the same, first run"),
          ("go", "franz-go"), ("node", "kafkajs"), ("npm", "kafkajs"),
          ("chromium", "the web console in a browser"), ("chromedriver", "the same"))
