@@ -138,6 +138,7 @@ class LogManager:
             clean_shutdown_file.delete(self.fs, d)
         self.previous_broker_epoch = clean_shutdown_file.previous_broker_epoch(epochs)
         configs: dict[str, LogConfig] = {}  # one per topic (the broker's topic_config is not free)
+        names: dict[str, str] = {}
         ids: dict[bytes, bytes] = {}  # partition.metadata contents -> topic id
         for d in self.log_dirs:
             hws = self._read_high_watermarks(d)
@@ -151,6 +152,7 @@ class LogManager:
                 tp = parse_dir_name(name)
                 if tp is None:
                     continue  # not a partition (a "-stray" left-over stays as it is, as in Kafka)
+                tp = (names.setdefault(tp[0], tp[0]), tp[1])  # (one name string per topic, not per log)
                 try:
                     config = configs.get(tp[0])
                     if config is None:
