@@ -259,15 +259,50 @@ CHECK_LINE = re.compile(r"(PASS|FAIL) (\S+?)(?::| \()(.*)")
 def run_check_program(cmd: list[str], cwd: Path | str | None = None) -> dict[str, str]:
     """Run an external client check program that prints "PASS name" / "FAIL name: reason" per check
     -> {check name: "PASS" or its FAIL line, "_output": exit code and output tails, "_exit": exit code}."""
-    r = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
-    results: dict[str, str] = {}
-    for line in r.stdout.splitlines():
-        m = CHECK_LINE.match(line)
-        if m:
-            results[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
-    results["_output"] = f"exit {r.returncode}\n--- stdout\n{r.stdout[-8000:]}\n--- stderr\n{r.stderr[-4000:]}"
-    results["_exit"] = str(r.returncode)
-    return results
+    return CheckProgram(cmd, cwd).results()
+
+
+class CheckProgram:
+    """A check program started now and read when its results are asked for (several can run at once:
+    their output goes to files, so none stalls on a full pipe while another is waited for)."""
+
+    def __init__(self, cmd: list[str], cwd: Path | str | None = None, timeout: float = 600):
+        import tempfile
+
+        self._out, self._err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        self._deadline = time.monotonic() + timeout
+        self._proc = subprocess.Popen(cmd, cwd=cwd, stdout=self._out, stderr=self._err, text=True)
+        self._results: dict[str, str] | None = None
+
+    def results(self) -> dict[str, str]:
+        """{check name: "PASS" or its FAIL line, "_output": exit code and output tails, "_exit": exit code},
+        once the program has ended (killed past its timeout, as subprocess.run does)."""
+        if self._results is None:
+            try:
+                code = self._proc.wait(max(0.0, self._deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                self.kill()
+                raise
+            self._out.seek(0)
+            self._err.seek(0)
+            stdout, stderr = self._out.read(), self._err.read()
+            self._out.close()
+            self._err.close()
+            results: dict[str, str] = {}
+            for line in stdout.splitlines():
+                m = CHECK_LINE.match(line)
+                if m:
+                    results[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
+            results["_output"] = f"exit {code}\n--- stdout\n{stdout[-8000:]}\n--- stderr\n{stderr[-4000:]}"
+            results["_exit"] = str(code)
+            self._results = results
+        return self._results
+
+    def kill(self) -> None:
+        """Kill the program if it still runs (and wait for it)."""
+        if self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()
 
 
 def assert_check_passed(results: dict[str, str], check: str) -> None:

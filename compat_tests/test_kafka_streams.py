@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import shutil
 import time
+from collections.abc import Iterator
 
 import pytest
 
 import builds
-from harness import RawClient, assert_check_passed, assert_exit_code_matches, run_check_program
+from harness import CheckProgram, RawClient, assert_check_passed, assert_exit_code_matches
 
 # (processing.guarantee, group.protocol): classic groups under both guarantees, and the streams
 # rebalance protocol (KIP-1071, on by default in Kafka 4.3) under at_least_once
@@ -63,12 +64,26 @@ def streams_classpath() -> str:
     return cp
 
 
+@pytest.fixture(scope="module")
+def streams_programs(streams_classpath, bootstrap) -> Iterator[dict[tuple[str, str], CheckProgram]]:
+    """StreamsCheck started once per mode, all at once: each run mostly waits (on its members' joins,
+    rebalances, commits and the crashed member's session and transaction timeouts), and each works on
+    topics and groups of its own (a random prefix), so the three waits overlap."""
+    programs = {(guarantee, protocol): CheckProgram(
+        ["java", *builds.CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", streams_classpath,
+         "odradek.compat.streams.StreamsCheck", bootstrap, guarantee, protocol]) for guarantee, protocol in MODES}
+    try:
+        yield programs
+    finally:
+        for program in programs.values():
+            program.kill()
+
+
 @pytest.fixture(scope="module", params=MODES, ids=["-".join(m) for m in MODES])
-def streams_results(request, streams_classpath, bootstrap) -> dict[str, str]:
-    """Run StreamsCheck once per mode: {check name: "PASS" or the failure line}."""
+def streams_results(request, streams_programs, bootstrap) -> dict[str, str]:
+    """StreamsCheck's results in one mode: {check name: "PASS" or the failure line}."""
     guarantee, protocol = request.param
-    results = run_check_program(["java", *builds.CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", streams_classpath,
-                                 "odradek.compat.streams.StreamsCheck", bootstrap, guarantee, protocol])
+    results = dict(streams_programs[request.param].results())
     results["_mode"], results["_protocol"] = guarantee, protocol
     results["_streams_api"] = protocol != "streams" or _advertises(bootstrap, STREAMS_GROUP_HEARTBEAT)
     return results
