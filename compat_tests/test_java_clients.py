@@ -9,15 +9,15 @@ Maven resolves from ~/.m2 offline first and goes online only when something is m
 
 from __future__ import annotations
 
-import re
 import shutil
-import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from builds import CHECK_JVM, JAVA_CLIENT_VERSIONS, java_clients_classpath
+from harness import CheckProgram
 
 JAVA_DIR = Path(__file__).resolve().parent / "java"
 VERSIONS = list(JAVA_CLIENT_VERSIONS)
@@ -59,21 +59,25 @@ def java_classpaths() -> dict[str, str]:
     return cps
 
 
+@pytest.fixture(scope="module")
+def java_programs(java_classpaths, bootstrap) -> Iterator[dict[str, CheckProgram]]:
+    """JavaClientsCheck started once per kafka-clients version, both at once: each run mostly waits on the
+    broker (group joins, transactions, polls), and each works on topics, groups and transactional ids of
+    its own (named after its version and start time), so the two waits overlap."""
+    programs = {version: CheckProgram(["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
+                                       java_classpaths[version], "odradek.compat.JavaClientsCheck", bootstrap])
+                for version in VERSIONS}
+    try:
+        yield programs
+    finally:
+        for program in programs.values():
+            program.kill()
+
+
 @pytest.fixture(scope="module", params=VERSIONS)
-def java_results(request, java_classpaths, bootstrap) -> dict[str, str]:
-    """Run every check once for one client version: {check name: "PASS" or the failure line}."""
-    version = request.param
-    cmd = ["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", java_classpaths[version],
-           "odradek.compat.JavaClientsCheck", bootstrap]
-    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    results: dict[str, str] = {}
-    for line in r.stdout.splitlines():
-        m = re.match(r"(PASS|FAIL) (\S+?)(?::| \()(.*)", line)
-        if m:
-            results[m.group(2)] = "PASS" if m.group(1) == "PASS" else line
-    results["_output"] = f"exit {r.returncode}\n--- stdout\n{r.stdout[-6000:]}\n--- stderr\n{r.stderr[-6000:]}"
-    results["_exit"] = str(r.returncode)
-    results["_version"] = version
+def java_results(request, java_programs) -> dict[str, str]:
+    results = dict(java_programs[request.param].results())
+    results["_version"] = request.param
     return results
 
 
