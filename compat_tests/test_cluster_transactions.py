@@ -206,22 +206,42 @@ def test_offsets_in_transactions_on_another_broker(cluster):
         (part, RECORDS * 2) for part in range(PARTITIONS)], (group_node, txn_node)
 
 
-@pytest.mark.parametrize("version", ["3.9.2", "4.3.0"])
-def test_java_transactions_on_the_cluster(cluster, version):
+JAVA_VERSIONS = ["3.9.2", "4.3.0"]
+
+
+@pytest.fixture(scope="module")
+def java_transaction_checks(cluster) -> dict[str, dict[str, str]]:
+    """Java kafka-clients' transaction checks (compat_tests/java), 3.9.2 and 4.3.0 at once against the
+    cluster: {version: results}. Each run mostly waits on the cluster, on topics and transactional ids of
+    its own (named after its version and start time), so the two waits overlap."""
+    import shutil
+
+    from builds import CHECK_JVM, java_clients_classpath
+    from harness import CheckProgram
+
+    if shutil.which("java") is None or shutil.which("mvn") is None:
+        pytest.skip("needs Java 17 and Maven")
+    classpaths = {version: java_clients_classpath(version) for version in JAVA_VERSIONS}
+    programs = {version: CheckProgram(["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
+                                       classpaths[version], "odradek.compat.JavaClientsCheck", cluster.bootstrap,
+                                       "producer.transactions", "producer.transactionEpochs"])
+                for version in JAVA_VERSIONS}
+    try:
+        return {version: program.results() for version, program in programs.items()}
+    finally:
+        for program in programs.values():
+            program.kill()
+
+
+@pytest.mark.parametrize("version", JAVA_VERSIONS)
+def test_java_transactions_on_the_cluster(java_transaction_checks, version):
     """Java kafka-clients' transaction checks (compat_tests/java) against the cluster: commits, aborts,
     sendOffsetsToTransaction, fencing, and with 4.3.0 transactions V2 (Produce v12 and TxnOffsetCommit
     v5 add the partitions through the leaders, EndTxn v5 bumps the epoch, the markers carry it);
     3.9.2 verifies through the leaders (AddPartitionsToTxn verify_only)."""
-    import shutil
+    from harness import assert_check_passed
 
-    from builds import CHECK_JVM, java_clients_classpath
-    from harness import assert_check_passed, run_check_program
-
-    if shutil.which("java") is None or shutil.which("mvn") is None:
-        pytest.skip("needs Java 17 and Maven")
-    results = run_check_program(["java", *CHECK_JVM, "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp",
-                                 java_clients_classpath(version), "odradek.compat.JavaClientsCheck",
-                                 cluster.bootstrap, "producer.transactions", "producer.transactionEpochs"])
+    results = java_transaction_checks[version]
     assert_check_passed(results, "producer.transactions")
     assert_check_passed(results, "producer.transactionEpochs")
 
