@@ -16,12 +16,18 @@ from odradek.wire.messages.alter_client_quotas_request import (AlterClientQuotas
 
 TOPIC = "metered-quota"
 RECORD = b"q" * 10_000
-COUNT = 15  # 150 KB: over the 10 s allowance of a 10 KB/s quota (Kafka's rate counts at least 10 windows)
+# The rate spans quota.window.num windows of 1 s, and at least quota.window.num - 1 of them (Kafka's Rate):
+# 3 here (Kafka's default: 11), so a client is over its quota past 2 s of it, not 10 s, and the tests wait
+# that much less for their clients' throttled bytes. COUNT keeps the 5 s margin of the 11-window setting
+# (150 KB for a 100 KB allowance then): 70 KB against the 20 KB allowance of a 10 KB/s quota.
+WINDOWS = 3
+COUNT = 7
 
 
 @pytest.fixture(scope="module")
 def broker(tmp_path_factory):
-    b = BrokerProcess(str(tmp_path_factory.mktemp("quotas")), {"group.initial.rebalance.delay.ms": "0"})
+    b = BrokerProcess(str(tmp_path_factory.mktemp("quotas")), {"group.initial.rebalance.delay.ms": "0",
+                                                               "quota.window.num": str(WINDOWS)})
     b.start()
     try:
         create_topic(b.bootstrap, TOPIC)
