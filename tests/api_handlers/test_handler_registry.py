@@ -48,3 +48,22 @@ def test_handlers_load_on_first_use():
         "print('ok')\n")
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+def test_a_group_members_apis_load_together():
+    """The first request of one of a classic group member's APIs imports the handler and request
+    modules of all of them (FAMILIES), so that none is imported later, in the middle of a storm:
+    a module's objects live as long as the process, and made at the peak of a 10,000-member group
+    (its first LeaveGroup) they pinned the storm's pymalloc arenas (issue 27)."""
+    script = (
+        "import sys\n"
+        "from odradek.api_handlers import REGISTRY\n"
+        "names = ('join_group', 'sync_group', 'heartbeat', 'leave_group', 'offset_commit', 'offset_fetch')\n"
+        "loaded = lambda: [n for n in names if f'odradek.api_handlers.{n}' in sys.modules\n"
+        "                  and f'odradek.wire.messages.{n}_request' in sys.modules]\n"
+        "assert loaded() == [], loaded()\n"
+        "REGISTRY.get(11)\n"
+        "assert loaded() == list(names), loaded()\n"
+        "print('ok')\n")
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
