@@ -39,12 +39,12 @@ logger = logging.getLogger(__name__)
 
 
 class _Move:
-    """A deleted log's directory to rename to ``dead`` (LogManager.delete), done once."""
+    """A deleted log's directory to rename to its `-delete` name (LogManager.delete), done once."""
 
-    __slots__ = ("log", "dead", "lock", "done")
+    __slots__ = ("log", "tp", "lock", "done")
 
-    def __init__(self, log: PartitionLog, dead: str):
-        self.log, self.dead = log, dead
+    def __init__(self, log: PartitionLog, tp: tuple[str, int]):
+        self.log, self.tp = log, tp
         self.lock = threading.Lock()
         self.done = False
 
@@ -486,10 +486,9 @@ class LogManager:
         log = self._take(topic, partition)
         if log is None:
             return False
-        dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(topic, partition, DELETE_SUFFIX))
         log.pending_topic_id = None  # (the directory goes: nothing to record)
         log.epochs_unwritten = 0
-        move = _Move(log, dead)
+        move = _Move(log, (topic, partition))
         if defer:
             with self.lock:
                 self._moves[log.dir] = move
@@ -501,11 +500,13 @@ class LogManager:
         """A deleted log's directory renamed to its `-delete` name, once: by the first thread that
         asks (another waits for it). A log whose files were still to be made has none: they never are
         (PartitionLog.forget_files). A failed rename is a failure of its log dir (Kafka's asyncDelete)."""
-        log, dead = move.log, move.dead
+        log = move.log
         with move.lock:
             if move.done:
                 return
             move.done = True
+            # (the name's random part is drawn here: a system call, off the loop with the rest)
+            dead = posixpath.join(posixpath.dirname(log.dir), renamed_dir_name(*move.tp, DELETE_SUFFIX))
             try:
                 with log.lock:
                     renamed = not log.forget_files()
