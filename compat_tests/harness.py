@@ -355,6 +355,23 @@ def read_to_end(bootstrap: str, topic: str, partitions: int = 1, isolation: str 
     return out
 
 
+def producer_errors(settings: dict, topic: str, done: Callable[[list], bool], timeout: float) -> list:
+    """The errors (error_cb) a confluent-kafka producer with these settings reports while it tries to send
+    one record to ``topic``: until ``done(errors)``, the record's delivery report (its message.timeout.ms)
+    or ``timeout`` s, whichever comes first; then the record is purged."""
+    from confluent_kafka import Producer
+
+    seen: list = []
+    p = Producer({**settings, "error_cb": seen.append})
+    p.produce(topic, b"never")
+    deadline = time.monotonic() + timeout
+    while len(p) and not done(seen) and time.monotonic() < deadline:
+        p.poll(0.1)
+    p.purge()
+    p.flush(1)
+    return seen
+
+
 def poll_values(settings: dict, topic: str, done: Callable[[list[bytes]], bool], timeout: float = 60) -> list[bytes]:
     """The values a new confluent-kafka consumer group (``settings`` plus a fresh group id, from the
     earliest offset) reads from ``topic`` until ``done(values)`` or the timeout."""

@@ -9,7 +9,7 @@ import pytest
 from confluent_kafka import KafkaError, Producer
 from confluent_kafka.admin import AdminClient, ScramCredentialInfo, ScramMechanism, UserScramCredentialUpsertion
 
-from harness import BrokerProcess, RawClient, free_port, kafka_tool, poll_values
+from harness import BrokerProcess, RawClient, free_port, kafka_tool, poll_values, producer_errors
 from metrics_scrape import scrape
 from odradek.wire.messages.metadata_request import MetadataRequest
 from odradek.wire.messages.sasl_authenticate_request import SaslAuthenticateRequest
@@ -41,12 +41,10 @@ def conf(broker, mechanism: str, user: str, password: str, **more) -> dict:
 
 
 def errors_of(settings: dict) -> list:
-    """What a producer with these settings reports while trying to send one record."""
-    seen = []
-    p = Producer({**settings, "error_cb": seen.append, "message.timeout.ms": 5000})
-    p.produce(TOPIC, b"never")
-    p.flush(8)
-    return seen
+    """What a producer with these settings reports while trying to send one record, up to its first
+    authentication error (what the tests look for) or the record's 5 s timeout."""
+    return producer_errors({**settings, "message.timeout.ms": 5000}, TOPIC,
+                           lambda seen: any(e.code() == KafkaError._AUTHENTICATION for e in seen), 8)
 
 
 def consume_all(settings: dict, n: int) -> list[bytes]:
