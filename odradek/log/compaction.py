@@ -680,7 +680,9 @@ class LogCleaner:
         best, best_plan = None, None
         dirtiest = 0.0
         for lg in logs:
-            if not lg.config.compact or self.is_uncleanable(lg):
+            # (a hollow log is empty: nothing to clean, and a plan would remake its segment objects, made
+            # for good wherever the heap is then; in a storm, in its pymalloc arenas: issue 27)
+            if lg.hollow or not lg.config.compact or self.is_uncleanable(lg):
                 continue
             p = self.plan(lg, now_ms)
             if p is None:

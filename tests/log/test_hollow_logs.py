@@ -342,3 +342,16 @@ def test_deleting_new_partitions_drops_what_the_background_writer_has_left_to_wr
     assert wrote == [1]  # t-0 only: t-1 and t-2 were dropped before the delete waited
     assert lm.list() == []
     lm.close()
+
+
+def test_a_cleaner_pass_leaves_an_empty_compacted_log_hollow(tmp_path):
+    """Nothing to clean in an empty log: the pass does not remake its segment objects (50 empty
+    __consumer_offsets logs remade in the middle of a group storm pinned its memory: issue 27)."""
+    from odradek.log.compaction import CleanerConfig, LogCleaner
+
+    compact = LogConfig(segment_bytes=2000, index_interval_bytes=300, cleanup_policy=("compact",))
+    log = PartitionLog(RealFileSystem(), str(tmp_path / "t-0"), compact, now_ms=0, new=True)
+    assert log.hollow and log.config.compact
+    assert LogCleaner(CleanerConfig()).run_once([log], 10**6) is None
+    assert log.hollow
+    log.close()
