@@ -199,8 +199,11 @@ def test_the_last_isr_member_killed_and_restarted_leads_again(cluster, min_isr):
         cluster.start(b)  # its unclean restart empties the ELR: the last known leader is elected
         wait_for(lambda: describe(cluster, topic)[0].leader == a, 90, f"broker {a} leading again",
                  last=lambda: describe(cluster, topic))
-    for node in ([c] if min_isr == 2 else [b, c]):
-        cluster.start(node)
+    back = [cluster.node(n) for n in ([c] if min_isr == 2 else [b, c])]
+    for node in back:  # started at once: their start-ups overlap
+        node.start()
+    for node in back:
+        node.wait_ready()
     wait_state(cluster, topic, 0, (a, [a, b, c], [], []), "every replica back in the ISR")
     got = read_partitions(cluster.live_bootstrap(), topic, 1)[0]
     assert got == list(enumerate(values))
