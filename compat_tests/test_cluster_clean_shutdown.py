@@ -20,20 +20,33 @@ from cluster import running_cluster, wait_for
 from harness import RawClient
 from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
 
-TOPIC = "cs"
 
 
-@pytest.fixture
-def cluster(tmp_path, pytestconfig):
-    with running_cluster(tmp_path, pytestconfig) as c:
+@pytest.fixture(scope="module")
+def shared_cluster(tmp_path_factory, pytestconfig):
+    with running_cluster(tmp_path_factory.mktemp("clean-shutdown"), pytestconfig) as c:
         yield c
 
 
-def describe(port: int) -> tuple[int, list[int], list[int]]:
+@pytest.fixture
+def cluster(shared_cluster):
+    """The module's cluster with every broker running and unfenced (a test leaves brokers stopped: the
+    next one starts them again, cleanly; a restarted broker reads and deletes its clean-shutdown file,
+    so none is left over for the next test). Each test has a topic of its own."""
+    for n in shared_cluster.brokers:
+        if not n.alive:
+            shared_cluster.start(n.id)
+    want = {n.id for n in shared_cluster.brokers}
+    wait_for(lambda: {b.id for b in shared_cluster.admin.list_topics(timeout=5).brokers.values()} == want, 120,
+             "every broker unfenced")
+    return shared_cluster
+
+
+def describe(port: int, topic: str) -> tuple[int, list[int], list[int]]:
     """(leader, ISR, ELR) of partition 0 as broker ``port`` answers DescribeTopicPartitions."""
     c = RawClient(f"127.0.0.1:{port}")
     try:
-        resp = c.call(DescribeTopicPartitionsRequest(topics=[TopicRequest(name=TOPIC)]), 0)
+        resp = c.call(DescribeTopicPartitionsRequest(topics=[TopicRequest(name=topic)]), 0)
     finally:
         c.close()
     t, = resp.topics
@@ -47,11 +60,11 @@ def clean_shutdown_epoch(cluster, node_id: int) -> int | None:
     return json.loads(path.read_text())["brokerEpoch"] if path.exists() else None
 
 
-def stop_all_but_first_follower(cluster, *, kill_first: bool) -> tuple[int, int, int]:
+def stop_all_but_first_follower(cluster, topic: str, *, kill_first: bool) -> tuple[int, int, int]:
     """Create the topic, take its replicas down follower first, then the other follower, the leader
     last; the first one killed with SIGKILL or stopped with SIGTERM, the others stopped with SIGTERM.
     Returns (first, second, leader)."""
-    state = cluster.create_topic(TOPIC, 1, 3, {"min.insync.replicas": "3"})[0]
+    state = cluster.create_topic(topic, 1, 3, {"min.insync.replicas": "3"})[0]
     leader = state.leader
     first, second = [b for b in state.replicas if b != leader]
     port = cluster.node(leader).port
@@ -62,42 +75,44 @@ def stop_all_but_first_follower(cluster, *, kill_first: bool) -> tuple[int, int,
         assert cluster.stop(first) == cluster.node(first).clean_exit_code
         assert clean_shutdown_epoch(cluster, first) is not None
     # out of the ISR (fenced or shut down), into the ELR: the ISR is below min.insync.replicas
-    wait_for(lambda: describe(port)[1:] == (sorted([leader, second]), [first]), 60, f"{first} in the ELR",
-             last=lambda: describe(port))
+    wait_for(lambda: describe(port, topic)[1:] == (sorted([leader, second]), [first]), 60, f"{first} in the ELR",
+             last=lambda: describe(port, topic))
     assert cluster.stop(second) == cluster.node(second).clean_exit_code
-    wait_for(lambda: describe(port)[1:] == ([leader], sorted([first, second])), 60, f"{second} in the ELR",
-             last=lambda: describe(port))
+    wait_for(lambda: describe(port, topic)[1:] == ([leader], sorted([first, second])), 60, f"{second} in the ELR",
+             last=lambda: describe(port, topic))
     assert cluster.stop(leader) == cluster.node(leader).clean_exit_code
     assert clean_shutdown_epoch(cluster, leader) is not None
     return first, second, leader
 
 
 def test_a_cleanly_stopped_replica_stays_eligible_and_is_elected(cluster):
-    first, _, _ = stop_all_but_first_follower(cluster, kill_first=False)
+    topic = "cs-clean"
+    first, _, _ = stop_all_but_first_follower(cluster, topic, kill_first=False)
     cluster.start(first)
     port = cluster.node(first).port
     # registered with its previous epoch: still eligible, and elected, alone
-    leader, isr, _ = wait_for(lambda: (lambda d: d if d[0] == first else None)(describe(port)), 60,
-                              f"{first} elected from the ELR", last=lambda: describe(port))
+    leader, isr, _ = wait_for(lambda: (lambda d: d if d[0] == first else None)(describe(port, topic)), 60,
+                              f"{first} elected from the ELR", last=lambda: describe(port, topic))
     assert isr == [first]
     assert clean_shutdown_epoch(cluster, first) is None  # read and deleted at start
 
 
 def test_a_killed_replica_leaves_the_elr_and_is_not_elected(cluster):
-    first, second, last_leader = stop_all_but_first_follower(cluster, kill_first=True)
+    topic = "cs-killed"
+    first, second, last_leader = stop_all_but_first_follower(cluster, topic, kill_first=True)
     cluster.start(first)
     port = cluster.node(first).port
     # registered as after a crash: out of the ELR (the same metadata batch as its registration,
     # so once it is unfenced the ELR no longer names it), no leader
     wait_for(lambda: first in {b.id for b in cluster.admin.list_topics(timeout=5).brokers.values()}, 60,
              f"broker {first} unfenced")
-    leader, isr, elr = describe(port)
+    leader, isr, elr = describe(port, topic)
     assert first not in elr and first not in isr
     assert leader == -1
     # a cleanly stopped replica coming back is eligible: elected, and the crashed one catches up
     cluster.start(second)
-    wait_for(lambda: describe(port)[0] == second, 60, f"{second} elected from the ELR",
-             last=lambda: describe(port))
+    wait_for(lambda: describe(port, topic)[0] == second, 60, f"{second} elected from the ELR",
+             last=lambda: describe(port, topic))
     # every replica back in the ISR: the crashed one caught up (the leader's AlterPartitions accepted)
     cluster.start(last_leader)
-    cluster.wait_full_isr(TOPIC)
+    cluster.wait_full_isr(topic)
