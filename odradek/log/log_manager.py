@@ -206,13 +206,20 @@ class LogManager:
 
     def _checkpoint_high_watermarks(self) -> None:
         self._hw_dirty = False
-        rows: dict[str, list] = {d: [] for d in self.log_dirs}
-        for tp, log in sorted(list(self.logs.items())):  # (list: one step, whatever the loop does meanwhile)
-            rows.setdefault(self._dir_of_log(tp, log), []).append((tp, log.high_watermark))
+        rows = {d: offset_checkpoint.Encoder() for d in self.log_dirs}
+        logs = self.logs
+        # (the keys in one step, whatever the loop does meanwhile; then a line at a time, with no
+        # object per log held: see offset_checkpoint.Encoder)
+        for tp in sorted(logs):
+            log = logs.get(tp)
+            if log is not None:  # (else gone meanwhile)
+                d = self._dir_of_log(tp, log)
+                out = rows.get(d) or rows.setdefault(d, offset_checkpoint.Encoder())
+                out.add(tp[0], tp[1], log.high_watermark)
         try:
-            for d, entries in rows.items():
-                data = offset_checkpoint.encode(entries)
-                if not entries and d not in self._hw_written:
+            for d, out in rows.items():
+                data = out.bytes()
+                if not out.count and d not in self._hw_written:
                     continue  # no log and no file: an absent file says the same
                 if self._hw_written.get(d) != data:
                     write_atomic(self.fs, posixpath.join(d, REPLICATION_OFFSET_CHECKPOINT), data)

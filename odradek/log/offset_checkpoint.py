@@ -4,23 +4,43 @@ watermark) is kept in it by the LogManager."""
 
 from __future__ import annotations
 
+import io
 from typing import Iterable, Mapping
 
 from . import checkpoint_file
 from .checkpoint_file import CheckpointError, to_int
 
-__all__ = ["CheckpointError", "REPLICATION_OFFSET_CHECKPOINT", "decode", "encode"]
+__all__ = ["CheckpointError", "Encoder", "REPLICATION_OFFSET_CHECKPOINT", "decode", "encode"]
 
 REPLICATION_OFFSET_CHECKPOINT = "replication-offset-checkpoint"
 VERSION = 0
 
 
-def encode(offsets: Mapping[tuple[str, int], int] | Iterable[tuple[tuple[str, int], int]]) -> bytes:
+class Encoder:
     """checkpoint_file.encode's bytes, one f-string a line (a broker's 100,000 partitions every
-    replica.high.watermark.checkpoint.interval.ms: about half the time of the generic encoder)."""
+    replica.high.watermark.checkpoint.interval.ms: about half the time of the generic encoder),
+    written as they come: no object per partition is held until the end (a pass in a worker thread
+    while the event loop makes objects that stay, as partitions are created, would leave them
+    scattered over the heap: about 13 MB more RSS at 100,000 partitions)."""
+
+    def __init__(self) -> None:
+        self._lines = io.StringIO()
+        self.count = 0
+
+    def add(self, topic: str, partition: int, offset: int) -> None:
+        self._lines.write(f"{topic} {partition} {offset}\n")
+        self.count += 1
+
+    def bytes(self) -> bytes:
+        return f"{VERSION}\n{self.count}\n{self._lines.getvalue()}".encode()
+
+
+def encode(offsets: Mapping[tuple[str, int], int] | Iterable[tuple[tuple[str, int], int]]) -> bytes:
     items = offsets.items() if isinstance(offsets, Mapping) else offsets
-    rows = [f"{t} {p} {o}\n" for (t, p), o in items]
-    return f"{VERSION}\n{len(rows)}\n{''.join(rows)}".encode()
+    out = Encoder()
+    for (t, p), o in items:
+        out.add(t, p, o)
+    return out.bytes()
 
 
 def decode(data: bytes) -> dict[tuple[str, int], int]:
