@@ -35,6 +35,11 @@ def test_unknown_key():
     assert REGISTRY.get(9999) is None and 9999 not in REGISTRY
 
 
+def _passes_in_a_fresh_interpreter(script: str) -> None:
+    r = subprocess.run([sys.executable, "-c", script + "print('ok')\n"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
 def test_handlers_load_on_first_use():
     script = (
         "import sys\n"
@@ -44,10 +49,8 @@ def test_handlers_load_on_first_use():
         "assert loaded() == [], loaded()\n"
         "assert len(supported_versions()) == len(REGISTRY) > 50 and loaded() == []\n"
         "REGISTRY.get(3)\n"
-        "assert 'odradek.api_handlers.metadata' in loaded(), loaded()\n"
-        "print('ok')\n")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+        "assert 'odradek.api_handlers.metadata' in loaded(), loaded()\n")
+    _passes_in_a_fresh_interpreter(script)
 
 
 def test_a_group_members_apis_load_together():
@@ -63,7 +66,5 @@ def test_a_group_members_apis_load_together():
         "                  and f'odradek.wire.messages.{n}_request' in sys.modules]\n"
         "assert loaded() == [], loaded()\n"
         "REGISTRY.get(11)\n"
-        "assert loaded() == list(names), loaded()\n"
-        "print('ok')\n")
-    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+        "assert loaded() == list(names), loaded()\n")
+    _passes_in_a_fresh_interpreter(script)
