@@ -76,6 +76,10 @@ def test_group_rebalance(served, bootstrap, topic_name):
 
 def test_segments_deleted_by_retention_and_nothing_per_request(served, bootstrap, topic_name):
     create_topic(bootstrap, topic_name, configs={"retention.bytes": "1"})
+    # the creation's own lines first: the broker writes its log lines from a writer thread, so they
+    # may reach the output after the CreateTopics answer
+    wait_for_line(served, f"Created topic {topic_name} ")
+    wait_for_line(served, f"({topic_name}-0@")
     before = len(served.output)
     from confluent_kafka import Producer
 
