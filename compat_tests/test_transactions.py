@@ -154,8 +154,12 @@ def _process(bootstrap, src, dst, group, txn_id, stop_after=None, crash=False, b
     handled = 0
     deadline = time.monotonic() + 120
 
+    parts: list[int] = []  # src's partitions, asked once: a Metadata request waits behind the consumer's
+    # long-polling Fetch on the same connection (up to fetch.wait.max.ms, 500 ms), as on Kafka
+
     def committed_total():
-        parts = c.list_topics(src, timeout=10).topics[src].partitions
+        if not parts:
+            parts.extend(c.list_topics(src, timeout=10).topics[src].partitions)
         return sum(max(tp.offset, 0) for tp in c.committed([TopicPartition(src, i) for i in parts], timeout=10))
 
     try:
