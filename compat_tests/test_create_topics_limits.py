@@ -109,3 +109,24 @@ def test_metadata_auto_creating_too_many_topics_creates_none(bootstrap, topic_na
     assert sorted(_metadata(bootstrap, names, True)) == sorted((n, 3) for n in names)  # (Kafka's in any order)
     probe = [names[0], names[-1]]
     assert sorted(_metadata(bootstrap, probe, False)) == sorted((n, 3) for n in probe)
+
+
+def test_a_large_request_cut_short_closes_the_connection(bootstrap, topic_name):
+    """A 10,000-topic CreateTopics whose body ends half-way (a large request is decoded apart from
+    the other clients' requests): the broker closes the connection, as Kafka does with a request
+    it cannot parse, creates nothing and answers another client."""
+    import struct
+
+    from odradek.wire.api import encode_request
+
+    names = [f"{topic_name}-{i}" for i in range(10000)]
+    body = encode_request(CreateTopicsRequest(topics=[_topic(n, 1) for n in names], timeout_ms=60000), 7, 1)[4:]
+    cut = body[:len(body) // 2]
+    c = RawClient(bootstrap, timeout=60)
+    try:
+        c.send_raw(struct.pack(">i", len(cut)) + cut)
+        assert c.is_closed_by_peer(timeout=60)
+    finally:
+        c.close()
+    probe = [names[0], names[-1]]
+    assert sorted(_metadata(bootstrap, probe, False)) == sorted((n, 3) for n in probe)

@@ -41,7 +41,7 @@ MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's ReplicationControlManager.MAX_PART
 MAX_RECORDS_PER_USER_OP = 10000  # Kafka's QuorumController.MAX_RECORDS_PER_USER_OP (its BoundedList)
 _TOO_MANY_PARTITIONS = "Excessively large number of partitions per request."
 _TOO_MANY_RECORDS = "Unable to perform excessively large batch operation."
-DECISION_STEP_RECORDS = 500  # create_topics_steps: the records decided between two yields
+DECISION_STEP_RECORDS = 200  # create_topics_steps: the records decided between two yields (~2 ms)
 
 # colliding_names of the last image asked: [its serial, {unified name: {names}}]
 _COLLIDING: list = [None, {}]
@@ -311,6 +311,8 @@ class Decisions:
         if self._requested_partitions(unique) > MAX_PARTITIONS_PER_REQUEST:
             yield
             return (yield from self._refuse_create(specs, _TOO_MANY_PARTITIONS, step_records))
+        if len(specs) > step_records:
+            yield  # (the passes above over a large request are a step of their own)
         records: list = []
         next_yield = step_records
         # the existing names by their unified form, and those this request adds (looked up first)

@@ -154,3 +154,46 @@ def test_metadata_auto_creating_many_topics_creates_them_in_steps(tmp_path):
         assert set(names) <= set(b.controller.image.topics)
     finally:
         b.close()
+
+
+def test_a_refused_request_of_ten_thousand_topics_is_taken_decided_and_answered_in_steps(tmp_path):
+    """The 10,000 topics of a request refused whole (20,000 records) are taken a part at a time,
+    the decision made a part at a time, and the answer's results made a part at a time: each
+    step's share of the work is bounded, and the answer is the one-piece decision's."""
+    b = start_broker(tmp_path)
+    try:
+        n = 10_000
+        topics = [_topic(f"t{i}", 1) for i in range(n)]
+        resp = call(b, "create_topics", CreateTopicsRequest(topics=topics, timeout_ms=1000), 7)
+        steps = 0
+        while isinstance(resp, Stepped):
+            steps += 1
+            done = resp.step(b.clock_ms())
+            if done is not None:
+                resp = done
+        # (the decision meets the 10,000-record bound half-way through the topics)
+        deciding = decisions.MAX_RECORDS_PER_USER_OP // decisions.DECISION_STEP_RECORDS
+        assert steps >= n // create_topics.SPEC_STEP + deciding + n // create_topics.ANSWER_STEP
+        one_piece = b.controller.create_topics(create_topics._specs(topics), True, b.clock_ms())
+        assert [(t.name, t.error_code, t.error_message) for t in resp.plain(7).topics] == [
+            (r.name, r.error_code, r.error_message) for r in one_piece] == [
+            (f"t{i}", 44, "Unable to perform excessively large batch operation.") for i in range(n)]
+    finally:
+        b.close()
+
+
+def test_topics_the_principal_may_not_create_are_left_out_of_the_steps_and_answered_last(tmp_path):
+    b = start_broker(tmp_path)
+    try:
+        topics = [_topic(f"t{i}", 1) for i in range(20)]
+        denied = create_topics._Denied(["t3", "t7"], frozenset({"t5"}))
+        steps = create_topics._Steps(5, b.services.metadata, topics, None, denied)
+        resp = None
+        while resp is None:
+            resp = steps.step(b.clock_ms())
+        got = [(t.name, t.error_code, t.topic_config_error_code) for t in resp.plain(5).topics]
+        assert got == ([(f"t{i}", 0, 29 if i == 5 else 0) for i in range(20) if i not in (3, 7)]
+                       + [("t3", 29, 0), ("t7", 29, 0)])  # TOPIC_AUTHORIZATION_FAILED
+        assert "t3" not in b.controller.image.topics and "t4" in b.controller.image.topics
+    finally:
+        b.close()
