@@ -118,7 +118,7 @@ class _Steps:
         self.specs: list[CreateTopicSpec] = []
         self.deciding = None
         self.results: dict = {}
-        self.todo: list[CreateTopicSpec] = []
+        self.todo: list[CreateTopicSpec] | None = []
         self.done = 0  # of todo
         self.answer: CreateTopicsResponse | None = None
         self.answering = None  # the answer's topic results, made as they are encoded
@@ -137,7 +137,10 @@ class _Steps:
             except StopIteration as decided:
                 self.deciding = None
                 self.results = {r.name: r for r in _admitted(decided.value, self.quota, now_ms)}
-                self.todo = [s for s in self.specs if self.results[s.name].error_code == 0]
+                self.todo = None  # (the next step: a pass over all the topics again)
+            return None
+        if self.todo is None:
+            self.todo = [s for s in self.specs if self.results[s.name].error_code == 0]
             return None
         if self.done == len(self.todo):
             return self._answer(now_ms)
