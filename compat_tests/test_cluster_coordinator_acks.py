@@ -15,9 +15,6 @@ and once the followers are back in the ISR the same commit succeeds.
 """
 from __future__ import annotations
 
-import os
-import signal
-
 import pytest
 from confluent_kafka import Consumer, TopicPartition
 
@@ -123,14 +120,14 @@ def test_commit_under_min_isr_is_refused_before_the_write(cluster):
     followers = [b for b in cluster.brokers if b.id != leader.id]
     try:
         for b in followers:
-            os.kill(b.proc.pid, signal.SIGSTOP)
+            b.pause()  # (SIGSTOP, known to the cluster: its waits poll the brokers still answering)
         cluster.wait_partitions(OFFSETS, lambda s: s[0].isr == [leader.id], "the ISR shrunk to the leader")
         assert _raw_commit(leader.port, 41) == ErrorCode.COORDINATOR_NOT_AVAILABLE
         assert _raw_committed(leader.port) == 40
         assert _committed_in(leader.log_dir, 0)[-1:] == [40]
     finally:
         for b in followers:
-            os.kill(b.proc.pid, signal.SIGCONT)
+            b.resume()
     cluster.wait_full_isr(OFFSETS)  # as a broker's Metadata says: the leader may learn of it a little later
     answers = []
     wait_for(lambda: answers.append(_raw_commit(leader.port, 41)) or answers[-1] == ErrorCode.NONE, 60,
