@@ -164,18 +164,13 @@ def test_a_refused_request_of_ten_thousand_topics_is_taken_decided_and_answered_
     try:
         n = 10_000
         topics = [_topic(f"t{i}", 1) for i in range(n)]
-        resp = call(b, "create_topics", CreateTopicsRequest(topics=topics, timeout_ms=1000), 7)
-        steps = 0
-        while isinstance(resp, Stepped):
-            steps += 1
-            done = resp.step(b.clock_ms())
-            if done is not None:
-                resp = done
+        resp, seen = _drive(b, call(b, "create_topics", CreateTopicsRequest(topics=topics, timeout_ms=1000), 7))
+        steps = len(seen)
         # (the decision meets the 10,000-record bound half-way through the topics)
         deciding = decisions.MAX_RECORDS_PER_USER_OP // decisions.DECISION_STEP_RECORDS
         assert steps >= n // create_topics.SPEC_STEP + deciding + n // create_topics.ANSWER_STEP
         one_piece = b.controller.create_topics(create_topics._specs(topics), True, b.clock_ms())
-        assert [(t.name, t.error_code, t.error_message) for t in resp.plain(7).topics] == [
+        assert [(t.name, t.error_code, t.error_message) for t in resp.topics] == [
             (r.name, r.error_code, r.error_message) for r in one_piece] == [
             (f"t{i}", 44, "Unable to perform excessively large batch operation.") for i in range(n)]
     finally:
