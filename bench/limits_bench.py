@@ -1,7 +1,7 @@
 """What hostile or unlucky clients cost a broker (issue 27), odradek and Apache Kafka 4.3 in the
 same run, one broker at a time:
 
-    python -m bench limits [--brokers odradek,kafka] [--only storm,frames,lazy,create,group]
+    python -m bench limits [--brokers odradek,kafka] [--only storm,frames,lazy,create,refuse,group]
 
 storm   RSS before, with and after N idle connections (each answered one ApiVersions)
 frames  RSS growth while 30 connections declare 100 MiB requests and send 3 KB of them
@@ -9,6 +9,8 @@ lazy    RSS growth while 10 clients fetch 40 MB each and never read the answer
 create  an ApiVersions ping every 100 ms from another client while one CreateTopics of
         10,000 topics (refused: 20,000 records), one of 4,999 (created) and a DeleteTopics of
         those 4,999 run: the answers, their times, ping p50 / p99 / max
+refuse  the refused CreateTopics of 10,000 topics N times in a row (--refusals N, default 10),
+        an ApiVersions ping every 100 ms from another client throughout: ping p50 / p99 / max
 group   a classic group of N members (JoinGroup v3 on N connections, one LeaveGroup for all):
         RSS before, with the group, after it empties and the connections close; ping max
 
@@ -229,6 +231,25 @@ def create_fairness(b) -> list[dict]:
     return rows
 
 
+def refusals(b, n: int = 10) -> dict:
+    """The refused CreateTopics of 10,000 topics n times in a row, one ApiVersions ping every 100 ms
+    from another client throughout: the answers' median time, the pings' p50 / p99 / max over all
+    (one refusal gives ~10 pings: too few for a p99 on a loaded machine)."""
+    names = [f"fair-10000-{i}" for i in range(10000)]
+    pinger = Pinger(b.bootstrap)
+    pinger.start()
+    time.sleep(0.5)
+    took, codes = [], {}
+    for _ in range(n):
+        t, got = create(b.bootstrap, names, 1)
+        took.append(t)
+        for code, count in got.items():
+            codes[code] = codes.get(code, 0) + count
+    time.sleep(0.3)
+    return {"requests": n, "answered_median_s": round(sorted(took)[n // 2], 2), "error_codes": codes,
+            **pinger.finish()}
+
+
 def group(b, n: int = 10000) -> dict:
     """N members join one classic group (JoinGroup v3 on N connections, answered together once
     the group stabilises), then one LeaveGroup v3 removes them all and the connections close."""
@@ -277,7 +298,8 @@ def group(b, n: int = 10000) -> dict:
             "rss_after_mb": after // 1024, "after_vs_before": round(after / before, 2), **pinger.finish()}
 
 
-SCENARIOS = {"storm": storm, "frames": frames, "lazy": lazy, "create": create_fairness, "group": group}
+SCENARIOS = {"storm": storm, "frames": frames, "lazy": lazy, "create": create_fairness, "refuse": refusals,
+             "group": group}
 
 
 def table(name: str, rows: list[dict]) -> str:
@@ -293,6 +315,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--only", default=",".join(SCENARIOS))
     ap.add_argument("--storm", type=int, default=2000, help="connections of the storm scenario")
     ap.add_argument("--members", type=int, default=10000, help="members of the group scenario")
+    ap.add_argument("--refusals", type=int, default=10, help="refused CreateTopics of the refuse scenario")
     ap.add_argument("--loop-blocks", type=float, default=None, metavar="MS",
                     help="list odradek's event-loop busy periods of at least MS (py-spy)")
     args = ap.parse_args(argv)
@@ -318,6 +341,8 @@ def main(argv: list[str]) -> int:
                             got = fn(b, args.storm)
                         elif name == "group":
                             got = fn(b, args.members)
+                        elif name == "refuse":
+                            got = fn(b, args.refusals)
                         else:
                             got = fn(b)
                     if sampled:
