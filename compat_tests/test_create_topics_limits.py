@@ -112,9 +112,8 @@ def test_metadata_auto_creating_too_many_topics_creates_none(bootstrap, topic_na
 
 
 def test_a_large_request_cut_short_closes_the_connection(bootstrap, topic_name):
-    """A 10,000-topic CreateTopics whose body ends half-way (a large request is decoded apart from
-    the other clients' requests): the broker closes the connection, as Kafka does with a request
-    it cannot parse, creates nothing and answers another client."""
+    """A 10,000-topic CreateTopics whose body ends half-way: the broker closes the connection, as
+    Kafka does with a request it cannot parse, creates nothing and answers another client."""
     import struct
 
     from odradek.wire.api import encode_request

@@ -59,9 +59,6 @@ INLINE_RECORDS_BYTES = 32 * 1024
 # what of a fetch response is copied when the socket is full: the transport writes it
 # when the socket can take bytes again, and sendfile goes on after it
 SEND_CHUNK_BYTES = 16 * 1024
-# a request frame at least this large (not a Produce: its records stay views of the receive
-# buffer) is decoded off the event loop
-THREAD_DECODE_BYTES = 64 * 1024
 _seq = 0
 
 
@@ -407,14 +404,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             await self._unframed_token(bytes(frame))  # after a SaslHandshake v0
             return
         try:
-            if len(frame) >= THREAD_DECODE_BYTES and isinstance(frame, bytes):
-                # a large request (10,000 topics: ~25 ms of Python) is decoded by a worker thread:
-                # the interpreter hands the loop its turn every switch interval meanwhile
-                header, body = await loop.run_in_executor(None, decode_request, frame)
-                if self.closed:
-                    return
-            else:
-                header, body = decode_request(frame)
+            header, body = decode_request(frame)
         except RequestDecodeError as e:
             if e.api_key == API_VERSIONS and isinstance(e.cause, UnsupportedVersionError):
                 await self._answer_unsupported_api_versions(e.correlation_id)
