@@ -3,7 +3,8 @@
 A large request is made in steps (Stepped), so that other clients are served meanwhile: its
 topics are taken into the controller's specs SPEC_STEP a step, the whole request is decided
 first without writing (validate_only: Kafka's whole-request bounds, every topic's own checks),
-a part at a time, then the topics that passed are created a few at a time, each step a
+a part at a time (a validate_only request is answered then), then the topics that passed are
+created a few at a time, each step a
 controller write of about STEP_PARTITIONS partitions (a topic is never split), then the
 answer's topic results are made and encoded ANSWER_STEP a step (4,999 created topics' results
 with their configs are ~5 MB, a fifth of a second of encoding in one piece; making the 10,000
@@ -51,14 +52,15 @@ def handle(ctx, request):
     if ctx.services.authorizer is not None:
         denied = _authorize(ctx, {t.name for t in request.topics})
     quota = request_quota(ctx, STRICT_QUOTA_SINCE)
-    if quota is None and (validate_only or len(request.topics) <= STEPPED_TOPICS):
+    small = len(request.topics) <= STEPPED_TOPICS
+    if small and quota is None:
         specs = _specs(request.topics, frozenset(denied.create))
         return _response(ctx.api_version, metadata.create_topics(specs, validate_only, ctx.now_ms), 0, denied)
-    if validate_only:  # (under a quota) decided whole, admitted, answered
+    if small and validate_only:  # (under a quota) decided whole, admitted, answered
         specs = _specs(request.topics, frozenset(denied.create))
         decided = _admitted(metadata.create_topics(specs, True, ctx.now_ms), quota, ctx.now_ms)
         return _response(ctx.api_version, decided, throttle_ms(quota, ctx.now_ms), denied)
-    return Stepped(_Steps(ctx.api_version, metadata, request.topics, quota, denied).step)
+    return Stepped(_Steps(ctx.api_version, metadata, request.topics, quota, denied, validate_only).step)
 
 
 def _specs(topics, denied: frozenset = frozenset()) -> list[CreateTopicSpec]:
@@ -108,8 +110,10 @@ class _Steps:
     then the topics that passed created a step at a time; the response once all are, its topic
     results made and encoded ANSWER_STEP a step."""
 
-    def __init__(self, version: int, metadata, topics: list, quota=None, denied: _Denied = _NO_AUTHZ):
+    def __init__(self, version: int, metadata, topics: list, quota=None, denied: _Denied = _NO_AUTHZ,
+                 validate_only: bool = False):
         self.version = version
+        self.validate_only = validate_only  # answered once decided
         self.denied = denied
         self.metadata = metadata
         self.quota = quota
@@ -140,7 +144,7 @@ class _Steps:
                 self.todo = None  # (the next step: a pass over all the topics again)
             return None
         if self.todo is None:
-            self.todo = [s for s in self.specs if self.results[s.name].error_code == 0]
+            self.todo = [] if self.validate_only else [s for s in self.specs if self.results[s.name].error_code == 0]
             return None
         if self.done == len(self.todo):
             return self._answer(now_ms)

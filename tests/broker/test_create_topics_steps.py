@@ -192,3 +192,25 @@ def test_topics_the_principal_may_not_create_are_left_out_of_the_steps_and_answe
         assert "t3" not in b.controller.image.topics and "t4" in b.controller.image.topics
     finally:
         b.close()
+
+
+def test_a_large_validate_only_request_is_decided_in_steps_and_creates_nothing(tmp_path):
+    """validate_only: the same answer as the one-piece decision (10,000 topics on an idle machine:
+    ~180 ms of CPU in one piece before), made in steps; nothing created."""
+    b = start_broker(tmp_path)
+    try:
+        before = set(b.controller.image.topics)
+        for topics, n in (([_topic(f"v{i}", 2) for i in range(30)] + [_topic("bad name", 1)], 31),
+                          ([_topic(f"w{i}", 1) for i in range(10_000)], 10_000)):
+            resp = call(b, "create_topics", CreateTopicsRequest(topics=topics, timeout_ms=1000, validate_only=True), 7)
+            assert isinstance(resp, Stepped)
+            resp, seen = _drive(b, resp)
+            assert len(seen) > 2 and set(seen) == {len(before)}
+            one_piece = b.controller.create_topics(create_topics._specs(topics), True, b.clock_ms())
+            assert [(t.name, t.error_code, t.error_message, t.num_partitions) for t in resp.topics] == [
+                (r.name, r.error_code, r.error_message, r.num_partitions) for r in one_piece]
+            assert len(resp.topics) == n
+        assert resp.topics[0].error_code == 44  # (the 10,000: refused whole)
+        assert set(b.controller.image.topics) == before
+    finally:
+        b.close()
