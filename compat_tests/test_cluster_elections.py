@@ -73,6 +73,11 @@ def test_fencing_controlled_shutdown_and_preferred_election(cluster):
     # it comes back: registered and unfenced again (ISR expansion is the leaders' AlterPartition)
     victim.start()
     victim.wait_ready(60)
+    # and back in every ISR before the elections below: an answer of PREFERRED_LEADER_NOT_AVAILABLE for
+    # a partition it prefers, followed by its return to that ISR, would leave the answer unexplained by
+    # the metadata read after it
+    wait_for(lambda: all(sorted(isr) == ids for _, _, _, isr in partitions(rest[0].port).values()), 60,
+             f"broker {victim.id} back in every ISR")
 
     # SIGTERM on a leader: controlled shutdown moves its leaderships before it exits
     leader_node = next(b for b in rest if any(leader == b.id for leader, _, _, _ in after.values()))
