@@ -48,13 +48,6 @@ class HeapTrim:
         self._partitions = 0  # the count at the last call of partitions()
         self._partitions_trimmed = 0  # ... at the last trim after a creation (or the lowest since)
 
-    def connections(self, open_now: int) -> bool:
-        """Note the open connections (every second or so); True when the heap was trimmed."""
-        if not self.connections_due(open_now):
-            return False
-        self.trim_after_connections()
-        return True
-
     def connections_due(self, open_now: int) -> bool:
         """Note the open connections (every second or so); True when a trim is due now (the caller
         then calls trim_after_connections(), after renew_free_lists() on an event loop)."""
