@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import Callable, ClassVar, Iterable
 
 from odradek.wire.errors import ErrorCode
 
@@ -56,11 +56,112 @@ class ConsumerMember(MemberEpochMember):
         return self.state == STABLE and self.member_epoch == epoch
 
 
+def _bump(counts: dict, key, by: int) -> None:
+    n = counts.get(key, 0) + by
+    if n:
+        counts[key] = n
+    else:
+        del counts[key]
+
+
+class ConsumerMembers(dict):
+    """A consumer group's members (member_id -> ConsumerMember) with what a heartbeat asks of all of
+    them kept as they change, so that a heartbeat costs what its own member has rather than a walk
+    over the group (Kafka's ConsumerGroup keeps the same: subscribedTopicNames, the regular
+    expressions' counts, currentPartitionEpoch): how many members subscribe to each topic name, use
+    each regular expression and prefer each server assignor, and which member owns each partition
+    (assigned or pending revocation). Members are replaced, never changed in place, so storing one
+    (``members[id] = m``) is where the counts follow."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        self.topic_name_counts: dict[str, int] = {}
+        self.regex_counts: dict[str, int] = {}
+        self.assignor_counts: dict[str, int] = {}
+        self.owners: dict[bytes, dict[int, object]] = {}  # topic id -> partition -> member id (a tuple if shared)
+        for mid, m in dict(*args, **kwargs).items():
+            self[mid] = m
+
+    def __setitem__(self, member_id: str, m: "ConsumerMember") -> None:
+        old = super().get(member_id)
+        if old is not None:
+            self._count(old, -1)
+        super().__setitem__(member_id, m)
+        self._count(m, 1)
+
+    def __delitem__(self, member_id: str) -> None:
+        m = super().pop(member_id)
+        self._count(m, -1)
+
+    def pop(self, member_id: str, *default):
+        if member_id not in self:
+            return super().pop(member_id, *default)
+        m = super().pop(member_id)
+        self._count(m, -1)
+        return m
+
+    def clear(self) -> None:
+        super().clear()
+        for table in (self.topic_name_counts, self.regex_counts, self.assignor_counts, self.owners):
+            table.clear()
+
+    def _count(self, m: "ConsumerMember", by: int) -> None:
+        for name in m.subscribed_topic_names:
+            _bump(self.topic_name_counts, name, by)
+        if m.subscribed_topic_regex:
+            _bump(self.regex_counts, m.subscribed_topic_regex, by)
+        if m.server_assignor:
+            _bump(self.assignor_counts, m.server_assignor, by)
+        for d in (m.assigned, m.pending_revocation):
+            for tid, ps in d.items():
+                for p in ps:
+                    self._own(tid, p, m.member_id, by)
+
+    def _own(self, tid: bytes, p: int, member_id: str, by: int) -> None:
+        parts = self.owners.setdefault(tid, {})
+        held = parts.get(p)
+        ids = () if held is None else held if isinstance(held, tuple) else (held,)
+        if by > 0:
+            ids += (member_id,)
+        elif member_id in ids:
+            i = ids.index(member_id)
+            ids = ids[:i] + ids[i + 1:]
+        if not ids:
+            parts.pop(p, None)
+            if not parts:
+                del self.owners[tid]
+        else:
+            parts[p] = ids[0] if len(ids) == 1 else ids
+
+    def owned_by_other(self, tid: bytes, p: int, others_than: tuple) -> bool:
+        """Whether a member other than ``others_than`` owns the partition (assigned or revoking)."""
+        held = self.owners.get(tid, {}).get(p)
+        if held is None:
+            return False
+        ids = held if isinstance(held, tuple) else (held,)
+        return any(mid not in others_than and self[mid].member_epoch != -1 for mid in ids)
+
+    def counts_with(self, field: str, removed: Iterable, added: Iterable) -> dict:
+        """A copy of the counts named (``topic_name_counts``...) with the members ``removed`` taken
+        out and ``added`` put in: what they would be once the heartbeat in the making is applied."""
+        counts = dict(getattr(self, field))
+        for by, ms in ((-1, removed), (1, added)):
+            for m in ms:
+                keys = {"topic_name_counts": m.subscribed_topic_names,
+                        "regex_counts": [m.subscribed_topic_regex] if m.subscribed_topic_regex else [],
+                        "assignor_counts": [m.server_assignor] if m.server_assignor else []}[field]
+                for k in keys:
+                    _bump(counts, k, by)
+        return counts
+
+
 @dataclass
 class ConsumerGroup(MemberEpochGroup):
     """A KIP-848 consumer group (GroupModel)."""
     group_type: ClassVar[str] = CONSUMER
     # members: member_id -> ConsumerMember; target: member_id -> {topic_id: set(partitions)}
+    members: ConsumerMembers = field(default_factory=ConsumerMembers)
+    assignment_timestamp_ms: int = 0  # when the target assignment was last computed (0: not known)
     static_members: dict = field(default_factory=dict)  # instance_id -> member_id
     resolved_regexes: dict = field(default_factory=dict)  # regex -> (frozenset(topic names), version)
 
@@ -74,16 +175,6 @@ class ConsumerGroup(MemberEpochGroup):
             if not m.is_reconciled_to(self.assignment_epoch):
                 return "Reconciling"
         return "Stable"
-
-    def partition_epochs(self) -> dict:
-        """(topic_id, partition) -> epoch of the member owning it (assigned or pending revocation)."""
-        out = {}
-        for m in self.members.values():
-            for d in (m.assigned, m.pending_revocation):
-                for tid, ps in d.items():
-                    for p in ps:
-                        out[(tid, p)] = m.member_epoch
-        return out
 
     def subscribed_topic_names(self) -> set:
         names: set = set()
@@ -100,13 +191,7 @@ class ConsumerGroup(MemberEpochGroup):
         return names
 
     def preferred_assignor(self, default: str) -> str:
-        counts: dict = {}
-        for m in self.members.values():
-            if m.server_assignor:
-                counts[m.server_assignor] = counts.get(m.server_assignor, 0) + 1
-        if not counts:
-            return default
-        return max(sorted(counts), key=lambda k: counts[k])
+        return preferred_assignor(self.members.assignor_counts, default)
 
     # ------------------------------------------------------------------ GroupModel
 
@@ -143,6 +228,13 @@ class ConsumerGroup(MemberEpochGroup):
         return out
 
 
+def preferred_assignor(counts: dict, default: str) -> str:
+    """The server assignor most members name (the first by name among equals), else ``default``."""
+    if not counts:
+        return default
+    return max(sorted(counts), key=lambda k: counts[k])
+
+
 def _owns_any(owned: list | None, revoking: dict) -> bool:
     """owned: [(topic_id, [partitions])] from the request, or None (not sent: assume it still owns)."""
     if owned is None:
@@ -154,24 +246,25 @@ def _owns_any(owned: list | None, revoking: dict) -> bool:
     return False
 
 
-def reconcile(member: ConsumerMember, target_epoch: int, target: dict, partition_epochs: dict,
+def reconcile(member: ConsumerMember, target_epoch: int, target: dict, owned_by_other: Callable[[bytes, int], bool],
               subscribed_ids: set, owned: list | None) -> ConsumerMember:
-    """Kafka's CurrentAssignmentBuilder.build(): the member's next state (a new object, or the same one)."""
+    """Kafka's CurrentAssignmentBuilder.build(): the member's next state (a new object, or the same one).
+    owned_by_other(topic id, partition): whether another member still owns it (assigned or revoking)."""
     st = member.state
     if st == STABLE:
         if member.member_epoch != target_epoch:
-            return _compute_next(member, member.member_epoch, target_epoch, target, partition_epochs,
+            return _compute_next(member, member.member_epoch, target_epoch, target, owned_by_other,
                                  subscribed_ids, owned)
         return _enforce_subscription(member, subscribed_ids, owned)
     if st == UNREVOKED_PARTITIONS:
         if _owns_any(owned, member.pending_revocation):
             return _enforce_subscription(member, subscribed_ids, owned)
-        return _compute_next(member, member.member_epoch, target_epoch, target, partition_epochs,
+        return _compute_next(member, member.member_epoch, target_epoch, target, owned_by_other,
                              subscribed_ids, owned)
     if st == UNRELEASED_PARTITIONS:
-        return _compute_next(member, member.member_epoch, target_epoch, target, partition_epochs,
+        return _compute_next(member, member.member_epoch, target_epoch, target, owned_by_other,
                              subscribed_ids, owned)
-    return _compute_next(member, target_epoch, target_epoch, target, partition_epochs, subscribed_ids, owned)
+    return _compute_next(member, target_epoch, target_epoch, target, owned_by_other, subscribed_ids, owned)
 
 
 def _with(member: ConsumerMember, state: int, epoch: int, assigned: dict, pending: dict) -> ConsumerMember:
@@ -199,9 +292,9 @@ def _enforce_subscription(member, subscribed_ids, owned):
     return _with(member, member.state, member.member_epoch, assigned, member.pending_revocation)
 
 
-def _compute_next(member, member_epoch, target_epoch, target, partition_epochs, subscribed_ids, owned):
+def _compute_next(member, member_epoch, target_epoch, target, owned_by_other, subscribed_ids, owned):
     def unreleased(tid, p):
-        return partition_epochs.get((tid, p), -1) != -1 and p not in member.pending_revocation.get(tid, {})
+        return owned_by_other(tid, p) and p not in member.pending_revocation.get(tid, {})
 
     cur = member.assigned
     kept, revoke, new_to_assign, unreleased_any = assignment_diff(

@@ -35,6 +35,7 @@ from .consumer_group_state import (
     UNREVOKED_PARTITIONS,
     ConsumerGroup,
     ConsumerMember,
+    preferred_assignor,
     reconcile,
 )
 from .errors import CoordinatorError
@@ -167,13 +168,14 @@ class _Heartbeat:
     new_member: bool
     updated: ConsumerMember | None = None
     records: list = field(default_factory=list)
-    members: dict = field(default_factory=dict)  # the group's members with this one updated
+    removed: tuple = ()  # the stored members this heartbeat replaces (itself as it was, a taken-over static member)
     bump: bool = False
     regexes: dict = field(default_factory=dict)
     sig: frozenset = frozenset()
     mhash: int = 0
     group_epoch: int = 0
-    target: dict = field(default_factory=dict)
+    target: dict = field(default_factory=dict)  # the member's target assignment
+    new_target: dict | None = None  # the group's whole new target assignment, when computed
     assignment_epoch: int = 0
     describable: Callable[[Iterable[str]], set[str]] | None = None  # HeartbeatRequest.describable
 
@@ -183,6 +185,7 @@ class ConsumerProtocol:
         self.coord = coord
         self.config = config
         self._topics_sig = None  # the topic names regular expressions were last resolved against
+        self.assignor_runs = 0  # target assignments computed (each a pass over a whole group)
 
     def _group(self, group_id: str) -> ConsumerGroup | None:
         return mp.typed_group(self.coord.groups, group_id, ConsumerGroup)
@@ -315,13 +318,10 @@ class ConsumerProtocol:
         hb = _Heartbeat(g.group_id, member_id, member, replaced, new_member, describable=req.describable)
         hb.updated = self._updated_member(member, req)
         self._member_metadata_step(hb)
-        hb.members = dict(g.members)
-        if replaced is not None:
-            del hb.members[replaced.member_id]
-        hb.members[member_id] = hb.updated
+        hb.removed = tuple(m for m in (g.members.get(member_id), replaced) if m is not None)
         self._group_epoch_step(g, hb, now_ms)
         self._target_step(g, hb, now_ms)
-        before = self._reconcile_step(hb, req)
+        before = self._reconcile_step(g, hb, req)
 
         def apply() -> HeartbeatResult:
             self._apply(g, hb, before, now_ms)
@@ -413,7 +413,7 @@ class ConsumerProtocol:
         hash): any change, or a new subscription, bumps the group epoch."""
         gid, topics = hb.group_id, self.coord.topics
         regexes = dict(g.resolved_regexes)
-        used = {m.subscribed_topic_regex for m in hb.members.values() if m.subscribed_topic_regex}
+        used = set(g.members.counts_with("regex_counts", hb.removed, (hb.updated,)))
         hb.sig = frozenset(topics)
         for regex in sorted(used):
             if regex not in regexes or self._topics_sig != hb.sig:
@@ -428,9 +428,9 @@ class ConsumerProtocol:
             del regexes[regex]
             hb.records.append(crec.regular_expression(gid, regex, None))
         hb.regexes = regexes
-        names: set = set()
-        for m in hb.members.values():
-            names |= _member_names(m, regexes)
+        names = set(g.members.counts_with("topic_name_counts", hb.removed, (hb.updated,)))
+        for regex in used:
+            names |= regexes[regex][0]
         hb.mhash = _metadata_hash(topics, names)
         if hb.mhash != g.metadata_hash:
             hb.bump = True
@@ -441,43 +441,54 @@ class ConsumerProtocol:
     def _target_step(self, g: ConsumerGroup, hb: "_Heartbeat", now_ms: int) -> None:
         """A new target assignment when the group epoch moved past the assignment epoch."""
         gid, member_id = hb.group_id, hb.member_id
-        target = dict(g.target)
         hb.assignment_epoch = g.assignment_epoch
+        hb.target = g.target.get(member_id, {})
         if hb.replaced is not None:
-            t = target.pop(hb.replaced.member_id, {})
-            target[member_id] = t
+            hb.target = g.target.get(hb.replaced.member_id, {})
             hb.records.append(crec.target_member(gid, hb.replaced.member_id, None))
-            hb.records.append(crec.target_member(gid, member_id, t))
+            hb.records.append(crec.target_member(gid, member_id, hb.target))
         if hb.group_epoch > hb.assignment_epoch:
-            subs = {mid: self._topic_ids(_member_names(m, hb.regexes)) for mid, m in hb.members.items()}
-            wanted = set().union(*subs.values())
+            # the one pass over the whole group: the assignor's
+            target = dict(g.target)
+            members = dict(g.members)
+            if hb.replaced is not None:
+                target.pop(hb.replaced.member_id, None)
+                del members[hb.replaced.member_id]
+                target[member_id] = hb.target
+            members[member_id] = hb.updated
+            ids_of: dict = {}  # the topic ids of each distinct subscription (most members share one)
+            subs = {}
+            for mid, m in members.items():
+                key = (tuple(m.subscribed_topic_names), m.subscribed_topic_regex)
+                ids = ids_of.get(key)
+                if ids is None:
+                    ids = ids_of[key] = frozenset(self._topic_ids(_member_names(m, hb.regexes)))
+                subs[mid] = ids
+            wanted = set().union(*ids_of.values())
             topic_meta = {tid: (name, n) for name, (tid, n) in self.coord.topics.items() if tid in wanted}
-            assignor_name = self._preferred_assignor(hb.members)
+            counts = g.members.counts_with("assignor_counts", hb.removed, (hb.updated,))
+            assignor_name = preferred_assignor(counts, self.config.default_assignor)
+            self.assignor_runs += 1
             new_target = assignors.ASSIGNORS[assignor_name](subs, topic_meta, target)
-            for mid in hb.members:
+            for mid in members:
                 t = {tid: ps for tid, ps in new_target.get(mid, {}).items() if ps}
                 if t != target.get(mid, {}) or mid not in target:
                     hb.records.append(crec.target_member(gid, mid, t))
                 target[mid] = t
             hb.assignment_epoch = hb.group_epoch
             hb.records.append(crec.target_metadata(gid, hb.assignment_epoch, now_ms))
-        hb.target = target
+            hb.new_target = target
+            hb.target = target[member_id]
 
-    def _reconcile_step(self, hb: "_Heartbeat", req: HeartbeatRequest) -> ConsumerMember:
-        """Move the member towards its target; returns the member before reconciliation."""
-        member_id, member = hb.member_id, hb.member
-        partition_epochs = {}
-        for mid, m in hb.members.items():
-            if mid == member_id:
-                continue
-            for d in (m.assigned, m.pending_revocation):
-                for tid, ps in d.items():
-                    for p in ps:
-                        partition_epochs[(tid, p)] = m.member_epoch
+    def _reconcile_step(self, g: ConsumerGroup, hb: "_Heartbeat", req: HeartbeatRequest) -> ConsumerMember:
+        """Move the member towards its target (what other members still own is looked up in the
+        group's index, not gathered from every member); returns the member before reconciliation."""
+        member, members = hb.member, g.members
+        others_than = (hb.member_id,) if hb.replaced is None else (hb.member_id, hb.replaced.member_id)
         subscribed_ids = self._topic_ids(_member_names(hb.updated, hb.regexes))
         before = hb.updated
-        updated = reconcile(before, hb.assignment_epoch, hb.target.get(member_id, {}), partition_epochs,
-                            subscribed_ids, req.owned)
+        updated = reconcile(before, hb.assignment_epoch, hb.target,
+                            lambda tid, p: members.owned_by_other(tid, p, others_than), subscribed_ids, req.owned)
         assignment_changed = (updated.assigned != before.assigned or updated.member_epoch != member.member_epoch
                               or updated.state != member.state
                               or updated.pending_revocation != member.pending_revocation
@@ -510,7 +521,12 @@ class ConsumerProtocol:
             self.coord.rebalances[CONSUMER] += 1
         g.group_epoch = hb.group_epoch
         g.metadata_hash = hb.mhash
-        g.target = hb.target
+        if hb.new_target is not None:
+            g.target = hb.new_target
+            g.assignment_timestamp_ms = now_ms
+        elif hb.replaced is not None:
+            g.target.pop(hb.replaced.member_id, None)
+            g.target[hb.member_id] = hb.target
         g.assignment_epoch = hb.assignment_epoch
         mp.heartbeat_timers(updated, before, now_ms, self.config.group_consumer_session_timeout_ms,
                             UNREVOKED_PARTITIONS)
@@ -520,15 +536,6 @@ class ConsumerProtocol:
         names = {tid: name for name, (tid, _n) in self.coord.topics.items()}
         return "[" + ", ".join(f"{names.get(tid, tid.hex())}-{p}@{e}" for tid, ps in assigned.items()
                                for p, e in sorted(ps.items())) + "]"
-
-    def _preferred_assignor(self, members: dict) -> str:
-        counts: dict = {}
-        for m in members.values():
-            if m.server_assignor:
-                counts[m.server_assignor] = counts.get(m.server_assignor, 0) + 1
-        if not counts:
-            return self.config.default_assignor
-        return max(sorted(counts), key=lambda k: counts[k])
 
     def _check_size(self, g: ConsumerGroup) -> None:
         if len(g.members) >= self.config.group_consumer_max_size:
