@@ -38,6 +38,12 @@ VARIABLE = ("string", "bytes", "records")
 # structs an array also takes already encoded (base.Encoded, from Message.encoded(version)): a
 # broker caches their bytes (a Metadata response's topics, one encoding per topic and version)
 PRE_ENCODABLE = frozenset({"MetadataResponseTopic", "CreatableTopicResult"})
+# requests whose top-level arrays can hold thousands of entries: their decoder is a generator that
+# yields every DECODE_STEP entries of such an array (Message.decode_steps: a broker decodes a large
+# one in steps, serving other clients between them); decode_from runs it through (base.whole)
+STEPPED = frozenset({"CreateTopicsRequest", "DeleteTopicsRequest", "MetadataRequest", "CreatePartitionsRequest",
+                     "DescribeConfigsRequest", "IncrementalAlterConfigsRequest", "LeaveGroupRequest"})
+DECODE_STEP = 1000
 
 
 # ---------------------------------------------------------------- parsing
@@ -248,7 +254,7 @@ class ModuleGen:
         if name is None:
             name = f"_{kind}_{st.name}_{sum(1 for k in self.func_by_body if k[0] == kind and k[1] == st.name)}"
             self.func_by_body[key] = name
-            if kind == "d":
+            if kind in ("d", "s"):
                 head = f"def {name}(b, p):"
             else:
                 head = f"def {name}(o, w):"
@@ -294,8 +300,10 @@ class ModuleGen:
         return f"_w{'c' if flex else ''}{'n' if nullable else ''}{base}"
 
     # -- decode
-    def gen_decode(self, st: Struct, v: int, flex: bool) -> str:
-        key = (st.name, v, flex)
+    def gen_decode(self, st: Struct, v: int, flex: bool, steps: bool = False) -> str:
+        """The decoder of a struct at a version; with ``steps`` (a STEPPED message's root) a
+        generator that yields every DECODE_STEP entries of its arrays and returns (o, p)."""
+        key = (st.name, v, flex, steps)
         if key in self.dec_names:
             return self.dec_names[key]
         lines = [f"o = _new({st.name})"]
@@ -331,7 +339,7 @@ class ModuleGen:
                 continue
             flush_group()
             ff = flex and not fl.flexible_none
-            lines.extend(self.decode_value(fl, v, ff, flex, f"o.{fl.attr}"))
+            lines.extend(self.decode_value(fl, v, ff, flex, f"o.{fl.attr}", steps=steps))
         flush_group()
         if flex:
             # the empty tag section (one zero byte) is by far the common case
@@ -361,11 +369,15 @@ class ModuleGen:
         else:
             lines.append("o._unknown_tagged = None")
         lines.append("return o, p")
-        name = self.add_func("d", st, lines)
+        if steps and not any(ln.strip() == "yield" for ln in lines):
+            name = self.gen_decode(st, v, flex)  # no array at this version: nothing to step
+        else:
+            name = self.add_func("s" if steps else "d", st, lines)
         self.dec_names[key] = name
         return name
 
-    def decode_value(self, fl: Field, v: int, ff: bool, flex: bool, target: str, buf="b", pos="p") -> list[str]:
+    def decode_value(self, fl: Field, v: int, ff: bool, flex: bool, target: str, buf="b", pos="p",
+                     steps: bool = False) -> list[str]:
         b, p = buf, pos
         nullable = fl.is_nullable(v)
         out = []
@@ -389,12 +401,15 @@ class ModuleGen:
             else:
                 out.append(f"n, {p} = {lenfn}({b}, {p}, {elem_min})")
             body = []
+            each = "i" if steps else "_"
+            step = [f"    if i % {DECODE_STEP} == {DECODE_STEP - 1}:", "        yield"] if steps else []
             if fl.struct is not None:
                 fn = self.gen_decode(fl.struct, v, flex)
                 body.append(f"l = []")
-                body.append(f"for _ in range(n):")
+                body.append(f"for {each} in range(n):")
                 body.append(f"    e, {p} = {fn}({b}, {p})")
                 body.append(f"    l.append(e)")
+                body.extend(step)
             elif et == "uuid":
                 body.append(f"l = [bytes({b}[{p} + 16 * i:{p} + 16 * i + 16]) for i in range(n)]")
                 body.append(f"if {p} + 16 * n > len({b}): raise _Trunc('uuid array')")
@@ -406,9 +421,10 @@ class ModuleGen:
             else:
                 rf = self.read_var(et, ff, False)
                 body.append("l = []")
-                body.append("for _ in range(n):")
+                body.append(f"for {each} in range(n):")
                 body.append(f"    e, {p} = {rf}({b}, {p})")
                 body.append("    l.append(e)")
+                body.extend(step)
             if nullable:
                 out.append("if n < 0:")
                 out.append(f"    {target} = None")
@@ -596,11 +612,14 @@ class ModuleGen:
     def render(self) -> str:
         spec = self.spec
         lo, hi = spec.valid
-        dec, enc = {}, {}
+        dec, enc, steps = {}, {}, {}
         if lo >= 0:
             for v in range(lo, hi + 1):
                 flex = spec.is_flexible(v)
-                dec[v] = self.gen_decode(spec.root, v, flex)
+                dec[v] = self.gen_decode(spec.root, v, flex, steps=spec.name in STEPPED)
+                if dec[v].startswith("_s_"):
+                    steps[v] = dec[v]
+                    dec[v] = "_d" + dec[v]
                 enc[v] = self.gen_encode(spec.root, v, flex)
         # a pre-encodable struct's encoder at each version of the message (Message.encoded)
         pre_enc = {st.name: {v: self.gen_encode(st, v, spec.is_flexible(v)) for v in range(lo, hi + 1)}
@@ -625,8 +644,9 @@ class ModuleGen:
             "# flake8: noqa",
             "import struct as _struct",
             "",
-            ("from ..base import DEFAULT, Encoded as _Encoded, Message"
-             if any(st.name in PRE_ENCODABLE for st in self.spec.structs.values()) else "from ..base import DEFAULT, Message"),
+            "from ..base import DEFAULT, "
+            + ("Encoded as _Encoded, " if any(st.name in PRE_ENCODABLE for st in self.spec.structs.values()) else "")
+            + "Message" + (", whole as _whole" if steps else ""),
             "from ..exceptions import TruncatedError as _Trunc",
             "from ..primitives import (",
             "    ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,",
@@ -661,6 +681,10 @@ class ModuleGen:
             out.append("")
             out.append(fn)
         out.append("")
+        for s_name in dict.fromkeys(steps.values()):
+            out.append(f"_d{s_name} = _whole({s_name})")
+        if steps:
+            out.append(f"{spec.root.name}._STEPS = {{{', '.join(f'{v}: {n}' for v, n in steps.items())}}}")
         out.append(f"{spec.root.name}._DECODERS = {{{', '.join(f'{v}: {n}' for v, n in dec.items())}}}")
         out.append(f"{spec.root.name}._ENCODERS = {{{', '.join(f'{v}: {n}' for v, n in enc.items())}}}")
         for name, encs in pre_enc.items():

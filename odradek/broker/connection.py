@@ -30,7 +30,7 @@ from odradek.security.quotas import FETCH as FETCH_RATE
 from odradek.security.quotas import PRODUCE as PRODUCE_RATE
 from odradek.broker.stats import is_follower_fetch, observe_request
 from odradek.coordinator.errors import CoordinatorError
-from odradek.wire.api import RequestDecodeError, decode_request, encode_response_parts
+from odradek.wire.api import RequestDecodeError, decode_request, decode_request_steps, encode_response_parts
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
 from odradek.wire.frames import FrameBuffer
 
@@ -52,6 +52,10 @@ MIN_REAUTH_INTERVAL_MS = 1000  # Kafka's KafkaChannel.MIN_REAUTH_INTERVAL_ONE_SE
 ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
 _BYTES_TYPES = (bytes, bytearray, memoryview)
+# a request frame this large (not Produce) is decoded in steps (a few ms each: the generated
+# decoders of requests that carry thousands of entries, wire.api.decode_request_steps), other
+# clients served between them
+STEPPED_DECODE_BYTES = 32 * 1024
 # Records up to this size are read and written with the rest of the response in one
 # write (one syscall, one TCP segment: what a consumer at the log end waits for);
 # larger ones go with sendfile after the bytes before them.
@@ -398,13 +402,22 @@ class KafkaConnection(asyncio.BufferedProtocol):
     async def _handle(self, frame, loop, queued: float = 0.0) -> None:
         # Produce is decoded from the frame view, so its records stay zero-copy views;
         # every other request gets bytes (its fields may be kept, hashed or stored).
-        if len(frame) < 2 or frame[0] != 0 or frame[1] != PRODUCE:
+        produce = len(frame) >= 2 and frame[0] == 0 and frame[1] == PRODUCE
+        if not produce:
             frame = bytes(frame)
         if self.sasl is not None and self.sasl.unframed and not self.sasl.authenticated:
             await self._unframed_token(bytes(frame))  # after a SaslHandshake v0
             return
         try:
-            header, body = decode_request(frame)
+            if produce or len(frame) < STEPPED_DECODE_BYTES:
+                header, body = decode_request(frame)
+            else:
+                decoding = decode_request_steps(frame)
+                while (decoded := next(decoding)) is None:
+                    await asyncio.sleep(0)
+                    if self.closed:
+                        return
+                header, body = decoded
         except RequestDecodeError as e:
             if e.api_key == API_VERSIONS and isinstance(e.cause, UnsupportedVersionError):
                 await self._answer_unsupported_api_versions(e.correlation_id)

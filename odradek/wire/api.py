@@ -90,6 +90,29 @@ def decode_request(frame_bytes):
     an unsupported version, or a malformed body; TruncatedError when even the
     fixed header prefix is missing.
     """
+    cls, header, pos = _request_header(frame_bytes)
+    try:
+        body, _ = cls.decode_from(frame_bytes, header.request_api_version, pos)
+    except WireError as e:
+        raise _body_error(header, e) from None
+    return header, body
+
+
+def decode_request_steps(frame_bytes):
+    """decode_request in steps, for a large frame: a generator that yields None between the steps
+    of a request whose top-level arrays can hold thousands of entries (Message.decode_steps), then
+    (RequestHeader, request object) as its last item. The same answer and the same errors, raised
+    at the step that reaches the bad input, as decode_request."""
+    cls, header, pos = _request_header(frame_bytes)
+    try:
+        body, _ = yield from cls.decode_steps(frame_bytes, header.request_api_version, pos)
+    except WireError as e:
+        raise _body_error(header, e) from None
+    yield header, body
+
+
+def _request_header(frame_bytes):
+    """(request class, RequestHeader, position of the body) of a request frame body."""
     api_key, api_version, correlation_id = peek_header(frame_bytes)
     try:
         cls = request_class(api_key)
@@ -100,11 +123,12 @@ def decode_request(frame_bytes):
         header, pos = RequestHeader.decode_from(frame_bytes, hv)
     except WireError as e:
         raise RequestDecodeError(api_key, api_version, correlation_id, e) from None
-    try:
-        body, _ = cls.decode_from(frame_bytes, api_version, pos)
-    except WireError as e:
-        raise RequestDecodeError(api_key, api_version, correlation_id, e, header) from None
-    return header, body
+    return cls, header, pos
+
+
+def _body_error(header, cause: WireError) -> RequestDecodeError:
+    return RequestDecodeError(header.request_api_key, header.request_api_version, header.correlation_id, cause,
+                              header)
 
 
 def encode_response_parts(api_key: int, api_version: int, correlation_id: int, response) -> list:

@@ -23,6 +23,31 @@ class Encoded:
         self.data = data
 
 
+_UNDECODABLE = (IndexError, struct.error, UnicodeDecodeError, ValueError, OverflowError, MemoryError)
+
+
+def _decode_error(cls, version: int, e: Exception) -> WireError:
+    """What a decoder's low-level error means: input cut short, or input that is not the message."""
+    if isinstance(e, (IndexError, struct.error)):
+        return TruncatedError(f"{cls.__name__} v{version}: truncated ({e})")
+    return MalformedError(f"{cls.__name__} v{version}: {e}")
+
+
+def whole(steps):
+    """A STEPPED message's decoder (tools/gen_wire.py) run through without pausing: the
+    decode_from of a generator that Message.decode_steps runs a step at a time."""
+
+    def decode(b, p):
+        g = steps(b, p)
+        try:
+            while True:
+                next(g)
+        except StopIteration as done:
+            return done.value
+
+    return decode
+
+
 class Message:
     """Base of every generated struct. Subclasses define __slots__ and _FIELDS.
 
@@ -34,6 +59,7 @@ class Message:
     _FIELDS: tuple = ()
     _ENCODERS: dict = {}
     _DECODERS: dict = {}
+    _STEPS: dict = {}  # a STEPPED message's decoders as generators, by version (decode_steps)
     API_KEY: int | None = None
     VALID_VERSIONS: tuple[int, int] = (0, -1)
     FLEXIBLE_MIN: int | None = None
@@ -107,10 +133,24 @@ class Message:
             buf = memoryview(buf)  # records fields come out as views, never copies
         try:
             return fn(buf, pos)
-        except (IndexError, struct.error) as e:
-            raise TruncatedError(f"{cls.__name__} v{version}: truncated ({e})") from None
-        except (UnicodeDecodeError, ValueError, OverflowError, MemoryError) as e:
-            raise MalformedError(f"{cls.__name__} v{version}: {e}") from None
+        except _UNDECODABLE as e:
+            raise _decode_error(cls, version, e) from None
+
+    @classmethod
+    def decode_steps(cls, buf, version: int, pos: int = 0):
+        """decode_from in steps, for a large request: a generator that yields None after each
+        DECODE_STEP entries of a STEPPED message's top-level arrays (tools/gen_wire.py) and returns
+        (object, end position): the same object, and the same error at the same input, as
+        decode_from. Any other message is decoded in one step."""
+        fn = cls._STEPS.get(version)
+        if fn is None:
+            return cls.decode_from(buf, version, pos)
+        if type(buf) is not memoryview:
+            buf = memoryview(buf)
+        try:
+            return (yield from fn(buf, pos))
+        except _UNDECODABLE as e:
+            raise _decode_error(cls, version, e) from None
 
     def to_dict(self) -> dict:
         out = {}

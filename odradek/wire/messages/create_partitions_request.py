@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -92,13 +92,15 @@ def _d_CreatePartitionsTopic_0(b, p):
     return o, p
 
 
-def _d_CreatePartitionsRequest_0(b, p):
+def _s_CreatePartitionsRequest_0(b, p):
     o = _new(CreatePartitionsRequest)
     n, p = _ral(b, p, 10)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_CreatePartitionsTopic_0(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.topics = l
     o.timeout_ms, o.validate_only = _S1.unpack_from(b, p)
     p += 5
@@ -178,7 +180,7 @@ def _d_CreatePartitionsTopic_1(b, p):
     return o, p
 
 
-def _d_CreatePartitionsRequest_1(b, p):
+def _s_CreatePartitionsRequest_1(b, p):
     o = _new(CreatePartitionsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -186,9 +188,11 @@ def _d_CreatePartitionsRequest_1(b, p):
     else:
         n, p = _rcal(b, p, 7)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_CreatePartitionsTopic_1(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.topics = l
     o.timeout_ms, o.validate_only = _S1.unpack_from(b, p)
     p += 5
@@ -230,5 +234,8 @@ def _e_CreatePartitionsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-CreatePartitionsRequest._DECODERS = {0: _d_CreatePartitionsRequest_0, 1: _d_CreatePartitionsRequest_0, 2: _d_CreatePartitionsRequest_1, 3: _d_CreatePartitionsRequest_1}
+_d_s_CreatePartitionsRequest_0 = _whole(_s_CreatePartitionsRequest_0)
+_d_s_CreatePartitionsRequest_1 = _whole(_s_CreatePartitionsRequest_1)
+CreatePartitionsRequest._STEPS = {0: _s_CreatePartitionsRequest_0, 1: _s_CreatePartitionsRequest_0, 2: _s_CreatePartitionsRequest_1, 3: _s_CreatePartitionsRequest_1}
+CreatePartitionsRequest._DECODERS = {0: _d_s_CreatePartitionsRequest_0, 1: _d_s_CreatePartitionsRequest_0, 2: _d_s_CreatePartitionsRequest_1, 3: _d_s_CreatePartitionsRequest_1}
 CreatePartitionsRequest._ENCODERS = {0: _e_CreatePartitionsRequest_0, 1: _e_CreatePartitionsRequest_0, 2: _e_CreatePartitionsRequest_1, 3: _e_CreatePartitionsRequest_1}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -119,13 +119,15 @@ def _d_CreatableTopic_0(b, p):
     return o, p
 
 
-def _d_CreateTopicsRequest_0(b, p):
+def _s_CreateTopicsRequest_0(b, p):
     o = _new(CreateTopicsRequest)
     n, p = _ral(b, p, 16)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_CreatableTopic_0(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.topics = l
     o.timeout_ms, o.validate_only = _S2.unpack_from(b, p)
     p += 5
@@ -234,7 +236,7 @@ def _d_CreatableTopic_1(b, p):
     return o, p
 
 
-def _d_CreateTopicsRequest_1(b, p):
+def _s_CreateTopicsRequest_1(b, p):
     o = _new(CreateTopicsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -242,9 +244,11 @@ def _d_CreateTopicsRequest_1(b, p):
     else:
         n, p = _rcal(b, p, 10)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_CreatableTopic_1(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.topics = l
     o.timeout_ms, o.validate_only = _S2.unpack_from(b, p)
     p += 5
@@ -294,5 +298,8 @@ def _e_CreateTopicsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-CreateTopicsRequest._DECODERS = {2: _d_CreateTopicsRequest_0, 3: _d_CreateTopicsRequest_0, 4: _d_CreateTopicsRequest_0, 5: _d_CreateTopicsRequest_1, 6: _d_CreateTopicsRequest_1, 7: _d_CreateTopicsRequest_1}
+_d_s_CreateTopicsRequest_0 = _whole(_s_CreateTopicsRequest_0)
+_d_s_CreateTopicsRequest_1 = _whole(_s_CreateTopicsRequest_1)
+CreateTopicsRequest._STEPS = {2: _s_CreateTopicsRequest_0, 3: _s_CreateTopicsRequest_0, 4: _s_CreateTopicsRequest_0, 5: _s_CreateTopicsRequest_1, 6: _s_CreateTopicsRequest_1, 7: _s_CreateTopicsRequest_1}
+CreateTopicsRequest._DECODERS = {2: _d_s_CreateTopicsRequest_0, 3: _d_s_CreateTopicsRequest_0, 4: _d_s_CreateTopicsRequest_0, 5: _d_s_CreateTopicsRequest_1, 6: _d_s_CreateTopicsRequest_1, 7: _d_s_CreateTopicsRequest_1}
 CreateTopicsRequest._ENCODERS = {2: _e_CreateTopicsRequest_0, 3: _e_CreateTopicsRequest_0, 4: _e_CreateTopicsRequest_0, 5: _e_CreateTopicsRequest_1, 6: _e_CreateTopicsRequest_1, 7: _e_CreateTopicsRequest_1}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -54,14 +54,16 @@ class DeleteTopicsRequest(Message):
 
 
 
-def _d_DeleteTopicsRequest_0(b, p):
+def _s_DeleteTopicsRequest_0(b, p):
     o = _new(DeleteTopicsRequest)
     o.topics = []
     n, p = _ral(b, p, 2)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _rstr(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.topic_names = l
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
@@ -77,7 +79,7 @@ def _e_DeleteTopicsRequest_0(o, w):
     w.append(_S0.pack(o.timeout_ms))
 
 
-def _d_DeleteTopicsRequest_1(b, p):
+def _s_DeleteTopicsRequest_1(b, p):
     o = _new(DeleteTopicsRequest)
     o.topics = []
     n = b[p] - 1
@@ -86,9 +88,11 @@ def _d_DeleteTopicsRequest_1(b, p):
     else:
         n, p = _rcal(b, p, 1)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.topic_names = l
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
@@ -124,7 +128,7 @@ def _d_DeleteTopicState_0(b, p):
     return o, p
 
 
-def _d_DeleteTopicsRequest_2(b, p):
+def _s_DeleteTopicsRequest_2(b, p):
     o = _new(DeleteTopicsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -132,9 +136,11 @@ def _d_DeleteTopicsRequest_2(b, p):
     else:
         n, p = _rcal(b, p, 18)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_DeleteTopicState_0(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.topics = l
     o.topic_names = []
     o.timeout_ms, = _S0.unpack_from(b, p)
@@ -163,5 +169,9 @@ def _e_DeleteTopicsRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DeleteTopicsRequest._DECODERS = {1: _d_DeleteTopicsRequest_0, 2: _d_DeleteTopicsRequest_0, 3: _d_DeleteTopicsRequest_0, 4: _d_DeleteTopicsRequest_1, 5: _d_DeleteTopicsRequest_1, 6: _d_DeleteTopicsRequest_2}
+_d_s_DeleteTopicsRequest_0 = _whole(_s_DeleteTopicsRequest_0)
+_d_s_DeleteTopicsRequest_1 = _whole(_s_DeleteTopicsRequest_1)
+_d_s_DeleteTopicsRequest_2 = _whole(_s_DeleteTopicsRequest_2)
+DeleteTopicsRequest._STEPS = {1: _s_DeleteTopicsRequest_0, 2: _s_DeleteTopicsRequest_0, 3: _s_DeleteTopicsRequest_0, 4: _s_DeleteTopicsRequest_1, 5: _s_DeleteTopicsRequest_1, 6: _s_DeleteTopicsRequest_2}
+DeleteTopicsRequest._DECODERS = {1: _d_s_DeleteTopicsRequest_0, 2: _d_s_DeleteTopicsRequest_0, 3: _d_s_DeleteTopicsRequest_0, 4: _d_s_DeleteTopicsRequest_1, 5: _d_s_DeleteTopicsRequest_1, 6: _d_s_DeleteTopicsRequest_2}
 DeleteTopicsRequest._ENCODERS = {1: _e_DeleteTopicsRequest_0, 2: _e_DeleteTopicsRequest_0, 3: _e_DeleteTopicsRequest_0, 4: _e_DeleteTopicsRequest_1, 5: _e_DeleteTopicsRequest_1, 6: _e_DeleteTopicsRequest_2}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -74,13 +74,15 @@ def _d_DescribeConfigsResource_0(b, p):
     return o, p
 
 
-def _d_DescribeConfigsRequest_0(b, p):
+def _s_DescribeConfigsRequest_0(b, p):
     o = _new(DescribeConfigsRequest)
     n, p = _ral(b, p, 7)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_DescribeConfigsResource_0(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.resources = l
     o.include_synonyms, = _S1.unpack_from(b, p)
     p += 1
@@ -109,13 +111,15 @@ def _e_DescribeConfigsRequest_0(o, w):
     w.append(_S1.pack(o.include_synonyms))
 
 
-def _d_DescribeConfigsRequest_1(b, p):
+def _s_DescribeConfigsRequest_1(b, p):
     o = _new(DescribeConfigsRequest)
     n, p = _ral(b, p, 7)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_DescribeConfigsResource_0(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.resources = l
     o.include_synonyms, o.include_documentation = _S2.unpack_from(b, p)
     p += 2
@@ -158,7 +162,7 @@ def _d_DescribeConfigsResource_1(b, p):
     return o, p
 
 
-def _d_DescribeConfigsRequest_2(b, p):
+def _s_DescribeConfigsRequest_2(b, p):
     o = _new(DescribeConfigsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -166,9 +170,11 @@ def _d_DescribeConfigsRequest_2(b, p):
     else:
         n, p = _rcal(b, p, 4)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_DescribeConfigsResource_1(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.resources = l
     o.include_synonyms, o.include_documentation = _S2.unpack_from(b, p)
     p += 2
@@ -203,5 +209,9 @@ def _e_DescribeConfigsRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DescribeConfigsRequest._DECODERS = {1: _d_DescribeConfigsRequest_0, 2: _d_DescribeConfigsRequest_0, 3: _d_DescribeConfigsRequest_1, 4: _d_DescribeConfigsRequest_2}
+_d_s_DescribeConfigsRequest_0 = _whole(_s_DescribeConfigsRequest_0)
+_d_s_DescribeConfigsRequest_1 = _whole(_s_DescribeConfigsRequest_1)
+_d_s_DescribeConfigsRequest_2 = _whole(_s_DescribeConfigsRequest_2)
+DescribeConfigsRequest._STEPS = {1: _s_DescribeConfigsRequest_0, 2: _s_DescribeConfigsRequest_0, 3: _s_DescribeConfigsRequest_1, 4: _s_DescribeConfigsRequest_2}
+DescribeConfigsRequest._DECODERS = {1: _d_s_DescribeConfigsRequest_0, 2: _d_s_DescribeConfigsRequest_0, 3: _d_s_DescribeConfigsRequest_1, 4: _d_s_DescribeConfigsRequest_2}
 DescribeConfigsRequest._ENCODERS = {1: _e_DescribeConfigsRequest_0, 2: _e_DescribeConfigsRequest_0, 3: _e_DescribeConfigsRequest_1, 4: _e_DescribeConfigsRequest_2}

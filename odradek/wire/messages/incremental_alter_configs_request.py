@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -90,13 +90,15 @@ def _d_AlterConfigsResource_0(b, p):
     return o, p
 
 
-def _d_IncrementalAlterConfigsRequest_0(b, p):
+def _s_IncrementalAlterConfigsRequest_0(b, p):
     o = _new(IncrementalAlterConfigsRequest)
     n, p = _ral(b, p, 7)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_AlterConfigsResource_0(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.resources = l
     o.validate_only, = _S1.unpack_from(b, p)
     p += 1
@@ -166,7 +168,7 @@ def _d_AlterConfigsResource_1(b, p):
     return o, p
 
 
-def _d_IncrementalAlterConfigsRequest_1(b, p):
+def _s_IncrementalAlterConfigsRequest_1(b, p):
     o = _new(IncrementalAlterConfigsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -174,9 +176,11 @@ def _d_IncrementalAlterConfigsRequest_1(b, p):
     else:
         n, p = _rcal(b, p, 4)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_AlterConfigsResource_1(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.resources = l
     o.validate_only, = _S1.unpack_from(b, p)
     p += 1
@@ -215,5 +219,8 @@ def _e_IncrementalAlterConfigsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-IncrementalAlterConfigsRequest._DECODERS = {0: _d_IncrementalAlterConfigsRequest_0, 1: _d_IncrementalAlterConfigsRequest_1}
+_d_s_IncrementalAlterConfigsRequest_0 = _whole(_s_IncrementalAlterConfigsRequest_0)
+_d_s_IncrementalAlterConfigsRequest_1 = _whole(_s_IncrementalAlterConfigsRequest_1)
+IncrementalAlterConfigsRequest._STEPS = {0: _s_IncrementalAlterConfigsRequest_0, 1: _s_IncrementalAlterConfigsRequest_1}
+IncrementalAlterConfigsRequest._DECODERS = {0: _d_s_IncrementalAlterConfigsRequest_0, 1: _d_s_IncrementalAlterConfigsRequest_1}
 IncrementalAlterConfigsRequest._ENCODERS = {0: _e_IncrementalAlterConfigsRequest_0, 1: _e_IncrementalAlterConfigsRequest_1}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -76,15 +76,17 @@ def _d_MemberIdentity_0(b, p):
     return o, p
 
 
-def _d_LeaveGroupRequest_1(b, p):
+def _s_LeaveGroupRequest_0(b, p):
     o = _new(LeaveGroupRequest)
     o.group_id, p = _rstr(b, p)
     o.member_id = ''
     n, p = _ral(b, p, 4)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_MemberIdentity_0(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.members = l
     o._unknown_tagged = None
     return o, p
@@ -117,7 +119,7 @@ def _d_MemberIdentity_1(b, p):
     return o, p
 
 
-def _d_LeaveGroupRequest_2(b, p):
+def _s_LeaveGroupRequest_1(b, p):
     o = _new(LeaveGroupRequest)
     o.group_id, p = _rcstr(b, p)
     o.member_id = ''
@@ -127,9 +129,11 @@ def _d_LeaveGroupRequest_2(b, p):
     else:
         n, p = _rcal(b, p, 3)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_MemberIdentity_1(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.members = l
     if b[p] == 0:
         t = None
@@ -169,7 +173,7 @@ def _d_MemberIdentity_2(b, p):
     return o, p
 
 
-def _d_LeaveGroupRequest_3(b, p):
+def _s_LeaveGroupRequest_2(b, p):
     o = _new(LeaveGroupRequest)
     o.group_id, p = _rcstr(b, p)
     o.member_id = ''
@@ -179,9 +183,11 @@ def _d_LeaveGroupRequest_3(b, p):
     else:
         n, p = _rcal(b, p, 4)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_MemberIdentity_2(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.members = l
     if b[p] == 0:
         t = None
@@ -208,5 +214,9 @@ def _e_LeaveGroupRequest_3(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-LeaveGroupRequest._DECODERS = {0: _d_LeaveGroupRequest_0, 1: _d_LeaveGroupRequest_0, 2: _d_LeaveGroupRequest_0, 3: _d_LeaveGroupRequest_1, 4: _d_LeaveGroupRequest_2, 5: _d_LeaveGroupRequest_3}
+_d_s_LeaveGroupRequest_0 = _whole(_s_LeaveGroupRequest_0)
+_d_s_LeaveGroupRequest_1 = _whole(_s_LeaveGroupRequest_1)
+_d_s_LeaveGroupRequest_2 = _whole(_s_LeaveGroupRequest_2)
+LeaveGroupRequest._STEPS = {3: _s_LeaveGroupRequest_0, 4: _s_LeaveGroupRequest_1, 5: _s_LeaveGroupRequest_2}
+LeaveGroupRequest._DECODERS = {0: _d_LeaveGroupRequest_0, 1: _d_LeaveGroupRequest_0, 2: _d_LeaveGroupRequest_0, 3: _d_s_LeaveGroupRequest_0, 4: _d_s_LeaveGroupRequest_1, 5: _d_s_LeaveGroupRequest_2}
 LeaveGroupRequest._ENCODERS = {0: _e_LeaveGroupRequest_0, 1: _e_LeaveGroupRequest_0, 2: _e_LeaveGroupRequest_0, 3: _e_LeaveGroupRequest_1, 4: _e_LeaveGroupRequest_2, 5: _e_LeaveGroupRequest_3}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -65,13 +65,15 @@ def _d_MetadataRequestTopic_0(b, p):
     return o, p
 
 
-def _d_MetadataRequest_0(b, p):
+def _s_MetadataRequest_0(b, p):
     o = _new(MetadataRequest)
     n, p = _ral(b, p, 2)
     l = []
-    for _ in range(n):
+    for i in range(n):
         e, p = _d_MetadataRequestTopic_0(b, p)
         l.append(e)
+        if i % 1000 == 999:
+            yield
     o.topics = l
     o.allow_auto_topic_creation = True
     o.include_cluster_authorized_operations = False
@@ -91,16 +93,18 @@ def _e_MetadataRequest_0(o, w):
         _e_MetadataRequestTopic_0(e, w)
 
 
-def _d_MetadataRequest_1(b, p):
+def _s_MetadataRequest_1(b, p):
     o = _new(MetadataRequest)
     n, p = _rnal(b, p, 2)
     if n < 0:
         o.topics = None
     else:
         l = []
-        for _ in range(n):
+        for i in range(n):
             e, p = _d_MetadataRequestTopic_0(b, p)
             l.append(e)
+            if i % 1000 == 999:
+                yield
         o.topics = l
     o.allow_auto_topic_creation = True
     o.include_cluster_authorized_operations = False
@@ -119,16 +123,18 @@ def _e_MetadataRequest_1(o, w):
             _e_MetadataRequestTopic_0(e, w)
 
 
-def _d_MetadataRequest_2(b, p):
+def _s_MetadataRequest_2(b, p):
     o = _new(MetadataRequest)
     n, p = _rnal(b, p, 2)
     if n < 0:
         o.topics = None
     else:
         l = []
-        for _ in range(n):
+        for i in range(n):
             e, p = _d_MetadataRequestTopic_0(b, p)
             l.append(e)
+            if i % 1000 == 999:
+                yield
         o.topics = l
     o.allow_auto_topic_creation, = _S0.unpack_from(b, p)
     p += 1
@@ -149,16 +155,18 @@ def _e_MetadataRequest_2(o, w):
     w.append(_S0.pack(o.allow_auto_topic_creation))
 
 
-def _d_MetadataRequest_3(b, p):
+def _s_MetadataRequest_3(b, p):
     o = _new(MetadataRequest)
     n, p = _rnal(b, p, 2)
     if n < 0:
         o.topics = None
     else:
         l = []
-        for _ in range(n):
+        for i in range(n):
             e, p = _d_MetadataRequestTopic_0(b, p)
             l.append(e)
+            if i % 1000 == 999:
+                yield
         o.topics = l
     o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations = _S1.unpack_from(b, p)
     p += 3
@@ -190,7 +198,7 @@ def _d_MetadataRequestTopic_1(b, p):
     return o, p
 
 
-def _d_MetadataRequest_4(b, p):
+def _s_MetadataRequest_4(b, p):
     o = _new(MetadataRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -201,9 +209,11 @@ def _d_MetadataRequest_4(b, p):
         o.topics = None
     else:
         l = []
-        for _ in range(n):
+        for i in range(n):
             e, p = _d_MetadataRequestTopic_1(b, p)
             l.append(e)
+            if i % 1000 == 999:
+                yield
         o.topics = l
     o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations = _S1.unpack_from(b, p)
     p += 3
@@ -247,7 +257,7 @@ def _d_MetadataRequestTopic_2(b, p):
     return o, p
 
 
-def _d_MetadataRequest_5(b, p):
+def _s_MetadataRequest_5(b, p):
     o = _new(MetadataRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -258,9 +268,11 @@ def _d_MetadataRequest_5(b, p):
         o.topics = None
     else:
         l = []
-        for _ in range(n):
+        for i in range(n):
             e, p = _d_MetadataRequestTopic_2(b, p)
             l.append(e)
+            if i % 1000 == 999:
+                yield
         o.topics = l
     o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations = _S1.unpack_from(b, p)
     p += 3
@@ -291,7 +303,7 @@ def _e_MetadataRequest_5(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_MetadataRequest_6(b, p):
+def _s_MetadataRequest_6(b, p):
     o = _new(MetadataRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -302,9 +314,11 @@ def _d_MetadataRequest_6(b, p):
         o.topics = None
     else:
         l = []
-        for _ in range(n):
+        for i in range(n):
             e, p = _d_MetadataRequestTopic_2(b, p)
             l.append(e)
+            if i % 1000 == 999:
+                yield
         o.topics = l
     o.allow_auto_topic_creation, = _S0.unpack_from(b, p)
     p += 1
@@ -332,5 +346,13 @@ def _e_MetadataRequest_6(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-MetadataRequest._DECODERS = {0: _d_MetadataRequest_0, 1: _d_MetadataRequest_1, 2: _d_MetadataRequest_1, 3: _d_MetadataRequest_1, 4: _d_MetadataRequest_2, 5: _d_MetadataRequest_2, 6: _d_MetadataRequest_2, 7: _d_MetadataRequest_2, 8: _d_MetadataRequest_3, 9: _d_MetadataRequest_4, 10: _d_MetadataRequest_5, 11: _d_MetadataRequest_6, 12: _d_MetadataRequest_6, 13: _d_MetadataRequest_6}
+_d_s_MetadataRequest_0 = _whole(_s_MetadataRequest_0)
+_d_s_MetadataRequest_1 = _whole(_s_MetadataRequest_1)
+_d_s_MetadataRequest_2 = _whole(_s_MetadataRequest_2)
+_d_s_MetadataRequest_3 = _whole(_s_MetadataRequest_3)
+_d_s_MetadataRequest_4 = _whole(_s_MetadataRequest_4)
+_d_s_MetadataRequest_5 = _whole(_s_MetadataRequest_5)
+_d_s_MetadataRequest_6 = _whole(_s_MetadataRequest_6)
+MetadataRequest._STEPS = {0: _s_MetadataRequest_0, 1: _s_MetadataRequest_1, 2: _s_MetadataRequest_1, 3: _s_MetadataRequest_1, 4: _s_MetadataRequest_2, 5: _s_MetadataRequest_2, 6: _s_MetadataRequest_2, 7: _s_MetadataRequest_2, 8: _s_MetadataRequest_3, 9: _s_MetadataRequest_4, 10: _s_MetadataRequest_5, 11: _s_MetadataRequest_6, 12: _s_MetadataRequest_6, 13: _s_MetadataRequest_6}
+MetadataRequest._DECODERS = {0: _d_s_MetadataRequest_0, 1: _d_s_MetadataRequest_1, 2: _d_s_MetadataRequest_1, 3: _d_s_MetadataRequest_1, 4: _d_s_MetadataRequest_2, 5: _d_s_MetadataRequest_2, 6: _d_s_MetadataRequest_2, 7: _d_s_MetadataRequest_2, 8: _d_s_MetadataRequest_3, 9: _d_s_MetadataRequest_4, 10: _d_s_MetadataRequest_5, 11: _d_s_MetadataRequest_6, 12: _d_s_MetadataRequest_6, 13: _d_s_MetadataRequest_6}
 MetadataRequest._ENCODERS = {0: _e_MetadataRequest_0, 1: _e_MetadataRequest_1, 2: _e_MetadataRequest_1, 3: _e_MetadataRequest_1, 4: _e_MetadataRequest_2, 5: _e_MetadataRequest_2, 6: _e_MetadataRequest_2, 7: _e_MetadataRequest_2, 8: _e_MetadataRequest_3, 9: _e_MetadataRequest_4, 10: _e_MetadataRequest_5, 11: _e_MetadataRequest_6, 12: _e_MetadataRequest_6, 13: _e_MetadataRequest_6}
