@@ -38,6 +38,7 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class Listener:
+    """One entry of listeners / advertised.listeners: NAME://host:port."""
     name: str
     host: str
     port: int
@@ -341,6 +342,7 @@ def log_prop(name: str, topic: str, parse: Callable, default=_SAME, **kw):
 
 @dataclass(frozen=True)
 class BrokerConfig:
+    """A broker's settings, one field per Kafka property (see Prop); built by from_properties."""
     node_id: int = prop("node.id", 1, _int(0, INT_MAX), kafka_type="INT", described=None,
                         aliases=(Alias("broker.id", kafka_type="INT", described="-1"),))
     listeners: tuple[Listener, ...] = prop("listeners", (Listener("PLAINTEXT", "127.0.0.1", 9092),),

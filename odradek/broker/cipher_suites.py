@@ -94,6 +94,7 @@ _SCSV = "TLS_EMPTY_RENEGOTIATION_INFO_SCSV"
 
 @dataclass(frozen=True)
 class CipherChoice:
+    """What ssl.cipher.suites asks of OpenSSL: the TLS 1.2 cipher list, DHE, TLS 1.3 on or off."""
     tls12: str | None  # the OpenSSL cipher list for TLS 1.2, None: no TLS 1.2 suite (TLS 1.2 is off)
     dhe: bool  # a finite-field DHE suite is listed: the server needs DH parameters, as Java has them
     tls13: bool  # the TLS 1.3 suites are on (all three) or off (none)

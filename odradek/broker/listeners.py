@@ -26,6 +26,7 @@ ANONYMOUS = "User:ANONYMOUS"
 
 @dataclass
 class ServedListener:
+    """A listener as the server serves it: protocol, TLS context, principal mapping, OAUTHBEARER validator."""
     listener: Listener
     protocol: str  # PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL
     tls: ssl.SSLContext | None = None

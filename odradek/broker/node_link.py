@@ -30,6 +30,7 @@ class NodeAuthenticationError(ConnectionError):
 
 @dataclass(frozen=True)
 class NodeSasl:
+    """The SASL credentials a node authenticates with to another node."""
     mechanism: str  # PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512
     username: str
     password: str
@@ -37,6 +38,7 @@ class NodeSasl:
 
 @dataclass(frozen=True)
 class NodeLink:
+    """How a node connects to another node: TLS and SASL, each if its listener asks for it."""
     tls: ssl.SSLContext | None = None
     sasl: NodeSasl | None = None
 

@@ -576,6 +576,7 @@ class ReplicaFetcher:
 
 @dataclass
 class _Placement:
+    """The leader a partition is fetched from and the fetcher that fetches it."""
     leader_id: int
     fetcher_no: int
 

@@ -52,6 +52,7 @@ CREATE_SLICE = 64
 
 @dataclass(frozen=True)
 class Verdict:
+    """What start-up does with a log found on disk: keep it, adopt it, or set it aside as a stray."""
     action: str  # KEEP, ADOPT (keep and record the topic id) or STRAY
     reason: str = ""
 

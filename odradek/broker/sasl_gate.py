@@ -21,6 +21,7 @@ API_VERSIONS, SASL_HANDSHAKE, SASL_AUTHENTICATE = 18, 17, 36
 
 @dataclass(frozen=True)
 class GateAnswer:
+    """The gate's answer to a request before authentication completes."""
     response: object | None  # what to send (None: nothing)
     close: bool  # close the connection after sending it
     failed_auth: bool = False  # a failed authentication (closed after connection.failed.authentication.delay.ms)

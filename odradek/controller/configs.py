@@ -52,6 +52,7 @@ class Synonym:
 
 @dataclass(frozen=True)
 class ConfigDef:
+    """A topic or broker config Kafka defines: type, default, synonyms and bounds."""
     name: str
     type: int
     default: str

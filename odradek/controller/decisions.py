@@ -81,6 +81,7 @@ _OP_NAME = {OP_APPEND: "APPEND", OP_SUBTRACT: "SUBTRACT"}
 
 @dataclass
 class CreateTopicSpec:
+    """One topic of a CreateTopics request (or of an auto-creation)."""
     name: str
     num_partitions: int = -1
     replication_factor: int = -1
@@ -91,6 +92,7 @@ class CreateTopicSpec:
 
 @dataclass
 class CreateTopicResult:
+    """CreateTopics' answer for one topic."""
     name: str
     error_code: int
     error_message: str | None = None
@@ -102,6 +104,7 @@ class CreateTopicResult:
 
 @dataclass
 class DescribedResource:
+    """DescribeConfigs' answer for one resource."""
     resource_type: int
     resource_name: str
     error_code: int
@@ -111,6 +114,7 @@ class DescribedResource:
 
 @dataclass
 class AlterResult:
+    """(Incremental)AlterConfigs' answer for one resource."""
     resource_type: int
     resource_name: str
     error_code: int
@@ -119,6 +123,7 @@ class AlterResult:
 
 @dataclass
 class BrokerRegistration:
+    """A BrokerRegistration request as the controller decides it."""
     broker_id: int
     incarnation_id: bytes
     listeners: list[tuple[str, str, int, int]]  # (name, host, port, security protocol)
@@ -131,6 +136,7 @@ class BrokerRegistration:
 
 @dataclass
 class HeartbeatReply:
+    """The controller's answer to a BrokerHeartbeat."""
     error_code: int
     is_caught_up: bool = False
     is_fenced: bool = True

@@ -115,6 +115,7 @@ def _migrating_as_empty(directories) -> tuple:
 
 @dataclass(frozen=True)
 class TopicImage:
+    """A topic in the metadata image: name, id, partitions, dynamic configs."""
     name: str
     topic_id: bytes
     partitions: Mapping[int, PartitionImage] = field(default_factory=_empty)
@@ -127,6 +128,7 @@ class TopicImage:
 
 @dataclass(frozen=True)
 class BrokerImage:
+    """A registered broker in the metadata image."""
     node_id: int
     host: str
     port: int
@@ -163,6 +165,7 @@ class ImageChanges:
 
 @dataclass(frozen=True)
 class MetadataImage:
+    """The cluster's metadata as of one offset of the metadata log (immutable)."""
     topics: Mapping[str, TopicImage] = field(default_factory=_empty)
     topics_by_id: Mapping[bytes, TopicImage] = field(default_factory=_empty)
     brokers: Mapping[int, BrokerImage] = field(default_factory=_empty)

@@ -41,6 +41,7 @@ class Election(Enum):
 
 @dataclass
 class PartitionChange:
+    """Builds one partition's PartitionChangeRecord: leader election, ISR and ELR changes."""
     partition: PartitionImage
     topic_id: bytes
     acceptable: Callable[[int], bool]  # may this broker lead (alive, not shutting down)?

@@ -21,6 +21,7 @@ class InvalidReplicationFactor(Exception):
 
 @dataclass(frozen=True)
 class UsableBroker:
+    """A broker replicas can be placed on: id, rack, fenced."""
     node_id: int
     rack: str | None
     fenced: bool

@@ -30,6 +30,7 @@ MAX_PRODUCER_ID = (1 << 63) - 1
 
 @dataclass(frozen=True)
 class ProducerIdsBlock:
+    """A block of producer ids given to one broker."""
     broker_id: int
     first: int
     size: int

@@ -51,6 +51,7 @@ class IsrUpdate:
 
 @dataclass
 class IsrResult:
+    """AlterPartition's answer for one partition."""
     partition: int
     error_code: int
     partition_image: PartitionImage | None = None  # the partition after the change (no error)
@@ -58,6 +59,7 @@ class IsrResult:
 
 @dataclass
 class ElectionResult:
+    """ElectLeaders' answer for one topic."""
     topic: str
     partitions: list[tuple[int, int, str | None]] = field(default_factory=list)  # (partition, error, message)
 

@@ -17,12 +17,14 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class ControllerResult(Generic[T]):
+    """A decision: the records to write and the response once they are written."""
     records: list = field(default_factory=list)
     response: T = None
 
 
 @dataclass(frozen=True)
 class Commit:
+    """Where a proposed batch of records went in the metadata log."""
     last_offset: int  # the offset of the batch's last record; -1 when nothing was written
     applied: bool  # already committed and in the image
     epoch: int = -1  # the leader epoch it was proposed in (a Raft quorum's); -1: not known / a single voter

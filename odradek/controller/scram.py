@@ -28,6 +28,7 @@ DUPLICATE = "A user credential cannot be altered twice in the same request"
 
 @dataclass(frozen=True)
 class ScramCredential:
+    """A user's SCRAM credential for one mechanism, as Kafka stores it."""
     salt: bytes
     stored_key: bytes
     server_key: bytes

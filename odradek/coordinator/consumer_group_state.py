@@ -34,6 +34,7 @@ LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 
 @dataclass
 class ConsumerMember(MemberEpochMember):
+    """A member of a consumer-protocol (KIP-848) group."""
     subscribed_topic_names: list = field(default_factory=list)
     subscribed_topic_regex: str | None = None
     server_assignor: str | None = None

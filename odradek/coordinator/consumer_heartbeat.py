@@ -95,6 +95,7 @@ class ConsumerGroupConfig:
 
 @dataclass
 class HeartbeatResult:
+    """The coordinator's answer to a ConsumerGroupHeartbeat."""
     error: ErrorCode = E.NONE
     error_message: str | None = None
     member_id: str | None = None
@@ -105,6 +106,7 @@ class HeartbeatResult:
 
 @dataclass
 class HeartbeatRequest:
+    """A ConsumerGroupHeartbeat request, as the coordinator reads it."""
     group_id: str
     member_id: str
     member_epoch: int

@@ -51,6 +51,7 @@ def partition_for(group_id: str, partitions: int = DEFAULT_OFFSETS_PARTITIONS) -
 
 @dataclass
 class OffsetAndMetadata:
+    """A committed offset of one partition, as the offsets topic stores it."""
     offset: int
     leader_epoch: int = -1
     metadata: str = ""
@@ -125,6 +126,7 @@ def group_metadata_value(
 
 @dataclass
 class DecodedKey:
+    """The key of a __consumer_offsets record: an offset, a group, or another kind."""
     kind: str  # "offset" | "group" | "other"
     group: str
     topic: str = ""

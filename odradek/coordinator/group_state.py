@@ -108,6 +108,7 @@ class Slot:
 
 @dataclass
 class JoinResult:
+    """The coordinator's answer to a JoinGroup."""
     error: ErrorCode = ErrorCode.NONE
     generation_id: int = -1
     protocol_type: str | None = None
@@ -120,6 +121,7 @@ class JoinResult:
 
 @dataclass
 class SyncResult:
+    """The coordinator's answer to a SyncGroup."""
     error: ErrorCode = ErrorCode.NONE
     protocol_type: str | None = None
     protocol_name: str | None = None
@@ -128,6 +130,7 @@ class SyncResult:
 
 @dataclass
 class Member:
+    """A member of a classic group."""
     member_id: str
     group_instance_id: str | None
     client_id: str

@@ -35,6 +35,7 @@ class Load:
 
 @dataclass
 class _Partition:
+    """A coordinator partition this node leads or led: its state, epoch and current load."""
     state: State
     epoch: int  # the newest leader epoch this node leads the partition at
     load: Load | None  # the current load, while LOADING

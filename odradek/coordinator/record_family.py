@@ -12,6 +12,7 @@ I16 = struct.Struct(">h")
 
 @dataclass
 class DecodedRecord:
+    """A coordinator record, its key and value decoded."""
     kind: int
     group_id: str
     member_id: str = ""

@@ -30,6 +30,7 @@ class CoordinatorLog(Protocol):
 
 @dataclass
 class CoordinatorResult(Generic[T]):
+    """A coordinator decision: the records to write and what follows once they are."""
     records: list  # [(key, value | None)] for the partition of the group (or transactional id)
     apply: Callable[[], T]  # once the records are written: the state they stand for; returns the response
     failed: Callable[[Exception], T] | None = None  # the response when they cannot be (None: the error propagates)

@@ -75,6 +75,7 @@ SHARE_GROUP_CONFIGS = {
 
 @dataclass
 class ShareMember:
+    """A member of a share group."""
     member_id: str
     member_epoch: int = 0
     client_id: str = ""
@@ -87,6 +88,7 @@ class ShareMember:
 
 @dataclass
 class ShareGroup:
+    """A share group: epochs, members and the target assignment."""
     group_id: str
     group_epoch: int = 0
     assignment_epoch: int = 0
@@ -158,6 +160,7 @@ class ShareGroup:
 
 @dataclass
 class HeartbeatResult:
+    """The coordinator's answer to a ShareGroupHeartbeat."""
     member_id: str
     member_epoch: int
     heartbeat_interval_ms: int

@@ -37,6 +37,7 @@ GAP, ACCEPT, RELEASE, REJECT, RENEW = 0, 1, 2, 3, 4
 
 @dataclass
 class InFlight:
+    """A record (or offset range) of a share-partition that is delivered and not yet acknowledged."""
     state: int
     delivery_count: int = 0
     member_id: str | None = None

@@ -38,6 +38,7 @@ def _copy_tasks(d: dict) -> dict:
 
 @dataclass
 class Tasks:
+    """A streams member's tasks: subtopology id -> partitions, per kind."""
     active: dict = field(default_factory=dict)
     standby: dict = field(default_factory=dict)
     warmup: dict = field(default_factory=dict)
@@ -73,6 +74,7 @@ class Tasks:
 
 @dataclass
 class StreamsMember(MemberEpochMember):
+    """A member of a streams group."""
     previous_member_epoch: int = -1
     topology_epoch: int = -1
     process_id: str = ""

@@ -64,6 +64,7 @@ class StreamsConfig:
 
 @dataclass
 class StreamsHeartbeatRequest:
+    """A StreamsGroupHeartbeat request, as the coordinator reads it."""
     group_id: str
     member_id: str
     member_epoch: int
@@ -85,6 +86,7 @@ class StreamsHeartbeatRequest:
 
 @dataclass
 class StreamsHeartbeatResult:
+    """The coordinator's answer to a StreamsGroupHeartbeat."""
     error: ErrorCode = E.NONE
     error_message: str | None = None
     member_id: str = ""

@@ -91,6 +91,7 @@ def required_topics(v) -> set:
 
 @dataclass
 class InternalTopic:
+    """An internal topic a streams topology needs."""
     name: str
     partitions: int
     replication_factor: int  # -1: the broker default
@@ -99,6 +100,7 @@ class InternalTopic:
 
 @dataclass
 class ConfiguredTopology:
+    """A streams group's topology configured against the cluster's topics."""
     topology_epoch: int
     metadata_hash: int
     tasks: dict | None = None  # subtopology id -> number of tasks; None when the configuration failed

@@ -69,6 +69,7 @@ class MarkerSend:
 
 @dataclass
 class _Pending:
+    """A transaction whose markers are being written."""
     txn: TxnMarkers
     coordinator_epoch: int
     todo: set[TopicPartition]

@@ -62,6 +62,7 @@ def partition_for(transactional_id: str, partitions: int = DEFAULT_TXN_PARTITION
 
 @dataclass
 class TxnMetadata:
+    """A transactional id's state, as the transaction log stores it."""
     transactional_id: str
     producer_id: int
     producer_epoch: int

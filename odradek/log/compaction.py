@@ -142,6 +142,7 @@ def validate_compacted_record_set(buf, tp: str = "") -> None:
 
 @dataclass
 class CleanResult:
+    """What one cleaning pass of a compacted log did."""
     first_dirty_offset: int
     end_offset: int                 # new cleaner checkpoint: last offset mapped + 1
     dirty_ratio: float
@@ -228,6 +229,7 @@ class _TxnTracker:
 
 @dataclass
 class _GroupOutput:
+    """What cleaning one group of segments gave: the cleaned size, whether anything changed, records removed."""
     size: int = 0
     changed: bool = False
     removed: int = 0

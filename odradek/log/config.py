@@ -86,6 +86,7 @@ def _prop(name: str, default, parse):
 
 @dataclass(frozen=True)
 class LogConfig:
+    """A log's settings, one field per Kafka topic config."""
     segment_bytes: int = _prop("segment.bytes", 1073741824, _int(14, INT_MAX))
     preallocate: bool = _prop("preallocate", False, _bool)  # new segment files sized segment.bytes up front
     segment_ms: int = _prop("segment.ms", 604800000, _int(1))

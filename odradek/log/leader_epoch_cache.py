@@ -23,6 +23,7 @@ CHECKPOINT_VERSION = 0
 
 @dataclass(frozen=True, slots=True)
 class EpochEntry:
+    """A leader epoch and the first offset written in it."""
     epoch: int
     start_offset: int
 
@@ -47,6 +48,7 @@ _SINGLE: SharedValues[tuple[int, int], "LeaderEpochCache"] = SharedValues()
 
 @dataclass(frozen=True, slots=True)
 class LeaderEpochCache:
+    """A log's leader epochs and their start offsets (Kafka's leader-epoch-checkpoint)."""
     entries: tuple[EpochEntry, ...] = ()
 
     @staticmethod

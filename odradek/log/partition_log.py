@@ -184,6 +184,7 @@ EARLIEST_LOCAL_TIMESTAMP = -4
 
 @dataclass(frozen=True)
 class FileSlice:
+    """A range of a segment file a fetch sends."""
     path: str
     position: int
     length: int
@@ -192,6 +193,7 @@ class FileSlice:
 
 @dataclass
 class FetchSlices:
+    """What a fetch of one partition reads: its file slices and offsets."""
     slices: list[FileSlice] = field(default_factory=list)
     total_bytes: int = 0
     first_offset: int = -1       # base offset of the first batch returned
@@ -207,6 +209,7 @@ class FetchSlices:
 
 @dataclass(frozen=True)
 class TimestampOffset:
+    """An offset and its timestamp."""
     offset: int
     timestamp: int
 

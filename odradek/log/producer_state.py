@@ -28,6 +28,7 @@ class CheckResult(enum.Enum):
 
 @dataclass(frozen=True)
 class BatchMetadata:
+    """A producer's batch as the log remembers it for duplicate checks."""
     first_seq: int
     last_seq: int
     first_offset: int
@@ -37,6 +38,7 @@ class BatchMetadata:
 
 @dataclass
 class ProducerEntry:
+    """A producer id's state in a log: epoch, recent batches, last timestamp."""
     epoch: int
     batches: deque = field(default_factory=lambda: deque(maxlen=MAX_CACHED_BATCHES))
     last_timestamp: int = -1
@@ -49,6 +51,7 @@ class ProducerEntry:
 
 @dataclass(frozen=True)
 class Check:
+    """The result of checking an idempotent batch's sequence."""
     result: CheckResult
     duplicate_of: BatchMetadata | None = None
 

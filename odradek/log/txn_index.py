@@ -19,6 +19,7 @@ SUFFIX = ".txnindex"
 
 @dataclass(frozen=True, slots=True)
 class AbortedTxn:
+    """An aborted transaction of a segment's transaction index."""
     producer_id: int
     first_offset: int
     last_offset: int

@@ -19,6 +19,7 @@ from odradek.wire.messages.quorum_state_data import QuorumStateData, Voter
 
 @dataclass
 class EpochState:
+    """A Raft node's state in one epoch."""
     epoch: int
     leader_id: int = -1
     voted_id: int = -1
@@ -31,11 +32,12 @@ class EpochState:
 
 @dataclass
 class Unattached(EpochState):
-    pass
+    """No leader known in this epoch (a vote may have been cast: voted_id)."""
 
 
 @dataclass
 class Prospective(EpochState):
+    """Asking for pre-votes before standing as a candidate."""
     granted: set = field(default_factory=set)
     rejected: set = field(default_factory=set)
     lost_leader: int = -1  # the leader of this epoch we timed out on (not followed again)
@@ -43,12 +45,14 @@ class Prospective(EpochState):
 
 @dataclass
 class Candidate(EpochState):
+    """Standing for election in this epoch."""
     granted: set = field(default_factory=set)
     rejected: set = field(default_factory=set)
 
 
 @dataclass
 class ReplicaProgress:
+    """What the leader knows of a voter's or observer's fetches."""
     end_offset: int = -1  # last fetch offset: everything below is on its disk
     last_fetch_tick: int = -1
     last_caught_up_tick: int = -1
@@ -57,6 +61,7 @@ class ReplicaProgress:
 
 @dataclass
 class Leader(EpochState):
+    """The leader of this epoch."""
     epoch_start_offset: int = 0
     granting: set = field(default_factory=set)
     replicas: dict = field(default_factory=dict)  # voter id -> ReplicaProgress
@@ -68,12 +73,14 @@ class Leader(EpochState):
 
 @dataclass
 class SnapshotFetch:
+    """A snapshot being fetched from the leader."""
     snapshot_id: object
     buf: bytearray = field(default_factory=bytearray)
 
 
 @dataclass
 class Follower(EpochState):
+    """Following this epoch's leader."""
     fetch_corr: int = -1  # the one outstanding Fetch/FetchSnapshot, by correlation id
     fetch_offset: int = -1
     fetch_sent_tick: int = -1
@@ -83,6 +90,7 @@ class Follower(EpochState):
 
 @dataclass
 class Resigned(EpochState):
+    """A leader that stepped down in its epoch (shutdown, lost quorum, or restarted): others elect next."""
     preferred: list = field(default_factory=list)
 
 

@@ -85,6 +85,7 @@ class SnapshotId:
 
 @dataclass(frozen=True)
 class Snapshot:
+    """A snapshot of the log: its id and its data."""
     id: SnapshotId
     data: bytes
 

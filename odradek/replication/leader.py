@@ -21,6 +21,7 @@ UNKNOWN_OFFSET = -1
 
 @dataclass(frozen=True)
 class LeaderConfig:
+    """The settings a partition leader works with."""
     min_insync_replicas: int = 1
     replica_lag_time_max_ms: int = 30_000
 
@@ -60,6 +61,7 @@ class FollowerProgress:
 # ---------------------------------------------------------------- ISR states (Kafka's PartitionState)
 @dataclass(frozen=True, slots=True)
 class CommittedIsr:
+    """An ISR with no change in flight (Kafka's CommittedPartitionState)."""
     isr: frozenset[int]
 
     @property
@@ -133,6 +135,7 @@ STAY_PENDING_ON = {ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.FENCED_LEADER
 
 @dataclass
 class WaitingProduce:
+    """A produce waiting for acks=all."""
     request_id: int
     required_offset: int  # the batch's last offset + 1
     deadline_ms: int

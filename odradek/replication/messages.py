@@ -80,6 +80,7 @@ class EpochQuery:
 
 @dataclass(frozen=True)
 class EpochAnswer:
+    """An OffsetForLeaderEpoch answer for one partition."""
     request_id: int
     leader_epoch: int  # the responder's current leader epoch
     error: ErrorCode
@@ -88,6 +89,7 @@ class EpochAnswer:
 
 @dataclass(frozen=True)
 class IsrMember:
+    """A member of the ISR, with the epoch of its broker registration."""
     broker_id: int
     broker_epoch: int  # -1 when the leader has not seen a fetch from it in this epoch
 

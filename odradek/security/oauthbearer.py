@@ -55,6 +55,7 @@ class ConfigRefused(ValueError):
 
 @dataclass(frozen=True)
 class InitialResponse:
+    """An OAUTHBEARER client's first message (RFC 7628): token, authzid, extensions."""
     token: str
     authzid: str
     extensions: dict[str, str]

@@ -113,6 +113,7 @@ _BACKREF = re.compile(r"\$(\d+)")
 
 @dataclass(frozen=True)
 class _Rule:
+    """One rule of ssl.principal.mapping.rules."""
     pattern: re.Pattern | None  # None: DEFAULT
     replacement: str = ""
     case: str = ""  # "L", "U" or ""

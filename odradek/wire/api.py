@@ -161,6 +161,7 @@ def encode_request(request, api_version: int, correlation_id: int, client_id: st
 
 @dataclass
 class DecodedResponse:
+    """A response frame decoded: its correlation id and body."""
     correlation_id: int
     body: object
 
