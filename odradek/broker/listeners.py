@@ -11,15 +11,16 @@ import ssl
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from odradek.broker.tls import server_context
 from odradek.config import ConfigError, Listener, listener_protocol
-from odradek.security.oauthbearer import (OAUTHBEARER, ConfigRefused, TokenValidator, UnsecuredValidator,
-                                          check_unsecured_login, jaas_options)
-from odradek.security.sasl import SaslSession, plain_users
-from odradek.security.ssl_principal import NoMatchingRule, SslPrincipalMapper, subject_dn
+from odradek.security.sasl import OAUTHBEARER, SaslSession, plain_users
 
-if TYPE_CHECKING:  # (imported where a listener validates signed tokens: joserfc and cryptography, ~0.12 s of CPU)
+# What only some listeners need loads with the first such listener, at start-up: TLS (broker/tls.py, the
+# cipher suites), the SSL principal mapping rules, OAUTHBEARER (~8 ms of CPU a start a plaintext broker
+# does without)
+if TYPE_CHECKING:  # (jwks: where a listener validates signed tokens: joserfc and cryptography, ~0.12 s of CPU)
     from odradek.broker.jwks import JwksKeys
+    from odradek.security.oauthbearer import TokenValidator
+    from odradek.security.ssl_principal import SslPrincipalMapper
 
 ANONYMOUS = "User:ANONYMOUS"
 
@@ -67,6 +68,8 @@ class ServedListener:
         cert = ssl_object.getpeercert(binary_form=True)
         if not cert:
             return ANONYMOUS
+        from odradek.security.ssl_principal import NoMatchingRule, subject_dn  # (loaded with self.mapper)
+
         try:
             return "User:" + self.mapper.name(subject_dn(cert))
         except (NoMatchingRule, ValueError, IndexError):
@@ -74,6 +77,8 @@ class ServedListener:
 
 
 def _mapper(cfg, listener: str) -> SslPrincipalMapper:
+    from odradek.security.ssl_principal import SslPrincipalMapper
+
     rules = cfg.ssl(listener, "ssl.principal.mapping.rules", "DEFAULT")
     try:
         return SslPrincipalMapper(rules)
@@ -87,6 +92,8 @@ def _oauth(cfg, listener: str) -> tuple[TokenValidator | None, JwksKeys | None]:
     JWKS at sasl.oauthbearer.jwks.endpoint.url (which must be among the allowed URLs)."""
     if OAUTHBEARER not in cfg.sasl_mechanisms(listener):
         return None, None
+    from odradek.security.oauthbearer import ConfigRefused, UnsecuredValidator, check_unsecured_login, jaas_options
+
     try:
         options = jaas_options(cfg.sasl_jaas(listener, OAUTHBEARER))
         check_unsecured_login(options)  # the broker's own login, as Kafka's (it refuses to start without a token)
@@ -118,7 +125,11 @@ def _oauth(cfg, listener: str) -> tuple[TokenValidator | None, JwksKeys | None]:
 def served_listener(cfg, lst: Listener, advertised: bool = True) -> ServedListener:
     protocol = listener_protocol(cfg, lst.name)
     mapper = _mapper(cfg, lst.name) if protocol == "SSL" else None
-    tls = server_context(cfg, lst.name) if protocol in ("SSL", "SASL_SSL") else None
+    tls = None
+    if protocol in ("SSL", "SASL_SSL"):
+        from odradek.broker.tls import server_context
+
+        tls = server_context(cfg, lst.name)
     oauth, jwks = _oauth(cfg, lst.name) if protocol in ("SASL_PLAINTEXT", "SASL_SSL") else (None, None)
     return ServedListener(lst, protocol, tls, mapper, advertised, oauth, jwks)
 

@@ -19,7 +19,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-OAUTHBEARER = "OAUTHBEARER"
 CONTROL_A = b"\x01"
 
 # RFC 7628 as Kafka's OAuthBearerClientInitialResponse reads it

@@ -18,10 +18,14 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from odradek.security.oauthbearer import OAUTHBEARER, BadInitialResponse, OAuthBearerServer, TokenValidator
+from typing import TYPE_CHECKING
+
 from odradek.wire.errors import ErrorCode
 
-PLAIN, SCRAM_256, SCRAM_512 = "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"
+if TYPE_CHECKING:  # (security/oauthbearer.py loads with a listener that offers OAUTHBEARER: broker/listeners.py)
+    from odradek.security.oauthbearer import OAuthBearerServer, TokenValidator
+
+PLAIN, SCRAM_256, SCRAM_512, OAUTHBEARER = "PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512", "OAUTHBEARER"
 SUPPORTED = (PLAIN, SCRAM_256, SCRAM_512, OAUTHBEARER)
 SCRAM_TYPE = {SCRAM_256: 1, SCRAM_512: 2}  # the mechanism byte of UserScramCredentialRecord
 HASHES = {SCRAM_256: hashlib.sha256, SCRAM_512: hashlib.sha512}
@@ -184,6 +188,8 @@ class SaslSession:
     def _oauthbearer(self, token: bytes, now_ms: int) -> Step:
         if self.oauth is None:
             raise _Refused("no token validator")
+        from odradek.security.oauthbearer import BadInitialResponse, OAuthBearerServer  # (loaded with self.oauth)
+
         if self._oauth_server is None:
             self._oauth_server = OAuthBearerServer(self.oauth)
         try:
