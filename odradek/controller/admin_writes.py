@@ -48,7 +48,7 @@ class AdminWrites:
     def decide_create_topics(self, specs):
         """create_topics validate_only a part at a time: a generator that yields None between
         parts and returns the [CreateTopicResult] (Decisions.create_topics_steps)."""
-        result = yield from self.decisions().create_topics_steps(specs)
+        result = yield from self.decisions().create_topics_steps(specs, write=False)
         return result.response
 
     def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None, now_ms: int = 0):

@@ -49,6 +49,35 @@ def test_create_topics_rejected_writes_nothing():
     assert r.records == [] and r.response[0].error_code == E.INVALID_REPLICATION_FACTOR
 
 
+def _decided(steps):
+    try:
+        while True:
+            next(steps)
+    except StopIteration as done:
+        return done.value
+
+
+def test_a_decision_that_does_not_write_counts_the_records_it_does_not_make():
+    """A decision only (validate_only, the pass before a stepped creation) answers as the writing
+    one, its records counted against Kafka's bound of 10,000 but not made."""
+    img = registered(fenced=False)
+    specs = [CreateTopicSpec("a", 3, 1), CreateTopicSpec("bad name", 1, 1),
+             CreateTopicSpec("c", 2, 1, configs={"retention.ms": "9", "cleanup.policy": "compact"}),
+             CreateTopicSpec("dup", 1, 1), CreateTopicSpec("dup", 1, 1), CreateTopicSpec("rf", 1, 5)]
+    written = _decided(Decisions(env(), img).create_topics_steps(specs))
+    decided = _decided(Decisions(env(), img).create_topics_steps(specs, write=False))
+    assert decided.response == written.response and decided.records == []
+    assert [type(r).__name__ for r in written.records].count("PartitionRecord") == 5 and len(written.records) == 9
+    # 1 topic record + 1 config record + 9,998 partition records: within the bound; one more partition passes it
+    big = [CreateTopicSpec("big", 9_998, 1, configs={"retention.ms": "9"})]
+    decided = _decided(Decisions(env(), img).create_topics_steps(big, write=False))
+    assert decided.response[0].error_code == E.NONE and decided.records == []
+    big = [CreateTopicSpec("big", 9_999, 1, configs={"retention.ms": "9"})]
+    written = _decided(Decisions(env(), img).create_topics_steps(big))
+    decided = _decided(Decisions(env(), img).create_topics_steps(big, write=False))
+    assert decided == written and written.response[0].error_code == E.POLICY_VIOLATION and written.records == []
+
+
 def test_register_broker_checks_the_cluster_id():
     d = Decisions(env(), image_with([]))
     reg = BrokerRegistration(2, bytes(16), [("PLAINTEXT", "h", 1, 0)], {}, cluster_id="other")
