@@ -14,8 +14,10 @@ refuse  the refused CreateTopics of 10,000 topics N times in a row (--refusals N
 group   a classic group of N members (JoinGroup v3 on N connections, one LeaveGroup for all):
         RSS before, with the group, after it empties and the connections close; ping max
 
-RSS is read from /proc (the JVM's includes its 1 GiB heap as it touches it). Numbers go to
-stdout as a markdown table per scenario; no assertion (tests assert outcomes, not times).
+The pings come from a process of their own, never delayed by the bench's own work. RSS is read
+from /proc (the JVM's includes its 1 GiB heap as it touches it). Numbers go to stdout as a
+markdown table per scenario (--json FILE: also as JSON); no assertion (tests assert outcomes,
+not times).
 --loop-blocks MS: odradek's event-loop busy periods of at least MS during each scenario, sampled
 with py-spy (bench/loop_blocks.py; needs py-spy installed).
 """
@@ -23,13 +25,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import multiprocessing
 import os
 import select
 import socket
 import struct
 import sys
 import tempfile
-import threading
 import time
 
 from bench.kafka_ref import BROKERS
@@ -85,38 +88,59 @@ def settle_rss(b, bootstrap: str, seconds: float = 3.0) -> int:
     return b.rss_kb()
 
 
-class Pinger(threading.Thread):
-    """An ApiVersions every `every` s on its own connection; the round trips (ms)."""
+class Pinger:
+    """An ApiVersions every `every` s on its own connection, from a process of its own (so that
+    the bench's own work, e.g. encoding a 10,000-topic request or decoding its answer, never
+    delays a ping); the round trips (ms)."""
 
     def __init__(self, bootstrap: str, every: float = 0.1):
-        super().__init__(daemon=True)
-        self.conn = Conn(bootstrap)
-        self.every = every
-        self.samples: list[float] = []
-        self.stop = threading.Event()
-        self.sent_at: float | None = None  # the ping in flight
+        ctx = multiprocessing.get_context("spawn")
+        self.stop = ctx.Event()
+        self.connected = ctx.Event()
+        self.sent_at = ctx.Value("d", 0.0)  # time.monotonic() of the ping in flight, 0 if none
+        self.samples, out = ctx.Pipe(duplex=False)
+        self.proc = ctx.Process(target=_ping, args=(bootstrap, every, self.stop, self.connected, self.sent_at, out),
+                                daemon=True)
 
-    def run(self) -> None:
-        while not self.stop.is_set():
-            self.sent_at = t0 = time.perf_counter()
-            self.conn.call(ApiVersionsRequest(), 0)
-            self.sent_at = None
-            self.samples.append((time.perf_counter() - t0) * 1000)
-            self.stop.wait(max(0.0, self.every - (time.perf_counter() - t0)))
+    def start(self) -> None:
+        self.proc.start()
+        if not self.connected.wait(60):
+            self.proc.kill()
+            raise RuntimeError("the pinger did not connect")
 
     def finish(self) -> dict:
         """p50/p99/max of the pings; one still unanswered counts what it has waited so far."""
         self.stop.set()
-        self.join(120)
-        sent = self.sent_at
-        if sent is not None:
-            self.samples.append((time.perf_counter() - sent) * 1000)
-        self.conn.close()
-        s = sorted(self.samples)
+        samples: list[float] = []
+        while self.samples.poll(120):
+            got = self.samples.recv()
+            if got is None:  # the pinger is done
+                break
+            samples.append(got)
+        sent = self.sent_at.value
+        if sent:
+            samples.append((time.monotonic() - sent) * 1000)
+        self.proc.kill()
+        self.proc.join(10)
+        s = sorted(samples)
         if not s:
             return {"pings": 0}
         return {"pings": len(s), "p50_ms": round(s[len(s) // 2], 1),
                 "p99_ms": round(s[min(len(s) - 1, int(len(s) * 0.99))], 1), "max_ms": round(s[-1], 1)}
+
+
+def _ping(bootstrap: str, every: float, stop, connected, sent_at, out) -> None:
+    """The pinger process: sends each round trip (ms) until told to stop, then None."""
+    conn = Conn(bootstrap)
+    connected.set()
+    while not stop.is_set():
+        sent_at.value = t0 = time.monotonic()
+        conn.call(ApiVersionsRequest(), 0)
+        sent_at.value = 0.0
+        out.send((time.monotonic() - t0) * 1000)
+        stop.wait(max(0.0, every - (time.monotonic() - t0)))
+    out.send(None)
+    conn.close()
 
 
 # ------------------------------------------------------------------ scenarios
@@ -316,6 +340,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--storm", type=int, default=2000, help="connections of the storm scenario")
     ap.add_argument("--members", type=int, default=10000, help="members of the group scenario")
     ap.add_argument("--refusals", type=int, default=10, help="refused CreateTopics of the refuse scenario")
+    ap.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON to FILE")
     ap.add_argument("--loop-blocks", type=float, default=None, metavar="MS",
                     help="list odradek's event-loop busy periods of at least MS (py-spy)")
     args = ap.parse_args(argv)
@@ -354,6 +379,9 @@ def main(argv: list[str]) -> int:
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
     for name, rows in results.items():
         print(table(name, rows) + "\n")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"load_average": round(os.getloadavg()[0], 1), "cpus": os.cpu_count(), **results}, f, indent=1)
     for r in reports:
         print(r + "\n")
     return 0
