@@ -3,29 +3,17 @@ fairness: the broker serves other clients between them): Message.decode_steps an
 api.decode_request_steps give the same object and the same errors, at the same input, as the
 one-piece decode (which runs the same generated generator through)."""
 
-import importlib.util
 import struct
 import sys
-from pathlib import Path
 
+import gen_wire_tool
 import pytest
 
 from odradek.wire import api, messages
 from odradek.wire.exceptions import WireError
 
-ROOT = Path(__file__).resolve().parents[2]
 ENTRIES = 2_500
-
-
-def _gen_wire():
-    spec = importlib.util.spec_from_file_location("gen_wire", ROOT / "tools" / "gen_wire.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["gen_wire"] = mod
-    spec.loader.exec_module(mod)
-    return mod
-
-
-GEN = _gen_wire()
+GEN = gen_wire_tool.load()
 STEPPED = sorted(GEN.STEPPED)
 
 

@@ -2,11 +2,10 @@
 4.3.0's JSON specs, read out of its jars from Maven Central (apache_kafka.specs_dir), or the folder
 ODRADEK_KAFKA_SPECS names."""
 
-import importlib.util
 import os
-import sys
 from pathlib import Path
 
+import gen_wire_tool
 import pytest
 
 import apache_kafka
@@ -17,11 +16,7 @@ OUT = ROOT / "odradek" / "wire" / "messages"
 
 
 def _generator():
-    spec = importlib.util.spec_from_file_location("gen_wire", ROOT / "tools" / "gen_wire.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["gen_wire"] = mod
-    spec.loader.exec_module(mod)
-    return mod
+    return gen_wire_tool.load()
 
 
 @pytest.mark.skipif(SPECS_ENV is None and apache_kafka.missing(java=False) is not None,
