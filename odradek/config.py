@@ -466,6 +466,8 @@ class BrokerConfig:
     group_consumer_session_timeout_ms: int = prop("group.consumer.session.timeout.ms", 45000, _int(1, INT_MAX))
     group_consumer_max_size: int = prop("group.consumer.max.size", INT_MAX, _int(1, INT_MAX))
     group_consumer_assignors: str = prop("group.consumer.assignors", "uniform,range", _str)
+    group_consumer_assignment_interval_ms: int = prop("group.consumer.assignment.interval.ms", 1000,
+                                                      _int(0, INT_MAX))
     # KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); Kafka 4.3's defaults
     group_share_session_timeout_ms: int = prop("group.share.session.timeout.ms", 45000, _int(1, INT_MAX))
     group_share_heartbeat_interval_ms: int = prop("group.share.heartbeat.interval.ms", 5000, _int(1, INT_MAX))

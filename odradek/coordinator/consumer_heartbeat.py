@@ -62,6 +62,8 @@ class ConsumerGroupConfig:
     group_consumer_max_session_timeout_ms: int = 60000
     group_consumer_max_size: int = broker_default("group_consumer_max_size")
     group_consumer_assignors: tuple = assignors.DEFAULT_ASSIGNORS
+    # a group's target assignment is computed again at most once per interval (0: at every epoch)
+    group_consumer_assignment_interval_ms: int = broker_default("group_consumer_assignment_interval_ms")
 
     @classmethod
     def from_any(cls, obj: "BrokerConfig | Mapping | None") -> "ConsumerGroupConfig":
@@ -70,7 +72,8 @@ class ConsumerGroupConfig:
             return c
         values = setting_values(obj)
         for name in ("group_consumer_heartbeat_interval_ms", "group_consumer_session_timeout_ms",
-                     "group_consumer_max_size", "group_consumer_assignors"):
+                     "group_consumer_max_size", "group_consumer_assignors",
+                     "group_consumer_assignment_interval_ms"):
             val = values.get(name, values.get(name.replace("_", ".")))
             if val is None:
                 continue
@@ -205,6 +208,7 @@ class ConsumerProtocol:
                           state_timestamp_ms=now)
         if s.target_metadata is not None:
             g.assignment_epoch = s.target_metadata.assignment_epoch
+            g.assignment_timestamp_ms = s.target_metadata.assignment_timestamp
         for (kind, regex), rv in s.other.items():
             if kind == crec.REGULAR_EXPRESSION and rv is not None:
                 g.resolved_regexes[regex] = (frozenset(rv.topics), rv.version)
@@ -441,7 +445,8 @@ class ConsumerProtocol:
             hb.records.append(crec.group_metadata(gid, hb.group_epoch, hb.mhash))
 
     def _target_step(self, g: ConsumerGroup, hb: "_Heartbeat", now_ms: int) -> None:
-        """A new target assignment when the group epoch moved past the assignment epoch."""
+        """A new target assignment when the group epoch moved past the assignment epoch and the
+        assignment interval allows (_may_assign); otherwise the member keeps to the last target."""
         gid, member_id = hb.group_id, hb.member_id
         hb.assignment_epoch = g.assignment_epoch
         hb.target = g.target.get(member_id, {})
@@ -449,7 +454,7 @@ class ConsumerProtocol:
             hb.target = g.target.get(hb.replaced.member_id, {})
             hb.records.append(crec.target_member(gid, hb.replaced.member_id, None))
             hb.records.append(crec.target_member(gid, member_id, hb.target))
-        if hb.group_epoch > hb.assignment_epoch:
+        if hb.group_epoch > hb.assignment_epoch and self._may_assign(g, now_ms):
             # the one pass over the whole group: the assignor's
             target = dict(g.target)
             members = dict(g.members)
@@ -481,6 +486,15 @@ class ConsumerProtocol:
             hb.records.append(crec.target_metadata(gid, hb.assignment_epoch, now_ms))
             hb.new_target = target
             hb.target = target[member_id]
+
+    def _may_assign(self, g: ConsumerGroup, now_ms: int) -> bool:
+        """Kafka 4.3's canComputeNextTargetAssignment: a group's next target assignment waits for
+        group.consumer.assignment.interval.ms after the last one (none yet, or an interval of 0: at
+        once). Meanwhile members reconcile against the last target, so a storm of joins runs the
+        assignor once per interval, not once per join."""
+        interval = self.config.group_consumer_assignment_interval_ms
+        last = g.assignment_timestamp_ms
+        return last == 0 or interval == 0 or now_ms >= last + interval
 
     def _reconcile_step(self, g: ConsumerGroup, hb: "_Heartbeat", req: HeartbeatRequest) -> ConsumerMember:
         """Move the member towards its target (what other members still own is looked up in the

@@ -20,7 +20,7 @@ def test_every_field_is_a_property_and_every_name_parses():
     fields = {f.name for f in dataclasses.fields(BrokerConfig)} - NOT_PROPERTIES
     assert fields == {attr for attr, _ in _FIELDS}
     assert {attr for attr, _ in _SPECS.values()} == fields
-    assert len(_SPECS) == 142  # sasl.server.max.receive.size (the unauthenticated frame limit, issue 22) + connections.max.reauth.ms (KIP-368, issue 22) + 96 + inter.broker.listener.name, security.inter.broker.protocol, sasl.mechanism.inter.broker.protocol, sasl.mechanism.controller.protocol (node links, issue 22), authorizer.class.name, super.users, allow.everyone.if.no.acl.found (the StandardAuthorizer, issue 22), quota.window.num, quota.window.size.seconds (quotas enforced, issue 22),
+    assert len(_SPECS) == 143  # group.consumer.assignment.interval.ms (KIP-848 target assignment at most once per interval, issue 27) + sasl.server.max.receive.size (the unauthenticated frame limit, issue 22) + connections.max.reauth.ms (KIP-368, issue 22) + 96 + inter.broker.listener.name, security.inter.broker.protocol, sasl.mechanism.inter.broker.protocol, sasl.mechanism.controller.protocol (node links, issue 22), authorizer.class.name, super.users, allow.everyone.if.no.acl.found (the StandardAuthorizer, issue 22), quota.window.num, quota.window.size.seconds (quotas enforced, issue 22),
     # sasl.enabled.mechanisms, connection.failed.authentication.delay.ms (SASL,
     # issue 22), listener.security.protocol.map (was ignored: a SASL_SSL listener served
     # plaintext; now checked and non-PLAINTEXT listeners refused, issue 22), odradek.http.port and odradek.http.host (metrics and health, issue 23), queued.max.request.bytes, max.connections* (issue 27),

@@ -35,6 +35,8 @@ class H:
         self.now = 1_000_000
         self.log = log or MemoryLog()
         self.topics = topics if topics is not None else {"a": (A, 4)}
+        # a target assignment at every group epoch, as these tests step through (the interval's own test sets it)
+        ccfg.setdefault("group_consumer_assignment_interval_ms", 0)
         self.c = GroupCoordinator(log=self.log, config=GroupConfig(), now_ms=self.now,
                                          consumer_config=ConsumerGroupConfig(**ccfg))
 
