@@ -44,6 +44,11 @@ FAST = {
     "offsets.topic.num.partitions": "3", "transaction.state.log.num.partitions": "3",
     "group.initial.rebalance.delay.ms": "0",
 }
+# For a confluent-kafka (librdkafka) client that goes on through broker kills and restarts: its reconnect
+# backoff grows to 10 s by default (reconnect.backoff.max.ms; the Java client's cap is 1 s) and its retry
+# backoff to 1 s. With these caps it tries again sooner, nothing else: the 5 transactions after each
+# coordinator move of test_cluster_txn_coordinator_failover took 1.2-7.9 s with the defaults, 0.7-2.8 s capped.
+CLIENT_BACKOFF = {"reconnect.backoff.max.ms": 1000, "retry.backoff.max.ms": 250}
 READY_S = 120  # a node's start on a loaded 2-core machine
 KAFKA_READY_S = 300  # six JVMs starting at once on 2 cores
 KAFKA_CLEAN_EXIT = 128 + signal.SIGTERM  # a JVM ends by SIGTERM with 143, after Kafka's shutdown hook ran

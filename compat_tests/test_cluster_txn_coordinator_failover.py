@@ -23,7 +23,7 @@ import uuid
 import pytest
 from confluent_kafka import Consumer, KafkaException, Producer, TopicPartition
 
-from cluster import failover_cycles, running_cluster
+from cluster import CLIENT_BACKOFF, failover_cycles, running_cluster
 
 TOPIC, PARTITIONS, TXN_STATE = "txn-failover", 3, "__transaction_state"
 DEFAULT_CYCLES = 3
@@ -55,7 +55,7 @@ class TxnLoop:
 
     def _new_producer(self) -> Producer:
         p = Producer({"bootstrap.servers": self.bootstrap, "transactional.id": self.txn_id,
-                      "transaction.timeout.ms": 60000, "acks": "all", "linger.ms": 0})
+                      "transaction.timeout.ms": 60000, "acks": "all", "linger.ms": 0, **CLIENT_BACKOFF})
         p.init_transactions(60)
         return p
 
