@@ -29,6 +29,9 @@ SHARE_GROUP_STATE = "__share_group_state"
 TXN_STATE_WRITE_TIMEOUT_MS = 30_000
 SHARE_STATE_WRITE_TIMEOUT_MS = 5_000
 INTERNAL_TOPICS = frozenset({CONSUMER_OFFSETS, TRANSACTION_STATE, SHARE_GROUP_STATE})
+# logs closed at once by a clean stop (LogManager.close): their fsyncs overlap (1,100 logs with data
+# on a busy disk: 2 s with 16, ~30 s one after another; 8 and 32 measured about as 16)
+LOG_CLOSE_THREADS = 16
 
 
 class Broker:
@@ -535,7 +538,7 @@ class Broker:
             self.replicas.stop_creating()  # (no pending log is made once the logs close)
         if self.log_manager is not None:
             # the broker epoch this broker shut down in: its next registration's previous_broker_epoch
-            self.log_manager.close(broker_epoch=self._broker_epoch())
+            self.log_manager.close(broker_epoch=self._broker_epoch(), threads=LOG_CLOSE_THREADS)
         if self.controller is not None:
             self.controller.close()
         if self._lock_fd is not None:

@@ -6,6 +6,7 @@ import logging
 import posixpath
 import threading
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Iterator, Mapping
 
 from . import clean_shutdown_file, offset_checkpoint, partition_metadata
@@ -673,19 +674,33 @@ class LogManager:
             t.join()
             self._cleaner_thread = None
 
-    def close(self, broker_epoch: int = -1) -> None:
+    def close(self, broker_epoch: int = -1, threads: int = 1) -> None:
         """Close every log; deleted partitions still waiting out their delay keep their
         directories, which the next start removes after the delay. Then each log dir whose
         logs all closed records the clean shutdown with ``broker_epoch`` (Kafka's LogManager
         shutdown): a dir holding an offline (damaged) partition or a log that failed to
-        close records none, so the next start registers as after a crash."""
+        close records none, so the next start registers as after a crash.
+
+        ``threads``: how many logs close at once (Kafka closes a dir's logs in a pool of
+        num.recovery.threads.per.data.dir threads). A log's close is a handful of fsyncs, each a
+        wait for the disk; done one log after another they add up (~30 s for 1,100 logs with
+        data on a busy disk), while a journaled file system commits the fsyncs of logs closing
+        at once together. Each log still writes and fsyncs exactly what it would alone, under its
+        own lock, and the clean-shutdown markers come only after every log closed. 1 (one after
+        another, in order) on a file system whose order matters: the fault-injecting one of tests."""
         self.stop_cleaner()
         for move in list(self._moves.values()):  # (deletes not yet carried out)
             self._move_away(move)
         self.checkpoint_high_watermarks()  # (Kafka's ReplicaManager does at its shutdown)
         failed = {posixpath.normpath(posixpath.dirname(p)) for p in self._offline_dirs.values()}
-        for log in self:
-            if not log.close():
+        logs = list(self)
+        if threads > 1 and len(logs) > 1:
+            with ThreadPoolExecutor(min(threads, len(logs)), thread_name_prefix="log-close") as pool:
+                closed = list(pool.map(PartitionLog.close, logs))
+        else:
+            closed = [log.close() for log in logs]
+        for log, ok in zip(logs, closed):
+            if not ok:
                 failed.add(posixpath.normpath(posixpath.dirname(log.dir)))
         with self.lock:
             doomed, self._doomed = self._doomed, []
