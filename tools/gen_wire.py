@@ -39,11 +39,12 @@ VARIABLE = ("string", "bytes", "records")
 # broker caches their bytes (a Metadata response's topics, one encoding per topic and version)
 PRE_ENCODABLE = frozenset({"MetadataResponseTopic", "CreatableTopicResult"})
 # requests whose top-level arrays can hold thousands of entries: their decoder is a generator that
-# yields every DECODE_STEP entries of such an array (Message.decode_steps: a broker decodes a large
-# one in steps, serving other clients between them); decode_from runs it through (base.whole)
+# yields after each entry of such an array that ends DECODE_STEP_BYTES or more past the last yield
+# (Message.decode_steps: a broker decodes a large one in steps of a few ms whatever its entries'
+# shape, serving other clients between them); decode_from runs it through (base.whole)
 STEPPED = frozenset({"CreateTopicsRequest", "DeleteTopicsRequest", "MetadataRequest", "CreatePartitionsRequest",
                      "DescribeConfigsRequest", "IncrementalAlterConfigsRequest", "LeaveGroupRequest"})
-DECODE_STEP = 1000
+DECODE_STEP_BYTES = 16 * 1024
 
 
 # ---------------------------------------------------------------- parsing
@@ -302,7 +303,7 @@ class ModuleGen:
     # -- decode
     def gen_decode(self, st: Struct, v: int, flex: bool, steps: bool = False) -> str:
         """The decoder of a struct at a version; with ``steps`` (a STEPPED message's root) a
-        generator that yields every DECODE_STEP entries of its arrays and returns (o, p)."""
+        generator that yields every DECODE_STEP_BYTES or so of its arrays and returns (o, p)."""
         key = (st.name, v, flex, steps)
         if key in self.dec_names:
             return self.dec_names[key]
@@ -401,12 +402,13 @@ class ModuleGen:
             else:
                 out.append(f"n, {p} = {lenfn}({b}, {p}, {elem_min})")
             body = []
-            each = "i" if steps else "_"
-            step = [f"    if i % {DECODE_STEP} == {DECODE_STEP - 1}:", "        yield"] if steps else []
+            step = [f"    if {p} >= y:", f"        y = {p} + {DECODE_STEP_BYTES}", "        yield"] if steps else []
+            if steps:
+                body.append(f"y = {p} + {DECODE_STEP_BYTES}")
             if fl.struct is not None:
                 fn = self.gen_decode(fl.struct, v, flex)
                 body.append(f"l = []")
-                body.append(f"for {each} in range(n):")
+                body.append(f"for _ in range(n):")
                 body.append(f"    e, {p} = {fn}({b}, {p})")
                 body.append(f"    l.append(e)")
                 body.extend(step)
@@ -421,7 +423,7 @@ class ModuleGen:
             else:
                 rf = self.read_var(et, ff, False)
                 body.append("l = []")
-                body.append(f"for {each} in range(n):")
+                body.append("for _ in range(n):")
                 body.append(f"    e, {p} = {rf}({b}, {p})")
                 body.append("    l.append(e)")
                 body.extend(step)

@@ -52,9 +52,9 @@ MIN_REAUTH_INTERVAL_MS = 1000  # Kafka's KafkaChannel.MIN_REAUTH_INTERVAL_ONE_SE
 ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
 _BYTES_TYPES = (bytes, bytearray, memoryview)
-# a request frame this large (not Produce) is decoded in steps (a few ms each: the generated
-# decoders of requests that carry thousands of entries, wire.api.decode_request_steps), other
-# clients served between them
+# a request frame this large (not Produce) is decoded in steps (16 KiB of entries, a few ms: the
+# generated decoders of requests that carry thousands of entries, wire.api.decode_request_steps),
+# other clients served between them
 STEPPED_DECODE_BYTES = 32 * 1024
 # Records up to this size are read and written with the rest of the response in one
 # write (one syscall, one TCP segment: what a consumer at the log end waits for);

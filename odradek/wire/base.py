@@ -138,8 +138,8 @@ class Message:
 
     @classmethod
     def decode_steps(cls, buf, version: int, pos: int = 0):
-        """decode_from in steps, for a large request: a generator that yields None after each
-        DECODE_STEP entries of a STEPPED message's top-level arrays (tools/gen_wire.py) and returns
+        """decode_from in steps, for a large request: a generator that yields None every
+        DECODE_STEP_BYTES or so of a STEPPED message's top-level arrays (tools/gen_wire.py) and returns
         (object, end position): the same object, and the same error at the same input, as
         decode_from. Any other message is decoded in one step."""
         fn = cls._STEPS.get(version)

@@ -1,5 +1,5 @@
 """A large request of the few that carry thousands of entries is decoded in steps (issue 27
-fairness: the broker serves other clients between them): Message.decode_steps and
+fairness: the broker serves other clients between them, every DECODE_STEP_BYTES or so): Message.decode_steps and
 api.decode_request_steps give the same object and the same errors, at the same input, as the
 one-piece decode (which runs the same generated generator through)."""
 
@@ -12,7 +12,7 @@ import pytest
 from odradek.wire import api, messages
 from odradek.wire.exceptions import WireError
 
-ENTRIES = 2_500
+LARGE_BYTES = 60_000  # (three steps or so)
 GEN = gen_wire_tool.load()
 STEPPED = sorted(GEN.STEPPED)
 
@@ -35,8 +35,11 @@ def _outcome(fn):
         return (type(e), str(e))
 
 
-def _large(cls, version: int):
-    """A request of `cls` at `version` whose top-level arrays hold ENTRIES entries each."""
+def _large(cls, version: int, entries: int = 0):
+    """A request of `cls` at `version` whose top-level arrays hold ``entries`` entries each (by
+    default: enough for LARGE_BYTES or more)."""
+    if not entries:
+        return _large(cls, version, LARGE_BYTES // (len(_large(cls, version, 100).encode(version)) // 100) + 1)
     mod = sys.modules[cls.__module__]
     kw = {}
     for attr, typ, vmin, vmax, *_rest, struct_name in cls._FIELDS:
@@ -45,9 +48,9 @@ def _large(cls, version: int):
         if struct_name is not None:
             elem = getattr(mod, struct_name)
             names = [f for f, t, lo, hi, *_ in elem._FIELDS if t == "string" and lo <= version <= hi]
-            kw[attr] = [elem(**{n: f"{n}-{i}" for n in names}) for i in range(ENTRIES)]
+            kw[attr] = [elem(**{n: f"{n}-{i}" for n in names}) for i in range(entries)]
         elif typ == "[]string":
-            kw[attr] = [f"s-{i}" for i in range(ENTRIES)]
+            kw[attr] = [f"s-{i}" for i in range(entries)]
     return cls(**kw)
 
 
@@ -79,7 +82,9 @@ def test_stepped_decode_is_the_whole_decode(name, version):
     stepped, stepped_end, yields = _drive(cls.decode_steps(data, version))
     assert stepped == whole == req
     assert stepped_end == end == len(data) - len(b"trailing")
-    assert yields == ENTRIES // GEN.DECODE_STEP  # (one array at each stepped version)
+    # a step per DECODE_STEP_BYTES of the array (an entry is not cut: a step ends with one, of < 512 bytes here)
+    assert len(data) // (GEN.DECODE_STEP_BYTES + 512) - 1 <= yields <= len(data) // GEN.DECODE_STEP_BYTES
+    assert yields >= 2
     # a small one: no step at all
     small = cls().encode(version)
     assert _drive(cls.decode_steps(small, version))[2] == 0
@@ -124,7 +129,7 @@ def test_a_request_frame_decoded_in_steps():
     frame = api.encode_request(req, 7, 42, client_id="c")[4:]
     (header, body), yields = _steps_of(frame)
     assert (header.request_api_key, header.request_api_version, header.correlation_id) == (19, 7, 42)
-    assert body == req and yields == 10
+    assert body == req and yields == len(frame) // GEN.DECODE_STEP_BYTES  # (its entries of 25 bytes)
     assert api.decode_request(frame) == (header, body)
     # cut short, or bytes gone wrong: the same RequestDecodeError (a truncated request closes the connection)
     for bad in (frame[:len(frame) // 2], frame[:9], frame[:len(frame) - 1],

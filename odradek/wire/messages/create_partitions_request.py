@@ -95,11 +95,13 @@ def _d_CreatePartitionsTopic_0(b, p):
 def _s_CreatePartitionsRequest_0(b, p):
     o = _new(CreatePartitionsRequest)
     n, p = _ral(b, p, 10)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_CreatePartitionsTopic_0(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.topics = l
     o.timeout_ms, o.validate_only = _S1.unpack_from(b, p)
@@ -187,11 +189,13 @@ def _s_CreatePartitionsRequest_1(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 7)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_CreatePartitionsTopic_1(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.topics = l
     o.timeout_ms, o.validate_only = _S1.unpack_from(b, p)

@@ -122,11 +122,13 @@ def _d_CreatableTopic_0(b, p):
 def _s_CreateTopicsRequest_0(b, p):
     o = _new(CreateTopicsRequest)
     n, p = _ral(b, p, 16)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_CreatableTopic_0(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.topics = l
     o.timeout_ms, o.validate_only = _S2.unpack_from(b, p)
@@ -243,11 +245,13 @@ def _s_CreateTopicsRequest_1(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 10)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_CreatableTopic_1(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.topics = l
     o.timeout_ms, o.validate_only = _S2.unpack_from(b, p)

@@ -58,11 +58,13 @@ def _s_DeleteTopicsRequest_0(b, p):
     o = _new(DeleteTopicsRequest)
     o.topics = []
     n, p = _ral(b, p, 2)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _rstr(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.topic_names = l
     o.timeout_ms, = _S0.unpack_from(b, p)
@@ -87,11 +89,13 @@ def _s_DeleteTopicsRequest_1(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 1)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.topic_names = l
     o.timeout_ms, = _S0.unpack_from(b, p)
@@ -135,11 +139,13 @@ def _s_DeleteTopicsRequest_2(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_DeleteTopicState_0(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.topics = l
     o.topic_names = []

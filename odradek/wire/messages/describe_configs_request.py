@@ -77,11 +77,13 @@ def _d_DescribeConfigsResource_0(b, p):
 def _s_DescribeConfigsRequest_0(b, p):
     o = _new(DescribeConfigsRequest)
     n, p = _ral(b, p, 7)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_DescribeConfigsResource_0(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.resources = l
     o.include_synonyms, = _S1.unpack_from(b, p)
@@ -114,11 +116,13 @@ def _e_DescribeConfigsRequest_0(o, w):
 def _s_DescribeConfigsRequest_1(b, p):
     o = _new(DescribeConfigsRequest)
     n, p = _ral(b, p, 7)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_DescribeConfigsResource_0(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.resources = l
     o.include_synonyms, o.include_documentation = _S2.unpack_from(b, p)
@@ -169,11 +173,13 @@ def _s_DescribeConfigsRequest_2(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 4)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_DescribeConfigsResource_1(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.resources = l
     o.include_synonyms, o.include_documentation = _S2.unpack_from(b, p)

@@ -93,11 +93,13 @@ def _d_AlterConfigsResource_0(b, p):
 def _s_IncrementalAlterConfigsRequest_0(b, p):
     o = _new(IncrementalAlterConfigsRequest)
     n, p = _ral(b, p, 7)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_AlterConfigsResource_0(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.resources = l
     o.validate_only, = _S1.unpack_from(b, p)
@@ -175,11 +177,13 @@ def _s_IncrementalAlterConfigsRequest_1(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 4)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_AlterConfigsResource_1(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.resources = l
     o.validate_only, = _S1.unpack_from(b, p)

@@ -81,11 +81,13 @@ def _s_LeaveGroupRequest_0(b, p):
     o.group_id, p = _rstr(b, p)
     o.member_id = ''
     n, p = _ral(b, p, 4)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_MemberIdentity_0(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.members = l
     o._unknown_tagged = None
@@ -128,11 +130,13 @@ def _s_LeaveGroupRequest_1(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_MemberIdentity_1(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.members = l
     if b[p] == 0:
@@ -182,11 +186,13 @@ def _s_LeaveGroupRequest_2(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 4)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_MemberIdentity_2(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.members = l
     if b[p] == 0:

@@ -68,11 +68,13 @@ def _d_MetadataRequestTopic_0(b, p):
 def _s_MetadataRequest_0(b, p):
     o = _new(MetadataRequest)
     n, p = _ral(b, p, 2)
+    y = p + 16384
     l = []
-    for i in range(n):
+    for _ in range(n):
         e, p = _d_MetadataRequestTopic_0(b, p)
         l.append(e)
-        if i % 1000 == 999:
+        if p >= y:
+            y = p + 16384
             yield
     o.topics = l
     o.allow_auto_topic_creation = True
@@ -99,11 +101,13 @@ def _s_MetadataRequest_1(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
-        for i in range(n):
+        for _ in range(n):
             e, p = _d_MetadataRequestTopic_0(b, p)
             l.append(e)
-            if i % 1000 == 999:
+            if p >= y:
+                y = p + 16384
                 yield
         o.topics = l
     o.allow_auto_topic_creation = True
@@ -129,11 +133,13 @@ def _s_MetadataRequest_2(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
-        for i in range(n):
+        for _ in range(n):
             e, p = _d_MetadataRequestTopic_0(b, p)
             l.append(e)
-            if i % 1000 == 999:
+            if p >= y:
+                y = p + 16384
                 yield
         o.topics = l
     o.allow_auto_topic_creation, = _S0.unpack_from(b, p)
@@ -161,11 +167,13 @@ def _s_MetadataRequest_3(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
-        for i in range(n):
+        for _ in range(n):
             e, p = _d_MetadataRequestTopic_0(b, p)
             l.append(e)
-            if i % 1000 == 999:
+            if p >= y:
+                y = p + 16384
                 yield
         o.topics = l
     o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations = _S1.unpack_from(b, p)
@@ -208,11 +216,13 @@ def _s_MetadataRequest_4(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
-        for i in range(n):
+        for _ in range(n):
             e, p = _d_MetadataRequestTopic_1(b, p)
             l.append(e)
-            if i % 1000 == 999:
+            if p >= y:
+                y = p + 16384
                 yield
         o.topics = l
     o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations = _S1.unpack_from(b, p)
@@ -267,11 +277,13 @@ def _s_MetadataRequest_5(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
-        for i in range(n):
+        for _ in range(n):
             e, p = _d_MetadataRequestTopic_2(b, p)
             l.append(e)
-            if i % 1000 == 999:
+            if p >= y:
+                y = p + 16384
                 yield
         o.topics = l
     o.allow_auto_topic_creation, o.include_cluster_authorized_operations, o.include_topic_authorized_operations = _S1.unpack_from(b, p)
@@ -313,11 +325,13 @@ def _s_MetadataRequest_6(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
-        for i in range(n):
+        for _ in range(n):
             e, p = _d_MetadataRequestTopic_2(b, p)
             l.append(e)
-            if i % 1000 == 999:
+            if p >= y:
+                y = p + 16384
                 yield
         o.topics = l
     o.allow_auto_topic_creation, = _S0.unpack_from(b, p)
