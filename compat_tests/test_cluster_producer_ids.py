@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from confluent_kafka import Producer
 
-from cluster import FAST, Cluster, ClusterNode, free_base, running_cluster, wait_for
+from cluster import FAST, Cluster, ClusterNode, cluster_kind, free_base, running_cluster, wait_for
 from harness import REPO, RawClient
 from odradek.cli_cluster import node_properties, serve_command
 from odradek.wire.errors import ErrorCode
@@ -175,31 +175,40 @@ def combined_nodes(root: Path, n: int = 3) -> list[ClusterNode]:
     return out
 
 
-def test_combined_nodes_distinct_across_controller_failover(tmp_path, request):
-    if request.config.getoption("cluster_kafka", False) or os.environ.get("ODRADEK_CLUSTER") == "kafka":
-        pytest.skip("odradek's combined nodes")
-    cluster = Cluster("odradek", combined_nodes(tmp_path))
-    try:
+@pytest.fixture(scope="module", autouse=True)
+def combined(request, tmp_path_factory):
+    """The combined nodes of test_combined_nodes_distinct_across_controller_failover, their processes started
+    with the module: they come up while the module's 3+3 cluster is used, and the test waits only for what
+    is left of their start. Killed at the module's end; none with --cluster-kafka (the test skips)."""
+    if cluster_kind(request.config) == "kafka":
+        yield None
+        return
+    with Cluster("odradek", combined_nodes(tmp_path_factory.mktemp("combined"))) as cluster:
         for n in cluster.nodes.values():
             n.start()
-        for n in cluster.nodes.values():
-            n.wait_ready()
-        nodes = cluster.brokers
-        by_holder: dict[tuple[int, int], list[int]] = defaultdict(list)
-        for n in nodes:
-            by_holder[(n.id, 1)] += init_producer_ids(n.port, 50)
-        check_blocks(by_holder)
-        leader = wait_for(lambda: (lambda lid: lid if lid > 0 else None)(controller_leader(nodes[0].port)), 60,
-                          "the active controller")
-        cluster.kill9(leader)
-        rest = [n for n in nodes if n.id != leader]
-        wait_for(lambda: (lambda lid: lid if lid > 0 and lid != leader else None)(controller_leader(rest[0].port)),
-                 60, "a new active controller")
-        for n in rest:  # past the block: one of them asks its own (now active) controller in-process
-            by_holder[(n.id, 1)] += init_producer_ids(n.port, BLOCK)
-        cluster.start(leader)
-        by_holder[(leader, 2)] += init_producer_ids(cluster.node(leader).port, 50)
-        check_blocks(by_holder)
-        assert sum(map(len, by_holder.values())) == 3 * 50 + 2 * BLOCK + 50
-    finally:
-        cluster.close()
+        yield cluster
+
+
+def test_combined_nodes_distinct_across_controller_failover(combined):
+    if combined is None:
+        pytest.skip("odradek's combined nodes")
+    cluster = combined
+    for n in cluster.nodes.values():
+        n.wait_ready()
+    nodes = cluster.brokers
+    by_holder: dict[tuple[int, int], list[int]] = defaultdict(list)
+    for n in nodes:
+        by_holder[(n.id, 1)] += init_producer_ids(n.port, 50)
+    check_blocks(by_holder)
+    leader = wait_for(lambda: (lambda lid: lid if lid > 0 else None)(controller_leader(nodes[0].port)), 60,
+                      "the active controller")
+    cluster.kill9(leader)
+    rest = [n for n in nodes if n.id != leader]
+    wait_for(lambda: (lambda lid: lid if lid > 0 and lid != leader else None)(controller_leader(rest[0].port)),
+             60, "a new active controller")
+    for n in rest:  # past the block: one of them asks its own (now active) controller in-process
+        by_holder[(n.id, 1)] += init_producer_ids(n.port, BLOCK)
+    cluster.start(leader)
+    by_holder[(leader, 2)] += init_producer_ids(cluster.node(leader).port, 50)
+    check_blocks(by_holder)
+    assert sum(map(len, by_holder.values())) == 3 * 50 + 2 * BLOCK + 50

@@ -105,11 +105,16 @@ def _read_all(bootstrap: str, topic: str, ends: dict[int, int]) -> dict[int, lis
         c.assign([TopicPartition(topic, p, OFFSET_BEGINNING) for p in ends])
         got: dict[int, list[tuple[int, bytes]]] = {p: [] for p in ends}
 
-        def done():
-            for m in c.consume(500, 0.5):
-                if m.error() is None:
-                    got[m.partition()].append((m.offset(), m.value()))
-            return all(len(got[p]) >= ends[p] for p in ends)
+        def done():  # reads on while records come (wait_for pauses 0.1 s between its calls)
+            while True:
+                msgs = c.consume(500, 0.5)
+                for m in msgs:
+                    if m.error() is None:
+                        got[m.partition()].append((m.offset(), m.value()))
+                if all(len(got[p]) >= ends[p] for p in ends):
+                    return True
+                if not msgs:
+                    return False
         wait_for(done, 60, f"every record of {topic}")
         return got
     finally:
@@ -275,28 +280,44 @@ def test_topic_deleted_and_recreated_while_broker_down_keeps_old_log_as_stray(cl
     assert _check(loaded) == sum(len(v) for v in loaded["data"].values())
 
 
-def test_combined_nodes_killed_in_turn_keep_records_and_offsets(tmp_path):
-    """process.roles=broker,controller on 3 nodes: a restarted node may itself become the
-    active controller; its logs still wait for the caught-up metadata."""
+def _combined_nodes(root) -> list[ClusterNode]:
+    """3 nodes with process.roles=broker,controller, each a voter."""
     bps, cps = [free_port() for _ in range(3)], [free_port() for _ in range(3)]
     voters = ",".join(f"{i + 1}@127.0.0.1:{cps[i]}" for i in range(3))
-    nodes = [odradek_node({"node.id": str(i + 1), "process.roles": "broker,controller",
-                           "controller.quorum.voters": voters,
-                           "listeners": f"PLAINTEXT://127.0.0.1:{bps[i]},CONTROLLER://127.0.0.1:{cps[i]}",
-                           "controller.listener.names": "CONTROLLER", "log.dirs": str(tmp_path / f"n{i + 1}"), **FAST})
-             for i in range(3)]
-    with launch(Cluster("odradek", nodes)) as cluster:
-        bootstrap = cluster.bootstrap
-        _create(AdminClient({"bootstrap.servers": bootstrap}), TOPIC, PARTITIONS)
-        producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True})
-        state = {"bootstrap": bootstrap, "data": {p: [f"c{p}:{i}".encode() for i in range(100)]
-                                                  for p in range(PARTITIONS)},
-                 "commits": {GROUPS[0]: {p: p + 1 for p in range(PARTITIONS)}}}
-        _produce(producer, TOPIC, state["data"])
-        _commit(bootstrap, GROUPS[0], state["commits"][GROUPS[0]])
-        for n in nodes:
-            n.kill9()
+    return [odradek_node({"node.id": str(i + 1), "process.roles": "broker,controller",
+                          "controller.quorum.voters": voters,
+                          "listeners": f"PLAINTEXT://127.0.0.1:{bps[i]},CONTROLLER://127.0.0.1:{cps[i]}",
+                          "controller.listener.names": "CONTROLLER", "log.dirs": str(root / f"n{i + 1}"), **FAST})
+            for i in range(3)]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def combined(tmp_path_factory):
+    """The combined nodes of test_combined_nodes_killed_in_turn_keep_records_and_offsets, their processes
+    started with the module: they come up while the module's 3+3 cluster is used, and the test waits only
+    for what is left of their start (launch). Killed at the module's end."""
+    with Cluster("odradek", _combined_nodes(tmp_path_factory.mktemp("combined"))) as cluster:
+        for n in cluster.nodes.values():
             n.start()
-            n.wait_ready(60)
-            assert _check(state) == PARTITIONS * 100
-            assert _stray_dirs(n) == []
+        yield cluster
+
+
+def test_combined_nodes_killed_in_turn_keep_records_and_offsets(combined):
+    """process.roles=broker,controller on 3 nodes: a restarted node may itself become the
+    active controller; its logs still wait for the caught-up metadata."""
+    cluster = launch(combined)
+    nodes = list(cluster.nodes.values())
+    bootstrap = cluster.bootstrap
+    _create(AdminClient({"bootstrap.servers": bootstrap}), TOPIC, PARTITIONS)
+    producer = Producer({"bootstrap.servers": bootstrap, "acks": "all", "enable.idempotence": True})
+    state = {"bootstrap": bootstrap, "data": {p: [f"c{p}:{i}".encode() for i in range(100)]
+                                              for p in range(PARTITIONS)},
+             "commits": {GROUPS[0]: {p: p + 1 for p in range(PARTITIONS)}}}
+    _produce(producer, TOPIC, state["data"])
+    _commit(bootstrap, GROUPS[0], state["commits"][GROUPS[0]])
+    for n in nodes:
+        n.kill9()
+        n.start()
+        n.wait_ready(60)
+        assert _check(state) == PARTITIONS * 100
+        assert _stray_dirs(n) == []
