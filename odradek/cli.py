@@ -82,8 +82,6 @@ def build_config(args):
 
 
 def _serve(args) -> int:
-    from odradek.config import ConfigError
-
     if args.log_level:
         os.environ["ODRADEK_LOG_LEVEL"] = args.log_level  # read by the broker's run()
     if args.log_format:
@@ -103,6 +101,8 @@ def _serve(args) -> int:
     # with the rest of its start-up once it is ready.
     gc.disable()
     try:
+        from odradek.config import ConfigError
+
         try:
             cfg = build_config(args)
         except (ConfigError, OSError) as e:
