@@ -269,6 +269,7 @@ class BrokerServer:
                     self._close_idle(real_now)
                     if self.heap_trim.connections_due(len(self.connections)):
                         shrink_set(self.connections)
+                        self.buffer_pool.clear()
                         await renew_free_lists(self.loop)
                         self.heap_trim.trim_after_connections()
                     self.heap_trim.partitions(len(b.log_manager.logs))

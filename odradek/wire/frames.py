@@ -132,6 +132,12 @@ class BufferPool:
         while self._bytes > self.max_bytes:
             self._bytes -= len(free.pop(0))
 
+    def clear(self) -> None:
+        """Let go of every spare buffer (after a storm of connections: the buffers its large requests
+        grew, up to max_bytes, would otherwise stay for good)."""
+        self._free.clear()
+        self._bytes = 0
+
     @property
     def spare_bytes(self) -> int:
         return self._bytes

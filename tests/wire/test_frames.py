@@ -209,6 +209,21 @@ def test_pool_size_and_bound():
     assert pool.spare_bytes == 3000
 
 
+
+def test_a_cleared_pool_keeps_no_spare_buffer():
+    """After a storm the server lets go of the spare buffers its large requests grew (up to max_bytes,
+    16 MiB by default, would otherwise stay for good); frames go on being read, into new buffers."""
+    pool = BufferPool(max_bytes=1 << 20)
+    spares = [bytearray(n) for n in (128 << 10, 256 << 10, 512 << 10)]
+    for b in spares:
+        pool.give(b)
+    assert pool.spare_bytes == 896 << 10
+    pool.clear()
+    assert pool.spare_bytes == 0 and pool.take(1) is None
+    fb = FrameBuffer(chunk=64 * 1024, pool=pool)
+    payloads = [b"x" * (200 << 10), b"y" * 10]
+    assert _feed_releasing(fb, _stream(payloads), [4096] * 1000) == payloads
+
 def _big_stream(n_frames, size):
     payloads = [bytes([i % 251]) * (size + 97 * (i % 5)) for i in range(n_frames)]
     return payloads, _stream(payloads)
