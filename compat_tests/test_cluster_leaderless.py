@@ -1,8 +1,8 @@
 """Leaderless partitions are led again when their broker comes back (issue 20, KIP-966 as in Kafka 4.3), on
-real processes: 3 controllers + 4 brokers (4..7), broker.session.timeout.ms 9 s (Kafka's default: a topic
-can be created in the time between a broker's kill -9 and its fencing). Run against Apache Kafka 4.3 with
---cluster-kafka; both give the same answers at every step (DescribeTopicPartitions: leader, ISR, ELR,
-LastKnownElr, as kafka-topics --describe prints them).
+real processes: 3 controllers + 4 brokers (4..7), broker.session.timeout.ms 9 s for 1. (Kafka's default: a
+topic can be created in the time between a broker's kill -9 and its fencing), 6 s for 2. (cluster.FAST).
+Run against Apache Kafka 4.3 with --cluster-kafka; both give the same answers at every step
+(DescribeTopicPartitions: leader, ISR, ELR, LastKnownElr, as kafka-topics --describe prints them).
 
 1. A topic created while a killed broker is still registered and unfenced: the placement counts it (as
    Kafka's), so one partition is led by the dead broker. Its session lapses, the controller fences it:
@@ -30,14 +30,20 @@ from harness import RawClient
 from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
 from replication_load import read_partitions
 
-SESSION = {"broker.session.timeout.ms": "9000"}
+# broker.session.timeout.ms of the module's cluster, one per test function: 9 s (Kafka's default) where a
+# topic is created between a broker's kill -9 and its fence; cluster.FAST's 6 s where the test only waits
+# for fences (three a run, each the session: 9 s took 27 of the test's ~32 s)
+SESSION_9S, SESSION_6S = "9000", "6000"
 
 pytestmark = pytest.mark.timeout(1800)
 
 
 @pytest.fixture(scope="module")
 def shared_cluster(request, tmp_path_factory):
-    with running_cluster(tmp_path_factory.mktemp("leaderless"), request.config, 3, 4, SESSION) as c:
+    """The module's cluster with the session a test asks for (parametrized indirectly): pytest runs the
+    tests of one session together, and stops that cluster before it starts the next."""
+    props = {"broker.session.timeout.ms": request.param}
+    with running_cluster(tmp_path_factory.mktemp("leaderless"), request.config, 3, 4, props) as c:
         yield c
 
 
@@ -143,12 +149,13 @@ def watermarks(cluster: Cluster, topic: str, partition: int) -> tuple[int, int]:
         c.close()
 
 
+@pytest.mark.parametrize("shared_cluster", [SESSION_9S], indirect=True, ids=["session-9s"])
 @pytest.mark.parametrize("restart", ["after-fence", "at-once"])
 def test_partition_placed_on_a_killed_unfenced_broker_is_led_by_it_once_back(cluster, restart):
     topic = f"placed-{restart}"
     victim = cluster.brokers[0].id
     cluster.kill9(victim)
-    assert victim in unfenced(cluster)  # 9 s before its session lapses
+    assert victim in unfenced(cluster)  # 9 s before its session lapses (SESSION_9S)
     create(cluster, NewTopic(topic, len(cluster.brokers), 1))
     created = wait_for(lambda: (lambda d: d if len(d) == len(cluster.brokers) else None)(describe(cluster, topic)),
                        30, f"{topic}'s partitions")
@@ -171,6 +178,7 @@ def test_partition_placed_on_a_killed_unfenced_broker_is_led_by_it_once_back(clu
     assert read_partitions(cluster.live_bootstrap(), topic, len(cluster.brokers))[part] == [(0, b"a"), (1, b"b")]
 
 
+@pytest.mark.parametrize("shared_cluster", [SESSION_6S], indirect=True, ids=["session-6s"])
 @pytest.mark.parametrize("min_isr", [1, 2])
 def test_the_last_isr_member_killed_and_restarted_leads_again(cluster, min_isr):
     topic = f"last-isr-{min_isr}"
