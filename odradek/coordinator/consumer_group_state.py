@@ -56,6 +56,12 @@ class ConsumerMember(MemberEpochMember):
     def is_reconciled_to(self, epoch: int) -> bool:
         return self.state == STABLE and self.member_epoch == epoch
 
+    def copy(self) -> "ConsumerMember":
+        """A shallow copy: a member's lists and maps are never changed in place (a heartbeat gives
+        the copy new ones), so the copy may share them, and a heartbeat costs no deep copy of its
+        member's assignment (the group's indexes rely on the same: ConsumerMembers)."""
+        return copy.copy(self)
+
 
 def _bump(counts: dict, key, by: int) -> None:
     n = counts.get(key, 0) + by

@@ -7,6 +7,7 @@ Partition of a group = Utils.abs(groupId.hashCode()) % partitions, as in Kafka.
 
 from __future__ import annotations
 
+import functools
 import struct
 from dataclasses import dataclass
 
@@ -45,7 +46,10 @@ def kafka_abs(n: int) -> int:
     return 0 if n == -(1 << 31) else abs(n)
 
 
+@functools.lru_cache(maxsize=4096)
 def partition_for(group_id: str, partitions: int = DEFAULT_OFFSETS_PARTITIONS) -> int:
+    """The __consumer_offsets partition of a group (asked at every write of a heartbeat or commit:
+    the groups in use are remembered)."""
     return kafka_abs(java_string_hash(group_id)) % partitions
 
 
