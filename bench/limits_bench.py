@@ -13,6 +13,10 @@ refuse  the refused CreateTopics of 10,000 topics N times in a row (--refusals N
         an ApiVersions ping every 100 ms from another client throughout: ping p50 / p99 / max
 group   a classic group of N members (JoinGroup v3 on N connections, one LeaveGroup for all):
         RSS before, with the group, after it empties and the connections close; ping max
+group848  a KIP-848 group of N members (--members, each on a connection of its own): N
+        ConsumerGroupHeartbeat joins sent at once, one more heartbeat each once the assignment
+        interval is over (the group's rebalance), then N leaves: the time and broker CPU of each
+        phase, ping p50/p99/max
 
 The pings come from a process of their own, never delayed by the bench's own work. RSS is read
 from /proc (the JVM's includes its 1 GiB heap as it touches it). Numbers go to stdout as a
@@ -322,8 +326,68 @@ def group(b, n: int = 10000) -> dict:
             "rss_after_mb": after // 1024, "after_vs_before": round(after / before, 2), **pinger.finish()}
 
 
+def group848(b, n: int = 10000) -> dict:
+    """N KIP-848 members join one group (ConsumerGroupHeartbeat v1, epoch 0, each on a connection of
+    its own and all sent at once, as N consumers starting together), each heartbeats once more after
+    the assignment interval, then each leaves."""
+    from odradek.wire.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest as Hb
+    from odradek.wire.messages.consumer_group_heartbeat_request import TopicPartitions
+    from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+
+    gid, topic = "limits-bench-group848", "limits-bench-848"
+    create(b.bootstrap, [topic], 64)
+    c = Conn(b.bootstrap)
+    for _ in range(100):  # the offsets topic is created on first use
+        if c.call(FindCoordinatorRequest(key=gid, key_type=0), 2).error_code == 0:
+            break
+        time.sleep(0.2)
+    c.close()
+    members = {f"member-{i:05d}-{os.urandom(4).hex()}": Conn(b.bootstrap, timeout=900) for i in range(n)}
+    state: dict = {}  # member id -> (epoch, owned partitions)
+
+    def phase(request_of) -> tuple[float, float, dict]:
+        cpu0, t0 = b.cpu_s(), time.monotonic()
+        errors: dict = {}
+        pending = {}
+        poll = select.poll()
+        for mid, conn in members.items():
+            conn.send(request_of(mid), 1)
+            pending[conn.sock.fileno()] = mid
+            poll.register(conn.sock.fileno(), select.POLLIN)
+        deadline = time.monotonic() + 900
+        while pending and time.monotonic() < deadline:
+            for fd, _ in poll.poll(1000):
+                poll.unregister(fd)
+                mid = pending.pop(fd)
+                r = members[mid].recv(68, 1)
+                errors[r.error_code] = errors.get(r.error_code, 0) + 1
+                if r.error_code == 0:
+                    owned = state.get(mid, (0, []))[1] if r.assignment is None else [
+                        TopicPartitions(topic_id=t.topic_id, partitions=list(t.partitions))
+                        for t in r.assignment.topic_partitions]
+                    state[mid] = (r.member_epoch, owned)
+        return round(time.monotonic() - t0, 2), round(b.cpu_s() - cpu0, 2), errors
+
+    pinger = Pinger(b.bootstrap)
+    pinger.start()
+    join_s, join_cpu, join_err = phase(lambda mid: Hb(
+        group_id=gid, member_id=mid, member_epoch=0, rebalance_timeout_ms=60000, subscribed_topic_names=[topic],
+        topic_partitions=[]))
+    time.sleep(1.1)  # Kafka's group.consumer.assignment.interval.ms (1000) is over
+    hb_s, hb_cpu, hb_err = phase(lambda mid: Hb(group_id=gid, member_id=mid, member_epoch=state[mid][0],
+                                                topic_partitions=state[mid][1]))
+    leave_s, leave_cpu, leave_err = phase(lambda mid: Hb(group_id=gid, member_id=mid, member_epoch=-1))
+    for conn in members.values():
+        conn.close()
+    return {"members": n, "join_s": join_s, "join_cpu_s": join_cpu, "rebalance_s": hb_s, "rebalance_cpu_s": hb_cpu,
+            "leave_s": leave_s, "leave_cpu_s": leave_cpu,
+            "errors": {k: join_err.get(k, 0) + hb_err.get(k, 0) + leave_err.get(k, 0)
+                       for k in {*join_err, *hb_err, *leave_err} if k},
+            **pinger.finish()}
+
+
 SCENARIOS = {"storm": storm, "frames": frames, "lazy": lazy, "create": create_fairness, "refuse": refusals,
-             "group": group}
+             "group": group, "group848": group848}
 
 
 def table(name: str, rows: list[dict]) -> str:
@@ -338,7 +402,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--brokers", default="odradek,kafka")
     ap.add_argument("--only", default=",".join(SCENARIOS))
     ap.add_argument("--storm", type=int, default=2000, help="connections of the storm scenario")
-    ap.add_argument("--members", type=int, default=10000, help="members of the group scenario")
+    ap.add_argument("--members", type=int, default=10000, help="members of the group and group848 scenarios")
     ap.add_argument("--refusals", type=int, default=10, help="refused CreateTopics of the refuse scenario")
     ap.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON to FILE")
     ap.add_argument("--loop-blocks", type=float, default=None, metavar="MS",
@@ -364,7 +428,7 @@ def main(argv: list[str]) -> int:
                     with blocks:
                         if name == "storm":
                             got = fn(b, args.storm)
-                        elif name == "group":
+                        elif name in ("group", "group848"):
                             got = fn(b, args.members)
                         elif name == "refuse":
                             got = fn(b, args.refusals)
