@@ -324,14 +324,16 @@ def read_to_end(bootstrap: str, topic: str, partitions: int = 1, isolation: str 
     consumer sees it (the LSO under read_committed, the high watermark else), and at least
     ``expect`` values in all: the end may lag a commit a moment (markers are written after EndTxn
     is answered). Waits on those conditions, not on a quiet spell; fails after ``timeout`` s with
-    what it read."""
+    what it read. A partition's end shows only in the answer to a fetch at the end, which the broker
+    holds for fetch.wait.max.ms when nothing new comes (librdkafka's 500 ms, a wait in every call):
+    100 ms here."""
     import uuid
 
     from confluent_kafka import Consumer, KafkaError, TopicPartition
 
     c = Consumer({"bootstrap.servers": bootstrap, "group.id": f"reader-{uuid.uuid4().hex[:8]}",
                   "isolation.level": isolation, "enable.auto.commit": False,
-                  "auto.offset.reset": "earliest", "enable.partition.eof": True})
+                  "auto.offset.reset": "earliest", "enable.partition.eof": True, "fetch.wait.max.ms": 100})
     c.assign([TopicPartition(topic, p, 0) for p in range(partitions)])
     out: dict[int, list[str]] = {p: [] for p in range(partitions)}
     at_end: set[int] = set()
