@@ -237,7 +237,7 @@ def read_partitions(bootstrap: str, topic: str, partitions: int,
         got: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(partitions)}
 
         def done():
-            for m in c.consume(500, 0.5):
+            for m in c.consume(500, 0.1):  # (a call waits its whole timeout for the last records)
                 if m.error() is None:
                     got[m.partition()].append((m.offset(), m.value()))
             return all((got[p][-1][0] + 1 if got[p] else 0) >= ends[p] for p in got)

@@ -107,7 +107,7 @@ def _read_all(bootstrap: str, topic: str, ends: dict[int, int]) -> dict[int, lis
 
         def done():  # reads on while records come (wait_for pauses 0.1 s between its calls)
             while True:
-                msgs = c.consume(500, 0.5)
+                msgs = c.consume(500, 0.1)  # (a call waits its whole timeout for the last records)
                 for m in msgs:
                     if m.error() is None:
                         got[m.partition()].append((m.offset(), m.value()))

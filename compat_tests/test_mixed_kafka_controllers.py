@@ -142,7 +142,7 @@ class Load:
             read: dict[int, list[tuple[int, bytes]]] = {p: [] for p in range(self.partitions)}
 
             def all_read():
-                for m in consumer.consume(500, 1):
+                for m in consumer.consume(500, 0.2):  # (a call waits its whole timeout for the last records)
                     if m.error() is None:
                         read[m.partition()].append((m.offset(), m.value()))
                 return sum(map(len, read.values())) >= self.sent
