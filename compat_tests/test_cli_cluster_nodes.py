@@ -27,8 +27,12 @@ def _alive(pid: int) -> bool:
 def test_a_node_killed_is_reported_the_others_keep_running_and_restart_brings_it_back(tmp_path):
     base = free_base(1, 1)
     env = dict(os.environ, PYTHONPATH=str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # the killed broker's new process registers once its old session has lapsed (as with Kafka): 3 s here,
+    # not Kafka's 9 s (every wait below is on a condition, so a broker fenced for a late heartbeat on a
+    # loaded machine is waited out too)
+    session = ["--override", "broker.session.timeout.ms=3000", "--override", "broker.heartbeat.interval.ms=500"]
     proc = subprocess.Popen([sys.executable, "-m", "odradek", "cluster", "--controllers", "1", "--brokers", "1",
-                             "--base-port", str(base), "--data-dir", str(tmp_path)], stdin=subprocess.PIPE,
+                             "--base-port", str(base), "--data-dir", str(tmp_path), *session], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=str(REPO))
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
