@@ -420,9 +420,10 @@ class ConsumerProtocol:
         gid, topics = hb.group_id, self.coord.topics
         regexes = dict(g.resolved_regexes)
         used = set(g.members.counts_with("regex_counts", hb.removed, (hb.updated,)))
-        hb.sig = frozenset(topics)
+        hb.sig = self.coord.topic_names()
+        topics_changed = self._topics_sig is not hb.sig and self._topics_sig != hb.sig
         for regex in sorted(used):
-            if regex not in regexes or self._topics_sig != hb.sig:
+            if regex not in regexes or topics_changed:
                 resolved = self._resolve(regex, hb.describable)
                 old = regexes.get(regex)
                 if old is None or old[0] != resolved:
@@ -463,16 +464,19 @@ class ConsumerProtocol:
                 del members[hb.replaced.member_id]
                 target[member_id] = hb.target
             members[member_id] = hb.updated
+            topics = self.coord.topics
             ids_of: dict = {}  # the topic ids of each distinct subscription (most members share one)
+            wanted: set = set()  # the names subscribed (that exist)
             subs = {}
             for mid, m in members.items():
                 key = (tuple(m.subscribed_topic_names), m.subscribed_topic_regex)
                 ids = ids_of.get(key)
                 if ids is None:
-                    ids = ids_of[key] = frozenset(self._topic_ids(_member_names(m, hb.regexes)))
+                    names = {n for n in _member_names(m, hb.regexes) if n in topics}
+                    wanted |= names
+                    ids = ids_of[key] = frozenset(topics[n][0] for n in names)
                 subs[mid] = ids
-            wanted = set().union(*ids_of.values())
-            topic_meta = {tid: (name, n) for name, (tid, n) in self.coord.topics.items() if tid in wanted}
+            topic_meta = {topics[name][0]: (name, topics[name][1]) for name in wanted}
             counts = g.members.counts_with("assignor_counts", hb.removed, (hb.updated,))
             assignor_name = preferred_assignor(counts, self.config.default_assignor)
             self.assignor_runs += 1

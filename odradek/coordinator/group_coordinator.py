@@ -134,6 +134,7 @@ class GroupCoordinator:
         self.new_member_id = new_member_id or (lambda prefix: f"{prefix}-{self.new_uuid()}")
         self.group_overrides = group_overrides or (lambda group_id: {})
         self.topics: dict = {}  # last {name: (topic_id, partitions)} seen from the metadata image
+        self._topic_names: tuple = (None, frozenset())  # (the topics table, its names)
         self._now = now_ms
         self._replay = replay
         self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
@@ -227,6 +228,13 @@ class GroupCoordinator:
     def update_topics(self, topics: dict) -> None:
         """{name: (topic_id bytes, partition count)} of the current metadata image."""
         self.topics = topics
+
+    def topic_names(self) -> frozenset:
+        """The names of ``topics``, made once per topics table (the handlers pass the same table
+        while the metadata image's topics do not change)."""
+        if self._topic_names[0] is not self.topics:
+            self._topic_names = (self.topics, frozenset(self.topics))
+        return self._topic_names[1]
 
     # ------------------------------------------------------------------ classic protocol
 
