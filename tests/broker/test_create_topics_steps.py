@@ -167,6 +167,50 @@ def test_a_large_delete_is_made_in_steps_with_the_single_write_answer(tmp_path):
 
 
 
+def test_the_principal_s_rights_on_a_large_delete_are_found_in_steps(tmp_path):
+    """With an authorizer (and no DELETE on the cluster), DESCRIBE and DELETE on each topic of a large
+    DeleteTopics are checked CHECK_STEP names a step, then the topics are deleted in steps: refused
+    ones first (TOPIC_AUTHORIZATION_FAILED), then the unknown, then the deletions."""
+    from dataclasses import replace
+
+    from odradek.api_handlers import create_acls, delete_topics
+    from odradek.api_handlers.context import RequestContext
+    from odradek.controller import acls as A
+    from odradek.security.authorizer import StandardAuthorizer
+    from odradek.wire.messages.create_acls_request import AclCreation, CreateAclsRequest
+    from odradek.wire.messages.delete_topics_request import DeleteTopicsRequest, DeleteTopicState
+
+    b = start_broker(tmp_path)
+    try:
+        existing = [f"ok{i}" for i in range(60)] + ["see1", "hidden"]
+        resp, _ = _drive(b, call(b, "create_topics", CreateTopicsRequest(
+            topics=[_topic(n, 1) for n in existing], timeout_ms=1000), 7))
+        assert {t.error_code for t in resp.topics} == {0}
+        services = replace(b.services, authorizer=StandardAuthorizer(frozenset()))
+        admin = RequestContext(api_key=30, api_version=3, correlation_id=1, client_id="t", now_ms=b.clock_ms(),
+                               services=services, principal=None)
+        acl = [AclCreation(resource_type=A.TOPIC, resource_name=prefix, resource_pattern_type=A.PREFIXED,
+                           principal="User:bob", host="*", operation=op, permission_type=A.ALLOW)
+               for prefix, op in (("ok", A.DESCRIBE), ("ok", A.DELETE), ("see", A.DESCRIBE))]
+        assert {r.error_code for r in create_acls.handle(admin, CreateAclsRequest(creations=acl)).results} == {0}
+        unknown = [f"oknone{i}" for i in range(delete_topics.CHECK_STEP)]
+        names = existing[:60] + unknown + ["see1", "hidden"]
+        ctx = replace(admin, api_key=20, api_version=6, principal="User:bob")
+        resp = delete_topics.handle(ctx, DeleteTopicsRequest(topics=[DeleteTopicState(name=n) for n in names],
+                                                             timeout_ms=1000))
+        assert isinstance(resp, Stepped)
+        assert resp.step(b.clock_ms()) is None and resp.step(b.clock_ms()) is None  # the checks: two parts
+        assert set(b.controller.image.topics) >= set(existing)  # nothing deleted while checking
+        resp, _ = _drive(b, resp, 6)
+        got = [(t.name, t.error_code) for t in resp.responses]
+        assert got[:2] == [("see1", 29), ("hidden", 29)]  # TOPIC_AUTHORIZATION_FAILED
+        assert sorted(got[2:1002]) == sorted((n, 3) for n in unknown)  # UNKNOWN_TOPIC_OR_PARTITION
+        assert sorted(got[1002:]) == sorted((n, 0) for n in existing[:60])
+        assert set(b.controller.image.topics) & set(existing) == {"see1", "hidden"}
+    finally:
+        b.close()
+
+
 def test_metadata_auto_creating_many_topics_creates_them_in_steps(tmp_path):
     from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 
