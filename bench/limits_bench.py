@@ -278,20 +278,26 @@ def refusals(b, n: int = 10) -> dict:
             **pinger.finish()}
 
 
-def group(b, n: int = 10000) -> dict:
-    """N members join one classic group (JoinGroup v3 on N connections, answered together once
-    the group stabilises), then one LeaveGroup v3 removes them all and the connections close."""
+def find_coordinator(bootstrap: str, gid: str) -> None:
+    """FindCoordinator until it answers (the offsets topic is created on first use)."""
     from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
-    from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
-    from odradek.wire.messages.leave_group_request import LeaveGroupRequest, MemberIdentity
 
-    gid = "limits-bench-group"
-    c = Conn(b.bootstrap)
-    for _ in range(100):  # the offsets topic is created on first use
+    c = Conn(bootstrap)
+    for _ in range(100):
         if c.call(FindCoordinatorRequest(key=gid, key_type=0), 2).error_code == 0:
             break
         time.sleep(0.2)
     c.close()
+
+
+def group(b, n: int = 10000) -> dict:
+    """N members join one classic group (JoinGroup v3 on N connections, answered together once
+    the group stabilises), then one LeaveGroup v3 removes them all and the connections close."""
+    from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
+    from odradek.wire.messages.leave_group_request import LeaveGroupRequest, MemberIdentity
+
+    gid = "limits-bench-group"
+    find_coordinator(b.bootstrap, gid)
     before = settle_rss(b, b.bootstrap)
     pinger = Pinger(b.bootstrap)
     pinger.start()
@@ -332,16 +338,10 @@ def group848(b, n: int = 10000) -> dict:
     the assignment interval, then each leaves."""
     from odradek.wire.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest as Hb
     from odradek.wire.messages.consumer_group_heartbeat_request import TopicPartitions
-    from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
 
     gid, topic = "limits-bench-group848", "limits-bench-848"
     create(b.bootstrap, [topic], 64)
-    c = Conn(b.bootstrap)
-    for _ in range(100):  # the offsets topic is created on first use
-        if c.call(FindCoordinatorRequest(key=gid, key_type=0), 2).error_code == 0:
-            break
-        time.sleep(0.2)
-    c.close()
+    find_coordinator(b.bootstrap, gid)
     members = {f"member-{i:05d}-{os.urandom(4).hex()}": Conn(b.bootstrap, timeout=900) for i in range(n)}
     state: dict = {}  # member id -> (epoch, owned partitions)
 

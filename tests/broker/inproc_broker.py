@@ -16,12 +16,14 @@ class Clock:
         return self.now
 
 
-def start_broker(data_dir):
+def start_broker(data_dir, **overrides: str):
+    """``overrides``: more broker properties, by their names with dots as underscores."""
     from odradek.broker.broker import Broker
 
-    cfg = BrokerConfig.from_properties({"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(data_dir),
-                                        "offsets.topic.num.partitions": "2",
-                                        "transaction.state.log.num.partitions": "2"})
+    props = {"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(data_dir), "offsets.topic.num.partitions": "2",
+             "transaction.state.log.num.partitions": "2"}
+    props.update({name.replace("_", "."): value for name, value in overrides.items()})
+    cfg = BrokerConfig.from_properties(props)
     b = Broker(cfg, Clock(), lambda delay, fn: None)
     b.start()
     return b

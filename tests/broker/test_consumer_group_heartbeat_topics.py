@@ -3,55 +3,30 @@ topics reach the coordinator as one table per image (not one made per heartbeat:
 that was 73 ms a heartbeat, issue 27), and a new topic still reaches a regular expression."""
 from __future__ import annotations
 
-import importlib
-
 import pytest
 
-from odradek.api_handlers.context import RequestContext
-from odradek.config import BrokerConfig
+from inproc_broker import call, start_broker
 from odradek.wire.messages import consumer_group_heartbeat_request as hb
 from odradek.wire.messages import create_topics_request as ct
 from odradek.wire.messages import find_coordinator_request as fc
 
 
-class Clock:
-    def __init__(self):
-        self.now = 1_000_000
-
-    def __call__(self) -> int:
-        return self.now
-
-
 @pytest.fixture
 def broker(tmp_path):
-    from odradek.broker.broker import Broker
-
-    cfg = BrokerConfig.from_properties({"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(tmp_path),
-                                        "offsets.topic.num.partitions": "1",
-                                        "group.consumer.assignment.interval.ms": "0"})
-    b = Broker(cfg, Clock(), lambda delay, fn: None)
-    b.start()
+    b = start_broker(tmp_path, group_consumer_assignment_interval_ms="0")
     yield b
     b.close()
 
 
-def call(b, module: str, req, version: int | None = None):
-    mod = importlib.import_module(f"odradek.api_handlers.{module}")
-    ctx = RequestContext(api_key=mod.API_KEY, api_version=mod.MAX_VERSION if version is None else version,
-                         correlation_id=1, client_id="client", now_ms=b.clock_ms(), services=b.services,
-                         client_host="127.0.0.1")
-    return mod.handle(ctx, req)
-
-
 def create(b, name: str, partitions: int) -> None:
     r = call(b, "create_topics", ct.CreateTopicsRequest(topics=[ct.CreatableTopic(
-        name=name, num_partitions=partitions, replication_factor=1)], timeout_ms=1000))
+        name=name, num_partitions=partitions, replication_factor=1)], timeout_ms=1000), 7)
     assert r.topics[0].error_code == 0
 
 
 def heartbeat(b, member: str, epoch: int, **kw):
     req = hb.ConsumerGroupHeartbeatRequest(group_id="g", member_id=member, member_epoch=epoch, **kw)
-    r = call(b, "consumer_group_heartbeat", req)
+    r = call(b, "consumer_group_heartbeat", req, 1)
     assert r.error_code == 0, r
     return r
 
