@@ -132,9 +132,12 @@ def test_a_failed_log_dir_halts_its_broker_and_leadership_moves(disk, tmp_path, 
                              "auto.offset.reset": "earliest", "enable.auto.commit": False})
         consumer.subscribe([TOPIC])
         got = []
+
+        def read() -> bool:  # the first len(acked) records, as many a call as are there (one a call: 0.1 s each)
+            got.extend(m.value() for m in consumer.consume(len(acked) - len(got), 1) if m.error() is None)
+            return len(got) >= len(acked)
         try:
-            wait_for(lambda: (lambda m: (m is not None and m.error() is None and got.append(m.value()))
-                              or len(got) >= len(acked))(consumer.poll(1)), 120, "every acknowledged record")
+            wait_for(read, 120, "every acknowledged record")
         finally:
             consumer.close()
         assert got == acked
