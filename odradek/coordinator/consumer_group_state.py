@@ -29,6 +29,7 @@ MEMBER_STATE_NAMES = {STABLE: "STABLE", UNREVOKED_PARTITIONS: "UNREVOKED_PARTITI
                       UNRELEASED_PARTITIONS: "UNRELEASED_PARTITIONS", UNKNOWN: "UNKNOWN"}
 
 LEAVE_GROUP_MEMBER_EPOCH = -1
+INITIAL_GROUP_EPOCH = 1
 LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 
 
@@ -168,6 +169,10 @@ class ConsumerGroup(MemberEpochGroup):
     group_type: ClassVar[str] = CONSUMER
     # members: member_id -> ConsumerMember; target: member_id -> {topic_id: set(partitions)}
     members: ConsumerMembers = field(default_factory=ConsumerMembers)
+    # Kafka 4.3 (ModernGroup, TargetAssignmentMetadata.INITIAL): a new group is at epoch 1, its target
+    # assignment too, so the first member's join makes the group epoch 2
+    group_epoch: int = INITIAL_GROUP_EPOCH
+    assignment_epoch: int = INITIAL_GROUP_EPOCH
     assignment_timestamp_ms: int = 0  # when the target assignment was last computed (0: not known)
     static_members: dict = field(default_factory=dict)  # instance_id -> member_id
     resolved_regexes: dict = field(default_factory=dict)  # regex -> (frozenset(topic names), version)

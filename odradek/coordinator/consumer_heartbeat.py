@@ -29,6 +29,7 @@ from . import consumer_group_records as crec
 from . import member_protocol as mp
 from . import group_records as rec
 from .consumer_group_state import (
+    INITIAL_GROUP_EPOCH,
     LEAVE_GROUP_MEMBER_EPOCH,
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
     MEMBER_STATE_NAMES,
@@ -302,7 +303,7 @@ class ConsumerProtocol:
         return g
 
     def _drop_if_new_and_empty(self, g: ConsumerGroup) -> None:
-        if not g.members and g.group_epoch == 0 and not g.offsets:
+        if not g.members and g.group_epoch == INITIAL_GROUP_EPOCH and not g.offsets:
             if self.coord.groups.get(g.group_id) is g:
                 del self.coord.groups[g.group_id]
 

@@ -71,13 +71,13 @@ def count(r):
 def test_first_member_gets_everything():
     h = H()
     r = h.hb("m1", 0)
-    assert r.error is E.NONE and r.member_epoch == 1 and r.heartbeat_interval_ms == 5000
+    assert r.error is E.NONE and r.member_epoch == 2 and r.heartbeat_interval_ms == 5000
     assert r.assignment == {A: [0, 1, 2, 3]}
     g = h.group()
-    assert g.group_epoch == 1 and g.assignment_epoch == 1 and g.state == "Stable"
+    assert g.group_epoch == 2 and g.assignment_epoch == 2 and g.state == "Stable"
     # a steady heartbeat changes nothing and carries no assignment
-    r = h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
-    assert r.member_epoch == 1 and r.assignment is None
+    r = h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
+    assert r.member_epoch == 2 and r.assignment is None
 
 
 def test_new_member_triggers_revocation_then_assignment():
@@ -85,23 +85,23 @@ def test_new_member_triggers_revocation_then_assignment():
     h.hb("m1", 0)
     r2 = h.hb("m2", 0)
     # m2 joins at epoch 2 but its partitions are still owned by m1: nothing yet
-    assert r2.member_epoch == 2 and r2.assignment == {}
+    assert r2.member_epoch == 3 and r2.assignment == {}
     assert h.group().members["m2"].state == UNRELEASED_PARTITIONS
     assert h.group().state == "Reconciling"
     # m1 is asked to revoke two partitions, keeping its epoch
-    r1 = h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
-    assert r1.member_epoch == 1 and count(r1) == 2
+    r1 = h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
+    assert r1.member_epoch == 2 and count(r1) == 2
     assert h.group().members["m1"].state == UNREVOKED_PARTITIONS
     kept = r1.assignment[A]
     # still owning the revoked partitions: no progress
-    r1b = h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
-    assert r1b.member_epoch == 1
+    r1b = h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
+    assert r1b.member_epoch == 2
     # revoked: m1 moves to epoch 2
-    r1 = h.hb("m1", 1, owned=[(A, kept)])
-    assert r1.member_epoch == 2 and h.group().members["m1"].state == STABLE
+    r1 = h.hb("m1", 2, owned=[(A, kept)])
+    assert r1.member_epoch == 3 and h.group().members["m1"].state == STABLE
     # and m2 now gets the released partitions
-    r2 = h.hb("m2", 2, owned=[])
-    assert r2.member_epoch == 2 and sorted(r2.assignment[A]) == sorted(set(range(4)) - set(kept))
+    r2 = h.hb("m2", 3, owned=[])
+    assert r2.member_epoch == 3 and sorted(r2.assignment[A]) == sorted(set(range(4)) - set(kept))
     assert h.group().state == "Stable"
 
 
@@ -127,14 +127,14 @@ def test_leave_rebalances_the_rest():
     h = H()
     h.hb("m1", 0)
     h.hb("m2", 0)
-    r1 = h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
-    h.hb("m1", 1, owned=owned_of(r1))
-    h.hb("m2", 2, owned=[])
+    r1 = h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
+    h.hb("m1", 2, owned=owned_of(r1))
+    h.hb("m2", 3, owned=[])
     r = h.hb("m1", -1)
     assert r.member_epoch == -1 and "m1" not in h.group().members
     assert h.group().state == "Assigning"
-    r2 = h.hb("m2", 2, owned=[(A, h.group().members["m2"].assigned_sets()[A])])
-    assert r2.member_epoch == 3 and r2.assignment == {A: [0, 1, 2, 3]}
+    r2 = h.hb("m2", 3, owned=[(A, h.group().members["m2"].assigned_sets()[A])])
+    assert r2.member_epoch == 4 and r2.assignment == {A: [0, 1, 2, 3]}
 
 
 def test_session_expiry_fences_member():
@@ -154,10 +154,10 @@ def test_rebalance_timeout_fences_member_that_does_not_revoke():
     h = H()
     h.hb("m1", 0, rebalance=10_000)
     h.hb("m2", 0)
-    h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
+    h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
     assert h.group().members["m1"].state == UNREVOKED_PARTITIONS
     h.advance(5000)
-    h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])  # heartbeats do not extend the rebalance timeout
+    h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])  # heartbeats do not extend the rebalance timeout
     h.advance(5001)
     assert "m1" not in h.group().members
 
@@ -166,9 +166,9 @@ def test_static_member_restart_keeps_assignment():
     h = H()
     h.hb("s1", 0, instance="i1")
     h.hb("s2", 0, instance="i2")
-    r = h.hb("s1", 1, instance="i1", owned=[(A, [0, 1, 2, 3])])
-    h.hb("s1", 1, instance="i1", owned=owned_of(r))
-    h.hb("s2", 2, instance="i2", owned=[])
+    r = h.hb("s1", 2, instance="i1", owned=[(A, [0, 1, 2, 3])])
+    h.hb("s1", 2, instance="i1", owned=owned_of(r))
+    h.hb("s2", 3, instance="i2", owned=[])
     before = h.group().members["s1"].assigned_sets()
     epoch = h.group().group_epoch
     # a new incarnation while the old one is not released
@@ -179,7 +179,7 @@ def test_static_member_restart_keeps_assignment():
     assert r.error is E.NONE and r.member_epoch == epoch
     assert {A: set(r.assignment[A])} == before
     assert "s1" not in h.group().members and h.group().group_epoch == epoch
-    assert h.hb("s1", 2, instance="i1", owned=[]).error is E.FENCED_INSTANCE_ID
+    assert h.hb("s1", 3, instance="i1", owned=[]).error is E.FENCED_INSTANCE_ID
 
 
 def test_static_member_gone_for_longer_than_session_is_removed():
@@ -198,8 +198,8 @@ def test_regex_subscription_and_new_topic():
     # a new matching topic shows up in the metadata: the group rebalances on the next heartbeat
     C = b"C" * 16
     h.topics["orders-2"] = (C, 1)
-    r = h.hb("m1", 1, owned=[(A, [0, 1])])
-    assert r.member_epoch == 2 and r.assignment == {A: [0, 1], C: [0]}
+    r = h.hb("m1", 2, owned=[(A, [0, 1])])
+    assert r.member_epoch == 3 and r.assignment == {A: [0, 1], C: [0]}
 
 
 def test_regex_matches_only_topics_the_principal_may_describe():
@@ -222,8 +222,8 @@ def test_new_partitions_trigger_reassignment():
     h = H()
     h.hb("m1", 0)
     h.topics["a"] = (A, 6)
-    r = h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
-    assert r.member_epoch == 2 and r.assignment == {A: [0, 1, 2, 3, 4, 5]}
+    r = h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
+    assert r.member_epoch == 3 and r.assignment == {A: [0, 1, 2, 3, 4, 5]}
 
 
 def test_range_assignor_and_max_size():
@@ -239,20 +239,20 @@ def test_offset_commit_member_epochs():
     h = H()
     h.hb("m1", 0)
     c = h.c
-    assert c.commit_offsets("g", 1, "m1", None, {("a", 0): (5, -1, "")}, h.now, api_version=9) == {("a", 0): E.NONE}
-    assert c.commit_offsets("g", 2, "m1", None, {("a", 0): (5, -1, "")}, h.now, api_version=9) == \
+    assert c.commit_offsets("g", 2, "m1", None, {("a", 0): (5, -1, "")}, h.now, api_version=9) == {("a", 0): E.NONE}
+    assert c.commit_offsets("g", 3, "m1", None, {("a", 0): (5, -1, "")}, h.now, api_version=9) == \
         {("a", 0): E.STALE_MEMBER_EPOCH}
-    assert c.commit_offsets("g", 1, "mx", None, {("a", 0): (5, -1, "")}, h.now, api_version=9) == \
+    assert c.commit_offsets("g", 2, "mx", None, {("a", 0): (5, -1, "")}, h.now, api_version=9) == \
         {("a", 0): E.UNKNOWN_MEMBER_ID}
-    assert c.commit_offsets("g", 1, "m1", None, {("a", 0): (5, -1, "")}, h.now, api_version=8) == \
+    assert c.commit_offsets("g", 2, "m1", None, {("a", 0): (5, -1, "")}, h.now, api_version=8) == \
         {("a", 0): E.UNSUPPORTED_VERSION}
-    # m2 joins (epoch 2); m1 is still at epoch 1 and may commit what it holds since epoch 1 (KIP-1251)
+    # m2 joins (epoch 3); m1 is still at epoch 2 and may commit what it holds since epoch 2 (KIP-1251)
     h.hb("m2", 0)
-    h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
-    assert c.commit_offsets("g", 1, "m1", None, {("a", 1): (7, -1, "")}, h.now, api_version=9) == {("a", 1): E.NONE}
+    h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
+    assert c.commit_offsets("g", 2, "m1", None, {("a", 1): (7, -1, "")}, h.now, api_version=9) == {("a", 1): E.NONE}
     assert c.fetch_offsets("g", [("a", 0), ("a", 1)])[1][("a", 1)].offset == 7
-    assert c.validate_offset_fetch("g", "m1", 1) is E.NONE
-    assert c.validate_offset_fetch("g", "m1", 3) is E.STALE_MEMBER_EPOCH
+    assert c.validate_offset_fetch("g", "m1", 2) is E.NONE
+    assert c.validate_offset_fetch("g", "m1", 4) is E.STALE_MEMBER_EPOCH
     assert c.validate_offset_fetch("g", None, -1) is E.NONE
 
 
@@ -265,22 +265,22 @@ def test_offset_commit_of_a_partition_given_up():
     h = H()
     h.hb("m1", 0)
     c = h.c
-    h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
+    h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
     h.hb("m2", 0)
-    r = h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
+    r = h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
     kept = sorted(r.assignment[A])
     gone = sorted(set(range(4)) - set(kept))
-    assert gone and r.member_epoch == 1
-    r = h.hb("m1", 1, owned=[(A, kept)])
-    assert r.member_epoch == 2
+    assert gone and r.member_epoch == 2
+    r = h.hb("m1", 2, owned=[(A, kept)])
+    assert r.member_epoch == 3
 
     def commit(epoch, p):
         return c.commit_offsets("g", epoch, "m1", None, {("a", p): (5, -1, "")}, h.now, api_version=9)[("a", p)]
 
-    assert commit(1, gone[0]) is E.STALE_MEMBER_EPOCH
-    assert commit(2, gone[0]) is E.NONE
-    assert commit(1, kept[0]) is E.NONE
-    assert commit(3, kept[0]) is E.STALE_MEMBER_EPOCH
+    assert commit(2, gone[0]) is E.STALE_MEMBER_EPOCH
+    assert commit(3, gone[0]) is E.NONE
+    assert commit(2, kept[0]) is E.NONE
+    assert commit(4, kept[0]) is E.STALE_MEMBER_EPOCH
 
 
 def test_group_types_do_not_mix():
@@ -315,8 +315,8 @@ def test_persistence_and_reload():
     h = H()
     h.hb("m1", 0, regex=None)
     h.hb("m2", 0, instance="i2")
-    r1 = h.hb("m1", 1, owned=[(A, [0, 1, 2, 3])])
-    h.c.commit_offsets("g", 1, "m1", None, {("a", 0): (9, -1, "x")}, h.now, api_version=9)
+    r1 = h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
+    h.c.commit_offsets("g", 2, "m1", None, {("a", 0): (9, -1, "x")}, h.now, api_version=9)
     h.hb("r", 0, gid="rg", topics=None, regex="a|b")
     g = h.group()
     snapshot = {mid: (m.member_epoch, m.previous_member_epoch, m.state, m.assigned, m.pending_revocation,
@@ -336,8 +336,8 @@ def test_persistence_and_reload():
     assert g2.offsets[("a", 0)].offset == 9
     assert h2.group("rg").resolved_regexes["a|b"][0] == frozenset({"a"})
     # reconciliation continues after the reload
-    r = h2.hb("m1", 1, owned=owned_of(r1))
-    assert r.member_epoch == 2
+    r = h2.hb("m1", 2, owned=owned_of(r1))
+    assert r.member_epoch == 3
     # deletion leaves nothing behind
     h2.hb("r", -1, gid="rg")
     assert h2.c.delete_groups(["rg"], h2.now) == {"rg": E.NONE}

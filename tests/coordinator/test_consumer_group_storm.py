@@ -73,7 +73,7 @@ def _storm(n, step_ms, **ccfg):
 def test_a_join_storm_runs_the_assignor_once_per_interval_and_walks_the_group_only_then():
     c, walked = _storm(2_000, 1)  # 2,000 joins over 2 s: the default interval is 1 s
     g = c.consumer_groups["g"]
-    assert len(g.members) == 2_000 and g.group_epoch == 2_000
+    assert len(g.members) == 2_000 and g.group_epoch == 2_001  # a new group is at epoch 1 (Kafka 4.3)
     assert c.consumer.assignor_runs == 2  # the first join's, then one a second later
     assert walked <= 2 * 2_000, walked  # the assignor's pass; a join itself walks nobody
     small, small_walked = _storm(200, 10)
@@ -94,27 +94,27 @@ def test_joins_within_the_interval_wait_for_the_next_target_assignment():
     c = _coordinator()
     topics = {"t": (T, 4)}
     r1 = _join(c, "m1", START, topics)
-    assert r1.member_epoch == 1 and r1.assignment == {T: [0, 1, 2, 3]}
+    assert r1.member_epoch == 2 and r1.assignment == {T: [0, 1, 2, 3]}  # a new group is at epoch 1
     r2 = _join(c, "m2", START + 400, topics)
     g = c.consumer_groups["g"]
-    assert (g.group_epoch, g.assignment_epoch, g.state) == (2, 1, "Assigning")
-    assert r2.member_epoch == 1 and r2.assignment == {}
+    assert (g.group_epoch, g.assignment_epoch, g.state) == (3, 2, "Assigning")
+    assert r2.member_epoch == 2 and r2.assignment == {}
 
     def hb(mid, epoch, owned, now):
         return c.consumer_group_heartbeat(HeartbeatRequest(group_id="g", member_id=mid, member_epoch=epoch,
                                                            owned=owned), now, topics)
 
-    r1 = hb("m1", 1, [(T, [0, 1, 2, 3])], START + 999)
-    assert r1.member_epoch == 1 and r1.assignment is None and g.assignment_epoch == 1
-    # the interval is over: the next heartbeat computes epoch 2's target; m1 revokes half
-    r1 = hb("m1", 1, [(T, [0, 1, 2, 3])], START + 1000)
-    assert g.assignment_epoch == 2 and c.consumer.assignor_runs == 2
+    r1 = hb("m1", 2, [(T, [0, 1, 2, 3])], START + 999)
+    assert r1.member_epoch == 2 and r1.assignment is None and g.assignment_epoch == 2
+    # the interval is over: the next heartbeat computes epoch 3's target; m1 revokes half
+    r1 = hb("m1", 2, [(T, [0, 1, 2, 3])], START + 1000)
+    assert g.assignment_epoch == 3 and c.consumer.assignor_runs == 2
     kept = r1.assignment[T]
-    assert r1.member_epoch == 1 and len(kept) == 2
-    r1 = hb("m1", 1, [(T, kept)], START + 1001)
-    assert r1.member_epoch == 2
-    r2 = hb("m2", 1, [], START + 1002)
-    assert r2.member_epoch == 2 and sorted(r2.assignment[T] + kept) == [0, 1, 2, 3]
+    assert r1.member_epoch == 2 and len(kept) == 2
+    r1 = hb("m1", 2, [(T, kept)], START + 1001)
+    assert r1.member_epoch == 3
+    r2 = hb("m2", 2, [], START + 1002)
+    assert r2.member_epoch == 3 and sorted(r2.assignment[T] + kept) == [0, 1, 2, 3]
     assert g.state == "Stable" and c.consumer.assignor_runs == 2
 
 
@@ -128,9 +128,9 @@ def test_the_interval_counts_from_the_last_assignment_after_a_reload():
     again.load_all(START + 100)
     assert again.consumer_groups["g"].assignment_timestamp_ms == START
     r = _join(again, "m2", START + 500, topics)
-    assert r.member_epoch == 1 and again.consumer.assignor_runs == 0
+    assert r.member_epoch == 2 and again.consumer.assignor_runs == 0
     r = _join(again, "m3", START + 1000, topics)
-    assert r.member_epoch == 3 and again.consumer.assignor_runs == 1
+    assert r.member_epoch == 4 and again.consumer.assignor_runs == 1
 
 
 def _recount(g) -> dict:

@@ -76,7 +76,7 @@ def test_a_commit_whose_records_cannot_be_written_is_answered_unknown_server_err
     c = coordinator(log)
     assert consumer_join(c, "cg").error is E.NONE
     log.fail = True
-    res = c.commit_offsets("cg", 1, "m1", None, {("a", 0): (5, -1, "")}, 1000, api_version=9)
+    res = c.commit_offsets("cg", 2, "m1", None, {("a", 0): (5, -1, "")}, 1000, api_version=9)
     assert res == {("a", 0): E.UNKNOWN_SERVER_ERROR} and c.committed("cg") == {}
     r = consumer_join(c, "cg", member="m2")
     assert r.error is E.UNKNOWN_SERVER_ERROR and list(c.groups["cg"].members) == ["m1"]

@@ -139,7 +139,7 @@ def test_txn_offset_commit_checks_a_consumer_group_members_epoch_per_partition()
         group_id="g", member_id="m1", member_epoch=0, instance_id=None, rebalance_timeout_ms=30000,
         subscribed_topic_names=["t"], subscribed_topic_regex=None, server_assignor=None, owned=[]),
         1, {"t": (bytes(16), 2)})
-    assert joined.member_epoch == 1
+    assert joined.member_epoch == 2  # a new group is at epoch 1, the first join makes it 2 (Kafka 4.3)
     pid, ep = init(b, "x")
 
     def commit(epoch):
@@ -150,6 +150,6 @@ def test_txn_offset_commit_checks_a_consumer_group_members_epoch_per_partition()
                                                 committed_metadata="")])]), 5)
         return [p.error_code for t in r.topics for p in t.partitions]
 
-    assert commit(0) == [E.STALE_MEMBER_EPOCH]
-    assert commit(2) == [E.STALE_MEMBER_EPOCH]
-    assert commit(1) == [E.NONE]
+    assert commit(1) == [E.STALE_MEMBER_EPOCH]
+    assert commit(3) == [E.STALE_MEMBER_EPOCH]
+    assert commit(2) == [E.NONE]
