@@ -40,9 +40,13 @@ pytestmark = pytest.mark.timeout(900)
 
 @pytest.fixture(scope="module")
 def cluster(request, tmp_path_factory):
+    # a new member gets the share-partitions of this cluster's topics at its second heartbeat (they are
+    # assigned once their share state is initialized): every 1 s here instead of Kafka's 5 s (the minimum
+    # lowered with it, as Kafka requires)
     props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1",
              "share.coordinator.state.topic.replication.factor": "3",
-             "share.coordinator.state.topic.num.partitions": "1", "min.insync.replicas": "2"}
+             "share.coordinator.state.topic.num.partitions": "1", "min.insync.replicas": "2",
+             "group.share.min.heartbeat.interval.ms": "1000", "group.share.heartbeat.interval.ms": "1000"}
     with running_cluster(tmp_path_factory.mktemp("share-failover"), request.config, props=props) as c:
         yield c
 
