@@ -218,6 +218,12 @@ class Decisions:
         overrides = dict(t.configs) if t is not None else {}
         return C.effective_topic_config(overrides, self._layers())
 
+    def topic_config_value(self, name: str, key: str) -> str | None:
+        """One effective config of a topic, resolved alone (topic_config resolves them all)."""
+        t = self.image.topics.get(name)
+        return C.resolve_topic_config(C.TOPIC_CONFIGS[key], dict(t.configs) if t is not None else {},
+                                      self._layers()).value
+
     def topic_config_views(self, overrides: dict[str, str], synonyms: bool = False, layers=None) -> list[ConfigView]:
         if layers is None:
             layers = self._layers()
@@ -695,7 +701,7 @@ class Decisions:
                                 f"Can't {_OP_NAME[op]} to key {k} because its type is not LIST.")
                 base = current.get(k)
                 if base is None:
-                    base = (self.topic_config(name).get(k) if rtype == TOPIC else C.broker_default(k)) or ""
+                    base = (self.topic_config_value(name, k) if rtype == TOPIC else C.broker_default(k)) or ""
                 items = [p.strip() for p in base.split(",") if p.strip()]
                 given = [p.strip() for p in v.split(",") if p.strip()]
                 if op == OP_APPEND:
@@ -784,7 +790,7 @@ class Decisions:
         ] + list(extra), None)
 
     def replication(self) -> ReplicationControl:
-        return ReplicationControl(self.image, self.topic_config)
+        return ReplicationControl(self.image, self.topic_config_value)
 
     def register_broker(self, reg: BrokerRegistration, epoch: int, unfence: bool = False,
                         has_valid_session: bool = False) -> ControllerResult[int]:
@@ -914,7 +920,7 @@ class Decisions:
         gone = [d for d in b.log_dirs if d in set(offline_log_dirs)]
         if not gone:
             return []
-        rc = ReplicationControl(then(self.image, before), self.topic_config)
+        rc = ReplicationControl(then(self.image, before), self.topic_config_value)
         parts = [(t, p) for t in rc.image.topics.values() for p in t.partitions.values()
                  if b.node_id in p.replicas and directories.current(p)[p.replicas.index(b.node_id)] in gone]
         return rc.leader_and_isr_updates(parts, remove=b.node_id) + [BrokerRegistrationChangeRecord(
@@ -1021,7 +1027,7 @@ class Decisions:
                                          f"Broker ID {broker_id} is not currently registered"))
         rc = self.replication()
         records = rc.leader_and_isr_updates(list(rc.in_isr(broker_id)), remove=broker_id)
-        rest = ReplicationControl(then(self.image, records), self.topic_config)
+        rest = ReplicationControl(then(self.image, records), self.topic_config_value)
         records += rest.leader_and_isr_updates(list(rest.in_elr(broker_id)), remove=broker_id)
         return ControllerResult(records + [UnregisterBrokerRecord(broker_id=broker_id, broker_epoch=b.epoch)], None)
 

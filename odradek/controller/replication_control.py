@@ -7,7 +7,7 @@ image -> PartitionChangeRecords (controller/partition_change.py builds each one)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator
 
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
@@ -65,7 +65,8 @@ class ElectionResult:
 
 
 class ReplicationControl:
-    def __init__(self, image: MetadataImage, topic_config: Callable[[str], Mapping[str, str]]):
+    def __init__(self, image: MetadataImage, topic_config: Callable[[str, str], str | None]):
+        """``topic_config(topic, name)``: the topic's effective config ``name``."""
         self.image = image
         self._topic_config = topic_config
 
@@ -81,14 +82,14 @@ class ReplicationControl:
     def min_isr(self, t: TopicImage) -> int:
         """The topic's min.insync.replicas, at most its replication factor (as Kafka)."""
         try:
-            configured = int(self._topic_config(t.name).get("min.insync.replicas", "1"))
+            configured = int(self._topic_config(t.name, "min.insync.replicas"))
         except ValueError:
             configured = 1
         first = t.partitions.get(0) or next(iter(t.partitions.values()), None)
         return min(configured, len(first.replicas)) if first is not None else configured
 
     def unclean_enabled(self, t: TopicImage) -> bool:
-        return self._topic_config(t.name).get("unclean.leader.election.enable", "false").strip().lower() == "true"
+        return self._topic_config(t.name, "unclean.leader.election.enable").strip().lower() == "true"
 
     def change(self, t: TopicImage, p: PartitionImage, acceptable: Callable[[int], bool] | None = None,
                **targets) -> PartitionChange:

@@ -9,6 +9,7 @@ it can also fail writes as a full disk (ENOSPC) or a failing one (EIO) does.
 from __future__ import annotations
 
 import errno
+import functools
 import os
 import posixpath
 import random
@@ -383,6 +384,14 @@ class FaultyFile:
         return None
 
 
+@functools.lru_cache(maxsize=1 << 14)
+def _normalized(path: str) -> tuple[str, str]:
+    """A path's normal form and its parent directory (the simulations that use the in-memory file
+    system ask for the same few paths again and again)."""
+    path = posixpath.normpath(path)
+    return path, posixpath.dirname(path)
+
+
 class FaultyFileSystem:
     """In-memory filesystem with crash injection.
 
@@ -504,12 +513,11 @@ class FaultyFileSystem:
 
     # FileSystem
     def _norm(self, path: str) -> str:
-        return posixpath.normpath(path)
+        return _normalized(path)[0]
 
     def open(self, path: str) -> FaultyFile:
         self._check()
-        path = self._norm(path)
-        parent = posixpath.dirname(path)
+        path, parent = _normalized(path)
         if parent not in self.dirs:
             raise FileNotFoundError(parent)
         inode = self.files.get(path)

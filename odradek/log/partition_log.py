@@ -16,7 +16,7 @@ import logging
 import posixpath
 import random
 import threading
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Protocol
@@ -158,13 +158,18 @@ def _durable_get(d: DurableFiles, name: str, default: bytes | None = None) -> by
 def _durable_with(d: DurableFiles, name: str, data: bytes | None, known: bool = True) -> DurableFiles:
     """``d`` with ``name`` holding ``data`` (``known`` False: with ``name`` unknown), shared with
     every log in that same state while it is small."""
-    items = [(d[i], d[i + 1]) for i in range(0, len(d), 2) if d[i] != name]
-    if known:
-        items.append((name, data))
-        items.sort(key=lambda kv: kv[0])
-    new = tuple(x for kv in items for x in kv)
-    if sum(len(v) for v in new[1::2] if v is not None) >= _SHARED_DURABLE_BELOW \
-            or any(v is not None and type(v) is not bytes for v in new[1::2]):
+    names = d[::2]
+    if name in names:  # (a new tuple by slices: every log's state write comes here)
+        i = 2 * names.index(name)
+        new = d[:i] + (name, data) + d[i + 2:] if known else d[:i] + d[i + 2:]
+    elif known:
+        i = 2 * bisect_left(names, name)
+        new = d[:i] + (name, data) + d[i:]
+    else:
+        new = d
+    values = new[1::2]
+    if sum(len(v) for v in values if v is not None) >= _SHARED_DURABLE_BELOW \
+            or any(v is not None and type(v) is not bytes for v in values):
         return new
     return _SHARED_DURABLE.get(new, lambda: new)
 # PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. In either case the file and

@@ -167,7 +167,7 @@ class RaftNode(ElectionMixin, ReplicationMixin):
     def has_ready(self) -> bool:
         return bool(
             self._msgs or self._qs_dirty or self._hw_dirty or self._new_snapshot
-            or self._snapshot_to_apply or self.log.unstable()
+            or self._snapshot_to_apply or (self.log.persisted_end < self.log.end_offset and self.log.unstable())
             or self.log.pending_truncate is not None or self.log.pending_delete_before is not None
             or self.applied < min(self.hw, self.log.persisted_end)
         )

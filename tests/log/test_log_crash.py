@@ -76,18 +76,35 @@ TOTAL = total_bytes()
 POINTS = sorted(set(range(0, TOTAL + 1, max(1, TOTAL // 150))) | {TOTAL - 1, 61, 62, 1})
 
 
+@pytest.fixture(scope="module")
+def crashes() -> dict:
+    """Each crashed run once for the restart modes (lost, torn, kept) that reboot it:
+    restart(mode, seed) leaves the crashed file system as it was."""
+    return {}
+
+
+def crashed(n: int, budget: int, cfg: LogConfig) -> tuple[FaultyFileSystem, list, list]:
+    """The file system the workload leaves when it crashes after `budget` bytes, what was flushed
+    and what was appended."""
+    fs = FaultyFileSystem(seed=n)
+    fs.makedirs("/data")
+    fs.crash_after_bytes = budget
+    durable, appended = [], []
+    try:
+        workload(fs, durable, appended, cfg)
+    except SimulatedCrash:
+        pass
+    return fs, durable, appended
+
+
 @pytest.mark.parametrize("cfg", [CFG, PREALLOCATED], ids=["plain", "preallocate"])
 @pytest.mark.parametrize("mode", ["lost", "torn", "kept"])
-def test_crash_at_every_point(mode, cfg):
+def test_crash_at_every_point(mode, cfg, crashes):
     for n, budget in enumerate(POINTS):
-        fs = FaultyFileSystem(seed=n)
-        fs.makedirs("/data")
-        fs.crash_after_bytes = budget
-        durable, appended = [], []
-        try:
-            workload(fs, durable, appended, cfg)
-        except SimulatedCrash:
-            pass
+        key = (cfg.preallocate, n)
+        if key not in crashes:
+            crashes[key] = crashed(n, budget, cfg)
+        fs, durable, appended = crashes[key]
         # the append in flight when it crashed may or may not have landed
         in_flight = appended + [value(len(appended) + k) for k in range(3)]
         check_reopened(fs.restart(mode, seed=n), durable, in_flight, cfg)
@@ -292,21 +309,30 @@ def test_group_cleaning_merges_segments():
     check_group_reopen(fs, original)
 
 
+def crashed_merge(n: int, budget: int) -> tuple[FaultyFileSystem, dict]:
+    """The file system a cleaning leaves when it crashes `budget` bytes into it, and the records."""
+    fs = FaultyFileSystem(seed=n)
+    log, original = group_workload(fs)
+    fs.crash_after_bytes = fs.bytes_written + budget
+    try:
+        LogCleaner().clean(log, now_ms=3000)
+    except SimulatedCrash:
+        pass
+    return fs, original
+
+
 @pytest.mark.parametrize("mode", ["lost", "torn", "kept"])
-def test_crash_while_writing_a_merged_segment(mode):
+def test_crash_while_writing_a_merged_segment(mode, crashes):
     fs = FaultyFileSystem()
     log, _ = group_workload(fs)
     base = fs.bytes_written
     LogCleaner().clean(log, now_ms=3000)
     span = fs.bytes_written - base
     for n, budget in enumerate(range(0, span + 1, max(1, span // 80))):
-        fs2 = FaultyFileSystem(seed=n)
-        log, original = group_workload(fs2)
-        fs2.crash_after_bytes = fs2.bytes_written + budget
-        try:
-            LogCleaner().clean(log, now_ms=3000)
-        except SimulatedCrash:
-            pass
+        key = ("merge", n, budget)
+        if key not in crashes:
+            crashes[key] = crashed_merge(n, budget)
+        fs2, original = crashes[key]
         check_group_reopen(fs2.restart(mode, seed=n), original)
 
 
