@@ -84,13 +84,17 @@ def plugin_args() -> list[str]:
 
 @pytest.mark.parametrize("in_process", [True, False], ids=["thread", "subprocess"])
 def test_plugin_fixtures_in_a_user_suite(pytester, in_process):
+    """The broker in a thread: the user's pytest runs in this process (pytester's in-process run, a pytest
+    and plugin manager of its own: no second interpreter and imports); as processes: in a pytest process
+    of its own, as a user's suite starts it."""
     pytester.makepyfile(test_user=USER_TESTS.replace("IN_PROCESS", repr(in_process)))
-    result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", "-q")
+    run = pytester.runpytest_inprocess if in_process else pytester.runpytest_subprocess
+    result = run(*plugin_args(), "-p", "no:cacheprovider", "-q")
     result.assert_outcomes(passed=4 if in_process else 5, skipped=1 if in_process else 0)
 
 
 def test_plugin_leaves_a_suite_without_its_fixtures_alone(pytester):
     pytester.makepyfile(test_plain="def test_nothing_started(request):\n"
                                    "    assert 'odradek_broker' not in request.fixturenames\n")
-    result = pytester.runpytest_subprocess(*plugin_args(), "-p", "no:cacheprovider", "-q")
+    result = pytester.runpytest_inprocess(*plugin_args(), "-p", "no:cacheprovider", "-q")
     result.assert_outcomes(passed=1)
