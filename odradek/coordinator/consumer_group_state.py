@@ -174,6 +174,8 @@ class ConsumerGroup(MemberEpochGroup):
     group_epoch: int = INITIAL_GROUP_EPOCH
     assignment_epoch: int = INITIAL_GROUP_EPOCH
     assignment_timestamp_ms: int = 0  # when the target assignment was last computed (0: not known)
+    # no member is past a deadline before this (the tick walks the members from then on; 0: walk)
+    deadlines_checked_until: int = 0
     static_members: dict = field(default_factory=dict)  # instance_id -> member_id
     resolved_regexes: dict = field(default_factory=dict)  # regex -> (frozenset(topic names), version)
 

@@ -87,6 +87,37 @@ def test_with_no_interval_the_assignor_runs_at_every_epoch_and_only_it_walks_the
     assert walked <= 2 * sum(range(1, 301)), walked
 
 
+def test_ticks_walk_the_members_only_once_a_deadline_is_due():
+    """The coordinator ticks every 100 ms: a 2,000-member group is walked when its earliest session
+    or rebalance deadline comes, not at every tick; the member past it is fenced then."""
+    c, _ = _storm(2_000, 0)
+    g = c.consumer_groups["g"]
+    g.members.walked = 0
+    session = ConsumerGroupConfig().group_consumer_session_timeout_ms
+    topics = {"t": (T, 8)}
+    for k in range(1, 400):  # 40 s of ticks; everyone but m-0 heartbeats at 20 s
+        now = START + k * 100
+        if k == 200:
+            assert g.members.walked <= 2 * 2_000  # the first tick's pass (a new group; it reads each member twice), then none
+            for i in range(1, 2_000):
+                m = g.members[f"m-{i}"]
+                r = c.consumer_group_heartbeat(HeartbeatRequest(
+                    group_id="g", member_id=m.member_id, member_epoch=m.member_epoch, instance_id=m.instance_id,
+                    owned=[(tid, sorted(ps)) for tid, ps in m.assigned.items()]), now, topics)
+                assert r.error is E.NONE, r
+            g.members.walked = 0
+        c.tick(now)
+    assert g.members.walked == 0
+    c.tick(START + session - 1)
+    assert "m-0" in g.members and g.members.walked == 0
+    c.tick(START + session)  # m-0's session is over: one walk fences it
+    assert "m-0" not in g.members and len(g.members) == 1_999
+    assert 0 < g.members.walked <= 2 * 2_000
+    g.members.walked = 0
+    c.tick(START + session + 100)
+    assert g.members.walked == 0
+
+
 def test_joins_within_the_interval_wait_for_the_next_target_assignment():
     """As Kafka 4.3 (group.consumer.assignment.interval.ms, 1000 by default): the group epoch moves
     at every join, the target waits for the interval; meanwhile a new member is at the assignment
