@@ -2,7 +2,7 @@
 same machine, same run, same client (confluent-kafka / librdkafka for creation and produce; the
 Metadata requests through odradek's own wire classes, the same bytes for both brokers).
 
-    python -m bench.scale_bench [--sizes 10000 100000] [--only odradek|kafka] [--out DIR]
+    python -m bench.scale_bench [--sizes 10000 100000] [--only odradek|kafka] [--records N] [--out DIR]
 
 Each broker in turn (fresh data dir, matched settings: bench.kafka_ref.COMMON) goes through
 the stages of --sizes; at each stage topics of TOPIC_PARTITIONS partitions are created up to
@@ -19,9 +19,11 @@ limit: 99 topics of 100), then measured:
   rss_mb         the broker's resident memory after the idle period
   open_fds       the broker's open file descriptors then
 
-after the last stage:
+after the last stage (with --records N, after N records were produced to every partition,
+acks=all: a stop that flushes and checkpoints partitions holding data, not empty ones):
 
   stop_s         SIGTERM -> the process exited (clean shutdown)
+  stop_cpu_s     the broker's CPU seconds (user+sys, all threads) over the same time
   restart_s      process start -> the first acks=all produce to a partition acknowledged
 
 Results: <out>/scale-<date>.json and .md (the table). 100,000 partitions on Kafka takes
@@ -142,6 +144,25 @@ def produce_one(bootstrap: str, topic: str, timeout: float) -> None:
         raise RuntimeError(f"produce failed: {errors}")
 
 
+def produce_to_all(bootstrap: str, partitions: int, records: int) -> None:
+    """``records`` records to every partition of topics s-* (acks=all), every one acknowledged."""
+    from confluent_kafka import Producer
+
+    p = Producer({"bootstrap.servers": bootstrap, "acks": "all", "linger.ms": 5,
+                  "message.timeout.ms": 600000, **_quiet()})
+    errors = []
+
+    def done(err, msg):
+        if err is not None:
+            errors.append(err)
+    for n in range(records):
+        for i in range(partitions):
+            p.produce(f"s-{i // TOPIC_PARTITIONS:05d}", b"r%d" % n, partition=i % TOPIC_PARTITIONS, on_delivery=done)
+            p.poll(0)
+    if p.flush(900) or errors:
+        raise RuntimeError(f"produce failed: {errors[:3]}")
+
+
 def wait_leaders(mc: MetadataClient, expected: int, deadline: float) -> None:
     while True:
         total, led = mc.leaders("s-")
@@ -156,7 +177,7 @@ def open_fds(pid: int) -> int:
     return len(os.listdir(f"/proc/{pid}/fd"))
 
 
-def run_broker(name: str, sizes: list[int], root: str, log, out: dict[str, float]) -> None:
+def run_broker(name: str, sizes: list[int], root: str, log, out: dict[str, float], records: int = 0) -> None:
     """Measure one broker into ``out`` (what was measured stays there if a step fails)."""
     b = BROKERS[name](os.path.join(root, name))
     b.startup_timeout_s = CREATE_TIMEOUT_S
@@ -187,10 +208,14 @@ def run_broker(name: str, sizes: list[int], root: str, log, out: dict[str, float
             out[f"rss_mb@{size}"] = b.rss_kb() / 1024
             out[f"open_fds@{size}"] = float(open_fds(b.pid))
             log(f"{name}: {out}")
-        t0 = time.monotonic()
+        if records:
+            produce_to_all(b.bootstrap, have, records)
+            log(f"{name}: {records} record(s) in each of {have} partitions")
+        cpu0, t0 = b.cpu_s(), time.monotonic()
         b.proc.send_signal(signal.SIGTERM)
-        b.proc.wait(1800)
+        _, _, usage = os.wait4(b.pid, 0)  # (the exited process's CPU: all its threads')
         out[f"stop_s@{have}"] = time.monotonic() - t0
+        out[f"stop_cpu_s@{have}"] = usage.ru_utime + usage.ru_stime - cpu0
         b.proc = None
         t0 = time.monotonic()
         b.start(fresh=False)
@@ -212,6 +237,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 100_000])
     ap.add_argument("--only", choices=["odradek", "kafka"])
     ap.add_argument("--dir", default=None, help="where the data dirs go (default: as bench.e2e_bench)")
+    ap.add_argument("--records", type=int, default=0, help="records produced to every partition before the stop")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"))
     args = ap.parse_args(argv)
     sizes = sorted(args.sizes)
@@ -227,13 +253,13 @@ def main(argv=None) -> int:
         for name in names:
             got: dict[str, float] = {}
             try:
-                run_broker(name, sizes, root, log, got)
+                run_broker(name, sizes, root, log, got, args.records)
             except Exception as e:  # e.g. Kafka at 100,000 partitions on a small machine
                 log(f"{name} failed: {e!r}")
                 failures[name] = repr(e)
             for metric, v in got.items():
                 samples.setdefault(metric, {})[name] = [v]
-    result = summarize(samples, names, {"reps": 1, "sizes": sizes, "failures": failures,
+    result = summarize(samples, names, {"reps": 1, "sizes": sizes, "records": args.records, "failures": failures,
                                          "wall_s": round(time.monotonic() - t0)})
     stem = "scale-" + time.strftime("%Y-%m-%d-%H%M%S")
     md = write_results(result, args.out, stem)
