@@ -87,6 +87,7 @@ class ConsumerMembers(dict):
         self.regex_counts: dict[str, int] = {}
         self.assignor_counts: dict[str, int] = {}
         self.owners: dict[bytes, dict[int, object]] = {}  # topic id -> partition -> member id (a tuple if shared)
+        self.subscriptions_version = 0  # moves whenever a member comes, goes or changes its subscription
         for mid, m in dict(*args, **kwargs).items():
             self[mid] = m
 
@@ -94,22 +95,28 @@ class ConsumerMembers(dict):
         old = super().get(member_id)
         if old is not None:
             self._count(old, -1)
+        if old is None or (old.subscribed_topic_names, old.subscribed_topic_regex) != (
+                m.subscribed_topic_names, m.subscribed_topic_regex):
+            self.subscriptions_version += 1
         super().__setitem__(member_id, m)
         self._count(m, 1)
 
     def __delitem__(self, member_id: str) -> None:
         m = super().pop(member_id)
         self._count(m, -1)
+        self.subscriptions_version += 1
 
     def pop(self, member_id: str, *default):
         if member_id not in self:
             return super().pop(member_id, *default)
         m = super().pop(member_id)
         self._count(m, -1)
+        self.subscriptions_version += 1
         return m
 
     def clear(self) -> None:
         super().clear()
+        self.subscriptions_version += 1
         for table in (self.topic_name_counts, self.regex_counts, self.assignor_counts, self.owners):
             table.clear()
 
@@ -176,6 +183,8 @@ class ConsumerGroup(MemberEpochGroup):
     assignment_timestamp_ms: int = 0  # when the target assignment was last computed (0: not known)
     # no member is past a deadline before this (the tick walks the members from then on; 0: walk)
     deadlines_checked_until: int = 0
+    # (topics table version, subscriptions version) metadata_hash was computed for (None: not known)
+    metadata_hash_of: tuple | None = None
     static_members: dict = field(default_factory=dict)  # instance_id -> member_id
     resolved_regexes: dict = field(default_factory=dict)  # regex -> (frozenset(topic names), version)
 

@@ -184,6 +184,7 @@ class _Heartbeat:
     updated: ConsumerMember | None = None
     records: list = field(default_factory=list)
     removed: tuple = ()  # the stored members this heartbeat replaces (itself as it was, a taken-over static member)
+    hash_of: tuple = (0, 0)  # (topics table version, subscriptions version) the steps saw
     bump: bool = False
     regexes: dict = field(default_factory=dict)
     sig: frozenset = frozenset()
@@ -201,6 +202,8 @@ class ConsumerProtocol:
         self.config = config
         self._topics_sig = None  # the topic names regular expressions were last resolved against
         self.assignor_runs = 0  # target assignments computed (each a pass over a whole group)
+        self._ids: dict = {}  # (subscribed names, resolved regex names) -> topic ids, for one topics table
+        self._ids_version = -1
 
     def _group(self, group_id: str) -> ConsumerGroup | None:
         return mp.typed_group(self.coord.groups, group_id, ConsumerGroup)
@@ -242,6 +245,20 @@ class ConsumerProtocol:
 
     def _topic_ids(self, names: set) -> set:
         return {self.coord.topics[n][0] for n in names if n in self.coord.topics}
+
+    def _subscribed_ids(self, m: ConsumerMember, regexes: dict) -> frozenset:
+        """The topic ids a member subscribes to, kept per subscription while the topics table is
+        the same (a member subscribed to thousands of topics by a regular expression would make
+        them again at each heartbeat)."""
+        version = self.coord.topics_version
+        if self._ids_version != version or len(self._ids) > 1024:
+            self._ids, self._ids_version = {}, version
+        regex = m.subscribed_topic_regex
+        key = (tuple(m.subscribed_topic_names), regexes[regex][0] if regex in regexes else None)
+        ids = self._ids.get(key)
+        if ids is None:
+            ids = self._ids[key] = frozenset(self._topic_ids(_member_names(m, regexes)))
+        return ids
 
     def _names_by_id(self) -> dict:
         return {tid: name for name, (tid, _n) in self.coord.topics.items()}
@@ -445,10 +462,16 @@ class ConsumerProtocol:
             del regexes[regex]
             hb.records.append(crec.regular_expression(gid, regex, None))
         hb.regexes = regexes
-        names = set(g.members.counts_with("topic_name_counts", hb.removed, (hb.updated,)))
-        for regex in used:
-            names |= regexes[regex][0]
-        hb.mhash = _metadata_hash(topics, names)
+        hb.hash_of = (self.coord.topics_version, g.members.subscriptions_version)
+        if not hb.bump and hb.replaced is None and g.metadata_hash_of == hb.hash_of:
+            # the same topics table and subscriptions as when the hash was computed (this member's
+            # unchanged too: no bump): the same hash, without a pass over every subscribed topic
+            hb.mhash = g.metadata_hash
+        else:
+            names = set(g.members.counts_with("topic_name_counts", hb.removed, (hb.updated,)))
+            for regex in used:
+                names |= regexes[regex][0]
+            hb.mhash = _metadata_hash(topics, names)
         if hb.mhash != g.metadata_hash:
             hb.bump = True
         hb.group_epoch = g.group_epoch + 1 if hb.bump else g.group_epoch
@@ -515,7 +538,7 @@ class ConsumerProtocol:
         group's index, not gathered from every member); returns the member before reconciliation."""
         member, members = hb.member, g.members
         others_than = (hb.member_id,) if hb.replaced is None else (hb.member_id, hb.replaced.member_id)
-        subscribed_ids = self._topic_ids(_member_names(hb.updated, hb.regexes))
+        subscribed_ids = self._subscribed_ids(hb.updated, hb.regexes)
         before = hb.updated
         updated = reconcile(before, hb.assignment_epoch, hb.target,
                             lambda tid, p: members.owned_by_other(tid, p, others_than), subscribed_ids, req.owned)
@@ -534,6 +557,7 @@ class ConsumerProtocol:
     def _apply(self, g: ConsumerGroup, hb: "_Heartbeat", before: ConsumerMember, now_ms: int) -> None:
         """The heartbeat's records are written: the group takes its new state."""
         updated = hb.updated
+        unchanged = g.members.subscriptions_version == hb.hash_of[1]
         if hb.replaced is not None:
             del g.members[hb.replaced.member_id]
         g.members[hb.member_id] = updated
@@ -541,6 +565,9 @@ class ConsumerProtocol:
             g.static_members[updated.instance_id] = hb.member_id
         g.resolved_regexes = hb.regexes
         self._topics_sig = hb.sig
+        # the hash stands for the subscriptions as they are now if no other change came between this
+        # heartbeat's steps and its records' write
+        g.metadata_hash_of = (hb.hash_of[0], g.members.subscriptions_version) if unchanged else None
         if updated is not before and log.isEnabledFor(logging.DEBUG):
             log.debug("[GroupId %s] Member %s new assignment state: epoch=%d, previousEpoch=%d, state=%s, "
                       "assignedPartitions=%s and revokedPartitions=%s.", hb.group_id, hb.member_id,

@@ -135,6 +135,7 @@ class GroupCoordinator:
         self.group_overrides = group_overrides or (lambda group_id: {})
         self.topics: dict = {}  # last {name: (topic_id, partitions)} seen from the metadata image
         self._topic_names: tuple = (None, frozenset())  # (the topics table, its names)
+        self.topics_version = 0
         self._now = now_ms
         self._replay = replay
         self._next_retention_check = now_ms + self.config.offsets_retention_check_interval_ms
@@ -226,8 +227,11 @@ class GroupCoordinator:
     # ------------------------------------------------------------------ metadata
 
     def update_topics(self, topics: dict) -> None:
-        """{name: (topic_id bytes, partition count)} of the current metadata image."""
-        self.topics = topics
+        """{name: (topic_id bytes, partition count)} of the current metadata image (a new table when
+        the image's topics change: topics_version counts the tables)."""
+        if topics is not self.topics:
+            self.topics = topics
+            self.topics_version += 1
 
     def topic_names(self) -> frozenset:
         """The names of ``topics``, made once per topics table (the handlers pass the same table
