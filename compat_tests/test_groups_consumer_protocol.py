@@ -18,7 +18,9 @@ from harness import RawClient, create_topic
 from odradek.broker.wire_client import WireClient
 
 # a short session so a dead member is noticed quickly (Kafka's default is 45 s)
-BROKER_OVERRIDES = {"group.consumer.session.timeout.ms": "6000", "group.consumer.heartbeat.interval.ms": "1000"}
+# with their minimums lowered too: Kafka 4.3 refuses to start with a value under its minimum
+BROKER_OVERRIDES = {"group.consumer.session.timeout.ms": "6000", "group.consumer.min.session.timeout.ms": "6000",
+                    "group.consumer.heartbeat.interval.ms": "1000", "group.consumer.min.heartbeat.interval.ms": "1000"}
 
 
 def _g():

@@ -464,13 +464,33 @@ class BrokerConfig:
     group_consumer_heartbeat_interval_ms: int = prop("group.consumer.heartbeat.interval.ms", 5000,
                                                      _int(1, INT_MAX))
     group_consumer_session_timeout_ms: int = prop("group.consumer.session.timeout.ms", 45000, _int(1, INT_MAX))
+    # the bounds of Kafka 4.3's GroupCoordinatorConfig: checked at start-up (_check_group_coordinator)
+    # and the bounds of the GROUP configs (controller/group_configs.py)
+    group_consumer_min_session_timeout_ms: int = prop("group.consumer.min.session.timeout.ms", 45000,
+                                                      _int(1, INT_MAX))
+    group_consumer_max_session_timeout_ms: int = prop("group.consumer.max.session.timeout.ms", 60000,
+                                                      _int(1, INT_MAX))
+    group_consumer_min_heartbeat_interval_ms: int = prop("group.consumer.min.heartbeat.interval.ms", 5000,
+                                                         _int(1, INT_MAX))
+    group_consumer_max_heartbeat_interval_ms: int = prop("group.consumer.max.heartbeat.interval.ms", 15000,
+                                                         _int(1, INT_MAX))
     group_consumer_max_size: int = prop("group.consumer.max.size", INT_MAX, _int(1, INT_MAX))
     group_consumer_assignors: str = prop("group.consumer.assignors", "uniform,range", _str)
     group_consumer_assignment_interval_ms: int = prop("group.consumer.assignment.interval.ms", 1000,
                                                       _int(0, INT_MAX))
+    group_consumer_min_assignment_interval_ms: int = prop("group.consumer.min.assignment.interval.ms", 0,
+                                                          _int(0, INT_MAX))
+    group_consumer_max_assignment_interval_ms: int = prop("group.consumer.max.assignment.interval.ms", 15000,
+                                                          _int(0, INT_MAX))
     # KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); Kafka 4.3's defaults
     group_share_session_timeout_ms: int = prop("group.share.session.timeout.ms", 45000, _int(1, INT_MAX))
+    group_share_min_session_timeout_ms: int = prop("group.share.min.session.timeout.ms", 45000, _int(1, INT_MAX))
+    group_share_max_session_timeout_ms: int = prop("group.share.max.session.timeout.ms", 60000, _int(1, INT_MAX))
     group_share_heartbeat_interval_ms: int = prop("group.share.heartbeat.interval.ms", 5000, _int(1, INT_MAX))
+    group_share_min_heartbeat_interval_ms: int = prop("group.share.min.heartbeat.interval.ms", 5000,
+                                                      _int(1, INT_MAX))
+    group_share_max_heartbeat_interval_ms: int = prop("group.share.max.heartbeat.interval.ms", 15000,
+                                                      _int(1, INT_MAX))
     group_share_record_lock_duration_ms: int = prop("group.share.record.lock.duration.ms", 30000,
                                                     _int(1000, 3600000))
     group_share_min_record_lock_duration_ms: int = prop("group.share.min.record.lock.duration.ms", 15000,
@@ -478,20 +498,39 @@ class BrokerConfig:
     group_share_max_record_lock_duration_ms: int = prop("group.share.max.record.lock.duration.ms", 60000,
                                                         _int(30000, 3600000))
     group_share_delivery_count_limit: int = prop("group.share.delivery.count.limit", 5, _int(2, 10))
+    group_share_min_delivery_count_limit: int = prop("group.share.min.delivery.count.limit", 2, _int(2, 5))
+    group_share_max_delivery_count_limit: int = prop("group.share.max.delivery.count.limit", 10, _int(5, 25))
     group_share_partition_max_record_locks: int = prop("group.share.partition.max.record.locks", 2000,
                                                        _int(100, 10000))
+    group_share_min_partition_max_record_locks: int = prop("group.share.min.partition.max.record.locks", 100,
+                                                           _int(100, 2000))
+    group_share_max_partition_max_record_locks: int = prop("group.share.max.partition.max.record.locks", 4000,
+                                                           _int(2000, 10000))
     group_share_max_size: int = prop("group.share.max.size", 200, _int(1, 1000))
     # KIP-1071 streams groups (odradek/coordinator/streams_heartbeat.py); Kafka 4.3's defaults
     group_streams_session_timeout_ms: int = prop("group.streams.session.timeout.ms", 45000, _int(1, INT_MAX))
+    group_streams_min_session_timeout_ms: int = prop("group.streams.min.session.timeout.ms", 45000,
+                                                     _int(1, INT_MAX))
+    group_streams_max_session_timeout_ms: int = prop("group.streams.max.session.timeout.ms", 60000,
+                                                     _int(1, INT_MAX))
     group_streams_heartbeat_interval_ms: int = prop("group.streams.heartbeat.interval.ms", 5000,
                                                     _int(1, INT_MAX))
+    group_streams_min_heartbeat_interval_ms: int = prop("group.streams.min.heartbeat.interval.ms", 5000,
+                                                        _int(1, INT_MAX))
+    group_streams_max_heartbeat_interval_ms: int = prop("group.streams.max.heartbeat.interval.ms", 15000,
+                                                        _int(1, INT_MAX))
     group_streams_max_size: int = prop("group.streams.max.size", INT_MAX, _int(1, INT_MAX))
     group_streams_num_standby_replicas: int = prop("group.streams.num.standby.replicas", 0, _int(0, INT_MAX))
+    group_streams_max_standby_replicas: int = prop("group.streams.max.standby.replicas", 2, _int(0, INT_MAX))
     group_streams_initial_rebalance_delay_ms: int = prop("group.streams.initial.rebalance.delay.ms", 3000,
                                                          _int(0, INT_MAX))
     group_streams_assignment_interval_ms: int = prop("group.streams.assignment.interval.ms", 1000,
                                                      _int(0, INT_MAX))
-    max_share_sessions: int = prop("max.share.sessions", 2000, _int(1, INT_MAX))
+    group_streams_min_assignment_interval_ms: int = prop("group.streams.min.assignment.interval.ms", 0,
+                                                         _int(0, INT_MAX))
+    group_streams_max_assignment_interval_ms: int = prop("group.streams.max.assignment.interval.ms", 15000,
+                                                         _int(0, INT_MAX))
+    group_share_max_share_sessions: int = prop("group.share.max.share.sessions", 2000, _int(1, INT_MAX))
     # the share coordinator's __share_group_state (created on the first FindCoordinator of a share key)
     share_coordinator_state_topic_num_partitions: int = prop("share.coordinator.state.topic.num.partitions", 50,
                                                              _int(1, INT_MAX))
@@ -870,7 +909,16 @@ class BrokerConfig:
     def sasl_jaas(self, listener: str, mechanism: str) -> str:
         return self.listener_jaas.get((listener, mechanism), "")
 
+    def _check_group_coordinator(self) -> None:
+        """Kafka 4.3's GroupCoordinatorConfig and ShareGroupConfig constructors (Utils.require): the
+        first relation that fails stops the start, with Kafka's message."""
+        for left, rel, right in GROUP_COORDINATOR_REQUIRES:
+            a, b = getattr(self, _BY_NAME[left][0]), getattr(self, _BY_NAME[right][0])
+            if not (a >= b if rel == ">=" else a <= b if rel == "<=" else a < b):
+                raise ConfigError(f"{left} must be {_RELATIONS[rel]} {right}")
+
     def _check(self) -> None:
+        self._check_group_coordinator()
         if self.replica_selector_class not in (None, RACK_AWARE_SELECTOR) and "broker" in self.process_roles:
             # Kafka 4.3's broker loads the class as it starts and exits with "Fatal error during broker
             # startup" on a ClassNotFoundException; odradek has Kafka's RackAwareReplicaSelector only
@@ -927,6 +975,34 @@ class BrokerConfig:
                 raise ConfigError(f"node.id {self.node_id} is a voter but process.roles has no controller")
 
 
+_RELATIONS = {">=": "greater than or equal to", "<=": "less than or equal to", "<": "less than"}
+
+
+def _group_requires() -> tuple[tuple[str, str, str], ...]:
+    """(property, relation, property) that must hold, in the order Kafka 4.3 checks them: its
+    GroupCoordinatorConfig (consumer, share, streams groups; share groups have no assignment
+    interval in odradek) then its ShareGroupConfig."""
+    out = []
+    for kind in ("consumer", "share", "streams"):
+        g = f"group.{kind}."
+        for what in ("heartbeat.interval.ms", "session.timeout.ms"):
+            out += [(f"{g}max.{what}", ">=", f"{g}min.{what}"), (f"{g}{what}", ">=", f"{g}min.{what}"),
+                    (f"{g}{what}", "<=", f"{g}max.{what}")]
+        out.append((f"{g}heartbeat.interval.ms", "<", f"{g}session.timeout.ms"))
+        if kind != "share":
+            what = "assignment.interval.ms"
+            out += [(f"{g}max.{what}", ">=", f"{g}min.{what}"), (f"{g}{what}", ">=", f"{g}min.{what}"),
+                    (f"{g}{what}", "<=", f"{g}max.{what}")]
+    out.append(("group.streams.num.standby.replicas", "<=", "group.streams.max.standby.replicas"))
+    g = "group.share."
+    for what in ("delivery.count.limit", "partition.max.record.locks"):
+        out += [(f"{g}max.{what}", ">=", f"{g}{what}"), (f"{g}{what}", ">=", f"{g}min.{what}")]
+    out += [(f"{g}record.lock.duration.ms", ">=", f"{g}min.record.lock.duration.ms"),
+            (f"{g}max.record.lock.duration.ms", ">=", f"{g}record.lock.duration.ms"),
+            (f"{g}max.share.sessions", ">=", f"{g}max.size")]
+    return tuple(out)
+
+
 def _names_of(p: Prop):
     """(Kafka name, scale, parser) of a property and its aliases, in precedence order."""
     return [(p.name, 1, p.parse)] + [(a.name, a.scale, a.parse or p.parse) for a in p.aliases]
@@ -956,6 +1032,7 @@ def _kafka_str(v) -> str:
 _FIELDS = [(f.name, f.metadata["prop"]) for f in dataclasses.fields(BrokerConfig) if "prop" in f.metadata]
 _BY_NAME = {name: (attr, p, scale, parse) for attr, p in _FIELDS for name, scale, parse in _names_of(p)}
 _SPECS = {name: (attr, parse) for name, (attr, _, _, parse) in _BY_NAME.items()}
+GROUP_COORDINATOR_REQUIRES = _group_requires()
 
 
 @dataclass(frozen=True)

@@ -404,7 +404,7 @@ class Broker:
             return None if self.replicas.get(topic, partition) is None else self.replicas.leader_epoch(topic, partition)
 
         self.share_groups = ShareGroupCoordinator(settings=self.share_group_settings, offsets=offsets,
-                                                  max_share_sessions=self.config.max_share_sessions,
+                                                  max_share_sessions=self.config.group_share_max_share_sessions,
                                                   max_group_size=self.config.group_share_max_size,
                                                   stored_state=lambda *a: self.share_persister.stored_state(*a),
                                                   initialize_state=lambda *a: self.share_persister.initialize(*a),

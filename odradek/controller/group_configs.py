@@ -10,51 +10,44 @@ from __future__ import annotations
 
 import re
 
+from odradek.config import DESCRIBED
+
 from .configs import DEFAULT_CONFIG, T_BOOLEAN, T_INT, T_STRING, ConfigView
 
 GROUP = 32
 GROUP_CONFIG_SOURCE = 8  # DescribeConfigsResponse ConfigSource GROUP_CONFIG
 
-# name -> (type, broker property it defaults to, Kafka's default of that property)
-GROUP_CONFIGS: dict[str, tuple[int, str, str]] = {
-    "share.auto.offset.reset": (T_STRING, "share.auto.offset.reset", "latest"),
-    "share.delivery.count.limit": (T_INT, "group.share.delivery.count.limit", "5"),
-    "share.heartbeat.interval.ms": (T_INT, "group.share.heartbeat.interval.ms", "5000"),
-    "share.isolation.level": (T_STRING, "share.isolation.level", "read_uncommitted"),
-    "share.partition.max.record.locks": (T_INT, "group.share.partition.max.record.locks", "2000"),
-    "share.record.lock.duration.ms": (T_INT, "group.share.record.lock.duration.ms", "30000"),
-    "share.renew.acknowledge.enable": (T_BOOLEAN, "share.renew.acknowledge.enable", "true"),
-    "share.session.timeout.ms": (T_INT, "group.share.session.timeout.ms", "45000"),
-    "streams.assignment.interval.ms": (T_INT, "group.streams.assignment.interval.ms", "1000"),
-    "streams.heartbeat.interval.ms": (T_INT, "group.streams.heartbeat.interval.ms", "5000"),
-    "streams.initial.rebalance.delay.ms": (T_INT, "group.streams.initial.rebalance.delay.ms", "3000"),
-    "streams.num.standby.replicas": (T_INT, "group.streams.num.standby.replicas", "0"),
-    "streams.session.timeout.ms": (T_INT, "group.streams.session.timeout.ms", "45000"),
-}
-
-# (min broker property, its default, max broker property, its default) bounding an int config
-_BOUNDS = {
-    "share.delivery.count.limit": ("group.share.min.delivery.count.limit", 2, "group.share.max.delivery.count.limit", 10),
-    "share.heartbeat.interval.ms": ("group.share.min.heartbeat.interval.ms", 5000,
-                                    "group.share.max.heartbeat.interval.ms", 15000),
-    "share.partition.max.record.locks": ("group.share.min.partition.max.record.locks", 100,
-                                         "group.share.max.partition.max.record.locks", 10000),
-    "share.record.lock.duration.ms": ("group.share.min.record.lock.duration.ms", 15000,
-                                      "group.share.max.record.lock.duration.ms", 60000),
-    "share.session.timeout.ms": ("group.share.min.session.timeout.ms", 45000,
-                                 "group.share.max.session.timeout.ms", 60000),
-    "streams.assignment.interval.ms": ("group.streams.min.assignment.interval.ms", 0,
-                                       "group.streams.max.assignment.interval.ms", 15000),
-    "streams.heartbeat.interval.ms": ("group.streams.min.heartbeat.interval.ms", 5000,
-                                      "group.streams.max.heartbeat.interval.ms", 15000),
-    # no broker minimum: the config's own (ConfigDef atLeast(0))
-    "streams.initial.rebalance.delay.ms": (None, 0, None, None),
-    "streams.num.standby.replicas": (None, 0, "group.streams.max.standby.replicas", 2),
-    "streams.session.timeout.ms": ("group.streams.min.session.timeout.ms", 45000,
-                                   "group.streams.max.session.timeout.ms", 60000),
+# name -> (type, broker property it defaults to or None, its default without one)
+GROUP_CONFIGS: dict[str, tuple[int, str | None, str | None]] = {
+    "share.auto.offset.reset": (T_STRING, None, "latest"),
+    "share.delivery.count.limit": (T_INT, "group.share.delivery.count.limit", None),
+    "share.heartbeat.interval.ms": (T_INT, "group.share.heartbeat.interval.ms", None),
+    "share.isolation.level": (T_STRING, None, "read_uncommitted"),
+    "share.partition.max.record.locks": (T_INT, "group.share.partition.max.record.locks", None),
+    "share.record.lock.duration.ms": (T_INT, "group.share.record.lock.duration.ms", None),
+    "share.renew.acknowledge.enable": (T_BOOLEAN, None, "true"),
+    "share.session.timeout.ms": (T_INT, "group.share.session.timeout.ms", None),
+    "streams.assignment.interval.ms": (T_INT, "group.streams.assignment.interval.ms", None),
+    "streams.heartbeat.interval.ms": (T_INT, "group.streams.heartbeat.interval.ms", None),
+    "streams.initial.rebalance.delay.ms": (T_INT, "group.streams.initial.rebalance.delay.ms", None),
+    "streams.num.standby.replicas": (T_INT, "group.streams.num.standby.replicas", None),
+    "streams.session.timeout.ms": (T_INT, "group.streams.session.timeout.ms", None),
 }
 
 _DURATION = re.compile(r"by_duration:P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?", re.I)
+
+
+def _bounds(name: str) -> tuple[int, str | None, str | None]:
+    """An int config's own floor (Kafka's GroupConfig ConfigDef atLeast) and the broker properties
+    bounding it (Kafka 4.3's GroupConfig.validateValues), by name: share.x -> group.share.min.x / max.x."""
+    kind, _, what = name.partition(".")
+    if name == "streams.initial.rebalance.delay.ms":
+        return 0, None, None
+    if name == "streams.num.standby.replicas":
+        return 0, None, "group.streams.max.standby.replicas"
+    floor = {"share.record.lock.duration.ms": 1000, "share.delivery.count.limit": 2,
+             "share.partition.max.record.locks": 100}.get(name, 0 if what == "assignment.interval.ms" else 1)
+    return floor, f"group.{kind}.min.{what}", f"group.{kind}.max.{what}"
 
 
 class InvalidGroupConfig(Exception):
@@ -62,15 +55,13 @@ class InvalidGroupConfig(Exception):
 
 
 def broker_value(name: str, broker_props: dict) -> str:
+    """A config's value where the group sets none: its broker property's (as configured, else Kafka's default)."""
     _, prop, default = GROUP_CONFIGS[name]
-    return str(broker_props.get(prop, default))
+    return default if prop is None else _broker(broker_props, prop)
 
 
-def _bound(broker_props: dict, prop: str, default: int) -> int:
-    try:
-        return int(broker_props.get(prop, default))
-    except (TypeError, ValueError):
-        return default
+def _broker(broker_props: dict, prop: str) -> str:
+    return str(broker_props.get(prop, DESCRIBED[prop].default))
 
 
 def validate(name: str, value: str, broker_props: dict) -> str:
@@ -84,15 +75,13 @@ def validate(name: str, value: str, broker_props: dict) -> str:
             n = int(value.strip())
         except ValueError:
             raise InvalidGroupConfig(f"Invalid value {value} for configuration {name}: Not a number of type INT")
-        if name in _BOUNDS:
-            lo_prop, lo_def, hi_prop, hi_def = _BOUNDS[name]
-            lo = _bound(broker_props, lo_prop, lo_def) if lo_prop is not None else lo_def
-            if n < lo:
-                if lo_prop is None:
-                    raise InvalidGroupConfig(f"Invalid value {n} for configuration {name}: Value must be at least {lo}")
-                raise InvalidGroupConfig(f"{name} must be greater than or equal to {lo_prop}")
-            if hi_prop is not None and n > _bound(broker_props, hi_prop, hi_def):
-                raise InvalidGroupConfig(f"{name} must be less than or equal to {hi_prop}")
+        floor, lo_prop, hi_prop = _bounds(name)
+        if n < floor:
+            raise InvalidGroupConfig(f"Invalid value {n} for configuration {name}: Value must be at least {floor}")
+        if lo_prop is not None and n < int(_broker(broker_props, lo_prop)):
+            raise InvalidGroupConfig(f"{name} must be greater than or equal to {lo_prop}")
+        if hi_prop is not None and n > int(_broker(broker_props, hi_prop)):
+            raise InvalidGroupConfig(f"{name} must be less than or equal to {hi_prop}")
         return str(n)
     if ctype == T_BOOLEAN:
         if value.strip().lower() not in ("true", "false"):
@@ -122,7 +111,7 @@ def effective(overrides: dict, broker_props: dict) -> dict:
 def views(overrides: dict, broker_props: dict, synonyms: bool) -> list[ConfigView]:
     out = []
     for name, (ctype, prop, _) in sorted(GROUP_CONFIGS.items()):
-        base = (prop, broker_value(name, broker_props), DEFAULT_CONFIG)
+        base = (prop or name, broker_value(name, broker_props), DEFAULT_CONFIG)
         if name in overrides:
             value, source = overrides[name], GROUP_CONFIG_SOURCE
             syn = ((name, value, GROUP_CONFIG_SOURCE), base)

@@ -26,6 +26,7 @@ def test_defaults_are_the_broker_properties_defaults():
 def test_values_from_the_broker_config_and_from_kafka_names():
     b = BrokerConfig.from_properties({"group.initial.rebalance.delay.ms": "0", "group.streams.session.timeout.ms": "50000",
                                       "group.consumer.heartbeat.interval.ms": "3000",
+                                      "group.consumer.min.heartbeat.interval.ms": "3000",  # else refused, as Kafka
                                       "transaction.max.timeout.ms": "60000"})
     c = GroupCoordinator(config=b)
     assert c.config.group_initial_rebalance_delay_ms == 0
