@@ -29,6 +29,14 @@ import apache_kafka
 # in a fresh clone every pytest worker computed the tables and constants again (~4 CPU s each).
 os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(apache_kafka.user_cache() / "hypothesis"))
 
+# tmp_path and tmp_path_factory (every test broker's, cluster's and log's data directory) in memory (tmpfs)
+# when there is one: the logs, checkpoints and metadata logs the tests write are fsynced, and on a disk each
+# fsync costs kernel CPU and waiting that no test checks (durability is proven on the in-memory
+# FaultyFileSystem and by kill -9, which keeps the page cache either way). PYTEST_DEBUG_TEMPROOT is pytest's
+# own setting for the root of its temporary directories; one set by the user wins.
+if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK | os.X_OK):
+    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", "/dev/shm")
+
 TOOLS = (("java", "Java clients, Kafka Streams, Kafka's CLI tools, Spark"), ("mvn", "the same, first run"),
          ("go", "franz-go"), ("node", "kafkajs"), ("npm", "kafkajs"),
          ("chromium", "the web console in a browser"), ("chromedriver", "the same"))
