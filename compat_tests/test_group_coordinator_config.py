@@ -2,7 +2,9 @@
 refuses a share-group heartbeat interval under group.share.min.heartbeat.interval.ms with Kafka's message
 (exit code 2, one line, as every configuration error); lowered together with its minimum it starts, the
 minimum is used (not reported unused) and it bounds a share group's share.heartbeat.interval.ms, whose
-IncrementalAlterConfigs answer is Kafka's (INVALID_CONFIG, same message as Kafka 4.3 gives)."""
+IncrementalAlterConfigs answer is Kafka's (INVALID_CONFIG, same message as Kafka 4.3 gives), as is the
+answer to a group whose session timeout would not be above its heartbeat interval. (This module's broker
+checks pass against Kafka 4.3 started with BROKER_OVERRIDES: `--bootstrap`.)"""
 
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from confluent_kafka import KafkaException
 from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource
 from harness import REPO, free_port
 
-BROKER_OVERRIDES = {"group.share.heartbeat.interval.ms": "1000", "group.share.min.heartbeat.interval.ms": "1000"}
+BROKER_OVERRIDES = {"group.share.heartbeat.interval.ms": "1000", "group.share.min.heartbeat.interval.ms": "1000",
+                    "group.share.min.session.timeout.ms": "2000"}
 
 
 def test_serve_refuses_a_heartbeat_interval_under_its_minimum(tmp_path):
@@ -48,3 +51,13 @@ def test_the_lowered_minimum_is_used_and_bounds_the_group_config(broker, bootstr
     assert err.code() == ck.KafkaError.INVALID_CONFIG
     assert err.str() == ("share.heartbeat.interval.ms must be greater than or equal to "
                          "group.share.min.heartbeat.interval.ms")
+
+
+def test_a_groups_session_timeout_must_stay_above_its_heartbeat_interval(bootstrap):
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    _set(admin, "gcfg-pair", "share.session.timeout.ms", "2000")  # above the broker's interval (1000)
+    with pytest.raises(KafkaException) as e:
+        _set(admin, "gcfg-pair", "share.heartbeat.interval.ms", "2000")
+    err = e.value.args[0]
+    assert (err.code(), err.str()) == (ck.KafkaError.INVALID_CONFIG,
+                                       "share.session.timeout.ms must be greater than share.heartbeat.interval.ms")

@@ -773,6 +773,10 @@ class Decisions:
                 changes[k] = GC.validate(k, v, self.defaults)
             except GC.InvalidGroupConfig as e:
                 raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
+        try:
+            GC.validate_together({**current, **changes}, self.defaults)
+        except GC.InvalidGroupConfig as e:
+            raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
         return [ConfigRecord(resource_type=GC.GROUP, resource_name=name, name=k, value=v)
                 for k, v in changes.items()
                 if not (v is None and k not in current) and not (v is not None and current.get(k) == v)]

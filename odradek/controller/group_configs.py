@@ -103,6 +103,19 @@ def validate(name: str, value: str, broker_props: dict) -> str:
     return value
 
 
+def validate_together(configs: dict, broker_props: dict) -> None:
+    """Kafka 4.3's GroupConfig.validateValues across a group's configs (set ones, None for deleted):
+    its session timeout stays above its heartbeat interval, each its own value else the broker's."""
+    def value(name: str) -> int:
+        v = configs.get(name)
+        return int(broker_value(name, broker_props) if v is None else v)
+
+    for kind in ("share", "streams"):
+        session, heartbeat = f"{kind}.session.timeout.ms", f"{kind}.heartbeat.interval.ms"
+        if value(session) <= value(heartbeat):
+            raise InvalidGroupConfig(f"{session} must be greater than {heartbeat}")
+
+
 def effective(overrides: dict, broker_props: dict) -> dict:
     """Every share-group config of one group: its dynamic values over the broker's."""
     return {name: overrides.get(name, broker_value(name, broker_props)) for name in GROUP_CONFIGS}

@@ -141,3 +141,18 @@ def test_a_group_config_under_its_own_floor_is_refused_as_kafkas_config_def_does
     with pytest.raises(GC.InvalidGroupConfig) as e:
         GC.validate("share.record.lock.duration.ms", "10", _props())
     assert str(e.value) == "Invalid value 10 for configuration share.record.lock.duration.ms: Value must be at least 1000"
+
+
+def test_a_groups_session_timeout_stays_above_its_heartbeat_interval():
+    """As Kafka 4.3 (checked with kafka-configs against it): over the group's own configs, else the broker's."""
+    props = _props(**{"group.share.min.session.timeout.ms": "1000", "group.streams.min.session.timeout.ms": "1000"})
+    with pytest.raises(GC.InvalidGroupConfig) as e:
+        GC.validate_together({"share.session.timeout.ms": "5000"}, props)  # the broker's interval: 5000
+    assert str(e.value) == "share.session.timeout.ms must be greater than share.heartbeat.interval.ms"
+    GC.validate_together({"share.session.timeout.ms": "6000"}, props)
+    with pytest.raises(GC.InvalidGroupConfig) as e:
+        GC.validate_together({"share.session.timeout.ms": "6000", "share.heartbeat.interval.ms": "6000"}, props)
+    assert str(e.value) == "share.session.timeout.ms must be greater than share.heartbeat.interval.ms"
+    with pytest.raises(GC.InvalidGroupConfig) as e:
+        GC.validate_together({"streams.session.timeout.ms": "4000", "share.session.timeout.ms": None}, props)
+    assert str(e.value) == "streams.session.timeout.ms must be greater than streams.heartbeat.interval.ms"
