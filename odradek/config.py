@@ -437,6 +437,11 @@ class BrokerConfig:
     replica_socket_timeout_ms: int = prop("replica.socket.timeout.ms", 30000, _int(None, INT_MAX))
     # broker process
     socket_request_max_bytes: int = prop("socket.request.max.bytes", 104857600, _int(1, INT_MAX))
+    # SO_SNDBUF / SO_RCVBUF of the accepted sockets (-1: the OS default), as Kafka's acceptor
+    socket_send_buffer_bytes: int = prop("socket.send.buffer.bytes", 102400, _int(None, INT_MAX),
+                                         kafka_type="INT")
+    socket_receive_buffer_bytes: int = prop("socket.receive.buffer.bytes", 102400, _int(None, INT_MAX),
+                                            kafka_type="INT")
     connections_max_idle_ms: int = prop("connections.max.idle.ms", 600000, _int(-1))
     # bytes of requests being read or queued before reading stops (-1: no bound but
     # socket.request.max.bytes per request); the connection limits (broker/connection_limits.py)
@@ -1101,7 +1106,6 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
 # asyncio process (thread counts, socket buffers, ...).
 IGNORED = frozenset({
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
-    "socket.send.buffer.bytes", "socket.receive.buffer.bytes",
     "group.coordinator.rebalance.protocols",
     # not read by a KRaft controller (it rebalances every partition off its preferred leader)
     "leader.imbalance.per.broker.percentage",

@@ -26,6 +26,7 @@ from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.coordinator_acks import hold
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.sasl_gate import GateAnswer, gate, token_frame
+from odradek.broker.socket_buffers import set_socket_buffers
 from odradek.security.quotas import FETCH as FETCH_RATE
 from odradek.security.quotas import PRODUCE as PRODUCE_RATE
 from odradek.broker.stats import is_follower_fetch, observe_request
@@ -173,6 +174,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 transport.abort()
                 return
         sock = transport.get_extra_info("socket")
+        if sock is not None:
+            set_socket_buffers(sock, self.server.config)
         try:
             # no sendfile (nor peer checks) under TLS: the bytes must go through the SSL transport
             ssl_object = transport.get_extra_info("ssl_object")

@@ -30,6 +30,7 @@ from odradek.broker.controller_api import (
     BROKER_REGISTRATION, DESCRIBE_QUORUM, NOT_CONTROLLER,
     ControllerApi, delayed, not_controller_response,
 )
+from odradek.broker.socket_buffers import set_receive_buffer
 from odradek.broker.coordinator_log import PendingWrites
 from odradek.broker.node_link import node_link
 from odradek.broker.sasl_gate import SASL_AUTHENTICATE, SASL_HANDSHAKE
@@ -171,6 +172,8 @@ class ControllerServer:
             served = served_listener(cfg, lst, advertised=False)  # SSL: its certificate principals too
             self.server = await loop.create_server(lambda: KafkaConnection(self, None, served), lst.host or None,
                                                    lst.port, reuse_address=True, ssl=served.tls)
+            for sock in self.server.sockets:
+                set_receive_buffer(sock, cfg)
             log.info("Awaiting socket connections on %s:%d (controller listener %s).", lst.host or "0.0.0.0",
                      self.server.sockets[0].getsockname()[1], lst.name)
         self.driver.start()

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
+from odradek.broker.socket_buffers import set_receive_buffer
 from odradek.broker.heap_trim import HeapTrim, malloc_trim, renew_free_lists, shrink_set
 from odradek.broker.log_writer import ThreadedLogHandler, all_written
 from odradek.testing.clock import SystemClock, VirtualClock
@@ -120,6 +121,8 @@ class BrokerServer:
             server = await self.loop.create_server(
                 functools.partial(self._new_connection, served), served.listener.host or None, served.listener.port,
                 reuse_address=True, backlog=1024, start_serving=False, ssl=served.tls)
+            for sock in server.sockets:
+                set_receive_buffer(sock, self.config)
             self.servers.append(server)
             bound[served.name] = server.sockets[0].getsockname()[1]
         self.server = self.servers[0]
