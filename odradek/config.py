@@ -686,6 +686,10 @@ class BrokerConfig:
     def data_dir(self) -> str:
         return self.log_dirs[0]
 
+    def properties(self, prefix: str) -> dict[str, str]:
+        """The value of every property whose name starts with ``prefix``, by Kafka name, as Kafka writes it."""
+        return {p.name: _kafka_str(getattr(self, attr)) for attr, p in _FIELDS if p.name.startswith(prefix)}
+
     def topic_defaults(self) -> dict[str, str]:
         """Topic-level config defaults (topic property names) derived from broker settings."""
         out = {}

@@ -6,6 +6,7 @@ No sockets here (those are in server.py); time comes from ``clock_ms``.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import uuid
@@ -318,9 +319,12 @@ class Broker:
         clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes)
         # share group epochs are in __consumer_offsets too: they load from the same replay
         replay = self.share_persistence.replay_group_record if self.share_groups is not None else None
-        # a streams group's streams.* GROUP configs (IncrementalAlterConfigs) over the broker's group.streams.*
+        # a streams group's streams.* GROUP configs (IncrementalAlterConfigs), within the broker's bounds, over
+        # the broker's group.streams.*
+        from odradek.controller.group_configs import clamped
+
         def overrides(gid: str) -> dict:
-            return self.controller.image.group_configs.get(gid, {})
+            return clamped(self.controller.image.group_configs.get(gid, {}), self.group_broker_props)
 
         self.groups = GroupCoordinator(log=clog, config=self.config, now_ms=self.clock_ms(),
                                        poke=self.purgatory_poke, replay=replay, new_uuid=lambda: str(uuid.uuid4()),
@@ -365,22 +369,16 @@ class Broker:
         self.replicas.leadership_listeners.append(loader.leadership_changed)
         loader.start(self.replicas.leader_epochs)
 
-    def share_broker_props(self) -> dict[str, str]:
-        """The broker's group.share.* settings (what a group's share.* configs default to)."""
-        cfg = self.config
-        return {"group.share.session.timeout.ms": str(cfg.group_share_session_timeout_ms),
-                "group.share.heartbeat.interval.ms": str(cfg.group_share_heartbeat_interval_ms),
-                "group.share.record.lock.duration.ms": str(cfg.group_share_record_lock_duration_ms),
-                "group.share.min.record.lock.duration.ms": str(cfg.group_share_min_record_lock_duration_ms),
-                "group.share.max.record.lock.duration.ms": str(cfg.group_share_max_record_lock_duration_ms),
-                "group.share.delivery.count.limit": str(cfg.group_share_delivery_count_limit),
-                "group.share.partition.max.record.locks": str(cfg.group_share_partition_max_record_locks)}
+    @functools.cached_property
+    def group_broker_props(self) -> dict[str, str]:
+        """The broker's group.* settings (what a group's configs default to, and their bounds)."""
+        return self.config.properties("group.")
 
     def share_group_settings(self, group_id: str) -> dict[str, str]:
         from odradek.controller import group_configs
 
         overrides = dict(self.controller.image.group_configs.get(group_id, {}))
-        return group_configs.effective(overrides, self.share_broker_props())
+        return group_configs.effective(overrides, self.group_broker_props)
 
     def _start_share_coordinator(self) -> None:
         """The share group coordinator (membership, and the share-partitions of the data partitions

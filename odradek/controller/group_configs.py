@@ -116,8 +116,26 @@ def validate_together(configs: dict, broker_props: dict) -> None:
             raise InvalidGroupConfig(f"{session} must be greater than {heartbeat}")
 
 
+def clamped(overrides: dict, broker_props: dict) -> dict:
+    """A group's stored configs as its coordinator uses them (Kafka 4.3's GroupConfig.evaluate): an int
+    outside the broker's bounds as they are now (changed since it was set) counts as the nearest bound."""
+    out = dict(overrides)
+    for name, raw in overrides.items():
+        if name not in GROUP_CONFIGS or GROUP_CONFIGS[name][0] != T_INT:
+            continue
+        _, lo, hi = _bounds(name)
+        n = int(raw)
+        if lo is not None:
+            n = max(n, int(_broker(broker_props, lo)))
+        if hi is not None:
+            n = min(n, int(_broker(broker_props, hi)))
+        out[name] = str(n)
+    return out
+
+
 def effective(overrides: dict, broker_props: dict) -> dict:
-    """Every share-group config of one group: its dynamic values over the broker's."""
+    """Every share-group config of one group: its dynamic values (within the broker's bounds) over the broker's."""
+    overrides = clamped(overrides, broker_props)
     return {name: overrides.get(name, broker_value(name, broker_props)) for name in GROUP_CONFIGS}
 
 

@@ -156,3 +156,19 @@ def test_a_groups_session_timeout_stays_above_its_heartbeat_interval():
     with pytest.raises(GC.InvalidGroupConfig) as e:
         GC.validate_together({"streams.session.timeout.ms": "4000", "share.session.timeout.ms": None}, props)
     assert str(e.value) == "streams.session.timeout.ms must be greater than streams.heartbeat.interval.ms"
+
+
+def test_a_stored_group_config_outside_the_brokers_bounds_now_counts_as_the_nearest_bound():
+    """Kafka 4.3's GroupConfig.evaluate: a group config set under other broker bounds (a restart since)."""
+    cfg = BrokerConfig.from_properties({"group.share.min.heartbeat.interval.ms": "2000",
+                                        "group.streams.max.standby.replicas": "1"})
+    props = cfg.properties("group.")
+    assert props["group.share.min.heartbeat.interval.ms"] == "2000" and props["group.share.max.size"] == "200"
+    stored = {"share.heartbeat.interval.ms": "1000", "share.session.timeout.ms": "90000",
+              "streams.num.standby.replicas": "2", "streams.initial.rebalance.delay.ms": "0",
+              "share.auto.offset.reset": "earliest"}
+    assert GC.clamped(stored, props) == {"share.heartbeat.interval.ms": "2000", "share.session.timeout.ms": "60000",
+                                         "streams.num.standby.replicas": "1", "streams.initial.rebalance.delay.ms": "0",
+                                         "share.auto.offset.reset": "earliest"}
+    eff = GC.effective(stored, props)
+    assert (eff["share.heartbeat.interval.ms"], eff["share.record.lock.duration.ms"]) == ("2000", "30000")
