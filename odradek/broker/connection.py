@@ -57,6 +57,10 @@ _BYTES_TYPES = (bytes, bytearray, memoryview)
 # generated decoders of requests that carry thousands of entries, wire.api.decode_request_steps),
 # other clients served between them
 STEPPED_DECODE_BYTES = 32 * 1024
+# A connection's pipelined requests are served one after another for at most this long (s); then
+# the others' ready requests go first (Kafka serves a connection's next request only after the
+# previous one's response: one client's backlog never holds the broker)
+SERVE_SLICE_S = 0.002
 # Records up to this size are read and written with the rest of the response in one
 # write (one syscall, one TCP segment: what a consumer at the log end waits for);
 # larger ones go with sendfile after the bytes before them.
@@ -375,6 +379,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     async def _run(self) -> None:
         loop = asyncio.get_running_loop()
+        slice_start = loop.time()
         try:
             while not self.closed:
                 if not self.frames:
@@ -383,6 +388,11 @@ class KafkaConnection(asyncio.BufferedProtocol):
                     self._wakeup = loop.create_future()
                     await self._wakeup
                     self._wakeup = None
+                    slice_start = loop.time()
+                    continue
+                if loop.time() - slice_start >= SERVE_SLICE_S:
+                    await asyncio.sleep(0)  # the other connections' ready requests first
+                    slice_start = loop.time()
                     continue
                 frame = self.frames.popleft()
                 queued = self._arrivals.popleft() if self._arrivals is not None else 0.0
