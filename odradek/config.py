@@ -465,6 +465,12 @@ class BrokerConfig:
                                              kafka_type="INT")
     group_max_session_timeout_ms: int = prop("group.max.session.timeout.ms", 1800000, _int(0, INT_MAX))
     group_max_size: int = prop("group.max.size", INT_MAX, _int(1, INT_MAX))
+    # the group protocols served: without consumer (streams), ConsumerGroupHeartbeat/Describe
+    # (StreamsGroupHeartbeat/Describe) answer UNSUPPORTED_VERSION (Kafka's KafkaApis); classic is required
+    group_coordinator_rebalance_protocols: str = prop(
+        "group.coordinator.rebalance.protocols", "classic,consumer,streams",
+        _valid_list("group.coordinator.rebalance.protocols", "consumer", "classic", "share", "streams"),
+        kafka_type="LIST")
     # KIP-848 consumer groups (odradek/coordinator/consumer_heartbeat.py)
     group_consumer_heartbeat_interval_ms: int = prop("group.consumer.heartbeat.interval.ms", 5000,
                                                      _int(1, INT_MAX))
@@ -928,6 +934,8 @@ class BrokerConfig:
 
     def _check(self) -> None:
         self._check_group_coordinator()
+        if "classic" not in self.group_coordinator_rebalance_protocols.split(","):
+            raise ConfigError("Disabling the 'classic' protocol is not supported.")
         if self.replica_selector_class not in (None, RACK_AWARE_SELECTOR) and "broker" in self.process_roles:
             # Kafka 4.3's broker loads the class as it starts and exits with "Fatal error during broker
             # startup" on a ClassNotFoundException; odradek has Kafka's RackAwareReplicaSelector only
@@ -1110,7 +1118,6 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
 # asyncio process (thread counts, socket buffers, ...).
 IGNORED = frozenset({
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
-    "group.coordinator.rebalance.protocols",
     # not read by a KRaft controller (it rebalances every partition off its preferred leader)
     "leader.imbalance.per.broker.percentage",
     "queued.max.requests", "background.threads", "metadata.log.dir",

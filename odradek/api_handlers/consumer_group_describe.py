@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from odradek.api_handlers.describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
 from odradek.api_handlers.authorization import allowed, operations
-from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics
+from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics, protocol_disabled
 from odradek.controller.acls import DESCRIBE, GROUP
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_describe_response import (
@@ -30,6 +30,8 @@ def _assignment(parts) -> Assignment:
 
 
 def handle(ctx, request) -> ConsumerGroupDescribeResponse:
+    if protocol_disabled(ctx, "consumer"):
+        return error_response(ctx.api_version, request, ErrorCode.UNSUPPORTED_VERSION, None)
     coord = coordinator(ctx)
     ops = CONSUMER_GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
     coord.update_topics(image_topics(ctx))

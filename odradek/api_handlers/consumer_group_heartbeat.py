@@ -5,7 +5,9 @@ from __future__ import annotations
 from odradek.api_handlers.authorization import allowed_names
 from odradek.api_handlers.error_responses import top_level_error
 from odradek.controller.acls import DESCRIBE, TOPIC
-from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator, image_topics
+from odradek.api_handlers.group_common import (
+    client_host, coordinator, coordinator_error, image_topics, protocol_disabled,
+)
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_heartbeat_response import (
     Assignment,
@@ -22,6 +24,8 @@ def handle(ctx, request) -> ConsumerGroupHeartbeatResponse:
     from odradek.coordinator.consumer_heartbeat import HeartbeatRequest
 
     v = ctx.api_version
+    if protocol_disabled(ctx, "consumer"):
+        return error_response(v, request, ErrorCode.UNSUPPORTED_VERSION, None)
     coord = coordinator(ctx)
     if coord_err := coordinator_error(ctx, request.group_id):
         return ConsumerGroupHeartbeatResponse(throttle_time_ms=0, error_code=coord_err,

@@ -14,6 +14,12 @@ def coordinator(ctx) -> Groups:
     return ctx.services.groups
 
 
+def protocol_disabled(ctx, protocol: str) -> bool:
+    """``protocol`` (consumer, streams) is not in group.coordinator.rebalance.protocols: as Kafka's
+    KafkaApis, its APIs stay listed by ApiVersions and answer UNSUPPORTED_VERSION."""
+    return protocol not in ctx.services.rebalance_protocols
+
+
 def coordinator_error(ctx, group_id: str) -> ErrorCode:
     """NONE when this node coordinates the group (it leads the group's __consumer_offsets partition
     and has loaded it). Else what Kafka answers: NOT_COORDINATOR (also before the topic exists: the

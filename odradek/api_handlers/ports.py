@@ -490,6 +490,8 @@ class Services:
     wake: Callable[[tuple], int]
     auto_create_topics_enable: bool
     groups: Groups | None = None
+    # group.coordinator.rebalance.protocols: the group protocols served (classic always)
+    rebalance_protocols: frozenset[str] = frozenset({"classic", "consumer", "streams"})
     txns: Txns | None = None
     txn_offsets: TxnOffsets | None = None
     txn_verifier: TxnVerifier | None = None  # a cluster broker's (transaction coordinators elsewhere)

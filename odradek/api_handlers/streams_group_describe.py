@@ -6,7 +6,7 @@ from odradek.api_handlers.consumer_group_describe import CONSUMER_GROUP_OPERATIO
 from odradek.api_handlers.describe_groups import NOT_REQUESTED
 from odradek.api_handlers.streams_group_heartbeat import streams_enabled
 from odradek.api_handlers.authorization import group_denied
-from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics
+from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics, protocol_disabled
 from odradek.controller.acls import DESCRIBE
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.streams_group_describe_response import (
@@ -60,7 +60,7 @@ def _failed(gid, code, message=None) -> DescribedGroup:
 def handle(ctx, request) -> StreamsGroupDescribeResponse:
     coord = coordinator(ctx)
     ops = CONSUMER_GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
-    if not streams_enabled(ctx.services):
+    if not streams_enabled(ctx.services) or protocol_disabled(ctx, "streams"):
         return StreamsGroupDescribeResponse(throttle_time_ms=0, groups=[
             _failed(gid, ErrorCode.UNSUPPORTED_VERSION) for gid in request.group_ids])
     coord.update_topics(image_topics(ctx))

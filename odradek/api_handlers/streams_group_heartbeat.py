@@ -12,7 +12,9 @@ import logging
 
 from odradek.api_handlers.authorization import allowed
 from odradek.api_handlers.error_responses import top_level_error
-from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator, image_topics
+from odradek.api_handlers.group_common import (
+    client_host, coordinator, coordinator_error, image_topics, protocol_disabled,
+)
 from odradek.api_handlers.ports import Services
 from odradek.controller.acls import CLUSTER, CLUSTER_NAME, CREATE, TOPIC
 from odradek.coordinator.streams_topology import MISSING_INTERNAL_TOPICS
@@ -73,7 +75,7 @@ def handle(ctx, request) -> StreamsGroupHeartbeatResponse:
     from odradek.coordinator.streams_heartbeat import StreamsHeartbeatRequest
 
     coord = coordinator(ctx)
-    if not streams_enabled(ctx.services):
+    if not streams_enabled(ctx.services) or protocol_disabled(ctx, "streams"):
         return _error(ErrorCode.UNSUPPORTED_VERSION)
     if coord_err := coordinator_error(ctx, request.group_id):
         return _error(coord_err)

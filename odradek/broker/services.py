@@ -297,6 +297,7 @@ def broker_services(broker) -> Services:
         clock=broker.clock_ms,
         wake=broker.purgatory_poke,
         auto_create_topics_enable=cfg.auto_create_topics_enable,
+        rebalance_protocols=frozenset(cfg.group_coordinator_rebalance_protocols.split(",")),
         shares=(SharesPort(broker.share_groups, broker.persist_share_state, broker.poke_share_partitions,
                            broker.share_persister.reading, broker.share_persister.read_summaries) if broker.share_groups is not None else None),
         share_states=broker.share_states,
