@@ -61,3 +61,18 @@ def test_a_groups_session_timeout_must_stay_above_its_heartbeat_interval(bootstr
     err = e.value.args[0]
     assert (err.code(), err.str()) == (ck.KafkaError.INVALID_CONFIG,
                                        "share.session.timeout.ms must be greater than share.heartbeat.interval.ms")
+
+
+def test_the_broker_lists_its_group_coordinator_properties_as_kafka(bootstrap):
+    """DescribeConfigs on the broker lists each group.* property odradek reads with its value (Kafka 4.3 lists
+    the same values for the same server properties: compared with kafka-configs --describe --all)."""
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    md = admin.list_topics(timeout=10)
+    res = ConfigResource(ConfigResource.Type.BROKER, str(next(iter(md.brokers))))
+    configs = admin.describe_configs([res], request_timeout=10)[res].result()
+    got = {k: configs[k].value for k in ("group.share.min.heartbeat.interval.ms", "group.share.heartbeat.interval.ms",
+                                         "group.share.max.partition.max.record.locks", "group.consumer.min.session.timeout.ms",
+                                         "group.streams.max.standby.replicas", "group.share.max.share.sessions")}
+    assert got == {"group.share.min.heartbeat.interval.ms": "1000", "group.share.heartbeat.interval.ms": "1000",
+                   "group.share.max.partition.max.record.locks": "4000", "group.consumer.min.session.timeout.ms": "45000",
+                   "group.streams.max.standby.replicas": "2", "group.share.max.share.sessions": "2000"}

@@ -463,8 +463,9 @@ class BrokerConfig:
                                                  kafka_type="INT")
     group_min_session_timeout_ms: int = prop("group.min.session.timeout.ms", 6000, _int(0, INT_MAX),
                                              kafka_type="INT")
-    group_max_session_timeout_ms: int = prop("group.max.session.timeout.ms", 1800000, _int(0, INT_MAX))
-    group_max_size: int = prop("group.max.size", INT_MAX, _int(1, INT_MAX))
+    group_max_session_timeout_ms: int = prop("group.max.session.timeout.ms", 1800000, _int(0, INT_MAX),
+                                             kafka_type="INT")
+    group_max_size: int = prop("group.max.size", INT_MAX, _int(1, INT_MAX), kafka_type="INT")
     # the group protocols served: without consumer (streams), ConsumerGroupHeartbeat/Describe
     # (StreamsGroupHeartbeat/Describe) answer UNSUPPORTED_VERSION (Kafka's KafkaApis); classic is required
     group_coordinator_rebalance_protocols: str = prop(
@@ -473,75 +474,86 @@ class BrokerConfig:
         kafka_type="LIST")
     # KIP-848 consumer groups (odradek/coordinator/consumer_heartbeat.py)
     group_consumer_heartbeat_interval_ms: int = prop("group.consumer.heartbeat.interval.ms", 5000,
-                                                     _int(1, INT_MAX))
-    group_consumer_session_timeout_ms: int = prop("group.consumer.session.timeout.ms", 45000, _int(1, INT_MAX))
+                                                     _int(1, INT_MAX), kafka_type="INT")
+    group_consumer_session_timeout_ms: int = prop("group.consumer.session.timeout.ms", 45000, _int(1, INT_MAX),
+                                                  kafka_type="INT")
     # the bounds of Kafka 4.3's GroupCoordinatorConfig: checked at start-up (_check_group_coordinator)
     # and the bounds of the GROUP configs (controller/group_configs.py)
     group_consumer_min_session_timeout_ms: int = prop("group.consumer.min.session.timeout.ms", 45000,
-                                                      _int(1, INT_MAX))
+                                                      _int(1, INT_MAX), kafka_type="INT")
     group_consumer_max_session_timeout_ms: int = prop("group.consumer.max.session.timeout.ms", 60000,
-                                                      _int(1, INT_MAX))
+                                                      _int(1, INT_MAX), kafka_type="INT")
     group_consumer_min_heartbeat_interval_ms: int = prop("group.consumer.min.heartbeat.interval.ms", 5000,
-                                                         _int(1, INT_MAX))
+                                                         _int(1, INT_MAX), kafka_type="INT")
     group_consumer_max_heartbeat_interval_ms: int = prop("group.consumer.max.heartbeat.interval.ms", 15000,
-                                                         _int(1, INT_MAX))
-    group_consumer_max_size: int = prop("group.consumer.max.size", INT_MAX, _int(1, INT_MAX))
-    group_consumer_assignors: str = prop("group.consumer.assignors", "uniform,range", _str)
+                                                         _int(1, INT_MAX), kafka_type="INT")
+    group_consumer_max_size: int = prop("group.consumer.max.size", INT_MAX, _int(1, INT_MAX), kafka_type="INT")
+    group_consumer_assignors: str = prop("group.consumer.assignors", "uniform,range", _str, kafka_type="LIST")
     group_consumer_assignment_interval_ms: int = prop("group.consumer.assignment.interval.ms", 1000,
-                                                      _int(0, INT_MAX))
+                                                      _int(0, INT_MAX), kafka_type="INT")
     group_consumer_min_assignment_interval_ms: int = prop("group.consumer.min.assignment.interval.ms", 0,
-                                                          _int(0, INT_MAX))
+                                                          _int(0, INT_MAX), kafka_type="INT")
     group_consumer_max_assignment_interval_ms: int = prop("group.consumer.max.assignment.interval.ms", 15000,
-                                                          _int(0, INT_MAX))
+                                                          _int(0, INT_MAX), kafka_type="INT")
     # KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); Kafka 4.3's defaults
-    group_share_session_timeout_ms: int = prop("group.share.session.timeout.ms", 45000, _int(1, INT_MAX))
-    group_share_min_session_timeout_ms: int = prop("group.share.min.session.timeout.ms", 45000, _int(1, INT_MAX))
-    group_share_max_session_timeout_ms: int = prop("group.share.max.session.timeout.ms", 60000, _int(1, INT_MAX))
-    group_share_heartbeat_interval_ms: int = prop("group.share.heartbeat.interval.ms", 5000, _int(1, INT_MAX))
+    group_share_session_timeout_ms: int = prop("group.share.session.timeout.ms", 45000, _int(1, INT_MAX),
+                                               kafka_type="INT")
+    group_share_min_session_timeout_ms: int = prop("group.share.min.session.timeout.ms", 45000, _int(1, INT_MAX),
+                                                   kafka_type="INT")
+    group_share_max_session_timeout_ms: int = prop("group.share.max.session.timeout.ms", 60000, _int(1, INT_MAX),
+                                                   kafka_type="INT")
+    group_share_heartbeat_interval_ms: int = prop("group.share.heartbeat.interval.ms", 5000, _int(1, INT_MAX),
+                                                  kafka_type="INT")
     group_share_min_heartbeat_interval_ms: int = prop("group.share.min.heartbeat.interval.ms", 5000,
-                                                      _int(1, INT_MAX))
+                                                      _int(1, INT_MAX), kafka_type="INT")
     group_share_max_heartbeat_interval_ms: int = prop("group.share.max.heartbeat.interval.ms", 15000,
-                                                      _int(1, INT_MAX))
+                                                      _int(1, INT_MAX), kafka_type="INT")
     group_share_record_lock_duration_ms: int = prop("group.share.record.lock.duration.ms", 30000,
-                                                    _int(1000, 3600000))
+                                                    _int(1000, 3600000), kafka_type="INT")
     group_share_min_record_lock_duration_ms: int = prop("group.share.min.record.lock.duration.ms", 15000,
-                                                        _int(1000, 30000))
+                                                        _int(1000, 30000), kafka_type="INT")
     group_share_max_record_lock_duration_ms: int = prop("group.share.max.record.lock.duration.ms", 60000,
-                                                        _int(30000, 3600000))
-    group_share_delivery_count_limit: int = prop("group.share.delivery.count.limit", 5, _int(2, 10))
-    group_share_min_delivery_count_limit: int = prop("group.share.min.delivery.count.limit", 2, _int(2, 5))
-    group_share_max_delivery_count_limit: int = prop("group.share.max.delivery.count.limit", 10, _int(5, 25))
+                                                        _int(30000, 3600000), kafka_type="INT")
+    group_share_delivery_count_limit: int = prop("group.share.delivery.count.limit", 5, _int(2, 10), kafka_type="INT")
+    group_share_min_delivery_count_limit: int = prop("group.share.min.delivery.count.limit", 2, _int(2, 5),
+                                                     kafka_type="INT")
+    group_share_max_delivery_count_limit: int = prop("group.share.max.delivery.count.limit", 10, _int(5, 25),
+                                                     kafka_type="INT")
     group_share_partition_max_record_locks: int = prop("group.share.partition.max.record.locks", 2000,
-                                                       _int(100, 10000))
+                                                       _int(100, 10000), kafka_type="INT")
     group_share_min_partition_max_record_locks: int = prop("group.share.min.partition.max.record.locks", 100,
-                                                           _int(100, 2000))
+                                                           _int(100, 2000), kafka_type="INT")
     group_share_max_partition_max_record_locks: int = prop("group.share.max.partition.max.record.locks", 4000,
-                                                           _int(2000, 10000))
-    group_share_max_size: int = prop("group.share.max.size", 200, _int(1, 1000))
+                                                           _int(2000, 10000), kafka_type="INT")
+    group_share_max_size: int = prop("group.share.max.size", 200, _int(1, 1000), kafka_type="INT")
     # KIP-1071 streams groups (odradek/coordinator/streams_heartbeat.py); Kafka 4.3's defaults
-    group_streams_session_timeout_ms: int = prop("group.streams.session.timeout.ms", 45000, _int(1, INT_MAX))
+    group_streams_session_timeout_ms: int = prop("group.streams.session.timeout.ms", 45000, _int(1, INT_MAX),
+                                                 kafka_type="INT")
     group_streams_min_session_timeout_ms: int = prop("group.streams.min.session.timeout.ms", 45000,
-                                                     _int(1, INT_MAX))
+                                                     _int(1, INT_MAX), kafka_type="INT")
     group_streams_max_session_timeout_ms: int = prop("group.streams.max.session.timeout.ms", 60000,
-                                                     _int(1, INT_MAX))
+                                                     _int(1, INT_MAX), kafka_type="INT")
     group_streams_heartbeat_interval_ms: int = prop("group.streams.heartbeat.interval.ms", 5000,
-                                                    _int(1, INT_MAX))
+                                                    _int(1, INT_MAX), kafka_type="INT")
     group_streams_min_heartbeat_interval_ms: int = prop("group.streams.min.heartbeat.interval.ms", 5000,
-                                                        _int(1, INT_MAX))
+                                                        _int(1, INT_MAX), kafka_type="INT")
     group_streams_max_heartbeat_interval_ms: int = prop("group.streams.max.heartbeat.interval.ms", 15000,
-                                                        _int(1, INT_MAX))
-    group_streams_max_size: int = prop("group.streams.max.size", INT_MAX, _int(1, INT_MAX))
-    group_streams_num_standby_replicas: int = prop("group.streams.num.standby.replicas", 0, _int(0, INT_MAX))
-    group_streams_max_standby_replicas: int = prop("group.streams.max.standby.replicas", 2, _int(0, INT_MAX))
+                                                        _int(1, INT_MAX), kafka_type="INT")
+    group_streams_max_size: int = prop("group.streams.max.size", INT_MAX, _int(1, INT_MAX), kafka_type="INT")
+    group_streams_num_standby_replicas: int = prop("group.streams.num.standby.replicas", 0, _int(0, INT_MAX),
+                                                   kafka_type="INT")
+    group_streams_max_standby_replicas: int = prop("group.streams.max.standby.replicas", 2, _int(0, INT_MAX),
+                                                   kafka_type="INT")
     group_streams_initial_rebalance_delay_ms: int = prop("group.streams.initial.rebalance.delay.ms", 3000,
-                                                         _int(0, INT_MAX))
+                                                         _int(0, INT_MAX), kafka_type="INT")
     group_streams_assignment_interval_ms: int = prop("group.streams.assignment.interval.ms", 1000,
-                                                     _int(0, INT_MAX))
+                                                     _int(0, INT_MAX), kafka_type="INT")
     group_streams_min_assignment_interval_ms: int = prop("group.streams.min.assignment.interval.ms", 0,
-                                                         _int(0, INT_MAX))
+                                                         _int(0, INT_MAX), kafka_type="INT")
     group_streams_max_assignment_interval_ms: int = prop("group.streams.max.assignment.interval.ms", 15000,
-                                                         _int(0, INT_MAX))
-    group_share_max_share_sessions: int = prop("group.share.max.share.sessions", 2000, _int(1, INT_MAX))
+                                                         _int(0, INT_MAX), kafka_type="INT")
+    group_share_max_share_sessions: int = prop("group.share.max.share.sessions", 2000, _int(1, INT_MAX),
+                                               kafka_type="INT")
     # the share coordinator's __share_group_state (created on the first FindCoordinator of a share key)
     share_coordinator_state_topic_num_partitions: int = prop("share.coordinator.state.topic.num.partitions", 50,
                                                              _int(1, INT_MAX))
