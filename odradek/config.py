@@ -142,6 +142,27 @@ def _valid_list(name: str, *options):
     return parse
 
 
+# the consumer-group assignors odradek has (odradek/coordinator/assignors.py): Kafka 4.3's built-in ones,
+# by name or class name
+_ASSIGNOR_CLASSES = frozenset({"uniform", "range", "org.apache.kafka.coordinator.group.assignor.UniformAssignor",
+                               "org.apache.kafka.coordinator.group.assignor.RangeAssignor"})
+
+
+def _assignors(raw) -> str:
+    """group.consumer.assignors, a LIST as Kafka 4.3 checks it (ConfigDef, then GroupCoordinatorConfig
+    loading each class: another class is not found)."""
+    items = [v.strip() for v in str(raw).split(",")]
+    if items == [""]:
+        raise _Whole("Configuration 'group.consumer.assignors' must not be empty. "
+                     "Valid values include: any non-empty value")
+    if "" in items:
+        raise _Whole("Configuration 'group.consumer.assignors' values must not be empty.")
+    for v in items:
+        if v not in _ASSIGNOR_CLASSES:
+            raise _Whole(f"Class {v} cannot be found")
+    return ",".join(items)
+
+
 def _choice(*options):
     def parse(raw):
         s = str(raw).strip()
@@ -488,7 +509,8 @@ class BrokerConfig:
     group_consumer_max_heartbeat_interval_ms: int = prop("group.consumer.max.heartbeat.interval.ms", 15000,
                                                          _int(1, INT_MAX), kafka_type="INT")
     group_consumer_max_size: int = prop("group.consumer.max.size", INT_MAX, _int(1, INT_MAX), kafka_type="INT")
-    group_consumer_assignors: str = prop("group.consumer.assignors", "uniform,range", _str, kafka_type="LIST")
+    group_consumer_assignors: str = prop("group.consumer.assignors", "uniform,range", _assignors,
+                                         kafka_type="LIST")
     group_consumer_assignment_interval_ms: int = prop("group.consumer.assignment.interval.ms", 1000,
                                                       _int(0, INT_MAX), kafka_type="INT")
     group_consumer_min_assignment_interval_ms: int = prop("group.consumer.min.assignment.interval.ms", 0,

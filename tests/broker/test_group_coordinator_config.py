@@ -172,3 +172,22 @@ def test_a_stored_group_config_outside_the_brokers_bounds_now_counts_as_the_near
                                          "share.auto.offset.reset": "earliest"}
     eff = GC.effective(stored, props)
     assert (eff["share.heartbeat.interval.ms"], eff["share.record.lock.duration.ms"]) == ("2000", "30000")
+
+
+@pytest.mark.parametrize("raw,message", [
+    ("foo", "Class foo cannot be found"),
+    ("com.example.UniformAssignor", "Class com.example.UniformAssignor cannot be found"),
+    ("Uniform", "Class Uniform cannot be found"),
+    (" ", "Configuration 'group.consumer.assignors' must not be empty. Valid values include: any non-empty value"),
+    ("uniform,,range", "Configuration 'group.consumer.assignors' values must not be empty."),
+])
+def test_consumer_group_assignors_as_kafka_loads_them(raw, message):
+    """Kafka 4.3 (its KafkaConfig, same values): the built-in assignors by name or class; any other is not found."""
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties({"group.consumer.assignors": raw})
+    assert str(e.value) == message
+
+
+def test_the_built_in_assignors_by_name_or_class():
+    for raw in ("range", "org.apache.kafka.coordinator.group.assignor.RangeAssignor,uniform", "uniform,uniform"):
+        assert BrokerConfig.from_properties({"group.consumer.assignors": raw}).unused == ()
