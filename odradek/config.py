@@ -18,6 +18,7 @@ the log.* defaults are the topic-level ones of odradek.log.config (`log_prop()`)
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 import re
 from dataclasses import dataclass, field
 from typing import Callable
@@ -372,6 +373,9 @@ class BrokerConfig:
                                                              kafka_type="LIST")
     log_dirs: tuple[str, ...] = prop("log.dirs", ("./odradek-data",), _dirs, kafka_type="LIST", described=None,
                                      aliases=(Alias("log.dir", kafka_type="LIST", described="/tmp/kafka-logs"),))
+    # the directory of the KRaft metadata log (__cluster_metadata-0, its quorum-state and snapshots)
+    # and its meta.properties, as Kafka; unset: odradek's <first log dir>/metadata (see metadata_dir)
+    metadata_log_dir: str | None = prop("metadata.log.dir", None, _str, kafka_type="STRING")
     broker_rack: str | None = prop("broker.rack", None, _str)  # replica placement (StripedReplicaPlacer)
     # fetch from followers (KIP-392): None, Kafka's default, the leader serves every consumer
     replica_selector_class: str | None = prop("replica.selector.class", None, _replica_selector,
@@ -725,6 +729,12 @@ class BrokerConfig:
     @property
     def data_dir(self) -> str:
         return self.log_dirs[0]
+
+    @property
+    def metadata_dir(self) -> str:
+        """Where the metadata log lives: metadata.log.dir (Kafka's layout: meta.properties and
+        __cluster_metadata-0 in it), else the first log dir's metadata/ folder."""
+        return self.metadata_log_dir or posixpath.join(self.data_dir, "metadata")
 
     def properties(self, prefix: str) -> dict[str, str]:
         """The value of every property whose name starts with ``prefix``, by Kafka name, as Kafka writes it."""
@@ -1154,7 +1164,7 @@ IGNORED = frozenset({
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
     # not read by a KRaft controller (it rebalances every partition off its preferred leader)
     "leader.imbalance.per.broker.percentage",
-    "queued.max.requests", "background.threads", "metadata.log.dir",
+    "queued.max.requests", "background.threads",
 })
 
 

@@ -101,7 +101,7 @@ class Broker:
         from odradek import controller as cmod
 
         self.controller_module = cmod
-        self.controller = controller or cmod.Controller(os.path.join(data_dir, "metadata"), cfg.node_id,
+        self.controller = controller or cmod.Controller(cfg.metadata_dir, cfg.node_id,
                                                         cfg.controller_defaults(), now,
                                                         bootstrap=cfg.bootstrap_scram)
         default_log_config = cfg.log_config()

@@ -108,7 +108,7 @@ class ControllerServer:
         # this node's client side of the controller listener (raft peers, broker -> controller): TLS, SASL
         self.controller_link = node_link(config, config.controller_listener_names[0],
                                          config.sasl_mechanism_controller_protocol)
-        self.metadata_dir = os.path.join(config.data_dir, "metadata")
+        self.metadata_dir = config.metadata_dir
         self.clock_ms = _now_ms
         self.broker = self  # the CONTROLLER listener's connections take the purgatory and services from here
         self.services = None  # api_handlers.ports.Services of the CONTROLLER listener

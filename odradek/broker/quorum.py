@@ -80,8 +80,7 @@ async def _main(config, http_mounts: tuple[HttpMount, ...]) -> int:
               "(`odradek serve` without controller.quorum.voters): the nodes of a KRaft cluster keep the "
               "system clock (their heartbeats, session timeouts and elections run on it)", file=sys.stderr, flush=True)
         return 1
-    metadata_dir = os.path.join(config.data_dir, "metadata")
-    controller = Controller(metadata_dir, config.node_id, config.controller_defaults(), _now_ms(), quorum=True,
+    controller = Controller(config.metadata_dir, config.node_id, config.controller_defaults(), _now_ms(), quorum=True,
                             bootstrap=config.bootstrap_scram)
     try:
         meta = log_dir_meta(config)

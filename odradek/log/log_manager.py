@@ -17,6 +17,8 @@ from .fs import FileSystem, RealFileSystem, read_whole, write_atomic
 from .offset_checkpoint import REPLICATION_OFFSET_CHECKPOINT
 from .partition_log import EPOCHS_SOON, FlushObserver, PartitionLog
 
+METADATA_TOPIC = "__cluster_metadata"  # the KRaft metadata log's dir, never a partition of this manager
+
 DELETE_SUFFIX = "-delete"
 STRAY_SUFFIX = "-stray"
 MAX_DIR_NAME = 255
@@ -157,8 +159,10 @@ class LogManager:
                     self._doomed.append([None, path, None])  # deleted before the stop: goes after the delay
                     continue
                 tp = parse_dir_name(name)
-                if tp is None:
-                    continue  # not a partition (a "-stray" left-over stays as it is, as in Kafka)
+                if tp is None or tp[0] == METADATA_TOPIC:
+                    # not a partition (a "-stray" left-over stays as it is, as in Kafka), or the metadata
+                    # log of a metadata.log.dir that is also a log dir (the raft driver's, as Kafka's LogManager)
+                    continue
                 tp = (names.setdefault(tp[0], tp[0]), tp[1])  # (one name string per topic, not per log)
                 try:
                     config = configs.get(tp[0])
