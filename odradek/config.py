@@ -5,7 +5,7 @@ format; `BrokerConfig.from_properties` turns them into a BrokerConfig or raises
 ConfigError in Kafka's words ("Invalid value abc for configuration num.partitions: Not
 a number of type INT"). Names odradek does not use are reported (`unused`), as Kafka
 logs them and starts; a few that make no sense for one Python process (thread counts,
-socket buffers) are accepted silently (IGNORED). The KRaft quorum settings
+the request queue's length) are accepted silently (IGNORED). The KRaft quorum settings
 (process.roles, controller.quorum.voters, ...) are real: see `quorum_mode`.
 
 Each property is defined once, as a BrokerConfig field made by `prop()`: Kafka name,
@@ -1159,7 +1159,8 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
 
 
 # Accepted so a stock Kafka KRaft server.properties works; they do not apply to an
-# asyncio process (thread counts, socket buffers, ...).
+# asyncio process (thread counts; queued.max.requests, the length of Kafka's request queue, is
+# not applied: connections are bounded by queued.max.request.bytes only).
 IGNORED = frozenset({
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
     # not read by a KRaft controller (it rebalances every partition off its preferred leader)
