@@ -207,9 +207,9 @@ class RealFile:
         watch.wake())."""
         with _REOPEN_LOCK:
             self._watch = watch
-            if self._fd >= 0:
-                os.close(self._fd)
-                self._fd = -1
+            fd, self._fd = self._fd, -1
+        if fd >= 0:  # (outside the lock: see close)
+            os.close(fd)
 
     @property
     def parked(self) -> bool:
@@ -218,9 +218,12 @@ class RealFile:
     def close(self) -> None:
         with _REOPEN_LOCK:
             self._closed = True
-            if self._fd >= 0:
-                os.close(self._fd)
-                self._fd = -1
+            fd, self._fd = self._fd, -1
+        # the descriptor is closed outside the lock every file shares: a close(2) can wait for the
+        # disk (ext4 starts the writeback of a file rewritten in place), and a clean stop closes
+        # many logs' files at once in several threads (LogManager.close)
+        if fd >= 0:
+            os.close(fd)
 
     def fileno(self) -> int | None:
         if self._fd >= 0 or self._closed:

@@ -129,6 +129,7 @@ class LogManager:
         self.failed_dirs: set[str] = set()
         self.on_dir_failure: Callable[[str, str], None] | None = None
         self._log_failed_cb = self._log_failed  # one bound method shared by every log
+        self._closing = False  # close() has begun: a background pass of pending state stops (see close)
         self._watch_cb = self._watch
         self._load(now_ms)
 
@@ -352,6 +353,8 @@ class LogManager:
             todo, self._unwritten_ids = self._unwritten_ids, {}
         n = 0
         for i, log in enumerate(todo):
+            if self._closing:  # (each log's close writes what it still lacks)
+                break
             try:
                 n += log.write_pending_state()
             except KafkaStorageError as e:
@@ -688,10 +691,14 @@ class LogManager:
         ``threads``: how many logs close at once (Kafka closes a dir's logs in a pool of
         num.recovery.threads.per.data.dir threads). A log's close is a handful of fsyncs, each a
         wait for the disk; done one log after another they add up (~30 s for 1,100 logs with
-        data on a busy disk), while a journaled file system commits the fsyncs of logs closing
-        at once together. Each log still writes and fsyncs exactly what it would alone, under its
+        data on a busy disk), while the disk serves the fsyncs of logs closing at once together
+        (one journal commit or device cache flush covers several). Each log still writes and fsyncs exactly what it would alone, under its
         own lock, and the clean-shutdown markers come only after every log closed. 1 (one after
-        another, in order) on a file system whose order matters: the fault-injecting one of tests."""
+        another, in order) on a file system whose order matters: the fault-injecting one of tests.
+        A background pass of write_pending_state running meanwhile stops at its next log: it would
+        write, one log after another, what the closes write at once (and the leader epochs of empty
+        logs, which a close leaves out, after the clean-shutdown markers)."""
+        self._closing = True
         self.stop_cleaner()
         for move in list(self._moves.values()):  # (deletes not yet carried out)
             self._move_away(move)
