@@ -35,7 +35,8 @@ class _Recording(KafkaConnection):
 def _server():
     return SimpleNamespace(broker=None, registry=None, connections=set(), control=None, request_stats=None,
                            topic_stats=None, sasl_session=lambda listener=None: None, client_quotas=None,
-                           config=SimpleNamespace(socket_request_max_bytes=100 << 20))
+                           config=SimpleNamespace(socket_request_max_bytes=100 << 20, socket_send_buffer_bytes=-1,
+                                                  socket_receive_buffer_bytes=-1))
 
 
 def _frame(i: int) -> bytes:
