@@ -18,7 +18,8 @@ SIZE = 4 << 20  # more than the socket buffers hold: the response has to wait fo
 
 def _server():
     return SimpleNamespace(broker=None, registry=None, connections=set(), control=None, request_stats=None, topic_stats=None, sasl_session=lambda listener=None: None, client_quotas=None,
-                           config=SimpleNamespace(socket_request_max_bytes=100 << 20))
+                           config=SimpleNamespace(socket_request_max_bytes=100 << 20, socket_send_buffer_bytes=-1,
+                                                  socket_receive_buffer_bytes=-1))
 
 
 async def _until(cond, timeout=60.0):
