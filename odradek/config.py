@@ -5,7 +5,7 @@ format; `BrokerConfig.from_properties` turns them into a BrokerConfig or raises
 ConfigError in Kafka's words ("Invalid value abc for configuration num.partitions: Not
 a number of type INT"). Names odradek does not use are reported (`unused`), as Kafka
 logs them and starts; a few that make no sense for one Python process (thread counts,
-...) are accepted silently (IGNORED). The KRaft quorum settings
+the request queue's length) are accepted silently (IGNORED). The KRaft quorum settings
 (process.roles, controller.quorum.voters, ...) are real: see `quorum_mode`.
 
 Each property is defined once, as a BrokerConfig field made by `prop()`: Kafka name,
@@ -468,8 +468,6 @@ class BrokerConfig:
     socket_receive_buffer_bytes: int = prop("socket.receive.buffer.bytes", 102400, _int(None, INT_MAX),
                                             kafka_type="INT")
     connections_max_idle_ms: int = prop("connections.max.idle.ms", 600000, _int(-1))
-    # the requests read and not yet being handled, over all connections (Kafka's request channel)
-    queued_max_requests: int = prop("queued.max.requests", 500, _int(1, INT_MAX), kafka_type="INT")
     # bytes of requests being read or queued before reading stops (-1: no bound but
     # socket.request.max.bytes per request); the connection limits (broker/connection_limits.py)
     queued_max_request_bytes: int = prop("queued.max.request.bytes", -1, _int())
@@ -1161,12 +1159,13 @@ def topic_synonyms(topic: str) -> tuple[tuple[str, str | None, int], ...]:
 
 
 # Accepted so a stock Kafka KRaft server.properties works; they do not apply to an
-# asyncio process (thread counts, ...).
+# asyncio process (thread counts; queued.max.requests, the length of Kafka's request queue, is
+# not applied: connections are bounded by queued.max.request.bytes only).
 IGNORED = frozenset({
     "num.network.threads", "num.io.threads", "num.recovery.threads.per.data.dir",
     # not read by a KRaft controller (it rebalances every partition off its preferred leader)
     "leader.imbalance.per.broker.percentage",
-    "background.threads",
+    "queued.max.requests", "background.threads",
 })
 
 

@@ -138,9 +138,6 @@ class KafkaConnection(asyncio.BufferedProtocol):
         # when each queued frame was complete (time.perf_counter), for RequestQueueTimeMs
         self._arrivals: deque | None = deque() if self.request_stats is not None else None
         self._memory = limits.memory if limits is not None else None
-        self._requests = limits.requests if limits is not None else None  # queued.max.requests
-        self._over: deque = deque()  # complete frames read while the request queue was full
-        self._requests_paused = False
         self._quotas = limits.quotas if limits is not None else None
         self._admitted = False  # counted by the quotas (released when the connection goes)
         self._reserved = 0  # queued.max.request.bytes taken for the frame being read
@@ -251,45 +248,8 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self._maybe_resume_reading()
 
     def _maybe_resume_reading(self) -> None:
-        if not (self.closed or self._throttled or self._memory_paused or self._reading_paused
-                or self._requests_paused):
+        if not (self.closed or self._throttled or self._memory_paused or self._reading_paused):
             self.transport.resume_reading()
-
-    def resume_reading_for_requests(self) -> None:
-        """The request queue has room again: queue this connection's waiting frames and read on."""
-        self._requests_paused = False
-        if self.closed:
-            return
-        self._admit_requests()
-        self._maybe_resume_reading()
-
-    def _enqueue(self, frames) -> None:
-        """Complete frames to serve. queued.max.requests: beyond the server's bound they wait, read
-        but not queued, and this connection stops reading until served requests make room (as
-        Kafka's network thread stops on a full request channel)."""
-        if self._requests is None:
-            self.frames.extend(frames)
-            if self._arrivals is not None:
-                self._arrivals.extend([time.perf_counter()] * len(frames))
-            self._wake()
-            return
-        self._over.extend(frames)
-        self._admit_requests()
-
-    def _admit_requests(self) -> None:
-        q, over = self._requests, self._over
-        n = min(len(over), q.room)
-        if n:
-            q.queued += n
-            for _ in range(n):
-                self.frames.append(over.popleft())
-            if self._arrivals is not None:
-                self._arrivals.extend([time.perf_counter()] * n)
-            self._wake()
-        if over and not self._requests_paused:
-            self._requests_paused = True
-            self.transport.pause_reading()
-            q.wait(self)
 
     def resume_reading_for_memory(self) -> None:
         """The request memory pool has room again: take this connection's waiting frames
@@ -315,7 +275,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if self._memory is not None:
             self._account(frames)  # queues what the pool admits
         elif frames:
-            self._enqueue(frames)
+            self.frames.extend(frames)
+            if self._arrivals is not None:
+                self._arrivals.extend([time.perf_counter()] * len(frames))
+            self._wake()
         if len(self.frames) >= MAX_QUEUED_FRAMES and not self._reading_paused:
             self._reading_paused = True
             self.transport.pause_reading()
@@ -331,7 +294,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._memory.take(len(f) - self._reserved)
             self._held += len(f)
             self._reserved = 0
-            self._enqueue((f,))
+            self.frames.append(f)
+            if self._arrivals is not None:
+                self._arrivals.append(time.perf_counter())
+            self._wake()
             frames = frames[1:]
         self._parked.extend(frames)
         self._admit_waiting()
@@ -345,7 +311,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
             f = parked.popleft()
             mem.take(len(f))
             self._held += len(f)
-            self._enqueue((f,))
+            self.frames.append(f)
+            if self._arrivals is not None:
+                self._arrivals.append(time.perf_counter())
+            self._wake()
         pending = self.decoder.pending_size
         if not parked and pending >= 0 and not self._reserved and not mem.spent:
             mem.take(pending)
@@ -369,13 +338,6 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._admitted = False
             self._quotas.release(self.client_host)
         self.decoder.release_all()
-        q = self._requests
-        if q is not None:
-            q.forget(self)
-            self._over.clear()
-            if self.frames:
-                q.taken(len(self.frames))  # never to be served
-                self.frames.clear()
         mem = self._memory
         if mem is not None:
             mem.forget(self)
@@ -433,8 +395,6 @@ class KafkaConnection(asyncio.BufferedProtocol):
                     slice_start = loop.time()
                     continue
                 frame = self.frames.popleft()
-                if self._requests is not None:
-                    self._requests.taken(1)  # (Kafka: a handler thread took it from the request channel)
                 queued = self._arrivals.popleft() if self._arrivals is not None else 0.0
                 if self._reading_paused and len(self.frames) < MAX_QUEUED_FRAMES // 2:
                     self._reading_paused = False

@@ -8,11 +8,6 @@ that starts a request while the pool is spent stops reading until requests finis
 one request per connection). -1: no bound (then socket.request.max.bytes still bounds
 each request).
 
-`RequestQueue` is `queued.max.requests`: the requests read and not yet taken up for handling,
-over every connection of the broker's listeners (Kafka's request channel; a request being handled,
-long polls included, has left it). A connection that finds it full keeps the requests it has read
-unqueued, in order, and stops reading until there is room.
-
 `ConnectionQuotas` is `max.connections`, `max.connections.per.ip` (with
 `max.connections.per.ip.overrides`) and `max.connection.creation.rate`. A connection
 over `max.connections` waits, unserved, until another connection closes (Kafka's acceptor
@@ -37,8 +32,6 @@ log = logging.getLogger("odradek.broker.connection")
 
 class Pausable(Protocol):
     def resume_reading_for_memory(self) -> None: ...
-
-    def resume_reading_for_requests(self) -> None: ...
 
 
 class SlotWaiter(Protocol):
@@ -89,28 +82,6 @@ class RequestMemory(_WaitList):
         waiting = self._waiting
         while waiting and self.used < self.limit:
             waiting.popleft().resume_reading_for_memory()
-
-
-class RequestQueue(_WaitList):
-    """queued.max.requests: the requests read and not yet taken up for handling, over every
-    connection of the listeners (Kafka's request channel); a connection that finds it full keeps
-    its further requests unqueued and stops reading (Pausable) until there is room."""
-    __slots__ = ("limit", "queued")
-
-    def __init__(self, limit: int):
-        super().__init__()
-        self.limit = limit
-        self.queued = 0
-
-    @property
-    def room(self) -> int:
-        return self.limit - self.queued
-
-    def taken(self, n: int) -> None:
-        self.queued -= n
-        waiting = self._waiting
-        while waiting and self.queued < self.limit:
-            waiting.popleft().resume_reading_for_requests()
 
 
 def _canonical(host: str) -> str:
@@ -184,13 +155,11 @@ class ConnectionQuotas(_WaitList):
 
 class ConnectionLimits:
     """The limits of one listener's connections (None where the config sets no bound)."""
-    __slots__ = ("memory", "quotas", "requests")
+    __slots__ = ("memory", "quotas")
 
-    def __init__(self, memory: RequestMemory | None, quotas: ConnectionQuotas | None,
-                 requests: RequestQueue | None = None):
+    def __init__(self, memory: RequestMemory | None, quotas: ConnectionQuotas | None):
         self.memory = memory
         self.quotas = quotas
-        self.requests = requests
 
     @classmethod
     def from_config(cls, config) -> "ConnectionLimits":
@@ -202,4 +171,4 @@ class ConnectionLimits:
             quotas = ConnectionQuotas(config.max_connections, config.max_connections_per_ip,
                                       parse_host_counts(config.max_connections_per_ip_overrides),
                                       config.max_connection_creation_rate)
-        return cls(memory, quotas, RequestQueue(config.queued_max_requests))
+        return cls(memory, quotas)
