@@ -7,27 +7,13 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-from types import SimpleNamespace
 
 from odradek.broker.connection import KafkaConnection
 from odradek.log.fs import RealFile
 from odradek.log.partition_log import FetchSlices, FileSlice
+from connection_stand_in import stand_in_server, until
 
 SIZE = 4 << 20  # more than the socket buffers hold: the response has to wait for the client
-
-
-def _server():
-    return SimpleNamespace(broker=None, registry=None, connections=set(), control=None, request_stats=None, topic_stats=None, sasl_session=lambda listener=None: None, client_quotas=None,
-                           config=SimpleNamespace(socket_request_max_bytes=100 << 20, socket_send_buffer_bytes=-1,
-                                                  socket_receive_buffer_bytes=-1))
-
-
-async def _until(cond, timeout=60.0):
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        assert loop.time() < deadline, "condition not reached"
-        await asyncio.sleep(0.005)
 
 
 def _open_fds() -> set[int]:
@@ -55,7 +41,7 @@ async def _recv_all(sock, n):
 async def _connection():
     server_sock, client_sock = socket.socketpair()
     client_sock.setblocking(False)
-    conn = KafkaConnection(_server())
+    conn = KafkaConnection(stand_in_server())
     await asyncio.get_running_loop().connect_accepted_socket(lambda: conn, sock=server_sock)
     return conn, client_sock
 
@@ -71,7 +57,7 @@ def test_segment_closed_and_fd_reused_while_waiting_for_the_client(tmp_path):
         fds_before = _open_fds()
         rec = FetchSlices(slices=[FileSlice(seg.path, 0, SIZE, seg)], total_bytes=SIZE)
         task = asyncio.ensure_future(conn._send_records(rec))
-        await _until(lambda: conn._drain_waiter is not None)  # the client does not read yet
+        await until(lambda: conn._drain_waiter is not None)  # the client does not read yet
         old_fd = seg.fileno()
         seg.close()  # e.g. release_retired with file.delete.delay.ms=0
         other = RealFile(str(tmp_path / "b.log"))
@@ -102,7 +88,7 @@ def test_parked_segment_is_sent_whole_while_waiting_for_the_client(tmp_path):
         conn, client = await _connection()
         rec = FetchSlices(slices=[FileSlice(seg.path, 0, SIZE, seg)], total_bytes=SIZE)
         task = asyncio.ensure_future(conn._send_records(rec))
-        await _until(lambda: conn._drain_waiter is not None)
+        await until(lambda: conn._drain_waiter is not None)
         seg.park()  # idle descriptors given back; the segment is then deleted
         os.remove(seg.path)
         try:

@@ -9,9 +9,9 @@ import asyncio
 import socket
 import struct
 import time
-from types import SimpleNamespace
 
 from odradek.broker.connection import KafkaConnection
+from connection_stand_in import stand_in_server, until
 
 BACKLOG = 20
 COST_S = 0.001  # what handling one request of the backlog takes
@@ -32,13 +32,6 @@ class _Recording(KafkaConnection):
         self.handled.append((self.label, bytes(frame)))
 
 
-def _server():
-    return SimpleNamespace(broker=None, registry=None, connections=set(), control=None, request_stats=None,
-                           topic_stats=None, sasl_session=lambda listener=None: None, client_quotas=None,
-                           config=SimpleNamespace(socket_request_max_bytes=100 << 20, socket_send_buffer_bytes=-1,
-                                                  socket_receive_buffer_bytes=-1))
-
-
 def _frame(i: int) -> bytes:
     body = struct.pack(">hhi", 3, 12, i)  # a request header's key, version, correlation id
     return struct.pack(">i", len(body)) + body
@@ -46,17 +39,9 @@ def _frame(i: int) -> bytes:
 
 async def _pair(name: str, handled: list):
     server_sock, client_sock = socket.socketpair()
-    conn = _Recording(_server(), name, handled)
+    conn = _Recording(stand_in_server(), name, handled)
     await asyncio.get_running_loop().connect_accepted_socket(lambda: conn, sock=server_sock)
     return conn, client_sock
-
-
-async def _until(cond, timeout=60.0):
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        assert loop.time() < deadline, "condition not reached"
-        await asyncio.sleep(0.005)
 
 
 def test_another_connections_request_is_served_within_a_backlog():
@@ -66,7 +51,7 @@ def test_another_connections_request_is_served_within_a_backlog():
         try:
             a_sock.sendall(b"".join(_frame(i) for i in range(BACKLOG)))
             b_sock.sendall(_frame(0))
-            await _until(lambda: len(handled) == BACKLOG + 1)
+            await until(lambda: len(handled) == BACKLOG + 1)
         finally:
             for conn, sock in ((a, a_sock), (b, b_sock)):
                 conn.close(abort=True)
