@@ -16,7 +16,14 @@ from typing import Callable, ClassVar, Iterable
 from odradek.wire.errors import ErrorCode
 
 from . import consumer_group_records as crec
-from .group_model import CONSUMER, MemberEpochGroup, MemberEpochMember, assignment_diff, member_tombstones
+from .group_model import (
+    CONSUMER,
+    INITIAL_GROUP_EPOCH,
+    MemberEpochGroup,
+    MemberEpochMember,
+    assignment_diff,
+    member_tombstones,
+)
 
 E = ErrorCode
 
@@ -29,7 +36,6 @@ MEMBER_STATE_NAMES = {STABLE: "STABLE", UNREVOKED_PARTITIONS: "UNREVOKED_PARTITI
                       UNRELEASED_PARTITIONS: "UNRELEASED_PARTITIONS", UNKNOWN: "UNKNOWN"}
 
 LEAVE_GROUP_MEMBER_EPOCH = -1
-INITIAL_GROUP_EPOCH = 1
 LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 
 
@@ -176,8 +182,6 @@ class ConsumerGroup(MemberEpochGroup):
     group_type: ClassVar[str] = CONSUMER
     # members: member_id -> ConsumerMember; target: member_id -> {topic_id: set(partitions)}
     members: ConsumerMembers = field(default_factory=ConsumerMembers)
-    # Kafka 4.3 (ModernGroup, TargetAssignmentMetadata.INITIAL): a new group is at epoch 1, its target
-    # assignment too, so the first member's join makes the group epoch 2
     group_epoch: int = INITIAL_GROUP_EPOCH
     assignment_epoch: int = INITIAL_GROUP_EPOCH
     assignment_timestamp_ms: int = 0  # when the target assignment was last computed (0: not known)

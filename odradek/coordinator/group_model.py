@@ -20,6 +20,9 @@ from .group_records import OffsetAndMetadata
 E = ErrorCode
 
 CLASSIC, CONSUMER, STREAMS, SHARE = "classic", "consumer", "streams", "share"
+# Kafka 4.3 (ModernGroup, StreamsGroup, TargetAssignmentMetadata.INITIAL): a new consumer or streams
+# group is at epoch 1, its target assignment too, so the first member's join makes the group epoch 2
+INITIAL_GROUP_EPOCH = 1
 TYPE_ORDER = (CLASSIC, CONSUMER, STREAMS, SHARE)  # the order ListGroups lists them in
 G = TypeVar("G")
 

@@ -6,7 +6,7 @@ group.streams.session.timeout.ms), defined once in odradek/config.py: its defaul
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field, fields
+from dataclasses import field, fields, replace
 
 from odradek.config import BrokerConfig
 
@@ -43,3 +43,12 @@ def int_settings(cls, obj: BrokerConfig | Mapping | None, prefix: str = ""):
             if values.get(k) is not None:
                 kw[f.name] = int(values[k])
     return cls(**kw)
+
+
+def with_group_configs(settings, overrides: Mapping[str, str], attrs: Mapping[str, str]):
+    """``settings`` (a dataclass of the broker's values) with a group's own GROUP configs over them
+    (Kafka 4.3's per-group lookups, e.g. consumerGroupSessionTimeoutMs(groupId)): ``attrs`` maps a
+    config name (consumer.session.timeout.ms) to the field it sets; ``overrides`` are the group's
+    configs, already within the broker's bounds. The same object when the group sets none."""
+    changes = {attr: int(overrides[name]) for name, attr in attrs.items() if name in overrides}
+    return replace(settings, **changes) if changes else settings

@@ -18,7 +18,14 @@ from typing import ClassVar
 from odradek.wire.errors import ErrorCode
 
 from . import streams_group_records as srec
-from .group_model import STREAMS, MemberEpochGroup, MemberEpochMember, assignment_diff, member_tombstones
+from .group_model import (
+    INITIAL_GROUP_EPOCH,
+    STREAMS,
+    MemberEpochGroup,
+    MemberEpochMember,
+    assignment_diff,
+    member_tombstones,
+)
 
 E = ErrorCode
 
@@ -91,11 +98,81 @@ class StreamsMember(MemberEpochMember):
                 self.topology_epoch, self.process_id, self.user_endpoint, tuple(sorted(self.client_tags.items())))
 
 
+_KINDS = ("active", "standby", "warmup")
+
+
+class StreamsMembers(dict):
+    """A streams group's members (member_id -> StreamsMember) with the processes holding each task
+    kept as they change (Kafka 4.3's StreamsGroup currentActiveTaskToProcessId,
+    currentStandbyTaskToProcessIds, currentWarmupTaskToProcessIds), so that a member's
+    reconciliation looks up who still holds a task instead of walking the group. A task is held by
+    the members that have it assigned or pending revocation; each kind maps (subtopology, partition)
+    to {process id: how many of its members hold it}. Members are replaced, never changed in place
+    (StreamsMember.copy), so storing one (``members[id] = m``) is where the index follows."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        self.held: dict[str, dict[tuple, dict[str, int]]] = {kind: {} for kind in _KINDS}
+        for mid, m in dict(*args, **kwargs).items():
+            self[mid] = m
+
+    def __setitem__(self, member_id: str, m: "StreamsMember") -> None:
+        old = super().get(member_id)
+        if old is not None:
+            self._count(old, -1)
+        super().__setitem__(member_id, m)
+        self._count(m, 1)
+
+    def __delitem__(self, member_id: str) -> None:
+        self._count(super().pop(member_id), -1)
+
+    def pop(self, member_id: str, *default):
+        if member_id not in self:
+            return super().pop(member_id, *default)
+        m = super().pop(member_id)
+        self._count(m, -1)
+        return m
+
+    def clear(self) -> None:
+        super().clear()
+        for table in self.held.values():
+            table.clear()
+
+    def _count(self, m: "StreamsMember", by: int) -> None:
+        pid = m.process_id
+        for kind in _KINDS:
+            table = self.held[kind]
+            for tasks in (m.assigned, m.pending_revocation):
+                for s, ps in getattr(tasks, kind).items():
+                    for p in ps:
+                        procs = table.setdefault((s, p), {})
+                        n = procs.get(pid, 0) + by
+                        if n > 0:
+                            procs[pid] = n
+                        else:
+                            procs.pop(pid, None)
+                            if not procs:
+                                del table[(s, p)]
+
+    def active_held(self, s: str, p: int) -> bool:
+        """Whether any member holds the task as active."""
+        return (s, p) in self.held["active"]
+
+    def on_process(self, kind: str, s: str, p: int, pid: str) -> bool:
+        """Whether a member of process ``pid`` holds the task as ``kind``."""
+        return pid in self.held[kind].get((s, p), ())
+
+
 @dataclass
 class StreamsGroup(MemberEpochGroup):
     """A KIP-1071 streams group (GroupModel)."""
     group_type: ClassVar[str] = STREAMS
     # members: member_id -> StreamsMember; target: member_id -> Tasks
+    members: StreamsMembers = field(default_factory=StreamsMembers)
+    group_epoch: int = INITIAL_GROUP_EPOCH
+    assignment_epoch: int = INITIAL_GROUP_EPOCH
+    # no member is past a deadline before this (the tick walks the members from then on; 0: walk)
+    deadlines_checked_until: int = 0
     validated_topology_epoch: int = -1
     assignment_configs: dict = field(default_factory=dict)
     topology: object = None  # StreamsGroupTopologyValue
@@ -118,27 +195,6 @@ class StreamsGroup(MemberEpochGroup):
             if m.state != STABLE or m.member_epoch != self.assignment_epoch:
                 return "Reconciling"
         return "Stable"
-
-    def owners(self, exclude: str | None = None):
-        """(active owner process by task, standby processes by task, warm-up processes by task)
-        over the members' assigned and pending-revocation tasks."""
-        active: dict = {}
-        standby: dict = {}
-        warmup: dict = {}
-        for mid, m in self.members.items():
-            if mid == exclude:
-                continue
-            for t in (m.assigned, m.pending_revocation):
-                for s, ps in t.active.items():
-                    for p in ps:
-                        active[(s, p)] = m.process_id
-                for s, ps in t.standby.items():
-                    for p in ps:
-                        standby.setdefault((s, p), set()).add(m.process_id)
-                for s, ps in t.warmup.items():
-                    for p in ps:
-                        warmup.setdefault((s, p), set()).add(m.process_id)
-        return active, standby, warmup
 
     # ------------------------------------------------------------------ GroupModel
 
@@ -195,9 +251,11 @@ class StreamsGroup(MemberEpochGroup):
         return out
 
 
-def reconcile(member: StreamsMember, target_epoch: int, target: Tasks, owners, owned: Tasks | None
-              ) -> StreamsMember:
-    """Kafka's CurrentAssignmentBuilder.build(): the member's next state (a new object or the same)."""
+def reconcile(member: StreamsMember, target_epoch: int, target: Tasks, owners: StreamsMembers,
+              owned: Tasks | None) -> StreamsMember:
+    """Kafka's CurrentAssignmentBuilder.build(): the member's next state (a new object or the same).
+    ``owners``: the group's members as they are before this heartbeat (the member itself included,
+    as Kafka's task-to-process maps)."""
     st = member.state
     if st == STABLE:
         if member.member_epoch != target_epoch:
@@ -212,17 +270,16 @@ def reconcile(member: StreamsMember, target_epoch: int, target: Tasks, owners, o
     return _compute_next(member, target_epoch, target_epoch, target, owners, owned)
 
 
-def _compute_next(member, member_epoch, target_epoch, target: Tasks, owners, owned) -> StreamsMember:
-    active_owner, standby_owners, warmup_owners = owners
+def _compute_next(member, member_epoch, target_epoch, target: Tasks, owners: StreamsMembers, owned
+                  ) -> StreamsMember:
     pid = member.process_id
+    on = owners.on_process
 
     def active_unreleased(s, p):
-        return (active_owner.get((s, p)) is not None or pid in standby_owners.get((s, p), ())
-                or pid in warmup_owners.get((s, p), ()))
+        return owners.active_held(s, p) or on("standby", s, p, pid) or on("warmup", s, p, pid)
 
     def other_unreleased(s, p):
-        return (active_owner.get((s, p)) == pid or pid in standby_owners.get((s, p), ())
-                or pid in warmup_owners.get((s, p), ()))
+        return on("active", s, p, pid) or on("standby", s, p, pid) or on("warmup", s, p, pid)
 
     a_keep, a_rev, a_new, a_blk = assignment_diff(member.assigned.active, target.active, active_unreleased)
     s_keep, s_rev, s_new, s_blk = assignment_diff(member.assigned.standby, target.standby, other_unreleased)

@@ -30,7 +30,7 @@ from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
 from .group_state import Group
 from .result import CoordinatorResult
-from .settings import broker_default, int_settings
+from .settings import broker_default, int_settings, with_group_configs
 from .streams_group_state import (
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
     UNREVOKED_TASKS,
@@ -60,6 +60,14 @@ class StreamsConfig:
     @classmethod
     def from_any(cls, obj: "StreamsConfig | BrokerConfig | Mapping | None") -> "StreamsConfig":
         return int_settings(cls, obj, prefix="group_streams_")
+
+
+# a streams group's own GROUP configs -> the StreamsConfig field each sets
+_GROUP_CONFIGS = {"streams.session.timeout.ms": "session_timeout_ms",
+                  "streams.heartbeat.interval.ms": "heartbeat_interval_ms",
+                  "streams.num.standby.replicas": "num_standby_replicas",
+                  "streams.initial.rebalance.delay.ms": "initial_rebalance_delay_ms",
+                  "streams.assignment.interval.ms": "assignment_interval_ms"}
 
 
 @dataclass
@@ -121,8 +129,7 @@ class _Heartbeat:
     validated: int = -1
     assignment_configs: dict = field(default_factory=dict)
     group_epoch: int = 0
-    members: dict = field(default_factory=dict)  # the group's members with this one updated
-    target: dict = field(default_factory=dict)
+    new_target: dict | None = None  # the group's new target assignment, when this heartbeat computed one
     assignment_epoch: int = 0
     assignment_ms: int | None = None
     initial_deadline: int | None = None
@@ -135,6 +142,7 @@ class StreamsProtocol:
     def __init__(self, coord: "GroupCoordinator", config: StreamsConfig):
         self.coord = coord
         self.config = config
+        self.assignor_runs = 0  # target assignments computed (each a pass over a whole group)
 
     def _group(self, group_id: str) -> StreamsGroup | None:
         return mp.typed_group(self.coord.groups, group_id, StreamsGroup)
@@ -185,18 +193,7 @@ class StreamsProtocol:
 
     def _cfg(self, group_id: str) -> StreamsConfig:
         """The broker's group.streams.* settings with the group's streams.* configs over them."""
-        overrides = self.coord.group_overrides(group_id) or {}
-        if not any(k.startswith("streams.") for k in overrides):
-            return self.config
-        c = StreamsConfig(**vars(self.config))
-        for attr, name in (("session_timeout_ms", "streams.session.timeout.ms"),
-                           ("heartbeat_interval_ms", "streams.heartbeat.interval.ms"),
-                           ("num_standby_replicas", "streams.num.standby.replicas"),
-                           ("initial_rebalance_delay_ms", "streams.initial.rebalance.delay.ms"),
-                           ("assignment_interval_ms", "streams.assignment.interval.ms")):
-            if name in overrides:
-                setattr(c, attr, int(overrides[name]))
-        return c
+        return with_group_configs(self.config, self.coord.group_overrides(group_id) or {}, _GROUP_CONFIGS)
 
     def _assignment_configs(self, cfg: StreamsConfig) -> dict:
         return {"num.standby.replicas": str(cfg.num_standby_replicas)}
@@ -300,7 +297,7 @@ class StreamsProtocol:
         self._topology_step(g, hb, req)
         self._group_epoch_step(g, hb)
         self._target_step(g, hb, now_ms)
-        before = self._reconcile_step(hb)
+        before = self._reconcile_step(g, hb)
 
         def apply() -> StreamsHeartbeatResult:
             self._apply(g, hb, before, req, now_ms)
@@ -385,44 +382,39 @@ class StreamsProtocol:
 
     def _target_step(self, g: StreamsGroup, hb: "_Heartbeat", now_ms: int) -> None:
         """The target assignment: the first one waits for the initial rebalance delay (a member
-        joining an empty group starts it), later ones for the assignment interval."""
+        joining an empty group starts it), later ones for the assignment interval (Kafka 4.3's
+        maybeUpdateStreamsTargetAssignment). Only a new target walks the group (the assignor's pass);
+        otherwise the member keeps to its part of the last one."""
         cfg, updated = hb.cfg, hb.updated
-        hb.members = dict(g.members)
-        hb.members[updated.member_id] = updated
-        hb.target = dict(g.target)
         hb.assignment_epoch = g.assignment_epoch
         hb.assignment_ms = g.assignment_timestamp_ms
         hb.initial_deadline = g.initial_delay_deadline_ms
-        if not g.members and cfg.initial_rebalance_delay_ms > 0:
+        if not g.members and cfg.initial_rebalance_delay_ms > 0 and hb.initial_deadline is None:
             hb.initial_deadline = now_ms + cfg.initial_rebalance_delay_ms
-        elif not g.members and hb.group_epoch > hb.assignment_epoch:
-            # the initial rebalance with no delay happens at once, and like one that waited it takes
-            # a new group epoch (Kafka 4.3: a first member joining with a 0 ms delay gets epoch 2)
-            hb.group_epoch += 1
-            hb.records.append(srec.group_metadata(hb.group_id, hb.group_epoch, hb.mhash, hb.validated,
-                                                  hb.assignment_configs))
         hb.member_target_epoch = hb.assignment_epoch
-        hb.member_target = hb.target.get(updated.member_id, Tasks())
-        if hb.group_epoch <= hb.assignment_epoch:
-            return
+        hb.member_target = g.target.get(updated.member_id, Tasks())
         if hb.initial_deadline is not None and now_ms < hb.initial_deadline:
             hb.delayed = "Assignment delayed due to the configured initial rebalance delay."
-            hb.member_target_epoch, hb.member_target = max(1, hb.assignment_epoch), Tasks()
-        elif hb.assignment_ms is not None and now_ms < hb.assignment_ms + cfg.assignment_interval_ms:
+            hb.member_target = Tasks()
+            return
+        if hb.group_epoch <= hb.assignment_epoch:
+            return
+        if hb.assignment_ms is not None and now_ms < hb.assignment_ms + cfg.assignment_interval_ms:
             hb.delayed = "Assignment delayed due to the configured assignment interval."
-        else:
-            hb.target = self._new_target(g, hb.members, hb.configured, hb.target, hb.group_epoch, now_ms,
-                                         hb.records)
-            hb.assignment_epoch = hb.member_target_epoch = hb.group_epoch
-            hb.assignment_ms = now_ms
-            hb.initial_deadline = None
-            hb.member_target = hb.target.get(updated.member_id, Tasks())
+            return
+        members = dict(g.members)
+        members[updated.member_id] = updated
+        hb.new_target = self._new_target(g, members, hb.configured, g.target, hb.group_epoch, now_ms, hb.records)
+        hb.assignment_epoch = hb.member_target_epoch = hb.group_epoch
+        hb.assignment_ms = now_ms
+        hb.initial_deadline = None
+        hb.member_target = hb.new_target.get(updated.member_id, Tasks())
 
-    def _reconcile_step(self, hb: "_Heartbeat") -> StreamsMember:
-        """Move the member towards its target; returns the member before reconciliation."""
+    def _reconcile_step(self, g: StreamsGroup, hb: "_Heartbeat") -> StreamsMember:
+        """Move the member towards its target (who still holds a task is looked up in the group's
+        index, not gathered from every member); returns the member before reconciliation."""
         before = hb.updated
-        owners = _owners_without(hb.members, before.member_id)
-        updated = reconcile(before, hb.member_target_epoch, hb.member_target, owners, hb.owned)
+        updated = reconcile(before, hb.member_target_epoch, hb.member_target, g.members, hb.owned)
         if hb.new_member or updated.member_epoch != before.member_epoch or updated.state != before.state \
                 or updated.assigned != before.assigned or updated.pending_revocation != before.pending_revocation:
             hb.records.append(srec.current_member(hb.group_id, updated))
@@ -435,18 +427,26 @@ class StreamsProtocol:
         gid, updated = hb.group_id, hb.updated
         if self.coord.groups.get(gid) is not g:
             self.coord.install(g)  # a new group, or an offsets-only classic one taken over
+            # Kafka 4.3 configures the topology on the group object of the heartbeat, which for a new
+            # group is not the one its records then create: a new group has no configured topology
+            # until its next heartbeat, so an initial delay's timer finds none (below)
+            configured = None
+        else:
+            configured = hb.configured
         g.members[updated.member_id] = updated
         g.topology = hb.topology
-        g.configured = hb.configured
+        g.configured = configured
         g.metadata_hash = hb.mhash
         g.validated_topology_epoch = hb.validated
         g.assignment_configs = hb.assignment_configs
         g.group_epoch = hb.group_epoch
-        g.target = hb.target
+        if hb.new_target is not None:
+            g.target = hb.new_target
         g.assignment_epoch = hb.assignment_epoch
         g.assignment_timestamp_ms = hb.assignment_ms
         g.initial_delay_deadline_ms = hb.initial_deadline
         mp.heartbeat_timers(updated, before, now_ms, hb.cfg.session_timeout_ms, UNREVOKED_TASKS)
+        g.deadlines_checked_until = min(g.deadlines_checked_until, mp.first_deadline(updated))
         if req.shutdown_application:
             g.shutdown_requested_by = updated.member_id
 
@@ -480,6 +480,7 @@ class StreamsProtocol:
         """Run the assignor; append the changed members' targets and the target metadata."""
         gid = g.group_id
         tasks = configured.tasks if configured is not None and configured.ready else {}
+        self.assignor_runs += 1
         previous = {mid: target.get(mid, Tasks()) for mid in members}  # stickiness: the last target
         new_target = assign(members, tasks, previous, self._cfg(gid).num_standby_replicas)
         out = dict(target)
@@ -492,40 +493,35 @@ class StreamsProtocol:
         return out
 
     def _delayed_assignment(self, g: StreamsGroup, now_ms: int) -> None:
-        """The timer side of the assignment delays: once the initial delay or the assignment interval
-        is over, a group behind its epoch gets its target assignment without waiting for a heartbeat.
-        The end of the initial delay also bumps the group epoch (as Kafka 4.3: the members, which got
-        an empty target at epoch max(1, assignment epoch) meanwhile, move on to the new one)."""
-        if not g.members:
-            g.initial_delay_deadline_ms = None
+        """The timer of the initial rebalance delay: once it is over, a group with members gets its
+        target assignment without waiting for a heartbeat, at the group's epoch (Kafka 4.3's
+        computeDelayedTargetAssignment: the members, which got an empty target at the assignment
+        epoch meanwhile, move on to it) -- if the group has a configured topology: like Kafka 4.3's
+        timer, this one does nothing for a group that only its first heartbeat configured (see
+        _apply) or that was loaded since (not persisted), and the next heartbeat assigns (checked
+        side by side: a one-member group stays Assigning on both until it heartbeats). The
+        assignment interval has no timer (as in Kafka 4.3): a target it held back is computed by
+        the next heartbeat after it."""
+        deadline = g.initial_delay_deadline_ms
+        if deadline is None or now_ms < deadline:
             return
-        initial = g.initial_delay_deadline_ms is not None
-        if initial:
-            if now_ms < g.initial_delay_deadline_ms:
-                return
-        elif g.group_epoch <= g.assignment_epoch or (
+        g.initial_delay_deadline_ms = None
+        if not g.members or g.group_epoch <= g.assignment_epoch or (
                 g.assignment_timestamp_ms is not None
                 and now_ms < g.assignment_timestamp_ms + self._cfg(g.group_id).assignment_interval_ms):
             return
         configured = g.configured
-        if configured is None and g.topology is not None:
-            mhash = _metadata_hash(self.coord.topics, stopo.required_topics(g.topology))
-            configured = stopo.configure(g.topology, mhash, self._partitions_of)
+        if configured is None:
+            return
         records: list = []
         group_epoch = g.group_epoch
-        if initial:
-            group_epoch += 1
-            records.append(srec.group_metadata(g.group_id, group_epoch, g.metadata_hash, g.validated_topology_epoch,
-                                               g.assignment_configs))
         target = self._new_target(g, g.members, configured, g.target, group_epoch, now_ms, records)
 
         def apply() -> None:
-            g.configured = configured
             g.group_epoch = group_epoch
             g.target = target
             g.assignment_epoch = group_epoch
             g.assignment_timestamp_ms = now_ms
-            g.initial_delay_deadline_ms = None
 
         self.coord.write(g.group_id, CoordinatorResult(records, apply, lambda e: None), now_ms)
 
@@ -610,8 +606,3 @@ class StreamsProtocol:
         rebalance timeout while revoking."""
         self._delayed_assignment(g, now_ms)
         mp.fence_expired(g, now_ms, UNREVOKED_TASKS, self._remove_streams_member)
-
-
-def _owners_without(members: dict, member_id: str):
-    g = StreamsGroup("", members=members)
-    return g.owners(exclude=member_id)

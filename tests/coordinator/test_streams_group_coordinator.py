@@ -108,8 +108,9 @@ def test_first_member_gets_missing_internal_topics_then_all_tasks():
     g = h.c.streams_groups["app"]
     assert g.state == "NotReady" and g.validated_topology_epoch == -1
     kinds = [x.kind for x in h.log.streams_records()]
-    # the first member of a group: the initial rebalance (no delay here) takes one more group epoch
-    assert kinds == [srec.MEMBER_METADATA, srec.TOPOLOGY, srec.GROUP_METADATA, srec.GROUP_METADATA,
+    # a new group is at epoch 1 (Kafka 4.3): the first member's join makes it 2, and with no initial
+    # delay the target is computed at once at that epoch
+    assert kinds == [srec.MEMBER_METADATA, srec.TOPOLOGY, srec.GROUP_METADATA,
                      srec.TARGET_MEMBER, srec.TARGET_METADATA, srec.CURRENT_MEMBER]
 
     h.create_internal(r)
@@ -351,16 +352,19 @@ def test_initial_rebalance_delay_and_assignment_interval():
     r1 = h.hb("m1", 0)
     assert (r1.member_epoch, r1.status, r1.assignment) == (1, [initial], Tasks())
     g = h.c.streams_groups["app"]
-    assert (g.group_epoch, g.assignment_epoch, g.state) == (1, 0, "Assigning")
+    # Kafka 4.3 (raw heartbeats, side by side): a new group is at epoch 1, the join makes it 2; the
+    # member waits at the assignment epoch, 1
+    assert (g.group_epoch, g.assignment_epoch, g.state) == (2, 1, "Assigning")
     h.advance(500)
     r2 = h.hb("m2", 0)
     assert (r2.member_epoch, r2.status) == (1, [initial])
+    assert (g.group_epoch, g.assignment_epoch) == (3, 1)
     h.advance(2499)
-    assert g.assignment_epoch == 0
-    h.advance(1)  # the delay is over: a new group epoch, its target covers both members
+    assert g.assignment_epoch == 1
+    h.advance(1)  # the delay is over: the target, at the group's epoch, covers both members
     assert (g.group_epoch, g.assignment_epoch) == (3, 3)
-    assert [x.kind for x in h.log.streams_records()[-4:]] == [srec.GROUP_METADATA, srec.TARGET_MEMBER,
-                                                              srec.TARGET_MEMBER, srec.TARGET_METADATA]
+    assert [x.kind for x in h.log.streams_records()[-3:]] == [srec.TARGET_MEMBER, srec.TARGET_MEMBER,
+                                                              srec.TARGET_METADATA]
     assert sorted(p for t in g.target.values() for ps in t.active.values() for p in ps) == [0, 0, 1, 1]
     r1 = h.hb("m1", 1, owned={})
     assert r1.member_epoch == 3 and r1.status == [] and active(r1) == {
@@ -370,10 +374,11 @@ def test_initial_rebalance_delay_and_assignment_interval():
     r3 = h.hb("m3", 0)
     assert (r3.member_epoch, r3.status, r3.assignment) == (3, [interval], Tasks())
     assert (g.group_epoch, g.assignment_epoch) == (4, 3)
-    h.advance(899)
-    assert g.assignment_epoch == 3
-    h.advance(1)
-    assert g.assignment_epoch == 4 and "m3" in g.target
+    h.advance(1000)
+    # the interval has no timer (Kafka 4.3: the group stays Assigning): the next heartbeat assigns
+    assert (g.group_epoch, g.assignment_epoch, g.state) == (4, 3, "Assigning")
+    r3 = h.hb("m3", 3, owned={})
+    assert g.assignment_epoch == 4 and "m3" in g.target and r3.status == []
 
 
 def test_streams_group_configs_override_the_broker():
@@ -418,3 +423,25 @@ def test_streams_group_configs_override_the_broker():
             assert str(e) == msg
         else:
             raise AssertionError(name)
+
+
+def test_the_initial_delay_timer_assigns_only_a_group_configured_since_its_creation():
+    """Kafka 4.3 (side by side, raw heartbeats): the heartbeat that creates a group configures the
+    topology on an object the group's records then replace, so when a one-member group's initial
+    delay runs out its timer finds no configured topology and assigns nothing; the member's next
+    heartbeat does. A heartbeat within the delay configures the group, and the timer assigns."""
+    h = H(initial_rebalance_delay_ms=1000, topics={"lines": (LINES, 2), REP: (b"R" * 16, 2),
+                                                   CHANGELOG: (b"C" * 16, 2)})
+    assert h.hb("m1", 0).member_epoch == 1
+    g = h.c.streams_groups["app"]
+    h.advance(1000)
+    assert (g.group_epoch, g.assignment_epoch, g.state) == (2, 1, "Assigning")
+    r = h.hb("m1", 1, owned={})
+    assert (r.member_epoch, r.status) == (2, []) and g.assignment_epoch == 2
+    h2 = H(initial_rebalance_delay_ms=1000, topics=h.topics)
+    h2.hb("m1", 0)
+    h2.advance(500)
+    assert h2.hb("m1", 1, owned={}).member_epoch == 1
+    g2 = h2.c.streams_groups["app"]
+    h2.advance(500)
+    assert (g2.group_epoch, g2.assignment_epoch) == (2, 2)
