@@ -3,9 +3,10 @@
 As Kafka 4.3's KafkaApis: v0 knows only CLIENT_METRICS resources, v1 also GROUP,
 BROKER_LOGGER, BROKER and TOPIC; an empty filter means every type the version knows,
 a type it does not know fails the whole request with UNSUPPORTED_VERSION. Listed in
-Kafka's order: groups with configs, client metrics, broker loggers, brokers, topics
-(internal ones too). odradek keeps no GROUP or CLIENT_METRICS config resources, so
-those lists are empty, as on a Kafka node where none was ever set.
+Kafka's order: groups with configs (Kafka's GroupConfigManager.groupIds: any group with a
+GROUP config set, whether or not the group exists; kafka-configs --describe of a group relies on
+it), client metrics, broker loggers, brokers, topics (internal ones too). odradek keeps no
+CLIENT_METRICS config resources, so that list is empty, as on a Kafka node where none was ever set.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ def handle(ctx, request) -> ListConfigResourcesResponse:
     image = ctx.services.metadata.image
     brokers = [str(b.node_id) for b in sorted(image.brokers.values(), key=lambda b: b.node_id) if not b.fenced]
     out = []
+    if GROUP in wanted:
+        out += [ConfigResource(resource_name=g, resource_type=GROUP) for g, cfg in image.group_configs.items() if cfg]
     if BROKER_LOGGER in wanted:
         out += [ConfigResource(resource_name=b, resource_type=BROKER_LOGGER) for b in brokers]
     if BROKER in wanted:

@@ -319,8 +319,8 @@ class Broker:
         clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes)
         # share group epochs are in __consumer_offsets too: they load from the same replay
         replay = self.share_persistence.replay_group_record if self.share_groups is not None else None
-        # a streams group's streams.* GROUP configs (IncrementalAlterConfigs), within the broker's bounds, over
-        # the broker's group.streams.*
+        # a group's consumer.* and streams.* GROUP configs (IncrementalAlterConfigs), within the broker's
+        # bounds, over the broker's group.consumer.* / group.streams.*
         from odradek.controller.group_configs import clamped
 
         def overrides(gid: str) -> dict:

@@ -755,13 +755,16 @@ class Decisions:
         return records
 
     def _alter_group(self, name: str, ops) -> list:
+        """Kafka 4.3: names first, then the values in GroupConfig's order, then the group's configs as
+        they would be after the change (stored ones included) against the broker's bounds."""
         if not name:
             raise _Fail(ErrorCode.INVALID_REQUEST, "Group name can't be empty.")
         current = self._current_dynamic(GC.GROUP, name)
-        changes: dict[str, str | None] = {}
-        for k, op, v in ops:
+        for k, _op, _v in ops:
             if k not in GC.GROUP_CONFIGS:
                 raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown group config name: {k}")
+        changes: dict[str, str | None] = {}
+        for k, op, v in ops:
             if op == OP_DELETE:
                 changes[k] = None
                 continue
@@ -769,12 +772,13 @@ class Decisions:
                 raise _Fail(ErrorCode.INVALID_CONFIG, f"Can't {_OP_NAME[op]} to key {k} because its type is not LIST.")
             if op != OP_SET:
                 raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown operation type {op}")
-            try:
-                changes[k] = GC.validate(k, v, self.defaults)
-            except GC.InvalidGroupConfig as e:
-                raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
+            changes[k] = v
+        after = {k: v for k, v in current.items() if k not in changes}
         try:
-            GC.validate_together({**current, **changes}, self.defaults)
+            for k in GC.GROUP_CONFIGS:  # parsed in Kafka's order
+                if changes.get(k) is not None:
+                    after[k] = changes[k] = GC.parse(k, changes[k])
+            GC.validate_together(after, self.defaults)
         except GC.InvalidGroupConfig as e:
             raise _Fail(ErrorCode.INVALID_CONFIG, str(e)) from None
         return [ConfigRecord(resource_type=GC.GROUP, resource_name=name, name=k, value=v)

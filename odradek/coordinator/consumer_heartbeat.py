@@ -42,7 +42,7 @@ from .consumer_group_state import (
 from .errors import CoordinatorError
 from .group_state import Group, GroupState
 from .result import CoordinatorResult
-from .settings import broker_default, setting_values
+from .settings import broker_default, setting_values, with_group_configs
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -95,6 +95,12 @@ class ConsumerGroupConfig:
     @property
     def default_assignor(self) -> str:
         return self.group_consumer_assignors[0]
+
+
+# a consumer group's own GROUP configs (Kafka 4.3's GroupConfig consumer.*) -> the field each sets
+_GROUP_CONFIGS = {"consumer.session.timeout.ms": "group_consumer_session_timeout_ms",
+                  "consumer.heartbeat.interval.ms": "group_consumer_heartbeat_interval_ms",
+                  "consumer.assignment.interval.ms": "group_consumer_assignment_interval_ms"}
 
 
 @dataclass
@@ -199,6 +205,10 @@ class ConsumerProtocol:
     def _group(self, group_id: str) -> ConsumerGroup | None:
         return mp.typed_group(self.coord.groups, group_id, ConsumerGroup)
 
+    def _cfg(self, group_id: str) -> ConsumerGroupConfig:
+        """The broker's group.consumer.* settings with the group's consumer.* configs over them."""
+        return with_group_configs(self.config, self.coord.group_overrides(group_id) or {}, _GROUP_CONFIGS)
+
     # ------------------------------------------------------------------ persistence
 
     def load(self, records: list, now: int) -> None:
@@ -227,7 +237,8 @@ class ConsumerProtocol:
         if cv is not None:
             m.assigned = crec.epochs_from(cv.assigned_partitions, cv.member_epoch)
             m.pending_revocation = crec.epochs_from(cv.partitions_pending_revocation, cv.member_epoch)
-        mp.restore_member(m, cv, now, self.config.group_consumer_session_timeout_ms, UNREVOKED_PARTITIONS)
+        session_ms = self._cfg(g.group_id).group_consumer_session_timeout_ms
+        mp.restore_member(m, cv, now, session_ms, UNREVOKED_PARTITIONS)
         g.members[mid] = m
         if m.instance_id is not None:
             g.static_members[m.instance_id] = mid
@@ -362,7 +373,7 @@ class ConsumerProtocol:
             or hb.replaced is not None
         return HeartbeatResult(
             member_id=hb.member_id, member_epoch=updated.member_epoch,
-            heartbeat_interval_ms=self.config.group_consumer_heartbeat_interval_ms,
+            heartbeat_interval_ms=self._cfg(hb.group_id).group_consumer_heartbeat_interval_ms,
             assignment={tid: sorted(ps) for tid, ps in sorted(updated.assigned.items())} if send_assignment
             else None)
 
@@ -520,7 +531,7 @@ class ConsumerProtocol:
         group.consumer.assignment.interval.ms after the last one (none yet, or an interval of 0: at
         once). Meanwhile members reconcile against the last target, so a storm of joins runs the
         assignor once per interval, not once per join."""
-        interval = self.config.group_consumer_assignment_interval_ms
+        interval = self._cfg(g.group_id).group_consumer_assignment_interval_ms
         last = g.assignment_timestamp_ms
         return last == 0 or interval == 0 or now_ms >= last + interval
 
@@ -576,7 +587,7 @@ class ConsumerProtocol:
             g.target.pop(hb.replaced.member_id, None)
             g.target[hb.member_id] = hb.target
         g.assignment_epoch = hb.assignment_epoch
-        mp.heartbeat_timers(updated, before, now_ms, self.config.group_consumer_session_timeout_ms,
+        mp.heartbeat_timers(updated, before, now_ms, self._cfg(g.group_id).group_consumer_session_timeout_ms,
                             UNREVOKED_PARTITIONS)
         g.deadlines_checked_until = min(g.deadlines_checked_until, mp.first_deadline(updated))
 

@@ -62,3 +62,18 @@ def test_unknown_type_is_unsupported_version(broker):
 
 def test_v0_is_client_metrics_only(broker):
     assert listed(broker, 0, []) == (0, [])
+
+
+def test_v1_lists_the_groups_with_configs(broker):
+    """As Kafka 4.3 (kafka-configs --describe of a group that has configs and no members lists them there
+    and said it did not exist here): a group with a GROUP config, whether or not it exists, until its
+    configs are deleted."""
+    from odradek.controller.controller import OP_DELETE, OP_SET
+
+    c = broker.controller
+    assert c.incremental_alter_configs([(32, "g1", [("consumer.heartbeat.interval.ms", OP_SET, "6000")])],
+                                       False, 1)[0].error_code == 0
+    assert listed(broker, 1, [32]) == (0, [(32, "g1")])
+    assert listed(broker, 1, []) == (0, [(2, "t"), (4, "1"), (8, "1"), (32, "g1")])
+    c.incremental_alter_configs([(32, "g1", [("consumer.heartbeat.interval.ms", OP_DELETE, None)])], False, 1)
+    assert listed(broker, 1, [32]) == (0, [])

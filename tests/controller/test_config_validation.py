@@ -5,7 +5,7 @@ import math
 import pytest
 
 from odradek.controller.configs import BROKER, TOPIC
-from odradek.controller.controller import Controller, CreateTopicSpec, OP_SET, OP_SUBTRACT
+from odradek.controller.controller import OP_DELETE, OP_SET, OP_SUBTRACT, Controller, CreateTopicSpec
 from odradek.controller.image import BrokerImage
 from odradek.log.config import LogConfig
 from odradek.wire.errors import ErrorCode as E
@@ -137,3 +137,44 @@ def test_bad_record_already_in_the_log_is_skipped_live_and_on_restart(tmp_path):
     assert not math.isnan(cfg.min_cleanable_dirty_ratio)
     assert create(c2, "u").error_code == 0
     c2.close()
+
+
+GROUP = 32
+
+
+def test_group_configs_are_validated_in_kafkas_order(ctl):
+    """Kafka 4.3's GroupConfig.validate (checked with kafka-configs against it, several configs in
+    one request): unknown names first, then the values in the order GroupConfig defines them, then
+    the broker's bounds in its order (a consumer group's heartbeat interval before its session)."""
+    def refused(*kvs):
+        r = incr(ctl, GROUP, "g", [(k, OP_SET, v) for k, v in kvs])
+        assert r.error_code == E.INVALID_CONFIG
+        return r.error_message
+
+    assert refused(("share.session.timeout.ms", "1000"), ("streams.heartbeat.interval.ms", "1"),
+                   ("bogus", "1")) == "Unknown group config name: bogus"
+    assert refused(("streams.session.timeout.ms", "x"), ("consumer.heartbeat.interval.ms", "0")) == (
+        "Invalid value 0 for configuration consumer.heartbeat.interval.ms: Value must be at least 1")
+    assert refused(("consumer.session.timeout.ms", "1000"), ("consumer.heartbeat.interval.ms", "1")) == (
+        "consumer.heartbeat.interval.ms must be greater than or equal to group.consumer.min.heartbeat.interval.ms")
+    assert "g" not in ctl.image.group_configs
+
+
+def test_a_groups_stored_configs_are_validated_with_each_change(tmp_path):
+    """Kafka validates the group's configs as they would be after the change, the stored ones
+    included: one the broker's bounds no longer allow (lowered minimum, then restored) fails the
+    next change of any config of that group."""
+    lowered = make(tmp_path / "a", {"group.consumer.min.session.timeout.ms": "1000"})
+    assert incr(lowered, GROUP, "g", [("consumer.session.timeout.ms", OP_SET, "6000")]).error_code == E.NONE
+    lowered.close()
+    c = make(tmp_path / "a")
+    try:
+        assert dict(c.image.group_configs["g"]) == {"consumer.session.timeout.ms": "6000"}
+        r = incr(c, GROUP, "g", [("consumer.heartbeat.interval.ms", OP_SET, "6000")])
+        assert (r.error_code, r.error_message) == (E.INVALID_CONFIG, "consumer.session.timeout.ms must be greater "
+                                                   "than or equal to group.consumer.min.session.timeout.ms")
+        assert incr(c, GROUP, "g", [("consumer.session.timeout.ms", OP_DELETE, None),
+                                    ("consumer.heartbeat.interval.ms", OP_SET, "6000")]).error_code == E.NONE
+        assert dict(c.image.group_configs["g"]) == {"consumer.heartbeat.interval.ms": "6000"}
+    finally:
+        c.close()

@@ -344,3 +344,29 @@ def test_persistence_and_reload():
     h3 = H(log=h.log)
     h3.c.load_all(h.now)
     assert "rg" not in h3.c.consumer_groups and "g" in h3.c.consumer_groups
+
+
+def test_a_groups_consumer_configs_override_the_broker():
+    """Kafka 4.3's GroupConfig consumer.*: a group's own session timeout, heartbeat interval and
+    assignment interval (as the broker passes them: within its bounds) replace the broker's for
+    that group only, from the next heartbeat on."""
+    h = H(group_consumer_assignment_interval_ms=1000)
+    overrides = {"g": {}}
+    h.c.group_overrides = lambda gid: overrides.get(gid, {})
+    assert h.hb("m1", 0).heartbeat_interval_ms == 5000
+    assert h.hb("x1", 0, gid="other").heartbeat_interval_ms == 5000
+    overrides["g"] = {"consumer.heartbeat.interval.ms": "7000", "consumer.session.timeout.ms": "50000",
+                      "consumer.assignment.interval.ms": "0"}
+    r = h.hb("m1", 2, owned=[(A, [0, 1, 2, 3])])
+    assert r.heartbeat_interval_ms == 7000
+    assert h.hb("x1", 2, gid="other", owned=[(A, [0, 1, 2, 3])]).heartbeat_interval_ms == 5000
+    # no interval for g: the second member's join is assigned at once (other's waits for 1 s)
+    h.hb("m2", 0)
+    h.hb("x2", 0, gid="other")
+    assert (h.group().group_epoch, h.group().assignment_epoch) == (3, 3)
+    assert (h.group("other").group_epoch, h.group("other").assignment_epoch) == (3, 2)
+    # sessions: 50 s in g, 45 s in other
+    h.advance(SESSION)
+    assert set(h.group().members) == {"m1", "m2"} and not h.group("other").members
+    h.advance(5_000)
+    assert not h.group().members
