@@ -19,6 +19,7 @@ from . import consumer_group_records as crec
 from .group_model import (
     CONSUMER,
     INITIAL_GROUP_EPOCH,
+    IndexedMembers,
     MemberEpochGroup,
     MemberEpochMember,
     assignment_diff,
@@ -78,7 +79,7 @@ def _bump(counts: dict, key, by: int) -> None:
         del counts[key]
 
 
-class ConsumerMembers(dict):
+class ConsumerMembers(IndexedMembers):
     """A consumer group's members (member_id -> ConsumerMember) with what a heartbeat asks of all of
     them kept as they change, so that a heartbeat costs what its own member has rather than a walk
     over the group (Kafka's ConsumerGroup keeps the same: subscribedTopicNames, the regular
@@ -99,29 +100,22 @@ class ConsumerMembers(dict):
 
     def __setitem__(self, member_id: str, m: "ConsumerMember") -> None:
         old = super().get(member_id)
-        if old is not None:
-            self._count(old, -1)
         if old is None or (old.subscribed_topic_names, old.subscribed_topic_regex) != (
                 m.subscribed_topic_names, m.subscribed_topic_regex):
             self.subscriptions_version += 1
         super().__setitem__(member_id, m)
-        self._count(m, 1)
 
     def __delitem__(self, member_id: str) -> None:
-        m = super().pop(member_id)
-        self._count(m, -1)
+        super().__delitem__(member_id)
         self.subscriptions_version += 1
 
     def pop(self, member_id: str, *default):
         if member_id not in self:
             return super().pop(member_id, *default)
-        m = super().pop(member_id)
-        self._count(m, -1)
         self.subscriptions_version += 1
-        return m
+        return super().pop(member_id)
 
-    def clear(self) -> None:
-        super().clear()
+    def _reset(self) -> None:
         self.subscriptions_version += 1
         for table in (self.topic_name_counts, self.regex_counts, self.assignor_counts, self.owners):
             table.clear()

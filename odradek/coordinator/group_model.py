@@ -36,6 +36,40 @@ def release_emptied(*tables) -> None:
             table.clear()
 
 
+class IndexedMembers(dict):
+    """A group's members (member_id -> member) with indexes over them that follow every change:
+    ``_count(member, +1 or -1)`` adds a member to or takes it out of the indexes, ``_reset()`` empties
+    them. Members are replaced, never changed in place, so storing one (``members[id] = m``) is where
+    the indexes follow (consumer_group_state.ConsumerMembers, streams_group_state.StreamsMembers)."""
+
+    def __setitem__(self, member_id: str, m) -> None:
+        old = super().get(member_id)
+        if old is not None:
+            self._count(old, -1)
+        super().__setitem__(member_id, m)
+        self._count(m, 1)
+
+    def __delitem__(self, member_id: str) -> None:
+        self._count(super().pop(member_id), -1)
+
+    def pop(self, member_id: str, *default):
+        if member_id not in self:
+            return super().pop(member_id, *default)
+        m = super().pop(member_id)
+        self._count(m, -1)
+        return m
+
+    def clear(self) -> None:
+        super().clear()
+        self._reset()
+
+    def _count(self, m, by: int) -> None:
+        raise NotImplementedError
+
+    def _reset(self) -> None:
+        raise NotImplementedError
+
+
 def assignment_diff(current: dict, target: dict, unreleased: Callable[[object, int], bool]) -> tuple:
     """One step of Kafka's CurrentAssignmentBuilder for a member, by key (a topic id, a subtopology):
     ``current`` and ``target`` map a key to partitions (or tasks). -> (kept, to revoke, to assign

@@ -21,6 +21,7 @@ from . import streams_group_records as srec
 from .group_model import (
     INITIAL_GROUP_EPOCH,
     STREAMS,
+    IndexedMembers,
     MemberEpochGroup,
     MemberEpochMember,
     assignment_diff,
@@ -101,7 +102,7 @@ class StreamsMember(MemberEpochMember):
 _KINDS = ("active", "standby", "warmup")
 
 
-class StreamsMembers(dict):
+class StreamsMembers(IndexedMembers):
     """A streams group's members (member_id -> StreamsMember) with the processes holding each task
     kept as they change (Kafka 4.3's StreamsGroup currentActiveTaskToProcessId,
     currentStandbyTaskToProcessIds, currentWarmupTaskToProcessIds), so that a member's
@@ -116,25 +117,7 @@ class StreamsMembers(dict):
         for mid, m in dict(*args, **kwargs).items():
             self[mid] = m
 
-    def __setitem__(self, member_id: str, m: "StreamsMember") -> None:
-        old = super().get(member_id)
-        if old is not None:
-            self._count(old, -1)
-        super().__setitem__(member_id, m)
-        self._count(m, 1)
-
-    def __delitem__(self, member_id: str) -> None:
-        self._count(super().pop(member_id), -1)
-
-    def pop(self, member_id: str, *default):
-        if member_id not in self:
-            return super().pop(member_id, *default)
-        m = super().pop(member_id)
-        self._count(m, -1)
-        return m
-
-    def clear(self) -> None:
-        super().clear()
+    def _reset(self) -> None:
         for table in self.held.values():
             table.clear()
 

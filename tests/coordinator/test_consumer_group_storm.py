@@ -12,6 +12,7 @@ from odradek.coordinator.consumer_heartbeat import ConsumerGroupConfig, Heartbea
 from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
 from odradek.wire.errors import ErrorCode as E
 
+from member_walks import counting
 from test_consumer_group_coordinator import MemoryLog
 
 T = b"T" * 16
@@ -19,28 +20,7 @@ U = b"U" * 16
 START = 1_000_000
 
 
-class CountingMembers(ConsumerMembers):
-    """The member map, counting the members every walk over it visits."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.walked = 0
-
-    def __iter__(self):
-        self.walked += len(self)
-        return super().__iter__()
-
-    def values(self):
-        self.walked += len(self)
-        return super().values()
-
-    def items(self):
-        self.walked += len(self)
-        return super().items()
-
-    def keys(self):
-        self.walked += len(self)
-        return super().keys()
+CountingMembers = counting(ConsumerMembers)  # the member map, counting the members every walk over it visits
 
 
 def _coordinator(**ccfg) -> GroupCoordinator:

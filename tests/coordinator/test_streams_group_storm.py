@@ -14,34 +14,14 @@ from odradek.coordinator.streams_heartbeat import StreamsConfig, StreamsHeartbea
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages import streams_group_heartbeat_request as hbreq
 
+from member_walks import counting
 from test_streams_group_coordinator import MemoryLog
 
 START = 1_000_000
 TOPICS = {"lines": (b"L" * 16, 8)}
 
 
-class CountingMembers(StreamsMembers):
-    """The member map, counting the members every walk over it visits."""
-
-    def __init__(self, *args):
-        super().__init__(*args)
-        self.walked = 0
-
-    def __iter__(self):
-        self.walked += len(self)
-        return super().__iter__()
-
-    def values(self):
-        self.walked += len(self)
-        return super().values()
-
-    def items(self):
-        self.walked += len(self)
-        return super().items()
-
-    def keys(self):
-        self.walked += len(self)
-        return super().keys()
+CountingMembers = counting(StreamsMembers)  # the member map, counting the members every walk over it visits
 
 
 def _topology():
