@@ -521,6 +521,10 @@ class BrokerConfig:
                                                           _int(0, INT_MAX), kafka_type="INT")
     group_consumer_max_assignment_interval_ms: int = prop("group.consumer.max.assignment.interval.ms", 15000,
                                                           _int(0, INT_MAX), kafka_type="INT")
+    # how long the group coordinator's appends wait to be written together (-1: adaptive, the
+    # records of one slice of its requests; 0: each at once), broker/coordinator_events.py
+    group_coordinator_append_linger_ms: int = prop("group.coordinator.append.linger.ms", -1, _int(-1, INT_MAX),
+                                                   kafka_type="INT")
     # KIP-932 share groups (odradek/coordinator/share_group_coordinator.py); Kafka 4.3's defaults
     group_share_session_timeout_ms: int = prop("group.share.session.timeout.ms", 45000, _int(1, INT_MAX),
                                                kafka_type="INT")

@@ -12,7 +12,8 @@ import os
 import uuid
 from typing import TYPE_CHECKING, Any, Callable
 
-from odradek.broker.coordinator_log import PendingWrites
+from odradek.broker.coordinator_events import CoordinatorEvents
+from odradek.broker.coordinator_log import CoordinatorBatches, PendingWrites
 from odradek.broker.node_link import PLAINTEXT_LINK
 from odradek.broker.replication_throttle import ReplicationThrottle
 from odradek.coordinator.partition_loading import CoordinatorPartitions
@@ -63,6 +64,12 @@ class Broker:
         self._background_loads = False
         # the coordinators' appends to their internal topics, held until committed (connection.py)
         self.coordinator_writes = PendingWrites()
+        # the group coordinator's requests, run a slice at a time, its appends written in batches
+        # (group.coordinator.append.linger.ms; broker/coordinator_events.py)
+        self.coordinator_batches = CoordinatorBatches(failed=self._reload_coordinator_partition)
+        self.coordinator_events = CoordinatorEvents(self.coordinator_batches, self.coordinator_writes,
+                                                    config.group_coordinator_append_linger_ms, clock_ms)
+        self._group_loader = None
         self.controller = None
         self.log_manager = None
         self._broker_epoch: Callable[[], int] = lambda: -1  # BrokerLifecycle's once registered
@@ -316,7 +323,8 @@ class Broker:
         from odradek.broker.coordinator_log import CoordinatorLog
         from odradek.coordinator.group_coordinator import GroupCoordinator
 
-        clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes)
+        clog = CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes,
+                              self.coordinator_batches)
         # share group epochs are in __consumer_offsets too: they load from the same replay
         replay = self.share_persistence.replay_group_record if self.share_groups is not None else None
         # a group's consumer.* and streams.* GROUP configs (IncrementalAlterConfigs), within the broker's
@@ -345,9 +353,17 @@ class Broker:
             self.groups.unload_partition(partition)
             self.txn_offsets.unload_partition(partition)
 
-        self._start_loader(CoordinatorLoader(CONSUMER_OFFSETS, self.replicas, self.groups.runtime.partitions,
-                                             apply, unload, self.clock_ms,
-                                             self._schedule if self._background_loads else None))
+        self._group_loader = CoordinatorLoader(CONSUMER_OFFSETS, self.replicas, self.groups.runtime.partitions,
+                                               apply, unload, self.clock_ms,
+                                               self._schedule if self._background_loads else None)
+        self._start_loader(self._group_loader)
+
+    def _reload_coordinator_partition(self, topic: str, partition: int) -> None:
+        """A batch of the group coordinator's records could not be written: its state is ahead of
+        the log, so the partition's state is read again from the log (Kafka reverts to the snapshot
+        of the last written offset; when the log and the state disagree it reloads the partition)."""
+        if self._group_loader is not None and topic == CONSUMER_OFFSETS:
+            self._group_loader.reload(partition)
 
     def _follow_txn_partitions(self) -> None:
         """The transaction coordinator loads each __transaction_state partition this node leads, now
@@ -418,7 +434,8 @@ class Broker:
                                               ensure_state_topic=lambda: self.ensure_internal_topic(SHARE_GROUP_STATE))
         self.replicas.leadership_listeners.append(self.share_persister.leadership_changed)
         self.share_persistence = SharePersistence(
-            self.share_groups, CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes),
+            self.share_groups, CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes,
+                              self.coordinator_batches),
             self.share_persister,
             offsets_partition_for=lambda gid: None if self.groups is None else self.groups.partition_for(gid),
             state_partitions=state_partitions,
@@ -488,7 +505,8 @@ class Broker:
         from odradek.wire.records import build_control_batch
 
         now = self.clock_ms()
-        offsets_log = CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes)
+        offsets_log = CoordinatorLog(self.replicas, CONSUMER_OFFSETS, self.coordinator_writes,
+                              self.coordinator_batches)
 
         def append_offsets(partition: int, batch: bytes, now_ms: int) -> None:
             offsets_log.append_batch(partition, batch, now_ms)
@@ -521,6 +539,10 @@ class Broker:
 
     def close(self) -> None:
         """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""
+        try:
+            self.coordinator_events.close()  # (the group coordinator's open batches are written)
+        except Exception:
+            log.exception("coordinator batches at shutdown")
         if self.alter_partition is not None:
             self.alter_partition.close()
         try:

@@ -49,6 +49,9 @@ QUOTA_EXEMPT = frozenset((4, 5, 6, 7, 17, 27, 36, 52, 53, 54, 55, 56, 57, 58, 62
 MUTATING = frozenset((19, 20, 37))
 API_VERSIONS = 18
 SASL_HANDSHAKE = 17
+# run as the group coordinator's events (broker/coordinator_events.py): queued and taken a slice at a
+# time, their appends written together, as Kafka's CoordinatorRuntime; other requests never wait behind them
+COORDINATOR_EVENTS = frozenset((68,))  # ConsumerGroupHeartbeat
 MIN_REAUTH_INTERVAL_MS = 1000  # Kafka's KafkaChannel.MIN_REAUTH_INTERVAL_ONE_SECOND_NANOS
 ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
@@ -517,9 +520,29 @@ class KafkaConnection(asyncio.BufferedProtocol):
         quotas = self.server.client_quotas
         timed = quotas is not None and quotas.any()  # the handling time, for request_percentage
         busy = time.perf_counter() if timed else 0.0
-        resp = self._call(lambda: mod.handle(ctx, body), header, body, pending, writes)
-        if timed:
-            busy = time.perf_counter() - busy
+        events = self.broker.coordinator_events
+        if key in COORDINATOR_EVENTS and events is not None:
+            spent = [0.0]  # its handling time (not its wait in the queue)
+
+            def event():
+                t = time.perf_counter()
+                ctx.now_ms = self.broker.clock_ms()  # (when the coordinator takes it up, as Kafka's runtime)
+                try:
+                    return self._call(lambda: mod.handle(ctx, body), header, body, pending, writes)
+                finally:
+                    spent[0] = time.perf_counter() - t
+
+            try:
+                resp = await events.run(event)
+            except CoordinatorError as e:  # its batch could not be written
+                resp = error_response(key, ver, body, e)
+            if self.closed:
+                return
+            busy = spent[0]
+        else:
+            resp = self._call(lambda: mod.handle(ctx, body), header, body, pending, writes)
+            if timed:
+                busy = time.perf_counter() - busy
         while isinstance(resp, Stepped):  # a large admin write: other clients are served between its steps
             await asyncio.sleep(0)
             if self.closed:

@@ -115,6 +115,7 @@ class ControllerServer:
         self.registry: dict = {}
         self.purgatory = None
         self.coordinator_writes = PendingWrites()  # none here: no coordinator on this listener
+        self.coordinator_events = None
         self.driver = None
         self.server = None
         self.connections: set = set()

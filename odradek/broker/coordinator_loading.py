@@ -65,6 +65,18 @@ class CoordinatorLoader:
             else:  # not inside the metadata update that elected it
                 self._schedule(0, lambda load=load: self._read(load, [], -1))
 
+    def reload(self, partition: int) -> None:
+        """The coordinator's state of ``partition`` is out of step with its log (a batch of its
+        records could not be written): unload it and, while the partition is still led here, read
+        it again (Kafka's coordinator goes FAILED, then LOADING)."""
+        epoch = self.partitions.epoch(partition)
+        if self.partitions.resign(partition):
+            log.warning("%s-%d: the coordinator's state is out of step with its log; reloading", self.topic,
+                        partition)
+            self._unload(partition)
+        if epoch >= 0 and self.replicas.get(self.topic, partition) is not None:
+            self.leadership_changed({(self.topic, partition): epoch}, {})
+
     def _read(self, load: Load, batches: list, offset: int) -> None:
         """Read on from ``offset`` (-1: the log start); reschedule until the log end is reached."""
         if not self.partitions.is_current(load):

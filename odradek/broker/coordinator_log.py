@@ -8,11 +8,15 @@ in-sync replicas: CoordinatorError COORDINATOR_NOT_AVAILABLE, the partition not 
 NOT_COORDINATOR, before anything is written), and each append is noted in ``PendingWrites``
 so that the request it answers is held (broker/coordinator_acks.py) until the high watermark
 passes it. On a single node the HW moves at the append: nothing waits.
+
+``CoordinatorBatches`` holds the group coordinator's appends to be written together, one record
+batch per partition, as Kafka's CoordinatorRuntime does (group.coordinator.append.linger.ms).
 """
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
 
 from odradek.coordinator.errors import CoordinatorError
 from odradek.wire import records as wire_records
@@ -59,28 +63,173 @@ _REFUSED = {ErrorCode.NOT_ENOUGH_REPLICAS: ErrorCode.COORDINATOR_NOT_AVAILABLE,
             ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR}
 
 
+# a record's bytes in a batch beyond its key and value (length, attributes, deltas, header count)
+RECORD_OVERHEAD = 24
+BATCH_OVERHEAD = 61  # a record batch's header
+
+
+@dataclass
+class _Batch:
+    """A partition's appends collected and not written yet: (key, value, headers, timestamp)."""
+    log: "CoordinatorLog"
+    partition: int
+    base_offset: int  # the log end when it was opened: its first record's offset
+    opened_ms: int
+    records: list = field(default_factory=list)
+    size: int = BATCH_OVERHEAD
+    # called once it is written (None) or could not be (the mapped error code)
+    flushed: list = field(default_factory=list)
+
+
+class CoordinatorBatches:
+    """The group coordinator's appends, collected while ``collecting`` (a slice of its requests,
+    broker/coordinator_events.py) and written as one record batch per partition by ``flush``, as
+    Kafka's CoordinatorRuntime writes its current batch: the state changes at once, the records
+    go to the log together. An append collected is checked as one written at once
+    (min.insync.replicas, leadership: refused before any state change); its offsets are known (the
+    log end when the batch opened, plus the records before it), so the request it answers is held
+    until the HW passes them as before (PendingWrites). A batch is written before it would outgrow
+    the partition's max.message.bytes, and before any append that is not collected (a built
+    batch, a write outside the slices) so that the log keeps the order of the state changes.
+    ``failed(topic, partition)``: a batch that cannot be written leaves the state ahead of the log;
+    the broker reloads the partition from its log (Kafka reverts to the last written snapshot)."""
+
+    def __init__(self, failed: Callable[[str, int], None] | None = None):
+        self.collecting = False
+        self._open: dict[tuple[str, int], _Batch] = {}
+        self._failed = failed
+        self.flushes = 0  # batches written (a count for tests and metrics)
+
+    def has_open(self) -> bool:
+        return bool(self._open)
+
+    def open_batches(self) -> list[_Batch]:
+        return list(self._open.values())
+
+    def oldest_ms(self) -> int | None:
+        return min((b.opened_ms for b in self._open.values()), default=None)
+
+    def add(self, log: "CoordinatorLog", partition: int, recs: list, now_ms: int) -> int:
+        """Collect ``recs`` for the partition's batch; -> the offset the last of them will have."""
+        log.check(partition)
+        key = (log.topic, partition)
+        size = sum(len(k) + (0 if v is None else len(v)) + RECORD_OVERHEAD for k, v in recs)
+        batch = self._open.get(key)
+        if batch is not None and batch.size + size > log.max_batch_bytes(partition):
+            self.flush_partition(log.topic, partition)
+            batch = None
+        if batch is None:
+            batch = self._open[key] = _Batch(log, partition, log.end_offset(partition), now_ms)
+        batch.records.extend((k, v, (), now_ms) for k, v in recs)
+        batch.size += size
+        end = batch.base_offset + len(batch.records)
+        if log.pending is not None:
+            log.pending.note(Write(log.topic, partition, end))
+        return end - 1
+
+    def wait(self, key: tuple[str, int] | None, done: Callable[[ErrorCode | None], None]) -> bool:
+        """``done`` once the batch of ``key`` (None: every open batch) is written; False if none is open."""
+        batches = list(self._open.values()) if key is None else [b for b in (self._open.get(key),) if b]
+        if not batches:
+            return False
+        if len(batches) == 1:
+            batches[0].flushed.append(done)
+            return True
+        left = [len(batches)]
+        errors: list = []
+
+        def one(err):
+            if err is not None:
+                errors.append(err)
+            left[0] -= 1
+            if left[0] == 0:
+                done(errors[0] if errors else None)
+
+        for b in batches:
+            b.flushed.append(one)
+        return True
+
+    def flush(self, older_than_ms: int | None = None) -> None:
+        """Write the open batches (those opened at or before ``older_than_ms`` if given)."""
+        for topic, partition in list(self._open):
+            b = self._open.get((topic, partition))
+            if b is not None and (older_than_ms is None or b.opened_ms <= older_than_ms):
+                self.flush_partition(topic, partition)
+
+    def flush_partition(self, topic: str, partition: int) -> None:
+        b = self._open.pop((topic, partition), None)
+        if b is None:
+            return
+        err = None
+        try:
+            last = b.log.write(partition, b.records, b.opened_ms)
+            if last + 1 != b.base_offset + len(b.records):  # (written elsewhere meanwhile: out of step)
+                raise CoordinatorError(ErrorCode.NOT_COORDINATOR,
+                                       f"{topic}-{partition}: batch written at {last + 1 - len(b.records)}, "
+                                       f"expected {b.base_offset}")
+            self.flushes += 1
+        except Exception as e:  # noqa: BLE001 - the requests of the batch get the coordinators' error
+            log_failure(topic, partition, e)
+            err = e.code if isinstance(e, CoordinatorError) else ErrorCode.COORDINATOR_NOT_AVAILABLE
+            err = _REFUSED.get(err, err)
+            if self._failed is not None:
+                self._failed(topic, partition)
+        for done in b.flushed:
+            done(err)
+
+
+def log_failure(topic: str, partition: int, e: Exception) -> None:
+    import logging
+
+    logging.getLogger(__name__).error("Writing records to %s-%d failed due to: %s.", topic, partition, e)
+
+
 class CoordinatorLog:
-    def __init__(self, replicas, topic: str, pending: PendingWrites | None = None):
+    def __init__(self, replicas, topic: str, pending: PendingWrites | None = None,
+                 batches: CoordinatorBatches | None = None):
+        """``batches``: where the group coordinator's appends are collected (None: each written at once)."""
         self.replicas = replicas
         self.topic = topic
         self.pending = pending
+        self.batches = batches
 
     def has_partition(self, partition: int) -> bool:
         """This node leads the partition (False while the topic does not exist yet)."""
         return self.replicas.get(self.topic, partition) is not None
 
     def append(self, partition: int, recs: list, now_ms: int) -> int:
-        """Append (key, value|None) records as one batch; returns the last offset."""
-        batch = wire_records.build_batch([(k, v, (), now_ms) for k, v in recs], base_timestamp=now_ms)
+        """Append (key, value|None) records as one batch (collected into the partition's open batch
+        while the batches are collecting); returns the last offset."""
+        batches = self.batches
+        if batches is not None and batches.collecting:
+            return batches.add(self, partition, recs, now_ms)
+        return self.write(partition, [(k, v, (), now_ms) for k, v in recs], now_ms)
+
+    def write(self, partition: int, records: list, now_ms: int) -> int:
+        """Append (key, value, headers, timestamp) records as one batch at once."""
+        batch = wire_records.build_batch(records, base_timestamp=now_ms)
         return self.append_batch(partition, batch, now_ms)
 
-    def append_batch(self, partition: int, batch, now_ms: int) -> int:
-        """Append a built batch as leader with acks=-1 (min.insync.replicas checked first);
-        returns the last offset. The append is noted as pending until the HW passes it."""
+    def check(self, partition: int) -> None:
+        """What an append would be refused with before anything is written (CoordinatorError)."""
         err = self.replicas.check_append(self.topic, partition, -1)
         if err:
             code = _REFUSED.get(err, ErrorCode.COORDINATOR_NOT_AVAILABLE)
             raise CoordinatorError(code, f"cannot write to {self.topic}-{partition}: {err.name}")
+
+    def max_batch_bytes(self, partition: int) -> int:
+        """The largest batch the partition takes (its max.message.bytes)."""
+        plog = self.replicas.get(self.topic, partition)
+        return plog.config.max_message_bytes if plog is not None else 1 << 20
+
+    def append_batch(self, partition: int, batch, now_ms: int) -> int:
+        """Append a built batch as leader with acks=-1 (min.insync.replicas checked first);
+        returns the last offset. The append is noted as pending until the HW passes it. A batch
+        of collected appends open for the partition is written first (the log keeps their order)."""
+        batches = self.batches
+        if batches is not None and batches.has_open():
+            batches.flush_partition(self.topic, partition)
+        self.check(partition)
         info = self.replicas.append(self.topic, partition, batch, now_ms)
         if self.pending is not None and not info.duplicate:
             self.pending.note(Write(self.topic, partition, info.last_offset + 1))

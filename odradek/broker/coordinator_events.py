@@ -1,0 +1,131 @@
+"""The group coordinator's requests as Kafka's CoordinatorRuntime runs them: queued as events and
+taken a slice at a time, their appends written together (group.coordinator.append.linger.ms).
+
+Kafka's request handler threads only enqueue a group request; the coordinator's own threads run
+the events and write their records in batches; a heartbeat is answered once its batch is written
+and committed. Other requests (an ApiVersions, a Fetch) never wait behind the coordinator's work.
+Here the event loop is the only thread: a connection hands its group request to ``run`` and
+waits; a slice runs queued events for at most SLICE_S, then the loop reads and serves the other
+connections before the next slice. A storm of 10,000 heartbeats thus costs another client the
+reading of the requests ahead of its own, not their handling.
+
+The appends of a slice are collected in CoordinatorBatches (broker/coordinator_log.py) and each
+partition's written as one record batch:
+  -1 (Kafka's default, adaptive): when the slice ends (Kafka: a flush event queued behind the
+     events waiting when the batch opened);
+   0: each append written at once (no batch);
+   N: once the batch is N ms old (checked after each slice and by a timer), or full.
+An event is answered once the batches of the partitions it wrote (none: every batch open) are
+written; if one cannot be, with the coordinators' error (its state is reloaded from the log).
+Then, as before, the connection holds the response until the HW passes the records (acks=-1 on
+a replicated __consumer_offsets).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from typing import Callable
+
+from odradek.coordinator.errors import CoordinatorError
+from odradek.wire.errors import ErrorCode
+
+from .coordinator_log import CoordinatorBatches, PendingWrites
+
+# how long one slice of coordinator events holds the event loop (s); at least one event runs
+SLICE_S = 0.005
+ADAPTIVE = -1
+
+
+class CoordinatorEvents:
+    def __init__(self, batches: CoordinatorBatches, pending: PendingWrites, linger_ms: int,
+                 clock_ms: Callable[[], int], slice_s: float = SLICE_S):
+        self.batches = batches
+        self.pending = pending
+        self.linger_ms = linger_ms
+        self.clock_ms = clock_ms
+        self.slice_s = slice_s
+        self._queue: deque = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._scheduled = False
+        self._timer: asyncio.TimerHandle | None = None
+        self.slices = 0  # slices run (a count for tests)
+
+    def run(self, event: Callable[[], object]) -> asyncio.Future:
+        """Queue ``event`` (a request's handling: -> its response); a future of the response once
+        the event ran and its writes are in the log, or of the CoordinatorError that failed them."""
+        loop = asyncio.get_running_loop()
+        self._loop = loop
+        fut = loop.create_future()
+        self._queue.append((fut, event))
+        if not self._scheduled:
+            self._scheduled = True
+            loop.call_soon(self._slice)
+        return fut
+
+    def _slice(self) -> None:
+        self._scheduled = False
+        self.slices += 1
+        batches = self.batches
+        queue = self._queue
+        batches.collecting = self.linger_ms != 0
+        start = time.perf_counter()
+        try:
+            while queue:
+                fut, event = queue.popleft()
+                if fut.done():  # (cancelled: its connection went)
+                    continue
+                opened = self.pending.begin()
+                try:
+                    resp = event()
+                except Exception as e:  # noqa: BLE001 - the connection answers it as a handler's error
+                    fut.set_exception(e)
+                    continue
+                finally:
+                    self.pending.end(opened)
+                self._answer(fut, resp, {(w.topic, w.partition) for w in opened})
+                if time.perf_counter() - start >= self.slice_s:
+                    break
+        finally:
+            batches.collecting = False
+        if self.linger_ms == ADAPTIVE:
+            batches.flush()
+        elif self.linger_ms > 0:
+            self._flush_due()
+        if queue and not self._scheduled:
+            self._scheduled = True
+            self._loop.call_soon(self._slice)
+
+    def _answer(self, fut: asyncio.Future, resp, written: set) -> None:
+        """``fut`` gets ``resp`` once the batches it waits for are written (at once if none is open)."""
+        def done(err: ErrorCode | None) -> None:
+            if fut.done():
+                return
+            if err is None:
+                fut.set_result(resp)
+            else:
+                fut.set_exception(CoordinatorError(err, "the coordinator's write failed"))
+
+        key = next(iter(written)) if len(written) == 1 else None
+        if not self.batches.wait(key, done):
+            done(None)
+
+    def _flush_due(self) -> None:
+        """group.coordinator.append.linger.ms > 0: write the batches open that long; a timer for the next."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        now = self.clock_ms()
+        self.batches.flush(older_than_ms=now - self.linger_ms)
+        oldest = self.batches.oldest_ms()
+        if oldest is not None and self._loop is not None:
+            delay = max(0, oldest + self.linger_ms - now) / 1000
+            self._timer = self._loop.call_later(delay, self._flush_due)
+
+    def close(self) -> None:
+        """Write what is open (a clean stop)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.batches.flush()
