@@ -234,6 +234,32 @@ class Cluster:
             self._live = (key, AdminClient({"bootstrap.servers": ",".join(f"127.0.0.1:{n.port}" for n in live)}))
         return self._live[1]
 
+    def quorum(self):
+        """The metadata quorum's state (DescribeQuorum's partition: leader_id, high_watermark,
+        current_voters), as a live broker answers it (the broker forwards it to the controller, as
+        Kafka's); None while none answers."""
+        from odradek.broker.wire_client import WireClient, WireClientError
+        from odradek.wire.messages.describe_quorum_request import DescribeQuorumRequest, PartitionData, TopicData
+
+        for b in self.brokers:
+            if not b.alive or b.paused:
+                continue
+            try:
+                with WireClient("127.0.0.1", b.port, timeout=5) as c:
+                    r = c.send(DescribeQuorumRequest(topics=[TopicData(
+                        topic_name="__cluster_metadata", partitions=[PartitionData(partition_index=0)])]))
+                p = r.topics[0].partitions[0]
+                if r.error_code == 0 and p.error_code == 0:
+                    return p
+            except (OSError, WireClientError):
+                continue
+        return None
+
+    def quorum_leader(self) -> int:
+        """The active controller's id (quorum); -1 while there is none."""
+        q = self.quorum()
+        return -1 if q is None else q.leader_id
+
     def partitions(self, topic: str) -> dict[int, PartitionState]:
         """Leader, replicas and ISR of each partition, as a live broker's Metadata answers them."""
         md = self._live_admin().list_topics(topic, timeout=5).topics[topic]

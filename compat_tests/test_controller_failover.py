@@ -18,8 +18,6 @@ from __future__ import annotations
 import pytest
 
 from cluster import failover_cycles, running_cluster, wait_for
-from odradek.broker.wire_client import WireClient
-from odradek.wire.messages.describe_quorum_request import DescribeQuorumRequest, PartitionData, TopicData
 from replication_load import ConfluentLoad, KafkaPythonLoad, acks_go_on, check_log
 
 TOPIC, PARTITIONS = "ctl-failover", 3
@@ -34,24 +32,6 @@ def cluster(request, tmp_path_factory):
         yield c
 
 
-def quorum_leader(cluster) -> int:
-    """The active controller's id, as DescribeQuorum sent to a live broker answers it (the broker
-    forwards it to the controller, as Kafka's); -1 while there is none."""
-    for b in cluster.brokers:
-        if not b.alive:
-            continue
-        try:
-            with WireClient("127.0.0.1", b.port, timeout=5) as c:
-                r = c.send(DescribeQuorumRequest(topics=[TopicData(
-                    topic_name="__cluster_metadata", partitions=[PartitionData(partition_index=0)])]))
-            p = r.topics[0].partitions[0]
-            if r.error_code == 0 and p.error_code == 0:
-                return p.leader_id
-        except OSError:
-            continue
-    return -1
-
-
 def test_active_controller_kill9_loses_no_acknowledged_record(cluster, request):
     cycles = failover_cycles(request.config, DEFAULT_CYCLES)
     cluster.create_topic(TOPIC, PARTITIONS, 3, {"min.insync.replicas": "2"})
@@ -60,17 +40,17 @@ def test_active_controller_kill9_loses_no_acknowledged_record(cluster, request):
     try:
         acks_go_on(producers, "acknowledgements before the first kill")
         for cycle in range(cycles):
-            active = wait_for(lambda: (lambda n: n if n > 0 else None)(quorum_leader(cluster)), 60,
+            active = wait_for(lambda: (lambda n: n if n > 0 else None)(cluster.quorum_leader()), 60,
                               "an active controller")
             cluster.kill9(active)
-            wait_for(lambda: quorum_leader(cluster) not in (active, -1), 60,
+            wait_for(lambda: cluster.quorum_leader() not in (active, -1), 60,
                      f"cycle {cycle}: another active controller after controller {active}'s kill -9")
             acks_go_on(producers, f"cycle {cycle}: acknowledgements with the new active controller")
             # metadata writes go through the new controller
             cluster.create_topic(f"after-kill-{cycle}", 1, 3, {})
             cluster.start(active)
         # the active controller and the leader of partition 0 at once
-        active = wait_for(lambda: (lambda n: n if n > 0 else None)(quorum_leader(cluster)), 60, "an active controller")
+        active = wait_for(lambda: (lambda n: n if n > 0 else None)(cluster.quorum_leader()), 60, "an active controller")
         victim = cluster.wait_partitions(TOPIC, lambda s: s[0].leader >= 0, "a leader of partition 0")[0].leader
         cluster.kill9(active)
         cluster.kill9(victim)
