@@ -212,3 +212,127 @@ def test_kafka_console_share_consumer(bootstrap, share_topic, earliest_group):
                    earliest_group, "--max-messages", "6", "--timeout-ms", "30000")
     assert r.returncode == 0, r.stderr
     assert sorted(r.stdout.split()) == [f"m{i}" for i in range(6)]
+
+
+# ---- share sessions on the wire: how long a member's session and acquired records live (Kafka 4.3's
+# SharePartitionManager / ShareSessionCache): not ended by the member leaving the group, ended by its
+# final-epoch ShareAcknowledge or by the close of the connection that opened it.
+
+def _member_id() -> str:
+    return uuid.uuid4().hex[:22]
+
+
+def _join_until_assigned(c, group, member, topic) -> tuple[int, dict]:
+    """ShareGroupHeartbeat until the member is assigned partitions (they are assigned once the group
+    has initialized them): (member epoch, {topic_id: [partitions]})."""
+    from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+    from odradek.wire.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
+
+    epoch, deadline = 0, time.time() + 60
+    while c.call(FindCoordinatorRequest(key_type=0, coordinator_keys=[group]), 4).coordinators[0].error_code:
+        assert time.time() < deadline, "no group coordinator in 60 s"  # (the first creates __consumer_offsets)
+        time.sleep(0.1)
+    while True:
+        r = c.call(ShareGroupHeartbeatRequest(group_id=group, member_id=member, member_epoch=epoch,
+                                              subscribed_topic_names=[topic] if epoch == 0 else None), 1)
+        if r.error_code in (14, 15, 16):  # the coordinator still loading (Kafka: __consumer_offsets just made)
+            assert time.time() < deadline, f"error {r.error_code} for 60 s"
+            time.sleep(0.1)
+            continue
+        assert r.error_code == 0, r.error_message
+        epoch = r.member_epoch
+        if r.assignment is not None and r.assignment.topic_partitions:
+            return epoch, {tp.topic_id: list(tp.partitions) for tp in r.assignment.topic_partitions}
+        assert time.time() < deadline, "no assignment in 60 s"
+        time.sleep(0.1)
+
+
+def _leave(c, group, member) -> None:
+    from odradek.wire.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
+
+    r = c.call(ShareGroupHeartbeatRequest(group_id=group, member_id=member, member_epoch=-1), 1)
+    assert (r.error_code, r.member_epoch) == (0, -1)
+
+
+def _share_fetch_until(c, group, member, assigned, want: int, epoch: int = 0) -> list[tuple[int, int, int]]:
+    """ShareFetch (session epoch `epoch`, then the next ones) until `want` records are acquired:
+    [(partition, offset, delivery count)] sorted."""
+    from odradek.wire.messages.share_fetch_request import FetchPartition, FetchTopic, ShareFetchRequest
+
+    got, deadline = [], time.time() + 30
+    while len(got) < want:
+        r = c.call(ShareFetchRequest(group_id=group, member_id=member, share_session_epoch=epoch, max_wait_ms=500,
+                                     min_bytes=1, max_bytes=1 << 20, max_records=500, batch_size=500, topics=[
+                                         FetchTopic(topic_id=tid, partitions=[FetchPartition(partition_index=p)
+                                                                             for p in ps])
+                                         for tid, ps in assigned.items()]), 1)
+        assert r.error_code == 0, r.error_message
+        epoch += 1
+        for t in r.responses:
+            for p in t.partitions:
+                assert p.error_code == 0, p.error_message
+                got += [(p.partition_index, o, a.delivery_count)
+                        for a in p.acquired_records for o in range(a.first_offset, a.last_offset + 1)]
+        assert time.time() < deadline, f"{len(got)} of {want} records acquired in 30 s"
+    return sorted(got)
+
+
+@pytest.fixture
+def long_locks_group(bootstrap, earliest_group):
+    """Acquisition locks of 60 s (Kafka's largest by default): nothing here waits for one to expire."""
+    _set_group_config(bootstrap, earliest_group, "share.record.lock.duration.ms", 60000)
+    return earliest_group
+
+
+def test_final_acknowledgement_after_leaving_the_group(bootstrap, share_topic, long_locks_group):
+    """librdkafka's ShareConsumer.close() sends its leave heartbeat before its final ShareAcknowledge
+    (epoch -1): the session is still there, the acknowledgements apply (odradek answered
+    SHARE_SESSION_NOT_FOUND and the records were delivered again), as on Kafka 4.3."""
+    from harness import RawClient
+    from odradek.wire.messages.share_acknowledge_request import (AcknowledgementBatch, AcknowledgePartition,
+                                                                 AcknowledgeTopic, ShareAcknowledgeRequest)
+
+    group, m1, m2 = long_locks_group, _member_id(), _member_id()
+    _produce(bootstrap, share_topic, 6, 2)
+    c1 = RawClient(bootstrap)
+    try:
+        _, assigned = _join_until_assigned(c1, group, m1, share_topic)
+        got = _share_fetch_until(c1, group, m1, assigned, 6)
+        assert [(p, o) for p, o, _ in got] == [(p, o) for p in (0, 1) for o in range(3)]
+        _leave(c1, group, m1)
+        (tid,) = assigned
+        r = c1.call(ShareAcknowledgeRequest(group_id=group, member_id=m1, share_session_epoch=-1, topics=[
+            AcknowledgeTopic(topic_id=tid, partitions=[AcknowledgePartition(partition_index=p, acknowledgement_batches=[
+                AcknowledgementBatch(first_offset=0, last_offset=2, acknowledge_types=[1])]) for p in (0, 1)])]), 1)
+        assert r.error_code == 0
+        assert sorted((p.partition_index, p.error_code) for t in r.responses for p in t.partitions) == [(0, 0), (1, 0)]
+    finally:
+        c1.close()
+    _produce(bootstrap, share_topic, 2, 2)  # offset 3 of each partition
+    c2 = RawClient(bootstrap)
+    try:
+        _, assigned = _join_until_assigned(c2, group, m2, share_topic)
+        assert _share_fetch_until(c2, group, m2, assigned, 2) == [(0, 3, 1), (1, 3, 1)]  # 0-2 accepted: never again
+    finally:
+        c2.close()
+
+
+def test_closing_the_connection_releases_the_session_records(bootstrap, share_topic, long_locks_group):
+    """A member whose connection closes with records acquired: they are available again at once (Kafka's
+    ShareSessionCache disconnect listener releases the session), not after the 60 s lock."""
+    from harness import RawClient
+
+    group, m1, m2 = long_locks_group, _member_id(), _member_id()
+    _produce(bootstrap, share_topic, 4, 2)
+    c1 = RawClient(bootstrap)
+    _, assigned = _join_until_assigned(c1, group, m1, share_topic)
+    assert _share_fetch_until(c1, group, m1, assigned, 4) == [(p, o, 1) for p in (0, 1) for o in (0, 1)]
+    c1.close()  # no leave (m1 stays a member: m2 may be assigned one partition), no acknowledgement
+    c2 = RawClient(bootstrap)
+    try:
+        _, assigned = _join_until_assigned(c2, group, m2, share_topic)
+        (parts,) = assigned.values()
+        assert _share_fetch_until(c2, group, m2, assigned, 2 * len(parts)) == [
+            (p, o, 2) for p in sorted(parts) for o in (0, 1)]
+    finally:
+        c2.close()

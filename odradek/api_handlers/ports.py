@@ -415,10 +415,13 @@ class Shares(Protocol):
     def state_pending(self, group_id: str, topic_id: bytes, partition: int) -> bool:
         """The share-partition's persisted state is being read (no records for it meanwhile)."""
 
-    def open_session(self, group_id: str, member_id: str, epoch: int): ...
+    def open_session(self, group_id: str, member_id: str, epoch: int, connection_id: str = ""): ...
 
     def end_session(self, group_id: str, member_id: str) -> None:
         """The final epoch: the session closes, the member's records are released."""
+
+    def connection_closed(self, connection_id: str) -> None:
+        """A client connection closed: the share sessions it opened end, their records released."""
 
     def describe(self, group_id: str, names_by_id: dict) -> dict: ...
 

@@ -28,7 +28,7 @@ def share_enabled(services: Services) -> bool:
     return services.metadata.finalized_features().get("share.version", 0) >= 1 and services.shares is not None
 
 
-def open_share_session(services: Services, req, response_cls, opens: bool):
+def open_share_session(services: Services, req, response_cls, opens: bool, connection_id: str = ""):
     """What ShareFetch and ShareAcknowledge do before anything else: check the request (share groups
     enabled, a group id, a member id; where the request cannot open a session, ShareAcknowledge's,
     an epoch of 0 is INVALID_SHARE_SESSION_EPOCH), then open or continue the member's share session
@@ -36,7 +36,8 @@ def open_share_session(services: Services, req, response_cls, opens: bool):
     of the first that fails)."""
     failed = _session_error(services, req, opens)
     if failed is None:
-        session, err = services.shares.open_session(req.group_id, req.member_id, req.share_session_epoch)
+        session, err = services.shares.open_session(req.group_id, req.member_id, req.share_session_epoch,
+                                                    connection_id)
         if not err:
             return session, None
         failed = err, None

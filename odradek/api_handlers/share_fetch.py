@@ -40,7 +40,8 @@ RECORD_LIMIT_MODE = 1
 
 
 def handle(ctx, req):
-    session, refused = open_share_session(ctx.services, req, ShareFetchResponse, opens=True)
+    session, refused = open_share_session(ctx.services, req, ShareFetchResponse, opens=True,
+                                          connection_id=ctx.connection_id)
     if refused is not None:
         return refused
     acks: dict = {}

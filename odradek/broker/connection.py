@@ -352,6 +352,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._op = None
         if self.task is not None and not self.task.done():
             self.task.cancel()
+        services = self.broker.services if self.broker is not None else None
+        shares = services.shares if services is not None else None
+        if shares is not None:  # the share sessions this connection opened end with it, as on Kafka
+            shares.connection_closed(self.name)
         w = self._drain_waiter
         if w is not None and not w.done():
             w.set_result(None)

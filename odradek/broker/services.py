@@ -258,6 +258,9 @@ class SharesPort:
     def end_session(self, group_id: str, member_id: str) -> None:
         self._wake(self._coord.end_session(group_id, member_id).wake)
 
+    def connection_closed(self, connection_id: str) -> None:
+        self._wake(self._coord.connection_closed(connection_id))
+
     def acknowledge(self, group_id, member_id, batches_by_partition, topic_exists, now_ms: int):
         r = self._coord.acknowledge(group_id, member_id, batches_by_partition, topic_exists, now_ms)
         writes = []

@@ -23,8 +23,10 @@ member's next heartbeat (the group epoch moves then, as Kafka's initializedAssig
 initialized and initializing partitions are persisted (ShareGroupStatePartitionMetadata), so a
 restarted or moved group coordinator does not initialize them again; a failed initialization is
 forgotten and retried by the next heartbeat.
-A member that does not heartbeat within share.session.timeout.ms is removed; its acquired
-records are released.
+A member that does not heartbeat within share.session.timeout.ms is removed. A member leaving or
+removed keeps its share session and acquired records, as on Kafka (the share-partition leaders are not
+told): they go with its final-epoch ShareFetch/ShareAcknowledge, the close of the connection that
+opened the session, or the records' acquisition locks expiring.
 
 AlterShareGroupOffsets and DeleteShareGroupOffsets (an empty group only) set or forget the
 share-partitions' start offsets; the first creates the group when it does not exist, as Kafka 4.3.
@@ -35,7 +37,7 @@ share_persistence what changed, persisted() marks what it wrote (what it could n
 pending), restore_*() rebuild at start-up (share_state.py has the records).
 Members, assignments and share sessions are not persisted: after a restart the members rejoin.
 
-The operations that make records acquirable again (acknowledge, end_session, a member leaving)
+The operations that make records acquirable again (acknowledge, end_session, a connection closing)
 return the share-partitions concerned (``ShareResult.wake``, HeartbeatResult.released): the broker
 (its Shares port) persists what changed and wakes the ShareFetches parked on them.
 """
@@ -217,11 +219,13 @@ def _int_setting(s: dict, name: str, default: int) -> int:
 
 
 class ShareSession:
-    """A share session (KIP-932): the partitions a member fetches, and the epoch it must send next."""
+    """A share session (KIP-932): the partitions a member fetches, the epoch it must send next, and
+    the client connection that opened it (its close ends the session, as Kafka's ShareSessionCache)."""
 
-    def __init__(self, group_id: str, member_id: str):
+    def __init__(self, group_id: str, member_id: str, connection_id: str = ""):
         self.group_id = group_id
         self.member_id = member_id
+        self.connection_id = connection_id
         self.epoch = 1
         self.partitions: dict = {}  # (topic_id, partition) -> None, in order
 
@@ -428,11 +432,15 @@ class ShareGroupCoordinator:
         return HeartbeatResult(member_id, LEAVE_GROUP_MEMBER_EPOCH, 0, None, released)
 
     def _remove_member(self, g: ShareGroup, member_id: str, now_ms: int, topics: dict | None) -> set:
-        """The member goes (its session closed, its records released: the share-partitions returned)."""
+        """The member goes from the group. Its share session and the records it holds stay, as
+        Kafka's: the group coordinator does not tell the share-partition leaders; the session ends
+        with the member's final-epoch ShareFetch/ShareAcknowledge (librdkafka sends its leave first,
+        then the final acknowledgements) or its connection's close, and records not acknowledged
+        become available when their acquisition locks expire. Nothing is released: empty set."""
         g.members.pop(member_id, None)
         g.target.pop(member_id, None)
         release_emptied(g.members, g.target)
-        released = self.close_session(g.group_id, member_id)
+        released: set = set()
         g.group_epoch += 1
         if topics is not None:
             self._assign(g, topics, now_ms)
@@ -497,17 +505,18 @@ class ShareGroupCoordinator:
 
     # ------------------------------------------------------------------ share sessions
 
-    def open_session(self, group_id: str, member_id: str, epoch: int):
+    def open_session(self, group_id: str, member_id: str, epoch: int, connection_id: str = ""):
         """ShareFetch/ShareAcknowledge session handling: (session | None, error).
 
-        epoch 0 opens a new session (replacing one the member had); -1 closes it (the caller
-        releases the member's records); other epochs must match the session's next epoch.
+        epoch 0 opens a new session (replacing one the member had) bound to connection_id; -1 closes
+        it (the caller releases the member's records); other epochs must match the session's next
+        epoch.
         """
         key = (group_id, member_id)
         if epoch == 0:
             if key not in self.sessions and len(self.sessions) >= self.max_share_sessions:
                 return None, E.SHARE_SESSION_LIMIT_REACHED
-            s = self.sessions[key] = ShareSession(group_id, member_id)
+            s = self.sessions[key] = ShareSession(group_id, member_id, connection_id)
             return s, E.NONE
         s = self.sessions.get(key)
         if s is None:
@@ -524,6 +533,16 @@ class ShareGroupCoordinator:
                 not any(g == group_id for g, _ in self.sessions):
             self._emptied.add(group_id)
         return self.release_member(group_id, member_id)
+
+    def connection_closed(self, connection_id: str) -> set:
+        """A client connection closed: the share sessions it opened end and their members' records
+        are released (Kafka's ShareSessionCache disconnect listener -> releaseSession). A session the
+        member opened again on another connection is not this connection's. The share-partitions
+        released."""
+        released: set = set()
+        for group_id, member_id in [k for k, s in self.sessions.items() if s.connection_id == connection_id]:
+            released |= self.close_session(group_id, member_id)
+        return released
 
     def _drop_emptied(self) -> None:
         """The share-partitions of groups without a share session here, once written and holding no

@@ -83,7 +83,7 @@ def test_spso_in_flight_states_and_group_epoch_survive_a_restart(tmp_path):
     assert sp.acknowledge("m1", 5, 5, [REJECT], b.clock_ms(), settings) == 0   # archived
     assert sp.acknowledge("m1", 6, 6, [ACCEPT], b.clock_ms(), settings) == 0
     b.persist_share_state(b.clock_ms())
-    leave(b)  # 3, 4, 7, 8, 9 go back: AVAILABLE, delivered once
+    leave(b)  # 3, 4, 7, 8, 9 stay acquired (the session's end releases them); read back AVAILABLE
     epoch = sg.groups["g"].group_epoch
     b.tick(b.clock_ms())
     b.close()

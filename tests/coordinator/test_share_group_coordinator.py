@@ -57,7 +57,10 @@ def test_invalid_heartbeats(args, code):
     assert e.value.code == code
 
 
-def test_fencing_unknown_member_and_leave_releases_records():
+def test_fencing_unknown_member_and_leave_keeps_the_session_and_records():
+    # Kafka 4.3: the group coordinator does not tell the share-partition leaders a member left; its
+    # session and acquired records stay until its final-epoch ShareAcknowledge (librdkafka's close
+    # sends the leave first), its connection's close or the acquisition locks' expiry
     c = coord()
     hb(c, "m1", 0, ["t2"])
     with pytest.raises(CoordinatorError) as e:
@@ -66,11 +69,30 @@ def test_fencing_unknown_member_and_leave_releases_records():
     with pytest.raises(CoordinatorError) as e:
         hb(c, "zz", 1)
     assert e.value.code == E.UNKNOWN_MEMBER_ID
+    assert c.open_session("g", "m1", 0, "conn-1")[1] == E.NONE
     sp = c.share_partition("g", T2, "t2", 0)
     sp.acquire("m1", [(7, 9)], 10, 0, c.share_settings("g"))
     r = hb(c, "m1", -1)
-    assert r.member_epoch == -1 and r.released == {("g", T2, 0)}  # the broker wakes ShareFetches there
-    assert sp.fetch_offset() == 7 and c.describe("g", {})["state"] == "Empty"
+    assert r.member_epoch == -1 and r.released == set()
+    assert c.describe("g", {})["state"] == "Empty" and sp.fetch_offset() == 10  # 7-9 still acquired
+    assert c.open_session("g", "m1", -1)[1] == E.NONE  # the final acknowledgement finds the session
+    assert c.end_session("g", "m1").wake == {("g", T2, 0)} and sp.fetch_offset() == 7
+
+
+def test_a_closed_connection_ends_the_share_sessions_it_opened():
+    c = coord()
+    hb(c, "m1", 0, ["t2"])
+    hb(c, "m2", 0, ["t2"])
+    sp = c.share_partition("g", T2, "t2", 0)
+    c.open_session("g", "m1", 0, "conn-1")
+    c.open_session("g", "m2", 0, "conn-2")
+    sp.acquire("m1", [(7, 7)], 10, 0, c.share_settings("g"))
+    sp.acquire("m2", [(8, 9)], 10, 0, c.share_settings("g"))
+    c.open_session("g", "m1", 0, "conn-3")  # m1 opened its session again on another connection
+    assert c.connection_closed("conn-1") == set() and ("g", "m1") in c.sessions
+    assert c.connection_closed("conn-2") == {("g", T2, 0)}  # Kafka's releaseSession: m2's 8-9 released
+    assert ("g", "m2") not in c.sessions and c.open_session("g", "m2", 1)[1] == E.SHARE_SESSION_NOT_FOUND
+    assert sp.fetch_offset() == 8 and "m2" in c.groups["g"].members  # membership is the heartbeats'
 
 
 class Ack:
@@ -103,14 +125,15 @@ def test_topic_recreated_gets_a_new_assignment():
     assert r.member_epoch == 2 and r.assignment == {b"\3" * 16: [0, 1]}
 
 
-def test_session_timeout_removes_member_and_releases():
+def test_session_timeout_removes_member_and_keeps_its_records():
     c = coord(**{"share.session.timeout.ms": 100})
     hb(c, "m1", 0, ["t2"])
+    c.open_session("g", "m1", 0, "conn-1")
     sp = c.share_partition("g", T2, "t2", 0)
     sp.acquire("m1", [(7, 7)], 10, 0, c.share_settings("g"))
     assert c.tick(50) == set()
-    touched = c.tick(100)
-    assert ("g", T2, 0) in touched and not c.groups["g"].members and sp.fetch_offset() == 7
+    assert c.tick(100) == set() and not c.groups["g"].members and sp.fetch_offset() == 8
+    assert c.connection_closed("conn-1") == {("g", T2, 0)} and sp.fetch_offset() == 7
 
 
 def test_share_sessions_epochs():
