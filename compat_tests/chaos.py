@@ -393,8 +393,10 @@ class ChaosRun:
         return log
 
 
-def verify(run: ChaosRun, reader: GroupReader, sampler: OffsetSampler) -> int:
-    """The end checks (see the module's docstring); the producers are stopped. The records checked."""
+def verify(run: ChaosRun, readers: list, samplers: list[OffsetSampler]) -> int:
+    """The end checks (see the module's docstring); the producers are stopped. `readers`: group members
+    (replication_load's GroupReader, JavaGroupReader), each of its own group, `samplers` of those groups.
+    The records checked."""
     cluster, topic = run.cluster, run.topic
     checked = check_log(cluster, topic, run.partitions, run.producers)
     run.wait_whole("the full ISR at the end")
@@ -403,12 +405,14 @@ def verify(run: ChaosRun, reader: GroupReader, sampler: OffsetSampler) -> int:
     offsets_partitions = len(cluster.partitions(OFFSETS_TOPIC))
     assert cluster.wait_identical_replicas(OFFSETS_TOPIC, offsets_partitions) > 0
     acked = acked_by_partition(run.producers)
-    wait_for(lambda: reader.has(acked), 90, "the group member to receive every acknowledged record")
-    assert reader.errors == [], reader.errors[:5]
-    wait_for(lambda: sampler.sample() is None and sampler.samples > 0, 30, "a sample of the committed offsets")
-    assert sampler.regressions == [], f"seed {run.seed}: committed offsets went backwards: {sampler.regressions[:5]}"
+    for reader in readers:
+        wait_for(lambda: reader.has(acked), 90, f"{type(reader).__name__} to receive every acknowledged record")
+        assert reader.errors == [], reader.errors[:5]
     ends = {p: max(acked.get(p, {0: b""})) + 1 for p in range(run.partitions)}
-    assert all(off <= ends[p] for p, off in sampler.high.items()), (sampler.high, ends)
+    for sampler in samplers:
+        wait_for(lambda: sampler.sample() is None and sampler.samples > 0, 30, "a sample of the committed offsets")
+        assert sampler.regressions == [], f"seed {run.seed}: committed offsets went backwards: {sampler.regressions[:5]}"
+        assert all(off <= ends[p] for p, off in sampler.high.items()), (sampler.high, ends)
     serves(cluster, f"{topic}-after")
     return checked
 

@@ -208,6 +208,70 @@ class GroupReader:
         self._thread.join(30)
 
 
+class JavaGroupReader:
+    """Kafka 4.3's kafka-verifiable-consumer (Java kafka-clients 4.3) in a group of the given protocol
+    (classic or consumer, KIP-848), reading the topic from the start and committing after each poll:
+    the offsets it consumed, by partition (its records_consumed ranges); a successful commit below an
+    earlier one is an error."""
+
+    def __init__(self, bootstrap: str, topic: str, group: str, protocol: str = "consumer"):
+        import apache_kafka
+
+        self.got: dict[int, list[tuple[int, int]]] = defaultdict(list)  # partition -> [(min, max offset)]
+        self.committed: dict[int, int] = {}  # partition -> the highest offset a successful commit reported
+        self.errors: list[str] = []
+        self._lock = threading.Lock()
+        self.proc = subprocess.Popen(
+            apache_kafka.tool_command("verifiable-consumer", "--bootstrap-server", bootstrap, "--topic", topic,
+                                      "--group-id", group, "--group-protocol", protocol, "--reset-policy", "earliest"),
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        self._thread = threading.Thread(target=self._run, name=f"java-group-{group}", daemon=True)
+
+    def start(self) -> JavaGroupReader:
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        for line in self.proc.stdout:
+            if not line.startswith("{"):
+                continue
+            event = json.loads(line)
+            with self._lock:
+                if event.get("name") == "records_consumed":
+                    for p in event.get("partitions", []):
+                        self.got[p["partition"]].append((p["minOffset"], p["maxOffset"]))
+                elif event.get("name") == "offsets_committed" and event.get("success"):
+                    for o in event.get("offsets") or []:  # a successful commit never below an earlier one
+                        p, off = o["partition"], o["offset"]
+                        if off < self.committed.get(p, -1):
+                            self.errors.append(f"partition {p}: committed {off} after {self.committed[p]}")
+                        self.committed[p] = max(off, self.committed.get(p, -1))
+
+    def has(self, acked: dict[int, dict[int, bytes]]) -> bool:
+        """Every acknowledged offset inside a range it consumed."""
+        with self._lock:
+            ranges = {p: sorted(r) for p, r in self.got.items()}
+        for p, offs in acked.items():
+            covered, rs = 0, ranges.get(p, [])
+            for lo, hi in rs:  # the offsets 0..covered-1 consumed so far (ranges in offset order)
+                if lo <= covered:
+                    covered = max(covered, hi + 1)
+            if offs and max(offs) >= covered:
+                return False
+        return True
+
+    def stop(self) -> None:
+        if self.proc.poll() is not None:
+            self.errors.append(f"kafka-verifiable-consumer exited by itself ({self.proc.returncode})")
+        self.proc.terminate()
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self._thread.join(30)
+
+
 def acks_go_on(producers: list[LoadProducer], what: str, more: int = 20, timeout: float = 120) -> None:
     """Wait until every producer has `more` acknowledgements beyond what it has now."""
     before = [len(p.acked) for p in producers]

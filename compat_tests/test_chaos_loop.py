@@ -20,7 +20,7 @@ import pytest
 import apache_kafka
 from chaos import ChaosRun, OffsetSampler, chaos_settings, control_props, verify
 from cluster import cluster_kind, running_cluster
-from replication_load import ConfluentLoad, GroupReader, JavaLoad
+from replication_load import ConfluentLoad, GroupReader, JavaGroupReader, JavaLoad
 
 PARTITIONS = 3
 CYCLES, SEED = 3, 20261127
@@ -44,11 +44,13 @@ def test_chaos_loses_no_acknowledged_record(cluster, seed):
     # segments rolled every few seconds: truncations and log recovery cross segment boundaries
     cluster.create_topic(topic, PARTITIONS, 3, {"min.insync.replicas": "2", "segment.ms": "4000"})
     producers = [ConfluentLoad(cluster.bootstrap, topic, PARTITIONS).start()]
+    readers = [GroupReader(cluster.bootstrap, topic, f"{topic}-group").start()]
     if apache_kafka.missing() is None:
         producers.append(JavaLoad(cluster.bootstrap, topic, PARTITIONS).start())
-    group = f"{topic}-group"
-    reader = GroupReader(cluster.bootstrap, topic, group).start()
-    sampler = OffsetSampler(cluster.bootstrap, group, topic, PARTITIONS).start()
+        # a member of a KIP-848 group (group.protocol=consumer), committing after each poll
+        readers.append(JavaGroupReader(cluster.bootstrap, topic, f"{topic}-java-group").start())
+    samplers = [OffsetSampler(cluster.bootstrap, group, topic, PARTITIONS).start()
+                for group in (f"{topic}-group", f"{topic}-java-group")[:len(readers)]]
     run = ChaosRun(cluster, topic, PARTITIONS, producers, seed, control)
     try:
         try:
@@ -56,9 +58,11 @@ def test_chaos_loses_no_acknowledged_record(cluster, seed):
         finally:
             for p in producers:
                 p.stop()
-        checked = verify(run, reader, sampler)
+        checked = verify(run, readers, samplers)
     finally:
-        reader.stop()
-        sampler.stop()
+        for r in readers:
+            r.stop()
+        for s in samplers:
+            s.stop()
     print(f"chaos seed={seed}: {dict(run.done)}; {checked} acknowledged records verified", flush=True)
     assert sum(run.done.values()) == cycles
