@@ -40,9 +40,11 @@ def malloc_trim() -> Callable[[int], int] | None:
 
 
 class HeapTrim:
-    def __init__(self, trim: Callable[[int], int] | None):
-        """trim: malloc_trim(), or None (never trims)."""
+    def __init__(self, trim: Callable[[int], int] | None, collect: Callable[[], int] = gc.collect):
+        """trim: malloc_trim(), or None (never trims); collect: the full garbage collection run
+        first (OldHeap.thorough when the broker freezes its old heap)."""
         self._trim = trim
+        self._collect = collect
         self._peak = 0
         self._again_in = 0  # calls until the follow-up trim (0: none due)
         self._partitions = 0  # the count at the last call of partitions()
@@ -71,7 +73,7 @@ class HeapTrim:
     def trim_after_connections(self) -> None:
         if self._trim is None:
             return
-        gc.collect()  # what the closed connections left in reference cycles first (and the free lists)
+        self._collect()  # what the closed connections left in reference cycles first (and the free lists)
         self._trim(0)
         log.debug("heap trimmed after connections closed (%d open)", self._peak)
 

@@ -18,6 +18,7 @@ from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.socket_buffers import set_receive_buffer
 from odradek.broker.heap_trim import HeapTrim, malloc_trim, renew_free_lists, shrink_set
 from odradek.broker.log_writer import ThreadedLogHandler, all_written
+from odradek.broker.old_heap import THOROUGH_EVERY_MS, OldHeap
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.broker.log_format import formatter
 from odradek.broker.listeners import ServedListener, served_listeners
@@ -61,7 +62,10 @@ class BrokerServer:
         self.served: list[ServedListener] = []  # every client listener as served (TLS, SASL)
         self.connections: set[KafkaConnection] = set()
         self.buffer_pool = BufferPool()  # receive buffers, shared by the connections
-        self.heap_trim = HeapTrim(malloc_trim())  # what a connection storm freed goes back to the OS
+        # a process's own broker: the survivors of each full garbage collection are frozen (old_heap.py)
+        self.old_heap = OldHeap() if freeze_heap else None
+        self.heap_trim = HeapTrim(malloc_trim(),  # what a connection storm freed goes back to the OS
+                                  self.old_heap.thorough if self.old_heap is not None else gc.collect)
         self.limits = ConnectionLimits.from_config(config)  # queued.max.request.bytes, max.connections*
         self._stopping = None
         self._tasks: list[asyncio.Task] = []
@@ -151,6 +155,7 @@ class BrokerServer:
                 await served.jwks.start()
         if self.freeze_heap:
             freeze_start_up_heap()
+            self.old_heap.install()
         for served, server in zip(self.config.listeners, self.servers):
             await server.start_serving()
             log.info("Awaiting socket connections on %s:%d (%s).", served.host or "0.0.0.0", bound[served.name],
@@ -207,6 +212,8 @@ class BrokerServer:
             self.broker.close()
         if self.trace is not None:
             self.trace.close()
+        if self.old_heap is not None:
+            self.old_heap.uninstall()
 
     # ------------------------------------------------------------ periodic work
 
@@ -222,6 +229,7 @@ class BrokerServer:
         flush_interval = min(cfg.log_flush_scheduler_interval_ms, 1000)
         next_flush = now + flush_interval
         next_idle = _now_ms() + 1000
+        next_thorough = _now_ms() + THOROUGH_EVERY_MS  # a full collection of the frozen old heap too
         next_clean = now + cfg.log_cleaner_backoff_ms
         # Kafka's PeriodicProducerExpirationCheck, every producer.id.expiration.check.interval.ms
         next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
@@ -276,6 +284,9 @@ class BrokerServer:
                         await renew_free_lists(self.loop)
                         self.heap_trim.trim_after_connections()
                     self.heap_trim.partitions(len(b.log_manager.logs))
+                if self.old_heap is not None and real_now >= next_thorough:
+                    next_thorough = real_now + THOROUGH_EVERY_MS
+                    self.old_heap.thorough()
                 if (cleaning is not None and cleaning.done() and not cleaning.cancelled()
                         and cleaning.exception() is None and cleaning.result() is not None):
                     next_clean = now  # as Kafka's cleaner thread: back off only when idle
