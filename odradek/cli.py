@@ -111,6 +111,8 @@ def _serve(args) -> int:
         if cfg.unused:
             print(f"odradek: warning: these configurations were supplied but are not used: "
                   f"{', '.join(cfg.unused)}", file=sys.stderr, flush=True)
+        for message in cfg.deprecations:
+            print(f"odradek: warning: {message}", file=sys.stderr, flush=True)
         if cfg.quorum_mode:  # one node of a multi-node KRaft cluster
             from odradek.broker.quorum import run
         else:

@@ -556,6 +556,12 @@ class BrokerConfig:
     group_share_max_partition_max_record_locks: int = prop("group.share.max.partition.max.record.locks", 4000,
                                                            _int(2000, 10000), kafka_type="INT")
     group_share_max_size: int = prop("group.share.max.size", 200, _int(1, 1000), kafka_type="INT")
+    group_share_assignment_interval_ms: int = prop("group.share.assignment.interval.ms", 1000,
+                                                   _int(0, INT_MAX), kafka_type="INT")
+    group_share_min_assignment_interval_ms: int = prop("group.share.min.assignment.interval.ms", 0,
+                                                       _int(0, INT_MAX), kafka_type="INT")
+    group_share_max_assignment_interval_ms: int = prop("group.share.max.assignment.interval.ms", 15000,
+                                                       _int(0, INT_MAX), kafka_type="INT")
     # KIP-1071 streams groups (odradek/coordinator/streams_heartbeat.py); Kafka 4.3's defaults
     group_streams_session_timeout_ms: int = prop("group.streams.session.timeout.ms", 45000, _int(1, INT_MAX),
                                                  kafka_type="INT")
@@ -787,6 +793,31 @@ class BrokerConfig:
         return CleanerConfig(dedupe_buffer_size=self.log_cleaner_dedupe_buffer_size,
                              dedupe_buffer_load_factor=self.log_cleaner_io_buffer_load_factor,
                              threads=self.log_cleaner_threads)
+
+    @property
+    def deprecations(self) -> tuple[str, ...]:
+        """Kafka 4.3's start-up warnings about deprecated settings given (KafkaConfig's, word for word):
+        group.coordinator.rebalance.protocols, given at all, and 'share' in it, which gates nothing
+        (share groups are the share.version feature's, here too)."""
+        name = "group.coordinator.rebalance.protocols"
+        if name not in self.explicit:
+            return ()
+        protocols = self.group_coordinator_rebalance_protocols.split(",")
+        out = []
+        if "share" in protocols:
+            out.append(f"'share' in `{name}` is deprecated. Share groups are controlled by the 'share.version' "
+                       "feature. This config will be removed in Kafka 5.0.")
+        missing = [p for p in ("classic", "consumer", "streams") if p not in protocols]
+        if missing:
+            out.append(f"The config `{name}` is deprecated and will be removed in Kafka 5.0. The following "
+                       f"protocol(s) are currently disabled: {', '.join(missing)}. In Kafka 5.0, all protocols will "
+                       "always be enabled and controlled solely by feature versions (group.version, "
+                       "streams.version, share.version) via kafka-features.sh. Please remove the configuration, "
+                       "which will restore all protocols to the default enabled state, to prepare for the upgrade.")
+        else:
+            out.append(f"The config `{name}` is deprecated and will be removed in Kafka 5.0. Please remove the "
+                       "configuration to prepare for the upgrade.")
+        return tuple(out)
 
     # ------------------------------------------------------------ parsing
 
@@ -1045,8 +1076,7 @@ _RELATIONS = {">=": "greater than or equal to", "<=": "less than or equal to", "
 
 def _group_requires() -> tuple[tuple[str, str, str], ...]:
     """(property, relation, property) that must hold, in the order Kafka 4.3 checks them: its
-    GroupCoordinatorConfig (consumer, share, streams groups; share groups have no assignment
-    interval in odradek) then its ShareGroupConfig."""
+    GroupCoordinatorConfig (consumer, share, streams groups) then its ShareGroupConfig."""
     out = []
     for kind in ("consumer", "share", "streams"):
         g = f"group.{kind}."
@@ -1054,10 +1084,9 @@ def _group_requires() -> tuple[tuple[str, str, str], ...]:
             out += [(f"{g}max.{what}", ">=", f"{g}min.{what}"), (f"{g}{what}", ">=", f"{g}min.{what}"),
                     (f"{g}{what}", "<=", f"{g}max.{what}")]
         out.append((f"{g}heartbeat.interval.ms", "<", f"{g}session.timeout.ms"))
-        if kind != "share":
-            what = "assignment.interval.ms"
-            out += [(f"{g}max.{what}", ">=", f"{g}min.{what}"), (f"{g}{what}", ">=", f"{g}min.{what}"),
-                    (f"{g}{what}", "<=", f"{g}max.{what}")]
+        what = "assignment.interval.ms"
+        out += [(f"{g}max.{what}", ">=", f"{g}min.{what}"), (f"{g}{what}", ">=", f"{g}min.{what}"),
+                (f"{g}{what}", "<=", f"{g}max.{what}")]
     out.append(("group.streams.num.standby.replicas", "<=", "group.streams.max.standby.replicas"))
     g = "group.share."
     for what in ("delivery.count.limit", "partition.max.record.locks"):

@@ -1,10 +1,8 @@
 """GROUP config resources (DescribeConfigs / IncrementalAlterConfigs resource type 32, KIP-848/932):
 dynamic per-group settings stored as ConfigRecords, over the broker's group.* defaults.
 
-Kafka 4.3's GroupConfig, less share.assignment.interval.ms (odradek's share groups assign at every
-heartbeat: no interval to set, so the name is refused as unknown): the consumer.* configs odradek's
-consumer groups obey, the share.* ones its share groups obey, the streams.* ones its streams groups
-obey; any other name is refused as Kafka refuses an unknown one (Kafka 4.3 has no group-level
+Kafka 4.3's GroupConfig: the consumer.* configs odradek's consumer groups obey, the share.* ones its
+share groups obey, the streams.* ones its streams groups obey; any other name is refused as Kafka refuses an unknown one (Kafka 4.3 has no group-level
 *.assignor.offload.enable either). Validation is Kafka's GroupConfig.validate over the group's configs
 as they would be after the change: names, then each value's type and floor in the order Kafka
 defines them, then the broker's bounds, then each session timeout above its heartbeat interval.
@@ -35,6 +33,7 @@ GROUP_CONFIGS: dict[str, tuple[int, str | None, str | None]] = {
     "share.auto.offset.reset": (T_STRING, None, "latest"),
     "share.isolation.level": (T_STRING, None, "read_uncommitted"),
     "share.renew.acknowledge.enable": (T_BOOLEAN, None, "true"),
+    "share.assignment.interval.ms": (T_INT, "group.share.assignment.interval.ms", None),
     "streams.session.timeout.ms": (T_INT, "group.streams.session.timeout.ms", None),
     "streams.heartbeat.interval.ms": (T_INT, "group.streams.heartbeat.interval.ms", None),
     "streams.num.standby.replicas": (T_INT, "group.streams.num.standby.replicas", None),
@@ -44,7 +43,8 @@ GROUP_CONFIGS: dict[str, tuple[int, str | None, str | None]] = {
 # the order of Kafka 4.3's GroupConfig.validateValues' bound checks
 _BOUNDS_ORDER = ("consumer.heartbeat.interval.ms", "consumer.session.timeout.ms", "consumer.assignment.interval.ms",
                  "share.heartbeat.interval.ms", "share.session.timeout.ms", "share.record.lock.duration.ms",
-                 "share.delivery.count.limit", "share.partition.max.record.locks", "streams.heartbeat.interval.ms",
+                 "share.delivery.count.limit", "share.partition.max.record.locks", "share.assignment.interval.ms",
+                 "streams.heartbeat.interval.ms",
                  "streams.session.timeout.ms", "streams.num.standby.replicas", "streams.assignment.interval.ms")
 
 _DURATION = re.compile(r"by_duration:P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?", re.I)

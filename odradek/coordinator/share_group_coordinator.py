@@ -11,6 +11,10 @@ epoch moves on every membership or subscription (or subscribed-topic metadata) c
 server-side SimpleAssignor assigns every initialized subscribed partition to at least one member (a
 partition is shared by several members when there are more members than partitions), and there is
 no revocation: a member takes its new assignment, and the group's epoch, at its next heartbeat.
+As Kafka 4.3, a new group is at epoch 1 (its first member joins at 2), and a new target assignment
+is computed by a heartbeat at most once per share.assignment.interval.ms (the group's, else
+group.share.assignment.interval.ms; 1 s by default): meanwhile a member has its part of the last
+target at the assignment epoch; a member leaving or expiring moves the group epoch only.
 
 Initialization as Kafka 4.3's group coordinator: a heartbeat finds the subscribed topic-partitions
 the group has not initialized (nor is initializing since less than
@@ -52,7 +56,7 @@ from odradek.wire.errors import ErrorCode
 
 from . import share_state
 from .errors import CoordinatorError
-from .group_model import SHARE, TypedGroups, release_emptied
+from .group_model import INITIAL_GROUP_EPOCH, SHARE, TypedGroups, release_emptied
 from .share_partition import SharePartition, ShareSettings
 
 E = ErrorCode
@@ -92,8 +96,10 @@ class ShareMember:
 class ShareGroup:
     """A share group: epochs, members and the target assignment."""
     group_id: str
-    group_epoch: int = 0
-    assignment_epoch: int = 0
+    # Kafka 4.3 (ModernGroup): a new group is at epoch 1, its target assignment too
+    group_epoch: int = INITIAL_GROUP_EPOCH
+    assignment_epoch: int = INITIAL_GROUP_EPOCH
+    assignment_timestamp_ms: int = 0  # when the target assignment was last computed (0: not known)
     members: dict = field(default_factory=dict)  # member_id -> ShareMember
     target: dict = field(default_factory=dict)   # member_id -> {topic_id: sorted partitions}
     metadata_hash: int = 0
@@ -267,6 +273,7 @@ class ShareGroupCoordinator:
         # the share coordinator holds then (AlterShareGroupOffsets' or DeleteShareGroupOffsets' on
         # a group coordinator elsewhere)
         self._emptied: set = set()
+        self._topics: dict | None = None  # the metadata snapshot of the last heartbeat
 
     # ------------------------------------------------------------------ settings
 
@@ -313,7 +320,7 @@ class ShareGroupCoordinator:
         full = member_epoch == 0 or subscribed is not None
         if m is None:
             if member_epoch != 0:
-                if not g.members and g.group_epoch == 0:
+                if not g.members and g.group_epoch == INITIAL_GROUP_EPOCH:
                     del self.groups[group_id]
                 raise CoordinatorError(E.UNKNOWN_MEMBER_ID,
                                        f"Member {member_id} is not a member of group {group_id}.")
@@ -343,11 +350,11 @@ class ShareGroupCoordinator:
         if bump:
             g.group_epoch += 1
         self._initialize(g, topics, now_ms)
-        if not bump and self._assignment_pending(g):
+        if not bump and g.assignment_epoch >= g.group_epoch and self._assignment_pending(g):
             g.group_epoch += 1  # partitions initialized since the last assignment
-            bump = True
-        if bump:
+        if g.group_epoch > g.assignment_epoch and self._may_assign(g, now_ms):
             self._assign(g, topics, now_ms)
+        self._topics = topics
         m.session_deadline_ms = now_ms + self._session_timeout(group_id)
         changed = member_epoch == 0
         if m.member_epoch != g.assignment_epoch:
@@ -358,6 +365,15 @@ class ShareGroupCoordinator:
         return HeartbeatResult(member_id, m.member_epoch, self._heartbeat_interval(group_id),
                                dict(m.assignment) if (changed or full) else None)
 
+    def _may_assign(self, g: ShareGroup, now_ms: int) -> bool:
+        """Kafka 4.3's canComputeNextTargetAssignment: a group's next target assignment waits for its
+        share.assignment.interval.ms (group.share.assignment.interval.ms) after the last one (none
+        yet, or an interval of 0: at once); meanwhile a member gets its part of the last target, at
+        its epoch."""
+        interval = _int_setting(self.settings(g.group_id), "share.assignment.interval.ms", 1000)
+        last = g.assignment_timestamp_ms
+        return last == 0 or interval == 0 or now_ms >= last + interval
+
     def _assign(self, g: ShareGroup, topics: dict, now_ms: int) -> None:
         """The target assignment of the group's initialized subscribed partitions."""
         names = {n: topics[n] for n in g.subscribed_names() if n in topics}
@@ -366,6 +382,7 @@ class ShareGroupCoordinator:
         members = {mid: {bytes(topics[t][0]) for t in m.subscribed if t in topics} for mid, m in g.members.items()}
         g.target = simple_assign(members, assignable)
         g.assignment_epoch = g.group_epoch
+        g.assignment_timestamp_ms = now_ms
 
     def _initialize(self, g: ShareGroup, topics: dict, now_ms: int) -> None:
         """Kafka's subscribedTopicsChangeMap and InitializeShareGroupState: the subscribed partitions
@@ -441,12 +458,12 @@ class ShareGroupCoordinator:
         g.target.pop(member_id, None)
         release_emptied(g.members, g.target)
         released: set = set()
+        # Kafka 4.3's shareGroupFenceMember: a new group epoch and metadata hash (without the member);
+        # the next heartbeat computes the target (once the assignment interval allows)
         g.group_epoch += 1
+        topics = topics if topics is not None else self._topics  # a session expiry: the last heartbeat's
         if topics is not None:
-            self._assign(g, topics, now_ms)
-        else:  # no metadata at hand (session expiry): the others keep theirs until the next heartbeat
-            g.assignment_epoch = g.group_epoch
-            g.metadata_hash = 0
+            g.metadata_hash = _metadata_hash(topics, g.subscribed_names())
         return released
 
     # ------------------------------------------------------------------ share-partitions

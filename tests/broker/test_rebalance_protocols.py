@@ -78,3 +78,22 @@ def test_consumer_listed_is_served(tmp_path):
         c.sock.close()
     finally:
         r.stop()
+
+
+@pytest.mark.parametrize("props, warnings", [
+    ({}, ()),
+    ({NAME: "classic,consumer,streams"}, (
+        f"The config `{NAME}` is deprecated and will be removed in Kafka 5.0. Please remove the configuration to "
+        "prepare for the upgrade.",)),
+    ({NAME: "classic,share"}, (
+        f"'share' in `{NAME}` is deprecated. Share groups are controlled by the 'share.version' feature. This config "
+        "will be removed in Kafka 5.0.",
+        f"The config `{NAME}` is deprecated and will be removed in Kafka 5.0. The following protocol(s) are currently "
+        "disabled: consumer, streams. In Kafka 5.0, all protocols will always be enabled and controlled solely by "
+        "feature versions (group.version, streams.version, share.version) via kafka-features.sh. Please remove the "
+        "configuration, which will restore all protocols to the default enabled state, to prepare for the upgrade.")),
+])
+def test_kafkas_deprecation_warnings(props, warnings):
+    """Kafka 4.3's KafkaConfig warns when the property is given at all, and about 'share' in it (which
+    gates nothing there, nor here: share groups are the share.version feature's)."""
+    assert BrokerConfig.from_properties(props).deprecations == warnings

@@ -41,14 +41,14 @@ def test_initialize_here_at_once_and_there_by_request_then_reported():
         g = shares.groups["g"]
         assert HERE in r.assignment[TID] and THERE not in r.assignment[TID]  # initialized here at once
         s = store.summary(("g", TID, HERE))
-        assert (s.start_offset, s.state_epoch) == (-1, 1)  # start offset -1, state epoch = group epoch
+        assert (s.start_offset, s.state_epoch) == (-1, 2)  # start offset -1, state epoch = group epoch (Kafka: 2)
         assert THERE in g.initializing[TID][0]
         calls.release.set()
         await _settle()
         assert (OTHER, "InitializeShareGroupStateRequest") in calls.sent
         assert THERE in g.initialized[TID] and TID not in g.initializing
-        r = shares.heartbeat("g", "m1", 1, None, None, "c", "h", 10, topics)
-        assert r.member_epoch == 2 and THERE in r.assignment[TID]  # assigned at the next heartbeat
+        r = shares.heartbeat("g", "m1", 2, None, None, "c", "h", 10, topics)
+        assert r.member_epoch == 3 and THERE in r.assignment[TID]  # assigned at the next heartbeat
         await persister.close()
 
     asyncio.run(run())
@@ -74,8 +74,8 @@ def test_the_leader_writes_at_the_state_epoch_it_read_and_a_newer_epoch_fences_i
         shares.offsets = lambda t, p: (0, 10)
         shares.heartbeat("g", "m1", 0, ["t"], None, "c", "h", 0, {"t": (TID, 1)})
         key = ("g", TID, 0)
-        sp = shares.share_partition("g", TID, "t", 0)  # the first ShareFetch: reads start -1, epoch 1
-        assert (sp.start_offset, sp.state_epoch, sp.dirty) == (0, 1, False)
+        sp = shares.share_partition("g", TID, "t", 0)  # the first ShareFetch: reads start -1, epoch 2
+        assert (sp.start_offset, sp.state_epoch, sp.dirty) == (0, 2, False)
         sp.acquire("m1", [(0, 4)], 10, 0, shares.share_settings("g"))
         assert sp.acknowledge("m1", 0, 1, [ACCEPT], 0, shares.share_settings("g")) == E.NONE
         persister.created.clear()
@@ -85,7 +85,7 @@ def test_the_leader_writes_at_the_state_epoch_it_read_and_a_newer_epoch_fences_i
         assert (ME, "WriteShareGroupStateRequest") in calls.sent
         assert w.error == E.NONE and sp.start_offset == 2  # committed once answered
         s = store.summary(key)
-        assert (s.start_offset, s.state_epoch, s.batches[0]) == (0, 1, (0, 1, 2, 1))
+        assert (s.start_offset, s.state_epoch, s.batches[0]) == (0, 2, (0, 1, 2, 1))
         store.initialize(key, 5, 3, 2)  # AlterShareGroupOffsets elsewhere: a newer state epoch
         assert sp.acknowledge("m1", 2, 2, [ACCEPT], 3, shares.share_settings("g")) == E.NONE
         persister.created.clear()
@@ -110,7 +110,7 @@ def test_a_single_node_whose_share_coordinator_is_not_ready_reports_failure():
         r = shares.heartbeat("g", "m1", 0, ["t"], None, "c", "h", 0, {"t": (TID, 1)})
         assert r.assignment == {} and shares.groups["g"].initializing == {}  # asked again next heartbeat
         store.partitions.loaded(store.partitions.elect(0, 1, 0))
-        r = shares.heartbeat("g", "m1", 1, None, None, "c", "h", 10, {"t": (TID, 1)})
+        r = shares.heartbeat("g", "m1", 2, None, None, "c", "h", 10, {"t": (TID, 1)})
         assert r.assignment == {TID: [0]} and calls.sent == []
         await persister.close()
 

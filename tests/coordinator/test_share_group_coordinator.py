@@ -30,19 +30,20 @@ def test_simple_assign_covers_every_partition_and_shares_when_members_outnumber(
 def test_join_heartbeat_and_rebalance_without_revocation():
     c = coord()
     r = hb(c, "m1", 0, ["t1"])
-    assert (r.member_epoch, r.heartbeat_interval_ms, r.assignment) == (1, 5000, {T1: [0, 1, 2]})
-    assert hb(c, "m1", 1).assignment is None  # unchanged
+    # a new group is at epoch 1 (Kafka 4.3): the first member joins at 2
+    assert (r.member_epoch, r.heartbeat_interval_ms, r.assignment) == (2, 5000, {T1: [0, 1, 2]})
+    assert hb(c, "m1", 2).assignment is None  # unchanged
     r2 = hb(c, "m2", 0, ["t1"], now=10)
-    assert r2.member_epoch == 2 and r2.assignment
-    r1 = hb(c, "m1", 1, now=20)  # m1 takes the new epoch and its smaller share at once
-    assert r1.member_epoch == 2 and sorted(r1.assignment[T1] + r2.assignment[T1]) == [0, 1, 2]
+    assert r2.member_epoch == 3 and r2.assignment
+    r1 = hb(c, "m1", 2, now=20)  # m1 takes the new epoch and its smaller share at once
+    assert r1.member_epoch == 3 and sorted(r1.assignment[T1] + r2.assignment[T1]) == [0, 1, 2]
     # share-partitions start, at their first fetch, from share.auto.offset.reset=latest (their state
     # was initialized at assignment with start offset -1, as Kafka's group coordinator does)
     for p in range(3):
         c.share_partition("g", T1, "t1", p)
     assert {sp.start_offset for sp in c.partitions.values()} == {7}
     d = c.describe("g", {})
-    assert d["state"] == "Stable" and d["group_epoch"] == 2 and len(d["members"]) == 2
+    assert d["state"] == "Stable" and d["group_epoch"] == 3 and len(d["members"]) == 2
 
 
 @pytest.mark.parametrize("args,code", [
@@ -121,8 +122,8 @@ def test_topic_recreated_gets_a_new_assignment():
     c = coord()
     assert hb(c, "m1", 0, ["t1"]).assignment == {T1: [0, 1, 2]}
     new = {"t1": (b"\3" * 16, 2)}
-    r = hb(c, "m1", 1, topics=new)
-    assert r.member_epoch == 2 and r.assignment == {b"\3" * 16: [0, 1]}
+    r = hb(c, "m1", 2, topics=new)
+    assert r.member_epoch == 3 and r.assignment == {b"\3" * 16: [0, 1]}
 
 
 def test_session_timeout_removes_member_and_keeps_its_records():
