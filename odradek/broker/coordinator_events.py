@@ -56,7 +56,8 @@ class CoordinatorEvents:
         """Queue ``event`` (a request's handling: -> its response); a future of the response once
         the event ran and its writes are in the log, or of the CoordinatorError that failed them."""
         loop = asyncio.get_running_loop()
-        self._loop = loop
+        if loop is not self._loop:  # (a slice scheduled on a loop that has ended never ran)
+            self._loop, self._scheduled = loop, False
         fut = loop.create_future()
         self._queue.append((fut, event))
         if not self._scheduled:
