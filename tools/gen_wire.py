@@ -43,8 +43,33 @@ PRE_ENCODABLE = frozenset({"MetadataResponseTopic", "CreatableTopicResult"})
 # (Message.decode_steps: a broker decodes a large one in steps of a few ms whatever its entries'
 # shape, serving other clients between them); decode_from runs it through (base.whole)
 STEPPED = frozenset({"CreateTopicsRequest", "DeleteTopicsRequest", "MetadataRequest", "CreatePartitionsRequest",
-                     "DescribeConfigsRequest", "IncrementalAlterConfigsRequest", "LeaveGroupRequest"})
+                     "DescribeConfigsRequest", "IncrementalAlterConfigsRequest", "LeaveGroupRequest",
+                     "OffsetCommitRequest", "OffsetFetchRequest", "ListOffsetsRequest", "DeleteRecordsRequest",
+                     "AlterConfigsRequest", "ElectLeadersRequest", "AlterPartitionReassignmentsRequest",
+                     "OffsetDeleteRequest", "OffsetForLeaderEpochRequest", "DescribeProducersRequest",
+                     "DescribeTransactionsRequest", "DescribeGroupsRequest", "DeleteGroupsRequest",
+                     "DescribeLogDirsRequest", "ListPartitionReassignmentsRequest", "ConsumerGroupDescribeRequest",
+                     "DescribeTopicPartitionsRequest", "TxnOffsetCommitRequest", "FetchRequest",
+                     "ShareGroupDescribeRequest", "StreamsGroupDescribeRequest",
+                     "CreateAclsRequest", "DeleteAclsRequest", "AddPartitionsToTxnRequest",
+                     "ListTransactionsRequest", "DescribeClientQuotasRequest", "AlterClientQuotasRequest"})
 DECODE_STEP_BYTES = 16 * 1024
+# responses whose arrays can hold thousands of entries (a topic's partitions): their encoder also
+# comes as a generator that yields every ENCODE_STEP_ENTRIES entries of structs, inside an
+# entry's own arrays too (Message.encode_parts_steps: a broker encodes a large answer in steps)
+STEPPED_RESPONSES = frozenset({
+    "OffsetCommitResponse", "OffsetFetchResponse", "ListOffsetsResponse", "OffsetForLeaderEpochResponse",
+    "DeleteRecordsResponse", "ElectLeadersResponse", "AlterPartitionReassignmentsResponse",
+    "ListPartitionReassignmentsResponse", "DescribeProducersResponse", "DescribeTransactionsResponse",
+    "OffsetDeleteResponse", "DescribeLogDirsResponse", "DescribeGroupsResponse", "ListGroupsResponse",
+    "DeleteGroupsResponse", "ConsumerGroupDescribeResponse", "ShareGroupDescribeResponse",
+    "StreamsGroupDescribeResponse", "MetadataResponse", "DescribeTopicPartitionsResponse", "FetchResponse",
+    "ProduceResponse", "TxnOffsetCommitResponse", "AlterConfigsResponse", "IncrementalAlterConfigsResponse",
+    "DescribeConfigsResponse", "CreateTopicsResponse", "DeleteTopicsResponse", "CreatePartitionsResponse",
+    "LeaveGroupResponse", "DescribeAclsResponse", "CreateAclsResponse", "DeleteAclsResponse",
+    "ListTransactionsResponse", "AddPartitionsToTxnResponse", "DescribeClientQuotasResponse",
+    "AlterClientQuotasResponse"})
+ENCODE_STEP_ENTRIES = 1000
 
 
 # ---------------------------------------------------------------- parsing
@@ -257,6 +282,10 @@ class ModuleGen:
             self.func_by_body[key] = name
             if kind in ("d", "s"):
                 head = f"def {name}(b, p):"
+            elif kind == "n":
+                head = f"def {name}(b, p, y):"
+            elif kind == "u":
+                head = f"def {name}(o, w, c):"
             else:
                 head = f"def {name}(o, w):"
             self.funcs.append("\n".join([head] + ["    " + ln for ln in body_lines]) + "\n")
@@ -301,10 +330,15 @@ class ModuleGen:
         return f"_w{'c' if flex else ''}{'n' if nullable else ''}{base}"
 
     # -- decode
-    def gen_decode(self, st: Struct, v: int, flex: bool, steps: bool = False) -> str:
+    def gen_decode(self, st: Struct, v: int, flex: bool, steps: bool = False, nested: bool = False) -> str:
         """The decoder of a struct at a version; with ``steps`` (a STEPPED message's root) a
-        generator that yields every DECODE_STEP_BYTES or so of its arrays and returns (o, p)."""
-        key = (st.name, v, flex, steps)
+        generator that yields every DECODE_STEP_BYTES or so of its arrays and returns (o, p).
+        With ``nested`` too (an entry of a stepped array whose own arrays can be long: a topic's
+        partitions), a generator ``(b, p, y)`` that goes on with its caller's next step position
+        ``y`` and returns (o, p, y); a struct without such an array gets the plain decoder."""
+        if nested and not self.steps_inside(st, v):
+            return self.gen_decode(st, v, flex)
+        key = (st.name, v, flex, steps, nested)
         if key in self.dec_names:
             return self.dec_names[key]
         lines = [f"o = _new({st.name})"]
@@ -340,7 +374,7 @@ class ModuleGen:
                 continue
             flush_group()
             ff = flex and not fl.flexible_none
-            lines.extend(self.decode_value(fl, v, ff, flex, f"o.{fl.attr}", steps=steps))
+            lines.extend(self.decode_value(fl, v, ff, flex, f"o.{fl.attr}", steps=steps, nested=nested))
         flush_group()
         if flex:
             # the empty tag section (one zero byte) is by far the common case
@@ -369,16 +403,22 @@ class ModuleGen:
                 lines.append("o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]")
         else:
             lines.append("o._unknown_tagged = None")
-        lines.append("return o, p")
+        lines.append("return o, p, y" if nested else "return o, p")
         if steps and not any(ln.strip() == "yield" for ln in lines):
             name = self.gen_decode(st, v, flex)  # no array at this version: nothing to step
         else:
-            name = self.add_func("s" if steps else "d", st, lines)
+            name = self.add_func(("n" if nested else "s") if steps else "d", st, lines)
         self.dec_names[key] = name
         return name
 
+    def steps_inside(self, st: Struct, v: int) -> bool:
+        """Whether an entry of ``st`` has an array (of structs or strings) of its own at ``v``,
+        whose length a client chooses: a stepped decode steps inside it too."""
+        return any(fl.present(v) and not fl.is_tagged(v) and fl.is_array and fl.type not in FIXED
+                   and fl.type != "uuid" for fl in st.fields)
+
     def decode_value(self, fl: Field, v: int, ff: bool, flex: bool, target: str, buf="b", pos="p",
-                     steps: bool = False) -> list[str]:
+                     steps: bool = False, nested: bool = False) -> list[str]:
         b, p = buf, pos
         nullable = fl.is_nullable(v)
         out = []
@@ -403,13 +443,16 @@ class ModuleGen:
                 out.append(f"n, {p} = {lenfn}({b}, {p}, {elem_min})")
             body = []
             step = [f"    if {p} >= y:", f"        y = {p} + {DECODE_STEP_BYTES}", "        yield"] if steps else []
-            if steps:
+            if steps and not nested:
                 body.append(f"y = {p} + {DECODE_STEP_BYTES}")
             if fl.struct is not None:
-                fn = self.gen_decode(fl.struct, v, flex)
+                fn = self.gen_decode(fl.struct, v, flex, steps=steps, nested=steps)
                 body.append(f"l = []")
                 body.append(f"for _ in range(n):")
-                body.append(f"    e, {p} = {fn}({b}, {p})")
+                if fn.startswith("_n_"):
+                    body.append(f"    e, {p}, y = yield from {fn}({b}, {p}, y)")
+                else:
+                    body.append(f"    e, {p} = {fn}({b}, {p})")
                 body.append(f"    l.append(e)")
                 body.extend(step)
             elif et == "uuid":
@@ -459,8 +502,14 @@ class ModuleGen:
         return out
 
     # -- encode
-    def gen_encode(self, st: Struct, v: int, flex: bool) -> str:
-        key = (st.name, v, flex)
+    def gen_encode(self, st: Struct, v: int, flex: bool, steps: bool = False, nested: bool = False) -> str:
+        """The encoder of a struct at a version; with ``steps`` (a STEPPED_RESPONSES message's
+        root) a generator that yields every ENCODE_STEP_ENTRIES entries of its arrays of structs,
+        inside their entries too (``nested``: a generator ``(o, w, c)`` that goes on with its
+        caller's count ``c`` of entries since the last yield and returns it)."""
+        if nested and not self.steps_inside(st, v):
+            return self.gen_encode(st, v, flex)
+        key = (st.name, v, flex, steps, nested)
         if key in self.enc_names:
             return self.enc_names[key]
         lines: list[str] = []
@@ -487,7 +536,7 @@ class ModuleGen:
                 continue
             flush_group()
             ff = flex and not fl.flexible_none
-            lines.extend(self.encode_value(fl, v, ff, flex, f"o.{fl.attr}", "w"))
+            lines.extend(self.encode_value(fl, v, ff, flex, f"o.{fl.attr}", "w", steps=steps))
         flush_group()
         if flex:
             if tagged:
@@ -511,13 +560,21 @@ class ModuleGen:
                 lines.append("_wtag(w, tg)")
             else:
                 lines.append("_wtag(w, o._unknown_tagged)")
-        if not lines:
-            lines.append("pass")
-        name = self.add_func("e", st, lines)
+        if steps and not any(ln.strip() == "yield" for ln in lines):
+            name = self.gen_encode(st, v, flex)  # no array of structs at this version: nothing to step
+        else:
+            if steps and not nested:
+                lines.insert(0, "c = 0")
+            if nested:
+                lines.append("return c")
+            if not lines:
+                lines.append("pass")
+            name = self.add_func(("u" if nested else "t") if steps else "e", st, lines)
         self.enc_names[key] = name
         return name
 
-    def encode_value(self, fl: Field, v: int, ff: bool, flex: bool, src: str, w: str) -> list[str]:
+    def encode_value(self, fl: Field, v: int, ff: bool, flex: bool, src: str, w: str,
+                     steps: bool = False) -> list[str]:
         nullable = fl.is_nullable(v)
         out = []
         if fl.is_array:
@@ -530,6 +587,8 @@ class ModuleGen:
                 body.append(f"{w}.append(_I(len(x)))")
             if fl.struct is not None:
                 fn = self.gen_encode(fl.struct, v, flex)
+                sfn = self.gen_encode(fl.struct, v, flex, steps=True, nested=True) if steps else fn
+                call = f"c = yield from {sfn}(e, {w}, c)" if sfn != fn else f"{fn}(e, {w})"
                 body.append("for e in x:")
                 if fl.struct.name in PRE_ENCODABLE:
                     body.append("    if e.__class__ is _Encoded:")
@@ -537,9 +596,11 @@ class ModuleGen:
                     body.append(f"            raise TypeError('{fl.struct.name} encoded for another version')")
                     body.append(f"        {w}.append(e.data)")
                     body.append("    else:")
-                    body.append(f"        {fn}(e, {w})")
+                    body.append(f"        {call}")
                 else:
-                    body.append(f"    {fn}(e, {w})")
+                    body.append(f"    {call}")
+                if steps:
+                    body += ["    c += 1", f"    if c >= {ENCODE_STEP_ENTRIES}:", "        c = 0", "        yield"]
             elif et == "uuid":
                 body.append(f"{w}.append(b''.join(x))")
             elif et in FIXED:
@@ -614,7 +675,7 @@ class ModuleGen:
     def render(self) -> str:
         spec = self.spec
         lo, hi = spec.valid
-        dec, enc, steps = {}, {}, {}
+        dec, enc, steps, enc_steps = {}, {}, {}, {}
         if lo >= 0:
             for v in range(lo, hi + 1):
                 flex = spec.is_flexible(v)
@@ -623,6 +684,10 @@ class ModuleGen:
                     steps[v] = dec[v]
                     dec[v] = "_d" + dec[v]
                 enc[v] = self.gen_encode(spec.root, v, flex)
+                if spec.name in STEPPED_RESPONSES:
+                    stepped = self.gen_encode(spec.root, v, flex, steps=True)
+                    if stepped.startswith("_t_"):
+                        enc_steps[v] = stepped
         # a pre-encodable struct's encoder at each version of the message (Message.encoded)
         pre_enc = {st.name: {v: self.gen_encode(st, v, spec.is_flexible(v)) for v in range(lo, hi + 1)}
                    for st in spec.structs.values() if st.name in PRE_ENCODABLE and lo >= 0}
@@ -689,6 +754,8 @@ class ModuleGen:
             out.append(f"{spec.root.name}._STEPS = {{{', '.join(f'{v}: {n}' for v, n in steps.items())}}}")
         out.append(f"{spec.root.name}._DECODERS = {{{', '.join(f'{v}: {n}' for v, n in dec.items())}}}")
         out.append(f"{spec.root.name}._ENCODERS = {{{', '.join(f'{v}: {n}' for v, n in enc.items())}}}")
+        if enc_steps:
+            out.append(f"{spec.root.name}._ENCODE_STEPS = {{{', '.join(f'{v}: {n}' for v, n in enc_steps.items())}}}")
         for name, encs in pre_enc.items():
             out.append(f"{name}._ENCODERS = {{{', '.join(f'{v}: {n}' for v, n in encs.items())}}}")
         out.append("")

@@ -31,7 +31,8 @@ from odradek.security.quotas import FETCH as FETCH_RATE
 from odradek.security.quotas import PRODUCE as PRODUCE_RATE
 from odradek.broker.stats import is_follower_fetch, observe_request
 from odradek.coordinator.errors import CoordinatorError
-from odradek.wire.api import RequestDecodeError, decode_request, decode_request_steps, encode_response_parts
+from odradek.wire.api import (RequestDecodeError, decode_request, decode_request_steps, encode_response_parts,
+                              encode_response_steps)
 from odradek.wire.exceptions import FrameTooLargeError, UnsupportedVersionError, WireError
 from odradek.wire.frames import FrameBuffer
 
@@ -788,7 +789,19 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if self.server.trace is not None:
             self.server.trace.response(self.name, key, ver, corr, resp)
         try:
-            parts = encode_response_parts(key, ver, corr, resp)
+            if getattr(resp, "_ENCODE_STEPS", None):  # (an answer that can hold thousands of entries: other clients between its steps)
+                encoding = encode_response_steps(key, ver, corr, resp)
+                while True:
+                    try:
+                        next(encoding)
+                    except StopIteration as done:
+                        parts = done.value
+                        break
+                    await asyncio.sleep(0)
+                    if self.closed:
+                        return
+            else:
+                parts = encode_response_parts(key, ver, corr, resp)
         except WireError:
             log.exception("%s: cannot encode response to api %d v%d; closing connection", self.name, key, ver)
             self.close(abort=True)

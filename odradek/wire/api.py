@@ -142,6 +142,15 @@ def encode_response_parts(api_key: int, api_version: int, correlation_id: int, r
     return frame([head, *response.encode_parts(api_version)])
 
 
+def encode_response_steps(api_key: int, api_version: int, correlation_id: int, response):
+    """encode_response_parts in steps (Message.encode_parts_steps): a generator that yields None
+    between steps of a large response and returns the same parts."""
+    hv = response_header_version(api_key, api_version)
+    head = ResponseHeader(correlation_id=correlation_id).encode(hv)
+    body = yield from response.encode_parts_steps(api_version)
+    return frame([head, *body])
+
+
 def encode_response(api_key: int, api_version: int, correlation_id: int, response) -> bytes:
     return b"".join(encode_response_parts(api_key, api_version, correlation_id, response))
 

@@ -60,6 +60,7 @@ class Message:
     _ENCODERS: dict = {}
     _DECODERS: dict = {}
     _STEPS: dict = {}  # a STEPPED message's decoders as generators, by version (decode_steps)
+    _ENCODE_STEPS: dict = {}  # a STEPPED_RESPONSES message's encoders as generators (encode_parts_steps)
     API_KEY: int | None = None
     VALID_VERSIONS: tuple[int, int] = (0, -1)
     FLEXIBLE_MIN: int | None = None
@@ -88,6 +89,21 @@ class Message:
         parts: list = []
         try:
             fn(self, parts)
+        except (AttributeError, TypeError, struct.error, OverflowError) as e:
+            raise WireError(f"cannot encode {type(self).__name__} v{version}: {e}") from e
+        return parts
+
+    def encode_parts_steps(self, version: int):
+        """encode_parts in steps, for a large response: a generator that yields None every
+        ENCODE_STEP_ENTRIES entries of a STEPPED_RESPONSES message's arrays (tools/gen_wire.py)
+        and returns the parts: the same parts, and the same error, as encode_parts. Any other
+        message is encoded in one step."""
+        fn = self._ENCODE_STEPS.get(version)
+        if fn is None:
+            return self.encode_parts(version)
+        parts: list = []
+        try:
+            yield from fn(self, parts)
         except (AttributeError, TypeError, struct.error, OverflowError) as e:
             raise WireError(f"cannot encode {type(self).__name__} v{version}: {e}") from e
         return parts

@@ -4,28 +4,16 @@ api.decode_request_steps give the same object and the same errors, at the same i
 one-piece decode (which runs the same generated generator through)."""
 
 import struct
-import sys
 
 import gen_wire_tool
 import pytest
+from wide_messages import drive as _drive, large as _large, wide as _wide
 
 from odradek.wire import api, messages
 from odradek.wire.exceptions import WireError
 
-LARGE_BYTES = 60_000  # (three steps or so)
 GEN = gen_wire_tool.load()
 STEPPED = sorted(GEN.STEPPED)
-
-
-def _drive(steps):
-    """(object, end position, yields) of a decode_steps generator run through."""
-    yields = 0
-    try:
-        while True:
-            assert next(steps) is None
-            yields += 1
-    except StopIteration as done:
-        return (*done.value, yields)
 
 
 def _outcome(fn):
@@ -35,23 +23,9 @@ def _outcome(fn):
         return (type(e), str(e))
 
 
-def _large(cls, version: int, entries: int = 0):
-    """A request of `cls` at `version` whose top-level arrays hold ``entries`` entries each (by
-    default: enough for LARGE_BYTES or more)."""
-    if not entries:
-        return _large(cls, version, LARGE_BYTES // (len(_large(cls, version, 100).encode(version)) // 100) + 1)
-    mod = sys.modules[cls.__module__]
-    kw = {}
-    for attr, typ, vmin, vmax, *_rest, struct_name in cls._FIELDS:
-        if not vmin <= version <= vmax or not typ.startswith("[]"):
-            continue
-        if struct_name is not None:
-            elem = getattr(mod, struct_name)
-            names = [f for f, t, lo, hi, *_ in elem._FIELDS if t == "string" and lo <= version <= hi]
-            kw[attr] = [elem(**{n: f"{n}-{i}" for n in names}) for i in range(entries)]
-        elif typ == "[]string":
-            kw[attr] = [f"s-{i}" for i in range(entries)]
-    return cls(**kw)
+def _steps_inside(cls, version: int) -> bool:
+    """Whether the stepped decoder of `cls` at `version` steps inside its arrays' entries too."""
+    return any(n.startswith("_n_") for n in cls._STEPS[version].__code__.co_names)
 
 
 def _cases():
@@ -88,6 +62,36 @@ def test_stepped_decode_is_the_whole_decode(name, version):
     # a small one: no step at all
     small = cls().encode(version)
     assert _drive(cls.decode_steps(small, version))[2] == 0
+
+
+@pytest.mark.parametrize("name,version", CASES)
+def test_a_long_array_inside_one_entry_is_decoded_in_steps(name, version):
+    """One topic of thousands of partitions (an OffsetCommit, a ListOffsets...): the steps go on
+    inside the entry, every DECODE_STEP_BYTES or so, with the same object and end."""
+    cls = messages.load(name)
+    req = _wide(cls, version)
+    data = req.encode(version) + b"trailing"
+    whole, end = cls.decode_from(data, version)
+    stepped, stepped_end, yields = _drive(cls.decode_steps(data, version))
+    assert stepped == whole == req
+    assert stepped_end == end == len(data) - len(b"trailing")
+    assert yields <= len(data) // GEN.DECODE_STEP_BYTES
+    if _steps_inside(cls, version):
+        assert len(data) >= 3 * GEN.DECODE_STEP_BYTES
+        assert yields >= len(data) // (GEN.DECODE_STEP_BYTES + 512) - 1 and yields >= 2
+        for cut in (len(data) // 3, len(data) // 2, len(data) - len(b"trailing") - 1):
+            part = data[:cut]
+            assert _outcome(lambda: _drive(cls.decode_steps(part, version))[:2]) == \
+                _outcome(lambda: cls.decode_from(part, version)), cut
+
+
+def test_the_requests_with_partitions_inside_topics_step_inside_them():
+    """(the requests named in issue 27's hunt whose topics carry partition lists of structs)"""
+    for name, version in (("OffsetCommitRequest", 9), ("ListOffsetsRequest", 9), ("DeleteRecordsRequest", 2),
+                          ("AlterConfigsRequest", 2), ("AlterPartitionReassignmentsRequest", 0),
+                          ("OffsetDeleteRequest", 0), ("OffsetForLeaderEpochRequest", 4), ("FetchRequest", 17),
+                          ("TxnOffsetCommitRequest", 4), ("OffsetFetchRequest", 9)):
+        assert _steps_inside(messages.load(name), version), name
 
 
 @pytest.mark.parametrize("name,version", CASES)

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -80,17 +80,21 @@ def _d_AddPartitionsToTxnTopic_0(b, p):
     return o, p
 
 
-def _d_AddPartitionsToTxnRequest_0(b, p):
+def _s_AddPartitionsToTxnRequest_0(b, p):
     o = _new(AddPartitionsToTxnRequest)
     o.transactions = []
     o.v3_and_below_transactional_id, p = _rstr(b, p)
     o.v3_and_below_producer_id, o.v3_and_below_producer_epoch = _S0.unpack_from(b, p)
     p += 10
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_AddPartitionsToTxnTopic_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.v3_and_below_topics = l
     o._unknown_tagged = None
     return o, p
@@ -132,7 +136,7 @@ def _d_AddPartitionsToTxnTopic_1(b, p):
     return o, p
 
 
-def _d_AddPartitionsToTxnRequest_1(b, p):
+def _s_AddPartitionsToTxnRequest_1(b, p):
     o = _new(AddPartitionsToTxnRequest)
     o.transactions = []
     o.v3_and_below_transactional_id, p = _rcstr(b, p)
@@ -143,10 +147,14 @@ def _d_AddPartitionsToTxnRequest_1(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_AddPartitionsToTxnTopic_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.v3_and_below_topics = l
     if b[p] == 0:
         t = None
@@ -175,7 +183,7 @@ def _e_AddPartitionsToTxnRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_AddPartitionsToTxnTransaction_0(b, p):
+def _n_AddPartitionsToTxnTransaction_0(b, p, y):
     o = _new(AddPartitionsToTxnTransaction)
     o.transactional_id, p = _rcstr(b, p)
     o.producer_id, o.producer_epoch, o.verify_only = _S1.unpack_from(b, p)
@@ -189,6 +197,9 @@ def _d_AddPartitionsToTxnTransaction_0(b, p):
     for _ in range(n):
         e, p = _d_AddPartitionsToTxnTopic_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     if b[p] == 0:
         t = None
@@ -196,20 +207,24 @@ def _d_AddPartitionsToTxnTransaction_0(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_AddPartitionsToTxnRequest_2(b, p):
+def _s_AddPartitionsToTxnRequest_2(b, p):
     o = _new(AddPartitionsToTxnRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 14)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_AddPartitionsToTxnTransaction_0(b, p)
+        e, p, y = yield from _n_AddPartitionsToTxnTransaction_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.transactions = l
     o.v3_and_below_transactional_id = ''
     o.v3_and_below_producer_id = 0
@@ -242,5 +257,9 @@ def _e_AddPartitionsToTxnRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-AddPartitionsToTxnRequest._DECODERS = {0: _d_AddPartitionsToTxnRequest_0, 1: _d_AddPartitionsToTxnRequest_0, 2: _d_AddPartitionsToTxnRequest_0, 3: _d_AddPartitionsToTxnRequest_1, 4: _d_AddPartitionsToTxnRequest_2, 5: _d_AddPartitionsToTxnRequest_2}
+_d_s_AddPartitionsToTxnRequest_0 = _whole(_s_AddPartitionsToTxnRequest_0)
+_d_s_AddPartitionsToTxnRequest_1 = _whole(_s_AddPartitionsToTxnRequest_1)
+_d_s_AddPartitionsToTxnRequest_2 = _whole(_s_AddPartitionsToTxnRequest_2)
+AddPartitionsToTxnRequest._STEPS = {0: _s_AddPartitionsToTxnRequest_0, 1: _s_AddPartitionsToTxnRequest_0, 2: _s_AddPartitionsToTxnRequest_0, 3: _s_AddPartitionsToTxnRequest_1, 4: _s_AddPartitionsToTxnRequest_2, 5: _s_AddPartitionsToTxnRequest_2}
+AddPartitionsToTxnRequest._DECODERS = {0: _d_s_AddPartitionsToTxnRequest_0, 1: _d_s_AddPartitionsToTxnRequest_0, 2: _d_s_AddPartitionsToTxnRequest_0, 3: _d_s_AddPartitionsToTxnRequest_1, 4: _d_s_AddPartitionsToTxnRequest_2, 5: _d_s_AddPartitionsToTxnRequest_2}
 AddPartitionsToTxnRequest._ENCODERS = {0: _e_AddPartitionsToTxnRequest_0, 1: _e_AddPartitionsToTxnRequest_0, 2: _e_AddPartitionsToTxnRequest_0, 3: _e_AddPartitionsToTxnRequest_1, 4: _e_AddPartitionsToTxnRequest_2, 5: _e_AddPartitionsToTxnRequest_2}

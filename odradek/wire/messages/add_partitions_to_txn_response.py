@@ -132,6 +132,32 @@ def _e_AddPartitionsToTxnResponse_0(o, w):
         _e_AddPartitionsToTxnTopicResult_0(e, w)
 
 
+def _u_AddPartitionsToTxnTopicResult_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.results_by_partition
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AddPartitionsToTxnPartitionResult_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_AddPartitionsToTxnResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results_by_topic_v3_and_below
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_AddPartitionsToTxnTopicResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_AddPartitionsToTxnPartitionResult_1(b, p):
     o = _new(AddPartitionsToTxnPartitionResult)
     o.partition_index, o.partition_error_code = _S1.unpack_from(b, p)
@@ -215,6 +241,34 @@ def _e_AddPartitionsToTxnResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_AddPartitionsToTxnTopicResult_1(o, w, c):
+    _wcstr(w, o.name)
+    x = o.results_by_partition
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AddPartitionsToTxnPartitionResult_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_AddPartitionsToTxnResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results_by_topic_v3_and_below
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_AddPartitionsToTxnTopicResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_AddPartitionsToTxnResult_0(b, p):
     o = _new(AddPartitionsToTxnResult)
     o.transactional_id, p = _rcstr(b, p)
@@ -279,5 +333,34 @@ def _e_AddPartitionsToTxnResponse_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_AddPartitionsToTxnResult_0(o, w, c):
+    _wcstr(w, o.transactional_id)
+    x = o.topic_results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_AddPartitionsToTxnTopicResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_AddPartitionsToTxnResponse_2(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.results_by_transaction
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_AddPartitionsToTxnResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 AddPartitionsToTxnResponse._DECODERS = {0: _d_AddPartitionsToTxnResponse_0, 1: _d_AddPartitionsToTxnResponse_0, 2: _d_AddPartitionsToTxnResponse_0, 3: _d_AddPartitionsToTxnResponse_1, 4: _d_AddPartitionsToTxnResponse_2, 5: _d_AddPartitionsToTxnResponse_2}
 AddPartitionsToTxnResponse._ENCODERS = {0: _e_AddPartitionsToTxnResponse_0, 1: _e_AddPartitionsToTxnResponse_0, 2: _e_AddPartitionsToTxnResponse_0, 3: _e_AddPartitionsToTxnResponse_1, 4: _e_AddPartitionsToTxnResponse_2, 5: _e_AddPartitionsToTxnResponse_2}
+AddPartitionsToTxnResponse._ENCODE_STEPS = {0: _t_AddPartitionsToTxnResponse_0, 1: _t_AddPartitionsToTxnResponse_0, 2: _t_AddPartitionsToTxnResponse_0, 3: _t_AddPartitionsToTxnResponse_1, 4: _t_AddPartitionsToTxnResponse_2, 5: _t_AddPartitionsToTxnResponse_2}

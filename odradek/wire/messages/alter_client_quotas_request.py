@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -91,31 +91,41 @@ def _d_OpData_0(b, p):
     return o, p
 
 
-def _d_EntryData_0(b, p):
+def _n_EntryData_0(b, p, y):
     o = _new(EntryData)
     n, p = _ral(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_EntityData_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.entity = l
     n, p = _ral(b, p, 11)
     l = []
     for _ in range(n):
         e, p = _d_OpData_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.ops = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_AlterClientQuotasRequest_0(b, p):
+def _s_AlterClientQuotasRequest_0(b, p):
     o = _new(AlterClientQuotasRequest)
     n, p = _ral(b, p, 8)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_EntryData_0(b, p)
+        e, p, y = yield from _n_EntryData_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.entries = l
     o.validate_only, = _S1.unpack_from(b, p)
     p += 1
@@ -179,7 +189,7 @@ def _d_OpData_1(b, p):
     return o, p
 
 
-def _d_EntryData_1(b, p):
+def _n_EntryData_1(b, p, y):
     o = _new(EntryData)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -190,6 +200,9 @@ def _d_EntryData_1(b, p):
     for _ in range(n):
         e, p = _d_EntityData_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.entity = l
     n = b[p] - 1
     if 0 <= n < 127:
@@ -200,6 +213,9 @@ def _d_EntryData_1(b, p):
     for _ in range(n):
         e, p = _d_OpData_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.ops = l
     if b[p] == 0:
         t = None
@@ -207,20 +223,24 @@ def _d_EntryData_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_AlterClientQuotasRequest_1(b, p):
+def _s_AlterClientQuotasRequest_1(b, p):
     o = _new(AlterClientQuotasRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_EntryData_1(b, p)
+        e, p, y = yield from _n_EntryData_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.entries = l
     o.validate_only, = _S1.unpack_from(b, p)
     p += 1
@@ -266,5 +286,8 @@ def _e_AlterClientQuotasRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-AlterClientQuotasRequest._DECODERS = {0: _d_AlterClientQuotasRequest_0, 1: _d_AlterClientQuotasRequest_1}
+_d_s_AlterClientQuotasRequest_0 = _whole(_s_AlterClientQuotasRequest_0)
+_d_s_AlterClientQuotasRequest_1 = _whole(_s_AlterClientQuotasRequest_1)
+AlterClientQuotasRequest._STEPS = {0: _s_AlterClientQuotasRequest_0, 1: _s_AlterClientQuotasRequest_1}
+AlterClientQuotasRequest._DECODERS = {0: _d_s_AlterClientQuotasRequest_0, 1: _d_s_AlterClientQuotasRequest_1}
 AlterClientQuotasRequest._ENCODERS = {0: _e_AlterClientQuotasRequest_0, 1: _e_AlterClientQuotasRequest_1}

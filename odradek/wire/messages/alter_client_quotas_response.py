@@ -123,6 +123,33 @@ def _e_AlterClientQuotasResponse_0(o, w):
         _e_EntryData_0(e, w)
 
 
+def _u_EntryData_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wnstr(w, o.error_message)
+    x = o.entity
+    w.append(_I(len(x)))
+    for e in x:
+        _e_EntityData_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_AlterClientQuotasResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.entries
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_EntryData_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_EntityData_1(b, p):
     o = _new(EntityData)
     o.entity_type, p = _rcstr(b, p)
@@ -208,5 +235,35 @@ def _e_AlterClientQuotasResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_EntryData_1(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.error_message)
+    x = o.entity
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_EntityData_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_AlterClientQuotasResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.entries
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_EntryData_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 AlterClientQuotasResponse._DECODERS = {0: _d_AlterClientQuotasResponse_0, 1: _d_AlterClientQuotasResponse_1}
 AlterClientQuotasResponse._ENCODERS = {0: _e_AlterClientQuotasResponse_0, 1: _e_AlterClientQuotasResponse_1}
+AlterClientQuotasResponse._ENCODE_STEPS = {0: _t_AlterClientQuotasResponse_0, 1: _t_AlterClientQuotasResponse_1}

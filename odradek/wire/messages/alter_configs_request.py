@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -72,7 +72,7 @@ def _d_AlterableConfig_0(b, p):
     return o, p
 
 
-def _d_AlterConfigsResource_0(b, p):
+def _n_AlterConfigsResource_0(b, p, y):
     o = _new(AlterConfigsResource)
     o.resource_type, = _S0.unpack_from(b, p)
     p += 1
@@ -82,18 +82,25 @@ def _d_AlterConfigsResource_0(b, p):
     for _ in range(n):
         e, p = _d_AlterableConfig_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.configs = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_AlterConfigsRequest_0(b, p):
+def _s_AlterConfigsRequest_0(b, p):
     o = _new(AlterConfigsRequest)
     n, p = _ral(b, p, 7)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_AlterConfigsResource_0(b, p)
+        e, p, y = yield from _n_AlterConfigsResource_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.resources = l
     o.validate_only, = _S1.unpack_from(b, p)
     p += 1
@@ -136,7 +143,7 @@ def _d_AlterableConfig_1(b, p):
     return o, p
 
 
-def _d_AlterConfigsResource_1(b, p):
+def _n_AlterConfigsResource_1(b, p, y):
     o = _new(AlterConfigsResource)
     o.resource_type, = _S0.unpack_from(b, p)
     p += 1
@@ -150,6 +157,9 @@ def _d_AlterConfigsResource_1(b, p):
     for _ in range(n):
         e, p = _d_AlterableConfig_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.configs = l
     if b[p] == 0:
         t = None
@@ -157,20 +167,24 @@ def _d_AlterConfigsResource_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_AlterConfigsRequest_1(b, p):
+def _s_AlterConfigsRequest_1(b, p):
     o = _new(AlterConfigsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 4)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_AlterConfigsResource_1(b, p)
+        e, p, y = yield from _n_AlterConfigsResource_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.resources = l
     o.validate_only, = _S1.unpack_from(b, p)
     p += 1
@@ -208,5 +222,8 @@ def _e_AlterConfigsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-AlterConfigsRequest._DECODERS = {0: _d_AlterConfigsRequest_0, 1: _d_AlterConfigsRequest_0, 2: _d_AlterConfigsRequest_1}
+_d_s_AlterConfigsRequest_0 = _whole(_s_AlterConfigsRequest_0)
+_d_s_AlterConfigsRequest_1 = _whole(_s_AlterConfigsRequest_1)
+AlterConfigsRequest._STEPS = {0: _s_AlterConfigsRequest_0, 1: _s_AlterConfigsRequest_0, 2: _s_AlterConfigsRequest_1}
+AlterConfigsRequest._DECODERS = {0: _d_s_AlterConfigsRequest_0, 1: _d_s_AlterConfigsRequest_0, 2: _d_s_AlterConfigsRequest_1}
 AlterConfigsRequest._ENCODERS = {0: _e_AlterConfigsRequest_0, 1: _e_AlterConfigsRequest_0, 2: _e_AlterConfigsRequest_1}

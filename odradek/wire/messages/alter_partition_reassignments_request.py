@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -88,7 +88,7 @@ def _d_ReassignablePartition_0(b, p):
     return o, p
 
 
-def _d_ReassignableTopic_0(b, p):
+def _n_ReassignableTopic_0(b, p, y):
     o = _new(ReassignableTopic)
     o.name, p = _rcstr(b, p)
     n = b[p] - 1
@@ -100,6 +100,9 @@ def _d_ReassignableTopic_0(b, p):
     for _ in range(n):
         e, p = _d_ReassignablePartition_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -107,10 +110,10 @@ def _d_ReassignableTopic_0(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_AlterPartitionReassignmentsRequest_0(b, p):
+def _s_AlterPartitionReassignmentsRequest_0(b, p):
     o = _new(AlterPartitionReassignmentsRequest)
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
@@ -120,10 +123,14 @@ def _d_AlterPartitionReassignmentsRequest_0(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_ReassignableTopic_0(b, p)
+        e, p, y = yield from _n_ReassignableTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     if b[p] == 0:
         t = None
@@ -163,7 +170,7 @@ def _e_AlterPartitionReassignmentsRequest_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_AlterPartitionReassignmentsRequest_1(b, p):
+def _s_AlterPartitionReassignmentsRequest_1(b, p):
     o = _new(AlterPartitionReassignmentsRequest)
     o.timeout_ms, o.allow_replication_factor_change = _S1.unpack_from(b, p)
     p += 5
@@ -172,10 +179,14 @@ def _d_AlterPartitionReassignmentsRequest_1(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_ReassignableTopic_0(b, p)
+        e, p, y = yield from _n_ReassignableTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     if b[p] == 0:
         t = None
@@ -195,5 +206,8 @@ def _e_AlterPartitionReassignmentsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-AlterPartitionReassignmentsRequest._DECODERS = {0: _d_AlterPartitionReassignmentsRequest_0, 1: _d_AlterPartitionReassignmentsRequest_1}
+_d_s_AlterPartitionReassignmentsRequest_0 = _whole(_s_AlterPartitionReassignmentsRequest_0)
+_d_s_AlterPartitionReassignmentsRequest_1 = _whole(_s_AlterPartitionReassignmentsRequest_1)
+AlterPartitionReassignmentsRequest._STEPS = {0: _s_AlterPartitionReassignmentsRequest_0, 1: _s_AlterPartitionReassignmentsRequest_1}
+AlterPartitionReassignmentsRequest._DECODERS = {0: _d_s_AlterPartitionReassignmentsRequest_0, 1: _d_s_AlterPartitionReassignmentsRequest_1}
 AlterPartitionReassignmentsRequest._ENCODERS = {0: _e_AlterPartitionReassignmentsRequest_0, 1: _e_AlterPartitionReassignmentsRequest_1}

@@ -157,6 +157,35 @@ def _e_AlterPartitionReassignmentsResponse_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_ReassignableTopicResponse_0(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_ReassignablePartitionResponse_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_AlterPartitionReassignmentsResponse_0(o, w):
+    c = 0
+    w.append(_S2.pack(o.throttle_time_ms, o.error_code))
+    _wcnstr(w, o.error_message)
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_ReassignableTopicResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_AlterPartitionReassignmentsResponse_1(b, p):
     o = _new(AlterPartitionReassignmentsResponse)
     o.throttle_time_ms, o.allow_replication_factor_change, o.error_code = _S3.unpack_from(b, p)
@@ -191,5 +220,21 @@ def _e_AlterPartitionReassignmentsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_AlterPartitionReassignmentsResponse_1(o, w):
+    c = 0
+    w.append(_S3.pack(o.throttle_time_ms, o.allow_replication_factor_change, o.error_code))
+    _wcnstr(w, o.error_message)
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_ReassignableTopicResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 AlterPartitionReassignmentsResponse._DECODERS = {0: _d_AlterPartitionReassignmentsResponse_0, 1: _d_AlterPartitionReassignmentsResponse_1}
 AlterPartitionReassignmentsResponse._ENCODERS = {0: _e_AlterPartitionReassignmentsResponse_0, 1: _e_AlterPartitionReassignmentsResponse_1}
+AlterPartitionReassignmentsResponse._ENCODE_STEPS = {0: _t_AlterPartitionReassignmentsResponse_0, 1: _t_AlterPartitionReassignmentsResponse_1}

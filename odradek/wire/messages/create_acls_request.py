@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -72,13 +72,17 @@ def _d_AclCreation_0(b, p):
     return o, p
 
 
-def _d_CreateAclsRequest_0(b, p):
+def _s_CreateAclsRequest_0(b, p):
     o = _new(CreateAclsRequest)
     n, p = _ral(b, p, 10)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_AclCreation_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.creations = l
     o._unknown_tagged = None
     return o, p
@@ -120,17 +124,21 @@ def _d_AclCreation_1(b, p):
     return o, p
 
 
-def _d_CreateAclsRequest_1(b, p):
+def _s_CreateAclsRequest_1(b, p):
     o = _new(CreateAclsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 8)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_AclCreation_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.creations = l
     if b[p] == 0:
         t = None
@@ -159,5 +167,8 @@ def _e_CreateAclsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-CreateAclsRequest._DECODERS = {1: _d_CreateAclsRequest_0, 2: _d_CreateAclsRequest_1, 3: _d_CreateAclsRequest_1}
+_d_s_CreateAclsRequest_0 = _whole(_s_CreateAclsRequest_0)
+_d_s_CreateAclsRequest_1 = _whole(_s_CreateAclsRequest_1)
+CreateAclsRequest._STEPS = {1: _s_CreateAclsRequest_0, 2: _s_CreateAclsRequest_1, 3: _s_CreateAclsRequest_1}
+CreateAclsRequest._DECODERS = {1: _d_s_CreateAclsRequest_0, 2: _d_s_CreateAclsRequest_1, 3: _d_s_CreateAclsRequest_1}
 CreateAclsRequest._ENCODERS = {1: _e_CreateAclsRequest_0, 2: _e_CreateAclsRequest_1, 3: _e_CreateAclsRequest_1}

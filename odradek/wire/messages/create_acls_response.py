@@ -89,6 +89,19 @@ def _e_CreateAclsResponse_0(o, w):
         _e_AclCreationResult_0(e, w)
 
 
+def _t_CreateAclsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AclCreationResult_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_AclCreationResult_1(b, p):
     o = _new(AclCreationResult)
     o.error_code, = _S1.unpack_from(b, p)
@@ -141,5 +154,20 @@ def _e_CreateAclsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_CreateAclsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AclCreationResult_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 CreateAclsResponse._DECODERS = {1: _d_CreateAclsResponse_0, 2: _d_CreateAclsResponse_1, 3: _d_CreateAclsResponse_1}
 CreateAclsResponse._ENCODERS = {1: _e_CreateAclsResponse_0, 2: _e_CreateAclsResponse_1, 3: _e_CreateAclsResponse_1}
+CreateAclsResponse._ENCODE_STEPS = {1: _t_CreateAclsResponse_0, 2: _t_CreateAclsResponse_1, 3: _t_CreateAclsResponse_1}

@@ -74,7 +74,7 @@ def _d_CreatePartitionsAssignment_0(b, p):
     return o, p
 
 
-def _d_CreatePartitionsTopic_0(b, p):
+def _n_CreatePartitionsTopic_0(b, p, y):
     o = _new(CreatePartitionsTopic)
     o.name, p = _rstr(b, p)
     o.count, = _S0.unpack_from(b, p)
@@ -87,9 +87,12 @@ def _d_CreatePartitionsTopic_0(b, p):
         for _ in range(n):
             e, p = _d_CreatePartitionsAssignment_0(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.assignments = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
 def _s_CreatePartitionsRequest_0(b, p):
@@ -98,7 +101,7 @@ def _s_CreatePartitionsRequest_0(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_CreatePartitionsTopic_0(b, p)
+        e, p, y = yield from _n_CreatePartitionsTopic_0(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384
@@ -155,7 +158,7 @@ def _d_CreatePartitionsAssignment_1(b, p):
     return o, p
 
 
-def _d_CreatePartitionsTopic_1(b, p):
+def _n_CreatePartitionsTopic_1(b, p, y):
     o = _new(CreatePartitionsTopic)
     o.name, p = _rcstr(b, p)
     o.count, = _S0.unpack_from(b, p)
@@ -172,6 +175,9 @@ def _d_CreatePartitionsTopic_1(b, p):
         for _ in range(n):
             e, p = _d_CreatePartitionsAssignment_1(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.assignments = l
     if b[p] == 0:
         t = None
@@ -179,7 +185,7 @@ def _d_CreatePartitionsTopic_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
 def _s_CreatePartitionsRequest_1(b, p):
@@ -192,7 +198,7 @@ def _s_CreatePartitionsRequest_1(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_CreatePartitionsTopic_1(b, p)
+        e, p, y = yield from _n_CreatePartitionsTopic_1(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384

@@ -92,6 +92,19 @@ def _e_CreatePartitionsResponse_0(o, w):
         _e_CreatePartitionsTopicResult_0(e, w)
 
 
+def _t_CreatePartitionsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_I(len(x)))
+    for e in x:
+        _e_CreatePartitionsTopicResult_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_CreatePartitionsTopicResult_1(b, p):
     o = _new(CreatePartitionsTopicResult)
     o.name, p = _rcstr(b, p)
@@ -146,5 +159,20 @@ def _e_CreatePartitionsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_CreatePartitionsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_CreatePartitionsTopicResult_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 CreatePartitionsResponse._DECODERS = {0: _d_CreatePartitionsResponse_0, 1: _d_CreatePartitionsResponse_0, 2: _d_CreatePartitionsResponse_1, 3: _d_CreatePartitionsResponse_1}
 CreatePartitionsResponse._ENCODERS = {0: _e_CreatePartitionsResponse_0, 1: _e_CreatePartitionsResponse_0, 2: _e_CreatePartitionsResponse_1, 3: _e_CreatePartitionsResponse_1}
+CreatePartitionsResponse._ENCODE_STEPS = {0: _t_CreatePartitionsResponse_0, 1: _t_CreatePartitionsResponse_0, 2: _t_CreatePartitionsResponse_1, 3: _t_CreatePartitionsResponse_1}

@@ -98,7 +98,7 @@ def _d_CreatableTopicConfig_0(b, p):
     return o, p
 
 
-def _d_CreatableTopic_0(b, p):
+def _n_CreatableTopic_0(b, p, y):
     o = _new(CreatableTopic)
     o.name, p = _rstr(b, p)
     o.num_partitions, o.replication_factor = _S0.unpack_from(b, p)
@@ -108,15 +108,21 @@ def _d_CreatableTopic_0(b, p):
     for _ in range(n):
         e, p = _d_CreatableReplicaAssignment_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.assignments = l
     n, p = _ral(b, p, 4)
     l = []
     for _ in range(n):
         e, p = _d_CreatableTopicConfig_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.configs = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
 def _s_CreateTopicsRequest_0(b, p):
@@ -125,7 +131,7 @@ def _s_CreateTopicsRequest_0(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_CreatableTopic_0(b, p)
+        e, p, y = yield from _n_CreatableTopic_0(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384
@@ -204,7 +210,7 @@ def _d_CreatableTopicConfig_1(b, p):
     return o, p
 
 
-def _d_CreatableTopic_1(b, p):
+def _n_CreatableTopic_1(b, p, y):
     o = _new(CreatableTopic)
     o.name, p = _rcstr(b, p)
     o.num_partitions, o.replication_factor = _S0.unpack_from(b, p)
@@ -218,6 +224,9 @@ def _d_CreatableTopic_1(b, p):
     for _ in range(n):
         e, p = _d_CreatableReplicaAssignment_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.assignments = l
     n = b[p] - 1
     if 0 <= n < 127:
@@ -228,6 +237,9 @@ def _d_CreatableTopic_1(b, p):
     for _ in range(n):
         e, p = _d_CreatableTopicConfig_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.configs = l
     if b[p] == 0:
         t = None
@@ -235,7 +247,7 @@ def _d_CreatableTopic_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
 def _s_CreateTopicsRequest_1(b, p):
@@ -248,7 +260,7 @@ def _s_CreateTopicsRequest_1(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_CreatableTopic_1(b, p)
+        e, p, y = yield from _n_CreatableTopic_1(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384

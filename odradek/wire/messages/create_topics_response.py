@@ -123,6 +123,24 @@ def _e_CreateTopicsResponse_0(o, w):
             _e_CreatableTopicResult_0(e, w)
 
 
+def _t_CreateTopicsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_CreatableTopicResult_0:
+                raise TypeError('CreatableTopicResult encoded for another version')
+            w.append(e.data)
+        else:
+            _e_CreatableTopicResult_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_CreatableTopicConfigs_0(b, p):
     o = _new(CreatableTopicConfigs)
     o.name, p = _rcstr(b, p)
@@ -247,6 +265,53 @@ def _e_CreateTopicsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_CreatableTopicResult_0(o, w, c):
+    _wcstr(w, o.name)
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.error_message)
+    w.append(_S2.pack(o.num_partitions, o.replication_factor))
+    x = o.configs
+    if x is None:
+        w.append(b'\x00')
+    else:
+        w.append(_uv(len(x) + 1))
+        for e in x:
+            _e_CreatableTopicConfigs_0(e, w)
+            c += 1
+            if c >= 1000:
+                c = 0
+                yield
+    tg = []
+    x = o.topic_config_error_code
+    if x != 0:
+        tw = []
+        tw.append(_S1.pack(x))
+        tg.append((0, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+    return c
+
+
+def _t_CreateTopicsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_CreatableTopicResult_1:
+                raise TypeError('CreatableTopicResult encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_CreatableTopicResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_CreatableTopicResult_2(b, p):
     o = _new(CreatableTopicResult)
     o.name, p = _rcstr(b, p)
@@ -348,6 +413,54 @@ def _e_CreateTopicsResponse_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_CreatableTopicResult_1(o, w, c):
+    _wcstr(w, o.name)
+    w.append(_S4.pack(o.topic_id, o.error_code))
+    _wcnstr(w, o.error_message)
+    w.append(_S2.pack(o.num_partitions, o.replication_factor))
+    x = o.configs
+    if x is None:
+        w.append(b'\x00')
+    else:
+        w.append(_uv(len(x) + 1))
+        for e in x:
+            _e_CreatableTopicConfigs_0(e, w)
+            c += 1
+            if c >= 1000:
+                c = 0
+                yield
+    tg = []
+    x = o.topic_config_error_code
+    if x != 0:
+        tw = []
+        tw.append(_S1.pack(x))
+        tg.append((0, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+    return c
+
+
+def _t_CreateTopicsResponse_2(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_CreatableTopicResult_2:
+                raise TypeError('CreatableTopicResult encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_CreatableTopicResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 CreateTopicsResponse._DECODERS = {2: _d_CreateTopicsResponse_0, 3: _d_CreateTopicsResponse_0, 4: _d_CreateTopicsResponse_0, 5: _d_CreateTopicsResponse_1, 6: _d_CreateTopicsResponse_1, 7: _d_CreateTopicsResponse_2}
 CreateTopicsResponse._ENCODERS = {2: _e_CreateTopicsResponse_0, 3: _e_CreateTopicsResponse_0, 4: _e_CreateTopicsResponse_0, 5: _e_CreateTopicsResponse_1, 6: _e_CreateTopicsResponse_1, 7: _e_CreateTopicsResponse_2}
+CreateTopicsResponse._ENCODE_STEPS = {2: _t_CreateTopicsResponse_0, 3: _t_CreateTopicsResponse_0, 4: _t_CreateTopicsResponse_0, 5: _t_CreateTopicsResponse_1, 6: _t_CreateTopicsResponse_1, 7: _t_CreateTopicsResponse_2}
 CreatableTopicResult._ENCODERS = {2: _e_CreatableTopicResult_0, 3: _e_CreatableTopicResult_0, 4: _e_CreatableTopicResult_0, 5: _e_CreatableTopicResult_1, 6: _e_CreatableTopicResult_1, 7: _e_CreatableTopicResult_2}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -72,13 +72,17 @@ def _d_DeleteAclsFilter_0(b, p):
     return o, p
 
 
-def _d_DeleteAclsRequest_0(b, p):
+def _s_DeleteAclsRequest_0(b, p):
     o = _new(DeleteAclsRequest)
     n, p = _ral(b, p, 10)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_DeleteAclsFilter_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.filters = l
     o._unknown_tagged = None
     return o, p
@@ -120,17 +124,21 @@ def _d_DeleteAclsFilter_1(b, p):
     return o, p
 
 
-def _d_DeleteAclsRequest_1(b, p):
+def _s_DeleteAclsRequest_1(b, p):
     o = _new(DeleteAclsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 8)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_DeleteAclsFilter_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.filters = l
     if b[p] == 0:
         t = None
@@ -159,5 +167,8 @@ def _e_DeleteAclsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DeleteAclsRequest._DECODERS = {1: _d_DeleteAclsRequest_0, 2: _d_DeleteAclsRequest_1, 3: _d_DeleteAclsRequest_1}
+_d_s_DeleteAclsRequest_0 = _whole(_s_DeleteAclsRequest_0)
+_d_s_DeleteAclsRequest_1 = _whole(_s_DeleteAclsRequest_1)
+DeleteAclsRequest._STEPS = {1: _s_DeleteAclsRequest_0, 2: _s_DeleteAclsRequest_1, 3: _s_DeleteAclsRequest_1}
+DeleteAclsRequest._DECODERS = {1: _d_s_DeleteAclsRequest_0, 2: _d_s_DeleteAclsRequest_1, 3: _d_s_DeleteAclsRequest_1}
 DeleteAclsRequest._ENCODERS = {1: _e_DeleteAclsRequest_0, 2: _e_DeleteAclsRequest_1, 3: _e_DeleteAclsRequest_1}

@@ -148,6 +148,33 @@ def _e_DeleteAclsResponse_0(o, w):
         _e_DeleteAclsFilterResult_0(e, w)
 
 
+def _u_DeleteAclsFilterResult_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wnstr(w, o.error_message)
+    x = o.matching_acls
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DeleteAclsMatchingAcl_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_DeleteAclsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.filter_results
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DeleteAclsFilterResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_DeleteAclsMatchingAcl_1(b, p):
     o = _new(DeleteAclsMatchingAcl)
     o.error_code, = _S1.unpack_from(b, p)
@@ -249,5 +276,35 @@ def _e_DeleteAclsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DeleteAclsFilterResult_1(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.error_message)
+    x = o.matching_acls
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeleteAclsMatchingAcl_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DeleteAclsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.filter_results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DeleteAclsFilterResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DeleteAclsResponse._DECODERS = {1: _d_DeleteAclsResponse_0, 2: _d_DeleteAclsResponse_1, 3: _d_DeleteAclsResponse_1}
 DeleteAclsResponse._ENCODERS = {1: _e_DeleteAclsResponse_0, 2: _e_DeleteAclsResponse_1, 3: _e_DeleteAclsResponse_1}
+DeleteAclsResponse._ENCODE_STEPS = {1: _t_DeleteAclsResponse_0, 2: _t_DeleteAclsResponse_1, 3: _t_DeleteAclsResponse_1}

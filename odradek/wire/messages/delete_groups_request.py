@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -40,13 +40,17 @@ class DeleteGroupsRequest(Message):
 
 
 
-def _d_DeleteGroupsRequest_0(b, p):
+def _s_DeleteGroupsRequest_0(b, p):
     o = _new(DeleteGroupsRequest)
     n, p = _ral(b, p, 2)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.groups_names = l
     o._unknown_tagged = None
     return o, p
@@ -59,17 +63,21 @@ def _e_DeleteGroupsRequest_0(o, w):
         _wstr(w, e)
 
 
-def _d_DeleteGroupsRequest_1(b, p):
+def _s_DeleteGroupsRequest_1(b, p):
     o = _new(DeleteGroupsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 1)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.groups_names = l
     if b[p] == 0:
         t = None
@@ -88,5 +96,8 @@ def _e_DeleteGroupsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DeleteGroupsRequest._DECODERS = {0: _d_DeleteGroupsRequest_0, 1: _d_DeleteGroupsRequest_0, 2: _d_DeleteGroupsRequest_1}
+_d_s_DeleteGroupsRequest_0 = _whole(_s_DeleteGroupsRequest_0)
+_d_s_DeleteGroupsRequest_1 = _whole(_s_DeleteGroupsRequest_1)
+DeleteGroupsRequest._STEPS = {0: _s_DeleteGroupsRequest_0, 1: _s_DeleteGroupsRequest_0, 2: _s_DeleteGroupsRequest_1}
+DeleteGroupsRequest._DECODERS = {0: _d_s_DeleteGroupsRequest_0, 1: _d_s_DeleteGroupsRequest_0, 2: _d_s_DeleteGroupsRequest_1}
 DeleteGroupsRequest._ENCODERS = {0: _e_DeleteGroupsRequest_0, 1: _e_DeleteGroupsRequest_0, 2: _e_DeleteGroupsRequest_1}

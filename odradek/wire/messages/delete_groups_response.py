@@ -89,6 +89,19 @@ def _e_DeleteGroupsResponse_0(o, w):
         _e_DeletableGroupResult_0(e, w)
 
 
+def _t_DeleteGroupsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DeletableGroupResult_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_DeletableGroupResult_1(b, p):
     o = _new(DeletableGroupResult)
     o.group_id, p = _rcstr(b, p)
@@ -141,5 +154,20 @@ def _e_DeleteGroupsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_DeleteGroupsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeletableGroupResult_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DeleteGroupsResponse._DECODERS = {0: _d_DeleteGroupsResponse_0, 1: _d_DeleteGroupsResponse_0, 2: _d_DeleteGroupsResponse_1}
 DeleteGroupsResponse._ENCODERS = {0: _e_DeleteGroupsResponse_0, 1: _e_DeleteGroupsResponse_0, 2: _e_DeleteGroupsResponse_1}
+DeleteGroupsResponse._ENCODE_STEPS = {0: _t_DeleteGroupsResponse_0, 1: _t_DeleteGroupsResponse_0, 2: _t_DeleteGroupsResponse_1}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -71,7 +71,7 @@ def _d_DeleteRecordsPartition_0(b, p):
     return o, p
 
 
-def _d_DeleteRecordsTopic_0(b, p):
+def _n_DeleteRecordsTopic_0(b, p, y):
     o = _new(DeleteRecordsTopic)
     o.name, p = _rstr(b, p)
     n, p = _ral(b, p, 12)
@@ -79,18 +79,25 @@ def _d_DeleteRecordsTopic_0(b, p):
     for _ in range(n):
         e, p = _d_DeleteRecordsPartition_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_DeleteRecordsRequest_0(b, p):
+def _s_DeleteRecordsRequest_0(b, p):
     o = _new(DeleteRecordsRequest)
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_DeleteRecordsTopic_0(b, p)
+        e, p, y = yield from _n_DeleteRecordsTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.timeout_ms, = _S1.unpack_from(b, p)
     p += 4
@@ -131,7 +138,7 @@ def _d_DeleteRecordsPartition_1(b, p):
     return o, p
 
 
-def _d_DeleteRecordsTopic_1(b, p):
+def _n_DeleteRecordsTopic_1(b, p, y):
     o = _new(DeleteRecordsTopic)
     o.name, p = _rcstr(b, p)
     n = b[p] - 1
@@ -143,6 +150,9 @@ def _d_DeleteRecordsTopic_1(b, p):
     for _ in range(n):
         e, p = _d_DeleteRecordsPartition_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -150,20 +160,24 @@ def _d_DeleteRecordsTopic_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_DeleteRecordsRequest_1(b, p):
+def _s_DeleteRecordsRequest_1(b, p):
     o = _new(DeleteRecordsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_DeleteRecordsTopic_1(b, p)
+        e, p, y = yield from _n_DeleteRecordsTopic_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.timeout_ms, = _S1.unpack_from(b, p)
     p += 4
@@ -199,5 +213,8 @@ def _e_DeleteRecordsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DeleteRecordsRequest._DECODERS = {0: _d_DeleteRecordsRequest_0, 1: _d_DeleteRecordsRequest_0, 2: _d_DeleteRecordsRequest_1}
+_d_s_DeleteRecordsRequest_0 = _whole(_s_DeleteRecordsRequest_0)
+_d_s_DeleteRecordsRequest_1 = _whole(_s_DeleteRecordsRequest_1)
+DeleteRecordsRequest._STEPS = {0: _s_DeleteRecordsRequest_0, 1: _s_DeleteRecordsRequest_0, 2: _s_DeleteRecordsRequest_1}
+DeleteRecordsRequest._DECODERS = {0: _d_s_DeleteRecordsRequest_0, 1: _d_s_DeleteRecordsRequest_0, 2: _d_s_DeleteRecordsRequest_1}
 DeleteRecordsRequest._ENCODERS = {0: _e_DeleteRecordsRequest_0, 1: _e_DeleteRecordsRequest_0, 2: _e_DeleteRecordsRequest_1}

@@ -119,6 +119,32 @@ def _e_DeleteRecordsResponse_0(o, w):
         _e_DeleteRecordsTopicResult_0(e, w)
 
 
+def _u_DeleteRecordsTopicResult_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DeleteRecordsPartitionResult_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_DeleteRecordsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DeleteRecordsTopicResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_DeleteRecordsPartitionResult_1(b, p):
     o = _new(DeleteRecordsPartitionResult)
     o.partition_index, o.low_watermark, o.error_code = _S1.unpack_from(b, p)
@@ -200,5 +226,34 @@ def _e_DeleteRecordsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DeleteRecordsTopicResult_1(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeleteRecordsPartitionResult_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DeleteRecordsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DeleteRecordsTopicResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DeleteRecordsResponse._DECODERS = {0: _d_DeleteRecordsResponse_0, 1: _d_DeleteRecordsResponse_0, 2: _d_DeleteRecordsResponse_1}
 DeleteRecordsResponse._ENCODERS = {0: _e_DeleteRecordsResponse_0, 1: _e_DeleteRecordsResponse_0, 2: _e_DeleteRecordsResponse_1}
+DeleteRecordsResponse._ENCODE_STEPS = {0: _t_DeleteRecordsResponse_0, 1: _t_DeleteRecordsResponse_0, 2: _t_DeleteRecordsResponse_1}

@@ -94,6 +94,19 @@ def _e_DeleteTopicsResponse_0(o, w):
         _e_DeletableTopicResult_0(e, w)
 
 
+def _t_DeleteTopicsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DeletableTopicResult_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_DeletableTopicResult_1(b, p):
     o = _new(DeletableTopicResult)
     o.name, p = _rcstr(b, p)
@@ -145,6 +158,20 @@ def _e_DeleteTopicsResponse_1(o, w):
     w.append(_uv(len(x) + 1))
     for e in x:
         _e_DeletableTopicResult_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _t_DeleteTopicsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeletableTopicResult_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     _wtag(w, o._unknown_tagged)
 
 
@@ -203,6 +230,20 @@ def _e_DeleteTopicsResponse_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_DeleteTopicsResponse_2(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeletableTopicResult_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_DeletableTopicResult_3(b, p):
     o = _new(DeletableTopicResult)
     o.name, p = _rcnstr(b, p)
@@ -257,5 +298,20 @@ def _e_DeleteTopicsResponse_3(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_DeleteTopicsResponse_3(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DeletableTopicResult_3(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DeleteTopicsResponse._DECODERS = {1: _d_DeleteTopicsResponse_0, 2: _d_DeleteTopicsResponse_0, 3: _d_DeleteTopicsResponse_0, 4: _d_DeleteTopicsResponse_1, 5: _d_DeleteTopicsResponse_2, 6: _d_DeleteTopicsResponse_3}
 DeleteTopicsResponse._ENCODERS = {1: _e_DeleteTopicsResponse_0, 2: _e_DeleteTopicsResponse_0, 3: _e_DeleteTopicsResponse_0, 4: _e_DeleteTopicsResponse_1, 5: _e_DeleteTopicsResponse_2, 6: _e_DeleteTopicsResponse_3}
+DeleteTopicsResponse._ENCODE_STEPS = {1: _t_DeleteTopicsResponse_0, 2: _t_DeleteTopicsResponse_0, 3: _t_DeleteTopicsResponse_0, 4: _t_DeleteTopicsResponse_1, 5: _t_DeleteTopicsResponse_2, 6: _t_DeleteTopicsResponse_3}

@@ -137,6 +137,35 @@ def _e_DescribeAclsResponse_0(o, w):
         _e_DescribeAclsResource_0(e, w)
 
 
+def _u_DescribeAclsResource_0(o, w, c):
+    w.append(_S1.pack(o.resource_type))
+    _wstr(w, o.resource_name)
+    w.append(_S1.pack(o.pattern_type))
+    x = o.acls
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AclDescription_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_DescribeAclsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms, o.error_code))
+    _wnstr(w, o.error_message)
+    x = o.resources
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribeAclsResource_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_AclDescription_1(b, p):
     o = _new(AclDescription)
     o.principal, p = _rcstr(b, p)
@@ -230,5 +259,37 @@ def _e_DescribeAclsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribeAclsResource_1(o, w, c):
+    w.append(_S1.pack(o.resource_type))
+    _wcstr(w, o.resource_name)
+    w.append(_S1.pack(o.pattern_type))
+    x = o.acls
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AclDescription_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeAclsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms, o.error_code))
+    _wcnstr(w, o.error_message)
+    x = o.resources
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeAclsResource_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DescribeAclsResponse._DECODERS = {1: _d_DescribeAclsResponse_0, 2: _d_DescribeAclsResponse_1, 3: _d_DescribeAclsResponse_1}
 DescribeAclsResponse._ENCODERS = {1: _e_DescribeAclsResponse_0, 2: _e_DescribeAclsResponse_1, 3: _e_DescribeAclsResponse_1}
+DescribeAclsResponse._ENCODE_STEPS = {1: _t_DescribeAclsResponse_0, 2: _t_DescribeAclsResponse_1, 3: _t_DescribeAclsResponse_1}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -64,13 +64,17 @@ def _d_ComponentData_0(b, p):
     return o, p
 
 
-def _d_DescribeClientQuotasRequest_0(b, p):
+def _s_DescribeClientQuotasRequest_0(b, p):
     o = _new(DescribeClientQuotasRequest)
     n, p = _ral(b, p, 5)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ComponentData_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.components = l
     o.strict, = _S1.unpack_from(b, p)
     p += 1
@@ -107,17 +111,21 @@ def _d_ComponentData_1(b, p):
     return o, p
 
 
-def _d_DescribeClientQuotasRequest_1(b, p):
+def _s_DescribeClientQuotasRequest_1(b, p):
     o = _new(DescribeClientQuotasRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 4)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ComponentData_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.components = l
     o.strict, = _S1.unpack_from(b, p)
     p += 1
@@ -146,5 +154,8 @@ def _e_DescribeClientQuotasRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DescribeClientQuotasRequest._DECODERS = {0: _d_DescribeClientQuotasRequest_0, 1: _d_DescribeClientQuotasRequest_1}
+_d_s_DescribeClientQuotasRequest_0 = _whole(_s_DescribeClientQuotasRequest_0)
+_d_s_DescribeClientQuotasRequest_1 = _whole(_s_DescribeClientQuotasRequest_1)
+DescribeClientQuotasRequest._STEPS = {0: _s_DescribeClientQuotasRequest_0, 1: _s_DescribeClientQuotasRequest_1}
+DescribeClientQuotasRequest._DECODERS = {0: _d_s_DescribeClientQuotasRequest_0, 1: _d_s_DescribeClientQuotasRequest_1}
 DescribeClientQuotasRequest._ENCODERS = {0: _e_DescribeClientQuotasRequest_0, 1: _e_DescribeClientQuotasRequest_1}

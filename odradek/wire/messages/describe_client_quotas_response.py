@@ -161,6 +161,43 @@ def _e_DescribeClientQuotasResponse_0(o, w):
             _e_EntryData_0(e, w)
 
 
+def _u_EntryData_0(o, w, c):
+    x = o.entity
+    w.append(_I(len(x)))
+    for e in x:
+        _e_EntityData_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    x = o.values
+    w.append(_I(len(x)))
+    for e in x:
+        _e_ValueData_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_DescribeClientQuotasResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms, o.error_code))
+    _wnstr(w, o.error_message)
+    x = o.entries
+    if x is None:
+        w.append(b'\xff\xff\xff\xff')
+    else:
+        w.append(_I(len(x)))
+        for e in x:
+            c = yield from _u_EntryData_0(e, w, c)
+            c += 1
+            if c >= 1000:
+                c = 0
+                yield
+
+
 def _d_EntityData_1(b, p):
     o = _new(EntityData)
     o.entity_type, p = _rcstr(b, p)
@@ -283,5 +320,45 @@ def _e_DescribeClientQuotasResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_EntryData_1(o, w, c):
+    x = o.entity
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_EntityData_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    x = o.values
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_ValueData_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeClientQuotasResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms, o.error_code))
+    _wcnstr(w, o.error_message)
+    x = o.entries
+    if x is None:
+        w.append(b'\x00')
+    else:
+        w.append(_uv(len(x) + 1))
+        for e in x:
+            c = yield from _u_EntryData_1(e, w, c)
+            c += 1
+            if c >= 1000:
+                c = 0
+                yield
+    _wtag(w, o._unknown_tagged)
+
+
 DescribeClientQuotasResponse._DECODERS = {0: _d_DescribeClientQuotasResponse_0, 1: _d_DescribeClientQuotasResponse_1}
 DescribeClientQuotasResponse._ENCODERS = {0: _e_DescribeClientQuotasResponse_0, 1: _e_DescribeClientQuotasResponse_1}
+DescribeClientQuotasResponse._ENCODE_STEPS = {0: _t_DescribeClientQuotasResponse_0, 1: _t_DescribeClientQuotasResponse_1}

@@ -56,7 +56,7 @@ class DescribeConfigsRequest(Message):
 
 
 
-def _d_DescribeConfigsResource_0(b, p):
+def _n_DescribeConfigsResource_0(b, p, y):
     o = _new(DescribeConfigsResource)
     o.resource_type, = _S0.unpack_from(b, p)
     p += 1
@@ -69,9 +69,12 @@ def _d_DescribeConfigsResource_0(b, p):
         for _ in range(n):
             e, p = _rstr(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.configuration_keys = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
 def _s_DescribeConfigsRequest_0(b, p):
@@ -80,7 +83,7 @@ def _s_DescribeConfigsRequest_0(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_DescribeConfigsResource_0(b, p)
+        e, p, y = yield from _n_DescribeConfigsResource_0(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384
@@ -119,7 +122,7 @@ def _s_DescribeConfigsRequest_1(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_DescribeConfigsResource_0(b, p)
+        e, p, y = yield from _n_DescribeConfigsResource_0(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384
@@ -139,7 +142,7 @@ def _e_DescribeConfigsRequest_1(o, w):
     w.append(_S2.pack(o.include_synonyms, o.include_documentation))
 
 
-def _d_DescribeConfigsResource_1(b, p):
+def _n_DescribeConfigsResource_1(b, p, y):
     o = _new(DescribeConfigsResource)
     o.resource_type, = _S0.unpack_from(b, p)
     p += 1
@@ -156,6 +159,9 @@ def _d_DescribeConfigsResource_1(b, p):
         for _ in range(n):
             e, p = _rcstr(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.configuration_keys = l
     if b[p] == 0:
         t = None
@@ -163,7 +169,7 @@ def _d_DescribeConfigsResource_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
 def _s_DescribeConfigsRequest_2(b, p):
@@ -176,7 +182,7 @@ def _s_DescribeConfigsRequest_2(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_DescribeConfigsResource_1(b, p)
+        e, p, y = yield from _n_DescribeConfigsResource_1(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384

@@ -180,6 +180,50 @@ def _e_DescribeConfigsResponse_0(o, w):
         _e_DescribeConfigsResult_0(e, w)
 
 
+def _u_DescribeConfigsResourceResult_0(o, w, c):
+    _wstr(w, o.name)
+    _wnstr(w, o.value)
+    w.append(_S3.pack(o.read_only, o.config_source, o.is_sensitive))
+    x = o.synonyms
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DescribeConfigsSynonym_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _u_DescribeConfigsResult_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wnstr(w, o.error_message)
+    w.append(_S2.pack(o.resource_type))
+    _wstr(w, o.resource_name)
+    x = o.configs
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribeConfigsResourceResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_DescribeConfigsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribeConfigsResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_DescribeConfigsResourceResult_1(b, p):
     o = _new(DescribeConfigsResourceResult)
     o.name, p = _rstr(b, p)
@@ -260,6 +304,52 @@ def _e_DescribeConfigsResponse_1(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_DescribeConfigsResult_1(e, w)
+
+
+def _u_DescribeConfigsResourceResult_1(o, w, c):
+    _wstr(w, o.name)
+    _wnstr(w, o.value)
+    w.append(_S3.pack(o.read_only, o.config_source, o.is_sensitive))
+    x = o.synonyms
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DescribeConfigsSynonym_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S2.pack(o.config_type))
+    _wnstr(w, o.documentation)
+    return c
+
+
+def _u_DescribeConfigsResult_1(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wnstr(w, o.error_message)
+    w.append(_S2.pack(o.resource_type))
+    _wstr(w, o.resource_name)
+    x = o.configs
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribeConfigsResourceResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_DescribeConfigsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribeConfigsResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_DescribeConfigsSynonym_1(b, p):
@@ -396,5 +486,55 @@ def _e_DescribeConfigsResponse_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribeConfigsResourceResult_2(o, w, c):
+    _wcstr(w, o.name)
+    _wcnstr(w, o.value)
+    w.append(_S3.pack(o.read_only, o.config_source, o.is_sensitive))
+    x = o.synonyms
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DescribeConfigsSynonym_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S2.pack(o.config_type))
+    _wcnstr(w, o.documentation)
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _u_DescribeConfigsResult_2(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.error_message)
+    w.append(_S2.pack(o.resource_type))
+    _wcstr(w, o.resource_name)
+    x = o.configs
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeConfigsResourceResult_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeConfigsResponse_2(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeConfigsResult_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DescribeConfigsResponse._DECODERS = {1: _d_DescribeConfigsResponse_0, 2: _d_DescribeConfigsResponse_0, 3: _d_DescribeConfigsResponse_1, 4: _d_DescribeConfigsResponse_2}
 DescribeConfigsResponse._ENCODERS = {1: _e_DescribeConfigsResponse_0, 2: _e_DescribeConfigsResponse_0, 3: _e_DescribeConfigsResponse_1, 4: _e_DescribeConfigsResponse_2}
+DescribeConfigsResponse._ENCODE_STEPS = {1: _t_DescribeConfigsResponse_0, 2: _t_DescribeConfigsResponse_0, 3: _t_DescribeConfigsResponse_1, 4: _t_DescribeConfigsResponse_2}

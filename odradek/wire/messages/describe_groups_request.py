@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -42,13 +42,17 @@ class DescribeGroupsRequest(Message):
 
 
 
-def _d_DescribeGroupsRequest_0(b, p):
+def _s_DescribeGroupsRequest_0(b, p):
     o = _new(DescribeGroupsRequest)
     n, p = _ral(b, p, 2)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.groups = l
     o.include_authorized_operations = False
     o._unknown_tagged = None
@@ -62,13 +66,17 @@ def _e_DescribeGroupsRequest_0(o, w):
         _wstr(w, e)
 
 
-def _d_DescribeGroupsRequest_1(b, p):
+def _s_DescribeGroupsRequest_1(b, p):
     o = _new(DescribeGroupsRequest)
     n, p = _ral(b, p, 2)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.groups = l
     o.include_authorized_operations, = _S0.unpack_from(b, p)
     p += 1
@@ -84,17 +92,21 @@ def _e_DescribeGroupsRequest_1(o, w):
     w.append(_S0.pack(o.include_authorized_operations))
 
 
-def _d_DescribeGroupsRequest_2(b, p):
+def _s_DescribeGroupsRequest_2(b, p):
     o = _new(DescribeGroupsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 1)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.groups = l
     o.include_authorized_operations, = _S0.unpack_from(b, p)
     p += 1
@@ -116,5 +128,9 @@ def _e_DescribeGroupsRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DescribeGroupsRequest._DECODERS = {0: _d_DescribeGroupsRequest_0, 1: _d_DescribeGroupsRequest_0, 2: _d_DescribeGroupsRequest_0, 3: _d_DescribeGroupsRequest_1, 4: _d_DescribeGroupsRequest_1, 5: _d_DescribeGroupsRequest_2, 6: _d_DescribeGroupsRequest_2}
+_d_s_DescribeGroupsRequest_0 = _whole(_s_DescribeGroupsRequest_0)
+_d_s_DescribeGroupsRequest_1 = _whole(_s_DescribeGroupsRequest_1)
+_d_s_DescribeGroupsRequest_2 = _whole(_s_DescribeGroupsRequest_2)
+DescribeGroupsRequest._STEPS = {0: _s_DescribeGroupsRequest_0, 1: _s_DescribeGroupsRequest_0, 2: _s_DescribeGroupsRequest_0, 3: _s_DescribeGroupsRequest_1, 4: _s_DescribeGroupsRequest_1, 5: _s_DescribeGroupsRequest_2, 6: _s_DescribeGroupsRequest_2}
+DescribeGroupsRequest._DECODERS = {0: _d_s_DescribeGroupsRequest_0, 1: _d_s_DescribeGroupsRequest_0, 2: _d_s_DescribeGroupsRequest_0, 3: _d_s_DescribeGroupsRequest_1, 4: _d_s_DescribeGroupsRequest_1, 5: _d_s_DescribeGroupsRequest_2, 6: _d_s_DescribeGroupsRequest_2}
 DescribeGroupsRequest._ENCODERS = {0: _e_DescribeGroupsRequest_0, 1: _e_DescribeGroupsRequest_0, 2: _e_DescribeGroupsRequest_0, 3: _e_DescribeGroupsRequest_1, 4: _e_DescribeGroupsRequest_1, 5: _e_DescribeGroupsRequest_2, 6: _e_DescribeGroupsRequest_2}

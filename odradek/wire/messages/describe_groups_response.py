@@ -145,6 +145,35 @@ def _e_DescribeGroupsResponse_0(o, w):
         _e_DescribedGroup_0(e, w)
 
 
+def _u_DescribedGroup_0(o, w, c):
+    w.append(_S0.pack(o.error_code))
+    _wstr(w, o.group_id)
+    _wstr(w, o.group_state)
+    _wstr(w, o.protocol_type)
+    _wstr(w, o.protocol_data)
+    x = o.members
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DescribedGroupMember_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_DescribeGroupsResponse_0(o, w):
+    c = 0
+    x = o.groups
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribedGroup_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_DescribeGroupsResponse_1(b, p):
     o = _new(DescribeGroupsResponse)
     o.throttle_time_ms, = _S1.unpack_from(b, p)
@@ -165,6 +194,19 @@ def _e_DescribeGroupsResponse_1(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_DescribedGroup_0(e, w)
+
+
+def _t_DescribeGroupsResponse_1(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribedGroup_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_DescribedGroup_1(b, p):
@@ -221,6 +263,37 @@ def _e_DescribeGroupsResponse_2(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_DescribedGroup_1(e, w)
+
+
+def _u_DescribedGroup_1(o, w, c):
+    w.append(_S0.pack(o.error_code))
+    _wstr(w, o.group_id)
+    _wstr(w, o.group_state)
+    _wstr(w, o.protocol_type)
+    _wstr(w, o.protocol_data)
+    x = o.members
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DescribedGroupMember_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.authorized_operations))
+    return c
+
+
+def _t_DescribeGroupsResponse_2(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribedGroup_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_DescribedGroupMember_1(b, p):
@@ -298,6 +371,37 @@ def _e_DescribeGroupsResponse_3(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_DescribedGroup_2(e, w)
+
+
+def _u_DescribedGroup_2(o, w, c):
+    w.append(_S0.pack(o.error_code))
+    _wstr(w, o.group_id)
+    _wstr(w, o.group_state)
+    _wstr(w, o.protocol_type)
+    _wstr(w, o.protocol_data)
+    x = o.members
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DescribedGroupMember_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.authorized_operations))
+    return c
+
+
+def _t_DescribeGroupsResponse_3(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribedGroup_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_DescribedGroupMember_2(b, p):
@@ -403,6 +507,39 @@ def _e_DescribeGroupsResponse_4(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribedGroup_3(o, w, c):
+    w.append(_S0.pack(o.error_code))
+    _wcstr(w, o.group_id)
+    _wcstr(w, o.group_state)
+    _wcstr(w, o.protocol_type)
+    _wcstr(w, o.protocol_data)
+    x = o.members
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DescribedGroupMember_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.authorized_operations))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeGroupsResponse_4(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribedGroup_3(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_DescribedGroup_4(b, p):
     o = _new(DescribedGroup)
     o.error_code, = _S0.unpack_from(b, p)
@@ -480,5 +617,40 @@ def _e_DescribeGroupsResponse_5(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribedGroup_4(o, w, c):
+    w.append(_S0.pack(o.error_code))
+    _wcnstr(w, o.error_message)
+    _wcstr(w, o.group_id)
+    _wcstr(w, o.group_state)
+    _wcstr(w, o.protocol_type)
+    _wcstr(w, o.protocol_data)
+    x = o.members
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DescribedGroupMember_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.authorized_operations))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeGroupsResponse_5(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribedGroup_4(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DescribeGroupsResponse._DECODERS = {0: _d_DescribeGroupsResponse_0, 1: _d_DescribeGroupsResponse_1, 2: _d_DescribeGroupsResponse_1, 3: _d_DescribeGroupsResponse_2, 4: _d_DescribeGroupsResponse_3, 5: _d_DescribeGroupsResponse_4, 6: _d_DescribeGroupsResponse_5}
 DescribeGroupsResponse._ENCODERS = {0: _e_DescribeGroupsResponse_0, 1: _e_DescribeGroupsResponse_1, 2: _e_DescribeGroupsResponse_1, 3: _e_DescribeGroupsResponse_2, 4: _e_DescribeGroupsResponse_3, 5: _e_DescribeGroupsResponse_4, 6: _e_DescribeGroupsResponse_5}
+DescribeGroupsResponse._ENCODE_STEPS = {0: _t_DescribeGroupsResponse_0, 1: _t_DescribeGroupsResponse_1, 2: _t_DescribeGroupsResponse_1, 3: _t_DescribeGroupsResponse_2, 4: _t_DescribeGroupsResponse_3, 5: _t_DescribeGroupsResponse_4, 6: _t_DescribeGroupsResponse_5}

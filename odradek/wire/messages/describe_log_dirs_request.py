@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -61,16 +61,20 @@ def _d_DescribableLogDirTopic_0(b, p):
     return o, p
 
 
-def _d_DescribeLogDirsRequest_0(b, p):
+def _s_DescribeLogDirsRequest_0(b, p):
     o = _new(DescribeLogDirsRequest)
     n, p = _rnal(b, p, 6)
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_DescribableLogDirTopic_0(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -113,7 +117,7 @@ def _d_DescribableLogDirTopic_1(b, p):
     return o, p
 
 
-def _d_DescribeLogDirsRequest_1(b, p):
+def _s_DescribeLogDirsRequest_1(b, p):
     o = _new(DescribeLogDirsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
@@ -123,10 +127,14 @@ def _d_DescribeLogDirsRequest_1(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_DescribableLogDirTopic_1(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     if b[p] == 0:
         t = None
@@ -156,5 +164,8 @@ def _e_DescribeLogDirsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DescribeLogDirsRequest._DECODERS = {1: _d_DescribeLogDirsRequest_0, 2: _d_DescribeLogDirsRequest_1, 3: _d_DescribeLogDirsRequest_1, 4: _d_DescribeLogDirsRequest_1, 5: _d_DescribeLogDirsRequest_1}
+_d_s_DescribeLogDirsRequest_0 = _whole(_s_DescribeLogDirsRequest_0)
+_d_s_DescribeLogDirsRequest_1 = _whole(_s_DescribeLogDirsRequest_1)
+DescribeLogDirsRequest._STEPS = {1: _s_DescribeLogDirsRequest_0, 2: _s_DescribeLogDirsRequest_1, 3: _s_DescribeLogDirsRequest_1, 4: _s_DescribeLogDirsRequest_1, 5: _s_DescribeLogDirsRequest_1}
+DescribeLogDirsRequest._DECODERS = {1: _d_s_DescribeLogDirsRequest_0, 2: _d_s_DescribeLogDirsRequest_1, 3: _d_s_DescribeLogDirsRequest_1, 4: _d_s_DescribeLogDirsRequest_1, 5: _d_s_DescribeLogDirsRequest_1}
 DescribeLogDirsRequest._ENCODERS = {1: _e_DescribeLogDirsRequest_0, 2: _e_DescribeLogDirsRequest_1, 3: _e_DescribeLogDirsRequest_1, 4: _e_DescribeLogDirsRequest_1, 5: _e_DescribeLogDirsRequest_1}

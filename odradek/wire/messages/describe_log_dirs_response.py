@@ -167,6 +167,46 @@ def _e_DescribeLogDirsResponse_0(o, w):
         _e_DescribeLogDirsResult_0(e, w)
 
 
+def _u_DescribeLogDirsTopic_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_DescribeLogDirsPartition_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _u_DescribeLogDirsResult_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wstr(w, o.log_dir)
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribeLogDirsTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_DescribeLogDirsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_DescribeLogDirsResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_DescribeLogDirsPartition_1(b, p):
     o = _new(DescribeLogDirsPartition)
     o.partition_index, o.partition_size, o.offset_lag, o.is_future_key = _S2.unpack_from(b, p)
@@ -286,6 +326,49 @@ def _e_DescribeLogDirsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribeLogDirsTopic_1(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DescribeLogDirsPartition_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _u_DescribeLogDirsResult_1(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcstr(w, o.log_dir)
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeLogDirsTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeLogDirsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeLogDirsResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_DescribeLogDirsResponse_2(b, p):
     o = _new(DescribeLogDirsResponse)
     o.throttle_time_ms, o.error_code = _S3.unpack_from(b, p)
@@ -315,6 +398,20 @@ def _e_DescribeLogDirsResponse_2(o, w):
     w.append(_uv(len(x) + 1))
     for e in x:
         _e_DescribeLogDirsResult_1(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _t_DescribeLogDirsResponse_2(o, w):
+    c = 0
+    w.append(_S3.pack(o.throttle_time_ms, o.error_code))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeLogDirsResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     _wtag(w, o._unknown_tagged)
 
 
@@ -388,6 +485,36 @@ def _e_DescribeLogDirsResponse_3(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribeLogDirsResult_2(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcstr(w, o.log_dir)
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeLogDirsTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S4.pack(o.total_bytes, o.usable_bytes))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeLogDirsResponse_3(o, w):
+    c = 0
+    w.append(_S3.pack(o.throttle_time_ms, o.error_code))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeLogDirsResult_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_DescribeLogDirsResult_3(b, p):
     o = _new(DescribeLogDirsResult)
     o.error_code, = _S1.unpack_from(b, p)
@@ -457,5 +584,36 @@ def _e_DescribeLogDirsResponse_4(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribeLogDirsResult_3(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcstr(w, o.log_dir)
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeLogDirsTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S5.pack(o.total_bytes, o.usable_bytes, o.is_cordoned))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeLogDirsResponse_4(o, w):
+    c = 0
+    w.append(_S3.pack(o.throttle_time_ms, o.error_code))
+    x = o.results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeLogDirsResult_3(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DescribeLogDirsResponse._DECODERS = {1: _d_DescribeLogDirsResponse_0, 2: _d_DescribeLogDirsResponse_1, 3: _d_DescribeLogDirsResponse_2, 4: _d_DescribeLogDirsResponse_3, 5: _d_DescribeLogDirsResponse_4}
 DescribeLogDirsResponse._ENCODERS = {1: _e_DescribeLogDirsResponse_0, 2: _e_DescribeLogDirsResponse_1, 3: _e_DescribeLogDirsResponse_2, 4: _e_DescribeLogDirsResponse_3, 5: _e_DescribeLogDirsResponse_4}
+DescribeLogDirsResponse._ENCODE_STEPS = {1: _t_DescribeLogDirsResponse_0, 2: _t_DescribeLogDirsResponse_1, 3: _t_DescribeLogDirsResponse_2, 4: _t_DescribeLogDirsResponse_3, 5: _t_DescribeLogDirsResponse_4}

@@ -195,5 +195,49 @@ def _e_DescribeProducersResponse_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_PartitionResponse_0(o, w, c):
+    w.append(_S1.pack(o.partition_index, o.error_code))
+    _wcnstr(w, o.error_message)
+    x = o.active_producers
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_ProducerState_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _u_TopicResponse_0(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_PartitionResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeProducersResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_TopicResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DescribeProducersResponse._DECODERS = {0: _d_DescribeProducersResponse_0}
 DescribeProducersResponse._ENCODERS = {0: _e_DescribeProducersResponse_0}
+DescribeProducersResponse._ENCODE_STEPS = {0: _t_DescribeProducersResponse_0}

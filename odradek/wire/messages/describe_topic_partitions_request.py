@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -88,17 +88,21 @@ def _d_Cursor_0(b, p):
     return o, p
 
 
-def _d_DescribeTopicPartitionsRequest_0(b, p):
+def _s_DescribeTopicPartitionsRequest_0(b, p):
     o = _new(DescribeTopicPartitionsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 2)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_TopicRequest_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.response_partition_limit, = _S0.unpack_from(b, p)
     p += 4
@@ -142,5 +146,7 @@ def _e_DescribeTopicPartitionsRequest_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DescribeTopicPartitionsRequest._DECODERS = {0: _d_DescribeTopicPartitionsRequest_0}
+_d_s_DescribeTopicPartitionsRequest_0 = _whole(_s_DescribeTopicPartitionsRequest_0)
+DescribeTopicPartitionsRequest._STEPS = {0: _s_DescribeTopicPartitionsRequest_0}
+DescribeTopicPartitionsRequest._DECODERS = {0: _d_s_DescribeTopicPartitionsRequest_0}
 DescribeTopicPartitionsRequest._ENCODERS = {0: _e_DescribeTopicPartitionsRequest_0}

@@ -275,5 +275,43 @@ def _e_DescribeTopicPartitionsResponse_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribeTopicPartitionsResponseTopic_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.name)
+    w.append(_S2.pack(o.topic_id, o.is_internal))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_DescribeTopicPartitionsResponsePartition_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.topic_authorized_operations))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeTopicPartitionsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribeTopicPartitionsResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    x = o.next_cursor
+    if x is None:
+        w.append(b'\xff')
+    else:
+        w.append(b'\x01')
+        _e_Cursor_0(x, w)
+    _wtag(w, o._unknown_tagged)
+
+
 DescribeTopicPartitionsResponse._DECODERS = {0: _d_DescribeTopicPartitionsResponse_0}
 DescribeTopicPartitionsResponse._ENCODERS = {0: _e_DescribeTopicPartitionsResponse_0}
+DescribeTopicPartitionsResponse._ENCODE_STEPS = {0: _t_DescribeTopicPartitionsResponse_0}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -40,17 +40,21 @@ class DescribeTransactionsRequest(Message):
 
 
 
-def _d_DescribeTransactionsRequest_0(b, p):
+def _s_DescribeTransactionsRequest_0(b, p):
     o = _new(DescribeTransactionsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 1)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.transactional_ids = l
     if b[p] == 0:
         t = None
@@ -69,5 +73,7 @@ def _e_DescribeTransactionsRequest_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-DescribeTransactionsRequest._DECODERS = {0: _d_DescribeTransactionsRequest_0}
+_d_s_DescribeTransactionsRequest_0 = _whole(_s_DescribeTransactionsRequest_0)
+DescribeTransactionsRequest._STEPS = {0: _s_DescribeTransactionsRequest_0}
+DescribeTransactionsRequest._DECODERS = {0: _d_s_DescribeTransactionsRequest_0}
 DescribeTransactionsRequest._ENCODERS = {0: _e_DescribeTransactionsRequest_0}

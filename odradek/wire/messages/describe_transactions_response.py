@@ -169,5 +169,37 @@ def _e_DescribeTransactionsResponse_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_TransactionState_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcstr(w, o.transactional_id)
+    _wcstr(w, o.transaction_state)
+    w.append(_S2.pack(o.transaction_timeout_ms, o.transaction_start_time_ms, o.producer_id, o.producer_epoch))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TopicData_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_DescribeTransactionsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.transaction_states
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_TransactionState_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 DescribeTransactionsResponse._DECODERS = {0: _d_DescribeTransactionsResponse_0}
 DescribeTransactionsResponse._ENCODERS = {0: _e_DescribeTransactionsResponse_0}
+DescribeTransactionsResponse._ENCODE_STEPS = {0: _t_DescribeTransactionsResponse_0}

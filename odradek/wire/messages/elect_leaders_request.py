@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -65,17 +65,21 @@ def _d_TopicPartitions_0(b, p):
     return o, p
 
 
-def _d_ElectLeadersRequest_0(b, p):
+def _s_ElectLeadersRequest_0(b, p):
     o = _new(ElectLeadersRequest)
     o.election_type = 0
     n, p = _rnal(b, p, 6)
     if n < 0:
         o.topic_partitions = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_TopicPartitions_0(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topic_partitions = l
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
@@ -101,7 +105,7 @@ def _e_ElectLeadersRequest_0(o, w):
     w.append(_S0.pack(o.timeout_ms))
 
 
-def _d_ElectLeadersRequest_1(b, p):
+def _s_ElectLeadersRequest_1(b, p):
     o = _new(ElectLeadersRequest)
     o.election_type, = _S1.unpack_from(b, p)
     p += 1
@@ -109,10 +113,14 @@ def _d_ElectLeadersRequest_1(b, p):
     if n < 0:
         o.topic_partitions = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_TopicPartitions_0(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topic_partitions = l
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
@@ -152,7 +160,7 @@ def _d_TopicPartitions_1(b, p):
     return o, p
 
 
-def _d_ElectLeadersRequest_2(b, p):
+def _s_ElectLeadersRequest_2(b, p):
     o = _new(ElectLeadersRequest)
     o.election_type, = _S1.unpack_from(b, p)
     p += 1
@@ -164,10 +172,14 @@ def _d_ElectLeadersRequest_2(b, p):
     if n < 0:
         o.topic_partitions = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_TopicPartitions_1(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topic_partitions = l
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
@@ -201,5 +213,9 @@ def _e_ElectLeadersRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-ElectLeadersRequest._DECODERS = {0: _d_ElectLeadersRequest_0, 1: _d_ElectLeadersRequest_1, 2: _d_ElectLeadersRequest_2}
+_d_s_ElectLeadersRequest_0 = _whole(_s_ElectLeadersRequest_0)
+_d_s_ElectLeadersRequest_1 = _whole(_s_ElectLeadersRequest_1)
+_d_s_ElectLeadersRequest_2 = _whole(_s_ElectLeadersRequest_2)
+ElectLeadersRequest._STEPS = {0: _s_ElectLeadersRequest_0, 1: _s_ElectLeadersRequest_1, 2: _s_ElectLeadersRequest_2}
+ElectLeadersRequest._DECODERS = {0: _d_s_ElectLeadersRequest_0, 1: _d_s_ElectLeadersRequest_1, 2: _d_s_ElectLeadersRequest_2}
 ElectLeadersRequest._ENCODERS = {0: _e_ElectLeadersRequest_0, 1: _e_ElectLeadersRequest_1, 2: _e_ElectLeadersRequest_2}

@@ -123,6 +123,32 @@ def _e_ElectLeadersResponse_0(o, w):
         _e_ReplicaElectionResult_0(e, w)
 
 
+def _u_ReplicaElectionResult_0(o, w, c):
+    _wstr(w, o.topic)
+    x = o.partition_result
+    w.append(_I(len(x)))
+    for e in x:
+        _e_PartitionResult_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_ElectLeadersResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.replica_election_results
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_ReplicaElectionResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_ElectLeadersResponse_1(b, p):
     o = _new(ElectLeadersResponse)
     o.throttle_time_ms, o.error_code = _S1.unpack_from(b, p)
@@ -143,6 +169,19 @@ def _e_ElectLeadersResponse_1(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_ReplicaElectionResult_0(e, w)
+
+
+def _t_ElectLeadersResponse_1(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.replica_election_results
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_ReplicaElectionResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_PartitionResult_1(b, p):
@@ -228,5 +267,34 @@ def _e_ElectLeadersResponse_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_ReplicaElectionResult_1(o, w, c):
+    _wcstr(w, o.topic)
+    x = o.partition_result
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_PartitionResult_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_ElectLeadersResponse_2(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.replica_election_results
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_ReplicaElectionResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 ElectLeadersResponse._DECODERS = {0: _d_ElectLeadersResponse_0, 1: _d_ElectLeadersResponse_1, 2: _d_ElectLeadersResponse_2}
 ElectLeadersResponse._ENCODERS = {0: _e_ElectLeadersResponse_0, 1: _e_ElectLeadersResponse_1, 2: _e_ElectLeadersResponse_2}
+ElectLeadersResponse._ENCODE_STEPS = {0: _t_ElectLeadersResponse_0, 1: _t_ElectLeadersResponse_1, 2: _t_ElectLeadersResponse_2}

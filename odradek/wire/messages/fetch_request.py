@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -130,7 +130,7 @@ def _d_FetchPartition_0(b, p):
     return o, p
 
 
-def _d_FetchTopic_0(b, p):
+def _n_FetchTopic_0(b, p, y):
     o = _new(FetchTopic)
     o.topic, p = _rstr(b, p)
     o.topic_id = ZERO_UUID
@@ -139,12 +139,15 @@ def _d_FetchTopic_0(b, p):
     for _ in range(n):
         e, p = _d_FetchPartition_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_FetchRequest_0(b, p):
+def _s_FetchRequest_0(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id, = _S0.unpack_from(b, p)
@@ -155,10 +158,14 @@ def _d_FetchRequest_0(b, p):
     o.session_id = 0
     o.session_epoch = -1
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_0(b, p)
+        e, p, y = yield from _n_FetchTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.forgotten_topics_data = []
     o.rack_id = ''
@@ -202,7 +209,7 @@ def _d_FetchPartition_1(b, p):
     return o, p
 
 
-def _d_FetchTopic_1(b, p):
+def _n_FetchTopic_1(b, p, y):
     o = _new(FetchTopic)
     o.topic, p = _rstr(b, p)
     o.topic_id = ZERO_UUID
@@ -211,12 +218,15 @@ def _d_FetchTopic_1(b, p):
     for _ in range(n):
         e, p = _d_FetchPartition_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_FetchRequest_1(b, p):
+def _s_FetchRequest_1(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id, = _S0.unpack_from(b, p)
@@ -227,10 +237,14 @@ def _d_FetchRequest_1(b, p):
     o.session_id = 0
     o.session_epoch = -1
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_1(b, p)
+        e, p, y = yield from _n_FetchTopic_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.forgotten_topics_data = []
     o.rack_id = ''
@@ -270,7 +284,7 @@ def _d_ForgottenTopic_0(b, p):
     return o, p
 
 
-def _d_FetchRequest_2(b, p):
+def _s_FetchRequest_2(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id, = _S0.unpack_from(b, p)
@@ -279,16 +293,24 @@ def _d_FetchRequest_2(b, p):
     o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch = _S7.unpack_from(b, p)
     p += 21
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_1(b, p)
+        e, p, y = yield from _n_FetchTopic_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.forgotten_topics_data = l
     o.rack_id = ''
     o._unknown_tagged = None
@@ -327,7 +349,7 @@ def _d_FetchPartition_2(b, p):
     return o, p
 
 
-def _d_FetchTopic_2(b, p):
+def _n_FetchTopic_2(b, p, y):
     o = _new(FetchTopic)
     o.topic, p = _rstr(b, p)
     o.topic_id = ZERO_UUID
@@ -336,12 +358,15 @@ def _d_FetchTopic_2(b, p):
     for _ in range(n):
         e, p = _d_FetchPartition_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_FetchRequest_3(b, p):
+def _s_FetchRequest_3(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id, = _S0.unpack_from(b, p)
@@ -350,16 +375,24 @@ def _d_FetchRequest_3(b, p):
     o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch = _S7.unpack_from(b, p)
     p += 21
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_2(b, p)
+        e, p, y = yield from _n_FetchTopic_2(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.forgotten_topics_data = l
     o.rack_id = ''
     o._unknown_tagged = None
@@ -390,7 +423,7 @@ def _e_FetchRequest_3(o, w):
         _e_ForgottenTopic_0(e, w)
 
 
-def _d_FetchRequest_4(b, p):
+def _s_FetchRequest_4(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id, = _S0.unpack_from(b, p)
@@ -399,16 +432,24 @@ def _d_FetchRequest_4(b, p):
     o.max_wait_ms, o.min_bytes, o.max_bytes, o.isolation_level, o.session_id, o.session_epoch = _S7.unpack_from(b, p)
     p += 21
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_2(b, p)
+        e, p, y = yield from _n_FetchTopic_2(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.forgotten_topics_data = l
     o.rack_id, p = _rstr(b, p)
     o._unknown_tagged = None
@@ -443,7 +484,7 @@ def _d_FetchPartition_3(b, p):
     return o, p
 
 
-def _d_FetchTopic_3(b, p):
+def _n_FetchTopic_3(b, p, y):
     o = _new(FetchTopic)
     o.topic, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
@@ -456,6 +497,9 @@ def _d_FetchTopic_3(b, p):
     for _ in range(n):
         e, p = _d_FetchPartition_3(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -463,7 +507,7 @@ def _d_FetchTopic_3(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
 def _d_ForgottenTopic_1(b, p):
@@ -487,7 +531,7 @@ def _d_ForgottenTopic_1(b, p):
     return o, p
 
 
-def _d_FetchRequest_5(b, p):
+def _s_FetchRequest_5(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id, = _S0.unpack_from(b, p)
@@ -500,20 +544,28 @@ def _d_FetchRequest_5(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_3(b, p)
+        e, p, y = yield from _n_FetchTopic_3(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
     if b[p] == 0:
@@ -578,7 +630,7 @@ def _e_FetchRequest_5(o, w):
     _wtag(w, tg)
 
 
-def _d_FetchTopic_4(b, p):
+def _n_FetchTopic_4(b, p, y):
     o = _new(FetchTopic)
     o.topic = ''
     o.topic_id, = _S12.unpack_from(b, p)
@@ -592,6 +644,9 @@ def _d_FetchTopic_4(b, p):
     for _ in range(n):
         e, p = _d_FetchPartition_3(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -599,7 +654,7 @@ def _d_FetchTopic_4(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
 def _d_ForgottenTopic_2(b, p):
@@ -624,7 +679,7 @@ def _d_ForgottenTopic_2(b, p):
     return o, p
 
 
-def _d_FetchRequest_6(b, p):
+def _s_FetchRequest_6(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id, = _S0.unpack_from(b, p)
@@ -637,20 +692,28 @@ def _d_FetchRequest_6(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_4(b, p)
+        e, p, y = yield from _n_FetchTopic_4(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
     if b[p] == 0:
@@ -723,7 +786,7 @@ def _d_ReplicaState_0(b, p):
     return o, p
 
 
-def _d_FetchRequest_7(b, p):
+def _s_FetchRequest_7(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id = -1
@@ -735,20 +798,28 @@ def _d_FetchRequest_7(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_4(b, p)
+        e, p, y = yield from _n_FetchTopic_4(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
     if b[p] == 0:
@@ -829,7 +900,7 @@ def _d_FetchPartition_4(b, p):
     return o, p
 
 
-def _d_FetchTopic_5(b, p):
+def _n_FetchTopic_5(b, p, y):
     o = _new(FetchTopic)
     o.topic = ''
     o.topic_id, = _S12.unpack_from(b, p)
@@ -843,6 +914,9 @@ def _d_FetchTopic_5(b, p):
     for _ in range(n):
         e, p = _d_FetchPartition_4(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -850,10 +924,10 @@ def _d_FetchTopic_5(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_FetchRequest_8(b, p):
+def _s_FetchRequest_8(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id = -1
@@ -865,20 +939,28 @@ def _d_FetchRequest_8(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_5(b, p)
+        e, p, y = yield from _n_FetchTopic_5(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
     if b[p] == 0:
@@ -980,7 +1062,7 @@ def _d_FetchPartition_5(b, p):
     return o, p
 
 
-def _d_FetchTopic_6(b, p):
+def _n_FetchTopic_6(b, p, y):
     o = _new(FetchTopic)
     o.topic = ''
     o.topic_id, = _S12.unpack_from(b, p)
@@ -994,6 +1076,9 @@ def _d_FetchTopic_6(b, p):
     for _ in range(n):
         e, p = _d_FetchPartition_5(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -1001,10 +1086,10 @@ def _d_FetchTopic_6(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_FetchRequest_9(b, p):
+def _s_FetchRequest_9(b, p):
     o = _new(FetchRequest)
     o.cluster_id = None
     o.replica_id = -1
@@ -1016,20 +1101,28 @@ def _d_FetchRequest_9(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_FetchTopic_6(b, p)
+        e, p, y = yield from _n_FetchTopic_6(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_ForgottenTopic_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.forgotten_topics_data = l
     o.rack_id, p = _rcstr(b, p)
     if b[p] == 0:
@@ -1107,5 +1200,16 @@ def _e_FetchRequest_9(o, w):
     _wtag(w, tg)
 
 
-FetchRequest._DECODERS = {4: _d_FetchRequest_0, 5: _d_FetchRequest_1, 6: _d_FetchRequest_1, 7: _d_FetchRequest_2, 8: _d_FetchRequest_2, 9: _d_FetchRequest_3, 10: _d_FetchRequest_3, 11: _d_FetchRequest_4, 12: _d_FetchRequest_5, 13: _d_FetchRequest_6, 14: _d_FetchRequest_6, 15: _d_FetchRequest_7, 16: _d_FetchRequest_7, 17: _d_FetchRequest_8, 18: _d_FetchRequest_9}
+_d_s_FetchRequest_0 = _whole(_s_FetchRequest_0)
+_d_s_FetchRequest_1 = _whole(_s_FetchRequest_1)
+_d_s_FetchRequest_2 = _whole(_s_FetchRequest_2)
+_d_s_FetchRequest_3 = _whole(_s_FetchRequest_3)
+_d_s_FetchRequest_4 = _whole(_s_FetchRequest_4)
+_d_s_FetchRequest_5 = _whole(_s_FetchRequest_5)
+_d_s_FetchRequest_6 = _whole(_s_FetchRequest_6)
+_d_s_FetchRequest_7 = _whole(_s_FetchRequest_7)
+_d_s_FetchRequest_8 = _whole(_s_FetchRequest_8)
+_d_s_FetchRequest_9 = _whole(_s_FetchRequest_9)
+FetchRequest._STEPS = {4: _s_FetchRequest_0, 5: _s_FetchRequest_1, 6: _s_FetchRequest_1, 7: _s_FetchRequest_2, 8: _s_FetchRequest_2, 9: _s_FetchRequest_3, 10: _s_FetchRequest_3, 11: _s_FetchRequest_4, 12: _s_FetchRequest_5, 13: _s_FetchRequest_6, 14: _s_FetchRequest_6, 15: _s_FetchRequest_7, 16: _s_FetchRequest_7, 17: _s_FetchRequest_8, 18: _s_FetchRequest_9}
+FetchRequest._DECODERS = {4: _d_s_FetchRequest_0, 5: _d_s_FetchRequest_1, 6: _d_s_FetchRequest_1, 7: _d_s_FetchRequest_2, 8: _d_s_FetchRequest_2, 9: _d_s_FetchRequest_3, 10: _d_s_FetchRequest_3, 11: _d_s_FetchRequest_4, 12: _d_s_FetchRequest_5, 13: _d_s_FetchRequest_6, 14: _d_s_FetchRequest_6, 15: _d_s_FetchRequest_7, 16: _d_s_FetchRequest_7, 17: _d_s_FetchRequest_8, 18: _d_s_FetchRequest_9}
 FetchRequest._ENCODERS = {4: _e_FetchRequest_0, 5: _e_FetchRequest_1, 6: _e_FetchRequest_1, 7: _e_FetchRequest_2, 8: _e_FetchRequest_2, 9: _e_FetchRequest_3, 10: _e_FetchRequest_3, 11: _e_FetchRequest_4, 12: _e_FetchRequest_5, 13: _e_FetchRequest_6, 14: _e_FetchRequest_6, 15: _e_FetchRequest_7, 16: _e_FetchRequest_7, 17: _e_FetchRequest_8, 18: _e_FetchRequest_9}

@@ -229,6 +229,49 @@ def _e_FetchResponse_0(o, w):
         _e_FetchableTopicResponse_0(e, w)
 
 
+def _u_PartitionData_0(o, w, c):
+    w.append(_S1.pack(o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset))
+    x = o.aborted_transactions
+    if x is None:
+        w.append(b'\xff\xff\xff\xff')
+    else:
+        w.append(_I(len(x)))
+        for e in x:
+            _e_AbortedTransaction_0(e, w)
+            c += 1
+            if c >= 1000:
+                c = 0
+                yield
+    _wnbyt(w, o.records)
+    return c
+
+
+def _u_FetchableTopicResponse_0(o, w, c):
+    _wstr(w, o.topic)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_PartitionData_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_FetchResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_FetchableTopicResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_PartitionData_1(b, p):
     o = _new(PartitionData)
     o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset, o.log_start_offset = _S3.unpack_from(b, p)
@@ -310,6 +353,49 @@ def _e_FetchResponse_1(o, w):
         _e_FetchableTopicResponse_1(e, w)
 
 
+def _u_PartitionData_1(o, w, c):
+    w.append(_S3.pack(o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset, o.log_start_offset))
+    x = o.aborted_transactions
+    if x is None:
+        w.append(b'\xff\xff\xff\xff')
+    else:
+        w.append(_I(len(x)))
+        for e in x:
+            _e_AbortedTransaction_0(e, w)
+            c += 1
+            if c >= 1000:
+                c = 0
+                yield
+    _wnbyt(w, o.records)
+    return c
+
+
+def _u_FetchableTopicResponse_1(o, w, c):
+    _wstr(w, o.topic)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_PartitionData_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_FetchResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_FetchableTopicResponse_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_FetchResponse_2(b, p):
     o = _new(FetchResponse)
     o.throttle_time_ms, o.error_code, o.session_id = _S4.unpack_from(b, p)
@@ -331,6 +417,19 @@ def _e_FetchResponse_2(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_FetchableTopicResponse_1(e, w)
+
+
+def _t_FetchResponse_2(o, w):
+    c = 0
+    w.append(_S4.pack(o.throttle_time_ms, o.error_code, o.session_id))
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_FetchableTopicResponse_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_PartitionData_2(b, p):
@@ -412,6 +511,50 @@ def _e_FetchResponse_3(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_FetchableTopicResponse_2(e, w)
+
+
+def _u_PartitionData_2(o, w, c):
+    w.append(_S3.pack(o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset, o.log_start_offset))
+    x = o.aborted_transactions
+    if x is None:
+        w.append(b'\xff\xff\xff\xff')
+    else:
+        w.append(_I(len(x)))
+        for e in x:
+            _e_AbortedTransaction_0(e, w)
+            c += 1
+            if c >= 1000:
+                c = 0
+                yield
+    w.append(_S0.pack(o.preferred_read_replica))
+    _wnbyt(w, o.records)
+    return c
+
+
+def _u_FetchableTopicResponse_2(o, w, c):
+    _wstr(w, o.topic)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_PartitionData_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_FetchResponse_3(o, w):
+    c = 0
+    w.append(_S4.pack(o.throttle_time_ms, o.error_code, o.session_id))
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_FetchableTopicResponse_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_AbortedTransaction_1(b, p):
@@ -630,6 +773,71 @@ def _e_FetchResponse_4(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_PartitionData_3(o, w, c):
+    w.append(_S3.pack(o.partition_index, o.error_code, o.high_watermark, o.last_stable_offset, o.log_start_offset))
+    x = o.aborted_transactions
+    if x is None:
+        w.append(b'\x00')
+    else:
+        w.append(_uv(len(x) + 1))
+        for e in x:
+            _e_AbortedTransaction_1(e, w)
+            c += 1
+            if c >= 1000:
+                c = 0
+                yield
+    w.append(_S0.pack(o.preferred_read_replica))
+    _wcnbyt(w, o.records)
+    tg = []
+    x = o.diverging_epoch
+    if x != EpochEndOffset():
+        tw = []
+        _e_EpochEndOffset_0(x, tw)
+        tg.append((0, b''.join(tw)))
+    x = o.current_leader
+    if x != LeaderIdAndEpoch():
+        tw = []
+        _e_LeaderIdAndEpoch_0(x, tw)
+        tg.append((1, b''.join(tw)))
+    x = o.snapshot_id
+    if x != SnapshotId():
+        tw = []
+        _e_SnapshotId_0(x, tw)
+        tg.append((2, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+    return c
+
+
+def _u_FetchableTopicResponse_3(o, w, c):
+    _wcstr(w, o.topic)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_PartitionData_3(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_FetchResponse_4(o, w):
+    c = 0
+    w.append(_S4.pack(o.throttle_time_ms, o.error_code, o.session_id))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_FetchableTopicResponse_3(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_FetchableTopicResponse_4(b, p):
     o = _new(FetchableTopicResponse)
     o.topic = ''
@@ -693,6 +901,34 @@ def _e_FetchResponse_5(o, w):
     w.append(_uv(len(x) + 1))
     for e in x:
         _e_FetchableTopicResponse_4(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _u_FetchableTopicResponse_4(o, w, c):
+    w.append(_S8.pack(o.topic_id))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_PartitionData_3(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_FetchResponse_5(o, w):
+    c = 0
+    w.append(_S4.pack(o.throttle_time_ms, o.error_code, o.session_id))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_FetchableTopicResponse_4(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     _wtag(w, o._unknown_tagged)
 
 
@@ -783,5 +1019,31 @@ def _e_FetchResponse_6(o, w):
     _wtag(w, tg)
 
 
+def _t_FetchResponse_6(o, w):
+    c = 0
+    w.append(_S4.pack(o.throttle_time_ms, o.error_code, o.session_id))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_FetchableTopicResponse_4(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    tg = []
+    x = o.node_endpoints
+    if x:
+        tw = []
+        x = x
+        tw.append(_uv(len(x) + 1))
+        for e in x:
+            _e_NodeEndpoint_0(e, tw)
+        tg.append((0, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+
+
 FetchResponse._DECODERS = {4: _d_FetchResponse_0, 5: _d_FetchResponse_1, 6: _d_FetchResponse_1, 7: _d_FetchResponse_2, 8: _d_FetchResponse_2, 9: _d_FetchResponse_2, 10: _d_FetchResponse_2, 11: _d_FetchResponse_3, 12: _d_FetchResponse_4, 13: _d_FetchResponse_5, 14: _d_FetchResponse_5, 15: _d_FetchResponse_5, 16: _d_FetchResponse_6, 17: _d_FetchResponse_6, 18: _d_FetchResponse_6}
 FetchResponse._ENCODERS = {4: _e_FetchResponse_0, 5: _e_FetchResponse_1, 6: _e_FetchResponse_1, 7: _e_FetchResponse_2, 8: _e_FetchResponse_2, 9: _e_FetchResponse_2, 10: _e_FetchResponse_2, 11: _e_FetchResponse_3, 12: _e_FetchResponse_4, 13: _e_FetchResponse_5, 14: _e_FetchResponse_5, 15: _e_FetchResponse_5, 16: _e_FetchResponse_6, 17: _e_FetchResponse_6, 18: _e_FetchResponse_6}
+FetchResponse._ENCODE_STEPS = {4: _t_FetchResponse_0, 5: _t_FetchResponse_1, 6: _t_FetchResponse_1, 7: _t_FetchResponse_2, 8: _t_FetchResponse_2, 9: _t_FetchResponse_2, 10: _t_FetchResponse_2, 11: _t_FetchResponse_3, 12: _t_FetchResponse_4, 13: _t_FetchResponse_5, 14: _t_FetchResponse_5, 15: _t_FetchResponse_5, 16: _t_FetchResponse_6, 17: _t_FetchResponse_6, 18: _t_FetchResponse_6}

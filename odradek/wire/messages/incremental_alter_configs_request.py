@@ -75,7 +75,7 @@ def _d_AlterableConfig_0(b, p):
     return o, p
 
 
-def _d_AlterConfigsResource_0(b, p):
+def _n_AlterConfigsResource_0(b, p, y):
     o = _new(AlterConfigsResource)
     o.resource_type, = _S0.unpack_from(b, p)
     p += 1
@@ -85,9 +85,12 @@ def _d_AlterConfigsResource_0(b, p):
     for _ in range(n):
         e, p = _d_AlterableConfig_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.configs = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
 def _s_IncrementalAlterConfigsRequest_0(b, p):
@@ -96,7 +99,7 @@ def _s_IncrementalAlterConfigsRequest_0(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_AlterConfigsResource_0(b, p)
+        e, p, y = yield from _n_AlterConfigsResource_0(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384
@@ -146,7 +149,7 @@ def _d_AlterableConfig_1(b, p):
     return o, p
 
 
-def _d_AlterConfigsResource_1(b, p):
+def _n_AlterConfigsResource_1(b, p, y):
     o = _new(AlterConfigsResource)
     o.resource_type, = _S0.unpack_from(b, p)
     p += 1
@@ -160,6 +163,9 @@ def _d_AlterConfigsResource_1(b, p):
     for _ in range(n):
         e, p = _d_AlterableConfig_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.configs = l
     if b[p] == 0:
         t = None
@@ -167,7 +173,7 @@ def _d_AlterConfigsResource_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
 def _s_IncrementalAlterConfigsRequest_1(b, p):
@@ -180,7 +186,7 @@ def _s_IncrementalAlterConfigsRequest_1(b, p):
     y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_AlterConfigsResource_1(b, p)
+        e, p, y = yield from _n_AlterConfigsResource_1(b, p, y)
         l.append(e)
         if p >= y:
             y = p + 16384

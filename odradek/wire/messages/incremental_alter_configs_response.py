@@ -97,6 +97,19 @@ def _e_IncrementalAlterConfigsResponse_0(o, w):
         _e_AlterConfigsResourceResponse_0(e, w)
 
 
+def _t_IncrementalAlterConfigsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        _e_AlterConfigsResourceResponse_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_AlterConfigsResourceResponse_1(b, p):
     o = _new(AlterConfigsResourceResponse)
     o.error_code, = _S1.unpack_from(b, p)
@@ -154,5 +167,20 @@ def _e_IncrementalAlterConfigsResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_IncrementalAlterConfigsResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_AlterConfigsResourceResponse_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 IncrementalAlterConfigsResponse._DECODERS = {0: _d_IncrementalAlterConfigsResponse_0, 1: _d_IncrementalAlterConfigsResponse_1}
 IncrementalAlterConfigsResponse._ENCODERS = {0: _e_IncrementalAlterConfigsResponse_0, 1: _e_IncrementalAlterConfigsResponse_1}
+IncrementalAlterConfigsResponse._ENCODE_STEPS = {0: _t_IncrementalAlterConfigsResponse_0, 1: _t_IncrementalAlterConfigsResponse_1}

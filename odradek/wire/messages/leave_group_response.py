@@ -120,6 +120,19 @@ def _e_LeaveGroupResponse_2(o, w):
         _e_MemberResponse_0(e, w)
 
 
+def _t_LeaveGroupResponse_0(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.members
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MemberResponse_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_MemberResponse_1(b, p):
     o = _new(MemberResponse)
     o.member_id, p = _rcstr(b, p)
@@ -174,5 +187,20 @@ def _e_LeaveGroupResponse_3(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_LeaveGroupResponse_1(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.members
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MemberResponse_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 LeaveGroupResponse._DECODERS = {0: _d_LeaveGroupResponse_0, 1: _d_LeaveGroupResponse_1, 2: _d_LeaveGroupResponse_1, 3: _d_LeaveGroupResponse_2, 4: _d_LeaveGroupResponse_3, 5: _d_LeaveGroupResponse_3}
 LeaveGroupResponse._ENCODERS = {0: _e_LeaveGroupResponse_0, 1: _e_LeaveGroupResponse_1, 2: _e_LeaveGroupResponse_1, 3: _e_LeaveGroupResponse_2, 4: _e_LeaveGroupResponse_3, 5: _e_LeaveGroupResponse_3}
+LeaveGroupResponse._ENCODE_STEPS = {3: _t_LeaveGroupResponse_0, 4: _t_LeaveGroupResponse_1, 5: _t_LeaveGroupResponse_1}

@@ -94,6 +94,19 @@ def _e_ListGroupsResponse_0(o, w):
         _e_ListedGroup_0(e, w)
 
 
+def _t_ListGroupsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.error_code))
+    x = o.groups
+    w.append(_I(len(x)))
+    for e in x:
+        _e_ListedGroup_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_ListGroupsResponse_1(b, p):
     o = _new(ListGroupsResponse)
     o.throttle_time_ms, o.error_code = _S1.unpack_from(b, p)
@@ -114,6 +127,19 @@ def _e_ListGroupsResponse_1(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_ListedGroup_0(e, w)
+
+
+def _t_ListGroupsResponse_1(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.groups
+    w.append(_I(len(x)))
+    for e in x:
+        _e_ListedGroup_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_ListedGroup_1(b, p):
@@ -169,6 +195,20 @@ def _e_ListGroupsResponse_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_ListGroupsResponse_2(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_ListedGroup_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_ListedGroup_2(b, p):
     o = _new(ListedGroup)
     o.group_id, p = _rcstr(b, p)
@@ -220,6 +260,20 @@ def _e_ListGroupsResponse_3(o, w):
     w.append(_uv(len(x) + 1))
     for e in x:
         _e_ListedGroup_2(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _t_ListGroupsResponse_3(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_ListedGroup_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     _wtag(w, o._unknown_tagged)
 
 
@@ -278,5 +332,20 @@ def _e_ListGroupsResponse_4(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_ListGroupsResponse_4(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms, o.error_code))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_ListedGroup_3(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 ListGroupsResponse._DECODERS = {0: _d_ListGroupsResponse_0, 1: _d_ListGroupsResponse_1, 2: _d_ListGroupsResponse_1, 3: _d_ListGroupsResponse_2, 4: _d_ListGroupsResponse_3, 5: _d_ListGroupsResponse_4}
 ListGroupsResponse._ENCODERS = {0: _e_ListGroupsResponse_0, 1: _e_ListGroupsResponse_1, 2: _e_ListGroupsResponse_1, 3: _e_ListGroupsResponse_2, 4: _e_ListGroupsResponse_3, 5: _e_ListGroupsResponse_4}
+ListGroupsResponse._ENCODE_STEPS = {0: _t_ListGroupsResponse_0, 1: _t_ListGroupsResponse_1, 2: _t_ListGroupsResponse_1, 3: _t_ListGroupsResponse_2, 4: _t_ListGroupsResponse_3, 5: _t_ListGroupsResponse_4}

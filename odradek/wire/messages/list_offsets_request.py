@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -80,7 +80,7 @@ def _d_ListOffsetsPartition_0(b, p):
     return o, p
 
 
-def _d_ListOffsetsTopic_0(b, p):
+def _n_ListOffsetsTopic_0(b, p, y):
     o = _new(ListOffsetsTopic)
     o.name, p = _rstr(b, p)
     n, p = _ral(b, p, 12)
@@ -88,21 +88,28 @@ def _d_ListOffsetsTopic_0(b, p):
     for _ in range(n):
         e, p = _d_ListOffsetsPartition_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_ListOffsetsRequest_0(b, p):
+def _s_ListOffsetsRequest_0(b, p):
     o = _new(ListOffsetsRequest)
     o.replica_id, = _S0.unpack_from(b, p)
     p += 4
     o.isolation_level = 0
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_ListOffsetsTopic_0(b, p)
+        e, p, y = yield from _n_ListOffsetsTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.timeout_ms = 0
     o._unknown_tagged = None
@@ -129,15 +136,19 @@ def _e_ListOffsetsRequest_0(o, w):
         _e_ListOffsetsTopic_0(e, w)
 
 
-def _d_ListOffsetsRequest_1(b, p):
+def _s_ListOffsetsRequest_1(b, p):
     o = _new(ListOffsetsRequest)
     o.replica_id, o.isolation_level = _S3.unpack_from(b, p)
     p += 5
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_ListOffsetsTopic_0(b, p)
+        e, p, y = yield from _n_ListOffsetsTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.timeout_ms = 0
     o._unknown_tagged = None
@@ -160,7 +171,7 @@ def _d_ListOffsetsPartition_1(b, p):
     return o, p
 
 
-def _d_ListOffsetsTopic_1(b, p):
+def _n_ListOffsetsTopic_1(b, p, y):
     o = _new(ListOffsetsTopic)
     o.name, p = _rstr(b, p)
     n, p = _ral(b, p, 16)
@@ -168,20 +179,27 @@ def _d_ListOffsetsTopic_1(b, p):
     for _ in range(n):
         e, p = _d_ListOffsetsPartition_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_ListOffsetsRequest_2(b, p):
+def _s_ListOffsetsRequest_2(b, p):
     o = _new(ListOffsetsRequest)
     o.replica_id, o.isolation_level = _S3.unpack_from(b, p)
     p += 5
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_ListOffsetsTopic_1(b, p)
+        e, p, y = yield from _n_ListOffsetsTopic_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.timeout_ms = 0
     o._unknown_tagged = None
@@ -221,7 +239,7 @@ def _d_ListOffsetsPartition_2(b, p):
     return o, p
 
 
-def _d_ListOffsetsTopic_2(b, p):
+def _n_ListOffsetsTopic_2(b, p, y):
     o = _new(ListOffsetsTopic)
     o.name, p = _rcstr(b, p)
     n = b[p] - 1
@@ -233,6 +251,9 @@ def _d_ListOffsetsTopic_2(b, p):
     for _ in range(n):
         e, p = _d_ListOffsetsPartition_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -240,10 +261,10 @@ def _d_ListOffsetsTopic_2(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_ListOffsetsRequest_3(b, p):
+def _s_ListOffsetsRequest_3(b, p):
     o = _new(ListOffsetsRequest)
     o.replica_id, o.isolation_level = _S3.unpack_from(b, p)
     p += 5
@@ -252,10 +273,14 @@ def _d_ListOffsetsRequest_3(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_ListOffsetsTopic_2(b, p)
+        e, p, y = yield from _n_ListOffsetsTopic_2(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.timeout_ms = 0
     if b[p] == 0:
@@ -290,7 +315,7 @@ def _e_ListOffsetsRequest_3(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_ListOffsetsRequest_4(b, p):
+def _s_ListOffsetsRequest_4(b, p):
     o = _new(ListOffsetsRequest)
     o.replica_id, o.isolation_level = _S3.unpack_from(b, p)
     p += 5
@@ -299,10 +324,14 @@ def _d_ListOffsetsRequest_4(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_ListOffsetsTopic_2(b, p)
+        e, p, y = yield from _n_ListOffsetsTopic_2(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
@@ -325,5 +354,11 @@ def _e_ListOffsetsRequest_4(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-ListOffsetsRequest._DECODERS = {1: _d_ListOffsetsRequest_0, 2: _d_ListOffsetsRequest_1, 3: _d_ListOffsetsRequest_1, 4: _d_ListOffsetsRequest_2, 5: _d_ListOffsetsRequest_2, 6: _d_ListOffsetsRequest_3, 7: _d_ListOffsetsRequest_3, 8: _d_ListOffsetsRequest_3, 9: _d_ListOffsetsRequest_3, 10: _d_ListOffsetsRequest_4, 11: _d_ListOffsetsRequest_4}
+_d_s_ListOffsetsRequest_0 = _whole(_s_ListOffsetsRequest_0)
+_d_s_ListOffsetsRequest_1 = _whole(_s_ListOffsetsRequest_1)
+_d_s_ListOffsetsRequest_2 = _whole(_s_ListOffsetsRequest_2)
+_d_s_ListOffsetsRequest_3 = _whole(_s_ListOffsetsRequest_3)
+_d_s_ListOffsetsRequest_4 = _whole(_s_ListOffsetsRequest_4)
+ListOffsetsRequest._STEPS = {1: _s_ListOffsetsRequest_0, 2: _s_ListOffsetsRequest_1, 3: _s_ListOffsetsRequest_1, 4: _s_ListOffsetsRequest_2, 5: _s_ListOffsetsRequest_2, 6: _s_ListOffsetsRequest_3, 7: _s_ListOffsetsRequest_3, 8: _s_ListOffsetsRequest_3, 9: _s_ListOffsetsRequest_3, 10: _s_ListOffsetsRequest_4, 11: _s_ListOffsetsRequest_4}
+ListOffsetsRequest._DECODERS = {1: _d_s_ListOffsetsRequest_0, 2: _d_s_ListOffsetsRequest_1, 3: _d_s_ListOffsetsRequest_1, 4: _d_s_ListOffsetsRequest_2, 5: _d_s_ListOffsetsRequest_2, 6: _d_s_ListOffsetsRequest_3, 7: _d_s_ListOffsetsRequest_3, 8: _d_s_ListOffsetsRequest_3, 9: _d_s_ListOffsetsRequest_3, 10: _d_s_ListOffsetsRequest_4, 11: _d_s_ListOffsetsRequest_4}
 ListOffsetsRequest._ENCODERS = {1: _e_ListOffsetsRequest_0, 2: _e_ListOffsetsRequest_1, 3: _e_ListOffsetsRequest_1, 4: _e_ListOffsetsRequest_2, 5: _e_ListOffsetsRequest_2, 6: _e_ListOffsetsRequest_3, 7: _e_ListOffsetsRequest_3, 8: _e_ListOffsetsRequest_3, 9: _e_ListOffsetsRequest_3, 10: _e_ListOffsetsRequest_4, 11: _e_ListOffsetsRequest_4}

@@ -121,6 +121,31 @@ def _e_ListOffsetsResponse_0(o, w):
         _e_ListOffsetsTopicResponse_0(e, w)
 
 
+def _u_ListOffsetsTopicResponse_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_ListOffsetsPartitionResponse_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_ListOffsetsResponse_0(o, w):
+    c = 0
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_ListOffsetsTopicResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_ListOffsetsResponse_1(b, p):
     o = _new(ListOffsetsResponse)
     o.throttle_time_ms, = _S1.unpack_from(b, p)
@@ -141,6 +166,19 @@ def _e_ListOffsetsResponse_1(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_ListOffsetsTopicResponse_0(e, w)
+
+
+def _t_ListOffsetsResponse_1(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_ListOffsetsTopicResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_ListOffsetsPartitionResponse_1(b, p):
@@ -196,6 +234,32 @@ def _e_ListOffsetsResponse_2(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_ListOffsetsTopicResponse_1(e, w)
+
+
+def _u_ListOffsetsTopicResponse_1(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_ListOffsetsPartitionResponse_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_ListOffsetsResponse_2(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_ListOffsetsTopicResponse_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_ListOffsetsPartitionResponse_2(b, p):
@@ -279,5 +343,34 @@ def _e_ListOffsetsResponse_3(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_ListOffsetsTopicResponse_2(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_ListOffsetsPartitionResponse_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_ListOffsetsResponse_3(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_ListOffsetsTopicResponse_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 ListOffsetsResponse._DECODERS = {1: _d_ListOffsetsResponse_0, 2: _d_ListOffsetsResponse_1, 3: _d_ListOffsetsResponse_1, 4: _d_ListOffsetsResponse_2, 5: _d_ListOffsetsResponse_2, 6: _d_ListOffsetsResponse_3, 7: _d_ListOffsetsResponse_3, 8: _d_ListOffsetsResponse_3, 9: _d_ListOffsetsResponse_3, 10: _d_ListOffsetsResponse_3, 11: _d_ListOffsetsResponse_3}
 ListOffsetsResponse._ENCODERS = {1: _e_ListOffsetsResponse_0, 2: _e_ListOffsetsResponse_1, 3: _e_ListOffsetsResponse_1, 4: _e_ListOffsetsResponse_2, 5: _e_ListOffsetsResponse_2, 6: _e_ListOffsetsResponse_3, 7: _e_ListOffsetsResponse_3, 8: _e_ListOffsetsResponse_3, 9: _e_ListOffsetsResponse_3, 10: _e_ListOffsetsResponse_3, 11: _e_ListOffsetsResponse_3}
+ListOffsetsResponse._ENCODE_STEPS = {1: _t_ListOffsetsResponse_0, 2: _t_ListOffsetsResponse_1, 3: _t_ListOffsetsResponse_1, 4: _t_ListOffsetsResponse_2, 5: _t_ListOffsetsResponse_2, 6: _t_ListOffsetsResponse_3, 7: _t_ListOffsetsResponse_3, 8: _t_ListOffsetsResponse_3, 9: _t_ListOffsetsResponse_3, 10: _t_ListOffsetsResponse_3, 11: _t_ListOffsetsResponse_3}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -72,7 +72,7 @@ def _d_ListPartitionReassignmentsTopics_0(b, p):
     return o, p
 
 
-def _d_ListPartitionReassignmentsRequest_0(b, p):
+def _s_ListPartitionReassignmentsRequest_0(b, p):
     o = _new(ListPartitionReassignmentsRequest)
     o.timeout_ms, = _S0.unpack_from(b, p)
     p += 4
@@ -84,10 +84,14 @@ def _d_ListPartitionReassignmentsRequest_0(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_ListPartitionReassignmentsTopics_0(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     if b[p] == 0:
         t = None
@@ -118,5 +122,7 @@ def _e_ListPartitionReassignmentsRequest_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-ListPartitionReassignmentsRequest._DECODERS = {0: _d_ListPartitionReassignmentsRequest_0}
+_d_s_ListPartitionReassignmentsRequest_0 = _whole(_s_ListPartitionReassignmentsRequest_0)
+ListPartitionReassignmentsRequest._STEPS = {0: _s_ListPartitionReassignmentsRequest_0}
+ListPartitionReassignmentsRequest._DECODERS = {0: _d_s_ListPartitionReassignmentsRequest_0}
 ListPartitionReassignmentsRequest._ENCODERS = {0: _e_ListPartitionReassignmentsRequest_0}

@@ -183,5 +183,35 @@ def _e_ListPartitionReassignmentsResponse_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_OngoingTopicReassignment_0(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_OngoingPartitionReassignment_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_ListPartitionReassignmentsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms, o.error_code))
+    _wcnstr(w, o.error_message)
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OngoingTopicReassignment_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 ListPartitionReassignmentsResponse._DECODERS = {0: _d_ListPartitionReassignmentsResponse_0}
 ListPartitionReassignmentsResponse._ENCODERS = {0: _e_ListPartitionReassignmentsResponse_0}
+ListPartitionReassignmentsResponse._ENCODE_STEPS = {0: _t_ListPartitionReassignmentsResponse_0}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -44,23 +44,28 @@ class ListTransactionsRequest(Message):
 
 
 
-def _d_ListTransactionsRequest_0(b, p):
+def _s_ListTransactionsRequest_0(b, p):
     o = _new(ListTransactionsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 1)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.state_filters = l
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 8)
+    y = p + 16384
     l = list((_ARR['q'][n] if n < 64 else _struct.Struct('>%dq' % n)).unpack_from(b, p))
     p += 8 * n
     o.producer_id_filters = l
@@ -86,23 +91,28 @@ def _e_ListTransactionsRequest_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_ListTransactionsRequest_1(b, p):
+def _s_ListTransactionsRequest_1(b, p):
     o = _new(ListTransactionsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 1)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.state_filters = l
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 8)
+    y = p + 16384
     l = list((_ARR['q'][n] if n < 64 else _struct.Struct('>%dq' % n)).unpack_from(b, p))
     p += 8 * n
     o.producer_id_filters = l
@@ -130,23 +140,28 @@ def _e_ListTransactionsRequest_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_ListTransactionsRequest_2(b, p):
+def _s_ListTransactionsRequest_2(b, p):
     o = _new(ListTransactionsRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 1)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.state_filters = l
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 8)
+    y = p + 16384
     l = list((_ARR['q'][n] if n < 64 else _struct.Struct('>%dq' % n)).unpack_from(b, p))
     p += 8 * n
     o.producer_id_filters = l
@@ -175,5 +190,9 @@ def _e_ListTransactionsRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-ListTransactionsRequest._DECODERS = {0: _d_ListTransactionsRequest_0, 1: _d_ListTransactionsRequest_1, 2: _d_ListTransactionsRequest_2}
+_d_s_ListTransactionsRequest_0 = _whole(_s_ListTransactionsRequest_0)
+_d_s_ListTransactionsRequest_1 = _whole(_s_ListTransactionsRequest_1)
+_d_s_ListTransactionsRequest_2 = _whole(_s_ListTransactionsRequest_2)
+ListTransactionsRequest._STEPS = {0: _s_ListTransactionsRequest_0, 1: _s_ListTransactionsRequest_1, 2: _s_ListTransactionsRequest_2}
+ListTransactionsRequest._DECODERS = {0: _d_s_ListTransactionsRequest_0, 1: _d_s_ListTransactionsRequest_1, 2: _d_s_ListTransactionsRequest_2}
 ListTransactionsRequest._ENCODERS = {0: _e_ListTransactionsRequest_0, 1: _e_ListTransactionsRequest_1, 2: _e_ListTransactionsRequest_2}

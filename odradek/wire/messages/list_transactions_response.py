@@ -124,5 +124,24 @@ def _e_ListTransactionsResponse_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_ListTransactionsResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms, o.error_code))
+    x = o.unknown_state_filters
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _wcstr(w, e)
+    x = o.transaction_states
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TransactionState_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 ListTransactionsResponse._DECODERS = {0: _d_ListTransactionsResponse_0, 1: _d_ListTransactionsResponse_0, 2: _d_ListTransactionsResponse_0}
 ListTransactionsResponse._ENCODERS = {0: _e_ListTransactionsResponse_0, 1: _e_ListTransactionsResponse_0, 2: _e_ListTransactionsResponse_0}
+ListTransactionsResponse._ENCODE_STEPS = {0: _t_ListTransactionsResponse_0, 1: _t_ListTransactionsResponse_0, 2: _t_ListTransactionsResponse_0}

@@ -205,6 +205,45 @@ def _e_MetadataResponse_0(o, w):
             _e_MetadataResponseTopic_0(e, w)
 
 
+def _u_MetadataResponseTopic_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponsePartition_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_MetadataResponse_0(o, w):
+    c = 0
+    x = o.brokers
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponseBroker_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_0:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_MetadataResponseBroker_1(b, p):
     o = _new(MetadataResponseBroker)
     o.node_id, = _S0.unpack_from(b, p)
@@ -294,6 +333,47 @@ def _e_MetadataResponse_1(o, w):
             _e_MetadataResponseTopic_1(e, w)
 
 
+def _u_MetadataResponseTopic_1(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wstr(w, o.name)
+    w.append(_S3.pack(o.is_internal))
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponsePartition_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_MetadataResponse_1(o, w):
+    c = 0
+    x = o.brokers
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponseBroker_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_1:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_MetadataResponse_2(b, p):
     o = _new(MetadataResponse)
     o.throttle_time_ms = 0
@@ -334,6 +414,33 @@ def _e_MetadataResponse_2(o, w):
             w.append(e.data)
         else:
             _e_MetadataResponseTopic_1(e, w)
+
+
+def _t_MetadataResponse_2(o, w):
+    c = 0
+    x = o.brokers
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponseBroker_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_1:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_MetadataResponse_3(b, p):
@@ -378,6 +485,34 @@ def _e_MetadataResponse_3(o, w):
             w.append(e.data)
         else:
             _e_MetadataResponseTopic_1(e, w)
+
+
+def _t_MetadataResponse_3(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponseBroker_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_1:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_MetadataResponsePartition_1(b, p):
@@ -487,6 +622,49 @@ def _e_MetadataResponse_4(o, w):
             _e_MetadataResponseTopic_2(e, w)
 
 
+def _u_MetadataResponseTopic_2(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wstr(w, o.name)
+    w.append(_S3.pack(o.is_internal))
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponsePartition_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_MetadataResponse_4(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponseBroker_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_2:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_MetadataResponsePartition_2(b, p):
     o = _new(MetadataResponsePartition)
     o.error_code, o.partition_index, o.leader_id, o.leader_epoch = _S4.unpack_from(b, p)
@@ -593,6 +771,49 @@ def _e_MetadataResponse_5(o, w):
             _e_MetadataResponseTopic_3(e, w)
 
 
+def _u_MetadataResponseTopic_3(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wstr(w, o.name)
+    w.append(_S3.pack(o.is_internal))
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponsePartition_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_MetadataResponse_5(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponseBroker_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_3:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_3(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_MetadataResponseTopic_4(b, p):
     o = _new(MetadataResponseTopic)
     o.error_code, = _S1.unpack_from(b, p)
@@ -667,6 +888,51 @@ def _e_MetadataResponse_6(o, w):
             w.append(e.data)
         else:
             _e_MetadataResponseTopic_4(e, w)
+    w.append(_S0.pack(o.cluster_authorized_operations))
+
+
+def _u_MetadataResponseTopic_4(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wstr(w, o.name)
+    w.append(_S3.pack(o.is_internal))
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponsePartition_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.topic_authorized_operations))
+    return c
+
+
+def _t_MetadataResponse_6(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_I(len(x)))
+    for e in x:
+        _e_MetadataResponseBroker_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_4:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_4(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     w.append(_S0.pack(o.cluster_authorized_operations))
 
 
@@ -847,6 +1113,53 @@ def _e_MetadataResponse_7(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_MetadataResponseTopic_5(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcstr(w, o.name)
+    w.append(_S3.pack(o.is_internal))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MetadataResponsePartition_3(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.topic_authorized_operations))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_MetadataResponse_7(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MetadataResponseBroker_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wcnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_5:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_5(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.cluster_authorized_operations))
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_MetadataResponseTopic_6(b, p):
     o = _new(MetadataResponseTopic)
     o.error_code, = _S1.unpack_from(b, p)
@@ -947,6 +1260,53 @@ def _e_MetadataResponse_8(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_MetadataResponseTopic_6(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcstr(w, o.name)
+    w.append(_S5.pack(o.topic_id, o.is_internal))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MetadataResponsePartition_3(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.topic_authorized_operations))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_MetadataResponse_8(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MetadataResponseBroker_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wcnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_6:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_6(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.cluster_authorized_operations))
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_MetadataResponse_9(b, p):
     o = _new(MetadataResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
@@ -1002,6 +1362,35 @@ def _e_MetadataResponse_9(o, w):
             w.append(e.data)
         else:
             _e_MetadataResponseTopic_6(e, w)
+    _wtag(w, o._unknown_tagged)
+
+
+def _t_MetadataResponse_9(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MetadataResponseBroker_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wcnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_6:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_6(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     _wtag(w, o._unknown_tagged)
 
 
@@ -1103,6 +1492,52 @@ def _e_MetadataResponse_10(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_MetadataResponseTopic_7(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.name)
+    w.append(_S5.pack(o.topic_id, o.is_internal))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MetadataResponsePartition_3(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.topic_authorized_operations))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_MetadataResponse_10(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MetadataResponseBroker_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wcnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_7:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_7(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_MetadataResponse_11(b, p):
     o = _new(MetadataResponse)
     o.throttle_time_ms, = _S0.unpack_from(b, p)
@@ -1163,6 +1598,37 @@ def _e_MetadataResponse_11(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _t_MetadataResponse_11(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.brokers
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_MetadataResponseBroker_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wcnstr(w, o.cluster_id)
+    w.append(_S0.pack(o.controller_id))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        if e.__class__ is _Encoded:
+            if e.encoder is not _e_MetadataResponseTopic_7:
+                raise TypeError('MetadataResponseTopic encoded for another version')
+            w.append(e.data)
+        else:
+            c = yield from _u_MetadataResponseTopic_7(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.error_code))
+    _wtag(w, o._unknown_tagged)
+
+
 MetadataResponse._DECODERS = {0: _d_MetadataResponse_0, 1: _d_MetadataResponse_1, 2: _d_MetadataResponse_2, 3: _d_MetadataResponse_3, 4: _d_MetadataResponse_3, 5: _d_MetadataResponse_4, 6: _d_MetadataResponse_4, 7: _d_MetadataResponse_5, 8: _d_MetadataResponse_6, 9: _d_MetadataResponse_7, 10: _d_MetadataResponse_8, 11: _d_MetadataResponse_9, 12: _d_MetadataResponse_10, 13: _d_MetadataResponse_11}
 MetadataResponse._ENCODERS = {0: _e_MetadataResponse_0, 1: _e_MetadataResponse_1, 2: _e_MetadataResponse_2, 3: _e_MetadataResponse_3, 4: _e_MetadataResponse_3, 5: _e_MetadataResponse_4, 6: _e_MetadataResponse_4, 7: _e_MetadataResponse_5, 8: _e_MetadataResponse_6, 9: _e_MetadataResponse_7, 10: _e_MetadataResponse_8, 11: _e_MetadataResponse_9, 12: _e_MetadataResponse_10, 13: _e_MetadataResponse_11}
+MetadataResponse._ENCODE_STEPS = {0: _t_MetadataResponse_0, 1: _t_MetadataResponse_1, 2: _t_MetadataResponse_2, 3: _t_MetadataResponse_3, 4: _t_MetadataResponse_3, 5: _t_MetadataResponse_4, 6: _t_MetadataResponse_4, 7: _t_MetadataResponse_5, 8: _t_MetadataResponse_6, 9: _t_MetadataResponse_7, 10: _t_MetadataResponse_8, 11: _t_MetadataResponse_9, 12: _t_MetadataResponse_10, 13: _t_MetadataResponse_11}
 MetadataResponseTopic._ENCODERS = {0: _e_MetadataResponseTopic_0, 1: _e_MetadataResponseTopic_1, 2: _e_MetadataResponseTopic_1, 3: _e_MetadataResponseTopic_1, 4: _e_MetadataResponseTopic_1, 5: _e_MetadataResponseTopic_2, 6: _e_MetadataResponseTopic_2, 7: _e_MetadataResponseTopic_3, 8: _e_MetadataResponseTopic_4, 9: _e_MetadataResponseTopic_5, 10: _e_MetadataResponseTopic_6, 11: _e_MetadataResponseTopic_6, 12: _e_MetadataResponseTopic_7, 13: _e_MetadataResponseTopic_7}

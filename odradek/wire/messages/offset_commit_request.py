@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -83,7 +83,7 @@ def _d_OffsetCommitRequestPartition_0(b, p):
     return o, p
 
 
-def _d_OffsetCommitRequestTopic_0(b, p):
+def _n_OffsetCommitRequestTopic_0(b, p, y):
     o = _new(OffsetCommitRequestTopic)
     o.name, p = _rstr(b, p)
     o.topic_id = ZERO_UUID
@@ -92,12 +92,15 @@ def _d_OffsetCommitRequestTopic_0(b, p):
     for _ in range(n):
         e, p = _d_OffsetCommitRequestPartition_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetCommitRequest_0(b, p):
+def _s_OffsetCommitRequest_0(b, p):
     o = _new(OffsetCommitRequest)
     o.group_id, p = _rstr(b, p)
     o.generation_id_or_member_epoch, = _S0.unpack_from(b, p)
@@ -107,10 +110,14 @@ def _d_OffsetCommitRequest_0(b, p):
     o.retention_time_ms, = _S1.unpack_from(b, p)
     p += 8
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetCommitRequestTopic_0(b, p)
+        e, p, y = yield from _n_OffsetCommitRequestTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -140,7 +147,7 @@ def _e_OffsetCommitRequest_0(o, w):
         _e_OffsetCommitRequestTopic_0(e, w)
 
 
-def _d_OffsetCommitRequest_1(b, p):
+def _s_OffsetCommitRequest_1(b, p):
     o = _new(OffsetCommitRequest)
     o.group_id, p = _rstr(b, p)
     o.generation_id_or_member_epoch, = _S0.unpack_from(b, p)
@@ -149,10 +156,14 @@ def _d_OffsetCommitRequest_1(b, p):
     o.group_instance_id = None
     o.retention_time_ms = -1
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetCommitRequestTopic_0(b, p)
+        e, p, y = yield from _n_OffsetCommitRequestTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -177,7 +188,7 @@ def _d_OffsetCommitRequestPartition_1(b, p):
     return o, p
 
 
-def _d_OffsetCommitRequestTopic_1(b, p):
+def _n_OffsetCommitRequestTopic_1(b, p, y):
     o = _new(OffsetCommitRequestTopic)
     o.name, p = _rstr(b, p)
     o.topic_id = ZERO_UUID
@@ -186,12 +197,15 @@ def _d_OffsetCommitRequestTopic_1(b, p):
     for _ in range(n):
         e, p = _d_OffsetCommitRequestPartition_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetCommitRequest_2(b, p):
+def _s_OffsetCommitRequest_2(b, p):
     o = _new(OffsetCommitRequest)
     o.group_id, p = _rstr(b, p)
     o.generation_id_or_member_epoch, = _S0.unpack_from(b, p)
@@ -200,10 +214,14 @@ def _d_OffsetCommitRequest_2(b, p):
     o.group_instance_id = None
     o.retention_time_ms = -1
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetCommitRequestTopic_1(b, p)
+        e, p, y = yield from _n_OffsetCommitRequestTopic_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -232,7 +250,7 @@ def _e_OffsetCommitRequest_2(o, w):
         _e_OffsetCommitRequestTopic_1(e, w)
 
 
-def _d_OffsetCommitRequest_3(b, p):
+def _s_OffsetCommitRequest_3(b, p):
     o = _new(OffsetCommitRequest)
     o.group_id, p = _rstr(b, p)
     o.generation_id_or_member_epoch, = _S0.unpack_from(b, p)
@@ -241,10 +259,14 @@ def _d_OffsetCommitRequest_3(b, p):
     o.group_instance_id, p = _rnstr(b, p)
     o.retention_time_ms = -1
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetCommitRequestTopic_1(b, p)
+        e, p, y = yield from _n_OffsetCommitRequestTopic_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -275,7 +297,7 @@ def _d_OffsetCommitRequestPartition_2(b, p):
     return o, p
 
 
-def _d_OffsetCommitRequestTopic_2(b, p):
+def _n_OffsetCommitRequestTopic_2(b, p, y):
     o = _new(OffsetCommitRequestTopic)
     o.name, p = _rcstr(b, p)
     o.topic_id = ZERO_UUID
@@ -288,6 +310,9 @@ def _d_OffsetCommitRequestTopic_2(b, p):
     for _ in range(n):
         e, p = _d_OffsetCommitRequestPartition_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -295,10 +320,10 @@ def _d_OffsetCommitRequestTopic_2(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetCommitRequest_4(b, p):
+def _s_OffsetCommitRequest_4(b, p):
     o = _new(OffsetCommitRequest)
     o.group_id, p = _rcstr(b, p)
     o.generation_id_or_member_epoch, = _S0.unpack_from(b, p)
@@ -311,10 +336,14 @@ def _d_OffsetCommitRequest_4(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetCommitRequestTopic_2(b, p)
+        e, p, y = yield from _n_OffsetCommitRequestTopic_2(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     if b[p] == 0:
         t = None
@@ -352,7 +381,7 @@ def _e_OffsetCommitRequest_4(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_OffsetCommitRequestTopic_3(b, p):
+def _n_OffsetCommitRequestTopic_3(b, p, y):
     o = _new(OffsetCommitRequestTopic)
     o.name = ''
     o.topic_id, = _S4.unpack_from(b, p)
@@ -366,6 +395,9 @@ def _d_OffsetCommitRequestTopic_3(b, p):
     for _ in range(n):
         e, p = _d_OffsetCommitRequestPartition_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -373,10 +405,10 @@ def _d_OffsetCommitRequestTopic_3(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetCommitRequest_5(b, p):
+def _s_OffsetCommitRequest_5(b, p):
     o = _new(OffsetCommitRequest)
     o.group_id, p = _rcstr(b, p)
     o.generation_id_or_member_epoch, = _S0.unpack_from(b, p)
@@ -389,10 +421,14 @@ def _d_OffsetCommitRequest_5(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 18)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetCommitRequestTopic_3(b, p)
+        e, p, y = yield from _n_OffsetCommitRequestTopic_3(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     if b[p] == 0:
         t = None
@@ -424,5 +460,12 @@ def _e_OffsetCommitRequest_5(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-OffsetCommitRequest._DECODERS = {2: _d_OffsetCommitRequest_0, 3: _d_OffsetCommitRequest_0, 4: _d_OffsetCommitRequest_0, 5: _d_OffsetCommitRequest_1, 6: _d_OffsetCommitRequest_2, 7: _d_OffsetCommitRequest_3, 8: _d_OffsetCommitRequest_4, 9: _d_OffsetCommitRequest_4, 10: _d_OffsetCommitRequest_5}
+_d_s_OffsetCommitRequest_0 = _whole(_s_OffsetCommitRequest_0)
+_d_s_OffsetCommitRequest_1 = _whole(_s_OffsetCommitRequest_1)
+_d_s_OffsetCommitRequest_2 = _whole(_s_OffsetCommitRequest_2)
+_d_s_OffsetCommitRequest_3 = _whole(_s_OffsetCommitRequest_3)
+_d_s_OffsetCommitRequest_4 = _whole(_s_OffsetCommitRequest_4)
+_d_s_OffsetCommitRequest_5 = _whole(_s_OffsetCommitRequest_5)
+OffsetCommitRequest._STEPS = {2: _s_OffsetCommitRequest_0, 3: _s_OffsetCommitRequest_0, 4: _s_OffsetCommitRequest_0, 5: _s_OffsetCommitRequest_1, 6: _s_OffsetCommitRequest_2, 7: _s_OffsetCommitRequest_3, 8: _s_OffsetCommitRequest_4, 9: _s_OffsetCommitRequest_4, 10: _s_OffsetCommitRequest_5}
+OffsetCommitRequest._DECODERS = {2: _d_s_OffsetCommitRequest_0, 3: _d_s_OffsetCommitRequest_0, 4: _d_s_OffsetCommitRequest_0, 5: _d_s_OffsetCommitRequest_1, 6: _d_s_OffsetCommitRequest_2, 7: _d_s_OffsetCommitRequest_3, 8: _d_s_OffsetCommitRequest_4, 9: _d_s_OffsetCommitRequest_4, 10: _d_s_OffsetCommitRequest_5}
 OffsetCommitRequest._ENCODERS = {2: _e_OffsetCommitRequest_0, 3: _e_OffsetCommitRequest_0, 4: _e_OffsetCommitRequest_0, 5: _e_OffsetCommitRequest_1, 6: _e_OffsetCommitRequest_2, 7: _e_OffsetCommitRequest_3, 8: _e_OffsetCommitRequest_4, 9: _e_OffsetCommitRequest_4, 10: _e_OffsetCommitRequest_5}

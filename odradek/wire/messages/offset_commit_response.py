@@ -119,6 +119,31 @@ def _e_OffsetCommitResponse_0(o, w):
         _e_OffsetCommitResponseTopic_0(e, w)
 
 
+def _u_OffsetCommitResponseTopic_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_OffsetCommitResponsePartition_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_OffsetCommitResponse_0(o, w):
+    c = 0
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_OffsetCommitResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_OffsetCommitResponse_1(b, p):
     o = _new(OffsetCommitResponse)
     o.throttle_time_ms, = _S1.unpack_from(b, p)
@@ -139,6 +164,19 @@ def _e_OffsetCommitResponse_1(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_OffsetCommitResponseTopic_0(e, w)
+
+
+def _t_OffsetCommitResponse_1(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_OffsetCommitResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
 
 
 def _d_OffsetCommitResponsePartition_1(b, p):
@@ -223,6 +261,34 @@ def _e_OffsetCommitResponse_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_OffsetCommitResponseTopic_1(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_OffsetCommitResponsePartition_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_OffsetCommitResponse_2(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OffsetCommitResponseTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_OffsetCommitResponseTopic_2(b, p):
     o = _new(OffsetCommitResponseTopic)
     o.name = ''
@@ -288,5 +354,34 @@ def _e_OffsetCommitResponse_3(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_OffsetCommitResponseTopic_2(o, w, c):
+    w.append(_S2.pack(o.topic_id))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_OffsetCommitResponsePartition_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_OffsetCommitResponse_3(o, w):
+    c = 0
+    w.append(_S1.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OffsetCommitResponseTopic_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 OffsetCommitResponse._DECODERS = {2: _d_OffsetCommitResponse_0, 3: _d_OffsetCommitResponse_1, 4: _d_OffsetCommitResponse_1, 5: _d_OffsetCommitResponse_1, 6: _d_OffsetCommitResponse_1, 7: _d_OffsetCommitResponse_1, 8: _d_OffsetCommitResponse_2, 9: _d_OffsetCommitResponse_2, 10: _d_OffsetCommitResponse_3}
 OffsetCommitResponse._ENCODERS = {2: _e_OffsetCommitResponse_0, 3: _e_OffsetCommitResponse_1, 4: _e_OffsetCommitResponse_1, 5: _e_OffsetCommitResponse_1, 6: _e_OffsetCommitResponse_1, 7: _e_OffsetCommitResponse_1, 8: _e_OffsetCommitResponse_2, 9: _e_OffsetCommitResponse_2, 10: _e_OffsetCommitResponse_3}
+OffsetCommitResponse._ENCODE_STEPS = {2: _t_OffsetCommitResponse_0, 3: _t_OffsetCommitResponse_1, 4: _t_OffsetCommitResponse_1, 5: _t_OffsetCommitResponse_1, 6: _t_OffsetCommitResponse_1, 7: _t_OffsetCommitResponse_1, 8: _t_OffsetCommitResponse_2, 9: _t_OffsetCommitResponse_2, 10: _t_OffsetCommitResponse_3}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -69,7 +69,7 @@ def _d_OffsetDeleteRequestPartition_0(b, p):
     return o, p
 
 
-def _d_OffsetDeleteRequestTopic_0(b, p):
+def _n_OffsetDeleteRequestTopic_0(b, p, y):
     o = _new(OffsetDeleteRequestTopic)
     o.name, p = _rstr(b, p)
     n, p = _ral(b, p, 4)
@@ -77,19 +77,26 @@ def _d_OffsetDeleteRequestTopic_0(b, p):
     for _ in range(n):
         e, p = _d_OffsetDeleteRequestPartition_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetDeleteRequest_0(b, p):
+def _s_OffsetDeleteRequest_0(b, p):
     o = _new(OffsetDeleteRequest)
     o.group_id, p = _rstr(b, p)
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetDeleteRequestTopic_0(b, p)
+        e, p, y = yield from _n_OffsetDeleteRequestTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -115,5 +122,7 @@ def _e_OffsetDeleteRequest_0(o, w):
         _e_OffsetDeleteRequestTopic_0(e, w)
 
 
-OffsetDeleteRequest._DECODERS = {0: _d_OffsetDeleteRequest_0}
+_d_s_OffsetDeleteRequest_0 = _whole(_s_OffsetDeleteRequest_0)
+OffsetDeleteRequest._STEPS = {0: _s_OffsetDeleteRequest_0}
+OffsetDeleteRequest._DECODERS = {0: _d_s_OffsetDeleteRequest_0}
 OffsetDeleteRequest._ENCODERS = {0: _e_OffsetDeleteRequest_0}

@@ -119,5 +119,32 @@ def _e_OffsetDeleteResponse_0(o, w):
         _e_OffsetDeleteResponseTopic_0(e, w)
 
 
+def _u_OffsetDeleteResponseTopic_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_OffsetDeleteResponsePartition_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_OffsetDeleteResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.error_code, o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_OffsetDeleteResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 OffsetDeleteResponse._DECODERS = {0: _d_OffsetDeleteResponse_0}
 OffsetDeleteResponse._ENCODERS = {0: _e_OffsetDeleteResponse_0}
+OffsetDeleteResponse._ENCODE_STEPS = {0: _t_OffsetDeleteResponse_0}

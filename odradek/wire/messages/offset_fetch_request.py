@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -90,14 +90,18 @@ def _d_OffsetFetchRequestTopic_0(b, p):
     return o, p
 
 
-def _d_OffsetFetchRequest_0(b, p):
+def _s_OffsetFetchRequest_0(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id, p = _rstr(b, p)
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _d_OffsetFetchRequestTopic_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o.groups = []
     o.require_stable = False
@@ -120,17 +124,21 @@ def _e_OffsetFetchRequest_0(o, w):
         _e_OffsetFetchRequestTopic_0(e, w)
 
 
-def _d_OffsetFetchRequest_1(b, p):
+def _s_OffsetFetchRequest_1(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id, p = _rstr(b, p)
     n, p = _rnal(b, p, 6)
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_OffsetFetchRequestTopic_0(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     o.groups = []
     o.require_stable = False
@@ -169,7 +177,7 @@ def _d_OffsetFetchRequestTopic_1(b, p):
     return o, p
 
 
-def _d_OffsetFetchRequest_2(b, p):
+def _s_OffsetFetchRequest_2(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id, p = _rcstr(b, p)
     n = b[p] - 1
@@ -180,10 +188,14 @@ def _d_OffsetFetchRequest_2(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_OffsetFetchRequestTopic_1(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     o.groups = []
     o.require_stable = False
@@ -216,7 +228,7 @@ def _e_OffsetFetchRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_OffsetFetchRequest_3(b, p):
+def _s_OffsetFetchRequest_3(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id, p = _rcstr(b, p)
     n = b[p] - 1
@@ -227,10 +239,14 @@ def _d_OffsetFetchRequest_3(b, p):
     if n < 0:
         o.topics = None
     else:
+        y = p + 16384
         l = []
         for _ in range(n):
             e, p = _d_OffsetFetchRequestTopic_1(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     o.groups = []
     o.require_stable, = _S0.unpack_from(b, p)
@@ -278,7 +294,7 @@ def _d_OffsetFetchRequestTopics_0(b, p):
     return o, p
 
 
-def _d_OffsetFetchRequestGroup_0(b, p):
+def _n_OffsetFetchRequestGroup_0(b, p, y):
     o = _new(OffsetFetchRequestGroup)
     o.group_id, p = _rcstr(b, p)
     o.member_id = None
@@ -295,6 +311,9 @@ def _d_OffsetFetchRequestGroup_0(b, p):
         for _ in range(n):
             e, p = _d_OffsetFetchRequestTopics_0(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     if b[p] == 0:
         t = None
@@ -302,10 +321,10 @@ def _d_OffsetFetchRequestGroup_0(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetFetchRequest_4(b, p):
+def _s_OffsetFetchRequest_4(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
@@ -314,10 +333,14 @@ def _d_OffsetFetchRequest_4(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetFetchRequestGroup_0(b, p)
+        e, p, y = yield from _n_OffsetFetchRequestGroup_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.groups = l
     o.require_stable, = _S0.unpack_from(b, p)
     p += 1
@@ -359,7 +382,7 @@ def _e_OffsetFetchRequest_4(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-def _d_OffsetFetchRequestGroup_1(b, p):
+def _n_OffsetFetchRequestGroup_1(b, p, y):
     o = _new(OffsetFetchRequestGroup)
     o.group_id, p = _rcstr(b, p)
     o.member_id, p = _rcnstr(b, p)
@@ -377,6 +400,9 @@ def _d_OffsetFetchRequestGroup_1(b, p):
         for _ in range(n):
             e, p = _d_OffsetFetchRequestTopics_0(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     if b[p] == 0:
         t = None
@@ -384,10 +410,10 @@ def _d_OffsetFetchRequestGroup_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetFetchRequest_5(b, p):
+def _s_OffsetFetchRequest_5(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
@@ -396,10 +422,14 @@ def _d_OffsetFetchRequest_5(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 8)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetFetchRequestGroup_1(b, p)
+        e, p, y = yield from _n_OffsetFetchRequestGroup_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.groups = l
     o.require_stable, = _S0.unpack_from(b, p)
     p += 1
@@ -457,7 +487,7 @@ def _d_OffsetFetchRequestTopics_1(b, p):
     return o, p
 
 
-def _d_OffsetFetchRequestGroup_2(b, p):
+def _n_OffsetFetchRequestGroup_2(b, p, y):
     o = _new(OffsetFetchRequestGroup)
     o.group_id, p = _rcstr(b, p)
     o.member_id, p = _rcnstr(b, p)
@@ -475,6 +505,9 @@ def _d_OffsetFetchRequestGroup_2(b, p):
         for _ in range(n):
             e, p = _d_OffsetFetchRequestTopics_1(b, p)
             l.append(e)
+            if p >= y:
+                y = p + 16384
+                yield
         o.topics = l
     if b[p] == 0:
         t = None
@@ -482,10 +515,10 @@ def _d_OffsetFetchRequestGroup_2(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetFetchRequest_6(b, p):
+def _s_OffsetFetchRequest_6(b, p):
     o = _new(OffsetFetchRequest)
     o.group_id = ''
     o.topics = []
@@ -494,10 +527,14 @@ def _d_OffsetFetchRequest_6(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 8)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetFetchRequestGroup_2(b, p)
+        e, p, y = yield from _n_OffsetFetchRequestGroup_2(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.groups = l
     o.require_stable, = _S0.unpack_from(b, p)
     p += 1
@@ -541,5 +578,13 @@ def _e_OffsetFetchRequest_6(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-OffsetFetchRequest._DECODERS = {1: _d_OffsetFetchRequest_0, 2: _d_OffsetFetchRequest_1, 3: _d_OffsetFetchRequest_1, 4: _d_OffsetFetchRequest_1, 5: _d_OffsetFetchRequest_1, 6: _d_OffsetFetchRequest_2, 7: _d_OffsetFetchRequest_3, 8: _d_OffsetFetchRequest_4, 9: _d_OffsetFetchRequest_5, 10: _d_OffsetFetchRequest_6}
+_d_s_OffsetFetchRequest_0 = _whole(_s_OffsetFetchRequest_0)
+_d_s_OffsetFetchRequest_1 = _whole(_s_OffsetFetchRequest_1)
+_d_s_OffsetFetchRequest_2 = _whole(_s_OffsetFetchRequest_2)
+_d_s_OffsetFetchRequest_3 = _whole(_s_OffsetFetchRequest_3)
+_d_s_OffsetFetchRequest_4 = _whole(_s_OffsetFetchRequest_4)
+_d_s_OffsetFetchRequest_5 = _whole(_s_OffsetFetchRequest_5)
+_d_s_OffsetFetchRequest_6 = _whole(_s_OffsetFetchRequest_6)
+OffsetFetchRequest._STEPS = {1: _s_OffsetFetchRequest_0, 2: _s_OffsetFetchRequest_1, 3: _s_OffsetFetchRequest_1, 4: _s_OffsetFetchRequest_1, 5: _s_OffsetFetchRequest_1, 6: _s_OffsetFetchRequest_2, 7: _s_OffsetFetchRequest_3, 8: _s_OffsetFetchRequest_4, 9: _s_OffsetFetchRequest_5, 10: _s_OffsetFetchRequest_6}
+OffsetFetchRequest._DECODERS = {1: _d_s_OffsetFetchRequest_0, 2: _d_s_OffsetFetchRequest_1, 3: _d_s_OffsetFetchRequest_1, 4: _d_s_OffsetFetchRequest_1, 5: _d_s_OffsetFetchRequest_1, 6: _d_s_OffsetFetchRequest_2, 7: _d_s_OffsetFetchRequest_3, 8: _d_s_OffsetFetchRequest_4, 9: _d_s_OffsetFetchRequest_5, 10: _d_s_OffsetFetchRequest_6}
 OffsetFetchRequest._ENCODERS = {1: _e_OffsetFetchRequest_0, 2: _e_OffsetFetchRequest_1, 3: _e_OffsetFetchRequest_1, 4: _e_OffsetFetchRequest_1, 5: _e_OffsetFetchRequest_1, 6: _e_OffsetFetchRequest_2, 7: _e_OffsetFetchRequest_3, 8: _e_OffsetFetchRequest_4, 9: _e_OffsetFetchRequest_5, 10: _e_OffsetFetchRequest_6}

@@ -167,6 +167,31 @@ def _e_OffsetFetchResponse_0(o, w):
         _e_OffsetFetchResponseTopic_0(e, w)
 
 
+def _u_OffsetFetchResponseTopic_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_OffsetFetchResponsePartition_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_OffsetFetchResponse_0(o, w):
+    c = 0
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_OffsetFetchResponse_1(b, p):
     o = _new(OffsetFetchResponse)
     o.throttle_time_ms = 0
@@ -188,6 +213,19 @@ def _e_OffsetFetchResponse_1(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_OffsetFetchResponseTopic_0(e, w)
+    w.append(_S1.pack(o.error_code))
+
+
+def _t_OffsetFetchResponse_1(o, w):
+    c = 0
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     w.append(_S1.pack(o.error_code))
 
 
@@ -214,6 +252,20 @@ def _e_OffsetFetchResponse_2(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_OffsetFetchResponseTopic_0(e, w)
+    w.append(_S1.pack(o.error_code))
+
+
+def _t_OffsetFetchResponse_2(o, w):
+    c = 0
+    w.append(_S2.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     w.append(_S1.pack(o.error_code))
 
 
@@ -278,6 +330,33 @@ def _e_OffsetFetchResponse_3(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_OffsetFetchResponseTopic_1(e, w)
+    w.append(_S1.pack(o.error_code))
+
+
+def _u_OffsetFetchResponseTopic_1(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_OffsetFetchResponsePartition_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_OffsetFetchResponse_3(o, w):
+    c = 0
+    w.append(_S2.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     w.append(_S1.pack(o.error_code))
 
 
@@ -367,6 +446,35 @@ def _e_OffsetFetchResponse_4(o, w):
     w.append(_uv(len(x) + 1))
     for e in x:
         _e_OffsetFetchResponseTopic_2(e, w)
+    w.append(_S1.pack(o.error_code))
+    _wtag(w, o._unknown_tagged)
+
+
+def _u_OffsetFetchResponseTopic_2(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_OffsetFetchResponsePartition_2(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_OffsetFetchResponse_4(o, w):
+    c = 0
+    w.append(_S2.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseTopic_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     w.append(_S1.pack(o.error_code))
     _wtag(w, o._unknown_tagged)
 
@@ -494,6 +602,49 @@ def _e_OffsetFetchResponse_5(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_OffsetFetchResponseTopics_0(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_OffsetFetchResponsePartitions_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _u_OffsetFetchResponseGroup_0(o, w, c):
+    _wcstr(w, o.group_id)
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseTopics_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.error_code))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_OffsetFetchResponse_5(o, w):
+    c = 0
+    w.append(_S2.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseGroup_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 def _d_OffsetFetchResponseTopics_1(b, p):
     o = _new(OffsetFetchResponseTopics)
     o.name = ''
@@ -595,5 +746,49 @@ def _e_OffsetFetchResponse_6(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_OffsetFetchResponseTopics_1(o, w, c):
+    w.append(_S4.pack(o.topic_id))
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_OffsetFetchResponsePartitions_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _u_OffsetFetchResponseGroup_1(o, w, c):
+    _wcstr(w, o.group_id)
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseTopics_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.error_code))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_OffsetFetchResponse_6(o, w):
+    c = 0
+    w.append(_S2.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OffsetFetchResponseGroup_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 OffsetFetchResponse._DECODERS = {1: _d_OffsetFetchResponse_0, 2: _d_OffsetFetchResponse_1, 3: _d_OffsetFetchResponse_2, 4: _d_OffsetFetchResponse_2, 5: _d_OffsetFetchResponse_3, 6: _d_OffsetFetchResponse_4, 7: _d_OffsetFetchResponse_4, 8: _d_OffsetFetchResponse_5, 9: _d_OffsetFetchResponse_5, 10: _d_OffsetFetchResponse_6}
 OffsetFetchResponse._ENCODERS = {1: _e_OffsetFetchResponse_0, 2: _e_OffsetFetchResponse_1, 3: _e_OffsetFetchResponse_2, 4: _e_OffsetFetchResponse_2, 5: _e_OffsetFetchResponse_3, 6: _e_OffsetFetchResponse_4, 7: _e_OffsetFetchResponse_4, 8: _e_OffsetFetchResponse_5, 9: _e_OffsetFetchResponse_5, 10: _e_OffsetFetchResponse_6}
+OffsetFetchResponse._ENCODE_STEPS = {1: _t_OffsetFetchResponse_0, 2: _t_OffsetFetchResponse_1, 3: _t_OffsetFetchResponse_2, 4: _t_OffsetFetchResponse_2, 5: _t_OffsetFetchResponse_3, 6: _t_OffsetFetchResponse_4, 7: _t_OffsetFetchResponse_4, 8: _t_OffsetFetchResponse_5, 9: _t_OffsetFetchResponse_5, 10: _t_OffsetFetchResponse_6}

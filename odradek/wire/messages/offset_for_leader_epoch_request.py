@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -72,7 +72,7 @@ def _d_OffsetForLeaderPartition_0(b, p):
     return o, p
 
 
-def _d_OffsetForLeaderTopic_0(b, p):
+def _n_OffsetForLeaderTopic_0(b, p, y):
     o = _new(OffsetForLeaderTopic)
     o.topic, p = _rstr(b, p)
     n, p = _ral(b, p, 12)
@@ -80,19 +80,26 @@ def _d_OffsetForLeaderTopic_0(b, p):
     for _ in range(n):
         e, p = _d_OffsetForLeaderPartition_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetForLeaderEpochRequest_0(b, p):
+def _s_OffsetForLeaderEpochRequest_0(b, p):
     o = _new(OffsetForLeaderEpochRequest)
     o.replica_id = -2
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetForLeaderTopic_0(b, p)
+        e, p, y = yield from _n_OffsetForLeaderTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -117,15 +124,19 @@ def _e_OffsetForLeaderEpochRequest_0(o, w):
         _e_OffsetForLeaderTopic_0(e, w)
 
 
-def _d_OffsetForLeaderEpochRequest_1(b, p):
+def _s_OffsetForLeaderEpochRequest_1(b, p):
     o = _new(OffsetForLeaderEpochRequest)
     o.replica_id, = _S1.unpack_from(b, p)
     p += 4
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetForLeaderTopic_0(b, p)
+        e, p, y = yield from _n_OffsetForLeaderTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -152,7 +163,7 @@ def _d_OffsetForLeaderPartition_1(b, p):
     return o, p
 
 
-def _d_OffsetForLeaderTopic_1(b, p):
+def _n_OffsetForLeaderTopic_1(b, p, y):
     o = _new(OffsetForLeaderTopic)
     o.topic, p = _rcstr(b, p)
     n = b[p] - 1
@@ -164,6 +175,9 @@ def _d_OffsetForLeaderTopic_1(b, p):
     for _ in range(n):
         e, p = _d_OffsetForLeaderPartition_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -171,10 +185,10 @@ def _d_OffsetForLeaderTopic_1(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_OffsetForLeaderEpochRequest_2(b, p):
+def _s_OffsetForLeaderEpochRequest_2(b, p):
     o = _new(OffsetForLeaderEpochRequest)
     o.replica_id, = _S1.unpack_from(b, p)
     p += 4
@@ -183,10 +197,14 @@ def _d_OffsetForLeaderEpochRequest_2(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_OffsetForLeaderTopic_1(b, p)
+        e, p, y = yield from _n_OffsetForLeaderTopic_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     if b[p] == 0:
         t = None
@@ -220,5 +238,9 @@ def _e_OffsetForLeaderEpochRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-OffsetForLeaderEpochRequest._DECODERS = {2: _d_OffsetForLeaderEpochRequest_0, 3: _d_OffsetForLeaderEpochRequest_1, 4: _d_OffsetForLeaderEpochRequest_2}
+_d_s_OffsetForLeaderEpochRequest_0 = _whole(_s_OffsetForLeaderEpochRequest_0)
+_d_s_OffsetForLeaderEpochRequest_1 = _whole(_s_OffsetForLeaderEpochRequest_1)
+_d_s_OffsetForLeaderEpochRequest_2 = _whole(_s_OffsetForLeaderEpochRequest_2)
+OffsetForLeaderEpochRequest._STEPS = {2: _s_OffsetForLeaderEpochRequest_0, 3: _s_OffsetForLeaderEpochRequest_1, 4: _s_OffsetForLeaderEpochRequest_2}
+OffsetForLeaderEpochRequest._DECODERS = {2: _d_s_OffsetForLeaderEpochRequest_0, 3: _d_s_OffsetForLeaderEpochRequest_1, 4: _d_s_OffsetForLeaderEpochRequest_2}
 OffsetForLeaderEpochRequest._ENCODERS = {2: _e_OffsetForLeaderEpochRequest_0, 3: _e_OffsetForLeaderEpochRequest_1, 4: _e_OffsetForLeaderEpochRequest_2}

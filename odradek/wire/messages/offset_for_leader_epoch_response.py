@@ -120,6 +120,32 @@ def _e_OffsetForLeaderEpochResponse_0(o, w):
         _e_OffsetForLeaderTopicResult_0(e, w)
 
 
+def _u_OffsetForLeaderTopicResult_0(o, w, c):
+    _wstr(w, o.topic)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_EpochEndOffset_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_OffsetForLeaderEpochResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_OffsetForLeaderTopicResult_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_EpochEndOffset_1(b, p):
     o = _new(EpochEndOffset)
     o.error_code, o.partition, o.leader_epoch, o.end_offset = _S1.unpack_from(b, p)
@@ -201,5 +227,34 @@ def _e_OffsetForLeaderEpochResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_OffsetForLeaderTopicResult_1(o, w, c):
+    _wcstr(w, o.topic)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_EpochEndOffset_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_OffsetForLeaderEpochResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_OffsetForLeaderTopicResult_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 OffsetForLeaderEpochResponse._DECODERS = {2: _d_OffsetForLeaderEpochResponse_0, 3: _d_OffsetForLeaderEpochResponse_0, 4: _d_OffsetForLeaderEpochResponse_1}
 OffsetForLeaderEpochResponse._ENCODERS = {2: _e_OffsetForLeaderEpochResponse_0, 3: _e_OffsetForLeaderEpochResponse_0, 4: _e_OffsetForLeaderEpochResponse_1}
+OffsetForLeaderEpochResponse._ENCODE_STEPS = {2: _t_OffsetForLeaderEpochResponse_0, 3: _t_OffsetForLeaderEpochResponse_0, 4: _t_OffsetForLeaderEpochResponse_1}

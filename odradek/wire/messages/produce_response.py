@@ -167,6 +167,32 @@ def _e_ProduceResponse_0(o, w):
     w.append(_S1.pack(o.throttle_time_ms))
 
 
+def _u_TopicProduceResponse_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.partition_responses
+    w.append(_I(len(x)))
+    for e in x:
+        _e_PartitionProduceResponse_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_ProduceResponse_0(o, w):
+    c = 0
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_TopicProduceResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.throttle_time_ms))
+
+
 def _d_PartitionProduceResponse_1(b, p):
     o = _new(PartitionProduceResponse)
     o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset = _S2.unpack_from(b, p)
@@ -224,6 +250,32 @@ def _e_ProduceResponse_1(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_TopicProduceResponse_1(e, w)
+    w.append(_S1.pack(o.throttle_time_ms))
+
+
+def _u_TopicProduceResponse_1(o, w, c):
+    _wstr(w, o.name)
+    x = o.partition_responses
+    w.append(_I(len(x)))
+    for e in x:
+        _e_PartitionProduceResponse_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_ProduceResponse_1(o, w):
+    c = 0
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_TopicProduceResponse_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     w.append(_S1.pack(o.throttle_time_ms))
 
 
@@ -308,6 +360,46 @@ def _e_ProduceResponse_2(o, w):
     w.append(_I(len(x)))
     for e in x:
         _e_TopicProduceResponse_2(e, w)
+    w.append(_S1.pack(o.throttle_time_ms))
+
+
+def _u_PartitionProduceResponse_0(o, w, c):
+    w.append(_S2.pack(o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset))
+    x = o.record_errors
+    w.append(_I(len(x)))
+    for e in x:
+        _e_BatchIndexAndErrorMessage_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wnstr(w, o.error_message)
+    return c
+
+
+def _u_TopicProduceResponse_2(o, w, c):
+    _wstr(w, o.name)
+    x = o.partition_responses
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_PartitionProduceResponse_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_ProduceResponse_2(o, w):
+    c = 0
+    x = o.responses
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_TopicProduceResponse_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     w.append(_S1.pack(o.throttle_time_ms))
 
 
@@ -427,6 +519,49 @@ def _e_ProduceResponse_3(o, w):
     w.append(_uv(len(x) + 1))
     for e in x:
         _e_TopicProduceResponse_3(e, w)
+    w.append(_S1.pack(o.throttle_time_ms))
+    _wtag(w, o._unknown_tagged)
+
+
+def _u_PartitionProduceResponse_1(o, w, c):
+    w.append(_S2.pack(o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset))
+    x = o.record_errors
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_BatchIndexAndErrorMessage_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wcnstr(w, o.error_message)
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _u_TopicProduceResponse_3(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partition_responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_PartitionProduceResponse_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_ProduceResponse_3(o, w):
+    c = 0
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_TopicProduceResponse_3(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
     w.append(_S1.pack(o.throttle_time_ms))
     _wtag(w, o._unknown_tagged)
 
@@ -620,6 +755,68 @@ def _e_ProduceResponse_4(o, w):
     _wtag(w, tg)
 
 
+def _u_PartitionProduceResponse_2(o, w, c):
+    w.append(_S2.pack(o.index, o.error_code, o.base_offset, o.log_append_time_ms, o.log_start_offset))
+    x = o.record_errors
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_BatchIndexAndErrorMessage_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wcnstr(w, o.error_message)
+    tg = []
+    x = o.current_leader
+    if x != LeaderIdAndEpoch():
+        tw = []
+        _e_LeaderIdAndEpoch_0(x, tw)
+        tg.append((0, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+    return c
+
+
+def _u_TopicProduceResponse_4(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partition_responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_PartitionProduceResponse_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_ProduceResponse_4(o, w):
+    c = 0
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_TopicProduceResponse_4(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.throttle_time_ms))
+    tg = []
+    x = o.node_endpoints
+    if x:
+        tw = []
+        x = x
+        tw.append(_uv(len(x) + 1))
+        for e in x:
+            _e_NodeEndpoint_0(e, tw)
+        tg.append((0, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+
+
 def _d_TopicProduceResponse_5(b, p):
     o = _new(TopicProduceResponse)
     o.name = ''
@@ -715,5 +912,45 @@ def _e_ProduceResponse_5(o, w):
     _wtag(w, tg)
 
 
+def _u_TopicProduceResponse_5(o, w, c):
+    w.append(_S4.pack(o.topic_id))
+    x = o.partition_responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_PartitionProduceResponse_2(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_ProduceResponse_5(o, w):
+    c = 0
+    x = o.responses
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_TopicProduceResponse_5(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S1.pack(o.throttle_time_ms))
+    tg = []
+    x = o.node_endpoints
+    if x:
+        tw = []
+        x = x
+        tw.append(_uv(len(x) + 1))
+        for e in x:
+            _e_NodeEndpoint_0(e, tw)
+        tg.append((0, b''.join(tw)))
+    if o._unknown_tagged:
+        tg = sorted(tg + o._unknown_tagged, key=_tagkey)
+    _wtag(w, tg)
+
+
 ProduceResponse._DECODERS = {3: _d_ProduceResponse_0, 4: _d_ProduceResponse_0, 5: _d_ProduceResponse_1, 6: _d_ProduceResponse_1, 7: _d_ProduceResponse_1, 8: _d_ProduceResponse_2, 9: _d_ProduceResponse_3, 10: _d_ProduceResponse_4, 11: _d_ProduceResponse_4, 12: _d_ProduceResponse_4, 13: _d_ProduceResponse_5}
 ProduceResponse._ENCODERS = {3: _e_ProduceResponse_0, 4: _e_ProduceResponse_0, 5: _e_ProduceResponse_1, 6: _e_ProduceResponse_1, 7: _e_ProduceResponse_1, 8: _e_ProduceResponse_2, 9: _e_ProduceResponse_3, 10: _e_ProduceResponse_4, 11: _e_ProduceResponse_4, 12: _e_ProduceResponse_4, 13: _e_ProduceResponse_5}
+ProduceResponse._ENCODE_STEPS = {3: _t_ProduceResponse_0, 4: _t_ProduceResponse_0, 5: _t_ProduceResponse_1, 6: _t_ProduceResponse_1, 7: _t_ProduceResponse_1, 8: _t_ProduceResponse_2, 9: _t_ProduceResponse_3, 10: _t_ProduceResponse_4, 11: _t_ProduceResponse_4, 12: _t_ProduceResponse_4, 13: _t_ProduceResponse_5}

@@ -277,5 +277,40 @@ def _e_ShareGroupDescribeResponse_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_DescribedGroup_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.error_message)
+    _wcstr(w, o.group_id)
+    _wcstr(w, o.group_state)
+    w.append(_S2.pack(o.group_epoch, o.assignment_epoch))
+    _wcstr(w, o.assignor_name)
+    x = o.members
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_Member_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.authorized_operations))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_ShareGroupDescribeResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribedGroup_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 ShareGroupDescribeResponse._DECODERS = {1: _d_ShareGroupDescribeResponse_0}
 ShareGroupDescribeResponse._ENCODERS = {1: _e_ShareGroupDescribeResponse_0}
+ShareGroupDescribeResponse._ENCODE_STEPS = {1: _t_ShareGroupDescribeResponse_0}

@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -42,17 +42,21 @@ class StreamsGroupDescribeRequest(Message):
 
 
 
-def _d_StreamsGroupDescribeRequest_0(b, p):
+def _s_StreamsGroupDescribeRequest_0(b, p):
     o = _new(StreamsGroupDescribeRequest)
     n = b[p] - 1
     if 0 <= n < 127:
         p += 1
     else:
         n, p = _rcal(b, p, 1)
+    y = p + 16384
     l = []
     for _ in range(n):
         e, p = _rcstr(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.group_ids = l
     o.include_authorized_operations, = _S0.unpack_from(b, p)
     p += 1
@@ -74,5 +78,7 @@ def _e_StreamsGroupDescribeRequest_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-StreamsGroupDescribeRequest._DECODERS = {0: _d_StreamsGroupDescribeRequest_0}
+_d_s_StreamsGroupDescribeRequest_0 = _whole(_s_StreamsGroupDescribeRequest_0)
+StreamsGroupDescribeRequest._STEPS = {0: _s_StreamsGroupDescribeRequest_0}
+StreamsGroupDescribeRequest._DECODERS = {0: _d_s_StreamsGroupDescribeRequest_0}
 StreamsGroupDescribeRequest._ENCODERS = {0: _e_StreamsGroupDescribeRequest_0}

@@ -644,5 +644,91 @@ def _e_StreamsGroupDescribeResponse_0(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_Member_0(o, w, c):
+    _wcstr(w, o.member_id)
+    w.append(_S0.pack(o.member_epoch))
+    _wcnstr(w, o.instance_id)
+    _wcnstr(w, o.rack_id)
+    _wcstr(w, o.client_id)
+    _wcstr(w, o.client_host)
+    w.append(_S0.pack(o.topology_epoch))
+    _wcstr(w, o.process_id)
+    x = o.user_endpoint
+    if x is None:
+        w.append(b'\xff')
+    else:
+        w.append(b'\x01')
+        _e_Endpoint_0(x, w)
+    x = o.client_tags
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_KeyValue_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    x = o.task_offsets
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TaskOffset_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    x = o.task_end_offsets
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TaskOffset_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _e_Assignment_0(o.assignment, w)
+    _e_Assignment_0(o.target_assignment, w)
+    w.append(_S6.pack(o.is_classic))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _u_DescribedGroup_0(o, w, c):
+    w.append(_S1.pack(o.error_code))
+    _wcnstr(w, o.error_message)
+    _wcstr(w, o.group_id)
+    _wcstr(w, o.group_state)
+    w.append(_S2.pack(o.group_epoch, o.assignment_epoch))
+    x = o.topology
+    if x is None:
+        w.append(b'\xff')
+    else:
+        w.append(b'\x01')
+        _e_Topology_0(x, w)
+    x = o.members
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_Member_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    w.append(_S0.pack(o.authorized_operations))
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_StreamsGroupDescribeResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.groups
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_DescribedGroup_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 StreamsGroupDescribeResponse._DECODERS = {0: _d_StreamsGroupDescribeResponse_0}
 StreamsGroupDescribeResponse._ENCODERS = {0: _e_StreamsGroupDescribeResponse_0}
+StreamsGroupDescribeResponse._ENCODE_STEPS = {0: _t_StreamsGroupDescribeResponse_0}

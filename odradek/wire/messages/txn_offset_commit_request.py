@@ -2,7 +2,7 @@
 # flake8: noqa
 import struct as _struct
 
-from ..base import DEFAULT, Message
+from ..base import DEFAULT, Message, whole as _whole
 from ..exceptions import TruncatedError as _Trunc
 from ..primitives import (
     ZERO_UUID, I_PACK as _I, uvarint_bytes as _uv, read_tagged_raw as _rtag, write_tagged as _wtag,
@@ -83,7 +83,7 @@ def _d_TxnOffsetCommitRequestPartition_0(b, p):
     return o, p
 
 
-def _d_TxnOffsetCommitRequestTopic_0(b, p):
+def _n_TxnOffsetCommitRequestTopic_0(b, p, y):
     o = _new(TxnOffsetCommitRequestTopic)
     o.name, p = _rstr(b, p)
     n, p = _ral(b, p, 14)
@@ -91,12 +91,15 @@ def _d_TxnOffsetCommitRequestTopic_0(b, p):
     for _ in range(n):
         e, p = _d_TxnOffsetCommitRequestPartition_0(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_TxnOffsetCommitRequest_0(b, p):
+def _s_TxnOffsetCommitRequest_0(b, p):
     o = _new(TxnOffsetCommitRequest)
     o.transactional_id, p = _rstr(b, p)
     o.group_id, p = _rstr(b, p)
@@ -106,10 +109,14 @@ def _d_TxnOffsetCommitRequest_0(b, p):
     o.member_id = ''
     o.group_instance_id = None
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_TxnOffsetCommitRequestTopic_0(b, p)
+        e, p, y = yield from _n_TxnOffsetCommitRequestTopic_0(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -147,7 +154,7 @@ def _d_TxnOffsetCommitRequestPartition_1(b, p):
     return o, p
 
 
-def _d_TxnOffsetCommitRequestTopic_1(b, p):
+def _n_TxnOffsetCommitRequestTopic_1(b, p, y):
     o = _new(TxnOffsetCommitRequestTopic)
     o.name, p = _rstr(b, p)
     n, p = _ral(b, p, 18)
@@ -155,12 +162,15 @@ def _d_TxnOffsetCommitRequestTopic_1(b, p):
     for _ in range(n):
         e, p = _d_TxnOffsetCommitRequestPartition_1(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     o._unknown_tagged = None
-    return o, p
+    return o, p, y
 
 
-def _d_TxnOffsetCommitRequest_1(b, p):
+def _s_TxnOffsetCommitRequest_1(b, p):
     o = _new(TxnOffsetCommitRequest)
     o.transactional_id, p = _rstr(b, p)
     o.group_id, p = _rstr(b, p)
@@ -170,10 +180,14 @@ def _d_TxnOffsetCommitRequest_1(b, p):
     o.member_id = ''
     o.group_instance_id = None
     n, p = _ral(b, p, 6)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_TxnOffsetCommitRequestTopic_1(b, p)
+        e, p, y = yield from _n_TxnOffsetCommitRequestTopic_1(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     o._unknown_tagged = None
     return o, p
@@ -216,7 +230,7 @@ def _d_TxnOffsetCommitRequestPartition_2(b, p):
     return o, p
 
 
-def _d_TxnOffsetCommitRequestTopic_2(b, p):
+def _n_TxnOffsetCommitRequestTopic_2(b, p, y):
     o = _new(TxnOffsetCommitRequestTopic)
     o.name, p = _rcstr(b, p)
     n = b[p] - 1
@@ -228,6 +242,9 @@ def _d_TxnOffsetCommitRequestTopic_2(b, p):
     for _ in range(n):
         e, p = _d_TxnOffsetCommitRequestPartition_2(b, p)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.partitions = l
     if b[p] == 0:
         t = None
@@ -235,10 +252,10 @@ def _d_TxnOffsetCommitRequestTopic_2(b, p):
     else:
         t, p = _rtag(b, p)
     o._unknown_tagged = None if t is None else [(tag, bytes(raw)) for tag, raw in t]
-    return o, p
+    return o, p, y
 
 
-def _d_TxnOffsetCommitRequest_2(b, p):
+def _s_TxnOffsetCommitRequest_2(b, p):
     o = _new(TxnOffsetCommitRequest)
     o.transactional_id, p = _rcstr(b, p)
     o.group_id, p = _rcstr(b, p)
@@ -251,10 +268,14 @@ def _d_TxnOffsetCommitRequest_2(b, p):
         p += 1
     else:
         n, p = _rcal(b, p, 3)
+    y = p + 16384
     l = []
     for _ in range(n):
-        e, p = _d_TxnOffsetCommitRequestTopic_2(b, p)
+        e, p, y = yield from _n_TxnOffsetCommitRequestTopic_2(b, p, y)
         l.append(e)
+        if p >= y:
+            y = p + 16384
+            yield
     o.topics = l
     if b[p] == 0:
         t = None
@@ -293,5 +314,9 @@ def _e_TxnOffsetCommitRequest_2(o, w):
     _wtag(w, o._unknown_tagged)
 
 
-TxnOffsetCommitRequest._DECODERS = {0: _d_TxnOffsetCommitRequest_0, 1: _d_TxnOffsetCommitRequest_0, 2: _d_TxnOffsetCommitRequest_1, 3: _d_TxnOffsetCommitRequest_2, 4: _d_TxnOffsetCommitRequest_2, 5: _d_TxnOffsetCommitRequest_2}
+_d_s_TxnOffsetCommitRequest_0 = _whole(_s_TxnOffsetCommitRequest_0)
+_d_s_TxnOffsetCommitRequest_1 = _whole(_s_TxnOffsetCommitRequest_1)
+_d_s_TxnOffsetCommitRequest_2 = _whole(_s_TxnOffsetCommitRequest_2)
+TxnOffsetCommitRequest._STEPS = {0: _s_TxnOffsetCommitRequest_0, 1: _s_TxnOffsetCommitRequest_0, 2: _s_TxnOffsetCommitRequest_1, 3: _s_TxnOffsetCommitRequest_2, 4: _s_TxnOffsetCommitRequest_2, 5: _s_TxnOffsetCommitRequest_2}
+TxnOffsetCommitRequest._DECODERS = {0: _d_s_TxnOffsetCommitRequest_0, 1: _d_s_TxnOffsetCommitRequest_0, 2: _d_s_TxnOffsetCommitRequest_1, 3: _d_s_TxnOffsetCommitRequest_2, 4: _d_s_TxnOffsetCommitRequest_2, 5: _d_s_TxnOffsetCommitRequest_2}
 TxnOffsetCommitRequest._ENCODERS = {0: _e_TxnOffsetCommitRequest_0, 1: _e_TxnOffsetCommitRequest_0, 2: _e_TxnOffsetCommitRequest_1, 3: _e_TxnOffsetCommitRequest_2, 4: _e_TxnOffsetCommitRequest_2, 5: _e_TxnOffsetCommitRequest_2}

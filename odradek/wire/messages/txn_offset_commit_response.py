@@ -118,6 +118,32 @@ def _e_TxnOffsetCommitResponse_0(o, w):
         _e_TxnOffsetCommitResponseTopic_0(e, w)
 
 
+def _u_TxnOffsetCommitResponseTopic_0(o, w, c):
+    _wstr(w, o.name)
+    x = o.partitions
+    w.append(_I(len(x)))
+    for e in x:
+        _e_TxnOffsetCommitResponsePartition_0(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    return c
+
+
+def _t_TxnOffsetCommitResponse_0(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_I(len(x)))
+    for e in x:
+        c = yield from _u_TxnOffsetCommitResponseTopic_0(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+
+
 def _d_TxnOffsetCommitResponsePartition_1(b, p):
     o = _new(TxnOffsetCommitResponsePartition)
     o.partition_index, o.error_code = _S1.unpack_from(b, p)
@@ -199,5 +225,34 @@ def _e_TxnOffsetCommitResponse_1(o, w):
     _wtag(w, o._unknown_tagged)
 
 
+def _u_TxnOffsetCommitResponseTopic_1(o, w, c):
+    _wcstr(w, o.name)
+    x = o.partitions
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        _e_TxnOffsetCommitResponsePartition_1(e, w)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+    return c
+
+
+def _t_TxnOffsetCommitResponse_1(o, w):
+    c = 0
+    w.append(_S0.pack(o.throttle_time_ms))
+    x = o.topics
+    w.append(_uv(len(x) + 1))
+    for e in x:
+        c = yield from _u_TxnOffsetCommitResponseTopic_1(e, w, c)
+        c += 1
+        if c >= 1000:
+            c = 0
+            yield
+    _wtag(w, o._unknown_tagged)
+
+
 TxnOffsetCommitResponse._DECODERS = {0: _d_TxnOffsetCommitResponse_0, 1: _d_TxnOffsetCommitResponse_0, 2: _d_TxnOffsetCommitResponse_0, 3: _d_TxnOffsetCommitResponse_1, 4: _d_TxnOffsetCommitResponse_1, 5: _d_TxnOffsetCommitResponse_1}
 TxnOffsetCommitResponse._ENCODERS = {0: _e_TxnOffsetCommitResponse_0, 1: _e_TxnOffsetCommitResponse_0, 2: _e_TxnOffsetCommitResponse_0, 3: _e_TxnOffsetCommitResponse_1, 4: _e_TxnOffsetCommitResponse_1, 5: _e_TxnOffsetCommitResponse_1}
+TxnOffsetCommitResponse._ENCODE_STEPS = {0: _t_TxnOffsetCommitResponse_0, 1: _t_TxnOffsetCommitResponse_0, 2: _t_TxnOffsetCommitResponse_0, 3: _t_TxnOffsetCommitResponse_1, 4: _t_TxnOffsetCommitResponse_1, 5: _t_TxnOffsetCommitResponse_1}
