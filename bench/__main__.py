@@ -6,6 +6,7 @@
     python -m bench log [--mb N]                  log engine vs raw file I/O (bench/log_bench.py)
     python -m bench cluster [--reps N] [...]      3-broker clusters, RF=3 acks=all, vs Kafka (bench/cluster_bench.py)
     python -m bench limits [--only ...]           hostile clients' cost: memory, fairness, vs Kafka (bench/limits_bench.py)
+    python -m bench hold [--only ...]             the largest legal request of each API: loop held, pings, vs Kafka (bench/loop_hold_bench.py)
     python -m bench security [--quick] [...]      SASL_SSL (SCRAM-SHA-512) vs PLAINTEXT, vs Kafka (bench/security_bench.py)
 
 `all` writes bench/results/<date>.json (everything), <date>.md (the tables) and
@@ -69,6 +70,9 @@ def main(argv: list[str]) -> int:
     if cmd == "cluster":
         from bench import cluster_bench
         return cluster_bench.main(rest)
+    if cmd == "hold":
+        from bench import loop_hold_bench
+        return loop_hold_bench.main(rest)
     if cmd == "limits":
         from bench import limits_bench
         return limits_bench.main(rest)

@@ -471,13 +471,14 @@ class OdradekBroker(BrokerProc):
     """`python -m odradek serve` from this checkout."""
 
     name = "odradek"
+    module = "odradek"  # what `python -m` runs (bench/loop_meter.py: the same serve on a metered loop)
 
     def start(self, fresh: bool = True) -> float:
         if fresh:
             shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(parents=True, exist_ok=True)
         compile_odradek()
-        cmd = [sys.executable, "-m", "odradek", "serve", "--data-dir", str(self.dir / "data")]
+        cmd = [sys.executable, "-m", self.module, "serve", "--data-dir", str(self.dir / "data")]
         for k, v in {**COMMON, "listeners": ",".join(self.listeners()), **self.extra}.items():
             cmd += ["--override", f"{k}={v}"]
         env = odradek_env()

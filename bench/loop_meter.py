@@ -1,0 +1,62 @@
+"""`odradek serve` on asyncio's event loop with every turn of the loop measured in CPU time of
+the loop's thread (time.thread_time: waits for a CPU on a loaded machine do not count, nor does
+the select between turns): what one piece of work holds the loop for, whatever else runs on the
+machine. A diagnostic for benches (bench/loop_hold_bench.py), not for production:
+
+    ODRADEK_LOOP_METER=FILE python -m bench.loop_meter serve [serve's arguments]
+
+SIGUSR2 writes {"max_ms", "turns", "over_2ms", "over_10ms", "top_ms": [the 5 largest]} of the turns
+since the last SIGUSR2 to FILE (JSON) and starts counting again.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+
+
+class MeteredLoop(asyncio.SelectorEventLoop):
+    def __init__(self) -> None:
+        super().__init__()
+        self._out = os.environ["ODRADEK_LOOP_METER"]
+        self._reset()
+        self.add_signal_handler(signal.SIGUSR2, self._dump)
+
+    def _reset(self) -> None:
+        self.turns, self.over_2, self.over_10, self.top = 0, 0, 0, [0.0] * 5
+
+    def _run_once(self) -> None:
+        t0 = time.thread_time()
+        super()._run_once()  # (asyncio's one turn: select, then every ready callback)
+        ms = (time.thread_time() - t0) * 1000
+        self.turns += 1
+        if ms >= 2:
+            self.over_2 += 1
+            if ms >= 10:
+                self.over_10 += 1
+            if ms > self.top[-1]:
+                self.top = sorted(self.top + [ms], reverse=True)[:5]
+
+    def _dump(self) -> None:
+        tmp = self._out + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump({"max_ms": round(self.top[0], 1), "turns": self.turns, "over_2ms": self.over_2,
+                       "over_10ms": self.over_10, "top_ms": [round(t, 1) for t in self.top]}, f)
+        os.replace(tmp, self._out)
+        self._reset()
+
+
+class MeteredPolicy(asyncio.DefaultEventLoopPolicy):
+    def new_event_loop(self) -> asyncio.AbstractEventLoop:
+        return MeteredLoop()
+
+
+if __name__ == "__main__":
+    os.environ["ODRADEK_NO_UVLOOP"] = "1"
+    asyncio.set_event_loop_policy(MeteredPolicy())
+    from odradek.cli import main
+
+    sys.exit(main(sys.argv[1:]))
