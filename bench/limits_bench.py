@@ -1,7 +1,7 @@
 """What hostile or unlucky clients cost a broker (issue 27), odradek and Apache Kafka 4.3 in the
 same run, one broker at a time:
 
-    python -m bench limits [--brokers odradek,kafka] [--only storm,frames,lazy,create,refuse,group]
+    python -m bench limits [--brokers odradek,kafka] [--only storm,frames,lazy,create,refuse,group,streams]
 
 storm   RSS before, with and after N idle connections (each answered one ApiVersions)
 frames  RSS growth while 30 connections declare 100 MiB requests and send 3 KB of them
@@ -17,6 +17,11 @@ group848  a KIP-848 group of N members (--members, each on a connection of its o
         ConsumerGroupHeartbeat joins sent at once, one more heartbeat each once the assignment
         interval is over (the group's rebalance), then N leaves: the time and broker CPU of each
         phase, ping p50/p99/max
+streams  a KIP-1071 streams group of N members (--members, each on a connection of its own): N
+        StreamsGroupHeartbeat joins sent at once (a one-subtopology topology over a 64-partition
+        topic, the group's streams.initial.rebalance.delay.ms 0, the broker's 1 s assignment
+        interval), one more heartbeat each once the interval is over (the group's rebalance), then
+        N leaves: time and broker CPU of each phase, ping p50/p99/max
 
 The pings come from a process of their own, never delayed by the bench's own work. RSS is read
 from /proc (the JVM's includes its 1 GiB heap as it touches it). Numbers go to stdout as a
@@ -386,8 +391,76 @@ def group848(b, n: int = 10000) -> dict:
             **pinger.finish()}
 
 
+def streams(b, n: int = 10000) -> dict:
+    """N KIP-1071 members join one streams group (StreamsGroupHeartbeat v0, epoch 0, each on a
+    connection of its own, all sent at once), each heartbeats once more after the assignment
+    interval, then each leaves. The group's own initial rebalance delay is 0 (IncrementalAlterConfigs)."""
+    from odradek.wire.messages import streams_group_heartbeat_request as R
+    from odradek.wire.messages.incremental_alter_configs_request import (
+        AlterableConfig,
+        AlterConfigsResource,
+        IncrementalAlterConfigsRequest,
+    )
+
+    gid, topic = "limits-bench-streams", "limits-bench-streams-in"
+    create(b.bootstrap, [topic], 64)
+    find_coordinator(b.bootstrap, gid)
+    admin = Conn(b.bootstrap, timeout=60)
+    admin.call(IncrementalAlterConfigsRequest(resources=[AlterConfigsResource(
+        resource_type=32, resource_name=gid, configs=[
+            AlterableConfig(name="streams.initial.rebalance.delay.ms", config_operation=0, value="0")])]), 1)
+    admin.close()
+    topology = R.Topology(epoch=0, subtopologies=[R.Subtopology(
+        subtopology_id="0", source_topics=[topic], repartition_sink_topics=[], state_changelog_topics=[],
+        repartition_source_topics=[], copartition_groups=[])])
+    members = {f"member-{i:05d}-{os.urandom(4).hex()}": Conn(b.bootstrap, timeout=900) for i in range(n)}
+    state: dict = {}  # member id -> (epoch, owned active tasks)
+
+    def phase(request_of) -> tuple[float, float, dict]:
+        cpu0, t0 = b.cpu_s(), time.monotonic()
+        errors: dict = {}
+        pending = {}
+        poll = select.poll()
+        for mid, conn in members.items():
+            conn.send(request_of(mid), 0)
+            pending[conn.sock.fileno()] = mid
+            poll.register(conn.sock.fileno(), select.POLLIN)
+        deadline = time.monotonic() + 900
+        while pending and time.monotonic() < deadline:
+            for fd, _ in poll.poll(1000):
+                poll.unregister(fd)
+                mid = pending.pop(fd)
+                r = members[mid].recv(88, 0)
+                errors[r.error_code] = errors.get(r.error_code, 0) + 1
+                if r.error_code == 0:
+                    owned = state.get(mid, (0, []))[1] if r.active_tasks is None else [
+                        R.TaskIds(subtopology_id=t.subtopology_id, partitions=list(t.partitions))
+                        for t in r.active_tasks]
+                    state[mid] = (r.member_epoch, owned)
+        return round(time.monotonic() - t0, 2), round(b.cpu_s() - cpu0, 2), errors
+
+    pinger = Pinger(b.bootstrap)
+    pinger.start()
+    join_s, join_cpu, join_err = phase(lambda mid: R.StreamsGroupHeartbeatRequest(
+        group_id=gid, member_id=mid, member_epoch=0, endpoint_information_epoch=0, rebalance_timeout_ms=60000,
+        topology=topology, active_tasks=[], standby_tasks=[], warmup_tasks=[], process_id=mid, client_tags=[]))
+    time.sleep(1.1)  # the broker's group.streams.assignment.interval.ms (1000) is over
+    hb_s, hb_cpu, hb_err = phase(lambda mid: R.StreamsGroupHeartbeatRequest(
+        group_id=gid, member_id=mid, member_epoch=state[mid][0], endpoint_information_epoch=0,
+        active_tasks=state[mid][1], standby_tasks=[], warmup_tasks=[]))
+    leave_s, leave_cpu, leave_err = phase(lambda mid: R.StreamsGroupHeartbeatRequest(
+        group_id=gid, member_id=mid, member_epoch=-1, endpoint_information_epoch=0))
+    for conn in members.values():
+        conn.close()
+    return {"members": n, "join_s": join_s, "join_cpu_s": join_cpu, "heartbeat_s": hb_s, "heartbeat_cpu_s": hb_cpu,
+            "leave_s": leave_s, "leave_cpu_s": leave_cpu,
+            "errors": {k: join_err.get(k, 0) + hb_err.get(k, 0) + leave_err.get(k, 0)
+                       for k in {*join_err, *hb_err, *leave_err} if k},
+            **pinger.finish()}
+
+
 SCENARIOS = {"storm": storm, "frames": frames, "lazy": lazy, "create": create_fairness, "refuse": refusals,
-             "group": group, "group848": group848}
+             "group": group, "group848": group848, "streams": streams}
 
 
 def table(name: str, rows: list[dict]) -> str:
@@ -402,7 +475,8 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--brokers", default="odradek,kafka")
     ap.add_argument("--only", default=",".join(SCENARIOS))
     ap.add_argument("--storm", type=int, default=2000, help="connections of the storm scenario")
-    ap.add_argument("--members", type=int, default=10000, help="members of the group and group848 scenarios")
+    ap.add_argument("--members", type=int, default=10000,
+                    help="members of the group, group848 and streams scenarios")
     ap.add_argument("--refusals", type=int, default=10, help="refused CreateTopics of the refuse scenario")
     ap.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON to FILE")
     ap.add_argument("--loop-blocks", type=float, default=None, metavar="MS",
@@ -428,7 +502,7 @@ def main(argv: list[str]) -> int:
                     with blocks:
                         if name == "storm":
                             got = fn(b, args.storm)
-                        elif name in ("group", "group848"):
+                        elif name in ("group", "group848", "streams"):
                             got = fn(b, args.members)
                         elif name == "refuse":
                             got = fn(b, args.refusals)
