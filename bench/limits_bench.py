@@ -337,6 +337,32 @@ def group(b, n: int = 10000) -> dict:
             "rss_after_mb": after // 1024, "after_vs_before": round(after / before, 2), **pinger.finish()}
 
 
+def _heartbeat_phase(b, members: dict, request_of, version: int, answered) -> tuple[float, float, dict]:
+    """One request from every member (members: member id -> Conn), all sent at once, and their answers
+    as they come (``answered(member id, response)``): (wall s, broker CPU s, {error code: count})."""
+    cpu0, t0 = b.cpu_s(), time.monotonic()
+    errors: dict = {}
+    pending = {}
+    poll = select.poll()
+    api_key = None
+    for mid, conn in members.items():
+        request = request_of(mid)
+        api_key = type(request).API_KEY
+        conn.send(request, version)
+        pending[conn.sock.fileno()] = mid
+        poll.register(conn.sock.fileno(), select.POLLIN)
+    deadline = time.monotonic() + 900
+    while pending and time.monotonic() < deadline:
+        for fd, _ in poll.poll(1000):
+            poll.unregister(fd)
+            mid = pending.pop(fd)
+            r = members[mid].recv(api_key, version)
+            errors[r.error_code] = errors.get(r.error_code, 0) + 1
+            if r.error_code == 0:
+                answered(mid, r)
+    return round(time.monotonic() - t0, 2), round(b.cpu_s() - cpu0, 2), errors
+
+
 def group848(b, n: int = 10000) -> dict:
     """N KIP-848 members join one group (ConsumerGroupHeartbeat v1, epoch 0, each on a connection of
     its own and all sent at once, as N consumers starting together), each heartbeats once more after
@@ -350,28 +376,13 @@ def group848(b, n: int = 10000) -> dict:
     members = {f"member-{i:05d}-{os.urandom(4).hex()}": Conn(b.bootstrap, timeout=900) for i in range(n)}
     state: dict = {}  # member id -> (epoch, owned partitions)
 
+    def answered(mid, r) -> None:
+        owned = state.get(mid, (0, []))[1] if r.assignment is None else [
+            TopicPartitions(topic_id=t.topic_id, partitions=list(t.partitions)) for t in r.assignment.topic_partitions]
+        state[mid] = (r.member_epoch, owned)
+
     def phase(request_of) -> tuple[float, float, dict]:
-        cpu0, t0 = b.cpu_s(), time.monotonic()
-        errors: dict = {}
-        pending = {}
-        poll = select.poll()
-        for mid, conn in members.items():
-            conn.send(request_of(mid), 1)
-            pending[conn.sock.fileno()] = mid
-            poll.register(conn.sock.fileno(), select.POLLIN)
-        deadline = time.monotonic() + 900
-        while pending and time.monotonic() < deadline:
-            for fd, _ in poll.poll(1000):
-                poll.unregister(fd)
-                mid = pending.pop(fd)
-                r = members[mid].recv(68, 1)
-                errors[r.error_code] = errors.get(r.error_code, 0) + 1
-                if r.error_code == 0:
-                    owned = state.get(mid, (0, []))[1] if r.assignment is None else [
-                        TopicPartitions(topic_id=t.topic_id, partitions=list(t.partitions))
-                        for t in r.assignment.topic_partitions]
-                    state[mid] = (r.member_epoch, owned)
-        return round(time.monotonic() - t0, 2), round(b.cpu_s() - cpu0, 2), errors
+        return _heartbeat_phase(b, members, request_of, 1, answered)
 
     pinger = Pinger(b.bootstrap)
     pinger.start()
@@ -416,28 +427,13 @@ def streams(b, n: int = 10000) -> dict:
     members = {f"member-{i:05d}-{os.urandom(4).hex()}": Conn(b.bootstrap, timeout=900) for i in range(n)}
     state: dict = {}  # member id -> (epoch, owned active tasks)
 
+    def answered(mid, r) -> None:
+        owned = state.get(mid, (0, []))[1] if r.active_tasks is None else [
+            R.TaskIds(subtopology_id=t.subtopology_id, partitions=list(t.partitions)) for t in r.active_tasks]
+        state[mid] = (r.member_epoch, owned)
+
     def phase(request_of) -> tuple[float, float, dict]:
-        cpu0, t0 = b.cpu_s(), time.monotonic()
-        errors: dict = {}
-        pending = {}
-        poll = select.poll()
-        for mid, conn in members.items():
-            conn.send(request_of(mid), 0)
-            pending[conn.sock.fileno()] = mid
-            poll.register(conn.sock.fileno(), select.POLLIN)
-        deadline = time.monotonic() + 900
-        while pending and time.monotonic() < deadline:
-            for fd, _ in poll.poll(1000):
-                poll.unregister(fd)
-                mid = pending.pop(fd)
-                r = members[mid].recv(88, 0)
-                errors[r.error_code] = errors.get(r.error_code, 0) + 1
-                if r.error_code == 0:
-                    owned = state.get(mid, (0, []))[1] if r.active_tasks is None else [
-                        R.TaskIds(subtopology_id=t.subtopology_id, partitions=list(t.partitions))
-                        for t in r.active_tasks]
-                    state[mid] = (r.member_epoch, owned)
-        return round(time.monotonic() - t0, 2), round(b.cpu_s() - cpu0, 2), errors
+        return _heartbeat_phase(b, members, request_of, 0, answered)
 
     pinger = Pinger(b.bootstrap)
     pinger.start()
