@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Generator
 
 from odradek.controller.client_quotas import is_ip_literal
 
@@ -44,6 +44,30 @@ class Stepped:
     calls, until it returns the response (None: more to do)."""
 
     step: Callable[[int], object]
+
+
+# the entries (partitions, ids) a handler made in steps (in_steps) answers in one step: ~1-3 ms
+STEP_ENTRIES = 500
+
+
+def in_steps(work: Generator[None, None, object]):
+    """The response of ``work``, a generator that yields after every STEP_ENTRIES entries of a
+    large request and returns the response: the response at once if it never yields (a small
+    request), else a Stepped that goes on from there, the broker serving other clients between
+    steps (issue 27 fairness)."""
+    try:
+        next(work)
+    except StopIteration as done:
+        return done.value
+
+    def step(now_ms: int):
+        try:
+            next(work)
+        except StopIteration as done:
+            return done.value
+        return None
+
+    return Stepped(step)
 
 
 @dataclass

@@ -14,6 +14,7 @@ from odradek.wire.messages.describe_producers_response import (DescribeProducers
 
 from .authorization import allowed
 from .common import topic_name_error
+from .context import STEP_ENTRIES, in_steps
 from .ports import NotLed
 
 API_KEY = 61
@@ -23,11 +24,17 @@ MAX_VERSION = 0
 UNKNOWN_TOPIC_MESSAGE = "This server does not host this topic-partition."
 
 
-def handle(ctx, request) -> DescribeProducersResponse:
-    image = ctx.services.metadata.image
+def handle(ctx, request):
+    """The response, made STEP_ENTRIES partitions a step for a large request (context.in_steps)."""
+    return in_steps(_answer(ctx, request))
+
+
+def _answer(ctx, request):
     topics = []
     authorizing = ctx.services.authorizer is not None
+    n = 0
     for t in request.topics:
+        image = ctx.services.metadata.image  # (as it is now: a step may follow a change)
         bad_name = topic_name_error(t.name)
         if bad_name is not None:
             err = (ErrorCode.INVALID_TOPIC_EXCEPTION, bad_name)
@@ -39,10 +46,15 @@ def handle(ctx, request) -> DescribeProducersResponse:
             err = None
         parts = []
         for p in t.partition_indexes:
+            n += 1
+            if n % STEP_ENTRIES == 0:
+                yield
             if err is not None:
                 parts.append(PartitionResponse(partition_index=p, error_code=err[0], error_message=err[1]))
             else:
-                parts.append(_partition(ctx, image.topics[t.name], t.name, p))
+                topic_image = ctx.services.metadata.image.topics.get(t.name)
+                parts.append(PartitionResponse(partition_index=p, error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+                             if topic_image is None else _partition(ctx, topic_image, t.name, p))
         topics.append(TopicResponse(name=t.name, partitions=parts))
     return DescribeProducersResponse(throttle_time_ms=0, topics=topics)
 

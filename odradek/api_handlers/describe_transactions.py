@@ -11,6 +11,7 @@ from odradek.wire.messages.describe_transactions_response import (
 )
 
 from .authorization import allowed, allowed_names
+from .context import STEP_ENTRIES, in_steps
 from .txn_common import txn_coordinator
 
 API_KEY = 65
@@ -18,11 +19,18 @@ MIN_VERSION = 0
 MAX_VERSION = 0
 
 
-def handle(ctx, req) -> DescribeTransactionsResponse:
+def handle(ctx, req):
+    """The response, made STEP_ENTRIES ids a step for a large request (context.in_steps)."""
+    return in_steps(_answer(ctx, req))
+
+
+def _answer(ctx, req):
     txn = txn_coordinator(ctx)
     out = []
     authorizing = ctx.services.authorizer is not None
-    for tid in req.transactional_ids:
+    for i, tid in enumerate(req.transactional_ids, 1):
+        if i % STEP_ENTRIES == 0:
+            yield
         if authorizing and not allowed(ctx, DESCRIBE, TRANSACTIONAL_ID, tid):
             out.append(TransactionState(error_code=ErrorCode.TRANSACTIONAL_ID_AUTHORIZATION_FAILED, transactional_id=tid))
             continue

@@ -14,6 +14,7 @@ from odradek.wire.messages.list_offsets_response import (
 
 from .authorization import allowed_names
 from .common import mirror_partitions
+from .context import STEP_ENTRIES, in_steps
 from .ports import NotLed
 
 API_KEY = 2
@@ -61,8 +62,14 @@ def _partition(ctx, req, topic: str, p) -> ListOffsetsPartitionResponse:
     return out
 
 
-def handle(ctx, req) -> ListOffsetsResponse:
+def handle(ctx, req):
+    """The response, made STEP_ENTRIES partitions a step for a large request (context.in_steps)."""
+    return in_steps(_answer(ctx, req))
+
+
+def _answer(ctx, req):
     topics = []
+    n = 0
     denied: set = set()
     if ctx.services.authorizer is not None:  # DESCRIBE on each topic (Kafka's partitionSeqByAuthorized)
         names = {t.name for t in req.topics}
@@ -77,6 +84,9 @@ def handle(ctx, req) -> ListOffsetsResponse:
         seen = set()
         parts = []
         for p in t.partitions:
+            n += 1
+            if n % STEP_ENTRIES == 0:
+                yield
             if p.partition_index in seen:
                 parts.append(ListOffsetsPartitionResponse(partition_index=p.partition_index,
                                                           error_code=ErrorCode.INVALID_REQUEST))

@@ -18,6 +18,7 @@ from odradek.wire.errors import ErrorCode
 
 from .authorization import allowed, allowed_names
 from .common import mirror_partitions
+from .context import STEP_ENTRIES, in_steps
 from .ports import NotLed
 
 API_KEY = 23
@@ -25,9 +26,15 @@ MIN_VERSION = 2
 MAX_VERSION = 4
 
 
-def handle(ctx, req) -> OffsetForLeaderEpochResponse:
+def handle(ctx, req):
+    """The response, made STEP_ENTRIES partitions a step for a large request (context.in_steps)."""
+    return in_steps(_answer(ctx, req))
+
+
+def _answer(ctx, req):
     partitions = ctx.services.partitions
     topics = []
+    n = 0
     denied: set = set()
     if ctx.services.authorizer is not None and not allowed(ctx, CLUSTER_ACTION, CLUSTER, CLUSTER_NAME):
         names = {t.topic for t in req.topics}  # a consumer: DESCRIBE on each topic
@@ -35,6 +42,9 @@ def handle(ctx, req) -> OffsetForLeaderEpochResponse:
     for t in req.topics:
         parts = []
         for p in t.partitions:
+            n += 1
+            if n % STEP_ENTRIES == 0:
+                yield
             r = EpochEndOffset(error_code=0, partition=p.partition, leader_epoch=-1, end_offset=-1)
             if denied and t.topic in denied:
                 r.error_code = ErrorCode.TOPIC_AUTHORIZATION_FAILED

@@ -1,0 +1,68 @@
+"""A large request of the read-only per-partition APIs is answered in steps (issue 27 fairness:
+context.in_steps, STEP_ENTRIES partitions or ids a step, the broker serving other clients between
+them); the answer is the one the same partitions get asked a few at a time, and a small request
+is answered at once."""
+from inproc_broker import call, start_broker
+
+from odradek.api_handlers.context import STEP_ENTRIES, Stepped
+from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
+from odradek.wire.messages.describe_producers_request import DescribeProducersRequest
+from odradek.wire.messages.describe_producers_request import TopicRequest as ProducersTopic
+from odradek.wire.messages.describe_transactions_request import DescribeTransactionsRequest
+from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
+from odradek.wire.messages.offset_for_leader_epoch_request import (OffsetForLeaderEpochRequest,
+                                                                   OffsetForLeaderPartition, OffsetForLeaderTopic)
+
+TOPICS = [f"t{i}" for i in range(10)]
+PER_TOPIC = 400  # partitions asked of each topic (under STEP_ENTRIES): 3 exist, the rest do not
+
+
+def _drive(b, resp):
+    """The response and the steps it took (as the connection drives a Stepped)."""
+    steps = 0
+    while isinstance(resp, Stepped):
+        steps += 1
+        done = resp.step(b.clock_ms())
+        if done is not None:
+            resp = done
+    return resp, steps
+
+
+def _requests(topics):
+    return {
+        "list_offsets": (ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(name=t, partitions=[
+            ListOffsetsPartition(partition_index=p, current_leader_epoch=-1, timestamp=-1) for p in range(PER_TOPIC)])
+            for t in topics]), 7, "topics"),
+        "offset_for_leader_epoch": (OffsetForLeaderEpochRequest(replica_id=-1, topics=[OffsetForLeaderTopic(
+            topic=t, partitions=[OffsetForLeaderPartition(partition=p, current_leader_epoch=-1, leader_epoch=0)
+                                 for p in range(PER_TOPIC)]) for t in topics]), 4, "topics"),
+        "describe_producers": (DescribeProducersRequest(topics=[ProducersTopic(
+            name=t, partition_indexes=list(range(PER_TOPIC))) for t in topics]), 0, "topics"),
+        "describe_transactions": (DescribeTransactionsRequest(
+            transactional_ids=[f"{t}-txn-{i}" for t in topics for i in range(PER_TOPIC)]), 0, "transaction_states"),
+    }
+
+
+def test_large_read_requests_are_answered_in_steps_as_small_ones_are(tmp_path):
+    b = start_broker(tmp_path)
+    try:
+        created, _ = _drive(b, call(b, "create_topics", CreateTopicsRequest(topics=[
+            CreatableTopic(name=t, num_partitions=3, replication_factor=1) for t in TOPICS], timeout_ms=1000), 7))
+        assert [t.error_code for t in created.plain(7).topics] == [0] * len(TOPICS)
+        entries = len(TOPICS) * PER_TOPIC
+        for module, (req, version, field) in _requests(TOPICS).items():
+            resp = call(b, module, req, version)
+            assert isinstance(resp, Stepped), module
+            resp, steps = _drive(b, resp)
+            assert steps == entries // STEP_ENTRIES, module  # (the first part came with the call)
+            # the same partitions (ids) asked a topic at a time, each small enough for one piece
+            alone = []
+            for t in TOPICS:
+                small, small_version, _ = _requests([t])[module]
+                got = call(b, module, small, small_version)
+                assert not isinstance(got, Stepped), module
+                alone += getattr(got, field)
+            assert getattr(resp, field) == alone, module
+            assert len(alone) == (entries if module == "describe_transactions" else len(TOPICS))
+    finally:
+        b.close()
