@@ -203,6 +203,15 @@ class ChaosRun:
     def quorum_leader(self) -> int:
         return self.cluster.quorum_leader()
 
+    def every_partition_goes_on(self, what: str) -> None:
+        """Every producer acknowledged again on every partition (a partition whose writes stay stuck
+        shows here, not only when its records expire)."""
+        before = [[p.acks_on(i) for i in range(self.partitions)] for p in self.producers]
+        wait_for(lambda: all(p.acks_on(i) > b[i] for p, b in zip(self.producers, before)
+                             for i in range(self.partitions)), FAULT_WAIT_S, what,
+                 last=lambda: [(p.name, [p.acks_on(i) - b[i] for i in range(self.partitions)], p.errors[:2])
+                               for p, b in zip(self.producers, before)])
+
     # --- the faults
 
     def kill_broker(self, cycle: int) -> str:
@@ -384,9 +393,9 @@ class ChaosRun:
             t0 = time.monotonic()
             what = getattr(self, kind)(cycle)
             self.wait_whole(f"cycle {cycle} ({what}): the full ISR back")
-            acks_go_on(self.producers, f"cycle {cycle} ({what}): acknowledgements after it")
+            self.every_partition_goes_on(f"cycle {cycle} ({what}): acknowledgements on every partition after it")
             self.done[kind] += 1
-            line = (f"chaos seed={self.seed} cycle {cycle}: {what}; whole again after {time.monotonic() - t0:.1f} s;"
+            line = (f"{time.strftime('%H:%M:%S')} chaos seed={self.seed} cycle {cycle}: {what}; whole again after {time.monotonic() - t0:.1f} s;"
                     f" acknowledged {[len(p.acked) for p in self.producers]}")
             print(line, flush=True)
             log.append(line)
