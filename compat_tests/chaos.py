@@ -66,8 +66,8 @@ from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequ
 from replication_load import GroupReader, LoadProducer, acked_by_partition, acks_go_on, check_log
 
 FAULTS = ("kill_broker", "kill_controller", "pause_broker", "partition_leader", "restart_broker", "kill_two_brokers",
-          "kill_all", "kill_leader_chain", "partition_from_brokers", "partition_controller", "kill_storm", "kill_leader_and_controller",
-          "pause_controller")
+          "kill_all", "kill_leader_chain", "partition_from_brokers", "partition_controller", "kill_storm",
+          "kill_leader_and_controller", "pause_controller")
 CYCLES_ENV, SEED_ENV, FAULTS_ENV = "ODRADEK_CHAOS_CYCLES", "ODRADEK_CHAOS_SEED", "ODRADEK_CHAOS_FAULTS"
 FAULT_WAIT_S = 120  # a fence, an election or a catch-up on a loaded 2-core machine
 OFFSETS_TOPIC = "__consumer_offsets"
@@ -264,7 +264,7 @@ class ChaosRun:
         self.cluster.kill9(other)
         survivor = self.live_brokers()[0]
         wait_for(lambda: all(p.leader == survivor for p in partitions_via(self.cluster, survivor, self.topic).values()),
-                 FAULT_WAIT_S, f"cycle {cycle}: broker {survivor} leading every partition after {leader} and {other} died",
+                 FAULT_WAIT_S, f"cycle {cycle}: broker {survivor} leading every partition after {leader} and {other}",
                  last=lambda: partitions_via(self.cluster, survivor, self.topic))
         for victim in (leader, other):
             self.cluster.start(victim)
@@ -395,7 +395,8 @@ class ChaosRun:
             self.wait_whole(f"cycle {cycle} ({what}): the full ISR back")
             self.every_partition_goes_on(f"cycle {cycle} ({what}): acknowledgements on every partition after it")
             self.done[kind] += 1
-            line = (f"{time.strftime('%H:%M:%S')} chaos seed={self.seed} cycle {cycle}: {what}; whole again after {time.monotonic() - t0:.1f} s;"
+            line = (f"{time.strftime('%H:%M:%S')} chaos seed={self.seed} cycle {cycle}: {what}; "
+                    f"whole again after {time.monotonic() - t0:.1f} s;"
                     f" acknowledged {[len(p.acked) for p in self.producers]}")
             print(line, flush=True)
             log.append(line)
@@ -420,7 +421,7 @@ def verify(run: ChaosRun, readers: list, samplers: list[OffsetSampler]) -> int:
     ends = {p: max(acked.get(p, {0: b""})) + 1 for p in range(run.partitions)}
     for sampler in samplers:
         wait_for(lambda: sampler.sample() is None and sampler.samples > 0, 30, "a sample of the committed offsets")
-        assert sampler.regressions == [], f"seed {run.seed}: committed offsets went backwards: {sampler.regressions[:5]}"
+        assert sampler.regressions == [], f"seed {run.seed}: committed offsets back: {sampler.regressions[:5]}"
         assert all(off <= ends[p] for p, off in sampler.high.items()), (sampler.high, ends)
     serves(cluster, f"{topic}-after")
     return checked

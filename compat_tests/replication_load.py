@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
 
-from cluster import Cluster, wait_for
+from cluster import Cluster, run_log, wait_for
 
 RATE_PAUSE_S = 0.01  # between bursts of BURST records: ~200 records/s per producer, a 2-core machine's share
 BURST = 2
@@ -145,7 +145,9 @@ class JavaLoad(LoadProducer):
         return int(n) if head == str(self.PREFIX).encode() and n.isdigit() else None
 
     def start(self) -> JavaLoad:
-        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        # its client's warnings (a produce error it retries) kept with the nodes' logs (ODRADEK_CLUSTER_LOGS)
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, text=True,
+                                     stderr=run_log("java-producer") or subprocess.DEVNULL)
         return super().start()
 
     def _run(self) -> None:
@@ -224,7 +226,7 @@ class JavaGroupReader:
         self.proc = subprocess.Popen(
             apache_kafka.tool_command("verifiable-consumer", "--bootstrap-server", bootstrap, "--topic", topic,
                                       "--group-id", group, "--group-protocol", protocol, "--reset-policy", "earliest"),
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            stdout=subprocess.PIPE, stderr=run_log("java-consumer") or subprocess.DEVNULL, text=True)
         self._thread = threading.Thread(target=self._run, name=f"java-group-{group}", daemon=True)
 
     def start(self) -> JavaGroupReader:
