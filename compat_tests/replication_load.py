@@ -123,7 +123,7 @@ class KafkaPythonLoad(LoadProducer):
 
 class JavaLoad(LoadProducer):
     """Kafka 4.3's kafka-verifiable-producer (Java kafka-clients 4.3, acks=all, idempotent): values "7.N" at
-    ~200 records/s; it reports each acknowledgement and error as a JSON line. The tool sets retries=0
+    ~200 records/s, batches of at most 2 KB; it reports each acknowledgement and error as a JSON line. The tool sets retries=0
     (every failure visible); its --command-config gives the producer the client's default retries back."""
 
     PREFIX = 7
@@ -134,7 +134,9 @@ class JavaLoad(LoadProducer):
         super().__init__("java", topic, partitions)
         fd, self.config = tempfile.mkstemp(prefix="verifiable-producer-", suffix=".properties")
         with os.fdopen(fd, "w") as f:
-            f.write("retries=2147483647\nenable.idempotence=true\ndelivery.timeout.ms=120000\n")
+            # batch.size: the default (sticky) partitioner moves to another partition every ~100 records,
+            # not every ~800, so that every partition sees records within a second
+            f.write("retries=2147483647\nenable.idempotence=true\ndelivery.timeout.ms=120000\nbatch.size=2048\n")
         self.cmd = apache_kafka.tool_command("verifiable-producer", "--bootstrap-server", bootstrap, "--topic", topic,
                                              "--acks", "-1", "--throughput", "200", "--value-prefix", str(self.PREFIX),
                                              "--command-config", self.config)
