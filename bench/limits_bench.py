@@ -12,11 +12,12 @@ create  an ApiVersions ping every 100 ms from another client while one CreateTop
 refuse  the refused CreateTopics of 10,000 topics N times in a row (--refusals N, default 10),
         an ApiVersions ping every 100 ms from another client throughout: ping p50 / p99 / max
 group   a classic group of N members (JoinGroup v3 on N connections, one LeaveGroup for all):
-        RSS before, with the group, after it empties and the connections close; ping max
+        RSS before, with the group (and per member), after it empties and the connections close;
+        ping max; --group-storms K: K such groups one after another (RSS with and after each)
 group848  a KIP-848 group of N members (--members, each on a connection of its own): N
         ConsumerGroupHeartbeat joins sent at once, one more heartbeat each once the assignment
         interval is over (the group's rebalance), then N leaves: the time and broker CPU of each
-        phase, ping p50/p99/max
+        phase, ping p50/p99/max; RSS before, with the group (and per member), after the leaves
 streams  a KIP-1071 streams group of N members (--members, each on a connection of its own): N
         StreamsGroupHeartbeat joins sent at once (a one-subtopology topology over a 64-partition
         topic, the group's streams.initial.rebalance.delay.ms 0, the broker's 1 s assignment
@@ -295,17 +296,13 @@ def find_coordinator(bootstrap: str, gid: str) -> None:
     c.close()
 
 
-def group(b, n: int = 10000) -> dict:
-    """N members join one classic group (JoinGroup v3 on N connections, answered together once
-    the group stabilises), then one LeaveGroup v3 removes them all and the connections close."""
+def _group_storm(b, gid: str, n: int) -> tuple[list[str], int, int]:
+    """N members join (each on a connection of its own) and are answered; -> their ids, the RSS (kB)
+    with the group, the LeaveGroup's error code once one LeaveGroup removed them all and the
+    connections closed."""
     from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
     from odradek.wire.messages.leave_group_request import LeaveGroupRequest, MemberIdentity
 
-    gid = "limits-bench-group"
-    find_coordinator(b.bootstrap, gid)
-    before = settle_rss(b, b.bootstrap)
-    pinger = Pinger(b.bootstrap)
-    pinger.start()
     join = JoinGroupRequest(group_id=gid, session_timeout_ms=120000, rebalance_timeout_ms=120000, member_id="",
                             protocol_type="consumer",
                             protocols=[JoinGroupRequestProtocol(name="range", metadata=b"\0" * 16)])
@@ -331,10 +328,33 @@ def group(b, n: int = 10000) -> dict:
     lc.close()
     for m in conns:
         m.close()
-    after = settle_rss(b, b.bootstrap, 5.0)
-    return {"members": n, "joined": len(members), "leave_error": left.error_code,
-            "rss_before_mb": before // 1024, "rss_with_group_mb": with_group // 1024,
-            "rss_after_mb": after // 1024, "after_vs_before": round(after / before, 2), **pinger.finish()}
+    return members, with_group, left.error_code
+
+
+def group(b, n: int = 10000, storms: int = 1) -> dict:
+    """N members join one classic group (JoinGroup v3 on N connections, answered together once
+    the group stabilises), then one LeaveGroup v3 removes them all and the connections close;
+    `storms` times (--group-storms: whether what the first leaves behind grows with more)."""
+    gid = "limits-bench-group"
+    find_coordinator(b.bootstrap, gid)
+    before = settle_rss(b, b.bootstrap)
+    pinger = Pinger(b.bootstrap)
+    pinger.start()
+    withs, afters, joined, errors = [], [], [], []
+    for _ in range(storms):
+        members, with_group, error = _group_storm(b, gid, n)
+        joined.append(len(members))
+        errors.append(error)
+        withs.append(with_group)
+        afters.append(settle_rss(b, b.bootstrap, 5.0))
+    row = {"members": n, "joined": min(joined), "leave_error": max(errors, key=abs),
+           "rss_before_mb": before // 1024, "rss_with_group_mb": withs[0] // 1024,
+           "kb_per_member": round((withs[0] - before) / n, 1),
+           "rss_after_mb": afters[0] // 1024, "after_vs_before": round(afters[0] / before, 2)}
+    if storms > 1:
+        row["rss_with_group_each_mb"] = "/".join(str(w // 1024) for w in withs)
+        row["rss_after_each_mb"] = "/".join(str(a // 1024) for a in afters)
+    return {**row, **pinger.finish()}
 
 
 def _heartbeat_phase(b, members: dict, request_of, version: int, answered) -> tuple[float, float, dict]:
@@ -373,6 +393,7 @@ def group848(b, n: int = 10000) -> dict:
     gid, topic = "limits-bench-group848", "limits-bench-848"
     create(b.bootstrap, [topic], 64)
     find_coordinator(b.bootstrap, gid)
+    before = settle_rss(b, b.bootstrap)
     members = {f"member-{i:05d}-{os.urandom(4).hex()}": Conn(b.bootstrap, timeout=900) for i in range(n)}
     state: dict = {}  # member id -> (epoch, owned partitions)
 
@@ -389,13 +410,16 @@ def group848(b, n: int = 10000) -> dict:
     join_s, join_cpu, join_err = phase(lambda mid: Hb(
         group_id=gid, member_id=mid, member_epoch=0, rebalance_timeout_ms=60000, subscribed_topic_names=[topic],
         topic_partitions=[]))
+    with_group = b.rss_kb()
     time.sleep(1.1)  # Kafka's group.consumer.assignment.interval.ms (1000) is over
     hb_s, hb_cpu, hb_err = phase(lambda mid: Hb(group_id=gid, member_id=mid, member_epoch=state[mid][0],
                                                 topic_partitions=state[mid][1]))
     leave_s, leave_cpu, leave_err = phase(lambda mid: Hb(group_id=gid, member_id=mid, member_epoch=-1))
     for conn in members.values():
         conn.close()
-    return {"members": n, "join_s": join_s, "join_cpu_s": join_cpu, "rebalance_s": hb_s, "rebalance_cpu_s": hb_cpu,
+    after = settle_rss(b, b.bootstrap, 5.0)
+    return {"members": n, "rss_before_mb": before // 1024, "rss_with_group_mb": with_group // 1024,
+            "kb_per_member": round((with_group - before) / n, 1), "rss_after_mb": after // 1024, "join_s": join_s, "join_cpu_s": join_cpu, "rebalance_s": hb_s, "rebalance_cpu_s": hb_cpu,
             "leave_s": leave_s, "leave_cpu_s": leave_cpu,
             "errors": {k: join_err.get(k, 0) + hb_err.get(k, 0) + leave_err.get(k, 0)
                        for k in {*join_err, *hb_err, *leave_err} if k},
@@ -473,6 +497,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--storm", type=int, default=2000, help="connections of the storm scenario")
     ap.add_argument("--members", type=int, default=10000,
                     help="members of the group, group848 and streams scenarios")
+    ap.add_argument("--group-storms", type=int, default=1, help="the group scenario's storms, one after another")
     ap.add_argument("--refusals", type=int, default=10, help="refused CreateTopics of the refuse scenario")
     ap.add_argument("--json", default=None, metavar="FILE", help="also write the results as JSON to FILE")
     ap.add_argument("--loop-blocks", type=float, default=None, metavar="MS",
@@ -498,7 +523,9 @@ def main(argv: list[str]) -> int:
                     with blocks:
                         if name == "storm":
                             got = fn(b, args.storm)
-                        elif name in ("group", "group848", "streams"):
+                        elif name == "group":
+                            got = fn(b, args.members, args.group_storms)
+                        elif name in ("group848", "streams"):
                             got = fn(b, args.members)
                         elif name == "refuse":
                             got = fn(b, args.refusals)

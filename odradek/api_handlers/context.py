@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .ports import Services
 
 
-@dataclass
+@dataclass(slots=True)
 class RequestContext:
     """Per-request facts, and the broker's services as typed ports (ports.py)."""
 
@@ -70,7 +70,7 @@ def in_steps(work: Generator[None, None, object]):
     return Stepped(step)
 
 
-@dataclass
+@dataclass(slots=True)
 class Delayed:
     """A response that cannot be given yet (acks=all, long-poll Fetch, JoinGroup...).
 

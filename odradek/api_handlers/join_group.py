@@ -19,21 +19,43 @@ MAX_VERSION = 9
 PARK_MARGIN_MS = 5000
 
 
-def park(ctx, slot: Slot, build: Callable[[Any], Any], timeout_ms: int, group_id: str,
-         fallback: Callable[[], Any]):
-    """Answer now if the slot is done, else a Delayed watching ("group", group_id)."""
+class _Parked:
+    """A parked JoinGroup or SyncGroup: its slot and how its answer is made. One small object (no
+    closures, and not the request: a 10,000-member group parks 10,000 joins at once)."""
+
+    __slots__ = ("slot", "version", "build", "fallback", "member_id")
+
+    def __init__(self, slot: Slot, version: int, build: Callable[[int, Any], Any], fallback: Callable[[str], Any],
+                 member_id: str):
+        self.slot = slot
+        self.version = version
+        self.build = build
+        self.fallback = fallback
+        self.member_id = member_id
+
+    def try_complete(self, now_ms: int):
+        r = self.slot.result
+        return None if r is None else self.build(self.version, r)
+
+    def on_expire(self, now_ms: int):
+        r = self.slot.result
+        return self.build(self.version, self.fallback(self.member_id) if r is None else r)
+
+
+def park(ctx, slot: Slot, build: Callable[[int, Any], Any], timeout_ms: int, group_id: str,
+         fallback: Callable[[str], Any], member_id: str = ""):
+    """Answer now (build(version, result)) if the slot is done, else a Delayed watching ("group",
+    group_id); one the coordinator never answers gets build(version, fallback(member_id))."""
     if slot.done:
-        return build(slot.result)
-
-    def try_complete(now_ms: int):
-        return build(slot.result) if slot.done else None
-
-    def on_expire(now_ms: int):
-        return build(slot.result if slot.done else fallback())
-
-    return Delayed(try_complete=try_complete, on_expire=on_expire,
+        return build(ctx.api_version, slot.result)
+    parked = _Parked(slot, ctx.api_version, build, fallback, member_id)
+    return Delayed(try_complete=parked.try_complete, on_expire=parked.on_expire,
                    deadline_ms=ctx.now_ms + max(timeout_ms, 0) + PARK_MARGIN_MS,
                    watch=[("group", group_id)])
+
+
+def _rebalancing(member_id: str) -> JoinResult:
+    return JoinResult(error=ErrorCode.REBALANCE_IN_PROGRESS, member_id=member_id)
 
 
 def build_response(v: int, r: JoinResult) -> JoinGroupResponse:
@@ -74,8 +96,8 @@ def handle(ctx, request):
         api_version=v,
     )
     initial_delay = coord.initial_rebalance_delay_ms
-    return park(ctx, slot, lambda r: build_response(v, r), rebalance_timeout + initial_delay, request.group_id,
-                lambda: JoinResult(error=ErrorCode.REBALANCE_IN_PROGRESS, member_id=request.member_id))
+    return park(ctx, slot, build_response, rebalance_timeout + initial_delay, request.group_id, _rebalancing,
+                request.member_id)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

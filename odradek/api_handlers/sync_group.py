@@ -36,8 +36,11 @@ def handle(ctx, request):
         ctx.now_ms,
     )
     timeout = coord.rebalance_timeout_ms(request.group_id)
-    return park(ctx, slot, lambda r: build_response(v, r), timeout, request.group_id,
-                lambda: SyncResult(error=ErrorCode.REBALANCE_IN_PROGRESS))
+    return park(ctx, slot, build_response, timeout, request.group_id, _rebalancing)
+
+
+def _rebalancing(member_id: str) -> SyncResult:
+    return SyncResult(error=ErrorCode.REBALANCE_IN_PROGRESS)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

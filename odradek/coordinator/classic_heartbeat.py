@@ -185,6 +185,7 @@ class ClassicProtocol:
         names = {n for n, _ in protocols}
         if not g.supports_protocols(protocol_type, names):
             return fail(E.INCONSISTENT_GROUP_PROTOCOL)
+        protocols = g.members.shared(protocols)
 
         if not member_id:
             return self._join_unknown_member(g, group_instance_id, client_id, client_host, session_timeout_ms,

@@ -40,7 +40,7 @@ LEAVE_GROUP_MEMBER_EPOCH = -1
 LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 
 
-@dataclass
+@dataclass(slots=True)
 class ConsumerMember(MemberEpochMember):
     """A member of a consumer-protocol (KIP-848) group."""
     subscribed_topic_names: list = field(default_factory=list)

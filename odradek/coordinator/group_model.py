@@ -136,7 +136,7 @@ def commit_timestamp(om: OffsetAndMetadata) -> int:
     return om.commit_timestamp_ms
 
 
-@dataclass
+@dataclass(slots=True)
 class MemberEpochMember:
     """What a member of a member-epoch protocol (consumer, streams) has whatever its protocol
     (Kafka's ModernGroupMember); each protocol's member adds its subscription and assignment."""

@@ -80,7 +80,7 @@ class Tasks:
         return True
 
 
-@dataclass
+@dataclass(slots=True)
 class StreamsMember(MemberEpochMember):
     """A member of a streams group."""
     previous_member_epoch: int = -1

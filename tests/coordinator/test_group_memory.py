@@ -76,6 +76,24 @@ def _retained_after_storm(version):
     return after - before, peak - before
 
 
+def test_members_sending_the_same_protocols_share_one_copy():
+    """A group's members mostly send the same protocols and metadata: one list (and one set of
+    their names) for all of them, not one each."""
+    ids = itertools.count()
+    c = GroupCoordinator(log=DiscardingLog(), config=GroupConfig(group_initial_rebalance_delay_ms=100), now_ms=0,
+                         new_member_id=lambda prefix: f"{prefix}-{next(ids)}")
+    for i in range(50):
+        c.join_group("g", "", None, f"client-{i}", "/127.0.0.1", 30_000, 60_000, "consumer",
+                     [("range", b"\0" * 16), ("roundrobin", b"\1" * 16)], 0, api_version=3)
+    c.join_group("g", "", None, "odd", "/127.0.0.1", 30_000, 60_000, "consumer", [("range", b"\2" * 16)], 0,
+                 api_version=3)
+    members = list(c.groups["g"].members.values())
+    assert len({id(m.protocols) for m in members[:50]}) == 1
+    assert members[50].protocols == [("range", b"\2" * 16)]  # a member's own stay its own
+    assert len({id(names) for names in c.groups["g"].members._counted.values()}) == 2
+    assert c.groups["g"].members.protocol_counts == {"range": 51, "roundrobin": 50}
+
+
 def test_an_emptied_group_of_thousands_keeps_no_grown_tables():
     retained, peak = _retained_after_storm(version=3)
     assert peak > 1_000_000  # the storm did take memory: 2,000 members
