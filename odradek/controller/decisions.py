@@ -167,6 +167,7 @@ class Decisions:
         self.node_id = env.node_id
         self.defaults = env.defaults
         self.image = image
+        self._layers_of_image = None  # (_layers: made once per Decisions, whose image does not change)
 
     def _static_broker(self) -> dict[str, str]:
         """Static broker properties that feed topic configs, by broker name.
@@ -197,9 +198,11 @@ class Decisions:
         return ControllerResult(*features.decide_updates(self.image.features, updates, self.node_id))
 
     def _layers(self):
-        static = self._static_broker()
-        bc = self.image.broker_configs
-        return C.broker_layers(static, dict(bc.get("", {})), dict(bc.get(str(self.node_id), {})))
+        if self._layers_of_image is None:
+            static = self._static_broker()
+            bc = self.image.broker_configs
+            self._layers_of_image = C.broker_layers(static, dict(bc.get("", {})), dict(bc.get(str(self.node_id), {})))
+        return self._layers_of_image
 
     def _check_effective(self, overrides: dict[str, str], layers=None) -> None:
         """Validate a topic's resulting effective config with the log's own parser
