@@ -262,12 +262,12 @@ def main(argv: list[str]) -> int:
                 results += [{"broker": kind, **r} for r in run(b, s, only, args.reps, sample and kind == "odradek", args.nice)]
             finally:
                 b.stop()
+        if args.json:  # (what is done so far, should a later broker fail)
+            with open(args.json, "w") as f:
+                json.dump({"load_average": round(os.getloadavg()[0], 1), "cpus": os.cpu_count(), "rows": results}, f,
+                          indent=1)
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs\n")
     print(table("largest legal requests", results))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"load_average": round(os.getloadavg()[0], 1), "cpus": os.cpu_count(), "rows": results}, f,
-                      indent=1)
     return 0
 
 
