@@ -44,6 +44,29 @@ def _refused(admin: AdminClient, group: str, name: str, value: str) -> tuple:
     return err.code(), err.str()
 
 
+def test_a_by_duration_reset_is_described_as_set_and_a_described_group_has_an_empty_message(admin, bootstrap):
+    """DescribeConfigs answers "" as the message of a resource it describes (raw v4: confluent-kafka
+    does not show it); by_duration's duration keeps its case."""
+    from harness import RawClient
+    from odradek.wire.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
+
+    group = f"gcc-{uuid.uuid4().hex[:8]}"
+    _alter(admin, group, "share.auto.offset.reset", "by_duration:PT1H")
+    c = RawClient(bootstrap)
+    try:
+        deadline = time.monotonic() + 30
+        while True:  # Kafka's brokers take the config from the metadata log a moment later
+            r = c.call(DescribeConfigsRequest(resources=[DescribeConfigsResource(
+                resource_type=32, resource_name=group, configuration_keys=["share.auto.offset.reset"])]), 4).results[0]
+            if [x.value for x in r.configs] == ["by_duration:PT1H"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert (r.error_code, r.error_message, [(x.value, x.config_source) for x in r.configs]) == (
+            0, "", [("by_duration:PT1H", GROUP_CONFIG)])
+    finally:
+        c.close()
+
+
 def _described(admin: AdminClient, group: str) -> dict:
     res = ConfigResource(ConfigResource.Type.GROUP, group)
     configs = admin.describe_configs([res], request_timeout=10)[res].result()
@@ -87,6 +110,18 @@ def test_consumer_configs_are_described_with_the_brokers_as_their_synonyms(admin
     ("consumer.assignment.interval.ms", "x",
      "Invalid value x for configuration consumer.assignment.interval.ms: Not a number of type INT"),
     ("consumer.assignor.offload.enable", "true", "Unknown group config name: consumer.assignor.offload.enable"),
+    # the share groups' string configs are case-sensitive in Kafka 4.3
+    ("share.auto.offset.reset", "EARLIEST",
+     "Invalid value EARLIEST for configuration share.auto.offset.reset: Invalid value `EARLIEST` for configuration "
+     "share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format "
+     "'by_duration:<PnDTnHnMn.nS>'."),
+    ("share.auto.offset.reset", "by_duration:-PT1H",
+     "Invalid value by_duration:-PT1H for configuration share.auto.offset.reset: Invalid value `by_duration:-PT1H` "
+     "for configuration share.auto.offset.reset. The value must be either 'earliest', 'latest' or of the format "
+     "'by_duration:<PnDTnHnMn.nS>'."),
+    ("share.isolation.level", "READ_COMMITTED",
+     "Invalid value READ_COMMITTED for configuration share.isolation.level: String must be one of: read_committed, "
+     "read_uncommitted"),
 ])
 def test_a_consumer_config_out_of_the_brokers_bounds_is_refused_with_kafkas_message(admin, name, value, message):
     assert _refused(admin, f"gcc-{uuid.uuid4().hex[:8]}", name, value) == (ck.KafkaError.INVALID_CONFIG, message)

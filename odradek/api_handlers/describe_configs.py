@@ -38,10 +38,9 @@ def handle(ctx, request) -> DescribeConfigsResponse:
                 config_type=c.config_type, documentation=c.documentation)
             for c in d.configs
         ]
-        # Kafka answers an error with an empty (non-null) message string, "" when it has none
-        message = d.error_message if d.error_code else None
-        if d.error_code and message is None:
-            message = ""
+        # Kafka 4.3 answers with a message string, "" when it has none: a described resource too
+        # (checked with raw DescribeConfigs v1 and v4 of a topic, a broker and a group against it)
+        message = (d.error_message if d.error_code else None) or ""
         results.append(DescribeConfigsResult(error_code=int(d.error_code), error_message=message,
                                              resource_type=d.resource_type, resource_name=d.resource_name,
                                              configs=configs))

@@ -8,6 +8,7 @@ from typing import Callable
 
 from odradek.api_handlers.context import Delayed
 from odradek.controller.acls import READ, TOPIC
+from odradek.coordinator.share_group_coordinator import OffsetNotAvailable
 from odradek.log import errors as log_errors
 from odradek.wire import records as wire_records
 from odradek.wire.errors import ErrorCode
@@ -195,7 +196,10 @@ def acquire_partition(ctx, group_id: str, member_id: str, topic_id: bytes, parti
     plog = services.partitions.leader_log(t.name, partition)
     if isinstance(plog, NotLed):
         return plog.error, b"", []  # NOT_LEADER_OR_FOLLOWER / KAFKA_STORAGE_ERROR as Fetch
-    sp = sg.share_partition(group_id, topic_id, t.name, partition)
+    try:
+        sp = sg.share_partition(group_id, topic_id, t.name, partition)
+    except OffsetNotAvailable:  # by_duration with no record that recent yet: Kafka's error, retried
+        return ErrorCode.OFFSET_NOT_AVAILABLE, b"", []
     if sp is None:
         if sg.state_pending(group_id, topic_id, partition):
             return ErrorCode.NONE, b"", []  # its state is on its way from the share coordinator

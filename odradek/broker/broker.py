@@ -410,6 +410,11 @@ class Broker:
             plog = self.replicas.get(topic, partition)
             return None if plog is None else (plog.log_start_offset, plog.high_watermark)
 
+        def offset_for_timestamp(topic: str, partition: int, timestamp: int) -> int | None:
+            plog = self.replicas.get(topic, partition)
+            found = None if plog is None else plog.offset_for_timestamp(timestamp)
+            return None if found is None else found.offset
+
         def state_partitions():
             t = self.image.topics.get(SHARE_GROUP_STATE)
             return None if t is None else len(t.partitions)
@@ -418,6 +423,7 @@ class Broker:
             return None if self.replicas.get(topic, partition) is None else self.replicas.leader_epoch(topic, partition)
 
         self.share_groups = ShareGroupCoordinator(settings=self.share_group_settings, offsets=offsets,
+                                                  offset_for_timestamp=offset_for_timestamp, clock_ms=self.clock_ms,
                                                   max_share_sessions=self.config.group_share_max_share_sessions,
                                                   max_group_size=self.config.group_share_max_size,
                                                   stored_state=lambda *a: self.share_persister.stored_state(*a),

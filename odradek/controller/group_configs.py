@@ -47,7 +47,7 @@ _BOUNDS_ORDER = ("consumer.heartbeat.interval.ms", "consumer.session.timeout.ms"
                  "streams.heartbeat.interval.ms",
                  "streams.session.timeout.ms", "streams.num.standby.replicas", "streams.assignment.interval.ms")
 
-_DURATION = re.compile(r"by_duration:P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?", re.I)
+_DURATION = re.compile(r"by_duration:P(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?")
 
 
 def _bounds(name: str) -> tuple[int, str | None, str | None]:
@@ -96,13 +96,15 @@ def parse(name: str, value: str) -> str:
                                      "either true or false")
         return value.strip().lower()
     if name == "share.auto.offset.reset":
-        v = value.strip().lower()
+        # Kafka 4.3's ShareGroupAutoOffsetResetStrategy.Validator: case-sensitive, the value trimmed
+        v = value.strip()
         if v not in ("latest", "earliest") and not _DURATION.fullmatch(v):
-            raise InvalidGroupConfig(f"Invalid value {value} for configuration share.auto.offset.reset: "
-                                     "[latest, earliest, by_duration:PnDTnHnMn.nS]")
+            raise InvalidGroupConfig(f"Invalid value {value} for configuration share.auto.offset.reset: Invalid value "
+                                     f"`{value}` for configuration share.auto.offset.reset. The value must be either "
+                                     "'earliest', 'latest' or of the format 'by_duration:<PnDTnHnMn.nS>'.")
         return v
     if name == "share.isolation.level":
-        v = value.strip().lower()
+        v = value.strip()  # ConfigDef's ValidString: case-sensitive
         if v not in ("read_committed", "read_uncommitted"):
             raise InvalidGroupConfig(f"Invalid value {value} for configuration share.isolation.level: "
                                      "String must be one of: read_committed, read_uncommitted")

@@ -49,6 +49,7 @@ return the share-partitions concerned (``ShareResult.wake``, HeartbeatResult.rel
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Callable, Generic, TypeVar
 
@@ -217,6 +218,22 @@ def _metadata_hash(topics: dict, names: set) -> int:
     return int.from_bytes(h.digest(), "big", signed=True)
 
 
+class OffsetNotAvailable(Exception):
+    """A share-partition's start offset cannot be found yet (Kafka's OffsetNotAvailableException)."""
+
+
+_ISO_DURATION = re.compile(r"P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?")
+
+
+def iso_duration_ms(text: str) -> int:
+    """An ISO 8601 duration as Kafka's by_duration takes it (PnDTnHnMn.nS, not negative) in ms."""
+    m = _ISO_DURATION.fullmatch(text.strip())
+    if m is None:
+        raise ValueError(f"not a duration: {text}")
+    d, h, mi, sec = m.groups()
+    return int(d or 0) * 86_400_000 + int(h or 0) * 3_600_000 + int(mi or 0) * 60_000 + round(float(sec or 0) * 1000)
+
+
 def _int_setting(s: dict, name: str, default: int) -> int:
     try:
         return int(s.get(name, default))
@@ -239,6 +256,8 @@ class ShareSession:
 class ShareGroupCoordinator:
     def __init__(self, settings: Callable[[str], dict] | None = None,
                  offsets: Callable[[str, int], tuple | None] | None = None,
+                 offset_for_timestamp: Callable[[str, int, int], int | None] | None = None,
+                 clock_ms: Callable[[], int] | None = None,
                  max_share_sessions: int = 2000, max_group_size: int = 200,
                  stored_state: Callable[[tuple, str, int], object] | None = None,
                  initialize_state: Callable[[str, int, dict], dict] | None = None,
@@ -258,6 +277,10 @@ class ShareGroupCoordinator:
         self.initialize_state = initialize_state or (lambda gid, epoch, parts: parts)
         self.initialize_retry_ms = initialize_retry_ms
         self.offsets = offsets or (lambda topic, partition: None)
+        # (topic, partition, timestamp) -> the first offset of a record at or after it (None: none yet),
+        # for share.auto.offset.reset=by_duration:<duration>; clock_ms: now, for the same
+        self.offset_for_timestamp = offset_for_timestamp or (lambda topic, partition, ts: None)
+        self.clock_ms = clock_ms or (lambda: 0)
         self.stored_state = stored_state or (lambda key, topic, partition: None)
         self.groups: TypedGroups[ShareGroup] = TypedGroups({} if groups is None else groups, ShareGroup)
         # (group_id, topic_id, partition) -> SharePartition
@@ -489,11 +512,25 @@ class ShareGroupCoordinator:
                         sp = self.partitions[key] = SharePartition.restore(start, batches, state_epoch)
                         if sp.start_offset >= 0:
                             return sp
-            log_start, log_end = bounds
-            reset = str(self.settings(group_id).get("share.auto.offset.reset", "latest")).lower()
-            sp = self.partitions[key] = SharePartition(log_start if reset == "earliest" else log_end, state_epoch,
-                                                       dirty=False)
+            sp = self.partitions[key] = SharePartition(
+                self._reset_offset(group_id, topic, partition, bounds), state_epoch, dirty=False)
         return sp
+
+    def _reset_offset(self, group_id: str, topic: str, partition: int, bounds: tuple) -> int:
+        """Kafka 4.3's SharePartition.startOffsetDuringInitialization: share.auto.offset.reset's offset,
+        the log start (earliest), the high watermark (latest), or the first record at or after now
+        less the duration (by_duration:PnDTnHnMn.nS); none there yet is Kafka's OffsetNotAvailable."""
+        log_start, log_end = bounds
+        reset = str(self.settings(group_id).get("share.auto.offset.reset", "latest")).strip()
+        if reset == "earliest":
+            return log_start
+        if not reset.startswith("by_duration:"):
+            return log_end
+        ts = self.clock_ms() - iso_duration_ms(reset.removeprefix("by_duration:"))
+        offset = self.offset_for_timestamp(topic, partition, ts)
+        if offset is None:
+            raise OffsetNotAvailable(f"Offset for timestamp {ts} not found for topic partition: {topic}-{partition}")
+        return min(offset, log_end)
 
     def unload_partition(self, topic_id: bytes, partition: int) -> None:
         """This node no longer leads the topic-partition: its share-partitions go (the next leader

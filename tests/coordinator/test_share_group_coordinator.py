@@ -176,3 +176,31 @@ def test_share_partitions_of_a_group_without_sessions_here_leave_the_cache_once_
     c.persisted([], [(("g", T1, 0), sp)])
     c.tick(0)
     assert ("g", T1, 0) not in c.partitions and c.partitions[("h", T1, 0)] is other
+
+
+def test_by_duration_starts_a_share_partition_at_the_first_record_that_recent():
+    """share.auto.offset.reset=by_duration:<ISO 8601 duration> (Kafka 4.3's SharePartition: the offset of
+    the first record at or after now less the duration, capped at the high watermark; none yet is
+    OffsetNotAvailable, which the share fetch answers for that partition and the next fetch retries)."""
+    from odradek.coordinator.share_group_coordinator import OffsetNotAvailable, iso_duration_ms
+
+    assert [iso_duration_ms(d) for d in ("PT1H", "P1DT2M", "PT0.5S", "P2D", "PT1H30M15S")] == [
+        3_600_000, 86_520_000, 500, 172_800_000, 5_415_000]
+    asked = []
+    found = {"t1": None}
+
+    def lookup(topic, partition, ts):
+        asked.append((topic, partition, ts))
+        return found[topic]
+
+    s = {"share.auto.offset.reset": "by_duration:PT1H"}
+    c = ShareGroupCoordinator(settings=lambda g: s, offsets=lambda t, p: (0, 7), offset_for_timestamp=lookup,
+                              clock_ms=lambda: 10_000_000)
+    hb(c, "m1", 0, ["t1"])
+    with pytest.raises(OffsetNotAvailable):
+        c.share_partition("g", T1, "t1", 0)
+    assert asked == [("t1", 0, 10_000_000 - 3_600_000)]
+    found["t1"] = 4
+    assert c.share_partition("g", T1, "t1", 0).start_offset == 4
+    found["t1"] = 9  # past the high watermark (7): the high watermark
+    assert c.share_partition("g", T1, "t1", 1).start_offset == 7
