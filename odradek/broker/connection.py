@@ -53,7 +53,7 @@ API_VERSIONS = 18
 SASL_HANDSHAKE = 17
 # run as the group coordinator's events (broker/coordinator_events.py): queued and taken a slice at a
 # time, their appends written together, as Kafka's CoordinatorRuntime; other requests never wait behind them
-COORDINATOR_EVENTS = frozenset((68,))  # ConsumerGroupHeartbeat
+COORDINATOR_EVENTS = frozenset((8, 68, 88))  # OffsetCommit, ConsumerGroupHeartbeat, StreamsGroupHeartbeat
 MIN_REAUTH_INTERVAL_MS = 1000  # Kafka's KafkaChannel.MIN_REAUTH_INTERVAL_ONE_SECOND_NANOS
 ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
