@@ -13,23 +13,25 @@ from odradek.wire.messages.alter_partition_reassignments_response import (AlterP
                                                                           ReassignableTopicResponse)
 
 from .common import mirror_partitions
+from .context import topic_results_in_steps
 
 API_KEY = 45
 MIN_VERSION = 0
 MAX_VERSION = 1
 
 
-def handle(ctx, request) -> AlterPartitionReassignmentsResponse:
+def handle(ctx, request):
     allow_rf_change = bool(request.allow_replication_factor_change) if ctx.api_version >= 1 else True
     topics = [(t.name, [(p.partition_index, None if p.replicas is None else list(p.replicas)) for p in t.partitions])
               for t in request.topics]
     results = ctx.services.metadata.alter_partition_reassignments(topics, allow_rf_change, ctx.now_ms)
-    return AlterPartitionReassignmentsResponse(
-        throttle_time_ms=0, allow_replication_factor_change=allow_rf_change, error_code=0,
-        error_message="" if not request.topics else None,  # what Kafka 4.3 answers
-        responses=[ReassignableTopicResponse(name=name, partitions=[
-            ReassignablePartitionResponse(partition_index=i, error_code=code, error_message=msg)
-            for i, code, msg in parts]) for name, parts in results])
+    return topic_results_in_steps(
+        results, lambda name, parts: ReassignableTopicResponse(name=name, partitions=parts),
+        lambda i, code, msg: ReassignablePartitionResponse(partition_index=i, error_code=code, error_message=msg),
+        lambda responses: AlterPartitionReassignmentsResponse(
+            throttle_time_ms=0, allow_replication_factor_change=allow_rf_change, error_code=0,
+            error_message="" if not request.topics else None,  # what Kafka 4.3 answers
+            responses=responses))
 
 
 def error_response(v: int, req, code: int, msg: str | None):

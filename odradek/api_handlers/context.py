@@ -70,6 +70,26 @@ def in_steps(work: Generator[None, None, object]):
     return Stepped(step)
 
 
+def topic_results_in_steps(results, topic, partition, answer):
+    """``answer(topics)`` for a decision's ``results`` [(topic, [(partition, error, message)])], the
+    topics made by ``topic(name, partitions)`` of ``partition(index, error, message)``, STEP_ENTRIES
+    partitions a step (in_steps): a controller decision over 100,000 partitions is answered in steps."""
+
+    def work():
+        topics, n = [], 0
+        for name, parts in results:
+            made = []
+            for index, code, message in parts:
+                n += 1
+                if n % STEP_ENTRIES == 0:
+                    yield
+                made.append(partition(index, code, message))
+            topics.append(topic(name, made))
+        return answer(topics)
+
+    return in_steps(work())
+
+
 @dataclass(slots=True)
 class Delayed:
     """A response that cannot be given yet (acks=all, long-poll Fetch, JoinGroup...).

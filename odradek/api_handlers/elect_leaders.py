@@ -10,6 +10,7 @@ from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.elect_leaders_response import ElectLeadersResponse, PartitionResult, ReplicaElectionResult
 
 from .common import mirror_partitions
+from .context import topic_results_in_steps
 
 API_KEY = 43
 MIN_VERSION = 0
@@ -18,7 +19,7 @@ MAX_VERSION = 2
 PREFERRED, UNCLEAN = 0, 1
 
 
-def handle(ctx, request) -> ElectLeadersResponse:
+def handle(ctx, request):
     election_type = request.election_type if ctx.api_version >= 1 else PREFERRED
     if election_type not in (PREFERRED, UNCLEAN):
         return error_response(ctx.api_version, request, ErrorCode.INVALID_REQUEST,
@@ -26,10 +27,11 @@ def handle(ctx, request) -> ElectLeadersResponse:
     wanted = (None if request.topic_partitions is None
               else [(t.topic, list(t.partitions)) for t in request.topic_partitions])
     results = ctx.services.metadata.elect_leaders(election_type, wanted, ctx.now_ms)
-    return ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=[
-        ReplicaElectionResult(topic=r.topic, partition_result=[
-            PartitionResult(partition_id=i, error_code=code, error_message=msg) for i, code, msg in r.partitions])
-        for r in results])
+    return topic_results_in_steps(
+        ((r.topic, r.partitions) for r in results),
+        lambda topic, parts: ReplicaElectionResult(topic=topic, partition_result=parts),
+        lambda i, code, msg: PartitionResult(partition_id=i, error_code=code, error_message=msg),
+        lambda topics: ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=topics))
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -1,14 +1,19 @@
-"""A large request of the read-only per-partition APIs is answered in steps (issue 27 fairness:
+"""A large request of the per-partition APIs is answered in steps (issue 27 fairness:
 context.in_steps, STEP_ENTRIES partitions or ids a step, the broker serving other clients between
-them); the answer is the one the same partitions get asked a few at a time, and a small request
-is answered at once."""
+them; ElectLeaders and AlterPartitionReassignments: the controller's decision in one piece, its
+answer in steps); the answer is the one the same partitions get asked a few at a time, and a small
+request is answered at once."""
 from inproc_broker import call, start_broker
 
 from odradek.api_handlers.context import STEP_ENTRIES, Stepped
+from odradek.wire.messages.alter_partition_reassignments_request import (AlterPartitionReassignmentsRequest,
+                                                                         ReassignablePartition, ReassignableTopic)
 from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
 from odradek.wire.messages.describe_producers_request import DescribeProducersRequest
 from odradek.wire.messages.describe_producers_request import TopicRequest as ProducersTopic
 from odradek.wire.messages.describe_transactions_request import DescribeTransactionsRequest
+from odradek.wire.messages.elect_leaders_request import ElectLeadersRequest
+from odradek.wire.messages.elect_leaders_request import TopicPartitions as ElectTopic
 from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
 from odradek.wire.messages.offset_for_leader_epoch_request import (OffsetForLeaderEpochRequest,
                                                                    OffsetForLeaderPartition, OffsetForLeaderTopic)
@@ -38,6 +43,11 @@ def _requests(topics):
                                  for p in range(PER_TOPIC)]) for t in topics]), 4, "topics"),
         "describe_producers": (DescribeProducersRequest(topics=[ProducersTopic(
             name=t, partition_indexes=list(range(PER_TOPIC))) for t in topics]), 0, "topics"),
+        "elect_leaders": (ElectLeadersRequest(election_type=0, timeout_ms=1000, topic_partitions=[
+            ElectTopic(topic=t, partitions=list(range(PER_TOPIC))) for t in topics]), 2, "replica_election_results"),
+        "alter_partition_reassignments": (AlterPartitionReassignmentsRequest(timeout_ms=1000, topics=[
+            ReassignableTopic(name=t, partitions=[ReassignablePartition(partition_index=p, replicas=None)
+                                                  for p in range(PER_TOPIC)]) for t in topics]), 0, "responses"),
         "describe_transactions": (DescribeTransactionsRequest(
             transactional_ids=[f"{t}-txn-{i}" for t in topics for i in range(PER_TOPIC)]), 0, "transaction_states"),
     }
