@@ -33,6 +33,9 @@ automatically), each cycle draws one fault from a random.Random(seed):
   pause_controller  SIGSTOP of the active controller until another leads the quorum (and a topic is
                     created through it), then SIGCONT: a zombie controller whose session clocks say
                     every broker is late, which must follow the new leader and fence nobody
+  partition_then_pause  a partition's leader cut off from every node and the clients until fenced, healed,
+                    and at once (before the ISR is whole) SIGSTOP of the partition's new leader until it is
+                    fenced too, then SIGCONT: the first one, just back and truncated, leads again
 
 Each fault is waited out on conditions (the fenced node out of every ISR, new leaders, more
 acknowledgements from every producer) and each cycle ends with the full ISR back. The group's
@@ -67,7 +70,7 @@ from replication_load import GroupReader, LoadProducer, acked_by_partition, acks
 
 FAULTS = ("kill_broker", "kill_controller", "pause_broker", "partition_leader", "restart_broker", "kill_two_brokers",
           "kill_all", "kill_leader_chain", "partition_from_brokers", "partition_controller", "kill_storm",
-          "kill_leader_and_controller", "pause_controller")
+          "kill_leader_and_controller", "pause_controller", "partition_then_pause")
 CYCLES_ENV, SEED_ENV, FAULTS_ENV = "ODRADEK_CHAOS_CYCLES", "ODRADEK_CHAOS_SEED", "ODRADEK_CHAOS_FAULTS"
 FAULT_WAIT_S = 120  # a fence, an election or a catch-up on a loaded 2-core machine
 OFFSETS_TOPIC = "__consumer_offsets"
@@ -347,6 +350,29 @@ class ChaosRun:
             self.cluster.create_topic(f"{self.topic}-cut-{cycle}", 1, 3, {})
             acks_go_on(self.producers, f"cycle {cycle}: acknowledgements while controller {active} is cut off")
         return f"network partition of active controller {active}"
+
+    def partition_then_pause(self, cycle: int) -> str:
+        part = self.rng.randrange(self.partitions)
+        first = self.cluster.wait_partitions(self.topic, lambda s: s[part].leader >= 0, "a leader")[part].leader
+        if self.control:
+            with self.cut(first, [i for i in self.cluster.nodes if i != first], clients=True):
+                self.wait_fenced(first, f"cycle {cycle}: broker {first} fenced while cut off")
+        else:
+            node = self.cluster.node(first)
+            node.pause()
+            try:
+                self.wait_fenced(first, f"cycle {cycle}: broker {first} fenced while stopped")
+            finally:
+                node.resume()
+        second = wait_for(lambda: (lambda p: p.leader if p.leader not in (-1, first) else None)(
+            self.state_via_others(first)[part]), FAULT_WAIT_S, f"cycle {cycle}: a leader after {first}")
+        node = self.cluster.node(second)
+        node.pause()
+        try:
+            self.wait_fenced(second, f"cycle {cycle}: broker {second} fenced while stopped")
+        finally:
+            node.resume()
+        return f"leader {first} of partition {part} cut off and healed, then its successor {second} stopped and resumed"
 
     def pause_controller(self, cycle: int) -> str:
         active = wait_for(lambda: (lambda n: n if n > 0 else None)(self.quorum_leader()), FAULT_WAIT_S,

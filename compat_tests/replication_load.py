@@ -19,7 +19,7 @@ from collections import Counter, defaultdict
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
 
-from cluster import Cluster, run_log, wait_for
+from cluster import LOGS_ENV, Cluster, run_log, wait_for
 
 RATE_PAUSE_S = 0.01  # between bursts of BURST records: ~200 records/s per producer, a 2-core machine's share
 BURST = 2
@@ -121,10 +121,18 @@ class KafkaPythonLoad(LoadProducer):
         self.client.close(10)
 
 
+def with_client_warnings(cmd: list[str]) -> list[str]:
+    """A Kafka tool's java command that logs kafka-clients' warnings (the produce and fetch errors it
+    retries) on stdout, when ODRADEK_CLUSTER_LOGS keeps them (log4j's default configuration, which
+    the tools run with, logs errors only)."""
+    return [cmd[0], "-Dlog4j2.level=WARN", *cmd[1:]] if os.environ.get(LOGS_ENV) else cmd
+
+
 class JavaLoad(LoadProducer):
     """Kafka 4.3's kafka-verifiable-producer (Java kafka-clients 4.3, acks=all, idempotent): values "7.N" at
-    ~200 records/s, batches of at most 2 KB; it reports each acknowledgement and error as a JSON line. The tool sets retries=0
-    (every failure visible); its --command-config gives the producer the client's default retries back."""
+    ~200 records/s, batches of at most 2 KB; it reports each acknowledgement and error as a JSON line. The
+    tool sets retries=0 (every failure visible); its --command-config gives the producer the client's default
+    retries back."""
 
     PREFIX = 7
 
@@ -137,9 +145,9 @@ class JavaLoad(LoadProducer):
             # batch.size: the default (sticky) partitioner moves to another partition every ~100 records,
             # not every ~800, so that every partition sees records within a second
             f.write("retries=2147483647\nenable.idempotence=true\ndelivery.timeout.ms=120000\nbatch.size=2048\n")
-        self.cmd = apache_kafka.tool_command("verifiable-producer", "--bootstrap-server", bootstrap, "--topic", topic,
-                                             "--acks", "-1", "--throughput", "200", "--value-prefix", str(self.PREFIX),
-                                             "--command-config", self.config)
+        self.cmd = with_client_warnings(apache_kafka.tool_command(
+            "verifiable-producer", "--bootstrap-server", bootstrap, "--topic", topic, "--acks", "-1", "--throughput",
+            "200", "--value-prefix", str(self.PREFIX), "--command-config", self.config))
         self.proc: subprocess.Popen | None = None
 
     def number(self, value: bytes) -> int | None:
@@ -147,14 +155,15 @@ class JavaLoad(LoadProducer):
         return int(n) if head == str(self.PREFIX).encode() and n.isdigit() else None
 
     def start(self) -> JavaLoad:
-        # its client's warnings (a produce error it retries) kept with the nodes' logs (ODRADEK_CLUSTER_LOGS)
-        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, text=True,
-                                     stderr=run_log("java-producer") or subprocess.DEVNULL)
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         return super().start()
 
     def _run(self) -> None:
+        kept = run_log("java-producer")  # its client's warnings come on stdout (with_client_warnings)
         for line in self.proc.stdout:
             if not line.startswith("{"):
+                if kept is not None:
+                    kept.write(line)
                 continue
             event = json.loads(line)
             if event.get("name") == "producer_send_success":
@@ -226,9 +235,10 @@ class JavaGroupReader:
         self.errors: list[str] = []
         self._lock = threading.Lock()
         self.proc = subprocess.Popen(
-            apache_kafka.tool_command("verifiable-consumer", "--bootstrap-server", bootstrap, "--topic", topic,
-                                      "--group-id", group, "--group-protocol", protocol, "--reset-policy", "earliest"),
-            stdout=subprocess.PIPE, stderr=run_log("java-consumer") or subprocess.DEVNULL, text=True)
+            with_client_warnings(apache_kafka.tool_command(
+                "verifiable-consumer", "--bootstrap-server", bootstrap, "--topic", topic, "--group-id", group,
+                "--group-protocol", protocol, "--reset-policy", "earliest")),
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         self._thread = threading.Thread(target=self._run, name=f"java-group-{group}", daemon=True)
 
     def start(self) -> JavaGroupReader:
@@ -236,8 +246,11 @@ class JavaGroupReader:
         return self
 
     def _run(self) -> None:
+        kept = run_log("java-consumer")
         for line in self.proc.stdout:
             if not line.startswith("{"):
+                if kept is not None:
+                    kept.write(line)
                 continue
             event = json.loads(line)
             with self._lock:
