@@ -164,6 +164,28 @@ def _assignors(raw) -> str:
     return ",".join(items)
 
 
+_SHARE_ASSIGNOR_CLASSES = frozenset({"simple", "org.apache.kafka.coordinator.group.assignor.SimpleAssignor"})
+
+
+def _share_assignors(raw) -> str:
+    """group.share.assignors, a LIST as Kafka 4.3 checks it: ConfigDef drops duplicates, refuses an
+    empty list or item; GroupCoordinatorConfig loads each class (its SimpleAssignor, by name or class:
+    another is not found), then requires exactly one (odradek's share groups use the SimpleAssignor)."""
+    name = "group.share.assignors"
+    items = [v.strip() for v in str(raw).split(",")]
+    if items == [""]:
+        raise _Whole(f"Configuration '{name}' must not be empty. Valid values include: any non-empty value")
+    items = list(dict.fromkeys(items))
+    if "" in items:
+        raise _Whole(f"Configuration '{name}' values must not be empty.")
+    for v in items:
+        if v not in _SHARE_ASSIGNOR_CLASSES:
+            raise _Whole(f"Class {v} cannot be found")
+    if len(items) != 1:
+        raise _Whole(f"{name} must contain exactly one assignor, but found {len(items)}")
+    return items[0]
+
+
 def _choice(*options):
     def parse(raw):
         s = str(raw).strip()
@@ -556,6 +578,7 @@ class BrokerConfig:
     group_share_max_partition_max_record_locks: int = prop("group.share.max.partition.max.record.locks", 4000,
                                                            _int(2000, 10000), kafka_type="INT")
     group_share_max_size: int = prop("group.share.max.size", 200, _int(1, 1000), kafka_type="INT")
+    group_share_assignors: str = prop("group.share.assignors", "simple", _share_assignors, kafka_type="LIST")
     group_share_assignment_interval_ms: int = prop("group.share.assignment.interval.ms", 1000,
                                                    _int(0, INT_MAX), kafka_type="INT")
     group_share_min_assignment_interval_ms: int = prop("group.share.min.assignment.interval.ms", 0,

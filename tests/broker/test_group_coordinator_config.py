@@ -197,3 +197,24 @@ def test_consumer_group_assignors_as_kafka_loads_them(raw, message):
 def test_the_built_in_assignors_by_name_or_class():
     for raw in ("range", "org.apache.kafka.coordinator.group.assignor.RangeAssignor,uniform", "uniform,uniform"):
         assert BrokerConfig.from_properties({"group.consumer.assignors": raw}).unused == ()
+
+
+@pytest.mark.parametrize("raw, message", [
+    ("uniform", "Class uniform cannot be found"),
+    ("simple,org.apache.kafka.coordinator.group.assignor.SimpleAssignor",
+     "group.share.assignors must contain exactly one assignor, but found 2"),
+    (" ", "Configuration 'group.share.assignors' must not be empty. Valid values include: any non-empty value"),
+    ("simple,", "Configuration 'group.share.assignors' values must not be empty."),
+])
+def test_share_group_assignors_as_kafka_loads_them(raw, message):
+    """Kafka 4.3's group.share.assignors (checked with its start-up, same values): its SimpleAssignor by
+    name or class, exactly one (duplicates dropped first)."""
+    with pytest.raises(ConfigError) as e:
+        BrokerConfig.from_properties({"group.share.assignors": raw})
+    assert str(e.value) == message
+
+
+def test_the_share_groups_simple_assignor_by_name_or_class():
+    for raw in ("simple", "org.apache.kafka.coordinator.group.assignor.SimpleAssignor", "simple,simple"):
+        cfg = BrokerConfig.from_properties({"group.share.assignors": raw})
+        assert cfg.unused == () and cfg.group_share_assignors in ("simple", raw)
