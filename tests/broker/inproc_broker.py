@@ -34,3 +34,17 @@ def call(b, module: str, req, version: int):
     ctx = RequestContext(api_key=mod.API_KEY, api_version=version, correlation_id=1, client_id="test",
                          now_ms=b.clock_ms(), services=b.services, client_host="127.0.0.1")
     return mod.handle(ctx, req)
+
+
+def drive(b, resp):
+    """A handler's response driven through its steps as the connection does (a Stepped: a large
+    request answered in steps): (the response, the steps it took)."""
+    from odradek.api_handlers.context import Stepped
+
+    steps = 0
+    while isinstance(resp, Stepped):
+        steps += 1
+        done = resp.step(b.clock_ms())
+        if done is not None:
+            resp = done
+    return resp, steps

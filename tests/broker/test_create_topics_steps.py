@@ -3,7 +3,7 @@ long): decided whole first (Kafka's bounds, each topic's checks), then created a
 per step, the broker free to serve others between steps; the answer is the one a single write
 would give."""
 import pytest
-from inproc_broker import call, start_broker
+from inproc_broker import call, drive, start_broker
 
 from odradek.api_handlers import create_topics
 from odradek.api_handlers.context import Stepped
@@ -119,12 +119,7 @@ def test_a_large_answer_is_encoded_in_steps_with_the_bytes_of_one_piece(tmp_path
         n = 2 * create_topics.ANSWER_STEP + 7
         resp = call(b, "create_topics", CreateTopicsRequest(
             topics=[_topic(f"a{i}", 1) for i in range(n)] + [_topic("bad name", 1)], timeout_ms=1000), 5)
-        steps = 0
-        while isinstance(resp, Stepped):
-            steps += 1
-            done = resp.step(b.clock_ms())
-            if done is not None:
-                resp = done
+        resp, steps = drive(b, resp)
         assert isinstance(resp, CreateTopicsResponse) and all(t.__class__ is Encoded for t in resp.topics)
         plain = resp.plain(5)
         assert [(t.name, t.error_code) for t in plain.topics] == (

@@ -4,6 +4,7 @@ them; ElectLeaders and AlterPartitionReassignments: the controller's decision in
 answer in steps); the answer is the one the same partitions get asked a few at a time, and a small
 request is answered at once."""
 from inproc_broker import call, start_broker
+from inproc_broker import drive as _drive
 
 from odradek.api_handlers.context import STEP_ENTRIES, Stepped
 from odradek.wire.messages.alter_partition_reassignments_request import (AlterPartitionReassignmentsRequest,
@@ -20,17 +21,6 @@ from odradek.wire.messages.offset_for_leader_epoch_request import (OffsetForLead
 
 TOPICS = [f"t{i}" for i in range(10)]
 PER_TOPIC = 400  # partitions asked of each topic (under STEP_ENTRIES): 3 exist, the rest do not
-
-
-def _drive(b, resp):
-    """The response and the steps it took (as the connection drives a Stepped)."""
-    steps = 0
-    while isinstance(resp, Stepped):
-        steps += 1
-        done = resp.step(b.clock_ms())
-        if done is not None:
-            resp = done
-    return resp, steps
 
 
 def _requests(topics):

@@ -5,7 +5,7 @@ same bytes, and the same error, as the one-piece encode."""
 
 import gen_wire_tool
 import pytest
-from wide_messages import large, wide
+from wide_messages import drive_to as _drive, large, wide
 
 from odradek.wire import api, messages
 from odradek.wire.exceptions import WireError
@@ -13,17 +13,6 @@ from odradek.wire.exceptions import WireError
 GEN = gen_wire_tool.load()
 STEPPED = sorted(GEN.STEPPED_RESPONSES)
 ENTRIES = 2500
-
-
-def _drive(steps):
-    """(parts, yields) of an encode_parts_steps generator run through."""
-    yields = 0
-    try:
-        while True:
-            assert next(steps) is None
-            yields += 1
-    except StopIteration as done:
-        return done.value, yields
 
 
 def _entries(msg) -> int:

@@ -6,15 +6,21 @@ import sys
 LARGE_BYTES = 60_000  # (three steps or so)
 
 
-def drive(steps):
-    """(object, end position, yields) of a decode_steps generator run through."""
+def drive_to(steps):
+    """(what a step generator returns, the yields it took) once run through."""
     yields = 0
     try:
         while True:
             assert next(steps) is None
             yields += 1
     except StopIteration as done:
-        return (*done.value, yields)
+        return done.value, yields
+
+
+def drive(steps):
+    """(object, end position, yields) of a decode_steps generator run through."""
+    (obj, end), yields = drive_to(steps)
+    return obj, end, yields
 
 
 def large(cls, version: int, entries: int = 0):
