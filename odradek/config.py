@@ -398,15 +398,15 @@ class BrokerConfig:
     # the directory of the KRaft metadata log (__cluster_metadata-0, its quorum-state and snapshots)
     # and its meta.properties, as Kafka; unset: odradek's <first log dir>/metadata (see metadata_dir)
     metadata_log_dir: str | None = prop("metadata.log.dir", None, _str, kafka_type="STRING")
-    broker_rack: str | None = prop("broker.rack", None, _str)  # replica placement (StripedReplicaPlacer)
+    broker_rack: str | None = prop("broker.rack", None, _str, kafka_type="STRING")  # replica placement
     # fetch from followers (KIP-392): None, Kafka's default, the leader serves every consumer
     replica_selector_class: str | None = prop("replica.selector.class", None, _replica_selector,
                                               kafka_type="STRING")
-    controlled_shutdown_enable: bool = prop("controlled.shutdown.enable", True, _bool)
+    controlled_shutdown_enable: bool = prop("controlled.shutdown.enable", True, _bool, kafka_type="BOOLEAN")
     # the active controller's leader maintenance (Kafka's QuorumController)
-    auto_leader_rebalance_enable: bool = prop("auto.leader.rebalance.enable", True, _bool)
+    auto_leader_rebalance_enable: bool = prop("auto.leader.rebalance.enable", True, _bool, kafka_type="BOOLEAN")
     leader_imbalance_check_interval_seconds: int = prop("leader.imbalance.check.interval.seconds", 300,
-                                                        _int(1))
+                                                        _int(1), kafka_type="LONG")
     unclean_leader_election_enable: bool = prop("unclean.leader.election.enable", False, _bool)
     unclean_leader_election_interval_ms: int = prop("unclean.leader.election.interval.ms", 300000,
                                                     _int(1))
@@ -447,7 +447,7 @@ class BrokerConfig:
         "Enable the log cleaner process to run on the server. Should be enabled if using any topics with a "
         "cleanup.policy=compact including the internal offsets topic. If disabled those topics will not be "
         "compacted and continually grow in size."))
-    log_cleaner_backoff_ms: int = prop("log.cleaner.backoff.ms", 15000, _int(0))
+    log_cleaner_backoff_ms: int = prop("log.cleaner.backoff.ms", 15000, _int(0), kafka_type="LONG")
     # the cleaner's offset map: buffer / threads bytes per cleaner, 24 bytes a key, filled
     # to load factor (odradek/log/compaction.py CleanerConfig); Kafka's defaults
     log_cleaner_dedupe_buffer_size: int = prop(
@@ -475,36 +475,39 @@ class BrokerConfig:
                                  _choice("producer", "uncompressed", "gzip", "snappy", "lz4", "zstd"),
                                  topic="compression.type")
     # follower replication (Kafka's ReplicationConfigs; the replica fetchers of broker/replica_fetcher.py)
-    num_replica_fetchers: int = prop("num.replica.fetchers", 1, _int(1, INT_MAX))
-    replica_fetch_max_bytes: int = prop("replica.fetch.max.bytes", 1048576, _int(0, INT_MAX))
-    replica_fetch_response_max_bytes: int = prop("replica.fetch.response.max.bytes", 10485760, _int(0, INT_MAX))
-    replica_fetch_wait_max_ms: int = prop("replica.fetch.wait.max.ms", 500, _int(None, INT_MAX))
-    replica_fetch_min_bytes: int = prop("replica.fetch.min.bytes", 1, _int(None, INT_MAX))
-    replica_fetch_backoff_ms: int = prop("replica.fetch.backoff.ms", 1000, _int(0, INT_MAX))
-    replica_socket_timeout_ms: int = prop("replica.socket.timeout.ms", 30000, _int(None, INT_MAX))
+    num_replica_fetchers: int = prop("num.replica.fetchers", 1, _int(1, INT_MAX), kafka_type="INT")
+    replica_fetch_max_bytes: int = prop("replica.fetch.max.bytes", 1048576, _int(0, INT_MAX), kafka_type="INT")
+    replica_fetch_response_max_bytes: int = prop("replica.fetch.response.max.bytes", 10485760, _int(0, INT_MAX),
+                                                 kafka_type="INT")
+    replica_fetch_wait_max_ms: int = prop("replica.fetch.wait.max.ms", 500, _int(None, INT_MAX), kafka_type="INT")
+    replica_fetch_min_bytes: int = prop("replica.fetch.min.bytes", 1, _int(None, INT_MAX), kafka_type="INT")
+    replica_fetch_backoff_ms: int = prop("replica.fetch.backoff.ms", 1000, _int(0, INT_MAX), kafka_type="INT")
+    replica_socket_timeout_ms: int = prop("replica.socket.timeout.ms", 30000, _int(None, INT_MAX), kafka_type="INT")
     # broker process
-    socket_request_max_bytes: int = prop("socket.request.max.bytes", 104857600, _int(1, INT_MAX))
+    socket_request_max_bytes: int = prop("socket.request.max.bytes", 104857600, _int(1, INT_MAX), kafka_type="INT")
     # SO_SNDBUF / SO_RCVBUF of the accepted sockets (-1: the OS default), as Kafka's acceptor
     socket_send_buffer_bytes: int = prop("socket.send.buffer.bytes", 102400, _int(None, INT_MAX),
                                          kafka_type="INT")
     socket_receive_buffer_bytes: int = prop("socket.receive.buffer.bytes", 102400, _int(None, INT_MAX),
                                             kafka_type="INT")
-    connections_max_idle_ms: int = prop("connections.max.idle.ms", 600000, _int(-1))
+    connections_max_idle_ms: int = prop("connections.max.idle.ms", 600000, _int(-1), kafka_type="LONG")
     # bytes of requests being read or queued before reading stops (-1: no bound but
     # socket.request.max.bytes per request); the connection limits (broker/connection_limits.py)
-    queued_max_request_bytes: int = prop("queued.max.request.bytes", -1, _int())
-    max_connections: int = prop("max.connections", INT_MAX, _int(0, INT_MAX))
-    max_connections_per_ip: int = prop("max.connections.per.ip", INT_MAX, _int(0, INT_MAX))
-    max_connections_per_ip_overrides: str = prop("max.connections.per.ip.overrides", "", _host_counts)
-    max_connection_creation_rate: int = prop("max.connection.creation.rate", INT_MAX, _int(0, INT_MAX))
+    queued_max_request_bytes: int = prop("queued.max.request.bytes", -1, _int(), kafka_type="LONG")
+    max_connections: int = prop("max.connections", INT_MAX, _int(0, INT_MAX), kafka_type="INT")
+    max_connections_per_ip: int = prop("max.connections.per.ip", INT_MAX, _int(0, INT_MAX), kafka_type="INT")
+    max_connections_per_ip_overrides: str = prop("max.connections.per.ip.overrides", "", _host_counts,
+                                                 kafka_type="STRING")
+    max_connection_creation_rate: int = prop("max.connection.creation.rate", INT_MAX, _int(0, INT_MAX),
+                                             kafka_type="INT")
     # odradek's own HTTP listener (broker/http_server.py): /metrics, /health/live, /health/ready;
     # off unless a port is given (0: any free port)
     http_port: int | None = prop("odradek.http.port", None, _int(0, 65535))
     http_host: str = prop("odradek.http.host", "127.0.0.1", _str)
-    log_retention_check_interval_ms: int = prop("log.retention.check.interval.ms", 300000, _int(1))
+    log_retention_check_interval_ms: int = prop("log.retention.check.interval.ms", 300000, _int(1), kafka_type="LONG")
     log_flush_scheduler_interval_ms: int = prop("log.flush.scheduler.interval.ms", LONG_MAX, _int(1))
     log_flush_offset_checkpoint_interval_ms: int = prop("log.flush.offset.checkpoint.interval.ms", 60000,
-                                                        _int(0, INT_MAX))
+                                                        _int(0, INT_MAX), kafka_type="INT")
     # group coordinator
     group_initial_rebalance_delay_ms: int = prop("group.initial.rebalance.delay.ms", 3000, _int(0, INT_MAX),
                                                  kafka_type="INT")
@@ -615,15 +618,16 @@ class BrokerConfig:
                                                kafka_type="INT")
     # the share coordinator's __share_group_state (created on the first FindCoordinator of a share key)
     share_coordinator_state_topic_num_partitions: int = prop("share.coordinator.state.topic.num.partitions", 50,
-                                                             _int(1, INT_MAX))
+                                                             _int(1, INT_MAX), kafka_type="INT")
     share_coordinator_state_topic_segment_bytes: int = prop("share.coordinator.state.topic.segment.bytes",
-                                                            104857600, _int(1, INT_MAX))
+                                                            104857600, _int(1, INT_MAX), kafka_type="INT")
     share_coordinator_state_topic_prune_interval_ms: int = prop(
         "share.coordinator.state.topic.prune.interval.ms", 300000, _int(1, INT_MAX))
     share_coordinator_state_topic_replication_factor: int = prop(
-        "share.coordinator.state.topic.replication.factor", 1, _int(1, 32767))
+        "share.coordinator.state.topic.replication.factor", 1, _int(1, 32767), kafka_type="SHORT")
     # Kafka's default is 2 (with a replication factor of 3); 1 here, as the replication factor
-    share_coordinator_state_topic_min_isr: int = prop("share.coordinator.state.topic.min.isr", 1, _int(1, 32767))
+    share_coordinator_state_topic_min_isr: int = prop("share.coordinator.state.topic.min.isr", 1, _int(1, 32767),
+                                                      kafka_type="SHORT")
     offsets_topic_num_partitions: int = prop("offsets.topic.num.partitions", 50, _int(1, INT_MAX),
                                              kafka_type="INT")
     # Kafka's default is 3; odradek keeps 1 so that a single node works out of the box
@@ -631,26 +635,29 @@ class BrokerConfig:
                                                  _int(1, 32767), kafka_type="SHORT")
     offsets_topic_segment_bytes: int = prop("offsets.topic.segment.bytes", 104857600, _int(1, INT_MAX),
                                             kafka_type="INT")
-    offsets_retention_minutes: int = prop("offsets.retention.minutes", 10080, _int(1, INT_MAX))
-    offsets_retention_check_interval_ms: int = prop("offsets.retention.check.interval.ms", 600000, _int(1))
-    offset_metadata_max_bytes: int = prop("offset.metadata.max.bytes", 4096, _int(0, INT_MAX))
+    offsets_retention_minutes: int = prop("offsets.retention.minutes", 10080, _int(1, INT_MAX), kafka_type="INT")
+    offsets_retention_check_interval_ms: int = prop("offsets.retention.check.interval.ms", 600000, _int(1),
+                                                    kafka_type="LONG")
+    offset_metadata_max_bytes: int = prop("offset.metadata.max.bytes", 4096, _int(0, INT_MAX), kafka_type="INT")
     # how long a group coordinator's write waits to be replicated before COORDINATOR_NOT_AVAILABLE
-    offsets_commit_timeout_ms: int = prop("offsets.commit.timeout.ms", 5000, _int(1, INT_MAX))
+    offsets_commit_timeout_ms: int = prop("offsets.commit.timeout.ms", 5000, _int(1, INT_MAX), kafka_type="INT")
     # transactions
     transaction_state_log_num_partitions: int = prop("transaction.state.log.num.partitions", 50,
                                                      _int(1, INT_MAX), kafka_type="INT")
     transaction_state_log_replication_factor: int = prop("transaction.state.log.replication.factor", 1,
                                                          _int(1, 32767), kafka_type="SHORT")
     # Kafka's default is 2 (with a replication factor of 3); 1 here, as the replication factor
-    transaction_state_log_min_isr: int = prop("transaction.state.log.min.isr", 1, _int(1, INT_MAX))
-    transaction_max_timeout_ms: int = prop("transaction.max.timeout.ms", 900000, _int(1, INT_MAX))
-    transactional_id_expiration_ms: int = prop("transactional.id.expiration.ms", 604800000, _int(1, INT_MAX))
-    producer_id_expiration_ms: int = prop("producer.id.expiration.ms", 86400000, _int(1, INT_MAX))
+    transaction_state_log_min_isr: int = prop("transaction.state.log.min.isr", 1, _int(1, INT_MAX),
+                                              kafka_type="INT")
+    transaction_max_timeout_ms: int = prop("transaction.max.timeout.ms", 900000, _int(1, INT_MAX), kafka_type="INT")
+    transactional_id_expiration_ms: int = prop("transactional.id.expiration.ms", 604800000, _int(1, INT_MAX),
+                                               kafka_type="INT")
+    producer_id_expiration_ms: int = prop("producer.id.expiration.ms", 86400000, _int(1, INT_MAX), kafka_type="INT")
     producer_id_expiration_check_interval_ms: int = prop("producer.id.expiration.check.interval.ms", 600000,
                                                          _int(1, INT_MAX))
     # KIP-227 fetch sessions (Kafka hardcodes the eviction time; a property here for tests)
     max_incremental_fetch_session_cache_slots: int = prop("max.incremental.fetch.session.cache.slots", 1000,
-                                                          _int(0, INT_MAX))
+                                                          _int(0, INT_MAX), kafka_type="INT")
     min_incremental_fetch_session_eviction_ms: int = prop("min.incremental.fetch.session.eviction.ms", 120000,
                                                           _int(0))
     # KRaft quorum. A lone node with both roles (the default) is its own single voter;
@@ -658,10 +665,11 @@ class BrokerConfig:
     process_roles: tuple[str, ...] = prop("process.roles", ("broker", "controller"), _roles, kafka_type="LIST",
                                           described=None)
     controller_quorum_voters: tuple[tuple[int, str, int], ...] = prop(
-        "controller.quorum.voters", (), _voters)  # (id, host, port)
+        "controller.quorum.voters", (), _voters, kafka_type="LIST")  # (id, host, port)
     controller_quorum_bootstrap_servers: tuple[tuple[str, int], ...] = prop(
-        "controller.quorum.bootstrap.servers", (), _hostports)
-    controller_listener_names: tuple[str, ...] = prop("controller.listener.names", ("CONTROLLER",), _names)
+        "controller.quorum.bootstrap.servers", (), _hostports, kafka_type="LIST")
+    controller_listener_names: tuple[str, ...] = prop("controller.listener.names", ("CONTROLLER",), _names,
+                                                      kafka_type="LIST")
     # the protocol of each listener; odradek serves PLAINTEXT only and refuses to start a listener
     # mapped to SSL or SASL rather than serve it without them
     # client quotas (producer_byte_rate, consumer_byte_rate): Kafka's rate windows
@@ -688,7 +696,8 @@ class BrokerConfig:
                                                kafka_type="STRING")
     # the listener brokers talk to each other on (replica fetchers, inter-broker RPCs): by name, else the
     # listener named as security.inter.broker.protocol (Kafka: the two are exclusive)
-    inter_broker_listener_name: str | None = prop("inter.broker.listener.name", None, lambda raw: str(raw).strip().upper())
+    inter_broker_listener_name: str | None = prop("inter.broker.listener.name", None,
+                                                  lambda raw: str(raw).strip().upper(), kafka_type="STRING")
     security_inter_broker_protocol: str = prop("security.inter.broker.protocol", "PLAINTEXT", _security_protocol,
                                                kafka_type="STRING")
     # the SASL mechanism a node authenticates with to another node's SASL listener (Kafka's GSSAPI
@@ -699,18 +708,19 @@ class BrokerConfig:
                                                    lambda raw: str(raw).strip().upper(), kafka_type="STRING")
     controller_listeners: tuple[Listener, ...] = ()  # from listeners, by controller.listener.names
     controller_quorum_election_timeout_ms: int = prop("controller.quorum.election.timeout.ms", 1000,
-                                                      _int(1, INT_MAX))
-    controller_quorum_fetch_timeout_ms: int = prop("controller.quorum.fetch.timeout.ms", 2000, _int(1, INT_MAX))
+                                                      _int(1, INT_MAX), kafka_type="INT")
+    controller_quorum_fetch_timeout_ms: int = prop("controller.quorum.fetch.timeout.ms", 2000, _int(1, INT_MAX),
+                                                   kafka_type="INT")
     controller_quorum_request_timeout_ms: int = prop("controller.quorum.request.timeout.ms", 2000,
-                                                     _int(1, INT_MAX))
-    broker_heartbeat_interval_ms: int = prop("broker.heartbeat.interval.ms", 2000, _int(1, INT_MAX))
-    broker_session_timeout_ms: int = prop("broker.session.timeout.ms", 9000, _int(1, INT_MAX))
+                                                     _int(1, INT_MAX), kafka_type="INT")
+    broker_heartbeat_interval_ms: int = prop("broker.heartbeat.interval.ms", 2000, _int(1, INT_MAX), kafka_type="INT")
+    broker_session_timeout_ms: int = prop("broker.session.timeout.ms", 9000, _int(1, INT_MAX), kafka_type="INT")
     # a follower that has not caught up with the leader's log end for this long leaves the ISR
     replica_lag_time_max_ms: int = prop("replica.lag.time.max.ms", 30000, _int(0), kafka_type="LONG")
     replica_high_watermark_checkpoint_interval_ms: int = prop(
         "replica.high.watermark.checkpoint.interval.ms", 5000, _int(1), kafka_type="LONG")
     metadata_log_max_record_bytes_between_snapshots: int = prop(
-        "metadata.log.max.record.bytes.between.snapshots", 20971520, _int(1))
+        "metadata.log.max.record.bytes.between.snapshots", 20971520, _int(1), kafka_type="LONG")
     # odradek for tests (odradek/testing): the /control routes of the HTTP port (faults, clock), a
     # broker clock that moves only by POST /control/clock/advance, every request and response as
     # JSON lines (`odradek serve --trace FILE`)
