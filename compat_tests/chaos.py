@@ -237,13 +237,9 @@ class ChaosRun:
 
     def pause_broker(self, cycle: int) -> str:
         victim = self.some_broker()
-        node = self.cluster.node(victim)
-        node.pause()
-        try:
+        with self.paused(victim):
             self.wait_fenced(victim, f"cycle {cycle}: broker {victim} fenced while stopped")
             acks_go_on(self.producers, f"cycle {cycle}: acknowledgements while broker {victim} is stopped")
-        finally:
-            node.resume()
         return f"SIGSTOP broker {victim} past its session, SIGCONT"
 
     def partition_leader(self, cycle: int) -> str:
@@ -354,39 +350,35 @@ class ChaosRun:
     def partition_then_pause(self, cycle: int) -> str:
         part = self.rng.randrange(self.partitions)
         first = self.cluster.wait_partitions(self.topic, lambda s: s[part].leader >= 0, "a leader")[part].leader
-        if self.control:
-            with self.cut(first, [i for i in self.cluster.nodes if i != first], clients=True):
-                self.wait_fenced(first, f"cycle {cycle}: broker {first} fenced while cut off")
-        else:
-            node = self.cluster.node(first)
-            node.pause()
-            try:
-                self.wait_fenced(first, f"cycle {cycle}: broker {first} fenced while stopped")
-            finally:
-                node.resume()
+        cut_off = self.cut(first, [i for i in self.cluster.nodes if i != first], clients=True) if self.control \
+            else self.paused(first)
+        with cut_off:
+            self.wait_fenced(first, f"cycle {cycle}: broker {first} fenced while cut off")
         second = wait_for(lambda: (lambda p: p.leader if p.leader not in (-1, first) else None)(
             self.state_via_others(first)[part]), FAULT_WAIT_S, f"cycle {cycle}: a leader after {first}")
-        node = self.cluster.node(second)
-        node.pause()
-        try:
+        with self.paused(second):
             self.wait_fenced(second, f"cycle {cycle}: broker {second} fenced while stopped")
-        finally:
-            node.resume()
         return f"leader {first} of partition {part} cut off and healed, then its successor {second} stopped and resumed"
 
     def pause_controller(self, cycle: int) -> str:
         active = wait_for(lambda: (lambda n: n if n > 0 else None)(self.quorum_leader()), FAULT_WAIT_S,
                           "an active controller")
-        node = self.cluster.node(active)
-        node.pause()
-        try:
+        with self.paused(active):
             wait_for(lambda: self.quorum_leader() not in (active, -1), FAULT_WAIT_S,
                      f"cycle {cycle}: another active controller while controller {active} is stopped")
             self.cluster.create_topic(f"{self.topic}-paused-{cycle}", 1, 3, {})
             acks_go_on(self.producers, f"cycle {cycle}: acknowledgements while controller {active} is stopped")
+        return f"SIGSTOP active controller {active} until another leads, SIGCONT"
+
+    @contextlib.contextmanager
+    def paused(self, node_id: int) -> Iterator[None]:
+        """Node `node_id` stopped (SIGSTOP) until the end of the block."""
+        node = self.cluster.node(node_id)
+        node.pause()
+        try:
+            yield
         finally:
             node.resume()
-        return f"SIGSTOP active controller {active} until another leads, SIGCONT"
 
     @contextlib.contextmanager
     def cut(self, victim: int, others: list[int], clients: bool = False) -> Iterator[None]:

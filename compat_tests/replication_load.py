@@ -16,6 +16,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 
 from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
 
@@ -128,6 +129,17 @@ def with_client_warnings(cmd: list[str]) -> list[str]:
     return [cmd[0], "-Dlog4j2.level=WARN", *cmd[1:]] if os.environ.get(LOGS_ENV) else cmd
 
 
+def tool_events(proc: subprocess.Popen, log_name: str) -> Iterator[dict]:
+    """The JSON events a verifiable tool prints, one a line; its other lines (the client's warnings,
+    with_client_warnings) go to the run log `log_name` when ODRADEK_CLUSTER_LOGS is set."""
+    kept = run_log(log_name)
+    for line in proc.stdout:
+        if line.startswith("{"):
+            yield json.loads(line)
+        elif kept is not None:
+            kept.write(line)
+
+
 class JavaLoad(LoadProducer):
     """Kafka 4.3's kafka-verifiable-producer (Java kafka-clients 4.3, acks=all, idempotent): values "7.N" at
     ~200 records/s, batches of at most 2 KB; it reports each acknowledgement and error as a JSON line. The
@@ -159,13 +171,7 @@ class JavaLoad(LoadProducer):
         return super().start()
 
     def _run(self) -> None:
-        kept = run_log("java-producer")  # its client's warnings come on stdout (with_client_warnings)
-        for line in self.proc.stdout:
-            if not line.startswith("{"):
-                if kept is not None:
-                    kept.write(line)
-                continue
-            event = json.loads(line)
+        for event in tool_events(self.proc, "java-producer"):
             if event.get("name") == "producer_send_success":
                 self._ack(event["partition"], event["offset"], event["value"].encode())
             elif event.get("name") == "producer_send_error":
@@ -246,13 +252,7 @@ class JavaGroupReader:
         return self
 
     def _run(self) -> None:
-        kept = run_log("java-consumer")
-        for line in self.proc.stdout:
-            if not line.startswith("{"):
-                if kept is not None:
-                    kept.write(line)
-                continue
-            event = json.loads(line)
+        for event in tool_events(self.proc, "java-consumer"):
             with self._lock:
                 if event.get("name") == "records_consumed":
                     for p in event.get("partitions", []):
