@@ -89,3 +89,34 @@ def test_compacted_topic_lag_and_tombstones(bootstrap, topic_name):
     # a pass after the horizon drops the tombstones; the lag cleans a1 (ratio ~0.1 < 0.99)
     _wait_for(bootstrap, tomb_topic, [(2, b"a", b"a2"), (5, b"t", b"t1"), (6, b"t", b"t2")])
     _wait_for(bootstrap, lag_topic, lag_first[:-1] + [(12, b"a", b"a2"), (13, b"z", b"z1")])
+
+
+def _set_cleaner_backoff(bootstrap: str, value: str | None) -> None:
+    """IncrementalAlterConfigs on broker 1: log.cleaner.backoff.ms SET value, or DELETE (None)."""
+    from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, ConfigResource,
+                                       ResourceType)
+
+    op = AlterConfigOpType.DELETE if value is None else AlterConfigOpType.SET
+    res = ConfigResource(ResourceType.BROKER, "1", incremental_configs=[
+        ConfigEntry("log.cleaner.backoff.ms", value or "", incremental_operation=op)])
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    for f in admin.incremental_alter_configs([res]).values():
+        f.result(30)
+
+
+def test_cleaner_backoff_is_dynamic(bootstrap, topic_name):
+    # Kafka 4.3 takes log.cleaner.backoff.ms per broker at run time (LogCleaner restarts its threads
+    # with it); sarama's functional suite alters it. An hour's backoff: no pass cleans the topic...
+    _set_cleaner_backoff(bootstrap, "3600000")
+    try:
+        create_topic(bootstrap, topic_name, 1, configs={
+            "cleanup.policy": "compact", "min.cleanable.dirty.ratio": "0.01", "segment.ms": "1000"})
+        _produce(bootstrap, topic_name, [(b"a", b"a1"), (b"a", b"a2")])
+        time.sleep(1.2)
+        _produce(bootstrap, topic_name, [(b"b", b"b1")])  # rolls the first segment
+        assert _read(bootstrap, topic_name) == [(0, b"a", b"a1"), (1, b"a", b"a2"), (2, b"b", b"b1")]
+        # ...until the backoff is lowered: a pass then, a1 goes
+        _set_cleaner_backoff(bootstrap, "200")
+        _wait_for(bootstrap, topic_name, [(1, b"a", b"a2"), (2, b"b", b"b1")])
+    finally:
+        _set_cleaner_backoff(bootstrap, None)  # back to the static 1000 of this module's broker

@@ -23,6 +23,7 @@ from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.broker.log_format import formatter
 from odradek.broker.listeners import ServedListener, served_listeners
 from odradek.config import ConfigError
+from odradek.controller.configs import dynamic_broker_long
 from odradek.security.quotas import SENSOR_EXPIRY_CHECK_MS, SENSOR_EXPIRY_MS, ClientQuotas
 from odradek.security.sasl import SaslSession
 from odradek.wire.frames import BufferPool
@@ -230,7 +231,8 @@ class BrokerServer:
         next_flush = now + flush_interval
         next_idle = _now_ms() + 1000
         next_thorough = _now_ms() + THOROUGH_EVERY_MS  # a full collection of the frozen old heap too
-        next_clean = now + cfg.log_cleaner_backoff_ms
+        backoff = self._cleaner_backoff_ms()
+        next_clean = now + backoff
         # Kafka's PeriodicProducerExpirationCheck, every producer.id.expiration.check.interval.ms
         next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
         next_sensor_expiry = now + SENSOR_EXPIRY_CHECK_MS
@@ -291,8 +293,10 @@ class BrokerServer:
                         and cleaning.exception() is None and cleaning.result() is not None):
                     next_clean = now  # as Kafka's cleaner thread: back off only when idle
                     cleaning = None
+                if backoff != (backoff := self._cleaner_backoff_ms()):
+                    next_clean = now  # Kafka restarts its cleaner threads with the new backoff: a pass now
                 if now >= next_clean and cfg.log_cleaner_enable and (cleaning is None or cleaning.done()):
-                    next_clean = now + cfg.log_cleaner_backoff_ms
+                    next_clean = now + backoff
                     if b.has_compacted_logs():
                         clean = b.log_manager.clean_once
                         if self.http is not None:  # the pass's time for the cleaner metrics
@@ -302,6 +306,11 @@ class BrokerServer:
                 raise
             except Exception:
                 log.exception("periodic task failed")
+
+    def _cleaner_backoff_ms(self) -> int:
+        """log.cleaner.backoff.ms, dynamic as on Kafka (IncrementalAlterConfigs on this broker or the default)."""
+        return dynamic_broker_long(self.broker.image.broker_configs, self.config.node_id, "log.cleaner.backoff.ms",
+                                   self.config.log_cleaner_backoff_ms)
 
     def _expire_quota_sensors(self, now: int) -> None:
         """Clients gone for an hour leave the quota sensors and the throttle-time metric."""

@@ -199,7 +199,11 @@ _TYPE_CODE = {"BOOLEAN": T_BOOLEAN, "STRING": T_STRING, "INT": T_INT, "SHORT": T
 # set): the replication quotas (KIP-73) and the log-dir move quota
 DYNAMIC_RATES = frozenset({"leader.replication.throttled.rate", "follower.replication.throttled.rate",
                            "replica.alter.log.dirs.io.max.bytes.per.second"})
-BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS) | DYNAMIC_RATES
+# Kafka's dynamic broker configs that are not topic synonyms and that odradek applies at once (LONG
+# >= 0): the cleaner's backoff (one of LogCleaner's reconfigurable configs), read by the broker's
+# periodic loop (broker/server.py) as this broker's value, else the cluster default's, else the static
+DYNAMIC_LONGS = frozenset({"log.cleaner.backoff.ms"})
+BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS) | DYNAMIC_RATES | DYNAMIC_LONGS
 
 # Broker-level configs that are not topic synonyms but that the broker reads from
 # ``defaults`` (listed by DescribeConfigs on a broker, read-only, not dynamic): those
@@ -222,8 +226,18 @@ BROKER_DYNAMIC_STATIC = frozenset({"listeners", "log.cleaner.dedupe.buffer.size"
 BROKER_STATIC_SYNONYMS = frozenset(s.name for d in TOPIC_CONFIGS.values() for s in d.synonyms[1:])
 
 
+def dynamic_broker_long(broker_configs, node_id: int, name: str, static: int) -> int:
+    """A dynamic broker config's value on broker node_id, as Kafka's DynamicBrokerConfig resolves it:
+    the broker's own dynamic value, else the cluster default's, else the static one."""
+    for key in (str(node_id), ""):
+        value = broker_configs.get(key, {}).get(name)
+        if value is not None:
+            return int(value)
+    return static
+
+
 def broker_read_only(name: str) -> bool:
-    if name in DYNAMIC_RATES:
+    if name in DYNAMIC_RATES or name in DYNAMIC_LONGS:
         return False
     if name in BROKER_SYNONYMS:
         return name in BROKER_STATIC_SYNONYMS
@@ -262,8 +276,8 @@ def broker_synonyms(name: str, layers) -> list[tuple[str, str | None, int]]:
 
 
 def validate_broker_value(name: str, value: str) -> str:
-    """Validate a dynamic broker config that is a topic synonym (same rules, scaled) or a rate."""
-    if name in DYNAMIC_RATES:
+    """Validate a dynamic broker config that is a topic synonym (same rules, scaled), a rate or a LONG."""
+    if name in DYNAMIC_RATES or name in DYNAMIC_LONGS:
         try:
             n = int(value.strip())
         except ValueError:

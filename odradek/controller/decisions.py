@@ -720,8 +720,10 @@ class Decisions:
                 else:
                     C.validate_broker_value(k, v)
             except InvalidConfig as e:
-                # (Kafka answers a bad rate with INVALID_REQUEST, as its broker config validation)
-                raise _Fail(ErrorCode.INVALID_REQUEST if k in C.DYNAMIC_RATES else ErrorCode.INVALID_CONFIG,
+                # (Kafka answers a bad rate or log.cleaner.backoff.ms with INVALID_REQUEST, as its broker
+                # config validation)
+                bad_request = k in C.DYNAMIC_RATES or k in C.DYNAMIC_LONGS
+                raise _Fail(ErrorCode.INVALID_REQUEST if bad_request else ErrorCode.INVALID_CONFIG,
                             str(e)) from None
             changes[k] = v
         if rtype == TOPIC:

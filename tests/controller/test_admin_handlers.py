@@ -139,7 +139,8 @@ def test_describe_broker_configs_kafka_lists_with_its_types(broker):
     (b,) = r.results
     got = {c.name: (c.config_type, c.value) for c in b.configs}
     assert b.error_code == 0 and got == KAFKA_BROKER_TYPES
-    assert all(c.read_only and c.config_source == 5 for c in b.configs)
+    assert all(c.config_source == 5 for c in b.configs)
+    assert [c.name for c in b.configs if not c.read_only] == ["log.cleaner.backoff.ms"]  # dynamic, as on Kafka
 
 
 @pytest.mark.parametrize("v", range(0, 2))
@@ -152,6 +153,25 @@ def test_incremental_alter_configs_every_version(broker, v):
             iac.AlterableConfig(name="retention.ms", config_operation=0, value="x")])]), v)
     assert [(x.resource_name, x.error_code) for x in r.responses] == [("t", 0), ("t2", 40)]
     assert broker.controller.topic_config("t")["retention.ms"] == "77"
+
+
+def test_log_cleaner_backoff_is_a_dynamic_broker_config_as_kafka(broker):
+    # Kafka 4.3's answers (kafka-configs --alter --entity-type brokers --entity-name 1 against a real node)
+    def alter(value):
+        r = call(incremental_alter_configs, broker, iac.IncrementalAlterConfigsRequest(resources=[
+            iac.AlterConfigsResource(resource_type=4, resource_name="1", configs=[
+                iac.AlterableConfig(name="log.cleaner.backoff.ms", config_operation=0, value=value)])]), 1)
+        return r.responses[0].error_code, r.responses[0].error_message
+
+    assert alter("-1") == (42, "Invalid value -1 for configuration log.cleaner.backoff.ms: Value must be at least 0")
+    assert alter("abc") == (42, "Invalid value abc for configuration log.cleaner.backoff.ms: Not a number of type LONG")
+    assert alter("15001") == (0, None)
+    r = call(describe_configs, broker, DescribeConfigsRequest(resources=[DescribeConfigsResource(
+        resource_type=4, resource_name="1", configuration_keys=["log.cleaner.backoff.ms"])], include_synonyms=True), 4)
+    (c,) = r.results[0].configs
+    assert (c.value, c.read_only, c.config_source, c.config_type) == ("15001", False, 2, 5)  # DYNAMIC_BROKER
+    assert [(s.name, s.value, s.source) for s in c.synonyms] == [
+        ("log.cleaner.backoff.ms", "15001", 2), ("log.cleaner.backoff.ms", "15000", 5)]
 
 
 @pytest.mark.parametrize("v", range(0, 3))
