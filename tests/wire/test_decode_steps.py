@@ -47,15 +47,21 @@ def test_every_stepped_request_has_steps_for_the_versions_with_a_top_level_array
         assert set(cls._STEPS) <= set(cls._DECODERS)
 
 
-@pytest.mark.parametrize("name,version", CASES)
-def test_stepped_decode_is_the_whole_decode(name, version):
-    cls = messages.load(name)
-    req = _large(cls, version)
+def _same_in_steps(cls, version: int, req):
+    """`req` encoded (and some bytes after it) decoded in steps and whole: the same object and end.
+    -> (the bytes, the yields)."""
     data = req.encode(version) + b"trailing"
     whole, end = cls.decode_from(data, version)
     stepped, stepped_end, yields = _drive(cls.decode_steps(data, version))
     assert stepped == whole == req
     assert stepped_end == end == len(data) - len(b"trailing")
+    return data, yields
+
+
+@pytest.mark.parametrize("name,version", CASES)
+def test_stepped_decode_is_the_whole_decode(name, version):
+    cls = messages.load(name)
+    data, yields = _same_in_steps(cls, version, _large(cls, version))
     # a step per DECODE_STEP_BYTES of the array (an entry is not cut: a step ends with one, of < 512 bytes here)
     assert len(data) // (GEN.DECODE_STEP_BYTES + 512) - 1 <= yields <= len(data) // GEN.DECODE_STEP_BYTES
     assert yields >= 2
@@ -69,12 +75,7 @@ def test_a_long_array_inside_one_entry_is_decoded_in_steps(name, version):
     """One topic of thousands of partitions (an OffsetCommit, a ListOffsets...): the steps go on
     inside the entry, every DECODE_STEP_BYTES or so, with the same object and end."""
     cls = messages.load(name)
-    req = _wide(cls, version)
-    data = req.encode(version) + b"trailing"
-    whole, end = cls.decode_from(data, version)
-    stepped, stepped_end, yields = _drive(cls.decode_steps(data, version))
-    assert stepped == whole == req
-    assert stepped_end == end == len(data) - len(b"trailing")
+    data, yields = _same_in_steps(cls, version, _wide(cls, version))
     assert yields <= len(data) // GEN.DECODE_STEP_BYTES
     if _steps_inside(cls, version):
         assert len(data) >= 3 * GEN.DECODE_STEP_BYTES
