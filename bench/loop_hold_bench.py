@@ -47,7 +47,8 @@ class MeteredOdradek(OdradekBroker):
     module = "bench.loop_meter"
 
     def start(self, fresh: bool = True) -> float:
-        self.meter_file = os.path.join(tempfile.mkdtemp(prefix="loop-meter-"), "meter.json")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.meter_file = str(self.dir / "loop-meter.json")  # (goes with the broker's directory)
         os.environ["ODRADEK_LOOP_METER"] = self.meter_file
         return super().start(fresh)
 
