@@ -5,7 +5,7 @@ jars and the tool server's jar, apache_kafka.tool_server).
 The Maven builds are kept in the per-user cache (apache_kafka.user_cache()/builds), one entry per
 digest of the project's pom.xml, sources and build options, so a new clone of the repository (CI's
 clean clone, a second worktree) reuses them as it reuses ~/.m2; an entry is built aside and renamed
-into place when complete. The Go and npm builds live in the clone's .cache/ and compat_tests/js,
+into place when complete. The Go builds (the franz-go check, kafka-go's own tests) and npm builds live in the clone's .cache/ and compat_tests/js,
 reused when newer than their inputs. Every build holds a lock so that parallel test workers build
 it once. `prebuild(names)` starts the builds a session will need in a background thread when
 collection ends (conftest.py), so they overlap the tests that need none.
@@ -13,6 +13,7 @@ collection ends (conftest.py), so they overlap the tests that need none.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -30,6 +31,8 @@ JAVA_DIR = HERE / "java"
 STREAMS_DIR = HERE / "java-streams"
 GO_DIR = HERE / "go"
 GO_BIN = REPO / ".cache" / "franz-go" / "franzgo-check"
+KAFKA_GO_VERSION = "v0.4.51"  # github.com/segmentio/kafka-go, whose own tests test_kafka_go.py runs
+KAFKA_GO_DIR = REPO / ".cache" / "kafka-go"
 JS_DIR = HERE / "js"
 JAVA_CLIENT_VERSIONS = ("3.9.2", "4.3.0")
 # The client check programs' JVM options: C1 only and the serial collector, as Kafka's tools are run
@@ -155,6 +158,34 @@ def franz_go_binary() -> Path:
     return GO_BIN
 
 
+def kafka_go_test_binary() -> Path:
+    """segmentio/kafka-go's own tests (its root package, KAFKA_GO_VERSION) compiled into .cache/kafka-go:
+    the module comes from the Go module proxy (its zip holds the _test.go files) and is built from a copy
+    (the module cache is read-only); once per version."""
+    binary = KAFKA_GO_DIR / f"kafka-go-{KAFKA_GO_VERSION}.test"
+    with apache_kafka.cache_lock("kafka-go"):
+        if binary.exists():
+            return binary
+        KAFKA_GO_DIR.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, "GOFLAGS": "-mod=mod"}
+        r = subprocess.run(["go", "mod", "download", "-json", f"github.com/segmentio/kafka-go@{KAFKA_GO_VERSION}"],
+                           cwd=KAFKA_GO_DIR, capture_output=True, text=True, timeout=900, env=env)
+        if r.returncode != 0:
+            raise RuntimeError(f"go mod download failed:\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
+        src = KAFKA_GO_DIR / f"src-{KAFKA_GO_VERSION}"
+        shutil.rmtree(src, ignore_errors=True)
+        shutil.copytree(json.loads(r.stdout)["Dir"], src)
+        for p in (src, *src.rglob("*")):
+            p.chmod(p.stat().st_mode | 0o200)
+        aside = binary.with_name(f"{binary.name}.{os.getpid()}.tmp")
+        r = subprocess.run(["go", "test", "-c", "-o", str(aside), "."], cwd=src, capture_output=True, text=True,
+                           timeout=900, env=env)
+        if r.returncode != 0:
+            raise RuntimeError(f"go test -c of kafka-go failed:\n{r.stdout[-5000:]}\n{r.stderr[-5000:]}")
+        os.replace(aside, binary)
+    return binary
+
+
 def kafkajs_install() -> None:
     """npm ci in compat_tests/js, unless node_modules already matches package-lock.json."""
     lock = JS_DIR / "package-lock.json"
@@ -173,6 +204,7 @@ BUILDS = {
     "java-clients": (("java", "mvn"), lambda: [java_clients_classpath(v) for v in JAVA_CLIENT_VERSIONS]),
     "java-streams": (("java", "mvn"), streams_classpath),
     "franz-go": (("go",), franz_go_binary),
+    "kafka-go": (("go",), kafka_go_test_binary),
     "kafkajs": (("node", "npm"), kafkajs_install),
     "kafka-tools": (("java", "mvn"), lambda: (apache_kafka.jars(), server_jar())),
 }
@@ -185,6 +217,7 @@ USED_BY = {
     "test_cli_partitioner.py": ("java-clients",),
     "test_kafka_streams.py": ("java-streams",),
     "test_franz_go.py": ("franz-go",),
+    "test_kafka_go.py": ("kafka-go",),
     "test_kafkajs.py": ("kafkajs",),
     "test_cli_groups.py": ("kafka-tools",),
     "test_cluster_group_coordinator_failover.py": ("java-clients", "kafka-tools"),
