@@ -15,6 +15,7 @@ import posixpath
 import random
 import shutil
 import threading
+import time
 from typing import Callable, Protocol
 
 from .batchio import pwrite_batch, rewritten
@@ -42,6 +43,7 @@ class FileSystem(Protocol):
     def read_file(self, path: str) -> bytes: ...  # the whole file (created empty if missing, as open)
     def exists(self, path: str) -> bool: ...
     def size(self, path: str) -> int: ...
+    def mtime_ms(self, path: str) -> int: ...  # last modification, ms since the epoch (Java's lastModified)
     def remove(self, path: str) -> None: ...
     def rename(self, src: str, dst: str) -> None: ...  # atomic, replaces dst
     def makedirs(self, path: str) -> None: ...
@@ -267,6 +269,9 @@ class RealFileSystem:
     def size(self, path: str) -> int:
         return os.path.getsize(path)
 
+    def mtime_ms(self, path: str) -> int:
+        return os.stat(path).st_mtime_ns // 1_000_000
+
     def remove(self, path: str) -> None:
         os.remove(path)
 
@@ -297,12 +302,17 @@ class SimulatedCrash(Exception):
     """Raised by FaultyFileSystem once its byte budget is spent: the process 'died'."""
 
 
-class _Inode:
-    __slots__ = ("data", "durable")
+def _wall_ms() -> int:
+    return time.time_ns() // 1_000_000
 
-    def __init__(self, data: bytes = b"", durable: bytes = b""):
+
+class _Inode:
+    __slots__ = ("data", "durable", "mtime_ms")
+
+    def __init__(self, data: bytes = b"", durable: bytes = b"", mtime_ms: int = 0):
         self.data = bytearray(data)
         self.durable = bytes(durable)
+        self.mtime_ms = mtime_ms
 
 
 class FaultyFile:
@@ -322,6 +332,7 @@ class FaultyFile:
             raise OSError(err, os.strerror(err), self.path)
         data = self.fs._charge(data)  # may shorten the write and then raise after it
         self._place(data, position)
+        self.inode.mtime_ms = self.fs.clock_ms()
         self._size = max(self._size, position + len(data))
         self.fs._after_write()
 
@@ -373,6 +384,7 @@ class FaultyFile:
         else:
             buf.extend(bytes(size - len(buf)))
         self._size = size
+        self.inode.mtime_ms = self.fs.clock_ms()
 
     def preallocate(self, size: int) -> None:
         self.fs._check()
@@ -427,6 +439,9 @@ class FaultyFileSystem:
         self._fsync_fault: tuple[int, int] | None = None  # (errno, fsyncs to let pass)
         self.failed_fsyncs = 0
         self.failed_writes = 0
+        # a file's modification time is this clock's at its last write (wall time unless a
+        # simulation sets its own)
+        self.clock_ms: Callable[[], int] = _wall_ms
 
     def fail_writes(self, err: int = errno.ENOSPC, *, after: int = 0, match=None,
                     sticky: bool = True) -> None:
@@ -511,7 +526,8 @@ class FaultyFileSystem:
                     content = rng.choice([data, durable])
             else:
                 raise ValueError(mode)
-            new.files[path] = _Inode(content, content)
+            new.files[path] = _Inode(content, content, inode.mtime_ms)
+        new.clock_ms = self.clock_ms
         return new
 
     # FileSystem
@@ -525,7 +541,7 @@ class FaultyFileSystem:
             raise FileNotFoundError(parent)
         inode = self.files.get(path)
         if inode is None:
-            inode = self.files[path] = _Inode()
+            inode = self.files[path] = _Inode(mtime_ms=self.clock_ms())
         return FaultyFile(self, path, inode)
 
     def read_file(self, path: str) -> bytes:
@@ -550,6 +566,9 @@ class FaultyFileSystem:
 
     def size(self, path: str) -> int:
         return len(self.files[self._norm(path)].data)
+
+    def mtime_ms(self, path: str) -> int:
+        return self.files[self._norm(path)].mtime_ms
 
     def remove(self, path: str) -> None:
         self._check()

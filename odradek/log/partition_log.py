@@ -1338,7 +1338,7 @@ class PartitionLog:
                 elif not cfg.delete:
                     ok = False
                 else:
-                    ok = (cfg.retention_ms >= 0 and seg.max_timestamp < now_ms - cfg.retention_ms) or \
+                    ok = (cfg.retention_ms >= 0 and self._largest_timestamp(seg) < now_ms - cfg.retention_ms) or \
                          (cfg.retention_bytes >= 0 and total - seg.size >= cfg.retention_bytes)
                 if not ok:
                     break
@@ -1347,6 +1347,15 @@ class PartitionLog:
             if n:
                 self._delete_oldest(n, now_ms)
             return n
+
+    def _largest_timestamp(self, seg: LogSegment) -> int:
+        """The time retention.ms counts from, as Kafka's LogSegment.largestTimestamp: the largest
+        record timestamp, or the segment file's modification time when no record has one (-1:
+        records written without timestamps are not old, and are kept retention.ms after the
+        segment's last write)."""
+        if seg.max_timestamp >= 0:
+            return seg.max_timestamp
+        return self.fs.mtime_ms(seg.path)
 
     def _delete_oldest(self, n: int, now_ms: int) -> None:
         if n >= len(self.segments):

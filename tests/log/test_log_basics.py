@@ -334,3 +334,36 @@ def test_max_timestamp_query_answers_the_record_not_its_batch():
     log.append(build_batch([(None, b"d", [], 30)]), now_ms=1)
     got = log.offset_for_timestamp(-3)
     assert (got.offset, got.timestamp) == (2, 50)
+
+
+def test_retention_of_records_without_timestamps_counts_from_the_segment_file_mtime():
+    """Records with no timestamp (-1) are as old as their segment file's last write, as Kafka's
+    LogSegment.largestTimestamp falls back to the file's lastModified: retention.ms deletes them
+    that long after the write, not at the next retention pass."""
+    fs = FaultyFileSystem()
+    clock = [1_000_000]
+    fs.clock_ms = lambda: clock[0]
+    log = new_log(dataclasses.replace(SMALL, retention_ms=60_000), fs=fs)
+    for i in range(20):
+        log.append(batch([b"v%02d" % i], ts=-1), now_ms=clock[0])
+    log.high_watermark = log.log_end_offset
+    assert len(log.segments) > 2 and all(s.max_timestamp == -1 for s in log.segments)
+    assert log.apply_retention(now_ms=clock[0] + 60_000) == 0
+    assert log.log_start_offset == 0 and len(read_all(log)) == 20
+    n = len(log.segments)
+    assert log.apply_retention(now_ms=clock[0] + 60_001) == n  # the active one too, as Kafka (rolled)
+    assert log.log_start_offset == log.log_end_offset == 20
+
+
+def test_retention_reads_the_mtime_of_a_real_segment_file(tmp_path):
+    log = new_log(dataclasses.replace(SMALL, retention_ms=3_600_000), fs=RealFileSystem(),
+                  path=str(tmp_path / "t-0"))
+    for i in range(20):
+        log.append(batch([b"v%02d" % i], ts=-1), now_ms=1)
+    log.high_watermark = log.log_end_offset
+    now_ms = int(os.stat(log.segments[0].path).st_mtime * 1000)
+    assert log.apply_retention(now_ms=now_ms + 1000) == 0
+    two_hours_ago = now_ms / 1000 - 7200
+    os.utime(log.segments[0].path, (two_hours_ago, two_hours_ago))
+    assert log.apply_retention(now_ms=now_ms + 1000) == 1
+    assert log.log_start_offset == log.segments[0].base_offset > 0
