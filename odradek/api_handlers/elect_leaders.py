@@ -2,7 +2,8 @@
 the active controller (controller/replication_control.py, Kafka's electLeaders): per named
 partition ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE, ELIGIBLE_LEADERS_NOT_AVAILABLE
 or UNKNOWN_TOPIC_OR_PARTITION; for all partitions (null), those needing no election are left
-out. An unknown election type fails the request (INVALID_REQUEST), as Kafka."""
+out. An unknown election type fails the request (INVALID_REQUEST), as Kafka, and so does a timeout_ms
+of 0 or less (REQUEST_TIMED_OUT: Kafka's deadline has passed before the election runs)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,10 @@ def handle(ctx, request):
     if election_type not in (PREFERRED, UNCLEAN):
         return error_response(ctx.api_version, request, ErrorCode.INVALID_REQUEST,
                               f"Unknown election type {election_type}")
+    if request.timeout_ms <= 0:
+        # Kafka's controller runs the election under the deadline now + timeout_ms: one already past
+        # answers REQUEST_TIMED_OUT for every partition, without a message (kafka-go sends 0 by default)
+        return error_response(ctx.api_version, request, ErrorCode.REQUEST_TIMED_OUT, None)
     wanted = (None if request.topic_partitions is None
               else [(t.topic, list(t.partitions)) for t in request.topic_partitions])
     results = ctx.services.metadata.elect_leaders(election_type, wanted, ctx.now_ms)

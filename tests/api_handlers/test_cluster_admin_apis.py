@@ -214,6 +214,18 @@ def test_elect_leaders(broker, v):
         assert r.replica_election_results[0].partition_result[0].error_message == "Unknown election type 5"
 
 
+@pytest.mark.parametrize("v", versions(elect_leaders))
+def test_elect_leaders_with_no_time_left_times_out(broker, v):
+    # Kafka 4.3 (a real node, timeout_ms 0 and -5): REQUEST_TIMED_OUT for the request and each partition,
+    # no message; segmentio/kafka-go's TestClientElectLeaders sends 0 and fails there on that
+    for timeout_ms in (0, -5):
+        r = call(elect_leaders, broker, el.ElectLeadersRequest(election_type=0, timeout_ms=timeout_ms, topic_partitions=[
+            el.TopicPartitions(topic="t", partitions=[0, 5])]), v)
+        assert r.error_code == (7 if v >= 1 else 0)
+        assert [(t.topic, p.partition_id, p.error_code, p.error_message) for t in r.replica_election_results
+                for p in t.partition_result] == [("t", 0, 7, None), ("t", 5, 7, None)]
+
+
 @pytest.mark.parametrize("v", versions(alter_partition_reassignments))
 def test_partition_reassignments(broker, v):
     P = apr.ReassignablePartition
