@@ -216,6 +216,16 @@ class RawClient:
         assert resp.correlation_id == corr
         return resp.body
 
+    def await_group_coordinator(self, group: str, timeout: float = 60) -> None:
+        """FindCoordinator (v4) for ``group`` until it answers without an error (the first group
+        request of a broker creates __consumer_offsets)."""
+        from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
+
+        deadline = time.monotonic() + timeout
+        while self.call(FindCoordinatorRequest(key_type=0, coordinator_keys=[group]), 4).coordinators[0].error_code:
+            assert time.monotonic() < deadline, f"no group coordinator for {group} in {timeout} s"
+            time.sleep(0.05)
+
     def _read(self, n: int) -> bytes:
         buf = bytearray()
         while len(buf) < n:

@@ -19,7 +19,6 @@ from confluent_kafka.admin import AdminClient, AlterConfigOpType, ConfigEntry, C
 
 from harness import RawClient, create_topic
 from odradek.wire.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
-from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
 
 GROUP_CONFIG, DEFAULT_CONFIG = 8, 5  # DescribeConfigs ConfigSource
 
@@ -148,10 +147,7 @@ def test_a_groups_consumer_configs_apply_to_its_heartbeats(admin, bootstrap):
     c = RawClient(bootstrap)
     try:
         for g in (own, other):
-            deadline = time.monotonic() + 30
-            while c.call(FindCoordinatorRequest(key_type=0, coordinator_keys=[g]), 4).coordinators[0].error_code:
-                assert time.monotonic() < deadline
-                time.sleep(0.05)
+            c.await_group_coordinator(g)
         first = _heartbeat(c, own, topic)
         assert (first.member_epoch, first.heartbeat_interval_ms) == (2, 6000)
         # no assignment interval: the second join's epoch has its target at once

@@ -15,7 +15,6 @@ import uuid
 import pytest
 
 from harness import RawClient, create_topic
-from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
 from odradek.wire.messages.incremental_alter_configs_request import (
     AlterableConfig,
     AlterConfigsResource,
@@ -44,10 +43,7 @@ def raw(bootstrap):
 class Share:
     def __init__(self, c: RawClient, topic: str):
         self.c, self.topic, self.group = c, topic, f"she-{uuid.uuid4().hex[:8]}"
-        deadline = time.monotonic() + 30
-        while c.call(FindCoordinatorRequest(key_type=0, coordinator_keys=[self.group]), 4).coordinators[0].error_code:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        c.await_group_coordinator(self.group)
 
     def hb(self, member: str, epoch: int) -> tuple:
         req = ShareGroupHeartbeatRequest(group_id=self.group, member_id=member, member_epoch=epoch,

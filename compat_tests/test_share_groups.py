@@ -225,13 +225,10 @@ def _member_id() -> str:
 def _join_until_assigned(c, group, member, topic) -> tuple[int, dict]:
     """ShareGroupHeartbeat until the member is assigned partitions (they are assigned once the group
     has initialized them): (member epoch, {topic_id: [partitions]})."""
-    from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
     from odradek.wire.messages.share_group_heartbeat_request import ShareGroupHeartbeatRequest
 
+    c.await_group_coordinator(group)
     epoch, deadline = 0, time.time() + 60
-    while c.call(FindCoordinatorRequest(key_type=0, coordinator_keys=[group]), 4).coordinators[0].error_code:
-        assert time.time() < deadline, "no group coordinator in 60 s"  # (the first creates __consumer_offsets)
-        time.sleep(0.1)
     while True:
         r = c.call(ShareGroupHeartbeatRequest(group_id=group, member_id=member, member_epoch=epoch,
                                               subscribed_topic_names=[topic] if epoch == 0 else None), 1)

@@ -15,7 +15,6 @@ import pytest
 
 from harness import RawClient, create_topic
 from odradek.wire.messages import streams_group_heartbeat_request as R
-from odradek.wire.messages.find_coordinator_request import FindCoordinatorRequest
 from odradek.wire.messages.incremental_alter_configs_request import (
     AlterableConfig,
     AlterConfigsResource,
@@ -46,10 +45,7 @@ class Streams:
 
     def __init__(self, c: RawClient, group: str, topic: str):
         self.c, self.group, self.topic = c, group, topic
-        deadline = time.monotonic() + 30
-        while c.call(FindCoordinatorRequest(key_type=0, coordinator_keys=[group]), 4).coordinators[0].error_code:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        c.await_group_coordinator(group)
 
     def configure(self, **configs: str) -> None:
         r = self.c.call(IncrementalAlterConfigsRequest(resources=[AlterConfigsResource(
