@@ -70,6 +70,29 @@ def in_steps(work: Generator[None, None, object]):
     return Stepped(step)
 
 
+def whole(work: Generator[None, None, object]):
+    """What ``work`` (a generator written for in_steps) returns, run in one piece."""
+    try:
+        while True:
+            next(work)
+    except StopIteration as done:
+        return done.value
+
+
+class StepCount:
+    """The entries a handler written for in_steps made so far, when they are spread over helpers:
+    ``if count.due(): yield`` after each entry yields every STEP_ENTRIES entries."""
+
+    __slots__ = ("n",)
+
+    def __init__(self):
+        self.n = 0
+
+    def due(self) -> bool:
+        self.n += 1
+        return self.n % STEP_ENTRIES == 0
+
+
 def topic_results_in_steps(results, topic, partition, answer):
     """``answer(topics)`` for a decision's ``results`` [(topic, [(partition, error, message)])], the
     topics made by ``topic(name, partitions)`` of ``partition(index, error, message)``, STEP_ENTRIES

@@ -7,6 +7,7 @@ from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
 
 from .authorization import allowed_names
+from .context import StepCount, whole
 from .ports import Groups
 
 
@@ -70,6 +71,11 @@ def split_known_partitions(ctx, topics, value):
     """Request topics -> ({(topic, partition): value(p)} for partitions in the metadata image,
     {(topic, partition): UNKNOWN_TOPIC_OR_PARTITION} for the others, TOPIC_AUTHORIZATION_FAILED for the
     topics the principal may not READ (TxnOffsetCommit, OffsetDelete: Kafka checks before existence))."""
+    return whole(split_known_partitions_in_steps(ctx, topics, value, StepCount()))
+
+
+def split_known_partitions_in_steps(ctx, topics, value, count: StepCount):
+    """split_known_partitions as a generator for context.in_steps (a yield every STEP_ENTRIES partitions)."""
     known: dict = {}
     unknown: dict = {}
     image_topics = ctx.services.metadata.image.topics
@@ -80,6 +86,8 @@ def split_known_partitions(ctx, topics, value):
     for t in topics:
         ti = image_topics.get(t.name)
         for p in t.partitions:
+            if count.due():
+                yield
             tp = (t.name, p.partition_index)
             if denied and t.name in denied:
                 unknown[tp] = ErrorCode.TOPIC_AUTHORIZATION_FAILED

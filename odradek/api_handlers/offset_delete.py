@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import coordinator_error, split_known_partitions
+from odradek.api_handlers.context import StepCount, in_steps
+from odradek.api_handlers.group_common import coordinator_error, split_known_partitions_in_steps
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_delete_response import (
     OffsetDeleteResponse,
@@ -15,22 +16,31 @@ MIN_VERSION = 0
 MAX_VERSION = 0
 
 
-def handle(ctx, request) -> OffsetDeleteResponse:
+def handle(ctx, request):
+    """The response, made STEP_ENTRIES partitions a step for a large request (context.in_steps);
+    the coordinator's deletion (its checks and its one write) is one piece."""
+    return in_steps(_answer(ctx, request))
+
+
+def _answer(ctx, request):
     if coord_err := coordinator_error(ctx, request.group_id):
         return OffsetDeleteResponse(error_code=coord_err, throttle_time_ms=0, topics=[])
-    known, errors = split_known_partitions(ctx, request.topics, lambda p: None)
+    count = StepCount()
+    known, errors = yield from split_known_partitions_in_steps(ctx, request.topics, lambda p: None, count)
     top, result = ctx.services.groups.delete_offsets(request.group_id, list(known), ctx.now_ms)
     if top:
         return OffsetDeleteResponse(error_code=top, throttle_time_ms=0, topics=[])
     errors.update(result)
-    return OffsetDeleteResponse(
-        error_code=0,
-        throttle_time_ms=0,
-        topics=[OffsetDeleteResponseTopic(name=t.name, partitions=[
-            OffsetDeleteResponsePartition(partition_index=p.partition_index,
-                                          error_code=errors.get((t.name, p.partition_index), 0))
-            for p in t.partitions]) for t in request.topics],
-    )
+    topics = []
+    for t in request.topics:
+        parts = []
+        for p in t.partitions:
+            if count.due():
+                yield
+            parts.append(OffsetDeleteResponsePartition(partition_index=p.partition_index,
+                                                       error_code=errors.get((t.name, p.partition_index), 0)))
+        topics.append(OffsetDeleteResponseTopic(name=t.name, partitions=parts))
+    return OffsetDeleteResponse(error_code=0, throttle_time_ms=0, topics=topics)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -16,6 +16,7 @@ which the protocol cannot carry here).
 from __future__ import annotations
 
 from odradek.api_handlers.authorization import allowed, allowed_names
+from odradek.api_handlers.context import StepCount, in_steps
 from odradek.api_handlers.group_common import coordinator_error, metadata_topics
 from odradek.controller.acls import DESCRIBE, GROUP, TOPIC
 from odradek.coordinator.group_records import is_stale
@@ -35,11 +36,12 @@ MIN_VERSION = 1
 MAX_VERSION = 10
 
 
-def _fetch(ctx, group_id: str, topics):
+def _fetch(ctx, group_id: str, topics, count: StepCount):
     """topics: [(name, topic_id, [partition])] or None for all -> (error, [(name, topic_id, [(p,
     OffsetAndMetadata|None)])]): one entry per request topic, as Kafka's coordinator answers.
     Offsets of a topic deleted since (stored with an id its name no longer has) are not seen:
-    Kafka deletes them with the topic."""
+    Kafka deletes them with the topic. A generator (in_steps): the partitions asked are listed and
+    the answer's made in steps, the coordinator's offsets read in one piece (one moment's offsets)."""
     by_name, _ = metadata_topics(ctx)
 
     def current_id(name):
@@ -51,12 +53,27 @@ def _fetch(ctx, group_id: str, topics):
         err, got = coord.fetch_offsets(group_id, None)
         by_topic: dict = {}
         for (name, p), om in got.items():
+            if count.due():
+                yield
             if not is_stale(om, current_id(name)):
                 by_topic.setdefault(name, []).append((p, om))
         return err, [(name, ZERO_UUID, parts) for name, parts in by_topic.items()]
-    wanted = [(name, p) for name, _, parts in topics for p in parts]
+    wanted = []
+    for name, _, parts in topics:
+        for p in parts:
+            if count.due():
+                yield
+            wanted.append((name, p))
     err, got = coord.fetch_offsets(group_id, wanted, {name: current_id(name) for name, _, _ in topics})
-    return err, [(name, tid, [(p, got.get((name, p))) for p in parts]) for name, tid, parts in topics]
+    res = []
+    for name, tid, parts in topics:
+        found = []
+        for p in parts:
+            if count.due():
+                yield
+            found.append((p, got.get((name, p))))
+        res.append((name, tid, found))
+    return err, res
 
 
 def _unstable(ctx, request, group_id: str, res) -> list:
@@ -146,9 +163,37 @@ def _with_current_ids(ctx, res) -> list:
     return out
 
 
-def handle(ctx, request) -> OffsetFetchResponse:
+def handle(ctx, request):
+    """The response, made STEP_ENTRIES partitions a step for a large request (context.in_steps)."""
+    return in_steps(_answer(ctx, request))
+
+
+def _topics(topic, partition_cls, res, count: StepCount):
+    """The answer's topics (``topic(name, topic_id, partitions)``) of ``res`` [(name, topic_id, [(p,
+    offset or marker)])], in steps."""
+    out = []
+    for name, tid, parts in res:
+        made = []
+        for p, om in parts:
+            if count.due():
+                yield
+            made.append(_partition(partition_cls, p, om))
+        out.append(topic(name, tid, made))
+    return out
+
+
+def _group_topic(name: str, tid: bytes, partitions: list) -> OffsetFetchResponseTopics:
+    return OffsetFetchResponseTopics(name=name, topic_id=tid, partitions=partitions)
+
+
+def _topic(name: str, tid: bytes, partitions: list) -> OffsetFetchResponseTopic:
+    return OffsetFetchResponseTopic(name=name, partitions=partitions)
+
+
+def _answer(ctx, request):
     v = ctx.api_version
     coord = ctx.services.groups
+    count = StepCount()
     if v >= 8:
         groups = []
         for rg in request.groups:
@@ -167,7 +212,7 @@ def handle(ctx, request) -> OffsetFetchResponse:
                     continue
             topics, unknown = _group_topics(ctx, rg)
             topics, denied = _split_denied(ctx, topics)
-            err, res = _fetch(ctx, rg.group_id, topics)
+            err, res = yield from _fetch(ctx, rg.group_id, topics, count)
             res = _unstable(ctx, request, rg.group_id, res)
             if topics is None and v >= 10:
                 res = _with_current_ids(ctx, res)
@@ -177,9 +222,7 @@ def handle(ctx, request) -> OffsetFetchResponse:
                 res += unknown + denied  # Kafka adds them after the coordinator's answer, unless the group failed
             groups.append(OffsetFetchResponseGroup(
                 group_id=rg.group_id, error_code=err,
-                topics=[OffsetFetchResponseTopics(name=name, topic_id=tid, partitions=[
-                    _partition(OffsetFetchResponsePartitions, p, om) for p, om in parts])
-                    for name, tid, parts in res],
+                topics=(yield from _topics(_group_topic, OffsetFetchResponsePartitions, res, count)),
             ))
         return OffsetFetchResponse(throttle_time_ms=0, groups=groups)
     topics = None if request.topics is None else [(t.name, ZERO_UUID, t.partition_indexes) for t in request.topics]
@@ -188,14 +231,13 @@ def handle(ctx, request) -> OffsetFetchResponse:
     if coord_err := coordinator_error(ctx, request.group_id):
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=coord_err)
     topics, denied = _split_denied(ctx, topics)
-    err, res = _fetch(ctx, request.group_id, topics)
+    err, res = yield from _fetch(ctx, request.group_id, topics, count)
     res = _unstable(ctx, request, request.group_id, res)
     res = _hide_denied(ctx, res) if topics is None else res + (denied if err == ErrorCode.NONE else [])
     return OffsetFetchResponse(
         throttle_time_ms=0,
         error_code=err,
-        topics=[OffsetFetchResponseTopic(name=name, partitions=[
-            _partition(OffsetFetchResponsePartition, p, om) for p, om in parts]) for name, _, parts in res],
+        topics=(yield from _topics(_topic, OffsetFetchResponsePartition, res, count)),
     )
 
 

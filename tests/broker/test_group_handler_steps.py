@@ -1,0 +1,125 @@
+"""OffsetFetch, OffsetDelete and DeleteGroups answer a large request in steps (issue 27 fairness:
+context.in_steps, the broker serving other clients between them): OffsetFetch and OffsetDelete
+STEP_ENTRIES partitions a step (the coordinator's read, or its deletion and write, in one piece),
+DeleteGroups GROUPS_PER_STEP groups a step. The answer is the one the same partitions (groups)
+get asked a few at a time, and a small request is answered at once."""
+from inproc_broker import call, start_broker
+from inproc_broker import drive as _drive
+
+from odradek.api_handlers.context import STEP_ENTRIES, Stepped
+from odradek.api_handlers.delete_groups import GROUPS_PER_STEP
+from odradek.wire.messages import (create_topics_request as ct, delete_groups_request as dg,
+                                   find_coordinator_request as fc, offset_commit_request as oc,
+                                   offset_delete_request as od, offset_fetch_request as of)
+
+TOPICS = [f"t{i}" for i in range(10)]
+PER_TOPIC = 400  # partitions asked of each topic: 3 exist, the rest do not
+
+
+def _setup(b, groups):
+    created = call(b, "create_topics", ct.CreateTopicsRequest(topics=[
+        ct.CreatableTopic(name=t, num_partitions=3, replication_factor=1) for t in TOPICS], timeout_ms=1000), 7)
+    created = _drive(b, created)[0].plain(7)
+    assert [t.error_code for t in created.topics] == [0] * len(TOPICS)
+    for g in groups:
+        assert call(b, "find_coordinator", fc.FindCoordinatorRequest(key_type=0, coordinator_keys=[g]),
+                    6).coordinators[0].error_code == 0
+
+
+def _commit(b, group, topics, partitions=range(3)):
+    r = call(b, "offset_commit", oc.OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1,
+                                                        member_id="", topics=[oc.OffsetCommitRequestTopic(
+        name=t, partitions=[oc.OffsetCommitRequestPartition(partition_index=p, committed_offset=10 * i + p,
+                                                            committed_leader_epoch=-1, committed_metadata=f"m{p}")
+                            for p in partitions]) for i, t in enumerate(topics)]), 8)
+    assert {p.error_code for t in r.plain(8).topics for p in t.partitions} == {0}
+
+
+def _fetch(b, group, topics, version=8):
+    if version >= 8:
+        return call(b, "offset_fetch", of.OffsetFetchRequest(groups=[of.OffsetFetchRequestGroup(
+            group_id=group, topics=None if topics is None else [
+                of.OffsetFetchRequestTopics(name=t, partition_indexes=list(range(PER_TOPIC))) for t in topics])],
+            require_stable=False), version)
+    return call(b, "offset_fetch", of.OffsetFetchRequest(group_id=group, topics=[
+        of.OffsetFetchRequestTopic(name=t, partition_indexes=list(range(PER_TOPIC))) for t in topics],
+        require_stable=False), version)
+
+
+def _delete(b, group, topics, partitions=PER_TOPIC):
+    return call(b, "offset_delete", od.OffsetDeleteRequest(group_id=group, topics=[od.OffsetDeleteRequestTopic(
+        name=t, partitions=[od.OffsetDeleteRequestPartition(partition_index=p) for p in range(partitions)])
+        for t in topics]), 0)
+
+
+def _answered_at_once(resp, version):
+    assert not isinstance(resp, Stepped)
+    return resp.plain(version)
+
+
+def _in_steps(b, resp, version):
+    """(the answer, its steps) of a large request."""
+    assert isinstance(resp, Stepped)
+    resp, steps = _drive(b, resp)
+    return resp.plain(version), steps
+
+
+def test_offset_fetch_and_offset_delete_answer_in_steps_as_a_topic_at_a_time(tmp_path):
+    b = start_broker(tmp_path)
+    try:
+        _setup(b, ["g", "g-alone"])
+        _commit(b, "g", TOPICS)
+        _commit(b, "g-alone", TOPICS)
+        entries = len(TOPICS) * PER_TOPIC
+        for version in (7, 8):
+            resp, steps = _in_steps(b, _fetch(b, "g", TOPICS, version), version)
+            # the partitions listed for the coordinator, its answer matched to them, the answer's structs
+            assert steps == 3 * entries // STEP_ENTRIES
+            alone = []  # each topic alone (1,200 entries: also in steps)
+            for name in TOPICS:
+                one = _in_steps(b, _fetch(b, "g", [name], version), version)[0]
+                alone += one.groups[0].topics if version >= 8 else one.topics
+            assert (resp.groups[0].topics if version >= 8 else resp.topics) == alone
+        answer = _in_steps(b, _fetch(b, "g", TOPICS), 8)[0].groups[0]
+        assert answer.error_code == 0
+        assert [(p.partition_index, p.committed_offset, p.metadata) for p in answer.topics[1].partitions[:4]] == [
+            (0, 10, "m0"), (1, 11, "m1"), (2, 12, "m2"), (3, -1, "")]
+        # all of the group's offsets: 30 partitions, answered at once
+        everything = _answered_at_once(_fetch(b, "g", None), 8).groups[0]
+        assert sum(len(t.partitions) for t in everything.topics) == 3 * len(TOPICS)
+
+        resp, steps = _in_steps(b, _delete(b, "g", TOPICS), 0)
+        assert steps == 2 * entries // STEP_ENTRIES  # the partitions split known / unknown, the answer
+        alone = [t for name in TOPICS for t in _in_steps(b, _delete(b, "g-alone", [name]), 0)[0].topics]
+        assert resp.error_code == 0
+        assert resp.topics == alone
+        assert {(p.partition_index < 3, p.error_code) for t in alone for p in t.partitions} == {(True, 0), (False, 3)}
+        for group in ("g", "g-alone"):  # the offsets are gone
+            gone = _answered_at_once(_fetch(b, group, None), 8).groups[0]
+            assert (gone.error_code, gone.topics) == (0, [])
+        small = _answered_at_once(_delete(b, "g", TOPICS[:1], STEP_ENTRIES // 2 - 1), 0)
+        assert small.topics[0].partitions == alone[0].partitions[:STEP_ENTRIES // 2 - 1]
+    finally:
+        b.close()
+
+
+def test_delete_groups_deletes_in_steps_as_a_group_at_a_time(tmp_path):
+    b = start_broker(tmp_path)
+    n = 5 * GROUPS_PER_STEP + 3
+    many = [f"many-{i}" for i in range(n)]
+    alone = [f"alone-{i}" for i in range(n)]
+    try:
+        _setup(b, many + alone)
+        for g in many + alone:
+            _commit(b, g, TOPICS[:1], [0])
+        asked = many + ["missing", ""]
+        resp, steps = _in_steps(b, call(b, "delete_groups", dg.DeleteGroupsRequest(groups_names=asked), 2), 2)
+        assert steps == (len(asked) - 1) // GROUPS_PER_STEP
+        one_by_one = [_answered_at_once(call(b, "delete_groups", dg.DeleteGroupsRequest(groups_names=[g]), 2), 2).results[0]
+                      for g in alone + ["missing", ""]]
+        assert [r.group_id for r in resp.results] == asked
+        assert [r.error_code for r in resp.results] == [r.error_code for r in one_by_one] == [0] * n + [69, 24]
+        again = _in_steps(b, call(b, "delete_groups", dg.DeleteGroupsRequest(groups_names=many), 2), 2)[0]
+        assert {r.error_code for r in again.results} == {69}  # GROUP_ID_NOT_FOUND: they are gone
+    finally:
+        b.close()
