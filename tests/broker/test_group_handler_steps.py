@@ -123,3 +123,30 @@ def test_delete_groups_deletes_in_steps_as_a_group_at_a_time(tmp_path):
         assert {r.error_code for r in again.results} == {69}  # GROUP_ID_NOT_FOUND: they are gone
     finally:
         b.close()
+
+
+def test_a_stepped_offset_fetch_reads_the_offsets_of_one_moment(tmp_path):
+    """Commits between the steps of a large OffsetFetch: its answer holds the offsets of one of them
+    for every partition, never a mix (an OffsetCommit is atomic, the coordinator's read one piece)."""
+    b = start_broker(tmp_path)
+    try:
+        _setup(b, ["g"])
+        _commit(b, "g", TOPICS)
+        resp = _fetch(b, "g", TOPICS)
+        assert isinstance(resp, Stepped)
+        steps = 0
+        while isinstance(resp, Stepped):
+            steps += 1
+            r = call(b, "offset_commit", oc.OffsetCommitRequest(
+                group_id="g", generation_id_or_member_epoch=-1, member_id="", topics=[oc.OffsetCommitRequestTopic(
+                    name=t, partitions=[oc.OffsetCommitRequestPartition(
+                        partition_index=p, committed_offset=1000 + steps, committed_leader_epoch=-1,
+                        committed_metadata="") for p in range(3)]) for t in TOPICS]), 8)
+            assert {p.error_code for t in r.plain(8).topics for p in t.partitions} == {0}
+            done = resp.step(b.clock_ms())
+            resp = done if done is not None else resp
+        got = {p.committed_offset for t in resp.plain(8).groups[0].topics for p in t.partitions if p.partition_index < 3}
+        # the partitions are listed in the first steps, then read: the commit before that step
+        assert got == {1000 + len(TOPICS) * PER_TOPIC // STEP_ENTRIES}
+    finally:
+        b.close()
