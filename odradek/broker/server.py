@@ -237,6 +237,7 @@ class BrokerServer:
         next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
         next_sensor_expiry = now + SENSOR_EXPIRY_CHECK_MS
         cleaning = None
+        retaining = None  # a retention pass (a background thread)
         removing = None  # deleted partitions' directories being removed (a background thread)
         # new logs' directories, partition.metadata and first epoch being written, deleted logs'
         # directories being renamed away (a background thread: LogManager.write_pending_state)
@@ -267,9 +268,13 @@ class BrokerServer:
                     if (checkpointing is None or checkpointing.done()) and b.log_manager.high_watermarks_due(now):
                         checkpointing = asyncio.ensure_future(
                             self.loop.run_in_executor(None, b.log_manager.checkpoint_high_watermarks))
-                if now >= next_retention:
+                # in a worker thread, as Kafka's kafka-log-retention task (LogManager.apply_retention);
+                # one pass at a time: one still running when the next is due delays it, as Kafka's
+                # fixed-rate scheduler
+                if now >= next_retention and (retaining is None or retaining.done()):
                     next_retention = now + cfg.log_retention_check_interval_ms
-                    b.apply_retention(now)
+                    retaining = asyncio.ensure_future(self.loop.run_in_executor(None, b.apply_retention, now))
+                    retaining.add_done_callback(_log_failure)
                 if now >= next_producer_expiry:
                     next_producer_expiry = now + cfg.producer_id_expiration_check_interval_ms
                     b.remove_expired_producers(now)
@@ -327,6 +332,12 @@ class BrokerServer:
             if conn.idle_since_ms is not None and now - conn.idle_since_ms > limit:
                 log.debug("closing idle connection %s", conn.name)
                 conn.close()
+
+
+def _log_failure(done: asyncio.Future) -> None:
+    """A background pass's failure, logged as the periodic loop's own (the next pass tries again)."""
+    if not done.cancelled() and done.exception() is not None:
+        log.error("periodic task failed", exc_info=done.exception())
 
 
 def freeze_start_up_heap() -> None:

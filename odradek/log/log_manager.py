@@ -603,13 +603,26 @@ class LogManager:
 
     # periodic hooks, called by the broker with its clock
     def apply_retention(self, now_ms: int) -> int:
-        """Retention of every log with data (a hollow log is empty: nothing to delete)."""
+        """Retention of every log with data (a hollow log is empty: nothing to delete). The broker
+        runs it in a background thread, as Kafka's LogManager runs it on its scheduler thread
+        (kafka-log-retention), never on a request thread: deleting on many logs at once is a roll,
+        a checkpoint and file removals each, with their fsyncs (minutes for 10,000 logs on a busy
+        disk), which would hold the event loop. Each log's deletion is under its own lock, as its
+        appends and reads are; a log taken out of the manager meanwhile (deleted, made stray) is
+        left alone, and once close() began the pass stops at its next log (the close of a log in
+        progress waits for it). Returns how many segments went."""
         total = 0
         for log in list(self._whole):
-            n = log.apply_retention(now_ms)
+            with log.lock:
+                if self._closing:
+                    break
+                if log not in self._whole:  # (taken out before its close or rename, which wait for the lock)
+                    continue
+                n = log.apply_retention(now_ms)
+                start = log.log_start_offset
             if n:
                 logger.info("%s: deleted %d segment(s) by retention; log start offset now %d",
-                            posixpath.basename(log.dir), n, log.log_start_offset)
+                            posixpath.basename(log.dir), n, start)
                 total += n
         return total
 
