@@ -123,7 +123,10 @@ class Pinger:
         self.stop.set()
         samples: list[float] = []
         while self.samples.poll(120):
-            got = self.samples.recv()
+            try:
+                got = self.samples.recv()
+            except EOFError:  # the pinger died (a ping unanswered for its socket's timeout)
+                break
             if got is None:  # the pinger is done
                 break
             samples.append(got)
