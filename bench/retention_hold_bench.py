@@ -7,8 +7,9 @@ pass's wall time:
 One `odradek serve` (bench/loop_meter.py's metered loop) with log.retention.check.interval.ms =
 interval; `topics` topics of `partitions` partitions, a record in each, then retention.ms=1000 on
 every topic (AlterConfigs): the next pass deletes a segment of every partition (a roll, a checkpoint,
-file deletions each). A pinger (a process of its own) sends an ApiVersions every 50 ms from before
-the alteration until every partition's deletion was logged. The pass's wall time is from its first
+file deletions each). A pinger (a process of its own) sends an ApiVersions every 50 ms from after
+the alteration (before the pass: log.retention.check.interval.ms) until every partition's deletion
+was logged; the loop meter counts from then too. The pass's wall time is from its first
 to its last "by retention" log line. Numbers to stdout as JSON; no assertion.
 """
 from __future__ import annotations
@@ -50,14 +51,14 @@ def run(d: Path, topics: int, partitions: int, interval_ms: int) -> dict:
         PT, PP = _sub("ProduceRequest", "TopicProduceData"), _sub("ProduceRequest", "PartitionProduceData")
         _call(b, _m("ProduceRequest")(acks=1, timeout_ms=60000, topic_data=[
             PT(name=n, partition_data=[PP(index=p, records=batch) for p in range(partitions)]) for n in names]), 9)
-        pinger = Pinger(b.bootstrap, every=0.05)
-        pinger.start()
-        b.meter()
-        load = os.getloadavg()[0]
         AR, AC = _sub("AlterConfigsRequest", "AlterConfigsResource"), _sub("AlterConfigsRequest", "AlterableConfig")
         _call(b, _m("AlterConfigsRequest")(resources=[
             AR(resource_type=2, resource_name=n, configs=[AC(name="retention.ms", value="1000")]) for n in names],
             validate_only=False), 2)
+        pinger = Pinger(b.bootstrap, every=0.05)  # (from after the alteration: the pass only)
+        pinger.start()
+        b.meter()
+        load = os.getloadavg()[0]
         log_file = b.dir / "stdout.log"
         want = topics * partitions
         deadline = time.monotonic() + 3 * interval_ms / 1000 + 600
