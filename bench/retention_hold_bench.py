@@ -3,8 +3,9 @@ event loop is held in one piece and how long another client's ApiVersions waits 
 pass's wall time:
 
     python -m bench.retention_hold_bench [--topics 5000] [--partitions 2] [--interval-ms 10000]
+                                         [--brokers odradek,kafka]
 
-One `odradek serve` (bench/loop_meter.py's metered loop) with log.retention.check.interval.ms =
+One `odradek serve` (bench/loop_meter.py's metered loop; Apache Kafka 4.3: its pings only) with log.retention.check.interval.ms =
 interval; `topics` topics of `partitions` partitions, a record in each, then retention.ms=1000 on
 every topic (AlterConfigs): the next pass deletes a segment of every partition (a roll, a checkpoint,
 file deletions each). A pinger (a process of its own) sends an ApiVersions every 50 ms from after
@@ -23,57 +24,84 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.limits_bench import Pinger, create
+from bench.kafka_ref import KafkaBroker
+from bench.limits_bench import Conn, Pinger, create
 from bench.loop_hold_bench import MeteredOdradek, _call, _m, _sub
 
 from odradek.wire.records import build_batch
 
-MARK = "by retention"
+# a partition's deletion in each broker's log: odradek's LogManager line, Kafka's UnifiedLog one
+MARKS = {"odradek": ("stdout.log", "by retention", 0), "kafka": ("server.log", "due to log retention time", 1)}
 
 
-def _deletions(log_file: Path) -> list[str]:
+def _deletions(log_file: Path, mark: str) -> list[str]:
+    if not log_file.exists():
+        return []
     with open(log_file, errors="replace") as f:
-        return [line for line in f if MARK in line]
+        return [line for line in f if mark in line]
 
 
-def _at(line: str) -> float:
-    return datetime.datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+def _at(line: str, skip: int) -> float:
+    return datetime.datetime.strptime(line[skip:skip + 23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
 
 
-def run(d: Path, topics: int, partitions: int, interval_ms: int) -> dict:
-    b = MeteredOdradek(str(d / "odradek"), extra={"log.retention.check.interval.ms": str(interval_ms)})
+def produce_everywhere(b, todo: dict[str, list[int]]) -> None:
+    """A record in each partition, again where one was refused (a new partition's leader not ready)."""
+    PT, PP = _sub("ProduceRequest", "TopicProduceData"), _sub("ProduceRequest", "PartitionProduceData")
+    c = Conn(b.bootstrap, timeout=600)
+    try:
+        for _ in range(60):
+            batch = build_batch([(None, b"x" * 10, None, int(time.time() * 1000))])
+            r = c.call(_m("ProduceRequest")(acks=1, timeout_ms=60000, topic_data=[
+                PT(name=n, partition_data=[PP(index=p, records=batch) for p in ps]) for n, ps in todo.items()]), 9)
+            todo = {}
+            for t in r.responses:
+                for p in t.partition_responses:
+                    if p.error_code:
+                        todo.setdefault(t.name, []).append(p.index)
+            if not todo:
+                return
+            time.sleep(1)
+        raise RuntimeError(f"produce refused on {sum(map(len, todo.values()))} partitions")
+    finally:
+        c.close()
+
+
+def run(d: Path, kind: str, topics: int, partitions: int, interval_ms: int) -> dict:
+    extra = {"log.retention.check.interval.ms": str(interval_ms)}
+    b = MeteredOdradek(str(d / "odradek"), extra=extra) if kind == "odradek" else KafkaBroker(str(d / "kafka"), extra=extra)
+    metered = kind == "odradek"
     b.start()
     try:
         names = [f"ret-{i}" for i in range(topics)]
         for i in range(0, topics, 500):
             create(b.bootstrap, names[i:i + 500], partitions)
-        batch = build_batch([(None, b"x" * 10, None, int(time.time() * 1000))])
-        PT, PP = _sub("ProduceRequest", "TopicProduceData"), _sub("ProduceRequest", "PartitionProduceData")
-        _call(b, _m("ProduceRequest")(acks=1, timeout_ms=60000, topic_data=[
-            PT(name=n, partition_data=[PP(index=p, records=batch) for p in range(partitions)]) for n in names]), 9)
+        produce_everywhere(b, {n: list(range(partitions)) for n in names})
         AR, AC = _sub("AlterConfigsRequest", "AlterConfigsResource"), _sub("AlterConfigsRequest", "AlterableConfig")
         _call(b, _m("AlterConfigsRequest")(resources=[
             AR(resource_type=2, resource_name=n, configs=[AC(name="retention.ms", value="1000")]) for n in names],
             validate_only=False), 2)
         pinger = Pinger(b.bootstrap, every=0.05)  # (from after the alteration: the pass only)
         pinger.start()
-        b.meter()
+        if metered:
+            b.meter()
         load = os.getloadavg()[0]
-        log_file = b.dir / "stdout.log"
+        name, mark, skip = MARKS[kind]
+        log_file = b.dir / name
         want = topics * partitions
         deadline = time.monotonic() + 3 * interval_ms / 1000 + 600
         lines: list[str] = []
         while time.monotonic() < deadline:
-            lines = _deletions(log_file)
+            lines = _deletions(log_file, mark)
             if len(lines) >= want:
                 break
             time.sleep(0.5)
         time.sleep(0.3)
-        meter = b.meter()
+        meter = b.meter() if metered else {}
         pings = pinger.finish()
         load = max(load, os.getloadavg()[0])
-        return {"partitions": want, "deleted_logs": len(lines),
-                "pass_wall_s": round(_at(lines[-1]) - _at(lines[0]), 2) if lines else None,
+        return {"broker": kind, "partitions": want, "deleted_logs": len(lines),
+                "pass_wall_s": round(_at(lines[-1], skip) - _at(lines[0], skip), 2) if lines else None,
                 "loop_max_ms": meter.get("max_ms"), "loop_top_ms": meter.get("top_ms"),
                 "turns_over_10ms": meter.get("over_10ms"),
                 **{f"ping_{k}": v for k, v in pings.items()}, "load_1m": round(load, 1)}
@@ -86,9 +114,11 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--topics", type=int, default=5000)
     ap.add_argument("--partitions", type=int, default=2)
     ap.add_argument("--interval-ms", type=int, default=10000)
+    ap.add_argument("--brokers", default="odradek,kafka")
     a = ap.parse_args(argv)
-    with tempfile.TemporaryDirectory(prefix="retention-hold-") as d:
-        print(json.dumps(run(Path(d), a.topics, a.partitions, a.interval_ms)), flush=True)
+    for kind in a.brokers.split(","):
+        with tempfile.TemporaryDirectory(prefix="retention-hold-") as d:
+            print(json.dumps(run(Path(d), kind, a.topics, a.partitions, a.interval_ms)), flush=True)
     return 0
 
 
