@@ -242,6 +242,9 @@ class _MadeOnUse:
 
 
 class PartitionLog:
+    # close() ran: a compaction pass still under way swaps nothing in (Kafka's cleaner aborts at
+    # shutdown); a class default, so that an open log's own fields do not grow (100,000 hollow logs)
+    closed = False
     # what an empty idle log gives up and remakes on use (see _try_hollow): the only parts of
     # an idle log that grow its memory beyond a few fields (a segment with its file, indexes
     # and paths; the producer and transaction tables)
@@ -1773,6 +1776,7 @@ class PartitionLog:
         removed it). True when it closed cleanly."""
         clean = True
         with self.lock:
+            self.closed = True
             try:
                 if self.offline is not None:
                     raise errors.KafkaStorageError(self.offline)
@@ -1814,13 +1818,15 @@ class PartitionLog:
         for the consecutive closed segments `olds`; `expected` is each one's (size,
         generation) when it was read, `txn_entries` the aborted-transaction index of
         the new segment. Returns False when one of them changed or went (retention or
-        truncation raced the cleaner).
+        truncation raced the cleaner), or when the log is closed (a broker stop).
 
         Order: the new txn index is written as `.txnindex.cleaned`; the later
         segments are renamed to `.log.deleted` and the first one's indexes removed
         (rebuilt from the log); renaming the cleaned copy over the first segment's
         log commits. _load undoes an uncommitted swap and finishes a committed one."""
         with self.lock:
+            if self.closed:  # (the broker stopped during the pass: nothing is written after the close)
+                return False
             try:
                 i = self.segments.index(olds[0])
             except ValueError:

@@ -91,6 +91,21 @@ def test_compaction_keeps_latest_per_key_at_original_offsets():
     assert read_all(log3) == got
 
 
+def test_a_pass_still_running_when_the_log_closes_swaps_nothing_in():
+    """A broker stop closes the logs while the cleaner thread may be mid-pass: as Kafka's cleaner
+    aborts at shutdown, the pass's swap is refused and the closed log's files stay as the close
+    left them (the reopened log reads the same records)."""
+    log, original = new(), {}
+    fill(log, original, [b"a", b"b", b"c", b"d"], 60)
+    got = read_all(log)
+    log.close()
+    files = {path: bytes(inode.data) for path, inode in log.fs.files.items()}
+    res = LogCleaner().clean(log, now_ms=2000, force=True)
+    assert res is not None and res.aborted and res.segments_rewritten == 0
+    assert {path: bytes(inode.data) for path, inode in log.fs.files.items()} == files
+    assert read_all(PartitionLog(log.fs, DIR, CFG, now_ms=0)) == got
+
+
 def test_tombstones_removed_only_after_delete_retention():
     log, original = new(), {}
     fill(log, original, [b"a", b"b", b"c"], 40, tombstone_every=4)
