@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from apache_kafka import classpath, jars
+from odradek.cli_cluster import layout_offsets
+from odradek.testing.ports import free_port  # leased: no other test process hands it out meanwhile
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -59,12 +61,6 @@ COMMON = {
 KAFKA_JVM = ["-Xmx1G", "-Xms1G", "-server", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20",
              "-XX:InitiatingHeapOccupancyPercent=35", "-XX:+ExplicitGCInvokesConcurrent",
              "-Djava.awt.headless=true"]  # what kafka-server-start.sh uses
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _metadata_request(corr: int) -> bytes:
@@ -362,7 +358,7 @@ def format_kafka_quorum(root: str, controllers: int = 1, brokers: int = 0, base_
     folder root/node-<id> formatted by Kafka's own `kafka-storage format` with one new cluster id;
     nothing started. A broker node's server.properties may be run by Kafka (KafkaNode.command) or by
     `odradek serve`, which takes the cluster and directory ids from the formatted log dir."""
-    base = base_port or free_port()
+    base = base_port or free_port(layout_offsets(controllers or brokers, brokers))
     layout = kafka_cluster_layout(controllers, brokers, base, root, extra)
     shutil.rmtree(root, ignore_errors=True)
     nodes = format_kafka_cluster(root, layout, jvm)
@@ -425,7 +421,7 @@ def _start_cluster(args: list[str]) -> None:
     ap.add_argument("--base-port", type=int, default=0, help="default: a free port")
     ap.add_argument("props", nargs="*", metavar="k=v")
     a = ap.parse_intermixed_args(args)
-    base = a.base_port or free_port()
+    base = a.base_port or free_port(layout_offsets(a.controllers or a.brokers, a.brokers))
     layout = kafka_cluster_layout(a.controllers, a.brokers, base, a.dir, dict(kv.split("=", 1) for kv in a.props))
     shutil.rmtree(a.dir, ignore_errors=True)
     nodes = format_kafka_cluster(a.dir, layout)

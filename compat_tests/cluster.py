@@ -27,7 +27,8 @@ import pytest
 from confluent_kafka.admin import AdminClient
 
 from harness import REPO, free_port
-from odradek.cli_cluster import cluster_layout, serve_command
+from odradek.cli_cluster import cluster_layout, layout_offsets, serve_command
+from odradek.testing.ports import release_ports
 
 # broker.session.timeout.ms and replica.lag.time.max.ms in seconds, not Kafka's defaults (9 s, 30 s),
 # so that a dead broker is fenced and a lagging follower leaves the ISR quickly; the quorum's timeouts
@@ -342,13 +343,15 @@ class Cluster:
         """Every node killed (SIGKILL, a paused one too) and reaped. A cluster is closed when the test is
         done with it: a clean stop of its nodes (the brokers' controlled shutdown first, then the
         controllers) checks nothing there and took 1-3.5 s of a module's wall; clean stops are checked
-        where a test stops a node (ClusterNode.stop, test_cluster_clean_shutdown)."""
+        where a test stops a node (ClusterNode.stop, test_cluster_clean_shutdown). The nodes' ports this
+        process leased (free_port) are released: no node of it restarts."""
         for n in self.nodes.values():
             if n.alive:
                 n.proc.kill()
         for n in self.nodes.values():
             if n.proc is not None:
                 n.proc.wait()
+        release_ports(p for n in self.nodes.values() for p in (n.port, n.controller_port))
 
 
 def wait_for(pred: Callable[[], object], timeout: float, what: str, last: Callable[[], object] | None = None):
@@ -372,7 +375,7 @@ def wait_for(pred: Callable[[], object], timeout: float, what: str, last: Callab
 
 def free_base(controllers: int, brokers: int) -> int:
     """A base port with base..base+brokers-1 and base+101..base+100+controllers free (the layout's ports)."""
-    return free_port(tuple(range(brokers)) + tuple(100 + i for i in range(1, controllers + 1)))
+    return free_port(layout_offsets(controllers, brokers))
 
 
 def odradek_node(props: dict[str, str]) -> ClusterNode:

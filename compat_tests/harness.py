@@ -23,7 +23,7 @@ import pytest
 
 import apache_kafka
 from apache_kafka.tool_server import ToolServer
-from odradek.testing.ports import free_port  # noqa: F401 (the suite's free ports: below the ephemeral range)
+from odradek.testing.ports import free_port  # noqa: F401 (the suite's free ports: leased machine-wide)
 
 REPO = Path(__file__).resolve().parent.parent
 READY_TIMEOUT_S = 120  # a start (recovery, imports) can take over 30 s at load 50

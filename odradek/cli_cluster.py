@@ -41,6 +41,12 @@ def node_properties(node_id: int, roles: str, voters: str, data_dir: str, broker
     }
 
 
+def layout_offsets(controllers: int, brokers: int) -> tuple[int, ...]:
+    """The ports of cluster_layout as offsets from its base port: broker k on base+k, controller i on
+    base+100+i."""
+    return tuple(range(brokers)) + tuple(100 + i for i in range(1, controllers + 1))
+
+
 def cluster_layout(controllers: int, brokers: int, base_port: int, data_dir: str,
                    host: str = "127.0.0.1") -> list[dict[str, str]]:
     voters = ",".join(f"{i}@{host}:{base_port + 100 + i}" for i in range(1, controllers + 1))

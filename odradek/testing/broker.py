@@ -28,7 +28,7 @@ from . import control_api
 from .clients import ClientHelpers
 from .control import Clock, Faults, Transport, http_transport
 from .faults import parse
-from .ports import free_port
+from .ports import PortLeases
 
 READY_TIMEOUT_S = 60
 STOP_TIMEOUT_S = 20
@@ -71,6 +71,7 @@ class Broker(ClientHelpers):
         self.data_dir = str(data_dir) if data_dir is not None else None
         self.port = port
         self.http_port = http_port
+        self._ports = PortLeases()  # the ports it picked, leased until close()
         self.host = "127.0.0.1"
         props = dict(TEST_DEFAULTS) if test_defaults else {}
         props.update(_props(properties))
@@ -125,15 +126,16 @@ class Broker(ClientHelpers):
         pick_http = self.http_port is None and self.control and not self.in_process
         for attempt in range(3):
             if pick_port:
-                self.port = free_port()
+                self.port = self._ports.take()
             if pick_http:
-                self.http_port = free_port()
+                self.http_port = self._ports.take()
             try:
                 self._start_once()
                 return self
             except RuntimeError as e:
                 if attempt == 2 or not (pick_port or pick_http) or "address already in use" not in str(e).lower():
                     raise
+                self._ports.release()  # a process that leases nothing bound one first: new ports
         return self
 
     def stop(self) -> int | None:
@@ -187,12 +189,13 @@ class Broker(ClientHelpers):
         self.start()
 
     def close(self) -> None:
-        """Stop (kill if it does not stop) and delete the data dir it made."""
+        """Stop (kill if it does not stop), release the ports it leased and delete the data dir it made."""
         try:
             self.stop()
         finally:
             if not self.in_process:
                 self.kill()
+            self._ports.release()
             if self._own_dir and self.data_dir is not None:
                 shutil.rmtree(self.data_dir, ignore_errors=True)
                 self.data_dir = None

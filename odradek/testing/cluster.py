@@ -16,12 +16,12 @@ import tempfile
 import time
 from collections import deque
 
-from odradek.cli_cluster import cluster_layout, internal_topic_settings, serve_command
+from odradek.cli_cluster import cluster_layout, internal_topic_settings, layout_offsets, serve_command
 
 from .clients import ClientHelpers
 from .broker import READY_TIMEOUT_S, STOP_TIMEOUT_S, TEST_DEFAULTS, _props, _spawn, _wait_ready
 from .control import Clock, FaultHandle, Faults, http_transport
-from .ports import free_port
+from .ports import PortLeases
 
 # short enough that a killed broker is fenced and its partitions move in a few seconds
 FAST = {
@@ -88,6 +88,7 @@ class Cluster(ClientHelpers):
         self.racks = racks
         self.control = control
         self.nodes: dict[int, _Node] = {}
+        self._ports = PortLeases()  # every node's ports, leased until close(): a restart keeps them
         self.faults = ClusterFaults(self)
         self.clock = ClusterClock(self)
 
@@ -179,13 +180,13 @@ class Cluster(ClientHelpers):
                 return self
             except RuntimeError as e:
                 self.stop_all()
+                self._ports.release()  # a process that leases nothing bound one first: new ports
                 if attempt == 2 or "address already in use" not in str(e).lower():
                     raise
         return self
 
     def _layout(self, root: str) -> None:
-        span = tuple(range(self.n_brokers)) + tuple(100 + i for i in range(1, self.n_controllers + 1))
-        base = free_port(span)
+        base = self._ports.take(layout_offsets(self.n_controllers, self.n_brokers))
         self.nodes = {}
         for k, p in enumerate(cluster_layout(self.n_controllers, self.n_brokers, base, root)):
             node_id = int(p["node.id"])
@@ -193,7 +194,7 @@ class Cluster(ClientHelpers):
             broker = "broker" in p["process.roles"]
             if broker and self.racks is not None:
                 props["broker.rack"] = self.racks[node_id - self.n_controllers - 1]
-            self.nodes[node_id] = _Node(node_id, props, free_port() if self.control else None)
+            self.nodes[node_id] = _Node(node_id, props, self._ports.take() if self.control else None)
 
     def _wait_brokers_registered(self) -> None:
         """Every broker unfenced in the metadata (what clients see)."""
@@ -284,6 +285,7 @@ class Cluster(ClientHelpers):
         finally:
             for n in self.nodes.values():
                 n.kill()
+            self._ports.release()
             if self._own_dir and self.data_dir is not None:
                 shutil.rmtree(self.data_dir, ignore_errors=True)
                 self.data_dir = None

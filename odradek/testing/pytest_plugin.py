@@ -13,12 +13,16 @@ Settings: ``@pytest.mark.odradek(virtual_clock=True, properties={"num.partitions
 in_process=False, brokers=3, controllers=1, racks=[...])`` on a test (or a module's ``pytestmark``
 for the module-scoped fixtures). Parallel-safe (pytest-xdist): free ports, a temp dir each.
 Nothing happens unless a test asks for one of these fixtures.
+
+Every test: the port leases (odradek.testing.ports.free_port) the test took in this process are
+released at its end (those of module- and session-scoped fixtures, set up before it, stay).
 """
 
 from __future__ import annotations
 
 import pytest
 
+from . import ports
 from .broker import Broker
 from .cluster import Cluster
 
@@ -30,6 +34,15 @@ def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers", "odradek(**settings): settings of the odradek_broker/odradek_cluster fixtures: "
                    "virtual_clock, properties (Kafka names), trace, in_process, brokers, controllers, racks")
+
+
+@pytest.fixture(autouse=True)
+def _odradek_port_leases():
+    """The ports a test leased with free_port() (and did not release) released at its end: an
+    autouse fixture is set up after the higher-scoped ones and torn down after the test's own."""
+    before = ports.held_ports()
+    yield
+    ports.release_ports(ports.held_ports() - before)
 
 
 def _settings(node, allowed: tuple[str, ...]) -> dict:
