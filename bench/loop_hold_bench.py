@@ -10,7 +10,9 @@ record in each partition and `groups` groups with a committed offset; then each 
 is sent `reps` times, one after another, while a pinger (a process of its own, bench/limits_bench)
 sends an ApiVersions every 50 ms. odradek runs on bench/loop_meter.py's metered asyncio loop: the
 largest turn of its event loop in CPU time of the loop's thread (what one piece of work held the
-loop for, waits for a CPU on a loaded machine not counted); --py-spy also samples its main thread
+loop for, waits for a CPU on a loaded machine not counted) and its longest garbage collection
+(gc_max_ms: a turn holding a collection was held that long by the collector, whatever the handler
+did); --py-spy also samples its main thread
 (bench/loop_blocks.py) for the stack of the longest busy period (wall clock).
 Requests over "entries" name that many partitions (most of them not existing: a hostile client
 needs no real ones), the others every existing partition or group.
@@ -223,7 +225,8 @@ def run(b, s: Shape, only: list[str] | None, reps: int, sample: bool, nice: int)
         row = {"api": label, "request_kb": size // 1024, "answered_median_s": round(sorted(took)[len(took) // 2], 3),
                **{f"ping_{k}": val for k, val in pinger.finish().items() if k != "pings"}}
         if metered:
-            row.update({"loop_max_ms": meter.get("max_ms"), "turns_over_10ms": meter.get("over_10ms")})
+            row.update({"loop_max_ms": meter.get("max_ms"), "turns_over_10ms": meter.get("over_10ms"),
+                        "gc_max_ms": meter.get("gc_max_ms")})
         if sample:
             periods = blocks.periods()
             longest = max(periods, key=lambda p: p[1], default=None)

@@ -5,12 +5,15 @@ machine. A diagnostic for benches (bench/loop_hold_bench.py), not for production
 
     ODRADEK_LOOP_METER=FILE python -m bench.loop_meter serve [serve's arguments]
 
-SIGUSR2 writes {"max_ms", "turns", "over_2ms", "over_10ms", "top_ms": [the 5 largest]} of the turns
-since the last SIGUSR2 to FILE (JSON) and starts counting again.
+SIGUSR2 writes {"max_ms", "turns", "over_2ms", "over_10ms", "top_ms": [the 5 largest], "gc_max_ms",
+"gc_top": [the 5 longest garbage collections as [ms, generation]]} of the turns since the last
+SIGUSR2 to FILE (JSON) and starts counting again: a turn as long as a collection in it was held by
+the collector, not by a handler.
 """
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import signal
@@ -23,10 +26,21 @@ class MeteredLoop(asyncio.SelectorEventLoop):
         super().__init__()
         self._out = os.environ["ODRADEK_LOOP_METER"]
         self._reset()
+        self._gc_started = 0.0
+        gc.callbacks.append(self._gc)
         self.add_signal_handler(signal.SIGUSR2, self._dump)
 
     def _reset(self) -> None:
         self.turns, self.over_2, self.over_10, self.top = 0, 0, 0, [0.0] * 5
+        self.gc_top: list[tuple[float, int]] = []
+
+    def _gc(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self._gc_started = time.thread_time()
+        else:
+            ms = (time.thread_time() - self._gc_started) * 1000
+            if ms >= 1:
+                self.gc_top = sorted(self.gc_top + [(ms, info["generation"])], reverse=True)[:5]
 
     def _run_once(self) -> None:
         t0 = time.thread_time()
@@ -44,7 +58,9 @@ class MeteredLoop(asyncio.SelectorEventLoop):
         tmp = self._out + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"max_ms": round(self.top[0], 1), "turns": self.turns, "over_2ms": self.over_2,
-                       "over_10ms": self.over_10, "top_ms": [round(t, 1) for t in self.top]}, f)
+                       "over_10ms": self.over_10, "top_ms": [round(t, 1) for t in self.top],
+                       "gc_max_ms": round(self.gc_top[0][0], 1) if self.gc_top else 0.0,
+                       "gc_top": [[round(ms, 1), g] for ms, g in self.gc_top]}, f)
         os.replace(tmp, self._out)
         self._reset()
 
