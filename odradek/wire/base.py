@@ -23,6 +23,24 @@ class Encoded:
         self.data = data
 
 
+# the largest part a step of a stepped encode joins with the others (encode_parts_steps): the
+# generated encoders' packed fields and strings; a records field is left a part of its own
+JOINED_PART_BYTES = 16 * 1024
+
+
+def _joined(parts: list, start: int) -> int:
+    """parts[start:] (one step's encoding) replaced by their bytes joined, unless one is large or
+    not bytes-like (a records field: the connection writes it as it is); -> the new len(parts).
+    A 100,000-entry response is then ~100 parts, not ~700,000 for the connection to size, look at
+    and join in one piece (issue 27 fairness)."""
+    if len(parts) - start > 1 and max(map(len, parts[start:])) <= JOINED_PART_BYTES:
+        try:
+            parts[start:] = [b"".join(parts[start:])]
+        except TypeError:  # (a records object of small file slices)
+            pass
+    return len(parts)
+
+
 _UNDECODABLE = (IndexError, struct.error, UnicodeDecodeError, ValueError, OverflowError, MemoryError)
 
 
@@ -96,16 +114,21 @@ class Message:
     def encode_parts_steps(self, version: int):
         """encode_parts in steps, for a large response: a generator that yields None every
         ENCODE_STEP_ENTRIES entries of a STEPPED_RESPONSES message's arrays (tools/gen_wire.py)
-        and returns the parts: the same parts, and the same error, as encode_parts. Any other
-        message is encoded in one step."""
+        and returns the parts: the same bytes, and the same error, as encode_parts, each step's
+        small parts joined into one (a records field stays a part of its own). Any other message
+        is encoded in one step."""
         fn = self._ENCODE_STEPS.get(version)
         if fn is None:
             return self.encode_parts(version)
         parts: list = []
+        done = 0  # parts[:done]: the steps before, each joined into one part (_joined)
         try:
-            yield from fn(self, parts)
+            for _ in fn(self, parts):
+                done = _joined(parts, done)
+                yield
         except (AttributeError, TypeError, struct.error, OverflowError) as e:
             raise WireError(f"cannot encode {type(self).__name__} v{version}: {e}") from e
+        _joined(parts, done)
         return parts
 
     def encode(self, version: int) -> bytes:

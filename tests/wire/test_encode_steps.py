@@ -85,3 +85,25 @@ def test_a_response_frame_encoded_in_steps():
         parts, yields = _drive(api.encode_response_steps(8, version, 42, resp))
         assert b"".join(parts) == api.encode_response(8, version, 42, resp)
         assert yields == 100 * 101 // GEN.ENCODE_STEP_ENTRIES  # (a topic and its partitions: 101 entries)
+
+
+def test_each_step_is_one_part_and_records_stay_their_own():
+    """The small parts a step encodes are joined into one (a 100,000-entry answer is ~100 parts for
+    the connection to size and write, not ~700,000); a large records field is left as it is, the
+    same object, for the connection to write (or sendfile) on its own."""
+    from odradek.wire.base import JOINED_PART_BYTES
+    from odradek.wire.messages.fetch_response import FetchResponse, FetchableTopicResponse, PartitionData
+    from odradek.wire.messages.offset_commit_response import (OffsetCommitResponse, OffsetCommitResponsePartition,
+                                                              OffsetCommitResponseTopic)
+
+    resp = OffsetCommitResponse(topics=[OffsetCommitResponseTopic(name=f"t{i}", partitions=[
+        OffsetCommitResponsePartition(partition_index=p, error_code=3) for p in range(100)]) for i in range(100)])
+    parts, yields = _drive(resp.encode_parts_steps(8))
+    assert b"".join(parts) == resp.encode(8)
+    assert yields == 10 and len(parts) == yields + 1
+    big = b"r" * (JOINED_PART_BYTES + 1)
+    fetch = FetchResponse(responses=[FetchableTopicResponse(topic=f"t{i}", partitions=[
+        PartitionData(partition_index=p, records=big if p == 7 else b"") for p in range(100)]) for i in range(30)])
+    parts, yields = _drive(fetch.encode_parts_steps(12))
+    assert b"".join(parts) == fetch.encode(12)
+    assert sum(p is big for p in parts) == 30
