@@ -226,7 +226,7 @@ def run(b, s: Shape, only: list[str] | None, reps: int, sample: bool, nice: int)
                **{f"ping_{k}": val for k, val in pinger.finish().items() if k != "pings"}}
         if metered:
             row.update({"loop_max_ms": meter.get("max_ms"), "turns_over_10ms": meter.get("over_10ms"),
-                        "gc_max_ms": meter.get("gc_max_ms")})
+                        "gc_max_ms": meter.get("gc_max_ms"), "gc_in_max_turn_ms": (meter.get("top_gc_ms") or [None])[0]})
         if sample:
             periods = blocks.periods()
             longest = max(periods, key=lambda p: p[1], default=None)
