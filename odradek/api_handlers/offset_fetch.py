@@ -16,10 +16,10 @@ which the protocol cannot carry here).
 from __future__ import annotations
 
 from odradek.api_handlers.authorization import allowed, allowed_names
-from odradek.api_handlers.context import StepCount, in_steps
+from odradek.api_handlers.context import STEP_ENTRIES, StepCount, in_steps
 from odradek.api_handlers.group_common import coordinator_error, metadata_topics
 from odradek.controller.acls import DESCRIBE, GROUP, TOPIC
-from odradek.coordinator.group_records import is_stale
+from odradek.coordinator.group_records import is_stale, lookup_offset
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_fetch_response import (
     OffsetFetchResponse,
@@ -40,8 +40,10 @@ def _fetch(ctx, group_id: str, topics, count: StepCount):
     """topics: [(name, topic_id, [partition])] or None for all -> (error, [(name, topic_id, [(p,
     OffsetAndMetadata|None)])]): one entry per request topic, as Kafka's coordinator answers.
     Offsets of a topic deleted since (stored with an id its name no longer has) are not seen:
-    Kafka deletes them with the topic. A generator (in_steps): the partitions asked are listed and
-    the answer's made in steps, the coordinator's offsets read in one piece (one moment's offsets)."""
+    Kafka deletes them with the topic. A generator (in_steps): the coordinator's offsets are read
+    in one piece (one moment's offsets) and matched to the partitions asked in steps; a request of
+    more than STEP_ENTRIES partitions reads a copy of the group's offsets (a piece as long as the
+    group has offsets, not as the request has partitions)."""
     by_name, _ = metadata_topics(ctx)
 
     def current_id(name):
@@ -58,20 +60,18 @@ def _fetch(ctx, group_id: str, topics, count: StepCount):
             if not is_stale(om, current_id(name)):
                 by_topic.setdefault(name, []).append((p, om))
         return err, [(name, ZERO_UUID, parts) for name, parts in by_topic.items()]
-    wanted = []
-    for name, _, parts in topics:
-        for p in parts:
-            if count.due():
-                yield
-            wanted.append((name, p))
-    err, got = coord.fetch_offsets(group_id, wanted, {name: current_id(name) for name, _, _ in topics})
+    ids = {name: current_id(name) for name, _, _ in topics}
+    if sum(len(parts) for _, _, parts in topics) <= STEP_ENTRIES:
+        err, got = coord.fetch_offsets(group_id, [(name, p) for name, _, parts in topics for p in parts], ids)
+        return err, [(name, tid, [(p, got[name, p]) for p in parts]) for name, tid, parts in topics]
+    err, stored = ErrorCode.NONE, coord.committed(group_id)
     res = []
     for name, tid, parts in topics:
         found = []
         for p in parts:
             if count.due():
                 yield
-            found.append((p, got.get((name, p))))
+            found.append((p, lookup_offset(stored, (name, p), ids)))
         res.append((name, tid, found))
     return err, res
 

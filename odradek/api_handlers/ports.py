@@ -256,6 +256,10 @@ class Groups(Protocol):
     def fetch_offsets(self, group_id: str, partitions: list | None,
                       topic_ids: dict | None = None) -> tuple[ErrorCode, dict]: ...
 
+    def committed(self, group_id: str) -> dict:
+        """{(topic, partition): OffsetAndMetadata}: the group's offsets now, a copy later commits
+        leave alone."""
+
     def delete_offsets(self, group_id: str, partitions: list, now_ms: int) -> tuple[ErrorCode, dict]: ...
 
     def update_topics(self, topics: dict) -> None:

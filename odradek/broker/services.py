@@ -186,6 +186,7 @@ class GroupsPort:
         self.commit_offsets = coord.commit_offsets
         self.validate_txn_commit = coord.validate_txn_commit
         self.fetch_offsets = coord.fetch_offsets
+        self.committed = coord.committed
         self.delete_offsets = coord.delete_offsets
         # KIP-848 consumer groups and KIP-1071 streams groups (the broker's coordinator has both)
         self.update_topics = coord.update_topics

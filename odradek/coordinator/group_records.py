@@ -79,13 +79,15 @@ def is_stale(om: OffsetAndMetadata, current_topic_id: bytes) -> bool:
 def lookup_offsets(stored: dict, partitions: list, topic_ids: dict | None) -> dict:
     """{tp: OffsetAndMetadata | None} for an OffsetFetch of ``partitions``; topic_ids: {topic: its
     current id} (a topic left out is not checked): a stale offset (is_stale) reads as none."""
-    out = {}
-    for tp in partitions:
-        om = stored.get(tp)
-        if om is not None and topic_ids and tp[0] in topic_ids and is_stale(om, topic_ids[tp[0]]):
-            om = None
-        out[tp] = om
-    return out
+    return {tp: lookup_offset(stored, tp, topic_ids) for tp in partitions}
+
+
+def lookup_offset(stored: dict, tp: tuple[str, int], topic_ids: dict | None) -> OffsetAndMetadata | None:
+    """lookup_offsets of one partition."""
+    om = stored.get(tp)
+    if om is not None and topic_ids and tp[0] in topic_ids and is_stale(om, topic_ids[tp[0]]):
+        return None
+    return om
 
 
 def offset_commit_key(group: str, topic: str, partition: int) -> bytes:
