@@ -12,6 +12,7 @@ keyed by id from v10, by name before). Classic groups commit through v10 as thro
 from __future__ import annotations
 
 from odradek.api_handlers.authorization import allowed_names
+from odradek.api_handlers.context import StepCount, in_steps
 from odradek.api_handlers.group_common import coordinator_error, metadata_topics
 from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
@@ -45,13 +46,14 @@ class _ResponseBuilder:
         self._index.setdefault(self._key(topic.topic_id, topic.name), topic)
         self.topics.append(topic)
 
-    def add(self, topic_id: bytes, name: str, partition_indexes, error: int) -> None:
+    def partitions(self, topic_id: bytes, name: str) -> list:
+        """The partitions of the answer's topic (made, after those there, if new): an error answer's
+        partitions are appended to it."""
         t = self._index.get(self._key(topic_id, name))
         if t is None:
             t = OffsetCommitResponseTopic(name=name, topic_id=topic_id, partitions=[])
             self._add(t)
-        t.partitions.extend(OffsetCommitResponsePartition(partition_index=p, error_code=error)
-                            for p in partition_indexes)
+        return t.partitions
 
     def merge(self, topics: list) -> None:
         if not self.topics:  # Kafka takes the coordinator's answer as it is
@@ -79,51 +81,73 @@ def _denied_topics(ctx, request, topics_by_id) -> set:
     return names - allowed_names(ctx, READ, TOPIC, names)
 
 
-def handle(ctx, request) -> OffsetCommitResponse:
+def handle(ctx, request):
+    """The response, made in steps for a large request (context.in_steps; run as coordinator events,
+    each step one: broker/coordinator_events.py): the partitions checked against the metadata and
+    the answer made STEP_ENTRIES partitions a step, the coordinator's commit one step (its records
+    one atomic write, as Kafka's CoordinatorResult)."""
+    return in_steps(_answer(ctx, request))
+
+
+def _answer(ctx, request):
     v = ctx.api_version
     by_id = v >= 10
     coord = ctx.services.groups
     topics, topics_by_id = metadata_topics(ctx)
     out = _ResponseBuilder(by_id)
+    count = StepCount()
     accepted = []  # [(topic_id, name, [request partition])] in request order
+    offsets: dict = {}  # {(name, partition): (offset, leader epoch, metadata)} of the accepted ones
+    topic_ids: dict = {}  # {name: topic id} of the accepted ones
     denied = _denied_topics(ctx, request, topics_by_id) if ctx.services.authorizer is not None else ()
     for t in request.topics:
+        err = None
         if by_id:
             ti = topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
             if ti is None:
-                out.add(t.topic_id, "", (p.partition_index for p in t.partitions), ErrorCode.UNKNOWN_TOPIC_ID)
-                continue
-            name, topic_id = ti.name, t.topic_id
-            if denied and name in denied:
-                out.add(topic_id, name, (p.partition_index for p in t.partitions), ErrorCode.TOPIC_AUTHORIZATION_FAILED)
-                continue
+                topic_id, name, err = t.topic_id, "", ErrorCode.UNKNOWN_TOPIC_ID
+            else:
+                name, topic_id = ti.name, t.topic_id
+                if denied and name in denied:
+                    err = ErrorCode.TOPIC_AUTHORIZATION_FAILED
         else:
             name = t.name
             ti = topics.get(name)
             topic_id = ti.topic_id if ti is not None else ZERO_UUID
             if denied and name in denied:
-                out.add(ZERO_UUID, name, (p.partition_index for p in t.partitions), ErrorCode.TOPIC_AUTHORIZATION_FAILED)
-                continue
-            if ti is None:
-                out.add(ZERO_UUID, name, (p.partition_index for p in t.partitions),
-                        ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
-                continue
+                topic_id, err = ZERO_UUID, ErrorCode.TOPIC_AUTHORIZATION_FAILED
+            elif ti is None:
+                err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        if err is not None:
+            answered = out.partitions(topic_id, name)
+            for p in t.partitions:
+                if count.due():
+                    yield
+                answered.append(OffsetCommitResponsePartition(partition_index=p.partition_index, error_code=err))
+            continue
         known = ti.partitions
-        valid = [p for p in t.partitions if p.partition_index in known]
-        if len(valid) < len(t.partitions):  # (added together: the same answer as one at a time)
-            out.add(topic_id, name, [p.partition_index for p in t.partitions if p.partition_index not in known],
-                    ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
+        valid, unknown = [], None
+        for p in t.partitions:
+            if count.due():
+                yield
+            if p.partition_index in known:
+                valid.append(p)
+                offsets[name, p.partition_index] = (p.committed_offset, p.committed_leader_epoch if v >= 6 else -1,
+                                                    p.committed_metadata)
+                continue
+            if unknown is None:
+                unknown = out.partitions(topic_id, name)
+            unknown.append(OffsetCommitResponsePartition(partition_index=p.partition_index,
+                                                         error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION))
         if valid:
             accepted.append((topic_id, name, valid))
+            topic_ids[name] = topic_id
     if not accepted:
         return OffsetCommitResponse(throttle_time_ms=0, topics=out.topics)
 
-    offsets = {(name, p.partition_index): (p.committed_offset, p.committed_leader_epoch if v >= 6 else -1,
-                                           p.committed_metadata)
-               for _, name, parts in accepted for p in parts}
     if coord_err := coordinator_error(ctx, request.group_id):
         errors = dict.fromkeys(offsets, coord_err)
-    else:
+    else:  # (one step: the coordinator's checks, its one write and the state change)
         errors = coord.commit_offsets(
             request.group_id,
             request.generation_id_or_member_epoch,
@@ -133,12 +157,18 @@ def handle(ctx, request) -> OffsetCommitResponse:
             ctx.now_ms,
             retention_time_ms=request.retention_time_ms if v <= 4 else -1,
             api_version=v,
-            topic_ids={name: topic_id for topic_id, name, _ in accepted},
+            topic_ids=topic_ids,
         )
-    out.merge([OffsetCommitResponseTopic(name=name, topic_id=topic_id, partitions=[
-        OffsetCommitResponsePartition(partition_index=p.partition_index,
-                                      error_code=errors.get((name, p.partition_index), 0))
-        for p in parts]) for topic_id, name, parts in accepted])
+    made = []
+    for topic_id, name, parts in accepted:
+        answered = []
+        for p in parts:
+            if count.due():
+                yield
+            answered.append(OffsetCommitResponsePartition(partition_index=p.partition_index,
+                                                          error_code=errors.get((name, p.partition_index), 0)))
+        made.append(OffsetCommitResponseTopic(name=name, topic_id=topic_id, partitions=answered))
+    out.merge(made)
     return OffsetCommitResponse(throttle_time_ms=0, topics=out.topics)
 
 

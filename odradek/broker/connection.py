@@ -11,6 +11,7 @@ while the socket accepts it, and is copied only for what the kernel did not take
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import os
@@ -25,6 +26,7 @@ from odradek.api_handlers.context import Delayed, RequestContext, Stepped
 from odradek.api_handlers.error_responses import BUILDERS, error_response
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.coordinator_acks import hold
+from odradek.broker.coordinator_events import NextStep
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.sasl_gate import GateAnswer, gate, token_frame
 from odradek.broker.socket_buffers import set_socket_buffers
@@ -635,19 +637,23 @@ class KafkaConnection(asyncio.BufferedProtocol):
             await asyncio.sleep(throttle_ms / 1000)  # the channel stays muted while throttled (KIP-219)
 
     async def _as_coordinator_event(self, events, mod, ctx: RequestContext, header, body, pending, writes: list):
-        """The request handled as a coordinator event (queued, then run in the coordinator's slice);
-        -> its response and its handling time (not its wait in the queue). (A method of its own:
-        the closure's variables would be cells in every request's frame.)"""
+        """The request handled as a coordinator event (queued, then run in the coordinator's slice;
+        a large one a step an event, coordinator_events.NextStep); -> its response and its handling
+        time (not its wait in the queue). (A method of its own: the closure's variables would be
+        cells in every request's frame.)"""
         spent = 0.0
 
-        def event():
+        def event(stepped: Stepped | None = None):
             nonlocal spent
             t = time.perf_counter()
             ctx.now_ms = self.broker.clock_ms()  # (when the coordinator takes it up, as Kafka's runtime)
             try:
-                return self._call(functools.partial(mod.handle, ctx, body), header, body, pending, writes)
+                resp = self._call(functools.partial(mod.handle, ctx, body) if stepped is None else
+                                  functools.partial(_next_step, stepped, contextlib.nullcontext()),
+                                  header, body, pending, writes)
             finally:
-                spent = time.perf_counter() - t
+                spent += time.perf_counter() - t
+            return NextStep(functools.partial(event, resp)) if isinstance(resp, Stepped) else resp
 
         try:
             resp = await events.run(event)

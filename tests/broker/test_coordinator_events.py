@@ -6,10 +6,12 @@ ordered, not timed."""
 from __future__ import annotations
 
 import asyncio
+import functools
 
 import pytest
 
 from inproc_broker import call, start_broker
+from odradek.broker.coordinator_events import NextStep
 from odradek.config import BrokerConfig, ConfigError
 from odradek.controller import configs as C
 from odradek.wire.messages import consumer_group_heartbeat_request as hb
@@ -138,6 +140,40 @@ def test_a_lingering_batch_waits_and_is_written_before_any_other_append(broker_w
     assert not any(b"m0" in k or b"m1" in k for k in batches[1])
 
 
+def test_a_request_in_steps_goes_on_behind_the_events_waiting(broker_with):
+    """An event that returns a NextStep is not answered: its next step is queued behind the events
+    waiting (a large OffsetCommit in steps); the step that returns the response answers it, once
+    the batches of every step's appends are written."""
+    b = broker_with(group_coordinator_append_linger_ms="600000")
+    events = b.coordinator_events
+    events.slice_s = 0.0  # one event a slice
+    order: list[str] = []
+    before = len(data_batches(b))
+
+    def steps(name: str, last: int, write_at: int | None = None):
+        def step(i: int = 0):
+            order.append(f"{name}{i}")
+            if i == write_at:
+                assert join(b, name).error_code == 0  # (an append: its batch lingers)
+            return NextStep(functools.partial(step, i + 1)) if i < last else name
+        return step
+
+    async def main():
+        big = events.run(steps("big", 3, write_at=1))
+        small = events.run(steps("small", 0))
+        while events.slices < 5:
+            await asyncio.sleep(0)
+        waiting = big.done()  # its append's batch is not written yet
+        events.close()  # (a clean stop writes it)
+        return waiting, await asyncio.gather(big, small)
+
+    waiting, answers = asyncio.run(main())
+    assert order == ["big0", "small0", "big1", "big2", "big3"]
+    assert events.slices == 5
+    assert not waiting and answers == ["big", "small"]
+    assert len(data_batches(b)[before:]) == 1
+
+
 def test_the_linger_setting_is_kafkas():
     assert BrokerConfig().group_coordinator_append_linger_ms == -1
     assert BrokerConfig.from_properties({"group.coordinator.append.linger.ms": "5"}).group_coordinator_append_linger_ms == 5
@@ -147,3 +183,39 @@ def test_the_linger_setting_is_kafkas():
     assert str(e.value) == ("Invalid value -2 for configuration group.coordinator.append.linger.ms: "
                             "Value must be at least -1")
     assert C.BROKER_STATIC["group.coordinator.append.linger.ms"] == (C.T_INT, "-1")  # DescribeConfigs
+
+
+def test_a_large_offset_commit_over_a_connection_is_an_event_a_step(tmp_path):
+    """A client's OffsetCommit of 4,000 partitions (30 of them existing) through a real connection:
+    each of its steps is a coordinator event (STEP_ENTRIES partitions checked or answered a step,
+    the commit one of them), its answer what the same commit in one piece gives, its offsets one
+    record batch."""
+    from test_server import Client, Running
+
+    from odradek.api_handlers.context import STEP_ENTRIES
+
+    r = Running(tmp_path, **{"offsets.topic.num.partitions": "1"})
+    try:
+        c = Client(r.port)
+        topics = [f"t{i}" for i in range(10)]
+        created = c.call(ct.CreateTopicsRequest(topics=[ct.CreatableTopic(
+            name=t, num_partitions=3, replication_factor=1) for t in topics], timeout_ms=10000), 7)
+        assert {t.error_code for t in created.topics} == {0}
+        while c.call(fc.FindCoordinatorRequest(key_type=0, coordinator_keys=["g"]), 6).coordinators[0].error_code:
+            pass  # (until __consumer_offsets is led and loaded)
+        broker = r.server.broker
+        events = broker.coordinator_events
+        events.slice_s = 0.0  # one event a slice
+        end = broker.groups.log.end_offset(0)
+        slices = events.slices
+        req = oc.OffsetCommitRequest(group_id="g", generation_id_or_member_epoch=-1, member_id="", topics=[
+            oc.OffsetCommitRequestTopic(name=t, partitions=[oc.OffsetCommitRequestPartition(
+                partition_index=p, committed_offset=p, committed_leader_epoch=-1, committed_metadata="")
+                for p in range(400)]) for t in topics])
+        resp = c.call(req, 8)
+        assert events.slices - slices == 1 + (4000 + 30) // STEP_ENTRIES
+        assert [(t.name, [(p.partition_index, p.error_code) for p in t.partitions]) for t in resp.topics] == [
+            (t, [(p, 3) for p in range(3, 400)] + [(p, 0) for p in range(3)]) for t in topics]  # (Kafka's Builder)
+        assert [len(recs) for h, recs in broker.groups.log.read_batches(0) if h.base_offset >= end] == [30]
+    finally:
+        r.stop()

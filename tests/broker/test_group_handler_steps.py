@@ -153,3 +153,43 @@ def test_a_stepped_offset_fetch_reads_the_offsets_of_one_moment(tmp_path):
         assert got == {(t, p): 10 * i + p for i, t in enumerate(TOPICS) for p in range(3)}
     finally:
         b.close()
+
+
+def _commit_request(group, topics, partitions=PER_TOPIC, offset=7):
+    return oc.OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=-1, member_id="", topics=[
+        oc.OffsetCommitRequestTopic(name=t, partitions=[oc.OffsetCommitRequestPartition(
+            partition_index=p, committed_offset=offset + p, committed_leader_epoch=-1, committed_metadata=f"m{p}")
+            for p in range(partitions)]) for t in topics])
+
+
+def test_offset_commit_answers_in_steps_as_a_topic_at_a_time(tmp_path):
+    """A large OffsetCommit checks its partitions and makes its answer STEP_ENTRIES partitions a
+    step; the coordinator's commit is one of them (one write of every offset): the answer is the
+    one each topic committed alone gets, the offsets are committed."""
+    b = start_broker(tmp_path)
+    try:
+        _setup(b, ["g", "g-alone", "nobody"])
+        entries = len(TOPICS) * PER_TOPIC
+        known = 3 * len(TOPICS)
+        end = b.groups.log.end_offset(b.groups.partition_for("g"))
+        resp, steps = _in_steps(b, call(b, "offset_commit", _commit_request("g", TOPICS), 8), 8)
+        # every partition checked, then the answer's partitions of the commit
+        assert steps == (entries + known) // STEP_ENTRIES
+        alone = [t for name in TOPICS
+                 for t in _answered_at_once(call(b, "offset_commit", _commit_request("g-alone", [name]), 8), 8).topics]
+        assert resp.topics == alone
+        assert {(p.partition_index < 3, p.error_code) for t in resp.topics for p in t.partitions} == {(True, 0), (False, 3)}
+        answer = _answered_at_once(_fetch(b, "g", TOPICS[:1]), 8).groups[0].topics[0]
+        assert [(p.partition_index, p.committed_offset, p.metadata) for p in answer.partitions[:4]] == [
+            (0, 7, "m0"), (1, 8, "m1"), (2, 9, "m2"), (3, -1, "")]
+        # its 30 offsets: one record batch (Kafka's OffsetCommit is one atomic CoordinatorResult)
+        batches = [len(recs) for h, recs in b.groups.log.read_batches(b.groups.partition_for("g"))
+                   if h.base_offset >= end and not h.is_control]
+        assert batches[0] == known
+        # no partition the metadata knows: answered without the coordinator
+        none = _answered_at_once(call(b, "offset_commit", _commit_request("nobody", ["gone"], STEP_ENTRIES - 1), 8), 8)
+        assert {p.error_code for t in none.topics for p in t.partitions} == {3}
+        resp, steps = _in_steps(b, call(b, "offset_commit", _commit_request("nobody", ["gone"], 2 * STEP_ENTRIES), 8), 8)
+        assert steps == 2 and len(resp.topics[0].partitions) == 2 * STEP_ENTRIES
+    finally:
+        b.close()
