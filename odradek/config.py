@@ -186,6 +186,19 @@ def _share_assignors(raw) -> str:
     return items[0]
 
 
+def _choice_ignoring_case(*options):
+    """ConfigDef.CaseInsensitiveValidString: any case of ``options`` (the value kept as given); the
+    error lists them as Kafka 4.3 does."""
+    allowed = {o.lower() for o in options}
+
+    def parse(raw):
+        s = str(raw).strip()
+        if s.lower() not in allowed:
+            raise ValueError(f"String must be one of (case insensitive): {', '.join(options)}")
+        return s
+    return parse
+
+
 def _choice(*options):
     def parse(raw):
         s = str(raw).strip()
@@ -546,6 +559,11 @@ class BrokerConfig:
                                                           _int(0, INT_MAX), kafka_type="INT")
     group_consumer_max_assignment_interval_ms: int = prop("group.consumer.max.assignment.interval.ms", 15000,
                                                           _int(0, INT_MAX), kafka_type="INT")
+    # online migration between classic and consumer groups with members (KIP-848's upgrade/downgrade,
+    # odradek/coordinator/group_conversion.py): bidirectional, upgrade, downgrade or disabled, any case
+    group_consumer_migration_policy: str = prop(
+        "group.consumer.migration.policy", "bidirectional",
+        _choice_ignoring_case("DISABLED", "DOWNGRADE", "UPGRADE", "BIDIRECTIONAL"), kafka_type="STRING")
     # how long the group coordinator's appends wait to be written together (-1: adaptive, the
     # records of one slice of its requests; 0: each at once), broker/coordinator_events.py
     group_coordinator_append_linger_ms: int = prop("group.coordinator.append.linger.ms", -1, _int(-1, INT_MAX),

@@ -19,7 +19,7 @@ API_KEY = 69
 MIN_VERSION = 0
 MAX_VERSION = 1  # v1: MemberType
 
-MEMBER_TYPE_CONSUMER = 1
+MEMBER_TYPE_CLASSIC, MEMBER_TYPE_CONSUMER = 0, 1  # Kafka 4.3: a member using the classic protocol, or the consumer one
 # READ, DELETE, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS: what Kafka 4.3 reports for a group (3400)
 CONSUMER_GROUP_OPERATIONS = GROUP_OPERATIONS | (1 << 10) | (1 << 11)
 
@@ -63,7 +63,7 @@ def handle(ctx, request) -> ConsumerGroupDescribeResponse:
                 subscribed_topic_names=list(m.subscribed_topic_names),
                 subscribed_topic_regex=m.subscribed_topic_regex or "",
                 assignment=_assignment(md["assignment"]), target_assignment=_assignment(md["target"]),
-                member_type=MEMBER_TYPE_CONSUMER))
+                member_type=MEMBER_TYPE_CLASSIC if m.uses_classic_protocol() else MEMBER_TYPE_CONSUMER))
         out.append(DescribedGroup(
             error_code=0, group_id=gid, group_state=g.state, group_epoch=g.group_epoch,
             assignment_epoch=g.assignment_epoch, assignor_name=d["assignor"], members=members,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from odradek.api_handlers.context import Delayed
-from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator
+from odradek.api_handlers.group_common import client_host, coordinator_error, coordinator, image_topics
 from odradek.coordinator.group_state import JoinResult, Slot
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.join_group_response import JoinGroupResponse, JoinGroupResponseMember
@@ -94,6 +94,7 @@ def handle(ctx, request):
         [(p.name, p.metadata) for p in request.protocols],
         ctx.now_ms,
         api_version=v,
+        topics=image_topics(ctx),  # (a classic member of a consumer group is assigned by topic id)
     )
     initial_delay = coord.initial_rebalance_delay_ms
     return park(ctx, slot, build_response, rebalance_timeout + initial_delay, request.group_id, _rebalancing,

@@ -226,7 +226,8 @@ class Groups(Protocol):
 
     def join_group(self, group_id: str, member_id: str, group_instance_id: str | None, client_id: str,
                    client_host: str, session_timeout_ms: int, rebalance_timeout_ms: int, protocol_type: str,
-                   protocols: list[tuple[str, bytes]], now_ms: int, api_version: int = 9) -> Slot: ...
+                   protocols: list[tuple[str, bytes]], now_ms: int, api_version: int = 9,
+                   topics: dict | None = None) -> Slot: ...
 
     def sync_group(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                    protocol_type: str | None, protocol_name: str | None, assignments: dict,

@@ -43,7 +43,7 @@ class ClassicProtocol:
 
     # ------------------------------------------------------------------ persistence
 
-    def _group_record(self, g: Group) -> tuple[bytes, bytes]:
+    def group_record(self, g: Group) -> tuple[bytes, bytes]:
         members = [
             MemberMetadata(
                 member_id=m.member_id,
@@ -280,7 +280,7 @@ class ClassicProtocol:
                 g.protocol_name not in dict(protocols)
             if selected_changed:
                 m.join_slot = slot
-                self._prepare_rebalance(g, now_ms)
+                self.prepare_rebalance(g, now_ms)
                 return slot
 
             def undo(e: Exception) -> Slot:
@@ -300,10 +300,10 @@ class ClassicProtocol:
                 slot.result.leader = old_id if was_leader else (g.leader_id or "")
                 return slot
 
-            return self.coord.write(g.group_id, CoordinatorResult([self._group_record(g)], answer, undo), now_ms)
+            return self.coord.write(g.group_id, CoordinatorResult([self.group_record(g)], answer, undo), now_ms)
         if g.state is S.COMPLETING_REBALANCE:
             m.join_slot = slot
-            self._prepare_rebalance(g, now_ms)
+            self.prepare_rebalance(g, now_ms)
             return slot
         # PreparingRebalance
         m.join_slot = slot
@@ -327,7 +327,7 @@ class ClassicProtocol:
         if g.state is S.PREPARING_REBALANCE:
             self._maybe_complete_join(g, now_ms)
         else:
-            self._prepare_rebalance(g, now_ms)
+            self.prepare_rebalance(g, now_ms)
 
     def _update_member_and_rebalance(self, g, m, session_ms, rebalance_ms, protocols, slot, now_ms) -> None:
         m.session_timeout_ms, m.rebalance_timeout_ms, m.protocols = session_ms, rebalance_ms, protocols
@@ -339,9 +339,9 @@ class ClassicProtocol:
         if g.state is S.PREPARING_REBALANCE:
             self._maybe_complete_join(g, now_ms)
         else:
-            self._prepare_rebalance(g, now_ms)
+            self.prepare_rebalance(g, now_ms)
 
-    def _prepare_rebalance(self, g: Group, now_ms: int) -> None:
+    def prepare_rebalance(self, g: Group, now_ms: int) -> None:
         if g.state is S.COMPLETING_REBALANCE:
             # the assignment of this generation will never be used: tell waiting syncs
             for m in g.members.values():
@@ -426,7 +426,7 @@ class ClassicProtocol:
     def _remove_member_and_update(self, g: Group, member_id: str, now_ms: int) -> None:
         self._remove_member(g, member_id)
         if g.state in (S.STABLE, S.COMPLETING_REBALANCE):
-            self._prepare_rebalance(g, now_ms)
+            self.prepare_rebalance(g, now_ms)
         elif g.state is S.PREPARING_REBALANCE:
             self._maybe_complete_join(g, now_ms)
         self._poke_group(g)
@@ -471,7 +471,7 @@ class ClassicProtocol:
                     if mm.sync_slot is not None:
                         mm.sync_slot.result = SyncResult(error=E.NOT_COORDINATOR)
                         mm.sync_slot = None
-                self._prepare_rebalance(g, now_ms)
+                self.prepare_rebalance(g, now_ms)
                 self._poke_group(g)
                 return slot
 
@@ -484,7 +484,7 @@ class ClassicProtocol:
                         mm.sync_slot = None
                 return slot
 
-            return self.coord.write(g.group_id, CoordinatorResult([self._group_record(g)], stabilize, failed,
+            return self.coord.write(g.group_id, CoordinatorResult([self.group_record(g)], stabilize, failed,
                                                                   wake=(("group", g.group_id),)), now_ms)
         return slot
 
@@ -541,7 +541,7 @@ class ClassicProtocol:
         if removed:
             g.release_empty_tables()
             if g.state in (S.STABLE, S.COMPLETING_REBALANCE):
-                self._prepare_rebalance(g, now_ms)
+                self.prepare_rebalance(g, now_ms)
             elif g.state is S.PREPARING_REBALANCE:
                 self._maybe_complete_join(g, now_ms)
             self._poke_group(g)
@@ -612,5 +612,5 @@ class ClassicProtocol:
         if laggards:
             for mid in laggards:
                 self._remove_member(g, mid)
-            self._prepare_rebalance(g, now_ms)
+            self.prepare_rebalance(g, now_ms)
             self._poke_group(g)

@@ -19,7 +19,11 @@ from odradek.wire.messages.consumer_group_current_member_assignment_value import
     TopicPartitions as CurrentTopicPartitions,
 )
 from odradek.wire.messages.consumer_group_member_metadata_key import ConsumerGroupMemberMetadataKey
-from odradek.wire.messages.consumer_group_member_metadata_value import ConsumerGroupMemberMetadataValue
+from odradek.wire.messages.consumer_group_member_metadata_value import (
+    ClassicMemberMetadata,
+    ClassicProtocol,
+    ConsumerGroupMemberMetadataValue,
+)
 from odradek.wire.messages.consumer_group_metadata_key import ConsumerGroupMetadataKey
 from odradek.wire.messages.consumer_group_metadata_value import ConsumerGroupMetadataValue
 from odradek.wire.messages.consumer_group_partition_metadata_key import ConsumerGroupPartitionMetadataKey
@@ -94,7 +98,15 @@ def member_metadata(group_id: str, m) -> tuple:
         instance_id=m.instance_id, rack_id=m.rack_id, client_id=m.client_id, client_host=m.client_host,
         subscribed_topic_names=sorted(m.subscribed_topic_names), subscribed_topic_regex=m.subscribed_topic_regex,
         rebalance_timeout_ms=m.rebalance_timeout_ms, server_assignor=m.server_assignor,
-        classic_member_metadata=None), group_id=group_id, member_id=m.member_id)
+        classic_member_metadata=None if m.classic is None else ClassicMemberMetadata(
+            session_timeout_ms=m.classic.session_timeout_ms,
+            supported_protocols=[ClassicProtocol(name=n, metadata=md) for n, md in m.classic.protocols])),
+        group_id=group_id, member_id=m.member_id)
+
+
+def partition_metadata_tombstone(group_id: str):
+    """The (deprecated) subscription metadata record's tombstone, which Kafka writes when a group goes."""
+    return _record(PARTITION_METADATA, None, group_id=group_id)
 
 
 def target_metadata(group_id: str, epoch: int | None, timestamp_ms: int = 0):

@@ -27,6 +27,7 @@ from .group_model import (
 )
 
 E = ErrorCode
+CLASSIC_PROTOCOL_TYPE = "consumer"  # the protocol type of classic members a consumer group hosts
 
 # Kafka's MemberState bytes
 STABLE = 0
@@ -40,14 +41,40 @@ LEAVE_GROUP_MEMBER_EPOCH = -1
 LEAVE_GROUP_STATIC_MEMBER_EPOCH = -2
 
 
+@dataclass(frozen=True, slots=True)
+class ClassicMetadata:
+    """What a member using the classic protocol inside a consumer group keeps (Kafka's
+    ClassicMemberMetadata, in its ConsumerGroupMemberMetadataValue): its session timeout and the
+    protocols of its last JoinGroup, in its preference order."""
+    session_timeout_ms: int
+    protocols: tuple  # ((name, metadata bytes), ...)
+
+    @property
+    def protocol_name(self) -> str:
+        """The protocol the member is answered with (Kafka: the first it names)."""
+        return self.protocols[0][0]
+
+    def metadata_for(self, name: str | None) -> bytes:
+        return next((md for n, md in self.protocols if n == name), b"")
+
+
 @dataclass(slots=True)
 class ConsumerMember(MemberEpochMember):
-    """A member of a consumer-protocol (KIP-848) group."""
+    """A member of a consumer-protocol (KIP-848) group; ``classic``: it uses the classic protocol
+    (JoinGroup/SyncGroup/Heartbeat, classic_members.py), as after an online upgrade."""
     subscribed_topic_names: list = field(default_factory=list)
     subscribed_topic_regex: str | None = None
     server_assignor: str | None = None
     assigned: dict = field(default_factory=dict)  # topic_id -> {partition: assignment epoch}
     pending_revocation: dict = field(default_factory=dict)  # topic_id -> {partition: assignment epoch}
+    classic: ClassicMetadata | None = None
+
+    def uses_classic_protocol(self) -> bool:
+        return self.classic is not None
+
+    def fenced_at_rebalance_deadline(self, revoking_state: int) -> bool:
+        """A classic member's rebalance deadline is its join or sync timer (Kafka's), whatever its state."""
+        return self.classic is not None or self.state == revoking_state
 
     def assigned_sets(self) -> dict:
         return {t: set(ps) for t, ps in self.assigned.items() if ps}
@@ -94,6 +121,8 @@ class ConsumerMembers(IndexedMembers):
         self.regex_counts: dict[str, int] = {}
         self.assignor_counts: dict[str, int] = {}
         self.owners: dict[bytes, dict[int, object]] = {}  # topic id -> partition -> member id (a tuple if shared)
+        self.classic_count = 0  # members using the classic protocol (KIP-848 migration)
+        self.classic_protocol_counts: dict[str, int] = {}  # how many of them support each protocol name
         self.subscriptions_version = 0  # moves whenever a member comes, goes or changes its subscription
         for mid, m in dict(*args, **kwargs).items():
             self[mid] = m
@@ -117,8 +146,10 @@ class ConsumerMembers(IndexedMembers):
 
     def _reset(self) -> None:
         self.subscriptions_version += 1
-        for table in (self.topic_name_counts, self.regex_counts, self.assignor_counts, self.owners):
+        for table in (self.topic_name_counts, self.regex_counts, self.assignor_counts, self.owners,
+                      self.classic_protocol_counts):
             table.clear()
+        self.classic_count = 0
 
     def _count(self, m: "ConsumerMember", by: int) -> None:
         for name in m.subscribed_topic_names:
@@ -127,6 +158,10 @@ class ConsumerMembers(IndexedMembers):
             _bump(self.regex_counts, m.subscribed_topic_regex, by)
         if m.server_assignor:
             _bump(self.assignor_counts, m.server_assignor, by)
+        if m.classic is not None:
+            self.classic_count += by
+            for name in {n for n, _ in m.classic.protocols}:
+                _bump(self.classic_protocol_counts, name, by)
         for d in (m.assigned, m.pending_revocation):
             for tid, ps in d.items():
                 for p in ps:
@@ -214,6 +249,34 @@ class ConsumerGroup(MemberEpochGroup):
     def preferred_assignor(self, default: str) -> str:
         return preferred_assignor(self.members.assignor_counts, default)
 
+    # ------------------------------------------------------------------ classic members (KIP-848 migration)
+
+    def supports_classic_protocols(self, protocol_type: str, names: set) -> bool:
+        """Kafka's supportsClassicProtocols: a JoinGroup of the "consumer" protocol type naming a
+        protocol every classic member supports (any, while none is classic)."""
+        if protocol_type != CLASSIC_PROTOCOL_TYPE:
+            return False
+        if not self.members:
+            return bool(names)
+        counts, everyone = self.members.classic_protocol_counts, self.members.classic_count
+        return any(counts.get(name, 0) == everyone for name in names)
+
+    def only_classic_members_but(self, leaving: Iterable[str]) -> bool:
+        """Kafka's allMembersUseClassicProtocolExcept: every member but ``leaving`` uses the classic protocol."""
+        gone = [self.members[mid] for mid in set(leaving) if mid in self.members]
+        classic_gone = sum(1 for m in gone if m.classic is not None)
+        return self.members.classic_count - classic_gone == len(self.members) - len(gone)
+
+    def waiting_on_unreleased_partition(self, m: ConsumerMember) -> bool:
+        """Kafka's waitingOnUnreleasedPartition: a partition of its target another member still owns."""
+        if m.state != UNRELEASED_PARTITIONS:
+            return False
+        for tid, ps in self.target.get(m.member_id, {}).items():
+            have = m.assigned.get(tid, {})
+            if any(p not in have and self.members.owned_by_other(tid, p, (m.member_id,)) for p in ps):
+                return True
+        return False
+
     # ------------------------------------------------------------------ GroupModel
 
     def validate_commit(self, member_id, instance_id, epoch, partitions, transactional, api_version, now_ms,
@@ -229,7 +292,7 @@ class ConsumerGroup(MemberEpochGroup):
         if epoch == m.member_epoch:
             return E.NONE
         if epoch > m.member_epoch:
-            return E.STALE_MEMBER_EPOCH
+            return E.ILLEGAL_GENERATION if m.classic is not None else E.STALE_MEMBER_EPOCH
         # KIP-1251 (Kafka 4.3): an older epoch commits a partition the member still holds since then
         for topic, p in partitions:
             t = topics.get(topic)
@@ -245,6 +308,7 @@ class ConsumerGroup(MemberEpochGroup):
         gid = self.group_id
         out = member_tombstones(crec, gid, self.members, self.target)
         out += [crec.regular_expression(gid, r, None) for r in self.resolved_regexes]
+        out.append(crec.partition_metadata_tombstone(gid))
         out.append(crec.group_metadata(gid, None))
         return out
 

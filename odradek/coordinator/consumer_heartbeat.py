@@ -24,6 +24,7 @@ from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
 
 from . import assignors
+from . import group_conversion as conversion
 from .group_model import CONSUMER, release_emptied
 from . import consumer_group_records as crec
 from . import member_protocol as mp
@@ -34,6 +35,7 @@ from .consumer_group_state import (
     LEAVE_GROUP_STATIC_MEMBER_EPOCH,
     MEMBER_STATE_NAMES,
     UNREVOKED_PARTITIONS,
+    ClassicMetadata,
     ConsumerGroup,
     ConsumerMember,
     preferred_assignor,
@@ -65,6 +67,8 @@ class ConsumerGroupConfig:
     group_consumer_assignors: tuple = assignors.DEFAULT_ASSIGNORS
     # a group's target assignment is computed again at most once per interval (0: at every epoch)
     group_consumer_assignment_interval_ms: int = broker_default("group_consumer_assignment_interval_ms")
+    # online upgrade/downgrade with members (group_conversion.py): bidirectional, upgrade, downgrade, disabled
+    group_consumer_migration_policy: str = broker_default("group_consumer_migration_policy")
 
     @classmethod
     def from_any(cls, obj: "BrokerConfig | Mapping | None") -> "ConsumerGroupConfig":
@@ -74,11 +78,13 @@ class ConsumerGroupConfig:
         values = setting_values(obj)
         for name in ("group_consumer_heartbeat_interval_ms", "group_consumer_session_timeout_ms",
                      "group_consumer_max_size", "group_consumer_assignors",
-                     "group_consumer_assignment_interval_ms"):
+                     "group_consumer_assignment_interval_ms", "group_consumer_migration_policy"):
             val = values.get(name, values.get(name.replace("_", ".")))
             if val is None:
                 continue
-            if name == "group_consumer_assignors":
+            if name == "group_consumer_migration_policy":
+                c.group_consumer_migration_policy = str(val)
+            elif name == "group_consumer_assignors":
                 if isinstance(val, str):
                     val = [v.strip() for v in val.split(",") if v.strip()]
                 # Kafka accepts class names too: keep the short name ("...UniformAssignor" -> "uniform")
@@ -95,6 +101,11 @@ class ConsumerGroupConfig:
     @property
     def default_assignor(self) -> str:
         return self.group_consumer_assignors[0]
+
+    @property
+    def migration(self) -> tuple[bool, bool]:
+        """(online upgrade enabled, online downgrade enabled)."""
+        return conversion.policy(self.group_consumer_migration_policy)
 
 
 # a consumer group's own GROUP configs (Kafka 4.3's GroupConfig consumer.*) -> the field each sets
@@ -167,11 +178,11 @@ def _member_names(m: ConsumerMember, regexes: dict) -> set:
 
 
 _MEMBER_METADATA_FIELDS = ("instance_id", "rack_id", "rebalance_timeout_ms", "subscribed_topic_names",
-                           "subscribed_topic_regex", "server_assignor", "client_id", "client_host")
+                           "subscribed_topic_regex", "server_assignor", "client_id", "client_host", "classic")
 
 
 @dataclass
-class _Heartbeat:
+class HeartbeatSteps:
     """One heartbeat in the making: the records it writes and the group state they stand for."""
     group_id: str
     member_id: str
@@ -191,6 +202,13 @@ class _Heartbeat:
     new_target: dict | None = None  # the group's whole new target assignment, when computed
     assignment_epoch: int = 0
     describable: Callable[[Iterable[str]], set[str]] | None = None  # HeartbeatRequest.describable
+
+
+@dataclass
+class _Upgrade:
+    """An online upgrade in the making: the classic group converted and the conversion's records."""
+    classic: Group
+    records: list
 
 
 class ConsumerProtocol:
@@ -234,10 +252,15 @@ class ConsumerProtocol:
             client_host=mv.client_host, subscribed_topic_names=list(mv.subscribed_topic_names or []),
             subscribed_topic_regex=mv.subscribed_topic_regex or None,
             rebalance_timeout_ms=mv.rebalance_timeout_ms, server_assignor=mv.server_assignor or None)
+        cm = mv.classic_member_metadata
+        if cm is not None:
+            m.classic = ClassicMetadata(cm.session_timeout_ms,
+                                        tuple((p.name, bytes(p.metadata)) for p in cm.supported_protocols))
         if cv is not None:
             m.assigned = crec.epochs_from(cv.assigned_partitions, cv.member_epoch)
             m.pending_revocation = crec.epochs_from(cv.partitions_pending_revocation, cv.member_epoch)
-        session_ms = self._cfg(g.group_id).group_consumer_session_timeout_ms
+        session_ms = m.classic.session_timeout_ms if m.classic is not None else \
+            self._cfg(g.group_id).group_consumer_session_timeout_ms
         mp.restore_member(m, cv, now, session_ms, UNREVOKED_PARTITIONS)
         g.members[mid] = m
         if m.instance_id is not None:
@@ -262,7 +285,7 @@ class ConsumerProtocol:
             ids = self._ids[key] = frozenset(self._topic_ids(_member_names(m, regexes)))
         return ids
 
-    def _names_by_id(self) -> dict:
+    def names_by_id(self) -> dict:
         return {tid: name for name, (tid, _n) in self.coord.topics.items()}
 
     def _resolve(self, regex: str, describable) -> frozenset:
@@ -309,26 +332,49 @@ class ConsumerProtocol:
             raise CoordinatorError(E.UNSUPPORTED_ASSIGNOR, f"ServerAssignor {req.server_assignor} is not supported. "
                                    f"Supported assignors: {', '.join(self.config.group_consumer_assignors)}.")
 
-    def _group_for_heartbeat(self, group_id: str, create: bool, now_ms: int) -> ConsumerGroup:
+    def _group_for_heartbeat(self, group_id: str, create: bool, now_ms: int) -> tuple[ConsumerGroup, "_Upgrade | None"]:
+        """The consumer group, new, or made of the classic group of the id: an empty one at once; one
+        with members (online upgrade) only with this heartbeat's records (the _Upgrade)."""
         g = self._group(group_id)
         if g is not None:
-            return g
+            return g, None
         classic = self.coord.groups.get(group_id)
         if isinstance(classic, Group):
-            if classic.members or classic.state not in (GroupState.EMPTY,):
-                raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
             if not create:
                 raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a consumer group.")
+            if classic.members or classic.state not in (GroupState.EMPTY,):
+                return self._upgrade(classic, now_ms)
             # an empty classic group becomes a consumer group, its committed offsets kept (Kafka does too)
             g = ConsumerGroup(group_id, state_timestamp_ms=now_ms, offsets=classic.offsets)
             tombstone = [(rec.group_metadata_key(group_id), None)] if classic.protocol_type is not None else []
             self.coord.write(group_id, CoordinatorResult(tombstone, lambda: self.coord.install(g)), now_ms)
-            return g
+            return g, None
         if not create:
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         g = ConsumerGroup(group_id, state_timestamp_ms=now_ms)
         self.coord.install(g)
-        return g
+        return g, None
+
+    def _upgrade(self, classic: Group, now_ms: int) -> tuple[ConsumerGroup, "_Upgrade"]:
+        """Kafka's validateOnlineUpgrade and convertToConsumerGroup: the consumer group made of the
+        classic one and its records (the classic group's tombstone first), written with the joining
+        heartbeat's."""
+        conversion.check_upgrade(classic, self.config.migration[0], self.config.group_consumer_max_size)
+        topics = self.coord.topics
+        g = conversion.consumer_group_from_classic(classic, topics, now_ms)
+        g.metadata_hash = _metadata_hash(topics, g.subscribed_topic_names())
+        records = [(rec.group_metadata_key(classic.group_id), None)] + conversion.consumer_group_records(g)
+        return g, _Upgrade(classic, records)
+
+    def _upgraded(self, g: ConsumerGroup, upgrade: "_Upgrade", now_ms: int) -> None:
+        """The conversion's records are written: the consumer group takes the id; the classic
+        group's parked JoinGroups and SyncGroups are answered REBALANCE_IN_PROGRESS (they join again,
+        into the consumer group)."""
+        upgrade.classic.fail_parked(E.REBALANCE_IN_PROGRESS)
+        self.coord.install(g)
+        g.deadlines_checked_until = 0
+        self.coord._poke(("group", g.group_id))
+        log.info("[GroupId %s] Converted the classic group to a consumer group.", g.group_id)
 
     def _drop_if_new_and_empty(self, g: ConsumerGroup) -> None:
         if not g.members and g.group_epoch == INITIAL_GROUP_EPOCH and not g.offsets:
@@ -336,35 +382,48 @@ class ConsumerProtocol:
                 del self.coord.groups[g.group_id]
 
     def _heartbeat(self, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
-        g = self._group_for_heartbeat(req.group_id, req.member_epoch == 0, now_ms)
+        g, upgrade = self._group_for_heartbeat(req.group_id, req.member_epoch == 0, now_ms)
         try:
-            return self._heartbeat_in(g, req, now_ms)
+            return self._heartbeat_in(g, req, now_ms, upgrade)
         except CoordinatorError:
-            self._drop_if_new_and_empty(g)
+            if upgrade is None:
+                self._drop_if_new_and_empty(g)
             raise
 
-    def _heartbeat_in(self, g: ConsumerGroup, req: HeartbeatRequest, now_ms: int) -> HeartbeatResult:
+    def _heartbeat_in(self, g: ConsumerGroup, req: HeartbeatRequest, now_ms: int,
+                      upgrade: "_Upgrade | None" = None) -> HeartbeatResult:
         """Kafka's consumerGroupHeartbeat, in its steps: the member (new, known, or a static member
         taking over its released instance), its metadata, the group's regular expressions, metadata
         hash and epoch, the target assignment, the member's reconciliation; the records are written,
         then the new state applied."""
         member_id = req.member_id or self.coord.new_uuid()  # v0: the coordinator names new members
         member, replaced, new_member = self._member_for(g, req, member_id)
-        hb = _Heartbeat(g.group_id, member_id, member, replaced, new_member, describable=req.describable)
+        hb = HeartbeatSteps(g.group_id, member_id, member, replaced, new_member, describable=req.describable)
+        if upgrade is not None:
+            hb.records.extend(upgrade.records)
         hb.updated = self._updated_member(member, req)
-        self._member_metadata_step(hb)
-        hb.removed = tuple(m for m in (g.members.get(member_id), replaced) if m is not None)
-        self._group_epoch_step(g, hb, now_ms)
-        self._target_step(g, hb, now_ms)
-        before = self._reconcile_step(g, hb, req)
+        before = self.steps(g, hb, req.owned, now_ms)
 
         def apply() -> HeartbeatResult:
-            self._apply(g, hb, before, now_ms)
+            if upgrade is not None:
+                self._upgraded(g, upgrade, now_ms)
+            self.apply(g, hb, before, now_ms)
             return self._response(hb, req)
 
         return self.coord.write(hb.group_id, CoordinatorResult(hb.records, apply, mp.write_failed), now_ms)
 
-    def _response(self, hb: "_Heartbeat", req: HeartbeatRequest) -> HeartbeatResult:
+    def steps(self, g: ConsumerGroup, hb: "HeartbeatSteps", owned: list | None, now_ms: int) -> ConsumerMember:
+        """A member's update (``hb.updated`` set: a ConsumerGroupHeartbeat's, or a classic member's
+        JoinGroup, classic_members.py) in Kafka's steps: its metadata, the group's regular expressions,
+        metadata hash and epoch, the target assignment, the member's reconciliation against what it
+        says it ``owned``. Returns the member before reconciliation; ``apply`` once the records are written."""
+        self._member_metadata_step(hb)
+        hb.removed = tuple(m for m in (g.members.get(hb.member_id), hb.replaced) if m is not None)
+        self._group_epoch_step(g, hb, now_ms)
+        self._target_step(g, hb, now_ms)
+        return self._reconcile_step(g, hb, owned)
+
+    def _response(self, hb: "HeartbeatSteps", req: HeartbeatRequest) -> HeartbeatResult:
         updated, member = hb.updated, hb.member
         full = (req.rebalance_timeout_ms != -1 and (req.subscribed_topic_names is not None
                                                     or req.subscribed_topic_regex is not None)
@@ -431,10 +490,11 @@ class ConsumerProtocol:
         if req.server_assignor is not None:
             updated.server_assignor = req.server_assignor or None
         updated.client_id, updated.client_host = req.client_id, req.client_host
+        updated.classic = None  # (a classic member heartbeating with the consumer protocol no longer is one)
         return updated
 
     @staticmethod
-    def _member_metadata_step(hb: "_Heartbeat") -> None:
+    def _member_metadata_step(hb: "HeartbeatSteps") -> None:
         member, updated = hb.member, hb.updated
         hb.bump = hb.new_member or (updated.subscribed_topic_names != member.subscribed_topic_names
                                     or updated.subscribed_topic_regex != member.subscribed_topic_regex)
@@ -442,7 +502,7 @@ class ConsumerProtocol:
         if hb.new_member or metadata_changed or hb.replaced is not None:
             hb.records.append(crec.member_metadata(hb.group_id, updated))
 
-    def _group_epoch_step(self, g: ConsumerGroup, hb: "_Heartbeat", now_ms: int) -> None:
+    def _group_epoch_step(self, g: ConsumerGroup, hb: "HeartbeatSteps", now_ms: int) -> None:
         """Regular expressions (resolve new ones, refresh all when the topics changed, drop unused
         ones) and the metadata of every subscribed topic (a new partition or topic changes the
         hash): any change, or a new subscription, bumps the group epoch."""
@@ -480,7 +540,7 @@ class ConsumerProtocol:
         if hb.bump:
             hb.records.append(crec.group_metadata(gid, hb.group_epoch, hb.mhash))
 
-    def _target_step(self, g: ConsumerGroup, hb: "_Heartbeat", now_ms: int) -> None:
+    def _target_step(self, g: ConsumerGroup, hb: "HeartbeatSteps", now_ms: int) -> None:
         """A new target assignment when the group epoch moved past the assignment epoch and the
         assignment interval allows (_may_assign); otherwise the member keeps to the last target."""
         gid, member_id = hb.group_id, hb.member_id
@@ -535,7 +595,7 @@ class ConsumerProtocol:
         last = g.assignment_timestamp_ms
         return last == 0 or interval == 0 or now_ms >= last + interval
 
-    def _reconcile_step(self, g: ConsumerGroup, hb: "_Heartbeat", req: HeartbeatRequest) -> ConsumerMember:
+    def _reconcile_step(self, g: ConsumerGroup, hb: "HeartbeatSteps", owned: list | None) -> ConsumerMember:
         """Move the member towards its target (what other members still own is looked up in the
         group's index, not gathered from every member); returns the member before reconciliation."""
         member, members = hb.member, g.members
@@ -543,7 +603,7 @@ class ConsumerProtocol:
         subscribed_ids = self._subscribed_ids(hb.updated, hb.regexes)
         before = hb.updated
         updated = reconcile(before, hb.assignment_epoch, hb.target,
-                            lambda tid, p: members.owned_by_other(tid, p, others_than), subscribed_ids, req.owned)
+                            lambda tid, p: members.owned_by_other(tid, p, others_than), subscribed_ids, owned)
         assignment_changed = (updated.assigned != before.assigned or updated.member_epoch != member.member_epoch
                               or updated.state != member.state
                               or updated.pending_revocation != member.pending_revocation
@@ -556,7 +616,7 @@ class ConsumerProtocol:
         hb.updated = updated
         return before
 
-    def _apply(self, g: ConsumerGroup, hb: "_Heartbeat", before: ConsumerMember, now_ms: int) -> None:
+    def apply(self, g: ConsumerGroup, hb: "HeartbeatSteps", before: ConsumerMember, now_ms: int) -> None:
         """The heartbeat's records are written: the group takes its new state."""
         updated = hb.updated
         unchanged = g.members.subscriptions_version == hb.hash_of[1]
@@ -643,17 +703,47 @@ class ConsumerProtocol:
         return HeartbeatResult(member_id=m.member_id, member_epoch=LEAVE_GROUP_MEMBER_EPOCH)
 
     def _remove_consumer_member(self, g: ConsumerGroup, member_id: str, now_ms: int) -> None:
-        """Kafka's fence/remove: tombstones for the member, and a new group epoch."""
-        def remove() -> None:
-            m = mp.drop_member(g, member_id, now_ms)
-            if m.instance_id is not None and g.static_members.get(m.instance_id) == member_id:
-                del g.static_members[m.instance_id]
-                release_emptied(g.static_members)
+        self.fence_members(g, [member_id], now_ms)
 
-        records = mp.removal_records(crec, g, member_id,
-                                     crec.group_metadata(g.group_id, g.group_epoch + 1, g.metadata_hash))
+    def fence_members(self, g: ConsumerGroup, member_ids: list, now_ms: int) -> None:
+        """Kafka's consumerGroupFenceMembers: the members go (tombstones for each, and a new group
+        epoch); or, when only classic members would be left, the group becomes a classic group
+        (online downgrade, group_conversion.py), which rebalances at once."""
+        if not member_ids or self.coord.groups.get(g.group_id) is not g:
+            return  # (nobody to fence; or a group already converted by an earlier fence of this tick)
+        leaving = set(member_ids)
+        if conversion.may_downgrade(g, leaving, self.config.migration[1], self.coord.config.group_max_size):
+            self._downgrade(g, leaving, now_ms)
+            return
+
+        def remove() -> None:
+            epoch = g.group_epoch
+            for member_id in member_ids:
+                m = mp.drop_member(g, member_id, now_ms)
+                if m.instance_id is not None and g.static_members.get(m.instance_id) == member_id:
+                    del g.static_members[m.instance_id]
+                    release_emptied(g.static_members)
+            g.group_epoch = epoch + 1  # (one bump for them all, as Kafka's)
+
+        gid = g.group_id
+        records = [r for mid in member_ids for r in (crec.current_member(gid, mid), crec.target_member(gid, mid, None),
+                                                     crec.member_metadata(gid, mid))]
+        records.append(crec.group_metadata(gid, g.group_epoch + 1, g.metadata_hash))
         self.coord.write(g.group_id, CoordinatorResult(records, remove), now_ms)
 
+    def _downgrade(self, g: ConsumerGroup, leaving: set, now_ms: int) -> None:
+        """Kafka's convertToClassicGroup: the consumer group's tombstones and the classic group's
+        GroupMetadata record; then the classic group takes the id and prepares a rebalance."""
+        cg = conversion.classic_group_from_consumer(g, leaving, self.names_by_id(), now_ms)
+        records = g.tombstones() + [self.coord.classic.group_record(cg)]
+
+        def converted() -> None:
+            self.coord.install(cg)
+            log.info("[GroupId %s] Converted the consumer group to a classic group.", g.group_id)
+            self.coord.classic.prepare_rebalance(cg, now_ms)
+            self.coord._poke(("group", g.group_id))
+
+        self.coord.write(g.group_id, CoordinatorResult(records, converted), now_ms)
 
     # ------------------------------------------------------------------ ConsumerGroupDescribe
 
@@ -662,7 +752,7 @@ class ConsumerProtocol:
         if g is None:
             e = mp.wrong_group(self.coord.groups, group_id, "consumer")
             return {"error": e.code, "message": e.message}
-        names = self._names_by_id()
+        names = self.names_by_id()
         members = []
         for m in g.members.values():
             members.append({

@@ -57,11 +57,12 @@ from odradek.wire.errors import ErrorCode
 from . import group_records as rec
 from . import offset_store
 from .classic_heartbeat import ClassicProtocol
+from .classic_members import ClassicMembersProtocol
 from .consumer_group_state import ConsumerGroup
 from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, HeartbeatRequest, HeartbeatResult
 from .errors import CoordinatorError
 from .group_model import CLASSIC, CONSUMER, SHARE, STREAMS, TYPE_ORDER, GroupModel, TypedGroups
-from .group_state import Group, GroupState, JoinResult, Slot
+from .group_state import Group, GroupState, JoinResult, Slot, SyncResult
 from .partition_loading import CoordinatorPartitions
 from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime, write_error
 from .settings import broker_default, int_settings
@@ -142,6 +143,7 @@ class GroupCoordinator:
         self.classic = ClassicProtocol(self)
         broker = None if isinstance(config, GroupConfig) else config  # (a GroupConfig has only the classic settings)
         self.consumer = ConsumerProtocol(self, consumer_config or ConsumerGroupConfig.from_any(broker))
+        self.classic_members = ClassicMembersProtocol(self.consumer)  # classic members of consumer groups
         self.streams = StreamsProtocol(self, streams_config or StreamsConfig.from_any(broker))
         self._protocols = {CLASSIC: self.classic, CONSUMER: self.consumer, STREAMS: self.streams}
 
@@ -244,16 +246,27 @@ class GroupCoordinator:
 
     def join_group(self, group_id: str, member_id: str, group_instance_id: str | None, client_id: str,
                    client_host: str, session_timeout_ms: int, rebalance_timeout_ms: int, protocol_type: str,
-                   protocols: list, now_ms: int, api_version: int = 9) -> Slot:
-        """Returns a Slot; if not yet done, the caller parks on ("group", group_id) until it is."""
+                   protocols: list, now_ms: int, api_version: int = 9, topics: dict | None = None) -> Slot:
+        """Returns a Slot; if not yet done, the caller parks on ("group", group_id) until it is.
+        topics: the metadata image's {name: (topic id, partitions)} (a consumer group's classic members)."""
         self._now = now_ms
         g = self.groups.get(group_id)
         if g is not None and g.group_type in (STREAMS, SHARE):
             return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
         if isinstance(g, ConsumerGroup):
             if g.members:
-                # Kafka 4.3 would host the classic member inside the consumer group (not done here)
-                return Slot(JoinResult(error=E.INCONSISTENT_GROUP_PROTOCOL, member_id=member_id))
+                # a classic member of a consumer group (KIP-848's online migration: classic_members.py)
+                cfg = self.config
+                if not (cfg.group_min_session_timeout_ms <= session_timeout_ms <= cfg.group_max_session_timeout_ms):
+                    return Slot(JoinResult(error=E.INVALID_SESSION_TIMEOUT, member_id=member_id))
+                if topics is not None:
+                    self.update_topics(topics)
+                if rebalance_timeout_ms is None or rebalance_timeout_ms < 0:
+                    rebalance_timeout_ms = session_timeout_ms
+                return Slot(self.classic_members.join(
+                    g, member_id, group_instance_id, client_id, client_host, session_timeout_ms,
+                    rebalance_timeout_ms, protocol_type, [(n, bytes(md)) for n, md in protocols], now_ms,
+                    api_version))
             # an empty consumer group becomes a classic group, its offsets kept
             def become_classic(offsets=g.offsets) -> None:
                 self.install(Group(group_id, state_timestamp_ms=now_ms, offsets=offsets))
@@ -266,17 +279,29 @@ class GroupCoordinator:
     def sync_group(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                    protocol_type: str | None, protocol_name: str | None, assignments: dict, now_ms: int) -> Slot:
         self._now = now_ms
+        g = self.groups.get(group_id)
+        if isinstance(g, ConsumerGroup) and group_id:
+            if not g.members:
+                return Slot(SyncResult(error=E.UNKNOWN_MEMBER_ID))
+            return Slot(self.classic_members.sync(g, generation_id, member_id, group_instance_id, protocol_type,
+                                                  protocol_name, now_ms))
         return self.classic.sync_group(group_id, generation_id, member_id, group_instance_id, protocol_type,
                                        protocol_name, assignments, now_ms)
 
     def heartbeat(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                   now_ms: int) -> ErrorCode:
         self._now = now_ms
+        g = self.groups.get(group_id)
+        if isinstance(g, ConsumerGroup):
+            return self.classic_members.heartbeat(g, generation_id, member_id, group_instance_id, now_ms)
         return self.classic.heartbeat(group_id, generation_id, member_id, group_instance_id, now_ms)
 
     def leave_group(self, group_id: str, members: list, now_ms: int) -> tuple[ErrorCode, list]:
         """members: [(member_id, group_instance_id)]. Returns (top-level error, [error per member])."""
         self._now = now_ms
+        g = self.groups.get(group_id)
+        if isinstance(g, ConsumerGroup):
+            return self.classic_members.leave(g, members, now_ms)
         return self.classic.leave_group(group_id, members, now_ms)
 
     def describe_group(self, group_id: str) -> dict:

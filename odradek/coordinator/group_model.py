@@ -156,6 +156,14 @@ class MemberEpochMember:
     def copy(self):
         return copy.deepcopy(self)
 
+    def uses_classic_protocol(self) -> bool:
+        """A member of a consumer group may use the classic protocol (consumer_group_state.ConsumerMember)."""
+        return False
+
+    def fenced_at_rebalance_deadline(self, revoking_state: int) -> bool:
+        """Whether passing its rebalance deadline fences the member (one revoking partitions)."""
+        return self.state == revoking_state
+
 
 @dataclass
 class MemberEpochGroup:
@@ -187,7 +195,7 @@ class MemberEpochGroup:
         if m is None:
             return E.UNKNOWN_MEMBER_ID
         if member_epoch != m.member_epoch:
-            return E.STALE_MEMBER_EPOCH
+            return E.ILLEGAL_GENERATION if m.uses_classic_protocol() else E.STALE_MEMBER_EPOCH
         return E.NONE
 
     def committing_member(self, member_id: str, transactional: bool, api_version: int):
@@ -195,7 +203,7 @@ class MemberEpochGroup:
         m = self.members.get(member_id)
         if m is None:
             return E.UNKNOWN_MEMBER_ID
-        if not transactional and api_version < 9:
+        if not transactional and api_version < 9 and not m.uses_classic_protocol():
             return E.UNSUPPORTED_VERSION
         return m
 

@@ -201,7 +201,7 @@ def fence_expired(g, now_ms: int, revoking_state: int, remove: Callable[[object,
     for m in list(g.members.values()):
         if now_ms >= m.session_deadline_ms or (
                 m.rebalance_deadline_ms is not None and now_ms >= m.rebalance_deadline_ms
-                and m.state == revoking_state):
+                and m.fenced_at_rebalance_deadline(revoking_state)):
             try:
                 remove(g, m.member_id, now_ms)
             except Exception:

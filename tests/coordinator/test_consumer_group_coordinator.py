@@ -286,14 +286,18 @@ def test_offset_commit_of_a_partition_given_up():
 def test_group_types_do_not_mix():
     h = H()
     h.hb("m1", 0)
-    slot = h.c.join_group("g", "", None, "c", "/h", 10_000, 10_000, "consumer", [("range", b"")], h.now)
+    # a classic member joins the consumer group (KIP-848's migration: test_group_migration.py) only with
+    # the "consumer" protocol type
+    slot = h.c.join_group("g", "", None, "c", "/h", 10_000, 10_000, "connect", [("range", b"")], h.now)
     assert slot.result.error is E.INCONSISTENT_GROUP_PROTOCOL
+    slot = h.c.join_group("g", "", None, "c", "/h", 10_000, 10_000, "consumer", [("range", b"")], h.now)
+    assert slot.result.error is E.MEMBER_ID_REQUIRED
     assert (h.c.describe_group("g")["error"], h.c.describe_group("g")["state"]) == (E.NONE, "Dead")
     assert [g for g in h.c.list_groups()] == [("g", "consumer", "Stable", "consumer")]
     assert h.c.list_groups(types=["classic"]) == []
     assert h.c.list_groups(states=["stable"], types=["consumer"]) == [("g", "consumer", "Stable", "consumer")]
     assert h.c.delete_groups(["g"], h.now) == {"g": E.NON_EMPTY_GROUP}
-    # a classic group with members cannot be used by the consumer protocol
+    # a classic group with members whose metadata is not the consumer protocol's cannot be upgraded
     h.c.join_group("cg", "", None, "c", "/h", 10_000, 10_000, "consumer", [("range", b"")], h.now, api_version=3)
     assert h.hb("x", 0, gid="cg").error is E.GROUP_ID_NOT_FOUND
     assert h.c.consumer_group_describe("cg")["error"] is E.GROUP_ID_NOT_FOUND

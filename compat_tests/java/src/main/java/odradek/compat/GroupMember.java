@@ -27,7 +27,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * committed yet. What happened is written as lines stamped with System.nanoTime() (CLOCK_MONOTONIC,
  * the clock of Python's time.monotonic_ns), so that the test can order them with its other members':
  * "R t partition offset" per record, "C t p:o,p:o" per acknowledged commit, "E t message" per failed
- * commit, "D n" when the step is done (n: records consumed and not committed yet). A "hold" line is a
+ * commit, "D n" when the step is done (n: records consumed and not committed yet), and the rebalance
+ * listener's calls as "A t p,p" (assigned), "V t p,p" (revoked) and "L t p,p" (lost). A "hold" line is a
  * step with every assigned partition paused (the member polls on, takes part in rebalances and
  * commits what it has, but consumes nothing); "keep" is the same without the commit of what it has.
  * "close" closes the consumer (leaves the group) and ends with "X".
@@ -56,18 +57,21 @@ public final class GroupMember {
             consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> parts) {
+                    listened("V", parts);
                     position.clear();
                     sinceCommit[0] = 0;
                 }
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> parts) {
+                    listened("A", parts);
                     position.clear();
                     sinceCommit[0] = 0;
                 }
 
                 @Override
                 public void onPartitionsLost(Collection<TopicPartition> parts) {
+                    listened("L", parts);
                     position.clear();
                     sinceCommit[0] = 0;
                 }
@@ -110,6 +114,13 @@ public final class GroupMember {
             }
         }
         System.out.println("X");
+        System.out.flush();
+    }
+
+    private static void listened(String kind, Collection<TopicPartition> parts) {
+        StringJoiner ps = new StringJoiner(",");
+        parts.stream().map(TopicPartition::partition).sorted().forEach(p -> ps.add(String.valueOf(p)));
+        System.out.println(kind + " " + System.nanoTime() + " " + ps);
         System.out.flush();
     }
 }
