@@ -392,7 +392,7 @@ class ModuleGen:
                     kw = "if" if first else "elif"
                     first = False
                     lines.append(f"        {kw} tag == {fl.tag}:")
-                    inner = self.decode_value(fl, v, True, True, f"o.{fl.attr}", buf="raw", pos="q")
+                    inner = self.decode_value(fl, v, True, True, f"o.{fl.attr}", buf="raw", pos="q", tagged=True)
                     lines.append("            q = 0")
                     lines.extend("            " + ln for ln in inner)
                 lines.append("        else:")
@@ -418,7 +418,7 @@ class ModuleGen:
                    and fl.type != "uuid" for fl in st.fields)
 
     def decode_value(self, fl: Field, v: int, ff: bool, flex: bool, target: str, buf="b", pos="p",
-                     steps: bool = False, nested: bool = False) -> list[str]:
+                     steps: bool = False, nested: bool = False, tagged: bool = False) -> list[str]:
         b, p = buf, pos
         nullable = fl.is_nullable(v)
         out = []
@@ -482,7 +482,17 @@ class ModuleGen:
             return out
         if fl.struct is not None:
             fn = self.gen_decode(fl.struct, v, flex)
-            if nullable:
+            if nullable and tagged:
+                # a tagged nullable struct: an unsigned varint, 0 for null, 1 before the struct (Kafka's
+                # generated read: readUnsignedVarint() <= 0); a field of one byte holds no struct (odradek
+                # before 2026-11 wrote a null as 0xff)
+                out.append(f"if {b}[{p}] == 0 or len({b}) <= {p} + 1:")
+                out.append(f"    {target} = None")
+                out.append(f"    {p} += 1")
+                out.append("else:")
+                out.append(f"    while {b}[{p}] >= 128: {p} += 1")
+                out.append(f"    {target}, {p} = {fn}({b}, {p} + 1)")
+            elif nullable:
                 out.append(f"if {b}[{p}] >= 128:")
                 out.append(f"    {target} = None")
                 out.append(f"    {p} += 1")
@@ -552,7 +562,7 @@ class ModuleGen:
                         cond = f"x != {lit}"
                     lines.append(f"if {cond}:")
                     lines.append("    tw = []")
-                    inner = self.encode_value(fl, v, True, True, "x", "tw")
+                    inner = self.encode_value(fl, v, True, True, "x", "tw", tagged=True)
                     lines.extend("    " + ln for ln in inner)
                     lines.append(f"    tg.append(({fl.tag}, b''.join(tw)))")
                 lines.append("if o._unknown_tagged:")
@@ -574,7 +584,7 @@ class ModuleGen:
         return name
 
     def encode_value(self, fl: Field, v: int, ff: bool, flex: bool, src: str, w: str,
-                     steps: bool = False) -> list[str]:
+                     steps: bool = False, tagged: bool = False) -> list[str]:
         nullable = fl.is_nullable(v)
         out = []
         if fl.is_array:
@@ -624,7 +634,8 @@ class ModuleGen:
             if nullable:
                 out.append(f"x = {src}")
                 out.append("if x is None:")
-                out.append(f"    {w}.append(b'\\xff')")
+                # (tagged: Kafka's writeUnsignedVarint(0); else its writeByte(-1))
+                out.append(f"    {w}.append(b'\\x00')" if tagged else f"    {w}.append(b'\\xff')")
                 out.append("else:")
                 out.append(f"    {w}.append(b'\\x01')")
                 out.append(f"    {fn}(x, {w})")

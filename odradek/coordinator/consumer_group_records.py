@@ -96,7 +96,8 @@ def member_metadata(group_id: str, m) -> tuple:
         return _record(MEMBER_METADATA, None, group_id=group_id, member_id=m)
     return _record(MEMBER_METADATA, ConsumerGroupMemberMetadataValue(
         instance_id=m.instance_id, rack_id=m.rack_id, client_id=m.client_id, client_host=m.client_host,
-        subscribed_topic_names=sorted(m.subscribed_topic_names), subscribed_topic_regex=m.subscribed_topic_regex,
+        subscribed_topic_names=sorted(m.subscribed_topic_names),
+        subscribed_topic_regex=m.subscribed_topic_regex or "",  # (Kafka's member: "" without one)
         rebalance_timeout_ms=m.rebalance_timeout_ms, server_assignor=m.server_assignor,
         classic_member_metadata=None if m.classic is None else ClassicMemberMetadata(
             session_timeout_ms=m.classic.session_timeout_ms,

@@ -352,10 +352,13 @@ def reconcile(member: ConsumerMember, target_epoch: int, target: dict, owned_by_
     return _compute_next(member, target_epoch, target_epoch, target, owned_by_other, subscribed_ids, owned)
 
 
-def _with(member: ConsumerMember, state: int, epoch: int, assigned: dict, pending: dict) -> ConsumerMember:
+def _with(member: ConsumerMember, state: int, epoch: int, assigned: dict, pending: dict,
+          next_epoch: bool = False) -> ConsumerMember:
+    """The member in its next state; ``next_epoch``: Kafka's computeNextAssignment, whose
+    updateMemberEpoch makes the member's epoch its previous one even when the epoch stays."""
     m = member.copy()
     m.state = state
-    if epoch != member.member_epoch:
+    if next_epoch or epoch != member.member_epoch:
         m.previous_member_epoch = member.member_epoch
     m.member_epoch = epoch
     m.assigned = {t: ps for t, ps in assigned.items() if ps}
@@ -387,13 +390,13 @@ def _compute_next(member, member_epoch, target_epoch, target, owned_by_other, su
     new_assigned = {t: {p: cur[t][p] for p in ps} for t, ps in kept.items()}
     new_pending = {t: {p: cur[t][p] for p in ps} for t, ps in revoke.items()}
     if new_pending and _owns_any(owned, new_pending):
-        return _with(member, UNREVOKED_PARTITIONS, member_epoch, new_assigned, new_pending)
+        return _with(member, UNREVOKED_PARTITIONS, member_epoch, new_assigned, new_pending, True)
     if new_to_assign:
         for tid, ps in new_to_assign.items():
             d = new_assigned.setdefault(tid, {})
             for p in ps:
                 d[p] = target_epoch
-        return _with(member, UNRELEASED_PARTITIONS if unreleased_any else STABLE, target_epoch, new_assigned, {})
+        return _with(member, UNRELEASED_PARTITIONS if unreleased_any else STABLE, target_epoch, new_assigned, {}, True)
     if unreleased_any:
-        return _with(member, UNRELEASED_PARTITIONS, target_epoch, new_assigned, {})
-    return _with(member, STABLE, target_epoch, new_assigned, {})
+        return _with(member, UNRELEASED_PARTITIONS, target_epoch, new_assigned, {}, True)
+    return _with(member, STABLE, target_epoch, new_assigned, {}, True)

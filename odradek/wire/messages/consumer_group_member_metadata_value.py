@@ -136,10 +136,11 @@ def _d_ConsumerGroupMemberMetadataValue_0(b, p):
         for tag, raw in t:
             if tag == 0:
                 q = 0
-                if raw[q] >= 128:
+                if raw[q] == 0 or len(raw) <= q + 1:
                     o.classic_member_metadata = None
                     q += 1
                 else:
+                    while raw[q] >= 128: q += 1
                     o.classic_member_metadata, q = _d_ClassicMemberMetadata_0(raw, q + 1)
             else:
                 if u is None: u = []
@@ -181,7 +182,7 @@ def _e_ConsumerGroupMemberMetadataValue_0(o, w):
         tw = []
         x = x
         if x is None:
-            tw.append(b'\xff')
+            tw.append(b'\x00')
         else:
             tw.append(b'\x01')
             _e_ClassicMemberMetadata_0(x, tw)
