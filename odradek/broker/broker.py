@@ -16,6 +16,7 @@ from odradek.broker.coordinator_events import CoordinatorEvents
 from odradek.broker.coordinator_log import CoordinatorBatches, PendingWrites
 from odradek.broker.node_link import PLAINTEXT_LINK
 from odradek.broker.replication_throttle import ReplicationThrottle
+from odradek.controller.configs import dynamic_broker_long
 from odradek.coordinator.partition_loading import CoordinatorPartitions
 
 if TYPE_CHECKING:
@@ -598,7 +599,10 @@ class Broker:
         return self.log_manager.apply_retention(now_ms)
 
     def remove_expired_producers(self, now_ms: int) -> int:
-        return self.log_manager.remove_expired_producers(now_ms, self.config.producer_id_expiration_ms)
+        # producer.id.expiration.ms, dynamic as on Kafka (DynamicProducerStateManagerConfig)
+        expiration_ms = dynamic_broker_long(self.image.broker_configs, self.config.node_id, "producer.id.expiration.ms",
+                                            self.config.producer_id_expiration_ms)
+        return self.log_manager.remove_expired_producers(now_ms, expiration_ms)
 
     def flush_dirty(self, now_ms: int) -> int:
         """The logs' flush.ms policy; the high-watermark checkpoint is the server's, in a worker thread

@@ -164,11 +164,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
                  "_reserved", "_held", "_memory_paused", "_parked", "_throttled", "_session_expires_ms",
                  "_reauth_started_ms", "_slot_waiting", "transport", "task", "closed", "name", "client_host",
                  "client_id", "idle_since_ms", "_wakeup", "_reading_paused", "_write_paused", "_drain_waiter",
-                 "_op", "_sock_fd")
+                 "_op", "_sock_fd", "seq")
 
     def __init__(self, server, limits: ConnectionLimits | None = None, listener: ServedListener | None = None):
         global _seq
         _seq += 1
+        self.seq = _seq  # the order connections came in
         self.server = server
         self.broker = server.broker
         self.registry = server.registry
@@ -198,7 +199,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.transport = None
         self.task = None
         self.closed = False
-        self.name = f"conn-{_seq}"
+        self.name = f"conn-{self.seq}"
         self.client_host = ""
         self.client_id: str | None = None  # of the last request (odradek.testing's drop_connections)
         self.idle_since_ms = _now_ms()
@@ -216,7 +217,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
         peer = transport.get_extra_info("peername")
         if peer:
             self.client_host = str(peer[0])
-            self.name = f"{peer[0]}:{peer[1]}-{_seq}"
+            self.name = f"{peer[0]}:{peer[1]}-{self.seq}"
         if self.listener is not None and self.listener.protocol == "SSL":
             self._tls_principal = self.listener.tls_principal(transport.get_extra_info("ssl_object"))
             if self._tls_principal is None:  # no ssl.principal.mapping.rules rule applies: Kafka fails it
@@ -244,6 +245,11 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._quotas.wait(self)
             return
         self._start()
+
+    @property
+    def counted(self) -> bool:
+        """Counted by the connection quotas: admitted, not waiting for a slot nor gone."""
+        return self._admitted
 
     def connection_slot_free(self) -> None:
         """Another connection closed: this one, the oldest waiting, takes its slot."""

@@ -15,7 +15,10 @@ waits for a slot in ConnectionQuotas.waitForConnectionSlot); the waiting ones ar
 oldest first. A connection over its per-IP limit is closed at once (Kafka: "Rejected
 connection from ..."); one over the broker-wide creation rate is throttled: it is served
 only after the delay that keeps the rate (Kafka's acceptor waits that long before
-accepting it).
+accepting it). The four are dynamic (`reconfigure`, as Kafka's SocketServer.reconfigure):
+the connections there are stay, but those over a lowered max.connections, which the broker
+closes least recently active first (`excess`, Kafka's closeExcessConnections); the ones
+waiting for a slot are let in if it was raised.
 """
 from __future__ import annotations
 
@@ -100,16 +103,25 @@ class ConnectionQuotas(_WaitList):
         super().__init__()
         self.max_connections = max_connections
         self.per_ip = per_ip
-        self.overrides: dict[str, int] = {}
-        for host, n in overrides:  # Kafka resolves the override host names once, at start
-            try:
-                self.overrides[_canonical(resolve(host))] = n
-            except OSError:
-                log.warning("max.connections.per.ip.overrides: cannot resolve %s; ignored", host)
+        # Kafka resolves the override host names when they are set (at start, or reconfigured)
+        self.overrides: dict[str, int] = resolve_overrides(overrides, resolve)
         self.creation_rate = creation_rate
         self.total = 0
         self.by_ip: dict[str, int] = {}
         self._accepted: deque[int] = deque()  # ms of the connections admitted in the last second
+
+    def reconfigure(self, max_connections: int, per_ip: int, overrides: dict[str, int], creation_rate: int) -> None:
+        """New limits (``overrides`` resolved: resolve_overrides) for the connections to come; a
+        raised max.connections lets the waiting ones in."""
+        self.max_connections = max_connections
+        self.per_ip = per_ip
+        self.overrides = overrides
+        self.creation_rate = creation_rate
+        self._admit_waiting()
+
+    def excess(self) -> int:
+        """How many connections are over max.connections (it was lowered below them)."""
+        return max(self.total - self.max_connections, 0)
 
     def must_wait(self) -> bool:
         """A new connection waits for a slot (max.connections reached, or others wait)."""
@@ -127,18 +139,17 @@ class ConnectionQuotas(_WaitList):
             return None
         self.by_ip[ip] = have + 1
         self.total += 1
-        delay = 0
-        if self.creation_rate < 2147483647:
-            acc = self._accepted
-            while acc and acc[0] <= now_ms - 1000:
-                acc.popleft()
-            start = now_ms
-            if len(acc) >= self.creation_rate:
-                # served when the one `rate` places earlier is a second old
-                start = max(now_ms, acc[-self.creation_rate] + 1000) if self.creation_rate else now_ms + 1000
-            acc.append(start)
-            delay = start - now_ms
-        return delay
+        # the last second's connections are counted even with no rate set (Kafka's broker-wide
+        # sensor records them all): a rate set at run time counts them
+        acc = self._accepted
+        while acc and acc[0] <= now_ms - 1000:
+            acc.popleft()
+        start = now_ms
+        if len(acc) >= self.creation_rate:
+            # served when the one `rate` places earlier is a second old
+            start = max(now_ms, acc[-self.creation_rate] + 1000) if self.creation_rate else now_ms + 1000
+        acc.append(start)
+        return start - now_ms
 
     def release(self, host: str) -> None:
         ip = _canonical(host)
@@ -148,27 +159,39 @@ class ConnectionQuotas(_WaitList):
         else:
             self.by_ip.pop(ip, None)
         self.total -= 1
+        self._admit_waiting()
+
+    def _admit_waiting(self) -> None:
         waiting = self._waiting
         while waiting and self.total < self.max_connections:
             waiting.popleft().connection_slot_free()  # admits it (or closes it) at once
 
 
+def resolve_overrides(overrides: tuple[tuple[str, int], ...],
+                      resolve: Callable[[str], str] = socket.gethostbyname) -> dict[str, int]:
+    """max.connections.per.ip.overrides by address (a host that does not resolve is left out)."""
+    out: dict[str, int] = {}
+    for host, n in overrides:
+        try:
+            out[_canonical(resolve(host))] = n
+        except OSError:
+            log.warning("max.connections.per.ip.overrides: cannot resolve %s; ignored", host)
+    return out
+
+
 class ConnectionLimits:
-    """The limits of one listener's connections (None where the config sets no bound)."""
+    """The limits of the broker's client connections (memory None where the config sets no bound)."""
     __slots__ = ("memory", "quotas")
 
-    def __init__(self, memory: RequestMemory | None, quotas: ConnectionQuotas | None):
+    def __init__(self, memory: RequestMemory | None, quotas: ConnectionQuotas):
         self.memory = memory
         self.quotas = quotas
 
     @classmethod
     def from_config(cls, config) -> "ConnectionLimits":
         memory = RequestMemory(config.queued_max_request_bytes) if config.queued_max_request_bytes > 0 else None
-        unbounded = 2147483647
-        quotas = None
-        if (config.max_connections < unbounded or config.max_connections_per_ip < unbounded
-                or config.max_connections_per_ip_overrides or config.max_connection_creation_rate < unbounded):
-            quotas = ConnectionQuotas(config.max_connections, config.max_connections_per_ip,
-                                      parse_host_counts(config.max_connections_per_ip_overrides),
-                                      config.max_connection_creation_rate)
+        # counted even unbounded: the limits are dynamic (IncrementalAlterConfigs on a broker)
+        quotas = ConnectionQuotas(config.max_connections, config.max_connections_per_ip,
+                                  parse_host_counts(config.max_connections_per_ip_overrides),
+                                  config.max_connection_creation_rate)
         return cls(memory, quotas)

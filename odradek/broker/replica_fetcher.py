@@ -622,16 +622,38 @@ class ReplicaFetcherManager:
             return
         self._remove(tp)
         self.failed.discard(tp)
+        self._place(tp, leader_id, leader_epoch, plog, topic_id or ZERO_UUID)
+        log.info("partition %s-%d: following leader %d at leader epoch %d from offset %d",
+                 tp[0], tp[1], leader_id, leader_epoch, plog.log_end_offset)
+        self._close_idle()
+
+    def _place(self, tp: TopicPartition, leader_id: int, leader_epoch: int, plog: FollowerLog,
+               topic_id: bytes) -> None:
+        """A new follower of the partition on its fetcher (by num.replica.fetchers), from the log's end."""
         s = self.settings
         where = _Placement(leader_id, fetcher_id(tp, self.num_fetchers))
         fetcher = self.fetchers.get((where.leader_id, where.fetcher_no))
         if fetcher is None:
             fetcher = self.fetchers[(where.leader_id, where.fetcher_no)] = ReplicaFetcher(
                 s, leader_id, where.fetcher_no, self._failed)
-        fetcher.add(FollowedPartition(tp, topic_id or ZERO_UUID, plog, new_follower(s, leader_id, leader_epoch, plog)))
+        fetcher.add(FollowedPartition(tp, topic_id, plog, new_follower(s, leader_id, leader_epoch, plog)))
         self._placement[tp] = where
-        log.info("partition %s-%d: following leader %d at leader epoch %d from offset %d",
-                 tp[0], tp[1], leader_id, leader_epoch, plog.log_end_offset)
+
+    def resize(self, num_fetchers: int) -> None:
+        """num.replica.fetchers changed (Kafka's resizeThreadPool): every partition whose fetcher id
+        changes moves to its new fetcher, fetching on from its log's end at the same leader epoch;
+        the fetchers left without partitions stop."""
+        if num_fetchers == self.num_fetchers:
+            return
+        log.info("Resizing fetcher thread pool size from %d to %d", self.num_fetchers, num_fetchers)
+        self.num_fetchers = num_fetchers
+        for tp, where in list(self._placement.items()):
+            if fetcher_id(tp, num_fetchers) == where.fetcher_no:
+                continue
+            p = self.followed(tp)
+            self._remove(tp)
+            if p is not None:
+                self._place(tp, where.leader_id, p.leader_epoch, p.plog, p.topic_id)
         self._close_idle()
 
     def stop_following(self, tps: Iterable[TopicPartition]) -> None:

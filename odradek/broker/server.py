@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
+from odradek.broker.dynamic_broker_config import DynamicBrokerConfig
 from odradek.broker.socket_buffers import set_receive_buffer
 from odradek.broker.heap_trim import HeapTrim, malloc_trim, renew_free_lists, shrink_set
 from odradek.broker.log_writer import ThreadedLogHandler, all_written
@@ -150,6 +151,12 @@ class BrokerServer:
             self.broker.start(controller=cluster.controller, topic_creator=cluster.forwarding,
                               controller_call=cluster.channel.call,
                               broker_epoch=lambda: cluster.lifecycle.broker_epoch)
+        # the dynamic broker configs (the persisted ones at once, then each change)
+        dynamic = DynamicBrokerConfig(self.config.node_id, self.config, self.limits.quotas, lambda: self.connections,
+                                      self.broker.replica_fetchers, self.loop)
+        self.broker.controller.add_listener(dynamic.on_metadata)
+        dynamic.on_metadata(None, self.broker.controller.image)
+        if cluster is not None:
             await cluster.lifecycle.join(self.broker)
         for served in self.served:  # OAUTHBEARER's JWKS fetched once before serving, then kept fresh
             if served.jwks is not None:

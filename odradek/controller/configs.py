@@ -199,11 +199,22 @@ _TYPE_CODE = {"BOOLEAN": T_BOOLEAN, "STRING": T_STRING, "INT": T_INT, "SHORT": T
 # set): the replication quotas (KIP-73) and the log-dir move quota
 DYNAMIC_RATES = frozenset({"leader.replication.throttled.rate", "follower.replication.throttled.rate",
                            "replica.alter.log.dirs.io.max.bytes.per.second"})
-# Kafka's dynamic broker configs that are not topic synonyms and that odradek applies at once (LONG
-# >= 0): the cleaner's backoff (one of LogCleaner's reconfigurable configs), read by the broker's
-# periodic loop (broker/server.py) as this broker's value, else the cluster default's, else the static
-DYNAMIC_LONGS = frozenset({"log.cleaner.backoff.ms"})
-BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS) | DYNAMIC_RATES | DYNAMIC_LONGS
+# Kafka's dynamic broker configs that are not topic synonyms and that odradek applies when they
+# change, per broker or as the cluster default (this broker's value, else the default's, else the
+# static one): the cleaner's backoff (LogCleaner), read by the broker's periodic loop
+# (broker/server.py); the connection limits (SocketServer's ConnectionQuotas) and the replica
+# fetchers (DynamicThreadPool), applied by broker/dynamic_broker_config.py; the producer-id
+# expiration (DynamicProducerStateManagerConfig), read by each expiration check.
+DYNAMIC_BROKER: dict[str, ConfigDef] = {d.name: d for d in [
+    ConfigDef("log.cleaner.backoff.ms", T_LONG, "15000", lo=0),
+    ConfigDef("max.connection.creation.rate", T_INT, str(INT_MAX), lo=0),
+    ConfigDef("max.connections", T_INT, str(INT_MAX), lo=0),
+    ConfigDef("max.connections.per.ip", T_INT, str(INT_MAX), lo=0),
+    ConfigDef("max.connections.per.ip.overrides", T_STRING, ""),
+    ConfigDef("num.replica.fetchers", T_INT, "1", lo=1),
+    ConfigDef("producer.id.expiration.ms", T_INT, "86400000", lo=1),
+]}
+BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS) | DYNAMIC_RATES | frozenset(DYNAMIC_BROKER)
 
 # Broker-level configs that are not topic synonyms but that the broker reads from
 # ``defaults`` (listed by DescribeConfigs on a broker, read-only, not dynamic): those
@@ -226,18 +237,24 @@ BROKER_DYNAMIC_STATIC = frozenset({"listeners", "log.cleaner.dedupe.buffer.size"
 BROKER_STATIC_SYNONYMS = frozenset(s.name for d in TOPIC_CONFIGS.values() for s in d.synonyms[1:])
 
 
-def dynamic_broker_long(broker_configs, node_id: int, name: str, static: int) -> int:
+def dynamic_broker_value(broker_configs, node_id: int, name: str) -> str | None:
     """A dynamic broker config's value on broker node_id, as Kafka's DynamicBrokerConfig resolves it:
-    the broker's own dynamic value, else the cluster default's, else the static one."""
+    the broker's own dynamic value, else the cluster default's (None: neither is set)."""
     for key in (str(node_id), ""):
         value = broker_configs.get(key, {}).get(name)
         if value is not None:
-            return int(value)
-    return static
+            return value
+    return None
+
+
+def dynamic_broker_long(broker_configs, node_id: int, name: str, static: int) -> int:
+    """A numeric dynamic broker config's value on broker node_id, else the static one."""
+    value = dynamic_broker_value(broker_configs, node_id, name)
+    return static if value is None else int(value)
 
 
 def broker_read_only(name: str) -> bool:
-    if name in DYNAMIC_RATES or name in DYNAMIC_LONGS:
+    if name in DYNAMIC_RATES or name in DYNAMIC_BROKER:
         return False
     if name in BROKER_SYNONYMS:
         return name in BROKER_STATIC_SYNONYMS
@@ -276,8 +293,11 @@ def broker_synonyms(name: str, layers) -> list[tuple[str, str | None, int]]:
 
 
 def validate_broker_value(name: str, value: str) -> str:
-    """Validate a dynamic broker config that is a topic synonym (same rules, scaled), a rate or a LONG."""
-    if name in DYNAMIC_RATES or name in DYNAMIC_LONGS:
+    """Validate a dynamic broker config that is a topic synonym (same rules, scaled), a rate or one of
+    DYNAMIC_BROKER (its type and range: Kafka's DynamicConfig.Broker.validate)."""
+    if name in DYNAMIC_BROKER:
+        return DYNAMIC_BROKER[name].validate(value)
+    if name in DYNAMIC_RATES:
         try:
             n = int(value.strip())
         except ValueError:

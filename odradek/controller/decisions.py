@@ -30,6 +30,7 @@ from . import configs as C
 from . import directories
 from . import features
 from . import group_configs as GC
+from .broker_reconfiguration import check_reconfiguration
 from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
 from .image import MetadataImage, TopicImage
 from .placement import InvalidReplicationFactor, UsableBroker, place
@@ -722,7 +723,7 @@ class Decisions:
             except InvalidConfig as e:
                 # (Kafka answers a bad rate or log.cleaner.backoff.ms with INVALID_REQUEST, as its broker
                 # config validation)
-                bad_request = k in C.DYNAMIC_RATES or k in C.DYNAMIC_LONGS
+                bad_request = k in C.DYNAMIC_RATES or k in C.DYNAMIC_BROKER
                 raise _Fail(ErrorCode.INVALID_REQUEST if bad_request else ErrorCode.INVALID_CONFIG,
                             str(e)) from None
             changes[k] = v
@@ -738,6 +739,8 @@ class Decisions:
                         "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.")
         after = {k: v for k, v in current.items() if k not in changes}
         after.update({k: v for k, v in changes.items() if v is not None})
+        if rtype == BROKER:
+            self._check_broker_reconfiguration(name, after)
         if rtype == TOPIC:
             self._check_effective(after)
         elif name in ("", str(self.node_id)):
@@ -758,6 +761,26 @@ class Decisions:
                 continue
             records.append(ConfigRecord(resource_type=rtype, resource_name=name, name=k, value=v))
         return records
+
+    def _check_broker_reconfiguration(self, name: str, after: dict[str, str]) -> None:
+        """The broker's applied dynamic configs, merged as the broker receiving the request merges
+        them (static < cluster default < its own; a default change is checked on this node's
+        broker), checked before and after the change as Kafka's DynamicBrokerConfig.validate."""
+        bc = self.image.broker_configs
+        node = name or str(self.node_id)
+
+        def merged(default: Mapping[str, str], own: Mapping[str, str]) -> dict[str, str]:
+            out = {k: self.defaults.get(k, d.default) for k, d in C.DYNAMIC_BROKER.items()}
+            for layer in (default, own):
+                out.update((k, v) for k, v in layer.items() if k in C.DYNAMIC_BROKER)
+            return out
+
+        current = merged(bc.get("", {}), bc.get(node, {}))
+        new = merged(after, bc.get(node, {})) if name == "" else merged(bc.get("", {}), after)
+        try:
+            check_reconfiguration(current, new)
+        except InvalidConfig as e:
+            raise _Fail(ErrorCode.INVALID_REQUEST, str(e)) from None
 
     def _alter_group(self, name: str, ops) -> list:
         """Kafka 4.3: names first, then the values in GroupConfig's order, then the group's configs as

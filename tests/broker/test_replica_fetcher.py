@@ -325,6 +325,42 @@ async def test_partitions_spread_over_num_replica_fetchers(tmp_path):
 
 
 @in_loop
+async def test_num_replica_fetchers_resized_at_run_time(tmp_path):
+    """num.replica.fetchers changed dynamically (Kafka's resizeThreadPool): the partitions move to
+    the fetchers of the new count and go on fetching from their logs' ends; emptied fetchers stop."""
+    c = Cluster()
+    tps = [(TOPIC, p) for p in range(4)] + [("u", p) for p in range(4)]
+    leaders = {tp: new_log(tmp_path / f"l-{tp[0]}-{tp[1]}") for tp in tps}
+    followers = {tp: new_log(tmp_path / f"f-{tp[0]}-{tp[1]}") for tp in tps}
+    stub = await c.leader(1, 1, leaders)
+    for tp in tps:
+        stub.append(tp, batch(tp[1]))
+    m = c.manager()
+    try:
+        for tp in tps:
+            m.become_follower(tp, 1, 1, followers[tp], stub.topic_ids[tp[0]])
+        assert set(m.fetchers) == {(1, 0)}
+        await until(lambda: all(caught_up(followers[tp], leaders[tp])() for tp in tps))
+        m.resize(3)
+        assert set(m.fetchers) == {(1, fetcher_id(tp, 3)) for tp in tps} and len(m.fetchers) > 1
+        for tp in tps:
+            assert tp in m.fetchers[(1, fetcher_id(tp, 3))].partitions and m.followed(tp).leader_epoch == 1
+        for tp in tps:
+            stub.append(tp, batch(10 + tp[1]))
+        await until(lambda: all(caught_up(followers[tp], leaders[tp])() for tp in tps))
+        m.resize(1)
+        assert set(m.fetchers) == {(1, 0)} and set(m.fetchers[(1, 0)].partitions) == set(tps)
+        for tp in tps:
+            stub.append(tp, batch(20 + tp[1]))
+        await until(lambda: all(caught_up(followers[tp], leaders[tp])() for tp in tps))
+        for tp in tps:
+            assert files(followers[tp]) == files(leaders[tp])
+    finally:
+        await m.close()
+        await stub.stop()
+
+
+@in_loop
 async def test_a_leader_without_topic_ids_is_fetched_by_name_at_v12(tmp_path):
     c = Cluster()
     leader_log, follower_log = new_log(tmp_path / "leader"), new_log(tmp_path / "follower")

@@ -140,7 +140,8 @@ def test_describe_broker_configs_kafka_lists_with_its_types(broker):
     got = {c.name: (c.config_type, c.value) for c in b.configs}
     assert b.error_code == 0 and got == KAFKA_BROKER_TYPES
     assert all(c.config_source == 5 for c in b.configs)
-    assert [c.name for c in b.configs if not c.read_only] == ["log.cleaner.backoff.ms"]  # dynamic, as on Kafka
+    # dynamic, as on Kafka
+    assert [c.name for c in b.configs if not c.read_only] == ["log.cleaner.backoff.ms", "max.connections.per.ip.overrides"]
 
 
 @pytest.mark.parametrize("v", range(0, 2))

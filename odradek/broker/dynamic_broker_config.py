@@ -1,0 +1,140 @@
+"""The dynamic broker configs a running broker applies when the metadata image changes them (Kafka's
+DynamicBrokerConfig and its reconfigurables): the connection limits (SocketServer.reconfigure over
+ConnectionQuotas) and the replica fetchers (DynamicThreadPool: ReplicaFetcherManager's
+resizeThreadPool). A config's value is this broker's dynamic one, else the cluster default's, else
+the static one (as the controller validated them: controller/broker_reconfiguration.py); one
+that does not parse is left at the static value, as Kafka ignores invalid persisted ones.
+log.cleaner.backoff.ms and producer.id.expiration.ms are read where they are used."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import logging
+from typing import Callable, Iterable, NamedTuple, Protocol
+
+from odradek.broker.connection_limits import ConnectionQuotas, resolve_overrides
+from odradek.config import BrokerConfig
+from odradek.controller.broker_reconfiguration import parse_connection_overrides
+from odradek.controller.configs import DYNAMIC_BROKER, dynamic_broker_value
+from odradek.controller.image import MetadataImage
+
+log = logging.getLogger("odradek.broker")
+
+
+class _Connection(Protocol):
+    counted: bool
+    idle_since_ms: int | None
+    seq: int
+
+    def close(self) -> None: ...
+
+
+class _Fetchers(Protocol):
+    def resize(self, num_fetchers: int) -> None: ...
+
+
+class ConnectionLimitValues(NamedTuple):
+    max_connections: int
+    per_ip: int
+    overrides: tuple[tuple[str, int], ...]
+    creation_rate: int
+
+
+class DynamicBrokerConfig:
+    """Applies this broker's dynamic configs: ``on_metadata`` is a controller listener."""
+
+    def __init__(self, node_id: int, config: BrokerConfig, quotas: ConnectionQuotas,
+                 connections: Callable[[], Iterable[_Connection]], fetchers: _Fetchers | None,
+                 loop: asyncio.AbstractEventLoop):
+        self._node_id = node_id
+        self._static = {"max.connections": str(config.max_connections),
+                        "max.connections.per.ip": str(config.max_connections_per_ip),
+                        "max.connections.per.ip.overrides": config.max_connections_per_ip_overrides,
+                        "max.connection.creation.rate": str(config.max_connection_creation_rate),
+                        "num.replica.fetchers": str(config.num_replica_fetchers)}
+        self._quotas = quotas
+        self._connections = connections
+        self._fetchers = fetchers
+        self._loop = loop
+        self._applied_configs: object = None  # the image's broker_configs last applied
+        self._limits: ConnectionLimitValues | None = None
+        self._resolving = 0  # the latest override resolution started (an older one's result is dropped)
+
+    def on_metadata(self, _prev: MetadataImage | None, image: MetadataImage) -> None:
+        configs = image.broker_configs
+        if configs is self._applied_configs:
+            return
+        self._applied_configs = configs
+        try:
+            limits = ConnectionLimitValues(self._int(configs, "max.connections"),
+                                           self._int(configs, "max.connections.per.ip"),
+                                           self._overrides(configs), self._int(configs, "max.connection.creation.rate"))
+            fetchers = self._int(configs, "num.replica.fetchers")
+        except ValueError:  # (validated when set: cannot happen)
+            log.exception("dynamic broker configs not applied")
+            return
+        if limits != self._limits:
+            first, self._limits = self._limits is None, limits
+            if not first:
+                log.info("Updating connection limits: max.connections=%d, max.connections.per.ip=%d, "
+                         "max.connections.per.ip.overrides=%s, max.connection.creation.rate=%d",
+                         limits.max_connections, limits.per_ip,
+                         ",".join(f"{h}:{n}" for h, n in limits.overrides), limits.creation_rate)
+            self._resolve_and_apply(limits)
+        if self._fetchers is not None:
+            self._fetchers.resize(fetchers)
+
+    def _value(self, configs, name: str) -> str:
+        value = dynamic_broker_value(configs, self._node_id, name)
+        if value is not None:
+            try:
+                DYNAMIC_BROKER[name].validate(value)
+                return value
+            except ValueError:
+                log.error("Dynamic config %s=%s is not valid; ignored", name, value)
+        return self._static[name]
+
+    def _int(self, configs, name: str) -> int:
+        return int(self._value(configs, name))
+
+    def _overrides(self, configs) -> tuple[tuple[str, int], ...]:
+        try:
+            return parse_connection_overrides(self._value(configs, "max.connections.per.ip.overrides"))
+        except ValueError:
+            log.error("Dynamic config max.connections.per.ip.overrides is not valid; ignored")
+            return parse_connection_overrides(self._static["max.connections.per.ip.overrides"])
+
+    def _resolve_and_apply(self, limits: ConnectionLimitValues) -> None:
+        """Override host names resolve off the event loop (a DNS lookup can take seconds); IP
+        addresses need no lookup and apply at once."""
+        self._resolving += 1
+        ticket = self._resolving
+        if all(_is_address(h) for h, _ in limits.overrides):
+            self._apply_limits(limits, resolve_overrides(limits.overrides), ticket)
+            return
+        resolving = self._loop.run_in_executor(None, resolve_overrides, limits.overrides)
+        resolving.add_done_callback(
+            lambda done: None if done.cancelled() or done.exception() is not None
+            else self._apply_limits(limits, done.result(), ticket))
+
+    def _apply_limits(self, limits: ConnectionLimitValues, overrides: dict[str, int], ticket: int) -> None:
+        if ticket != self._resolving:
+            return
+        quotas = self._quotas
+        quotas.reconfigure(limits.max_connections, limits.per_ip, overrides, limits.creation_rate)
+        excess = quotas.excess()
+        if excess:  # Kafka's closeExcessConnections: the least recently active first
+            counted = [c for c in self._connections() if c.counted]
+            # (idle since the same ms: the older connection first; busy ones are the most recent)
+            counted.sort(key=lambda c: (c.idle_since_ms if c.idle_since_ms is not None else float("inf"), c.seq))
+            for conn in counted[:excess]:
+                conn.close()
+
+
+def _is_address(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+        return True
+    except ValueError:
+        return False

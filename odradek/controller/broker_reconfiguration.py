@@ -1,0 +1,94 @@
+"""What Kafka 4.3 checks when a dynamic broker config changes, beyond each value's type and range.
+
+A broker resource's new dynamic configs are merged over the broker's others (static < cluster
+default < the broker's own) and checked as the broker receiving the request checks them
+(ConfigAdminManager -> DynamicBrokerConfig.validate): first as a whole config (KafkaConfig's
+validateValues: max.connections.per.ip 0 needs overrides, the overrides must parse and name valid
+hosts), then by each reconfigurable whose configs changed (the listeners' ConnectionQuotas: no
+max.connections or max.connection.creation.rate of 0; DynamicThreadPool: a thread count moves at
+most to half or double). Kafka answers all of them INVALID_REQUEST; the reconfigurables' with
+the ConfigException it wraps ("Invalid dynamic configuration") as its message.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from odradek.controller.configs import InvalidConfig
+
+OVERRIDES = "max.connections.per.ip.overrides"
+_THREAD_POOLS = ("num.replica.fetchers",)  # DynamicThreadPool's configs odradek applies
+_JAVA_INT = re.compile(r"[+-]?[0-9]+")
+_VALID_HOST = re.compile(r"[0-9a-zA-Z\-%._:]*")  # Kafka's Utils.validHostPattern
+
+
+def parse_connection_overrides(value: str) -> tuple[tuple[str, int], ...]:
+    """max.connections.per.ip.overrides as Kafka reads it (Csv.parseCsvMap, then each count's
+    toInt: the last ':' of an entry splits it, a later entry for a host wins); ValueError with
+    Kafka's message."""
+    value = value.strip()
+    if not value:
+        return ()
+    entries = re.split(r"\s*,\s*", value)
+    while entries and entries[-1] == "":  # Java's String.split drops trailing empty strings
+        entries.pop()
+    counts: dict[str, str] = {}
+    for entry in entries:
+        i = entry.rfind(":")
+        if i < 0:  # Java's substring(0, -1)
+            raise ValueError(f"Error parsing configuration property '{OVERRIDES}': begin 0, end -1, "
+                             f"length {len(entry)}")
+        counts[entry[:i].strip()] = entry[i + 1:].strip()
+    out = []
+    for host, n in counts.items():
+        if not _JAVA_INT.fullmatch(n) or not -(1 << 31) <= int(n) < (1 << 31):
+            raise ValueError(f'For input string: "{n}"')  # Integer.parseInt
+        out.append((host, int(n)))
+    return tuple(out)
+
+
+def _whole_config(new: Mapping[str, str]) -> None:
+    """KafkaConfig.validateValues, the checks on these configs (Scala require: 'requirement failed')."""
+    overrides = parse_connection_overrides(new[OVERRIDES])
+    if int(new["max.connections.per.ip"]) == 0 and not overrides:
+        raise InvalidConfig("requirement failed: max.connections.per.ip can be set to zero only if "
+                            f"{OVERRIDES} property is set.")
+    invalid = [host for host, _ in overrides if not _VALID_HOST.fullmatch(host)]
+    if invalid:
+        raise InvalidConfig(f"{OVERRIDES} contains invalid addresses : {','.join(invalid)}")
+
+
+def _reconfiguration(current: Mapping[str, str], new: Mapping[str, str]) -> str | None:
+    """The reconfigurables' validateReconfiguration, for those whose configs changed."""
+    quota = ("max.connections", "max.connection.creation.rate")
+    if any(current[k] != new[k] for k in quota):  # each listener's ListenerConnectionQuota
+        for k in quota:
+            if int(new[k]) <= 0:
+                return f"Invalid {k} {int(new[k])}"
+    for k in _THREAD_POOLS:  # DynamicThreadPool.validateReconfiguration
+        old, value = int(current[k]), int(new[k])
+        if value == old:
+            continue
+        why = f"Dynamic thread count update validation failed for {k}={value}"
+        if value <= 0:
+            return f"{why}, value should be at least 1"
+        if value < old // 2:
+            return f"{why}, value should be at least half the current value {old}"
+        if value > old * 2:
+            return f"{why}, value should not be greater than double the current value {old}"
+    return None
+
+
+def check_reconfiguration(current: Mapping[str, str], new: Mapping[str, str]) -> None:
+    """``current`` / ``new``: a broker's effective values of the dynamic configs odradek applies
+    (controller.configs.DYNAMIC_BROKER), before and after the change. Raises InvalidConfig with
+    Kafka's message."""
+    try:
+        _whole_config(new)
+    except ValueError as e:
+        raise InvalidConfig(str(e)) from None
+    why = _reconfiguration(current, new)
+    if why is not None:  # DynamicBrokerConfig: new ConfigException("Invalid dynamic configuration", e)
+        raise InvalidConfig(f"Invalid value org.apache.kafka.common.config.ConfigException: {why} "
+                            "for configuration Invalid dynamic configuration")

@@ -1,0 +1,57 @@
+"""The connection limits' counting core (broker/connection_limits.ConnectionQuotas) reconfigured at
+run time, as Kafka's SocketServer.reconfigure changes ConnectionQuotas: new limits hold for the
+connections to come, the counted ones stay (a lowered max.connections reports its excess for the
+broker to close), a raised max.connections lets the waiting ones in."""
+
+from __future__ import annotations
+
+from odradek.broker.connection_limits import ConnectionQuotas, resolve_overrides
+
+UNBOUNDED = 2147483647
+
+
+class Waiter:
+    def __init__(self, quotas: ConnectionQuotas):
+        self.quotas = quotas
+        self.admitted = None
+
+    def connection_slot_free(self) -> None:
+        self.admitted = self.quotas.admit("10.0.0.9", 0)
+
+
+def test_per_ip_lowered_refuses_new_connections_and_keeps_the_counted_ones():
+    q = ConnectionQuotas(UNBOUNDED, UNBOUNDED, (), UNBOUNDED)
+    assert [q.admit("10.0.0.1", 0) for _ in range(3)] == [0, 0, 0]
+    q.reconfigure(UNBOUNDED, 2, {}, UNBOUNDED)
+    assert q.admit("10.0.0.1", 0) is None and q.admit("10.0.0.2", 0) == 0
+    assert q.by_ip == {"10.0.0.1": 3, "10.0.0.2": 1} and q.excess() == 0
+    q.release("10.0.0.1")
+    q.release("10.0.0.1")
+    assert q.admit("10.0.0.1", 0) == 0  # 1 there, the limit 2
+    q.reconfigure(UNBOUNDED, 2, resolve_overrides((("10.0.0.2", 5),)), UNBOUNDED)
+    assert q.admit("10.0.0.1", 0) is None and [q.admit("10.0.0.2", 0) for _ in range(4)] == [0, 0, 0, 0]
+
+
+def test_max_connections_lowered_reports_excess_and_raised_admits_waiting():
+    q = ConnectionQuotas(UNBOUNDED, UNBOUNDED, (), UNBOUNDED)
+    for i in range(5):
+        q.admit(f"10.0.0.{i}", 0)
+    q.reconfigure(3, UNBOUNDED, {}, UNBOUNDED)
+    assert q.excess() == 2 and q.must_wait()
+    q.release("10.0.0.0")
+    q.release("10.0.0.1")
+    assert q.excess() == 0 and q.must_wait()  # at the limit
+    w = Waiter(q)
+    q.wait(w)
+    q.reconfigure(4, UNBOUNDED, {}, UNBOUNDED)
+    assert w.admitted == 0 and q.total == 4 and q.must_wait()
+
+
+def test_creation_rate_set_at_run_time_throttles_the_next_connections():
+    q = ConnectionQuotas(UNBOUNDED, UNBOUNDED, (), UNBOUNDED)
+    assert [q.admit("10.0.0.1", 1000) for _ in range(3)] == [0, 0, 0]
+    q.reconfigure(UNBOUNDED, UNBOUNDED, {}, 2)
+    # 3 accepted at 1000 ms: the 4th is served when the one 2 places earlier is a second old
+    assert q.admit("10.0.0.1", 1000) == 1000
+    q.reconfigure(UNBOUNDED, UNBOUNDED, {}, UNBOUNDED)
+    assert q.admit("10.0.0.1", 1000) == 0

@@ -1,0 +1,53 @@
+"""broker/dynamic_broker_config.py: a metadata image's dynamic broker configs (this broker's, else
+the cluster default's, else the static value) reach the connection quotas and the replica
+fetchers; a lowered max.connections closes the least recently active connections over it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from odradek.broker.connection_limits import ConnectionQuotas
+from odradek.broker.dynamic_broker_config import DynamicBrokerConfig
+from odradek.config import BrokerConfig
+from odradek.controller.image import MetadataImage
+
+
+class Conn:
+    def __init__(self, seq: int, idle_since_ms: int | None):
+        self.seq, self.idle_since_ms, self.counted, self.closed = seq, idle_since_ms, True, False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+class Fetchers:
+    def __init__(self):
+        self.sizes: list[int] = []
+
+    def resize(self, n: int) -> None:
+        self.sizes.append(n)
+
+
+def test_configs_of_the_image_are_applied_and_excess_connections_closed():
+    loop = asyncio.new_event_loop()
+    try:
+        config = BrokerConfig.from_properties({"max.connections.per.ip": "50", "num.replica.fetchers": "2"})
+        quotas = ConnectionQuotas(2147483647, 50, (), 2147483647)
+        conns = [Conn(1, 100), Conn(2, 50), Conn(3, None), Conn(4, 50)]
+        for _ in conns:
+            quotas.admit("10.0.0.1", 0)
+        fetchers = Fetchers()
+        dyn = DynamicBrokerConfig(1, config, quotas, lambda: conns, fetchers, loop)
+        dyn.on_metadata(None, MetadataImage())
+        assert (quotas.per_ip, fetchers.sizes) == (50, [2])  # the static values
+        dyn.on_metadata(None, MetadataImage(broker_configs={
+            "": {"max.connections": "2", "num.replica.fetchers": "3", "max.connections.per.ip": "9"},
+            "1": {"max.connections.per.ip": "7", "max.connections.per.ip.overrides": "10.0.0.5:1"}}))
+        assert (quotas.max_connections, quotas.per_ip, quotas.overrides) == (2, 7, {"10.0.0.5": 1})
+        assert fetchers.sizes == [2, 3]
+        # 4 counted, 2 allowed: the two idle longest go (idle since the same ms: the older first)
+        assert [c.seq for c in conns if c.closed] == [2, 4]
+        dyn.on_metadata(None, MetadataImage(broker_configs={"2": {"num.replica.fetchers": "4"}}))  # another broker's
+        assert (quotas.max_connections, quotas.per_ip, fetchers.sizes[-1]) == (2147483647, 50, 2)
+    finally:
+        loop.close()

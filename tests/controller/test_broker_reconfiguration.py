@@ -1,0 +1,69 @@
+"""What Kafka 4.3 checks when a dynamic broker config changes (controller/broker_reconfiguration.py):
+the messages are Kafka's, each taken from a kafka-configs --alter against a Kafka 4.3 node."""
+
+from __future__ import annotations
+
+import pytest
+
+from odradek.controller.broker_reconfiguration import check_reconfiguration, parse_connection_overrides
+from odradek.controller.configs import DYNAMIC_BROKER, InvalidConfig
+
+DEFAULTS = {k: d.default for k, d in DYNAMIC_BROKER.items()}
+WRAPPED = "Invalid value org.apache.kafka.common.config.ConfigException: {} for configuration Invalid dynamic configuration"
+
+
+def test_overrides_parse_as_kafkas_csv_map():
+    assert parse_connection_overrides("") == ()
+    assert parse_connection_overrides(" 127.0.0.1:5 , ::1:7,host:-3,") == (("127.0.0.1", 5), ("::1", 7), ("host", -3))
+    assert parse_connection_overrides("h:1,h:2") == (("h", 2),)  # the later entry wins
+    assert parse_connection_overrides(":3") == (("", 3),)
+
+
+@pytest.mark.parametrize("value, message", [
+    ("foo", "Error parsing configuration property 'max.connections.per.ip.overrides': begin 0, end -1, length 3"),
+    ("a:1,,b:2", "Error parsing configuration property 'max.connections.per.ip.overrides': begin 0, end -1, length 0"),
+    ("127.0.0.1:x", 'For input string: "x"'),
+    ("127.0.0.1:", 'For input string: ""'),
+    ("127.0.0.1:99999999999", 'For input string: "99999999999"'),
+    ("127.0.0.1:1_0", 'For input string: "1_0"'),
+])
+def test_overrides_that_do_not_parse(value, message):
+    with pytest.raises(ValueError, match=f"^{message}$".replace("(", r"\(").replace(")", r"\)")):
+        parse_connection_overrides(value)
+
+
+def _check(current: dict, new: dict) -> str | None:
+    try:
+        check_reconfiguration(DEFAULTS | current, DEFAULTS | new)
+    except InvalidConfig as e:
+        return str(e)
+    return None
+
+
+def test_whole_config_checks():
+    assert _check({}, {"max.connections.per.ip": "0"}) == (
+        "requirement failed: max.connections.per.ip can be set to zero only if max.connections.per.ip.overrides "
+        "property is set.")
+    assert _check({}, {"max.connections.per.ip": "0", "max.connections.per.ip.overrides": "localhost:5"}) is None
+    assert _check({}, {"max.connections.per.ip.overrides": "a b:3,c/d:1"}) == \
+        "max.connections.per.ip.overrides contains invalid addresses : a b,c/d"
+
+
+def test_listener_quotas_refuse_zero_when_changed():
+    assert _check({}, {"max.connections": "0"}) == WRAPPED.format("Invalid max.connections 0")
+    assert _check({}, {"max.connection.creation.rate": "0"}) == WRAPPED.format("Invalid max.connection.creation.rate 0")
+    assert _check({}, {"max.connections": "0", "max.connection.creation.rate": "0"}) == \
+        WRAPPED.format("Invalid max.connections 0")
+    # unchanged (a static 0, say): not checked
+    assert _check({"max.connections": "0"}, {"max.connections": "0", "max.connections.per.ip": "5"}) is None
+
+
+@pytest.mark.parametrize("old, new, why", [
+    ("1", "2", None), ("1", "3", "value should not be greater than double the current value 1"),
+    ("4", "2", None), ("5", "2", None), ("5", "1", "value should be at least half the current value 5"),
+    ("8", "3", "value should be at least half the current value 8"),
+])
+def test_thread_count_moves_at_most_to_half_or_double(old, new, why):
+    got = _check({"num.replica.fetchers": old}, {"num.replica.fetchers": new})
+    assert got == (None if why is None else WRAPPED.format(
+        f"Dynamic thread count update validation failed for num.replica.fetchers={new}, {why}"))
