@@ -31,7 +31,9 @@ cleans up to the last offset mapped + 1, records past it are kept as they are
 dirty for the next pass. A pass that raises (a map too small for a single key, a
 corrupt segment) marks the log uncleanable: run_once logs it and skips the log from
 then on, as Kafka's LogCleanerManager.markPartitionUncleanable; segments not swapped
-in by then stay as they were, and the log takes appends and reads as before.
+in by then stay as they were, and the log takes appends and reads as before. A pass
+whose log closes under it (a broker stop) stops at the next batch it would read and
+swaps nothing in, as Kafka's cleaner threads at shutdown.
 
 Crash safety: a group is written (as the pass goes, not held in memory) and fsynced
 as `<first base>.log.cleaned`, then PartitionLog.replace_segments swaps it in (see
@@ -66,6 +68,11 @@ CLEANER_THREADS = 1
 
 class LogCleaningError(errors.LogError):
     """A cleaning pass failed; run_once marks the log uncleanable (Kafka's LogCleaningException)."""
+
+
+class _LogClosed(Exception):
+    """The log closed (a broker stop) while a pass read it: the pass stops at the next batch, as
+    Kafka's cleaner threads check they still run (checkDone) for every batch they read."""
 
 
 class DedupeBufferTooSmallError(LogCleaningError):
@@ -401,7 +408,10 @@ class LogCleaner:
         seen = set()
         aborted = [a for a in aborted if not (a in seen or seen.add(a))]
         try:
-            offset_map, full = self._build_offset_map(plan, aborted)
+            offset_map, full = self._build_offset_map(log, plan, aborted)
+        except _LogClosed:
+            result.aborted = True
+            return result
         except (OSError, ValueError, WireError):
             if all(seg in log.segments for seg, _, _ in plan.segments):
                 raise
@@ -417,7 +427,7 @@ class LogCleaner:
         segments = [entry for entry in plan.segments if entry[0].base_offset < end]
         for group in self.group_segments_by_size(segments, cfg.segment_bytes,
                                                  cfg.segment_index_bytes, plan.end):
-            if any(seg not in log.segments for seg, _, _ in group):
+            if log.closed or any(seg not in log.segments for seg, _, _ in group):
                 result.aborted = True
                 return result
             txn.kept_entries = []
@@ -425,15 +435,15 @@ class LogCleaner:
             # a group of one kept byte for byte is left alone (nothing written)
             sink = _CleanedWriter(log.fs, cleaned_path, eager=len(group) > 1)
             try:
-                out = self._filter_group(group, offset_map, txn, active_producers, plan.end, now_ms,
+                out = self._filter_group(log, group, offset_map, txn, active_producers, plan.end, now_ms,
                                          cfg.delete_retention_ms, sink)
                 if not out.changed and len(group) == 1:
                     continue  # byte for byte what is there already
                 sink.commit()
             except Exception as e:
                 sink.discard()
-                if (isinstance(e, (OSError, ValueError, WireError))
-                        and not all(seg in log.segments for seg, _, _ in group)):
+                if isinstance(e, _LogClosed) or (isinstance(e, (OSError, ValueError, WireError))
+                                                 and not all(seg in log.segments for seg, _, _ in group)):
                     result.aborted = True
                     return result
                 raise
@@ -485,11 +495,14 @@ class LogCleaner:
         return groups
 
     @staticmethod
-    def _batches(seg: LogSegment, size: int):
+    def _batches(plog: PartitionLog, seg: LogSegment, size: int):
         for pos, h in seg.batches(0, size):
+            if plog.closed:
+                raise _LogClosed
             yield pos, h, seg.read(pos, h.size_in_bytes)
 
-    def _build_offset_map(self, plan: _Plan, aborted: list[AbortedTxn]) -> tuple[SkimpyOffsetMap, bool]:
+    def _build_offset_map(self, plog: PartitionLog, plan: _Plan,
+                          aborted: list[AbortedTxn]) -> tuple[SkimpyOffsetMap, bool]:
         """Kafka's Cleaner.buildOffsetMap: key -> offset of its latest record from the first
         dirty offset on, aborted data left out, segment by segment until the map holds
         max_map_size keys; (map, whether it filled up). map.latest_offset + 1 is where
@@ -510,7 +523,7 @@ class LogCleaner:
             next_start = segs[i + 1][0].base_offset if i + 1 < len(segs) else plan.end
             if next_start <= start:
                 continue  # Kafka's log.logSegments(start, end): segments overlapping the dirty range
-            if self._map_segment(seg, size, offset_map, start, limit, txn):
+            if self._map_segment(plog, seg, size, offset_map, start, limit, txn):
                 log.debug("Offset map for %s is full, segment with base offset %d is partially mapped "
                           "(up to offset %d of [%d, %d))", seg.directory, seg.base_offset,
                           offset_map.latest_offset, start, plan.end)
@@ -518,10 +531,10 @@ class LogCleaner:
             offset_map.update_latest_offset(next_start - 1)
         return offset_map, False
 
-    def _map_segment(self, seg: LogSegment, size: int, offset_map: SkimpyOffsetMap, start: int, limit: int,
-                     txn: "_TxnTracker") -> bool:
+    def _map_segment(self, plog: PartitionLog, seg: LogSegment, size: int, offset_map: SkimpyOffsetMap, start: int,
+                     limit: int, txn: "_TxnTracker") -> bool:
         """Kafka's buildOffsetMapForSegment; True if the map filled up in this segment."""
-        for _, h, data in self._batches(seg, size):
+        for _, h, data in self._batches(plog, seg, size):
             if h.last_offset < start:
                 continue
             if h.is_control:
@@ -537,8 +550,8 @@ class LogCleaner:
             offset_map.update_latest_offset(h.last_offset)
         return False
 
-    def _filter_group(self, group, offset_map: SkimpyOffsetMap, txn: _TxnTracker, active_producers: dict,
-                      round_end: int, now_ms: int, delete_retention_ms: int,
+    def _filter_group(self, plog: PartitionLog, group, offset_map: SkimpyOffsetMap, txn: _TxnTracker,
+                      active_producers: dict, round_end: int, now_ms: int, delete_retention_ms: int,
                       sink: _CleanedWriter) -> _GroupOutput:
         """Kafka's cleanInto + MemoryRecords.filterTo over each segment of the group,
         written to ``sink`` as it goes."""
@@ -558,7 +571,7 @@ class LogCleaner:
             sink.open()
 
         for seg, size, _ in group:
-            for pos, h, data in self._batches(seg, size):
+            for pos, h, data in self._batches(plog, seg, size):
                 _, recs = records.decode_records(data, 0, check_crc=False)
                 if h.is_control:
                     can_discard = txn.on_control(h, recs)
@@ -684,7 +697,7 @@ class LogCleaner:
         for lg in logs:
             # (a hollow log is empty: nothing to clean, and a plan would remake its segment objects, made
             # for good wherever the heap is then; in a storm, in its pymalloc arenas: issue 27)
-            if lg.hollow or not lg.config.compact or self.is_uncleanable(lg):
+            if lg.hollow or lg.closed or not lg.config.compact or self.is_uncleanable(lg):
                 continue
             p = self.plan(lg, now_ms)
             if p is None:

@@ -13,6 +13,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 from odradek.log import (FaultyFileSystem, LogCleaner, LogConfig, PartitionLog, SimulatedCrash,
                          validate_compacted_record_set)
+from odradek.log.fs import FaultyFile
 from odradek.log import errors
 from odradek.wire.records import build_batch
 
@@ -104,6 +105,58 @@ def test_a_pass_still_running_when_the_log_closes_swaps_nothing_in():
     assert res is not None and res.aborted and res.segments_rewritten == 0
     assert {path: bytes(inode.data) for path, inode in log.fs.files.items()} == files
     assert read_all(PartitionLog(log.fs, DIR, CFG, now_ms=0)) == got
+
+
+class ClosingReads(FaultyFileSystem):
+    """Counts the reads of segment (.log) files; the read numbered ``close_at`` first closes the
+    log (a broker stop while the cleaner thread is mid-pass)."""
+
+    def __init__(self):
+        super().__init__()
+        self.reads = 0
+        self.close_at: int | None = None
+        self.log: PartitionLog | None = None
+
+    def open(self, path: str) -> FaultyFile:
+        f = super().open(path)
+        return _CountedFile(self, f.path, f.inode) if path.endswith(".log") else f
+
+    def counted_read(self) -> None:
+        self.reads += 1
+        if self.reads == self.close_at:
+            self.log.close()
+
+
+class _CountedFile(FaultyFile):
+    def read(self, position: int, length: int) -> bytes:
+        self.fs.counted_read()
+        return super().read(position, length)
+
+
+@pytest.mark.parametrize("when", [0.2, 0.8])  # in the offset map's scan, in the rewrite
+def test_a_pass_stops_at_the_next_batch_when_its_log_closes(when):
+    """Kafka's cleaner threads check at every batch they read that they still run: a broker stop
+    neither waits for a doomed pass nor burns CPU on it. A pass whose log closes reads at most the
+    batch it was at (it went on reading the whole range before, refused only at the swap)."""
+    whole = ClosingReads()  # the same log elsewhere: how many reads a whole pass makes
+    whole_log = new(fs=whole)
+    fill(whole_log, {}, [b"a", b"b", b"c", b"d"], 60)
+    whole.reads = 0
+    assert LogCleaner().clean(whole_log, now_ms=2000, force=True).segments_rewritten > 0
+    fs = ClosingReads()
+    log, original = new(fs=fs), {}
+    fill(log, original, [b"a", b"b", b"c", b"d"], 60)
+    fs.reads = 0
+    fs.log, fs.close_at = log, max(2, int(whole.reads * when))
+    res = LogCleaner().clean(log, now_ms=2000, force=True)
+    assert res is not None and res.aborted
+    assert fs.reads <= fs.close_at + 1 < whole.reads  # (the batch's header was read before the close)
+    assert not any(p.endswith(".cleaned") for p in fs.files)
+    # the groups swapped in before the close stay (compacted), the rest as it was
+    reopened = PartitionLog(fs, DIR, CFG, now_ms=0)
+    check_compacted(reopened, original, uncleaned_from=reopened.active.base_offset)
+    if when < 0.5:  # closed while mapping: nothing was rewritten
+        assert res.segments_rewritten == 0 and len(read_all(reopened)) == len(original)
 
 
 def test_tombstones_removed_only_after_delete_retention():
