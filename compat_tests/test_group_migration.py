@@ -246,3 +246,118 @@ def test_roll_classic_members_to_the_consumer_protocol_and_back(bootstrap, topic
     assert all(m.subscribed_topic_names == [topic_name] for m in cg.members)
     assert sum(len(tp.partitions) for m in cg.members for tp in m.assignment.topic_partitions) == PARTITIONS
     assert (dg.error_code, dg.group_state, dg.protocol_type, list(dg.members)) == (0, "Dead", "", [])
+
+
+# ---------------------------------------------------------------- raw requests (what the clients do not show)
+
+
+def subscription(topic: str, version: int = 1) -> bytes:
+    import struct
+
+    from odradek.wire.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
+
+    sub = ConsumerProtocolSubscription(topics=[topic], user_data=None, owned_partitions=[])
+    return struct.pack(">h", version) + bytes(sub.encode(version))
+
+
+def raw_classic_member(raw: RawClient, group: str, protocol_type: str, metadata: bytes):
+    """A classic member through JoinGroup v9 (MEMBER_ID_REQUIRED, then again) and its SyncGroup v5
+    (as the leader, assigning itself nothing): (member id, generation, the JoinGroup answer)."""
+    from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
+    from odradek.wire.messages.sync_group_request import SyncGroupRequest
+
+    def join(member_id: str):
+        return raw.call(JoinGroupRequest(group_id=group, session_timeout_ms=30000, rebalance_timeout_ms=30000,
+                                         member_id=member_id, protocol_type=protocol_type,
+                                         protocols=[JoinGroupRequestProtocol(name="range", metadata=metadata)]), 9)
+
+    deadline = time.monotonic() + 30
+    first = join("")
+    while first.error_code in (14, 15, 16) and time.monotonic() < deadline:  # the coordinator still loading
+        time.sleep(0.1)
+        first = join("")
+    assert first.error_code == 79  # MEMBER_ID_REQUIRED
+    j = join(first.member_id)
+    assert j.error_code == 0, j
+    s = raw.call(SyncGroupRequest(group_id=group, generation_id=j.generation_id, member_id=j.member_id,
+                                  protocol_type=protocol_type, protocol_name="range", assignments=[]), 5)
+    assert s.error_code == 0, s
+    return j.member_id, j.generation_id, j
+
+
+def raw_heartbeat(raw: RawClient, **kw):
+    from odradek.wire.messages.consumer_group_heartbeat_request import ConsumerGroupHeartbeatRequest
+
+    base = dict(member_id=str(uuid.uuid4()), member_epoch=0, rebalance_timeout_ms=30000, topic_partitions=[])
+    base.update(kw)
+    return raw.call(ConsumerGroupHeartbeatRequest(**base), 1)
+
+
+def test_upgrade_refused_when_the_classic_group_is_not_the_consumer_protocols(bootstrap, topic_name):
+    create_topic(bootstrap, topic_name, partitions=2)
+    raw = RawClient(bootstrap)
+    try:
+        for protocol_type, metadata, why in (
+                ("connect", subscription(topic_name), "the group does not use the consumer embedded protocol"),
+                ("consumer", b"", "the embedded consumer protocol is malformed")):
+            group = f"mig-{uuid.uuid4().hex[:8]}"
+            raw.await_group_coordinator(group)
+            raw_classic_member(raw, group, protocol_type, metadata)
+            r = raw_heartbeat(raw, group_id=group, subscribed_topic_names=[topic_name])
+            assert (r.error_code, r.error_message) == (
+                69, f"Cannot upgrade classic group {group} to consumer group because {why}.")  # GROUP_ID_NOT_FOUND
+            r = raw_heartbeat(raw, group_id=group, member_epoch=1, rebalance_timeout_ms=-1, topic_partitions=None)
+            assert (r.error_code, r.error_message) == (69, f"Group {group} is not a consumer group.")
+            assert _group_type(raw, group) == "classic"
+    finally:
+        raw.close()
+
+
+def test_mixed_group_survives_a_coordinator_kill(controllable_broker, topic_name):
+    """The upgraded group (two classic members, one consumer-protocol member) is read back from
+    __consumer_offsets by the restarted broker (kill -9): the same members, classic or not, and the
+    group goes on consuming and committing."""
+    pytest.importorskip("confluent_kafka")
+    bootstrap = controllable_broker.bootstrap
+    create_topic(bootstrap, topic_name, partitions=PARTITIONS)
+    group = f"mig-{uuid.uuid4().hex[:8]}"
+    raw = RawClient(bootstrap)
+    raw.await_group_coordinator(group)
+    events = Events()
+    members = [JavaMember(f"classic-{i}", bootstrap, topic_name, group, CLASSIC, events) for i in range(2)]
+    produced = 0
+
+    def settle(what: str) -> None:
+        _run_until(members, lambda: _acked(events) == {p: produced for p in range(PARTITIONS)}
+                   and all(m.owned for m in members)
+                   and sorted(p for m in members for p in m.owned) == list(range(PARTITIONS)), 120, what, events)
+
+    def described() -> set:
+        cg, _ = _describe(raw, group)
+        return {(m.member_id, m.member_type) for m in cg.members}
+
+    try:
+        _produce(bootstrap, topic_name, PER_STEP)
+        produced += PER_STEP
+        settle("the classic group")
+        members.append(JavaMember("consumer-2", bootstrap, topic_name, group, CONSUMER, events))
+        _produce(bootstrap, topic_name, PER_STEP)
+        produced += PER_STEP
+        settle("the upgraded group")
+        before = described()
+        assert sorted(t for _m, t in before) == [0, 0, 1]
+        raw.close()
+        controllable_broker.kill9()
+        controllable_broker.start()
+        raw = RawClient(bootstrap)
+        raw.await_group_coordinator(group)
+        assert described() == before and _group_type(raw, group) == "consumer"
+        _produce(bootstrap, topic_name, PER_STEP)
+        produced += PER_STEP
+        settle("after the restart")
+        _check(events, produced)
+        assert _group_type(raw, group) == "consumer"
+    finally:
+        for m in members:
+            m.close()
+        raw.close()
