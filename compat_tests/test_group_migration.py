@@ -75,6 +75,7 @@ class JavaMember:
         self.stepping = threading.Event()
         self.stderr: list[str] = []
         self.owned: set[int] = set()
+        self.slot = 0  # (the test's: which of the group's places it has)
         threading.Thread(target=self._read, daemon=True).start()
         threading.Thread(target=lambda: [self.stderr.append(x) for x in self.proc.stderr], daemon=True).start()
 
@@ -199,7 +200,11 @@ def _describe(raw: RawClient, group: str):
     return cg, dg
 
 
-def test_roll_classic_members_to_the_consumer_protocol_and_back(bootstrap, topic_name):
+@pytest.mark.parametrize("membership", ["dynamic", "static"])
+def test_roll_classic_members_to_the_consumer_protocol_and_back(bootstrap, topic_name, membership):
+    """Static members (group.instance.id): a restarted instance takes its predecessor's place (a
+    classic one leaves no LeaveGroup, a consumer-protocol one leaves with epoch -2), and the classic
+    instance replacing the last consumer-protocol one downgrades the group."""
     pytest.importorskip("confluent_kafka")
     create_topic(bootstrap, topic_name, partitions=PARTITIONS)
     group = f"mig-{uuid.uuid4().hex[:8]}"
@@ -208,11 +213,15 @@ def test_roll_classic_members_to_the_consumer_protocol_and_back(bootstrap, topic
     events = Events()
     made = iter(range(100))
 
-    def member(settings: dict) -> JavaMember:
+    def member(settings: dict, slot: int) -> JavaMember:
         kind = settings["group.protocol"]
-        return JavaMember(f"{kind}-{next(made)}", bootstrap, topic_name, group, settings, events)
+        if membership == "static":
+            settings = {**settings, "group.instance.id": f"instance-{slot}"}
+        m = JavaMember(f"{kind}-{next(made)}", bootstrap, topic_name, group, settings, events)
+        m.slot = slot
+        return m
 
-    members = [member(CLASSIC) for _ in range(3)]
+    members = [member(CLASSIC, slot) for slot in range(3)]
     produced = 0
     types, mixed = [], None
     plan = [CONSUMER] * 3 + [CLASSIC] * 3
@@ -231,7 +240,7 @@ def test_roll_classic_members_to_the_consumer_protocol_and_back(bootstrap, topic
                 break
             old = members.pop(0)
             old.close()
-            members.append(member(plan[step]))
+            members.append(member(plan[step], old.slot))
         _check(events, produced)
     finally:
         for m in members:

@@ -13,8 +13,8 @@ again must within its rebalance timeout (the join timer), one that joined must s
 sync timer); past either it is fenced (ConsumerProtocol.fence_members, which may downgrade the group).
 Both live in the member's rebalance_deadline_ms (ConsumerMember.fenced_at_rebalance_deadline).
 
-Not done (Kafka 4.3 does it): the downgrade when a classic static member replaces the last
-consumer-protocol (static) member by a JoinGroup.
+A classic static member taking the place of the group's only consumer-protocol member (a static
+consumer rolled back: its leave with epoch -2 kept its place) downgrades the group, as Kafka's join.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from odradek.wire.errors import ErrorCode
 
+from . import consumer_group_records as crec
 from . import group_conversion as conversion
 from . import member_protocol as mp
 from .consumer_group_state import (
@@ -33,6 +34,7 @@ from .consumer_group_state import (
     ClassicMetadata,
     ConsumerGroup,
     ConsumerMember,
+    reconcile,
 )
 from .consumer_heartbeat import HeartbeatSteps
 from .errors import CoordinatorError
@@ -97,7 +99,12 @@ class ClassicMembersProtocol:
         updated.client_id, updated.client_host = client_id, client_host
         updated.classic = ClassicMetadata(session_ms, tuple((n, bytes(md)) for n, md in protocols))
         hb.updated = updated
-        before = cp.steps(g, hb, conversion.owned_ids(sub, self.coord.topics), now_ms)
+        owned = conversion.owned_ids(sub, self.coord.topics)
+        existing = g.members.get(g.static_members.get(instance_id)) if instance_id is not None else None
+        if existing is not None and conversion.may_downgrade_replacing(
+                g, existing, cp.config.migration[1], self.coord.config.group_max_size):
+            return self._join_downgrading(g, hb, existing, owned, session_ms, now_ms)
+        before = cp.steps(g, hb, owned, now_ms)
 
         def apply() -> JoinResult:
             cp.apply(g, hb, before, now_ms)
@@ -109,6 +116,42 @@ class ClassicMembersProtocol:
                               protocol_name=m.classic.protocol_name, leader="", member_id=mid)
 
         return self.coord.write(g.group_id, CoordinatorResult(hb.records, apply, mp.write_failed), now_ms)
+
+    def _join_downgrading(self, g: ConsumerGroup, hb: HeartbeatSteps, replaced: ConsumerMember, owned: list,
+                          session_ms: int, now_ms: int) -> JoinResult:
+        """Kafka's downgrade in classicGroupJoinToConsumerGroup: a classic static member takes the place
+        of the only consumer-protocol member. Its metadata and the group's epoch as any join; it takes
+        the replaced member's target assignment unless the group epoch moved past the target's (then
+        the classic group rebalances at once); the consumer group's tombstones and the classic group's
+        GroupMetadata follow."""
+        cp, gid = self.consumer, g.group_id
+        mid = hb.member_id
+        records = [crec.current_member(gid, replaced.member_id), crec.target_member(gid, replaced.member_id, None),
+                   crec.member_metadata(gid, replaced.member_id)]  # (Kafka's replaceMember)
+        cp._member_metadata_step(hb)
+        hb.removed = (replaced,)
+        cp._group_epoch_step(g, hb, now_ms)
+        rebalance = g.assignment_epoch < hb.group_epoch
+        joining = hb.updated
+        if not rebalance:
+            joining = reconcile(joining, g.assignment_epoch, g.target.get(replaced.member_id, {}),
+                                lambda tid, p: g.members.owned_by_other(tid, p, (mid, replaced.member_id)),
+                                cp.subscribed_ids(joining, hb.regexes), owned)
+            hb.records.append(crec.current_member(gid, joining))
+        records += hb.records + conversion.tombstones_replacing(g, replaced.member_id, mid)
+        cg = conversion.classic_group_from_consumer(g, set(), cp.names_by_id(), now_ms, joining=joining)
+        records.append(self.coord.classic.group_record(cg))
+
+        def converted() -> JoinResult:
+            self.coord.install(cg)
+            log.info("[GroupId %s] Converted the consumer group to a classic group.", gid)
+            if rebalance:
+                self.coord.classic.prepare_rebalance(cg, now_ms)
+            self.coord._poke(("group", gid))
+            return JoinResult(error=E.NONE, generation_id=joining.member_epoch, protocol_type=CLASSIC_PROTOCOL_TYPE,
+                              protocol_name=joining.classic.protocol_name, leader="", member_id=mid)
+
+        return self.coord.write(gid, CoordinatorResult(records, converted, mp.write_failed), now_ms)
 
     @staticmethod
     def _member_for(g: ConsumerGroup, member_id: str, instance_id: str | None, unknown: bool):

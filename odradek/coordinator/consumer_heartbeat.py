@@ -271,7 +271,7 @@ class ConsumerProtocol:
     def _topic_ids(self, names: set) -> set:
         return {self.coord.topics[n][0] for n in names if n in self.coord.topics}
 
-    def _subscribed_ids(self, m: ConsumerMember, regexes: dict) -> frozenset:
+    def subscribed_ids(self, m: ConsumerMember, regexes: dict) -> frozenset:
         """The topic ids a member subscribes to, kept per subscription while the topics table is
         the same (a member subscribed to thousands of topics by a regular expression would make
         them again at each heartbeat)."""
@@ -463,7 +463,8 @@ class ConsumerProtocol:
         if old is None:
             self._check_size(g)
             return ConsumerMember(member_id, instance_id=req.instance_id), None, True
-        if old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH:
+        if old.member_epoch != LEAVE_GROUP_STATIC_MEMBER_EPOCH and old.classic is None:
+            # (a classic member's instance is taken over at once: Kafka checks only consumer-protocol ones)
             raise CoordinatorError(E.UNRELEASED_INSTANCE_ID, f"Static member {old.member_id} with instance id "
                                                              f"{req.instance_id} is not released yet.")
         # the restarted static member takes over the released one: same assignment, no rebalance
@@ -600,7 +601,7 @@ class ConsumerProtocol:
         group's index, not gathered from every member); returns the member before reconciliation."""
         member, members = hb.member, g.members
         others_than = (hb.member_id,) if hb.replaced is None else (hb.member_id, hb.replaced.member_id)
-        subscribed_ids = self._subscribed_ids(hb.updated, hb.regexes)
+        subscribed_ids = self.subscribed_ids(hb.updated, hb.regexes)
         before = hb.updated
         updated = reconcile(before, hb.assignment_epoch, hb.target,
                             lambda tid, p: members.owned_by_other(tid, p, others_than), subscribed_ids, owned)

@@ -191,14 +191,53 @@ def may_downgrade(g: ConsumerGroup, leaving: set, downgrade_enabled: bool, class
     return True
 
 
-def classic_group_from_consumer(g: ConsumerGroup, leaving: set, names_by_id: dict, now_ms: int) -> Group:
+def tombstones_replacing(g: ConsumerGroup, replaced: str, joining: str) -> list:
+    """Kafka's createGroupTombstoneRecordsWithReplacedMember: the group's tombstones, the replaced
+    member's records named by the member replacing it."""
+    gid = g.group_id
+    ids = [joining if mid == replaced else mid for mid in g.members]
+    out = [crec.current_member(gid, mid) for mid in ids]
+    out += [crec.target_member(gid, mid, None) for mid in ids]
+    out.append(crec.target_metadata(gid, None))
+    out += [crec.member_metadata(gid, mid) for mid in ids]
+    out += [crec.regular_expression(gid, r, None) for r in g.resolved_regexes]
+    out += [crec.partition_metadata_tombstone(gid), crec.group_metadata(gid, None)]
+    return out
+
+
+def may_downgrade_replacing(g: ConsumerGroup, replaced: ConsumerMember, downgrade_enabled: bool,
+                            classic_max_size: int) -> bool:
+    """Kafka's validateOnlineDowngradeWithReplacedMember: a classic static member takes the place of
+    the group's only consumer-protocol member."""
+    if replaced.classic is not None or g.members.classic_count != len(g.members) - 1:
+        return False
+    if not downgrade_enabled:
+        log.info("Cannot downgrade consumer group %s to classic group because the online downgrade is disabled.",
+                 g.group_id)
+        return False
+    if len(g.members) > classic_max_size:
+        log.info("Cannot downgrade consumer group %s to classic group because its group size is greater than "
+                 "classic group max size.", g.group_id)
+        return False
+    return True
+
+
+def classic_group_from_consumer(g: ConsumerGroup, leaving: set, names_by_id: dict, now_ms: int,
+                                joining: ConsumerMember | None = None) -> Group:
     """Kafka's ClassicGroup.fromConsumerGroup: Stable at the group epoch, protocol type "consumer",
     the members but ``leaving`` (the first the leader), the protocol they vote for, each member's
-    target assignment written at its subscription's version; its committed offsets kept."""
+    target assignment written at its subscription's version; its committed offsets kept.
+    ``joining``: a classic static member replacing the member of its instance id (it comes last,
+    with the replaced member's target assignment)."""
     cg = Group(g.group_id, state=GroupState.STABLE, state_timestamp_ms=now_ms, generation_id=g.group_epoch,
                protocol_type=CLASSIC_PROTOCOL_TYPE, offsets=g.offsets)
-    for mid, m in g.members.items():
-        if mid in leaving:
+    targets = dict(g.target)
+    replaced = None
+    if joining is not None:
+        replaced = g.static_members.get(joining.instance_id)
+        targets[joining.member_id] = g.target.get(replaced, {})
+    for mid, m in list(g.members.items()) + ([(joining.member_id, joining)] if joining is not None else []):
+        if mid in leaving or mid == replaced:
             continue
         c = m.classic
         member = Member(mid, m.instance_id, m.client_id, m.client_host, m.rebalance_timeout_ms, c.session_timeout_ms,
@@ -215,5 +254,5 @@ def classic_group_from_consumer(g: ConsumerGroup, leaving: set, names_by_id: dic
             version = protocol_version(meta)
         except ValueError:
             version = 0
-        member.assignment = encode_assignment(g.target.get(mid, {}), names_by_id, version)
+        member.assignment = encode_assignment(targets.get(mid, {}), names_by_id, version)
     return cg

@@ -220,3 +220,31 @@ def test_fenced_consumer_member_downgrades(policy):
     cg = h.c.groups["g"]
     assert isinstance(cg, Group) and set(cg.members) == {m1, m2}
     assert cg.state is GroupState.PREPARING_REBALANCE
+
+
+def test_a_classic_static_member_replacing_the_last_consumer_member_downgrades():
+    h = H()
+    m1, m2, gen = classic_group(h)
+    req = HeartbeatRequest(group_id="g", member_id="c1", member_epoch=0, instance_id="i3", rebalance_timeout_ms=30_000,
+                           subscribed_topic_names=["a"], owned=[])
+    assert h.c.consumer_group_heartbeat(req, h.now, dict(TOPICS)).error is E.NONE
+    reconcile_classic(h, (m1, m2))
+    g = h.c.consumer_groups["g"]
+    c = g.members["c1"]
+    r = h.hb("c1", c.member_epoch, owned=[(A, sorted(c.assigned.get(A, {})))])
+    target = sorted(g.target["c1"].get(A, set()))
+    # the static consumer member leaves for a while (epoch -2: its place kept), a classic instance takes it
+    leave = HeartbeatRequest(group_id="g", member_id="c1", member_epoch=-2, instance_id="i3")
+    assert h.c.consumer_group_heartbeat(leave, h.now, dict(TOPICS)).error is E.NONE
+    j = h.c.join_group("g", "", "i3", "c", "/h", 10_000, 20_000, "consumer", [("range", subscription())], h.now,
+                       api_version=9, topics=dict(TOPICS)).result
+    assert j.error is E.NONE and j.member_id not in ("", "c1")
+    cg = h.c.groups["g"]
+    assert isinstance(cg, Group) and cg.state is GroupState.STABLE
+    assert set(cg.members) == {m1, m2, j.member_id} and cg.static_members["i3"] == j.member_id
+    assert j.generation_id == cg.generation_id == g.group_epoch
+    s = h.c.sync_group("g", j.generation_id, j.member_id, "i3", "consumer", "range", {}, h.now).result
+    assert s.error is E.NONE and assigned(s.assignment) == target
+    assert r.error is E.NONE
+    loaded = H(log=h.log).c.groups["g"]
+    assert isinstance(loaded, Group) and set(loaded.members) == set(cg.members)
