@@ -3,12 +3,13 @@ reconciliation) and ConsumerGroupDescribe, the ConsumerGroup* records' replay an
 rebalance timers (Kafka's consumer group handling in GroupMetadataManager).
 
 Pure like the rest of the coordinator: state lives in the coordinator's one map of groups (this
-module touches only its consumer groups, and turns an empty classic group into one), time comes in
-as now_ms, topics as a {name: (topic_id, partitions)} snapshot of the metadata image, and every
+module touches only its consumer groups, and turns a classic group into one: an empty one at once,
+one with members by KIP-848's online upgrade, group_conversion.py, whose classic members
+classic_members.py serves; the last consumer-protocol member's leave may turn it back), time comes
+in as now_ms, topics as a {name: (topic_id, partitions)} snapshot of the metadata image, and every
 change is first appended as ConsumerGroup* records (consumer_group_records.py), then applied.
 
-Not done (Kafka 4.3 does it): classic members inside a consumer group (online upgrade/downgrade with
-members; an empty group converts either way), rack-aware assignment, client-side assignors.
+Not done (Kafka 4.3 does it): rack-aware assignment, client-side assignors.
 """
 
 from __future__ import annotations

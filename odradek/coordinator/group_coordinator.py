@@ -9,7 +9,9 @@ consumer_heartbeat.py (ConsumerGroupHeartbeat), streams_heartbeat.py (StreamsGro
 committed offsets are one store for every type (offset_store.py); what differs by type is asked
 of the group itself (who may commit, which topics it reads, the records that delete it). A group
 id names one group of one type; an empty group changes type when another protocol joins it, its
-offsets kept.
+offsets kept; a classic group with members becomes a consumer group when a consumer-protocol member
+joins, and back when the last one leaves (KIP-848's online migration, group_conversion.py), its
+classic members served by classic_members.py meanwhile.
 
 How the broker wires it (odradek/broker)::
 
