@@ -66,6 +66,21 @@ def ports_free(ports: list[int]) -> bool:
     return True
 
 
+def _open_lock_file() -> int:
+    """The machine's lock file, made writable by every user (their test runs share it); if another
+    user made it without that, a file of this user's own (shared by this user's runs only)."""
+    path = os.path.join(tempfile.gettempdir(), LOCK_FILE_NAME)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+    except PermissionError:
+        return os.open(f"{path}.{os.getuid()}", os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        os.fchmod(fd, 0o666)  # (the umask aside)
+    except OSError:
+        pass  # another user's file, writable here: already shared
+    return fd
+
+
 class _Leases:
     """The leases of this process: the lock file's descriptor and the ports locked through it."""
 
@@ -77,13 +92,7 @@ class _Leases:
 
     def _file(self) -> int:
         if self.pid != os.getpid():  # first use, or a forked child: it inherits no lock of its parent
-            path = os.path.join(tempfile.gettempdir(), LOCK_FILE_NAME)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
-            try:
-                os.fchmod(fd, 0o666)  # every user's test runs share the file (the umask aside)
-            except OSError:
-                pass  # another user's file: it is already shared
-            self.pid, self.fd, self.held = os.getpid(), fd, set()
+            self.pid, self.fd, self.held = os.getpid(), _open_lock_file(), set()
         return self.fd
 
     def take(self, ports: list[int]) -> bool:
