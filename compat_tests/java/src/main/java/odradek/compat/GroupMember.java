@@ -33,6 +33,11 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * commits what it has, but consumes nothing); "keep" is the same without the commit of what it has.
  * "close" closes the consumer (leaves the group) and ends with "X".
  *
+ * With the setting odradek.forget=revoked (not passed to the consumer), a rebalance forgets only what
+ * was not committed of the partitions revoked or lost: a member that keeps a partition through a
+ * cooperative rebalance commits what it read of it before (otherwise its next commit of that partition
+ * would wait for records it has not read yet).
+ *
  * Arguments: bootstrap topic group commitEvery [key=value consumer settings...]
  */
 public final class GroupMember {
@@ -50,7 +55,9 @@ public final class GroupMember {
             String[] kv = args[i].split("=", 2);
             props.put(kv[0], kv[1]);
         }
+        boolean forgetRevokedOnly = "revoked".equals(props.remove("odradek.forget"));
         Map<TopicPartition, OffsetAndMetadata> position = new HashMap<>();
+        Map<TopicPartition, Integer> uncommitted = new HashMap<>();  // records read since the last commit
         int[] sinceCommit = {0};
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props)) {
@@ -58,22 +65,23 @@ public final class GroupMember {
                 @Override
                 public void onPartitionsRevoked(Collection<TopicPartition> parts) {
                     listened("V", parts);
-                    position.clear();
-                    sinceCommit[0] = 0;
+                    forget(forgetRevokedOnly ? parts : null, position, uncommitted, sinceCommit);
                 }
 
                 @Override
                 public void onPartitionsAssigned(Collection<TopicPartition> parts) {
                     listened("A", parts);
-                    position.clear();
-                    sinceCommit[0] = 0;
+                    if (!forgetRevokedOnly) {
+                        position.clear();
+                        uncommitted.clear();
+                        sinceCommit[0] = 0;
+                    }
                 }
 
                 @Override
                 public void onPartitionsLost(Collection<TopicPartition> parts) {
                     listened("L", parts);
-                    position.clear();
-                    sinceCommit[0] = 0;
+                    forget(forgetRevokedOnly ? parts : null, position, uncommitted, sinceCommit);
                 }
             });
             String line;
@@ -88,7 +96,9 @@ public final class GroupMember {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(100))) {
                     out.append("R ").append(System.nanoTime()).append(' ').append(r.partition()).append(' ')
                        .append(r.offset()).append('\n');
-                    position.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    position.put(tp, new OffsetAndMetadata(r.offset() + 1));
+                    uncommitted.merge(tp, 1, Integer::sum);
                     sinceCommit[0]++;
                     got++;
                 }
@@ -103,6 +113,7 @@ public final class GroupMember {
                         byPartition.forEach((p, o) -> acked.add(p + ":" + o));
                         out.append("C ").append(System.nanoTime()).append(' ').append(acked).append('\n');
                         sinceCommit[0] = 0;
+                        uncommitted.clear();
                     } catch (RuntimeException e) {  // retried with the next commit, as the Python members
                         out.append("E ").append(System.nanoTime()).append(' ').append(e.getClass().getSimpleName())
                            .append(": ").append(String.valueOf(e.getMessage()).replace('\n', ' ')).append('\n');
@@ -115,6 +126,21 @@ public final class GroupMember {
         }
         System.out.println("X");
         System.out.flush();
+    }
+
+    /** What was not committed is forgotten: of ``parts`` (null: of every partition). */
+    private static void forget(Collection<TopicPartition> parts, Map<TopicPartition, OffsetAndMetadata> position,
+                               Map<TopicPartition, Integer> uncommitted, int[] sinceCommit) {
+        if (parts == null) {
+            position.clear();
+            uncommitted.clear();
+        } else {
+            for (TopicPartition tp : parts) {
+                position.remove(tp);
+                uncommitted.remove(tp);
+            }
+        }
+        sinceCommit[0] = uncommitted.values().stream().mapToInt(Integer::intValue).sum();
     }
 
     private static void listened(String kind, Collection<TopicPartition> parts) {
