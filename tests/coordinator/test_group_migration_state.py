@@ -248,3 +248,56 @@ def test_a_classic_static_member_replacing_the_last_consumer_member_downgrades()
     assert r.error is E.NONE
     loaded = H(log=h.log).c.groups["g"]
     assert isinstance(loaded, Group) and set(loaded.members) == set(cg.members)
+
+
+def upgraded(h: H):
+    m1, m2, gen = classic_group(h)
+    assert h.hb("m3", 0).error is E.NONE
+    return m1, m2
+
+
+def tick_until(h: H, ms: int, keep) -> None:
+    """``ms`` of time a second at a time, ``keep()`` (the heartbeats of the members that live) each second."""
+    for _ in range(ms // 1000):
+        h.now += 1000
+        keep()
+        h.c.tick(h.now)
+
+
+def test_classic_member_timers_fence_as_kafkas():
+    """The join timer (told to rejoin, it does not within its rebalance timeout), the sync timer (it
+    joined and does not sync) and the session (its classic session timeout) each fence a classic
+    member of a consumer group."""
+    h = H()
+    m1, m2 = upgraded(h)
+    g = h.c.consumer_groups["g"]
+
+    def consumer_hb():
+        c = g.members["m3"]
+        h.hb("m3", c.member_epoch, owned=[(A, sorted(c.assigned.get(A, {})))])
+
+    def heartbeat(m):
+        return lambda: h.c.heartbeat("g", g.members[m].member_epoch, m, None, h.now) if m in g.members else None
+
+    # m1 is told to join again and only heartbeats: fenced once its rebalance timeout (20 s) is over
+    assert h.c.heartbeat("g", g.members[m1].member_epoch, m1, None, h.now) is E.REBALANCE_IN_PROGRESS
+    reconcile_classic(h, (m2,))
+    tick_until(h, 19_000, lambda: (consumer_hb(), heartbeat(m1)(), heartbeat(m2)()))
+    assert m1 in g.members
+    tick_until(h, 2_000, lambda: (consumer_hb(), heartbeat(m1)(), heartbeat(m2)()))
+    assert m1 not in g.members and m2 in g.members
+    # m2 joins again and never syncs: the sync timer
+    reconcile_classic(h, (m2,))
+    consumer_hb()
+    j = h.join(m2, owned=sorted(g.members[m2].assigned.get(A, {}))).result
+    assert j.error is E.NONE
+    tick_until(h, 21_000, lambda: (consumer_hb(), heartbeat(m2)()))
+    assert m2 not in g.members
+    # a classic member that goes silent: its classic session timeout (10 s)
+    m4 = h.join("").result.member_id
+    assert h.join(m4).result.error is E.NONE
+    reconcile_classic(h, (m4,))
+    tick_until(h, 9_000, consumer_hb)
+    assert m4 in g.members
+    tick_until(h, 2_000, consumer_hb)
+    assert m4 not in g.members and set(g.members) == {"m3"}
