@@ -291,14 +291,16 @@ class ConsumerGroup(MemberEpochGroup):
             return m
         if epoch == m.member_epoch:
             return E.NONE
+        # (a classic member's generation is its member epoch: ILLEGAL_GENERATION where others are stale)
+        stale = E.ILLEGAL_GENERATION if m.classic is not None else E.STALE_MEMBER_EPOCH
         if epoch > m.member_epoch:
-            return E.ILLEGAL_GENERATION if m.classic is not None else E.STALE_MEMBER_EPOCH
+            return stale
         # KIP-1251 (Kafka 4.3): an older epoch commits a partition the member still holds since then
         for topic, p in partitions:
             t = topics.get(topic)
             at = m.assignment_epoch(t[0], p) if t is not None else None
             if at is None or epoch < at:
-                return E.STALE_MEMBER_EPOCH
+                return stale
         return E.NONE
 
     def offsets_subscribed(self) -> set:

@@ -301,3 +301,25 @@ def test_classic_member_timers_fence_as_kafkas():
     assert m4 in g.members
     tick_until(h, 2_000, consumer_hb)
     assert m4 not in g.members and set(g.members) == {"m3"}
+
+
+def test_classic_members_commit_with_their_generation():
+    """OffsetCommit of a consumer group's classic member: its generation is its member epoch, any
+    version (a consumer-protocol member needs v9+); a wrong one is ILLEGAL_GENERATION (Kafka 4.3's
+    ConsumerGroup.validateOffsetCommit for classic members)."""
+    h = H()
+    m1, m2 = upgraded(h)
+    reconcile_classic(h, (m1, m2))
+    g = h.c.consumer_groups["g"]
+    m = g.members[m1]
+    held = sorted(m.assigned[A])[0]
+    free = next(p for p in range(4) if p not in m.assigned[A])
+
+    def commit(member, epoch, p, version):
+        return h.c.commit_offsets("g", epoch, member, None, {("a", p): (1, -1, "")}, h.now,
+                                  api_version=version, topic_ids={"a": A})[("a", p)]
+
+    assert commit(m1, m.member_epoch, held, 8) is E.NONE
+    assert commit(m1, m.member_epoch + 1, held, 8) is E.ILLEGAL_GENERATION
+    assert commit(m1, m.member_epoch - 1, free, 8) is E.ILLEGAL_GENERATION
+    assert commit("m3", g.members["m3"].member_epoch, free, 8) is E.UNSUPPORTED_VERSION
