@@ -484,8 +484,11 @@ class GroupCoordinator:
         return out
 
     def delete_groups(self, group_ids: list, now_ms: int) -> dict:
+        """The groups of each __consumer_offsets partition go in one write of all their tombstones
+        (Kafka's GroupCoordinatorService.deleteGroups: a write operation per partition)."""
         result = {}
-        for gid in group_ids:
+        by_partition: dict[int, list] = {}
+        for gid in dict.fromkeys(group_ids):  # (a group named twice goes once; both answered alike)
             g = self.groups.get(gid)
             if (g is None or g.group_type == CLASSIC) and not gid:
                 result[gid] = E.INVALID_GROUP_ID
@@ -494,8 +497,17 @@ class GroupCoordinator:
             elif not g.is_empty():
                 result[gid] = E.NON_EMPTY_GROUP
             else:
-                result[gid] = self.write(gid, self._deletion(g, list(g.offsets), now_ms,
-                                                             lambda e: E.UNKNOWN_SERVER_ERROR), now_ms)
+                by_partition.setdefault(self.partition_for(gid), []).append(g)
+        for groups in by_partition.values():
+            deletions = [self._deletion(g, list(g.offsets), now_ms) for g in groups]
+            names = [g.group_id for g in groups]
+
+            def apply(deletions=deletions, names=names) -> dict:
+                return {gid: d.apply() for gid, d in zip(names, deletions)}
+
+            result.update(self.write(names[0], CoordinatorResult(
+                [r for d in deletions for r in d.records], apply,
+                lambda e, names=names: dict.fromkeys(names, E.UNKNOWN_SERVER_ERROR)), now_ms))
         return result
 
     def _deletion(self, g: GroupModel, offsets: list, now_ms: int, failed=None) -> CoordinatorResult:
