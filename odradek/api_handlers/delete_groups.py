@@ -55,7 +55,9 @@ def _answer(ctx, request):
         result[gid] = shares.delete_group(gid, ctx.now_ms)
     return DeleteGroupsResponse(
         throttle_time_ms=0,
-        results=[DeletableGroupResult(group_id=gid, error_code=result[gid]) for gid in request.groups_names],
+        # (a group named twice is answered once, as Kafka's keyed result collection)
+        results=[DeletableGroupResult(group_id=gid, error_code=result[gid])
+                 for gid in dict.fromkeys(request.groups_names)],
     )
 
 
