@@ -128,9 +128,7 @@ class ClassicMembersProtocol:
         mid = hb.member_id
         records = [crec.current_member(gid, replaced.member_id), crec.target_member(gid, replaced.member_id, None),
                    crec.member_metadata(gid, replaced.member_id)]  # (Kafka's replaceMember)
-        cp._member_metadata_step(hb)
-        hb.removed = (replaced,)
-        cp._group_epoch_step(g, hb, now_ms)
+        cp.metadata_steps(g, hb, now_ms)
         rebalance = g.assignment_epoch < hb.group_epoch
         joining = hb.updated
         if not rebalance:
@@ -147,7 +145,7 @@ class ClassicMembersProtocol:
             log.info("[GroupId %s] Converted the consumer group to a classic group.", gid)
             if rebalance:
                 self.coord.classic.prepare_rebalance(cg, now_ms)
-            self.coord._poke(("group", gid))
+            self.coord.wake(("group", gid))
             return JoinResult(error=E.NONE, generation_id=joining.member_epoch, protocol_type=CLASSIC_PROTOCOL_TYPE,
                               protocol_name=joining.classic.protocol_name, leader="", member_id=mid)
 

@@ -374,7 +374,7 @@ class ConsumerProtocol:
         upgrade.classic.fail_parked(E.REBALANCE_IN_PROGRESS)
         self.coord.install(g)
         g.deadlines_checked_until = 0
-        self.coord._poke(("group", g.group_id))
+        self.coord.wake(("group", g.group_id))
         log.info("[GroupId %s] Converted the classic group to a consumer group.", g.group_id)
 
     def _drop_if_new_and_empty(self, g: ConsumerGroup) -> None:
@@ -418,11 +418,16 @@ class ConsumerProtocol:
         JoinGroup, classic_members.py) in Kafka's steps: its metadata, the group's regular expressions,
         metadata hash and epoch, the target assignment, the member's reconciliation against what it
         says it ``owned``. Returns the member before reconciliation; ``apply`` once the records are written."""
+        self.metadata_steps(g, hb, now_ms)
+        self._target_step(g, hb, now_ms)
+        return self._reconcile_step(g, hb, owned)
+
+    def metadata_steps(self, g: ConsumerGroup, hb: "HeartbeatSteps", now_ms: int) -> None:
+        """The first of ``steps``: the member's metadata, the group's regular expressions, metadata
+        hash and epoch (hb.group_epoch)."""
         self._member_metadata_step(hb)
         hb.removed = tuple(m for m in (g.members.get(hb.member_id), hb.replaced) if m is not None)
         self._group_epoch_step(g, hb, now_ms)
-        self._target_step(g, hb, now_ms)
-        return self._reconcile_step(g, hb, owned)
 
     def _response(self, hb: "HeartbeatSteps", req: HeartbeatRequest) -> HeartbeatResult:
         updated, member = hb.updated, hb.member
@@ -743,7 +748,7 @@ class ConsumerProtocol:
             self.coord.install(cg)
             log.info("[GroupId %s] Converted the consumer group to a classic group.", g.group_id)
             self.coord.classic.prepare_rebalance(cg, now_ms)
-            self.coord._poke(("group", g.group_id))
+            self.coord.wake(("group", g.group_id))
 
         self.coord.write(g.group_id, CoordinatorResult(records, converted), now_ms)
 

@@ -127,7 +127,7 @@ class GroupCoordinator:
         self.log = log
         self.config = GroupConfig.from_any(config)
         self.num_partitions = self.config.offsets_topic_num_partitions
-        self.runtime = CoordinatorRuntime(log, self.partition_for, self._poke, partitions)
+        self.runtime = CoordinatorRuntime(log, self.partition_for, self.wake, partitions)
         self.groups: dict[str, GroupModel] = {} if groups is None else groups  # every group (the one map)
         # Kafka's group-coordinator-metrics counts: classic rebalances completed (a sync that made
         # the group Stable), consumer group epoch bumps (KIP-848 rebalances); live writes only
@@ -155,7 +155,8 @@ class GroupCoordinator:
         self.groups.pop(g.group_id, None)
         self.groups[g.group_id] = g
 
-    def _poke(self, key: tuple) -> None:
+    def wake(self, key: tuple) -> None:
+        """Wake the requests parked on ``key`` (the purgatory's poke, when the broker gave one)."""
         if self.poke is not None:
             self.poke(key)
 
@@ -226,7 +227,7 @@ class GroupCoordinator:
             g = self.groups.pop(gid)
             if isinstance(g, Group):
                 g.fail_parked(E.NOT_COORDINATOR)
-            self._poke(("group", gid))
+            self.wake(("group", gid))
 
     # ------------------------------------------------------------------ metadata
 
