@@ -1,7 +1,7 @@
 """Broker configs Kafka 4.3 changes at run time (IncrementalAlterConfigs on a broker or the
 cluster default: DynamicBrokerConfig's reconfigurables) with Kafka's own kafka-configs tool: the
-connection limits (SocketServer's ConnectionQuotas), num.replica.fetchers (DynamicThreadPool)
-and producer.id.expiration.ms are taken, described, refused with Kafka's messages (each one
+connection limits (SocketServer's ConnectionQuotas), num.replica.fetchers (DynamicThreadPool),
+the cleaner's threads and offset map buffer (LogCleaner) and producer.id.expiration.ms are taken, described, refused with Kafka's messages (each one
 checked against Kafka 4.3), and take effect on the running broker: a lowered
 max.connections.per.ip refuses new connections over it while the ones there stay, a lowered
 max.connections closes the least recently active ones over it, idle producers expire after a
@@ -83,7 +83,8 @@ def test_taken_per_broker_and_cluster_wide_and_described(start):
     _alter(b.bootstrap, "1", "--add-config", "max.connections=1000,max.connections.per.ip=500,"
            "max.connections.per.ip.overrides=localhost:5,max.connection.creation.rate=100,"
            "producer.id.expiration.ms=60000,num.replica.fetchers=2")
-    _alter(b.bootstrap, "", "--add-config", "max.connections=2000,num.replica.fetchers=2")
+    _alter(b.bootstrap, "", "--add-config", "max.connections=2000,num.replica.fetchers=2,log.cleaner.threads=2,"
+           "log.cleaner.dedupe.buffer.size=4194304,log.cleaner.io.buffer.load.factor=0.5")
     r = _configs(b.bootstrap, "--entity-name", "1", "--describe")
     assert ("  max.connections=1000 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:max.connections=1000, "
             "DYNAMIC_DEFAULT_BROKER_CONFIG:max.connections=2000, DEFAULT_CONFIG:max.connections=2147483647}") \
@@ -95,6 +96,9 @@ def test_taken_per_broker_and_cluster_wide_and_described(start):
                  "num.replica.fetchers=2"):
         assert any(s.startswith(f"  {line} ") for s in r.stdout.splitlines()), r.stdout
     r = _configs(b.bootstrap, "--entity-default", "--describe")
+    for line in ("log.cleaner.threads=2", "log.cleaner.dedupe.buffer.size=4194304",
+                 "log.cleaner.io.buffer.load.factor=0.5"):
+        assert any(s.startswith(f"  {line} ") for s in r.stdout.splitlines()), r.stdout
     assert "  num.replica.fetchers=2 sensitive=false synonyms={DYNAMIC_DEFAULT_BROKER_CONFIG:num.replica.fetchers=2}" \
         in r.stdout.splitlines()
 
@@ -123,6 +127,13 @@ _REFUSALS = [
                      "be greater than double the current value 1")),
     (("--entity-name", "1", "--add-config", "producer.id.expiration.ms=0"),
      "Invalid value 0 for configuration producer.id.expiration.ms: Value must be at least 1"),
+    (("--entity-name", "1", "--add-config", "log.cleaner.threads=3"),
+     _WRAPPED.format("Log cleaner threads cannot be increased to more than double the current value 1")),
+    (("--entity-name", "1", "--add-config", "log.cleaner.threads=0"), "/ by zero"),
+    (("--entity-default", "--add-config", "log.cleaner.dedupe.buffer.size=1000"),
+     "requirement failed: log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread."),
+    (("--entity-name", "1", "--add-config", "log.cleaner.io.buffer.load.factor=abc"),
+     "Invalid value abc for configuration log.cleaner.io.buffer.load.factor: Not a number of type DOUBLE"),
 ]
 
 

@@ -1,7 +1,8 @@
 """The dynamic broker configs a running broker applies when the metadata image changes them (Kafka's
 DynamicBrokerConfig and its reconfigurables): the connection limits (SocketServer.reconfigure over
-ConnectionQuotas) and the replica fetchers (DynamicThreadPool: ReplicaFetcherManager's
-resizeThreadPool). A config's value is this broker's dynamic one, else the cluster default's, else
+ConnectionQuotas), the replica fetchers (DynamicThreadPool: ReplicaFetcherManager's
+resizeThreadPool) and the compaction cleaner's offset map budget (LogCleaner.reconfigure: the
+next pass takes it; odradek runs one pass at a time, log.cleaner.threads divides the buffer). A config's value is this broker's dynamic one, else the cluster default's, else
 the static one (as the controller validated them: controller/broker_reconfiguration.py); one
 that does not parse is left at the static value, as Kafka ignores invalid persisted ones.
 log.cleaner.backoff.ms and producer.id.expiration.ms are read where they are used."""
@@ -18,6 +19,7 @@ from odradek.config import BrokerConfig
 from odradek.controller.broker_reconfiguration import parse_connection_overrides
 from odradek.controller.configs import DYNAMIC_BROKER, dynamic_broker_value
 from odradek.controller.image import MetadataImage
+from odradek.log.compaction import CleanerConfig
 
 log = logging.getLogger("odradek.broker")
 
@@ -34,6 +36,10 @@ class _Fetchers(Protocol):
     def resize(self, num_fetchers: int) -> None: ...
 
 
+class _Cleaner(Protocol):
+    config: CleanerConfig
+
+
 class ConnectionLimitValues(NamedTuple):
     max_connections: int
     per_ip: int
@@ -46,16 +52,20 @@ class DynamicBrokerConfig:
 
     def __init__(self, node_id: int, config: BrokerConfig, quotas: ConnectionQuotas,
                  connections: Callable[[], Iterable[_Connection]], fetchers: _Fetchers | None,
-                 loop: asyncio.AbstractEventLoop):
+                 cleaner: _Cleaner, loop: asyncio.AbstractEventLoop):
         self._node_id = node_id
         self._static = {"max.connections": str(config.max_connections),
                         "max.connections.per.ip": str(config.max_connections_per_ip),
                         "max.connections.per.ip.overrides": config.max_connections_per_ip_overrides,
                         "max.connection.creation.rate": str(config.max_connection_creation_rate),
-                        "num.replica.fetchers": str(config.num_replica_fetchers)}
+                        "num.replica.fetchers": str(config.num_replica_fetchers),
+                        "log.cleaner.dedupe.buffer.size": str(config.log_cleaner_dedupe_buffer_size),
+                        "log.cleaner.io.buffer.load.factor": str(config.log_cleaner_io_buffer_load_factor),
+                        "log.cleaner.threads": str(config.log_cleaner_threads)}
         self._quotas = quotas
         self._connections = connections
         self._fetchers = fetchers
+        self._cleaner = cleaner
         self._loop = loop
         self._applied_configs: object = None  # the image's broker_configs last applied
         self._limits: ConnectionLimitValues | None = None
@@ -71,6 +81,9 @@ class DynamicBrokerConfig:
                                            self._int(configs, "max.connections.per.ip"),
                                            self._overrides(configs), self._int(configs, "max.connection.creation.rate"))
             fetchers = self._int(configs, "num.replica.fetchers")
+            cleaner = CleanerConfig(self._int(configs, "log.cleaner.dedupe.buffer.size"),
+                                    float(self._value(configs, "log.cleaner.io.buffer.load.factor")),
+                                    self._int(configs, "log.cleaner.threads"))
         except ValueError:  # (validated when set: cannot happen)
             log.exception("dynamic broker configs not applied")
             return
@@ -84,6 +97,11 @@ class DynamicBrokerConfig:
             self._resolve_and_apply(limits)
         if self._fetchers is not None:
             self._fetchers.resize(fetchers)
+        if cleaner != self._cleaner.config:
+            log.info("Reconfiguring the log cleaner: log.cleaner.dedupe.buffer.size=%d, "
+                     "log.cleaner.io.buffer.load.factor=%s, log.cleaner.threads=%d",
+                     cleaner.dedupe_buffer_size, cleaner.dedupe_buffer_load_factor, cleaner.threads)
+            self._cleaner.config = cleaner
 
     def _value(self, configs, name: str) -> str:
         value = dynamic_broker_value(configs, self._node_id, name)

@@ -153,7 +153,7 @@ class BrokerServer:
                               broker_epoch=lambda: cluster.lifecycle.broker_epoch)
         # the dynamic broker configs (the persisted ones at once, then each change)
         dynamic = DynamicBrokerConfig(self.config.node_id, self.config, self.limits.quotas, lambda: self.connections,
-                                      self.broker.replica_fetchers, self.loop)
+                                      self.broker.replica_fetchers, self.broker.log_manager.cleaner, self.loop)
         self.broker.controller.add_listener(dynamic.on_metadata)
         dynamic.on_metadata(None, self.broker.controller.image)
         if cluster is not None:

@@ -4,10 +4,11 @@ A broker resource's new dynamic configs are merged over the broker's others (sta
 default < the broker's own) and checked as the broker receiving the request checks them
 (ConfigAdminManager -> DynamicBrokerConfig.validate): first as a whole config (KafkaConfig's
 validateValues: max.connections.per.ip 0 needs overrides, the overrides must parse and name valid
-hosts), then by each reconfigurable whose configs changed (the listeners' ConnectionQuotas: no
-max.connections or max.connection.creation.rate of 0; DynamicThreadPool: a thread count moves at
-most to half or double). Kafka answers all of them INVALID_REQUEST; the reconfigurables' with
-the ConfigException it wraps ("Invalid dynamic configuration") as its message.
+hosts, the cleaner's dedupe buffer at least 1 MB a thread), then by each reconfigurable whose
+configs changed (the listeners' ConnectionQuotas: no max.connections or max.connection.creation.rate
+of 0; DynamicThreadPool and LogCleaner: a thread count moves at most to half or double). Kafka
+answers all of them INVALID_REQUEST; the reconfigurables' with the ConfigException it wraps
+("Invalid dynamic configuration") as its message.
 """
 
 from __future__ import annotations
@@ -49,7 +50,14 @@ def parse_connection_overrides(value: str) -> tuple[tuple[str, int], ...]:
 
 
 def _whole_config(new: Mapping[str, str]) -> None:
-    """KafkaConfig.validateValues, the checks on these configs (Scala require: 'requirement failed')."""
+    """KafkaConfig.validateValues, the checks on these configs in its order (Scala require:
+    'requirement failed')."""
+    threads = int(new["log.cleaner.threads"])
+    if threads == 0:  # (Kafka divides by it)
+        raise InvalidConfig("/ by zero")
+    if _java_div(int(new["log.cleaner.dedupe.buffer.size"]), threads) <= 1024 * 1024:
+        raise InvalidConfig("requirement failed: log.cleaner.dedupe.buffer.size must be at least 1MB per "
+                            "cleaner thread.")
     overrides = parse_connection_overrides(new[OVERRIDES])
     if int(new["max.connections.per.ip"]) == 0 and not overrides:
         raise InvalidConfig("requirement failed: max.connections.per.ip can be set to zero only if "
@@ -77,7 +85,20 @@ def _reconfiguration(current: Mapping[str, str], new: Mapping[str, str]) -> str 
             return f"{why}, value should be at least half the current value {old}"
         if value > old * 2:
             return f"{why}, value should not be greater than double the current value {old}"
+    old, value = int(current["log.cleaner.threads"]), int(new["log.cleaner.threads"])  # LogCleaner's
+    if value < 1:
+        return "Log cleaner threads should be at least 1"
+    if value < old // 2:
+        return f"Log cleaner threads cannot be reduced to less than half the current value {old}"
+    if value > old * 2:
+        return f"Log cleaner threads cannot be increased to more than double the current value {old}"
     return None
+
+
+def _java_div(a: int, b: int) -> int:
+    """Java's long division (towards zero)."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
 
 
 def check_reconfiguration(current: Mapping[str, str], new: Mapping[str, str]) -> None:

@@ -191,31 +191,10 @@ BROKER_SYNONYMS: dict[str, tuple[ConfigDef, Synonym]] = {
 _TYPE_CODE = {"BOOLEAN": T_BOOLEAN, "STRING": T_STRING, "INT": T_INT, "SHORT": T_SHORT, "LONG": T_LONG,
               "DOUBLE": T_DOUBLE, "LIST": T_LIST}
 
-# What AlterConfigs / IncrementalAlterConfigs take for a broker: the topic synonyms but a
-# fallback (log.flush.scheduler.interval.ms, refused as by Kafka). Kafka 4.3 refuses the
-# *.hours / *.minutes forms too ("Cannot update these configs dynamically"); odradek still
-# takes them (tests/controller/test_config_validation.py).
 # Kafka's dynamic-only broker configs (QuotaConfig: per broker or the cluster default, listed once
 # set): the replication quotas (KIP-73) and the log-dir move quota
 DYNAMIC_RATES = frozenset({"leader.replication.throttled.rate", "follower.replication.throttled.rate",
                            "replica.alter.log.dirs.io.max.bytes.per.second"})
-# Kafka's dynamic broker configs that are not topic synonyms and that odradek applies when they
-# change, per broker or as the cluster default (this broker's value, else the default's, else the
-# static one): the cleaner's backoff (LogCleaner), read by the broker's periodic loop
-# (broker/server.py); the connection limits (SocketServer's ConnectionQuotas) and the replica
-# fetchers (DynamicThreadPool), applied by broker/dynamic_broker_config.py; the producer-id
-# expiration (DynamicProducerStateManagerConfig), read by each expiration check.
-DYNAMIC_BROKER: dict[str, ConfigDef] = {d.name: d for d in [
-    ConfigDef("log.cleaner.backoff.ms", T_LONG, "15000", lo=0),
-    ConfigDef("max.connection.creation.rate", T_INT, str(INT_MAX), lo=0),
-    ConfigDef("max.connections", T_INT, str(INT_MAX), lo=0),
-    ConfigDef("max.connections.per.ip", T_INT, str(INT_MAX), lo=0),
-    ConfigDef("max.connections.per.ip.overrides", T_STRING, ""),
-    ConfigDef("num.replica.fetchers", T_INT, "1", lo=1),
-    ConfigDef("producer.id.expiration.ms", T_INT, "86400000", lo=1),
-]}
-BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS) | DYNAMIC_RATES | frozenset(DYNAMIC_BROKER)
-
 # Broker-level configs that are not topic synonyms but that the broker reads from
 # ``defaults`` (listed by DescribeConfigs on a broker, read-only, not dynamic): those
 # odradek.config gives a Kafka type, with Kafka's default.
@@ -223,16 +202,46 @@ BROKER_STATIC: dict[str, tuple[int, str | None]] = {
     name: (_TYPE_CODE[d.kafka_type], d.default) for name, d in DESCRIBED.items() if d.kafka_type is not None
 }
 
+# Kafka's dynamic broker configs that are not topic synonyms and that odradek applies when they
+# change, per broker or as the cluster default (this broker's value, else the default's, else the
+# static one): the cleaner's backoff, read by the broker's periodic loop (broker/server.py), and the
+# offset map's budget (LogCleaner's reconfigurable configs); the connection limits (SocketServer's
+# ConnectionQuotas) and the replica fetchers (DynamicThreadPool), applied by
+# broker/dynamic_broker_config.py; the producer-id expiration (DynamicProducerStateManagerConfig),
+# read by each expiration check. Type and default from odradek.config, Kafka's bounds here.
+def _dynamic(name: str, lo: float | None = None) -> ConfigDef:
+    type_, default = BROKER_STATIC[name]
+    return ConfigDef(name, type_, default or "", lo=lo)
+
+
+DYNAMIC_BROKER: dict[str, ConfigDef] = {d.name: d for d in [
+    _dynamic("log.cleaner.backoff.ms", lo=0),
+    _dynamic("log.cleaner.dedupe.buffer.size"),
+    _dynamic("log.cleaner.io.buffer.load.factor"),
+    _dynamic("log.cleaner.threads", lo=0),
+    _dynamic("max.connection.creation.rate", lo=0),
+    _dynamic("max.connections", lo=0),
+    _dynamic("max.connections.per.ip", lo=0),
+    _dynamic("max.connections.per.ip.overrides"),
+    _dynamic("num.replica.fetchers", lo=1),
+    _dynamic("producer.id.expiration.ms", lo=1),
+]}
+
+# What AlterConfigs / IncrementalAlterConfigs take for a broker: the rates, DYNAMIC_BROKER and the
+# topic synonyms but a fallback (log.flush.scheduler.interval.ms, refused as by Kafka). Kafka 4.3
+# refuses the *.hours / *.minutes forms too ("Cannot update these configs dynamically"); odradek
+# still takes them (tests/controller/test_config_validation.py).
+BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS) | DYNAMIC_RATES | frozenset(DYNAMIC_BROKER)
+
 # Kafka's ConfigDef documentation of broker configs (DescribeConfigs v3+ with
 # include_documentation); the ones without are answered without documentation.
 BROKER_DOCS: dict[str, str] = {name: d.doc for name, d in DESCRIBED.items() if d.doc is not None}
 
 
 # Kafka's read-only flag is "not dynamically updatable" (DynamicBrokerConfig): the listeners
-# can be changed per broker, the cleaner's buffer and threads cluster-wide (LogCleaner's
-# reconfigurable configs); of the topic synonyms only the *.ms forms are dynamic.
-BROKER_DYNAMIC_STATIC = frozenset({"listeners", "log.cleaner.dedupe.buffer.size",
-                                   "log.cleaner.io.buffer.load.factor", "log.cleaner.threads"})
+# can be changed per broker (not by odradek: refused); of the topic synonyms only the *.ms forms
+# are dynamic.
+BROKER_DYNAMIC_STATIC = frozenset({"listeners"})
 # a topic config's later broker synonyms (log.retention.hours, log.flush.scheduler.interval.ms)
 BROKER_STATIC_SYNONYMS = frozenset(s.name for d in TOPIC_CONFIGS.values() for s in d.synonyms[1:])
 

@@ -397,7 +397,8 @@ class LogCleaner:
             return self._clean_held(log, plan, now_ms)
 
     def _clean_held(self, log: PartitionLog, plan: _Plan, now_ms: int) -> CleanResult:
-        self.config.check()
+        config = self.config  # (one pass, one config: a dynamic change takes the next pass)
+        config.check()
         cfg = log.config
         result = CleanResult(plan.first_dirty, plan.end, plan.ratio, first_uncleanable_offset=plan.end)
         with log.lock:
@@ -408,7 +409,7 @@ class LogCleaner:
         seen = set()
         aborted = [a for a in aborted if not (a in seen or seen.add(a))]
         try:
-            offset_map, full = self._build_offset_map(log, plan, aborted)
+            offset_map, full = self._build_offset_map(log, plan, aborted, config)
         except _LogClosed:
             result.aborted = True
             return result
@@ -501,17 +502,17 @@ class LogCleaner:
                 raise _LogClosed
             yield pos, h, seg.read(pos, h.size_in_bytes)
 
-    def _build_offset_map(self, plog: PartitionLog, plan: _Plan,
-                          aborted: list[AbortedTxn]) -> tuple[SkimpyOffsetMap, bool]:
+    def _build_offset_map(self, plog: PartitionLog, plan: _Plan, aborted: list[AbortedTxn],
+                          config: CleanerConfig) -> tuple[SkimpyOffsetMap, bool]:
         """Kafka's Cleaner.buildOffsetMap: key -> offset of its latest record from the first
         dirty offset on, aborted data left out, segment by segment until the map holds
         max_map_size keys; (map, whether it filled up). map.latest_offset + 1 is where
         the pass ends: the next segment's base after a segment mapped whole (offset gaps
         included), else the last offset mapped."""
         start = plan.first_dirty
-        limit = self.config.max_map_size
+        limit = config.max_map_size
         # the table is sized for at most as many keys as offsets in the dirty range
-        offset_map = SkimpyOffsetMap(self.config.offset_map_memory,
+        offset_map = SkimpyOffsetMap(config.offset_map_memory,
                                      expected_entries=max(0, min(limit, plan.end - start)))
         offset_map.update_latest_offset(start - 1)  # nothing dirty: the pass ends at the first dirty offset
         # as Kafka's collectAbortedTransactions(startOffset, ...): only transactions that end

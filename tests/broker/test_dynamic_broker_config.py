@@ -1,6 +1,7 @@
 """broker/dynamic_broker_config.py: a metadata image's dynamic broker configs (this broker's, else
 the cluster default's, else the static value) reach the connection quotas and the replica
-fetchers; a lowered max.connections closes the least recently active connections over it."""
+fetchers and the compaction cleaner; a lowered max.connections closes the least recently active
+connections over it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from odradek.broker.connection_limits import ConnectionQuotas
 from odradek.broker.dynamic_broker_config import DynamicBrokerConfig
 from odradek.config import BrokerConfig
 from odradek.controller.image import MetadataImage
+from odradek.log.compaction import CleanerConfig, LogCleaner
 
 
 class Conn:
@@ -37,17 +39,22 @@ def test_configs_of_the_image_are_applied_and_excess_connections_closed():
         for _ in conns:
             quotas.admit("10.0.0.1", 0)
         fetchers = Fetchers()
-        dyn = DynamicBrokerConfig(1, config, quotas, lambda: conns, fetchers, loop)
+        cleaner = LogCleaner(config.cleaner_config())
+        dyn = DynamicBrokerConfig(1, config, quotas, lambda: conns, fetchers, cleaner, loop)
         dyn.on_metadata(None, MetadataImage())
         assert (quotas.per_ip, fetchers.sizes) == (50, [2])  # the static values
         dyn.on_metadata(None, MetadataImage(broker_configs={
-            "": {"max.connections": "2", "num.replica.fetchers": "3", "max.connections.per.ip": "9"},
-            "1": {"max.connections.per.ip": "7", "max.connections.per.ip.overrides": "10.0.0.5:1"}}))
+            "": {"max.connections": "2", "num.replica.fetchers": "3", "max.connections.per.ip": "9",
+                 "log.cleaner.threads": "2"},
+            "1": {"max.connections.per.ip": "7", "max.connections.per.ip.overrides": "10.0.0.5:1",
+                  "log.cleaner.dedupe.buffer.size": "8388608", "log.cleaner.io.buffer.load.factor": "0.5"}}))
         assert (quotas.max_connections, quotas.per_ip, quotas.overrides) == (2, 7, {"10.0.0.5": 1})
         assert fetchers.sizes == [2, 3]
+        assert cleaner.config == CleanerConfig(8388608, 0.5, 2) and cleaner.config.offset_map_memory == 4194304
         # 4 counted, 2 allowed: the two idle longest go (idle since the same ms: the older first)
         assert [c.seq for c in conns if c.closed] == [2, 4]
         dyn.on_metadata(None, MetadataImage(broker_configs={"2": {"num.replica.fetchers": "4"}}))  # another broker's
         assert (quotas.max_connections, quotas.per_ip, fetchers.sizes[-1]) == (2147483647, 50, 2)
+        assert cleaner.config == config.cleaner_config()
     finally:
         loop.close()

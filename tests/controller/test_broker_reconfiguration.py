@@ -67,3 +67,15 @@ def test_thread_count_moves_at_most_to_half_or_double(old, new, why):
     got = _check({"num.replica.fetchers": old}, {"num.replica.fetchers": new})
     assert got == (None if why is None else WRAPPED.format(
         f"Dynamic thread count update validation failed for num.replica.fetchers={new}, {why}"))
+
+
+def test_cleaner_buffer_and_threads():
+    one_mb = str(1024 * 1024)
+    assert _check({}, {"log.cleaner.threads": "0"}) == "/ by zero"
+    assert _check({}, {"log.cleaner.dedupe.buffer.size": one_mb}) == \
+        "requirement failed: log.cleaner.dedupe.buffer.size must be at least 1MB per cleaner thread."
+    assert _check({}, {"log.cleaner.threads": "2"}) is None
+    assert _check({}, {"log.cleaner.threads": "3"}) == WRAPPED.format(
+        "Log cleaner threads cannot be increased to more than double the current value 1")
+    assert _check({"log.cleaner.threads": "8"}, {"log.cleaner.threads": "3"}) == WRAPPED.format(
+        "Log cleaner threads cannot be reduced to less than half the current value 8")
