@@ -8,19 +8,28 @@ from odradek.controller.acls import ALTER_CONFIGS
 from odradek.wire.messages.alter_configs_response import AlterConfigsResourceResponse, AlterConfigsResponse
 
 from .authorization import config_resource_denied
+from .context import in_steps
 
 API_KEY = 33
 MIN_VERSION = 0
 MAX_VERSION = 2
 
 
-def handle(ctx, request) -> AlterConfigsResponse:
+def handle(ctx, request):
+    """The response; the controller's decision over a large request is made a part at a time
+    (context.in_steps), its records written as one batch."""
     resources = [(r.resource_type, r.resource_name, [(c.name, c.value) for c in r.configs])
                  for r in request.resources]
     resources, refused = split_refused(ctx, resources)
-    results = ctx.services.metadata.alter_configs(resources, bool(request.validate_only), ctx.now_ms) if resources else []
-    return AlterConfigsResponse(throttle_time_ms=0, responses=resource_responses(
-        AlterConfigsResourceResponse, [(r.error_code, r.error_message, r) for r in results] + refused))
+    return in_steps(answer(ctx.services.metadata.alter_configs_steps, ctx, resources, bool(request.validate_only),
+                           refused, AlterConfigsResponse, AlterConfigsResourceResponse))
+
+
+def answer(decide_steps, ctx, resources: list, validate_only: bool, refused: list, response: type, result: type):
+    """AlterConfigs' and IncrementalAlterConfigs' answer: the decided resources, then the refused."""
+    results = (yield from decide_steps(resources, validate_only, ctx.now_ms)) if resources else []
+    return response(throttle_time_ms=0, responses=resource_responses(
+        result, [(r.error_code, r.error_message, r) for r in results] + refused))
 
 
 class _Resource(NamedTuple):

@@ -13,7 +13,7 @@ from odradek.wire.messages.alter_partition_reassignments_response import (AlterP
                                                                           ReassignableTopicResponse)
 
 from .common import mirror_partitions
-from .context import topic_results_in_steps
+from .context import in_steps, topic_results_steps
 
 API_KEY = 45
 MIN_VERSION = 0
@@ -24,14 +24,20 @@ def handle(ctx, request):
     allow_rf_change = bool(request.allow_replication_factor_change) if ctx.api_version >= 1 else True
     topics = [(t.name, [(p.partition_index, None if p.replicas is None else list(p.replicas)) for p in t.partitions])
               for t in request.topics]
-    results = ctx.services.metadata.alter_partition_reassignments(topics, allow_rf_change, ctx.now_ms)
-    return topic_results_in_steps(
+    return in_steps(_answer(ctx, topics, allow_rf_change, "" if not request.topics else None))
+
+
+def _answer(ctx, topics, allow_rf_change: bool, error_message: str | None):
+    """The controller's decision a part at a time, then the answer, STEP_ENTRIES partitions a step."""
+    results = yield from ctx.services.metadata.alter_partition_reassignments_steps(topics, allow_rf_change,
+                                                                                   ctx.now_ms)
+    return (yield from topic_results_steps(
         results, lambda name, parts: ReassignableTopicResponse(name=name, partitions=parts),
         lambda i, code, msg: ReassignablePartitionResponse(partition_index=i, error_code=code, error_message=msg),
         lambda responses: AlterPartitionReassignmentsResponse(
             throttle_time_ms=0, allow_replication_factor_change=allow_rf_change, error_code=0,
-            error_message="" if not request.topics else None,  # what Kafka 4.3 answers
-            responses=responses))
+            error_message=error_message,  # what Kafka 4.3 answers: "" for no topics
+            responses=responses)))
 
 
 def error_response(v: int, req, code: int, msg: str | None):

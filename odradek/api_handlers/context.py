@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Generator
 
 from odradek.controller.client_quotas import is_ip_literal
+from odradek.controller.steps import whole  # noqa: F401 (a generator written for in_steps run in one piece)
 
 if TYPE_CHECKING:
     from odradek.wire.messages.request_header import RequestHeader
@@ -70,15 +71,6 @@ def in_steps(work: Generator[None, None, object]):
     return Stepped(step)
 
 
-def whole(work: Generator[None, None, object]):
-    """What ``work`` (a generator written for in_steps) returns, run in one piece."""
-    try:
-        while True:
-            next(work)
-    except StopIteration as done:
-        return done.value
-
-
 class StepCount:
     """The entries a handler written for in_steps made so far, when they are spread over helpers:
     ``if count.due(): yield`` after each entry yields every STEP_ENTRIES entries."""
@@ -93,24 +85,21 @@ class StepCount:
         return self.n % STEP_ENTRIES == 0
 
 
-def topic_results_in_steps(results, topic, partition, answer):
+def topic_results_steps(results, topic, partition, answer) -> Generator[None, None, object]:
     """``answer(topics)`` for a decision's ``results`` [(topic, [(partition, error, message)])], the
-    topics made by ``topic(name, partitions)`` of ``partition(index, error, message)``, STEP_ENTRIES
-    partitions a step (in_steps): a controller decision over 100,000 partitions is answered in steps."""
-
-    def work():
-        topics, n = [], 0
-        for name, parts in results:
-            made = []
-            for index, code, message in parts:
-                n += 1
-                if n % STEP_ENTRIES == 0:
-                    yield
-                made.append(partition(index, code, message))
-            topics.append(topic(name, made))
-        return answer(topics)
-
-    return in_steps(work())
+    topics made by ``topic(name, partitions)`` of ``partition(index, error, message)``, a generator
+    for in_steps that yields every STEP_ENTRIES partitions: a controller decision over 100,000
+    partitions is answered in steps."""
+    topics, n = [], 0
+    for name, parts in results:
+        made = []
+        for index, code, message in parts:
+            n += 1
+            if n % STEP_ENTRIES == 0:
+                yield
+            made.append(partition(index, code, message))
+        topics.append(topic(name, made))
+    return answer(topics)
 
 
 @dataclass(slots=True)

@@ -11,7 +11,7 @@ from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.elect_leaders_response import ElectLeadersResponse, PartitionResult, ReplicaElectionResult
 
 from .common import mirror_partitions
-from .context import topic_results_in_steps
+from .context import in_steps, topic_results_steps
 
 API_KEY = 43
 MIN_VERSION = 0
@@ -31,12 +31,17 @@ def handle(ctx, request):
         return error_response(ctx.api_version, request, ErrorCode.REQUEST_TIMED_OUT, None)
     wanted = (None if request.topic_partitions is None
               else [(t.topic, list(t.partitions)) for t in request.topic_partitions])
-    results = ctx.services.metadata.elect_leaders(election_type, wanted, ctx.now_ms)
-    return topic_results_in_steps(
+    return in_steps(_answer(ctx, election_type, wanted))
+
+
+def _answer(ctx, election_type: int, wanted):
+    """The controller's decision a part at a time, then the answer, STEP_ENTRIES partitions a step."""
+    results = yield from ctx.services.metadata.elect_leaders_steps(election_type, wanted, ctx.now_ms)
+    return (yield from topic_results_steps(
         ((r.topic, r.partitions) for r in results),
         lambda topic, parts: ReplicaElectionResult(topic=topic, partition_result=parts),
         lambda i, code, msg: PartitionResult(partition_id=i, error_code=code, error_message=msg),
-        lambda topics: ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=topics))
+        lambda topics: ElectLeadersResponse(throttle_time_ms=0, error_code=0, replica_election_results=topics)))
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -112,12 +112,12 @@ class ControllerMetadata:
         self.decide_create_topics = controller.decide_create_topics
         self.delete_topics = controller.delete_topics
         self.create_partitions = controller.create_partitions
-        self.alter_configs = controller.alter_configs
-        self.incremental_alter_configs = controller.incremental_alter_configs
+        self.alter_configs_steps = controller.alter_configs_steps
+        self.incremental_alter_configs_steps = controller.incremental_alter_configs_steps
         self.update_features = controller.update_features
         self.unregister_broker = controller.unregister_broker
-        self.elect_leaders = controller.elect_leaders
-        self.alter_partition_reassignments = controller.alter_partition_reassignments
+        self.elect_leaders_steps = controller.elect_leaders_steps
+        self.alter_partition_reassignments_steps = controller.alter_partition_reassignments_steps
         self.describe_configs = controller.describe_configs
         self.is_internal = INTERNAL_TOPICS.__contains__
 

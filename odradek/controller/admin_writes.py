@@ -1,7 +1,9 @@
 """The admin write path by request (CreateTopics, DeleteTopics, CreatePartitions,
 (Incremental)AlterConfigs, UpdateFeatures, ElectLeaders, AlterPartitionReassignments, and decisions over the image alone such as
 client quotas and SCRAM credentials): each request maps to its decision
-(decisions.Decisions) and is written through one ``_write``.
+(decisions.Decisions) and is written through one ``_write``; the decisions over a large request
+(ElectLeaders, AlterPartitionReassignments, (Incremental)AlterConfigs) are made a part at a time
+(``*_steps``: generators, ``_write_steps``), their records still written as one batch.
 
 The Controller answers with the response alone (a single voter has applied the records
 when the call returns). A WriteSession keeps each write's Commit as well: the Raft
@@ -10,10 +12,11 @@ quorum's active controller answers a request once the last of them is applied.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generator
 
 from . import acls
 from .result import NOTHING_WRITTEN, Commit, ControllerResult
+from .steps import whole
 
 if TYPE_CHECKING:
     from .controller import Controller
@@ -22,6 +25,12 @@ if TYPE_CHECKING:
 class AdminWrites:
     def _write(self, decide, validate_only: bool, now_ms: int):
         """Write decide(Decisions) -> ControllerResult; the response."""
+        raise NotImplementedError
+
+    def _write_steps(self, decide_steps, validate_only: bool, now_ms: int) -> Generator[None, None, object]:
+        """_write of a decision made a part at a time (decide_steps(Decisions): a generator that
+        yields between parts and returns the ControllerResult; Controller.write_steps): a generator
+        that yields between them and returns the response."""
         raise NotImplementedError
 
     def decisions(self):
@@ -61,19 +70,36 @@ class AdminWrites:
 
     def incremental_alter_configs(self, resources, validate_only: bool, now_ms: int):
         """resources: [(resource_type, resource_name, [(name, op, value)])] -> [AlterResult]."""
-        return self._write(lambda d: d.incremental_alter_configs(resources), validate_only, now_ms)
+        return whole(self.incremental_alter_configs_steps(resources, validate_only, now_ms))
+
+    def incremental_alter_configs_steps(self, resources, validate_only: bool, now_ms: int):
+        """incremental_alter_configs a part at a time (a generator: _write_steps)."""
+        return self._write_steps(lambda d: d.incremental_alter_configs_steps(resources), validate_only, now_ms)
 
     def alter_configs(self, resources, validate_only: bool, now_ms: int):
         """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
-        return self._write(lambda d: d.alter_configs(resources), validate_only, now_ms)
+        return whole(self.alter_configs_steps(resources, validate_only, now_ms))
+
+    def alter_configs_steps(self, resources, validate_only: bool, now_ms: int):
+        """alter_configs a part at a time (a generator: _write_steps)."""
+        return self._write_steps(lambda d: d.alter_configs_steps(resources), validate_only, now_ms)
 
     def alter_partition_reassignments(self, topics, allow_rf_change: bool, now_ms: int):
         """topics [(name, [(partition, replicas | None)])] -> [(name, [(partition, error, message)])]."""
-        return self._write(lambda d: d.alter_partition_reassignments(topics, allow_rf_change), False, now_ms)
+        return whole(self.alter_partition_reassignments_steps(topics, allow_rf_change, now_ms))
+
+    def alter_partition_reassignments_steps(self, topics, allow_rf_change: bool, now_ms: int):
+        """alter_partition_reassignments a part at a time (a generator: _write_steps)."""
+        return self._write_steps(lambda d: d.alter_partition_reassignments_steps(topics, allow_rf_change), False,
+                                 now_ms)
 
     def elect_leaders(self, election_type: int, topic_partitions, now_ms: int):
         """ElectLeaders: topic_partitions [(topic, [partition])] or None -> [ElectionResult]."""
-        return self._write(lambda d: d.elect_leaders(election_type, topic_partitions), False, now_ms)
+        return whole(self.elect_leaders_steps(election_type, topic_partitions, now_ms))
+
+    def elect_leaders_steps(self, election_type: int, topic_partitions, now_ms: int):
+        """elect_leaders a part at a time (a generator: _write_steps)."""
+        return self._write_steps(lambda d: d.elect_leaders_steps(election_type, topic_partitions), False, now_ms)
 
     def unregister_broker(self, broker_id: int, now_ms: int):
         """UnregisterBroker -> None or (error_code, message)."""
@@ -100,6 +126,11 @@ class WriteSession(AdminWrites):
 
     def _write(self, decide, validate_only: bool, now_ms: int):
         written = self._controller.write(decide, validate_only, now_ms)
+        self.commits.append(written.commit)
+        return written.response
+
+    def _write_steps(self, decide_steps, validate_only: bool, now_ms: int):
+        written = yield from self._controller.write_steps(decide_steps, validate_only, now_ms)
         self.commits.append(written.commit)
         return written.response
 

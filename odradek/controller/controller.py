@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Generator
 
 from odradek.log.config import ConfigError, is_log_config, validate_properties
 from odradek.log.fs import FileSystem, RealFileSystem
@@ -46,8 +46,11 @@ from .image import BrokerImage, MetadataDelta, MetadataImage
 from .metadata_log import MetadataLog
 from .records import decode_record
 from .result import NOTHING_WRITTEN, Commit, ControllerResult, Written
+from .steps import whole
 
 METADATA_VERSION = features.METADATA_VERSION_MAX  # finalized on a fresh node
+# a decision made in steps that other writes keep overtaking is then made in one piece (write_steps)
+STEPPED_DECISIONS = 3
 CONFIG_CACHE_SIZE = 1024  # distinct topic overrides whose effective config is kept (then all dropped)
 
 Listener = Callable[[MetadataImage, MetadataImage], None]
@@ -213,9 +216,36 @@ class Controller(AdminWrites):
     def write(self, decide: Callable[[Decisions], ControllerResult], validate_only: bool, now_ms: int) -> Written:
         """Run a decision on the current image and hand its records to the driver as one
         batch; validate_only drops them. The Commit says where they went."""
+        return self._written(decide(self._settled_decisions()), validate_only, now_ms)
+
+    def write_steps(self, decide_steps: Callable[[Decisions], Generator[None, None, ControllerResult]],
+                    validate_only: bool, now_ms: int) -> Generator[None, None, Written]:
+        """write() of a decision made a part at a time (a generator over the Decisions that yields
+        between parts, controller/steps.py): yields between its parts, then hands its records to the
+        driver as one batch, as write() - if the image is still the one it was decided on. Another
+        write meanwhile (this node's broker, another client's request) makes it decide again, up to
+        STEPPED_DECISIONS times, then in one piece on the image of the moment: what is written is
+        always decided on the image it is written over (a validate_only decision on the image it
+        started with)."""
+        for _ in range(STEPPED_DECISIONS):
+            decisions = self._settled_decisions()
+            result = yield from decide_steps(decisions)
+            if validate_only:
+                break
+            if self._local is not None:
+                self._local.settle_any()
+            if self.image is decisions.image:
+                break
+        else:
+            result = whole(decide_steps(self._settled_decisions()))
+        return self._written(result, validate_only, now_ms)
+
+    def _settled_decisions(self) -> Decisions:
         if self._local is not None:
             self._local.settle_any()  # decided on the image of every write before it
-        result = decide(self.decisions())
+        return self.decisions()
+
+    def _written(self, result: ControllerResult, validate_only: bool, now_ms: int) -> Written:
         if validate_only or not result.records:
             return Written(result.response, NOTHING_WRITTEN)
         return Written(result.response, self.commit(result.records, now_ms))
@@ -245,6 +275,9 @@ class Controller(AdminWrites):
     def _write(self, decide, validate_only: bool, now_ms: int):
         """The requests of AdminWrites (create_topics, ...) answer with the response alone."""
         return self.write(decide, validate_only, now_ms).response
+
+    def _write_steps(self, decide_steps, validate_only: bool, now_ms: int):
+        return (yield from self.write_steps(decide_steps, validate_only, now_ms)).response
 
     # ------------------------------------------------------------------ reads
 

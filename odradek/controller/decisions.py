@@ -36,12 +36,15 @@ from .image import MetadataImage, TopicImage
 from .placement import InvalidReplicationFactor, UsableBroker, place
 from .replication_control import ElectionResult, IsrResult, Refused, ReplicationControl, then
 from .result import ControllerResult
+from .steps import CHANGE_UNITS, CONFIG_CHECK_UNITS, StepBudget, whole
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
 MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's ReplicationControlManager.MAX_PARTITIONS_PER_BATCH
 MAX_RECORDS_PER_USER_OP = 10000  # Kafka's QuorumController.MAX_RECORDS_PER_USER_OP (its BoundedList)
 _TOO_MANY_PARTITIONS = "Excessively large number of partitions per request."
 _TOO_MANY_RECORDS = "Unable to perform excessively large batch operation."
+# a reassignment refused before its change is built (a step's cheap unit)
+_REFUSED_BEFORE_CHANGE = (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.NO_REASSIGNMENT_IN_PROGRESS)
 DECISION_STEP_RECORDS = 200  # create_topics_steps: the records decided between two yields (~2 ms)
 
 # colliding_names of the last image asked: [its serial, {unified name: {names}}]
@@ -307,12 +310,7 @@ class Decisions:
         than 10,000 partitions in all, or whose records would pass 10,000 (Kafka's BoundedList
         of one operation), is refused whole with POLICY_VIOLATION: the first before any
         validation or placement, the second as soon as the records pass the bound."""
-        steps = self.create_topics_steps(specs)
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                return done.value
+        return whole(self.create_topics_steps(specs))
 
     def create_topics_steps(self, specs: list[CreateTopicSpec], step_records: int = DECISION_STEP_RECORDS,
                             write: bool = True) -> Generator[None, None, ControllerResult[list[CreateTopicResult]]]:
@@ -628,6 +626,14 @@ class Decisions:
 
     def incremental_alter_configs(self, resources) -> ControllerResult[list[AlterResult]]:
         """resources: [(resource_type, resource_name, [(name, op, value)])]."""
+        return whole(self.incremental_alter_configs_steps(resources))
+
+    def incremental_alter_configs_steps(self, resources, budget: StepBudget | None = None
+                                        ) -> Generator[None, None, ControllerResult[list[AlterResult]]]:
+        """incremental_alter_configs a part at a time: yields whenever ``budget`` is spent (a resource
+        is a unit, each effective config of a topic checked CONFIG_CHECK_UNITS more) and returns the
+        ControllerResult."""
+        budget = budget if budget is not None else StepBudget()
         out, records = [], []
         for rtype, name, ops in resources:
             try:
@@ -637,14 +643,22 @@ class Decisions:
                 for k, op, v in ops:
                     if v is None and op != OP_DELETE:
                         raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}")
-                records += self._alter(rtype, name, ops, incremental=True)
+                records += yield from self._alter_steps(rtype, name, ops, budget)
                 out.append(AlterResult(rtype, name, 0, None))
             except _Fail as f:
                 out.append(AlterResult(rtype, name, f.code, f.message))
+            if budget.spend(1):
+                yield
         return ControllerResult(records, out)
 
     def alter_configs(self, resources) -> ControllerResult[list[AlterResult]]:
         """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
+        return whole(self.alter_configs_steps(resources))
+
+    def alter_configs_steps(self, resources, budget: StepBudget | None = None
+                            ) -> Generator[None, None, ControllerResult[list[AlterResult]]]:
+        """alter_configs a part at a time, as incremental_alter_configs_steps."""
+        budget = budget if budget is not None else StepBudget()
         out, records = [], []
         for rtype, name, kvs in resources:
             try:
@@ -657,10 +671,12 @@ class Decisions:
                 ops = [(k, OP_SET, v) for k, v in kvs]
                 current = self._current_dynamic(rtype, name)
                 ops += [(k, OP_DELETE, None) for k in current if k not in set(keys)]
-                records += self._alter(rtype, name, ops, incremental=False)
+                records += yield from self._alter_steps(rtype, name, ops, budget)
                 out.append(AlterResult(rtype, name, 0, None))
             except _Fail as f:
                 out.append(AlterResult(rtype, name, f.code, f.message))
+            if budget.spend(1):
+                yield
         return ControllerResult(records, out)
 
     def _current_dynamic(self, rtype: int, name: str) -> dict[str, str]:
@@ -672,7 +688,9 @@ class Decisions:
             return dict(self.image.group_configs.get(name, {}))
         return {}
 
-    def _alter(self, rtype: int, name: str, ops, incremental: bool) -> list:
+    def _alter_steps(self, rtype: int, name: str, ops, budget: StepBudget) -> Generator[None, None, list]:
+        """One resource's records; raises _Fail with its error. Yields whenever ``budget`` is spent
+        (a broker-level change checks every topic's effective config)."""
         if rtype == GC.GROUP:
             return self._alter_group(name, ops)
         if rtype == TOPIC:
@@ -743,6 +761,8 @@ class Decisions:
             self._check_broker_reconfiguration(name, after)
         if rtype == TOPIC:
             self._check_effective(after)
+            if budget.spend(CONFIG_CHECK_UNITS):
+                yield
         elif name in ("", str(self.node_id)):
             # a broker-level value is the effective value of every topic that does not
             # override it: check the defaults and each existing topic
@@ -753,6 +773,8 @@ class Decisions:
             self._check_effective({}, layers)
             for t in self.image.topics.values():
                 self._check_effective(dict(t.configs), layers)
+                if budget.spend(CONFIG_CHECK_UNITS):
+                    yield
         records = []
         for k, v in changes.items():
             if v is None and k not in current:
@@ -1022,6 +1044,13 @@ class Decisions:
     def alter_partition_reassignments(self, topics, allow_rf_change: bool = True) -> ControllerResult:
         """topics [(name, [(partition, replicas | None)])] -> [(name, [(partition, error, message)])].
         Each partition is decided on the image as it is (as Kafka, one batch for all)."""
+        return whole(self.alter_partition_reassignments_steps(topics, allow_rf_change))
+
+    def alter_partition_reassignments_steps(self, topics, allow_rf_change: bool = True,
+                                            budget: StepBudget | None = None) -> Generator[None, None, ControllerResult]:
+        """alter_partition_reassignments a part at a time: yields whenever ``budget`` is spent (a
+        partition is a unit, one whose change is built CHANGE_UNITS) and returns the ControllerResult."""
+        budget = budget if budget is not None else StepBudget()
         rc = self.replication()
 
         def check(replicas: list[int]) -> None:
@@ -1037,10 +1066,14 @@ class Decisions:
                     rec = rc.reassign(name, index, replicas, check, allow_rf_change)
                 except Refused as e:
                     results.append((index, e.code, e.message))
+                    if budget.spend(1 if e.code in _REFUSED_BEFORE_CHANGE else CHANGE_UNITS):
+                        yield
                     continue
                 if rec is not None:
                     records.append(rec)
                 results.append((index, 0, None))
+                if budget.spend(CHANGE_UNITS):
+                    yield
             out.append((name, results))
         return ControllerResult(records, out)
 
@@ -1070,7 +1103,13 @@ class Decisions:
     def elect_leaders(self, election_type: int, topic_partitions) -> ControllerResult[list[ElectionResult]]:
         """ElectLeaders PREFERRED (0) / UNCLEAN (1): topic_partitions [(topic, [partition])] or
         None for all -> [ElectionResult]."""
-        records, results = self.replication().elect_leaders(election_type, topic_partitions)
+        return whole(self.elect_leaders_steps(election_type, topic_partitions))
+
+    def elect_leaders_steps(self, election_type: int, topic_partitions, budget: StepBudget | None = None
+                            ) -> Generator[None, None, ControllerResult[list[ElectionResult]]]:
+        """elect_leaders a part at a time (ReplicationControl.elect_leaders_steps)."""
+        records, results = yield from self.replication().elect_leaders_steps(
+            election_type, topic_partitions, budget if budget is not None else StepBudget())
         return ControllerResult(records, results)
 
 

@@ -7,7 +7,7 @@ image -> PartitionChangeRecords (controller/partition_change.py builds each one)
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Generator, Iterable, Iterator
 
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
@@ -15,10 +15,13 @@ from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from . import directories
 from .image import NO_LEADER, MetadataDelta, MetadataImage, PartitionImage, TopicImage
 from .partition_change import Election, PartitionChange, RECOVERING
+from .steps import CHANGE_UNITS, StepBudget, whole
 
 ELR_FEATURE = "eligible.leader.replicas.version"
 PREFERRED, UNCLEAN = 0, 1  # ElectLeaders election types
 MAX_ELECTIONS = 1000  # per periodic pass (Kafka's maxElectionsPerImbalance)
+# an ElectLeaders partition answered without building its change (a step's cheap unit)
+_NO_CHANGE_BUILT = (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.ELECTION_NOT_NEEDED)
 
 
 def then(image: MetadataImage, records: list) -> MetadataImage:
@@ -337,16 +340,25 @@ class ReplicationControl:
     def elect_leaders(self, election_type: int, topic_partitions) -> tuple[list, list[ElectionResult]]:
         """topic_partitions: [(topic, [partition])] or None (every partition; those whose
         election is not needed are left out, as Kafka)."""
+        return whole(self.elect_leaders_steps(election_type, topic_partitions, StepBudget()))
+
+    def elect_leaders_steps(self, election_type: int, topic_partitions, budget: StepBudget
+                            ) -> Generator[None, None, tuple[list, list[ElectionResult]]]:
+        """elect_leaders a part at a time: yields whenever ``budget`` is spent (a partition looked
+        at is a unit, one whose change is built CHANGE_UNITS) and returns (records, results)."""
         records, results = [], []
         every = topic_partitions is None
         if every:
-            topic_partitions = [(n, sorted(t.partitions)) for n, t in sorted(self.image.topics.items())]
+            topics = self.image.topics
+            topic_partitions = ((n, sorted(topics[n].partitions)) for n in sorted(topics))
         for name, parts in topic_partitions:
             res = ElectionResult(name)
             for i in parts:
                 rec, err, msg = self.elect_leader(name, i, election_type)
                 if rec is not None:
                     records.append(rec)
+                if budget.spend(1 if err in _NO_CHANGE_BUILT else CHANGE_UNITS):
+                    yield
                 if every and err == ErrorCode.ELECTION_NOT_NEEDED:
                     continue
                 res.partitions.append((i, int(err), msg))
