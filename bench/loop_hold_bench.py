@@ -130,6 +130,11 @@ def requests(s: Shape) -> dict[str, tuple[object, int]]:
     out[f"AlterConfigs {s.topics:,} topics"] = (_m("AlterConfigsRequest")(resources=[
         AR(resource_type=2, resource_name=n, configs=[AC(name="retention.ms", value="86400000")])
         for n in s.names], validate_only=False), 2)
+    IR, IC = (_sub("IncrementalAlterConfigsRequest", "AlterConfigsResource"),
+              _sub("IncrementalAlterConfigsRequest", "AlterableConfig"))
+    out[f"IncrementalAlterConfigs {s.topics:,} topics"] = (_m("IncrementalAlterConfigsRequest")(resources=[
+        IR(resource_type=2, resource_name=n, configs=[IC(name="retention.ms", config_operation=0, value="172800000")])
+        for n in s.names], validate_only=False), 1)
     ET = _sub("ElectLeadersRequest", "TopicPartitions")
     out[f"ElectLeaders {n_hostile:,} partitions"] = (_m("ElectLeadersRequest")(election_type=0, timeout_ms=30000,
         topic_partitions=[ET(topic=n, partitions=ps) for n, ps in hostile.items()]), 2)
