@@ -83,6 +83,22 @@ def controllable_broker(broker):
 
 
 @pytest.fixture
+def fresh_broker(tmp_path):
+    """Starts a broker of the test's own (``fresh_broker(overrides)``, as many as it needs), killed after it."""
+    started = []
+
+    def run(overrides: dict[str, str] | None = None) -> BrokerProcess:
+        b = BrokerProcess(str(tmp_path / f"data{len(started)}"), overrides)
+        started.append(b)
+        b.start()
+        return b
+
+    yield run
+    for b in started:
+        b.kill9()
+
+
+@pytest.fixture
 def topic_name(request) -> str:
     base = "".join(c if c.isalnum() else "-" for c in request.node.name)[:80]
     return f"{base}-{uuid.uuid4().hex[:8]}"

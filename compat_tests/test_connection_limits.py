@@ -12,27 +12,12 @@ import struct
 
 import pytest
 
-from harness import BrokerProcess, RawClient
+from harness import RawClient
 
 from odradek.wire.api import encode_request
 from odradek.wire.messages.api_versions_request import ApiVersionsRequest
 
 MB = 1 << 20
-
-
-@pytest.fixture
-def start(tmp_path):
-    started = []
-
-    def run(overrides=None) -> BrokerProcess:
-        b = BrokerProcess(str(tmp_path / f"data{len(started)}"), overrides)
-        started.append(b)
-        b.start()
-        return b
-
-    yield run
-    for b in started:
-        b.kill9()
 
 
 def _ping(bootstrap: str) -> None:
@@ -48,10 +33,10 @@ def _produce_head() -> bytes:
     return struct.pack(">hhi", 0, 9, 1) + struct.pack(">h", 4) + b"evil"
 
 
-def test_declared_frame_sizes_cost_no_memory(start):
+def test_declared_frame_sizes_cost_no_memory(fresh_broker):
     """30 connections each declare a 100 MiB request, send its header and 3 KB, and
     stop: the broker's RSS grows by less than 50 MB (it was ~104 MB per connection)."""
-    b = start()
+    b = fresh_broker()
     _ping(b.bootstrap)
     before = b.rss_kb
     socks = []
@@ -72,11 +57,11 @@ def test_declared_frame_sizes_cost_no_memory(start):
             s.close()
 
 
-def test_idle_connections_hold_no_receive_buffer(start):
+def test_idle_connections_hold_no_receive_buffer(fresh_broker):
     """1,000 connections each answered an ApiVersions and then idle raise RSS by less than
     20 MB (each held a 64 KiB receive buffer for its whole life: +64 MB; issue 28 measured
     +133 MB for 2,000, kept after they closed)."""
-    b = start()
+    b = fresh_broker()
     _ping(b.bootstrap)
     before = b.rss_kb
     clients = []
@@ -93,8 +78,8 @@ def test_idle_connections_hold_no_receive_buffer(start):
             c.close()
 
 
-def test_queued_max_request_bytes_stops_reading_new_requests_while_spent(start):
-    b = start({"queued.max.request.bytes": str(2 * MB), "socket.request.max.bytes": str(2 * MB)})
+def test_queued_max_request_bytes_stops_reading_new_requests_while_spent(fresh_broker):
+    b = fresh_broker({"queued.max.request.bytes": str(2 * MB), "socket.request.max.bytes": str(2 * MB)})
     big = RawClient(b.bootstrap)
     other = RawClient(b.bootstrap)
     assert other.call(ApiVersionsRequest(), 0).error_code == 0
@@ -120,8 +105,8 @@ def test_queued_max_request_bytes_stops_reading_new_requests_while_spent(start):
     other.close()
 
 
-def test_requests_waiting_for_the_pool_are_answered_in_order(start):
-    b = start({"queued.max.request.bytes": str(2 * MB), "socket.request.max.bytes": str(2 * MB)})
+def test_requests_waiting_for_the_pool_are_answered_in_order(fresh_broker):
+    b = fresh_broker({"queued.max.request.bytes": str(2 * MB), "socket.request.max.bytes": str(2 * MB)})
     big = RawClient(b.bootstrap)
     other = RawClient(b.bootstrap)
     req = encode_request(ApiVersionsRequest(), 0, 7, client_id="big")
@@ -151,8 +136,8 @@ def test_requests_waiting_for_the_pool_are_answered_in_order(start):
     other.close()
 
 
-def test_max_connections_per_ip_closes_the_connection_over_it(start):
-    b = start({"max.connections.per.ip": "3"})
+def test_max_connections_per_ip_closes_the_connection_over_it(fresh_broker):
+    b = fresh_broker({"max.connections.per.ip": "3"})
     kept = [RawClient(b.bootstrap) for _ in range(3)]
     for c in kept:
         assert c.call(ApiVersionsRequest(), 0).error_code == 0
@@ -181,10 +166,10 @@ def _unanswered(c: RawClient) -> bool:
     return not readable
 
 
-def test_per_ip_override_and_max_connections(start):
+def test_per_ip_override_and_max_connections(fresh_broker):
     """Over max.connections a connection is not closed (as Kafka's acceptor, the broker
     waits for a slot): it is not served until another connection closes."""
-    b = start({"max.connections.per.ip": "1", "max.connections.per.ip.overrides": "127.0.0.1:4",
+    b = fresh_broker({"max.connections.per.ip": "1", "max.connections.per.ip.overrides": "127.0.0.1:4",
                "max.connections": "3"})
     kept = [RawClient(b.bootstrap) for _ in range(3)]  # the override lifts the per-IP 1
     for c in kept:
@@ -200,9 +185,9 @@ def test_per_ip_override_and_max_connections(start):
         c.close()
 
 
-def test_connections_waiting_for_max_connections_are_let_in_oldest_first(start):
+def test_connections_waiting_for_max_connections_are_let_in_oldest_first(fresh_broker):
     """A waiting client that gives up leaves the queue; the next waiting one gets the slot."""
-    b = start({"max.connections": "2"})
+    b = fresh_broker({"max.connections": "2"})
     kept = [RawClient(b.bootstrap) for _ in range(2)]
     for c in kept:
         assert c.call(ApiVersionsRequest(), 0).error_code == 0
@@ -224,15 +209,15 @@ def test_connections_waiting_for_max_connections_are_let_in_oldest_first(start):
     second.close()
 
 
-def test_connection_creation_rate_throttles_and_serves(start):
-    b = start({"max.connection.creation.rate": "2"})
+def test_connection_creation_rate_throttles_and_serves(fresh_broker):
+    b = fresh_broker({"max.connection.creation.rate": "2"})
     clients = [RawClient(b.bootstrap, timeout=15) for _ in range(5)]
     for c in clients:  # throttled, not closed: every one is answered
         assert c.call(ApiVersionsRequest(), 0).error_code == 0
         c.close()
 
 
-def test_clients_that_never_read_keep_rss_flat(start, topic_name):
+def test_clients_that_never_read_keep_rss_flat(fresh_broker, topic_name):
     """10 clients fetch 40 MB each and never read: the broker keeps at most a chunk of each
     response (the socket waits, sendfile goes on when it drains), not the rest of it (was
     ~40 MB per client, copied from the segment into memory)."""
@@ -242,7 +227,7 @@ def test_clients_that_never_read_keep_rss_flat(start, topic_name):
 
     from harness import create_topic
 
-    b = start()
+    b = fresh_broker()
     create_topic(b.bootstrap, topic_name)
     p = Producer({"bootstrap.servers": b.bootstrap, "linger.ms": 5})
     for i in range(50):

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from harness import BrokerProcess, RawClient, create_topic, kafka_tool
+from harness import RawClient, create_topic, kafka_tool
 
 from odradek.wire.messages.api_versions_request import ApiVersionsRequest
 from odradek.wire.messages.incremental_alter_configs_request import (
@@ -23,21 +23,6 @@ from odradek.wire.messages.incremental_alter_configs_request import (
 )
 
 BROKER, SET, DELETE = 4, 0, 1
-
-
-@pytest.fixture
-def start(tmp_path):
-    started = []
-
-    def run(overrides=None) -> BrokerProcess:
-        b = BrokerProcess(str(tmp_path / f"data{len(started)}"), overrides)
-        started.append(b)
-        b.start()
-        return b
-
-    yield run
-    for b in started:
-        b.kill9()
 
 
 def _configs(bootstrap: str, *args: str):
@@ -78,8 +63,8 @@ def _until(cond, timeout_s: float = 30) -> None:
         time.sleep(0.05)
 
 
-def test_taken_per_broker_and_cluster_wide_and_described(start):
-    b = start()
+def test_taken_per_broker_and_cluster_wide_and_described(fresh_broker):
+    b = fresh_broker()
     _alter(b.bootstrap, "1", "--add-config", "max.connections=1000,max.connections.per.ip=500,"
            "max.connections.per.ip.overrides=localhost:5,max.connection.creation.rate=100,"
            "producer.id.expiration.ms=60000,num.replica.fetchers=2")
@@ -137,8 +122,8 @@ _REFUSALS = [
 ]
 
 
-def test_refused_with_kafkas_messages(start):
-    b = start()
+def test_refused_with_kafkas_messages(fresh_broker):
+    b = fresh_broker()
     for args, message in _REFUSALS:
         assert _refusal(b.bootstrap, *args) == \
             f"org.apache.kafka.common.errors.InvalidRequestException: {message}", args
@@ -155,8 +140,8 @@ def test_refused_with_kafkas_messages(start):
                                                                  "max.connections.per.ip.overrides property is set.")
 
 
-def test_lowered_max_connections_per_ip_refuses_new_ones_and_keeps_the_others(start):
-    b = start()
+def test_lowered_max_connections_per_ip_refuses_new_ones_and_keeps_the_others(fresh_broker):
+    b = fresh_broker()
     kept = [RawClient(b.bootstrap) for _ in range(2)]
     for c in kept:
         assert c.call(ApiVersionsRequest(), 0).error_code == 0
@@ -186,8 +171,8 @@ def _set_broker_config(admin: RawClient, name: str, value: str | None) -> None:
     assert [(r.error_code, r.error_message) for r in resp.responses] == [(0, None)]
 
 
-def test_lowered_max_connections_closes_the_least_recently_active_over_it(start):
-    b = start()
+def test_lowered_max_connections_closes_the_least_recently_active_over_it(fresh_broker):
+    b = fresh_broker()
     clients = [RawClient(b.bootstrap) for _ in range(4)]
     for c in clients:  # active in this order: the first is the least recently active
         assert c.call(ApiVersionsRequest(), 0).error_code == 0
@@ -205,10 +190,10 @@ def test_lowered_max_connections_closes_the_least_recently_active_over_it(start)
         c.close()
 
 
-def test_lowered_producer_id_expiration_expires_idle_producers(start, topic_name):
+def test_lowered_producer_id_expiration_expires_idle_producers(fresh_broker, topic_name):
     from confluent_kafka import Producer
 
-    b = start({"producer.id.expiration.check.interval.ms": "200"})
+    b = fresh_broker({"producer.id.expiration.check.interval.ms": "200"})
     create_topic(b.bootstrap, topic_name, 1)
     p = Producer({"bootstrap.servers": b.bootstrap, "enable.idempotence": True})
     p.produce(topic_name, b"v")
@@ -225,8 +210,8 @@ def test_lowered_producer_id_expiration_expires_idle_producers(start, topic_name
     _until(lambda: len(producers().strip().splitlines()) == 1)
 
 
-def test_persisted_values_apply_after_a_restart(start):
-    b = start()
+def test_persisted_values_apply_after_a_restart(fresh_broker):
+    b = fresh_broker()
     _alter(b.bootstrap, "1", "--add-config", "max.connections.per.ip=1")
     b.restart()
     kept = RawClient(b.bootstrap)

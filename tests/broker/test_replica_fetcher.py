@@ -299,15 +299,22 @@ async def test_stop_following_ends_the_writes_and_the_fetcher(tmp_path):
         await stub.stop()
 
 
-@in_loop
-async def test_partitions_spread_over_num_replica_fetchers(tmp_path):
-    c = Cluster()
+async def _eight_partitions(c: Cluster, tmp_path):
+    """Two topics of 4 partitions led by broker 1 (a batch in each): (partitions, leader logs,
+    follower logs, the leader)."""
     tps = [(TOPIC, p) for p in range(4)] + [("u", p) for p in range(4)]
     leaders = {tp: new_log(tmp_path / f"l-{tp[0]}-{tp[1]}") for tp in tps}
     followers = {tp: new_log(tmp_path / f"f-{tp[0]}-{tp[1]}") for tp in tps}
     stub = await c.leader(1, 1, leaders)
     for tp in tps:
         stub.append(tp, batch(tp[1]))
+    return tps, leaders, followers, stub
+
+
+@in_loop
+async def test_partitions_spread_over_num_replica_fetchers(tmp_path):
+    c = Cluster()
+    tps, leaders, followers, stub = await _eight_partitions(c, tmp_path)
     m = c.manager(BrokerConfig.from_properties({"num.replica.fetchers": "3", "replica.fetch.backoff.ms": "50",
                                                 "replica.fetch.wait.max.ms": "100"}))
     try:
@@ -329,12 +336,7 @@ async def test_num_replica_fetchers_resized_at_run_time(tmp_path):
     """num.replica.fetchers changed dynamically (Kafka's resizeThreadPool): the partitions move to
     the fetchers of the new count and go on fetching from their logs' ends; emptied fetchers stop."""
     c = Cluster()
-    tps = [(TOPIC, p) for p in range(4)] + [("u", p) for p in range(4)]
-    leaders = {tp: new_log(tmp_path / f"l-{tp[0]}-{tp[1]}") for tp in tps}
-    followers = {tp: new_log(tmp_path / f"f-{tp[0]}-{tp[1]}") for tp in tps}
-    stub = await c.leader(1, 1, leaders)
-    for tp in tps:
-        stub.append(tp, batch(tp[1]))
+    tps, leaders, followers, stub = await _eight_partitions(c, tmp_path)
     m = c.manager()
     try:
         for tp in tps:
