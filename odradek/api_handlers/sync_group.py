@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from odradek.api_handlers.join_group import park
-from odradek.api_handlers.group_common import coordinator_error, coordinator
+from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics
 from odradek.coordinator.group_state import SyncResult
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.sync_group_response import SyncGroupResponse
@@ -34,6 +34,7 @@ def handle(ctx, request):
         request.protocol_name if v >= 5 else None,
         {a.member_id: a.assignment for a in request.assignments},
         ctx.now_ms,
+        topics=image_topics(ctx),  # (a classic member of a consumer group is answered its partitions by name)
     )
     timeout = coord.rebalance_timeout_ms(request.group_id)
     return park(ctx, slot, build_response, timeout, request.group_id, _rebalancing)

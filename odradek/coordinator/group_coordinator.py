@@ -280,12 +280,17 @@ class GroupCoordinator:
                                        now_ms, api_version)
 
     def sync_group(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
-                   protocol_type: str | None, protocol_name: str | None, assignments: dict, now_ms: int) -> Slot:
+                   protocol_type: str | None, protocol_name: str | None, assignments: dict, now_ms: int,
+                   topics: dict | None = None) -> Slot:
+        """topics: the metadata image's {name: (topic id, partitions)} (a consumer group's classic member
+        is answered its partitions by name)."""
         self._now = now_ms
         g = self.groups.get(group_id)
         if isinstance(g, ConsumerGroup) and group_id:
             if not g.members:
                 return Slot(SyncResult(error=E.UNKNOWN_MEMBER_ID))
+            if topics is not None:
+                self.update_topics(topics)
             return Slot(self.classic_members.sync(g, generation_id, member_id, group_instance_id, protocol_type,
                                                   protocol_name, now_ms))
         return self.classic.sync_group(group_id, generation_id, member_id, group_instance_id, protocol_type,
@@ -299,11 +304,15 @@ class GroupCoordinator:
             return self.classic_members.heartbeat(g, generation_id, member_id, group_instance_id, now_ms)
         return self.classic.heartbeat(group_id, generation_id, member_id, group_instance_id, now_ms)
 
-    def leave_group(self, group_id: str, members: list, now_ms: int) -> tuple[ErrorCode, list]:
-        """members: [(member_id, group_instance_id)]. Returns (top-level error, [error per member])."""
+    def leave_group(self, group_id: str, members: list, now_ms: int,
+                    topics: dict | None = None) -> tuple[ErrorCode, list]:
+        """members: [(member_id, group_instance_id)]. Returns (top-level error, [error per member]).
+        topics: as sync_group's (a downgrade writes the classic members' assignments by name)."""
         self._now = now_ms
         g = self.groups.get(group_id)
         if isinstance(g, ConsumerGroup):
+            if topics is not None:
+                self.update_topics(topics)
             return self.classic_members.leave(g, members, now_ms)
         return self.classic.leave_group(group_id, members, now_ms)
 

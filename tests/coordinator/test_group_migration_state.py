@@ -323,3 +323,18 @@ def test_classic_members_commit_with_their_generation():
     assert commit(m1, m.member_epoch + 1, held, 8) is E.ILLEGAL_GENERATION
     assert commit(m1, m.member_epoch - 1, free, 8) is E.ILLEGAL_GENERATION
     assert commit("m3", g.members["m3"].member_epoch, free, 8) is E.UNSUPPORTED_VERSION
+
+
+def test_a_restarted_coordinators_first_request_a_classic_sync():
+    """After a restart the coordinator knows no topics until a request brings the metadata image's: a
+    classic member's SyncGroup (the handler passes them) is answered its partitions by name."""
+    h = H()
+    m1, m2 = upgraded(h)
+    reconcile_classic(h, (m1, m2))
+    owned = sorted(h.c.consumer_groups["g"].members[m1].assigned[A])
+    c = GroupCoordinator(log=h.log, config=GroupConfig(group_initial_rebalance_delay_ms=0), now_ms=h.now,
+                         consumer_config=ConsumerGroupConfig(group_consumer_assignment_interval_ms=0))
+    c.load_all(h.now)
+    epoch = c.consumer_groups["g"].members[m1].member_epoch
+    s = c.sync_group("g", epoch, m1, None, "consumer", "range", {}, h.now, topics=dict(TOPICS)).result
+    assert s.error is E.NONE and assigned(s.assignment) == owned
