@@ -20,23 +20,10 @@ from odradek.wire.messages.consumer_protocol_assignment import ConsumerProtocolA
 from odradek.wire.messages.consumer_protocol_assignment import TopicPartition as ATP
 from odradek.wire.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
 from odradek.wire.messages.consumer_protocol_subscription import TopicPartition as STP
+from txn_fakes import MemLog  # (the in-memory __consumer_offsets: the same log as __transaction_state's)
 
 A = b"A" * 16
 TOPICS = {"a": (A, 4)}
-
-
-class MemoryLog:
-    def __init__(self):
-        self.parts: dict[int, list] = {}
-
-    def append(self, partition, records, now_ms):
-        log = self.parts.setdefault(partition, [])
-        for k, v in records:
-            log.append((len(log), k, v))
-        return len(log) - 1
-
-    def read(self, partition):
-        return list(self.parts.get(partition, []))
 
 
 def subscription(owned=(), version=1) -> bytes:
@@ -58,7 +45,7 @@ def assigned(data: bytes) -> list:
 class H:
     def __init__(self, log=None, policy="bidirectional"):
         self.now = 1_000_000
-        self.log = log or MemoryLog()
+        self.log = log or MemLog()
         self.c = GroupCoordinator(
             log=self.log, config=GroupConfig(group_initial_rebalance_delay_ms=0), now_ms=self.now,
             consumer_config=ConsumerGroupConfig(group_consumer_assignment_interval_ms=0,
