@@ -49,6 +49,9 @@ class Stepped:
 
 # the entries (partitions, ids) a handler made in steps (in_steps) answers in one step: ~1-3 ms
 STEP_ENTRIES = 500
+# the partitions a step of a large Fetch reads, of a Produce or DeleteRecords appends to or moves the
+# log start of (in_steps): ~20-50 us each (a log's read or append), ~5-10 ms a step
+STEP_PARTITIONS = 200
 
 
 def in_steps(work: Generator[None, None, object]):

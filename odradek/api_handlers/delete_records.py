@@ -19,7 +19,7 @@ from odradek.wire.messages.delete_records_response import (
 
 from .authorization import allowed_names
 from .common import log_error_code, mirror_partitions
-from .context import Delayed
+from .context import STEP_PARTITIONS, Delayed, in_steps
 from .ports import NotLed, low_watermark_key
 
 API_KEY = 21
@@ -37,6 +37,12 @@ class _Waiting:
 
 
 def handle(ctx, req):
+    """The response, STEP_PARTITIONS partitions a step for a large request (context.in_steps): each
+    partition's log start moves on its own, as in Kafka's ReplicaManager.deleteRecords."""
+    return in_steps(_answer(ctx, req))
+
+
+def _answer(ctx, req):
     services = ctx.services
     partitions = services.partitions
     topics = []
@@ -45,9 +51,13 @@ def handle(ctx, req):
     if services.authorizer is not None:  # DELETE on each topic
         names = {t.name for t in req.topics}
         denied = names - allowed_names(ctx, DELETE, TOPIC, names)
+    n = 0
     for t in req.topics:
         parts = []
         for p in t.partitions:
+            n += 1
+            if n % STEP_PARTITIONS == 0:
+                yield
             r = DeleteRecordsPartitionResult(partition_index=p.partition_index, low_watermark=-1, error_code=0)
             if denied and t.name in denied:
                 r.error_code = ErrorCode.TOPIC_AUTHORIZATION_FAILED

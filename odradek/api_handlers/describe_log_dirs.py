@@ -9,21 +9,39 @@ import posixpath
 from odradek.wire.messages.describe_log_dirs_response import (DescribeLogDirsPartition, DescribeLogDirsResponse,
                                                               DescribeLogDirsResult, DescribeLogDirsTopic)
 
+from .context import STEP_ENTRIES, in_steps
+
 API_KEY = 35
 MIN_VERSION = 1
 MAX_VERSION = 5
 
 
-def handle(ctx, request) -> DescribeLogDirsResponse:
+def handle(ctx, request):
+    """The response, STEP_ENTRIES partitions (asked, or described) a step for a large request or
+    broker (context.in_steps)."""
+    return in_steps(_answer(ctx, request))
+
+
+def _answer(ctx, request):
     log_dirs = ctx.services.log_dirs
     wanted = None  # None = every partition (topics: null)
+    n = 0
     if request.topics is not None:
-        wanted = {(t.topic, p) for t in request.topics for p in t.partitions}
+        wanted = set()
+        for t in request.topics:
+            for p in t.partitions:
+                n += 1
+                if n % STEP_ENTRIES == 0:
+                    yield
+                wanted.add((t.topic, p))
     by_dir: dict[str, dict[str, list]] = {os.path.abspath(d): {} for d in log_dirs.log_dirs}
     for (topic, partition) in log_dirs.list():
         if wanted is not None and (topic, partition) not in wanted:
             continue
-        plog = log_dirs.get(topic, partition)
+        n += 1
+        if n % STEP_ENTRIES == 0:
+            yield
+        plog = log_dirs.get(topic, partition)  # (None: deleted since the list was made)
         if plog is None:
             continue
         parent = os.path.abspath(posixpath.dirname(plog.dir))

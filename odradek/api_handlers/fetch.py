@@ -14,7 +14,7 @@ that names the partitions to read and shapes the response.
 
 from __future__ import annotations
 
-from odradek.api_handlers.context import Delayed
+from odradek.api_handlers.context import STEP_PARTITIONS, Delayed, in_steps, whole
 from odradek.log import errors as log_errors
 from odradek.replication.messages import NO_EPOCH, ReplicaFetch
 from odradek.wire.errors import ErrorCode
@@ -93,7 +93,13 @@ def _denied_topics(ctx, parts, follower: bool):
 
 
 def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NOTHING_DENIED):
-    """Read every partition now: ([(PartitionRequest, PartitionData)], total bytes,
+    """_reads in one piece (a long poll's read again in the purgatory)."""
+    return whole(_reads(ctx, req, parts, replica, denied))
+
+
+def _reads(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NOTHING_DENIED):
+    """Read every partition now, a generator for in_steps that yields after every STEP_PARTITIONS
+    partitions (each read on its own, as Kafka's readFromLog): ([(PartitionRequest, PartitionData)], total bytes,
     whether a read failed (or a follower must truncate, or a consumer is sent to a preferred
     read replica: answer now), how many partitions
     were readable at all). ``replica``: (replica id, broker epoch) of a follower's fetch,
@@ -113,7 +119,11 @@ def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NO
     error = False
     readable = 0
     entries = []
+    n = 0
     for p in parts:
+        n += 1
+        if n % STEP_PARTITIONS == 0:
+            yield
         pd = PartitionData(partition_index=p.partition, error_code=0, high_watermark=-1,
                            last_stable_offset=-1, log_start_offset=-1,
                            aborted_transactions=[] if committed else None,
@@ -243,6 +253,11 @@ def _response(fctx, entries, now_ms: int, image, listener: str = "") -> FetchRes
 
 
 def handle(ctx, req):
+    """The response, read STEP_PARTITIONS partitions a step for a large request (context.in_steps)."""
+    return in_steps(_answer(ctx, req))
+
+
+def _answer(ctx, req):
     services = ctx.services
     v = ctx.api_version
     image = services.metadata.image
@@ -261,7 +276,7 @@ def handle(ctx, req):
     # answers through the same context, so the session epoch moves once per request.
     parts = fctx.partitions()
     denied = NOTHING_DENIED if services.authorizer is None else _denied_topics(ctx, parts, replica_id >= 0)
-    entries, total, error, readable = _read_all(ctx, req, parts, replica, denied)
+    entries, total, error, readable = yield from _reads(ctx, req, parts, replica, denied)
     if req.max_wait_ms <= 0 or total >= req.min_bytes or error or not readable:
         return _response(fctx, entries, ctx.now_ms, services.metadata.image, ctx.listener)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from odradek.api_handlers.context import Stepped
+from odradek.api_handlers.context import STEP_ENTRIES, Stepped, in_steps
 from odradek.controller.controller import CreateTopicSpec
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.metadata_response import (
@@ -87,8 +87,25 @@ def _reachable(image, ids: list, listener: str) -> list:
 _ENCODED: dict[tuple[int, bool, str], dict[str, tuple]] = {}
 
 
-def _encoded_topic(ctx, image, topic, internal: bool, include_ops: bool):
+class _Made:
+    """The partitions of the topics a Metadata answer made (not found encoded) since its last step."""
+
+    __slots__ = ("partitions",)
+
+    def __init__(self):
+        self.partitions = 0
+
+    def due(self) -> bool:
+        """STEP_ENTRIES partitions made since the last step: time for another."""
+        if self.partitions < STEP_ENTRIES:
+            return False
+        self.partitions = 0
+        return True
+
+
+def _encoded_topic(ctx, image, topic, internal: bool, include_ops: bool, made: _Made):
     if include_ops and ctx.services.authorizer is not None:  # (the operations are the principal's)
+        made.partitions += len(topic.partitions)
         return _topic_response(ctx, topic, internal, include_ops)
     v = ctx.api_version
     key = (v, include_ops, ctx.listener)
@@ -98,6 +115,7 @@ def _encoded_topic(ctx, image, topic, internal: bool, include_ops: bool):
     hit = per.get(topic.name)
     if hit is not None and hit[0] is topic and hit[1] is image.brokers:
         return hit[2]
+    made.partitions += len(topic.partitions)
     enc = _topic_response(ctx, topic, internal, include_ops).encoded(v)
     per[topic.name] = (topic, image.brokers, enc)
     return enc
@@ -119,7 +137,14 @@ def _prune_encoded(image) -> None:
                 del per[name]
 
 
-def handle(ctx, req) -> MetadataResponse:
+def handle(ctx, req):
+    """The response; a large one whose topics are not found encoded (the first after a start, a
+    change of the brokers) is made STEP_ENTRIES partitions a step (context.in_steps), all of it from
+    one image."""
+    return in_steps(_answer(ctx, req))
+
+
+def _answer(ctx, req):
     services = ctx.services
     is_internal = services.metadata.is_internal
     v = ctx.api_version
@@ -129,13 +154,16 @@ def handle(ctx, req) -> MetadataResponse:
     denied_out = []  # TOPIC_AUTHORIZATION_FAILED answers, after the others (as Kafka)
     to_create: list[str] = []  # unknown topics this request auto-creates
     authorizing = services.authorizer is not None
+    made = _Made()
     if req.topics is None or (v == 0 and not req.topics):
         names = _sorted_names(image)
         if authorizing:  # topics the principal may not DESCRIBE are left out
             describable = allowed_names(ctx, DESCRIBE, TOPIC, names)
             names = [n for n in names if n in describable]
         for name in names:
-            topics_out.append(_encoded_topic(ctx, image, image.topics[name], is_internal(name), include_ops))
+            topics_out.append(_encoded_topic(ctx, image, image.topics[name], is_internal(name), include_ops, made))
+            if made.due():
+                yield
         _prune_encoded(image)
     else:
         allow_auto = services.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
@@ -159,7 +187,9 @@ def handle(ctx, req) -> MetadataResponse:
                         error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=None, topic_id=t.topic_id,
                         is_internal=False, partitions=[]))
                 else:
-                    topics_out.append(_encoded_topic(ctx, image, topic, is_internal(topic.name), include_ops))
+                    topics_out.append(_encoded_topic(ctx, image, topic, is_internal(topic.name), include_ops, made))
+                    if made.due():
+                        yield
                 continue
             if name in seen:
                 continue
@@ -172,7 +202,9 @@ def handle(ctx, req) -> MetadataResponse:
                 continue
             topic = image.topics.get(name)
             if topic is not None:
-                topics_out.append(_encoded_topic(ctx, image, topic, is_internal(name), include_ops))
+                topics_out.append(_encoded_topic(ctx, image, topic, is_internal(name), include_ops, made))
+                if made.due():
+                    yield
                 continue
             if (allow_auto and authorizing and may_create is None
                     and not allowed(ctx, CREATE, TOPIC, name)):  # CREATE on the cluster or on the topic

@@ -34,7 +34,7 @@ from odradek.controller.acls import TOPIC, TRANSACTIONAL_ID, WRITE
 
 from .authorization import allowed, allowed_names
 from .common import CLOSE_CONNECTION, leader_endpoints, log_error_code
-from .context import Delayed
+from .context import STEP_PARTITIONS, Delayed, in_steps, whole
 from .ports import NotLed
 
 API_KEY = 0
@@ -237,22 +237,24 @@ def handle(ctx, req):
         denied = _denied_topics(ctx, req)
     asked = _to_verify(ctx, req, denied)
     if asked is None:
-        return _produce(ctx, req, {}, denied)
+        return in_steps(_produce(ctx, req, {}, denied))
     pid, epoch, tps, open_ = asked
     verified = {tp: ErrorCode.NONE for tp in open_}
     if not tps:
-        return _produce(ctx, req, verified, denied)
+        return in_steps(_produce(ctx, req, verified, denied))
     v = ctx.services.txn_verifier.verify(req.transactional_id, pid, epoch, tps,
                                          add=ctx.api_version >= FIRST_ADD_PARTITION_VERSION)
     if v.errors is not None:
-        return _produce(ctx, req, {**verified, **v.errors}, denied)
+        return in_steps(_produce(ctx, req, {**verified, **v.errors}, denied))
 
+    # (the purgatory's completions run in one piece: a remote verification is of a transactional producer's
+    # few partitions)
     def answered(_now_ms: int):
-        return None if v.errors is None else _produce(ctx, req, {**verified, **v.errors}, denied)
+        return None if v.errors is None else whole(_produce(ctx, req, {**verified, **v.errors}, denied))
 
     def on_expire(_now_ms: int):
-        return _produce(ctx, req, {**verified, **(v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})},
-                        denied)
+        return whole(_produce(ctx, req, {**verified, **(v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})},
+                              denied))
 
     return Delayed(try_complete=answered, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms,
                    watch=[v.key])
@@ -260,9 +262,12 @@ def handle(ctx, req):
 
 def _produce(ctx, req, verified: dict, denied: frozenset):
     """The produce itself, ``verified`` {(topic, partition): the remote coordinator's answer}; the
-    partitions of ``denied`` topics answered TOPIC_AUTHORIZATION_FAILED."""
+    partitions of ``denied`` topics answered TOPIC_AUTHORIZATION_FAILED. A generator for in_steps: it
+    yields after every STEP_PARTITIONS partitions (a produce to 10,000 partitions appends in steps,
+    other clients served between them; as Kafka's, appends are per partition, not atomic across them)."""
     acks = req.acks
     out = []
+    n = 0
     pending: list[_Pending] = []  # acks=-1: appended, waiting for the ISR
     leaders = []  # of the partitions answered NOT_LEADER_OR_FOLLOWER (-1 before v10: none named)
     by_id = ctx.api_version >= 13
@@ -273,6 +278,9 @@ def _produce(ctx, req, verified: dict, denied: frozenset):
             ti = ctx.services.metadata.image.topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
             name = ti.name if ti is not None else ""
         for pd in t.partition_data:
+            n += 1
+            if n % STEP_PARTITIONS == 0:
+                yield
             if by_id and not name:
                 parts.append(_unknown_topic_id(pd))
                 continue

@@ -118,3 +118,61 @@ def test_closed_segment_closes_the_connection(tmp_path):
             client.close()
 
     asyncio.run(main())
+
+
+def test_many_small_records_are_read_in_steps_other_work_between(tmp_path):
+    """A fetch response over thousands of partitions, each a few bytes read into the response:
+    INLINE_READS_PER_STEP reads a turn of the event loop, the bytes the same as read in one piece."""
+    from odradek.api_handlers.common import SliceRecords
+    from odradek.broker.connection import INLINE_READS_PER_STEP
+    from odradek.wire.api import encode_response_parts
+    from odradek.wire.messages.fetch_response import FetchableTopicResponse, FetchResponse, PartitionData
+
+    n = 3 * INLINE_READS_PER_STEP
+    (tmp_path / "a.log").write_bytes(bytes(range(256)) * 8)
+    seg = RealFile(str(tmp_path / "a.log"))
+    resp = FetchResponse(throttle_time_ms=0, error_code=0, session_id=0, responses=[FetchableTopicResponse(
+        topic="t", partitions=[PartitionData(partition_index=i, error_code=0, high_watermark=1, last_stable_offset=1,
+                                             log_start_offset=0, records=SliceRecords(FetchSlices(
+                                                 slices=[FileSlice(seg.path, i % 2000, 7, seg)], total_bytes=7)))
+                               for i in range(n)])])
+    expected = b"".join(bytes(p) for p in encode_response_parts(1, 12, 5, resp))
+
+    class Counting(KafkaConnection):
+        """Notes, at each read of a slice, how many turns the other work has had."""
+
+        def _read_slice(self, sl, pos, length, fd=None):
+            seen.append(turns)
+            return super()._read_slice(sl, pos, length, fd)
+
+    seen: list[int] = []
+    turns = 0
+
+    async def main():
+        nonlocal turns
+        server_sock, client = socket.socketpair()
+        client.setblocking(False)
+        conn = Counting(stand_in_server())
+        conn.server.trace = None  # (the stand-in server has no request trace)
+        await asyncio.get_running_loop().connect_accepted_socket(lambda: conn, sock=server_sock)
+
+        async def other_work():
+            nonlocal turns
+            while True:
+                turns += 1
+                await asyncio.sleep(0)
+
+        ticker = asyncio.ensure_future(other_work())
+        try:
+            got, _ = await asyncio.gather(_recv_all(client, len(expected)), conn._send(1, 12, 5, resp))
+            assert got == expected
+        finally:
+            ticker.cancel()
+            conn.transport.close()
+            client.close()
+            seg.close()
+
+    asyncio.run(main())
+    # the reads in groups of INLINE_READS_PER_STEP, the other work going on between them
+    assert len(seen) == n
+    assert [seen.count(t) for t in sorted(set(seen))] == [INLINE_READS_PER_STEP] * (n // INLINE_READS_PER_STEP)

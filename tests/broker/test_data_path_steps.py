@@ -1,0 +1,136 @@
+"""A Produce, Fetch or DeleteRecords over many partitions is answered in steps (issue 27 fairness:
+context.in_steps, STEP_PARTITIONS partitions a step, the broker serving other clients between them;
+DescribeLogDirs and a Metadata whose topics are not found encoded: STEP_ENTRIES a step). Each
+answer is the one the same partitions get asked a topic at a time (each small enough for one piece),
+on a broker with the same history; a small request is answered at once."""
+from inproc_broker import call, start_broker
+from inproc_broker import drive as _drive
+
+from odradek.api_handlers.common import SliceRecords
+from odradek.api_handlers.context import STEP_ENTRIES, STEP_PARTITIONS, Stepped
+from odradek.wire.api import encode_response_parts
+from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
+from odradek.wire.messages.delete_records_request import (DeleteRecordsPartition, DeleteRecordsRequest,
+                                                          DeleteRecordsTopic)
+from odradek.wire.messages.describe_log_dirs_request import DescribableLogDirTopic, DescribeLogDirsRequest
+from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
+from odradek.wire.messages.metadata_request import MetadataRequest
+from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+from odradek.wire.records import build_batch
+
+TOPICS = [f"t{i}" for i in range(12)]
+PARTITIONS = 50  # of each topic: 600 in all, each topic under STEP_PARTITIONS
+ALL = len(TOPICS) * PARTITIONS
+
+
+def _broker(tmp_path, name: str):
+    b = start_broker(tmp_path / name)
+    created, _ = _drive(b, call(b, "create_topics", CreateTopicsRequest(topics=[
+        CreatableTopic(name=t, num_partitions=PARTITIONS, replication_factor=1) for t in TOPICS],
+        timeout_ms=1000), 7))
+    assert [t.error_code for t in created.plain(7).topics] == [0] * len(TOPICS)
+    return b
+
+
+def _produce(b, topics, acks: int = 1):
+    batch = build_batch([(None, b"v", None, b.clock_ms())])
+    return ProduceRequest(acks=acks, timeout_ms=1000, topic_data=[TopicProduceData(
+        name=t, partition_data=[PartitionProduceData(index=p, records=batch) for p in range(PARTITIONS)])
+        for t in topics])
+
+
+def _fetch(topics):
+    return FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=50 << 20, isolation_level=0,
+                        session_id=0, session_epoch=-1, topics=[FetchTopic(topic=t, partitions=[
+                            FetchPartition(partition=p, fetch_offset=0, log_start_offset=-1,
+                                           partition_max_bytes=1 << 20) for p in range(PARTITIONS)])
+                            for t in topics], forgotten_topics_data=[])
+
+
+def _delete_records(topics):
+    return DeleteRecordsRequest(timeout_ms=1000, topics=[DeleteRecordsTopic(name=t, partitions=[
+        DeleteRecordsPartition(partition_index=p, offset=1) for p in range(PARTITIONS)]) for t in topics])
+
+
+def _wire(key: int, version: int, resp) -> bytes:
+    """The response as the connection writes it, file slices read."""
+    out = []
+    for part in encode_response_parts(key, version, 1, resp):
+        out.append(bytes(part))  # (SliceRecords: its slices' bytes)
+    return b"".join(out)
+
+
+def _stepped(b, module: str, req, version: int, steps: int):
+    resp = call(b, module, req, version)
+    assert isinstance(resp, Stepped), module
+    resp, taken = _drive(b, resp)
+    assert taken == steps, module  # (the first part came with the call)
+    return resp
+
+
+def _topic_at_a_time(b, module: str, make, version: int) -> list:
+    out = []
+    for t in TOPICS:
+        resp = call(b, module, make([t]), version)
+        assert not isinstance(resp, Stepped), module
+        out.append(resp)
+    return out
+
+
+def test_produce_fetch_delete_records_in_steps_answer_as_a_topic_at_a_time(tmp_path):
+    big, small = _broker(tmp_path, "big"), _broker(tmp_path, "small")
+    try:
+        steps = ALL // STEP_PARTITIONS
+        produced = _stepped(big, "produce", _produce(big, TOPICS), 9, steps)
+        alone = _topic_at_a_time(small, "produce", lambda ts: _produce(small, ts), 9)
+        assert produced.responses == [t for r in alone for t in r.responses]
+        assert {p.error_code for t in produced.responses for p in t.partition_responses} == {0}
+
+        fetched = _stepped(big, "fetch", _fetch(TOPICS), 12, steps)
+        records = [p.records for t in fetched.responses for p in t.partitions]
+        assert len(records) == ALL and all(isinstance(r, SliceRecords) for r in records)
+        alone = _topic_at_a_time(small, "fetch", _fetch, 12)
+        assert _wire(1, 12, fetched) == _wire(1, 12, type(fetched)(
+            throttle_time_ms=0, error_code=0, session_id=0, responses=[t for r in alone for t in r.responses]))
+
+        deleted = _stepped(big, "delete_records", _delete_records(TOPICS), 2, steps)
+        alone = _topic_at_a_time(small, "delete_records", _delete_records, 2)
+        assert deleted.topics == [t for r in alone for t in r.topics]
+        assert {(p.error_code, p.low_watermark) for t in deleted.topics for p in t.partitions} == {(0, 1)}
+    finally:
+        big.close()
+        small.close()
+
+
+def test_small_data_requests_are_answered_at_once(tmp_path):
+    b = _broker(tmp_path, "b")
+    try:
+        one = [TOPICS[0]]
+        for module, req, version in (("produce", _produce(b, one), 9), ("fetch", _fetch(one), 12),
+                                     ("delete_records", _delete_records(one), 2)):
+            assert not isinstance(call(b, module, req, version), Stepped), module
+    finally:
+        b.close()
+
+
+def test_describe_log_dirs_and_a_cold_metadata_in_steps(tmp_path):
+    b = _broker(tmp_path, "b")
+    try:
+        every = DescribeLogDirsRequest(topics=None)
+        logs = len(b.services.log_dirs.list())  # (the topics' and any internal topic's)
+        described = _stepped(b, "describe_log_dirs", every, 4, logs // STEP_ENTRIES)
+        asked = DescribeLogDirsRequest(topics=[DescribableLogDirTopic(topic=t, partitions=list(range(PARTITIONS)))
+                                               for t in TOPICS])
+        # the partitions asked, then those described
+        assert _stepped(b, "describe_log_dirs", asked, 4, 2 * ALL // STEP_ENTRIES).results == described.results
+        assert sum(len(t.partitions) for r in described.results for t in r.topics) == logs
+
+        # the first Metadata of every topic encodes them all: STEP_ENTRIES partitions a step; then cached
+        names = MetadataRequest(topics=None, allow_auto_topic_creation=False)
+        cold = _stepped(b, "metadata", names, 12, ALL // STEP_ENTRIES)
+        warm = call(b, "metadata", names, 12)
+        assert not isinstance(warm, Stepped)
+        assert _wire(3, 12, cold) == _wire(3, 12, warm)
+        assert len(warm.plain(12).topics) == len(TOPICS)
+    finally:
+        b.close()
