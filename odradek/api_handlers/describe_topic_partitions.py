@@ -14,6 +14,7 @@ from odradek.wire.messages.describe_topic_partitions_response import (
 
 from .authorization import allowed_names, operations
 from .common import listener_leader, offline_replicas
+from .context import STEP_ENTRIES, in_steps
 
 API_KEY = 75
 MIN_VERSION = 0
@@ -25,7 +26,13 @@ TOPIC_OPERATIONS = 3576
 INT32_MIN = -2147483648
 
 
-def handle(ctx, request) -> DescribeTopicPartitionsResponse:
+def handle(ctx, request):
+    """The response, STEP_ENTRIES partitions a step for a large page (context.in_steps), all of it
+    from one image."""
+    return in_steps(_answer(ctx, request))
+
+
+def _answer(ctx, request):
     image = ctx.services.metadata.image
     limit = max(1, request.response_partition_limit)
     cursor = request.cursor
@@ -53,6 +60,7 @@ def handle(ctx, request) -> DescribeTopicPartitionsResponse:
     topics = []
     next_cursor = None
     remaining = limit
+    made = 0
     for name in names:
         if remaining <= 0:
             next_cursor = Cursor(topic_name=name, partition_index=0)
@@ -71,6 +79,9 @@ def handle(ctx, request) -> DescribeTopicPartitionsResponse:
         remaining -= len(take)
         parts = []
         for i in take:
+            made += 1
+            if made % STEP_ENTRIES == 0:
+                yield
             p = t.partitions[i]
             parts.append(DescribeTopicPartitionsResponsePartition(
                 error_code=ErrorCode.LEADER_NOT_AVAILABLE if p.leader < 0 else 0, partition_index=i,

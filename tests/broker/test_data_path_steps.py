@@ -1,6 +1,7 @@
 """A Produce, Fetch or DeleteRecords over many partitions is answered in steps (issue 27 fairness:
 context.in_steps, STEP_PARTITIONS partitions a step, the broker serving other clients between them;
-DescribeLogDirs and a Metadata whose topics are not found encoded: STEP_ENTRIES a step). Each
+DescribeLogDirs, DescribeTopicPartitions and a Metadata whose topics are not found encoded:
+STEP_ENTRIES a step). Each
 answer is the one the same partitions get asked a topic at a time (each small enough for one piece),
 on a broker with the same history; a small request is answered at once."""
 from inproc_broker import call, start_broker
@@ -13,6 +14,7 @@ from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTo
 from odradek.wire.messages.delete_records_request import (DeleteRecordsPartition, DeleteRecordsRequest,
                                                           DeleteRecordsTopic)
 from odradek.wire.messages.describe_log_dirs_request import DescribableLogDirTopic, DescribeLogDirsRequest
+from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
 from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
 from odradek.wire.messages.metadata_request import MetadataRequest
 from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
@@ -113,7 +115,7 @@ def test_small_data_requests_are_answered_at_once(tmp_path):
         b.close()
 
 
-def test_describe_log_dirs_and_a_cold_metadata_in_steps(tmp_path):
+def test_describe_log_dirs_describe_topic_partitions_and_a_cold_metadata_in_steps(tmp_path):
     b = _broker(tmp_path, "b")
     try:
         every = DescribeLogDirsRequest(topics=None)
@@ -124,6 +126,14 @@ def test_describe_log_dirs_and_a_cold_metadata_in_steps(tmp_path):
         # the partitions asked, then those described
         assert _stepped(b, "describe_log_dirs", asked, 4, 2 * ALL // STEP_ENTRIES).results == described.results
         assert sum(len(t.partitions) for r in described.results for t in r.topics) == logs
+
+        page = _stepped(b, "describe_topic_partitions", DescribeTopicPartitionsRequest(
+            topics=[TopicRequest(name=t) for t in TOPICS], response_partition_limit=2000), 0, ALL // STEP_ENTRIES)
+        alone = _topic_at_a_time(b, "describe_topic_partitions", lambda ts: DescribeTopicPartitionsRequest(
+            topics=[TopicRequest(name=t) for t in ts], response_partition_limit=2000), 0)
+        assert page.topics == sorted((t for r in alone for t in r.topics), key=lambda t: t.name)  # (by name)
+        assert page.next_cursor is None
+        assert sum(len(t.partitions) for t in page.topics) == ALL
 
         # the first Metadata of every topic encodes them all: STEP_ENTRIES partitions a step; then cached
         names = MetadataRequest(topics=None, allow_auto_topic_creation=False)
