@@ -24,6 +24,9 @@ ZERO_UUID = bytes(16)
 # READ, WRITE, CREATE, DELETE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS (Kafka 4.3, no authorizer)
 TOPIC_OPERATIONS = 3576
 INT32_MIN = -2147483648
+# the most partitions a page holds, whatever the request's response_partition_limit: Kafka's
+# max.request.partition.size.limit default (DescribeTopicPartitionsRequestHandler; not a property here)
+MAX_REQUEST_PARTITION_SIZE_LIMIT = 2000
 
 
 def handle(ctx, request):
@@ -34,7 +37,7 @@ def handle(ctx, request):
 
 def _answer(ctx, request):
     image = ctx.services.metadata.image
-    limit = max(1, request.response_partition_limit)
+    limit = max(1, min(MAX_REQUEST_PARTITION_SIZE_LIMIT, request.response_partition_limit))
     cursor = request.cursor
     if request.topics:
         names = sorted({t.name for t in request.topics})

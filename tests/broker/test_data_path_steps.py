@@ -144,3 +144,20 @@ def test_describe_log_dirs_describe_topic_partitions_and_a_cold_metadata_in_step
         assert len(warm.plain(12).topics) == len(TOPICS)
     finally:
         b.close()
+
+
+def test_a_describe_topic_partitions_page_holds_at_most_kafkas_limit(tmp_path):
+    """Kafka caps response_partition_limit at max.request.partition.size.limit (2,000 by default)."""
+    from odradek.api_handlers.describe_topic_partitions import MAX_REQUEST_PARTITION_SIZE_LIMIT as LIMIT
+
+    b = start_broker(tmp_path)
+    try:
+        created, _ = _drive(b, call(b, "create_topics", CreateTopicsRequest(topics=[
+            CreatableTopic(name="wide", num_partitions=LIMIT + 10, replication_factor=1)], timeout_ms=1000), 7))
+        assert created.plain(7).topics[0].error_code == 0
+        page, _ = _drive(b, call(b, "describe_topic_partitions", DescribeTopicPartitionsRequest(
+            topics=[TopicRequest(name="wide")], response_partition_limit=LIMIT * 2), 0))
+        assert [p.partition_index for p in page.topics[0].partitions] == list(range(LIMIT))
+        assert (page.next_cursor.topic_name, page.next_cursor.partition_index) == ("wide", LIMIT)
+    finally:
+        b.close()
