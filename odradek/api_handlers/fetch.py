@@ -14,7 +14,7 @@ that names the partitions to read and shapes the response.
 
 from __future__ import annotations
 
-from odradek.api_handlers.context import STEP_PARTITIONS, Delayed, in_steps, whole
+from odradek.api_handlers.context import STEP_ENTRIES, STEP_PARTITIONS, Delayed, in_steps, whole
 from odradek.log import errors as log_errors
 from odradek.replication.messages import NO_EPOCH, ReplicaFetch
 from odradek.wire.errors import ErrorCode
@@ -45,24 +45,6 @@ LAST_STORAGE_ERROR_DOWNCONVERT_VERSION = 5  # v5 and older get KAFKA_STORAGE_ERR
 ZERO_UUID = b"\0" * 16
 # KafkaApis names the current leader (KIP-951) for these partition errors
 _NAMES_LEADER = (ErrorCode.NOT_LEADER_OR_FOLLOWER, ErrorCode.FENCED_LEADER_EPOCH)
-
-
-def _request_partitions(req, image, uses_topic_ids: bool) -> dict:
-    """{session key: PartitionRequest} for the request's partitions, in request order;
-    from v13 topics come by id (name None when this broker does not know the id)."""
-    out = {}
-    for t in req.topics:
-        if uses_topic_ids:
-            ti = image.topics_by_id.get(t.topic_id)
-            name, topic_id = (ti.name if ti is not None else None), t.topic_id
-        else:
-            ti = image.topics.get(t.topic)
-            name, topic_id = t.topic, (ti.topic_id if ti is not None else ZERO_UUID)
-        for fp in t.partitions:
-            p = PartitionRequest(name, topic_id, fp.partition, fp.fetch_offset, fp.partition_max_bytes,
-                                 fp.current_leader_epoch, fp.log_start_offset, fp.last_fetched_epoch)
-            out[(topic_id if uses_topic_ids else name, fp.partition)] = p
-    return out
 
 
 def _forgotten(req, uses_topic_ids: bool) -> list:
@@ -269,9 +251,27 @@ def _answer(ctx, req):
         ti = services.metadata.image.topics_by_id.get(topic_id)
         return ti.name if ti is not None else None
 
-    fctx = services.fetch_sessions.new_context(v, req.session_id, req.session_epoch, replica_id >= 0,
-                                        _request_partitions(req, image, uses_topic_ids),
-                                        _forgotten(req, uses_topic_ids), resolve_name, ctx.now_ms)
+    # {session key: PartitionRequest} for the request's partitions, in request order; from v13 topics come
+    # by id (name None when this broker does not know the id). (Here, not in a generator of its own: a
+    # small fetch pays for none.)
+    fetch_data = {}
+    n = 0
+    for t in req.topics:
+        if uses_topic_ids:
+            ti = image.topics_by_id.get(t.topic_id)
+            name, topic_id = (ti.name if ti is not None else None), t.topic_id
+        else:
+            ti = image.topics.get(t.topic)
+            name, topic_id = t.topic, (ti.topic_id if ti is not None else ZERO_UUID)
+        for fp in t.partitions:
+            n += 1
+            if n % STEP_ENTRIES == 0:
+                yield
+            fetch_data[(topic_id if uses_topic_ids else name, fp.partition)] = PartitionRequest(
+                name, topic_id, fp.partition, fp.fetch_offset, fp.partition_max_bytes, fp.current_leader_epoch,
+                fp.log_start_offset, fp.last_fetched_epoch)
+    fctx = services.fetch_sessions.new_context(v, req.session_id, req.session_epoch, replica_id >= 0, fetch_data,
+                                               _forgotten(req, uses_topic_ids), resolve_name, ctx.now_ms)
     # The context was made once, here: a long poll reads these partitions again but
     # answers through the same context, so the session epoch moves once per request.
     parts = fctx.partitions()

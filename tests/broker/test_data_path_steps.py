@@ -88,7 +88,8 @@ def test_produce_fetch_delete_records_in_steps_answer_as_a_topic_at_a_time(tmp_p
         assert produced.responses == [t for r in alone for t in r.responses]
         assert {p.error_code for t in produced.responses for p in t.partition_responses} == {0}
 
-        fetched = _stepped(big, "fetch", _fetch(TOPICS), 12, steps)
+        # (the request's partitions listed STEP_ENTRIES a step, then read STEP_PARTITIONS a step)
+        fetched = _stepped(big, "fetch", _fetch(TOPICS), 12, ALL // STEP_ENTRIES + steps)
         records = [p.records for t in fetched.responses for p in t.partitions]
         assert len(records) == ALL and all(isinstance(r, SliceRecords) for r in records)
         alone = _topic_at_a_time(small, "fetch", _fetch, 12)
