@@ -7,7 +7,7 @@ from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
 
 from .authorization import allowed_names
-from .context import StepCount, whole
+from .context import StepCount
 from .ports import Groups
 
 
@@ -67,15 +67,11 @@ def metadata_topics(ctx):
     return image.topics, image.topics_by_id
 
 
-def split_known_partitions(ctx, topics, value):
+def split_known_partitions_in_steps(ctx, topics, value, count: StepCount):
     """Request topics -> ({(topic, partition): value(p)} for partitions in the metadata image,
     {(topic, partition): UNKNOWN_TOPIC_OR_PARTITION} for the others, TOPIC_AUTHORIZATION_FAILED for the
-    topics the principal may not READ (TxnOffsetCommit, OffsetDelete: Kafka checks before existence))."""
-    return whole(split_known_partitions_in_steps(ctx, topics, value, StepCount()))
-
-
-def split_known_partitions_in_steps(ctx, topics, value, count: StepCount):
-    """split_known_partitions as a generator for context.in_steps (a yield every STEP_ENTRIES partitions)."""
+    topics the principal may not READ (TxnOffsetCommit, OffsetDelete: Kafka checks before existence)),
+    as a generator for context.in_steps (a yield every STEP_ENTRIES partitions)."""
     known: dict = {}
     unknown: dict = {}
     image_topics = ctx.services.metadata.image.topics

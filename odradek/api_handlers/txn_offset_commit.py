@@ -12,7 +12,8 @@ with the topic, and a zero id would bring them back for a topic re-created under
 
 from __future__ import annotations
 
-from odradek.api_handlers.group_common import metadata_topics, split_known_partitions
+from odradek.api_handlers.context import StepCount, in_steps
+from odradek.api_handlers.group_common import metadata_topics, split_known_partitions_in_steps
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.txn_offset_commit_response import (
     TxnOffsetCommitResponse,
@@ -40,7 +41,13 @@ REQUEST_TIMEOUT_MS = 30_000
 
 
 def handle(ctx, req):
-    """The transaction's check first: by the transaction coordinator here, or (a cluster broker
+    """The response, made in steps for a large request (context.in_steps; run as coordinator events,
+    each step one: broker/coordinator_events.py): the partitions checked against the metadata
+    STEP_ENTRIES a step, the coordinator's commit one step (its checks and the one atomic write of
+    the transactional offset records, as Kafka's scheduleTransactionalWriteOperation), the answer
+    STEP_ENTRIES partitions a step.
+
+    The transaction's check first: by the transaction coordinator here, or (a cluster broker
     leading the group's partition but not the transactional id's) by the one on another broker,
     asked as Kafka's group coordinator asks (AddPartitionsToTxn v4 verify_only; v5 adds the
     group's partition for a transaction.version 2 producer)."""
@@ -65,57 +72,75 @@ def handle(ctx, req):
                    deadline_ms=ctx.now_ms + REQUEST_TIMEOUT_MS, watch=[v.key])
 
 
-def _commit(ctx, req, verified: ErrorCode | None) -> TxnOffsetCommitResponse:
-    """``verified``: the remote transaction coordinator's verdict (None: the coordinator is here)."""
+def _commit(ctx, req, verified: ErrorCode | None):
+    """``verified``: the remote transaction coordinator's verdict (None: the coordinator is here).
+    -> the response, or a Stepped making it (a large request)."""
+    return in_steps(_answer(ctx, req, verified))
+
+
+def _answer(ctx, req, verified: ErrorCode | None):
+    v = ctx.api_version
+    count = StepCount()
+    offsets, errors = yield from split_known_partitions_in_steps(ctx, req.topics, lambda p: (
+        p.committed_offset, p.committed_leader_epoch if v >= 2 else -1, p.committed_metadata), count)
+    if offsets:  # (one step: the coordinator's checks, its one write and the pending offsets)
+        _commit_offsets(ctx, req, verified, offsets, errors)
+    topics = []
+    count = StepCount()  # (a request of fewer than STEP_ENTRIES partitions: answered at once)
+    for t in req.topics:
+        answered = []
+        for p in t.partitions:
+            if count.due():
+                yield
+            answered.append(TxnOffsetCommitResponsePartition(
+                partition_index=p.partition_index,
+                error_code=fenced_for(v, 3, errors.get((t.name, p.partition_index), ErrorCode.NONE))))
+        topics.append(TxnOffsetCommitResponseTopic(name=t.name, partitions=answered))
+    return TxnOffsetCommitResponse(throttle_time_ms=0, topics=topics)
+
+
+def _commit_offsets(ctx, req, verified: ErrorCode | None, offsets: dict, errors: dict) -> None:
+    """The coordinator's commit of ``offsets`` {(topic, partition): (offset, epoch, metadata)}: the
+    errors of the partitions into ``errors``."""
     v = ctx.api_version
     groups = ctx.services.groups
     txn = txn_coordinator(ctx)
     store = ctx.services.txn_offsets
-    offsets, errors = split_known_partitions(ctx, req.topics, lambda p: (
-        p.committed_offset, p.committed_leader_epoch if v >= 2 else -1, p.committed_metadata))
-    if offsets:
-        if store is None:
-            err = ErrorCode.COORDINATOR_NOT_AVAILABLE
-        elif not req.group_id:
-            err = ErrorCode.INVALID_GROUP_ID
-        elif group_err := groups.coordinator_error(req.group_id):  # Kafka's group coordinator answers first
-            err = group_err
-        elif verified is None and not txn.is_coordinator(req.transactional_id):
-            # Kafka: its transaction verification finds no coordinator partition to ask
-            err = ErrorCode.COORDINATOR_NOT_AVAILABLE
+    if store is None:
+        err = ErrorCode.COORDINATOR_NOT_AVAILABLE
+    elif not req.group_id:
+        err = ErrorCode.INVALID_GROUP_ID
+    elif group_err := groups.coordinator_error(req.group_id):  # Kafka's group coordinator answers first
+        err = group_err
+    elif verified is None and not txn.is_coordinator(req.transactional_id):
+        # Kafka: its transaction verification finds no coordinator partition to ask
+        err = ErrorCode.COORDINATOR_NOT_AVAILABLE
+    else:
+        if verified is not None:
+            err = verified
+        elif v >= FIRST_ADD_PARTITION_VERSION:
+            tp = ("__consumer_offsets", groups.partition_for(req.group_id))
+            err = txn.add_partitions(req.transactional_id, req.producer_id, req.producer_epoch, [tp],
+                                     ctx.now_ms, client_tv=2)
+            if err == ErrorCode.PRODUCER_FENCED:  # AddPartitionsToTxnManager's mapping
+                err = ErrorCode.INVALID_PRODUCER_EPOCH
         else:
-            if verified is not None:
-                err = verified
-            elif v >= FIRST_ADD_PARTITION_VERSION:
-                tp = ("__consumer_offsets", groups.partition_for(req.group_id))
-                err = txn.add_partitions(req.transactional_id, req.producer_id, req.producer_epoch, [tp],
-                                         ctx.now_ms, client_tv=2)
-                if err == ErrorCode.PRODUCER_FENCED:  # AddPartitionsToTxnManager's mapping
-                    err = ErrorCode.INVALID_PRODUCER_EPOCH
-            else:
-                err = txn.check_offset_commit(req.transactional_id, req.producer_id, req.producer_epoch)
-            if err == ErrorCode.NONE:
-                gen = req.generation_id if v >= 3 else -1
-                member = req.member_id if v >= 3 else ""
-                instance = req.group_instance_id if v >= 3 else None
-                # the partitions committed: a consumer group member's older epoch is stale unless it
-                # was assigned them at that epoch, as for OffsetCommit
-                err = groups.validate_txn_commit(req.group_id, gen, member, instance, ctx.now_ms,
-                                                 partitions=list(offsets))
-        if err != ErrorCode.NONE:
-            errors.update({tp: err for tp in offsets})
-        else:
-            by_name, _ = metadata_topics(ctx)
-            topic_ids = {name: by_name[name].topic_id for name, _ in offsets if name in by_name}
-            errors.update(store.commit(req.group_id, req.producer_id, req.producer_epoch, offsets, ctx.now_ms,
-                                       topic_ids=topic_ids))
-    return TxnOffsetCommitResponse(throttle_time_ms=0, topics=[
-        TxnOffsetCommitResponseTopic(name=t.name, partitions=[
-            TxnOffsetCommitResponsePartition(
-                partition_index=p.partition_index,
-                error_code=fenced_for(v, 3, errors.get((t.name, p.partition_index), ErrorCode.NONE)))
-            for p in t.partitions])
-        for t in req.topics])
+            err = txn.check_offset_commit(req.transactional_id, req.producer_id, req.producer_epoch)
+        if err == ErrorCode.NONE:
+            gen = req.generation_id if v >= 3 else -1
+            member = req.member_id if v >= 3 else ""
+            instance = req.group_instance_id if v >= 3 else None
+            # the partitions committed: a consumer group member's older epoch is stale unless it
+            # was assigned them at that epoch, as for OffsetCommit
+            err = groups.validate_txn_commit(req.group_id, gen, member, instance, ctx.now_ms,
+                                             partitions=list(offsets))
+    if err != ErrorCode.NONE:
+        errors.update({tp: err for tp in offsets})
+    else:
+        by_name, _ = metadata_topics(ctx)
+        topic_ids = {name: by_name[name].topic_id for name, _ in offsets if name in by_name}
+        errors.update(store.commit(req.group_id, req.producer_id, req.producer_epoch, offsets, ctx.now_ms,
+                                   topic_ids=topic_ids))
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -55,7 +55,8 @@ API_VERSIONS = 18
 SASL_HANDSHAKE = 17
 # run as the group coordinator's events (broker/coordinator_events.py): queued and taken a slice at a
 # time, their appends written together, as Kafka's CoordinatorRuntime; other requests never wait behind them
-COORDINATOR_EVENTS = frozenset((8, 68, 88))  # OffsetCommit, ConsumerGroupHeartbeat, StreamsGroupHeartbeat
+# OffsetCommit, TxnOffsetCommit, ConsumerGroupHeartbeat, StreamsGroupHeartbeat
+COORDINATOR_EVENTS = frozenset((8, 28, 68, 88))
 MIN_REAUTH_INTERVAL_MS = 1000  # Kafka's KafkaChannel.MIN_REAUTH_INTERVAL_ONE_SECOND_NANOS
 ANONYMOUS = "User:ANONYMOUS"
 MAX_QUEUED_FRAMES = 32
@@ -613,6 +614,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 resp = self._error_response(header, body, resp)
                 if resp is None:
                     return
+        if isinstance(resp, Stepped) and key in COORDINATOR_EVENTS and events is not None:
+            # (the commit after its wait, in steps: a TxnOffsetCommit verified by another broker's
+            # transaction coordinator goes on as coordinator events, as Kafka's write after verification)
+            resp, _ = await self._as_coordinator_event(events, mod, ctx, header, body, pending, writes, resp)
+            if self.closed:
+                return
         if writes and resp is not None and resp is not CLOSE_CONNECTION:
             # answered once its coordinator writes are committed (acks=-1, as Kafka's coordinators)
             resp = hold(self.broker.replicas, writes, resp,
@@ -645,11 +652,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
         if throttle_ms:
             await asyncio.sleep(throttle_ms / 1000)  # the channel stays muted while throttled (KIP-219)
 
-    async def _as_coordinator_event(self, events, mod, ctx: RequestContext, header, body, pending, writes: list):
+    async def _as_coordinator_event(self, events, mod, ctx: RequestContext, header, body, pending, writes: list,
+                                    stepped: Stepped | None = None):
         """The request handled as a coordinator event (queued, then run in the coordinator's slice;
-        a large one a step an event, coordinator_events.NextStep); -> its response and its handling
-        time (not its wait in the queue). (A method of its own: the closure's variables would be
-        cells in every request's frame.)"""
+        a large one a step an event, coordinator_events.NextStep; ``stepped``: going on with its
+        steps); -> its response and its handling time (not its wait in the queue). (A method of its
+        own: the closure's variables would be cells in every request's frame.)"""
         spent = 0.0
 
         def event(stepped: Stepped | None = None):
@@ -665,7 +673,7 @@ class KafkaConnection(asyncio.BufferedProtocol):
             return NextStep(functools.partial(event, resp)) if isinstance(resp, Stepped) else resp
 
         try:
-            resp = await events.run(event)
+            resp = await events.run(event if stepped is None else functools.partial(event, stepped))
         except CoordinatorError as e:  # its batch could not be written
             resp = error_response(ctx.api_key, ctx.api_version, body, e)
         return resp, spent

@@ -26,7 +26,8 @@ A large request goes in steps (issue 27): an event that returns a ``NextStep`` i
 its next step is queued behind the events waiting, and so on until a step returns the response
 (then answered once the batches of every step's writes are written). An OffsetCommit of 100,000
 partitions checks them against the metadata and makes its answer in steps of a few ms each, the
-coordinator's commit (its checks, its one atomic write) in one of them.
+coordinator's commit (its checks, its one atomic write) in one of them; so does a TxnOffsetCommit
+(its commit: the transaction's check, the group's, the one transactional batch of its offsets).
 """
 
 from __future__ import annotations
