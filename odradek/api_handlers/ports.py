@@ -82,8 +82,9 @@ class Partitions(Protocol):
         """Before an append: NOT_ENOUGH_REPLICAS for acks=-1 with the ISR under min.insync.replicas."""
 
     def append(self, topic: str, partition: int, record_set, now_ms: int,
-               log: PartitionLog | None = None) -> AppendInfo:
-        """Append as leader (offsets assigned, sequences checked); waiting fetches are woken."""
+               log: PartitionLog | None = None, coordinator: bool = False) -> AppendInfo:
+        """Append as leader (offsets assigned, sequences checked); waiting fetches are woken.
+        ``coordinator``: a batch a coordinator here built of its own records (not read back)."""
 
     def acks_reached(self, topic: str, partition: int, required_offset: int) -> tuple[bool, ErrorCode]:
         """acks=-1: has the high watermark reached ``required_offset``, and with what error

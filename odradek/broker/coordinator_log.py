@@ -223,14 +223,15 @@ class CoordinatorLog:
         return plog.config.max_message_bytes if plog is not None else 1 << 20
 
     def append_batch(self, partition: int, batch, now_ms: int) -> int:
-        """Append a built batch as leader with acks=-1 (min.insync.replicas checked first);
+        """Append a batch the coordinator built of its records (keyed: not read back by the log,
+        Kafka's AppendOrigin.COORDINATOR) as leader with acks=-1 (min.insync.replicas checked first);
         returns the last offset. The append is noted as pending until the HW passes it. A batch
         of collected appends open for the partition is written first (the log keeps their order)."""
         batches = self.batches
         if batches is not None and batches.has_open():
             batches.flush_partition(self.topic, partition)
         self.check(partition)
-        info = self.replicas.append(self.topic, partition, batch, now_ms)
+        info = self.replicas.append(self.topic, partition, batch, now_ms, coordinator=True)
         if self.pending is not None and not info.duplicate:
             self.pending.note(Write(self.topic, partition, info.last_offset + 1))
         return info.last_offset

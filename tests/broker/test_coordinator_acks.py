@@ -45,7 +45,7 @@ class FakePartitions:
             return E.NOT_LEADER_OR_FOLLOWER
         return E.NONE if self.isr_enough or acks != -1 else E.NOT_ENOUGH_REPLICAS
 
-    def append(self, topic: str, partition: int, batch, now_ms: int) -> _Info:
+    def append(self, topic: str, partition: int, batch, now_ms: int, coordinator: bool = False) -> _Info:
         n = sum(len(recs) for _, recs in wire_records.iter_batches(bytes(batch)))
         tp = (topic, partition)
         self.leo[tp] = self.leo.get(tp, 0) + n
