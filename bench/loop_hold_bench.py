@@ -15,7 +15,9 @@ loop for, waits for a CPU on a loaded machine not counted) and its longest garba
 did); --py-spy also samples its main thread
 (bench/loop_blocks.py) for the stack of the longest busy period (wall clock).
 Requests over "entries" name that many partitions (most of them not existing: a hostile client
-needs no real ones), the others every existing partition or group.
+needs no real ones), the others every existing partition or group. The TxnOffsetCommit is a
+transactional producer's, in a transaction opened before it (InitProducerId, AddOffsetsToTxn:
+not measured); its row says how many partitions it committed (every existing one, or the run fails).
 
 Numbers go to stdout as a markdown table (--json FILE: also as JSON); no assertion. --nice -10 (root) renices the broker's threads and the
 pinger so that other work on the machine delays them less.
@@ -41,6 +43,8 @@ from odradek.wire import messages
 from odradek.wire.records import build_batch
 
 GROUP = "hold-bench"
+TXN_ID = "hold-bench-txn"
+TXN_TIMEOUT_MS = 600_000  # (the requests' reps are one transaction; Kafka's max is 900,000)
 
 
 class MeteredOdradek(OdradekBroker):
@@ -163,15 +167,60 @@ def requests(s: Shape) -> dict[str, tuple[object, int]]:
     out[f"DescribeTransactions {s.entries:,} ids"] = (_m("DescribeTransactionsRequest")(
         transactional_ids=[f"txn-{i}" for i in range(s.entries)]), 0)
     out[f"DeleteGroups {s.groups:,} groups"] = (_m("DeleteGroupsRequest")(groups_names=s.group_ids), 2)
+    out[f"TxnOffsetCommit {n_hostile:,} partitions"] = (txn_offset_commit(s, -1, -1), 4)
     return out
 
 
-def _call(b, request, version: int) -> float:
+def txn_offset_commit(s: Shape, producer_id: int, producer_epoch: int):
+    """The hostile partitions committed in TXN_ID's transaction (begin_txn: its producer id and epoch;
+    v4, after AddOffsetsToTxn, as a transaction.version 1 producer's sendOffsetsToTransaction)."""
+    T = _sub("TxnOffsetCommitRequest", "TxnOffsetCommitRequestTopic")
+    P = _sub("TxnOffsetCommitRequest", "TxnOffsetCommitRequestPartition")
+    return _m("TxnOffsetCommitRequest")(
+        transactional_id=TXN_ID, group_id=GROUP, producer_id=producer_id, producer_epoch=producer_epoch,
+        generation_id=-1, member_id="", group_instance_id=None,
+        topics=[T(name=n, partitions=[P(partition_index=i, committed_offset=1, committed_leader_epoch=-1,
+                                       committed_metadata="") for i in ps]) for n, ps in s.hostile().items()])
+
+
+def begin_txn(bootstrap: str) -> tuple[int, int]:
+    """TXN_ID's producer id and epoch, in an ongoing transaction that holds GROUP's offsets: FindCoordinator
+    (until the transaction log is there), InitProducerId, AddOffsetsToTxn, as a transactional producer's
+    sendOffsetsToTransaction before its TxnOffsetCommit. The transaction stays open (no EndTxn)."""
+    c = Conn(bootstrap, timeout=120)
+    try:
+        for key, key_type in ((TXN_ID, 1), (GROUP, 0)):
+            for _ in range(300):
+                if c.call(_m("FindCoordinatorRequest")(key=key, key_type=key_type), 2).error_code == 0:
+                    break
+                time.sleep(0.2)
+        for _ in range(300):
+            r = c.call(_m("InitProducerIdRequest")(transactional_id=TXN_ID, transaction_timeout_ms=TXN_TIMEOUT_MS,
+                                                   producer_id=-1, producer_epoch=-1), 4)
+            if r.error_code == 0:
+                break
+            time.sleep(0.2)
+        else:
+            raise RuntimeError(f"InitProducerId: error {r.error_code}")
+        pid, epoch = r.producer_id, r.producer_epoch
+        a = c.call(_m("AddOffsetsToTxnRequest")(transactional_id=TXN_ID, producer_id=pid, producer_epoch=epoch,
+                                                group_id=GROUP), 3)
+        if a.error_code != 0:
+            raise RuntimeError(f"AddOffsetsToTxn: error {a.error_code}")
+        return pid, epoch
+    finally:
+        c.close()
+
+
+def _call(b, request, version: int, answers: list | None = None) -> float:
     c = Conn(b.bootstrap, timeout=600)
     try:
         t0 = time.perf_counter()
-        c.call(request, version)
-        return time.perf_counter() - t0
+        answer = c.call(request, version)
+        took = time.perf_counter() - t0
+        if answers is not None:
+            answers.append(answer)
+        return took
     finally:
         c.close()
 
@@ -210,6 +259,8 @@ def run(b, s: Shape, only: list[str] | None, reps: int, sample: bool, nice: int)
         if only and not any(o.lower() in label.lower().replace(" ", "_") for o in only):
             continue
         print(f"  {b.name} {label} ...", file=sys.stderr, flush=True)
+        if label.startswith("TxnOffsetCommit"):  # (an ongoing transaction first, not measured)
+            req = txn_offset_commit(s, *begin_txn(b.bootstrap))
         pinger = Pinger(b.bootstrap, every=0.05)
         pinger.start()
         if nice:
@@ -223,8 +274,9 @@ def run(b, s: Shape, only: list[str] | None, reps: int, sample: bool, nice: int)
             time.sleep(0.2)
             if metered:
                 b.meter()
+            answers: list = []
             for _ in range(reps):
-                took.append(_call(b, req, v))
+                took.append(_call(b, req, v, answers))
             time.sleep(0.2)
             meter = b.meter() if metered else {}
         row = {"api": label, "request_kb": size // 1024, "answered_median_s": round(sorted(took)[len(took) // 2], 3),
@@ -237,6 +289,10 @@ def run(b, s: Shape, only: list[str] | None, reps: int, sample: bool, nice: int)
             longest = max(periods, key=lambda p: p[1], default=None)
             row["largest_piece_ms"] = round(longest[1], 1) if longest else 0
             row["largest_stack"] = longest[2][0][0][-160:] if longest else ""
+        if label.startswith("TxnOffsetCommit"):  # (a commit the broker refused would measure nothing)
+            row["committed"] = min(sum(p.error_code == 0 for t in a.topics for p in t.partitions) for a in answers)
+            if row["committed"] != s.topics * min(s.partitions, s.entries // s.topics):
+                raise RuntimeError(f"{b.name}: TxnOffsetCommit committed {row['committed']} partitions")
         rows.append(row)
     return rows
 
