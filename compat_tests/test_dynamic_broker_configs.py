@@ -9,6 +9,8 @@ lowered producer.id.expiration.ms, and the values persist across a restart."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 
 import pytest
@@ -160,6 +162,51 @@ def test_lowered_max_connections_per_ip_refuses_new_ones_and_keeps_the_others(fr
         assert c.call(ApiVersionsRequest(), 0).error_code == 0
     for c in more:
         c.close()
+
+
+def _both_served(bootstrap: str) -> bool:
+    """Two connections at once are answered."""
+    clients = []
+    try:
+        clients = [RawClient(bootstrap) for _ in range(2)]
+        return all(c.call(ApiVersionsRequest(), 0).error_code == 0 for c in clients)
+    except (ConnectionError, OSError):
+        return False
+    finally:
+        for c in clients:
+            c.close()
+
+
+def test_an_override_host_that_does_not_resolve_stops_the_update_there(fresh_broker):
+    """Kafka 4.3 takes the update (its SocketServer does not validate the overrides) and applies it in
+    SocketServer.reconfigure's order: max.connections.per.ip, then the overrides, whose host does not
+    resolve (UnknownHostException), so max.connections is not applied; DynamicBrokerConfig logs
+    "Per-broker configs of 1 could not be applied: [...]" (checked on a 4.3 node)."""
+    b = fresh_broker()
+    _alter(b.bootstrap, "1", "--add-config",
+           "max.connections.per.ip=2,max.connections=1,max.connections.per.ip.overrides=nosuchhost.invalid:5")
+    b.wait_output("Per-broker configs of 1 could not be applied: [")
+    r = _configs(b.bootstrap, "--entity-name", "1", "--describe")
+    assert "  max.connections.per.ip.overrides=nosuchhost.invalid:5 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:" \
+        "max.connections.per.ip.overrides=nosuchhost.invalid:5, DEFAULT_CONFIG:max.connections.per.ip.overrides=}" \
+        in r.stdout.splitlines()
+    _until(lambda: _both_served(b.bootstrap))  # max.connections=1 was not applied
+    kept = [RawClient(b.bootstrap) for _ in range(2)]
+    for c in kept:
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    assert RawClient(b.bootstrap).is_closed_by_peer()  # max.connections.per.ip=2 was
+    for c in kept:
+        c.close()
+
+
+def test_a_static_override_host_that_does_not_resolve_stops_the_start(tmp_path):
+    """Kafka 4.3 does not start: "Encountered fatal fault" with java.net.UnknownHostException:
+    nosuchhost.invalid: Name or service not known."""
+    r = subprocess.run([sys.executable, "-m", "odradek", "serve", "--port", "0", "--data-dir", str(tmp_path),
+                        "--override", "max.connections.per.ip.overrides=nosuchhost.invalid:5"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode != 0
+    assert "nosuchhost.invalid: " in r.stderr, r.stderr
 
 
 def _set_broker_config(admin: RawClient, name: str, value: str | None) -> None:

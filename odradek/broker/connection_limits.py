@@ -167,15 +167,22 @@ class ConnectionQuotas(_WaitList):
             waiting.popleft().connection_slot_free()  # admits it (or closes it) at once
 
 
+class UnknownHost(OSError):
+    """An override host that does not resolve (Kafka's java.net.UnknownHostException: the broker
+    does not start with it; a dynamic update with it is not applied)."""
+
+
 def resolve_overrides(overrides: tuple[tuple[str, int], ...],
                       resolve: Callable[[str], str] = socket.gethostbyname) -> dict[str, int]:
-    """max.connections.per.ip.overrides by address (a host that does not resolve is left out)."""
+    """max.connections.per.ip.overrides by address, as Kafka's InetAddress.getByName of each host:
+    UnknownHost for the first one that does not resolve."""
     out: dict[str, int] = {}
     for host, n in overrides:
         try:
             out[_canonical(resolve(host))] = n
-        except OSError:
-            log.warning("max.connections.per.ip.overrides: cannot resolve %s; ignored", host)
+        except OSError as e:
+            reason = e.strerror if isinstance(e, socket.gaierror) and e.strerror else str(e)
+            raise UnknownHost(f"{host}: {reason}") from None
     return out
 
 

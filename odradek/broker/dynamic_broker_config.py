@@ -14,7 +14,7 @@ import ipaddress
 import logging
 from typing import Callable, Iterable, NamedTuple, Protocol
 
-from odradek.broker.connection_limits import ConnectionQuotas, resolve_overrides
+from odradek.broker.connection_limits import ConnectionQuotas, UnknownHost, resolve_overrides
 from odradek.config import BrokerConfig
 from odradek.controller.broker_reconfiguration import parse_connection_overrides
 from odradek.controller.configs import DYNAMIC_BROKER, dynamic_broker_value
@@ -68,7 +68,11 @@ class DynamicBrokerConfig:
         self._cleaner = cleaner
         self._loop = loop
         self._applied_configs: object = None  # the image's broker_configs last applied
-        self._limits: ConnectionLimitValues | None = None
+        # the limits last taken (Kafka's currentConfig: taken even when they could not all be applied)
+        self._limits = ConnectionLimitValues(config.max_connections, config.max_connections_per_ip,
+                                             parse_connection_overrides(config.max_connections_per_ip_overrides),
+                                             config.max_connection_creation_rate)
+        self._scheduled = self._limits  # the limits of the latest update (being resolved, or taken)
         self._resolving = 0  # the latest override resolution started (an older one's result is dropped)
 
     def on_metadata(self, _prev: MetadataImage | None, image: MetadataImage) -> None:
@@ -87,14 +91,9 @@ class DynamicBrokerConfig:
         except ValueError:  # (validated when set: cannot happen)
             log.exception("dynamic broker configs not applied")
             return
-        if limits != self._limits:
-            first, self._limits = self._limits is None, limits
-            if not first:
-                log.info("Updating connection limits: max.connections=%d, max.connections.per.ip=%d, "
-                         "max.connections.per.ip.overrides=%s, max.connection.creation.rate=%d",
-                         limits.max_connections, limits.per_ip,
-                         ",".join(f"{h}:{n}" for h, n in limits.overrides), limits.creation_rate)
-            self._resolve_and_apply(limits)
+        if limits != self._scheduled:
+            self._scheduled = limits
+            self._resolve_and_apply(limits, configs)
         if self._fetchers is not None:
             self._fetchers.resize(fetchers)
         if cleaner != self._cleaner.config:
@@ -123,24 +122,64 @@ class DynamicBrokerConfig:
             log.error("Dynamic config max.connections.per.ip.overrides is not valid; ignored")
             return parse_connection_overrides(self._static["max.connections.per.ip.overrides"])
 
-    def _resolve_and_apply(self, limits: ConnectionLimitValues) -> None:
+    def _resolve_and_apply(self, limits: ConnectionLimitValues, configs) -> None:
         """Override host names resolve off the event loop (a DNS lookup can take seconds); IP
-        addresses need no lookup and apply at once."""
+        addresses need no lookup and apply at once. An older update still resolving is dropped:
+        the newer one applies what changed since the limits last taken."""
         self._resolving += 1
         ticket = self._resolving
+        failed = self._failure_message(configs)
         if all(_is_address(h) for h, _ in limits.overrides):
-            self._apply_limits(limits, resolve_overrides(limits.overrides), ticket)
+            self._apply_limits(limits, resolve_overrides(limits.overrides), ticket, failed)
             return
         resolving = self._loop.run_in_executor(None, resolve_overrides, limits.overrides)
-        resolving.add_done_callback(
-            lambda done: None if done.cancelled() or done.exception() is not None
-            else self._apply_limits(limits, done.result(), ticket))
 
-    def _apply_limits(self, limits: ConnectionLimitValues, overrides: dict[str, int], ticket: int) -> None:
+        def resolved(done: asyncio.Future) -> None:
+            if done.cancelled():
+                return
+            error = done.exception()
+            if error is not None and not isinstance(error, UnknownHost):
+                log.error("max.connections.per.ip.overrides not resolved", exc_info=error)
+                return
+            self._apply_limits(limits, error if error is not None else done.result(), ticket, failed)
+        resolving.add_done_callback(resolved)
+
+    def _failure_message(self, configs) -> str:
+        """Kafka's DynamicBrokerConfig error when an update cannot be applied: the per-broker
+        update's (the keys of this broker's dynamic configs) or the cluster default's."""
+        for scope, what in ((str(self._node_id), f"Per-broker configs of {self._node_id}"),
+                            ("", "Cluster default configs")):
+            names = configs.get(scope)
+            if names and "max.connections.per.ip.overrides" in names:
+                return f"{what} could not be applied: [{', '.join(names)}]"
+        return f"Per-broker configs of {self._node_id} could not be applied: []"
+
+    def _apply_limits(self, limits: ConnectionLimitValues, overrides: dict[str, int] | UnknownHost, ticket: int,
+                      failed: str) -> None:
+        """Kafka's SocketServer.reconfigure: each limit that changed, in its order (per IP, the overrides,
+        max.connections, the creation rate); an override host that does not resolve stops it there (and
+        the rest of this update is not applied), though the update's values are taken as the current ones."""
         if ticket != self._resolving:
             return
         quotas = self._quotas
-        quotas.reconfigure(limits.max_connections, limits.per_ip, overrides, limits.creation_rate)
+        old, self._limits = self._limits, limits
+        if limits.per_ip != old.per_ip:
+            log.info("Updating maxConnectionsPerIp: %d", limits.per_ip)
+            quotas.per_ip = limits.per_ip
+        if limits.overrides != old.overrides:
+            log.info("Updating maxConnectionsPerIpOverrides: %s", ",".join(f"{h}={n}" for h, n in limits.overrides))
+            if isinstance(overrides, UnknownHost):
+                log.error("%s", failed, exc_info=overrides)
+                return
+            quotas.overrides = overrides
+        max_connections, creation_rate = quotas.max_connections, quotas.creation_rate
+        if limits.max_connections != old.max_connections:
+            log.info("Updating broker-wide maxConnections: %d", limits.max_connections)
+            max_connections = limits.max_connections
+        if limits.creation_rate != old.creation_rate:
+            log.info("Updating broker-wide maxConnectionCreationRate: %d", limits.creation_rate)
+            creation_rate = limits.creation_rate
+        quotas.reconfigure(max_connections, quotas.per_ip, quotas.overrides, creation_rate)
         excess = quotas.excess()
         if excess:  # Kafka's closeExcessConnections: the least recently active first
             counted = [c for c in self._connections() if c.counted]

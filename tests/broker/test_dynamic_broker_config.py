@@ -58,3 +58,35 @@ def test_configs_of_the_image_are_applied_and_excess_connections_closed():
         assert cleaner.config == config.cleaner_config()
     finally:
         loop.close()
+
+
+def test_an_override_host_that_does_not_resolve_stops_the_update_there():
+    """Kafka's SocketServer.reconfigure applies what changed in its order (per IP, the overrides,
+    max.connections, the creation rate); an override host that does not resolve stops it there, and
+    the values are still taken as the current ones: a later update applies only what it changes."""
+    loop = asyncio.new_event_loop()
+    try:
+        config = BrokerConfig.from_properties({"max.connections.per.ip.overrides": "10.0.0.5:3"})
+        quotas = ConnectionQuotas(2147483647, 2147483647, (("10.0.0.5", 3),), 2147483647)
+        cleaner = LogCleaner(config.cleaner_config())
+        dyn = DynamicBrokerConfig(1, config, quotas, lambda: [], None, cleaner, loop)
+        bad = {"max.connections.per.ip": "7", "max.connections": "100", "max.connection.creation.rate": "9",
+               "max.connections.per.ip.overrides": "nosuchhost.invalid:5"}
+        dyn.on_metadata(None, MetadataImage(broker_configs={"1": bad}))
+        loop.run_until_complete(_until(lambda: quotas.per_ip == 7))
+        loop.run_until_complete(asyncio.sleep(0))
+        assert (quotas.max_connections, quotas.overrides, quotas.creation_rate) == \
+            (2147483647, {"10.0.0.5": 3}, 2147483647)
+        dyn.on_metadata(None, MetadataImage(broker_configs={"1": {**bad, "max.connections": "50"}}))
+        loop.run_until_complete(_until(lambda: quotas.max_connections == 50))
+        assert (quotas.per_ip, quotas.overrides, quotas.creation_rate) == (7, {"10.0.0.5": 3}, 2147483647)
+        dyn.on_metadata(None, MetadataImage(broker_configs={"1": {**bad, "max.connections.per.ip.overrides": "10.0.0.6:4"}}))
+        # (the rate 9 was taken before, not applied: it did not change in this update)
+        assert (quotas.max_connections, quotas.overrides, quotas.creation_rate) == (100, {"10.0.0.6": 4}, 2147483647)
+    finally:
+        loop.close()
+
+
+async def _until(cond) -> None:
+    while not cond():
+        await asyncio.sleep(0.01)
