@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from harness import RawClient, create_topic, kafka_tool
+from harness import BrokerProcess, RawClient, create_topic, free_port, kafka_tool
 
 from odradek.wire.messages.api_versions_request import ApiVersionsRequest
 from odradek.wire.messages.incremental_alter_configs_request import (
@@ -265,3 +265,45 @@ def test_persisted_values_apply_after_a_restart(fresh_broker):
     assert kept.call(ApiVersionsRequest(), 0).error_code == 0
     assert RawClient(b.bootstrap).is_closed_by_peer()
     kept.close()
+
+
+def protected_listener_scenario(client: str, internal: str) -> None:
+    """With max.connections lowered to 5 under 8 connections, the client listener's 3 least recently
+    active go and the inter-broker listener's stay and take new ones, for which the client listener's
+    connections go (Kafka's closeExcessConnections at each poll); the client listener's new one
+    waits until the limit is raised (Kafka's ConnectionQuotas.protectedListener; run on a 4.3 node
+    too, where 5 leaves room for the controller's own connections: its SocketServer takes the limit)."""
+    users = [RawClient(client) for _ in range(4)]
+    brokers = [RawClient(internal) for _ in range(3)]
+    for c in users + brokers:  # active in this order
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    admin = RawClient(internal)
+    _set_broker_config(admin, "max.connections", "5")
+    assert all(c.is_closed_by_peer() for c in users[:3])
+    for c in users[3:] + brokers:
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    more = RawClient(internal)  # let in over the limit, and the client listener's last one goes for it
+    assert more.call(ApiVersionsRequest(), 0).error_code == 0
+    assert users[3].is_closed_by_peer()
+    for c in brokers:
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    waiting = RawClient(client)
+    corr = waiting.send(ApiVersionsRequest(), 0)
+    _set_broker_config(admin, "max.connections", None)
+    resp = waiting.recv(ApiVersionsRequest.API_KEY, 0)
+    assert resp.correlation_id == corr and resp.body.error_code == 0
+    for c in brokers + [more, admin, waiting]:
+        c.close()
+
+
+def test_the_inter_broker_listener_is_protected_from_max_connections(tmp_path):
+    client, internal = free_port(), free_port()
+    b = BrokerProcess(str(tmp_path / "data"), {
+        "listeners": f"PLAINTEXT://127.0.0.1:{client},INTERNAL://127.0.0.1:{internal}",
+        "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT",
+        "inter.broker.listener.name": "INTERNAL"}, port=client)
+    b.start()
+    try:
+        protected_listener_scenario(f"127.0.0.1:{client}", f"127.0.0.1:{internal}")
+    finally:
+        b.kill9()

@@ -260,6 +260,9 @@ _LISTENER_JAAS = re.compile(r"listener\.name\.([^.]+)\.([^.]+)\.sasl\.jaas\.conf
 NODE_SASL_MECHANISMS = ("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512")  # a node's client side (not GSSAPI, OAUTHBEARER)
 _JAAS_USERNAME = re.compile(r'(?<![\w.])username\s*=\s*"')
 _JAAS_PASSWORD = re.compile(r'(?<![\w.])password\s*=\s*"')
+# listener.name.<l>.max.connections, listener.name.<l>.max.connection.creation.rate (SocketServer's
+# ListenerConnectionQuota; INT, at least 0, as the broker-wide ones)
+_LISTENER_CONNECTION_LIMIT = re.compile(r"listener\.name\.([^.]+)\.(max\.connections|max\.connection\.creation\.rate)")
 _LISTENER_MECHANISMS = re.compile(r"listener\.name\.([^.]+)\.sasl\.enabled\.mechanisms")
 _LISTENER_CALLBACK = re.compile(r"listener\.name\.([^.]+)\.([^.]+)\.sasl\.server\.callback\.handler\.class")
 # sasl.oauthbearer.* broker settings, also per listener (listener.name.<l>.[oauthbearer.]sasl.oauthbearer.*)
@@ -749,6 +752,8 @@ class BrokerConfig:
     ssl_settings: dict = field(default_factory=dict, compare=False, repr=False)
     # JAAS configs of SASL listeners: (listener name, mechanism) -> listener.name.<l>.<mech>.sasl.jaas.config
     listener_jaas: dict = field(default_factory=dict, compare=False, repr=False)
+    # listener.name.<l>.max.connections / .max.connection.creation.rate: (listener name, the name) -> int
+    listener_connection_limits: dict = field(default_factory=dict, compare=False, repr=False)
     # listener.name.<l>.sasl.enabled.mechanisms: listener name -> mechanisms (else sasl.enabled.mechanisms)
     listener_mechanisms: dict = field(default_factory=dict, compare=False, repr=False)
     # listener.name.<l>.<mechanism>.sasl.server.callback.handler.class: (listener, mechanism) -> class
@@ -892,6 +897,11 @@ class BrokerConfig:
             jaas = _LISTENER_JAAS.fullmatch(name)
             if jaas is not None:  # listener.name.<listener>.<mechanism>.sasl.jaas.config
                 values.setdefault("listener_jaas", {})[(jaas.group(1).upper(), jaas.group(2).upper())] = raw
+                continue
+            limit = _LISTENER_CONNECTION_LIMIT.fullmatch(name)
+            if limit is not None:
+                values.setdefault("listener_connection_limits", {})[(limit.group(1).upper(), limit.group(2))] = \
+                    _parse(name, _int(0, INT_MAX), raw)
                 continue
             mechs = _LISTENER_MECHANISMS.fullmatch(name)
             if mechs is not None:
@@ -1040,6 +1050,10 @@ class BrokerConfig:
     def ssl(self, listener: str, key: str, default: str | None = None) -> str | None:
         """A TLS setting of a listener: listener.name.<listener>.<key>, else <key>, else the default."""
         return self.ssl_settings.get((listener, key), self.ssl_settings.get(("", key), default))
+
+    def listener_connection_limit(self, listener: str, name: str) -> int:
+        """listener.name.<listener>.<name> (max.connections, max.connection.creation.rate): unbounded unset."""
+        return self.listener_connection_limits.get((listener, name), INT_MAX)
 
     def sasl_mechanisms(self, listener: str) -> tuple[str, ...]:
         """The SASL mechanisms a listener offers: listener.name.<l>.sasl.enabled.mechanisms, else sasl.enabled.mechanisms."""

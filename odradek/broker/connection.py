@@ -24,7 +24,7 @@ from odradek.api_handlers import authorization
 from odradek.api_handlers.common import CLOSE_CONNECTION
 from odradek.api_handlers.context import Delayed, RequestContext, Stepped
 from odradek.api_handlers.error_responses import BUILDERS, error_response
-from odradek.broker.connection_limits import ConnectionLimits
+from odradek.broker.connection_limits import ConnectionLimits, close_excess
 from odradek.broker.coordinator_acks import hold
 from odradek.broker.coordinator_events import NextStep
 from odradek.broker.host_resolver import host_resolves
@@ -241,12 +241,12 @@ class KafkaConnection(asyncio.BufferedProtocol):
             self._sock_fd = None
             ssl_object = None
         self.server.connections.add(self)
-        if self._quotas is not None and self._quotas.must_wait():
+        if self._quotas is not None and self._quotas.must_wait(self.listener_name):
             # max.connections reached: as Kafka's acceptor, wait (unserved) for a slot
             self._slot_waiting = True
             self.idle_since_ms = None  # not served yet, so not idle either
             transport.pause_reading()
-            self._quotas.wait(self)
+            self._quotas.wait(self, self.listener_name)
             return
         self._start()
 
@@ -289,11 +289,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
                 loop.call_later(throttle_ms / 1000, self.close)
                 return
         if self._quotas is not None:
-            delay = self._quotas.admit(self.client_host, _now_ms())
+            delay = self._quotas.admit(self.client_host, _now_ms(), self.listener_name)
             if delay is None:
                 self.close()
                 return
             self._admitted = True
+            if self._quotas.excess():  # the protected listener's, let in over max.connections
+                close_excess(self._quotas, self.server.connections)
             if delay > 0:  # max.connection.creation.rate: served once the delay is over
                 self._throttled = True
                 self.transport.pause_reading()
@@ -390,10 +392,10 @@ class KafkaConnection(asyncio.BufferedProtocol):
         self.server.connections.discard(self)
         if self._slot_waiting:
             self._slot_waiting = False
-            self._quotas.forget(self)
+            self._quotas.forget(self, self.listener_name)
         if self._admitted:
             self._admitted = False
-            self._quotas.release(self.client_host)
+            self._quotas.release(self.client_host, self.listener_name)
         self.decoder.release_all()
         mem = self._memory
         if mem is not None:

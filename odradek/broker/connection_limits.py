@@ -18,7 +18,11 @@ only after the delay that keeps the rate (Kafka's acceptor waits that long befor
 accepting it). The four are dynamic (`reconfigure`, as Kafka's SocketServer.reconfigure):
 the connections there are stay, but those over a lowered max.connections, which the broker
 closes least recently active first (`excess`, Kafka's closeExcessConnections); the ones
-waiting for a slot are let in if it was raised.
+waiting for a slot are let in if it was raised. Each listener has its own
+`listener.name.<l>.max.connections` and `.max.connection.creation.rate` (ListenerQuota), and the
+inter-broker listener of a broker with more than one listener is protected: its connections are let in
+over max.connections and then the other listeners' least recently active ones are closed for them
+(Kafka's protectedListener and closeExcessConnections).
 """
 from __future__ import annotations
 
@@ -26,9 +30,9 @@ import ipaddress
 import logging
 import socket
 from collections import deque
-from typing import Callable, Protocol
+from typing import Callable, Iterable, Protocol
 
-from odradek.config import parse_host_counts
+from odradek.config import INT_MAX, parse_host_counts
 
 log = logging.getLogger("odradek.broker.connection")
 
@@ -94,21 +98,68 @@ def _canonical(host: str) -> str:
         return host
 
 
-class ConnectionQuotas(_WaitList):
+class _Window:
+    """A creation rate: the ms the connections of the last second were (or will be) served at."""
+    __slots__ = ("rate", "_accepted")
+
+    def __init__(self, rate: int):
+        self.rate = rate
+        self._accepted: deque[int] = deque()
+
+    def delay(self, now_ms: int) -> int:
+        """The ms a connection created now waits to keep the rate (it is counted)."""
+        acc = self._accepted
+        while acc and acc[0] <= now_ms - 1000:
+            acc.popleft()
+        start = now_ms
+        if len(acc) >= self.rate:
+            # served when the one `rate` places earlier is a second old
+            start = max(now_ms, acc[-self.rate] + 1000) if self.rate else now_ms + 1000
+        acc.append(start)
+        return start - now_ms
+
+
+class ListenerQuota:
+    """listener.name.<l>.max.connections and .max.connection.creation.rate (Kafka's
+    ListenerConnectionQuota: unbounded unless set) and the listener's connection count."""
+    __slots__ = ("max_connections", "window", "count", "waiting")
+
+    def __init__(self, max_connections: int = INT_MAX, creation_rate: int = INT_MAX):
+        self.max_connections = max_connections
+        self.window = _Window(creation_rate)
+        self.count = 0
+        self.waiting: deque = deque()  # its connections waiting for a slot, oldest first
+
+
+class ConnectionQuotas:
     """max.connections (a connection over it waits for a slot: SlotWaiter), per IP and its
-    overrides, max.connection.creation.rate."""
+    overrides, max.connection.creation.rate, and the listeners' own limits (``listeners``: name ->
+    ListenerQuota; a connection of a listener not there is counted by the broker-wide ones only).
+
+    As Kafka's ConnectionQuotas, the inter-broker listener is protected when the broker has more
+    than one listener: its connections do not count against max.connections nor the broker-wide
+    creation rate (only their listener's limits), are not closed when max.connections is lowered
+    below the connections there (``protected``), and do not wait behind other listeners' ones."""
 
     def __init__(self, max_connections: int, per_ip: int, overrides: tuple[tuple[str, int], ...],
-                 creation_rate: int, resolve: Callable[[str], str] = socket.gethostbyname):
-        super().__init__()
+                 creation_rate: int, resolve: Callable[[str], str] = socket.gethostbyname,
+                 listeners: dict[str, ListenerQuota] | None = None, inter_broker_listener: str = ""):
         self.max_connections = max_connections
         self.per_ip = per_ip
         # Kafka resolves the override host names when they are set (at start, or reconfigured)
         self.overrides: dict[str, int] = resolve_overrides(overrides, resolve)
-        self.creation_rate = creation_rate
         self.total = 0
         self.by_ip: dict[str, int] = {}
-        self._accepted: deque[int] = deque()  # ms of the connections admitted in the last second
+        # the last second's connections are counted even with no rate set (Kafka's broker-wide
+        # sensor records them all): a rate set at run time counts them
+        self._window = _Window(creation_rate)
+        self.listeners: dict[str, ListenerQuota] = listeners if listeners is not None else {}
+        self.inter_broker_listener = inter_broker_listener
+        self._waiting: deque = deque()  # the waiting connections of listeners not in self.listeners
+
+    @property
+    def creation_rate(self) -> int:
+        return self._window.rate
 
     def reconfigure(self, max_connections: int, per_ip: int, overrides: dict[str, int], creation_rate: int) -> None:
         """New limits (``overrides`` resolved: resolve_overrides) for the connections to come; a
@@ -116,20 +167,56 @@ class ConnectionQuotas(_WaitList):
         self.max_connections = max_connections
         self.per_ip = per_ip
         self.overrides = overrides
-        self.creation_rate = creation_rate
+        self._window.rate = creation_rate
         self._admit_waiting()
 
+    def reconfigure_listener(self, listener: str, max_connections: int, creation_rate: int) -> None:
+        """A listener's own limits (Kafka's ListenerConnectionQuota.reconfigure)."""
+        quota = self.listeners.get(listener)
+        if quota is None:
+            return
+        quota.max_connections = max_connections
+        quota.window.rate = creation_rate
+        self._admit_waiting()
+
+    def protected(self, listener: str) -> bool:
+        """Kafka's protectedListener: the inter-broker listener of a broker with more than one."""
+        return listener == self.inter_broker_listener and listener in self.listeners and len(self.listeners) > 1
+
     def excess(self) -> int:
-        """How many connections are over max.connections (it was lowered below them)."""
+        """How many connections are over max.connections (it was lowered below them): the broker
+        closes that many of its unprotected listeners' connections."""
         return max(self.total - self.max_connections, 0)
 
-    def must_wait(self) -> bool:
-        """A new connection waits for a slot (max.connections reached, or others wait)."""
-        return self.total >= self.max_connections or bool(self._waiting)
+    def _slot_available(self, listener: str) -> bool:
+        quota = self.listeners.get(listener)
+        if quota is not None and quota.count >= quota.max_connections:
+            return False
+        return self.protected(listener) or self.total < self.max_connections
 
-    def admit(self, host: str, now_ms: int) -> int | None:
+    def _queue(self, listener: str) -> deque:
+        quota = self.listeners.get(listener)
+        return quota.waiting if quota is not None else self._waiting
+
+    def must_wait(self, listener: str = "") -> bool:
+        """A new connection of listener waits for a slot (max.connections or the listener's reached,
+        or others of the listener wait)."""
+        return not self._slot_available(listener) or bool(self._queue(listener))
+
+    def wait(self, conn: SlotWaiter, listener: str = "") -> None:
+        """conn waits until there is a slot for it (oldest first, in its listener)."""
+        self._queue(listener).append(conn)
+
+    def forget(self, conn: SlotWaiter, listener: str = "") -> None:
+        try:
+            self._queue(listener).remove(conn)
+        except ValueError:
+            pass
+
+    def admit(self, host: str, now_ms: int, listener: str = "") -> int | None:
         """Count a new connection from host (a slot is free: see must_wait): None when it
-        must be closed, else the ms to wait before serving it (the creation-rate throttle)."""
+        must be closed, else the ms to wait before serving it (the creation-rate throttle:
+        the broker-wide one unless the listener is protected, and the listener's own)."""
         ip = _canonical(host)
         limit = self.overrides.get(ip, self.per_ip)
         have = self.by_ip.get(ip, 0)
@@ -139,19 +226,14 @@ class ConnectionQuotas(_WaitList):
             return None
         self.by_ip[ip] = have + 1
         self.total += 1
-        # the last second's connections are counted even with no rate set (Kafka's broker-wide
-        # sensor records them all): a rate set at run time counts them
-        acc = self._accepted
-        while acc and acc[0] <= now_ms - 1000:
-            acc.popleft()
-        start = now_ms
-        if len(acc) >= self.creation_rate:
-            # served when the one `rate` places earlier is a second old
-            start = max(now_ms, acc[-self.creation_rate] + 1000) if self.creation_rate else now_ms + 1000
-        acc.append(start)
-        return start - now_ms
+        delay = 0 if self.protected(listener) else self._window.delay(now_ms)
+        quota = self.listeners.get(listener)
+        if quota is not None:
+            quota.count += 1
+            delay = max(delay, quota.window.delay(now_ms))
+        return delay
 
-    def release(self, host: str) -> None:
+    def release(self, host: str, listener: str = "") -> None:
         ip = _canonical(host)
         n = self.by_ip.get(ip, 0) - 1
         if n > 0:
@@ -159,12 +241,39 @@ class ConnectionQuotas(_WaitList):
         else:
             self.by_ip.pop(ip, None)
         self.total -= 1
+        quota = self.listeners.get(listener)
+        if quota is not None:
+            quota.count -= 1
         self._admit_waiting()
 
     def _admit_waiting(self) -> None:
-        waiting = self._waiting
-        while waiting and self.total < self.max_connections:
-            waiting.popleft().connection_slot_free()  # admits it (or closes it) at once
+        for listener, quota in ((name, q) for name, q in (*self.listeners.items(), ("", None))):
+            waiting = quota.waiting if quota is not None else self._waiting
+            while waiting and self._slot_available(listener):
+                waiting.popleft().connection_slot_free()  # admits it (or closes it) at once
+
+
+class QuotaConnection(Protocol):
+    counted: bool
+    listener_name: str
+    idle_since_ms: int | None
+    seq: int
+
+    def close(self) -> None: ...
+
+
+def close_excess(quotas: ConnectionQuotas, connections: Iterable[QuotaConnection]) -> None:
+    """Kafka's closeExcessConnections: while the connections are over max.connections (lowered below
+    them, or the protected listener's let in over it), the least recently active of the other
+    listeners' go (Kafka's maxConnectionsExceeded is false on the protected listener)."""
+    excess = quotas.excess()
+    if not excess:
+        return
+    counted = [c for c in connections if c.counted and not quotas.protected(c.listener_name)]
+    # (idle since the same ms: the older connection first; busy ones are the most recent)
+    counted.sort(key=lambda c: (c.idle_since_ms if c.idle_since_ms is not None else float("inf"), c.seq))
+    for conn in counted[:excess]:
+        conn.close()
 
 
 class UnknownHost(OSError):
@@ -198,7 +307,11 @@ class ConnectionLimits:
     def from_config(cls, config) -> "ConnectionLimits":
         memory = RequestMemory(config.queued_max_request_bytes) if config.queued_max_request_bytes > 0 else None
         # counted even unbounded: the limits are dynamic (IncrementalAlterConfigs on a broker)
+        listeners = {lst.name: ListenerQuota(config.listener_connection_limit(lst.name, "max.connections"),
+                                             config.listener_connection_limit(lst.name, "max.connection.creation.rate"))
+                     for lst in config.listeners}
         quotas = ConnectionQuotas(config.max_connections, config.max_connections_per_ip,
                                   parse_host_counts(config.max_connections_per_ip_overrides),
-                                  config.max_connection_creation_rate)
+                                  config.max_connection_creation_rate, listeners=listeners,
+                                  inter_broker_listener=config.inter_broker_listener)
         return cls(memory, quotas)

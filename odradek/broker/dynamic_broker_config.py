@@ -14,7 +14,7 @@ import ipaddress
 import logging
 from typing import Callable, Iterable, NamedTuple, Protocol
 
-from odradek.broker.connection_limits import ConnectionQuotas, UnknownHost, resolve_overrides
+from odradek.broker.connection_limits import ConnectionQuotas, QuotaConnection, UnknownHost, close_excess, resolve_overrides
 from odradek.config import BrokerConfig
 from odradek.controller.broker_reconfiguration import parse_connection_overrides
 from odradek.controller.configs import DYNAMIC_BROKER, dynamic_broker_value
@@ -22,14 +22,6 @@ from odradek.controller.image import MetadataImage
 from odradek.log.compaction import CleanerConfig
 
 log = logging.getLogger("odradek.broker")
-
-
-class _Connection(Protocol):
-    counted: bool
-    idle_since_ms: int | None
-    seq: int
-
-    def close(self) -> None: ...
 
 
 class _Fetchers(Protocol):
@@ -51,7 +43,7 @@ class DynamicBrokerConfig:
     """Applies this broker's dynamic configs: ``on_metadata`` is a controller listener."""
 
     def __init__(self, node_id: int, config: BrokerConfig, quotas: ConnectionQuotas,
-                 connections: Callable[[], Iterable[_Connection]], fetchers: _Fetchers | None,
+                 connections: Callable[[], Iterable[QuotaConnection]], fetchers: _Fetchers | None,
                  cleaner: _Cleaner, loop: asyncio.AbstractEventLoop):
         self._node_id = node_id
         self._static = {"max.connections": str(config.max_connections),
@@ -180,13 +172,7 @@ class DynamicBrokerConfig:
             log.info("Updating broker-wide maxConnectionCreationRate: %d", limits.creation_rate)
             creation_rate = limits.creation_rate
         quotas.reconfigure(max_connections, quotas.per_ip, quotas.overrides, creation_rate)
-        excess = quotas.excess()
-        if excess:  # Kafka's closeExcessConnections: the least recently active first
-            counted = [c for c in self._connections() if c.counted]
-            # (idle since the same ms: the older connection first; busy ones are the most recent)
-            counted.sort(key=lambda c: (c.idle_since_ms if c.idle_since_ms is not None else float("inf"), c.seq))
-            for conn in counted[:excess]:
-                conn.close()
+        close_excess(quotas, self._connections())
 
 
 def _is_address(host: str) -> bool:

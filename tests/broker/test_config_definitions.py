@@ -12,7 +12,7 @@ from odradek.config import _FIELDS, _SPECS, DESCRIBED, BrokerConfig, ConfigError
 from odradek.controller import configs as C
 from odradek.log.config import LogConfig, is_log_config
 
-NOT_PROPERTIES = {"controller_listeners", "explicit", "unused", "listener_jaas", "ssl_settings", "listener_mechanisms",
+NOT_PROPERTIES = {"controller_listeners", "explicit", "unused", "listener_jaas", "ssl_settings", "listener_mechanisms", "listener_connection_limits",
                   "listener_callback_handlers", "oauth_settings", "bootstrap_scram"}  # derived or bookkeeping
 
 

@@ -5,7 +5,7 @@ broker to close), a raised max.connections lets the waiting ones in."""
 
 from __future__ import annotations
 
-from odradek.broker.connection_limits import ConnectionQuotas, resolve_overrides
+from odradek.broker.connection_limits import ConnectionQuotas, ListenerQuota, resolve_overrides
 
 UNBOUNDED = 2147483647
 
@@ -55,3 +55,58 @@ def test_creation_rate_set_at_run_time_throttles_the_next_connections():
     assert q.admit("10.0.0.1", 1000) == 1000
     q.reconfigure(UNBOUNDED, UNBOUNDED, {}, UNBOUNDED)
     assert q.admit("10.0.0.1", 1000) == 0
+
+
+class ListenerWaiter:
+    def __init__(self, quotas: ConnectionQuotas, listener: str):
+        self.quotas, self.listener, self.admitted = quotas, listener, None
+
+    def connection_slot_free(self) -> None:
+        self.admitted = self.quotas.admit("10.0.0.9", 0, self.listener)
+
+
+def _two_listeners(max_connections: int = UNBOUNDED, internal: ListenerQuota | None = None) -> ConnectionQuotas:
+    return ConnectionQuotas(max_connections, UNBOUNDED, (), UNBOUNDED, listeners={
+        "PLAINTEXT": ListenerQuota(), "INTERNAL": internal or ListenerQuota()}, inter_broker_listener="INTERNAL")
+
+
+def test_the_inter_broker_listener_is_protected_from_max_connections():
+    """Kafka's ConnectionQuotas.protectedListener: with more than one listener, the inter-broker
+    listener's connections are let in over max.connections, and are not the ones closed."""
+    q = _two_listeners(2)
+    assert [q.admit("10.0.0.1", 0, "PLAINTEXT") for _ in range(2)] == [0, 0]
+    assert q.must_wait("PLAINTEXT") and not q.must_wait("INTERNAL")
+    assert [q.admit("10.0.0.2", 0, "INTERNAL") for _ in range(3)] == [0, 0, 0]
+    assert q.total == 5 and q.excess() == 3 and q.protected("INTERNAL") and not q.protected("PLAINTEXT")
+    w = ListenerWaiter(q, "PLAINTEXT")
+    q.wait(w, "PLAINTEXT")
+    assert not q.must_wait("INTERNAL")  # (not behind the other listener's waiting connection)
+    for _ in range(3):
+        q.release("10.0.0.2", "INTERNAL")
+    assert w.admitted is None  # 2 there still: the limit
+    q.release("10.0.0.1", "PLAINTEXT")
+    assert w.admitted == 0 and q.listeners["PLAINTEXT"].count == 2
+
+
+def test_one_listener_is_not_protected():
+    q = ConnectionQuotas(1, UNBOUNDED, (), UNBOUNDED, listeners={"INTERNAL": ListenerQuota()},
+                         inter_broker_listener="INTERNAL")
+    assert q.admit("10.0.0.1", 0, "INTERNAL") == 0
+    assert q.must_wait("INTERNAL") and not q.protected("INTERNAL")
+
+
+def test_a_listeners_own_max_connections_and_creation_rate():
+    """listener.name.<l>.max.connections: its connections wait for one of them to close;
+    listener.name.<l>.max.connection.creation.rate throttles them (the protected listener's only by
+    its own rate, the others by the broker-wide one too)."""
+    q = _two_listeners(internal=ListenerQuota(max_connections=1))
+    assert q.admit("10.0.0.1", 0, "INTERNAL") == 0
+    assert q.must_wait("INTERNAL") and not q.must_wait("PLAINTEXT")
+    w = ListenerWaiter(q, "INTERNAL")
+    q.wait(w, "INTERNAL")
+    q.reconfigure_listener("INTERNAL", 2, UNBOUNDED)
+    assert w.admitted == 0
+    q = _two_listeners(internal=ListenerQuota(creation_rate=1))
+    q.reconfigure(UNBOUNDED, UNBOUNDED, {}, 1)
+    assert [q.admit("10.0.0.1", 1000, "INTERNAL") for _ in range(2)] == [0, 1000]  # its own rate only
+    assert [q.admit("10.0.0.1", 1000, "PLAINTEXT") for _ in range(2)] == [0, 1000]  # the broker-wide one

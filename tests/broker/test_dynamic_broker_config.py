@@ -17,6 +17,7 @@ from odradek.log.compaction import CleanerConfig, LogCleaner
 class Conn:
     def __init__(self, seq: int, idle_since_ms: int | None):
         self.seq, self.idle_since_ms, self.counted, self.closed = seq, idle_since_ms, True, False
+        self.listener_name = ""
 
     def close(self) -> None:
         self.closed = True
