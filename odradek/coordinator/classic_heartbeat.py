@@ -18,8 +18,8 @@ from odradek.wire.messages.group_metadata_value import MemberMetadata
 from . import group_records as rec
 from .errors import CoordinatorError
 from .group_state import Group, GroupState, JoinResult, Member, Slot, SyncResult
-from .group_model import CLASSIC
-from .result import CoordinatorResult
+from .group_model import CLASSIC, GroupModel
+from .result import CoordinatorResult, write_error
 
 if TYPE_CHECKING:
     from .group_coordinator import GroupCoordinator
@@ -146,6 +146,17 @@ class ClassicProtocol:
 
     # ------------------------------------------------------------------ JoinGroup
 
+    def _create(self, g: Group, tombstones: list, now_ms: int) -> ErrorCode | None:
+        """A JoinGroup creates the classic group ``g``: its empty GroupMetadata record (generation 0,
+        no protocol type, no members) is written, after the tombstones of the empty group it
+        replaces, in one write, as Kafka 4.3's classicGroupJoinToClassicGroup does for a new group
+        (newEmptyGroupMetadataRecord); then ``g`` takes the id. The write's error if it fails."""
+        def created() -> None:
+            self.coord.install(g)
+
+        return self.coord.write(g.group_id, CoordinatorResult(tombstones + [self.group_record(g)], created,
+                                                              write_error), now_ms)
+
     def join_group(
         self,
         group_id: str,
@@ -159,8 +170,10 @@ class ClassicProtocol:
         protocols: list,
         now_ms: int,
         api_version: int = 9,
+        replacing: "GroupModel | None" = None,
     ) -> Slot:
-        """Returns a Slot; if not yet done, the caller parks on ("group", group_id) until it is."""
+        """Returns a Slot; if not yet done, the caller parks on ("group", group_id) until it is.
+        ``replacing``: the empty group of another type that has the id (it goes, its offsets kept)."""
         protocols = [(n, bytes(md)) for n, md in protocols]
         if rebalance_timeout_ms is None or rebalance_timeout_ms < 0:
             rebalance_timeout_ms = session_timeout_ms
@@ -178,8 +191,10 @@ class ClassicProtocol:
         if g is None:
             if member_id:
                 return fail(E.UNKNOWN_MEMBER_ID)
-            g = Group(group_id, state_timestamp_ms=now_ms)
-            self.coord.groups[group_id] = g
+            g = Group(group_id, state_timestamp_ms=now_ms, offsets=replacing.offsets if replacing else {})
+            err = self._create(g, replacing.tombstones() if replacing else [], now_ms)
+            if err is not None:
+                return fail(err)
         if g.state is S.DEAD:
             return fail(E.COORDINATOR_NOT_AVAILABLE)
         names = {n for n, _ in protocols}

@@ -270,14 +270,18 @@ class GroupCoordinator:
                     g, member_id, group_instance_id, client_id, client_host, session_timeout_ms,
                     rebalance_timeout_ms, protocol_type, [(n, bytes(md)) for n, md in protocols], now_ms,
                     api_version))
-            # an empty consumer group becomes a classic group, its offsets kept
-            def become_classic(offsets=g.offsets) -> None:
-                self.install(Group(group_id, state_timestamp_ms=now_ms, offsets=offsets))
+            if member_id:
+                # an empty consumer group becomes a classic group, its offsets kept; the member is unknown
+                def become_classic(offsets=g.offsets) -> None:
+                    self.install(Group(group_id, state_timestamp_ms=now_ms, offsets=offsets))
 
-            self.write(group_id, CoordinatorResult(g.tombstones(), become_classic), now_ms)
+                self.write(group_id, CoordinatorResult(g.tombstones(), become_classic), now_ms)
+        replacing = g if isinstance(g, ConsumerGroup) and not member_id else None
+        # (a new classic group replaces an empty consumer group: its tombstones and the new group's
+        # record in one write, as Kafka's maybeDeleteEmptyConsumerGroup and join of a new group)
         return self.classic.join_group(group_id, member_id, group_instance_id, client_id, client_host,
                                        session_timeout_ms, rebalance_timeout_ms, protocol_type, protocols,
-                                       now_ms, api_version)
+                                       now_ms, api_version, replacing)
 
     def sync_group(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                    protocol_type: str | None, protocol_name: str | None, assignments: dict, now_ms: int,

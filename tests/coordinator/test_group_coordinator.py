@@ -264,6 +264,32 @@ def test_last_member_leaving_empties_group():
     assert g.state is GroupState.EMPTY and g.generation_id == gen + 1
 
 
+def test_a_join_creating_a_group_writes_its_empty_record_as_kafka():
+    """A JoinGroup that creates a classic group writes an empty GroupMetadata record (generation 0,
+    protocol type "", no protocol, leader or members, its creation time), as Kafka 4.3's
+    newEmptyGroupMetadataRecord (checked with kafka-dump-log --offsets-decoder on a 4.3 node after
+    a console consumer's first join): a restarted coordinator lists the group as the live one does.
+    The write fails: no group, the join gets the error."""
+    h = Harness()
+    created = h.now
+    assert h.join().result.error is E.MEMBER_ID_REQUIRED
+    [(_o, key, value)] = h.log.read(h.c.partition_for("g"))
+    meta = rec.decode_group_value(value)
+    assert key == rec.group_metadata_key("g")
+    assert (meta.protocol_type, meta.generation, meta.protocol, meta.leader, meta.members,
+            meta.current_state_timestamp) == ("", 0, None, None, [], created)
+    c2 = GroupCoordinator(log=h.log, config=h.c.config, now_ms=h.now)
+    c2.load_all()
+    assert c2.list_groups() == h.c.list_groups() == [("g", "", "Empty", "classic")]
+    ids, gen, _ = stable_group(h, 1)  # the group's next joins write nothing more until the sync
+    assert [rec.decode_group_value(v).generation for _o, _k, v in h.log.read(h.c.partition_for("g"))] == [0, gen]
+    h.log.fail = True
+    r = h.join("g2").result
+    assert r.error is E.UNKNOWN_SERVER_ERROR and "g2" not in h.c.groups
+    h.log.fail = False
+    assert h.join("g2").result.error is E.MEMBER_ID_REQUIRED and "g2" in h.c.groups
+
+
 def test_a_join_ending_empty_moves_the_group_only_once_its_record_is_written():
     h = Harness()
     ids, gen, _ = stable_group(h, 2)

@@ -325,3 +325,25 @@ def test_a_restarted_coordinators_first_request_a_classic_sync():
     epoch = c.consumer_groups["g"].members[m1].member_epoch
     s = c.sync_group("g", epoch, m1, None, "consumer", "range", {}, h.now, topics=dict(TOPICS)).result
     assert s.error is E.NONE and assigned(s.assignment) == owned
+
+
+def test_a_join_to_an_empty_consumer_group_replaces_it_in_one_write():
+    """An empty consumer group (its member left) and a classic JoinGroup: the consumer group's
+    tombstones and the new classic group's empty GroupMetadata in one write, its offsets kept (Kafka
+    4.3's maybeDeleteEmptyConsumerGroup, then the new group's newEmptyGroupMetadataRecord)."""
+    h = H()
+    r = h.hb("m3", 0)
+    assert h.c.commit_offsets("g", r.member_epoch, "m3", None, {("a", 0): (7, -1, "")}, h.now, api_version=9,
+                              topic_ids={"a": A})[("a", 0)] is E.NONE
+    assert h.hb("m3", -1).error is E.NONE and not h.c.consumer_groups["g"].members
+    before = len(h.records())
+    tombstones = h.c.consumer_groups["g"].tombstones()
+    assert h.join("").result.error is E.MEMBER_ID_REQUIRED
+    written = h.records()[before:]
+    assert h.log.appends[-1] == len(written) == len(tombstones) + 1
+    assert written[:-1] == tombstones
+    meta = rec.decode_group_value(written[-1][1])
+    assert written[-1][0] == rec.group_metadata_key("g") and (meta.generation, meta.members) == (0, [])
+    loaded = H(log=h.log).c.groups["g"]
+    assert isinstance(loaded, Group) and loaded.state is GroupState.EMPTY
+    assert {tp: o.offset for tp, o in loaded.offsets.items()} == {("a", 0): 7}

@@ -8,11 +8,13 @@ class MemLog:
     def __init__(self, held=None):
         self.parts: dict[int, list] = {}
         self.held = held  # partitions this node holds (None: all)
+        self.appends: list[int] = []  # the records of each append (one batch of the real log)
 
     def has_partition(self, partition):
         return self.held is None or partition in self.held
 
     def append(self, partition, recs, now_ms):
+        self.appends.append(len(recs))
         lst = self.parts.setdefault(partition, [])
         for k, v in recs:
             lst.append((len(lst), k, v))
