@@ -379,3 +379,118 @@ def test_mixed_group_survives_a_coordinator_kill(controllable_broker, topic_name
         for m in members:
             m.close()
         raw.close()
+
+
+def _raw_commit(raw: RawClient, group: str, topic: str, generation: int, member_id: str, offsets: dict) -> list:
+    from odradek.wire.messages.offset_commit_request import (OffsetCommitRequest, OffsetCommitRequestPartition,
+                                                             OffsetCommitRequestTopic)
+
+    r = raw.call(OffsetCommitRequest(group_id=group, generation_id_or_member_epoch=generation, member_id=member_id,
+                                     topics=[OffsetCommitRequestTopic(name=topic, partitions=[
+                                         OffsetCommitRequestPartition(partition_index=p, committed_offset=o)
+                                         for p, o in sorted(offsets.items())])]), 8)
+    return [p.error_code for t in r.topics for p in t.partitions]
+
+
+def _raw_committed(raw: RawClient, group: str, topic: str, partitions: int) -> dict:
+    from odradek.wire.messages.offset_fetch_request import OffsetFetchRequest, OffsetFetchRequestTopic
+
+    r = raw.call(OffsetFetchRequest(group_id=group, topics=[OffsetFetchRequestTopic(
+        name=topic, partition_indexes=list(range(partitions)))]), 7)
+    assert r.error_code == 0
+    return {p.partition_index: p.committed_offset for t in r.topics for p in t.partitions}
+
+
+def test_an_upgrade_survives_a_kill_right_after_its_heartbeat_is_answered(controllable_broker, topic_name):
+    """The ConsumerGroupHeartbeat that upgrades a classic group (one classic member holding both
+    partitions, its offsets committed) is answered, and the broker is killed (kill -9) at once. The
+    restarted broker loads the consumer group with both members, the classic one holding what it
+    held, the offsets kept; the members go on: the classic member rejoins, syncs and commits at
+    its member epoch, the consumer member gets its partition once the classic member releases it."""
+    from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
+    from odradek.wire.messages.sync_group_request import SyncGroupRequest, SyncGroupRequestAssignment
+    from odradek.wire.messages.consumer_protocol_assignment import ConsumerProtocolAssignment, TopicPartition
+    import struct
+
+    bootstrap = controllable_broker.bootstrap
+    create_topic(bootstrap, topic_name, partitions=2)
+    group = f"mig-{uuid.uuid4().hex[:8]}"
+    raw = RawClient(bootstrap)
+    raw.await_group_coordinator(group)
+
+    def assignment(parts: list) -> bytes:
+        a = ConsumerProtocolAssignment(assigned_partitions=[TopicPartition(topic=topic_name, partitions=parts)],
+                                       user_data=None)
+        return struct.pack(">h", 1) + bytes(a.encode(1))
+
+    def assigned(data: bytes) -> list:
+        if not data:
+            return []
+        a = ConsumerProtocolAssignment.decode(data, struct.unpack_from(">h", data)[0], 2)
+        return sorted(p for tp in a.assigned_partitions for p in tp.partitions)
+
+    def join(member_id: str, owned: list):
+        from odradek.wire.messages.consumer_protocol_subscription import (ConsumerProtocolSubscription,
+                                                                          TopicPartition as STP)
+        sub = ConsumerProtocolSubscription(topics=[topic_name], user_data=None,
+                                           owned_partitions=[STP(topic=topic_name, partitions=owned)] if owned else [])
+        md = struct.pack(">h", 1) + bytes(sub.encode(1))
+        return raw.call(JoinGroupRequest(group_id=group, session_timeout_ms=30000, rebalance_timeout_ms=30000,
+                                         member_id=member_id, protocol_type="consumer",
+                                         protocols=[JoinGroupRequestProtocol(name="range", metadata=md)]), 9)
+
+    def sync(member_id: str, generation: int, assignments: dict):
+        return raw.call(SyncGroupRequest(group_id=group, generation_id=generation, member_id=member_id,
+                                         protocol_type="consumer", protocol_name="range", assignments=[
+                                             SyncGroupRequestAssignment(member_id=m, assignment=a)
+                                             for m, a in assignments.items()]), 5)
+
+    try:
+        first = join("", [])
+        assert first.error_code == 79  # MEMBER_ID_REQUIRED
+        j = join(first.member_id, [])
+        assert j.error_code == 0 and j.leader == j.member_id
+        m1, gen = j.member_id, j.generation_id
+        s = sync(m1, gen, {m1: assignment([0, 1])})
+        assert s.error_code == 0 and assigned(s.assignment) == [0, 1]
+        assert _raw_commit(raw, group, topic_name, gen, m1, {0: 11, 1: 22}) == [0, 0]
+        r = raw_heartbeat(raw, group_id=group, member_id="m3-" + uuid.uuid4().hex[:8],
+                          subscribed_topic_names=[topic_name])
+        assert r.error_code == 0 and r.member_epoch == gen + 1
+        m3, epoch3 = r.member_id, r.member_epoch
+        controllable_broker.kill9()  # right after the answer: the upgrade's one batch is in the log or not
+        raw.close()
+        controllable_broker.start()
+        raw = RawClient(bootstrap)
+        raw.await_group_coordinator(group)
+        assert _group_type(raw, group) == "consumer"
+        cg, _ = _describe(raw, group)
+        members = {m.member_id: m for m in cg.members}
+        assert {(mid, m.member_type) for mid, m in members.items()} == {(m1, 0), (m3, 1)}
+        assert sorted(p for t in members[m1].assignment.topic_partitions for p in t.partitions) == [0, 1]
+        assert _raw_committed(raw, group, topic_name, 2) == {0: 11, 1: 22}
+        # the members go on where they were: the classic member is told to rejoin, keeps one partition
+        # and releases the other to the consumer member, then both commit at their epochs
+        r = raw_heartbeat(raw, group_id=group, member_id=m3, member_epoch=epoch3, rebalance_timeout_ms=-1,
+                          topic_partitions=None)
+        assert r.error_code == 0
+        mine: list = [0, 1]
+        deadline = time.monotonic() + 60
+        got3: list = []
+        while not got3:
+            assert time.monotonic() < deadline, (mine, r)
+            j = join(m1, mine)
+            assert j.error_code == 0 and j.leader == "", j
+            s = sync(m1, j.generation_id, {})
+            assert s.error_code in (0, 27), s
+            if s.error_code == 0:
+                mine = assigned(s.assignment)
+            r = raw_heartbeat(raw, group_id=group, member_id=m3, member_epoch=r.member_epoch, rebalance_timeout_ms=-1,
+                              topic_partitions=None)
+            assert r.error_code == 0, r
+            got3 = sorted(p for t in (r.assignment.topic_partitions if r.assignment else []) for p in t.partitions)
+        assert len(mine) == 1 and sorted(mine + got3) == [0, 1]
+        assert _raw_commit(raw, group, topic_name, j.generation_id, m1, {mine[0]: 33}) == [0]
+        assert _raw_committed(raw, group, topic_name, 2) == {mine[0]: 33, got3[0]: 11 if got3[0] == 0 else 22}
+    finally:
+        raw.close()
