@@ -296,14 +296,63 @@ def protected_listener_scenario(client: str, internal: str) -> None:
         c.close()
 
 
-def test_the_inter_broker_listener_is_protected_from_max_connections(tmp_path):
+@pytest.fixture
+def two_listeners(tmp_path):
+    """A broker with a client listener (PLAINTEXT) and an inter-broker one (INTERNAL): their bootstraps."""
     client, internal = free_port(), free_port()
     b = BrokerProcess(str(tmp_path / "data"), {
         "listeners": f"PLAINTEXT://127.0.0.1:{client},INTERNAL://127.0.0.1:{internal}",
         "listener.security.protocol.map": "PLAINTEXT:PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT",
         "inter.broker.listener.name": "INTERNAL"}, port=client)
     b.start()
-    try:
-        protected_listener_scenario(f"127.0.0.1:{client}", f"127.0.0.1:{internal}")
-    finally:
-        b.kill9()
+    yield f"127.0.0.1:{client}", f"127.0.0.1:{internal}"
+    b.kill9()
+
+
+def test_the_inter_broker_listener_is_protected_from_max_connections(two_listeners):
+    protected_listener_scenario(*two_listeners)
+
+
+def listener_quota_scenario(client: str, internal: str) -> None:
+    """listener.name.<l>.max.connections and .max.connection.creation.rate, per broker and as the
+    default: refused and described as Kafka 4.3 does (run on a 4.3 node too), and a listener's
+    limit holds its new connections, not the other listener's."""
+    wrapped = "org.apache.kafka.common.errors.InvalidRequestException: " + _WRAPPED
+    # (the value's type is checked as the broker-wide config's; Kafka checks the type of one listener's
+    # value per config name before the whole config: with another listener's max.connections stored, an
+    # abc may instead be refused wrapped, by the listener's quota)
+    for args, message in [
+            (("--entity-name", "1", "--add-config", "listener.name.plaintext.max.connections=abc"),
+             "org.apache.kafka.common.errors.InvalidRequestException: Invalid value abc for configuration "
+             "max.connections: Not a number of type INT"),
+            (("--entity-name", "1", "--add-config", "listener.name.plaintext.max.connections=0"),
+             wrapped.format("Invalid max.connections 0")),
+            (("--entity-default", "--add-config", "listener.name.internal.max.connection.creation.rate=0"),
+             wrapped.format("Invalid max.connection.creation.rate 0"))]:
+        assert _refusal(internal, *args) == message, args
+    # a listener the broker does not have: taken as it is
+    _alter(internal, "1", "--add-config", "listener.name.nosuch.max.connections=0")
+    users = [RawClient(client) for _ in range(2)]
+    for c in users:
+        assert c.call(ApiVersionsRequest(), 0).error_code == 0
+    admin = RawClient(internal)
+    _set_broker_config(admin, "listener.name.plaintext.max.connections", "2")
+    described = ("  listener.name.plaintext.max.connections=2 sensitive=false synonyms={DYNAMIC_BROKER_CONFIG:"
+                 "listener.name.plaintext.max.connections=2, DEFAULT_CONFIG:max.connections=2147483647}")
+    # (Kafka's broker describes it once it has applied it)
+    _until(lambda: described in _configs(internal, "--entity-name", "1", "--describe").stdout.splitlines())
+    more = RawClient(internal)  # the other listener's are not held
+    assert more.call(ApiVersionsRequest(), 0).error_code == 0
+    waiting = RawClient(client)  # the listener's third waits
+    corr = waiting.send(ApiVersionsRequest(), 0)
+    users[0].close()  # until one of its own goes
+    resp = waiting.recv(ApiVersionsRequest.API_KEY, 0)
+    assert resp.correlation_id == corr and resp.body.error_code == 0
+    _set_broker_config(admin, "listener.name.plaintext.max.connections", None)
+    _set_broker_config(admin, "listener.name.nosuch.max.connections", None)
+    for c in users[1:] + [more, admin, waiting]:
+        c.close()
+
+
+def test_a_listeners_own_connection_quota(two_listeners):
+    listener_quota_scenario(*two_listeners)

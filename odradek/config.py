@@ -899,7 +899,7 @@ class BrokerConfig:
                 values.setdefault("listener_jaas", {})[(jaas.group(1).upper(), jaas.group(2).upper())] = raw
                 continue
             limit = _LISTENER_CONNECTION_LIMIT.fullmatch(name)
-            if limit is not None:
+            if limit is not None and limit.group(1) == limit.group(1).lower():  # (Kafka's prefix is lower case)
                 values.setdefault("listener_connection_limits", {})[(limit.group(1).upper(), limit.group(2))] = \
                     _parse(name, _int(0, INT_MAX), raw)
                 continue
@@ -1051,9 +1051,10 @@ class BrokerConfig:
         """A TLS setting of a listener: listener.name.<listener>.<key>, else <key>, else the default."""
         return self.ssl_settings.get((listener, key), self.ssl_settings.get(("", key), default))
 
-    def listener_connection_limit(self, listener: str, name: str) -> int:
-        """listener.name.<listener>.<name> (max.connections, max.connection.creation.rate): unbounded unset."""
-        return self.listener_connection_limits.get((listener, name), INT_MAX)
+    def listener_connection_limit(self, listener: str, name: str) -> int | None:
+        """listener.name.<listener>.<name> (max.connections, max.connection.creation.rate); None: unset
+        (the listener takes the broker-wide value)."""
+        return self.listener_connection_limits.get((listener, name))
 
     def sasl_mechanisms(self, listener: str) -> tuple[str, ...]:
         """The SASL mechanisms a listener offers: listener.name.<l>.sasl.enabled.mechanisms, else sasl.enabled.mechanisms."""
@@ -1229,7 +1230,8 @@ def broker_synonym_names(name: str) -> tuple[str, ...]:
     property and its fallback for the property itself."""
     spec = _BY_NAME.get(name)
     if spec is None:
-        return (name,)
+        listener_limit = _LISTENER_CONNECTION_LIMIT.fullmatch(name)  # (listenerPrefix.<name>: <name>)
+        return (name,) if listener_limit is None else (name, listener_limit.group(2))
     p = spec[1]
     if p.by_precedence:
         return tuple(n for n, _, _ in _names_of(p))

@@ -99,34 +99,35 @@ def _canonical(host: str) -> str:
 
 
 class _Window:
-    """A creation rate: the ms the connections of the last second were (or will be) served at."""
-    __slots__ = ("rate", "_accepted")
+    """A creation rate's window: the ms the connections of the last second were (or will be) served at."""
+    __slots__ = ("_accepted",)
 
-    def __init__(self, rate: int):
-        self.rate = rate
+    def __init__(self):
         self._accepted: deque[int] = deque()
 
-    def delay(self, now_ms: int) -> int:
-        """The ms a connection created now waits to keep the rate (it is counted)."""
+    def delay(self, now_ms: int, rate: int) -> int:
+        """The ms a connection created now waits to keep ``rate`` (it is counted)."""
         acc = self._accepted
         while acc and acc[0] <= now_ms - 1000:
             acc.popleft()
         start = now_ms
-        if len(acc) >= self.rate:
+        if len(acc) >= rate:
             # served when the one `rate` places earlier is a second old
-            start = max(now_ms, acc[-self.rate] + 1000) if self.rate else now_ms + 1000
+            start = max(now_ms, acc[-rate] + 1000) if rate else now_ms + 1000
         acc.append(start)
         return start - now_ms
 
 
 class ListenerQuota:
     """listener.name.<l>.max.connections and .max.connection.creation.rate (Kafka's
-    ListenerConnectionQuota: unbounded unless set) and the listener's connection count."""
-    __slots__ = ("max_connections", "window", "count", "waiting")
+    ListenerConnectionQuota; None: the broker-wide value, as Kafka configures it with the listener's
+    values over the broker's) and the listener's connection count."""
+    __slots__ = ("max_connections", "creation_rate", "window", "count", "waiting")
 
-    def __init__(self, max_connections: int = INT_MAX, creation_rate: int = INT_MAX):
+    def __init__(self, max_connections: int | None = None, creation_rate: int | None = None):
         self.max_connections = max_connections
-        self.window = _Window(creation_rate)
+        self.creation_rate = creation_rate
+        self.window = _Window()
         self.count = 0
         self.waiting: deque = deque()  # its connections waiting for a slot, oldest first
 
@@ -152,14 +153,11 @@ class ConnectionQuotas:
         self.by_ip: dict[str, int] = {}
         # the last second's connections are counted even with no rate set (Kafka's broker-wide
         # sensor records them all): a rate set at run time counts them
-        self._window = _Window(creation_rate)
+        self.creation_rate = creation_rate
+        self._window = _Window()
         self.listeners: dict[str, ListenerQuota] = listeners if listeners is not None else {}
         self.inter_broker_listener = inter_broker_listener
         self._waiting: deque = deque()  # the waiting connections of listeners not in self.listeners
-
-    @property
-    def creation_rate(self) -> int:
-        return self._window.rate
 
     def reconfigure(self, max_connections: int, per_ip: int, overrides: dict[str, int], creation_rate: int) -> None:
         """New limits (``overrides`` resolved: resolve_overrides) for the connections to come; a
@@ -167,16 +165,16 @@ class ConnectionQuotas:
         self.max_connections = max_connections
         self.per_ip = per_ip
         self.overrides = overrides
-        self._window.rate = creation_rate
+        self.creation_rate = creation_rate
         self._admit_waiting()
 
-    def reconfigure_listener(self, listener: str, max_connections: int, creation_rate: int) -> None:
-        """A listener's own limits (Kafka's ListenerConnectionQuota.reconfigure)."""
+    def reconfigure_listener(self, listener: str, max_connections: int | None, creation_rate: int | None) -> None:
+        """A listener's own limits (Kafka's ListenerConnectionQuota.reconfigure; None: the broker-wide)."""
         quota = self.listeners.get(listener)
         if quota is None:
             return
         quota.max_connections = max_connections
-        quota.window.rate = creation_rate
+        quota.creation_rate = creation_rate
         self._admit_waiting()
 
     def protected(self, listener: str) -> bool:
@@ -190,7 +188,7 @@ class ConnectionQuotas:
 
     def _slot_available(self, listener: str) -> bool:
         quota = self.listeners.get(listener)
-        if quota is not None and quota.count >= quota.max_connections:
+        if quota is not None and quota.count >= _or(quota.max_connections, self.max_connections):
             return False
         return self.protected(listener) or self.total < self.max_connections
 
@@ -226,11 +224,11 @@ class ConnectionQuotas:
             return None
         self.by_ip[ip] = have + 1
         self.total += 1
-        delay = 0 if self.protected(listener) else self._window.delay(now_ms)
+        delay = 0 if self.protected(listener) else self._window.delay(now_ms, self.creation_rate)
         quota = self.listeners.get(listener)
         if quota is not None:
             quota.count += 1
-            delay = max(delay, quota.window.delay(now_ms))
+            delay = max(delay, quota.window.delay(now_ms, _or(quota.creation_rate, self.creation_rate)))
         return delay
 
     def release(self, host: str, listener: str = "") -> None:
@@ -251,6 +249,10 @@ class ConnectionQuotas:
             waiting = quota.waiting if quota is not None else self._waiting
             while waiting and self._slot_available(listener):
                 waiting.popleft().connection_slot_free()  # admits it (or closes it) at once
+
+
+def _or(own: int | None, broker_wide: int) -> int:
+    return broker_wide if own is None else own
 
 
 class QuotaConnection(Protocol):

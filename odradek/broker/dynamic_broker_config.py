@@ -55,6 +55,7 @@ class DynamicBrokerConfig:
                         "log.cleaner.io.buffer.load.factor": str(config.log_cleaner_io_buffer_load_factor),
                         "log.cleaner.threads": str(config.log_cleaner_threads)}
         self._quotas = quotas
+        self._listener_static = config.listener_connection_limit
         self._connections = connections
         self._fetchers = fetchers
         self._cleaner = cleaner
@@ -83,6 +84,7 @@ class DynamicBrokerConfig:
         except ValueError:  # (validated when set: cannot happen)
             log.exception("dynamic broker configs not applied")
             return
+        self._apply_listener_quotas(configs)
         if limits != self._scheduled:
             self._scheduled = limits
             self._resolve_and_apply(limits, configs)
@@ -93,6 +95,27 @@ class DynamicBrokerConfig:
                      "log.cleaner.io.buffer.load.factor=%s, log.cleaner.threads=%d",
                      cleaner.dedupe_buffer_size, cleaner.dedupe_buffer_load_factor, cleaner.threads)
             self._cleaner.config = cleaner
+
+    def _apply_listener_quotas(self, configs) -> None:
+        """listener.name.<l>.max.connections / .max.connection.creation.rate of each listener (Kafka's
+        ListenerConnectionQuota.reconfigure): the dynamic value, else the static one, else the
+        broker-wide limit (None)."""
+        quotas = self._quotas
+        for listener, quota in quotas.listeners.items():
+            limits = []
+            for name in ("max.connections", "max.connection.creation.rate"):
+                value = dynamic_broker_value(configs, self._node_id, f"listener.name.{listener.lower()}.{name}")
+                try:
+                    limits.append(int(DYNAMIC_BROKER[name].validate(value)) if value is not None
+                                  else self._listener_static(listener, name))
+                except ValueError:
+                    log.error("Dynamic config listener.name.%s.%s=%s is not valid; ignored", listener.lower(), name,
+                              value)
+                    limits.append(self._listener_static(listener, name))
+            if (quota.max_connections, quota.creation_rate) != tuple(limits):
+                log.info("Updating listener %s connection quota: max.connections=%s, "
+                         "max.connection.creation.rate=%s", listener, *limits)
+                quotas.reconfigure_listener(listener, *limits)
 
     def _value(self, configs, name: str) -> str:
         value = dynamic_broker_value(configs, self._node_id, name)

@@ -14,7 +14,7 @@ answers all of them INVALID_REQUEST; the reconfigurables' with the ConfigExcepti
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from odradek.controller.configs import InvalidConfig
 
@@ -67,13 +67,19 @@ def _whole_config(new: Mapping[str, str]) -> None:
         raise InvalidConfig(f"{OVERRIDES} contains invalid addresses : {','.join(invalid)}")
 
 
-def _reconfiguration(current: Mapping[str, str], new: Mapping[str, str]) -> str | None:
+def _reconfiguration(current: Mapping[str, str], new: Mapping[str, str], listeners: Sequence[str]) -> str | None:
     """The reconfigurables' validateReconfiguration, for those whose configs changed."""
     quota = ("max.connections", "max.connection.creation.rate")
-    if any(current[k] != new[k] for k in quota):  # each listener's ListenerConnectionQuota
-        for k in quota:
-            if int(new[k]) <= 0:
-                return f"Invalid {k} {int(new[k])}"
+    for listener in listeners or ("",):  # each listener's ListenerConnectionQuota, its own values first
+        prefix = f"listener.name.{listener.lower()}."
+
+        def value(configs: Mapping[str, str], k: str) -> str:
+            return configs.get(prefix + k, configs[k])
+
+        if any(value(current, k) != value(new, k) for k in quota):
+            for k in quota:
+                if int(value(new, k)) <= 0:
+                    return f"Invalid {k} {int(value(new, k))}"
     for k in _THREAD_POOLS:  # DynamicThreadPool.validateReconfiguration
         old, value = int(current[k]), int(new[k])
         if value == old:
@@ -101,15 +107,16 @@ def _java_div(a: int, b: int) -> int:
     return q if (a >= 0) == (b > 0) else -q
 
 
-def check_reconfiguration(current: Mapping[str, str], new: Mapping[str, str]) -> None:
+def check_reconfiguration(current: Mapping[str, str], new: Mapping[str, str], listeners: Sequence[str] = ()) -> None:
     """``current`` / ``new``: a broker's effective values of the dynamic configs odradek applies
-    (controller.configs.DYNAMIC_BROKER), before and after the change. Raises InvalidConfig with
-    Kafka's message."""
+    (controller.configs.DYNAMIC_BROKER, and the listeners' listener.name.<l>.* quotas), before and
+    after the change; ``listeners``: the broker's listener names. Raises InvalidConfig with Kafka's
+    message."""
     try:
         _whole_config(new)
     except ValueError as e:
         raise InvalidConfig(str(e)) from None
-    why = _reconfiguration(current, new)
+    why = _reconfiguration(current, new, listeners)
     if why is not None:  # DynamicBrokerConfig: new ConfigException("Invalid dynamic configuration", e)
         raise InvalidConfig(f"Invalid value org.apache.kafka.common.config.ConfigException: {why} "
                             "for configuration Invalid dynamic configuration")

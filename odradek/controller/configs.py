@@ -11,6 +11,8 @@ STATIC_BROKER_CONFIG > DEFAULT_CONFIG.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -227,6 +229,23 @@ DYNAMIC_BROKER: dict[str, ConfigDef] = {d.name: d for d in [
     _dynamic("producer.id.expiration.ms", lo=1),
 ]}
 
+# listener.name.<listener, lower case>.max.connections / .max.connection.creation.rate: a listener's
+# own connection quota (SocketServer's ListenerConnectionQuota, a ListenerReconfigurable), dynamic
+# per broker and as the cluster default; validated as the broker-wide config it overrides
+_LISTENER_QUOTA = re.compile(r"listener\.name\.([^.A-Z]+)\.(max\.connections|max\.connection\.creation\.rate)")
+
+
+def listener_quota_config(name: str) -> tuple[str, str] | None:
+    """(listener name as in the prefix, the broker-wide config) of a listener's connection quota config."""
+    m = _LISTENER_QUOTA.fullmatch(name)
+    return (m.group(1), m.group(2)) if m is not None else None
+
+
+def dynamic_broker_alterable(name: str) -> bool:
+    """AlterConfigs / IncrementalAlterConfigs take ``name`` for a broker."""
+    return name in BROKER_ALTERABLE or listener_quota_config(name) is not None
+
+
 # What AlterConfigs / IncrementalAlterConfigs take for a broker: the rates, DYNAMIC_BROKER and the
 # topic synonyms but a fallback (log.flush.scheduler.interval.ms, refused as by Kafka). Kafka 4.3
 # refuses the *.hours / *.minutes forms too ("Cannot update these configs dynamically"); odradek
@@ -271,6 +290,9 @@ def broker_read_only(name: str) -> bool:
 
 
 def broker_config_type(name: str) -> int:
+    listener_quota = listener_quota_config(name)
+    if listener_quota is not None:
+        name = listener_quota[1]
     if name in DYNAMIC_RATES:
         return T_LONG
     if name in BROKER_SYNONYMS:
@@ -303,7 +325,11 @@ def broker_synonyms(name: str, layers) -> list[tuple[str, str | None, int]]:
 
 def validate_broker_value(name: str, value: str) -> str:
     """Validate a dynamic broker config that is a topic synonym (same rules, scaled), a rate or one of
-    DYNAMIC_BROKER (its type and range: Kafka's DynamicConfig.Broker.validate)."""
+    DYNAMIC_BROKER (its type and range: Kafka's DynamicConfig.Broker.validate; a listener's connection
+    quota as the broker-wide one, named as it)."""
+    listener_quota = listener_quota_config(name)
+    if listener_quota is not None:
+        name = listener_quota[1]
     if name in DYNAMIC_BROKER:
         return DYNAMIC_BROKER[name].validate(value)
     if name in DYNAMIC_RATES:

@@ -701,7 +701,7 @@ class Decisions:
                     raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {k}")
         elif rtype == BROKER:
             self._check_broker_name(name, describe=False)
-            bad = [k for k, _, _ in ops if k not in C.BROKER_ALTERABLE]
+            bad = [k for k, _, _ in ops if not C.dynamic_broker_alterable(k)]
             if bad:
                 raise _Fail(ErrorCode.INVALID_REQUEST, f"Cannot update these configs dynamically: [{', '.join(bad)}]")
         else:
@@ -741,7 +741,7 @@ class Decisions:
             except InvalidConfig as e:
                 # (Kafka answers a bad rate or log.cleaner.backoff.ms with INVALID_REQUEST, as its broker
                 # config validation)
-                bad_request = k in C.DYNAMIC_RATES or k in C.DYNAMIC_BROKER
+                bad_request = k in C.DYNAMIC_RATES or k in C.DYNAMIC_BROKER or C.listener_quota_config(k) is not None
                 raise _Fail(ErrorCode.INVALID_REQUEST if bad_request else ErrorCode.INVALID_CONFIG,
                             str(e)) from None
             changes[k] = v
@@ -794,13 +794,17 @@ class Decisions:
         def merged(default: Mapping[str, str], own: Mapping[str, str]) -> dict[str, str]:
             out = {k: self.defaults.get(k, d.default) for k, d in C.DYNAMIC_BROKER.items()}
             for layer in (default, own):
-                out.update((k, v) for k, v in layer.items() if k in C.DYNAMIC_BROKER)
+                out.update((k, v) for k, v in layer.items()
+                           if k in C.DYNAMIC_BROKER or C.listener_quota_config(k) is not None)
             return out
 
         current = merged(bc.get("", {}), bc.get(node, {}))
         new = merged(after, bc.get(node, {})) if name == "" else merged(bc.get("", {}), after)
+        # the broker's listeners (its ListenerConnectionQuotas), as registered; the default's: every broker's
+        brokers = [b for i, b in self.image.brokers.items() if b is not None and (name == "" or str(i) == name)]
+        listeners = sorted({e[0] for b in brokers for e in b.endpoints})
         try:
-            check_reconfiguration(current, new)
+            check_reconfiguration(current, new, listeners)
         except InvalidConfig as e:
             raise _Fail(ErrorCode.INVALID_REQUEST, str(e)) from None
 

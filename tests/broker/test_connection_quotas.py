@@ -73,7 +73,7 @@ def _two_listeners(max_connections: int = UNBOUNDED, internal: ListenerQuota | N
 def test_the_inter_broker_listener_is_protected_from_max_connections():
     """Kafka's ConnectionQuotas.protectedListener: with more than one listener, the inter-broker
     listener's connections are let in over max.connections, and are not the ones closed."""
-    q = _two_listeners(2)
+    q = _two_listeners(2, ListenerQuota(max_connections=10))
     assert [q.admit("10.0.0.1", 0, "PLAINTEXT") for _ in range(2)] == [0, 0]
     assert q.must_wait("PLAINTEXT") and not q.must_wait("INTERNAL")
     assert [q.admit("10.0.0.2", 0, "INTERNAL") for _ in range(3)] == [0, 0, 0]
@@ -86,6 +86,16 @@ def test_the_inter_broker_listener_is_protected_from_max_connections():
     assert w.admitted is None  # 2 there still: the limit
     q.release("10.0.0.1", "PLAINTEXT")
     assert w.admitted == 0 and q.listeners["PLAINTEXT"].count == 2
+
+
+def test_a_listener_without_its_own_limits_takes_the_broker_wide_ones():
+    """Kafka configures a ListenerConnectionQuota with the listener's values over the broker's: the
+    protected listener too is held at max.connections of its own connections."""
+    q = _two_listeners(2)
+    assert [q.admit("10.0.0.1", 0, "INTERNAL") for _ in range(2)] == [0, 0]
+    assert q.must_wait("INTERNAL") and q.must_wait("PLAINTEXT")
+    q.reconfigure_listener("INTERNAL", 3, None)
+    assert not q.must_wait("INTERNAL")
 
 
 def test_one_listener_is_not_protected():

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
-from odradek.broker.connection_limits import ConnectionQuotas
+from odradek.broker.connection_limits import ConnectionQuotas, ListenerQuota
 from odradek.broker.dynamic_broker_config import DynamicBrokerConfig
 from odradek.config import BrokerConfig
 from odradek.controller.image import MetadataImage
@@ -91,3 +91,22 @@ def test_an_override_host_that_does_not_resolve_stops_the_update_there():
 async def _until(cond) -> None:
     while not cond():
         await asyncio.sleep(0.01)
+
+
+def test_a_listeners_connection_quota_from_the_image_else_static_else_broker_wide():
+    loop = asyncio.new_event_loop()
+    try:
+        config = BrokerConfig.from_properties({"listener.name.plaintext.max.connection.creation.rate": "7"})
+        quotas = ConnectionQuotas(2147483647, 2147483647, (), 2147483647,
+                                  listeners={"PLAINTEXT": ListenerQuota(None, 7)})
+        dyn = DynamicBrokerConfig(1, config, quotas, lambda: [], None, LogCleaner(config.cleaner_config()), loop)
+        dyn.on_metadata(None, MetadataImage(broker_configs={
+            "": {"listener.name.plaintext.max.connections": "3"},
+            "1": {"listener.name.plaintext.max.connection.creation.rate": "9",
+                  "listener.name.PLAINTEXT.max.connections": "1"}}))  # (Kafka's prefix is lower case)
+        quota = quotas.listeners["PLAINTEXT"]
+        assert (quota.max_connections, quota.creation_rate) == (3, 9)
+        dyn.on_metadata(None, MetadataImage())
+        assert (quota.max_connections, quota.creation_rate) == (None, 7)
+    finally:
+        loop.close()

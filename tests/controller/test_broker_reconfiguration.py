@@ -58,6 +58,26 @@ def test_listener_quotas_refuse_zero_when_changed():
     assert _check({"max.connections": "0"}, {"max.connections": "0", "max.connections.per.ip": "5"}) is None
 
 
+def test_each_listeners_quota_takes_its_own_values_over_the_broker_wide_ones():
+    """Kafka's ListenerConnectionQuota validates the listener's values over the broker's
+    (valuesWithPrefixOverride), when they changed."""
+    def check(current: dict, new: dict) -> str | None:
+        try:
+            check_reconfiguration(DEFAULTS | current, DEFAULTS | new, ["PLAINTEXT", "INTERNAL"])
+        except InvalidConfig as e:
+            return str(e)
+        return None
+
+    assert check({}, {"listener.name.internal.max.connections": "0"}) == WRAPPED.format("Invalid max.connections 0")
+    # a listener the broker does not have: not checked
+    assert check({}, {"listener.name.nosuch.max.connections": "0"}) is None
+    # every listener overrides a broker-wide 0 unchanged: nothing to refuse
+    both = {"listener.name.plaintext.max.connections": "5", "listener.name.internal.max.connections": "5"}
+    assert check(both, both | {"max.connections": "0"}) is None
+    assert check(both, {"max.connections": "0", "listener.name.plaintext.max.connections": "5"}) == \
+        WRAPPED.format("Invalid max.connections 0")
+
+
 @pytest.mark.parametrize("old, new, why", [
     ("1", "2", None), ("1", "3", "value should not be greater than double the current value 1"),
     ("4", "2", None), ("5", "2", None), ("5", "1", "value should be at least half the current value 5"),
