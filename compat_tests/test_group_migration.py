@@ -401,67 +401,102 @@ def _raw_committed(raw: RawClient, group: str, topic: str, partitions: int) -> d
     return {p.partition_index: p.committed_offset for t in r.topics for p in t.partitions}
 
 
+class RawClassic:
+    """A classic consumer member through raw JoinGroup v9 / SyncGroup v5 requests (subscription and
+    assignment version 1) of one topic."""
+
+    def __init__(self, raw: RawClient, group: str, topic: str):
+        self.raw, self.group, self.topic = raw, group, topic
+
+    def assignment(self, parts: list) -> bytes:
+        import struct
+
+        from odradek.wire.messages.consumer_protocol_assignment import ConsumerProtocolAssignment, TopicPartition
+
+        a = ConsumerProtocolAssignment(assigned_partitions=[TopicPartition(topic=self.topic, partitions=parts)],
+                                       user_data=None)
+        return struct.pack(">h", 1) + bytes(a.encode(1))
+
+    @staticmethod
+    def assigned(data: bytes) -> list:
+        import struct
+
+        from odradek.wire.messages.consumer_protocol_assignment import ConsumerProtocolAssignment
+
+        if not data:
+            return []
+        a = ConsumerProtocolAssignment.decode(data, struct.unpack_from(">h", data)[0], 2)
+        return sorted(p for tp in a.assigned_partitions for p in tp.partitions)
+
+    def join(self, member_id: str, owned: list):
+        import struct
+
+        from odradek.wire.messages.consumer_protocol_subscription import ConsumerProtocolSubscription
+        from odradek.wire.messages.consumer_protocol_subscription import TopicPartition as STP
+        from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
+
+        sub = ConsumerProtocolSubscription(topics=[self.topic], user_data=None,
+                                           owned_partitions=[STP(topic=self.topic, partitions=owned)] if owned else [])
+        md = struct.pack(">h", 1) + bytes(sub.encode(1))
+        return self.raw.call(JoinGroupRequest(group_id=self.group, session_timeout_ms=30000,
+                                              rebalance_timeout_ms=30000, member_id=member_id, protocol_type="consumer",
+                                              protocols=[JoinGroupRequestProtocol(name="range", metadata=md)]), 9)
+
+    def sync(self, member_id: str, generation: int, assignments: dict):
+        from odradek.wire.messages.sync_group_request import SyncGroupRequest, SyncGroupRequestAssignment
+
+        return self.raw.call(SyncGroupRequest(group_id=self.group, generation_id=generation, member_id=member_id,
+                                              protocol_type="consumer", protocol_name="range", assignments=[
+                                                  SyncGroupRequestAssignment(member_id=m, assignment=a)
+                                                  for m, a in assignments.items()]), 5)
+
+    def heartbeat(self, member_id: str, generation: int) -> int:
+        from odradek.wire.messages.heartbeat_request import HeartbeatRequest
+
+        return self.raw.call(HeartbeatRequest(group_id=self.group, generation_id=generation, member_id=member_id),
+                             4).error_code
+
+    def first_member(self, partitions: int) -> tuple[str, int]:
+        """The group's first member, its leader, assigned every partition: (member id, generation)."""
+        first = self.join("", [])
+        assert first.error_code == 79  # MEMBER_ID_REQUIRED
+        j = self.join(first.member_id, [])
+        assert j.error_code == 0 and j.leader == j.member_id
+        s = self.sync(j.member_id, j.generation_id, {j.member_id: self.assignment(list(range(partitions)))})
+        assert s.error_code == 0 and self.assigned(s.assignment) == list(range(partitions))
+        return j.member_id, j.generation_id
+
+
+def _upgraded_then_killed(broker, topic: str) -> tuple[str, str, str, int, int]:
+    """A classic group of one member holding both partitions of ``topic``, its offsets committed (11
+    and 22); a ConsumerGroupHeartbeat upgrades it, and the broker is killed (kill -9) as soon as it is
+    answered, then started again: (group, classic member, consumer member, its epoch, generation)."""
+    create_topic(broker.bootstrap, topic, partitions=2)
+    group = f"mig-{uuid.uuid4().hex[:8]}"
+    raw = RawClient(broker.bootstrap)
+    try:
+        raw.await_group_coordinator(group)
+        m1, gen = RawClassic(raw, group, topic).first_member(2)
+        assert _raw_commit(raw, group, topic, gen, m1, {0: 11, 1: 22}) == [0, 0]
+        r = raw_heartbeat(raw, group_id=group, member_id="m3-" + uuid.uuid4().hex[:8], subscribed_topic_names=[topic])
+        assert r.error_code == 0 and r.member_epoch == gen + 1
+        broker.kill9()  # right after the answer: the upgrade's one batch is in the log or not
+    finally:
+        raw.close()
+    broker.start()
+    return group, m1, r.member_id, r.member_epoch, gen
+
+
 def test_an_upgrade_survives_a_kill_right_after_its_heartbeat_is_answered(controllable_broker, topic_name):
     """The ConsumerGroupHeartbeat that upgrades a classic group (one classic member holding both
     partitions, its offsets committed) is answered, and the broker is killed (kill -9) at once. The
     restarted broker loads the consumer group with both members, the classic one holding what it
     held, the offsets kept; the members go on: the classic member rejoins, syncs and commits at
     its member epoch, the consumer member gets its partition once the classic member releases it."""
-    from odradek.wire.messages.join_group_request import JoinGroupRequest, JoinGroupRequestProtocol
-    from odradek.wire.messages.sync_group_request import SyncGroupRequest, SyncGroupRequestAssignment
-    from odradek.wire.messages.consumer_protocol_assignment import ConsumerProtocolAssignment, TopicPartition
-    import struct
-
-    bootstrap = controllable_broker.bootstrap
-    create_topic(bootstrap, topic_name, partitions=2)
-    group = f"mig-{uuid.uuid4().hex[:8]}"
-    raw = RawClient(bootstrap)
-    raw.await_group_coordinator(group)
-
-    def assignment(parts: list) -> bytes:
-        a = ConsumerProtocolAssignment(assigned_partitions=[TopicPartition(topic=topic_name, partitions=parts)],
-                                       user_data=None)
-        return struct.pack(">h", 1) + bytes(a.encode(1))
-
-    def assigned(data: bytes) -> list:
-        if not data:
-            return []
-        a = ConsumerProtocolAssignment.decode(data, struct.unpack_from(">h", data)[0], 2)
-        return sorted(p for tp in a.assigned_partitions for p in tp.partitions)
-
-    def join(member_id: str, owned: list):
-        from odradek.wire.messages.consumer_protocol_subscription import (ConsumerProtocolSubscription,
-                                                                          TopicPartition as STP)
-        sub = ConsumerProtocolSubscription(topics=[topic_name], user_data=None,
-                                           owned_partitions=[STP(topic=topic_name, partitions=owned)] if owned else [])
-        md = struct.pack(">h", 1) + bytes(sub.encode(1))
-        return raw.call(JoinGroupRequest(group_id=group, session_timeout_ms=30000, rebalance_timeout_ms=30000,
-                                         member_id=member_id, protocol_type="consumer",
-                                         protocols=[JoinGroupRequestProtocol(name="range", metadata=md)]), 9)
-
-    def sync(member_id: str, generation: int, assignments: dict):
-        return raw.call(SyncGroupRequest(group_id=group, generation_id=generation, member_id=member_id,
-                                         protocol_type="consumer", protocol_name="range", assignments=[
-                                             SyncGroupRequestAssignment(member_id=m, assignment=a)
-                                             for m, a in assignments.items()]), 5)
-
+    group, m1, m3, epoch3, _gen = _upgraded_then_killed(controllable_broker, topic_name)
+    raw = RawClient(controllable_broker.bootstrap)
+    classic = RawClassic(raw, group, topic_name)
     try:
-        first = join("", [])
-        assert first.error_code == 79  # MEMBER_ID_REQUIRED
-        j = join(first.member_id, [])
-        assert j.error_code == 0 and j.leader == j.member_id
-        m1, gen = j.member_id, j.generation_id
-        s = sync(m1, gen, {m1: assignment([0, 1])})
-        assert s.error_code == 0 and assigned(s.assignment) == [0, 1]
-        assert _raw_commit(raw, group, topic_name, gen, m1, {0: 11, 1: 22}) == [0, 0]
-        r = raw_heartbeat(raw, group_id=group, member_id="m3-" + uuid.uuid4().hex[:8],
-                          subscribed_topic_names=[topic_name])
-        assert r.error_code == 0 and r.member_epoch == gen + 1
-        m3, epoch3 = r.member_id, r.member_epoch
-        controllable_broker.kill9()  # right after the answer: the upgrade's one batch is in the log or not
-        raw.close()
-        controllable_broker.start()
-        raw = RawClient(bootstrap)
         raw.await_group_coordinator(group)
         assert _group_type(raw, group) == "consumer"
         cg, _ = _describe(raw, group)
@@ -479,12 +514,12 @@ def test_an_upgrade_survives_a_kill_right_after_its_heartbeat_is_answered(contro
         got3: list = []
         while not got3:
             assert time.monotonic() < deadline, (mine, r)
-            j = join(m1, mine)
+            j = classic.join(m1, mine)
             assert j.error_code == 0 and j.leader == "", j
-            s = sync(m1, j.generation_id, {})
+            s = classic.sync(m1, j.generation_id, {})
             assert s.error_code in (0, 27), s
             if s.error_code == 0:
-                mine = assigned(s.assignment)
+                mine = classic.assigned(s.assignment)
             r = raw_heartbeat(raw, group_id=group, member_id=m3, member_epoch=r.member_epoch, rebalance_timeout_ms=-1,
                               topic_partitions=None)
             assert r.error_code == 0, r
@@ -492,5 +527,46 @@ def test_an_upgrade_survives_a_kill_right_after_its_heartbeat_is_answered(contro
         assert len(mine) == 1 and sorted(mine + got3) == [0, 1]
         assert _raw_commit(raw, group, topic_name, j.generation_id, m1, {mine[0]: 33}) == [0]
         assert _raw_committed(raw, group, topic_name, 2) == {mine[0]: 33, got3[0]: 11 if got3[0] == 0 else 22}
+    finally:
+        raw.close()
+
+
+def test_a_downgrade_survives_a_kill_right_after_the_leave_is_answered(controllable_broker, topic_name):
+    """The upgraded group's only consumer-protocol member leaves (epoch -1) before it got anything:
+    the group is downgraded to a classic group, and the broker is killed (kill -9) as soon as the
+    leave is answered. The restarted broker loads the classic group with its classic member holding
+    its target assignment, the offsets kept; the member rejoins, gets both partitions and commits at
+    the new generation."""
+    group, m1, m3, epoch3, gen = _upgraded_then_killed(controllable_broker, topic_name)
+    raw = RawClient(controllable_broker.bootstrap)
+    classic = RawClassic(raw, group, topic_name)
+    try:
+        raw.await_group_coordinator(group)
+        cg, _ = _describe(raw, group)
+        target = next(sorted(p for t in m.target_assignment.topic_partitions for p in t.partitions)
+                      for m in cg.members if m.member_id == m1)
+        r = raw_heartbeat(raw, group_id=group, member_id=m3, member_epoch=-1, rebalance_timeout_ms=-1,
+                          topic_partitions=None)
+        assert r.error_code == 0 and r.member_epoch == -1
+        controllable_broker.kill9()  # right after the answer: the downgrade's one batch is in the log or not
+        raw.close()
+        controllable_broker.start()
+        raw = RawClient(controllable_broker.bootstrap)
+        classic = RawClassic(raw, group, topic_name)
+        raw.await_group_coordinator(group)
+        assert _group_type(raw, group) == "classic"
+        _, dg = _describe(raw, group)
+        assert dg.error_code == 0 and [m.member_id for m in dg.members] == [m1]
+        # its assignment: its target in the consumer group (Kafka's ClassicGroup.fromConsumerGroup)
+        assert classic.assigned(dg.members[0].member_assignment) == target
+        assert _raw_committed(raw, group, topic_name, 2) == {0: 11, 1: 22}
+        epoch = gen + 1  # the classic group's generation is the consumer group's epoch
+        assert classic.heartbeat(m1, epoch) in (0, 27)  # NONE, or REBALANCE_IN_PROGRESS: rejoin
+        j = classic.join(m1, [0, 1])
+        assert j.error_code == 0 and j.leader == m1 and j.generation_id > epoch, j
+        s = classic.sync(m1, j.generation_id, {m1: classic.assignment([0, 1])})
+        assert s.error_code == 0 and classic.assigned(s.assignment) == [0, 1]
+        assert _raw_commit(raw, group, topic_name, j.generation_id, m1, {0: 44, 1: 55}) == [0, 0]
+        assert _raw_committed(raw, group, topic_name, 2) == {0: 44, 1: 55}
     finally:
         raw.close()

@@ -20,8 +20,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from odradek.broker.coordinator_log import plain_records, read_into
 from odradek.coordinator.consumer_group_state import ConsumerGroup
 from odradek.coordinator.group_coordinator import GroupCoordinator
