@@ -604,10 +604,10 @@ class Broker:
                                             self.config.producer_id_expiration_ms)
         return self.log_manager.remove_expired_producers(now_ms, expiration_ms)
 
-    def flush_dirty(self, now_ms: int) -> int:
-        """The logs' flush.ms policy; the high-watermark checkpoint is the server's, in a worker thread
-        (LogManager.high_watermarks_due)."""
-        return self.log_manager.flush_dirty(now_ms, checkpoint=False)
+    def flush_dirty_steps(self, now_ms: int):
+        """The logs' flush.ms policy, in steps (LogManager.flush_dirty_steps); the high-watermark checkpoint
+        is the server's, in a worker thread (LogManager.high_watermarks_due)."""
+        return self.log_manager.flush_dirty_steps(now_ms, checkpoint=False)
 
     def has_compacted_logs(self) -> bool:
         return any(lg.config.compact for lg in self.log_manager)
