@@ -40,7 +40,8 @@ def test_the_faults_happen():
     """The runs are only worth something if they reach the hard cases: over 25 seeds, crashes
     with torn tails, cut links, fencing, elections, preferred elections, controlled shutdowns,
     reassignments, ISR
-    changes, idempotent retries answered as duplicates, DeleteRecords (followers starting over at the leader's log start), truncations (through
+    changes, idempotent retries answered as duplicates or out of order (5 batches in flight),
+    DeleteRecords (followers starting over at the leader's log start), truncations (through
     DivergingEpoch and through OffsetForLeaderEpoch), stale leaders answering
     NOT_LEADER_OR_FOLLOWER, refused and acknowledged acks=all produces."""
     total: dict[str, int] = {}
@@ -62,6 +63,11 @@ def test_the_faults_happen():
     # idempotent producers: retries after a failover, some of them answered as duplicates (the new
     # leader has the batch from replication: its producer state came with append_as_follower)
     assert total["retry"] >= 10 and total["duplicate"] >= 5, total
+    # ... with up to 5 batches of a partition in flight (max.in.flight.requests.per.connection):
+    # retries answered OUT_OF_ORDER_SEQUENCE_NUMBER while a batch before them is unresolved, and
+    # the producer's own request timeouts (the broker may append still)
+    assert total["out_of_order_retry"] >= 10 and total["client_timeout"] >= 5, total
+    assert any(RUNS(seed).max_in_flight == 5 for seed in range(25))
     assert acked > 2000, acked
 
 
