@@ -3,6 +3,8 @@ the client's host as Kafka shows it, and the metadata image's topics as the grou
 
 from __future__ import annotations
 
+from typing import Callable
+
 from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
 
@@ -65,6 +67,44 @@ def metadata_topics(ctx):
     """({name: TopicImage}, {topic id: TopicImage}) of the current metadata image."""
     image = ctx.services.metadata.image
     return image.topics, image.topics_by_id
+
+
+class TopicAnswers:
+    """Kafka's OffsetCommitResponse.Builder (TopicIdBuilder from v10, TopicNameBuilder before) and
+    TxnOffsetCommitResponse.Builder: the handler's error answers first, topics in the order met, then
+    the coordinator's answer merged in (its partitions join the topic already there, by id with
+    ``by_id``, else by name). ``make(name, topic_id)``: an empty topic of the answer."""
+
+    def __init__(self, by_id: bool, make: Callable):
+        self.by_id = by_id
+        self.make = make
+        self.topics: list = []
+        self._index: dict = {}
+
+    def _add(self, topic) -> None:
+        self._index.setdefault(topic.topic_id if self.by_id else topic.name, topic)
+        self.topics.append(topic)
+
+    def partitions(self, name: str, topic_id: bytes = b"") -> list:
+        """The partitions of the answer's topic (made, after those there, if new): an error answer's
+        partitions are appended to it."""
+        t = self._index.get(topic_id if self.by_id else name)
+        if t is None:
+            t = self.make(name, topic_id)
+            self._add(t)
+        return t.partitions
+
+    def merge(self, topics: list) -> None:
+        if not self.topics:  # Kafka takes the coordinator's answer as it is
+            for t in topics:
+                self._add(t)
+            return
+        for t in topics:
+            there = self._index.get(t.topic_id if self.by_id else t.name)
+            if there is None:
+                self._add(t)
+            else:
+                there.partitions.extend(t.partitions)
 
 
 def split_known_partitions_in_steps(ctx, topics, value, count: StepCount):

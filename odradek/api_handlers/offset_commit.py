@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from odradek.api_handlers.authorization import allowed_names
 from odradek.api_handlers.context import StepCount, in_steps
-from odradek.api_handlers.group_common import coordinator_error, metadata_topics
+from odradek.api_handlers.group_common import TopicAnswers, coordinator_error, metadata_topics
 from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_commit_response import (
@@ -29,43 +29,6 @@ from .common import mirror_partitions
 API_KEY = 8
 MIN_VERSION = 2
 MAX_VERSION = 10
-
-
-class _ResponseBuilder:
-    """Kafka's OffsetCommitResponse.Builder (TopicIdBuilder from v10, TopicNameBuilder before)."""
-
-    def __init__(self, by_id: bool):
-        self.by_id = by_id
-        self.topics: list = []
-        self._index: dict = {}
-
-    def _key(self, topic_id: bytes, name: str):
-        return topic_id if self.by_id else name
-
-    def _add(self, topic) -> None:
-        self._index.setdefault(self._key(topic.topic_id, topic.name), topic)
-        self.topics.append(topic)
-
-    def partitions(self, topic_id: bytes, name: str) -> list:
-        """The partitions of the answer's topic (made, after those there, if new): an error answer's
-        partitions are appended to it."""
-        t = self._index.get(self._key(topic_id, name))
-        if t is None:
-            t = OffsetCommitResponseTopic(name=name, topic_id=topic_id, partitions=[])
-            self._add(t)
-        return t.partitions
-
-    def merge(self, topics: list) -> None:
-        if not self.topics:  # Kafka takes the coordinator's answer as it is
-            for t in topics:
-                self._add(t)
-            return
-        for t in topics:
-            there = self._index.get(self._key(t.topic_id, t.name))
-            if there is None:
-                self._add(t)
-            else:
-                there.partitions.extend(t.partitions)
 
 
 def _denied_topics(ctx, request, topics_by_id) -> set:
@@ -94,7 +57,8 @@ def _answer(ctx, request):
     by_id = v >= 10
     coord = ctx.services.groups
     topics, topics_by_id = metadata_topics(ctx)
-    out = _ResponseBuilder(by_id)
+    out = TopicAnswers(by_id, lambda name, topic_id: OffsetCommitResponseTopic(  # Kafka's Builder
+        name=name, topic_id=topic_id, partitions=[]))
     count = StepCount()
     accepted = []  # [(topic_id, name, [request partition])] in request order
     offsets: dict = {}  # {(name, partition): (offset, leader epoch, metadata)} of the accepted ones
@@ -119,7 +83,7 @@ def _answer(ctx, request):
             elif ti is None:
                 err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
         if err is not None:
-            answered = out.partitions(topic_id, name)
+            answered = out.partitions(name, topic_id)
             for p in t.partitions:
                 if count.due():
                     yield
@@ -136,7 +100,7 @@ def _answer(ctx, request):
                                                     p.committed_metadata)
                 continue
             if unknown is None:
-                unknown = out.partitions(topic_id, name)
+                unknown = out.partitions(name, topic_id)
             unknown.append(OffsetCommitResponsePartition(partition_index=p.partition_index,
                                                          error_code=ErrorCode.UNKNOWN_TOPIC_OR_PARTITION))
         if valid:

@@ -13,7 +13,7 @@ with the topic, and a zero id would bring them back for a topic re-created under
 from __future__ import annotations
 
 from odradek.api_handlers.context import StepCount, in_steps
-from odradek.api_handlers.group_common import metadata_topics, split_known_partitions_in_steps
+from odradek.api_handlers.group_common import TopicAnswers, metadata_topics, split_known_partitions_in_steps
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.txn_offset_commit_response import (
     TxnOffsetCommitResponse,
@@ -85,18 +85,30 @@ def _answer(ctx, req, verified: ErrorCode | None):
         p.committed_offset, p.committed_leader_epoch if v >= 2 else -1, p.committed_metadata), count)
     if offsets:  # (one step: the coordinator's checks, its one write and the pending offsets)
         _commit_offsets(ctx, req, verified, offsets, errors)
-    topics = []
+    # Kafka's TxnOffsetCommitResponse.Builder: the partitions refused here first, topics in the order
+    # met, then the coordinator's answer (the partitions it was given) merged in
+    out = TopicAnswers(False, lambda name, _id: TxnOffsetCommitResponseTopic(name=name, partitions=[]))
+    made = []
     count = StepCount()  # (a request of fewer than STEP_ENTRIES partitions: answered at once)
     for t in req.topics:
-        answered = []
+        name = t.name
+        answered, refused = [], None
         for p in t.partitions:
             if count.due():
                 yield
-            answered.append(TxnOffsetCommitResponsePartition(
-                partition_index=p.partition_index,
-                error_code=fenced_for(v, 3, errors.get((t.name, p.partition_index), ErrorCode.NONE))))
-        topics.append(TxnOffsetCommitResponseTopic(name=t.name, partitions=answered))
-    return TxnOffsetCommitResponse(throttle_time_ms=0, topics=topics)
+            tp = (name, p.partition_index)
+            answer = TxnOffsetCommitResponsePartition(partition_index=p.partition_index,
+                                                      error_code=fenced_for(v, 3, errors.get(tp, ErrorCode.NONE)))
+            if tp in offsets:
+                answered.append(answer)
+            else:
+                if refused is None:
+                    refused = out.partitions(name)
+                refused.append(answer)
+        if answered:
+            made.append(TxnOffsetCommitResponseTopic(name=name, partitions=answered))
+    out.merge(made)
+    return TxnOffsetCommitResponse(throttle_time_ms=0, topics=out.topics)
 
 
 def _commit_offsets(ctx, req, verified: ErrorCode | None, offsets: dict, errors: dict) -> None:

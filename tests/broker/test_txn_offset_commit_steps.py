@@ -2,7 +2,8 @@
 coordinator event, broker/coordinator_events.py): its partitions checked against the metadata
 STEP_ENTRIES a step, the coordinator's commit one step (its checks and the one write of every
 offset: one transactional record batch), the answer STEP_ENTRIES partitions a step. The answer is
-the one each topic committed alone gets; the offsets become visible with the commit marker and go
+the one each topic committed alone gets, in Kafka's TxnOffsetCommitResponse.Builder order (the
+partitions refused before the coordinator first, then the coordinator's answer merged in); the offsets become visible with the commit marker and go
 with the abort marker."""
 from inproc_broker import call, start_broker
 from inproc_broker import drive as _drive
@@ -108,8 +109,8 @@ def test_a_small_txn_offset_commit_is_answered_at_once(tmp_path):
         pid, epoch = _begin(b, "x")
         resp = call(b, "txn_offset_commit", _request("x", pid, epoch, TOPICS[:1], STEP_ENTRIES - 1), 4)
         assert not isinstance(resp, Stepped)
-        assert [(p.partition_index, p.error_code) for p in resp.topics[0].partitions] == (
-            [(p, 0) for p in range(3)] + [(p, 3) for p in range(3, STEP_ENTRIES - 1)])
+        assert [(p.partition_index, p.error_code) for p in resp.topics[0].partitions] == (  # (Kafka's Builder)
+            [(p, 3) for p in range(3, STEP_ENTRIES - 1)] + [(p, 0) for p in range(3)])
         # a fenced producer's commit in steps: every known partition gets the error, nothing is written
         end = b.groups.log.end_offset(b.groups.partition_for(GROUP))
         resp, steps = _drive(b, call(b, "txn_offset_commit", _request("x", pid, epoch - 1, TOPICS[:1],
@@ -150,7 +151,7 @@ def test_a_large_txn_offset_commit_over_a_connection_is_an_event_a_step(tmp_path
         resp = c.call(_request("x", pid, epoch, TOPICS), 4)
         assert events.slices - slices == 1 + 2 * len(TOPICS) * PER_TOPIC // STEP_ENTRIES
         assert [(t.name, [(p.partition_index, p.error_code) for p in t.partitions]) for t in resp.topics] == [
-            (t, [(p, 0) for p in range(3)] + [(p, 3) for p in range(3, PER_TOPIC)]) for t in TOPICS]
+            (t, [(p, 3) for p in range(3, PER_TOPIC)] + [(p, 0) for p in range(3)]) for t in TOPICS]  # (Kafka's Builder)
         assert [len(recs) for h, recs in broker.groups.log.read_batches(0)
                 if h.base_offset >= end and h.is_transactional and not h.is_control] == [3 * len(TOPICS)]
         assert c.call(et.EndTxnRequest(transactional_id="x", producer_id=pid, producer_epoch=epoch,
