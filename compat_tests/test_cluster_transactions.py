@@ -206,6 +206,58 @@ def test_offsets_in_transactions_on_another_broker(cluster):
         (part, RECORDS * 2) for part in range(PARTITIONS)], (group_node, txn_node)
 
 
+def test_a_large_txn_offset_commit_verified_by_another_broker(cluster):
+    """A TxnOffsetCommit of 1,200 partitions (6 existing) to the group's coordinator, the transaction's
+    coordinator another broker: the group coordinator waits for that broker's verdict, then commits and
+    answers in steps (issue 27: the commit after the wait goes on as coordinator events). The answer is
+    Kafka's TxnOffsetCommitResponse.Builder order; the offsets are the group's once committed."""
+    from odradek.wire.messages import add_offsets_to_txn_request as ao, end_txn_request as et
+    from odradek.wire.messages import init_producer_id_request as ip, offset_fetch_request as of
+    from odradek.wire.messages import txn_offset_commit_request as tc
+
+    topic = "txn-large-commit"
+    _topic(cluster, topic)
+    ports = {b.id: b.port for b in cluster.brokers}
+    with WireClient.from_bootstrap(cluster.bootstrap) as c:
+        def pick(key_type: int, prefix: str, avoid: int = -1) -> tuple[str, int]:
+            for _ in range(100):
+                key = f"{prefix}-{uuid.uuid4().hex[:8]}"
+                err, node, *_ = c.find_coordinator(key, key_type=key_type, wait_s=60)
+                if err == 0 and node != avoid:
+                    return key, node
+            raise AssertionError(f"no {prefix} coordinated away from broker {avoid}")
+        group, group_node = pick(0, "large-group")
+        txn_id, txn_node = pick(1, "large-txn", avoid=group_node)
+    with WireClient("127.0.0.1", ports[txn_node], timeout=60) as t, \
+            WireClient("127.0.0.1", ports[group_node], timeout=60) as g:
+        def init_producer():  # (retried while the transaction log loads, as clients do)
+            r = t.request(ip.InitProducerIdRequest(transactional_id=txn_id, transaction_timeout_ms=60000,
+                                                   producer_id=-1, producer_epoch=-1), 4)
+            assert r.error_code in (0, 14, 15), r
+            return r if r.error_code == 0 else None
+        init = wait_for(init_producer, 60, "InitProducerId")
+        pid, epoch = init.producer_id, init.producer_epoch
+        assert t.request(ao.AddOffsetsToTxnRequest(transactional_id=txn_id, producer_id=pid, producer_epoch=epoch,
+                                                   group_id=group), 3).error_code == 0
+        resp = g.request(tc.TxnOffsetCommitRequest(
+            transactional_id=txn_id, group_id=group, producer_id=pid, producer_epoch=epoch, generation_id=-1,
+            member_id="", topics=[tc.TxnOffsetCommitRequestTopic(name=topic, partitions=[
+                tc.TxnOffsetCommitRequestPartition(partition_index=p, committed_offset=100 + p,
+                                                   committed_leader_epoch=-1, committed_metadata="")
+                for p in range(1200)])]), 4)
+        assert [(x.name, [(p.partition_index, p.error_code) for p in x.partitions]) for x in resp.topics] == [
+            (topic, [(p, 3) for p in range(PARTITIONS, 1200)] + [(p, 0) for p in range(PARTITIONS)])]
+        assert t.request(et.EndTxnRequest(transactional_id=txn_id, producer_id=pid, producer_epoch=epoch,
+                                          committed=True), 3).error_code == 0
+        fetch = of.OffsetFetchRequest(groups=[of.OffsetFetchRequestGroup(group_id=group, topics=[
+            of.OffsetFetchRequestTopics(name=topic, partition_indexes=list(range(PARTITIONS)))])], require_stable=True)
+
+        def committed():
+            r = g.request(fetch, 8).groups[0].topics[0].partitions
+            return None if any(p.error_code for p in r) else [(p.partition_index, p.committed_offset) for p in r]
+        assert wait_for(committed, 60, "the committed offsets") == [(p, 100 + p) for p in range(PARTITIONS)]
+
+
 JAVA_VERSIONS = ["3.9.2", "4.3.0"]
 
 
