@@ -34,7 +34,7 @@ from odradek.controller.acls import TOPIC, TRANSACTIONAL_ID, WRITE
 
 from .authorization import allowed, allowed_names
 from .common import CLOSE_CONNECTION, leader_endpoints, log_error_code
-from .context import STEP_PARTITIONS, Delayed, in_steps, whole
+from .context import STEP_PARTITIONS, Delayed, in_steps
 from .ports import NotLed
 
 API_KEY = 0
@@ -237,24 +237,24 @@ def handle(ctx, req):
         denied = _denied_topics(ctx, req)
     asked = _to_verify(ctx, req, denied)
     if asked is None:
-        return in_steps(_produce(ctx, req, {}, denied))
+        return _produce(ctx, req, {}, denied)
     pid, epoch, tps, open_ = asked
     verified = {tp: ErrorCode.NONE for tp in open_}
     if not tps:
-        return in_steps(_produce(ctx, req, verified, denied))
+        return _produce(ctx, req, verified, denied)
     v = ctx.services.txn_verifier.verify(req.transactional_id, pid, epoch, tps,
                                          add=ctx.api_version >= FIRST_ADD_PARTITION_VERSION)
     if v.errors is not None:
-        return in_steps(_produce(ctx, req, {**verified, **v.errors}, denied))
+        return _produce(ctx, req, {**verified, **v.errors}, denied)
 
     # (the purgatory's completions run in one piece: a remote verification is of a transactional producer's
     # few partitions)
     def answered(_now_ms: int):
-        return None if v.errors is None else whole(_produce(ctx, req, {**verified, **v.errors}, denied))
+        return None if v.errors is None else _produce_whole(ctx, req, {**verified, **v.errors}, denied)
 
     def on_expire(_now_ms: int):
-        return whole(_produce(ctx, req, {**verified, **(v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})},
-                              denied))
+        return _produce_whole(ctx, req, {**verified, **(v.errors or {tp: ErrorCode.NETWORK_EXCEPTION for tp in tps})},
+                              denied)
 
     return Delayed(try_complete=answered, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms,
                    watch=[v.key])
@@ -262,43 +262,87 @@ def handle(ctx, req):
 
 def _produce(ctx, req, verified: dict, denied: frozenset):
     """The produce itself, ``verified`` {(topic, partition): the remote coordinator's answer}; the
-    partitions of ``denied`` topics answered TOPIC_AUTHORIZATION_FAILED. A generator for in_steps: it
-    yields after every STEP_PARTITIONS partitions (a produce to 10,000 partitions appends in steps,
-    other clients served between them; as Kafka's, appends are per partition, not atomic across them)."""
-    acks = req.acks
-    out = []
+    partitions of ``denied`` topics answered TOPIC_AUTHORIZATION_FAILED. A produce to more than
+    STEP_PARTITIONS partitions appends STEP_PARTITIONS a step (context.in_steps: other clients are served
+    between them; as Kafka's, appends are per partition, not atomic across them); a smaller one in one
+    piece, with no generator (the hot path pays nothing for the steps)."""
+    topics = req.topic_data
     n = 0
-    pending: list[_Pending] = []  # acks=-1: appended, waiting for the ISR
-    leaders = []  # of the partitions answered NOT_LEADER_OR_FOLLOWER (-1 before v10: none named)
-    by_id = ctx.api_version >= 13
+    for t in topics:
+        n += len(t.partition_data)
+    if n > STEP_PARTITIONS:
+        return in_steps(_produce_steps(ctx, req, verified, denied))
+    return _produce_whole(ctx, req, verified, denied)
+
+
+def _produce_whole(ctx, req, verified: dict, denied: frozenset):
+    """_produce in one piece."""
+    out, pending, leaders = [], [], []
     for t in req.topic_data:
-        parts = []
-        name = t.name
-        if by_id:
-            ti = ctx.services.metadata.image.topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
-            name = ti.name if ti is not None else ""
-        for pd in t.partition_data:
-            n += 1
-            if n % STEP_PARTITIONS == 0:
+        answers, name = _topic_answer(ctx, t, out)
+        _append(ctx, req, verified, denied, name, t.partition_data, answers, pending, leaders)
+    return _answer(ctx, req, out, pending, leaders)
+
+
+def _produce_steps(ctx, req, verified: dict, denied: frozenset):
+    """_produce as a generator for in_steps: it yields after every STEP_PARTITIONS partitions."""
+    out, pending, leaders = [], [], []
+    room = STEP_PARTITIONS
+    for t in req.topic_data:
+        answers, name = _topic_answer(ctx, t, out)
+        data = t.partition_data
+        start = 0
+        while start < len(data):
+            chunk = data[start:start + room]
+            _append(ctx, req, verified, denied, name, chunk, answers, pending, leaders)
+            start += len(chunk)
+            room -= len(chunk)
+            if room == 0:
                 yield
-            if by_id and not name:
-                parts.append(_unknown_topic_id(pd))
-                continue
-            if denied and name in denied:
-                parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
-                                                      base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
-                                                      record_errors=[], error_message=None))
-                continue
-            if acks not in (0, 1, -1):
-                parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
-                                                      base_offset=-1, log_start_offset=-1))
-                continue
-            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, pending, verified)
-            if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
-                leaders.append(pr.current_leader.leader_id)
-            parts.append(pr)
-        out.append(TopicProduceResponse(name=t.name, topic_id=t.topic_id, partition_responses=parts))
-    if acks == 0:
+                room = STEP_PARTITIONS
+    return _answer(ctx, req, out, pending, leaders)
+
+
+def _topic_answer(ctx, t, out: list) -> tuple[list, str]:
+    """(the partition answers, the topic's name) of a topic of the request, its answer added to ``out``
+    (v13+: the name of its id, "" if unknown)."""
+    name = t.name
+    if ctx.api_version >= 13:
+        known = ctx.services.metadata.image.topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
+        name = known.name if known is not None else ""
+    parts: list = []
+    out.append(TopicProduceResponse(name=t.name, topic_id=t.topic_id, partition_responses=parts))
+    return parts, name
+
+
+def _append(ctx, req, verified: dict, denied: frozenset, name: str, data, parts: list, pending: list,
+            leaders: list) -> None:
+    """The partitions ``data`` of topic ``name`` produced, their answers added to ``parts`` (acks=-1:
+    those appended to ``pending``; the leaders named to ``leaders``)."""
+    acks = req.acks
+    by_id = ctx.api_version >= 13
+    for pd in data:
+        if by_id and not name:
+            parts.append(_unknown_topic_id(pd))
+            continue
+        if denied and name in denied:
+            parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                                                  base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
+                                                  record_errors=[], error_message=None))
+            continue
+        if acks not in (0, 1, -1):
+            parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
+                                                  base_offset=-1, log_start_offset=-1))
+            continue
+        pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, pending, verified)
+        if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
+            leaders.append(pr.current_leader.leader_id)
+        parts.append(pr)
+
+
+def _answer(ctx, req, out: list, pending: list[_Pending], leaders: list):
+    """Once every partition is produced: the response, or none (acks=0), or the wait for the ISR."""
+    if req.acks == 0:
         if any(pr.error_code for tr in out for pr in tr.partition_responses):
             return CLOSE_CONNECTION
         return None
