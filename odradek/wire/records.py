@@ -547,6 +547,51 @@ def _normalise(records: Sequence, base_timestamp: int | None):
     return out
 
 
+# the zigzag varints of 0..4095 (offset deltas and lengths of plain records: _plain_section)
+_SMALL_VARINTS = [write_varint(i) for i in range(1 << 12)]
+
+
+def _plain_section(records: Sequence, base_timestamp: int):
+    """The records section of ``records`` when every one is a ``(key, value, headers, timestamp)``
+    tuple without headers (a coordinator's records, most produced ones): the bytes encode_record
+    gives, in one loop, and the largest timestamp; None for anything else (build_batch's general
+    path)."""
+    small = _SMALL_VARINTS
+    n_small = len(small)
+    body = bytearray()
+    max_ts = None
+    for i, r in enumerate(records):
+        if type(r) is not tuple or len(r) != 4 or r[2]:
+            return None
+        key, value, _, ts = r
+        if ts is None or ts == base_timestamp:
+            rec = bytearray(b"\x00\x00")  # attributes, timestamp delta 0
+            ts = base_timestamp
+        else:
+            rec = bytearray(b"\x00")
+            rec += write_varlong(ts - base_timestamp)
+        rec += small[i] if i < n_small else write_varint(i)
+        if key is None:
+            rec += b"\x01"  # zigzag(-1)
+        else:
+            n = len(key)
+            rec += small[n] if n < n_small else write_varint(n)
+            rec += key
+        if value is None:
+            rec += b"\x01"
+        else:
+            n = len(value)
+            rec += small[n] if n < n_small else write_varint(n)
+            rec += value
+        rec += b"\x00"  # no headers
+        n = len(rec)
+        body += small[n] if n < n_small else write_varint(n)
+        body += rec
+        if max_ts is None or ts > max_ts:
+            max_ts = ts
+    return body, max_ts
+
+
 def build_batch(
     records: Sequence,
     *,
@@ -578,6 +623,28 @@ def build_batch(
     timestamp (under LOG_APPEND_TIME pass it: it is the append time).
     ``last_offset_delta`` defaults to the largest offset delta (0 for no records).
     """
+    plain = _plain_section(records, base_timestamp) if records and base_timestamp is not None else None
+    if plain is not None:
+        body, max_ts = plain
+        count = len(records)
+        max_delta = count - 1
+    else:
+        body, max_ts, max_delta, count, base_timestamp = _general_section(records, base_timestamp)
+    if max_timestamp is None:
+        max_timestamp = base_timestamp if max_ts is None else max_ts
+    if last_offset_delta is None:
+        last_offset_delta = max_delta
+    if compression:
+        body = _compression.compress(compression, body, compression_level)
+    return _framed(body, base_offset, _attributes(compression, timestamp_type, is_transactional, is_control,
+                                                   delete_horizon),
+                   partition_leader_epoch, last_offset_delta, base_timestamp, max_timestamp, producer_id,
+                   producer_epoch, base_sequence, count)
+
+
+def _general_section(records: Sequence, base_timestamp: int | None):
+    """build_batch's records section of any records: (section, largest timestamp, largest offset
+    delta, count, the base timestamp)."""
     items = _normalise(records, base_timestamp)
     if base_timestamp is None:
         first = next((ts for _, ts, *_ in items if isinstance(ts, int)), None)
@@ -603,13 +670,12 @@ def build_batch(
         if off_delta > max_delta:
             max_delta = off_delta
         body += encode_record(off_delta, ts_delta, key, value, headers, attrs)
-    if max_timestamp is None:
-        max_timestamp = base_timestamp if max_ts is None else max_ts
-    if last_offset_delta is None:
-        last_offset_delta = max_delta
-    if compression:
-        body = _compression.compress(compression, body, compression_level)
+    return body, max_ts, max_delta, len(items), base_timestamp
 
+
+def _attributes(compression: int, timestamp_type: int, is_transactional: bool, is_control: bool,
+                  delete_horizon: bool) -> int:
+    """A batch's attributes field."""
     attributes = compression & COMPRESSION_CODEC_MASK
     if timestamp_type == TimestampType.LOG_APPEND_TIME:
         attributes |= TIMESTAMP_TYPE_MASK
@@ -619,6 +685,13 @@ def build_batch(
         attributes |= CONTROL_FLAG_MASK
     if delete_horizon:
         attributes |= DELETE_HORIZON_FLAG_MASK
+    return attributes
+
+
+def _framed(body, base_offset: int, attributes: int, partition_leader_epoch: int, last_offset_delta: int,
+            base_timestamp: int, max_timestamp: int, producer_id: int, producer_epoch: int, base_sequence: int,
+            count: int) -> bytes:
+    """The batch of the records section ``body``: its header and CRC."""
     batch_length = BATCH_HEADER_SIZE - LOG_OVERHEAD + len(body)
     out = bytearray(BATCH_HEADER_SIZE + len(body))
     HEADER_STRUCT.pack_into(
@@ -636,7 +709,7 @@ def build_batch(
         producer_id,
         producer_epoch,
         base_sequence,
-        len(items),
+        count,
     )
     out[RECORDS_OFFSET:] = body
     _U32.pack_into(out, CRC_OFFSET, crc32c(memoryview(out)[ATTRIBUTES_OFFSET:]))

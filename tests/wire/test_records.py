@@ -331,3 +331,32 @@ def test_decompression_bound_in_decode():
     with pytest.raises(CorruptRecordError):
         r.decode_records(b, max_decompressed=100_000)
     assert r.decode_records(b)[1][0].value == b"\0" * 2_000_000
+
+
+def test_plain_records_are_encoded_as_the_general_path_encodes_them():
+    """build_batch's one-loop path for header-less (key, value, headers, timestamp) tuples gives the bytes
+    of the general path (encode_record a record): keys and values absent, empty, at the one- and
+    two-byte varint edges and long; timestamps absent, at the base, before and after it."""
+    import random
+
+    from odradek.wire.records import _general_section, _plain_section  # noqa: PLC2701 - the two paths compared
+
+    rng = random.Random(27)
+    sizes = [0, 1, 63, 64, 127, 128, 4095, 4096, 20000]
+    for trial in range(60):
+        base = rng.choice([0, 1000, 1_700_000_000_000, -1])
+        recs = [(rng.choice([None] + [b"k" * n for n in sizes]), rng.choice([None] + [b"v" * n for n in sizes]),
+                 rng.choice([(), None, []]),
+                 rng.choice([None, base, base + rng.randint(-100_000, 100_000), base + (1 << 40)]))
+                for _ in range(rng.choice([1, 2, 30]))]
+        if trial == 0:  # (offset deltas past the one- and two-byte varints)
+            recs = [(b"k", b"v", (), base)] * 4097
+        body, max_ts, max_delta, count, _ = _general_section(recs, base)
+        assert _plain_section(recs, base) == (body, max_ts), trial
+        assert (max_delta, count) == (len(recs) - 1, len(recs))
+        h, got = next(r.iter_batches(r.build_batch(recs, base_timestamp=base, compression=trial % 2)))
+        assert h.records_count == len(recs) and h.last_offset_delta == len(recs) - 1 and h.max_timestamp == max_ts
+        assert [(x.key, x.value) for x in got] == [(k, v) for k, v, _, _ in recs]
+    # anything else (a header, a Record, a 2-tuple) takes the general path
+    assert _plain_section([(b"k", b"v", [("h", b"x")], 5)], 5) is None
+    assert _plain_section([(b"k", b"v")], 5) is None
