@@ -12,6 +12,7 @@ import os
 import uuid
 from typing import TYPE_CHECKING, Any, Callable
 
+from odradek.broker.carried_out import CarriedOut
 from odradek.broker.coordinator_events import CoordinatorEvents
 from odradek.broker.coordinator_log import CoordinatorBatches, PendingWrites
 from odradek.broker.node_link import PLAINTEXT_LINK
@@ -59,6 +60,8 @@ class Broker:
         self.advertised_endpoints = {lst.name: [lst.host, lst.port] for lst in config.advertised_broker_listeners}
         self.inter_broker_link = PLAINTEXT_LINK  # TLS/SASL of the inter-broker listener (set by start)
         self.purgatory = Purgatory(clock_ms, schedule)
+        # the controller decisions made in steps, carried out even when their client went away
+        self.carried_out = CarriedOut()
         self._schedule = schedule
         # a cluster broker loads its coordinators' partitions in the background as it comes to lead
         # them; a single node at once (broker/coordinator_loading.py)
@@ -546,6 +549,7 @@ class Broker:
 
     def close(self) -> None:
         """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""
+        self.carried_out.cancel_all()
         try:
             self.coordinator_events.close()  # (the group coordinator's open batches are written)
         except Exception:

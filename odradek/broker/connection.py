@@ -26,6 +26,7 @@ from odradek.api_handlers.context import Delayed, RequestContext, Stepped
 from odradek.api_handlers.error_responses import BUILDERS, error_response
 from odradek.broker.connection_limits import ConnectionLimits, close_excess
 from odradek.broker.coordinator_acks import hold
+from odradek.broker.controller_api import ADMIN_WRITES
 from odradek.broker.coordinator_events import NextStep
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.sasl_gate import GateAnswer, gate, token_frame
@@ -594,19 +595,15 @@ class KafkaConnection(asyncio.BufferedProtocol):
             resp = self._call(functools.partial(mod.handle, ctx, body), header, body, pending, writes)
             if timed:
                 busy = time.perf_counter() - busy
-        while isinstance(resp, Stepped):  # a large admin write: other clients are served between its steps
-            await asyncio.sleep(0)
+        if isinstance(resp, Stepped):  # a large admin write: other clients are served between its steps
+            steps = self._steps(resp, header, body, pending, writes, timed, key not in ADMIN_WRITES)
+            if key in ADMIN_WRITES:  # a controller decision: carried out if the client goes away meanwhile
+                resp, spent = await self.broker.carried_out.run(steps)
+            else:
+                resp, spent = await steps
+            busy += spent
             if self.closed:
                 return
-            step = time.perf_counter() if timed else 0.0
-            scope = self.broker.controller.deferring()  # the step's metadata write: fsynced off the loop
-            resp = self._call(functools.partial(_next_step, resp, scope), header, body, pending, writes)
-            if timed:
-                busy += time.perf_counter() - step
-            if scope.syncs:
-                failed = await _metadata_durable(self.broker.controller, scope)
-                if failed is not None:
-                    resp = self._error_response(header, body, failed)
         if resp is None:
             return
         handled = time.perf_counter() if stats is not None else 0.0
@@ -653,6 +650,25 @@ class KafkaConnection(asyncio.BufferedProtocol):
                             queued, started, handled, answered, time.perf_counter(), throttle_ms)
         if throttle_ms:
             await asyncio.sleep(throttle_ms / 1000)  # the channel stays muted while throttled (KIP-219)
+
+    async def _steps(self, resp: Stepped, header, body, pending, writes: list, timed: bool, while_open: bool):
+        """The response of a Stepped, made a step at a time (other clients served between steps), and
+        the time its steps took (``timed``); ``while_open``: given up when the connection closes."""
+        busy = 0.0
+        while isinstance(resp, Stepped):
+            await asyncio.sleep(0)
+            if while_open and self.closed:
+                return None, busy
+            step = time.perf_counter() if timed else 0.0
+            scope = self.broker.controller.deferring()  # the step's metadata write: fsynced off the loop
+            resp = self._call(functools.partial(_next_step, resp, scope), header, body, pending, writes)
+            if timed:
+                busy += time.perf_counter() - step
+            if scope.syncs:
+                failed = await _metadata_durable(self.broker.controller, scope)
+                if failed is not None:
+                    resp = self._error_response(header, body, failed)
+        return resp, busy
 
     async def _as_coordinator_event(self, events, mod, ctx: RequestContext, header, body, pending, writes: list,
                                     stepped: Stepped | None = None):

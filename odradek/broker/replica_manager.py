@@ -80,6 +80,18 @@ def changed_topics(old, new) -> frozenset | None:
     return ch.topics | ch.topic_configs
 
 
+def changed_partitions(old, new) -> frozenset | None:
+    """The names of the topics whose partitions (or existence) differ between ``old`` and ``new``:
+    those of the delta's TopicsDelta (image.ImageChanges.topics), whose partitions, logs, leaders
+    and followers are looked at; None: not known (changed_topics). A topic whose configs alone
+    changed is not among them: only its log and leader configs change (Kafka's
+    BrokerMetadataPublisher: ReplicaManager.applyDelta for the TopicsDelta, the topic config
+    handler for the config changes)."""
+    if changed_topics(old, new) is None:
+        return None
+    return new.changes.topics
+
+
 def classify_logs(image, node_id: int, local: dict[tuple[str, int], bytes | None],
                   unreadable: frozenset | set = frozenset(),
                   offline: frozenset | set = frozenset()) -> dict[tuple[str, int], Verdict]:
@@ -226,7 +238,8 @@ class ReplicaManager:
         self._followed = new
         self.image = new
         now = self._clock()
-        names = changed_topics(old, new)
+        configured = changed_topics(old, new)
+        names = changed_partitions(old, new)
         full = names is None
         if full:
             names = set(new.topics)
@@ -236,24 +249,14 @@ class ReplicaManager:
             names.update(tp[0] for tp in self.leaders)
             names.update(tp[0] for tp in self.following)
             names.update(tp[0] for tp in self.offline)
+            configured = names
         elif self.offline:  # (a log that could not be created is tried again on every update)
             names = names | {tp[0] for tp in self.offline}
+        if old is not None:
+            self._reconfigure(old, new, configured, now)
         if not names:
             return
         wanted = assigned_here(new, self.node_id, names)
-        for name in names:
-            topic = new.topics.get(name)
-            prev = old.topics.get(name) if old is not None else None
-            if topic is not None and prev is not None and prev.topic_id == topic.topic_id \
-                    and _topic_configs(old, name) != _topic_configs(new, name):
-                try:
-                    self.logs.update_config(name, self._topic_log_config(name))
-                except Exception:  # keep the current config; never stop the other topics
-                    log.exception("topic %s: cannot apply the new config; keeping the current one", name)
-                for p in topic.partitions:
-                    leader = self.leaders.get((name, p))
-                    if leader is not None:
-                        leader.config = self._leader_config(name)
         offline = {tp for tp in self.logs.offline_list() if tp[0] in names}
         local = [(name, p) for name in names for p in self.logs.topic_logs(name)]
         gone = []
@@ -298,6 +301,34 @@ class ReplicaManager:
         # a failed create of a partition no longer here is moot
         self.offline.difference_update([tp for tp in self.offline if tp[0] in names and tp not in wanted])
         self._become_leaders_and_followers(new, wanted, self._scope(old, new, names, wanted, full), now)
+
+    def _reconfigure(self, old, new, names, now: int) -> None:
+        """The topics ``names`` whose dynamic configs differ between ``old`` and ``new`` (the same
+        topic id in both): their logs take the new log config, their leaders here the new
+        LeaderConfig; a leader whose min.insync.replicas changed checks its HW and its waiting
+        acks=all produces against it at once. All of them in this one call: every topic's logs
+        change config at the same moment, the one the image is applied."""
+        for name in names:
+            topic = new.topics.get(name)
+            prev = old.topics.get(name)
+            if topic is None or prev is None or prev.topic_id != topic.topic_id \
+                    or _topic_configs(old, name) == _topic_configs(new, name):
+                continue
+            try:
+                self.logs.update_config(name, self._topic_log_config(name))
+            except Exception:  # keep the current config; never stop the other topics
+                log.exception("topic %s: cannot apply the new config; keeping the current one", name)
+            config = None  # (one per topic, read only when it leads one of its partitions here)
+            for p in topic.partitions:
+                tp = (name, p)
+                leader = self.leaders.get(tp)
+                if leader is None:
+                    continue
+                if config is None:
+                    config = self._leader_config(name)
+                if leader.config != config:
+                    leader.reconfigure(config, now)
+                    self._drain(tp, leader)
 
     def _create_log(self, tp: tuple[str, int], image, now: int, configs: dict) -> bool:
         """Create the log of a partition assigned here (``configs``: one LogConfig per topic, shared

@@ -395,6 +395,13 @@ class PartitionLeader:
         self._maybe_increment_hw(now_ms)
         self._complete_waiting(now_ms)
 
+    def reconfigure(self, config: LeaderConfig, now_ms: int) -> None:
+        """The topic's config changed (min.insync.replicas): the HW and the waiting acks=all
+        produces are checked against the new one at once."""
+        self.config = config
+        self._maybe_increment_hw(now_ms)
+        self._complete_waiting(now_ms)
+
     def update_alive_brokers(self, alive_brokers: Mapping[int, int], now_ms: int) -> None:
         self._set_alive(alive_brokers)
         self._maybe_increment_hw(now_ms)

@@ -3,11 +3,13 @@ makeFollower, DelayedProduce, follower fetches, the ISR check), driven through t
 handlers' ports with a real log, a fake fetcher manager and a fake controller channel."""
 from __future__ import annotations
 
+import dataclasses
+
 from odradek.api_handlers import fetch, offset_for_leader_epoch, produce
 from odradek.api_handlers.context import Delayed, RequestContext
 from odradek.api_handlers.ports import NotLed
 from odradek.broker.replica_manager import ReplicaManager
-from odradek.controller.image import BrokerImage, MetadataImage, PartitionImage, TopicImage
+from odradek.controller.image import BrokerImage, ImageChanges, MetadataImage, PartitionImage, TopicImage
 from odradek.log import LogManager
 from odradek.replication.messages import LeaderAndIsr, ReplicaFetch
 from odradek.wire.errors import ErrorCode
@@ -46,8 +48,9 @@ class World:
         self.pokes = []
         self.sent = []
         self.fetchers = Fetchers()
+        self.min_isr = min_isr  # the topic's min.insync.replicas
         self.rm = ReplicaManager(LogManager([str(tmp_path / "logs")]), ME, lambda t: log_config, self.pokes.append,
-                                 lambda: self.now, min_insync_replicas=lambda t: min_isr,
+                                 lambda: self.now, min_insync_replicas=lambda t: self.min_isr,
                                  replica_lag_time_max_ms=lag_ms, fetchers=self.fetchers,
                                  send_alter_partition=lambda tp, tid, p: self.sent.append((tp, tid, p)))
         self.services = services(image_of=lambda: self.rm.image, replicas=self.rm)
@@ -358,3 +361,26 @@ def test_delete_records_on_a_compacted_topic_is_a_policy_violation(tmp_path):
     w.produce(acks=1, n=3)
     resp = delete_records(w, 2)
     assert low_part(resp).error_code == ErrorCode.POLICY_VIOLATION and w.rm.get("t", 0).log_start_offset == 0
+
+
+def test_a_config_change_alone_reconfigures_the_leader_and_leaves_its_partition_alone(tmp_path):
+    """A delta with only a topic's configs (Kafka's ConfigurationsDelta, no TopicsDelta): the
+    leader keeps its object and followers, the fetchers hear nothing, and a lowered
+    min.insync.replicas lets the HW move at once (as KIP-966: it stayed while under min ISR)."""
+    w = World(tmp_path, min_isr=3)
+    first = image(isr=(ME, B))
+    w.rm.start(first)
+    leader = w.rm.leaders[TP]
+    resp = w.produce(acks=1, n=2)  # under min ISR 3: appended, the HW stays
+    assert part(resp).error_code == 0
+    w.replica_fetch(B, 2)
+    plog = w.rm.get("t", 0)
+    assert plog.log_end_offset == 2 and plog.high_watermark == 0
+    calls, pokes = list(w.fetchers.calls), len(w.pokes)
+    w.min_isr = 2
+    changed = dataclasses.replace(first, topic_configs={"t": {"min.insync.replicas": "2"}}, offset=11,
+                                  changes=ImageChanges(first.serial, topic_configs=frozenset({"t"})))
+    w.rm.on_metadata(first, changed)
+    assert w.rm.leaders[TP] is leader and leader.config.min_insync_replicas == 2
+    assert plog.high_watermark == 2 and ("partition", "t", 0) in w.pokes[pokes:]
+    assert w.fetchers.calls == calls
