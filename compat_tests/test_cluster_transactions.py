@@ -93,6 +93,16 @@ def _describe(bootstrap: str, txn_id: str) -> dict[str, str]:
     return dict(zip([h.strip() for h in header], [v.strip() for v in row]))
 
 
+def _coordinated(c: WireClient, key_type: int, prefix: str, avoid: int = -1) -> tuple[str, int]:
+    """A new key of ``key_type`` (0 group, 1 transactional id) and its coordinator, one not ``avoid``."""
+    for _ in range(100):
+        key = f"{prefix}-{uuid.uuid4().hex[:8]}"
+        err, node, *_ = c.find_coordinator(key, key_type=key_type, wait_s=60)
+        if err == 0 and node != avoid:
+            return key, node
+    raise AssertionError(f"no {prefix} coordinated away from broker {avoid}")
+
+
 def test_commits_and_aborts_across_all_leaders(cluster):
     topic = "txn-across"
     _topic(cluster, topic)
@@ -163,15 +173,8 @@ def test_offsets_in_transactions_on_another_broker(cluster):
         seed.produce(src, f"in-{i}".encode(), partition=i % PARTITIONS)
     assert seed.flush(30) == 0
     with WireClient.from_bootstrap(cluster.bootstrap) as c:
-        def pick(key_type: int, prefix: str, avoid: int = -1) -> tuple[str, int]:
-            for _ in range(100):
-                key = f"{prefix}-{uuid.uuid4().hex[:8]}"
-                err, node, *_ = c.find_coordinator(key, key_type=key_type, wait_s=60)
-                if err == 0 and node != avoid:
-                    return key, node
-            raise AssertionError(f"no {prefix} coordinated away from broker {avoid}")
-        group, group_node = pick(0, "eos-group")
-        txn_id, txn_node = pick(1, "eos-txn", avoid=group_node)
+        group, group_node = _coordinated(c, 0, "eos-group")
+        txn_id, txn_node = _coordinated(c, 1, "eos-txn", avoid=group_node)
     consumer = Consumer({"bootstrap.servers": cluster.bootstrap, "group.id": group, "enable.auto.commit": False,
                          "isolation.level": "read_committed", "auto.offset.reset": "earliest"})
     consumer.subscribe([src])
@@ -219,15 +222,8 @@ def test_a_large_txn_offset_commit_verified_by_another_broker(cluster):
     _topic(cluster, topic)
     ports = {b.id: b.port for b in cluster.brokers}
     with WireClient.from_bootstrap(cluster.bootstrap) as c:
-        def pick(key_type: int, prefix: str, avoid: int = -1) -> tuple[str, int]:
-            for _ in range(100):
-                key = f"{prefix}-{uuid.uuid4().hex[:8]}"
-                err, node, *_ = c.find_coordinator(key, key_type=key_type, wait_s=60)
-                if err == 0 and node != avoid:
-                    return key, node
-            raise AssertionError(f"no {prefix} coordinated away from broker {avoid}")
-        group, group_node = pick(0, "large-group")
-        txn_id, txn_node = pick(1, "large-txn", avoid=group_node)
+        group, group_node = _coordinated(c, 0, "large-group")
+        txn_id, txn_node = _coordinated(c, 1, "large-txn", avoid=group_node)
     with WireClient("127.0.0.1", ports[txn_node], timeout=60) as t, \
             WireClient("127.0.0.1", ports[group_node], timeout=60) as g:
         def init_producer():  # (retried while the transaction log loads, as clients do)
