@@ -23,6 +23,8 @@ from odradek.coordinator.partition_loading import CoordinatorPartitions
 if TYPE_CHECKING:
     from odradek.broker.stats import TopicStats
 
+LOG_CONFIG_CACHE_SIZE = 4096  # distinct topic LogConfigs remembered (the cache starts again past it)
+
 log = logging.getLogger(__name__)
 
 CONSUMER_OFFSETS = "__consumer_offsets"
@@ -118,6 +120,11 @@ class Broker:
         default_log_config = cfg.log_config()
         self.default_log_config = default_log_config
 
+        # A topic's LogConfig made once per (effective properties, config it had): 1,000 topics
+        # given the same config by one AlterConfigs parse it once, not 1,000 times, and share it
+        # (issue 27: the apply of that change held the event loop ~100 ms, most of it parsing).
+        log_configs: dict[tuple, LogConfig] = {}
+
         def topic_log_config(topic: str):
             try:
                 props = self.controller.topic_config(topic)
@@ -130,9 +137,22 @@ class Broker:
             current = next((lg.config for lg in list(logs.topic_logs(topic).values())), None) \
                 if logs is not None else None
 
+            base = current or default_log_config
+            key = (tuple(props.items()), base) if props else ((), base)
+            made = log_configs.get(key)
+            if made is not None:
+                return made
+            faults = []
+
             def bad(err):
+                faults.append(err)
                 log.error("topic %s: %s; keeping the previous value", topic, err.kafka_message())
-            return LogConfig.from_properties(props or {}, base=current or default_log_config, on_error=bad)
+            made = LogConfig.from_properties(props or {}, base=base, on_error=bad)
+            if not faults:  # (a bad value is logged for each topic that has it: not remembered)
+                if len(log_configs) >= LOG_CONFIG_CACHE_SIZE:
+                    log_configs.clear()
+                log_configs[key] = made
+            return made
 
         self.topic_log_config = topic_log_config
         self.log_manager = LogManager(list(cfg.log_dirs), default_config=default_log_config,

@@ -156,22 +156,7 @@ class LogConfig:
         unless ``on_error`` is given: then it is called with the ConfigError and the
         value from ``base`` is kept (replay of a record written before validation).
         """
-        values = {}
-        for name, raw in props.items():
-            spec = _SPECS.get(name)
-            if spec is None:
-                if strict:
-                    raise ConfigError(f"unknown log config {name!r}")
-                continue
-            attr, parse = spec
-            try:
-                values[attr] = parse(raw)
-            except (TypeError, ValueError) as e:
-                err = ConfigError(f"invalid value {raw!r} for {name}: {e}", name, raw, str(e))
-                if on_error is None:
-                    raise err from None
-                on_error(err)
-        return dataclasses.replace(base or cls(), **values)
+        return dataclasses.replace(base or cls(), **_parsed(props, strict, on_error))
 
     def to_properties(self) -> dict[str, str]:
         out = {}
@@ -188,7 +173,28 @@ def validate_properties(props: dict) -> None:
     any ConfigRecord: the log's parser is the one source of truth for what is valid.
     Names the log does not act on are left to the controller's table.
     """
-    LogConfig.from_properties({k: v for k, v in props.items() if k in _SPECS})
+    _parsed({k: v for k, v in props.items() if k in _SPECS}, False, None)
+
+
+def _parsed(props: dict, strict: bool, on_error) -> dict:
+    """{LogConfig attribute: value} of the log configs in ``props`` (LogConfig.from_properties'
+    rules; every value is checked on its own: no config makes another invalid)."""
+    values = {}
+    for name, raw in props.items():
+        spec = _SPECS.get(name)
+        if spec is None:
+            if strict:
+                raise ConfigError(f"unknown log config {name!r}")
+            continue
+        attr, parse = spec
+        try:
+            values[attr] = parse(raw)
+        except (TypeError, ValueError) as e:
+            err = ConfigError(f"invalid value {raw!r} for {name}: {e}", name, raw, str(e))
+            if on_error is None:
+                raise err from None
+            on_error(err)
+    return values
 
 
 def is_log_config(name: str) -> bool:

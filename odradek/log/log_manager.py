@@ -485,8 +485,14 @@ class LogManager:
         whose config is already equal is left as it is. Returns how many logs changed."""
         changed = 0
         for t, cfg in configs.items():
+            seen, differs = None, False  # (a topic's logs share their config: compared once)
             for log in self._by_topic.get(t, ()):
-                if log is not None and cfg is not log.config and cfg != log.config:
+                if log is None or log.config is cfg:
+                    continue
+                if log.config is not seen:
+                    seen = log.config
+                    differs = cfg != seen
+                if differs:
                     log.config = cfg
                     changed += 1
         return changed
