@@ -69,7 +69,10 @@ def _create(admin: AdminClient, name: str, partitions: int) -> None:
         md = admin.list_topics(name, timeout=5).topics[name]
         return md.error is None and len(md.partitions) == partitions and \
             all(p.leader >= 0 for p in md.partitions.values())
-    wait_for(made, 30, f"topic {name}")
+    def state():
+        md = admin.list_topics(name, timeout=5).topics.get(name)
+        return None if md is None else (md.error, {i: p.leader for i, p in md.partitions.items()})
+    wait_for(made, 60, f"topic {name}", last=state)
 
 
 def _produce(p: Producer, topic: str, per_partition: dict[int, list[bytes]]) -> dict[int, list[int]]:

@@ -8,8 +8,9 @@ compat_tests/test_auth_fuzz.py."""
 from __future__ import annotations
 
 import base64
+import binascii
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from scramp import ScramClient
 
@@ -74,6 +75,15 @@ def test_no_sequence_authenticates_without_the_password(sequence):
             assert s.state == FAILED_STATE
 
 
+def _meaning(final: bytes) -> tuple[bytes, bytes] | None:
+    """A client-final-message as the server reads it: its text before the proof and the proof's bytes."""
+    head, _, proof = final.rpartition(b",p=")
+    try:
+        return head, base64.b64decode(proof, validate=True)
+    except (ValueError, binascii.Error):
+        return None
+
+
 @settings(SETTINGS, max_examples=100)  # a SCRAM client's key derivation per example
 @given(st.sampled_from(["SCRAM-SHA-256", "SCRAM-SHA-512"]), st.data())
 def test_a_mutated_client_final_is_refused(mechanism, data):
@@ -83,9 +93,13 @@ def test_a_mutated_client_final_is_refused(mechanism, data):
     first = s.authenticate(client.get_client_first().encode())
     assert first.error == ErrorCode.NONE
     client.set_server_first(first.token.decode())
-    final = bytearray(client.get_client_final().encode())
+    sent = client.get_client_final().encode()
+    final = bytearray(sent)
     at = data.draw(st.integers(0, len(final) - 1))
     final[at] = data.draw(st.integers(0, 255).filter(lambda b: b != final[at]))
+    # (a proof's last base64 digit carries unused bits: a change of those alone is the same proof,
+    # which Kafka's decoder, as Python's, accepts)
+    assume(_meaning(bytes(final)) != _meaning(sent))
     step = s.authenticate(bytes(final))
     assert step.error == ErrorCode.SASL_AUTHENTICATION_FAILED and not s.authenticated, (at, bytes(final))
 
