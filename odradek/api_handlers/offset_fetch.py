@@ -36,14 +36,15 @@ MIN_VERSION = 1
 MAX_VERSION = 10
 
 
-def _fetch(ctx, group_id: str, topics, count: StepCount):
+def _fetch(ctx, group_id: str, topics, count: StepCount, stable: bool):
     """topics: [(name, topic_id, [partition])] or None for all -> (error, [(name, topic_id, [(p,
     OffsetAndMetadata|None)])]): one entry per request topic, as Kafka's coordinator answers.
     Offsets of a topic deleted since (stored with an id its name no longer has) are not seen:
     Kafka deletes them with the topic. A generator (in_steps): the coordinator's offsets are read
     in one piece (one moment's offsets) and matched to the partitions asked in steps; a request of
     more than STEP_ENTRIES partitions reads a copy of the group's offsets (a piece as long as the
-    group has offsets, not as the request has partitions)."""
+    group has offsets, not as the request has partitions). Only committed offsets are read (the
+    coordinator's ``committed``; ``stable``: require_stable, the newest held until committed)."""
     by_name, _ = metadata_topics(ctx)
 
     def current_id(name):
@@ -52,7 +53,7 @@ def _fetch(ctx, group_id: str, topics, count: StepCount):
 
     coord = ctx.services.groups
     if topics is None:
-        err, got = coord.fetch_offsets(group_id, None)
+        err, got = coord.fetch_offsets(group_id, None, stable=stable)
         by_topic: dict = {}
         for (name, p), om in got.items():
             if count.due():
@@ -62,9 +63,10 @@ def _fetch(ctx, group_id: str, topics, count: StepCount):
         return err, [(name, ZERO_UUID, parts) for name, parts in by_topic.items()]
     ids = {name: current_id(name) for name, _, _ in topics}
     if sum(len(parts) for _, _, parts in topics) <= STEP_ENTRIES:
-        err, got = coord.fetch_offsets(group_id, [(name, p) for name, _, parts in topics for p in parts], ids)
+        err, got = coord.fetch_offsets(group_id, [(name, p) for name, _, parts in topics for p in parts], ids,
+                                       stable=stable)
         return err, [(name, tid, [(p, got[name, p]) for p in parts]) for name, tid, parts in topics]
-    err, stored = ErrorCode.NONE, coord.committed(group_id)
+    err, stored = ErrorCode.NONE, coord.committed(group_id, stable)
     res = []
     for name, tid, parts in topics:
         found = []
@@ -74,6 +76,11 @@ def _fetch(ctx, group_id: str, topics, count: StepCount):
             found.append((p, lookup_offset(stored, (name, p), ids)))
         res.append((name, tid, found))
     return err, res
+
+
+def _stable(ctx, request) -> bool:
+    """require_stable (v7+)."""
+    return ctx.api_version >= 7 and bool(request.require_stable)
 
 
 def _unstable(ctx, request, group_id: str, res) -> list:
@@ -212,7 +219,7 @@ def _answer(ctx, request):
                     continue
             topics, unknown = _group_topics(ctx, rg)
             topics, denied = _split_denied(ctx, topics)
-            err, res = yield from _fetch(ctx, rg.group_id, topics, count)
+            err, res = yield from _fetch(ctx, rg.group_id, topics, count, _stable(ctx, request))
             res = _unstable(ctx, request, rg.group_id, res)
             if topics is None and v >= 10:
                 res = _with_current_ids(ctx, res)
@@ -231,7 +238,7 @@ def _answer(ctx, request):
     if coord_err := coordinator_error(ctx, request.group_id):
         return OffsetFetchResponse(throttle_time_ms=0, topics=[], error_code=coord_err)
     topics, denied = _split_denied(ctx, topics)
-    err, res = yield from _fetch(ctx, request.group_id, topics, count)
+    err, res = yield from _fetch(ctx, request.group_id, topics, count, _stable(ctx, request))
     res = _unstable(ctx, request, request.group_id, res)
     res = _hide_denied(ctx, res) if topics is None else res + (denied if err == ErrorCode.NONE else [])
     return OffsetFetchResponse(

@@ -261,6 +261,22 @@ class CoordinatorLog:
         plog = self.replicas.get(self.topic, partition)
         return -1 if plog is None else plog.log_end_offset
 
+    def committed_offset(self, partition: int) -> int:
+        """The partition's high watermark: its records below it are committed (-1: not led here)."""
+        plog = self.replicas.get(self.topic, partition)
+        return -1 if plog is None else plog.high_watermark
+
+    def hold_until_committed(self, partition: int) -> None:
+        """The response being made (a read of the newest state: OffsetFetch with require_stable)
+        is held until everything written to the partition so far is committed, as Kafka's write
+        operation without records: the partition's open batch is written now, and the response
+        waits for the HW to reach the log end (PendingWrites)."""
+        if self.batches is not None:
+            self.batches.flush_partition(self.topic, partition)
+        end = self.end_offset(partition)
+        if self.pending is not None and end >= 0:
+            self.pending.note(Write(self.topic, partition, end))
+
     def start_offset(self, partition: int) -> int:
         plog = self.replicas.get(self.topic, partition)
         return -1 if plog is None else plog.log_start_offset

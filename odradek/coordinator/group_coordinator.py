@@ -65,6 +65,7 @@ from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, Heartbeat
 from .errors import CoordinatorError
 from .group_model import CLASSIC, CONSUMER, SHARE, STREAMS, TYPE_ORDER, GroupModel, TypedGroups
 from .group_state import Group, GroupState, JoinResult, Slot, SyncResult
+from .offset_timeline import OffsetTimeline
 from .partition_loading import CoordinatorPartitions
 from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime, write_error
 from .settings import broker_default, int_settings
@@ -129,6 +130,7 @@ class GroupCoordinator:
         self.num_partitions = self.config.offsets_topic_num_partitions
         self.runtime = CoordinatorRuntime(log, self.partition_for, self.wake, partitions)
         self.groups: dict[str, GroupModel] = {} if groups is None else groups  # every group (the one map)
+        self.timeline = OffsetTimeline()  # what readers of the offsets see (only what is committed)
         # Kafka's group-coordinator-metrics counts: classic rebalances completed (a sync that made
         # the group Stable), consumer group epoch bumps (KIP-848 rebalances); live writes only
         self.rebalances = {CLASSIC: 0, CONSUMER: 0}
@@ -223,6 +225,7 @@ class GroupCoordinator:
         """This node no longer coordinates ``partition`` (its leadership moved): its groups go, and
         their parked JoinGroups and SyncGroups answer NOT_COORDINATOR so that their members look
         the coordinator up again (Kafka's onUnloaded)."""
+        self.timeline.drop(partition)
         for gid in [gid for gid in self.groups if self.partition_for(gid) == partition]:
             g = self.groups.pop(gid)
             if isinstance(g, Group):
@@ -391,6 +394,7 @@ class GroupCoordinator:
         result.update(errors)
 
         def apply() -> dict:
+            self._changing(g, staged)
             g.offsets.update(staged)
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("[GroupId %s] Offsets %s of member %s written.", group_id,
@@ -442,11 +446,11 @@ class GroupCoordinator:
         return E.NONE if g is None else g.validate_offset_fetch(member_id, member_epoch)
 
     def fetch_offsets(self, group_id: str, partitions: list | None,
-                      topic_ids: dict | None = None) -> tuple[ErrorCode, dict]:
+                      topic_ids: dict | None = None, stable: bool = False) -> tuple[ErrorCode, dict]:
         """partitions: [(topic, partition)] or None for all; topic_ids: {topic: its current id} (an offset
-        stored under another id is not seen). Returns (error, {tp: OffsetAndMetadata | None})."""
-        g = self.groups.get(group_id)
-        got = offset_store.fetch(g.offsets if g is not None else {}, partitions, topic_ids)
+        stored under another id is not seen); stable: OffsetFetch's require_stable (``committed``).
+        Returns (error, {tp: OffsetAndMetadata | None})."""
+        got = offset_store.fetch(self._readable(group_id, stable), partitions, topic_ids)
         if log.isEnabledFor(logging.DEBUG):
             log.debug("[GroupId %s] Fetched offsets %s.", group_id,
                       {f"{t}-{p}": v.offset if v is not None else None for (t, p), v in got.items()})
@@ -467,6 +471,7 @@ class GroupCoordinator:
         result, records = offset_store.delete_unsubscribed(group_id, g.offsets, subscribed, partitions)
 
         def apply() -> tuple[ErrorCode, dict]:
+            self._changing(g, [tp for tp, err in result.items() if err is E.NONE and tp in g.offsets])
             for tp, err in result.items():
                 if err is E.NONE:
                     g.offsets.pop(tp, None)
@@ -475,9 +480,35 @@ class GroupCoordinator:
         return self.write(group_id, CoordinatorResult(records, apply, lambda e: (write_error(e), {})),
                           now_ms)
 
-    def committed(self, group_id: str) -> dict:
+    def committed(self, group_id: str, stable: bool = False) -> dict:
+        """The group's committed offsets as OffsetFetch reads them: committed on the partition's
+        replicas (its high watermark), as Kafka's read operation; ``stable`` (require_stable): the
+        newest, the response held until everything written so far is committed, as Kafka's write
+        operation without records (either way an offset a reader saw is never lost)."""
+        return dict(self._readable(group_id, stable))
+
+    def _readable(self, group_id: str, stable: bool) -> dict:
+        """``committed``, not copied when it is the group's own map (not to be changed)."""
         g = self.groups.get(group_id)
-        return dict(g.offsets) if g is not None else {}
+        offsets = g.offsets if g is not None else {}
+        log_ = self.runtime.log
+        if log_ is None:
+            return offsets
+        p = self.partition_for(group_id)
+        if stable:
+            log_.hold_until_committed(p)
+            return offsets
+        return self.timeline.view(p, log_.committed_offset(p), group_id, offsets)
+
+    def _changing(self, g: GroupModel, keys) -> None:
+        """A write's apply is about to change these offsets of ``g``: readers see their values
+        now until the write is committed (offset_timeline.py)."""
+        last, log_ = self.runtime.last_offset, self.runtime.log
+        if last is None or log_ is None or not keys:
+            return
+        p = self.partition_for(g.group_id)
+        self.timeline.prune(p, log_.committed_offset(p))
+        self.timeline.changing(p, last, g.group_id, g.offsets, keys)
 
     # ------------------------------------------------------------------ admin
 
@@ -527,6 +558,7 @@ class GroupCoordinator:
     def _deletion(self, g: GroupModel, offsets: list, now_ms: int, failed=None) -> CoordinatorResult:
         """The group goes, with its committed offsets of ``offsets``."""
         def apply() -> ErrorCode:
+            self._changing(g, list(g.offsets))
             g.on_delete(now_ms)
             del self.groups[g.group_id]
             return E.NONE
@@ -568,6 +600,7 @@ class GroupCoordinator:
                 continue
 
             def expire(g=g, gone=gone) -> None:
+                self._changing(g, gone)
                 for tp in gone:
                     g.offsets.pop(tp, None)
 

@@ -27,6 +27,15 @@ class CoordinatorLog(Protocol):
 
     def has_partition(self, partition: int) -> bool: ...
 
+    def committed_offset(self, partition: int) -> int:
+        """The partition's high watermark: its records below it are committed."""
+        ...
+
+    def hold_until_committed(self, partition: int) -> None:
+        """The response being made waits until everything written to the partition so far is
+        committed (Kafka's write operation without records)."""
+        ...
+
 
 @dataclass
 class CoordinatorResult(Generic[T]):
@@ -61,6 +70,9 @@ class CoordinatorRuntime:
         self.partition_for = partition_for
         self.poke = poke
         self.partitions = partitions
+        # while a write's apply runs: the offset of the last record it appended (None: it appended
+        # none, or there is no log); what offset_timeline.py notes its changes at
+        self.last_offset: int | None = None
 
     def is_coordinator(self, key: str) -> bool:
         """This node coordinates the key's partition and has loaded it (without a log: always)."""
@@ -79,20 +91,26 @@ class CoordinatorRuntime:
             return ErrorCode.NONE
         return ErrorCode.NOT_COORDINATOR
 
-    def append(self, key: str, records: list, now_ms: int) -> None:
+    def append(self, key: str, records: list, now_ms: int) -> int | None:
+        """-> the offset of the last record appended (None: none was)."""
         if self.log is not None and records:
-            self.log.append(self.partition_for(key), records, now_ms)
+            return self.log.append(self.partition_for(key), records, now_ms)
+        return None
 
     def write(self, key: str, result: CoordinatorResult[T], now_ms: int) -> T:
         """Append the result's records to the key's partition, then apply it and wake what it names;
         if the append fails, the result's failure response (or the error)."""
         try:
-            self.append(key, result.records, now_ms)
+            last = self.append(key, result.records, now_ms)
         except Exception as e:
             if result.failed is None:
                 raise
             return result.failed(e)
-        response = result.apply()
+        outer, self.last_offset = self.last_offset, last
+        try:
+            response = result.apply()
+        finally:
+            self.last_offset = outer
         if self.poke is not None:
             for k in result.wake:
                 self.poke(k)

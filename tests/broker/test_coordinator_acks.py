@@ -26,6 +26,21 @@ class _Info:
         self.duplicate = False
 
 
+class _Led:
+    """A partition led here, as the coordinator reads it: its high watermark and log end."""
+
+    def __init__(self, parts: "FakePartitions", tp: tuple[str, int]):
+        self.parts, self.tp = parts, tp
+
+    @property
+    def high_watermark(self) -> int:
+        return self.parts.hw.get(self.tp, 0)
+
+    @property
+    def log_end_offset(self) -> int:
+        return self.parts.leo.get(self.tp, 0)
+
+
 class FakePartitions:
     """The partitions port of the internal topic: the test sets the HW, the ISR's size
     against min.insync.replicas and whether this node still leads."""
@@ -38,7 +53,7 @@ class FakePartitions:
         self.appends = 0
 
     def get(self, topic: str, partition: int):
-        return self if self.led else None
+        return _Led(self, (topic, partition)) if self.led else None
 
     def check_append(self, topic: str, partition: int, acks: int) -> ErrorCode:
         if not self.led:

@@ -7,11 +7,12 @@ from odradek.coordinator.consumer_group_state import STABLE, UNRELEASED_PARTITIO
 from odradek.coordinator.consumer_heartbeat import ConsumerGroupConfig, HeartbeatRequest
 from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
 from odradek.wire.errors import ErrorCode as E
+from tests.coordinator.committed_log import CommittedAtOnce
 
 
 
 
-class MemoryLog:
+class MemoryLog(CommittedAtOnce):
     def __init__(self):
         self.parts: dict[int, list] = {}
 

@@ -29,11 +29,12 @@ from odradek.wire.errors import ErrorCode as E
 from odradek.wire.records import build_batch
 from tests.coordinator.test_group_migration_state import A, H, assigned, assignment, classic_group, reconcile_classic
 from tests.sim_seeds import sim_seeds
+from tests.coordinator.committed_log import CommittedAtOnce
 
 CFG = LogConfig(segment_bytes=4096, index_interval_bytes=256)  # a few segments: rolls inside the scenario
 
 
-class FileLog:
+class FileLog(CommittedAtOnce):
     """The coordinator's log as CoordinatorLog writes it: each append one record batch of a real
     PartitionLog (one per __consumer_offsets partition) on ``fs``; read: the plain records of the
     whole batches from the log start (broker/coordinator_log.py's reader)."""

@@ -10,12 +10,13 @@ from odradek.coordinator import group_records as rec
 from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
 from odradek.coordinator.group_state import GroupState
 from odradek.wire.errors import ErrorCode as E
+from tests.coordinator.committed_log import CommittedAtOnce
 
 SESSION = 10_000
 REBALANCE = 20_000
 
 
-class MemoryLog:
+class MemoryLog(CommittedAtOnce):
     """CoordinatorLog in memory; fail=True makes appends raise."""
 
     def __init__(self):

@@ -13,13 +13,14 @@ from odradek.coordinator.consumer_group_state import ConsumerMember
 from odradek.coordinator.consumer_heartbeat import ConsumerGroupConfig, HeartbeatRequest
 from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
 from odradek.wire.errors import ErrorCode as E
+from tests.coordinator.committed_log import CommittedAtOnce
 
 MEMBERS = 2000
 CONSUMER_MEMBERS = 300  # tables of 300 have grown (a join costs a pass over every member)
 RETAINED_BOUND = 24 * 1024  # bytes the coordinator may keep after the group empties (the group itself, ids)
 
 
-class DiscardingLog:
+class DiscardingLog(CommittedAtOnce):
     """CoordinatorLog that keeps nothing (the records are the log's memory, not the coordinator's)."""
 
     def __init__(self):

@@ -11,11 +11,12 @@ from odradek.coordinator.group_coordinator import GroupConfig, GroupCoordinator
 from odradek.coordinator.group_state import Group
 from odradek.coordinator.result import CoordinatorResult, CoordinatorRuntime
 from odradek.wire.errors import ErrorCode as E
+from tests.coordinator.committed_log import CommittedAtOnce
 
 A = b"A" * 16
 
 
-class MemoryLog:
+class MemoryLog(CommittedAtOnce):
     def __init__(self):
         self.parts: dict[int, list] = {}
         self.reads: dict[int, int] = {}

@@ -9,9 +9,10 @@ from odradek.coordinator.streams_heartbeat import StreamsConfig, StreamsHeartbea
 from odradek.coordinator.streams_group_state import STABLE, UNRELEASED_TASKS, UNREVOKED_TASKS, Tasks, assign
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages import streams_group_heartbeat_request as hbreq
+from tests.coordinator.committed_log import CommittedAtOnce
 
 
-class MemoryLog:
+class MemoryLog(CommittedAtOnce):
     def __init__(self):
         self.parts: dict[int, list] = {}
 

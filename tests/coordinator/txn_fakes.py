@@ -1,8 +1,10 @@
 """Fakes for transaction-coordinator tests: __transaction_state in memory and a marker writer."""
 from __future__ import annotations
 
+from tests.coordinator.committed_log import CommittedAtOnce
 
-class MemLog:
+
+class MemLog(CommittedAtOnce):
     """__transaction_state in memory: partition -> [(offset, key, value)]."""
 
     def __init__(self, held=None):
