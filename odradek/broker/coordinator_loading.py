@@ -95,13 +95,16 @@ class CoordinatorLoader:
                     return
                 offset, n = read_into(plog, offset, batches, plog.log_end_offset)
                 if n == 0:
+                    log.warning("%s-%d: the load's read stopped at offset %d, before the log end %d", self.topic,
+                                load.partition, offset, plog.log_end_offset)
                     break
                 read += n
             now = self._clock()
             self._apply(load.partition, batches, plog.log_start_offset, now)
             self.partitions.loaded(load)
-            log.info("%s-%d: loaded as coordinator at leader epoch %d in %d ms (%d batches)", self.topic,
-                     load.partition, load.epoch, now - load.started_ms, len(batches))
+            log.info("%s-%d: loaded as coordinator at leader epoch %d in %d ms (%d batches, to offset %d, HW %d)",
+                     self.topic, load.partition, load.epoch, now - load.started_ms, len(batches), offset,
+                     plog.high_watermark)
         except Exception:
             log.exception("%s-%d: cannot load the coordinator's state; not coordinating it", self.topic,
                           load.partition)
