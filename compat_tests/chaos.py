@@ -101,16 +101,20 @@ def partitions_via(cluster: Cluster, broker: int, topic: str) -> dict[int, Parti
 
 
 class OffsetSampler:
-    """The group's committed offsets read (OffsetFetch, no membership) every SAMPLE_S on a thread; each
-    time one is lower than the highest seen before on its partition, a regression is kept."""
+    """The group's committed offsets read (OffsetFetch, no membership) every SAMPLE_S on a thread, by two
+    clients: one with require_stable (librdkafka's default, isolation.level=read_committed) and one
+    without (read_uncommitted, as the Java consumer's default); each time one is lower than the highest
+    seen before on its partition, a regression is kept."""
 
     SAMPLE_S = 0.5
 
     def __init__(self, bootstrap: str, group: str, topic: str, partitions: int):
-        self.client = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False,
-                                "reconnect.backoff.max.ms": 1000})
+        self.clients = [Consumer({"bootstrap.servers": bootstrap, "group.id": group, "enable.auto.commit": False,
+                                  "reconnect.backoff.max.ms": 1000, "isolation.level": isolation})
+                        for isolation in ("read_committed", "read_uncommitted")]
         self.tps = [TopicPartition(topic, p) for p in range(partitions)]
-        self.high: dict[int, int] = {}
+        self.high: dict[int, int] = {}  # partition -> the highest offset read
+        self._high_by: dict[tuple[str, int], int] = {}  # (kind of read, partition) -> the highest it read
         self.samples = 0
         self.regressions: list[str] = []
         self._stop = threading.Event()
@@ -121,13 +125,18 @@ class OffsetSampler:
         return self
 
     def sample(self) -> None:
-        for tp in self.client.committed(self.tps, timeout=5):
-            if tp.error is not None or tp.offset < 0:
-                continue
-            seen = self.high.get(tp.partition, -1)
-            if tp.offset < seen:
-                self.regressions.append(f"partition {tp.partition}: committed {tp.offset} after {seen}")
-            self.high[tp.partition] = max(seen, tp.offset)
+        for client, how in zip(self.clients, ("stable", "plain")):
+            for tp in client.committed(self.tps, timeout=5):
+                if tp.error is not None or tp.offset < 0:
+                    continue
+                # each kind of read against itself: a plain read on a new coordinator may be a moment
+                # behind a stable one answered by the old (its HW learnt from the old leader later)
+                seen = self._high_by.get((how, tp.partition), -1)
+                if tp.offset < seen:
+                    self.regressions.append(f"partition {tp.partition}: committed {tp.offset} after {seen}"
+                                            f" ({how} read, {time.strftime('%H:%M:%S')})")
+                self._high_by[how, tp.partition] = max(seen, tp.offset)
+                self.high[tp.partition] = max(self.high.get(tp.partition, -1), tp.offset)
         self.samples += 1
 
     def _run(self) -> None:
@@ -140,7 +149,8 @@ class OffsetSampler:
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(30)
-        self.client.close()
+        for client in self.clients:
+            client.close()
 
 
 @dataclass

@@ -46,6 +46,7 @@ CoordinatorLog protocol (result.py)::
 
 from __future__ import annotations
 
+import bisect
 import logging
 import random
 import uuid
@@ -96,6 +97,15 @@ class GroupConfig:
     @classmethod
     def from_any(cls, obj: "GroupConfig | BrokerConfig | Mapping | None") -> "GroupConfig":
         return int_settings(cls, obj)
+
+
+def _offset_key(key: bytes) -> tuple[str, tuple[str, int]] | None:
+    """(group id, (topic, partition)) of an offset commit record's key; None: another record."""
+    try:
+        k = rec.decode_key(key)
+    except Exception:  # noqa: BLE001 - a key of no known kind: not an offset
+        return None
+    return (k.group, (k.topic, k.partition)) if k.kind == "offset" else None
 
 
 def _random_uuids() -> Callable[[], str]:
@@ -209,8 +219,11 @@ class GroupCoordinator:
             self.load_records(self.log.read(partition), now_ms)
 
     def load_records(self, records: Iterable[tuple[int, bytes | None, bytes | None]],
-                     now_ms: int | None = None) -> None:
-        """Replay one partition's (offset, key, value) records (the plain ones, from its log start)."""
+                     now_ms: int | None = None, partition: int | None = None,
+                     high_watermark: int | None = None) -> None:
+        """Replay one partition's (offset, key, value) records (the plain ones, from its log start);
+        with ``partition`` and its ``high_watermark``: the offsets of records beyond the HW are not
+        read until it passes them (``_loaded_beyond``)."""
         if now_ms is not None:
             self._now = now_ms
         records = [(o, k, v) for o, k, v in records if k is not None]
@@ -220,6 +233,31 @@ class GroupCoordinator:
         self.classic.load(records, self._now)
         self.consumer.load(records, self._now)
         self.streams.load(records, self._now)
+        if partition is not None and high_watermark is not None:
+            self._loaded_beyond(partition, records, high_watermark)
+
+    def _loaded_beyond(self, partition: int, records: list, high_watermark: int) -> None:
+        """The offset commits a load read beyond the partition's HW (a new leader's records its HW
+        has not passed yet; Kafka's loader keeps them uncommitted): in the timeline, so that readers
+        see the values below the HW until it passes."""
+        first = bisect.bisect_left(records, high_watermark, key=lambda r: r[0])
+        changes = []
+        for offset, key, value in records[first:]:
+            k = _offset_key(key)
+            if k is not None:
+                changes.append((offset, k[0], k[1], None if value is None else rec.decode_offset_value(value)))
+        if not changes:
+            return
+        need = {(g, tp) for _, g, tp, _ in changes}
+        before: dict = {}
+        for _offset, key, value in reversed(records[:first]):  # the newest value below the HW of each
+            k = _offset_key(key)
+            if k is not None and k in need and k not in before:
+                before[k] = None if value is None else rec.decode_offset_value(value)
+                if len(before) == len(need):
+                    break
+        self.timeline.loaded(partition, high_watermark, changes,
+                             {k: v for k, v in before.items() if v is not None})
 
     def unload_partition(self, partition: int) -> None:
         """This node no longer coordinates ``partition`` (its leadership moved): its groups go, and

@@ -55,6 +55,22 @@ class OffsetTimeline:
             changes.append((last_offset, offsets.get(key, _ABSENT)))
             part.order.append((last_offset, group_id, key))
 
+    def loaded(self, partition: int, high_watermark: int, changes: list, before: dict) -> None:
+        """A load read records beyond the partition's high watermark (a new leader's log ends with
+        records its HW has not passed yet): ``changes`` [(offset, group id, key, value or None)] the
+        offset records among them in log order, ``before`` {(group id, key): value} what those keys
+        had below the HW (absent: nothing). Readers see the values below the HW until it passes,
+        as Kafka's loader keeps what is beyond the HW uncommitted."""
+        now = dict(before)
+        for offset, group_id, key, value in changes:
+            self.changing(partition, offset, group_id, {key: now[group_id, key]} if (group_id, key) in now else {},
+                          (key,))
+            if value is None:
+                now.pop((group_id, key), None)
+            else:
+                now[group_id, key] = value
+        self.prune(partition, high_watermark)
+
     def prune(self, partition: int, high_watermark: int) -> None:
         """Forget the changes the partition has committed (their records below ``high_watermark``)."""
         part = self._partitions.get(partition)

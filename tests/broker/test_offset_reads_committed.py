@@ -8,7 +8,10 @@ from __future__ import annotations
 
 from odradek.broker.coordinator_acks import hold
 from odradek.broker.coordinator_log import Write
+from odradek.coordinator import group_records as rec
+from odradek.coordinator.group_records import OffsetAndMetadata
 from odradek.wire.errors import ErrorCode as E
+from odradek.wire.primitives import ZERO_UUID
 from tests.broker.test_coordinator_acks import OFFSETS, _commit, _setup
 
 TP = ("t", 0)
@@ -90,3 +93,24 @@ def test_an_unloaded_partition_forgets_its_uncommitted_changes():
     assert groups.timeline.pending(p) == 1
     groups.unload_partition(p)
     assert groups.timeline.pending(p) == 0
+
+
+
+def _record(offset: int, value: int | None):
+    """(log offset, key, value) of an offset commit of TP for "g" (None: its tombstone)."""
+    om = None if value is None else OffsetAndMetadata(value, -1, "", 0, -1, ZERO_UUID)
+    return offset, rec.offset_commit_key("g", *TP), None if om is None else rec.offset_commit_value(om)
+
+
+def test_a_load_keeps_what_is_beyond_the_hw_unread_until_committed():
+    """A new leader's log can end with records its HW has not passed yet (Kafka's loader keeps them
+    uncommitted): a plain read answers the offset below the HW, a stable one the newest."""
+    records = [_record(0, 10), _record(1, 20), _record(2, None), _record(3, 30), _record(4, 40)]
+    for hw, seen in ((0, None), (1, 10), (2, 20), (3, None), (4, 30), (5, 40)):
+        parts, _, groups = _setup()
+        p = groups.partition_for("g")
+        groups.load_records(records, 0, p, hw)
+        assert _read(groups) == seen, hw
+        assert _read(groups, stable=True) == 40
+        parts.hw[(OFFSETS, p)] = 5
+        assert _read(groups) == 40 and groups.timeline.pending(p) == 0
