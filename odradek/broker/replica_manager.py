@@ -26,9 +26,11 @@ from __future__ import annotations
 import itertools
 import logging
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Protocol
 
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, DeletedRecords, NotLed, low_watermark_key
+from odradek.broker.config_build import ConfigBuild
 from odradek.config import RACK_AWARE_SELECTOR
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import (
@@ -48,6 +50,20 @@ HIGH_WATERMARK = -1  # DeleteRecords' offset meaning "up to the high watermark"
 # the logs one metadata change creates at once; beyond, a slice of this many at a time with other
 # work between (a 5,000-partition topic does not hold the event loop for its whole creation)
 CREATE_SLICE = 64
+# the topics whose new configs one metadata change gives at once; beyond, their configs are built
+# this many topics a loop turn, then given to all of them in one turn (broker/config_build.py)
+RECONFIGURE_SLICE = 200
+
+
+@dataclass(frozen=True)
+class NewConfigs:
+    """A topic's new configs, built before they are given (ReplicaManager._reconfigure)."""
+    log_config: object  # its LogConfig; None: it could not be made (the logs keep theirs)
+    leader_config: LeaderConfig | None  # None: no partition of it led here
+    leaders: list  # [((topic, partition), PartitionLeader)] whose LeaderConfig differs from it
+
+
+_NO_CONFIGS: Mapping[str, str] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -157,6 +173,10 @@ class ReplicaManager:
         # at a time): created by the next slices, or at once when a request needs one
         self._pending: dict[tuple[str, int], None] = {}
         self._slice_scheduled = False
+        # topics whose dynamic configs changed in a large change (more than RECONFIGURE_SLICE of
+        # them), their new configs built a slice at a time, then given to all at once (_reconfigure)
+        self._reconfiguring: ConfigBuild[NewConfigs | None] = ConfigBuild()
+        self._reconfigure_scheduled = False
         self._throttle = throttle  # leader.replication.throttled.rate (KIP-73)
         self._stats = topic_stats
         self._followed = None  # the image the leaders, followers and logs last matched
@@ -254,6 +274,8 @@ class ReplicaManager:
             names = names | {tp[0] for tp in self.offline}
         if old is not None:
             self._reconfigure(old, new, configured, now)
+        elif self._reconfiguring:  # (what changed is not known: every topic's config built again)
+            self._reconfiguring.restart()
         if not names:
             return
         wanted = assigned_here(new, self.node_id, names)
@@ -306,28 +328,77 @@ class ReplicaManager:
         """The topics ``names`` whose dynamic configs differ between ``old`` and ``new`` (the same
         topic id in both): their logs take the new log config, their leaders here the new
         LeaderConfig; a leader whose min.insync.replicas changed checks its HW and its waiting
-        acks=all produces against it at once. All of them in this one call: every topic's logs
-        change config at the same moment, the one the image is applied."""
-        for name in names:
-            topic = new.topics.get(name)
-            prev = old.topics.get(name)
-            if topic is None or prev is None or prev.topic_id != topic.topic_id \
-                    or _topic_configs(old, name) == _topic_configs(new, name):
+        acks=all produces against it at once. Every topic's logs change config at the same moment:
+        in this call, or - more than RECONFIGURE_SLICE topics, with a background runner - in the
+        turn that gives the last of them theirs, their new configs built RECONFIGURE_SLICE topics a
+        turn before it (as Kafka's broker applies a config change after publishing the image, on
+        its publisher's thread, while requests go on with the configs they had). A change meanwhile
+        wins: the topics it touches are built again, and added if they were not there."""
+        building = self._reconfiguring
+        if building:  # (a newer image: what it touched of the build is built again)
+            building.add([name for name in names if name in building and _config_moved(old, new, name)])
+        changed = [name for name in names if _config_changed(old, new, name)]
+        if not changed:
+            return
+        if self._background is not None and (building or len(changed) > RECONFIGURE_SLICE):
+            building.add(sorted(changed))  # (built in name order)
+            self._schedule_reconfigure()
+            return
+        self._give_configs({name: self._new_configs(name) for name in changed}, now)
+
+    def _schedule_reconfigure(self) -> None:
+        if self._reconfiguring and not self._reconfigure_scheduled:
+            self._reconfigure_scheduled = True
+            self._background(self._reconfigure_slice)
+
+    def _reconfigure_slice(self) -> None:
+        """The new configs of the next RECONFIGURE_SLICE topics; once all are built, every topic
+        takes its own in this turn."""
+        self._reconfigure_scheduled = False
+        building = self._reconfiguring
+        if not building:
+            return
+        layers = getattr(self.image, "broker_configs", None)
+        if building.shared is not layers:  # (the dynamic broker configs under every topic's changed)
+            building.shared = layers
+            building.restart()
+        if building.build(self._new_configs, RECONFIGURE_SLICE):
+            self._give_configs(building.take(), self._clock())
+        else:
+            self._schedule_reconfigure()
+
+    def _new_configs(self, name: str) -> NewConfigs | None:
+        """The topic's new log config and LeaderConfig in the image followed, and its leaders here
+        whose LeaderConfig differs; None: the topic is not there."""
+        topic = self.image.topics.get(name)
+        if topic is None:
+            return None
+        try:
+            log_config = self._topic_log_config(name)
+        except Exception:  # keep the current config; never stop the other topics
+            log.exception("topic %s: cannot apply the new config; keeping the current one", name)
+            log_config = None
+        config = None  # (one per topic, read only when it leads one of its partitions here)
+        leaders = []
+        for p in topic.partitions:
+            leader = self.leaders.get((name, p))
+            if leader is None:
                 continue
-            try:
-                self.logs.update_config(name, self._topic_log_config(name))
-            except Exception:  # keep the current config; never stop the other topics
-                log.exception("topic %s: cannot apply the new config; keeping the current one", name)
-            config = None  # (one per topic, read only when it leads one of its partitions here)
-            for p in topic.partitions:
-                tp = (name, p)
-                leader = self.leaders.get(tp)
-                if leader is None:
-                    continue
-                if config is None:
-                    config = self._leader_config(name)
-                if leader.config != config:
-                    leader.reconfigure(config, now)
+            if config is None:
+                config = self._leader_config(name)
+            if leader.config != config:
+                leaders.append(((name, p), leader))
+        return NewConfigs(log_config, config, leaders)
+
+    def _give_configs(self, configs: Mapping[str, NewConfigs | None], now: int) -> None:
+        """Every topic its new log config, and its leaders their new LeaderConfig (a leader made
+        since its config was built has it already: made with the image's)."""
+        self.logs.update_configs({name: c.log_config for name, c in configs.items()
+                                  if c is not None and c.log_config is not None})
+        for c in configs.values():
+            for tp, leader in c.leaders if c is not None else ():
+                if self.leaders.get(tp) is leader and leader.config != c.leader_config:
+                    leader.reconfigure(c.leader_config, now)
                     self._drain(tp, leader)
 
     def _create_log(self, tp: tuple[str, int], image, now: int, configs: dict) -> bool:
@@ -354,8 +425,10 @@ class ReplicaManager:
             self._background(self._create_slice)
 
     def stop_creating(self) -> None:
-        """The broker stops: the pending logs are not made (the next start makes them)."""
+        """The broker stops: the pending logs are not made (the next start makes them), the configs
+        being built are not given (the next start gives every log its topic's)."""
         self._pending.clear()
+        self._reconfiguring.clear()
 
     def _create_slice(self) -> None:
         """The next CREATE_SLICE pending logs; the rest in later slices."""
@@ -716,12 +789,27 @@ def _epoch_error(requested: int, current: int) -> ErrorCode:
     return ErrorCode.FENCED_LEADER_EPOCH if requested < current else ErrorCode.UNKNOWN_LEADER_EPOCH
 
 
-def _topic_configs(image, name: str):
+def _topic_configs(image, name: str) -> Mapping[str, str]:
     tc = getattr(image, "topic_configs", None)
     if tc is not None:
-        return dict(tc.get(name, {}))
+        return tc.get(name, _NO_CONFIGS)
     t = image.topics.get(name)
-    return dict(t.configs) if t is not None else {}
+    return t.configs if t is not None else _NO_CONFIGS
+
+
+def _config_changed(old, new, name: str) -> bool:
+    """The topic is in both images, the same topic id, and its dynamic configs differ."""
+    topic, prev = new.topics.get(name), old.topics.get(name)
+    return topic is not None and prev is not None and prev.topic_id == topic.topic_id \
+        and _topic_configs(old, name) != _topic_configs(new, name)
+
+
+def _config_moved(old, new, name: str) -> bool:
+    """The topic's dynamic configs differ between the images, or the topic does (deleted, made)."""
+    topic, prev = new.topics.get(name), old.topics.get(name)
+    if topic is None or prev is None or prev.topic_id != topic.topic_id:
+        return topic is not None or prev is not None
+    return _topic_configs(old, name) != _topic_configs(new, name)
 
 
 def _some(names, shown: int = 5) -> str:
