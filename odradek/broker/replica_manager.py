@@ -42,6 +42,7 @@ from odradek.wire.errors import ErrorCode
 if TYPE_CHECKING:
     from odradek.broker.replication_throttle import ReplicationThrottle
     from odradek.broker.stats import TopicStats
+    from odradek.log.config import LogConfig
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ RECONFIGURE_SLICE = 200
 @dataclass(frozen=True)
 class NewConfigs:
     """A topic's new configs, built before they are given (ReplicaManager._reconfigure)."""
-    log_config: object  # its LogConfig; None: it could not be made (the logs keep theirs)
+    log_config: LogConfig | None  # None: it could not be made (the logs keep theirs)
     leader_config: LeaderConfig | None  # None: no partition of it led here
     leaders: list  # [((topic, partition), PartitionLeader)] whose LeaderConfig differs from it
 
