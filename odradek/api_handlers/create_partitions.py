@@ -2,13 +2,16 @@
 
 Under a controller_mutation_rate quota the request is decided first, then the partitions each
 topic that passed adds are admitted in request order (from v3 a topic past the quota is refused
-with THROTTLING_QUOTA_EXCEEDED), then the admitted are made."""
+with THROTTLING_QUOTA_EXCEEDED), then the admitted are made. More than 10,000 topics (after the
+duplicates and those not authorized) refuse the request whole, as Kafka's controller (a batch's bound:
+Decisions.create_partitions)."""
 
 from __future__ import annotations
 
 from odradek.api_handlers.authorization import allowed_names
 from odradek.api_handlers.mutation_quota import THROTTLED_MESSAGE, request_quota, throttle_ms
 from odradek.controller.acls import ALTER, TOPIC
+from odradek.controller.result import Refusal
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.create_partitions_response import CreatePartitionsResponse, CreatePartitionsTopicResult
 
@@ -32,10 +35,15 @@ def handle(ctx, request) -> CreatePartitionsResponse:
     quota = request_quota(ctx, STRICT_QUOTA_SINCE)
     if quota is None:
         results = metadata.create_partitions(items, validate_only, ctx.now_ms) if items else []
+        if isinstance(results, Refusal):  # more topics than one controller batch answers
+            return error_response(ctx.api_version, request, results.error_code, results.message)
     else:
         topics = metadata.image.topics
         refused = {}
-        for name, code, _ in metadata.create_partitions(items, True, ctx.now_ms):
+        decided = metadata.create_partitions(items, True, ctx.now_ms) if items else []
+        if isinstance(decided, Refusal):
+            return error_response(ctx.api_version, request, decided.error_code, decided.message)
+        for name, code, _ in decided:
             if code == 0:
                 count = next(c for n, c, _ in items if n == name)
                 if not quota.admit(count - len(topics[name].partitions), ctx.now_ms):

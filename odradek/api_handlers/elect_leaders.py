@@ -3,10 +3,12 @@ the active controller (controller/replication_control.py, Kafka's electLeaders):
 partition ELECTION_NOT_NEEDED, PREFERRED_LEADER_NOT_AVAILABLE, ELIGIBLE_LEADERS_NOT_AVAILABLE
 or UNKNOWN_TOPIC_OR_PARTITION; for all partitions (null), those needing no election are left
 out. An unknown election type fails the request (INVALID_REQUEST), as Kafka, and so does a timeout_ms
-of 0 or less (REQUEST_TIMED_OUT: Kafka's deadline has passed before the election runs)."""
+of 0 or less (REQUEST_TIMED_OUT: Kafka's deadline has passed before the election runs), and so do
+more than 10,000 elections (POLICY_VIOLATION: one controller batch's bound, Decisions.elect_leaders)."""
 
 from __future__ import annotations
 
+from odradek.controller.result import Refusal
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.elect_leaders_response import ElectLeadersResponse, PartitionResult, ReplicaElectionResult
 
@@ -31,12 +33,14 @@ def handle(ctx, request):
         return error_response(ctx.api_version, request, ErrorCode.REQUEST_TIMED_OUT, None)
     wanted = (None if request.topic_partitions is None
               else [(t.topic, list(t.partitions)) for t in request.topic_partitions])
-    return in_steps(_answer(ctx, election_type, wanted))
+    return in_steps(_answer(ctx, request, election_type, wanted))
 
 
-def _answer(ctx, election_type: int, wanted):
+def _answer(ctx, request, election_type: int, wanted):
     """The controller's decision a part at a time, then the answer, STEP_ENTRIES partitions a step."""
     results = yield from ctx.services.metadata.elect_leaders_steps(election_type, wanted, ctx.now_ms)
+    if isinstance(results, Refusal):  # more elections than one controller batch holds
+        return error_response(ctx.api_version, request, results.error_code, results.message)
     return (yield from topic_results_steps(
         ((r.topic, r.partitions) for r in results),
         lambda topic, parts: ReplicaElectionResult(topic=topic, partition_result=parts),

@@ -16,6 +16,7 @@ from odradek.wire.errors import ErrorCode
 if TYPE_CHECKING:
     from odradek.controller.controller import AlterResult, CreateTopicResult, CreateTopicSpec, DescribedResource
     from odradek.controller.image import MetadataImage
+    from odradek.controller.result import Refusal
     from odradek.coordinator.consumer_heartbeat import HeartbeatRequest, HeartbeatResult
     from odradek.coordinator.group_state import Slot
     from odradek.coordinator.share_group_coordinator import HeartbeatResult as ShareHeartbeatResult
@@ -162,7 +163,8 @@ class Metadata(Protocol):
     def delete_topics(self, names: list[str] | None = None, ids: list[bytes] | None = None,
                       now_ms: int = 0) -> list: ...
 
-    def create_partitions(self, items: list, validate_only: bool, now_ms: int) -> list: ...
+    def create_partitions(self, items: list, validate_only: bool, now_ms: int) -> list | Refusal:
+        """[(name, error_code, error_message)], or the Refusal of the whole request."""
 
     # (the writes below are decided a part at a time: generators that yield between parts and
     # return the answer; the records are written as one batch)
@@ -177,7 +179,8 @@ class Metadata(Protocol):
     def unregister_broker(self, broker_id: int, now_ms: int) -> tuple[int, str] | None: ...
 
     def elect_leaders_steps(self, election_type: int, topic_partitions: list | None,
-                            now_ms: int) -> Generator[None, None, list]: ...
+                            now_ms: int) -> Generator[None, None, list | Refusal]:
+        """The [ElectionResult], or the Refusal of the whole request (more elections than one batch holds)."""
 
     def alter_partition_reassignments_steps(self, topics: list, allow_rf_change: bool,
                                             now_ms: int) -> Generator[None, None, list]: ...

@@ -15,6 +15,8 @@ from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.access_control_entry_record import AccessControlEntryRecord
 from odradek.wire.messages.remove_access_control_entry_record import RemoveAccessControlEntryRecord
 
+from .result import MAX_RECORDS_PER_USER_OP
+
 # ResourceType
 R_UNKNOWN, R_ANY, TOPIC, GROUP, CLUSTER, TRANSACTIONAL_ID, DELEGATION_TOKEN, USER = range(8)
 # PatternType
@@ -28,7 +30,6 @@ A_UNKNOWN, A_ANY, DENY, ALLOW = range(4)
 CLUSTER_NAME = "kafka-cluster"
 WILDCARD = "*"
 WILDCARD_PRINCIPAL = "User:*"
-MAX_RECORDS_PER_USER_OP = 10000  # Kafka's QuorumController.MAX_RECORDS_PER_USER_OP
 
 
 class AclBinding(NamedTuple):

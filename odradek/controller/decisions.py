@@ -35,14 +35,13 @@ from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
 from .image import MetadataImage, TopicImage
 from .placement import InvalidReplicationFactor, UsableBroker, place
 from .replication_control import ElectionResult, IsrResult, Refused, ReplicationControl, then
-from .result import ControllerResult
+from .result import MAX_RECORDS_PER_USER_OP, TOO_LARGE, BatchTooLarge, ControllerResult, Refusal
 from .steps import CHANGE_UNITS, CONFIG_CHECK_UNITS, StepBudget, whole
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
 MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's ReplicationControlManager.MAX_PARTITIONS_PER_BATCH
-MAX_RECORDS_PER_USER_OP = 10000  # Kafka's QuorumController.MAX_RECORDS_PER_USER_OP (its BoundedList)
 _TOO_MANY_PARTITIONS = "Excessively large number of partitions per request."
-_TOO_MANY_RECORDS = "Unable to perform excessively large batch operation."
+_TOO_MANY_RECORDS = TOO_LARGE.message
 # a reassignment refused before its change is built (a step's cheap unit)
 _REFUSED_BEFORE_CHANGE = (ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, ErrorCode.NO_REASSIGNMENT_IN_PROGRESS)
 DECISION_STEP_RECORDS = 200  # create_topics_steps: the records decided between two yields (~2 ms)
@@ -149,10 +148,24 @@ class HeartbeatReply:
 
 
 class _Fail(Exception):
-    def __init__(self, code: int, message: str | None):
+    """A refused entry of a request. ``broker_side``, for a config change: whether Kafka's broker
+    answers it before forwarding the resource to the controller (ConfigAdminManager.preprocess: a
+    resource's duplicate keys or null values, and anything wrong with a broker's); None: as the
+    resource's type says (_answered_by_broker)."""
+
+    def __init__(self, code: int, message: str | None, broker_side: bool | None = None):
         super().__init__(message)
         self.code = int(code)
         self.message = message
+        self.broker_side = broker_side
+
+
+def _answered_by_broker(rtype: int, f: _Fail) -> bool:
+    """Whether Kafka's broker, not its controller, refuses this config change (ConfigAdminManager.
+    preprocess): it keeps its error when the controller fails the rest of the request."""
+    if f.broker_side is not None:
+        return f.broker_side
+    return rtype not in (TOPIC, GC.GROUP)
 
 
 @dataclass(frozen=True)
@@ -498,11 +511,17 @@ class Decisions:
             ok.append((t.name, t.topic_id, 0, None))
         return ControllerResult([RemoveTopicRecord(topic_id=t.topic_id) for t in removed], errors + ok)
 
-    def create_partitions(self, items) -> ControllerResult:
-        """items: [(name, new_total_count, assignments | None)] -> [(name, error_code, error_message)]."""
+    def create_partitions(self, items) -> ControllerResult[list[tuple] | Refusal]:
+        """items: [(name, new_total_count, assignments | None)] -> [(name, error_code, error_message)].
+        Bounded as Kafka 4.3's createPartitions, whose records and results are BoundedLists of
+        MAX_RECORDS_PER_USER_OP: a topic whose new partitions pass the records' bound fails with
+        UNKNOWN_SERVER_ERROR (no message), the partitions that fit still written (its catch of the
+        overflow keeps what was added); more topics than the bound refuse the request whole (TOO_LARGE)."""
         counts: dict[str, int] = {}
         for name, _, _ in items:
             counts[name] = counts.get(name, 0) + 1
+        if sum(1 for n in counts.values() if n == 1) > MAX_RECORDS_PER_USER_OP:
+            return ControllerResult([], TOO_LARGE)  # (Kafka's ControllerApis answers duplicates before)
         results: dict[str, tuple] = {}
         records: list = []
         for name, count, assignments in items:
@@ -512,10 +531,13 @@ class Decisions:
                 results[name] = (name, int(ErrorCode.INVALID_REQUEST), "Duplicate topic name.")
                 continue
             try:
-                records += self._create_partitions(name, count, assignments)
-                results[name] = (name, 0, None)
+                new = self._create_partitions(name, count, assignments)
             except _Fail as f:
                 results[name] = (name, f.code, f.message)
+                continue
+            room = MAX_RECORDS_PER_USER_OP - len(records)
+            records += new[:room]
+            results[name] = (name, 0, None) if len(new) <= room else (name, int(ErrorCode.UNKNOWN_SERVER_ERROR), None)
         return ControllerResult(records, list(results.values()))
 
     def _create_partitions(self, name: str, count: int, assignments) -> list:
@@ -529,8 +551,6 @@ class Decisions:
         if count == current:
             raise _Fail(ErrorCode.INVALID_PARTITIONS, f"Topic already has {current} partition(s).")
         add = count - current
-        if add > MAX_PARTITIONS_PER_REQUEST:
-            raise _Fail(ErrorCode.POLICY_VIOLATION, _TOO_MANY_PARTITIONS)
         if assignments is not None and len(assignments) != add:
             raise _Fail(ErrorCode.INVALID_REPLICA_ASSIGNMENT,
                         f"Attempted to add {add} additional partition(s), but only {len(assignments)} "
@@ -634,22 +654,24 @@ class Decisions:
         is a unit, each effective config of a topic checked CONFIG_CHECK_UNITS more) and returns the
         ControllerResult."""
         budget = budget if budget is not None else StepBudget()
-        out, records = [], []
+        out, records, by_broker = [], [], []
         for rtype, name, ops in resources:
             try:
                 keys = [k for k, _, _ in ops]
                 if len(set(keys)) != len(keys):
-                    raise _Fail(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys")
+                    raise _Fail(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys", True)
                 for k, op, v in ops:
                     if v is None and op != OP_DELETE:
-                        raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}")
+                        raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}", True)
                 records += yield from self._alter_steps(rtype, name, ops, budget)
                 out.append(AlterResult(rtype, name, 0, None))
+                by_broker.append(False)
             except _Fail as f:
                 out.append(AlterResult(rtype, name, f.code, f.message))
+                by_broker.append(_answered_by_broker(rtype, f))
             if budget.spend(1):
                 yield
-        return ControllerResult(records, out)
+        return _bounded_alter(records, out, by_broker)
 
     def alter_configs(self, resources) -> ControllerResult[list[AlterResult]]:
         """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
@@ -659,25 +681,27 @@ class Decisions:
                             ) -> Generator[None, None, ControllerResult[list[AlterResult]]]:
         """alter_configs a part at a time, as incremental_alter_configs_steps."""
         budget = budget if budget is not None else StepBudget()
-        out, records = [], []
+        out, records, by_broker = [], [], []
         for rtype, name, kvs in resources:
             try:
                 keys = [k for k, _ in kvs]
                 if len(set(keys)) != len(keys):
-                    raise _Fail(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys")
+                    raise _Fail(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys", True)
                 for k, v in kvs:
                     if v is None:
-                        raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}")
+                        raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}", True)
                 ops = [(k, OP_SET, v) for k, v in kvs]
                 current = self._current_dynamic(rtype, name)
                 ops += [(k, OP_DELETE, None) for k in current if k not in set(keys)]
                 records += yield from self._alter_steps(rtype, name, ops, budget)
                 out.append(AlterResult(rtype, name, 0, None))
+                by_broker.append(False)
             except _Fail as f:
                 out.append(AlterResult(rtype, name, f.code, f.message))
+                by_broker.append(_answered_by_broker(rtype, f))
             if budget.spend(1):
                 yield
-        return ControllerResult(records, out)
+        return _bounded_alter(records, out, by_broker)
 
     def _current_dynamic(self, rtype: int, name: str) -> dict[str, str]:
         if rtype == TOPIC:
@@ -754,7 +778,7 @@ class Decisions:
         elif name == "" and "min.insync.replicas" in changes and changes["min.insync.replicas"] is None \
                 and "min.insync.replicas" in current:
             raise _Fail(ErrorCode.INVALID_CONFIG,
-                        "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.")
+                        "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.", False)
         after = {k: v for k, v in current.items() if k not in changes}
         after.update({k: v for k, v in changes.items() if v is not None})
         if rtype == BROKER:
@@ -1047,7 +1071,10 @@ class Decisions:
 
     def alter_partition_reassignments(self, topics, allow_rf_change: bool = True) -> ControllerResult:
         """topics [(name, [(partition, replicas | None)])] -> [(name, [(partition, error, message)])].
-        Each partition is decided on the image as it is (as Kafka, one batch for all)."""
+        Each partition is decided on the image as it is (as Kafka, one batch for all). A partition
+        whose change would be the MAX_RECORDS_PER_USER_OP + 1st record, or later, fails alone with
+        UNKNOWN_SERVER_ERROR and no message (Kafka 4.3, 10,002 partitions reassigned in one request:
+        10,000 written, the last two so answered)."""
         return whole(self.alter_partition_reassignments_steps(topics, allow_rf_change))
 
     def alter_partition_reassignments_steps(self, topics, allow_rf_change: bool = True,
@@ -1074,6 +1101,13 @@ class Decisions:
                         yield
                     continue
                 if rec is not None:
+                    if len(records) >= MAX_RECORDS_PER_USER_OP:
+                        # Kafka's alterPartitionReassignments catches its BoundedList's overflow for
+                        # the partition (ApiError.fromThrowable: no message); the others are written
+                        results.append((index, int(ErrorCode.UNKNOWN_SERVER_ERROR), None))
+                        if budget.spend(CHANGE_UNITS):
+                            yield
+                        continue
                     records.append(rec)
                 results.append((index, 0, None))
                 if budget.spend(CHANGE_UNITS):
@@ -1104,17 +1138,38 @@ class Decisions:
         records += rest.leader_and_isr_updates(list(rest.in_elr(broker_id)), remove=broker_id)
         return ControllerResult(records + [UnregisterBrokerRecord(broker_id=broker_id, broker_epoch=b.epoch)], None)
 
-    def elect_leaders(self, election_type: int, topic_partitions) -> ControllerResult[list[ElectionResult]]:
+    def elect_leaders(self, election_type: int, topic_partitions
+                      ) -> ControllerResult[list[ElectionResult] | Refusal]:
         """ElectLeaders PREFERRED (0) / UNCLEAN (1): topic_partitions [(topic, [partition])] or
         None for all -> [ElectionResult]."""
         return whole(self.elect_leaders_steps(election_type, topic_partitions))
 
     def elect_leaders_steps(self, election_type: int, topic_partitions, budget: StepBudget | None = None
-                            ) -> Generator[None, None, ControllerResult[list[ElectionResult]]]:
-        """elect_leaders a part at a time (ReplicationControl.elect_leaders_steps)."""
-        records, results = yield from self.replication().elect_leaders_steps(
-            election_type, topic_partitions, budget if budget is not None else StepBudget())
+                            ) -> Generator[None, None, ControllerResult[list[ElectionResult] | Refusal]]:
+        """elect_leaders a part at a time (ReplicationControl.elect_leaders_steps). More than
+        MAX_RECORDS_PER_USER_OP elections refuse the request whole (TOO_LARGE), as Kafka's
+        electLeaders, whose BoundedList's overflow fails the operation (Kafka 4.3, 10,002 preferred
+        elections: POLICY_VIOLATION for each partition, none elected)."""
+        try:
+            records, results = yield from self.replication().elect_leaders_steps(
+                election_type, topic_partitions, budget if budget is not None else StepBudget(),
+                MAX_RECORDS_PER_USER_OP)
+        except BatchTooLarge:
+            return ControllerResult([], TOO_LARGE)
         return ControllerResult(records, results)
+
+
+def _bounded_alter(records: list, out: list[AlterResult], by_broker: list[bool]) -> ControllerResult[list[AlterResult]]:
+    """(Incremental)AlterConfigs' result, bounded as Kafka's: past MAX_RECORDS_PER_USER_OP records
+    the controller's operation fails (its BoundedList's overflow is not caught), nothing is written
+    and every resource the broker forwarded is answered TOO_LARGE (the request's getErrorResponse);
+    those the broker refused itself keep their errors (ConfigAdminManager.reassembleIncrementalResponse).
+    Kafka 4.3, 10,001 ConfigRecords over 500 topics: POLICY_VIOLATION for each, validate_only too."""
+    if len(records) <= MAX_RECORDS_PER_USER_OP:
+        return ControllerResult(records, out)
+    return ControllerResult([], [r if broker else AlterResult(r.resource_type, r.resource_name,
+                                                              TOO_LARGE.error_code, TOO_LARGE.message)
+                                 for r, broker in zip(out, by_broker)])
 
 
 class _TopicConfigs:

@@ -12,7 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from odradek.wire.errors import ErrorCode
+
 T = TypeVar("T")
+
+# Kafka's QuorumController.MAX_RECORDS_PER_USER_OP: each manager builds the records of one user
+# operation in a BoundedList of this length, whose overflow (BoundedListTooLongException) fails the
+# operation where it is not caught
+MAX_RECORDS_PER_USER_OP = 10000
 
 
 @dataclass(frozen=True)
@@ -54,3 +61,21 @@ class Written(Generic[T]):
     """A decision that went through the driver: its response and its commit."""
     response: T
     commit: Commit
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A controller operation that failed whole, nothing written: Kafka's controller completes the
+    operation's future with an exception, answered by the request's getErrorResponse (its error on
+    every entry the request names)."""
+    error_code: int
+    message: str | None
+
+
+class BatchTooLarge(Exception):
+    """Kafka's BoundedListTooLongException: a decision's records would pass MAX_RECORDS_PER_USER_OP."""
+
+
+# Kafka's EventHandlerExceptionInfo for a BoundedListTooLongException out of an operation: a
+# PolicyViolationException
+TOO_LARGE = Refusal(int(ErrorCode.POLICY_VIOLATION), "Unable to perform excessively large batch operation.")
