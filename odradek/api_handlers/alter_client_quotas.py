@@ -1,9 +1,12 @@
 """AlterClientQuotas (key 49) v0-1: ClientQuotaRecords through the controller, validated as
-Kafka's ClientQuotaControlManager (entity types and combinations, keys, value ranges)."""
+Kafka's ClientQuotaControlManager (entity types and combinations, keys, value ranges). More than
+10,000 records refuse the request whole: POLICY_VIOLATION on every entry, with the error's default
+message (AlterClientQuotasRequest.getErrorResponse)."""
 
 from __future__ import annotations
 
 from odradek.controller import client_quotas
+from odradek.controller.result import Refusal
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.alter_client_quotas_response import AlterClientQuotasResponse, EntityData, EntryData
 
@@ -19,6 +22,8 @@ def handle(ctx, request) -> AlterClientQuotasResponse:
     results = ctx.services.metadata.decide_and_commit(
         lambda image: client_quotas.alter(image.client_quotas, alterations, ctx.resolve_host),
         bool(request.validate_only), ctx.now_ms)
+    if isinstance(results, Refusal):  # more records than one controller batch holds
+        return error_response(ctx.api_version, request, results.error_code, results.message)
     return AlterClientQuotasResponse(throttle_time_ms=0, entries=[
         EntryData(error_code=code, error_message=msg,
                   entity=[EntityData(entity_type=t, entity_name=n) for t, n in entity])

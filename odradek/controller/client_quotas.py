@@ -16,6 +16,8 @@ from typing import Callable, Mapping
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.client_quota_record import ClientQuotaRecord, EntityData
 
+from .result import MAX_RECORDS_PER_USER_OP, TOO_LARGE
+
 USER, CLIENT_ID, IP = "user", "client-id", "ip"
 # Java HashMap iteration order of these keys: how Kafka lists an entity's parts
 ENTITY_ORDER = {CLIENT_ID: 0, USER: 1, IP: 2}
@@ -85,7 +87,9 @@ def alter(quotas: Mapping, alterations, resolvable: Callable[[str], bool] = is_i
     """alterations: [(entity pairs, [(key, value | None to remove)])].
 
     -> (records, [(entity, error_code, error_message)]) with one result per distinct
-    entity, in the order entities first appear.
+    entity, in the order entities first appear; ([], TOO_LARGE) when the records would pass
+    MAX_RECORDS_PER_USER_OP (Kafka's alterClientQuotas: its BoundedList's overflow fails the
+    operation, every entry answered POLICY_VIOLATION).
     """
     records: list = []
     results: dict[Entity, tuple[int, str | None]] = {}
@@ -124,6 +128,8 @@ def alter(quotas: Mapping, alterations, resolvable: Callable[[str], bool] = is_i
         if failed is not None:
             results[entity] = failed
             continue
+        if len(records) + len(new) > MAX_RECORDS_PER_USER_OP:
+            return [], TOO_LARGE
         records += new
         results[entity] = (0, None)
     return records, [(e, int(c), m) for e, (c, m) in results.items()]

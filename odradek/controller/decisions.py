@@ -516,7 +516,9 @@ class Decisions:
         Bounded as Kafka 4.3's createPartitions, whose records and results are BoundedLists of
         MAX_RECORDS_PER_USER_OP: a topic whose new partitions pass the records' bound fails with
         UNKNOWN_SERVER_ERROR (no message), the partitions that fit still written (its catch of the
-        overflow keeps what was added); more topics than the bound refuse the request whole (TOO_LARGE)."""
+        overflow keeps what was added); more topics than the bound refuse the request whole (TOO_LARGE).
+        The topics are taken in request order (Kafka's ControllerApis hands them over in the order of
+        a HashSet of their names: which of several topics meets the bound follows Java's hashing)."""
         counts: dict[str, int] = {}
         for name, _, _ in items:
             counts[name] = counts.get(name, 0) + 1

@@ -68,16 +68,13 @@ def test_reassignments_past_the_bound_fail_alone_and_the_rest_are_written():
     assert missing == [(0, E.UNKNOWN_TOPIC_OR_PARTITION, "Unable to find a topic named nope.")]
 
 
-# 20 topic configs with a value that is not their default (as the compat test's)
-CONFIGS = {
-    "retention.ms": "86400001", "retention.bytes": "1073741825", "segment.ms": "3600001",
-    "segment.bytes": "16777217", "segment.index.bytes": "1048577", "segment.jitter.ms": "7",
-    "flush.messages": "100001", "flush.ms": "100001", "index.interval.bytes": "4097",
-    "max.message.bytes": "1000001", "min.cleanable.dirty.ratio": "0.51", "delete.retention.ms": "86400002",
-    "min.compaction.lag.ms": "3", "max.compaction.lag.ms": "86400003", "file.delete.delay.ms": "60001",
-    "message.timestamp.before.max.ms": "86400004", "message.timestamp.after.max.ms": "3600002",
-    "compression.type": "gzip", "unclean.leader.election.enable": "true", "preallocate": "true",
-}
+# 20 topic configs set to a value that is not their default: 20 ConfigRecords per topic
+NUMERIC = ("delete.retention.ms", "file.delete.delay.ms", "flush.messages", "flush.ms", "index.interval.bytes",
+           "max.compaction.lag.ms", "max.message.bytes", "message.timestamp.after.max.ms",
+           "message.timestamp.before.max.ms", "min.compaction.lag.ms", "retention.bytes", "retention.ms",
+           "segment.bytes", "segment.index.bytes", "segment.jitter.ms", "segment.ms")
+CONFIGS = {**dict.fromkeys(NUMERIC, "12345678"), "compression.type": "gzip", "preallocate": "true",
+           "unclean.leader.election.enable": "true", "min.cleanable.dirty.ratio": "0.51"}
 TOPICS = BOUND // len(CONFIGS)
 
 
@@ -135,7 +132,8 @@ def test_new_partitions_past_the_bound_fail_their_topic_but_those_that_fit_are_w
             assert c.create_partitions(items, validate_only, 1) == [
                 ("a", 0, None), ("y", E.INVALID_PARTITIONS, "Topic already has 1 partition(s)."),
                 ("b", E.UNKNOWN_SERVER_ERROR, None), ("x", E.UNKNOWN_SERVER_ERROR, None)]
-        # a: 9,997 new partitions, b: the 3 of its 5 that fit, x: none
+        # a: 9,997 new partitions, b: the 3 of its 5 that fit, x: none (in request order: Kafka takes the
+        # topics in its HashSet's order of their names, which the compat test leaves out)
         assert [len(c.image.topics[n].partitions) for n in ("a", "b", "x")] == [BOUND - 2, 4, 1]
         # one topic of more than 10,000 new partitions: the first 10,000 (Kafka has no other bound here)
         assert c.create_partitions([("x", BOUND + 5, None)], False, 1) == [("x", E.UNKNOWN_SERVER_ERROR, None)]
@@ -157,3 +155,13 @@ def test_more_topics_than_the_bound_refuse_the_request_whole(tmp_path):
         assert got[0] == ("a", 0, None) and got[-1] == ("d", E.INVALID_REQUEST, "Duplicate topic name.")
     finally:
         c.close()
+
+
+def test_more_client_quota_records_than_the_bound_refuse_the_request_whole():
+    from odradek.controller import client_quotas
+
+    def ask(n: int):
+        return client_quotas.alter({}, [([("user", f"u{i}")], [("producer_byte_rate", 1000.0)]) for i in range(n)])
+    assert ask(BOUND + 1) == ([], TOO_LARGE)
+    records, results = ask(BOUND)
+    assert len(records) == BOUND and {r[1] for r in results} == {0}
