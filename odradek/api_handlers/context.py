@@ -74,6 +74,28 @@ def in_steps(work: Generator[None, None, object]):
     return Stepped(step)
 
 
+def topic_chunks(topics, partitions_of: Callable[[object], list], size: int):
+    """The partitions of a request's ``topics`` (``partitions_of(topic)``) in steps of ``size``: (topic,
+    a chunk of its partitions, whether it is the topic's first, whether a step of ``size`` partitions
+    ends with it), in request order; a topic of no partitions comes once, with an empty chunk. A large
+    request's generator does its work on each chunk and yields where a step ends; a small request's
+    handler does the same work on each topic's partitions at once."""
+    room = size
+    for t in topics:
+        data = partitions_of(t)
+        start, end = 0, len(data)
+        first = True
+        while first or start < end:
+            chunk = data[start:start + room]
+            start += len(chunk)
+            room -= len(chunk)
+            full = room == 0
+            if full:
+                room = size
+            yield t, chunk, first, full
+            first = False
+
+
 class StepCount:
     """The entries a handler written for in_steps made so far, when they are spread over helpers:
     ``if count.due(): yield`` after each entry yields every STEP_ENTRIES entries."""

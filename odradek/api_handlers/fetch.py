@@ -14,7 +14,7 @@ that names the partitions to read and shapes the response.
 
 from __future__ import annotations
 
-from odradek.api_handlers.context import STEP_ENTRIES, STEP_PARTITIONS, Delayed, in_steps, whole
+from odradek.api_handlers.context import STEP_ENTRIES, STEP_PARTITIONS, Delayed, in_steps, topic_chunks
 from odradek.log import errors as log_errors
 from odradek.replication.messages import NO_EPOCH, ReplicaFetch
 from odradek.wire.errors import ErrorCode
@@ -74,19 +74,27 @@ def _denied_topics(ctx, parts, follower: bool):
     return frozenset(names - allowed_names(ctx, READ, TOPIC, names))
 
 
-def _read_all(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NOTHING_DENIED):
-    """_reads in one piece (a long poll's read again in the purgatory)."""
-    return whole(_reads(ctx, req, parts, replica, denied))
+def _read_steps(ctx, req, parts, replica: tuple[int, int] | None, denied):
+    """_read of a large fetch, a generator for in_steps that yields after every STEP_PARTITIONS
+    partitions read."""
+    got = ([], 0, False, 0)
+    for i in range(0, len(parts), STEP_PARTITIONS):
+        chunk = parts[i:i + STEP_PARTITIONS]
+        got = _read(ctx, req, chunk, replica, denied, *got)
+        if len(chunk) == STEP_PARTITIONS:
+            yield
+    return got
 
 
-def _reads(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NOTHING_DENIED):
-    """Read every partition now, a generator for in_steps that yields after every STEP_PARTITIONS
-    partitions (each read on its own, as Kafka's readFromLog): ([(PartitionRequest, PartitionData)], total bytes,
-    whether a read failed (or a follower must truncate, or a consumer is sent to a preferred
-    read replica: answer now), how many partitions
-    were readable at all). ``replica``: (replica id, broker epoch) of a follower's fetch,
-    whose progress the leader records (at most once per request: ``replica`` is None
-    when a long poll reads again)."""
+def _read(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NOTHING_DENIED, entries=None, total=0,
+          error=False, readable=0):
+    """Read ``parts`` now, each on its own (as Kafka's readFromLog), after the partitions before them
+    (``entries``, ``total``, ``error``, ``readable``: what _read of those returned; none for the first):
+    ([(PartitionRequest, PartitionData)], total bytes, whether a read failed (or a follower must truncate,
+    or a consumer is sent to a preferred read replica: answer now), how many partitions were readable at
+    all). A small fetch reads in one call; a large one a slice a step (_read_steps). ``replica``: (replica
+    id, broker epoch) of a follower's fetch, whose progress the leader records (at most once per request:
+    ``replica`` is None when a long poll reads again)."""
     partitions = ctx.services.partitions
     topics = ctx.services.metadata.image.topics
     v = ctx.api_version
@@ -96,16 +104,10 @@ def _reads(ctx, req, parts, replica: tuple[int, int] | None = None, denied=NOTHI
     # KIP-392: a consumer's v11+ fetch may be served by a follower (Kafka's fetchOnlyFromLeader is
     # false for it), and a leader with replica.selector.class may send it to one in its rack
     from_followers = v >= FIRST_CLIENT_RACK_VERSION and not follower
-    remaining = req.max_bytes if req.max_bytes > 0 else 0x7FFFFFFF
-    total = 0
-    error = False
-    readable = 0
-    entries = []
-    n = 0
+    remaining = (req.max_bytes if req.max_bytes > 0 else 0x7FFFFFFF) - total
+    if entries is None:
+        entries = []
     for p in parts:
-        n += 1
-        if n % STEP_PARTITIONS == 0:
-            yield
         pd = PartitionData(partition_index=p.partition, error_code=0, high_watermark=-1,
                            last_stable_offset=-1, log_start_offset=-1,
                            aborted_transactions=[] if committed else None,
@@ -235,15 +237,71 @@ def _response(fctx, entries, now_ms: int, image, listener: str = "") -> FetchRes
 
 
 def handle(ctx, req):
-    """The response, read STEP_PARTITIONS partitions a step for a large request (context.in_steps)."""
-    return in_steps(_answer(ctx, req))
+    """The response. A fetch of at most STEP_PARTITIONS partitions (a consumer's, a follower's of a few
+    partitions) is answered in one piece, with no generator (the hot path pays nothing for the steps);
+    a larger one lists its partitions STEP_ENTRIES a step and reads them STEP_PARTITIONS a step
+    (context.in_steps). Both run the same _ask, _session, _read and _answered."""
+    n = 0
+    for t in req.topics:
+        n += len(t.partitions)
+    if n > STEP_PARTITIONS:
+        return in_steps(_answer_steps(ctx, req))
+    image, by_id = ctx.services.metadata.image, ctx.api_version >= 13
+    fetch_data: dict = {}
+    for t in req.topics:
+        _ask(image, by_id, t, t.partitions, fetch_data)
+    fctx, parts, replica, denied = _session(ctx, req, fetch_data)
+    if len(parts) > STEP_PARTITIONS:  # an incremental fetch of a large session
+        return in_steps(_read_answer_steps(ctx, req, fctx, parts, replica, denied))
+    return _answered(ctx, req, fctx, parts, denied, _read(ctx, req, parts, replica, denied))
 
 
-def _answer(ctx, req):
+def _answer_steps(ctx, req):
+    """handle of a large fetch, a generator for in_steps: it yields after every STEP_ENTRIES partitions
+    listed, then after every STEP_PARTITIONS read."""
+    image, by_id = ctx.services.metadata.image, ctx.api_version >= 13
+    fetch_data: dict = {}
+    for t, chunk, _, full in topic_chunks(req.topics, _partitions, STEP_ENTRIES):
+        _ask(image, by_id, t, chunk, fetch_data)
+        if full:
+            yield
+    fctx, parts, replica, denied = _session(ctx, req, fetch_data)
+    return (yield from _read_answer_steps(ctx, req, fctx, parts, replica, denied))
+
+
+def _read_answer_steps(ctx, req, fctx, parts, replica, denied):
+    got = yield from _read_steps(ctx, req, parts, replica, denied)
+    return _answered(ctx, req, fctx, parts, denied, got)
+
+
+def _partitions(t) -> list:
+    return t.partitions
+
+
+def _ask(image, by_id: bool, t, fps, fetch_data: dict) -> None:
+    """``fetch_data`` {session key: PartitionRequest}, in request order, given the partitions ``fps`` of
+    the request's topic ``t``; from v13 (``by_id``) topics come by id (name None when this broker does
+    not know the id)."""
+    if by_id:
+        ti = image.topics_by_id.get(t.topic_id)
+        name, topic_id = (ti.name if ti is not None else None), t.topic_id
+        key = topic_id
+    else:
+        ti = image.topics.get(t.topic)
+        name, topic_id = t.topic, (ti.topic_id if ti is not None else ZERO_UUID)
+        key = name
+    for fp in fps:
+        fetch_data[(key, fp.partition)] = PartitionRequest(
+            name, topic_id, fp.partition, fp.fetch_offset, fp.partition_max_bytes, fp.current_leader_epoch,
+            fp.log_start_offset, fp.last_fetched_epoch)
+
+
+def _session(ctx, req, fetch_data: dict):
+    """(the fetch's session context, the partitions it reads, the follower's (replica id, broker epoch)
+    or None, the topics it may not read). The context is made once, here: a long poll reads these
+    partitions again but answers through the same context, so the session epoch moves once per request."""
     services = ctx.services
     v = ctx.api_version
-    image = services.metadata.image
-    uses_topic_ids = v >= 13
     replica_id = _replica_id(req, v)
     replica = (replica_id, req.replica_state.replica_epoch if v >= 15 else -1) if replica_id >= 0 else None
 
@@ -251,41 +309,27 @@ def _answer(ctx, req):
         ti = services.metadata.image.topics_by_id.get(topic_id)
         return ti.name if ti is not None else None
 
-    # {session key: PartitionRequest} for the request's partitions, in request order; from v13 topics come
-    # by id (name None when this broker does not know the id). (Here, not in a generator of its own: a
-    # small fetch pays for none.)
-    fetch_data = {}
-    n = 0
-    for t in req.topics:
-        if uses_topic_ids:
-            ti = image.topics_by_id.get(t.topic_id)
-            name, topic_id = (ti.name if ti is not None else None), t.topic_id
-        else:
-            ti = image.topics.get(t.topic)
-            name, topic_id = t.topic, (ti.topic_id if ti is not None else ZERO_UUID)
-        for fp in t.partitions:
-            n += 1
-            if n % STEP_ENTRIES == 0:
-                yield
-            fetch_data[(topic_id if uses_topic_ids else name, fp.partition)] = PartitionRequest(
-                name, topic_id, fp.partition, fp.fetch_offset, fp.partition_max_bytes, fp.current_leader_epoch,
-                fp.log_start_offset, fp.last_fetched_epoch)
     fctx = services.fetch_sessions.new_context(v, req.session_id, req.session_epoch, replica_id >= 0, fetch_data,
-                                               _forgotten(req, uses_topic_ids), resolve_name, ctx.now_ms)
-    # The context was made once, here: a long poll reads these partitions again but
-    # answers through the same context, so the session epoch moves once per request.
+                                               _forgotten(req, v >= 13), resolve_name, ctx.now_ms)
     parts = fctx.partitions()
     denied = NOTHING_DENIED if services.authorizer is None else _denied_topics(ctx, parts, replica_id >= 0)
-    entries, total, error, readable = yield from _reads(ctx, req, parts, replica, denied)
+    return fctx, parts, replica, denied
+
+
+def _answered(ctx, req, fctx, parts, denied, got):
+    """The response once ``parts`` are read (``got``: what _read returned), or the long poll's wait
+    for more data (its reads again in one piece: the purgatory's completions are not stepped)."""
+    entries, total, error, readable = got
+    services = ctx.services
     if req.max_wait_ms <= 0 or total >= req.min_bytes or error or not readable:
         return _response(fctx, entries, ctx.now_ms, services.metadata.image, ctx.listener)
 
     def try_complete(now_ms: int):
-        e, n, err, _ = _read_all(ctx, req, parts, None, denied)
+        e, n, err, _ = _read(ctx, req, parts, None, denied)
         return _response(fctx, e, now_ms, services.metadata.image, ctx.listener) if (n >= req.min_bytes or err) else None
 
     def on_expire(now_ms: int):
-        return _response(fctx, _read_all(ctx, req, parts, None, denied)[0], now_ms, services.metadata.image,
+        return _response(fctx, _read(ctx, req, parts, None, denied)[0], now_ms, services.metadata.image,
                          ctx.listener)
 
     watch = [("partition", p.topic, p.partition) for p in parts if p.topic is not None]

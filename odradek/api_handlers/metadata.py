@@ -87,40 +87,6 @@ def _reachable(image, ids: list, listener: str) -> list:
 _ENCODED: dict[tuple[int, bool, str], dict[str, tuple]] = {}
 
 
-class _Made:
-    """The partitions of the topics a Metadata answer made (not found encoded) since its last step."""
-
-    __slots__ = ("partitions",)
-
-    def __init__(self):
-        self.partitions = 0
-
-    def due(self) -> bool:
-        """STEP_ENTRIES partitions made since the last step: time for another."""
-        if self.partitions < STEP_ENTRIES:
-            return False
-        self.partitions = 0
-        return True
-
-
-def _encoded_topic(ctx, image, topic, internal: bool, include_ops: bool, made: _Made):
-    if include_ops and ctx.services.authorizer is not None:  # (the operations are the principal's)
-        made.partitions += len(topic.partitions)
-        return _topic_response(ctx, topic, internal, include_ops)
-    v = ctx.api_version
-    key = (v, include_ops, ctx.listener)
-    per = _ENCODED.get(key)
-    if per is None:
-        per = _ENCODED[key] = {}
-    hit = per.get(topic.name)
-    if hit is not None and hit[0] is topic and hit[1] is image.brokers:
-        return hit[2]
-    made.partitions += len(topic.partitions)
-    enc = _topic_response(ctx, topic, internal, include_ops).encoded(v)
-    per[topic.name] = (topic, image.brokers, enc)
-    return enc
-
-
 _SORTED: list = [None, []]  # [the image's topics mapping, its names sorted]
 
 
@@ -138,43 +104,83 @@ def _prune_encoded(image) -> None:
 
 
 def handle(ctx, req):
-    """The response; a large one whose topics are not found encoded (the first after a start, a
-    change of the brokers) is made STEP_ENTRIES partitions a step (context.in_steps), all of it from
-    one image."""
-    return in_steps(_answer(ctx, req))
+    """The response, all of it from one image. Its topics are added a part at a time (_Answer.part): a
+    part ends once STEP_ENTRIES partitions were made that were not found encoded, so a small Metadata, or
+    a large one found encoded, is answered by one part, with no generator (the hot path pays nothing for
+    the steps); a large cold one (the first after a start, a change of the brokers) goes on a part a
+    step (context.in_steps)."""
+    answer = _Answer(ctx, req)
+    at = answer.part(0)
+    return answer.response() if at is None else in_steps(_rest(answer, at))
 
 
-def _answer(ctx, req):
-    services = ctx.services
-    is_internal = services.metadata.is_internal
-    v = ctx.api_version
-    image = services.metadata.image
-    include_ops = v >= 8 and bool(req.include_topic_authorized_operations)
-    topics_out = []
-    denied_out = []  # TOPIC_AUTHORIZATION_FAILED answers, after the others (as Kafka)
-    to_create: list[str] = []  # unknown topics this request auto-creates
-    authorizing = services.authorizer is not None
-    made = _Made()
-    if req.topics is None or (v == 0 and not req.topics):
-        names = _sorted_names(image)
-        if authorizing:  # topics the principal may not DESCRIBE are left out
-            describable = allowed_names(ctx, DESCRIBE, TOPIC, names)
-            names = [n for n in names if n in describable]
-        for name in names:
-            topics_out.append(_encoded_topic(ctx, image, image.topics[name], is_internal(name), include_ops, made))
-            if made.due():
-                yield
-        _prune_encoded(image)
-    else:
-        allow_auto = services.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
-        describable = may_create = None
+def _rest(answer: _Answer, at: int):
+    """The parts of a large answer after the first, a generator for in_steps: a part a step."""
+    while True:
+        yield
+        at = answer.part(at)
+        if at is None:
+            return answer.response()
+
+
+class _Answer:
+    """A Metadata's answer, made a part at a time (``part``), then ``response``."""
+
+    __slots__ = ("ctx", "req", "image", "include_ops", "names", "topics_out", "denied_out", "to_create", "made",
+                 "allow_auto", "describable", "may_create", "seen")
+
+    def __init__(self, ctx, req):
+        services = ctx.services
+        v = ctx.api_version
+        self.ctx = ctx
+        self.req = req
+        self.image = image = services.metadata.image
+        self.include_ops = v >= 8 and bool(req.include_topic_authorized_operations)
+        self.topics_out = []
+        self.denied_out = []  # TOPIC_AUTHORIZATION_FAILED answers, after the others (as Kafka)
+        self.to_create = []  # unknown topics this request auto-creates
+        self.made = 0  # the partitions of the topics made (not found encoded) since the last part
+        authorizing = services.authorizer is not None
+        if req.topics is None or (v == 0 and not req.topics):
+            names = _sorted_names(image)
+            if authorizing:  # topics the principal may not DESCRIBE are left out
+                describable = allowed_names(ctx, DESCRIBE, TOPIC, names)
+                names = [n for n in names if n in describable]
+            self.names = names  # every topic
+            return
+        self.names = None  # the request's topics
+        self.allow_auto = services.auto_create_topics_enable and (v < 4 or req.allow_auto_topic_creation)
+        self.seen = set()
         if authorizing:
             asked = {t.name if t.name else (ti.name if (ti := image.topics_by_id.get(t.topic_id)) else "")
                      for t in req.topics}
-            describable = allowed_names(ctx, DESCRIBE, TOPIC, asked)
-            may_create = allowed(ctx, CREATE, CLUSTER, CLUSTER_NAME) or None
-        seen = set()
-        for t in req.topics:
+            self.describable = allowed_names(ctx, DESCRIBE, TOPIC, asked)
+            self.may_create = allowed(ctx, CREATE, CLUSTER, CLUSTER_NAME) or None
+        else:
+            self.describable = self.may_create = None
+
+    def part(self, start: int) -> int | None:
+        """The topics from the ``start``-th (of every topic or of the request's) answered until STEP_ENTRIES
+        partitions were made: -> where the next part starts, None when all are answered."""
+        return self._every(start) if self.names is not None else self._asked(start)
+
+    def _every(self, start: int) -> int | None:
+        names, topics, out = self.names, self.image.topics, self.topics_out
+        is_internal = self.ctx.services.metadata.is_internal
+        for i in range(start, len(names)):
+            name = names[i]
+            out.append(self._encoded(topics[name], is_internal(name)))
+            if self.made >= STEP_ENTRIES and i + 1 < len(names):
+                self.made = 0
+                return i + 1
+        return None
+
+    def _asked(self, start: int) -> int | None:
+        v, image, asked = self.ctx.api_version, self.image, self.req.topics
+        is_internal = self.ctx.services.metadata.is_internal
+        topics_out, denied_out, describable, seen = self.topics_out, self.denied_out, self.describable, self.seen
+        for i in range(start, len(asked)):
+            t = asked[i]
             name = t.name
             if name is None or (v >= 10 and t.topic_id != ZERO_UUID and not name):
                 topic = image.topics_by_id.get(t.topic_id)
@@ -182,75 +188,110 @@ def _answer(ctx, req):
                     topics_out.append(MetadataResponseTopic(
                         error_code=ErrorCode.UNKNOWN_TOPIC_ID, name=None, topic_id=t.topic_id,
                         is_internal=False, partitions=[]))
-                elif describable is not None and topic.name not in describable:
+                    continue
+                if describable is not None and topic.name not in describable:
                     denied_out.append(MetadataResponseTopic(
                         error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=None, topic_id=t.topic_id,
                         is_internal=False, partitions=[]))
-                else:
-                    topics_out.append(_encoded_topic(ctx, image, topic, is_internal(topic.name), include_ops, made))
-                    if made.due():
-                        yield
-                continue
-            if name in seen:
-                continue
-            seen.add(name)
-            if describable is not None and name not in describable:
-                # the topic's existence is not disclosed
-                denied_out.append(MetadataResponseTopic(
-                    error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name, topic_id=ZERO_UUID,
-                    is_internal=False, partitions=[]))
-                continue
-            topic = image.topics.get(name)
-            if topic is not None:
-                topics_out.append(_encoded_topic(ctx, image, topic, is_internal(name), include_ops, made))
-                if made.due():
-                    yield
-                continue
-            if (allow_auto and authorizing and may_create is None
-                    and not allowed(ctx, CREATE, TOPIC, name)):  # CREATE on the cluster or on the topic
-                denied_out.append(MetadataResponseTopic(
-                    error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name, topic_id=ZERO_UUID,
-                    is_internal=is_internal(name), partitions=[]))
-                continue
-            if topic_name_error(name) is not None:
-                err = ErrorCode.INVALID_TOPIC_EXCEPTION
-            elif allow_auto:
-                # as Kafka 4.3 answers while it creates a topic (an internal one with its coordinator's settings)
-                err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-                to_create.append(name)
+                    continue
             else:
-                err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
-            topics_out.append(MetadataResponseTopic(
-                error_code=err, name=name, topic_id=ZERO_UUID, is_internal=is_internal(name), partitions=[],
-                topic_authorized_operations=OMITTED_OPS))
+                if name in seen:
+                    continue
+                seen.add(name)
+                if describable is not None and name not in describable:
+                    # the topic's existence is not disclosed
+                    denied_out.append(MetadataResponseTopic(
+                        error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name, topic_id=ZERO_UUID,
+                        is_internal=False, partitions=[]))
+                    continue
+                topic = image.topics.get(name)
+                if topic is None:
+                    self._unknown(name)
+                    continue
+            topics_out.append(self._encoded(topic, is_internal(topic.name)))
+            if self.made >= STEP_ENTRIES and i + 1 < len(asked):
+                self.made = 0
+                return i + 1
+        return None
+
+    def _encoded(self, topic, internal: bool):
+        """A topic's answer: as encoded for the image's brokers before (_ENCODED), else made (and kept)."""
+        ctx, include_ops = self.ctx, self.include_ops
+        if include_ops and ctx.services.authorizer is not None:  # (the operations are the principal's)
+            self.made += len(topic.partitions)
+            return _topic_response(ctx, topic, internal, include_ops)
+        v = ctx.api_version
+        key = (v, include_ops, ctx.listener)
+        per = _ENCODED.get(key)
+        if per is None:
+            per = _ENCODED[key] = {}
+        brokers = self.image.brokers
+        hit = per.get(topic.name)
+        if hit is not None and hit[0] is topic and hit[1] is brokers:
+            return hit[2]
+        self.made += len(topic.partitions)
+        enc = _topic_response(ctx, topic, internal, include_ops).encoded(v)
+        per[topic.name] = (topic, brokers, enc)
+        return enc
+
+    def _unknown(self, name: str) -> None:
+        """The answer for a topic the image does not hold (auto-created if the request and the broker
+        allow it, and the principal may)."""
+        ctx, allow_auto = self.ctx, self.allow_auto
+        is_internal = ctx.services.metadata.is_internal
+        if (allow_auto and self.describable is not None and self.may_create is None
+                and not allowed(ctx, CREATE, TOPIC, name)):  # CREATE on the cluster or on the topic
+            self.denied_out.append(MetadataResponseTopic(
+                error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED, name=name, topic_id=ZERO_UUID,
+                is_internal=is_internal(name), partitions=[]))
+            return
+        if topic_name_error(name) is not None:
+            err = ErrorCode.INVALID_TOPIC_EXCEPTION
+        elif allow_auto:
+            # as Kafka 4.3 answers while it creates a topic (an internal one with its coordinator's settings)
+            err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+            self.to_create.append(name)
+        else:
+            err = ErrorCode.UNKNOWN_TOPIC_OR_PARTITION
+        self.topics_out.append(MetadataResponseTopic(
+            error_code=err, name=name, topic_id=ZERO_UUID, is_internal=is_internal(name), partitions=[],
+            topic_authorized_operations=OMITTED_OPS))
+
+    def response(self):
+        """The answer once every topic is: the brokers and the cluster added (a Stepped while many topics
+        are auto-created)."""
+        ctx, req, image = self.ctx, self.req, self.image
+        services = ctx.services
+        v = ctx.api_version
         _prune_encoded(image)
-    brokers = []
-    for node_id in sorted(image.brokers):
-        bi = image.brokers[node_id]
-        ep = None if bi.fenced else broker_endpoint(bi, ctx.listener)
-        if ep is None:
-            continue
-        brokers.append(MetadataResponseBroker(node_id=bi.node_id, host=ep[0], port=ep[1], rack=bi.rack))
-    if not brokers:
-        node = services.node
-        brokers.append(MetadataResponseBroker(node_id=node.node_id, host=node.host, port=node.port, rack=None))
-    cluster_ops = OMITTED_OPS
-    if 8 <= v <= 10 and req.include_cluster_authorized_operations:
-        cluster_ops = CLUSTER_OPS
-        if authorizing:
-            cluster_ops = (operations(ctx, CLUSTER, CLUSTER_NAME, CLUSTER_OPS)
-                           if allowed(ctx, DESCRIBE, CLUSTER, CLUSTER_NAME) else 0)
-    resp = MetadataResponse(
-        throttle_time_ms=0, brokers=brokers, cluster_id=image.cluster_id,
-        controller_id=image.controller_id, topics=topics_out + denied_out,
-        cluster_authorized_operations=cluster_ops,
-        error_code=0)
-    if not to_create:
-        return resp
-    if len(to_create) <= STEPPED_TOPICS:
-        _auto_create(services, to_create, ctx.now_ms)
-        return resp
-    return Stepped(_AutoCreateSteps(services, to_create, resp, ctx.now_ms).step)
+        brokers = []
+        for node_id in sorted(image.brokers):
+            bi = image.brokers[node_id]
+            ep = None if bi.fenced else broker_endpoint(bi, ctx.listener)
+            if ep is None:
+                continue
+            brokers.append(MetadataResponseBroker(node_id=bi.node_id, host=ep[0], port=ep[1], rack=bi.rack))
+        if not brokers:
+            node = services.node
+            brokers.append(MetadataResponseBroker(node_id=node.node_id, host=node.host, port=node.port, rack=None))
+        cluster_ops = OMITTED_OPS
+        if 8 <= v <= 10 and req.include_cluster_authorized_operations:
+            cluster_ops = CLUSTER_OPS
+            if services.authorizer is not None:
+                cluster_ops = (operations(ctx, CLUSTER, CLUSTER_NAME, CLUSTER_OPS)
+                               if allowed(ctx, DESCRIBE, CLUSTER, CLUSTER_NAME) else 0)
+        resp = MetadataResponse(
+            throttle_time_ms=0, brokers=brokers, cluster_id=image.cluster_id,
+            controller_id=image.controller_id, topics=self.topics_out + self.denied_out,
+            cluster_authorized_operations=cluster_ops,
+            error_code=0)
+        to_create = self.to_create
+        if not to_create:
+            return resp
+        if len(to_create) <= STEPPED_TOPICS:
+            _auto_create(services, to_create, ctx.now_ms)
+            return resp
+        return Stepped(_AutoCreateSteps(services, to_create, resp, ctx.now_ms).step)
 
 
 def _auto_create(services, names: list[str], now_ms: int) -> None:

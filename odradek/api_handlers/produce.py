@@ -34,7 +34,7 @@ from odradek.controller.acls import TOPIC, TRANSACTIONAL_ID, WRITE
 
 from .authorization import allowed, allowed_names
 from .common import CLOSE_CONNECTION, leader_endpoints, log_error_code
-from .context import STEP_PARTITIONS, Delayed, in_steps
+from .context import STEP_PARTITIONS, Delayed, in_steps, topic_chunks
 from .ports import NotLed
 
 API_KEY = 0
@@ -287,20 +287,18 @@ def _produce_whole(ctx, req, verified: dict, denied: frozenset):
 def _produce_steps(ctx, req, verified: dict, denied: frozenset):
     """_produce as a generator for in_steps: it yields after every STEP_PARTITIONS partitions."""
     out, pending, leaders = [], [], []
-    room = STEP_PARTITIONS
-    for t in req.topic_data:
-        answers, name = _topic_answer(ctx, t, out)
-        data = t.partition_data
-        start = 0
-        while start < len(data):
-            chunk = data[start:start + room]
-            _append(ctx, req, verified, denied, name, chunk, answers, pending, leaders)
-            start += len(chunk)
-            room -= len(chunk)
-            if room == 0:
-                yield
-                room = STEP_PARTITIONS
+    answers, name = [], ""
+    for t, chunk, first, full in topic_chunks(req.topic_data, _partition_data, STEP_PARTITIONS):
+        if first:
+            answers, name = _topic_answer(ctx, t, out)
+        _append(ctx, req, verified, denied, name, chunk, answers, pending, leaders)
+        if full:
+            yield
     return _answer(ctx, req, out, pending, leaders)
+
+
+def _partition_data(t) -> list:
+    return t.partition_data
 
 
 def _topic_answer(ctx, t, out: list) -> tuple[list, str]:

@@ -3,7 +3,12 @@ context.in_steps, STEP_PARTITIONS partitions a step, the broker serving other cl
 DescribeLogDirs, DescribeTopicPartitions and a Metadata whose topics are not found encoded:
 STEP_ENTRIES a step). Each
 answer is the one the same partitions get asked a topic at a time (each small enough for one piece),
-on a broker with the same history; a small request is answered at once."""
+on a broker with the same history; a small request is answered at once, by the same code with no
+generator (the hot path pays nothing for the steps)."""
+import inspect
+import sys
+from pathlib import Path
+
 from inproc_broker import call, start_broker
 from inproc_broker import drive as _drive
 
@@ -15,8 +20,8 @@ from odradek.wire.messages.delete_records_request import (DeleteRecordsPartition
                                                           DeleteRecordsTopic)
 from odradek.wire.messages.describe_log_dirs_request import DescribableLogDirTopic, DescribeLogDirsRequest
 from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
-from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic
-from odradek.wire.messages.metadata_request import MetadataRequest
+from odradek.wire.messages.fetch_request import FetchPartition, FetchRequest, FetchTopic, ForgottenTopic
+from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
 from odradek.wire.records import build_batch
 
@@ -70,6 +75,26 @@ def _stepped(b, module: str, req, version: int, steps: int):
     return resp
 
 
+HANDLERS = str(Path(__import__("odradek.api_handlers").api_handlers.__file__).parent)
+
+
+def _generators(run) -> tuple[object, set[str]]:
+    """(run's result, the names of the api_handlers generator functions that ran in run())."""
+    ran: set[str] = set()
+
+    def profile(frame, event, arg):
+        code = frame.f_code
+        if event == "call" and code.co_flags & inspect.CO_GENERATOR and code.co_filename.startswith(HANDLERS):
+            ran.add(code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        out = run()
+    finally:
+        sys.setprofile(None)
+    return out, ran
+
+
 def _topic_at_a_time(b, module: str, make, version: int) -> list:
     out = []
     for t in TOPICS:
@@ -112,6 +137,80 @@ def test_small_data_requests_are_answered_at_once(tmp_path):
         for module, req, version in (("produce", _produce(b, one), 9), ("fetch", _fetch(one), 12),
                                      ("delete_records", _delete_records(one), 2)):
             assert not isinstance(call(b, module, req, version), Stepped), module
+    finally:
+        b.close()
+
+
+def test_small_fetch_produce_and_metadata_run_no_generator_large_ones_step(tmp_path):
+    """A request of at most one step's partitions takes the direct path: no generator of the handlers
+    runs (Produce, Fetch of STEP_PARTITIONS partitions, a Metadata whose partitions made stay under
+    STEP_ENTRIES); one more partition and the same request goes in steps, answered alike."""
+    b = _broker(tmp_path, "b")
+    try:
+        _drive(b, call(b, "create_topics", CreateTopicsRequest(topics=[
+            CreatableTopic(name="wide", num_partitions=STEP_PARTITIONS + 1, replication_factor=1)],
+            timeout_ms=1000), 7))
+        batch = build_batch([(None, b"v", None, b.clock_ms())])
+
+        def produce(n: int):
+            return ProduceRequest(acks=1, timeout_ms=1000, topic_data=[TopicProduceData(
+                name="wide", partition_data=[PartitionProduceData(index=p, records=batch) for p in range(n)])])
+
+        def fetch(parts):
+            return FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=50 << 20, isolation_level=0,
+                                session_id=0, session_epoch=-1, topics=[FetchTopic(topic="wide", partitions=[
+                                    FetchPartition(partition=p, fetch_offset=0, log_start_offset=-1,
+                                                   partition_max_bytes=1 << 20) for p in parts])],
+                                forgotten_topics_data=[])
+
+        small, ran = _generators(lambda: call(b, "produce", produce(STEP_PARTITIONS), 9))
+        assert ran == set() and not isinstance(small, Stepped)
+        large, ran = _generators(lambda: _drive(b, call(b, "produce", produce(STEP_PARTITIONS + 1), 9)))
+        assert "_produce_steps" in ran and large[1] == 1
+        assert {p.error_code for p in large[0].responses[0].partition_responses} == {0}
+
+        small, ran = _generators(lambda: call(b, "fetch", fetch(range(STEP_PARTITIONS)), 12))
+        assert ran == set() and not isinstance(small, Stepped)
+        (large, steps), ran = _generators(lambda: _drive(b, call(b, "fetch", fetch(range(STEP_PARTITIONS + 1)), 12)))
+        assert "_answer_steps" in ran and steps == 1
+        # the partitions of both answered alike (each partition twice produced to, once in each produce)
+        assert _wire(1, 12, small) == _wire(1, 12, type(large)(throttle_time_ms=0, error_code=0, session_id=0,
+                                                               responses=[type(large.responses[0])(
+                                                                   topic="wide", topic_id=large.responses[0].topic_id,
+                                                                   partitions=large.responses[0].partitions[:-1])]))
+
+        every = MetadataRequest(topics=None, allow_auto_topic_creation=False)
+        cold, ran = _generators(lambda: _drive(b, call(b, "metadata", every, 12)))  # "wide" alone is a step
+        assert "_rest" in ran and cold[1] >= 1
+        warm, ran = _generators(lambda: call(b, "metadata", every, 12))
+        assert ran == set() and not isinstance(warm, Stepped)
+        assert _wire(3, 12, cold[0]) == _wire(3, 12, warm)
+        asked, ran = _generators(lambda: call(b, "metadata", MetadataRequest(
+            topics=[MetadataRequestTopic(name=t) for t in TOPICS[:2] + ["wide"]], allow_auto_topic_creation=False),
+            12))
+        assert ran == set() and [t.name for t in asked.plain(12).topics] == TOPICS[:2] + ["wide"]
+    finally:
+        b.close()
+
+
+def test_an_incremental_fetch_of_a_large_session_reads_in_steps(tmp_path):
+    """An incremental fetch names no partitions but reads its session's: STEP_PARTITIONS a step."""
+    b = _broker(tmp_path, "b")
+    try:
+        full = _fetch(TOPICS)
+        full.session_epoch = 0  # a new session of ALL partitions
+        first = _stepped(b, "fetch", full, 12, ALL // STEP_ENTRIES + ALL // STEP_PARTITIONS)
+        assert first.error_code == 0 and first.session_id > 0
+        incremental = FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=50 << 20, isolation_level=0,
+                                   session_id=first.session_id, session_epoch=1, topics=[], forgotten_topics_data=[])
+        (resp, steps), ran = _generators(lambda: _drive(b, call(b, "fetch", incremental, 12)))
+        assert steps == ALL // STEP_PARTITIONS and "_read_steps" in ran
+        assert (resp.error_code, resp.session_id, resp.responses) == (0, first.session_id, [])  # nothing new
+        small = FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=50 << 20, isolation_level=0,
+                             session_id=first.session_id, session_epoch=2, topics=[], forgotten_topics_data=[
+                                 ForgottenTopic(topic=t, partitions=list(range(PARTITIONS))) for t in TOPICS[1:]])
+        resp, ran = _generators(lambda: call(b, "fetch", small, 12))  # a session of 50 partitions left
+        assert ran == set() and (resp.error_code, resp.responses) == (0, [])
     finally:
         b.close()
 
