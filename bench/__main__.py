@@ -8,6 +8,7 @@
     python -m bench limits [--only ...]           hostile clients' cost: memory, fairness, vs Kafka (bench/limits_bench.py)
     python -m bench hold [--only ...]             the largest legal request of each API: loop held, pings, vs Kafka (bench/loop_hold_bench.py)
     python -m bench security [--quick] [...]      SASL_SSL (SCRAM-SHA-512) vs PLAINTEXT, vs Kafka (bench/security_bench.py)
+    python -m bench requests [--before DIR] [...]  small Fetch/Metadata/Produce: requests/s, broker CPU per request, vs Kafka (bench/request_bench.py)
 
 `all` writes bench/results/<date>.json (everything), <date>.md (the tables) and
 <date>.png (odradek/Kafka ratios). Needs Java 17+ and Maven for the reference
@@ -79,6 +80,9 @@ def main(argv: list[str]) -> int:
     if cmd == "security":
         from bench import security_bench
         return security_bench.main(rest)
+    if cmd == "requests":
+        from bench import request_bench
+        return request_bench.main(rest)
     if cmd == "wire":
         from bench import wire_bench
         return wire_bench.main(rest)

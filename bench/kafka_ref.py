@@ -440,49 +440,50 @@ def _start_cluster(args: list[str]) -> None:
 PYCACHE = HERE / ".cache" / "pycache"
 
 
-def odradek_repo() -> Path:
-    """The odradek tree to run: this checkout, or ODRADEK_BENCH_REPO (e.g. a git
-    worktree of an older commit, for before/after comparisons)."""
-    return Path(os.environ.get("ODRADEK_BENCH_REPO", REPO))
+def odradek_repo(repo: Path | None = None) -> Path:
+    """The odradek tree to run: ``repo``, else ODRADEK_BENCH_REPO (e.g. a git worktree of an
+    older commit, for before/after comparisons), else this checkout."""
+    return repo or Path(os.environ.get("ODRADEK_BENCH_REPO", REPO))
 
 
-def odradek_env() -> dict[str, str]:
-    """Environment for the odradek process: this checkout, with byte-code caching on
+def odradek_env(repo: Path | None = None) -> dict[str, str]:
+    """Environment for the odradek process: the tree (odradek_repo), with byte-code caching on
     (an installed package has its .pyc files; without them every start compiles
     ~150 modules, ~0.3 s). The cache goes to bench/.cache, not into the tree."""
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(odradek_repo()) + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = str(odradek_repo(repo)) + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     return env
 
 
-def compile_odradek() -> None:
+def compile_odradek(repo: Path | None = None) -> None:
     """Write the .pyc files once, as `pip install` does."""
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(odradek_repo() / "odradek")], env=odradek_env(),
-                   check=False, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(odradek_repo(repo) / "odradek")],
+                   env=odradek_env(repo), check=False, stdout=subprocess.DEVNULL)
 
 
 class OdradekBroker(BrokerProc):
-    """`python -m odradek serve` from this checkout."""
+    """`python -m odradek serve` from this checkout (odradek_repo; ``repo``: another tree)."""
 
     name = "odradek"
     module = "odradek"  # what `python -m` runs (bench/loop_meter.py: the same serve on a metered loop)
+    repo: Path | None = None
 
     def start(self, fresh: bool = True) -> float:
         if fresh:
             shutil.rmtree(self.dir, ignore_errors=True)
         self.dir.mkdir(parents=True, exist_ok=True)
-        compile_odradek()
+        compile_odradek(self.repo)
         cmd = [sys.executable, "-m", self.module, "serve", "--data-dir", str(self.dir / "data")]
         for k, v in {**COMMON, "listeners": ",".join(self.listeners()), **self.extra}.items():
             cmd += ["--override", f"{k}={v}"]
-        env = odradek_env()
+        env = odradek_env(self.repo)
         out = open(self.dir / "stdout.log", "ab")
         self._files = [out]
         t0 = time.monotonic()
-        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=str(odradek_repo()),
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                     cwd=str(odradek_repo(self.repo)), start_new_session=True)
         (self.dir / "pid").write_text(str(self.proc.pid))
         self.startup_s = wait_metadata(self.host, self.port, self.proc, t0, self.startup_timeout_s)
         return self.startup_s

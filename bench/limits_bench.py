@@ -69,8 +69,12 @@ class Conn:
         return self.corr
 
     def recv(self, api_key: int, version: int):
+        return decode_response(self.frame(), api_key, version).body
+
+    def frame(self) -> bytes:
+        """The next response, undecoded (its header and body)."""
         size = struct.unpack(">i", self._read(4))[0]
-        return decode_response(self._read(size), api_key, version).body
+        return self._read(size)
 
     def call(self, request, version: int):
         self.send(request, version)

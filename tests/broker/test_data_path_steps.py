@@ -12,6 +12,7 @@ from pathlib import Path
 from inproc_broker import call, start_broker
 from inproc_broker import drive as _drive
 
+from odradek import api_handlers
 from odradek.api_handlers.common import SliceRecords
 from odradek.api_handlers.context import STEP_ENTRIES, STEP_PARTITIONS, Stepped
 from odradek.wire.api import encode_response_parts
@@ -75,7 +76,7 @@ def _stepped(b, module: str, req, version: int, steps: int):
     return resp
 
 
-HANDLERS = str(Path(__import__("odradek.api_handlers").api_handlers.__file__).parent)
+HANDLERS = str(Path(api_handlers.__file__).parent)
 
 
 def _generators(run) -> tuple[object, set[str]]:
