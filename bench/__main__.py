@@ -9,6 +9,7 @@
     python -m bench hold [--only ...]             the largest legal request of each API: loop held, pings, vs Kafka (bench/loop_hold_bench.py)
     python -m bench security [--quick] [...]      SASL_SSL (SCRAM-SHA-512) vs PLAINTEXT, vs Kafka (bench/security_bench.py)
     python -m bench requests [--before DIR] [...]  small Fetch/Metadata/Produce: requests/s, broker CPU per request, vs Kafka (bench/request_bench.py)
+    python -m bench handlers [--before DIR] [...]  the same requests' handle() alone, CPU us a call (bench/handler_bench.py)
 
 `all` writes bench/results/<date>.json (everything), <date>.md (the tables) and
 <date>.png (odradek/Kafka ratios). Needs Java 17+ and Maven for the reference
@@ -80,6 +81,9 @@ def main(argv: list[str]) -> int:
     if cmd == "security":
         from bench import security_bench
         return security_bench.main(rest)
+    if cmd == "handlers":
+        from bench import handler_bench
+        return handler_bench.main(rest)
     if cmd == "requests":
         from bench import request_bench
         return request_bench.main(rest)
