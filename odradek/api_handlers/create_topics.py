@@ -4,8 +4,8 @@ A large request is made in steps (Stepped), so that other clients are served mea
 topics are taken into the controller's specs SPEC_STEP a step, the whole request is decided
 first without writing (validate_only: Kafka's whole-request bounds, every topic's own checks),
 a part at a time (a validate_only request is answered then), then the topics that passed are
-created a few at a time, each step a
-controller write of about STEP_PARTITIONS partitions (a topic is never split), then the
+decided again a part at a time over the image of the moment and written as one batch (Kafka's
+createTopics is atomicOf: all the request's topics or none, also across a crash), then the
 answer's topic results are made and encoded ANSWER_STEP a step (4,999 created topics' results
 with their configs are ~5 MB, a fifth of a second of encoding in one piece; making the 10,000
 results of a refused request ~35 ms of CPU). Kafka's controller thread does the same work away
@@ -39,7 +39,6 @@ MIN_VERSION = 2
 MAX_VERSION = 7
 
 STEPPED_TOPICS = 8  # a request with more topics than this is made in steps
-STEP_PARTITIONS = 16  # the partitions one step creates (at least one topic)
 SPEC_STEP = 1000  # the request's topics taken into specs in one step
 ANSWER_STEP = 250  # the topic results of a stepped answer encoded in one step
 STRICT_QUOTA_SINCE = 6  # Kafka's ControllerApis: newQuotaFor(request, strictSinceVersion = 6)
@@ -124,8 +123,8 @@ def _authorize_steps(ctx, names: list) -> Generator[None, None, _Denied]:
 
 class _Steps:
     """The request's topics taken SPEC_STEP a step, decided a part at a time (validate-only),
-    then the topics that passed created a step at a time; the response once all are, its topic
-    results made and encoded ANSWER_STEP a step."""
+    then the topics that passed decided again a part at a time and created in one write; the
+    response once they are, its topic results made and encoded ANSWER_STEP a step."""
 
     def __init__(self, version: int, metadata, topics: list, quota=None, denied: _Denied = _NO_AUTHZ,
                  validate_only: bool = False, authorizing: Generator[None, None, _Denied] | None = None):
@@ -140,8 +139,8 @@ class _Steps:
         self.specs: list[CreateTopicSpec] = []
         self.deciding = None
         self.results: dict = {}
-        self.todo: list[CreateTopicSpec] | None = []
-        self.done = 0  # of todo
+        self.decided = False  # the validate-only pass is done: the write's turn
+        self.writing = None  # the topics that passed: decided again a part at a time, written as one batch
         self.answer: CreateTopicsResponse | None = None
         self.answering = None  # the answer's topic results, made as they are encoded
 
@@ -167,24 +166,23 @@ class _Steps:
             except StopIteration as decided:
                 self.deciding = None
                 self.results = {r.name: r for r in _admitted(decided.value, self.quota, now_ms)}
-                self.todo = None  # (the next step: a pass over all the topics again)
+                self.decided = True  # (the next step: a pass over all the topics again)
             return None
-        if self.todo is None:
-            self.todo = [] if self.validate_only else [s for s in self.specs if self.results[s.name].error_code == 0]
-            self.specs = []  # (what is left to do is in todo)
+        if self.decided:
+            self.decided = False
+            todo = [] if self.validate_only else [s for s in self.specs if self.results[s.name].error_code == 0]
+            self.specs = []
+            self.writing = self.metadata.create_topics_steps(todo, now_ms) if todo else None
             return None
-        if self.done == len(self.todo):
-            return self._answer(now_ms)
-        n = self.done
-        partitions = 0
-        while n < len(self.todo) and (n == self.done or partitions < STEP_PARTITIONS):
-            partitions += max(1, self.results[self.todo[n].name].num_partitions)
-            n += 1
-        batch = self.todo[self.done:n]
-        self.done = n
-        for r in self.metadata.create_topics(batch, False, now_ms):
-            self.results[r.name] = r
-        return None
+        if self.writing is not None:
+            try:
+                next(self.writing)
+            except StopIteration as written:
+                self.writing = None
+                for r in written.value:
+                    self.results[r.name] = r
+            return None
+        return self._answer(now_ms)
 
     def _answer(self, now_ms: int):
         """The response once its topics are made and encoded, ANSWER_STEP a step (None until then)."""

@@ -152,6 +152,10 @@ class Metadata(Protocol):
     def create_topics(self, specs: list[CreateTopicSpec], validate_only: bool,
                       now_ms: int) -> list[CreateTopicResult]: ...
 
+    def create_topics_steps(self, specs: list[CreateTopicSpec], now_ms: int
+                            ) -> Generator[None, None, list[CreateTopicResult]]:
+        """create_topics(specs) decided a part at a time (yields between parts), written as one batch."""
+
     def decide_create_topics(self, specs: list[CreateTopicSpec]
                              ) -> Generator[None, None, list[CreateTopicResult]]:
         """create_topics(specs, validate_only=True) a part at a time: yields between parts."""

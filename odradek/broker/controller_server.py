@@ -49,6 +49,7 @@ from odradek.controller.replication_control import MAX_ELECTIONS, IsrUpdate
 from odradek.controller.records import encode_record
 from odradek.controller.result import Commit, Written, committed_as_proposed
 from odradek.raft import rpc
+from odradek.raft.codec import Prepared
 from odradek.raft.quorum_state import Leader
 from odradek.raft.types import NotLeaderError, RaftConfig
 from odradek.security.quotas import SENSOR_EXPIRY_CHECK_MS, ClientQuotas
@@ -86,12 +87,13 @@ class RaftMetadataDriver:
     def __init__(self, server: ControllerServer):
         self._server = server
 
-    def propose(self, records: list, now_ms: int) -> Commit:
+    def propose(self, records: list, now_ms: int, prepared: Prepared | None = None) -> Commit:
         s = self._server
         if not s.active:
             n = s.driver.node
             raise NotLeaderError(n.leader_id, n.epoch)
-        return Commit(s.driver.propose([encode_record(r) for r in records], now_ms), applied=False,
+        values = prepared if prepared is not None else [encode_record(r) for r in records]
+        return Commit(s.driver.propose(values, now_ms), applied=False,
                       epoch=s.driver.node.epoch)
 
 

@@ -110,6 +110,7 @@ class ControllerMetadata:
         self.delete_acls = controller.delete_acls
         self.create_topics = controller.create_topics
         self.decide_create_topics = controller.decide_create_topics
+        self.create_topics_steps = controller.create_topics_steps
         self.delete_topics = controller.delete_topics
         self.create_partitions = controller.create_partitions
         self.alter_configs_steps = controller.alter_configs_steps

@@ -54,6 +54,11 @@ class AdminWrites:
         """-> [CreateTopicResult]."""
         return self._write(lambda d: d.create_topics(specs), validate_only, now_ms)
 
+    def create_topics_steps(self, specs, now_ms: int):
+        """create_topics a part at a time (a generator: _write_steps): decided in parts, its records
+        written as one batch (Kafka's createTopics is atomicOf: all the request's topics or none)."""
+        return self._write_steps(lambda d: d.create_topics_steps(specs), False, now_ms)
+
     def decide_create_topics(self, specs):
         """create_topics validate_only a part at a time: a generator that yields None between
         parts and returns the [CreateTopicResult] (Decisions.create_topics_steps)."""

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
+from odradek.raft.codec import Prepared
+
 from .metadata_log import MetadataLog
 from .result import Commit
 
 
 class MetadataDriver(Protocol):
-    def propose(self, records: list, now_ms: int) -> Commit: ...
+    def propose(self, records: list, now_ms: int, prepared: Prepared | None = None) -> Commit:
+        """``prepared``: the records' batch made already (records.encoded_steps), else made here."""
 
 
 class LocalDriver:
@@ -29,15 +32,15 @@ class LocalDriver:
         self._pending: tuple | None = None  # (first offset, records, PendingSync) written, not applied
         self._scope: list | None = None  # the PendingSyncs of the deferring scope in progress
 
-    def propose(self, records: list, now_ms: int) -> Commit:
+    def propose(self, records: list, now_ms: int, prepared: Prepared | None = None) -> Commit:
         self._settle_pending(raise_for=self._scope)
         if self._scope is not None:
-            last = self._log.begin_append(records, now_ms)
+            last = self._log.begin_append(records, now_ms, prepared)
             sync = self._log.pending_sync
             self._pending = (last - len(records) + 1, records, sync)
             self._scope.append(sync)
             return Commit(last, applied=False)
-        last = self._log.append(records, now_ms)
+        last = self._log.append(records, now_ms, prepared)
         self._apply(last - len(records) + 1, records)
         return Commit(last, applied=True)
 

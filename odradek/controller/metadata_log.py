@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from odradek.log.fs import FileSystem
+from odradek.raft.codec import Prepared
 from odradek.raft.file_storage import SEGMENT
 from odradek.raft.local_log import DIR_NAME, LocalRaftLog
 
@@ -43,17 +44,19 @@ class MetadataLog:
             record, _ = decode_record(value)
             yield offset, record
 
-    def append(self, records: list, now_ms: int) -> int:
+    def append(self, records: list, now_ms: int, prepared: Prepared | None = None) -> int:
         """Append records as one batch, committed; returns the offset of the last one.
-        A failed write raises OSError and leaves none of them on disk."""
+        ``prepared``: the records' batch made already (encoded_steps). A failed write raises
+        OSError and leaves none of them on disk."""
         if not records:
             return self.next_offset - 1
-        return self._raft.append([encode_record(r) for r in records], now_ms)
+        return self._raft.append(prepared if prepared is not None else [encode_record(r) for r in records], now_ms)
 
-    def begin_append(self, records: list, now_ms: int) -> int:
+    def begin_append(self, records: list, now_ms: int, prepared: Prepared | None = None) -> int:
         """append in parts (LocalRaftLog.begin_append): written, durable once pending_sync ran,
         committed by end_append."""
-        return self._raft.begin_append([encode_record(r) for r in records], now_ms)
+        return self._raft.begin_append(prepared if prepared is not None else [encode_record(r) for r in records],
+                                       now_ms)
 
     @property
     def pending_sync(self):

@@ -18,6 +18,7 @@ from typing import Iterator
 
 from odradek.log.fs import FileSystem, PendingFsync
 
+from .codec import Prepared
 from .file_storage import FileStorage
 from .node import RaftNode
 from .types import RaftConfig
@@ -112,8 +113,8 @@ class LocalRaftLog:
                 yield b.base_offset + i, v
             b.forget_bytes()
 
-    def append(self, values: list[bytes], timestamp: int = 0) -> int:
-        """Append encoded records as one batch, committed; returns the last offset.
+    def append(self, values: list[bytes] | Prepared, timestamp: int = 0) -> int:
+        """Append encoded records (or a codec.Prepared batch) as one batch, committed; returns the last offset.
         Raises OSError when the write fails; nothing of the batch is then on disk."""
         self._repair()
         last = self.node.propose(values, timestamp)
@@ -121,7 +122,7 @@ class LocalRaftLog:
         self._after_append(last)
         return last
 
-    def begin_append(self, values: list[bytes], timestamp: int = 0) -> int:
+    def begin_append(self, values: list[bytes] | Prepared, timestamp: int = 0) -> int:
         """Write encoded records as one batch, not yet durable nor committed; returns the last
         offset. The pending fsync (pending_sync) may run on any thread; end_append commits.
         Raises OSError when the write fails; nothing of the batch is then on disk."""

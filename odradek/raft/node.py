@@ -125,15 +125,21 @@ class RaftNode(ElectionMixin, ReplicationMixin):
 
     def propose(self, records, timestamp: int = 0) -> int:
         """Append records as one batch at the leader; returns the offset of the last one.
+        ``records``: their values, or a codec.Prepared (made ahead: its own timestamp).
 
         The batch is committed once the high watermark passes that offset."""
         s = self.state
         if not isinstance(s, Leader):
             raise NotLeaderError(self.leader_id, self.epoch)
-        records = list(records)
-        if not records:
-            raise RaftError("empty proposal")
-        b = codec.data_batch(self.log.end_offset, s.epoch, records, timestamp)
+        if isinstance(records, codec.Prepared):
+            if not records.values:
+                raise RaftError("empty proposal")
+            b = codec.prepared_batch(self.log.end_offset, s.epoch, records)
+        else:
+            records = list(records)
+            if not records:
+                raise RaftError("empty proposal")
+            b = codec.data_batch(self.log.end_offset, s.epoch, records, timestamp)
         self.log.append(b)
         self._wake_parked(s)
         return b.last_offset

@@ -80,7 +80,9 @@ __all__ = [
     "decode_records",
     "iter_batches",
     "encode_record",
+    "add_plain_records",
     "build_batch",
+    "plain_batch",
     "build_control_batch",
     "parse_control_record",
 ]
@@ -551,16 +553,17 @@ def _normalise(records: Sequence, base_timestamp: int | None):
 _SMALL_VARINTS = [write_varint(i) for i in range(1 << 12)]
 
 
-def _plain_section(records: Sequence, base_timestamp: int):
+def _plain_section(records: Sequence, base_timestamp: int, first_delta: int = 0, body: bytearray | None = None):
     """The records section of ``records`` when every one is a ``(key, value, headers, timestamp)``
     tuple without headers (a coordinator's records, most produced ones): the bytes encode_record
     gives, in one loop, and the largest timestamp; None for anything else (build_batch's general
-    path)."""
+    path). ``first_delta``: the offset delta of the first (a section made a part at a time,
+    appended to ``body``)."""
     small = _SMALL_VARINTS
     n_small = len(small)
-    body = bytearray()
+    body = bytearray() if body is None else body
     max_ts = None
-    for i, r in enumerate(records):
+    for i, r in enumerate(records, first_delta):
         if type(r) is not tuple or len(r) != 4 or r[2]:
             return None
         key, value, _, ts = r
@@ -640,6 +643,20 @@ def build_batch(
                                                    delete_horizon),
                    partition_leader_epoch, last_offset_delta, base_timestamp, max_timestamp, producer_id,
                    producer_epoch, base_sequence, count)
+
+
+def add_plain_records(section: bytearray, values: Sequence[bytes], first_delta: int, timestamp: int) -> None:
+    """Append to ``section`` the records of ``values`` (no key, no headers, all at ``timestamp``), the
+    first at offset delta ``first_delta``: a batch's records section made a part at a time, framed
+    by plain_batch once its base offset is known (the bytes build_batch gives the same records)."""
+    _plain_section([(None, v, (), None) for v in values], timestamp, first_delta, section)
+
+
+def plain_batch(section, count: int, base_offset: int, partition_leader_epoch: int, timestamp: int) -> bytes:
+    """The batch of a records section made by add_plain_records (``count`` records, all at
+    ``timestamp``): build_batch's bytes for the same records."""
+    return _framed(section, base_offset, 0, partition_leader_epoch, max(count - 1, 0), timestamp, timestamp,
+                   NO_PRODUCER_ID, NO_PRODUCER_EPOCH, NO_SEQUENCE, count)
 
 
 def _general_section(records: Sequence, base_timestamp: int | None):
