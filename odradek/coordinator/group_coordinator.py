@@ -539,14 +539,15 @@ class GroupCoordinator:
         return self.timeline.view(p, log_.committed_offset(p), group_id, offsets)
 
     def _changing(self, g: GroupModel, keys) -> None:
-        """A write's apply is about to change these offsets of ``g``: readers see their values
-        now until the write is committed (offset_timeline.py)."""
+        """A write's apply is about to change these offsets of ``g`` (``keys``: a collection):
+        readers see their values now until the write is committed (offset_timeline.py); ``g``'s
+        offsets may be a new map after it (the write changes that one)."""
         last, log_ = self.runtime.last_offset, self.runtime.log
         if last is None or log_ is None or not keys:
             return
         p = self.partition_for(g.group_id)
         self.timeline.prune(p, log_.committed_offset(p))
-        self.timeline.changing(p, last, g.group_id, g.offsets, keys)
+        g.offsets = self.timeline.changing(p, last, g.group_id, g.offsets, keys)
 
     # ------------------------------------------------------------------ admin
 

@@ -114,3 +114,25 @@ def test_a_load_keeps_what_is_beyond_the_hw_unread_until_committed():
         assert _read(groups, stable=True) == 40
         parts.hw[(OFFSETS, p)] = 5
         assert _read(groups) == 40 and groups.timeline.pending(p) == 0
+
+
+def test_small_and_large_writes_on_a_large_group_read_as_committed():
+    """A write changing a good part of a group's offsets keeps the whole map as it was, a small one
+    each value it changes (offset_timeline.SNAPSHOT_SHARE): both undone alike."""
+    parts, pending, groups = _setup()
+    p = groups.partition_for("g")
+    every = {("t", i): (100 + i, -1, "") for i in range(40)}
+    groups.commit_offsets("g", -1, "", None, every, 0)  # log offsets 0..39: all at once (whole map)
+    parts.hw[(OFFSETS, p)] = 40
+    groups.commit_offsets("g", -1, "", None, {("t", 1): (7, -1, "")}, 0)  # 40: one of 40 (its value)
+    groups.commit_offsets("g", -1, "", None, {("t", i): (200 + i, -1, "") for i in range(20)}, 0)  # 41..60
+    groups.commit_offsets("g", -1, "", None, {("u", 0): (5, -1, "")}, 0)  # 61: a new one
+
+    def read(hw):
+        parts.hw[(OFFSETS, p)] = hw
+        return {tp: om.offset for tp, om in groups.fetch_offsets("g", None)[1].items()}
+
+    assert read(40) == {("t", i): 100 + i for i in range(40)}
+    assert read(41) == {**{("t", i): 100 + i for i in range(40)}, ("t", 1): 7}
+    assert read(61) == {**{("t", i): 100 + i for i in range(40)}, **{("t", i): 200 + i for i in range(20)}}
+    assert read(62)[("u", 0)] == 5 and groups.timeline.pending(p) == 0
