@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Callable
 
 from odradek.api_handlers import broker_config_target
 from odradek.api_handlers.context import RequestContext
+from odradek.api_handlers.error_responses import error_response
 from odradek.broker import envelope
 from odradek.broker.controller_api import (
     ADMIN_WRITES, ALTER_CONFIGS, CREATE_TOPICS, DESCRIBE_QUORUM, INCREMENTAL_ALTER_CONFIGS, ControllerApi, delayed,
@@ -23,6 +25,7 @@ from odradek.broker.controller_api import (
 )
 from odradek.broker.controller_server import WRITE_TIMEOUT_S, ControllerServer
 from odradek.broker.raft_driver import PeerChannel
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import create_topics_request as ctq
 
 log = logging.getLogger("odradek.quorum")
@@ -39,6 +42,19 @@ async def wait_for_image(controller, pred, timeout_s: float = 5.0) -> bool:
     return True
 
 
+# Kafka's ForwardingManager: a client's admin request relayed to the active controller waits for its
+# answer up to the broker's request.timeout.ms (30 s by default; its NodeToControllerChannelManager
+# retries only a NOT_CONTROLLER or lost connection meanwhile, never a slow answer: an admin write is
+# not sent twice), then answers the client REQUEST_TIMED_OUT (getErrorResponse of a TimeoutException)
+FORWARD_TIMEOUT_S = 30.0
+
+
+class ForwardTimedOut(Exception):
+    """No controller answered a forwarded request in time (Kafka's TimeoutException)."""
+
+    code = ErrorCode.REQUEST_TIMED_OUT
+
+
 class ControllerChannel:
     def __init__(self, server: ControllerServer):
         self._server = server
@@ -46,10 +62,13 @@ class ControllerChannel:
                        for v, (h, p) in server.voters.items()}
 
     async def call(self, req, version: int, api_key: int, timeout_s: float = 15.0,
-                   on_behalf: RequestContext | None = None):
-        """The active controller's response (a NOT_CONTROLLER one if none answered in time).
-        ``on_behalf``: a client's request, sent in an Envelope with its principal, client id and
-        address (decided as the client's: its quotas), the inner response returned."""
+                   on_behalf: RequestContext | None = None, attempt_s: float = WRITE_TIMEOUT_S,
+                   timed_out: Callable[[], object] | None = None):
+        """The active controller's response (a NOT_CONTROLLER one if none answered in time, or
+        ``timed_out()``'s). ``on_behalf``: a client's request, sent in an Envelope with its
+        principal, client id and address (decided as the client's: its quotas), the inner response
+        returned. ``attempt_s``: how long one controller has to answer before the request is sent
+        again (to the controller of the moment)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout_s
         s = self._server
@@ -62,7 +81,7 @@ class ControllerChannel:
                 try:
                     # asyncio.timeout, not wait_for: 3.11's wait_for can swallow a cancellation that
                     # meets a completing wait (see broker/replica_fetcher.py), holding up a shutdown
-                    async with asyncio.timeout(max(0.1, min(WRITE_TIMEOUT_S, deadline - loop.time()))):
+                    async with asyncio.timeout(max(0.1, min(attempt_s, deadline - loop.time()))):
                         if on_behalf is None:
                             resp = await self._peers[leader].request(req, version)
                         else:
@@ -78,7 +97,9 @@ class ControllerChannel:
             if resp is not None and not says_not_controller(resp):
                 return resp
             if loop.time() >= deadline:
-                return resp if resp is not None else not_controller_response(api_key, version, req)
+                if resp is not None:
+                    return resp
+                return timed_out() if timed_out is not None else not_controller_response(api_key, version, req)
             await asyncio.sleep(0.05)
 
     def close(self) -> None:
@@ -113,7 +134,10 @@ class Forwarding:
                 return broker_config_target.merged(ctx.api_key, None, refused)
 
         async def run():
-            resp = await self._channel.call(req, ctx.api_version, ctx.api_key, on_behalf=ctx)
+            resp = await self._channel.call(
+                req, ctx.api_version, ctx.api_key, on_behalf=ctx, timeout_s=FORWARD_TIMEOUT_S,
+                attempt_s=FORWARD_TIMEOUT_S,
+                timed_out=lambda: error_response(ctx.api_key, ctx.api_version, req, ForwardTimedOut()))
             if refused:
                 resp = broker_config_target.merged(ctx.api_key, resp, refused)
             if ctx.api_key == CREATE_TOPICS and not req.validate_only:

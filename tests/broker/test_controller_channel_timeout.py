@@ -78,3 +78,45 @@ def test_a_request_timed_out_at_the_controller_does_not_hold_up_the_next():
             channel.close()
             controller.server.close()
     asyncio.run(run())
+
+
+class SilentController:
+    """A controller listener that reads every request and answers none."""
+
+    def __init__(self):
+        self.requests = 0
+        self.server = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return self.server.sockets[0].getsockname()[1]
+
+    async def _serve(self, reader, writer):
+        try:
+            while True:
+                (size,) = _size.unpack(await reader.readexactly(4))
+                await reader.readexactly(size)
+                self.requests += 1
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        finally:
+            writer.close()
+
+
+@pytest.mark.timeout(30)
+def test_a_forwarded_request_is_sent_once_and_times_out_as_kafka():
+    """A client's admin request relayed to the controller (Kafka's ForwardingManager) waits its whole
+    timeout for the one answer - an admin write is not sent twice - then gets what ``timed_out``
+    makes (Forwarding: REQUEST_TIMED_OUT, FORWARD_TIMEOUT_S = request.timeout.ms's 30 s)."""
+    async def run():
+        controller = SilentController()
+        channel = _channel(await controller.start())
+        try:
+            got = await channel.call(_heartbeat(), 2, BROKER_HEARTBEAT, timeout_s=1.5, attempt_s=1.5,
+                                     timed_out=lambda: "timed out")
+            assert got == "timed out"
+            assert controller.requests == 1
+        finally:
+            channel.close()
+            controller.server.close()
+    asyncio.run(run())
