@@ -12,7 +12,7 @@ keyed by id from v10, by name before). Classic groups commit through v10 as thro
 from __future__ import annotations
 
 from odradek.api_handlers.authorization import allowed_names
-from odradek.api_handlers.context import StepCount, in_steps
+from odradek.api_handlers.context import STEP_ENTRIES, StepCount, in_steps
 from odradek.api_handlers.group_common import TopicAnswers, coordinator_error, metadata_topics
 from odradek.controller.acls import READ, TOPIC
 from odradek.wire.errors import ErrorCode
@@ -47,8 +47,8 @@ def _denied_topics(ctx, request, topics_by_id) -> set:
 def handle(ctx, request):
     """The response, made in steps for a large request (context.in_steps; run as coordinator events,
     each step one: broker/coordinator_events.py): the partitions checked against the metadata and
-    the answer made STEP_ENTRIES partitions a step, the coordinator's commit one step (its records
-    one atomic write, as Kafka's CoordinatorResult)."""
+    the offsets' records made and the answer STEP_ENTRIES partitions a step, the coordinator's commit
+    (its checks, its records one atomic write as Kafka's CoordinatorResult, the apply) one step."""
     return in_steps(_answer(ctx, request))
 
 
@@ -109,6 +109,15 @@ def _answer(ctx, request):
     if not accepted:
         return OffsetCommitResponse(throttle_time_ms=0, topics=out.topics)
 
+    retention_ms = request.retention_time_ms if v <= 4 else -1
+    staged = None
+    if len(offsets) >= STEP_ENTRIES and not coordinator_error(ctx, request.group_id):
+        # the offsets' records made STEP_ENTRIES a step (they do not depend on the group's state),
+        # then a step of their own for the commit
+        staging = StepCount()
+        staged = yield from coord.stage_offsets(request.group_id, offsets, ctx.now_ms, retention_ms, topic_ids,
+                                                staging.due)
+        yield
     if coord_err := coordinator_error(ctx, request.group_id):
         errors = dict.fromkeys(offsets, coord_err)
     else:  # (one step: the coordinator's checks, its one write and the state change)
@@ -119,9 +128,10 @@ def _answer(ctx, request):
             request.group_instance_id if v >= 7 else None,
             offsets,
             ctx.now_ms,
-            retention_time_ms=request.retention_time_ms if v <= 4 else -1,
+            retention_time_ms=retention_ms,
             api_version=v,
             topic_ids=topic_ids,
+            staged=staged,
         )
     made = []
     for topic_id, name, parts in accepted:

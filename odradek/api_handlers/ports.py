@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from odradek.controller.result import Refusal
     from odradek.coordinator.consumer_heartbeat import HeartbeatRequest, HeartbeatResult
     from odradek.coordinator.group_state import Slot
+    from odradek.coordinator.offset_store import Staged
     from odradek.coordinator.share_group_coordinator import HeartbeatResult as ShareHeartbeatResult
     from odradek.coordinator.share_partition import SharePartition, ShareSettings
     from odradek.coordinator.streams_heartbeat import StreamsHeartbeatRequest, StreamsHeartbeatResult
@@ -261,7 +262,16 @@ class Groups(Protocol):
 
     def commit_offsets(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                        offsets: dict, now_ms: int, retention_time_ms: int = -1, api_version: int = 8,
-                       topic_ids: dict | None = None) -> dict: ...
+                       topic_ids: dict | None = None, staged: Staged | None = None) -> dict: ...
+
+    def stage_offsets(self, group_id: str, offsets: dict, now_ms: int, retention_time_ms: int = -1,
+                      topic_ids: dict | None = None, due: Callable[[], bool] = ...
+                      ) -> Generator[None, None, Staged]:
+        """``offsets`` made ready for commit_offsets' ``staged``, yielding whenever ``due()``."""
+
+    def offset_keys(self, group_id: str, partitions: Iterable[tuple[str, int]], due: Callable[[], bool] = ...
+                    ) -> Generator[None, None, dict]:
+        """{tp: record key} for delete_offsets' ``keys``, yielding whenever ``due()``."""
 
     def validate_txn_commit(self, group_id: str, generation_id: int, member_id: str,
                             group_instance_id: str | None, now_ms: int,
@@ -276,7 +286,8 @@ class Groups(Protocol):
         """{(topic, partition): OffsetAndMetadata}: the group's offsets now, a copy later commits
         leave alone."""
 
-    def delete_offsets(self, group_id: str, partitions: list, now_ms: int) -> tuple[ErrorCode, dict]: ...
+    def delete_offsets(self, group_id: str, partitions: list, now_ms: int,
+                       keys: dict | None = None) -> tuple[ErrorCode, dict]: ...
 
     def update_topics(self, topics: dict) -> None:
         """{name: (topic_id, partition count)} of the current image."""
@@ -328,7 +339,11 @@ class TxnOffsets(Protocol):
     """Offsets committed in a transaction, pending until its marker."""
 
     def commit(self, group_id: str, pid: int, epoch: int, offsets: dict, now_ms: int,
-               topic_ids: dict | None = None) -> dict: ...
+               topic_ids: dict | None = None, staged: Staged | None = None) -> dict: ...
+
+    def stage(self, group_id: str, offsets: dict, now_ms: int, topic_ids: dict | None = None,
+              due: Callable[[], bool] = ...) -> Generator[None, None, Staged]:
+        """``offsets`` made ready for commit's ``staged``, yielding whenever ``due()``."""
 
     def pending_partitions(self, group_id: str) -> set: ...
 

@@ -12,7 +12,9 @@ with the topic, and a zero id would bring them back for a topic re-created under
 
 from __future__ import annotations
 
-from odradek.api_handlers.context import StepCount, in_steps
+from typing import TYPE_CHECKING
+
+from odradek.api_handlers.context import STEP_ENTRIES, StepCount, in_steps
 from odradek.api_handlers.group_common import TopicAnswers, metadata_topics, split_known_partitions_in_steps
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.txn_offset_commit_response import (
@@ -24,6 +26,9 @@ from odradek.wire.messages.txn_offset_commit_response import (
 from .common import mirror_partitions
 from .context import Delayed
 from .txn_common import fenced_for, txn_coordinator
+
+if TYPE_CHECKING:
+    from odradek.coordinator.offset_store import Staged
 
 API_KEY = 28
 MIN_VERSION = 0
@@ -83,8 +88,18 @@ def _answer(ctx, req, verified: ErrorCode | None):
     count = StepCount()
     offsets, errors = yield from split_known_partitions_in_steps(ctx, req.topics, lambda p: (
         p.committed_offset, p.committed_leader_epoch if v >= 2 else -1, p.committed_metadata), count)
-    if offsets:  # (one step: the coordinator's checks, its one write and the pending offsets)
-        _commit_offsets(ctx, req, verified, offsets, errors)
+    if offsets:
+        by_name, _ = metadata_topics(ctx)
+        topic_ids = {name: by_name[name].topic_id for name, _ in offsets if name in by_name}
+        store = ctx.services.txn_offsets
+        staged = None
+        if store is not None and len(offsets) >= STEP_ENTRIES:
+            # a large commit's records made STEP_ENTRIES a step, then a step for the commit
+            staging = StepCount()
+            staged = yield from store.stage(req.group_id, offsets, ctx.now_ms, topic_ids, staging.due)
+            yield
+        # (one step: the coordinator's checks, its one write and the pending offsets)
+        _commit_offsets(ctx, req, verified, offsets, errors, topic_ids, staged)
     # Kafka's TxnOffsetCommitResponse.Builder: the partitions refused here first, topics in the order
     # met, then the coordinator's answer (the partitions it was given) merged in
     out = TopicAnswers(False, lambda name, _id: TxnOffsetCommitResponseTopic(name=name, partitions=[]))
@@ -111,9 +126,10 @@ def _answer(ctx, req, verified: ErrorCode | None):
     return TxnOffsetCommitResponse(throttle_time_ms=0, topics=out.topics)
 
 
-def _commit_offsets(ctx, req, verified: ErrorCode | None, offsets: dict, errors: dict) -> None:
-    """The coordinator's commit of ``offsets`` {(topic, partition): (offset, epoch, metadata)}: the
-    errors of the partitions into ``errors``."""
+def _commit_offsets(ctx, req, verified: ErrorCode | None, offsets: dict, errors: dict, topic_ids: dict,
+                    staged: Staged | None) -> None:
+    """The coordinator's commit of ``offsets`` {(topic, partition): (offset, epoch, metadata)} (``staged``:
+    made ready beforehand): the errors of the partitions into ``errors``."""
     v = ctx.api_version
     groups = ctx.services.groups
     txn = txn_coordinator(ctx)
@@ -149,10 +165,8 @@ def _commit_offsets(ctx, req, verified: ErrorCode | None, offsets: dict, errors:
     if err != ErrorCode.NONE:
         errors.update({tp: err for tp in offsets})
     else:
-        by_name, _ = metadata_topics(ctx)
-        topic_ids = {name: by_name[name].topic_id for name, _ in offsets if name in by_name}
         errors.update(store.commit(req.group_id, req.producer_id, req.producer_epoch, offsets, ctx.now_ms,
-                                   topic_ids=topic_ids))
+                                   topic_ids=topic_ids, staged=staged))
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -199,7 +199,12 @@ class CoordinatorLog:
 
     def append(self, partition: int, recs: list, now_ms: int) -> int:
         """Append (key, value|None) records as one batch (collected into the partition's open batch
-        while the batches are collecting); returns the last offset."""
+        while the batches are collecting, unless their batch is encoded already: KeyedRecords);
+        returns the last offset."""
+        if isinstance(recs, wire_records.KeyedRecords) and recs:
+            # a large write made ready in steps, its records section encoded: its batch framed and
+            # written at once (after the partition's open batch: the log keeps the order)
+            return self.append_batch(partition, recs.batch(), now_ms)
         batches = self.batches
         if batches is not None and batches.collecting:
             return batches.add(self, partition, recs, now_ms)

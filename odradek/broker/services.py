@@ -185,6 +185,8 @@ class GroupsPort:
         self.list_groups = coord.list_groups
         self.delete_groups = coord.delete_groups
         self.commit_offsets = coord.commit_offsets
+        self.stage_offsets = coord.stage_offsets
+        self.offset_keys = coord.offset_keys
         self.validate_txn_commit = coord.validate_txn_commit
         self.fetch_offsets = coord.fetch_offsets
         self.committed = coord.committed

@@ -52,7 +52,7 @@ import random
 import uuid
 from dataclasses import dataclass
 from collections.abc import Mapping
-from typing import Callable, Iterable, TypeVar
+from typing import Callable, Generator, Iterable, TypeVar
 
 from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
@@ -404,9 +404,12 @@ class GroupCoordinator:
 
     def commit_offsets(self, group_id: str, generation_id: int, member_id: str, group_instance_id: str | None,
                        offsets: dict, now_ms: int, retention_time_ms: int = -1,
-                       api_version: int = 8, topic_ids: dict | None = None) -> dict:
+                       api_version: int = 8, topic_ids: dict | None = None,
+                       staged: offset_store.Staged | None = None) -> dict:
         """offsets: {(topic, partition): (offset, leader_epoch, metadata)}, topic_ids: {topic: id} stored
-        with them (Kafka 4.3's OffsetCommitValue v4). Returns {(topic, partition): error}."""
+        with them (Kafka 4.3's OffsetCommitValue v4). Returns {(topic, partition): error}. ``staged``:
+        ``offsets`` made ready beforehand (stage_offsets, a large commit's earlier steps): only the
+        checks, the one write and the apply are left for this atomic step."""
         self._now = now_ms
         g = self.groups.get(group_id)
         if g is None:
@@ -426,21 +429,38 @@ class GroupCoordinator:
         elif err is not E.NONE:
             return {tp: err for tp in offsets}
         g = self.groups[group_id]
-        errors, staged, records = offset_store.stage(
-            group_id, offsets, now_ms, topic_ids, self.config.offset_metadata_max_bytes,
-            offset_store.expire_timestamp(now_ms, retention_time_ms))
-        result.update(errors)
+        if staged is None:
+            staged = offset_store.stage(group_id, offsets, now_ms, topic_ids, self.config.offset_metadata_max_bytes,
+                                        offset_store.expire_timestamp(now_ms, retention_time_ms))
+        refused = result
+        result = {**staged.errors, **refused} if refused else dict(staged.errors)
+        ready, records = staged.without(refused)
 
         def apply() -> dict:
-            self._changing(g, staged)
-            g.offsets.update(staged)
+            self._changing(g, ready)
+            g.offsets.update(ready)
             if log.isEnabledFor(logging.DEBUG):
                 log.debug("[GroupId %s] Offsets %s of member %s written.", group_id,
-                          {f"{t}-{p}": v.offset for (t, p), v in staged.items()}, member_id)
-            return {**result, **{tp: E.NONE for tp in staged}}
+                          {f"{t}-{p}": v.offset for (t, p), v in ready.items()}, member_id)
+            return {**result, **dict.fromkeys(ready, E.NONE)}
 
         return self.write(group_id, CoordinatorResult(
-            records, apply, lambda e: {**result, **dict.fromkeys(staged, write_error(e))}), now_ms)
+            records, apply, lambda e: {**result, **dict.fromkeys(ready, write_error(e))}), now_ms)
+
+    def stage_offsets(self, group_id: str, offsets: dict, now_ms: int, retention_time_ms: int = -1,
+                      topic_ids: dict | None = None, due: Callable[[], bool] = lambda: False
+                      ) -> Generator[None, None, offset_store.Staged]:
+        """A large commit's ``offsets`` made ready for commit_offsets (their OffsetAndMetadata and
+        records, their batch's section encoded), yielding whenever ``due()``: done in the commit's steps
+        before its atomic one, for they do not depend on the group's state (issue 27)."""
+        return offset_store.stage_steps(group_id, offsets, now_ms, topic_ids, self.config.offset_metadata_max_bytes,
+                                        offset_store.expire_timestamp(now_ms, retention_time_ms), due, encode=True)
+
+    def offset_keys(self, group_id: str, partitions, due: Callable[[], bool] = lambda: False
+                    ) -> Generator[None, None, dict]:
+        """{tp: record key} of an OffsetDelete's partitions, yielding whenever ``due()`` (made in its
+        steps before its atomic one: delete_offsets ``keys``)."""
+        return offset_store.offset_keys_steps(group_id, partitions, due)
 
     def _commit_without_group(self, group_id: str, generation_id: int, api_version: int,
                               now_ms: int) -> ErrorCode:
@@ -494,7 +514,9 @@ class GroupCoordinator:
                       {f"{t}-{p}": v.offset if v is not None else None for (t, p), v in got.items()})
         return E.NONE, got
 
-    def delete_offsets(self, group_id: str, partitions: list, now_ms: int) -> tuple[ErrorCode, dict]:
+    def delete_offsets(self, group_id: str, partitions: list, now_ms: int,
+                       keys: dict | None = None) -> tuple[ErrorCode, dict]:
+        """``keys``: {tp: record key} made beforehand (offset_keys)."""
         g = self.groups.get(group_id)
         if g is None or g.group_type == CLASSIC:
             if not group_id:
@@ -506,7 +528,7 @@ class GroupCoordinator:
         subscribed = g.offsets_subscribed()
         if subscribed is None:
             return E.NON_EMPTY_GROUP, {}
-        result, records = offset_store.delete_unsubscribed(group_id, g.offsets, subscribed, partitions)
+        result, records = offset_store.delete_unsubscribed(group_id, g.offsets, subscribed, partitions, keys)
 
         def apply() -> tuple[ErrorCode, dict]:
             self._changing(g, [tp for tp, err in result.items() if err is E.NONE and tp in g.offsets])

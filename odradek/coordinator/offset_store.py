@@ -9,7 +9,11 @@ __consumer_offsets (group_records.py); the caller appends them, then applies.
 
 from __future__ import annotations
 
-from typing import Callable
+from dataclasses import dataclass
+from typing import Callable, Generator
+
+from odradek.controller.steps import whole
+from odradek.wire.records import KeyedRecords
 
 from odradek.wire.errors import ErrorCode
 
@@ -19,20 +23,62 @@ from .group_records import OffsetAndMetadata
 E = ErrorCode
 
 
-def stage(group_id: str, offsets: dict, now_ms: int, topic_ids: dict | None, max_metadata_bytes: int,
-          expire_timestamp_ms: int = -1) -> tuple[dict, dict, list]:
-    """offsets {(topic, partition): (offset, leader_epoch, metadata)} -> (errors {tp: error} of those
-    refused, staged {tp: OffsetAndMetadata}, their records)."""
-    errors, staged, records = {}, {}, []
+@dataclass(slots=True)
+class Staged:
+    """A commit's offsets made ready before its atomic step (issue 27: staged a slice at a time):
+    ``errors`` {tp: error} of those refused (OFFSET_METADATA_TOO_LARGE), ``staged`` {tp:
+    OffsetAndMetadata} of the others and ``records`` their records in the same order (KeyedRecords:
+    their batch's records section encoded too, at the staging's time)."""
+    errors: dict
+    staged: dict
+    records: list
+
+    def without(self, refused) -> tuple[dict, list]:
+        """(staged, records) of the partitions not in ``refused`` (a collection of tps): all of them as
+        staged (the records' section kept) when ``refused`` is empty."""
+        if not refused:
+            return self.staged, self.records
+        return ({tp: om for tp, om in self.staged.items() if tp not in refused},
+                [r for tp, r in zip(self.staged, self.records) if tp not in refused])
+
+
+def stage_steps(group_id: str, offsets: dict, now_ms: int, topic_ids: dict | None, max_metadata_bytes: int,
+                expire_timestamp_ms: int = -1, due: Callable[[], bool] = lambda: False, encode: bool = False
+                ) -> Generator[None, None, Staged]:
+    """offsets {(topic, partition): (offset, leader_epoch, metadata)} -> their Staged, as a generator that
+    yields whenever ``due()`` (after each offset; ~5-10 us each: the OffsetAndMetadata, its two
+    records encoded), for a large commit made ready in steps before its atomic one; ``encode``:
+    their batch's records section too (KeyedRecords: the batch is framed at once, written alone)."""
+    errors, staged = {}, {}
+    records: list = KeyedRecords(now_ms) if encode else []
+    part: list = []
     for tp, (offset, leader_epoch, metadata) in offsets.items():
+        if due():
+            _add(records, part)
+            part = []
+            yield
         if metadata is not None and len(metadata.encode()) > max_metadata_bytes:
             errors[tp] = E.OFFSET_METADATA_TOO_LARGE
             continue
         om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
                                now_ms, expire_timestamp_ms, rec.topic_id_of(topic_ids, tp[0]))
         staged[tp] = om
-        records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
-    return errors, staged, records
+        part.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
+    _add(records, part)
+    return Staged(errors, staged, records)
+
+
+def _add(records: list, part: list) -> None:
+    if isinstance(records, KeyedRecords):
+        records.add(part)
+    else:
+        records.extend(part)
+
+
+def stage(group_id: str, offsets: dict, now_ms: int, topic_ids: dict | None, max_metadata_bytes: int,
+          expire_timestamp_ms: int = -1) -> Staged:
+    """stage_steps in one piece."""
+    return whole(stage_steps(group_id, offsets, now_ms, topic_ids, max_metadata_bytes, expire_timestamp_ms))
 
 
 def expire_timestamp(now_ms: int, retention_time_ms: int | None) -> int:
@@ -47,9 +93,22 @@ def fetch(offsets: dict, partitions: list | None, topic_ids: dict | None) -> dic
     return rec.lookup_offsets(offsets, partitions, topic_ids)
 
 
-def delete_unsubscribed(group_id: str, offsets: dict, subscribed: set, partitions: list) -> tuple[dict, list]:
+def offset_keys_steps(group_id: str, partitions, due: Callable[[], bool]) -> Generator[None, None, dict]:
+    """{tp: its OffsetCommit record's key} of ``partitions``, as a generator that yields whenever ``due()``
+    (after each key, ~3-5 us): an OffsetDelete's tombstone keys made before its atomic step."""
+    keys = {}
+    for tp in partitions:
+        if due():
+            yield
+        keys[tp] = rec.offset_commit_key(group_id, tp[0], tp[1])
+    return keys
+
+
+def delete_unsubscribed(group_id: str, offsets: dict, subscribed: set, partitions: list,
+                        keys: dict | None = None) -> tuple[dict, list]:
     """OffsetDelete: tombstones for the committed offsets of partitions whose topic the group is not
-    subscribed to (GROUP_SUBSCRIBED_TO_TOPIC for the others) -> ({tp: error}, records)."""
+    subscribed to (GROUP_SUBSCRIBED_TO_TOPIC for the others) -> ({tp: error}, records); ``keys``:
+    {tp: record key} made beforehand (offset_keys_steps; those missing are made here)."""
     result, records = {}, []
     for tp in partitions:
         if tp[0] in subscribed:
@@ -57,7 +116,8 @@ def delete_unsubscribed(group_id: str, offsets: dict, subscribed: set, partition
             continue
         result[tp] = E.NONE
         if tp in offsets:
-            records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), None))
+            key = keys.get(tp) if keys is not None else None
+            records.append((key if key is not None else rec.offset_commit_key(group_id, tp[0], tp[1]), None))
     return result, records
 
 

@@ -8,7 +8,7 @@ as its record is newer).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Generator
 
 from odradek.log.errors import InvalidProducerEpochError
 from odradek.wire import records as wire_records
@@ -37,25 +37,38 @@ class TxnOffsetStore:
     def partition_for(self, group_id: str) -> int:
         return grec.partition_for(group_id, self.num_partitions)
 
+    def stage(self, group_id: str, offsets: dict, now_ms: int, topic_ids: dict | None = None,
+              due: Callable[[], bool] = lambda: False) -> Generator[None, None, offset_store.Staged]:
+        """A large commit's ``offsets`` made ready for ``commit`` (their OffsetAndMetadata and records),
+        yielding whenever ``due()``: done in the commit's steps before its atomic one (issue 27)."""
+        return offset_store.stage_steps(group_id, offsets, now_ms, topic_ids,
+                                        self.groups.config.offset_metadata_max_bytes, due=due, encode=True)
+
     def commit(self, group_id: str, pid: int, epoch: int, offsets: dict, now_ms: int,
-               topic_ids: dict | None = None) -> dict:
+               topic_ids: dict | None = None, staged: offset_store.Staged | None = None) -> dict:
         """offsets {(topic, partition): (offset, leader_epoch, metadata)}, topic_ids {topic: id} stored with
-        them (so that they go with the topic if it is deleted: group_records.is_stale) -> {tp: error}."""
-        result, staged, records = offset_store.stage(group_id, offsets, now_ms, topic_ids,
-                                                     self.groups.config.offset_metadata_max_bytes)
-        recs = [(k, v, (), now_ms) for k, v in records]
-        if recs and self.append_batch is not None:
-            batch = wire_records.build_batch(recs, base_timestamp=now_ms, producer_id=pid, producer_epoch=epoch,
-                                             is_transactional=True)
+        them (so that they go with the topic if it is deleted: group_records.is_stale) -> {tp: error};
+        ``staged``: ``offsets`` made ready beforehand (``stage``)."""
+        if staged is None:
+            staged = offset_store.stage(group_id, offsets, now_ms, topic_ids,
+                                        self.groups.config.offset_metadata_max_bytes)
+        result = dict(staged.errors)
+        ready, records = staged.staged, staged.records
+        if records and self.append_batch is not None:
+            if isinstance(records, wire_records.KeyedRecords):  # (its section encoded in the staging)
+                batch = records.batch(producer_id=pid, producer_epoch=epoch, is_transactional=True)
+            else:
+                batch = wire_records.build_batch([(k, v, (), now_ms) for k, v in records], base_timestamp=now_ms,
+                                                 producer_id=pid, producer_epoch=epoch, is_transactional=True)
             try:
                 self.append_batch(self.partition_for(group_id), batch, now_ms)
             except Exception as e:
                 code = E.INVALID_PRODUCER_EPOCH if isinstance(e, InvalidProducerEpochError) else E.UNKNOWN_SERVER_ERROR
-                for tp in staged:
+                for tp in ready:
                     result[tp] = code
                 return result
-        self.pending.setdefault(pid, {}).setdefault(group_id, {}).update(staged)
-        for tp in staged:
+        self.pending.setdefault(pid, {}).setdefault(group_id, {}).update(ready)
+        for tp in ready:
             result[tp] = E.NONE
         return result
 

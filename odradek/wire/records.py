@@ -659,6 +659,29 @@ def plain_batch(section, count: int, base_offset: int, partition_leader_epoch: i
                    NO_PRODUCER_ID, NO_PRODUCER_EPOCH, NO_SEQUENCE, count)
 
 
+class KeyedRecords(list):
+    """(key, value | None) records whose batch's records section is encoded as they are added (offset
+    deltas from 0, every record at ``timestamp``): a large write's batch made ready a part at a time,
+    framed at once by ``batch`` (build_batch's bytes for the same records at that base timestamp).
+    Add records only through ``add`` (the section follows the list)."""
+
+    def __init__(self, timestamp: int):
+        super().__init__()
+        self.timestamp = timestamp
+        self.section = bytearray()
+
+    def add(self, records: Sequence[tuple[bytes, bytes | None]]) -> None:
+        _plain_section([(k, v, (), None) for k, v in records], self.timestamp, len(self), self.section)
+        self.extend(records)
+
+    def batch(self, producer_id: int = NO_PRODUCER_ID, producer_epoch: int = NO_PRODUCER_EPOCH,
+              is_transactional: bool = False) -> bytes:
+        """The records' batch (base offset 0: the log sets it)."""
+        return _framed(self.section, 0, _attributes(0, TimestampType.CREATE_TIME, is_transactional, False, False),
+                       NO_PARTITION_LEADER_EPOCH, max(len(self) - 1, 0), self.timestamp, self.timestamp,
+                       producer_id, producer_epoch, NO_SEQUENCE, len(self))
+
+
 def _general_section(records: Sequence, base_timestamp: int | None):
     """build_batch's records section of any records: (section, largest timestamp, largest offset
     delta, count, the base timestamp)."""
