@@ -25,9 +25,12 @@ a replicated __consumer_offsets).
 A large request goes in steps (issue 27): an event that returns a ``NextStep`` is not answered yet;
 its next step is queued behind the events waiting, and so on until a step returns the response
 (then answered once the batches of every step's writes are written). An OffsetCommit of 100,000
-partitions checks them against the metadata and makes its answer in steps of a few ms each, the
-coordinator's commit (its checks, its one atomic write) in one of them; so does a TxnOffsetCommit
-(its commit: the transaction's check, the group's, the one transactional batch of its offsets).
+partitions checks them against the metadata, stages the offsets of the real ones (their records
+and their batch's bytes: nothing there depends on the group's state) and makes its answer in steps
+of a few ms each, the coordinator's commit (its checks against the group's state, its one atomic
+write, written alone, and the apply) in a step of its own; so does a TxnOffsetCommit (its commit:
+the transaction's check, the group's, the one transactional batch of its offsets), and an
+OffsetDelete makes its tombstones' keys before its deletion's step.
 """
 
 from __future__ import annotations
