@@ -10,7 +10,9 @@ from test_txn_offset_commit_steps import _begin, _end
 
 from odradek.api_handlers.context import STEP_ENTRIES, Stepped
 from odradek.controller.steps import whole
+from odradek.coordinator import offset_store
 from odradek.wire import records as wire_records
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import (create_topics_request as ct, find_coordinator_request as fc,
                                    offset_commit_request as oc, offset_delete_request as od,
                                    offset_fetch_request as of, txn_offset_commit_request as tc)
@@ -218,3 +220,16 @@ def test_a_large_offset_delete_makes_its_keys_before_its_one_write(tmp_path):
                                                           for t in TOPICS]
     finally:
         b.close()
+
+
+def test_staged_offsets_without_the_partitions_the_check_refused():
+    """A member whose older epoch the group refuses for some partitions (consumer groups): those are
+    left out of the write, the others keep their staged records (a plain list: their section no
+    longer matches)."""
+    offsets = {("t", p): (p, -1, "") for p in range(3)}
+    st = whole(offset_store.stage_steps("g", offsets, 5, None, 4096, encode=True))
+    assert isinstance(st.records, wire_records.KeyedRecords)
+    assert st.without({}) == (st.staged, st.records)
+    staged, records = st.without({("t", 1): ErrorCode.STALE_MEMBER_EPOCH})
+    assert list(staged) == [("t", 0), ("t", 2)]
+    assert records == [st.records[0], st.records[2]] and not isinstance(records, wire_records.KeyedRecords)
