@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import functools
+
 from odradek.api_handlers.describe_groups import GROUP_OPERATIONS, NOT_REQUESTED
 from odradek.api_handlers.authorization import allowed, operations
-from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics, protocol_disabled
+from odradek.api_handlers.context import made_in_parts
+from odradek.api_handlers.group_common import (coordinator, coordinator_error, described_entries, image_topics,
+                                               protocol_disabled)
 from odradek.controller.acls import DESCRIBE, GROUP
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.consumer_group_describe_response import (
@@ -29,46 +33,49 @@ def _assignment(parts) -> Assignment:
                                         for tid, name, ps in parts])
 
 
-def handle(ctx, request) -> ConsumerGroupDescribeResponse:
+def handle(ctx, request):
+    """The response; a large request is described STEP_ENTRIES entries (a group, each of its members) a
+    step (context.made_in_parts), a small one at once."""
     if protocol_disabled(ctx, "consumer"):
         return error_response(ctx.api_version, request, ErrorCode.UNSUPPORTED_VERSION, None)
-    coord = coordinator(ctx)
     ops = CONSUMER_GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
-    coord.update_topics(image_topics(ctx))
-    out = []
+    coordinator(ctx).update_topics(image_topics(ctx))
+    return made_in_parts(request.group_ids, functools.partial(_described, ctx, ops), described_entries, _response)
+
+
+def _response(groups: list) -> ConsumerGroupDescribeResponse:
+    return ConsumerGroupDescribeResponse(throttle_time_ms=0, groups=groups)
+
+
+def _described(ctx, ops: int, gid: str) -> DescribedGroup:
     authorizing = ctx.services.authorizer is not None
-    for gid in request.group_ids:
-        if authorizing and not allowed(ctx, DESCRIBE, GROUP, gid):
-            out.append(DescribedGroup(group_id=gid, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED))
-            continue
-        if coord_err := coordinator_error(ctx, gid):
-            out.append(DescribedGroup(group_id=gid, error_code=coord_err, group_state="",
-                                      group_epoch=0, assignment_epoch=0, assignor_name="",
-                                      authorized_operations=NOT_REQUESTED))
-            continue
-        d = coord.consumer_group_describe(gid)
-        if d["error"] != ErrorCode.NONE:
-            # Kafka leaves the other fields at their defaults for a group it cannot describe
-            out.append(DescribedGroup(group_id=gid, error_code=d["error"], error_message=d.get("message"),
-                                      group_state="", group_epoch=0, assignment_epoch=0, assignor_name="",
-                                      authorized_operations=NOT_REQUESTED))
-            continue
-        g = d["group"]
-        members = []
-        for md in d["members"]:
-            m = md["member"]
-            members.append(Member(
-                member_id=m.member_id, instance_id=m.instance_id, rack_id=m.rack_id, member_epoch=m.member_epoch,
-                client_id=m.client_id, client_host=m.client_host,
-                subscribed_topic_names=list(m.subscribed_topic_names),
-                subscribed_topic_regex=m.subscribed_topic_regex or "",
-                assignment=_assignment(md["assignment"]), target_assignment=_assignment(md["target"]),
-                member_type=MEMBER_TYPE_CLASSIC if m.uses_classic_protocol() else MEMBER_TYPE_CONSUMER))
-        out.append(DescribedGroup(
-            error_code=0, group_id=gid, group_state=g.state, group_epoch=g.group_epoch,
-            assignment_epoch=g.assignment_epoch, assignor_name=d["assignor"], members=members,
-            authorized_operations=operations(ctx, GROUP, gid, ops) if authorizing and ops != NOT_REQUESTED else ops))
-    return ConsumerGroupDescribeResponse(throttle_time_ms=0, groups=out)
+    if authorizing and not allowed(ctx, DESCRIBE, GROUP, gid):
+        return DescribedGroup(group_id=gid, error_code=ErrorCode.GROUP_AUTHORIZATION_FAILED)
+    if coord_err := coordinator_error(ctx, gid):
+        return DescribedGroup(group_id=gid, error_code=coord_err, group_state="",
+                              group_epoch=0, assignment_epoch=0, assignor_name="",
+                              authorized_operations=NOT_REQUESTED)
+    d = coordinator(ctx).consumer_group_describe(gid)
+    if d["error"] != ErrorCode.NONE:
+        # Kafka leaves the other fields at their defaults for a group it cannot describe
+        return DescribedGroup(group_id=gid, error_code=d["error"], error_message=d.get("message"),
+                              group_state="", group_epoch=0, assignment_epoch=0, assignor_name="",
+                              authorized_operations=NOT_REQUESTED)
+    g = d["group"]
+    members = []
+    for md in d["members"]:
+        m = md["member"]
+        members.append(Member(
+            member_id=m.member_id, instance_id=m.instance_id, rack_id=m.rack_id, member_epoch=m.member_epoch,
+            client_id=m.client_id, client_host=m.client_host,
+            subscribed_topic_names=list(m.subscribed_topic_names),
+            subscribed_topic_regex=m.subscribed_topic_regex or "",
+            assignment=_assignment(md["assignment"]), target_assignment=_assignment(md["target"]),
+            member_type=MEMBER_TYPE_CLASSIC if m.uses_classic_protocol() else MEMBER_TYPE_CONSUMER))
+    return DescribedGroup(
+        error_code=0, group_id=gid, group_state=g.state, group_epoch=g.group_epoch,
+        assignment_epoch=g.assignment_epoch, assignor_name=d["assignor"], members=members,
+        authorized_operations=operations(ctx, GROUP, gid, ops) if authorizing and ops != NOT_REQUESTED else ops)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -96,6 +96,40 @@ def topic_chunks(topics, partitions_of: Callable[[object], list], size: int):
             first = False
 
 
+def made_in_parts(items: list, make: Callable[[object], object], weight: Callable[[object], int],
+                  answer: Callable[[list], object]):
+    """``answer([make(item) for item in items])`` made a part at a time: a part ends once what it made
+    weighs STEP_ENTRIES entries (``weight(made)``: e.g. a described group and its members). A request
+    answered by its first part (a small one) is answered at once, with no generator; a larger one goes
+    on a part a step (in_steps), the broker serving other clients between them. The same ``make`` of
+    the same items in either case: the answers are alike."""
+    out: list = []
+    at = _part(items, 0, make, weight, out)
+    return answer(out) if at is None else in_steps(_rest_of_parts(items, at, make, weight, out, answer))
+
+
+def _part(items: list, at: int, make, weight, out: list) -> int | None:
+    """``make`` of items[at:] appended to ``out`` until they weigh STEP_ENTRIES: where the next part
+    starts, None when every item is made."""
+    end, n = len(items), 0
+    while at < end:
+        made = make(items[at])
+        at += 1
+        out.append(made)
+        n += weight(made)
+        if n >= STEP_ENTRIES:
+            break
+    return at if at < end else None
+
+
+def _rest_of_parts(items: list, at: int | None, make, weight, out: list, answer):
+    """The parts after the first, a generator for in_steps: a part a step."""
+    while at is not None:
+        yield
+        at = _part(items, at, make, weight, out)
+    return answer(out)
+
+
 class StepCount:
     """The entries a handler written for in_steps made so far, when they are spread over helpers:
     ``if count.due(): yield`` after each entry yields every STEP_ENTRIES entries."""

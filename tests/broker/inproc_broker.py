@@ -3,6 +3,9 @@ settable clock, and `call` to run one request through its handler module."""
 from __future__ import annotations
 
 import importlib
+import inspect
+import sys
+from pathlib import Path
 
 from odradek.api_handlers.context import RequestContext
 from odradek.config import BrokerConfig
@@ -48,3 +51,24 @@ def drive(b, resp):
         if done is not None:
             resp = done
     return resp, steps
+
+
+def handler_generators(run) -> tuple[object, set[str]]:
+    """(run's result, the names of the api_handlers generator functions that ran in run()): a small
+    request's handler runs none (the hot path pays nothing for the steps)."""
+    from odradek import api_handlers
+
+    handlers = str(Path(api_handlers.__file__).parent)
+    ran: set[str] = set()
+
+    def profile(frame, event, arg):
+        code = frame.f_code
+        if event == "call" and code.co_flags & inspect.CO_GENERATOR and code.co_filename.startswith(handlers):
+            ran.add(code.co_name)
+
+    sys.setprofile(profile)
+    try:
+        out = run()
+    finally:
+        sys.setprofile(None)
+    return out, ran

@@ -5,14 +5,9 @@ STEP_ENTRIES a step). Each
 answer is the one the same partitions get asked a topic at a time (each small enough for one piece),
 on a broker with the same history; a small request is answered at once, by the same code with no
 generator (the hot path pays nothing for the steps)."""
-import inspect
-import sys
-from pathlib import Path
-
-from inproc_broker import call, start_broker
+from inproc_broker import call, handler_generators, start_broker
 from inproc_broker import drive as _drive
 
-from odradek import api_handlers
 from odradek.api_handlers.common import SliceRecords
 from odradek.api_handlers.context import STEP_ENTRIES, STEP_PARTITIONS, Stepped
 from odradek.wire.api import encode_response_parts
@@ -74,26 +69,6 @@ def _stepped(b, module: str, req, version: int, steps: int):
     resp, taken = _drive(b, resp)
     assert taken == steps, module  # (the first part came with the call)
     return resp
-
-
-HANDLERS = str(Path(api_handlers.__file__).parent)
-
-
-def _generators(run) -> tuple[object, set[str]]:
-    """(run's result, the names of the api_handlers generator functions that ran in run())."""
-    ran: set[str] = set()
-
-    def profile(frame, event, arg):
-        code = frame.f_code
-        if event == "call" and code.co_flags & inspect.CO_GENERATOR and code.co_filename.startswith(HANDLERS):
-            ran.add(code.co_name)
-
-    sys.setprofile(profile)
-    try:
-        out = run()
-    finally:
-        sys.setprofile(None)
-    return out, ran
 
 
 def _topic_at_a_time(b, module: str, make, version: int) -> list:
@@ -164,15 +139,15 @@ def test_small_fetch_produce_and_metadata_run_no_generator_large_ones_step(tmp_p
                                                    partition_max_bytes=1 << 20) for p in parts])],
                                 forgotten_topics_data=[])
 
-        small, ran = _generators(lambda: call(b, "produce", produce(STEP_PARTITIONS), 9))
+        small, ran = handler_generators(lambda: call(b, "produce", produce(STEP_PARTITIONS), 9))
         assert ran == set() and not isinstance(small, Stepped)
-        large, ran = _generators(lambda: _drive(b, call(b, "produce", produce(STEP_PARTITIONS + 1), 9)))
+        large, ran = handler_generators(lambda: _drive(b, call(b, "produce", produce(STEP_PARTITIONS + 1), 9)))
         assert "_produce_steps" in ran and large[1] == 1
         assert {p.error_code for p in large[0].responses[0].partition_responses} == {0}
 
-        small, ran = _generators(lambda: call(b, "fetch", fetch(range(STEP_PARTITIONS)), 12))
+        small, ran = handler_generators(lambda: call(b, "fetch", fetch(range(STEP_PARTITIONS)), 12))
         assert ran == set() and not isinstance(small, Stepped)
-        (large, steps), ran = _generators(lambda: _drive(b, call(b, "fetch", fetch(range(STEP_PARTITIONS + 1)), 12)))
+        (large, steps), ran = handler_generators(lambda: _drive(b, call(b, "fetch", fetch(range(STEP_PARTITIONS + 1)), 12)))
         assert "_answer_steps" in ran and steps == 1
         # the partitions of both answered alike (each partition twice produced to, once in each produce)
         assert _wire(1, 12, small) == _wire(1, 12, type(large)(throttle_time_ms=0, error_code=0, session_id=0,
@@ -181,12 +156,12 @@ def test_small_fetch_produce_and_metadata_run_no_generator_large_ones_step(tmp_p
                                                                    partitions=large.responses[0].partitions[:-1])]))
 
         every = MetadataRequest(topics=None, allow_auto_topic_creation=False)
-        cold, ran = _generators(lambda: _drive(b, call(b, "metadata", every, 12)))  # "wide" alone is a step
+        cold, ran = handler_generators(lambda: _drive(b, call(b, "metadata", every, 12)))  # "wide" alone is a step
         assert "_rest" in ran and cold[1] >= 1
-        warm, ran = _generators(lambda: call(b, "metadata", every, 12))
+        warm, ran = handler_generators(lambda: call(b, "metadata", every, 12))
         assert ran == set() and not isinstance(warm, Stepped)
         assert _wire(3, 12, cold[0]) == _wire(3, 12, warm)
-        asked, ran = _generators(lambda: call(b, "metadata", MetadataRequest(
+        asked, ran = handler_generators(lambda: call(b, "metadata", MetadataRequest(
             topics=[MetadataRequestTopic(name=t) for t in TOPICS[:2] + ["wide"]], allow_auto_topic_creation=False),
             12))
         assert ran == set() and [t.name for t in asked.plain(12).topics] == TOPICS[:2] + ["wide"]
@@ -204,13 +179,13 @@ def test_an_incremental_fetch_of_a_large_session_reads_in_steps(tmp_path):
         assert first.error_code == 0 and first.session_id > 0
         incremental = FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=50 << 20, isolation_level=0,
                                    session_id=first.session_id, session_epoch=1, topics=[], forgotten_topics_data=[])
-        (resp, steps), ran = _generators(lambda: _drive(b, call(b, "fetch", incremental, 12)))
+        (resp, steps), ran = handler_generators(lambda: _drive(b, call(b, "fetch", incremental, 12)))
         assert steps == ALL // STEP_PARTITIONS and "_read_steps" in ran
         assert (resp.error_code, resp.session_id, resp.responses) == (0, first.session_id, [])  # nothing new
         small = FetchRequest(replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=50 << 20, isolation_level=0,
                              session_id=first.session_id, session_epoch=2, topics=[], forgotten_topics_data=[
                                  ForgottenTopic(topic=t, partitions=list(range(PARTITIONS))) for t in TOPICS[1:]])
-        resp, ran = _generators(lambda: call(b, "fetch", small, 12))  # a session of 50 partitions left
+        resp, ran = handler_generators(lambda: call(b, "fetch", small, 12))  # a session of 50 partitions left
         assert ran == set() and (resp.error_code, resp.responses) == (0, [])
     finally:
         b.close()

@@ -108,6 +108,10 @@ def test_java_hash_code_and_partitioning_match_kafka():
     assert rec.java_string_hash("") == 0
     assert rec.java_string_hash("ünïcødé-grüppe") == -1229792406
     assert rec.java_string_hash("polygenelubricants") == -(2**31)
+    # a code point past the BMP (a surrogate pair), and ids longer than the unmasked sum's 64 units
+    assert rec.java_string_hash("g\U0001F600x-\u00fc") == -69221219
+    assert rec.java_string_hash("group-\u00e9-" * 40) == -1948595760
+    assert rec.java_string_hash("hold-group-" * 30) == -1078404736
     assert rec.partition_for("test-group") == 12
     assert rec.partition_for("my-group") == 12
     assert rec.partition_for("console-consumer-12345") == 6
