@@ -28,6 +28,7 @@ from odradek.broker.node_link import PLAINTEXT_LINK, NodeLink
 from odradek.broker.replication_throttle import ReplicationThrottle
 from odradek.broker.wire_client import WireClientError, common_version
 from odradek.config import BrokerConfig
+from odradek.coordinator.group_records import java_string_hash
 from odradek.log.config import LogConfig
 from odradek.log.errors import LogError
 from odradek.log.leader_epoch_cache import UNDEFINED, UNDEFINED_EPOCH, EpochEndOffset
@@ -116,15 +117,6 @@ def segment_sized(batches: tuple[FetchedBatch, ...], segment_bytes: int) -> list
         end = b.end
     runs.append((start, end))
     return runs
-
-
-def java_string_hash(s: str) -> int:
-    """Java's String.hashCode (over UTF-16 code units, int32 arithmetic)."""
-    h = 0
-    data = s.encode("utf-16-be")
-    for i in range(0, len(data), 2):
-        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
-    return h - (1 << 32) if h & 0x80000000 else h
 
 
 def fetcher_id(tp: TopicPartition, num_fetchers: int) -> int:
