@@ -255,8 +255,8 @@ class Controller(AdminWrites):
         apply (the delta's apply and the listeners) are then all that is left in one piece (a
         4,999-topic CreateTopics, one batch of 9,998 records: encoding ~250 ms and replay ~100-500 ms
         were single event-loop turns)."""
-        prepared = None  # a large decision's batch, made a part at a time too (encoded_steps)
         for _ in range(STEPPED_DECISIONS):
+            prepared = None  # a large decision's batch, made a part at a time too (encoded_steps)
             decisions = self._settled_decisions()
             result = yield from decide_steps(decisions)
             if validate_only:

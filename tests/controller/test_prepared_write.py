@@ -58,3 +58,31 @@ def test_a_large_create_written_in_steps_is_one_batch_and_replays_the_same(tmp_p
         assert any(b.next_offset - b.base_offset == 2100 for b in c.raft_node.log.batches if not b.control)
     finally:
         c.close()
+
+
+def test_a_decision_made_again_smaller_writes_its_own_records_not_the_first_batch(tmp_path):
+    """A large decision (encoded ahead) that another write overtakes is made again; if the new one
+    is small (not encoded ahead), its own records are written - not the first decision's batch."""
+    c = _controller(tmp_path)
+    try:
+        steps = c.create_topics_steps([CreateTopicSpec(f"t{i}", 2, 1) for i in range(700)], 1)  # 2,100 records
+        for _ in range(8):  # into the first decision's encoding
+            next(steps)
+        others = c.create_topics([CreateTopicSpec(f"t{i}", 1, 1) for i in range(600)], False, 1)
+        assert all(r.error_code == 0 for r in others)
+        try:
+            while True:
+                next(steps)
+        except StopIteration as done:
+            results = done.value
+        assert sum(r.error_code == 0 for r in results) == 100  # made again: t600..t699 only
+        c.settle_any() if hasattr(c, "settle_any") else None
+        applied = _topics(c.image)
+        assert len([n for n in applied if n.startswith("t")]) == 700
+    finally:
+        c.close()
+    c = _controller(tmp_path)  # the log read back gives the same topics (one TopicRecord each)
+    try:
+        assert _topics(c.image) == applied
+    finally:
+        c.close()
