@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass, field
 
 from odradek.wire.messages.leader_change_message import LeaderChangeMessage, Voter
-from odradek.wire.records import ControlRecordType, Record, add_plain_records, build_batch, iter_batches, plain_batch
+from odradek.wire.records import ControlRecordType, KeyedRecords, Record, build_batch, iter_batches
 
 from .types import Batch
 
@@ -22,24 +21,33 @@ def data_batch(base_offset: int, epoch: int, records, timestamp: int = 0) -> Bat
     return Batch(base_offset, epoch, records, False, raw)
 
 
-@dataclass
 class Prepared:
     """A data batch's records made ahead, a part at a time (add), before its base offset and epoch
     are known: their values and the records section of the batch (a large metadata write's
-    encoding then never holds the proposer's thread in one piece); proposed as one batch."""
-    timestamp: int
-    values: list = field(default_factory=list)
-    section: bytearray = field(default_factory=bytearray)
+    encoding then never holds the proposer's thread in one piece); proposed as one batch. The
+    records are a wire KeyedRecords without keys (its section, framed by prepared_batch)."""
 
-    def add(self, values: list) -> None:
-        add_plain_records(self.section, values, len(self.values), self.timestamp)
-        self.values.extend(values)
+    def __init__(self, timestamp: int):
+        self._records = KeyedRecords(timestamp)
+
+    @property
+    def timestamp(self) -> int:
+        return self._records.timestamp
+
+    @property
+    def values(self) -> tuple[bytes, ...]:
+        return tuple(v for _, v in self._records)
+
+    def add(self, values: list[bytes]) -> None:
+        self._records.add([(None, v) for v in values])
+
+    def batch(self, base_offset: int, epoch: int) -> bytes:
+        return self._records.batch(base_offset=base_offset, partition_leader_epoch=epoch)
 
 
 def prepared_batch(base_offset: int, epoch: int, prepared: Prepared) -> Batch:
     """data_batch(base_offset, epoch, prepared.values, prepared.timestamp), from its made section."""
-    raw = plain_batch(prepared.section, len(prepared.values), base_offset, epoch, prepared.timestamp)
-    return Batch(base_offset, epoch, tuple(prepared.values), False, raw)
+    return Batch(base_offset, epoch, prepared.values, False, prepared.batch(base_offset, epoch))
 
 
 def leader_change_batch(base_offset: int, epoch: int, leader_id: int, voters, granting) -> Batch:

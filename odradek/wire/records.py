@@ -80,9 +80,7 @@ __all__ = [
     "decode_records",
     "iter_batches",
     "encode_record",
-    "add_plain_records",
     "build_batch",
-    "plain_batch",
     "build_control_batch",
     "parse_control_record",
 ]
@@ -645,24 +643,10 @@ def build_batch(
                    producer_epoch, base_sequence, count)
 
 
-def add_plain_records(section: bytearray, values: Sequence[bytes], first_delta: int, timestamp: int) -> None:
-    """Append to ``section`` the records of ``values`` (no key, no headers, all at ``timestamp``), the
-    first at offset delta ``first_delta``: a batch's records section made a part at a time, framed
-    by plain_batch once its base offset is known (the bytes build_batch gives the same records)."""
-    _plain_section([(None, v, (), None) for v in values], timestamp, first_delta, section)
-
-
-def plain_batch(section, count: int, base_offset: int, partition_leader_epoch: int, timestamp: int) -> bytes:
-    """The batch of a records section made by add_plain_records (``count`` records, all at
-    ``timestamp``): build_batch's bytes for the same records."""
-    return _framed(section, base_offset, 0, partition_leader_epoch, max(count - 1, 0), timestamp, timestamp,
-                   NO_PRODUCER_ID, NO_PRODUCER_EPOCH, NO_SEQUENCE, count)
-
-
 class KeyedRecords(list):
-    """(key, value | None) records whose batch's records section is encoded as they are added (offset
-    deltas from 0, every record at ``timestamp``): a large write's batch made ready a part at a time,
-    framed at once by ``batch`` (build_batch's bytes for the same records at that base timestamp).
+    """(key | None, value | None) records whose batch's records section is encoded as they are added
+    (offset deltas from 0, every record at ``timestamp``): a large write's batch made ready a part at a
+    time, framed at once by ``batch`` (build_batch's bytes for the same records at that base timestamp).
     Add records only through ``add`` (the section follows the list)."""
 
     def __init__(self, timestamp: int):
@@ -670,15 +654,17 @@ class KeyedRecords(list):
         self.timestamp = timestamp
         self.section = bytearray()
 
-    def add(self, records: Sequence[tuple[bytes, bytes | None]]) -> None:
+    def add(self, records: Sequence[tuple[bytes | None, bytes | None]]) -> None:
         _plain_section([(k, v, (), None) for k, v in records], self.timestamp, len(self), self.section)
         self.extend(records)
 
     def batch(self, producer_id: int = NO_PRODUCER_ID, producer_epoch: int = NO_PRODUCER_EPOCH,
-              is_transactional: bool = False) -> bytes:
-        """The records' batch (base offset 0: the log sets it)."""
-        return _framed(self.section, 0, _attributes(0, TimestampType.CREATE_TIME, is_transactional, False, False),
-                       NO_PARTITION_LEADER_EPOCH, max(len(self) - 1, 0), self.timestamp, self.timestamp,
+              is_transactional: bool = False, base_offset: int = 0,
+              partition_leader_epoch: int = NO_PARTITION_LEADER_EPOCH) -> bytes:
+        """The records' batch (base offset 0 by default: a partition's log sets it)."""
+        return _framed(self.section, base_offset,
+                       _attributes(0, TimestampType.CREATE_TIME, is_transactional, False, False),
+                       partition_leader_epoch, max(len(self) - 1, 0), self.timestamp, self.timestamp,
                        producer_id, producer_epoch, NO_SEQUENCE, len(self))
 
 

@@ -99,6 +99,12 @@ def test_keyed_records_frame_the_batch_build_batch_makes():
     assert made.batch(producer_id=7, producer_epoch=2, is_transactional=True) == wire_records.build_batch(
         [(k, v, (), 1234) for k, v in recs], base_timestamp=1234, producer_id=7, producer_epoch=2,
         is_transactional=True)
+    # keyless records at a base offset and leader epoch (raft.codec.Prepared, a metadata batch): the same bytes
+    keyless = wire_records.KeyedRecords(1234)
+    for i in range(0, 700, 250):
+        keyless.add([(None, v) for _, v in recs[i:i + 250]])
+    assert keyless.batch(base_offset=4242, partition_leader_epoch=7) == wire_records.build_batch(
+        [(None, v, (), 1234) for _, v in recs], base_timestamp=1234, base_offset=4242, partition_leader_epoch=7)
 
 
 def test_a_large_offset_commit_stages_its_records_before_its_one_write(tmp_path):
