@@ -104,8 +104,15 @@ def made_in_parts(items: list, make: Callable[[object], object], weight: Callabl
     on a part a step (in_steps), the broker serving other clients between them. The same ``make`` of
     the same items in either case: the answers are alike."""
     out: list = []
-    at = _part(items, 0, make, weight, out)
-    return answer(out) if at is None else in_steps(_rest_of_parts(items, at, make, weight, out, answer))
+    return answered_in_parts(lambda at: _part(items, at, make, weight, out), lambda: answer(out))
+
+
+def answered_in_parts(part: Callable[[int], int | None], response: Callable[[], object]):
+    """``response()`` once ``part(at)`` made every part of an answer, the first from 0 (``part`` makes
+    the part at ``at`` and gives where the next starts, None after the last): an answer made by its
+    first part is answered at once, with no generator; a larger one goes on a part a step (in_steps)."""
+    at = part(0)
+    return response() if at is None else in_steps(_rest_of_parts(part, at, response))
 
 
 def _part(items: list, at: int, make, weight, out: list) -> int | None:
@@ -122,12 +129,12 @@ def _part(items: list, at: int, make, weight, out: list) -> int | None:
     return at if at < end else None
 
 
-def _rest_of_parts(items: list, at: int | None, make, weight, out: list, answer):
+def _rest_of_parts(part: Callable[[int], int | None], at: int | None, response: Callable[[], object]):
     """The parts after the first, a generator for in_steps: a part a step."""
     while at is not None:
         yield
-        at = _part(items, at, make, weight, out)
-    return answer(out)
+        at = part(at)
+    return response()
 
 
 class StepCount:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from odradek.api_handlers.context import STEP_ENTRIES, Stepped, in_steps
+from odradek.api_handlers.context import STEP_ENTRIES, Stepped, answered_in_parts
 from odradek.controller.controller import CreateTopicSpec
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.metadata_response import (
@@ -108,19 +108,9 @@ def handle(ctx, req):
     part ends once STEP_ENTRIES partitions were made that were not found encoded, so a small Metadata, or
     a large one found encoded, is answered by one part, with no generator (the hot path pays nothing for
     the steps); a large cold one (the first after a start, a change of the brokers) goes on a part a
-    step (context.in_steps)."""
+    step (context.answered_in_parts)."""
     answer = _Answer(ctx, req)
-    at = answer.part(0)
-    return answer.response() if at is None else in_steps(_rest(answer, at))
-
-
-def _rest(answer: _Answer, at: int):
-    """The parts of a large answer after the first, a generator for in_steps: a part a step."""
-    while True:
-        yield
-        at = answer.part(at)
-        if at is None:
-            return answer.response()
+    return answered_in_parts(answer.part, answer.response)
 
 
 class _Answer:

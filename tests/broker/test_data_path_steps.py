@@ -157,7 +157,7 @@ def test_small_fetch_produce_and_metadata_run_no_generator_large_ones_step(tmp_p
 
         every = MetadataRequest(topics=None, allow_auto_topic_creation=False)
         cold, ran = handler_generators(lambda: _drive(b, call(b, "metadata", every, 12)))  # "wide" alone is a step
-        assert "_rest" in ran and cold[1] >= 1
+        assert "_rest_of_parts" in ran and cold[1] >= 1
         warm, ran = handler_generators(lambda: call(b, "metadata", every, 12))
         assert ran == set() and not isinstance(warm, Stepped)
         assert _wire(3, 12, cold[0]) == _wire(3, 12, warm)
