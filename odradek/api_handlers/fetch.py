@@ -246,10 +246,9 @@ def handle(ctx, req):
         n += len(t.partitions)
     if n > STEP_PARTITIONS:
         return in_steps(_answer_steps(ctx, req))
-    image, by_id = ctx.services.metadata.image, ctx.api_version >= 13
     fetch_data: dict = {}
     for t in req.topics:
-        _ask(image, by_id, t, t.partitions, fetch_data)
+        _ask(ctx, t, t.partitions, fetch_data)
     fctx, parts, replica, denied = _session(ctx, req, fetch_data)
     if len(parts) > STEP_PARTITIONS:  # an incremental fetch of a large session
         return in_steps(_read_answer_steps(ctx, req, fctx, parts, replica, denied))
@@ -259,14 +258,12 @@ def handle(ctx, req):
 def _answer_steps(ctx, req):
     """handle of a large fetch, a generator for in_steps: it yields after every STEP_ENTRIES partitions
     listed, then after every STEP_PARTITIONS read."""
-    image, by_id = ctx.services.metadata.image, ctx.api_version >= 13
     fetch_data: dict = {}
     for t, chunk, _, full in topic_chunks(req.topics, _partitions, STEP_ENTRIES):
-        _ask(image, by_id, t, chunk, fetch_data)
+        _ask(ctx, t, chunk, fetch_data)
         if full:
             yield
-    fctx, parts, replica, denied = _session(ctx, req, fetch_data)
-    return (yield from _read_answer_steps(ctx, req, fctx, parts, replica, denied))
+    return (yield from _read_answer_steps(ctx, req, *_session(ctx, req, fetch_data)))
 
 
 def _read_answer_steps(ctx, req, fctx, parts, replica, denied):
@@ -278,11 +275,12 @@ def _partitions(t) -> list:
     return t.partitions
 
 
-def _ask(image, by_id: bool, t, fps, fetch_data: dict) -> None:
+def _ask(ctx, t, fps, fetch_data: dict) -> None:
     """``fetch_data`` {session key: PartitionRequest}, in request order, given the partitions ``fps`` of
-    the request's topic ``t``; from v13 (``by_id``) topics come by id (name None when this broker does
-    not know the id)."""
-    if by_id:
+    the request's topic ``t``; from v13 topics come by id (name None when this broker does not know the
+    id)."""
+    image = ctx.services.metadata.image
+    if ctx.api_version >= 13:
         ti = image.topics_by_id.get(t.topic_id)
         name, topic_id = (ti.name if ti is not None else None), t.topic_id
         key = topic_id
