@@ -277,65 +277,79 @@ def _produce(ctx, req, verified: dict, denied: frozenset):
 
 def _produce_whole(ctx, req, verified: dict, denied: frozenset):
     """_produce in one piece."""
-    out, pending, leaders = [], [], []
+    made = _Made(ctx, req, verified, denied)
     for t in req.topic_data:
-        answers, name = _topic_answer(ctx, t, out)
-        _append(ctx, req, verified, denied, name, t.partition_data, answers, pending, leaders)
-    return _answer(ctx, req, out, pending, leaders)
+        made.append(t.partition_data, *made.topic(t))
+    return made.answer()
 
 
 def _produce_steps(ctx, req, verified: dict, denied: frozenset):
     """_produce as a generator for in_steps: it yields after every STEP_PARTITIONS partitions."""
-    out, pending, leaders = [], [], []
+    made = _Made(ctx, req, verified, denied)
     answers, name = [], ""
     for t, chunk, first, full in topic_chunks(req.topic_data, _partition_data, STEP_PARTITIONS):
         if first:
-            answers, name = _topic_answer(ctx, t, out)
-        _append(ctx, req, verified, denied, name, chunk, answers, pending, leaders)
+            answers, name = made.topic(t)
+        made.append(chunk, answers, name)
         if full:
             yield
-    return _answer(ctx, req, out, pending, leaders)
+    return made.answer()
 
 
 def _partition_data(t) -> list:
     return t.partition_data
 
 
-def _topic_answer(ctx, t, out: list) -> tuple[list, str]:
-    """(the partition answers, the topic's name) of a topic of the request, its answer added to ``out``
-    (v13+: the name of its id, "" if unknown)."""
-    name = t.name
-    if ctx.api_version >= 13:
-        known = ctx.services.metadata.image.topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
-        name = known.name if known is not None else ""
-    parts: list = []
-    out.append(TopicProduceResponse(name=t.name, topic_id=t.topic_id, partition_responses=parts))
-    return parts, name
+class _Made:
+    """A produce's partitions produced so far (_produce_whole's and _produce_steps'): the topics' answers
+    (``out``), the acks=-1 appends waiting for the ISR (``pending``), the leaders the answers name."""
 
+    __slots__ = ("ctx", "req", "verified", "denied", "out", "pending", "leaders")
 
-def _append(ctx, req, verified: dict, denied: frozenset, name: str, data, parts: list, pending: list,
-            leaders: list) -> None:
-    """The partitions ``data`` of topic ``name`` produced, their answers added to ``parts`` (acks=-1:
-    those appended to ``pending``; the leaders named to ``leaders``)."""
-    acks = req.acks
-    by_id = ctx.api_version >= 13
-    for pd in data:
-        if by_id and not name:
-            parts.append(_unknown_topic_id(pd))
-            continue
-        if denied and name in denied:
-            parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
-                                                  base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
-                                                  record_errors=[], error_message=None))
-            continue
-        if acks not in (0, 1, -1):
-            parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
-                                                  base_offset=-1, log_start_offset=-1))
-            continue
-        pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, pending, verified)
-        if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
-            leaders.append(pr.current_leader.leader_id)
-        parts.append(pr)
+    def __init__(self, ctx, req, verified: dict, denied: frozenset):
+        self.ctx, self.req, self.verified, self.denied = ctx, req, verified, denied
+        self.out: list = []
+        self.pending: list[_Pending] = []
+        self.leaders: list = []
+
+    def topic(self, t) -> tuple[list, str]:
+        """(the partition answers, the topic's name) of a topic of the request, its answer added to
+        ``out`` (v13+: the name of its id, "" if unknown)."""
+        ctx = self.ctx
+        name = t.name
+        if ctx.api_version >= 13:
+            known = ctx.services.metadata.image.topics_by_id.get(t.topic_id) if t.topic_id != ZERO_UUID else None
+            name = known.name if known is not None else ""
+        parts: list = []
+        self.out.append(TopicProduceResponse(name=t.name, topic_id=t.topic_id, partition_responses=parts))
+        return parts, name
+
+    def append(self, data, parts: list, name: str) -> None:
+        """The partitions ``data`` of topic ``name`` produced, their answers added to ``parts`` (acks=-1:
+        those appended to ``pending``; the leaders named to ``leaders``)."""
+        ctx, req, denied = self.ctx, self.req, self.denied
+        acks = req.acks
+        by_id = ctx.api_version >= 13
+        for pd in data:
+            if by_id and not name:
+                parts.append(_unknown_topic_id(pd))
+                continue
+            if denied and name in denied:
+                parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.TOPIC_AUTHORIZATION_FAILED,
+                                                      base_offset=-1, log_append_time_ms=-1, log_start_offset=-1,
+                                                      record_errors=[], error_message=None))
+                continue
+            if acks not in (0, 1, -1):
+                parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
+                                                      base_offset=-1, log_start_offset=-1))
+                continue
+            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, self.pending, self.verified)
+            if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
+                self.leaders.append(pr.current_leader.leader_id)
+            parts.append(pr)
+
+    def answer(self):
+        return _answer(self.ctx, self.req, self.out, self.pending, self.leaders)
 
 
 def _answer(ctx, req, out: list, pending: list[_Pending], leaders: list):
