@@ -173,7 +173,7 @@ def validate_properties(props: dict) -> None:
     any ConfigRecord: the log's parser is the one source of truth for what is valid.
     Names the log does not act on are left to the controller's table.
     """
-    _parsed({k: v for k, v in props.items() if k in _SPECS}, False, None)
+    _parsed(props, False, None)
 
 
 def _parsed(props: dict, strict: bool, on_error) -> dict:
