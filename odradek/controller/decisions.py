@@ -35,7 +35,7 @@ from .configs import BROKER, TOPIC, ConfigView, InvalidConfig
 from .image import MetadataImage, TopicImage
 from .placement import InvalidReplicationFactor, UsableBroker, place
 from .replication_control import ElectionResult, IsrResult, Refused, ReplicationControl, then
-from .result import MAX_RECORDS_PER_USER_OP, TOO_LARGE, BatchTooLarge, ControllerResult, Refusal
+from .result import MAX_RECORDS_PER_USER_OP, TOO_LARGE, ControllerResult, Refusal
 from .steps import CHANGE_UNITS, CONFIG_CHECK_UNITS, StepBudget, whole
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
@@ -1152,11 +1152,9 @@ class Decisions:
         MAX_RECORDS_PER_USER_OP elections refuse the request whole (TOO_LARGE), as Kafka's
         electLeaders, whose BoundedList's overflow fails the operation (Kafka 4.3, 10,002 preferred
         elections: POLICY_VIOLATION for each partition, none elected)."""
-        try:
-            records, results = yield from self.replication().elect_leaders_steps(
-                election_type, topic_partitions, budget if budget is not None else StepBudget(),
-                MAX_RECORDS_PER_USER_OP)
-        except BatchTooLarge:
+        records, results = yield from self.replication().elect_leaders_steps(
+            election_type, topic_partitions, budget if budget is not None else StepBudget())
+        if len(records) > MAX_RECORDS_PER_USER_OP:
             return ControllerResult([], TOO_LARGE)
         return ControllerResult(records, results)
 

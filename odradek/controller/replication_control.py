@@ -15,7 +15,6 @@ from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 from . import directories
 from .image import NO_LEADER, MetadataDelta, MetadataImage, PartitionImage, TopicImage
 from .partition_change import Election, PartitionChange, RECOVERING
-from .result import BatchTooLarge
 from .steps import CHANGE_UNITS, StepBudget, whole
 
 ELR_FEATURE = "eligible.leader.replicas.version"
@@ -343,12 +342,10 @@ class ReplicationControl:
         election is not needed are left out, as Kafka)."""
         return whole(self.elect_leaders_steps(election_type, topic_partitions, StepBudget()))
 
-    def elect_leaders_steps(self, election_type: int, topic_partitions, budget: StepBudget,
-                            max_records: int | None = None) -> Generator[None, None, tuple[list, list[ElectionResult]]]:
+    def elect_leaders_steps(self, election_type: int, topic_partitions, budget: StepBudget
+                            ) -> Generator[None, None, tuple[list, list[ElectionResult]]]:
         """elect_leaders a part at a time: yields whenever ``budget`` is spent (a partition looked
-        at is a unit, one whose change is built CHANGE_UNITS) and returns (records, results).
-        Raises BatchTooLarge once the elections would pass ``max_records`` (Kafka's electLeaders
-        adds them to a BoundedList and does not catch its overflow)."""
+        at is a unit, one whose change is built CHANGE_UNITS) and returns (records, results)."""
         records, results = [], []
         every = topic_partitions is None
         if every:
@@ -359,8 +356,6 @@ class ReplicationControl:
             for i in parts:
                 rec, err, msg = self.elect_leader(name, i, election_type)
                 if rec is not None:
-                    if max_records is not None and len(records) >= max_records:
-                        raise BatchTooLarge(f"more than {max_records} elections")
                     records.append(rec)
                 if budget.spend(1 if err in _NO_CHANGE_BUILT else CHANGE_UNITS):
                     yield

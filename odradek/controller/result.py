@@ -72,10 +72,6 @@ class Refusal:
     message: str | None
 
 
-class BatchTooLarge(Exception):
-    """Kafka's BoundedListTooLongException: a decision's records would pass MAX_RECORDS_PER_USER_OP."""
-
-
 # Kafka's EventHandlerExceptionInfo for a BoundedListTooLongException out of an operation: a
 # PolicyViolationException
 TOO_LARGE = Refusal(int(ErrorCode.POLICY_VIOLATION), "Unable to perform excessively large batch operation.")
