@@ -17,7 +17,7 @@ from typing import Callable
 
 from odradek.api_handlers import broker_config_target
 from odradek.api_handlers.context import RequestContext
-from odradek.api_handlers.error_responses import error_response
+from odradek.api_handlers.error_responses import BUILDERS
 from odradek.broker import envelope
 from odradek.broker.controller_api import (
     ADMIN_WRITES, ALTER_CONFIGS, CREATE_TOPICS, DESCRIBE_QUORUM, INCREMENTAL_ALTER_CONFIGS, ControllerApi, delayed,
@@ -47,12 +47,6 @@ async def wait_for_image(controller, pred, timeout_s: float = 5.0) -> bool:
 # retries only a NOT_CONTROLLER or lost connection meanwhile, never a slow answer: an admin write is
 # not sent twice), then answers the client REQUEST_TIMED_OUT (getErrorResponse of a TimeoutException)
 FORWARD_TIMEOUT_S = 30.0
-
-
-class ForwardTimedOut(Exception):
-    """No controller answered a forwarded request in time (Kafka's TimeoutException)."""
-
-    code = ErrorCode.REQUEST_TIMED_OUT
 
 
 class ControllerChannel:
@@ -137,7 +131,7 @@ class Forwarding:
             resp = await self._channel.call(
                 req, ctx.api_version, ctx.api_key, on_behalf=ctx, timeout_s=FORWARD_TIMEOUT_S,
                 attempt_s=FORWARD_TIMEOUT_S,
-                timed_out=lambda: error_response(ctx.api_key, ctx.api_version, req, ForwardTimedOut()))
+                timed_out=lambda: BUILDERS[ctx.api_key](ctx.api_version, req, int(ErrorCode.REQUEST_TIMED_OUT), None))
             if refused:
                 resp = broker_config_target.merged(ctx.api_key, resp, refused)
             if ctx.api_key == CREATE_TOPICS and not req.validate_only:
