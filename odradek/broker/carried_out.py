@@ -18,16 +18,16 @@ class CarriedOut:
 
     async def run(self, work: Coroutine):
         """``work``'s result; ``work`` runs as a task of its own, so that a cancelled caller (its
-        connection closed) does not stop it."""
+        connection closed) does not stop it. A failure is its caller's to answer (and log); once the
+        caller is gone, no one answers it: it is logged here."""
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
-        task.add_done_callback(self._done)
-        return await asyncio.shield(task)
-
-    def _done(self, task: asyncio.Task) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:  # (its caller may be gone: logged here)
-            log.error("carrying out a request failed", exc_info=task.exception())
+        task.add_done_callback(self._tasks.discard)
+        try:
+            return await asyncio.shield(task)
+        except asyncio.CancelledError:
+            task.add_done_callback(_log_failure)
+            raise
 
     def __len__(self) -> int:
         return len(self._tasks)
@@ -35,3 +35,8 @@ class CarriedOut:
     def cancel_all(self) -> None:
         for task in list(self._tasks):
             task.cancel()
+
+
+def _log_failure(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("carrying out a request failed", exc_info=task.exception())
