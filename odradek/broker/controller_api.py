@@ -29,10 +29,18 @@ CREATE_ACLS, DELETE_ACLS, UNREGISTER_BROKER = 30, 31, 64
 ADMIN_WRITES = (CREATE_TOPICS, DELETE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS,
                 ALTER_CLIENT_QUOTAS, ALTER_USER_SCRAM_CREDENTIALS, UPDATE_FEATURES, ELECT_LEADERS,
                 ALTER_PARTITION_REASSIGNMENTS, CREATE_ACLS, DELETE_ACLS, UNREGISTER_BROKER)
+# the admin writes whose request may ask the controller to validate it only (validate_only)
+VALIDATING = frozenset({CREATE_TOPICS, CREATE_PARTITIONS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS,
+                        ALTER_CLIENT_QUOTAS, UPDATE_FEATURES})
 DESCRIBE_QUORUM, BROKER_REGISTRATION, BROKER_HEARTBEAT, ALTER_PARTITION = 55, 62, 63, 56
 ASSIGN_REPLICAS_TO_DIRS = 73
 ALLOCATE_PRODUCER_IDS = 67
 NOT_CONTROLLER = int(ErrorCode.NOT_CONTROLLER)
+
+
+def validates_only(api_key: int, req) -> bool:
+    """An admin write that asks only to be validated: the controller decides it, writes nothing."""
+    return api_key in VALIDATING and bool(req.validate_only)
 
 
 class NotControllerError(Exception):
