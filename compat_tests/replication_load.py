@@ -10,6 +10,7 @@ once, at its acknowledged offset, in the order it was sent.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import subprocess
 import tempfile
@@ -190,6 +191,22 @@ class JavaLoad(LoadProducer):
         super().stop(30)
 
 
+def _client_debug(log_name: str) -> dict:
+    """A librdkafka client's debug log of its group, fetches and metadata (which coordinator and leaders
+    it talks to, and why it stops) kept in the run log `log_name`, when ODRADEK_CLUSTER_LOGS is set:
+    keyword arguments for Consumer/Producer, empty otherwise."""
+    kept = run_log(log_name)
+    if kept is None:
+        return {}
+    logger = logging.getLogger(f"odradek.compat.{log_name}")
+    logger.propagate = False
+    logger.setLevel(logging.DEBUG)
+    handler = logging.StreamHandler(kept)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
+    logger.addHandler(handler)
+    return {"debug": "cgrp,fetch,topic,metadata", "logger": logger}
+
+
 class GroupReader:
     """A consumer group member reading the topic from the start on a thread, committing what it received
     after each poll (synchronously, one commit at a time): what it received, by partition (offset,
@@ -206,8 +223,9 @@ class GroupReader:
         self.errors: list[str] = []
         self._stop = threading.Event()
         self._lock = threading.Lock()
-        self.client = Consumer({"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest",
-                                "enable.partition.eof": False, "enable.auto.commit": False})
+        config = {"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest",
+                  "enable.partition.eof": False, "enable.auto.commit": False}
+        self.client = Consumer(config, **_client_debug(f"librdkafka-{group}"))
         self.client.subscribe([topic])
         self._thread = threading.Thread(target=self._run, name=f"group-{group}", daemon=True)
 
