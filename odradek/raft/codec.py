@@ -34,6 +34,9 @@ class Prepared:
     def timestamp(self) -> int:
         return self._records.timestamp
 
+    def __len__(self) -> int:
+        return len(self._records)
+
     @property
     def values(self) -> tuple[bytes, ...]:
         return tuple(v for _, v in self._records)

@@ -132,7 +132,7 @@ class RaftNode(ElectionMixin, ReplicationMixin):
         if not isinstance(s, Leader):
             raise NotLeaderError(self.leader_id, self.epoch)
         if isinstance(records, codec.Prepared):
-            if not records.values:
+            if not records:
                 raise RaftError("empty proposal")
             b = codec.prepared_batch(self.log.end_offset, s.epoch, records)
         else:
