@@ -121,19 +121,20 @@ class Forwarding:
         """A client's admin request: relay it (in an Envelope with the client's principal: the controller
         authorizes each topic or config resource, as Kafka's ControllerApis); a created topic is answered
         once it is visible here."""
-        refused: list = []
+        refused: dict = {}
+        original = req
         if ctx.api_key in (ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS):  # a broker's configs go to that broker
             req, refused = broker_config_target.split(ctx.api_key, req, self._server.node_id)
             if req is None:
-                return broker_config_target.merged(ctx.api_key, None, refused)
+                return broker_config_target.merged(ctx.api_key, original, None, refused)
 
         async def run():
             resp = await self._channel.call(
                 req, ctx.api_version, ctx.api_key, on_behalf=ctx, timeout_s=FORWARD_TIMEOUT_S,
                 attempt_s=FORWARD_TIMEOUT_S,
                 timed_out=lambda: BUILDERS[ctx.api_key](ctx.api_version, req, int(ErrorCode.REQUEST_TIMED_OUT), None))
-            if refused:
-                resp = broker_config_target.merged(ctx.api_key, resp, refused)
+            if ctx.api_key in (ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS):  # (in the request's order)
+                resp = broker_config_target.merged(ctx.api_key, original, resp, refused)
             if ctx.api_key == CREATE_TOPICS and not req.validate_only:
                 # (a combined node's own controller answers in process: a large answer's topics encoded)
                 made = [t.name for t in resp.plain(ctx.api_version).topics if t.error_code == 0]

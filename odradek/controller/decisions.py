@@ -28,6 +28,7 @@ from odradek.wire.uuid import ZERO_UUID
 
 from . import configs as C
 from . import directories
+from . import elr_configs as ELR
 from . import features
 from . import group_configs as GC
 from .broker_reconfiguration import check_reconfiguration
@@ -39,6 +40,10 @@ from .result import MAX_RECORDS_PER_USER_OP, TOO_LARGE, ControllerResult, Refusa
 from .steps import CHANGE_UNITS, CONFIG_CHECK_UNITS, StepBudget, whole
 from .topic_validation import invalid_topic_name, unify_collision_chars
 
+# a config resource named twice in one (Incremental)AlterConfigs: Kafka's broker listener
+# (ConfigAdminManager.preprocess), its controller listener (ControllerApis)
+DUPLICATE_RESOURCE = "Each resource must appear at most once."
+CONTROLLER_DUPLICATE_RESOURCE = "Duplicate resource."
 MAX_PARTITIONS_PER_REQUEST = 10000  # Kafka's ReplicationControlManager.MAX_PARTITIONS_PER_BATCH
 _TOO_MANY_PARTITIONS = "Excessively large number of partitions per request."
 _TOO_MANY_RECORDS = TOO_LARGE.message
@@ -350,6 +355,7 @@ class Decisions:
         # the existing names by their unified form, and those this request adds (looked up first)
         existing_unified = ChainMap({}, colliding_names(self.image))
         configs = _TopicConfigs(self)
+        elr = ELR.elr_enabled(self.image.features)
         for s in specs:
             if s.name in results:
                 continue
@@ -361,12 +367,12 @@ class Decisions:
             except _Fail as f:
                 results[s.name] = CreateTopicResult(s.name, f.code, f.message)
                 continue
-            counted += 1 + len(overrides) + len(placement)
+            counted += 1 + len(overrides) + len(placement) + (elr and ELR.MIN_ISR in overrides)
             if counted > MAX_RECORDS_PER_USER_OP:
                 results.clear()  # (not kept through the refusal's steps)
                 return (yield from self._refuse_create(specs, _TOO_MANY_RECORDS, step_records))
             if write:
-                records += self._topic_records(res.topic_id, s.name, overrides, placement)
+                records += self._topic_records(res.topic_id, s.name, overrides, placement, elr)
             if "." in s.name or "_" in s.name:
                 existing_unified[unify_collision_chars(s.name)] = frozenset((s.name,))
             results[s.name] = res
@@ -469,11 +475,16 @@ class Decisions:
         return res, overrides, placement
 
     def _topic_records(self, topic_id: bytes, name: str, overrides: dict[str, str],
-                       placement: list[tuple[list[int], list[int]]]) -> list:
-        """A decided topic's records: TopicRecord, its ConfigRecords, a PartitionRecord per partition."""
+                       placement: list[tuple[list[int], list[int]]], elr: bool) -> list:
+        """A decided topic's records: TopicRecord, its ConfigRecords (with ``elr``, a min.insync.replicas
+        one followed by the topic's ClearElrRecord, as Kafka's createTopics), a PartitionRecord per
+        partition."""
         records: list = [TopicRecord(name=name, topic_id=topic_id)]
-        records += [ConfigRecord(resource_type=TOPIC, resource_name=name, name=k, value=v)
-                    for k, v in overrides.items()]
+        configs = [ConfigRecord(resource_type=TOPIC, resource_name=name, name=k, value=v)
+                   for k, v in overrides.items()]
+        records += configs
+        if elr:
+            records += ELR.clear_elr_records(configs)
         records += [self._partition_record(topic_id, p, r, isr) for p, (r, isr) in enumerate(placement)]
         return records
 
@@ -655,25 +666,12 @@ class Decisions:
         """incremental_alter_configs a part at a time: yields whenever ``budget`` is spent (a resource
         is a unit, each effective config of a topic checked CONFIG_CHECK_UNITS more) and returns the
         ControllerResult."""
-        budget = budget if budget is not None else StepBudget()
-        out, records, by_broker = [], [], []
-        for rtype, name, ops in resources:
-            try:
-                keys = [k for k, _, _ in ops]
-                if len(set(keys)) != len(keys):
-                    raise _Fail(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys", True)
-                for k, op, v in ops:
-                    if v is None and op != OP_DELETE:
-                        raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}", True)
-                records += yield from self._alter_steps(rtype, name, ops, budget)
-                out.append(AlterResult(rtype, name, 0, None))
-                by_broker.append(False)
-            except _Fail as f:
-                out.append(AlterResult(rtype, name, f.code, f.message))
-                by_broker.append(_answered_by_broker(rtype, f))
-            if budget.spend(1):
-                yield
-        return _bounded_alter(records, out, by_broker)
+        def ops(rtype: int, name: str, items) -> list:
+            for k, op, v in items:
+                if v is None and op != OP_DELETE:
+                    raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}", True)
+            return list(items)
+        return (yield from self._alter_resources_steps(resources, ops, budget))
 
     def alter_configs(self, resources) -> ControllerResult[list[AlterResult]]:
         """Legacy AlterConfigs: resources [(type, name, [(key, value)])] replace all dynamic configs."""
@@ -682,20 +680,42 @@ class Decisions:
     def alter_configs_steps(self, resources, budget: StepBudget | None = None
                             ) -> Generator[None, None, ControllerResult[list[AlterResult]]]:
         """alter_configs a part at a time, as incremental_alter_configs_steps."""
+        def ops(rtype: int, name: str, kvs) -> list:
+            for k, v in kvs:
+                if v is None:
+                    raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}", True)
+            keys = {k for k, _ in kvs}
+            return ([(k, OP_SET, v) for k, v in kvs]
+                    + [(k, OP_DELETE, None) for k in self._current_dynamic(rtype, name) if k not in keys])
+        return (yield from self._alter_resources_steps(resources, ops, budget))
+
+    def _alter_resources_steps(self, resources, ops_of, budget: StepBudget | None
+                               ) -> Generator[None, None, ControllerResult[list[AlterResult]]]:
+        """(Incremental)AlterConfigs' decision: each resource's records (``ops_of(type, name, its
+        entries)``: its [(key, op, value)], or _Fail), then with ELR the ClearElrRecords their
+        min.insync.replicas records call for (elr_configs). A resource named more than once is
+        refused, as the node the request reached refuses it."""
         budget = budget if budget is not None else StepBudget()
-        out, records, by_broker = [], [], []
-        for rtype, name, kvs in resources:
+        counts = _resource_counts(resources)
+        # a resource named more than once: a broker's listener answers each of them INVALID_REQUEST
+        # in its place (Kafka's ConfigAdminManager.preprocess); a quorum's controller (asked by a
+        # client directly: brokers forward no duplicates) answers as Kafka's ControllerApis, its
+        # second one "Duplicate resource." ahead of the others and none of the others
+        out = [AlterResult(rtype, name, ErrorCode.INVALID_REQUEST, CONTROLLER_DUPLICATE_RESOURCE)
+               for rtype, name, _ in _second_occurrences(resources)] if self.env.quorum else []
+        by_broker = [True] * len(out)
+        records: list = []
+        for rtype, name, items in resources:
+            if counts[(rtype, name)] > 1:
+                if not self.env.quorum:
+                    out.append(AlterResult(rtype, name, ErrorCode.INVALID_REQUEST, DUPLICATE_RESOURCE))
+                    by_broker.append(True)
+                continue
             try:
-                keys = [k for k, _ in kvs]
+                keys = [e[0] for e in items]
                 if len(set(keys)) != len(keys):
                     raise _Fail(ErrorCode.INVALID_REQUEST, "Error due to duplicate config keys", True)
-                for k, v in kvs:
-                    if v is None:
-                        raise _Fail(ErrorCode.INVALID_REQUEST, f"Null value not supported for : {k}", True)
-                ops = [(k, OP_SET, v) for k, v in kvs]
-                current = self._current_dynamic(rtype, name)
-                ops += [(k, OP_DELETE, None) for k in current if k not in set(keys)]
-                records += yield from self._alter_steps(rtype, name, ops, budget)
+                records += yield from self._alter_steps(rtype, name, ops_of(rtype, name, items), budget)
                 out.append(AlterResult(rtype, name, 0, None))
                 by_broker.append(False)
             except _Fail as f:
@@ -703,6 +723,8 @@ class Decisions:
                 by_broker.append(_answered_by_broker(rtype, f))
             if budget.spend(1):
                 yield
+        if ELR.elr_enabled(self.image.features):
+            records += ELR.clear_elr_records(records)
         return _bounded_alter(records, out, by_broker)
 
     def _current_dynamic(self, rtype: int, name: str) -> dict[str, str]:
@@ -777,14 +799,16 @@ class Decisions:
                 raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, msg)
             if name not in self.image.topics:
                 raise _Fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
-        elif name == "" and "min.insync.replicas" in changes and changes["min.insync.replicas"] is None \
-                and "min.insync.replicas" in current:
-            raise _Fail(ErrorCode.INVALID_CONFIG,
-                        "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.", False)
         after = {k: v for k, v in current.items() if k not in changes}
         after.update({k: v for k, v in changes.items() if v is not None})
         if rtype == BROKER:
             self._check_broker_reconfiguration(name, after)
+            # (the controller's checks: Kafka's broker checked the above before forwarding it)
+            if ELR.elr_enabled(self.image.features):
+                for k, v in changes.items():
+                    why = ELR.broker_change_refused(name, k, v)
+                    if why is not None:
+                        raise _Fail(ErrorCode.INVALID_CONFIG, why, False)
         if rtype == TOPIC:
             self._check_effective(after)
             if budget.spend(CONFIG_CHECK_UNITS):
@@ -801,14 +825,10 @@ class Decisions:
                 self._check_effective(dict(t.configs), layers)
                 if budget.spend(CONFIG_CHECK_UNITS):
                     yield
-        records = []
-        for k, v in changes.items():
-            if v is None and k not in current:
-                continue
-            if v is not None and current.get(k) == v:
-                continue
-            records.append(ConfigRecord(resource_type=rtype, resource_name=name, name=k, value=v))
-        return records
+        # a topic's records are its changes; a broker's are every value asked for, changed or not, a
+        # deletion of one not set included (Kafka's KAFKA-14136: a broker reloads what it is told again)
+        return [ConfigRecord(resource_type=rtype, resource_name=name, name=k, value=v) for k, v in changes.items()
+                if rtype == BROKER or current.get(k) != v]
 
     def _check_broker_reconfiguration(self, name: str, after: dict[str, str]) -> None:
         """The broker's applied dynamic configs, merged as the broker receiving the request merges
@@ -1157,6 +1177,26 @@ class Decisions:
         if len(records) > MAX_RECORDS_PER_USER_OP:
             return ControllerResult([], TOO_LARGE)
         return ControllerResult(records, results)
+
+
+def _resource_counts(resources) -> dict[tuple[int, str], int]:
+    counts: dict[tuple[int, str], int] = {}
+    for rtype, name, _items in resources:
+        counts[(rtype, name)] = counts.get((rtype, name), 0) + 1
+    return counts
+
+
+def _second_occurrences(resources) -> list:
+    seen: set[tuple[int, str]] = set()
+    twice: set[tuple[int, str]] = set()
+    out = []
+    for r in resources:
+        key = (r[0], r[1])
+        if key in seen and key not in twice:
+            twice.add(key)
+            out.append(r)
+        seen.add(key)
+    return out
 
 
 def _bounded_alter(records: list, out: list[AlterResult], by_broker: list[bool]) -> ControllerResult[list[AlterResult]]:

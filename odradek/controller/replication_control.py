@@ -13,11 +13,11 @@ from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.partition_change_record import PartitionChangeRecord
 
 from . import directories
+from .elr_configs import elr_enabled
 from .image import NO_LEADER, MetadataDelta, MetadataImage, PartitionImage, TopicImage
 from .partition_change import Election, PartitionChange, RECOVERING
 from .steps import CHANGE_UNITS, StepBudget, whole
 
-ELR_FEATURE = "eligible.leader.replicas.version"
 PREFERRED, UNCLEAN = 0, 1  # ElectLeaders election types
 MAX_ELECTIONS = 1000  # per periodic pass (Kafka's maxElectionsPerImbalance)
 # an ElectLeaders partition answered without building its change (a step's cheap unit)
@@ -76,7 +76,7 @@ class ReplicationControl:
     # ------------------------------------------------------------------ what a change reads
     @property
     def elr_enabled(self) -> bool:
-        return self.image.features.get(ELR_FEATURE, 0) >= 1
+        return elr_enabled(self.image.features)
 
     def active(self, broker_id: int) -> bool:
         b = self.image.brokers.get(broker_id)

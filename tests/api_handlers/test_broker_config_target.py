@@ -1,5 +1,6 @@
-"""A broker's configs are altered through that broker (Kafka's ConfigAdminManager.preprocess): a
-cluster broker answers the others with INVALID_REQUEST itself and forwards the rest."""
+"""What a cluster broker refuses of an (Incremental)AlterConfigs itself (Kafka's
+ConfigAdminManager.preprocess): a broker resource naming another broker, and a resource named more
+than once (each of them); it forwards the rest and answers in the request's order."""
 
 from odradek.api_handlers.broker_config_target import merged, split
 from odradek.wire.messages.incremental_alter_configs_request import AlterConfigsResource, IncrementalAlterConfigsRequest
@@ -13,18 +14,37 @@ def req(*names):
 
 
 def test_only_misdirected_broker_resources_are_answered_here():
-    forwarded, refused = split(44, req((4, ""), (4, "2"), (4, "3"), (2, "topic"), (4, "b")), 2)
+    asked = req((4, ""), (4, "2"), (4, "3"), (2, "topic"), (4, "b"))
+    forwarded, refused = split(44, asked, 2)
     assert [(r.resource_type, r.resource_name) for r in forwarded.resources] == [(4, ""), (4, "2"), (2, "topic")]
     assert forwarded.validate_only
-    assert [(r.error_code, r.resource_name, r.error_message) for r in refused] == [
-        (42, "3", "Unexpected broker id, expected 2, but received 3"),
-        (42, "b", "Node id must be an integer, but it is: b")]
+    assert [(i, r.error_code, r.resource_name, r.error_message) for i, r in refused.items()] == [
+        (2, 42, "3", "Unexpected broker id, expected 2, but received 3"),
+        (4, 42, "b", "Node id must be an integer, but it is: b")]
+    # the controller's answer in its own order; the client's in the request's
+    answer = IncrementalAlterConfigsResponse(responses=[
+        AlterConfigsResourceResponse(resource_type=2, resource_name="topic", error_code=3),
+        AlterConfigsResourceResponse(resource_type=4, resource_name="2"),
+        AlterConfigsResourceResponse(resource_type=4, resource_name="")])
+    assert [(r.resource_name, r.error_code) for r in merged(44, asked, answer, refused).responses] == [
+        ("", 0), ("2", 0), ("3", 42), ("topic", 3), ("b", 42)]
+
+
+def test_a_resource_named_twice_is_refused_each_time_and_not_forwarded():
+    asked = req((2, "t"), (4, ""), (2, "t"), (4, "3"), (4, "3"), (2, "u"))
+    forwarded, refused = split(44, asked, 2)
+    assert [r.resource_name for r in forwarded.resources] == ["", "u"]
+    assert {i: r.error_message for i, r in refused.items()} == {i: "Each resource must appear at most once."
+                                                                for i in (0, 2, 3, 4)}
     answer = IncrementalAlterConfigsResponse(responses=[AlterConfigsResourceResponse(resource_type=4, resource_name="")])
-    assert [r.resource_name for r in merged(44, answer, refused).responses] == ["", "3", "b"]
+    # (a resource the controller did not answer: UNKNOWN_SERVER_ERROR, as Kafka's broker)
+    assert [(r.resource_name, r.error_code) for r in merged(44, asked, answer, refused).responses] == [
+        ("t", 42), ("", 0), ("t", 42), ("3", 42), ("3", 42), ("u", -1)]
 
 
 def test_nothing_left_to_forward():
-    forwarded, refused = split(44, req((4, "7")), 2)
-    assert forwarded is None and [r.resource_name for r in merged(44, None, refused).responses] == ["7"]
+    asked = req((4, "7"))
+    forwarded, refused = split(44, asked, 2)
+    assert forwarded is None and [r.resource_name for r in merged(44, asked, None, refused).responses] == ["7"]
     same, none = split(44, req((4, "2")), 2)
-    assert none == [] and same.resources[0].resource_name == "2"
+    assert none == {} and same.resources[0].resource_name == "2"

@@ -97,15 +97,18 @@ def test_config_changes_past_the_bound_refuse_every_resource_the_broker_forwards
     over = every[:-1] + [(TOPIC, every[-1][1], every[-1][2] + [("compression.gzip.level", OP_SET, "5")])]
     # the broker answers these itself (ConfigAdminManager.preprocess): they keep their errors; the
     # controller refuses an unknown topic, but the batch's failure answers for it
-    dup = (TOPIC, "c0", [("retention.ms", OP_SET, "1"), ("retention.ms", OP_SET, "2")])
+    dup = (TOPIC, "dup-keys", [("retention.ms", OP_SET, "1"), ("retention.ms", OP_SET, "2")])
     other_broker = (BROKER, "7", [("log.cleaner.threads", OP_SET, "2")])
     unknown = (TOPIC, "nope", [("retention.ms", OP_SET, "1")])
+    twice = (TOPIC, "twice", [("retention.ms", OP_SET, "1")])
     for validate_only in (True, False):
-        got = ctl.incremental_alter_configs(over + [dup, other_broker, unknown], validate_only, 1)
+        got = ctl.incremental_alter_configs(over + [dup, twice, other_broker, twice, unknown], validate_only, 1)
         assert _answers(got[:TOPICS]) == [(TOPIC, f"c{i}", E.POLICY_VIOLATION, MESSAGE) for i in range(TOPICS)]
         assert _answers(got[TOPICS:]) == [
-            (TOPIC, "c0", E.INVALID_REQUEST, "Error due to duplicate config keys"),
+            (TOPIC, "dup-keys", E.INVALID_REQUEST, "Error due to duplicate config keys"),
+            (TOPIC, "twice", E.INVALID_REQUEST, "Each resource must appear at most once."),
             (BROKER, "7", E.INVALID_REQUEST, "Unexpected broker id, expected 1, but received 7"),
+            (TOPIC, "twice", E.INVALID_REQUEST, "Each resource must appear at most once."),
             (TOPIC, "nope", E.POLICY_VIOLATION, MESSAGE)]
     assert all(not ctl.image.topics[f"c{i}"].configs for i in range(TOPICS))
     # the legacy AlterConfigs alike

@@ -8,7 +8,8 @@ import pytest
 
 from odradek.controller.decisions import BrokerRegistration, CreateTopicSpec, Decisions, Env
 from odradek.controller.image import BrokerImage, MetadataDelta, MetadataImage, PartitionImage, TopicImage
-from odradek.controller.replication_control import ELR_FEATURE, IsrUpdate, then
+from odradek.controller.elr_configs import ELR_FEATURE
+from odradek.controller.replication_control import IsrUpdate, then
 from odradek.wire.errors import ErrorCode as E
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
 from odradek.wire.messages.config_record import ConfigRecord

@@ -54,7 +54,8 @@ from dataclasses import dataclass, field
 from odradek.controller.decisions import BrokerRegistration, CreateTopicSpec, Decisions, Env
 from odradek.controller.features import SUPPORTED  # what a broker registers with
 from odradek.controller.image import NO_LEADER, NO_LEADER_CHANGE, MetadataDelta, MetadataImage, PartitionImage
-from odradek.controller.replication_control import ELR_FEATURE, PREFERRED, IsrUpdate
+from odradek.controller.elr_configs import ELR_FEATURE
+from odradek.controller.replication_control import PREFERRED, IsrUpdate
 from odradek.controller.result import ControllerResult
 from odradek.log import FaultyFileSystem, LogConfig, PartitionLog
 from odradek.log.errors import OutOfOrderSequenceError

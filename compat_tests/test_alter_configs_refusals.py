@@ -1,0 +1,93 @@
+"""(Incremental)AlterConfigs refusals checked against Kafka 4.3 (the same module passes with
+`run_against_kafka.py`):
+
+- a resource named more than once in one IncrementalAlterConfigs: each of its entries answered
+  INVALID_REQUEST "Each resource must appear at most once." in its place, nothing of it changed, the
+  other resources done (ConfigAdminManager.preprocess). (Kafka 4.3 never answers a legacy AlterConfigs
+  with a resource named twice: its response's errorCounts fails on the duplicate key; odradek answers
+  it as the same preprocessing decides, tests/controller/test_elr_config_changes.py.)
+- with eligible leader replicas (eligible.leader.replicas.version 1, a fresh cluster's level) a
+  broker's own min.insync.replicas cannot be set or deleted, and the cluster default's cannot be
+  deleted: INVALID_CONFIG with Kafka's messages.
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from harness import RawClient, create_topic
+from odradek.wire.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
+from odradek.wire.messages.incremental_alter_configs_request import (AlterableConfig, AlterConfigsResource,
+                                                                      IncrementalAlterConfigsRequest)
+from odradek.wire.messages.metadata_request import MetadataRequest
+
+TOPIC, BROKER = 2, 4
+SET, DELETE = 0, 1
+INVALID_REQUEST, INVALID_CONFIG = 42, 40
+TWICE = "Each resource must appear at most once."
+
+
+def _resource(rtype: int, name: str, key: str, value: str | None, op: int = SET) -> AlterConfigsResource:
+    return AlterConfigsResource(resource_type=rtype, resource_name=name,
+                                configs=[AlterableConfig(name=key, config_operation=op, value=value)])
+
+
+def _alter(bootstrap: str, resources: list, version: int = 1) -> list[tuple]:
+    c = RawClient(bootstrap)
+    try:
+        resp = c.call(IncrementalAlterConfigsRequest(resources=resources, validate_only=False), version)
+    finally:
+        c.close()
+    return [(r.resource_type, r.resource_name, r.error_code, r.error_message) for r in resp.responses]
+
+
+def _topic_config(bootstrap: str, topic: str, key: str) -> tuple[str, bool]:
+    """(value, whether it is the topic's own)."""
+    c = RawClient(bootstrap)
+    try:
+        resp = c.call(DescribeConfigsRequest(resources=[DescribeConfigsResource(
+            resource_type=TOPIC, resource_name=topic, configuration_keys=[key])]), 1)
+    finally:
+        c.close()
+    (entry,) = resp.results[0].configs
+    return entry.value, entry.config_source == 1  # TOPIC_CONFIG
+
+
+def _node_id(bootstrap: str) -> int:
+    c = RawClient(bootstrap)
+    try:
+        return c.call(MetadataRequest(topics=[]), 1).brokers[0].node_id
+    finally:
+        c.close()
+
+
+@pytest.mark.parametrize("version", [0, 1])
+def test_a_resource_named_twice_is_refused_each_time_and_the_rest_done(bootstrap, version):
+    a, b = (f"twice-{x}-{uuid.uuid4().hex[:8]}" for x in "ab")
+    for t in (a, b):
+        create_topic(bootstrap, t)
+    got = _alter(bootstrap, [_resource(TOPIC, a, "retention.ms", "100000"), _resource(TOPIC, b, "retention.ms", "200000"),
+                             _resource(TOPIC, a, "retention.ms", "300000"),
+                             _resource(BROKER, "", "log.cleaner.backoff.ms", "20000"),
+                             _resource(TOPIC, a, "segment.ms", "400000"),
+                             _resource(BROKER, "", "log.cleaner.backoff.ms", "30000")], version)
+    assert got == [(TOPIC, a, INVALID_REQUEST, TWICE), (TOPIC, b, 0, None), (TOPIC, a, INVALID_REQUEST, TWICE),
+                   (BROKER, "", INVALID_REQUEST, TWICE), (TOPIC, a, INVALID_REQUEST, TWICE),
+                   (BROKER, "", INVALID_REQUEST, TWICE)]
+    assert _topic_config(bootstrap, b, "retention.ms") == ("200000", True)
+    assert _topic_config(bootstrap, a, "retention.ms")[1] is False
+    assert _topic_config(bootstrap, a, "segment.ms")[1] is False
+
+
+def test_a_brokers_own_min_insync_replicas_is_refused_with_elr(bootstrap):
+    node = str(_node_id(bootstrap))
+    refused = (BROKER, node, INVALID_CONFIG, "Broker-level min.insync.replicas cannot be altered while ELR is enabled.")
+    assert _alter(bootstrap, [_resource(BROKER, node, "min.insync.replicas", "1")]) == [refused]
+    assert _alter(bootstrap, [_resource(BROKER, node, "min.insync.replicas", None, DELETE)]) == [refused]
+
+
+def test_the_cluster_defaults_min_insync_replicas_cannot_be_deleted_with_elr(bootstrap):
+    assert _alter(bootstrap, [_resource(BROKER, "", "min.insync.replicas", None, DELETE)]) == [
+        (BROKER, "", INVALID_CONFIG, "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.")]
