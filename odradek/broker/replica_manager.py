@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Protocol
 from odradek.api_handlers.ports import UNKNOWN_PARTITION, DeletedRecords, NotLed, low_watermark_key
 from odradek.broker.config_build import ConfigBuild
 from odradek.config import RACK_AWARE_SELECTOR
+from odradek.controller.configs import BROKER_SYNONYMS
 from odradek.replication.leader import LeaderConfig, PartitionLeader
 from odradek.replication.messages import (
     AlterPartitionProposal, EpochAnswer, EpochQuery, FetchDecision, LeaderAndIsr, ReplicaFetch,
@@ -262,6 +263,11 @@ class ReplicaManager:
         configured = changed_topics(old, new)
         names = changed_partitions(old, new)
         full = names is None
+        # a changed dynamic broker default of a topic config (log.retention.ms of the cluster default or
+        # this broker): every topic without its own value takes it (Kafka's DynamicLogConfig.reconfigure)
+        every = old is not None and _topic_defaults_changed(old, new, self.node_id)
+        if every and not full:
+            configured = frozenset(new.topics)
         if full:
             names = set(new.topics)
             if old is not None:
@@ -274,7 +280,7 @@ class ReplicaManager:
         elif self.offline:  # (a log that could not be created is tried again on every update)
             names = names | {tp[0] for tp in self.offline}
         if old is not None:
-            self._reconfigure(old, new, configured, now)
+            self._reconfigure(old, new, configured, now, every)
         elif self._reconfiguring:  # (what changed is not known: every topic's config built again)
             self._reconfiguring.restart()
         if not names:
@@ -325,7 +331,7 @@ class ReplicaManager:
         self.offline.difference_update([tp for tp in self.offline if tp[0] in names and tp not in wanted])
         self._become_leaders_and_followers(new, wanted, self._scope(old, new, names, wanted, full), now)
 
-    def _reconfigure(self, old, new, names, now: int) -> None:
+    def _reconfigure(self, old, new, names, now: int, every: bool = False) -> None:
         """The topics ``names`` whose dynamic configs differ between ``old`` and ``new`` (the same
         topic id in both): their logs take the new log config, their leaders here the new
         LeaderConfig; a leader whose min.insync.replicas changed checks its HW and its waiting
@@ -334,11 +340,14 @@ class ReplicaManager:
         turn that gives the last of them theirs, their new configs built RECONFIGURE_SLICE topics a
         turn before it (as Kafka's broker applies a config change after publishing the image, on
         its publisher's thread, while requests go on with the configs they had). A change meanwhile
-        wins: the topics it touches are built again, and added if they were not there."""
+        wins: the topics it touches are built again, and added if they were not there. ``every``: the
+        broker's topic config defaults changed, every topic of ``names`` in both images takes its config
+        again."""
         building = self._reconfiguring
         if building:  # (a newer image: what it touched of the build is built again)
             building.add([name for name in names if name in building and _config_moved(old, new, name)])
-        changed = [name for name in names if _config_changed(old, new, name)]
+        changed = [name for name in names
+                   if (_same_topic(old, new, name) if every else _config_changed(old, new, name))]
         if not changed:
             return
         if self._background is not None and (building or len(changed) > RECONFIGURE_SLICE):
@@ -798,11 +807,28 @@ def _topic_configs(image, name: str) -> Mapping[str, str]:
     return t.configs if t is not None else _NO_CONFIGS
 
 
+def _same_topic(old, new, name: str) -> bool:
+    """The topic is in both images, the same topic id."""
+    topic, prev = new.topics.get(name), old.topics.get(name)
+    return topic is not None and prev is not None and prev.topic_id == topic.topic_id
+
+
 def _config_changed(old, new, name: str) -> bool:
     """The topic is in both images, the same topic id, and its dynamic configs differ."""
-    topic, prev = new.topics.get(name), old.topics.get(name)
-    return topic is not None and prev is not None and prev.topic_id == topic.topic_id \
-        and _topic_configs(old, name) != _topic_configs(new, name)
+    return _same_topic(old, new, name) and _topic_configs(old, name) != _topic_configs(new, name)
+
+
+def _topic_defaults_changed(old, new, node_id: int) -> bool:
+    """A dynamic broker config that is a topic config's default (a broker synonym: log.retention.ms,
+    min.insync.replicas, ...) differs between the images, in the cluster default or this broker's."""
+    before, after = getattr(old, "broker_configs", None), getattr(new, "broker_configs", None)
+    if before is after:
+        return False
+    for layer in ("", str(node_id)):
+        a, b = (before or {}).get(layer, _NO_CONFIGS), (after or {}).get(layer, _NO_CONFIGS)
+        if a is not b and any(a.get(k) != b.get(k) for k in set(a) | set(b) if k in BROKER_SYNONYMS):
+            return True
+    return False
 
 
 def _config_moved(old, new, name: str) -> bool:

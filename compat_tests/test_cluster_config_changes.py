@@ -1,0 +1,128 @@
+"""Config changes and what they do on 1 controller + 2 brokers of real processes (cluster.py;
+`--cluster-kafka` runs the same module on Apache Kafka 4.3):
+
+- a changed dynamic broker default of a topic config (the cluster default's log.retention.ms, as
+  `kafka-configs --entity-type brokers --entity-default --alter --add-config log.retention.ms=...`)
+  reaches the logs of the topics there already without a value of their own: retention deletes
+  their old segments (Kafka's DynamicLogConfig.reconfigure);
+- with eligible leader replicas (eligible.leader.replicas.version 1, a fresh cluster's level), a
+  change of min.insync.replicas empties the ELR of the partitions it concerns: a topic's value that
+  topic's, the cluster default's (even set to the value it had) every topic's. The controller's
+  metadata log, read with Kafka's own dump-log, holds a ClearElrRecord after each such ConfigRecord
+  (a new topic's too) and a ConfigRecord for the cluster default set to the same value.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from confluent_kafka import Producer
+
+from cluster import running_cluster, wait_for
+from harness import RawClient, kafka_tool
+from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
+from odradek.wire.messages.incremental_alter_configs_request import (AlterableConfig, AlterConfigsResource,
+                                                                      IncrementalAlterConfigsRequest)
+from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
+
+TOPIC, BROKER = 2, 4
+MIN_ISR = "min.insync.replicas"
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory, pytestconfig):
+    with running_cluster(tmp_path_factory.mktemp("config-changes"), pytestconfig, 1, 2,
+                         props={"log.retention.check.interval.ms": "500"}) as c:
+        yield c
+
+
+def alter(port: int, rtype: int, name: str, key: str, value: str) -> None:
+    c = RawClient(f"127.0.0.1:{port}")
+    try:
+        resp = c.call(IncrementalAlterConfigsRequest(resources=[AlterConfigsResource(
+            resource_type=rtype, resource_name=name, configs=[AlterableConfig(name=key, config_operation=0,
+                                                                              value=value)])]), 1)
+    finally:
+        c.close()
+    assert [(r.error_code, r.error_message) for r in resp.responses] == [(0, None)]
+
+
+def log_start(port: int, topic: str) -> int:
+    c = RawClient(f"127.0.0.1:{port}")
+    try:
+        resp = c.call(ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(
+            name=topic, partitions=[ListOffsetsPartition(partition_index=0, timestamp=-2)])]), 1)
+    finally:
+        c.close()
+    p = resp.topics[0].partitions[0]
+    assert p.error_code == 0, p.error_code
+    return p.offset
+
+
+def elr(port: int, topic: str) -> tuple[list[int], list[int], list[int]]:
+    """(ISR, ELR, last known ELR) of partition 0, as broker ``port`` answers DescribeTopicPartitions."""
+    c = RawClient(f"127.0.0.1:{port}")
+    try:
+        resp = c.call(DescribeTopicPartitionsRequest(topics=[TopicRequest(name=topic)]), 0)
+    finally:
+        c.close()
+    (t,) = resp.topics
+    assert t.error_code == 0, t.error_code
+    (p,) = t.partitions
+    return sorted(p.isr_nodes), sorted(p.eligible_leader_replicas), sorted(p.last_known_elr)
+
+
+def test_a_changed_cluster_default_retention_deletes_old_segments_of_existing_topics(cluster):
+    topic = "retained"
+    leader = cluster.create_topic(topic, 1, 1, {"segment.ms": "100"})[0].leader
+    node = cluster.node(leader)
+    producer = Producer({"bootstrap.servers": cluster.bootstrap, "linger.ms": 0})
+
+    def rolled() -> bool:  # a record at a time until the partition has rolled a few segments
+        producer.produce(topic, b"x" * 100)
+        assert producer.flush(10) == 0
+        return len(list((node.log_dir / f"{topic}-0").glob("*.log"))) >= 3
+    wait_for(rolled, 60, "three segments")
+    assert log_start(node.port, topic) == 0  # (kept for 7 days by default)
+    alter(node.port, BROKER, "", "log.retention.ms", "1000")
+    wait_for(lambda: log_start(node.port, topic) > 0, 60, "old segments deleted",
+             last=lambda: log_start(node.port, topic))
+
+
+def metadata_records(cluster) -> list[dict]:
+    """The controller's metadata log, as Kafka's dump-log --cluster-metadata-decoder reads it."""
+    (controller,) = [n for n in cluster.nodes.values() if not n.is_broker]
+    (segment,) = sorted(controller.log_dir.rglob("__cluster_metadata-0/*.log"))[:1]
+    out = kafka_tool("dump-log", "--cluster-metadata-decoder", "--files", str(segment))
+    assert out.returncode == 0, out.stderr
+    return [json.loads(line.split(" payload: ", 1)[1]) for line in out.stdout.splitlines() if " payload: " in line]
+
+
+def test_min_insync_replicas_changes_clear_the_elr_they_concern(cluster):
+    a, b = "elr-a", "elr-b"
+    for t in (a, b):
+        cluster.create_topic(t, 1, 2, {MIN_ISR: "2"})
+    gone, kept = sorted(n.id for n in cluster.brokers)
+    port = cluster.node(kept).port
+    cluster.kill9(gone)
+    # fenced, out of the ISR (now under min.insync.replicas): into the ELR
+    for t in (a, b):
+        wait_for(lambda: elr(port, t) == ([kept], [gone], []), 60, f"{gone} in the ELR of {t}",
+                 last=lambda: elr(port, t))
+    alter(port, TOPIC, a, MIN_ISR, "1")
+    wait_for(lambda: elr(port, a) == ([kept], [], []), 30, f"the ELR of {a} cleared", last=lambda: elr(port, a))
+    assert elr(port, b) == ([kept], [gone], [])
+    alter(port, BROKER, "", MIN_ISR, "1")  # the cluster default, set to the value it has
+    wait_for(lambda: elr(port, b) == ([kept], [], []), 30, f"the ELR of {b} cleared", last=lambda: elr(port, b))
+
+    def min_isr_records():
+        return [(r["type"], r["data"].get("resourceName"), r["data"].get("value"), r["data"].get("topicName"))
+                for r in metadata_records(cluster)
+                if r["type"] == "CLEAR_ELR_RECORD" or (r["type"] == "CONFIG_RECORD" and r["data"]["name"] == MIN_ISR)]
+    assert wait_for(min_isr_records, 30, "the records") == [
+        ("CONFIG_RECORD", "", "1", None),  # (bootstrapped)
+        ("CONFIG_RECORD", a, "2", None), ("CLEAR_ELR_RECORD", None, None, a),
+        ("CONFIG_RECORD", b, "2", None), ("CLEAR_ELR_RECORD", None, None, b),
+        ("CONFIG_RECORD", a, "1", None), ("CLEAR_ELR_RECORD", None, None, a),
+        ("CONFIG_RECORD", "", "1", None), ("CLEAR_ELR_RECORD", None, None, "")]
