@@ -216,8 +216,13 @@ class Decisions:
         return {k: v for k, v in static.items() if k not in self.defaults or C.broker_default(k) != v}
 
     def update_features(self, updates) -> ControllerResult:
-        """UpdateFeatures: updates [(name, level, upgrade_type)] -> None or (error_code, message)."""
-        return ControllerResult(*features.decide_updates(self.image.features, updates, self.node_id))
+        """UpdateFeatures: updates [(name, level, upgrade_type)] -> None or (error_code, message). An update
+        of eligible.leader.replicas.version to 1 or more is preceded by the records that make ELR safe
+        (elr_configs.safety_records)."""
+        records, error = features.decide_updates(self.image.features, updates, self.node_id)
+        if error is None and any(name == ELR.ELR_FEATURE and level > 0 for name, level, _ in updates):
+            records = ELR.safety_records(self.image.broker_configs, self.defaults.get(ELR.MIN_ISR, "1")) + records
+        return ControllerResult(records, error)
 
     def _layers(self):
         if self._layers_of_image is None:

@@ -8,7 +8,10 @@ level a fresh cluster finalizes):
   (createClearElrRecordsAsNeeded). An ELR is kept against one min.insync.replicas; once it
   changes, the replicas it kept are no longer known to be eligible;
 - a broker's own min.insync.replicas cannot be set or deleted, and the cluster default's cannot be
-  deleted (isDisallowedBrokerMinIsrTransition, isDisallowedClusterMinIsrTransition).
+  deleted (isDisallowedBrokerMinIsrTransition, isDisallowedClusterMinIsrTransition);
+- enabling ELR (UpdateFeatures) writes first what makes it safe: the cluster default's
+  min.insync.replicas if there is none, and the removal of every broker's own
+  (maybeGenerateElrSafetyRecords).
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from odradek.wire.messages.clear_elr_record import ClearElrRecord
 from odradek.wire.messages.config_record import ConfigRecord
 
-from .configs import TOPIC
+from .configs import BROKER, TOPIC
 
 ELR_FEATURE = "eligible.leader.replicas.version"
 MIN_ISR = "min.insync.replicas"
@@ -47,3 +50,15 @@ def broker_change_refused(resource_name: str, key: str, value: str | None) -> st
     if resource_name:
         return BROKER_LEVEL_REFUSED
     return CLUSTER_LEVEL_REMOVAL_REFUSED if value is None else None
+
+
+def safety_records(broker_configs: Mapping[str, Mapping[str, str]], static_min_isr: str) -> list[ConfigRecord]:
+    """What enabling ELR writes ahead of its FeatureLevelRecord: the cluster default's
+    min.insync.replicas (the static value) if it has none, then a deletion of each broker's own."""
+    out = []
+    if MIN_ISR not in broker_configs.get("", {}):
+        out.append(ConfigRecord(resource_type=BROKER, resource_name="", name=MIN_ISR, value=static_min_isr))
+    for name in sorted((n for n in broker_configs if n), key=lambda n: (len(n), n)):
+        if MIN_ISR in broker_configs[name]:
+            out.append(ConfigRecord(resource_type=BROKER, resource_name=name, name=MIN_ISR, value=None))
+    return out

@@ -170,3 +170,18 @@ def test_a_resource_named_twice_to_a_quorums_controller_is_answered_once_ahead(c
     assert [(r.resource_name, r.error_code, r.error_message) for r in got.response] == [
         ("a", E.INVALID_REQUEST, "Duplicate resource."), ("b", 0, None)]
     assert [r.resource_name for r in got.records] == ["b"]
+
+
+def test_enabling_elr_writes_the_cluster_default_and_removes_every_brokers_own_first(ctl):
+    assert ctl.update_features([(ELR_FEATURE, 0, 2)], False, 0) is None  # a safe downgrade: ELR off
+    assert [r.error_code for r in ctl.incremental_alter_configs(
+        [(BROKER, "1", [(MIN_ISR, OP_SET, "1")]), (BROKER, "", [(MIN_ISR, OP_DELETE, None)])], False, 0)] == [0, 0]
+    got = ctl.decisions().update_features([(ELR_FEATURE, 1, 1)])
+    assert [(type(r).__name__, getattr(r, "resource_name", r.name), r.value if isinstance(r, ConfigRecord) else
+             r.feature_level) for r in got.records] == [
+        ("ConfigRecord", "", "1"), ("ConfigRecord", "1", None), ("FeatureLevelRecord", ELR_FEATURE, 1)]
+    assert ctl.update_features([(ELR_FEATURE, 1, 1)], False, 0) is None
+    assert (dict(ctl.image.broker_configs.get("1", {})), dict(ctl.image.broker_configs[""])) == ({}, {MIN_ISR: "1"})
+    # already safe: the feature alone
+    assert [type(r).__name__ for r in ctl.decisions().update_features([(ELR_FEATURE, 1, 1)]).records] == [
+        "FeatureLevelRecord"]
