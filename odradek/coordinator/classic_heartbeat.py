@@ -562,8 +562,8 @@ class ClassicProtocol:
             self._poke_group(g)
         return E.NONE, errors
 
-    def describe_group(self, group_id: str) -> dict:
-        g = self._group(group_id)
+    def describe_group(self, group_id: str, g: Group | None) -> dict:
+        """DescribeGroups of ``g``, the classic group the id names (None: none)."""
         if g is None or g.state is S.DEAD:
             return {"error": E.NONE, "group_id": group_id, "state": "Dead", "protocol_type": "",
                     "protocol": "", "members": []}

@@ -144,6 +144,11 @@ class ConsumerMembers(IndexedMembers):
         self.subscriptions_version += 1
         return super().pop(member_id)
 
+    def frozen(self) -> "ConsumerMembers":
+        c = super().frozen()
+        c.assignor_counts = dict(self.assignor_counts)  # (preferred_assignor: ConsumerGroupDescribe)
+        return c
+
     def _reset(self) -> None:
         self.subscriptions_version += 1
         for table in (self.topic_name_counts, self.regex_counts, self.assignor_counts, self.owners,

@@ -26,7 +26,7 @@ from odradek.wire.errors import ErrorCode
 
 from . import assignors
 from . import group_conversion as conversion
-from .group_model import CONSUMER, release_emptied
+from .group_model import CONSUMER, GroupModel, release_emptied
 from . import consumer_group_records as crec
 from . import member_protocol as mp
 from . import group_records as rec
@@ -352,9 +352,9 @@ class ConsumerProtocol:
             return g, None
         if not create:
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
-        g = ConsumerGroup(group_id, state_timestamp_ms=now_ms)
-        self.coord.install(g)
-        return g, None
+        # a new group takes the id once the heartbeat's records are written (_heartbeat_in), as
+        # Kafka's, which materializes it when it replays them
+        return ConsumerGroup(group_id, state_timestamp_ms=now_ms), None
 
     def _upgrade(self, classic: Group, now_ms: int) -> tuple[ConsumerGroup, "_Upgrade"]:
         """Kafka's validateOnlineUpgrade and convertToConsumerGroup: the consumer group made of the
@@ -408,6 +408,8 @@ class ConsumerProtocol:
         def apply() -> HeartbeatResult:
             if upgrade is not None:
                 self._upgraded(g, upgrade, now_ms)
+            elif self.coord.groups.get(g.group_id) is not g:
+                self.coord.install(g)  # a new group
             self.apply(g, hb, before, now_ms)
             return self._response(hb, req)
 
@@ -754,10 +756,10 @@ class ConsumerProtocol:
 
     # ------------------------------------------------------------------ ConsumerGroupDescribe
 
-    def describe(self, group_id: str) -> dict:
-        g = self._group(group_id)
-        if g is None:
-            e = mp.wrong_group(self.coord.groups, group_id, "consumer")
+    def describe(self, group_id: str, g: GroupModel | None) -> dict:
+        """ConsumerGroupDescribe of ``g``, the group the id names (None: none)."""
+        if not isinstance(g, ConsumerGroup):
+            e = mp.wrong_group({} if g is None else {group_id: g}, group_id, "consumer")
             return {"error": e.code, "message": e.message}
         names = self.names_by_id()
         members = []

@@ -66,6 +66,7 @@ from .consumer_heartbeat import ConsumerGroupConfig, ConsumerProtocol, Heartbeat
 from .errors import CoordinatorError
 from .group_model import CLASSIC, CONSUMER, SHARE, STREAMS, TYPE_ORDER, GroupModel, TypedGroups
 from .group_state import Group, GroupState, JoinResult, Slot, SyncResult
+from .group_timeline import GroupTimeline, committed_groups
 from .offset_timeline import OffsetTimeline
 from .partition_loading import CoordinatorPartitions
 from .result import CoordinatorLog, CoordinatorResult, CoordinatorRuntime, write_error
@@ -138,9 +139,11 @@ class GroupCoordinator:
         self.log = log
         self.config = GroupConfig.from_any(config)
         self.num_partitions = self.config.offsets_topic_num_partitions
-        self.runtime = CoordinatorRuntime(log, self.partition_for, self.wake, partitions)
+        self.runtime = CoordinatorRuntime(log, self.partition_for, self.wake, partitions, self._changing_group)
         self.groups: dict[str, GroupModel] = {} if groups is None else groups  # every group (the one map)
-        self.timeline = OffsetTimeline()  # what readers of the offsets see (only what is committed)
+        # what readers see (only what is committed): of the offsets, of the groups
+        self.timeline = OffsetTimeline()
+        self.group_timeline = GroupTimeline()
         # Kafka's group-coordinator-metrics counts: classic rebalances completed (a sync that made
         # the group Stable), consumer group epoch bumps (KIP-848 rebalances); live writes only
         self.rebalances = {CLASSIC: 0, CONSUMER: 0}
@@ -185,9 +188,11 @@ class GroupCoordinator:
     def streams_groups(self) -> TypedGroups[StreamsGroup]:
         return TypedGroups(self.groups, StreamsGroup)
 
-    def _by_type(self) -> list:
-        """Every group: classic ones first, then consumer, streams and share groups (ListGroups' order)."""
-        return sorted(self.groups.values(), key=lambda g: TYPE_ORDER.index(g.group_type))
+    def _by_type(self, groups: Iterable[GroupModel] | None = None) -> list:
+        """Every group (of ``groups``, default the map): classic ones first, then consumer, streams
+        and share groups (ListGroups' order)."""
+        return sorted(self.groups.values() if groups is None else groups,
+                      key=lambda g: TYPE_ORDER.index(g.group_type))
 
     # ------------------------------------------------------------------ persistence
 
@@ -226,6 +231,9 @@ class GroupCoordinator:
         read until it passes them (``_loaded_beyond``)."""
         if now_ms is not None:
             self._now = now_ms
+        if partition is not None:
+            self.timeline.drop(partition)
+            self.group_timeline.drop(partition)
         records = [(o, k, v) for o, k, v in records if k is not None]
         if self._replay is not None:
             for _o, key, value in records:
@@ -264,6 +272,7 @@ class GroupCoordinator:
         their parked JoinGroups and SyncGroups answer NOT_COORDINATOR so that their members look
         the coordinator up again (Kafka's onUnloaded)."""
         self.timeline.drop(partition)
+        self.group_timeline.drop(partition)
         for gid in [gid for gid in self.groups if self.partition_for(gid) == partition]:
             g = self.groups.pop(gid)
             if isinstance(g, Group):
@@ -362,13 +371,15 @@ class GroupCoordinator:
         return self.classic.leave_group(group_id, members, now_ms)
 
     def describe_group(self, group_id: str) -> dict:
-        g = self.groups.get(group_id)
+        """DescribeGroups of the group as committed (Kafka's read operation): the id's group at its
+        partition's HW, its classic fields as they are now (group_timeline.py)."""
+        g = self.committed_group(group_id)
         if g is not None and g.group_type != CLASSIC:
             # Kafka 4.3 (DescribeGroups v0-5): a group of another type shows as a Dead group
             return {"error": E.NONE, "group_id": group_id, "state": "Dead", "protocol_type": "",
                     "protocol": "", "members": [],
                     "message": f"Group {group_id} is not a classic group."}  # v6: GROUP_ID_NOT_FOUND with this
-        return self.classic.describe_group(group_id)
+        return self.classic.describe_group(group_id, g)
 
     # ------------------------------------------------------------------ consumer and streams protocols
 
@@ -389,7 +400,8 @@ class GroupCoordinator:
                                             now_ms, topics)
 
     def consumer_group_describe(self, group_id: str) -> dict:
-        return self.consumer.describe(group_id)
+        """The consumer group as committed (Kafka's read operation: group_timeline.py)."""
+        return self.consumer.describe(group_id, self.committed_group(group_id))
 
     def streams_group_heartbeat(self, req: StreamsHeartbeatRequest, now_ms: int, topics: dict | None = None
                                 ) -> StreamsHeartbeatResult:
@@ -398,7 +410,8 @@ class GroupCoordinator:
                                             topics)
 
     def streams_group_describe(self, group_id: str) -> dict:
-        return self.streams.describe(group_id)
+        """The streams group as committed (Kafka's read operation: group_timeline.py)."""
+        return self.streams.describe(group_id, self.committed_group(group_id))
 
     # ------------------------------------------------------------------ offsets
 
@@ -428,7 +441,6 @@ class GroupCoordinator:
             offsets = {tp: v for tp, v in offsets.items() if tp not in result}
         elif err is not E.NONE:
             return {tp: err for tp in offsets}
-        g = self.groups[group_id]
         if staged is None:
             staged = offset_store.stage(group_id, offsets, now_ms, topic_ids, self.config.offset_metadata_max_bytes,
                                         offset_store.expire_timestamp(now_ms, retention_time_ms))
@@ -437,6 +449,9 @@ class GroupCoordinator:
         ready, records = staged.without(refused)
 
         def apply() -> dict:
+            g = self.groups.get(group_id)
+            if g is None:  # a "simple" group: made by its first commit (_commit_without_group)
+                g = self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms)
             self._changing(g, ready)
             g.offsets.update(ready)
             if log.isEnabledFor(logging.DEBUG):
@@ -466,9 +481,7 @@ class GroupCoordinator:
                               now_ms: int) -> ErrorCode:
         # an empty group id is a group like any other for OffsetCommit (Kafka 4.3 rejects only null)
         if generation_id < 0:
-            # a "simple" group: kafka-python's/Spark's commits without membership
-            self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms)
-            return E.NONE
+            return E.NONE  # a "simple" group (kafka-python's/Spark's commits without membership): made by the write
         return E.GROUP_ID_NOT_FOUND if api_version >= 9 else E.ILLEGAL_GENERATION
 
     def validate_txn_commit(self, group_id: str, generation_id: int, member_id: str,
@@ -482,7 +495,10 @@ class GroupCoordinator:
             if generation_id < 0 and not member_id and group_instance_id is None:
                 return E.NONE  # Kafka: a transactional commit without membership is always accepted
             if g is None:
-                return self._commit_without_group(group_id, generation_id, 9, now_ms)
+                err = self._commit_without_group(group_id, generation_id, 9, now_ms)
+                if err is E.NONE:
+                    self.groups[group_id] = Group(group_id, state_timestamp_ms=now_ms)
+                return err
             return g.validate_commit(member_id, group_instance_id, generation_id, list(partitions), False, 9,
                                      now_ms, self.topics)
         err = g.validate_commit(member_id, group_instance_id, generation_id, list(partitions), True, 9, now_ms,
@@ -560,25 +576,69 @@ class GroupCoordinator:
             return offsets
         return self.timeline.view(p, log_.committed_offset(p), group_id, offsets)
 
-    def _changing(self, g: GroupModel, keys) -> None:
+    def _changing(self, g: GroupModel, keys, dropped: bool = False) -> None:
         """A write's apply is about to change these offsets of ``g`` (``keys``: a collection):
         readers see their values now until the write is committed (offset_timeline.py); ``g``'s
-        offsets may be a new map after it (the write changes that one)."""
+        offsets may be a new map after it (the write changes that one). ``dropped``: the write
+        deletes every offset of ``g`` (it gets an empty map; the one it had is kept as it is)."""
         last, log_ = self.runtime.last_offset, self.runtime.log
         if last is None or log_ is None or not keys:
+            if dropped:
+                g.offsets = {}
             return
         p = self.partition_for(g.group_id)
         self.timeline.prune(p, log_.committed_offset(p))
-        g.offsets = self.timeline.changing(p, last, g.group_id, g.offsets, keys)
+        if dropped:
+            g.offsets = self.timeline.dropping(p, last, g.group_id, g.offsets)
+        else:
+            g.offsets = self.timeline.changing(p, last, g.group_id, g.offsets, keys)
+
+    def _changing_group(self, group_id: str) -> None:
+        """A write that appended records (runtime.last_offset) is about to change the group the id
+        names: readers see it as it is now until the write is committed (group_timeline.py)."""
+        last, log_ = self.runtime.last_offset, self.runtime.log
+        if last is None or log_ is None:
+            return
+        p = self.partition_for(group_id)
+        if log_.committed_offset(p) > last:
+            return  # committed already (a single replica, written at once)
+        end = log_.end_offset(p)
+        # the write's batch: the open one (collected, not written yet: it starts at the log end), or
+        # its own, written at once
+        start = end if end <= last else last + 1 - self.runtime.appended
+        self.group_timeline.changing(p, group_id, last, start, self.groups.get(group_id))
+
+    def committed_group(self, group_id: str) -> GroupModel | None:
+        """The group the id names at its partition's high watermark (None: none), as Kafka's read
+        operations see it (group_timeline.py)."""
+        g = self.groups.get(group_id)
+        log_ = self.runtime.log
+        if log_ is None or not self.group_timeline.partitions():
+            return g
+        p = self.partition_for(group_id)
+        return self.group_timeline.view(p, log_.committed_offset(p), group_id, g)
+
+    def _forget_committed(self) -> None:
+        """Forget the notes of the writes committed since (on the tick: a partition quiet since its
+        last write would keep them, and a note can hold a whole offset map)."""
+        log_ = self.runtime.log
+        if log_ is None:
+            return
+        for timeline in (self.timeline, self.group_timeline):
+            for p in timeline.partitions():
+                timeline.prune(p, log_.committed_offset(p))
 
     # ------------------------------------------------------------------ admin
 
     def list_groups(self, states: Iterable[str] | None = None, types: Iterable[str] | None = None) -> list:
-        """[(group_id, protocol_type, state, group type)]."""
+        """[(group_id, protocol_type, state, group type)] of the groups as committed (Kafka's read
+        operation: group_timeline.py)."""
         want_states = {s.lower() for s in states} if states else None
         want_types = {t.lower() for t in types} if types else None
         out = []
-        for g in self._by_type():
+        log_ = self.runtime.log
+        views = {} if log_ is None else self.group_timeline.views(log_.committed_offset)
+        for g in self._by_type(committed_groups(self.groups, views) if views else None):
             row = g.list_row()
             if row is None:
                 continue
@@ -605,7 +665,7 @@ class GroupCoordinator:
             else:
                 by_partition.setdefault(self.partition_for(gid), []).append(g)
         for groups in by_partition.values():
-            deletions = [self._deletion(g, list(g.offsets), now_ms) for g in groups]
+            deletions = [self._deletion(g, g.offsets, now_ms) for g in groups]
             names = [g.group_id for g in groups]
 
             def apply(deletions=deletions, names=names) -> dict:
@@ -616,11 +676,13 @@ class GroupCoordinator:
                 lambda e, names=names: dict.fromkeys(names, E.UNKNOWN_SERVER_ERROR)), now_ms))
         return result
 
-    def _deletion(self, g: GroupModel, offsets: list, now_ms: int, failed=None) -> CoordinatorResult:
-        """The group goes, with its committed offsets of ``offsets``."""
+    def _deletion(self, g: GroupModel, offsets: Iterable, now_ms: int, failed=None) -> CoordinatorResult:
+        """The group goes, with its committed offsets of ``offsets`` (every one it has)."""
         def apply() -> ErrorCode:
-            self._changing(g, list(g.offsets))
-            g.on_delete(now_ms)
+            self._changing_group(g.group_id)  # (one write deletes every group of its partition)
+            self._changing(g, g.offsets, dropped=True)
+            # (out of the map, its state as it was, as Kafka's replay of the tombstone: readers see
+            # it so until the deletion is committed)
             del self.groups[g.group_id]
             return E.NONE
 
@@ -632,6 +694,7 @@ class GroupCoordinator:
         """Fire every timer that is due: the classic groups' (sessions, rebalances), offset retention,
         then the consumer and streams groups' (sessions, assignment delays), in that order."""
         self._now = now_ms
+        self._forget_committed()
         groups = self._by_type()
         for g in groups:
             if g.group_type == CLASSIC:

@@ -63,6 +63,13 @@ class IndexedMembers(dict):
         super().clear()
         self._reset()
 
+    def frozen(self):
+        """A copy of the members for a committed view (group_timeline.py), read only: its indexes
+        are left empty (a subclass copies those a describe reads)."""
+        c = type(self)()
+        dict.update(c, self)
+        return c
+
     def _count(self, m, by: int) -> None:
         raise NotImplementedError
 
@@ -127,9 +134,11 @@ class GroupModel(Protocol):
     def tombstones(self) -> list:
         """The records that delete the group (its offsets aside)."""
 
-    def on_delete(self, now_ms: int) -> None: ...
-
     def rebalance_timeout_ms(self) -> int: ...
+
+    def committed_copy(self) -> "GroupModel":
+        """The group as readers are to see it until a write about to change it is committed
+        (group_timeline.py): what a describe and ListGroups read, as it is now."""
 
 
 def commit_timestamp(om: OffsetAndMetadata) -> int:
@@ -212,11 +221,17 @@ class MemberEpochGroup:
     def offset_expiry(self):
         return self.offsets_subscribed(), commit_timestamp
 
-    def on_delete(self, now_ms: int) -> None:
-        pass
-
     def rebalance_timeout_ms(self) -> int:
         return max((m.rebalance_timeout_ms for m in self.members.values()), default=0)
+
+    def committed_copy(self):
+        """Kafka reads every described field of a consumer or streams group at the committed offset:
+        a copy of the group's fields, its members and target assignment (their entries are replaced,
+        never changed in place, so a copy of each map keeps them as they are now); read only."""
+        c = copy.copy(self)
+        c.members = self.members.frozen()
+        c.target = dict(self.target)
+        return c
 
 
 def member_tombstones(recs, group_id: str, members, targets) -> list:

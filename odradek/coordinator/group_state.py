@@ -222,6 +222,11 @@ class Group:
     def rebalance_timeout_ms(self) -> int:
         return max((m.rebalance_timeout_ms for m in self.members.values()), default=0)
 
+    def committed_copy(self) -> "Group":
+        """Kafka reads a committed classic group's own fields as they are now (not timeline
+        structures): the group itself."""
+        return self
+
     def fail_parked(self, error: ErrorCode) -> None:
         """Answer every parked JoinGroup and SyncGroup with ``error`` (the coordinator moved)."""
         for m in self.members.values():
@@ -357,6 +362,3 @@ class Group:
     def tombstones(self) -> list:
         return [(rec.group_metadata_key(self.group_id), None)]
 
-    def on_delete(self, now_ms: int) -> None:
-        self.offsets.clear()
-        self.transition(GroupState.DEAD, now_ms)

@@ -14,13 +14,14 @@ changes, or - when it changes a good part of them (an OffsetCommit of 100,000 pa
 whole map, kept as it was while the write changes a copy (a dict copy costs a few ms per 100,000
 offsets, where noting each value costs tens). A read at a high watermark HW undoes the group's
 writes at or beyond HW, newest first. Writes below HW are forgotten (``prune``). Pure: no I/O; the
-high watermark is the caller's.
+high watermark is the caller's (uncommitted.py keeps the notes).
 """
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Collection
+
+from .uncommitted import Uncommitted
 
 Key = tuple[str, int]  # (topic, partition) of a committed offset
 _ABSENT = object()  # the offset did not exist before the change
@@ -28,21 +29,9 @@ _ABSENT = object()  # the offset did not exist before the change
 SNAPSHOT_SHARE = 8
 
 
-class _Partition:
-    """The uncommitted writes of one coordinator partition's groups."""
-
-    __slots__ = ("order", "groups")
-
-    def __init__(self):
-        self.order: deque = deque()  # (last offset, group id), in write order
-        # group id -> its writes in order: (True, the whole map before it) or (False, {key: its
-        # value before it, or _ABSENT})
-        self.groups: dict[str, deque] = {}
-
-
-class OffsetTimeline:
-    def __init__(self):
-        self._partitions: dict[int, _Partition] = {}
+class OffsetTimeline(Uncommitted[tuple]):
+    """Notes (True, the whole map before the write) or (False, {key: its value before it, or
+    _ABSENT})."""
 
     def changing(self, partition: int, last_offset: int, group_id: str, offsets: dict,
                  keys: Collection[Key]) -> dict:
@@ -53,20 +42,17 @@ class OffsetTimeline:
         if not keys:
             return offsets
         if len(keys) * SNAPSHOT_SHARE >= len(offsets):
-            self._note(partition, last_offset, group_id, (True, offsets))
+            self.note(partition, last_offset, group_id, (True, offsets))
             return dict(offsets)
-        self._note(partition, last_offset, group_id, (False, {key: offsets.get(key, _ABSENT) for key in keys}))
+        self.note(partition, last_offset, group_id, (False, {key: offsets.get(key, _ABSENT) for key in keys}))
         return offsets
 
-    def _note(self, partition: int, last_offset: int, group_id: str, undo: tuple) -> None:
-        part = self._partitions.get(partition)
-        if part is None:
-            part = self._partitions[partition] = _Partition()
-        writes = part.groups.get(group_id)
-        if writes is None:
-            writes = part.groups[group_id] = deque()
-        writes.append(undo)
-        part.order.append((last_offset, group_id))
+    def dropping(self, partition: int, last_offset: int, group_id: str, offsets: dict) -> dict:
+        """The write ending at ``last_offset`` deletes every one of the group's ``offsets``: kept as
+        they are for readers until it commits. -> the group's new map (empty)."""
+        if offsets:
+            self.note(partition, last_offset, group_id, (True, offsets))
+        return {}
 
     def loaded(self, partition: int, high_watermark: int, changes: list, before: dict) -> None:
         """A load read records beyond the partition's high watermark (a new leader's log ends with
@@ -76,39 +62,22 @@ class OffsetTimeline:
         as Kafka's loader keeps what is beyond the HW uncommitted."""
         now = dict(before)
         for offset, group_id, key, value in changes:
-            self._note(partition, offset, group_id, (False, {key: now.get((group_id, key), _ABSENT)}))
+            self.note(partition, offset, group_id, (False, {key: now.get((group_id, key), _ABSENT)}))
             if value is None:
                 now.pop((group_id, key), None)
             else:
                 now[group_id, key] = value
         self.prune(partition, high_watermark)
 
-    def prune(self, partition: int, high_watermark: int) -> None:
-        """Forget the writes the partition has committed (their records below ``high_watermark``)."""
-        part = self._partitions.get(partition)
-        if part is None:
-            return
-        order = part.order
-        while order and order[0][0] < high_watermark:
-            _, group_id = order.popleft()
-            writes = part.groups[group_id]
-            writes.popleft()
-            if not writes:
-                del part.groups[group_id]
-        if not order:
-            del self._partitions[partition]
-
     def view(self, partition: int, high_watermark: int, group_id: str, offsets: dict) -> dict:
         """The group's committed offsets at ``high_watermark``: ``offsets`` (its newest) itself when
         none of its writes is beyond it, else its writes beyond it undone (never changing a map
         kept)."""
-        self.prune(partition, high_watermark)
-        part = self._partitions.get(partition)
-        writes = part.groups.get(group_id) if part is not None else None
+        writes = self.uncommitted(partition, high_watermark).get(group_id)
         if not writes:
             return offsets
         seen, own = offsets, False
-        for whole, before in reversed(writes):  # (every write left is beyond the HW)
+        for _offset, (whole, before) in reversed(writes):  # (every write left is beyond the HW)
             if whole:
                 seen, own = before, False
                 continue
@@ -120,12 +89,3 @@ class OffsetTimeline:
                 else:
                     seen[key] = value
         return seen
-
-    def drop(self, partition: int) -> None:
-        """The partition is no longer coordinated here (or is reloaded): its writes go."""
-        self._partitions.pop(partition, None)
-
-    def pending(self, partition: int) -> int:
-        """Writes not known to be committed (a count for tests)."""
-        part = self._partitions.get(partition)
-        return 0 if part is None else len(part.order)

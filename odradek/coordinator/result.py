@@ -27,6 +27,11 @@ class CoordinatorLog(Protocol):
 
     def has_partition(self, partition: int) -> bool: ...
 
+    def end_offset(self, partition: int) -> int:
+        """The offset the partition's next record written will have (records collected for a batch
+        not written yet are not counted)."""
+        ...
+
     def committed_offset(self, partition: int) -> int:
         """The partition's high watermark: its records below it are committed."""
         ...
@@ -63,16 +68,21 @@ class CoordinatorRuntime:
     state machines) records go nowhere and every write succeeds."""
 
     def __init__(self, log: CoordinatorLog | None, partition_for: Callable[[str], int],
-                 poke: Callable[[tuple], object] | None = None, partitions: CoordinatorPartitions | None = None):
+                 poke: Callable[[tuple], object] | None = None, partitions: CoordinatorPartitions | None = None,
+                 changing: Callable[[str], None] | None = None):
         """``partitions``: which partitions are loaded here, as leadership moves (the broker's);
-        None: every partition this node leads (``log.has_partition``) is coordinated here."""
+        None: every partition this node leads (``log.has_partition``) is coordinated here;
+        ``changing(key)``: called before a write that appended records applies (last_offset set)."""
         self.log = log
         self.partition_for = partition_for
         self.poke = poke
         self.partitions = partitions
+        self.changing = changing
         # while a write's apply runs: the offset of the last record it appended (None: it appended
-        # none, or there is no log); what offset_timeline.py notes its changes at
+        # none, or there is no log) and how many it appended; what the timelines note its changes
+        # at (offset_timeline.py, group_timeline.py)
         self.last_offset: int | None = None
+        self.appended = 0
 
     def is_coordinator(self, key: str) -> bool:
         """This node coordinates the key's partition and has loaded it (without a log: always)."""
@@ -106,11 +116,14 @@ class CoordinatorRuntime:
             if result.failed is None:
                 raise
             return result.failed(e)
-        outer, self.last_offset = self.last_offset, last
+        outer = self.last_offset, self.appended
+        self.last_offset, self.appended = last, len(result.records) if last is not None else 0
         try:
+            if last is not None and self.changing is not None:
+                self.changing(key)
             response = result.apply()
         finally:
-            self.last_offset = outer
+            self.last_offset, self.appended = outer
         if self.poke is not None:
             for k in result.wake:
                 self.poke(k)

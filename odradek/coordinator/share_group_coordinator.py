@@ -160,11 +160,13 @@ class ShareGroup:
         return [(share_state.group_metadata_key(self.group_id), None),
                 (share_state.initialized_key(self.group_id), None)]
 
-    def on_delete(self, now_ms: int) -> None:
-        pass
-
     def rebalance_timeout_ms(self) -> int:
         return 0
+
+    def committed_copy(self) -> "ShareGroup":
+        """The group itself: a share group's members and assignment change without records here
+        (they are not persisted), so no write notes them (group_timeline.py)."""
+        return self
 
 
 @dataclass

@@ -28,6 +28,7 @@ from . import streams_topology as stopo
 from .consumer_group_state import ConsumerGroup
 from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
+from .group_model import GroupModel
 from .group_state import Group
 from .result import CoordinatorResult
 from .settings import broker_default, int_settings, with_group_configs
@@ -591,10 +592,10 @@ class StreamsProtocol:
 
     # ------------------------------------------------------------------ StreamsGroupDescribe
 
-    def describe(self, group_id: str) -> dict:
-        g = self._group(group_id)
-        if g is None:
-            e = mp.wrong_group(self.coord.groups, group_id, "streams")
+    def describe(self, group_id: str, g: GroupModel | None) -> dict:
+        """StreamsGroupDescribe of ``g``, the group the id names (None: none)."""
+        if not isinstance(g, StreamsGroup):
+            e = mp.wrong_group({} if g is None else {group_id: g}, group_id, "streams")
             return {"error": e.code, "message": e.message}
         return {"error": E.NONE, "group": g}
 

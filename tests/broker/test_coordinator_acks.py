@@ -3,6 +3,8 @@ group coordinator's OffsetCommit over a CoordinatorLog whose partitions port is 
 high watermark the test moves (broker/coordinator_log.py, broker/coordinator_acks.py)."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from odradek.api_handlers.context import Delayed
 from odradek.api_handlers.error_responses import error_response
 from odradek.broker.coordinator_acks import hold
@@ -39,6 +41,10 @@ class _Led:
     @property
     def log_end_offset(self) -> int:
         return self.parts.leo.get(self.tp, 0)
+
+    @property
+    def config(self) -> SimpleNamespace:
+        return SimpleNamespace(max_message_bytes=1 << 20)  # (the batches' bound)
 
 
 class FakePartitions:
