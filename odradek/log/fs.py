@@ -221,6 +221,9 @@ class RealFile:
         with _REOPEN_LOCK:
             self._closed = True
             fd, self._fd = self._fd, -1
+            # (the watch is the log that parked the file, which holds the file: a cycle, which the
+            # broker's frozen old heap would keep until a thorough collection - old_heap.py)
+            self._watch = None
         # the descriptor is closed outside the lock every file shares: a close(2) can wait for the
         # disk (ext4 starts the writeback of a file rewritten in place), and a clean stop closes
         # many logs' files at once in several threads (LogManager.close)
