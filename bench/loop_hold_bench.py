@@ -12,8 +12,9 @@ sends an ApiVersions every 50 ms. odradek runs on bench/loop_meter.py's metered 
 largest turn of its event loop in CPU time of the loop's thread (what one piece of work held the
 loop for, waits for a CPU on a loaded machine not counted) and its longest garbage collection
 (gc_max_ms: a turn holding a collection was held that long by the collector, whatever the handler
-did); --py-spy also samples its main thread
-(bench/loop_blocks.py) for the stack of the longest busy period (wall clock).
+did; gc_in_max_turn: each collection in the largest turn as ms/generation/unreachable objects it
+found, /objects walked too when ODRADEK_LOOP_METER_GC_OBJECTS=1 is set); --py-spy also samples its
+main thread (bench/loop_blocks.py) for the stack of the longest busy period (wall clock).
 Requests over "entries" name that many partitions (most of them not existing: a hostile client
 needs no real ones), the others every existing partition or group. The TxnOffsetCommit is a
 transactional producer's, in a transaction opened before it (InitProducerId, AddOffsetsToTxn:
@@ -283,7 +284,11 @@ def run(b, s: Shape, only: list[str] | None, reps: int, sample: bool, nice: int)
                **{f"ping_{k}": val for k, val in pinger.finish().items() if k != "pings"}}
         if metered:
             row.update({"loop_max_ms": meter.get("max_ms"), "turns_over_10ms": meter.get("over_10ms"),
-                        "gc_max_ms": meter.get("gc_max_ms"), "gc_in_max_turn_ms": (meter.get("top_gc_ms") or [None])[0]})
+                        "gc_max_ms": meter.get("gc_max_ms"), "gc_in_max_turn_ms": (meter.get("top_gc_ms") or [None])[0],
+                        # each collection of at least 1 ms in the largest turn: ms/gN/unreachable found
+                        # (/objects walked)
+                        "gc_in_max_turn": " ".join("/".join([f"{ms}", f"g{g}", f"{found}"] + ([f"{n}"] if n >= 0 else []))
+                                                   for ms, g, found, n in (meter.get("top_gc") or [[]])[0])})
         if sample:
             periods = blocks.periods()
             longest = max(periods, key=lambda p: p[1], default=None)

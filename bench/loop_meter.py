@@ -8,7 +8,12 @@ machine. A diagnostic for benches (bench/loop_hold_bench.py), not for production
 SIGUSR2 writes {"max_ms", "turns", "over_2ms", "over_10ms", "top_ms": [the 5 largest], "gc_max_ms",
 "gc_top": [the 5 longest garbage collections as [ms, generation]]} of the turns since the last
 SIGUSR2 to FILE (JSON) and starts counting again: a turn as long as a collection in it was held by
-the collector, not by a handler; "top_gc_ms": what collections took of each of the 5 largest turns.
+the collector, not by a handler; "top_gc_ms": what collections took of each of the 5 largest turns,
+"top_gc": the collections of each of them as [ms, generation, unreachable objects found, objects
+walked]; "gc": the collector's
+state at the dump (gc.get_count, gc.get_freeze_count, collections of each generation so far).
+"Objects walked" (the tracked objects of the generations collected, counted before the collection
+starts and not timed) only with ODRADEK_LOOP_METER_GC_OBJECTS=1: the count walks them too.
 """
 from __future__ import annotations
 
@@ -28,24 +33,32 @@ class MeteredLoop(asyncio.SelectorEventLoop):
         self._reset()
         self._gc_started = 0.0
         self._turn_gc = 0.0  # the collections of the current turn (ms)
+        self._turn_gcs: list[tuple[float, int, int, int]] = []  # each: ms, generation, found, walked
+        self._count_objects = os.environ.get("ODRADEK_LOOP_METER_GC_OBJECTS") == "1"
+        self._walked = -1
         gc.callbacks.append(self._gc)
         self.add_signal_handler(signal.SIGUSR2, self._dump)
 
     def _reset(self) -> None:
-        self.turns, self.over_2, self.over_10, self.top = 0, 0, 0, [(0.0, 0.0)] * 5
+        self.turns, self.over_2, self.over_10 = 0, 0, 0
+        self.top: list[tuple[float, float, list]] = [(0.0, 0.0, [])] * 5
         self.gc_top: list[tuple[float, int]] = []
 
     def _gc(self, phase: str, info: dict) -> None:
         if phase == "start":
+            if self._count_objects:
+                self._walked = sum(len(gc.get_objects(g)) for g in range(info["generation"] + 1))
             self._gc_started = time.thread_time()
         else:
             ms = (time.thread_time() - self._gc_started) * 1000
             self._turn_gc += ms
             if ms >= 1:
+                self._turn_gcs.append((round(ms, 1), info["generation"], info["collected"], self._walked))
                 self.gc_top = sorted(self.gc_top + [(ms, info["generation"])], reverse=True)[:5]
 
     def _run_once(self) -> None:
         self._turn_gc = 0.0
+        self._turn_gcs = []
         t0 = time.thread_time()
         super()._run_once()  # (asyncio's one turn: select, then every ready callback)
         ms = (time.thread_time() - t0) * 1000
@@ -55,14 +68,18 @@ class MeteredLoop(asyncio.SelectorEventLoop):
             if ms >= 10:
                 self.over_10 += 1
             if ms > self.top[-1][0]:
-                self.top = sorted(self.top + [(ms, self._turn_gc)], reverse=True)[:5]
+                self.top = sorted(self.top + [(ms, self._turn_gc, self._turn_gcs)], key=lambda t: t[0],
+                                  reverse=True)[:5]
 
     def _dump(self) -> None:
         tmp = self._out + ".tmp"
         with open(tmp, "w") as f:
             json.dump({"max_ms": round(self.top[0][0], 1), "turns": self.turns, "over_2ms": self.over_2,
-                       "over_10ms": self.over_10, "top_ms": [round(t, 1) for t, _ in self.top],
-                       "top_gc_ms": [round(g, 1) for _, g in self.top],
+                       "over_10ms": self.over_10, "top_ms": [round(t, 1) for t, _, _ in self.top],
+                       "top_gc_ms": [round(g, 1) for _, g, _ in self.top],
+                       "top_gc": [gcs for _, _, gcs in self.top],
+                       "gc": {"count": gc.get_count(), "frozen": gc.get_freeze_count(),
+                              "collections": [s["collections"] for s in gc.get_stats()]},
                        "gc_max_ms": round(self.gc_top[0][0], 1) if self.gc_top else 0.0,
                        "gc_top": [[round(ms, 1), g] for ms, g in self.gc_top]}, f)
         os.replace(tmp, self._out)
