@@ -3,11 +3,14 @@ controller carries out a request it accepted (checked on a Kafka 4.3 node: a raw
 500 topics, its socket closed right after the send, creates all 500). odradek decides a large
 CreateTopics or AlterConfigs in steps; the steps go on after the client's socket closed, on a
 single node (the broker's own controller) and in a cluster (forwarded to a separate controller
-process). Another client then sees every change."""
+process). Another client then sees every change. A Metadata that auto-creates topics alike: Kafka 4.3
+creates every unknown topic of it (300 checked) whether or not its client waits for the answer
+(this test passes against Kafka with --bootstrap)."""
 
 from __future__ import annotations
 
 import socket
+import uuid
 
 from cluster import running_odradek, wait_for
 from confluent_kafka.admin import AdminClient, ConfigResource
@@ -15,6 +18,7 @@ from confluent_kafka.admin import AdminClient, ConfigResource
 from odradek.wire.api import encode_request
 from odradek.wire.messages.alter_configs_request import AlterableConfig, AlterConfigsRequest, AlterConfigsResource
 from odradek.wire.messages.create_topics_request import CreatableTopic, CreateTopicsRequest
+from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequestTopic
 
 TOPICS = 300  # a CreateTopics of ~20 steps, an AlterConfigs decided in ~30 parts
 TOPIC = 2  # ConfigResource type
@@ -65,3 +69,12 @@ def test_a_single_node_carries_out_the_writes_of_a_client_gone_at_once(fresh_bro
 def test_a_cluster_carries_out_the_writes_of_a_client_gone_at_once(tmp_path):
     with running_odradek(tmp_path, controllers=1, brokers=1) as cluster:
         _carried_out(cluster.bootstrap)
+
+
+def test_a_metadata_auto_creates_its_topics_for_a_client_gone_at_once(bootstrap):
+    admin = AdminClient({"bootstrap.servers": bootstrap})
+    prefix = f"auto-gone-{uuid.uuid4().hex[:8]}-"
+    _send_and_close(bootstrap, MetadataRequest(topics=[MetadataRequestTopic(name=f"{prefix}{i}") for i in range(TOPICS)],
+                                               allow_auto_topic_creation=True), 9)
+    wait_for(lambda: _existing(admin, prefix) == TOPICS, 120, f"the {TOPICS} topics auto-created",
+             lambda: _existing(admin, prefix))

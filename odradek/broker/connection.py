@@ -26,7 +26,7 @@ from odradek.api_handlers.context import Delayed, RequestContext, Stepped
 from odradek.api_handlers.error_responses import BUILDERS, error_response
 from odradek.broker.connection_limits import ConnectionLimits, close_excess
 from odradek.broker.coordinator_acks import hold
-from odradek.broker.controller_api import ADMIN_WRITES, validates_only
+from odradek.broker.controller_api import carried_out
 from odradek.broker.coordinator_events import NextStep
 from odradek.broker.host_resolver import host_resolves
 from odradek.broker.sasl_gate import GateAnswer, gate, token_frame
@@ -596,9 +596,9 @@ class KafkaConnection(asyncio.BufferedProtocol):
             if timed:
                 busy = time.perf_counter() - busy
         if isinstance(resp, Stepped):  # a large admin write: other clients are served between its steps
-            # a controller decision that writes: carried out if the client goes away meanwhile (given up
-            # like the others when it only validates: it writes nothing)
-            carried = key in ADMIN_WRITES and not validates_only(key, body)
+            # a controller decision that writes, a Metadata that auto-creates topics: carried out if the
+            # client goes away meanwhile (given up like the others when it only validates: it writes nothing)
+            carried = carried_out(key, body)
             steps = self._steps(resp, header, body, pending, writes, timed, not carried)
             resp, spent = await (self.broker.carried_out.run(steps) if carried else steps)
             busy += spent

@@ -38,9 +38,22 @@ ALLOCATE_PRODUCER_IDS = 67
 NOT_CONTROLLER = int(ErrorCode.NOT_CONTROLLER)
 
 
+METADATA = 3
+
+
 def validates_only(api_key: int, req) -> bool:
     """An admin write that asks only to be validated: the controller decides it, writes nothing."""
     return api_key in VALIDATING and bool(req.validate_only)
+
+
+def carried_out(api_key: int, req) -> bool:
+    """Whether a request made in steps goes on when its client disconnects: an admin write that writes,
+    and a Metadata of topics that may auto-create them (Kafka creates them as it handles the request,
+    whether or not its client stays for the answer; checked on Kafka 4.3: 300 unknown topics of a
+    Metadata whose socket closed right after the send are all created)."""
+    if api_key == METADATA:
+        return bool(req.topics) and bool(req.allow_auto_topic_creation)
+    return api_key in ADMIN_WRITES and not validates_only(api_key, req)
 
 
 class NotControllerError(Exception):
