@@ -6,6 +6,10 @@
   other resources done (ConfigAdminManager.preprocess). (Kafka 4.3 never answers a legacy AlterConfigs
   with a resource named twice: its response's errorCounts fails on the duplicate key; odradek answers
   it as the same preprocessing decides, tests/controller/test_elr_config_changes.py.)
+- a resource's name and values, each refused with Kafka's error and message: a topic's empty name,
+  an invalid one (before its config names), APPEND to a config that is not a LIST, a broker's id that
+  is not a number, a broker's invalid value (INVALID_REQUEST, as Kafka's broker wraps it), a group's
+  empty name;
 - with eligible leader replicas (eligible.leader.replicas.version 1, a fresh cluster's level) a
   broker's own min.insync.replicas cannot be set or deleted, and the cluster default's cannot be
   deleted: INVALID_CONFIG with Kafka's messages.
@@ -23,8 +27,8 @@ from odradek.wire.messages.incremental_alter_configs_request import (AlterableCo
                                                                       IncrementalAlterConfigsRequest)
 from odradek.wire.messages.metadata_request import MetadataRequest
 
-TOPIC, BROKER = 2, 4
-SET, DELETE = 0, 1
+TOPIC, BROKER, GROUP = 2, 4, 32
+SET, DELETE, APPEND = 0, 1, 2
 INVALID_REQUEST, INVALID_CONFIG = 42, 40
 TWICE = "Each resource must appear at most once."
 
@@ -91,3 +95,30 @@ def test_a_brokers_own_min_insync_replicas_is_refused_with_elr(bootstrap):
 def test_the_cluster_defaults_min_insync_replicas_cannot_be_deleted_with_elr(bootstrap):
     assert _alter(bootstrap, [_resource(BROKER, "", "min.insync.replicas", None, DELETE)]) == [
         (BROKER, "", INVALID_CONFIG, "Cluster-level min.insync.replicas cannot be removed while ELR is enabled.")]
+
+
+@pytest.mark.parametrize("rtype,name,key,value,op,code,message", [
+    (TOPIC, "", "retention.ms", "1", SET, INVALID_REQUEST, "Default topic resources are not allowed."),
+    (TOPIC, "", "no.such.config", "1", SET, INVALID_REQUEST, "Default topic resources are not allowed."),
+    (TOPIC, "bad name!", "no.such.config", "1", SET, 17,
+     "Topic name is invalid: 'bad name!' contains one or more characters other than ASCII alphanumerics, '.', '_' and '-'"),
+    (TOPIC, "", "retention.ms", "1", APPEND, INVALID_CONFIG, "Can't APPEND to key retention.ms because its type is not LIST."),
+    (BROKER, "x", "log.retention.ms", "1", SET, INVALID_REQUEST, "Node id must be an integer, but it is: x"),
+    (BROKER, "", "log.retention.ms", "abc", SET, INVALID_REQUEST,
+     "Invalid value abc for configuration log.retention.ms: Not a number of type LONG"),
+    (BROKER, "", "log.segment.bytes", "10", SET, INVALID_REQUEST,
+     "Invalid value 10 for configuration log.segment.bytes: Value must be at least 1048576"),
+    (BROKER, "", "log.cleanup.policy", "nope", SET, INVALID_REQUEST,
+     "Invalid value nope for configuration log.cleanup.policy: String must be one of: compact, delete"),
+    (BROKER, "", "log.retention.ms", "1", APPEND, INVALID_CONFIG,
+     "Config value append is not allowed for config key: log.retention.ms"),
+    (GROUP, "", "consumer.session.timeout.ms", "45000", SET, INVALID_REQUEST, "Default group resources are not allowed."),
+])
+def test_a_resources_name_and_values_are_refused_as_kafka(bootstrap, rtype, name, key, value, op, code, message):
+    c = RawClient(bootstrap)
+    try:
+        resp = c.call(IncrementalAlterConfigsRequest(resources=[_resource(rtype, name, key, value, op)],
+                                                     validate_only=True), 1)
+    finally:
+        c.close()
+    assert [(r.error_code, r.error_message) for r in resp.responses] == [(code, message)]

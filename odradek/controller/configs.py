@@ -289,6 +289,13 @@ def broker_read_only(name: str) -> bool:
     return name not in BROKER_DYNAMIC_STATIC
 
 
+def broker_config_known(name: str) -> bool:
+    """A broker config odradek knows the type of (Kafka's KafkaConfig.configKeys, as far as odradek
+    describes them; the replication rates and listener quotas too)."""
+    return (name in BROKER_STATIC or name in BROKER_SYNONYMS or name in DYNAMIC_RATES
+            or listener_quota_config(name) is not None)
+
+
 def broker_config_type(name: str) -> int:
     listener_quota = listener_quota_config(name)
     if listener_quota is not None:

@@ -633,6 +633,8 @@ class Decisions:
             if broker_id < 0:
                 raise _Fail(ErrorCode.INVALID_REQUEST, "Invalid negative broker ID.")
             return
+        if not describe and not name.lstrip("-").isdigit():  # (Kafka's validateResourceNameIsCurrentNodeId)
+            raise _Fail(ErrorCode.INVALID_REQUEST, f"Node id must be an integer, but it is: {name}")
         hint = " or empty string" if describe else ""
         raise _Fail(ErrorCode.INVALID_REQUEST,
                     f"Unexpected broker id, expected {self.node_id}{hint}, but received {name}")
@@ -746,34 +748,32 @@ class Decisions:
         (a broker-level change checks every topic's effective config)."""
         if rtype == GC.GROUP:
             return self._alter_group(name, ops)
-        if rtype == TOPIC:
-            defs = C.TOPIC_CONFIGS
-            for k, op, v in ops:
-                d = defs.get(k)
-                if d is None:
-                    raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {k}")
-        elif rtype == BROKER:
+        if rtype not in (TOPIC, BROKER):
+            raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
+        if rtype == BROKER:
             self._check_broker_name(name, describe=False)
+        self._check_list_ops(rtype, ops)
+        if rtype == TOPIC:
+            # (Kafka's ControllerConfigurationValidator: the name, then LogConfig.validate)
+            if name == "":
+                raise _Fail(ErrorCode.INVALID_REQUEST, "Default topic resources are not allowed.")
+            msg = invalid_topic_name(name)
+            if msg:
+                raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, msg)
+            unknown = next((k for k, _, _ in ops if k not in C.TOPIC_CONFIGS), None)
+            if unknown is not None:
+                raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {unknown}")
+        else:
             bad = [k for k, _, _ in ops if not C.dynamic_broker_alterable(k)]
             if bad:
                 raise _Fail(ErrorCode.INVALID_REQUEST, f"Cannot update these configs dynamically: [{', '.join(bad)}]")
-        else:
-            raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
         current = self._current_dynamic(rtype, name)
         changes: dict[str, str | None] = {}
         for k, op, v in ops:
-            if rtype == TOPIC:
-                d = C.TOPIC_CONFIGS[k]
-                ctype = d.type
-            else:
-                ctype = C.broker_config_type(k)
             if op == OP_DELETE:
                 changes[k] = None
                 continue
             if op in (OP_APPEND, OP_SUBTRACT):
-                if ctype != C.T_LIST:
-                    raise _Fail(ErrorCode.INVALID_CONFIG,
-                                f"Can't {_OP_NAME[op]} to key {k} because its type is not LIST.")
                 base = current.get(k)
                 if base is None:
                     base = (self.topic_config_value(name, k) if rtype == TOPIC else C.broker_default(k)) or ""
@@ -788,22 +788,17 @@ class Decisions:
                 raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown operation type {op}")
             try:
                 if rtype == TOPIC:
-                    d.validate(v)
+                    C.TOPIC_CONFIGS[k].validate(v)
                 else:
                     C.validate_broker_value(k, v)
             except InvalidConfig as e:
-                # (Kafka answers a bad rate or log.cleaner.backoff.ms with INVALID_REQUEST, as its broker
-                # config validation)
-                bad_request = k in C.DYNAMIC_RATES or k in C.DYNAMIC_BROKER or C.listener_quota_config(k) is not None
-                raise _Fail(ErrorCode.INVALID_REQUEST if bad_request else ErrorCode.INVALID_CONFIG,
+                # (Kafka's broker answers any invalid value of a broker resource INVALID_REQUEST: its
+                # DynamicBrokerConfig.validate's ConfigException wrapped, KAFKA-13609)
+                raise _Fail(ErrorCode.INVALID_CONFIG if rtype == TOPIC else ErrorCode.INVALID_REQUEST,
                             str(e)) from None
             changes[k] = v
-        if rtype == TOPIC:
-            msg = invalid_topic_name(name)
-            if msg:
-                raise _Fail(ErrorCode.INVALID_TOPIC_EXCEPTION, msg)
-            if name not in self.image.topics:
-                raise _Fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
+        if rtype == TOPIC and name not in self.image.topics:
+            raise _Fail(ErrorCode.UNKNOWN_TOPIC_OR_PARTITION, f"The topic '{name}' does not exist.")
         after = {k: v for k, v in current.items() if k not in changes}
         after.update({k: v for k, v in changes.items() if v is not None})
         if rtype == BROKER:
@@ -835,6 +830,23 @@ class Decisions:
         return [ConfigRecord(resource_type=rtype, resource_name=name, name=k, value=v) for k, v in changes.items()
                 if rtype == BROKER or current.get(k) != v]
 
+    @staticmethod
+    def _check_list_ops(rtype: int, ops) -> None:
+        """APPEND and SUBTRACT only to a LIST config, checked first: for a topic as Kafka's controller
+        (incrementalAlterConfigResource), for a broker as its broker (prepareIncrementalConfigs)."""
+        for k, op, _v in ops:
+            if op not in (OP_APPEND, OP_SUBTRACT):
+                continue
+            if rtype == TOPIC:
+                d = C.TOPIC_CONFIGS.get(k)
+                if d is None or d.type != C.T_LIST:
+                    raise _Fail(ErrorCode.INVALID_CONFIG, f"Can't {_OP_NAME[op]} to key {k} because its type is not LIST.")
+            elif not C.broker_config_known(k):
+                raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown config name: {k}")
+            elif C.broker_config_type(k) != C.T_LIST:
+                raise _Fail(ErrorCode.INVALID_CONFIG,
+                            f"Config value {_OP_NAME[op].lower()} is not allowed for config key: {k}")
+
     def _check_broker_reconfiguration(self, name: str, after: dict[str, str]) -> None:
         """The broker's applied dynamic configs, merged as the broker receiving the request merges
         them (static < cluster default < its own; a default change is checked on this node's
@@ -863,7 +875,7 @@ class Decisions:
         """Kafka 4.3: names first, then the values in GroupConfig's order, then the group's configs as
         they would be after the change (stored ones included) against the broker's bounds."""
         if not name:
-            raise _Fail(ErrorCode.INVALID_REQUEST, "Group name can't be empty.")
+            raise _Fail(ErrorCode.INVALID_REQUEST, "Default group resources are not allowed.")
         current = self._current_dynamic(GC.GROUP, name)
         for k, _op, _v in ops:
             if k not in GC.GROUP_CONFIGS:
