@@ -9,7 +9,10 @@
   change of min.insync.replicas empties the ELR of the partitions it concerns: a topic's value that
   topic's, the cluster default's (even set to the value it had) every topic's. The controller's
   metadata log, read with Kafka's own dump-log, holds a ClearElrRecord after each such ConfigRecord
-  (a new topic's too) and a ConfigRecord for the cluster default set to the same value.
+  (a new topic's too) and a ConfigRecord for the cluster default set to the same value;
+- a resource named more than once in a request sent to the controller itself (a client's
+  bootstrap.controllers) is answered as Kafka's ControllerApis: its second entry INVALID_REQUEST
+  "Duplicate resource." ahead of the others, no answer for its other entries, nothing of it changed.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from confluent_kafka import Producer
 from cluster import running_cluster, wait_for
 from harness import RawClient, kafka_tool
 from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
+from odradek.wire.messages import alter_configs_request as legacy
 from odradek.wire.messages.incremental_alter_configs_request import (AlterableConfig, AlterConfigsResource,
                                                                       IncrementalAlterConfigsRequest)
 from odradek.wire.messages.list_offsets_request import ListOffsetsPartition, ListOffsetsRequest, ListOffsetsTopic
@@ -126,3 +130,27 @@ def test_min_insync_replicas_changes_clear_the_elr_they_concern(cluster):
         ("CONFIG_RECORD", b, "2", None), ("CLEAR_ELR_RECORD", None, None, b),
         ("CONFIG_RECORD", a, "1", None), ("CLEAR_ELR_RECORD", None, None, a),
         ("CONFIG_RECORD", "", "1", None), ("CLEAR_ELR_RECORD", None, None, "")]
+
+
+def test_a_resource_named_twice_to_the_controller_is_answered_once(cluster):
+    a, b = "twice-a", "twice-b"
+    for t in (a, b):
+        cluster.create_topic(t, 1, 1, {})
+    (controller,) = [n for n in cluster.nodes.values() if not n.is_broker]
+
+    def entry(name: str, value: str) -> AlterConfigsResource:
+        return AlterConfigsResource(resource_type=TOPIC, resource_name=name, configs=[
+            AlterableConfig(name="retention.ms", config_operation=0, value=value)])
+    c = RawClient(f"127.0.0.1:{controller.controller_port}")
+    try:
+        resp = c.call(IncrementalAlterConfigsRequest(resources=[entry(a, "1000"), entry(b, "2000"), entry(a, "3000"),
+                                                                entry(a, "4000")], validate_only=True), 1)
+        got = [(r.resource_name, r.error_code, r.error_message) for r in resp.responses]
+        assert got == [(a, 42, "Duplicate resource."), (b, 0, None)]
+        resp = c.call(legacy.AlterConfigsRequest(resources=[legacy.AlterConfigsResource(
+            resource_type=TOPIC, resource_name=n, configs=[legacy.AlterableConfig(name="retention.ms", value="1000")])
+            for n in (b, a, b)], validate_only=True), 1)
+        assert [(r.resource_name, r.error_code, r.error_message) for r in resp.responses] == [
+            (b, 42, "Duplicate resource."), (a, 0, None)]
+    finally:
+        c.close()
