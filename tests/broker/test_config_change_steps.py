@@ -2,14 +2,21 @@
 held the event loop ~70 ms): with a background runner (the event loop), a metadata change giving
 more than RECONFIGURE_SLICE topics new configs builds them RECONFIGURE_SLICE topics a callback, and
 the last callback gives every topic its own at once; a change published meanwhile wins over what
-was built before it; a small change is given at once. Counted in callbacks and configs, not timed."""
+was built before it; a small change is given at once. Counted in callbacks and configs, not timed.
+
+A changed dynamic broker default of a topic config (kafka-configs --entity-type brokers
+--entity-default --add-config log.retention.ms=..., or one broker's own) reaches the logs and leaders
+of the topics there already that have no value of their own, as Kafka's DynamicLogConfig.reconfigure
+gives every log the new defaults under its own overrides; a topic's own value stays; a broker config
+that is no topic's default gives no topic a new config (compat_tests/test_cluster_config_changes.py:
+retention deleting segments after such a change, on odradek and Kafka 4.3)."""
 from __future__ import annotations
 
 import math
 
 from odradek.broker.replica_manager import RECONFIGURE_SLICE, ReplicaManager
-from odradek.controller.configs import TOPIC
-from odradek.controller.controller import OP_SET, Controller, CreateTopicSpec
+from odradek.controller.configs import BROKER, TOPIC
+from odradek.controller.controller import OP_DELETE, OP_SET, Controller, CreateTopicSpec
 from odradek.controller.image import BrokerImage
 from odradek.log import FaultyFileSystem, LogConfig, LogManager
 
@@ -18,7 +25,8 @@ N = 2 * RECONFIGURE_SLICE + 10  # topics changed by the large change
 NAMES = [f"t{i}" for i in range(N)]
 
 
-def broker():
+def broker(topics: list[CreateTopicSpec] | None = None):
+    """A broker with its topics (``topics``, else NAMES of 2 partitions) and its background callbacks."""
     fs = FaultyFileSystem()
     c = Controller("/meta", ME, {}, 0, fs=fs)
     lm = LogManager(["/data"], fs=fs)
@@ -29,7 +37,8 @@ def broker():
     c.add_listener(rm.on_metadata)
     c.start(BrokerImage(ME, "h", 9092), 0)
     rm.start(c.image)
-    assert all(r.error_code == 0 for r in c.create_topics([CreateTopicSpec(n, 2, 1) for n in NAMES], False, 0))
+    topics = topics if topics is not None else [CreateTopicSpec(n, 2, 1) for n in NAMES]
+    assert all(r.error_code == 0 for r in c.create_topics(topics, False, 0))
     run(queued)
     return c, lm, rm, queued
 
@@ -101,3 +110,53 @@ def test_a_small_change_is_given_at_once():
     alter(c, NAMES[:RECONFIGURE_SLICE], "retention.ms", "1234")
     assert queued == [] and retention(lm, NAMES[:RECONFIGURE_SLICE]) == {1234}
     assert 1234 not in retention(lm, NAMES[RECONFIGURE_SLICE:])
+
+
+def alter_broker(c, broker: str, key: str, value: str | None) -> None:
+    op = OP_SET if value is not None else OP_DELETE
+    assert [r.error_code for r in c.incremental_alter_configs([(BROKER, broker, [(key, op, value)])], False, 0)] == [0]
+
+
+def test_a_changed_broker_default_reaches_every_log_without_a_value_of_its_own():
+    c, lm, rm, queued = broker([CreateTopicSpec("plain", 2, 1),
+                                CreateTopicSpec("own", 2, 1, configs={"retention.ms": "5000", "min.insync.replicas": "1"})])
+    default = LogConfig().retention_ms
+    assert retention(lm, ["plain"]) == {default}
+    alter_broker(c, "", "log.retention.ms", "1234")  # the cluster default
+    assert (retention(lm, ["plain"]), retention(lm, ["own"])) == ({1234}, {5000})
+    alter_broker(c, str(ME), "log.retention.ms", "999")  # this broker's own beats the cluster default
+    assert (retention(lm, ["plain"]), retention(lm, ["own"])) == ({999}, {5000})
+    alter_broker(c, str(ME), "log.retention.ms", None)
+    assert retention(lm, ["plain"]) == {1234}
+    alter_broker(c, "", "log.retention.ms", None)
+    assert retention(lm, ["plain"]) == {default}
+    # the leaders' min.insync.replicas alike
+    alter_broker(c, "", "min.insync.replicas", "2")
+    assert {rm.leaders[("plain", p)].config.min_insync_replicas for p in (0, 1)} == {2}
+    assert {rm.leaders[("own", p)].config.min_insync_replicas for p in (0, 1)} == {1}
+    assert queued == []
+
+
+def test_a_broker_config_that_is_no_topics_default_gives_no_new_config():
+    c, lm, rm, queued = broker([CreateTopicSpec("plain", 2, 1)])
+    before = [lm.get("plain", p).config for p in (0, 1)]
+    leaders = [rm.leaders[("plain", p)].config for p in (0, 1)]
+    alter_broker(c, "", "log.cleaner.threads", "2")
+    alter_broker(c, str(ME), "max.connections", "1000")
+    assert [lm.get("plain", p).config for p in (0, 1)] == before
+    assert all(a is b for a, b in zip([lm.get("plain", p).config for p in (0, 1)], before))
+    assert [rm.leaders[("plain", p)].config for p in (0, 1)] == leaders
+
+
+def test_a_default_change_under_many_topics_is_built_in_steps():
+    n = RECONFIGURE_SLICE + 10
+    names = [f"t{i}" for i in range(n)]
+    c, lm, rm, queued = broker([CreateTopicSpec(name, 2, 1) for name in names])
+    alter_broker(c, "", "log.retention.ms", "1234")
+    steps = 0
+    while queued:
+        assert retention(lm, names) == {LogConfig().retention_ms}
+        queued.pop(0)()
+        steps += 1
+    assert steps == math.ceil(n / RECONFIGURE_SLICE)
+    assert retention(lm, names) == {1234}
