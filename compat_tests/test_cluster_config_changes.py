@@ -12,7 +12,9 @@
   (a new topic's too) and a ConfigRecord for the cluster default set to the same value;
 - a resource named more than once in a request sent to the controller itself (a client's
   bootstrap.controllers) is answered as Kafka's ControllerApis: its second entry INVALID_REQUEST
-  "Duplicate resource." ahead of the others, no answer for its other entries, nothing of it changed.
+  "Duplicate resource." ahead of the others, no answer for its other entries, nothing of it changed;
+- a broker's loggers (BROKER_LOGGER) are changed by the broker the request reaches, not forwarded:
+  another broker's id is refused, and the answer keeps the request's order.
 """
 
 from __future__ import annotations
@@ -94,6 +96,30 @@ def test_a_changed_cluster_default_retention_deletes_old_segments_of_existing_to
              last=lambda: log_start(node.port, topic))
 
 
+def test_a_brokers_loggers_are_changed_on_that_broker(cluster):
+    first, second = sorted(cluster.brokers, key=lambda n: n.id)
+    if not (first.alive and second.alive):
+        pytest.skip("needs both brokers (a broker was killed by an earlier test of the module)")
+
+    def logger(node: str, level: str) -> AlterConfigsResource:
+        return AlterConfigsResource(resource_type=8, resource_name=node, configs=[
+            AlterableConfig(name="root", config_operation=0, value=level)])
+    c = RawClient(f"127.0.0.1:{first.port}")
+    try:
+        resp = c.call(IncrementalAlterConfigsRequest(resources=[
+            logger(str(second.id), "INFO"), AlterConfigsResource(resource_type=TOPIC, resource_name="no-such-topic",
+                                                                 configs=[AlterableConfig(name="retention.ms",
+                                                                                          config_operation=0,
+                                                                                          value="1000")]),
+            logger(str(first.id), "INFO")], validate_only=True), 1)
+    finally:
+        c.close()
+    assert [(r.resource_type, r.resource_name, r.error_code, r.error_message) for r in resp.responses] == [
+        (8, str(second.id), 42, f"Unexpected node id. Expected {first.id}, but received {second.id}"),
+        (TOPIC, "no-such-topic", 3, "The topic 'no-such-topic' does not exist."),
+        (8, str(first.id), 0, None)]
+
+
 def metadata_records(cluster) -> list[dict]:
     """The controller's metadata log, as Kafka's dump-log --cluster-metadata-decoder reads it."""
     (controller,) = [n for n in cluster.nodes.values() if not n.is_broker]
@@ -154,3 +180,4 @@ def test_a_resource_named_twice_to_the_controller_is_answered_once(cluster):
             (b, 42, "Duplicate resource."), (a, 0, None)]
     finally:
         c.close()
+

@@ -11,7 +11,7 @@ from odradek.wire.errors import ErrorCode
 from odradek.wire.messages import alter_configs_response as acr
 from odradek.wire.messages import incremental_alter_configs_response as iacr
 
-BROKER = 4
+BROKER, BROKER_LOGGER = 4, 8
 ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS = 33, 44
 _RESULT = {ALTER_CONFIGS: acr.AlterConfigsResourceResponse, INCREMENTAL_ALTER_CONFIGS: iacr.AlterConfigsResourceResponse}
 _RESPONSE = {ALTER_CONFIGS: acr.AlterConfigsResponse, INCREMENTAL_ALTER_CONFIGS: iacr.IncrementalAlterConfigsResponse}
@@ -40,15 +40,23 @@ def refused_here(resources, node_id: int) -> dict[int, str]:
     return out
 
 
-def split(api_key: int, req, node_id: int):
+def split(api_key: int, req, node_id: int, logger=None):
     """-> (the request of the resources to forward, or None if none is left; {index: the result of a
-    resource refused here})."""
+    resource refused or carried out here}). ``logger(resource)``: (error code, message) of an
+    IncrementalAlterConfigs' BROKER_LOGGER resource, carried out here (this node's loggers)."""
     refused = refused_here(req.resources, node_id)
-    if not refused:
-        return req, {}
     results = {i: _RESULT[api_key](error_code=ErrorCode.INVALID_REQUEST, error_message=msg,
                                    resource_type=req.resources[i].resource_type,
                                    resource_name=req.resources[i].resource_name) for i, msg in refused.items()}
+    if logger is not None and api_key == INCREMENTAL_ALTER_CONFIGS:
+        for i, r in enumerate(req.resources):
+            if i not in results and r.resource_type == BROKER_LOGGER:
+                code, msg = logger(r)
+                results[i] = _RESULT[api_key](error_code=code, error_message=msg, resource_type=r.resource_type,
+                                              resource_name=r.resource_name)
+    if not results:
+        return req, {}
+    refused = results
     kept = [r for i, r in enumerate(req.resources) if i not in refused]
     return (type(req)(resources=kept, validate_only=req.validate_only) if kept else None), results
 

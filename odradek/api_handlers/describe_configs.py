@@ -11,8 +11,10 @@ from odradek.wire.messages.describe_configs_response import (
     DescribeConfigsSynonym,
 )
 
+from . import broker_loggers
 from .authorization import config_resource_denied
 
+DYNAMIC_BROKER_LOGGER_CONFIG = 6  # DescribeConfigs' config source
 API_KEY = 32
 MIN_VERSION = 1
 MAX_VERSION = 4
@@ -26,9 +28,13 @@ def handle(ctx, request) -> DescribeConfigsResponse:
         resources = [r for r, e in denied if e is None]
         refused = [DescribeConfigsResult(error_code=e, error_message=e.message, resource_type=r[0], resource_name=r[1],
                                          configs=[]) for r, e in denied if e is not None]
+    results = []
+    for rtype, name, keys in resources:  # this node's loggers (broker_loggers), described here, first
+        if rtype == broker_loggers.BROKER_LOGGER:
+            results.append(_loggers(ctx.services.node.node_id, name, keys))
+    resources = [r for r in resources if r[0] != broker_loggers.BROKER_LOGGER]
     described = ctx.services.metadata.describe_configs(resources, bool(request.include_synonyms),
                                                        bool(request.include_documentation)) if resources else []
-    results = []
     for d in described:
         configs = [
             DescribeConfigsResourceResult(
@@ -45,6 +51,21 @@ def handle(ctx, request) -> DescribeConfigsResponse:
                                              resource_type=d.resource_type, resource_name=d.resource_name,
                                              configs=configs))
     return DescribeConfigsResponse(throttle_time_ms=0, results=results + refused)
+
+
+def _loggers(node_id: int, name: str, keys: list[str] | None) -> DescribeConfigsResult:
+    """A BROKER_LOGGER resource: each logger and its level (Kafka's ConfigHelper: dynamic broker
+    logger configs, not read-only, no synonyms, no config type)."""
+    try:
+        levels = broker_loggers.describe(node_id, name)
+    except broker_loggers.Refused as e:
+        return DescribeConfigsResult(error_code=e.code, error_message=e.message, resource_type=broker_loggers.BROKER_LOGGER,
+                                     resource_name=name, configs=[])
+    return DescribeConfigsResult(error_code=0, error_message="", resource_type=broker_loggers.BROKER_LOGGER,
+                                 resource_name=name, configs=[DescribeConfigsResourceResult(
+                                     name=k, value=v, read_only=False, config_source=DYNAMIC_BROKER_LOGGER_CONFIG,
+                                     is_sensitive=False, synonyms=[], config_type=0) for k, v in levels.items()
+                                     if not keys or k in keys])
 
 
 def error_response(v: int, req, code: int, msg: str | None):
