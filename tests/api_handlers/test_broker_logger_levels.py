@@ -1,6 +1,6 @@
 """The BROKER_LOGGER resource on Python's logging: a level set is the logger's from then on (what it
 lets through), a deleted one follows its parent again, validate_only changes nothing, the root's
-cannot be deleted (compat_tests/test_broker_loggers.py checks the answers against Kafka 4.3)."""
+cannot be deleted (compat_tests/test_broker_loggers.py checks the answers against Kafka 4.3; named apart from it: pytest imports both by file name)."""
 
 import logging
 
