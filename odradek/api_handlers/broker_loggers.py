@@ -50,11 +50,16 @@ def loggers() -> dict[str, str]:
     return out
 
 
-def _check_node(node_id: int, name: str) -> None:
+def _asked_node(name: str, what: str) -> int:
+    """The node id a resource names; Refused when it is no number ("<what> must be an integer, ...")."""
     try:
-        asked = int(name)
+        return int(name)
     except ValueError:
-        raise Refused(ErrorCode.INVALID_REQUEST, f"Node id must be an integer, but it is: {name}") from None
+        raise Refused(ErrorCode.INVALID_REQUEST, f"{what} must be an integer, but it is: {name}") from None
+
+
+def _check_node(node_id: int, name: str) -> None:
+    asked = _asked_node(name, "Node id")
     if asked != node_id:
         raise Refused(ErrorCode.INVALID_REQUEST, f"Unexpected node id. Expected {node_id}, but received {asked}")
 
@@ -98,10 +103,6 @@ def describe(node_id: int, name: str) -> dict[str, str]:
     """A DescribeConfigs of BROKER_LOGGER ``name``: every logger and its level; Refused otherwise."""
     if not name:
         raise Refused(ErrorCode.INVALID_REQUEST, "Broker id must not be empty")
-    try:
-        asked = int(name)
-    except ValueError:
-        raise Refused(ErrorCode.INVALID_REQUEST, f"Broker id must be an integer, but it is: {name}") from None
-    if asked != node_id:
+    if _asked_node(name, "Broker id") != node_id:
         raise Refused(ErrorCode.INVALID_REQUEST, f"Unexpected broker id, expected {node_id} but received {name}")
     return loggers()
