@@ -10,6 +10,10 @@ tables freed); elsewhere than glibc it does nothing.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextvars
+import os
+import threading
 import ctypes
 import gc
 import ctypes.util
@@ -23,9 +27,10 @@ TRIM_AFTER_CLOSED = 256  # connections closed since the peak that make a trim wo
 # and their callbacks freed after the first trim (a 10,000-member group: RSS after 83 -> 66 MB)
 TRIM_AGAIN_AFTER = 3
 TRIM_AFTER_CREATED = 5_000  # partitions made since the last trim that make one worth its few ms
-# objects of a kind the event loop keeps for reuse once freed: uvloop's Handle and TimerHandle (Cython
-# free lists of 250), asyncio's future iterators (255)
-FREE_LIST_ROOM = 256
+# the event loop's free lists of objects kept for reuse once freed: uvloop's Handle and TimerHandle
+# (Cython free lists of 250), asyncio's future iterators (255)
+HANDLE_FREE_LIST = 250
+FUTURE_ITER_FREE_LIST = 255
 
 
 def malloc_trim() -> Callable[[int], int] | None:
@@ -47,12 +52,16 @@ class HeapTrim:
         self._collect = collect
         self._peak = 0
         self._again_in = 0  # calls until the follow-up trim (0: none due)
+        # the trim due is the follow-up, once the closes have slowed down (the storm is over): the
+        # time to renew the loop's free lists (FreeListReserve.renew), whose objects the closes of a
+        # storm still under way would mix with their own
+        self.settled = False
         self._partitions = 0  # the count at the last call of partitions()
         self._partitions_trimmed = 0  # ... at the last trim after a creation (or the lowest since)
 
     def connections_due(self, open_now: int) -> bool:
         """Note the open connections (every second or so); True when a trim is due now (the caller
-        then calls trim_after_connections(), after renew_free_lists() on an event loop)."""
+        then calls trim_after_connections(), after FreeListReserve.renew() on an event loop)."""
         if open_now > self._peak:
             self._peak = open_now
             self._again_in = 0
@@ -65,8 +74,10 @@ class HeapTrim:
             self._again_in -= 1
             if self._again_in:
                 return False
+            self.settled = True
         else:
             self._again_in = TRIM_AGAIN_AFTER
+            self.settled = False
         self._peak = open_now
         return True
 
@@ -106,29 +117,72 @@ def _noop() -> None:
     pass
 
 
-async def renew_free_lists(loop: asyncio.AbstractEventLoop) -> None:
-    """Give the event loop's free lists objects made now, and free for good the ones a storm left there.
+class FreeListReserve:
+    """The event loop's free lists emptied of a storm's objects, refilled with objects made at start-up.
 
     uvloop keeps the last 250 Handles and TimerHandles freed, and asyncio the last 255 future
     iterators, for reuse (gc.collect() does not empty these lists). After a storm of connections
-    they are the storm's last objects, a few in each of many pymalloc pools, and they keep those
-    pools' 1 MiB arenas from going back to the OS. Taken from the free lists, then as many made
-    afresh, the fresh ones freed first fill the lists and the storm's ones go back to pymalloc (a
-    3,000-member group, in-process on uvloop: arenas after 39 -> 28, baseline 16). Nothing the
-    loop runs changes: every handle made here is cancelled before it runs."""
-    n = FREE_LIST_ROOM
-    fut = loop.create_future()
-    kept = [[loop.call_soon(_noop) for _ in range(n)], [loop.call_later(3600, _noop) for _ in range(n)],
-            [fut.__await__() for _ in range(n)]]
-    fresh = [[loop.call_soon(_noop) for _ in range(n)], [loop.call_later(3600, _noop) for _ in range(n)],
-             [fut.__await__() for _ in range(n)]]
-    for handles in (kept[0], kept[1], fresh[0], fresh[1]):
-        for h in handles:
-            h.cancel()
-    for _ in range(3):  # the loop lets go of the cancelled handles
-        await asyncio.sleep(0)
-    for objects in fresh:  # into the free lists
-        objects.clear()
-    for objects in kept:  # back to pymalloc
-        objects.clear()
-    fut.cancel()
+    they are the storm's objects, a few in each of many pymalloc pools, and they keep those pools'
+    1 MiB arenas from going back to the OS. ``renew()`` takes them out of the free lists, lets the
+    reserve (as many objects of each kind, made when the broker started, in arenas that live anyway)
+    fill the lists, frees the storm's ones to pymalloc (their pools empty), then takes the reserve
+    back for the next storm: the lists are left empty, and what the loop frees next fills them with
+    objects made after the storm's pools emptied. (Objects made afresh while the storm's were still
+    held, as before, were given free blocks in the storm's pools and kept them.) Renewed once the
+    closes have slowed down (HeapTrim.settled): during a storm's closes the loop's own handles mix
+    into the lists. The reserve costs ~7 pools (~110 KB). Nothing the loop runs changes: every
+    handle made here is cancelled before it runs."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self._loop = loop
+        self._fut = loop.create_future()
+        # one context for every handle made here (a handle made without one gets a new copy of the
+        # current context, which it keeps: 250 Contexts made after the storm, in its pools)
+        self._context = contextvars.copy_context()
+        self._held = self._take()
+
+    def _take(self) -> list[list]:
+        """As many of each kind as a free list holds: the free list's, then new ones."""
+        loop, fut, context = self._loop, self._fut, self._context
+        taken = [[loop.call_soon(_noop, context=context) for _ in range(HANDLE_FREE_LIST)],
+                 [loop.call_later(3600, _noop, context=context) for _ in range(HANDLE_FREE_LIST)],
+                 [fut.__await__() for _ in range(FUTURE_ITER_FREE_LIST)]]
+        for handles in taken[:2]:
+            for h in handles:
+                h.cancel()
+        return taken
+
+    async def renew(self) -> None:
+        storm = self._take()  # the free lists' objects (the storm's), then new ones: the lists are empty
+        for objects in self._held:  # the reserve fills them at once, before anything the loop runs frees
+            objects.clear()         # a handle into them
+        for _ in range(3):  # the loop lets go of the storm's cancelled handles
+            await asyncio.sleep(0)
+        for objects in storm:  # back to pymalloc: the lists are full
+            objects.clear()
+        self._held = self._take()  # the reserve again, from the free lists
+        for _ in range(3):
+            await asyncio.sleep(0)
+
+    def close(self) -> None:
+        self._held = []
+        self._fut.cancel()
+
+
+async def start_worker_threads(loop: asyncio.AbstractEventLoop) -> None:
+    """The loop's default executor (log loading, retention, checkpoints, cleaning), with all its
+    threads started now, as Kafka starts its scheduler's background.threads at start-up. Started on
+    demand instead, a thread made while many clients were served (when jobs overlap, the loop being
+    slow) kept its objects (Thread, Condition, locks, ...) in a 1 MiB pymalloc arena of theirs."""
+    workers = min(32, (os.cpu_count() or 1) + 4)  # ThreadPoolExecutor's default
+    executor = concurrent.futures.ThreadPoolExecutor(workers, thread_name_prefix="odradek-worker")
+    loop.set_default_executor(executor)
+    everyone = threading.Barrier(workers, timeout=10)  # each job waits until every thread has one
+
+    def meet() -> None:
+        try:
+            everyone.wait()
+        except threading.BrokenBarrierError:
+            pass
+
+    await asyncio.gather(*(loop.run_in_executor(None, meet) for _ in range(workers)))

@@ -11,6 +11,10 @@ the burst BATCH_S later; an idle broker costs it nothing. flush() writes what is
 returns (a halt flushes the handlers before it ends the process; `all_written` before the ready
 and stopped marks); close() writes what is queued and stops the thread; a record logged after that
 is written at once.
+
+The writer waits on a SimpleQueue, not a threading.Event: an Event's wait makes a lock and a bound
+method that live as long as it waits, from one burst of lines to the next (after a storm of
+clients, a line logged during it kept two 1 MiB pymalloc arenas of the storm's).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from __future__ import annotations
 import collections
 import copy
 import logging
+import queue
 import threading
 import time
 
@@ -29,7 +34,8 @@ class ThreadedLogHandler(logging.Handler):
         super().__init__()
         self.target = target
         self._records: collections.deque[logging.LogRecord] = collections.deque()
-        self._wake = threading.Event()
+        self._wake: queue.SimpleQueue[None] = queue.SimpleQueue()  # one None per wake-up
+        self._woken = False  # a wake-up is queued and its round has not started writing
         self._write_lock = threading.Lock()  # (one thread writes the queued records at a time, in order)
         self._open = True
         self._thread = threading.Thread(target=self._run, name="log-writer", daemon=True)
@@ -47,14 +53,15 @@ class ThreadedLogHandler(logging.Handler):
             self.handleError(record)
             return
         self._records.append(record)
-        if not self._wake.is_set():
-            self._wake.set()
+        if not self._woken:
+            self._woken = True
+            self._wake.put(None)
 
     def _run(self) -> None:
         while self._open:
-            self._wake.wait()
+            self._wake.get()
             time.sleep(BATCH_S)  # (a burst's lines written together)
-            self._wake.clear()  # (before the write: a record queued after it wakes the next round)
+            self._woken = False  # (before the write: a record queued after it wakes the next round)
             self._write()
 
     def _write(self) -> None:
@@ -69,7 +76,7 @@ class ThreadedLogHandler(logging.Handler):
 
     def close(self) -> None:
         self._open = False
-        self._wake.set()
+        self._wake.put(None)
         if self._thread is not threading.current_thread():
             self._thread.join(5)
         self.flush()

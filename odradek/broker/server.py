@@ -17,7 +17,7 @@ from odradek.broker.connection import KafkaConnection
 from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.dynamic_broker_config import DynamicBrokerConfig
 from odradek.broker.socket_buffers import set_receive_buffer
-from odradek.broker.heap_trim import HeapTrim, malloc_trim, renew_free_lists, shrink_set
+from odradek.broker.heap_trim import FreeListReserve, HeapTrim, malloc_trim, shrink_set, start_worker_threads
 from odradek.broker.log_writer import ThreadedLogHandler, all_written
 from odradek.broker.old_heap import THOROUGH_EVERY_MS, OldHeap
 from odradek.testing.clock import SystemClock, VirtualClock
@@ -68,6 +68,7 @@ class BrokerServer:
         self.old_heap = OldHeap() if freeze_heap else None
         self.heap_trim = HeapTrim(malloc_trim(),  # what a connection storm freed goes back to the OS
                                   self.old_heap.thorough if self.old_heap is not None else gc.collect)
+        self.free_lists: FreeListReserve | None = None  # what refills the loop's free lists after a storm
         self.limits = ConnectionLimits.from_config(config)  # queued.max.request.bytes, max.connections*
         self._stopping = None
         self._tasks: list[asyncio.Task] = []
@@ -111,6 +112,8 @@ class BrokerServer:
         from odradek.broker.broker import Broker
 
         self.loop = asyncio.get_running_loop()
+        if self.freeze_heap:  # (a process's own broker: the loop's default executor is its own)
+            await start_worker_threads(self.loop)
         self._stopping = asyncio.Event()
         self.registry = REGISTRY if cluster is None else cluster.registry(REGISTRY)
         if self.config.testing_trace_file:
@@ -164,6 +167,7 @@ class BrokerServer:
         if self.freeze_heap:
             freeze_start_up_heap()
             self.old_heap.install()
+        self.free_lists = FreeListReserve(self.loop)  # made before any client: in arenas that live anyway
         for served, server in zip(self.config.listeners, self.servers):
             await server.start_serving()
             log.info("Awaiting socket connections on %s:%d (%s).", served.host or "0.0.0.0", bound[served.name],
@@ -222,6 +226,8 @@ class BrokerServer:
             self.trace.close()
         if self.old_heap is not None:
             self.old_heap.uninstall()
+        if self.free_lists is not None:
+            self.free_lists.close()
 
     # ------------------------------------------------------------ periodic work
 
@@ -296,7 +302,8 @@ class BrokerServer:
                     if self.heap_trim.connections_due(len(self.connections)):
                         shrink_set(self.connections)
                         self.buffer_pool.clear()
-                        await renew_free_lists(self.loop)
+                        if self.heap_trim.settled:
+                            await self.free_lists.renew()
                         self.heap_trim.trim_after_connections()
                     self.heap_trim.partitions(len(b.log_manager.logs))
                 if self.old_heap is not None and real_now >= next_thorough:

@@ -415,6 +415,7 @@ class ClassicProtocol:
         """The join phase ends: members that did not rejoin leave, the generation moves on."""
         g.join_deadline_ms = None
         g.initial_delay_active = False
+        g.initial_remaining_ms = 0  # (an int made during a join storm would outlive it in the group)
         for mid in [mid for mid, m in g.members.items() if not m.awaiting_join]:
             self._remove_member(g, mid)
         g.pending_members.clear()

@@ -33,10 +33,10 @@ def test_trims_once_more_when_the_count_stays_down_after_a_trim():
     calls = []
     t = HeapTrim(trim=calls.append)
     _note(t, 3000)
-    assert _note(t, 2) and calls == [0]
+    assert _note(t, 2) and calls == [0] and not t.settled  # (closes may go on: no free lists renewed yet)
     seen = [_note(t, n) for n in (1, 1, 0, 0, 0, 0, 0, 0)]
     assert seen == [False] * (TRIM_AGAIN_AFTER - 1) + [True] + [False] * (8 - TRIM_AGAIN_AFTER)
-    assert calls == [0, 0]  # one follow-up, then quiet
+    assert calls == [0, 0] and t.settled  # one follow-up (the storm over: free lists renewed), then quiet
     _note(t, 600)  # another storm: trimmed after it, and followed up again
     assert _note(t, 0) and [_note(t, 0) for _ in range(TRIM_AGAIN_AFTER)][-1]
 
@@ -55,50 +55,54 @@ def test_trims_once_after_a_large_creation_of_partitions_has_ended():
     assert not HeapTrim(None).partitions(0) and not HeapTrim(None).partitions(0)
 
 
-def test_renewed_free_lists_hold_none_of_the_storms_objects():
+def test_renewed_free_lists_hold_the_reserve_made_at_start_up():
     """On uvloop (odradek serve's loop), which keeps freed Handles and TimerHandles for reuse, as asyncio
-    keeps future iterators: after the renewal, what the loop reuses was made by the renewal, not by the
-    storm (whose objects, a few per pymalloc pool, kept the pools' arenas); handles still run."""
+    keeps future iterators: after a storm the renewal lets the reserve made at start-up fill the free
+    lists while the storm's objects go back to pymalloc, then takes the same reserve back (the storm's
+    objects, a few per pymalloc pool, kept the pools' arenas; new ones made while they were still
+    held took free blocks in the same pools); handles still run, the renewal's never."""
     import asyncio
 
     import pytest
 
-    from odradek.broker.heap_trim import FREE_LIST_ROOM, renew_free_lists
+    from odradek.broker.heap_trim import FUTURE_ITER_FREE_LIST, HANDLE_FREE_LIST, FreeListReserve
     uvloop = pytest.importorskip("uvloop")
     ran = []
+    n = 4 * FUTURE_ITER_FREE_LIST
 
     async def main():
         loop = asyncio.get_running_loop()
+        reserve = FreeListReserve(loop)
+        at_start = [{id(o) for o in objects} for objects in reserve._held]
         fut = loop.create_future()
-        storm = [loop.call_soon(ran.append, 1) for _ in range(FREE_LIST_ROOM)]
-        storm += [loop.call_later(0.001, ran.append, 2) for _ in range(FREE_LIST_ROOM)]
-        storm += [fut.__await__() for _ in range(FREE_LIST_ROOM)]
-        while len(ran) < 2 * FREE_LIST_ROOM:
+        for _ in range(2):
+            storm = [loop.call_soon(ran.append, 1) for _ in range(n)]
+            storm += [loop.call_later(0.001, ran.append, 2) for _ in range(n)]
+            storm += [fut.__await__() for _ in range(n)]
+            while ran.count(2) < n:
+                await asyncio.sleep(0.001)
+            ran.clear()
+            storm_ids = {id(o) for o in storm}
+            storm.clear()
+            for _ in range(3):  # (a timer that ran is let go of once its libuv handle has closed)
+                await asyncio.sleep(0)
+            # the storm's objects are in the free lists now
+            await reserve.renew()
+            assert not ran  # the renewal's handles never run
+            after = [{id(o) for o in objects} for objects in reserve._held]
+            # (a handle the loop made for its own step during the renewal may take one place)
+            kept = [len(a & s) for a, s in zip(after, at_start)]
+            assert kept[0] >= HANDLE_FREE_LIST - 2 and kept[1] >= HANDLE_FREE_LIST - 2, kept
+            assert kept[2] >= FUTURE_ITER_FREE_LIST - 2, kept
+            assert sum(len(a & storm_ids) for a in after) <= 2
+        later = [loop.call_soon(ran.append, 3) for _ in range(10)] + [loop.call_later(0.001, ran.append, 4)]
+        while ran.count(4) < 1:
             await asyncio.sleep(0.001)
-        storm_ids = {id(o) for o in storm}  # taken while all are held: distinct
-        storm.clear()
-        for _ in range(3):  # (a timer that ran is let go of once its libuv handle has closed)
-            await asyncio.sleep(0)
-        # the storm's objects are in the free lists now
-        await renew_free_lists(loop)
-        assert len(ran) == 2 * FREE_LIST_ROOM  # the renewal's handles never run
-        m = FREE_LIST_ROOM - 16  # (past the free lists, pymalloc may give a storm object's address again)
-        later = [loop.call_soon(ran.append, 3) for _ in range(m)]
-        later += [loop.call_later(0.001, ran.append, 4) for _ in range(m)]
-        later += [fut.__await__() for _ in range(m)]
-        while len(ran) < 2 * FREE_LIST_ROOM + 2 * m:
-            await asyncio.sleep(0.001)
-        assert ran.count(3) == ran.count(4) == m
+        assert ran.count(3) == 10 and len(later) == 11
+        reserve.close()
         fut.cancel()
-        return storm_ids, {id(o) for o in later}
 
-    storm_ids, later_ids = uvloop.run(main())
-    # Without the renewal about 3 x m (~718) of the later objects take a storm object's address. With
-    # it a few still may: the renewal's fresh objects come from pymalloc, which can give them the
-    # address of a storm object that went past a full free list (uvloop keeps 250 of the 256) or was
-    # freed earlier in a fragmented heap (seen: 15 in one process running the test twice, and in a
-    # worker after other modules). An address is what pins an arena, and a few do not pin the storm's.
-    assert len(storm_ids & later_ids) <= 32
+    uvloop.run(main())
 
 
 def test_shrink_set_keeps_the_object_and_its_members():

@@ -95,3 +95,39 @@ def test_close_writes_what_is_queued_and_later_lines_are_written_at_once():
     assert len(slow.stream.getvalue().splitlines()) == 5
     lg.warning("after close")
     assert slow.stream.getvalue().splitlines()[-1].endswith("after close")
+
+
+def test_the_waiting_writer_holds_nothing_made_for_its_wait():
+    """Between bursts of lines the writer thread holds no object made for that wait (a
+    threading.Event's wait held a lock and a bound method from one burst to the next: made while a
+    storm of clients was served, they kept 1 MiB pymalloc arenas of the storm's after it)."""
+    import inspect
+    import sys
+    import tracemalloc
+
+    lines, first = inspect.getsourcelines(ThreadedLogHandler._run)
+    in_run = range(first, first + len(lines))
+
+    stream = logging.StreamHandler(io.StringIO())
+    handler = ThreadedLogHandler(stream)
+    lg = logger(handler)
+    tracemalloc.start(8)
+    try:
+        for i in range(3):  # three bursts, each written before the next
+            lg.info("burst %d", i)
+            deadline = time.monotonic() + 30
+            while str(i) not in stream.stream.getvalue().rsplit("burst", 1)[-1] and time.monotonic() < deadline:
+                time.sleep(0.005)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:  # the writer is back at its wait (in _run, or inside a wait)
+            frame = sys._current_frames().get(handler._thread.ident)
+            if frame is not None and frame.f_code.co_name in ("_run", "wait") and not handler._records:
+                break
+            time.sleep(0.005)
+        held = [t for t in tracemalloc.take_snapshot().traces
+                if any(f.filename.endswith("log_writer.py") and f.lineno in in_run for f in t.traceback)
+                and any(f.filename.endswith("threading.py") for f in t.traceback)]
+    finally:
+        tracemalloc.stop()
+        handler.close()
+    assert not held, [str(t.traceback) for t in held]
