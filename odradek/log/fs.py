@@ -69,6 +69,15 @@ def write_atomic(fs: FileSystem, path: str, data: bytes, sync_dir: bool = True) 
     """Write a small file so a crash leaves either the old or the new content. ``sync_dir`` False:
     the caller fsyncs the directory itself (once for several files) before relying on it."""
     tmp = path + ".tmp"
+    write_temp(fs, tmp, data)
+    fs.rename(tmp, path)
+    if sync_dir:
+        fs.fsync_dir(posixpath.dirname(path) or ".")
+
+
+def write_temp(fs: FileSystem, tmp: str, data: bytes) -> None:
+    """The first half of write_atomic: ``data`` written to ``tmp`` and fsynced (the caller renames
+    it into place); a failure leaves no partial temp file behind and raises."""
     f = fs.open(tmp)
     try:
         f.truncate(0)
@@ -82,9 +91,6 @@ def write_atomic(fs: FileSystem, path: str, data: bytes, sync_dir: bool = True) 
             pass
         raise
     f.close()
-    fs.rename(tmp, path)
-    if sync_dir:
-        fs.fsync_dir(posixpath.dirname(path) or ".")
 
 
 class PendingFsync:
@@ -575,7 +581,8 @@ class FaultyFileSystem:
 
     def remove(self, path: str) -> None:
         self._check()
-        del self.files[self._norm(path)]
+        if self.files.pop(self._norm(path), None) is None:
+            raise FileNotFoundError(errno.ENOENT, "no such file", path)  # (as os.remove)
 
     def rename(self, src: str, dst: str) -> None:
         self._check()

@@ -29,7 +29,7 @@ from odradek.wire.exceptions import WireError
 from . import errors, partition_metadata
 from .batchio import AppendInfo, append_info
 from .config import LogConfig
-from .fs import FileHandle, FileSystem, read_whole, write_atomic
+from .fs import FileHandle, FileSystem, read_whole, write_atomic, write_temp
 from .leader_epoch_cache import CheckpointError, LeaderEpochCache, decode_checkpoint, encode_checkpoint
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
@@ -175,7 +175,7 @@ def _durable_with(d: DurableFiles, name: str, data: bytes | None, known: bool = 
 # PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. In either case the file and
 # the cache differ only in entries at or past the log end, which a load drops anyway, so a close or
 # a crash loses nothing; the first record (or any other change of the cache) writes it first.
-# EPOCHS_SOON: a new leader's epoch on an empty log, also written soon by the owner's background
+# EPOCHS_SOON: a new leader's epoch at the log end, also written soon by the owner's background
 # pass (LogManager.write_pending_state); EPOCHS_AT_END: a load dropped entries at the log end and
 # left the file as it was (Kafka's truncateFromEndAsyncFlush)
 EPOCHS_SOON = 2
@@ -382,11 +382,12 @@ class PartitionLog:
         the epoch is not assigned (logged, as a failed append): the leader's first append
         assigns it at the same log end offset, or fails before writing a byte."""
         with self.lock:
-            if start_offset == self.log_end_offset == self.log_start_offset and self.offline is None:
-                # an empty log (a new partition's first leader): the checkpoint is written after
+            if start_offset == self.log_end_offset and self.offline is None:
+                # a new leader's epoch at its log end (makeLeader): the checkpoint is written after
                 # this, off the caller's path (the owner's background pass), and before the first
-                # record or at close; a crash before then loses nothing (a load drops the entries
-                # at or past the log end anyway)
+                # record or any other change of the cache; a crash or a close before then loses
+                # nothing (a load drops the entries at or past the log end anyway). Written here,
+                # 5,000 new leaderships were 10,000 fsyncs on the event loop.
                 cache = self._epochs.assign(epoch, start_offset)
                 if cache is not self._epochs:
                     self._epochs, self._latest_epoch = cache, cache.latest_epoch
@@ -995,25 +996,65 @@ class PartitionLog:
         """Write what a new log holds only in memory: its topic id (partition.metadata), then its
         leader epochs (leader-epoch-checkpoint; not with ``epochs`` False: see EPOCHS_SOON), each
         atomically and fsynced; False when nothing was pending. A failure (ENOSPC, EIO) leaves it
-        pending, the log as it was, and raises KafkaStorageError."""
+        pending, the log as it was, and raises KafkaStorageError.
+
+        The files are written and fsynced without the log's lock held (the owner's background pass
+        runs this in a worker thread: the event loop, making this log's replica a leader meanwhile,
+        never waits for its disk - 5,000 new leaderships waited ~40 s for 5,000 such writes, one
+        log at a time, and the broker missed its session), each to a temp file of its own, renamed
+        into place under the lock only if the log still lacks what it holds (a newer cache written
+        meanwhile wins), and taken as written once the directory is fsynced."""
         with self.lock:
-            wrote = False
             tid = self.pending_topic_id
-            try:
-                if tid is not None or (self.epochs_unwritten and epochs):
-                    self.make_files()
-                if tid is not None:
-                    partition_metadata.write(self.fs, self.dir, tid)
-                    self.pending_topic_id = None
+            cache = self._epochs if self.epochs_unwritten and epochs else None
+        if tid is None and cache is None:
+            return False
+        wrote = False
+        try:
+            self.make_files()
+            if tid is not None:
+                # (not wanted any more: the partition was deleted meanwhile, LogManager.delete)
+                if not self._write_beside(partition_metadata.FILE, partition_metadata.encode(tid),
+                                          lambda: self.pending_topic_id == tid):
+                    return False
+                with self.lock:
+                    if self.pending_topic_id == tid:
+                        self.pending_topic_id = None
+                wrote = True
+            if cache is not None:
+                data = encode_checkpoint(cache)
+                path = posixpath.join(self.dir, LEADER_EPOCH_CHECKPOINT_FILE)
+                if _durable_get(self._durable, LEADER_EPOCH_CHECKPOINT_FILE) != data or not self.fs.exists(path):
+                    if not self._write_beside(LEADER_EPOCH_CHECKPOINT_FILE, data,
+                                              lambda: self._epochs is cache and self.epochs_unwritten):
+                        return wrote  # (the cache changed meanwhile: its change writes the file)
                     wrote = True
-                if self.epochs_unwritten and epochs:
-                    self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(self._epochs))
-                    self.epochs_unwritten = 0
-                    wrote = True
-            except OSError as e:
-                raise errors.KafkaStorageError(f"{self.dir}: writing its partition.metadata or "
-                                               f"leader-epoch-checkpoint failed: {e}") from e
-            return wrote
+                with self.lock:
+                    if self._epochs is cache and self.epochs_unwritten:
+                        self._note_durable(LEADER_EPOCH_CHECKPOINT_FILE, data)
+                        self.epochs_unwritten = 0
+        except OSError as e:
+            raise errors.KafkaStorageError(f"{self.dir}: writing its partition.metadata or "
+                                           f"leader-epoch-checkpoint failed: {e}") from e
+        return wrote
+
+    def _write_beside(self, name: str, data: bytes, still_wanted: Callable[[], bool]) -> bool:
+        """write_atomic of the state file ``name`` with the log's lock held only for the rename, and
+        only if ``still_wanted()`` then (else the temp file is dropped: False)."""
+        path = posixpath.join(self.dir, name)
+        # (a .tmp, which a load removes; the writing thread's own: write_atomic's is a lock holder's)
+        tmp = f"{path}.{threading.get_ident()}.tmp"
+        write_temp(self.fs, tmp, data)
+        with self.lock:
+            if not still_wanted():
+                try:
+                    self.fs.remove(tmp)
+                except OSError:  # (gone with its directory, renamed away or removed)
+                    pass
+                return False
+            self.fs.rename(tmp, path)
+        self.fs.fsync_dir(self.dir)
+        return True
 
     def _failed_write(self, e: OSError) -> None:
         """A write of an append failed (ENOSPC, EIO): cut back what part of it landed in the
@@ -1476,7 +1517,17 @@ class PartitionLog:
         end): an epoch a leader assigned at its log end without writing in it (Kafka)."""
         with self.lock:
             if offset >= self.log_end_offset:
-                self._truncate_epochs_from_end()
+                # only entries at the log end go, which a load drops anyway: written soon by the
+                # owner's background pass, or first by the next record (Kafka's
+                # truncateFromEndAsyncFlush; written here, a follower of 5,000 new leaders made
+                # 10,000 fsyncs on the event loop)
+                cache = self._epochs.truncate_from_end(self.log_end_offset)
+                if cache is not self._epochs and self.offline is not None:
+                    self._set_epochs(cache)
+                elif cache is not self._epochs:
+                    self._epochs, self._latest_epoch = cache, cache.latest_epoch
+                    self.epochs_unwritten = EPOCHS_SOON
+                    self.wake()
                 return
             if offset < self.log_start_offset:
                 self._truncate_fully_and_start_at(offset, now_ms)

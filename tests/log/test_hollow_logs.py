@@ -224,8 +224,8 @@ def test_a_hollow_log_closes_to_the_same_files_as_a_whole_one(tmp_path, reopened
 
 
 def test_a_new_leaders_first_epoch_is_written_after_and_before_the_first_record(tmp_path):
-    """An empty log's first leader epoch: kept in memory at once (OffsetsForLeaderEpoch sees it),
-    written by the background pass, the first append or the close; a non-empty log's at once."""
+    """A new leader's epoch at the log end: kept in memory at once (OffsetsForLeaderEpoch sees it),
+    written by the background pass or the first append, an empty log's or not."""
     import os
 
     lm = LogManager(str(tmp_path), default_config=CFG)
@@ -240,8 +240,10 @@ def test_a_new_leaders_first_epoch_is_written_after_and_before_the_first_record(
     other.assign_epoch(6, 0)
     other.append(one(0), now_ms=1, leader_epoch=6)  # the epoch goes to disk before the record
     assert (tmp_path / "t-1" / "leader-epoch-checkpoint").read_bytes() == b"0\n1\n6 0\n"
-    other.assign_epoch(7, 1)  # not empty: written at once
-    assert not other.epochs_unwritten
+    other.assign_epoch(7, 1)  # not empty: the same
+    assert other.epochs.latest_epoch == 7 and other.epochs_unwritten
+    assert (tmp_path / "t-1" / "leader-epoch-checkpoint").read_bytes() == b"0\n1\n6 0\n"
+    assert lm.write_pending_state() == 1 and not other.epochs_unwritten
     assert (tmp_path / "t-1" / "leader-epoch-checkpoint").read_bytes() == b"0\n2\n6 0\n7 1\n"
     lm.close()
     assert sorted(os.listdir(tmp_path / "t-0")).count("leader-epoch-checkpoint") == 1
@@ -261,6 +263,38 @@ def test_a_crash_before_the_first_epoch_is_written_loses_nothing(tmp_path):
     lm3 = LogManager("/data", fs=fs2.restart("lost"), default_config=CFG)
     assert lm3.get("t", 0).epochs.latest_epoch == 4 and lm3.get("t", 0).log_end_offset == 1
     lm3.close()
+
+
+def test_a_leadership_change_of_a_log_with_records_makes_no_fsync_on_the_callers_thread():
+    """A new leader's epoch at the end of a log with records (makeLeader), and a follower's truncation
+    that only drops entries at the log end (Kafka's truncateFromEndAsyncFlush): no fsync on the
+    caller's thread (the event loop: 5,000 leaderships moved were 10,000 of them there), the file
+    written by the background pass; a crash before it loses nothing: the load gives the same cache
+    below the log end, and the next record of the new epoch writes the epoch first."""
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=CFG)
+    log = lm.get_or_create("t", 0, topic_id=b"\x07" * 16)
+    log.append(one(0), now_ms=1, leader_epoch=2)
+    log.append(one(1), now_ms=1, leader_epoch=2)
+    log.flush()
+    lm.write_pending_state()
+    fsyncs = fs.fsyncs
+    log.assign_epoch(5, 2)  # a leader again
+    assert log.epochs.latest_epoch == 5 and fs.fsyncs == fsyncs
+    log.truncate_to(2)  # a follower again: the leader's answer is the log end; epoch 5 goes
+    assert log.epochs.latest_epoch == 2 and fs.fsyncs == fsyncs
+    log.assign_epoch(7, 2)
+    assert fs.fsyncs == fsyncs and lm.state_pending
+    lost = LogManager("/data", fs=fs.restart("lost"), default_config=CFG)  # a crash now
+    assert [(e.epoch, e.start_offset) for e in lost.get("t", 0).epochs.entries] == [(2, 0)]
+    assert lost.get("t", 0).log_end_offset == 2
+    lost.close()
+    assert lm.write_pending_state() == 1 and not log.epochs_unwritten
+    log.append(one(2), now_ms=1, leader_epoch=7)
+    lm.close()
+    again = LogManager("/data", fs=fs.restart("kept"), default_config=CFG)
+    assert [(e.epoch, e.start_offset) for e in again.get("t", 0).epochs.entries] == [(2, 0), (7, 2)]
+    again.close()
 
 
 def test_the_periodic_pass_does_not_wait_for_a_log_another_thread_holds(tmp_path):
@@ -298,13 +332,15 @@ def test_the_periodic_pass_does_not_wait_for_a_log_another_thread_holds(tmp_path
 
 
 def test_deleting_new_partitions_drops_what_the_background_writer_has_left_to_write(tmp_path):
-    """LogManager.delete_many drops the pending partition.metadata of every partition it deletes
-    before it waits for any log's lock: the background writer, holding the first one across its
-    fsyncs, then skips the others (one by one, each delete waited for the writer's next log)."""
+    """LogManager.delete_many drops the pending partition.metadata of every partition it deletes,
+    and never waits for the background writer's fsyncs: the writer holds no log's lock across them
+    (only for the rename into place), so the deletes go through while it is inside t-0's fsync and
+    it then drops what it wrote for t-0 and skips t-1 and t-2 (once the writer held each log's lock
+    across its fsyncs: each delete waited for the writer's next log)."""
     import threading
 
     class GatedFS(FaultyFileSystem):
-        """The first file fsync waits for ``gate`` (the writer holds that log's lock meanwhile)."""
+        """The first file fsync waits for ``gate``."""
 
         def __init__(self):
             self.gate, self.entered, self.armed = threading.Event(), threading.Event(), False
@@ -331,16 +367,20 @@ def test_deleting_new_partitions_drops_what_the_background_writer_has_left_to_wr
     wrote: list[int] = []
     writer = threading.Thread(target=lambda: wrote.append(lm.write_pending_state()), daemon=True)
     writer.start()
-    assert fs.entered.wait(30)  # the writer holds t-0, inside its fsync
+    assert fs.entered.wait(30)  # the writer is inside t-0's fsync
     deleting = threading.Thread(target=lm.delete_many, args=([("t", 0), ("t", 1), ("t", 2)],), daemon=True)
     deleting.start()
-    deleting.join(0.2)  # (it waits for t-0's lock)
+    deleting.join(30)
+    assert not deleting.is_alive()  # done while the writer's fsync still waits
     fs.gate.set()
     writer.join(30)
     deleting.join(30)
     assert not writer.is_alive() and not deleting.is_alive()
-    assert wrote == [1]  # t-0 only: t-1 and t-2 were dropped before the delete waited
+    assert wrote == [0]  # t-0's file dropped before its rename, t-1 and t-2 never written
     assert lm.list() == []
+    # (what it wrote of t-0 stayed a temp file, in the directory renamed away, removed with it)
+    assert not any(name == "partition.metadata" for d in fs.listdir("/d") if fs.isdir(f"/d/{d}")
+                   for name in fs.listdir(f"/d/{d}"))
     lm.close()
 
 

@@ -40,6 +40,7 @@ def test_file_layout_is_kafkas():
     log.append(one(1), 1000, leader_epoch=0)
     log.append(one(2), 1000, leader_epoch=3)
     log.assign_epoch(7, log.log_end_offset)
+    log.write_pending_state()  # (a new leader's epoch at the log end: the owner's background pass writes it)
     # version 0, the number of entries, then "epoch start_offset" lines, each ended by \n
     assert bytes(fs.files[FILE].data) == b"0\n3\n0 0\n3 2\n7 3\n"
     log.truncate_fully_and_start_at(10)

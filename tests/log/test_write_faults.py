@@ -360,14 +360,20 @@ def test_a_failed_epoch_checkpoint_after_a_truncation_takes_the_log_offline(err,
     assert log2.epochs == epochs_of_batches(log2) and log2.epochs.latest_epoch == 0
 
 
-def test_a_new_leader_whose_epoch_checkpoint_fails_assigns_it_at_its_first_append():
+def test_a_new_leaders_epoch_whose_checkpoint_write_fails_goes_to_disk_before_its_first_record():
+    """A new leader's epoch at the log end is kept in memory (written later, off the caller's path);
+    its first append writes it first: on a full disk that append fails with nothing written, the log
+    stays online, and the append after the disk came back writes the epoch, then the record."""
     fs = FaultyFileSystem()
     fs.makedirs("/data")
     log = PartitionLog(fs, DIR, CFG, now_ms=0)
     log.append(build_batch([(None, b"a", (), 1)]), now_ms=1, leader_epoch=0)
     fs.fail_writes(errno.ENOSPC, match=KINDS["leader-epoch"])
-    log.assign_epoch(1, log.log_end_offset)  # logged, not raised; not assigned
-    assert log.epochs.latest_epoch == 0 and log.offline is None
+    log.assign_epoch(1, log.log_end_offset)
+    assert log.epochs.latest_epoch == 1 and log.epochs_unwritten
+    with pytest.raises(errors.KafkaStorageError):
+        log.append(build_batch([(None, b"b", (), 1)]), now_ms=1, leader_epoch=1)
+    assert log.log_end_offset == 1 and log.offline is None
     fs.clear_write_faults()
     log.append(build_batch([(None, b"b", (), 1)]), now_ms=1, leader_epoch=1)
     log.close()
