@@ -162,8 +162,11 @@ def run(kind: str, partitions: int, rounds: int, scenarios: list[str], py_spy: b
                 if spy is not None:
                     spy.__exit__(None, None, None)
                     print(f"broker {taker.id}, {scenario}:\n{spy.report()}", file=sys.stderr, flush=True)
-                fenced = [line.split("Fencing broker ")[1].split()[0] for line in controller.lines[fenced_before:]
-                          if "Fencing broker" in line]
+                # (the broker taking the leaderships, and in "elect" the one giving them up: the one that
+                # shuts down is fenced at its end, as Kafka's controller fences it)
+                kept = {taker.id} | ({leader} if scenario == "elect" else set())
+                fenced = [who for line in controller.lines[fenced_before:] if "Fencing broker" in line
+                          if int(who := line.split("Fencing broker ")[1].split()[0]) in kept]
                 if scenario == "shutdown":
                     cluster.start(leader)
                 wait_leader(cluster.brokers, partitions, other, tuple(sorted((a, b))))  # (all in the ISR again)

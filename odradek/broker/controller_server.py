@@ -200,6 +200,9 @@ class ControllerServer:
     def apply_batch(self, base_offset, values) -> None:
         self.controller.apply_batch(base_offset, values)
 
+    def apply_batch_steps(self, base_offset, values):
+        return self.controller.apply_batch_steps(base_offset, values)
+
     def restore_snapshot(self, data, end_offset) -> None:
         self.controller.restore_snapshot(data, end_offset)
 
@@ -228,7 +231,7 @@ class ControllerServer:
         """Leader, with its LeaderChange record (so every earlier one) applied."""
         n = self.driver.node if self.driver is not None else None
         return (n is not None and isinstance(n.state, Leader)
-                and n.applied > n.state.epoch_start_offset)
+                and self.driver.applied > n.state.epoch_start_offset)
 
     @property
     def leader_id(self) -> int:
@@ -237,7 +240,7 @@ class ControllerServer:
     def caught_up(self) -> bool:
         """This node leads, or has applied what the leader last said was committed."""
         hw = self.driver.leader_hw
-        return self.active or (hw >= 0 and self.driver.node.applied >= hw)
+        return self.active or (hw >= 0 and self.driver.applied >= hw)
 
     # ------------------------------------------------------------ writes
     async def _write(self, decide) -> tuple[Written, bool]:
@@ -266,7 +269,7 @@ class ControllerServer:
     def _log_end(self) -> Commit:
         """Everything this node's metadata log holds, as a Commit to wait for."""
         last = self.driver.node.log.end_offset - 1
-        return Commit(last, applied=self.driver.node.applied > last)
+        return Commit(last, applied=self.driver.applied > last)
 
     async def _bootstrap(self) -> None:
         async with self._write_lock:

@@ -13,6 +13,7 @@ snapshot of the state machine every ``snapshot_every_bytes`` of applied records.
 from __future__ import annotations
 
 import asyncio
+import collections
 import errno
 import heapq
 import logging
@@ -36,6 +37,9 @@ log = logging.getLogger("odradek.raft")
 
 TICK_MS = 50
 MAX_SLEEP_TICKS = 200  # the longest the driver sleeps with nothing due (a lone voter leading, idle)
+# a committed batch of more records is applied a part at a time (sm.apply_batch_steps), one part a
+# loop turn, the batches after it behind it: a 10,000-record batch was one piece of the event loop
+STEPPED_APPLY = 1000
 _size = struct.Struct(">i")
 _corr = struct.Struct(">i")
 
@@ -143,7 +147,8 @@ def request_source(msg) -> int:
 
 class RaftDriver:
     """Drives one RaftNode over the network. ``sm`` is the state machine:
-    apply_batch(base_offset, values), restore_snapshot(data, end_offset),
+    apply_batch(base_offset, values), apply_batch_steps(base_offset, values) (the same as a
+    generator yielding between parts; the batch published whole at its end), restore_snapshot(data, end_offset),
     snapshot_bytes(end_offset), snapshot_ready() (False while the applied records end inside a
     metadata transaction: a snapshot is never taken there, as Kafka's SnapshotGenerator) and
     on_change() (leader/epoch/commit progress)."""
@@ -175,6 +180,12 @@ class RaftDriver:
         self._processing = False
         self._last_state = None
         self.leader_hw = -1  # the last high watermark a leader told us (observers' catch-up)
+        # the offset the state machine has applied up to (exclusive): the node's ``applied`` less the
+        # committed batches still queued for it (a large batch applied a part at a time, and those after)
+        self.applied = self.node.applied
+        self._queued: collections.deque = collections.deque()  # (base offset, next offset, values | None)
+        self._steps = None  # the apply of the queue's first batch, under way
+        self._stepping: asyncio.Handle | None = None  # the next part's turn
         self.write_error: OSError | None = None  # the metadata log's last failed write, until one succeeds
         self.commit_latency = CommitLatency()  # raft-metrics commit-latency-avg/-max (broker/stats.py)
 
@@ -231,6 +242,9 @@ class RaftDriver:
 
     def close(self) -> None:
         self._closed = True  # no more wake-ups
+        if self._stepping is not None:
+            self._stepping.cancel()
+            self._stepping = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -273,7 +287,7 @@ class RaftDriver:
     def wait_applied(self, offset: int) -> asyncio.Future:
         """Done (True) once the record at ``offset`` is committed and applied."""
         fut = asyncio.get_running_loop().create_future()
-        if self.node.applied > offset:
+        if self.applied > offset:
             fut.set_result(True)
         else:
             self._seq += 1
@@ -297,26 +311,32 @@ class RaftDriver:
                     s = rd.snapshot_to_apply
                     log.info("raft %d: restoring snapshot at offset %d (epoch %d, %d bytes)", n.id,
                              s.id.end_offset, s.id.epoch, len(s.data))
+                    self._drop_queued()  # (batches before it: the snapshot holds what they did)
                     self.sm.restore_snapshot(s.data, s.id.end_offset)
+                    self.applied = s.id.end_offset
                     self._since_snapshot = 0
                 for b in rd.committed_entries:
                     self._since_snapshot += len(b.raw)
-                    if not b.control:
-                        self.sm.apply_batch(b.base_offset, b.records)
-                    b.forget_records()  # applied: the log keeps its bytes only
+                    values = None if b.control else b.records
+                    if self._queued or (values is not None and len(values) > STEPPED_APPLY):
+                        self._queued.append((b.base_offset, b.next_offset, values))
+                    else:
+                        if values is not None:
+                            self.sm.apply_batch(b.base_offset, values)
+                        self.applied = b.next_offset
+                    b.forget_records()  # applied or queued: the log keeps its bytes only
                 n.advance(rd)
                 if self._since_snapshot >= self.snapshot_every_bytes and n.applied > n.log.start_offset \
-                        and self.sm.snapshot_ready():
+                        and not self._queued and self.sm.snapshot_ready():
                     n.snapshot(n.applied, self.sm.snapshot_bytes(n.applied))
                     self._since_snapshot = 0
             if n.is_leader:
                 self.commit_latency.committed(n.hw, time.monotonic())
             else:
                 self.commit_latency.not_leader()
-            while self._waiters and self._waiters[0][0] < n.applied:
-                _, _, fut = heapq.heappop(self._waiters)
-                if not fut.done():
-                    fut.set_result(True)
+            self._release_waiters()
+            if self._queued and self._stepping is None and not self._closed:
+                self._stepping = asyncio.get_running_loop().call_soon(self._apply_step)
         finally:
             self._processing = False
         st = (self.node.state.name, self.node.epoch, self.node.leader_id)
@@ -324,6 +344,50 @@ class RaftDriver:
             self._last_state = st
             log.info("raft %s", self.node.status())
         self.sm.on_change()
+
+    def _release_waiters(self) -> None:
+        while self._waiters and self._waiters[0][0] < self.applied:
+            _, _, fut = heapq.heappop(self._waiters)
+            if not fut.done():
+                fut.set_result(True)
+
+    def _apply_step(self) -> None:
+        """One part of the queue's first batch (its apply begun if it is not); once it is applied,
+        the small and control batches behind it up to the next large one; another turn if any is left."""
+        self._stepping = None
+        if self._closed:
+            return
+        while self._queued:
+            base, end, values = self._queued[0]
+            if self._steps is None and (values is None or len(values) <= STEPPED_APPLY):
+                if values is not None:
+                    self.sm.apply_batch(base, values)
+            else:
+                if self._steps is None:
+                    self._steps = self.sm.apply_batch_steps(base, values)
+                try:
+                    next(self._steps)
+                    break  # (a part done: the next one in another turn)
+                except StopIteration:
+                    pass
+                except Exception:  # noqa: BLE001 - as apply_batch's own failures: logged, the log goes on
+                    log.exception("raft %d: applying the batch at offset %d failed", self.node.id, base)
+                self._steps = None
+            self._queued.popleft()
+            self.applied = end
+            if self._steps is None and self._queued and self._queued[0][2] is not None \
+                    and len(self._queued[0][2]) > STEPPED_APPLY:
+                break  # (the next large batch begins in another turn)
+        self._release_waiters()
+        self.sm.on_change()
+        if self._queued and not self._closed:
+            self._stepping = asyncio.get_running_loop().call_soon(self._apply_step)
+
+    def _drop_queued(self) -> None:
+        if self._steps is not None:
+            self._steps.close()
+            self._steps = None
+        self._queued.clear()
 
     def _persist(self, rd) -> bool:
         """Make a Ready durable before anything of it is sent or applied. A write that failed

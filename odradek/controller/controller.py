@@ -139,13 +139,16 @@ class Controller(AdminWrites):
 
     def apply_batch(self, base_offset: int, values) -> None:
         """Replay one committed batch of the metadata log (encoded records) into the image."""
-        records = []
-        for i, v in enumerate(values):
-            try:
-                records.append((base_offset + i, decode_record(v)[0]))
-            except Exception:
-                log.exception("metadata record at offset %d cannot be decoded; skipped", base_offset + i)
-        self._apply(records)
+        self._apply(_decoded(base_offset, values))
+
+    def apply_batch_steps(self, base_offset: int, values) -> Generator[None, None, None]:
+        """apply_batch a part at a time (a generator that yields every REPLAY_STEP records): the
+        records decoded and replayed into the delta over the image, which is published whole once the
+        batch is replayed, as apply_batch publishes it (a Raft quorum node's apply of a committed
+        10,000-record batch - a 5,000-topic CreateTopics - was one piece of its event loop). Nothing of
+        the batch is in the image, nor told to the listeners, before. The caller applies no other
+        batch, snapshot or record meanwhile (the Raft driver queues them)."""
+        yield from self._apply_steps(_decoded(base_offset, values), REPLAY_STEP)
 
     def apply_records(self, first_offset: int, records: list) -> None:
         """Replay one committed batch of decoded records, the first at ``first_offset`` (or take
@@ -175,14 +178,18 @@ class Controller(AdminWrites):
         records of a metadata transaction (BeginTransactionRecord .. EndTransactionRecord, which
         Kafka's controllers write around bootstrap and large changes, possibly over several
         batches) are published together at its end, or dropped at an AbortTransactionRecord."""
+        whole(self._apply_steps(records))
+
+    def _apply_steps(self, records, step: int = 0) -> Generator[None, None, None]:
+        """_apply, yielding after every ``step`` records (0: never)."""
         delta = self._txn if self._txn is not None else MetadataDelta(self.image)
         in_txn, pending = self._txn is not None, False
-        for offset, record in records:
+        for n, (offset, record) in enumerate(records, 1):
             if isinstance(record, BeginTransactionRecord):
                 if in_txn:
                     log.error("metadata record at offset %d: a transaction begins inside another", offset)
                 elif pending:
-                    self._publish(delta.apply())
+                    self._publish_delta(delta)
                     delta = MetadataDelta(self.image)
                 in_txn = True
             elif isinstance(record, EndTransactionRecord):
@@ -193,9 +200,19 @@ class Controller(AdminWrites):
                 _replay_one(delta, record, offset)
             delta.offset = offset
             pending = True
+            if step and n % step == 0:
+                yield
         self._txn = delta if in_txn else None
         if not in_txn and pending:
-            self._publish(delta.apply())
+            self._publish_delta(delta)
+
+    def _publish_delta(self, delta: MetadataDelta) -> None:
+        """Publish the delta's image, with the controller id of the image of the moment (set_controller_id
+        may have changed it while the delta was replayed in steps)."""
+        image = delta.apply()
+        if image.controller_id != self.image.controller_id:
+            image = replace(image, controller_id=self.image.controller_id)
+        self._publish(image)
 
     @property
     def in_transaction(self) -> bool:
@@ -399,6 +416,16 @@ def _log_topic_changes(before: MetadataImage, records: list) -> None:
         if isinstance(r, RemoveTopicRecord):
             t = before.topics_by_id.get(r.topic_id)
             log.info("Removed topic %s with ID %s.", t.name if t else "?", uuid_str(r.topic_id))
+
+
+def _decoded(base_offset: int, values):
+    """(offset, record) of each encoded record of a batch, decoded as it is asked for; a record that
+    cannot be decoded is logged and skipped."""
+    for i, v in enumerate(values):
+        try:
+            yield base_offset + i, decode_record(v)[0]
+        except Exception:
+            log.exception("metadata record at offset %d cannot be decoded; skipped", base_offset + i)
 
 
 def _replay_one(delta: MetadataDelta, record, offset: int) -> None:
