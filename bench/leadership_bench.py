@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "compat_tests"))
 
+from bench import loop_meter  # noqa: E402
 from bench.limits_bench import Pinger  # noqa: E402
 from bench.loop_blocks import LoopBlocks  # noqa: E402
 from odradek.broker.wire_client import WireClient  # noqa: E402
@@ -85,21 +85,13 @@ def wait_leader(brokers, partitions: int, leader: int, isr: tuple | None = None,
 
 
 class Meter:
-    """The metered loop of one odradek node (bench/loop_meter.py): SIGUSR2, then its JSON."""
+    """The metered loop of one odradek node (bench/loop_meter.py)."""
 
     def __init__(self, node, path: str):
         self.node, self.path = node, path
 
     def read(self) -> dict:
-        before = os.stat(self.path).st_mtime_ns if os.path.exists(self.path) else 0
-        os.kill(self.node.proc.pid, signal.SIGUSR2)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if os.path.exists(self.path) and os.stat(self.path).st_mtime_ns != before:
-                with open(self.path) as f:
-                    return json.load(f)
-            time.sleep(0.05)
-        return {}
+        return loop_meter.read(self.node.proc.pid, self.path)
 
 
 def start(kind: str, root: Path):

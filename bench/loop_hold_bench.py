@@ -34,10 +34,9 @@ import tempfile
 import time
 from typing import Callable
 
-import signal
-
 from bench.kafka_ref import BROKERS, OdradekBroker
 from bench.limits_bench import Conn, Pinger, create, table
+from bench import loop_meter
 from bench.loop_blocks import LoopBlocks
 
 from odradek.wire import messages
@@ -60,15 +59,7 @@ class MeteredOdradek(OdradekBroker):
         return super().start(fresh)
 
     def meter(self) -> dict:
-        before = os.stat(self.meter_file).st_mtime_ns if os.path.exists(self.meter_file) else 0
-        os.kill(self.pid, signal.SIGUSR2)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            if os.path.exists(self.meter_file) and os.stat(self.meter_file).st_mtime_ns != before:
-                with open(self.meter_file) as f:
-                    return json.load(f)
-            time.sleep(0.05)
-        return {}
+        return loop_meter.read(self.pid, self.meter_file)
 
 
 class Shape:

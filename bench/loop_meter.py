@@ -86,6 +86,19 @@ class MeteredLoop(asyncio.SelectorEventLoop):
         self._reset()
 
 
+def read(pid: int, path: str, timeout_s: float = 60) -> dict:
+    """SIGUSR2 to the metered process ``pid``, then the JSON it writes to ``path`` ({} if none in time)."""
+    before = os.stat(path).st_mtime_ns if os.path.exists(path) else 0
+    os.kill(pid, signal.SIGUSR2)
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if os.path.exists(path) and os.stat(path).st_mtime_ns != before:
+            with open(path) as f:
+                return json.load(f)
+        time.sleep(0.05)
+    return {}
+
+
 class MeteredPolicy(asyncio.DefaultEventLoopPolicy):
     def new_event_loop(self) -> asyncio.AbstractEventLoop:
         return MeteredLoop()

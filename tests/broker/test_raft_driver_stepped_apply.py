@@ -11,9 +11,14 @@ from odradek.broker.raft_driver import STEPPED_APPLY, RaftDriver
 from odradek.log import FaultyFileSystem
 from odradek.raft.types import RaftConfig
 
+from test_raft_driver_faults import StateMachine as Values, until
 
-class StateMachine:
+
+class StateMachine(Values):
+    """Records how each batch was applied: whole, or in parts (apply_batch_steps)."""
+
     def __init__(self):
+        super().__init__()
         self.applied: list[tuple[str, int, int]] = []  # (how, base offset, records)
         self.parts = 0
 
@@ -25,26 +30,6 @@ class StateMachine:
             self.parts += 1
             yield
         self.applied.append(("steps", base_offset, len(values)))
-
-    def restore_snapshot(self, data, end_offset):
-        raise AssertionError("no snapshot expected")
-
-    def snapshot_bytes(self, end_offset):
-        return b""
-
-    def snapshot_ready(self):
-        return True
-
-    def on_change(self):
-        pass
-
-
-async def until(pred, timeout_s=10.0):
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout_s
-    while not pred():
-        assert loop.time() < deadline, "condition not reached"
-        await asyncio.sleep(0.01)
 
 
 def test_a_large_committed_batch_is_applied_in_parts_and_the_next_waits_behind_it():
