@@ -370,8 +370,8 @@ class Broker:
         from odradek.broker.coordinator_log import plain_records
 
         def apply(partition: int, batches: list, log_start: int, now_ms: int) -> None:
-            hw = self.groups.runtime.log.committed_offset(partition)  # (what is beyond: not read until committed)
-            self.groups.load_records(plain_records(batches, log_start), now_ms, partition, hw)
+            # (what is beyond the partition's HW: not read until committed)
+            self.groups.load_records(plain_records(batches, log_start), now_ms, partition)
             self.txn_offsets.load_partition(partition, batches, now_ms)
 
         def unload(partition: int) -> None:

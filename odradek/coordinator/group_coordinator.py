@@ -147,6 +147,11 @@ class GroupCoordinator:
         # Kafka's group-coordinator-metrics counts: classic rebalances completed (a sync that made
         # the group Stable), consumer group epoch bumps (KIP-848 rebalances); live writes only
         self.rebalances = {CLASSIC: 0, CONSUMER: 0}
+        # the ids of the groups whose timers the tick walks, in the order they came (issue 27: not
+        # every group each tick): a classic group from its JoinGroup (or its install, or load) until
+        # a tick finds it without timers (group_state.Group.timerless: a group that only holds
+        # offsets); a consumer or streams group while it is in the map
+        self._ticking: dict[str, None] = {}
         self.poke = poke  # the purgatory's poke (the broker passes it)
         self.new_uuid = new_uuid or _random_uuids()
         self.new_member_id = new_member_id or (lambda prefix: f"{prefix}-{self.new_uuid()}")
@@ -169,6 +174,7 @@ class GroupCoordinator:
         is listed after the groups already there, as a new group is)."""
         self.groups.pop(g.group_id, None)
         self.groups[g.group_id] = g
+        self._ticking[g.group_id] = None
 
     def wake(self, key: tuple) -> None:
         """Wake the requests parked on ``key`` (the purgatory's poke, when the broker gave one)."""
@@ -224,11 +230,10 @@ class GroupCoordinator:
             self.load_records(self.log.read(partition), now_ms)
 
     def load_records(self, records: Iterable[tuple[int, bytes | None, bytes | None]],
-                     now_ms: int | None = None, partition: int | None = None,
-                     high_watermark: int | None = None) -> None:
+                     now_ms: int | None = None, partition: int | None = None) -> None:
         """Replay one partition's (offset, key, value) records (the plain ones, from its log start);
-        with ``partition`` and its ``high_watermark``: the offsets of records beyond the HW are not
-        read until it passes them (``_loaded_beyond``)."""
+        with ``partition``: the offsets of records beyond its high watermark (as the log says it
+        now) are not read until it passes them (``_loaded_beyond``)."""
         if now_ms is not None:
             self._now = now_ms
         if partition is not None:
@@ -241,8 +246,10 @@ class GroupCoordinator:
         self.classic.load(records, self._now)
         self.consumer.load(records, self._now)
         self.streams.load(records, self._now)
-        if partition is not None and high_watermark is not None:
-            self._loaded_beyond(partition, records, high_watermark)
+        self._ticking.update((gid, None) for gid, g in self.groups.items()
+                             if g.group_type != CLASSIC or not g.timerless())
+        if partition is not None and self.log is not None:
+            self._loaded_beyond(partition, records, self.log.committed_offset(partition))
 
     def _loaded_beyond(self, partition: int, records: list, high_watermark: int) -> None:
         """The offset commits a load read beyond the partition's HW (a new leader's records its HW
@@ -250,19 +257,24 @@ class GroupCoordinator:
         see the values below the HW until it passes."""
         first = bisect.bisect_left(records, high_watermark, key=lambda r: r[0])
         changes = []
+        need: set = set()  # their keys (as bytes)
         for offset, key, value in records[first:]:
             k = _offset_key(key)
             if k is not None:
                 changes.append((offset, k[0], k[1], None if value is None else rec.decode_offset_value(value)))
+                need.add(key)
         if not changes:
             return
-        need = {(g, tp) for _, g, tp, _ in changes}
+        # the newest value below the HW of each (keys compared as bytes: only theirs decoded)
         before: dict = {}
-        for _offset, key, value in reversed(records[:first]):  # the newest value below the HW of each
-            k = _offset_key(key)
-            if k is not None and k in need and k not in before:
-                before[k] = None if value is None else rec.decode_offset_value(value)
-                if len(before) == len(need):
+        found: set = set()
+        for _offset, key, value in reversed(records[:first]):
+            if key in need and key not in found:
+                found.add(key)
+                k = _offset_key(key)
+                if k is not None:
+                    before[k] = None if value is None else rec.decode_offset_value(value)
+                if len(found) == len(need):
                     break
         self.timeline.loaded(partition, high_watermark, changes,
                              {k: v for k, v in before.items() if v is not None})
@@ -329,6 +341,7 @@ class GroupCoordinator:
         replacing = g if isinstance(g, ConsumerGroup) and not member_id else None
         # (a new classic group replaces an empty consumer group: its tombstones and the new group's
         # record in one write, as Kafka's maybeDeleteEmptyConsumerGroup and join of a new group)
+        self._ticking[group_id] = None  # (its members' timers: the tick walks it until it has none)
         return self.classic.join_group(group_id, member_id, group_instance_id, client_id, client_host,
                                        session_timeout_ms, rebalance_timeout_ms, protocol_type, protocols,
                                        now_ms, api_version, replacing)
@@ -695,7 +708,13 @@ class GroupCoordinator:
         then the consumer and streams groups' (sessions, assignment delays), in that order."""
         self._now = now_ms
         self._forget_committed()
-        groups = self._by_type()
+        groups = []
+        for gid in list(self._ticking):
+            g = self.groups.get(gid)
+            if g is None or g.group_type == SHARE or (g.group_type == CLASSIC and g.timerless()):
+                del self._ticking[gid]  # (gone, or no timer left: a JoinGroup or install brings it back)
+            else:
+                groups.append(g)
         for g in groups:
             if g.group_type == CLASSIC:
                 self.classic.tick(g, now_ms)
@@ -705,6 +724,10 @@ class GroupCoordinator:
         for g in groups:  # (share groups: the share group coordinator's own tick)
             if g.group_type in (CONSUMER, STREAMS) and self.groups.get(g.group_id) is g:
                 self._protocols[g.group_type].tick(g, now_ms)
+
+    def ticked(self) -> list[str]:
+        """The ids of the groups the tick walks (``_ticking``; for tests)."""
+        return list(self._ticking)
 
     def expire_offsets(self, now_ms: int) -> None:
         """offsets.retention.minutes: drop old commits (of topics the group does not read); an empty

@@ -292,6 +292,11 @@ class Group:
     def is_empty(self) -> bool:
         return self.state is GroupState.EMPTY
 
+    def timerless(self) -> bool:
+        """No timer of the group can fire: Empty, without members or pending members (a tick skips
+        it: the many groups that only hold offsets cost the tick nothing, issue 27)."""
+        return self.state is GroupState.EMPTY and not self.members and not self.pending_members
+
     def list_row(self) -> tuple | None:
         if self.state is GroupState.DEAD:
             return None

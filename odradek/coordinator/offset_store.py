@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Generator
 
-from odradek.controller.steps import whole
 from odradek.wire.records import KeyedRecords
 
 from odradek.wire.errors import ErrorCode
@@ -52,20 +51,28 @@ def stage_steps(group_id: str, offsets: dict, now_ms: int, topic_ids: dict | Non
     errors, staged = {}, {}
     records: list = KeyedRecords(now_ms) if encode else []
     part: list = []
-    for tp, (offset, leader_epoch, metadata) in offsets.items():
+    for tp, value in offsets.items():
         if due():
             _add(records, part)
             part = []
             yield
-        if metadata is not None and len(metadata.encode()) > max_metadata_bytes:
-            errors[tp] = E.OFFSET_METADATA_TOO_LARGE
-            continue
-        om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
-                               now_ms, expire_timestamp_ms, rec.topic_id_of(topic_ids, tp[0]))
-        staged[tp] = om
-        part.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
+        _stage_one(group_id, tp, value, now_ms, topic_ids, max_metadata_bytes, expire_timestamp_ms, errors,
+                   staged, part)
     _add(records, part)
     return Staged(errors, staged, records)
+
+
+def _stage_one(group_id: str, tp: tuple, value: tuple, now_ms: int, topic_ids: dict | None, max_metadata_bytes: int,
+               expire_timestamp_ms: int, errors: dict, staged: dict, records: list) -> None:
+    """One offset of a commit: its error, or its OffsetAndMetadata and records."""
+    offset, leader_epoch, metadata = value
+    if metadata is not None and len(metadata.encode()) > max_metadata_bytes:
+        errors[tp] = E.OFFSET_METADATA_TOO_LARGE
+        return
+    om = OffsetAndMetadata(offset, leader_epoch if leader_epoch is not None else -1, metadata or "",
+                           now_ms, expire_timestamp_ms, rec.topic_id_of(topic_ids, tp[0]))
+    staged[tp] = om
+    records.append((rec.offset_commit_key(group_id, tp[0], tp[1]), rec.offset_commit_value(om)))
 
 
 def _add(records: list, part: list) -> None:
@@ -77,8 +84,14 @@ def _add(records: list, part: list) -> None:
 
 def stage(group_id: str, offsets: dict, now_ms: int, topic_ids: dict | None, max_metadata_bytes: int,
           expire_timestamp_ms: int = -1) -> Staged:
-    """stage_steps in one piece."""
-    return whole(stage_steps(group_id, offsets, now_ms, topic_ids, max_metadata_bytes, expire_timestamp_ms))
+    """stage_steps in one piece (a small commit: no generator)."""
+    errors: dict = {}
+    staged: dict = {}
+    records: list = []
+    for tp, value in offsets.items():
+        _stage_one(group_id, tp, value, now_ms, topic_ids, max_metadata_bytes, expire_timestamp_ms, errors,
+                   staged, records)
+    return Staged(errors, staged, records)
 
 
 def expire_timestamp(now_ms: int, retention_time_ms: int | None) -> int:

@@ -78,14 +78,20 @@ def test_a_deleted_group_is_shown_until_the_deletion_commits():
     assert groups.consumer_group_describe("g")["message"] == "Group g not found."
 
 
+def _batched():
+    """A group coordinator whose appends are collected into record batches (written by the test)."""
+    parts, batches = FakePartitions(), CoordinatorBatches()
+    groups = GroupCoordinator(log=CoordinatorLog(parts, OFFSETS, PendingWrites(), batches), config=BrokerConfig(),
+                              now_ms=0)
+    batches.collecting = True
+    return parts, batches, groups
+
+
 def test_one_note_per_group_and_record_batch():
     """Writes collected in one record batch are committed together: the group as it was before the
     batch is noted once; a batch written later is noted apart (the HW can stop between them)."""
-    parts, pending = FakePartitions(), PendingWrites()
-    batches = CoordinatorBatches()
-    groups = GroupCoordinator(log=CoordinatorLog(parts, OFFSETS, pending, batches), config=BrokerConfig(), now_ms=0)
+    parts, batches, groups = _batched()
     p = groups.partition_for("cg")
-    batches.collecting = True
     _join(groups, "m1")
     _join(groups, "m2")
     assert groups.group_timeline.pending(p) == 1
@@ -102,11 +108,8 @@ def test_one_note_per_group_and_record_batch():
 
 
 def test_the_hw_between_two_batches():
-    parts, pending = FakePartitions(), PendingWrites()
-    batches = CoordinatorBatches()
-    groups = GroupCoordinator(log=CoordinatorLog(parts, OFFSETS, pending, batches), config=BrokerConfig(), now_ms=0)
+    parts, batches, groups = _batched()
     p = groups.partition_for("cg")
-    batches.collecting = True
     _join(groups, "m1")
     _join(groups, "m2")
     batches.flush()

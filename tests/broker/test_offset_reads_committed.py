@@ -109,7 +109,8 @@ def test_a_load_keeps_what_is_beyond_the_hw_unread_until_committed():
     for hw, seen in ((0, None), (1, 10), (2, 20), (3, None), (4, 30), (5, 40)):
         parts, _, groups = _setup()
         p = groups.partition_for("g")
-        groups.load_records(records, 0, p, hw)
+        parts.hw[(OFFSETS, p)] = hw
+        groups.load_records(records, 0, p)
         assert _read(groups) == seen, hw
         assert _read(groups, stable=True) == 40
         parts.hw[(OFFSETS, p)] = 5

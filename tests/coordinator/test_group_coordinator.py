@@ -245,6 +245,26 @@ def test_all_members_expire_group_becomes_empty():
     assert h.group().state is GroupState.EMPTY and not h.group().members
 
 
+def test_the_tick_walks_only_the_groups_with_timers():
+    """Groups that only hold offsets cost the tick nothing (issue 27): a classic group is walked from
+    its JoinGroup until a tick finds it Empty without members."""
+    h = Harness()
+    for i in range(50):
+        assert h.c.commit_offsets(f"simple-{i}", -1, "", None, {("t", 0): (1, -1, "")}, h.now) == {("t", 0): E.NONE}
+    stable_group(h, 2)
+    h.advance(1)
+    assert h.c.ticked() == ["g"]
+    h.advance(SESSION + 1)
+    h.advance(REBALANCE + 1)
+    h.advance(1)
+    assert h.group().state is GroupState.EMPTY and h.c.ticked() == []
+    h.join()
+    assert h.c.ticked() == ["g"]
+    h.advance(SESSION + 1)  # its pending member expires: walked until then
+    h.advance(1)
+    assert h.c.ticked() == []
+
+
 def test_pending_member_id_expires():
     h = Harness()
     first = h.join()
