@@ -7,7 +7,8 @@ controller, and its leaderships move away). Apache Kafka 4.3 in the same run (it
 
 1 controller + 2 brokers a, b (`odradek cluster`'s layout, compat_tests/cluster.py; Kafka's defaults for
 the session, 9 s, and heartbeats, 2 s; leader rebalancing off). One topic of `partitions` partitions with
-replicas [a, b]: a leads them all. Each round moves every leadership to the other broker:
+replicas [a, b]: a leads them all ("create": one CreateTopics of them, measured on a, the batch of 5,001
+records applied a part at a time on each node). Each round moves every leadership to the other broker:
 
   elect     AlterPartitionReassignments to [b, a] (one record a partition, the ISR holds both: done at
             once), then ElectLeaders PREFERRED for all: b takes every leadership, a follows every one
@@ -17,7 +18,8 @@ replicas [a, b]: a leads them all. Each round moves every leadership to the othe
 odradek's brokers run on bench/loop_meter.py's metered loop: the largest turn in CPU time of the
 loop's thread of the broker taking the leaderships (max_ms, gc_max_ms: the longest collection). A
 pinger (bench/limits_bench.Pinger, a process of its own) sends an ApiVersions every 50 ms to that
-broker (--py-spy: its busy periods of 200 ms or more, wall clock, and their stacks). "fenced": lines of the controller saying it fenced a broker for its session, during the round.
+broker (--py-spy: its busy periods of 200 ms or more, wall clock, and their stacks). "fenced": the brokers
+the controller fenced during the move (its "Fencing broker" lines), of those that do not shut down.
 Numbers to stdout as a markdown table (--json FILE: also as JSON); no assertion.
 """
 from __future__ import annotations
@@ -111,65 +113,77 @@ def run(kind: str, partitions: int, rounds: int, scenarios: list[str], py_spy: b
     root = Path(tempfile.mkdtemp(prefix=f"leaders-{kind}-"))
     cluster = start(kind, root)
     rows = []
+    controller = next(n for n in cluster.nodes.values() if not n.is_broker)
+
+    def measured(rnd: int, scenario: str, taker, kept: set[int], action) -> None:
+        """One row: ``action()`` (-> seconds until the move is seen) measured on ``taker``; the fences of
+        the brokers ``kept`` (the one that shuts down is fenced at its end, as Kafka's controller fences it)."""
+        meter = Meter(taker, str(root / f"meter-{taker.id}.json")) if kind == "odradek" else None
+        if meter is not None:
+            meter.read()  # (counting from here)
+        fenced_before = len(controller.lines)
+        pinger = Pinger(f"127.0.0.1:{taker.port}", every=0.05)
+        pinger.start()
+        load0 = loadavg()
+        spy = LoopBlocks(taker.proc.pid, min_ms=200) if py_spy and kind == "odradek" else None
+        if spy is not None:
+            spy.__enter__()
+        t0 = time.monotonic()
+        moved = action()
+        elapsed = time.monotonic() - t0
+        loop = meter.read() if meter is not None else {}
+        pings = pinger.finish()
+        if spy is not None:
+            spy.__exit__(None, None, None)
+            print(f"broker {taker.id}, {scenario}:\n{spy.report()}", file=sys.stderr, flush=True)
+        fenced = [who for line in controller.lines[fenced_before:] if "Fencing broker" in line
+                  if int(who := line.split("Fencing broker ")[1].split()[0]) in kept]
+        row = {"broker": kind, "round": rnd, "scenario": scenario, "partitions": partitions,
+               "moved_s": round(moved, 1), "elapsed_s": round(elapsed, 1),
+               "loop_max_ms": loop.get("max_ms"), "loop_top_ms": loop.get("top_ms"),
+               "gc_max_ms": loop.get("gc_max_ms"), "over_10ms": loop.get("over_10ms"),
+               "ping_p99_ms": pings.get("p99_ms"), "ping_max_ms": pings.get("max_ms"),
+               "fenced": ",".join(fenced) or "-", "load_before": load0, "load_after": loadavg()}
+        print(json.dumps(row), file=sys.stderr, flush=True)
+        rows.append(row)
+
     try:
         a, b = sorted(n.id for n in cluster.brokers)
-        controller = next(n for n in cluster.nodes.values() if not n.is_broker)
-        with _client(cluster.node(a)) as c:
-            r = c.send(CreateTopicsRequest(timeout_ms=600000, topics=[CreatableTopic(
-                name=TOPIC, num_partitions=-1, replication_factor=-1, assignments=[
-                    CreatableReplicaAssignment(partition_index=p, broker_ids=[a, b]) for p in range(partitions)])]),
-                max_version=7)
-        assert r.topics[0].error_code == 0, r.topics[0]
-        wait_leader(cluster.brokers, partitions, a, (a, b))
+
+        def create() -> float:
+            with _client(cluster.node(a)) as c:
+                r = c.send(CreateTopicsRequest(timeout_ms=600000, topics=[CreatableTopic(
+                    name=TOPIC, num_partitions=-1, replication_factor=-1, assignments=[
+                        CreatableReplicaAssignment(partition_index=p, broker_ids=[a, b])
+                        for p in range(partitions)])]), max_version=7)
+            assert r.topics[0].error_code == 0, r.topics[0]
+            return wait_leader(cluster.brokers, partitions, a, (a, b))
+
+        measured(0, "create", cluster.node(a), {a, b}, create)
         leader, other = a, b
         for rnd in range(rounds):
             for scenario in scenarios:
                 taker = cluster.node(other)
-                meter = Meter(taker, str(root / f"meter-{taker.id}.json")) if kind == "odradek" else None
-                if meter is not None:
-                    meter.read()  # (counting from here)
-                fenced_before = len(controller.lines)
-                pinger = Pinger(f"127.0.0.1:{taker.port}", every=0.05)
-                pinger.start()
-                load0 = loadavg()
-                spy = LoopBlocks(taker.proc.pid, min_ms=200) if py_spy and kind == "odradek" else None
-                if spy is not None:
-                    spy.__enter__()
-                t0 = time.monotonic()
-                if scenario == "elect":
+
+                def elect() -> float:
                     with _client(cluster.node(leader)) as c:
                         r = c.send(AlterPartitionReassignmentsRequest(timeout_ms=600000, topics=[ReassignableTopic(
                             name=TOPIC, partitions=[ReassignablePartition(partition_index=p, replicas=[other, leader])
                                                     for p in range(partitions)])]), max_version=0)
                         assert r.error_code == 0, r
-                        r = c.send(ElectLeadersRequest(election_type=0, timeout_ms=600000, topic_partitions=None),
-                                   max_version=2)
-                    moved = wait_leader([taker, cluster.node(leader)], partitions, other)
-                else:
+                        c.send(ElectLeadersRequest(election_type=0, timeout_ms=600000, topic_partitions=None),
+                               max_version=2)
+                    return wait_leader([taker, cluster.node(leader)], partitions, other)
+
+                def shutdown() -> float:
                     cluster.node(leader).stop(600)
-                    moved = wait_leader([taker], partitions, other)
-                elapsed = time.monotonic() - t0
-                loop = meter.read() if meter is not None else {}
-                pings = pinger.finish()
-                if spy is not None:
-                    spy.__exit__(None, None, None)
-                    print(f"broker {taker.id}, {scenario}:\n{spy.report()}", file=sys.stderr, flush=True)
-                # (the broker taking the leaderships, and in "elect" the one giving them up: the one that
-                # shuts down is fenced at its end, as Kafka's controller fences it)
-                kept = {taker.id} | ({leader} if scenario == "elect" else set())
-                fenced = [who for line in controller.lines[fenced_before:] if "Fencing broker" in line
-                          if int(who := line.split("Fencing broker ")[1].split()[0]) in kept]
+                    return wait_leader([taker], partitions, other)
+
+                measured(rnd, scenario, taker, {taker.id} | ({leader} if scenario == "elect" else set()),
+                         elect if scenario == "elect" else shutdown)
                 if scenario == "shutdown":
                     cluster.start(leader)
                 wait_leader(cluster.brokers, partitions, other, tuple(sorted((a, b))))  # (all in the ISR again)
-                row = {"broker": kind, "round": rnd, "scenario": scenario, "partitions": partitions,
-                       "moved_s": round(moved, 1), "elapsed_s": round(elapsed, 1),
-                       "loop_max_ms": loop.get("max_ms"), "loop_top_ms": loop.get("top_ms"),
-                       "gc_max_ms": loop.get("gc_max_ms"), "over_10ms": loop.get("over_10ms"),
-                       "ping_p99_ms": pings.get("p99_ms"), "ping_max_ms": pings.get("max_ms"),
-                       "fenced": ",".join(fenced) or "-", "load_before": load0, "load_after": loadavg()}
-                print(json.dumps(row), file=sys.stderr, flush=True)
-                rows.append(row)
                 leader, other = other, leader
     finally:
         cluster.close()
