@@ -12,6 +12,17 @@ collector's old generation is not walked with every young one. Refcounting still
 object as before; cyclic garbage that involves a frozen object waits for a thorough collection
 (gc.unfreeze, a full collection, then freeze again): ``thorough()``, run after a storm of
 connections has closed (HeapTrim) and every THOROUGH_EVERY_MS.
+
+With the survivors frozen, CPython's rule for when a full collection comes (more than threshold2 =
+10 middle-generation collections since the last one, and what those moved into the oldest
+generation more than a quarter of the last full collection's survivors) no longer holds anything
+back: the survivors it counts are only what was alive at the last one - during a large request,
+the request's own objects - so a full collection came after every eleventh middle one (every
+~75,000 objects made and kept), walking the 50,000-80,000 that those left alive in one piece:
+12-29 ms inside a step of a 100,000-entry request (bench hold, bench/RESULTS.md 2026-11-28 01:40).
+A full collection walks only what the last one did not freeze, so the walks cost about the same in
+all however often they come; ``install`` makes them come after every second middle one
+(threshold2 FULL_AFTER), each walking at most ~15,000 objects (3-8 ms in the same runs).
 """
 
 from __future__ import annotations
@@ -23,23 +34,29 @@ import time
 log = logging.getLogger("odradek.broker")
 
 THOROUGH_EVERY_MS = 600_000
+FULL_AFTER = 1  # gc threshold2: a full collection once more middle ones than this came (CPython's: 10)
 
 
 class OldHeap:
     def __init__(self):
         self.frozen = 0  # full collections after which the survivors were frozen
         self._installed = False
+        self._thresholds = gc.get_threshold()
 
     def install(self) -> None:
-        """From now on the survivors of every full collection are frozen."""
+        """From now on the survivors of every full collection are frozen, and a full collection comes
+        after every FULL_AFTER + 1 middle ones."""
         if not self._installed:
             self._installed = True
+            self._thresholds = gc.get_threshold()
+            gc.set_threshold(self._thresholds[0], self._thresholds[1], FULL_AFTER)
             gc.callbacks.append(self._after)
 
     def uninstall(self) -> None:
         if self._installed:
             self._installed = False
             gc.callbacks.remove(self._after)
+            gc.set_threshold(*self._thresholds)
 
     def _after(self, phase: str, info: dict) -> None:
         if phase == "stop" and info["generation"] == 2:

@@ -20,13 +20,14 @@ from odradek.wire.messages.produce_request import PartitionProduceData, ProduceR
 
 
 class Running:
-    def __init__(self, tmp_path, **props):
+    def __init__(self, tmp_path, freeze_heap: bool = False, **props):
+        """``freeze_heap``: the heap policy of odradek serve's own process (BrokerServer's)."""
         from odradek.broker.server import BrokerServer
 
         base = {"listeners": "PLAINTEXT://127.0.0.1:0", "log.dirs": str(tmp_path),
                 "offsets.topic.num.partitions": "2"}
         base.update(props)
-        self.server = BrokerServer(BrokerConfig.from_properties(base))
+        self.server = BrokerServer(BrokerConfig.from_properties(base), freeze_heap=freeze_heap)
         self.loop = asyncio.new_event_loop()
         started = threading.Event()
 
