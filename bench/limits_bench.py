@@ -1,7 +1,7 @@
 """What hostile or unlucky clients cost a broker (issue 27), odradek and Apache Kafka 4.3 in the
 same run, one broker at a time:
 
-    python -m bench limits [--brokers odradek,kafka] [--only storm,frames,lazy,create,refuse,group,streams]
+    python -m bench limits [--brokers odradek,kafka] [--only storm,frames,lazy,create,refuse,group,streams,churn]
 
 storm   RSS before, with and after N idle connections (each answered one ApiVersions)
 frames  RSS growth while 30 connections declare 100 MiB requests and send 3 KB of them
@@ -18,6 +18,9 @@ group848  a KIP-848 group of N members (--members, each on a connection of its o
         ConsumerGroupHeartbeat joins sent at once, one more heartbeat each once the assignment
         interval is over (the group's rebalance), then N leaves: the time and broker CPU of each
         phase, ping p50/p99/max; RSS before, with the group (and per member), after the leaves
+churn   10 rounds of: 200 topics of 10 partitions created, a record in each partition, 200
+        connections (a Metadata each), a classic group of 200 members joining and leaving, the
+        previous round's topics deleted; RSS after each round (whether what a round leaves grows)
 streams  a KIP-1071 streams group of N members (--members, each on a connection of its own): N
         StreamsGroupHeartbeat joins sent at once (a one-subtopology topology over a 64-partition
         topic, the group's streams.initial.rebalance.delay.ms 0, the broker's 1 s assignment
@@ -364,6 +367,43 @@ def group(b, n: int = 10000, storms: int = 1) -> dict:
     return {**row, **pinger.finish()}
 
 
+def churn(b, rounds: int = 10, n: int = 200) -> dict:
+    """`rounds` times: N topics of 10 partitions created and a record produced to each partition, N
+    connections (a Metadata each, then closed), a classic group of N members joining and leaving,
+    the previous round's topics deleted (each topic lives a round: its idle files parked, through
+    collections); RSS once each round is over (settled): whether what a round leaves behind grows
+    with the rounds (e.g. cyclic garbage among objects the collector no longer walks)."""
+    from odradek.wire.messages.metadata_request import MetadataRequest
+    from odradek.wire.messages.produce_request import PartitionProduceData, ProduceRequest, TopicProduceData
+    from odradek.wire.records import build_batch
+
+    gid = "limits-bench-churn"
+    find_coordinator(b.bootstrap, gid)
+    before = settle_rss(b, b.bootstrap)
+    afters, previous = [], []
+    for r in range(rounds):
+        names = [f"churn-{r}-{i}" for i in range(n)]
+        create(b.bootstrap, names, 10)
+        batch = build_batch([(None, b"x" * 100, None, int(time.time() * 1000))])
+        c = Conn(b.bootstrap, timeout=600)
+        c.call(ProduceRequest(acks=1, timeout_ms=30000, topic_data=[
+            TopicProduceData(name=t, partition_data=[PartitionProduceData(index=i, records=batch) for i in range(10)])
+            for t in names]), 9)
+        c.close()
+        for _ in range(n):
+            c = Conn(b.bootstrap)
+            c.call(MetadataRequest(topics=None, allow_auto_topic_creation=False), 9)
+            c.close()
+        _group_storm(b, gid, n)
+        if previous:
+            delete(b.bootstrap, previous)
+        previous = names
+        afters.append(settle_rss(b, b.bootstrap, 2.0))
+    return {"rounds": rounds, "topics_a_round": n, "rss_before_mb": before // 1024,
+            "rss_after_each_mb": "/".join(str(a // 1024) for a in afters),
+            "last_vs_second": round(afters[-1] / afters[1], 2) if rounds > 1 else None}
+
+
 def _heartbeat_phase(b, members: dict, request_of, version: int, answered) -> tuple[float, float, dict]:
     """One request from every member (members: member id -> Conn), all sent at once, and their answers
     as they come (``answered(member id, response)``): (wall s, broker CPU s, {error code: count})."""
@@ -487,7 +527,7 @@ def streams(b, n: int = 10000) -> dict:
 
 
 SCENARIOS = {"storm": storm, "frames": frames, "lazy": lazy, "create": create_fairness, "refuse": refusals,
-             "group": group, "group848": group848, "streams": streams}
+             "group": group, "group848": group848, "streams": streams, "churn": churn}
 
 
 def table(name: str, rows: list[dict]) -> str:
@@ -519,7 +559,7 @@ def main(argv: list[str]) -> int:
             with tempfile.TemporaryDirectory(prefix=f"limits-{kind}-") as d:
                 # a fresh broker per scenario: each starts from the same state; the group's members
                 # all join within Kafka's default initial rebalance delay (each join extends it 3 s)
-                extra = {"group.initial.rebalance.delay.ms": "3000"} if name == "group" else None
+                extra = {"group.initial.rebalance.delay.ms": "3000"} if name in ("group", "churn") else None
                 b = BROKERS[kind](d, extra=extra)
                 b.start()
                 try:
