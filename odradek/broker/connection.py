@@ -87,6 +87,33 @@ def _now_ms() -> int:
     return time.time_ns() // 1_000_000
 
 
+class _CoordinatorEvent:
+    """A request as a coordinator event (KafkaConnection._as_coordinator_event): called in the
+    coordinator's slice, a large one a step a call; ``spent``: its handling time so far. An object,
+    not a closure that names itself for its next step: that closure was a reference cycle holding the
+    whole request (~100,000 objects of a 100,000-partition OffsetCommit), which the broker's frozen
+    old heap kept until a thorough collection once a full collection had frozen it in flight
+    (broker/old_heap.py)."""
+
+    __slots__ = ("conn", "mod", "ctx", "header", "body", "pending", "writes", "spent")
+
+    def __init__(self, conn: KafkaConnection, mod, ctx: RequestContext, header, body, pending, writes: list):
+        self.conn, self.mod, self.ctx, self.header, self.body = conn, mod, ctx, header, body
+        self.pending, self.writes, self.spent = pending, writes, 0.0
+
+    def __call__(self, stepped: Stepped | None = None):
+        t = time.perf_counter()
+        conn = self.conn
+        self.ctx.now_ms = conn.broker.clock_ms()  # (when the coordinator takes it up, as Kafka's runtime)
+        try:
+            resp = conn._call(functools.partial(self.mod.handle, self.ctx, self.body) if stepped is None else
+                              functools.partial(_next_step, stepped, contextlib.nullcontext()),
+                              self.header, self.body, self.pending, self.writes)
+        finally:
+            self.spent += time.perf_counter() - t
+        return NextStep(functools.partial(self, resp)) if isinstance(resp, Stepped) else resp
+
+
 def _next_step(stepped: Stepped, scope):
     """One step of a Stepped response: the response when it is done, else the Stepped itself.
     A single node's metadata write in the step is only written (``scope``: the controller's
@@ -674,27 +701,13 @@ class KafkaConnection(asyncio.BufferedProtocol):
                                     stepped: Stepped | None = None):
         """The request handled as a coordinator event (queued, then run in the coordinator's slice;
         a large one a step an event, coordinator_events.NextStep; ``stepped``: going on with its
-        steps); -> its response and its handling time (not its wait in the queue). (A method of its
-        own: the closure's variables would be cells in every request's frame.)"""
-        spent = 0.0
-
-        def event(stepped: Stepped | None = None):
-            nonlocal spent
-            t = time.perf_counter()
-            ctx.now_ms = self.broker.clock_ms()  # (when the coordinator takes it up, as Kafka's runtime)
-            try:
-                resp = self._call(functools.partial(mod.handle, ctx, body) if stepped is None else
-                                  functools.partial(_next_step, stepped, contextlib.nullcontext()),
-                                  header, body, pending, writes)
-            finally:
-                spent += time.perf_counter() - t
-            return NextStep(functools.partial(event, resp)) if isinstance(resp, Stepped) else resp
-
+        steps); -> its response and its handling time (not its wait in the queue)."""
+        event = _CoordinatorEvent(self, mod, ctx, header, body, pending, writes)
         try:
             resp = await events.run(event if stepped is None else functools.partial(event, stepped))
         except CoordinatorError as e:  # its batch could not be written
             resp = error_response(ctx.api_key, ctx.api_version, body, e)
-        return resp, spent
+        return resp, event.spent
 
     async def _let_through(self, key: int, client_id: str | None, body) -> bool:
         """A paused node answers once resumed; a cut peer's (or client's) request closes its
