@@ -10,8 +10,8 @@ SIGUSR2 writes {"max_ms", "turns", "over_2ms", "over_10ms", "top_ms": [the 5 lar
 SIGUSR2 to FILE (JSON) and starts counting again: a turn as long as a collection in it was held by
 the collector, not by a handler; "top_gc_ms": what collections took of each of the 5 largest turns,
 "top_gc": the collections of each of them as [ms, generation, unreachable objects found, objects
-walked]; "gc": the collector's
-state at the dump (gc.get_count, gc.get_freeze_count, collections of each generation so far).
+walked]; "gc": the collector's state at the dump (gc.get_count, gc.get_freeze_count, the
+collections of each generation so far and the unreachable objects they found).
 "Objects walked" (the tracked objects of the generations collected, counted before the collection
 starts and not timed) only with ODRADEK_LOOP_METER_GC_OBJECTS=1: the count walks them too.
 """
@@ -79,7 +79,8 @@ class MeteredLoop(asyncio.SelectorEventLoop):
                        "top_gc_ms": [round(g, 1) for _, g, _ in self.top],
                        "top_gc": [gcs for _, _, gcs in self.top],
                        "gc": {"count": gc.get_count(), "frozen": gc.get_freeze_count(),
-                              "collections": [s["collections"] for s in gc.get_stats()]},
+                              "collections": [s["collections"] for s in gc.get_stats()],
+                              "collected": [s["collected"] for s in gc.get_stats()]},
                        "gc_max_ms": round(self.gc_top[0][0], 1) if self.gc_top else 0.0,
                        "gc_top": [[round(ms, 1), g] for ms, g in self.gc_top]}, f)
         os.replace(tmp, self._out)
