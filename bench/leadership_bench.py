@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -187,6 +188,7 @@ def run(kind: str, partitions: int, rounds: int, scenarios: list[str], py_spy: b
                 leader, other = other, leader
     finally:
         cluster.close()
+        shutil.rmtree(root, ignore_errors=True)
     return rows
 
 
