@@ -444,7 +444,8 @@ def verify(run: ChaosRun, readers: list, samplers: list[OffsetSampler]) -> int:
     assert cluster.wait_identical_replicas(OFFSETS_TOPIC, offsets_partitions) > 0
     acked = acked_by_partition(run.producers)
     for reader in readers:
-        wait_for(lambda: reader.has(acked), 90, f"{type(reader).__name__} to receive every acknowledged record")
+        wait_for(lambda: reader.has(acked), 90, f"{type(reader).__name__} to receive every acknowledged record",
+                 last=reader.state)
         assert reader.errors == [], reader.errors[:5]
     ends = {p: max(acked.get(p, {0: b""})) + 1 for p in range(run.partitions)}
     for sampler in samplers:

@@ -10,7 +10,6 @@ once, at its acknowledged offset, in the order it was sent.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import subprocess
 import tempfile
@@ -191,20 +190,19 @@ class JavaLoad(LoadProducer):
         super().stop(30)
 
 
-def _client_debug(log_name: str) -> dict:
+def _client_debug(name: str) -> dict:
     """A librdkafka client's debug log of its group, fetches and metadata (which coordinator and leaders
-    it talks to, and why it stops) kept in the run log `log_name`, when ODRADEK_CLUSTER_LOGS is set:
-    keyword arguments for Consumer/Producer, empty otherwise."""
-    kept = run_log(log_name)
-    if kept is None:
+    it talks to, and why it stops), when ODRADEK_CLUSTER_LOGS is set: keyword arguments for
+    Consumer/Producer (client.id `name`), empty otherwise.
+
+    Printed by librdkafka's own threads on the test's stderr (the run's output: -s, or pytest's report
+    of a failure), lines "%7|<time>|<facility>|<name>#consumer-N| ...". Not through a Python logger:
+    confluent-kafka serves such a log from the client's queue, in its consume() calls only, so a member
+    whose thread blocks (seed 419 of session 18: in commit(), from its coordinator's kill -9 to the end
+    of the test, 3 minutes) writes nothing from then on, just when its log is wanted."""
+    if os.environ.get(LOGS_ENV) is None:
         return {}
-    logger = logging.getLogger(f"odradek.compat.{log_name}")
-    logger.propagate = False
-    logger.setLevel(logging.DEBUG)
-    handler = logging.StreamHandler(kept)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s"))
-    logger.addHandler(handler)
-    return {"debug": "cgrp,fetch,topic,metadata", "logger": logger}
+    return {"debug": "cgrp,fetch,topic,metadata,protocol", "client.id": name}
 
 
 class GroupReader:
@@ -223,9 +221,12 @@ class GroupReader:
         self.errors: list[str] = []
         self._stop = threading.Event()
         self._lock = threading.Lock()
+        self._received_at: str | None = None  # when it last received a record (wall clock)
+        self._committing_since: tuple[float, str] | None = None  # (monotonic, wall clock) of a commit() not returned
+        self.commits = 0  # commit() calls that returned (success or error)
         config = {"bootstrap.servers": bootstrap, "group.id": group, "auto.offset.reset": "earliest",
                   "enable.partition.eof": False, "enable.auto.commit": False}
-        self.client = Consumer(config, **_client_debug(f"librdkafka-{group}"))
+        self.client = Consumer(config, **_client_debug(f"member-{group}"))
         self.client.subscribe([topic])
         self._thread = threading.Thread(target=self._run, name=f"group-{group}", daemon=True)
 
@@ -244,11 +245,24 @@ class GroupReader:
                     elif not m.error().retriable():
                         self.errors.append(str(m.error()))
             if received:
+                self._received_at = time.strftime("%H:%M:%S")
+                self._committing_since = (time.monotonic(), self._received_at)
                 try:
-                    self.client.commit(asynchronous=False)
+                    self.client.commit(asynchronous=False)  # (librdkafka's synchronous commit has no timeout)
                 except KafkaException:
                     pass  # (its coordinator moving, a rebalance: the next poll's commit covers it)
+                self._committing_since = None
+                self.commits += 1
         self.client.close()
+
+    def state(self) -> str:
+        """Where its thread is, for a failure's message: a commit() not returned (since when), the last
+        record received, the records and commits so far."""
+        with self._lock:
+            got = {p: len(v) for p, v in sorted(self.got.items())}
+        since = self._committing_since
+        blocked = f"in commit() for {time.monotonic() - since[0]:.0f} s (since {since[1]}); " if since else ""
+        return f"{blocked}last record received at {self._received_at}; records by partition {got}; {self.commits} commits"
 
     def has(self, acked: dict[int, dict[int, bytes]]) -> bool:
         with self._lock:
@@ -295,6 +309,12 @@ class JavaGroupReader:
                         if off < self.committed.get(p, -1):
                             self.errors.append(f"partition {p}: committed {off} after {self.committed[p]}")
                         self.committed[p] = max(off, self.committed.get(p, -1))
+
+    def state(self) -> str:
+        """For a failure's message: the highest offset it consumed and committed, by partition."""
+        with self._lock:
+            high = {p: max(hi for _, hi in r) for p, r in sorted(self.got.items()) if r}
+            return f"consumed up to {high}; committed {dict(sorted(self.committed.items()))}"
 
     def has(self, acked: dict[int, dict[int, bytes]]) -> bool:
         """Every acknowledged offset inside a range it consumed."""

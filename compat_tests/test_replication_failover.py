@@ -79,7 +79,8 @@ def test_kill9_leader_loop_loses_no_acknowledged_record(cluster, request):
     assert cluster.wait_identical_replicas(TOPIC, PARTITIONS) > 0
     acked = acked_by_partition(producers)
     try:
-        wait_for(lambda: reader.has(acked), 60, "the group member to receive every acknowledged record")
+        wait_for(lambda: reader.has(acked), 60, "the group member to receive every acknowledged record",
+                 last=reader.state)
         assert reader.errors == []
     finally:
         reader.stop()
