@@ -19,7 +19,7 @@ from odradek.broker.dynamic_broker_config import DynamicBrokerConfig
 from odradek.broker.socket_buffers import set_receive_buffer
 from odradek.broker.heap_trim import FreeListReserve, HeapTrim, malloc_trim, shrink_set, start_worker_threads
 from odradek.broker.log_writer import ThreadedLogHandler, all_written
-from odradek.broker.old_heap import THOROUGH_EVERY_MS, OldHeap
+from odradek.broker.old_heap import THOROUGH_CHECK_MS, OldHeap
 from odradek.testing.clock import SystemClock, VirtualClock
 from odradek.broker.log_format import formatter
 from odradek.broker.listeners import ServedListener, served_listeners
@@ -243,7 +243,7 @@ class BrokerServer:
         flush_interval = min(cfg.log_flush_scheduler_interval_ms, 1000)
         next_flush = now + flush_interval
         next_idle = _now_ms() + 1000
-        next_thorough = _now_ms() + THOROUGH_EVERY_MS  # a full collection of the frozen old heap too
+        next_thorough = _now_ms() + THOROUGH_CHECK_MS  # (whether the frozen old heap calls for a full walk)
         backoff = self._cleaner_backoff_ms()
         next_clean = now + backoff
         # Kafka's PeriodicProducerExpirationCheck, every producer.id.expiration.check.interval.ms
@@ -307,8 +307,9 @@ class BrokerServer:
                         self.heap_trim.trim_after_connections()
                     self.heap_trim.partitions(len(b.log_manager.logs))
                 if self.old_heap is not None and real_now >= next_thorough:
-                    next_thorough = real_now + THOROUGH_EVERY_MS
-                    self.old_heap.thorough()
+                    next_thorough = real_now + THOROUGH_CHECK_MS
+                    if self.old_heap.thorough_due():
+                        self.old_heap.thorough()
                 if (cleaning is not None and cleaning.done() and not cleaning.cancelled()
                         and cleaning.exception() is None and cleaning.result() is not None):
                     next_clean = now  # as Kafka's cleaner thread: back off only when idle

@@ -76,3 +76,31 @@ def test_uninstall_gives_back_the_thresholds():
     heap.install()
     heap.uninstall()
     assert gc.get_threshold() == thresholds
+
+
+
+def test_a_thorough_collection_is_due_once_the_frozen_heap_grew_by_a_quarter():
+    """Not on a clock: a heap that does not grow is not walked whole again; frozen garbage counts
+    towards the growth until found, so it stays under a quarter of the heap."""
+    heap = OldHeap(min_growth=1000)
+    heap.install()
+    try:
+        heap.thorough()
+        assert not heap.thorough_due()
+        floor = gc.get_freeze_count()
+        little = [[i] for i in range(floor // 8)]
+        gc.collect()
+        assert not heap.thorough_due()  # an eighth
+        grown = [Node() for _ in range(floor // 4 + 2000)]
+        for a, b in zip(grown[::2], grown[1::2]):
+            a.other, b.other = b, a  # cycles
+        gc.collect()  # (frozen with the survivors)
+        assert heap.thorough_due()
+        del grown, a, b  # now frozen cyclic garbage: still counted, still due
+        assert heap.thorough_due()
+        assert heap.thorough() >= floor // 4
+        assert not heap.thorough_due()
+        assert len(little) == floor // 8
+    finally:
+        heap.uninstall()
+        gc.unfreeze()
