@@ -214,7 +214,16 @@ class GroupReader:
     coordinator (a broker killed) is retried after a newer one went through, so the group's committed
     offset goes back by the client's own doing - on Apache Kafka as on odradek (seen in the chaos loop:
     two commits of one member 95 ms apart, the newer first, when the coordinator came back). The chaos
-    loop checks that the committed offsets never go back."""
+    loop checks that the committed offsets never go back.
+
+    librdkafka (2.15/2.16, confluent-kafka 2.16) can deadlock under the kill loop, on Apache Kafka as on
+    odradek: a broker leaves the Metadata (fenced, as Kafka's getAliveBrokerNodes leaves it out) while an
+    OffsetForLeaderEpoch to it is in flight; its thread, decommissioned, holds the handle's read lock and
+    waits for the partition's lock, which rdk:main holds while it answers that request's failure by a
+    leader query that waits for the handle's write lock (librdkafka issue #5476, open). From then on the
+    member sends nothing - no heartbeat, no fetch - and commit()/close() never return; its coordinator
+    expires it a session later. Seen with gdb in session 18 (kill_storm seed 518; seed 419 and session
+    17's seed 219 stopped the same way, by their logs): a reader stuck so is the client's, not the broker's."""
 
     def __init__(self, bootstrap: str, topic: str, group: str):
         self.got: dict[int, list[tuple[int, bytes]]] = defaultdict(list)
