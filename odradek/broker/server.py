@@ -269,9 +269,9 @@ class BrokerServer:
             try:
                 b.tick(now)
                 if removing is None or removing.done():
-                    dirs = b.log_manager.release_deleted(now)
-                    removing = (asyncio.ensure_future(self.loop.run_in_executor(None, b.log_manager.remove_dirs, dirs))
-                                if dirs else None)
+                    released = b.log_manager.take_released(now)  # (closed and removed in a worker:
+                    removing = (asyncio.ensure_future(self.loop.run_in_executor(  # that frees disk space)
+                        None, b.log_manager.let_go, released)) if released else None)
                 if (recording is None or recording.done()) and b.log_manager.state_pending:
                     recording = asyncio.ensure_future(
                         self.loop.run_in_executor(None, b.log_manager.write_pending_state))

@@ -6,6 +6,7 @@ import logging
 import posixpath
 import threading
 import uuid
+from dataclasses import dataclass
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable, Generator, Iterator, Mapping
 
@@ -16,6 +17,7 @@ from .errors import KafkaStorageError, LogCorruptionError
 from .fs import FileSystem, RealFileSystem, read_whole, write_atomic
 from .offset_checkpoint import REPLICATION_OFFSET_CHECKPOINT
 from .partition_log import EPOCHS_SOON, FlushObserver, PartitionLog
+from .segment import LogSegment
 
 METADATA_TOPIC = "__cluster_metadata"  # the KRaft metadata log's dir, never a partition of this manager
 
@@ -58,6 +60,25 @@ class _Move:
         self.log, self.tp = log, tp
         self.lock = threading.Lock()
         self.done = False
+
+
+@dataclass(frozen=True, slots=True)
+class Released:
+    """What LogManager.take_released took out of the logs: removed segments still open, deleted
+    partitions' logs with their files open, and those partitions' renamed directories."""
+
+    segments: list[LogSegment]
+    logs: list[PartitionLog]
+    dirs: list[str]
+
+    def __bool__(self) -> bool:
+        return bool(self.segments or self.logs or self.dirs)
+
+    def close(self) -> None:
+        for seg in self.segments:
+            seg.close()
+        for log in self.logs:
+            log.close_files()
 
 
 class LogManager:
@@ -570,28 +591,38 @@ class LogManager:
         for tp in tps:
             self.delete(*tp, defer=defer)
 
-    def release_deleted(self, now_ms: int) -> list[str]:
-        """Close what has waited file.delete.delay.ms (segments out of their logs; deleted
-        partitions' files, after the broker's log.segment.delete.delay.ms, counted from
-        the first call that saw them) and return the deleted partitions' directories,
-        which remove_dirs then removes (from a background thread: that frees their pages)."""
+    def take_released(self, now_ms: int) -> Released:
+        """What has waited file.delete.delay.ms, taken out of the logs to be let go of: segments out
+        of their logs, and deleted partitions (after the broker's log.segment.delete.delay.ms),
+        counted from the first call that saw them. The broker calls this every 100 ms on its event
+        loop and hands the result to let_go in a worker thread: closing a removed file's last
+        descriptor and removing a directory free their disk space, which on a disk takes ~1.5 s a
+        GiB."""
+        segments = []
         for log in list(self._active):  # (a log with retired segments stays active until they go)
-            log.release_retired(now_ms)
+            segments += log.take_retired(now_ms)
         delay = self.default_config.file_delete_delay_ms
         due = []
         with self.lock:
-            if not self._doomed:
-                return []
             keep = []
             for entry in self._doomed:
                 if entry[2] is None:
                     entry[2] = now_ms
                 (due if now_ms - entry[2] >= delay else keep).append(entry)
             self._doomed = keep
-        for log, _, _ in due:
-            if log is not None:
-                log.close_files()
-        return [dead for _, dead, _ in due]
+        return Released(segments, [log for log, _, _ in due if log is not None], [dead for _, dead, _ in due])
+
+    def release_deleted(self, now_ms: int) -> list[str]:
+        """take_released's segments and deleted logs closed here; -> the deleted partitions'
+        directories, which remove_dirs then removes."""
+        released = self.take_released(now_ms)
+        released.close()
+        return released.dirs
+
+    def let_go(self, released: Released) -> None:
+        """take_released's files closed and directories removed (from a worker thread)."""
+        released.close()
+        self.remove_dirs(released.dirs)
 
     def remove_dirs(self, dirs: list[str]) -> None:
         for d in dirs:
