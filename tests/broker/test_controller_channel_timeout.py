@@ -22,18 +22,23 @@ from odradek.wire.messages import broker_heartbeat_request as bhq, broker_heartb
 _size = struct.Struct(">i")
 
 
-class InOrderController:
+class FakeController:
+    """A controller listener on a free port, serving each connection with _serve."""
+
+    server: asyncio.Server | None = None
+
+    async def start(self) -> int:
+        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        return self.server.sockets[0].getsockname()[1]
+
+
+class InOrderController(FakeController):
     """A controller listener that answers each connection's requests in order (BrokerHeartbeat:
     no error), except the very first request it gets, which it never answers."""
 
     def __init__(self):
         self.connections = 0
         self.answered = 0
-        self.server = None
-
-    async def start(self) -> int:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        return self.server.sockets[0].getsockname()[1]
 
     async def _serve(self, reader, writer):
         self.connections += 1
@@ -80,16 +85,11 @@ def test_a_request_timed_out_at_the_controller_does_not_hold_up_the_next():
     asyncio.run(run())
 
 
-class SilentController:
+class SilentController(FakeController):
     """A controller listener that reads every request and answers none."""
 
     def __init__(self):
         self.requests = 0
-        self.server = None
-
-    async def start(self) -> int:
-        self.server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
-        return self.server.sockets[0].getsockname()[1]
 
     async def _serve(self, reader, writer):
         try:
