@@ -66,11 +66,13 @@ def _create(admin: AdminClient, name: str, partitions: int) -> None:
         except KafkaException as e:
             if "already exists" not in str(e):
                 raise
-        md = admin.list_topics(name, timeout=5).topics[name]
-        return md.error is None and len(md.partitions) == partitions and \
+        # (all topics listed: a Metadata naming the topic from librdkafka's admin, a producer-type
+        # handle, allows auto-creation, which would make it with num.partitions if this create failed)
+        md = admin.list_topics(timeout=5).topics.get(name)
+        return md is not None and md.error is None and len(md.partitions) == partitions and \
             all(p.leader >= 0 for p in md.partitions.values())
     def state():
-        md = admin.list_topics(name, timeout=5).topics.get(name)
+        md = admin.list_topics(timeout=5).topics.get(name)
         return None if md is None else (md.error, {i: p.leader for i, p in md.partitions.items()})
     wait_for(made, 60, f"topic {name}", last=state)
 
