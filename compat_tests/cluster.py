@@ -463,6 +463,20 @@ def running_cluster(root: Path, config, controllers: int = 3, brokers: int = 3,
 
 
 @contextlib.contextmanager
+def offsets_cluster(root: Path, config, topic: str, partitions: int,
+                    props: dict[str, str] | None = None) -> Iterator[Cluster]:
+    """running_cluster of 1 controller + 3 brokers whose __consumer_offsets is one partition on all
+    three brokers (every group's coordinator is its leader), with topic made (partitions, replication
+    factor 3)."""
+    from confluent_kafka.admin import NewTopic
+
+    settings = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1", **(props or {})}
+    with running_cluster(root, config, controllers=1, props=settings) as c:
+        c.admin.create_topics([NewTopic(topic, partitions, 3)], operation_timeout=20)[topic].result(timeout=30)
+        yield c
+
+
+@contextlib.contextmanager
 def running_odradek(root: Path, controllers: int = 3, brokers: int = 3,
                     props: dict[str, str] | None = None) -> Iterator[Cluster]:
     """running_cluster of odradek's nodes whatever the run asks for: for tests that read odradek's own

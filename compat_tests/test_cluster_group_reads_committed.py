@@ -17,7 +17,7 @@ import uuid
 
 import pytest
 
-from cluster import replica_batches, running_cluster, wait_for
+from cluster import offsets_cluster, replica_batches, wait_for
 from harness import RawClient
 from odradek.coordinator import group_records
 from odradek.wire import records as wire_records
@@ -40,12 +40,7 @@ pytestmark = pytest.mark.timeout(600)
 
 @pytest.fixture(scope="module")
 def cluster(request, tmp_path_factory):
-    from confluent_kafka.admin import NewTopic
-
-    props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1", **PATIENT}
-    with running_cluster(tmp_path_factory.mktemp("group-reads"), request.config, controllers=1,
-                         props=props) as c:
-        c.admin.create_topics([NewTopic(TOPIC, 2, 3)], operation_timeout=20)[TOPIC].result(timeout=30)
+    with offsets_cluster(tmp_path_factory.mktemp("group-reads"), request.config, TOPIC, 2, PATIENT) as c:
         yield c
 
 

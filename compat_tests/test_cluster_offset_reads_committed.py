@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from cluster import running_cluster, wait_for
+from cluster import offsets_cluster, wait_for
 from harness import RawClient
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_commit_request import (
@@ -36,12 +36,7 @@ pytestmark = pytest.mark.timeout(600)
 
 @pytest.fixture(scope="module")
 def cluster(request, tmp_path_factory):
-    from confluent_kafka.admin import NewTopic
-
-    props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1", **PATIENT}
-    with running_cluster(tmp_path_factory.mktemp("offset-reads"), request.config, controllers=1,
-                         props=props) as c:
-        c.admin.create_topics([NewTopic(TOPIC, 1, 3)], operation_timeout=20)[TOPIC].result(timeout=30)
+    with offsets_cluster(tmp_path_factory.mktemp("offset-reads"), request.config, TOPIC, 1, PATIENT) as c:
         yield c
 
 

@@ -20,7 +20,7 @@ import time
 
 import pytest
 
-from cluster import running_cluster, wait_for
+from cluster import offsets_cluster, wait_for
 from harness import RawClient
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.offset_commit_request import OffsetCommitRequest
@@ -35,17 +35,12 @@ pytestmark = pytest.mark.timeout(600)
 
 @pytest.fixture(scope="module")
 def cluster(request, tmp_path_factory):
-    from confluent_kafka.admin import NewTopic
-
     # the ISR stays whole while the followers are stopped (the window takes a few seconds: their
     # sessions outlast it); the killed leader's session ends in broker.session.timeout.ms, then its
     # partitions move
-    props = {"offsets.topic.replication.factor": "3", "offsets.topic.num.partitions": "1",
-             "replica.lag.time.max.ms": "60000", "broker.session.timeout.ms": "20000",
+    props = {"replica.lag.time.max.ms": "60000", "broker.session.timeout.ms": "20000",
              "offsets.commit.timeout.ms": "60000"}
-    with running_cluster(tmp_path_factory.mktemp("offset-reads-kill9"), request.config, controllers=1,
-                         props=props) as c:
-        c.admin.create_topics([NewTopic(TOPIC, 1, 3)], operation_timeout=20)[TOPIC].result(timeout=30)
+    with offsets_cluster(tmp_path_factory.mktemp("offset-reads-kill9"), request.config, TOPIC, 1, props) as c:
         yield c
 
 
