@@ -201,6 +201,11 @@ class ReplicaManager:
         # {tp: leader epoch it is followed at, None: gone from here} no longer led here): the
         # coordinators of the internal topics (broker/coordinator_loading.py)
         self.leadership_listeners: list[Callable[[dict, dict], None]] = []
+        # leadership changes a request set (_settle), told the listeners at the loop's next turn, in
+        # order: a coordinator unloads its partition in its own turn, never inside a request's
+        # operation on it (Kafka's coordinator runtime runs onResignation as an event of its own)
+        self._untold: list[tuple[dict, dict]] = []
+        self._tell_scheduled = False
         self._next_isr_check_ms = 0
         # partitions assigned here whose log could not be created: offline, tried again on
         # each metadata update, logged once (those the LogManager refused at load, damaged,
@@ -362,8 +367,9 @@ class ReplicaManager:
         self._settle_moving(list(itertools.islice(self._moving, LEAD_SLICE)))
         self._schedule_lead()
 
-    def _settle_moving(self, tps: list[tuple[str, int]]) -> None:
-        """Lead, follow or let go the partitions ``tps`` of a large change as the image followed says."""
+    def _settle_moving(self, tps: list[tuple[str, int]], tell_later: bool = False) -> None:
+        """Lead, follow or let go the partitions ``tps`` of a large change as the image followed says
+        (``tell_later``: the listeners are told at the loop's next turn)."""
         image = self.image
         scope = set()
         wanted: dict[tuple[str, int], int] = {}
@@ -376,7 +382,7 @@ class ReplicaManager:
             if part is not None and (part.leader == self.node_id or self.node_id in part.replicas):
                 wanted[tp] = part.leader_epoch
         if scope:
-            self._become_leaders_and_followers(image, wanted, scope, self._clock())
+            self._become_leaders_and_followers(image, wanted, scope, self._clock(), tell_later)
 
     def _reconfigure(self, old, new, names, now: int, every: bool = False) -> None:
         """The topics ``names`` whose dynamic configs differ between ``old`` and ``new`` (the same
@@ -494,9 +500,10 @@ class ReplicaManager:
         self._materialize(list(itertools.islice(self._pending, CREATE_SLICE)))
         self._schedule_slice()
 
-    def _materialize(self, tps: list[tuple[str, int]]) -> None:
+    def _materialize(self, tps: list[tuple[str, int]], tell_later: bool = False) -> None:
         """Create the pending logs ``tps`` that the image followed still assigns here, and lead or
-        follow them as it says (a partition gone or moved meanwhile is dropped)."""
+        follow them as it says (a partition gone or moved meanwhile is dropped; ``tell_later``: the
+        listeners are told at the loop's next turn)."""
         image = self.image
         now = self._clock()
         made: dict[tuple[str, int], int] = {}
@@ -515,7 +522,7 @@ class ReplicaManager:
         if made:
             for tp in made:
                 self._moving.pop(tp, None)
-            self._become_leaders_and_followers(image, made, set(made), now)
+            self._become_leaders_and_followers(image, made, set(made), now, tell_later)
 
     def _leader(self, tp: tuple[str, int]) -> PartitionLeader | None:
         """The partition's leader here; a pending log is created first (a request needs it now)."""
@@ -523,11 +530,12 @@ class ReplicaManager:
         return self.leaders.get(tp)
 
     def _settle(self, tp: tuple[str, int]) -> None:
-        """A request needs the partition now: its pending log created, its pending leadership set."""
+        """A request needs the partition now: its pending log created, its pending leadership set
+        (the listeners told at the loop's next turn: not inside the request)."""
         if tp in self._pending:
-            self._materialize([tp])
+            self._materialize([tp], tell_later=True)
         if tp in self._moving:
-            self._settle_moving([tp])
+            self._settle_moving([tp], tell_later=True)
 
     def _scope(self, old, new, names, wanted, full: bool) -> set[tuple[str, int]]:
         """Every partition of the topics ``names`` that is, or was, led, followed or wanted here
@@ -543,10 +551,11 @@ class ReplicaManager:
             scope.update(self.following)
         return scope
 
-    def _become_leaders_and_followers(self, image, wanted, scope, now: int) -> None:
+    def _become_leaders_and_followers(self, image, wanted, scope, now: int, tell_later: bool = False) -> None:
         """Kafka's applyDelta: the partitions whose leader is this node become (or stay) leaders,
         the others followers of the image's leader; a partition no longer here is neither.
-        Only the partitions in ``scope`` (those of the topics that changed) are looked at."""
+        Only the partitions in ``scope`` (those of the topics that changed) are looked at.
+        ``tell_later``: the leadership listeners are told at the loop's next turn (a request's settle)."""
         if self._alive[0] is not image.brokers:  # (the same broker table: the same mapping, shared)
             self._alive = (image.brokers, {b.node_id: b.epoch for b in image.brokers.values() if not b.fenced})
         alive = self._alive[1]
@@ -608,7 +617,25 @@ class ReplicaManager:
             log.info("leadership: leader of %d more partition(s)%s, no longer leader of %d%s", len(elected),
                      _some(f"{t}-{p}@{e}" for (t, p), e in sorted(elected.items())), len(lost),
                      _some(f"{t}-{p}" for t, p in sorted(lost)))
-        for listener in self.leadership_listeners if elected or lost else ():
+        if not (elected or lost):
+            return
+        if tell_later and self._background is not None:
+            self._untold.append((elected, lost))
+            if not self._tell_scheduled:
+                self._tell_scheduled = True
+                self._background(self._tell_untold)
+            return
+        self._tell_untold()  # (the changes a request set before this one first: the listeners see them in order)
+        self._tell(elected, lost)
+
+    def _tell_untold(self) -> None:
+        self._tell_scheduled = False
+        untold, self._untold = self._untold, []
+        for elected, lost in untold:
+            self._tell(elected, lost)
+
+    def _tell(self, elected: dict, lost: dict) -> None:
+        for listener in self.leadership_listeners:
             try:
                 listener(elected, lost)
             except Exception:  # never stop the partitions' own changes

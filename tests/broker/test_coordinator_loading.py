@@ -207,3 +207,57 @@ def test_group_requests_answer_load_in_progress_then_serve(tmp_path):
     w.lead(B, 2)
     assert offset_fetch.handle(ctx(9, 7), fetch).error_code == E.NOT_COORDINATOR
     assert heartbeat.handle(ctx(12, 4), hb).error_code == E.NOT_COORDINATOR
+
+
+def test_a_request_that_sets_a_pending_leadership_unloads_the_coordinator_only_at_the_next_turn(tmp_path):
+    """A large leadership change is set a slice at a time (ReplicaManager LEAD_SLICE); a coordinator
+    write to a partition still to be set sets it at once (_settle). Losing the leadership then must not
+    unload the coordinator's partition inside the write (its groups dropped under the handler, its
+    parked requests failed twice): the listeners are told at the loop's next turn, as Kafka's
+    coordinator runtime runs onResignation as an event of its own. The write answers NOT_COORDINATOR."""
+    from odradek.broker.replica_manager import LEAD_SLICE
+
+    queued: list = []  # the event loop's next callbacks
+    parts = {"A": LEAD_SLICE + 10, TOPIC: 1}  # "A" sorts first: __consumer_offsets-0 is in a later slice
+    ids = {"A": bytes([8]) * 16, TOPIC: TID}
+
+    def big_image(leader: int, epoch: int) -> MetadataImage:
+        topics = {name: TopicImage(name, ids[name], {p: PartitionImage(p, leader, epoch, epoch, (ME, B), (leader,))
+                                                     for p in range(n)}) for name, n in parts.items()}
+        brokers = {i: BrokerImage(i, f"h{i}", 9000 + i, epoch=100 + i) for i in (ME, B)}
+        return MetadataImage(topics=topics, topics_by_id={t.topic_id: t for t in topics.values()}, brokers=brokers,
+                             offset=epoch)
+
+    rm = ReplicaManager(LogManager([str(tmp_path / "logs")]), ME, lambda t: None, lambda key: None, lambda: 1000,
+                        fetchers=Fetchers(), background=queued.append)
+    groups = GroupCoordinator(log=CoordinatorLog(rm, TOPIC), config={"offsets_topic_num_partitions": 1},
+                              now_ms=1000, poke=lambda key: None, partitions=CoordinatorPartitions())
+    handling = [False]
+    unloaded_inside: list[bool] = []
+
+    def unload(partition: int) -> None:
+        unloaded_inside.append(handling[0])
+        groups.unload_partition(partition)
+
+    loader = CoordinatorLoader(TOPIC, rm, groups.runtime.partitions,
+                               lambda p, batches, start, now: groups.load_records(plain_records(batches, start), now),
+                               unload, lambda: 1000, lambda delay, fn: queued.append(fn))
+    rm.leadership_listeners.append(loader.leadership_changed)
+    led = big_image(ME, 1)
+    rm.start(led)
+    while queued:
+        queued.pop(0)()
+    assert groups.commit_offsets("g", -1, "", None, {("t", 0): (42, -1, "")}, 1000) == {("t", 0): E.NONE}
+
+    rm.on_metadata(led, big_image(B, 2))  # all moves to B: the first slice now, the rest pending
+    assert groups.coordinator_error("g") is E.NONE and queued  # __consumer_offsets-0 not set yet
+    handling[0] = True
+    answer = groups.commit_offsets("g", -1, "", None, {("t", 0): (43, -1, "")}, 1000)
+    handling[0] = False
+    assert answer == {("t", 0): E.NOT_COORDINATOR}
+    assert unloaded_inside == []  # not inside the request ...
+    assert groups.groups["g"].offsets[("t", 0)].offset == 42  # the group as the request left it
+    while queued:
+        queued.pop(0)()
+    assert unloaded_inside == [False]  # ... but at the loop's next turn
+    assert groups.coordinator_error("g") is E.NOT_COORDINATOR and groups.groups == {}
