@@ -207,9 +207,12 @@ class HeartbeatSteps:
 
 @dataclass
 class _Upgrade:
-    """An online upgrade in the making: the classic group converted and the conversion's records."""
+    """A classic group a consumer group takes the id of once the heartbeat's records are written after
+    these (the classic group's tombstone first): an online upgrade in the making (the classic group
+    converted, members and all), or an empty classic group replaced (``empty``)."""
     classic: Group
     records: list
+    empty: bool = False
 
 
 class ConsumerProtocol:
@@ -334,8 +337,9 @@ class ConsumerProtocol:
                                    f"Supported assignors: {', '.join(self.config.group_consumer_assignors)}.")
 
     def _group_for_heartbeat(self, group_id: str, create: bool, now_ms: int) -> tuple[ConsumerGroup, "_Upgrade | None"]:
-        """The consumer group, new, or made of the classic group of the id: an empty one at once; one
-        with members (online upgrade) only with this heartbeat's records (the _Upgrade)."""
+        """The consumer group, new, or made of the classic group of the id (the _Upgrade: it takes the id
+        with this heartbeat's records, as Kafka's replay of them materializes it; until they are
+        written, and for readers until they are committed, the classic group is the id's)."""
         g = self._group(group_id)
         if g is not None:
             return g, None
@@ -348,8 +352,7 @@ class ConsumerProtocol:
             # an empty classic group becomes a consumer group, its committed offsets kept (Kafka does too)
             g = ConsumerGroup(group_id, state_timestamp_ms=now_ms, offsets=classic.offsets)
             tombstone = [(rec.group_metadata_key(group_id), None)] if classic.protocol_type is not None else []
-            self.coord.write(group_id, CoordinatorResult(tombstone, lambda: self.coord.install(g)), now_ms)
-            return g, None
+            return g, _Upgrade(classic, tombstone, empty=True)
         if not create:
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         # a new group takes the id once the heartbeat's records are written (_heartbeat_in), as
@@ -375,7 +378,8 @@ class ConsumerProtocol:
         self.coord.install(g)
         g.deadlines_checked_until = 0
         self.coord.wake(("group", g.group_id))
-        log.info("[GroupId %s] Converted the classic group to a consumer group.", g.group_id)
+        log.info("[GroupId %s] Converted the %sclassic group to a consumer group.", g.group_id,
+                 "empty " if upgrade.empty else "")
 
     def _drop_if_new_and_empty(self, g: ConsumerGroup) -> None:
         if not g.members and g.group_epoch == INITIAL_GROUP_EPOCH and not g.offsets:

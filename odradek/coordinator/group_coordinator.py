@@ -49,6 +49,7 @@ from __future__ import annotations
 import bisect
 import logging
 import random
+import struct
 import uuid
 from dataclasses import dataclass
 from collections.abc import Mapping
@@ -57,8 +58,10 @@ from typing import Callable, Generator, Iterable, TypeVar
 from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
 
+from . import consumer_group_records as crec
 from . import group_records as rec
 from . import offset_store
+from . import streams_group_records as srec
 from .classic_heartbeat import ClassicProtocol
 from .classic_members import ClassicMembersProtocol
 from .consumer_group_state import ConsumerGroup
@@ -107,6 +110,23 @@ def _offset_key(key: bytes) -> tuple[str, tuple[str, int]] | None:
     except Exception:  # noqa: BLE001 - a key of no known kind: not an offset
         return None
     return (k.group, (k.topic, k.partition)) if k.kind == "offset" else None
+
+
+# the record types of the groups the group timeline follows (classic, consumer, streams: a share
+# group's are replayed elsewhere), their keys' type then group id (INT16-length string) first
+_GROUP_RECORD_TYPES = frozenset({rec.LEGACY_OFFSET_COMMIT_KEY, rec.OFFSET_COMMIT_KEY, rec.GROUP_METADATA_KEY}) \
+    | crec.TYPES | srec.TYPES
+_TYPE_AND_LENGTH = struct.Struct(">hh")
+
+
+def _group_of(key: bytes) -> str | None:
+    """The group id of a classic, consumer or streams group record's key (None: another record)."""
+    if len(key) < 4:
+        return None
+    kind, n = _TYPE_AND_LENGTH.unpack_from(key, 0)
+    if kind not in _GROUP_RECORD_TYPES or n < 0:
+        return None
+    return key[4:4 + n].decode("utf-8", "replace")
 
 
 def _random_uuids() -> Callable[[], str]:
@@ -249,7 +269,29 @@ class GroupCoordinator:
         self._ticking.update((gid, None) for gid, g in self.groups.items()
                              if g.group_type != CLASSIC or not g.timerless())
         if partition is not None and self.log is not None:
-            self._loaded_beyond(partition, records, self.log.committed_offset(partition))
+            high_watermark = self.log.committed_offset(partition)
+            self._loaded_beyond(partition, records, high_watermark)
+            self._groups_beyond(partition, records, high_watermark)
+
+    def _groups_beyond(self, partition: int, records: list, high_watermark: int) -> None:
+        """The groups a load's records beyond the partition's HW change (a new leader's records its HW
+        has not passed yet; Kafka's loader replays the log to its end and reads at the HW): in the
+        group timeline as they were at the HW (a load of only their records below it), at the offset
+        of each one's last record, so that readers see them so until the HW passes it."""
+        first = bisect.bisect_left(records, high_watermark, key=lambda r: r[0])
+        last: dict[str, int] = {}
+        for offset, key, _value in records[first:]:
+            gid = _group_of(key)
+            if gid is not None:
+                last[gid] = offset
+        if not last:
+            return
+        at_hw = GroupCoordinator(config=self.config, now_ms=self._now, consumer_config=self.consumer.config,
+                                 streams_config=self.streams.config)
+        at_hw.load_records([r for r in records[:first] if _group_of(r[1]) in last], self._now)
+        for gid, offset in sorted(last.items(), key=lambda item: item[1]):
+            g = at_hw.groups.get(gid)
+            self.group_timeline.note(partition, offset, gid, None if g is None else g.committed_copy())
 
     def _loaded_beyond(self, partition: int, records: list, high_watermark: int) -> None:
         """The offset commits a load read beyond the partition's HW (a new leader's records its HW

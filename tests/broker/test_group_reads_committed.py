@@ -134,3 +134,82 @@ def test_a_committed_classic_group_is_described_as_it_is_now():
     _commit_hw(parts, groups, "cl")
     assert groups.describe_group("cl")["state"] == groups.groups["cl"].state.value
     assert groups.group_timeline.pending(groups.partition_for("cl")) == 0
+
+
+def test_a_consumer_heartbeat_taking_over_a_simple_group_shows_only_once_committed():
+    """A consumer group's first heartbeat over an empty classic group (here a "simple" one, offsets
+    only) replaces it with its records (Kafka: maybeDeleteEmptyClassicGroup's tombstone and the
+    heartbeat's records in one write, the consumer group materialized at their replay): until the HW
+    passes them readers see the classic group, never an Empty consumer group that never existed."""
+    parts, pending, groups = _setup()
+    _commit(groups, pending, 42)
+    _commit_hw(parts, groups, "g")
+    assert _listed(groups) == [("g", "Empty", "classic")]
+    _join(groups, "m1", gid="g")
+    assert groups.groups["g"].group_type == "consumer"  # (the newest state, for the writes)
+    assert _listed(groups) == [("g", "Empty", "classic")]
+    assert groups.describe_group("g")["state"] == "Empty"
+    assert groups.consumer_group_describe("g")["message"] == "Group g is not a consumer group."
+    _commit_hw(parts, groups, "g")
+    assert _described(groups, "g")[2] == ["m1"]
+    assert _listed(groups) == [("g", _described(groups, "g")[0], "consumer")]
+    assert groups.committed("g")[("t", 0)].offset == 42  # its offsets kept
+
+
+class _RecordingLog:
+    """A __consumer_offsets of one partition that keeps what is written, all of it committed: the
+    log a new leader loads."""
+
+    def __init__(self):
+        self.records: list = []
+
+    def append(self, partition: int, records: list, now_ms: int) -> int:
+        for key, value in records:
+            self.records.append((len(self.records), key, value))
+        return len(self.records) - 1
+
+    def read(self, partition: int):
+        return iter(self.records)
+
+    def has_partition(self, partition: int) -> bool:
+        return True
+
+    def end_offset(self, partition: int) -> int:
+        return len(self.records)
+
+    def committed_offset(self, partition: int) -> int:
+        return len(self.records)
+
+    def hold_until_committed(self, partition: int) -> None:
+        pass
+
+
+def test_a_load_shows_the_groups_as_at_the_hw_until_it_passes_their_records():
+    """A new leader's log can end with group records its HW has not passed (Kafka's loader replays
+    the log to its end and reads at the HW): a group deleted, changed or made by them is shown as it
+    was at the HW until the HW passes its records."""
+    one = {"offsets_topic_num_partitions": 1}
+    written = _RecordingLog()
+    source = GroupCoordinator(log=written, config=one, now_ms=0)
+    assert source.commit_offsets("s", -1, "", None, {("t", 0): (42, -1, "")}, 0) == {("t", 0): E.NONE}
+    _join(source, "m1")
+    hw = len(written.records)
+    assert source.delete_groups(["s"], 0) == {"s": E.NONE}
+    _join(source, "m2")  # a new group epoch of cg
+    _join(source, "m1", gid="new")  # a new group
+    parts = FakePartitions()
+    groups = GroupCoordinator(log=CoordinatorLog(parts, OFFSETS, PendingWrites()), config=one, now_ms=0)
+    parts.hw[(OFFSETS, 0)] = hw
+    parts.leo[(OFFSETS, 0)] = len(written.records)
+    groups.load_records(written.records, 0, 0)
+    cg = _described(groups)
+    assert cg[1:] == (2, ["m1"])
+    assert _listed(groups) == [("cg", cg[0], "consumer"), ("s", "Empty", "classic")]
+    assert groups.describe_group("s")["state"] == "Empty"
+    assert _described(groups, "new") == E.GROUP_ID_NOT_FOUND
+    assert sorted(groups.groups) == ["cg", "new"]  # (the newest state, for the writes)
+    parts.hw[(OFFSETS, 0)] = len(written.records)
+    assert _described(groups)[1:] == (3, ["m1", "m2"]) and _described(groups, "new")[2] == ["m1"]
+    assert [gid for gid, _state, _type in _listed(groups)] == ["cg", "new"]
+    assert groups.describe_group("s")["state"] == "Dead"
+    assert groups.group_timeline.pending(0) == 0
