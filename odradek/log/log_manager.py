@@ -647,10 +647,13 @@ class LogManager:
         runs it in a background thread, as Kafka's LogManager runs it on its scheduler thread
         (kafka-log-retention), never on a request thread: deleting on many logs at once is a roll,
         a checkpoint and file removals each, with their fsyncs (minutes for 10,000 logs on a busy
-        disk), which would hold the event loop. Each log's deletion is under its own lock, as its
-        appends and reads are; a log taken out of the manager meanwhile (deleted, made stray) is
-        left alone, and once close() began the pass stops at its next log (the close of a log in
-        progress waits for it). Returns how many segments went."""
+        disk), which would hold the event loop. Each log's segments are taken out under its own
+        lock, as its appends and reads are (PartitionLog.cut_by_retention), and its files written
+        and removed after (finish_cut: the event loop's appends to and reads of that log do not wait
+        for them); a log taken out of the manager meanwhile (deleted, made stray) is left alone, and
+        once close() began the pass stops at its next log (the close of a log in progress waits for
+        its cut). A log whose files could not be written or removed is logged (what is left is the
+        same to a load), and the pass goes on. Returns how many segments went."""
         total = 0
         for log in list(self._whole):
             with log.lock:
@@ -658,12 +661,19 @@ class LogManager:
                     break
                 if log not in self._whole:  # (taken out before its close or rename, which wait for the lock)
                     continue
-                n = log.apply_retention(now_ms)
+                cut = log.cut_by_retention(now_ms)
                 start = log.log_start_offset
-            if n:
-                logger.info("%s: deleted %d segment(s) by retention; log start offset now %d",
-                            posixpath.basename(log.dir), n, start)
-                total += n
+            if cut is None:
+                continue
+            try:
+                log.finish_cut(cut)
+            except OSError as e:
+                if log in self._whole:  # (else renamed away or closed meanwhile: nothing to finish)
+                    logger.warning("%s: writing or removing files after a retention deletion failed: %s; "
+                                   "the log start offset is kept in memory", log.dir, e)
+            logger.info("%s: deleted %d segment(s) by retention; log start offset now %d",
+                        posixpath.basename(log.dir), cut.count, start)
+            total += cut.count
         return total
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:

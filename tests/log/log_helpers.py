@@ -1,6 +1,10 @@
 """Shared helpers for the log tests: build batches, decode fetched slices."""
 from __future__ import annotations
 
+import threading
+
+from odradek.log import FaultyFileSystem, SimulatedCrash
+from odradek.log.fs import FaultyFile
 from odradek.wire.records import build_batch, iter_batches
 
 
@@ -32,3 +36,60 @@ def read_all(log, start=None, upper=None):
         hs = batches_of(fs.read_bytes())
         out.extend(r for r in records_of(fs.read_bytes()) if r[0] >= off)
         off = hs[-1].last_offset + 1
+
+
+class SteppedFS(FaultyFileSystem):
+    """A FaultyFileSystem whose fsyncs (of a file or a directory), renames and removes are counted
+    as steps: with ``crash_at`` N the N-th step (from 0) crashes instead (a kill -9 there: then
+    ``restart``); with ``watch`` set to a log's lock, each step notes in ``under_lock`` whether
+    another thread (the event loop) could have taken that lock then."""
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self.steps = 0
+        self.crash_at: int | None = None
+        self.watch = None
+        self.under_lock: list[tuple[str, str]] = []  # (step, path) done while the lock was held
+        self.lock_free: list[tuple[str, str]] = []
+
+    def step(self, what: str, path: str) -> None:
+        self._check()
+        if self.crash_at is not None and self.steps >= self.crash_at:
+            self.crashed = True
+            raise SimulatedCrash(f"crashed at step {self.steps}: {what} {path}")
+        self.steps += 1
+        lock = self.watch
+        if lock is not None:
+            taken: list[bool] = []
+
+            def probe() -> None:
+                taken.append(lock.acquire(blocking=False))
+                if taken[0]:
+                    lock.release()
+
+            t = threading.Thread(target=probe)
+            t.start()
+            t.join()
+            (self.lock_free if taken[0] else self.under_lock).append((what, path))
+
+    def open(self, path: str) -> FaultyFile:
+        f = super().open(path)
+        return _SteppedFile(self, f.path, f.inode)
+
+    def fsync_dir(self, path: str) -> None:
+        self.step("fsync_dir", path)
+        super().fsync_dir(path)
+
+    def rename(self, src: str, dst: str) -> None:
+        self.step("rename", src)
+        super().rename(src, dst)
+
+    def remove(self, path: str) -> None:
+        self.step("remove", path)
+        super().remove(path)
+
+
+class _SteppedFile(FaultyFile):
+    def fsync(self) -> None:
+        self.fs.step("fsync", self.path)
+        super().fsync()
