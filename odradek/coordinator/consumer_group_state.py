@@ -144,9 +144,11 @@ class ConsumerMembers(IndexedMembers):
         self.subscriptions_version += 1
         return super().pop(member_id)
 
-    def frozen(self) -> "ConsumerMembers":
-        c = super().frozen()
-        c.assignor_counts = dict(self.assignor_counts)  # (preferred_assignor: ConsumerGroupDescribe)
+    def frozen(self, contents: dict) -> "ConsumerMembers":
+        c = super().frozen(contents)
+        for m in contents.values():  # (preferred_assignor: ConsumerGroupDescribe)
+            if m.server_assignor:
+                _bump(c.assignor_counts, m.server_assignor, 1)
         return c
 
     def _reset(self) -> None:

@@ -36,7 +36,76 @@ def release_emptied(*tables) -> None:
             table.clear()
 
 
-class IndexedMembers(dict):
+ABSENT = object()  # UndoDict: the key had no value
+
+
+class UndoDict(dict):
+    """A dict that keeps, while ``undo`` is a dict (a group timeline note is open on it:
+    group_timeline.py), the value each key had before its first change since (``ABSENT``: none), so
+    that a committed view costs what changed rather than a copy of the whole map at each write."""
+
+    undo: dict | None = None
+
+    def _keep(self, key) -> None:
+        u = self.undo
+        if u is not None and key not in u:
+            u[key] = dict.get(self, key, ABSENT)
+
+    def __setitem__(self, key, value) -> None:
+        self._keep(key)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key) -> None:
+        self._keep(key)
+        dict.__delitem__(self, key)
+
+    def pop(self, key, *default):
+        if key in self:
+            self._keep(key)
+        return dict.pop(self, key, *default)
+
+    def popitem(self):
+        key, value = dict.popitem(self)
+        u = self.undo
+        if u is not None and key not in u:
+            u[key] = value
+        return key, value
+
+    def clear(self) -> None:
+        u = self.undo
+        if u is not None:
+            for key, value in dict.items(self):
+                u.setdefault(key, value)
+        dict.clear(self)
+
+    def update(self, *args, **kwargs) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def setdefault(self, key, default=None):
+        if key not in self:
+            self[key] = default
+        return dict.__getitem__(self, key)
+
+    def __ior__(self, other):
+        self.update(other)
+        return self
+
+
+def undone(live: UndoDict, undos: list[dict]) -> dict:
+    """``live``'s contents with ``undos`` (newest first) taken back: what it held when the oldest was
+    opened."""
+    out = dict(live)
+    for undo in undos:
+        for key, value in undo.items():
+            if value is ABSENT:
+                out.pop(key, None)
+            else:
+                out[key] = value
+    return out
+
+
+class IndexedMembers(UndoDict):
     """A group's members (member_id -> member) with indexes over them that follow every change:
     ``_count(member, +1 or -1)`` adds a member to or takes it out of the indexes, ``_reset()`` empties
     them. Members are replaced, never changed in place, so storing one (``members[id] = m``) is where
@@ -63,11 +132,11 @@ class IndexedMembers(dict):
         super().clear()
         self._reset()
 
-    def frozen(self):
-        """A copy of the members for a committed view (group_timeline.py), read only: its indexes
-        are left empty (a subclass copies those a describe reads)."""
+    def frozen(self, contents: dict):
+        """Members holding ``contents`` for a committed view (group_timeline.py), read only: its
+        indexes are left empty (a subclass makes those a describe reads)."""
         c = type(self)()
-        dict.update(c, self)
+        dict.update(c, contents)
         return c
 
     def _count(self, m, by: int) -> None:
@@ -136,9 +205,10 @@ class GroupModel(Protocol):
 
     def rebalance_timeout_ms(self) -> int: ...
 
-    def committed_copy(self) -> "GroupModel":
+    def committed_copy(self) -> "GroupModel | MapsBefore":
         """The group as readers are to see it until a write about to change it is committed
-        (group_timeline.py): what a describe and ListGroups read, as it is now."""
+        (group_timeline.py): what a describe and ListGroups read, as it is now (MapsBefore: its
+        members and target assignment as they change from now on are to be taken back)."""
 
 
 def commit_timestamp(om: OffsetAndMetadata) -> int:
@@ -224,13 +294,46 @@ class MemberEpochGroup:
     def rebalance_timeout_ms(self) -> int:
         return max((m.rebalance_timeout_ms for m in self.members.values()), default=0)
 
-    def committed_copy(self):
+    def committed_copy(self) -> "MapsBefore":
         """Kafka reads every described field of a consumer or streams group at the committed offset:
-        a copy of the group's fields, its members and target assignment (their entries are replaced,
-        never changed in place, so a copy of each map keeps them as they are now); read only."""
-        c = copy.copy(self)
-        c.members = self.members.frozen()
-        c.target = dict(self.target)
+        a copy of the group's fields, and what its members and target assignment change from now on
+        (their entries are replaced, never changed in place, so the values replaced are the maps as
+        they are now); read only."""
+        if type(self.target) is not UndoDict:  # (a new target assignment is a plain dict)
+            self.target = UndoDict(self.target)
+        return MapsBefore(copy.copy(self), self.members, self.target)
+
+
+class MapsBefore:
+    """A consumer or streams group as a write is about to change it (group_timeline.py): its fields
+    (a shallow copy: their maps are the live ones) and, for its members and target assignment, the
+    values each key had before it changed since (the note opened on both maps until a later note
+    takes them or this one is closed)."""
+
+    __slots__ = ("fields", "members", "target", "members_undo", "target_undo")
+
+    def __init__(self, fields, members: UndoDict, target: UndoDict):
+        self.fields, self.members, self.target = fields, members, target
+        self.members_undo: dict = {}
+        self.target_undo: dict = {}
+        members.undo, target.undo = self.members_undo, self.target_undo
+
+    def close(self) -> None:
+        """Committed: its maps stop keeping what they replace for it."""
+        if self.members.undo is self.members_undo:
+            self.members.undo = None
+        if self.target.undo is self.target_undo:
+            self.target.undo = None
+
+    def group(self, notes: list) -> MemberEpochGroup:
+        """The group as it was: ``notes`` are this note and the group id's later ones (oldest first);
+        the changes of those on the same maps are taken back too, newest first."""
+        later = [n for n in reversed(notes) if isinstance(n, MapsBefore)]
+        members = undone(self.members, [n.members_undo for n in later if n.members is self.members])
+        target = undone(self.target, [n.target_undo for n in later if n.target is self.target])
+        c = copy.copy(self.fields)
+        c.members = self.members.frozen(members)
+        c.target = target
         return c
 
 

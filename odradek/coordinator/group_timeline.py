@@ -15,22 +15,32 @@ batches becomes visible together, once the HW passes the next batch.
 
 Here each write with records that changes a group notes, before it applies, the group as it was:
 ``committed_copy()`` (the group itself for a classic group; for a consumer or streams group a
-copy of its members and target assignment, whose entries are replaced, never changed in place),
-or None when the id named no group, at the offset of the write's last record; once per group and
-record batch (the HW passes a batch at a time: the state before the first write of the batch is
-the state after the batches before it). A read at the HW is the group's oldest note beyond it
-(the state before its first uncommitted batch), else the group as it is now. Pure: no I/O.
+MapsBefore: a copy of its fields, and the values its members and target assignment maps replace
+from then on, their entries being replaced, never changed in place: what changed, not a copy of
+the maps, as Kafka's timeline maps keep), or None when the id named no group, at the offset of
+the write's last record; once per group and record batch (the HW passes a batch at a time: the
+state before the first write of the batch is the state after the batches before it). A read at
+the HW is the group's oldest note beyond it (the state before its first uncommitted batch), else
+the group as it is now. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Iterable
 
-from .group_model import GroupModel
+from collections import deque
+
+from .group_model import GroupModel, MapsBefore
 from .uncommitted import Uncommitted
 
 
-class GroupTimeline(Uncommitted["GroupModel | None"]):
+def _as_noted(writes: deque) -> GroupModel | None:
+    """The group as its oldest note of ``writes`` (the group id's notes, oldest first) saw it."""
+    first = writes[0][1]
+    return first.group([note for _, note in writes]) if isinstance(first, MapsBefore) else first
+
+
+class GroupTimeline(Uncommitted["GroupModel | MapsBefore | None"]):
     def changing(self, partition: int, group_id: str, last_offset: int, batch_start: int,
                  current: GroupModel | None) -> None:
         """A write ending at ``last_offset``, in the record batch starting at ``batch_start``, is
@@ -45,7 +55,7 @@ class GroupTimeline(Uncommitted["GroupModel | None"]):
         """The group the id names at ``high_watermark`` (None: none): ``current`` unless it has
         writes beyond it."""
         writes = self.uncommitted(partition, high_watermark).get(group_id)
-        return writes[0][1] if writes else current
+        return _as_noted(writes) if writes else current
 
     def views(self, high_watermark: Callable[[int], int]) -> dict[str, GroupModel | None]:
         """{group id: the group it names at its partition's ``high_watermark(partition)``} of the
@@ -53,8 +63,12 @@ class GroupTimeline(Uncommitted["GroupModel | None"]):
         out: dict[str, GroupModel | None] = {}
         for p in self.partitions():
             for group_id, writes in self.uncommitted(p, high_watermark(p)).items():
-                out[group_id] = writes[0][1]
+                out[group_id] = _as_noted(writes)
         return out
+
+    def forgotten(self, note: GroupModel | MapsBefore | None) -> None:
+        if isinstance(note, MapsBefore):
+            note.close()
 
 
 def committed_groups(groups: dict, views: dict) -> Iterable[GroupModel]:

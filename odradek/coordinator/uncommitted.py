@@ -55,7 +55,7 @@ class Uncommitted(Generic[N]):
         while order and order[0][0] < high_watermark:
             _, group_id = order.popleft()
             writes = groups[group_id]
-            writes.popleft()
+            self.forgotten(writes.popleft()[1])
             if not writes:
                 del groups[group_id]
         if not order:
@@ -74,7 +74,14 @@ class Uncommitted(Generic[N]):
 
     def drop(self, partition: int) -> None:
         """The partition is no longer coordinated here (or is reloaded): its notes go."""
-        self._partitions.pop(partition, None)
+        part = self._partitions.pop(partition, None)
+        if part is not None:
+            for writes in part.groups.values():
+                for _, note in writes:
+                    self.forgotten(note)
+
+    def forgotten(self, note: N) -> None:
+        """A note is forgotten (committed, or its partition dropped)."""
 
     def pending(self, partition: int) -> int:
         """Notes not known to be committed (a count for tests)."""
