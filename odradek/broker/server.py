@@ -269,8 +269,9 @@ class BrokerServer:
             try:
                 b.tick(now)
                 if removing is None or removing.done():
-                    released = b.log_manager.take_released(now)  # (closed and removed in a worker:
-                    removing = (asyncio.ensure_future(self.loop.run_in_executor(  # that frees disk space)
+                    # (detached here, on the loop, closed and removed in a worker: that frees disk space)
+                    released = b.log_manager.take_released(now)
+                    removing = (asyncio.ensure_future(self.loop.run_in_executor(
                         None, b.log_manager.let_go, released)) if released else None)
                 if (recording is None or recording.done()) and b.log_manager.state_pending:
                     recording = asyncio.ensure_future(

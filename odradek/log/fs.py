@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import logging
 import os
 import posixpath
 import random
@@ -19,6 +20,8 @@ import time
 from typing import Callable, Protocol
 
 from .batchio import pwrite_batch, rewritten
+
+log = logging.getLogger("odradek.log.fs")
 
 
 class FileHandle(Protocol):
@@ -34,6 +37,8 @@ class FileHandle(Protocol):
     def truncate(self, size: int) -> None: ...
     def preallocate(self, size: int) -> None: ...  # file length `size`, size() unchanged
     def close(self) -> None: ...
+    # close() without closing the descriptor, which is returned (-1: none) for the caller to close
+    def detach(self) -> int: ...
     def fileno(self) -> int | None: ...          # None when sendfile is impossible
 
 
@@ -224,22 +229,41 @@ class RealFile:
         return self._fd < 0 and not self._closed
 
     def close(self) -> None:
+        # the descriptor is closed outside the lock every file shares: a close(2) can wait for the
+        # disk (ext4 starts the writeback of a file rewritten in place), and a clean stop closes
+        # many logs' files at once in several threads (LogManager.close)
+        fd = self.detach()
+        if fd >= 0:
+            os.close(fd)
+
+    def detach(self) -> int:
+        """close() without the close(2): the descriptor (-1 if parked) is handed to the caller, who
+        closes it, in another thread if it likes (the last close of a removed file frees its disk
+        space: ~1.5 s a GiB on a disk). From now on this file gives the number to nobody (fileno()
+        is -1, a read raises EBADF, as after close()), so a thread that takes the number from it
+        after this cannot meet the number reused by another file."""
         with _REOPEN_LOCK:
             self._closed = True
             fd, self._fd = self._fd, -1
             # (the watch is the log that parked the file, which holds the file: a cycle, which the
             # broker's frozen old heap would keep until a thorough collection - old_heap.py)
             self._watch = None
-        # the descriptor is closed outside the lock every file shares: a close(2) can wait for the
-        # disk (ext4 starts the writeback of a file rewritten in place), and a clean stop closes
-        # many logs' files at once in several threads (LogManager.close)
-        if fd >= 0:
-            os.close(fd)
+        return fd
 
     def fileno(self) -> int | None:
         if self._fd >= 0 or self._closed:
             return self._fd
         return self._reopen()
+
+
+def close_detached(fds: list[int]) -> None:
+    """Close descriptors RealFile.detach handed out (one that fails is logged: its file is closed
+    anyway, as close(2) leaves it)."""
+    for fd in fds:
+        try:
+            os.close(fd)
+        except OSError as e:
+            log.warning("closing a released file's descriptor %d failed: %s", fd, e)
 
 
 class RealFileSystem:
@@ -403,6 +427,10 @@ class FaultyFile:
 
     def close(self) -> None:
         self.closed = True
+
+    def detach(self) -> int:
+        self.closed = True
+        return -1
 
     def fileno(self) -> int | None:
         return None

@@ -14,10 +14,9 @@ from . import clean_shutdown_file, offset_checkpoint, partition_metadata
 from .compaction import CleanerConfig, LogCleaner
 from .config import LogConfig
 from .errors import KafkaStorageError, LogCorruptionError
-from .fs import FileSystem, RealFileSystem, read_whole, write_atomic
+from .fs import FileSystem, RealFileSystem, close_detached, read_whole, write_atomic
 from .offset_checkpoint import REPLICATION_OFFSET_CHECKPOINT
 from .partition_log import EPOCHS_SOON, FlushObserver, PartitionLog
-from .segment import LogSegment
 
 METADATA_TOPIC = "__cluster_metadata"  # the KRaft metadata log's dir, never a partition of this manager
 
@@ -64,21 +63,15 @@ class _Move:
 
 @dataclass(frozen=True, slots=True)
 class Released:
-    """What LogManager.take_released took out of the logs: removed segments still open, deleted
-    partitions' logs with their files open, and those partitions' renamed directories."""
+    """What LogManager.take_released let go of: the descriptors of removed segments and of deleted
+    partitions' logs, detached from their files (RealFile.detach) and still open, and those
+    partitions' renamed directories."""
 
-    segments: list[LogSegment]
-    logs: list[PartitionLog]
+    fds: list[int]
     dirs: list[str]
 
     def __bool__(self) -> bool:
-        return bool(self.segments or self.logs or self.dirs)
-
-    def close(self) -> None:
-        for seg in self.segments:
-            seg.close()
-        for log in self.logs:
-            log.close_files()
+        return bool(self.fds or self.dirs)
 
 
 class LogManager:
@@ -130,7 +123,7 @@ class LogManager:
         self.unreadable: set[tuple[str, int]] = set()
         self.flush_observer: FlushObserver | None = None  # times every log's flushes (observe_flushes)
         # deleted partitions waiting out file.delete.delay.ms: [log or None, renamed dir,
-        # ms when release_deleted first saw it]
+        # ms when take_released first saw it]
         self._doomed: list[list] = []
         # deleted partitions whose directory is still to be renamed away (delete(defer=True)), by
         # that directory, in the order of their deletes: renamed by the background pass
@@ -592,15 +585,17 @@ class LogManager:
             self.delete(*tp, defer=defer)
 
     def take_released(self, now_ms: int) -> Released:
-        """What has waited file.delete.delay.ms, taken out of the logs to be let go of: segments out
-        of their logs, and deleted partitions (after the broker's log.segment.delete.delay.ms),
-        counted from the first call that saw them. The broker calls this every 100 ms on its event
-        loop and hands the result to let_go in a worker thread: closing a removed file's last
-        descriptor and removing a directory free their disk space, which on a disk takes ~1.5 s a
-        GiB."""
-        segments = []
+        """Let go of what has waited file.delete.delay.ms: segments out of their logs, and deleted
+        partitions (after the broker's log.segment.delete.delay.ms), counted from the first call
+        that saw them; their files are closed without their close(2)s (detach_retired,
+        detach_files). The broker calls this every 100 ms on its event loop and hands the result to
+        let_go in a worker thread: closing a removed file's last descriptor and removing a
+        directory free their disk space, which on a disk takes ~1.5 s a GiB. The files are detached
+        here, on the loop, so that a fetch's sendfile burst (on the loop) never holds a number the
+        worker closes."""
+        fds = []
         for log in list(self._active):  # (a log with retired segments stays active until they go)
-            segments += log.take_retired(now_ms)
+            fds += log.detach_retired(now_ms)
         delay = self.default_config.file_delete_delay_ms
         due = []
         with self.lock:
@@ -610,18 +605,21 @@ class LogManager:
                     entry[2] = now_ms
                 (due if now_ms - entry[2] >= delay else keep).append(entry)
             self._doomed = keep
-        return Released(segments, [log for log, _, _ in due if log is not None], [dead for _, dead, _ in due])
+        for log, _, _ in due:
+            if log is not None:
+                fds += log.detach_files()
+        return Released(fds, [dead for _, dead, _ in due])
 
     def release_deleted(self, now_ms: int) -> list[str]:
-        """take_released's segments and deleted logs closed here; -> the deleted partitions'
-        directories, which remove_dirs then removes."""
+        """take_released with the descriptors closed here; -> the deleted partitions' directories,
+        which remove_dirs then removes."""
         released = self.take_released(now_ms)
-        released.close()
+        close_detached(released.fds)
         return released.dirs
 
     def let_go(self, released: Released) -> None:
-        """take_released's files closed and directories removed (from a worker thread)."""
-        released.close()
+        """take_released's descriptors closed and directories removed (in a worker thread)."""
+        close_detached(released.fds)
         self.remove_dirs(released.dirs)
 
     def remove_dirs(self, dirs: list[str]) -> None:

@@ -29,7 +29,7 @@ from odradek.wire.exceptions import WireError
 from . import errors, partition_metadata
 from .batchio import AppendInfo, append_info
 from .config import LogConfig
-from .fs import FileHandle, FileSystem, read_whole, write_atomic, write_temp
+from .fs import FileHandle, FileSystem, close_detached, read_whole, write_atomic, write_temp
 from .leader_epoch_cache import CheckpointError, LeaderEpochCache, decode_checkpoint, encode_checkpoint
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
@@ -54,6 +54,8 @@ CHECKPOINT_FILE = "log-state.checkpoint"
 LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint"  # Kafka's name and text format
 MAX_RETIRED_OPEN = 64  # removed segments held open per log (see _hold)
 DELETED_SUFFIX = ".deleted"  # a file of a segment out of the log, removed soon (a load removes it)
+# the stamp of a removed segment let go of at the next look, whatever its delay (see _hold)
+_DUE_AT_ONCE = float("-inf")
 # what the absence of log-state.checkpoint means to a load (every value 0): a log whose checkpoint
 # would say just that, and whose directory holds none, writes none (a new, unused partition)
 _ZERO_CHECKPOINT = b"0\nlog_start_offset=0\nrecovery_point=0\ncleaner_checkpoint=0\nhigh_watermark=0\n"
@@ -274,7 +276,7 @@ class PartitionLog:
     # bytes cut off by the load's recovery (set only on a log that was recovered)
     truncated_on_recovery = 0
     rng: random.Random = _JITTER_RNG  # segment.jitter.ms draws
-    # segments out of the log whose files are gone: [segment, ms when release_retired first saw
+    # segments out of the log whose files are gone: [segment, ms when detach_retired first saw
     # it]; their fds stay open for file.delete.delay.ms (reads in flight, a sendfile). The empty
     # tuple shared by every log without any (a list is made at the first)
     _retired: list[list] | tuple = ()
@@ -1522,46 +1524,68 @@ class PartitionLog:
         """Keep a segment that left the log (its files removed) open until file.delete.delay.ms
         has passed, as Kafka deletes a segment's files that long after it leaves the log: a
         read already handed out (a fetch's sendfile) still has it, and its disk space is
-        freed then. At most MAX_RETIRED_OPEN per log wait; the oldest closes early."""
+        freed then. At most MAX_RETIRED_OPEN per log wait; the oldest are let go of at the next
+        look (detach_retired), not closed here: this runs under the log's lock, in the
+        retention or cleaner thread too, and only the event loop may take a descriptor number
+        away from its own sendfile bursts (see detach_retired)."""
         if self._retired:
             self._retired.append([seg, None])
         else:  # (the shared empty tuple)
             self._retired = [[seg, None]]
-        while len(self._retired) > MAX_RETIRED_OPEN:
-            self._retired.pop(0)[0].close()
+        for entry in self._retired[:max(len(self._retired) - MAX_RETIRED_OPEN, 0)]:
+            entry[1] = _DUE_AT_ONCE
 
-    def take_retired(self, now_ms: int) -> list[LogSegment]:
-        """The removed segments whose file.delete.delay.ms has passed (counted from the first call
-        that saw them; the broker calls this every 100 ms), out of the log and still open: their
-        closes are the caller's to make, off the event loop (closing the last descriptor of a
-        removed file frees its disk space: ~1.5 s for a 1 GiB segment on a disk)."""
+    def detach_retired(self, now_ms: int) -> list[int]:
+        """Let go of the removed segments whose file.delete.delay.ms has passed (counted from the
+        first call that saw them; the broker calls this every 100 ms on its event loop): out of
+        the log, their files closed without their close(2)s (LogSegment.detach). -> their
+        descriptors, which the caller closes (close_detached) in a worker thread: closing a
+        removed file's last descriptor frees its disk space, ~1.5 s for a 1 GiB segment on a
+        disk. Called on the loop, it also keeps a fetch's sendfile burst (on the loop, with the
+        raw number until it duplicates it) from meeting that number given to another file: once
+        detached, the segment's files hand the number to nobody, and it is closed only after."""
         if not self._retired:
             return []
         with self.lock:
             delay = self.config.file_delete_delay_ms
-            keep, due = [], []
+            keep, fds = [], []
             for entry in self._retired:
                 if entry[1] is None:
                     entry[1] = now_ms
-                (due if now_ms - entry[1] >= delay else keep).append(entry)
+                if now_ms - entry[1] >= delay:
+                    fds += entry[0].detach()
+                else:
+                    keep.append(entry)
             self._retired = keep or ()
-            return [seg for seg, _ in due]
+            return fds
 
     def release_retired(self, now_ms: int) -> int:
-        """take_retired's segments closed here; -> how many."""
-        due = self.take_retired(now_ms)
-        for seg in due:
-            seg.close()
-        return len(due)
+        """detach_retired with the descriptors closed here (a log without a broker's loop); -> how
+        many segments were let go of."""
+        before = len(self._retired)
+        close_detached(self.detach_retired(now_ms))
+        return before - len(self._retired)
 
     def close_files(self) -> None:
-        """Close every file of the log, writing nothing (a deleted topic's log, after its delay)."""
+        """Close every file of the log, writing nothing but the trim of a preallocated file (a log
+        that closes, or failed its load)."""
         with self.lock:
             if self._hollow_seg is not None:  # no file open (a hollow log has no retired segment)
                 return
             for seg in self.segments + [e[0] for e in self._retired]:
                 seg.close()
             self._retired = ()
+
+    def detach_files(self) -> list[int]:
+        """Every file of the log closed without its close(2)s (LogSegment.detach): a deleted
+        partition's log after its delay, on the event loop, whose descriptors a worker then
+        closes (see detach_retired). -> those descriptors."""
+        with self.lock:
+            if self._hollow_seg is not None:  # no file open (a hollow log has no retired segment)
+                return []
+            fds = [fd for seg in self.segments + [e[0] for e in self._retired] for fd in seg.detach()]
+            self._retired = ()
+            return fds
 
     def remove_expired_producers(self, now_ms: int, expiration_ms: int) -> int:
         """Drop the idempotence state of producers silent for expiration_ms (not those

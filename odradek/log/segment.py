@@ -403,6 +403,18 @@ class LogSegment(SegmentTail):
         if self._txn_index is not None:
             self._txn_index.close()
 
+    def detach(self) -> list[int]:
+        """close() of a segment whose files are removed (or about to be), without the close(2)s:
+        the descriptors still open (its log's, its transaction index's), which the caller closes,
+        in a worker thread (the last close of a removed file frees its disk space: ~1.5 s a GiB
+        on a disk). Nothing is written (a removed file is not trimmed). From now on the segment's
+        files give those numbers to nobody (RealFile.detach)."""
+        self.fd = -1
+        fds = [self.log.detach()]
+        if self._txn_index is not None:
+            fds.append(self._txn_index.detach())
+        return [fd for fd in fds if fd >= 0]
+
     def delete(self) -> None:
         self.close()
         for p in (self.path, self.offset_index.path, self.time_index.path, self.txn_index_path):

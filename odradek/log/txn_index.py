@@ -84,6 +84,11 @@ class TxnIndex:
             self._file.close()
             self._file = None
 
+    def detach(self) -> int:
+        """close() without the close(2): the descriptor (-1: none), for the caller (RealFile.detach)."""
+        f, self._file = self._file, None
+        return -1 if f is None else f.detach()
+
     def delete(self) -> None:
         self.close()
         if self.fs.exists(self.path):

@@ -9,7 +9,7 @@ import os
 import socket
 
 from odradek.broker.connection import KafkaConnection
-from odradek.log.fs import RealFile
+from odradek.log.fs import RealFile, close_detached
 from odradek.log.partition_log import FetchSlices, FileSlice
 from connection_stand_in import stand_in_server, until
 
@@ -75,6 +75,49 @@ def test_segment_closed_and_fd_reused_while_waiting_for_the_client(tmp_path):
             other.close()
             conn.transport.close()
             client.close()
+
+    asyncio.run(main())
+
+
+def test_segment_let_go_of_by_the_loop_and_closed_by_a_worker_never_sends_another_files_bytes(tmp_path):
+    """How the broker lets go of a removed segment (LogManager.take_released, then let_go): its file
+    is detached on the event loop, between two sendfile bursts (a burst uses the raw number until it
+    duplicates it, all on the loop), and the number is closed in a worker thread afterwards, where
+    another file may then take it. The number stays open until the worker's close; the response
+    waiting for the client (on its duplicate) is sent whole, from the segment; a later send of the
+    same slice gets no number from the file and aborts the connection, nothing of the other file
+    sent."""
+    original = os.urandom(SIZE)
+    (tmp_path / "a.log").write_bytes(original)
+    (tmp_path / "b.log").write_bytes(b"X" * SIZE)
+    seg = RealFile(str(tmp_path / "a.log"))
+
+    async def main():
+        loop = asyncio.get_running_loop()
+        conn, client = await _connection()
+        rec = FetchSlices(slices=[FileSlice(seg.path, 0, SIZE, seg)], total_bytes=SIZE)
+        task = asyncio.ensure_future(conn._send_records(rec))
+        await until(lambda: conn._drain_waiter is not None)  # the client does not read yet
+        old_fd = seg.detach()  # the loop's tick
+        assert old_fd >= 0 and seg.fileno() == -1
+        os.fstat(old_fd)  # not released: still the segment's, open
+        await loop.run_in_executor(None, close_detached, [old_fd])  # the worker
+        other = RealFile(str(tmp_path / "b.log"))
+        if other.fileno() != old_fd:  # the next file opened gets the freed number
+            os.dup2(other.fileno(), old_fd)
+        later, later_client = await _connection()
+        try:
+            got, sent = await asyncio.gather(_recv_all(client, SIZE), task)
+            assert sent is True and got == original and not conn.closed
+            assert await later._send_records(rec) is False and later.closed
+            assert await _recv_all(later_client, SIZE) == b""  # aborted: nothing of another file
+        finally:
+            if other.fileno() != old_fd:
+                os.close(old_fd)
+            other.close()
+            conn.transport.close()
+            client.close()
+            later_client.close()
 
     asyncio.run(main())
 

@@ -3,12 +3,16 @@ Kafka: a segment that leaves the log (retention, DeleteRecords, a cleaner swap) 
 its data readable by reads already handed out, and its disk space, until the delay has
 passed; a deleted partition's directory is renamed `<dir>.<id>-delete` and removed that
 long after, also when the broker restarts in between."""
+import errno
 import os
+import threading
+
+import pytest
 
 from odradek.config import BrokerConfig
 from odradek.log import LogConfig, LogManager, PartitionLog, RealFileSystem
 from odradek.log.log_manager import DELETE_SUFFIX
-from odradek.wire.records import build_batch
+from odradek.wire.records import build_batch, build_control_batch
 
 from log_helpers import read_all
 
@@ -123,30 +127,79 @@ def test_broker_setting_is_the_topic_default():
     assert LogConfig.from_properties({"file.delete.delay.ms": "1234"}).file_delete_delay_ms == 1234
 
 
-def test_what_is_let_go_is_closed_by_let_go_not_by_taking_it(tmp_path):
+def _closing_thread(fn, *args) -> None:
+    """fn(*args) in a thread of its own (the broker's worker), waited for."""
+    t = threading.Thread(target=fn, args=args)
+    t.start()
+    t.join(60)
+    assert not t.is_alive()
+
+
+def test_taking_what_is_released_closes_no_descriptor_on_the_callers_thread(tmp_path):
     """The broker takes what has waited on its event loop and lets go of it in a worker thread:
     closing a removed file's last descriptor frees its disk space (~1.5 s a GiB on a disk), which
-    must not hold the loop. Taking closes nothing; let_go closes the segments and the deleted
-    partition's files and removes its directory."""
+    must not hold the loop. Taking closes no descriptor (each one is still open after it), it
+    detaches them: the segments' files (the log's and the transaction index's) give the numbers to
+    nobody any more, so a read handed out before gets a clean error, never another file's bytes
+    once a number is reused. let_go, in another thread, closes them and removes the directory."""
     root = str(tmp_path / "data")
     cfg = LogConfig(segment_bytes=SEG, retention_bytes=SEG, file_delete_delay_ms=0)
     lm = LogManager(root, default_config=cfg, now_ms=0)
     kept = lm.get_or_create("kept", 0, cfg, now_ms=0)
     gone = lm.get_or_create("gone", 0, cfg, now_ms=0)
+    kept.append(build_batch([(None, b"t", (), 1)], producer_id=7, producer_epoch=0, base_sequence=0,
+                            is_transactional=True), now_ms=1)
+    kept.append(build_control_batch(False, 7, 0, 0, 1), now_ms=1)  # an abort: a .txnindex file open
     for log in (kept, gone):
         for i in range(40):
             log.append(build_batch([(b"k", b"value-%03d" % i + b"x" * 100, (), 1)]), now_ms=1)
         log.high_watermark = log.log_end_offset
     retired = kept.segments[:3]
+    in_flight = kept.read(0, 1 << 20)  # a fetch's slices, taken before retention
+    before = in_flight.read_bytes()
     assert kept.apply_retention(10) > 0
-    fds = [s.fd for s in retired]
+    txn_fd = retired[0].txn_index._file.fileno()
+    fds = [s.fd for s in retired] + [txn_fd]
     assert lm.delete("gone", 0)
     gone_fds = [s.fd for s in gone.segments]
+    assert in_flight.read_bytes() == before  # (still readable while it waits)
     released = lm.take_released(20)
-    assert released.segments[:3] == retired and released.logs == [gone] and len(released.dirs) == 1
-    assert all(is_open(fd) for fd in fds + gone_fds)  # nothing closed by taking
+    assert set(fds + gone_fds) <= set(released.fds) and len(released.dirs) == 1
+    assert all(is_open(fd) for fd in released.fds)  # nothing closed by taking
+    assert all(s.log.fileno() == -1 for s in retired + gone.segments)
+    with pytest.raises(OSError) as e:
+        in_flight.read_bytes()  # the slices' file is let go of: a clean error
+    assert e.value.errno == errno.EBADF
     assert not lm.take_released(30)  # (taken once)
-    lm.let_go(released)
-    assert all(s.fd == -1 for s in retired) and all(s.fd == -1 for s in gone.segments)
+    _closing_thread(lm.let_go, released)
+    assert not any(is_open(fd) for fd in released.fds)
     assert not os.path.exists(released.dirs[0]) and sorted(os.listdir(root)) == ["kept-0"]
+    assert read_all(kept)[0][0] == kept.log_start_offset
+    lm.close()
+
+
+def test_segments_past_the_open_limit_wait_for_the_next_look_not_closed_by_the_remover(tmp_path):
+    """More than MAX_RETIRED_OPEN segments removed at once (retention, in its worker thread): the
+    oldest are let go of at the next look, whatever their delay, and not closed by the thread that
+    removed them (it holds the log's lock, which the loop's appends and reads wait for, and it may
+    not close a number a sendfile burst on the loop is using)."""
+    from odradek.log.partition_log import MAX_RETIRED_OPEN
+
+    cfg = LogConfig(segment_bytes=SEG, retention_bytes=SEG, file_delete_delay_ms=60_000)
+    lm = LogManager(str(tmp_path / "data"), default_config=cfg, now_ms=0)
+    log = lm.get_or_create("t", 0, cfg, now_ms=0)
+    while len(log.segments) < MAX_RETIRED_OPEN + 6:
+        log.append(build_batch([(b"k", b"x" * 300, (), 1)]), now_ms=1)
+    log.high_watermark = log.log_end_offset
+    segs = log.segments[:-2]
+    removed: list[int] = []
+    _closing_thread(lambda: removed.append(lm.apply_retention(10)))
+    assert removed[0] >= len(segs) > MAX_RETIRED_OPEN and all(is_open(s.fd) for s in segs)
+    over = len(log._retired) - MAX_RETIRED_OPEN
+    oldest = [s.fd for s in segs[:over]]
+    released = lm.take_released(11)  # long before their delay
+    assert sorted(released.fds) == sorted(oldest) and all(is_open(fd) for fd in oldest)
+    _closing_thread(lm.let_go, released)
+    assert not any(is_open(fd) for fd in oldest) and len(log._retired) == MAX_RETIRED_OPEN
+    assert all(is_open(e[0].fd) for e in log._retired)
     lm.close()
