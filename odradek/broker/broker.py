@@ -569,7 +569,18 @@ class Broker:
             send_markers=send_markers, partitions=CoordinatorPartitions())
 
     def close(self) -> None:
-        """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata."""
+        """Clean shutdown: complete waiting requests, flush logs (clean markers), stop metadata, all
+        on the calling thread (a start that failed). BrokerServer.close takes the same steps with
+        close_logs in a worker thread."""
+        self.close_logs(self.stop_work())
+        self.close_metadata()
+
+    def stop_work(self) -> int:
+        """close's first step, on the event loop: waiting requests completed, the coordinators'
+        open batches written, and no metadata image followed any more (ReplicaManager.stop: as
+        Kafka's BrokerServer removes its metadata publishers before its LogManager shuts down), so
+        nothing on the loop creates, deletes or reconfigures a log while close_logs runs. -> the
+        broker epoch this broker shut down in (its next registration's previous_broker_epoch)."""
         self.carried_out.cancel_all()
         try:
             self.coordinator_events.close()  # (the group coordinator's open batches are written)
@@ -587,10 +598,21 @@ class Broker:
             except Exception:
                 log.exception("share group state at shutdown")
         if self.replicas is not None:
-            self.replicas.stop_creating()  # (no pending log is made once the logs close)
+            self.replicas.stop()  # (no log made or changed once the logs close)
+        return self._broker_epoch()
+
+    def close_logs(self, broker_epoch: int) -> None:
+        """close's second step: every log closed, then the clean-shutdown markers written
+        (LogManager.close). A handful of fsyncs a log (~30 s for 1,100 logs on a busy disk):
+        BrokerServer.close runs it in a worker thread, so that the event loop goes on serving what
+        still runs on it meanwhile - a combined node's metadata quorum (its raft node answers votes
+        and fetches, as Kafka's raft IO thread does through a slow log shutdown)."""
         if self.log_manager is not None:
-            # the broker epoch this broker shut down in: its next registration's previous_broker_epoch
-            self.log_manager.close(broker_epoch=self._broker_epoch(), threads=LOG_CLOSE_THREADS)
+            self.log_manager.close(broker_epoch=broker_epoch, threads=LOG_CLOSE_THREADS)
+
+    def close_metadata(self) -> None:
+        """close's last step, after the logs: the metadata log (a single voter's) and the data
+        directory's lock."""
         if self.controller is not None:
             self.controller.close()
         if self._lock_fd is not None:

@@ -494,6 +494,13 @@ class ReplicaManager:
         self._moving.clear()
         self._reconfiguring.clear()
 
+    def stop(self) -> None:
+        """The broker stops (before its logs close, in a worker thread, while the event loop goes
+        on): stop_creating, and later images are kept, not followed - no log is made, deleted,
+        led, followed or reconfigured any more (the next start follows the image it finds)."""
+        self.stop_creating()
+        self.started = False
+
     def _create_slice(self) -> None:
         """The next CREATE_SLICE pending logs; the rest in later slices."""
         self._slice_scheduled = False

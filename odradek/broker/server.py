@@ -221,7 +221,11 @@ class BrokerServer:
             if inter_broker is not None:
                 await inter_broker.close()
         if self.broker is not None:
-            self.broker.close()
+            epoch = self.broker.stop_work()
+            # the logs close in a worker thread (a handful of fsyncs each): the loop meanwhile serves
+            # what still runs on it, a combined node's metadata quorum (Broker.close_logs)
+            await self.loop.run_in_executor(None, self.broker.close_logs, epoch)
+            self.broker.close_metadata()
         if self.trace is not None:
             self.trace.close()
         if self.old_heap is not None:
