@@ -5,6 +5,7 @@ the socket, and its descriptor number handed to the next file opened."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 
@@ -46,6 +47,21 @@ async def _connection():
     return conn, client_sock
 
 
+@contextlib.contextmanager
+def _taken_by_another_file(path: str, old_fd: int):
+    """Another file (at ``path``) opened on the number a segment gave back, as the next file opened
+    gets it; closed at the end."""
+    other = RealFile(path)
+    if other.fileno() != old_fd:
+        os.dup2(other.fileno(), old_fd)
+    try:
+        yield other
+    finally:
+        if other.fileno() != old_fd:
+            os.close(old_fd)
+        other.close()
+
+
 def test_segment_closed_and_fd_reused_while_waiting_for_the_client(tmp_path):
     original = os.urandom(SIZE)
     (tmp_path / "a.log").write_bytes(original)
@@ -60,19 +76,14 @@ def test_segment_closed_and_fd_reused_while_waiting_for_the_client(tmp_path):
         await until(lambda: conn._drain_waiter is not None)  # the client does not read yet
         old_fd = seg.fileno()
         seg.close()  # e.g. release_retired with file.delete.delay.ms=0
-        other = RealFile(str(tmp_path / "b.log"))
-        if other.fileno() != old_fd:  # the next file opened gets the freed number
-            os.dup2(other.fileno(), old_fd)
         try:
-            got, sent = await asyncio.gather(_recv_all(client, SIZE), task)
-            assert sent is True
-            assert got == original
-            assert not conn.closed
-            assert _open_fds() <= fds_before | {other.fileno()}  # the duplicate is closed
+            with _taken_by_another_file(str(tmp_path / "b.log"), old_fd) as other:
+                got, sent = await asyncio.gather(_recv_all(client, SIZE), task)
+                assert sent is True
+                assert got == original
+                assert not conn.closed
+                assert _open_fds() <= fds_before | {other.fileno()}  # the duplicate is closed
         finally:
-            if other.fileno() != old_fd:
-                os.close(old_fd)
-            other.close()
             conn.transport.close()
             client.close()
 
@@ -102,19 +113,14 @@ def test_segment_let_go_of_by_the_loop_and_closed_by_a_worker_never_sends_anothe
         assert old_fd >= 0 and seg.fileno() == -1
         os.fstat(old_fd)  # not released: still the segment's, open
         await loop.run_in_executor(None, close_detached, [old_fd])  # the worker
-        other = RealFile(str(tmp_path / "b.log"))
-        if other.fileno() != old_fd:  # the next file opened gets the freed number
-            os.dup2(other.fileno(), old_fd)
         later, later_client = await _connection()
         try:
-            got, sent = await asyncio.gather(_recv_all(client, SIZE), task)
-            assert sent is True and got == original and not conn.closed
-            assert await later._send_records(rec) is False and later.closed
-            assert await _recv_all(later_client, SIZE) == b""  # aborted: nothing of another file
+            with _taken_by_another_file(str(tmp_path / "b.log"), old_fd):
+                got, sent = await asyncio.gather(_recv_all(client, SIZE), task)
+                assert sent is True and got == original and not conn.closed
+                assert await later._send_records(rec) is False and later.closed
+                assert await _recv_all(later_client, SIZE) == b""  # aborted: nothing of another file
         finally:
-            if other.fileno() != old_fd:
-                os.close(old_fd)
-            other.close()
             conn.transport.close()
             client.close()
             later_client.close()
