@@ -149,6 +149,52 @@ def test_kill9_during_produce_keeps_acked_prefix(controllable_broker, topic_name
     assert set(acked) <= set(got), "an acknowledged record was lost"
 
 
+def test_kill9_among_rolls_keeps_an_idempotent_producer_going(controllable_broker, topic_name):
+    """Segments roll every few batches (segment.ms 20) under an idempotent acks=all producer; the
+    broker leaves each roll's fsyncs and producer snapshot to its background pass. kill -9 in the
+    middle, a restart, and the same producer goes on: every record acknowledged once, none twice, in
+    order per partition, and no OutOfOrderSequence (librdkafka fails the producer with a fatal error)."""
+    from confluent_kafka import Producer
+
+    b = controllable_broker
+    create_topic(b.bootstrap, topic_name, partitions=2, configs={"segment.ms": "20"})
+    p = Producer({"bootstrap.servers": b.bootstrap, "acks": "all", "linger.ms": 5,
+                  "enable.idempotence": True, "message.timeout.ms": 120000,
+                  "reconnect.backoff.ms": 50, "reconnect.backoff.max.ms": 200})
+    acked: list[tuple[int, int, bytes]] = []
+    failed = []
+    lock = threading.Lock()
+
+    def cb(err, msg):
+        with lock:
+            if err is None:
+                acked.append((msg.partition(), msg.offset(), msg.value()))
+            else:
+                failed.append(err)
+
+    sent = 0
+    while sent < 6000:
+        p.produce(topic_name, value=b"x%05d-" % sent + b"p" * 200, on_delivery=cb)
+        sent += 1
+        p.poll(0)
+        if sent % 100 == 0:
+            p.flush(30)  # (acknowledged batches apart in time: segment.ms rolls between them)
+        if sent == 3000:  # records in flight, rolls just made
+            b.kill9()
+            b.start()
+    assert p.flush(120) == 0
+    assert not failed, failed[:3]
+    assert len(acked) == sent
+    wait_for_topic(b.bootstrap, topic_name, 2)
+    got = consume_all(b.bootstrap, topic_name, sent, partitions=2)
+    values = [v for _, _, _, v in got]
+    assert len(values) == len(set(values)), "a record is in the log twice"
+    assert sorted((q, o, v) for q, o, _, v in got) == sorted(acked)
+    for q in (0, 1):  # the producer's order, per partition
+        part = [v for pp, _, _, v in sorted(got, key=lambda r: (r[0], r[1])) if pp == q]
+        assert part == sorted(part)
+
+
 @pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
 def test_clean_shutdown_signals(tmp_path, signal_name):
     """SIGTERM / SIGINT: exit code 0 and clean-shutdown markers (no recovery next time)."""

@@ -55,6 +55,9 @@ class FileSystem(Protocol):
     def rmtree(self, path: str) -> None: ...
     def isdir(self, path: str) -> bool: ...
     def fsync_dir(self, path: str) -> None: ...
+    # fsync a file by its path, without creating it (FileNotFoundError when absent): another
+    # thread's fsync of a file a log holds open (its descriptor may be parked or closed meanwhile)
+    def fsync_file(self, path: str) -> None: ...
     def disk_space(self, path: str) -> tuple[int, int]: ...  # (total, usable) bytes, -1 when unknown
 
 
@@ -327,6 +330,11 @@ class RealFileSystem:
         finally:
             os.close(fd)
 
+    def fsync_file(self, path: str) -> None:
+        """fsync(2) flushes the file's inode whichever descriptor it is called on: one of its own,
+        never one the log may park or close meanwhile (whose number another file could then take)."""
+        self.fsync_dir(path)
+
 
 # ------------------------------------------------------------- faulty files
 
@@ -396,18 +404,7 @@ class FaultyFile:
         return self._size
 
     def fsync(self) -> None:
-        self.fs._check()
-        if self.fs.fsync_errno is not None:
-            raise OSError(self.fs.fsync_errno, os.strerror(self.fs.fsync_errno), self.path)
-        if self.fs._fsync_fault is not None:
-            err, after = self.fs._fsync_fault
-            if after == 0:
-                self.fs._fsync_fault = None
-                self.fs.failed_fsyncs += 1
-                raise OSError(err, os.strerror(err), self.path)
-            self.fs._fsync_fault = (err, after - 1)
-        self.inode.durable = bytes(self.inode.data)
-        self.fs.fsyncs += 1
+        self.fs._fsync(self.path, self.inode)
 
     def truncate(self, size: int) -> None:
         self.fs._check()
@@ -469,6 +466,7 @@ class FaultyFileSystem:
         self.bytes_written = 0
         self.crashed = False
         self.fsyncs = 0  # file fsyncs
+        self.fsyncs_by_thread: dict[int, int] = {}  # threading.get_ident() -> its file fsyncs
         self.dir_fsyncs = 0
         self.rng = random.Random(seed)
         self._pending_error: OSError | None = None
@@ -545,6 +543,22 @@ class FaultyFileSystem:
 
     def crash(self) -> None:
         self.crashed = True
+
+    def _fsync(self, path: str, inode: _Inode) -> None:
+        self._check()
+        if self.fsync_errno is not None:
+            raise OSError(self.fsync_errno, os.strerror(self.fsync_errno), path)
+        if self._fsync_fault is not None:
+            err, after = self._fsync_fault
+            if after == 0:
+                self._fsync_fault = None
+                self.failed_fsyncs += 1
+                raise OSError(err, os.strerror(err), path)
+            self._fsync_fault = (err, after - 1)
+        inode.durable = bytes(inode.data)
+        self.fsyncs += 1
+        thread = threading.get_ident()
+        self.fsyncs_by_thread[thread] = self.fsyncs_by_thread.get(thread, 0) + 1
 
     def restart(self, mode: str = "lost", seed: int | None = None) -> "FaultyFileSystem":
         rng = random.Random(seed) if seed is not None else self.rng
@@ -647,3 +661,10 @@ class FaultyFileSystem:
     def fsync_dir(self, path: str) -> None:
         self._check()
         self.dir_fsyncs += 1
+
+    def fsync_file(self, path: str) -> None:
+        self._check()
+        inode = self.files.get(self._norm(path))
+        if inode is None:
+            raise FileNotFoundError(errno.ENOENT, "no such file", path)
+        self._fsync(path, inode)

@@ -126,6 +126,17 @@ class _Index:
         finally:
             f.close()
 
+    @property
+    def unsynced(self) -> bool:
+        """The file may lack some entry, or hold it not fsynced."""
+        return not (self._synced and self._persisted == len(self.keys))
+
+    def mark_synced(self, entries: int) -> None:
+        """Another thread fsynced the file by its path while it held exactly ``entries`` entries,
+        written (flush(fsync=False)): synced, if the index still holds just those."""
+        if self._persisted == entries == len(self.keys):
+            self._synced = True
+
     def _truncate_entries(self, n: int) -> None:
         if n >= len(self.keys):
             return

@@ -353,7 +353,8 @@ class LogManager:
     @property
     def state_pending(self) -> bool:
         """Some new log's files, partition.metadata or first leader epoch are still to be written,
-        or a deleted log's directory to be renamed away (write_pending_state)."""
+        a roll's fsyncs and producer snapshot, or a deleted log's directory to be renamed away
+        (write_pending_state)."""
         return bool(self._unwritten_ids or self._moves)
 
     def write_pending_state(self) -> int:
@@ -363,21 +364,25 @@ class LogManager:
         UnifiedLog schedules the first one's flush after creating a log; the broker runs this in a
         background thread, so a large creation's or deletion's file-system calls and fsyncs do not
         hold the event loop). A failure is logged once per pass; the log keeps it pending (its
-        first append or its close writes it, or the next pass). Returns how many logs wrote."""
+        first append or its close writes it, or the next pass). Then what rolls left of each log
+        (PartitionLog.flush_rolled: Kafka's "flush-log" task of a roll). Returns how many logs
+        wrote their partition.metadata or leader epochs."""
         for move in list(self._moves.values()):
             self._move_away(move)
-        with self.lock:
-            todo, self._unwritten_ids = self._unwritten_ids, {}
+        pending = self._unwritten_ids
         n = 0
-        for i, log in enumerate(todo):
+        # (each log taken out just before its turn: one the event loop puts back meanwhile, a roll
+        # since, is looked at by the next pass, never lost)
+        for log in list(pending):
             if self._closing:  # (each log's close writes what it still lacks)
                 break
+            pending.pop(log, None)
             try:
                 n += log.write_pending_state()
+                log.flush_rolled()
             except KafkaStorageError as e:
                 logger.warning("%s; retried", e)
-                with self.lock:
-                    self._unwritten_ids.update(dict.fromkeys(list(todo)[i:]))
+                pending[log] = None
                 break
         return n
 
@@ -416,7 +421,8 @@ class LogManager:
         self._active[log] = None
         self._whole[log] = None
         self._hw_dirty = True
-        if log.epochs_unwritten == EPOCHS_SOON:  # (a new leader's first epoch: written by write_pending_state)
+        # (a new leader's first epoch, a roll's fsyncs and producer snapshot: write_pending_state)
+        if log.epochs_unwritten == EPOCHS_SOON or log.rolled_pending:
             self._unwritten_ids[log] = None
 
     def topic_logs(self, topic: str) -> Mapping[int, PartitionLog]:
@@ -533,6 +539,7 @@ class LogManager:
             return False
         log.pending_topic_id = None  # (the directory goes: nothing to record)
         log.epochs_unwritten = 0
+        log.forget_rolled()
         move = _Move(log, (topic, partition))
         if defer:
             with self.lock:
@@ -581,6 +588,7 @@ class LogManager:
             if log is not None:
                 log.pending_topic_id = None  # (the directory goes: nothing to record)
                 log.epochs_unwritten = 0
+                log.forget_rolled()
         for tp in tps:
             self.delete(*tp, defer=defer)
 

@@ -162,6 +162,48 @@ class LogSegment(SegmentTail):
         if self._txn_index is not None:
             self._txn_index.flush()
 
+    def write_indexes(self) -> None:
+        """The index entries written into their files, not fsynced (a roll: the fsyncs are
+        another thread's, see unsynced_files)."""
+        if self.size:
+            self.offset_index.create_if_absent()
+            self.time_index.create_if_absent()
+        self.offset_index.flush(fsync=False)
+        self.time_index.flush(fsync=False)
+
+    def unsynced_files(self) -> tuple[list[str], tuple[int, int, int, int, int]]:
+        """The paths of this segment's files an fsync would make durable (after write_indexes: the
+        indexes' entries are in their files), and what it holds now, for mark_synced once another
+        thread fsynced them by these paths, without the log's lock."""
+        paths = [self.path] if self.dirty else []
+        oi, ti, txn = self.offset_index, self.time_index, self._txn_index
+        if oi.unsynced:
+            paths.append(oi.path)
+        if ti.unsynced:
+            paths.append(ti.path)
+        if txn is not None and txn.unsynced:
+            paths.append(txn.path)
+        return paths, (self.size, self.generation, len(oi), len(ti), len(txn.entries) if txn is not None else 0)
+
+    def mark_synced(self, held: tuple[int, int, int, int, int]) -> None:
+        """The files unsynced_files named were fsynced while the segment held ``held``: durable as
+        far as they still hold just that (a truncation meanwhile leaves them to the next flush)."""
+        size, generation, n_oi, n_ti, n_txn = held
+        if self.size != size or self.generation != generation:
+            return
+        self.dirty = False
+        self.offset_index.mark_synced(n_oi)
+        self.time_index.mark_synced(n_ti)
+        if self._txn_index is not None:
+            self._txn_index.mark_synced(n_txn)
+
+    @property
+    def synced(self) -> bool:
+        """Every byte and index entry of the segment fsynced."""
+        txn = self._txn_index
+        return not (self.dirty or self.offset_index.unsynced or self.time_index.unsynced
+                    or txn is not None and txn.unsynced)
+
     def mark_unsynced(self) -> None:
         """Recovered after an unclean stop: the bytes found may not be durable yet, so the next
         flush fsyncs the data and the indexes (recover() rewrote those without an fsync)."""

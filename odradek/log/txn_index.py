@@ -74,6 +74,15 @@ class TxnIndex:
         """Found on disk after an unclean stop: the next flush makes it durable."""
         self._unsynced = self._file is not None
 
+    @property
+    def unsynced(self) -> bool:
+        return self._file is not None and self._unsynced
+
+    def mark_synced(self, entries: int) -> None:
+        """Another thread fsynced the file by its path while it held ``entries`` entries."""
+        if len(self.entries) == entries:
+            self._unsynced = False
+
     def flush(self) -> None:
         if self._file is not None and self._unsynced:
             self._file.fsync()

@@ -76,15 +76,17 @@ def test_retention_holds_the_logs_lock_across_no_fsync_or_remove():
 
 
 def test_a_checkpoint_written_meanwhile_is_not_overwritten_by_the_retention_pass():
-    """A log-state.checkpoint written under the lock after the retention's cut (a roll on the event
-    loop) holds the newer state: the pass, finishing without the lock, drops its own."""
+    """A log-state.checkpoint written after the retention's cut (by the background pass after a roll
+    on the event loop) holds the newer state: the retention pass, finishing without the lock, drops
+    its own."""
     fs = SteppedFS()
     lm, log = retained_log(fs)
     with log.lock:
         cut = log.cut_by_retention(NOW)
     assert cut is not None and cut.checkpoint is not None
     log.append(batch([b"x"], ts=NOW), now_ms=NOW, leader_epoch=3)
-    log.roll(NOW)  # writes log-state.checkpoint: the new recovery point, and the new log start
+    log.roll(NOW)
+    lm.write_pending_state()  # writes log-state.checkpoint: the new recovery point, and the new log start
     written = bytes(fs.files["/data/t-0/log-state.checkpoint"].data)
     assert b"log_start_offset=9\n" in written and b"recovery_point=11\n" in written
     log.finish_cut(cut)

@@ -1,0 +1,177 @@
+"""A roll leaves its fsyncs to the owner's background pass (Kafka's "flush-log" task of a roll): the
+append that rolls (the event loop's produce or replica fetch) fsyncs nothing and writes no state file;
+LogManager.write_pending_state (a worker thread) fsyncs the segments below the new one, then moves
+the recovery point there, and writes the producer snapshot taken at the roll. A crash anywhere
+between a roll and its pass, or inside the pass, loses nothing that was flushed, duplicates nothing,
+and an idempotent producer goes on after the restart (no OutOfOrderSequence)."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from odradek.log import FaultyFileSystem, LogConfig, LogManager, SimulatedCrash
+from odradek.log import errors
+from odradek.log.producer_state import list_snapshots
+from odradek.wire.records import build_batch
+
+from log_helpers import read_all
+
+CFG = LogConfig(segment_bytes=700, index_interval_bytes=120)
+PID = 11
+TOPIC_ID = b"\x05" * 16
+
+
+def value(i: int) -> bytes:
+    return b"r%04d-" % i + b"y" * (i % 31)
+
+
+class Producer:
+    """An idempotent producer: each batch's sequence follows the last acknowledged one; a batch
+    whose append did not return (a crash) is sent again after the restart."""
+
+    def __init__(self):
+        self.acked: list[bytes] = []
+        self.pending: list[bytes] | None = None
+
+    def batch(self, n: int) -> tuple[bytes, list[bytes]]:
+        if self.pending is None:
+            start = len(self.acked)
+            self.pending = [value(start + k) for k in range(n)]
+        return build_batch([(None, v, (), 1000) for v in self.pending], producer_id=PID, producer_epoch=0,
+                           base_sequence=len(self.acked)), self.pending
+
+    def send(self, log, n: int, now: int):
+        data, vals = self.batch(n)
+        info = log.append(data, now_ms=now)
+        self.acked.extend(vals)
+        self.pending = None
+        return info
+
+
+def manager(fs: FaultyFileSystem) -> LogManager:
+    return LogManager("/data", fs=fs, default_config=CFG)
+
+
+def test_a_roll_makes_no_fsync_on_the_appending_thread():
+    fs = FaultyFileSystem()
+    lm = manager(fs)
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    prod = Producer()
+    prod.send(log, 3, 1000)
+    log.flush()
+    assert log.recovery_point == 3
+    while len(log.segments) == 1:
+        before = (fs.fsyncs, fs.dir_fsyncs, sorted(fs.files))
+        prod.send(log, 3, 1000)
+    # the append that rolled: no fsync, no file but the new segment's
+    assert (fs.fsyncs, fs.dir_fsyncs) == before[:2]
+    assert sorted(set(fs.files) - set(before[2])) == [log.active.path]
+    base = log.active.base_offset
+    assert log.recovery_point == 3 and log.rolled_pending and lm.state_pending
+    assert not any(fs.files[p].durable == fs.files[p].data for p in [log.segments[0].path])
+    # the background pass, in a thread of its own: every fsync there
+    main = threading.get_ident()
+    on_main = fs.fsyncs_by_thread.get(main, 0)
+    worker = threading.Thread(target=lm.write_pending_state)
+    worker.start()
+    worker.join(30)
+    assert fs.fsyncs_by_thread.get(main, 0) == on_main
+    assert fs.fsyncs_by_thread[worker.ident] >= 3  # the old segment, its two indexes (+ the state files)
+    assert log.recovery_point == base and not log.rolled_pending
+    seg = log.segments[0]
+    for path in (seg.path, seg.offset_index.path, seg.time_index.path):
+        assert fs.files[path].durable == fs.files[path].data
+    assert list_snapshots(fs, log.dir)[-1] == base
+    assert b"recovery_point=%d\n" % base in fs.files[log.dir + "/log-state.checkpoint"].durable
+    lm.close()
+
+
+def test_a_truncation_before_the_pass_drops_the_snapshot_the_roll_took():
+    """A follower's truncation below the roll's offset: the producer snapshot taken at the roll
+    describes records that are gone; the pass writes none of it and moves no recovery point past them."""
+    fs = FaultyFileSystem()
+    lm = manager(fs)
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    prod = Producer()
+    while len(log.segments) == 1:
+        prod.send(log, 3, 1000)
+    base = log.active.base_offset
+    log.truncate_to(base - 2)
+    assert not log.rolled_pending
+    lm.write_pending_state()
+    assert log.recovery_point <= base - 2
+    assert all(off <= base - 2 for off in list_snapshots(fs, log.dir))
+    lm.close()
+
+
+# ------------------------------------------------------------------ crashes
+
+STEPS = 30
+
+
+def workload(fs: FaultyFileSystem, prod: Producer, flushed: list) -> None:
+    """Idempotent appends rolling every few batches, the background pass every third step, a flush
+    every seventh; a crash (SimulatedCrash) ends it anywhere."""
+    lm = manager(fs)
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    for step in range(STEPS):
+        prod.send(log, 1 + step % 3, 1000 + step)
+        if step % 3 == 2:
+            lm.write_pending_state()
+        if step % 7 == 6:
+            log.flush()
+            flushed[:] = prod.acked
+    lm.close()
+    flushed[:] = prod.acked
+
+
+def total_bytes() -> int:
+    fs = FaultyFileSystem()
+    workload(fs, Producer(), [])
+    return fs.bytes_written
+
+
+def crash_points() -> list[int]:
+    total = total_bytes()
+    return list(range(0, total, max(1, total // 120))) + [total + 1]
+
+
+@pytest.mark.parametrize("mode", ["lost", "kept"])
+def test_a_crash_anywhere_around_rolls_and_their_pass(mode):
+    """Crash at every ~1/120th of the workload's bytes: power loss ("lost": only fsynced bytes stay)
+    or kill -9 ("kept"). The restart finds the log a prefix of what was appended with every flushed
+    record (every acknowledged one after a kill -9), none twice; the producer's unanswered batch sent
+    again and a new one are taken (a duplicate is answered with its offsets), never OutOfOrderSequence."""
+    rolled = 0
+    for budget in crash_points():
+        fs = FaultyFileSystem(seed=budget)
+        fs.crash_after_bytes = budget
+        prod, flushed = Producer(), []
+        try:
+            workload(fs, prod, flushed)
+        except SimulatedCrash:
+            pass
+        lm = manager(fs.restart(mode, seed=budget))
+        log = lm.get("t", 0)
+        if log is None:  # (crashed before the partition's directory was made)
+            assert not prod.acked
+            continue
+        got = [v for _, _, v in read_all(log)]
+        appended = prod.acked + (prod.pending or [])
+        assert got == appended[:len(got)], f"budget {budget}: not a prefix of what was appended"
+        must = prod.acked if mode == "kept" else flushed
+        assert len(got) >= len(must), f"budget {budget}: {len(must) - len(got)} records lost"
+        rolled += len(log.segments) > 1
+        if mode == "lost":  # the producer's records past what survived are gone: it goes on from there
+            prod.acked, prod.pending = got[:], None
+        try:
+            first = prod.send(log, 2, 9000) if prod.pending is not None else None
+            after = prod.send(log, 2, 9001)
+        except errors.OutOfOrderSequenceError as e:
+            raise AssertionError(f"budget {budget} ({mode}): {e}") from e
+        got = [v for _, _, v in read_all(log)]
+        assert got == prod.acked, f"budget {budget}: {first} {after}"
+        lm.close()
+    assert rolled > 10
