@@ -604,8 +604,9 @@ class FaultyFileSystem:
             raise FileNotFoundError(path)
         prefix = path.rstrip("/") + "/"  # (string tests: posixpath.dirname per entry was most of the cost)
         n = len(prefix)
-        out = [p[n:] for p in self.files if p.startswith(prefix) and "/" not in p[n:]]
-        out += [d[n:] for d in self.dirs if d != path and d.startswith(prefix) and d[n:] and "/" not in d[n:]]
+        # (over a copy: another thread, the cleaner's or the retention's, may make a file meanwhile)
+        out = [p[n:] for p in list(self.files) if p.startswith(prefix) and "/" not in p[n:]]
+        out += [d[n:] for d in list(self.dirs) if d != path and d.startswith(prefix) and d[n:] and "/" not in d[n:]]
         return sorted(out)
 
     def exists(self, path: str) -> bool:

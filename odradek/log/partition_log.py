@@ -56,6 +56,7 @@ MAX_RETIRED_OPEN = 64  # removed segments held open per log (see _hold)
 DELETED_SUFFIX = ".deleted"  # a file of a segment out of the log, removed soon (a load removes it)
 # the stamp of a removed segment let go of at the next look, whatever its delay (see _hold)
 _DUE_AT_ONCE = float("-inf")
+CLEANED_SUFFIX = ".cleaned"  # the files of the cleaner's copy of a group of segments (see replace_segments)
 # what the absence of log-state.checkpoint means to a load (every value 0): a log whose checkpoint
 # would say just that, and whose directory holds none, writes none (a new, unused partition)
 _ZERO_CHECKPOINT = b"0\nlog_start_offset=0\nrecovery_point=0\ncleaner_checkpoint=0\nhigh_watermark=0\n"
@@ -556,14 +557,15 @@ class PartitionLog:
         return ((posixpath.basename(snapshot_path(self.dir, offset)), producers.to_bytes(txns.ongoing)),
                 (TXN_CHECKPOINT_FILE, txns.checkpoint_bytes(offset)))
 
-    def _new_segment(self, base_offset: int, now_ms: int, fresh: bool = False) -> LogSegment:
-        """The segment at base_offset; fresh: a new file (preallocated if configured)."""
+    def _new_segment(self, base_offset: int, now_ms: int, fresh: bool = False, suffix: str = "") -> LogSegment:
+        """The segment at base_offset; fresh: a new file (preallocated if configured); ``suffix``:
+        its files' names have it (LogSegment)."""
         self.make_files()
         c = self.config
         return LogSegment(self.fs, self.dir, base_offset, index_interval_bytes=c.index_interval_bytes,
                           index_max_bytes=c.segment_index_bytes, created_ms=now_ms,
                           roll_jitter_ms=c.random_segment_jitter(self.rng),
-                          preallocate_bytes=c.segment_bytes if fresh and c.preallocate else 0)
+                          preallocate_bytes=c.segment_bytes if fresh and c.preallocate else 0, suffix=suffix)
 
     def _set_segments(self, segs: list[LogSegment]) -> None:
         self.segments = segs
@@ -604,7 +606,9 @@ class PartitionLog:
             elif ext == "txnindex.cleaned" and stem.isdigit() and not swap_pending:
                 fs.rename(path, posixpath.join(d, stem + ".txnindex"))
             elif ext in ("log.cleaned", "log.swap", "deleted", "log.deleted", "index.deleted",
-                         "timeindex.deleted", "txnindex.deleted", "txnindex.cleaned", "snapshot.tmp") or name.endswith(".tmp"):
+                         "timeindex.deleted", "txnindex.deleted", "txnindex.cleaned", "index.cleaned",
+                         "timeindex.cleaned", "snapshot.tmp") or name.endswith(".tmp"):
+                # (a committed swap's .index.cleaned not renamed into place yet: rebuilt from the log)
                 fs.remove(path)  # interrupted cleaning / deletion / checkpoint write
             elif ext == "log" and stem.isdigit():
                 bases.append(int(stem))
@@ -1590,11 +1594,7 @@ class PartitionLog:
             # (the file then holds entries below the log start too, which a load cuts the same way)
             self._epochs, self._latest_epoch = cache, cache.latest_epoch
             epochs = cache
-        checkpoint = self._checkpoint_text()
-        if _durable_get(self._durable, CHECKPOINT_FILE) == checkpoint:
-            checkpoint = None
-        else:  # (unknown until finish_cut writes it: a write under the lock meanwhile writes it anyway)
-            self._forget_durable(CHECKPOINT_FILE)
+        checkpoint = self._checkpoint_unwritten()
         deleted: list[str] = []
         for seg in dead:  # the oldest first: a crash between two leaves the log without a prefix
             seg.unpark()  # its descriptor keeps the data (and the space) for file.delete.delay.ms
@@ -1625,13 +1625,9 @@ class PartitionLog:
                             self.epochs_unwritten = 0
             except OSError as e:
                 failed = e
-        text = cut.checkpoint
-        if text is not None:
+        if cut.checkpoint is not None:
             try:
-                if self._write_beside(CHECKPOINT_FILE, text, self._checkpoint_unknown):
-                    with self.lock:
-                        if self._checkpoint_unknown():
-                            self._note_durable(CHECKPOINT_FILE, text)
+                self._write_checkpoint_beside(cut.checkpoint)
             except OSError as e:
                 failed = failed or e
         for p in cut.deleted:
@@ -1644,9 +1640,27 @@ class PartitionLog:
         if failed is not None:
             raise failed
 
+    def _checkpoint_unwritten(self) -> bytes | None:
+        """Under the lock: the log-state.checkpoint the log's state makes, to be written without the
+        lock by _write_checkpoint_beside (None: the file holds it). What the file holds is unknown
+        from now until that write: a write under the lock meanwhile writes anyway, and wins."""
+        text = self._checkpoint_text()
+        durable = _durable_get(self._durable, CHECKPOINT_FILE, b"")
+        if durable == text or text == _ZERO_CHECKPOINT and durable is None:  # (see _write_checkpoint)
+            return None
+        self._forget_durable(CHECKPOINT_FILE)
+        return text
+
+    def _write_checkpoint_beside(self, text: bytes) -> None:
+        """_checkpoint_unwritten's checkpoint written (temp file and fsync without the lock), renamed
+        into place only if no other was written since (it would hold a newer state) and the log is
+        open (its close writes one). Raises OSError."""
+        if self._write_beside(CHECKPOINT_FILE, text, self._checkpoint_unknown):
+            with self.lock:
+                if self._checkpoint_unknown():
+                    self._note_durable(CHECKPOINT_FILE, text)
+
     def _checkpoint_unknown(self) -> bool:
-        """No log-state.checkpoint was written since a cut_by_retention (a write under the lock
-        since holds a newer one), and the log is open (its close writes one)."""
         return not self.closed and CHECKPOINT_FILE not in self._durable[::2]
 
     def _retire(self, seg: LogSegment) -> None:
@@ -2136,10 +2150,78 @@ class PartitionLog:
         the new segment. Returns False when one of them changed or went (retention or
         truncation raced the cleaner), or when the log is closed (a broker stop).
 
-        Order: the new txn index is written as `.txnindex.cleaned`; the later
-        segments are renamed to `.log.deleted` and the first one's indexes removed
-        (rebuilt from the log); renaming the cleaned copy over the first segment's
-        log commits. _load undoes an uncommitted swap and finishes a committed one."""
+        First, without the log's lock (the cleaner's own files): the copy is read and
+        checked whole (CRCs) and its indexes built, written and fsynced as
+        `.index.cleaned`/`.timeindex.cleaned`, and the new txn index as
+        `.txnindex.cleaned`. Then, under the lock, only renames: the later segments'
+        files to `.deleted`, the first one's indexes to `.deleted` (a crash after this
+        rebuilds them from the log), one directory fsync (the renames durable before the
+        commit), and the commit: the cleaned copy renamed over the first segment's log,
+        then its indexes into place. The directory fsync of the commit and the removes
+        of the `.deleted` files come after, without the lock. _load undoes an uncommitted
+        swap and finishes a committed one. (Under the lock, as it once was, the recovery
+        scan of the copy, its index fsyncs and three directory fsyncs held the appends,
+        reads and fetches of __consumer_offsets on the event loop.)"""
+        first = olds[0]
+        if cleaned_path != first.path + CLEANED_SUFFIX:
+            raise ValueError(f"{cleaned_path}: not the cleaned copy of {first.path}")
+        if not self._swap_wanted(olds, expected):
+            return False
+        fs = self.fs
+        new = self._new_segment(first.base_offset, now_ms, suffix=CLEANED_SUFFIX)
+        try:
+            scan = new.recover(first.base_offset)
+            if scan.error is not None:
+                raise errors.LogCorruptionError(cleaned_path, scan.valid_bytes, scan.error_offset, scan.error)
+            new.on_become_inactive()
+            new.flush()
+            had_txn = any(fs.exists(s.txn_index_path) for s in olds)
+            if txn_entries or had_txn:  # (empty: the first segment's goes, as the commit installs this)
+                f = fs.open(new.txn_index_path)
+                try:
+                    f.truncate(0)
+                    if txn_entries:
+                        f.append(b"".join(e.to_bytes() for e in txn_entries))
+                    f.fsync()
+                finally:
+                    f.close()
+        except BaseException:
+            self._drop_cleaned(new)
+            raise
+        deleted: list[str] = []
+        with self.lock:
+            if not self._swap_wanted(olds, expected):
+                self._drop_cleaned(new)  # (before the caller removes the .log.cleaned: see _load)
+                return False
+            for seg in olds:
+                seg.unpark()  # (its descriptor keeps it readable for file.delete.delay.ms, see _hold)
+            for seg in olds[1:]:
+                self._set_aside(seg.path, deleted)
+            # the first segment's indexes go: a crash after this rebuilds them from the log
+            for p in (first.offset_index.path, first.time_index.path):
+                self._set_aside(p, deleted)
+            fs.fsync_dir(self.dir)  # (the set-aside durable before the commit: no two segments overlap)
+            new.install(CLEANED_SUFFIX)  # the commit point: the cleaned copy renamed over the first log
+            for seg in olds[1:]:
+                for p in (seg.offset_index.path, seg.time_index.path, seg.txn_index_path):
+                    self._set_aside(p, deleted)
+            i = self.segments.index(first)
+            self._set_segments(self.segments[:i] + [new] + self.segments[i + len(olds):])
+            for seg in olds:
+                self._hold(seg)
+        try:
+            fs.fsync_dir(self.dir)
+            for p in deleted:
+                fs.remove(p)
+            # (durable before the next swap of this log: a crash during it restores .log.deleted files)
+            fs.fsync_dir(self.dir)
+        except FileNotFoundError:  # (the log's directory was renamed away: deleted meanwhile)
+            pass
+        return True
+
+    def _swap_wanted(self, olds: list[LogSegment], expected: list[tuple[int, int]]) -> bool:
+        """The segments a cleaner pass read are still consecutive closed segments of the log, each
+        as it was, and the log is open."""
         with self.lock:
             if self.closed:  # (the broker stopped during the pass: nothing is written after the close)
                 return False
@@ -2149,54 +2231,30 @@ class PartitionLog:
                 return False
             if self.segments[i:i + len(olds)] != olds or i + len(olds) >= len(self.segments):
                 return False
-            for seg, (size, gen) in zip(olds, expected):
-                if seg.size != size or seg.generation != gen:
-                    return False
-            fs, first = self.fs, olds[0]
-            txn_cleaned = first.txn_index_path + ".cleaned"
-            had_txn = any(fs.exists(s.txn_index_path) for s in olds)
-            if txn_entries or had_txn:
-                f = fs.open(txn_cleaned)
-                try:
-                    f.truncate(0)
-                    if txn_entries:
-                        f.append(b"".join(e.to_bytes() for e in txn_entries))
-                    f.fsync()
-                finally:
-                    f.close()
-            for seg in olds[1:]:
-                fs.rename(seg.path, seg.path + ".deleted")
-            # the first segment's indexes go: a crash after this rebuilds them from the log
-            for p in (first.offset_index.path, first.time_index.path):
-                if fs.exists(p):
-                    fs.remove(p)
-            fs.fsync_dir(self.dir)
-            fs.rename(cleaned_path, first.path)  # the commit point
-            fs.fsync_dir(self.dir)
-            if txn_entries:
-                fs.rename(txn_cleaned, first.txn_index_path)
-            elif had_txn:
-                fs.remove(txn_cleaned)
-                if fs.exists(first.txn_index_path):
-                    fs.remove(first.txn_index_path)
-            for seg in olds[1:]:
-                for p in (seg.path + ".deleted", seg.offset_index.path, seg.time_index.path,
-                          seg.txn_index_path):
-                    if fs.exists(p):
-                        fs.remove(p)
-            fs.fsync_dir(self.dir)
-            new = self._new_segment(first.base_offset, now_ms)
-            scan = new.recover(first.base_offset)
-            if scan.error is not None:
-                raise errors.LogCorruptionError(new.path, scan.valid_bytes, scan.error_offset, scan.error)
-            new.on_become_inactive()
-            new.flush()
-            self._set_segments(self.segments[:i] + [new] + self.segments[i + len(olds):])
-            for seg in olds:
-                self._hold(seg)
-            return True
+            return all(seg.size == size and seg.generation == gen for seg, (size, gen) in zip(olds, expected))
+
+    def _set_aside(self, path: str, deleted: list[str]) -> None:
+        """A file out of the log renamed to .deleted (if there), noted in ``deleted`` for its remove."""
+        if self.fs.exists(path):
+            self.fs.rename(path, path + DELETED_SUFFIX)
+            deleted.append(path + DELETED_SUFFIX)
+
+    def _drop_cleaned(self, new: LogSegment) -> None:
+        """A cleaned copy not swapped in: its index and txn index files removed (its .log.cleaned is
+        the cleaner's to remove, after these: while it is there a load removes them anyway)."""
+        new.close()
+        for p in (new.offset_index.path, new.time_index.path, new.txn_index_path):
+            try:
+                if self.fs.exists(p):
+                    self.fs.remove(p)
+            except OSError as e:  # (the next load removes them)
+                logger.warning("%s: could not remove %s: %s", self.dir, p, e)
 
     def set_cleaner_checkpoint(self, offset: int) -> None:
+        """The cleaner's progress, in memory, then written to log-state.checkpoint without the log's
+        lock (the cleaner thread; see finish_cut): a crash before then cleans again from the last."""
         with self.lock:
             self.cleaner_checkpoint = max(self.cleaner_checkpoint, offset)
-            self._write_checkpoint()
+            text = self._checkpoint_unwritten()
+        if text is not None:
+            self._write_checkpoint_beside(text)

@@ -44,19 +44,21 @@ class LogSegment(SegmentTail):
 
     def __init__(self, fs: FileSystem, directory: str, base_offset: int, *,
                  index_interval_bytes: int, index_max_bytes: int, created_ms: int,
-                 roll_jitter_ms: int = 0, preallocate_bytes: int = 0):
+                 roll_jitter_ms: int = 0, preallocate_bytes: int = 0, suffix: str = ""):
+        """``suffix``: every file of the segment has it after its name (the cleaner's copy,
+        ``.cleaned``) until install() renames them to their names."""
         self.fs = fs
         self.directory = directory
         self.base_offset = base_offset
         self.index_interval_bytes = index_interval_bytes
-        self.path = posixpath.join(directory, file_name(base_offset, ".log"))
+        self.path = posixpath.join(directory, file_name(base_offset, ".log")) + suffix
         self.log = fs.open(self.path)
         # append_plain writes through this descriptor (only a RealFile's: its _size follows)
         self._real = type(self.log) is RealFile  # parkable (see park())
         self.fd = self.log.fileno() if self._real else -1
-        self.offset_index = OffsetIndex(fs, posixpath.join(directory, file_name(base_offset, ".index")),
+        self.offset_index = OffsetIndex(fs, posixpath.join(directory, file_name(base_offset, ".index")) + suffix,
                                         base_offset, index_max_bytes)
-        self.time_index = TimeIndex(fs, posixpath.join(directory, file_name(base_offset, ".timeindex")),
+        self.time_index = TimeIndex(fs, posixpath.join(directory, file_name(base_offset, ".timeindex")) + suffix,
                                     base_offset, index_max_bytes)
         # what append_plain appends to (the indexes never replace these arrays)
         oi, ti = self.offset_index, self.time_index
@@ -79,8 +81,23 @@ class LogSegment(SegmentTail):
         self.dirty = False  # bytes written since last fsync
         self.generation = 0  # bumped by truncation, so the cleaner can detect a race
         self.index_full = False
-        self.txn_index_path = posixpath.join(directory, file_name(base_offset, TXN_INDEX_SUFFIX))
+        self.txn_index_path = posixpath.join(directory, file_name(base_offset, TXN_INDEX_SUFFIX)) + suffix
         self._txn_index: TxnIndex | None = None
+
+    def install(self, suffix: str) -> None:
+        """The files of a segment made with ``suffix`` renamed to their names (the log file first,
+        then its indexes, then its transaction index, if there), and the segment using those."""
+        n = len(suffix)
+        if self._txn_index is not None:
+            raise ValueError(f"{self.path}: its transaction index is open")
+        for f in (self, self.offset_index, self.time_index):
+            if self.fs.exists(f.path):
+                self.fs.rename(f.path, f.path[:-n])
+            f.path = f.path[:-n]
+        if self.fs.exists(self.txn_index_path):
+            self.fs.rename(self.txn_index_path, self.txn_index_path[:-n])
+        self.txn_index_path = self.txn_index_path[:-n]
+        self.log.path = self.path  # (a parked file opens again by its path)
 
     @property
     def txn_index(self) -> TxnIndex:

@@ -41,8 +41,9 @@ def read_all(log, start=None, upper=None):
 class SteppedFS(FaultyFileSystem):
     """A FaultyFileSystem whose fsyncs (of a file or a directory), renames and removes are counted
     as steps: with ``crash_at`` N the N-th step (from 0) crashes instead (a kill -9 there: then
-    ``restart``); with ``watch`` set to a log's lock, each step notes in ``under_lock`` whether
-    another thread (the event loop) could have taken that lock then."""
+    ``restart``); with ``watch`` set to a log's lock, each step (and each read of a cleaner's
+    ``.cleaned`` file) notes in ``under_lock`` whether another thread (the event loop) could have
+    taken that lock then."""
 
     def __init__(self, seed: int = 0):
         super().__init__(seed)
@@ -58,6 +59,9 @@ class SteppedFS(FaultyFileSystem):
             self.crashed = True
             raise SimulatedCrash(f"crashed at step {self.steps}: {what} {path}")
         self.steps += 1
+        self.note(what, path)
+
+    def note(self, what: str, path: str) -> None:
         lock = self.watch
         if lock is not None:
             taken: list[bool] = []
@@ -90,6 +94,11 @@ class SteppedFS(FaultyFileSystem):
 
 
 class _SteppedFile(FaultyFile):
+    def read(self, position: int, length: int) -> bytes:
+        if self.fs.watch is not None and self.path.endswith(".cleaned"):  # (a read is no crash point)
+            self.fs.note("read", self.path)
+        return super().read(position, length)
+
     def fsync(self) -> None:
         self.fs.step("fsync", self.path)
         super().fsync()
