@@ -122,3 +122,29 @@ def test_a_resources_name_and_values_are_refused_as_kafka(bootstrap, rtype, name
     finally:
         c.close()
     assert [(r.error_code, r.error_message) for r in resp.responses] == [(code, message)]
+
+
+def test_broker_ids_are_read_as_java_reads_them(bootstrap):
+    """A BROKER resource's name is a node id as Integer.parseInt reads it: a sign or leading zeros name
+    this broker (altered, described as it), spaces and underscores are no number."""
+    node = _node_id(bootstrap)
+    c = RawClient(bootstrap)
+    try:
+        def alter(name: str) -> tuple:
+            resp = c.call(IncrementalAlterConfigsRequest(resources=[_resource(BROKER, name, "log.cleaner.backoff.ms",
+                                                                               "15001")], validate_only=True), 1)
+            return tuple((r.error_code, r.error_message) for r in resp.responses)
+
+        def describe(name: str) -> tuple:
+            (r,) = c.call(DescribeConfigsRequest(resources=[DescribeConfigsResource(
+                resource_type=BROKER, resource_name=name, configuration_keys=["log.cleaner.backoff.ms"])]), 4).results
+            return r.error_code, r.error_message, [(e.name, e.value) for e in r.configs]
+
+        assert alter(f"+{node}") == alter(f"0{node}") == ((0, None),)
+        assert alter(f" {node}") == ((INVALID_REQUEST, f"Node id must be an integer, but it is:  {node}"),)
+        assert alter(f"0_{node}") == ((INVALID_REQUEST, f"Node id must be an integer, but it is: 0_{node}"),)
+        assert describe(f"+{node}") == describe(f"0{node}") == describe(str(node))
+        assert describe(str(node))[2] == [("log.cleaner.backoff.ms", "15000")]
+        assert describe(f"0_{node}") == (INVALID_REQUEST, f"Broker id must be an integer, but it is: 0_{node}", [])
+    finally:
+        c.close()

@@ -15,9 +15,9 @@ from odradek.wire.messages.incremental_alter_configs_request import (AlterableCo
                                                                       IncrementalAlterConfigsRequest)
 from odradek.wire.messages.metadata_request import MetadataRequest
 
-BROKER_LOGGER = 8
+TOPIC, BROKER, BROKER_LOGGER = 2, 4, 8
 SET, DELETE, APPEND = 0, 1, 2
-INVALID_REQUEST, INVALID_CONFIG = 42, 40
+INVALID_REQUEST, INVALID_CONFIG, UNKNOWN_TOPIC_OR_PARTITION = 42, 40, 3
 DYNAMIC_BROKER_LOGGER_CONFIG = 6
 
 
@@ -90,3 +90,82 @@ def test_another_nodes_loggers_are_refused(bootstrap):
     r = _describe(bootstrap, str(node + 6))
     assert (r.error_code, r.error_message) == (INVALID_REQUEST, f"Unexpected broker id, expected {node} but received "
                                                                 f"{node + 6}")
+
+
+def _alter_many(bootstrap: str, resources: list) -> list:
+    """IncrementalAlterConfigs of [(type, name, [(key, op, value)])] -> [(type, name, code, message)] as answered."""
+    c = RawClient(bootstrap)
+    try:
+        resp = c.call(IncrementalAlterConfigsRequest(resources=[AlterConfigsResource(
+            resource_type=t, resource_name=n, configs=[AlterableConfig(name=k, config_operation=op, value=v)
+                                                       for k, op, v in entries]) for t, n, entries in resources]), 1)
+    finally:
+        c.close()
+    return [(r.resource_type, r.resource_name, r.error_code, r.error_message) for r in resp.responses]
+
+
+def _root_level(bootstrap: str, node: str) -> str:
+    return [e.value for e in _describe(bootstrap, node).configs if e.name == "root"][0]
+
+
+def test_the_requests_checks_come_first(bootstrap):
+    """Kafka's ConfigAdminManager.preprocess, before any logger is changed: a resource named twice
+    (each answered, none applied), a key named twice in one resource, a value missing (null) for SET."""
+    node = _node(bootstrap)
+    before = _root_level(bootstrap, node)
+    other = "WARN" if before != "WARN" else "INFO"
+    twice = "Each resource must appear at most once."
+    assert _alter_many(bootstrap, [(BROKER_LOGGER, node, [("root", SET, other)]),
+                                   (BROKER_LOGGER, node, [("root", SET, other)])]) == [
+        (BROKER_LOGGER, node, INVALID_REQUEST, twice), (BROKER_LOGGER, node, INVALID_REQUEST, twice)]
+    assert _alter_many(bootstrap, [(BROKER_LOGGER, node, [("root", SET, other), ("root", DELETE, None)])]) == [
+        (BROKER_LOGGER, node, INVALID_REQUEST, "Error due to duplicate config keys")]
+    assert _alter_many(bootstrap, [(BROKER_LOGGER, node, [("root", SET, None), ("no.such.logger", APPEND, None),
+                                                          ("root.too", DELETE, None)])]) == [
+        (BROKER_LOGGER, node, INVALID_REQUEST, "Null value not supported for : root, no.such.logger")]
+    assert _root_level(bootstrap, node) == before
+
+
+def test_node_ids_are_read_as_java_reads_them(bootstrap):
+    """Integer.parseInt: a sign and leading zeros are taken; spaces, underscores and numbers beyond
+    32 bits are not numbers."""
+    node = _node(bootstrap)
+    before = _root_level(bootstrap, node)
+    for name in (f"+{node}", f"0{node}"):
+        assert _alter(bootstrap, name, "root", before) == (0, None)
+    for name in (f" {node}", f"{node} ", f"0_{node}", "99999999999"):
+        assert _alter(bootstrap, name, "root", before) == (INVALID_REQUEST, f"Node id must be an integer, but it is: "
+                                                                            f"{name}")
+    assert _describe(bootstrap, f"+{node}").error_code == 0
+    r = _describe(bootstrap, f"0_{node}")
+    assert (r.error_code, r.error_message) == (INVALID_REQUEST, f"Broker id must be an integer, but it is: 0_{node}")
+
+
+def test_answered_in_the_requests_order(bootstrap):
+    node = _node(bootstrap)
+    before = _root_level(bootstrap, node)
+    answers = _alter_many(bootstrap, [(TOPIC, "test-no-such-topic", [("retention.ms", SET, "1000")]),
+                                      (BROKER_LOGGER, "x", [("root", SET, before)]),
+                                      (BROKER_LOGGER, node, [("root", SET, before)]),
+                                      (TOPIC, "test-no-such-topic-2", [("retention.ms", SET, None)]),
+                                      (BROKER_LOGGER, "-1", [("root", SET, before)])])
+    assert answers == [(TOPIC, "test-no-such-topic", UNKNOWN_TOPIC_OR_PARTITION, "The topic 'test-no-such-topic' "
+                                                                                  "does not exist."),
+                       (BROKER_LOGGER, "x", INVALID_REQUEST, "Node id must be an integer, but it is: x"),
+                       (BROKER_LOGGER, node, 0, None),
+                       (TOPIC, "test-no-such-topic-2", INVALID_REQUEST, "Null value not supported for : retention.ms"),
+                       (BROKER_LOGGER, "-1", INVALID_REQUEST, f"Unexpected node id. Expected {node}, but received -1")]
+
+
+def test_described_in_the_requests_order(bootstrap):
+    node = _node(bootstrap)
+    c = RawClient(bootstrap)
+    try:
+        resp = c.call(DescribeConfigsRequest(resources=[
+            DescribeConfigsResource(resource_type=BROKER, resource_name=node, configuration_keys=["log.retention.ms"]),
+            DescribeConfigsResource(resource_type=BROKER_LOGGER, resource_name=node, configuration_keys=["root"]),
+            DescribeConfigsResource(resource_type=BROKER, resource_name="", configuration_keys=None)]), 4)
+    finally:
+        c.close()
+    assert [(r.resource_type, r.resource_name, r.error_code) for r in resp.results] == [
+        (BROKER, node, 0), (BROKER_LOGGER, node, 0), (BROKER, "", 0)]

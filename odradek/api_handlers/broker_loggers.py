@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+from odradek.java_numbers import parse_int
 from odradek.wire.errors import ErrorCode
 
 BROKER_LOGGER = 8
@@ -51,11 +52,12 @@ def loggers() -> dict[str, str]:
 
 
 def _asked_node(name: str, what: str) -> int:
-    """The node id a resource names; Refused when it is no number ("<what> must be an integer, ...")."""
-    try:
-        return int(name)
-    except ValueError:
-        raise Refused(ErrorCode.INVALID_REQUEST, f"{what} must be an integer, but it is: {name}") from None
+    """The node id a resource names (as Java's Integer.parseInt); Refused when it is no number
+    ("<what> must be an integer, ...")."""
+    asked = parse_int(name)
+    if asked is None:
+        raise Refused(ErrorCode.INVALID_REQUEST, f"{what} must be an integer, but it is: {name}")
+    return asked
 
 
 def _check_node(node_id: int, name: str) -> None:
@@ -72,8 +74,9 @@ def alter(node_id: int, name: str, ops, validate_only: bool) -> None:
         if op == SET:
             if _logger(logger) is None:
                 raise Refused(ErrorCode.INVALID_CONFIG, f"Logger {logger} does not exist!")
-            if level not in LEVELS:
-                raise Refused(ErrorCode.INVALID_CONFIG, f"Cannot set the log level of {logger} to {level} as it is "
+            if level not in LEVELS:  # (a null level reads "null", as Java prints it)
+                raise Refused(ErrorCode.INVALID_CONFIG, f"Cannot set the log level of {logger} to "
+                                                        f"{'null' if level is None else level} as it is "
                                                         f"not a supported log level. Valid log levels are {_VALID}")
         elif op == DELETE:
             if _logger(logger) is None:

@@ -28,29 +28,29 @@ def handle(ctx, request) -> DescribeConfigsResponse:
         resources = [r for r, e in denied if e is None]
         refused = [DescribeConfigsResult(error_code=e, error_message=e.message, resource_type=r[0], resource_name=r[1],
                                          configs=[]) for r, e in denied if e is not None]
-    results = []
-    for rtype, name, keys in resources:  # this node's loggers (broker_loggers), described here, first
-        if rtype == broker_loggers.BROKER_LOGGER:
-            results.append(_loggers(ctx.services.node.node_id, name, keys))
-    resources = [r for r in resources if r[0] != broker_loggers.BROKER_LOGGER]
-    described = ctx.services.metadata.describe_configs(resources, bool(request.include_synonyms),
-                                                       bool(request.include_documentation)) if resources else []
-    for d in described:
-        configs = [
-            DescribeConfigsResourceResult(
-                name=c.name, value=c.value, read_only=c.read_only, config_source=c.config_source,
-                is_sensitive=c.is_sensitive,
-                synonyms=[DescribeConfigsSynonym(name=n, value=v, source=s) for n, v, s in c.synonyms],
-                config_type=c.config_type, documentation=c.documentation)
-            for c in d.configs
-        ]
-        # Kafka 4.3 answers with a message string, "" when it has none: a described resource too
-        # (checked with raw DescribeConfigs v1 and v4 of a topic, a broker and a group against it)
-        message = (d.error_message if d.error_code else None) or ""
-        results.append(DescribeConfigsResult(error_code=int(d.error_code), error_message=message,
-                                             resource_type=d.resource_type, resource_name=d.resource_name,
-                                             configs=configs))
+    others = [r for r in resources if r[0] != broker_loggers.BROKER_LOGGER]
+    described = iter(ctx.services.metadata.describe_configs(others, bool(request.include_synonyms),
+                                                            bool(request.include_documentation)) if others else [])
+    # in the request's order (Kafka's ConfigHelper): this node's loggers described here (broker_loggers)
+    results = [_loggers(ctx.services.node.node_id, name, keys) if rtype == broker_loggers.BROKER_LOGGER
+               else _described(next(described)) for rtype, name, keys in resources]
     return DescribeConfigsResponse(throttle_time_ms=0, results=results + refused)
+
+
+def _described(d) -> DescribeConfigsResult:
+    configs = [
+        DescribeConfigsResourceResult(
+            name=c.name, value=c.value, read_only=c.read_only, config_source=c.config_source,
+            is_sensitive=c.is_sensitive,
+            synonyms=[DescribeConfigsSynonym(name=n, value=v, source=s) for n, v, s in c.synonyms],
+            config_type=c.config_type, documentation=c.documentation)
+        for c in d.configs
+    ]
+    # Kafka 4.3 answers with a message string, "" when it has none: a described resource too
+    # (checked with raw DescribeConfigs v1 and v4 of a topic, a broker and a group against it)
+    message = (d.error_message if d.error_code else None) or ""
+    return DescribeConfigsResult(error_code=int(d.error_code), error_message=message, resource_type=d.resource_type,
+                                 resource_name=d.resource_name, configs=configs)
 
 
 def _loggers(node_id: int, name: str, keys: list[str] | None) -> DescribeConfigsResult:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+
+from odradek.controller.acls import ALTER_CONFIGS
 from odradek.wire.messages.incremental_alter_configs_response import (
     AlterConfigsResourceResponse,
     IncrementalAlterConfigsResponse,
 )
 
-from typing import NamedTuple
-
 from . import broker_loggers
-from .alter_configs import answer, resource_responses, split_refused
+from .alter_configs import answer, resource_responses
+from .authorization import config_resource_denied
 from .context import in_steps
 
 API_KEY = 44
@@ -21,34 +23,36 @@ MAX_VERSION = 1
 def handle(ctx, request):
     """The response; the controller's decision over a large request is made a part at a time
     (context.in_steps), its records written as one batch. A BROKER_LOGGER resource is this node's
-    loggers' levels, changed here (broker_loggers), answered after the others (as Kafka's ControllerApis;
-    a cluster broker answers them in the request's order, broker_config_target)."""
-    resources = [(r.resource_type, r.resource_name, [(c.name, c.config_operation, c.value) for c in r.configs])
-                 for r in request.resources]
-    resources, refused = split_refused(ctx, resources)
-    loggers = [r for r in resources if r[0] == broker_loggers.BROKER_LOGGER]
-    if loggers:
-        resources = [r for r in resources if r[0] != broker_loggers.BROKER_LOGGER]
-        refused = [logger_result(ctx.services.node.node_id, r, bool(request.validate_only)) for r in loggers] + refused
-    return in_steps(answer(ctx.services.metadata.incremental_alter_configs_steps, ctx, resources,
-                           bool(request.validate_only), refused, IncrementalAlterConfigsResponse,
-                           AlterConfigsResourceResponse))
+    loggers' levels, changed here (broker_logger): on a broker's listener (a single node's) after
+    Kafka's checks of every resource (broker_config_target.preprocess), answered in the request's
+    order; on a quorum's CONTROLLER listener after the others, as Kafka's ControllerApis."""
+    validate_only = bool(request.validate_only)
+    logger = functools.partial(broker_logger, ctx, validate_only)
+    resources, carried_out = list(request.resources), []
+    if ctx.services.controller_listener:
+        carried_out = [(*logger(r), r) for r in resources if r.resource_type == broker_loggers.BROKER_LOGGER]
+        resources = [r for r in resources if r.resource_type != broker_loggers.BROKER_LOGGER]
+    return in_steps(answer(ctx.services.metadata.incremental_alter_configs_steps, ctx, API_KEY, resources,
+                           validate_only, _entries, IncrementalAlterConfigsResponse, AlterConfigsResourceResponse,
+                           logger, carried_out))
 
 
-class _Resource(NamedTuple):
-    resource_type: int
-    resource_name: str
+def _entries(resource) -> list:
+    return [(c.name, c.config_operation, c.value) for c in resource.configs]
 
 
-def logger_result(node_id: int, resource, validate_only: bool) -> tuple:
-    """(error code, message, resource) of a BROKER_LOGGER resource (type, name, [(logger, op, level)]),
-    carried out unless ``validate_only``."""
-    rtype, name, ops = resource
+def broker_logger(ctx, validate_only: bool, resource) -> tuple[int, str | None]:
+    """A BROKER_LOGGER resource of a client's IncrementalAlterConfigs, carried out on this node unless
+    ``validate_only`` (Kafka's RuntimeLoggerManager, after ALTER_CONFIGS on the cluster): (error code,
+    message)."""
+    denied = config_resource_denied(ctx, ALTER_CONFIGS, resource.resource_type, resource.resource_name)
+    if denied is not None:
+        return int(denied), denied.message
     try:
-        broker_loggers.alter(node_id, name, ops, validate_only)
+        broker_loggers.alter(ctx.services.node.node_id, resource.resource_name, _entries(resource), validate_only)
     except broker_loggers.Refused as e:
-        return e.code, e.message, _Resource(rtype, name)
-    return 0, None, _Resource(rtype, name)
+        return int(e.code), e.message
+    return 0, None
 
 
 def error_response(v: int, req, code: int, msg: str | None):

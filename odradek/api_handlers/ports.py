@@ -539,3 +539,7 @@ class Services:
     # (user, client id, strict, now_ms) -> the request's controller_mutation_rate quota, on the node
     # that decides admin writes (a single node; the active controller of a quorum)
     mutation_quota: Callable[[str, str, bool, int], MutationQuota] | None = None
+    # a quorum's CONTROLLER listener (Kafka's ControllerApis, which answers some requests otherwise
+    # than a broker's KafkaApis: the config resources of an (Incremental)AlterConfigs); False: a
+    # broker's listener (a single node's too)
+    controller_listener: bool = False

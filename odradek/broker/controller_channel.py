@@ -17,9 +17,7 @@ import logging
 from typing import Callable
 
 from odradek.api_handlers import broker_config_target
-from odradek.api_handlers.authorization import config_resource_denied
-from odradek.api_handlers.incremental_alter_configs import logger_result
-from odradek.controller.acls import ALTER_CONFIGS as ALTER_CONFIGS_OP
+from odradek.api_handlers.incremental_alter_configs import broker_logger
 from odradek.api_handlers.context import RequestContext
 from odradek.api_handlers.error_responses import BUILDERS
 from odradek.broker import envelope
@@ -51,17 +49,6 @@ async def wait_for_image(controller, pred, timeout_s: float = 5.0) -> bool:
 # retries only a NOT_CONTROLLER or lost connection meanwhile, never a slow answer: an admin write is
 # not sent twice), then answers the client REQUEST_TIMED_OUT (getErrorResponse of a TimeoutException)
 FORWARD_TIMEOUT_S = 30.0
-
-
-def _broker_logger(ctx, validate_only: bool, resource) -> tuple[int, str | None]:
-    """A BROKER_LOGGER resource of a client's IncrementalAlterConfigs, carried out on this broker (Kafka's
-    ConfigAdminManager.preprocess: ALTER_CONFIGS on the cluster, then RuntimeLoggerManager)."""
-    denied = config_resource_denied(ctx, ALTER_CONFIGS_OP, resource.resource_type, resource.resource_name)
-    if denied is not None:
-        return int(denied), denied.message
-    code, message, _ = logger_result(ctx.services.node.node_id, (resource.resource_type, resource.resource_name, [
-        (c.name, c.config_operation, c.value) for c in resource.configs]), validate_only)
-    return int(code), message
 
 
 class ControllerChannel:
@@ -140,7 +127,7 @@ class Forwarding:
         original = req
         if ctx.api_key in (ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS):  # a broker's configs go to that broker
             req, refused = broker_config_target.split(ctx.api_key, req, self._server.node_id,
-                                                      functools.partial(_broker_logger, ctx, bool(req.validate_only)))
+                                                      functools.partial(broker_logger, ctx, bool(req.validate_only)))
             if req is None:
                 return broker_config_target.merged(ctx.api_key, original, None, refused)
 

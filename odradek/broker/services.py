@@ -345,6 +345,7 @@ def controller_services(node, describe_quorum: Callable) -> Services:
         wake=node.purgatory.poke,
         auto_create_topics_enable=False,
         authorizer=configured_authorizer(node.config),
+        controller_listener=True,
     )
 
 

@@ -17,10 +17,10 @@ import re
 from typing import Mapping, Sequence
 
 from odradek.controller.configs import InvalidConfig
+from odradek.java_numbers import parse_int
 
 OVERRIDES = "max.connections.per.ip.overrides"
 _THREAD_POOLS = ("num.replica.fetchers",)  # DynamicThreadPool's configs odradek applies
-_JAVA_INT = re.compile(r"[+-]?[0-9]+")
 _VALID_HOST = re.compile(r"[0-9a-zA-Z\-%._:]*")  # Kafka's Utils.validHostPattern
 
 
@@ -43,9 +43,10 @@ def parse_connection_overrides(value: str) -> tuple[tuple[str, int], ...]:
         counts[entry[:i].strip()] = entry[i + 1:].strip()
     out = []
     for host, n in counts.items():
-        if not _JAVA_INT.fullmatch(n) or not -(1 << 31) <= int(n) < (1 << 31):
+        count = parse_int(n)
+        if count is None:
             raise ValueError(f'For input string: "{n}"')  # Integer.parseInt
-        out.append((host, int(n)))
+        out.append((host, count))
     return tuple(out)
 
 

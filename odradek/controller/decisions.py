@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from collections import ChainMap
 from typing import Callable, Generator, Mapping, Sequence
 
+from odradek.java_numbers import parse_int
 from odradek.log.config import ConfigError, validate_properties
 from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.broker_registration_change_record import BrokerRegistrationChangeRecord
@@ -615,26 +616,29 @@ class Decisions:
             return self.topic_config_views(dict(t.configs), synonyms)
         if rtype == BROKER:
             self._check_broker_name(name, describe=True)
-            return self._broker_views(name, synonyms, docs)
+            return self._broker_views(name and str(self.node_id), synonyms, docs)
         if rtype == GC.GROUP:
             return GC.views(dict(self.image.group_configs.get(name, {})), self.defaults, synonyms)
         raise _Fail(ErrorCode.INVALID_REQUEST, f"Unknown resource type {rtype}")
 
     def _check_broker_name(self, name: str, describe: bool) -> None:
+        """A BROKER resource's name (ids read as Java's Integer.parseInt)."""
         if name == "" or name == str(self.node_id):
             return
+        broker_id = parse_int(name)
         if self.env.quorum and not describe:
             # the broker the request was sent to checked it names itself (Kafka's ConfigAdminManager);
             # the controller takes any broker id (ControllerConfigurationValidator)
-            try:
-                broker_id = int(name, 10)
-            except ValueError:
-                raise _Fail(ErrorCode.INVALID_REQUEST, "Unable to parse broker name as a base 10 number.") from None
+            if broker_id is None:
+                raise _Fail(ErrorCode.INVALID_REQUEST, "Unable to parse broker name as a base 10 number.")
             if broker_id < 0:
                 raise _Fail(ErrorCode.INVALID_REQUEST, "Invalid negative broker ID.")
             return
-        if not describe and not name.lstrip("-").isdigit():  # (Kafka's validateResourceNameIsCurrentNodeId)
-            raise _Fail(ErrorCode.INVALID_REQUEST, f"Node id must be an integer, but it is: {name}")
+        if broker_id is None:  # (Kafka's ConfigHelper.resourceNameToBrokerId, validateResourceNameIsCurrentNodeId)
+            raise _Fail(ErrorCode.INVALID_REQUEST, f"{'Broker' if describe else 'Node'} id must be an integer, "
+                                                   f"but it is: {name}")
+        if broker_id == self.node_id:  # ("+1", "01": this broker, as Kafka reads them; an alter's configs are
+            return                     # kept under that name, as Kafka's controller keeps them)
         hint = " or empty string" if describe else ""
         raise _Fail(ErrorCode.INVALID_REQUEST,
                     f"Unexpected broker id, expected {self.node_id}{hint}, but received {name}")

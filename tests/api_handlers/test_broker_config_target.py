@@ -48,3 +48,39 @@ def test_nothing_left_to_forward():
     assert forwarded is None and [r.resource_name for r in merged(44, asked, None, refused).responses] == ["7"]
     same, none = split(44, req((4, "2")), 2)
     assert none == {} and same.resources[0].resource_name == "2"
+
+
+def test_keys_named_twice_and_missing_values_are_refused_before_any_logger_is_changed():
+    """ConfigAdminManager.preprocess, in its order, for every resource type: a resource named twice,
+    then a key named twice, then null values (all of them named; DELETE takes none; legacy AlterConfigs
+    takes none for any key); a BROKER_LOGGER resource that passes is carried out here (``logger``)."""
+    from odradek.wire.messages.incremental_alter_configs_request import AlterableConfig
+
+    def res(t, n, *configs):
+        return AlterConfigsResource(resource_type=t, resource_name=n, configs=[
+            AlterableConfig(name=k, config_operation=op, value=v) for k, op, v in configs])
+
+    carried_out = []
+    asked = IncrementalAlterConfigsRequest(resources=[
+        res(8, "2", ("root", 0, "INFO"), ("root", 1, None)),
+        res(8, "+2", ("root", 0, None), ("a", 2, None), ("b", 1, None)),
+        res(2, "t", ("retention.ms", 0, None)),
+        res(8, "02", ("root", 0, "INFO")),
+        res(4, "02", ("x", 0, "1")), res(4, " 2", ("x", 0, "1")), res(4, "2147483648", ("x", 0, "1"))])
+    forwarded, answered = split(44, asked, 2, lambda r: carried_out.append(r.resource_name) or (0, None))
+    assert [(i, r.error_code, r.error_message) for i, r in answered.items()] == [
+        (0, 42, "Error due to duplicate config keys"),
+        (1, 42, "Null value not supported for : root, a"),
+        (2, 42, "Null value not supported for : retention.ms"),
+        (3, 0, None),
+        (5, 42, "Node id must be an integer, but it is:  2"),
+        (6, 42, "Node id must be an integer, but it is: 2147483648")]
+    assert carried_out == ["02"] and [r.resource_name for r in forwarded.resources] == ["02"]
+
+
+def test_java_int():
+    from odradek.java_numbers import parse_int
+
+    assert [parse_int(s) for s in ("1", "+1", "-1", "007", "-2147483648", "2147483647")] == [
+        1, 1, -1, 7, -2147483648, 2147483647]
+    assert [parse_int(s) for s in (" 1", "1 ", "1_0", "", "+", "--1", "1.0", "2147483648", "\u0661")] == [None] * 9
