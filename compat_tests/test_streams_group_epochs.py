@@ -158,3 +158,22 @@ def test_the_assignment_interval_has_no_timer_the_next_heartbeat_assigns(raw, to
     assert a.describe() == (0, "Assigning", 3, 2, [(m1, 2), (m2, 2)])
     assert _seen(a.hb(m2, 2, [])) == (0, 3, None, [])  # the new target; its tasks are still m1's
     assert a.describe() == (0, "Reconciling", 3, 3, [(m1, 2), (m2, 3)])
+
+
+def test_a_joining_member_takes_over_an_empty_classic_group(raw, topic):
+    """Kafka's getOrCreateStreamsGroup: a classic group with members is not a streams group; once
+    empty (its protocol still recorded) a joining streams member replaces it."""
+    from odradek.wire.messages.leave_group_request import LeaveGroupRequest, MemberIdentity
+    from test_group_migration import raw_classic_member, subscription
+
+    group = f"se-e-{uuid.uuid4().hex[:8]}"
+    s = Streams(raw, group, topic)
+    member, _generation, _joined = raw_classic_member(raw, group, "consumer", subscription(topic))
+    r = s.hb("i" * 22, 0)
+    assert (r.error_code, r.error_message) == (69, f"Group {group} is not a streams group.")
+    left = raw.call(LeaveGroupRequest(group_id=group, members=[MemberIdentity(member_id=member)]), 3)
+    assert left.error_code == 0 and [m.error_code for m in left.members] == [0]
+    s.configure(streams_initial_rebalance_delay_ms="0")
+    r = s.hb("i" * 22, 0)
+    assert (r.error_code, r.error_message) == (0, None)
+    assert s.describe()[:2] == (0, "Stable")

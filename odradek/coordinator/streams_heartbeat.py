@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from odradek.config import BrokerConfig
 from odradek.wire.errors import ErrorCode
 
+from . import group_records as rec
 from . import member_protocol as mp
 from . import streams_group_records as srec
 from . import streams_topology as stopo
@@ -29,7 +30,7 @@ from .consumer_group_state import ConsumerGroup
 from .consumer_heartbeat import _metadata_hash
 from .errors import CoordinatorError
 from .group_model import GroupModel
-from .group_state import Group
+from .group_state import Group, GroupState
 from .result import CoordinatorResult
 from .settings import broker_default, int_settings, with_group_configs
 from .streams_group_state import (
@@ -200,11 +201,12 @@ class StreamsProtocol:
         return {"num.standby.replicas": str(cfg.num_standby_replicas)}
 
     def _group_type_error(self, group_id: str, create: bool) -> None:
-        """A streams heartbeat naming a group of another type (Kafka: GROUP_ID_NOT_FOUND)."""
+        """A streams heartbeat naming a group of another type (Kafka: GROUP_ID_NOT_FOUND); a joining one
+        takes over an empty classic group (Kafka's maybeDeleteEmptyClassicGroup)."""
         other = self.coord.groups.get(group_id)
         if isinstance(other, ConsumerGroup):
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
-        if isinstance(other, Group) and (other.members or other.protocol_type is not None or not create):
+        if isinstance(other, Group) and (other.state is not GroupState.EMPTY or not create):
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} is not a streams group.")
 
     # ------------------------------------------------------------------ StreamsGroupHeartbeat
@@ -265,7 +267,8 @@ class StreamsProtocol:
         g = StreamsGroup(group_id, state_timestamp_ms=now_ms)
         classic = self.coord.groups.get(group_id)
         if isinstance(classic, Group):
-            # an empty classic group holding only offsets: the streams group keeps them
+            # an empty classic group: the streams group keeps its offsets (its tombstone is written with
+            # the heartbeat's records, _streams_heartbeat)
             g.offsets = classic.offsets
         return g
 
@@ -291,6 +294,9 @@ class StreamsProtocol:
         self._delayed_assignment(g, now_ms)  # a delay that ran out since the last tick
         member, new_member = self._member_for(g, req, cfg)
         hb = _Heartbeat(g.group_id, member, new_member, self._owned(req), cfg)
+        classic = self.coord.groups.get(g.group_id)
+        if isinstance(classic, Group) and classic.protocol_type is not None:  # an empty classic group replaced
+            hb.records.append((rec.group_metadata_key(g.group_id), None))
         hb.updated = self._updated_member(member, req)
         if new_member or hb.updated.metadata() != member.metadata():
             hb.records.append(srec.member_metadata(hb.group_id, hb.updated))

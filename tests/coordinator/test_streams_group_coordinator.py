@@ -446,3 +446,28 @@ def test_the_initial_delay_timer_assigns_only_a_group_configured_since_its_creat
     g2 = h2.c.streams_groups["app"]
     h2.advance(500)
     assert (g2.group_epoch, g2.assignment_epoch) == (2, 2)
+
+
+def test_a_joining_member_takes_over_an_empty_classic_group():
+    """Kafka's getOrCreateStreamsGroup (maybeDeleteEmptyClassicGroup): an empty classic group, with a
+    protocol or only offsets, becomes a streams group, its GroupMetadata tombstone written first with the
+    heartbeat's records and its offsets kept; one with members is not a streams group."""
+    from odradek.coordinator import group_records as rec
+    from odradek.coordinator.group_state import GroupState
+
+    h = H()
+    p = h.c.partition_for("app")
+    h.log.append(p, [(rec.group_metadata_key("app"), rec.group_metadata_value("consumer", 3, None, None, 0, []))], h.now)
+    h.c.load_partition(p, h.now)
+    assert h.c.commit_offsets("app", -1, "", None, {("lines", 0): (5, -1, "")}, h.now) == {("lines", 0): E.NONE}
+    assert h.c.groups["app"].state is GroupState.EMPTY and h.c.groups["app"].protocol_type == "consumer"
+    end = len(h.log.parts[p])
+    r = h.hb("m1", 0)
+    assert r.error in (None, E.NONE) and "app" in h.c.streams_groups
+    assert h.log.parts[p][end][1:] == (rec.group_metadata_key("app"), None)
+    assert h.c.fetch_offsets("app", None)[1][("lines", 0)].offset == 5
+    first = h.c.join_group("busy", "", None, "c", "/h", 10_000, 30_000, "consumer", [("range", b"")], h.now)
+    h.c.join_group("busy", first.result.member_id, None, "c", "/h", 10_000, 30_000, "consumer", [("range", b"")],
+                   h.now)
+    r = h.hb("m1", 0, gid="busy")
+    assert (r.error, r.error_message) == (E.GROUP_ID_NOT_FOUND, "Group busy is not a streams group.")
