@@ -1020,8 +1020,14 @@ class KafkaConnection(asyncio.BufferedProtocol):
 
     def _read_slice(self, sl, pos: int, length: int, fd: int | None = None):
         """length bytes of a file slice from pos (through the descriptor fd when given), or
-        None (connection closed) when short."""
-        data = sl.file.read(pos, length) if fd is None else os.pread(fd, length, pos)
+        None (connection closed) when short or unreadable (its segment let go of meanwhile: a
+        removed segment's file.delete.delay.ms passed, or its partition deleted)."""
+        try:
+            data = sl.file.read(pos, length) if fd is None else os.pread(fd, length, pos)
+        except OSError as e:
+            log.debug("%s: segment %s cannot be read: %s", self.name, sl.path, e)
+            self.close(abort=True)
+            return None
         if len(data) != length:
             log.error("%s: segment %s shorter than expected; closing connection", self.name, sl.path)
             self.close(abort=True)

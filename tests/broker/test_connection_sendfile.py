@@ -225,3 +225,23 @@ def test_many_small_records_are_read_in_steps_other_work_between(tmp_path):
     # the reads in groups of INLINE_READS_PER_STEP, the other work going on between them
     assert len(seen) == n
     assert [seen.count(t) for t in sorted(set(seen))] == [INLINE_READS_PER_STEP] * (n // INLINE_READS_PER_STEP)
+
+
+def test_an_inline_read_of_a_segment_let_go_of_aborts_the_connection(tmp_path):
+    """A small records field is read into the response (not sent with sendfile); its segment let
+    go of meanwhile (detached by the broker's tick) makes the read fail: the connection is aborted,
+    nothing sent, and the connection's task does not fail."""
+    (tmp_path / "a.log").write_bytes(b"a" * 1000)
+    seg = RealFile(str(tmp_path / "a.log"))
+    close_detached([seg.detach()])
+
+    async def main():
+        conn, client = await _connection()
+        try:
+            assert conn._read_slice(FileSlice(seg.path, 0, 1000, seg), 0, 1000) is None
+            assert conn.closed
+            assert await _recv_all(client, 1000) == b""
+        finally:
+            client.close()
+
+    asyncio.run(main())
