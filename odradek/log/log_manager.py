@@ -537,9 +537,7 @@ class LogManager:
         log = self._take(topic, partition)
         if log is None:
             return False
-        log.pending_topic_id = None  # (the directory goes: nothing to record)
-        log.epochs_unwritten = 0
-        log.forget_rolled()
+        log.forget_writes()  # (the directory goes: nothing to record)
         move = _Move(log, (topic, partition))
         if defer:
             with self.lock:
@@ -586,9 +584,7 @@ class LogManager:
         for tp in tps:
             log = self.logs.get(tp)
             if log is not None:
-                log.pending_topic_id = None  # (the directory goes: nothing to record)
-                log.epochs_unwritten = 0
-                log.forget_rolled()
+                log.forget_writes()  # (the directory goes: nothing to record)
         for tp in tps:
             self.delete(*tp, defer=defer)
 

@@ -296,6 +296,9 @@ class PartitionLog:
     # bumped by every truncation below the log end and by the partition's deletion: what a roll
     # left to another thread (_rolled) and that thread took before is then not written
     _cuts = 0
+    # the partition was deleted (forget_writes): its directory goes, and a new log of the partition
+    # may take its path, so what another thread still has to write or remove there is not done
+    gone = False
     # what rolls left to write and fsync (flush_rolled), or None (a class default: a log's own
     # field from its first roll, so that a new log's fields stay as few; see __init__)
     _rolled: _Rolled | None = None
@@ -1306,6 +1309,17 @@ class PartitionLog:
             self._cuts += 1
             self._rolled = None
 
+    def forget_writes(self) -> None:
+        """The partition is deleted (LogManager.delete, before its directory is renamed away): what
+        the log holds only in memory is not recorded, and what other threads still have to write or
+        remove in its directory (a roll's files, a retention pass's or a cleaner swap's) is not done
+        (a new log of the partition may have its path by then). Without the lock: each of those
+        checks it under the lock before a rename, and the directory's rename takes the lock."""
+        self.pending_topic_id = None
+        self.epochs_unwritten = 0
+        self.forget_rolled()
+        self.gone = True
+
     def flush_rolled(self) -> bool:
         """What rolls left (Kafka's "flush-log" task of a roll: flushUptoOffsetExclusive of the new
         segment's base, and the fsync of the producer snapshot taken at the roll): the segments below
@@ -1618,7 +1632,7 @@ class PartitionLog:
             data = encode_checkpoint(cache)
             try:
                 if self._write_beside(LEADER_EPOCH_CHECKPOINT_FILE, data,
-                                      lambda: self._epochs is cache and not self.closed):
+                                      lambda: self._epochs is cache and not self.closed and not self.gone):
                     with self.lock:
                         if self._epochs is cache:
                             self._note_durable(LEADER_EPOCH_CHECKPOINT_FILE, data)
@@ -1631,6 +1645,8 @@ class PartitionLog:
             except OSError as e:
                 failed = failed or e
         for p in cut.deleted:
+            if self.gone:  # (they went with the directory)
+                break
             try:
                 self.fs.remove(p)
             except FileNotFoundError:  # (the log's directory was renamed away: deleted meanwhile)
@@ -1661,7 +1677,7 @@ class PartitionLog:
                     self._note_durable(CHECKPOINT_FILE, text)
 
     def _checkpoint_unknown(self) -> bool:
-        return not self.closed and CHECKPOINT_FILE not in self._durable[::2]
+        return not self.closed and not self.gone and CHECKPOINT_FILE not in self._durable[::2]
 
     def _retire(self, seg: LogSegment) -> None:
         seg.unpark()  # its descriptor keeps the data (and the space) for file.delete.delay.ms
@@ -2212,6 +2228,8 @@ class PartitionLog:
         try:
             fs.fsync_dir(self.dir)
             for p in deleted:
+                if self.gone:  # (they went with the directory)
+                    break
                 fs.remove(p)
             # (durable before the next swap of this log: a crash during it restores .log.deleted files)
             fs.fsync_dir(self.dir)
@@ -2221,9 +2239,9 @@ class PartitionLog:
 
     def _swap_wanted(self, olds: list[LogSegment], expected: list[tuple[int, int]]) -> bool:
         """The segments a cleaner pass read are still consecutive closed segments of the log, each
-        as it was, and the log is open."""
+        as it was, and the log is open and not deleted."""
         with self.lock:
-            if self.closed:  # (the broker stopped during the pass: nothing is written after the close)
+            if self.closed or self.gone:  # (the broker stopped during the pass, or the partition went)
                 return False
             try:
                 i = self.segments.index(olds[0])

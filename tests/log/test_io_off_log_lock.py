@@ -213,3 +213,27 @@ def test_a_kill_at_every_step_of_a_compaction_pass_leaves_the_old_or_the_new_seg
         except SimulatedCrash:
             pass
         check_group_reopen(fs.restart(mode, seed=n), original)
+
+
+def test_a_retention_pass_finishing_after_its_partition_was_deleted_and_made_again_leaves_the_new_log_alone():
+    """The partition is deleted (its directory renamed away) and made again at the same path
+    between the retention's cut and the writes it finishes without the lock: nothing of the old
+    log's is written or removed in the new directory (its log-state.checkpoint would have given
+    the new log the old one's log start: a load would have cut the new log's records)."""
+    fs = SteppedFS()
+    lm, log = retained_log(fs)
+    with log.lock:
+        cut = log.cut_by_retention(NOW)
+    assert cut is not None and cut.checkpoint is not None and cut.epochs is not None
+    lm.delete("t", 0)
+    new = lm.get_or_create("t", 0, topic_id=b"\x08" * 16)
+    new.append(batch([b"new"], ts=NOW), now_ms=NOW, leader_epoch=0)
+    new.flush()
+    lm.write_pending_state()
+    before = {name: bytes(fs.files["/data/t-0/" + name].data) for name in fs.listdir("/data/t-0")}
+    log.finish_cut(cut)
+    assert {name: bytes(fs.files["/data/t-0/" + name].data) for name in fs.listdir("/data/t-0")} == before
+    lm.close()
+    again = LogManager("/data", fs=fs.restart("lost"), default_config=CFG)
+    assert again.get("t", 0).log_start_offset == 0 and [v for _, _, v in read_all(again.get("t", 0))] == [b"new"]
+    again.close()
