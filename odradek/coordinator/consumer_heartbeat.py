@@ -351,8 +351,9 @@ class ConsumerProtocol:
                 return self._upgrade(classic, now_ms)
             # an empty classic group becomes a consumer group, its committed offsets kept (Kafka does too)
             g = ConsumerGroup(group_id, state_timestamp_ms=now_ms, offsets=classic.offsets)
-            tombstone = [(rec.group_metadata_key(group_id), None)] if classic.protocol_type is not None else []
-            return g, _Upgrade(classic, tombstone, empty=True)
+            # (its GroupMetadata tombstone, as Kafka's createGroupTombstoneRecords writes it, also for a
+            # group that only has offsets and so no such record)
+            return g, _Upgrade(classic, [(rec.group_metadata_key(group_id), None)], empty=True)
         if not create:
             raise CoordinatorError(E.GROUP_ID_NOT_FOUND, f"Group {group_id} not found.")
         # a new group takes the id once the heartbeat's records are written (_heartbeat_in), as

@@ -295,7 +295,8 @@ class StreamsProtocol:
         member, new_member = self._member_for(g, req, cfg)
         hb = _Heartbeat(g.group_id, member, new_member, self._owned(req), cfg)
         classic = self.coord.groups.get(g.group_id)
-        if isinstance(classic, Group) and classic.protocol_type is not None:  # an empty classic group replaced
+        if isinstance(classic, Group):  # an empty classic group replaced (Kafka writes its tombstone, also for
+            # one that only has offsets and so no GroupMetadata record)
             hb.records.append((rec.group_metadata_key(g.group_id), None))
         hb.updated = self._updated_member(member, req)
         if new_member or hb.updated.metadata() != member.metadata():

@@ -213,3 +213,20 @@ def test_a_load_shows_the_groups_as_at_the_hw_until_it_passes_their_records():
     assert [gid for gid, _state, _type in _listed(groups)] == ["cg", "new"]
     assert groups.describe_group("s")["state"] == "Dead"
     assert groups.group_timeline.pending(0) == 0
+
+
+def test_a_simple_group_taken_over_by_a_consumer_group_is_written_with_its_tombstone():
+    """As Kafka's maybeDeleteEmptyClassicGroup: the GroupMetadata tombstone first, in the heartbeat's
+    write (also for a group of offsets only), and a reload finds the consumer group with the offsets."""
+    from odradek.coordinator import group_records as rec
+
+    one = {"offsets_topic_num_partitions": 1}
+    written = _RecordingLog()
+    source = GroupCoordinator(log=written, config=one, now_ms=0)
+    source.commit_offsets("g", -1, "", None, {("t", 0): (42, -1, "")}, 0)
+    end = len(written.records)
+    _join(source, "m1", gid="g")
+    assert written.records[end][1:] == (rec.group_metadata_key("g"), None)
+    again = GroupCoordinator(log=written, config=one, now_ms=0)
+    again.load_all(0)
+    assert again.groups["g"].group_type == "consumer" and again.committed("g")[("t", 0)].offset == 42

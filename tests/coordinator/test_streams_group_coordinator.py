@@ -471,3 +471,17 @@ def test_a_joining_member_takes_over_an_empty_classic_group():
                    h.now)
     r = h.hb("m1", 0, gid="busy")
     assert (r.error, r.error_message) == (E.GROUP_ID_NOT_FOUND, "Group busy is not a streams group.")
+
+
+def test_a_group_of_offsets_only_is_taken_over_with_its_tombstone_and_reloads_with_its_offsets():
+    from odradek.coordinator import group_records as rec
+
+    h = H()
+    p = h.c.partition_for("simple")
+    assert h.c.commit_offsets("simple", -1, "", None, {("lines", 1): (9, -1, "")}, h.now) == {("lines", 1): E.NONE}
+    end = len(h.log.parts[p])
+    assert h.hb("m1", 0, gid="simple").error in (None, E.NONE)
+    assert h.log.parts[p][end][1:] == (rec.group_metadata_key("simple"), None)  # as Kafka, with no record to delete
+    c2 = GroupCoordinator(log=h.log, config=GroupConfig(), now_ms=h.now)
+    c2.load_partition(p, h.now)
+    assert "simple" in c2.streams_groups and c2.fetch_offsets("simple", None)[1][("lines", 1)].offset == 9
