@@ -1,7 +1,8 @@
 """The background threads (retention, the cleaner's swap) hold a log's lock only for what changes
 the log in memory and for renames: its fsyncs and file removals come after, so the event loop's
 appends, reads and leadership changes of that log never wait for the disk (issue 27). A kill -9 at
-any of those steps leaves a log a load makes whole."""
+any of those steps leaves a log a load makes whole (the cleaner's: test_log_crash's
+test_crash_at_every_step_of_a_group_swap)."""
 from __future__ import annotations
 
 import pytest
@@ -188,31 +189,6 @@ def test_a_swap_given_up_after_the_copy_was_checked_leaves_none_of_its_files():
     assert not [n for n in fs.listdir(log.dir) if n.endswith((".cleaned", ".deleted"))]
     assert read_all(log) == before
     log.close()
-
-
-@pytest.mark.parametrize("mode", ["lost", "kept"])
-def test_a_kill_at_every_step_of_a_compaction_pass_leaves_the_old_or_the_new_segments(mode):
-    """A crash at each fsync (file or directory), rename and remove of a compaction pass of several
-    groups: the load undoes a swap not committed and finishes one committed, no segment overlaps
-    another, every key's latest record is there (check_group_reopen)."""
-    from test_log_crash import check_group_reopen, group_workload
-
-    fs = SteppedFS()
-    log, _ = group_workload(fs)
-    fs.steps = 0
-    LogCleaner().clean(log, now_ms=3000)
-    total = fs.steps
-    log.close()
-    assert total > 20
-    for n in range(total + 1):
-        fs = SteppedFS(seed=n)
-        log, original = group_workload(fs)
-        fs.steps, fs.crash_at = 0, n
-        try:
-            LogCleaner().clean(log, now_ms=3000)
-        except SimulatedCrash:
-            pass
-        check_group_reopen(fs.restart(mode, seed=n), original)
 
 
 def test_a_retention_pass_finishing_after_its_partition_was_deleted_and_made_again_leaves_the_new_log_alone():
