@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import functools
 
-from odradek.controller.acls import ALTER_CONFIGS
+from odradek.controller.acls import ALTER_CONFIGS, CLUSTER, CLUSTER_ACTION, CLUSTER_NAME
+from odradek.wire.errors import ErrorCode
 from odradek.wire.messages.incremental_alter_configs_response import (
     AlterConfigsResourceResponse,
     IncrementalAlterConfigsResponse,
 )
 
-from . import broker_loggers
+from . import authorization, broker_loggers
 from .alter_configs import answer, resource_responses
-from .authorization import config_resource_denied
 from .context import in_steps
 
 API_KEY = 44
@@ -29,8 +29,9 @@ def handle(ctx, request):
     validate_only = bool(request.validate_only)
     logger = functools.partial(broker_logger, ctx, validate_only)
     resources, carried_out = list(request.resources), []
-    if ctx.services.controller_listener:
-        carried_out = [(*logger(r), r) for r in resources if r.resource_type == broker_loggers.BROKER_LOGGER]
+    if ctx.services.controller_listener:  # (ControllerApis: CLUSTER_ACTION on the cluster, not ALTER_CONFIGS)
+        carried_out = [(*_loggers_here(ctx, validate_only, r, CLUSTER_ACTION), r) for r in resources
+                       if r.resource_type == broker_loggers.BROKER_LOGGER]
         resources = [r for r in resources if r.resource_type != broker_loggers.BROKER_LOGGER]
     return in_steps(answer(ctx.services.metadata.incremental_alter_configs_steps, ctx, API_KEY, resources,
                            validate_only, _entries, IncrementalAlterConfigsResponse, AlterConfigsResourceResponse,
@@ -42,12 +43,15 @@ def _entries(resource) -> list:
 
 
 def broker_logger(ctx, validate_only: bool, resource) -> tuple[int, str | None]:
-    """A BROKER_LOGGER resource of a client's IncrementalAlterConfigs, carried out on this node unless
-    ``validate_only`` (Kafka's RuntimeLoggerManager, after ALTER_CONFIGS on the cluster): (error code,
-    message)."""
-    denied = config_resource_denied(ctx, ALTER_CONFIGS, resource.resource_type, resource.resource_name)
-    if denied is not None:
-        return int(denied), denied.message
+    """A BROKER_LOGGER resource of a client's IncrementalAlterConfigs on a broker's listener, carried out
+    on this node unless ``validate_only`` (Kafka's RuntimeLoggerManager, after ALTER_CONFIGS on the
+    cluster): (error code, message)."""
+    return _loggers_here(ctx, validate_only, resource, ALTER_CONFIGS)
+
+
+def _loggers_here(ctx, validate_only: bool, resource, op: int) -> tuple[int, str | None]:
+    if not authorization.allowed(ctx, op, CLUSTER, CLUSTER_NAME):
+        return int(ErrorCode.CLUSTER_AUTHORIZATION_FAILED), ErrorCode.CLUSTER_AUTHORIZATION_FAILED.message
     try:
         broker_loggers.alter(ctx.services.node.node_id, resource.resource_name, _entries(resource), validate_only)
     except broker_loggers.Refused as e:

@@ -4,6 +4,7 @@ checked without an authorizer or for a request a cluster node forwards (principa
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 from odradek.api_handlers import authorization, list_offsets, metadata
 from odradek.api_handlers.context import RequestContext
@@ -124,3 +125,26 @@ def test_consumer_group_heartbeat_needs_describe_on_each_subscribed_topic():
     assert authorization.gate(ctx_for(68, img, v=0), 68, hb) == ErrorCode.TOPIC_AUTHORIZATION_FAILED
     hb.group_id = "h"
     assert authorization.gate(ctx_for(68, img, v=0), 68, hb) == ErrorCode.GROUP_AUTHORIZATION_FAILED
+
+
+def test_broker_loggers_need_alter_configs_on_a_broker_and_cluster_action_on_a_controller():
+    """A BROKER_LOGGER resource: Kafka's ConfigAdminManager (a broker's listener) authorizes
+    ALTER_CONFIGS on the cluster, its ControllerApis (a quorum's CONTROLLER listener) CLUSTER_ACTION."""
+    from odradek.api_handlers import incremental_alter_configs
+    from odradek.wire.messages.incremental_alter_configs_request import (AlterableConfig, AlterConfigsResource,
+                                                                          IncrementalAlterConfigsRequest)
+
+    req = IncrementalAlterConfigsRequest(validate_only=True, resources=[AlterConfigsResource(
+        resource_type=8, resource_name=str(1), configs=[AlterableConfig(name="root", config_operation=0,
+                                                                        value="INFO")])])
+    denied = (ErrorCode.CLUSTER_AUTHORIZATION_FAILED, "Cluster authorization failed.")
+    for op, broker, controller in ((A.ALTER_CONFIGS, (0, None), denied), (A.CLUSTER_ACTION, denied, (0, None))):
+        img = image(allow(A.CLUSTER, A.CLUSTER_NAME, op))
+        ctx = ctx_for(44, img, v=1)
+        # (only loggers: nothing for the controller to decide)
+        metadata = SimpleNamespace(image=img, incremental_alter_configs_steps=None)
+        ctx = replace(ctx, services=replace(ctx.services, node=replace(ctx.services.node, node_id=1), metadata=metadata))
+        for on_controller, expected in ((False, broker), (True, controller)):
+            c = replace(ctx, services=replace(ctx.services, controller_listener=on_controller))
+            (r,) = incremental_alter_configs.handle(c, req).responses
+            assert (r.error_code, r.error_message) == expected, (op, on_controller)
