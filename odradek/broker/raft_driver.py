@@ -8,12 +8,25 @@ then send (Kafka raft RPCs over the Kafka wire to the other controllers' CONTROL
 listener; responses are stepped back in), then apply (committed batches and installed
 snapshots go to the state machine, the controller's MetadataImage). It also takes a
 snapshot of the state machine every ``snapshot_every_bytes`` of applied records.
+
+A Ready with something to persist (Ready.writes: log entries, a truncation, the quorum state, a
+snapshot, the log start moved) is written on the driver's raft IO thread, as Kafka's KafkaRaftClient
+writes on its own thread, never on the event loop (issue 27: 1 to 3 fsyncs a Ready, 4-10 ms each on
+a disk, and a rewrite of the metadata log at a snapshot, delayed every broker's work on a combined
+node). One Ready is written at a time; until it is, nothing of it is sent or applied and the core
+takes no input but proposals (which only append to its log, as the next Ready's entries): requests,
+responses and ticks wait in arrival order and are stepped once the write returned and the Ready was
+carried out and advanced. So every message still leaves after the write it depends on (a vote after
+the quorum state naming it, a fetch position after the entries below it, the leader's high
+watermark counting only its persisted end), exactly as when the loop wrote. A Ready with nothing to
+persist (messages, committed entries) is carried out at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import errno
 import heapq
 import logging
@@ -30,7 +43,7 @@ from odradek.log.fs import FileSystem
 from odradek.raft.file_storage import FileStorage, StorageOfflineError
 from odradek.raft.local_log import DIR_NAME
 from odradek.raft.node import RaftNode
-from odradek.raft.types import Envelope, RaftConfig, RaftError
+from odradek.raft.types import Envelope, RaftConfig, RaftError, Ready
 from odradek.wire.api import decode_response, encode_request
 
 log = logging.getLogger("odradek.raft")
@@ -187,6 +200,12 @@ class RaftDriver:
         self._steps = None  # the apply of the queue's first batch, under way
         self._stepping: asyncio.Handle | None = None  # the next part's turn
         self.write_error: OSError | None = None  # the metadata log's last failed write, until one succeeds
+        self._failed_tick = -1  # the core's tick of the last failed write: tried again at a later tick
+        # the raft IO thread: writes a Ready's persistence (None once closed: written on the caller's thread)
+        self._io: concurrent.futures.ThreadPoolExecutor | None = concurrent.futures.ThreadPoolExecutor(
+            1, thread_name_prefix=f"raft-io-{node_id}")
+        self._writing: tuple[Ready, concurrent.futures.Future] | None = None  # the Ready being written
+        self._held: collections.deque[Callable[[], None]] = collections.deque()  # inputs meanwhile, in order
         self.commit_latency = CommitLatency()  # raft-metrics commit-latency-avg/-max (broker/stats.py)
 
     # ------------------------------------------------------------ lifecycle
@@ -199,8 +218,8 @@ class RaftDriver:
         """Wake up for the tick at which the core's timers act next (RaftNode.next_tick_due), not for
         every tick: the ticks before it only count time, and _catch_up runs them before any input. A
         Ready that could not be written (a full disk) is tried again every tick."""
-        if self._next_tick is None or self._closed:
-            return
+        if self._next_tick is None or self._closed or self._writing is not None:
+            return  # (a Ready being written: its end arms again)
         n = self.node
         try:
             ahead = 1 if self.write_error is not None or n.has_ready() else n.next_tick_due() - n.now
@@ -227,7 +246,7 @@ class RaftDriver:
         if self._next_tick is None:
             return
         now = self._clock()
-        while self._next_tick <= now:
+        while self._next_tick <= now and self._writing is None:  # (a tick's Ready being written: after it)
             self._next_tick += TICK_MS / 1000
             try:
                 self.node.tick()
@@ -248,11 +267,18 @@ class RaftDriver:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        io, self._io = self._io, None  # from here a Ready is written on this thread
         try:
+            if self._writing is not None:
+                rd, done = self._writing
+                self._written(rd, done.result())  # (waits for the one write under way)
+            self._held.clear()  # (their connections are closed)
             self.node.resign()  # graceful: EndQuorumEpoch lets the others elect at once
             self._process()
         except Exception:  # noqa: BLE001
             pass
+        if io is not None:
+            io.shutdown(wait=False)
         for p in self.peers.values():
             p.close()
 
@@ -260,23 +286,51 @@ class RaftDriver:
     def step_request(self, msg) -> asyncio.Future:
         """A raft request from the CONTROLLER listener; the future gets the response."""
         fut = asyncio.get_running_loop().create_future()
-        self._catch_up()
+        self._input(lambda: self._step_request(msg, fut))
+        return fut
+
+    def _step_request(self, msg, fut: asyncio.Future) -> None:
         self._recv_corr += 1
         src = request_source(msg)
         key = (src, self._recv_corr)
         self._inbound[key] = fut
         try:
             self.node.step(Envelope(src, self.node.id, self._recv_corr, msg))
-        except RaftError as e:
+        except Exception as e:  # noqa: BLE001 - a RaftError (or a fault of the core) fails this request
             self._inbound.pop(key, None)
-            fut.set_exception(e)
-            return fut
+            if not fut.done():
+                fut.set_exception(e)
+            return
+        fut.add_done_callback(lambda _f: self._inbound.pop(key, None))
+
+    def _input(self, step: Callable[[], None]) -> None:
+        """Step an input into the core now (after the ticks due), or, while a Ready is being written
+        (the core takes no input between a Ready and its advance), once it is: in arrival order."""
+        if self._writing is None and not self._held:
+            self._catch_up()
+        if self._writing is not None or self._held:
+            self._held.append(step)
+            return
+        step()
         self._process()
         self._arm()
-        fut.add_done_callback(lambda _f: self._inbound.pop(key, None))
-        return fut
+
+    def _step_held(self) -> None:
+        """The inputs that came while a Ready was being written, in order, until one's Ready is."""
+        while self._held and self._writing is None and not self._closed:
+            self._catch_up()
+            if self._writing is not None:
+                break
+            step = self._held.popleft()
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - as a failed input's own caller would: logged, the rest go on
+                log.exception("raft %d: a held input failed", self.node.id)
+            self._process()
 
     def propose(self, values, now_ms: int) -> int:
+        """Append values as one batch on the leader; returns its last offset. Taken at once even while a
+        Ready is being written (a proposal only appends to the core's log: the next Ready writes it)."""
         self._catch_up()
         last = self.node.propose(values, now_ms)
         self.commit_latency.appended(last, time.monotonic())
@@ -296,49 +350,64 @@ class RaftDriver:
 
     # ------------------------------------------------------------ Ready
     def _process(self) -> None:
-        if self._processing:
+        if self._processing or self._writing is not None:
             return
         self._processing = True
         try:
             n = self.node
             while n.has_ready():
+                if n.now == self._failed_tick:
+                    break  # (a failed write is tried again at the next tick)
                 rd = n.ready()
-                if not self._persist(rd):
+                if rd.writes and self._io is not None:
+                    self._begin_write(rd, self._io)
+                    break  # carried out once written (_write_done)
+                if not self._persisted(self._write(rd)):
                     break  # not advanced: the core offers what it must persist again
-                for env in rd.messages:
-                    self._send(env)
-                if rd.snapshot_to_apply is not None:
-                    s = rd.snapshot_to_apply
-                    log.info("raft %d: restoring snapshot at offset %d (epoch %d, %d bytes)", n.id,
-                             s.id.end_offset, s.id.epoch, len(s.data))
-                    self._drop_queued()  # (batches before it: the snapshot holds what they did)
-                    self.sm.restore_snapshot(s.data, s.id.end_offset)
-                    self.applied = s.id.end_offset
-                    self._since_snapshot = 0
-                for b in rd.committed_entries:
-                    self._since_snapshot += len(b.raw)
-                    values = None if b.control else b.records
-                    if self._queued or (values is not None and len(values) > STEPPED_APPLY):
-                        self._queued.append((b.base_offset, b.next_offset, values))
-                    else:
-                        if values is not None:
-                            self.sm.apply_batch(b.base_offset, values)
-                        self.applied = b.next_offset
-                    b.forget_records()  # applied or queued: the log keeps its bytes only
-                n.advance(rd)
-                if self._since_snapshot >= self.snapshot_every_bytes and n.applied > n.log.start_offset \
-                        and not self._queued and self.sm.snapshot_ready():
-                    n.snapshot(n.applied, self.sm.snapshot_bytes(n.applied))
-                    self._since_snapshot = 0
-            if n.is_leader:
-                self.commit_latency.committed(n.hw, time.monotonic())
-            else:
-                self.commit_latency.not_leader()
-            self._release_waiters()
-            if self._queued and self._stepping is None and not self._closed:
-                self._stepping = asyncio.get_running_loop().call_soon(self._apply_step)
+                self._carry_out(rd)
         finally:
             self._processing = False
+        self._settle()
+
+    def _carry_out(self, rd: Ready) -> None:
+        """A persisted Ready: send its messages, apply what it commits, advance; a snapshot if due."""
+        n = self.node
+        for env in rd.messages:
+            self._send(env)
+        if rd.snapshot_to_apply is not None:
+            s = rd.snapshot_to_apply
+            log.info("raft %d: restoring snapshot at offset %d (epoch %d, %d bytes)", n.id,
+                     s.id.end_offset, s.id.epoch, len(s.data))
+            self._drop_queued()  # (batches before it: the snapshot holds what they did)
+            self.sm.restore_snapshot(s.data, s.id.end_offset)
+            self.applied = s.id.end_offset
+            self._since_snapshot = 0
+        for b in rd.committed_entries:
+            self._since_snapshot += len(b.raw)
+            values = None if b.control else b.records
+            if self._queued or (values is not None and len(values) > STEPPED_APPLY):
+                self._queued.append((b.base_offset, b.next_offset, values))
+            else:
+                if values is not None:
+                    self.sm.apply_batch(b.base_offset, values)
+                self.applied = b.next_offset
+            b.forget_records()  # applied or queued: the log keeps its bytes only
+        n.advance(rd)
+        if self._since_snapshot >= self.snapshot_every_bytes and n.applied > n.log.start_offset \
+                and not self._queued and self.sm.snapshot_ready():
+            n.snapshot(n.applied, self.sm.snapshot_bytes(n.applied))
+            self._since_snapshot = 0
+
+    def _settle(self) -> None:
+        """After Readies were carried out: commit latency, waiters, the stepped apply, on_change."""
+        n = self.node
+        if n.is_leader:
+            self.commit_latency.committed(n.hw, time.monotonic())
+        else:
+            self.commit_latency.not_leader()
+        self._release_waiters()
+        if self._queued and self._stepping is None and not self._closed:
+            self._stepping = asyncio.get_running_loop().call_soon(self._apply_step)
         st = (self.node.state.name, self.node.epoch, self.node.leader_id)
         if st != self._last_state:
             self._last_state = st
@@ -389,14 +458,63 @@ class RaftDriver:
             self._steps = None
         self._queued.clear()
 
-    def _persist(self, rd) -> bool:
-        """Make a Ready durable before anything of it is sent or applied. A write that failed
-        for space (ENOSPC) was rolled back by the storage; the next tick tries again, so a vote,
-        a leadership or a record is never acted on before it is on disk. Any other failure
-        (EIO), or one the storage could not roll back, halts the node, as Kafka's."""
+    def _begin_write(self, rd: Ready, io: concurrent.futures.ThreadPoolExecutor) -> None:
+        """Write ``rd`` on the raft IO thread; _write_done carries it out on the loop once written."""
+        loop = asyncio.get_running_loop()
+        done = io.submit(self._write, rd)
+        self._writing = (rd, done)
+
+        def written(_f: concurrent.futures.Future) -> None:
+            try:
+                loop.call_soon_threadsafe(self._write_done, rd, done)
+            except RuntimeError:  # the loop is closed (its driver was never closed): nothing to carry out
+                pass
+
+        done.add_done_callback(written)
+
+    def _write(self, rd: Ready) -> OSError | None:
+        """Persist a Ready (on any thread: only the storage is touched); its error, if any."""
         try:
             self.storage.apply(rd)
         except OSError as e:
+            return e
+        return None
+
+    def _write_done(self, rd: Ready, done: concurrent.futures.Future) -> None:
+        if self._writing is None or self._writing[0] is not rd:
+            return  # (close carried it out)
+        try:
+            error = done.result()
+        except Exception as e:  # noqa: BLE001 - not an OSError: a fault of the storage code, as an EIO
+            log.exception("raft %d: writing the metadata log failed", self.node.id)
+            error = OSError(errno.EIO, f"raft IO thread: {e!r}")
+        self._written(rd, error)
+        if self._closed:
+            return
+        self._catch_up()  # the ticks that came due meanwhile, then the inputs that came
+        self._step_held()
+        self._process()
+        self._arm()
+
+    def _written(self, rd: Ready, error: OSError | None) -> None:
+        """The write of ``rd`` returned: carried out if it succeeded (else offered again by the core)."""
+        self._writing = None
+        if self._persisted(error):
+            self._processing = True
+            try:
+                self._carry_out(rd)
+            finally:
+                self._processing = False
+        self._settle()
+
+    def _persisted(self, e: OSError | None) -> bool:
+        """Whether a Ready's write succeeded: it is made durable before anything of it is sent or
+        applied. A write that failed for space (ENOSPC) was rolled back by the storage; the next
+        tick tries again, so a vote, a leadership or a record is never acted on before it is on
+        disk. Any other failure (EIO), or one the storage could not roll back, halts the node, as
+        Kafka's."""
+        if e is not None:
+            self._failed_tick = self.node.now
             if e.errno not in (errno.ENOSPC, errno.EDQUOT) or isinstance(e, StorageOfflineError):
                 # a failing disk (EIO), or a write that could not be undone: as Kafka's raft IO
                 # thread (ProcessTerminatingFaultHandler), the node ends; a restart recovers the log
@@ -435,11 +553,10 @@ class RaftDriver:
             p = rpc.part(msg)
             if p.error_code == 0 and p.current_leader.leader_id >= 0:
                 self.leader_hw = max(self.leader_hw, p.high_watermark)
-        self._catch_up()
+        self._input(lambda: self._step_response(env, msg))
+
+    def _step_response(self, env: Envelope, msg) -> None:
         try:
             self.node.step(Envelope(env.dst, self.node.id, env.correlation_id, msg))
         except RaftError:
             log.exception("raft response from %s rejected", env.dst)
-            return
-        self._process()
-        self._arm()

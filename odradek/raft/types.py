@@ -117,7 +117,13 @@ class StorageState:
 class Ready:
     """What the driver must do, in this order: persist (truncate_log_from, then
     entries; quorum_state; snapshot and delete_log_before), then send messages, then
-    apply (snapshot_to_apply, then committed_entries), then call advance(ready)."""
+    apply (snapshot_to_apply, then committed_entries), then call advance(ready).
+
+    The persist may run on another thread (``writes``: whether there is any): until it returned and
+    advance() was called, the driver steps no input and no tick into the core, only propose() (which
+    appends to the log, for the next Ready: it touches nothing this one reads). Not advanced (the
+    write failed), the next Ready offers the same persistence again; its messages are dropped (the
+    core resends on its timers)."""
 
     messages: list = field(default_factory=list)  # [Envelope]
     truncate_log_from: int | None = None  # drop persisted batches with base >= this first
@@ -128,6 +134,14 @@ class Ready:
     high_watermark: int | None = None  # changed high watermark (informational)
     snapshot_to_apply: Snapshot | None = None  # state machine restores from this first
     committed_entries: list = field(default_factory=list)  # [Batch], control ones included
+
+    @property
+    def writes(self) -> bool:
+        """Whether it has anything to persist (a driver may write it on another thread: its
+        messages and committed entries wait for that write, and the core takes no input but a
+        proposal until advance())."""
+        return bool(self.entries) or self.truncate_log_from is not None or self.quorum_state is not None \
+            or self.snapshot is not None or self.delete_log_before is not None
 
     def __bool__(self) -> bool:
         return bool(

@@ -1,4 +1,5 @@
-"""The Raft simulations' seeds: 200 by default for raft_sim.py, 150 for producer_id_sim.py; --sim-seeds=N
+"""The Raft simulations' seeds: 200 by default for raft_sim.py, 150 for producer_id_sim.py, 100 for raft_sim.py
+with writes on a raft IO thread (test_simulation_io_thread.py: its docstring says why); --sim-seeds=N
 runs seeds 0..N-1, --sim-seed=S replays one (options in the repository's conftest.py; ODRADEK_SIM_SEEDS /
 ODRADEK_SIM_SEED work too).
 
@@ -9,7 +10,7 @@ interleavings: ODRADEK_SIM_SEEDS=1000 for a longer search."""
 
 from sim_seeds import sim_seeds
 
-SEEDS = {"test_producer_id_sim": 150}  # test module -> its default
+SEEDS = {"test_producer_id_sim": 150, "test_simulation_io_thread": 100}  # test module -> its default
 DEFAULT_SEEDS = 200
 
 

@@ -5,6 +5,12 @@ duplicates, partitions, crashes and restarts (disk kept, or the write in progres
 only partly done), snapshots, resignations and proposals. After every step the
 invariants are checked; a violation raises SimFailure naming the seed.
 Replay a seed with `pytest tests/raft -k 'seed=N'` or `python tests/raft/raft_sim.py N`.
+
+``async_disk``: each node drives its core as broker/raft_driver.py does with its raft IO thread: a
+Ready with something to persist is written some steps later (the write's delay), and meanwhile the
+node carries out nothing of it and steps no input into its core but proposals: messages wait, ticks
+are counted, and once the write is done the missed ticks run, then the waiting messages in order. A
+crash while a write is under way leaves none, a prefix or all of it on the disk.
 """
 
 from __future__ import annotations
@@ -97,11 +103,18 @@ class SimNode:
         self.state: list = []  # applied (offset, records) of data batches: the state machine
         self.next_apply = 0
         self.last_hw = 0
+        # async_disk: the Ready being written and the step its write ends at, the messages that came
+        # meanwhile, the ticks missed meanwhile, the tick of the last failed write (retried at a later one)
+        self.writing: tuple | None = None
+        self.held: deque = deque()
+        self.missed = 0
+        self.failed_tick = -1
 
 
 class Sim:
     def __init__(self, seed: int, *, voters: int | None = None, observers: int | None = None,
-                 steps: int = 400, wire: bool = True, files: bool = False, disk_faults: bool = False):
+                 steps: int = 400, wire: bool = True, files: bool = False, disk_faults: bool = False,
+                 async_disk: bool = False):
         self.seed = seed
         self.rng = random.Random(seed)
         r = self.rng
@@ -133,6 +146,13 @@ class Sim:
         # does not act on a Ready it could not persist (sends nothing, does not advance), as
         # broker/raft_driver.py, and the core offers it again
         self.p_disk_fault = 0.03 if disk_faults and files else 0
+        self.async_disk = async_disk
+        self.crashes_while_writing = 0
+        if async_disk:  # (its own random stream: the other seeds' runs stay as they were)
+            self.io_rng = random.Random(seed * 104729 + 3)
+            self.max_write_delay = self.io_rng.choice((1, 2, 4, 8))
+            # a crash that finds a write under way (what a message sent before its write would break)
+            self.p_crash_writing = self.io_rng.choice((0.02, 0.05, 0.1)) if self.p_crash else 0
         self.disk_fault_until: dict[int, int] = {}
         self.nodes = {i: SimNode(i, FileDisk(random.Random(seed * 7919 + i)) if files else None) for i in self.ids}
         self.net: list = []
@@ -158,6 +178,8 @@ class Sim:
         node = self.nodes[i]
         node.incarnation += 1
         node.state, node.next_apply, node.last_hw = [], 0, 0
+        node.writing, node.missed, node.failed_tick = None, 0, -1
+        node.held.clear()
         try:
             state = node.disk.load()
         except OSError as e:  # the load's repair could not write: tried again later
@@ -171,6 +193,19 @@ class Sim:
 
     def _crash(self, i: int, torn_ready=None) -> None:
         node = self.nodes[i]
+        if node.writing is not None:  # the write under way: none, a prefix or all of it reached the disk
+            rd = node.writing[0]
+            fate = self.io_rng.randrange(3)
+            try:
+                if fate == 1 and rd.entries:
+                    node.disk.apply(rd, entries_limit=self.io_rng.randrange(len(rd.entries) + 1))
+                elif fate == 2:
+                    node.disk.apply(rd)
+            except OSError:
+                pass
+            self.trace.append(f"t={self.t} crash {i} while writing ({('nothing', 'a prefix', 'all')[fate]} written)")
+            self.crashes_while_writing += 1
+            node.writing = None
         node.raft = None
         self.down_until[i] = self.t + self.rng.randrange(5, 60)
         self.trace.append(f"t={self.t} crash {i}" + (" (mid-write)" if torn_ready else ""))
@@ -178,6 +213,9 @@ class Sim:
     # ------------------------------------------------------------------ driving
     def _process(self, node: SimNode) -> None:
         raft = node.raft
+        if self.async_disk:
+            self._process_async(node)
+            return
         while raft is not None and raft.has_ready():
             rd = raft.ready()
             if self.p_crash and self.rng.random() < self.p_crash * self.p_torn and rd.entries:
@@ -190,15 +228,58 @@ class Sim:
             except OSError as e:  # not advanced: the next Ready offers it again
                 self.trace.append(f"t={self.t} {node.id} write failed: {e}")
                 return
-            for env in rd.messages:
-                self._send(env)
-            if rd.snapshot_to_apply is not None:
-                self._apply_snapshot(node, rd.snapshot_to_apply)
-            for b in rd.committed_entries:
-                self._apply(node, b)
-                b.forget_records()  # as the drivers do: later readers decode its raw bytes
-            raft.advance(rd)
-            self._check_node(node)
+            self._carry_out(node, rd)
+
+    def _carry_out(self, node: SimNode, rd) -> None:
+        """A persisted Ready: its messages sent, what it commits applied, advanced."""
+        for env in rd.messages:
+            self._send(env)
+        if rd.snapshot_to_apply is not None:
+            self._apply_snapshot(node, rd.snapshot_to_apply)
+        for b in rd.committed_entries:
+            self._apply(node, b)
+            b.forget_records()  # as the drivers do: later readers decode its raw bytes
+        node.raft.advance(rd)
+        self._check_node(node)
+
+    # ------------------------------------------------------------------ async_disk (the raft IO thread)
+    def _process_async(self, node: SimNode) -> None:
+        raft = node.raft
+        if raft is None or node.writing is not None:
+            return
+        while raft.has_ready():
+            if raft.now == node.failed_tick:
+                return  # (a failed write is tried again at the next tick)
+            rd = raft.ready()
+            if rd.writes:
+                node.writing = (rd, self.t + self.io_rng.randrange(self.max_write_delay + 1))
+                return
+            self._carry_out(node, rd)
+
+    def _end_writes(self) -> None:
+        """The writes due by now: each written (or failed), carried out, then the node's missed ticks
+        and waiting messages, as the driver's _write_done."""
+        for node in self.nodes.values():
+            if node.raft is None or node.writing is None or node.writing[1] > self.t:
+                continue
+            rd, node.writing = node.writing[0], None
+            try:
+                node.disk.apply(rd)
+            except OSError as e:
+                node.failed_tick = node.raft.now
+                self.trace.append(f"t={self.t} {node.id} write failed: {e}")
+            else:
+                self._carry_out(node, rd)
+            self._resume(node)
+
+    def _resume(self, node: SimNode) -> None:
+        while node.writing is None and node.missed:
+            node.missed -= 1
+            self._tick_now(node)
+        while node.writing is None and node.held:
+            node.raft.step(node.held.popleft())
+            self._process(node)
+        self._process(node)
 
     def _send(self, env) -> None:
         if self.rng.random() < self.p_drop:
@@ -283,6 +364,8 @@ class Sim:
             if self.t >= until:
                 del self.down_until[i]
                 self._start(i)
+        if self.async_disk:
+            self._end_writes()
         # Proposals (and other inputs) go to the current leader(s).
         if r.random() < self.p_propose:
             for node in self.nodes.values():
@@ -305,10 +388,19 @@ class Sim:
                 self._tick(node)
 
     def _deliver(self, node: SimNode, env) -> None:
+        if node.writing is not None or node.held:
+            node.held.append(env)  # (async_disk: stepped once the Ready being written is carried out)
+            return
         node.raft.step(env)
         self._process(node)
 
     def _tick(self, node: SimNode) -> None:
+        if node.writing is not None:
+            node.missed += 1  # (async_disk: run once the Ready being written is carried out)
+            return
+        self._tick_now(node)
+
+    def _tick_now(self, node: SimNode) -> None:
         raft = node.raft
         due, state, idle = raft.next_tick_due(), raft.state, not raft.has_ready()
         raft.tick()
@@ -319,6 +411,10 @@ class Sim:
 
     def _random_faults(self) -> None:
         r = self.rng
+        if self.async_disk and self.p_crash_writing:
+            for i in self.ids:
+                if self.nodes[i].writing is not None and self.io_rng.random() < self.p_crash_writing:
+                    self._crash(i)
         if self.p_disk_fault and r.random() < self.p_disk_fault:
             i = r.choice(self.ids)
             what = self.nodes[i].disk.fail_writes()
@@ -338,13 +434,13 @@ class Sim:
         if self.p_snapshot and r.random() < self.p_snapshot:
             node = self.nodes[r.choice(self.ids)]
             raft = node.raft
-            if raft is not None and raft.applied > raft.log.start_offset:
+            if raft is not None and raft.applied > raft.log.start_offset and node.writing is None:
                 raft.snapshot(raft.applied, self._snapshot_data(node))
                 self.trace.append(f"t={self.t} snapshot {node.id} at {raft.applied}")
                 self._process(node)
         if self.p_resign and r.random() < self.p_resign:
             node = self._leader()
-            if node is not None:
+            if node is not None and node.writing is None:  # (the driver resigns at close, after the write)
                 node.raft.resign()
                 self.trace.append(f"t={self.t} resign {node.id}")
                 self._process(node)

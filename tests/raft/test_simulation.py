@@ -45,3 +45,4 @@ def test_simulation_on_files_with_disk_faults():
         sim = run_seed(seed, files=True, disk_faults=True)
         failed += sum(n.disk.fs.failed_writes + n.disk.fs.failed_fsyncs for n in sim.nodes.values())
     assert failed > 100
+
