@@ -8,6 +8,7 @@
     python -m bench limits [--only ...]           hostile clients' cost: memory, fairness, vs Kafka (bench/limits_bench.py)
     python -m bench hold [--only ...]             the largest legal request of each API: loop held, pings, vs Kafka (bench/loop_hold_bench.py)
     python -m bench leaders [--partitions N]      a broker taking thousands of leaderships: loop held, pings, session, vs Kafka (bench/leadership_bench.py)
+    python -m bench quorum [--writes N]           3 controllers committing a stream of metadata changes: loops (wall), pings, vs Kafka (bench/quorum_bench.py)
     python -m bench security [--quick] [...]      SASL_SSL (SCRAM-SHA-512) vs PLAINTEXT, vs Kafka (bench/security_bench.py)
     python -m bench requests [--before DIR] [...]  small Fetch/Metadata/Produce: requests/s, broker CPU per request, vs Kafka (bench/request_bench.py)
     python -m bench handlers [--before DIR] [...]  the same requests' handle() alone, CPU us a call (bench/handler_bench.py)
@@ -79,6 +80,9 @@ def main(argv: list[str]) -> int:
     if cmd == "leaders":
         from bench import leadership_bench
         return leadership_bench.main(rest)
+    if cmd == "quorum":
+        from bench import quorum_bench
+        return quorum_bench.main(rest)
     if cmd == "limits":
         from bench import limits_bench
         return limits_bench.main(rest)

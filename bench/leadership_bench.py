@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -39,6 +38,7 @@ sys.path.insert(0, str(HERE.parent / "compat_tests"))
 from bench import loop_meter  # noqa: E402
 from bench.limits_bench import Pinger  # noqa: E402
 from bench.loop_blocks import LoopBlocks  # noqa: E402
+from bench.rows import emit, loadavg  # noqa: E402
 from odradek.broker.wire_client import WireClient  # noqa: E402
 from odradek.wire.messages.alter_partition_reassignments_request import (  # noqa: E402
     AlterPartitionReassignmentsRequest, ReassignablePartition, ReassignableTopic)
@@ -50,10 +50,6 @@ from odradek.wire.messages.metadata_request import MetadataRequest, MetadataRequ
 TOPIC = "leaders"
 SETTINGS = {"auto.leader.rebalance.enable": "false", "offsets.topic.num.partitions": "3",
             "transaction.state.log.num.partitions": "3", "group.initial.rebalance.delay.ms": "0"}
-
-
-def loadavg() -> float:
-    return round(os.getloadavg()[0], 2)
 
 
 def _client(node, timeout: float = 300) -> WireClient:
@@ -192,12 +188,8 @@ def run(kind: str, partitions: int, rounds: int, scenarios: list[str], py_spy: b
     return rows
 
 
-def table(rows: list[dict]) -> str:
-    cols = ["broker", "round", "scenario", "partitions", "moved_s", "loop_max_ms", "gc_max_ms", "over_10ms",
-            "ping_p99_ms", "ping_max_ms", "fenced", "load_before", "load_after"]
-    out = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    out += ["| " + " | ".join("" if r.get(c) is None else str(r[c]) for c in cols) + " |" for r in rows]
-    return "\n".join(out)
+COLS = ["broker", "round", "scenario", "partitions", "moved_s", "loop_max_ms", "gc_max_ms", "over_10ms",
+        "ping_p99_ms", "ping_max_ms", "fenced", "load_before", "load_after"]
 
 
 def main(argv: list[str]) -> int:
@@ -212,10 +204,7 @@ def main(argv: list[str]) -> int:
     rows = []
     for kind in args.brokers.split(","):
         rows += run(kind, args.partitions, args.rounds, args.scenarios.split(","), args.py_spy)
-    print(table(rows))
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump(rows, f, indent=1)
+    emit(rows, COLS, args.json)
     return 0
 
 
