@@ -237,6 +237,7 @@ class RaftDriver:
     def _wake(self) -> None:
         self._timer = None
         self._catch_up()
+        self._step_held()  # (inputs left held by a failure while they were stepped)
         self._arm()
 
     def _catch_up(self) -> None:
@@ -324,9 +325,9 @@ class RaftDriver:
             step = self._held.popleft()
             try:
                 step()
+                self._process()
             except Exception:  # noqa: BLE001 - as a failed input's own caller would: logged, the rest go on
                 log.exception("raft %d: a held input failed", self.node.id)
-            self._process()
 
     def propose(self, values, now_ms: int) -> int:
         """Append values as one batch on the leader; returns its last offset. Taken at once even while a
@@ -488,13 +489,17 @@ class RaftDriver:
         except Exception as e:  # noqa: BLE001 - not an OSError: a fault of the storage code, as an EIO
             log.exception("raft %d: writing the metadata log failed", self.node.id)
             error = OSError(errno.EIO, f"raft IO thread: {e!r}")
-        self._written(rd, error)
-        if self._closed:
-            return
-        self._catch_up()  # the ticks that came due meanwhile, then the inputs that came
-        self._step_held()
-        self._process()
-        self._arm()
+        try:
+            self._written(rd, error)
+            if self._closed:
+                return
+            self._catch_up()  # the ticks that came due meanwhile, then the inputs that came
+            self._step_held()
+            self._process()
+        except Exception:  # noqa: BLE001 - as a failed input's: logged; the driver goes on (woken, inputs stepped)
+            log.exception("raft %d: carrying out a written Ready failed", self.node.id)
+        finally:
+            self._arm()
 
     def _written(self, rd: Ready, error: OSError | None) -> None:
         """The write of ``rd`` returned: carried out if it succeeded (else offered again by the core)."""

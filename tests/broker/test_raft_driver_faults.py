@@ -85,3 +85,44 @@ def test_a_failing_disk_halts_the_node_as_kafkas_raft_io_thread():
             d.close()
 
     asyncio.run(scenario())
+
+
+
+def test_a_failed_apply_after_a_write_leaves_no_input_unanswered():
+    """Two observers' fetches come while a proposal is written on the raft IO thread (held); once it
+    is written, the first one is stepped and the state machine fails on the batch that write committed
+    (its apply raises, once): logged, and the second fetch is stepped and answered all the same (a
+    failure there once left every later input held for good); the batch is applied at a later tick."""
+    from odradek.raft import rpc
+
+    fs = FaultyFileSystem()
+    fs.makedirs("/meta")
+
+    class FailsOnce(StateMachine):
+        failed = False
+
+        def apply_batch(self, base_offset, values):
+            if not self.failed:
+                self.failed = True
+                raise ValueError("a record the state machine cannot apply (once)")
+            super().apply_batch(base_offset, values)
+
+    sm = FailsOnce()
+
+    async def scenario():
+        d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs)
+        d.start()
+        try:
+            await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
+            last = d.propose([b"v1"], 0)
+            assert d._writing is not None  # (the proposal's write under way: the fetches wait for it)
+            epoch = d.node.epoch
+            first, second = (d.step_request(rpc.fetch_request(None, r, epoch, 0, 0, 0, 0, 0)) for r in (7, 8))
+            answers = await asyncio.wait_for(asyncio.gather(first, second), 10)
+            assert all(rpc.part(a).error_code == 0 for a in answers)
+            await asyncio.wait_for(d.wait_applied(last), 10)
+            assert sm.failed and sm.values == [b"v1"]
+        finally:
+            d.close()
+
+    asyncio.run(scenario())
