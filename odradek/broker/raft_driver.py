@@ -217,12 +217,13 @@ class RaftDriver:
     def _arm(self) -> None:
         """Wake up for the tick at which the core's timers act next (RaftNode.next_tick_due), not for
         every tick: the ticks before it only count time, and _catch_up runs them before any input. A
-        Ready that could not be written (a full disk) is tried again every tick."""
+        Ready that could not be written (a full disk) is tried again every tick, and inputs left held
+        stepped at the next."""
         if self._next_tick is None or self._closed or self._writing is not None:
             return  # (a Ready being written: its end arms again)
         n = self.node
         try:
-            ahead = 1 if self.write_error is not None or n.has_ready() else n.next_tick_due() - n.now
+            ahead = 1 if self.write_error is not None or self._held or n.has_ready() else n.next_tick_due() - n.now
         except Exception:  # noqa: BLE001 - never left without a wake-up: tick by tick then
             log.exception("raft %d: next tick due", n.id)
             ahead = 1
@@ -311,6 +312,7 @@ class RaftDriver:
             self._catch_up()
         if self._writing is not None or self._held:
             self._held.append(step)
+            self._arm()  # (held with no write under way - a failure left them - : stepped at the next tick)
             return
         step()
         self._process()
