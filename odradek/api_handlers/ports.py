@@ -84,9 +84,11 @@ class Partitions(Protocol):
         """Before an append: NOT_ENOUGH_REPLICAS for acks=-1 with the ISR under min.insync.replicas."""
 
     def append(self, topic: str, partition: int, record_set, now_ms: int,
-               log: PartitionLog | None = None, coordinator: bool = False) -> AppendInfo:
+               log: PartitionLog | None = None, coordinator: bool = False, flush_later: bool = False) -> AppendInfo:
         """Append as leader (offsets assigned, sequences checked); waiting fetches are woken.
-        ``coordinator``: a batch a coordinator here built of its own records (not read back)."""
+        ``coordinator``: a batch a coordinator here built of its own records (not read back).
+        ``flush_later``: a flush.messages flush is left to the log flusher; the caller answers once
+        the log says it is ``flushed``."""
 
     def acks_reached(self, topic: str, partition: int, required_offset: int) -> tuple[bool, ErrorCode]:
         """acks=-1: has the high watermark reached ``required_offset``, and with what error

@@ -7,6 +7,11 @@ at the request's timeout_ms); with the ISR under min.insync.replicas it is refus
 append (NOT_ENOUGH_REPLICAS). On a single node the high watermark moves with every append, so
 acks=-1 is answered at once, like acks=1.
 
+flush.messages: Kafka's append fsyncs the log in the request handler thread when the topic's
+flush.messages is reached, before the answer. Here the fsync is the log flusher's (a worker
+thread: the event loop serves meanwhile) and the partition's answer waits for it, acks=1 and -1
+alike (KAFKA_STORAGE_ERROR if it failed; REQUEST_TIMED_OUT at the request's timeout_ms).
+
 Transactional batches: up to v11 they may only go to a partition already in the
 producer's ongoing transaction (Kafka's partition verification); from v12 (transaction.version
 2, KIP-890 part 2) the broker adds the partition to the transaction itself, as Kafka's
@@ -52,7 +57,7 @@ NOTHING_DENIED: frozenset = frozenset()
 
 
 def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
-               pending: list, verified: dict) -> PartitionProduceResponse:
+               pending: list, verified: dict, flushing: list) -> PartitionProduceResponse:
     services = ctx.services
     resp = PartitionProduceResponse(index=p, error_code=0, base_offset=-1, log_append_time_ms=-1,
                                     log_start_offset=-1, record_errors=[], error_message=None)
@@ -84,7 +89,7 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
         resp.error_code = code
         return resp
     try:
-        info = services.partitions.append(topic, p, records, ctx.now_ms, log=plog)
+        info = services.partitions.append(topic, p, records, ctx.now_ms, log=plog, flush_later=True)
     except log_errors.LogError as e:
         code = log_error_code(e)
         resp.error_code = code
@@ -106,6 +111,8 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
     resp.log_start_offset = info.log_start_offset
     if acks == -1:
         pending.append(_Pending(resp, topic, p, info.last_offset + 1))
+    if acks != 0 and plog.flush_wanted_upto > info.last_offset and not plog.flushed(info.last_offset + 1):
+        flushing.append(_Flushing(resp, plog, info.last_offset + 1, topic, p))
     return resp
 
 
@@ -115,6 +122,26 @@ class _Pending:
 
     def __init__(self, resp: PartitionProduceResponse, topic: str, partition: int, required_offset: int):
         self.resp, self.topic, self.partition, self.required_offset = resp, topic, partition, required_offset
+
+
+class _Flushing:
+    """One partition of a produce whose append reached flush.messages, waiting for the log flusher."""
+    __slots__ = ("resp", "log", "offset", "topic", "partition")
+
+    def __init__(self, resp: PartitionProduceResponse, log, offset: int, topic: str, partition: int):
+        self.resp, self.log, self.offset, self.topic, self.partition = resp, log, offset, topic, partition
+
+
+def _flushes_pending(flushing: list[_Flushing]) -> list[_Flushing]:
+    """The partitions whose flush is still to come; one whose log went offline meanwhile is answered
+    KAFKA_STORAGE_ERROR (Kafka's answer to a failed flush in the append)."""
+    still = []
+    for w in flushing:
+        if not w.log.flushed(w.offset):
+            still.append(w)
+        elif w.log.offline is not None and w.log.recovery_point < w.offset:
+            w.resp.error_code = ErrorCode.KAFKA_STORAGE_ERROR
+    return still
 
 
 def _acks_pending(partitions, pending: list[_Pending]) -> list[_Pending]:
@@ -304,13 +331,14 @@ class _Made:
     """A produce's partitions produced so far (_produce_whole's and _produce_steps'): the topics' answers
     (``out``), the acks=-1 appends waiting for the ISR (``pending``), the leaders the answers name."""
 
-    __slots__ = ("ctx", "req", "verified", "denied", "out", "pending", "leaders")
+    __slots__ = ("ctx", "req", "verified", "denied", "out", "pending", "leaders", "flushing")
 
     def __init__(self, ctx, req, verified: dict, denied: frozenset):
         self.ctx, self.req, self.verified, self.denied = ctx, req, verified, denied
         self.out: list = []
         self.pending: list[_Pending] = []
         self.leaders: list = []
+        self.flushing: list[_Flushing] = []  # the appends waiting for their flush.messages flush
 
     def topic(self, t) -> tuple[list, str]:
         """(the partition answers, the topic's name) of a topic of the request, its answer added to
@@ -343,17 +371,19 @@ class _Made:
                 parts.append(PartitionProduceResponse(index=pd.index, error_code=ErrorCode.INVALID_REQUIRED_ACKS,
                                                       base_offset=-1, log_start_offset=-1))
                 continue
-            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, self.pending, self.verified)
+            pr = _partition(ctx, name, pd.index, pd.records, acks, req.transactional_id, self.pending, self.verified,
+                            self.flushing)
             if pr.error_code == ErrorCode.NOT_LEADER_OR_FOLLOWER:
                 self.leaders.append(pr.current_leader.leader_id)
             parts.append(pr)
 
     def answer(self):
-        return _answer(self.ctx, self.req, self.out, self.pending, self.leaders)
+        return _answer(self.ctx, self.req, self.out, self.pending, self.leaders, self.flushing)
 
 
-def _answer(ctx, req, out: list, pending: list[_Pending], leaders: list):
-    """Once every partition is produced: the response, or none (acks=0), or the wait for the ISR."""
+def _answer(ctx, req, out: list, pending: list[_Pending], leaders: list, flushing: list[_Flushing] = ()):
+    """Once every partition is produced: the response, or none (acks=0), or the wait for the ISR
+    and for the flushes of flush.messages (the log flusher pokes the partition's key)."""
     if req.acks == 0:
         if any(pr.error_code for tr in out for pr in tr.partition_responses):
             return CLOSE_CONNECTION
@@ -361,21 +391,28 @@ def _answer(ctx, req, out: list, pending: list[_Pending], leaders: list):
     partitions = ctx.services.partitions
     if pending:
         pending = _acks_pending(partitions, pending)
-    if not pending:
+    if flushing:
+        flushing = _flushes_pending(flushing)
+    if not pending and not flushing:
         return _response(ctx, out, leaders)
 
     def try_complete(now_ms: int):
-        nonlocal pending
+        nonlocal pending, flushing
         pending = _acks_pending(partitions, pending)
-        return None if pending else _response(ctx, out, leaders)
+        flushing = _flushes_pending(flushing)
+        return None if pending or flushing else _response(ctx, out, leaders)
 
     def on_expire(now_ms: int):
         for w in _acks_pending(partitions, pending):
             w.resp.error_code = ErrorCode.REQUEST_TIMED_OUT
+        for f in _flushes_pending(flushing):
+            f.resp.error_code = ErrorCode.REQUEST_TIMED_OUT
         return _response(ctx, out, leaders)
 
+    watch = {("partition", w.topic, w.partition): None for w in pending}
+    watch.update((("partition", f.topic, f.partition), None) for f in flushing)
     return Delayed(try_complete=try_complete, on_expire=on_expire, deadline_ms=ctx.now_ms + req.timeout_ms,
-                   watch=[("partition", w.topic, w.partition) for w in pending])
+                   watch=list(watch))
 
 
 def _response(ctx, out: list, leaders: list) -> ProduceResponse:

@@ -777,17 +777,20 @@ class ReplicaManager:
         leader = self._leader((topic, partition))
         return leader.check_append(acks) if leader is not None else ErrorCode.NOT_LEADER_OR_FOLLOWER
 
-    def append(self, topic: str, partition: int, record_set, now_ms: int, log=None, coordinator: bool = False):
+    def append(self, topic: str, partition: int, record_set, now_ms: int, log=None, coordinator: bool = False,
+               flush_later: bool = False):
         """Append as leader (assign offsets, sequence checks) at the leader epoch; move the
         HW (the log end on a single node); wake fetchers. ``coordinator``: a batch a coordinator
-        here built of its own records (PartitionLog.append: not read back)."""
+        here built of its own records (PartitionLog.append: not read back). ``flush_later``: a
+        flush.messages flush goes to the log flusher, and the caller waits for it (PartitionLog.flushed)."""
         tp = (topic, partition)
         leader = self.leaders[tp]
         plog = leader.log
         stats = self._stats
         if stats is not None:
             stats.produce_request(topic)
-        info = plog.append(record_set, now_ms, leader_epoch=leader.leader_epoch, coordinator=coordinator)
+        info = plog.append(record_set, now_ms, leader_epoch=leader.leader_epoch, coordinator=coordinator,
+                           flush_later=flush_later)
         if not info.duplicate:
             if stats is not None:
                 stats.appended(topic, info.record_count, len(record_set))

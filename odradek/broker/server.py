@@ -18,6 +18,7 @@ from odradek.broker.connection_limits import ConnectionLimits
 from odradek.broker.dynamic_broker_config import DynamicBrokerConfig
 from odradek.broker.socket_buffers import set_receive_buffer
 from odradek.broker.heap_trim import FreeListReserve, HeapTrim, malloc_trim, shrink_set, start_worker_threads
+from odradek.broker.log_flusher import LogFlusher
 from odradek.broker.log_writer import ThreadedLogHandler, all_written
 from odradek.broker.old_heap import THOROUGH_CHECK_MS, OldHeap
 from odradek.testing.clock import SystemClock, VirtualClock
@@ -82,6 +83,7 @@ class BrokerServer:
             self.faults = FaultTable()
         self.trace: TraceSink | None = None  # opened by start() (a bad path stops the start with its error)
         self._woken = None  # set to run the periodic work at once (the virtual clock advanced)
+        self.log_flusher: LogFlusher | None = None
         # odradek.http.port: metrics and health (broker/observability.py); None: no HTTP listener
         self.http = None
         if config.http_port is not None:
@@ -172,6 +174,8 @@ class BrokerServer:
             await server.start_serving()
             log.info("Awaiting socket connections on %s:%d (%s).", served.host or "0.0.0.0", bound[served.name],
                      served.name)
+        # the logs' flushes (flush.ms, flush.messages) in a worker thread, as Kafka's kafka-log-flusher
+        self.log_flusher = LogFlusher(self.loop, self.broker.log_manager, self.broker.purgatory_poke)
         self._tasks.append(self.loop.create_task(self._periodic()))
         if self.http is not None:
             self.http.serve_broker_metrics(self.broker, self._connection_counts,
@@ -220,6 +224,8 @@ class BrokerServer:
         for inter_broker in (self.broker.txn_markers, self.broker.txn_verifier, self.broker.share_persister) if self.broker is not None else ():
             if inter_broker is not None:
                 await inter_broker.close()
+        if self.log_flusher is not None:
+            self.log_flusher.close()
         if self.broker is not None:
             epoch = self.broker.stop_work()
             # the logs close in a worker thread (a handful of fsyncs each): the loop meanwhile serves

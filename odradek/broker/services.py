@@ -68,7 +68,7 @@ class NoPartitions:
     def replication_sent(self, topic: str, partition: int, nbytes: int, now_ms: int) -> None:
         return None
 
-    def append(self, topic, partition, record_set, now_ms, log=None, coordinator=False):
+    def append(self, topic, partition, record_set, now_ms, log=None, coordinator=False, flush_later=False):
         raise LookupError(f"{topic}-{partition} is not led here")
 
     def acks_reached(self, topic: str, partition: int, required_offset: int) -> tuple[bool, ErrorCode]:

@@ -108,6 +108,12 @@ class LogManager:
         # new logs whose partition.metadata or leader-epoch-checkpoint is still to be written
         # (PartitionLog.pending_topic_id, epochs_unwritten)
         self._unwritten_ids: dict[PartitionLog, None] = {}
+        # logs that asked for a flush (flush.ms, an append's flush.messages), for the flusher
+        self._flushes: dict[PartitionLog, None] = {}
+        # Kafka's kafka-log-flusher: told (from any thread) when a log asks for a flush; it then runs
+        # run_requested_flushes in a worker thread (the broker's LogFlusher). None: each asked flush
+        # runs at once, on the thread that asked
+        self.flusher: Callable[[], None] | None = None
         self._hw_dirty = True  # a high watermark or the set of logs changed since the last checkpoint
         # partitions whose log failed validation at start-up (damaged fsynced data): not
         # served, their files left as they are, until a restart finds them whole or the
@@ -386,6 +392,31 @@ class LogManager:
                 break
         return n
 
+    @property
+    def flushes_due(self) -> bool:
+        """Some log asked its flusher for a flush (run_requested_flushes)."""
+        return bool(self._flushes)
+
+    def run_requested_flushes(self) -> list[tuple[str, int]]:
+        """The flushes the logs asked for (PartitionLog.run_requested_flush; the flusher runs this
+        in a worker thread, as Kafka's kafka-log-flusher), each log taken out just before its turn;
+        a failure is logged and the log (offline then) left. -> the partitions of the logs looked
+        at, whose waiting answers (produces at flush.messages) may now go."""
+        pending = self._flushes
+        done = []
+        for log in list(pending):
+            if self._closing:  # (each log's close flushes it)
+                break
+            pending.pop(log, None)
+            try:
+                log.run_requested_flush()
+            except KafkaStorageError as e:
+                logger.warning("%s", e)
+            tp = parse_dir_name(posixpath.basename(log.dir))
+            if tp is not None:
+                done.append(tp)
+        return done
+
     def _add(self, tp: tuple[str, int], log: PartitionLog, d: str) -> None:
         self.logs[tp] = log
         parts = self._by_topic.get(tp[0])
@@ -424,6 +455,13 @@ class LogManager:
         # (a new leader's first epoch, a roll's fsyncs and producer snapshot: write_pending_state)
         if log.epochs_unwritten == EPOCHS_SOON or log.rolled_pending:
             self._unwritten_ids[log] = None
+        if log.flush_requested:
+            flusher = self.flusher
+            if flusher is None:
+                log.run_requested_flush()
+            else:
+                self._flushes[log] = None
+                flusher()
 
     def topic_logs(self, topic: str) -> Mapping[int, PartitionLog]:
         """partition -> log of the topic's logs here."""
@@ -453,6 +491,7 @@ class LogManager:
                 if d is not None:
                     self._dir_counts[d] -= 1
                 self._unwritten_ids.pop(log, None)
+                self._flushes.pop(log, None)
                 log.set_activity_listener(None)  # (a deleted log's reads in flight are not periodic work)
                 log.failure_listener = None
                 self._active.pop(log, None)

@@ -302,6 +302,10 @@ class PartitionLog:
     # what rolls left to write and fsync (flush_rolled), or None (a class default: a log's own
     # field from its first roll, so that a new log's fields stay as few; see __init__)
     _rolled: _Rolled | None = None
+    # a flush is asked of the owner's flusher (flush.ms, flush.messages: run_requested_flush)
+    flush_requested = False
+    # the log end an append's flush.messages flush was asked up to (its answer waits: flushed)
+    flush_wanted_upto = 0
 
     def __init__(self, fs: FileSystem, directory: str, config: LogConfig | None = None,
                  *, now_ms: int = 0, rng: random.Random | None = None, clean_shutdown: bool | None = None,
@@ -901,7 +905,7 @@ class PartitionLog:
 
     def append(self, record_set, now_ms: int, *, leader_epoch: int | None = None,
                log_append_time: bool | None = None, assign_offsets: bool = True,
-               validate: bool = True, coordinator: bool = False) -> AppendInfo:
+               validate: bool = True, coordinator: bool = False, flush_later: bool = False) -> AppendInfo:
         """Append one or more record batches.
 
         assign_offsets=True (leader): validate, check producer sequences, give the
@@ -914,6 +918,9 @@ class PartitionLog:
         batch checks, which Kafka's LogValidator makes only for AppendOrigin.CLIENT, and the
         compacted topic's key check: ~10 ms of decoding for a 2,000-offset commit). The header
         checks, offsets, leader epoch and producer and transaction state are as for any append.
+        flush_later=True: a flush.messages flush this append calls for is left to the owner's
+        flusher (a worker thread) if it has one; the caller answers once ``flushed`` says so (the
+        produce handler: Kafka flushes in the append, before the answer).
         """
         cfg = self.config
         if self.offline is not None:
@@ -939,7 +946,7 @@ class PartitionLog:
                 if type(h) is AppendInfo:  # written
                     unflushed = self.unflushed_messages = self.unflushed_messages + h[4]
                     if unflushed >= cfg.flush_messages:
-                        self._flush_appended()
+                        self._flush_appended(flush_later)
                     return h
                 if h is not None:
                     blen, lod, max_ts, pid, pep, bseq, count = h
@@ -956,7 +963,7 @@ class PartitionLog:
                                 self.producer_state.update(pid, pep, bseq, base, last, max_ts)
                             unflushed = self.unflushed_messages = self.unflushed_messages + count
                             if unflushed >= cfg.flush_messages:
-                                self._flush_appended()
+                                self._flush_appended(flush_later)
                             return append_info(base, last, -1, self.log_start_offset, count, max_ts)
             except OSError as e:
                 self._failed_write(e)
@@ -1004,7 +1011,7 @@ class PartitionLog:
                 self._check_markers(buf, headers)
             try:
                 return self._append_checked(buf, headers, total, now_ms, leader_epoch, use_lat,
-                                            assign_offsets)
+                                            assign_offsets, flush_later)
             except OSError as e:
                 self._failed_write(e)
                 raise
@@ -1127,12 +1134,18 @@ class PartitionLog:
             if self.failure_listener is not None:
                 self.failure_listener(self, why)
 
-    def _flush_appended(self) -> None:
+    def _flush_appended(self, later: bool) -> None:
         """The flush.messages flush after an append. The batch is in the log already: if the
         fsync fails (EIO, ENOSPC alike) the log goes offline for writes and the append is
         answered KAFKA_STORAGE_ERROR, so a producer's retry cannot land the batch a second
         time (Kafka takes the log directory offline on any flush IOException). A restart
-        recovers the log."""
+        recovers the log. ``later`` (and an owner): requested of the owner's flusher, up to
+        this log end, which the caller waits for (``flushed``)."""
+        if later and self._on_wake is not None:
+            if self.flush_wanted_upto < self.log_end_offset:
+                self.flush_wanted_upto = self.log_end_offset
+            self._request_flush()
+            return
         try:
             self.flush()
         except OSError as e:
@@ -1140,7 +1153,7 @@ class PartitionLog:
             raise errors.KafkaStorageError(self.offline) from e
 
     def _append_checked(self, buf, headers, total: int, now_ms: int, leader_epoch: int | None,
-                        use_lat: bool, assign_offsets: bool) -> AppendInfo:
+                        use_lat: bool, assign_offsets: bool, flush_later: bool) -> AppendInfo:
         """append's general path, under the lock, after the checks of the record set."""
         cfg = self.config
         seg = self.segments[-1]
@@ -1203,7 +1216,7 @@ class PartitionLog:
                                                base, last, bmax)
             self.unflushed_messages += h.records_count
             if self.unflushed_messages >= cfg.flush_messages:
-                self._flush_appended()
+                self._flush_appended(flush_later)
             return append_info(base, last, now_ms if use_lat else -1,
                               self.log_start_offset, h.records_count, bmax)
 
@@ -1251,7 +1264,7 @@ class PartitionLog:
                                                base, last, bmax)
         self.unflushed_messages += count
         if self.unflushed_messages >= cfg.flush_messages:
-            self._flush_appended()
+            self._flush_appended(flush_later)
         return append_info(first_base, last_offset, now_ms if use_lat else -1,
                           self.log_start_offset, count, max_ts)
 
@@ -1303,10 +1316,10 @@ class PartitionLog:
 
     def forget_rolled(self) -> None:
         """What rolls left to write is not wanted any more (a truncation below the log end, the
-        partition's deletion): a background pass under way writes none of it. Without the lock
+        partition's deletion): a background pass or flush under way writes none of it. Without the lock
         (LogManager.delete_many): a pass checks it under the lock before each rename."""
-        if self._rolled is not None:  # (a pass under way holds it until done)
-            self._cuts += 1
+        self._cuts += 1  # (a worker's flush or pass under way then writes nothing)
+        if self._rolled is not None:
             self._rolled = None
 
     def forget_writes(self) -> None:
@@ -1335,45 +1348,10 @@ class PartitionLog:
             if r is None or self.closed or self.offline is not None:
                 return False
             cuts = self._cuts
-            todo = []
-            if self._hollow_seg is None:  # (a hollow log's segments below it all went)
-                for seg in self.segments:
-                    if seg.base_offset >= r.upto:
-                        break
-                    paths, held = seg.unsynced_files()
-                    if paths:
-                        todo.append((seg, paths, held))
-
-        def flush_segments() -> None:
-            for seg, paths, held in todo:
-                for path in paths:
-                    try:
-                        self.fs.fsync_file(path)
-                    except FileNotFoundError:
-                        with self.lock:
-                            if seg in self.segments and self._cuts == cuts and not self.closed:
-                                raise  # (else gone by retention, the cleaner, a truncation: not wanted)
-
-        try:
-            if self.flush_observer is None:
-                flush_segments()
-            else:
-                self.flush_observer.timed(flush_segments)
-        except OSError as e:
-            with self.lock:
-                if e.errno not in _NO_SPACE and self._cuts == cuts and not self.closed:
-                    self._go_offline(f"flush of the rolled segments failed: {e}")
-            raise errors.KafkaStorageError(f"{self.dir}: flush of the rolled segments failed: {e}") from e
+            todo = self._unsynced_below(r.upto)
+        if not self._sync_below(r.upto, cuts, todo):
+            return True
         with self.lock:
-            if self._cuts != cuts or self.closed:
-                return True
-            if self._hollow_seg is None:  # (else every segment below went: the next flush moves it)
-                for seg, _, held in todo:
-                    if seg in self.segments:
-                        seg.mark_synced(held)
-                if r.upto > self.recovery_point and r.upto <= self.log_end_offset and all(
-                        seg.synced for seg in self.segments if seg.base_offset < r.upto):
-                    self.recovery_point = r.upto  # (Kafka's markFlushed)
             files = r.files
             for name, _ in files:
                 if name.endswith(".snapshot"):
@@ -1396,23 +1374,124 @@ class PartitionLog:
                         self.fs.remove(snapshot_path(self.dir, off))
                     except FileNotFoundError:  # (a truncation's or a load's meanwhile)
                         pass
-            with self.lock:
-                text = self._checkpoint_text()
-            if _durable_get(self._durable, CHECKPOINT_FILE) != text and self._write_beside(
-                    CHECKPOINT_FILE, text, lambda: self._cuts == cuts and not self.closed
-                    and self._checkpoint_text() == text):
-                with self.lock:
-                    if self._checkpoint_text() == text:
-                        self._note_durable(CHECKPOINT_FILE, text)
+            self._checkpoint_after_flush(cuts)
         except OSError as e:
-            why = f"writing the producer snapshot or log-state checkpoint of a roll failed: {e}"
-            with self.lock:
-                if e.errno not in _NO_SPACE and self._cuts == cuts and not self.closed:
-                    self._go_offline(why)  # (as Kafka's flush-log task: the log dir goes offline)
-            raise errors.KafkaStorageError(f"{self.dir}: {why}") from e
+            self._background_failed(cuts, e, "writing the producer snapshot or log-state checkpoint of a roll")
         with self.lock:
             if self._rolled is r:
                 self._rolled = None
+        return True
+
+    def _unsynced_below(self, upto: int) -> list[tuple[LogSegment, list[str], tuple]]:
+        """Under the lock: (segment, paths to fsync, what it holds) of the segments below ``upto``
+        with bytes or index entries not fsynced, their index entries written into the files first."""
+        todo = []
+        if self._hollow_seg is not None:  # (an empty log: its segments below it all went)
+            return todo
+        for seg in self.segments:
+            if seg.base_offset >= upto:
+                break
+            seg.write_indexes()  # (an old segment's: written at its roll already)
+            paths, held = seg.unsynced_files()
+            if paths:
+                todo.append((seg, paths, held))
+        return todo
+
+    def _sync_below(self, upto: int, cuts: int, todo: list, space_too: bool = False) -> bool:
+        """Kafka's flush(offset): the files _unsynced_below named fsynced by their paths, without the
+        log's lock (a worker thread: the event loop appends and reads meanwhile), then under it the
+        segments noted synced and the recovery point moved to ``upto`` (markFlushed), unless a
+        truncation or a deletion came meanwhile (``cuts``) or the log closed: False then. A failed
+        fsync takes the log offline (not for space) and raises KafkaStorageError."""
+        def flush_segments() -> None:
+            for seg, paths, held in todo:
+                for path in paths:
+                    try:
+                        self.fs.fsync_file(path)
+                    except FileNotFoundError:
+                        with self.lock:
+                            if seg in self.segments and self._cuts == cuts and not self.closed:
+                                raise  # (else gone by retention, the cleaner, a truncation: not wanted)
+
+        try:
+            if self.flush_observer is None:
+                flush_segments()
+            else:
+                self.flush_observer.timed(flush_segments)
+        except OSError as e:
+            self._background_failed(cuts, e, "flush", space_too)
+        with self.lock:
+            if self._cuts != cuts or self.closed:
+                return False
+            if self._hollow_seg is None:
+                for seg, _, held in todo:
+                    if seg in self.segments:
+                        seg.mark_synced(held)
+            # (every byte below upto was fsynced then, or before: a segment clean when taken)
+            if self.recovery_point < upto <= self.log_end_offset:
+                self.recovery_point = upto  # (Kafka's markFlushed)
+            return True
+
+    def _checkpoint_after_flush(self, cuts: int) -> None:
+        """log-state.checkpoint as the log is now, written without the lock (_write_beside), renamed
+        into place only if it still says the same, no truncation or deletion came and the log is open."""
+        with self.lock:
+            text = self._checkpoint_text()
+        if _durable_get(self._durable, CHECKPOINT_FILE) != text and self._write_beside(
+                CHECKPOINT_FILE, text, lambda: self._cuts == cuts and not self.closed
+                and self._checkpoint_text() == text):
+            with self.lock:
+                if self._checkpoint_text() == text:
+                    self._note_durable(CHECKPOINT_FILE, text)
+
+    def _background_failed(self, cuts: int, e: OSError, what: str, space_too: bool = False) -> None:
+        """A worker's fsync or write of this log failed: the log goes offline for writes (not for
+        space, which a later pass retries), as Kafka takes the log dir offline when its scheduler's
+        flush fails, unless what it wrote is not wanted any more; raises KafkaStorageError."""
+        why = f"{what} failed: {e}"
+        with self.lock:
+            if (space_too or e.errno not in _NO_SPACE) and self._cuts == cuts and not self.closed:
+                self._go_offline(why)
+        raise errors.KafkaStorageError(f"{self.dir}: {why}") from e
+
+    def _request_flush(self) -> None:
+        """Ask the owner for a flush of everything written (through the activity listener: the
+        LogManager hands it to its flusher, a worker thread, or runs it at once without one)."""
+        if not self.flush_requested:
+            self.flush_requested = True
+            self.wake()
+
+    def flushed(self, offset: int) -> bool:
+        """Every offset below ``offset`` is fsynced (the recovery point is past it), or the log
+        went offline meanwhile (its answer is then KAFKA_STORAGE_ERROR)."""
+        return self.recovery_point >= offset or self.offline is not None
+
+    def run_requested_flush(self) -> bool:
+        """The flush _request_flush asked for (Kafka's flush(false) of kafka-log-flusher, or of an
+        append at flush.messages): every segment up to the log end as it is now fsynced by its
+        paths without the log's lock (the event loop appends and reads meanwhile), then the
+        recovery point moved there and log-state.checkpoint written (_sync_below,
+        _checkpoint_after_flush). False when none was asked. A failure takes the log offline
+        (ENOSPC too: Kafka takes the log dir offline on any flush IOException), raising
+        KafkaStorageError; an append waiting for it is answered so."""
+        with self.lock:
+            if not self.flush_requested:
+                return False
+            self.flush_requested = False
+            if self.closed or self.offline is not None or self._hollow_seg is not None:
+                return False
+            cuts = self._cuts
+            upto = self.log_end_offset
+            unflushed = self.unflushed_messages
+            todo = self._unsynced_below(upto)
+        try:
+            if not self._sync_below(upto, cuts, todo, space_too=True):
+                return True
+            with self.lock:
+                self.unflushed_messages = max(0, self.unflushed_messages - unflushed)
+            self._checkpoint_after_flush(cuts)
+        except OSError as e:
+            self._background_failed(cuts, e, "writing log-state.checkpoint after a flush", space_too=True)
         return True
 
     def _prune_snapshots(self) -> None:
@@ -1945,6 +2024,14 @@ class PartitionLog:
 
     def _maybe_flush(self, now_ms: int) -> bool:
         if self.unflushed_messages and now_ms - self.last_flush_ms >= self.config.flush_ms:
+            if self._on_wake is not None:  # the owner's flusher does it (Kafka's kafka-log-flusher thread)
+                self.last_flush_ms = now_ms
+                try:
+                    self._request_flush()
+                except (OSError, errors.KafkaStorageError) as e:  # (done here: an owner without a flusher)
+                    self._periodic_failed("flush", e)
+                    return False
+                return True
             try:
                 self.flush()
             except OSError as e:

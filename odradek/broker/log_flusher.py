@@ -1,0 +1,48 @@
+"""The broker's log flusher (Kafka's kafka-log-flusher thread and the flush of an append at
+flush.messages): the flushes the logs ask for (PartitionLog.run_requested_flush) run in a worker
+thread, one pass at a time, never on the event loop; after each pass the answers waiting for them
+(produces at flush.messages) are woken through their partitions' purgatory keys."""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Callable
+
+from odradek.log import LogManager
+
+log = logging.getLogger(__name__)
+
+
+class LogFlusher:
+    def __init__(self, loop: asyncio.AbstractEventLoop, logs: LogManager, poke: Callable[[object], int]):
+        self._loop, self._logs, self._poke = loop, logs, poke
+        self._running: asyncio.Future | None = None
+        self._closed = False
+        logs.flusher = self.wanted
+
+    def wanted(self) -> None:
+        """A log asked for a flush (from any thread: the event loop's append or periodic check)."""
+        self._loop.call_soon_threadsafe(self._start)
+
+    def close(self) -> None:
+        """No more passes (the broker is stopping: each log's close flushes it)."""
+        self._closed = True
+        if self._logs.flusher == self.wanted:
+            self._logs.flusher = None
+
+    def _start(self) -> None:
+        if self._running is not None or self._closed or not self._logs.flushes_due:
+            return
+        self._running = self._loop.run_in_executor(None, self._logs.run_requested_flushes)
+        self._running.add_done_callback(self._done)
+
+    def _done(self, done: asyncio.Future) -> None:
+        self._running = None
+        if done.cancelled():
+            return
+        if done.exception() is not None:
+            log.error("log flush pass failed", exc_info=done.exception())
+        else:
+            for topic, partition in done.result():
+                self._poke(("partition", topic, partition))
+        self._start()  # (asked meanwhile)

@@ -1,0 +1,129 @@
+"""flush.ms and flush.messages fsync in the log flusher's worker thread (Kafka's kafka-log-flusher; the
+broker's LogFlusher), never on the thread that appends or runs the periodic check (the event loop):
+the check and the append only ask (LogManager.flusher hears it), run_requested_flushes fsyncs in its
+own thread and moves the recovery point; an append at flush.messages made with flush_later (the
+produce handler) is ``flushed`` only then, as Kafka answers such a produce after its fsync. A failed
+flush takes the log offline (the waiting produce is answered KAFKA_STORAGE_ERROR)."""
+from __future__ import annotations
+
+import errno
+import threading
+
+from odradek.log import FaultyFileSystem, LogConfig, LogManager
+
+from log_helpers import batch
+
+TOPIC_ID = b"\x09" * 16
+
+
+def managed(config: LogConfig) -> tuple[FaultyFileSystem, LogManager, list[int]]:
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=config)
+    asked: list[int] = []
+    lm.flusher = lambda: asked.append(threading.get_ident())
+    return fs, lm, asked
+
+
+def in_worker(fn):
+    out = []
+    worker = threading.Thread(target=lambda: out.append(fn()))
+    worker.start()
+    worker.join(30)
+    assert not worker.is_alive()
+    return worker.ident, out[0]
+
+
+def test_flush_ms_fsyncs_in_the_flushers_thread():
+    fs, lm, asked = managed(LogConfig(flush_ms=0))
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    log.append(batch([b"a", b"b"], ts=1), now_ms=1)
+    main = threading.get_ident()
+    before = (fs.fsyncs_by_thread.get(main, 0), fs.dir_fsyncs)
+    assert lm.flush_dirty(2) == 1  # the periodic check: asks
+    assert (fs.fsyncs_by_thread.get(main, 0), fs.dir_fsyncs) == before
+    assert asked == [main] and lm.flushes_due and log.recovery_point == 0 and log.unflushed_messages == 2
+    ident, flushed = in_worker(lm.run_requested_flushes)
+    assert flushed == [("t", 0)]
+    assert fs.fsyncs_by_thread.get(main, 0) == before[0] and fs.fsyncs_by_thread[ident] >= 1
+    assert log.recovery_point == 2 and log.unflushed_messages == 0 and not lm.flushes_due
+    seg = log.active
+    assert fs.files[seg.path].durable == fs.files[seg.path].data
+    assert b"recovery_point=2\n" in fs.files["/data/t-0/log-state.checkpoint"].durable
+    lm.close()
+
+
+def test_an_append_at_flush_messages_is_flushed_by_the_flusher_before_its_answer():
+    fs, lm, asked = managed(LogConfig(flush_messages=2))
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    main = threading.get_ident()
+    fsyncs = fs.fsyncs_by_thread.get(main, 0)
+    first = log.append(batch([b"a"], ts=1), now_ms=1, flush_later=True)  # below flush.messages
+    assert not asked and log.flush_wanted_upto <= first.last_offset
+    second = log.append(batch([b"b"], ts=1), now_ms=1, flush_later=True)  # reaches it: asks
+    assert asked == [main] and fs.fsyncs_by_thread.get(main, 0) == fsyncs
+    assert log.flush_wanted_upto > second.last_offset and not log.flushed(second.last_offset + 1)
+    log.append(batch([b"c"], ts=1), now_ms=1, flush_later=True)  # asked already: waits for the same pass
+    assert asked == [main]
+    in_worker(lm.run_requested_flushes)
+    assert fs.fsyncs_by_thread.get(main, 0) == fsyncs
+    assert log.flushed(log.log_end_offset) and log.recovery_point == 3 and log.unflushed_messages == 0
+    # without flush_later (a follower's or a coordinator's append): flushed at once, as before
+    log.append(batch([b"d", b"e"], ts=1), now_ms=1)
+    assert log.recovery_point == 5 and fs.fsyncs_by_thread[main] > fsyncs
+    lm.close()
+
+
+def test_without_a_flusher_the_asked_flush_runs_at_once():
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=LogConfig(flush_messages=1))
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    info = log.append(batch([b"a"], ts=1), now_ms=1, flush_later=True)
+    assert log.flushed(info.last_offset + 1) and log.recovery_point == 1
+    lm.close()
+
+
+def test_a_failed_flush_takes_the_log_offline_and_answers_the_waiting_append():
+    fs, lm, asked = managed(LogConfig(flush_messages=1))
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    info = log.append(batch([b"a"], ts=1), now_ms=1, flush_later=True)
+    assert not log.flushed(info.last_offset + 1)
+    fs.fail_fsync(errno.ENOSPC)  # (any flush failure: Kafka takes the log dir offline)
+    in_worker(lm.run_requested_flushes)
+    assert log.offline is not None and log.flushed(info.last_offset + 1) and log.recovery_point == 0
+    lm.close()
+
+
+def test_a_truncation_during_the_flush_moves_no_recovery_point_past_it():
+    """The follower truncates and appends again while the flusher's fsyncs run without the lock: the
+    recovery point is not moved to the log end the flusher took (its records are gone, the new ones
+    at those offsets were never fsynced)."""
+    gate, entered = threading.Event(), threading.Event()
+
+    class GatedFS(FaultyFileSystem):
+        def fsync_file(self, path: str) -> None:
+            entered.set()
+            assert gate.wait(30)
+            super().fsync_file(path)
+
+    fs = GatedFS()
+    lm = LogManager("/data", fs=fs, default_config=LogConfig(flush_ms=0))
+    lm.flusher = lambda: None
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    for i in range(4):
+        log.append(batch([b"r%d" % i], ts=1), now_ms=1)
+    lm.flush_dirty(2)
+    worker = threading.Thread(target=lm.run_requested_flushes)
+    worker.start()
+    assert entered.wait(30)
+    log.truncate_to(2)  # (the loop does not wait for the worker's fsync)
+    for i in range(2):  # the new leader's records, at the offsets the flusher took as its own
+        log.append_as_follower(batch([b"n%d" % i], ts=1, base_offset=2 + i), now_ms=1)
+    gate.set()
+    worker.join(30)
+    assert not worker.is_alive()
+    assert log.log_end_offset == 4 and log.recovery_point <= 2
+    lm.close()
