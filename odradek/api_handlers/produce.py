@@ -134,13 +134,18 @@ class _Flushing:
 
 def _flushes_pending(flushing: list[_Flushing]) -> list[_Flushing]:
     """The partitions whose flush is still to come; one whose log went offline meanwhile is answered
-    KAFKA_STORAGE_ERROR (Kafka's answer to a failed flush in the append)."""
+    KAFKA_STORAGE_ERROR (Kafka's answer to a failed flush in the append), one whose log was deleted
+    or closed meanwhile (no flush comes) NOT_LEADER_OR_FOLLOWER."""
     still = []
     for w in flushing:
-        if not w.log.flushed(w.offset):
+        log = w.log
+        if log.flushed(w.offset):
+            if log.offline is not None and log.recovery_point < w.offset:
+                w.resp.error_code = ErrorCode.KAFKA_STORAGE_ERROR
+        elif log.gone or log.closed:
+            w.resp.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER
+        else:
             still.append(w)
-        elif w.log.offline is not None and w.log.recovery_point < w.offset:
-            w.resp.error_code = ErrorCode.KAFKA_STORAGE_ERROR
     return still
 
 

@@ -11,7 +11,7 @@ import threading
 
 from odradek.log import FaultyFileSystem, LogConfig, LogManager
 
-from log_helpers import batch
+from log_helpers import batch, read_all
 
 TOPIC_ID = b"\x09" * 16
 
@@ -69,6 +69,9 @@ def test_an_append_at_flush_messages_is_flushed_by_the_flusher_before_its_answer
     in_worker(lm.run_requested_flushes)
     assert fs.fsyncs_by_thread.get(main, 0) == fsyncs
     assert log.flushed(log.log_end_offset) and log.recovery_point == 3 and log.unflushed_messages == 0
+    lost = LogManager("/data", fs=fs.restart("lost"), default_config=LogConfig(flush_messages=2))
+    assert [v for _, _, v in read_all(lost.get("t", 0))] == [b"a", b"b", b"c"]  # a power loss now keeps them
+    lost.close()
     # without flush_later (a follower's or a coordinator's append): flushed at once, as before
     log.append(batch([b"d", b"e"], ts=1), now_ms=1)
     assert log.recovery_point == 5 and fs.fsyncs_by_thread[main] > fsyncs
