@@ -4,9 +4,11 @@ waits for the disk there), how long another client's ApiVersions waits on the ac
 CONTROLLER listener and on the broker, and how many changes a second are committed. Apache Kafka 4.3
 in the same run (its pings and rate only).
 
-    python -m bench quorum [--brokers odradek,kafka] [--writes 400] [--writers 4] [--dir /tmp] [--json FILE]
+    python -m bench quorum [--brokers odradek,kafka] [--layout separate|combined] [--writes 300] [--writers 4]
+                           [--dir /tmp] [--json FILE]
 
-3 controllers + 1 broker (`odradek cluster`'s layout, compat_tests/cluster.py) with their data in
+3 controllers + 1 broker (`odradek cluster`'s layout, compat_tests/cluster.py; --layout combined: 3
+nodes each broker and controller, "broker" is then a follower's broker side) with their data in
 ``--dir`` (a real disk: /tmp here is ext4; the tests' tmpfs has no fsync cost). ``writers`` threads
 each send ``writes`` IncrementalAlterConfigs to the broker, one at a time, each setting retention.ms
 of a topic of its own to a new value: one ConfigRecord committed through the quorum (and fetched by
@@ -49,12 +51,20 @@ SETTINGS = {"offsets.topic.num.partitions": "1", "transaction.state.log.num.part
             "group.initial.rebalance.delay.ms": "0"}
 
 
-def start(kind: str, root: Path):
-    from cluster import Cluster, kafka_nodes, launch, odradek_nodes
+def start(kind: str, root: Path, combined: bool):
+    from cluster import Cluster, free_base, kafka_nodes, launch, odradek_node, odradek_nodes
+    from odradek.cli_cluster import node_properties
 
+    controllers, brokers = (0, 3) if combined else (3, 1)
     if kind == "kafka":
-        return launch(Cluster("kafka", kafka_nodes(root, 3, 1, dict(SETTINGS), {})))
-    nodes = odradek_nodes(root, 3, 1, dict(SETTINGS), {})
+        return launch(Cluster("kafka", kafka_nodes(root, controllers, brokers, dict(SETTINGS), {})))
+    if combined:
+        base = free_base(3, 3)
+        voters = ",".join(f"{i}@127.0.0.1:{base + 100 + i}" for i in (1, 2, 3))
+        nodes = [odradek_node({**node_properties(i, "broker,controller", voters, str(root), base + i - 1,
+                                                 base + 100 + i), **SETTINGS}) for i in (1, 2, 3)]
+    else:
+        nodes = odradek_nodes(root, controllers, brokers, dict(SETTINGS), {})
     for n in nodes:  # the same serve on the metered loop, in wall-clock time
         n.command[n.command.index("odradek")] = "bench.loop_meter"
         n.env = dict(n.env, ODRADEK_LOOP_METER=str(root / f"meter-{n.id}.json"), ODRADEK_LOOP_METER_CLOCK="wall")
@@ -85,9 +95,9 @@ def writer(port: int, topic: str, writes: int, errors: list) -> None:
                 errors.append(r.responses[0].error_code)
 
 
-def run(kind: str, writes: int, writers: int, data_dir: str) -> list[dict]:
+def run(kind: str, writes: int, writers: int, data_dir: str, combined: bool = False) -> list[dict]:
     root = Path(tempfile.mkdtemp(prefix=f"quorum-{kind}-", dir=data_dir))
-    cluster = start(kind, root)
+    cluster = start(kind, root, combined)
     rows = []
     try:
         broker = cluster.brokers[0]
@@ -97,14 +107,17 @@ def run(kind: str, writes: int, writers: int, data_dir: str) -> list[dict]:
                 CreatableTopic(name=t, num_partitions=1, replication_factor=1) for t in topics]), max_version=7)
             assert all(t.error_code in (0, 36) for t in r.topics), r.topics
         leader = cluster.node(active_controller(broker.port))
-        follower = next(n for n in cluster.nodes.values() if not n.is_broker and n.id != leader.id)
+        voters = [n for n in cluster.nodes.values() if n.controller_port is not None and n.id != leader.id]
+        follower = voters[0]
+        if combined:  # (the other follower's broker side; the leader's broker side pinged on its PLAINTEXT port)
+            broker = voters[1]
         meters = {}
         if kind == "odradek":
             for role, n in (("leader", leader), ("follower", follower), ("broker", broker)):
                 path = str(root / f"meter-{n.id}.json")
                 loop_meter.read(n.proc.pid, path)  # (counting from here)
                 meters[role] = (n, path)
-        pingers = {"leader": Pinger(f"127.0.0.1:{leader.controller_port}", every=0.02),
+        pingers = {"leader": Pinger(f"127.0.0.1:{leader.port if combined else leader.controller_port}", every=0.02),
                    "broker": Pinger(f"127.0.0.1:{broker.port}", every=0.02)}
         for p in pingers.values():
             p.start()
@@ -119,8 +132,9 @@ def run(kind: str, writes: int, writers: int, data_dir: str) -> list[dict]:
         elapsed = time.monotonic() - t0
         pings = {role: p.finish() for role, p in pingers.items()}
         loops = {role: loop_meter.read(n.proc.pid, path) for role, (n, path) in meters.items()}
-        row = {"broker": kind, "writes": writes * writers, "errors": len(errors),
-               "writes_per_s": round(writes * writers / elapsed, 1), "load_before": load0, "load_after": loadavg()}
+        row = {"broker": kind, "layout": "combined" if combined else "separate", "writes": writes * writers,
+               "errors": len(errors), "writes_per_s": round(writes * writers / elapsed, 1), "load_before": load0,
+               "load_after": loadavg()}
         for role in ("leader", "follower", "broker"):
             lp = loops.get(role, {})
             row[f"{role}_loop_max_ms"] = lp.get("max_ms")
@@ -140,7 +154,7 @@ def run(kind: str, writes: int, writers: int, data_dir: str) -> list[dict]:
     return rows
 
 
-COLS = ["broker", "writes", "errors", "writes_per_s",
+COLS = ["broker", "layout", "writes", "errors", "writes_per_s",
         "leader_loop_max_ms", "leader_loop_p999_ms", "leader_loop_over_10ms",
         "leader_blocked_max_ms", "leader_blocked_over_2ms", "leader_blocked_total_ms",
         "follower_loop_max_ms", "follower_blocked_max_ms", "follower_blocked_total_ms",
@@ -152,7 +166,8 @@ COLS = ["broker", "writes", "errors", "writes_per_s",
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench quorum")
     ap.add_argument("--brokers", default="odradek,kafka")
-    ap.add_argument("--writes", type=int, default=400, help="changes per writer")
+    ap.add_argument("--layout", choices=("separate", "combined"), default="separate")
+    ap.add_argument("--writes", type=int, default=300, help="changes per writer")
     ap.add_argument("--writers", type=int, default=4)
     ap.add_argument("--rounds", type=int, default=1)
     ap.add_argument("--dir", default="/tmp", help="where the nodes' data goes (a real disk)")
@@ -161,7 +176,7 @@ def main(argv: list[str]) -> int:
     rows = []
     for _ in range(args.rounds):
         for kind in args.brokers.split(","):
-            rows += run(kind, args.writes, args.writers, args.dir)
+            rows += run(kind, args.writes, args.writers, args.dir, args.layout == "combined")
     emit(rows, COLS, args.json)
     return 0
 
