@@ -524,6 +524,10 @@ class BrokerConfig:
     log_flush_scheduler_interval_ms: int = prop("log.flush.scheduler.interval.ms", LONG_MAX, _int(1))
     log_flush_offset_checkpoint_interval_ms: int = prop("log.flush.offset.checkpoint.interval.ms", 60000,
                                                         _int(0, INT_MAX), kafka_type="INT")
+    # how often the log start offsets moved in memory (a follower's, DeleteRecords) are written
+    # (LogManager.checkpoint_log_starts; 0: once, after the first 30 s, as Kafka's scheduler)
+    log_flush_start_offset_checkpoint_interval_ms: int = prop("log.flush.start.offset.checkpoint.interval.ms",
+                                                              60000, _int(0, INT_MAX), kafka_type="INT")
     # group coordinator
     group_initial_rebalance_delay_ms: int = prop("group.initial.rebalance.delay.ms", 3000, _int(0, INT_MAX),
                                                  kafka_type="INT")

@@ -266,6 +266,12 @@ class BrokerServer:
         # directories being renamed away (a background thread: LogManager.write_pending_state)
         recording = None
         checkpointing = None  # the replication-offset-checkpoint being written (a background thread)
+        # the log start offsets moved in memory, written in a background thread (Kafka's
+        # kafka-log-start-offset-checkpoint task: first after InitialTaskDelayMs, then every
+        # log.flush.start.offset.checkpoint.interval.ms; 0: that once), the first at most 30 s after start
+        start_interval = cfg.log_flush_start_offset_checkpoint_interval_ms
+        next_log_starts: int | None = now + (min(start_interval, 30000) if start_interval > 0 else 30000)
+        starting = None
         while True:
             if self._woken is None:
                 await asyncio.sleep(0.1)
@@ -293,6 +299,11 @@ class BrokerServer:
                     if (checkpointing is None or checkpointing.done()) and b.log_manager.high_watermarks_due(now):
                         checkpointing = asyncio.ensure_future(
                             self.loop.run_in_executor(None, b.log_manager.checkpoint_high_watermarks))
+                if next_log_starts is not None and now >= next_log_starts and (starting is None or starting.done()):
+                    next_log_starts = now + start_interval if start_interval > 0 else None
+                    starting = asyncio.ensure_future(
+                        self.loop.run_in_executor(None, b.log_manager.checkpoint_log_starts))
+                    starting.add_done_callback(_log_failure)
                 # in a worker thread, as Kafka's kafka-log-retention task (LogManager.apply_retention);
                 # one pass at a time: one still running when the next is due delays it, as Kafka's
                 # fixed-rate scheduler

@@ -288,6 +288,30 @@ class LogManager:
             self.checkpoint_high_watermarks()
         return True
 
+    # ------------------------------------------------ log start checkpoint
+
+    def checkpoint_log_starts(self) -> int:
+        """Write the log-state.checkpoint of every log whose log start moved since its last one
+        (PartitionLog.write_log_start: a follower following its leader's log start, DeleteRecords),
+        as Kafka's kafka-log-start-offset-checkpoint task every
+        log.flush.start.offset.checkpoint.interval.ms. The broker runs it in a worker thread: each
+        log's lock is held only for its rename. A failure is logged once per pass and retried at the
+        next; once close() began the pass stops (each log's close writes it). -> logs written."""
+        n = 0
+        failed = False
+        for log in list(self.logs.values()):
+            if self._closing:
+                break
+            if not log.start_unwritten:
+                continue
+            try:
+                n += log.write_log_start()
+            except OSError as e:
+                if not failed:
+                    logger.warning("%s: writing its log start offset failed: %s; retried", log.dir, e)
+                failed = True
+        return n
+
     def _dir_of_log(self, tp: tuple[str, int], log: PartitionLog) -> str:
         if self._dir_of is None:
             return self.log_dirs[0]
@@ -452,8 +476,8 @@ class LogManager:
         self._active[log] = None
         self._whole[log] = None
         self._hw_dirty = True
-        # (a new leader's first epoch, a roll's fsyncs and producer snapshot: write_pending_state)
-        if log.epochs_unwritten == EPOCHS_SOON or log.rolled_pending:
+        # (leader epochs to write, a roll's fsyncs and producer snapshot: write_pending_state)
+        if log.epochs_unwritten >= EPOCHS_SOON or log.rolled_pending:
             self._unwritten_ids[log] = None
         if log.flush_requested:
             flusher = self.flusher

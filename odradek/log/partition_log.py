@@ -59,6 +59,7 @@ _DUE_AT_ONCE = float("-inf")
 CLEANED_SUFFIX = ".cleaned"  # the files of the cleaner's copy of a group of segments (see replace_segments)
 # what the absence of log-state.checkpoint means to a load (every value 0): a log whose checkpoint
 # would say just that, and whose directory holds none, writes none (a new, unused partition)
+_UNKNOWN = b"?"  # (what _durable_get gives for a state file whose content is not known)
 _ZERO_CHECKPOINT = b"0\nlog_start_offset=0\nrecovery_point=0\ncleaner_checkpoint=0\nhigh_watermark=0\n"
 # PartitionLog._durable: a state file known to be absent maps to None; this key to None: no
 # producer snapshot in the directory
@@ -176,14 +177,27 @@ def _durable_with(d: DurableFiles, name: str, data: bytes | None, known: bool = 
             or any(v is not None and type(v) is not bytes for v in values):
         return new
     return _SHARED_DURABLE.get(new, lambda: new)
-# PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. In either case the file and
-# the cache differ only in entries at or past the log end, which a load drops anyway, so a close or
-# a crash loses nothing; the first record (or any other change of the cache) writes it first.
-# EPOCHS_SOON: a new leader's epoch at the log end, also written soon by the owner's background
-# pass (LogManager.write_pending_state); EPOCHS_AT_END: a load dropped entries at the log end and
-# left the file as it was (Kafka's truncateFromEndAsyncFlush)
-EPOCHS_SOON = 2
+# PartitionLog.epochs_unwritten: what the leader-epoch-checkpoint lacks. EPOCHS_AT_END and
+# EPOCHS_SOON: the file and the cache differ only in entries at or past the log end (which a load
+# drops anyway) or before the log start (which a load cuts too), so a close or a crash loses nothing;
+# EPOCHS_AT_END: a load dropped entries at the log end and left the file as it was (Kafka's
+# truncateFromEndAsyncFlush); EPOCHS_SOON: a new leader's epoch at the log end, a follower's
+# truncation at its end, a log start moved up (Kafka's truncateFromStartAsyncFlush), written soon by
+# the owner's background pass (LogManager.write_pending_state). EPOCHS_BELOW_END: records were
+# appended past what the file lacks (a new epoch's first batch, a leader's or a follower's), also
+# written by the background pass, and before any checkpoint that moves the recovery point past them
+# (_write_checkpoint): a load after a crash takes the file's entries below the recovery point as
+# they are and rebuilds the others from the batches' own partitionLeaderEpoch (_load_epochs), so no
+# record waits for the file (Kafka's first append after makeLeader writes none either).
 EPOCHS_AT_END = 1
+EPOCHS_SOON = 2
+EPOCHS_BELOW_END = 3
+_EPOCHS_MASK = 3
+# PartitionLog._unwritten, beside the epochs' state: log-state.checkpoint holds a log start below the
+# log's (Kafka's maybeIncrementLogStartOffset keeps it in memory: its kafka-log-start-offset-checkpoint
+# task writes it every log.flush.start.offset.checkpoint.interval.ms, LogManager.checkpoint_log_starts
+# here, or any checkpoint written before). A crash before then leaves the log start lower, never higher.
+START_UNWRITTEN = 4
 
 EARLIEST_TIMESTAMP = -2
 LATEST_TIMESTAMP = -1
@@ -359,8 +373,9 @@ class PartitionLog:
         # at most, CPython's limit for that; an attribute first set later costs a whole dict)
         self._hollow_seg = None
         self.pending_topic_id = None
-        # the epoch cache holds what leader-epoch-checkpoint does not yet (see assign_epoch)
-        self.epochs_unwritten = 0  # (EPOCHS_SOON, EPOCHS_AT_END)
+        # what the state files lack: the epochs' (epochs_unwritten) | START_UNWRITTEN (one field:
+        # a log's 26th attribute would cost every log its shared key table, ~1.3 KB)
+        self._unwritten = 0
         defer_files = defer_files and new and not self.config.preallocate
         fresh = new and (defer_files or not fs.isdir(directory))
         if (new and not defer_files) or clean_shutdown is None:  # (an owner's load names a directory it listed)
@@ -412,65 +427,81 @@ class PartitionLog:
     def epochs(self) -> LeaderEpochCache:
         """The leader-epoch cache (Kafka's LeaderEpochFileCache): which leader epoch wrote
         from which offset. Kept current by appends and truncations, persisted as
-        `leader-epoch-checkpoint` at every change."""
+        `leader-epoch-checkpoint`: at once by a truncation below the recovery point, else by the
+        owner's background pass, before the recovery point passes a change, or at close (see
+        EPOCHS_BELOW_END)."""
         return self._epochs
 
     def assign_epoch(self, epoch: int, start_offset: int) -> None:
         """Record that `epoch` starts at `start_offset` (Kafka's maybeAssignEpochStartOffset,
-        which a new leader calls with its log end offset). Should the checkpoint write fail,
-        the epoch is not assigned (logged, as a failed append): the leader's first append
-        assigns it at the same log end offset, or fails before writing a byte."""
+        which a new leader calls with its log end offset), in memory: the file is written later
+        (see EPOCHS_SOON)."""
         with self.lock:
             if start_offset == self.log_end_offset and self.offline is None:
                 # a new leader's epoch at its log end (makeLeader): the checkpoint is written after
-                # this, off the caller's path (the owner's background pass), and before the first
-                # record or any other change of the cache; a crash or a close before then loses
-                # nothing (a load drops the entries at or past the log end anyway). Written here,
-                # 5,000 new leaderships were 10,000 fsyncs on the event loop.
+                # this, off the caller's path (the owner's background pass), and before the recovery
+                # point passes it; a crash or a close before then loses nothing (a load drops the
+                # entries at or past the log end, and rebuilds those past the recovery point from
+                # the batches). Written here, 5,000 new leaderships were 10,000 fsyncs on the event loop.
                 cache = self._epochs.assign(epoch, start_offset)
                 if cache is not self._epochs:
-                    self._epochs, self._latest_epoch = cache, cache.latest_epoch
                     if (self.epochs_unwritten == EPOCHS_AT_END  # (the file may hold it: a restarted leader's)
                             and _durable_get(self._durable, LEADER_EPOCH_CHECKPOINT_FILE) == encode_checkpoint(cache)):
+                        self._epochs, self._latest_epoch = cache, cache.latest_epoch
                         self.epochs_unwritten = 0
                     else:
-                        self.epochs_unwritten = EPOCHS_SOON
-                        self.wake()  # (the owner's periodic work hears of it)
+                        self._epochs_later(cache)
                 return
-            try:
-                self._assign_epoch(epoch, start_offset)
-            except OSError as e:
-                self._failed_write(e)
+            self._assign_epoch(epoch, start_offset)
 
     def _assign_epoch(self, epoch: int, start_offset: int) -> None:
-        """A new epoch from an append, before its batch is written: should the checkpoint
-        write fail, the cache stays as it was, so the append fails with nothing written and
-        its retry writes the checkpoint again. (Kept in memory, the entry would have been
-        written by no later change: after a clean stop the cache would lack the epoch of
-        batches in the log.)"""
+        """A new epoch from an append, before its batch is written (a leader's first record when
+        assign_epoch did not take, a follower's batch of a new epoch): kept in memory, the file
+        written by the background pass, or before the recovery point passes it, or at close
+        (EPOCHS_BELOW_END); a crash before then finds the batch's own partitionLeaderEpoch above
+        the recovery point, where the load rebuilds the cache from the batches. Written here, a
+        follower of 5,000 new leaders made 10,000 fsyncs on the event loop at their first records."""
         cache = self._epochs.assign(epoch, start_offset)
         if cache is not self._epochs:
-            self._set_epochs(cache, undo_on_failure=True)
+            self._epochs_later(cache, EPOCHS_BELOW_END)
 
-    def _set_epochs(self, cache: LeaderEpochCache, undo_on_failure: bool = False) -> None:
-        """Install `cache` and write it through (Kafka writes the checkpoint at every change
-        too; a crash then leaves the old or the new file whole, and the load truncates
-        whatever stale entries the old one had to the recovered log). A failed write of a
-        truncated cache (the log was cut already) takes the log offline for writes: the file
-        then holds entries the log no longer has, which a restart cuts to the log it finds,
-        but appends made after them with no epoch change would be taken for theirs."""
-        old = self._epochs
+    def _set_epochs(self, cache: LeaderEpochCache) -> None:
+        """Install `cache` and write it through (a truncation below the recovery point: the file
+        must not hold entries of records cut before records after the cut are appended; a crash
+        then leaves the old or the new file whole, and the load truncates whatever stale entries
+        the old one had to the recovered log). A failed write takes the log offline for writes:
+        the file then holds entries the log no longer has, which a restart cuts to the log it
+        finds, but appends made after them with no epoch change would be taken for theirs."""
         self._epochs = cache
         self._latest_epoch = cache.latest_epoch
         try:
             self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(cache))
             self.epochs_unwritten = 0
         except OSError as e:
-            if undo_on_failure:
-                self._epochs, self._latest_epoch = old, old.latest_epoch
-            else:
-                self._go_offline(f"{posixpath.join(self.dir, LEADER_EPOCH_CHECKPOINT_FILE)}: {e}")
+            self._go_offline(f"{posixpath.join(self.dir, LEADER_EPOCH_CHECKPOINT_FILE)}: {e}")
             raise
+
+    @property
+    def epochs_unwritten(self) -> int:
+        """What leader-epoch-checkpoint lacks: 0, EPOCHS_AT_END, EPOCHS_SOON or EPOCHS_BELOW_END."""
+        return self._unwritten & _EPOCHS_MASK
+
+    @epochs_unwritten.setter
+    def epochs_unwritten(self, value: int) -> None:
+        self._unwritten = (self._unwritten & ~_EPOCHS_MASK) | value
+
+    @property
+    def start_unwritten(self) -> bool:
+        """log-state.checkpoint holds a lower log start than the log's (START_UNWRITTEN)."""
+        return bool(self._unwritten & START_UNWRITTEN)
+
+    def _epochs_later(self, cache: LeaderEpochCache, state: int = EPOCHS_SOON) -> None:
+        """Install ``cache`` in memory only, its file written later (see EPOCHS_SOON): the state goes
+        up to ``state``, never down, and the owner's background pass hears of it."""
+        self._epochs, self._latest_epoch = cache, cache.latest_epoch
+        if self._unwritten & _EPOCHS_MASK < state:
+            self.epochs_unwritten = state
+        self.wake()
 
     @property
     def size_in_bytes(self) -> int:
@@ -497,20 +528,97 @@ class PartitionLog:
             return {}, None
         return out, data
 
+    def _checkpoint_text(self, recovery_point: int | None = None) -> bytes:
+        rp = self.recovery_point if recovery_point is None else recovery_point
+        return (f"0\nlog_start_offset={self.log_start_offset}\nrecovery_point={rp}\n"
+                f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n").encode()
+
+    def _durable_recovery_point(self) -> int:
+        """The recovery point log-state.checkpoint holds, or at most (the log start, when not known):
+        a lower one only makes a load scan more."""
+        data = _durable_get(self._durable, CHECKPOINT_FILE)
+        cp = _parse_checkpoint(data) if data is not None else None
+        rp = cp.get("recovery_point") if cp is not None else None
+        return min(self.recovery_point, self.log_start_offset if rp is None else rp)
+
     def _write_checkpoint(self, sync_dir: bool = True) -> bool:
         """log-state.checkpoint: log start, recovery point, cleaner progress and the high
         watermark. Under a LogManager the high watermark's truth at a start is the log
         dir's replication-offset-checkpoint (Kafka's file; it overrides this line when it
         names the partition); this line serves a log it does not name yet and a log used
-        on its own."""
+        on its own. (The recovery point it holds never passes an epoch the epochs' file lacks:
+        see _epochs_before_recovery_point.)"""
         text = self._checkpoint_text()
         if text == _ZERO_CHECKPOINT and _durable_get(self._durable, CHECKPOINT_FILE, b"") is None:
             return False  # no file says the same to a load
-        return self._write_state(CHECKPOINT_FILE, text, sync_dir)
+        wrote = self._write_state(CHECKPOINT_FILE, text, sync_dir)
+        self._unwritten &= ~START_UNWRITTEN
+        return wrote
 
-    def _checkpoint_text(self) -> bytes:
-        return (f"0\nlog_start_offset={self.log_start_offset}\nrecovery_point={self.recovery_point}\n"
-                f"cleaner_checkpoint={self.cleaner_checkpoint}\nhigh_watermark={self._high_watermark}\n").encode()
+    def _epochs_before_recovery_point(self, sync_dir: bool = True) -> None:
+        """Under the lock, before the recovery point moves in memory: leader epochs the file lacks
+        below the log end (EPOCHS_BELOW_END) written first, as a load trusts the epochs' file below
+        the recovery point (and rebuilds the rest from the batches); and before them the log start
+        they were cut at, if it is still in memory only (the epochs' file never leads the log start
+        on disk). So every checkpoint written with the log's recovery point is safe to load."""
+        if self._unwritten & _EPOCHS_MASK != EPOCHS_BELOW_END:
+            return
+        if self._unwritten & START_UNWRITTEN:
+            self._write_checkpoint(sync_dir)  # (the recovery point not moved yet)
+        self._write_state(LEADER_EPOCH_CHECKPOINT_FILE, encode_checkpoint(self._epochs), sync_dir)
+        self.epochs_unwritten = 0
+
+    def _epochs_before_recovery_point_beside(self, cuts: int) -> None:
+        """_epochs_before_recovery_point without the log's lock held across the writes (a flush in a
+        worker thread, _sync_below: a roll's, flush.ms'): the log start first if in memory only, then the epochs' file, each
+        renamed into place only if still wanted; a cache changed meanwhile is left for the next
+        write (the recovery point then stays where it is). Raises OSError."""
+        with self.lock:
+            cache = self._epochs if self._unwritten & _EPOCHS_MASK == EPOCHS_BELOW_END else None
+        if cache is None:
+            return
+        self.write_log_start()
+        if self.start_unwritten:
+            return  # (another checkpoint meanwhile: the next write)
+        data = encode_checkpoint(cache)
+        if self._write_beside(LEADER_EPOCH_CHECKPOINT_FILE, data, lambda: self._epochs is cache
+                              and self._cuts == cuts and not self.closed and not self.gone):
+            with self.lock:
+                if self._epochs is cache:
+                    self._note_durable(LEADER_EPOCH_CHECKPOINT_FILE, data)
+                    self.epochs_unwritten = 0
+
+    def _note_checkpoint(self, text: bytes) -> None:
+        """Under the lock: log-state.checkpoint now durably holds ``text`` (written beside)."""
+        self._note_durable(CHECKPOINT_FILE, text)
+        if f"\nlog_start_offset={self.log_start_offset}\n".encode() in text:
+            self._unwritten &= ~START_UNWRITTEN
+
+    def write_log_start(self) -> bool:
+        """Write log-state.checkpoint if its log start is below the log's (START_UNWRITTEN): the
+        owner's periodic pass (LogManager.checkpoint_log_starts, in a worker thread), with the log's
+        lock held only for the rename, and only if no other checkpoint was written meanwhile (the
+        newer one wins); True if written. The recovery point it holds is the one on disk (every move
+        of it writes a checkpoint, after the leader epochs below it), so nothing else changes."""
+        with self.lock:
+            if not self._unwritten & START_UNWRITTEN or self.offline is not None:
+                return False
+            before = _durable_get(self._durable, CHECKPOINT_FILE, _UNKNOWN)
+            rp = self.recovery_point
+            # (the recovery point on disk: a checkpoint that failed may have left a later one in memory)
+            text = self._checkpoint_text(self._durable_recovery_point())
+
+        def still_wanted() -> bool:
+            return (self._unwritten & START_UNWRITTEN and self.recovery_point == rp
+                    and _durable_get(self._durable, CHECKPOINT_FILE, _UNKNOWN) is before)
+
+        self.make_files()
+        if not self._write_beside(CHECKPOINT_FILE, text, still_wanted):
+            return False
+        with self.lock:
+            if still_wanted():
+                self._note_checkpoint(text)
+        return True
 
     def _write_state(self, name: str, data: bytes, sync_dir: bool = True) -> bool:
         """write_atomic, unless the file already holds exactly `data`, fsynced; True if written
@@ -925,8 +1033,8 @@ class PartitionLog:
         cfg = self.config
         if self.offline is not None:
             raise errors.KafkaStorageError(self.offline)
-        if self.pending_topic_id is not None or self.epochs_unwritten:  # on disk before any record
-            self.write_pending_state()
+        if self.pending_topic_id is not None or self._unwritten & _EPOCHS_MASK:
+            self._before_records()
         if assign_offsets and log_append_time is None and cfg.plain_append:
             # What a producer sends nearly every time, kept lean: one valid batch,
             # CreateTime, a non-compacted topic, no transaction, a sequence that
@@ -1046,6 +1154,21 @@ class PartitionLog:
         batch exactly as on the leader, so this replica can lead next."""
         return self.append(record_set, now_ms, assign_offsets=False, log_append_time=False)
 
+    def _before_records(self) -> None:
+        """What an append does first on a log with state files still to write: the topic id goes to
+        disk before any record (Kafka's maybeFlushMetadataFile); leader epochs the file lacks stay
+        in memory, and the records about to follow them make them EPOCHS_BELOW_END (written by the
+        background pass, or before the recovery point passes them: no fsync on the append's path,
+        as Kafka's first append after makeLeader)."""
+        if self.pending_topic_id is not None:
+            self.write_pending_state(epochs=False)
+        with self.lock:
+            state = self._unwritten & _EPOCHS_MASK
+            if state and state != EPOCHS_BELOW_END:
+                self.epochs_unwritten = EPOCHS_BELOW_END
+                if state == EPOCHS_AT_END:
+                    self.wake()  # (the background pass writes it now)
+
     def write_pending_state(self, epochs: bool = True) -> bool:
         """Write what a new log holds only in memory: its topic id (partition.metadata), then its
         leader epochs (leader-epoch-checkpoint; not with ``epochs`` False: see EPOCHS_SOON), each
@@ -1066,6 +1189,11 @@ class PartitionLog:
         wrote = False
         try:
             self.make_files()
+            if cache is not None and self._unwritten & START_UNWRITTEN:
+                self.write_log_start()  # first: the epochs' file never leads the log start
+                if self._unwritten & START_UNWRITTEN:  # (another checkpoint meanwhile: next time)
+                    cache = None
+                    self.wake()
             if tid is not None:
                 # (not wanted any more: the partition was deleted meanwhile, LogManager.delete)
                 if not self._write_beside(partition_metadata.FILE, partition_metadata.encode(tid),
@@ -1329,7 +1457,7 @@ class PartitionLog:
         (a new log of the partition may have its path by then). Without the lock: each of those
         checks it under the lock before a rename, and the directory's rename takes the lock."""
         self.pending_topic_id = None
-        self.epochs_unwritten = 0
+        self._unwritten = 0
         self.forget_rolled()
         self.gone = True
 
@@ -1420,6 +1548,10 @@ class PartitionLog:
                 self.flush_observer.timed(flush_segments)
         except OSError as e:
             self._background_failed(cuts, e, "flush", space_too)
+        try:
+            self._epochs_before_recovery_point_beside(cuts)
+        except OSError as e:
+            self._background_failed(cuts, e, "writing the leader epochs before the recovery point", space_too)
         with self.lock:
             if self._cuts != cuts or self.closed:
                 return False
@@ -1427,8 +1559,9 @@ class PartitionLog:
                 for seg, _, held in todo:
                     if seg in self.segments:
                         seg.mark_synced(held)
-            # (every byte below upto was fsynced then, or before: a segment clean when taken)
-            if self.recovery_point < upto <= self.log_end_offset:
+            # (every byte below upto was fsynced then, or before: a segment clean when taken; and
+            # the epochs' file holds their epochs, else it stays: see _epochs_before_recovery_point)
+            if self.recovery_point < upto <= self.log_end_offset and self.epochs_unwritten != EPOCHS_BELOW_END:
                 self.recovery_point = upto  # (Kafka's markFlushed)
             return True
 
@@ -1442,7 +1575,7 @@ class PartitionLog:
                 and self._checkpoint_text() == text):
             with self.lock:
                 if self._checkpoint_text() == text:
-                    self._note_durable(CHECKPOINT_FILE, text)
+                    self._note_checkpoint(text)
 
     def _background_failed(self, cuts: int, e: OSError, what: str, space_too: bool = False) -> None:
         """A worker's fsync or write of this log failed: the log goes offline for writes (not for
@@ -1685,7 +1818,7 @@ class PartitionLog:
         epochs = None
         if cache is not self._epochs:
             # (the file then holds entries below the log start too, which a load cuts the same way)
-            self._epochs, self._latest_epoch = cache, cache.latest_epoch
+            self._epochs_later(cache, EPOCHS_AT_END)
             epochs = cache
         checkpoint = self._checkpoint_unwritten()
         deleted: list[str] = []
@@ -1706,23 +1839,27 @@ class PartitionLog:
         OSError after the rest is done; what it left is the same to a load (the log start is
         the first segment's, the cache is cut there, .deleted files go)."""
         failed: OSError | None = None
+        # the log start first: the epochs' file is cut at it, and never leads it on disk (a log
+        # start moved in memory before, by a follower's fetch or DeleteRecords, may be above the
+        # first segment kept, where a load would take it)
+        if cut.checkpoint is not None:
+            try:
+                self._write_checkpoint_beside(cut.checkpoint)
+            except OSError as e:
+                failed = e
         cache = cut.epochs
-        if cache is not None:
+        if cache is not None and failed is None:
             data = encode_checkpoint(cache)
             try:
                 if self._write_beside(LEADER_EPOCH_CHECKPOINT_FILE, data,
-                                      lambda: self._epochs is cache and not self.closed and not self.gone):
+                                      lambda: self._epochs is cache and not self.closed and not self.gone
+                                      and not self._unwritten & START_UNWRITTEN):
                     with self.lock:
                         if self._epochs is cache:
                             self._note_durable(LEADER_EPOCH_CHECKPOINT_FILE, data)
                             self.epochs_unwritten = 0
             except OSError as e:
                 failed = e
-        if cut.checkpoint is not None:
-            try:
-                self._write_checkpoint_beside(cut.checkpoint)
-            except OSError as e:
-                failed = failed or e
         for p in cut.deleted:
             if self.gone:  # (they went with the directory)
                 break
@@ -1753,7 +1890,7 @@ class PartitionLog:
         if self._write_beside(CHECKPOINT_FILE, text, self._checkpoint_unknown):
             with self.lock:
                 if self._checkpoint_unknown():
-                    self._note_durable(CHECKPOINT_FILE, text)
+                    self._note_checkpoint(text)
 
     def _checkpoint_unknown(self) -> bool:
         return not self.closed and not self.gone and CHECKPOINT_FILE not in self._durable[::2]
@@ -1855,7 +1992,15 @@ class PartitionLog:
         """Move the log start offset up to `offset` (DeleteRecords on a leader; a follower
         following its leader's log start): never beyond the high watermark
         (OffsetOutOfRangeError, as Kafka). The leader-epoch cache is cut from the start,
-        whole segments below the new start go. True when it moved."""
+        whole segments below the new start go. True when it moved.
+
+        In memory, as Kafka's maybeIncrementLogStartOffset: log-state.checkpoint is written by the
+        owner's periodic pass (LogManager.checkpoint_log_starts, every
+        log.flush.start.offset.checkpoint.interval.ms) or by any checkpoint before it, the epochs'
+        file by the background pass (truncateFromStartAsyncFlush). Written here, a follower whose
+        leader's retention moved 10,000 log starts at once spent ~120 s of its event loop in their
+        fsyncs. A crash before then leaves the log start lower (at the first segment kept, or the
+        last one written), never higher: the records between are read again, as on Kafka."""
         with self.lock:
             if offset > self._high_watermark:
                 raise errors.OffsetOutOfRangeError(
@@ -1864,7 +2009,7 @@ class PartitionLog:
                 return False
             self.log_start_offset = offset
             self.cleaner_checkpoint = max(self.cleaner_checkpoint, offset)
-            self._write_checkpoint()  # the log start first: the cache may trail it, not lead
+            self._unwritten |= START_UNWRITTEN
             self._truncate_epochs_from_start()
             n = 0
             while n + 1 < len(self.segments) and self.segments[n + 1].base_offset <= offset:
@@ -1892,23 +2037,39 @@ class PartitionLog:
                 if cache is not self._epochs and self.offline is not None:
                     self._set_epochs(cache)
                 elif cache is not self._epochs:
-                    self._epochs, self._latest_epoch = cache, cache.latest_epoch
-                    self.epochs_unwritten = EPOCHS_SOON
-                    self.wake()
+                    self._epochs_later(cache)
                 return
             if offset < self.log_start_offset:
                 self._truncate_fully_and_start_at(offset, now_ms)
                 return
             self.forget_rolled()  # (a producer snapshot it left may be past the new end)
+            # Only records past the recovery point going, all of the active segment's: a crash finds
+            # the checkpoint as it was, which trusts nothing of the cut (the load scans the segment
+            # again and rebuilds the epochs there from its batches), so nothing is written or fsynced
+            # here (Kafka's truncateTo neither: truncateFromEndAsyncFlush, the recovery point
+            # checkpointed later); the epochs' file soon, by the background pass, or before the
+            # recovery point passes the cut (EPOCHS_BELOW_END). Written here, each diverging
+            # follower made 5 fsyncs on the event loop.
+            in_memory = self.active.base_offset <= offset and self.offline is None
             keep = [s for s in self.segments if s.base_offset <= offset]
             for seg in self.segments[len(keep):]:
                 self._retire(seg)
             self._set_segments(keep)
             self.active.truncate_to(offset)
-            self.active.flush()
+            leo = self.log_end_offset  # (whole batches go: at or below offset)
+            if not (in_memory and leo >= self.recovery_point and leo >= self.cleaner_checkpoint):
+                in_memory = False
+                self.active.flush()
             if self.log_end_offset < self.log_start_offset:
                 # the batch holding the log start went: nothing visible is left
                 self._truncate_fully_and_start_at(self.log_start_offset, now_ms)
+                return
+            if in_memory:
+                self._high_watermark = max(min(self._high_watermark, leo), self.log_start_offset)
+                cache = self._epochs.truncate_from_end(leo)
+                if cache is not self._epochs:
+                    self._epochs_later(cache)
+                self._rebuild_producer_state()
                 return
             self._after_truncation()
 
@@ -1937,8 +2098,10 @@ class PartitionLog:
         self.recovery_point = min(self.recovery_point, leo)
         self.cleaner_checkpoint = min(self.cleaner_checkpoint, leo)
         self._high_watermark = max(min(self._high_watermark, leo), self.log_start_offset)
-        self._truncate_epochs_from_end()
+        # the lower recovery point first: the load then scans the cut again, whatever the epochs'
+        # file still says there (and that file never leads a log start still to write)
         self._write_checkpoint()
+        self._truncate_epochs_from_end()
         self._rebuild_producer_state()
 
     def _truncate_epochs_from_end(self) -> None:
@@ -1947,9 +2110,14 @@ class PartitionLog:
             self._set_epochs(cache)
 
     def _truncate_epochs_from_start(self) -> None:
+        """Entries below the log start go, in memory (Kafka's truncateFromStartAsyncFlush): the
+        file keeps them until its next write (EPOCHS_AT_END: the entries at and past the log start
+        are the same in both, and a load cuts the others at the log start it finds), which comes
+        after the log start is on disk (the file never leads it: a load would then take the
+        records between the two for no epoch's)."""
         cache = self._epochs.truncate_from_start(self.log_start_offset)
         if cache is not self._epochs:
-            self._set_epochs(cache)
+            self._epochs_later(cache, EPOCHS_AT_END)
 
     # ------------------------------------------------------------ durability
 
@@ -1973,6 +2141,7 @@ class PartitionLog:
                 if e.errno not in _NO_SPACE:
                     self._go_offline(f"flush failed: {e}")
                 raise
+            self._epochs_before_recovery_point(sync_dir)
             self.recovery_point = self.log_end_offset
             self.unflushed_messages = 0
             return self._write_checkpoint(sync_dir)

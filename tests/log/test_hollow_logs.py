@@ -225,7 +225,8 @@ def test_a_hollow_log_closes_to_the_same_files_as_a_whole_one(tmp_path, reopened
 
 def test_a_new_leaders_first_epoch_is_written_after_and_before_the_first_record(tmp_path):
     """A new leader's epoch at the log end: kept in memory at once (OffsetsForLeaderEpoch sees it),
-    written by the background pass or the first append, an empty log's or not."""
+    written by the background pass, an empty log's or not; the first append does not wait for it
+    (EPOCHS_BELOW_END: the batch's own epoch rebuilds it at a load after a crash)."""
     import os
 
     lm = LogManager(str(tmp_path), default_config=CFG)
@@ -238,7 +239,9 @@ def test_a_new_leaders_first_epoch_is_written_after_and_before_the_first_record(
     assert not lm.state_pending
     other = lm.get_or_create("t", 1, topic_id=b"\x07" * 16)
     other.assign_epoch(6, 0)
-    other.append(one(0), now_ms=1, leader_epoch=6)  # the epoch goes to disk before the record
+    other.append(one(0), now_ms=1, leader_epoch=6)  # the record does not wait for the epoch's file
+    assert not (tmp_path / "t-1" / "leader-epoch-checkpoint").exists() and lm.state_pending
+    assert lm.write_pending_state() == 1 and not other.epochs_unwritten
     assert (tmp_path / "t-1" / "leader-epoch-checkpoint").read_bytes() == b"0\n1\n6 0\n"
     other.assign_epoch(7, 1)  # not empty: the same
     assert other.epochs.latest_epoch == 7 and other.epochs_unwritten
@@ -289,8 +292,12 @@ def test_a_leadership_change_of_a_log_with_records_makes_no_fsync_on_the_callers
     assert [(e.epoch, e.start_offset) for e in lost.get("t", 0).epochs.entries] == [(2, 0)]
     assert lost.get("t", 0).log_end_offset == 2
     lost.close()
+    log.append(one(2), now_ms=1, leader_epoch=7)  # the new epoch's first record: no fsync either
+    assert fs.fsyncs == fsyncs and log.epochs_unwritten
+    lost = LogManager("/data", fs=fs.restart("kept"), default_config=CFG)  # a kill -9 now: rebuilt from the batch
+    assert [(e.epoch, e.start_offset) for e in lost.get("t", 0).epochs.entries] == [(2, 0), (7, 2)]
+    lost.close()
     assert lm.write_pending_state() == 1 and not log.epochs_unwritten
-    log.append(one(2), now_ms=1, leader_epoch=7)
     lm.close()
     again = LogManager("/data", fs=fs.restart("kept"), default_config=CFG)
     assert [(e.epoch, e.start_offset) for e in again.get("t", 0).epochs.entries] == [(2, 0), (7, 2)]

@@ -36,6 +36,7 @@ def test_file_layout_is_kafkas():
     log = PartitionLog(fs, DIR, CFG)
     assert not fs.exists(FILE)  # a new partition writes none until it has an epoch
     log.append(one(0), 1000, leader_epoch=0)
+    log.write_pending_state()  # (the owner's background pass, or a flush)
     assert bytes(fs.files[FILE].data) == b"0\n1\n0 0\n"
     log.append(one(1), 1000, leader_epoch=0)
     log.append(one(2), 1000, leader_epoch=3)
@@ -109,13 +110,19 @@ def test_log_start_before_the_first_entry_moves_it():
     for i in range(8):
         log.append(one(i), 1000, leader_epoch=i // 4)
     log.high_watermark = 8
+    log.flush()
     log.maybe_increment_log_start_offset(2)
-    assert bytes(fs.files[FILE].data) == b"0\n2\n0 2\n1 4\n"
+    assert bytes(fs.files[FILE].data) == b"0\n2\n0 0\n1 4\n"  # in memory (Kafka's truncateFromStartAsyncFlush)
+    assert [(e.epoch, e.start_offset) for e in log.epochs.entries] == [(0, 2), (1, 4)]
+    log.append(one(8), 1000, leader_epoch=2)
+    log.write_pending_state()  # the log start first, then the epochs' file
+    assert b"log_start_offset=2\n" in bytes(fs.files["/data/t-0/log-state.checkpoint"].data)
+    assert bytes(fs.files[FILE].data) == b"0\n3\n0 2\n1 4\n2 8\n"
     # a crash after the log start moved but before the cache followed it: the load cuts it
     fs.files[FILE].data[:] = b"0\n2\n0 0\n1 4\n"
     log.close()  # (writes the clean-stop marker; the file above is kept as it is)
     fs.files[FILE].data[:] = b"0\n2\n0 0\n1 4\n"
-    assert [(e.epoch, e.start_offset) for e in PartitionLog(fs, DIR, CFG).epochs.entries] == [(0, 2), (1, 4)]
+    assert [(e.epoch, e.start_offset) for e in PartitionLog(fs, DIR, CFG).epochs.entries] == [(0, 2), (1, 4), (2, 8)]
 
 
 # ------------------------------------------------------------ crashes at every byte

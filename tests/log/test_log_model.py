@@ -27,6 +27,11 @@ class LogModel(RuleBasedStateMachine):
         self.now = 1000
         self.batches: list[tuple[int, int]] = []    # (base, last) of live batches
         self.values: dict[int, bytes] = {}
+        # every batch and value not truncated away, also below the log start: a log start moved
+        # in memory (DeleteRecords, Kafka's maybeIncrementLogStartOffset) and not yet checkpointed
+        # goes back at a kill -9, and what lies between is read again
+        self.kept_batches: list[tuple[int, int]] = []
+        self.kept: dict[int, bytes] = {}
         self.start = 0
         self.end = 0
         self.hw = 0
@@ -44,8 +49,10 @@ class LogModel(RuleBasedStateMachine):
         info = self.log.append(build_batch([(None, v, (), self.now) for v in vals]), now_ms=self.now)
         assert info.base_offset == self.end and info.last_offset == self.end + n - 1
         self.batches.append((self.end, self.end + n - 1))
+        self.kept_batches.append((self.end, self.end + n - 1))
         for i, v in enumerate(vals):
             self.values[self.end + i] = v
+            self.kept[self.end + i] = v
         self.end += n
 
     @rule(data=st.data(), max_bytes=st.integers(1, 2000), upper=st.booleans(),
@@ -116,6 +123,11 @@ class LogModel(RuleBasedStateMachine):
         new_end = self.batches[-1][1] + 1 if self.batches else self.start
         for o in range(new_end, self.end):
             self.values.pop(o, None)
+        while self.kept_batches and self.kept_batches[-1][1] >= new_end:
+            self.kept_batches.pop()
+        self.kept = {o: v for o, v in self.kept.items() if o < new_end}
+        if not self.batches:  # (a truncation to the log start: the log starts afresh there)
+            self.kept_batches, self.kept = [], {}
         self.end = new_end
         assert self.log.log_end_offset == new_end
         self.hw = min(self.hw, self.end)
@@ -131,6 +143,14 @@ class LogModel(RuleBasedStateMachine):
         # kill -9: the page cache survives, nothing is lost, but recovery runs
         self.fs = self.fs.restart("kept")
         self.log = PartitionLog(self.fs, DIR, self.cfg, now_ms=self.now)
+        # the log start moved in memory may go back (never forward), and the records between are
+        # read again, as on Kafka (log.flush.start.offset.checkpoint.interval.ms)
+        start = self.log.log_start_offset
+        assert start <= self.start
+        if start < self.start:
+            self.start = start
+            self.batches = [b for b in self.kept_batches if b[1] >= start]
+            self.values = {o: v for o, v in self.kept.items() if o >= start}
         # the high watermark is checkpointed, not fsynced on every move (like Kafka)
         assert self.start <= self.log.high_watermark <= self.hw
         self.hw = self.log.high_watermark

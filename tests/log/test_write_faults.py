@@ -337,15 +337,16 @@ def test_a_torn_tail_after_kill_9_is_truncated_with_a_warning(caplog):
 
 @pytest.mark.parametrize("err", [errno.ENOSPC, errno.EIO], ids=["ENOSPC", "EIO"])
 def test_a_failed_epoch_checkpoint_after_a_truncation_takes_the_log_offline(err, caplog):
-    """A follower's truncation cut the log and its leader-epoch cache; the checkpoint write of
-    the cut cache fails. The file still names epochs the log no longer has: the log takes no
-    more writes (appends with no epoch change would be taken for those epochs), and a restart
-    cuts the file's entries to the log it finds."""
+    """A follower's truncation below the recovery point cut the log and its leader-epoch cache; the
+    checkpoint write of the cut cache fails. The file still names epochs the log no longer has: the
+    log takes no more writes (appends with no epoch change would be taken for those epochs), and a
+    restart cuts the file's entries to the log it finds."""
     fs = FaultyFileSystem()
     fs.makedirs("/data")
     log = PartitionLog(fs, DIR, CFG, now_ms=0)
     for i, epoch in enumerate((0, 0, 1, 1, 2)):
         log.append(build_batch([(None, value(i), (), 1)]), now_ms=1, leader_epoch=epoch)
+    log.flush()  # (a cut above the recovery point writes nothing: a load scans it again)
     fs.fail_writes(err, match=KINDS["leader-epoch"])
     with caplog.at_level(logging.ERROR, logger="odradek.log"):
         with pytest.raises(OSError):
@@ -360,24 +361,36 @@ def test_a_failed_epoch_checkpoint_after_a_truncation_takes_the_log_offline(err,
     assert log2.epochs == epochs_of_batches(log2) and log2.epochs.latest_epoch == 0
 
 
-def test_a_new_leaders_epoch_whose_checkpoint_write_fails_goes_to_disk_before_its_first_record():
-    """A new leader's epoch at the log end is kept in memory (written later, off the caller's path);
-    its first append writes it first: on a full disk that append fails with nothing written, the log
-    stays online, and the append after the disk came back writes the epoch, then the record."""
+def test_a_new_leaders_epoch_whose_checkpoint_write_fails_is_written_before_the_recovery_point_passes_it():
+    """A new leader's epoch at the log end is kept in memory (written later, off the caller's path),
+    and its first record does not wait for it: on a full disk that append lands, the log stays
+    online, and the background write fails and stays pending; a crash then rebuilds the epoch from
+    the batch (above the recovery point). A flush, which moves the recovery point past it, writes
+    the epoch first: it fails too, and the recovery point on disk stays where it was; once the disk
+    is back it writes both."""
     fs = FaultyFileSystem()
     fs.makedirs("/data")
     log = PartitionLog(fs, DIR, CFG, now_ms=0)
     log.append(build_batch([(None, b"a", (), 1)]), now_ms=1, leader_epoch=0)
+    log.flush()
     fs.fail_writes(errno.ENOSPC, match=KINDS["leader-epoch"])
     log.assign_epoch(1, log.log_end_offset)
     assert log.epochs.latest_epoch == 1 and log.epochs_unwritten
-    with pytest.raises(errors.KafkaStorageError):
-        log.append(build_batch([(None, b"b", (), 1)]), now_ms=1, leader_epoch=1)
-    assert log.log_end_offset == 1 and log.offline is None
-    fs.clear_write_faults()
     log.append(build_batch([(None, b"b", (), 1)]), now_ms=1, leader_epoch=1)
-    log.close()
-    log2 = PartitionLog(fs.restart("kept"), DIR, CFG, now_ms=3)
+    assert log.log_end_offset == 2 and log.offline is None
+    with pytest.raises(errors.KafkaStorageError):
+        log.write_pending_state()
+    assert log.epochs_unwritten
+    crashed = PartitionLog(fs.restart("kept"), DIR, CFG, now_ms=3)  # a kill -9
+    assert [(e.epoch, e.start_offset) for e in crashed.epochs.entries] == [(0, 0), (1, 1)]
+    with pytest.raises(OSError):
+        log.flush()
+    assert b"recovery_point=1\n" in bytes(fs.files[DIR + "/log-state.checkpoint"].data)
+    fs.clear_write_faults()
+    log.flush()
+    assert not log.epochs_unwritten
+    assert b"recovery_point=2\n" in bytes(fs.files[DIR + "/log-state.checkpoint"].data)
+    log2 = PartitionLog(fs.restart("lost"), DIR, CFG, now_ms=3)
     assert [(e.epoch, e.start_offset) for e in log2.epochs.entries] == [(0, 0), (1, 1)]
 
 
