@@ -1,12 +1,16 @@
 """The asyncio Raft driver on a disk that fills up: a Ready that cannot be written is not
-acted on (nothing applied, nothing sent) and is written once space returns, exactly once."""
+acted on (nothing applied, nothing sent) and is written once space returns, exactly once. With its
+writes on the raft IO thread: a state machine failing after a write leaves no input unanswered, and
+a close during a write waits for it."""
 
 import asyncio
 import errno
+import threading
 
 from odradek.broker.raft_driver import RaftDriver
 from odradek.log.fs import FaultyFileSystem
 from odradek.raft.file_storage import FileStorage
+from odradek.raft import rpc
 from odradek.raft.local_log import DIR_NAME
 from odradek.raft.types import RaftConfig
 
@@ -93,8 +97,6 @@ def test_a_failed_apply_after_a_write_leaves_no_input_unanswered():
     is written, the first one is stepped and the state machine fails on the batch that write committed
     (its apply raises, once): logged, and the second fetch is stepped and answered all the same (a
     failure there once left every later input held for good); the batch is applied at a later tick."""
-    from odradek.raft import rpc
-
     fs = FaultyFileSystem()
     fs.makedirs("/meta")
 
@@ -126,3 +128,50 @@ def test_a_failed_apply_after_a_write_leaves_no_input_unanswered():
             d.close()
 
     asyncio.run(scenario())
+
+
+def test_close_during_a_write_waits_for_it_then_resigns():
+    """close() while a proposal is being written on the raft IO thread (a slow disk): it waits for that
+    write and carries it out (applied; the batch on disk whole after a power loss) before it resigns,
+    whatever it writes then on the caller's thread (the loop is stopping)."""
+
+    class SlowFS(FaultyFileSystem):
+        """File fsyncs off the loop's thread wait for ``gate`` (a slow disk); ``entered``: one waits."""
+
+        def __init__(self):
+            self.gate, self.entered, self.loop_thread = threading.Event(), threading.Event(), threading.get_ident()
+            super().__init__()
+
+        @property
+        def fsyncs(self) -> int:
+            return self._fsyncs
+
+        @fsyncs.setter
+        def fsyncs(self, n: int) -> None:
+            self._fsyncs = n
+            if threading.get_ident() != self.loop_thread:
+                self.entered.set()
+                assert self.gate.wait(10)
+
+    fs = SlowFS()
+    fs.makedirs("/meta")
+    fs.gate.set()
+    sm = StateMachine()
+
+    async def scenario():
+        d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs)
+        d.start()
+        await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
+        fs.entered.clear()
+        fs.gate.clear()
+        d.propose([b"v1"], 0)
+        assert d._writing is not None
+        disk = threading.Thread(target=lambda: fs.entered.wait(10) and fs.gate.set())  # (answers once asked)
+        disk.start()
+        d.close()
+        assert d._writing is None and sm.values == [b"v1"]  # written, then carried out by close
+        disk.join(10)
+
+    asyncio.run(scenario())
+    state = FileStorage("/meta/" + DIR_NAME, fs.restart("lost")).load()
+    assert [v for b in state.batches if not b.control for v in b.records] == [b"v1"]
