@@ -43,16 +43,22 @@ async def until(pred, timeout_s=10.0):
         await asyncio.sleep(0.01)
 
 
+async def lone_leader(sm, fs, **kw) -> RaftDriver:
+    """A single voter's driver on ``fs`` (metadata in /meta), started and leading, its LeaderChange applied."""
+    d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs, **kw)
+    d.start()
+    await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
+    return d
+
+
 def test_a_full_disk_holds_the_write_back_until_space_returns():
     fs = FaultyFileSystem()
     fs.makedirs("/meta")
     sm = StateMachine()
 
     async def scenario():
-        d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs)
-        d.start()
+        d = await lone_leader(sm, fs)
         try:
-            await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
             fs.fail_writes(errno.ENOSPC)
             last = d.propose([b"v1"], 0)
             await until(lambda: d.write_error is not None and fs.failed_writes > 1)  # retried, still failing
@@ -76,11 +82,8 @@ def test_a_failing_disk_halts_the_node_as_kafkas_raft_io_thread():
     halted = []
 
     async def scenario():
-        d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs,
-                       halt=halted.append)
-        d.start()
+        d = await lone_leader(sm, fs, halt=halted.append)
         try:
-            await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
             fs.fail_writes(errno.EIO)
             d.propose([b"v1"], 0)
             await until(lambda: halted)
@@ -112,10 +115,8 @@ def test_a_failed_apply_after_a_write_leaves_no_input_unanswered():
     sm = FailsOnce()
 
     async def scenario():
-        d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs)
-        d.start()
+        d = await lone_leader(sm, fs)
         try:
-            await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
             last = d.propose([b"v1"], 0)
             assert d._writing is not None  # (the proposal's write under way: the fetches wait for it)
             epoch = d.node.epoch
@@ -139,19 +140,14 @@ def test_close_during_a_write_waits_for_it_then_resigns():
         """File fsyncs off the loop's thread wait for ``gate`` (a slow disk); ``entered``: one waits."""
 
         def __init__(self):
-            self.gate, self.entered, self.loop_thread = threading.Event(), threading.Event(), threading.get_ident()
             super().__init__()
+            self.gate, self.entered, self.loop_thread = threading.Event(), threading.Event(), threading.get_ident()
 
-        @property
-        def fsyncs(self) -> int:
-            return self._fsyncs
-
-        @fsyncs.setter
-        def fsyncs(self, n: int) -> None:
-            self._fsyncs = n
+        def _fsync(self, path, inode) -> None:
             if threading.get_ident() != self.loop_thread:
                 self.entered.set()
                 assert self.gate.wait(10)
+            super()._fsync(path, inode)
 
     fs = SlowFS()
     fs.makedirs("/meta")
@@ -159,9 +155,7 @@ def test_close_during_a_write_waits_for_it_then_resigns():
     sm = StateMachine()
 
     async def scenario():
-        d = RaftDriver(1, {1: ("127.0.0.1", 1)}, "/meta", RaftConfig(election_timeout=2), sm, fs=fs)
-        d.start()
-        await until(lambda: d.node.is_leader and d.node.applied > d.node.state.epoch_start_offset)
+        d = await lone_leader(sm, fs)
         fs.entered.clear()
         fs.gate.clear()
         d.propose([b"v1"], 0)
