@@ -136,7 +136,10 @@ class PartitionFollower:
             self.last_fetched_epoch = log.epochs.truncate_from_end(offset).latest_epoch
             return self._truncated(offset)
         restart = None
-        if batches and batches[0].base_offset != self.fetch_offset:
+        # (a first batch above the fetch offset: a gap the leader's cleaner left, where it removed
+        # whole batches of a compacted log; appended as it is, as Kafka's follower appends it, which
+        # refuses only a first offset below its log end)
+        if batches and batches[0].base_offset < self.fetch_offset:
             first = batches[0]
             if not (first.base_offset < self.fetch_offset <= first.last_offset
                     and (log.log_end_offset == log.log_start_offset

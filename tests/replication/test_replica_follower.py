@@ -246,6 +246,34 @@ def test_a_log_fetching_at_the_leaders_log_start_inside_its_batch_starts_over_at
     assert [b.base_offset for b in rd.append] == [64] and f.poll(NOW).fetch_offset == 66
 
 
+def follow(f: PartitionFollower, leader: PartitionLeader, llog, flog, rounds: int) -> list:
+    """``rounds`` fetches of follower ``f`` from ``leader`` (whose log is ``llog``), each answer
+    carried out on ``flog`` as the replica fetcher does; (FollowerReady, flog's log end after it)
+    of each."""
+    from odradek.wire.records import iter_batch_headers
+
+    steps = []
+    for _ in range(rounds):
+        req = f.poll(NOW)
+        d = leader.on_fetch(req, NOW)
+        data = llog.read(d.read_from, 1 << 20).read_bytes() if d.read_from is not None else b""
+        batches = tuple(Wide(h.base_offset, h.last_offset, h.partition_leader_epoch)
+                        for _, h in iter_batch_headers(data))
+        rd = f.on_fetch_answer(d, batches)
+        if rd.truncate_to is not None:
+            flog.truncate_to(rd.truncate_to, NOW)
+        if rd.truncate_fully_to is not None:
+            flog.truncate_fully_and_start_at(rd.truncate_fully_to, NOW)
+        if rd.append:
+            flog.append_as_follower(data, NOW)
+        if rd.high_watermark is not None:
+            flog.high_watermark = rd.high_watermark
+        if rd.log_start_offset is not None:
+            flog.maybe_increment_log_start_offset(rd.log_start_offset)
+        steps.append((rd, flog.log_end_offset))
+    return steps
+
+
 def test_a_truncation_inside_a_batch_fetches_from_where_the_log_ends():
     """Found by tests/replication/cluster_sim.py: a DeleteRecords on the leader put its log start
     inside its batch 114..116 (epoch 4), so its epoch cache has epoch 4 from 115 and no epoch 3
@@ -255,7 +283,7 @@ def test_a_truncation_inside_a_batch_fetches_from_where_the_log_ends():
     the leader's batch from 114 was ignored and the same fetch sent forever; cluster_sim seed 331
     at dfdb3bf never converged)."""
     from odradek.log import FaultyFileSystem, PartitionLog
-    from odradek.wire.records import build_batch, iter_batch_headers
+    from odradek.wire.records import build_batch
 
     def values(n, tag):
         return [(None, f"{tag}{i}".encode(), (), NOW) for i in range(n)]
@@ -273,24 +301,42 @@ def test_a_truncation_inside_a_batch_fetches_from_where_the_log_ends():
                              {1: 1, 2: 1})
     leader.ready()
     f = PartitionFollower(2, 1, 1, 4, flog, 0)
-    for _ in range(5):
-        req = f.poll(NOW)
-        d = leader.on_fetch(req, NOW)
-        data = llog.read(d.read_from, 1 << 20).read_bytes() if d.read_from is not None else b""
-        batches = tuple(Wide(h.base_offset, h.last_offset, h.partition_leader_epoch)
-                        for _, h in iter_batch_headers(data))
-        rd = f.on_fetch_answer(d, batches)
-        if rd.truncate_to is not None:
-            flog.truncate_to(rd.truncate_to, NOW)
-            assert flog.log_end_offset == 114  # (asked: 115)
-        if rd.truncate_fully_to is not None:
-            flog.truncate_fully_and_start_at(rd.truncate_fully_to, NOW)
-        if rd.append:
-            flog.append_as_follower(data, NOW)
-        if rd.high_watermark is not None:
-            flog.high_watermark = rd.high_watermark
-        if rd.log_start_offset is not None:
-            flog.maybe_increment_log_start_offset(rd.log_start_offset)
+    steps = follow(f, leader, llog, flog, 5)
+    assert [end for rd, end in steps if rd.truncate_to is not None] == [114]  # (asked: 115)
     # 114 is below the leader's log start: the follower starts over there, then at the batch
     assert flog.log_end_offset == llog.log_end_offset == 120 and flog.log_start_offset == 115
     assert flog.read(115, 1 << 20).read_bytes() == llog.read(115, 1 << 20).read_bytes()
+
+
+def test_a_follower_fetching_in_a_gap_the_leaders_cleaner_left_appends_the_next_batch():
+    """Found by a compaction-heavy kill -9 loop (chaos8, session 19): a follower back from a kill
+    fetches at an offset whose batches the leader's cleaner removed whole (a compacted log keeps
+    batches' offsets, so it has gaps); the leader answers with its next batch, above the fetch
+    offset. Kafka's follower appends it (UnifiedLog.append refuses only a first offset below the
+    log end); here it was ignored and the same fetch sent forever ("leader 6 sent batches from
+    offset 2762 for a fetch at 2608; retrying"), the follower never back in the ISR."""
+    from odradek.log import FaultyFileSystem, LogCleaner, LogConfig, PartitionLog
+    from odradek.wire.records import build_batch, iter_batch_headers
+
+    cfg = LogConfig(cleanup_policy=("compact",), segment_bytes=600, min_cleanable_dirty_ratio=0.01)
+    llog = PartitionLog(FaultyFileSystem(), "/l/t-0", cfg, now_ms=NOW)
+    flog = PartitionLog(FaultyFileSystem(), "/f/t-0", cfg, now_ms=NOW)
+    for i in range(60):  # one-record batches of 3 keys: the cleaner removes whole batches
+        b = build_batch([(f"k{i % 3}".encode(), f"v{i}".encode(), (), NOW)], base_offset=i, partition_leader_epoch=0)
+        llog.append(b, NOW, leader_epoch=0)
+        if i < 5:
+            flog.append_as_follower(b, NOW)  # the follower got the first 5, then went down
+    llog.high_watermark = llog.log_end_offset
+    assert LogCleaner().clean(llog, NOW, force=True) is not None
+    data = llog.read(5, 1 << 20).read_bytes()
+    first = next(h for _, h in iter_batch_headers(data))
+    assert first.base_offset > 5  # (the gap: batches 5.. went)
+    leader = PartitionLeader(1, llog, LeaderConfig(), LeaderAndIsr(1, 0, 0, frozenset({1, 2})), (1, 2),
+                             llog.high_watermark, NOW, {1: 1, 2: 1})
+    leader.ready()
+    f = PartitionFollower(2, 1, 1, 0, flog, 0)
+    steps = follow(f, leader, llog, flog, 5)
+    assert all(rd.truncate_to is None and rd.truncate_fully_to is None for rd, _ in steps)
+    assert flog.log_end_offset == llog.log_end_offset == 60 and flog.high_watermark == 60
+    assert flog.read(5, 1 << 20).read_bytes() == llog.read(5, 1 << 20).read_bytes()
+    assert 2 in leader.isr
