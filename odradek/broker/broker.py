@@ -10,7 +10,7 @@ import functools
 import logging
 import os
 import uuid
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
 
 from odradek.broker.carried_out import CarriedOut
 from odradek.broker.coordinator_events import CoordinatorEvents
@@ -82,6 +82,8 @@ class Broker:
         self.replicas = None
         self.alter_partition = None  # a cluster broker's AlterPartitionManager
         self.replica_fetchers = None  # a cluster broker's ReplicaFetcherManager (its follower partitions)
+        # the server's log flusher's wait for logs' asked flushes (LogFlusher.wait_flushed), or None
+        self.flush_waiter: Callable[[list], Awaitable[None]] | None = None
         self.groups = None
         self.txn_coordinator = None
         self.txn_offsets = None
@@ -230,7 +232,7 @@ class Broker:
             self.inter_broker_link = node_link(cfg, cfg.inter_broker_listener, cfg.sasl_mechanism_inter_broker_protocol)
             self.replica_fetchers = ReplicaFetcherManager(
                 cfg.node_id, epoch_of_broker, broker_endpoints(lambda: self.controller.image), cfg,
-                self.clock_ms, self.purgatory_poke, throttle, self.inter_broker_link)
+                self.clock_ms, self.purgatory_poke, throttle, self.inter_broker_link, self.wait_flushed)
         self.replicas = ReplicaManager(self.log_manager, cfg.node_id, topic_log_config,
                                        self.purgatory_poke, self.clock_ms,
                                        min_insync_replicas=min_insync_replicas,
@@ -664,6 +666,13 @@ class Broker:
     @property
     def image(self):
         return self.controller.image
+
+    async def wait_flushed(self, logs: list) -> None:
+        """The replica fetchers' wait for the flush.messages flushes their appends asked of the log
+        flusher (none without one: the appends flushed at once)."""
+        waiter = self.flush_waiter
+        if waiter is not None:
+            await waiter(logs)
 
     def purgatory_poke(self, key) -> int:
         return self.purgatory.poke(key)

@@ -18,17 +18,34 @@ class LogFlusher:
         self._loop, self._logs, self._poke = loop, logs, poke
         self._running: asyncio.Future | None = None
         self._closed = False
+        self._waiters: list[asyncio.Future] = []  # wait_flushed's, resolved after each pass
         logs.flusher = self.wanted
 
     def wanted(self) -> None:
         """A log asked for a flush (from any thread: the event loop's append or periodic check)."""
         self._loop.call_soon_threadsafe(self._start)
 
+    async def wait_flushed(self, logs: list) -> None:
+        """Until every one of ``logs`` has had the flush its appends asked for (PartitionLog.flush_awaited:
+        the replica fetcher's next fetch waits for it), or the flusher closed."""
+        while not self._closed and any(lg.flush_awaited for lg in logs):
+            waiter = self._loop.create_future()
+            self._waiters.append(waiter)
+            self._start()
+            await waiter
+
     def close(self) -> None:
         """No more passes (the broker is stopping: each log's close flushes it)."""
         self._closed = True
         if self._logs.flusher == self.wanted:
             self._logs.flusher = None
+        self._wake_waiters()
+
+    def _wake_waiters(self) -> None:
+        waiters, self._waiters = self._waiters, []
+        for w in waiters:
+            if not w.done():
+                w.set_result(None)
 
     def _start(self) -> None:
         if self._running is not None or self._closed or not self._logs.flushes_due:
@@ -45,4 +62,5 @@ class LogFlusher:
         else:
             for topic, partition in done.result():
                 self._poke(("partition", topic, partition))
+        self._wake_waiters()
         self._start()  # (asked meanwhile)

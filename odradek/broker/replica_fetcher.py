@@ -21,7 +21,7 @@ import asyncio
 import logging
 import struct
 from dataclasses import dataclass
-from typing import Callable, Iterable, NamedTuple, Protocol
+from typing import Awaitable, Callable, Iterable, NamedTuple, Protocol
 
 from odradek.broker.fetch_session_handler import SESSION_ERRORS, FetchSessionHandler
 from odradek.broker.node_link import PLAINTEXT_LINK, NodeLink
@@ -83,7 +83,10 @@ class FollowerLog(LogView, Protocol):
 
     def truncate_fully_and_start_at(self, offset: int) -> None: ...
 
-    def append_as_follower(self, record_set, now_ms: int): ...
+    def append_as_follower(self, record_set, now_ms: int, flush_later: bool = False): ...
+
+    @property
+    def flush_awaited(self) -> bool: ...
 
     def maybe_increment_log_start_offset(self, offset: int) -> bool: ...
 
@@ -200,6 +203,11 @@ class FetcherSettings:
     socket_timeout_ms: int    # replica.socket.timeout.ms (the request timeout)
     throttle: ReplicationThrottle | None = None  # follower.replication.throttled.rate (KIP-73)
     link: NodeLink = PLAINTEXT_LINK  # TLS/SASL of the inter-broker listener
+    # the log flusher's wait for the given logs' asked flushes (the broker's LogFlusher.wait_flushed):
+    # a flush.messages flush of a follower's append is then its worker's, and the fetcher waits for
+    # it before it fetches again (Kafka's fetcher thread flushes in the append, then fetches); None:
+    # the append flushes at once
+    wait_flushed: Callable[[list], Awaitable[None]] | None = None
 
 
 @dataclass(eq=False)
@@ -245,6 +253,7 @@ class ReplicaFetcher:
         self.session = FetchSessionHandler()  # the incremental fetch session with the leader (KIP-227)
         self._unreachable = False  # logged once per outage
         self._wake = asyncio.Event()
+        self._unflushed: list[FollowerLog] = []  # logs whose flush the next fetch waits for
         self._task = asyncio.get_running_loop().create_task(
             self._run(), name=f"ReplicaFetcher-{fetcher_no}-{leader_id}")
 
@@ -318,6 +327,9 @@ class ReplicaFetcher:
                 await self._fetch(conn, fetches)
         except _CONNECTION_ERRORS as e:
             self._lost(e, (), fetches)
+        if self._unflushed:  # (the next fetch tells the leader these offsets: fsynced first)
+            unflushed, self._unflushed = self._unflushed, []
+            await self.s.wait_flushed(unflushed)
 
     async def _idle(self, timeout_ms: int) -> None:
         self._wake.clear()
@@ -539,8 +551,11 @@ class ReplicaFetcher:
                 plog.truncate_fully_and_start_at(ready.truncate_fully_to)
             if ready.append:
                 view = memoryview(records)
+                later = self.s.wait_flushed is not None
                 for start, end in segment_sized(ready.append, plog.config.segment_bytes):
-                    plog.append_as_follower(view[start:end], self.s.clock_ms())
+                    plog.append_as_follower(view[start:end], self.s.clock_ms(), flush_later=later)
+                if later and plog.flush_awaited:
+                    self._unflushed.append(plog)
             if ready.high_watermark is not None:  # before the log start, which may not pass it (as Kafka)
                 plog.high_watermark = ready.high_watermark
             if ready.log_start_offset is not None:
@@ -590,13 +605,14 @@ class ReplicaFetcherManager:
     def __init__(self, node_id: int, broker_epoch: Callable[[], int],
                  endpoint: Callable[[int], tuple[str, int] | None], config: BrokerConfig,
                  clock_ms: Callable[[], int], poke: Callable[[tuple], None],
-                 throttle: ReplicationThrottle | None = None, link: NodeLink = PLAINTEXT_LINK):
+                 throttle: ReplicationThrottle | None = None, link: NodeLink = PLAINTEXT_LINK,
+                 wait_flushed: Callable[[list], Awaitable[None]] | None = None):
         self.settings = FetcherSettings(
             node_id=node_id, broker_epoch=broker_epoch, endpoint=endpoint, clock_ms=clock_ms, poke=poke,
             max_bytes=config.replica_fetch_max_bytes, response_max_bytes=config.replica_fetch_response_max_bytes,
             max_wait_ms=config.replica_fetch_wait_max_ms, min_bytes=config.replica_fetch_min_bytes,
             backoff_ms=config.replica_fetch_backoff_ms, socket_timeout_ms=config.replica_socket_timeout_ms,
-            throttle=throttle, link=link)
+            throttle=throttle, link=link, wait_flushed=wait_flushed)
         self.num_fetchers = config.num_replica_fetchers
         self.fetchers: dict[tuple[int, int], ReplicaFetcher] = {}
         self._closing: set[asyncio.Task] = set()  # idle fetchers shutting down

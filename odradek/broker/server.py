@@ -176,6 +176,7 @@ class BrokerServer:
                      served.name)
         # the logs' flushes (flush.ms, flush.messages) in a worker thread, as Kafka's kafka-log-flusher
         self.log_flusher = LogFlusher(self.loop, self.broker.log_manager, self.broker.purgatory_poke)
+        self.broker.flush_waiter = self.log_flusher.wait_flushed  # (the replica fetchers' wait)
         self._tasks.append(self.loop.create_task(self._periodic()))
         if self.http is not None:
             self.http.serve_broker_metrics(self.broker, self._connection_counts,

@@ -1144,15 +1144,17 @@ class PartitionLog:
                             f"marker of producer {h.producer_id}: coordinator epoch {epoch} is stale")
             pos += h.batch_length + 12
 
-    def append_as_follower(self, record_set, now_ms: int) -> AppendInfo:
+    def append_as_follower(self, record_set, now_ms: int, flush_later: bool = False) -> AppendInfo:
         """Kafka's appendAsFollower: the batches as the leader wrote them (offsets, leader
         epochs, timestamps and CRC kept; the bytes land unchanged). The CRCs are checked;
         the first offset may not be below the log end offset (UnexpectedAppendOffsetError;
         above it is a gap the leader's compaction left) and offsets must increase. No
         sequence, producer epoch, timestamp, key or max.message.bytes check: the leader
         made them. Producer and transaction state and the leader-epoch cache follow each
-        batch exactly as on the leader, so this replica can lead next."""
-        return self.append(record_set, now_ms, assign_offsets=False, log_append_time=False)
+        batch exactly as on the leader, so this replica can lead next. ``flush_later``: as append's
+        (the replica fetcher then waits for the flush before it fetches again)."""
+        return self.append(record_set, now_ms, assign_offsets=False, log_append_time=False,
+                           flush_later=flush_later)
 
     def _before_records(self) -> None:
         """What an append does first on a log with state files still to write: the topic id goes to
@@ -1593,6 +1595,11 @@ class PartitionLog:
         if not self.flush_requested:
             self.flush_requested = True
             self.wake()
+
+    @property
+    def flush_awaited(self) -> bool:
+        """An append's flush.messages flush (flush_later) is still to be done: its log end not fsynced yet."""
+        return not self.flushed(self.flush_wanted_upto) and not self.gone and not self.closed
 
     def flushed(self, offset: int) -> bool:
         """Every offset below ``offset`` is fsynced (the recovery point is past it), or the log

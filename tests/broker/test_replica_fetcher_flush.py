@@ -1,0 +1,82 @@
+"""A follower's appends at flush.messages are fsynced by the log flusher's worker thread, not on the event
+loop, and the replica fetcher waits for that flush before it fetches again: no Fetch tells the leader
+an offset the follower has not fsynced (Kafka's fetcher thread flushes in the append, then fetches;
+with flush.messages=1 and acks=all a record is then durable on every in-sync replica when acknowledged)."""
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+from odradek.broker.log_flusher import LogFlusher
+from odradek.broker.replica_fetcher import ReplicaFetcherManager
+from odradek.log import FaultyFileSystem, LogConfig, LogManager
+from tests.broker.replica_leader_stub import FETCH, StubLeader
+from tests.broker.test_replica_fetcher import (
+    BROKER_EPOCH, CONFIG, FOLLOWER, SMALL, TOPIC, TOPIC_ID, TP, Cluster, batch, caught_up, clock, in_loop, new_log,
+    until,
+)
+
+
+class SlowDisk(FaultyFileSystem):
+    """Each fsync by path takes a while, as a disk's: a fetch that did not wait for it would come first."""
+
+    def fsync_file(self, path: str) -> None:
+        time.sleep(0.02)
+        super().fsync_file(path)
+
+
+class NotingLeader(StubLeader):
+    """Notes, for each Fetch naming the partition, its fetch offset and the follower's recovery point then."""
+
+    def __init__(self, *a, follower_log, **kw):
+        super().__init__(*a, **kw)
+        self.follower_log = follower_log
+        self.seen: list[tuple[int, int]] = []
+
+    def _answer(self, key: int, ver: int, req):
+        if key == FETCH:
+            for t in req.topics:
+                for p in t.partitions:
+                    self.seen.append((p.fetch_offset, self.follower_log.recovery_point))
+        return super()._answer(key, ver, req)
+
+
+@in_loop
+async def test_the_fetcher_waits_for_the_flushers_fsync_before_it_fetches_again(tmp_path):
+    c = Cluster()
+    fs = SlowDisk()
+    lm = LogManager("/data", fs=fs, default_config=LogConfig(segment_bytes=SMALL.segment_bytes,
+                                                             index_interval_bytes=100, flush_messages=1))
+    flusher = LogFlusher(asyncio.get_running_loop(), lm, c.pokes.append)
+    follower_log = lm.get_or_create(TOPIC, 0, topic_id=TOPIC_ID)
+    # (the leader's epoch written first: a follower's first batch of a new epoch writes the
+    # leader-epoch-checkpoint on the loop, another matter than the flushes)
+    follower_log.assign_epoch(3, 0)
+    lm.write_pending_state()
+    leader_log = new_log(tmp_path / "leader")
+    stub = NotingLeader(1, 3, {TP: leader_log}, {TOPIC: TOPIC_ID}, {FOLLOWER: BROKER_EPOCH}, clock,
+                        follower_log=follower_log)
+    c.ports[1] = await stub.start()
+    m = ReplicaFetcherManager(FOLLOWER, lambda: BROKER_EPOCH, c.endpoint, CONFIG, clock, c.pokes.append,
+                              wait_flushed=flusher.wait_flushed)
+    main = threading.get_ident()
+    try:
+        on_loop = fs.fsyncs_by_thread.get(main, 0)
+        m.become_follower(TP, 1, 3, follower_log, TOPIC_ID)
+        for i in range(30):  # several segments, appended while it follows
+            stub.append(TP, batch(i))
+            if i % 5 == 4:
+                await until(caught_up(follower_log, leader_log))
+        await until(caught_up(follower_log, leader_log))
+        await until(lambda: follower_log.recovery_point == follower_log.log_end_offset)
+        assert fs.fsyncs_by_thread.get(main, 0) == on_loop  # none on the event loop
+        assert sum(n for t, n in fs.fsyncs_by_thread.items() if t != main) > 0
+        assert len(stub.seen) > 10
+        told = [(offset, flushed) for offset, flushed in stub.seen if offset > flushed]
+        assert not told, f"fetches told the leader offsets not fsynced yet: {told[:5]}"
+    finally:
+        await m.close()
+        await stub.stop()
+        flusher.close()
+        lm.close()
