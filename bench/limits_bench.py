@@ -106,18 +106,18 @@ def settle_rss(b, bootstrap: str, seconds: float = 3.0) -> int:
 
 
 class Pinger:
-    """An ApiVersions every `every` s on its own connection, from a process of its own (so that
-    the bench's own work, e.g. encoding a 10,000-topic request or decoding its answer, never
-    delays a ping); the round trips (ms)."""
+    """An ApiVersions (or ``request`` at ``version``) every `every` s on its own connection, from a
+    process of its own (so that the bench's own work, e.g. encoding a 10,000-topic request or
+    decoding its answer, never delays a ping); the round trips (ms)."""
 
-    def __init__(self, bootstrap: str, every: float = 0.1):
+    def __init__(self, bootstrap: str, every: float = 0.1, request=None, version: int = 0):
         ctx = multiprocessing.get_context("spawn")
         self.stop = ctx.Event()
         self.connected = ctx.Event()
         self.sent_at = ctx.Value("d", 0.0)  # time.monotonic() of the ping in flight, 0 if none
         self.samples, out = ctx.Pipe(duplex=False)
-        self.proc = ctx.Process(target=_ping, args=(bootstrap, every, self.stop, self.connected, self.sent_at, out),
-                                daemon=True)
+        self.proc = ctx.Process(target=_ping, args=(bootstrap, every, self.stop, self.connected, self.sent_at, out,
+                                                    request, version), daemon=True)
 
     def start(self) -> None:
         self.proc.start()
@@ -149,13 +149,14 @@ class Pinger:
                 "p99_ms": round(s[min(len(s) - 1, int(len(s) * 0.99))], 1), "max_ms": round(s[-1], 1)}
 
 
-def _ping(bootstrap: str, every: float, stop, connected, sent_at, out) -> None:
+def _ping(bootstrap: str, every: float, stop, connected, sent_at, out, request=None, version: int = 0) -> None:
     """The pinger process: sends each round trip (ms) until told to stop, then None."""
     conn = Conn(bootstrap)
     connected.set()
+    request = ApiVersionsRequest() if request is None else request
     while not stop.is_set():
         sent_at.value = t0 = time.monotonic()
-        conn.call(ApiVersionsRequest(), 0)
+        conn.call(request, version)
         sent_at.value = 0.0
         out.send((time.monotonic() - t0) * 1000)
         stop.wait(max(0.0, every - (time.monotonic() - t0)))

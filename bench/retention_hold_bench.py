@@ -3,7 +3,7 @@ event loop is held in one piece and how long another client's ApiVersions waits 
 pass's wall time:
 
     python -m bench.retention_hold_bench [--topics 5000] [--partitions 2] [--interval-ms 10000]
-                                         [--brokers odradek,kafka]
+                                         [--brokers odradek,kafka] [--fetch]
 
 One `odradek serve` (bench/loop_meter.py's metered loop; Apache Kafka 4.3: its pings only) with log.retention.check.interval.ms =
 interval; `topics` topics of `partitions` partitions, a record in each, then retention.ms=1000 on
@@ -67,8 +67,22 @@ def produce_everywhere(b, todo: dict[str, list[int]]) -> None:
         c.close()
 
 
-def run(d: Path, kind: str, topics: int, partitions: int, interval_ms: int) -> dict:
+def fetch_everything(names: list[str], partitions: int):
+    """A Fetch of every partition from offset 0 (what a consumer of all of them sends), not waiting:
+    the broker reads each log, under its lock in odradek, the lock the retention pass takes."""
+    FTo, FP = _sub("FetchRequest", "FetchTopic"), _sub("FetchRequest", "FetchPartition")
+    return _m("FetchRequest")(
+        replica_id=-1, max_wait_ms=0, min_bytes=0, max_bytes=50 << 20, isolation_level=0, session_id=0,
+        session_epoch=-1, topics=[FTo(topic=n, partitions=[FP(partition=i, fetch_offset=0, log_start_offset=-1,
+                                                               partition_max_bytes=1024) for i in range(partitions)])
+                                  for n in names], forgotten_topics_data=[])
+
+
+def run(d: Path, kind: str, topics: int, partitions: int, interval_ms: int, fetch: bool = False) -> dict:
     extra = {"log.retention.check.interval.ms": str(interval_ms)}
+    if fetch:  # (the default file.delete.delay.ms: with the launcher's 0, a fetch's slice of a segment
+        # the pass removed is closed under it at the next tick, and the broker closes the connection)
+        extra["log.segment.delete.delay.ms"] = "60000"
     b = MeteredOdradek(str(d / "odradek"), extra=extra) if kind == "odradek" else KafkaBroker(str(d / "kafka"), extra=extra)
     metered = kind == "odradek"
     b.start()
@@ -83,6 +97,10 @@ def run(d: Path, kind: str, topics: int, partitions: int, interval_ms: int) -> d
             validate_only=False), 2)
         pinger = Pinger(b.bootstrap, every=0.05)  # (from after the alteration: the pass only)
         pinger.start()
+        fetcher = Pinger(b.bootstrap, every=0.05, request=fetch_everything(names, partitions), version=12) \
+            if fetch else None
+        if fetcher is not None:
+            fetcher.start()
         if metered:
             b.meter()
         load = os.getloadavg()[0]
@@ -99,12 +117,14 @@ def run(d: Path, kind: str, topics: int, partitions: int, interval_ms: int) -> d
         time.sleep(0.3)
         meter = b.meter() if metered else {}
         pings = pinger.finish()
+        fetches = fetcher.finish() if fetcher is not None else {}
         load = max(load, os.getloadavg()[0])
         return {"broker": kind, "partitions": want, "deleted_logs": len(lines),
                 "pass_wall_s": round(_at(lines[-1], skip) - _at(lines[0], skip), 2) if lines else None,
                 "loop_max_ms": meter.get("max_ms"), "loop_top_ms": meter.get("top_ms"),
                 "turns_over_10ms": meter.get("over_10ms"),
-                **{f"ping_{k}": v for k, v in pings.items()}, "load_1m": round(load, 1)}
+                **{f"ping_{k}": v for k, v in pings.items()},
+                **{f"fetch_{k}": v for k, v in fetches.items()}, "load_1m": round(load, 1)}
     finally:
         b.stop()
 
@@ -115,10 +135,12 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--partitions", type=int, default=2)
     ap.add_argument("--interval-ms", type=int, default=10000)
     ap.add_argument("--brokers", default="odradek,kafka")
+    ap.add_argument("--fetch", action="store_true", help="also a Fetch of every partition every 50 ms during the "
+                    "pass, from another process (its round trips: how long the reads wait for the pass)")
     a = ap.parse_args(argv)
     for kind in a.brokers.split(","):
         with tempfile.TemporaryDirectory(prefix="retention-hold-") as d:
-            print(json.dumps(run(Path(d), kind, a.topics, a.partitions, a.interval_ms)), flush=True)
+            print(json.dumps(run(Path(d), kind, a.topics, a.partitions, a.interval_ms, a.fetch)), flush=True)
     return 0
 
 
