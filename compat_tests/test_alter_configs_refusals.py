@@ -8,8 +8,10 @@
   it as the same preprocessing decides, tests/controller/test_elr_config_changes.py.)
 - a resource's name and values, each refused with Kafka's error and message: a topic's empty name,
   an invalid one (before its config names), APPEND to a config that is not a LIST, a broker's id that
-  is not a number, a broker's invalid value (INVALID_REQUEST, as Kafka's broker wraps it), a group's
-  empty name;
+  is not a number, a broker's invalid value (INVALID_REQUEST, as Kafka's broker wraps it; log.retention.ms
+  0, log.roll.ms 0 and log.roll.jitter.ms -1 by KafkaConfig's requirements, the hours / minutes forms as
+  no dynamic configs), a group's empty name; a broker's negative log.retention.ms (unlimited) and
+  log.retention.bytes, and a name Kafka does not know, are taken;
 - with eligible leader replicas (eligible.leader.replicas.version 1, a fresh cluster's level) a
   broker's own min.insync.replicas cannot be set or deleted, and the cluster default's cannot be
   deleted: INVALID_CONFIG with Kafka's messages.
@@ -112,6 +114,19 @@ def test_the_cluster_defaults_min_insync_replicas_cannot_be_deleted_with_elr(boo
      "Invalid value nope for configuration log.cleanup.policy: String must be one of: compact, delete"),
     (BROKER, "", "log.retention.ms", "1", APPEND, INVALID_CONFIG,
      "Config value append is not allowed for config key: log.retention.ms"),
+    (BROKER, "", "log.retention.ms", "0", SET, INVALID_REQUEST,
+     "requirement failed: log.retention.ms must be unlimited (-1) or, greater than or equal to 1"),
+    (BROKER, "", "log.roll.ms", "0", SET, INVALID_REQUEST, "requirement failed: log.roll.ms must be greater than or equal to 1"),
+    (BROKER, "", "log.roll.jitter.ms", "-1", SET, INVALID_REQUEST,
+     "requirement failed: log.roll.jitter.ms must be greater than or equal to 0"),
+    (BROKER, "", "log.retention.hours", "1", SET, INVALID_REQUEST,
+     "Cannot update these configs dynamically: [log.retention.hours]"),
+    (BROKER, "", "log.retention.minutes", "-2", SET, INVALID_REQUEST,
+     "Cannot update these configs dynamically: [log.retention.minutes]"),
+    (BROKER, "", "log.roll.hours", "1", SET, INVALID_REQUEST, "Cannot update these configs dynamically: [log.roll.hours]"),
+    (BROKER, "", "log.retention.ms", "-2", SET, 0, None),  # any negative value: unlimited
+    (BROKER, "", "log.retention.bytes", "-2", SET, 0, None),
+    (BROKER, "", "no.such.config", "1", SET, 0, None),  # stored (test_unknown_broker_config_names.py)
     (GROUP, "", "consumer.session.timeout.ms", "45000", SET, INVALID_REQUEST, "Default group resources are not allowed."),
 ])
 def test_a_resources_name_and_values_are_refused_as_kafka(bootstrap, rtype, name, key, value, op, code, message):

@@ -26,6 +26,7 @@ from confluent_kafka import Producer
 
 from cluster import running_cluster, wait_for
 from harness import RawClient, kafka_tool
+from odradek.wire.messages.describe_configs_request import DescribeConfigsRequest, DescribeConfigsResource
 from odradek.wire.messages.describe_topic_partitions_request import DescribeTopicPartitionsRequest, TopicRequest
 from odradek.wire.messages import alter_configs_request as legacy
 from odradek.wire.messages.incremental_alter_configs_request import (AlterableConfig, AlterConfigsResource,
@@ -54,11 +55,11 @@ def alter(port: int, rtype: int, name: str, key: str, value: str) -> None:
     assert [(r.error_code, r.error_message) for r in resp.responses] == [(0, None)]
 
 
-def log_start(port: int, topic: str) -> int:
+def log_start(port: int, topic: str, partition: int = 0) -> int:
     c = RawClient(f"127.0.0.1:{port}")
     try:
         resp = c.call(ListOffsetsRequest(replica_id=-1, topics=[ListOffsetsTopic(
-            name=topic, partitions=[ListOffsetsPartition(partition_index=0, timestamp=-2)])]), 1)
+            name=topic, partitions=[ListOffsetsPartition(partition_index=partition, timestamp=-2)])]), 1)
     finally:
         c.close()
     p = resp.topics[0].partitions[0]
@@ -94,6 +95,77 @@ def test_a_changed_cluster_default_retention_deletes_old_segments_of_existing_to
     alter(node.port, BROKER, "", "log.retention.ms", "1000")
     wait_for(lambda: log_start(node.port, topic) > 0, 60, "old segments deleted",
              last=lambda: log_start(node.port, topic))
+
+
+def test_a_negative_broker_retention_keeps_the_records_as_unlimited(cluster):
+    """log.retention.ms -2 as the cluster default (Kafka takes any negative value: unlimited, as -1) keeps a
+    topic's old segments, while retention runs: a witness topic of its own retention.ms 1000 on the same
+    broker loses its old segments twice, the second time segments written after the kept topic's."""
+    kept, witness = "kept-unlimited", "witness-1s"
+    alter(cluster.node(min(n.id for n in cluster.brokers)).port, BROKER, "", "log.retention.ms", "-2")
+    leader = cluster.create_topic(kept, 1, 1, {"segment.ms": "100"})[0].leader
+    # partitions striped over both brokers: one of them on the kept topic's
+    beside = [p for p, st in cluster.create_topic(witness, 4, 1, {"segment.ms": "100", "retention.ms": "1000"}).items()
+              if st.leader == leader]
+    assert beside, "no partition of the witness on the kept topic's broker"
+    part = beside[0]
+    node = cluster.node(leader)
+    producer = Producer({"bootstrap.servers": cluster.bootstrap, "linger.ms": 0})
+
+    def rolled(topic: str, partition: int, segments: int):
+        def more() -> bool:  # a record at a time until the partition has this many segments
+            producer.produce(topic, b"x" * 100, partition=partition)
+            assert producer.flush(10) == 0
+            return len(list((node.log_dir / f"{topic}-{partition}").glob("*.log"))) >= segments
+        wait_for(more, 60, f"{segments} segments of {topic}-{partition}")
+
+    try:
+        rolled(kept, 0, 3)
+        rolled(witness, part, 3)
+        first = wait_for(lambda: log_start(node.port, witness, part) or None, 60, "the witness's old segments deleted")
+        rolled(witness, part, 3)  # (written after the kept topic's records, more than 1 s later)
+        wait_for(lambda: log_start(node.port, witness, part) > first, 60, "the witness's later segments deleted",
+                 last=lambda: log_start(node.port, witness, part))
+        assert log_start(node.port, kept) == 0
+        assert len(list((node.log_dir / f"{kept}-0").glob("*.log"))) >= 3
+    finally:
+        producer.flush(10)
+        c = RawClient(f"127.0.0.1:{node.port}")
+        try:
+            c.call(IncrementalAlterConfigsRequest(resources=[AlterConfigsResource(
+                resource_type=BROKER, resource_name="", configs=[AlterableConfig(
+                    name="log.retention.ms", config_operation=1, value=None)])]), 1)
+        finally:
+            c.close()
+
+
+def test_an_unknown_broker_config_is_forwarded_and_stored(cluster):
+    """A name Kafka does not know, set through a broker on itself and on the cluster default: taken by the
+    broker, stored by the controller, described by every broker as Kafka describes it (read-only,
+    sensitive, of type UNKNOWN); a per-broker one only by its broker."""
+    first, second = sorted(cluster.brokers, key=lambda n: n.id)[:2]
+    alter(first.port, BROKER, str(first.id), "odradek.test.own", "abc")
+    alter(first.port, BROKER, "", "odradek.test.default", "xyz")
+
+    def described(port: int, name: str) -> dict:
+        c = RawClient(f"127.0.0.1:{port}")
+        try:
+            resp = c.call(DescribeConfigsRequest(resources=[DescribeConfigsResource(
+                resource_type=BROKER, resource_name=name,
+                configuration_keys=["odradek.test.own", "odradek.test.default"])], include_synonyms=True), 4)
+        finally:
+            c.close()
+        (r,) = resp.results
+        return {e.name: (e.value, e.read_only, e.config_source, e.is_sensitive, e.config_type,
+                         [(y.name, y.value, y.source) for y in e.synonyms]) for e in r.configs}
+    wait_for(lambda: len(described(second.port, str(second.id))) == 1, 30, "the default on the other broker")
+    assert described(first.port, str(first.id)) == {
+        "odradek.test.own": (None, True, 2, True, 0, [("odradek.test.own", None, 2)]),
+        "odradek.test.default": (None, True, 3, True, 0, [("odradek.test.default", None, 3)])}
+    assert described(second.port, str(second.id)) == {
+        "odradek.test.default": (None, True, 3, True, 0, [("odradek.test.default", None, 3)])}
+    assert described(second.port, "") == {
+        "odradek.test.default": (None, True, 3, True, 0, [("odradek.test.default", None, 3)])}
 
 
 def test_a_brokers_loggers_are_changed_on_that_broker(cluster):

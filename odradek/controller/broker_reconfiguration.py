@@ -52,7 +52,15 @@ def parse_connection_overrides(value: str) -> tuple[tuple[str, int], ...]:
 
 def _whole_config(new: Mapping[str, str]) -> None:
     """KafkaConfig.validateValues, the checks on these configs in its order (Scala require:
-    'requirement failed')."""
+    'requirement failed'). The log settings are the effective ones (log.retention.ms: any negative
+    value, of any of its units, is -1: unlimited)."""
+    if int(new["log.roll.ms"]) < 1:
+        raise InvalidConfig("requirement failed: log.roll.ms must be greater than or equal to 1")
+    if int(new["log.roll.jitter.ms"]) < 0:
+        raise InvalidConfig("requirement failed: log.roll.jitter.ms must be greater than or equal to 0")
+    if int(new["log.retention.ms"]) == 0:
+        raise InvalidConfig("requirement failed: log.retention.ms must be unlimited (-1) or, greater than or "
+                            "equal to 1")
     threads = int(new["log.cleaner.threads"])
     if threads == 0:  # (Kafka divides by it)
         raise InvalidConfig("/ by zero")
@@ -111,8 +119,8 @@ def _java_div(a: int, b: int) -> int:
 def check_reconfiguration(current: Mapping[str, str], new: Mapping[str, str], listeners: Sequence[str] = ()) -> None:
     """``current`` / ``new``: a broker's effective values of the dynamic configs odradek applies
     (controller.configs.DYNAMIC_BROKER, and the listeners' listener.name.<l>.* quotas), before and
-    after the change; ``listeners``: the broker's listener names. Raises InvalidConfig with Kafka's
-    message."""
+    after the change (``new`` also the effective log.roll.ms, log.roll.jitter.ms and log.retention.ms);
+    ``listeners``: the broker's listener names. Raises InvalidConfig with Kafka's message."""
     try:
         _whole_config(new)
     except ValueError as e:

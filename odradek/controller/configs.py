@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from odradek.config import DESCRIBED, FALLBACKS, BrokerConfig, broker_synonym_names, topic_synonyms
+from odradek.controller.kafka_broker_config_names import KAFKA_BROKER_CONFIG_NAMES
 
 LONG_MAX = 9223372036854775807
 INT_MAX = 2147483647
@@ -30,7 +31,7 @@ STATIC_BROKER_CONFIG = 4
 DEFAULT_CONFIG = 5
 
 # ConfigType (DescribeConfigs v3+)
-T_BOOLEAN, T_STRING, T_INT, T_SHORT, T_LONG, T_DOUBLE, T_LIST = 1, 2, 3, 4, 5, 6, 7
+T_UNKNOWN, T_BOOLEAN, T_STRING, T_INT, T_SHORT, T_LONG, T_DOUBLE, T_LIST = 0, 1, 2, 3, 4, 5, 6, 7
 _TYPE_NAME = {T_BOOLEAN: "BOOLEAN", T_STRING: "STRING", T_INT: "INT", T_LONG: "LONG", T_DOUBLE: "DOUBLE",
               T_LIST: "LIST"}
 
@@ -241,16 +242,35 @@ def listener_quota_config(name: str) -> tuple[str, str] | None:
     return (m.group(1), m.group(2)) if m is not None else None
 
 
-def dynamic_broker_alterable(name: str) -> bool:
-    """AlterConfigs / IncrementalAlterConfigs take ``name`` for a broker."""
-    return name in BROKER_ALTERABLE or listener_quota_config(name) is not None
-
+# a topic config's later broker synonyms (log.retention.hours, log.flush.scheduler.interval.ms)
+BROKER_STATIC_SYNONYMS = frozenset(s.name for d in TOPIC_CONFIGS.values() for s in d.synonyms[1:])
 
 # What AlterConfigs / IncrementalAlterConfigs take for a broker: the rates, DYNAMIC_BROKER and the
-# topic synonyms but a fallback (log.flush.scheduler.interval.ms, refused as by Kafka). Kafka 4.3
-# refuses the *.hours / *.minutes forms too ("Cannot update these configs dynamically"); odradek
-# still takes them (tests/controller/test_config_validation.py).
-BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS) | DYNAMIC_RATES | frozenset(DYNAMIC_BROKER)
+# topic synonyms but the later ones (log.retention.hours / .minutes, log.roll.hours,
+# log.roll.jitter.hours, log.flush.scheduler.interval.ms: not dynamic in Kafka 4.3, refused "Cannot
+# update these configs dynamically").
+BROKER_ALTERABLE = (frozenset(BROKER_SYNONYMS) - FALLBACKS - BROKER_STATIC_SYNONYMS) | DYNAMIC_RATES \
+    | frozenset(DYNAMIC_BROKER)
+
+# Broker synonyms Kafka's KafkaConfig defines without a validator (LONG, no default), checked only as a
+# whole config (KafkaConfig.validateValues, broker_reconfiguration): log.retention.ms takes any
+# negative value (unlimited, as -1) and log.roll.ms / log.roll.jitter.ms any number at this stage.
+BROKER_UNBOUNDED = frozenset({"log.retention.ms", "log.roll.ms", "log.roll.jitter.ms"})
+
+
+def unknown_broker_config(name: str) -> bool:
+    """No broker config of Kafka's (nor a listener's or a config provider's: those odradek refuses as it
+    refused them before): Kafka's broker takes it in an (Incremental)AlterConfigs of a BROKER resource,
+    per broker or as the cluster default; its controller stores it; it does nothing, and DescribeConfigs
+    lists it read-only, sensitive (value null), of type UNKNOWN."""
+    return (name not in KAFKA_BROKER_CONFIG_NAMES and not name.startswith("listener.name.")
+            and not name.startswith("config.providers"))
+
+
+def dynamic_broker_alterable(name: str) -> bool:
+    """AlterConfigs / IncrementalAlterConfigs take ``name`` for a broker."""
+    return name in BROKER_ALTERABLE or listener_quota_config(name) is not None or unknown_broker_config(name)
+
 
 # Kafka's ConfigDef documentation of broker configs (DescribeConfigs v3+ with
 # include_documentation); the ones without are answered without documentation.
@@ -261,8 +281,6 @@ BROKER_DOCS: dict[str, str] = {name: d.doc for name, d in DESCRIBED.items() if d
 # can be changed per broker (not by odradek: refused); of the topic synonyms only the *.ms forms
 # are dynamic.
 BROKER_DYNAMIC_STATIC = frozenset({"listeners"})
-# a topic config's later broker synonyms (log.retention.hours, log.flush.scheduler.interval.ms)
-BROKER_STATIC_SYNONYMS = frozenset(s.name for d in TOPIC_CONFIGS.values() for s in d.synonyms[1:])
 
 
 def dynamic_broker_value(broker_configs, node_id: int, name: str) -> str | None:
@@ -297,6 +315,8 @@ def broker_config_known(name: str) -> bool:
 
 
 def broker_config_type(name: str) -> int:
+    if unknown_broker_config(name):
+        return T_UNKNOWN
     listener_quota = listener_quota_config(name)
     if listener_quota is not None:
         name = listener_quota[1]
@@ -333,7 +353,10 @@ def broker_synonyms(name: str, layers) -> list[tuple[str, str | None, int]]:
 def validate_broker_value(name: str, value: str) -> str:
     """Validate a dynamic broker config that is a topic synonym (same rules, scaled), a rate or one of
     DYNAMIC_BROKER (its type and range: Kafka's DynamicConfig.Broker.validate; a listener's connection
-    quota as the broker-wide one, named as it)."""
+    quota as the broker-wide one, named as it; BROKER_UNBOUNDED only its type, their bounds are
+    broker_reconfiguration's); a name unknown to Kafka as it is."""
+    if unknown_broker_config(name):
+        return value
     listener_quota = listener_quota_config(name)
     if listener_quota is not None:
         name = listener_quota[1]
@@ -348,15 +371,12 @@ def validate_broker_value(name: str, value: str) -> str:
             raise InvalidConfig(f"Invalid value {value} for configuration {name}: Value must be at least 0")
         return str(n)
     d, s = BROKER_SYNONYMS[name]
-    if s.scale == 1:
-        try:
-            return d.validate(value)
-        except InvalidConfig as e:
-            raise InvalidConfig(str(e).replace(f"configuration {d.name}:", f"configuration {name}:")) from None
-    try:
-        return str(int(value.strip()))
-    except ValueError:
-        raise InvalidConfig(f"Invalid value {value} for configuration {name}: Not a number of type INT") from None
+    if name in BROKER_UNBOUNDED:
+        return ConfigDef(name, T_LONG, "").validate(value)
+    try:  # (a *.ms form: the scaled ones are not dynamic, BROKER_ALTERABLE)
+        return d.validate(value)
+    except InvalidConfig as e:
+        raise InvalidConfig(str(e).replace(f"configuration {d.name}:", f"configuration {name}:")) from None
 
 
 @dataclass(frozen=True)

@@ -381,8 +381,8 @@ def _record_problem(record) -> str | None:
             if not is_log_config(d.name):
                 return None
             scaled = str(int(value) * syn.scale) if syn.scale != 1 else value
-            if d.name == "retention.ms" and syn.scale != 1 and int(scaled) < 0:
-                scaled = "-1"
+            if d.name == "retention.ms" and int(scaled) < 0:
+                scaled = "-1"  # (Kafka's logRetentionTimeMillis: any negative broker value is unlimited)
             validate_properties({d.name: scaled})
     except ConfigError as e:
         return e.kafka_message()

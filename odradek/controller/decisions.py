@@ -647,10 +647,16 @@ class Decisions:
         bc = self.image.broker_configs
         dyn_default = dict(bc.get("", {}))
         if name == "":
-            # the cluster-wide default resource lists only what was set dynamically
-            return [ConfigView(k, v, False, C.DYNAMIC_DEFAULT_BROKER_CONFIG, False,
-                               ((k, v, C.DYNAMIC_DEFAULT_BROKER_CONFIG),) if synonyms else (),
-                               C.broker_config_type(k)) for k, v in sorted(dyn_default.items())]
+            # the cluster-wide default resource lists only what was set dynamically (a name unknown to
+            # Kafka read-only and sensitive: no value, as Kafka's ConfigHelper lists a config it has no type of)
+            out = []
+            for k, v in sorted(dyn_default.items()):
+                unknown = C.unknown_broker_config(k)
+                shown = None if unknown else v
+                out.append(ConfigView(k, shown, unknown, C.DYNAMIC_DEFAULT_BROKER_CONFIG, unknown,
+                                      ((k, shown, C.DYNAMIC_DEFAULT_BROKER_CONFIG),) if synonyms else (),
+                                      C.broker_config_type(k)))
+            return out
         dyn_broker = dict(bc.get(name, {}))
         # a value at Kafka's default is taken as unset (Kafka shows only DEFAULT_CONFIG then)
         static = {k: v for k, v in self.defaults.items()
@@ -662,8 +668,11 @@ class Decisions:
         out = []
         for k in sorted(names):
             syn = C.broker_synonyms(k, layers)
+            unknown = C.unknown_broker_config(k)
+            if unknown:
+                syn = [(n, None, src) for n, _v, src in syn]
             value, source = (syn[0][1], syn[0][2]) if syn else (None, C.DEFAULT_CONFIG)
-            out.append(ConfigView(k, value, C.broker_read_only(k), source, False,
+            out.append(ConfigView(k, value, C.broker_read_only(k), source, unknown,
                                   tuple(syn) if synonyms else (), C.broker_config_type(k),
                                   C.BROKER_DOCS.get(k) if docs else None))
         return out
@@ -867,6 +876,12 @@ class Decisions:
 
         current = merged(bc.get("", {}), bc.get(node, {}))
         new = merged(after, bc.get(node, {})) if name == "" else merged(bc.get("", {}), after)
+        # the log settings KafkaConfig.validateValues requires, in effect on that broker after the change
+        layers = C.broker_layers(self._static_broker(), after if name == "" else dict(bc.get("", {})),
+                                 dict(bc.get(node, {})) if name == "" else after)
+        for key, topic_key in (("log.roll.ms", "segment.ms"), ("log.roll.jitter.ms", "segment.jitter.ms"),
+                               ("log.retention.ms", "retention.ms")):
+            new[key] = C.resolve_topic_config(C.TOPIC_CONFIGS[topic_key], {}, layers).value or ""
         # the broker's listeners (its ListenerConnectionQuotas), as registered; the default's: every broker's
         brokers = [b for i, b in self.image.brokers.items() if b is not None and (name == "" or str(i) == name)]
         listeners = sorted({e[0] for b in brokers for e in b.endpoints})

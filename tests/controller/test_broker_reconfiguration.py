@@ -8,7 +8,8 @@ import pytest
 from odradek.controller.broker_reconfiguration import check_reconfiguration, parse_connection_overrides
 from odradek.controller.configs import DYNAMIC_BROKER, InvalidConfig
 
-DEFAULTS = {k: d.default for k, d in DYNAMIC_BROKER.items()}
+DEFAULTS = {k: d.default for k, d in DYNAMIC_BROKER.items()} | {
+    "log.roll.ms": "604800000", "log.roll.jitter.ms": "0", "log.retention.ms": "604800000"}
 WRAPPED = "Invalid value org.apache.kafka.common.config.ConfigException: {} for configuration Invalid dynamic configuration"
 
 
@@ -47,6 +48,21 @@ def test_whole_config_checks():
     assert _check({}, {"max.connections.per.ip": "0", "max.connections.per.ip.overrides": "localhost:5"}) is None
     assert _check({}, {"max.connections.per.ip.overrides": "a b:3,c/d:1"}) == \
         "max.connections.per.ip.overrides contains invalid addresses : a b,c/d"
+
+
+@pytest.mark.parametrize("key, value, message", [
+    ("log.roll.ms", "0", "requirement failed: log.roll.ms must be greater than or equal to 1"),
+    ("log.roll.jitter.ms", "-1", "requirement failed: log.roll.jitter.ms must be greater than or equal to 0"),
+    ("log.retention.ms", "0", "requirement failed: log.retention.ms must be unlimited (-1) or, greater than or equal to 1"),
+    ("log.retention.ms", "-1", None),  # (the effective value: any negative one is -1)
+    ("log.retention.ms", "1", None),
+    ("log.roll.ms", "1", None),
+    ("log.roll.jitter.ms", "0", None),
+])
+def test_kafka_configs_log_requirements(key, value, message):
+    """KafkaConfig.validateValues' requirements on the effective log settings, in its order (log.roll.ms first)."""
+    assert _check({}, {key: value}) == message
+    assert _check({}, {key: value, "log.roll.ms": "0"}) == "requirement failed: log.roll.ms must be greater than or equal to 1"
 
 
 def test_listener_quotas_refuse_zero_when_changed():

@@ -70,28 +70,58 @@ def test_negative_retention_bytes_is_accepted_by_the_log_too(ctl):
     assert log_config(ctl, "t").retention_bytes == -5
 
 
-def test_broker_negative_retention_minutes_means_forever(ctl):
-    create(ctl, "t")
-    r = incr(ctl, BROKER, "", [("log.retention.minutes", OP_SET, "-5")])
+@pytest.mark.parametrize("value", ["-1", "-2", "-5", str(-2**63)])
+def test_broker_negative_retention_ms_means_forever(tmp_path, value):
+    """Kafka's broker takes any negative log.retention.ms (KafkaConfig defines it without a bound) and
+    its logRetentionTimeMillis makes it -1: the topics keep their records; the value asked is stored
+    and survives a restart."""
+    c = make(tmp_path)
+    create(c, "t")
+    r = incr(c, BROKER, "", [("log.retention.ms", OP_SET, value)])
     assert r.error_code == 0
+    assert dict(c.image.broker_configs[""])["log.retention.ms"] == value
+    assert c.topic_config("t")["retention.ms"] == "-1"
+    assert log_config(c, "t").retention_ms == -1
+    c.close()
+    c2 = make(tmp_path)  # replayed, not skipped
+    assert dict(c2.image.broker_configs[""])["log.retention.ms"] == value
+    assert log_config(c2, "t").retention_ms == -1
+    c2.close()
+
+
+@pytest.mark.parametrize("key", ["log.retention.hours", "log.retention.minutes", "log.roll.hours",
+                                 "log.roll.jitter.hours", "log.flush.scheduler.interval.ms"])
+def test_broker_later_synonyms_are_not_dynamic(ctl, key):
+    """Kafka 4.3's DynamicBrokerConfig: the hours / minutes forms are no dynamic configs."""
+    end = ctl._log.next_offset
+    for name in ("", "1"):
+        r = incr(ctl, BROKER, name, [(key, OP_SET, "2")])
+        assert (r.error_code, r.error_message) == (E.INVALID_REQUEST,
+                                                   f"Cannot update these configs dynamically: [{key}]")
+    assert ctl._log.next_offset == end
+
+
+def test_a_stored_later_synonym_still_applies(ctl):
+    """A log.retention.minutes record (written by an older odradek) is replayed: negative means forever."""
+    create(ctl, "t")
+    ctl.commit([ConfigRecord(resource_type=BROKER, resource_name="", name="log.retention.minutes", value="-5")], 3)
     assert ctl.topic_config("t")["retention.ms"] == "-1"
     assert log_config(ctl, "t").retention_ms == -1
 
 
-def test_broker_retention_hours_overflowing_long_is_invalid_config(ctl):
-    create(ctl, "t")
+@pytest.mark.parametrize("key, value, message", [
+    ("log.retention.ms", "0",
+     "requirement failed: log.retention.ms must be unlimited (-1) or, greater than or equal to 1"),
+    ("log.roll.ms", "0", "requirement failed: log.roll.ms must be greater than or equal to 1"),
+    ("log.roll.ms", "-3", "requirement failed: log.roll.ms must be greater than or equal to 1"),
+    ("log.roll.jitter.ms", "-1", "requirement failed: log.roll.jitter.ms must be greater than or equal to 0"),
+    ("log.retention.ms", "x", "Invalid value x for configuration log.retention.ms: Not a number of type LONG"),
+])
+def test_broker_log_values_kafkas_config_requires(ctl, key, value, message):
+    """Checked as a whole config (KafkaConfig.validateValues), answered INVALID_REQUEST as Kafka's broker."""
     end = ctl._log.next_offset
-    r = incr(ctl, BROKER, "1", [("log.retention.hours", OP_SET, str(2**62))])
-    assert r.error_code == E.INVALID_CONFIG and "retention.ms" in r.error_message
-    assert ctl._log.next_offset == end
-    log_config(ctl, "t")
-
-
-def test_broker_roll_hours_zero_is_invalid_config(ctl):
-    end = ctl._log.next_offset
-    r = incr(ctl, BROKER, "", [("log.roll.hours", OP_SET, "0")])
-    assert r.error_code == E.INVALID_CONFIG
-    assert r.error_message == "Invalid value 0 for configuration segment.ms: Value must be at least 1"
+    r = incr(ctl, BROKER, "1", [(key, OP_SET, value)])
+    assert (r.error_code, r.error_message) == (E.INVALID_REQUEST, message)
     assert ctl._log.next_offset == end
 
 
