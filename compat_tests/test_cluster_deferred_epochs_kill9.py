@@ -14,7 +14,9 @@ that the next kill comes at different moments of the background writes), then ki
 too (its newest epochs likely still in memory only), restarts L2 and L1 and waits for the whole ISR.
 Then: every acknowledged record is in its partition exactly once, at its acknowledged offset; every
 replica's segment files hold the same record batches byte for byte (a follower that kept a diverging
-tail because of a wrong epoch would differ).
+tail because of a wrong epoch would differ); and once every broker stopped cleanly, every replica's
+leader-epoch-checkpoint names each epoch from the first batch stamped with it, below the log end
+(an epoch lost at a crash and not rebuilt from the batches would be missing there).
 
 Cycles: --failover-cycles N (or ODRADEK_FAILOVER_CYCLES). Run against Apache Kafka 4.3 with
 --cluster-kafka.
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 import pytest
 
-from cluster import failover_cycles, running_cluster, wait_for
+from cluster import failover_cycles, replica_batches, running_cluster, wait_for
 from replication_load import ConfluentLoad, check_log
 
 TOPIC, PARTITIONS = "deferred-epochs", 6
@@ -73,3 +75,36 @@ def test_kill9_of_new_leaders_loses_no_acknowledged_record_and_replicas_agree(cl
     assert checked >= 20 * (cycles + 1)
     cluster.wait_full_isr(TOPIC)
     assert cluster.wait_identical_replicas(TOPIC, PARTITIONS) > 0
+    for b in cluster.brokers:
+        cluster.stop(b.id)
+    for b in cluster.brokers:
+        for p in range(PARTITIONS):
+            batches = replica_batches(b.log_dir, TOPIC, p)
+            end = _log_end(batches)
+            on_disk = [e for e in _checkpoint(b.log_dir / f"{TOPIC}-{p}" / "leader-epoch-checkpoint") if e[1] < end]
+            assert on_disk == _epochs_of(batches), (b.id, p)
+
+
+def _epochs_of(batches: list[tuple[int, bytes]]) -> list[tuple[int, int]]:
+    """(epoch, start offset) of each leader epoch: the first batch stamped with it (partitionLeaderEpoch)."""
+    out: list[tuple[int, int]] = []
+    for base, data in batches:
+        epoch = int.from_bytes(data[12:16], "big", signed=True)
+        if epoch >= 0 and (not out or epoch > out[-1][0]):
+            out.append((epoch, base))
+    return out
+
+
+def _log_end(batches: list[tuple[int, bytes]]) -> int:
+    """The offset after the last batch (its base offset plus lastOffsetDelta, plus 1)."""
+    if not batches:
+        return 0
+    base, data = batches[-1]
+    return base + int.from_bytes(data[23:27], "big") + 1
+
+
+def _checkpoint(path) -> list[tuple[int, int]]:
+    """A leader-epoch-checkpoint's entries (Kafka's text format: version, count, "epoch offset" lines)."""
+    lines = path.read_text().split("\n")
+    n = int(lines[1])
+    return [(int(line.split()[0]), int(line.split()[1])) for line in lines[2:2 + n]]
