@@ -81,7 +81,7 @@ def fetch_everything(names: list[str], partitions: int):
 def run(d: Path, kind: str, topics: int, partitions: int, interval_ms: int, fetch: bool = False) -> dict:
     extra = {"log.retention.check.interval.ms": str(interval_ms)}
     if fetch:  # (the default file.delete.delay.ms: with the launcher's 0, a fetch's slice of a segment
-        # the pass removed is closed under it at the next tick, and the broker closes the connection)
+        # the pass removed is closed under it at the next tick, and odradek closes the connection)
         extra["log.segment.delete.delay.ms"] = "60000"
     b = MeteredOdradek(str(d / "odradek"), extra=extra) if kind == "odradek" else KafkaBroker(str(d / "kafka"), extra=extra)
     metered = kind == "odradek"
