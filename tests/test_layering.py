@@ -26,29 +26,31 @@ PKG = ROOT / "odradek"
 
 LOWER = {
     "wire": set(),
+    # numbers as Java parses them (java_numbers.py: Integer.parseInt), where Kafka's answer depends on it
+    "java_numbers": set(),
     "log": {"wire"},
     "config": {"wire", "log"},
     "raft": {"wire", "log"},
     "replication": {"wire", "log"},
-    "controller": {"wire", "log", "raft", "config"},
-    "coordinator": {"wire", "log", "raft", "controller", "config"},
-    "api_handlers": {"wire", "log", "raft", "replication", "controller", "coordinator", "config"},
+    "controller": {"wire", "log", "raft", "config", "java_numbers"},
+    "coordinator": {"wire", "log", "raft", "controller", "config", "java_numbers"},
+    "api_handlers": {"wire", "log", "raft", "replication", "controller", "coordinator", "config", "java_numbers"},
     # odradek for tests: the fault rules, the clock, the trace and the control API the broker consults
     "testing": {"wire", "log", "api_handlers", "config"},
     # SASL exchanges, sans-IO (security/sasl.py), quotas, the ACL authorizer over the image's ACLs
     "security": {"wire", "controller"},
     "broker": {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "config",
-               "testing", "security"},
+               "testing", "security", "java_numbers"},
 }  # anything else (cli*.py, __main__.py) is an entry point and may import any part
 # odradek.testing's user side (the Broker/Cluster harness, the pytest plugin, the control client):
 # entry points, as the CLI is (they start brokers)
 TESTING_ENTRY_POINTS = {"testing/__init__.py", "testing/broker.py", "testing/cluster.py", "testing/control.py",
                         "testing/ports.py", "testing/pytest_plugin.py", "testing/clients.py"}
 
-NO_EVENT_LOOP = {"wire", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "security"}
+NO_EVENT_LOOP = {"wire", "java_numbers", "log", "raft", "replication", "controller", "coordinator", "api_handlers", "security"}
 EVENT_LOOP_MODULES = {"asyncio", "socket", "ssl", "selectors", "subprocess", "uvloop", "multiprocessing"}
 
-PURE = {"wire", "raft", "replication", "controller", "coordinator", "api_handlers", "log/config.py",
+PURE = {"wire", "java_numbers", "raft", "replication", "controller", "coordinator", "api_handlers", "log/config.py",
         "testing/faults.py", "testing/trace.py", "testing/control_api.py", "security"}
 PURE_BANNED_MODULES = {"threading", "time", "shutil", "concurrent", "secrets"}
 OS_IO = {"open", "write", "pwrite", "pwritev", "remove", "unlink", "rename", "replace", "fsync",
