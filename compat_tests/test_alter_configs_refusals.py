@@ -11,7 +11,7 @@
   is not a number, a broker's invalid value (INVALID_REQUEST, as Kafka's broker wraps it; log.retention.ms
   0, log.roll.ms 0 and log.roll.jitter.ms -1 by KafkaConfig's requirements, the hours / minutes forms as
   no dynamic configs), a group's empty name; a broker's negative log.retention.ms (unlimited) and
-  log.retention.bytes, and a name Kafka does not know, are taken;
+  log.retention.bytes, and a name Kafka does not know, are taken; a topic's retention.ms -2 is refused;
 - with eligible leader replicas (eligible.leader.replicas.version 1, a fresh cluster's level) a
   broker's own min.insync.replicas cannot be set or deleted, and the cluster default's cannot be
   deleted: INVALID_CONFIG with Kafka's messages.
@@ -19,6 +19,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 
 import pytest
@@ -161,5 +162,27 @@ def test_broker_ids_are_read_as_java_reads_them(bootstrap):
         assert describe(f"+{node}") == describe(f"0{node}") == describe(str(node))
         assert describe(str(node))[2] == [("log.cleaner.backoff.ms", "15000")]
         assert describe(f"0_{node}") == (INVALID_REQUEST, f"Broker id must be an integer, but it is: 0_{node}", [])
+    finally:
+        c.close()
+
+
+def test_a_topics_retention_ms_is_bounded_unlike_the_brokers(bootstrap):
+    """A topic's retention.ms has Kafka's LogConfig bound (at least -1: -2 is refused INVALID_CONFIG), while
+    the broker's log.retention.ms takes any negative value (above)."""
+    topic = f"retention-bound-{uuid.uuid4().hex[:8]}"
+    create_topic(bootstrap, topic)
+    c = RawClient(bootstrap)
+    try:
+        def alter(value: str) -> list[tuple]:
+            resp = c.call(IncrementalAlterConfigsRequest(resources=[_resource(TOPIC, topic, "retention.ms", value)],
+                                                         validate_only=False), 1)
+            return [(r.error_code, r.error_message) for r in resp.responses]
+        assert alter("-2") == [(INVALID_CONFIG, "Invalid value -2 for configuration retention.ms: Value must be at least -1")]
+        assert _topic_config(bootstrap, topic, "retention.ms") == ("604800000", False)
+        assert alter("-1") == [(0, None)]
+        deadline = time.monotonic() + 30  # (Kafka's broker applies the committed change a moment later)
+        while _topic_config(bootstrap, topic, "retention.ms") != ("-1", True):
+            assert time.monotonic() < deadline, "retention.ms -1 not described"
+            time.sleep(0.05)
     finally:
         c.close()

@@ -7,6 +7,7 @@ dynamic config. It does nothing (there is nothing it could do)."""
 
 from __future__ import annotations
 
+import time
 import uuid
 
 from harness import RawClient, kafka_tool
@@ -36,6 +37,18 @@ def _described(c: RawClient, name: str, keys: list[str] | None, synonyms: bool) 
                      [(s.name, s.value, s.source) for s in e.synonyms]) for e in r.configs}
 
 
+def _applied(c: RawClient, name: str, layers: dict[str, list[int]]) -> None:
+    """Wait until the broker describes each key with synonyms from these layers (Kafka's broker applies a
+    committed change a moment after the controller answered)."""
+    deadline = time.monotonic() + 30
+    while True:
+        got = _described(c, name, list(layers), True)
+        if {k: [s[2] for s in v[5]] for k, v in got.items()} == layers:
+            return
+        assert time.monotonic() < deadline, f"the broker did not describe the change: {got}"
+        time.sleep(0.05)
+
+
 def test_an_unknown_name_is_stored_and_described_as_kafka(bootstrap):
     own_key, default_key = f"odradek.test.{uuid.uuid4().hex[:8]}", f"odradek.test.{uuid.uuid4().hex[:8]}"
     c = RawClient(bootstrap)
@@ -44,6 +57,7 @@ def test_an_unknown_name_is_stored_and_described_as_kafka(bootstrap):
         assert _alter(c, node, [(own_key, SET, "abc")]) == ((0, None),)
         assert _alter(c, "", [(default_key, SET, "xyz"), (own_key, SET, "d")]) == ((0, None),)
         own, default = DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG
+        _applied(c, node, {own_key: [own, default], default_key: [default]})
         for keys in (None, [own_key, default_key, "no.such.key.at.all"]):
             got = _described(c, node, keys, True)
             assert got[own_key] == (None, True, own, True, 0, [(own_key, None, own), (own_key, None, default)])
@@ -70,6 +84,7 @@ def test_an_unknown_name_is_stored_and_described_as_kafka(bootstrap):
             resource_type=BROKER, resource_name=node, configs=[legacy.AlterableConfig(name=default_key, value="v")])],
             validate_only=False), 1)
         assert [(r.error_code, r.error_message) for r in resp.responses] == [(0, None)]
+        _applied(c, node, {own_key: [default], default_key: [own, default]})
         got = _described(c, node, [own_key, default_key], True)
         assert got[own_key] == (None, True, default, True, 0, [(own_key, None, default)])
         assert got[default_key] == (None, True, own, True, 0, [(default_key, None, own), (default_key, None, default)])
