@@ -76,6 +76,7 @@ class Broker:
         self.coordinator_events = CoordinatorEvents(self.coordinator_batches, self.coordinator_writes,
                                                     config.group_coordinator_append_linger_ms, clock_ms)
         self._group_loader = None
+        self._loaders: list = []  # every coordinator's CoordinatorLoader (stopped by stop_work)
         self.controller = None
         self.log_manager = None
         self._broker_epoch: Callable[[], int] = lambda: -1  # BrokerLifecycle's once registered
@@ -409,6 +410,7 @@ class Broker:
                                              self._schedule if self._background_loads else None))
 
     def _start_loader(self, loader) -> None:
+        self._loaders.append(loader)
         self.replicas.leadership_listeners.append(loader.leadership_changed)
         loader.start(self.replicas.leader_epochs)
 
@@ -578,12 +580,18 @@ class Broker:
         self.close_metadata()
 
     def stop_work(self) -> int:
-        """close's first step, on the event loop: waiting requests completed, the coordinators'
-        open batches written, and no metadata image followed any more (ReplicaManager.stop: as
+        """close's first step, on the event loop: waiting requests completed, the coordinators
+        stopped (their loads, their events: their open batches written, what is queued or comes
+        later failed NOT_COORDINATOR), and no metadata image followed any more (ReplicaManager.stop: as
         Kafka's BrokerServer removes its metadata publishers before its LogManager shuts down), so
         nothing on the loop creates, deletes or reconfigures a log while close_logs runs. -> the
         broker epoch this broker shut down in (its next registration's previous_broker_epoch)."""
         self.carried_out.cancel_all()
+        # the coordinators stop first, as Kafka's BrokerServer shuts its coordinator runtimes down
+        # before its LogManager: nothing they still have scheduled on the loop (a slice of events,
+        # a flush or its timer, a load's next step) writes to a log a worker is closing
+        for loader in self._loaders:
+            loader.stop()
         try:
             self.coordinator_events.close()  # (the group coordinator's open batches are written)
         except Exception:

@@ -71,6 +71,7 @@ class CoordinatorEvents:
         self._scheduled = False
         self._timer: asyncio.TimerHandle | None = None
         self.slices = 0  # slices run (a count for tests)
+        self.closed = False  # close() ran (a clean stop): no event runs, nothing more is written
 
     def run(self, event: Callable[[], object]) -> asyncio.Future:
         """Queue ``event`` (a request's handling: -> its response); a future of the response once
@@ -79,6 +80,9 @@ class CoordinatorEvents:
         if loop is not self._loop:  # (a slice scheduled on a loop that has ended never ran)
             self._loop, self._scheduled = loop, False
         fut = loop.create_future()
+        if self.closed:  # (Kafka's CoordinatorRuntime once closed: "Can't accept an event")
+            fut.set_exception(_shut_down())
+            return fut
         self._queue.append((fut, event, set()))
         if not self._scheduled:
             self._scheduled = True
@@ -87,6 +91,8 @@ class CoordinatorEvents:
 
     def _slice(self) -> None:
         self._scheduled = False
+        if self.closed:  # (scheduled before close, which failed what was queued)
+            return
         self.slices += 1
         batches = self.batches
         queue = self._queue
@@ -115,7 +121,7 @@ class CoordinatorEvents:
         finally:
             batches.collecting = False
         if self.linger_ms == ADAPTIVE:
-            self._loop.call_soon(batches.flush)  # (before the next slice: call_soon keeps the order)
+            self._loop.call_soon(self._flush)  # (before the next slice: call_soon keeps the order)
         elif self.linger_ms > 0:
             self._flush_due()
         if queue and not self._scheduled:
@@ -136,11 +142,19 @@ class CoordinatorEvents:
         if not self.batches.wait(key, done):
             done(None)
 
+    def _flush(self) -> None:
+        """-1 (adaptive): write the batches a slice collected, at the loop's next turn (not once
+        closed: close wrote them, and a write then would reach a log closing in a worker)."""
+        if not self.closed:
+            self.batches.flush()
+
     def _flush_due(self) -> None:
         """group.coordinator.append.linger.ms > 0: write the batches open that long; a timer for the next."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        if self.closed:
+            return
         now = self.clock_ms()
         self.batches.flush(older_than_ms=now - self.linger_ms)
         oldest = self.batches.oldest_ms()
@@ -149,8 +163,21 @@ class CoordinatorEvents:
             self._timer = self._loop.call_later(delay, self._flush_due)
 
     def close(self) -> None:
-        """Write what is open (a clean stop)."""
+        """A clean stop, before the logs close (as Kafka's BrokerServer shuts its coordinator
+        runtimes down before its LogManager): what is open written; the events queued, and any
+        ``run`` from now on, fail with NOT_COORDINATOR (their clients look for the coordinator
+        again); no slice, flush or timer of this runs any more, so nothing here writes to a log
+        while a worker closes the logs."""
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
+        self.closed = True
+        queue, self._queue = self._queue, deque()
+        for fut, _, _ in queue:
+            if not fut.done():
+                fut.set_exception(_shut_down())
         self.batches.flush()
+
+
+def _shut_down() -> CoordinatorError:
+    return CoordinatorError(ErrorCode.NOT_COORDINATOR, "the coordinator is shutting down")

@@ -41,6 +41,14 @@ class CoordinatorLoader:
         self._clock = clock_ms
         self._schedule = schedule
         self._step_bytes = step_bytes
+        self.stopped = False  # stop() ran (a clean stop): nothing more is loaded or unloaded
+
+    def stop(self) -> None:
+        """The broker stops, before its logs close (Kafka's coordinator runtime cancels its loads at
+        shutdown): a read under way, scheduled on the loop, stops at its next step, and leadership
+        changes told from now on load nothing - a load that completes a transaction writes to the
+        logs, which a worker is closing."""
+        self.stopped = True
 
     def start(self, leader_epochs: dict[tuple[str, int], int]) -> None:
         """Load every partition of the topic this node leads now ({(topic, partition): epoch})."""
@@ -50,6 +58,8 @@ class CoordinatorLoader:
                            resigned: dict[tuple[str, int], int | None]) -> None:
         """ReplicaManager listener: partitions now led here at a (new) leader epoch, and partitions
         no longer led here ({tp: the leader epoch they are followed at, None: gone from here})."""
+        if self.stopped:
+            return
         for (topic, p), epoch in resigned.items():
             if topic == self.topic and self.partitions.resign(p, epoch):
                 log.info("%s-%d: no longer the coordinator (leader epoch %s); unloaded", topic, p, epoch)
@@ -69,6 +79,8 @@ class CoordinatorLoader:
         """The coordinator's state of ``partition`` is out of step with its log (a batch of its
         records could not be written): unload it and, while the partition is still led here, read
         it again (Kafka's coordinator goes FAILED, then LOADING)."""
+        if self.stopped:
+            return
         epoch = self.partitions.epoch(partition)
         if self.partitions.resign(partition):
             log.warning("%s-%d: the coordinator's state is out of step with its log; reloading", self.topic,
@@ -79,8 +91,8 @@ class CoordinatorLoader:
 
     def _read(self, load: Load, batches: list, offset: int) -> None:
         """Read on from ``offset`` (-1: the log start); reschedule until the log end is reached."""
-        if not self.partitions.is_current(load):
-            return  # leadership moved meanwhile: what was read is dropped
+        if self.stopped or not self.partitions.is_current(load):
+            return  # leadership moved meanwhile, or the broker stops: what was read is dropped
         try:
             plog = self.replicas.get(self.topic, load.partition)
             if plog is None:  # not led here after all: not coordinated here (NOT_COORDINATOR)

@@ -497,9 +497,11 @@ class ReplicaManager:
     def stop(self) -> None:
         """The broker stops (before its logs close, in a worker thread, while the event loop goes
         on): stop_creating, and later images are kept, not followed - no log is made, deleted,
-        led, followed or reconfigured any more (the next start follows the image it finds)."""
+        led, followed or reconfigured any more (the next start follows the image it finds); the
+        leadership changes not yet told to the listeners (the coordinators' loaders) are dropped."""
         self.stop_creating()
         self.started = False
+        self._untold.clear()  # (leadership changes not told yet: no listener loads or unloads now)
 
     def _create_slice(self) -> None:
         """The next CREATE_SLICE pending logs; the rest in later slices."""

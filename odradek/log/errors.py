@@ -79,6 +79,14 @@ class KafkaStorageError(LogError):
     error_name = "KAFKA_STORAGE_ERROR"
 
 
+class LogClosedError(KafkaStorageError):
+    """A write to a log that has closed (a broker stop closes its logs while the event loop still
+    runs what was scheduled on it): refused before any byte is written, the log not taken offline
+    and its log dir not failed (Kafka's LocalLog.checkIfMemoryMappedBufferClosed: a
+    KafkaStorageException that does not go through the LogDirFailureChannel)."""
+    error_name = "KAFKA_STORAGE_ERROR"
+
+
 class LogCorruptionError(LogError):
     """Data that was fsynced (below the recovery point) fails validation."""
     error_name = "KAFKA_STORAGE_ERROR"

@@ -13,7 +13,7 @@ from typing import Callable, Generator, Iterator, Mapping
 from . import clean_shutdown_file, offset_checkpoint, partition_metadata
 from .compaction import CleanerConfig, LogCleaner
 from .config import LogConfig
-from .errors import KafkaStorageError, LogCorruptionError
+from .errors import KafkaStorageError, LogClosedError, LogCorruptionError
 from .fs import FileSystem, RealFileSystem, close_detached, read_whole, write_atomic
 from .offset_checkpoint import REPLICATION_OFFSET_CHECKPOINT
 from .partition_log import EPOCHS_SOON, FlushObserver, PartitionLog
@@ -367,6 +367,8 @@ class LogManager:
                 damaged = self.offline.get(tp)
                 if damaged is not None:
                     raise KafkaStorageError(f"partition {topic}-{partition} is offline: {damaged}")
+                if self._closing:  # (close's list of logs is taken: this one would not be closed)
+                    raise LogClosedError(f"partition {topic}-{partition}: the logs are closing")
                 d = min(self.log_dirs, key=lambda x: self._dir_counts[x])  # fewest partitions
                 log = PartitionLog(self.fs, posixpath.join(d, f"{topic}-{partition}"),
                                    config or self._config_for(topic), now_ms=now_ms, clean_shutdown=False, new=True,

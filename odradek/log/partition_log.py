@@ -19,7 +19,7 @@ import threading
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Protocol
+from typing import Callable, Iterator, NoReturn, Protocol
 
 from odradek.wire import records
 from odradek.wire.exceptions import InvalidRecordError as WireInvalidRecordError
@@ -1033,6 +1033,8 @@ class PartitionLog:
         cfg = self.config
         if self.offline is not None:
             raise errors.KafkaStorageError(self.offline)
+        if self.closed:  # (checked again under the lock: a worker may be closing it now)
+            self._refuse_closed()
         if self.pending_topic_id is not None or self._unwritten & _EPOCHS_MASK:
             self._before_records()
         if assign_offsets and log_append_time is None and cfg.plain_append:
@@ -1043,6 +1045,8 @@ class PartitionLog:
             lock = self.lock
             lock.acquire()  # try/finally costs less than `with` here
             try:
+                if self.closed:
+                    self._refuse_closed()
                 seg = self.segments[-1]
                 if leader_epoch is not None and leader_epoch > self._latest_epoch:
                     self._assign_epoch(leader_epoch, seg.next_offset)  # a new leader's first append
@@ -1115,6 +1119,8 @@ class PartitionLog:
                              cfg.timestamp_after_max_ms)
 
         with self.lock:
+            if self.closed:
+                self._refuse_closed()
             if assign_offsets:
                 self._check_markers(buf, headers)
             try:
@@ -1239,6 +1245,13 @@ class PartitionLog:
             self.fs.rename(tmp, path)
         self.fs.fsync_dir(self.dir)
         return True
+
+    def _refuse_closed(self) -> NoReturn:
+        """A write to this log after its close (a callback the event loop still ran while a
+        worker closed the logs): refused, nothing written, the log not taken offline - its files
+        are closed, and the EBADF a write would get is no disk failure (no log dir failure, no
+        halt before the clean-shutdown markers)."""
+        raise errors.LogClosedError(f"{self.dir}: the log is closed")
 
     def _failed_write(self, e: OSError) -> None:
         """A write of an append failed (ENOSPC, EIO): cut back what part of it landed in the
@@ -2343,6 +2356,8 @@ class PartitionLog:
             h = self._hollow_seg
             if h is None:
                 return
+            if self.closed:  # (its files stay unopened: nothing is read from or written to it now)
+                self._refuse_closed()
             if h[5] >= FILES_NOT_MADE:
                 self.make_files()
                 h = self._hollow_seg

@@ -223,6 +223,7 @@ class Broker(ClientHelpers):
             self._thread = _ThreadBroker(BrokerConfig.from_properties(props))
             self._thread.start()
         else:
+            self.output.clear()  # (a restart: the earlier run's ready line is not this one's)
             self._proc = _spawn(self._command(), self.output)
             _wait_ready(self._proc, self.output, "odradek ready", READY_TIMEOUT_S)
         self.startup_s = time.monotonic() - t0

@@ -43,6 +43,7 @@ class _Node:
 
     def start(self) -> None:
         extra = {} if self.http_port is None else {"odradek.http.port": str(self.http_port)}
+        self.output.clear()  # (a restart: the earlier run's ready line is not this one's)
         self.proc = _spawn(serve_command({**self.props, **extra}), self.output)
 
     def wait_ready(self) -> None:

@@ -3,6 +3,8 @@
 log, metadata images moving the leadership, and a fake scheduler standing for the event loop."""
 from __future__ import annotations
 
+import pytest
+
 from odradek.broker.coordinator_loading import CoordinatorLoader
 from odradek.broker.coordinator_log import CoordinatorLog, plain_records
 from odradek.broker.replica_manager import ReplicaManager
@@ -209,12 +211,15 @@ def test_group_requests_answer_load_in_progress_then_serve(tmp_path):
     assert heartbeat.handle(ctx(12, 4), hb).error_code == E.NOT_COORDINATOR
 
 
-def test_a_request_that_sets_a_pending_leadership_unloads_the_coordinator_only_at_the_next_turn(tmp_path):
+@pytest.mark.parametrize("stopped", [False, True])
+def test_a_request_that_sets_a_pending_leadership_unloads_the_coordinator_only_at_the_next_turn(tmp_path, stopped):
     """A large leadership change is set a slice at a time (ReplicaManager LEAD_SLICE); a coordinator
     write to a partition still to be set sets it at once (_settle). Losing the leadership then must not
     unload the coordinator's partition inside the write (its groups dropped under the handler, its
     parked requests failed twice): the listeners are told at the loop's next turn, as Kafka's
-    coordinator runtime runs onResignation as an event of its own. The write answers NOT_COORDINATOR."""
+    coordinator runtime runs onResignation as an event of its own. The write answers NOT_COORDINATOR.
+    ``stopped``: the broker stops before that turn (ReplicaManager.stop, before its logs close in a
+    worker): the change is never told - no listener loads or unloads while the logs close."""
     from odradek.broker.replica_manager import LEAD_SLICE
 
     queued: list = []  # the event loop's next callbacks
@@ -257,7 +262,32 @@ def test_a_request_that_sets_a_pending_leadership_unloads_the_coordinator_only_a
     assert answer == {("t", 0): E.NOT_COORDINATOR}
     assert unloaded_inside == []  # not inside the request ...
     assert groups.groups["g"].offsets[("t", 0)].offset == 42  # the group as the request left it
+    if stopped:
+        rm.stop()
     while queued:
         queued.pop(0)()
+    if stopped:
+        assert unloaded_inside == [] and groups.groups["g"].offsets[("t", 0)].offset == 42
+        return
     assert unloaded_inside == [False]  # ... but at the loop's next turn
     assert groups.coordinator_error("g") is E.NOT_COORDINATOR and groups.groups == {}
+
+
+def test_a_stop_ends_a_load_under_way_and_loads_nothing_after(tmp_path):
+    """The broker stops (stop_work, before its logs close in a worker while the loop goes on): the
+    next step of a load under way, scheduled on the loop, reads and replays nothing, and a
+    leadership change told later loads nothing (a load reads the logs being closed, and one that
+    completes a transaction writes to them)."""
+    w = World(tmp_path)
+    w.lead(ME, 1)
+    w.run()
+    w.commit(42)
+    w.lead(B, 2)
+    w.lead(ME, 3)  # a load scheduled on the loop
+    w.loader.stop()
+    w.applied.clear()
+    assert w.run() == 1 and w.applied == []  # (the step ran: it stopped at once)
+    w.lead(B, 4)
+    w.lead(ME, 5)
+    assert w.steps == [] and w.applied == []
+    assert w.groups.coordinator_error("g") is E.COORDINATOR_LOAD_IN_PROGRESS  # (as it was left; no more requests come)
