@@ -131,6 +131,8 @@ class LogManager:
         # deleted partitions waiting out file.delete.delay.ms: [log or None, renamed dir,
         # ms when take_released first saw it]
         self._doomed: list[list] = []
+        # what a take_released that raised had let go of already: handed over by the next call
+        self._unreleased = Released([], [])
         # deleted partitions whose directory is still to be renamed away (delete(defer=True)), by
         # that directory, in the order of their deletes: renamed by the background pass
         # (write_pending_state), or first when a new log of the same directory is made
@@ -661,23 +663,37 @@ class LogManager:
         let_go in a worker thread: closing a removed file's last descriptor and removing a
         directory free their disk space, which on a disk takes ~1.5 s a GiB. The files are detached
         here, on the loop, so that a fetch's sendfile burst (on the loop) never holds a number the
-        worker closes."""
-        fds = []
-        for log in list(self._active):  # (a log with retired segments stays active until they go)
-            fds += log.detach_retired(now_ms)
-        delay = self.default_config.file_delete_delay_ms
-        due = []
-        with self.lock:
-            keep = []
-            for entry in self._doomed:
-                if entry[2] is None:
-                    entry[2] = now_ms
-                (due if now_ms - entry[2] >= delay else keep).append(entry)
-            self._doomed = keep
-        for log, _, _ in due:
-            if log is not None:
-                fds += log.detach_files()
-        return Released(fds, [dead for _, dead, _ in due])
+        worker closes. Should a step raise, what was let go of already is kept and handed over
+        by the next call (its descriptors detached: nobody else would close them), and the deleted
+        partitions not yet let go of wait for it too."""
+        left = self._unreleased
+        self._unreleased = Released([], [])
+        fds, dirs = left.fds, left.dirs
+        due: list[list] = []
+        try:
+            for log in list(self._active):  # (a log with retired segments stays active until they go)
+                fds += log.detach_retired(now_ms)
+            delay = self.default_config.file_delete_delay_ms
+            with self.lock:
+                keep = []
+                for entry in self._doomed:
+                    if entry[2] is None:
+                        entry[2] = now_ms
+                    (due if now_ms - entry[2] >= delay else keep).append(entry)
+                self._doomed = keep
+            while due:
+                log, dead, _ = due[0]
+                if log is not None:
+                    fds += log.detach_files()
+                dirs.append(dead)
+                del due[0]
+        except BaseException:
+            self._unreleased = Released(fds, dirs)
+            if due:
+                with self.lock:
+                    self._doomed[:0] = due
+            raise
+        return Released(fds, dirs)
 
     def release_deleted(self, now_ms: int) -> list[str]:
         """take_released with the descriptors closed here; -> the deleted partitions' directories,
@@ -864,6 +880,8 @@ class LogManager:
         for log, _, _ in doomed:
             if log is not None:
                 log.close_files()
+        close_detached(self._unreleased.fds)  # (a take_released that raised: never handed over)
+        self._unreleased = Released([], [])
         for d in self.log_dirs:
             if posixpath.normpath(d) in failed:
                 continue

@@ -1937,7 +1937,7 @@ class PartitionLog:
         for entry in self._retired[:max(len(self._retired) - MAX_RETIRED_OPEN, 0)]:
             entry[1] = _DUE_AT_ONCE
 
-    def detach_retired(self, now_ms: int) -> list[int]:
+    def detach_retired(self, now_ms: int, blocking: bool = False) -> list[int]:
         """Let go of the removed segments whose file.delete.delay.ms has passed (counted from the
         first call that saw them; the broker calls this every 100 ms on its event loop): out of
         the log, their files closed without their close(2)s (LogSegment.detach). -> their
@@ -1945,10 +1945,16 @@ class PartitionLog:
         removed file's last descriptor frees its disk space, ~1.5 s for a 1 GiB segment on a
         disk. Called on the loop, it also keeps a fetch's sendfile burst (on the loop, with the
         raw number until it duplicates it) from meeting that number given to another file: once
-        detached, the segment's files hand the number to nobody, and it is closed only after."""
+        detached, the segment's files hand the number to nobody, and it is closed only after.
+        The log's lock is only tried (not ``blocking``): another thread holding it (the cleaner's
+        swap across a directory fsync, a flush) does not hold up the loop; the next call looks again
+        (a segment stays open one tick longer)."""
         if not self._retired:
             return []
-        with self.lock:
+        lock = self.lock
+        if not lock.acquire(blocking):
+            return []
+        try:
             delay = self.config.file_delete_delay_ms
             keep, fds = [], []
             for entry in self._retired:
@@ -1960,12 +1966,14 @@ class PartitionLog:
                     keep.append(entry)
             self._retired = keep or ()
             return fds
+        finally:
+            lock.release()
 
     def release_retired(self, now_ms: int) -> int:
         """detach_retired with the descriptors closed here (a log without a broker's loop); -> how
         many segments were let go of."""
         before = len(self._retired)
-        close_detached(self.detach_retired(now_ms))
+        close_detached(self.detach_retired(now_ms, blocking=True))
         return before - len(self._retired)
 
     def close_files(self) -> None:

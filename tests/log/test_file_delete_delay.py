@@ -11,6 +11,7 @@ import pytest
 
 from odradek.config import BrokerConfig
 from odradek.log import LogConfig, LogManager, PartitionLog, RealFileSystem
+from odradek.log.fs import RealFile
 from odradek.log.log_manager import DELETE_SUFFIX
 from odradek.wire.records import build_batch, build_control_batch
 
@@ -202,4 +203,98 @@ def test_segments_past_the_open_limit_wait_for_the_next_look_not_closed_by_the_r
     _closing_thread(lm.let_go, released)
     assert not any(is_open(fd) for fd in oldest) and len(log._retired) == MAX_RETIRED_OPEN
     assert all(is_open(e[0].fd) for e in log._retired)
+    lm.close()
+
+
+def test_a_log_whose_lock_another_thread_holds_is_looked_at_again_at_the_next_tick(tmp_path):
+    """take_released runs on the event loop every 100 ms; a log's lock may be held for a while by
+    another thread (the cleaner's swap across a directory fsync, a flush). Its retired segments are
+    then left for the next look - the loop does not wait for the lock - and let go of then."""
+    cfg = LogConfig(segment_bytes=SEG, retention_bytes=SEG, file_delete_delay_ms=0)
+    lm = LogManager(str(tmp_path / "data"), default_config=cfg, now_ms=0)
+    log = lm.get_or_create("t", 0, cfg, now_ms=0)
+    for i in range(40):
+        log.append(build_batch([(b"k", b"value-%03d" % i + b"x" * 100, (), 1)]), now_ms=1)
+    log.high_watermark = log.log_end_offset
+    assert log.apply_retention(10) > 0
+    fds = [e[0].fd for e in log._retired]
+    held, done = threading.Event(), threading.Event()
+
+    def hold():
+        with log.lock:
+            held.set()
+            done.wait(30)  # (released by the test once it looked; at the latest after 30 s)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(30)
+    try:
+        released = lm.take_released(20)  # (a blocking acquire would wait out the holder: 30 s, then fds)
+        assert not released and all(is_open(fd) for fd in fds) and len(log._retired) == len(fds)
+    finally:
+        done.set()
+        holder.join(30)
+    released = lm.take_released(120)
+    assert sorted(released.fds) == sorted(fds) and not log._retired
+    lm.let_go(released)
+    assert not any(is_open(fd) for fd in fds)
+    lm.close()
+
+
+class _DetachFailsFS(RealFileSystem):
+    """Real files; while ``failing`` names a path, detaching that file raises (a defect's
+    exception half way through take_released)."""
+
+    def __init__(self):
+        self.failing: str | None = None
+
+    def open(self, path: str):
+        return _DetachFailsFile(path, self)
+
+
+class _DetachFailsFile(RealFile):
+    __slots__ = ("fs",)
+
+    def __init__(self, path: str, fs: _DetachFailsFS):
+        super().__init__(path)
+        self.fs = fs
+
+    def detach(self) -> int:
+        if self.fs.failing is not None and self.path.startswith(self.fs.failing):
+            raise RuntimeError("detach failed")
+        return super().detach()
+
+
+def test_descriptors_detached_before_take_released_raised_are_handed_over_by_the_next_call(tmp_path):
+    """What take_released detached before a step raised is not lost (its files hand the numbers to
+    nobody: no one else would close them, and the removed files' space would stay taken until a
+    restart): the next call hands those descriptors over, with the deleted partitions it had yet
+    to let go of, and let_go closes them all."""
+    fs = _DetachFailsFS()
+    root = str(tmp_path / "data")
+    cfg = LogConfig(segment_bytes=SEG, retention_bytes=SEG, file_delete_delay_ms=0)
+    lm = LogManager(root, fs=fs, default_config=cfg, now_ms=0)
+    logs = [lm.get_or_create(t, 0, cfg, now_ms=0) for t in ("kept", "gone1", "gone2")]
+    for log in logs:
+        for i in range(40):
+            log.append(build_batch([(b"k", b"value-%03d" % i + b"x" * 100, (), 1)]), now_ms=1)
+        log.high_watermark = log.log_end_offset
+    kept, gone1, gone2 = logs
+    assert kept.apply_retention(10) > 0
+    retired = [e[0].log.fileno() for e in kept._retired]
+    gone_fds = [s.log.fileno() for s in gone1.segments + gone2.segments]
+    assert min(retired + gone_fds) >= 0
+    assert lm.delete("gone1", 0) and lm.delete("gone2", 0)
+    fs.failing = gone2.dir  # (renamed away: its new name starts so)
+    with pytest.raises(RuntimeError):
+        lm.take_released(20)
+    assert all(is_open(fd) for fd in retired + gone_fds)  # (none closed, gone1's detached)
+    assert not kept._retired and all(s.log.fileno() == -1 for s in gone1.segments)
+    fs.failing = None
+    released = lm.take_released(30)
+    assert sorted(released.fds) == sorted(retired + gone_fds) and len(released.dirs) == 2
+    lm.let_go(released)
+    assert not any(is_open(fd) for fd in retired + gone_fds)
+    assert sorted(os.listdir(root)) == ["kept-0"]
+    assert not lm.take_released(40)
     lm.close()
