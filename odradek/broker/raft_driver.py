@@ -237,8 +237,7 @@ class RaftDriver:
 
     def _wake(self) -> None:
         self._timer = None
-        self._catch_up()
-        self._step_held()  # (inputs left held by a failure while they were stepped)
+        self._catch_up_and_step_held()  # (inputs left held by a failure while they were stepped)
         self._arm()
 
     def _catch_up(self) -> None:
@@ -318,18 +317,29 @@ class RaftDriver:
         self._process()
         self._arm()
 
-    def _step_held(self) -> None:
-        """The inputs that came while a Ready was being written, in order, until one's Ready is."""
-        while self._held and self._writing is None and not self._closed:
+    def _catch_up_and_step_held(self) -> None:
+        """The ticks due, then every input that came while a Ready was being written, in order, and
+        only then the next Ready: one Ready for all of them (the core takes any number of inputs
+        between two Readies), as Kafka's raft thread handles an inbound message on every poll.
+        Stepping one input per write starved them behind proposals: a leader under a steady stream
+        of proposals stepped no follower fetch, committed nothing and was voted out."""
+        if self._writing is not None or self._closed:
+            return
+        self._processing = True  # (no Ready, so no write, until all are stepped)
+        try:
             self._catch_up()
-            if self._writing is not None:
-                break
-            step = self._held.popleft()
-            try:
-                step()
-                self._process()
-            except Exception:  # noqa: BLE001 - as a failed input's own caller would: logged, the rest go on
-                log.exception("raft %d: a held input failed", self.node.id)
+            while self._held:
+                step = self._held.popleft()
+                try:
+                    step()
+                except Exception:  # noqa: BLE001 - as a failed input's own caller would: logged, the rest go on
+                    log.exception("raft %d: a held input failed", self.node.id)
+        finally:
+            self._processing = False
+        try:
+            self._process()
+        except Exception:  # noqa: BLE001 - as a failed input's own caller would: logged, the driver goes on
+            log.exception("raft %d: carrying out the held inputs failed", self.node.id)
 
     def propose(self, values, now_ms: int) -> int:
         """Append values as one batch on the leader; returns its last offset. Taken at once even while a
@@ -495,9 +505,7 @@ class RaftDriver:
             self._written(rd, error)
             if self._closed:
                 return
-            self._catch_up()  # the ticks that came due meanwhile, then the inputs that came
-            self._step_held()
-            self._process()
+            self._catch_up_and_step_held()  # the ticks that came due meanwhile, then the inputs that came
         except Exception:  # noqa: BLE001 - as a failed input's: logged; the driver goes on (woken, inputs stepped)
             log.exception("raft %d: carrying out a written Ready failed", self.node.id)
         finally:

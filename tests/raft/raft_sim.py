@@ -273,12 +273,13 @@ class Sim:
             self._resume(node)
 
     def _resume(self, node: SimNode) -> None:
-        while node.writing is None and node.missed:
-            node.missed -= 1
-            self._tick_now(node)
-        while node.writing is None and node.held:
-            node.raft.step(node.held.popleft())
-            self._process(node)
+        # as the driver (_catch_up_and_step_held): every missed tick, then every held input, then one Ready
+        if node.writing is None:
+            while node.missed:
+                node.missed -= 1
+                node.raft.tick()
+            while node.held:
+                node.raft.step(node.held.popleft())
         self._process(node)
 
     def _send(self, env) -> None:
