@@ -10,7 +10,10 @@ acks=-1 is answered at once, like acks=1.
 flush.messages: Kafka's append fsyncs the log in the request handler thread when the topic's
 flush.messages is reached, before the answer. Here the fsync is the log flusher's (a worker
 thread: the event loop serves meanwhile) and the partition's answer waits for it, acks=1 and -1
-alike (KAFKA_STORAGE_ERROR if it failed; REQUEST_TIMED_OUT at the request's timeout_ms).
+alike (KAFKA_STORAGE_ERROR if it failed, whatever the ISR does after; NOT_LEADER_OR_FOLLOWER if
+the partition stops being led here at the append's epoch or is truncated below the batch meanwhile,
+as Kafka's flush inside the append never waits across a leadership change; REQUEST_TIMED_OUT at
+the request's timeout_ms, unless another error was set).
 
 Transactional batches: up to v11 they may only go to a partition already in the
 producer's ongoing transaction (Kafka's partition verification); from v12 (transaction.version
@@ -112,7 +115,8 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
     if acks == -1:
         pending.append(_Pending(resp, topic, p, info.last_offset + 1))
     if acks != 0 and plog.flush_wanted_upto > info.last_offset and not plog.flushed(info.last_offset + 1):
-        flushing.append(_Flushing(resp, plog, info.last_offset + 1, topic, p))
+        flushing.append(_Flushing(resp, plog, info.last_offset + 1, topic, p,
+                                  services.partitions.leader_epoch(topic, p)))
     return resp
 
 
@@ -125,21 +129,28 @@ class _Pending:
 
 
 class _Flushing:
-    """One partition of a produce whose append reached flush.messages, waiting for the log flusher."""
-    __slots__ = ("resp", "log", "offset", "topic", "partition")
+    """One partition of a produce whose append reached flush.messages, waiting for the log flusher
+    (``epoch``: the partition's leader epoch at the append)."""
+    __slots__ = ("resp", "log", "offset", "topic", "partition", "epoch")
 
-    def __init__(self, resp: PartitionProduceResponse, log, offset: int, topic: str, partition: int):
+    def __init__(self, resp: PartitionProduceResponse, log, offset: int, topic: str, partition: int, epoch: int):
         self.resp, self.log, self.offset, self.topic, self.partition = resp, log, offset, topic, partition
+        self.epoch = epoch
 
 
-def _flushes_pending(flushing: list[_Flushing]) -> list[_Flushing]:
+def _flushes_pending(partitions, flushing: list[_Flushing]) -> list[_Flushing]:
     """The partitions whose flush is still to come; one whose log went offline meanwhile is answered
     KAFKA_STORAGE_ERROR (Kafka's answer to a failed flush in the append), one whose log was deleted
-    or closed meanwhile (no flush comes) NOT_LEADER_OR_FOLLOWER."""
+    or closed meanwhile (no flush comes) NOT_LEADER_OR_FOLLOWER, and so is one no longer led here at
+    the append's leader epoch or whose log was truncated below the batch: Kafka flushes inside the
+    append, so its produce never waits across a leadership change, and a batch a follower's
+    truncation cut is never answered success (a flush of records written there since is not its)."""
     still = []
     for w in flushing:
         log = w.log
-        if log.flushed(w.offset):
+        if partitions.leader_epoch(w.topic, w.partition) != w.epoch or log.log_end_offset < w.offset:
+            w.resp.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER
+        elif log.flushed(w.offset):
             if log.offline is not None and log.recovery_point < w.offset:
                 w.resp.error_code = ErrorCode.KAFKA_STORAGE_ERROR
         elif log.gone or log.closed:
@@ -155,7 +166,8 @@ def _acks_pending(partitions, pending: list[_Pending]) -> list[_Pending]:
     for w in pending:
         done, error = partitions.acks_reached(w.topic, w.partition, w.required_offset)
         if error or done:
-            w.resp.error_code = error
+            if error and not w.resp.error_code:  # (an error the flush set stays the answer)
+                w.resp.error_code = error
         else:
             still.append(w)
     return still
@@ -397,21 +409,24 @@ def _answer(ctx, req, out: list, pending: list[_Pending], leaders: list, flushin
     if pending:
         pending = _acks_pending(partitions, pending)
     if flushing:
-        flushing = _flushes_pending(flushing)
+        flushing = _flushes_pending(partitions, flushing)
     if not pending and not flushing:
         return _response(ctx, out, leaders)
 
     def try_complete(now_ms: int):
         nonlocal pending, flushing
         pending = _acks_pending(partitions, pending)
-        flushing = _flushes_pending(flushing)
+        flushing = _flushes_pending(partitions, flushing)
         return None if pending or flushing else _response(ctx, out, leaders)
 
     def on_expire(now_ms: int):
+        # (an error already set, NOT_LEADER_OR_FOLLOWER or the flush's, stays the answer)
         for w in _acks_pending(partitions, pending):
-            w.resp.error_code = ErrorCode.REQUEST_TIMED_OUT
-        for f in _flushes_pending(flushing):
-            f.resp.error_code = ErrorCode.REQUEST_TIMED_OUT
+            if not w.resp.error_code:
+                w.resp.error_code = ErrorCode.REQUEST_TIMED_OUT
+        for f in _flushes_pending(partitions, flushing):
+            if not f.resp.error_code:
+                f.resp.error_code = ErrorCode.REQUEST_TIMED_OUT
         return _response(ctx, out, leaders)
 
     watch = {("partition", w.topic, w.partition): None for w in pending}

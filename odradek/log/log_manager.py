@@ -405,8 +405,10 @@ class LogManager:
             self._move_away(move)
         pending = self._unwritten_ids
         n = 0
+        failed = 0
         # (each log taken out just before its turn: one the event loop puts back meanwhile, a roll
-        # since, is looked at by the next pass, never lost)
+        # since, is looked at by the next pass, never lost; one that failed, ENOSPC say, is put
+        # back for the next pass and the others go on: another log dir may have space)
         for log in list(pending):
             if self._closing:  # (each log's close writes what it still lacks)
                 break
@@ -415,9 +417,12 @@ class LogManager:
                 n += log.write_pending_state()
                 log.flush_rolled()
             except KafkaStorageError as e:
-                logger.warning("%s; retried", e)
+                if not failed:
+                    logger.warning("%s; retried", e)
+                failed += 1
                 pending[log] = None
-                break
+        if failed > 1:
+            logger.warning("%d logs' pending state not written; retried", failed)
         return n
 
     @property
@@ -440,6 +445,8 @@ class LogManager:
                 log.run_requested_flush()
             except KafkaStorageError as e:
                 logger.warning("%s", e)
+            except Exception:  # (a defect: the other logs are still flushed, and this one's waits woken)
+                logger.exception("%s: flush failed", log.dir)
             tp = parse_dir_name(posixpath.basename(log.dir))
             if tp is not None:
                 done.append(tp)

@@ -1545,7 +1545,11 @@ class PartitionLog:
         log's lock (a worker thread: the event loop appends and reads meanwhile), then under it the
         segments noted synced and the recovery point moved to ``upto`` (markFlushed), unless a
         truncation or a deletion came meanwhile (``cuts``) or the log closed: False then. A failed
-        fsync takes the log offline (not for space) and raises KafkaStorageError."""
+        fsync takes the log offline (not for space) and raises KafkaStorageError. A segment made since
+        the recovery point fsyncs the log's directory too, before the recovery point moves (Kafka's
+        LocalLog.flush: flushDirIfExists): its directory entry is durable when the flush is answered."""
+        new_segment = any(seg.base_offset >= self.recovery_point for seg, _, _ in todo)
+
         def flush_segments() -> None:
             for seg, paths, held in todo:
                 for path in paths:
@@ -1555,6 +1559,13 @@ class PartitionLog:
                         with self.lock:
                             if seg in self.segments and self._cuts == cuts and not self.closed:
                                 raise  # (else gone by retention, the cleaner, a truncation: not wanted)
+            if new_segment:
+                try:
+                    self.fs.fsync_dir(self.dir)
+                except FileNotFoundError:
+                    with self.lock:
+                        if self._cuts == cuts and not self.closed:
+                            raise  # (else the partition was deleted: not wanted)
 
         try:
             if self.flush_observer is None:
@@ -2098,6 +2109,7 @@ class PartitionLog:
                 if cache is not self._epochs:
                     self._epochs_later(cache)
                 self._rebuild_producer_state()
+                self._flush_wanted_after_truncation()
                 return
             self._after_truncation()
 
@@ -2131,6 +2143,19 @@ class PartitionLog:
         self._write_checkpoint()
         self._truncate_epochs_from_end()
         self._rebuild_producer_state()
+        self._flush_wanted_after_truncation()
+
+    def _flush_wanted_after_truncation(self) -> None:
+        """The flush an append asked for (flush_wanted_upto) reaches the new log end at most, and
+        unflushed_messages counts no cut record: else a flush awaited past the end never comes (the
+        replica fetcher's wait hangs, a produce waits for no flush). What is still awaited below
+        the end is asked again: a pass that saw the cut moved nothing."""
+        leo = self.log_end_offset
+        if self.flush_wanted_upto > leo:
+            self.flush_wanted_upto = leo
+        self.unflushed_messages = min(self.unflushed_messages, max(0, leo - self.recovery_point))
+        if self.recovery_point < self.flush_wanted_upto and self._on_wake is not None and self.offline is None:
+            self._request_flush()
 
     def _truncate_epochs_from_end(self) -> None:
         cache = self._epochs.truncate_from_end(self.log_end_offset)

@@ -11,6 +11,7 @@ import time
 from odradek.broker.log_flusher import LogFlusher
 from odradek.broker.replica_fetcher import ReplicaFetcherManager
 from odradek.log import FaultyFileSystem, LogConfig, LogManager
+from odradek.wire.records import build_batch
 from tests.broker.replica_leader_stub import FETCH, StubLeader
 from tests.broker.test_replica_fetcher import (
     BROKER_EPOCH, CONFIG, FOLLOWER, SMALL, TOPIC, TOPIC_ID, TP, Cluster, batch, caught_up, clock, in_loop, new_log,
@@ -78,5 +79,35 @@ async def test_the_fetcher_waits_for_the_flushers_fsync_before_it_fetches_again(
     finally:
         await m.close()
         await stub.stop()
+        flusher.close()
+        lm.close()
+
+
+def one(offset: int, tag: bytes = b"v") -> bytes:
+    return build_batch([(None, tag, (), 1000)], base_offset=offset)
+
+
+@in_loop
+async def test_the_fetchers_wait_ends_after_a_truncation_below_the_flush_asked_for():
+    """A follower at flush.messages=1 flushed to 10, a leader change truncates it to 5 and the new
+    leader's answer appends one record: the fetcher's wait for that flush (LogFlusher.wait_flushed,
+    before its next Fetch) ends once the record is fsynced. Before, what was awaited stayed at 10: no
+    pass was ever due, the wait never ended and every partition of that fetcher stopped (rev-i
+    finding 1)."""
+    c = Cluster()
+    lm = LogManager("/data", fs=FaultyFileSystem(), default_config=LogConfig(flush_messages=1))
+    flusher = LogFlusher(asyncio.get_running_loop(), lm, c.pokes.append)
+    log = lm.get_or_create(TOPIC, 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    try:
+        for i in range(10):
+            log.append_as_follower(one(i), now_ms=1, flush_later=True)
+        await asyncio.wait_for(flusher.wait_flushed([log]), 20)
+        assert log.recovery_point == 10
+        log.truncate_to(5)
+        log.append_as_follower(one(5, b"n"), now_ms=1, flush_later=True)
+        await asyncio.wait_for(flusher.wait_flushed([log]), 20)
+        assert log.recovery_point == log.log_end_offset == 6 and not log.flush_awaited
+    finally:
         flusher.close()
         lm.close()

@@ -130,3 +130,108 @@ def test_a_truncation_during_the_flush_moves_no_recovery_point_past_it():
     assert not worker.is_alive()
     assert log.log_end_offset == 4 and log.recovery_point <= 2
     lm.close()
+
+
+def test_a_truncation_lowers_the_flush_an_append_asked_for_to_the_new_log_end():
+    """A follower's flush.messages flush asked up to 12 and done, then a truncation to 5: what is
+    awaited is the new log end at most. Else (rev-i finding 1) the replica fetcher's wait for its
+    flush never ends once the log end is below the old mark, and a later produce below
+    flush.messages waits for a flush nobody asked for (REQUEST_TIMED_OUT, its records written)."""
+    fs, lm, asked = managed(LogConfig(flush_messages=4))
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    for i in range(12):
+        log.append(batch([b"x%d" % i], ts=1), now_ms=1, flush_later=True)
+    lm.run_requested_flushes()
+    assert log.recovery_point == log.flush_wanted_upto == 12
+    log.truncate_to(5)
+    assert log.flush_wanted_upto == 5 and not log.flush_awaited and log.unflushed_messages == 0
+    n = len(asked)
+    info = log.append(batch([b"p"], ts=1), now_ms=1, flush_later=True)  # below flush.messages: none asked
+    assert len(asked) == n and not lm.flushes_due
+    assert log.flush_wanted_upto <= info.last_offset and not log.flush_awaited  # (the produce answers at once)
+    log.truncate_fully_and_start_at(20)
+    assert log.flush_wanted_upto <= 20 and not log.flush_awaited
+    lm.close()
+
+
+def test_a_truncation_during_the_flush_asks_for_the_flush_still_awaited():
+    """The flusher's pass takes offsets 0-3 (an append at flush.messages waits for it), a truncation
+    to 2 comes during its fsyncs: the pass moves no recovery point, and what is still awaited, below
+    the new log end, is asked again, so the next pass flushes it and the wait ends."""
+    gate, entered = threading.Event(), threading.Event()
+
+    class GatedFS(FaultyFileSystem):
+        def fsync_file(self, path: str) -> None:
+            entered.set()
+            assert gate.wait(30)
+            super().fsync_file(path)
+
+    fs = GatedFS()
+    lm = LogManager("/data", fs=fs, default_config=LogConfig(flush_messages=4))
+    lm.flusher = lambda: None
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    gate.set()
+    lm.write_pending_state()
+    gate.clear()
+    entered.clear()
+    for i in range(4):
+        log.append(batch([b"r%d" % i], ts=1), now_ms=1, flush_later=True)
+    assert log.flush_awaited and lm.flushes_due
+    worker = threading.Thread(target=lm.run_requested_flushes)
+    worker.start()
+    assert entered.wait(30)
+    log.truncate_to(2)
+    gate.set()
+    worker.join(30)
+    assert not worker.is_alive()
+    assert log.recovery_point == 0 and log.flush_wanted_upto == 2 and log.flush_awaited
+    assert lm.flushes_due  # asked again
+    lm.run_requested_flushes()
+    assert log.recovery_point == 2 and not log.flush_awaited
+    lm.close()
+
+
+def test_a_flush_covering_a_segment_made_since_the_last_one_fsyncs_the_directory():
+    """Kafka's LocalLog.flush fsyncs the log's directory when a flushed segment was made since the
+    recovery point, before the recovery point moves (markFlushed): the new segment file's entry is
+    durable when the waiting produce is answered (the checkpoint's own directory fsync comes after)."""
+    seen: list[int] = []
+
+    class NotingFS(FaultyFileSystem):
+        def fsync_dir(self, path: str) -> None:
+            if path == "/data/t-0":
+                seen.append(log.recovery_point)
+            super().fsync_dir(path)
+
+    fs = NotingFS()
+    lm = LogManager("/data", fs=fs, default_config=LogConfig(flush_messages=1))
+    lm.flusher = lambda: None
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    log.append(batch([b"a"], ts=1), now_ms=1, flush_later=True)
+    seen.clear()
+    lm.run_requested_flushes()
+    assert log.recovery_point == 1 and 0 in seen  # segment 0, made since recovery point 0
+    log.append(batch([b"b"], ts=1), now_ms=1, flush_later=True)
+    seen.clear()
+    lm.run_requested_flushes()
+    assert log.recovery_point == 2 and 1 not in seen  # (the same segment: no directory entry new)
+    lm.close()
+
+
+def test_a_log_whose_pending_state_fails_for_space_leaves_the_others_going():
+    """ENOSPC writing one log's partition.metadata puts that log back for the next pass; the pass goes on
+    with the other logs (another log dir may have space), not stopping at the first failure."""
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=LogConfig())
+    lm.get_or_create("t", 0, topic_id=TOPIC_ID, defer_files=True)
+    lm.get_or_create("u", 0, topic_id=b"\x0a" * 16, defer_files=True)
+    fs.fail_writes(errno.ENOSPC, match=lambda path: "/t-0/" in path)
+    lm.write_pending_state()
+    assert fs.exists("/data/u-0/partition.metadata")
+    assert not fs.exists("/data/t-0/partition.metadata")
+    fs.clear_write_faults()
+    lm.write_pending_state()  # (retried)
+    assert fs.exists("/data/t-0/partition.metadata")
+    lm.close()
