@@ -33,6 +33,31 @@ def in_worker(fn):
     return worker.ident, out[0]
 
 
+class GatedFS(FaultyFileSystem):
+    """Each fsync by path waits for ``gate`` (``entered`` set first): the flusher's pass stopped in its fsyncs."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate, self.entered = threading.Event(), threading.Event()
+
+    def fsync_file(self, path: str) -> None:
+        self.entered.set()
+        assert self.gate.wait(30)
+        super().fsync_file(path)
+
+
+def during_a_pass(fs: GatedFS, lm: LogManager, meanwhile) -> None:
+    """A flusher's pass in a worker thread, ``meanwhile()`` run on this thread while it fsyncs (without
+    the log's lock), then the pass let finish."""
+    worker = threading.Thread(target=lm.run_requested_flushes)
+    worker.start()
+    assert fs.entered.wait(30)
+    meanwhile()
+    fs.gate.set()
+    worker.join(30)
+    assert not worker.is_alive()
+
+
 def test_flush_ms_fsyncs_in_the_flushers_thread():
     fs, lm, asked = managed(LogConfig(flush_ms=0))
     log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
@@ -103,14 +128,6 @@ def test_a_truncation_during_the_flush_moves_no_recovery_point_past_it():
     """The follower truncates and appends again while the flusher's fsyncs run without the lock: the
     recovery point is not moved to the log end the flusher took (its records are gone, the new ones
     at those offsets were never fsynced)."""
-    gate, entered = threading.Event(), threading.Event()
-
-    class GatedFS(FaultyFileSystem):
-        def fsync_file(self, path: str) -> None:
-            entered.set()
-            assert gate.wait(30)
-            super().fsync_file(path)
-
     fs = GatedFS()
     lm = LogManager("/data", fs=fs, default_config=LogConfig(flush_ms=0))
     lm.flusher = lambda: None
@@ -119,15 +136,13 @@ def test_a_truncation_during_the_flush_moves_no_recovery_point_past_it():
     for i in range(4):
         log.append(batch([b"r%d" % i], ts=1), now_ms=1)
     lm.flush_dirty(2)
-    worker = threading.Thread(target=lm.run_requested_flushes)
-    worker.start()
-    assert entered.wait(30)
-    log.truncate_to(2)  # (the loop does not wait for the worker's fsync)
-    for i in range(2):  # the new leader's records, at the offsets the flusher took as its own
-        log.append_as_follower(batch([b"n%d" % i], ts=1, base_offset=2 + i), now_ms=1)
-    gate.set()
-    worker.join(30)
-    assert not worker.is_alive()
+
+    def meanwhile() -> None:
+        log.truncate_to(2)  # (the loop does not wait for the worker's fsync)
+        for i in range(2):  # the new leader's records, at the offsets the flusher took as its own
+            log.append_as_follower(batch([b"n%d" % i], ts=1, base_offset=2 + i), now_ms=1)
+
+    during_a_pass(fs, lm, meanwhile)
     assert log.log_end_offset == 4 and log.recovery_point <= 2
     lm.close()
 
@@ -159,32 +174,15 @@ def test_a_truncation_during_the_flush_asks_for_the_flush_still_awaited():
     """The flusher's pass takes offsets 0-3 (an append at flush.messages waits for it), a truncation
     to 2 comes during its fsyncs: the pass moves no recovery point, and what is still awaited, below
     the new log end, is asked again, so the next pass flushes it and the wait ends."""
-    gate, entered = threading.Event(), threading.Event()
-
-    class GatedFS(FaultyFileSystem):
-        def fsync_file(self, path: str) -> None:
-            entered.set()
-            assert gate.wait(30)
-            super().fsync_file(path)
-
     fs = GatedFS()
     lm = LogManager("/data", fs=fs, default_config=LogConfig(flush_messages=4))
     lm.flusher = lambda: None
     log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
-    gate.set()
     lm.write_pending_state()
-    gate.clear()
-    entered.clear()
     for i in range(4):
         log.append(batch([b"r%d" % i], ts=1), now_ms=1, flush_later=True)
     assert log.flush_awaited and lm.flushes_due
-    worker = threading.Thread(target=lm.run_requested_flushes)
-    worker.start()
-    assert entered.wait(30)
-    log.truncate_to(2)
-    gate.set()
-    worker.join(30)
-    assert not worker.is_alive()
+    during_a_pass(fs, lm, lambda: log.truncate_to(2))
     assert log.recovery_point == 0 and log.flush_wanted_upto == 2 and log.flush_awaited
     assert lm.flushes_due  # asked again
     lm.run_requested_flushes()
