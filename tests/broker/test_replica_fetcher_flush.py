@@ -111,3 +111,32 @@ async def test_the_fetchers_wait_ends_after_a_truncation_below_the_flush_asked_f
     finally:
         flusher.close()
         lm.close()
+
+
+@in_loop
+async def test_a_flush_that_fails_unexpectedly_stops_neither_the_pass_nor_the_fetchers_wait():
+    """One log's flush raises something other than a storage error (a defect): the pass still flushes
+    the other logs, and the fetcher's wait ends (the failure is logged) instead of waiting for good
+    for a flush no pass will run (rev-i finding 9)."""
+
+    class BrokenForOne(FaultyFileSystem):
+        def fsync_file(self, path: str) -> None:
+            if "/t-0/" in path:
+                raise ValueError("a defect")
+            super().fsync_file(path)
+
+    c = Cluster()
+    lm = LogManager("/data", fs=BrokenForOne(), default_config=LogConfig(flush_messages=1))
+    flusher = LogFlusher(asyncio.get_running_loop(), lm, c.pokes.append)
+    broken = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    fine = lm.get_or_create("u", 0, topic_id=b"\x0a" * 16)
+    lm.write_pending_state()
+    try:
+        broken.append_as_follower(one(0), now_ms=1, flush_later=True)
+        fine.append_as_follower(one(0), now_ms=1, flush_later=True)
+        await asyncio.wait_for(flusher.wait_flushed([broken, fine]), 20)
+        assert fine.recovery_point == 1 and not fine.flush_awaited
+        assert broken.recovery_point == 0
+    finally:
+        flusher.close()
+        lm.close()
