@@ -428,7 +428,7 @@ class LogCleaner:
         segments = [entry for entry in plan.segments if entry[0].base_offset < end]
         for group in self.group_segments_by_size(segments, cfg.segment_bytes,
                                                  cfg.segment_index_bytes, plan.end):
-            if log.closed or any(seg not in log.segments for seg, _, _ in group):
+            if log.closed or log.gone or any(seg not in log.segments for seg, _, _ in group):
                 result.aborted = True
                 return result
             txn.kept_entries = []

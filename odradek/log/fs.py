@@ -83,6 +83,26 @@ def write_atomic(fs: FileSystem, path: str, data: bytes, sync_dir: bool = True) 
         fs.fsync_dir(posixpath.dirname(path) or ".")
 
 
+def write_unsynced(fs: FileSystem, path: str, data: bytes) -> None:
+    """write_atomic without any fsync (the caller has someone fsync ``path`` and its directory
+    later): a crash before then may leave the file absent, empty or torn, so its reader must tell
+    (a checksum). A failure leaves no temp file behind and raises."""
+    tmp = path + ".tmp"
+    f = fs.open(tmp)
+    try:
+        f.truncate(0)
+        f.append(data)
+    except OSError:
+        f.close()
+        try:
+            fs.remove(tmp)
+        except OSError:
+            pass
+        raise
+    f.close()
+    fs.rename(tmp, path)
+
+
 def write_temp(fs: FileSystem, tmp: str, data: bytes) -> None:
     """The first half of write_atomic: ``data`` written to ``tmp`` and fsynced (the caller renames
     it into place); a failure leaves no partial temp file behind and raises."""

@@ -29,7 +29,7 @@ from odradek.wire.exceptions import WireError
 from . import errors, partition_metadata
 from .batchio import AppendInfo, append_info
 from .config import LogConfig
-from .fs import FileHandle, FileSystem, close_detached, read_whole, write_atomic, write_temp
+from .fs import FileHandle, FileSystem, close_detached, read_whole, write_atomic, write_temp, write_unsynced
 from .leader_epoch_cache import CheckpointError, LeaderEpochCache, decode_checkpoint, encode_checkpoint
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
                              load_latest_snapshot, snapshot_path)
@@ -54,6 +54,9 @@ CHECKPOINT_FILE = "log-state.checkpoint"
 LEADER_EPOCH_CHECKPOINT_FILE = "leader-epoch-checkpoint"  # Kafka's name and text format
 MAX_RETIRED_OPEN = 64  # removed segments held open per log (see _hold)
 DELETED_SUFFIX = ".deleted"  # a file of a segment out of the log, removed soon (a load removes it)
+# a file a cleaner swap set aside (replace_segments): a load restores its segment's log while the swap
+# did not commit (a .log.cleaned is there), else removes it; a retention's .deleted never comes back
+SWAP_DELETED_SUFFIX = ".swapdeleted"
 # the stamp of a removed segment let go of at the next look, whatever its delay (see _hold)
 _DUE_AT_ONCE = float("-inf")
 CLEANED_SUFFIX = ".cleaned"  # the files of the cleaner's copy of a group of segments (see replace_segments)
@@ -257,13 +260,15 @@ class FlushObserver(Protocol):
 class _Rolled:
     """What rolls left to another thread (PartitionLog.flush_rolled, Kafka's "flush-log" task): the
     segments below ``upto`` to fsync, then the recovery point moved there; the producer snapshot and
-    transaction checkpoint taken at the last roll (``files``: (name, content) pairs) to write."""
+    transaction checkpoint taken at the last roll (``files``: (name, content) pairs): the snapshot
+    written by the roll itself unless ``written`` is None (its fsync left), the checkpoint to write."""
 
-    __slots__ = ("upto", "files")
+    __slots__ = ("upto", "files", "written")
 
-    def __init__(self, upto: int, files: tuple[tuple[str, bytes], ...]):
+    def __init__(self, upto: int, files: tuple[tuple[str, bytes], ...], written: str | None):
         self.upto = upto
         self.files = files
+        self.written = written
 
 
 class _MadeOnUse:
@@ -709,20 +714,21 @@ class PartitionLog:
         hw = cp.get("high_watermark", 0)
         bases = []
         # An interrupted cleaner swap (replace_segments): while a `.log.cleaned` is
-        # there the swap did not commit, so the segments it set aside come back;
-        # once it is gone the swap committed and they, and its txn index, finish.
+        # there the swap did not commit, so the segments it set aside (.log.swapdeleted)
+        # come back; once it is gone the swap committed and they, and its txn index,
+        # finish. A retention's (or a truncation's) `.log.deleted` never comes back.
         swap_pending = any(n.endswith(".log.cleaned") for n in names)
         for name in names:
             stem, _, ext = name.partition(".")
             path = posixpath.join(d, name)
-            if ext == "log.deleted" and stem.isdigit() and swap_pending:
+            if ext == "log" + SWAP_DELETED_SUFFIX and stem.isdigit() and swap_pending:
                 fs.rename(path, posixpath.join(d, stem + ".log"))
                 bases.append(int(stem))
             elif ext == "txnindex.cleaned" and stem.isdigit() and not swap_pending:
                 fs.rename(path, posixpath.join(d, stem + ".txnindex"))
             elif ext in ("log.cleaned", "log.swap", "deleted", "log.deleted", "index.deleted",
                          "timeindex.deleted", "txnindex.deleted", "txnindex.cleaned", "index.cleaned",
-                         "timeindex.cleaned", "snapshot.tmp") or name.endswith(".tmp"):
+                         "timeindex.cleaned", "snapshot.tmp") or name.endswith((".tmp", SWAP_DELETED_SUFFIX)):
                 # (a committed swap's .index.cleaned not renamed into place yet: rebuilt from the log)
                 fs.remove(path)  # interrupted cleaning / deletion / checkpoint write
             elif ext == "log" and stem.isdigit():
@@ -940,7 +946,8 @@ class PartitionLog:
     def _rebuild_producer_state(self, durable_files: bool = False) -> None:
         """durable_files: the snapshot and checkpoint found are a clean stop's (fsynced)."""
         leo = self.log_end_offset
-        snap = load_latest_snapshot(self.fs, self.dir, leo)
+        # (not one below the first segment: the records after it went, rev-i 2)
+        snap = load_latest_snapshot(self.fs, self.dir, leo, self.segments[0].base_offset)
         if snap is None:  # (and no snapshot file left)
             self.producer_state = ProducerStateTable()
             start = self.log_start_offset
@@ -1443,14 +1450,39 @@ class PartitionLog:
         old.write_indexes()
         if not self.config.compact:
             old.park()  # opened again when read
+        # as Kafka's takeSnapshot(sync=false): producer state at the new segment's base written
+        # here (the page cache), fsynced later; held only in memory, a retention or a truncation
+        # before the pass made a crash or the truncation rebuild from an older snapshot (rev-i 2).
+        # (Before the new segment: a crash in between leaves no segment past the old one's end.)
+        files = self._snapshot_files(base_offset)
+        written = self._write_roll_snapshot(files)
         new = self._new_segment(base_offset, now_ms, fresh=True)
-        # (as Kafka's: producer state at the new segment's base, written and fsynced later)
-        self._rolled = _Rolled(base_offset, self._snapshot_files(base_offset))
+        self._rolled = _Rolled(base_offset, files, written)
         self._set_segments(self.segments + [new])  # (wakes the owner, which takes _rolled)
         logger.info("%s: rolled new log segment at offset %d", self.dir, base_offset)
         if self._on_wake is None:
             self.flush_rolled()
         return new
+
+    def _write_roll_snapshot(self, files: tuple[tuple[str, bytes], ...]) -> str | None:
+        """Under the lock, at a roll: the producer snapshot among ``files`` written into place without
+        an fsync (a crash may tear it: its checksum then drops it at the load); its name, or None if
+        none or the write failed (ENOSPC: the background pass writes it then). The transaction
+        checkpoint, which has no checksum to tell a torn one, is left to the pass (a load finding
+        an older one scans for open transactions instead)."""
+        for name, data in files:
+            if not name.endswith(".snapshot"):
+                continue
+            self._forget_durable(_NO_SNAPSHOTS)
+            self._forget_durable(name)
+            try:
+                write_unsynced(self.fs, posixpath.join(self.dir, name), data)
+            except OSError as e:
+                logger.warning("%s: writing the producer snapshot %s at a roll failed (left to the "
+                               "background pass): %s", self.dir, name, e)
+                return None
+            return name
+        return None
 
     @property
     def rolled_pending(self) -> bool:
@@ -1497,26 +1529,39 @@ class PartitionLog:
         with self.lock:
             files = r.files
             for name, _ in files:
-                if name.endswith(".snapshot"):
+                if name.endswith(".snapshot") and name != r.written:
                     self._forget_durable(_NO_SNAPSHOTS)  # (the rename below may put one there)
+
+        def still_wanted() -> bool:
+            return self._cuts == cuts and not self.closed
+
         try:
             wrote = False
             for name, data in files:
-                if self._write_beside(name, data, lambda: self._cuts == cuts and not self.closed):
+                if name == r.written:  # (the roll wrote it: its fsync, and its directory entry's)
+                    try:
+                        self.fs.fsync_file(posixpath.join(self.dir, name))
+                    except FileNotFoundError:  # (a truncation removed it meanwhile)
+                        continue
+                    self.fs.fsync_dir(self.dir)
+                    with self.lock:  # (a later roll's, or a close's, may be at the same name)
+                        if still_wanted() and self._rolled is r:
+                            self._note_durable(name, data)
+                    wrote = True
+                elif self._write_beside(name, data, still_wanted):
                     with self.lock:
-                        if self._cuts == cuts and not self.closed:
+                        if still_wanted():
                             self._note_durable(name, data)
                     wrote = True
             if wrote:
-                with self.lock:
-                    old = list_snapshots(self.fs, self.dir)[:-2]
-                    for off in old:
-                        self._forget_durable(posixpath.basename(snapshot_path(self.dir, off)))
-                for off in old:
-                    try:
-                        self.fs.remove(snapshot_path(self.dir, off))
-                    except FileNotFoundError:  # (a truncation's or a load's meanwhile)
-                        pass
+                with self.lock:  # (under the lock: a truncation's reload meanwhile reads them)
+                    if still_wanted():
+                        for off in list_snapshots(self.fs, self.dir)[:-2]:
+                            self._forget_durable(posixpath.basename(snapshot_path(self.dir, off)))
+                            try:
+                                self.fs.remove(snapshot_path(self.dir, off))
+                            except FileNotFoundError:
+                                pass
             self._checkpoint_after_flush(cuts)
         except OSError as e:
             self._background_failed(cuts, e, "writing the producer snapshot or log-state checkpoint of a roll")
@@ -2081,7 +2126,11 @@ class PartitionLog:
             if offset < self.log_start_offset:
                 self._truncate_fully_and_start_at(offset, now_ms)
                 return
+            r = self._rolled
             self.forget_rolled()  # (a producer snapshot it left may be past the new end)
+            if r is not None and offset >= r.upto:  # (all it holds is below the cut: still to do;
+                # a new object, so that a pass under way, which saw the cut, does not drop it)
+                self._rolled = _Rolled(r.upto, r.files, r.written)
             # Only records past the recovery point going, all of the active segment's: a crash finds
             # the checkpoint as it was, which trusts nothing of the cut (the load scans the segment
             # again and rebuilds the epochs there from its batches), so nothing is written or fsynced
@@ -2481,11 +2530,11 @@ class PartitionLog:
         checked whole (CRCs) and its indexes built, written and fsynced as
         `.index.cleaned`/`.timeindex.cleaned`, and the new txn index as
         `.txnindex.cleaned`. Then, under the lock, only renames: the later segments'
-        files to `.deleted`, the first one's indexes to `.deleted` (a crash after this
+        files to `.swapdeleted`, the first one's indexes too (a crash after this
         rebuilds them from the log), one directory fsync (the renames durable before the
         commit), and the commit: the cleaned copy renamed over the first segment's log,
         then its indexes into place. The directory fsync of the commit and the removes
-        of the `.deleted` files come after, without the lock. _load undoes an uncommitted
+        of the `.swapdeleted` files come after, without the lock. _load undoes an uncommitted
         swap and finishes a committed one. (Under the lock, as it once was, the recovery
         scan of the copy, its index fsyncs and three directory fsyncs held the appends,
         reads and fetches of __consumer_offsets on the event loop.)"""
@@ -2501,8 +2550,16 @@ class PartitionLog:
             if scan.error is not None:
                 raise errors.LogCorruptionError(cleaned_path, scan.valid_bytes, scan.error_offset, scan.error)
             new.on_become_inactive()
+            # (each file made by its path: not once the partition was deleted, when a new log of it
+            # may have the path - its load would take a stray .txnindex.cleaned, rev-i 6)
+            if self._gone_now():
+                new.close()
+                return False
             new.flush()
             had_txn = any(fs.exists(s.txn_index_path) for s in olds)
+            if (txn_entries or had_txn) and self._gone_now():
+                self._drop_cleaned(new)  # (the cleaner thread's own: no other pass of this path runs)
+                return False
             if txn_entries or had_txn:  # (empty: the first segment's goes, as the commit installs this)
                 f = fs.open(new.txn_index_path)
                 try:
@@ -2542,11 +2599,16 @@ class PartitionLog:
                 if self.gone:  # (they went with the directory)
                     break
                 fs.remove(p)
-            # (durable before the next swap of this log: a crash during it restores .log.deleted files)
+            # (durable before the next swap of this log: a crash during it restores .log.swapdeleted files)
             fs.fsync_dir(self.dir)
         except FileNotFoundError:  # (the log's directory was renamed away: deleted meanwhile)
             pass
         return True
+
+    def _gone_now(self) -> bool:
+        """The partition was deleted (its directory renames away under the lock after this is set)."""
+        with self.lock:
+            return self.gone
 
     def _swap_wanted(self, olds: list[LogSegment], expected: list[tuple[int, int]]) -> bool:
         """The segments a cleaner pass read are still consecutive closed segments of the log, each
@@ -2563,10 +2625,10 @@ class PartitionLog:
             return all(seg.size == size and seg.generation == gen for seg, (size, gen) in zip(olds, expected))
 
     def _set_aside(self, path: str, deleted: list[str]) -> None:
-        """A file out of the log renamed to .deleted (if there), noted in ``deleted`` for its remove."""
+        """A file out of the log renamed to .swapdeleted (if there), noted in ``deleted`` for its remove."""
         if self.fs.exists(path):
-            self.fs.rename(path, path + DELETED_SUFFIX)
-            deleted.append(path + DELETED_SUFFIX)
+            self.fs.rename(path, path + SWAP_DELETED_SUFFIX)
+            deleted.append(path + SWAP_DELETED_SUFFIX)
 
     def _drop_cleaned(self, new: LogSegment) -> None:
         """A cleaned copy not swapped in: its index and txn index files removed (its .log.cleaned is

@@ -275,18 +275,28 @@ def snapshot_path(directory: str, offset: int) -> str:
     return posixpath.join(directory, f"{offset:020d}{SNAPSHOT_SUFFIX}")
 
 
-def load_latest_snapshot(fs: FileSystem, directory: str, max_offset: int
+def load_latest_snapshot(fs: FileSystem, directory: str, max_offset: int, min_offset: int = 0
                          ) -> tuple[int, ProducerStateTable, bytes] | None:
-    """Newest readable snapshot with offset <= max_offset (offset, table, file content);
-    newer ones are deleted."""
+    """Newest readable snapshot with min_offset <= offset <= max_offset (offset, table, file
+    content); the others are deleted, as Kafka's truncateAndReload deletes the snapshots out of the
+    log's range (one below ``min_offset``, the first segment's base, describes a log whose next
+    records are gone). A file removed meanwhile (another thread's prune) is skipped."""
+    found = None
     for off in reversed(list_snapshots(fs, directory)):
         path = snapshot_path(directory, off)
-        if off > max_offset:
-            fs.remove(path)
-            continue
+        if found is None and min_offset <= off <= max_offset:
+            try:
+                data = read_whole(fs, path)
+                found = off, ProducerStateTable.from_bytes(data), data
+                continue
+            except FileNotFoundError:
+                continue
+            except Exception:
+                pass  # torn or corrupt: fall back to an older one
+        elif found is not None and off >= min_offset:
+            continue  # (an older one, kept)
         try:
-            data = read_whole(fs, path)
-            return off, ProducerStateTable.from_bytes(data), data
-        except Exception:
-            fs.remove(path)  # torn or corrupt: fall back to an older one
-    return None
+            fs.remove(path)
+        except FileNotFoundError:
+            pass
+    return found

@@ -186,7 +186,7 @@ def test_a_swap_given_up_after_the_copy_was_checked_leaves_none_of_its_files():
     fs.log = log
     res = LogCleaner().clean(log, now_ms=3000)
     assert res.aborted and res.segments_written == 0
-    assert not [n for n in fs.listdir(log.dir) if n.endswith((".cleaned", ".deleted"))]
+    assert not [n for n in fs.listdir(log.dir) if n.endswith((".cleaned", ".deleted", ".swapdeleted"))]
     assert read_all(log) == before
     log.close()
 

@@ -264,7 +264,7 @@ def check_group_reopen(fs, original):
     from test_log_compaction import check_compacted
     log = PartitionLog(fs, GROUP_DIR, GROUP_CFG, now_ms=0)
     names = fs.listdir(GROUP_DIR)
-    assert not [n for n in names if n.endswith((".cleaned", ".deleted"))], names
+    assert not [n for n in names if n.endswith((".cleaned", ".deleted", ".swapdeleted"))], names
     check_compacted(log, original, uncleaned_from=log.active.base_offset)
     # no segment overlaps another and each holds what its name says
     for a, b in zip(log.segments, log.segments[1:]):
@@ -334,3 +334,31 @@ def test_crash_at_every_step_of_a_group_swap(mode):
         except SimulatedCrash:
             pass
         check_group_reopen(fs2.restart(mode, seed=n), original)
+
+
+def test_retentions_deleted_segments_never_come_back_beside_a_cleaners_copy():
+    """kill -9 after retention renamed its oldest segments to .deleted (finish_cut not run) while a
+    cleaner pass was writing a .log.cleaned copy of the same log: the load restores only the files a
+    cleaner swap set aside (.swapdeleted), never retention's .deleted (rev-i 7: records retention
+    had deleted were readable again)."""
+    fs = FaultyFileSystem()
+    cfg = LogConfig(segment_bytes=700, index_interval_bytes=120, retention_bytes=1400)
+    log = PartitionLog(fs, DIR, cfg, now_ms=0)
+    for i in range(60):
+        log.append(build_batch([(b"k%d" % i, value(i), (), 1000)]), now_ms=1000)
+    log.flush()
+    log.high_watermark = log.log_end_offset
+    with log.lock:
+        cut = log.cut_by_retention(2000)
+    assert cut is not None and cut.deleted
+    start = log.log_start_offset
+    kept = read_all(log)
+    # the cleaner's copy of a later group, half written when the broker died
+    f = fs.open(log.segments[1].path + ".cleaned")
+    f.append(fs.files[log.segments[1].path].data[:100])
+    f.close()
+    log2 = PartitionLog(fs.restart("kept"), DIR, cfg, now_ms=0)
+    assert log2.log_start_offset == start and log2.segments[0].base_offset == start
+    assert read_all(log2) == kept
+    assert not [n for n in log2.fs.listdir(DIR) if n.endswith((".cleaned", ".deleted", ".swapdeleted"))]
+    log2.close()

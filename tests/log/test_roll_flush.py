@@ -65,10 +65,13 @@ def test_a_roll_makes_no_fsync_on_the_appending_thread():
     while len(log.segments) == 1:
         before = (fs.fsyncs, fs.dir_fsyncs, sorted(fs.files))
         prod.send(log, 3, 1000)
-    # the append that rolled: no fsync, no file but the new segment's
+    # the append that rolled: no fsync, no file but the new segment's and the producer snapshot at
+    # its base (written, not fsynced: Kafka's takeSnapshot(sync=false) under the roll's lock)
     assert (fs.fsyncs, fs.dir_fsyncs) == before[:2]
-    assert sorted(set(fs.files) - set(before[2])) == [log.active.path]
     base = log.active.base_offset
+    snap = f"{log.dir}/{base:020d}.snapshot"
+    assert sorted(set(fs.files) - set(before[2])) == sorted([log.active.path, snap])
+    assert fs.files[snap].durable != fs.files[snap].data
     assert log.recovery_point == 3 and log.rolled_pending and lm.state_pending
     assert not any(fs.files[p].durable == fs.files[p].data for p in [log.segments[0].path])
     # the background pass, in a thread of its own: every fsync there
@@ -84,6 +87,7 @@ def test_a_roll_makes_no_fsync_on_the_appending_thread():
     for path in (seg.path, seg.offset_index.path, seg.time_index.path):
         assert fs.files[path].durable == fs.files[path].data
     assert list_snapshots(fs, log.dir)[-1] == base
+    assert fs.files[snap].durable == fs.files[snap].data  # (the pass fsynced it)
     assert b"recovery_point=%d\n" % base in fs.files[log.dir + "/log-state.checkpoint"].durable
     lm.close()
 
@@ -175,3 +179,67 @@ def test_a_crash_anywhere_around_rolls_and_their_pass(mode):
         assert got == prod.acked, f"budget {budget}: {first} {after}"
         lm.close()
     assert rolled > 10
+
+
+def idempotent(seq: int, v: bytes, ts: int = 1000) -> bytes:
+    return build_batch([(None, v, (), ts)], producer_id=PID, producer_epoch=0, base_sequence=seq)
+
+
+@pytest.mark.parametrize("mode", ["kept", "lost", "torn"])
+def test_retention_of_every_segment_then_a_crash_before_the_pass_keeps_the_producer_going(mode):
+    """An idle partition whose every segment expires rolls inside retention (its snapshot at the new
+    base taken by that roll) and loses the segments below; kill -9 (or a power loss) before the
+    background pass: the load takes no snapshot below the log start (its records are gone) and the
+    idempotent producer's next batch is appended (rev-i 2: OutOfOrderSequence, producer state rebuilt
+    from an older snapshot)."""
+    cfg = LogConfig(segment_bytes=100000, retention_ms=1000)
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=cfg)
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    for seq in range(3):
+        log.append(idempotent(seq, b"a%d" % seq), now_ms=1000)
+    log.roll(1001)
+    lm.write_pending_state()  # an earlier roll's snapshot (at 3), written and fsynced
+    for seq in range(3, 6):
+        log.append(idempotent(seq, b"b%d" % seq), now_ms=1000)
+    log.high_watermark = log.log_end_offset
+    assert lm.apply_retention(10_000) == 2
+    assert log.log_start_offset == 6 and log.rolled_pending
+    fs2 = fs.restart(mode, seed=19)  # before the pass
+    lm2 = LogManager("/data", fs=fs2, default_config=cfg)
+    log2 = lm2.get("t", 0)
+    assert log2.log_start_offset == 6 and all(off >= 6 for off in list_snapshots(fs2, log2.dir))
+    assert log2.append(idempotent(6, b"next", 20_000), now_ms=20_000).base_offset == 6
+    assert log2.append(idempotent(7, b"next2", 20_000), now_ms=20_000).base_offset == 7
+    lm2.close()
+
+
+def test_a_truncation_after_retention_keeps_the_snapshot_of_the_roll():
+    """No crash: a roll's snapshot not yet through the pass, retention deleting the segments below
+    it, then a follower's truncation above the log start: producer state is rebuilt from the roll's
+    snapshot, not from an older one below the log start (rev-i 2: the producer went back to an old
+    sequence, and its next batch was OutOfOrderSequence)."""
+    cfg = LogConfig(segment_bytes=100000, retention_bytes=1)
+    fs = FaultyFileSystem()
+    lm = LogManager("/data", fs=fs, default_config=cfg)
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    for seq in range(3):
+        log.append(idempotent(seq, b"a"), now_ms=1)
+    log.roll(2)
+    lm.write_pending_state()
+    for seq in range(3, 6):
+        log.append(idempotent(seq, b"b"), now_ms=3)
+    log.roll(4)  # its snapshot at 6 left to the pass
+    for seq, v in enumerate((b"c", b"d", b"e")):
+        log.append(build_batch([(None, v, (), 1000)], producer_id=PID + 1, producer_epoch=0,
+                               base_sequence=seq), now_ms=5)
+    log.high_watermark = 7
+    lm.apply_retention(10)
+    assert log.log_start_offset == 6 and log.producer_state.producers[PID].batches[-1].last_seq == 5
+    log.truncate_to(8)  # a follower's truncation, above the log start
+    assert log.producer_state.producers[PID].batches[-1].last_seq == 5
+    lm.write_pending_state()
+    assert log.append(idempotent(6, b"n"), now_ms=9).base_offset == 8
+    lm.close()
