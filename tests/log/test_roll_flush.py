@@ -185,6 +185,21 @@ def idempotent(seq: int, v: bytes, ts: int = 1000) -> bytes:
     return build_batch([(None, v, (), ts)], producer_id=PID, producer_epoch=0, base_sequence=seq)
 
 
+def six_records_over_a_roll(fs: FaultyFileSystem, cfg: LogConfig):
+    """A managed log: the idempotent producer's sequences 0-2, a roll at 3 through the background pass
+    (its snapshot at 3 fsynced), then sequences 3-5 at offsets 3-5."""
+    lm = LogManager("/data", fs=fs, default_config=cfg)
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    for seq in range(3):
+        log.append(idempotent(seq, b"a%d" % seq), now_ms=1000)
+    log.roll(1001)
+    lm.write_pending_state()
+    for seq in range(3, 6):
+        log.append(idempotent(seq, b"b%d" % seq), now_ms=1000)
+    return lm, log
+
+
 @pytest.mark.parametrize("mode", ["kept", "lost", "torn"])
 def test_retention_of_every_segment_then_a_crash_before_the_pass_keeps_the_producer_going(mode):
     """An idle partition whose every segment expires rolls inside retention (its snapshot at the new
@@ -194,15 +209,7 @@ def test_retention_of_every_segment_then_a_crash_before_the_pass_keeps_the_produ
     from an older snapshot)."""
     cfg = LogConfig(segment_bytes=100000, retention_ms=1000)
     fs = FaultyFileSystem()
-    lm = LogManager("/data", fs=fs, default_config=cfg)
-    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
-    lm.write_pending_state()
-    for seq in range(3):
-        log.append(idempotent(seq, b"a%d" % seq), now_ms=1000)
-    log.roll(1001)
-    lm.write_pending_state()  # an earlier roll's snapshot (at 3), written and fsynced
-    for seq in range(3, 6):
-        log.append(idempotent(seq, b"b%d" % seq), now_ms=1000)
+    lm, log = six_records_over_a_roll(fs, cfg)
     log.high_watermark = log.log_end_offset
     assert lm.apply_retention(10_000) == 2
     assert log.log_start_offset == 6 and log.rolled_pending
@@ -222,24 +229,16 @@ def test_a_truncation_after_retention_keeps_the_snapshot_of_the_roll():
     sequence, and its next batch was OutOfOrderSequence)."""
     cfg = LogConfig(segment_bytes=100000, retention_bytes=1)
     fs = FaultyFileSystem()
-    lm = LogManager("/data", fs=fs, default_config=cfg)
-    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
-    lm.write_pending_state()
-    for seq in range(3):
-        log.append(idempotent(seq, b"a"), now_ms=1)
-    log.roll(2)
-    lm.write_pending_state()
-    for seq in range(3, 6):
-        log.append(idempotent(seq, b"b"), now_ms=3)
-    log.roll(4)  # its snapshot at 6 left to the pass
+    lm, log = six_records_over_a_roll(fs, cfg)
+    log.roll(1002)  # its snapshot at 6 left to the pass
     for seq, v in enumerate((b"c", b"d", b"e")):
         log.append(build_batch([(None, v, (), 1000)], producer_id=PID + 1, producer_epoch=0,
-                               base_sequence=seq), now_ms=5)
+                               base_sequence=seq), now_ms=1003)
     log.high_watermark = 7
-    lm.apply_retention(10)
+    lm.apply_retention(2000)
     assert log.log_start_offset == 6 and log.producer_state.producers[PID].batches[-1].last_seq == 5
     log.truncate_to(8)  # a follower's truncation, above the log start
     assert log.producer_state.producers[PID].batches[-1].last_seq == 5
     lm.write_pending_state()
-    assert log.append(idempotent(6, b"n"), now_ms=9).base_offset == 8
+    assert log.append(idempotent(6, b"n"), now_ms=2000).base_offset == 8
     lm.close()
