@@ -163,7 +163,8 @@ class ControllerServer:
             tick_ms=TICK_MS,
             cluster_id=self.cluster_id)
         self.driver = RaftDriver(self.node_id, self.voters, self.metadata_dir, rc, self,
-                                 cfg.metadata_log_max_record_bytes_between_snapshots, link=self.controller_link)
+                                 cfg.metadata_log_max_record_bytes_between_snapshots, link=self.controller_link,
+                                 apply_faults_fatal=self.is_controller)  # (Kafka: a controller's replay fault is fatal)
         self.controller.attach_quorum(RaftMetadataDriver(self), self.cluster_id, self.driver.node)
         if self.is_controller:
             from odradek.broker.connection import KafkaConnection

@@ -169,10 +169,16 @@ class RaftDriver:
     def __init__(self, node_id: int, voters: dict[int, tuple[str, int]], metadata_dir: str,
                  config: RaftConfig, sm, snapshot_every_bytes: int = 20 << 20, fs: FileSystem | None = None,
                  halt: Callable[[int], None] = os._exit, link: NodeLink = PLAINTEXT_LINK,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, apply_faults_fatal: bool = False):
         """``halt``: ends the process at once (Kafka's fatal fault handler), as a failed disk does;
-        ``clock``: the ticks' clock in seconds (monotonic, as the event loop's timers)."""
+        ``clock``: the ticks' clock in seconds (monotonic, as the event loop's timers);
+        ``apply_faults_fatal``: whether the state machine failing on a committed batch or snapshot halts
+        the node (a controller's, as Kafka's QuorumController) or is logged and counted (a broker's, as
+        Kafka's MetadataLoader): _apply_failed."""
         self._halt = halt
+        self._apply_faults_fatal = apply_faults_fatal
+        self.apply_faults = 0  # committed batches and snapshots the state machine failed on (never applied again)
+        self._halted = False  # a fatal fault with a ``halt`` that returned (tests): the driver does nothing more
         self.storage = FileStorage(os.path.join(metadata_dir, DIR_NAME), fs)
         state = self.storage.load()
         self.node = RaftNode(node_id, voters.keys(), state, config, rng_seed=random.randrange(1 << 30))
@@ -205,7 +211,8 @@ class RaftDriver:
         self._io: concurrent.futures.ThreadPoolExecutor | None = concurrent.futures.ThreadPoolExecutor(
             1, thread_name_prefix=f"raft-io-{node_id}")
         self._writing: tuple[Ready, concurrent.futures.Future] | None = None  # the Ready being written
-        self._held: collections.deque[Callable[[], None]] = collections.deque()  # inputs meanwhile, in order
+        # inputs meanwhile, in order: (step, the request's answer | None)
+        self._held: collections.deque[tuple[Callable[[], None], asyncio.Future | None]] = collections.deque()
         self.commit_latency = CommitLatency()  # raft-metrics commit-latency-avg/-max (broker/stats.py)
 
     # ------------------------------------------------------------ lifecycle
@@ -219,7 +226,7 @@ class RaftDriver:
         every tick: the ticks before it only count time, and _catch_up runs them before any input. A
         Ready that could not be written (a full disk) is tried again every tick, and inputs left held
         stepped at the next."""
-        if self._next_tick is None or self._closed or self._writing is not None:
+        if self._next_tick is None or self._closed or self._halted or self._writing is not None:
             return  # (a Ready being written: its end arms again)
         n = self.node
         try:
@@ -244,7 +251,7 @@ class RaftDriver:
         """Every tick due by now, at once: the node's timers see the time that passed (a gap in which
         this process was not scheduled included) before it handles any input, as Kafka's
         KafkaRaftClient.poll() evaluates its state at the current time before each inbound message."""
-        if self._next_tick is None:
+        if self._next_tick is None or self._closed or self._halted:
             return
         now = self._clock()
         while self._next_tick <= now and self._writing is None:  # (a tick's Ready being written: after it)
@@ -273,11 +280,18 @@ class RaftDriver:
             if self._writing is not None:
                 rd, done = self._writing
                 self._written(rd, done.result())  # (waits for the one write under way)
-            self._held.clear()  # (their connections are closed)
-            self.node.resign()  # graceful: EndQuorumEpoch lets the others elect at once
-            self._process()
-        except Exception:  # noqa: BLE001
-            pass
+            if not self._halted:
+                self._failed_tick = -1  # (a write that failed at this tick: tried once more, with the resignation)
+                self.node.resign()  # graceful: EndQuorumEpoch lets the others elect at once
+                self._process()
+        except Exception:  # noqa: BLE001 - the close goes on: the requests still answered, the peers closed
+            log.exception("raft %d: closing the driver failed", self.node.id)
+        # the requests held or stepped but unanswered fail: their connections close now, not at their timeout
+        held, self._held = self._held, collections.deque()
+        inbound, self._inbound = self._inbound, {}
+        for fut in [f for _, f in held if f is not None] + list(inbound.values()):
+            if not fut.done():
+                fut.set_exception(ConnectionError("the raft driver is closed"))
         if io is not None:
             io.shutdown(wait=False)
         for p in self.peers.values():
@@ -287,7 +301,10 @@ class RaftDriver:
     def step_request(self, msg) -> asyncio.Future:
         """A raft request from the CONTROLLER listener; the future gets the response."""
         fut = asyncio.get_running_loop().create_future()
-        self._input(lambda: self._step_request(msg, fut))
+        if self._closed or self._halted:
+            fut.set_exception(ConnectionError("the raft driver is closed"))
+            return fut
+        self._input(lambda: self._step_request(msg, fut), fut)
         return fut
 
     def _step_request(self, msg, fut: asyncio.Future) -> None:
@@ -304,13 +321,16 @@ class RaftDriver:
             return
         fut.add_done_callback(lambda _f: self._inbound.pop(key, None))
 
-    def _input(self, step: Callable[[], None]) -> None:
+    def _input(self, step: Callable[[], None], fut: asyncio.Future | None = None) -> None:
         """Step an input into the core now (after the ticks due), or, while a Ready is being written
-        (the core takes no input between a Ready and its advance), once it is: in arrival order."""
+        (the core takes no input between a Ready and its advance), once it is: in arrival order.
+        ``fut``: a request's answer (failed if the driver closes first). A closed driver steps nothing."""
+        if self._closed or self._halted:
+            return  # (a late response: the core is done)
         if self._writing is None and not self._held:
             self._catch_up()
         if self._writing is not None or self._held:
-            self._held.append(step)
+            self._held.append((step, fut))
             self._arm()  # (held with no write under way - a failure left them - : stepped at the next tick)
             return
         step()
@@ -323,13 +343,13 @@ class RaftDriver:
         between two Readies), as Kafka's raft thread handles an inbound message on every poll.
         Stepping one input per write starved them behind proposals: a leader under a steady stream
         of proposals stepped no follower fetch, committed nothing and was voted out."""
-        if self._writing is not None or self._closed:
+        if self._writing is not None or self._closed or self._halted:
             return
         self._processing = True  # (no Ready, so no write, until all are stepped)
         try:
             self._catch_up()
             while self._held:
-                step = self._held.popleft()
+                step, _ = self._held.popleft()
                 try:
                     step()
                 except Exception:  # noqa: BLE001 - as a failed input's own caller would: logged, the rest go on
@@ -363,7 +383,7 @@ class RaftDriver:
 
     # ------------------------------------------------------------ Ready
     def _process(self) -> None:
-        if self._processing or self._writing is not None:
+        if self._processing or self._writing is not None or self._halted:
             return
         self._processing = True
         try:
@@ -375,7 +395,7 @@ class RaftDriver:
                 if rd.writes and self._io is not None:
                     self._begin_write(rd, self._io)
                     break  # carried out once written (_write_done)
-                if not self._persisted(self._write(rd)):
+                if not self._persisted(rd, self._write(rd)):
                     break  # not advanced: the core offers what it must persist again
                 self._carry_out(rd)
         finally:
@@ -385,31 +405,69 @@ class RaftDriver:
     def _carry_out(self, rd: Ready) -> None:
         """A persisted Ready: send its messages, apply what it commits, advance; a snapshot if due."""
         n = self.node
-        for env in rd.messages:
-            self._send(env)
-        if rd.snapshot_to_apply is not None:
-            s = rd.snapshot_to_apply
-            log.info("raft %d: restoring snapshot at offset %d (epoch %d, %d bytes)", n.id,
-                     s.id.end_offset, s.id.epoch, len(s.data))
-            self._drop_queued()  # (batches before it: the snapshot holds what they did)
-            self.sm.restore_snapshot(s.data, s.id.end_offset)
-            self.applied = s.id.end_offset
-            self._since_snapshot = 0
-        for b in rd.committed_entries:
-            self._since_snapshot += len(b.raw)
-            values = None if b.control else b.records
-            if self._queued or (values is not None and len(values) > STEPPED_APPLY):
-                self._queued.append((b.base_offset, b.next_offset, values))
-            else:
-                if values is not None:
-                    self.sm.apply_batch(b.base_offset, values)
-                self.applied = b.next_offset
-            b.forget_records()  # applied or queued: the log keeps its bytes only
-        n.advance(rd)
+        try:
+            for env in rd.messages:
+                self._send(env)
+            if rd.snapshot_to_apply is not None:
+                s = rd.snapshot_to_apply
+                log.info("raft %d: restoring snapshot at offset %d (epoch %d, %d bytes)", n.id,
+                         s.id.end_offset, s.id.epoch, len(s.data))
+                self._drop_queued()  # (batches before it: the snapshot holds what they did)
+                try:
+                    self.sm.restore_snapshot(s.data, s.id.end_offset)
+                except Exception:  # noqa: BLE001 - a fault of the state machine: _apply_failed's policy
+                    self._apply_failed(f"restoring the metadata snapshot at offset {s.id.end_offset}")
+                self.applied = s.id.end_offset
+                self._since_snapshot = 0
+            handed = self._queued[-1][1] if self._queued else self.applied  # applied or queued up to here
+            for b in rd.committed_entries:
+                if self._halted:
+                    break
+                if b.next_offset <= handed:
+                    continue  # (applied or queued already: a batch is never applied twice)
+                self._since_snapshot += len(b.raw)
+                values = None if b.control else b.records
+                if self._queued or (values is not None and len(values) > STEPPED_APPLY):
+                    self._queued.append((b.base_offset, b.next_offset, values))
+                else:
+                    if values is not None:
+                        try:
+                            self.sm.apply_batch(b.base_offset, values)
+                        except Exception:  # noqa: BLE001 - a fault of the state machine: _apply_failed's policy
+                            self._apply_failed(f"applying the metadata batch at offset {b.base_offset}")
+                    self.applied = b.next_offset
+                handed = b.next_offset
+                b.forget_records()  # applied or queued: the log keeps its bytes only
+        finally:
+            n.advance(rd)  # written: never offered (so written) again, whatever failed in carrying it out
+        if self._halted:
+            return
         if self._since_snapshot >= self.snapshot_every_bytes and n.applied > n.log.start_offset \
                 and not self._queued and self.sm.snapshot_ready():
             n.snapshot(n.applied, self.sm.snapshot_bytes(n.applied))
             self._since_snapshot = 0
+
+    def _apply_failed(self, what: str) -> None:
+        """The state machine raised on a committed batch or snapshot (the exception being handled). A
+        controller's (``apply_faults_fatal``) halts the node, as Kafka's QuorumController replays a
+        committed record through its fatal fault handler: its image must not go on without a record
+        the other controllers applied (a restart replays the log). A broker's is logged and counted and
+        the metadata log goes on, as Kafka's MetadataLoader (its metadata-load-error-count). Either way
+        the batch counts as applied: it is never applied again (a re-applied PartitionChange bumps the
+        partition epoch twice), nor its Ready written again."""
+        self.apply_faults += 1
+        if not self._apply_faults_fatal:
+            log.error("raft %d: Encountered metadata loading fault: %s", self.node.id, what, exc_info=True)
+            return
+        log.critical("Encountered fatal fault: %s", what, exc_info=True)
+        for h in logging.getLogger().handlers:
+            h.flush()
+        self._halted = True
+        for handle in (self._timer, self._stepping):
+            if handle is not None:
+                handle.cancel()
+        self._timer = self._stepping = None
+        self._halt(1)
 
     def _settle(self) -> None:
         """After Readies were carried out: commit latency, waiters, the stepped apply, on_change."""
@@ -419,7 +477,7 @@ class RaftDriver:
         else:
             self.commit_latency.not_leader()
         self._release_waiters()
-        if self._queued and self._stepping is None and not self._closed:
+        if self._queued and self._stepping is None and not self._closed and not self._halted:
             self._stepping = asyncio.get_running_loop().call_soon(self._apply_step)
         st = (self.node.state.name, self.node.epoch, self.node.leader_id)
         if st != self._last_state:
@@ -437,13 +495,16 @@ class RaftDriver:
         """One part of the queue's first batch (its apply begun if it is not); once it is applied,
         the small and control batches behind it up to the next large one; another turn if any is left."""
         self._stepping = None
-        if self._closed:
+        if self._closed or self._halted:
             return
-        while self._queued:
+        while self._queued and not self._halted:
             base, end, values = self._queued[0]
             if self._steps is None and (values is None or len(values) <= STEPPED_APPLY):
                 if values is not None:
-                    self.sm.apply_batch(base, values)
+                    try:
+                        self.sm.apply_batch(base, values)
+                    except Exception:  # noqa: BLE001 - a fault of the state machine: _apply_failed's policy
+                        self._apply_failed(f"applying the metadata batch at offset {base}")
             else:
                 if self._steps is None:
                     self._steps = self.sm.apply_batch_steps(base, values)
@@ -452,8 +513,8 @@ class RaftDriver:
                     break  # (a part done: the next one in another turn)
                 except StopIteration:
                     pass
-                except Exception:  # noqa: BLE001 - as apply_batch's own failures: logged, the log goes on
-                    log.exception("raft %d: applying the batch at offset %d failed", self.node.id, base)
+                except Exception:  # noqa: BLE001 - a fault of the state machine: _apply_failed's policy
+                    self._apply_failed(f"applying the metadata batch at offset {base}")
                 self._steps = None
             self._queued.popleft()
             self.applied = end
@@ -462,7 +523,7 @@ class RaftDriver:
                 break  # (the next large batch begins in another turn)
         self._release_waiters()
         self.sm.on_change()
-        if self._queued and not self._closed:
+        if self._queued and not self._closed and not self._halted:
             self._stepping = asyncio.get_running_loop().call_soon(self._apply_step)
 
     def _drop_queued(self) -> None:
@@ -514,7 +575,7 @@ class RaftDriver:
     def _written(self, rd: Ready, error: OSError | None) -> None:
         """The write of ``rd`` returned: carried out if it succeeded (else offered again by the core)."""
         self._writing = None
-        if self._persisted(error):
+        if self._persisted(rd, error):
             self._processing = True
             try:
                 self._carry_out(rd)
@@ -522,14 +583,16 @@ class RaftDriver:
                 self._processing = False
         self._settle()
 
-    def _persisted(self, e: OSError | None) -> bool:
+    def _persisted(self, rd: Ready, e: OSError | None) -> bool:
         """Whether a Ready's write succeeded: it is made durable before anything of it is sent or
         applied. A write that failed for space (ENOSPC) was rolled back by the storage; the next
         tick tries again, so a vote, a leadership or a record is never acted on before it is on
-        disk. Any other failure (EIO), or one the storage could not roll back, halts the node, as
-        Kafka's."""
+        disk, and the Ready's messages go out with the Ready that does (RaftNode.not_persisted: a
+        response dropped there left its requester's connection waiting 30 s). Any other failure
+        (EIO), or one the storage could not roll back, halts the node, as Kafka's."""
         if e is not None:
             self._failed_tick = self.node.now
+            self.node.not_persisted(rd)
             if e.errno not in (errno.ENOSPC, errno.EDQUOT) or isinstance(e, StorageOfflineError):
                 # a failing disk (EIO), or a write that could not be undone: as Kafka's raft IO
                 # thread (ProcessTerminatingFaultHandler), the node ends; a restart recovers the log

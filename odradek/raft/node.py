@@ -202,6 +202,13 @@ class RaftNode(ElectionMixin, ReplicationMixin):
         self._pending_ready = (self.log.end_offset, applied)
         return r
 
+    def not_persisted(self, r: Ready) -> None:
+        """``r``'s write failed (it is not advanced; the next Ready offers its persistence again): its
+        messages go back to the front of the outbox, to leave with the next Ready once that is written.
+        Responses to requests are never resent by a timer: dropped, their requester waited for them."""
+        self._msgs[:0] = r.messages
+        r.messages = []
+
     def advance(self, r: Ready) -> None:
         end, applied = self._pending_ready
         self._pending_ready = None

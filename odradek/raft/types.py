@@ -122,8 +122,8 @@ class Ready:
     The persist may run on another thread (``writes``: whether there is any): until it returned and
     advance() was called, the driver steps no input and no tick into the core, only propose() (which
     appends to the log, for the next Ready: it touches nothing this one reads). Not advanced (the
-    write failed), the next Ready offers the same persistence again; its messages are dropped (the
-    core resends on its timers)."""
+    write failed), the next Ready offers the same persistence again, and the driver hands this one back
+    (RaftNode.not_persisted): its messages leave with the next Ready, once that is written."""
 
     messages: list = field(default_factory=list)  # [Envelope]
     truncate_log_from: int | None = None  # drop persisted batches with base >= this first

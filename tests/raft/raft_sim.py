@@ -225,7 +225,8 @@ class Sim:
                 return
             try:
                 node.disk.apply(rd)
-            except OSError as e:  # not advanced: the next Ready offers it again
+            except OSError as e:  # not advanced: the next Ready offers it again (its messages too)
+                raft.not_persisted(rd)
                 self.trace.append(f"t={self.t} {node.id} write failed: {e}")
                 return
             self._carry_out(node, rd)
@@ -267,6 +268,7 @@ class Sim:
                 node.disk.apply(rd)
             except OSError as e:
                 node.failed_tick = node.raft.now
+                node.raft.not_persisted(rd)  # (its messages leave with the Ready that is written, as the driver's)
                 self.trace.append(f"t={self.t} {node.id} write failed: {e}")
             else:
                 self._carry_out(node, rd)
