@@ -718,10 +718,16 @@ class PartitionLog:
         # come back; once it is gone the swap committed and they, and its txn index,
         # finish. A retention's (or a truncation's) `.log.deleted` never comes back.
         swap_pending = any(n.endswith(".log.cleaned") for n in names)
+        # (an older odradek's swap set them aside as .log.deleted: one above a live segment's base is
+        # such, as retention only ever cuts a prefix of the log)
+        live = [int(n[:-4]) for n in names if n.endswith(".log") and n[:-4].isdigit()]
+        legacy_above = min(live) if swap_pending and live else None
         for name in names:
             stem, _, ext = name.partition(".")
             path = posixpath.join(d, name)
-            if ext == "log" + SWAP_DELETED_SUFFIX and stem.isdigit() and swap_pending:
+            if swap_pending and stem.isdigit() and (
+                    ext == "log" + SWAP_DELETED_SUFFIX
+                    or (ext == "log.deleted" and legacy_above is not None and int(stem) > legacy_above)):
                 fs.rename(path, posixpath.join(d, stem + ".log"))
                 bases.append(int(stem))
             elif ext == "txnindex.cleaned" and stem.isdigit() and not swap_pending:

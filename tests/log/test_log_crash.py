@@ -362,3 +362,23 @@ def test_retentions_deleted_segments_never_come_back_beside_a_cleaners_copy():
     assert read_all(log2) == kept
     assert not [n for n in log2.fs.listdir(DIR) if n.endswith((".cleaned", ".deleted", ".swapdeleted"))]
     log2.close()
+
+
+def test_an_older_versions_uncommitted_swap_still_comes_back():
+    """An older odradek set a swap's later segments aside as .log.deleted (not .swapdeleted): a crash
+    before its commit (the .log.cleaned still there) still restores them - they are above a live
+    segment's base, which a retention's .deleted never is (it cuts a prefix)."""
+    fs = FaultyFileSystem()
+    log, _ = group_workload(fs)
+    before = read_all(log)
+    first, later = log.segments[0], log.segments[1:3]
+    log.close()
+    for seg in later:
+        fs.rename(seg.path, seg.path + ".deleted")
+    f = fs.open(first.path + ".cleaned")
+    f.append(fs.files[first.path].data[:50])
+    f.close()
+    log2 = PartitionLog(fs.restart("kept"), GROUP_DIR, GROUP_CFG, now_ms=0)
+    assert read_all(log2) == before
+    assert not [n for n in log2.fs.listdir(GROUP_DIR) if n.endswith((".cleaned", ".deleted"))]
+    log2.close()
