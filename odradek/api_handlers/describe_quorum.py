@@ -27,8 +27,9 @@ def quorum_error(code: int, message: str | None = None) -> DescribeQuorumRespons
     return DescribeQuorumResponse(error_code=code, error_message=message, topics=[], nodes=[])
 
 
-def from_node(node, now_ms: int, tick_ms: int, endpoints: dict) -> DescribeQuorumResponse:
-    """endpoints: voter id -> (listener name, host, port)."""
+def from_node(node, now_ms: int, tick_ms: int, endpoints: dict, ticks_behind: int = 0) -> DescribeQuorumResponse:
+    """endpoints: voter id -> (listener name, host, port); ticks_behind: the ticks due that the core has
+    not stepped yet (its driver writing a Ready): its tick clock is that far behind ``now_ms``."""
     if node is None:
         return quorum_error(ErrorCode.UNKNOWN_SERVER_ERROR, "no metadata quorum")
     s = node.state
@@ -38,7 +39,7 @@ def from_node(node, now_ms: int, tick_ms: int, endpoints: dict) -> DescribeQuoru
                              high_watermark=-1, current_voters=[], observers=[])
     else:
         def ms(tick):
-            return -1 if tick < 0 else now_ms - (node.now - tick) * tick_ms
+            return -1 if tick < 0 else now_ms - (node.now + ticks_behind - tick) * tick_ms
 
         voters = [ReplicaState(replica_id=node.id, log_end_offset=node.log.end_offset,
                                last_fetch_timestamp=now_ms, last_caught_up_timestamp=now_ms)]

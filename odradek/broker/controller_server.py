@@ -424,8 +424,8 @@ class ControllerServer:
 
         name = self.config.controller_listener_names[0]
         self.driver.catch_up()  # the replicas' last fetch times are counted in the core's ticks
-        return from_node(self.driver.node, now_ms, TICK_MS,
-                         {v: (name, h, p) for v, (h, p) in self.voters.items()})
+        return from_node(self.driver.node, now_ms, TICK_MS,  # (and those a write holds back: ticks_behind)
+                         {v: (name, h, p) for v, (h, p) in self.voters.items()}, self.driver.ticks_behind())
 
     async def admin_write(self, mod, ctx, req):
         """An admin write's handler, run on the active controller with a metadata port that

@@ -267,6 +267,14 @@ class RaftDriver:
         self._catch_up()
         self._arm()
 
+    def ticks_behind(self) -> int:
+        """The ticks due by the clock that the core has not stepped yet (held back while a Ready is
+        being written): what the core's tick clock lags now by, for timestamps read from its ticks."""
+        if self._next_tick is None:
+            return 0
+        behind = self._clock() - self._next_tick
+        return 0 if behind < 0 else int(behind * 1000 // TICK_MS) + 1
+
     def close(self) -> None:
         self._closed = True  # no more wake-ups
         if self._stepping is not None:

@@ -99,3 +99,35 @@ def test_a_silent_leader_is_timed_out_with_no_input(tmp_path):
             driver.close()
 
     asyncio.run(main())
+
+
+def test_describe_quorum_counts_the_ticks_a_write_holds_back():
+    """While a Ready is being written the core steps no tick, so its tick clock lags the real one by
+    the write: DescribeQuorum's timestamps (now - the core's ticks since a replica's last fetch) came
+    out that much fresher than they are. The ticks held back (RaftDriver.ticks_behind) are counted."""
+    from test_raft_driver_apply_faults import GatedFS
+    from test_raft_driver_faults import StateMachine as AppliedValues, lone_leader
+
+    from odradek.api_handlers.describe_quorum import from_node
+
+    fs, offset = GatedFS(), SimpleNamespace(s=0.0)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        d = await lone_leader(AppliedValues(), fs, clock=lambda: loop.time() + offset.s)
+        try:
+            await asyncio.wait_for(d.step_request(rpc.fetch_request(None, 7, d.node.epoch, 0, 0, 0, 0, 0)), 10)
+            fs.gate.clear()
+            d.propose([b"v1"], 0)
+            assert d._writing is not None
+            offset.s += 1.0  # (a second passes while the write is under way: 20 ticks held back)
+            d.catch_up()
+            now_ms = 10_000_000
+            part = from_node(d.node, now_ms, TICK_MS, {}, d.ticks_behind()).topics[0].partitions[0]
+            (observer,) = part.observers
+            assert now_ms - observer.last_fetch_timestamp >= 1000
+        finally:
+            fs.gate.set()
+            d.close()
+
+    asyncio.run(main())
