@@ -16,6 +16,7 @@ from typing import Callable, Generic, Protocol, TypeVar
 from odradek.wire.errors import ErrorCode
 
 from .group_records import OffsetAndMetadata
+from .uncommitted import ABSENT, take_back
 
 E = ErrorCode
 
@@ -34,9 +35,6 @@ def release_emptied(*tables) -> None:
     for table in tables:
         if not table:
             table.clear()
-
-
-ABSENT = object()  # UndoDict: the key had no value
 
 
 class UndoDict(dict):
@@ -97,11 +95,7 @@ def undone(live: UndoDict, undos: list[dict]) -> dict:
     opened."""
     out = dict(live)
     for undo in undos:
-        for key, value in undo.items():
-            if value is ABSENT:
-                out.pop(key, None)
-            else:
-                out[key] = value
+        take_back(out, undo)
     return out
 
 

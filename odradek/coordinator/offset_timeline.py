@@ -21,17 +21,16 @@ from __future__ import annotations
 
 from typing import Collection
 
-from .uncommitted import Uncommitted
+from .uncommitted import ABSENT, Uncommitted, take_back
 
 Key = tuple[str, int]  # (topic, partition) of a committed offset
-_ABSENT = object()  # the offset did not exist before the change
 # a write changing at least 1/SNAPSHOT_SHARE of its group's offsets keeps the whole map as it was
 SNAPSHOT_SHARE = 8
 
 
 class OffsetTimeline(Uncommitted[tuple]):
     """Notes (True, the whole map before the write) or (False, {key: its value before it, or
-    _ABSENT})."""
+    ABSENT})."""
 
     def changing(self, partition: int, last_offset: int, group_id: str, offsets: dict,
                  keys: Collection[Key]) -> dict:
@@ -44,7 +43,7 @@ class OffsetTimeline(Uncommitted[tuple]):
         if len(keys) * SNAPSHOT_SHARE >= len(offsets):
             self.note(partition, last_offset, group_id, (True, offsets))
             return dict(offsets)
-        self.note(partition, last_offset, group_id, (False, {key: offsets.get(key, _ABSENT) for key in keys}))
+        self.note(partition, last_offset, group_id, (False, {key: offsets.get(key, ABSENT) for key in keys}))
         return offsets
 
     def dropping(self, partition: int, last_offset: int, group_id: str, offsets: dict) -> dict:
@@ -62,7 +61,7 @@ class OffsetTimeline(Uncommitted[tuple]):
         as Kafka's loader keeps what is beyond the HW uncommitted."""
         now = dict(before)
         for offset, group_id, key, value in changes:
-            self.note(partition, offset, group_id, (False, {key: now.get((group_id, key), _ABSENT)}))
+            self.note(partition, offset, group_id, (False, {key: now.get((group_id, key), ABSENT)}))
             if value is None:
                 now.pop((group_id, key), None)
             else:
@@ -83,9 +82,5 @@ class OffsetTimeline(Uncommitted[tuple]):
                 continue
             if not own:
                 seen, own = dict(seen), True
-            for key, value in before.items():
-                if value is _ABSENT:
-                    seen.pop(key, None)
-                else:
-                    seen[key] = value
+            take_back(seen, before)
         return seen

@@ -13,6 +13,16 @@ from collections import deque
 from typing import Generic, TypeVar
 
 N = TypeVar("N")  # what a write notes
+ABSENT = object()  # a value a note keeps: the key had none before the write
+
+
+def take_back(values: dict, before: dict) -> None:
+    """Put back in ``values`` what a note kept (key -> its value before, or ABSENT: none)."""
+    for key, value in before.items():
+        if value is ABSENT:
+            values.pop(key, None)
+        else:
+            values[key] = value
 
 
 class _Partition(Generic[N]):
