@@ -777,7 +777,7 @@ class Decisions:
             if unknown is not None:
                 raise _Fail(ErrorCode.INVALID_CONFIG, f"Unknown topic config name: {unknown}")
         else:
-            bad = [k for k, _, _ in ops if not C.dynamic_broker_alterable(k)]
+            bad = [k for k, op, _ in ops if op != OP_DELETE and not C.dynamic_broker_alterable(k)]
             if bad:
                 raise _Fail(ErrorCode.INVALID_REQUEST, f"Cannot update these configs dynamically: [{', '.join(bad)}]")
         current = self._current_dynamic(rtype, name)

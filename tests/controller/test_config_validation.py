@@ -111,6 +111,21 @@ def test_a_stored_later_synonym_still_applies(ctl):
     assert log_config(ctl, "t").retention_ms == -1
 
 
+def test_a_stored_later_synonym_is_deleted_and_a_legacy_alter_replaces_it(ctl):
+    """Kafka 4.3 deletes a config it would not set at run time (kafka-configs --delete-config
+    log.retention.minutes completes, review rev-l): a record of an older odradek is not stuck."""
+    create(ctl, "t")
+    ctl.commit([ConfigRecord(resource_type=BROKER, resource_name="", name="log.retention.minutes", value="-5")], 3)
+    assert broker_alter(ctl, "", [("log.retention.minutes", OP_DELETE, None)]) == (0, None)
+    assert log_config(ctl, "t").retention_ms == 604800000
+    # a legacy AlterConfigs replaces a broker's whole set: the stored record goes with it
+    ctl.commit([ConfigRecord(resource_type=BROKER, resource_name="1", name="log.retention.minutes", value="-5")], 4)
+    r = ctl.alter_configs([(BROKER, "1", [("log.retention.ms", "3600000")])], False, 5)[0]
+    assert (r.error_code, r.error_message) == (0, None)
+    assert dict(ctl.image.broker_configs["1"]) == {"log.retention.ms": "3600000"}
+    assert broker_alter(ctl, "1", [("log.dirs", OP_DELETE, None)]) == (0, None)
+
+
 @pytest.mark.parametrize("key, value, message", [
     ("log.retention.ms", "0",
      "requirement failed: log.retention.ms must be unlimited (-1) or, greater than or equal to 1"),
