@@ -32,7 +32,7 @@ from .config import LogConfig
 from .fs import FileHandle, FileSystem, close_detached, read_whole, write_atomic, write_temp, write_unsynced
 from .leader_epoch_cache import CheckpointError, LeaderEpochCache, decode_checkpoint, encode_checkpoint
 from .producer_state import (CheckResult, ProducerStateTable, list_snapshots,
-                             load_latest_snapshot, snapshot_path)
+                             load_latest_snapshot, snapshot_open_txns, snapshot_path)
 from .record_check import check_client_batches
 from .segment import HEADER_SIZE, LogSegment, file_name
 from .shared_values import SharedValues
@@ -718,10 +718,12 @@ class PartitionLog:
         # come back; once it is gone the swap committed and they, and its txn index,
         # finish. A retention's (or a truncation's) `.log.deleted` never comes back.
         swap_pending = any(n.endswith(".log.cleaned") for n in names)
-        # (an older odradek's swap set them aside as .log.deleted: one above a live segment's base is
-        # such, as retention only ever cuts a prefix of the log)
-        live = [int(n[:-4]) for n in names if n.endswith(".log") and n[:-4].isdigit()]
-        legacy_above = min(live) if swap_pending and live else None
+        # (an older odradek's swap set them aside as .log.deleted: one above the base F of a
+        # `<F>.log.cleaned` whose `<F>.log` is live is such, as the swap keeps its group's first
+        # segment live; retention's, or a truncation's below them, never is: rev-j 4)
+        live = {int(n[:-4]) for n in names if n.endswith(".log") and n[:-4].isdigit()}
+        swaps = [int(n[:-12]) for n in names if n.endswith(".log.cleaned") and n[:-12].isdigit()]
+        legacy_above = min((f for f in swaps if f in live), default=None)
         for name in names:
             stem, _, ext = name.partition(".")
             path = posixpath.join(d, name)
@@ -962,30 +964,44 @@ class PartitionLog:
             start, self.producer_state, data = snap
             if durable_files:
                 self._note_durable(posixpath.basename(snapshot_path(self.dir, start)), data)
-        # open transactions: from the checkpoint taken with that snapshot, else a full scan
+        # open transactions: from the checkpoint taken with that snapshot, else from the snapshot
+        # itself (Kafka's loadProducerEntry: each entry's currentTxnFirstOffset); a transaction
+        # whose first batch retention deleted is still open there (rev-j 1)
         cp = None
         if self.fs.exists(posixpath.join(self.dir, TXN_CHECKPOINT_FILE)):
             cp = PartitionTxnState.load_checkpoint(self.fs, self.dir)
         else:
             self._note_durable(TXN_CHECKPOINT_FILE, None)
+        open_at_start = None
         if cp is not None and cp[0] == start:
             txn_start, self.txn_state = cp
             if durable_files:
                 self._note_durable(TXN_CHECKPOINT_FILE, self.txn_state.checkpoint_bytes(start))
         else:
+            # the markers below the snapshot are scanned from the log start as before, only to put
+            # back an aborted-txn index entry a crash lost (append skips those indexed); at the
+            # snapshot the open set becomes the snapshot's
             txn_start, self.txn_state = self.log_start_offset, PartitionTxnState()
+            if snap is not None:
+                open_at_start = snapshot_open_txns(snap[2])
         scan_from = min(start, txn_start)
         if scan_from >= leo:
+            if open_at_start is not None:
+                self.txn_state.ongoing = open_at_start
             return
         i = max(0, bisect_right(self._bases, scan_from) - 1)
         for seg in self.segments[i:]:
             pos = seg.position_of(scan_from) if seg.base_offset <= scan_from else 0
             for p, h in seg.batches(pos):
                 if h.base_offset >= start:
+                    if open_at_start is not None:
+                        self.txn_state.ongoing, open_at_start = open_at_start, None
                     self.producer_state.update_from_header(h)
                 if h.base_offset >= txn_start and h.is_transactional and h.producer_id >= 0:
                     self._track_txn(seg, seg.read(p, h.size_in_bytes) if h.is_control else None, 0,
                                     h, h.base_offset)
+        if open_at_start is not None:
+            self.txn_state.ongoing = open_at_start
 
     def _track_txn(self, seg: LogSegment, buf, pos: int, h, base: int) -> None:
         """Open/close the producer's transaction for a transactional batch at `base`."""

@@ -263,6 +263,19 @@ class ProducerStateTable:
         return t
 
 
+def snapshot_open_txns(data: bytes) -> dict[int, int] | None:
+    """The open transactions a snapshot records (producer id -> first offset: each entry's
+    currentTxnFirstOffset, as Kafka's ProducerStateManager.loadProducerEntry reads them into
+    ongoingTxns); None for odradek's older layout, which does not record them."""
+    if data == _empty_snapshot():
+        return {}
+    try:
+        entries = read_snapshot_entries(data)
+    except ValueError:
+        return None
+    return {e.producer_id: e.current_txn_first_offset for e in entries if e.current_txn_first_offset >= 0}
+
+
 def list_snapshots(fs: FileSystem, directory: str) -> list[int]:
     out = []
     for name in fs.listdir(directory):

@@ -382,3 +382,30 @@ def test_an_older_versions_uncommitted_swap_still_comes_back():
     assert read_all(log2) == before
     assert not [n for n in log2.fs.listdir(GROUP_DIR) if n.endswith((".cleaned", ".deleted"))]
     log2.close()
+
+
+def test_retentions_deleted_segments_never_come_back_after_a_truncation_below_them():
+    """rev-j 4: retention set segments aside as .log.deleted, a truncation below them then left one
+    live segment under their bases, and a cleaner's .log.cleaned of a group now gone is still there.
+    A crash then: they are no older odradek's swap (that swap keeps its group's first segment, the
+    .log.cleaned's base, live), so they stay deleted."""
+    fs = FaultyFileSystem()
+    log, _ = group_workload(fs)
+    segs = log.segments
+    low, deleted, group = segs[0], segs[1:3], segs[4]
+    kept = [r for r in read_all(log) if r[0] < low.next_offset]
+    log.close()
+    for seg in deleted:
+        fs.rename(seg.path, seg.path + ".deleted")
+    f = fs.open(group.path + ".cleaned")
+    f.append(fs.files[group.path].data[:50])
+    f.close()
+    for seg in segs[3:]:  # the truncation's retire
+        for p in (seg.path, seg.offset_index.path, seg.time_index.path):
+            if fs.exists(p):
+                fs.remove(p)
+    log2 = PartitionLog(fs.restart("kept"), GROUP_DIR, GROUP_CFG, now_ms=0)
+    assert kept and read_all(log2) == kept
+    assert [s.base_offset for s in log2.segments] == [low.base_offset]
+    assert not [n for n in log2.fs.listdir(GROUP_DIR) if n.endswith((".cleaned", ".deleted"))]
+    log2.close()
