@@ -1025,7 +1025,11 @@ class PartitionLog:
         """Offsets below it hold no record of a transaction still open (read_committed bound)."""
         if self._hollow_seg is not None:  # (no transaction open in an empty, hollow log)
             return self._high_watermark
-        return self.txn_state.last_stable_offset(self._high_watermark)
+        # (a transaction whose first batch retention deleted holds it at the log start, as Kafka's
+        # UnifiedLog.maybeIncrementFirstUnstableOffset: max(first offset, log start))
+        first = self.txn_state.first_unstable_offset()
+        hw = self._high_watermark
+        return hw if first is None else min(max(first, self.log_start_offset), hw)
 
     def aborted_transactions(self, fetch_offset: int, upper_bound_offset: int) -> list[AbortedTxn]:
         """Aborted transactions overlapping [fetch_offset, upper_bound_offset), for a read_committed Fetch."""
