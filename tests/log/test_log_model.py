@@ -126,7 +126,10 @@ class LogModel(RuleBasedStateMachine):
         while self.kept_batches and self.kept_batches[-1][1] >= new_end:
             self.kept_batches.pop()
         self.kept = {o: v for o, v in self.kept.items() if o < new_end}
-        if not self.batches:  # (a truncation to the log start: the log starts afresh there)
+        if not self.batches and (self.kept_batches[-1][1] + 1 if self.kept_batches else None) != self.start:
+            # (the batch holding the log start went: the log starts afresh there; a cut to a log
+            # start at a batch boundary keeps the records below, read again if a kill -9 takes the
+            # log start back, as on Kafka)
             self.kept_batches, self.kept = [], {}
         self.end = new_end
         assert self.log.log_end_offset == new_end
