@@ -28,14 +28,26 @@ class LogFlusher:
     async def wait_flushed(self, logs: list) -> None:
         """Until every one of ``logs`` has had the flush its appends asked for (PartitionLog.flush_awaited:
         the replica fetcher's next fetch waits for it), or the flusher closed. A log still awaiting
-        a flush that no log asked for and no pass is running (a defect: a truncation lowers what
-        is awaited, asking again) is logged and not waited for: the fetcher must not stop for good."""
+        a flush that no log asked for while no pass is running (a defect: a pass ending below what
+        it was asked for asks again) is asked again once (PartitionLog.ask_flush), not fetched on
+        without its fsync; only if that pass leaves it so too (its flush failing unexpectedly: a
+        defect, logged) is it not waited for, so the fetcher does not stop for good."""
+        asked_again: set[int] = set()
         while not self._closed and any(lg.flush_awaited for lg in logs):
             self._start()
             if self._running is None:
-                log.error("a flush is awaited that no log asked for: %s",
-                          ", ".join(lg.dir for lg in logs if lg.flush_awaited))
-                return
+                stuck = [lg for lg in logs if lg.flush_awaited]
+                if any(id(lg) in asked_again for lg in stuck):
+                    log.error("a flush is awaited that no log asked for: %s", ", ".join(lg.dir for lg in stuck))
+                    return
+                log.warning("a flush is awaited that no log asked for, asked again: %s",
+                            ", ".join(lg.dir for lg in stuck))
+                for lg in stuck:
+                    asked_again.add(id(lg))
+                    lg.ask_flush()
+                self._start()
+                if self._running is None:
+                    return
             waiter = self._loop.create_future()
             self._waiters.append(waiter)
             await waiter

@@ -1691,6 +1691,12 @@ class PartitionLog:
             self.flush_requested = True
             self.wake()
 
+    def ask_flush(self) -> None:
+        """Ask the owner for a flush of everything written, even if one was asked already (a pass
+        that ended below what it was asked for, or a flush awaited that no pass is taking up)."""
+        self.flush_requested = True
+        self.wake()
+
     @property
     def flush_awaited(self) -> bool:
         """An append's flush.messages flush (flush_later) is still to be done: its log end not fsynced yet."""
@@ -1724,9 +1730,15 @@ class PartitionLog:
                 return True
             with self.lock:
                 self.unflushed_messages = max(0, self.unflushed_messages - unflushed)
+                # (the leader epochs' write overtaken - the cache replaced meanwhile by a log start
+                # move - leaves the recovery point below: the next pass writes the new cache)
+                again = (self.recovery_point < upto and self._cuts == cuts and not self.closed
+                         and not self.gone and self.offline is None)
             self._checkpoint_after_flush(cuts)
         except OSError as e:
             self._background_failed(cuts, e, "writing log-state.checkpoint after a flush", space_too=True)
+        if again:
+            self.ask_flush()
         return True
 
     def _prune_snapshots(self) -> None:

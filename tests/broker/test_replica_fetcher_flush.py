@@ -17,6 +17,7 @@ from tests.broker.test_replica_fetcher import (
     BROKER_EPOCH, CONFIG, FOLLOWER, SMALL, TOPIC, TOPIC_ID, TP, Cluster, batch, caught_up, clock, in_loop, new_log,
     until,
 )
+from tests.log.log_helpers import EpochsGate
 
 
 class SlowDisk(FaultyFileSystem):
@@ -137,6 +138,40 @@ async def test_a_flush_that_fails_unexpectedly_stops_neither_the_pass_nor_the_fe
         await asyncio.wait_for(flusher.wait_flushed([broken, fine]), 20)
         assert fine.recovery_point == 1 and not fine.flush_awaited
         assert broken.recovery_point == 0
+    finally:
+        flusher.close()
+        lm.close()
+
+
+@in_loop
+async def test_the_fetchers_wait_ends_with_the_fsync_when_the_leader_epochs_write_was_overtaken():
+    """The pass for a follower's batch of a new leader epoch has its leader-epoch-checkpoint write
+    overtaken by a log start move: the records are fsynced but the recovery point stays, and the
+    pass asks again; wait_flushed ends only once the recovery point is past the batch (rev-k finding 1:
+    it logged 'a flush is awaited that no log asked for' and returned without it)."""
+    c = Cluster()
+    fs = EpochsGate()
+    lm = LogManager("/data", fs=fs, default_config=LogConfig(flush_messages=1))
+    flusher = LogFlusher(asyncio.get_running_loop(), lm, c.pokes.append)
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    try:
+        log.assign_epoch(3, 0)
+        for i in range(3):
+            log.append_as_follower(one(i), now_ms=1, flush_later=True)
+        await asyncio.wait_for(flusher.wait_flushed([log]), 20)
+        log.assign_epoch(4, log.log_end_offset)
+        log.append_as_follower(build_batch([(None, b"v", (), 1000)], base_offset=3, partition_leader_epoch=4),
+                               now_ms=1, flush_later=True)
+        log.high_watermark = log.log_end_offset
+        fs.armed = True
+        waiting = asyncio.ensure_future(flusher.wait_flushed([log]))
+        assert await asyncio.to_thread(fs.entered.wait, 30)
+        fs.armed = False
+        log.delete_records(1)
+        fs.gate.set()
+        await asyncio.wait_for(waiting, 20)
+        assert log.recovery_point == 4 and not log.flush_awaited
     finally:
         flusher.close()
         lm.close()

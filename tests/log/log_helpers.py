@@ -102,3 +102,18 @@ class _SteppedFile(FaultyFile):
     def fsync(self) -> None:
         self.fs.step("fsync", self.path)
         super().fsync()
+
+
+class EpochsGate(FaultyFileSystem):
+    """Once ``armed``, the write of a leader-epoch-checkpoint temp file waits for ``gate`` (``entered``
+    set first): the flusher's pass stopped in its leader epochs' write."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate, self.entered, self.armed = threading.Event(), threading.Event(), False
+
+    def open(self, path, *a, **kw):
+        if self.armed and "leader-epoch-checkpoint" in path and path.endswith(".tmp"):
+            self.entered.set()
+            assert self.gate.wait(30)
+        return super().open(path, *a, **kw)

@@ -11,7 +11,7 @@ import threading
 
 from odradek.log import FaultyFileSystem, LogConfig, LogManager
 
-from log_helpers import batch, read_all
+from log_helpers import EpochsGate, batch, read_all
 
 TOPIC_ID = b"\x09" * 16
 
@@ -232,4 +232,38 @@ def test_a_log_whose_pending_state_fails_for_space_leaves_the_others_going():
     fs.clear_write_faults()
     lm.write_pending_state()  # (retried)
     assert fs.exists("/data/t-0/partition.metadata")
+    lm.close()
+
+
+def test_a_pass_whose_leader_epochs_write_is_overtaken_asks_for_the_flush_again():
+    """An append of a new leader epoch at flush.messages waits for its flush; while the pass writes the
+    leader-epoch-checkpoint the log start moves (DeleteRecords, retention, a follower following the
+    leader's log start), replacing the epochs cache: the pass fsyncs the records but cannot move the
+    recovery point, so it asks for the flush again and the next pass ends the wait (rev-k finding 1:
+    nothing asked again, the produce was answered REQUEST_TIMED_OUT with its records durable)."""
+    fs = EpochsGate()
+    lm = LogManager("/data", fs=fs, default_config=LogConfig(flush_messages=1))
+    lm.flusher = lambda: None
+    log = lm.get_or_create("t", 0, topic_id=TOPIC_ID)
+    lm.write_pending_state()
+    log.assign_epoch(3, 0)
+    for i in range(3):
+        log.append(batch([b"r%d" % i], ts=1), now_ms=1)
+    lm.run_requested_flushes()
+    assert log.recovery_point == 3
+    log.assign_epoch(4, log.log_end_offset)
+    info = log.append(batch([b"p"], ts=1, partition_leader_epoch=4), now_ms=1, flush_later=True)
+    log.high_watermark = log.log_end_offset
+    fs.armed = True
+    worker = threading.Thread(target=lm.run_requested_flushes)
+    worker.start()
+    assert fs.entered.wait(30)
+    log.delete_records(1)
+    fs.gate.set()
+    worker.join(30)
+    assert not worker.is_alive()
+    assert log.flush_awaited and lm.flushes_due  # asked again
+    fs.armed = False
+    lm.run_requested_flushes()
+    assert log.flushed(info.last_offset + 1) and not log.flush_awaited and log.recovery_point == 4
     lm.close()
