@@ -115,8 +115,7 @@ def _partition(ctx, topic: str, p: int, records, acks: int, transactional_id,
     if acks == -1:
         pending.append(_Pending(resp, topic, p, info.last_offset + 1))
     if acks != 0 and plog.flush_wanted_upto > info.last_offset and not plog.flushed(info.last_offset + 1):
-        flushing.append(_Flushing(resp, plog, info.last_offset + 1, topic, p,
-                                  services.partitions.leader_epoch(topic, p)))
+        flushing.append(_Flushing(resp, plog, info.last_offset + 1, topic, p, plog.truncations))
     return resp
 
 
@@ -130,25 +129,30 @@ class _Pending:
 
 class _Flushing:
     """One partition of a produce whose append reached flush.messages, waiting for the log flusher
-    (``epoch``: the partition's leader epoch at the append)."""
-    __slots__ = ("resp", "log", "offset", "topic", "partition", "epoch")
+    (``truncations``: the log's PartitionLog.truncations at the append)."""
+    __slots__ = ("resp", "log", "offset", "topic", "partition", "truncations")
 
-    def __init__(self, resp: PartitionProduceResponse, log, offset: int, topic: str, partition: int, epoch: int):
+    def __init__(self, resp: PartitionProduceResponse, log, offset: int, topic: str, partition: int,
+                 truncations: int):
         self.resp, self.log, self.offset, self.topic, self.partition = resp, log, offset, topic, partition
-        self.epoch = epoch
+        self.truncations = truncations
 
 
 def _flushes_pending(partitions, flushing: list[_Flushing]) -> list[_Flushing]:
     """The partitions whose flush is still to come; one whose log went offline meanwhile is answered
     KAFKA_STORAGE_ERROR (Kafka's answer to a failed flush in the append), one whose log was deleted
-    or closed meanwhile (no flush comes) NOT_LEADER_OR_FOLLOWER, and so is one no longer led here at
-    the append's leader epoch or whose log was truncated below the batch: Kafka flushes inside the
-    append, so its produce never waits across a leadership change, and a batch a follower's
-    truncation cut is never answered success (a flush of records written there since is not its)."""
+    or closed meanwhile (no flush comes) NOT_LEADER_OR_FOLLOWER, and so is one no longer led here or
+    whose log was truncated since the append (it may have been led elsewhere meanwhile) or is below
+    the batch: a batch a follower's truncation cut is never answered success (a flush of records
+    written there since is not its). A leader epoch bumped with the partition still led here and
+    no truncation (a reassignment removing replicas) keeps the batch: Kafka flushes inside the
+    append, under the leader-ISR read lock, so no epoch change falls within it and such a produce
+    is answered success (acks=all: once the high watermark passes it)."""
     still = []
     for w in flushing:
         log = w.log
-        if partitions.leader_epoch(w.topic, w.partition) != w.epoch or log.log_end_offset < w.offset:
+        if (partitions.leader_epoch(w.topic, w.partition) < 0 or log.truncations != w.truncations
+                or log.log_end_offset < w.offset):
             w.resp.error_code = ErrorCode.NOT_LEADER_OR_FOLLOWER
         elif log.flushed(w.offset):
             if log.offline is not None and log.recovery_point < w.offset:

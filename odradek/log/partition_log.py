@@ -1511,6 +1511,12 @@ class PartitionLog:
         return None
 
     @property
+    def truncations(self) -> int:
+        """How many times the log was truncated (or deleted) since it was opened: what an append
+        stays below until the counter moves (a produce waiting for its flush)."""
+        return self._cuts
+
+    @property
     def rolled_pending(self) -> bool:
         """A roll left fsyncs or files to write to the owner's background pass (flush_rolled)."""
         return self._rolled is not None

@@ -65,7 +65,7 @@ def produced(acks: int, replicas: Replicas, lm: LogManager):
                                     log_start_offset=0, record_errors=[], error_message=None)
     pending = [produce._Pending(resp, "t", 0, info.last_offset + 1)] if acks == -1 else []
     assert log.flush_wanted_upto > info.last_offset and not log.flushed(info.last_offset + 1)
-    flushing = [produce._Flushing(resp, log, info.last_offset + 1, "t", 0, replicas.leader_epoch("t", 0))]
+    flushing = [produce._Flushing(resp, log, info.last_offset + 1, "t", 0, log.truncations)]
     out = [TopicProduceResponse(name="t", topic_id=TOPIC_ID, partition_responses=[resp])]
     wait = produce._answer(Ctx(Services(replicas)), Req(acks), out, pending, [], flushing)
     assert isinstance(wait, Delayed) and wait.try_complete(0) is None
@@ -130,6 +130,29 @@ def test_a_wait_whose_log_was_truncated_below_it_is_never_answered_success():
     assert log.flushed(1)
     done = wait.try_complete(0)
     assert done is not None and answer_of(done) == ErrorCode.NOT_LEADER_OR_FOLLOWER
+    lm.close()
+
+
+def test_a_leader_epoch_bumped_with_the_partition_still_led_here_is_answered_success():
+    """acks=1 and acks=-1: the leader epoch moves while the produce waits for its flush, this broker
+    still the leader and nothing truncated (a reassignment removing replicas bumps it): the batch is
+    in the log and fsynced, so the answer is NONE, as Kafka's (its flush is inside the append, under
+    the leader-ISR read lock: no epoch change falls within it), not NOT_LEADER_OR_FOLLOWER, which a
+    producer without idempotence retries, writing the records twice (rev-k finding 2)."""
+    lm = managed(FaultyFileSystem())
+    replicas = Replicas()
+    wait, resp = produced(1, replicas, lm)
+    replicas.epoch = 4  # still led here, a new epoch
+    lm.run_requested_flushes()
+    done = wait.try_complete(0)
+    assert done is not None and answer_of(done) == ErrorCode.NONE
+    wait, resp = produced(-1, replicas, lm)
+    replicas.epoch = 5
+    lm.run_requested_flushes()
+    assert wait.try_complete(0) is None  # (the followers have not fetched it yet)
+    replicas.high_watermark = 2
+    done = wait.try_complete(0)
+    assert done is not None and answer_of(done) == ErrorCode.NONE
     lm.close()
 
 
