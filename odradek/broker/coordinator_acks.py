@@ -3,7 +3,8 @@
 Kafka's coordinators (CoordinatorRuntime, TransactionStateManager) append to their internal
 topic with acks=-1 and answer once the high watermark passes the write, like an acks=all
 Produce (DelayedProduce); a write that cannot be replicated answers with the coordinators'
-mapped errors: NOT_LEADER_OR_FOLLOWER -> NOT_COORDINATOR (the partition moved), and
+mapped errors (CoordinatorOperationExceptionHelper): NOT_LEADER_OR_FOLLOWER or KAFKA_STORAGE_ERROR
+-> NOT_COORDINATOR (the partition moved, its log offline here), and UNKNOWN_TOPIC_OR_PARTITION,
 NOT_ENOUGH_REPLICAS_AFTER_APPEND or REQUEST_TIMED_OUT -> COORDINATOR_NOT_AVAILABLE. Here the
 response (already decided) waits in the purgatory on the partitions' HW; on failure the
 request gets its API's error response with that code. On a single node the HW is the log end
@@ -19,7 +20,8 @@ from odradek.wire.errors import ErrorCode
 
 from .coordinator_log import Write
 
-_MAPPED = {ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR}
+_MAPPED = {ErrorCode.NOT_LEADER_OR_FOLLOWER: ErrorCode.NOT_COORDINATOR,
+           ErrorCode.KAFKA_STORAGE_ERROR: ErrorCode.NOT_COORDINATOR}
 
 
 class Acks(Protocol):

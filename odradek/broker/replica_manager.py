@@ -805,10 +805,12 @@ class ReplicaManager:
 
     def acks_reached(self, topic: str, partition: int, required_offset: int) -> tuple[bool, ErrorCode]:
         """An acks=all produce up to ``required_offset`` (exclusive): done, and with what
-        error (Partition.checkEnoughReplicasReachOffset; not led here: NOT_LEADER_OR_FOLLOWER)."""
+        error (Partition.checkEnoughReplicasReachOffset; not led here, DelayedProduce's
+        getPartitionOrError: NOT_LEADER_OR_FOLLOWER, UNKNOWN_TOPIC_OR_PARTITION once the metadata
+        has no such partition - its topic deleted -, KAFKA_STORAGE_ERROR for a log offline here)."""
         leader = self._leader((topic, partition))
         if leader is None:
-            return False, ErrorCode.NOT_LEADER_OR_FOLLOWER
+            return False, self.not_led(topic, partition).error
         if leader.high_watermark < required_offset:
             return False, ErrorCode.NONE
         if leader.effective_min_isr <= len(leader.isr_state.maximal):

@@ -81,3 +81,17 @@ def test_log_that_cannot_be_created_is_offline_and_logged_once(tmp_path, caplog)
         rm.on_metadata(rm.image, image([ME, ME], offset=11))
     assert rm.leader_log("t", 1) == NotLed(ErrorCode.KAFKA_STORAGE_ERROR, ME, 5)
     assert len([r for r in caplog.records if "t-1" in r.getMessage() and r.levelno == logging.ERROR]) == 1
+
+
+def test_an_acks_all_wait_answers_as_kafkas_delayed_produce_once_not_led_here(tmp_path):
+    """An acks=all produce waiting for its replicas (acks_reached) when the partition stops being led
+    here: NOT_LEADER_OR_FOLLOWER while the metadata still has it (another broker leads it), and
+    UNKNOWN_TOPIC_OR_PARTITION once its topic is deleted, as DelayedProduce.tryComplete's
+    getPartitionOrError (rev-k finding 5: it was NOT_LEADER_OR_FOLLOWER for a deleted topic too)."""
+    rm = manager(str(tmp_path / "logs"))
+    rm.start(image([ME, ME]))
+    assert rm.acks_reached("t", 0, 1) == (False, ErrorCode.NONE)
+    rm.on_metadata(rm.image, image([OTHER, ME], epoch=6, offset=11))
+    assert rm.acks_reached("t", 0, 1) == (False, ErrorCode.NOT_LEADER_OR_FOLLOWER)
+    rm.on_metadata(rm.image, MetadataImage(topics={}, topics_by_id={}, offset=12, brokers=rm.image.brokers))
+    assert rm.acks_reached("t", 1, 1) == (False, ErrorCode.UNKNOWN_TOPIC_OR_PARTITION)
