@@ -1379,8 +1379,8 @@ class PartitionLog:
                 records.set_log_append_time(buf, 0, now_ms)
                 bmax = now_ms
             last = base + h.last_offset_delta
-            if (seg.size and self._should_roll(seg, total, bmax, last, now_ms)) or not seg.can_hold(last):
-                seg = self._roll(now_ms, base)  # (an empty one too: Kafka's shouldRoll, a follower's gap)
+            if seg.size and self._should_roll(seg, total, bmax, last, now_ms):
+                seg = self._roll(now_ms, base)
             seg.append_batch(buf, base, leader_epoch, last, bmax)
             if h.producer_id >= 0:
                 if h.is_transactional:
@@ -1426,10 +1426,7 @@ class PartitionLog:
         first_base, last_offset = batches[0][0], batches[-1][1]
         first_ts = batches[0][2]
 
-        if (seg.size and self._should_roll(seg, len(buf), first_ts, last_offset, now_ms)
-                or not seg.can_hold(last_offset)):
-            # (an empty segment too when its base is 2^31 offsets or more below: Kafka's
-            # LogSegment.shouldRoll, "a replica recovering a highly compacted topic from scratch")
+        if seg.size and self._should_roll(seg, len(buf), first_ts, last_offset, now_ms):
             seg = self._roll(now_ms, first_base)
         seg.append(buf, seg_batches)
         for base, last, bmax, h, bpos in batches:

@@ -306,34 +306,3 @@ def test_a_diverged_replica_truncates_by_epoch_and_converges():
     assert entries(a) == entries(b) == [(1, 0), (2, 6)]
     assert log_bytes(fs, "/d/a/t-0") == log_bytes(fs, "/d/b/t-0")
     assert [v for _, _, v in read_all(a)] == [b"a%d" % i for i in range(6)] + [b"b%d" % i for i in range(3)]
-
-
-@pytest.mark.parametrize("reload", [False, True])
-def test_a_gap_of_2_31_offsets_into_an_empty_active_segment_rolls(reload):
-    """A follower of a long-lived compacted topic, its active segment empty (a fresh replica at 0),
-    takes a leader's batch 2^31 + 10 offsets above that segment's base: its offsets cannot be
-    relative to it, so a new segment is rolled at the batch's base even though the old one is empty
-    (Kafka's LogSegment.shouldRoll / UnifiedLog.maybeRoll). Before (rev-k finding 3) the batch went
-    into the empty segment and the next append, the flush and the close raised struct.error from
-    the index. Both append paths: one batch, and several."""
-    from odradek.log import LogManager
-
-    fs = FaultyFileSystem()
-    lm = LogManager("/data", fs=fs, default_config=LogConfig())
-    log = lm.get_or_create("t", 0, topic_id=b"\x09" * 16)
-    lm.write_pending_state()
-    big = 2**31 + 10
-    log.append_as_follower(batch([b"a"], ts=1, base_offset=big), now_ms=1)
-    assert log.segments[-1].base_offset == big
-    log.append_as_follower(batch([b"b"], ts=1, base_offset=big + 1), now_ms=1)
-    log2 = lm.get_or_create("t", 1, topic_id=b"\x09" * 16)
-    log2.append_as_follower(batch([b"c"], ts=1, base_offset=big) + batch([b"d"], ts=1, base_offset=big + 5),
-                            now_ms=1)
-    assert log2.segments[-1].base_offset == big
-    if reload:
-        lm.close()
-        lm = LogManager("/data", fs=fs, default_config=LogConfig())
-        log, log2 = lm.get("t", 0), lm.get("t", 1)
-    assert [o for o, *_ in read_all(log, big)] == [big, big + 1] and log.log_end_offset == big + 2
-    assert [o for o, *_ in read_all(log2, big)] == [big, big + 5] and log2.log_end_offset == big + 6
-    lm.close()
