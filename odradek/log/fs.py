@@ -88,29 +88,19 @@ def write_unsynced(fs: FileSystem, path: str, data: bytes) -> None:
     later): a crash before then may leave the file absent, empty or torn, so its reader must tell
     (a checksum). A failure leaves no temp file behind and raises."""
     tmp = path + ".tmp"
-    f = fs.open(tmp)
-    try:
-        f.truncate(0)
-        f.append(data)
-    except OSError:
-        f.close()
-        try:
-            fs.remove(tmp)
-        except OSError:
-            pass
-        raise
-    f.close()
+    write_temp(fs, tmp, data, sync=False)
     fs.rename(tmp, path)
 
 
-def write_temp(fs: FileSystem, tmp: str, data: bytes) -> None:
-    """The first half of write_atomic: ``data`` written to ``tmp`` and fsynced (the caller renames
-    it into place); a failure leaves no partial temp file behind and raises."""
+def write_temp(fs: FileSystem, tmp: str, data: bytes, sync: bool = True) -> None:
+    """The first half of write_atomic: ``data`` written to ``tmp`` and fsynced (``sync`` False: not;
+    the caller renames it into place); a failure leaves no partial temp file behind and raises."""
     f = fs.open(tmp)
     try:
         f.truncate(0)
         f.append(data)
-        f.fsync()
+        if sync:
+            f.fsync()
     except OSError:
         f.close()
         try:

@@ -1526,8 +1526,7 @@ class PartitionLog:
         partition's deletion): a background pass or flush under way writes none of it. Without the lock
         (LogManager.delete_many): a pass checks it under the lock before each rename."""
         self._cuts += 1  # (a worker's flush or pass under way then writes nothing)
-        if self._rolled is not None:
-            self._rolled = None
+        self._rolled = None
 
     def forget_writes(self) -> None:
         """The partition is deleted (LogManager.delete, before its directory is renamed away): what
@@ -1694,8 +1693,7 @@ class PartitionLog:
         """Ask the owner for a flush of everything written (through the activity listener: the
         LogManager hands it to its flusher, a worker thread, or runs it at once without one)."""
         if not self.flush_requested:
-            self.flush_requested = True
-            self.wake()
+            self.ask_flush()
 
     def ask_flush(self) -> None:
         """Ask the owner for a flush of everything written, even if one was asked already (a pass
@@ -1945,9 +1943,7 @@ class PartitionLog:
         for seg in dead:  # the oldest first: a crash between two leaves the log without a prefix
             seg.unpark()  # its descriptor keeps the data (and the space) for file.delete.delay.ms
             for p in (seg.path, seg.offset_index.path, seg.time_index.path, seg.txn_index_path):
-                if self.fs.exists(p):
-                    self.fs.rename(p, p + DELETED_SUFFIX)
-                    deleted.append(p + DELETED_SUFFIX)
+                self._set_aside(p, deleted, DELETED_SUFFIX)
             self._hold(seg)
         return RetentionCut(n, deleted, checkpoint, epochs)
 
@@ -2668,11 +2664,12 @@ class PartitionLog:
                 return False
             return all(seg.size == size and seg.generation == gen for seg, (size, gen) in zip(olds, expected))
 
-    def _set_aside(self, path: str, deleted: list[str]) -> None:
-        """A file out of the log renamed to .swapdeleted (if there), noted in ``deleted`` for its remove."""
+    def _set_aside(self, path: str, deleted: list[str], suffix: str = SWAP_DELETED_SUFFIX) -> None:
+        """A file out of the log renamed to ``suffix`` (if there: .swapdeleted, a cleaner swap's;
+        .deleted, retention's), noted in ``deleted`` for its remove."""
         if self.fs.exists(path):
-            self.fs.rename(path, path + SWAP_DELETED_SUFFIX)
-            deleted.append(path + SWAP_DELETED_SUFFIX)
+            self.fs.rename(path, path + suffix)
+            deleted.append(path + suffix)
 
     def _drop_cleaned(self, new: LogSegment) -> None:
         """A cleaned copy not swapped in: its index and txn index files removed (its .log.cleaned is

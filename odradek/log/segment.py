@@ -214,13 +214,6 @@ class LogSegment(SegmentTail):
         if self._txn_index is not None:
             self._txn_index.mark_synced(n_txn)
 
-    @property
-    def synced(self) -> bool:
-        """Every byte and index entry of the segment fsynced."""
-        txn = self._txn_index
-        return not (self.dirty or self.offset_index.unsynced or self.time_index.unsynced
-                    or txn is not None and txn.unsynced)
-
     def mark_unsynced(self) -> None:
         """Recovered after an unclean stop: the bytes found may not be durable yet, so the next
         flush fsyncs the data and the indexes (recover() rewrote those without an fsync)."""
