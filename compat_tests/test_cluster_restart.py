@@ -161,7 +161,10 @@ def loaded(cluster):
     """The rf1 topic with PER_PARTITION acknowledged records per partition, and a
     committed offset per partition for each group."""
     bootstrap = cluster.bootstrap
-    admin = AdminClient({"bootstrap.servers": bootstrap})
+    # no auto-creation by the admin either: a named Metadata (list_topics(topic), _leaders) gives it a
+    # handle of that topic, whose metadata refreshes after a test deletes it would re-create it with
+    # num.partitions (CI of 5da513f: "recreated" with one partition, led by 6, before _create's)
+    admin = AdminClient({"bootstrap.servers": bootstrap, "allow.auto.create.topics": False})
     _create(admin, TOPIC, PARTITIONS)
     assert sorted(set(_leaders(admin, TOPIC).values())) == [4, 5, 6]
     data = {p: [f"{p}:{i}".encode() for i in range(PER_PARTITION)] for p in range(PARTITIONS)}
